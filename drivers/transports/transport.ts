@@ -1,0 +1,60 @@
+/**
+ * One byte-transport interface under the ABECS link layer, whatever the medium: USB/RS-232 and
+ * Bluetooth Classic SPP (serial), network PINPADs (TCP), BLE GATT, and in-memory links for the
+ * simulator and tests. A transport moves bytes and reports the link going away; it knows nothing
+ * of ABECS.
+ */
+import { EventEmitter } from 'node:events';
+import { DriverError } from '../errors.js';
+
+export type TransportKind = 'serial' | 'tcp' | 'ble' | 'memory';
+
+export interface TransportCloseInfo {
+  /** True when `close()` was called; false when the device or the peer went away. */
+  readonly expected: boolean;
+  readonly error?: Error;
+}
+
+export interface TransportEvents {
+  /** Bytes received, in arrival order. */
+  data: [chunk: Buffer];
+  /** The link is gone (closed by us, unplugged, peer closed, connection lost). */
+  close: [info: TransportCloseInfo];
+}
+
+export type TransportErrorCode =
+  | 'PORT_NOT_FOUND'
+  | 'PORT_BUSY'
+  | 'PERMISSION_DENIED'
+  | 'CONNECTION_REFUSED'
+  | 'HOST_UNREACHABLE'
+  | 'CONNECT_TIMEOUT'
+  | 'DISCONNECTED'
+  | 'NOT_OPEN'
+  | 'ALREADY_OPEN'
+  | 'BLE_UNAVAILABLE'
+  | 'BLE_DEVICE_NOT_FOUND'
+  | 'BLE_SERVICE_NOT_FOUND'
+  | 'INVALID_PORT'
+  | 'IO_ERROR';
+
+export class TransportError extends DriverError {
+  declare readonly code: TransportErrorCode;
+
+  constructor(code: TransportErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export interface ByteTransport extends EventEmitter<TransportEvents> {
+  readonly kind: TransportKind;
+  /** Where it goes, in the `--port` syntax: `/dev/ttyACM0`, `tcp://10.0.0.5:4000`, `ble:<id>`. */
+  readonly address: string;
+  readonly isOpen: boolean;
+  /** Opens the link; rejects with a TransportError saying why not. */
+  open(): Promise<void>;
+  /** Queues bytes for sending; resolves once handed to the OS / peer. Rejects when not open. */
+  write(data: Uint8Array): Promise<void>;
+  /** Closes the link (idempotent); emits `close` with `expected: true` if it was open. */
+  close(): Promise<void>;
+}
