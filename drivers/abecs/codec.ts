@@ -43,3 +43,6 @@ export interface CommandCodec<Req, Res> {
   /** Parses a successful (or result-status) response (throws AbecsFormatError on malformed input). */
   decodeResponse(rsp: ResponseEnvelope): Res;
 }
+
+/** The result of a command that returns nothing but its status. */
+export type NoData = Record<string, never>;

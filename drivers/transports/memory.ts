@@ -43,7 +43,10 @@ export class MemoryTransport extends EventEmitter<TransportEvents> implements By
     if (!this.connected) {
       return Promise.reject(new TransportError('DISCONNECTED', `${this.address} is unplugged.`));
     }
-    this.opened = true;
+    if (!this.opened) {
+      this.opened = true;
+      this.emit('open');
+    }
     return Promise.resolve();
   }
 

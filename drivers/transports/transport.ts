@@ -16,6 +16,8 @@ export interface TransportCloseInfo {
 }
 
 export interface TransportEvents {
+  /** The link is up: after `open()`, and again after an automatic reconnection (TCP). */
+  open: [];
   /** Bytes received, in arrival order. */
   data: [chunk: Buffer];
   /** The link is gone (closed by us, unplugged, peer closed, connection lost). */
