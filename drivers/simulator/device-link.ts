@@ -1,0 +1,358 @@
+/**
+ * The PINPAD side of the ABECS link layer (abecs.md §1.6 "PINPAD side", S220 §6.2.1), for the
+ * simulator and for tests: receives command packets (ACK or NAK), sends responses and NTM
+ * notifications, resends the last packet on NAK and answers every CAN with EOT. It moves packets
+ * only; what a command means is decided by whoever listens to `command`.
+ *
+ * `faults` lets the simulator and tests make the device misbehave in the ways real PINPADs and
+ * cables do (NAKs, corrupted or late responses, lost ACKs, slow lines, a dead device).
+ */
+import { EventEmitter } from 'node:events';
+import { InvalidArgumentError } from '../errors.js';
+import { silentLogger, type DriverLogger } from '../log.js';
+import { ACK, CAN, DC2, EOT, NAK, FrameDecoder, encodeFrame, type DecodedItem } from '../abecs/frame.js';
+import { LinePacer } from '../transports/pacer.js';
+import type { ByteTransport } from '../transports/transport.js';
+
+export interface DeviceLinkTimings {
+  /** Longest gap between two bytes of one incoming packet (S220 §6.2.1: 1.5 s). */
+  readonly interByteTimeoutMs: number;
+  /** Silence awaited after a bad packet before answering NAK (500 ms). */
+  readonly silenceMs: number;
+}
+
+export const DEFAULT_DEVICE_LINK_TIMINGS: DeviceLinkTimings = Object.freeze({
+  interByteTimeoutMs: 1500,
+  silenceMs: 500,
+});
+
+export interface DeviceLinkTrace {
+  readonly direction: 'out' | 'in';
+  readonly kind: 'packet' | 'ack' | 'nak' | 'can' | 'eot';
+  /** The packet's 3-letter id when readable (never its contents). */
+  readonly command?: string;
+  readonly length?: number;
+}
+
+export interface CommandInfo {
+  /**
+   * True when this packet arrived while the previous command was still unanswered: per S220
+   * §6.2.1 / §7.4 a valid new packet aborts a blocking command in progress.
+   */
+  readonly abortsPending: boolean;
+}
+
+export interface DeviceLinkEvents {
+  /** A valid command packet arrived (and was ACKed, unless a fault dropped the ACK). */
+  command: [pktdata: Buffer, info: CommandInfo];
+  /** The host sent CAN; EOT has been sent. Abort any blocking command, send no response. */
+  cancel: [];
+  trace: [trace: DeviceLinkTrace];
+}
+
+export interface DeviceLinkOptions {
+  readonly timings?: Partial<DeviceLinkTimings>;
+  readonly logger?: DriverLogger;
+}
+
+/** Largest NTM_MSG (two 16-column lines). */
+export const MAX_NOTIFICATION_LENGTH = 32;
+
+/** Fault injection, driven by the simulator's UI and by tests. Counters count down as used. */
+export class DeviceLinkFaults {
+  /** Delay before each `respond()` transmission, in milliseconds. */
+  responseDelayMs = 0;
+  /** When set, every byte the device sends is paced like a serial line at this baud rate (8N1). */
+  paceBaud: number | undefined = undefined;
+  private readonly counts = { nak: 0, corrupt: 0, dropAck: 0 };
+  private mute = false;
+
+  /** Answer the next `n` command packets with NAK, even when they are intact. */
+  nakNext(n = 1): void {
+    this.counts.nak = checkCount(n);
+  }
+
+  /** Flip a CRC byte in the next `n` packet transmissions (responses, NTMs, retransmissions). */
+  corruptNextResponses(n = 1): void {
+    this.counts.corrupt = checkCount(n);
+  }
+
+  /** Send nothing instead of the ACK for the next `n` command packets (they are still processed). */
+  dropAcks(n = 1): void {
+    this.counts.dropAck = checkCount(n);
+  }
+
+  /** Stop answering anything, even CAN, and send nothing, as a hung device would. */
+  silence(): void {
+    this.mute = true;
+  }
+
+  unsilence(): void {
+    this.mute = false;
+  }
+
+  get silenced(): boolean {
+    return this.mute;
+  }
+
+  /** Back to a well-behaved device. */
+  clear(): void {
+    this.counts.nak = 0;
+    this.counts.corrupt = 0;
+    this.counts.dropAck = 0;
+    this.mute = false;
+    this.responseDelayMs = 0;
+    this.paceBaud = undefined;
+  }
+
+  /** @internal Consumes one unit of a counted fault; true when the fault applies now. */
+  take(fault: 'nak' | 'corrupt' | 'dropAck'): boolean {
+    if (this.counts[fault] <= 0) return false;
+    this.counts[fault]--;
+    return true;
+  }
+}
+
+function checkCount(n: number): number {
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InvalidArgumentError(`A fault count must be a whole number ≥ 0, got ${n}.`);
+  }
+  return n;
+}
+
+function packetId(data: Uint8Array): string | undefined {
+  if (data.length < 3 || data[0] === DC2) return undefined;
+  for (let i = 0; i < 3; i++) {
+    const byte = data[i]!;
+    if (byte < 0x20 || byte > 0x7e) return undefined;
+  }
+  return Buffer.from(data.subarray(0, 3)).toString('latin1');
+}
+
+export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
+  readonly faults = new DeviceLinkFaults();
+  readonly timings: DeviceLinkTimings;
+  private readonly logger: DriverLogger;
+  private readonly decoder = new FrameDecoder();
+  /** PKTDATA of the last packet sent, resent when the host answers NAK. */
+  private lastPacket: Buffer | undefined;
+  /** A command was ACKed and has not been answered (or cancelled) yet. */
+  private pending = false;
+  /** After a bad packet: discarding input until the line is quiet, then NAK. */
+  private purging = false;
+  private silenceTimer: NodeJS.Timeout | undefined;
+  private interByteTimer: NodeJS.Timeout | undefined;
+  /** Responses waiting out `responseDelayMs`; a CAN drops them (the command was aborted). */
+  private readonly delayed = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+  private pacer: LinePacer | undefined;
+  private disposed = false;
+
+  private readonly onData = (chunk: Buffer): void => this.handleData(chunk);
+
+  constructor(
+    private readonly transport: ByteTransport,
+    options: DeviceLinkOptions = {},
+  ) {
+    super();
+    this.timings = { ...DEFAULT_DEVICE_LINK_TIMINGS, ...options.timings };
+    this.logger = options.logger ?? silentLogger;
+    transport.on('data', this.onData);
+  }
+
+  /** True between a command's ACK and its response (or a CAN). */
+  get awaitingResponse(): boolean {
+    return this.pending;
+  }
+
+  /** Sends the response packet (after `faults.responseDelayMs`) and keeps it for NAK resends. */
+  respond(pktdata: Buffer): Promise<void> {
+    const data = Buffer.from(pktdata);
+    encodeFrame(data); // validates now, so the caller sees a bad packet at once
+    this.pending = false;
+    const delay = this.faults.responseDelayMs;
+    if (delay <= 0) return this.sendPacket(data);
+    return new Promise<void>((resolve) => {
+      const entry = {
+        timer: setTimeout(() => {
+          this.delayed.delete(entry);
+          this.sendPacket(data).then(resolve, resolve);
+        }, delay),
+        done: resolve,
+      };
+      this.delayed.add(entry);
+    });
+  }
+
+  /** Sends an NTM notification (`NTM000` + N3 length + text, Latin-1, at most 32 characters). */
+  notify(text: string): Promise<void> {
+    const body = Buffer.from(text, 'latin1');
+    if (body.length > MAX_NOTIFICATION_LENGTH) {
+      throw new InvalidArgumentError(
+        `A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${body.length}.`,
+      );
+    }
+    const header = Buffer.from(`NTM000${String(body.length).padStart(3, '0')}`, 'latin1');
+    return this.sendPacket(Buffer.concat([header, body]));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.transport.off('data', this.onData);
+    this.clearTimers();
+    this.dropDelayed();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  private handleData(chunk: Buffer): void {
+    if (this.disposed) return;
+    if (this.faults.silenced) {
+      this.decoder.reset();
+      return;
+    }
+    if (this.purging) {
+      // The rest of a bad packet (or noise) is still arriving: wait for the line to go quiet.
+      this.armSilence();
+      return;
+    }
+    for (const item of this.decoder.push(chunk)) {
+      this.handleItem(item);
+      if (this.purging) {
+        this.decoder.reset();
+        return;
+      }
+    }
+    clearTimeout(this.interByteTimer);
+    this.interByteTimer = undefined;
+    if (this.decoder.receiving) {
+      this.interByteTimer = setTimeout(() => {
+        this.interByteTimer = undefined;
+        this.badPacket('inter-byte timeout');
+      }, this.timings.interByteTimeoutMs);
+    }
+  }
+
+  private handleItem(item: DecodedItem): void {
+    switch (item.kind) {
+      case 'packet':
+        this.commandPacket(item.data);
+        return;
+      case 'error':
+        this.badPacket(item.reason);
+        return;
+      case 'byte':
+        if (item.byte === CAN) this.cancel();
+        else if (item.byte === NAK) this.resend();
+        // Anything else outside a packet is noise and is ignored (S220 §6.2.1 idle loop).
+        return;
+    }
+  }
+
+  private commandPacket(data: Buffer): void {
+    const command = packetId(data);
+    this.trace({ direction: 'in', kind: 'packet', command, length: data.length });
+    if (this.faults.take('nak')) {
+      this.logger.info({ command }, 'fault: NAK for an intact command');
+      this.sendControl(NAK, 'nak');
+      return;
+    }
+    if (this.faults.take('dropAck')) {
+      this.logger.info({ command }, 'fault: ACK dropped');
+    } else {
+      this.sendControl(ACK, 'ack');
+    }
+    const abortsPending = this.pending;
+    this.pending = true;
+    // A new command supersedes any response still waiting out its delay.
+    if (abortsPending) this.dropDelayed();
+    this.emit('command', data, { abortsPending });
+  }
+
+  private badPacket(reason: string): void {
+    this.logger.info({ reason }, 'bad command packet; will NAK');
+    this.decoder.reset();
+    clearTimeout(this.interByteTimer);
+    this.interByteTimer = undefined;
+    this.purging = true;
+    this.armSilence();
+  }
+
+  private armSilence(): void {
+    clearTimeout(this.silenceTimer);
+    this.silenceTimer = setTimeout(() => {
+      this.silenceTimer = undefined;
+      this.purging = false;
+      if (!this.faults.silenced) this.sendControl(NAK, 'nak');
+    }, this.timings.silenceMs);
+  }
+
+  private cancel(): void {
+    this.trace({ direction: 'in', kind: 'can' });
+    this.sendControl(EOT, 'eot');
+    this.pending = false;
+    this.dropDelayed();
+    this.emit('cancel');
+  }
+
+  private resend(): void {
+    this.trace({ direction: 'in', kind: 'nak' });
+    if (!this.lastPacket) {
+      this.logger.debug({}, 'NAK with nothing to resend; ignored');
+      return;
+    }
+    this.sendPacket(this.lastPacket).catch(() => {});
+  }
+
+  private sendPacket(data: Buffer): Promise<void> {
+    if (this.faults.silenced || this.disposed) return Promise.resolve();
+    this.lastPacket = data;
+    const frame = encodeFrame(data);
+    if (this.faults.take('corrupt')) {
+      // The last CRC byte: flipping it can never create a control byte the host would parse
+      // differently, because the receiver reads the two CRC bytes raw.
+      frame[frame.length - 1] = frame[frame.length - 1]! ^ 0xff;
+      this.logger.info({ command: packetId(data) }, 'fault: corrupted CRC');
+    }
+    this.trace({ direction: 'out', kind: 'packet', command: packetId(data), length: data.length });
+    return this.write(frame);
+  }
+
+  private sendControl(byte: number, kind: DeviceLinkTrace['kind']): void {
+    if (this.faults.silenced) return;
+    this.trace({ direction: 'out', kind });
+    this.write(Buffer.of(byte)).catch(() => {});
+  }
+
+  private write(bytes: Buffer): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    const baud = this.faults.paceBaud;
+    const onError = (error: unknown): void => {
+      this.logger.warn({ error: (error as Error).message }, 'device write failed');
+    };
+    if (baud === undefined) return this.transport.write(bytes).catch(onError);
+    if (this.pacer?.baud !== baud) this.pacer = new LinePacer(baud);
+    return this.pacer.send(bytes, (slice) => {
+      if (!this.disposed) this.transport.write(slice).catch(onError);
+    });
+  }
+
+  private dropDelayed(): void {
+    for (const entry of this.delayed) {
+      clearTimeout(entry.timer);
+      entry.done();
+    }
+    this.delayed.clear();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.silenceTimer);
+    clearTimeout(this.interByteTimer);
+    this.silenceTimer = undefined;
+    this.interByteTimer = undefined;
+  }
+
+  private trace(trace: DeviceLinkTrace): void {
+    this.emit('trace', trace);
+  }
+}
