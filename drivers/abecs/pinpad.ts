@@ -1,0 +1,371 @@
+/**
+ * The high-level PINPAD API: what the rest of Pinbridge (and technicians, through the CLI) use.
+ * It turns typed requests into commands through the codecs, runs them on the link, and maps
+ * answers to typed results or errors:
+ *
+ * - `AbecsStatusError` (code = the spec's status name, e.g. ST_CANCEL) for a status ≠ 000;
+ * - `LinkError` (BUSY, DISCONNECTED, RESPONSE_TIMEOUT, CANCELLED…) from the link layer;
+ * - `AbecsFormatError` for answers that do not follow the layout;
+ * - `InvalidArgumentError` before anything is sent, for requests the codec refuses (a display
+ *   text over 32 characters, for instance).
+ *
+ * Abecs 2.x PINPADs get the TLV commands (GIX, CEX, GCX/GOX/FCX); older PINPADs the BibComp
+ * ones (GIN, GKY). Which kind this is comes from `info()`: a PINPAD that answers GIX is Abecs.
+ */
+import { EventEmitter } from 'node:events';
+import type { DriverLogger } from '../log.js';
+import { silentLogger } from '../log.js';
+import type { ByteTransport } from '../transports/transport.js';
+import type { CommandCodec } from './codec.js';
+import { decodeResponsePacket, encodeCommandPacket } from './envelope.js';
+import { AbecsFormatError } from './format-error.js';
+import { HostLink, type LinkTimings, type ResetResult } from './link.js';
+import { AbecsStatusError } from './status.js';
+import { parseDisplay2x16 } from './text.js';
+import { cexCommand, type CexEvent } from './commands/cex.js';
+import { cloCommand } from './commands/clo.js';
+import { dspCommand } from './commands/dsp.js';
+import { fcxCommand, type FcxRequest, type FcxResult } from './commands/fcx.js';
+import { gcdCommand, gcdRequestFor, GCD_MESSAGES, type GcdMessageName } from './commands/gcd.js';
+import { gcxCommand, type GcxRequest, type GcxResult } from './commands/gcx.js';
+import { ginCommand, type GinGeneralInfo } from './commands/gin.js';
+import { gixCommand, type CommLink, type GixResult } from './commands/gix.js';
+import { gkyCommand } from './commands/gky.js';
+import { goxCommand, type GoxRequest, type GoxResult } from './commands/gox.js';
+import { mnuCommand } from './commands/mnu.js';
+import { opnCommand } from './commands/opn.js';
+import { rmcCommand } from './commands/rmc.js';
+
+/** ST_INVCALL: what a PINPAD answers (as ERR010) to a command it does not know. */
+const ST_INVCALL = 10;
+
+export type PinpadProtocol = 'abecs' | 'legacy';
+
+/** What a technician and the payment engine need to know about a PINPAD. */
+export interface PinpadInfo {
+  readonly manufacturer: string;
+  readonly model: string;
+  readonly firmware: string;
+  /** ABECS specification version, "V.VV" (e.g. "2.12"). */
+  readonly specVersion: string;
+  /** The serial number: the `terminal` of a pinpad transaction. */
+  readonly serialNumber: string;
+  /** "abecs" when the PINPAD answers the 2.x TLV commands (GIX), "legacy" when only GIN. */
+  readonly protocol: PinpadProtocol;
+  readonly partNumber?: string;
+  readonly contactless?: boolean;
+  readonly managerVersion?: string;
+  readonly appVersion?: string;
+  readonly display?: { readonly lines: number; readonly columns: number };
+  /** EMV table versions by acquirer index (0 = global). */
+  readonly tableVersions?: Readonly<Record<number, string>>;
+  /** How the PINPAD says it is connected (2.20). */
+  readonly link?: CommLink;
+}
+
+export type PinpadKey = 'enter' | 'cancel' | 'clear' | 'f1' | 'f2' | 'f3' | 'f4' | 'up' | 'down';
+
+export type CustomerDataKind = GcdMessageName;
+export const CUSTOMER_DATA_KINDS = Object.keys(GCD_MESSAGES) as CustomerDataKind[];
+
+export interface PinpadNotification {
+  readonly text: string;
+  readonly lines: readonly [string, string];
+}
+
+export interface PinpadEvents {
+  /** An NTM message the PINPAD sent during a blocking command (show it to the operator). */
+  notification: [notification: PinpadNotification];
+  /** The link went away without `close()`: unplugged, powered off, connection lost. */
+  disconnected: [error: Error | undefined];
+}
+
+export interface PinpadOptions {
+  readonly logger?: DriverLogger;
+  /** Link-layer timings; the spec's values by default. */
+  readonly timings?: Partial<LinkTimings>;
+}
+
+/** Options of every command that waits for the cardholder. */
+export interface WaitOptions {
+  /** Abort: the command is cancelled on the PINPAD (CAN) and rejects with CANCELLED. */
+  readonly signal?: AbortSignal;
+  /** Overall limit in ms, enforced by the host (CAN, then TIMEOUT); the PINPAD's own limits still apply. */
+  readonly timeoutMs?: number;
+}
+
+export interface CustomerDataOptions extends WaitOptions {
+  /** The PINPAD's inactivity limit in seconds (0–255). */
+  readonly timeoutSeconds?: number;
+  readonly minDigits?: number;
+  readonly maxDigits?: number;
+}
+
+const CEX_KEYS: Partial<Record<CexEvent, PinpadKey>> = {
+  enter: 'enter',
+  cancel: 'cancel',
+  clear: 'clear',
+  f1: 'f1',
+  f2: 'f2',
+  f3: 'f3',
+  f4: 'f4',
+  up: 'up',
+  down: 'down',
+};
+
+export class Pinpad extends EventEmitter<PinpadEvents> {
+  readonly transport: ByteTransport;
+  private readonly link: HostLink;
+  private readonly logger: DriverLogger;
+  private cachedInfo: PinpadInfo | undefined;
+  private closing = false;
+
+  constructor(transport: ByteTransport, options: PinpadOptions = {}) {
+    super();
+    this.transport = transport;
+    this.logger = options.logger ?? silentLogger;
+    this.link = new HostLink(transport, {
+      logger: this.logger,
+      ...(options.timings ? { timings: options.timings } : {}),
+    });
+    this.link.on('notification', ({ text }) => {
+      this.emit('notification', { text, lines: parseDisplay2x16(text.padEnd(32, ' ')) });
+    });
+    transport.on('close', ({ expected, error }) => {
+      if (!expected && !this.closing) {
+        this.logger.warn({ address: transport.address, code: errorCode(error) }, 'PINPAD link lost');
+        this.emit('disconnected', error);
+      }
+    });
+  }
+
+  get address(): string {
+    return this.transport.address;
+  }
+
+  get isOpen(): boolean {
+    return this.transport.isOpen;
+  }
+
+  /** True while a command runs. */
+  get busy(): boolean {
+    return this.link.busy;
+  }
+
+  /**
+   * Opens the link and the PINPAD: a CAN first, to end any blocking command a previous session
+   * left running (abecs.md §1.6 start-up), then OPN.
+   */
+  async open(): Promise<void> {
+    this.closing = false;
+    if (!this.transport.isOpen) await this.transport.open();
+    const reset: ResetResult = await this.link.reset();
+    this.logger.debug({ address: this.address, eot: reset.eot }, 'PINPAD reset');
+    await this.execute(opnCommand, {});
+  }
+
+  /**
+   * Runs one command and returns its typed result. Exposed for the commands the methods below
+   * do not wrap (tables, GOC/FNC, media…).
+   */
+  async execute<Req, Res>(
+    codec: CommandCodec<Req, Res>,
+    request: Req,
+    options: WaitOptions & { onNotification?: (n: PinpadNotification) => void } = {},
+  ): Promise<Res> {
+    // Encoding validates the request: nothing is sent when it is refused.
+    const packet = encodeCommandPacket(codec.encodeRequest(request));
+    const { onNotification } = options;
+    const started = performance.now();
+    const answer = await this.link.exchange(packet, {
+      blocking: codec.blocking,
+      label: codec.id,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(onNotification
+        ? { onNotification: ({ text }) => onNotification({ text, lines: parseDisplay2x16(text.padEnd(32, ' ')) }) }
+        : {}),
+    });
+    const response = decodeResponsePacket(answer);
+    const ms = Math.round(performance.now() - started);
+    this.logger.debug({ command: codec.id, status: response.status, ms }, 'PINPAD command');
+    if (response.id === 'ERR') throw new AbecsStatusError(codec.id, response.status);
+    if (response.id !== codec.id) {
+      throw new AbecsFormatError('MALFORMED_RESPONSE', `The PINPAD answered ${response.id} to ${codec.id}.`);
+    }
+    if (response.status !== 0 && !codec.resultStatuses?.includes(response.status)) {
+      throw new AbecsStatusError(codec.id, response.status);
+    }
+    return codec.decodeResponse(response);
+  }
+
+  /** Identification (GIX on Abecs PINPADs, GIN on older ones); cached until `refresh`. */
+  async info(options: { refresh?: boolean } = {}): Promise<PinpadInfo> {
+    if (this.cachedInfo && !options.refresh) return this.cachedInfo;
+    let info: PinpadInfo;
+    try {
+      info = fromGix(await this.execute(gixCommand, {}));
+    } catch (error) {
+      if (!(error instanceof AbecsStatusError) || error.status !== ST_INVCALL) throw error;
+      // A pre-Abecs PINPAD: ERR010 to GIX.
+      const general = await this.execute(ginCommand, { acquirer: 0 });
+      if (general.kind !== 'general') {
+        throw new AbecsFormatError('MALFORMED_RESPONSE', 'The PINPAD answered GIN 00 without its general information.');
+      }
+      info = fromGin(general);
+    }
+    this.cachedInfo = info;
+    return info;
+  }
+
+  /** Shows up to 32 characters: two lines of 16, "\n" splits them (DSP). */
+  async display(text: string): Promise<void> {
+    await this.execute(dspCommand, { message: text });
+  }
+
+  /** Waits for a key (CEX on Abecs PINPADs, GKY on older ones). */
+  async readKey(options: WaitOptions & { timeoutSeconds?: number } = {}): Promise<PinpadKey> {
+    const { protocol } = await this.info();
+    if (protocol === 'legacy') {
+      const { key } = await this.execute(gkyCommand, {}, options);
+      return key;
+    }
+    const result = await this.execute(
+      cexCommand,
+      {
+        key: true,
+        magstripe: false,
+        icc: 'ignore',
+        contactless: false,
+        ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+      },
+      options,
+    );
+    const key = CEX_KEYS[result.event];
+    if (!key) {
+      throw new AbecsFormatError('MALFORMED_RESPONSE', `The PINPAD answered a key request with the event ${result.event}.`);
+    }
+    return key;
+  }
+
+  /**
+   * Asks the customer to type data on the keypad under one of the spec's fixed prompts (GCD):
+   * CPF, CNPJ, phone… Returns what was typed.
+   */
+  async readCustomerData(kind: CustomerDataKind, options: CustomerDataOptions = {}): Promise<string> {
+    const request = {
+      ...gcdRequestFor(kind, options.timeoutSeconds),
+      ...(options.minDigits !== undefined ? { minDigits: options.minDigits } : {}),
+      ...(options.maxDigits !== undefined ? { maxDigits: options.maxDigits } : {}),
+    };
+    const { value } = await this.execute(gcdCommand, request, options);
+    return value;
+  }
+
+  /** Offers 1–20 options on the PINPAD; returns the chosen one's index (0-based). */
+  async menu(
+    title: string | undefined,
+    choices: readonly string[],
+    options: WaitOptions & { timeoutSeconds?: number } = {},
+  ): Promise<number> {
+    const { index } = await this.execute(
+      mnuCommand,
+      {
+        options: choices,
+        ...(title !== undefined ? { title } : {}),
+        ...(options.timeoutSeconds !== undefined ? { timeoutSeconds: options.timeoutSeconds } : {}),
+      },
+      options,
+    );
+    return index - 1;
+  }
+
+  /** Card step 1: waits for a card (chip, contactless or stripe) and reads it (GCX). */
+  async readCard(
+    request: Omit<GcxRequest, 'date' | 'time'> & { readonly date?: string; readonly time?: string },
+    options: WaitOptions = {},
+  ): Promise<GcxResult> {
+    const now = localDateTime(new Date());
+    return this.execute(gcxCommand, { date: now.date, time: now.time, ...request }, options);
+  }
+
+  /** Card step 2: chip risk management, PIN entry and the card's decision (GOX). */
+  async goOnChip(request: GoxRequest, options: WaitOptions = {}): Promise<GoxResult> {
+    return this.execute(goxCommand, request, options);
+  }
+
+  /** Card step 3: gives the card the host's answer; the card may still refuse (FCX). */
+  async finishChip(request: FcxRequest, options: WaitOptions = {}): Promise<FcxResult> {
+    return this.execute(fcxCommand, request, options);
+  }
+
+  /** Card step 4: asks for the card to be removed and waits until it is (RMC). */
+  async removeCard(message: string, options: WaitOptions = {}): Promise<void> {
+    await this.execute(rmcCommand, { message }, options);
+  }
+
+  /** Aborts the blocking command in flight (CAN → EOT). */
+  async cancel(): Promise<void> {
+    await this.link.cancel();
+  }
+
+  /**
+   * Leaves `message` on the idle display (CLO) and closes the link; `null` closes the link
+   * without CLO, leaving the display as it is. A PINPAD that is already gone is closed quietly.
+   */
+  async close(message?: string | null): Promise<void> {
+    this.closing = true;
+    try {
+      if (message !== null && this.transport.isOpen && !this.link.busy) {
+        await this.execute(cloCommand, message === undefined ? {} : { message });
+      }
+    } finally {
+      this.link.dispose();
+      await this.transport.close();
+    }
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined;
+}
+
+function fromGix(gix: GixResult): PinpadInfo {
+  return {
+    manufacturer: gix.manufacturer ?? '',
+    model: gix.model ?? '',
+    firmware: gix.osVersion ?? '',
+    specVersion: gix.specVersion ?? '',
+    serialNumber: gix.serialNumber ?? '',
+    protocol: 'abecs',
+    ...(gix.partNumber ? { partNumber: gix.partNumber } : {}),
+    ...(gix.capabilities ? { contactless: gix.capabilities.contactless } : {}),
+    ...(gix.managerVersion ? { managerVersion: gix.managerVersion } : {}),
+    ...(gix.appVersion ? { appVersion: gix.appVersion } : {}),
+    ...(gix.displayText ? { display: gix.displayText } : {}),
+    ...(gix.tableVersions ? { tableVersions: gix.tableVersions } : {}),
+    ...(gix.commInfo ? { link: gix.commInfo.link } : {}),
+  };
+}
+
+function fromGin(gin: GinGeneralInfo): PinpadInfo {
+  return {
+    manufacturer: gin.manufacturer,
+    model: gin.model,
+    firmware: gin.firmware,
+    specVersion: gin.specVersion,
+    serialNumber: gin.serialNumber,
+    protocol: 'legacy',
+    contactless: gin.contactless,
+    managerVersion: gin.managerVersion,
+  };
+}
+
+/** "YYMMDD" / "HHMMSS" in the machine's local time, as the PINPAD expects. */
+export function localDateTime(at: Date): { date: string; time: string } {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return {
+    date: `${two(at.getFullYear() % 100)}${two(at.getMonth() + 1)}${two(at.getDate())}`,
+    time: `${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * `pinbridge simulator`: serves a simulated PINPAD on a pseudo terminal or over TCP until
+ * stopped. stdout carries exactly one JSON line, printed when the simulator is ready; the
+ * customer's side (display, a console to type keys and present cards) uses stderr and stdin.
+ */
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import {
+  PinpadSimulator,
+  startPtySimulator,
+  startTcpSimulator,
+  TEST_CARD_NAMES,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
+import type { SimKey } from '../../../drivers/simulator/index.js';
+import { createLogger } from '../../log.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { parseHostPort } from '../parse.js';
+
+interface SimulatorCliOptions {
+  pty?: boolean;
+  tcp?: { host: string; port: number };
+  serial?: string;
+  auto?: boolean;
+  cpf?: string;
+  card?: string;
+  pin?: string;
+  console: boolean;
+}
+
+const KEYS = new Set(['enter', 'cancel', 'clear', 'f1', 'f2', 'f3', 'f4', 'up', 'down']);
+
+const CONSOLE_HELP = [
+  'Simulated PINPAD console — type a line and press Enter:',
+  '  12345678909          type digits on the keypad',
+  '  enter | cancel | clear | f1..f4 | up | down   press a key',
+  '  insert <card> | tap <card> | swipe <card> | remove   present or remove a card',
+  '  cards                list the test cards',
+].join('\n');
+
+/** Applies one console line to the simulator; returns a reply for the operator. */
+export function runConsoleLine(sim: PinpadSimulator, line: string): string | undefined {
+  const [word = '', arg] = line.trim().split(/\s+/, 2);
+  const lower = word.toLowerCase();
+  if (lower === '') return undefined;
+  if (/^\d+$/.test(word)) {
+    sim.keypad.type(word);
+    return undefined;
+  }
+  if (KEYS.has(lower)) {
+    sim.keypad.press(lower as SimKey);
+    return undefined;
+  }
+  if (lower === 'cards') return TEST_CARD_NAMES.join('\n');
+  if (lower === 'help' || lower === '?') return CONSOLE_HELP;
+  if (lower === 'remove') {
+    sim.removeCard();
+    return undefined;
+  }
+  if (lower === 'insert' || lower === 'tap' || lower === 'swipe') {
+    const name = arg ?? 'visaCredit';
+    try {
+      if (lower === 'insert') sim.insertCard(name);
+      else if (lower === 'tap') sim.tapCard(name);
+      else sim.swipeCard(name);
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+    return undefined;
+  }
+  return `Unknown console command "${word}"; type "help".`;
+}
+
+export function registerSimulatorCommand(program: Command, io: CliIo): void {
+  program
+    .command('simulator')
+    .description(
+      'Serve a simulated ABECS PINPAD on a pseudo terminal (--pty) or over TCP (--tcp) until stopped. ' +
+        'Prints one JSON line when ready: {"path": …} or {"host": …, "port": …}.',
+    )
+    .option('--pty', 'serve on a new pseudo terminal (needs socat)')
+    .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
+    .option('--serial <number>', 'the serial number the simulator reports', 'SIM00000001')
+    .option('--auto', 'answer like a customer without waiting for the console (CPF, card, PIN)')
+    .option('--cpf <digits>', 'with --auto: the CPF the customer types', '12345678909')
+    .option('--card <name>', 'with --auto: the test card presented', 'visaCredit')
+    .option('--pin <digits>', 'with --auto: the PIN the customer types')
+    .option('--no-console', 'do not read console commands from standard input')
+    .action(async (options: SimulatorCliOptions) => {
+      if (Boolean(options.pty) === Boolean(options.tcp)) {
+        throw new UsageError('choose exactly one of --pty or --tcp <host:port>');
+      }
+      if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
+        throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
+      }
+      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
+      const simOptions: PinpadSimulatorOptions = {
+        logger,
+        serialNumber: options.serial ?? 'SIM00000001',
+        ...(options.auto
+          ? {
+              autoCustomer: {
+                delayMs: 300,
+                ...(options.cpf ? { cpf: options.cpf } : {}),
+                ...(options.card ? { card: options.card } : {}),
+                ...(options.pin ? { pin: options.pin } : {}),
+              },
+            }
+          : {}),
+      };
+      const sim = new PinpadSimulator(simOptions);
+      sim.on('display', ({ lines }) => io.stderr(`PINPAD | ${lines[0].padEnd(16)} | ${lines[1].padEnd(16)} |\n`));
+
+      const server = options.tcp
+        ? await startTcpSimulator(sim, { host: options.tcp.host, port: options.tcp.port, logger })
+        : await startPtySimulator(sim, { logger });
+      const ready = 'path' in server ? { path: server.path } : { host: server.host, port: server.port };
+      io.stdout(`${JSON.stringify(ready)}\n`);
+
+      const consoleInput =
+        options.console && process.stdin.readable
+          ? createInterface({ input: process.stdin, terminal: false })
+          : undefined;
+      consoleInput?.on('line', (line) => {
+        const reply = runConsoleLine(sim, line);
+        if (reply) io.stderr(`${reply}\n`);
+      });
+
+      await new Promise<void>((resolve) => {
+        if (io.signal.aborted) resolve();
+        else io.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      consoleInput?.close();
+      await server.close();
+    });
+}

@@ -1,0 +1,34 @@
+import { DriverError } from '../../drivers/errors.js';
+
+/** Exit codes of the `pinbridge` command. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1; // the device or the runtime failed
+export const EXIT_USAGE = 2; // bad usage or bad input
+
+/** A bad command line: wrong option, missing argument, unparseable value. Exit code 2. */
+export class UsageError extends Error {
+  readonly code = 'USAGE';
+}
+
+/** Driver error codes that mean the user's input was wrong rather than the device. */
+const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT']);
+
+export interface ReportedError {
+  readonly exitCode: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Maps anything thrown by a command to its exit code and one clear sentence. */
+export function classifyError(error: unknown): ReportedError {
+  if (error instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'USAGE', message: error.message };
+  if (error instanceof DriverError) {
+    return {
+      exitCode: INPUT_ERROR_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE,
+      code: error.code,
+      message: error.message,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { exitCode: EXIT_FAILURE, code: 'INTERNAL', message };
+}

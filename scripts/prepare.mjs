@@ -1,0 +1,33 @@
+// Runs after `npm ci` / `npm install` (the package's `prepare` script):
+// 1. compiles the TypeScript sources to dist/ (the `pinbridge` command runs from there);
+// 2. fetches the Electron runtime when this machine may download it. Electron's own install
+//    script is disabled in package.json (`allowScripts`) because a failed download would fail the
+//    whole install; here a failure only means Pinbridge runs headless. Set
+//    ELECTRON_SKIP_BINARY_DOWNLOAD=1 to skip the download (offline machines, CI).
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+  stdio: 'inherit',
+});
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+  console.log('prepare: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the desktop window is unavailable, `npm start` runs headless.');
+} else {
+  let installer;
+  try {
+    installer = join(dirname(require.resolve('electron/package.json')), 'install.js');
+  } catch {
+    installer = undefined;
+  }
+  if (installer) {
+    const result = spawnSync(process.execPath, [installer], { stdio: 'inherit', timeout: 180_000 });
+    if (result.status !== 0) {
+      console.warn('prepare: the Electron runtime could not be downloaded; `npm start` will run headless.');
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * A small benchmark harness: repeated samples, reported as medians and percentiles (this
+ * machine's timings are noisy, so single runs and means mislead).
+ */
+export interface Stats {
+  readonly samples: number;
+  readonly medianMs: number;
+  readonly p99Ms: number;
+  readonly minMs: number;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+export function stats(samplesMs: readonly number[]): Stats {
+  const sorted = [...samplesMs].sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    medianMs: percentile(sorted, 50),
+    p99Ms: percentile(sorted, 99),
+    minMs: sorted[0] ?? Number.NaN,
+  };
+}
+
+/** Times `fn` `samples` times (after `warmup` untimed runs). */
+export async function sample(fn: () => unknown, samples: number, warmup = Math.ceil(samples / 10)): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  return stats(times);
+}
+
+export const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
