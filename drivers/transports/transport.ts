@@ -4,7 +4,7 @@
  * simulator and tests. A transport moves bytes and reports the link going away; it knows nothing
  * of ABECS.
  */
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import { DriverError } from '../errors.js';
 
 export type TransportKind = 'serial' | 'tcp' | 'ble' | 'memory';

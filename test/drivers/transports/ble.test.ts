@@ -1,0 +1,313 @@
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import {
+  BleTransport,
+  NORDIC_UART_NOTIFY_UUID,
+  NORDIC_UART_SERVICE_UUID,
+  NORDIC_UART_WRITE_UUID,
+  createNoble,
+  normalizeBleUuid,
+  scanBlePinpads,
+  type NobleLike,
+} from '../../../drivers/transports/ble.js';
+import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
+
+/** The error `fn` throws (fails the test when it does not throw). */
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to throw');
+}
+
+const require = createRequire(import.meta.url);
+/** noble's core, driven by the bindings we hand it (the native ones are not built here). */
+const Noble = require('@abandonware/noble/lib/noble.js') as new (bindings: EventEmitter) => NobleLike;
+
+const NUS = normalizeBleUuid(NORDIC_UART_SERVICE_UUID);
+const RX = normalizeBleUuid(NORDIC_UART_WRITE_UUID);
+const TX = normalizeBleUuid(NORDIC_UART_NOTIFY_UUID);
+
+interface FakePeripheral {
+  id: string;
+  address: string;
+  name: string;
+  rssi: number;
+  services: string[];
+  /** MTU the link negotiates (reported through `onMtu`), if any. */
+  mtu?: number;
+}
+
+interface RecordedWrite {
+  readonly data: Buffer;
+  readonly withoutResponse: boolean;
+}
+
+/**
+ * Fake noble bindings (the interface noble's hci-socket/mac/win bindings implement): one radio with
+ * some advertising peripherals; those with the UART service expose RX (write) and TX (notify).
+ */
+class FakeBindings extends EventEmitter {
+  state = 'poweredOn';
+  readonly peripherals: FakePeripheral[] = [];
+  readonly writes: RecordedWrite[] = [];
+  readonly connected = new Set<string>();
+  subscribed = false;
+
+  init(): void {
+    setImmediate(() => this.emit('stateChange', this.state));
+  }
+  setScanParameters(): void {}
+  startScanning(serviceUuids: string[] = []): void {
+    setImmediate(() => {
+      this.emit('scanStart', false);
+      for (const p of this.peripherals) {
+        if (serviceUuids.length > 0 && !p.services.some((s) => serviceUuids.includes(s))) continue;
+        this.emit('discover', p.id, p.address, 'public', true, { localName: p.name, serviceUuids: p.services }, p.rssi, true);
+      }
+    });
+  }
+  stopScanning(): void {
+    setImmediate(() => this.emit('scanStop'));
+  }
+  connect(id: string): void {
+    setImmediate(() => {
+      this.connected.add(id);
+      this.emit('connect', id, null);
+      const mtu = this.peripherals.find((p) => p.id === id)?.mtu;
+      if (mtu) this.emit('onMtu', id, mtu);
+    });
+  }
+  disconnect(id: string): void {
+    setImmediate(() => {
+      this.connected.delete(id);
+      this.emit('disconnect', id, 'local');
+    });
+  }
+  discoverServices(id: string, uuids: string[]): void {
+    const p = this.peripherals.find((x) => x.id === id);
+    const found = (p?.services ?? []).filter((s) => uuids.length === 0 || uuids.includes(s));
+    setImmediate(() => this.emit('servicesDiscover', id, found));
+  }
+  discoverCharacteristics(id: string, serviceUuid: string, uuids: string[]): void {
+    const all =
+      serviceUuid === NUS
+        ? [
+            { uuid: RX, properties: ['write', 'writeWithoutResponse'] },
+            { uuid: TX, properties: ['notify'] },
+          ]
+        : [];
+    const found = all.filter((c) => uuids.length === 0 || uuids.includes(c.uuid));
+    setImmediate(() => this.emit('characteristicsDiscover', id, serviceUuid, found));
+  }
+  write(id: string, serviceUuid: string, characteristicUuid: string, data: Buffer, withoutResponse: boolean): void {
+    this.writes.push({ data: Buffer.from(data), withoutResponse });
+    setImmediate(() => this.emit('write', id, serviceUuid, characteristicUuid));
+  }
+  notify(id: string, serviceUuid: string, characteristicUuid: string, enable: boolean): void {
+    this.subscribed = enable;
+    setImmediate(() => this.emit('notify', id, serviceUuid, characteristicUuid, enable));
+  }
+
+  // Test controls.
+  sendNotification(id: string, data: Buffer): void {
+    this.emit('read', id, NUS, TX, data, true);
+  }
+  dropLink(id: string): void {
+    this.connected.delete(id);
+    this.emit('disconnect', id, 0x08);
+  }
+}
+
+const PINPAD: FakePeripheral = {
+  id: 'c0ffee000001',
+  address: 'c0:ff:ee:00:00:01',
+  name: 'PINPAD-BLE',
+  rssi: -60,
+  services: [NUS],
+};
+
+function setup(peripherals: FakePeripheral[] = [{ ...PINPAD }], state = 'poweredOn'): { bindings: FakeBindings; noble: NobleLike } {
+  const bindings = new FakeBindings();
+  bindings.state = state;
+  bindings.peripherals.push(...peripherals);
+  return { bindings, noble: new Noble(bindings) };
+}
+
+describe('BleTransport', () => {
+  it('connects, subscribes, and splits a 100-byte write into 20-byte writes in order (default MTU 23)', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id, scanTimeoutMs: 2000 });
+    expect(t.address).toBe(`ble:${PINPAD.id}`);
+    let opens = 0;
+    t.on('open', () => opens++);
+    await t.open();
+    expect(opens).toBe(1);
+    expect(t.isOpen).toBe(true);
+    expect(bindings.subscribed).toBe(true);
+
+    const payload = Buffer.from(Array.from({ length: 100 }, (_, i) => i));
+    await t.write(payload);
+    expect(bindings.writes.map((w) => w.data.length)).toEqual([20, 20, 20, 20, 20]);
+    expect(Buffer.concat(bindings.writes.map((w) => w.data))).toEqual(payload);
+    // The characteristic supports acknowledged writes, so they are used by default.
+    expect(bindings.writes.every((w) => !w.withoutResponse)).toBe(true);
+    await t.close();
+  });
+
+  it('keeps two concurrent writes in order without interleaving their chunks', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await t.open();
+    const a = Buffer.alloc(45, 0xaa);
+    const b = Buffer.alloc(25, 0xbb);
+    await Promise.all([t.write(a), t.write(b)]);
+    expect(Buffer.concat(bindings.writes.map((w) => w.data))).toEqual(Buffer.concat([a, b]));
+    await t.close();
+  });
+
+  it('uses the MTU the peripheral negotiated', async () => {
+    const { bindings, noble } = setup([{ ...PINPAD, mtu: 185 }]);
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await t.open();
+    expect(t.chunkSize).toBe(182);
+    await t.write(Buffer.alloc(400, 1));
+    expect(bindings.writes.map((w) => w.data.length)).toEqual([182, 182, 36]);
+    await t.close();
+  });
+
+  it('honours a configured MTU and writeWithoutResponse', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id, mtu: 53, writeWithoutResponse: true });
+    await t.open();
+    await t.write(Buffer.alloc(60, 2));
+    expect(bindings.writes.map((w) => [w.data.length, w.withoutResponse])).toEqual([
+      [50, true],
+      [10, true],
+    ]);
+    await t.close();
+  });
+
+  it('finds the peripheral by Bluetooth address too', async () => {
+    const { noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: 'C0-FF-EE-00-00-01' });
+    await t.open();
+    expect(t.isOpen).toBe(true);
+    await t.close();
+  });
+
+  it('delivers notifications as data', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await t.open();
+    const got: Buffer[] = [];
+    t.on('data', (chunk) => got.push(chunk));
+    bindings.sendNotification(PINPAD.id, Buffer.from([0x06]));
+    bindings.sendNotification(PINPAD.id, Buffer.from([0x16, 0x4f, 0x50, 0x4e]));
+    expect(Buffer.concat(got)).toEqual(Buffer.from([0x06, 0x16, 0x4f, 0x50, 0x4e]));
+    await t.close();
+  });
+
+  it('reports a peripheral disconnect as close with expected: false and fails later writes', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await t.open();
+    const closed = new Promise<TransportCloseInfo>((resolve) => t.once('close', resolve));
+    bindings.dropLink(PINPAD.id);
+    const info = await closed;
+    expect(info.expected).toBe(false);
+    expect(info.error).toMatchObject({ code: 'DISCONNECTED' });
+    expect(t.isOpen).toBe(false);
+    await expect(t.write(Buffer.from([1]))).rejects.toMatchObject({ code: 'NOT_OPEN' });
+  });
+
+  it('emits close with expected: true on close(); close() is idempotent', async () => {
+    const { bindings, noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await t.open();
+    const events: TransportCloseInfo[] = [];
+    t.on('close', (info) => events.push(info));
+    await t.close();
+    await t.close();
+    expect(events).toEqual([{ expected: true }]);
+    expect(bindings.connected.size).toBe(0);
+  });
+
+  it('rejects with BLE_DEVICE_NOT_FOUND when the peripheral is not seen before the scan timeout', async () => {
+    const { noble } = setup([]);
+    const t = new BleTransport({ noble, peripheralId: 'aa:bb:cc:dd:ee:ff', scanTimeoutMs: 50 });
+    const error = await t.open().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BLE_DEVICE_NOT_FOUND' });
+    expect((error as Error).message).toContain('aa:bb:cc:dd:ee:ff');
+  });
+
+  it('rejects with BLE_UNAVAILABLE when the adapter is powered off', async () => {
+    const { noble } = setup([{ ...PINPAD }], 'poweredOff');
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    const error = await t.open().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BLE_UNAVAILABLE' });
+    expect((error as Error).message).toContain('poweredOff');
+  });
+
+  it('rejects with BLE_SERVICE_NOT_FOUND and disconnects when the device lacks the service', async () => {
+    const { bindings, noble } = setup([{ ...PINPAD, services: ['180f'] }]);
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id });
+    await expect(t.open()).rejects.toMatchObject({ code: 'BLE_SERVICE_NOT_FOUND' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bindings.connected.size).toBe(0);
+    expect(t.isOpen).toBe(false);
+  });
+
+  it('rejects with BLE_SERVICE_NOT_FOUND when configured characteristics are missing', async () => {
+    const { noble } = setup();
+    const t = new BleTransport({ noble, peripheralId: PINPAD.id, notifyCharacteristicUuid: '0000fff1-0000-1000-8000-00805f9b34fb' });
+    await expect(t.open()).rejects.toMatchObject({ code: 'BLE_SERVICE_NOT_FOUND' });
+  });
+});
+
+describe('scanBlePinpads', () => {
+  const other: FakePeripheral = { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] };
+  const second: FakePeripheral = { id: 'c0ffee000003', address: 'c0:ff:ee:00:00:03', name: 'PINPAD-2', rssi: -50, services: [NUS] };
+
+  it('lists devices advertising the UART service by default, strongest first', async () => {
+    const { noble } = setup([{ ...PINPAD }, other, second]);
+    const found = await scanBlePinpads({ noble, durationMs: 50 });
+    expect(found).toEqual([
+      { id: second.id, address: second.address, name: 'PINPAD-2', rssi: -50 },
+      { id: PINPAD.id, address: PINPAD.address, name: 'PINPAD-BLE', rssi: -60 },
+    ]);
+  });
+
+  it('lists every advertising device with serviceUuids: []', async () => {
+    const { noble } = setup([{ ...PINPAD }, other]);
+    const found = await scanBlePinpads({ noble, durationMs: 50, serviceUuids: [] });
+    expect(found.map((d) => d.id)).toEqual([other.id, PINPAD.id]);
+  });
+
+  it('rejects with BLE_UNAVAILABLE when the adapter is off', async () => {
+    const { noble } = setup([], 'unsupported');
+    await expect(scanBlePinpads({ noble, durationMs: 10 })).rejects.toMatchObject({ code: 'BLE_UNAVAILABLE' });
+  });
+});
+
+describe('createNoble', () => {
+  it('turns a missing native binding into BLE_UNAVAILABLE with a clear sentence', () => {
+    const load = (): never => {
+      throw new Error('Cannot find module bluetooth_hci_socket.node');
+    };
+    expect(thrown(() => createNoble(load))).toMatchObject({ code: 'BLE_UNAVAILABLE' });
+    expect(() => createNoble(load)).toThrow(/Bluetooth LE is not available.*bluetooth_hci_socket/);
+  });
+
+  it('rejects a module that is not noble', () => {
+    expect(thrown(() => createNoble(() => ({})))).toMatchObject({ code: 'BLE_UNAVAILABLE' });
+  });
+
+  it('returns the loaded noble instance', () => {
+    const { noble } = setup();
+    expect(createNoble(() => noble)).toBe(noble);
+  });
+});
