@@ -1,0 +1,234 @@
+/**
+ * Scriptable test cards for the simulated PINPAD. A `SimCard` describes what the card *is*
+ * (PAN, expiry, label, entry mode) and how it *behaves* during a transaction (PIN, the decision
+ * its chip takes, whether it refuses after an online approval, whether the customer pulls it out
+ * too early). Every PAN in the catalogue is a publicly documented test PAN that passes Luhn; the
+ * EMV data the simulator generates for them is random bytes, test data only.
+ */
+import { InvalidArgumentError } from '../errors.js';
+
+export type CardEntry = 'chip' | 'contactless' | 'magstripe';
+export type CardBrand = 'visa' | 'mastercard' | 'elo';
+/** What the card decides in GOC/GOX (first Generate AC). */
+export type CardOutcome = 'online' | 'offlineApproved' | 'offlineDeclined';
+
+export interface SimCard {
+  readonly entry: CardEntry;
+  /** Primary account number, 13–19 digits, Luhn-valid. */
+  readonly pan: string;
+  /** Expiry date "YYMMDD". */
+  readonly expiry: string;
+  /** Name as on the card (ASCII, ≤ 26 characters). */
+  readonly cardholderName: string;
+  /** Application label the PINPAD shows after "SELECIONADO:" (≤ 16 characters), e.g. "CREDITO". */
+  readonly label: string;
+  readonly brand: CardBrand;
+  /** Magnetic service code, 3 digits (2xx = chip card, x2x/x0x PIN rules). */
+  readonly serviceCode: string;
+  /** True when the card asks for a PIN (offline or online, as the card's CVM list would). */
+  readonly requiresPin: boolean;
+  /** The PIN the customer types when the simulator answers for them (autoCustomer). */
+  readonly pin?: string;
+  readonly outcome: CardOutcome;
+  /** FNC/FCX: the card declines although the host approved (the host must then reverse). */
+  readonly refuseAfterOnline?: boolean;
+  /** The card leaves the slot mid-transaction: the next chip command fails with an ICC error. */
+  readonly removeEarly?: boolean;
+  /** Application type of the AID ("01" credit, "02" debit); derived from the label when absent. */
+  readonly applicationType?: string;
+  /** PAN sequence number (tag 5F34), two digits; "00" when absent. */
+  readonly panSequenceNumber?: string;
+  /** ISO 3166 numeric issuer country; "076" (Brazil) when absent. */
+  readonly issuerCountry?: string;
+}
+
+const brandFromPan = (pan: string): CardBrand => {
+  if (pan.startsWith('4')) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(pan)) return 'mastercard';
+  return 'elo';
+};
+
+/** Luhn (mod 10) check of a digit string. */
+export function luhnValid(pan: string): boolean {
+  if (!/^[0-9]{2,}$/.test(pan)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = pan.length - 1; i >= 0; i--) {
+    let digit = pan.charCodeAt(i) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** Throws InvalidArgumentError when a card could not exist on a real PINPAD. */
+export function validateCard(card: SimCard): void {
+  if (!/^[0-9]{13,19}$/.test(card.pan) || !luhnValid(card.pan)) {
+    throw new InvalidArgumentError('A simulated card needs a 13–19 digit PAN that passes the Luhn check.');
+  }
+  if (!/^[0-9]{2}(0[1-9]|1[0-2])[0-9]{2}$/.test(card.expiry)) {
+    throw new InvalidArgumentError('A simulated card expiry must be "YYMMDD".');
+  }
+  if (!/^[0-9]{3}$/.test(card.serviceCode)) {
+    throw new InvalidArgumentError('A simulated card service code must be three digits.');
+  }
+  if (card.label.length === 0 || card.label.length > 16 || card.cardholderName.length > 26) {
+    throw new InvalidArgumentError('A simulated card label takes 1–16 characters and the name at most 26.');
+  }
+  if (card.pin !== undefined && !/^[0-9]{4,12}$/.test(card.pin)) {
+    throw new InvalidArgumentError('A simulated card PIN must be 4–12 digits.');
+  }
+}
+
+/** Application type ("01" credit, "02" debit) the AID table would give this card. */
+export function applicationTypeOf(card: SimCard): string {
+  if (card.applicationType) return card.applicationType;
+  return /DEBIT|ELECTRON|MAESTRO/i.test(card.label) ? '02' : '01';
+}
+
+/** The magnetic / chip-equivalent track 2 without sentinels: PAN=YYMM SVC discretionary. */
+export function track2Of(card: SimCard): string {
+  return `${card.pan}=${card.expiry.slice(0, 4)}${card.serviceCode}${discretionary(card)}`;
+}
+
+/** Track 1 without sentinels: B PAN ^ NAME ^ YYMM SVC discretionary. */
+export function track1Of(card: SimCard): string {
+  const name = card.cardholderName.toUpperCase().padEnd(2, ' ').slice(0, 26);
+  return `B${card.pan}^${name}^${card.expiry.slice(0, 4)}${card.serviceCode}${discretionary(card)}`;
+}
+
+/**
+ * Incomplete tracks as CEX/GCX report them (abecs.md §3.9): track 1 cut 7 characters after the
+ * second "^", track 2 cut 7 characters after "=" — PAN, name, expiry and service code survive.
+ */
+export function truncatedTrack1(card: SimCard): string {
+  const t1 = track1Of(card);
+  const second = t1.indexOf('^', t1.indexOf('^') + 1);
+  return t1.slice(0, second + 1 + 7);
+}
+
+export function truncatedTrack2(card: SimCard): string {
+  const t2 = track2Of(card);
+  return t2.slice(0, t2.indexOf('=') + 1 + 7);
+}
+
+// Fixed, obviously fake discretionary data: keeps tracks deterministic per card.
+function discretionary(card: SimCard): string {
+  return `${card.pan.slice(-4)}00000000`.slice(0, 12);
+}
+
+interface CardShape {
+  pan: string;
+  label: string;
+  name: string;
+  entry?: CardEntry;
+  outcome?: CardOutcome;
+  requiresPin?: boolean;
+  serviceCode?: string;
+  extra?: Partial<SimCard>;
+}
+
+function card(shape: CardShape): SimCard {
+  const entry = shape.entry ?? 'chip';
+  const requiresPin = shape.requiresPin ?? entry === 'chip';
+  const built: SimCard = {
+    entry,
+    pan: shape.pan,
+    expiry: '301231',
+    cardholderName: shape.name,
+    label: shape.label,
+    brand: brandFromPan(shape.pan),
+    serviceCode: shape.serviceCode ?? (entry === 'magstripe' ? '101' : '201'),
+    requiresPin,
+    ...(requiresPin ? { pin: '1234' } : {}),
+    outcome: shape.outcome ?? 'online',
+    ...shape.extra,
+  };
+  validateCard(built);
+  return Object.freeze(built);
+}
+
+/**
+ * Well-known test cards. PANs: Visa 4111…1111 / 4012888888881881 / 4000056655665556 /
+ * 4761739001010010, Mastercard 5555…4444 / 5200828282828210 / 2223000048400011 /
+ * 5105105105105100, Elo 6362970000457013 / 5066991111111118 — all public test numbers.
+ */
+export const TEST_CARDS = Object.freeze({
+  visaCredit: card({ pan: '4111111111111111', label: 'CREDITO', name: 'TESTE/VISA CREDITO' }),
+  visaDebit: card({ pan: '4000056655665556', label: 'DEBITO', name: 'TESTE/VISA DEBITO' }),
+  mastercardCredit: card({ pan: '5555555555554444', label: 'CREDITO', name: 'TESTE/MASTER CREDITO' }),
+  mastercardDebit: card({ pan: '5200828282828210', label: 'DEBITO', name: 'TESTE/MASTER DEBITO' }),
+  eloCredit: card({ pan: '6362970000457013', label: 'ELO CREDITO', name: 'TESTE/ELO CREDITO' }),
+  eloDebit: card({ pan: '5066991111111118', label: 'ELO DEBITO', name: 'TESTE/ELO DEBITO', extra: { brand: 'elo' } }),
+  visaContactless: card({
+    pan: '4761739001010010',
+    label: 'CREDITO',
+    name: 'TESTE/VISA CTLS',
+    entry: 'contactless',
+    requiresPin: false,
+  }),
+  mastercardContactless: card({
+    pan: '2223000048400011',
+    label: 'CREDITO',
+    name: 'TESTE/MASTER CTLS',
+    entry: 'contactless',
+    requiresPin: false,
+  }),
+  visaMagstripe: card({
+    pan: '4012888888881881',
+    label: 'CREDITO',
+    name: 'TESTE/VISA TARJA',
+    entry: 'magstripe',
+    requiresPin: false,
+  }),
+  mastercardOfflineApproved: card({
+    pan: '5105105105105100',
+    label: 'CREDITO',
+    name: 'TESTE/OFFLINE APROVADO',
+    outcome: 'offlineApproved',
+  }),
+  visaOfflineDeclined: card({
+    pan: '4000000000000002',
+    label: 'CREDITO',
+    name: 'TESTE/RECUSA OFFLINE',
+    outcome: 'offlineDeclined',
+  }),
+  visaRefuseAfterOnline: card({
+    pan: '4000000000000127',
+    label: 'CREDITO',
+    name: 'TESTE/RECUSA POS ONLINE',
+    extra: { refuseAfterOnline: true },
+  }),
+  visaRemovedEarly: card({
+    pan: '4000000000000119',
+    label: 'CREDITO',
+    name: 'TESTE/CARTAO REMOVIDO',
+    extra: { removeEarly: true },
+  }),
+} satisfies Record<string, SimCard>);
+
+export type TestCardName = keyof typeof TEST_CARDS;
+
+export const TEST_CARD_NAMES = Object.freeze(Object.keys(TEST_CARDS) as TestCardName[]);
+
+/** A catalogue card by name, or the card itself. */
+export function resolveCard(card: SimCard | string): SimCard {
+  if (typeof card !== 'string') {
+    validateCard(card);
+    return card;
+  }
+  const found = (TEST_CARDS as Record<string, SimCard>)[card];
+  if (!found) {
+    throw new InvalidArgumentError(`There is no test card named "${card}"; known: ${TEST_CARD_NAMES.join(', ')}.`);
+  }
+  return found;
+}
+
+/** PAN masked as the project allows it to be shown: first 6, last 4. */
+export function maskPan(pan: string): string {
+  return `${pan.slice(0, 6)}${'*'.repeat(Math.max(0, pan.length - 10))}${pan.slice(-4)}`;
+}

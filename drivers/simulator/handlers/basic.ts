@@ -1,0 +1,373 @@
+/**
+ * Handlers of the basic commands (abecs.md §3.2–§3.12): session (OPN/CLO/CLX), information (GIN),
+ * display (DSP/DEX), keypad and events (GKY/CEX/GCD/MNU) and card removal (RMC).
+ */
+import { cexCommand, type CexEvent, type CexResult } from '../../abecs/commands/cex.js';
+import { cloCommand } from '../../abecs/commands/clo.js';
+import { clxCommand } from '../../abecs/commands/clx.js';
+import { dexCommand, type DexOptions } from '../../abecs/commands/dex.js';
+import { dspCommand } from '../../abecs/commands/dsp.js';
+import { gcdCommand } from '../../abecs/commands/gcd.js';
+import { ginCommand } from '../../abecs/commands/gin.js';
+import { gkyCommand, type GkyKey } from '../../abecs/commands/gky.js';
+import { mnuCommand } from '../../abecs/commands/mnu.js';
+import { opnCommand } from '../../abecs/commands/opn.js';
+import { rmcCommand } from '../../abecs/commands/rmc.js';
+import { DISPLAY_COLUMNS } from '../../abecs/text.js';
+import { truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
+import { isDigitKey, waitFor, TIMED_OUT, type SimKey } from '../customer.js';
+import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
+import { nextKey, queueCard, readDigits, typeScript } from '../interaction.js';
+import { resolveCard, TEST_CARDS } from '../cards.js';
+import type { DeviceState } from '../state.js';
+
+/** Version strings the simulator reports ("VVV.VV YYMMDD"). */
+export const MANAGER_VERSION = '001.00 250228';
+
+// ------------------------------------------------------------------------------------------------
+// Session
+
+/**
+ * OPN. A secure OPN (with an RSA key) is answered like a classic one, `OPN000` without CRKSEC:
+ * the simulator does not implement "Comunicação Segura", and per S220 §3.2.2 a compliant host
+ * then treats the device as a pre-Abecs PINPAD and sends no encrypted packets.
+ */
+const opn = defineHandler(opnCommand, (_req, { device }) => {
+  device.endSession();
+  device.tables.abort();
+  device.opened = true;
+  device.backlight = true;
+  device.clearDisplay();
+  return {};
+});
+
+const clo = defineHandler(cloCommand, (req, { device }) => {
+  // The message stays on the idle display; tracks and the transaction are forgotten.
+  if (req.message !== undefined) device.show2x16(req.message);
+  else device.clearDisplay();
+  device.endSession();
+  device.backlight = false;
+  return {};
+});
+
+/** CLX: free text (or an image, which the simulator does not store: the screen is left blank). */
+const clx = defineHandler(clxCommand, (req, { device }) => {
+  if (req.message !== undefined && req.mediaFile === undefined) showFreeText(device, req.message);
+  else device.clearDisplay();
+  device.endSession();
+  device.backlight = false;
+  return {};
+});
+
+// ------------------------------------------------------------------------------------------------
+// Information
+
+const gin = defineHandler(ginCommand, (req, { device }) => {
+  const id = device.identity;
+  if (req.acquirer === 0) {
+    return {
+      kind: 'general' as const,
+      manufacturer: id.manufacturer.slice(0, 20),
+      model: id.model.slice(0, 19),
+      contactless: true,
+      firmware: id.firmware.slice(0, 20),
+      specVersion: id.specVersion.slice(0, 4),
+      managerVersion: MANAGER_VERSION,
+      serialNumber: id.serialNumber.slice(0, 20),
+    };
+  }
+  // Other indexes: name A20, application version A13, spec version A4, RUF A3, RUF N2.
+  const raw =
+    id.manufacturer.slice(0, 20).padEnd(20) + MANAGER_VERSION.padEnd(13) + id.specVersion.slice(0, 4).padEnd(4) + '   00';
+  return { kind: 'acquirer' as const, raw, name: id.manufacturer.slice(0, 20), appVersion: MANAGER_VERSION, specVersion: id.specVersion };
+});
+
+// ------------------------------------------------------------------------------------------------
+// Display
+
+function align(line: string, horizontal: DexOptions['horizontal'] | undefined): string {
+  const text = line.slice(0, DISPLAY_COLUMNS);
+  if (horizontal === 'right') return text.padStart(DISPLAY_COLUMNS);
+  if (horizontal === 'center') return ' '.repeat(Math.floor((DISPLAY_COLUMNS - text.length) / 2)) + text;
+  return text;
+}
+
+/** Free text on the 2×16 screen: the first two lines, each cut to 16 columns. */
+export function showFreeText(device: DeviceState, text: string, options?: DexOptions): void {
+  const lines = text.split('\n');
+  let shown = lines.slice(0, 2);
+  if (options?.vertical === 'bottom' && lines.length === 1) shown = ['', lines[0]!];
+  device.setLines(align(shown[0] ?? '', options?.horizontal), align(shown[1] ?? '', options?.horizontal));
+}
+
+const dsp = defineHandler(dspCommand, (req, { device }) => {
+  device.show2x16(req.message);
+  return {};
+});
+
+const dex = defineHandler(dexCommand, (req, { device }) => {
+  showFreeText(device, req.message, req.options);
+  return {};
+});
+
+// ------------------------------------------------------------------------------------------------
+// Keys and events
+
+const GKY_KEYS: Partial<Record<SimKey, GkyKey>> = {
+  enter: 'enter',
+  f1: 'f1',
+  f2: 'f2',
+  f3: 'f3',
+  f4: 'f4',
+  clear: 'clear',
+  cancel: 'cancel',
+};
+
+/** GKY: the next function key (numeric keys are ignored); the key travels in RSP_STAT. */
+const gky = defineHandler(gkyCommand, async (_req, ctx) => {
+  const autoKeys = ctx.device.autoCustomer?.keys ?? '{enter}';
+  for (;;) {
+    const key = await nextKey(ctx, undefined, autoKeys);
+    if (key === TIMED_OUT) continue;
+    const mapped = GKY_KEYS[key];
+    if (mapped) return { key: mapped };
+  }
+});
+
+const CEX_KEYS: Partial<Record<SimKey, CexEvent>> = {
+  enter: 'enter',
+  up: 'up',
+  down: 'down',
+  f1: 'f1',
+  f2: 'f2',
+  f3: 'f3',
+  f4: 'f4',
+  clear: 'clear',
+  cancel: 'cancel',
+};
+
+function swipeTracks(card: SimCard, mask: { left: number; right: number } | undefined): CexResult['tracks'] {
+  let track1 = truncatedTrack1(card);
+  let track2 = truncatedTrack2(card);
+  if (mask) {
+    const masked = card.pan.slice(0, mask.left).padEnd(card.pan.length - mask.right, '*') + card.pan.slice(card.pan.length - mask.right);
+    track1 = track1.replace(card.pan, masked);
+    track2 = track2.replace(card.pan, masked);
+  }
+  return { track1, track2 };
+}
+
+/**
+ * CEX: waits for the events the mask enables. A tapped card stays in the field for the GCX that
+ * follows (as in the TRACE sequence CEX → GCX); a swiped card's tracks are kept for GTK.
+ */
+const cex = defineHandler(cexCommand, async (req, ctx) => {
+  const { device } = ctx;
+  device.swipedCard = undefined;
+  const check = (): CexResult | undefined => {
+    if (req.key) {
+      for (let key = device.keypad.take(); key !== undefined; key = device.keypad.take()) {
+        const event = CEX_KEYS[key];
+        if (event) return { event };
+      }
+    } else {
+      // Keys are not events for this CEX; drop them so they do not leak into a later command.
+      while (device.keypad.take() !== undefined);
+    }
+    if (req.icc === 'insertion' && device.slotCard) return { event: 'iccInserted' };
+    if (req.icc === 'removal' && !device.slotCard) return { event: 'iccRemoved' };
+    const next = device.nextCard;
+    if (next?.how === 'tap' && req.contactless) return { event: 'contactlessDetected' };
+    if (next?.how === 'swipe' && req.magstripe) {
+      device.nextCard = undefined;
+      device.swipedCard = next.card;
+      return { event: 'cardSwiped', tracks: swipeTracks(next.card, req.panMask) };
+    }
+    if (next?.how === 'insert' && req.icc === 'insertion') {
+      device.nextCard = undefined;
+      device.slotCard = next.card;
+      return { event: 'iccInserted' };
+    }
+    return undefined;
+  };
+  const hostLimit = req.timeoutSeconds === undefined ? undefined : device.hostSeconds(req.timeoutSeconds);
+  const ctlsCap = req.contactless ? device.timings.ctlsIdleMs : undefined;
+  const limit = hostLimit === undefined ? ctlsCap : ctlsCap === undefined ? hostLimit : Math.min(hostLimit, ctlsCap);
+  const auto = device.autoCustomer;
+  const result = await waitFor(device.events, check, {
+    signal: ctx.signal,
+    ...(limit === undefined ? {} : { timeoutMs: limit }),
+    ...(auto
+      ? {
+          auto: {
+            afterMs: auto.delayMs,
+            act: () => {
+              if (req.key && (auto.keys !== undefined || !(req.contactless || req.magstripe || req.icc === 'insertion'))) {
+                typeScript(device, auto.keys ?? '{enter}');
+              } else {
+                queueCard(device, auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit);
+              }
+            },
+          },
+        }
+      : {}),
+  });
+  if (result !== TIMED_OUT) return result;
+  // The antenna's 2-minute cap is an event; the host's own limit is ST_TIMEOUT.
+  if (ctlsCap !== undefined && (hostLimit === undefined || ctlsCap <= hostLimit)) return { event: 'contactlessTimeout' };
+  throw new StatusReply(ST.TIMEOUT);
+});
+
+/** pt-BR prompts of the fixed GCD messages (S220 §3.3.8), one 16-column line each. */
+export const GCD_PROMPTS: Readonly<Record<number, string>> = {
+  0x01: 'DIGITE O DDD',
+  0x02: 'REDIGITE O DDD',
+  0x03: 'DIGITE TELEFONE',
+  0x04: 'REDIGITE TELEF.',
+  0x05: 'DDD + TELEFONE',
+  0x06: 'REDIGITE DDD+TEL',
+  0x07: 'DIGITE O CPF',
+  0x08: 'REDIGITE O CPF',
+  0x09: 'DIGITE O RG',
+  0x0a: 'REDIGITE O RG',
+  0x0b: 'ULTIMOS 4 DIG.',
+  0x0c: 'COD. SEGURANCA',
+  0x0d: 'DIGITE O CNPJ',
+  0x0e: 'REDIGITE O CNPJ',
+  0x0f: 'DATA DDMMAAAA',
+  0x10: 'DATA DDMMAA',
+  0x11: 'DATA DDMM',
+  0x12: 'DIGITE O DIA DD',
+  0x13: 'DIGITE O MES MM',
+  0x14: 'DIGITE O ANO AA',
+  0x15: 'ANO AAAA',
+  0x16: 'NASC. DDMMAAAA',
+  0x17: 'NASC. DDMMAA',
+  0x18: 'NASC. DDMM',
+  0x19: 'DIA NASC. DD',
+  0x1a: 'MES NASC. MM',
+  0x1b: 'ANO NASC. AA',
+  0x1c: 'ANO NASC. AAAA',
+  0x1d: 'IDENTIFICACAO',
+  0x1e: 'COD. FIDELIDADE',
+  0x1f: 'NUMERO DA MESA',
+  0x20: 'QTD. DE PESSOAS',
+  0x21: 'QUANTIDADE',
+  0x22: 'NUMERO DA BOMBA',
+  0x23: 'NUMERO DA VAGA',
+  0x24: 'NUMERO DO CAIXA',
+  0x25: 'COD. VENDEDOR',
+  0x26: 'COD. GARCOM',
+  0x27: 'NOTA AO SERVICO',
+  0x28: 'NOTA FISCAL',
+  0x29: 'NUMERO COMANDA',
+  0x2a: 'PLACA VEICULO',
+  0x2b: 'QUILOMETRAGEM',
+  0x2c: 'KM INICIAL',
+  0x2d: 'KM FINAL',
+  0x2e: 'PORCENTAGEM',
+  0x2f: 'PESQUISA 0 A 10',
+  0x30: 'AVALIE DE 0 A 10',
+  0x31: 'DIGITE O TOKEN',
+  0x32: 'NUMERO CARTAO',
+  0x33: 'NUM. PARCELAS',
+  0x34: 'COD. DO PLANO',
+  0x35: 'COD. DO PRODUTO',
+};
+
+/** GCD: fixed prompt, digits shown in clear right-aligned, display cleared at the end. */
+const gcd = defineHandler(gcdCommand, async (req, ctx) => {
+  const prompt = GCD_PROMPTS[req.message];
+  if (prompt === undefined) throw new StatusReply(ST.INVPARM);
+  const min = req.minDigits ?? 0;
+  const max = req.maxDigits ?? 32;
+  if (min > max) throw new StatusReply(ST.INVPARM);
+  const auto = ctx.device.autoCustomer;
+  try {
+    const value = await readDigits(ctx, {
+      min,
+      max,
+      idleMs: req.timeoutSeconds === undefined ? undefined : ctx.device.hostSeconds(req.timeoutSeconds),
+      render: (typed) => ctx.device.setLines(prompt, typed.slice(-DISPLAY_COLUMNS).padStart(DISPLAY_COLUMNS)),
+      autoKeys: `${auto?.cpf ?? '1'.repeat(Math.max(min, 1))}{enter}`,
+    });
+    return { value };
+  } finally {
+    if (!ctx.signal.aborted) ctx.device.clearDisplay();
+  }
+});
+
+/**
+ * MNU: the title on line 1, the highlighted option on line 2. A digit picks that option
+ * directly, up/down move the highlight (NTM-free), ENTER takes the highlighted one.
+ */
+const mnu = defineHandler(mnuCommand, async (req, ctx) => {
+  const { device } = ctx;
+  const title = (req.title ?? '').split('\n')[0] ?? '';
+  let highlight = 0;
+  const render = (): void => device.setLines(title, req.options[highlight]!);
+  render();
+  const idleMs = req.timeoutSeconds === undefined ? undefined : device.hostSeconds(req.timeoutSeconds);
+  try {
+    for (;;) {
+      const key = await nextKey(ctx, idleMs, device.autoCustomer?.keys ?? '1');
+      if (key === TIMED_OUT) throw new StatusReply(ST.TIMEOUT);
+      if (key === 'cancel') throw new StatusReply(ST.CANCEL);
+      if (key === 'enter') return { index: highlight + 1 };
+      if (key === 'up') highlight = (highlight + req.options.length - 1) % req.options.length;
+      if (key === 'down') highlight = (highlight + 1) % req.options.length;
+      if (isDigitKey(key)) {
+        const picked = key === '0' ? 10 : Number(key);
+        if (picked <= req.options.length) return { index: picked };
+      }
+      render();
+    }
+  } finally {
+    if (!ctx.signal.aborted) device.clearDisplay();
+  }
+});
+
+// ------------------------------------------------------------------------------------------------
+// Card removal
+
+/**
+ * RMC: with no card in the slot, shows the message and returns at once; otherwise alternates the
+ * message with "RETIRE O CARTAO" until the card is removed. The message stays at the end; an
+ * abort clears the display.
+ */
+const rmc = defineHandler(rmcCommand, async (req, ctx) => {
+  const { device } = ctx;
+  device.show2x16(req.message);
+  device.transaction = undefined;
+  if (!device.slotCard) return {};
+  let showingMessage = true;
+  const alternate = setInterval(() => {
+    showingMessage = !showingMessage;
+    if (showingMessage) device.show2x16(req.message);
+    else device.setLines('RETIRE O CARTAO', '');
+  }, device.timings.rmcAlternateMs);
+  try {
+    await waitFor(device.events, () => (device.slotCard ? undefined : true), {
+      signal: ctx.signal,
+      ...(device.autoCustomer
+        ? { auto: { afterMs: device.autoCustomer.delayMs, act: () => removeFromSlot(device) } }
+        : {}),
+    });
+    device.show2x16(req.message);
+    return {};
+  } catch (error) {
+    device.clearDisplay();
+    throw error;
+  } finally {
+    clearInterval(alternate);
+  }
+});
+
+export function removeFromSlot(device: DeviceState): void {
+  if (!device.slotCard) return;
+  device.logger.debug({}, 'simulator: card removed');
+  device.slotCard = undefined;
+  device.changed();
+}
+
+export const BASIC_HANDLERS: readonly CommandHandler[] = [opn, clo, clx, gin, dsp, dex, gky, cex, gcd, mnu, rmc];

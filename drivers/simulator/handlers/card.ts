@@ -1,0 +1,443 @@
+/**
+ * Card processing (abecs.md §3.10, §3.13–§3.17, §6): the legacy GCR/GOC/FNC flow, the Abecs
+ * GCX/GED/GOX/FCX flow, and GPN. Each card read starts a `Transaction`; the chip steps check the
+ * sequence (ST_INVCALL when out of order) and what the scripted card does (decision, PIN,
+ * refusal after online approval, early removal).
+ */
+import { decodeEmvTlv } from '../../abecs/emv.js';
+import { fcxCommand } from '../../abecs/commands/fcx.js';
+import { fncCommand, type FncDecision } from '../../abecs/commands/fnc.js';
+import { gcrCommand, type GcrStartRequest, type GcrResult } from '../../abecs/commands/gcr.js';
+import { gcxCommand, type GcxRequest, type GcxResult } from '../../abecs/commands/gcx.js';
+import { gedCommand } from '../../abecs/commands/ged.js';
+import { gocCommand } from '../../abecs/commands/goc.js';
+import { goxCommand } from '../../abecs/commands/gox.js';
+import { gpnCommand } from '../../abecs/commands/gpn.js';
+import type { CardType, ChipDecision } from '../../abecs/card-params.js';
+import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
+import { sleep, TIMED_OUT } from '../customer.js';
+import { emvDataFor, type Cryptogram } from '../emv-data.js';
+import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
+import { capturePin, formatAmount, waitForCard, type PresentedCard } from '../interaction.js';
+import type { CardTypeCode, DeviceState, Transaction } from '../state.js';
+
+const PIN_MIN = 4;
+const PIN_MAX = 12;
+
+const CARD_TYPES: Readonly<Record<CardTypeCode, CardType>> = {
+  '00': 'magstripe',
+  '03': 'chip',
+  '05': 'contactlessMagstripe',
+  '06': 'contactlessChip',
+};
+
+function cardTypeCodeOf(presented: PresentedCard): CardTypeCode {
+  if (presented.how === 'swipe') return '00';
+  if (presented.how === 'tap') return '06';
+  return '03';
+}
+
+/** AID table record the simulator "selects" for a card: one record per brand and credit/debit. */
+function recordOf(card: SimCard): string {
+  const brand = { visa: 1, mastercard: 2, elo: 3 }[card.brand];
+  return String(brand + (applicationTypeOf(card) === '02' ? 10 : 0)).padStart(2, '0');
+}
+
+/** The card prompt: amount on line 1 when shown, the insert/tap/swipe request below. */
+function showCardPrompt(device: DeviceState, amount: number, ctls: boolean, custom?: string): void {
+  if (custom !== undefined) {
+    const [line1 = '', line2 = ''] = custom.split('\n');
+    device.setLines(line1, line2);
+    return;
+  }
+  const request: [string, string] = ctls ? ['APROXIME, INSIRA', 'OU PASSE CARTAO'] : ['INSIRA OU PASSE', 'O CARTAO'];
+  if (amount > 0) device.setLines(`VALOR: ${formatAmount(amount)}`, request[0]);
+  else device.setLines(request[0], request[1]);
+}
+
+/** "SELECIONADO:    " + label, on the display and as an NTM (S220 §6.8.x). */
+async function announceSelection(ctx: CommandContext, card: SimCard): Promise<void> {
+  const line1 = 'SELECIONADO:    ';
+  ctx.device.setLines(line1, card.label);
+  await ctx.notify(line1 + card.label.slice(0, 16));
+}
+
+async function processing(ctx: CommandContext): Promise<void> {
+  ctx.device.setLines('PROCESSANDO...', '');
+  if (ctx.device.timings.processingMs > 0) await sleep(ctx.device.timings.processingMs, ctx.signal);
+}
+
+/** The customer pulls a `removeEarly` card right after it was read. */
+function maybeRemoveEarly(device: DeviceState, presented: PresentedCard): void {
+  if (presented.how === 'insert' && presented.card.removeEarly && device.slotCard === presented.card) {
+    device.slotCard = undefined;
+    device.changed();
+  }
+}
+
+function startTransaction(
+  device: DeviceState,
+  presented: PresentedCard,
+  source: Transaction['source'],
+  fields: { amount: number; acquirer: number; date: string; transactionType: number },
+): Transaction {
+  const transaction: Transaction = {
+    card: presented.card,
+    source,
+    cardType: cardTypeCodeOf(presented),
+    amount: fields.amount,
+    acquirer: fields.acquirer,
+    record: recordOf(presented.card),
+    appType: applicationTypeOf(presented.card),
+    date: fields.date,
+    transactionType: fields.transactionType,
+    atc: (device.atc = (device.atc + 1) & 0xffff),
+    tracksRead: false,
+    finished: false,
+  };
+  device.transaction = transaction;
+  return transaction;
+}
+
+// ------------------------------------------------------------------------------------------------
+// GCR
+
+function gcrResult(t: Transaction): GcrResult {
+  const { card } = t;
+  const mag = t.cardType === '00';
+  const chip = t.cardType === '03';
+  const acquirerData = t.acquirer === 1 ? '0'.repeat(66) : t.acquirer === 2 ? '9F0702FF00' : '';
+  return {
+    cardType: CARD_TYPES[t.cardType],
+    cardTypeCode: t.cardType,
+    chipStatus: 0,
+    appType: mag ? 0 : Number(t.appType),
+    acquirer: t.acquirer,
+    record: mag ? '00' : t.record,
+    track1: mag ? track1Of(card).slice(0, 76) : '',
+    track2: track2Of(card).slice(0, 37),
+    track3: '',
+    pan: mag ? '' : card.pan,
+    panSequence: mag ? '00' : (card.panSequenceNumber ?? '00'),
+    applicationLabel: mag ? '' : card.label,
+    serviceCode: card.serviceCode,
+    cardholderName: chip ? card.cardholderName : '',
+    expiry: card.expiry,
+    issuerCountry: card.issuerCountry ?? '076',
+    acquirerData,
+  };
+}
+
+/**
+ * GCR: waits for a card; on a chip insertion compares GCR_TABVER with the stored version and, if
+ * they differ, saves the parameters and answers 020 — a bare GCR then resumes with them.
+ */
+const gcr = defineHandler(gcrCommand, async (req, ctx) => {
+  const { device } = ctx;
+  let start: GcrStartRequest;
+  if (req.resume === true) {
+    const saved = device.gcrResume;
+    if (!saved) throw new StatusReply(ST.INVCALL);
+    start = saved.request as GcrStartRequest;
+  } else {
+    start = req;
+  }
+  device.gcrResume = undefined;
+  device.transaction = undefined;
+  const ctls = start.ctlsEnabled ?? true;
+  showCardPrompt(device, start.amount, ctls);
+  const presented = await waitForCard(ctx, {
+    icc: true,
+    mag: true,
+    ctls,
+    timeoutMs: ctls ? device.timings.ctlsIdleMs : undefined,
+  });
+  if (presented === TIMED_OUT) {
+    device.clearDisplay();
+    throw new StatusReply(ST.TIMEOUT);
+  }
+  if (presented.how === 'insert') {
+    await processing(ctx);
+    if (start.tableVersion.trim() !== device.tables.version(start.acquirer).trim()) {
+      device.gcrResume = { request: start, card: presented.card };
+      device.clearDisplay();
+      throw new StatusReply(ST.TABVERDIF);
+    }
+  }
+  const acquirer = start.acquirer !== 0 ? start.acquirer : (start.applications[0]?.acquirer ?? 1);
+  const transaction = startTransaction(device, presented, 'GCR', {
+    amount: start.amount,
+    acquirer,
+    date: start.date,
+    transactionType: 0,
+  });
+  if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
+  maybeRemoveEarly(device, presented);
+  return gcrResult(transaction);
+});
+
+// ------------------------------------------------------------------------------------------------
+// GCX
+
+function maskPanWith(pan: string, mask: GcxRequest['panMask']): string {
+  if (!mask) return pan;
+  const right = Math.min(mask.right, pan.length);
+  const left = Math.min(mask.left, pan.length - right);
+  return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
+}
+
+function gcxResult(t: Transaction, req: GcxRequest): GcxResult {
+  const { card } = t;
+  const mag = t.cardType === '00';
+  const pan = maskPanWith(card.pan, req.panMask);
+  const track1 = truncatedTrack1(card).replace(card.pan, pan);
+  const track2 = truncatedTrack2(card).replace(card.pan, pan);
+  const base: GcxResult = {
+    cardType: CARD_TYPES[t.cardType],
+    cardTypeCode: t.cardType,
+    track2,
+    issuerCountry: card.issuerCountry ?? '076',
+    expiry: card.expiry,
+  };
+  if (mag) return { ...base, iccStatus: 0, track1 };
+  return {
+    ...base,
+    aidTableInfo: [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
+    pan,
+    panSequence: card.panSequenceNumber ?? '00',
+    applicationLabel: card.label,
+    ...(t.cardType === '03' ? { cardholderName: card.cardholderName } : { deviceType: '00' }),
+    ...(req.tagList ? { emvData: emvDataFor(emvContext(t, 'ARQC'), req.tagList) } : {}),
+  };
+}
+
+/** GCX: like GCR without the table-version check; SPE_TIMEOUT and the CTLS cap end the wait. */
+const gcx = defineHandler(gcxCommand, async (req, ctx) => {
+  const { device } = ctx;
+  device.transaction = undefined;
+  device.gcrResume = undefined;
+  const ctls = req.options?.contactless ?? false;
+  const amount = req.options?.hideAmount ? 0 : (req.amount ?? 0);
+  showCardPrompt(device, amount, ctls, req.prompt);
+  const hostLimit = req.timeout === undefined ? undefined : device.hostSeconds(req.timeout);
+  const ctlsCap = ctls ? device.timings.ctlsIdleMs : undefined;
+  const limit = hostLimit === undefined ? ctlsCap : ctlsCap === undefined ? hostLimit : Math.min(hostLimit, ctlsCap);
+  const presented = await waitForCard(ctx, { icc: true, mag: true, ctls, timeoutMs: limit });
+  if (presented === TIMED_OUT) {
+    device.clearDisplay();
+    throw new StatusReply(ST.TIMEOUT);
+  }
+  if (presented.how === 'insert') await processing(ctx);
+  const acquirer = req.aids?.[0]?.acquirer ?? req.acquirer ?? 1;
+  const transaction = startTransaction(device, presented, 'GCX', {
+    amount: req.amount ?? 0,
+    acquirer,
+    date: req.date,
+    transactionType: req.transactionType ?? 0,
+  });
+  if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
+  maybeRemoveEarly(device, presented);
+  return gcxResult(transaction, req);
+});
+
+/** GED: EMV data of the card read by GCX (chip or contactless). */
+const ged = defineHandler(gedCommand, (req, { device }) => {
+  const t = device.transaction;
+  if (!t || t.source !== 'GCX' || t.cardType === '00') throw new StatusReply(ST.INVCALL);
+  return { emvData: emvDataFor(emvContext(t, t.decision ? cryptogramOf(t.decision) : 'ARQC'), req.tagList) };
+});
+
+// ------------------------------------------------------------------------------------------------
+// GOC / GOX: the first Generate AC
+
+function emvContext(t: Transaction, cryptogram: Cryptogram, arc?: string): Parameters<typeof emvDataFor>[0] {
+  return {
+    card: t.card,
+    amount: t.amount,
+    cashback: 0,
+    transactionType: t.transactionType,
+    cryptogram,
+    date: t.date,
+    atc: t.atc,
+    ...(arc === undefined ? {} : { arc }),
+  };
+}
+
+function cryptogramOf(decision: ChipDecision): Cryptogram {
+  return decision === 'goOnline' ? 'ARQC' : decision === 'approvedOffline' ? 'TC' : 'AAC';
+}
+
+/** The chip transaction GOC/GOX/FNC/FCX work on, or ST_INVCALL / the ICC error. */
+function chipTransaction(device: DeviceState, source: Transaction['source']): Transaction {
+  const t = device.transaction;
+  if (!t || t.source !== source || t.cardType === '00' || t.cardType === '05' || t.finished) {
+    throw new StatusReply(ST.INVCALL);
+  }
+  if (t.cardType === '03' && device.slotCard !== t.card) {
+    // The card left the slot: the ICC does not answer any more.
+    device.transaction = undefined;
+    throw new StatusReply(ST.ERRCARD);
+  }
+  return t;
+}
+
+interface FirstAcResult {
+  readonly decision: ChipDecision;
+  readonly offlinePin: boolean;
+  readonly onlinePin: { pinBlock: string; ksn: string } | undefined;
+}
+
+async function firstGenerateAc(
+  ctx: CommandContext,
+  t: Transaction,
+  options: { forceOnline: boolean; dukpt: boolean; idleMs: number; prompt?: string },
+): Promise<FirstAcResult> {
+  const { card } = t;
+  let decision: ChipDecision =
+    card.outcome === 'online' ? 'goOnline' : card.outcome === 'offlineApproved' ? 'approvedOffline' : 'declined';
+  if (decision === 'approvedOffline' && options.forceOnline) decision = 'goOnline';
+  let offlinePin = false;
+  let onlinePin: FirstAcResult['onlinePin'];
+  if (card.requiresPin && decision !== 'declined') {
+    await ctx.notify('SOLICITE A SENHA');
+    const prompt = options.prompt ?? (t.amount > 0 ? `VALOR: ${formatAmount(t.amount)}` : 'DIGITE A SENHA');
+    const pin = await capturePin(ctx, {
+      prompt,
+      min: PIN_MIN,
+      max: PIN_MAX,
+      idleMs: options.idleMs,
+      dukpt: options.dukpt,
+      ...(card.pin === undefined ? {} : { cardPin: card.pin }),
+    });
+    // Online cards send the PIN to the issuer; offline ones have the chip verify it.
+    if (decision === 'goOnline') onlinePin = pin;
+    else offlinePin = true;
+  }
+  t.decision = decision;
+  return { decision, offlinePin, onlinePin };
+}
+
+const goc = defineHandler(gocCommand, async (req, ctx) => {
+  const t = chipTransaction(ctx.device, 'GCR');
+  // For contactless the card already decided in GCR: the amount cannot change any more.
+  if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
+  t.amount = req.amount;
+  await processing(ctx);
+  const result = await firstGenerateAc(ctx, t, {
+    forceOnline: req.forceOnline,
+    dukpt: req.pinMethod === 'dukpt',
+    idleMs: ctx.device.timings.pinIdleMs,
+  });
+  const tags = [...req.tags, ...(req.tags2 ?? [])];
+  return {
+    decision: result.decision,
+    signatureRequired: false,
+    offlinePinVerified: result.offlinePin,
+    offlinePinErrors: 0,
+    pinBlocked: false,
+    onlinePinCaptured: result.onlinePin !== undefined,
+    pinBlock: result.onlinePin?.pinBlock ?? '0'.repeat(16),
+    ksn: result.onlinePin?.ksn ?? '0'.repeat(20),
+    emvData: emvDataFor(emvContext(t, cryptogramOf(result.decision)), tags.length > 0 ? tags : undefined),
+  };
+});
+
+const gox = defineHandler(goxCommand, async (req, ctx) => {
+  const t = chipTransaction(ctx.device, 'GCX');
+  if (req.acquirer !== t.acquirer) throw new StatusReply(ST.INVPARM);
+  if (req.amount !== undefined) {
+    if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
+    t.amount = req.amount;
+  }
+  await processing(ctx);
+  const result = await firstGenerateAc(ctx, t, {
+    forceOnline: req.options?.forceOnline ?? false,
+    dukpt: req.pinMethod === 'dukpt',
+    idleMs: req.timeout === undefined ? ctx.device.timings.pinIdleMs : ctx.device.hostSeconds(req.timeout),
+    ...(req.pinPrompt === undefined ? {} : { prompt: req.pinPrompt.split('\n')[0] ?? '' }),
+  });
+  return {
+    decision: result.decision,
+    signatureRequired: false,
+    offlinePinVerified: result.offlinePin,
+    onlinePinCaptured: result.onlinePin !== undefined,
+    deviceCvm: false,
+    ...(result.onlinePin ? { pinBlock: result.onlinePin.pinBlock } : {}),
+    ...(result.onlinePin && req.pinMethod === 'dukpt' ? { ksn: result.onlinePin.ksn } : {}),
+    emvData: emvDataFor(emvContext(t, cryptogramOf(result.decision)), req.tagList),
+  };
+});
+
+// ------------------------------------------------------------------------------------------------
+// FNC / FCX: the second Generate AC
+
+/** Issuer script results: 5 bytes per script (result 20h = performed, then the script id). */
+function scriptResults(issuerData: Buffer | undefined): Buffer {
+  if (!issuerData || issuerData.length === 0) return Buffer.alloc(0);
+  const scripts = decodeEmvTlv(issuerData, 'MALFORMED_COMMAND').filter((item) => item.tag === '71' || item.tag === '72');
+  return Buffer.concat(scripts.map(() => Buffer.from('2000000000', 'hex')));
+}
+
+/** What the card does with the host's answer: 'approved' unless declined or the card refuses. */
+function secondGenerateAc(t: Transaction, hostApproved: boolean | undefined): 'approved' | 'declinedByCard' | 'declinedByHost' {
+  t.finished = true;
+  if (t.decision === 'approvedOffline') return 'approved';
+  if (t.decision === 'declined') return 'declinedByCard';
+  if (hostApproved === undefined) return 'declinedByCard'; // no host answer: the card declines
+  if (!hostApproved) return 'declinedByHost';
+  return t.card.refuseAfterOnline ? 'declinedByCard' : 'approved';
+}
+
+const fnc = defineHandler(fncCommand, (req, { device }) => {
+  const t = chipTransaction(device, 'GCR');
+  if (!t.decision) throw new StatusReply(ST.INVCALL);
+  const hostApproved =
+    req.communication === 'failed' ? undefined : req.communication === 'approvedWithArc' || req.arc === '00';
+  const decision: FncDecision = secondGenerateAc(t, hostApproved);
+  const arc = req.communication === 'failed' ? 'Z3' : req.arc;
+  return {
+    decision,
+    emvData: emvDataFor(emvContext(t, decision === 'approved' ? 'TC' : 'AAC', arc), req.tags.length > 0 ? req.tags : undefined),
+    issuerScriptResults: scriptResults(req.issuerData),
+  };
+});
+
+const fcx = defineHandler(fcxCommand, (req, { device }) => {
+  const t = chipTransaction(device, 'GCX');
+  if (!t.decision) throw new StatusReply(ST.INVCALL);
+  if (req.outcome !== 'noHostResponse' && req.arc === undefined) throw new StatusReply(ST.MANDAT);
+  const hostApproved = req.outcome === 'noHostResponse' ? undefined : req.outcome === 'approved';
+  const decision = secondGenerateAc(t, hostApproved);
+  const arc = req.arc ?? 'Z3';
+  return {
+    decision: decision === 'approved' ? ('approved' as const) : ('declined' as const),
+    emvData: emvDataFor(emvContext(t, decision === 'approved' ? 'TC' : 'AAC', arc), req.tagList),
+    issuerScriptResults: scriptResults(req.emvData),
+  };
+});
+
+// ------------------------------------------------------------------------------------------------
+// GPN
+
+/** GPN: PIN for a given PAN, or (PANLEN "00") for the card read by CEX/GCX/GCR. */
+const gpn = defineHandler(gpnCommand, async (req, ctx) => {
+  const { device } = ctx;
+  const stored = device.transaction?.card ?? device.swipedCard;
+  if (req.pan === undefined && !stored) throw new StatusReply(ST.INVCALL);
+  const lines = [req.message.slice(0, 16).trimEnd(), req.message.slice(16).trimEnd()];
+  try {
+    return await capturePin(ctx, {
+      prompt: lines[0] ?? '',
+      label: lines[1] || 'SENHA:',
+      min: req.minDigits,
+      max: req.maxDigits,
+      idleMs: device.timings.pinIdleMs,
+      dukpt: req.method === 'dukpt',
+      ...(stored?.pin === undefined ? {} : { cardPin: stored.pin }),
+    });
+  } finally {
+    if (!ctx.signal.aborted) device.clearDisplay();
+  }
+});
+
+export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn];

@@ -1,0 +1,166 @@
+/**
+ * What the blocking commands do with the customer: read a key, read digits (GCD, PIN), wait for a
+ * card, and the scripted customer (`autoCustomer`) acting when nobody is at the keypad. Every wait
+ * ends early with CommandAborted on CAN or a new command.
+ */
+import { randomBytes } from 'node:crypto';
+import { resolveCard, TEST_CARDS, type SimCard } from './cards.js';
+import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOptions } from './customer.js';
+import { ST, StatusReply, type CommandContext } from './handler.js';
+import type { DeviceState, Presentation } from './state.js';
+
+function autoAction(device: DeviceState, act: (auto: NonNullable<DeviceState['autoCustomer']>) => void): WaitOptions['auto'] {
+  const auto = device.autoCustomer;
+  if (!auto) return undefined;
+  return { afterMs: auto.delayMs, act: () => act(auto) };
+}
+
+/** Types keys given as text: digits, or names in braces, e.g. "123{enter}". */
+export function typeScript(device: DeviceState, script: string): void {
+  for (const match of script.matchAll(/\{([a-z0-9]+)\}|([0-9])/g)) {
+    device.keypad.press((match[1] ?? match[2]) as SimKey);
+  }
+}
+
+/**
+ * The next key, or TIMED_OUT after `idleMs` without one. `autoKeys` is what the scripted customer
+ * types when the wait starts unsatisfied.
+ */
+export function nextKey(ctx: CommandContext, idleMs: number | undefined, autoKeys?: string): Promise<SimKey | TimedOut> {
+  const { device, signal } = ctx;
+  return waitFor(device.events, () => device.keypad.take(), {
+    signal,
+    ...(idleMs === undefined ? {} : { timeoutMs: idleMs }),
+    auto: autoKeys === undefined ? undefined : autoAction(device, () => typeScript(device, autoKeys)),
+  });
+}
+
+export interface DigitEntry {
+  readonly min: number;
+  readonly max: number;
+  /** Inactivity limit (each key restarts it); undefined = none. */
+  readonly idleMs: number | undefined;
+  /** Shows the entry so far (masked or not, as the command wants). */
+  readonly render: (typed: string) => void;
+  /** What the scripted customer types, ENTER included. */
+  readonly autoKeys?: string;
+}
+
+/**
+ * Collects digits: CLEAR erases the entry, ENTER confirms once at least `min` digits are in,
+ * CANCEL answers ST_CANCEL, inactivity answers ST_TIMEOUT. Digits beyond `max` are ignored.
+ */
+export async function readDigits(ctx: CommandContext, entry: DigitEntry): Promise<string> {
+  let typed = '';
+  entry.render(typed);
+  for (;;) {
+    const key = await nextKey(ctx, entry.idleMs, entry.autoKeys);
+    if (key === TIMED_OUT) throw new StatusReply(ST.TIMEOUT);
+    if (isDigitKey(key)) {
+      if (typed.length < entry.max) typed += key;
+    } else if (key === 'clear') {
+      typed = '';
+    } else if (key === 'cancel') {
+      throw new StatusReply(ST.CANCEL);
+    } else if (key === 'enter') {
+      if (typed.length >= entry.min) return typed;
+    }
+    entry.render(typed);
+  }
+}
+
+export interface CardWait {
+  readonly icc: boolean;
+  readonly ctls: boolean;
+  readonly mag: boolean;
+  readonly timeoutMs: number | undefined;
+}
+
+export interface PresentedCard {
+  readonly card: SimCard;
+  readonly how: Presentation;
+}
+
+function presentationOf(card: SimCard): Presentation {
+  return card.entry === 'chip' ? 'insert' : card.entry === 'contactless' ? 'tap' : 'swipe';
+}
+
+/** Makes `card` appear the next time a command waits for one (the way its entry mode says). */
+export function queueCard(device: DeviceState, card: SimCard, how: Presentation = presentationOf(card)): void {
+  device.nextCard = { card, how };
+  device.changed();
+}
+
+/** Waits for a card by one of the allowed interfaces; an inserted card is found at once. */
+export function waitForCard(ctx: CommandContext, wait: CardWait): Promise<PresentedCard | TimedOut> {
+  const { device, signal } = ctx;
+  const check = (): PresentedCard | undefined => {
+    if (wait.icc && device.slotCard) return { card: device.slotCard, how: 'insert' };
+    const next = device.nextCard;
+    if (!next) return undefined;
+    const allowed = next.how === 'insert' ? wait.icc : next.how === 'tap' ? wait.ctls : wait.mag;
+    if (!allowed) return undefined;
+    device.nextCard = undefined;
+    if (next.how === 'insert') device.slotCard = next.card;
+    return next;
+  };
+  return waitFor(device.events, check, {
+    signal,
+    ...(wait.timeoutMs === undefined ? {} : { timeoutMs: wait.timeoutMs }),
+    auto: autoAction(device, (auto) => {
+      const card = auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit;
+      // A scripted contactless card taps only where CTLS is on; otherwise it is inserted/swiped.
+      const how = presentationOf(card) === 'tap' && !wait.ctls ? (wait.icc ? 'insert' : 'swipe') : presentationOf(card);
+      queueCard(device, card, how);
+    }),
+  });
+}
+
+/** "1.234,56" for 123456 centavos. */
+export function formatAmount(centavos: number): string {
+  const reais = Math.floor(centavos / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${reais},${String(centavos % 100).padStart(2, '0')}`;
+}
+
+export interface PinCapture {
+  /** Encrypted PIN block stand-in: 8 random bytes as 16 hex digits (never derived from the PIN). */
+  readonly pinBlock: string;
+  /** 20 hex digits: a DUKPT KSN, or zeros for MK/WK. */
+  readonly ksn: string;
+}
+
+let ksnCounter = 0;
+
+/**
+ * PIN entry: line 1 shows `prompt` (the amount or the host's message), line 2 "SENHA:" and one
+ * asterisk per digit. The PIN itself is dropped as soon as it is complete; what comes back is
+ * random bytes, as an encrypted block looks to anyone without the key.
+ */
+export async function capturePin(
+  ctx: CommandContext,
+  options: { prompt: string; label?: string; min: number; max: number; idleMs: number; dukpt: boolean; cardPin?: string },
+): Promise<PinCapture> {
+  const auto = ctx.device.autoCustomer;
+  const autoPin = auto?.pin ?? options.cardPin ?? '1234';
+  // The typed PIN is discarded on return: nothing downstream may see it.
+  await readDigits(ctx, {
+    min: options.min,
+    max: options.max,
+    idleMs: options.idleMs,
+    render: (entry) => ctx.device.setLines(options.prompt, `${options.label ?? 'SENHA:'} ${'*'.repeat(entry.length)}`),
+    autoKeys: `${autoPin}{enter}`,
+  });
+  ctx.device.clearDisplay();
+  ksnCounter = (ksnCounter + 1) % 0x1fffff;
+  const ksn = options.dukpt
+    ? `FFFF${serialDigits(ctx.device.identity.serialNumber)}${ksnCounter.toString(16).toUpperCase().padStart(6, '0')}`
+    : '0'.repeat(20);
+  return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn };
+}
+
+function serialDigits(serial: string): string {
+  const digits = serial.replace(/[^0-9A-Fa-f]/g, '').toUpperCase();
+  return digits.slice(-10).padStart(10, '0');
+}

@@ -1,0 +1,140 @@
+/**
+ * One host connection to the simulated PINPAD: a DeviceLink over the transport, and the
+ * dispatcher that runs one command at a time (abecs.md §1.6, §9). A CAN aborts the running
+ * command and nothing is answered for it; a new valid command aborts the running one too and is
+ * answered instead. Unknown ids get ERR010, malformed commands the codec's status (011/019),
+ * encrypted packets ERR003 (the simulator never establishes secure communication).
+ *
+ * Logs carry command ids, lengths and statuses only, never packet contents.
+ */
+import type { ResponseEnvelope } from '../abecs/codec.js';
+import { decodeCommandPacket, encodeResponsePacket } from '../abecs/envelope.js';
+import { AbecsFormatError } from '../abecs/format-error.js';
+import { DC2 } from '../abecs/frame.js';
+import type { ByteTransport } from '../transports/transport.js';
+import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
+import { CommandAborted } from './customer.js';
+import { ST, StatusReply, type CommandContext, type CommandHandler } from './handler.js';
+import type { DeviceState } from './state.js';
+
+export interface SimulatorSessionOptions {
+  readonly link?: DeviceLinkOptions;
+}
+
+interface Running {
+  readonly id: string;
+  readonly controller: AbortController;
+  readonly done: Promise<void>;
+}
+
+export class SimulatorSession {
+  readonly link: DeviceLink;
+  /** Resolves once the transport is open and commands are being served. */
+  readonly ready: Promise<void>;
+  private running: Running | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly device: DeviceState,
+    readonly transport: ByteTransport,
+    private readonly handlers: ReadonlyMap<string, CommandHandler>,
+    options: SimulatorSessionOptions = {},
+  ) {
+    this.link = new DeviceLink(transport, { logger: device.logger, ...options.link });
+    this.link.on('command', (pktdata) => this.onCommand(pktdata));
+    this.link.on('cancel', () => this.onCancel());
+    this.ready = transport.isOpen ? Promise.resolve() : transport.open();
+  }
+
+  /** Id of the command being processed, if any (for status screens and tests). */
+  get currentCommand(): string | undefined {
+    return this.running?.id;
+  }
+
+  /** Resolves when the command in progress (if any) has finished or been aborted. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.done;
+  }
+
+  /** Stops serving: aborts the running command and detaches from the transport (left open). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const running = this.running;
+    running?.controller.abort();
+    this.link.dispose();
+    await running?.done;
+  }
+
+  private onCancel(): void {
+    const running = this.running;
+    if (!running) return;
+    this.device.logger.info({ command: running.id }, 'simulator: command aborted by CAN');
+    running.controller.abort();
+  }
+
+  private onCommand(pktdata: Buffer): void {
+    if (this.closed) return;
+    const previous = this.running;
+    if (previous) {
+      this.device.logger.info({ command: previous.id }, 'simulator: command aborted by a new command');
+      previous.controller.abort();
+    }
+    const controller = new AbortController();
+    const id = pktdata.subarray(0, 3).toString('latin1');
+    const running: Running = {
+      id,
+      controller,
+      done: this.process(pktdata, controller.signal, previous?.done).finally(() => {
+        if (this.running === running) this.running = undefined;
+      }),
+    };
+    this.running = running;
+  }
+
+  private async process(pktdata: Buffer, signal: AbortSignal, previous: Promise<void> | undefined): Promise<void> {
+    // The aborted command must be out of the way before the new one touches the device state.
+    if (previous) await previous;
+    if (signal.aborted) return;
+    const response = await this.respondTo(pktdata, signal);
+    if (response === undefined || signal.aborted || this.closed) return;
+    this.device.logger.debug(
+      { command: response.id, status: response.status, blocks: response.blocks.length },
+      'simulator: response',
+    );
+    await this.link.respond(encodeResponsePacket(response));
+  }
+
+  private async respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponseEnvelope | undefined> {
+    if (pktdata[0] === DC2) return { id: 'ERR', status: ST.NOSEC, blocks: [] };
+    let cmd;
+    try {
+      cmd = decodeCommandPacket(pktdata);
+    } catch {
+      return { id: 'ERR', status: ST.INVCALL, blocks: [] };
+    }
+    const handler = this.handlers.get(cmd.id);
+    this.device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
+    if (!handler) return { id: 'ERR', status: ST.INVCALL, blocks: [] };
+    const ctx: CommandContext = {
+      device: this.device,
+      signal,
+      notify: async (text) => {
+        if (signal.aborted || this.closed) throw new CommandAborted();
+        await this.link.notify(text);
+      },
+    };
+    try {
+      return await handler.run(cmd, ctx);
+    } catch (error) {
+      if (error instanceof CommandAborted || signal.aborted) return undefined;
+      if (error instanceof StatusReply) return { id: cmd.id, status: error.status, blocks: [] };
+      if (error instanceof AbecsFormatError) return { id: cmd.id, status: error.status, blocks: [] };
+      this.device.logger.error(
+        { command: cmd.id, error: error instanceof Error ? error.message : String(error) },
+        'simulator: internal error while handling a command',
+      );
+      return { id: cmd.id, status: ST.INTERR, blocks: [] };
+    }
+  }
+}

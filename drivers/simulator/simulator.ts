@@ -1,0 +1,220 @@
+/**
+ * A simulated ABECS PINPAD (the device side): what Pinbridge's training mode, technicians and the
+ * tests talk to. It answers every command of abecs.md §3 that Pinbridge uses, with the display,
+ * keypad and card slot a customer would see and use, and scriptable test cards (cards.ts).
+ *
+ * - `serve(transport)` attaches it to a byte transport (memory link, pty, TCP socket); one
+ *   command runs at a time, CAN or a new command aborts a blocking one (abecs.md §1.6).
+ * - The customer acts through `keypad`, `insertCard`/`tapCard`/`swipeCard`/`removeCard` or
+ *   `presentNextCard`, or unattended through the `autoCustomer` option.
+ * - Time limits (2-minute contactless cap, 60 s PIN idle, 1.5 s RMC alternation) come from
+ *   `timings`, scaled by `timeScale`, so tests run in milliseconds.
+ *
+ * The simulator never logs PAN, PIN or track data: logs carry command ids, lengths and statuses.
+ */
+import { EventEmitter } from 'node:events';
+import { InvalidArgumentError } from '../errors.js';
+import { silentLogger, type DriverLogger } from '../log.js';
+import type { ByteTransport } from '../transports/transport.js';
+import { resolveCard, type SimCard } from './cards.js';
+import type { Keypad } from './customer.js';
+import type { DeviceLinkOptions } from './device-link.js';
+import type { CommandHandler } from './handler.js';
+import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
+import { CARD_HANDLERS } from './handlers/card.js';
+import { TABLE_HANDLERS } from './handlers/tables.js';
+import { queueCard } from './interaction.js';
+import { SimulatorSession } from './session.js';
+import {
+  DEFAULT_SIMULATOR_TIMINGS,
+  DeviceState,
+  type AutoCustomer,
+  type DisplayState,
+  type Presentation,
+  type SimulatorTimings,
+  type Transaction,
+} from './state.js';
+
+export interface AutoCustomerOptions extends Omit<AutoCustomer, 'card'> {
+  /** A card, or the name of one in the catalogue (TEST_CARDS). */
+  readonly card?: SimCard | string;
+}
+
+export interface PinpadSimulatorOptions {
+  readonly serialNumber?: string;
+  readonly manufacturer?: string;
+  readonly model?: string;
+  readonly firmware?: string;
+  /** PP_SPECVER / GIN_SPECVER, "2.20" by default. */
+  readonly specVersion?: string;
+  readonly partNumber?: string;
+  /** EMV table versions already loaded, by acquirer (0 = global). */
+  readonly tableVersions?: Readonly<Record<number, string>>;
+  readonly logger?: DriverLogger;
+  /** Multiplies every default time limit and host-given SPE_TIMEOUT (e.g. 0.001 in tests). */
+  readonly timeScale?: number;
+  /** Explicit time limits (ms); they win over `timeScale`. */
+  readonly timings?: Partial<SimulatorTimings>;
+  /** Answer for the customer after `delayMs` whenever a command waits for them. */
+  readonly autoCustomer?: AutoCustomerOptions;
+  /** Options of each session's DeviceLink (link timings). */
+  readonly link?: DeviceLinkOptions;
+}
+
+export interface PinpadSimulatorEvents {
+  /** The display changed. */
+  display: [display: DisplayState];
+  /** A host connected (`serve`) or went away. */
+  session: [event: { readonly kind: 'open' | 'close'; readonly address: string }];
+}
+
+/** What the simulated card slot and transaction look like, without card data. */
+export interface SimulatorCardStatus {
+  readonly cardInSlot: boolean;
+  readonly cardWaiting: Presentation | undefined;
+  readonly transaction: { readonly source: Transaction['source']; readonly cardType: string } | undefined;
+}
+
+const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map(
+  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS].map((handler) => [handler.id, handler]),
+);
+
+/** Command ids the simulator implements. */
+export const SIMULATED_COMMANDS: readonly string[] = [...HANDLERS.keys()].sort();
+
+function scaledTimings(timeScale: number, overrides: Partial<SimulatorTimings> | undefined): SimulatorTimings {
+  const scale = (ms: number): number => Math.max(1, Math.round(ms * timeScale));
+  return {
+    ctlsIdleMs: overrides?.ctlsIdleMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.ctlsIdleMs),
+    pinIdleMs: overrides?.pinIdleMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.pinIdleMs),
+    rmcAlternateMs: overrides?.rmcAlternateMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.rmcAlternateMs),
+    processingMs: overrides?.processingMs ?? Math.round(DEFAULT_SIMULATOR_TIMINGS.processingMs * timeScale),
+  };
+}
+
+function resolveAutoCustomer(auto: AutoCustomerOptions): AutoCustomer {
+  const { card, ...rest } = auto;
+  return card === undefined ? rest : { ...rest, card: resolveCard(card) };
+}
+
+export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
+  private readonly device: DeviceState;
+  private readonly sessions = new Set<SimulatorSession>();
+  private readonly linkOptions: DeviceLinkOptions | undefined;
+
+  constructor(options: PinpadSimulatorOptions = {}) {
+    super();
+    const timeScale = options.timeScale ?? 1;
+    if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
+      throw new InvalidArgumentError(`timeScale must be a positive number, got ${timeScale}.`);
+    }
+    const auto = options.autoCustomer;
+    if (auto && (!Number.isFinite(auto.delayMs) || auto.delayMs < 0)) {
+      throw new InvalidArgumentError('autoCustomer.delayMs must be a number of milliseconds ≥ 0.');
+    }
+    this.device = new DeviceState(
+      {
+        serialNumber: options.serialNumber ?? 'SIM0000000000001',
+        manufacturer: options.manufacturer ?? 'PINBRIDGE SIM',
+        model: options.model ?? 'PBSIM-1',
+        firmware: options.firmware ?? 'SIMOS 1.0',
+        specVersion: options.specVersion ?? '2.20',
+        partNumber: options.partNumber ?? 'PBSIM-1',
+      },
+      scaledTimings(timeScale, options.timings),
+      options.logger ?? silentLogger,
+      options.tableVersions,
+      auto ? resolveAutoCustomer(auto) : undefined,
+      timeScale,
+    );
+    this.linkOptions = options.link;
+    this.device.on('display', (display) => this.emit('display', display));
+  }
+
+  /** The two 16-column lines the customer sees (trailing spaces removed). */
+  get display(): DisplayState {
+    return this.device.display;
+  }
+
+  /** Keys the customer presses: `keypad.type('12345678909')`, `keypad.press('enter')`. */
+  get keypad(): Keypad {
+    return this.device.keypad;
+  }
+
+  get timings(): SimulatorTimings {
+    return this.device.timings;
+  }
+
+  /** EMV table version stored for an acquirer (0 = global); zeros when none. */
+  tableVersion(acquirer: number): string {
+    return this.device.tables.version(acquirer);
+  }
+
+  /** Slot and transaction state, free of card data (for status screens and tests). */
+  get cardStatus(): SimulatorCardStatus {
+    const t = this.device.transaction;
+    return {
+      cardInSlot: this.device.slotCard !== undefined,
+      cardWaiting: this.device.nextCard?.how,
+      transaction: t ? { source: t.source, cardType: t.cardType } : undefined,
+    };
+  }
+
+  /** Puts a chip card in the slot; it stays there until `removeCard()`. */
+  insertCard(card: SimCard | string): void {
+    const resolved = resolveCard(card);
+    this.device.slotCard = resolved;
+    this.device.changed();
+  }
+
+  /** Holds a card near the antenna: read by the next command with contactless enabled. */
+  tapCard(card: SimCard | string): void {
+    queueCard(this.device, resolveCard(card), 'tap');
+  }
+
+  /** Swipes a card: read by the next command reading the magnetic stripe. */
+  swipeCard(card: SimCard | string): void {
+    queueCard(this.device, resolveCard(card), 'swipe');
+  }
+
+  /** Takes the card out of the slot (RMC waits for this). */
+  removeCard(): void {
+    removeFromSlot(this.device);
+  }
+
+  /** The card appears the next time a command waits for one, by its own entry mode. */
+  presentNextCard(card: SimCard | string): void {
+    queueCard(this.device, resolveCard(card));
+  }
+
+  /**
+   * Serves the commands arriving on `transport` (opened if needed). Several transports may be
+   * served at once; they share this one device, as if several cables reached the same PINPAD.
+   */
+  serve(transport: ByteTransport): SimulatorSession {
+    const session = new SimulatorSession(this.device, transport, HANDLERS, {
+      ...(this.linkOptions ? { link: this.linkOptions } : {}),
+    });
+    this.sessions.add(session);
+    const address = transport.address;
+    session.ready.then(
+      () => this.emit('session', { kind: 'open', address }),
+      () => this.sessions.delete(session),
+    );
+    transport.once('close', () => {
+      if (!this.sessions.delete(session)) return;
+      void session.close();
+      this.emit('session', { kind: 'close', address });
+    });
+    return session;
+  }
+
+  /** Stops serving every transport (the transports themselves stay open). */
+  async close(): Promise<void> {
+    const sessions = [...this.sessions];
+    this.sessions.clear();
+    await Promise.all(sessions.map((session) => session.close()));
+  }
+}
+
+export type { SimulatorSession };

@@ -1,0 +1,160 @@
+/**
+ * Everything the simulated PINPAD remembers between commands: identity, what the display shows,
+ * the keypad, the card slot and cards waiting to be presented, EMV tables, and the transaction in
+ * progress (the card read by GCR/GCX and how far the chip processing went). Command handlers
+ * read and change this state; `PinpadSimulator` exposes the customer-facing part of it.
+ */
+import { EventEmitter } from 'node:events';
+import { silentLogger, type DriverLogger } from '../log.js';
+import { normalizeDisplay2x16, DISPLAY_COLUMNS } from '../abecs/text.js';
+import type { SimCard } from './cards.js';
+import { CustomerEvents, Keypad } from './customer.js';
+import { EmvTableStore } from './tables.js';
+
+export interface SimulatorIdentity {
+  readonly serialNumber: string;
+  readonly manufacturer: string;
+  readonly model: string;
+  readonly firmware: string;
+  readonly specVersion: string;
+  readonly partNumber: string;
+}
+
+export interface SimulatorTimings {
+  /** Contactless antenna cap: no tap within this time ends GCR/GCX/CEX (2 minutes). */
+  readonly ctlsIdleMs: number;
+  /** PIN entry inactivity limit of GPN/GOC/GOX when the host gives none (60 s). */
+  readonly pinIdleMs: number;
+  /** RMC alternates its message with "RETIRE O CARTAO" at this period (1.5 s). */
+  readonly rmcAlternateMs: number;
+  /** Time the "card" takes to answer (PROCESSANDO... on screen); 0 by default. */
+  readonly processingMs: number;
+}
+
+export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = Object.freeze({
+  ctlsIdleMs: 120_000,
+  pinIdleMs: 60_000,
+  rmcAlternateMs: 1_500,
+  processingMs: 0,
+});
+
+/** What the unattended customer does when a command waits for them. */
+export interface AutoCustomer {
+  /** Delay before acting, in ms. */
+  readonly delayMs: number;
+  /** Digits typed for GCD (then ENTER). */
+  readonly cpf?: string;
+  /** Keys for GKY/CEX/MNU (default: ENTER for keys, "1" for menus). */
+  readonly keys?: string;
+  /** The card presented to GCR/GCX/CEX (default: the catalogue's visaCredit). */
+  readonly card?: SimCard;
+  /** PIN typed for GPN/GOC/GOX (default: the card's PIN, else "1234"). */
+  readonly pin?: string;
+}
+
+export type Presentation = 'insert' | 'tap' | 'swipe';
+
+export type CardTypeCode = '00' | '03' | '05' | '06';
+
+/** The card read by GCR/GCX and what has happened to it since. */
+export interface Transaction {
+  readonly card: SimCard;
+  readonly source: 'GCR' | 'GCX';
+  readonly cardType: CardTypeCode;
+  /** Amount in centavos; GOC/GOX may change it for chip cards. */
+  amount: number;
+  readonly acquirer: number;
+  /** "YYMMDD" from the card-read command. */
+  readonly date: string;
+  /** ISO 8583 transaction type (tag 9C). */
+  readonly transactionType: number;
+  /** Application transaction counter (tag 9F36) of this read. */
+  readonly atc: number;
+  readonly record: string;
+  readonly appType: string;
+  /** GTK may read the tracks once per read. */
+  tracksRead: boolean;
+  /** Chip decision taken by GOC/GOX. */
+  decision?: 'approvedOffline' | 'declined' | 'goOnline';
+  /** Set by FNC/FCX: the chip transaction is over. */
+  finished: boolean;
+}
+
+export interface DisplayState {
+  readonly lines: [string, string];
+}
+
+export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
+  readonly events = new CustomerEvents();
+  readonly keypad = new Keypad(this.events);
+  readonly tables: EmvTableStore;
+  /** The card sitting in the ICC slot. */
+  slotCard: SimCard | undefined;
+  /** A card that appears when the next card read waits (tap, swipe or insertion). */
+  nextCard: { readonly card: SimCard; readonly how: Presentation } | undefined;
+  /** The transaction in progress (card read by GCR/GCX). */
+  transaction: Transaction | undefined;
+  /** Tracks captured by CEX (swipe) for GTK. */
+  swipedCard: SimCard | undefined;
+  /** GCR parameters saved with a 020 answer, for the bare GCR that resumes. */
+  gcrResume: { readonly request: unknown; readonly card: SimCard } | undefined;
+  /** Last application transaction counter handed out. */
+  atc = 0;
+  opened = false;
+  backlight = false;
+  private shown: [string, string] = ['', ''];
+
+  constructor(
+    readonly identity: SimulatorIdentity,
+    readonly timings: SimulatorTimings,
+    readonly logger: DriverLogger = silentLogger,
+    tableVersions: Readonly<Record<number, string>> = {},
+    readonly autoCustomer: AutoCustomer | undefined = undefined,
+    /** Multiplies time limits the host gives in seconds (SPE_TIMEOUT), so tests can run fast. */
+    readonly timeScale = 1,
+  ) {
+    super();
+    this.tables = new EmvTableStore(tableVersions);
+  }
+
+  /** A host-given time limit in seconds, as milliseconds on this simulator's clock. */
+  hostSeconds(seconds: number): number {
+    return seconds * 1000 * this.timeScale;
+  }
+
+  get display(): DisplayState {
+    return { lines: [this.shown[0], this.shown[1]] };
+  }
+
+  /** Shows a 2×16 message given as 32 characters (chars 1–16 line 1, 17–32 line 2). */
+  show2x16(message: string): void {
+    const normal = normalizeDisplay2x16(message);
+    this.setLines(normal.slice(0, DISPLAY_COLUMNS), normal.slice(DISPLAY_COLUMNS));
+  }
+
+  /** Shows two lines, each cut to 16 columns. */
+  setLines(line1: string, line2: string): void {
+    const blankControls = (ch: string): string => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch);
+    const clean = (line: string): string => [...line].map(blankControls).join('').slice(0, DISPLAY_COLUMNS).trimEnd();
+    const next: [string, string] = [clean(line1), clean(line2)];
+    if (next[0] === this.shown[0] && next[1] === this.shown[1]) return;
+    this.shown = next;
+    this.emit('display', this.display);
+  }
+
+  clearDisplay(): void {
+    this.setLines('', '');
+  }
+
+  /** CLO/CLX/OPN: stored tracks and the transaction are forgotten, the ICC is powered off. */
+  endSession(): void {
+    this.transaction = undefined;
+    this.swipedCard = undefined;
+    this.gcrResume = undefined;
+  }
+
+  /** Customer-facing changes call this so waiting commands re-check. */
+  changed(): void {
+    this.events.emit('change');
+  }
+}
