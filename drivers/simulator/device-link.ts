@@ -64,7 +64,7 @@ export class DeviceLinkFaults {
   responseDelayMs = 0;
   /** When set, every byte the device sends is paced like a serial line at this baud rate (8N1). */
   paceBaud: number | undefined = undefined;
-  private readonly counts = { nak: 0, corrupt: 0, dropAck: 0 };
+  private readonly counts = { nak: 0, corrupt: 0, dropAck: 0, late: 0 };
   private mute = false;
 
   /** Answer the next `n` command packets with NAK, even when they are intact. */
@@ -80,6 +80,15 @@ export class DeviceLinkFaults {
   /** Send nothing instead of the ACK for the next `n` command packets (they are still processed). */
   dropAcks(n = 1): void {
     this.counts.dropAck = checkCount(n);
+  }
+
+  /**
+   * For the next `n` CANs that abort a command: right after the EOT, send a response to the
+   * aborted command anyway, as a PINPAD that finished just as the CAN arrived would. The host
+   * must not take it for the answer to its next command.
+   */
+  lateResponseAfterCancel(n = 1): void {
+    this.counts.late = checkCount(n);
   }
 
   /** Stop answering anything, even CAN, and send nothing, as a hung device would. */
@@ -100,13 +109,14 @@ export class DeviceLinkFaults {
     this.counts.nak = 0;
     this.counts.corrupt = 0;
     this.counts.dropAck = 0;
+    this.counts.late = 0;
     this.mute = false;
     this.responseDelayMs = 0;
     this.paceBaud = undefined;
   }
 
   /** @internal Consumes one unit of a counted fault; true when the fault applies now. */
-  take(fault: 'nak' | 'corrupt' | 'dropAck'): boolean {
+  take(fault: 'nak' | 'corrupt' | 'dropAck' | 'late'): boolean {
     if (this.counts[fault] <= 0) return false;
     this.counts[fault]--;
     return true;
@@ -138,6 +148,8 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
   private lastPacket: Buffer | undefined;
   /** A command was ACKed and has not been answered (or cancelled) yet. */
   private pending = false;
+  /** Id of the last command received (for the late-response fault). */
+  private pendingId = '';
   /** After a bad packet: discarding input until the line is quiet, then NAK. */
   private purging = false;
   private silenceTimer: NodeJS.Timeout | undefined;
@@ -264,6 +276,7 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
     }
     const abortsPending = this.pending;
     this.pending = true;
+    this.pendingId = data.subarray(0, 3).toString('latin1');
     // A new command supersedes any response still waiting out its delay.
     if (abortsPending) this.dropDelayed();
     this.emit('command', data, { abortsPending });
@@ -290,6 +303,9 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
   private cancel(): void {
     this.trace({ direction: 'in', kind: 'can' });
     this.sendControl(EOT, 'eot');
+    if (this.pending && this.faults.take('late')) {
+      void this.sendPacket(Buffer.from(`${this.pendingId}000`, 'latin1'));
+    }
     this.pending = false;
     this.dropDelayed();
     this.emit('cancel');

@@ -229,6 +229,10 @@ export interface TcpSimulator {
   readonly port: number;
   /** `tcp://host:port`, the host driver's `--port` syntax. */
   readonly address: string;
+  /** The session of the connected host, if one is connected (fault injection, tests). */
+  readonly session: SimulatorSession | undefined;
+  /** Drops the connected host, as a network cable pulled out would; the listener stays. */
+  disconnectClient(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -275,6 +279,16 @@ export async function startTcpSimulator(sim: PinpadSimulator, options: TcpSimula
     host: info.address,
     port: info.port,
     address: `tcp://${info.address}:${info.port}`,
+    get session() {
+      return current?.session;
+    },
+    async disconnectClient() {
+      const served = current;
+      if (!served) return;
+      current = undefined;
+      await served.session.close();
+      await served.transport.close();
+    },
     close() {
       closing ??= (async () => {
         const served = current;

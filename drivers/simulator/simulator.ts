@@ -59,6 +59,8 @@ export interface PinpadSimulatorOptions {
   readonly autoCustomer?: AutoCustomerOptions;
   /** Options of each session's DeviceLink (link timings). */
   readonly link?: DeviceLinkOptions;
+  /** Pace every session's output like a serial line at this speed (bits per second, 8N1). */
+  readonly paceBaud?: number;
 }
 
 export interface PinpadSimulatorEvents {
@@ -101,6 +103,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   private readonly device: DeviceState;
   private readonly sessions = new Set<SimulatorSession>();
   private readonly linkOptions: DeviceLinkOptions | undefined;
+  private readonly paceBaud: number | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
     super();
@@ -128,6 +131,10 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       timeScale,
     );
     this.linkOptions = options.link;
+    if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {
+      throw new InvalidArgumentError(`paceBaud must be a positive number, got ${options.paceBaud}.`);
+    }
+    this.paceBaud = options.paceBaud;
     this.device.on('display', (display) => this.emit('display', display));
   }
 
@@ -195,6 +202,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     const session = new SimulatorSession(this.device, transport, HANDLERS, {
       ...(this.linkOptions ? { link: this.linkOptions } : {}),
     });
+    session.link.faults.paceBaud = this.paceBaud;
     this.sessions.add(session);
     const address = transport.address;
     session.ready.then(
