@@ -16,12 +16,13 @@ import type { SimKey } from '../../../drivers/simulator/index.js';
 import { createLogger } from '../../log.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { parseHostPort } from '../parse.js';
+import { parseHostPort, parsePositiveInteger } from '../parse.js';
 
 interface SimulatorCliOptions {
   pty?: boolean;
   tcp?: { host: string; port: number };
   serial?: string;
+  baud?: number;
   auto?: boolean;
   cpf?: string;
   card?: string;
@@ -82,6 +83,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
     .option('--serial <number>', 'the serial number the simulator reports', 'SIM00000001')
+    .option('--baud <rate>', 'pace the bytes like a serial line at this speed, e.g. 19200', parsePositiveInteger)
     .option('--auto', 'answer like a customer without waiting for the console (CPF, card, PIN)')
     .option('--cpf <digits>', 'with --auto: the CPF the customer types', '12345678909')
     .option('--card <name>', 'with --auto: the test card presented', 'visaCredit')
@@ -98,6 +100,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       const simOptions: PinpadSimulatorOptions = {
         logger,
         serialNumber: options.serial ?? 'SIM00000001',
+        ...(options.baud ? { paceBaud: options.baud } : {}),
         ...(options.auto
           ? {
               autoCustomer: {

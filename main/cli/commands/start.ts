@@ -108,7 +108,8 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
       watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
       watcher.on('error', (error) => logger.warn({ err: messageOf(error) }, 'cannot list serial ports'));
-      watcher.start();
+      // The first listing failing is reported through the watcher's `error` event.
+      void watcher.start();
       try {
         await keepPinpad(address, training, logger, io.signal, (info) => {
           io.stdout(

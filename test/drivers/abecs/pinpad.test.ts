@@ -30,10 +30,10 @@ const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 400 } };
 interface Rig {
   readonly pinpad: Pinpad;
   readonly sim: PinpadSimulator;
-  faults(): DeviceLinkFaults;
+  readonly faults: () => DeviceLinkFaults;
   /** Pulls the cable: memory link unplugged, socat killed, TCP connection dropped. */
-  unplug(): Promise<void>;
-  close(): Promise<void>;
+  readonly unplug: () => Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 type Medium = 'memory' | 'pty' | 'tcp';

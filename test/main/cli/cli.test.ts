@@ -1,0 +1,205 @@
+/**
+ * The `pinbridge` command as a technician uses it: the real bin script in a child process,
+ * talking to a simulated PINPAD on a pseudo terminal and over TCP on 127.0.0.1.
+ * (`npm test` builds dist/ first; the bin runs from there.)
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../../bin/pinbridge.js', import.meta.url));
+
+interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function run(args: readonly string[], timeoutMs = 20_000): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pinbridge ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Server {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly ready: Record<string, unknown>;
+  stderr(): string;
+  /** Stops it with SIGTERM and returns its exit code. */
+  stop(): Promise<number | null>;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  while (servers.length > 0) await servers.pop()!.stop();
+});
+
+/** Starts a long-running subcommand and waits for its one JSON "ready" line on stdout. */
+async function serve(args: readonly string[]): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const line = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolve);
+    void exited.then((code) => reject(new Error(`pinbridge ${args.join(' ')} exited with ${code}: ${stderr}`)));
+  });
+  const server: Server = {
+    child,
+    ready: JSON.parse(line) as Record<string, unknown>,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  servers.push(server);
+  return server;
+}
+
+describe('pinbridge --help', () => {
+  it.each([
+    [[]],
+    [['start']],
+    [['pinpad']],
+    [['pinpad', 'list']],
+    [['pinpad', 'info']],
+    [['pinpad', 'display']],
+    [['pinpad', 'cpf']],
+    [['simulator']],
+  ])('is available on %j', async (words) => {
+    const result = await run([...words, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: pinbridge/);
+  });
+
+  it('documents --port and --json on the PINPAD commands', async () => {
+    const { stdout } = await run(['pinpad', 'info', '--help']);
+    expect(stdout).toContain('--port <address>');
+    expect(stdout).toContain('--json');
+  });
+});
+
+describe('pinbridge exit codes and errors', () => {
+  it('exits 2 with one line for bad usage', async () => {
+    const result = await run(['pinpad', 'info', '--port', 'sim', '--colour']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^pinbridge: unknown option '--colour'/);
+  });
+
+  it('exits 2 for a text over 32 characters, before touching the PINPAD', async () => {
+    const result = await run(['pinpad', 'display', '--port', '/dev/no-such-pinpad', 'x'.repeat(33), '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/at most 32 characters/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+  });
+
+  it('exits 2 for a port it cannot parse', async () => {
+    const result = await run(['pinpad', 'info', '--port', 'usb-thing', '--json']);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'INVALID_PORT' } });
+  });
+
+  it('exits 1 when the PINPAD is not there', async () => {
+    const result = await run(['pinpad', 'info', '--port', '/dev/no-such-pinpad', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'PORT_NOT_FOUND' } });
+  });
+
+  it('exits 1 when nothing answers on a TCP port', async () => {
+    const result = await run(['pinpad', 'info', '--port', 'tcp://127.0.0.1:1', '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'CONNECTION_REFUSED' } });
+  });
+
+  it('exits 2 when the simulator is given neither --pty nor --tcp', async () => {
+    const result = await run(['simulator']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--pty or --tcp/);
+  });
+});
+
+describe('pinbridge with the simulator', () => {
+  it('identifies and drives a simulated PINPAD on a pseudo terminal', async () => {
+    const sim = await serve(['simulator', '--pty', '--serial', 'PTYCLI01']);
+    const path = String(sim.ready.path);
+    expect(path).toMatch(/^\/dev\/pts\/\d+$/);
+
+    const info = await run(['pinpad', 'info', '--port', path, '--json']);
+    expect(info.code).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      manufacturer: 'PINBRIDGE SIM',
+      spec_version: '2.20',
+      serial_number: 'PTYCLI01',
+      model: expect.stringMatching(/^PBSIM/) as unknown,
+      firmware: expect.any(String) as unknown,
+    });
+
+    const shown = await run(['pinpad', 'display', '--port', path, 'Bem-vindo!\\nPINBRIDGE']);
+    expect(shown.code).toBe(0);
+    expect(sim.stderr()).toMatch(/PINPAD \| Bem-vindo! +\| PINBRIDGE +\|/);
+
+    expect(await sim.stop()).toBe(0);
+  });
+
+  it('reads a CPF typed on the keypad of a simulated PINPAD over TCP', async () => {
+    const sim = await serve(['simulator', '--tcp', '127.0.0.1:0', '--auto', '--cpf', '52998224725']);
+    expect(sim.ready).toMatchObject({ host: '127.0.0.1', port: expect.any(Number) as unknown });
+    const result = await run(['pinpad', 'cpf', '--port', `tcp://127.0.0.1:${String(sim.ready.port)}`, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ cpf: '52998224725', valid: true });
+  });
+
+  it('takes keypad input from the simulator console', async () => {
+    const sim = await serve(['simulator', '--tcp', '127.0.0.1:0']);
+    const cpf = run(['pinpad', 'cpf', '--port', `tcp://127.0.0.1:${String(sim.ready.port)}`]);
+    await new Promise<void>((resolve) => {
+      const check = (): void => (/DIGITE O CPF/.test(sim.stderr()) ? resolve() : void setTimeout(check, 20));
+      check();
+    });
+    sim.child.stdin.write('12345678900\nenter\n');
+    const result = await cpf;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/CPF 123\.456\.789-00 \(the check digits do not match/);
+  });
+
+  it('uses the in-process simulator with --port sim', async () => {
+    const result = await run(['pinpad', 'info', '--port', 'sim']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Manufacturer +PINBRIDGE SIM/);
+  });
+});
+
+describe('pinbridge pinpad list', () => {
+  it('lists serial ports and the network PINPADs it is given', async () => {
+    const result = await run(['pinpad', 'list', '--tcp', '127.0.0.1:4000', '--json']);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(rows).toContainEqual(expect.objectContaining({ port: 'tcp://127.0.0.1:4000', transport: 'tcp' }));
+  });
+});
+
+describe('pinbridge start', () => {
+  it('starts in training mode with a simulated PINPAD and stops cleanly', async () => {
+    const agent = await serve(['start']);
+    expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training', pinpad: { manufacturer: 'PINBRIDGE SIM' } });
+    expect(await agent.stop()).toBe(0);
+    expect(agent.stderr()).toMatch(/"msg":"Pinbridge stopped"/);
+  });
+});
