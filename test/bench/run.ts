@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchFraming } from './framing.bench.js';
+import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -15,6 +16,14 @@ const results: Record<string, unknown> = {
 console.log('framing: CRC and frame encode+decode throughput');
 results.framing = await benchFraming();
 console.log(results.framing);
+
+console.log('round trips: OPN, DSP, GIN driver ⇄ simulator (ms)');
+results.roundTrips = await benchRoundTrips();
+console.log(JSON.stringify(results.roundTrips, null, 2));
+
+console.log('link efficiency: ~2 KB exchange at 19200 baud vs wire time');
+results.linkEfficiency = await benchLinkEfficiency();
+console.log(results.linkEfficiency);
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
