@@ -1,4 +1,4 @@
-// Runs after `npm ci` / `npm install` (the package's `prepare` script):
+// Runs after `npm install` / `npm ci` (the package's `prepare` script):
 // 1. compiles the TypeScript sources to dist/ (the `pinbridge` command runs from there);
 // 2. fetches the Electron runtime when this machine may download it. Electron's own install
 //    script is disabled in package.json (`allowScripts`) because a failed download would fail the

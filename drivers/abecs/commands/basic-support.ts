@@ -3,7 +3,9 @@
  * command, checking response statuses, and reading TLV values with errors that name the
  * parameter (never its value: some values are card data or PIN blocks).
  */
-import type { CommandEnvelope, ResponseEnvelope } from '../codec.js';
+import type { CommandCodec, CommandEnvelope, NoData, ResponseEnvelope } from '../codec.js';
+import { FieldWriter } from '../fields.js';
+import { DISPLAY_SIZE, formatDisplay2x16, normalizeDisplay2x16 } from '../text.js';
 import { nonEmptyBlocks } from '../envelope.js';
 import { AbecsFormatError, type MalformedStatus } from '../format-error.js';
 import { AbecsStatusError } from '../status.js';
@@ -146,4 +148,45 @@ export class TlvFields {
 /** Printable ASCII (20h–7Eh), the A field alphabet. */
 export function isPrintableAscii(text: string): boolean {
   return /^[\x20-\x7e]*$/.test(text);
+}
+
+/** A request carrying one 2×16 message (DSP, RMC). */
+export interface DisplayMessageRequest {
+  /** ≤ 32 characters; "\n" splits the lines. */
+  readonly message: string;
+}
+
+/**
+ * The codec of a command whose only parameter is a 2×16 S32 message and whose answer carries no
+ * data: DSP and RMC differ only in their id, field name and blocking flag.
+ */
+export function displayMessageCommand(
+  id: string,
+  field: string,
+  blocking: boolean,
+): CommandCodec<DisplayMessageRequest, NoData> {
+  return {
+    id,
+    blocking,
+
+    encodeRequest(req) {
+      const block = new FieldWriter().s(field, formatDisplay2x16(req.message), DISPLAY_SIZE).toBuffer();
+      return { id, blocks: [block] };
+    },
+
+    decodeRequest(cmd) {
+      // PINPAD robustness (S220 §6.5.4): short messages are padded, excess ignored, controls blank.
+      const block = commandBlock(cmd);
+      return { message: normalizeDisplay2x16(block ? block.toString('latin1') : '') };
+    },
+
+    encodeResponse() {
+      return okResponse(id);
+    },
+
+    decodeResponse(rsp) {
+      expectResultStatus(rsp);
+      return {};
+    },
+  };
 }

@@ -1,6 +1,7 @@
 /** `pinbridge pinpad …`: what a technician needs to check a PINPAD, by phone if need be. */
 import type { Command } from 'commander';
 import { formatDisplay2x16 } from '../../../drivers/abecs/text.js';
+import { createNoble, scanBlePinpads } from '../../../drivers/transports/ble.js';
 import { configuredTcpPinpads, listSerialPinpads } from '../../../drivers/transports/discovery.js';
 import { createLogger } from '../../log.js';
 import { formatCpf, isValidCpf } from '../../validation/taxpayer-id.js';
@@ -49,10 +50,12 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
     .command('list')
     .description('List serial ports (likely PINPADs first, guessed by USB vendor id) and configured network PINPADs.')
     .option('--tcp <host:port...>', 'network PINPADs to list too')
+    .option('--ble <seconds>', 'also scan for BLE PINPADs for this long', parseSeconds)
     .option('--json', 'print JSON')
-    .action(async (options: { tcp?: string[]; json?: boolean }) => {
+    .action(async (options: { tcp?: string[]; ble?: number; json?: boolean }) => {
       const serial = await listSerialPinpads();
       const tcp = configuredTcpPinpads(options.tcp ?? []);
+      const ble = options.ble ? await scanBlePinpads({ noble: createNoble(), durationMs: options.ble * 1000 }) : [];
       const rows = [
         ...serial.map((p) => ({
           port: p.address,
@@ -68,6 +71,16 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
           port: p.address,
           transport: 'tcp' as const,
           maker: null,
+          model: null,
+          likely_pinpad: true,
+          vendor_id: null,
+          product_id: null,
+          serial_number: null,
+        })),
+        ...ble.map((p) => ({
+          port: `ble:${p.id}`,
+          transport: 'ble' as const,
+          maker: p.name ?? null,
           model: null,
           likely_pinpad: true,
           vendor_id: null,

@@ -11,16 +11,8 @@ import { BleTransport, type NobleLike } from '../../../drivers/transports/ble.js
 import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { TcpTransport } from '../../../drivers/transports/tcp.js';
 import { TransportError } from '../../../drivers/transports/transport.js';
+import { thrown } from '../../helpers/thrown.js';
 
-/** The error `fn` throws (fails the test when it does not throw). */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
 
 describe('parseTransportAddress', () => {
   it.each([

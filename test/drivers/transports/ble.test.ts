@@ -12,16 +12,8 @@ import {
   type NobleLike,
 } from '../../../drivers/transports/ble.js';
 import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
+import { thrown } from '../../helpers/thrown.js';
 
-/** The error `fn` throws (fails the test when it does not throw). */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
 
 const require = createRequire(import.meta.url);
 /** noble's core, driven by the bindings we hand it (the native ones are not built here). */

@@ -8,16 +8,8 @@ import {
   type SerialPinpadInfo,
 } from '../../../drivers/transports/discovery.js';
 import { lookupUsbId, makerFromText, PINPAD_USB_IDS } from '../../../drivers/transports/usb-ids.js';
+import { thrown } from '../../helpers/thrown.js';
 
-/** The error `fn` throws (fails the test when it does not throw). */
-function thrown(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to throw');
-}
 
 const GERTEC: PortInfo = { path: '/dev/ttyACM0', vendorId: '1753', productId: 'c902', manufacturer: 'GERTEC', serialNumber: 'A1' };
 const INGENICO: PortInfo = { path: '/dev/ttyACM1', vendorId: '0B00', productId: '0060', manufacturer: undefined };

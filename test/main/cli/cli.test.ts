@@ -193,6 +193,13 @@ describe('pinbridge pinpad list', () => {
     const rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(rows).toContainEqual(expect.objectContaining({ port: 'tcp://127.0.0.1:4000', transport: 'tcp' }));
   });
+
+  it('says clearly when Bluetooth LE cannot be used for a scan', async () => {
+    const result = await run(['pinpad', 'list', '--ble', '1', '--json']);
+    // This machine has no Bluetooth adapter (nor noble's native binding).
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'BLE_UNAVAILABLE' } });
+  });
 });
 
 describe('pinbridge start', () => {
