@@ -24,8 +24,8 @@ import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { TcpTransport } from '../../../drivers/transports/tcp.js';
 
 /** Short link timings so fault tests finish fast; the protocol's rules stay the same. */
-const HOST_TIMINGS = { ackTimeoutMs: 400, silenceMs: 40, eotTimeoutMs: 400, interByteTimeoutMs: 400 };
-const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 400 } };
+const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
+const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 1500 } };
 
 interface Rig {
   readonly pinpad: Pinpad;
