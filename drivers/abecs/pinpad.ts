@@ -218,9 +218,12 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return info;
   }
 
-  /** Shows up to 32 characters: two lines of 16, "\n" splits them (DSP). */
-  async display(text: string): Promise<void> {
-    await this.execute(dspCommand, { message: text });
+  /**
+   * Shows up to 32 characters: two lines of 16, "\n" splits them (DSP). `stripAccents` is for
+   * PINPADs that cannot show ISO-8859-1 accents.
+   */
+  async display(text: string, options: { stripAccents?: boolean } = {}): Promise<void> {
+    await this.execute(dspCommand, { message: text, ...(options.stripAccents ? { stripAccents: true } : {}) });
   }
 
   /** Waits for a key (CEX on Abecs PINPADs, GKY on older ones). */

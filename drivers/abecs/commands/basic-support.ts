@@ -154,6 +154,8 @@ export function isPrintableAscii(text: string): boolean {
 export interface DisplayMessageRequest {
   /** ≤ 32 characters; "\n" splits the lines. */
   readonly message: string;
+  /** Send accented letters without their accents, for PINPADs without ISO-8859-1 (S220 §7.3.2). */
+  readonly stripAccents?: boolean;
 }
 
 /**
@@ -170,7 +172,8 @@ export function displayMessageCommand(
     blocking,
 
     encodeRequest(req) {
-      const block = new FieldWriter().s(field, formatDisplay2x16(req.message), DISPLAY_SIZE).toBuffer();
+      const text = formatDisplay2x16(req.message, req.stripAccents ? { stripAccents: true } : {});
+      const block = new FieldWriter().s(field, text, DISPLAY_SIZE).toBuffer();
       return { id, blocks: [block] };
     },
 

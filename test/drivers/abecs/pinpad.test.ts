@@ -133,6 +133,8 @@ describe.each<Medium>(['memory', 'pty', 'tcp'])('Pinpad over %s', (medium) => {
     const { pinpad, sim } = await open(medium);
     await pinpad.display('OPERAÇÃO\nFINALIZADA');
     expect(sim.display.lines).toEqual(['OPERAÇÃO', 'FINALIZADA']);
+    await pinpad.display('OPERAÇÃO\nFINALIZADA', { stripAccents: true });
+    expect(sim.display.lines).toEqual(['OPERACAO', 'FINALIZADA']);
   });
 
   it('refuses a text over 32 characters before sending anything', async () => {
