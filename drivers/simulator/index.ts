@@ -42,3 +42,4 @@ export {
   type TcpSimulatorOptions,
 } from './servers.js';
 export { DeviceLink, DeviceLinkFaults, type DeviceLinkOptions } from './device-link.js';
+export { createPtyPair, type PtyPair, type PtyPairOptions } from './socat.js';

@@ -4,17 +4,17 @@
  * and a TCP listener (network PINPADs carry the same byte stream over a socket, abecs.md §7).
  * Everything the `pinbridge simulator` command needs is exported from here.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { DriverError } from '../errors.js';
 import { silentLogger, type DriverLogger } from '../log.js';
 import { createMemoryLink, type MemoryLink, type MemoryLinkOptions } from '../transports/memory.js';
 import { SerialTransport } from '../transports/serial.js';
 import { TransportError, type ByteTransport, type TransportEvents } from '../transports/transport.js';
 import type { PinpadSimulator, SimulatorSession } from './simulator.js';
+import { SimulatorServerError } from './server-error.js';
+import { createPtyPair, type PtyPairOptions } from './socat.js';
 
-export class SimulatorServerError extends DriverError {}
+export { SimulatorServerError };
 
 // ------------------------------------------------------------------------------------------------
 // In-memory
@@ -46,11 +46,7 @@ export async function startMemorySimulator(
 // ------------------------------------------------------------------------------------------------
 // Pseudo terminal (socat)
 
-export interface PtySimulatorOptions {
-  /** The socat executable; "socat" from PATH by default. */
-  readonly socatPath?: string;
-  /** How long to wait for socat to report both ptys. */
-  readonly startTimeoutMs?: number;
+export interface PtySimulatorOptions extends PtyPairOptions {
   readonly logger?: DriverLogger;
 }
 
@@ -64,81 +60,19 @@ export interface PtySimulator {
   close(): Promise<void>;
 }
 
-const PTY_LINE = /PTY is (\S+)/g;
-
-interface SocatPair {
-  readonly paths: [string, string];
-  readonly child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-function spawnSocat(socatPath: string, timeoutMs: number): Promise<SocatPair> {
-  const child = spawn(socatPath, ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.once('error', () => resolve());
-  });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) child.kill('SIGTERM');
-    await exited;
-  };
-  return new Promise<SocatPair>((resolve, reject) => {
-    let stderr = '';
-    let settled = false;
-    const fail = (error: Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void stop().finally(() => reject(error));
-    };
-    const timer = setTimeout(
-      () =>
-        fail(new SimulatorServerError('SOCAT_FAILED', `socat did not create the two pseudo terminals within ${timeoutMs} ms.`)),
-      timeoutMs,
-    );
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      fail(
-        error.code === 'ENOENT'
-          ? new SimulatorServerError(
-              'SOCAT_NOT_FOUND',
-              'The pseudo-terminal simulator needs socat; install it (e.g. "apt-get install socat" or "brew install socat").',
-            )
-          : new SimulatorServerError('SOCAT_FAILED', `socat could not be started: ${error.message}.`),
-      );
-    });
-    child.once('exit', (code) => fail(new SimulatorServerError('SOCAT_FAILED', `socat exited early with code ${code}.`)));
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      if (settled) return;
-      stderr += text;
-      const paths = [...stderr.matchAll(PTY_LINE)].map((match) => match[1]!);
-      // "starting data transfer loop" means both ptys exist and socat relays bytes.
-      if (paths.length >= 2 && stderr.includes('starting data transfer loop')) {
-        settled = true;
-        clearTimeout(timer);
-        child.stderr?.removeAllListeners('data');
-        child.stderr?.resume();
-        resolve({ paths: [paths[0]!, paths[1]!], child, stop });
-      }
-    });
-  });
-}
-
 /**
  * Serves `sim` on one end of a socat pty pair and returns the other end's path for the host.
  * Rejects with SOCAT_NOT_FOUND when socat is not installed.
  */
 export async function startPtySimulator(sim: PinpadSimulator, options: PtySimulatorOptions = {}): Promise<PtySimulator> {
   const logger = options.logger ?? silentLogger;
-  const pair = await spawnSocat(options.socatPath ?? 'socat', options.startTimeoutMs ?? 10_000);
-  const [devicePath, hostPath] = pair.paths;
+  const pair = await createPtyPair(options);
+  const { a: devicePath, b: hostPath } = pair;
   const transport = new SerialTransport(devicePath);
   try {
     await transport.open();
   } catch (error) {
-    await pair.stop();
+    await pair.close();
     throw error;
   }
   const session = sim.serve(transport);
@@ -153,7 +87,7 @@ export async function startPtySimulator(sim: PinpadSimulator, options: PtySimula
       closing ??= (async () => {
         await session.close();
         await transport.close();
-        await pair.stop();
+        await pair.close();
       })();
       return closing;
     },

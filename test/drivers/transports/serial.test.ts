@@ -9,7 +9,7 @@ import {
   type SerialPortOpenOptions,
 } from '../../../drivers/transports/serial.js';
 import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
-import { createPtyPair, type PtyPair } from '../../helpers/socat.js';
+import { createPtyPair, type PtyPair } from '../../../drivers/simulator/socat.js';
 
 const run = promisify(execFile);
 
