@@ -129,7 +129,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       ...(options.timings ? { timings: options.timings } : {}),
     });
     this.link.on('notification', ({ text }) => {
-      this.emit('notification', { text, lines: parseDisplay2x16(text.padEnd(32, ' ')) });
+      this.emit('notification', toNotification(text));
     });
     transport.on('close', ({ expected, error }) => {
       if (!expected && !this.closing) {
@@ -183,7 +183,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       ...(onNotification
-        ? { onNotification: ({ text }) => onNotification({ text, lines: parseDisplay2x16(text.padEnd(32, ' ')) }) }
+        ? { onNotification: ({ text }) => onNotification(toNotification(text)) }
         : {}),
     });
     const response = decodeResponsePacket(answer);
@@ -327,6 +327,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       await this.transport.close();
     }
   }
+}
+
+/** An NTM text (up to 32 characters, 2 × 16 with no separator) with its two lines. */
+function toNotification(text: string): PinpadNotification {
+  return { text, lines: parseDisplay2x16(text.padEnd(32, ' ')) };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -17,6 +17,37 @@ interface PortOptions {
   json?: boolean;
 }
 
+/** One row of `pinpad list --json`; every row has every key. */
+interface ListedPinpad {
+  readonly port: string;
+  readonly transport: 'serial' | 'tcp' | 'ble';
+  readonly maker: string | null;
+  readonly model: string | null;
+  readonly likely_pinpad: boolean;
+  readonly vendor_id: string | null;
+  readonly product_id: string | null;
+  readonly serial_number: string | null;
+}
+
+/** Network and BLE entries were named as PINPADs by the user or by their service UUID. */
+function listed(
+  port: string,
+  transport: ListedPinpad['transport'],
+  details: Partial<Omit<ListedPinpad, 'port' | 'transport'>> = {},
+): ListedPinpad {
+  return {
+    port,
+    transport,
+    maker: null,
+    model: null,
+    likely_pinpad: true,
+    vendor_id: null,
+    product_id: null,
+    serial_number: null,
+    ...details,
+  };
+}
+
 /** Command-line text may carry "\n" as two characters; on the PINPAD it splits the lines. */
 export function unescapeDisplayText(text: string): string {
   return text.replace(/\\n/g, '\n');
@@ -56,37 +87,19 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
       const serial = await listSerialPinpads();
       const tcp = configuredTcpPinpads(options.tcp ?? []);
       const ble = options.ble ? await scanBlePinpads({ noble: createNoble(), durationMs: options.ble * 1000 }) : [];
-      const rows = [
-        ...serial.map((p) => ({
-          port: p.address,
-          transport: p.transport,
-          maker: p.maker ?? null,
-          model: p.model ?? null,
-          likely_pinpad: p.likelyPinpad,
-          vendor_id: p.vendorId ?? null,
-          product_id: p.productId ?? null,
-          serial_number: p.serialNumber ?? null,
-        })),
-        ...tcp.map((p) => ({
-          port: p.address,
-          transport: 'tcp' as const,
-          maker: null,
-          model: null,
-          likely_pinpad: true,
-          vendor_id: null,
-          product_id: null,
-          serial_number: null,
-        })),
-        ...ble.map((p) => ({
-          port: `ble:${p.id}`,
-          transport: 'ble' as const,
-          maker: p.name ?? null,
-          model: null,
-          likely_pinpad: true,
-          vendor_id: null,
-          product_id: null,
-          serial_number: null,
-        })),
+      const rows: ListedPinpad[] = [
+        ...serial.map((p) =>
+          listed(p.address, 'serial', {
+            maker: p.maker ?? null,
+            model: p.model ?? null,
+            likely_pinpad: p.likelyPinpad,
+            vendor_id: p.vendorId ?? null,
+            product_id: p.productId ?? null,
+            serial_number: p.serialNumber ?? null,
+          }),
+        ),
+        ...tcp.map((p) => listed(p.address, 'tcp')),
+        ...ble.map((p) => listed(`ble:${p.id}`, 'ble', { maker: p.name ?? null })),
       ];
       const human =
         rows.length === 0
