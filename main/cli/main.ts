@@ -9,7 +9,7 @@ import { processIo, type CliIo } from './io.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
 import { registerStartCommand } from './commands/start.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command('pinbridge')

@@ -1,0 +1,130 @@
+/**
+ * Building blocks of the payments API contract (`shared/payments-api.md`): ids, tax ids,
+ * dates, addresses, metadata, list envelopes and the error bodies. One schema source gives the
+ * sandbox its validation and OpenAPI document and the client its types.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** "32 hexadecimal characters" (ids of buyers, bank accounts, sellers, transactions). */
+export const ID_PATTERN = '^[0-9a-fA-F]{32}$';
+export const Id = Type.String({ pattern: ID_PATTERN, description: '32 hexadecimal characters.' });
+
+/** CPF as the contract takes it: 11 digits, digits only. */
+export const Cpf = Type.String({ pattern: '^[0-9]{11}$', description: 'CPF: 11 digits, digits only.' });
+/** CNPJ as the contract takes it: 14 digits, digits only. */
+export const Cnpj = Type.String({ pattern: '^[0-9]{14}$', description: 'CNPJ: 14 digits, digits only.' });
+
+export const DateOnly = Type.String({
+  pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+  description: 'A calendar date, YYYY-MM-DD.',
+});
+
+/** Buyer timestamps: ISO 8601 UTC with the `Z` suffix, e.g. 2026-11-21T13:05:09.123Z. */
+export const TimestampUtc = Type.String({ description: 'ISO 8601 UTC timestamp with the Z suffix.' });
+/** Bank account and transaction timestamps: ISO 8601 with a numeric offset, e.g. 2026-11-21T10:05:09-03:00. */
+export const TimestampOffset = Type.String({ description: 'ISO 8601 timestamp with a numeric UTC offset (+00:00).' });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Free-form key/value data. Values are kept as sent. */
+export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Free-form custom key/value data.',
+});
+
+export const Address = Type.Object(
+  {
+    line1: Type.Optional(Type.String({ description: 'Street and number.' })),
+    line2: Type.Optional(Nullable(Type.String({ description: 'Complement.' }))),
+    line3: Type.Optional(Nullable(Type.String())),
+    neighborhood: Type.Optional(Type.String()),
+    city: Type.Optional(Type.String()),
+    state: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Two-letter state code.' })),
+    postal_code: Type.Optional(Type.String({ pattern: '^[0-9]{8}$', description: 'CEP: 8 digits.' })),
+    country_code: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Two-letter country code.' })),
+  },
+  { additionalProperties: false, title: 'Address' },
+);
+export type Address = Static<typeof Address>;
+
+/** Paging query of list endpoints (limit default and maximum 100, as the service family documents). */
+export const LIST_LIMIT_MAX = 100;
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_MAX })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});
+export type ListQuery = Static<typeof ListQuery>;
+
+export const ListEnvelope = <T extends TSchema>(item: T, description: string) =>
+  Type.Object(
+    {
+      resource: Type.Literal('list'),
+      uri: Type.String({ description: 'Path of the request.' }),
+      items: Type.Array(item),
+      has_more: Type.Boolean(),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+      total: Type.Integer(),
+    },
+    { description },
+  );
+export interface ListEnvelope<T> {
+  resource: 'list';
+  uri: string;
+  items: T[];
+  has_more: boolean;
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+/** The answer to a DELETE: `{id, resource, deleted: true}`. */
+export const Deleted = <R extends string>(resource: R) =>
+  Type.Object({
+    id: Type.String(),
+    resource: Type.Literal(resource),
+    deleted: Type.Literal(true),
+    deleted_at: Type.Optional(TimestampUtc),
+  });
+
+/** Error body shape A (buyers, transactions): status / detail / trace_id. */
+export const ErrorA = Type.Object(
+  {
+    status: Type.Integer({ description: 'HTTP status.' }),
+    detail: Type.String({ description: 'Human-readable reason.' }),
+    trace_id: Type.String({ description: 'Correlation id.' }),
+  },
+  { title: 'ErrorA', description: 'Error shape A (buyers, transactions, terminal channel, webhooks).' },
+);
+export type ErrorA = Static<typeof ErrorA>;
+
+export const ErrorBType = Type.Union([
+  Type.Literal('not_found'),
+  Type.Literal('validation_error'),
+  Type.Literal('unauthorized'),
+  Type.Literal('conflict'),
+  Type.Literal('payload_too_large'),
+  Type.Literal('rate_limited'),
+  Type.Literal('server_error'),
+]);
+
+/** Error body shape B (bank accounts, and every 401): status_code / type / message. */
+export const ErrorB = Type.Object(
+  {
+    status_code: Type.Integer({ description: 'HTTP status.' }),
+    type: ErrorBType,
+    message: Type.String({ description: 'Human-readable reason.' }),
+  },
+  { title: 'ErrorB', description: 'Error shape B (bank accounts, and every 401 response).' },
+);
+export type ErrorB = Static<typeof ErrorB>;
+
+/**
+ * A money amount as a response may carry it: integer centavos (the contract) or a decimal
+ * string in reais ("30.00", as the service family's responses do). The client always exposes
+ * integer centavos.
+ */
+export const WireAmount = Type.Union([
+  Type.Integer({ description: 'Centavos.' }),
+  Type.String({ pattern: '^-?[0-9]+(\\.[0-9]{1,2})?$', description: 'Reais as a decimal string, e.g. "30.00".' }),
+]);
+export type WireAmount = Static<typeof WireAmount>;

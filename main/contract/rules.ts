@@ -1,0 +1,265 @@
+/**
+ * The contract's rules as code, shared by the client (checked before sending) and the sandbox
+ * (checked on arrival), so both give the same verdict in the same words. Schema checks come from
+ * the TypeBox schemas; the rules a schema cannot say (credit-only installments, CPF/CNPJ check
+ * digits, exactly one tax id) are here.
+ */
+import type { TSchema } from 'typebox';
+import { Compile, type Validator } from 'typebox/compile';
+import { isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
+import {
+  BolepixTransactionRequest,
+  BoletoTransactionRequest,
+  PinpadTransactionRequest,
+  TapToPayTransactionRequest,
+  type TransactionRequest,
+} from './transactions.js';
+
+/** One broken rule: where, a stable code, and a sentence. */
+export interface Violation {
+  /** Dotted path of the field ("installment_plan.number_installments"), or "" for the whole body. */
+  readonly field: string;
+  readonly code: ViolationCode;
+  readonly message: string;
+}
+
+export type ViolationCode =
+  | 'required'
+  | 'unexpected_field'
+  | 'invalid_type'
+  | 'invalid_format'
+  | 'invalid_value'
+  | 'too_long'
+  | 'too_short'
+  | 'out_of_range'
+  | 'invalid_check_digits'
+  | 'not_allowed';
+
+/** The subset of an Ajv / TypeBox error object the wording needs. */
+export interface SchemaErrorLike {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+}
+
+const validators = new WeakMap<TSchema, Validator>();
+
+function validatorFor(schema: TSchema): Validator {
+  let validator = validators.get(schema);
+  if (!validator) {
+    validator = Compile(schema);
+    validators.set(schema, validator);
+  }
+  return validator;
+}
+
+const pathToField = (instancePath: string): string =>
+  instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .join('.');
+
+const join = (parent: string, child: string): string => (parent === '' ? child : `${parent}.${child}`);
+
+/** Turns one schema error into a violation worded like the service's details ("Field x must …"). */
+export function violationFromSchemaError(error: SchemaErrorLike): Violation | undefined {
+  const field = pathToField(error.instancePath);
+  const params = error.params;
+  const name = field === '' ? 'Body' : `Field ${field}`;
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (params.requiredProperties ?? params.missingProperty ?? []) as string | string[];
+      const first = Array.isArray(missing) ? missing[0] : missing;
+      const target = join(field, String(first ?? ''));
+      return { field: target, code: 'required', message: `Field ${target} is required` };
+    }
+    case 'additionalProperties': {
+      const extra = (params.additionalProperties ?? params.additionalProperty ?? []) as string | string[];
+      const names = Array.isArray(extra) ? extra : [extra];
+      return {
+        field: join(field, String(names[0] ?? '')),
+        code: 'unexpected_field',
+        message: `Unexpected fields in request [${names.map((n) => join(field, String(n))).join(', ')}]`,
+      };
+    }
+    case 'boolean':
+      // TypeBox reports each extra property as "schema is false" too; additionalProperties says it better.
+      return undefined;
+    case 'type':
+      return { field, code: 'invalid_type', message: `${name} must be of type ${String(params.type)}` };
+    case 'const':
+      return { field, code: 'invalid_value', message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
+    case 'enum':
+      return { field, code: 'invalid_value', message: `${name} has a value that is not allowed` };
+    case 'anyOf':
+    case 'oneOf':
+      return { field, code: 'invalid_value', message: `${name} has a value that is not allowed` };
+    case 'pattern':
+    case 'format':
+      return { field, code: 'invalid_format', message: `${name} has an invalid format` };
+    case 'maxLength':
+      return { field, code: 'too_long', message: `${name} must be at most ${String(params.limit)} characters` };
+    case 'minLength':
+      return {
+        field,
+        code: params.limit === 1 ? 'required' : 'too_short',
+        message: params.limit === 1 ? `${name} must not be empty` : `${name} must be at least ${String(params.limit)} characters`,
+      };
+    case 'minimum':
+    case 'exclusiveMinimum':
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { field, code: 'out_of_range', message: `${name} ${error.message ?? 'is out of range'}` };
+    case 'maxItems':
+      return { field, code: 'too_long', message: `${name} must have at most ${String(params.limit)} items` };
+    case 'minItems':
+      return { field, code: 'too_short', message: `${name} must have at least ${String(params.limit)} items` };
+    default:
+      return { field, code: 'invalid_value', message: `${name} ${error.message ?? 'is invalid'}` };
+  }
+}
+
+/** The violations of `value` against `schema`, the most useful first, without repeats. */
+export function schemaViolations(schema: TSchema, value: unknown): Violation[] {
+  const validator = validatorFor(schema);
+  if (validator.Check(value)) return [];
+  return dedupe(
+    validator
+      .Errors(value)
+      .map((error) => violationFromSchemaError(error as SchemaErrorLike))
+      .filter((v): v is Violation => v !== undefined),
+  );
+}
+
+function dedupe(violations: Violation[]): Violation[] {
+  const seen = new Set<string>();
+  return violations.filter((v) => {
+    const key = `${v.field}\u0000${v.code}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Check digits of a CPF (11 digits) or CNPJ (14 digits) already known to have the right length. */
+export function taxIdViolation(field: string, value: unknown): Violation | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.length === 11 && /^[0-9]{11}$/.test(value) && !isValidCpf(value)) {
+    return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CPF (check digits do not match)` };
+  }
+  if (value.length === 14 && /^[0-9]{14}$/.test(value) && !isValidCnpj(value)) {
+    return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CNPJ (check digits do not match)` };
+  }
+  return undefined;
+}
+
+/** Exactly one of taxpayer_id (CPF) and ein (CNPJ), with valid check digits. */
+export function taxpayerViolations(body: { taxpayer_id?: unknown; ein?: unknown }, prefix = ''): Violation[] {
+  const cpfField = join(prefix, 'taxpayer_id');
+  const cnpjField = join(prefix, 'ein');
+  const hasCpf = body.taxpayer_id !== undefined;
+  const hasCnpj = body.ein !== undefined;
+  if (hasCpf && hasCnpj) {
+    return [{ field: cnpjField, code: 'not_allowed', message: `Send either ${cpfField} or ${cnpjField}, not both` }];
+  }
+  if (!hasCpf && !hasCnpj) {
+    return [{ field: cpfField, code: 'required', message: `Field ${cpfField} (CPF) or ${cnpjField} (CNPJ) is required` }];
+  }
+  const violation = hasCpf ? taxIdViolation(cpfField, body.taxpayer_id) : taxIdViolation(cnpjField, body.ein);
+  return violation ? [violation] : [];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Which of the four creation schemas a body means, by payment_type and payment_locale. */
+export function transactionRequestSchema(body: unknown): TSchema | undefined {
+  if (!isRecord(body)) return undefined;
+  if (body.payment_locale === 'pinpad') return PinpadTransactionRequest;
+  if (body.payment_locale === 'tap_to_pay') return TapToPayTransactionRequest;
+  if (body.payment_locale !== undefined && body.payment_locale !== 'api') return undefined;
+  if (body.payment_type === 'boleto') return BoletoTransactionRequest;
+  if (body.payment_type === 'bolepix') return BolepixTransactionRequest;
+  return undefined;
+}
+
+/**
+ * Every broken rule of a transaction creation body: the schema of its kind, then the rules a
+ * schema cannot say. An empty array means the body can be sent.
+ */
+export function transactionRequestViolations(body: unknown): Violation[] {
+  if (!isRecord(body)) return [{ field: '', code: 'invalid_type', message: 'Body must be a JSON object' }];
+  const schema = transactionRequestSchema(body);
+  if (!schema) {
+    if (body.payment_locale !== undefined && body.payment_locale !== 'api') {
+      return [
+        {
+          field: 'payment_locale',
+          code: 'invalid_value',
+          message: 'Invalid payment_locale. Allowed values: pinpad, tap_to_pay',
+        },
+      ];
+    }
+    if (body.payment_type === 'credit' || body.payment_type === 'debit') {
+      return [
+        {
+          field: 'payment_locale',
+          code: 'required',
+          message: 'Field payment_locale is required for card payments (pinpad or tap_to_pay)',
+        },
+      ];
+    }
+    return [
+      {
+        field: 'payment_type',
+        code: body.payment_type === undefined ? 'required' : 'invalid_value',
+        message:
+          body.payment_type === undefined
+            ? 'Field payment_type is required'
+            : 'Invalid payment_type. Allowed values: credit, debit, boleto, bolepix',
+      },
+    ];
+  }
+  const violations = schemaViolations(schema, body);
+  if (body.installment_plan !== undefined && body.payment_type !== 'credit') {
+    violations.push({
+      field: 'installment_plan',
+      code: 'not_allowed',
+      message: 'Field installment_plan is allowed for credit payments only',
+    });
+  }
+  const payer = isRecord(body.payment_method) ? body.payment_method.buyer : undefined;
+  if (isRecord(payer)) {
+    const taxId = payer.taxpayer_id !== undefined ? taxIdViolation('payment_method.buyer.taxpayer_id', payer.taxpayer_id) : payer.ein !== undefined ? taxIdViolation('payment_method.buyer.ein', payer.ein) : undefined;
+    if (taxId) violations.push(taxId);
+  }
+  return violations;
+}
+
+/** Narrowing helper for callers that checked `transactionRequestViolations(body)` is empty. */
+export function isValidTransactionRequest(body: unknown): body is TransactionRequest {
+  return transactionRequestViolations(body).length === 0;
+}
+
+/** Search by tax id: exactly one parameter, 11 or 14 digits (the details the contract gives). */
+export function buyerSearchViolation(query: { taxpayer_id?: unknown; ein?: unknown }): Violation | undefined {
+  const { taxpayer_id: cpf, ein: cnpj } = query;
+  if (cpf !== undefined && cnpj !== undefined) {
+    return { field: 'ein', code: 'not_allowed', message: 'Send either taxpayer_id or ein, not both' };
+  }
+  if (cpf === undefined && cnpj === undefined) {
+    return { field: 'taxpayer_id', code: 'required', message: 'Query parameter taxpayer_id (CPF) or ein (CNPJ) is required' };
+  }
+  if (cpf !== undefined && (typeof cpf !== 'string' || !/^[0-9]{11}$/.test(cpf))) {
+    return { field: 'taxpayer_id', code: 'invalid_format', message: 'Invalid taxpayer_id: expected 11 digits (CPF), digits only' };
+  }
+  if (cnpj !== undefined && (typeof cnpj !== 'string' || !/^[0-9]{14}$/.test(cnpj))) {
+    return { field: 'ein', code: 'invalid_format', message: 'Invalid ein: expected 14 digits (CNPJ), digits only' };
+  }
+  return undefined;
+}
+
+/** 32 hexadecimal characters. */
+export const isId = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-fA-F]{32}$/.test(value);

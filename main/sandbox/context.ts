@@ -1,0 +1,54 @@
+/**
+ * What every part of the sandbox shares: the database, the settings, the clock and the
+ * webhook emitter. Built once by `startSandbox` and handed to each route module.
+ */
+import type { Logger } from 'pino';
+import type { WebhookEvent } from '../contract/index.js';
+import type { SandboxDatabase } from './store/database.js';
+
+export type AmountFormat = 'integer' | 'decimal';
+
+export interface SandboxSettings {
+  /** How transaction amounts are written in responses: integer centavos (the contract) or decimal reais strings (as the service family's responses do). */
+  readonly amountFormat: AmountFormat;
+  /** Delay before a requested boleto cancellation takes effect (contract: "applied with a processing delay"). */
+  readonly boletoCancellationDelayMs: number;
+  /** How long the authorization of the "slow" test amount holds its answer (the outcome is decided at once). */
+  readonly slowAuthorizationDelayMs: number;
+  /** Webhook delivery: attempts in all, first retry delay (doubling), per-attempt timeout. */
+  readonly webhookAttempts: number;
+  readonly webhookRetryBaseMs: number;
+  readonly webhookTimeoutMs: number;
+  /** Largest request body accepted (larger → 413). */
+  readonly bodyLimitBytes: number;
+}
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
+  amountFormat: 'integer',
+  boletoCancellationDelayMs: 2_000,
+  slowAuthorizationDelayMs: 30_000,
+  webhookAttempts: 6,
+  webhookRetryBaseMs: 1_000,
+  webhookTimeoutMs: 5_000,
+  bodyLimitBytes: 1_048_576,
+};
+
+/** Queues an event for every webhook of the marketplace subscribed to it. The emitter adds the event id. */
+export type WebhookEventInput = WebhookEvent extends infer E ? (E extends WebhookEvent ? Omit<E, 'id'> : never) : never;
+
+export interface WebhookEmitter {
+  emit(marketplaceId: string, event: WebhookEventInput): void;
+}
+
+export interface SandboxContext {
+  readonly db: SandboxDatabase;
+  readonly settings: SandboxSettings;
+  readonly log: Logger;
+  readonly webhooks: WebhookEmitter;
+  /** The clock (tests may move it). */
+  now(): Date;
+  /** "http://127.0.0.1:PORT" once listening (used for boleto PDF and QR code URLs). */
+  baseUrl(): string;
+  /** Runs when the sandbox closes (timers, pending deliveries). */
+  onClose(hook: () => void | Promise<void>): void;
+}

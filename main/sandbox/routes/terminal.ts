@@ -1,0 +1,3 @@
+import type { RouteRegistrar } from '../app.js';
+
+export const registerTerminalRoutes: RouteRegistrar = () => {};
