@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { classifyError, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
+import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
 import { registerStartCommand } from './commands/start.js';
 import { VERSION } from '../version.js';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo): Command {
   registerStartCommand(program, io);
   registerPinpadCommands(program, io);
   registerSimulatorCommand(program, io);
+  registerSandboxCommand(program, io);
   return program;
 }
 

@@ -26,3 +26,17 @@ export function parsePositiveInteger(value: string): number {
   if (!/^\d+$/.test(value) || n < 1) throw new UsageError(`"${value}" is not a positive whole number`);
   return n;
 }
+
+/** A TCP port, 0–65535 (0 lets the system pick a free one). */
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d{1,5}$/.test(value) || n > 65535) throw new UsageError(`"${value}" is not a TCP port (0–65535)`);
+  return n;
+}
+
+/** A non-negative number of milliseconds. */
+export function parseMilliseconds(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`"${value}" is not a whole number of milliseconds`);
+  return n;
+}

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { benchFraming } from './framing.bench.js';
 import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
+import { benchSandboxThroughput } from './sandbox.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -24,6 +25,10 @@ console.log(JSON.stringify(results.roundTrips, null, 2));
 console.log('link efficiency: ~2 KB exchange at 19200 baud vs wire time');
 results.linkEfficiency = await benchLinkEfficiency();
 console.log(results.linkEfficiency);
+
+console.log('sandbox: requests/s with keep-alive, beside a bare node:http hello-world');
+results.sandbox = await benchSandboxThroughput();
+console.log(results.sandbox);
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

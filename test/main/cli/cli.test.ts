@@ -3,73 +3,10 @@
  * talking to a simulated PINPAD on a pseudo terminal and over TCP on 127.0.0.1.
  * (`npm test` builds dist/ first; the bin runs from there.)
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { run, serve, stopServers } from '../../helpers/cli.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/pinbridge.js', import.meta.url));
-
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function run(args: readonly string[], timeoutMs = 20_000): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`pinbridge ${args.join(' ')} did not finish in ${timeoutMs} ms`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-interface Server {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly ready: Record<string, unknown>;
-  stderr(): string;
-  /** Stops it with SIGTERM and returns its exit code. */
-  stop(): Promise<number | null>;
-}
-
-const servers: Server[] = [];
-afterEach(async () => {
-  while (servers.length > 0) await servers.pop()!.stop();
-});
-
-/** Starts a long-running subcommand and waits for its one JSON "ready" line on stdout. */
-async function serve(args: readonly string[]): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const line = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', resolve);
-    void exited.then((code) => reject(new Error(`pinbridge ${args.join(' ')} exited with ${code}: ${stderr}`)));
-  });
-  const server: Server = {
-    child,
-    ready: JSON.parse(line) as Record<string, unknown>,
-    stderr: () => stderr,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      return exited;
-    },
-  };
-  servers.push(server);
-  return server;
-}
+afterEach(stopServers);
 
 describe('pinbridge --help', () => {
   it.each([
@@ -81,6 +18,7 @@ describe('pinbridge --help', () => {
     [['pinpad', 'display']],
     [['pinpad', 'cpf']],
     [['simulator']],
+    [['sandbox']],
   ])('is available on %j', async (words) => {
     const result = await run([...words, '--help']);
     expect(result.code).toBe(0);

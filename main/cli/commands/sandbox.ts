@@ -1,0 +1,82 @@
+/**
+ * `pinbridge sandbox`: serves the payments API sandbox on loopback until stopped. stdout carries
+ * exactly one JSON line when it is ready — {"url", "marketplace_id", "seller_id", "token"} — so
+ * a script or a POS developer can start it and call it with curl at once.
+ */
+import type { Command } from 'commander';
+import { startSandbox } from '../../sandbox/server.js';
+import type { AmountFormat } from '../../sandbox/context.js';
+import { createLogger } from '../../log.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { parseMilliseconds, parsePort } from '../parse.js';
+
+interface SandboxCliOptions {
+  port: number;
+  host: string;
+  data?: string;
+  amounts: string;
+  cancellationDelay?: number;
+  slowAuthorization?: number;
+  openapi?: boolean;
+}
+
+const AMOUNT_FORMATS: readonly AmountFormat[] = ['integer', 'decimal'];
+
+export function registerSandboxCommand(program: Command, io: CliIo): void {
+  program
+    .command('sandbox')
+    .description(
+      'Serve the payments API sandbox (the whole contract, the terminal channel, webhooks) until stopped. ' +
+        'Prints one JSON line when ready: {"url", "marketplace_id", "seller_id", "token"}.',
+    )
+    .option('--port <port>', 'TCP port on the loopback address (0 picks a free one)', parsePort, 0)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--data <dir>', 'keep the records in this directory (SQLite); without it they live in memory')
+    .option('--amounts <format>', 'transaction amounts in responses: integer (centavos) or decimal (reais strings)', 'integer')
+    .option('--cancellation-delay <ms>', 'delay before a boleto cancellation takes effect', parseMilliseconds)
+    .option('--slow-authorization <ms>', 'how long the "slow" test amount (…96 centavos) holds its answer', parseMilliseconds)
+    .option('--openapi', 'print the OpenAPI document of the sandbox and exit')
+    .action(async (options: SandboxCliOptions) => {
+      if (!AMOUNT_FORMATS.includes(options.amounts as AmountFormat)) {
+        throw new UsageError(`--amounts must be one of ${AMOUNT_FORMATS.join(', ')}`);
+      }
+      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-sandbox' });
+      const sandbox = await startSandbox({
+        host: options.host,
+        port: options.openapi ? 0 : options.port,
+        logger,
+        ...(options.openapi || options.data === undefined ? {} : { dataDir: options.data }),
+        settings: {
+          amountFormat: options.amounts as AmountFormat,
+          ...(options.cancellationDelay === undefined ? {} : { boletoCancellationDelayMs: options.cancellationDelay }),
+          ...(options.slowAuthorization === undefined ? {} : { slowAuthorizationDelayMs: options.slowAuthorization }),
+        },
+      }).catch((error: unknown) => {
+        throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+          ? new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`)
+          : error;
+      });
+      try {
+        if (options.openapi) {
+          io.stdout(`${JSON.stringify(sandbox.openapi(), null, 2)}\n`);
+          return;
+        }
+        io.stdout(
+          `${JSON.stringify({
+            url: sandbox.url,
+            marketplace_id: sandbox.marketplaceId,
+            seller_id: sandbox.sellerId,
+            token: sandbox.token,
+          })}\n`,
+        );
+        logger.info({ url: sandbox.url, data: options.data ?? null }, 'payments API sandbox ready');
+        await new Promise<void>((resolve) => {
+          if (io.signal.aborted) resolve();
+          else io.signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+      } finally {
+        await sandbox.close();
+      }
+    });
+}

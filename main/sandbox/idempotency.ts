@@ -1,0 +1,78 @@
+/**
+ * `Idempotency-Key` on creating POSTs: the first request with a key runs; a repeat with the same
+ * key and the same body gets the first response again (same status, same record); the same key
+ * with a different body is 409. Keys are per marketplace. Only successful creations are kept,
+ * so a request that failed validation can be corrected and retried under the same key.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { SandboxContext } from './context.js';
+import { badRequest, conflict } from './errors.js';
+import { utcTimestamp } from './time.js';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const MAX_KEY_LENGTH = 255;
+
+export interface StoredResponse<T = unknown> {
+  readonly statusCode: number;
+  readonly body: T;
+  /** True when this is a replay of an earlier request. */
+  readonly replayed: boolean;
+}
+
+/** JSON with object keys sorted, so {"a":1,"b":2} and {"b":2,"a":1} hash alike. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function idempotencyKeyOf(request: FastifyRequest): string | undefined {
+  const raw = request.headers[IDEMPOTENCY_HEADER];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (key === undefined) return undefined;
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw badRequest(`Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} characters`);
+  }
+  return key;
+}
+
+/**
+ * Runs `create` (synchronous: it writes through better-sqlite3) at most once per key. Must be
+ * called after authentication (it uses `request.marketplaceId`).
+ */
+export function idempotent<T>(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  create: () => { statusCode: number; body: T },
+): StoredResponse<T> {
+  const key = idempotencyKeyOf(request);
+  if (key === undefined) return { ...create(), replayed: false };
+  const hash = createHash('sha256')
+    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.params)}\n${canonicalJson(request.body)}`)
+    .digest('hex');
+  const run = ctx.db.transaction((): StoredResponse<T> => {
+    const row = ctx.db
+      .prepare('SELECT request_hash, status_code, response FROM idempotency_keys WHERE marketplace_id = ? AND key = ?')
+      .get(request.marketplaceId, key) as { request_hash: string; status_code: number; response: string } | undefined;
+    if (row) {
+      if (row.request_hash !== hash) {
+        throw conflict(`Idempotency-Key "${key}" was already used with a different request`);
+      }
+      return { statusCode: row.status_code, body: JSON.parse(row.response) as T, replayed: true };
+    }
+    const result = create();
+    ctx.db
+      .prepare(
+        'INSERT INTO idempotency_keys (marketplace_id, key, request_hash, status_code, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(request.marketplaceId, key, hash, result.statusCode, JSON.stringify(result.body), utcTimestamp(ctx.now()));
+    return { ...result, replayed: false };
+  });
+  return run();
+}

@@ -1,0 +1,72 @@
+/**
+ * The real `pinbridge` bin in child processes, as a user runs it (`npm test` builds dist/ first).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
+
+export interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function run(args: readonly string[], timeoutMs = 20_000): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pinbridge ${args.join(' ')} did not finish in ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export interface Server {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly ready: Record<string, unknown>;
+  stderr(): string;
+  /** Stops it with SIGTERM and returns its exit code. */
+  stop(): Promise<number | null>;
+}
+
+const servers: Server[] = [];
+
+/** Stops every server `serve` started (use in afterEach). */
+export async function stopServers(): Promise<void> {
+  while (servers.length > 0) await servers.pop()!.stop();
+}
+
+/** Starts a long-running subcommand and waits for its one JSON "ready" line on stdout. */
+export async function serve(args: readonly string[]): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const line = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolve);
+    void exited.then((code) => reject(new Error(`pinbridge ${args.join(' ')} exited with ${code}: ${stderr}`)));
+  });
+  const server: Server = {
+    child,
+    ready: JSON.parse(line) as Record<string, unknown>,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  servers.push(server);
+  return server;
+}
+
