@@ -8,6 +8,8 @@ import type { TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
 import {
+  INSTALLMENTS_MAX,
+  INSTALLMENTS_MIN,
   BolepixTransactionRequest,
   BoletoTransactionRequest,
   PinpadTransactionRequest,
@@ -121,16 +123,56 @@ export function violationFromSchemaError(error: SchemaErrorLike): Violation | un
   }
 }
 
+/**
+ * Schema errors as violations, without repeats. A value that matches none of a union of
+ * literals yields one `const` error per alternative; they become one sentence naming them all
+ * ("Field outcome must be one of "approved", "declined"").
+ */
+export function violationsFromSchemaErrors(errors: readonly SchemaErrorLike[]): Violation[] {
+  const alternatives = new Map<string, unknown[]>();
+  for (const error of errors) {
+    if (error.keyword !== 'const') continue;
+    const list = alternatives.get(error.instancePath) ?? [];
+    list.push(error.params.allowedValue);
+    alternatives.set(error.instancePath, list);
+  }
+  const violations: Violation[] = [];
+  for (const error of errors) {
+    const choices = alternatives.get(error.instancePath);
+    if (choices && choices.length > 1 && (error.keyword === 'const' || error.keyword === 'anyOf' || error.keyword === 'type')) {
+      const field = pathToField(error.instancePath);
+      violations.push({
+        field,
+        code: 'invalid_value',
+        message: `${field === '' ? 'Body' : `Field ${field}`} must be one of ${choices.map((c) => JSON.stringify(c)).join(', ')}`,
+      });
+      continue;
+    }
+    const violation = violationFromSchemaError(error);
+    if (violation) violations.push(violation);
+  }
+  return dedupe(violations);
+}
+
 /** The violations of `value` against `schema`, the most useful first, without repeats. */
 export function schemaViolations(schema: TSchema, value: unknown): Violation[] {
   const validator = validatorFor(schema);
   if (validator.Check(value)) return [];
-  return dedupe(
-    validator
-      .Errors(value)
-      .map((error) => violationFromSchemaError(error as SchemaErrorLike))
-      .filter((v): v is Violation => v !== undefined),
-  );
+  return violationsFromSchemaErrors(validator.Errors(value));
+}
+
+/** The service family's wording where it is known (payments-api-notes §6). */
+function inServiceWording(violation: Violation): Violation {
+  if (violation.field === 'installment_plan.number_installments' && violation.code === 'out_of_range') {
+    return {
+      ...violation,
+      message: `Field installment_plan.number_installments must be between ${INSTALLMENTS_MIN} and ${INSTALLMENTS_MAX}`,
+    };
+  }
+  if (violation.field === 'on_behalf_of' && violation.code === 'invalid_format') {
+    return { ...violation, message: 'Invalid on_behalf_of (seller_id) format' };
+  }
+  return violation;
 }
 
 function dedupe(violations: Violation[]): Violation[] {
@@ -222,7 +264,7 @@ export function transactionRequestViolations(body: unknown): Violation[] {
       },
     ];
   }
-  const violations = schemaViolations(schema, body);
+  const violations = schemaViolations(schema, body).map(inServiceWording);
   if (body.installment_plan !== undefined && body.payment_type !== 'credit') {
     violations.push({
       field: 'installment_plan',

@@ -16,7 +16,13 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
-export const WebhookEventName = Type.Union(WEBHOOK_EVENTS.map((name) => Type.Literal(name)));
+export const WebhookEventName = Type.Union([
+  Type.Literal('transaction.succeeded'),
+  Type.Literal('transaction.failed'),
+  Type.Literal('transaction.canceled'),
+  Type.Literal('transaction.reversed'),
+  Type.Literal('transaction.cancellation.ignored'),
+]);
 
 export const WebhookCreateRequest = Type.Object(
   {

@@ -16,7 +16,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { violationFromSchemaError, type SchemaErrorLike } from '../contract/index.js';
+import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
 import type { SandboxContext } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
@@ -112,7 +112,7 @@ function sendError(ctx: SandboxContext, error: unknown, request: FastifyRequest,
   }
   const fastifyError = error as Partial<FastifyError> & { validation?: SchemaErrorLike[] };
   if (Array.isArray(fastifyError.validation)) {
-    const first = fastifyError.validation.map((e) => violationFromSchemaError(e)).find((v) => v !== undefined);
+    const [first] = violationsFromSchemaErrors(fastifyError.validation);
     const part = fastifyError.validationContext ?? 'body';
     const message = first
       ? part === 'body'

@@ -37,7 +37,12 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
 export type WebhookEventInput = WebhookEvent extends infer E ? (E extends WebhookEvent ? Omit<E, 'id'> : never) : never;
 
 export interface WebhookEmitter {
+  /** Writes a delivery row for every subscribed webhook at once and schedules sending; never throws. */
   emit(marketplaceId: string, event: WebhookEventInput): void;
+  /** Puts a failed delivery back in the queue, due now (the manual retry endpoint); false if it was not failed. */
+  retry(deliveryId: string): boolean;
+  /** Resolves once no delivery is pending or in flight (every one succeeded or failed). For tests. */
+  flush(): Promise<void>;
 }
 
 export interface SandboxContext {

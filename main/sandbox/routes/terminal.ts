@@ -1,3 +1,260 @@
+/**
+ * The terminal channel: how a PINPAD agent completes the pinpad transactions created pending
+ * (docs/terminal-channel.md). The agent polls its pending list, sends the card's authorization
+ * request, reports the chip's final decision, and can reverse or void. Outcomes are
+ * deterministic (payments/outcomes.ts), so every path can be tested.
+ */
+import { Type } from 'typebox';
+import {
+  ErrorA,
+  ErrorB,
+  ListQuery,
+  TerminalAuthorizationRequest,
+  TerminalAuthorizationResult,
+  TerminalCompletionRequest,
+  TerminalReversalRequest,
+  Transaction,
+  TransactionList,
+  VoidRequest,
+} from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
+import type { SandboxContext } from '../context.js';
+import { badRequest, conflict } from '../errors.js';
+import { authorizationAnswer, authorize } from '../payments/authorization.js';
+import { changeTransaction } from '../payments/change.js';
+import { AMOUNT_ENDINGS, decideOutcome, TEST_CARDS } from '../payments/outcomes.js';
+import { completeAccepted, reverse, unchanged, voidTransaction } from '../payments/transitions.js';
+import { listTransactions, type TransactionRecord } from '../store/transactions.js';
+import { transactionListView, transactionView } from '../views/transaction.js';
+import { requestPath, TransactionParams } from './transactions.js';
 
-export const registerTerminalRoutes: RouteRegistrar = () => {};
+const TerminalParams = Type.Object({ marketplace_id: Type.String(), terminal: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const endings = [...AMOUNT_ENDINGS.entries()]
+  .map(([ending, outcome]) =>
+    `${String(ending).padStart(2, '0')} → ${outcome.kind === 'declined' ? `${outcome.decline.code} (${outcome.decline.responseCode})` : 'approved, answer held (slow)'}`,
+  )
+  .join('; ');
+const cards = [...TEST_CARDS.entries()]
+  .map(([key, decline]) => `${key.slice(0, 6)}…${key.slice(6)} → ${decline.code} (${decline.responseCode})`)
+  .join('; ');
+
+/** The transaction must be a PINPAD one of this terminal (the channel speaks for PINPADs only). */
+function checkTerminal(record: TransactionRecord, terminal: string): void {
+  if (record.payment_locale === 'tap_to_pay') {
+    throw badRequest('Tap-to-pay transactions are completed on the phone, not through the terminal channel');
+  }
+  if (record.payment_locale !== 'pinpad') throw badRequest('Only PINPAD transactions go through the terminal channel');
+  if (record.terminal !== terminal) throw badRequest('Terminal does not match the transaction');
+}
+
+/**
+ * Answers held back by the "slow" amount. They are released early when the sandbox closes (with
+ * `Connection: close`, so the kept-alive socket does not hold the close up either).
+ */
+function createHolds(): { hold(ms: number): Promise<'elapsed' | 'closing'>; releaseAll(): void } {
+  const pending = new Set<() => void>();
+  return {
+    hold: (ms) =>
+      new Promise<'elapsed' | 'closing'>((resolve) => {
+        const finish = (why: 'elapsed' | 'closing'): void => {
+          clearTimeout(timer);
+          pending.delete(release);
+          resolve(why);
+        };
+        const release = (): void => finish('closing');
+        const timer = setTimeout(() => finish('elapsed'), ms);
+        pending.add(release);
+      }),
+    releaseAll: () => {
+      for (const release of [...pending]) release();
+    },
+  };
+}
+
+function authorizeForTerminal(
+  ctx: SandboxContext,
+  marketplaceId: string,
+  transactionId: string,
+  body: TerminalAuthorizationRequest,
+): { record: TransactionRecord; slow: boolean } {
+  let slow = false;
+  const transition = changeTransaction(ctx, marketplaceId, transactionId, (record) => {
+    checkTerminal(record, body.terminal);
+    if (record.status !== 'pending') {
+      // Already decided: the same answer again, never a second decision.
+      if (authorizationAnswer(record)) return unchanged(record);
+      throw conflict('Transaction is not pending');
+    }
+    const outcome = decideOutcome({
+      amountCentavos: record.amount,
+      first6: body.card.first6_digits,
+      last4: body.card.last4_digits,
+    });
+    slow = outcome.kind === 'approved_slow';
+    return authorize(
+      ctx.db,
+      record,
+      {
+        card: {
+          brand: body.card.brand,
+          first6: body.card.first6_digits,
+          last4: body.card.last4_digits,
+          holderName: body.card.holder_name,
+        },
+        entryMode: body.entry_mode,
+        outcome,
+      },
+      ctx.now(),
+    );
+  });
+  return { record: transition.record, slow: slow && transition.changed };
+}
+
+export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
+  const holds = createHolds();
+  app.addHook('preClose', (done) => {
+    holds.releaseAll();
+    done();
+  });
+
+  app.get(
+    '/v1/marketplaces/:marketplace_id/terminals/:terminal/pending_transactions',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: 'Pending PINPAD transactions of a terminal, oldest first',
+        description:
+          'What the PINPAD with this serial number has to do: its pinpad transactions still `pending` (not yet authorized, ' +
+          'voided or reversed), oldest first. Poll it; an empty list means nothing to do.',
+        params: TerminalParams,
+        querystring: ListQuery,
+        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB },
+      },
+    },
+    async (request, reply) => {
+      const { limit = 100, offset = 0 } = request.query;
+      const page = listTransactions(
+        ctx.db,
+        request.marketplaceId,
+        { terminal: request.params.terminal, status: 'pending', payment_locale: 'pinpad' },
+        { limit, offset, order: 'oldest_first' },
+      );
+      return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
+    },
+  );
+
+  app.post(
+    '/v1/marketplaces/:marketplace_id/transactions/:transaction_id/authorization',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: 'Authorize a pending PINPAD transaction with the card read by the terminal',
+        description:
+          'Only for a `pending` pinpad transaction of this terminal (another terminal: 400; tap to pay: 400; not pending: ' +
+          '409). The outcome is deterministic. Test cards (first 6 … last 4 digits) decide first: ' +
+          `${cards}. Otherwise the last two digits of the amount in centavos: ${endings}; anything else is approved. ` +
+          'Approved: status `succeeded`, captured, authorization code and NSU, `transaction.succeeded` webhook. Declined: ' +
+          'status `failed` with `error`, `transaction.failed` webhook. The slow ending (96) is approved and stored at once ' +
+          'but the answer is held for `slowAuthorizationDelayMs`, so a client that times out must learn the outcome by ' +
+          'GET. Repeating the authorization of a decided transaction returns the same result (no second decision). ' +
+          'issuer_emv_data is BER-TLV for the second GENERATE AC: 8A (response code) and, when approved, 91 (issuer ' +
+          'authentication data). Only brand, first 6 / last 4 digits, holder name and entry mode are kept: ' +
+          'encrypted_card_data, pin_block and emv_data are never stored.',
+        params: TransactionParams,
+        body: TerminalAuthorizationRequest,
+        response: { 200: TerminalAuthorizationResult, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (body.entry_mode === 'barcode') throw badRequest('Field entry_mode must be a card entry mode');
+      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body);
+      const answer = authorizationAnswer(record);
+      if (!answer) throw new Error('an authorized transaction has no authorization entry');
+      if (slow && (await holds.hold(ctx.settings.slowAuthorizationDelayMs)) === 'closing') {
+        void reply.header('connection', 'close');
+      }
+      return { ...answer, transaction: transactionView(ctx, record) };
+    },
+  );
+
+  app.post(
+    '/v1/marketplaces/:marketplace_id/transactions/:transaction_id/completion',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: "Report the chip's final decision (second GENERATE AC) for an authorized PINPAD transaction",
+        description:
+          '`accepted` on a succeeded transaction records a `completion` history entry (once) and changes nothing else. ' +
+          '`refused` on a succeeded transaction reverses it (status `reversed`, history `reversal`, webhook ' +
+          '`transaction.reversed` with reason `chip_refused`). On a failed transaction either result changes nothing. A ' +
+          'pending transaction is 409 (authorize first); `accepted` on a reversed or canceled one is 409.',
+        params: TransactionParams,
+        body: TerminalCompletionRequest,
+        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      const { terminal, chip_result: chipResult } = request.body;
+      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+        checkTerminal(record, terminal);
+        if (chipResult === 'accepted') return completeAccepted(record, ctx.now());
+        if (record.status === 'pending') throw conflict('Transaction has not been authorized yet');
+        return reverse(record, 'chip_refused', ctx.now());
+      });
+      return reply.send(transactionView(ctx, transition.record));
+    },
+  );
+
+  app.post(
+    '/v1/marketplaces/:marketplace_id/transactions/:transaction_id/reversal',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: 'Reverse a PINPAD transaction (technical undo: timeout, lost answer, chip refusal, cancel on the terminal)',
+        description:
+          'succeeded → `reversed` (webhook `transaction.reversed`); pending → `canceled`, since nothing was authorized ' +
+          '(webhook `transaction.canceled`); already reversed, canceled or failed → unchanged, 200 (safe to repeat).',
+        params: TransactionParams,
+        body: TerminalReversalRequest,
+        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      const { terminal, reason } = request.body;
+      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+        checkTerminal(record, terminal);
+        return reverse(record, reason, ctx.now());
+      });
+      return reply.send(transactionView(ctx, transition.record));
+    },
+  );
+
+  app.post(
+    '/v1/marketplaces/:marketplace_id/transactions/:transaction_id/void',
+    {
+      schema: {
+        tags: ['transactions', 'terminal channel'],
+        summary: 'Void a card transaction (pending or approved), fully or partially',
+        description:
+          'The service family\'s void. on_behalf_of must be the transaction\'s seller. Without amount (or with the whole ' +
+          'remaining amount) a pending or succeeded card transaction becomes `canceled`, `voided: true`, `voided_at`, ' +
+          'history `void`, webhook `transaction.canceled`. A smaller amount is a partial void, for captured credit only: ' +
+          '`amount` drops, `original_amount` stays, the status stays `succeeded`. Already canceled: unchanged, 200. Failed ' +
+          'or reversed: 409. Boleto: 400 (use the boleto cancellation endpoint).',
+        params: TransactionParams,
+        body: VoidRequest,
+        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      const { on_behalf_of: seller, amount } = request.body;
+      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+        if (record.on_behalf_of !== seller) throw badRequest("Field on_behalf_of does not match the transaction's seller");
+        return voidTransaction(record, amount, ctx.now());
+      });
+      return reply.send(transactionView(ctx, transition.record));
+    },
+  );
+};

@@ -1,3 +1,108 @@
+/**
+ * Transactions: create any of the four kinds, look one up, list them (the lookup by
+ * reference_id). The creation body is checked by the contract's rules rather than by Ajv:
+ * Ajv's errors for a union of four schemas name no field, the rules name the broken one in the
+ * service's words.
+ */
+import { Type } from 'typebox';
+import {
+  ErrorA,
+  ErrorB,
+  Transaction,
+  TransactionList,
+  TransactionListQuery,
+  TransactionRequest,
+  transactionRequestViolations,
+} from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
+import { badRequest } from '../errors.js';
+import { idempotent } from '../idempotency.js';
+import { cancellationSweeper } from '../payments/boleto-cancellation.js';
+import { loadTransaction } from '../payments/change.js';
+import { createTransaction } from '../payments/create.js';
+import { listTransactions, type TransactionRecord } from '../store/transactions.js';
+import { transactionListView, transactionView } from '../views/transaction.js';
 
-export const registerTransactionRoutes: RouteRegistrar = () => {};
+export const MarketplaceParams = Type.Object({ marketplace_id: Type.String() });
+export const TransactionParams = Type.Object({ marketplace_id: Type.String(), transaction_id: Type.String() });
+
+/** The request's path without its query string (the list envelope's `uri`). */
+export const requestPath = (url: string): string => url.split('?')[0] ?? url;
+
+export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
+  const sweeper = cancellationSweeper(ctx);
+
+  app.post(
+    '/v1/marketplaces/:marketplace_id/transactions',
+    {
+      schema: {
+        tags: ['transactions'],
+        summary: 'Create a transaction (boleto, bolepix, PINPAD or tap to pay)',
+        description:
+          'The kind is told by payment_type and payment_locale. Card payments (pinpad, tap_to_pay) are created `pending` and ' +
+          'completed by the terminal channel (PINPAD) or the phone (tap to pay, sandbox helper). Boleto and bolepix are ' +
+          'created `pending` with their barcode, digitable line and PDF (bolepix also with a Pix payload); amount R$ 3,00 to ' +
+          'R$ 10.000,00 (R$ 30,00 minimum with a late fee or interest). The seller (on_behalf_of) must belong to the ' +
+          'marketplace, and so must the boleto customer unless payment_method.buyer is given. An Idempotency-Key header makes ' +
+          'a retry return the first response (same key with another body: 409).',
+        params: MarketplaceParams,
+        body: TransactionRequest,
+        response: { 201: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+      },
+      // The body schema is for the document only; transactionRequestViolations checks it below.
+      validatorCompiler: () => () => true,
+    },
+    async (request, reply) => {
+      const body: unknown = request.body;
+      const violation = transactionRequestViolations(body)[0];
+      if (violation) throw badRequest(violation.message);
+      const created = idempotent<TransactionRecord>(ctx, request, () => ({
+        statusCode: 201,
+        body: createTransaction(ctx, request.marketplaceId, body as TransactionRequest, ctx.now()),
+      }));
+      return reply.code(201).send(transactionView(ctx, created.body));
+    },
+  );
+
+  app.get(
+    '/v1/marketplaces/:marketplace_id/transactions/:transaction_id',
+    {
+      schema: {
+        tags: ['transactions'],
+        summary: 'Get a transaction',
+        description: 'Unknown ids, ids of another marketplace and ids that are not 32 hexadecimal characters are 404.',
+        params: TransactionParams,
+        response: { 200: Transaction, 401: ErrorB, 404: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      sweeper.applyDue();
+      return reply.send(transactionView(ctx, loadTransaction(ctx, request.marketplaceId, request.params.transaction_id)));
+    },
+  );
+
+  app.get(
+    '/v1/marketplaces/:marketplace_id/transactions',
+    {
+      schema: {
+        tags: ['transactions'],
+        summary: 'List transactions, newest first (filter by reference_id, status, terminal, payment_type)',
+        description: 'The way to find a transaction by its reference_id. limit defaults to 100 (the maximum).',
+        params: MarketplaceParams,
+        querystring: TransactionListQuery,
+        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB },
+      },
+    },
+    async (request, reply) => {
+      sweeper.applyDue();
+      const { limit = 100, offset = 0, reference_id, status, terminal, payment_type } = request.query;
+      const page = listTransactions(
+        ctx.db,
+        request.marketplaceId,
+        { reference_id, status, terminal, payment_type },
+        { limit, offset, order: 'newest_first' },
+      );
+      return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
+    },
+  );
+};

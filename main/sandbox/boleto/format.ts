@@ -1,0 +1,37 @@
+/**
+ * How a boleto prints money, dates and tax ids: Brazilian conventions ("R$ 1.234,56",
+ * "31/12/2026", "11.222.333/0001-81").
+ */
+import { formatCpf } from '../../validation/taxpayer-id.js';
+
+/** 123456 → "1.234,56" (no currency symbol). */
+export function formatReais(centavos: number): string {
+  if (!Number.isInteger(centavos)) throw new Error(`Amount must be integer centavos, got ${centavos}`);
+  const sign = centavos < 0 ? '-' : '';
+  const abs = Math.abs(centavos);
+  const reais = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `${sign}${reais},${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** 123456 → "R$ 1.234,56". */
+export const formatBrl = (centavos: number): string => `R$ ${formatReais(centavos)}`;
+
+/** "2026-12-31" (or a timestamp starting so) → "31/12/2026". */
+export function formatDateBr(date: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : date;
+}
+
+/** "1.5" → "1,5" (percentages as Brazilians write them). */
+export const formatDecimalBr = (value: number): string => String(Number(value.toFixed(4))).replace('.', ',');
+
+/** CPF (11 digits) or CNPJ (14 digits) with punctuation; anything else as given. */
+export function formatTaxId(value: string): string {
+  const digits = value.replace(/\D/g, '');
+  if (digits.length === 14) {
+    return `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/${digits.slice(8, 12)}-${digits.slice(12)}`;
+  }
+  return formatCpf(value);
+}

@@ -1,0 +1,90 @@
+/**
+ * The OpenAPI document is generated from the same schemas the routes validate with; the copy in
+ * docs/ is what a POS developer reads, so it must be the generated one.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: unknown;
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
+
+function operations(document: Record<string, unknown>): Array<[string, string, Operation]> {
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  return Object.entries(paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method): [string, string, Operation] => [method, path, item[method]!]),
+  );
+}
+
+describe('the sandbox OpenAPI document', () => {
+  it('covers every endpoint of the contract, the terminal channel, webhooks and the sandbox helpers', () => {
+    const listed = operations(sandbox.openapi()).map(([method, path]) => `${method.toUpperCase()} ${path}`);
+    const m = '/v1/marketplaces/{marketplace_id}';
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        `GET ${m}/buyers/{buyer_id}`,
+        `PATCH ${m}/buyers/{buyer_id}`,
+        `DELETE ${m}/buyers/{buyer_id}`,
+        `POST ${m}/buyers`,
+        `GET ${m}/buyers/search`,
+        `GET ${m}/bank_accounts/{bank_account_id}`,
+        `POST ${m}/bank_accounts`,
+        `DELETE ${m}/bank_accounts/{bank_account_id}`,
+        `GET ${m}/sellers/{seller_id}/bank_accounts`,
+        `POST ${m}/transactions`,
+        `GET ${m}/transactions`,
+        `GET ${m}/transactions/{transaction_id}`,
+        `POST ${m}/transactions/{transaction_id}/authorization`,
+        `POST ${m}/transactions/{transaction_id}/completion`,
+        `POST ${m}/transactions/{transaction_id}/reversal`,
+        `POST ${m}/transactions/{transaction_id}/void`,
+        `GET ${m}/terminals/{terminal}/pending_transactions`,
+        'POST /v1/cancellation/marketplaces/{marketplace_id}/transactions/{transaction_id}',
+        `POST ${m}/webhooks`,
+        `GET ${m}/webhooks`,
+        'POST /v1/sandbox/tokens',
+        'GET /boletos/{transaction_id}.pdf',
+      ]),
+    );
+  });
+
+  it('gives every operation a summary, a tag and a schema for its successful answer', () => {
+    for (const [method, path, operation] of operations(sandbox.openapi())) {
+      const where = `${method.toUpperCase()} ${path}`;
+      expect(operation.summary, where).toBeTruthy();
+      expect(operation.tags?.length, where).toBeGreaterThan(0);
+      const success = Object.entries(operation.responses ?? {}).find(([status]) => /^2/.test(status));
+      expect(success, where).toBeDefined();
+    }
+  });
+
+  it('requires the bearer token everywhere but on the token helper and the public documents', () => {
+    const document = sandbox.openapi() as { security?: unknown[] };
+    expect(document.security).toEqual([{ bearer: [] }]);
+    const open = operations(document)
+      .filter(([, , operation]) => Array.isArray(operation.security) && operation.security.length === 0)
+      .map(([method, path]) => `${method.toUpperCase()} ${path}`)
+      .sort();
+    expect(open).toEqual(
+      ['GET /boletos/{transaction_id}.pdf', 'GET /pix/{transaction_id}.png', 'POST /v1/sandbox/marketplaces', 'POST /v1/sandbox/tokens'].sort(),
+    );
+  });
+
+  it('is the document committed in docs/sandbox-openapi.json (regenerate with `npm run docs:openapi`)', () => {
+    const committed = JSON.parse(readFileSync(new URL('../../../docs/sandbox-openapi.json', import.meta.url), 'utf8')) as unknown;
+    expect(committed).toEqual(JSON.parse(JSON.stringify(sandbox.openapi())));
+  });
+});
