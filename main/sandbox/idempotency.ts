@@ -5,7 +5,7 @@
  * so a request that failed validation can be corrected and retried under the same key.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SandboxContext } from './context.js';
 import { badRequest, conflict } from './errors.js';
 import { utcTimestamp } from './time.js';
@@ -75,4 +75,10 @@ export function idempotent<T>(
     return { ...result, replayed: false };
   });
   return run();
+}
+
+/** Marks a replayed answer with `Idempotent-Replayed: true` (as Stripe does), so a client can tell. */
+export function markReplay(reply: FastifyReply, result: { readonly replayed: boolean }): FastifyReply {
+  if (result.replayed) void reply.header('idempotent-replayed', 'true');
+  return reply;
 }

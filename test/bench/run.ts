@@ -7,6 +7,7 @@ import os from 'node:os';
 import { benchFraming } from './framing.bench.js';
 import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
 import { benchSandboxThroughput } from './sandbox.bench.js';
+import { benchClientOverhead } from './client.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -29,6 +30,10 @@ console.log(results.linkEfficiency);
 console.log('sandbox: requests/s with keep-alive, beside a bare node:http hello-world');
 results.sandbox = await benchSandboxThroughput();
 console.log(results.sandbox);
+
+console.log('payments client: GET buyer, client vs raw fetch (ms, keep-alive)');
+results.clientOverhead = await benchClientOverhead();
+console.log(results.clientOverhead);
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

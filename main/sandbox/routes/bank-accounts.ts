@@ -20,7 +20,7 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import { badRequest, notFound } from '../errors.js';
-import { idempotent } from '../idempotency.js';
+import { idempotent, markReplay } from '../idempotency.js';
 import { findSeller } from '../marketplaces.js';
 import { newId } from '../time.js';
 import { findBankAccount, insertBankAccount, listBankAccounts, softDeleteBankAccount } from '../store/bank-accounts.js';
@@ -140,7 +140,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
         );
         return { statusCode: 201, body: bankAccountView(record) };
       });
-      return reply.code(result.statusCode).send(result.body);
+      return markReplay(reply, result).code(result.statusCode).send(result.body);
     },
   );
 

@@ -24,7 +24,7 @@ import {
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
-import { idempotent } from '../idempotency.js';
+import { idempotent, markReplay } from '../idempotency.js';
 import {
   applyBuyerUpdate,
   findBuyer,
@@ -122,7 +122,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
         }
         return { statusCode: 201, body: buyerView(insertBuyer(ctx.db, marketplaceId, body, ctx.now())) };
       });
-      return reply.code(result.statusCode).send(result.body);
+      return markReplay(reply, result).code(result.statusCode).send(result.body);
     },
   );
 

@@ -4,6 +4,7 @@
  * request, reports the chip's final decision, and can reverse or void. Outcomes are
  * deterministic (payments/outcomes.ts), so every path can be tested.
  */
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
   ErrorA,
@@ -20,8 +21,10 @@ import {
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
+import { idempotent, markReplay } from '../idempotency.js';
 import { authorizationAnswer, authorize } from '../payments/authorization.js';
 import { changeTransaction } from '../payments/change.js';
+import type { Transition } from '../payments/transitions.js';
 import { AMOUNT_ENDINGS, decideOutcome, TEST_CARDS } from '../payments/outcomes.js';
 import { completeAccepted, reverse, unchanged, voidTransaction } from '../payments/transitions.js';
 import { listTransactions, type TransactionRecord } from '../store/transactions.js';
@@ -197,13 +200,12 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       const { terminal, chip_result: chipResult } = request.body;
-      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+      return answerChange(ctx, request, reply, request.params.transaction_id, (record) => {
         checkTerminal(record, terminal);
         if (chipResult === 'accepted') return completeAccepted(record, ctx.now());
         if (record.status === 'pending') throw conflict('Transaction has not been authorized yet');
         return reverse(record, 'chip_refused', ctx.now());
       });
-      return reply.send(transactionView(ctx, transition.record));
     },
   );
 
@@ -223,11 +225,10 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       const { terminal, reason } = request.body;
-      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+      return answerChange(ctx, request, reply, request.params.transaction_id, (record) => {
         checkTerminal(record, terminal);
         return reverse(record, reason, ctx.now());
       });
-      return reply.send(transactionView(ctx, transition.record));
     },
   );
 
@@ -250,11 +251,28 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       const { on_behalf_of: seller, amount } = request.body;
-      const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) => {
+      return answerChange(ctx, request, reply, request.params.transaction_id, (record) => {
         if (record.on_behalf_of !== seller) throw badRequest("Field on_behalf_of does not match the transaction's seller");
         return voidTransaction(record, amount, ctx.now());
       });
-      return reply.send(transactionView(ctx, transition.record));
     },
   );
 };
+
+/**
+ * Applies a state change to the transaction once per Idempotency-Key (a retried partial void
+ * must not void twice) and answers the transaction; a replay answers the first result.
+ */
+function answerChange(
+  ctx: SandboxContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  transactionId: string,
+  decide: (record: TransactionRecord) => Transition,
+): FastifyReply {
+  const result = idempotent(ctx, request, () => ({
+    statusCode: 200,
+    body: changeTransaction(ctx, request.marketplaceId, transactionId, decide).record,
+  }));
+  return markReplay(reply, result).send(transactionView(ctx, result.body));
+}

@@ -16,7 +16,7 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import { badRequest } from '../errors.js';
-import { idempotent } from '../idempotency.js';
+import { idempotent, markReplay } from '../idempotency.js';
 import { cancellationSweeper } from '../payments/boleto-cancellation.js';
 import { loadTransaction } from '../payments/change.js';
 import { createTransaction } from '../payments/create.js';
@@ -60,7 +60,7 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
         statusCode: 201,
         body: createTransaction(ctx, request.marketplaceId, body as TransactionRequest, ctx.now()),
       }));
-      return reply.code(201).send(transactionView(ctx, created.body));
+      return markReplay(reply, created).code(201).send(transactionView(ctx, created.body));
     },
   );
 

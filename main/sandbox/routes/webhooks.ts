@@ -29,6 +29,7 @@ import {
 } from '../store/webhooks.js';
 import { newId, offsetTimestamp } from '../time.js';
 import { newWebhookSecret } from '../webhooks/signature.js';
+import { idempotent, markReplay } from '../idempotency.js';
 
 const WEBHOOK_LIST_DESCRIPTION = "The marketplace's active webhooks, oldest first.";
 const WebhookList = Type.Object(ListEnvelope(Webhook, WEBHOOK_LIST_DESCRIPTION).properties, {
@@ -76,18 +77,21 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       if (events.includes('all') && events.length > 1) {
         throw badRequest('Field event must be either ["all"] or a list of event names, not both');
       }
-      const now = offsetTimestamp(ctx.now());
-      const id = newId();
-      const secret = newWebhookSecret();
-      insertWebhook(ctx.db, {
-        id,
-        marketplaceId: request.marketplaceId,
-        secret,
-        data: { url, description: description ?? null, events, status: 'active', created_at: now, updated_at: now },
+      const result = idempotent(ctx, request, () => {
+        const now = offsetTimestamp(ctx.now());
+        const id = newId();
+        const secret = newWebhookSecret();
+        insertWebhook(ctx.db, {
+          id,
+          marketplaceId: request.marketplaceId,
+          secret,
+          data: { url, description: description ?? null, events, status: 'active', created_at: now, updated_at: now },
+        });
+        const created = findWebhook(ctx.db, request.marketplaceId, id);
+        if (!created) throw new SandboxHttpError(500, 'Webhook vanished after it was created');
+        return { statusCode: 201, body: { ...webhookView(created), secret } };
       });
-      const created = findWebhook(ctx.db, request.marketplaceId, id);
-      if (!created) throw new SandboxHttpError(500, 'Webhook vanished after it was created');
-      return reply.code(201).send({ ...webhookView(created), secret });
+      return markReplay(reply, result).code(201).send(result.body);
     },
   );
 

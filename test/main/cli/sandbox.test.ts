@@ -44,7 +44,7 @@ describe('pinbridge sandbox', () => {
       const created = await fetch(`${a.url}/v1/marketplaces/${a.marketplace_id}/buyers`, {
         method: 'POST',
         headers: { authorization: `Bearer ${a.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ first_name: 'Maria', last_name: 'Silva', taxpayer_id: '52998224725' }),
+        body: JSON.stringify({ first_name: 'Maria', last_name: 'Silva', taxpayer_id: '71428793860' }),
       });
       expect(created.status).toBe(201);
       const buyer = (await created.json()) as { id: string };

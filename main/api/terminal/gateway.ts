@@ -1,0 +1,45 @@
+/**
+ * The terminal channel as the payment engine sees it: the calls a PINPAD agent makes to finish
+ * a card-present transaction that was created pending. One interface, so a provider's own
+ * channel (an SDK, a TEF bridge) can replace the HTTP implementation without touching the
+ * engine. Results carry integer centavos, like every result of the client.
+ *
+ *   pendingTransactions  the pending pinpad transactions addressed to a PINPAD serial
+ *   authorize            card data (brand, first 6 / last 4, entry mode, encrypted blobs) →
+ *                        approved / declined, with the issuer data for the chip
+ *   complete             the chip's final decision after an online approval (accepted / refused)
+ *   reverse              technical undo when the outcome is unknown or the chip refused
+ *   void                 cancel a pending or approved transaction
+ *
+ * Every call that changes state is idempotent for the same transaction and operation (see
+ * idempotency.ts), so an engine may repeat a call whose answer it never saw.
+ */
+import type {
+  TerminalAuthorizationRequest,
+  TerminalCompletionRequest,
+  TerminalReversalRequest,
+  VoidRequest,
+} from '../../contract/index.js';
+import type { CallOptions } from '../http.js';
+import type { TerminalAuthorizationResult, Transaction } from '../normalize.js';
+
+export type { TerminalAuthorizationRequest, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
+
+export interface TerminalCallOptions extends CallOptions {
+  /** Replaces the derived Idempotency-Key. */
+  readonly idempotencyKey?: string;
+  /** A token that makes a deliberate repeat of the same operation a new request (e.g. re-authorizing with another card). */
+  readonly attempt?: string;
+}
+
+export interface TerminalGateway {
+  pendingTransactions(serial: string, options?: CallOptions): Promise<readonly Transaction[]>;
+  authorize(
+    transactionId: string,
+    request: TerminalAuthorizationRequest,
+    options?: TerminalCallOptions,
+  ): Promise<TerminalAuthorizationResult>;
+  complete(transactionId: string, request: TerminalCompletionRequest, options?: TerminalCallOptions): Promise<Transaction>;
+  reverse(transactionId: string, request: TerminalReversalRequest, options?: TerminalCallOptions): Promise<Transaction>;
+  void(transactionId: string, request: VoidRequest, options?: TerminalCallOptions): Promise<Transaction>;
+}

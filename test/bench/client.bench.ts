@@ -1,0 +1,90 @@
+/**
+ * Payments client overhead: `client.buyers.retrieve(id)` against a raw `fetch` of the same
+ * endpoint of the sandbox on loopback (all over keep-alive connections), timed in a shuffled
+ * order each round so drift of the machine hits all alike. Goal: client median ≤ 1.10 × raw.
+ *
+ * A third line, raw `fetch` with an abort signal and timer like the client's per-attempt
+ * timeout, shows how much of the gap is the price of having a timeout at all (undici wires every
+ * signal into the request) rather than the client's own work.
+ */
+import { PaymentsClient } from '../../main/api/index.js';
+import { startSandbox } from '../../main/sandbox/server.js';
+import { round, stats } from './harness.js';
+
+export interface ClientOverhead {
+  readonly samples: number;
+  readonly rawFetchMedianMs: number;
+  readonly rawFetchWithTimeoutMedianMs: number;
+  readonly clientMedianMs: number;
+  readonly rawFetchP99Ms: number;
+  readonly clientP99Ms: number;
+  /** client / raw fetch (the goal). */
+  readonly ratio: number;
+  /** client / raw fetch with a timeout signal. */
+  readonly ratioVsFetchWithTimeout: number;
+  readonly goal: string;
+}
+
+export async function benchClientOverhead(samples = 2_000): Promise<ClientOverhead> {
+  const sandbox = await startSandbox();
+  try {
+    const created = (await (
+      await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as { marketplace_id: string; access_token: string };
+    const client = new PaymentsClient({ baseUrl: sandbox.url, token: created.access_token, marketplaceId: created.marketplace_id });
+    const buyer = await client.buyers.create({ first_name: 'Bench', taxpayer_id: '52998224725' });
+
+    const url = `${sandbox.url}/v1/marketplaces/${created.marketplace_id}/buyers/${buyer.id}`;
+    const headers = { authorization: `Bearer ${created.access_token}`, accept: 'application/json' };
+    const raw = async (): Promise<unknown> => {
+      const response = await fetch(url, { headers });
+      if (!response.ok) throw new Error(`raw fetch failed: HTTP ${response.status}`);
+      return response.json();
+    };
+    const rawWithTimeout = async (): Promise<unknown> => {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 20_000);
+      try {
+        const response = await fetch(url, { headers, signal: controller.signal });
+        if (!response.ok) throw new Error(`raw fetch failed: HTTP ${response.status}`);
+        return await response.json();
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    const viaClient = (): Promise<unknown> => client.buyers.retrieve(buyer.id);
+
+    const contenders: Array<{ run: () => Promise<unknown>; times: number[] }> = [
+      { run: raw, times: [] },
+      { run: rawWithTimeout, times: [] },
+      { run: viaClient, times: [] },
+    ];
+    for (let i = 0; i < Math.ceil(samples / 10); i++) for (const contender of contenders) await contender.run();
+    for (let i = 0; i < samples; i++) {
+      // A new order every round, so none always runs on a just-warmed connection.
+      const order = [...contenders].sort(() => Math.random() - 0.5);
+      for (const contender of order) {
+        const start = performance.now();
+        await contender.run();
+        contender.times.push(performance.now() - start);
+      }
+    }
+    const [rawTimes, timeoutTimes, clientTimes] = contenders.map((c) => c.times) as [number[], number[], number[]];
+    const rawStats = stats(rawTimes);
+    const timeoutStats = stats(timeoutTimes);
+    const clientStats = stats(clientTimes);
+    return {
+      samples,
+      rawFetchMedianMs: round(rawStats.medianMs),
+      rawFetchWithTimeoutMedianMs: round(timeoutStats.medianMs),
+      clientMedianMs: round(clientStats.medianMs),
+      rawFetchP99Ms: round(rawStats.p99Ms),
+      clientP99Ms: round(clientStats.p99Ms),
+      ratio: round(clientStats.medianMs / rawStats.medianMs, 3),
+      ratioVsFetchWithTimeout: round(clientStats.medianMs / timeoutStats.medianMs, 3),
+      goal: 'ratio ≤ 1.10',
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
