@@ -18,6 +18,7 @@ import Fastify, {
 } from 'fastify';
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
+import { hoistNamedSchemas } from './openapi.js';
 import type { SandboxContext } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
 import { VERSION } from '../version.js';
@@ -83,6 +84,7 @@ export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteR
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (documents) => ('openapiObject' in documents ? hoistNamedSchemas(documents.openapiObject) : documents.swaggerObject),
   });
 
   app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));

@@ -83,6 +83,19 @@ describe('the sandbox OpenAPI document', () => {
     );
   });
 
+  it('names the contract\'s schemas once under components and every $ref resolves', () => {
+    const document = sandbox.openapi() as { components: { schemas: Record<string, unknown> } };
+    expect(Object.keys(document.components.schemas)).toEqual(
+      expect.arrayContaining(['Transaction', 'Buyer', 'BankAccount', 'BankAccountListItem', 'ErrorA', 'ErrorB', 'TerminalAuthorizationResult']),
+    );
+    const refs = JSON.stringify(document).match(/"\$ref":"#\/components\/schemas\/[A-Za-z0-9]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      const name = /schemas\/([A-Za-z0-9]+)"$/.exec(ref)![1]!;
+      expect(document.components.schemas[name], name).toBeDefined();
+    }
+  });
+
   it('is the document committed in docs/sandbox-openapi.json (regenerate with `npm run docs:openapi`)', () => {
     const committed = JSON.parse(readFileSync(new URL('../../../docs/sandbox-openapi.json', import.meta.url), 'utf8')) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(sandbox.openapi())));
