@@ -71,12 +71,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const webhooks: WebhookEmitter = createWebhookDispatcher(base);
   const context: SandboxContext = { ...base, webhooks };
 
+  const shutDown = async (): Promise<void> => {
+    for (const hook of closeHooks.reverse()) await hook();
+    db.close();
+  };
   const seed = ensureSeed(context);
   const app = buildSandboxApp(context, SANDBOX_ROUTES);
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {
-    db.close();
+    // e.g. the port is taken: stop the timers the parts started before closing their database.
+    await app.close();
+    await shutDown();
     throw error;
   }
   const address = app.server.address();
@@ -93,8 +99,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     close: () =>
       (closed ??= (async () => {
         await app.close();
-        for (const hook of closeHooks.reverse()) await hook();
-        db.close();
+        await shutDown();
       })()),
   };
 }

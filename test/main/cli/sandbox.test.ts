@@ -92,7 +92,7 @@ describe('pinbridge sandbox', () => {
   it('exits 1 with one line when the port is taken', async () => {
     const first = await serve(['sandbox']);
     const port = new URL((first.ready as unknown as Ready).url).port;
-    const result = await run(['sandbox', '--port', port, '--json']);
+    const result = await run(['sandbox', '--port', port]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/in use/i);
