@@ -23,24 +23,13 @@
  * and 40 hex characters of SHA-256 (under 70 characters; the service accepts up to 255).
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../contract/index.js';
 
 const HASH_CHARS = 40;
 
 const digest = (parts: readonly string[]): string =>
   // The unit separator cannot occur in ids or references, so ("ab","c") and ("a","bc") differ.
   createHash('sha256').update(parts.join('\u001f')).digest('hex').slice(0, HASH_CHARS);
-
-/** JSON with object keys sorted, so the same body hashes alike whatever its key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
 
 export type TransactionKind = 'boleto' | 'bolepix' | 'pinpad' | 'tap_to_pay';
 

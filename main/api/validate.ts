@@ -10,6 +10,7 @@ import {
   BUYER_UPDATABLE_FIELDS,
   BuyerCreateRequest,
   buyerSearchViolation,
+  dedupeViolations,
   BuyerUpdateRequest,
   LIST_LIMIT_MAX,
   schemaViolations,
@@ -33,20 +34,10 @@ export interface RequestContext {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function dedupe(violations: readonly Violation[]): Violation[] {
-  const seen = new Set<string>();
-  return violations.filter((v) => {
-    const key = `${v.field}\u0000${v.code}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** Throws `InvalidRequestError` when there is any violation. */
 export function assertNoViolations(violations: readonly (Violation | undefined)[], context?: RequestContext): void {
   if (violations.every((v) => v === undefined)) return;
-  const found = dedupe(violations.filter((v): v is Violation => v !== undefined));
+  const found = dedupeViolations(violations.filter((v): v is Violation => v !== undefined));
   if (found.length > 0) throw new InvalidRequestError(found, context);
 }
 
@@ -87,7 +78,7 @@ export const transactionViolations = (body: unknown): Violation[] => transaction
 
 export function buyerCreateViolations(body: unknown): Violation[] {
   if (!isRecord(body)) return [{ field: '', code: 'invalid_type', message: 'Body must be a JSON object' }];
-  return dedupe([...schemaViolations(BuyerCreateRequest, body), ...taxpayerViolations(body)]);
+  return dedupeViolations([...schemaViolations(BuyerCreateRequest, body), ...taxpayerViolations(body)]);
 }
 
 export function buyerUpdateViolations(body: unknown): Violation[] {
@@ -103,7 +94,7 @@ export function buyerUpdateViolations(body: unknown): Violation[] {
       violations.push({ field, code: 'unexpected_field', message: `Unexpected fields in request [${field}]` });
     }
   }
-  return dedupe([...violations, ...schemaViolations(BuyerUpdateRequest, body)]);
+  return dedupeViolations([...violations, ...schemaViolations(BuyerUpdateRequest, body)]);
 }
 
 /** Search by tax id: exactly one of taxpayer_id / ein, 11 / 14 digits with valid check digits. */
@@ -116,7 +107,7 @@ export function buyerSearchViolations(query: { taxpayer_id?: unknown; ein?: unkn
 
 export function bankAccountCreateViolations(body: unknown): Violation[] {
   if (!isRecord(body)) return [{ field: '', code: 'invalid_type', message: 'Body must be a JSON object' }];
-  return dedupe([...schemaViolations(BankAccountCreateRequest, body), ...taxpayerViolations(body)]);
+  return dedupeViolations([...schemaViolations(BankAccountCreateRequest, body), ...taxpayerViolations(body)]);
 }
 
 export const webhookCreateViolations = (body: unknown): Violation[] => schemaViolations(WebhookCreateRequest, body);

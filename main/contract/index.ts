@@ -7,3 +7,4 @@ export * from './terminal.js';
 export * from './webhooks.js';
 export * from './sandbox.js';
 export * from './rules.js';
+export * from './canonical-json.js';

@@ -151,7 +151,7 @@ export function violationsFromSchemaErrors(errors: readonly SchemaErrorLike[]): 
     const violation = violationFromSchemaError(error);
     if (violation) violations.push(violation);
   }
-  return dedupe(violations);
+  return dedupeViolations(violations);
 }
 
 /** The violations of `value` against `schema`, the most useful first, without repeats. */
@@ -175,7 +175,8 @@ function inServiceWording(violation: Violation): Violation {
   return violation;
 }
 
-function dedupe(violations: Violation[]): Violation[] {
+/** The violations without repeats of the same field and code (the first one of each is kept). */
+export function dedupeViolations(violations: readonly Violation[]): Violation[] {
   const seen = new Set<string>();
   return violations.filter((v) => {
     const key = `${v.field}\u0000${v.code}`;

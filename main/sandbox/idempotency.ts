@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { canonicalJson } from '../contract/index.js';
 import type { SandboxContext } from './context.js';
 import { badRequest, conflict } from './errors.js';
 import { utcTimestamp } from './time.js';
@@ -18,18 +19,6 @@ export interface StoredResponse<T = unknown> {
   readonly body: T;
   /** True when this is a replay of an earlier request. */
   readonly replayed: boolean;
-}
-
-/** JSON with object keys sorted, so {"a":1,"b":2} and {"b":2,"a":1} hash alike. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 export function idempotencyKeyOf(request: FastifyRequest): string | undefined {

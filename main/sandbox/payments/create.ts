@@ -19,11 +19,24 @@ import { newId, offsetTimestamp } from '../time.js';
 import { bolepixTerms, boletoTerms, issueBoleto, issuePix, type BoletoTerms } from './boleto.js';
 import { historyEntry } from './transitions.js';
 
-type Base = Omit<TransactionRecord, 'payment_type' | 'payment_locale'>;
+/** A transaction record before its kind is set. */
+export type BlankTransaction = Omit<TransactionRecord, 'payment_type' | 'payment_locale'>;
 
-function baseRecord(marketplaceId: string, request: TransactionRequest, at: Date): Base {
-  const id = newId();
-  const timestamp = offsetTimestamp(at);
+/** What every kind of request gives a new transaction (all of them carry these fields). */
+export interface TransactionBasics {
+  readonly amount: number;
+  readonly description: string;
+  readonly reference_id?: string | null;
+  readonly on_behalf_of: string;
+  readonly metadata?: TransactionRecord['metadata'];
+}
+
+/**
+ * The record every new transaction starts from, whatever its kind: pending, the whole amount,
+ * nothing authorized and no history yet. Exported for tests that write or serve records of
+ * their own, so they start from the same record the sandbox does.
+ */
+export function blankTransaction(marketplaceId: string, id: string, request: TransactionBasics, timestamp: string): BlankTransaction {
   return {
     id,
     resource: 'transaction',
@@ -56,6 +69,9 @@ function baseRecord(marketplaceId: string, request: TransactionRequest, at: Date
   };
 }
 
+const newRecord = (marketplaceId: string, request: TransactionRequest, at: Date): BlankTransaction =>
+  blankTransaction(marketplaceId, newId(), request, offsetTimestamp(at));
+
 function withCreatedEntry(record: TransactionRecord, at: Date): TransactionRecord {
   return { ...record, history: [historyEntry(record, at, { operation_type: 'created', status: 'succeeded' })] };
 }
@@ -66,7 +82,7 @@ function terminalRecord(
   at: Date,
 ): TransactionRecord {
   return {
-    ...baseRecord(marketplaceId, request, at),
+    ...newRecord(marketplaceId, request, at),
     payment_type: request.payment_type,
     payment_locale: request.payment_locale,
     terminal: request.terminal,
@@ -85,7 +101,7 @@ function boletoRecord(
   seller: SellerRecord,
   at: Date,
 ): TransactionRecord {
-  const base = baseRecord(marketplaceId, request, at);
+  const base = newRecord(marketplaceId, request, at);
   const record: TransactionRecord = {
     ...base,
     payment_type: request.payment_type,

@@ -6,6 +6,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/index.js';
+import { blankTransaction } from '../../../main/sandbox/payments/create.js';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -120,39 +121,14 @@ export function stubClient(stub: Stub, options: Partial<PaymentsClientOptions> =
   });
 }
 
-/** A complete transaction record as the service writes it; `amount` as given. */
+/** A complete transaction record as the service writes it (a PINPAD sale); `amount` as given. */
 export function wireTransaction(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  const basics = { amount: 1500, description: 'Venda 1', reference_id: 'sale-1', on_behalf_of: SELLER_ID };
   return {
-    id: TXN_ID,
-    resource: 'transaction',
-    status: 'pending',
-    amount: 1500,
-    original_amount: 1500,
-    currency: 'BRL',
-    description: 'Venda 1',
+    ...blankTransaction(MARKETPLACE_ID, TXN_ID, basics, '2026-01-02T10:00:00+00:00'),
     payment_type: 'credit',
     payment_locale: 'pinpad',
-    reference_id: 'sale-1',
-    on_behalf_of: SELLER_ID,
-    customer: null,
     terminal: 'PP123456',
-    notification: null,
-    installment_plan: null,
-    transaction_number: null,
-    gateway_authorizer: null,
-    payment_authorization: null,
-    point_of_sale: null,
-    payment_method: null,
-    error: null,
-    captured: false,
-    voided: false,
-    voided_at: null,
-    refunded: false,
-    history: [],
-    metadata: {},
-    uri: `/v1/marketplaces/${MARKETPLACE_ID}/transactions/${TXN_ID}`,
-    created_at: '2026-01-02T10:00:00+00:00',
-    updated_at: '2026-01-02T10:00:00+00:00',
     ...overrides,
   };
 }

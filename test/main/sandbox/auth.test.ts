@@ -11,16 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BankAccount, BankAccountListItem, Buyer, ListEnvelope } from '../../../main/contract/index.js';
 import { EXAMPLE_BUYERS } from '../../../main/sandbox/seed-records.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { call, request, type Caller, type Reply } from '../../helpers/sandbox.js';
 
 interface Marketplace {
   readonly marketplace_id: string;
   readonly seller_id: string;
   readonly access_token: string;
-}
-
-interface Reply<T> {
-  readonly status: number;
-  readonly body: T;
 }
 
 const ERROR_B_KEYS = ['message', 'status_code', 'type'];
@@ -32,23 +28,10 @@ let b: Marketplace;
 let accountOfB: BankAccount;
 let buyerOfB: Buyer;
 
-async function request<T = Record<string, unknown>>(
-  url: string,
-  method: string,
-  path: string,
-  options: { headers?: Record<string, string>; body?: unknown } = {},
-): Promise<Reply<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${url}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
 const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
+
+/** Requests with marketplace `m`'s token. */
+const as = (m: Marketplace): Caller => ({ sandbox, token: m.access_token });
 
 async function newMarketplace(url: string): Promise<Marketplace> {
   return (await request<Marketplace>(url, 'POST', '/v1/sandbox/marketplaces')).body;
@@ -58,23 +41,20 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   a = await newMarketplace(sandbox.url);
   b = await newMarketplace(sandbox.url);
-  const account = await request<BankAccount>(sandbox.url, 'POST', `/v1/marketplaces/${b.marketplace_id}/bank_accounts`, {
-    headers: bearer(b.access_token),
-    body: {
-      customer: b.seller_id,
-      holder_name: 'Loja B Ltda',
-      ein: '11222333000181',
-      bank_code: '237',
-      type: 'checking',
-      account_number: '3344556',
-      routing_number: '0101',
-    },
+  const account = await call<BankAccount>(as(b), 'POST', `/v1/marketplaces/${b.marketplace_id}/bank_accounts`, {
+    customer: b.seller_id,
+    holder_name: 'Loja B Ltda',
+    ein: '11222333000181',
+    bank_code: '237',
+    type: 'checking',
+    account_number: '3344556',
+    routing_number: '0101',
   });
   expect(account.status).toBe(201);
   accountOfB = account.body;
-  const buyer = await request<Buyer>(sandbox.url, 'POST', `/v1/marketplaces/${b.marketplace_id}/buyers`, {
-    headers: bearer(b.access_token),
-    body: { first_name: 'Cliente de B', taxpayer_id: '93541134780' },
+  const buyer = await call<Buyer>(as(b), 'POST', `/v1/marketplaces/${b.marketplace_id}/buyers`, {
+    first_name: 'Cliente de B',
+    taxpayer_id: '93541134780',
   });
   expect(buyer.status).toBe(201);
   buyerOfB = buyer.body;
@@ -94,7 +74,7 @@ describe('401 unauthorized (error shape B on every route family)', () => {
 
   async function expectUnauthorized(headers: Record<string, string>, message: RegExp): Promise<void> {
     for (const path of paths()) {
-      const reply = await request(sandbox.url, 'GET', path, { headers });
+      const reply = await request(sandbox.url, 'GET', path, undefined, { headers });
       expect(reply.status).toBe(401);
       expect(keysOf(reply.body)).toEqual(ERROR_B_KEYS);
       expect(reply.body).toMatchObject({ status_code: 401, type: 'unauthorized' });
@@ -118,18 +98,19 @@ describe('401 unauthorized (error shape B on every route family)', () => {
   it('answers 401 for an expired token and accepts a live one minted the same way', async () => {
     const mint = async (expiresIn: number): Promise<string> => {
       const reply = await request<{ access_token: string }>(sandbox.url, 'POST', '/v1/sandbox/tokens', {
-        body: { marketplace_id: b.marketplace_id, expires_in: expiresIn },
+        marketplace_id: b.marketplace_id,
+        expires_in: expiresIn,
       });
       expect(reply.status).toBe(201);
       return reply.body.access_token;
     };
     await expectUnauthorized(bearer(await mint(0)), /expired/);
     const live = await mint(3600);
-    for (const path of paths()) expect((await request(sandbox.url, 'GET', path, { headers: bearer(live) })).status).toBe(200);
+    for (const path of paths()) expect((await call({ sandbox, token: live }, 'GET', path)).status).toBe(200);
   });
 
   it('answers 401 before looking at the body of a write', async () => {
-    const reply = await request(sandbox.url, 'POST', `/v1/marketplaces/${b.marketplace_id}/buyers`, { body: {} });
+    const reply = await request(sandbox.url, 'POST', `/v1/marketplaces/${b.marketplace_id}/buyers`, {});
     expect(reply.status).toBe(401);
     expect(reply.body.type).toBe('unauthorized');
   });
@@ -137,59 +118,45 @@ describe('401 unauthorized (error shape B on every route family)', () => {
 
 describe('isolation between marketplaces', () => {
   it("answers 404 not_found when marketplace A's token asks for B's bank account under A's path", async () => {
-    const reply = await request(sandbox.url, 'GET', `/v1/marketplaces/${a.marketplace_id}/bank_accounts/${accountOfB.id}`, {
-      headers: bearer(a.access_token),
-    });
+    const reply = await call(as(a), 'GET', `/v1/marketplaces/${a.marketplace_id}/bank_accounts/${accountOfB.id}`);
     expect(reply.status).toBe(404);
     expect(keysOf(reply.body)).toEqual(ERROR_B_KEYS);
     expect(reply.body.type).toBe('not_found');
   });
 
   it("answers 404 when marketplace A's token names B's marketplace in the path", async () => {
-    const account = await request(sandbox.url, 'GET', `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`, {
-      headers: bearer(a.access_token),
-    });
+    const account = await call(as(a), 'GET', `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`);
     expect(account.status).toBe(404);
     expect(account.body).toEqual({
       status_code: 404,
       type: 'not_found',
       message: `Marketplace not found: ${b.marketplace_id}`,
     });
-    const buyer = await request(sandbox.url, 'GET', `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`, {
-      headers: bearer(a.access_token),
-    });
+    const buyer = await call(as(a), 'GET', `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`);
     expect(buyer.status).toBe(404);
     expect(buyer.body.detail).toBe(`Marketplace not found: ${b.marketplace_id}`);
   });
 
   it("does not let A remove or list B's records", async () => {
     const base = `/v1/marketplaces/${a.marketplace_id}`;
-    const headers = bearer(a.access_token);
-    expect((await request(sandbox.url, 'DELETE', `${base}/bank_accounts/${accountOfB.id}`, { headers })).status).toBe(404);
-    expect((await request(sandbox.url, 'DELETE', `${base}/buyers/${buyerOfB.id}`, { headers })).status).toBe(404);
-    const list = await request<ListEnvelope<BankAccountListItem>>(sandbox.url, 'GET', `${base}/sellers/${b.seller_id}/bank_accounts`, {
-      headers,
-    });
+    const asA = as(a);
+    expect((await call(asA, 'DELETE', `${base}/bank_accounts/${accountOfB.id}`)).status).toBe(404);
+    expect((await call(asA, 'DELETE', `${base}/buyers/${buyerOfB.id}`)).status).toBe(404);
+    const list = await call<ListEnvelope<BankAccountListItem>>(asA, 'GET', `${base}/sellers/${b.seller_id}/bank_accounts`);
     expect(list.body).toMatchObject({ items: [], total: 0 });
-    const search = await request(sandbox.url, 'GET', `${base}/buyers/search?taxpayer_id=93541134780`, { headers });
+    const search = await call(asA, 'GET', `${base}/buyers/search?taxpayer_id=93541134780`);
     expect(search.status).toBe(404);
     // B still has both.
-    const own = await request(sandbox.url, 'GET', `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`, {
-      headers: bearer(b.access_token),
-    });
+    const own = await call(as(b), 'GET', `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`);
     expect(own.status).toBe(200);
   });
 
   it('answers 404 "Marketplace not found" for a marketplace id that does not exist', async () => {
     const unknown = '0123456789abcdef0123456789abcdef';
-    const search = await request(sandbox.url, 'GET', `/v1/marketplaces/${unknown}/buyers/search?taxpayer_id=93541134780`, {
-      headers: bearer(a.access_token),
-    });
+    const search = await call(as(a), 'GET', `/v1/marketplaces/${unknown}/buyers/search?taxpayer_id=93541134780`);
     expect(search.status).toBe(404);
     expect(search.body.detail).toBe(`Marketplace not found: ${unknown}`);
-    const accounts = await request(sandbox.url, 'GET', `/v1/marketplaces/${unknown}/sellers/${a.seller_id}/bank_accounts`, {
-      headers: bearer(a.access_token),
-    });
+    const accounts = await call(as(a), 'GET', `/v1/marketplaces/${unknown}/sellers/${a.seller_id}/bank_accounts`);
     expect(accounts.body).toMatchObject({ status_code: 404, type: 'not_found' });
   });
 });
@@ -206,28 +173,26 @@ describe('restarting on the same data directory', () => {
 
     const first = await startSandbox({ dataDir });
     const base = `/v1/marketplaces/${first.marketplaceId}`;
-    const headers = bearer(first.token);
+    const onFirst = { sandbox: first, token: first.token };
     let buyer: Reply<Buyer>;
     let account: Reply<BankAccount>;
     let seededBefore: Reply<ListEnvelope<BankAccountListItem>>;
     try {
-      buyer = await request<Buyer>(first.url, 'POST', `${base}/buyers`, {
-        headers,
-        body: { first_name: 'Persistente', taxpayer_id: '07186592104', metadata: { since: 2026 } },
+      buyer = await call<Buyer>(onFirst, 'POST', `${base}/buyers`, {
+        first_name: 'Persistente',
+        taxpayer_id: '07186592104',
+        metadata: { since: 2026 },
       });
-      account = await request<BankAccount>(first.url, 'POST', `${base}/bank_accounts`, {
-        headers,
-        body: {
-          customer: first.sellerId,
-          holder_name: 'Loja Exemplo Ltda',
-          ein: '11222333000181',
-          bank_code: '756',
-          type: 'savings',
-          account_number: '1020304-0',
-          routing_number: '3001',
-        },
+      account = await call<BankAccount>(onFirst, 'POST', `${base}/bank_accounts`, {
+        customer: first.sellerId,
+        holder_name: 'Loja Exemplo Ltda',
+        ein: '11222333000181',
+        bank_code: '756',
+        type: 'savings',
+        account_number: '1020304-0',
+        routing_number: '3001',
       });
-      seededBefore = await request(first.url, 'GET', `${base}/sellers/${first.sellerId}/bank_accounts`, { headers });
+      seededBefore = await call(onFirst, 'GET', `${base}/sellers/${first.sellerId}/bank_accounts`);
       expect(buyer.status).toBe(201);
       expect(account.status).toBe(201);
     } finally {
@@ -241,23 +206,20 @@ describe('restarting on the same data directory', () => {
         s: first.sellerId,
         t: first.token,
       });
-      const again = await request<Buyer>(second.url, 'GET', `${base}/buyers/${buyer.body.id}`, { headers });
+      // The first run's token, on the second run's address.
+      const onSecond = { sandbox: second, token: first.token };
+      const again = await call<Buyer>(onSecond, 'GET', `${base}/buyers/${buyer.body.id}`);
       expect(again.status).toBe(200);
       expect(again.body).toEqual(buyer.body);
-      const accountAgain = await request<BankAccount>(second.url, 'GET', `${base}/bank_accounts/${account.body.id}`, { headers });
+      const accountAgain = await call<BankAccount>(onSecond, 'GET', `${base}/bank_accounts/${account.body.id}`);
       expect(accountAgain.body).toEqual(account.body);
-      const list = await request<ListEnvelope<BankAccountListItem>>(
-        second.url,
-        'GET',
-        `${base}/sellers/${second.sellerId}/bank_accounts`,
-        { headers },
-      );
+      const list = await call<ListEnvelope<BankAccountListItem>>(onSecond, 'GET', `${base}/sellers/${second.sellerId}/bank_accounts`);
       expect(list.body).toEqual(seededBefore.body);
       expect(list.body.total).toBe(4);
       // The seeded buyers are there, once: the seed does not run again.
       for (const example of EXAMPLE_BUYERS) {
         const query = example.taxpayer_id !== undefined ? `taxpayer_id=${example.taxpayer_id}` : `ein=${example.ein}`;
-        const found = await request<Buyer>(second.url, 'GET', `${base}/buyers/search?${query}`, { headers });
+        const found = await call<Buyer>(onSecond, 'GET', `${base}/buyers/search?${query}`);
         expect(found.status).toBe(200);
         expect(found.body.first_name).toBe(example.first_name);
       }

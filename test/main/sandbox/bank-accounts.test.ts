@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BANK_NAMES, type BankAccount, type BankAccountListItem, type ListEnvelope } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { findBankAccount } from '../../../main/sandbox/store/bank-accounts.js';
+import { freshMarket, marketplaceCaller, type Market } from '../../helpers/sandbox.js';
 
 const SELLER_CNPJ = '11222333000181';
 const HOLDER_CPF = '52998224725';
@@ -48,36 +49,15 @@ const ERROR_B_KEYS = ['message', 'status_code', 'type'];
 const OFFSET_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?[+-]\d{2}:\d{2}$/;
 
 let sandbox: RunningSandbox;
-let marketplaceId = '';
-let sellerId = '';
-let token = '';
+let market: Market;
 
-interface Reply<T> {
-  readonly status: number;
-  readonly body: T;
-  readonly text: string;
-}
-
-async function call<T = Record<string, unknown>>(
-  method: string,
-  path: string,
-  options: { body?: unknown; headers?: Record<string, string>; token?: string; marketplace?: string } = {},
-): Promise<Reply<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? token}`, ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${sandbox.url}/v1/marketplaces/${options.marketplace ?? marketplaceId}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as T, text };
-}
+/** JSON under /v1/marketplaces/<id> of this file's marketplace (or of `options.marketplace`, with `options.token`). */
+const call = marketplaceCaller(() => market);
 
 const keysOf = (value: object): string[] => Object.keys(value).sort();
 
 const accountRequest = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  customer: sellerId,
+  customer: market.sellerId,
   holder_name: 'Loja Exemplo Ltda',
   ein: SELLER_CNPJ,
   bank_code: '341',
@@ -93,17 +73,9 @@ async function createAccount(overrides: Record<string, unknown> = {}, headers?: 
   return reply.body;
 }
 
-async function newMarketplace(): Promise<{ marketplace_id: string; seller_id: string; access_token: string }> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  return (await response.json()) as { marketplace_id: string; seller_id: string; access_token: string };
-}
-
 /** Points the helpers at a marketplace with a seller that has no accounts yet. */
 async function useFreshMarketplace(): Promise<void> {
-  const created = await newMarketplace();
-  marketplaceId = created.marketplace_id;
-  sellerId = created.seller_id;
-  token = created.access_token;
+  market = await freshMarket(sandbox);
 }
 
 beforeAll(async () => {
@@ -132,8 +104,8 @@ describe('creating a bank account (POST /bank_accounts)', () => {
       routing_number: '0912',
       is_active: true,
       is_verified: false,
-      customer: sellerId,
-      uri: `/v1/marketplaces/${marketplaceId}/bank_accounts/${account.id}`,
+      customer: market.sellerId,
+      uri: `/v1/marketplaces/${market.id}/bank_accounts/${account.id}`,
     });
     expect(account.created_at).toMatch(OFFSET_TIMESTAMP);
     expect(account.updated_at).toMatch(OFFSET_TIMESTAMP);
@@ -178,8 +150,8 @@ describe('creating a bank account (POST /bank_accounts)', () => {
     expect(keysOf(unknown.body)).toEqual(ERROR_B_KEYS);
     expect(unknown.body).toMatchObject({ status_code: 404, type: 'not_found' });
     expect(unknown.body.message).toMatch(/^Seller not found/);
-    const other = await newMarketplace();
-    const foreign = await call('POST', '/bank_accounts', { body: accountRequest({ customer: other.seller_id }) });
+    const other = await freshMarket(sandbox);
+    const foreign = await call('POST', '/bank_accounts', { body: accountRequest({ customer: other.sellerId }) });
     expect(foreign.status).toBe(404);
   });
 
@@ -208,7 +180,7 @@ describe('creating a bank account (POST /bank_accounts)', () => {
     const first = await createAccount({}, headers);
     const second = await createAccount({}, headers);
     expect(second).toEqual(first);
-    const list = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${sellerId}/bank_accounts`);
+    const list = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${market.sellerId}/bank_accounts`);
     expect(list.body.total).toBe(1);
   });
 });
@@ -244,13 +216,13 @@ describe('getting a bank account (GET /bank_accounts/{bank_account_id})', () => 
 describe("listing a seller's bank accounts (GET /sellers/{seller_id}/bank_accounts)", () => {
   it('gives a seller with no accounts an empty list with the contract defaults', async () => {
     await useFreshMarketplace();
-    const path = `/sellers/${sellerId}/bank_accounts`;
+    const path = `/sellers/${market.sellerId}/bank_accounts`;
     const reply = await call<ListEnvelope<BankAccountListItem>>('GET', path);
     expect(reply.status).toBe(200);
     expect(keysOf(reply.body)).toEqual(ENVELOPE_KEYS);
     expect(reply.body).toEqual({
       resource: 'list',
-      uri: `/v1/marketplaces/${marketplaceId}${path}`,
+      uri: `/v1/marketplaces/${market.id}${path}`,
       items: [],
       has_more: false,
       limit: 100,
@@ -276,7 +248,7 @@ describe("listing a seller's bank accounts (GET /sellers/{seller_id}/bank_accoun
     await useFreshMarketplace();
     const first = await createAccount({ bank_code: '001' });
     const second = await createAccount({ bank_code: '237', type: 'savings' });
-    const reply = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${sellerId}/bank_accounts`);
+    const reply = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${market.sellerId}/bank_accounts`);
     expect(reply.body).toMatchObject({ has_more: false, limit: 100, offset: 0, total: 2 });
     expect(reply.body.items.map((item) => item.id)).toEqual([first.id, second.id]);
     for (const item of reply.body.items) expect(keysOf(item)).toEqual(LIST_ITEM_KEYS);
@@ -298,10 +270,10 @@ describe("listing a seller's bank accounts (GET /sellers/{seller_id}/bank_accoun
   it('pages with limit and offset: has_more while items remain, and uri carries the query string', async () => {
     await useFreshMarketplace();
     const created = [await createAccount(), await createAccount(), await createAccount()];
-    const path = `/sellers/${sellerId}/bank_accounts`;
+    const path = `/sellers/${market.sellerId}/bank_accounts`;
     const firstPage = await call<ListEnvelope<BankAccountListItem>>('GET', `${path}?limit=1`);
     expect(firstPage.body).toMatchObject({ has_more: true, limit: 1, offset: 0, total: 3 });
-    expect(firstPage.body.uri).toBe(`/v1/marketplaces/${marketplaceId}${path}?limit=1`);
+    expect(firstPage.body.uri).toBe(`/v1/marketplaces/${market.id}${path}?limit=1`);
     expect(firstPage.body.items.map((item) => item.id)).toEqual([created[0]?.id]);
     const middle = await call<ListEnvelope<BankAccountListItem>>('GET', `${path}?limit=1&offset=1`);
     expect(middle.body).toMatchObject({ has_more: true, offset: 1 });
@@ -315,7 +287,7 @@ describe("listing a seller's bank accounts (GET /sellers/{seller_id}/bank_accoun
 
   it('answers 400 validation_error for a limit outside 1–100 or a negative offset', async () => {
     for (const query of ['limit=0', 'limit=101', 'limit=ten', 'offset=-1']) {
-      const reply = await call('GET', `/sellers/${sellerId}/bank_accounts?${query}`);
+      const reply = await call('GET', `/sellers/${market.sellerId}/bank_accounts?${query}`);
       expect(reply.status).toBe(400);
       expect(keysOf(reply.body)).toEqual(ERROR_B_KEYS);
       expect(reply.body.type).toBe('validation_error');
@@ -334,7 +306,7 @@ describe('removing a bank account (DELETE /bank_accounts/{bank_account_id})', ()
     const fetched = await call('GET', `/bank_accounts/${removed.id}`);
     expect(fetched.status).toBe(404);
     expect(fetched.body.type).toBe('not_found');
-    const list = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${sellerId}/bank_accounts`);
+    const list = await call<ListEnvelope<BankAccountListItem>>('GET', `/sellers/${market.sellerId}/bank_accounts`);
     expect(list.body.items.map((item) => item.id)).toEqual([kept.id]);
     expect(list.body.total).toBe(1);
     expect((await call('DELETE', `/bank_accounts/${removed.id}`)).status).toBe(404);

@@ -1,90 +1,31 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoletoCancellation, ErrorA, Transaction } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
+import {
+  call,
+  eventFor,
+  eventually,
+  freshMarket,
+  storeBuyer,
+  subscribedReceiver,
+  type Market,
+  type Problem,
+  type Receiver,
+} from '../../helpers/sandbox.js';
 
-/** The detail of an error answer (shape A), beside the success body's fields. */
-type Problem = Pick<ErrorA, 'detail' | 'trace_id'>;
+/** A marketplace with a buyer to issue boletos to. */
+type BuyerMarket = Market & { readonly buyerId: string };
 
-// A fresh marketplace with a buyer, JSON over real HTTP, a webhook receiver on 127.0.0.1 --------
-
-interface Market {
-  readonly sandbox: RunningSandbox;
-  readonly id: string;
-  readonly sellerId: string;
-  readonly token: string;
-  readonly buyerId: string;
+async function marketWithBuyer(sandbox: RunningSandbox): Promise<BuyerMarket> {
+  const market = await freshMarket(sandbox);
+  return { ...market, buyerId: storeBuyer(market) };
 }
 
-async function freshMarket(sandbox: RunningSandbox): Promise<Market> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  const body = (await response.json()) as { marketplace_id: string; seller_id: string; access_token: string };
-  const buyerId = newId();
-  const now = new Date().toISOString();
-  sandbox.context.db
-    .prepare('INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
-    .run(buyerId, body.marketplace_id, '52998224725', JSON.stringify({ id: buyerId, resource: 'buyer', first_name: 'Maria' }), now);
-  return { sandbox, id: body.marketplace_id, sellerId: body.seller_id, token: body.access_token, buyerId };
-}
-
-async function call<T>(
-  market: Market,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${market.sandbox.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${market.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-type Event = Record<string, unknown> & { event: string; transaction_id: string };
-
-async function startReceiver(): Promise<{ url: string; events: Event[]; close(): Promise<void> }> {
-  const events: Event[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Event);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    events,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-async function issue(market: Market, overrides: Record<string, unknown> = {}): Promise<Transaction> {
+async function issue(market: BuyerMarket, overrides: Record<string, unknown> = {}): Promise<Transaction> {
   const { status, body } = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
     payment_type: 'boleto',
     on_behalf_of: market.sellerId,
@@ -93,6 +34,20 @@ async function issue(market: Market, overrides: Record<string, unknown> = {}): P
     currency: 'BRL',
     description: 'Pedido',
     reference_id: `order-${newId().slice(0, 8)}`,
+    ...overrides,
+  });
+  expect(status).toBe(201);
+  return body;
+}
+
+/** A card sale, pending: what the boleto endpoints must refuse. */
+async function cardSale(market: Market, overrides: Record<string, unknown>): Promise<Transaction> {
+  const { status, body } = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
+    payment_type: 'credit',
+    on_behalf_of: market.sellerId,
+    description: 'Venda',
+    currency: 'BRL',
+    amount: 1000,
     ...overrides,
   });
   expect(status).toBe(201);
@@ -111,22 +66,17 @@ const DELAY_MS = 60_000;
 // A sandbox on a clock the tests move: the processing delay passes when they say so.
 let clockMs = Date.now();
 let clocked: RunningSandbox;
-let market: Market;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let market: BuyerMarket;
+let receiver: Receiver;
 
 const advance = (ms: number): void => {
   clockMs += ms;
 };
 
-const eventFor = (id: string, name: string): Promise<Event> =>
-  eventually(() => receiver.events.find((e) => e.transaction_id === id && e.event === name), `${name} of ${id}`);
-
 beforeAll(async () => {
   clocked = await startSandbox({ now: () => new Date(clockMs), settings: { boletoCancellationDelayMs: DELAY_MS } });
-  market = await freshMarket(clocked);
-  receiver = await startReceiver();
-  const hook = await call(market, 'POST', `/v1/marketplaces/${market.id}/webhooks`, { url: receiver.url, event: ['all'] });
-  expect(hook.status).toBe(201);
+  market = await marketWithBuyer(clocked);
+  receiver = await subscribedReceiver(market);
 });
 
 afterAll(async () => {
@@ -162,7 +112,7 @@ describe('requesting the cancellation of a boleto', () => {
     expect(after.status).toBe('canceled');
     expect(after.boleto?.status).toBe('canceled');
     expect(after.history.at(-1)).toMatchObject({ operation_type: 'canceled', status: 'succeeded' });
-    const event = await eventFor(boleto.id, 'transaction.canceled');
+    const event = await eventFor(receiver, boleto.id, 'transaction.canceled');
     expect(event).toMatchObject({ payment_type: 'boleto', status: 'canceled', amount: 9900, reference_id: 'to-cancel' });
   });
 
@@ -183,7 +133,7 @@ describe('requesting the cancellation of a boleto', () => {
     const after = await lookup(market, boleto.id);
     expect(after.status).toBe('succeeded');
     expect(after.boleto?.status).toBe('paid');
-    expect(await eventFor(boleto.id, 'transaction.cancellation.ignored')).toMatchObject({ payment_type: 'boleto', status: 'succeeded' });
+    expect(await eventFor(receiver, boleto.id, 'transaction.cancellation.ignored')).toMatchObject({ payment_type: 'boleto', status: 'succeeded' });
   });
 
   it('is irreversible: a repeat answers REQUESTED and moves nothing', async () => {
@@ -213,7 +163,7 @@ describe('requesting the cancellation of a boleto', () => {
     expect(body.message).toContain('paid');
     advance(DELAY_MS);
     expect((await lookup(market, boleto.id)).boleto?.status).toBe('paid');
-    const event = await eventFor(boleto.id, 'transaction.cancellation.ignored');
+    const event = await eventFor(receiver, boleto.id, 'transaction.cancellation.ignored');
     expect(event).toMatchObject({ status: 'succeeded', reason: 'Boleto was already paid' });
   });
 
@@ -242,16 +192,8 @@ describe('requesting the cancellation of a boleto', () => {
   });
 
   it('answers 400 for a card transaction', async () => {
-    const card = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
-      payment_locale: 'pinpad',
-      payment_type: 'credit',
-      on_behalf_of: market.sellerId,
-      description: 'Venda',
-      currency: 'BRL',
-      amount: 1000,
-      terminal: 'PINPAD-1',
-    });
-    const { status, body } = await cancel(market, card.body.id);
+    const card = await cardSale(market, { payment_locale: 'pinpad', terminal: 'PINPAD-1' });
+    const { status, body } = await cancel(market, card.id);
     expect(status).toBe(400);
     expect(body.detail).toBe('Only boleto and bolepix transactions can be cancelled here; void card transactions instead');
   });
@@ -269,7 +211,7 @@ describe('the processing delay on the real clock', () => {
   it('is applied by the sweeper without any further request', async () => {
     const quick = await startSandbox({ settings: { boletoCancellationDelayMs: 50 } });
     try {
-      const own = await freshMarket(quick);
+      const own = await marketWithBuyer(quick);
       const boleto = await issue(own);
       await cancel(own, boleto.id);
       const applied = await eventually(() => {
@@ -289,7 +231,7 @@ describe('the processing delay on the real clock', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pinbridge-cancellation-'));
     try {
       const first = await startSandbox({ dataDir, settings: { boletoCancellationDelayMs: 100 } });
-      const own = await freshMarket(first);
+      const own = await marketWithBuyer(first);
       const boleto = await issue(own);
       await cancel(own, boleto.id);
       await first.close();
@@ -322,7 +264,7 @@ describe('paying a boleto (sandbox helper)', () => {
     expect(body).toMatchObject({ status: 'succeeded', boleto: { status: 'paid' } });
     expect(body.boleto?.paid_at).toMatch(/\+00:00$/);
     expect(body.history.at(-1)).toMatchObject({ operation_type: 'paid', status: 'succeeded', amount: 9900 });
-    const event = await eventFor(boleto.id, 'transaction.succeeded');
+    const event = await eventFor(receiver, boleto.id, 'transaction.succeeded');
     expect(event).toMatchObject({ payment_type: 'boleto', status: 'succeeded', amount: 9900, reference_id: 'to-pay', paid_at: body.boleto?.paid_at });
   });
 
@@ -344,16 +286,8 @@ describe('paying a boleto (sandbox helper)', () => {
   });
 
   it('answers 400 for a card transaction', async () => {
-    const card = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
-      payment_locale: 'tap_to_pay',
-      payment_type: 'debit',
-      on_behalf_of: market.sellerId,
-      description: 'Venda',
-      currency: 'BRL',
-      amount: 1000,
-      terminal: 'phone-1',
-    });
-    const { status, body } = await pay(market, card.body.id);
+    const card = await cardSale(market, { payment_locale: 'tap_to_pay', payment_type: 'debit', terminal: 'phone-1' });
+    const { status, body } = await pay(market, card.id);
     expect(status).toBe(400);
     expect(body.detail).toBe('Transaction is not a boleto');
   });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { freshMarket, marketplaceCaller, type Market, type Reply } from '../../helpers/sandbox.js';
 
 const CPF = '52998224725';
 const OTHER_CPF = '39053344705';
@@ -27,11 +28,12 @@ const PERSON_KEYS = [
   'updated_at',
 ];
 const ERROR_A_KEYS = ['detail', 'status', 'trace_id'];
+/** How a buyer shows the optional fields it does not have. */
+const UNSET = { last_name: null, email: null, phone_number: null, birthdate: null, address: null, metadata: {} };
 
 let sandbox: RunningSandbox;
 let clock = new Date('2026-03-10T12:00:00.000Z');
-let marketplaceId = '';
-let token = '';
+let market: Market;
 let cpfCounter = 100_000_000;
 
 /** A fresh valid CPF for each buyer that must not collide with another test's. */
@@ -47,25 +49,8 @@ function freshCpf(): string {
   return `${base}${first}${digit(`${base}${first}`, 11)}`;
 }
 
-interface Reply<T> {
-  readonly status: number;
-  readonly body: T;
-}
-
-async function call<T = Record<string, unknown>>(
-  method: string,
-  path: string,
-  options: { body?: unknown; headers?: Record<string, string>; token?: string; marketplace?: string } = {},
-): Promise<Reply<T>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${options.token ?? token}`, ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${sandbox.url}/v1/marketplaces/${options.marketplace ?? marketplaceId}${path}`, {
-    method,
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
+/** JSON under /v1/marketplaces/<id> of this file's marketplace (or of `options.marketplace`, with `options.token`). */
+const call = marketplaceCaller(() => market);
 
 const keysOf = (value: object): string[] => Object.keys(value).sort();
 
@@ -94,16 +79,9 @@ const fullPerson = (): Record<string, unknown> => ({
   metadata: { loyalty_card: 'CLUBE-0042', tier: 2 },
 });
 
-async function newMarketplace(): Promise<{ marketplace_id: string; access_token: string }> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  return (await response.json()) as { marketplace_id: string; access_token: string };
-}
-
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => clock });
-  const created = await newMarketplace();
-  marketplaceId = created.marketplace_id;
-  token = created.access_token;
+  market = await freshMarket(sandbox);
   await createBuyer({ first_name: 'Padaria Pão Dourado', last_name: 'Ltda', ein: CNPJ, metadata: { segment: 'food' } });
 });
 
@@ -141,14 +119,7 @@ describe('creating a buyer (POST /buyers)', () => {
 
   it('shows unset fields as null, metadata as {} and keeps only the address keys that were sent', async () => {
     const bare = await createBuyer({ first_name: 'Ana', taxpayer_id: freshCpf() });
-    expect(bare).toMatchObject({
-      last_name: null,
-      email: null,
-      phone_number: null,
-      birthdate: null,
-      address: null,
-      metadata: {},
-    });
+    expect(bare).toMatchObject(UNSET);
     const partial = await createBuyer({ first_name: 'Bia', taxpayer_id: freshCpf(), address: { line1: 'Rua A, 1', city: 'Recife' } });
     expect(partial.address).toEqual({ line1: 'Rua A, 1', city: 'Recife' });
   });
@@ -193,11 +164,11 @@ describe('creating a buyer (POST /buyers)', () => {
   it('lets another marketplace register the same CPF', async () => {
     const cpf = freshCpf();
     await createBuyer({ first_name: 'Here', taxpayer_id: cpf });
-    const other = await newMarketplace();
+    const other = await freshMarket(sandbox);
     const there = await call('POST', '/buyers', {
       body: { first_name: 'There', taxpayer_id: cpf },
-      token: other.access_token,
-      marketplace: other.marketplace_id,
+      token: other.token,
+      marketplace: other.id,
     });
     expect(there.status).toBe(201);
   });
@@ -242,8 +213,8 @@ describe('getting a buyer (GET /buyers/{buyer_id})', () => {
 
   it("answers 404 for another marketplace's buyer", async () => {
     const created = await createBuyer({ first_name: 'Mine', taxpayer_id: freshCpf() });
-    const other = await newMarketplace();
-    const reply = await call('GET', `/buyers/${created.id}`, { token: other.access_token, marketplace: other.marketplace_id });
+    const other = await freshMarket(sandbox);
+    const reply = await call('GET', `/buyers/${created.id}`, { token: other.token, marketplace: other.id });
     expect(reply.status).toBe(404);
     expect(reply.body.detail).toBe('Buyer not found');
   });
@@ -350,15 +321,7 @@ describe('updating a buyer (PATCH /buyers/{buyer_id})', () => {
       body: { last_name: '', email: null, phone_number: '', birthdate: null, address: null, metadata: null },
     });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({
-      first_name: created.first_name,
-      last_name: null,
-      email: null,
-      phone_number: null,
-      birthdate: null,
-      address: null,
-      metadata: {},
-    });
+    expect(reply.body).toMatchObject({ first_name: created.first_name, ...UNSET });
     expect(keysOf(reply.body)).toEqual(PERSON_KEYS);
     expect((await call<Buyer>('GET', `/buyers/${created.id}`)).body).toEqual(reply.body);
   });

@@ -7,66 +7,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Transaction } from '../../../main/contract/index.js';
 import { boletoPdfUrl, formatSandboxNossoNumero, issueBoletoNumbers } from '../../../main/sandbox/boleto/index.js';
+import { blankTransaction } from '../../../main/sandbox/payments/create.js';
 import { pixCopyAndPaste } from '../../../main/sandbox/pix/brcode.js';
 import { pixQrPngUrl } from '../../../main/sandbox/pix/qr.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
+import { freshMarket, storeBuyer, type Market } from '../../helpers/sandbox.js';
 import { pdfText } from './boleto/pdf-text.js';
 
 let sandbox: RunningSandbox;
-let marketplaceId = '';
-let sellerId = '';
+let market: Market;
 let buyerId = '';
 let sequence = 1;
-
-function insertBuyer(): string {
-  const id = newId();
-  const record = {
-    id,
-    marketplace_id: marketplaceId,
-    first_name: 'Maria Aparecida',
-    last_name: 'Souza',
-    email: null,
-    phone_number: null,
-    taxpayer_id: '52998224725',
-    birthdate: null,
-    address: { line1: 'Rua das Flores, 123', neighborhood: 'Centro', city: 'São Paulo', state: 'SP', postal_code: '01001000' },
-    metadata: {},
-    created_at: '2026-11-20T12:00:00.000Z',
-    updated_at: '2026-11-20T12:00:00.000Z',
-  };
-  sandbox.context.db
-    .prepare('INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
-    .run(id, marketplaceId, record.taxpayer_id, JSON.stringify(record), record.created_at);
-  return id;
-}
 
 function transaction(kind: 'boleto' | 'bolepix' | 'credit', overrides: Partial<Transaction> = {}): Transaction {
   const id = newId();
   const amount = 25_990;
   const numbers = issueBoletoNumbers({ amountCentavos: amount, dueDate: '2026-12-05', sequence: sequence++ });
   const isBoleto = kind !== 'credit';
+  const basics = { amount, description: 'Pedido 1001', reference_id: 'PED-1001', on_behalf_of: market.sellerId };
   return {
-    id,
-    resource: 'transaction',
-    status: 'pending',
-    amount,
-    original_amount: amount,
-    currency: 'BRL',
-    description: 'Pedido 1001',
+    ...blankTransaction(market.id, id, basics, '2026-11-21T13:00:00+00:00'),
     payment_type: kind,
     payment_locale: kind === 'credit' ? 'pinpad' : 'api',
-    reference_id: 'PED-1001',
-    on_behalf_of: sellerId,
     customer: isBoleto ? buyerId : null,
     terminal: kind === 'credit' ? 'PINPAD-1' : null,
-    notification: null,
-    installment_plan: null,
-    transaction_number: null,
     gateway_authorizer: isBoleto ? 'ITAU' : null,
-    payment_authorization: null,
-    point_of_sale: null,
-    payment_method: null,
     ...(isBoleto
       ? {
           boleto: {
@@ -96,18 +62,13 @@ function transaction(kind: 'boleto' | 'bolepix' | 'credit', overrides: Partial<T
           },
         }
       : {}),
-    error: null,
-    captured: false,
-    voided: false,
-    voided_at: null,
-    refunded: false,
-    history: [],
-    metadata: {},
-    uri: `/v1/marketplaces/${marketplaceId}/transactions/${id}`,
-    created_at: '2026-11-21T13:00:00+00:00',
-    updated_at: '2026-11-21T13:00:00+00:00',
     ...overrides,
   };
+}
+
+/** The text of the boleto PDF the sandbox serves for transaction `id`. */
+async function servedPdfText(id: string): Promise<string> {
+  return pdfText(Buffer.from(await (await fetch(boletoPdfUrl(sandbox.url, id))).arrayBuffer()));
 }
 
 function store(tx: Transaction): Transaction {
@@ -116,18 +77,19 @@ function store(tx: Transaction): Transaction {
       `INSERT INTO transactions (id, marketplace_id, seller_id, reference_id, terminal, payment_type, payment_locale, status, data, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(tx.id, marketplaceId, sellerId, tx.reference_id, tx.terminal, tx.payment_type, tx.payment_locale, tx.status, JSON.stringify(tx), tx.created_at, tx.updated_at);
+    .run(tx.id, market.id, market.sellerId, tx.reference_id, tx.terminal, tx.payment_type, tx.payment_locale, tx.status, JSON.stringify(tx), tx.created_at, tx.updated_at);
   return tx;
 }
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  expect(response.status).toBe(201);
-  const created = (await response.json()) as { marketplace_id: string; seller_id: string };
-  marketplaceId = created.marketplace_id;
-  sellerId = created.seller_id;
-  buyerId = insertBuyer();
+  market = await freshMarket(sandbox);
+  buyerId = storeBuyer(market, {
+    first_name: 'Maria Aparecida',
+    last_name: 'Souza',
+    taxpayer_id: '52998224725',
+    address: { line1: 'Rua das Flores, 123', neighborhood: 'Centro', city: 'São Paulo', state: 'SP', postal_code: '01001000' },
+  });
 });
 
 afterAll(async () => {
@@ -161,7 +123,7 @@ describe('GET /boletos/{transaction_id}.pdf', () => {
   it('prints inline payer data kept on the record as `payer` instead of the customer', async () => {
     const tx = transaction('boleto');
     const stored = store({ ...tx, payer: { first_name: 'Pedro', last_name: 'Alves', taxpayer_id: '39053344705', address: null } } as Transaction);
-    const text = pdfText(Buffer.from(await (await fetch(boletoPdfUrl(sandbox.url, stored.id))).arrayBuffer()));
+    const text = await servedPdfText(stored.id);
     expect(text).toContain('Pedro Alves — CPF 390.533.447-05');
     expect(text).not.toContain('Maria Aparecida');
   });
@@ -169,19 +131,19 @@ describe('GET /boletos/{transaction_id}.pdf', () => {
   it('stamps a paid boleto PAGO and a cancelled one CANCELADO', async () => {
     const paid = transaction('boleto', { status: 'succeeded' });
     const paidTx = store({ ...paid, boleto: { ...paid.boleto!, status: 'paid', paid_at: '2026-11-30T10:00:00+00:00' } });
-    const paidText = pdfText(Buffer.from(await (await fetch(boletoPdfUrl(sandbox.url, paidTx.id))).arrayBuffer()));
+    const paidText = await servedPdfText(paidTx.id);
     expect(paidText).toContain('PAGO');
     expect(paidText).toContain('em 30/11/2026');
 
     const canceled = transaction('boleto', { status: 'canceled' });
     const canceledTx = store({ ...canceled, boleto: { ...canceled.boleto!, status: 'canceled' } });
-    const canceledText = pdfText(Buffer.from(await (await fetch(boletoPdfUrl(sandbox.url, canceledTx.id))).arrayBuffer()));
+    const canceledText = await servedPdfText(canceledTx.id);
     expect(canceledText).toContain('CANCELADO');
   });
 
   it('adds the Pix section to a bolepix PDF', async () => {
     const tx = store(transaction('bolepix'));
-    const text = pdfText(Buffer.from(await (await fetch(boletoPdfUrl(sandbox.url, tx.id))).arrayBuffer()));
+    const text = await servedPdfText(tx.id);
     expect(text).toContain('Pague com Pix');
     expect(text.replace(/\n/g, '')).toContain(tx.pix?.qr_code);
   });

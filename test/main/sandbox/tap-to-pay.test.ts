@@ -1,77 +1,14 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorA, Transaction } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
-
-/** The detail of an error answer (shape A), beside the success body's fields. */
-type Problem = Pick<ErrorA, 'detail' | 'trace_id'>;
-
-// A fresh marketplace, JSON over real HTTP, a webhook receiver on 127.0.0.1 ---------------------
-
-interface Market {
-  readonly sandbox: RunningSandbox;
-  readonly id: string;
-  readonly sellerId: string;
-  readonly token: string;
-}
-
-async function freshMarket(sandbox: RunningSandbox): Promise<Market> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  const body = (await response.json()) as { marketplace_id: string; seller_id: string; access_token: string };
-  return { sandbox, id: body.marketplace_id, sellerId: body.seller_id, token: body.access_token };
-}
-
-async function call<T>(market: Market, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${market.sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${market.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-type Event = Record<string, unknown> & { event: string; transaction_id: string };
-
-async function startReceiver(): Promise<{ url: string; events: Event[]; close(): Promise<void> }> {
-  const events: Event[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Event);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    events,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function eventually<T>(probe: () => T | undefined, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-// ---------------------------------------------------------------------------------------------
+import { call, eventFor, freshMarket, subscribedReceiver, type Market, type Problem, type Receiver } from '../../helpers/sandbox.js';
 
 const DEVICE = 'nfc-a1b2c3';
 
 let sandbox: RunningSandbox;
 let market: Market;
-let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let receiver: Receiver;
 
 async function pending(amount = 2500, overrides: Record<string, unknown> = {}): Promise<Transaction> {
   const { status, body } = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
@@ -91,15 +28,10 @@ async function pending(amount = 2500, overrides: Record<string, unknown> = {}): 
 const phone = (id: string, body: Record<string, unknown> = {}) =>
   call<Transaction & Problem>(market, 'POST', `/v1/sandbox/marketplaces/${market.id}/transactions/${id}/tap_to_pay`, body);
 
-const eventFor = (id: string, name: string): Promise<Event> =>
-  eventually(() => receiver.events.find((e) => e.transaction_id === id && e.event === name), `${name} of ${id}`);
-
 beforeAll(async () => {
   sandbox = await startSandbox();
   market = await freshMarket(sandbox);
-  receiver = await startReceiver();
-  const hook = await call(market, 'POST', `/v1/marketplaces/${market.id}/webhooks`, { url: receiver.url, event: ['all'] });
-  expect(hook.status).toBe(201);
+  receiver = await subscribedReceiver(market);
 });
 
 afterAll(async () => {
@@ -122,7 +54,7 @@ describe('completing a tap-to-pay transaction on the phone', () => {
     });
     expect(body.payment_authorization?.authorization_code).toMatch(/^[0-9]{6}$/);
     expect(body.history.at(-1)).toMatchObject({ operation_type: 'authorization', status: 'succeeded', response_code: '00' });
-    const event = await eventFor(created.id, 'transaction.succeeded');
+    const event = await eventFor(receiver, created.id, 'transaction.succeeded');
     expect(event).toMatchObject({
       payment_locale: 'tap_to_pay',
       payment_type: 'credit',
@@ -140,7 +72,7 @@ describe('completing a tap-to-pay transaction on the phone', () => {
     const created = await pending();
     const { body } = await phone(created.id, { outcome: 'declined' });
     expect(body).toMatchObject({ status: 'failed', error: { code: 'card_declined', response_code: '05' } });
-    const event = await eventFor(created.id, 'transaction.failed');
+    const event = await eventFor(receiver, created.id, 'transaction.failed');
     expect(event).toMatchObject({ payment_locale: 'tap_to_pay', error_code: 'card_declined', status: 'failed' });
   });
 
@@ -154,7 +86,7 @@ describe('completing a tap-to-pay transaction on the phone', () => {
       error: { code: 'nfc_read_error', response_code: null },
       point_of_sale: { entry_mode: 'contactless_chip' },
     });
-    expect((await eventFor(created.id, 'transaction.failed')).error_code).toBe('nfc_read_error');
+    expect((await eventFor(receiver, created.id, 'transaction.failed')).error_code).toBe('nfc_read_error');
   });
 
   it('lets the amount decide when no outcome is given', async () => {

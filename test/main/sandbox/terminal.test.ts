@@ -1,79 +1,18 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorA, ListEnvelope, TerminalAuthorizationResult, Transaction } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
-
-/** The detail of an error answer (shape A), beside the success body's fields. */
-type Problem = Pick<ErrorA, 'detail' | 'trace_id'>;
-
-// A fresh marketplace, JSON over real HTTP, and a webhook receiver on 127.0.0.1 -----------------
-
-interface Market {
-  readonly sandbox: RunningSandbox;
-  readonly id: string;
-  readonly sellerId: string;
-  readonly token: string;
-}
-
-async function freshMarket(sandbox: RunningSandbox): Promise<Market> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  const body = (await response.json()) as { marketplace_id: string; seller_id: string; access_token: string };
-  return { sandbox, id: body.marketplace_id, sellerId: body.seller_id, token: body.access_token };
-}
-
-async function call<T>(market: Market, method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${market.sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${market.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(signal ? { signal } : {}),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-type Event = Record<string, unknown> & { event: string; transaction_id: string };
-
-interface Receiver {
-  readonly url: string;
-  readonly events: Event[];
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const events: Event[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Event);
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    events,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-const eventFor = (receiver: Receiver, id: string, name: string): Promise<Event> =>
-  eventually(() => receiver.events.find((e) => e.transaction_id === id && e.event === name), `${name} of ${id}`);
+import {
+  call,
+  eventFor,
+  eventually,
+  freshMarket,
+  storeBuyer,
+  subscribedReceiver,
+  type Market,
+  type Problem,
+  type Receiver,
+} from '../../helpers/sandbox.js';
 
 // Card data as a PINPAD sends it: these blobs must never be stored or echoed.
 const BLOBS = {
@@ -137,9 +76,7 @@ const asciiHex = (text: string): string => Buffer.from(text, 'ascii').toString('
 beforeAll(async () => {
   sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: 300, webhookRetryBaseMs: 20 } });
   market = await freshMarket(sandbox);
-  receiver = await startReceiver();
-  const hook = await call<{ id: string }>(market, 'POST', `/v1/marketplaces/${market.id}/webhooks`, { url: receiver.url, event: ['all'] });
-  expect(hook.status).toBe(201);
+  receiver = await subscribedReceiver(market);
 });
 
 afterAll(async () => {
@@ -533,11 +470,7 @@ describe('voiding', () => {
   });
 
   it('sends boletos to the boleto cancellation endpoint', async () => {
-    const buyerId = newId();
-    const now = new Date().toISOString();
-    sandbox.context.db
-      .prepare('INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at) VALUES (?, ?, NULL, NULL, ?, ?)')
-      .run(buyerId, market.id, JSON.stringify({ id: buyerId, resource: 'buyer', first_name: 'Ana' }), now);
+    const buyerId = storeBuyer(market);
     const created = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, {
       payment_type: 'boleto',
       on_behalf_of: market.sellerId,

@@ -7,62 +7,10 @@ import { barcodeFromDigitableLine, dueDateFactor, parseBoletoBarcode } from '../
 import { parseBrCode, parseTlv } from '../../../main/sandbox/pix/brcode.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
-
-/** The detail of an error answer (shape A), beside the success body's fields. */
-type Problem = Pick<ErrorA, 'detail' | 'trace_id'>;
-
-// A fresh marketplace on a sandbox, and JSON over real HTTP ------------------------------------
-
-interface Market {
-  readonly sandbox: RunningSandbox;
-  readonly id: string;
-  readonly sellerId: string;
-  readonly token: string;
-}
-
-async function freshMarket(sandbox: RunningSandbox): Promise<Market> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  const body = (await response.json()) as { marketplace_id: string; seller_id: string; access_token: string };
-  return { sandbox, id: body.marketplace_id, sellerId: body.seller_id, token: body.access_token };
-}
-
-async function call<T>(
-  market: Market,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${market.sandbox.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${market.token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
+import { call, freshMarket, storeBuyer, type Market, type Problem } from '../../helpers/sandbox.js';
 
 const create = (market: Market, body: unknown, headers: Record<string, string> = {}) =>
-  call<Transaction & Problem>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, body, headers);
-
-/** A buyer row, as the buyers routes store one (only its id and marketplace matter here). */
-function insertBuyer(market: Market): string {
-  const id = newId();
-  const now = new Date().toISOString();
-  market.sandbox.context.db
-    .prepare('INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at) VALUES (?, ?, ?, NULL, ?, ?)')
-    .run(
-      id,
-      market.id,
-      '52998224725',
-      JSON.stringify({ id, resource: 'buyer', first_name: 'Maria', last_name: 'Silva', taxpayer_id: '52998224725', created_at: now }),
-      now,
-    );
-  return id;
-}
+  call<Transaction & Problem>(market, 'POST', `/v1/marketplaces/${market.id}/transactions`, body, { headers });
 
 const pinpad = (market: Market, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
   payment_locale: 'pinpad',
@@ -101,7 +49,7 @@ let buyerId: string;
 beforeAll(async () => {
   sandbox = await startSandbox();
   market = await freshMarket(sandbox);
-  buyerId = insertBuyer(market);
+  buyerId = storeBuyer(market);
 });
 
 afterAll(async () => {
@@ -157,31 +105,6 @@ describe('creating a PINPAD transaction', () => {
     expect((await create(market, pinpad(market, { notification: 'x'.repeat(32) }))).status).toBe(201);
   });
 
-  it('rejects a notification longer than 32 characters', async () => {
-    const { status, body } = await create(market, pinpad(market, { notification: 'x'.repeat(33) }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Field notification must be at most 32 characters');
-    expect(body.trace_id).toMatch(/^[0-9a-f]{6}$/);
-  });
-
-  it('rejects installments on a debit payment', async () => {
-    const { status, body } = await create(market, pinpad(market, { payment_type: 'debit', installment_plan: { number_installments: 2 } }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Field installment_plan is allowed for credit payments only');
-  });
-
-  it('rejects more than 12 installments', async () => {
-    const { status, body } = await create(market, pinpad(market, { installment_plan: { number_installments: 13 } }));
-    expect(status).toBe(400);
-    expect(body.detail).toMatch(/^Field installment_plan\.number_installments must be between 1 and 12$/);
-  });
-
-  it('rejects zero installments', async () => {
-    const { status, body } = await create(market, pinpad(market, { installment_plan: { number_installments: 0 } }));
-    expect(status).toBe(400);
-    expect(body.detail).toMatch(/^Field installment_plan\.number_installments must be between 1 and 12$/);
-  });
-
   it('accepts 1 and 12 installments', async () => {
     for (const count of [1, 12]) {
       const { status, body } = await create(market, pinpad(market, { installment_plan: { number_installments: count } }));
@@ -190,64 +113,41 @@ describe('creating a PINPAD transaction', () => {
     }
   });
 
-  it('rejects a zero amount', async () => {
-    const { status, body } = await create(market, pinpad(market, { amount: 0 }));
+  const INSTALLMENTS_RANGE = 'Field installment_plan.number_installments must be between 1 and 12';
+  const rejections: Array<[string, Record<string, unknown>, string]> = [
+    ['a notification longer than 32 characters', { notification: 'x'.repeat(33) }, 'Field notification must be at most 32 characters'],
+    [
+      'installments on a debit payment',
+      { payment_type: 'debit', installment_plan: { number_installments: 2 } },
+      'Field installment_plan is allowed for credit payments only',
+    ],
+    ['more than 12 installments', { installment_plan: { number_installments: 13 } }, INSTALLMENTS_RANGE],
+    ['zero installments', { installment_plan: { number_installments: 0 } }, INSTALLMENTS_RANGE],
+    ['a zero amount', { amount: 0 }, 'Field amount must be >= 1'],
+    ['a fractional amount (amounts are integer centavos)', { amount: 30.5 }, 'Field amount must be of type integer'],
+    ['an amount sent as a string', { amount: '3000' }, 'Field amount must be of type integer'],
+    ['a currency other than BRL', { currency: 'USD' }, 'Field currency must be "BRL"'],
+    ['an on_behalf_of that is not 32 hexadecimal characters', { on_behalf_of: 'seller-1' }, 'Invalid on_behalf_of (seller_id) format'],
+    ['fields the contract does not have', { tip: 100 }, 'Unexpected fields in request [tip]'],
+  ];
+
+  it.each(rejections)('rejects %s', async (_what, overrides, detail) => {
+    const { status, body } = await create(market, pinpad(market, overrides));
     expect(status).toBe(400);
-    expect(body.detail).toBe('Field amount must be >= 1');
+    expect(body.detail).toBe(detail);
+    expect(body.trace_id).toMatch(/^[0-9a-f]{6}$/);
   });
 
-  it('rejects a fractional amount (amounts are integer centavos)', async () => {
-    const { status, body } = await create(market, pinpad(market, { amount: 30.5 }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Field amount must be of type integer');
-  });
-
-  it('rejects an amount sent as a string', async () => {
-    const { status, body } = await create(market, pinpad(market, { amount: '3000' }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Field amount must be of type integer');
-  });
-
-  it('rejects a currency other than BRL', async () => {
-    const { status, body } = await create(market, pinpad(market, { currency: 'USD' }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Field currency must be "BRL"');
-  });
-
-  it('requires the terminal', async () => {
+  it.each([
+    ['the terminal', 'terminal', 'Field terminal is required'],
+    ['the description', 'description', 'Field description is required'],
+    ['payment_locale for a card payment', 'payment_locale', 'Field payment_locale is required for card payments (pinpad or tap_to_pay)'],
+  ])('requires %s', async (_what, field, detail) => {
     const body = pinpad(market);
-    delete body.terminal;
+    delete body[field];
     const answer = await create(market, body);
     expect(answer.status).toBe(400);
-    expect(answer.body.detail).toBe('Field terminal is required');
-  });
-
-  it('requires the description', async () => {
-    const body = pinpad(market);
-    delete body.description;
-    const answer = await create(market, body);
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toBe('Field description is required');
-  });
-
-  it('rejects an on_behalf_of that is not 32 hexadecimal characters', async () => {
-    const { status, body } = await create(market, pinpad(market, { on_behalf_of: 'seller-1' }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Invalid on_behalf_of (seller_id) format');
-  });
-
-  it('requires payment_locale for a card payment', async () => {
-    const body = pinpad(market);
-    delete body.payment_locale;
-    const answer = await create(market, body);
-    expect(answer.status).toBe(400);
-    expect(answer.body.detail).toBe('Field payment_locale is required for card payments (pinpad or tap_to_pay)');
-  });
-
-  it('rejects fields the contract does not have', async () => {
-    const { status, body } = await create(market, pinpad(market, { tip: 100 }));
-    expect(status).toBe(400);
-    expect(body.detail).toBe('Unexpected fields in request [tip]');
+    expect(answer.body.detail).toBe(detail);
   });
 
   it('answers 404 "Seller not found" for a seller that is not in the marketplace', async () => {
@@ -503,7 +403,7 @@ describe('creating a boleto', () => {
   });
 
   it('answers 404 for a buyer that was removed', async () => {
-    const removed = insertBuyer(market);
+    const removed = storeBuyer(market);
     sandbox.context.db.prepare('UPDATE buyers SET deleted_at = ? WHERE id = ?').run(new Date().toISOString(), removed);
     expect((await create(market, boleto(market, removed))).status).toBe(404);
   });

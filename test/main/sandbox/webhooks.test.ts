@@ -1,6 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,126 +7,32 @@ import type { WebhookEventInput } from '../../../main/sandbox/context.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import type { WebhookDispatcher } from '../../../main/sandbox/webhooks/dispatcher.js';
 import { verifyWebhook, WebhookVerificationError } from '../../../main/sandbox/webhooks/signature.js';
+import { call, eventually, freshMarket, startReceiver, type Market, type Reply } from '../../helpers/sandbox.js';
 import { thrown } from '../../helpers/thrown.js';
 
 const SETTINGS = { webhookRetryBaseMs: 20, webhookAttempts: 3, webhookTimeoutMs: 300 };
 
-// A receiver: a real HTTP server on 127.0.0.1 that records what it gets --------------------------
-
-type Answer = number | 'hang';
-
-interface Received {
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
-
-interface Receiver {
-  readonly url: string;
-  readonly port: number;
-  readonly received: Received[];
-  /** How to answer the request with this index (0-based) and path. */
-  answer: (index: number, path: string) => Answer;
-  close(): Promise<void>;
-}
-
-async function startReceiver(answer: Receiver['answer'] = () => 200, port = 0): Promise<Receiver> {
-  const received: Received[] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const index = received.length;
-      const path = request.url ?? '/';
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      const status = receiver.answer(index, path);
-      if (status !== 'hang') response.writeHead(status, { 'content-type': 'text/plain' }).end('thanks');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const bound = (server.address() as AddressInfo).port;
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${bound}`,
-    port: bound,
-    received,
-    answer,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  return receiver;
-}
-
 // Small helpers -----------------------------------------------------------------------------------
 
-interface Marketplace {
-  readonly id: string;
-  readonly token: string;
-}
+const webhooksPath = (mp: Market): string => `/v1/marketplaces/${mp.id}/webhooks`;
 
-interface Answered<T> {
-  readonly status: number;
-  readonly body: T;
-}
-
-async function call<T = unknown>(
-  sandbox: RunningSandbox,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<Answered<T>> {
-  const response = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as T };
-}
-
-async function freshMarketplace(sandbox: RunningSandbox): Promise<Marketplace> {
-  const response = await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST' });
-  const body = (await response.json()) as { marketplace_id: string; access_token: string };
-  return { id: body.marketplace_id, token: body.access_token };
-}
-
-const webhooksPath = (mp: Marketplace): string => `/v1/marketplaces/${mp.id}/webhooks`;
-
-async function register(
-  sandbox: RunningSandbox,
-  mp: Marketplace,
-  url: string,
-  event: string[] = ['all'],
-): Promise<Webhook & { secret: string }> {
-  const answer = await call<Webhook & { secret: string }>(sandbox, mp.token, 'POST', webhooksPath(mp), { url, event });
+async function register(mp: Market, url: string, event: string[] = ['all']): Promise<Webhook & { secret: string }> {
+  const answer = await call<Webhook & { secret: string }>(mp, 'POST', webhooksPath(mp), { url, event });
   expect(answer.status).toBe(201);
   return answer.body;
 }
 
-async function deliveries(sandbox: RunningSandbox, mp: Marketplace, webhookId: string): Promise<WebhookDelivery[]> {
-  const answer = await call<ListEnvelope<WebhookDelivery>>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${webhookId}/deliveries`);
+async function deliveries(mp: Market, webhookId: string): Promise<WebhookDelivery[]> {
+  const answer = await call<ListEnvelope<WebhookDelivery>>(mp, 'GET', `${webhooksPath(mp)}/${webhookId}/deliveries`);
   expect(answer.status).toBe(200);
   return answer.body.items;
 }
 
-/** Polls until `probe` gives a value (no fixed sleeps; gives up after 10 s). */
-async function eventually<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-async function settledDelivery(sandbox: RunningSandbox, mp: Marketplace, webhookId: string): Promise<WebhookDelivery> {
-  return eventually('the delivery to settle', async () => {
-    const [latest] = await deliveries(sandbox, mp, webhookId);
+async function settledDelivery(mp: Market, webhookId: string): Promise<WebhookDelivery> {
+  return eventually(async () => {
+    const [latest] = await deliveries(mp, webhookId);
     return latest !== undefined && latest.status !== 'pending' ? latest : undefined;
-  });
+  }, 'the delivery to settle');
 }
 
 function dispatcherOf(sandbox: RunningSandbox): WebhookDispatcher {
@@ -207,7 +111,7 @@ const DELIVERY_FIELDS = [
 
 const sortedKeys = (value: object): string[] => Object.keys(value).sort();
 
-function expectErrorA(answer: Answered<unknown>, status: number, detail: RegExp | string): void {
+function expectErrorA(answer: Reply<unknown>, status: number, detail: RegExp | string): void {
   expect(answer.status).toBe(status);
   const body = answer.body as ErrorA;
   expect(sortedKeys(body)).toEqual(['detail', 'status', 'trace_id']);
@@ -230,8 +134,8 @@ afterAll(async () => {
 
 describe('webhook registration', () => {
   it('registers a webhook and shows its signing secret only in the answer to the creation', async () => {
-    const mp = await freshMarketplace(sandbox);
-    const created = await call<Webhook>(sandbox, mp.token, 'POST', webhooksPath(mp), {
+    const mp = await freshMarket(sandbox);
+    const created = await call<Webhook>(mp, 'POST', webhooksPath(mp), {
       url: 'https://pos.example.com/hooks/payments',
       event: ['transaction.succeeded', 'transaction.failed', 'transaction.succeeded'],
       description: 'POS back end',
@@ -258,11 +162,11 @@ describe('webhook registration', () => {
       updated_at: view.created_at,
     });
 
-    const fetched = await call<Webhook>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${view.id}`);
+    const fetched = await call<Webhook>(mp, 'GET', `${webhooksPath(mp)}/${view.id}`);
     expect(fetched.status).toBe(200);
     expect(fetched.body).toEqual(view);
 
-    const listed = await call<ListEnvelope<Webhook>>(sandbox, mp.token, 'GET', webhooksPath(mp));
+    const listed = await call<ListEnvelope<Webhook>>(mp, 'GET', webhooksPath(mp));
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
       resource: 'list',
@@ -276,34 +180,34 @@ describe('webhook registration', () => {
   });
 
   it('gives a registration without description a null one, and a different secret to each webhook', async () => {
-    const mp = await freshMarketplace(sandbox);
-    const a = await register(sandbox, mp, 'http://127.0.0.1:9/a');
-    const b = await register(sandbox, mp, 'http://127.0.0.1:9/b', ['transaction.canceled']);
+    const mp = await freshMarket(sandbox);
+    const a = await register(mp, 'http://127.0.0.1:9/a');
+    const b = await register(mp, 'http://127.0.0.1:9/b', ['transaction.canceled']);
     expect(a.description).toBeNull();
     expect(a.events).toEqual(['all']);
     expect(a.secret).not.toBe(b.secret);
   });
 
   it('lists webhooks oldest first, pages with limit and offset, and refuses a limit above 100', async () => {
-    const mp = await freshMarketplace(sandbox);
+    const mp = await freshMarket(sandbox);
     const ids: string[] = [];
-    for (const path of ['one', 'two', 'three']) ids.push((await register(sandbox, mp, `https://example.com/${path}`)).id);
+    for (const path of ['one', 'two', 'three']) ids.push((await register(mp, `https://example.com/${path}`)).id);
 
-    const first = await call<ListEnvelope<Webhook>>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}?limit=2`);
+    const first = await call<ListEnvelope<Webhook>>(mp, 'GET', `${webhooksPath(mp)}?limit=2`);
     expect(first.body.items.map((w) => w.id)).toEqual(ids.slice(0, 2));
     expect(first.body).toMatchObject({ has_more: true, limit: 2, offset: 0, total: 3, uri: webhooksPath(mp) });
     for (const item of first.body.items) expect(item).not.toHaveProperty('secret');
 
-    const rest = await call<ListEnvelope<Webhook>>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}?limit=2&offset=2`);
+    const rest = await call<ListEnvelope<Webhook>>(mp, 'GET', `${webhooksPath(mp)}?limit=2&offset=2`);
     expect(rest.body.items.map((w) => w.id)).toEqual(ids.slice(2));
     expect(rest.body).toMatchObject({ has_more: false, limit: 2, offset: 2, total: 3 });
 
-    expectErrorA(await call(sandbox, mp.token, 'GET', `${webhooksPath(mp)}?limit=101`), 400, /limit/);
+    expectErrorA(await call(mp, 'GET', `${webhooksPath(mp)}?limit=101`), 400, /limit/);
   });
 
   it('refuses a bad URL, an unknown event name and malformed bodies with 400 (shape A)', async () => {
-    const mp = await freshMarketplace(sandbox);
-    const post = (body: unknown) => call(sandbox, mp.token, 'POST', webhooksPath(mp), body);
+    const mp = await freshMarket(sandbox);
+    const post = (body: unknown) => call(mp, 'POST', webhooksPath(mp), body);
     expectErrorA(await post({ url: 'ftp://example.com/hook', event: ['all'] }), 400, 'Field url must be an http or https URL');
     expectErrorA(await post({ url: 'mailto:ops@example.com', event: ['all'] }), 400, 'Field url must be an http or https URL');
     expectErrorA(await post({ url: 'not a url', event: ['all'] }), 400, /url/);
@@ -316,38 +220,39 @@ describe('webhook registration', () => {
     expectErrorA(await post({ url: 'https://example.com/h', event: ['all'], method: 'GET' }), 400, /method/);
     expectErrorA(await post({ url: 'https://example.com/h', event: ['all'], secret: 'whsec_mine' }), 400, /secret/);
 
-    const listed = await call<ListEnvelope<Webhook>>(sandbox, mp.token, 'GET', webhooksPath(mp));
+    const listed = await call<ListEnvelope<Webhook>>(mp, 'GET', webhooksPath(mp));
     expect(listed.body.total).toBe(0);
   });
 
   it('deletes a webhook softly: gone from the list, still readable with status "deleted"', async () => {
-    const mp = await freshMarketplace(sandbox);
-    const webhook = await register(sandbox, mp, 'https://example.com/hook');
-    const deleted = await call(sandbox, mp.token, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`);
-    expect(deleted).toEqual({ status: 200, body: { id: webhook.id, resource: 'webhook', deleted: true } });
+    const mp = await freshMarket(sandbox);
+    const webhook = await register(mp, 'https://example.com/hook');
+    const deleted = await call(mp, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ id: webhook.id, resource: 'webhook', deleted: true });
 
-    const fetched = await call<Webhook>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
+    const fetched = await call<Webhook>(mp, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
     expect(fetched.status).toBe(200);
     expect(fetched.body.status).toBe('deleted');
     expect(fetched.body).not.toHaveProperty('secret');
 
-    const listed = await call<ListEnvelope<Webhook>>(sandbox, mp.token, 'GET', webhooksPath(mp));
+    const listed = await call<ListEnvelope<Webhook>>(mp, 'GET', webhooksPath(mp));
     expect(listed.body.items).toEqual([]);
-    expect(await call(sandbox, mp.token, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`)).toEqual(deleted);
+    expect(await call(mp, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`)).toEqual(deleted);
   });
 
   it('answers 404 for unknown ids and keeps each marketplace\'s webhooks to itself', async () => {
-    const mine = await freshMarketplace(sandbox);
-    const theirs = await freshMarketplace(sandbox);
-    const webhook = await register(sandbox, mine, 'https://example.com/hook');
+    const mine = await freshMarket(sandbox);
+    const theirs = await freshMarket(sandbox);
+    const webhook = await register(mine, 'https://example.com/hook');
     const unknown = '0123456789abcdef0123456789abcdef';
 
-    expectErrorA(await call(sandbox, mine.token, 'GET', `${webhooksPath(mine)}/${unknown}`), 404, `Webhook not found: ${unknown}`);
-    expectErrorA(await call(sandbox, mine.token, 'GET', `${webhooksPath(mine)}/not-an-id`), 404, 'Webhook not found: not-an-id');
-    expectErrorA(await call(sandbox, mine.token, 'DELETE', `${webhooksPath(mine)}/${unknown}`), 404, /Webhook not found/);
-    expectErrorA(await call(sandbox, mine.token, 'GET', `${webhooksPath(mine)}/${unknown}/deliveries`), 404, /Webhook not found/);
+    expectErrorA(await call(mine, 'GET', `${webhooksPath(mine)}/${unknown}`), 404, `Webhook not found: ${unknown}`);
+    expectErrorA(await call(mine, 'GET', `${webhooksPath(mine)}/not-an-id`), 404, 'Webhook not found: not-an-id');
+    expectErrorA(await call(mine, 'DELETE', `${webhooksPath(mine)}/${unknown}`), 404, /Webhook not found/);
+    expectErrorA(await call(mine, 'GET', `${webhooksPath(mine)}/${unknown}/deliveries`), 404, /Webhook not found/);
     expectErrorA(
-      await call(sandbox, mine.token, 'POST', `${webhooksPath(mine)}/${webhook.id}/deliveries/${unknown}/retry`),
+      await call(mine, 'POST', `${webhooksPath(mine)}/${webhook.id}/deliveries/${unknown}/retry`),
       404,
       `Webhook delivery not found: ${unknown}`,
     );
@@ -358,19 +263,19 @@ describe('webhook registration', () => {
       ['DELETE', ''],
       ['GET', '/deliveries'],
     ] as const) {
-      expectErrorA(await call(sandbox, theirs.token, method, `${webhooksPath(theirs)}/${webhook.id}${suffix}`), 404, /Webhook not found/);
+      expectErrorA(await call(theirs, method, `${webhooksPath(theirs)}/${webhook.id}${suffix}`), 404, /Webhook not found/);
     }
-    const theirList = await call<ListEnvelope<Webhook>>(sandbox, theirs.token, 'GET', webhooksPath(theirs));
+    const theirList = await call<ListEnvelope<Webhook>>(theirs, 'GET', webhooksPath(theirs));
     expect(theirList.body.total).toBe(0);
     // …and on the owner's path, the marketplace itself is not found.
-    expectErrorA(await call(sandbox, theirs.token, 'GET', `${webhooksPath(mine)}/${webhook.id}`), 404, `Marketplace not found: ${mine.id}`);
+    expectErrorA(await call(theirs, 'GET', `${webhooksPath(mine)}/${webhook.id}`), 404, `Marketplace not found: ${mine.id}`);
 
-    const stillThere = await call<Webhook>(sandbox, mine.token, 'GET', `${webhooksPath(mine)}/${webhook.id}`);
+    const stillThere = await call<Webhook>(mine, 'GET', `${webhooksPath(mine)}/${webhook.id}`);
     expect(stillThere.body.status).toBe('active');
   });
 
   it('needs a bearer token', async () => {
-    const mp = await freshMarketplace(sandbox);
+    const mp = await freshMarket(sandbox);
     const response = await fetch(`${sandbox.url}${webhooksPath(mp)}`);
     expect(response.status).toBe(401);
   });
@@ -380,8 +285,8 @@ describe('webhook deliveries', () => {
   it('queues the delivery synchronously and sends the exact body, signed, to the registered URL', async () => {
     const receiver = await startReceiver();
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/hooks/pinbridge?store=1`, ['transaction.succeeded']);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/hooks/pinbridge?store=1`, ['transaction.succeeded']);
       const event = transactionSucceeded();
 
       sandbox.context.webhooks.emit(mp.id, event);
@@ -392,7 +297,7 @@ describe('webhook deliveries', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: 'pending', attempts: 0 });
 
-      const [got] = await eventually('the delivery', () => (receiver.received.length > 0 ? receiver.received : undefined));
+      const [got] = await eventually(() => (receiver.received.length > 0 ? receiver.received : undefined), 'the delivery');
       if (got === undefined) throw new Error('no delivery');
       expect(got.path).toBe('/hooks/pinbridge?store=1');
       expect(got.body).toBe(rows[0]?.body);
@@ -405,7 +310,7 @@ describe('webhook deliveries', () => {
       expect(got.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
 
       expect(verifyWebhook({ secret: webhook.secret, headers: got.headers, body: got.body })).toBe(true);
-      const otherSecret = (await register(sandbox, mp, 'https://example.com/other')).secret;
+      const otherSecret = (await register(mp, 'https://example.com/other')).secret;
       for (const attempt of [
         () => verifyWebhook({ secret: otherSecret, headers: got.headers, body: got.body }),
         () => verifyWebhook({ secret: webhook.secret, headers: got.headers, body: got.body.replace('15990', '1599') }),
@@ -414,7 +319,7 @@ describe('webhook deliveries', () => {
         expect(thrown(attempt)).toBeInstanceOf(WebhookVerificationError);
       }
 
-      const delivery = await settledDelivery(sandbox, mp, webhook.id);
+      const delivery = await settledDelivery(mp, webhook.id);
       expect(sortedKeys(delivery)).toEqual(DELIVERY_FIELDS);
       expect(delivery).toMatchObject({
         resource: 'webhook_delivery',
@@ -429,7 +334,7 @@ describe('webhook deliveries', () => {
       });
       expect(delivery.delivered_at).toMatch(/\+00:00$/);
 
-      const after = await call<Webhook>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
+      const after = await call<Webhook>(mp, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
       expect(after.body).toMatchObject({ events_sent: 1, last_sent_at: delivery.delivered_at });
     } finally {
       await receiver.close();
@@ -439,11 +344,11 @@ describe('webhook deliveries', () => {
   it('retries a failing receiver with backoff: 500, 500, then 200 succeeds on the third attempt', async () => {
     const receiver = await startReceiver((index) => (index < 2 ? 500 : 200));
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/hook`, ['transaction.succeeded']);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/hook`, ['transaction.succeeded']);
       sandbox.context.webhooks.emit(mp.id, transactionSucceeded());
 
-      const delivery = await settledDelivery(sandbox, mp, webhook.id);
+      const delivery = await settledDelivery(mp, webhook.id);
       expect(delivery).toMatchObject({ status: 'succeeded', attempts: 3, last_response_status: 200, last_error: null });
       expect(receiver.received).toHaveLength(3);
       // Every attempt carries the same event id and body, freshly signed.
@@ -453,7 +358,7 @@ describe('webhook deliveries', () => {
         expect(request.body).toBe(receiver.received[0]?.body);
         expect(verifyWebhook({ secret: webhook.secret, headers: request.headers, body: request.body })).toBe(true);
       }
-      const after = await call<Webhook>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
+      const after = await call<Webhook>(mp, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
       expect(after.body.events_sent).toBe(1);
     } finally {
       await receiver.close();
@@ -463,11 +368,11 @@ describe('webhook deliveries', () => {
   it('gives up after webhookAttempts attempts when the receiver keeps answering 500', async () => {
     const receiver = await startReceiver(() => 500);
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/hook`);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/hook`);
       sandbox.context.webhooks.emit(mp.id, transactionFailed);
 
-      const delivery = await settledDelivery(sandbox, mp, webhook.id);
+      const delivery = await settledDelivery(mp, webhook.id);
       expect(delivery).toMatchObject({
         status: 'failed',
         attempts: 3,
@@ -478,7 +383,7 @@ describe('webhook deliveries', () => {
       });
       await dispatcherOf(sandbox).flush();
       expect(receiver.received).toHaveLength(3);
-      const after = await call<Webhook>(sandbox, mp.token, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
+      const after = await call<Webhook>(mp, 'GET', `${webhooksPath(mp)}/${webhook.id}`);
       expect(after.body).toMatchObject({ events_sent: 0, last_sent_at: null });
     } finally {
       await receiver.close();
@@ -488,11 +393,11 @@ describe('webhook deliveries', () => {
   it('records a timeout when the receiver does not answer in time', async () => {
     const receiver = await startReceiver(() => 'hang');
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/slow`);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/slow`);
       sandbox.context.webhooks.emit(mp.id, transactionFailed);
 
-      const delivery = await settledDelivery(sandbox, mp, webhook.id);
+      const delivery = await settledDelivery(mp, webhook.id);
       expect(delivery).toMatchObject({
         status: 'failed',
         attempts: 3,
@@ -508,10 +413,10 @@ describe('webhook deliveries', () => {
   it('sends each webhook only the events it subscribed to ("all" gets everything), in order', async () => {
     const receiver = await startReceiver();
     try {
-      const mp = await freshMarketplace(sandbox);
-      await register(sandbox, mp, `${receiver.url}/failed-only`, ['transaction.failed']);
-      await register(sandbox, mp, `${receiver.url}/all`, ['all']);
-      await register(sandbox, mp, `${receiver.url}/outcomes`, ['transaction.succeeded', 'transaction.canceled']);
+      const mp = await freshMarket(sandbox);
+      await register(mp, `${receiver.url}/failed-only`, ['transaction.failed']);
+      await register(mp, `${receiver.url}/all`, ['all']);
+      await register(mp, `${receiver.url}/outcomes`, ['transaction.succeeded', 'transaction.canceled']);
 
       for (const event of [transactionSucceeded(), transactionFailed, transactionCanceled]) sandbox.context.webhooks.emit(mp.id, event);
       await dispatcherOf(sandbox).flush();
@@ -534,15 +439,15 @@ describe('webhook deliveries', () => {
   it('does not send one marketplace\'s events to another marketplace\'s webhooks', async () => {
     const receiver = await startReceiver();
     try {
-      const emitting = await freshMarketplace(sandbox);
-      const other = await freshMarketplace(sandbox);
-      await register(sandbox, emitting, `${receiver.url}/emitting`);
-      const otherHook = await register(sandbox, other, `${receiver.url}/other`);
+      const emitting = await freshMarket(sandbox);
+      const other = await freshMarket(sandbox);
+      await register(emitting, `${receiver.url}/emitting`);
+      const otherHook = await register(other, `${receiver.url}/other`);
 
       sandbox.context.webhooks.emit(emitting.id, transactionSucceeded());
       await dispatcherOf(sandbox).flush();
       expect(receiver.received.map((r) => r.path)).toEqual(['/emitting']);
-      expect(await deliveries(sandbox, other, otherHook.id)).toEqual([]);
+      expect(await deliveries(other, otherHook.id)).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -551,14 +456,14 @@ describe('webhook deliveries', () => {
   it('sends nothing to a deleted webhook', async () => {
     const receiver = await startReceiver();
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/deleted`);
-      expect((await call(sandbox, mp.token, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`)).status).toBe(200);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/deleted`);
+      expect((await call(mp, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`)).status).toBe(200);
 
       sandbox.context.webhooks.emit(mp.id, transactionSucceeded());
       await dispatcherOf(sandbox).flush();
       expect(receiver.received).toEqual([]);
-      expect(await deliveries(sandbox, mp, webhook.id)).toEqual([]);
+      expect(await deliveries(mp, webhook.id)).toEqual([]);
     } finally {
       await receiver.close();
     }
@@ -567,28 +472,28 @@ describe('webhook deliveries', () => {
   it('retries a failed delivery on request: one more attempt each time, until it succeeds', async () => {
     const receiver = await startReceiver(() => 503);
     try {
-      const mp = await freshMarketplace(sandbox);
-      const webhook = await register(sandbox, mp, `${receiver.url}/hook`);
+      const mp = await freshMarket(sandbox);
+      const webhook = await register(mp, `${receiver.url}/hook`);
       sandbox.context.webhooks.emit(mp.id, transactionCanceled);
-      const failed = await settledDelivery(sandbox, mp, webhook.id);
+      const failed = await settledDelivery(mp, webhook.id);
       expect(failed).toMatchObject({ status: 'failed', attempts: 3, last_error: 'HTTP 503' });
       const retryPath = `${webhooksPath(mp)}/${webhook.id}/deliveries/${failed.id}/retry`;
 
-      const requeued = await call<WebhookDelivery>(sandbox, mp.token, 'POST', retryPath);
+      const requeued = await call<WebhookDelivery>(mp, 'POST', retryPath);
       expect(requeued.status).toBe(202);
       expect(sortedKeys(requeued.body)).toEqual(DELIVERY_FIELDS);
       expect(requeued.body).toMatchObject({ id: failed.id, status: 'pending', attempts: 3 });
       expect(requeued.body.next_attempt_at).toMatch(/\+00:00$/);
-      expect(await settledDelivery(sandbox, mp, webhook.id)).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 503' });
+      expect(await settledDelivery(mp, webhook.id)).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 503' });
 
       receiver.answer = () => 204;
-      expect((await call(sandbox, mp.token, 'POST', retryPath)).status).toBe(202);
-      const delivered = await settledDelivery(sandbox, mp, webhook.id);
+      expect((await call(mp, 'POST', retryPath)).status).toBe(202);
+      const delivered = await settledDelivery(mp, webhook.id);
       expect(delivered).toMatchObject({ status: 'succeeded', attempts: 5, last_response_status: 204, last_error: null });
       expect(receiver.received).toHaveLength(5);
       expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
 
-      expectErrorA(await call(sandbox, mp.token, 'POST', retryPath), 409, 'Only a failed delivery can be retried; this one is succeeded');
+      expectErrorA(await call(mp, 'POST', retryPath), 409, 'Only a failed delivery can be retried; this one is succeeded');
     } finally {
       await receiver.close();
     }
@@ -601,14 +506,14 @@ describe('webhook deliveries', () => {
     await gone.close(); // nothing listens on its port now: connection refused
     const healthy = await startReceiver();
     try {
-      const mp = await freshMarketplace(slow);
-      const failing = await register(slow, mp, `${gone.url}/hook`);
-      await register(slow, mp, `${healthy.url}/hook`);
+      const mp = await freshMarket(slow);
+      const failing = await register(mp, `${gone.url}/hook`);
+      await register(mp, `${healthy.url}/hook`);
       slow.context.webhooks.emit(mp.id, transactionSucceeded());
-      const pending = await eventually('the first attempt', async () => {
-        const [latest] = await deliveries(slow, mp, failing.id);
+      const pending = await eventually(async () => {
+        const [latest] = await deliveries(mp, failing.id);
         return latest !== undefined && latest.attempts === 1 ? latest : undefined;
-      });
+      }, 'the first attempt');
       expect(pending).toMatchObject({
         status: 'pending',
         attempts: 1,
@@ -621,11 +526,11 @@ describe('webhook deliveries', () => {
 
       // The healthy webhook gets this event and the next one; the failing one waits its turn.
       slow.context.webhooks.emit(mp.id, transactionFailed);
-      await eventually('both events at the healthy receiver', () => (healthy.received.length === 2 ? true : undefined));
-      const failingLog = await eventually('the second event\'s first attempt', async () => {
-        const log = await deliveries(slow, mp, failing.id);
+      await eventually(() => (healthy.received.length === 2 ? true : undefined), 'both events at the healthy receiver');
+      const failingLog = await eventually(async () => {
+        const log = await deliveries(mp, failing.id);
         return log.length === 2 && log.every((d) => d.attempts === 1) ? log : undefined;
-      });
+      }, "the second event's first attempt");
       expect(failingLog.map((d) => [d.event, d.status, d.attempts])).toEqual([
         ['transaction.failed', 'pending', 1],
         ['transaction.succeeded', 'pending', 1],
@@ -645,10 +550,10 @@ describe('webhook deliveries across a restart', () => {
     let receiver = await startReceiver(() => 'hang');
     try {
       const first = await startSandbox({ dataDir, settings });
-      const mp = await freshMarketplace(first);
-      const webhook = await register(first, mp, `${receiver.url}/hook`);
+      const mp = await freshMarket(first);
+      const webhook = await register(mp, `${receiver.url}/hook`);
       first.context.webhooks.emit(mp.id, transactionSucceeded('PEDIDO-RESTART'));
-      await eventually('the request to arrive', () => (receiver.received.length > 0 ? true : undefined));
+      await eventually(() => (receiver.received.length > 0 ? true : undefined), 'the request to arrive');
       await first.close();
 
       const port = receiver.port;
@@ -656,7 +561,7 @@ describe('webhook deliveries across a restart', () => {
       receiver = await startReceiver(() => 200, port);
       const second = await startSandbox({ dataDir, settings });
       try {
-        const delivery = await settledDelivery(second, mp, webhook.id);
+        const delivery = await settledDelivery({ ...mp, sandbox: second }, webhook.id);
         expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, last_response_status: 200 });
         expect(receiver.received).toHaveLength(1);
         const [got] = receiver.received;
