@@ -1,6 +1,6 @@
 /** Bank accounts of sellers: detail view, list view, creation and deletion. */
 import { Type, type Static } from 'typebox';
-import { Cnpj, Cpf, Deleted, Id, ListEnvelope, TimestampOffset } from './common.js';
+import { Cnpj, Cpf, Deleted, Id, ListEnvelope, Nullable, TimestampOffset } from './common.js';
 
 /** bank_code → bank_name for the codes the contract names. */
 export const BANK_NAMES: Readonly<Record<string, string>> = {
@@ -23,7 +23,7 @@ export const BankAccount = Type.Object(
     holder_name: Type.String(),
     taxpayer_id: Type.Optional(Type.Union([Cpf, Cnpj], { description: 'Present when that document was the one used.' })),
     bank_code: Type.String({ pattern: '^[0-9]{3}$' }),
-    bank_name: Type.Union([Type.String(), Type.Null()]),
+    bank_name: Nullable(Type.String()),
     type: BankAccountType,
     last4_digits: Type.String(),
     account_number: Type.String({ description: 'Partly masked; never the full number.' }),
@@ -45,7 +45,7 @@ export const BankAccountListItem = Type.Object(
     resource: Type.Literal('bank_account'),
     holder_name: Type.String(),
     bank_code: Type.String(),
-    bank_name: Type.Union([Type.String(), Type.Null()]),
+    bank_name: Nullable(Type.String()),
     type: BankAccountType,
     last4_digits: Type.String(),
     routing_number: Type.String(),

@@ -24,7 +24,17 @@ export const TimestampUtc = Type.String({ description: 'ISO 8601 UTC timestamp w
 /** Bank account and transaction timestamps: ISO 8601 with a numeric offset, e.g. 2026-11-21T10:05:09-03:00. */
 export const TimestampOffset = Type.String({ description: 'ISO 8601 timestamp with a numeric UTC offset (+00:00).' });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T` or null. A schema with one JSON type becomes `type: [T, "null"]` rather than
+ * `anyOf: [T, {type: "null"}]`: the same meaning, but fast-json-stringify serializes it without
+ * running a validator per field on every response.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const type = (schema as { type?: unknown }).type;
+  return typeof type === 'string'
+    ? Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] })
+    : Type.Union([schema, Type.Null()]);
+};
 
 /** Free-form key/value data. Values are kept as sent. */
 export const Metadata = Type.Record(Type.String(), Type.Unknown(), {

@@ -90,7 +90,11 @@ export function violationFromSchemaError(error: SchemaErrorLike): Violation | un
       // TypeBox reports each extra property as "schema is false" too; additionalProperties says it better.
       return undefined;
     case 'type':
-      return { field, code: 'invalid_type', message: `${name} must be of type ${String(params.type)}` };
+    {
+      // Ajv gives "string,null" for a nullable field; say "string or null".
+      const types = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',');
+      return { field, code: 'invalid_type', message: `${name} must be of type ${types.join(' or ')}` };
+    }
     case 'const':
       return { field, code: 'invalid_value', message: `${name} must be ${JSON.stringify(params.allowedValue)}` };
     case 'enum':

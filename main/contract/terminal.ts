@@ -13,6 +13,7 @@
  * stores the brand, masked digits and entry mode only.
  */
 import { Type, type Static } from 'typebox';
+import { Nullable } from './common.js';
 import { EntryMode, Transaction } from './transactions.js';
 
 const Hex = (description: string) => Type.String({ pattern: '^([0-9A-Fa-f]{2})*$', maxLength: 4096, description });
@@ -66,12 +67,12 @@ export const TerminalAuthorizationResult = Type.Object(
     decision: AuthorizationDecision,
     response_code: Type.String({ description: 'Two-character issuer response code ("00" approves).' }),
     response_message: Type.String(),
-    decline_code: Type.Union([Type.String(), Type.Null()], { description: 'e.g. insufficient_funds; null when approved.' }),
-    authorization_code: Type.Union([Type.String(), Type.Null()]),
-    nsu: Type.Union([Type.String(), Type.Null()]),
-    issuer_emv_data: Type.Union([Type.String(), Type.Null()], {
+    decline_code: Nullable(Type.String({ description: 'e.g. insufficient_funds; null when approved.' })),
+    authorization_code: Nullable(Type.String()),
+    nsu: Nullable(Type.String()),
+    issuer_emv_data: Nullable(Type.String({
       description: 'BER-TLV for the chip\'s second GENERATE AC: 8A (response code), 91 (issuer authentication data).',
-    }),
+    })),
     transaction: Transaction,
   },
   { title: 'TerminalAuthorizationResult' },

@@ -25,6 +25,7 @@ export function openSandboxDatabase(dataDir?: string): SandboxDatabase {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.exec(SCHEMA_SQL);
+  cachePreparedStatements(db);
   db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO NOTHING").run(
     String(SCHEMA_VERSION),
   );
@@ -42,4 +43,24 @@ export function writeMeta(db: SandboxDatabase, key: string, value: string): void
     key,
     value,
   );
+}
+
+/**
+ * Makes `db.prepare(sql)` return one compiled statement per SQL text. The stores prepare their
+ * statements where they use them, which reads well; compiling them again on every request
+ * would cost more than running them. Statements are only run synchronously (get/all/run, never
+ * left half-iterated), so sharing one is safe.
+ */
+function cachePreparedStatements(db: SandboxDatabase): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, ReturnType<SandboxDatabase['prepare']>>();
+  const cached = (sql: string): ReturnType<SandboxDatabase['prepare']> => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  db.prepare = cached as SandboxDatabase['prepare'];
 }
