@@ -7,9 +7,11 @@
  * timeout, shows how much of the gap is the price of having a timeout at all (undici wires every
  * signal into the request) rather than the client's own work.
  */
+import { fileURLToPath } from 'node:url';
 import { PaymentsClient } from '../../main/api/index.js';
-import { startSandbox } from '../../main/sandbox/server.js';
-import { round, stats } from './harness.js';
+import { round, startChild, stats, stopChild } from './harness.js';
+
+const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
 
 export interface ClientOverhead {
   readonly samples: number;
@@ -26,15 +28,18 @@ export interface ClientOverhead {
 }
 
 export async function benchClientOverhead(samples = 2_000): Promise<ClientOverhead> {
-  const sandbox = await startSandbox();
+  // The sandbox runs in its own process: sharing this one's event loop would add the server's
+  // work between the client's own steps and blur what is being measured.
+  const sandbox = await startChild([BIN, 'sandbox', '--port', '0']);
+  const sandboxUrl = sandbox.ready.url!;
   try {
     const created = (await (
-      await fetch(`${sandbox.url}/v1/sandbox/marketplaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      await fetch(`${sandboxUrl}/v1/sandbox/marketplaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
     ).json()) as { marketplace_id: string; access_token: string };
-    const client = new PaymentsClient({ baseUrl: sandbox.url, token: created.access_token, marketplaceId: created.marketplace_id });
+    const client = new PaymentsClient({ baseUrl: sandboxUrl, token: created.access_token, marketplaceId: created.marketplace_id });
     const buyer = await client.buyers.create({ first_name: 'Bench', taxpayer_id: '52998224725' });
 
-    const url = `${sandbox.url}/v1/marketplaces/${created.marketplace_id}/buyers/${buyer.id}`;
+    const url = `${sandboxUrl}/v1/marketplaces/${created.marketplace_id}/buyers/${buyer.id}`;
     const headers = { authorization: `Bearer ${created.access_token}`, accept: 'application/json' };
     const raw = async (): Promise<unknown> => {
       const response = await fetch(url, { headers });
@@ -85,6 +90,6 @@ export async function benchClientOverhead(samples = 2_000): Promise<ClientOverhe
       goal: 'ratio ≤ 1.10',
     };
   } finally {
-    await sandbox.close();
+    await stopChild(sandbox);
   }
 }

@@ -2,6 +2,10 @@
  * A small benchmark harness: repeated samples, reported as medians and percentiles (this
  * machine's timings are noisy, so single runs and means mislead).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
 export interface Stats {
   readonly samples: number;
   readonly medianMs: number;
@@ -35,6 +39,25 @@ export async function sample(fn: () => unknown, samples: number, warmup = Math.c
     times.push(performance.now() - start);
   }
   return stats(times);
+}
+
+/** A server in a child process, so a load generator or client does not share its event loop. */
+export interface Child {
+  readonly process: ChildProcess;
+  readonly ready: Record<string, string>;
+}
+
+/** Starts `node <args>` and waits for the one JSON ready line it prints on stdout. */
+export async function startChild(args: readonly string[]): Promise<Child> {
+  const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PINBRIDGE_LOG_LEVEL: 'warn' } });
+  const lines = createInterface({ input: child.stdout });
+  const [line] = (await once(lines, 'line')) as [string];
+  return { process: child, ready: JSON.parse(line) as Record<string, string> };
+}
+
+export async function stopChild(child: Child): Promise<void> {
+  child.process.kill('SIGTERM');
+  if (child.process.exitCode === null) await once(child.process, 'exit');
 }
 
 export const round = (value: number, digits = 3): number => Number(value.toFixed(digits));

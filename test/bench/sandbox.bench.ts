@@ -4,12 +4,9 @@
  * number that means something on a noisy machine; goal ≥ 0.35 for GET). Each server runs in its
  * own child process so the load generator does not share its event loop.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { round } from './harness.js';
+import { round, startChild, stopChild } from './harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
 
@@ -22,23 +19,6 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
 `;
-
-interface Child {
-  readonly process: ChildProcess;
-  readonly ready: Record<string, string>;
-}
-
-async function startChild(args: readonly string[]): Promise<Child> {
-  const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PINBRIDGE_LOG_LEVEL: 'warn' } });
-  const lines = createInterface({ input: child.stdout });
-  const [line] = (await once(lines, 'line')) as [string];
-  return { process: child, ready: JSON.parse(line) as Record<string, string> };
-}
-
-async function stopChild(child: Child): Promise<void> {
-  child.process.kill('SIGTERM');
-  if (child.process.exitCode === null) await once(child.process, 'exit');
-}
 
 interface Load {
   readonly url: string;
