@@ -14,6 +14,7 @@ import type {
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { findSeller, type SellerRecord } from '../marketplaces.js';
+import { findBuyer } from '../store/buyers.js';
 import { insertTransaction, type TransactionRecord } from '../store/transactions.js';
 import { newId, offsetTimestamp } from '../time.js';
 import { bolepixTerms, boletoTerms, issueBoleto, issuePix, type BoletoTerms } from './boleto.js';
@@ -116,14 +117,6 @@ function boletoRecord(
   return record;
 }
 
-function buyerExists(ctx: SandboxContext, marketplaceId: string, buyerId: string): boolean {
-  return (
-    ctx.db
-      .prepare('SELECT data FROM buyers WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL')
-      .get(buyerId, marketplaceId) !== undefined
-  );
-}
-
 /**
  * Checks what only the store can tell (the seller and buyer exist in this marketplace, the
  * boleto's dates and limits), then stores the new transaction. Synchronous: it runs inside the
@@ -141,7 +134,7 @@ export function createTransaction(
     const seller = findSeller(ctx, marketplaceId, request.on_behalf_of);
     if (!seller) throw notFound('Seller not found');
     const inlinePayer = request.payment_type === 'boleto' && request.payment_method?.buyer !== undefined;
-    if (!inlinePayer && !buyerExists(ctx, marketplaceId, request.customer)) throw notFound('Buyer not found');
+    if (!inlinePayer && !findBuyer(ctx.db, marketplaceId, request.customer)) throw notFound('Buyer not found');
     const create = ctx.db.transaction(() => {
       const issued = withCreatedEntry(boletoRecord(ctx, marketplaceId, request, terms, seller, at), at);
       insertTransaction(ctx.db, marketplaceId, issued);

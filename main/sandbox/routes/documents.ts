@@ -9,7 +9,9 @@ import { ErrorA, type Transaction } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
 import { notFound } from '../errors.js';
-import { boletoPdfInput, isBoletoTransaction, type BuyerData, type SellerData } from '../boleto/document.js';
+import { boletoPdfInput, isBoletoTransaction, type BuyerData } from '../boleto/document.js';
+import { findSeller } from '../marketplaces.js';
+import { findBuyer } from '../store/buyers.js';
 import { renderBoletoPdf } from '../boleto/pdf.js';
 import { renderPixQrPng } from '../pix/qr.js';
 
@@ -39,10 +41,6 @@ function findBoletoTransaction(ctx: SandboxContext, transactionId: string): { tr
   return { transaction, row };
 }
 
-function jsonData<T>(row: { data: string } | undefined): T | undefined {
-  return row ? (JSON.parse(row.data) as T) : undefined;
-}
-
 export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
   app.get(
     '/boletos/:transaction_id.pdf',
@@ -61,11 +59,7 @@ export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       const { transaction, row } = findBoletoTransaction(ctx, request.params.transaction_id);
-      const seller = jsonData<SellerData>(
-        ctx.db.prepare('SELECT data FROM sellers WHERE id = ? AND marketplace_id = ?').get(row.seller_id, row.marketplace_id) as
-          | { data: string }
-          | undefined,
-      );
+      const seller = findSeller(ctx, row.marketplace_id, row.seller_id);
       // Inline payer data (payment_method.buyer) wins when the record keeps it as `payer`;
       // otherwise the customer, even one removed after the boleto was issued.
       const inlinePayer = (transaction as Transaction & { payer?: BuyerData | null }).payer ?? undefined;
@@ -73,11 +67,7 @@ export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
         inlinePayer ??
         (transaction.customer === null
           ? undefined
-          : jsonData<BuyerData>(
-              ctx.db
-                .prepare('SELECT data FROM buyers WHERE id = ? AND marketplace_id = ?')
-                .get(transaction.customer, row.marketplace_id) as { data: string } | undefined,
-            ));
+          : findBuyer(ctx.db, row.marketplace_id, transaction.customer, { includeRemoved: true }));
       const pdf = await renderBoletoPdf(boletoPdfInput(transaction, seller, buyer));
       return reply
         .type('application/pdf')

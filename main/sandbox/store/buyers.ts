@@ -43,13 +43,20 @@ const addressOrNull = (value: Address | null | undefined): Address | null =>
 const rowToRecord = (row: { data: string } | undefined): BuyerRecord | undefined =>
   row ? (JSON.parse(row.data) as BuyerRecord) : undefined;
 
-/** Active (not removed) buyer of the marketplace, or undefined. */
-export function findBuyer(db: SandboxDatabase, marketplaceId: string, buyerId: string): BuyerRecord | undefined {
-  return rowToRecord(
-    db
-      .prepare('SELECT data FROM buyers WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL')
-      .get(buyerId, marketplaceId) as { data: string } | undefined,
-  );
+/**
+ * Active (not removed) buyer of the marketplace, or undefined. `includeRemoved` also finds a
+ * removed one (a boleto issued before the removal still names its payer).
+ */
+export function findBuyer(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  buyerId: string,
+  options: { readonly includeRemoved?: boolean } = {},
+): BuyerRecord | undefined {
+  const sql = options.includeRemoved
+    ? 'SELECT data FROM buyers WHERE id = ? AND marketplace_id = ?'
+    : 'SELECT data FROM buyers WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL';
+  return rowToRecord(db.prepare(sql).get(buyerId, marketplaceId) as { data: string } | undefined);
 }
 
 /** Active buyer of the marketplace with this CPF or CNPJ, or undefined. */
