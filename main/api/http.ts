@@ -19,6 +19,8 @@
  * Logs carry method, path (ids, never the query string: it may hold a CPF), status, attempt and
  * duration — never the token, a body or card data.
  */
+import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { errorFromResponse, parseErrorBody } from './error-body.js';
 import {
@@ -43,11 +45,16 @@ export interface HttpCoreOptions {
   /** "http://127.0.0.1:PORT" or "https://api.example.com" (paths start with /v1). */
   readonly baseUrl: string;
   readonly token: string;
-  /** Per attempt (default 20 s). */
+  /** Per attempt (default 20 s): connecting, the answer and its whole body. */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for requests that may be retried (default 2). */
   readonly maxRetries?: number;
-  readonly fetch?: typeof fetch;
+  /**
+   * The undici dispatcher requests go through (default: an Agent of the client's own, with
+   * keep-alive). Pass a ProxyAgent for a store behind an HTTP proxy, or an Agent with its own
+   * TLS settings.
+   */
+  readonly dispatcher?: Dispatcher;
   readonly logger?: PaymentsLogger;
   readonly userAgent?: string;
   /** How long calls fail fast after a 401 (default 5 s; 0 disables). */
@@ -96,6 +103,12 @@ export const DEFAULTS = {
   maxRetryAfterMs: 10_000,
 } as const;
 
+/** Whole milliseconds within setTimeout's range (beyond it Node fires at once); NaN becomes the default. */
+function timerMs(ms: number): number {
+  if (Number.isNaN(ms)) return DEFAULTS.timeoutMs;
+  return Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(ms)));
+}
+
 /** Retry-After in ms: delta seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;
@@ -135,16 +148,39 @@ interface AttemptFailure {
   readonly retryAfterMs?: number;
 }
 
-const requestIdOf = (response: Response): string | undefined =>
-  response.headers.get('x-request-id') ?? response.headers.get('request-id') ?? undefined;
+/** The request's method, headers and JSON text: the same for every attempt. */
+interface AttemptInit {
+  readonly method: HttpMethod;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** undici's own limits (the connect timeout; headers and body limits of a custom dispatcher). */
+const UNDICI_TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+function isUndiciTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code);
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+const requestIdOf = (headers: IncomingHttpHeaders): string | undefined =>
+  headerValue(headers, 'x-request-id') ?? headerValue(headers, 'request-id');
 
 const silentLogger: PaymentsLogger = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 export class HttpCore {
   readonly #token: string;
   readonly #authorization: string;
-  readonly #baseUrl: string;
-  readonly #fetch: typeof fetch;
+  /** "https://api.example.com" (scheme, host and port). */
+  readonly #origin: string;
+  /** The base URL's path without a trailing slash ("" for most services). */
+  readonly #basePath: string;
+  readonly #dispatcher: Dispatcher;
   readonly #log: PaymentsLogger;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
@@ -169,14 +205,17 @@ export class HttpCore {
     if (base.protocol !== 'http:' && base.protocol !== 'https:') {
       throw new TypeError('PaymentsClient: baseUrl must be an absolute http(s) URL');
     }
-    this.#baseUrl = base.href.replace(/\/+$/, '');
+    this.#origin = base.origin;
+    this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#token = options.token;
     this.#authorization = `Bearer ${options.token}`;
-    const fetchImpl = options.fetch;
-    this.#fetch = fetchImpl ?? ((input, init) => fetch(input, init));
     this.#log = options.logger ?? silentLogger;
     this.#userAgent = options.userAgent ?? `pinbridge/${VERSION} (node ${process.version})`;
     this.#timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    // A pool of this client's own: keep-alive connections to the service, nothing shared with
+    // other code's global fetch dispatcher (whose undici version is the runtime's, not ours).
+    // Connecting may take as long as a whole attempt (undici's default would cut it at 10 s).
+    this.#dispatcher = options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs) } });
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#authCooldownMs = options.authFailureCooldownMs ?? DEFAULTS.authFailureCooldownMs;
     this.#baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
@@ -202,8 +241,7 @@ export class HttpCore {
     const attempts = retryable ? 1 + Math.max(0, request.maxRetries ?? this.#maxRetries) : 1;
     const url = this.#url(path, request.query);
     const init = this.#init(request);
-    // Whole milliseconds within setTimeout's range (beyond it Node fires at once).
-    const timeoutMs = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(request.timeoutMs ?? this.#timeoutMs)));
+    const timeoutMs = timerMs(request.timeoutMs ?? this.#timeoutMs);
 
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
@@ -238,16 +276,16 @@ export class HttpCore {
 
   async #attempt(
     url: string,
-    init: RequestInit,
+    init: AttemptInit,
     request: HttpRequest,
     attempt: number,
     timeoutMs: number,
   ): Promise<{ ok: true; status: number; body: unknown } | { ok: false; failure: AttemptFailure }> {
     const { method, path, signal: callerSignal } = request;
     callerSignal?.throwIfAborted();
-    // One controller per attempt, aborted by its timer or by the caller's signal. (Cheaper on the
-    // hot path than AbortSignal.timeout + AbortSignal.any, and it holds no reference to a
-    // long-lived caller signal once the attempt is over.)
+    // One controller per attempt, aborted by its timer or by the caller's signal. The timer is a
+    // deadline for the whole attempt (connecting, the answer and its body), to the millisecond;
+    // undici's own headers/body timeouts tick only twice a second.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -256,14 +294,26 @@ export class HttpCore {
     }, timeoutMs);
     const onCallerAbort = (): void => controller.abort(callerSignal?.reason);
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-    let response: Response;
+    let status: number;
+    let headers: IncomingHttpHeaders;
     let text: string;
     try {
-      response = await this.#fetch(url, { ...init, signal: controller.signal });
-      text = await response.text();
+      // undici's request API rather than fetch: the same connection pool without the WHATWG
+      // Request/Response objects, which cost more than everything else the client does.
+      const response = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: url,
+        method: init.method,
+        headers: init.headers,
+        body: init.body,
+        signal: controller.signal,
+      });
+      status = response.statusCode;
+      headers = response.headers;
+      text = await response.body.text();
     } catch (cause) {
       if (callerSignal?.aborted) throw callerSignal.reason;
-      if (timedOut) {
+      if (timedOut || isUndiciTimeout(cause)) {
         const error = new TimeoutError({
           message: `Payments API did not answer ${method} ${path} within ${timeoutMs} ms (attempt ${attempt})`,
           timeoutMs,
@@ -285,7 +335,7 @@ export class HttpCore {
       callerSignal?.removeEventListener('abort', onCallerAbort);
     }
 
-    const { status } = response;
+    const statusText = STATUS_CODES[status] ?? '';
     if (status >= 200 && status < 300) {
       if (text === '') return { ok: true, status, body: undefined };
       try {
@@ -293,13 +343,12 @@ export class HttpCore {
       } catch {
         if (text.trim() === '') return { ok: true, status, body: undefined };
         text = this.#scrub(text);
-        const requestId = requestIdOf(response);
-        const parsed = parseErrorBody(text, response.statusText);
+        const parsed = parseErrorBody(text, statusText);
         const error = new InvalidResponseError({
           message: `Payments API answered ${method} ${path} with a body that is not JSON (HTTP ${status})`,
           status,
           raw: parsed.raw,
-          requestId,
+          requestId: requestIdOf(headers),
           method,
           path,
         });
@@ -307,17 +356,18 @@ export class HttpCore {
       }
     }
     text = this.#scrub(text);
-    const requestId = requestIdOf(response);
-    const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), this.#now());
-    const body = parseErrorBody(text, `HTTP ${status} ${response.statusText}`.trim());
-    const error = errorFromResponse({ status, statusText: response.statusText, method, path, requestId, retryAfterMs }, body);
+    const requestId = requestIdOf(headers);
+    const retryAfterMs = parseRetryAfter(headerValue(headers, 'retry-after') ?? null, this.#now());
+    const body = parseErrorBody(text, `HTTP ${status} ${statusText}`.trim());
+    const error = errorFromResponse({ status, statusText, method, path, requestId, retryAfterMs }, body);
     const askedWait =
       retryAfterMs ?? (body.retryAfterSeconds === undefined ? undefined : Math.round(body.retryAfterSeconds * 1000));
     return { ok: false, failure: { error, retryable: RETRYABLE_STATUSES.has(status), retryAfterMs: askedWait } };
   }
 
+  /** The request target: the base URL's path prefix, the path and the query string. */
   #url(path: string, query: HttpRequest['query']): string {
-    let url = this.#baseUrl + path;
+    let url = this.#basePath + path;
     if (query) {
       const params = new URLSearchParams();
       for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
@@ -327,21 +377,22 @@ export class HttpCore {
     return url;
   }
 
-  #init(request: HttpRequest): RequestInit {
+  #init(request: HttpRequest): AttemptInit {
     const headers: Record<string, string> = {
       authorization: this.#authorization,
       accept: 'application/json',
       'user-agent': this.#userAgent,
     };
-    // Never follow a redirect: it could carry the token or a payment to another place.
-    if (request.body === undefined && request.idempotencyKey === undefined) return { method: request.method, headers, redirect: 'manual' };
+    // Redirects are never followed (undici's request does not): one could carry the token or a
+    // payment to another place; a 3xx is an error like any other non-2xx answer.
+    if (request.body === undefined && request.idempotencyKey === undefined) return { method: request.method, headers };
     let body: string | undefined;
     if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
     if (request.idempotencyKey !== undefined) headers['idempotency-key'] = request.idempotencyKey;
-    return { method: request.method, headers, body, redirect: 'manual' };
+    return { method: request.method, headers, body };
   }
 
   /** The token never leaves in an error text, even if a proxy echoes it. */

@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { Agent } from 'undici';
 import { inspect } from 'node:util';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +71,62 @@ describe('request headers', () => {
     stub = await startStub({ body: buyer });
     await stubClient(stub, { userAgent: 'store-42/1.0' }).buyers.retrieve(BUYER_ID);
     expect(stub.requests[0]?.headers['user-agent']).toBe('store-42/1.0');
+  });
+});
+
+describe('transport', () => {
+  it('keeps the path of the base URL in front of every request path (a gateway prefix)', async () => {
+    stub = await startStub({ body: buyer });
+    await stubClient(stub, { baseUrl: `${stub.url}/gateway/` }).buyers.retrieve(BUYER_ID);
+    expect(stub.requests[0]?.path).toBe(`/gateway${buyerPath}`);
+  });
+
+  it('sends every request through the undici dispatcher it is given (a proxy agent, own TLS settings)', async () => {
+    stub = await startStub({ body: buyer });
+    const seen: string[] = [];
+    const dispatcher = new Agent().compose((dispatch) => (options, handler) => {
+      seen.push(`${options.method} ${options.path}`);
+      return dispatch(options, handler);
+    });
+    try {
+      await stubClient(stub, { dispatcher }).buyers.retrieve(BUYER_ID);
+      expect(seen).toEqual([`GET ${buyerPath}`]);
+      expect(stub.requests).toHaveLength(1);
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it('keeps connections alive: ten calls in a row do not open a connection each', async () => {
+    stub = await startStub({ body: buyer });
+    const client = stubClient(stub);
+    for (let i = 0; i < 10; i++) await client.buyers.retrieve(BUYER_ID);
+    // undici may open a second connection while the first is still finishing its previous answer.
+    expect(new Set(stub.requests.map((request) => request.remotePort)).size).toBeLessThanOrEqual(2);
+  });
+
+  it('counts a body that stops arriving against the attempt deadline: TimeoutError', async () => {
+    const stalling = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"id":');
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+    try {
+      const error = await failure(new HttpCore({ baseUrl: url, token: TOKEN, timeoutMs: 100, maxRetries: 0 }).request({ method: 'GET', path: '/v1/x' }));
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(error.message).toMatch(/did not answer GET \/v1\/x within 100 ms/);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+
+  it('names the status with its reason phrase when an error answer has no body', async () => {
+    stub = await startStub({ status: 503, body: '' });
+    const error = await failure(core(stub, { maxRetries: 0 }).request({ method: 'GET', path: '/v1/x' }));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.detail).toBe('HTTP 503 Service Unavailable');
   });
 });
 

@@ -18,6 +18,8 @@ export interface RecordedRequest {
   readonly body: string;
   /** performance.now() at arrival. */
   readonly at: number;
+  /** The client's port: the same port for two requests means one reused connection. */
+  readonly remotePort: number | undefined;
 }
 
 export interface StubReply {
@@ -57,6 +59,7 @@ export async function startStub(...script: StubScript[]): Promise<Stub> {
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: performance.now(),
+        remotePort: req.socket.remotePort,
       };
       const index = requests.length;
       requests.push(recorded);
