@@ -1,0 +1,15 @@
+/**
+ * Where the agent keeps its files when nothing says otherwise: `~/.pinbridge/` (the agent and
+ * the support commands must agree, so both ask here).
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function defaultDataDir(home: string = homedir()): string {
+  return join(home, '.pinbridge');
+}
+
+/** The payment journal's SQLite file: `~/.pinbridge/journal.db`. */
+export function defaultJournalPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'journal.db');
+}

@@ -1,0 +1,65 @@
+/**
+ * The journal's last line of defence for "no card data at rest": before anything is written,
+ * every string headed for disk is searched for what a full card number looks like — 13 to 19
+ * digits, bare or grouped by single spaces or dashes ("4111 1111 1111 1111"), that pass the Luhn
+ * check. A masked PAN ("411111******1111") never matches: its asterisks break the run.
+ */
+
+/** Luhn (mod 10) over a string of digits. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let digit = digits.charCodeAt(i) - 48;
+    if (double) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+const PAN_MIN_DIGITS = 13;
+const PAN_MAX_DIGITS = 19;
+
+/** Digit groups joined by at most one space or dash, not glued to other digits. */
+const DIGIT_SEQUENCE = /\d+(?:[ -]\d+)*/g;
+
+/**
+ * True when `text` holds a card-number-looking run. Within one sequence of groups every run of
+ * consecutive whole groups is tried, so "PAN 4111111111111111 CVV 123" and
+ * "4111 1111 1111 1111 12/29" are both caught although the whole sequence is longer than a PAN.
+ */
+export function looksLikeCardNumber(text: string): boolean {
+  for (const match of text.matchAll(DIGIT_SEQUENCE)) {
+    const groups = match[0].split(/[ -]/);
+    for (let first = 0; first < groups.length; first++) {
+      let digits = '';
+      for (let last = first; last < groups.length; last++) {
+        digits += groups[last]!;
+        if (digits.length > PAN_MAX_DIGITS) break;
+        if (digits.length >= PAN_MIN_DIGITS && passesLuhn(digits)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The dotted path of the first string in `value` (objects and arrays walked) that looks like a
+ * card number, or undefined. Keys in `exempt` (top level only) are skipped: fields that are
+ * digits by nature (a CPF/CNPJ) or hex ids.
+ */
+export function findCardNumber(value: unknown, exempt: ReadonlySet<string> = new Set(), path = ''): string | undefined {
+  if (typeof value === 'string') return looksLikeCardNumber(value) ? path || '(value)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  for (const [key, item] of entries) {
+    if (path === '' && exempt.has(key)) continue;
+    const found = findCardNumber(item, exempt, path === '' ? key : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}

@@ -1,0 +1,412 @@
+/**
+ * The payment journal: one SQLite file that every step of a payment is written to *before* the
+ * side effect it announces, so that after a kill -9 or a power cut the next start knows what was
+ * in flight (architecture §6: nothing lost, exactly once).
+ *
+ * - Durability: WAL with synchronous=FULL (and F_FULLFSYNC on macOS) — every commit is on the
+ *   disk before the call returns.
+ * - Every change is one IMMEDIATE transaction that re-reads the row, checks the move against
+ *   TRANSITIONS, writes the row and appends its event; two processes on one file serialize on
+ *   the write lock (busy timeout) instead of failing half-way.
+ * - Recovery reads only unfinished rows, through a partial index (`finished_at IS NULL`): start-up
+ *   costs the same with ten payments or a million finished ones.
+ * - No card data at rest: every string is searched for a full card number before writing.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { canMove, isFinal, UNDO_STATES, type PaymentState } from '../states.js';
+import { JournalError } from './errors.js';
+import { checkNewPayment, checkPatch, refuseCardData } from './guard.js';
+import type { JournalEvent, ListQuery, NewPayment, PaymentPatch, PaymentRecord } from './record.js';
+import { PAYMENT_COLUMNS, toEvent, toRecord, toRow, type EventRow, type PaymentRow } from './rows.js';
+import { migrate } from './schema.js';
+
+export { JournalError, type JournalErrorCode } from './errors.js';
+
+export interface JournalOptions {
+  /** The clock for createdAt/updatedAt/finishedAt and event times (tests pass their own). */
+  readonly now?: () => Date;
+  /**
+   * Told about each damaged row a list skips (unfinished, pendingUndos, list, today, records…),
+   * so the journal stays usable and the damage is still seen. Default: a process warning.
+   */
+  readonly onCorrupt?: (error: JournalError) => void;
+  /** Refuse to create a missing file (NOT_FOUND): support tools read a journal, never make one. */
+  readonly mustExist?: boolean;
+  /** How long a write waits for another process's write lock before LOCKED. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+}
+
+/** A range of createdAt for `records` (ISO; from inclusive, to exclusive). */
+export interface RecordRange {
+  readonly from?: string;
+  readonly to?: string;
+}
+
+export const LIST_DEFAULT_LIMIT = 100;
+export const LIST_MAX_LIMIT = 1000;
+const RECORDS_PAGE = 500;
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+const COLUMNS = PAYMENT_COLUMNS.join(', ');
+const INSERT_PAYMENT = `INSERT INTO payments (${COLUMNS}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const UPDATE_PAYMENT = `UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'id')
+  .map((c) => `${c} = @${c}`)
+  .join(', ')} WHERE id = @id`;
+const INSERT_EVENT = `INSERT INTO events (payment_id, seq, at, from_state, to_state, note)
+  VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE payment_id = ?), ?, ?, ?, ?)`;
+/** Every query of unfinished rows says `finished_at IS NULL` so SQLite picks the partial index. */
+export const UNFINISHED_SQL = `SELECT ${COLUMNS} FROM payments WHERE finished_at IS NULL ORDER BY created_at, rowid`;
+const UNDO_STATE_LIST = [...UNDO_STATES].map((s) => `'${s}'`).join(', ');
+
+/** The fields of PaymentPatch, the only ones a transition or an update may change. */
+const PATCH_FIELDS = [
+  'installments',
+  'transactionId',
+  'card',
+  'authorization',
+  'problem',
+  'customerTaxId',
+  'confirmDeadline',
+  'pendingUndo',
+] as const satisfies readonly (keyof PaymentPatch)[];
+
+const isMemory = (path: string): boolean => path === ':memory:' || path === '';
+
+/** Busy, damaged or foreign files become JournalErrors; anything else is a bug and stays as it is. */
+function translate(error: unknown, path: string): unknown {
+  if (error instanceof Database.SqliteError) {
+    if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
+      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.message}`, { cause: error });
+    }
+    if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
+      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.message}`, { cause: error });
+    }
+  }
+  return error;
+}
+
+export class Journal {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #now: () => Date;
+  readonly #onCorrupt: (error: JournalError) => void;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  private constructor(path: string, db: Database.Database, options: JournalOptions) {
+    this.path = path;
+    this.#db = db;
+    this.#now = options.now ?? (() => new Date());
+    this.#onCorrupt =
+      options.onCorrupt ?? ((error) => process.emitWarning(error.message, { code: 'PINBRIDGE_JOURNAL_CORRUPT' }));
+  }
+
+  /** Opens (creating directories, file and schema unless `mustExist`) the journal at `path`; ':memory:' works. */
+  static open(path: string, options: JournalOptions = {}): Journal {
+    if (!isMemory(path)) {
+      if (options.mustExist && !existsSync(path)) throw new JournalError('NOT_FOUND', `there is no journal at ${path}`);
+      mkdirSync(dirname(path), { recursive: true });
+    }
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(path, { fileMustExist: options.mustExist === true && !isMemory(path) });
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      // macOS: a plain fsync leaves the data in the drive's cache; F_FULLFSYNC survives a power cut.
+      db.pragma('fullfsync = ON');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      return new Journal(path, db, options);
+    } catch (error) {
+      db?.close();
+      throw translate(error, path);
+    }
+  }
+
+  /** Journals a new payment: state `intent`, or `created` when the API transaction already exists. */
+  createIntent(payment: NewPayment): PaymentRecord {
+    refuseCardData(payment, undefined);
+    checkNewPayment(payment);
+    return this.#write(() => {
+      const existing = this.#statement('SELECT id FROM payments WHERE reference_id = ?').get(payment.referenceId) as
+        | { id: string }
+        | undefined;
+      if (existing) {
+        throw new JournalError('REFERENCE_EXISTS', `reference ${payment.referenceId} is already journaled as payment ${existing.id}`, {
+          paymentId: existing.id,
+        });
+      }
+      const at = this.#timestamp();
+      const transactionId = payment.transactionId ?? null;
+      const record: PaymentRecord = {
+        id: randomBytes(16).toString('hex'),
+        referenceId: payment.referenceId,
+        source: payment.source,
+        terminal: payment.terminal,
+        amount: payment.amount,
+        paymentType: payment.paymentType,
+        installments: payment.installments,
+        description: payment.description,
+        notification: payment.notification,
+        paramsHash: payment.paramsHash,
+        confirmation: payment.confirmation,
+        state: transactionId === null ? 'intent' : 'created',
+        transactionId,
+        card: null,
+        authorization: null,
+        problem: null,
+        customerTaxId: null,
+        confirmDeadline: null,
+        pendingUndo: null,
+        createdAt: at,
+        updatedAt: at,
+        finishedAt: null,
+      };
+      this.#statement(INSERT_PAYMENT).run(toRow(record));
+      this.#appendEvent(record.id, at, null, record.state, transactionId === null ? 'payment intent' : 'pending transaction picked up');
+      return record;
+    });
+  }
+
+  /** Moves a payment to `to` (refused unless TRANSITIONS allows it), applying `patch`, with its event. */
+  transition(id: string, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
+    refuseCardData(patch, note, id);
+    return this.#write(() => {
+      const current = this.#readForWrite(id);
+      if (!canMove(current.state, to)) {
+        throw new JournalError('INVALID_TRANSITION', `payment ${id} cannot move from ${current.state} to ${String(to)}`, {
+          paymentId: id,
+        });
+      }
+      return this.#save(current, to, patch, note);
+    });
+  }
+
+  /** Changes a payment's fields without moving it (installments chosen, an undo attempt…), with an event. */
+  update(id: string, patch: PaymentPatch, note = ''): PaymentRecord {
+    refuseCardData(patch, note, id);
+    return this.#write(() => {
+      const current = this.#readForWrite(id);
+      if (isFinal(current.state)) {
+        throw new JournalError('INVALID_TRANSITION', `payment ${id} is ${current.state} (final); its record no longer changes`, {
+          paymentId: id,
+        });
+      }
+      return this.#save(current, current.state, patch, note);
+    });
+  }
+
+  /** The payment with this journal id; CORRUPT (naming the id) when its row cannot be read. */
+  get(id: string): PaymentRecord | undefined {
+    return this.#one(`SELECT ${COLUMNS} FROM payments WHERE id = ?`, id);
+  }
+
+  findByReference(referenceId: string): PaymentRecord | undefined {
+    return this.#one(`SELECT ${COLUMNS} FROM payments WHERE reference_id = ?`, referenceId);
+  }
+
+  /** The oldest payment carrying this API transaction id. */
+  findByTransactionId(transactionId: string): PaymentRecord | undefined {
+    return this.#one(`SELECT ${COLUMNS} FROM payments WHERE transaction_id = ? ORDER BY created_at, rowid LIMIT 1`, transactionId);
+  }
+
+  /** Every payment not in a final state, oldest first: what recovery reads at start-up. */
+  unfinished(): PaymentRecord[] {
+    return this.#many(UNFINISHED_SQL);
+  }
+
+  /** Approved payments waiting for the POS's confirmation (or the deadline), oldest first. */
+  pendingConfirmations(): PaymentRecord[] {
+    return this.#many(
+      `SELECT ${COLUMNS} FROM payments WHERE finished_at IS NULL AND state = 'awaiting_confirmation' ORDER BY created_at, rowid`,
+    );
+  }
+
+  /** The undo queue (aborting, reversing, undoing): by pendingUndo.nextAttemptAt, never-tried first, then oldest. */
+  pendingUndos(): PaymentRecord[] {
+    const records = this.#many(
+      `SELECT ${COLUMNS} FROM payments WHERE finished_at IS NULL AND state IN (${UNDO_STATE_LIST}) ORDER BY created_at, rowid`,
+    );
+    // Sorted here rather than by json_extract in SQL: a damaged JSON column must not fail the query.
+    const due = (record: PaymentRecord): string => record.pendingUndo?.nextAttemptAt ?? '';
+    return records.sort((a, b) => (due(a) < due(b) ? -1 : due(a) > due(b) ? 1 : 0));
+  }
+
+  /** A page of payments, newest first, and how many match in all. */
+  list(query: ListQuery = {}): { items: PaymentRecord[]; total: number } {
+    const { where, params } = this.#filter(query);
+    const limit = Math.min(LIST_MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? LIST_DEFAULT_LIMIT)));
+    const offset = Math.max(0, Math.floor(query.offset ?? 0));
+    return this.#read(() => {
+      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM payments ${where}`).get(params) as { total: number };
+      const items = this.#many(`SELECT ${COLUMNS} FROM payments ${where} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`, {
+        ...params,
+        limit,
+        offset,
+      });
+      return { items, total };
+    });
+  }
+
+  /** Every payment created since the machine's local midnight (of `now`), newest first. */
+  today(now: Date = this.#now()): PaymentRecord[] {
+    const midnight = new Date(now.getTime());
+    midnight.setHours(0, 0, 0, 0);
+    return this.#many(`SELECT ${COLUMNS} FROM payments WHERE created_at >= ? ORDER BY created_at DESC, rowid DESC`, midnight.toISOString());
+  }
+
+  /**
+   * Every payment in `range`, oldest first, a page at a time (the connection is free between
+   * pages, so the caller may read each payment's events as it goes). For exports.
+   */
+  *records(range: RecordRange = {}): Generator<PaymentRecord> {
+    const { where, params } = this.#filter(range);
+    const after = where === '' ? 'WHERE (created_at, rowid) > (@afterAt, @afterRow)' : `${where} AND (created_at, rowid) > (@afterAt, @afterRow)`;
+    const sql = `SELECT rowid AS row_key, ${COLUMNS} FROM payments ${after} ORDER BY created_at, rowid LIMIT ${RECORDS_PAGE}`;
+    let afterAt = '';
+    let afterRow = 0;
+    for (;;) {
+      const rows = this.#read(
+        () => this.#statement(sql).all({ ...params, afterAt, afterRow }) as (PaymentRow & { row_key: number })[],
+      );
+      for (const row of rows) {
+        const record = this.#parse(row);
+        if (record) yield record;
+      }
+      const last = rows.at(-1);
+      if (!last || rows.length < RECORDS_PAGE) return;
+      afterAt = last.created_at;
+      afterRow = last.row_key;
+    }
+  }
+
+  /** A payment's history, in order; empty for an unknown id. */
+  events(id: string): JournalEvent[] {
+    const rows = this.#read(
+      () => this.#statement('SELECT payment_id, seq, at, from_state, to_state, note FROM events WHERE payment_id = ? ORDER BY seq').all(id) as EventRow[],
+    );
+    return rows.map(toEvent);
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  #timestamp(): string {
+    return this.#now().toISOString();
+  }
+
+  /** One compiled statement per SQL text: compiling costs more than running these. */
+  #statement(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before the row is re-read. */
+  #write<T>(work: () => T): T {
+    try {
+      return this.#db.transaction(work).immediate();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+  }
+
+  #read<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+  }
+
+  #readForWrite(id: string): PaymentRecord {
+    const row = this.#statement(`SELECT ${COLUMNS} FROM payments WHERE id = ?`).get(id) as PaymentRow | undefined;
+    if (!row) throw new JournalError('NOT_FOUND', `there is no payment ${id} in the journal`, { paymentId: id });
+    return toRecord(row);
+  }
+
+  #save(current: PaymentRecord, to: PaymentState, patch: PaymentPatch, note: string): PaymentRecord {
+    checkPatch(patch, current.paymentType, current.id);
+    const at = this.#timestamp();
+    const changes: Partial<Record<(typeof PATCH_FIELDS)[number], unknown>> = {};
+    for (const field of PATCH_FIELDS) if (patch[field] !== undefined) changes[field] = patch[field];
+    const next: PaymentRecord = {
+      ...current,
+      ...(changes as PaymentPatch),
+      state: to,
+      updatedAt: at,
+      finishedAt: isFinal(to) ? at : null,
+    };
+    this.#statement(UPDATE_PAYMENT).run(toRow(next));
+    this.#appendEvent(current.id, at, current.state, to, note);
+    return next;
+  }
+
+  #appendEvent(id: string, at: string, from: PaymentState | null, to: PaymentState, note: string): void {
+    this.#statement(INSERT_EVENT).run(id, id, at, from, to, note);
+  }
+
+  #one(sql: string, key: string): PaymentRecord | undefined {
+    const row = this.#read(() => this.#statement(sql).get(key) as PaymentRow | undefined);
+    return row === undefined ? undefined : toRecord(row);
+  }
+
+  /** The rows of `sql` as records; a damaged row is reported to onCorrupt and left out. */
+  #many(sql: string, params: unknown = []): PaymentRecord[] {
+    const rows = this.#read(() => this.#statement(sql).all(params) as PaymentRow[]);
+    const records: PaymentRecord[] = [];
+    for (const row of rows) {
+      const record = this.#parse(row);
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  #parse(row: PaymentRow): PaymentRecord | undefined {
+    try {
+      return toRecord(row);
+    } catch (error) {
+      if (!(error instanceof JournalError)) throw error;
+      this.#onCorrupt(error);
+      return undefined;
+    }
+  }
+
+  #filter(query: ListQuery): { where: string; params: Record<string, unknown> } {
+    const conditions: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (query.from !== undefined) {
+      conditions.push('created_at >= @from');
+      params.from = query.from;
+    }
+    if (query.to !== undefined) {
+      conditions.push('created_at < @to');
+      params.to = query.to;
+    }
+    if (query.terminal !== undefined) {
+      conditions.push('terminal = @terminal');
+      params.terminal = query.terminal;
+    }
+    if (query.states !== undefined) {
+      if (query.states.length === 0) conditions.push('0');
+      else {
+        const names = query.states.map((state, index) => {
+          params[`state${index}`] = state;
+          return `@state${index}`;
+        });
+        conditions.push(`state IN (${names.join(', ')})`);
+      }
+    }
+    return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, params };
+  }
+}

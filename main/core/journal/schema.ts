@@ -1,0 +1,77 @@
+/**
+ * The journal's tables, versioned with PRAGMA user_version. Each migration takes the file from
+ * version n-1 to n inside one write transaction, so two processes opening a fresh file at once
+ * cannot both apply it, and a crash mid-migration leaves the previous version intact.
+ */
+import type Database from 'better-sqlite3';
+import { JournalError } from './errors.js';
+
+/**
+ * Version 1. Nested objects (card, authorization, problem, pending undo) are JSON text: they are
+ * read whole and never queried inside. `finished_at IS NULL` marks the payments recovery must
+ * look at; the partial index over those rows keeps start-up reading only them, however long
+ * the history grows.
+ */
+const V1 = `
+CREATE TABLE payments (
+  id                 TEXT PRIMARY KEY,
+  reference_id       TEXT NOT NULL,
+  source             TEXT NOT NULL,
+  terminal           TEXT NOT NULL,
+  amount             INTEGER NOT NULL,
+  payment_type       TEXT NOT NULL,
+  installments       INTEGER,
+  description        TEXT NOT NULL,
+  notification       TEXT,
+  params_hash        TEXT NOT NULL,
+  confirmation       TEXT NOT NULL,
+  state              TEXT NOT NULL,
+  transaction_id     TEXT,
+  card_json          TEXT,
+  authorization_json TEXT,
+  problem_json       TEXT,
+  customer_tax_id    TEXT,
+  confirm_deadline   TEXT,
+  pending_undo_json  TEXT,
+  created_at         TEXT NOT NULL,
+  updated_at         TEXT NOT NULL,
+  finished_at        TEXT
+);
+CREATE UNIQUE INDEX payments_by_reference ON payments (reference_id);
+CREATE INDEX payments_by_transaction ON payments (transaction_id);
+CREATE INDEX payments_by_created ON payments (created_at);
+CREATE INDEX payments_unfinished ON payments (created_at) WHERE finished_at IS NULL;
+
+CREATE TABLE events (
+  payment_id TEXT NOT NULL REFERENCES payments (id),
+  seq        INTEGER NOT NULL,
+  at         TEXT NOT NULL,
+  from_state TEXT,
+  to_state   TEXT NOT NULL,
+  note       TEXT NOT NULL,
+  PRIMARY KEY (payment_id, seq)
+) WITHOUT ROWID;
+`;
+
+/** MIGRATIONS[i] takes the file from version i to version i + 1. */
+const MIGRATIONS: readonly string[] = [V1];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file up to SCHEMA_VERSION; refuses a file written by a newer Pinbridge. */
+export function migrate(db: Database.Database): void {
+  const current = (): number => db.pragma('user_version', { simple: true }) as number;
+  if (current() === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const from = current();
+    if (from > SCHEMA_VERSION) {
+      throw new JournalError(
+        'CORRUPT',
+        `the journal is at schema version ${from}, newer than this Pinbridge understands (${SCHEMA_VERSION}); update Pinbridge`,
+      );
+    }
+    for (let version = from; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

@@ -1,0 +1,639 @@
+/**
+ * The payment journal on real SQLite files in a temp directory: every move of TRANSITIONS, the
+ * refusals, the queues recovery reads, reopening, card data kept off disk, damaged rows.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Journal, JournalError, UNFINISHED_SQL, type JournalOptions } from '../../../../main/core/journal/journal.js';
+import type { NewPayment, PaymentPatch, PaymentRecord } from '../../../../main/core/journal/record.js';
+import { SCHEMA_VERSION } from '../../../../main/core/journal/schema.js';
+import { FINAL_STATES, PAYMENT_STATES, TRANSITIONS, UNDO_STATES, type PaymentState } from '../../../../main/core/states.js';
+import { thrown } from '../../../helpers/thrown.js';
+
+const PAN = '4111111111111111';
+
+let dir: string;
+let opened: Journal[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pinbridge-journal-'));
+  opened = [];
+});
+
+afterEach(() => {
+  for (const journal of opened) {
+    try {
+      journal.close();
+    } catch {
+      // already closed by the test
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A clock that moves only when told (1 ms per tick by default, so every write has its own time). */
+function clock(start = '2026-03-10T12:00:00.000Z'): { now: () => Date; set: (iso: string | Date) => void } {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current++),
+    set: (at) => {
+      current = new Date(at).getTime();
+    },
+  };
+}
+
+function open(options: JournalOptions = {}, file = 'journal.db'): Journal {
+  const journal = Journal.open(join(dir, file), { now: clock().now, ...options });
+  opened.push(journal);
+  return journal;
+}
+
+let references = 0;
+function payment(overrides: Partial<NewPayment> = {}): NewPayment {
+  references += 1;
+  return {
+    referenceId: `sale-${references}`,
+    source: 'pos',
+    terminal: 'PP-0001',
+    amount: 12_345,
+    paymentType: 'credit',
+    installments: null,
+    description: 'Venda balcão',
+    notification: 'Loja Centro',
+    paramsHash: 'a'.repeat(64),
+    confirmation: 'auto',
+    ...overrides,
+  };
+}
+
+const card = { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } as const;
+const authorization = { authorizationCode: 'A1B2C3', nsu: '000123456', responseCode: '00', responseMessage: 'approved' };
+const problem = { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' };
+
+/** What a step of the engine writes along with each state (so paths carry realistic records). */
+function patchFor(to: PaymentState): PaymentPatch {
+  switch (to) {
+    case 'created':
+      return { transactionId: 'f'.repeat(32) };
+    case 'card_read':
+      return { card, installments: 3 };
+    case 'approved':
+      return { authorization };
+    case 'declined':
+    case 'failed':
+    case 'cancelled':
+      return { problem };
+    case 'aborting':
+    case 'reversing':
+    case 'undoing':
+      return { pendingUndo: { attempts: 0, nextAttemptAt: '2026-03-10T12:00:05.000Z', lastError: null } };
+    default:
+      return {};
+  }
+}
+
+/**
+ * Every path of TRANSITIONS from `from` that ends in a final state (the graph has no cycles). A
+ * final state with moves of its own (a confirmed sale voided later) ends one path and starts more.
+ */
+function pathsToEnd(from: PaymentState): PaymentState[][] {
+  const onward = TRANSITIONS[from].flatMap((next) => pathsToEnd(next).map((rest) => [from, ...rest]));
+  return FINAL_STATES.has(from) ? [[from], ...onward] : onward;
+}
+
+/** The shortest way from intent to `target`. */
+function shortestPath(target: PaymentState): PaymentState[] {
+  const queue: PaymentState[][] = [['intent']];
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    const last = path.at(-1)!;
+    if (last === target) return path;
+    for (const next of TRANSITIONS[last]) queue.push([...path, next]);
+  }
+  throw new Error(`${target} cannot be reached from intent`);
+}
+
+function walk(journal: Journal, path: readonly PaymentState[], overrides: Partial<NewPayment> = {}): PaymentRecord {
+  let record = journal.createIntent(payment(overrides));
+  for (const to of path.slice(1)) record = journal.transition(record.id, to, patchFor(to), `to ${to}`);
+  return record;
+}
+
+/** Every byte the journal put on disk (database, WAL), as latin1 text to search. */
+function bytesOnDisk(): string {
+  return readdirSync(dir)
+    .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+    .join('');
+}
+
+describe('Journal.open', () => {
+  it('creates the directories, the file and the schema, in WAL mode at the current schema version', () => {
+    const path = join(dir, 'nested', 'deeper', 'journal.db');
+    const journal = Journal.open(path);
+    opened.push(journal);
+    expect(journal.path).toBe(path);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as { name: string }[]).map(
+      (row) => row.name,
+    );
+    expect(indexes).toEqual(expect.arrayContaining(['payments_by_reference', 'payments_by_transaction', 'payments_by_created', 'payments_unfinished']));
+    db.close();
+  });
+
+  it('works in memory with ":memory:"', () => {
+    const journal = Journal.open(':memory:');
+    const record = journal.createIntent(payment());
+    expect(journal.get(record.id)).toEqual(record);
+    journal.close();
+  });
+
+  it('with mustExist, refuses a missing file with NOT_FOUND and creates nothing', () => {
+    const path = join(dir, 'missing', 'journal.db');
+    const error = thrown(() => Journal.open(path, { mustExist: true }));
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error).toMatchObject({ code: 'NOT_FOUND' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('refuses a file written by a newer Pinbridge (schema version ahead) with CORRUPT', () => {
+    const path = join(dir, 'journal.db');
+    const db = new Database(path);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    db.close();
+    expect(thrown(() => Journal.open(path))).toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/newer/) as unknown });
+  });
+
+  it('refuses a file that is not a SQLite database with CORRUPT', () => {
+    const path = join(dir, 'journal.db');
+    writeFileSync(path, 'this is not a database, just some text that is long enough to have a header'.repeat(20));
+    expect(thrown(() => Journal.open(path))).toMatchObject({ code: 'CORRUPT' });
+  });
+});
+
+describe('createIntent', () => {
+  it('journals the payment in state intent with a new 32-hex id, the clock\'s times and a first event', () => {
+    const journal = open({ now: () => new Date('2026-03-10T12:00:00.123Z') });
+    const record = journal.createIntent(payment({ referenceId: 'pos-42', installments: 2 }));
+    expect(record).toMatchObject({
+      referenceId: 'pos-42',
+      state: 'intent',
+      amount: 12_345,
+      installments: 2,
+      transactionId: null,
+      card: null,
+      createdAt: '2026-03-10T12:00:00.123Z',
+      updatedAt: '2026-03-10T12:00:00.123Z',
+      finishedAt: null,
+    });
+    expect(record.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(journal.get(record.id)).toEqual(record);
+    expect(journal.events(record.id)).toEqual([
+      { paymentId: record.id, seq: 1, at: '2026-03-10T12:00:00.123Z', from: null, to: 'intent', note: 'payment intent' },
+    ]);
+  });
+
+  it('gives every payment its own id', () => {
+    const journal = open();
+    const ids = Array.from({ length: 200 }, () => journal.createIntent(payment()).id);
+    expect(new Set(ids).size).toBe(200);
+  });
+
+  it('journals a pending transaction picked up from the API (source remote, transaction id known) as created', () => {
+    const journal = open();
+    const record = journal.createIntent(payment({ source: 'remote', transactionId: 'c'.repeat(32) }));
+    expect(record).toMatchObject({ state: 'created', source: 'remote', transactionId: 'c'.repeat(32) });
+    expect(journal.events(record.id).map((e) => [e.from, e.to])).toEqual([[null, 'created']]);
+  });
+
+  it('refuses a reference already journaled with REFERENCE_EXISTS naming the first payment, and writes nothing', () => {
+    const journal = open();
+    const first = journal.createIntent(payment({ referenceId: 'dup' }));
+    const error = thrown(() => journal.createIntent(payment({ referenceId: 'dup', amount: 1 })));
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error).toMatchObject({ code: 'REFERENCE_EXISTS', paymentId: first.id });
+    expect(journal.list().total).toBe(1);
+    expect(journal.findByReference('dup')).toEqual(first);
+  });
+
+  it.each<[string, Partial<NewPayment>]>([
+    ['a zero amount', { amount: 0 }],
+    ['a fractional amount', { amount: 10.5 }],
+    ['installments on a debit payment', { paymentType: 'debit', installments: 2 }],
+    ['13 installments', { installments: 13 }],
+    ['an empty reference', { referenceId: '' }],
+  ])('refuses %s with INVALID_RECORD and writes nothing', (_, overrides) => {
+    const journal = open();
+    expect(thrown(() => journal.createIntent(payment(overrides)))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(journal.list().total).toBe(0);
+  });
+});
+
+describe('transition', () => {
+  it('walks the happy path, applying each patch, with one event per step in order', () => {
+    const journal = open();
+    const path: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed'];
+    const record = walk(journal, path);
+    expect(record).toMatchObject({
+      state: 'confirmed',
+      transactionId: 'f'.repeat(32),
+      card,
+      installments: 3,
+      authorization,
+      problem: null,
+    });
+    expect(journal.get(record.id)).toEqual(record);
+    const events = journal.events(record.id);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(events.map((e) => [e.from, e.to])).toEqual(path.map((to, i) => [i === 0 ? null : path[i - 1], to]));
+    expect(events.slice(1).map((e) => e.note)).toEqual(path.slice(1).map((to) => `to ${to}`));
+    const times = events.map((e) => e.at);
+    expect([...times].sort()).toEqual(times);
+  });
+
+  const allPaths = pathsToEnd('intent');
+
+  it('the paths tried below use every move of TRANSITIONS', () => {
+    const used = new Set(allPaths.flatMap((path) => path.slice(1).map((to, i) => `${path[i]}→${to}`)));
+    const declared = Object.entries(TRANSITIONS).flatMap(([from, targets]) => targets.map((to) => `${from}→${to}`));
+    expect([...used].sort()).toEqual(declared.sort());
+  });
+
+  it.each(allPaths.map((path) => [path.join(' → '), path] as const))('%s ends final, finishedAt set exactly while final', (_, path) => {
+    const journal = open();
+    let record = journal.createIntent(payment());
+    for (const to of path.slice(1)) {
+      record = journal.transition(record.id, to, patchFor(to));
+      expect(record.finishedAt).toBe(FINAL_STATES.has(to) ? record.updatedAt : null);
+    }
+    expect(record.state).toBe(path.at(-1));
+    expect(FINAL_STATES.has(record.state)).toBe(true);
+    expect(journal.get(record.id)).toEqual(record);
+    expect(journal.events(record.id)).toHaveLength(path.length);
+    expect(journal.unfinished()).toEqual([]);
+  });
+
+  it('puts a confirmed sale voided later back among the unfinished payments and the undo queue until it is undone', () => {
+    const journal = open();
+    const confirmed = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    expect(journal.unfinished()).toEqual([]);
+    const undoing = journal.transition(confirmed.id, 'undoing', patchFor('undoing'), 'voided by the cashier');
+    expect(undoing.finishedAt).toBeNull();
+    expect(journal.unfinished().map((r) => r.id)).toEqual([confirmed.id]);
+    expect(journal.pendingUndos().map((r) => r.id)).toEqual([confirmed.id]);
+    const undone = journal.transition(confirmed.id, 'undone', { pendingUndo: null });
+    expect(undone.finishedAt).toBe(undone.updatedAt);
+    expect(journal.unfinished()).toEqual([]);
+  });
+
+  it('refuses every move TRANSITIONS does not allow with INVALID_TRANSITION, leaving the row and its events unchanged', () => {
+    const journal = open();
+    let refused = 0;
+    for (const from of PAYMENT_STATES) {
+      const record = walk(journal, shortestPath(from));
+      const events = journal.events(record.id);
+      for (const to of PAYMENT_STATES) {
+        if (TRANSITIONS[from].includes(to)) continue;
+        const error = thrown(() => journal.transition(record.id, to, { problem }, 'not allowed'));
+        expect(error).toBeInstanceOf(JournalError);
+        expect(error).toMatchObject({ code: 'INVALID_TRANSITION', paymentId: record.id });
+        refused += 1;
+      }
+      expect(journal.get(record.id)).toEqual(record);
+      expect(journal.events(record.id)).toEqual(events);
+    }
+    expect(refused).toBeGreaterThan(200);
+  });
+
+  it('refuses an unknown id with NOT_FOUND', () => {
+    const journal = open();
+    expect(thrown(() => journal.transition('0'.repeat(32), 'created'))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('changes only the fields the patch gives: undefined keeps a value, null clears it', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'unknown']);
+    const next = journal.transition(record.id, 'aborting', {
+      problem,
+      pendingUndo: { attempts: 0, nextAttemptAt: '2026-03-10T12:01:00.000Z', lastError: null },
+      card: undefined,
+      customerTaxId: null,
+    });
+    expect(next.card).toEqual(card);
+    expect(next.transactionId).toBe('f'.repeat(32));
+    expect(next.problem).toEqual(problem);
+    const ended = journal.transition(record.id, 'failed', { pendingUndo: null });
+    expect(ended.pendingUndo).toBeNull();
+    expect(ended.problem).toEqual(problem);
+  });
+
+  it('refuses an invalid patch with INVALID_RECORD and writes nothing', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created']);
+    expect(thrown(() => journal.transition(record.id, 'card_read', { installments: 13 }))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(journal.get(record.id)).toEqual(record);
+    expect(journal.events(record.id)).toHaveLength(2);
+  });
+
+  it('refuses a card whose PAN is not masked to first 6 / last 4 with INVALID_RECORD', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created']);
+    const error = thrown(() => journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: '4111********1111' } }));
+    expect(error).toMatchObject({ code: 'INVALID_RECORD' });
+  });
+});
+
+describe('update', () => {
+  it('changes fields without moving, with an event from the state to itself', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'reversing']);
+    const retried = journal.update(
+      record.id,
+      { pendingUndo: { attempts: 1, nextAttemptAt: '2026-03-10T12:05:00.000Z', lastError: 'API_UNAVAILABLE' } },
+      'reversal attempt 1 failed',
+    );
+    expect(retried).toMatchObject({ state: 'reversing', pendingUndo: { attempts: 1, lastError: 'API_UNAVAILABLE' }, finishedAt: null });
+    expect(retried.updatedAt > record.updatedAt).toBe(true);
+    expect(journal.get(record.id)).toEqual(retried);
+    expect(journal.events(record.id).at(-1)).toMatchObject({ from: 'reversing', to: 'reversing', note: 'reversal attempt 1 failed' });
+  });
+
+  it('refuses to change a final payment (INVALID_TRANSITION)', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'cancelled']);
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '52998224725' }))).toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect(journal.get(record.id)).toEqual(record);
+  });
+
+  it('refuses an unknown id with NOT_FOUND', () => {
+    expect(thrown(() => open().update('1'.repeat(32), {}))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+describe('lookups', () => {
+  it('finds a payment by its id, its reference and its transaction id; undefined when there is none', () => {
+    const journal = open();
+    const a = journal.createIntent(payment({ referenceId: 'ref-a' }));
+    const b = journal.transition(journal.createIntent(payment({ referenceId: 'ref-b' })).id, 'created', { transactionId: 'b'.repeat(32) });
+    expect(journal.get(a.id)).toEqual(a);
+    expect(journal.findByReference('ref-b')).toEqual(b);
+    expect(journal.findByTransactionId('b'.repeat(32))).toEqual(b);
+    expect(journal.get('0'.repeat(32))).toBeUndefined();
+    expect(journal.findByReference('ref-c')).toBeUndefined();
+    expect(journal.findByTransactionId('c'.repeat(32))).toBeUndefined();
+  });
+});
+
+describe('recovery queues', () => {
+  it('unfinished() lists every non-final payment, oldest first', () => {
+    const journal = open();
+    const intent = walk(journal, ['intent']);
+    walk(journal, ['intent', 'cancelled']);
+    const unknown = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'unknown']);
+    walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'declined']);
+    const awaiting = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation']);
+    expect(journal.unfinished().map((r) => r.id)).toEqual([intent.id, unknown.id, awaiting.id]);
+  });
+
+  it('pendingConfirmations() lists the approvals awaiting confirmation, oldest first', () => {
+    const journal = open();
+    const toAwaiting: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation'];
+    const first = walk(journal, toAwaiting, { confirmation: 'pos' });
+    walk(journal, [...toAwaiting, 'confirmed']);
+    walk(journal, ['intent', 'created']);
+    const second = walk(journal, toAwaiting, { confirmation: 'pos' });
+    expect(journal.pendingConfirmations().map((r) => r.id)).toEqual([first.id, second.id]);
+  });
+
+  it('pendingUndos() lists aborting, reversing and undoing payments by next attempt, never-tried first', () => {
+    const journal = open();
+    const later = walk(journal, ['intent', 'aborting']);
+    journal.update(later.id, { pendingUndo: { attempts: 2, nextAttemptAt: '2026-03-10T13:00:00.000Z', lastError: 'timeout' } });
+    const sooner = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'reversing']);
+    journal.update(sooner.id, { pendingUndo: { attempts: 1, nextAttemptAt: '2026-03-10T12:30:00.000Z', lastError: 'timeout' } });
+    const toUndoing: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'undoing'];
+    const never = journal.createIntent(payment());
+    for (const to of toUndoing.slice(1)) journal.transition(never.id, to, to === 'undoing' ? {} : patchFor(to));
+    walk(journal, ['intent', 'aborting', 'cancelled']);
+    walk(journal, ['intent', 'created']);
+
+    const undos = journal.pendingUndos();
+    expect(undos.map((r) => r.id)).toEqual([never.id, sooner.id, later.id]);
+    expect(undos.every((r) => UNDO_STATES.has(r.state))).toBe(true);
+  });
+
+  it('reads unfinished rows through the partial index, never scanning the finished history', () => {
+    const journal = open();
+    walk(journal, ['intent']);
+    journal.close();
+    const db = new Database(join(dir, 'journal.db'), { readonly: true });
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${UNFINISHED_SQL}`).all() as { detail: string }[]).map((row) => row.detail).join('\n');
+    db.close();
+    expect(plan).toMatch(/USING INDEX payments_unfinished/);
+    expect(plan).not.toMatch(/TEMP B-TREE/);
+  });
+});
+
+describe('list', () => {
+  it('pages newest first with the total of every match', () => {
+    const journal = open();
+    const records = Array.from({ length: 25 }, () => journal.createIntent(payment()));
+    const newestFirst = [...records].reverse().map((r) => r.id);
+    const first = journal.list({ limit: 10 });
+    expect(first.total).toBe(25);
+    expect(first.items.map((r) => r.id)).toEqual(newestFirst.slice(0, 10));
+    expect(journal.list({ limit: 10, offset: 20 }).items.map((r) => r.id)).toEqual(newestFirst.slice(20));
+  });
+
+  it('returns 100 by default and at most 1000', () => {
+    const journal = open();
+    for (let i = 0; i < 1005; i++) journal.createIntent(payment());
+    expect(journal.list().items).toHaveLength(100);
+    expect(journal.list({ limit: 5000 }).items).toHaveLength(1000);
+    expect(journal.list({ limit: 5000 }).total).toBe(1005);
+  });
+
+  it('filters by states, terminal and a createdAt range (from inclusive, to exclusive)', () => {
+    const time = clock('2026-03-10T10:00:00.000Z');
+    const journal = open({ now: time.now });
+    const early = walk(journal, ['intent', 'cancelled'], { terminal: 'PP-A' });
+    time.set('2026-03-10T11:00:00.000Z');
+    const atEleven = walk(journal, ['intent', 'created'], { terminal: 'PP-B' });
+    time.set('2026-03-10T12:00:00.000Z');
+    const noon = walk(journal, ['intent', 'failed'], { terminal: 'PP-A' });
+
+    const ids = (query: Parameters<Journal['list']>[0]): string[] => journal.list(query).items.map((r) => r.id);
+    expect(ids({ states: ['cancelled', 'failed'] })).toEqual([noon.id, early.id]);
+    expect(ids({ states: [] })).toEqual([]);
+    expect(ids({ terminal: 'PP-B' })).toEqual([atEleven.id]);
+    expect(ids({ from: '2026-03-10T11:00:00.000Z' })).toEqual([noon.id, atEleven.id]);
+    expect(ids({ to: '2026-03-10T11:00:00.000Z' })).toEqual([early.id]);
+    expect(ids({ from: '2026-03-10T10:30:00.000Z', to: '2026-03-10T12:30:00.000Z', terminal: 'PP-A' })).toEqual([noon.id]);
+    expect(journal.list({ terminal: 'PP-A', states: ['failed', 'created'] }).total).toBe(1);
+  });
+});
+
+describe('today', () => {
+  it('returns the payments created since the local midnight, newest first', () => {
+    const time = clock();
+    const journal = open({ now: time.now });
+    time.set(new Date(2026, 2, 9, 23, 59, 59, 999));
+    journal.createIntent(payment());
+    time.set(new Date(2026, 2, 10, 0, 0, 0, 0));
+    const midnight = journal.createIntent(payment());
+    time.set(new Date(2026, 2, 10, 18, 30));
+    const evening = journal.createIntent(payment());
+    expect(journal.today(new Date(2026, 2, 10, 19, 0)).map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today().map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today(new Date(2026, 2, 11, 8, 0))).toEqual([]);
+  });
+});
+
+describe('records', () => {
+  it('yields every payment in the range, oldest first, across pages, leaving the journal free between them', () => {
+    const journal = open();
+    const created = Array.from({ length: 1203 }, () => journal.createIntent(payment()));
+    const seen: string[] = [];
+    for (const record of journal.records()) {
+      seen.push(record.id);
+      if (seen.length % 500 === 0) expect(journal.events(record.id)).toHaveLength(1);
+    }
+    expect(seen).toEqual(created.map((r) => r.id));
+    expect([...journal.records({ from: created[1000]!.createdAt, to: created[1002]!.createdAt })].map((r) => r.id)).toEqual([
+      created[1000]!.id,
+      created[1001]!.id,
+    ]);
+  });
+});
+
+describe('on disk', () => {
+  it('keeps everything after close and reopen', () => {
+    const journal = open();
+    const done = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    const pending = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'unknown']);
+    const events = journal.events(done.id);
+    journal.close();
+
+    const again = open();
+    expect(again.get(done.id)).toEqual(done);
+    expect(again.get(pending.id)).toEqual(pending);
+    expect(again.events(done.id)).toEqual(events);
+    expect(again.unfinished().map((r) => r.id)).toEqual([pending.id]);
+    expect(again.transition(pending.id, 'approved', { authorization }).state).toBe('approved');
+  });
+
+  it('lets a second connection (another process) read and write the same file while the first is open', () => {
+    const first = open();
+    const second = open();
+    const a = first.createIntent(payment());
+    expect(second.get(a.id)).toEqual(a);
+    const moved = second.transition(a.id, 'created', { transactionId: 'd'.repeat(32) });
+    expect(first.get(a.id)).toEqual(moved);
+    expect(() => first.transition(a.id, 'created')).toThrow(JournalError);
+    expect(first.transition(a.id, 'card_read', { card }).state).toBe('card_read');
+    expect(second.events(a.id).map((e) => e.to)).toEqual(['intent', 'created', 'card_read']);
+  });
+
+  it('fails a write with LOCKED when another process holds the write lock past the busy timeout, and works once it is released', () => {
+    const journal = open({ busyTimeoutMs: 20 });
+    const other = new Database(join(dir, 'journal.db'));
+    other.exec('BEGIN IMMEDIATE');
+    expect(thrown(() => journal.createIntent(payment({ referenceId: 'while-locked' })))).toMatchObject({ code: 'LOCKED' });
+    other.exec('COMMIT');
+    other.close();
+    expect(journal.createIntent(payment({ referenceId: 'while-locked' })).state).toBe('intent');
+  });
+});
+
+describe('card data', () => {
+  it.each<[string, Partial<NewPayment>]>([
+    ['a description', { description: `cartao ${PAN}` }],
+    ['a notification', { notification: '4111 1111 1111 1111' }],
+    ['a transaction id made of digits', { source: 'remote', transactionId: PAN }],
+  ])('refuses a full card number in %s of a new payment with CARD_DATA, and nothing reaches disk', (_, overrides) => {
+    const journal = open();
+    const error = thrown(() => journal.createIntent(payment(overrides)));
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error).toMatchObject({ code: 'CARD_DATA' });
+    expect((error as Error).message).not.toContain('1111 1111');
+    expect((error as Error).message).not.toContain(PAN);
+    expect(journal.list().total).toBe(0);
+    journal.close();
+    expect(bytesOnDisk()).not.toContain(PAN);
+    expect(bytesOnDisk()).not.toContain('4111 1111');
+  });
+
+  it.each<[string, PaymentPatch, string?]>([
+    ['the card', { card: { ...card, maskedPan: PAN } }],
+    ['the authorization', { authorization: { ...authorization, responseMessage: `pan=${PAN}` } }],
+    ['the problem', { problem: { ...problem, message: `chip error 5555-5555-5555-4444` } }],
+    ['the note', {}, `card ${PAN} read`],
+  ])('refuses a full card number in %s of a transition with CARD_DATA, leaving the row and events unchanged', (_, patch, note) => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created']);
+    expect(thrown(() => journal.transition(record.id, 'card_read', patch, note))).toMatchObject({ code: 'CARD_DATA', paymentId: record.id });
+    expect(thrown(() => journal.update(record.id, patch, note))).toMatchObject({ code: 'CARD_DATA' });
+    expect(journal.get(record.id)).toEqual(record);
+    expect(journal.events(record.id)).toHaveLength(2);
+    journal.close();
+    expect(bytesOnDisk()).not.toContain(PAN);
+    expect(bytesOnDisk()).not.toContain('5555-5555');
+  });
+
+  it('accepts what is digits by nature: masked PAN, CPF, NSU, numeric references and serials, long digit runs that fail Luhn', () => {
+    const journal = open();
+    const record = journal.createIntent(
+      payment({ referenceId: '4111111111111111', terminal: '5555555555554444', description: 'pedido 4111111111111112' }),
+    );
+    const read = journal.transition(record.id, 'created', { transactionId: 'e'.repeat(32) });
+    const patched = journal.transition(read.id, 'card_read', { card, customerTaxId: '52998224725' }, 'NSU 000000123456');
+    expect(patched).toMatchObject({ card, customerTaxId: '52998224725' });
+  });
+});
+
+describe('damaged rows', () => {
+  function damage(id: string, column: string, value: string): void {
+    const db = new Database(join(dir, 'journal.db'));
+    db.prepare(`UPDATE payments SET ${column} = ? WHERE id = ?`).run(value, id);
+    db.close();
+  }
+
+  it('get() throws CORRUPT naming the id; lists skip the row and report it to onCorrupt; the journal stays usable', () => {
+    const reported: JournalError[] = [];
+    const journal = open({ onCorrupt: (error) => reported.push(error) });
+    const good = walk(journal, ['intent', 'created']);
+    const bad = walk(journal, ['intent', 'created', 'card_read']);
+    damage(bad.id, 'card_json', '{"brand": "visa", "maskedPan": ');
+
+    const error = thrown(() => journal.get(bad.id));
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error).toMatchObject({ code: 'CORRUPT', paymentId: bad.id });
+    expect((error as Error).message).toContain(bad.id);
+
+    const listed = journal.list();
+    expect(listed.items.map((r) => r.id)).toEqual([good.id]);
+    expect(listed.total).toBe(2);
+    expect(journal.unfinished().map((r) => r.id)).toEqual([good.id]);
+    expect([...journal.records()].map((r) => r.id)).toEqual([good.id]);
+    expect(reported.map((e) => e.paymentId)).toEqual([bad.id, bad.id, bad.id]);
+    expect(reported.every((e) => e.code === 'CORRUPT')).toBe(true);
+
+    expect(thrown(() => journal.transition(bad.id, 'authorizing'))).toMatchObject({ code: 'CORRUPT', paymentId: bad.id });
+    expect(journal.transition(good.id, 'card_read', { card }).state).toBe('card_read');
+    expect(journal.createIntent(payment()).state).toBe('intent');
+  });
+
+  it('treats an unknown state as damage too', () => {
+    const reported: JournalError[] = [];
+    const journal = open({ onCorrupt: (error) => reported.push(error) });
+    const bad = walk(journal, ['intent', 'aborting']);
+    damage(bad.id, 'state', 'exploded');
+    expect(journal.unfinished()).toEqual([]);
+    expect(reported).toMatchObject([{ code: 'CORRUPT', paymentId: bad.id }]);
+    expect(thrown(() => journal.findByReference(bad.referenceId))).toMatchObject({ code: 'CORRUPT' });
+  });
+});
