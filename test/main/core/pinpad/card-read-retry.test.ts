@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_CARD_READS, TAP_AGAIN_PROMPT, cardReadRetryFor } from '../../../../main/core/pinpad/card-read-retry.js';
+
+const first = { reads: 1, contactless: true, contactlessCommErrors: 0 };
+
+describe('cardReadRetryFor', () => {
+  it.each(['ST_CTLSPROBLEMS', 'ST_CARDBLOCKED', 'ST_CTLSAPPNAV', 'ST_CTLSAPPNAUT', 'ST_CTLSINVALIDAT', 'ST_CTLSIFCHG'])(
+    'reads again without contactless after %s',
+    (status) => {
+      expect(cardReadRetryFor(status, first)).toEqual({ retry: true, contactless: false, fallback: false });
+    },
+  );
+
+  it('reads again unchanged after several cards in the field or a first communication error', () => {
+    expect(cardReadRetryFor('ST_CTLSMULTIPLE', first)).toEqual({ retry: true, contactless: true, fallback: false });
+    expect(cardReadRetryFor('ST_CTLSCOMMERR', { ...first, contactlessCommErrors: 1 })).toEqual({
+      retry: true,
+      contactless: true,
+      fallback: false,
+    });
+  });
+
+  it('turns contactless off after a second communication error in a row', () => {
+    expect(cardReadRetryFor('ST_CTLSCOMMERR', { reads: 2, contactless: true, contactlessCommErrors: 2 })).toEqual({
+      retry: true,
+      contactless: false,
+      fallback: false,
+    });
+  });
+
+  it('asks the phone owner to confirm and tap again after ST_CTLSEXTCVM', () => {
+    expect(cardReadRetryFor('ST_CTLSEXTCVM', first)).toEqual({
+      retry: true,
+      contactless: true,
+      prompt: TAP_AGAIN_PROMPT,
+      fallback: false,
+    });
+  });
+
+  it('reads the stripe as a fallback after ST_ERRFALLBACK', () => {
+    expect(cardReadRetryFor('ST_ERRFALLBACK', { ...first, contactless: false })).toEqual({
+      retry: true,
+      contactless: false,
+      fallback: true,
+    });
+  });
+
+  it('gives up on other statuses, on contactless statuses once contactless is off, and after the last read', () => {
+    expect(cardReadRetryFor('ST_CANCEL', first)).toEqual({ retry: false });
+    expect(cardReadRetryFor('ST_TIMEOUT', first)).toEqual({ retry: false });
+    expect(cardReadRetryFor('ST_CARDAPPNAV', first)).toEqual({ retry: false });
+    expect(cardReadRetryFor('ST_CTLSPROBLEMS', { ...first, contactless: false })).toEqual({ retry: false });
+    expect(cardReadRetryFor('ST_CTLSMULTIPLE', { ...first, reads: MAX_CARD_READS })).toEqual({ retry: false });
+  });
+});
