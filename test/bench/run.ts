@@ -8,6 +8,7 @@ import { benchFraming } from './framing.bench.js';
 import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
 import { benchSandboxThroughput } from './sandbox.bench.js';
 import { benchClientOverhead } from './client.bench.js';
+import { benchJournalRecovery } from './journal.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -34,6 +35,10 @@ console.log(results.sandbox);
 console.log('payments client: GET buyer, client vs raw fetch (ms, keep-alive)');
 results.clientOverhead = await benchClientOverhead();
 console.log(results.clientOverhead);
+
+console.log('journal: start-up recovery with 1,000,000 finished payments and 10 unfinished (ms)');
+results.journalRecovery = await benchJournalRecovery();
+console.log(results.journalRecovery);
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

@@ -1,0 +1,305 @@
+/**
+ * `pinbridge journal list|show|export` as support uses it, run in-process through the CLI's
+ * `main()` (the same program the bin runs) against real journal files in a temp directory.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatBrl, localTime } from '../../../main/cli/commands/journal.js';
+import type { CliIo } from '../../../main/cli/io.js';
+import { main } from '../../../main/cli/main.js';
+import { defaultJournalPath } from '../../../main/cli/paths.js';
+import { Journal } from '../../../main/core/journal/journal.js';
+import type { JournalEvent, NewPayment, PaymentRecord } from '../../../main/core/journal/record.js';
+
+interface Result {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function pinbridge(...args: string[]): Promise<Result> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env: {},
+    signal: new AbortController().signal,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+let dir: string;
+let path: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pinbridge-journal-cli-'));
+  path = join(dir, 'journal.db');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function newPayment(referenceId: string, overrides: Partial<NewPayment> = {}): NewPayment {
+  return {
+    referenceId,
+    source: 'pos',
+    terminal: 'PP-0001',
+    amount: 123_456,
+    paymentType: 'credit',
+    installments: null,
+    description: 'Venda balcão',
+    notification: null,
+    paramsHash: 'a'.repeat(64),
+    confirmation: 'auto',
+    ...overrides,
+  };
+}
+
+interface Fixture {
+  readonly sold: PaymentRecord;
+  readonly declined: PaymentRecord;
+  readonly pending: PaymentRecord;
+}
+
+/** Three payments an hour apart from `start`: a confirmed sale in 3x, a decline, one still in flight. */
+function fixture(start: Date = new Date('2026-03-10T12:00:00.000Z')): Fixture {
+  let at = start.getTime();
+  const journal = Journal.open(path, { now: () => new Date(at++) });
+  try {
+    let sold = journal.createIntent(newPayment('sale-1', { installments: 3 }));
+    sold = journal.transition(sold.id, 'created', { transactionId: '1'.repeat(32) });
+    sold = journal.transition(sold.id, 'card_read', { card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } }, 'card read');
+    sold = journal.transition(sold.id, 'authorizing');
+    sold = journal.transition(sold.id, 'approved', {
+      authorization: { authorizationCode: 'A1B2C3', nsu: '000123', responseCode: '00', responseMessage: 'approved' },
+    });
+    sold = journal.transition(sold.id, 'completing');
+    sold = journal.transition(sold.id, 'awaiting_confirmation');
+    sold = journal.transition(sold.id, 'confirmed', {}, 'confirmed by policy');
+    at += 3_600_000;
+    let declined = journal.createIntent(newPayment('sale-2', { paymentType: 'debit', amount: 990, terminal: 'PP-0002', description: 'Café, "expresso"' }));
+    declined = journal.transition(declined.id, 'created', { transactionId: '2'.repeat(32) });
+    declined = journal.transition(declined.id, 'card_read', { card: { brand: 'elo', maskedPan: '636368******1234', entryMode: 'contactless_chip' } });
+    declined = journal.transition(declined.id, 'authorizing');
+    declined = journal.transition(declined.id, 'declined', {
+      problem: { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' },
+    });
+    at += 3_600_000;
+    const pending = journal.createIntent(newPayment('sale-3', { amount: 5, description: '=HYPERLINK("x")' }));
+    return { sold, declined, pending };
+  } finally {
+    journal.close();
+  }
+}
+
+describe('pinbridge journal list', () => {
+  it('prints a table newest first: local time, reference, state, amount in reais, type, masked card, transaction id', async () => {
+    const { sold } = fixture();
+    const result = await pinbridge('journal', 'list', '--journal', path);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+REFERENCE\s+STATE\s+AMOUNT\s+TYPE\s+CARD\s+TRANSACTION$/);
+    expect(lines.slice(1).map((line) => line.split(/\s{2,}/)[1])).toEqual(['sale-3', 'sale-2', 'sale-1']);
+    expect(lines[3]).toContain(localTime(sold.createdAt));
+    expect(lines[3]).toMatch(/sale-1\s+confirmed\s+R\$ 1\.234,56\s+credit 3x\s+visa 411111\*{6}1111\s+1{32}$/);
+    expect(lines[2]).toMatch(/sale-2\s+declined\s+R\$ 9,90\s+debit\s+elo 636368\*{6}1234\s+2{32}$/);
+    expect(lines[1]).toMatch(/sale-3\s+intent\s+R\$ 0,05\s+credit\s+-\s+-$/);
+  });
+
+  it('prints {"items", "total"} with --json', async () => {
+    const { sold, declined, pending } = fixture();
+    const result = await pinbridge('journal', 'list', '--journal', path, '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ items: [pending, declined, sold], total: 3 });
+  });
+
+  it('filters by --state (several words or comma-separated) and --terminal, and says how many there are past --limit', async () => {
+    fixture();
+    const references = async (...args: string[]): Promise<string[]> => {
+      const result = await pinbridge('journal', 'list', '--journal', path, '--json', ...args);
+      return (JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId);
+    };
+    expect(await references('--state', 'confirmed', 'declined')).toEqual(['sale-2', 'sale-1']);
+    expect(await references('--state', 'intent,confirmed')).toEqual(['sale-3', 'sale-1']);
+    expect(await references('--terminal', 'PP-0002')).toEqual(['sale-2']);
+    expect(await references('--limit', '1')).toEqual(['sale-3']);
+    const human = await pinbridge('journal', 'list', '--journal', path, '--limit', '2');
+    expect(human.stdout).toMatch(/2 of 3 payments/);
+  });
+
+  it("shows only today's payments with --today", async () => {
+    const now = new Date();
+    const twoDaysAgo = new Date(now.getTime() - 2 * 24 * 3_600_000);
+    const journal = Journal.open(path, { now: () => twoDaysAgo });
+    journal.createIntent(newPayment('old'));
+    journal.close();
+    const today = Journal.open(path);
+    today.createIntent(newPayment('new'));
+    today.close();
+    const result = await pinbridge('journal', 'list', '--journal', path, '--today', '--json');
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['new']);
+  });
+
+  it('says so when there are no payments', async () => {
+    Journal.open(path).close();
+    expect((await pinbridge('journal', 'list', '--journal', path)).stdout).toBe('No payments.\n');
+  });
+
+  it('exits 2 for a state that does not exist or a limit over 1000', async () => {
+    fixture();
+    const state = await pinbridge('journal', 'list', '--journal', path, '--state', 'paid', '--json');
+    expect(state.code).toBe(2);
+    expect(state.stderr).toMatch(/"paid" is not a payment state/);
+    expect(JSON.parse(state.stdout)).toMatchObject({ error: { code: 'USAGE' } });
+    expect((await pinbridge('journal', 'list', '--journal', path, '--limit', '5000')).code).toBe(2);
+  });
+
+  it('lists the other payments when one row is damaged, naming the damaged one on stderr', async () => {
+    const { declined } = fixture();
+    const db = new Database(path);
+    db.prepare('UPDATE payments SET problem_json = ? WHERE id = ?').run('{not json', declined.id);
+    db.close();
+    const result = await pinbridge('journal', 'list', '--journal', path, '--json');
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['sale-3', 'sale-1']);
+    expect(result.stderr).toContain(declined.id);
+  });
+});
+
+describe('pinbridge journal show', () => {
+  it('finds a payment by reference and prints its fields and its history', async () => {
+    const { sold } = fixture();
+    const result = await pinbridge('journal', 'show', 'sale-1', '--journal', path);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Payment\s+[0-9a-f]{32}$/m);
+    expect(result.stdout).toMatch(/^State\s+confirmed$/m);
+    expect(result.stdout).toMatch(/^Amount\s+R\$ 1\.234,56$/m);
+    expect(result.stdout).toMatch(/^Card\s+visa 411111\*{6}1111 \(chip\)$/m);
+    expect(result.stdout).toMatch(/^Authorization\s+A1B2C3 NSU 000123 \(00 approved\)$/m);
+    const history = result.stdout.split('History:\n')[1]!.trimEnd().split('\n');
+    expect(history).toHaveLength(8);
+    expect(history[0]).toMatch(new RegExp(`^\\s+1  ${localTime(sold.createdAt, true)}  intent  payment intent$`));
+    expect(history[2]).toMatch(/3 {2}.* {2}created → card_read {2}card read$/);
+    expect(history[7]).toMatch(/8 {2}.* {2}awaiting_confirmation → confirmed {2}confirmed by policy$/);
+  });
+
+  it('finds a payment by its journal id and prints {"payment", "events"} with --json', async () => {
+    const { declined } = fixture();
+    const result = await pinbridge('journal', 'show', declined.id, '--journal', path, '--json');
+    expect(result.code).toBe(0);
+    const shown = JSON.parse(result.stdout) as { payment: PaymentRecord; events: JournalEvent[] };
+    expect(shown.payment).toEqual(declined);
+    expect(shown.events.map((e) => e.to)).toEqual(['intent', 'created', 'card_read', 'authorizing', 'declined']);
+  });
+
+  it('exits 2 when no payment has that reference or id', async () => {
+    fixture();
+    const result = await pinbridge('journal', 'show', 'sale-404', '--journal', path);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/no payment with reference or id "sale-404"/);
+  });
+});
+
+describe('pinbridge journal export', () => {
+  it('writes one JSON line per payment, oldest first, each with its history', async () => {
+    const { sold, declined, pending } = fixture();
+    const result = await pinbridge('journal', 'export', '--journal', path);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as PaymentRecord & { events: JournalEvent[] });
+    expect(lines.map(({ events: _events, ...record }) => record)).toEqual([sold, declined, pending]);
+    expect(lines.map((line) => line.events.length)).toEqual([8, 5, 1]);
+  });
+
+  it('keeps to the --from / --to range of creation times', async () => {
+    fixture();
+    const result = await pinbridge('journal', 'export', '--journal', path, '--from', '2026-03-10T12:30:00Z', '--to', '2026-03-10T13:30:00Z');
+    expect(result.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as PaymentRecord).referenceId)).toEqual(['sale-2']);
+  });
+
+  it('writes CSV with a header, quoting commas and quotes, and defusing spreadsheet formulas', async () => {
+    const { sold } = fixture();
+    const result = await pinbridge('journal', 'export', '--journal', path, '--format', 'csv');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\r\n');
+    expect(lines[0]).toBe(
+      'id,referenceId,createdAt,updatedAt,finishedAt,state,amount,paymentType,installments,terminal,source,confirmation,transactionId,' +
+        'cardBrand,maskedPan,entryMode,authorizationCode,nsu,responseCode,problemCode,problemMessage,customerTaxId,description',
+    );
+    expect(lines[1]).toBe(
+      `${sold.id},sale-1,${sold.createdAt},${sold.updatedAt},${sold.finishedAt},confirmed,123456,credit,3,PP-0001,pos,auto,${'1'.repeat(32)},` +
+        'visa,411111******1111,chip,A1B2C3,000123,00,,,,Venda balcão',
+    );
+    expect(lines[2]).toMatch(/,"Café, ""expresso"""$/);
+    expect(lines[3]).toMatch(/,"'=HYPERLINK\(""x""\)"$/);
+    expect(lines[4]).toBe('');
+  });
+
+  it('writes to --out and says how many payments it wrote', async () => {
+    fixture();
+    const out = join(dir, 'export.jsonl');
+    const result = await pinbridge('journal', 'export', '--journal', path, '--out', out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`3 payments written to ${out}\n`);
+    expect(readFileSync(out, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  it('exits 2 for an unknown --format or a time it cannot read', async () => {
+    fixture();
+    expect((await pinbridge('journal', 'export', '--journal', path, '--format', 'xml')).code).toBe(2);
+    const time = await pinbridge('journal', 'export', '--journal', path, '--from', 'yesterday-ish');
+    expect(time.code).toBe(2);
+    expect(time.stderr).toMatch(/"yesterday-ish" is not a date or time/);
+  });
+});
+
+describe('a missing journal', () => {
+  it.each([['list'], ['show', 'sale-1'], ['export']])('is a clear error (exit 2) for "journal %s", and no file is created', async (...words) => {
+    const missing = join(dir, 'nowhere', 'journal.db');
+    const result = await pinbridge('journal', ...words, '--journal', missing);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`pinbridge: there is no journal at ${missing}; name the file with --journal <path>\n`);
+    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+  });
+
+  it('is looked for at ~/.pinbridge/journal.db by default, and not created there either', async () => {
+    const home = process.env.HOME;
+    process.env.HOME = dir;
+    try {
+      expect(defaultJournalPath()).toBe(join(dir, '.pinbridge', 'journal.db'));
+      const result = await pinbridge('journal', 'list');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(join(dir, '.pinbridge', 'journal.db'));
+      expect(existsSync(join(dir, '.pinbridge'))).toBe(false);
+    } finally {
+      if (home === undefined) delete process.env.HOME;
+      else process.env.HOME = home;
+    }
+  });
+});
+
+describe('money and times for people', () => {
+  it('writes centavos as reais with a comma and thousands dots', () => {
+    expect(formatBrl(5)).toBe('R$ 0,05');
+    expect(formatBrl(990)).toBe('R$ 9,90');
+    expect(formatBrl(123_456)).toBe('R$ 1.234,56');
+    expect(formatBrl(100_000_000)).toBe('R$ 1.000.000,00');
+  });
+
+  it('writes ISO times as the local wall clock', () => {
+    const at = new Date(2026, 2, 10, 9, 5, 7);
+    expect(localTime(at.toISOString())).toBe('2026-03-10 09:05:07');
+    expect(localTime(new Date(at.getTime() + 42).toISOString(), true)).toBe('2026-03-10 09:05:07.042');
+  });
+});
+
+describe('pinbridge journal --help', () => {
+  it.each([['list'], ['show'], ['export']])('documents "journal %s" and its --journal option', async (word) => {
+    const result = await pinbridge('journal', word, '--help');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: pinbridge journal/);
+    expect(result.stdout).toContain('--journal <path>');
+  });
+});
