@@ -10,6 +10,16 @@ export class UsageError extends Error {
   readonly code = 'USAGE';
 }
 
+/**
+ * Thrown by a command that has already printed its result and ends with a non-zero exit code
+ * without being an error (`pay` when the payment ended without a sale).
+ */
+export class CommandExit extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit code ${exitCode}`);
+  }
+}
+
 /** Driver error codes that mean the user's input was wrong rather than the device. */
 const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT']);
 

@@ -4,8 +4,10 @@
  * on stdout).
  */
 import { Command, CommanderError } from 'commander';
-import { classifyError, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
+import { classifyError, CommandExit, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
+import { registerJournalCommand } from './commands/journal.js';
+import { registerPayCommand } from './commands/pay.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
@@ -29,6 +31,8 @@ export function buildProgram(io: CliIo): Command {
   registerPinpadCommands(program, io);
   registerSimulatorCommand(program, io);
   registerSandboxCommand(program, io);
+  registerJournalCommand(program, io);
+  registerPayCommand(program, io);
   return program;
 }
 
@@ -42,6 +46,8 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT_OK;
   } catch (error) {
+    // The command printed its own result and chose its exit code (e.g. a payment without a sale).
+    if (error instanceof CommandExit) return error.exitCode;
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) {
         return EXIT_OK;

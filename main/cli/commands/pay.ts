@@ -1,0 +1,191 @@
+/**
+ * `pinbridge pay`: one whole PINPAD payment from the terminal — the same engine, journal and
+ * exactly-once rules as the agent. With no API options it runs against an embedded sandbox
+ * (training mode); with `--port sim` the PINPAD is the simulator, and `--card` says which test
+ * card the simulated customer presents.
+ *
+ * Exit code 0 when the payment was approved, 1 when it ended without a sale (declined, cancelled,
+ * failed: the JSON says which), 2 for bad input.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import { PaymentsClient } from '../../api/index.js';
+import { PaymentEngine } from '../../core/engine.js';
+import { EngineError } from '../../core/errors.js';
+import { Journal } from '../../core/journal/journal.js';
+import type { PaymentOutcome } from '../../core/outcome.js';
+import { attachPinpad } from '../../core/pinpad/attach.js';
+import { createLogger } from '../../log.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/server.js';
+import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
+import { CommandExit, UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { emit, table } from '../output.js';
+import { connectPinpad } from '../pinpad-connection.js';
+import { parsePositiveInteger } from '../parse.js';
+import { defaultDataDir } from '../paths.js';
+import { dirname, join } from 'node:path';
+
+const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
+
+interface PayOptions {
+  port: string;
+  amount: number;
+  type: string;
+  installments?: number;
+  notification?: string;
+  description: string;
+  reference?: string;
+  api?: string;
+  token?: string;
+  marketplace?: string;
+  seller?: string;
+  journal?: string;
+  card: string;
+  confirmation: string;
+  json?: boolean;
+}
+
+/** The result as the issue specifies it for `--json`, plus the problem when there was no sale. */
+function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
+  return {
+    status: outcome.status,
+    transaction_id: outcome.transaction_id,
+    reference_id: outcome.reference_id,
+    authorization_code: outcome.authorization_code,
+    nsu: outcome.nsu,
+    card: outcome.card,
+    installments: outcome.installments,
+    amount: outcome.amount,
+    ...(outcome.problem ? { problem: { code: outcome.problem.code, message: outcome.problem.message } } : {}),
+  };
+}
+
+/** 123456 → "R$ 1.234,56" (integer arithmetic). */
+function reais(centavos: number): string {
+  const whole = Math.trunc(centavos / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return `R$ ${whole},${String(centavos % 100).padStart(2, '0')}`;
+}
+
+function humanResult(outcome: PaymentOutcome): string {
+  return table([
+    ['status', outcome.status.toUpperCase()],
+    ['amount', reais(outcome.amount)],
+    ['installments', outcome.installments ?? undefined],
+    ['card', outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan} (${outcome.card.entry_mode})` : undefined],
+    ['authorization', outcome.authorization_code ?? undefined],
+    ['nsu', outcome.nsu ?? undefined],
+    ['transaction', outcome.transaction_id ?? undefined],
+    ['reference', outcome.reference_id],
+    ['reason', outcome.problem?.message],
+  ]);
+}
+
+export function registerPayCommand(program: Command, io: CliIo): void {
+  program
+    .command('pay')
+    .description(
+      'Run one PINPAD payment end to end (journal, payments API, PINPAD). Without --api it uses an embedded sandbox. ' +
+        'Exit code 0 when approved, 1 when the payment ended without a sale.',
+    )
+    .requiredOption('--port <address>', PORT_HELP)
+    .requiredOption('--amount <centavos>', 'amount in centavos (1990 = R$ 19,90)', parsePositiveInteger)
+    .requiredOption('--type <type>', 'credit or debit')
+    .option('--installments <n>', 'credit installments, 1–12 (left out: the customer chooses on the PINPAD)', parsePositiveInteger)
+    .option('--notification <text>', 'text shown on the PINPAD while it waits for the card (≤ 32 characters)')
+    .option('--description <text>', 'description of the sale', 'Venda Pinbridge')
+    .option('--reference <id>', 'the sale reference (repeat it to get the same payment back); a new one by default')
+    .option('--api <url>', 'payments API base URL (with --token, --marketplace and --seller)')
+    .option('--token <token>', 'payments API bearer token')
+    .option('--marketplace <id>', 'marketplace id')
+    .option('--seller <id>', 'seller id (on_behalf_of)')
+    .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db with the embedded sandbox')
+    .option('--card <name>', `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`, 'visaCredit')
+    .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation)', 'auto')
+    .option('--json', 'print the result as JSON')
+    .action(async (options: PayOptions) => {
+      if (options.type !== 'credit' && options.type !== 'debit') throw new UsageError('--type must be credit or debit');
+      if (options.confirmation !== 'auto' && options.confirmation !== 'pos') throw new UsageError('--confirmation must be auto or pos');
+      if (!TEST_CARD_NAMES.includes(options.card as never)) {
+        throw new UsageError(`--card must be one of ${TEST_CARD_NAMES.join(', ')}`);
+      }
+      const apiOptions = [options.api, options.token, options.marketplace, options.seller];
+      const given = apiOptions.filter((value) => value !== undefined).length;
+      if (given > 0 && given < apiOptions.length) {
+        throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
+      }
+
+      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
+      let sandbox: RunningSandbox | undefined;
+      const cleanups: Array<() => Promise<void> | void> = [];
+      try {
+        let client: PaymentsClient;
+        let sellerId: string;
+        // Training mode keeps its journal beside the embedded sandbox's data, so a payment left
+        // unfinished is recovered against the same sandbox records next time.
+        const journalPath =
+          options.journal ?? join(defaultDataDir(io.env.HOME), ...(options.api === undefined ? ['training', 'journal.db'] : ['journal.db']));
+        if (options.api !== undefined) {
+          client = new PaymentsClient({ baseUrl: options.api, token: options.token!, marketplaceId: options.marketplace! });
+          sellerId = options.seller!;
+        } else {
+          sandbox = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
+          const running = sandbox;
+          cleanups.push(() => running.close());
+          client = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId });
+          sellerId = sandbox.sellerId;
+        }
+
+        const journal = Journal.open(journalPath);
+        cleanups.push(() => journal.close());
+        const connection = await connectPinpad(options.port, {
+          logger,
+          simulator: { autoCustomer: { delayMs: 50, card: options.card } },
+        });
+        cleanups.push(() => connection.close());
+
+        const engine = new PaymentEngine({
+          journal,
+          payments: client,
+          sellerId,
+          logger,
+          config: { confirmation: options.confirmation },
+        });
+        cleanups.push(() => engine.close());
+        const serial = await attachPinpad(engine, connection.pinpad);
+        if (!options.json) {
+          engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
+        }
+        await engine.recover();
+
+        const outcome = await engine
+          .start({
+            reference_id: options.reference ?? `cli-${Date.now()}-${randomBytes(3).toString('hex')}`,
+            amount: options.amount,
+            payment_type: options.type,
+            ...(options.installments === undefined ? {} : { installments: options.installments }),
+            description: options.description,
+            ...(options.notification === undefined ? {} : { notification: options.notification }),
+            terminal: serial,
+          })
+          .catch((error: unknown) => {
+            if (error instanceof EngineError && (error.code === 'INVALID_PARAMS' || error.code === 'REFERENCE_CONFLICT')) {
+              throw new UsageError(error.message);
+            }
+            throw error;
+          });
+        emit(io, options.json, jsonResult(outcome), humanResult(outcome));
+        if (outcome.status !== 'approved') throw new CommandExit(1);
+      } finally {
+        for (const cleanup of cleanups.reverse()) {
+          try {
+            await cleanup();
+          } catch (error) {
+            logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'cleanup failed');
+          }
+        }
+      }
+    });
+}

@@ -1,0 +1,513 @@
+/**
+ * The payment engine: PINPAD payments, exactly once. It owns the journal, the attached PINPADs
+ * (one operation each at a time, several in parallel, routed by serial number) and the undo
+ * queue, and answers the POS's operations: start (idempotent by reference_id), cancel, status,
+ * confirm, undo, list. It knows nothing of WebSockets, HTTP servers or Electron.
+ *
+ * Guarantees (architecture §6):
+ * - every step is journaled before its side effect; after a crash `recover()` finishes or undoes
+ *   what was in flight, and `status` tells the truth from the journal;
+ * - a lost authorization answer is resolved against the API, never by authorizing again;
+ * - cancels, reversals and voids the API did not take are queued and retried (visible in
+ *   `pendingUndos()` and as `undo_pending` progress events), at start-up, before each new sale
+ *   and on a backoff timer;
+ * - an approval follows the confirmation policy: `auto` confirms at once; `pos` waits for
+ *   `confirm`/`undo` and voids it after the deadline.
+ */
+import { EventEmitter } from 'node:events';
+import { canonicalJson } from '../contract/index.js';
+import type { Transaction } from '../api/index.js';
+import { EngineError } from './errors.js';
+import { PROGRESS_STEPS, type PaymentProgress, type ProgressStep } from './events.js';
+import type { Journal } from './journal/journal.js';
+import type { ConfirmationPolicy, ListQuery, PaymentRecord } from './journal/record.js';
+import { outcomeOf, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
+import { paramsHash, startViolations, type InstallmentRules, type StartParams } from './params.js';
+import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
+import { problem } from './problems.js';
+import { runSale, type LiveRun } from './sale.js';
+import { PaymentSteps, type StepsConfig } from './steps.js';
+import { isFinal } from './states.js';
+import { createHash } from 'node:crypto';
+
+export interface EngineConfig extends StepsConfig {
+  readonly confirmation: ConfirmationPolicy;
+  readonly installments: InstallmentRules;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  confirmation: 'auto',
+  confirmationDeadlineMs: 10 * 60_000,
+  installments: { max: 12, minInstallmentAmount: 500 },
+  apiTimeoutMs: 20_000,
+  unknownResolution: { attempts: 3, delayMs: 1_000 },
+  undoRetry: { baseMs: 2_000, maxMs: 5 * 60_000 },
+};
+
+export interface PaymentEngineOptions {
+  readonly journal: Journal;
+  readonly payments: PaymentsPort;
+  /** The seller the sales are made for (`on_behalf_of`). */
+  readonly sellerId: string;
+  readonly config?: Partial<EngineConfig>;
+  readonly logger?: EngineLogger;
+  readonly now?: () => Date;
+}
+
+export interface EngineEvents {
+  progress: [event: PaymentProgress];
+}
+
+export interface RecoveryReport {
+  /** Unfinished payments found. */
+  readonly found: number;
+  /** Of those, how many reached a final state (or a confirmed/awaiting one). */
+  readonly settled: number;
+  /** Still waiting for the API (queued undos, lookups that failed). */
+  readonly pending: number;
+}
+
+interface Terminal {
+  readonly serial: string;
+  readonly device: SaleDevice;
+  busy: Run | undefined;
+}
+
+interface Run extends LiveRun {
+  readonly paymentId: string;
+  readonly terminal: string;
+  readonly abort: AbortController;
+  promise: Promise<PaymentOutcome>;
+}
+
+export class PaymentEngine extends EventEmitter<EngineEvents> {
+  readonly journal: Journal;
+  readonly config: EngineConfig;
+  readonly #payments: PaymentsPort;
+  readonly #steps: PaymentSteps;
+  readonly #log: EngineLogger;
+  readonly #now: () => Date;
+  readonly #terminals = new Map<string, Terminal>();
+  /** Live runs by payment id. */
+  readonly #runs = new Map<string, Run>();
+  /** Payments being recovered or settled outside a run, by id (one at a time each). */
+  readonly #settling = new Map<string, Promise<PaymentRecord>>();
+  readonly #deadlines = new Map<string, NodeJS.Timeout>();
+  #undoTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: PaymentEngineOptions) {
+    super();
+    this.journal = options.journal;
+    this.config = { ...DEFAULT_ENGINE_CONFIG, ...options.config };
+    this.#payments = options.payments;
+    this.#log = options.logger ?? silentEngineLogger;
+    this.#now = options.now ?? (() => new Date());
+    this.#steps = new PaymentSteps({
+      journal: this.journal,
+      payments: options.payments,
+      sellerId: options.sellerId,
+      config: this.config,
+      logger: this.#log,
+      now: this.#now,
+      emit: (record, step, cashierMessage) => this.#emit(record, step, cashierMessage),
+      undoQueued: () => this.#scheduleUndos(),
+    });
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // PINPADs
+
+  /** Makes a PINPAD available for sales under its serial number (the transaction's `terminal`). */
+  attachTerminal(serial: string, device: SaleDevice): void {
+    const existing = this.#terminals.get(serial);
+    if (existing?.busy) throw new EngineError('BUSY', `PINPAD ${serial} is running a payment; it cannot be replaced now`);
+    this.#terminals.set(serial, { serial, device, busy: undefined });
+  }
+
+  detachTerminal(serial: string): void {
+    const terminal = this.#terminals.get(serial);
+    terminal?.busy?.abort.abort(new Error('PINPAD detached'));
+    this.#terminals.delete(serial);
+  }
+
+  terminals(): { serial: string; busy: boolean; payment: string | null }[] {
+    return [...this.#terminals.values()].map((t) => ({ serial: t.serial, busy: t.busy !== undefined, payment: t.busy?.paymentId ?? null }));
+  }
+
+  /** The text a PINPAD shows during a blocking command, relayed to the POS and the window. */
+  relayPinpadMessage(serial: string, text: string): void {
+    const run = this.#terminals.get(serial)?.busy;
+    const record = run ? this.journal.get(run.paymentId) : undefined;
+    if (record) this.#emit(record, 'pinpad_message', text);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Operations
+
+  /**
+   * Runs a payment to its result. The same reference with the same parameters returns the same
+   * payment (the running one, or its stored result); with other parameters it is REFERENCE_CONFLICT.
+   */
+  async start(input: unknown): Promise<PaymentOutcome> {
+    this.#assertOpen();
+    const violations = startViolations(input, this.config.installments);
+    if (violations.length > 0) {
+      throw new EngineError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
+    }
+    const params = input as StartParams;
+    const hash = paramsHash(params);
+    const existing = this.journal.findByReference(params.reference_id);
+    if (existing) return this.#repeat(existing, hash);
+
+    const terminal = this.#pickTerminal(params.terminal);
+    if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy with payment ${terminal.busy.paymentId}`);
+    // Reserve the PINPAD before any await, so two starts cannot both get it.
+    const abort = new AbortController();
+    const reservation: Run = {
+      paymentId: '',
+      terminal: terminal.serial,
+      abort,
+      signal: abort.signal,
+      undoRequested: false,
+      askTaxId: params.ask_tax_id === true,
+      promise: Promise.resolve(undefined as unknown as PaymentOutcome),
+    };
+    terminal.busy = reservation;
+    let record: PaymentRecord;
+    try {
+      // Recovery before each new sale: nothing from before is left undecided.
+      await this.recover();
+      record = this.journal.createIntent({
+        referenceId: params.reference_id,
+        source: 'pos',
+        terminal: terminal.serial,
+        amount: params.amount,
+        paymentType: params.payment_type,
+        installments: params.payment_type === 'credit' ? (params.installments ?? null) : null,
+        description: params.description,
+        notification: params.notification ?? null,
+        paramsHash: hash,
+        confirmation: this.config.confirmation,
+      });
+    } catch (error) {
+      terminal.busy = undefined;
+      // A concurrent start with the same reference won the race: answer like a repeat.
+      const raced = this.journal.findByReference(params.reference_id);
+      if (raced) return this.#repeat(raced, hash);
+      throw error;
+    }
+    return this.#launch(record, terminal, reservation);
+  }
+
+  /** Processed (with the result) / InProgress / NotFound, from the journal. */
+  status(referenceId: string): PaymentStatusAnswer {
+    return statusOf(this.journal.findByReference(referenceId));
+  }
+
+  /**
+   * Cancels: before the card is read (or while the PIN is typed) the PINPAD command is aborted
+   * (CAN) and the pending transaction cancelled; once the authorization went out it becomes a
+   * void of the approval. A payment already ended without a sale is returned as it is.
+   */
+  async cancel(referenceId: string): Promise<PaymentOutcome> {
+    const record = this.#find(referenceId);
+    const run = this.#runs.get(record.id);
+    if (run) {
+      const current = this.journal.get(record.id) ?? record;
+      if (current.state === 'intent' || current.state === 'created' || current.state === 'card_read') {
+        run.abort.abort(new Error('cancelled by the POS'));
+      } else {
+        run.undoRequested = true;
+      }
+      return run.promise;
+    }
+    const settled = await this.#settleOutsideRun(record);
+    if (settled.state === 'awaiting_confirmation' || settled.state === 'confirmed') {
+      return outcomeOf(await this.#undo(settled, problem('CANCELLED_BY_POS')));
+    }
+    return outcomeOf(settled);
+  }
+
+  /** Confirms an approval (`pos` policy). Confirming a confirmed sale is harmless. */
+  async confirm(referenceId: string): Promise<PaymentOutcome> {
+    let record = this.#find(referenceId);
+    const run = this.#runs.get(record.id);
+    if (run) record = this.journal.get((await run.promise).payment_id) ?? record;
+    if (record.state === 'confirmed') return outcomeOf(record);
+    if (record.state !== 'awaiting_confirmation') {
+      throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be confirmed: it is ${record.state}`);
+    }
+    this.#clearDeadline(record.id);
+    return outcomeOf(this.#steps.confirm(record, 'confirmed by the POS'));
+  }
+
+  /** Undoes (voids) an approval, confirmed or not. Undoing an undone sale is harmless. */
+  async undo(referenceId: string): Promise<PaymentOutcome> {
+    let record = this.#find(referenceId);
+    const run = this.#runs.get(record.id);
+    if (run) {
+      run.undoRequested = true;
+      record = this.journal.get((await run.promise).payment_id) ?? record;
+    }
+    if (record.state === 'undone' || record.state === 'undoing') return outcomeOf(record);
+    if (record.state !== 'awaiting_confirmation' && record.state !== 'confirmed') {
+      throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be undone: it is ${record.state}`);
+    }
+    return outcomeOf(await this.#undo(record, problem('UNDONE_BY_POS')));
+  }
+
+  list(query: ListQuery = {}): { items: PaymentOutcome[]; total: number } {
+    const { items, total } = this.journal.list(query);
+    return { items: items.map(outcomeOf), total };
+  }
+
+  /** Approvals waiting for the POS, and undos waiting for the API: what a technician looks at. */
+  pending(): { confirmations: PaymentOutcome[]; undos: PaymentOutcome[] } {
+    return {
+      confirmations: this.journal.pendingConfirmations().map(outcomeOf),
+      undos: this.journal.pendingUndos().map(outcomeOf),
+    };
+  }
+
+  /**
+   * Brings every unfinished payment that no run is driving to a defined state (start-up, and
+   * before each new sale), and applies the confirmation policy to waiting approvals.
+   */
+  async recover(): Promise<RecoveryReport> {
+    const unfinished = this.journal.unfinished().filter((record) => !this.#runs.has(record.id));
+    let settled = 0;
+    for (const record of unfinished) {
+      const after = await this.#settleOutsideRun(record);
+      if (isFinal(after.state) || after.state === 'awaiting_confirmation') settled++;
+    }
+    this.#scheduleUndos();
+    return { found: unfinished.length, settled, pending: unfinished.length - settled };
+  }
+
+  /**
+   * Pending PINPAD transactions created elsewhere for this PINPAD (by the POS back end, through
+   * the API) run here like any other sale, oldest first, while the PINPAD is free.
+   */
+  async runPendingFor(serial: string): Promise<PaymentOutcome[]> {
+    this.#assertOpen();
+    const terminal = this.#pickTerminal(serial);
+    if (terminal.busy) return [];
+    const pending = await this.#payments.terminal.pendingTransactions(serial, { timeoutMs: this.config.apiTimeoutMs });
+    const outcomes: PaymentOutcome[] = [];
+    for (const transaction of pending) {
+      if (terminal.busy || this.#closed) break;
+      if (this.journal.findByTransactionId(transaction.id)) continue;
+      const record = this.#remoteIntent(transaction, serial);
+      if (!record) continue;
+      const abort = new AbortController();
+      const run: Run = {
+        paymentId: record.id,
+        terminal: serial,
+        abort,
+        signal: abort.signal,
+        undoRequested: false,
+        askTaxId: false,
+        promise: Promise.resolve(undefined as unknown as PaymentOutcome),
+      };
+      terminal.busy = run;
+      outcomes.push(await this.#launch(record, terminal, run));
+    }
+    return outcomes;
+  }
+
+  /** Stops timers and aborts live PINPAD steps; the journal stays open (its owner closes it). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    for (const timer of this.#deadlines.values()) clearTimeout(timer);
+    this.#deadlines.clear();
+    const runs = [...this.#runs.values()];
+    for (const run of runs) run.abort.abort(new Error('engine closing'));
+    await Promise.allSettled(runs.map((run) => run.promise));
+    await Promise.allSettled([...this.#settling.values()]);
+  }
+
+  // ------------------------------------------------------------------------------------------
+
+  #assertOpen(): void {
+    if (this.#closed) throw new EngineError('CLOSED', 'The payment engine is closed');
+  }
+
+  #find(referenceId: string): PaymentRecord {
+    const record = this.journal.findByReference(referenceId);
+    if (!record) throw new EngineError('NOT_FOUND', `No payment with reference ${referenceId}`);
+    return record;
+  }
+
+  #pickTerminal(serial: string | undefined): Terminal {
+    if (serial !== undefined) {
+      const terminal = this.#terminals.get(serial);
+      if (!terminal) throw new EngineError('PINPAD_NOT_FOUND', `No PINPAD with serial ${serial} is attached`);
+      return terminal;
+    }
+    if (this.#terminals.size === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is attached');
+    if (this.#terminals.size > 1) {
+      throw new EngineError('PINPAD_REQUIRED', `Several PINPADs are attached (${[...this.#terminals.keys()].join(', ')}); say which with "terminal"`);
+    }
+    return [...this.#terminals.values()][0]!;
+  }
+
+  async #repeat(existing: PaymentRecord, hash: string): Promise<PaymentOutcome> {
+    if (existing.paramsHash !== hash) {
+      throw new EngineError('REFERENCE_CONFLICT', `Reference ${existing.referenceId} was used for another payment (other parameters)`);
+    }
+    const run = this.#runs.get(existing.id);
+    if (run) return run.promise;
+    return outcomeOf(await this.#settleOutsideRun(existing));
+  }
+
+  #launch(record: PaymentRecord, terminal: Terminal, reservation: Run): Promise<PaymentOutcome> {
+    const run: Run = { ...reservation, paymentId: record.id };
+    terminal.busy = run;
+    this.#runs.set(record.id, run);
+    run.promise = (async () => {
+      try {
+        const ended = await runSale(
+          { steps: this.#steps, device: terminal.device, installments: this.config.installments, emit: (r, step) => this.#emit(r, step) },
+          record,
+          run,
+        );
+        this.#applyPolicy(ended);
+        return outcomeOf(this.journal.get(record.id) ?? ended);
+      } catch (error) {
+        // A bug or the journal failing: the record stays as journaled; recovery will finish it.
+        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run failed');
+        const current = this.journal.get(record.id) ?? record;
+        return outcomeOf(current);
+      } finally {
+        this.#runs.delete(record.id);
+        if (terminal.busy === run) terminal.busy = undefined;
+        // An undo this run could not send is now the queue's (its timer skipped live runs).
+        this.#scheduleUndos();
+      }
+    })();
+    return run.promise;
+  }
+
+  /** Recovery or a queued undo for one payment, never two at once for the same payment. */
+  #settleOutsideRun(record: PaymentRecord): Promise<PaymentRecord> {
+    const inFlight = this.#settling.get(record.id);
+    if (inFlight) return inFlight;
+    const work = (async () => {
+      try {
+        const current = this.journal.get(record.id) ?? record;
+        const after = await this.#steps.recover(current);
+        this.#applyPolicy(after);
+        return this.journal.get(record.id) ?? after;
+      } finally {
+        this.#settling.delete(record.id);
+      }
+    })();
+    this.#settling.set(record.id, work);
+    return work;
+  }
+
+  async #undo(record: PaymentRecord, why: ReturnType<typeof problem>): Promise<PaymentRecord> {
+    this.#clearDeadline(record.id);
+    return this.#steps.undo(record, why);
+  }
+
+  /** `awaiting_confirmation`: auto confirms; pos arms the deadline (or undoes if it has passed). */
+  #applyPolicy(record: PaymentRecord): void {
+    if (record.state !== 'awaiting_confirmation') return;
+    if (record.confirmation === 'auto') {
+      this.#steps.confirm(record, 'confirmed by the auto policy');
+      return;
+    }
+    const deadline = record.confirmDeadline === null ? 0 : Date.parse(record.confirmDeadline);
+    const wait = Math.max(0, deadline - this.#now().getTime());
+    this.#clearDeadline(record.id);
+    const timer = setTimeout(() => {
+      this.#deadlines.delete(record.id);
+      const current = this.journal.get(record.id);
+      if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
+      void this.#undo(current, problem('NOT_CONFIRMED')).catch((error: unknown) =>
+        this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
+      );
+    }, Math.min(wait, 2_147_483_647));
+    timer.unref();
+    this.#deadlines.set(record.id, timer);
+  }
+
+  #clearDeadline(id: string): void {
+    const timer = this.#deadlines.get(id);
+    if (timer) clearTimeout(timer);
+    this.#deadlines.delete(id);
+  }
+
+  /** One timer for the earliest queued undo. */
+  #scheduleUndos(): void {
+    if (this.#closed) return;
+    if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    this.#undoTimer = undefined;
+    const queued = this.journal.pendingUndos().filter((record) => !this.#runs.has(record.id));
+    const next = queued
+      .map((record) => (record.pendingUndo ? Date.parse(record.pendingUndo.nextAttemptAt) : 0))
+      .reduce((earliest, at) => Math.min(earliest, at), Number.POSITIVE_INFINITY);
+    if (!Number.isFinite(next)) return;
+    const wait = Math.max(0, next - this.#now().getTime());
+    this.#undoTimer = setTimeout(() => {
+      this.#undoTimer = undefined;
+      void this.#flushUndos();
+    }, Math.min(wait, 2_147_483_647));
+    this.#undoTimer.unref();
+  }
+
+  async #flushUndos(): Promise<void> {
+    const now = this.#now().getTime();
+    for (const record of this.journal.pendingUndos()) {
+      if (this.#closed) return;
+      if (this.#runs.has(record.id)) continue;
+      if (record.pendingUndo && Date.parse(record.pendingUndo.nextAttemptAt) > now) continue;
+      await this.#settleOutsideRun(record).catch((error: unknown) =>
+        this.#log.error({ payment: record.id, error: String(error) }, 'queued undo failed'),
+      );
+    }
+    this.#scheduleUndos();
+  }
+
+  #remoteIntent(transaction: Transaction, serial: string): PaymentRecord | undefined {
+    const referenceId = transaction.reference_id ?? `txn:${transaction.id}`;
+    if (this.journal.findByReference(referenceId)) {
+      this.#log.warn({ transaction: transaction.id, reference: referenceId }, 'pending transaction reference already in the journal; skipped');
+      return undefined;
+    }
+    const paymentType = transaction.payment_type === 'debit' ? 'debit' : 'credit';
+    const installments = transaction.installment_plan ? Number(transaction.installment_plan.number_installments) : null;
+    return this.journal.createIntent({
+      referenceId,
+      source: 'remote',
+      terminal: serial,
+      amount: transaction.amount,
+      paymentType,
+      installments: paymentType === 'credit' ? (installments ?? 1) : null,
+      description: transaction.description ?? '',
+      notification: transaction.notification,
+      paramsHash: createHash('sha256').update(canonicalJson({ transaction: transaction.id })).digest('hex'),
+      confirmation: this.config.confirmation,
+      transactionId: transaction.id,
+    });
+  }
+
+  #emit(record: PaymentRecord, step: ProgressStep, cashierMessage?: string): void {
+    const [message, cashier] = PROGRESS_STEPS[step];
+    const event: PaymentProgress = {
+      paymentId: record.id,
+      referenceId: record.referenceId,
+      terminal: record.terminal,
+      step,
+      state: record.state,
+      message,
+      cashierMessage: cashierMessage ?? cashier,
+      at: this.#now().toISOString(),
+    };
+    this.#log.info({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
+    this.emit('progress', event);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * What the POS learns about a payment: the outcome of `start`, and the three answers of
+ * `status` (Processed with the result, InProgress, NotFound). Built from the journal record
+ * only, so it is the same before and after a restart.
+ */
+import type { PaymentProblem, PaymentRecord } from './journal/record.js';
+import { isFinal, type PaymentState } from './states.js';
+
+export type PaymentResultStatus = 'approved' | 'declined' | 'failed' | 'cancelled';
+
+export interface PaymentOutcome {
+  readonly status: PaymentResultStatus;
+  readonly reference_id: string;
+  readonly payment_id: string;
+  readonly transaction_id: string | null;
+  readonly terminal: string;
+  readonly amount: number;
+  readonly payment_type: 'credit' | 'debit';
+  readonly installments: number | null;
+  readonly authorization_code: string | null;
+  readonly nsu: string | null;
+  readonly card: { readonly brand: string; readonly masked_pan: string; readonly entry_mode: string } | null;
+  /** For an approval: "pending" until the POS (or the policy) confirms; "undone" once voided. */
+  readonly confirmation: 'pending' | 'confirmed' | 'undone' | null;
+  readonly state: PaymentState;
+  readonly problem: { readonly code: string; readonly message: string; readonly cashier_message: string } | null;
+  readonly customer_tax_id: string | null;
+  readonly created_at: string;
+  readonly finished_at: string | null;
+}
+
+export type PaymentStatusAnswer =
+  | { readonly kind: 'processed'; readonly outcome: PaymentOutcome }
+  | { readonly kind: 'in_progress'; readonly state: PaymentState; readonly payment_id: string }
+  | { readonly kind: 'not_found' };
+
+/** States where the payment's result is known to the POS (an approval may still await confirmation). */
+export const isProcessed = (state: PaymentState): boolean => isFinal(state) || state === 'awaiting_confirmation';
+
+/** States whose result is decided, though an API call (cancel, reverse, void) may still be queued. */
+export const isDecided = (state: PaymentState): boolean =>
+  isProcessed(state) || state === 'aborting' || state === 'reversing' || state === 'undoing';
+
+function resultStatus(record: PaymentRecord): PaymentResultStatus {
+  switch (record.state) {
+    case 'awaiting_confirmation':
+    case 'confirmed':
+      return 'approved';
+    case 'declined':
+      return 'declined';
+    case 'cancelled':
+    case 'undone':
+    case 'undoing':
+      return 'cancelled';
+    case 'aborting':
+      // The cancel is queued: the result is already decided.
+      return record.pendingUndo?.abortAs ?? 'failed';
+    case 'reversed':
+    case 'reversing':
+      return record.problem?.code === 'CHIP_REFUSED' ? 'declined' : 'failed';
+    default:
+      return 'failed';
+  }
+}
+
+function problemView(problem: PaymentProblem | null): PaymentOutcome['problem'] {
+  return problem === null ? null : { code: problem.code, message: problem.message, cashier_message: problem.cashierMessage };
+}
+
+export function outcomeOf(record: PaymentRecord): PaymentOutcome {
+  return {
+    status: resultStatus(record),
+    reference_id: record.referenceId,
+    payment_id: record.id,
+    transaction_id: record.transactionId,
+    terminal: record.terminal,
+    amount: record.amount,
+    payment_type: record.paymentType,
+    installments: record.installments,
+    authorization_code: record.authorization?.authorizationCode ?? null,
+    nsu: record.authorization?.nsu ?? null,
+    card: record.card === null ? null : { brand: record.card.brand, masked_pan: record.card.maskedPan, entry_mode: record.card.entryMode },
+    confirmation:
+      record.state === 'awaiting_confirmation'
+        ? 'pending'
+        : record.state === 'confirmed'
+          ? 'confirmed'
+          : record.state === 'undone' || (record.state === 'undoing' && record.authorization !== null)
+            ? 'undone'
+            : null,
+    state: record.state,
+    problem: problemView(record.problem),
+    customer_tax_id: record.customerTaxId,
+    created_at: record.createdAt,
+    finished_at: record.finishedAt,
+  };
+}
+
+export function statusOf(record: PaymentRecord | undefined): PaymentStatusAnswer {
+  if (record === undefined) return { kind: 'not_found' };
+  if (isDecided(record.state)) return { kind: 'processed', outcome: outcomeOf(record) };
+  return { kind: 'in_progress', state: record.state, payment_id: record.id };
+}

@@ -1,0 +1,44 @@
+/**
+ * Why a payment ended without a sale, as the journal keeps it and the POS receives it: a code,
+ * an English sentence and a pt-BR one for the cashier.
+ */
+import type { PaymentProblem } from './journal/record.js';
+
+const PROBLEMS = {
+  CANCELLED_BY_POS: ['The POS cancelled the payment', 'Pagamento cancelado pelo caixa'],
+  CANCELLED_BY_CUSTOMER: ['The customer cancelled on the PINPAD', 'Pagamento cancelado pelo cliente'],
+  CARD_TIMEOUT: ['No card was presented in time', 'Tempo esgotado aguardando o cartão'],
+  PIN_TIMEOUT: ['The PIN was not entered in time', 'Tempo esgotado aguardando a senha'],
+  PINPAD_TIMEOUT: ['The PINPAD did not answer in time', 'O PINPAD não respondeu a tempo'],
+  CARD_REMOVED: ['The card was removed too early', 'Cartão removido antes do fim'],
+  CARD_ERROR: ['The card could not be read', 'Não foi possível ler o cartão'],
+  UNSUPPORTED_CARD: ['The card does not support this payment type', 'Cartão não aceito para esta modalidade'],
+  PIN_BLOCKED: ['The card PIN is blocked', 'Senha bloqueada'],
+  PINPAD_DISCONNECTED: ['The PINPAD was disconnected', 'PINPAD desconectado'],
+  PINPAD_ERROR: ['The PINPAD reported an error', 'Erro no PINPAD'],
+  CARD_DECLINED: ['The issuer declined the card', 'Transação não autorizada'],
+  CARD_DECLINED_OFFLINE: ['The card declined the payment', 'Transação negada pelo cartão'],
+  CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; estornada'],
+  API_UNAVAILABLE: ['The payments API could not be reached', 'Sem comunicação com o sistema de pagamentos'],
+  API_REJECTED: ['The payments API refused the request', 'O sistema de pagamentos recusou a operação'],
+  AUTHORIZATION_UNKNOWN: [
+    'The authorization answer was lost and could not be confirmed; the payment is reversed',
+    'Resposta da autorização não recebida; a operação será desfeita',
+  ],
+  AUTHORIZATION_NOT_RECEIVED: ['The authorization never reached the payments API', 'A autorização não chegou ao sistema de pagamentos'],
+  INTERRUPTED: ['Pinbridge stopped in the middle of the payment; it was undone at restart', 'Pagamento interrompido; desfeito ao reiniciar'],
+  NOT_CONFIRMED: ['The POS did not confirm the sale before the deadline; it was voided', 'Venda não confirmada no prazo; cancelada'],
+  UNDONE_BY_POS: ['The POS undid the sale', 'Venda desfeita pelo caixa'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type ProblemCode = keyof typeof PROBLEMS;
+
+export function problem(code: ProblemCode, detail?: string, extra: { declineCode?: string } = {}): PaymentProblem {
+  const [message, cashierMessage] = PROBLEMS[code];
+  return {
+    code,
+    message: detail === undefined ? message : `${message}: ${detail}`,
+    cashierMessage,
+    ...(extra.declineCode === undefined ? {} : { declineCode: extra.declineCode }),
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * One PINPAD payment, live: the steps of architecture §5 in order, each journaled before its side
+ * effect. What ends the payment early (a cancel, a timeout, a decline, a card that refuses after
+ * the approval) ends it in a defined state through PaymentSteps.
+ */
+import type { PaymentRecord, PaymentProblem } from './journal/record.js';
+import { maxInstallmentsFor, type InstallmentRules } from './params.js';
+import { SaleStepError, type CardRead } from './pinpad/sale-session.js';
+import type { SaleDevice } from './ports.js';
+import { problem, type ProblemCode } from './problems.js';
+import type { PaymentSteps } from './steps.js';
+import type { ProgressStep } from './events.js';
+
+/** PINPAD texts after the sale (≤ 16 characters a line). */
+const RESULT_TEXT = {
+  approved: 'APROVADA',
+  declined: 'NAO AUTORIZADA',
+  cancelled: 'CANCELADA',
+  failed: 'OPERACAO\nNAO REALIZADA',
+} as const;
+const REMOVE_CARD_TEXT = 'RETIRE O CARTAO';
+
+export interface LiveRun {
+  readonly signal: AbortSignal;
+  /** Set when the POS asked to cancel after the authorization went out: the approval is voided. */
+  undoRequested: boolean;
+  readonly askTaxId: boolean;
+}
+
+export interface SaleContext {
+  readonly steps: PaymentSteps;
+  readonly device: SaleDevice;
+  readonly installments: InstallmentRules;
+  readonly emit: (record: PaymentRecord, step: ProgressStep) => void;
+}
+
+/** The problem a PINPAD step's failure stands for, and how the payment ends. */
+function stepProblem(error: unknown, run: LiveRun): { why: PaymentProblem; abortAs: 'cancelled' | 'failed' } {
+  if (run.signal.aborted) return { why: problem('CANCELLED_BY_POS'), abortAs: 'cancelled' };
+  if (!(error instanceof SaleStepError)) {
+    return { why: problem('PINPAD_ERROR', error instanceof Error ? error.message : String(error)), abortAs: 'failed' };
+  }
+  const byCode: Record<SaleStepError['code'], ProblemCode> = {
+    CANCELLED: 'CANCELLED_BY_POS',
+    CUSTOMER_CANCELLED: 'CANCELLED_BY_CUSTOMER',
+    TIMEOUT: error.step === 'chip' ? 'PIN_TIMEOUT' : error.step === 'read_card' ? 'CARD_TIMEOUT' : 'PINPAD_TIMEOUT',
+    CARD_REMOVED: 'CARD_REMOVED',
+    CARD_ERROR: 'CARD_ERROR',
+    PINPAD_DISCONNECTED: 'PINPAD_DISCONNECTED',
+    PINPAD_BUSY: 'PINPAD_ERROR',
+    PINPAD_ERROR: 'PINPAD_ERROR',
+    PIN_BLOCKED: 'PIN_BLOCKED',
+    UNSUPPORTED_CARD: 'UNSUPPORTED_CARD',
+  };
+  const code = byCode[error.code];
+  const cancelled = code === 'CANCELLED_BY_POS' || code === 'CANCELLED_BY_CUSTOMER';
+  return { why: problem(code, error.message), abortAs: cancelled ? 'cancelled' : 'failed' };
+}
+
+export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveRun): Promise<PaymentRecord> {
+  const { steps, device, emit } = ctx;
+  let record = start;
+
+  const endEarly = async (error: unknown): Promise<PaymentRecord> => {
+    const { why, abortAs } = stepProblem(error, run);
+    const ended = await steps.abort(record, why, abortAs);
+    // A chip card may still be in the slot after a failed read or PIN (RMC answers at once when it is empty).
+    await device.removeCard(REMOVE_CARD_TEXT).catch(() => undefined);
+    await device.showResult(abortAs === 'cancelled' ? RESULT_TEXT.cancelled : RESULT_TEXT.failed);
+    return ended;
+  };
+
+  emit(record, 'started');
+  // 1. Before any transaction: installments and the CPF, when the PINPAD is to ask for them.
+  if (record.state === 'intent') {
+    try {
+      if (record.paymentType === 'credit' && record.installments === null) {
+        const max = maxInstallmentsFor(record.amount, ctx.installments);
+        let chosen = 1;
+        if (max > 1) {
+          emit(record, 'choosing_installments');
+          chosen = await device.chooseInstallments(record.amount, { max, minInstallmentAmount: ctx.installments.minInstallmentAmount }, run.signal);
+        }
+        record = steps.journal.update(record.id, { installments: chosen }, `installments: ${chosen}`);
+      }
+      if (run.askTaxId) {
+        emit(record, 'typing_tax_id');
+        const taxId = await device.readTaxId(run.signal);
+        record = steps.journal.update(record.id, { customerTaxId: taxId }, 'CPF typed on the PINPAD');
+      }
+    } catch (error) {
+      return endEarly(error);
+    }
+    // 2. The transaction (idempotent by reference_id).
+    emit(record, 'creating_transaction');
+    record = await steps.createTransaction(record);
+    if (record.state !== 'created') {
+      await device.showResult(RESULT_TEXT.failed);
+      return record;
+    }
+  }
+
+  // 3. Amount and notification on the PINPAD; the card; PIN and the chip's first decision.
+  let card: CardRead;
+  try {
+    run.signal.throwIfAborted();
+    emit(record, 'waiting_card');
+    await device.showAmount(record.amount, record.notification);
+    card = await device.readCard({ amount: record.amount, paymentType: record.paymentType, signal: run.signal });
+    run.signal.throwIfAborted();
+  } catch (error) {
+    return endEarly(error);
+  }
+  record = steps.move(record, 'card_read', { card: card.card }, `card read: ${card.card.brand} ${card.card.entryMode}`);
+  emit(record, 'card_read');
+
+  if (card.chipDecision === 'offlineDeclined') {
+    const ended = await steps.abort(record, problem('CARD_DECLINED_OFFLINE'), 'declined');
+    await finishWithCard(ctx, card, RESULT_TEXT.declined);
+    return ended;
+  }
+
+  // 4. Online authorization through the terminal channel. From here on, a cancel is a void.
+  record = steps.move(record, 'authorizing', {}, 'authorization sent');
+  emit(record, 'authorizing');
+  let issuerEmvData: string | null = null;
+  try {
+    const answer = await steps.authorize(record, card);
+    issuerEmvData = answer.issuer_emv_data;
+    const authorization = {
+      authorizationCode: answer.authorization_code,
+      nsu: answer.nsu,
+      responseCode: answer.response_code,
+      responseMessage: answer.response_message,
+    };
+    if (answer.decision === 'declined') {
+      record = steps.move(
+        record,
+        'declined',
+        {
+          authorization,
+          problem: problem('CARD_DECLINED', answer.response_message, answer.decline_code === null ? {} : { declineCode: answer.decline_code }),
+        },
+        `declined by the issuer (${answer.response_code})`,
+      );
+      emit(record, 'declined');
+      if (card.needsChipCompletion) {
+        await device
+          .finishChip({ approved: false, responseCode: answer.response_code, issuerEmvData: answer.issuer_emv_data }, run.signal)
+          .catch(() => undefined);
+      }
+      await finishWithCard(ctx, card, RESULT_TEXT.declined);
+      return record;
+    }
+    record = steps.move(record, 'approved', { authorization }, `approved (${answer.authorization_code ?? 'no code'})`);
+  } catch {
+    record = steps.move(record, 'unknown', {}, 'authorization answer lost');
+    record = await steps.resolveUnknown(record, true);
+    if (record.state !== 'approved') {
+      await finishWithCard(ctx, card, record.state === 'declined' ? RESULT_TEXT.declined : RESULT_TEXT.failed);
+      return record;
+    }
+  }
+  emit(record, 'approved');
+
+  // 5. The chip's final word. A card that refuses after the approval is reversed at once.
+  if (card.needsChipCompletion) {
+    emit(record, 'finishing_chip');
+    let chip: 'accepted' | 'refused' | 'failed';
+    try {
+      chip = await device.finishChip(
+        { approved: true, responseCode: record.authorization?.responseCode ?? '00', issuerEmvData },
+        // Not cancellable: the card must hear the answer it was given.
+        undefined,
+      );
+    } catch (error) {
+      chip = 'failed';
+      steps.journal.update(record.id, {}, `chip did not finish: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (chip !== 'accepted') {
+      const why = chip === 'refused' ? problem('CHIP_REFUSED') : problem('CARD_REMOVED', 'the chip could not finish');
+      record = await steps.reverse(record, why, chip === 'refused' ? 'chip_refused' : 'other');
+      await finishWithCard(ctx, card, RESULT_TEXT.declined);
+      return record;
+    }
+  }
+  record = steps.move(record, 'completing', {}, 'chip accepted');
+  await steps.reportCompletion(record);
+
+  // 6. Card out, receipts ready, then confirmation by the policy (or the POS).
+  emit(record, 'removing_card');
+  await finishWithCard(ctx, card, RESULT_TEXT.approved);
+  record = steps.awaitConfirmation(record);
+  // The confirmation policy is the engine's (it also arms the `pos` deadline).
+  if (run.undoRequested) return steps.undo(record, problem('CANCELLED_BY_POS'));
+  return record;
+}
+
+/**
+ * Asks for the card back and shows the result; neither can fail the sale. RMC answers at once
+ * when the slot is empty (contactless, swipe), so it is sent whatever the entry mode.
+ */
+async function finishWithCard(ctx: SaleContext, _card: CardRead, text: string): Promise<void> {
+  await ctx.device.removeCard(REMOVE_CARD_TEXT).catch(() => undefined);
+  await ctx.device.showResult(text);
+}

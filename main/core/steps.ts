@@ -1,0 +1,383 @@
+/**
+ * The payment engine's moves that talk to the payments API: create the transaction, learn a
+ * lost authorization's outcome, cancel / reverse / void until the API takes it (the undo queue),
+ * and bring an interrupted payment to a defined state after a restart. Every move writes the
+ * journal before the call it announces, and reads the API's record rather than trusting a
+ * missing answer.
+ */
+import {
+  AuthenticationError,
+  InvalidRequestError,
+  NotFoundError,
+  PaymentsApiError,
+  PermissionError,
+  ValidationError,
+  type TerminalAuthorizationResult,
+  type Transaction,
+} from '../api/index.js';
+import type { CardRead } from './pinpad/sale-session.js';
+import type { ProgressStep } from './events.js';
+import type { Journal } from './journal/journal.js';
+import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
+import type { EngineLogger, PaymentsPort } from './ports.js';
+import { problem } from './problems.js';
+import type { PaymentState } from './states.js';
+
+export interface StepsConfig {
+  readonly apiTimeoutMs: number;
+  readonly unknownResolution: { readonly attempts: number; readonly delayMs: number };
+  readonly undoRetry: { readonly baseMs: number; readonly maxMs: number };
+  readonly confirmationDeadlineMs: number;
+}
+
+export interface StepsDeps {
+  readonly journal: Journal;
+  readonly payments: PaymentsPort;
+  readonly sellerId: string;
+  readonly config: StepsConfig;
+  readonly logger: EngineLogger;
+  readonly now: () => Date;
+  readonly emit: (record: PaymentRecord, step: ProgressStep, cashierMessage?: string) => void;
+  /** Called when an undo could not be sent and must be retried at `pendingUndo.nextAttemptAt`. */
+  readonly undoQueued: (record: PaymentRecord) => void;
+}
+
+type AbortAs = NonNullable<PendingUndo['abortAs']>;
+type ReversalReason = NonNullable<PendingUndo['reason']>;
+
+/** Errors after which the API certainly did not create or change anything. */
+const isDefinitiveRefusal = (error: unknown): boolean =>
+  error instanceof ValidationError ||
+  error instanceof InvalidRequestError ||
+  error instanceof AuthenticationError ||
+  error instanceof PermissionError ||
+  error instanceof NotFoundError;
+
+const errorText = (error: unknown): string =>
+  error instanceof PaymentsApiError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function authorizationFromTransaction(transaction: Transaction): AuthorizationData {
+  const last = [...transaction.history].reverse().find((entry) => entry.operation_type === 'authorization');
+  return {
+    authorizationCode: transaction.payment_authorization?.authorization_code ?? last?.authorization_code ?? null,
+    nsu: transaction.payment_authorization?.authorization_nsu ?? last?.authorization_nsu ?? null,
+    responseCode: last?.response_code ?? '00',
+    responseMessage: last?.response_message ?? 'Approved',
+  };
+}
+
+export class PaymentSteps {
+  constructor(private readonly deps: StepsDeps) {}
+
+  get journal(): Journal {
+    return this.deps.journal;
+  }
+
+  move(record: PaymentRecord, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
+    return this.deps.journal.transition(record.id, to, patch, note);
+  }
+
+  #call(): { timeoutMs: number } {
+    return { timeoutMs: this.deps.config.apiTimeoutMs };
+  }
+
+  /** A fresh undo entry: due now. */
+  newUndo(extra: Pick<PendingUndo, 'abortAs' | 'reason'>): PendingUndo {
+    return { attempts: 0, nextAttemptAt: this.deps.now().toISOString(), lastError: null, ...extra };
+  }
+
+  /**
+   * POST …/transactions for the intent (idempotent by reference_id). Returns the record moved to
+   * `created`, or already ended (refused, or queued for a cancel when the answer was lost and the
+   * lookup failed too).
+   */
+  async createTransaction(record: PaymentRecord): Promise<PaymentRecord> {
+    const { payments, sellerId } = this.deps;
+    try {
+      const transaction = await payments.transactions.create(
+        {
+          payment_locale: 'pinpad',
+          payment_type: record.paymentType,
+          on_behalf_of: sellerId,
+          description: record.description,
+          amount: record.amount,
+          terminal: record.terminal,
+          reference_id: record.referenceId,
+          ...(record.notification === null ? {} : { notification: record.notification }),
+          ...(record.paymentType === 'credit' && record.installments !== null
+            ? { installment_plan: { number_installments: record.installments } }
+            : {}),
+        },
+        this.#call(),
+      );
+      return this.move(record, 'created', { transactionId: transaction.id }, 'transaction created');
+    } catch (error) {
+      if (isDefinitiveRefusal(error)) {
+        const code = error instanceof AuthenticationError ? 'API_UNAVAILABLE' : 'API_REJECTED';
+        return this.move(record, 'failed', { problem: problem(code, errorText(error)) }, 'transaction refused by the API');
+      }
+      // The answer was lost: the transaction may exist. The reference tells.
+      this.deps.logger.warn({ reference: record.referenceId, error: errorText(error) }, 'transaction creation answer lost; looking it up');
+      try {
+        const found = await payments.transactions.findByReference(record.referenceId, this.#call());
+        if (found) return this.move(record, 'created', { transactionId: found.id }, 'transaction found by reference after a lost answer');
+        return this.move(record, 'failed', { problem: problem('API_UNAVAILABLE', errorText(error)) }, 'transaction not created');
+      } catch (lookupError) {
+        return this.abort(record, problem('API_UNAVAILABLE', errorText(lookupError)), 'failed');
+      }
+    }
+  }
+
+  /**
+   * Ends a payment that has no approval: straight to the final state when no API transaction can
+   * exist, otherwise through `aborting` (the pending transaction is cancelled, retried until it lands).
+   */
+  async abort(record: PaymentRecord, why: PaymentProblem, abortAs: AbortAs): Promise<PaymentRecord> {
+    if (record.state === 'intent' && record.transactionId === null && why.code !== 'API_UNAVAILABLE' && why.code !== 'INTERRUPTED') {
+      // Nothing was sent to the API yet (cancelled while choosing installments, say).
+      return this.move(record, abortAs === 'declined' ? 'failed' : abortAs, { problem: why }, 'ended before any transaction');
+    }
+    const aborting = this.move(record, 'aborting', { problem: why, pendingUndo: this.newUndo({ abortAs }) }, `ending: ${why.code}`);
+    this.deps.emit(aborting, 'cancelling');
+    return this.settle(aborting);
+  }
+
+  /**
+   * Sends the API call an undo state stands for (cancel a pending transaction, reverse, void) and
+   * moves to the final state once it lands. On failure the record stays in its state with the
+   * next attempt planned (the undo queue); an API that already shows the transaction undone
+   * counts as landed.
+   */
+  async settle(record: PaymentRecord): Promise<PaymentRecord> {
+    const { payments, sellerId, journal } = this.deps;
+    const undo = record.pendingUndo ?? this.newUndo({});
+    try {
+      switch (record.state) {
+        case 'aborting': {
+          const abortAs = undo.abortAs ?? 'failed';
+          let transactionId = record.transactionId;
+          if (transactionId === null) {
+            const found = await payments.transactions.findByReference(record.referenceId, this.#call());
+            if (!found) return this.#land(record, abortAs, 'no transaction existed at the API');
+            transactionId = found.id;
+            record = journal.update(record.id, { transactionId }, 'transaction found by reference');
+          }
+          await this.#reverseOrConfirmGone(transactionId, record.terminal, reasonFor(abortAs));
+          return this.#land(record, abortAs, 'pending transaction cancelled at the API');
+        }
+        case 'reversing': {
+          if (record.transactionId === null) return this.#land(record, 'reversed', 'nothing to reverse');
+          await this.#reverseOrConfirmGone(record.transactionId, record.terminal, undo.reason ?? 'other');
+          return this.#land(record, 'reversed', 'approval reversed at the API');
+        }
+        case 'undoing': {
+          if (record.transactionId === null) return this.#land(record, 'undone', 'nothing to void');
+          try {
+            await payments.terminal.void(record.transactionId, { on_behalf_of: sellerId }, this.#call());
+          } catch (error) {
+            if (!(await this.#isGone(record.transactionId))) throw error;
+          }
+          return this.#land(record, 'undone', 'sale voided at the API');
+        }
+        default:
+          return record;
+      }
+    } catch (error) {
+      const attempts = undo.attempts + 1;
+      const { baseMs, maxMs } = this.deps.config.undoRetry;
+      const delay = Math.min(maxMs, baseMs * 2 ** (attempts - 1));
+      const next: PendingUndo = {
+        ...undo,
+        attempts,
+        nextAttemptAt: new Date(this.deps.now().getTime() + delay).toISOString(),
+        lastError: errorText(error),
+      };
+      const queued = journal.update(record.id, { pendingUndo: next }, `undo not sent (attempt ${attempts}): ${errorText(error)}`);
+      this.deps.logger.warn(
+        { payment: record.id, reference: record.referenceId, state: record.state, attempts, retryInMs: delay, error: errorText(error) },
+        'undo could not be sent; queued',
+      );
+      this.deps.emit(queued, 'undo_pending');
+      this.deps.undoQueued(queued);
+      return queued;
+    }
+  }
+
+  #land(record: PaymentRecord, to: PaymentState, note: string): PaymentRecord {
+    const landed = this.move(record, to, { pendingUndo: null }, note);
+    this.deps.emit(landed, to === 'undone' ? 'undone' : to === 'reversed' ? 'reversed' : to === 'cancelled' ? 'cancelled' : to === 'declined' ? 'declined' : 'failed');
+    return landed;
+  }
+
+  async #reverseOrConfirmGone(transactionId: string, terminal: string, reason: ReversalReason): Promise<void> {
+    try {
+      await this.deps.payments.terminal.reverse(transactionId, { terminal, reason }, this.#call());
+    } catch (error) {
+      if (!(await this.#isGone(transactionId))) throw error;
+    }
+  }
+
+  /** True when the API shows the transaction with nothing charged (or does not know it at all). */
+  async #isGone(transactionId: string): Promise<boolean> {
+    try {
+      const transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
+      return transaction.status === 'canceled' || transaction.status === 'reversed' || transaction.status === 'failed';
+    } catch (error) {
+      return error instanceof NotFoundError;
+    }
+  }
+
+  /**
+   * The authorization's answer was lost: read the transaction (a few times) and follow it. Never
+   * authorizes again. With the card still in the PINPAD (`live`), an approval continues to the
+   * chip; after a restart it is reversed (nobody saw the chip's final word). When the API cannot
+   * be read either, the payment is reversed: a reversal of a pending transaction cancels it, of
+   * an approved one undoes it, so nothing is charged either way.
+   */
+  async resolveUnknown(record: PaymentRecord, live: boolean): Promise<PaymentRecord> {
+    const { attempts, delayMs } = this.deps.config.unknownResolution;
+    this.deps.emit(record, 'resolving_unknown');
+    const transactionId = record.transactionId;
+    if (transactionId !== null) {
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        let transaction: Transaction;
+        try {
+          transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
+        } catch (error) {
+          this.deps.logger.warn({ payment: record.id, attempt, error: errorText(error) }, 'could not read the transaction of a lost authorization');
+          if (attempt < attempts) await sleep(delayMs);
+          continue;
+        }
+        switch (transaction.status) {
+          case 'succeeded': {
+            const approved = this.move(record, 'approved', { authorization: authorizationFromTransaction(transaction) }, 'approved (read from the API after a lost answer)');
+            if (live) return approved;
+            return this.reverse(approved, problem('INTERRUPTED', 'the chip never gave its final word'), 'unknown_outcome');
+          }
+          case 'failed': {
+            const declined = this.move(
+              record,
+              'declined',
+              {
+                problem: problem('CARD_DECLINED', transaction.error?.message, transaction.error ? { declineCode: transaction.error.code } : {}),
+              },
+              'declined (read from the API after a lost answer)',
+            );
+            this.deps.emit(declined, 'declined');
+            return declined;
+          }
+          default: {
+            // Pending: the authorization never arrived. Canceled / reversed: already nothing charged.
+            const aborting = this.move(
+              record,
+              'aborting',
+              { problem: problem('AUTHORIZATION_NOT_RECEIVED'), pendingUndo: this.newUndo({ abortAs: 'failed' }) },
+              `authorization not at the API (status ${transaction.status})`,
+            );
+            return this.settle(aborting);
+          }
+        }
+      }
+    }
+    return this.reverse(record, problem('AUTHORIZATION_UNKNOWN'), 'unknown_outcome');
+  }
+
+  async reverse(record: PaymentRecord, why: PaymentProblem, reason: ReversalReason): Promise<PaymentRecord> {
+    const reversing = this.move(record, 'reversing', { problem: why, pendingUndo: this.newUndo({ reason }) }, `reversing: ${why.code}`);
+    this.deps.emit(reversing, 'reversing');
+    return this.settle(reversing);
+  }
+
+  async undo(record: PaymentRecord, why: PaymentProblem): Promise<PaymentRecord> {
+    const undoing = this.move(record, 'undoing', { problem: why, pendingUndo: this.newUndo({}) }, `undoing: ${why.code}`);
+    this.deps.emit(undoing, 'undoing');
+    return this.settle(undoing);
+  }
+
+  /**
+   * The online authorization (terminal channel). Sent with the client's own retries only for
+   * answers that are safe to repeat (the call carries an idempotency key per transaction), so a
+   * lost answer is never a second authorization.
+   */
+  async authorize(record: PaymentRecord, card: CardRead): Promise<TerminalAuthorizationResult> {
+    if (record.transactionId === null) throw new Error('authorize: the payment has no transaction');
+    return this.deps.payments.terminal.authorize(record.transactionId, { ...card.authorization, terminal: record.terminal }, this.#call());
+  }
+
+  /** The completion report after the chip accepted (informational: the API already approved). */
+  async reportCompletion(record: PaymentRecord, emvData?: string): Promise<void> {
+    if (record.transactionId === null) return;
+    try {
+      await this.deps.payments.terminal.complete(
+        record.transactionId,
+        { terminal: record.terminal, chip_result: 'accepted', ...(emvData ? { emv_data: emvData } : {}) },
+        this.#call(),
+      );
+    } catch (error) {
+      this.deps.logger.warn({ payment: record.id, error: errorText(error) }, 'completion report not sent; the approval stands');
+    }
+  }
+
+  /** `completing` → `awaiting_confirmation`, with the `pos` deadline. */
+  awaitConfirmation(record: PaymentRecord): PaymentRecord {
+    const deadline =
+      record.confirmation === 'pos' ? new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString() : null;
+    const waiting = this.move(record, 'awaiting_confirmation', { confirmDeadline: deadline }, 'approved; receipts ready');
+    this.deps.emit(waiting, 'awaiting_confirmation');
+    return waiting;
+  }
+
+  confirm(record: PaymentRecord, note: string): PaymentRecord {
+    const confirmed = this.move(record, 'confirmed', {}, note);
+    this.deps.emit(confirmed, 'confirmed');
+    return confirmed;
+  }
+
+  /**
+   * Brings a payment no run is driving (found at start-up, or before a new sale) to a defined
+   * state. The PINPAD part cannot resume: whatever had not reached an approval is cancelled.
+   */
+  async recover(record: PaymentRecord): Promise<PaymentRecord> {
+    const interrupted = problem('INTERRUPTED');
+    switch (record.state) {
+      case 'intent': {
+        let found: Transaction | undefined;
+        try {
+          found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#call());
+        } catch (error) {
+          this.deps.logger.warn({ payment: record.id, error: errorText(error) }, 'recovery: could not look the reference up; will retry');
+          return record;
+        }
+        if (!found) return this.#land(this.deps.journal.update(record.id, { problem: interrupted }, 'no transaction at the API'), 'failed', 'interrupted before any transaction');
+        const adopted = this.deps.journal.update(record.id, { transactionId: found.id }, 'transaction found by reference at recovery');
+        return this.abort(adopted, interrupted, 'failed');
+      }
+      case 'created':
+      case 'card_read':
+        return this.abort(record, interrupted, 'failed');
+      case 'authorizing': {
+        const unknown = this.move(record, 'unknown', {}, 'interrupted while authorizing');
+        return this.resolveUnknown(unknown, false);
+      }
+      case 'unknown':
+        return this.resolveUnknown(record, false);
+      case 'approved':
+        return this.reverse(record, problem('INTERRUPTED', 'the chip never gave its final word'), 'unknown_outcome');
+      case 'completing':
+        await this.reportCompletion(record);
+        return this.awaitConfirmation(record);
+      case 'aborting':
+      case 'reversing':
+      case 'undoing':
+        return this.settle(record);
+      default:
+        return record;
+    }
+  }
+}
+
+function reasonFor(abortAs: AbortAs): ReversalReason {
+  return abortAs === 'cancelled' ? 'cancelled' : 'other';
+}

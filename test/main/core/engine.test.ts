@@ -1,0 +1,425 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { Journal } from '../../../main/core/journal/journal.js';
+import { ConnectionError } from '../../../main/api/index.js';
+import { EngineError } from '../../../main/core/errors.js';
+import type { PaymentsPort } from '../../../main/core/ports.js';
+import { TEST_CARDS } from '../../../drivers/simulator/index.js';
+import { displayed, engineRig, progressed, type EngineRig, type RigOptions } from './engine-rig.js';
+
+let rig: EngineRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function open(options: RigOptions = {}, card = 'visaCredit'): Promise<EngineRig> {
+  rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card } }, ...options });
+  await rig.addPinpad('PB-ENGINE-1');
+  return rig;
+}
+
+let counter = 0;
+const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+  reference_id: `sale-${++counter}-${Date.now()}`,
+  amount: 1990,
+  payment_type: 'credit',
+  installments: 1,
+  description: 'Venda de teste',
+  notification: 'Loja Teste',
+  ...overrides,
+});
+
+describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
+  it('approves a chip credit sale and confirms it by the auto policy', async () => {
+    const { engine, client, journal, events } = await open();
+    const params = sale();
+    const outcome = await engine.start(params);
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+      confirmation: 'confirmed',
+      amount: 1990,
+      installments: 1,
+      card: { brand: 'visa', masked_pan: '411111******1111', entry_mode: 'chip' },
+    });
+    expect(outcome.authorization_code).toMatch(/^[0-9]{6}$/);
+    expect(outcome.nsu).toMatch(/^[0-9]+$/);
+    const transaction = await client.transactions.retrieve(outcome.transaction_id!);
+    expect(transaction).toMatchObject({ status: 'succeeded', reference_id: params.reference_id, terminal: 'PB-ENGINE-1', amount: 1990 });
+    // Every step journaled, in order.
+    const states = journal.events(outcome.payment_id).map((event) => event.to);
+    expect(states.filter((state, i) => state !== states[i - 1])).toEqual([
+      'intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed',
+    ]);
+    const steps = events.filter((e) => e.referenceId === params.reference_id).map((e) => e.step);
+    for (const step of ['started', 'creating_transaction', 'waiting_card', 'card_read', 'authorizing', 'approved', 'confirmed'] as const) {
+      expect(steps).toContain(step);
+    }
+    expect(steps).toContain('pinpad_message');
+    expect(events.every((e) => e.cashierMessage.length > 0)).toBe(true);
+  });
+
+  it.each([
+    [10051, 'insufficient_funds'],
+    [10005, 'do_not_honor'],
+    [10054, 'expired_card'],
+    [10055, 'invalid_pin'],
+    [10057, 'transaction_not_permitted'],
+    [10059, 'suspected_fraud'],
+    [10091, 'issuer_unavailable'],
+  ])('ends a sale of %i centavos declined by the issuer (%s), with nothing charged', async (amount, declineCode) => {
+    const { engine, client, journal } = await open();
+    const outcome = await engine.start(sale({ amount }));
+    expect(outcome).toMatchObject({ status: 'declined', state: 'declined', problem: { code: 'CARD_DECLINED' } });
+    expect(journal.get(outcome.payment_id)?.problem?.declineCode).toBe(declineCode);
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
+  });
+
+  it('reverses at once when the card refuses after the online approval', async () => {
+    const { engine, client } = await open({}, 'visaRefuseAfterOnline');
+    const outcome = await engine.start(sale());
+    expect(outcome).toMatchObject({ status: 'declined', state: 'reversed', problem: { code: 'CHIP_REFUSED' } });
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('reversed');
+  });
+
+  it('cancels the pending transaction when the card declines offline', async () => {
+    const { engine, client } = await open({}, 'visaOfflineDeclined');
+    const outcome = await engine.start(sale());
+    expect(outcome).toMatchObject({ status: 'declined', state: 'declined', problem: { code: 'CARD_DECLINED_OFFLINE' } });
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+  });
+
+  it('approves a debit sale with a debit card, and a contactless credit sale', async () => {
+    const { engine } = await open({}, 'visaDebit');
+    expect(await engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'approved', installments: null });
+    await rig!.close();
+    rig = undefined;
+    const contactless = await open({}, 'visaContactless');
+    expect(await contactless.engine.start(sale())).toMatchObject({ status: 'approved', card: { entry_mode: 'contactless_chip' } });
+  });
+
+  it('lets the customer choose the installments on the PINPAD when the POS leaves them open', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', keys: '3' } } });
+    await rig.addPinpad('PB-ENGINE-1');
+    const outcome = await rig.engine.start(sale({ amount: 30000, installments: undefined }));
+    expect(outcome).toMatchObject({ status: 'approved', installments: 3 });
+    const transaction = await rig.client.transactions.retrieve(outcome.transaction_id!);
+    expect(transaction.installment_plan?.number_installments).toBe(3);
+  });
+
+  it('asks for the CPF on the keypad when told to, and keeps it for the receipt', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', cpf: '52998224725' } } });
+    await rig.addPinpad('PB-ENGINE-1');
+    const outcome = await rig.engine.start(sale({ ask_tax_id: true }));
+    expect(outcome).toMatchObject({ status: 'approved', customer_tax_id: '52998224725' });
+  });
+});
+
+describe('cancelling and failing at each step', () => {
+  it('cancels from the POS while the PINPAD waits for the card (CAN), and cancels the transaction', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 } });
+    const { sim } = await rig.addPinpad('PB-ENGINE-1');
+    const params = sale();
+    const running = rig.engine.start(params);
+    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await displayed(sim, /R\$/);
+    const cancelled = await rig.engine.cancel(params.reference_id as string);
+    expect(cancelled).toMatchObject({ status: 'cancelled', state: 'cancelled', problem: { code: 'CANCELLED_BY_POS' } });
+    expect(await running).toEqual(cancelled);
+    expect((await rig.client.transactions.retrieve(cancelled.transaction_id!)).status).toBe('canceled');
+  });
+
+  it('ends as cancelled when the customer presses CANCEL at the PIN', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 } });
+    const { sim } = await rig.addPinpad('PB-ENGINE-1');
+    sim.insertCard('visaCredit');
+    const running = rig.engine.start(sale());
+    await displayed(sim, /SENHA/);
+    sim.keypad.press('cancel');
+    // The chip card is still in the slot: the PINPAD asks for it back.
+    await displayed(sim, /RETIRE/);
+    sim.removeCard();
+    expect(await running).toMatchObject({ status: 'cancelled', problem: { code: 'CANCELLED_BY_CUSTOMER' } });
+  });
+
+  it('fails with CARD_TIMEOUT when no card comes in time', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 }, timeouts: { cardMs: 300 } });
+    await rig.addPinpad('PB-ENGINE-1');
+    const outcome = await rig.engine.start(sale());
+    expect(outcome).toMatchObject({ status: 'failed', state: 'failed', problem: { code: 'CARD_TIMEOUT' } });
+    expect((await rig.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+  });
+
+  it('fails with CARD_REMOVED when the card leaves the slot mid-way, with nothing charged', async () => {
+    const { engine, client } = await open({}, 'visaRemovedEarly');
+    const outcome = await engine.start(sale());
+    expect(outcome.status).not.toBe('approved');
+    expect(outcome.problem?.code).toMatch(/CARD_REMOVED|CARD_ERROR/);
+    expect(['canceled', 'reversed', 'failed']).toContain((await client.transactions.retrieve(outcome.transaction_id!)).status);
+  });
+});
+
+describe('exactly once', () => {
+  it('returns the same payment for the same reference and parameters, without a second transaction', async () => {
+    const { engine, client } = await open();
+    const params = sale();
+    const first = await engine.start(params);
+    const again = await engine.start({ ...params });
+    expect(again).toEqual(first);
+    const list = await client.transactions.list({ reference_id: params.reference_id as string });
+    expect(list.items).toHaveLength(1);
+  });
+
+  it('refuses the same reference with other parameters (REFERENCE_CONFLICT)', async () => {
+    const { engine } = await open();
+    const params = sale();
+    await engine.start(params);
+    const error = await engine.start({ ...params, amount: 2990 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EngineError);
+    expect(error).toMatchObject({ code: 'REFERENCE_CONFLICT' });
+  });
+
+  it('answers BUSY for a second sale on a PINPAD that is running one, and serves another PINPAD in parallel', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 } });
+    const first = await rig.addPinpad('PB-ENGINE-1');
+    const second = await rig.addPinpad('PB-ENGINE-2');
+    const one = rig.engine.start(sale({ terminal: first.serial }));
+    const busy = await rig.engine.start(sale({ terminal: first.serial })).catch((e: unknown) => e);
+    expect(busy).toMatchObject({ code: 'BUSY' });
+    const two = rig.engine.start(sale({ terminal: second.serial }));
+    first.sim.insertCard('visaCredit');
+    second.sim.insertCard('mastercardCredit');
+    await Promise.all([displayed(first.sim, /SENHA/), displayed(second.sim, /SENHA/)]);
+    for (const p of [first, second]) {
+      p.sim.keypad.type('1234');
+      p.sim.keypad.press('enter');
+    }
+    const removal = Promise.all([displayed(first.sim, /RETIRE/), displayed(second.sim, /RETIRE/)]).then(() => {
+      first.sim.removeCard();
+      second.sim.removeCard();
+    });
+    const [a, b] = await Promise.all([one, two]);
+    await removal;
+    expect(a).toMatchObject({ status: 'approved', terminal: 'PB-ENGINE-1' });
+    expect(b).toMatchObject({ status: 'approved', terminal: 'PB-ENGINE-2', card: { brand: 'mastercard' } });
+    // The PINPAD is free again.
+    expect(rig.engine.terminals().every((t) => !t.busy)).toBe(true);
+  });
+
+  it('learns a lost authorization answer from the API instead of authorizing again', async () => {
+    const { engine, client, journal } = await open({ slowAuthorizationMs: 2_500, config: { apiTimeoutMs: 300 } });
+    const outcome = await engine.start(sale({ amount: 10096 }));
+    const states = journal.events(outcome.payment_id).map((event) => event.to);
+    expect(states).toContain('unknown');
+    expect(outcome.status).toBe('approved');
+    const transaction = await client.transactions.retrieve(outcome.transaction_id!);
+    expect(transaction.status).toBe('succeeded');
+    expect(transaction.history.filter((entry) => entry.operation_type === 'authorization')).toHaveLength(1);
+  });
+
+  it('tells status: NotFound, InProgress, then Processed with the result', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 } });
+    const { sim } = await rig.addPinpad('PB-ENGINE-1');
+    const params = sale();
+    expect(rig.engine.status(params.reference_id as string)).toEqual({ kind: 'not_found' });
+    const running = rig.engine.start(params);
+    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    expect(rig.engine.status(params.reference_id as string)).toMatchObject({ kind: 'in_progress' });
+    sim.insertCard('visaCredit');
+    await displayed(sim, /SENHA/);
+    sim.keypad.type('1234');
+    sim.keypad.press('enter');
+    await displayed(sim, /RETIRE/);
+    sim.removeCard();
+    const outcome = await running;
+    expect(rig.engine.status(params.reference_id as string)).toEqual({ kind: 'processed', outcome });
+  });
+});
+
+describe('the confirmation policy "pos"', () => {
+  it('waits for the POS: confirm makes it stand; undo voids it', async () => {
+    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
+    const kept = await engine.start(sale());
+    expect(kept).toMatchObject({ status: 'approved', state: 'awaiting_confirmation', confirmation: 'pending' });
+    expect(await engine.confirm(kept.reference_id)).toMatchObject({ state: 'confirmed' });
+
+    const dropped = await engine.start(sale());
+    const undone = await engine.undo(dropped.reference_id);
+    expect(undone).toMatchObject({ status: 'cancelled', state: 'undone', confirmation: 'undone' });
+    const transaction = await client.transactions.retrieve(dropped.transaction_id!);
+    expect(transaction).toMatchObject({ status: 'canceled', voided: true });
+  });
+
+  it('voids an approval the POS did not confirm before the deadline', async () => {
+    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 200 } });
+    const outcome = await engine.start(sale());
+    expect(outcome.state).toBe('awaiting_confirmation');
+    await expect.poll(() => engine.status(outcome.reference_id), { timeout: 5_000 }).toMatchObject({
+      kind: 'processed',
+      outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
+    });
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+  });
+
+  it('refuses to confirm a declined sale (INVALID_STATE)', async () => {
+    const { engine } = await open();
+    const declined = await engine.start(sale({ amount: 10051 }));
+    await expect(engine.confirm(declined.reference_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(engine.confirm('no-such-sale')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
+
+/** The real client, with chosen calls failing as if the network were down. */
+function flaky(client: PaymentsPort, down: { reverse: boolean; void: boolean }): PaymentsPort {
+  const networkDown = (): ConnectionError => new ConnectionError({ message: 'network down (test)', method: 'POST', path: '/v1/…' });
+  return {
+    transactions: client.transactions,
+    terminal: {
+      pendingTransactions: (serial, options) => client.terminal.pendingTransactions(serial, options),
+      authorize: (id, request, options) => client.terminal.authorize(id, request, options),
+      complete: (id, request, options) => client.terminal.complete(id, request, options),
+      reverse: async (id, request, options) => {
+        if (down.reverse) throw networkDown();
+        return client.terminal.reverse(id, request, options);
+      },
+      void: async (id, request, options) => {
+        if (down.void) throw networkDown();
+        return client.terminal.void(id, request, options);
+      },
+    },
+  };
+}
+
+describe('the undo queue', () => {
+  it('keeps a reversal the API did not take, visibly, and lands it once the API is back', async () => {
+    const down = { reverse: true, void: false };
+    const { engine, client } = await open({ payments: (c) => flaky(c, down) }, 'visaRefuseAfterOnline');
+    const outcome = await engine.start(sale());
+    expect(outcome).toMatchObject({ status: 'declined', state: 'reversing' });
+    expect(engine.pending().undos.map((u) => u.reference_id)).toEqual([outcome.reference_id]);
+    expect(rig!.events.some((e) => e.step === 'undo_pending')).toBe(true);
+    down.reverse = false;
+    await expect.poll(() => engine.status(outcome.reference_id), { timeout: 5_000 }).toMatchObject({ outcome: { state: 'reversed' } });
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('reversed');
+    expect(engine.pending().undos).toEqual([]);
+  });
+});
+
+describe('recovery after a restart', () => {
+  it('cancels a transaction created before the crash and never authorized', async () => {
+    const { client, sandbox } = await open();
+    const { journal } = rig!;
+    const intent = journal.createIntent({
+      referenceId: 'crashed-1',
+      source: 'pos',
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
+    });
+    const transaction = await client.transactions.create({
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'x',
+      amount: 1990,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'crashed-1',
+    });
+    journal.transition(intent.id, 'created', { transactionId: transaction.id });
+    const engine = await rig!.restart();
+    const report = await engine.recover();
+    expect(report).toMatchObject({ found: 1, settled: 1 });
+    expect(engine.status('crashed-1')).toMatchObject({ kind: 'processed', outcome: { status: 'failed', problem: { code: 'INTERRUPTED' } } });
+    expect((await client.transactions.retrieve(transaction.id)).status).toBe('canceled');
+  });
+
+  it('adopts by reference_id an intent whose creation answer was never journaled, and closes one that has none', async () => {
+    const { client, sandbox } = await open();
+    const { journal } = rig!;
+    const base = { source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1, description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto' } as const;
+    journal.createIntent({ ...base, referenceId: 'crashed-created' });
+    journal.createIntent({ ...base, referenceId: 'crashed-early' });
+    const created = await client.transactions.create({
+      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990, terminal: 'PB-ENGINE-1', reference_id: 'crashed-created',
+    });
+    const engine = await rig!.restart();
+    await engine.recover();
+    expect(engine.status('crashed-created')).toMatchObject({ outcome: { status: 'failed', transaction_id: created.id } });
+    expect((await client.transactions.retrieve(created.id)).status).toBe('canceled');
+    expect(engine.status('crashed-early')).toMatchObject({ outcome: { status: 'failed', transaction_id: null, state: 'failed' } });
+  });
+
+  it('resolves an authorization in flight at the crash against the API: an approval nobody finished is reversed', async () => {
+    const { engine, client } = await open();
+    const approved = await engine.start(sale());
+    // Rewind the journal's view: the same transaction, as if the crash came right after sending the authorization.
+    const { journal } = rig!;
+    const intent = journal.createIntent({
+      referenceId: 'crashed-authorizing', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
+      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+    });
+    journal.transition(intent.id, 'created', { transactionId: approved.transaction_id });
+    journal.transition(intent.id, 'card_read', { card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } });
+    journal.transition(intent.id, 'authorizing');
+    const restarted = await rig!.restart();
+    await restarted.recover();
+    expect(restarted.status('crashed-authorizing')).toMatchObject({ outcome: { state: 'reversed', status: 'failed' } });
+    expect((await client.transactions.retrieve(approved.transaction_id!)).status).toBe('reversed');
+  });
+});
+
+describe('pending transactions created elsewhere', () => {
+  it('runs a pending PINPAD transaction addressed to this PINPAD like any sale', async () => {
+    const { engine, client, sandbox } = await open();
+    const created = await client.transactions.create({
+      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'Pedido 77', amount: 4590,
+      terminal: 'PB-ENGINE-1', reference_id: 'backend-77', notification: 'Pedido 77',
+    });
+    const outcomes = await engine.runPendingFor('PB-ENGINE-1');
+    expect(outcomes).toHaveLength(1);
+    expect(outcomes[0]).toMatchObject({ status: 'approved', transaction_id: created.id, reference_id: 'backend-77', amount: 4590 });
+    expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
+    expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
+  });
+});
+
+describe('bad input and card data', () => {
+  it('refuses bad parameters with the field and a sentence, and keeps running', async () => {
+    const { engine } = await open();
+    for (const bad of [
+      sale({ amount: 0 }),
+      sale({ amount: 19.9 }),
+      sale({ payment_type: 'debit', installments: 2 }),
+      sale({ installments: 13 }),
+      sale({ amount: 900, installments: 3 }),
+      sale({ notification: 'x'.repeat(33) }),
+      sale({ description: '' }),
+      sale({ extra: true }),
+      'not an object',
+    ]) {
+      const error = await engine.start(bad).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EngineError);
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS' });
+      expect((error as EngineError).violations.length).toBeGreaterThan(0);
+    }
+    expect(await engine.start(sale())).toMatchObject({ status: 'approved' });
+  });
+
+  it('keeps no PAN in the journal file, only the masked one', async () => {
+    const { engine, journalPath } = await open();
+    await engine.start(sale());
+    await engine.start(sale({ amount: 10051 }));
+    rig!.journal.close();
+    const files = [journalPath, `${journalPath}-wal`].filter((file) => existsSync(file));
+    const bytes = files.map((file) => readFileSync(file).toString('latin1')).join('');
+    for (const card of Object.values(TEST_CARDS)) expect(bytes).not.toContain(card.pan);
+    expect(bytes).toContain('411111******1111');
+    rig!.journal = Journal.open(journalPath);
+  });
+});
