@@ -1,9 +1,13 @@
 /**
- * The real `pinbridge` bin in child processes, as a user runs it (`npm test` builds dist/ first).
+ * The real `pinbridge` bin in child processes, as a user runs it (`npm test` builds dist/ first),
+ * and the same program in-process through `main()` (faster; for commands that need no signals).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+
+import type { CliIo } from '../../main/cli/io.js';
+import { main } from '../../main/cli/main.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
 
@@ -70,3 +74,17 @@ export async function serve(args: readonly string[]): Promise<Server> {
   return server;
 }
 
+
+/** Runs `pinbridge <args>` in this process with its own output buffers and environment. */
+export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result & { readonly code: number }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    env,
+    signal: new AbortController().signal,
+  };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}

@@ -8,30 +8,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatBrl, localTime } from '../../../main/cli/commands/journal.js';
-import type { CliIo } from '../../../main/cli/io.js';
-import { main } from '../../../main/cli/main.js';
+import { runMain } from '../../helpers/cli.js';
 import { defaultJournalPath } from '../../../main/cli/paths.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { JournalEvent, NewPayment, PaymentRecord } from '../../../main/core/journal/record.js';
 
-interface Result {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-async function pinbridge(...args: string[]): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: {},
-    signal: new AbortController().signal,
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+const pinbridge = (...args: string[]): ReturnType<typeof runMain> => runMain(args);
 
 let dir: string;
 let path: string;

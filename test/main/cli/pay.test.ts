@@ -6,15 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../../main/cli/io.js';
-import { main } from '../../../main/cli/main.js';
+import { runMain } from '../../helpers/cli.js';
 import { Journal } from '../../../main/core/journal/journal.js';
-
-interface Result {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
 let home: string;
 beforeEach(() => {
@@ -22,18 +15,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 
-async function pinbridge(...args: string[]): Promise<Result> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' },
-    signal: new AbortController().signal,
-  };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
+type Result = Awaited<ReturnType<typeof runMain>>;
+
+const pinbridge = (...args: string[]): Promise<Result> => runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' });
 
 const json = (result: Result): Record<string, unknown> => JSON.parse(result.stdout.trim()) as Record<string, unknown>;
 
