@@ -116,20 +116,14 @@ export interface JournalEvent {
   readonly note: string;
 }
 
-export interface NewPayment {
-  readonly referenceId: string;
-  readonly source: PaymentSource;
-  readonly terminal: string;
-  readonly amount: number;
-  readonly paymentType: PaymentType;
-  readonly installments: number | null;
-  readonly description: string;
-  readonly notification: string | null;
-  readonly paramsHash: string;
-  readonly confirmation: ConfirmationPolicy;
+/** What `createIntent` needs: the fields fixed at the intent. */
+export type NewPayment = Pick<
+  PaymentRecord,
+  'referenceId' | 'source' | 'terminal' | 'amount' | 'paymentType' | 'installments' | 'description' | 'notification' | 'paramsHash' | 'confirmation'
+> & {
   /** Set for a pending transaction picked up from the API (source "remote"). */
   readonly transactionId?: string | null;
-}
+};
 
 export interface ListQuery {
   /** ISO times, inclusive from / exclusive to, on createdAt. */
