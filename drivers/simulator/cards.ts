@@ -5,7 +5,10 @@
  * too early). Every PAN in the catalogue is a publicly documented test PAN that passes Luhn; the
  * EMV data the simulator generates for them is random bytes, test data only.
  */
+import { luhnValid } from '../card-number.js';
 import { InvalidArgumentError } from '../errors.js';
+
+export { luhnValid };
 
 export type CardEntry = 'chip' | 'contactless' | 'magstripe';
 export type CardBrand = 'visa' | 'mastercard' | 'elo';
@@ -47,23 +50,6 @@ const brandFromPan = (pan: string): CardBrand => {
   if (/^(5[1-5]|2[2-7])/.test(pan)) return 'mastercard';
   return 'elo';
 };
-
-/** Luhn (mod 10) check of a digit string. */
-export function luhnValid(pan: string): boolean {
-  if (!/^[0-9]{2,}$/.test(pan)) return false;
-  let sum = 0;
-  let double = false;
-  for (let i = pan.length - 1; i >= 0; i--) {
-    let digit = pan.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
 
 /** Throws InvalidArgumentError when a card could not exist on a real PINPAD. */
 export function validateCard(card: SimCard): void {

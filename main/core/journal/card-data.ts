@@ -5,21 +5,7 @@
  * check. A masked PAN ("411111******1111") never matches: its asterisks break the run.
  */
 
-/** Luhn (mod 10) over a string of digits. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  let double = false;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let digit = digits.charCodeAt(i) - 48;
-    if (double) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-    double = !double;
-  }
-  return sum % 10 === 0;
-}
+import { luhnValid } from '../../../drivers/card-number.js';
 
 const PAN_MIN_DIGITS = 13;
 const PAN_MAX_DIGITS = 19;
@@ -40,7 +26,7 @@ export function looksLikeCardNumber(text: string): boolean {
       for (let last = first; last < groups.length; last++) {
         digits += groups[last]!;
         if (digits.length > PAN_MAX_DIGITS) break;
-        if (digits.length >= PAN_MIN_DIGITS && passesLuhn(digits)) return true;
+        if (digits.length >= PAN_MIN_DIGITS && luhnValid(digits)) return true;
       }
     }
   }
