@@ -80,6 +80,20 @@ interface Run extends LiveRun {
   promise: Promise<PaymentOutcome>;
 }
 
+/** A PINPAD reservation; `#launch` names the payment and sets the promise. */
+function newRun(terminal: string, askTaxId: boolean): Run {
+  const abort = new AbortController();
+  return {
+    paymentId: '',
+    terminal,
+    abort,
+    signal: abort.signal,
+    undoRequested: false,
+    askTaxId,
+    promise: Promise.resolve(undefined as unknown as PaymentOutcome),
+  };
+}
+
 export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly journal: Journal;
   readonly config: EngineConfig;
@@ -163,16 +177,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const terminal = this.#pickTerminal(params.terminal);
     if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy with payment ${terminal.busy.paymentId}`);
     // Reserve the PINPAD before any await, so two starts cannot both get it.
-    const abort = new AbortController();
-    const reservation: Run = {
-      paymentId: '',
-      terminal: terminal.serial,
-      abort,
-      signal: abort.signal,
-      undoRequested: false,
-      askTaxId: params.ask_tax_id === true,
-      promise: Promise.resolve(undefined as unknown as PaymentOutcome),
-    };
+    const reservation = newRun(terminal.serial, params.ask_tax_id === true);
     terminal.busy = reservation;
     let record: PaymentRecord;
     try {
@@ -300,16 +305,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       if (this.journal.findByTransactionId(transaction.id)) continue;
       const record = this.#remoteIntent(transaction, serial);
       if (!record) continue;
-      const abort = new AbortController();
-      const run: Run = {
-        paymentId: record.id,
-        terminal: serial,
-        abort,
-        signal: abort.signal,
-        undoRequested: false,
-        askTaxId: false,
-        promise: Promise.resolve(undefined as unknown as PaymentOutcome),
-      };
+      const run = newRun(serial, false);
       terminal.busy = run;
       outcomes.push(await this.#launch(record, terminal, run));
     }

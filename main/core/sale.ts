@@ -116,7 +116,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
 
   if (card.chipDecision === 'offlineDeclined') {
     const ended = await steps.abort(record, problem('CARD_DECLINED_OFFLINE'), 'declined');
-    await finishWithCard(ctx, card, RESULT_TEXT.declined);
+    await finishWithCard(ctx, RESULT_TEXT.declined);
     return ended;
   }
 
@@ -149,7 +149,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
           .finishChip({ approved: false, responseCode: answer.response_code, issuerEmvData: answer.issuer_emv_data }, run.signal)
           .catch(() => undefined);
       }
-      await finishWithCard(ctx, card, RESULT_TEXT.declined);
+      await finishWithCard(ctx, RESULT_TEXT.declined);
       return record;
     }
     record = steps.move(record, 'approved', { authorization }, `approved (${answer.authorization_code ?? 'no code'})`);
@@ -157,7 +157,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     record = steps.move(record, 'unknown', {}, 'authorization answer lost');
     record = await steps.resolveUnknown(record, true);
     if (record.state !== 'approved') {
-      await finishWithCard(ctx, card, record.state === 'declined' ? RESULT_TEXT.declined : RESULT_TEXT.failed);
+      await finishWithCard(ctx, record.state === 'declined' ? RESULT_TEXT.declined : RESULT_TEXT.failed);
       return record;
     }
   }
@@ -180,7 +180,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     if (chip !== 'accepted') {
       const why = chip === 'refused' ? problem('CHIP_REFUSED') : problem('CARD_REMOVED', 'the chip could not finish');
       record = await steps.reverse(record, why, chip === 'refused' ? 'chip_refused' : 'other');
-      await finishWithCard(ctx, card, RESULT_TEXT.declined);
+      await finishWithCard(ctx, RESULT_TEXT.declined);
       return record;
     }
   }
@@ -189,7 +189,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
 
   // 6. Card out, receipts ready, then confirmation by the policy (or the POS).
   emit(record, 'removing_card');
-  await finishWithCard(ctx, card, RESULT_TEXT.approved);
+  await finishWithCard(ctx, RESULT_TEXT.approved);
   record = steps.awaitConfirmation(record);
   // The confirmation policy is the engine's (it also arms the `pos` deadline).
   if (run.undoRequested) return steps.undo(record, problem('CANCELLED_BY_POS'));
@@ -200,7 +200,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
  * Asks for the card back and shows the result; neither can fail the sale. RMC answers at once
  * when the slot is empty (contactless, swipe), so it is sent whatever the entry mode.
  */
-async function finishWithCard(ctx: SaleContext, _card: CardRead, text: string): Promise<void> {
+async function finishWithCard(ctx: SaleContext, text: string): Promise<void> {
   await ctx.device.removeCard(REMOVE_CARD_TEXT).catch(() => undefined);
   await ctx.device.showResult(text);
 }

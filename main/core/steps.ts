@@ -207,7 +207,7 @@ export class PaymentSteps {
 
   #land(record: PaymentRecord, to: PaymentState, note: string): PaymentRecord {
     const landed = this.move(record, to, { pendingUndo: null }, note);
-    this.deps.emit(landed, to === 'undone' ? 'undone' : to === 'reversed' ? 'reversed' : to === 'cancelled' ? 'cancelled' : to === 'declined' ? 'declined' : 'failed');
+    this.deps.emit(landed, LANDED_STEPS[to] ?? 'failed');
     return landed;
   }
 
@@ -377,6 +377,15 @@ export class PaymentSteps {
     }
   }
 }
+
+/** The progress step announcing each state an undo can land in. */
+const LANDED_STEPS: Partial<Record<PaymentState, ProgressStep>> = {
+  undone: 'undone',
+  reversed: 'reversed',
+  cancelled: 'cancelled',
+  declined: 'declined',
+  failed: 'failed',
+};
 
 function reasonFor(abortAs: AbortAs): ReversalReason {
   return abortAs === 'cancelled' ? 'cancelled' : 'other';

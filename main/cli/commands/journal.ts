@@ -10,7 +10,7 @@ import type { JournalEvent, PaymentRecord } from '../../core/journal/record.js';
 import { PAYMENT_STATES, type PaymentState } from '../../core/states.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { emit, table } from '../output.js';
+import { emit, formatBrl, table } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
 import { defaultJournalPath } from '../paths.js';
 
@@ -85,13 +85,7 @@ function parseLimit(value: string): number {
   return limit;
 }
 
-/** 123456 → "R$ 1.234,56". */
-export function formatBrl(centavos: number): string {
-  const reais = Math.floor(centavos / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `R$ ${reais},${String(centavos % 100).padStart(2, '0')}`;
-}
+export { formatBrl };
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 

@@ -20,7 +20,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/server.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { emit, table } from '../output.js';
+import { emit, formatBrl, table } from '../output.js';
 import { connectPinpad } from '../pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { defaultDataDir } from '../paths.js';
@@ -61,18 +61,10 @@ function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
   };
 }
 
-/** 123456 → "R$ 1.234,56" (integer arithmetic). */
-function reais(centavos: number): string {
-  const whole = Math.trunc(centavos / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `R$ ${whole},${String(centavos % 100).padStart(2, '0')}`;
-}
-
 function humanResult(outcome: PaymentOutcome): string {
   return table([
     ['status', outcome.status.toUpperCase()],
-    ['amount', reais(outcome.amount)],
+    ['amount', formatBrl(outcome.amount)],
     ['installments', outcome.installments ?? undefined],
     ['card', outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan} (${outcome.card.entry_mode})` : undefined],
     ['authorization', outcome.authorization_code ?? undefined],
