@@ -9,7 +9,8 @@ export type { Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
+/** `file`: append to that file instead of stderr (tests keep their logs for the card-data scan). */
+export function createLogger(options: { level?: string; name?: string; file?: string } = {}): Logger {
   const requested = options.level ?? process.env.PINBRIDGE_LOG_LEVEL ?? 'info';
   const level = (LEVELS as readonly string[]).includes(requested) ? requested : 'info';
   return pino(
@@ -20,6 +21,6 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
     },
-    destination({ fd: 2, sync: true }),
+    options.file === undefined ? destination({ fd: 2, sync: true }) : destination({ dest: options.file, sync: true, mkdir: true }),
   );
 }

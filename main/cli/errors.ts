@@ -1,4 +1,5 @@
 import { DriverError } from '../../drivers/errors.js';
+import { SettingsError } from '../core/settings.js';
 
 /** Exit codes of the `pinbridge` command. */
 export const EXIT_OK = 0;
@@ -32,6 +33,7 @@ export interface ReportedError {
 /** Maps anything thrown by a command to its exit code and one clear sentence. */
 export function classifyError(error: unknown): ReportedError {
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'USAGE', message: error.message };
+  if (error instanceof SettingsError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
   if (error instanceof DriverError) {
     return {
       exitCode: INPUT_ERROR_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE,

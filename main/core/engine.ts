@@ -33,6 +33,11 @@ import { createHash } from 'node:crypto';
 export interface EngineConfig extends StepsConfig {
   readonly confirmation: ConfirmationPolicy;
   readonly installments: InstallmentRules;
+  /**
+   * How often each idle PINPAD asks the API for pending transactions created elsewhere; 0 leaves
+   * it to explicit `runPendingFor` calls (the agent's settings turn it on, see settings.ts).
+   */
+  readonly pendingPollMs: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -42,6 +47,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   apiTimeoutMs: 20_000,
   unknownResolution: { attempts: 3, delayMs: 1_000 },
   undoRetry: { baseMs: 2_000, maxMs: 5 * 60_000 },
+  pendingPollMs: 0,
 };
 
 export interface PaymentEngineOptions {
@@ -71,6 +77,10 @@ interface Terminal {
   readonly serial: string;
   readonly device: SaleDevice;
   busy: Run | undefined;
+  /** The next poll for pending transactions, when polling is on. */
+  poll: NodeJS.Timeout | undefined;
+  /** The last poll failed (logged once, not at every tick). */
+  pollFailing: boolean;
 }
 
 interface Run extends LiveRun {
@@ -136,11 +146,15 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   attachTerminal(serial: string, device: SaleDevice): void {
     const existing = this.#terminals.get(serial);
     if (existing?.busy) throw new EngineError('BUSY', `PINPAD ${serial} is running a payment; it cannot be replaced now`);
-    this.#terminals.set(serial, { serial, device, busy: undefined });
+    if (existing?.poll) clearTimeout(existing.poll);
+    const terminal: Terminal = { serial, device, busy: undefined, poll: undefined, pollFailing: false };
+    this.#terminals.set(serial, terminal);
+    this.#schedulePoll(terminal);
   }
 
   detachTerminal(serial: string): void {
     const terminal = this.#terminals.get(serial);
+    if (terminal?.poll) clearTimeout(terminal.poll);
     terminal?.busy?.abort.abort(new Error('PINPAD detached'));
     this.#terminals.delete(serial);
   }
@@ -316,6 +330,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    for (const terminal of this.#terminals.values()) if (terminal.poll) clearTimeout(terminal.poll);
     for (const timer of this.#deadlines.values()) clearTimeout(timer);
     this.#deadlines.clear();
     const runs = [...this.#runs.values()];
@@ -466,6 +481,33 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       );
     }
     this.#scheduleUndos();
+  }
+
+  /** One timer per PINPAD; a tick while it is busy (or still polling) just waits for the next. */
+  #schedulePoll(terminal: Terminal): void {
+    const every = this.config.pendingPollMs;
+    if (every <= 0 || this.#closed) return;
+    terminal.poll = setTimeout(() => {
+      terminal.poll = undefined;
+      void this.#pollOnce(terminal).finally(() => {
+        if (this.#terminals.get(terminal.serial) === terminal) this.#schedulePoll(terminal);
+      });
+    }, every);
+    terminal.poll.unref();
+  }
+
+  async #pollOnce(terminal: Terminal): Promise<void> {
+    if (terminal.busy || this.#closed) return;
+    try {
+      await this.runPendingFor(terminal.serial);
+      if (terminal.pollFailing) this.#log.info({ terminal: terminal.serial }, 'pending transactions can be read again');
+      terminal.pollFailing = false;
+    } catch (error) {
+      if (!terminal.pollFailing) {
+        this.#log.warn({ terminal: terminal.serial, error: error instanceof Error ? error.message : String(error) }, 'cannot read pending transactions; will keep trying');
+      }
+      terminal.pollFailing = true;
+    }
   }
 
   #remoteIntent(transaction: Transaction, serial: string): PaymentRecord | undefined {

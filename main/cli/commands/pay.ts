@@ -24,6 +24,7 @@ import { emit, formatBrl, table } from '../output.js';
 import { connectPinpad } from '../pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { defaultDataDir } from '../paths.js';
+import { loadSettings } from '../settings-file.js';
 import { dirname, join } from 'node:path';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
@@ -42,7 +43,8 @@ interface PayOptions {
   seller?: string;
   journal?: string;
   card: string;
-  confirmation: string;
+  confirmation?: string;
+  settings?: string;
   json?: boolean;
 }
 
@@ -95,11 +97,15 @@ export function registerPayCommand(program: Command, io: CliIo): void {
     .option('--seller <id>', 'seller id (on_behalf_of)')
     .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db with the embedded sandbox')
     .option('--card <name>', `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`, 'visaCredit')
-    .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation)', 'auto')
+    .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto')
+    .option('--settings <file>', 'payment settings (JSON: confirmation, installments, timeouts); default ~/.pinbridge/settings.json when it exists')
     .option('--json', 'print the result as JSON')
     .action(async (options: PayOptions) => {
       if (options.type !== 'credit' && options.type !== 'debit') throw new UsageError('--type must be credit or debit');
-      if (options.confirmation !== 'auto' && options.confirmation !== 'pos') throw new UsageError('--confirmation must be auto or pos');
+      if (options.confirmation !== undefined && options.confirmation !== 'auto' && options.confirmation !== 'pos') {
+        throw new UsageError('--confirmation must be auto or pos');
+      }
+      const settings = loadSettings(options.settings, io.env.HOME);
       if (!TEST_CARD_NAMES.includes(options.card as never)) {
         throw new UsageError(`--card must be one of ${TEST_CARD_NAMES.join(', ')}`);
       }
@@ -143,10 +149,11 @@ export function registerPayCommand(program: Command, io: CliIo): void {
           payments: client,
           sellerId,
           logger,
-          config: { confirmation: options.confirmation },
+          // One payment and out: no polling for pending transactions.
+          config: { ...settings.engine, confirmation: options.confirmation ?? settings.engine.confirmation, pendingPollMs: 0 },
         });
         cleanups.push(() => engine.close());
-        const serial = await attachPinpad(engine, connection.pinpad);
+        const serial = await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, logger });
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
         }

@@ -2,7 +2,7 @@
  * `pinbridge pay`: one payment from the terminal, run in-process through the CLI's `main()`
  * with the simulated PINPAD (`--port sim`) and the embedded sandbox, the journal in a temp HOME.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -76,5 +76,27 @@ describe('pinbridge pay', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/^pinbridge: /);
     }
+  });
+
+  it('takes its payment settings from ~/.pinbridge/settings.json, or from --settings', async () => {
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ confirmation: 'pos', timeouts: { api_ms: 10_000 } }));
+    const waiting = await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--installments', '1', '--reference', 'pdv-s1', '--json');
+    expect(waiting.code).toBe(0);
+    const journal = Journal.open(join(home, '.pinbridge', 'training', 'journal.db'));
+    // The pos policy: the approval waits for the POS instead of being confirmed at once.
+    expect(journal.findByReference('pdv-s1')?.state).toBe('awaiting_confirmation');
+    journal.close();
+
+    const bad = join(home, 'bad-settings.json');
+    writeFileSync(bad, JSON.stringify({ timeouts: { card_ms: 'soon' } }));
+    const refused = await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', bad);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^pinbridge: Invalid settings in .*bad-settings\.json: timeouts\.card_ms: /);
+    writeFileSync(bad, '{ not json');
+    expect((await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', bad)).stderr).toMatch(/not valid JSON/);
+    expect((await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', join(home, 'none.json'))).stderr).toMatch(
+      /does not exist/,
+    );
   });
 });

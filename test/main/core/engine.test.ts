@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { ConnectionError } from '../../../main/api/index.js';
@@ -271,8 +271,9 @@ describe('the confirmation policy "pos"', () => {
 });
 
 /** The real client, with chosen calls failing as if the network were down. */
+const networkDown = (): ConnectionError => new ConnectionError({ message: 'network down (test)', method: 'POST', path: '/v1/…' });
+
 function flaky(client: PaymentsPort, down: { reverse: boolean; void: boolean }): PaymentsPort {
-  const networkDown = (): ConnectionError => new ConnectionError({ message: 'network down (test)', method: 'POST', path: '/v1/…' });
   return {
     transactions: client.transactions,
     terminal: {
@@ -386,6 +387,40 @@ describe('pending transactions created elsewhere', () => {
     expect(outcomes[0]).toMatchObject({ status: 'approved', transaction_id: created.id, reference_id: 'backend-77', amount: 4590 });
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
     expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
+  });
+
+  it('picks them up by itself when polling is on, and keeps polling through an API outage', async () => {
+    const calls: string[] = [];
+    let apiDown = true;
+    const { engine, client, sandbox } = await open({
+      config: { pendingPollMs: 30 },
+      payments: (inner) => ({
+        transactions: inner.transactions,
+        terminal: {
+          authorize: (...args) => inner.terminal.authorize(...args),
+          complete: (...args) => inner.terminal.complete(...args),
+          reverse: (...args) => inner.terminal.reverse(...args),
+          void: (...args) => inner.terminal.void(...args),
+          pendingTransactions: (serial, options) => {
+            calls.push(serial);
+            if (apiDown) return Promise.reject(networkDown());
+            return inner.terminal.pendingTransactions(serial, options);
+          },
+        },
+      }),
+    });
+    await vi.waitFor(() => expect(calls.length).toBeGreaterThanOrEqual(2), { timeout: 5_000, interval: 20 });
+    const confirmed = progressed(engine, 'backend-78', 'confirmed');
+    apiDown = false;
+    const created = await client.transactions.create({
+      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'Pedido 78', amount: 2500,
+      terminal: 'PB-ENGINE-1', reference_id: 'backend-78',
+    });
+    const approved = await confirmed;
+    expect(approved.terminal).toBe('PB-ENGINE-1');
+    expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
+    expect(engine.status('backend-78')).toMatchObject({ kind: 'processed', outcome: { status: 'approved', transaction_id: created.id } });
+    expect(calls.every((serial) => serial === 'PB-ENGINE-1')).toBe(true);
   });
 });
 

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ENGINE_CONFIG } from '../../../main/core/engine.js';
+import { DEFAULT_SALE_TIMEOUTS } from '../../../main/core/pinpad/sale-session.js';
+import { DEFAULT_PENDING_POLL_MS, resolveSettings, SettingsError, settingsViolations } from '../../../main/core/settings.js';
+import { thrown } from '../../helpers/thrown.js';
+
+describe('payment settings', () => {
+  it('fill in the defaults for everything left out, with pending transactions polled every 5 s', () => {
+    const resolved = resolveSettings({});
+    expect(resolved.engine).toEqual({ ...DEFAULT_ENGINE_CONFIG, pendingPollMs: DEFAULT_PENDING_POLL_MS });
+    expect(resolved.sale).toEqual(DEFAULT_SALE_TIMEOUTS);
+    expect(DEFAULT_PENDING_POLL_MS).toBe(5_000);
+  });
+
+  it('set every time limit of a payment: the API, each PINPAD prompt, lost answers, the undo queue', () => {
+    const resolved = resolveSettings({
+      confirmation: 'pos',
+      confirmation_deadline_ms: 120_000,
+      installments: { max: 6, min_installment_amount: 1_000 },
+      pending_poll_ms: 0,
+      timeouts: {
+        api_ms: 15_000,
+        card_ms: 90_000,
+        pin_ms: 45_000,
+        menu_ms: 20_000,
+        removal_ms: 10_000,
+        unknown_attempts: 5,
+        unknown_delay_ms: 2_000,
+        undo_retry_base_ms: 1_000,
+        undo_retry_max_ms: 60_000,
+      },
+    });
+    expect(resolved.engine).toEqual({
+      confirmation: 'pos',
+      confirmationDeadlineMs: 120_000,
+      installments: { max: 6, minInstallmentAmount: 1_000 },
+      apiTimeoutMs: 15_000,
+      unknownResolution: { attempts: 5, delayMs: 2_000 },
+      undoRetry: { baseMs: 1_000, maxMs: 60_000 },
+      pendingPollMs: 0,
+    });
+    expect(resolved.sale).toEqual({ cardMs: 90_000, pinMs: 45_000, menuMs: 20_000, removalMs: 10_000 });
+  });
+
+  it('refuse bad values with the field, a sentence and where they came from', () => {
+    const error = thrown(() =>
+      resolveSettings({ confirmation: 'later', timeouts: { card_ms: 100, pin_ms: '60s' }, colour: 'blue' }, '/etc/pinbridge.json'),
+    );
+    expect(error).toBeInstanceOf(SettingsError);
+    const settingsError = error as SettingsError;
+    expect(settingsError.code).toBe('INVALID_SETTINGS');
+    expect(settingsError.message).toMatch(/^Invalid settings in \/etc\/pinbridge\.json: /);
+    const fields = settingsError.violations.map((v) => v.field);
+    expect(fields).toEqual(expect.arrayContaining(['confirmation', 'timeouts.card_ms', 'timeouts.pin_ms']));
+    expect(fields.some((field) => field.includes('colour'))).toBe(true);
+    expect(settingsError.violations.every((v) => v.message.length > 0)).toBe(true);
+  });
+
+  it('refuse a settings file that is not an object, and an undo backoff that starts above its ceiling', () => {
+    expect(settingsViolations([])).not.toEqual([]);
+    expect(settingsViolations(null)).not.toEqual([]);
+    expect(settingsViolations({ timeouts: { undo_retry_base_ms: 90_000, undo_retry_max_ms: 60_000 } })).toEqual([
+      { field: 'timeouts.undo_retry_base_ms', message: 'must not be greater than timeouts.undo_retry_max_ms' },
+    ]);
+  });
+});
