@@ -3,12 +3,13 @@
  * typed client, a real SQLite journal in a temp dir, and simulated PINPADs over in-memory links
  * driven by the real ABECS driver.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
-import { PaymentsClient } from '../../../main/api/index.js';
+import type { LinkTimings } from '../../../drivers/abecs/link.js';
+import { PinpadSimulator, startMemorySimulator, type DeviceLink, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import type { MemoryLink } from '../../../drivers/transports/memory.js';
+import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/index.js';
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentProgress } from '../../../main/core/events.js';
 import { Journal } from '../../../main/core/journal/journal.js';
@@ -16,11 +17,17 @@ import { attachPinpad } from '../../../main/core/pinpad/attach.js';
 import type { SaleTimeouts } from '../../../main/core/pinpad/sale-session.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { createLogger, type Logger } from '../../../main/log.js';
+import { artifactsDir, recordSecrets } from '../../helpers/card-data-scan.js';
 
 export interface EnginePinpad {
   readonly serial: string;
   readonly sim: PinpadSimulator;
   readonly pinpad: Pinpad;
+  /** The in-memory cable between driver and simulator (`unplug()` pulls it). */
+  readonly link: MemoryLink;
+  /** The simulator's side of the ABECS link layer: `faults` (NAKs, corrupted frames, lost ACKs) and `trace`. */
+  readonly deviceLink: DeviceLink;
 }
 
 export interface EngineRig {
@@ -31,6 +38,9 @@ export interface EngineRig {
   engine: PaymentEngine;
   readonly pinpads: EnginePinpad[];
   readonly events: PaymentProgress[];
+  /** The engine's and the drivers' log (trace level, JSON lines), kept for the card-data scan. */
+  readonly logger: Logger;
+  readonly logPath: string;
   /** Another engine on the same journal and API (a restart), with the same PINPADs attached. */
   restart(config?: Partial<EngineConfig>, payments?: PaymentsPort): Promise<PaymentEngine>;
   addPinpad(serial: string, options?: PinpadSimulatorOptions): Promise<EnginePinpad>;
@@ -44,6 +54,12 @@ export interface RigOptions {
   readonly slowAuthorizationMs?: number;
   /** Wraps the client (fault injection). */
   readonly payments?: (client: PaymentsClient) => PaymentsPort;
+  /** Where the client sends its requests (e.g. a fault proxy in front of the sandbox); the sandbox by default. */
+  readonly apiBaseUrl?: (sandbox: RunningSandbox) => string | Promise<string>;
+  /** The client's retry and timeout settings (default: no retries, 2 s per attempt). */
+  readonly clientOptions?: Partial<Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>>;
+  /** The host driver's link-layer timings (shorter ACK and silence waits for line-noise tests). */
+  readonly pinpadTimings?: Partial<LinkTimings>;
 }
 
 const FAST: Partial<EngineConfig> = {
@@ -52,15 +68,41 @@ const FAST: Partial<EngineConfig> = {
   undoRetry: { baseMs: 20, maxMs: 200 },
 };
 
+/**
+ * The sensitive values of every authorization request (PIN block, encrypted card data, chip
+ * data) are recorded as they pass, so the final scan can prove none of them was logged or
+ * journaled.
+ */
+export function recordingSecrets(payments: PaymentsPort): PaymentsPort {
+  const terminal = payments.terminal;
+  return {
+    transactions: payments.transactions,
+    terminal: {
+      pendingTransactions: (serial, options) => terminal.pendingTransactions(serial, options),
+      authorize: (transactionId, request, options) => {
+        recordSecrets([request.pin_block?.block, request.encrypted_card_data?.payload, request.emv_data]);
+        return terminal.authorize(transactionId, request, options);
+      },
+      complete: (transactionId, request, options) => terminal.complete(transactionId, request, options),
+      reverse: (transactionId, request, options) => terminal.reverse(transactionId, request, options),
+      void: (transactionId, request, options) => terminal.void(transactionId, request, options),
+    },
+  };
+}
+
 export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
-  const dir = mkdtempSync(join(tmpdir(), 'pinbridge-engine-'));
+  // Kept after the test (logs and the journal file) for the card-data scan of the whole run.
+  const dir = mkdtempSync(join(artifactsDir(), 'engine-'));
+  const logPath = join(dir, 'engine.log');
+  const logger = createLogger({ level: 'trace', name: 'engine-test', file: logPath });
   const sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: options.slowAuthorizationMs ?? 1_500 } });
   const client = new PaymentsClient({
-    baseUrl: sandbox.url,
+    baseUrl: options.apiBaseUrl ? await options.apiBaseUrl(sandbox) : sandbox.url,
     token: sandbox.token,
     marketplaceId: sandbox.marketplaceId,
     maxRetries: 0,
     timeoutMs: 2_000,
+    ...options.clientOptions,
   });
   const journalPath = join(dir, 'journal.db');
   const events: PaymentProgress[] = [];
@@ -70,9 +112,10 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   const makeEngine = (journal: Journal, config?: Partial<EngineConfig>, payments?: PaymentsPort): PaymentEngine => {
     const engine = new PaymentEngine({
       journal,
-      payments: payments ?? options.payments?.(client) ?? client,
+      payments: recordingSecrets(payments ?? options.payments?.(client) ?? client),
       sellerId: sandbox.sellerId,
       config: { ...FAST, ...options.config, ...config },
+      logger,
     });
     engine.on('progress', (event) => events.push(event));
     return engine;
@@ -86,25 +129,27 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
     engine: undefined as unknown as PaymentEngine,
     pinpads,
     events,
+    logger,
+    logPath,
     async restart(config, payments) {
       await rig.engine.close();
       rig.journal.close();
       rig.journal = Journal.open(journalPath);
       rig.engine = makeEngine(rig.journal, config, payments);
-      for (const p of pinpads) await attachPinpad(rig.engine, p.pinpad, options.timeouts ? { timeouts: options.timeouts } : {});
+      for (const p of pinpads) await attachPinpad(rig.engine, p.pinpad, options.timeouts ? { timeouts: options.timeouts, logger } : { logger });
       return rig.engine;
     },
     async addPinpad(serial, simOptions) {
       const sim = new PinpadSimulator({ serialNumber: serial, ...options.simulator, ...simOptions });
       const served = await startMemorySimulator(sim, { name: serial });
-      const pinpad = new Pinpad(served.link.host);
+      const pinpad = new Pinpad(served.link.host, { logger, ...(options.pinpadTimings ? { timings: options.pinpadTimings } : {}) });
       await pinpad.open();
       closers.push(async () => {
         await pinpad.close(null).catch(() => {});
         await served.close();
       });
-      await attachPinpad(rig.engine, pinpad, options.timeouts ? { timeouts: options.timeouts } : {});
-      const entry = { serial, sim, pinpad };
+      await attachPinpad(rig.engine, pinpad, options.timeouts ? { timeouts: options.timeouts, logger } : { logger });
+      const entry = { serial, sim, pinpad, link: served.link, deviceLink: served.session.link };
       pinpads.push(entry);
       return entry;
     },
@@ -113,7 +158,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
       for (const close of closers.reverse()) await close();
       rig.journal.close();
       await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
+      logger.flush();
     },
   };
   rig.engine = makeEngine(rig.journal);

@@ -1,0 +1,90 @@
+/**
+ * "No card data at rest", checked after the whole test run: every log and journal the tests
+ * leave in the artifacts folder is searched for card data. Three nets:
+ * - the exact sensitive values the agent handled (PIN blocks, encrypted card data, chip data with
+ *   its cryptogram), which the tests record as they pass through the payments port;
+ * - the simulator's test card numbers, bare or as track 2 ("PAN=YYMM…") and track 1 ("B PAN^…");
+ * - any 13–19 digit run that starts like a card number (2–6) and passes the Luhn check.
+ */
+import { appendFileSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { luhnValid } from '../../drivers/card-number.js';
+import { TEST_CARDS } from '../../drivers/simulator/index.js';
+
+export const ARTIFACTS_ENV = 'PINBRIDGE_TEST_ARTIFACTS';
+const SECRETS_DIR = 'secrets';
+
+/** Where tests leave logs and journals for the final scan (a temp folder outside a full run). */
+export function artifactsDir(): string {
+  const dir = process.env[ARTIFACTS_ENV] ?? join(tmpdir(), 'pinbridge-test-artifacts');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Records values that must never be found in any artifact (kept apart from what is scanned). */
+export function recordSecrets(values: ReadonlyArray<string | undefined | null>): void {
+  const kept = values.filter((value): value is string => typeof value === 'string' && value.length >= 12);
+  if (kept.length === 0) return;
+  const dir = join(artifactsDir(), SECRETS_DIR);
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, `${process.pid}.txt`), kept.map((value) => `${value.toUpperCase()}\n`).join(''));
+}
+
+export interface CardDataFinding {
+  readonly file: string;
+  readonly kind: 'recorded secret' | 'test card number' | 'track data' | 'card-like number';
+  /** Where in the file, and the first six characters of what was found (never the whole value). */
+  readonly offset: number;
+  readonly hint: string;
+}
+
+const TEST_PANS: readonly string[] = Object.values(TEST_CARDS).map((card) => card.pan);
+const TRACK2 = /(?<![0-9A-Za-z])[2-6]\d{12,18}[=D]\d{4}/g;
+const TRACK1 = /B[2-6]\d{12,18}\^/g;
+const CARD_LIKE = /(?<![0-9A-Za-z])[2-6]\d{12,18}(?![0-9A-Za-z])/g;
+
+/** Findings in one text (files are read as latin1, so SQLite pages and WAL frames scan too). */
+export function scanText(text: string, secrets: readonly string[], file = '(text)'): CardDataFinding[] {
+  const findings: CardDataFinding[] = [];
+  const add = (kind: CardDataFinding['kind'], offset: number, value: string): void => {
+    findings.push({ file, kind, offset, hint: `${value.slice(0, 6)}…` });
+  };
+  const upper = text.toUpperCase();
+  for (const secret of secrets) {
+    const at = upper.indexOf(secret);
+    if (at >= 0) add('recorded secret', at, secret);
+  }
+  for (const pan of TEST_PANS) {
+    const at = text.indexOf(pan);
+    if (at >= 0) add('test card number', at, pan);
+  }
+  for (const pattern of [TRACK2, TRACK1]) {
+    for (const match of text.matchAll(pattern)) add('track data', match.index, match[0]);
+  }
+  for (const match of text.matchAll(CARD_LIKE)) {
+    if (luhnValid(match[0]) && !TEST_PANS.includes(match[0])) add('card-like number', match.index, match[0]);
+  }
+  return findings;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/** Scans every file in the artifacts folder (except the recorded secrets themselves). */
+export function scanArtifacts(dir: string): { files: number; findings: CardDataFinding[] } {
+  const secretsDir = join(dir, SECRETS_DIR);
+  let secrets: string[] = [];
+  try {
+    secrets = [...new Set(filesUnder(secretsDir).flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean)))];
+  } catch {
+    // No test recorded a secret.
+  }
+  const files = filesUnder(dir).filter((file) => !file.startsWith(secretsDir));
+  const findings = files.flatMap((file) => scanText(readFileSync(file, 'latin1'), secrets, relative(dir, file)));
+  return { files: files.length, findings };
+}
