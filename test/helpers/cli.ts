@@ -51,8 +51,8 @@ export async function stopServers(): Promise<void> {
 }
 
 /** Starts a long-running subcommand and waits for its one JSON "ready" line on stdout. */
-export async function serve(args: readonly string[]): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

@@ -9,23 +9,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
-import { PaymentsClient } from '../../api/index.js';
-import { PaymentEngine } from '../../core/engine.js';
 import { EngineError } from '../../core/errors.js';
-import { Journal } from '../../core/journal/journal.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { attachPinpad } from '../../core/pinpad/attach.js';
 import { createLogger } from '../../log.js';
-import { startSandbox, type RunningSandbox } from '../../sandbox/server.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
 import { connectPinpad } from '../pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
-import { defaultDataDir } from '../paths.js';
+import { API_OPTION_HELP, checkApiOptions, openPaymentStack } from '../payment-stack.js';
 import { loadSettings } from '../settings-file.js';
-import { dirname, join } from 'node:path';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
 
@@ -91,10 +86,10 @@ export function registerPayCommand(program: Command, io: CliIo): void {
     .option('--notification <text>', 'text shown on the PINPAD while it waits for the card (≤ 32 characters)')
     .option('--description <text>', 'description of the sale', 'Venda Pinbridge')
     .option('--reference <id>', 'the sale reference (repeat it to get the same payment back); a new one by default')
-    .option('--api <url>', 'payments API base URL (with --token, --marketplace and --seller)')
-    .option('--token <token>', 'payments API bearer token')
-    .option('--marketplace <id>', 'marketplace id')
-    .option('--seller <id>', 'seller id (on_behalf_of)')
+    .option('--api <url>', API_OPTION_HELP.api)
+    .option('--token <token>', API_OPTION_HELP.token)
+    .option('--marketplace <id>', API_OPTION_HELP.marketplace)
+    .option('--seller <id>', API_OPTION_HELP.seller)
     .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db with the embedded sandbox')
     .option('--card <name>', `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`, 'visaCredit')
     .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto')
@@ -109,50 +104,27 @@ export function registerPayCommand(program: Command, io: CliIo): void {
       if (!TEST_CARD_NAMES.includes(options.card as never)) {
         throw new UsageError(`--card must be one of ${TEST_CARD_NAMES.join(', ')}`);
       }
-      const apiOptions = [options.api, options.token, options.marketplace, options.seller];
-      const given = apiOptions.filter((value) => value !== undefined).length;
-      if (given > 0 && given < apiOptions.length) {
-        throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
-      }
+      checkApiOptions(options);
 
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
-      let sandbox: RunningSandbox | undefined;
       const cleanups: Array<() => Promise<void> | void> = [];
       try {
-        let client: PaymentsClient;
-        let sellerId: string;
-        // Training mode keeps its journal beside the embedded sandbox's data, so a payment left
-        // unfinished is recovered against the same sandbox records next time.
-        const journalPath =
-          options.journal ?? join(defaultDataDir(io.env.HOME), ...(options.api === undefined ? ['training', 'journal.db'] : ['journal.db']));
-        if (options.api !== undefined) {
-          client = new PaymentsClient({ baseUrl: options.api, token: options.token!, marketplaceId: options.marketplace! });
-          sellerId = options.seller!;
-        } else {
-          sandbox = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
-          const running = sandbox;
-          cleanups.push(() => running.close());
-          client = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId });
-          sellerId = sandbox.sellerId;
-        }
-
-        const journal = Journal.open(journalPath);
-        cleanups.push(() => journal.close());
+        const stack = await openPaymentStack({
+          api: options,
+          ...(options.journal === undefined ? {} : { journalPath: options.journal }),
+          ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+          // One payment and out: no polling for pending transactions.
+          config: { ...settings.engine, confirmation: options.confirmation ?? settings.engine.confirmation, pendingPollMs: 0 },
+          logger,
+        });
+        cleanups.push(() => stack.close());
+        const { engine } = stack;
         const connection = await connectPinpad(options.port, {
           logger,
           simulator: { autoCustomer: { delayMs: 50, card: options.card } },
         });
         cleanups.push(() => connection.close());
 
-        const engine = new PaymentEngine({
-          journal,
-          payments: client,
-          sellerId,
-          logger,
-          // One payment and out: no polling for pending transactions.
-          config: { ...settings.engine, confirmation: options.confirmation ?? settings.engine.confirmation, pendingPollMs: 0 },
-        });
-        cleanups.push(() => engine.close());
         const serial = await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, logger });
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));

@@ -1,8 +1,13 @@
 /**
- * `pinbridge start`: runs the agent headless. With no PINPAD configured it starts in training
- * mode, with a simulated PINPAD in this process. It keeps the PINPAD open, shows the idle text,
- * reopens it when it comes back after an unplug, and logs the serial ports coming and going.
- * One JSON line on stdout says when it is ready; logs are JSON lines on stderr.
+ * `pinbridge start`: runs the agent headless. With no payments API configured it starts in
+ * training mode, against an embedded sandbox (its address and token are in the ready line, for a
+ * POS back end to create pending transactions on), and with no PINPAD configured it uses a
+ * simulated one whose customer presents a test card by itself.
+ *
+ * It recovers the journal, keeps the PINPAD open (idle text; reopened when it comes back after
+ * an unplug) and attached to the payment engine, which runs pending transactions created
+ * elsewhere for this PINPAD as they appear. One JSON line on stdout says when it is ready; logs
+ * are JSON lines on stderr.
  */
 import type { Command } from 'commander';
 import type { PinpadInfo } from '../../../drivers/abecs/pinpad.js';
@@ -10,15 +15,32 @@ import { HotplugWatcher } from '../../../drivers/transports/discovery.js';
 import { createLogger, type Logger } from '../../log.js';
 import type { CliIo } from '../io.js';
 import { connectPinpad, SIMULATOR_ADDRESS, type PinpadConnection } from '../pinpad-connection.js';
+import { attachPinpad } from '../../core/pinpad/attach.js';
+import { API_OPTION_HELP, checkApiOptions, openPaymentStack, type ApiOptions } from '../payment-stack.js';
+import { loadSettings } from '../settings-file.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
 const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
 const RECONNECT_DELAY_MS = 2000;
 
-interface StartOptions {
+interface StartOptions extends ApiOptions {
   port?: string;
   headless?: boolean;
+  journal?: string;
+  settings?: string;
+}
+
+/** The simulated customer of training mode: inserts this test card shortly after each prompt. */
+const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit' } as const;
+
+interface PinpadHooks {
+  /** The PINPAD answered: put it to work (attach it to the engine). */
+  readonly connected: (connection: PinpadConnection, info: PinpadInfo) => Promise<void>;
+  /** The PINPAD went away (or the agent is stopping). */
+  readonly lost: (info: PinpadInfo) => void;
+  /** Once, the first time the PINPAD is ready. */
+  readonly ready: (info: PinpadInfo) => void;
 }
 
 function delay(ms: number, signal: AbortSignal): Promise<void> {
@@ -42,26 +64,28 @@ async function keepPinpad(
   training: boolean,
   logger: Logger,
   signal: AbortSignal,
-  onReady: (info: PinpadInfo) => void,
+  hooks: PinpadHooks,
 ): Promise<void> {
   let announced = false;
   while (!signal.aborted) {
     let connection: PinpadConnection;
     try {
-      connection = await connectPinpad(address, { logger });
+      connection = await connectPinpad(address, { logger, simulator: { autoCustomer: TRAINING_CUSTOMER } });
     } catch (error) {
       logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD not available; retrying');
       await delay(RECONNECT_DELAY_MS, signal);
       continue;
     }
     const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
+    let info: PinpadInfo;
     try {
-      const info = await connection.pinpad.info();
+      info = await connection.pinpad.info();
       await connection.pinpad.display(training ? TRAINING_IDLE_TEXT : IDLE_TEXT);
+      await hooks.connected(connection, info);
       logger.info({ port: address, pinpad: info }, 'PINPAD ready');
       if (!announced) {
         announced = true;
-        onReady(info);
+        hooks.ready(info);
       }
     } catch (error) {
       logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD did not answer; retrying');
@@ -71,6 +95,7 @@ async function keepPinpad(
     }
     const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
     await Promise.race([lost, stopped]);
+    hooks.lost(info);
     if (signal.aborted) {
       await connection.close(CLOSED_TEXT).catch(() => {});
       return;
@@ -93,40 +118,78 @@ export function registerStartCommand(program: Command, io: CliIo): void {
   program
     .command('start')
     .description(
-      'Run the agent headless. Without --port it starts in training mode with a simulated PINPAD. ' +
+      'Run the agent headless. Without --api it runs in training mode against an embedded sandbox; without --port it uses a ' +
+        'simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
         'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
     )
-    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim"')
+    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else sim)')
+    .option('--api <url>', API_OPTION_HELP.api)
+    .option('--token <token>', API_OPTION_HELP.token)
+    .option('--marketplace <id>', API_OPTION_HELP.marketplace)
+    .option('--seller <id>', API_OPTION_HELP.seller)
+    .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db in training mode')
+    .option('--settings <file>', 'payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms); default ~/.pinbridge/settings.json when it exists')
     .option('--headless', 'run without the desktop window (this build has no window yet, so always)')
     .action(async (options: StartOptions) => {
+      const settings = loadSettings(options.settings, io.env.HOME);
+      checkApiOptions(options);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
       const address = options.port ?? io.env.PINBRIDGE_PINPAD ?? SIMULATOR_ADDRESS;
-      const training = address === SIMULATOR_ADDRESS;
-      logger.info({ mode: training ? 'training' : 'live', port: address }, 'Pinbridge starting');
+      const stack = await openPaymentStack({
+        api: options,
+        ...(options.journal === undefined ? {} : { journalPath: options.journal }),
+        ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+        config: settings.engine,
+        logger,
+      });
+      const { engine, training } = stack;
+      logger.info({ mode: training ? 'training' : 'live', port: address, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
 
       const watcher = new HotplugWatcher();
       watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
       watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
       watcher.on('error', (error) => logger.warn({ err: messageOf(error) }, 'cannot list serial ports'));
-      // The first listing failing is reported through the watcher's `error` event.
-      void watcher.start();
       try {
-        await keepPinpad(address, training, logger, io.signal, (info) => {
-          io.stdout(
-            `${JSON.stringify({
-              status: 'ready',
-              mode: training ? 'training' : 'live',
-              pinpad: {
-                port: address,
-                manufacturer: info.manufacturer,
-                model: info.model,
-                serial_number: info.serialNumber,
-              },
-            })}\n`,
-          );
+        // Whatever a crash left in flight is finished or undone before the first sale.
+        const recovered = await engine.recover();
+        logger.info({ ...recovered }, 'journal recovered');
+        // The first listing failing is reported through the watcher's `error` event.
+        void watcher.start();
+        await keepPinpad(address, training, logger, io.signal, {
+          connected: async (connection) => {
+            await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, logger });
+          },
+          lost: (info) => engine.detachTerminal(info.serialNumber),
+          ready: (info) => {
+            io.stdout(
+              `${JSON.stringify({
+                status: 'ready',
+                mode: training ? 'training' : 'live',
+                pinpad: {
+                  port: address,
+                  manufacturer: info.manufacturer,
+                  model: info.model,
+                  serial_number: info.serialNumber,
+                },
+                journal: stack.journalPath,
+                recovered,
+                ...(stack.sandbox
+                  ? {
+                      sandbox: {
+                        url: stack.sandbox.url,
+                        marketplace_id: stack.sandbox.marketplaceId,
+                        seller_id: stack.sandbox.sellerId,
+                        token: stack.sandbox.token,
+                      },
+                    }
+                  : {}),
+              })}\n`,
+            );
+          },
         });
       } finally {
         watcher.stop();
+        await stack.close();
         logger.info({}, 'Pinbridge stopped');
       }
     });

@@ -140,11 +140,3 @@ describe('pinbridge pinpad list', () => {
   });
 });
 
-describe('pinbridge start', () => {
-  it('starts in training mode with a simulated PINPAD and stops cleanly', async () => {
-    const agent = await serve(['start']);
-    expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training', pinpad: { manufacturer: 'PINBRIDGE SIM' } });
-    expect(await agent.stop()).toBe(0);
-    expect(agent.stderr()).toMatch(/"msg":"Pinbridge stopped"/);
-  });
-});

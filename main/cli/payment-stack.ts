@@ -1,0 +1,96 @@
+/**
+ * What `pay` and `start` both need before a payment: the payments API (the real one with
+ * `--api --token --marketplace --seller`, or an embedded sandbox in training mode), the journal
+ * and the payment engine, opened in that order and closed in reverse.
+ *
+ * Training mode keeps its journal beside the embedded sandbox's data (~/.pinbridge/training/),
+ * so a payment left unfinished is recovered against the same sandbox records next time, and
+ * training sales never mix with real ones in ~/.pinbridge/journal.db.
+ */
+import { dirname, join } from 'node:path';
+import { PaymentsClient } from '../api/index.js';
+import { PaymentEngine, type EngineConfig } from '../core/engine.js';
+import { Journal } from '../core/journal/journal.js';
+import type { Logger } from '../log.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import { UsageError } from './errors.js';
+import { defaultDataDir } from './paths.js';
+
+export interface ApiOptions {
+  api?: string;
+  token?: string;
+  marketplace?: string;
+  seller?: string;
+}
+
+export const API_OPTION_HELP = {
+  api: 'payments API base URL (with --token, --marketplace and --seller); without them an embedded sandbox (training mode)',
+  token: 'payments API bearer token',
+  marketplace: 'marketplace id',
+  seller: 'seller id (on_behalf_of)',
+} as const;
+
+export interface PaymentStack {
+  readonly training: boolean;
+  readonly journalPath: string;
+  readonly journal: Journal;
+  readonly client: PaymentsClient;
+  readonly engine: PaymentEngine;
+  /** The embedded sandbox, in training mode. */
+  readonly sandbox: RunningSandbox | undefined;
+  close(): Promise<void>;
+}
+
+/** Refuses a partial set of API options before anything is opened. */
+export function checkApiOptions(options: ApiOptions): void {
+  const given = [options.api, options.token, options.marketplace, options.seller].filter((value) => value !== undefined).length;
+  if (given > 0 && given < 4) {
+    throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
+  }
+}
+
+export async function openPaymentStack(options: {
+  readonly api: ApiOptions;
+  readonly journalPath?: string;
+  readonly home?: string;
+  readonly config: Partial<EngineConfig>;
+  readonly logger: Logger;
+}): Promise<PaymentStack> {
+  checkApiOptions(options.api);
+  const { api, logger } = options;
+  const training = api.api === undefined;
+  const journalPath = options.journalPath ?? join(defaultDataDir(options.home), ...(training ? ['training', 'journal.db'] : ['journal.db']));
+  const closers: Array<() => Promise<void> | void> = [];
+  const close = async (): Promise<void> => {
+    for (const closer of closers.reverse()) {
+      try {
+        await closer();
+      } catch (error) {
+        logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'close failed');
+      }
+    }
+  };
+  try {
+    let sandbox: RunningSandbox | undefined;
+    let client: PaymentsClient;
+    let sellerId: string;
+    if (training) {
+      const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
+      closers.push(() => running.close());
+      sandbox = running;
+      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId });
+      sellerId = running.sellerId;
+    } else {
+      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace! });
+      sellerId = api.seller!;
+    }
+    const journal = Journal.open(journalPath);
+    closers.push(() => journal.close());
+    const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
+    closers.push(() => engine.close());
+    return { training, journalPath, journal, client, engine, sandbox, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * `pinbridge start`: the agent as a user runs it (the built bin in a child process), in training
+ * mode — embedded sandbox, simulated PINPAD whose customer presents a test card — with HOME in a
+ * temp folder.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PaymentsClient } from '../../../main/api/index.js';
+import { Journal } from '../../../main/core/journal/journal.js';
+import { run, serve, stopServers } from '../../helpers/cli.js';
+
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'pinbridge-start-'));
+});
+afterEach(async () => {
+  await stopServers();
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('pinbridge start', () => {
+  it('starts in training mode with a simulated PINPAD, says where its sandbox and journal are, and stops cleanly', async () => {
+    const agent = await serve(['start'], { HOME: home });
+    expect(agent.ready).toMatchObject({
+      status: 'ready',
+      mode: 'training',
+      pinpad: { manufacturer: 'PINBRIDGE SIM' },
+      journal: join(home, '.pinbridge', 'training', 'journal.db'),
+      recovered: { found: 0, settled: 0, pending: 0 },
+      sandbox: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown, token: expect.any(String) as unknown },
+    });
+    expect(await agent.stop()).toBe(0);
+    expect(agent.stderr()).toMatch(/"msg":"Pinbridge stopped"/);
+  });
+
+  it('runs a pending transaction a POS back end created for its PINPAD, by itself', async () => {
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ pending_poll_ms: 200 }));
+    const agent = await serve(['start'], { HOME: home });
+    const sandbox = agent.ready.sandbox as { url: string; marketplace_id: string; seller_id: string; token: string };
+    const serial = (agent.ready.pinpad as { serial_number: string }).serial_number;
+    const backEnd = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplace_id });
+    const created = await backEnd.transactions.create({
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.seller_id,
+      description: 'Pedido 501',
+      amount: 3590,
+      terminal: serial,
+      reference_id: 'pedido-501',
+      notification: 'Pedido 501',
+    });
+    // The journal is read beside the running agent (WAL lets a reader in).
+    const journal = Journal.open(join(home, '.pinbridge', 'training', 'journal.db'));
+    try {
+      await vi.waitFor(() => expect(journal.findByReference('pedido-501')?.state).toBe('confirmed'), { timeout: 25_000, interval: 250 });
+      expect(journal.findByReference('pedido-501')).toMatchObject({ source: 'remote', transactionId: created.id, amount: 3590 });
+    } finally {
+      journal.close();
+    }
+    expect((await backEnd.transactions.retrieve(created.id)).status).toBe('succeeded');
+    expect(await agent.stop()).toBe(0);
+  }, 40_000);
+
+  it('refuses a bad settings file with exit code 2 and the field at fault', async () => {
+    const settings = join(home, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ pending_poll_ms: -1 }));
+    const result = await run(['start', '--settings', settings]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^pinbridge: Invalid settings in .*settings\.json: pending_poll_ms: /);
+  });
+});
