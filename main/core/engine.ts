@@ -195,8 +195,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     terminal.busy = reservation;
     let record: PaymentRecord;
     try {
-      // Recovery before each new sale: nothing from before is left undecided.
-      await this.recover();
+      // Recovery before each new sale: nothing from before is left undecided. Bounded, so a slow
+      // API cannot hold the checkout: what is not done by then goes on in the background.
+      await this.#recoverWithin(this.config.apiTimeoutMs);
       record = this.journal.createIntent({
         referenceId: params.reference_id,
         source: 'pos',
@@ -302,6 +303,15 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     }
     this.#scheduleUndos();
     return { found: unfinished.length, settled, pending: unfinished.length - settled };
+  }
+
+  async #recoverWithin(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const recovery = this.recover().catch((error: unknown) => {
+      this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery before a sale failed');
+    });
+    await Promise.race([recovery, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   /**

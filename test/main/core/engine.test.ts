@@ -340,6 +340,44 @@ describe('recovery after a restart', () => {
     expect((await client.transactions.retrieve(transaction.id)).status).toBe('canceled');
   });
 
+  it('does not let a slow recovery hold a new sale longer than the API deadline; it finishes in the background', async () => {
+    let releaseReverse: () => void = () => {};
+    const reverseHeld = new Promise<void>((resolve) => (releaseReverse = resolve));
+    const { client, sandbox, journal } = await open({
+      config: { apiTimeoutMs: 300 },
+      payments: (inner) => ({
+        transactions: inner.transactions,
+        terminal: {
+          pendingTransactions: (...args) => inner.terminal.pendingTransactions(...args),
+          authorize: (...args) => inner.terminal.authorize(...args),
+          complete: (...args) => inner.terminal.complete(...args),
+          void: (...args) => inner.terminal.void(...args),
+          // The cancel of the leftover hangs until the test lets it through.
+          reverse: async (...args) => {
+            await reverseHeld;
+            return inner.terminal.reverse(...args);
+          },
+        },
+      }),
+    });
+    const leftover = journal.createIntent({
+      referenceId: 'left-over-1', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
+      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+    });
+    const transaction = await client.transactions.create({
+      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990,
+      terminal: 'PB-ENGINE-1', reference_id: 'left-over-1',
+    });
+    journal.transition(leftover.id, 'created', { transactionId: transaction.id });
+
+    const outcome = await rig!.engine.start(sale());
+    expect(outcome.status).toBe('approved');
+    expect(journal.get(leftover.id)?.state).toBe('aborting');
+    releaseReverse();
+    await expect.poll(() => journal.get(leftover.id)?.state, { timeout: 5_000 }).toBe('failed');
+    expect((await client.transactions.retrieve(transaction.id)).status).toBe('canceled');
+  });
+
   it('adopts by reference_id an intent whose creation answer was never journaled, and closes one that has none', async () => {
     const { client, sandbox } = await open();
     const { journal } = rig!;
