@@ -13,3 +13,8 @@ export function defaultDataDir(home: string = homedir()): string {
 export function defaultJournalPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'journal.db');
 }
+
+/** Training mode's journal, beside its embedded sandbox: `~/.pinbridge/training/journal.db`. */
+export function trainingJournalPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'training', 'journal.db');
+}

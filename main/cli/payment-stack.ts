@@ -14,7 +14,7 @@ import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { UsageError } from './errors.js';
-import { defaultDataDir } from './paths.js';
+import { defaultJournalPath, trainingJournalPath } from './paths.js';
 
 export interface ApiOptions {
   api?: string;
@@ -59,7 +59,7 @@ export async function openPaymentStack(options: {
   checkApiOptions(options.api);
   const { api, logger } = options;
   const training = api.api === undefined;
-  const journalPath = options.journalPath ?? join(defaultDataDir(options.home), ...(training ? ['training', 'journal.db'] : ['journal.db']));
+  const journalPath = options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
   const closers: Array<() => Promise<void> | void> = [];
   const close = async (): Promise<void> => {
     for (const closer of closers.reverse()) {

@@ -12,14 +12,16 @@ import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
-import { defaultJournalPath } from '../paths.js';
+import { defaultJournalPath, trainingJournalPath } from '../paths.js';
 
 const JOURNAL_HELP = 'the journal file (default: ~/.pinbridge/journal.db)';
+const TRAINING_HELP = "training mode's journal (~/.pinbridge/training/journal.db)";
 const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 interface JournalCliOptions {
   journal?: string;
+  training?: boolean;
   json?: boolean;
 }
 
@@ -38,7 +40,7 @@ interface ExportCliOptions extends JournalCliOptions {
 }
 
 /** Opens an existing journal; damaged rows are skipped with one line each on stderr. */
-function openJournal(io: CliIo, path: string = defaultJournalPath()): Journal {
+function openJournal(io: CliIo, path: string): Journal {
   try {
     return Journal.open(path, {
       mustExist: true,
@@ -46,13 +48,15 @@ function openJournal(io: CliIo, path: string = defaultJournalPath()): Journal {
     });
   } catch (error) {
     if (error instanceof JournalError && error.code === 'NOT_FOUND') {
-      throw new UsageError(`there is no journal at ${path}; name the file with --journal <path>`);
+      throw new UsageError(`there is no journal at ${path}; name the file with --journal <path> (or --training for training mode's)`);
     }
     throw error;
   }
 }
 
-function withJournal<T>(io: CliIo, path: string | undefined, use: (journal: Journal) => T): T {
+function withJournal<T>(io: CliIo, options: JournalCliOptions, use: (journal: Journal) => T): T {
+  if (options.journal !== undefined && options.training) throw new UsageError('--journal and --training exclude each other');
+  const path = options.journal ?? (options.training ? trainingJournalPath(io.env.HOME) : defaultJournalPath(io.env.HOME));
   const journal = openJournal(io, path);
   try {
     return use(journal);
@@ -204,6 +208,7 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
     .command('list')
     .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id.')
     .option('--journal <path>', JOURNAL_HELP)
+    .option('--training', TRAINING_HELP)
     .option('--today', "only today's payments (since local midnight)")
     .option('--state <state...>', 'only payments in these states (several words or comma-separated)')
     .option('--terminal <serial>', 'only payments on this PINPAD (serial number)')
@@ -217,7 +222,7 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
         midnight.setHours(0, 0, 0, 0);
         from = midnight.toISOString();
       }
-      const result = withJournal(io, options.journal, (j) =>
+      const result = withJournal(io, options, (j) =>
         j.list({
           ...(from === undefined ? {} : { from }),
           ...(states === undefined ? {} : { states }),
@@ -233,9 +238,10 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
     .description('Show one payment, found by its reference or its journal id, with its history.')
     .argument('<reference-or-id>', "the POS's reference, or the journal's 32-hex payment id")
     .option('--journal <path>', JOURNAL_HELP)
+    .option('--training', TRAINING_HELP)
     .option('--json', 'print JSON: {"payment": record, "events": [history]}')
     .action((key: string, options: JournalCliOptions) => {
-      const found = withJournal(io, options.journal, (j) => {
+      const found = withJournal(io, options, (j) => {
         const record = j.findByReference(key) ?? (/^[0-9a-f]{32}$/.test(key) ? j.get(key) : undefined);
         return record ? { payment: record, events: j.events(record.id) } : undefined;
       });
@@ -247,6 +253,7 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
     .command('export')
     .description('Write every payment (oldest first) as JSON lines, each with its history, or as CSV.')
     .option('--journal <path>', JOURNAL_HELP)
+    .option('--training', TRAINING_HELP)
     .option('--from <time>', 'only payments created at or after this time (ISO; local time without a zone)', parseTime)
     .option('--to <time>', 'only payments created before this time', parseTime)
     .option('--format <format>', `${EXPORT_FORMATS.join(' or ')}`, 'jsonl')
@@ -256,7 +263,7 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
         throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
       }
       const format = options.format as ExportFormat;
-      withJournal(io, options.journal, (j) => {
+      withJournal(io, options, (j) => {
         const fd = options.out === undefined ? undefined : openSync(options.out, 'w');
         const write = (text: string): void => {
           if (fd === undefined) io.stdout(text);

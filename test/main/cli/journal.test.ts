@@ -2,9 +2,9 @@
  * `pinbridge journal list|show|export` as support uses it, run in-process through the CLI's
  * `main()` (the same program the bin runs) against real journal files in a temp directory.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatBrl, localTime } from '../../../main/cli/commands/journal.js';
@@ -242,7 +242,7 @@ describe('a missing journal', () => {
     const missing = join(dir, 'nowhere', 'journal.db');
     const result = await pinbridge('journal', ...words, '--journal', missing);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`pinbridge: there is no journal at ${missing}; name the file with --journal <path>\n`);
+    expect(result.stderr).toBe(`pinbridge: there is no journal at ${missing}; name the file with --journal <path> (or --training for training mode's)\n`);
     expect(existsSync(join(dir, 'nowhere'))).toBe(false);
   });
 
@@ -259,6 +259,20 @@ describe('a missing journal', () => {
       if (home === undefined) delete process.env.HOME;
       else process.env.HOME = home;
     }
+  });
+
+  it("reads training mode's journal (~/.pinbridge/training/journal.db) with --training", async () => {
+    const training = join(dir, '.pinbridge', 'training', 'journal.db');
+    mkdirSync(dirname(training), { recursive: true });
+    const journal = Journal.open(training);
+    journal.createIntent(newPayment('practice-1'));
+    journal.close();
+    const result = await runMain(['journal', 'list', '--training', '--json'], { HOME: dir });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((p) => p.referenceId)).toEqual(['practice-1']);
+    const both = await runMain(['journal', 'list', '--training', '--journal', path], { HOME: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/exclude each other/);
   });
 });
 
