@@ -258,6 +258,11 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (record.state !== 'awaiting_confirmation') {
       throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be confirmed: it is ${record.state}`);
     }
+    if (record.confirmation === 'pos' && this.#untilDeadline(record) <= 0) {
+      // Too late: the published policy voids it, whether or not its timer has fired yet.
+      await this.#settleOutsideRun(record);
+      throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be confirmed: its confirmation deadline passed and it was voided`);
+    }
     this.#clearDeadline(record.id);
     return outcomeOf(this.#steps.confirm(record, 'confirmed by the POS'));
   }
@@ -327,6 +332,11 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     for (const transaction of pending) {
       if (terminal.busy || this.#closed) break;
       if (this.journal.findByTransactionId(transaction.id)) continue;
+      const known = transaction.reference_id === null ? undefined : this.journal.findByReference(transaction.reference_id);
+      if (known && isFinal(known.state)) {
+        await this.#cancelOrphan(transaction, known);
+        continue;
+      }
       const record = this.#remoteIntent(transaction, serial);
       if (!record) continue;
       const run = newRun(serial, false);
@@ -394,7 +404,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
           record,
           run,
         );
-        this.#applyPolicy(ended);
+        await this.#applyPolicy(ended);
         return outcomeOf(this.journal.get(record.id) ?? ended);
       } catch (error) {
         // A bug or the journal failing: the record stays as journaled; recovery will finish it.
@@ -419,7 +429,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       try {
         const current = this.journal.get(record.id) ?? record;
         const after = await this.#steps.recover(current);
-        this.#applyPolicy(after);
+        await this.#applyPolicy(after);
         return this.journal.get(record.id) ?? after;
       } finally {
         this.#settling.delete(record.id);
@@ -434,26 +444,39 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return this.#steps.undo(record, why);
   }
 
-  /** `awaiting_confirmation`: auto confirms; pos arms the deadline (or undoes if it has passed). */
-  #applyPolicy(record: PaymentRecord): void {
+  /**
+   * `awaiting_confirmation`: auto confirms; pos arms the deadline, or — when it has already passed
+   * (a restart after it) — voids the approval before anyone can read it as standing.
+   */
+  async #applyPolicy(record: PaymentRecord): Promise<void> {
     if (record.state !== 'awaiting_confirmation') return;
     if (record.confirmation === 'auto') {
       this.#steps.confirm(record, 'confirmed by the auto policy');
       return;
     }
-    const deadline = record.confirmDeadline === null ? 0 : Date.parse(record.confirmDeadline);
-    const wait = Math.max(0, deadline - this.#now().getTime());
+    const wait = this.#untilDeadline(record);
     this.#clearDeadline(record.id);
+    if (wait <= 0) {
+      await this.#undo(record, problem('NOT_CONFIRMED'));
+      return;
+    }
     const timer = setTimeout(() => {
       this.#deadlines.delete(record.id);
       const current = this.journal.get(record.id);
       if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
-      void this.#undo(current, problem('NOT_CONFIRMED')).catch((error: unknown) =>
+      // Through the per-payment lane, so a confirm racing the deadline cannot undo it twice.
+      void this.#settleOutsideRun(current).catch((error: unknown) =>
         this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
       );
     }, Math.min(wait, 2_147_483_647));
     timer.unref();
     this.#deadlines.set(record.id, timer);
+  }
+
+  /** Milliseconds left for the POS to confirm (≤ 0: the deadline has passed). */
+  #untilDeadline(record: PaymentRecord): number {
+    const deadline = record.confirmDeadline === null ? 0 : Date.parse(record.confirmDeadline);
+    return deadline - this.#now().getTime();
   }
 
   #clearDeadline(id: string): void {
@@ -517,6 +540,20 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         this.#log.warn({ terminal: terminal.serial, error: error instanceof Error ? error.message : String(error) }, 'cannot read pending transactions; will keep trying');
       }
       terminal.pollFailing = true;
+    }
+  }
+
+  /**
+   * A pending transaction whose reference belongs to a payment that already ended without it:
+   * its creation reached the API after a crash and after recovery looked for it. Nothing was
+   * charged; it is cancelled so it cannot be paid later by mistake.
+   */
+  async #cancelOrphan(transaction: Transaction, ended: PaymentRecord): Promise<void> {
+    try {
+      await this.#payments.terminal.reverse(transaction.id, { terminal: ended.terminal, reason: 'other' }, { timeoutMs: this.config.apiTimeoutMs });
+      this.#log.warn({ transaction: transaction.id, reference: ended.referenceId, payment: ended.id }, 'cancelled a pending transaction left behind by an ended payment');
+    } catch (error) {
+      this.#log.warn({ transaction: transaction.id, error: error instanceof Error ? error.message : String(error) }, 'could not cancel a left-behind pending transaction; will try at the next poll');
     }
   }
 

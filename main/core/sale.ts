@@ -37,8 +37,15 @@ export interface SaleContext {
 /** The problem a PINPAD step's failure stands for, and how the payment ends. */
 function stepProblem(error: unknown, run: LiveRun): { why: PaymentProblem; abortAs: 'cancelled' | 'failed' } {
   if (run.signal.aborted) return { why: problem('CANCELLED_BY_POS'), abortAs: 'cancelled' };
+  const why = pinpadProblem(error);
+  const cancelled = why.code === 'CANCELLED_BY_POS' || why.code === 'CANCELLED_BY_CUSTOMER';
+  return { why, abortAs: cancelled ? 'cancelled' : 'failed' };
+}
+
+/** What a PINPAD step's error says went wrong: the cable, the card, the customer, the clock. */
+function pinpadProblem(error: unknown): PaymentProblem {
   if (!(error instanceof SaleStepError)) {
-    return { why: problem('PINPAD_ERROR', error instanceof Error ? error.message : String(error)), abortAs: 'failed' };
+    return problem('PINPAD_ERROR', error instanceof Error ? error.message : String(error));
   }
   const byCode: Record<SaleStepError['code'], ProblemCode> = {
     CANCELLED: 'CANCELLED_BY_POS',
@@ -52,9 +59,7 @@ function stepProblem(error: unknown, run: LiveRun): { why: PaymentProblem; abort
     PIN_BLOCKED: 'PIN_BLOCKED',
     UNSUPPORTED_CARD: 'UNSUPPORTED_CARD',
   };
-  const code = byCode[error.code];
-  const cancelled = code === 'CANCELLED_BY_POS' || code === 'CANCELLED_BY_CUSTOMER';
-  return { why: problem(code, error.message), abortAs: cancelled ? 'cancelled' : 'failed' };
+  return problem(byCode[error.code], error.message);
 }
 
 export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveRun): Promise<PaymentRecord> {
@@ -167,6 +172,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   if (card.needsChipCompletion) {
     emit(record, 'finishing_chip');
     let chip: 'accepted' | 'refused' | 'failed';
+    let chipError: unknown;
     try {
       chip = await device.finishChip(
         { approved: true, responseCode: record.authorization?.responseCode ?? '00', issuerEmvData },
@@ -175,10 +181,12 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       );
     } catch (error) {
       chip = 'failed';
+      chipError = error;
       steps.journal.update(record.id, {}, `chip did not finish: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (chip !== 'accepted') {
-      const why = chip === 'refused' ? problem('CHIP_REFUSED') : problem('CARD_REMOVED', 'the chip could not finish');
+      // The reason stays the step's own: a pulled cable is not a pulled card.
+      const why = chip === 'refused' ? problem('CHIP_REFUSED') : pinpadProblem(chipError);
       record = await steps.reverse(record, why, chip === 'refused' ? 'chip_refused' : 'other');
       await finishWithCard(ctx, RESULT_TEXT.declined);
       return record;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { ConnectionError } from '../../../main/api/index.js';
 import { EngineError } from '../../../main/core/errors.js';
+import { problem } from '../../../main/core/problems.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { TEST_CARDS } from '../../../drivers/simulator/index.js';
 import { displayed, engineRig, progressed, type EngineRig, type RigOptions } from './engine-rig.js';
@@ -262,6 +263,21 @@ describe('the confirmation policy "pos"', () => {
     expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
   });
 
+  it('voids at once, after a restart, an approval whose deadline passed while the agent was down; a late confirm is refused', async () => {
+    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 150 } });
+    const outcome = await engine.start(sale());
+    expect(outcome).toMatchObject({ state: 'awaiting_confirmation' });
+    // The agent stops (its deadline timer with it) and comes back after the deadline.
+    await rig!.engine.close();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const restarted = await rig!.restart();
+    const report = await restarted.recover();
+    expect(report).toMatchObject({ found: 1, settled: 1 });
+    expect(restarted.status(outcome.reference_id)).toMatchObject({ kind: 'processed', outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } } });
+    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+    await expect(restarted.confirm(outcome.reference_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+  });
+
   it('refuses to confirm a declined sale (INVALID_STATE)', async () => {
     const { engine } = await open();
     const declined = await engine.start(sale({ amount: 10051 }));
@@ -425,6 +441,22 @@ describe('pending transactions created elsewhere', () => {
     expect(outcomes[0]).toMatchObject({ status: 'approved', transaction_id: created.id, reference_id: 'backend-77', amount: 4590 });
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
     expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
+  });
+
+  it('cancels a pending transaction left behind by a payment that already ended (its creation landed after recovery)', async () => {
+    const { engine, client, sandbox, journal } = await open();
+    const ended = journal.createIntent({
+      referenceId: 'late-create-1', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
+      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+    });
+    journal.transition(ended.id, 'failed', { problem: problem('INTERRUPTED') });
+    const late = await client.transactions.create({
+      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990,
+      terminal: 'PB-ENGINE-1', reference_id: 'late-create-1',
+    });
+    expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
+    expect((await client.transactions.retrieve(late.id)).status).toBe('canceled');
+    expect(journal.get(ended.id)).toMatchObject({ state: 'failed', transactionId: null });
   });
 
   it('picks them up by itself when polling is on, and keeps polling through an API outage', async () => {
