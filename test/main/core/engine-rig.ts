@@ -54,6 +54,8 @@ export interface RigOptions {
   readonly slowAuthorizationMs?: number;
   /** Wraps the client (fault injection). */
   readonly payments?: (client: PaymentsClient) => PaymentsPort;
+  /** A sandbox shared by several rigs (started once per file); left running at close. Default: one of the rig's own. */
+  readonly sandbox?: RunningSandbox;
   /** Where the client sends its requests (e.g. a fault proxy in front of the sandbox); the sandbox by default. */
   readonly apiBaseUrl?: (sandbox: RunningSandbox) => string | Promise<string>;
   /** The client's retry and timeout settings (default: no retries, 2 s per attempt). */
@@ -95,7 +97,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   const dir = mkdtempSync(join(artifactsDir(), 'engine-'));
   const logPath = join(dir, 'engine.log');
   const logger = createLogger({ level: 'trace', name: 'engine-test', file: logPath });
-  const sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: options.slowAuthorizationMs ?? 1_500 } });
+  const sandbox = options.sandbox ?? (await startSandbox({ settings: { slowAuthorizationDelayMs: options.slowAuthorizationMs ?? 1_500 } }));
   const client = new PaymentsClient({
     baseUrl: options.apiBaseUrl ? await options.apiBaseUrl(sandbox) : sandbox.url,
     token: sandbox.token,
@@ -157,7 +159,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
       await rig.engine.close();
       for (const close of closers.reverse()) await close();
       rig.journal.close();
-      await sandbox.close();
+      if (!options.sandbox) await sandbox.close();
       logger.flush();
     },
   };
