@@ -55,6 +55,26 @@ export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['confirmed', 'de
 /** States whose pending API call (cancel, reverse, void) must be retried until it lands: the undo queue. */
 export const UNDO_STATES: ReadonlySet<PaymentState> = new Set(['aborting', 'reversing', 'undoing']);
 
+/**
+ * States whose entry is on the disk itself (fsync) before the journal call returns: each comes
+ * just before a call that can move money at the API (intent → create, authorizing → authorize,
+ * the undo states → cancel / reverse / void) or an answer the POS acts on (awaiting_confirmation
+ * and the final states).
+ *
+ * The other moves (created, card_read, unknown, approved, completing, and field updates) precede
+ * only PINPAD steps or reads. They reach the write-ahead log at once, so a kill -9 cannot lose
+ * them, and the disk with the next synced commit; a power cut in between can only take the
+ * payment back to its last synced state, from which recovery reads the API and undoes what the
+ * POS was never told (an approval the journal no longer shows is reversed, never charged twice).
+ */
+export const SYNCED_STATES: ReadonlySet<PaymentState> = new Set([
+  'intent',
+  'authorizing',
+  ...UNDO_STATES,
+  'awaiting_confirmation',
+  ...FINAL_STATES,
+]);
+
 /** Where each state may go next. Anything else is a bug and is refused by the journal. */
 export const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {
   // intent → declined/cancelled/failed directly only when recovery proves no transaction exists.

@@ -3,8 +3,11 @@
  * side effect it announces, so that after a kill -9 or a power cut the next start knows what was
  * in flight (architecture §6: nothing lost, exactly once).
  *
- * - Durability: WAL with synchronous=FULL (and F_FULLFSYNC on macOS) — every commit is on the
- *   disk before the call returns.
+ * - Durability: WAL; every commit survives a kill -9 the moment the call returns. Moves into the
+ *   states that come before money moves or the POS is answered (SYNCED_STATES, states.ts) commit
+ *   with synchronous=FULL (and F_FULLFSYNC on macOS): on the disk itself before the call returns.
+ *   The moves between them commit with synchronous=NORMAL and reach the disk with the next synced
+ *   commit: an fsync per step would cost more than the PINPAD and the API together.
  * - Every change is one IMMEDIATE transaction that re-reads the row, checks the move against
  *   TRANSITIONS, writes the row and appends its event; two processes on one file serialize on
  *   the write lock (busy timeout) instead of failing half-way.
@@ -16,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { canMove, isFinal, UNDO_STATES, type PaymentState } from '../states.js';
+import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
 import { JournalError } from './errors.js';
 import { checkNewPayment, checkPatch, refuseCardData } from './guard.js';
 import type { JournalEvent, ListQuery, NewPayment, PaymentPatch, PaymentRecord } from './record.js';
@@ -94,6 +97,8 @@ export class Journal {
   readonly #now: () => Date;
   readonly #onCorrupt: (error: JournalError) => void;
   readonly #statements = new Map<string, Database.Statement>();
+  /** The connection's current synchronous level: FULL (true) or NORMAL. */
+  #synced = true;
 
   private constructor(path: string, db: Database.Database, options: JournalOptions) {
     this.path = path;
@@ -130,7 +135,7 @@ export class Journal {
   createIntent(payment: NewPayment): PaymentRecord {
     refuseCardData(payment, undefined);
     checkNewPayment(payment);
-    return this.#write(() => {
+    return this.#write(true, () => {
       const existing = this.#statement('SELECT id FROM payments WHERE reference_id = ?').get(payment.referenceId) as
         | { id: string }
         | undefined;
@@ -174,7 +179,7 @@ export class Journal {
   /** Moves a payment to `to` (refused unless TRANSITIONS allows it), applying `patch`, with its event. */
   transition(id: string, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
     refuseCardData(patch, note, id);
-    return this.#write(() => {
+    return this.#write(SYNCED_STATES.has(to), () => {
       const current = this.#readForWrite(id);
       if (!canMove(current.state, to)) {
         throw new JournalError('INVALID_TRANSITION', `payment ${id} cannot move from ${current.state} to ${String(to)}`, {
@@ -188,7 +193,7 @@ export class Journal {
   /** Changes a payment's fields without moving it (installments chosen, an undo attempt…), with an event. */
   update(id: string, patch: PaymentPatch, note = ''): PaymentRecord {
     refuseCardData(patch, note, id);
-    return this.#write(() => {
+    return this.#write(false, () => {
       const current = this.#readForWrite(id);
       if (isFinal(current.state)) {
         throw new JournalError('INVALID_TRANSITION', `payment ${id} is ${current.state} (final); its record no longer changes`, {
@@ -312,9 +317,16 @@ export class Journal {
     return statement;
   }
 
-  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before the row is re-read. */
-  #write<T>(work: () => T): T {
+  /**
+   * Runs `work` in one IMMEDIATE transaction (the write lock is taken before the row is re-read),
+   * committed with an fsync when `synced`.
+   */
+  #write<T>(synced: boolean, work: () => T): T {
     try {
+      if (synced !== this.#synced) {
+        this.#db.pragma(synced ? 'synchronous = FULL' : 'synchronous = NORMAL');
+        this.#synced = synced;
+      }
       return this.#db.transaction(work).immediate();
     } catch (error) {
       throw translate(error, this.path);

@@ -52,8 +52,9 @@ function check(journal: Journal, reported: ReadonlyArray<[string, PaymentState]>
     expect(record, `payment ${id}`).toBeDefined();
     const at = HAPPY_PATH.indexOf(record!.state);
     const printed = HAPPY_PATH.indexOf(state);
-    // Only the payment in flight may be one commit ahead of its last printed line.
-    if (id === inFlight) expect([printed, printed + 1]).toContain(at);
+    // Only the payment in flight may be ahead of its last printed line: the writer keeps
+    // committing until the signal lands (commits between synced states take microseconds).
+    if (id === inFlight) expect(at).toBeGreaterThanOrEqual(printed);
     else expect(record!.state).toBe(state);
     expect(journal.events(id).map((e) => e.to)).toEqual(HAPPY_PATH.slice(0, at + 1));
   }
@@ -62,7 +63,7 @@ function check(journal: Journal, reported: ReadonlyArray<[string, PaymentState]>
 }
 
 describe('journal after kill -9', () => {
-  it('holds every payment a killed writer reported, in the state it last reported (or the one step it committed after), kill after kill', async () => {
+  it('holds every payment a killed writer reported, in the state it last reported (the one in flight maybe further), kill after kill', async () => {
     const path = join(dir, 'journal.db');
     let total = 0;
     // Two kills at different points on the same file: the second writer starts on a recovered file.
