@@ -16,6 +16,13 @@ export interface PaymentsPort {
   readonly terminal: TerminalGateway;
 }
 
+/** The chip's final word (second GENERATE AC), with its EMV data for the completion report. */
+export interface ChipFinish {
+  readonly decision: 'accepted' | 'refused';
+  /** BER-TLV hex (TC or AAC and friends), card-data tags removed; null when the PINPAD gave none. */
+  readonly emvData: string | null;
+}
+
 /** One PINPAD, as the engine drives it through a sale (see pinpad/sale-session.ts). */
 export interface SaleDevice {
   showAmount(amount: number, notification: string | null): Promise<void>;
@@ -25,7 +32,7 @@ export interface SaleDevice {
   finishChip(
     answer: { approved: boolean; responseCode: string; issuerEmvData: string | null },
     signal?: AbortSignal,
-  ): Promise<'accepted' | 'refused'>;
+  ): Promise<ChipFinish>;
   removeCard(message: string, signal?: AbortSignal): Promise<void>;
   showResult(text: string): Promise<void>;
 }

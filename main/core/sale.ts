@@ -169,16 +169,17 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   emit(record, 'approved');
 
   // 5. The chip's final word. A card that refuses after the approval is reversed at once.
+  let completionEmvData: string | null = null;
   if (card.needsChipCompletion) {
     emit(record, 'finishing_chip');
     let chip: 'accepted' | 'refused' | 'failed';
     let chipError: unknown;
     try {
-      chip = await device.finishChip(
+      ({ decision: chip, emvData: completionEmvData } = await device.finishChip(
         { approved: true, responseCode: record.authorization?.responseCode ?? '00', issuerEmvData },
         // Not cancellable: the card must hear the answer it was given.
         undefined,
-      );
+      ));
     } catch (error) {
       chip = 'failed';
       chipError = error;
@@ -193,7 +194,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     }
   }
   record = steps.move(record, 'completing', {}, 'chip accepted');
-  await steps.reportCompletion(record);
+  await steps.reportCompletion(record, completionEmvData ?? undefined);
 
   // 6. Card out, receipts ready, then confirmation by the policy (or the POS).
   emit(record, 'removing_card');

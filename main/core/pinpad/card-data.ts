@@ -68,6 +68,12 @@ export const AUTHORIZATION_TAGS: readonly string[] = Object.freeze([
 ]);
 
 /**
+ * EMV tags asked for in FCX for the completion report: the second cryptogram (TC or AAC), its
+ * inputs and the results of the issuer's authentication and scripts.
+ */
+export const COMPLETION_TAGS: readonly string[] = Object.freeze(['9F26', '9F27', '9F10', '9F36', '95', '9B', '8A', '9F34']);
+
+/**
  * EMV objects that hold the PAN, track data or the cardholder's name: dropped from any EMV data
  * before it leaves this module, whatever the PINPAD returned.
  */

@@ -28,9 +28,13 @@ import { AbecsStatusError } from '../../../drivers/abecs/status.js';
 import { silentLogger, type DriverLogger } from '../../../drivers/log.js';
 import { isValidCpf } from '../../validation/taxpayer-id.js';
 import type { MaskedCard } from '../journal/record.js';
+import type { ChipFinish } from '../ports.js';
 import {
   AUTHORIZATION_TAGS,
+  CardDataError,
+  COMPLETION_TAGS,
   cardSaleData,
+  emvDataHex,
   summarizeCardRead,
   type CardAuthorization,
   type CardReadSummary,
@@ -303,10 +307,10 @@ export class PinpadSale {
    *
    * Issuer data that is not hex is left out (and logged): the card then decides without it.
    */
-  async finishChip(answer: HostAnswer | null, signal?: AbortSignal): Promise<'accepted' | 'refused'> {
+  async finishChip(answer: HostAnswer | null, signal?: AbortSignal): Promise<ChipFinish> {
     let request: FcxRequest;
     if (answer === null) {
-      request = { outcome: 'noHostResponse', timeout: pinpadSeconds(this.timeouts.cardMs) };
+      request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.timeouts.cardMs) };
     } else {
       const issuerData = answer.issuerEmvData ?? '';
       const validHex = /^(?:[0-9A-Fa-f]{2})*$/.test(issuerData);
@@ -315,13 +319,21 @@ export class PinpadSale {
         outcome: answer.approved ? 'approved' : 'declined',
         arc: answer.responseCode,
         ...(validHex && issuerData.length > 0 ? { emvData: Buffer.from(issuerData, 'hex') } : {}),
+        tagList: COMPLETION_TAGS,
         timeout: pinpadSeconds(this.timeouts.cardMs),
       };
     }
     const result = await this.step('finish_chip', () =>
       this.pinpad.execute(fcxCommand, request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
     );
-    return result.decision === 'approved' ? 'accepted' : 'refused';
+    // Chip data the PINPAD returns malformed must not turn an accepted card into a failed sale.
+    let emvData: string | null = null;
+    try {
+      emvData = emvDataHex(result.emvData) ?? null;
+    } catch (error) {
+      this.logger.warn({ code: error instanceof CardDataError ? error.code : 'UNKNOWN' }, 'completion EMV data unreadable; reported without it');
+    }
+    return { decision: result.decision === 'approved' ? 'accepted' : 'refused', emvData };
   }
 
   /**

@@ -71,8 +71,8 @@ const FAST: Partial<EngineConfig> = {
 };
 
 /**
- * The sensitive values of every authorization request (PIN block, encrypted card data, chip
- * data) are recorded as they pass, so the final scan can prove none of them was logged or
+ * The sensitive values of every authorization and completion request (PIN block, encrypted card
+ * data, chip data with its cryptograms) are recorded as they pass, so the final scan can prove none of them was logged or
  * journaled.
  */
 export function recordingSecrets(payments: PaymentsPort): PaymentsPort {
@@ -85,7 +85,11 @@ export function recordingSecrets(payments: PaymentsPort): PaymentsPort {
         recordSecrets([request.pin_block?.block, request.encrypted_card_data?.payload, request.emv_data]);
         return terminal.authorize(transactionId, request, options);
       },
-      complete: (transactionId, request, options) => terminal.complete(transactionId, request, options),
+      complete: (transactionId, request, options) => {
+        // The second cryptogram (TC) travels here.
+        recordSecrets([request.emv_data]);
+        return terminal.complete(transactionId, request, options);
+      },
       reverse: (transactionId, request, options) => terminal.reverse(transactionId, request, options),
       void: (transactionId, request, options) => terminal.void(transactionId, request, options),
     },

@@ -138,7 +138,12 @@ describe('PinpadSale: the card', () => {
     expect(messages).toEqual(expect.arrayContaining(['SELECIONADO: CREDITO', 'SOLICITE A SENHA']));
     expectValidRequest(read);
 
-    expect(await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).toBe('accepted');
+    const finish = await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL });
+    expect(finish.decision).toBe('accepted');
+    // The second cryptogram (TC) and its data, for the completion report; nothing that carries the PAN.
+    const completionTags = decodeEmvTlv(Buffer.from(finish.emvData!, 'hex')).map((item) => item.tag);
+    expect(completionTags).toEqual(expect.arrayContaining(['9F26', '9F27', '9F36']));
+    expect(completionTags.filter((tag) => ['5A', '57', '56', '5F20'].includes(tag))).toEqual([]);
 
     let removed = false;
     const removal = sale.removeCard('APROVADA\nRETIRE O CARTAO').then(() => (removed = true));
@@ -159,7 +164,7 @@ describe('PinpadSale: the card', () => {
     expect(emvTags(read)).toContain('9F26');
     expect(read.needsChipCompletion).toBe(true);
     expectValidRequest(read);
-    expect(await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: null })).toBe('accepted');
+    expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: null })).decision).toBe('accepted');
     await sale.removeCard('OBRIGADO');
     expect(sim.display.lines).toEqual(['OBRIGADO', '']);
   });
@@ -229,7 +234,7 @@ describe('PinpadSale: the card', () => {
     typePin(sim);
     const read = await sale.readCard({ amount: 1000, paymentType: 'credit' });
     expect(read.needsChipCompletion).toBe(true);
-    expect(await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).toBe('refused');
+    expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).decision).toBe('refused');
   });
 
   it("closes the chip with 'refused' after a host decline and after no host answer", async () => {
@@ -238,7 +243,7 @@ describe('PinpadSale: the card', () => {
       sim.insertCard('visaCredit');
       typePin(sim);
       await sale.readCard({ amount: 1000, paymentType: 'credit' });
-      expect(await sale.finishChip(answer)).toBe('refused');
+      expect((await sale.finishChip(answer)).decision).toBe('refused');
     }
   });
 
