@@ -405,7 +405,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
           run,
         );
         await this.#applyPolicy(ended);
-        return outcomeOf(this.journal.get(record.id) ?? ended);
+        const final = this.journal.get(record.id) ?? ended;
+        this.#log.info(
+          { payment: record.id, reference: record.referenceId, terminal: record.terminal, state: final.state, problem: final.problem?.code ?? null },
+          'payment ended',
+        );
+        return outcomeOf(final);
       } catch (error) {
         // A bug or the journal failing: the record stays as journaled; recovery will finish it.
         this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run failed');
@@ -592,7 +597,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       cashierMessage: cashierMessage ?? cashier,
       at: this.#now().toISOString(),
     };
-    this.#log.info({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
+    // Debug: the journal already keeps every step; an info line per step costs a tenth of a payment.
+    this.#log.debug({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
     this.emit('progress', event);
   }
 }

@@ -9,6 +9,7 @@ import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
 import { benchSandboxThroughput } from './sandbox.bench.js';
 import { benchClientOverhead } from './client.bench.js';
 import { benchJournalRecovery } from './journal.bench.js';
+import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -39,6 +40,14 @@ console.log(results.clientOverhead);
 console.log('journal: start-up recovery with 1,000,000 finished payments and 10 unfinished (ms)');
 results.journalRecovery = await benchJournalRecovery();
 console.log(results.journalRecovery);
+
+console.log('payment end to end: one chip sale at a time, beside its API round trips and PINPAD exchanges (ms)');
+results.paymentEndToEnd = await benchPaymentEndToEnd();
+console.log(JSON.stringify(results.paymentEndToEnd, null, 2));
+
+console.log('payments on 1 to 32 simulated PINPADs at once: payments/s and latency (ms)');
+results.paymentConcurrency = await benchPaymentConcurrency();
+console.log(JSON.stringify(results.paymentConcurrency, null, 2));
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
