@@ -116,17 +116,20 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   } catch (error) {
     return endEarly(error);
   }
-  record = steps.move(record, 'card_read', { card: card.card }, `card read: ${card.card.brand} ${card.card.entryMode}`);
-  emit(record, 'card_read');
-
+  const cardRead = { to: 'card_read', patch: { card: card.card }, note: `card read: ${card.card.brand} ${card.card.entryMode}` } as const;
   if (card.chipDecision === 'offlineDeclined') {
+    record = steps.move(record, cardRead.to, cardRead.patch, cardRead.note);
+    emit(record, 'card_read');
     const ended = await steps.abort(record, problem('CARD_DECLINED_OFFLINE'), 'declined');
     await finishWithCard(ctx, RESULT_TEXT.declined);
     return ended;
   }
 
   // 4. Online authorization through the terminal channel. From here on, a cancel is a void.
-  record = steps.move(record, 'authorizing', {}, 'authorization sent');
+  // The card read and the authorization's announcement share one commit: nothing happens between.
+  const [read, authorizing] = steps.moveThrough(record, [cardRead, { to: 'authorizing', note: 'authorization sent' }]);
+  emit(read!, 'card_read');
+  record = authorizing!;
   emit(record, 'authorizing');
   let issuerEmvData: string | null = null;
   try {

@@ -17,7 +17,7 @@ import {
 } from '../api/index.js';
 import type { CardRead } from './pinpad/sale-session.js';
 import type { ProgressStep } from './events.js';
-import type { Journal } from './journal/journal.js';
+import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
 import type { EngineLogger, PaymentsPort } from './ports.js';
 import { problem } from './problems.js';
@@ -77,6 +77,11 @@ export class PaymentSteps {
 
   move(record: PaymentRecord, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
     return this.deps.journal.transition(record.id, to, patch, note);
+  }
+
+  /** Moves with no side effect between them, in one journal commit; the record after each. */
+  moveThrough(record: PaymentRecord, moves: readonly JournalMove[]): PaymentRecord[] {
+    return this.deps.journal.transitions(record.id, moves);
   }
 
   #call(): { timeoutMs: number } {
@@ -320,11 +325,23 @@ export class PaymentSteps {
     }
   }
 
-  /** `completing` → `awaiting_confirmation`, with the `pos` deadline. */
+  /**
+   * `completing` → `awaiting_confirmation`: with the `pos` deadline, or — under `auto` — straight
+   * on to `confirmed` in the same commit (nothing happens between the two).
+   */
   awaitConfirmation(record: PaymentRecord): PaymentRecord {
-    const deadline =
-      record.confirmation === 'pos' ? new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString() : null;
-    const waiting = this.move(record, 'awaiting_confirmation', { confirmDeadline: deadline }, 'approved; receipts ready');
+    const ready = 'approved; receipts ready';
+    if (record.confirmation === 'auto') {
+      const [waiting, confirmed] = this.moveThrough(record, [
+        { to: 'awaiting_confirmation', patch: { confirmDeadline: null }, note: ready },
+        { to: 'confirmed', note: 'confirmed by the auto policy' },
+      ]);
+      this.deps.emit(waiting!, 'awaiting_confirmation');
+      this.deps.emit(confirmed!, 'confirmed');
+      return confirmed!;
+    }
+    const deadline = new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString();
+    const waiting = this.move(record, 'awaiting_confirmation', { confirmDeadline: deadline }, ready);
     this.deps.emit(waiting, 'awaiting_confirmation');
     return waiting;
   }

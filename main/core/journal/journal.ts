@@ -28,6 +28,13 @@ import { migrate } from './schema.js';
 
 export { JournalError, type JournalErrorCode } from './errors.js';
 
+/** One move of `transitions`. */
+export interface JournalMove {
+  readonly to: PaymentState;
+  readonly patch?: PaymentPatch;
+  readonly note?: string;
+}
+
 export interface JournalOptions {
   /** The clock for createdAt/updatedAt/finishedAt and event times (tests pass their own). */
   readonly now?: () => Date;
@@ -178,16 +185,35 @@ export class Journal {
 
   /** Moves a payment to `to` (refused unless TRANSITIONS allows it), applying `patch`, with its event. */
   transition(id: string, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
-    refuseCardData(patch, note, id);
-    return this.#write(SYNCED_STATES.has(to), () => {
-      const current = this.#readForWrite(id);
-      if (!canMove(current.state, to)) {
-        throw new JournalError('INVALID_TRANSITION', `payment ${id} cannot move from ${current.state} to ${String(to)}`, {
-          paymentId: id,
+    return this.#moves(id, [{ to, patch, note }])[0]!;
+  }
+
+  /**
+   * Several moves in one commit, each checked and with its own event (the history is the same as
+   * move by move): for steps with no side effect between them, so they cost one commit. Returns
+   * the record after each move.
+   */
+  transitions(id: string, moves: readonly JournalMove[]): PaymentRecord[] {
+    return this.#moves(id, moves);
+  }
+
+  #moves(id: string, moves: readonly JournalMove[]): PaymentRecord[] {
+    for (const move of moves) refuseCardData(move.patch ?? {}, move.note ?? '', id);
+    return this.#write(
+      moves.some((move) => SYNCED_STATES.has(move.to)),
+      () => {
+        let current = this.#readForWrite(id);
+        return moves.map(({ to, patch = {}, note = '' }) => {
+          if (!canMove(current.state, to)) {
+            throw new JournalError('INVALID_TRANSITION', `payment ${id} cannot move from ${current.state} to ${String(to)}`, {
+              paymentId: id,
+            });
+          }
+          current = this.#save(current, to, patch, note);
+          return current;
         });
-      }
-      return this.#save(current, to, patch, note);
-    });
+      },
+    );
   }
 
   /** Changes a payment's fields without moving it (installments chosen, an undo attempt…), with an event. */

@@ -99,6 +99,16 @@ function watchJournal(journal: Journal, order: AgentOrder): void {
     crashIfAt(order, `state:${to}`);
     return record;
   };
+  // Several moves in one commit: the kill comes after the commit that holds the crash state.
+  const transitions = journal.transitions.bind(journal);
+  journal.transitions = (id, moves) => {
+    const records = transitions(id, moves);
+    for (const event of journal.events(id).slice(-moves.length)) {
+      print({ kind: 'event', paymentId: id, seq: event.seq, from: event.from, to: event.to, note: event.note });
+    }
+    for (const move of moves) crashIfAt(order, `state:${move.to}`);
+    return records;
+  };
   const update = journal.update.bind(journal);
   journal.update = (id, patch, note) => {
     const record = update(id, patch, note);

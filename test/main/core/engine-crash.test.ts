@@ -284,11 +284,13 @@ const MATRIX: ReadonlyArray<readonly [string, readonly CrashCase[]]> = [
     [
       { crash: 'state:intent', journal: 'intent', apiAtCrash: 'none', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'none' },
       { crash: 'state:created', journal: 'created', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'canceled' },
-      { crash: 'state:card_read', journal: 'card_read', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'canceled' },
+      // The card read and the authorization's announcement are one commit: the kill finds both.
+      { crash: 'state:card_read', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
       { crash: 'state:authorizing', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
       { crash: 'state:approved', journal: 'approved', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
       { crash: 'state:completing', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
-      { crash: 'state:awaiting_confirmation', journal: 'awaiting_confirmation', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
+      // Under 'auto', awaiting confirmation and confirmed are one commit.
+      { crash: 'state:awaiting_confirmation', journal: 'confirmed', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
       { crash: 'state:confirmed', journal: 'confirmed', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
     ],
   ],

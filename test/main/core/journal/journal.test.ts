@@ -347,6 +347,36 @@ describe('transition', () => {
   });
 });
 
+describe('transitions', () => {
+  it('makes several moves in one commit, each with its patch and its own event, and returns the record after each', () => {
+    const journal = open();
+    const created = walk(journal, ['intent', 'created']);
+    const [read, authorizing] = journal.transitions(created.id, [
+      { to: 'card_read', patch: patchFor('card_read'), note: 'card read' },
+      { to: 'authorizing', note: 'authorization sent' },
+    ]);
+    expect(read).toMatchObject({ state: 'card_read', card: patchFor('card_read').card });
+    expect(authorizing).toMatchObject({ state: 'authorizing', card: patchFor('card_read').card });
+    expect(journal.get(created.id)).toEqual(authorizing);
+    expect(journal.events(created.id).map((e) => [e.from, e.to, e.note])).toEqual([
+      [null, 'intent', 'payment intent'],
+      ['intent', 'created', 'to created'],
+      ['created', 'card_read', 'card read'],
+      ['card_read', 'authorizing', 'authorization sent'],
+    ]);
+  });
+
+  it('writes none of the moves when one of them is refused', () => {
+    const journal = open();
+    const created = walk(journal, ['intent', 'created']);
+    const events = journal.events(created.id);
+    const error = thrown(() => journal.transitions(created.id, [{ to: 'card_read', patch: patchFor('card_read') }, { to: 'confirmed' }]));
+    expect(error).toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect(journal.get(created.id)).toEqual(created);
+    expect(journal.events(created.id)).toEqual(events);
+  });
+});
+
 describe('update', () => {
   it('changes fields without moving, with an event from the state to itself', () => {
     const journal = open();
