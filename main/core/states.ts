@@ -56,24 +56,22 @@ export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['confirmed', 'de
 export const UNDO_STATES: ReadonlySet<PaymentState> = new Set(['aborting', 'reversing', 'undoing']);
 
 /**
- * States whose entry is on the disk itself (fsync) before the journal call returns: each comes
- * just before a call that can move money at the API (intent → create, authorizing → authorize,
- * the undo states → cancel / reverse / void) or an answer the POS acts on (awaiting_confirmation
- * and the final states).
+ * States whose entry is on the disk itself (fsync) before the journal call returns: those whose
+ * loss to a power cut would leave the journal contradicting what the world outside was told or
+ * asked for —
+ * - `intent`: the anchor of the reference; without it an API transaction could exist that no
+ *   record owns (and the pending poll would take it for someone else's);
+ * - `awaiting_confirmation` and the final states: the POS is answered from them;
+ * - `undoing`: the POS asked for a void of a sale it was told stands.
  *
- * The other moves (created, card_read, unknown, approved, completing, and field updates) precede
- * only PINPAD steps or reads. They reach the write-ahead log at once, so a kill -9 cannot lose
- * them, and the disk with the next synced commit; a power cut in between can only take the
- * payment back to its last synced state, from which recovery reads the API and undoes what the
- * POS was never told (an approval the journal no longer shows is reversed, never charged twice).
+ * Every other move (created, card_read, authorizing, unknown, approved, completing, aborting,
+ * reversing, and field updates) reaches the write-ahead log at once, so a kill -9 cannot lose
+ * it, and the disk with the next synced commit. A power cut in between takes the payment back to
+ * its last synced state — at worst `intent`, with the POS not yet answered — and recovery then
+ * reads the API and cancels or reverses whatever the lost moves did there: never a charge the
+ * POS was not told of, never a second one.
  */
-export const SYNCED_STATES: ReadonlySet<PaymentState> = new Set([
-  'intent',
-  'authorizing',
-  ...UNDO_STATES,
-  'awaiting_confirmation',
-  ...FINAL_STATES,
-]);
+export const SYNCED_STATES: ReadonlySet<PaymentState> = new Set(['intent', 'undoing', 'awaiting_confirmation', ...FINAL_STATES]);
 
 /** Where each state may go next. Anything else is a bug and is refused by the journal. */
 export const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canMove, FINAL_STATES, PAYMENT_STATES, SYNCED_STATES, TRANSITIONS, UNDO_STATES } from '../../../main/core/states.js';
+import { canMove, FINAL_STATES, PAYMENT_STATES, SYNCED_STATES, TRANSITIONS } from '../../../main/core/states.js';
 
 describe('payment states', () => {
   it('end in final states that go nowhere, and every other state has a way out', () => {
@@ -14,14 +14,16 @@ describe('payment states', () => {
   });
 
   describe('synced to the disk before the journal call returns', () => {
-    it('are the states before a call that moves money (create, authorize, the undos) and before an answer to the POS', () => {
-      for (const state of ['intent', 'authorizing', 'awaiting_confirmation', ...UNDO_STATES, ...FINAL_STATES] as const) {
+    it('are the intent, the states the POS is answered from, and the void the POS asked for', () => {
+      for (const state of ['intent', 'awaiting_confirmation', 'undoing', ...FINAL_STATES] as const) {
         expect(SYNCED_STATES.has(state), state).toBe(true);
       }
     });
 
-    it('leave out the steps that precede only PINPAD prompts or API reads, whose loss sends recovery back to the API', () => {
-      expect(PAYMENT_STATES.filter((state) => !SYNCED_STATES.has(state))).toEqual(['created', 'card_read', 'unknown', 'approved', 'completing']);
+    it('leave out the steps whose loss recovery repairs from the API (it cancels or reverses what they did there)', () => {
+      expect(PAYMENT_STATES.filter((state) => !SYNCED_STATES.has(state))).toEqual([
+        'created', 'card_read', 'authorizing', 'unknown', 'approved', 'completing', 'reversing', 'aborting',
+      ]);
     });
   });
 });
