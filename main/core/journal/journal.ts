@@ -62,9 +62,14 @@ const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 const COLUMNS = PAYMENT_COLUMNS.join(', ');
 const INSERT_PAYMENT = `INSERT INTO payments (${COLUMNS}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
-const UPDATE_PAYMENT = `UPDATE payments SET ${PAYMENT_COLUMNS.filter((c) => c !== 'id')
-  .map((c) => `${c} = @${c}`)
-  .join(', ')} WHERE id = @id`;
+/**
+ * The UPDATE of just the columns a move changed: SQLite rewrites an index only when its columns
+ * are assigned, and a move rarely touches the reference, the transaction id or finished_at — so
+ * most commits write the row and its event, not four indexes besides.
+ */
+function updateSql(columns: readonly string[]): string {
+  return `UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
+}
 const INSERT_EVENT = `INSERT INTO events (payment_id, seq, at, from_state, to_state, note)
   VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE payment_id = ?), ?, ?, ?, ?)`;
 /** Every query of unfinished rows says `finished_at IS NULL` so SQLite picks the partial index. */
@@ -385,7 +390,14 @@ export class Journal {
       updatedAt: at,
       finishedAt: isFinal(to) ? at : null,
     };
-    this.#statement(UPDATE_PAYMENT).run(toRow(next));
+    const before = toRow(current);
+    const after = toRow(next);
+    const changed = PAYMENT_COLUMNS.filter((column) => column !== 'id' && before[column] !== after[column]);
+    if (changed.length > 0) {
+      const values: Record<string, unknown> = { id: next.id };
+      for (const column of changed) values[column] = after[column];
+      this.#statement(updateSql(changed)).run(values);
+    }
     this.#appendEvent(current.id, at, current.state, to, note);
     return next;
   }
