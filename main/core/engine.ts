@@ -166,7 +166,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   /** The text a PINPAD shows during a blocking command, relayed to the POS and the window. */
   relayPinpadMessage(serial: string, text: string): void {
     const run = this.#terminals.get(serial)?.busy;
-    const record = run ? this.journal.get(run.paymentId) : undefined;
+    const record = run?.paymentId ? this.journal.get(run.paymentId) : undefined;
     if (record) this.#emit(record, 'pinpad_message', text);
   }
 
@@ -397,6 +397,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const run: Run = { ...reservation, paymentId: record.id };
     terminal.busy = run;
     this.#runs.set(record.id, run);
+    // Whether the run left an undo for the queue (unknown after a failure: assume it did).
+    let leftUndo = true;
     run.promise = (async () => {
       try {
         const ended = await runSale(
@@ -406,6 +408,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         );
         await this.#applyPolicy(ended);
         const final = this.journal.get(record.id) ?? ended;
+        leftUndo = final.pendingUndo !== null;
         this.#log.info(
           { payment: record.id, reference: record.referenceId, terminal: record.terminal, state: final.state, problem: final.problem?.code ?? null },
           'payment ended',
@@ -420,7 +423,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         this.#runs.delete(record.id);
         if (terminal.busy === run) terminal.busy = undefined;
         // An undo this run could not send is now the queue's (its timer skipped live runs).
-        this.#scheduleUndos();
+        if (leftUndo) this.#scheduleUndos();
       }
     })();
     return run.promise;

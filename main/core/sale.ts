@@ -3,6 +3,7 @@
  * effect. What ends the payment early (a cancel, a timeout, a decline, a card that refuses after
  * the approval) ends it in a defined state through PaymentSteps.
  */
+import type { JournalMove } from './journal/journal.js';
 import type { PaymentRecord, PaymentProblem } from './journal/record.js';
 import { maxInstallmentsFor, type InstallmentRules } from './params.js';
 import { SaleStepError, type CardRead } from './pinpad/sale-session.js';
@@ -132,6 +133,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   record = authorizing!;
   emit(record, 'authorizing');
   let issuerEmvData: string | null = null;
+  let approval: JournalMove | undefined;
   try {
     const answer = await steps.authorize(record, card);
     issuerEmvData = answer.issuer_emv_data;
@@ -160,7 +162,9 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       await finishWithCard(ctx, RESULT_TEXT.declined);
       return record;
     }
-    record = steps.move(record, 'approved', { authorization }, `approved (${answer.authorization_code ?? 'no code'})`);
+    // Journaled with the chip's answer below (one commit): until then recovery finds
+    // `authorizing`, reads the approval from the API and reverses it — as it would from `approved`.
+    approval = { to: 'approved', patch: { authorization }, note: `approved (${answer.authorization_code ?? 'no code'})` };
   } catch {
     record = steps.move(record, 'unknown', {}, 'authorization answer lost');
     record = await steps.resolveUnknown(record, true);
@@ -169,7 +173,14 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       return record;
     }
   }
-  emit(record, 'approved');
+  /** The approval into the journal, when it is not there yet. */
+  const journalApproval = (): void => {
+    if (approval === undefined) return;
+    record = steps.move(record, approval.to, approval.patch, approval.note);
+    approval = undefined;
+    emit(record, 'approved');
+  };
+  if (approval === undefined) emit(record, 'approved');
 
   // 5. The chip's final word. A card that refuses after the approval is reversed at once.
   let completionEmvData: string | null = null;
@@ -189,6 +200,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       steps.journal.update(record.id, {}, `chip did not finish: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (chip !== 'accepted') {
+      journalApproval();
       // The reason stays the step's own: a pulled cable is not a pulled card.
       const why = chip === 'refused' ? problem('CHIP_REFUSED') : pinpadProblem(chipError);
       record = await steps.reverse(record, why, chip === 'refused' ? 'chip_refused' : 'other');
@@ -196,7 +208,14 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       return record;
     }
   }
-  record = steps.move(record, 'completing', {}, 'chip accepted');
+  const completing: JournalMove = { to: 'completing', note: 'chip accepted' };
+  if (approval === undefined) {
+    record = steps.move(record, completing.to, {}, completing.note);
+  } else {
+    const [approved, completed] = steps.moveThrough(record, [approval, completing]);
+    emit(approved!, 'approved');
+    record = completed!;
+  }
   await steps.reportCompletion(record, completionEmvData ?? undefined);
 
   // 6. Card out, receipts ready, then confirmation by the policy (or the POS).

@@ -287,7 +287,8 @@ const MATRIX: ReadonlyArray<readonly [string, readonly CrashCase[]]> = [
       // The card read and the authorization's announcement are one commit: the kill finds both.
       { crash: 'state:card_read', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
       { crash: 'state:authorizing', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
-      { crash: 'state:approved', journal: 'approved', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
+      // An accepted chip journals the approval and completing together: the kill finds both.
+      { crash: 'state:approved', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
       { crash: 'state:completing', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
       // Under 'auto', awaiting confirmation and confirmed are one commit.
       { crash: 'state:awaiting_confirmation', journal: 'confirmed', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
