@@ -8,6 +8,7 @@
  * training sales never mix with real ones in ~/.pinbridge/journal.db.
  */
 import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
 import { PaymentsClient } from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
@@ -23,12 +24,19 @@ export interface ApiOptions {
   seller?: string;
 }
 
-export const API_OPTION_HELP = {
-  api: 'payments API base URL (with --token, --marketplace and --seller); without them an embedded sandbox (training mode)',
-  token: 'payments API bearer token',
-  marketplace: 'marketplace id',
-  seller: 'seller id (on_behalf_of)',
-} as const;
+/** The options of every command that runs payments: the API (or training mode), the journal, the settings. */
+export function addPaymentStackOptions(command: Command): Command {
+  return command
+    .option('--api <url>', 'payments API base URL (with --token, --marketplace and --seller); without them an embedded sandbox (training mode)')
+    .option('--token <token>', 'payments API bearer token')
+    .option('--marketplace <id>', 'marketplace id')
+    .option('--seller <id>', 'seller id (on_behalf_of)')
+    .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db in training mode')
+    .option(
+      '--settings <file>',
+      'payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms); default ~/.pinbridge/settings.json when it exists',
+    );
+}
 
 export interface PaymentStack {
   readonly training: boolean;

@@ -19,7 +19,7 @@ import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
 import { connectPinpad } from '../pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
-import { API_OPTION_HELP, checkApiOptions, openPaymentStack } from '../payment-stack.js';
+import { addPaymentStackOptions, checkApiOptions, openPaymentStack } from '../payment-stack.js';
 import { loadSettings } from '../settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
@@ -73,8 +73,8 @@ function humanResult(outcome: PaymentOutcome): string {
 }
 
 export function registerPayCommand(program: Command, io: CliIo): void {
-  program
-    .command('pay')
+  const command = program.command('pay');
+  addPaymentStackOptions(command)
     .description(
       'Run one PINPAD payment end to end (journal, payments API, PINPAD). Without --api it uses an embedded sandbox. ' +
         'Exit code 0 when approved, 1 when the payment ended without a sale.',
@@ -86,14 +86,8 @@ export function registerPayCommand(program: Command, io: CliIo): void {
     .option('--notification <text>', 'text shown on the PINPAD while it waits for the card (≤ 32 characters)')
     .option('--description <text>', 'description of the sale', 'Venda Pinbridge')
     .option('--reference <id>', 'the sale reference (repeat it to get the same payment back); a new one by default')
-    .option('--api <url>', API_OPTION_HELP.api)
-    .option('--token <token>', API_OPTION_HELP.token)
-    .option('--marketplace <id>', API_OPTION_HELP.marketplace)
-    .option('--seller <id>', API_OPTION_HELP.seller)
-    .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db with the embedded sandbox')
     .option('--card <name>', `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`, 'visaCredit')
     .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto')
-    .option('--settings <file>', 'payment settings (JSON: confirmation, installments, timeouts); default ~/.pinbridge/settings.json when it exists')
     .option('--json', 'print the result as JSON')
     .action(async (options: PayOptions) => {
       if (options.type !== 'credit' && options.type !== 'debit') throw new UsageError('--type must be credit or debit');

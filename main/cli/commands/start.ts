@@ -16,7 +16,7 @@ import { createLogger, type Logger } from '../../log.js';
 import type { CliIo } from '../io.js';
 import { connectPinpad, SIMULATOR_ADDRESS, type PinpadConnection } from '../pinpad-connection.js';
 import { attachPinpad } from '../../core/pinpad/attach.js';
-import { API_OPTION_HELP, checkApiOptions, openPaymentStack, type ApiOptions } from '../payment-stack.js';
+import { addPaymentStackOptions, checkApiOptions, openPaymentStack, type ApiOptions } from '../payment-stack.js';
 import { loadSettings } from '../settings-file.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
@@ -115,20 +115,14 @@ function messageOf(error: unknown): string {
 }
 
 export function registerStartCommand(program: Command, io: CliIo): void {
-  program
-    .command('start')
+  const command = program.command('start');
+  addPaymentStackOptions(command)
     .description(
       'Run the agent headless. Without --api it runs in training mode against an embedded sandbox; without --port it uses a ' +
         'simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
         'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
     )
     .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else sim)')
-    .option('--api <url>', API_OPTION_HELP.api)
-    .option('--token <token>', API_OPTION_HELP.token)
-    .option('--marketplace <id>', API_OPTION_HELP.marketplace)
-    .option('--seller <id>', API_OPTION_HELP.seller)
-    .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db in training mode')
-    .option('--settings <file>', 'payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms); default ~/.pinbridge/settings.json when it exists')
     .option('--headless', 'run without the desktop window (this build has no window yet, so always)')
     .action(async (options: StartOptions) => {
       const settings = loadSettings(options.settings, io.env.HOME);

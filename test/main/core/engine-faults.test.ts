@@ -18,7 +18,7 @@ import type { PaymentOutcome } from '../../../main/core/outcome.js';
 import type { PaymentState } from '../../../main/core/states.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { PAYMENT_CALLS, startFaultProxy, type FaultProxy, type FaultRule, type PaymentCall } from '../../helpers/fault-proxy.js';
-import { engineRig, type EnginePinpad, type EngineRig } from './engine-rig.js';
+import { engineRig, saleParams, type EnginePinpad, type EngineRig } from './engine-rig.js';
 
 const SERIAL = 'PB-FAULTS-1';
 /** The engine's deadline per API call where a request is held: short, so the cases stay fast. */
@@ -89,16 +89,7 @@ async function open(options: OpenOptions = {}): Promise<Stack> {
   return { rig, proxy: started, api, pinpad };
 }
 
-let counter = 0;
-const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } => ({
-  reference_id: `fault-${++counter}-${Date.now()}`,
-  amount: 1990,
-  payment_type: 'credit',
-  installments: 1,
-  description: 'Venda de teste',
-  notification: 'Loja Teste',
-  ...overrides,
-});
+const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } => saleParams('fault', overrides);
 
 /** Rejects when `promise` is not settled in time: a hang is a failure with a clear message. */
 async function settledWithin<T>(promise: Promise<T>, what: string, ms = HANG_GUARD_MS): Promise<T> {

@@ -197,3 +197,18 @@ export function progressed(engine: PaymentEngine, reference: string, step: Payme
     engine.on('progress', listener);
   });
 }
+
+let saleCounter = 0;
+
+/** `start` parameters of a R$ 19,90 credit sale in one installment, with a fresh reference. */
+export function saleParams(prefix: string, overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } {
+  return {
+    reference_id: `${prefix}-${++saleCounter}-${Date.now()}`,
+    amount: 1990,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Venda de teste',
+    notification: 'Loja Teste',
+    ...overrides,
+  };
+}

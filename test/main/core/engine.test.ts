@@ -6,7 +6,7 @@ import { EngineError } from '../../../main/core/errors.js';
 import { problem } from '../../../main/core/problems.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { TEST_CARDS } from '../../../drivers/simulator/index.js';
-import { displayed, engineRig, progressed, type EngineRig, type RigOptions } from './engine-rig.js';
+import { displayed, engineRig, progressed, saleParams, type EngineRig, type RigOptions } from './engine-rig.js';
 
 let rig: EngineRig | undefined;
 afterEach(async () => {
@@ -20,16 +20,7 @@ async function open(options: RigOptions = {}, card = 'visaCredit'): Promise<Engi
   return rig;
 }
 
-let counter = 0;
-const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  reference_id: `sale-${++counter}-${Date.now()}`,
-  amount: 1990,
-  payment_type: 'credit',
-  installments: 1,
-  description: 'Venda de teste',
-  notification: 'Loja Teste',
-  ...overrides,
-});
+const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } => saleParams('sale', overrides);
 
 describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
   it('approves a chip credit sale and confirms it by the auto policy', async () => {
@@ -123,9 +114,9 @@ describe('cancelling and failing at each step', () => {
     const { sim } = await rig.addPinpad('PB-ENGINE-1');
     const params = sale();
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await progressed(rig.engine, params.reference_id, 'waiting_card');
     await displayed(sim, /R\$/);
-    const cancelled = await rig.engine.cancel(params.reference_id as string);
+    const cancelled = await rig.engine.cancel(params.reference_id);
     expect(cancelled).toMatchObject({ status: 'cancelled', state: 'cancelled', problem: { code: 'CANCELLED_BY_POS' } });
     expect(await running).toEqual(cancelled);
     expect((await rig.client.transactions.retrieve(cancelled.transaction_id!)).status).toBe('canceled');
@@ -168,7 +159,7 @@ describe('exactly once', () => {
     const first = await engine.start(params);
     const again = await engine.start({ ...params });
     expect(again).toEqual(first);
-    const list = await client.transactions.list({ reference_id: params.reference_id as string });
+    const list = await client.transactions.list({ reference_id: params.reference_id });
     expect(list.items).toHaveLength(1);
   });
 
@@ -223,10 +214,10 @@ describe('exactly once', () => {
     rig = await engineRig({ simulator: { timeScale: 0.05 } });
     const { sim } = await rig.addPinpad('PB-ENGINE-1');
     const params = sale();
-    expect(rig.engine.status(params.reference_id as string)).toEqual({ kind: 'not_found' });
+    expect(rig.engine.status(params.reference_id)).toEqual({ kind: 'not_found' });
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
-    expect(rig.engine.status(params.reference_id as string)).toMatchObject({ kind: 'in_progress' });
+    await progressed(rig.engine, params.reference_id, 'waiting_card');
+    expect(rig.engine.status(params.reference_id)).toMatchObject({ kind: 'in_progress' });
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
     sim.keypad.type('1234');
@@ -234,7 +225,7 @@ describe('exactly once', () => {
     await displayed(sim, /RETIRE/);
     sim.removeCard();
     const outcome = await running;
-    expect(rig.engine.status(params.reference_id as string)).toEqual({ kind: 'processed', outcome });
+    expect(rig.engine.status(params.reference_id)).toEqual({ kind: 'processed', outcome });
   });
 });
 
