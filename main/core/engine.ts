@@ -332,13 +332,17 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     for (const transaction of pending) {
       if (terminal.busy || this.#closed) break;
       if (this.journal.findByTransactionId(transaction.id)) continue;
-      const known = transaction.reference_id === null ? undefined : this.journal.findByReference(transaction.reference_id);
+      const referenceId = transaction.reference_id ?? `txn:${transaction.id}`;
+      const known = this.journal.findByReference(referenceId);
       if (known && isFinal(known.state)) {
         await this.#cancelOrphan(transaction, known);
         continue;
       }
-      const record = this.#remoteIntent(transaction, serial);
-      if (!record) continue;
+      if (known) {
+        this.#log.warn({ transaction: transaction.id, reference: referenceId }, 'pending transaction reference already in the journal; skipped');
+        continue;
+      }
+      const record = this.#remoteIntent(transaction, referenceId, serial);
       const run = newRun(serial, false);
       terminal.busy = run;
       outcomes.push(await this.#launch(record, terminal, run));
@@ -565,12 +569,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     }
   }
 
-  #remoteIntent(transaction: Transaction, serial: string): PaymentRecord | undefined {
-    const referenceId = transaction.reference_id ?? `txn:${transaction.id}`;
-    if (this.journal.findByReference(referenceId)) {
-      this.#log.warn({ transaction: transaction.id, reference: referenceId }, 'pending transaction reference already in the journal; skipped');
-      return undefined;
-    }
+  /** Journals a pending transaction created elsewhere, under a reference no payment has yet. */
+  #remoteIntent(transaction: Transaction, referenceId: string, serial: string): PaymentRecord {
     const paymentType = transaction.payment_type === 'debit' ? 'debit' : 'credit';
     const installments = transaction.installment_plan ? Number(transaction.installment_plan.number_installments) : null;
     return this.journal.createIntent({

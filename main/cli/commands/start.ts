@@ -36,7 +36,7 @@ const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit' } as const;
 
 interface PinpadHooks {
   /** The PINPAD answered: put it to work (attach it to the engine). */
-  readonly connected: (connection: PinpadConnection, info: PinpadInfo) => Promise<void>;
+  readonly connected: (connection: PinpadConnection) => Promise<void>;
   /** The PINPAD went away (or the agent is stopping). */
   readonly lost: (info: PinpadInfo) => void;
   /** Once, the first time the PINPAD is ready. */
@@ -81,7 +81,7 @@ async function keepPinpad(
     try {
       info = await connection.pinpad.info();
       await connection.pinpad.display(training ? TRAINING_IDLE_TEXT : IDLE_TEXT);
-      await hooks.connected(connection, info);
+      await hooks.connected(connection);
       logger.info({ port: address, pinpad: info }, 'PINPAD ready');
       if (!announced) {
         announced = true;

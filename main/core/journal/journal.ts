@@ -3,11 +3,12 @@
  * side effect it announces, so that after a kill -9 or a power cut the next start knows what was
  * in flight (architecture §6: nothing lost, exactly once).
  *
- * - Durability: WAL; every commit survives a kill -9 the moment the call returns. Moves into the
- *   states that come before money moves or the POS is answered (SYNCED_STATES, states.ts) commit
- *   with synchronous=FULL (and F_FULLFSYNC on macOS): on the disk itself before the call returns.
- *   The moves between them commit with synchronous=NORMAL and reach the disk with the next synced
- *   commit: an fsync per step would cost more than the PINPAD and the API together.
+ * - Durability: WAL; every commit survives a kill -9 the moment the call returns. New intents
+ *   and moves into SYNCED_STATES (states.ts: the answers to the POS, a void the POS asked for)
+ *   commit with synchronous=FULL (and F_FULLFSYNC on macOS): on the disk itself before the call
+ *   returns. The other moves commit with synchronous=NORMAL and reach the disk with the next
+ *   synced commit; after a power cut recovery repairs them from the API. An fsync per step would
+ *   cost more than the PINPAD and the API together.
  * - Every change is one IMMEDIATE transaction that re-reads the row, checks the move against
  *   TRANSITIONS, writes the row and appends its event; two processes on one file serialize on
  *   the write lock (busy timeout) instead of failing half-way.
