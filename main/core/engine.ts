@@ -222,7 +222,11 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   /** Processed (with the result) / InProgress / NotFound, from the journal. */
   status(referenceId: string): PaymentStatusAnswer {
-    return statusOf(this.journal.findByReference(referenceId));
+    const record = this.journal.findByReference(referenceId);
+    // In progress until its run answers: the journal holds an approval a moment before it is on
+    // the disk (its fsync overlaps the card's removal), and no one may hear of it before that.
+    if (record && this.#runs.has(record.id)) return { kind: 'in_progress', state: record.state, payment_id: record.id };
+    return statusOf(record);
   }
 
   /**

@@ -218,10 +218,10 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   }
   await steps.reportCompletion(record, completionEmvData ?? undefined);
 
-  // 6. Card out, receipts ready, then confirmation by the policy (or the POS).
+  // 6. Receipts ready, journaled while the customer takes the card out (the fsync overlaps the
+  // PINPAD's wait); then confirmation by the policy (or the POS).
   emit(record, 'removing_card');
-  await finishWithCard(ctx, RESULT_TEXT.approved);
-  record = steps.awaitConfirmation(record);
+  record = await steps.awaitConfirmation(record, () => finishWithCard(ctx, RESULT_TEXT.approved));
   // The confirmation policy is the engine's (it also arms the `pos` deadline).
   if (run.undoRequested) return steps.undo(record, problem('CANCELLED_BY_POS'));
   return record;

@@ -56,7 +56,9 @@ export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['confirmed', 'de
 export const UNDO_STATES: ReadonlySet<PaymentState> = new Set(['aborting', 'reversing', 'undoing']);
 
 /**
- * States whose entry is on the disk itself (fsync) before the journal call returns: those whose
+ * States whose entry is on the disk itself (fsync) before anyone outside the process hears of it
+ * (before the journal call returns, or — awaiting_confirmation and confirmed after an approval —
+ * before the engine answers, the fsync overlapping the card's removal): those whose
  * loss to a power cut would leave the journal contradicting what the world outside was told or
  * asked for —
  * - `intent`: the anchor of the reference; without it an API transaction could exist that no

@@ -327,23 +327,33 @@ export class PaymentSteps {
 
   /**
    * `completing` → `awaiting_confirmation`: with the `pos` deadline, or — under `auto` — straight
-   * on to `confirmed` in the same commit (nothing happens between the two).
+   * on to `confirmed` in the same commit (nothing happens between the two). The commit's fsync
+   * runs off the event loop while `meanwhile` (the customer taking the card out) goes on; the
+   * progress events, the first thing anyone outside hears of it, wait for both.
    */
-  awaitConfirmation(record: PaymentRecord): PaymentRecord {
+  async awaitConfirmation(record: PaymentRecord, meanwhile: () => Promise<void> = () => Promise.resolve()): Promise<PaymentRecord> {
     const ready = 'approved; receipts ready';
-    if (record.confirmation === 'auto') {
-      const [waiting, confirmed] = this.moveThrough(record, [
-        { to: 'awaiting_confirmation', patch: { confirmDeadline: null }, note: ready },
-        { to: 'confirmed', note: 'confirmed by the auto policy' },
-      ]);
-      this.deps.emit(waiting!, 'awaiting_confirmation');
-      this.deps.emit(confirmed!, 'confirmed');
-      return confirmed!;
-    }
-    const deadline = new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString();
-    const waiting = this.move(record, 'awaiting_confirmation', { confirmDeadline: deadline }, ready);
-    this.deps.emit(waiting, 'awaiting_confirmation');
-    return waiting;
+    const moves: JournalMove[] =
+      record.confirmation === 'auto'
+        ? [
+            { to: 'awaiting_confirmation', patch: { confirmDeadline: null }, note: ready },
+            { to: 'confirmed', note: 'confirmed by the auto policy' },
+          ]
+        : [
+            {
+              to: 'awaiting_confirmation',
+              patch: { confirmDeadline: new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString() },
+              note: ready,
+            },
+          ];
+    const { records, onDisk } = this.deps.journal.transitionsSyncedLater(record.id, moves);
+    // Both settle before either can throw: a failed fsync must not leave the PINPAD mid-command.
+    const [synced, done] = await Promise.allSettled([onDisk, meanwhile()]);
+    if (synced.status === 'rejected') throw synced.reason;
+    if (done.status === 'rejected') throw done.reason;
+    this.deps.emit(records[0]!, 'awaiting_confirmation');
+    if (records[1]) this.deps.emit(records[1], 'confirmed');
+    return records.at(-1)!;
   }
 
   confirm(record: PaymentRecord, note: string): PaymentRecord {
@@ -384,7 +394,7 @@ export class PaymentSteps {
         return this.reverse(record, problem('INTERRUPTED', 'the chip never gave its final word'), 'unknown_outcome');
       case 'completing':
         await this.reportCompletion(record);
-        return this.awaitConfirmation(record);
+        return await this.awaitConfirmation(record);
       case 'aborting':
       case 'reversing':
       case 'undoing':

@@ -14,7 +14,9 @@ export type JournalErrorCode =
   /** A string about to be written looks like a full card number: refused, nothing written. */
   | 'CARD_DATA'
   /** A new payment or a patch breaks the record's own rules (amount, installments…). */
-  | 'INVALID_RECORD';
+  | 'INVALID_RECORD'
+  /** The disk refused a write or an fsync: what was committed may not survive a power cut. */
+  | 'IO';
 
 export class JournalError extends Error {
   override readonly name = 'JournalError';

@@ -6,9 +6,11 @@
  * - Durability: WAL; every commit survives a kill -9 the moment the call returns. New intents
  *   and moves into SYNCED_STATES (states.ts: the answers to the POS, a void the POS asked for)
  *   commit with synchronous=FULL (and F_FULLFSYNC on macOS): on the disk itself before the call
- *   returns. The other moves commit with synchronous=NORMAL and reach the disk with the next
- *   synced commit; after a power cut recovery repairs them from the API. An fsync per step would
- *   cost more than the PINPAD and the API together.
+ *   returns — or, through `transitionsSyncedLater`, with an fsync of the write-ahead log on a
+ *   libuv thread while the caller waits on the PINPAD, and a promise the caller awaits before it
+ *   answers anyone. The other moves commit with synchronous=NORMAL and reach the disk with the
+ *   next synced commit; after a power cut recovery repairs them from the API. An fsync per step
+ *   would cost more than the PINPAD and the API together.
  * - Every change is one IMMEDIATE transaction that re-reads the row, checks the move against
  *   TRANSITIONS, writes the row and appends its event; two processes on one file serialize on
  *   the write lock (busy timeout) instead of failing half-way.
@@ -17,7 +19,7 @@
  * - No card data at rest: every string is searched for a full card number before writing.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
@@ -48,6 +50,14 @@ export interface JournalOptions {
   readonly mustExist?: boolean;
   /** How long a write waits for another process's write lock before LOCKED. Default 5000 ms. */
   readonly busyTimeoutMs?: number;
+}
+
+/** What `transitionsSyncedLater` returns: the records now, their fsync later. */
+export interface StagedMoves {
+  /** The record after each move: committed (safe from kill -9) already. */
+  readonly records: PaymentRecord[];
+  /** Settles when the commit is on the disk itself; rejects (IO) when the fsync failed. */
+  readonly onDisk: Promise<void>;
 }
 
 /** A range of createdAt for `records` (ISO; from inclusive, to exclusive). */
@@ -112,6 +122,11 @@ export class Journal {
   readonly #statements = new Map<string, Database.Statement>();
   /** The connection's current synchronous level: FULL (true) or NORMAL. */
   #synced = true;
+  /** Our own descriptor of the write-ahead log, for fsyncs off the event loop (opened on first use). */
+  #walFd: number | undefined;
+  /** The fsync in flight, and the one queued behind it for commits made meanwhile (group commit). */
+  #flushing: Promise<void> | undefined;
+  #flushQueued: Promise<void> | undefined;
 
   private constructor(path: string, db: Database.Database, options: JournalOptions) {
     this.path = path;
@@ -203,10 +218,63 @@ export class Journal {
     return this.#moves(id, moves);
   }
 
-  #moves(id: string, moves: readonly JournalMove[]): PaymentRecord[] {
+  /**
+   * `transitions` whose fsync does not block the event loop: the moves are committed (safe from
+   * kill -9) when this returns, and on the disk itself when `onDisk` resolves — the fsync runs on
+   * a libuv thread meanwhile, shared with any other commit waiting for one. For a move into a
+   * SYNCED_STATE that has PINPAD work to overlap (the customer taking the card out): tell no one
+   * outside the process about the records before `onDisk` resolves.
+   */
+  transitionsSyncedLater(id: string, moves: readonly JournalMove[]): StagedMoves {
+    const records = this.#moves(id, moves, false);
+    return { records, onDisk: this.flush() };
+  }
+
+  /**
+   * Resolves once every commit made before the call is on the disk itself: an fsync of the
+   * write-ahead log (F_FULLFSYNC on macOS, through libuv) on a libuv thread. Callers that come
+   * while one is in flight share the next one. At once for a journal in memory.
+   */
+  flush(): Promise<void> {
+    if (isMemory(this.path)) return Promise.resolve();
+    if (this.#flushQueued) return this.#flushQueued;
+    if (!this.#flushing) {
+      this.#flushing = this.#fsyncWal().finally(() => {
+        this.#flushing = undefined;
+      });
+      return this.#flushing;
+    }
+    // The fsync in flight may have started before this caller's commit: one more after it.
+    this.#flushQueued = this.#flushing
+      .catch(() => undefined)
+      .then(() => {
+        this.#flushQueued = undefined;
+        return this.flush();
+      });
+    return this.#flushQueued;
+  }
+
+  #fsyncWal(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let fd: number;
+      try {
+        // The -wal file exists from the first commit on; fsync through any descriptor flushes the file.
+        fd = this.#walFd ??= openSync(`${this.path}-wal`, 'r+');
+      } catch (error) {
+        reject(new JournalError('IO', `the journal's write-ahead log ${this.path}-wal cannot be opened: ${String(error)}`, { cause: error }));
+        return;
+      }
+      fsync(fd, (error) => {
+        if (error) reject(new JournalError('IO', `the journal ${this.path} could not be written to the disk: ${error.message}`, { cause: error }));
+        else resolve();
+      });
+    });
+  }
+
+  #moves(id: string, moves: readonly JournalMove[], syncNow = true): PaymentRecord[] {
     for (const move of moves) refuseCardData(move.patch ?? {}, move.note ?? '', id);
     return this.#write(
-      moves.some((move) => SYNCED_STATES.has(move.to)),
+      syncNow && moves.some((move) => SYNCED_STATES.has(move.to)),
       () => {
         let current = this.#readForWrite(id);
         return moves.map(({ to, patch = {}, note = '' }) => {
@@ -330,6 +398,14 @@ export class Journal {
 
   close(): void {
     this.#statements.clear();
+    const fd = this.#walFd;
+    this.#walFd = undefined;
+    if (fd !== undefined) {
+      // An fsync in flight keeps its descriptor until it is done.
+      const pending = this.#flushQueued ?? this.#flushing;
+      if (pending) void pending.catch(() => undefined).finally(() => closeSync(fd));
+      else closeSync(fd);
+    }
     this.#db.close();
   }
 

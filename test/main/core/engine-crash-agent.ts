@@ -109,6 +109,16 @@ function watchJournal(journal: Journal, order: AgentOrder): void {
     for (const move of moves) crashIfAt(order, `state:${move.to}`);
     return records;
   };
+  // The same, before the commit's fsync has even started: a kill -9 does not wait for the disk.
+  const transitionsSyncedLater = journal.transitionsSyncedLater.bind(journal);
+  journal.transitionsSyncedLater = (id, moves) => {
+    const staged = transitionsSyncedLater(id, moves);
+    for (const event of journal.events(id).slice(-moves.length)) {
+      print({ kind: 'event', paymentId: id, seq: event.seq, from: event.from, to: event.to, note: event.note });
+    }
+    for (const move of moves) crashIfAt(order, `state:${move.to}`);
+    return staged;
+  };
   const update = journal.update.bind(journal);
   journal.update = (id, patch, note) => {
     const record = update(id, patch, note);

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { Journal } from '../../../main/core/journal/journal.js';
+import { Journal, JournalError } from '../../../main/core/journal/journal.js';
 import { ConnectionError } from '../../../main/api/index.js';
 import { EngineError } from '../../../main/core/errors.js';
 import { problem } from '../../../main/core/problems.js';
@@ -226,6 +226,62 @@ describe('exactly once', () => {
     sim.removeCard();
     const outcome = await running;
     expect(rig.engine.status(params.reference_id)).toEqual({ kind: 'processed', outcome });
+  });
+});
+
+describe('the answer waits for the disk', () => {
+  it('journals the approval while the customer takes the card out, and tells no one (answer, events, status) before it is on the disk', async () => {
+    rig = await engineRig({ simulator: { timeScale: 0.05 } });
+    const { sim } = await rig.addPinpad('PB-ENGINE-1');
+    const journal = rig.journal;
+    // The journal's fsync held until the test lets it go.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const flush = journal.flush.bind(journal);
+    journal.flush = () => flush().then(() => gate);
+    // A failed expectation must not leave the run (and the rig's close) waiting for ever.
+    onTestFinished(() => release());
+    const params = sale();
+    let answered = false;
+    const running = rig.engine.start(params).then((outcome) => {
+      answered = true;
+      return outcome;
+    });
+    sim.insertCard('visaCredit');
+    await displayed(sim, /SENHA/);
+    sim.keypad.type('1234');
+    sim.keypad.press('enter');
+    // The PINPAD asks for the card back with the approval already committed…
+    await displayed(sim, /RETIRE/);
+    expect(journal.findByReference(params.reference_id)?.state).toBe('confirmed');
+    expect(rig.engine.status(params.reference_id)).toMatchObject({ kind: 'in_progress', state: 'confirmed' });
+    sim.removeCard();
+    await displayed(sim, /APROVADA/);
+    // …but until the fsync is done, neither the POS's answer nor the progress events go out.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(answered).toBe(false);
+    const steps = (): string[] => rig!.events.filter((e) => e.referenceId === params.reference_id).map((e) => e.step);
+    expect(steps()).not.toContain('awaiting_confirmation');
+    expect(steps()).not.toContain('confirmed');
+    expect(rig.engine.status(params.reference_id)).toMatchObject({ kind: 'in_progress' });
+    release();
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'approved', state: 'confirmed' });
+    expect(rig.engine.status(params.reference_id)).toEqual({ kind: 'processed', outcome });
+    expect(steps().slice(-3)).toEqual(['removing_card', 'awaiting_confirmation', 'confirmed']);
+  });
+
+  it('ends the payment as journaled, and keeps serving, when the fsync fails', async () => {
+    const { engine, journal, sim } = await open().then((r) => ({ ...r, sim: r.pinpads[0]!.sim }));
+    const flush = journal.flush.bind(journal);
+    journal.flush = () => Promise.reject(new JournalError('IO', 'the disk refused the fsync (test)'));
+    const failed = await engine.start(sale());
+    // The approval stands at the API and in the journal; the log says the run failed.
+    expect(failed).toMatchObject({ status: 'approved', state: 'confirmed' });
+    expect(readFileSync(rig!.logPath, 'utf8')).toContain('the disk refused the fsync (test)');
+    journal.flush = flush;
+    expect(sim.display.lines.join(' ')).toMatch(/APROVADA/);
+    expect(await engine.start(sale())).toMatchObject({ status: 'approved', state: 'confirmed' });
   });
 });
 

@@ -377,6 +377,80 @@ describe('transitions', () => {
   });
 });
 
+describe('transitionsSyncedLater and flush', () => {
+  it('commits at once, for every reader of the file, and is on the disk when onDisk resolves', async () => {
+    const journal = open();
+    const completing = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing']);
+    const { records, onDisk } = journal.transitionsSyncedLater(completing.id, [
+      { to: 'awaiting_confirmation', note: 'ready' },
+      { to: 'confirmed', note: 'auto' },
+    ]);
+    expect(records.map((r) => r.state)).toEqual(['awaiting_confirmation', 'confirmed']);
+    // Another connection (the support CLI) sees the commit before the fsync is done: it is in the log.
+    const reader = new Database(join(dir, 'journal.db'), { readonly: true });
+    try {
+      expect(reader.prepare('SELECT state FROM payments WHERE id = ?').get(completing.id)).toEqual({ state: 'confirmed' });
+    } finally {
+      reader.close();
+    }
+    await expect(onDisk).resolves.toBeUndefined();
+    expect(journal.get(completing.id)).toEqual(records[1]);
+  });
+
+  it('refuses a move it may not make, like transitions, and writes nothing', () => {
+    const journal = open();
+    const created = walk(journal, ['intent', 'created']);
+    expect(thrown(() => journal.transitionsSyncedLater(created.id, [{ to: 'confirmed' }]))).toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect(journal.get(created.id)).toEqual(created);
+  });
+
+  it('shares one fsync among the callers that come while one is in flight (group commit)', async () => {
+    const journal = open();
+    walk(journal, ['intent']);
+    const first = journal.flush();
+    const waiting = Array.from({ length: 10 }, () => journal.flush());
+    // One in flight; every later caller waits for the single one queued behind it.
+    expect(new Set(waiting).size).toBe(1);
+    expect(waiting[0]).not.toBe(first);
+    await Promise.all([first, ...waiting]);
+    // Nothing in flight any more: the next caller starts a fresh one.
+    const next = journal.flush();
+    expect(next).not.toBe(waiting[0]);
+    await next;
+  });
+
+  it('has nothing to flush for a journal in memory', async () => {
+    const journal = Journal.open(':memory:');
+    opened.push(journal);
+    const record = journal.createIntent(payment());
+    const { onDisk } = journal.transitionsSyncedLater(record.id, [{ to: 'cancelled', patch: { problem } }]);
+    await expect(onDisk).resolves.toBeUndefined();
+  });
+
+  it('rejects onDisk with IO when the write-ahead log cannot be reached, the commit itself kept', async () => {
+    const journal = open();
+    const record = walk(journal, ['intent']);
+    rmSync(join(dir, 'journal.db-wal'));
+    const { records, onDisk } = journal.transitionsSyncedLater(record.id, [{ to: 'cancelled', patch: { problem } }]);
+    const error = await onDisk.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(JournalError);
+    expect((error as JournalError).code).toBe('IO');
+    expect((error as JournalError).message).toContain('journal.db-wal');
+    expect(journal.get(record.id)).toEqual(records[0]);
+  });
+
+  it('closes while an fsync is in flight without failing it', async () => {
+    const journal = open();
+    walk(journal, ['intent']);
+    const flushing = journal.flush();
+    journal.close();
+    await expect(flushing).resolves.toBeUndefined();
+  });
+});
+
 describe('update', () => {
   it('changes fields without moving, with an event from the state to itself', () => {
     const journal = open();
