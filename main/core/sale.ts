@@ -9,7 +9,7 @@ import { maxInstallmentsFor, type InstallmentRules } from './params.js';
 import { SaleStepError, type CardRead } from './pinpad/sale-session.js';
 import type { SaleDevice } from './ports.js';
 import { problem, type ProblemCode } from './problems.js';
-import type { PaymentSteps } from './steps.js';
+import { receiptFieldsOf, type PaymentSteps } from './steps.js';
 import type { ProgressStep } from './events.js';
 
 /** PINPAD texts after the sale (≤ 16 characters a line). */
@@ -142,6 +142,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       nsu: answer.nsu,
       responseCode: answer.response_code,
       responseMessage: answer.response_message,
+      ...receiptFieldsOf(answer.transaction),
     };
     if (answer.decision === 'declined') {
       record = steps.move(

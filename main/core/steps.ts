@@ -65,6 +65,15 @@ export function authorizationFromTransaction(transaction: Transaction): Authoriz
     nsu: transaction.payment_authorization?.authorization_nsu ?? last?.authorization_nsu ?? null,
     responseCode: last?.response_code ?? '00',
     responseMessage: last?.response_message ?? 'Approved',
+    ...receiptFieldsOf(transaction),
+  };
+}
+
+/** What a receipt prints of the API's transaction beside the authorization: its number and the acquirer. */
+export function receiptFieldsOf(transaction: Transaction): Pick<AuthorizationData, 'transactionNumber' | 'acquirer'> {
+  return {
+    transactionNumber: transaction.transaction_number,
+    acquirer: transaction.gateway_authorizer ?? transaction.payment_authorization?.authorizer_id ?? null,
   };
 }
 

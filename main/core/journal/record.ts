@@ -15,12 +15,17 @@ export type ConfirmationPolicy = 'auto' | 'pos';
 
 export type EntryMode = 'chip' | 'contactless_chip' | 'contactless_magstripe' | 'magstripe' | 'magstripe_fallback' | 'manually_keyed';
 
+/** How the cardholder proved who they are: a receipt asks for a signature when nothing else did. */
+export type CardholderVerification = 'online_pin' | 'offline_pin' | 'signature' | 'none';
+
 /** The card as Pinbridge may keep it. */
 export interface MaskedCard {
   readonly brand: string;
   /** First 6 and last 4 digits, the rest as '*': "411111******1111". */
   readonly maskedPan: string;
   readonly entryMode: EntryMode;
+  /** Absent in records journaled before it was kept. */
+  readonly verification?: CardholderVerification;
 }
 
 /** The issuer's answer, as the receipts and the POS (NFC-e: cAut, NSU) need it. */
@@ -29,6 +34,10 @@ export interface AuthorizationData {
   readonly nsu: string | null;
   readonly responseCode: string;
   readonly responseMessage: string;
+  /** The API's transaction number (receipts print it beside the id); absent in older records. */
+  readonly transactionNumber?: string | null;
+  /** Who authorized it (the API's gateway_authorizer / authorizer_id: the acquirer), for receipts and NFC-e. */
+  readonly acquirer?: string | null;
 }
 
 /** Why a payment ended without a sale, or what went wrong on the way: machine code + English + pt-BR. */

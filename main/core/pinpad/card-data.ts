@@ -290,7 +290,8 @@ export function cardSaleData(summary: CardReadSummary, verification: CardVerific
   const emvData = chipCard ? (emvDataHex(chip?.emvData) ?? summary.emvData) : undefined;
   const digits: PanDigits = { first6: summary.first6, last4: summary.last4, length: summary.panLength };
 
-  const card: MaskedCard = { brand: summary.brand, maskedPan: masked(digits), entryMode: summary.entryMode };
+  const cardholder = cardholderVerificationOf(chip, swipedPin);
+  const card: MaskedCard = { brand: summary.brand, maskedPan: masked(digits), entryMode: summary.entryMode, verification: cardholder };
   const authorization: CardAuthorization = {
     entry_mode: summary.entryMode,
     card: {
@@ -300,7 +301,7 @@ export function cardSaleData(summary: CardReadSummary, verification: CardVerific
       ...(summary.expiration !== undefined ? { expiration: summary.expiration } : {}),
       ...(summary.panSequenceNumber !== undefined ? { pan_sequence_number: summary.panSequenceNumber } : {}),
     },
-    cardholder_verification: cardholderVerificationOf(chip, swipedPin),
+    cardholder_verification: cardholder,
     ...(pinBlock ? { pin_block: pinBlock } : {}),
     ...(emvData !== undefined ? { emv_data: emvData } : {}),
   };

@@ -13,7 +13,7 @@
  * numbers may arrive as numeric strings, as the service family writes them. A part that does
  * not make sense is left out: this is display, the request was validated when it was created.
  */
-import { formatBrl, formatDateBr, formatDecimalBr } from './format.js';
+import { formatBrl, formatDateBr, formatDecimalBr } from '../../locale/br-format.js';
 
 type Loose = Record<string, unknown>;
 

@@ -10,7 +10,7 @@
  */
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-import { formatBrl, formatDateBr, formatTaxId } from './format.js';
+import { formatBrl, formatDateBr, formatTaxId } from '../../locale/br-format.js';
 
 export type BoletoPdfStatus = 'not_paid' | 'paid' | 'canceled';
 

@@ -39,6 +39,11 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     expect(outcome.nsu).toMatch(/^[0-9]+$/);
     const transaction = await client.transactions.retrieve(outcome.transaction_id!);
     expect(transaction).toMatchObject({ status: 'succeeded', reference_id: params.reference_id, terminal: 'PB-ENGINE-1', amount: 1990 });
+    // What the receipts print: how the cardholder was verified, the transaction number, the acquirer.
+    expect(journal.get(outcome.payment_id)).toMatchObject({
+      card: { verification: 'online_pin' },
+      authorization: { transactionNumber: transaction.transaction_number, acquirer: 'sandbox' },
+    });
     // Every step journaled, in order.
     const states = journal.events(outcome.payment_id).map((event) => event.to);
     expect(states.filter((state, i) => state !== states[i - 1])).toEqual([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSandboxNossoNumero, issueBoletoNumbers, SANDBOX_AGENCIA_CODIGO } from '../../../../main/sandbox/boleto/index.js';
-import { formatBrl, formatDateBr, formatTaxId } from '../../../../main/sandbox/boleto/format.js';
+import { formatBrl, formatDateBr, formatTaxId } from '../../../../main/locale/br-format.js';
 import { instructionLines } from '../../../../main/sandbox/boleto/instructions.js';
 import { renderBoletoPdf, toWinAnsi, type BoletoPdfInput } from '../../../../main/sandbox/boleto/pdf.js';
 import { pixCopyAndPaste } from '../../../../main/sandbox/pix/brcode.js';

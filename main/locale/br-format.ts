@@ -2,7 +2,7 @@
  * How a boleto prints money, dates and tax ids: Brazilian conventions ("R$ 1.234,56",
  * "31/12/2026", "11.222.333/0001-81").
  */
-import { formatCpf } from '../../validation/taxpayer-id.js';
+import { formatCpf } from '../validation/taxpayer-id.js';
 
 /** 123456 → "1.234,56" (no currency symbol). */
 export function formatReais(centavos: number): string {
