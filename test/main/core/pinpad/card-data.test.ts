@@ -74,7 +74,7 @@ function expectValidRequest(data: CardSaleData): void {
 describe('a chip card read and its PIN', () => {
   it('becomes the masked card and a valid authorization request', () => {
     const data = cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin() });
-    expect(data.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' });
+    expect(data.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
     expect(data.authorization).toEqual({
       entry_mode: 'chip',
       card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', expiration: '3012', pan_sequence_number: '01' },
@@ -163,7 +163,7 @@ describe('a swiped card', () => {
     const summary = summarizeCardRead(swipe);
     expect(summary).toMatchObject({ first6: '401288', last4: '1881', expiration: '3012', serviceCode: '101' });
     const data = cardSaleData(summary);
-    expect(data.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe' });
+    expect(data.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
     expect(data.authorization).toEqual({
       entry_mode: 'magstripe',
       card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', expiration: '3012' },

@@ -123,7 +123,7 @@ describe('PinpadSale: the card', () => {
     typePin(sim);
     const read = await sale.readCard({ amount: 123456, paymentType: 'credit' });
 
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' });
+    expect(read.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
     expect(read.authorization).toMatchObject({
       entry_mode: 'chip',
       card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', expiration: '3012', pan_sequence_number: '00' },
@@ -158,7 +158,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.tapCard('visaContactless');
     const read = await sale.readCard({ amount: 5000, paymentType: 'credit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '476173******0010', entryMode: 'contactless_chip' });
+    expect(read.card).toEqual({ brand: 'visa', maskedPan: '476173******0010', entryMode: 'contactless_chip', verification: 'none' });
     expect(read.authorization.cardholder_verification).toBe('none');
     expect(read.authorization.pin_block).toBeUndefined();
     expect(emvTags(read)).toContain('9F26');
@@ -173,7 +173,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.swipeCard('visaMagstripe');
     const read = await sale.readCard({ amount: 2500, paymentType: 'credit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe' });
+    expect(read.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
     expect(read.authorization).toEqual({
       entry_mode: 'magstripe',
       card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', expiration: '3012' },
@@ -199,7 +199,7 @@ describe('PinpadSale: the card', () => {
     sim.insertCard('visaDebit');
     typePin(sim);
     const read = await sale.readCard({ amount: 4200, paymentType: 'debit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '400005******5556', entryMode: 'chip' });
+    expect(read.card).toEqual({ brand: 'visa', maskedPan: '400005******5556', entryMode: 'chip', verification: 'online_pin' });
     expect(read.authorization.cardholder_verification).toBe('online_pin');
     expect(read.needsChipCompletion).toBe(true);
   });
