@@ -17,7 +17,7 @@ export interface Layout {
 }
 
 /** Words greedily into lines of at most `width`; a word longer than a line is cut; "\n" forces a break. */
-export function wrap(text: string, width: number): string[] {
+export function wrapText(text: string, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
@@ -56,6 +56,8 @@ export function layout(document: PrintDocument, columns: PaperColumns): Layout {
   const text = (value: string, bold = false, large = false): void => {
     lines.push({ kind: 'text', text: value.trimEnd(), bold, large });
   };
+  // One column per letter: "e" + a combining acute (as some keyboards and APIs send it) is "é".
+  const wrap = (value: string, width: number): string[] => wrapText(value.normalize('NFC'), width);
   const centred = (value: string): void => {
     for (const line of wrap(value, columns)) text(position(line, 'center', columns));
   };
@@ -69,11 +71,13 @@ export function layout(document: PrintDocument, columns: PaperColumns): Layout {
       }
       case 'pair': {
         const bold = block.bold === true;
-        if (block.label.length + 1 + block.value.length <= columns) {
-          text(block.label + ' '.repeat(columns - block.label.length - block.value.length) + block.value, bold);
+        const label = block.label.normalize('NFC');
+        const value = block.value.normalize('NFC');
+        if (label.length + 1 + value.length <= columns) {
+          text(label + ' '.repeat(columns - label.length - value.length) + value, bold);
         } else {
-          for (const line of wrap(block.label, columns)) text(line, bold);
-          for (const line of wrap(block.value, columns)) text(position(line, 'right', columns), bold);
+          for (const line of wrap(label, columns)) text(line, bold);
+          for (const line of wrap(value, columns)) text(position(line, 'right', columns), bold);
         }
         break;
       }

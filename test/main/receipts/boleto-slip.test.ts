@@ -43,6 +43,12 @@ describe('the boleto slip', () => {
     expect(document.title).toBe('Boleto de R$ 150,00');
   });
 
+  it('leaves the barcode off 58 mm paper, too narrow for 44 digits, and says to pay by the digitable line', () => {
+    const document = boletoSlipDocument(boleto, { settings, columns: 32 });
+    expect(layout(document, 32).lines.filter((line) => line.kind !== 'text')).toEqual([]);
+    expect(renderText(document, 32).replace(/\s+/g, ' ')).toContain('Pague digitando a linha acima no app do seu banco.');
+  });
+
   it('marks a cancelled boleto "do not pay", training slips and reprints', () => {
     const cancelled: Transaction = { ...boleto, boleto: { ...boleto.boleto!, status: 'canceled' } };
     expect(renderText(boletoSlipDocument(cancelled, { settings }), 42)).toContain('N Ã O   P A G U E');
