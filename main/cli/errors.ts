@@ -1,5 +1,6 @@
 import { DriverError } from '../../drivers/errors.js';
 import { SettingsError } from '../core/settings.js';
+import { ReceiptError } from '../receipts/errors.js';
 
 /** Exit codes of the `pinbridge` command. */
 export const EXIT_OK = 0;
@@ -22,7 +23,10 @@ export class CommandExit extends Error {
 }
 
 /** Driver error codes that mean the user's input was wrong rather than the device. */
-const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT']);
+const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT', 'INVALID_ADDRESS', 'UNKNOWN_PRINTER_MODEL', 'UNKNOWN_CODEPAGE', 'UNSUPPORTED_CODEPAGE', 'UNSUPPORTED_COLUMNS']);
+
+/** Receipt error codes that mean the request named something wrong rather than a failure. */
+const RECEIPT_INPUT_CODES = new Set(['NOT_FOUND', 'NO_RECEIPT', 'INVALID_INPUT', 'INVALID_SETTINGS']);
 
 export interface ReportedError {
   readonly exitCode: number;
@@ -34,6 +38,9 @@ export interface ReportedError {
 export function classifyError(error: unknown): ReportedError {
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'USAGE', message: error.message };
   if (error instanceof SettingsError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
+  if (error instanceof ReceiptError) {
+    return { exitCode: RECEIPT_INPUT_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE, code: error.code, message: error.message };
+  }
   if (error instanceof DriverError) {
     return {
       exitCode: INPUT_ERROR_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE,

@@ -9,6 +9,7 @@ import { processIo, type CliIo } from './io.js';
 import { registerJournalCommand } from './commands/journal.js';
 import { registerPayCommand } from './commands/pay.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
+import { registerReceiptCommand } from './commands/receipt.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
 import { registerStartCommand } from './commands/start.js';
@@ -33,6 +34,7 @@ export function buildProgram(io: CliIo): Command {
   registerSandboxCommand(program, io);
   registerJournalCommand(program, io);
   registerPayCommand(program, io);
+  registerReceiptCommand(program, io);
   return program;
 }
 

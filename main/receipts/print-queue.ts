@@ -61,6 +61,11 @@ export class PrintQueue extends EventEmitter<QueueEvents> {
     this.#now = options.now ?? (() => new Date());
   }
 
+  /** The jobs, for lookups (what was printed, what failed). */
+  get journal(): PrintJournal {
+    return this.#journal;
+  }
+
   /** Works off what an earlier run left queued. */
   start(): void {
     for (const printer of this.#journal.printersWaiting()) this.nudge(printer);

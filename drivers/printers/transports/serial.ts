@@ -127,7 +127,11 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
     try {
       await this.line.open();
     } catch (error) {
-      throw fromTransportError(error);
+      const failure = fromTransportError(error);
+      // A port that cannot be opened (EIO on a pty whose other end is gone, a USB adapter
+      // half-unplugged) is a printer out of reach, not a fault of the job.
+      if (failure.code === 'IO_ERROR') throw new PrinterError('UNREACHABLE', failure.message, { cause: error });
+      throw failure;
     }
   }
 

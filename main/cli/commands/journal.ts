@@ -40,7 +40,7 @@ interface ExportCliOptions extends JournalCliOptions {
 }
 
 /** Opens an existing journal; damaged rows are skipped with one line each on stderr. */
-function openJournal(io: CliIo, path: string): Journal {
+export function openJournal(io: CliIo, path: string): Journal {
   try {
     return Journal.open(path, {
       mustExist: true,
@@ -54,10 +54,14 @@ function openJournal(io: CliIo, path: string): Journal {
   }
 }
 
-function withJournal<T>(io: CliIo, options: JournalCliOptions, use: (journal: Journal) => T): T {
+/** The journal file the options name: --journal, --training's, or the default. */
+export function journalPathOf(io: CliIo, options: { journal?: string; training?: boolean }): string {
   if (options.journal !== undefined && options.training) throw new UsageError('--journal and --training exclude each other');
-  const path = options.journal ?? (options.training ? trainingJournalPath(io.env.HOME) : defaultJournalPath(io.env.HOME));
-  const journal = openJournal(io, path);
+  return options.journal ?? (options.training ? trainingJournalPath(io.env.HOME) : defaultJournalPath(io.env.HOME));
+}
+
+function withJournal<T>(io: CliIo, options: JournalCliOptions, use: (journal: Journal) => T): T {
+  const journal = openJournal(io, journalPathOf(io, options));
   try {
     return use(journal);
   } finally {

@@ -17,7 +17,10 @@ import type { CliIo } from '../io.js';
 import { connectPinpad, SIMULATOR_ADDRESS, type PinpadConnection } from '../pinpad-connection.js';
 import { attachPinpad } from '../../core/pinpad/attach.js';
 import { addPaymentStackOptions, checkApiOptions, openPaymentStack, type ApiOptions } from '../payment-stack.js';
-import { loadSettings } from '../settings-file.js';
+import { loadSettings, type AgentSettings } from '../settings-file.js';
+import type { Journal } from '../../core/journal/journal.js';
+import { openReceiptPrinting, type ReceiptPrinting } from '../../receipts/printing.js';
+import { TRAINING_RECEIPT_SETTINGS } from '../../receipts/settings.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
@@ -114,6 +117,26 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * Receipts printed by themselves when payments end, on the settings' printers. Without the store
+ * (receipts.merchant) outside training mode there is nothing lawful to print: said once, at start.
+ */
+function startReceiptPrinting(journal: Journal, settings: AgentSettings, training: boolean, logger: Logger): ReceiptPrinting | undefined {
+  const store = settings.receipts ?? (training ? TRAINING_RECEIPT_SETTINGS : undefined);
+  if (store === undefined) {
+    logger.warn({ settings: settings.path }, 'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)');
+    return undefined;
+  }
+  const printing = openReceiptPrinting({ journal, store, training, printers: settings.printers, autoPrint: settings.autoPrint, pollMs: 10_000 });
+  printing.queue?.on('job', (job) => {
+    const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
+    if (job.state === 'printed') logger.info(fields, 'receipt printed');
+    else if (job.state === 'failed') logger.error({ ...fields, error: job.lastError }, 'receipt not printed; reprint it when the printer is back');
+    else if (job.state === 'queued' && job.lastError !== null) logger.warn({ ...fields, error: job.lastError, next: job.nextAttemptAt }, 'receipt waiting for the printer');
+  });
+  return printing;
+}
+
 export function registerStartCommand(program: Command, io: CliIo): void {
   const command = program.command('start');
   addPaymentStackOptions(command)
@@ -138,6 +161,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       });
       const { engine, training } = stack;
       logger.info({ mode: training ? 'training' : 'live', port: address, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
+      const printing = startReceiptPrinting(stack.journal, settings, training, logger);
+      engine.on('progress', (event) =>
+        printing?.service.onProgress(event, (error) => logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed')),
+      );
 
       const watcher = new HotplugWatcher();
       watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
@@ -167,6 +194,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
                 },
                 journal: stack.journalPath,
                 recovered,
+                printers: printing ? [...printing.printers.keys()] : [],
                 ...(stack.sandbox
                   ? {
                       sandbox: {
@@ -183,6 +211,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         });
       } finally {
         watcher.stop();
+        await printing?.close();
         await stack.close();
         logger.info({}, 'Pinbridge stopped');
       }

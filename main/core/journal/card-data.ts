@@ -35,16 +35,18 @@ export function looksLikeCardNumber(text: string): boolean {
 
 /**
  * The dotted path of the first string in `value` (objects and arrays walked) that looks like a
- * card number, or undefined. Keys in `exempt` (top level only) are skipped: fields that are
- * digits by nature (a CPF/CNPJ) or hex ids.
+ * card number, or undefined. Paths in `exempt` ("terminal", "authorization.transactionNumber")
+ * are skipped: fields that are digits by nature (a CPF/CNPJ, an acquirer's transaction number
+ * such as "Z123456-000123456", whose groups would pass the Luhn check one time in ten) or hex ids.
  */
 export function findCardNumber(value: unknown, exempt: ReadonlySet<string> = new Set(), path = ''): string | undefined {
   if (typeof value === 'string') return looksLikeCardNumber(value) ? path || '(value)' : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
   for (const [key, item] of entries) {
-    if (path === '' && exempt.has(key)) continue;
-    const found = findCardNumber(item, exempt, path === '' ? key : `${path}.${key}`);
+    const itemPath = path === '' ? key : `${path}.${key}`;
+    if (exempt.has(itemPath)) continue;
+    const found = findCardNumber(item, exempt, itemPath);
     if (found !== undefined) return found;
   }
   return undefined;

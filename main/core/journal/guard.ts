@@ -9,12 +9,13 @@ import { JournalError } from './errors.js';
 import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record.js';
 
 /**
- * Identifiers skipped by the card-number search: a POS reference or a PINPAD serial may be long
- * runs of digits by nature, and refusing one would block every sale with it. Hex ids and the
+ * Identifiers skipped by the card-number search: a POS reference, a PINPAD serial or the API's
+ * transaction number may be long runs of digits by nature, and refusing one would block every
+ * sale with it. Hex ids and the
  * CPF/CNPJ are handled by `checkIdentifiers`, which still searches them when they are not what
  * they claim to be.
  */
-const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId']);
+const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId', 'authorization.transactionNumber']);
 
 const cardData = (field: string, paymentId?: string): JournalError =>
   new JournalError(

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../../main/api/index.js';
+import { decodeEscPos } from '../../helpers/escpos-decode.js';
+import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { run, serve, stopServers } from '../../helpers/cli.js';
 
@@ -15,8 +17,11 @@ let home: string;
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'pinbridge-start-'));
 });
+let printer: PrinterSimulator | undefined;
 afterEach(async () => {
   await stopServers();
+  await printer?.close();
+  printer = undefined;
   rmSync(home, { recursive: true, force: true });
 });
 
@@ -35,10 +40,15 @@ describe('pinbridge start', () => {
     expect(agent.stderr()).toMatch(/"msg":"Pinbridge stopped"/);
   });
 
-  it('runs a pending transaction a POS back end created for its PINPAD, by itself', async () => {
+  it('runs a pending transaction a POS back end created for its PINPAD, by itself, and prints both copies of its receipt', async () => {
+    printer = await PrinterSimulator.listen();
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ pending_poll_ms: 200 }));
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({ pending_poll_ms: 200, printers: { default: { address: printer.address, columns: 42 } } }),
+    );
     const agent = await serve(['start'], { HOME: home });
+    expect(agent.ready.printers).toEqual(['default']);
     const sandbox = agent.ready.sandbox as { url: string; marketplace_id: string; seller_id: string; token: string };
     const serial = (agent.ready.pinpad as { serial_number: string }).serial_number;
     const backEnd = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplace_id });
@@ -61,7 +71,15 @@ describe('pinbridge start', () => {
       journal.close();
     }
     expect((await backEnd.transactions.retrieve(created.id)).status).toBe('succeeded');
+    // Training mode's store, marked TREINAMENTO, customer copy then merchant copy.
+    await vi.waitFor(
+      () => expect(decodeEscPos(printer!.printed).events.filter((event) => event.kind === 'cut')).toHaveLength(2),
+      { timeout: 10_000, interval: 100 },
+    );
+    const paper = decodeEscPos(printer.printed).lines.map((line) => line.text).join('\n');
+    expect(paper).toMatch(/TREINAMENTO[\s\S]*VIA DO CLIENTE[\s\S]*R\$ 35,90[\s\S]*VIA DO ESTABELECIMENTO/);
     expect(await agent.stop()).toBe(0);
+    expect(agent.stderr()).toMatch(/"msg":"receipt printed"/);
   }, 40_000);
 
   it('refuses a bad settings file with exit code 2 and the field at fault', async () => {

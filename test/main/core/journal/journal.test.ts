@@ -12,6 +12,7 @@ import type { NewPayment, PaymentPatch, PaymentRecord } from '../../../../main/c
 import { SCHEMA_VERSION } from '../../../../main/core/journal/schema.js';
 import { FINAL_STATES, PAYMENT_STATES, TRANSITIONS, UNDO_STATES, type PaymentState } from '../../../../main/core/states.js';
 import { thrown } from '../../../helpers/thrown.js';
+import { luhnValid } from '../../../../drivers/card-number.js';
 
 const PAN = '4111111111111111';
 
@@ -654,6 +655,20 @@ describe('on disk', () => {
 });
 
 describe('card data', () => {
+  it("keeps the API's transaction number even when its digit groups pass the Luhn check, and still searches the rest of the authorization", () => {
+    // "Z123456-000000NNN": the sandbox's shape; one such number in ten looks like a 15-digit card number.
+    const transactionNumber = Array.from({ length: 100 }, (_, n) => `Z123456-000000${String(n).padStart(3, '0')}`).find((text) =>
+      luhnValid(text.replace(/\D/g, '')),
+    )!;
+    const journal = open();
+    const authorizing = walk(journal, ['intent', 'created', 'card_read', 'authorizing']);
+    const approved = journal.transition(authorizing.id, 'approved', { authorization: { ...authorization, transactionNumber } });
+    expect(approved.authorization?.transactionNumber).toBe(transactionNumber);
+    const other = walk(journal, ['intent', 'created', 'card_read', 'authorizing']);
+    const error = thrown(() => journal.transition(other.id, 'approved', { authorization: { ...authorization, responseMessage: transactionNumber } }));
+    expect(error).toMatchObject({ code: 'CARD_DATA' });
+  });
+
   it.each<[string, Partial<NewPayment>]>([
     ['a description', { description: `cartao ${PAN}` }],
     ['a notification', { notification: '4111 1111 1111 1111' }],

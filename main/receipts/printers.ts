@@ -1,0 +1,117 @@
+/**
+ * The store's receipt printers, as settings (one TypeBox schema: validation, type, documentation)
+ * and as DocumentPrinters for the print queue: each printer is an address (tcp://, serial:,
+ * file:, lp://), the language it speaks (ESC/POS, or PDF for a system printer without it), its
+ * paper width and, for ESC/POS, its model — which picks the code page that prints "ç" and "ã".
+ */
+import { Type, type Static } from 'typebox';
+import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
+import { encodeEscPos, ESC_POS_CODEPAGES, ESC_POS_PRINTER_MODELS } from '../../drivers/printers/escpos.js';
+import { renderPdf } from '../../drivers/printers/pdf.js';
+import { ReceiptPrinter } from '../../drivers/printers/printer.js';
+import { createTransport, parsePrinterAddress, type PrinterTransportOptions } from '../../drivers/printers/transport.js';
+import type { DocumentPrinter } from './print-queue.js';
+
+export const DEFAULT_PRINTER = 'default';
+
+export const PrinterSettings = Type.Object(
+  {
+    address: Type.String({
+      minLength: 1,
+      description:
+        'Where the printer is: tcp://HOST[:9100], serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows), file:///dev/usb/lp0, or lp://NAME for a system printer.',
+    }),
+    format: Type.Optional(
+      Type.Union([Type.Literal('escpos'), Type.Literal('pdf')], {
+        description: '"escpos" (default) for receipt printers; "pdf" for a system printer that does not speak ESC/POS.',
+      }),
+    ),
+    model: Type.Optional(
+      Type.String({ minLength: 1, description: 'ESC/POS printer model id (pinbridge printer models lists them; it picks the code page); leave it out for an Epson-compatible printer.' }),
+    ),
+    codepage: Type.Optional(
+      Type.String({ minLength: 1, description: `Forces the code page of a printer whose model is not listed: ${ESC_POS_CODEPAGES.join(', ')}.` }),
+    ),
+    columns: Type.Optional(
+      Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], {
+        description: 'Characters per line: 32 on 58 mm paper, 42 or 48 on 80 mm (default 48).',
+      }),
+    ),
+    check_status: Type.Optional(Type.Boolean({ description: 'Ask the printer for paper and cover status before each job (default true where the link can).' })),
+  },
+  { additionalProperties: false, title: 'PrinterSettings' },
+);
+export type PrinterSettings = Static<typeof PrinterSettings>;
+
+/** Printers by name; receipts go to "default". */
+export const PrintersSettings = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_-]{1,32}$' }), PrinterSettings, {
+  description: 'Receipt printers by name; receipts go to "default".',
+});
+export type PrintersSettings = Static<typeof PrintersSettings>;
+
+/** Violations the schema cannot see: an address that does not parse, an unknown model or code page. */
+export function printerViolations(printers: PrintersSettings): { field: string; message: string }[] {
+  const violations: { field: string; message: string }[] = [];
+  for (const [name, printer] of Object.entries(printers)) {
+    try {
+      parsePrinterAddress(printer.address);
+    } catch (error) {
+      violations.push({ field: `printers.${name}.address`, message: error instanceof Error ? error.message : String(error) });
+    }
+    if (printer.model !== undefined && !ESC_POS_PRINTER_MODELS.some((model) => model.id === printer.model)) {
+      violations.push({ field: `printers.${name}.model`, message: `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})` });
+    }
+    if (printer.codepage !== undefined && !(ESC_POS_CODEPAGES as readonly string[]).includes(printer.codepage)) {
+      violations.push({ field: `printers.${name}.codepage`, message: `must be one of ${ESC_POS_CODEPAGES.join(', ')}` });
+    }
+  }
+  return violations;
+}
+
+export const printerColumns = (settings: PrinterSettings): PaperColumns => settings.columns ?? 48;
+
+/** The bytes a printer of these settings takes for a document. */
+export async function printerBytes(settings: PrinterSettings, document: PrintDocument): Promise<Uint8Array> {
+  const columns = printerColumns(settings);
+  if (settings.format === 'pdf') return renderPdf(document, columns);
+  return encodeEscPos(document, {
+    columns,
+    ...(settings.model !== undefined ? { printerModel: settings.model } : {}),
+    ...(settings.codepage !== undefined ? { codepage: settings.codepage } : {}),
+  });
+}
+
+/**
+ * A DocumentPrinter over a ReceiptPrinter: opened on first use, kept open between jobs (the
+ * transport reconnects after a drop), status checked before each job where the link can.
+ */
+export class SettingsPrinter implements DocumentPrinter {
+  readonly device: ReceiptPrinter;
+  #opened: Promise<void> | undefined;
+
+  constructor(
+    readonly settings: PrinterSettings,
+    options: { transport?: PrinterTransportOptions; pollMs?: number } = {},
+  ) {
+    // A PDF goes to a system printer as a file: there is no status to ask for on that link.
+    this.device = new ReceiptPrinter(createTransport(settings.address, options.transport ?? {}), {
+      checkStatusBeforePrint: settings.format !== 'pdf' && settings.check_status !== false,
+      ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+    });
+  }
+
+  async print(document: PrintDocument): Promise<void> {
+    const bytes = await printerBytes(this.settings, document);
+    this.#opened ??= this.device.open().catch((error: unknown) => {
+      this.#opened = undefined;
+      throw error;
+    });
+    await this.#opened;
+    await this.device.print(bytes);
+  }
+
+  async close(): Promise<void> {
+    this.#opened = undefined;
+    await this.device.close();
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The agent's receipt printing, assembled from settings: the print journal beside the payment
+ * journal, one printer per configured name, the queue, and the receipt service that prints by
+ * itself when a payment ends. Without a printer configured, receipts are still built (for the
+ * screen and the POS) and nothing is queued.
+ */
+import { dirname, join } from 'node:path';
+import type { Journal } from '../core/journal/journal.js';
+import type { ReceiptCopy } from './card-receipt.js';
+import { PrintJournal } from './print-jobs.js';
+import { PrintQueue } from './print-queue.js';
+import { SettingsPrinter, type PrintersSettings } from './printers.js';
+import { ReceiptService } from './service.js';
+import type { ReceiptSettings } from './settings.js';
+
+export interface ReceiptPrintingOptions {
+  readonly journal: Journal;
+  readonly store: ReceiptSettings;
+  readonly training: boolean;
+  readonly printers: PrintersSettings;
+  readonly autoPrint: readonly ReceiptCopy[];
+  /** Read each printer's status this often and report changes (0: only around jobs). */
+  readonly pollMs?: number;
+}
+
+export interface ReceiptPrinting {
+  readonly service: ReceiptService;
+  /** Absent when no printer is configured. */
+  readonly queue: PrintQueue | undefined;
+  readonly printers: ReadonlyMap<string, SettingsPrinter>;
+  close(): Promise<void>;
+}
+
+/** `print-jobs.db` beside the payment journal. */
+export const printJournalPath = (journalPath: string): string => join(dirname(journalPath), 'print-jobs.db');
+
+export function openReceiptPrinting(options: ReceiptPrintingOptions): ReceiptPrinting {
+  const printers = new Map(Object.entries(options.printers).map(([name, settings]) => [name, new SettingsPrinter(settings, { pollMs: options.pollMs ?? 0 })]));
+  const prints = printers.size > 0 ? PrintJournal.open(printJournalPath(options.journal.path)) : undefined;
+  const queue = prints === undefined ? undefined : new PrintQueue({ journal: prints, printer: (name) => printers.get(name) });
+  // A printer that comes back (status readable again, paper in) gets its waiting jobs at once.
+  for (const [name, printer] of printers) {
+    printer.device.on('status', (status) => {
+      if (!status.paperOut && !status.coverOpen) queue?.nudge(name);
+    });
+    printer.device.on('connected', () => queue?.nudge(name));
+  }
+  const service = new ReceiptService({
+    journal: options.journal,
+    settings: options.store,
+    training: options.training,
+    ...(queue === undefined ? {} : { queue }),
+    autoPrint: options.autoPrint,
+  });
+  queue?.start();
+  return {
+    service,
+    queue,
+    printers,
+    async close() {
+      await queue?.close();
+      for (const printer of printers.values()) await printer.close().catch(() => undefined);
+      prints?.close();
+    },
+  };
+}

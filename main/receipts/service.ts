@@ -1,0 +1,92 @@
+/**
+ * Receipts as the agent serves them: built from the payment journal, printed through the print
+ * queue (journaled, in the background: printing never blocks or fails a payment), and printed by
+ * themselves when a payment ends — both copies of an approval, the cancellation receipt of a
+ * voided sale. A copy printed before is marked as a reprint.
+ */
+import type { PrintDocument } from '../../drivers/printers/document.js';
+import type { PaymentProgress } from '../core/events.js';
+import type { Journal } from '../core/journal/journal.js';
+import { cardReceiptDocument, RECEIPT_COPIES, type CardReceipt, type ReceiptCopy } from './card-receipt.js';
+import { ReceiptError } from './errors.js';
+import type { PrintJob } from './print-jobs.js';
+import type { PrintQueue } from './print-queue.js';
+import { DEFAULT_PRINTER } from './printers.js';
+import { findPayment, receiptFor } from './receipts.js';
+import type { ReceiptSettings } from './settings.js';
+
+export interface ReceiptServiceOptions {
+  readonly journal: Journal;
+  readonly settings: ReceiptSettings;
+  readonly training: boolean;
+  /** Absent: receipts can be shown, not printed (PRINTING_OFF). */
+  readonly queue?: PrintQueue;
+  /** The copies printed when a sale is approved or voided (default both; [] prints nothing by itself). */
+  readonly autoPrint?: readonly ReceiptCopy[];
+  /** Whether a copy (by its subject) was printed before: it then comes out as a reprint. Default: the queue's journal. */
+  readonly printedBefore?: (subject: string) => boolean;
+}
+
+/** The print queue's subject of a payment's copy: how reprints are recognised. */
+export const receiptSubject = (referenceId: string, kind: CardReceipt['kind'], copy: ReceiptCopy): string =>
+  `payment:${referenceId}:${kind}:${copy}`;
+
+export class ReceiptService {
+  readonly #options: ReceiptServiceOptions;
+
+  constructor(options: ReceiptServiceOptions) {
+    this.#options = options;
+  }
+
+  /** The receipt of a payment (by reference, transaction id or journal id). */
+  receipt(key: string, options: { reprint?: boolean } = {}): CardReceipt {
+    const { journal, settings, training } = this.#options;
+    return receiptFor({ journal, settings, training }, key, options);
+  }
+
+  /** One copy as a document; `reprint` unset: marked as a reprint when that copy was printed before. */
+  document(key: string, copy: ReceiptCopy, options: { reprint?: boolean } = {}): PrintDocument {
+    const first = this.receipt(key);
+    const reprint = options.reprint ?? this.#printedBefore(receiptSubject(first.referenceId, first.kind, copy));
+    return cardReceiptDocument(reprint ? this.receipt(key, { reprint }) : first, copy);
+  }
+
+  /** Queues the copies on a printer; returns the journaled jobs at once. */
+  print(key: string, options: { copies?: readonly ReceiptCopy[]; printer?: string; reprint?: boolean } = {}): PrintJob[] {
+    const queue = this.#options.queue;
+    if (queue === undefined) throw new ReceiptError('INVALID_SETTINGS', 'No receipt printer is configured (settings: printers.default).');
+    const receipt = this.receipt(key);
+    return (options.copies ?? RECEIPT_COPIES).map((copy) => {
+      const subject = receiptSubject(receipt.referenceId, receipt.kind, copy);
+      const reprint = options.reprint ?? this.#printedBefore(subject);
+      const document = cardReceiptDocument(reprint ? this.receipt(key, { reprint }) : receipt, copy);
+      return queue.submit(options.printer ?? DEFAULT_PRINTER, subject, document);
+    });
+  }
+
+  /**
+   * Prints by itself what a payment's end calls for. Wire it to the engine's `progress`: an
+   * approval ready for the POS (`awaiting_confirmation`) and a voided sale (`undone`). Never
+   * throws: a receipt that cannot be built or queued is reported to `onError` and the payment
+   * goes on.
+   */
+  onProgress(event: PaymentProgress, onError: (error: unknown) => void = () => undefined): void {
+    const copies = this.#options.autoPrint ?? RECEIPT_COPIES;
+    if (this.#options.queue === undefined || copies.length === 0) return;
+    if (event.step !== 'awaiting_confirmation' && event.step !== 'undone') return;
+    try {
+      const record = findPayment(this.#options.journal, event.paymentId);
+      // An undo of a sale that was never approved (a cancel before the card) has no receipt.
+      if (event.step === 'undone' && record.authorization === null) return;
+      this.print(record.id, { copies, reprint: false });
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  #printedBefore(subject: string): boolean {
+    if (this.#options.printedBefore !== undefined) return this.#options.printedBefore(subject);
+    const queue = this.#options.queue;
+    return queue !== undefined && queue.journal.list({ subject, states: ['printed'], limit: 1 }).length > 0;
+  }
+}

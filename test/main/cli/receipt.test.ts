@@ -1,0 +1,136 @@
+/**
+ * `pinbridge receipt show|print`: a receipt from the journal a real `pinbridge pay` wrote (training
+ * mode: simulated PINPAD, embedded sandbox), shown in each format and printed on a simulated
+ * ESC/POS printer over TCP — run in-process through the CLI's `main()` with a temp HOME.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runMain } from '../../helpers/cli.js';
+import { decodeEscPos, EPSON_CODE_TABLES } from '../../helpers/escpos-decode.js';
+import { PrinterSimulator } from '../../helpers/printer-sim.js';
+
+let home: string;
+let sim: PrinterSimulator | undefined;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'pinbridge-receipt-'));
+});
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+  rmSync(home, { recursive: true, force: true });
+});
+
+type Result = Awaited<ReturnType<typeof runMain>>;
+const pinbridge = (...args: string[]): Promise<Result> => runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' });
+
+async function paid(reference: string, ...extra: string[]): Promise<void> {
+  const result = await pinbridge('pay', '--port', 'sim', '--amount', '45000', '--type', 'credit', '--installments', '3', '--reference', reference, ...extra);
+  expect(result.code).toBe(0);
+}
+
+function settingsFile(content: unknown): string {
+  const path = join(home, 'settings.json');
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+const STORE = { merchant: { name: 'PADARIA PÃO DOURADO LTDA', cnpj: '11222333000181', address: ['Av. São João, 1000'] } };
+
+describe('pinbridge receipt show', () => {
+  it("shows training mode's receipt as text, marked TREINAMENTO, with the installments", async () => {
+    await paid('pdv-10');
+    const result = await pinbridge('receipt', 'show', 'pdv-10', '--training', '--columns', '42');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toContain('TREINAMENTO - SEM VALOR');
+    expect(result.stdout).toContain('VIA DO CLIENTE');
+    expect(result.stdout).toMatch(/PARCELAS +3x R\$ 150,00/);
+    expect(result.stdout).toContain('411111******1111');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(42);
+  });
+
+  it('writes the merchant copy as ESC/POS, HTML and PDF files with the store of the settings', async () => {
+    await paid('pdv-11');
+    const settings = settingsFile({ receipts: STORE });
+    const escpos = join(home, 'r.bin');
+    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--copy', 'merchant', '--format', 'escpos', '--out', escpos)).code).toBe(0);
+    const paper = decodeEscPos(readFileSync(escpos), { codeTables: EPSON_CODE_TABLES }).lines.map((line) => line.text.trim());
+    expect(paper).toContain('PADARIA PÃO DOURADO LTDA');
+    expect(paper).toContain('VIA DO ESTABELECIMENTO');
+
+    const html = join(home, 'r.html');
+    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--format', 'html', '--out', html)).code).toBe(0);
+    expect(readFileSync(html, 'utf8')).toMatch(/<html[^>]*lang="pt-BR"/);
+
+    const pdf = join(home, 'r.pdf');
+    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--format', 'pdf', '--out', pdf)).code).toBe(0);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(readFileSync(pdf))), { mergePages: true });
+    expect(text).toContain('PADARIA PÃO DOURADO LTDA');
+  });
+
+  it('refuses what it cannot do with exit code 2 and one sentence', async () => {
+    await paid('pdv-12');
+    const unknown = await pinbridge('receipt', 'show', 'nope', '--training');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/No payment .* "nope"/);
+    const binary = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--format', 'pdf');
+    expect(binary.code).toBe(2);
+    expect(binary.stderr).toMatch(/--out/);
+    expect((await pinbridge('receipt', 'show', 'pdv-12', '--training', '--columns', '40')).code).toBe(2);
+    // Outside training mode a receipt needs the store's name and CNPJ.
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    const noStore = await pinbridge('receipt', 'show', 'pdv-12', '--journal', join(home, '.pinbridge', 'training', 'journal.db'));
+    expect(noStore.code).toBe(2);
+    expect(noStore.stderr).toMatch(/receipts.*merchant.*CNPJ/);
+    const badSettings = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '123' } } }));
+    expect(badSettings.code).toBe(2);
+    expect(badSettings.stderr).toContain('receipts.merchant.cnpj');
+  });
+});
+
+describe('pinbridge receipt print', () => {
+  it('prints both copies on a TCP receipt printer, and says so', async () => {
+    await paid('pdv-20');
+    sim = await PrinterSimulator.listen();
+    const settings = settingsFile({ receipts: STORE, printers: { default: { address: sim.address, model: 'epson-tm-t20iii', columns: 42 } } });
+    const result = await pinbridge('receipt', 'print', 'pdv-20', '--training', '--settings', settings, '--json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ printed: ['customer', 'merchant'], printer: sim.address });
+    await sim.waitForPrinted(1);
+    const decoded = decodeEscPos(await waitForCuts(sim, 2), { codeTables: EPSON_CODE_TABLES });
+    const text = decoded.lines.map((line) => line.text).join('\n');
+    expect(text).toMatch(/VIA DO CLIENTE[\s\S]*APROVADA[\s\S]*VIA DO ESTABELECIMENTO[\s\S]*APROVADA/);
+  });
+
+  it('reports a printer out of paper with exit code 1 and the reason, printing nothing', async () => {
+    await paid('pdv-21');
+    sim = await PrinterSimulator.listen();
+    sim.set({ paperOut: true });
+    const result = await pinbridge('receipt', 'print', 'pdv-21', '--training', '--printer', sim.address, '--copy', 'customer');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/out of paper/);
+    expect(sim.printed.length).toBe(0);
+  });
+
+  it('refuses an unknown printer name and a bad address with exit code 2', async () => {
+    await paid('pdv-22');
+    const unnamed = await pinbridge('receipt', 'print', 'pdv-22', '--training', '--printer', 'balcao');
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toMatch(/no printer "balcao"/);
+    const bad = await pinbridge('receipt', 'print', 'pdv-22', '--training', '--printer', 'tcp://');
+    expect(bad.code).toBe(2);
+  });
+});
+
+/** The printer's bytes once they hold `count` cuts (the CLI returns when the bytes are sent). */
+async function waitForCuts(printer: PrinterSimulator, count: number): Promise<Buffer> {
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    const bytes = printer.printed;
+    if (decodeEscPos(bytes, { codeTables: EPSON_CODE_TABLES }).events.filter((e) => e.kind === 'cut').length >= count) return bytes;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return printer.printed;
+}
