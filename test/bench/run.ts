@@ -10,6 +10,7 @@ import { benchSandboxThroughput } from './sandbox.bench.js';
 import { benchClientOverhead } from './client.bench.js';
 import { benchJournalRecovery } from './journal.bench.js';
 import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.js';
+import { benchReceipts } from './receipts.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -48,6 +49,10 @@ console.log(JSON.stringify(results.paymentEndToEnd, null, 2));
 console.log('payments on 1 to 32 simulated PINPADs at once: payments/s and latency (ms)');
 results.paymentConcurrency = await benchPaymentConcurrency();
 console.log(JSON.stringify(results.paymentConcurrency, null, 2));
+
+console.log('receipts: journal record → receipt → ESC/POS per receipt (ms), bytes per receipt; SVG and PDF beside it');
+results.receipts = await benchReceipts();
+console.log(JSON.stringify(results.receipts, null, 2));
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
