@@ -6,6 +6,7 @@
  *   tcp://192.168.0.50:9100        network printer, raw port (9100 when the port is left out)
  *   serial:///dev/ttyUSB0?baud=9600  serial printer (baud 9600 when left out); serial:COM3 on Windows
  *   file:///dev/usb/lp0            device file or spool file, write-only
+ *   file:///var/spool/receipts/    a folder: each job a file of its own (PDFs for headless stores)
  *   lp://EPSON_TM_T20              system printer through `lp` (lp:// alone: the default destination)
  *
  * Transports move bytes and, where the medium allows it, carry one request/answer exchange for the
@@ -16,6 +17,7 @@ import net from 'node:net';
 import { PrinterError } from './errors.js';
 import { CommandTransport, expandPrintCommand, systemPrintCommand } from './transports/command.js';
 import { DeviceFileTransport, formatFileAddress, type DeviceFileOptions } from './transports/device.js';
+import { FolderTransport } from './transports/folder.js';
 import {
   DEFAULT_PRINTER_BAUD_RATE,
   SerialPrinterTransport,
@@ -56,6 +58,7 @@ export type PrinterAddress =
   | { readonly kind: 'tcp'; readonly host: string; readonly port: number }
   | { readonly kind: 'serial'; readonly path: string; readonly baudRate: number }
   | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'folder'; readonly path: string }
   /** `printer` null: the system's default destination. */
   | { readonly kind: 'system'; readonly printer: string | null };
 
@@ -160,8 +163,13 @@ function parseFile(text: string, rest: string): PrinterAddress {
   path = decodePath(text, path);
   // file:///C:/spool/receipt.prn on Windows.
   if (WINDOWS_DRIVE_PATH.test(path)) path = path.slice(1);
-  if (path.length < 2 || path.endsWith('/')) throw invalid(text, 'the path names a directory');
   if (path.includes('\u0000')) throw invalid(text, 'the path contains a NUL character');
+  // A trailing slash says folder: every job a file of its own.
+  if (path.endsWith('/')) {
+    if (path.length < 2) throw invalid(text, 'the folder cannot be the root of the file system');
+    return { kind: 'folder', path: path.replace(/\/+$/, '') };
+  }
+  if (path.length < 2) throw invalid(text, 'the path names a directory');
   return { kind: 'file', path };
 }
 
@@ -186,6 +194,8 @@ export function formatPrinterAddress(address: PrinterAddress): string {
       return formatSerialPrinterAddress(address.path, address.baudRate);
     case 'file':
       return formatFileAddress(address.path);
+    case 'folder':
+      return `${formatFileAddress(address.path)}/`;
     case 'system':
       return `lp://${address.printer ?? ''}`;
   }
@@ -214,6 +224,8 @@ export function createTransport(address: string | PrinterAddress, options: Print
       return new SerialPrinterTransport({ ...options.serial, path: parsed.path, baudRate: parsed.baudRate });
     case 'file':
       return new DeviceFileTransport({ ...options.file, path: parsed.path });
+    case 'folder':
+      return new FolderTransport(parsed.path);
     case 'system': {
       const system = options.system ?? {};
       const argv = system.command

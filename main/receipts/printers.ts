@@ -19,7 +19,7 @@ export const PrinterSettings = Type.Object(
     address: Type.String({
       minLength: 1,
       description:
-        'Where the printer is: tcp://HOST[:9100], serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows), file:///dev/usb/lp0, or lp://NAME for a system printer.',
+        'Where the printer is: tcp://HOST[:9100], serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows), file:///dev/usb/lp0, lp://NAME for a system printer, or file:///some/folder/ (trailing slash) to keep each receipt as a file there.',
     }),
     format: Type.Optional(
       Type.Union([Type.Literal('escpos'), Type.Literal('pdf')], {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,7 @@ describe('parsePrinterAddress', () => {
     ['serial://com12?baud=19200', { kind: 'serial', path: 'COM12', baudRate: 19200 }],
     ['serial:\\\\.\\COM12', { kind: 'serial', path: '\\\\.\\COM12', baudRate: 9600 }],
     ['file:///dev/usb/lp0', { kind: 'file', path: '/dev/usb/lp0' }],
+    ['file:///var/spool/receipts/', { kind: 'folder', path: '/var/spool/receipts' }],
     ['file://localhost/dev/usb/lp0', { kind: 'file', path: '/dev/usb/lp0' }],
     ['file:///var/spool/pinbridge/fila%20caixa%201.bin', { kind: 'file', path: '/var/spool/pinbridge/fila caixa 1.bin' }],
     ['file:///C:/spool/recibo.prn', { kind: 'file', path: 'C:/spool/recibo.prn' }],
@@ -109,7 +110,7 @@ describe('parsePrinterAddress', () => {
     ['serial:///dev/ttyUSB0?speed=9600', 'speed'],
     ['file:relative/path', 'absolute'],
     ['file://fileserver/share/printer', 'absolute'],
-    ['file:///dev/usb/', 'directory'],
+    ['file:///', 'root'],
     ['file:///tmp/x%zz', '%-escape'],
     ['file:///tmp/job?x=1', 'query'],
     ['lp:EPSON', 'lp://'],
@@ -365,6 +366,30 @@ describe('serial transport over a socat pty pair', () => {
 
   it('reports a port that does not exist as UNREACHABLE', async () => {
     await expect(openTransport('serial:///dev/pinbridge-no-such-printer')).rejects.toMatchObject({ code: 'UNREACHABLE' });
+  });
+});
+
+describe('folder transport', () => {
+  it('writes each job to a file of its own, a PDF named .pdf, never a half-written file', async () => {
+    const dir = await tempDir();
+    const folder = join(dir, 'receipts');
+    const transport = track(await openTransport(`file://${folder}/`));
+    expect(transport.address).toBe(`file://${folder}/`);
+    await transport.write(Uint8Array.of(0x1b, 0x40, 0x41));
+    await transport.write(new TextEncoder().encode('%PDF-1.3\n%%EOF'));
+    const names = (await readdir(folder)).sort();
+    expect(names).toHaveLength(2);
+    expect(names[0]).toMatch(/^\d{8}-\d{6}-\d{3}-0001\.bin$/);
+    expect(names[1]).toMatch(/^\d{8}-\d{6}-\d{3}-0002\.pdf$/);
+    expect(new Uint8Array(await readFile(join(folder, names[0]!)))).toEqual(Uint8Array.of(0x1b, 0x40, 0x41));
+    expect(await readFile(join(folder, names[1]!), 'latin1')).toMatch(/^%PDF/);
+  });
+
+  it('reports a folder that is a file as UNREACHABLE', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'not-a-folder');
+    await writeFile(file, 'x');
+    await expect(openTransport(`file://${file}/`)).rejects.toMatchObject({ code: 'UNREACHABLE' });
   });
 });
 

@@ -3,7 +3,7 @@
  * mode: simulated PINPAD, embedded sandbox), shown in each format and printed on a simulated
  * ESC/POS printer over TCP — run in-process through the CLI's `main()` with a temp HOME.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -103,6 +103,21 @@ describe('pinbridge receipt print', () => {
     const decoded = decodeEscPos(await waitForCuts(sim, 2), { codeTables: EPSON_CODE_TABLES });
     const text = decoded.lines.map((line) => line.text).join('\n');
     expect(text).toMatch(/VIA DO CLIENTE[\s\S]*APROVADA[\s\S]*VIA DO ESTABELECIMENTO[\s\S]*APROVADA/);
+  });
+
+  it('keeps each copy as a PDF in a folder, for a headless store without an ESC/POS printer', async () => {
+    await paid('pdv-23');
+    const folder = join(home, 'receipts');
+    const settings = settingsFile({ receipts: STORE, printers: { pdfs: { address: `file://${folder}/`, format: 'pdf' } } });
+    expect((await pinbridge('receipt', 'print', 'pdv-23', '--training', '--settings', settings, '--printer', 'pdfs')).code).toBe(0);
+    const files = readdirSync(folder).sort();
+    expect(files).toHaveLength(2);
+    expect(files.every((name) => name.endsWith('.pdf'))).toBe(true);
+    const copies = await Promise.all(
+      files.map(async (name) => (await extractText(await getDocumentProxy(new Uint8Array(readFileSync(join(folder, name)))), { mergePages: true })).text),
+    );
+    expect(copies[0]).toContain('VIA DO CLIENTE');
+    expect(copies[1]).toContain('VIA DO ESTABELECIMENTO');
   });
 
   it('reports a printer out of paper with exit code 1 and the reason, printing nothing', async () => {
