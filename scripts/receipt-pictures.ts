@@ -7,34 +7,11 @@ import { writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { renderHtml } from '../drivers/printers/html.js';
 import type { PrintDocument } from '../drivers/printers/document.js';
-import type { PaymentRecord } from '../main/core/journal/record.js';
 import { buildCardReceipt, cardReceiptDocument } from '../main/receipts/card-receipt.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../main/receipts/settings.js';
+import { approvedPayment } from '../test/fixtures/approved-payment.js';
 
-const record: PaymentRecord = {
-  id: '5f0c1d2e3a4b5c6d7e8f9a0b1c2d3e4f',
-  referenceId: 'pedido-1001',
-  source: 'pos',
-  terminal: 'PB0000012345',
-  amount: 45000,
-  paymentType: 'credit',
-  installments: 3,
-  description: 'Pedido 1001',
-  notification: 'Pedido 1001',
-  paramsHash: 'h',
-  confirmation: 'auto',
-  state: 'confirmed',
-  transactionId: 'b7e4c1a9d3f2e8a6c5b4d3e2f1a0c9b8',
-  card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' },
-  authorization: { authorizationCode: '654321', nsu: '000123456', responseCode: '00', responseMessage: 'Approved', transactionNumber: 'Z482913-000123456', acquirer: 'sandbox' },
-  problem: null,
-  customerTaxId: '52998224725',
-  confirmDeadline: null,
-  pendingUndo: null,
-  createdAt: '2026-11-21T17:03:20.000Z',
-  updatedAt: '2026-11-21T17:03:29.000Z',
-  finishedAt: '2026-11-21T17:03:29.000Z',
-};
+const record = approvedPayment({ installments: 3, customerTaxId: '52998224725' });
 
 const receipt = buildCardReceipt(record, { settings: TRAINING_RECEIPT_SETTINGS, training: true });
 const pictures: Array<[string, PrintDocument]> = [

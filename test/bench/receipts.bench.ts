@@ -9,9 +9,9 @@ import { performance } from 'node:perf_hooks';
 import { encodeEscPos } from '../../drivers/printers/escpos.js';
 import { renderPdf } from '../../drivers/printers/pdf.js';
 import { renderSvg } from '../../drivers/printers/svg.js';
-import type { JournalEvent, PaymentRecord } from '../../main/core/journal/record.js';
 import { buildCardReceipt, cardReceiptDocument } from '../../main/receipts/card-receipt.js';
 import type { ReceiptSettings } from '../../main/receipts/settings.js';
+import { approvedPayment, APPROVED_AT } from '../fixtures/approved-payment.js';
 import { round, stats, type Stats } from './harness.js';
 
 const SETTINGS: ReceiptSettings = {
@@ -20,31 +20,8 @@ const SETTINGS: ReceiptSettings = {
   footer: 'Obrigado pela preferência!',
 };
 
-const RECORD: PaymentRecord = {
-  id: 'a'.repeat(32),
-  referenceId: 'pedido-1001',
-  source: 'pos',
-  terminal: 'PB0000012345',
-  amount: 45000,
-  paymentType: 'credit',
-  installments: 3,
-  description: 'Pedido 1001',
-  notification: 'Padaria',
-  paramsHash: 'h',
-  confirmation: 'auto',
-  state: 'confirmed',
-  transactionId: 'f3c1d2e4a5b6c7d8e9f0a1b2c3d4e5f6',
-  card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' },
-  authorization: { authorizationCode: '654321', nsu: '123456', responseCode: '00', responseMessage: 'Approved', transactionNumber: 'Z123456-000123456', acquirer: 'sandbox' },
-  problem: null,
-  customerTaxId: '52998224725',
-  confirmDeadline: null,
-  pendingUndo: null,
-  createdAt: '2026-11-21T17:03:20.000Z',
-  updatedAt: '2026-11-21T17:03:29.000Z',
-  finishedAt: '2026-11-21T17:03:29.000Z',
-};
-const EVENTS: JournalEvent[] = [{ paymentId: RECORD.id, seq: 5, at: '2026-11-21T17:03:27.000Z', from: 'authorizing', to: 'approved', note: '' }];
+const RECORD = approvedPayment({ installments: 3, customerTaxId: '52998224725' });
+const EVENTS = APPROVED_AT;
 
 function time(samples: number, work: () => unknown): Stats {
   for (let i = 0; i < Math.ceil(samples / 10); i++) work();

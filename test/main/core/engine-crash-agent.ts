@@ -20,7 +20,7 @@ import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type TestCardName } from '../../../drivers/simulator/index.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
-import { Journal } from '../../../main/core/journal/journal.js';
+import { Journal, type JournalMove } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy } from '../../../main/core/journal/record.js';
 import { attachPinpad } from '../../../main/core/pinpad/attach.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
@@ -99,24 +99,24 @@ function watchJournal(journal: Journal, order: AgentOrder): void {
     crashIfAt(order, `state:${to}`);
     return record;
   };
-  // Several moves in one commit: the kill comes after the commit that holds the crash state.
+  // Several moves in one commit: the kill comes after the commit that holds the crash state —
+  // for transitionsSyncedLater before its fsync has even started: a kill -9 does not wait for the disk.
+  const committed = (id: string, moves: readonly JournalMove[]): void => {
+    for (const event of journal.events(id).slice(-moves.length)) {
+      print({ kind: 'event', paymentId: id, seq: event.seq, from: event.from, to: event.to, note: event.note });
+    }
+    for (const move of moves) crashIfAt(order, `state:${move.to}`);
+  };
   const transitions = journal.transitions.bind(journal);
   journal.transitions = (id, moves) => {
     const records = transitions(id, moves);
-    for (const event of journal.events(id).slice(-moves.length)) {
-      print({ kind: 'event', paymentId: id, seq: event.seq, from: event.from, to: event.to, note: event.note });
-    }
-    for (const move of moves) crashIfAt(order, `state:${move.to}`);
+    committed(id, moves);
     return records;
   };
-  // The same, before the commit's fsync has even started: a kill -9 does not wait for the disk.
   const transitionsSyncedLater = journal.transitionsSyncedLater.bind(journal);
   journal.transitionsSyncedLater = (id, moves) => {
     const staged = transitionsSyncedLater(id, moves);
-    for (const event of journal.events(id).slice(-moves.length)) {
-      print({ kind: 'event', paymentId: id, seq: event.seq, from: event.from, to: event.to, note: event.note });
-    }
-    for (const move of moves) crashIfAt(order, `state:${move.to}`);
+    committed(id, moves);
     return staged;
   };
   const update = journal.update.bind(journal);

@@ -10,6 +10,7 @@ import { buildCardReceipt, cardReceiptDocument, installmentsText, type CardRecei
 import { ReceiptError } from '../../../main/receipts/errors.js';
 import type { ReceiptSettings } from '../../../main/receipts/settings.js';
 import { thrown } from '../../helpers/thrown.js';
+import { approvedPayment, APPROVED_AT } from '../../fixtures/approved-payment.js';
 
 const settings: ReceiptSettings = {
   merchant: { name: 'PADARIA PÃO DOURADO LTDA', cnpj: '11222333000181', address: ['Av. São João, 1000 - Centro', 'São Paulo - SP'] },
@@ -17,45 +18,10 @@ const settings: ReceiptSettings = {
   footer: 'Obrigado pela preferência!',
 };
 
-function approved(overrides: Partial<PaymentRecord> = {}): PaymentRecord {
-  return {
-    id: 'a'.repeat(32),
-    referenceId: 'pedido-1001',
-    source: 'pos',
-    terminal: 'PB0000012345',
-    amount: 45000,
-    paymentType: 'credit',
-    installments: 1,
-    description: 'Pedido 1001',
-    notification: 'Padaria',
-    paramsHash: 'h',
-    confirmation: 'auto',
-    state: 'confirmed',
-    transactionId: 'f3c1d2e4a5b6c7d8e9f0a1b2c3d4e5f6',
-    card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' },
-    authorization: {
-      authorizationCode: '654321',
-      nsu: '123456',
-      responseCode: '00',
-      responseMessage: 'Approved',
-      transactionNumber: 'Z123456-000123456',
-      acquirer: 'sandbox',
-    },
-    problem: null,
-    customerTaxId: null,
-    confirmDeadline: null,
-    pendingUndo: null,
-    createdAt: '2026-11-21T17:03:20.000Z',
-    updatedAt: '2026-11-21T17:03:29.000Z',
-    finishedAt: '2026-11-21T17:03:29.000Z',
-    ...overrides,
-  };
-}
+const approved = approvedPayment;
 
 const history = (...moves: Array<[string, string]>): JournalEvent[] =>
   moves.map(([to, at], i) => ({ paymentId: 'a'.repeat(32), seq: i + 1, at, from: null, to: to as JournalEvent['to'], note: '' }));
-
-const APPROVED_AT = history(['intent', '2026-11-21T17:03:20.000Z'], ['approved', '2026-11-21T17:03:27.000Z']);
 
 function text(record: PaymentRecord, copy: 'customer' | 'merchant', options: Partial<CardReceiptOptions> = {}, columns: 32 | 42 | 48 = 42): string {
   return renderText(cardReceiptDocument(buildCardReceipt(record, { settings, events: APPROVED_AT, ...options }), copy), columns);
