@@ -128,6 +128,14 @@ function startReceiptPrinting(journal: Journal, settings: AgentSettings, trainin
     return undefined;
   }
   const printing = openReceiptPrinting({ journal, store, training, printers: settings.printers, autoPrint: settings.autoPrint, pollMs: 10_000 });
+  for (const [name, printer] of printing.printers) {
+    printer.device.on('status', (status) => {
+      const trouble = status.paperOut || status.coverOpen || (status.error !== null && status.error !== 'AUTO_RECOVERABLE');
+      (trouble ? logger.warn.bind(logger) : logger.info.bind(logger))({ printer: name, status }, 'printer status');
+    });
+    printer.device.on('disconnected', (error) => logger.warn({ printer: name, code: error.code, err: error.message }, 'printer unreachable'));
+    printer.device.on('connected', () => logger.info({ printer: name }, 'printer connected'));
+  }
   printing.queue?.on('job', (job) => {
     const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
     if (job.state === 'printed') logger.info(fields, 'receipt printed');

@@ -80,6 +80,7 @@ describe('pinbridge start', () => {
     expect(paper).toMatch(/TREINAMENTO[\s\S]*VIA DO CLIENTE[\s\S]*R\$ 35,90[\s\S]*VIA DO ESTABELECIMENTO/);
     expect(await agent.stop()).toBe(0);
     expect(agent.stderr()).toMatch(/"msg":"receipt printed"/);
+    expect(agent.stderr()).toMatch(/"printer":"default".*"msg":"printer connected"/);
   }, 40_000);
 
   it('refuses a bad settings file with exit code 2 and the field at fault', async () => {
