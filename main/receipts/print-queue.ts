@@ -8,6 +8,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { PrintDocument } from '../../drivers/printers/document.js';
+import { ReceiptError } from './errors.js';
 import type { PrintJob, PrintJobError, PrintJournal } from './print-jobs.js';
 
 /** A printer as the queue sees it: a document in, or an error with a machine `code`. */
@@ -82,7 +83,7 @@ export class PrintQueue extends EventEmitter<QueueEvents> {
   /** A new job printing `document` again (built by the caller with its reprint mark). */
   reprint(jobId: string, document: PrintDocument): PrintJob {
     const original = this.#journal.get(jobId);
-    if (original === undefined) throw new Error(`There is no print job ${jobId}.`);
+    if (original === undefined) throw new ReceiptError('NOT_FOUND', `There is no print job ${jobId}.`);
     return this.submit(original.printer, original.subject, document, original.id);
   }
 

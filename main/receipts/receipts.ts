@@ -10,7 +10,7 @@ import { renderText } from '../../drivers/printers/layout.js';
 import { renderPdf } from '../../drivers/printers/pdf.js';
 import type { Journal } from '../core/journal/journal.js';
 import type { PaymentRecord } from '../core/journal/record.js';
-import { buildCardReceipt, cardReceiptDocument, type CardReceipt, type ReceiptCopy } from './card-receipt.js';
+import { buildCardReceipt, type CardReceipt } from './card-receipt.js';
 import { ReceiptError } from './errors.js';
 import type { ReceiptSettings } from './settings.js';
 
@@ -60,6 +60,3 @@ export async function renderDocument(document: PrintDocument, format: ReceiptFor
       return renderPdf(document, options.columns);
   }
 }
-
-export type { ReceiptCopy };
-export { cardReceiptDocument };

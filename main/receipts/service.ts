@@ -46,9 +46,9 @@ export class ReceiptService {
 
   /** One copy as a document; `reprint` unset: marked as a reprint when that copy was printed before. */
   document(key: string, copy: ReceiptCopy, options: { reprint?: boolean } = {}): PrintDocument {
-    const first = this.receipt(key);
-    const reprint = options.reprint ?? this.#printedBefore(receiptSubject(first.referenceId, first.kind, copy));
-    return cardReceiptDocument(reprint ? this.receipt(key, { reprint }) : first, copy);
+    const receipt = this.receipt(key);
+    const reprint = options.reprint ?? this.#printedBefore(receiptSubject(receipt.referenceId, receipt.kind, copy));
+    return cardReceiptDocument({ ...receipt, reprint }, copy);
   }
 
   /** Queues the copies on a printer; returns the journaled jobs at once. */
@@ -59,8 +59,7 @@ export class ReceiptService {
     return (options.copies ?? RECEIPT_COPIES).map((copy) => {
       const subject = receiptSubject(receipt.referenceId, receipt.kind, copy);
       const reprint = options.reprint ?? this.#printedBefore(subject);
-      const document = cardReceiptDocument(reprint ? this.receipt(key, { reprint }) : receipt, copy);
-      return queue.submit(options.printer ?? DEFAULT_PRINTER, subject, document);
+      return queue.submit(options.printer ?? DEFAULT_PRINTER, subject, cardReceiptDocument({ ...receipt, reprint }, copy));
     });
   }
 
