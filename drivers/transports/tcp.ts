@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { connectSocket, ConnectTimeout } from './connect.js';
 import { TransportError, type ByteTransport, type TransportEvents } from './transport.js';
 
 export interface TcpReconnectOptions {
@@ -172,27 +173,14 @@ export class TcpTransport extends EventEmitter<TransportEvents> implements ByteT
 
   /** One connection attempt, with timeout and error mapping. */
   private connect(): Promise<net.Socket> {
-    return new Promise<net.Socket>((resolve, reject) => {
-      const socket = net.createConnection({ host: this.host, port: this.port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(
-          new TransportError(
-            'CONNECT_TIMEOUT',
-            `No answer from ${this.address} within ${this.connectTimeoutMs} ms; check the PINPAD's network address.`,
-          ),
+    return connectSocket(this.host, this.port, this.connectTimeoutMs).catch((error: unknown) => {
+      if (error instanceof ConnectTimeout) {
+        throw new TransportError(
+          'CONNECT_TIMEOUT',
+          `No answer from ${this.address} within ${this.connectTimeoutMs} ms; check the PINPAD's network address.`,
         );
-      }, this.connectTimeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        resolve(socket);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(mapConnectError(this.address, error));
-      });
+      }
+      throw mapConnectError(this.address, error as NodeJS.ErrnoException);
     });
   }
 

@@ -77,7 +77,8 @@ export class ReceiptService {
       const record = findPayment(this.#options.journal, event.paymentId);
       // An undo of a sale that was never approved (a cancel before the card) has no receipt.
       if (event.step === 'undone' && record.authorization === null) return;
-      this.print(record.id, { copies, reprint: false });
+      // By reference: the key a lookup finds first.
+      this.print(record.referenceId, { copies, reprint: false });
     } catch (error) {
       onError(error);
     }

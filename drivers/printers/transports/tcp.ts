@@ -8,6 +8,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { connectSocket, ConnectTimeout } from '../../transports/connect.js';
 import { PrinterError } from '../errors.js';
 import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
 import { AnswerReader } from './answers.js';
@@ -136,27 +137,14 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
   }
 
   private connect(): Promise<net.Socket> {
-    return new Promise<net.Socket>((resolve, reject) => {
-      const socket = net.createConnection({ host: this.host, port: this.port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(
-          new PrinterError(
-            'TIMEOUT',
-            `The printer at ${this.address} did not accept a connection within ${this.connectTimeoutMs} ms; check that it is on and its network address.`,
-          ),
+    return connectSocket(this.host, this.port, this.connectTimeoutMs).catch((error: unknown) => {
+      if (error instanceof ConnectTimeout) {
+        throw new PrinterError(
+          'TIMEOUT',
+          `The printer at ${this.address} did not accept a connection within ${this.connectTimeoutMs} ms; check that it is on and its network address.`,
         );
-      }, this.connectTimeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        socket.removeAllListeners('error');
-        resolve(socket);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        socket.destroy();
-        reject(mapConnectError(this.address, error));
-      });
+      }
+      throw mapConnectError(this.address, error as NodeJS.ErrnoException);
     });
   }
 
