@@ -68,6 +68,21 @@ export interface HttpCoreOptions {
   readonly random?: () => number;
   /** Clock in ms (tests may move it). */
   readonly now?: () => number;
+  /** Told about every attempt's end (health monitors, metrics): never card data, never the token. */
+  readonly onAttempt?: (attempt: AttemptReport) => void;
+}
+
+/** One HTTP attempt, as `onAttempt` hears of it. */
+export interface AttemptReport {
+  readonly method: HttpMethod;
+  readonly path: string;
+  readonly ok: boolean;
+  /** The HTTP status; null when no answer came (connection refused, timeout). */
+  readonly status: number | null;
+  /** The client's error code when it failed (CONNECTION_ERROR, TIMEOUT, SERVER_ERROR…). */
+  readonly code: string | null;
+  readonly message: string | null;
+  readonly durationMs: number;
 }
 
 /** Per-call options every resource method accepts. */
@@ -141,6 +156,8 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
   });
 }
 
+type AttemptOutcome = { ok: true; status: number; body: unknown } | { ok: false; failure: AttemptFailure };
+
 interface AttemptFailure {
   readonly error: PaymentsApiError;
   readonly retryable: boolean;
@@ -191,6 +208,7 @@ export class HttpCore {
   readonly #maxRetryAfterMs: number;
   readonly #random: () => number;
   readonly #now: () => number;
+  readonly #onAttempt: ((attempt: AttemptReport) => void) | undefined;
   /** Until when calls fail fast after a 401 (ms since epoch). */
   #authBlockedUntil = 0;
 
@@ -223,6 +241,7 @@ export class HttpCore {
     this.#maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULTS.maxRetryAfterMs;
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
+    this.#onAttempt = options.onAttempt;
   }
 
   /** The per-attempt timeout calls get unless they pass their own. */
@@ -247,6 +266,7 @@ export class HttpCore {
       const started = performance.now();
       const outcome = await this.#attempt(url, init, request, attempt, timeoutMs);
       const durationMs = Math.round(performance.now() - started);
+      this.#report(method, path, outcome, durationMs);
       if (outcome.ok) {
         this.#authBlockedUntil = 0;
         this.#log.debug({ method, path, status: outcome.status, attempt, durationMs }, 'payments api request');
@@ -265,6 +285,18 @@ export class HttpCore {
     }
   }
 
+  #report(method: HttpMethod, path: string, outcome: AttemptOutcome, durationMs: number): void {
+    if (this.#onAttempt === undefined) return;
+    const report: AttemptReport = outcome.ok
+      ? { method, path, ok: true, status: outcome.status, code: null, message: null, durationMs }
+      : { method, path, ok: false, status: outcome.failure.error.status ?? null, code: outcome.failure.error.code, message: outcome.failure.error.message, durationMs };
+    try {
+      this.#onAttempt(report);
+    } catch {
+      // An observer's bug must not fail a payment.
+    }
+  }
+
   /** How long to wait before the next attempt, or undefined to give up. */
   #retryWait(failure: AttemptFailure, attempt: number, attempts: number, retryable: boolean): number | undefined {
     if (!retryable || !failure.retryable || attempt >= attempts) return undefined;
@@ -280,7 +312,7 @@ export class HttpCore {
     request: HttpRequest,
     attempt: number,
     timeoutMs: number,
-  ): Promise<{ ok: true; status: number; body: unknown } | { ok: false; failure: AttemptFailure }> {
+  ): Promise<AttemptOutcome> {
     const { method, path, signal: callerSignal } = request;
     callerSignal?.throwIfAborted();
     // One controller per attempt, aborted by its timer or by the caller's signal. The timer is a

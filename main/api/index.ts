@@ -21,6 +21,7 @@ export {
   backoffDelay,
   type CallOptions,
   HttpCore,
+  type AttemptReport,
   type HttpCoreOptions,
   type HttpMethod,
   type HttpRequest,

@@ -18,3 +18,8 @@ export function defaultJournalPath(home: string = homedir()): string {
 export function trainingJournalPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'training', 'journal.db');
 }
+
+/** The paired POS clients (hashed tokens, blocked origins): `~/.pinbridge/clients.db`, for both modes. */
+export function clientsPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'clients.db');
+}

@@ -9,7 +9,7 @@
  */
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { PaymentsClient } from '../api/index.js';
+import { PaymentsClient, type AttemptReport } from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
@@ -46,6 +46,8 @@ export interface PaymentStack {
   readonly engine: PaymentEngine;
   /** The embedded sandbox, in training mode. */
   readonly sandbox: RunningSandbox | undefined;
+  /** The seller the payments are made for. */
+  readonly sellerId: string;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export async function openPaymentStack(options: {
   readonly home?: string;
   readonly config: Partial<EngineConfig>;
   readonly logger: Logger;
+  /** Told about every payments API attempt (the agent's health monitor). */
+  readonly onAttempt?: (attempt: AttemptReport) => void;
 }): Promise<PaymentStack> {
   checkApiOptions(options.api);
   const { api, logger } = options;
@@ -86,17 +90,17 @@ export async function openPaymentStack(options: {
       const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
       closers.push(() => running.close());
       sandbox = running;
-      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId });
+      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId, onAttempt: options.onAttempt });
       sellerId = running.sellerId;
     } else {
-      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace! });
+      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace!, onAttempt: options.onAttempt });
       sellerId = api.seller!;
     }
     const journal = Journal.open(journalPath);
     closers.push(() => journal.close());
     const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
     closers.push(() => engine.close());
-    return { training, journalPath, journal, client, engine, sandbox, close };
+    return { training, journalPath, journal, client, engine, sandbox, sellerId, close };
   } catch (error) {
     await close();
     throw error;

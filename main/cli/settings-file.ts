@@ -2,7 +2,8 @@
  * The agent's settings file: `--settings FILE`, or `~/.pinbridge/settings.json` when it exists
  * (the desktop window writes the same file). JSON: the payment settings (PaymentSettings,
  * main/core/settings.ts) at the top level, the store as receipts print it under `receipts`
- * (ReceiptSettings) and the receipt printers under `printers` (main/receipts/printers.ts).
+ * (ReceiptSettings), the receipt printers under `printers` (main/receipts/printers.ts) and the
+ * POS API's ports and certificate under `pos` (main/pos/settings.ts).
  * Anything wrong in it stops the command with the file, the field and a sentence, before any
  * payment starts.
  */
@@ -12,6 +13,7 @@ import { schemaViolations } from '../contract/index.js';
 import { resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
+import { PosSettings } from '../pos/settings.js';
 import { ReceiptSettings } from '../receipts/settings.js';
 import { defaultDataDir } from './paths.js';
 
@@ -23,14 +25,19 @@ export interface AgentSettings extends ResolvedSettings {
   /** The copies printed by themselves when a sale is approved or voided (default both). */
   readonly autoPrint: readonly ReceiptCopy[];
   readonly printers: PrintersSettings;
+  /** Where the POS API listens (and its TLS certificate). */
+  readonly pos: PosSettings;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The `receipts` and `printers` sections, checked; the rest is the payment settings. */
-function splitSections(json: unknown, path: string): { payment: unknown; receipts: ReceiptSettings | null; autoPrint: readonly ReceiptCopy[]; printers: PrintersSettings } {
-  if (!isObject(json)) return { payment: json, receipts: null, autoPrint: RECEIPT_COPIES, printers: {} };
-  const { receipts, printers, ...payment } = json;
+function splitSections(
+  json: unknown,
+  path: string,
+): { payment: unknown; receipts: ReceiptSettings | null; autoPrint: readonly ReceiptCopy[]; printers: PrintersSettings; pos: PosSettings } {
+  if (!isObject(json)) return { payment: json, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {} };
+  const { receipts, printers, pos, ...payment } = json;
   const violations: { field: string; message: string }[] = [];
   let autoPrint: readonly ReceiptCopy[] = RECEIPT_COPIES;
   let store: ReceiptSettings | null = null;
@@ -53,8 +60,14 @@ function splitSections(json: unknown, path: string): { payment: unknown; receipt
       violations.push(...printerViolations(printerSettings));
     }
   }
+  let posSettings: PosSettings = {};
+  if (pos !== undefined) {
+    const found = schemaViolations(PosSettings, pos);
+    violations.push(...found.map((v) => ({ field: v.field === '' ? 'pos' : `pos.${v.field}`, message: v.message })));
+    if (found.length === 0) posSettings = pos as PosSettings;
+  }
   if (violations.length > 0) throw new SettingsError(violations, path);
-  return { payment, receipts: store, autoPrint, printers: printerSettings };
+  return { payment, receipts: store, autoPrint, printers: printerSettings, pos: posSettings };
 }
 
 export function defaultSettingsPath(home?: string): string {
@@ -69,7 +82,7 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    if (missing && explicitPath === undefined) return { ...resolveSettings({}), path: null, receipts: null, autoPrint: RECEIPT_COPIES, printers: {} };
+    if (missing && explicitPath === undefined) return { ...resolveSettings({}), path: null, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {} };
     throw new SettingsError([{ field: '(file)', message: missing ? 'the file does not exist' : `cannot be read (${(error as Error).message})` }], path);
   }
   let json: unknown;

@@ -60,8 +60,18 @@ export interface PaymentEngineOptions {
   readonly now?: () => Date;
 }
 
+/** A PINPAD as the engine holds it: whether something runs on it, and which payment. */
+export interface TerminalState {
+  readonly serial: string;
+  readonly busy: boolean;
+  /** The payment it runs; null when free or busy with another operation (a message, a key…). */
+  readonly payment: { readonly id: string; readonly referenceId: string } | null;
+}
+
 export interface EngineEvents {
   progress: [event: PaymentProgress];
+  /** A PINPAD became busy or free. */
+  terminal: [state: TerminalState];
 }
 
 export interface RecoveryReport {
@@ -84,7 +94,9 @@ interface Terminal {
 }
 
 interface Run extends LiveRun {
+  /** '' while the PINPAD is only reserved (before the intent is journaled, or for another operation). */
   readonly paymentId: string;
+  readonly referenceId: string;
   readonly terminal: string;
   readonly abort: AbortController;
   promise: Promise<PaymentOutcome>;
@@ -95,6 +107,7 @@ function newRun(terminal: string, askTaxId: boolean): Run {
   const abort = new AbortController();
   return {
     paymentId: '',
+    referenceId: '',
     terminal,
     abort,
     signal: abort.signal,
@@ -159,8 +172,35 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#terminals.delete(serial);
   }
 
-  terminals(): { serial: string; busy: boolean; payment: string | null }[] {
-    return [...this.#terminals.values()].map((t) => ({ serial: t.serial, busy: t.busy !== undefined, payment: t.busy?.paymentId ?? null }));
+  terminals(): TerminalState[] {
+    return [...this.#terminals.values()].map((t) => this.#terminalState(t));
+  }
+
+  /**
+   * Runs an operation that is not a payment on a PINPAD (a message, a key, a CPF for the POS),
+   * holding it as a payment would: a payment or another operation meanwhile gets BUSY. The
+   * operation gets an AbortSignal, fired by `abortOperation` or when the PINPAD is detached.
+   */
+  async withTerminal<T>(serial: string | undefined, operation: (serial: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.#assertOpen();
+    const terminal = this.#pickTerminal(serial);
+    if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy${terminal.busy.paymentId ? ` with payment ${terminal.busy.paymentId}` : ''}`);
+    const reservation = newRun(terminal.serial, false);
+    this.#setBusy(terminal, reservation);
+    try {
+      return await operation(terminal.serial, reservation.signal);
+    } finally {
+      if (terminal.busy === reservation) this.#setBusy(terminal, undefined);
+    }
+  }
+
+  /** Aborts the operation `withTerminal` runs on a PINPAD; never a payment (that is `cancel`). */
+  abortOperation(serial: string | undefined): boolean {
+    const terminal = this.#pickTerminal(serial);
+    const run = terminal.busy;
+    if (run === undefined || run.paymentId !== '') return false;
+    run.abort.abort(new Error('aborted by the POS'));
+    return true;
   }
 
   /** The text a PINPAD shows during a blocking command, relayed to the POS and the window. */
@@ -192,7 +232,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy with payment ${terminal.busy.paymentId}`);
     // Reserve the PINPAD before any await, so two starts cannot both get it.
     const reservation = newRun(terminal.serial, params.ask_tax_id === true);
-    terminal.busy = reservation;
+    this.#setBusy(terminal, reservation);
     let record: PaymentRecord;
     try {
       // Recovery before each new sale: nothing from before is left undecided. Bounded, so a slow
@@ -211,7 +251,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         confirmation: this.config.confirmation,
       });
     } catch (error) {
-      terminal.busy = undefined;
+      this.#setBusy(terminal, undefined);
       // A concurrent start with the same reference won the race: answer like a repeat.
       const raced = this.journal.findByReference(params.reference_id);
       if (raced) return this.#repeat(raced, hash);
@@ -348,7 +388,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       }
       const record = this.#remoteIntent(transaction, referenceId, serial);
       const run = newRun(serial, false);
-      terminal.busy = run;
+      this.#setBusy(terminal, run);
       outcomes.push(await this.#launch(record, terminal, run));
     }
     return outcomes;
@@ -368,6 +408,20 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   // ------------------------------------------------------------------------------------------
+
+  #terminalState(terminal: Terminal): TerminalState {
+    const run = terminal.busy;
+    return {
+      serial: terminal.serial,
+      busy: run !== undefined,
+      payment: run !== undefined && run.paymentId !== '' ? { id: run.paymentId, referenceId: run.referenceId } : null,
+    };
+  }
+
+  #setBusy(terminal: Terminal, run: Run | undefined): void {
+    terminal.busy = run;
+    if (this.#terminals.get(terminal.serial) === terminal) this.emit('terminal', this.#terminalState(terminal));
+  }
 
   #assertOpen(): void {
     if (this.#closed) throw new EngineError('CLOSED', 'The payment engine is closed');
@@ -402,8 +456,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   #launch(record: PaymentRecord, terminal: Terminal, reservation: Run): Promise<PaymentOutcome> {
-    const run: Run = { ...reservation, paymentId: record.id };
-    terminal.busy = run;
+    const run: Run = { ...reservation, paymentId: record.id, referenceId: record.referenceId };
+    this.#setBusy(terminal, run);
     this.#runs.set(record.id, run);
     // Whether the run left an undo for the queue (unknown after a failure: assume it did).
     let leftUndo = true;
@@ -429,7 +483,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         return outcomeOf(current);
       } finally {
         this.#runs.delete(record.id);
-        if (terminal.busy === run) terminal.busy = undefined;
+        if (terminal.busy === run) this.#setBusy(terminal, undefined);
         // An undo this run could not send is now the queue's (its timer skipped live runs).
         if (leftUndo) this.#scheduleUndos();
       }

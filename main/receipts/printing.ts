@@ -9,7 +9,7 @@ import type { Journal } from '../core/journal/journal.js';
 import type { ReceiptCopy } from './card-receipt.js';
 import { PrintJournal } from './print-jobs.js';
 import { PrintQueue } from './print-queue.js';
-import { SettingsPrinter, type PrintersSettings } from './printers.js';
+import { printerColumns, SettingsPrinter, type PrintersSettings } from './printers.js';
 import { ReceiptService } from './service.js';
 import type { ReceiptSettings } from './settings.js';
 
@@ -51,6 +51,10 @@ export function openReceiptPrinting(options: ReceiptPrintingOptions): ReceiptPri
     training: options.training,
     ...(queue === undefined ? {} : { queue }),
     autoPrint: options.autoPrint,
+    columnsOf: (name) => {
+      const printer = options.printers[name];
+      return printer === undefined ? undefined : printerColumns(printer);
+    },
   });
   queue?.start();
   return {

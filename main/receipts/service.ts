@@ -4,7 +4,9 @@
  * themselves when a payment ends — both copies of an approval, the cancellation receipt of a
  * voided sale. A copy printed before is marked as a reprint.
  */
-import type { PrintDocument } from '../../drivers/printers/document.js';
+import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
+import type { Transaction } from '../api/index.js';
+import { boletoSlipDocument } from './boleto-slip.js';
 import type { PaymentProgress } from '../core/events.js';
 import type { Journal } from '../core/journal/journal.js';
 import { cardReceiptDocument, RECEIPT_COPIES, type CardReceipt, type ReceiptCopy } from './card-receipt.js';
@@ -25,6 +27,8 @@ export interface ReceiptServiceOptions {
   readonly autoPrint?: readonly ReceiptCopy[];
   /** Whether a copy (by its subject) was printed before: it then comes out as a reprint. Default: the queue's journal. */
   readonly printedBefore?: (subject: string) => boolean;
+  /** The paper width of a printer by name (slips lay out for it); default 48 columns. */
+  readonly columnsOf?: (printer: string) => PaperColumns | undefined;
 }
 
 /** The print queue's subject of a payment's copy: how reprints are recognised. */
@@ -53,14 +57,27 @@ export class ReceiptService {
 
   /** Queues the copies on a printer; returns the journaled jobs at once. */
   print(key: string, options: { copies?: readonly ReceiptCopy[]; printer?: string; reprint?: boolean } = {}): PrintJob[] {
-    const queue = this.#options.queue;
-    if (queue === undefined) throw new ReceiptError('INVALID_SETTINGS', 'No receipt printer is configured (settings: printers.default).');
+    const queue = this.#queue();
     const receipt = this.receipt(key);
     return (options.copies ?? RECEIPT_COPIES).map((copy) => {
       const subject = receiptSubject(receipt.referenceId, receipt.kind, copy);
       const reprint = options.reprint ?? this.#printedBefore(subject);
       return queue.submit(options.printer ?? DEFAULT_PRINTER, subject, cardReceiptDocument({ ...receipt, reprint }, copy));
     });
+  }
+
+  /** Queues the slip of a boleto or bolepix (digitable line, barcode, Pix QR code) laid out for the printer's paper. */
+  printBoletoSlip(transaction: Transaction, options: { printer?: string } = {}): PrintJob {
+    const queue = this.#queue();
+    const printer = options.printer ?? DEFAULT_PRINTER;
+    const columns = this.#options.columnsOf?.(printer) ?? 48;
+    return queue.submit(printer, `boleto:${transaction.id}`, boletoSlipDocument(transaction, { settings: this.#options.settings, columns }));
+  }
+
+  #queue(): PrintQueue {
+    const queue = this.#options.queue;
+    if (queue === undefined) throw new ReceiptError('INVALID_SETTINGS', 'No receipt printer is configured (settings: printers.default).');
+    return queue;
   }
 
   /**

@@ -15,7 +15,16 @@ import { HotplugWatcher } from '../../../drivers/transports/discovery.js';
 import { createLogger, type Logger } from '../../log.js';
 import type { CliIo } from '../io.js';
 import { connectPinpad, SIMULATOR_ADDRESS, type PinpadConnection } from '../pinpad-connection.js';
-import { attachPinpad } from '../../core/pinpad/attach.js';
+import { PinpadRegistry } from '../../core/pinpad/registry.js';
+import { ApiHealthMonitor } from '../../api/health.js';
+import { ClientStore } from '../../pos/clients/client-store.js';
+import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
+import { PosServer } from '../../pos/server/server.js';
+import { SettingsError } from '../../core/settings.js';
+import { VERSION } from '../../version.js';
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { clientsPath } from '../paths.js';
 import { addPaymentStackOptions, checkApiOptions, openPaymentStack, type ApiOptions } from '../payment-stack.js';
 import { loadSettings, type AgentSettings } from '../settings-file.js';
 import type { Journal } from '../../core/journal/journal.js';
@@ -29,6 +38,7 @@ const RECONNECT_DELAY_MS = 2000;
 
 interface StartOptions extends ApiOptions {
   port?: string;
+  posPort?: string;
   headless?: boolean;
   journal?: string;
   settings?: string;
@@ -145,6 +155,37 @@ function startReceiptPrinting(journal: Journal, settings: AgentSettings, trainin
   return printing;
 }
 
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^[0-9]+$/.test(text) || port > 65535) throw new UsageError(`--pos-port must be a port number (0–65535), not "${text}"`);
+  return port;
+}
+
+/** The certificate and key of `pos.tls`, read at start (a missing file stops the start with its name). */
+function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undefined {
+  const tls = settings.pos.tls;
+  if (tls === undefined) return undefined;
+  const read = (field: 'cert_file' | 'key_file'): Buffer => {
+    try {
+      return readFileSync(tls[field]);
+    } catch (error) {
+      throw new SettingsError([{ field: `pos.tls.${field}`, message: `cannot be read (${(error as Error).message})` }], settings.path ?? '(settings)');
+    }
+  };
+  return { cert: read('cert_file'), key: read('key_file') };
+}
+
+/**
+ * Headless, the terminal is the cashier's window: the pairing code goes to stdout as a JSON line
+ * (for a supervisor program) and to stderr as a sentence (for a person).
+ */
+function announcePairing(io: CliIo, pairing: PairingAnnouncement): void {
+  io.stdout(
+    `${JSON.stringify({ event: 'pairing_requested', pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, code: pairing.code, expires_at: pairing.expiresAt })}\n`,
+  );
+  io.stderr(`Pairing request from "${pairing.name}" (${pairing.origin ?? 'a program on this computer'}): code ${pairing.code} — type it in the POS before ${pairing.expiresAt}.\n`);
+}
+
 export function registerStartCommand(program: Command, io: CliIo): void {
   const command = program.command('start');
   addPaymentStackOptions(command)
@@ -155,25 +196,36 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     )
     .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else sim)')
     .option('--headless', 'run without the desktop window (this build has no window yet, so always)')
+    .option('--pos-port <port>', 'port of the POS API (WebSocket and demo page) on 127.0.0.1; 0 = any free port (default: settings pos.ports, else 17301, 17302, 17303)')
     .action(async (options: StartOptions) => {
       const settings = loadSettings(options.settings, io.env.HOME);
       checkApiOptions(options);
+      const posPorts = options.posPort === undefined ? settings.pos.ports : [parsePort(options.posPort)];
+      const tls = readTls(settings);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
       const address = options.port ?? io.env.PINBRIDGE_PINPAD ?? SIMULATOR_ADDRESS;
+      const apiHealth = new ApiHealthMonitor();
       const stack = await openPaymentStack({
         api: options,
         ...(options.journal === undefined ? {} : { journalPath: options.journal }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
         config: settings.engine,
         logger,
+        onAttempt: apiHealth.record,
       });
       const { engine, training } = stack;
+      apiHealth.on('change', (health) =>
+        (health.state === 'down' ? logger.warn.bind(logger) : logger.info.bind(logger))({ state: health.state, error: health.lastError }, 'payments API health'),
+      );
       logger.info({ mode: training ? 'training' : 'live', port: address, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
       const printing = startReceiptPrinting(stack.journal, settings, training, logger);
       engine.on('progress', (event) =>
         printing?.service.onProgress(event, (error) => logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed')),
       );
 
+      const pinpads = new PinpadRegistry(engine);
+      let clients: ClientStore | undefined;
+      let pos: PosServer | undefined;
       const watcher = new HotplugWatcher();
       watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
       watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
@@ -182,13 +234,34 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         // Whatever a crash left in flight is finished or undone before the first sale.
         const recovered = await engine.recover();
         logger.info({ ...recovered }, 'journal recovered');
+        clients = ClientStore.open(clientsPath(io.env.HOME));
+        pos = await PosServer.start({
+          agent: {
+            version: VERSION,
+            mode: training ? 'training' : 'live',
+            engine,
+            pinpads,
+            receipts: printing?.service,
+            printers: printing?.printers ?? new Map(),
+            printQueue: printing?.queue,
+            api: stack.client,
+            sellerId: stack.sellerId,
+            apiHealth,
+            clients,
+          },
+          logger,
+          ...(posPorts === undefined ? {} : { ports: posPorts }),
+          ...(tls === undefined ? {} : { tls }),
+          announcePairing: (pairing) => announcePairing(io, pairing),
+        });
         // The first listing failing is reported through the watcher's `error` event.
         void watcher.start();
+        const server = pos;
         await keepPinpad(address, training, logger, io.signal, {
           connected: async (connection) => {
-            await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, logger });
+            await pinpads.attach(connection.pinpad, address, { timeouts: settings.sale, logger });
           },
-          lost: (info) => engine.detachTerminal(info.serialNumber),
+          lost: (info) => pinpads.detach(info.serialNumber),
           ready: (info) => {
             io.stdout(
               `${JSON.stringify({
@@ -203,6 +276,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
                 journal: stack.journalPath,
                 recovered,
                 printers: printing ? [...printing.printers.keys()] : [],
+                pos: { ws: server.url, demo: server.demoUrl },
                 ...(stack.sandbox
                   ? {
                       sandbox: {
@@ -219,6 +293,8 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         });
       } finally {
         watcher.stop();
+        await pos?.close();
+        clients?.close();
         await printing?.close();
         await stack.close();
         logger.info({}, 'Pinbridge stopped');

@@ -1,0 +1,150 @@
+/**
+ * The PINPADs the agent knows: attached to the payment engine under their serial numbers, with
+ * what a POS or a technician asks about them (model, where it is connected, connected or not,
+ * busy with which payment), and the operations a POS may run on an idle PINPAD outside a
+ * payment — a message, a key, a CPF typed by the customer. Those hold the PINPAD through the
+ * engine (`withTerminal`), so they and payments never interleave: either gets BUSY.
+ *
+ * A PINPAD that goes away stays listed as disconnected, so the POS sees "unplugged" rather than
+ * "unknown"; it comes back under the same serial when it is reopened.
+ */
+import { EventEmitter } from 'node:events';
+import type { CustomerDataKind, Pinpad, PinpadKey } from '../../../drivers/abecs/pinpad.js';
+import type { PaymentEngine, TerminalState } from '../engine.js';
+import { EngineError } from '../errors.js';
+import { attachPinpad, type AttachOptions } from './attach.js';
+
+export interface PinpadEntry {
+  readonly serialNumber: string;
+  readonly manufacturer: string;
+  readonly model: string;
+  readonly firmware: string;
+  /** Where it is connected: a serial port, tcp://…, ble:…, sim. */
+  readonly address: string;
+  readonly connected: boolean;
+  readonly busy: boolean;
+  /** The reference of the payment it runs. */
+  readonly paymentReference: string | null;
+}
+
+export interface PinpadRegistryEvents {
+  connected: [entry: PinpadEntry];
+  disconnected: [entry: PinpadEntry];
+  /** Became busy or free. */
+  busy: [entry: PinpadEntry];
+}
+
+interface Known {
+  info: { manufacturer: string; model: string; firmware: string };
+  address: string;
+  pinpad: Pinpad | undefined;
+}
+
+/** How long a customer has to answer a prompt when the POS does not say. */
+export const DEFAULT_PROMPT_SECONDS = 60;
+
+export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
+  readonly #engine: PaymentEngine;
+  readonly #known = new Map<string, Known>();
+
+  constructor(engine: PaymentEngine) {
+    super();
+    this.#engine = engine;
+    engine.on('terminal', (state) => {
+      const entry = this.#entry(state.serial, state);
+      if (entry) this.emit('busy', entry);
+    });
+  }
+
+  /** Attaches an opened PINPAD to the engine; returns its entry (connected). */
+  async attach(pinpad: Pinpad, address: string, options: AttachOptions = {}): Promise<PinpadEntry> {
+    const info = await pinpad.info();
+    const serial = await attachPinpad(this.#engine, pinpad, options);
+    this.#known.set(serial, {
+      info: { manufacturer: info.manufacturer, model: info.model, firmware: info.firmware },
+      address,
+      pinpad,
+    });
+    const entry = this.#entry(serial)!;
+    this.emit('connected', entry);
+    return entry;
+  }
+
+  /** The PINPAD went away: it leaves the engine (a payment on it is aborted) and shows as disconnected. */
+  detach(serial: string): void {
+    const known = this.#known.get(serial);
+    this.#engine.detachTerminal(serial);
+    if (known === undefined || known.pinpad === undefined) return;
+    known.pinpad = undefined;
+    this.emit('disconnected', this.#entry(serial)!);
+  }
+
+  list(): PinpadEntry[] {
+    return [...this.#known.keys()].map((serial) => this.#entry(serial)!);
+  }
+
+  /** One PINPAD; without a serial, the only one there is (PINPAD_REQUIRED when several). */
+  get(serial: string | undefined): PinpadEntry {
+    if (serial !== undefined) {
+      const entry = this.#entry(serial);
+      if (entry === undefined) throw new EngineError('PINPAD_NOT_FOUND', `No PINPAD with serial ${serial} is known`);
+      return entry;
+    }
+    const entries = this.list();
+    const connected = entries.filter((entry) => entry.connected);
+    const candidates = connected.length > 0 ? connected : entries;
+    if (candidates.length === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is connected');
+    if (candidates.length > 1) {
+      throw new EngineError('PINPAD_REQUIRED', `Several PINPADs are connected (${candidates.map((e) => e.serialNumber).join(', ')}); say which with "terminal"`);
+    }
+    return candidates[0]!;
+  }
+
+  /** Shows up to 32 characters ("\n" splits the two lines) on an idle PINPAD. */
+  display(serial: string | undefined, text: string): Promise<void> {
+    return this.#operate(serial, (pinpad) => pinpad.display(text));
+  }
+
+  /** Optionally shows a prompt, then waits for a function key. */
+  readKey(serial: string | undefined, options: { prompt?: string; timeoutSeconds?: number } = {}): Promise<PinpadKey> {
+    return this.#operate(serial, async (pinpad, signal) => {
+      if (options.prompt !== undefined) await pinpad.display(options.prompt);
+      return pinpad.readKey({ signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS });
+    });
+  }
+
+  /** The customer types a CPF, CNPJ, phone… under the PINPAD's own prompt. */
+  readCustomerData(serial: string | undefined, kind: CustomerDataKind, options: { timeoutSeconds?: number } = {}): Promise<string> {
+    return this.#operate(serial, (pinpad, signal) =>
+      pinpad.readCustomerData(kind, { signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS }),
+    );
+  }
+
+  /** Stops a key or data request in progress; false when none runs. */
+  abort(serial: string | undefined): boolean {
+    return this.#engine.abortOperation(this.get(serial).serialNumber);
+  }
+
+  #operate<T>(serial: string | undefined, operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const entry = this.get(serial);
+    return this.#engine.withTerminal(entry.serialNumber, (attached, signal) => {
+      const pinpad = this.#known.get(attached)?.pinpad;
+      if (pinpad === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not connected`);
+      return operation(pinpad, signal);
+    });
+  }
+
+  #entry(serial: string, state?: TerminalState): PinpadEntry | undefined {
+    const known = this.#known.get(serial);
+    if (known === undefined) return undefined;
+    const terminal = state ?? this.#engine.terminals().find((t) => t.serial === serial);
+    return {
+      serialNumber: serial,
+      ...known.info,
+      address: known.address,
+      connected: known.pinpad !== undefined,
+      busy: terminal?.busy ?? false,
+      paymentReference: terminal?.payment?.referenceId ?? null,
+    };
+  }
+}

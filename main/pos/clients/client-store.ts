@@ -1,0 +1,712 @@
+/**
+ * The paired POS clients, their pairing requests and the origins the cashier blocked: one SQLite
+ * file shared by every Pinbridge process on the machine (the agent, the CLI, the window), so a
+ * revocation made in one takes effect in the others on their next request (anchors §4.4–4.6,
+ * §7, §8.2: an origin allowlist, a pairing secret shown in the bridge window, a remembered list
+ * that can be viewed and revoked).
+ *
+ * Pairing, step by step:
+ * 1. The POS asks to pair with a name; the server adds the browser Origin from the upgrade request
+ *    (null for a non-browser client). `requestPairing` stores the request and returns a six-digit
+ *    code. The code goes to the cashier's screen only, never back to the POS: typing it into the
+ *    POS is what proves someone at this checkout agreed.
+ * 2. The POS sends the pairing id and the code back; `completePairing` checks them (same origin,
+ *    not expired, not used, few wrong attempts) and returns a long-lived client token, once.
+ * 3. Every connection then presents the token to `authenticate`, from the origin it was paired
+ *    from; `isActive` is cheap enough to ask on every request.
+ *
+ * What is stored: tokens only as SHA-256 hashes (a copy of the file gives no usable token), codes
+ * only as hashes salted with the pairing id. Pairing requests are kept after they end so that a
+ * replayed code is told PAIRING_USED rather than PAIRING_NOT_FOUND; rows older than a day are
+ * deleted when a store is opened.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { draw, generatePairingCode, hashPairingCode, normalizePairingCode, pairingCodeMatches, type RandomSource } from './pairing-code.js';
+
+export { PAIRING_CODE_DIGITS, type RandomSource } from './pairing-code.js';
+
+/** Stable codes for the server to map to JSON-RPC errors and to pt-BR sentences for the cashier. */
+export type ClientStoreErrorCode =
+  /** A name, origin, id, code or option that is malformed (nothing was changed). */
+  | 'INVALID_INPUT'
+  /** requestPairing (or authenticate) from an origin the cashier blocked. */
+  | 'ORIGIN_BLOCKED'
+  /** The origin already has `pendingPerOrigin` pairing requests waiting. */
+  | 'TOO_MANY_PENDING'
+  /** completePairing / rejectPairing: no such pairing request (or it was cleaned up). */
+  | 'PAIRING_NOT_FOUND'
+  /** The code's time ran out before it was typed. */
+  | 'PAIRING_EXPIRED'
+  /** The request was already completed: the code is being replayed. */
+  | 'PAIRING_USED'
+  /** Too many wrong codes (or wrong origins): the request is dead, start a new one. */
+  | 'PAIRING_FAILED'
+  /** The cashier said no (or blocked the origin). */
+  | 'PAIRING_REJECTED'
+  /** The code does not match; `attemptsLeft` says how many tries remain. */
+  | 'WRONG_CODE'
+  /** The origin differs from the one that requested the pairing, or the one the token is bound to. */
+  | 'ORIGIN_MISMATCH'
+  /** The token is malformed or unknown. */
+  | 'TOKEN_INVALID'
+  /** The token was revoked by the cashier. */
+  | 'TOKEN_REVOKED'
+  /** revoke: no client with this id. */
+  | 'NOT_FOUND'
+  /** Another process held the write lock longer than the busy timeout. */
+  | 'LOCKED'
+  /** The file is damaged, not a client store, or from a newer Pinbridge. */
+  | 'CORRUPT';
+
+export class ClientStoreError extends Error {
+  override readonly name = 'ClientStoreError';
+  readonly code: ClientStoreErrorCode;
+  /** WRONG_CODE and ORIGIN_MISMATCH on completion: the attempts the pairing request still allows. */
+  readonly attemptsLeft: number | undefined;
+
+  constructor(code: ClientStoreErrorCode, message: string, options: { attemptsLeft?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.attemptsLeft = options.attemptsLeft;
+  }
+}
+
+export interface ClientStoreOptions {
+  /** The clock for every stored time and expiry (tests pass their own). */
+  readonly now?: () => Date;
+  /** How long a pairing code can be typed. Default 120 000 ms. */
+  readonly codeTtlMs?: number;
+  /** Wrong codes (and wrong origins) a pairing request survives. Default 5. */
+  readonly maxCodeAttempts?: number;
+  /** Unexpired pending requests one origin may have at once (all non-browser clients share one count). Default 3. */
+  readonly pendingPerOrigin?: number;
+  /** Random bytes for codes, ids and tokens. Default `crypto.randomBytes`. */
+  readonly random?: RandomSource;
+  /** How long a write waits for another process's write lock before LOCKED. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+}
+
+export type PairingState = 'pending' | 'completed' | 'expired' | 'failed' | 'rejected';
+
+/** A pairing request as the window shows it (never its code). */
+export interface PairingRequest {
+  readonly id: string;
+  readonly name: string;
+  /** The normalized browser origin, or null for a non-browser client. */
+  readonly origin: string | null;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly state: PairingState;
+}
+
+/** A POS that paired (never its token or the token's hash). */
+export interface PairedClient {
+  readonly id: string;
+  readonly name: string;
+  /** The normalized origin the token is bound to; null for a non-browser client. */
+  readonly origin: string | null;
+  readonly createdAt: string;
+  readonly lastSeenAt: string | null;
+  readonly revokedAt: string | null;
+}
+
+export interface BlockedOrigin {
+  readonly origin: string;
+  readonly blockedAt: string;
+}
+
+export const DEFAULT_CODE_TTL_MS = 120_000;
+export const DEFAULT_MAX_CODE_ATTEMPTS = 5;
+export const DEFAULT_PENDING_PER_ORIGIN = 3;
+export const NAME_MAX_LENGTH = 64;
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+/** Ended pairing requests are kept this long so that a replayed code is recognised. */
+const PAIRING_RETENTION_MS = 24 * 60 * 60 * 1000;
+const MAX_ORIGIN_LENGTH = 512;
+const TOKEN_PREFIX = 'pbt_';
+const TOKEN_BYTES = 32;
+/** `pbt_` and 32 bytes in base64url (43 characters, no padding). */
+const TOKEN_SHAPE = /^pbt_[A-Za-z0-9_-]{43}$/u;
+
+/**
+ * `scheme://host[:port]` and nothing else: no user info, path, query or fragment, no percent
+ * escapes (a browser never sends them in Origin, and URL would decode them into another host).
+ * The host is a bracketed IPv6 address or a run of characters allowed in a host name.
+ */
+const ORIGIN_SHAPE = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(\[[0-9A-Fa-f:.]+\]|[^\p{Cc}\s/\\?#@:[\]%]+)(?::([0-9]{1,5}))?$/u;
+
+/**
+ * Characters refused in a POS name: controls, lone surrogates, line and paragraph separators, and
+ * the bidirectional overrides and isolates that would let a name disguise itself in the window.
+ */
+const NAME_FORBIDDEN = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * The canonical form of a browser origin: lowercase scheme and host, IDN in punycode, default
+ * port (80 for http, 443 for https) dropped, so `http://LOCALHOST:80` equals `http://localhost`.
+ * Undefined unless it is `http(s)://host[:port]` — "null", file:, paths and user info included.
+ */
+export function normalizeOrigin(origin: string): string | undefined {
+  if (typeof origin !== 'string' || origin.length === 0 || origin.length > MAX_ORIGIN_LENGTH) return undefined;
+  const match = ORIGIN_SHAPE.exec(origin);
+  if (!match) return undefined;
+  const scheme = match[1]!.toLowerCase();
+  if (scheme !== 'http' && scheme !== 'https') return undefined;
+  const port = match[3];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65_535)) return undefined;
+  try {
+    // URL does the host canonicalization browsers do (case, punycode, IPv4 and IPv6 forms).
+    const url = new URL(`${scheme}://${match[2]!}${port === undefined ? '' : `:${port}`}`);
+    return url.hostname === '' ? undefined : url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+const isMemory = (path: string): boolean => path === ':memory:' || path === '';
+
+// --- schema ----------------------------------------------------------------------------------
+
+/**
+ * Version 1. `clients_by_origin` serves isPairedOrigin (asked on every upgrade); the partial index
+ * on pending requests serves the per-origin count and the window's list.
+ */
+const V1 = `
+CREATE TABLE clients (
+  id           TEXT PRIMARY KEY,
+  name         TEXT NOT NULL,
+  origin       TEXT,
+  token_hash   TEXT NOT NULL UNIQUE,
+  created_at   TEXT NOT NULL,
+  last_seen_at TEXT,
+  revoked_at   TEXT
+);
+CREATE INDEX clients_by_origin ON clients (origin) WHERE revoked_at IS NULL;
+
+CREATE TABLE pairings (
+  id         TEXT PRIMARY KEY,
+  name       TEXT NOT NULL,
+  origin     TEXT,
+  code_hash  TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  attempts   INTEGER NOT NULL DEFAULT 0,
+  state      TEXT NOT NULL CHECK (state IN ('pending', 'completed', 'expired', 'failed', 'rejected')),
+  client_id  TEXT REFERENCES clients (id)
+);
+CREATE INDEX pairings_pending ON pairings (origin, expires_at) WHERE state = 'pending';
+CREATE INDEX pairings_by_created ON pairings (created_at);
+
+CREATE TABLE blocked_origins (
+  origin     TEXT PRIMARY KEY,
+  blocked_at TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
+/** MIGRATIONS[i] takes the file from version i to version i + 1. */
+const MIGRATIONS: readonly string[] = [V1];
+export const CLIENT_STORE_SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the file up to the current version in one write transaction; refuses a newer file. */
+function migrate(db: Database.Database): void {
+  const current = (): number => db.pragma('user_version', { simple: true }) as number;
+  if (current() === CLIENT_STORE_SCHEMA_VERSION) return;
+  db.transaction(() => {
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const from = current();
+    if (from > CLIENT_STORE_SCHEMA_VERSION) {
+      throw new ClientStoreError(
+        'CORRUPT',
+        `the client store is at schema version ${from}, newer than this Pinbridge understands (${CLIENT_STORE_SCHEMA_VERSION}); update Pinbridge`,
+      );
+    }
+    for (let version = from; version < CLIENT_STORE_SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version]!);
+    db.pragma(`user_version = ${CLIENT_STORE_SCHEMA_VERSION}`);
+  }).immediate();
+}
+
+// --- rows ------------------------------------------------------------------------------------
+
+interface ClientRow {
+  readonly id: string;
+  readonly name: string;
+  readonly origin: string | null;
+  readonly created_at: string;
+  readonly last_seen_at: string | null;
+  readonly revoked_at: string | null;
+}
+
+interface PairingRow {
+  readonly id: string;
+  readonly name: string;
+  readonly origin: string | null;
+  readonly code_hash: string;
+  readonly created_at: string;
+  readonly expires_at: string;
+  readonly attempts: number;
+  readonly state: PairingState;
+}
+
+const CLIENT_COLUMNS = 'id, name, origin, created_at, last_seen_at, revoked_at';
+const PAIRING_COLUMNS = 'id, name, origin, code_hash, created_at, expires_at, attempts, state';
+
+const toClient = (row: ClientRow): PairedClient => ({
+  id: row.id,
+  name: row.name,
+  origin: row.origin,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+  revokedAt: row.revoked_at,
+});
+
+/** A pending request past its expiry reads as expired, whether or not the row was updated yet. */
+const toPairing = (row: PairingRow, nowIso: string): PairingRequest => ({
+  id: row.id,
+  name: row.name,
+  origin: row.origin,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  state: row.state === 'pending' && row.expires_at <= nowIso ? 'expired' : row.state,
+});
+
+/** Busy and damaged files become ClientStoreErrors; anything else is a bug and stays as it is. */
+function translate(error: unknown, path: string): unknown {
+  if (error instanceof Database.SqliteError) {
+    if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
+      return new ClientStoreError('LOCKED', `the client store ${path} is locked by another process: ${error.message}`, { cause: error });
+    }
+    if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
+      return new ClientStoreError('CORRUPT', `the client store ${path} is damaged or not a client store: ${error.message}`, { cause: error });
+    }
+  }
+  return error;
+}
+
+function positiveInteger(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new ClientStoreError('INVALID_INPUT', `${option} must be a positive integer, not ${String(value)}`);
+  }
+  return value;
+}
+
+/** The name trimmed, or INVALID_INPUT. */
+function checkName(name: unknown): string {
+  if (typeof name !== 'string') throw new ClientStoreError('INVALID_INPUT', 'the POS name must be a string');
+  const trimmed = name.trim();
+  const length = [...trimmed].length;
+  if (length === 0 || length > NAME_MAX_LENGTH) {
+    throw new ClientStoreError('INVALID_INPUT', `the POS name must have 1 to ${NAME_MAX_LENGTH} characters (it has ${length})`);
+  }
+  if (NAME_FORBIDDEN.test(trimmed)) {
+    throw new ClientStoreError('INVALID_INPUT', 'the POS name contains control or direction-changing characters');
+  }
+  return trimmed;
+}
+
+/** null stays null (a non-browser client); a string must be a valid origin, normalized. */
+function checkOrigin(origin: unknown): string | null {
+  if (origin === null) return null;
+  const normalized = typeof origin === 'string' ? normalizeOrigin(origin) : undefined;
+  if (normalized === undefined) {
+    throw new ClientStoreError('INVALID_INPUT', `${JSON.stringify(origin)} is not an origin (expected http(s)://host[:port] or null)`);
+  }
+  return normalized;
+}
+
+const MALFORMED = Symbol('malformed origin');
+
+/**
+ * The origin presented by a caller, for comparison with a stored one: a malformed origin becomes
+ * a value no stored origin equals (stored origins are normalized).
+ */
+function presentedOrigin(origin: string | null): string | null | typeof MALFORMED {
+  if (origin === null) return null;
+  return normalizeOrigin(origin) ?? MALFORMED;
+}
+const describeOrigin = (origin: string | null): string => origin ?? 'a non-browser client';
+
+/** What a completion attempt decided: committed first, thrown after (a throw would roll it back). */
+type Completion = { readonly client: PairedClient; readonly token: string } | { readonly error: ClientStoreError };
+
+export class ClientStore {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #now: () => Date;
+  readonly #random: RandomSource;
+  readonly #codeTtlMs: number;
+  readonly #maxCodeAttempts: number;
+  readonly #pendingPerOrigin: number;
+  readonly #statements = new Map<string, Database.Statement>();
+
+  private constructor(path: string, db: Database.Database, options: ClientStoreOptions) {
+    this.path = path;
+    this.#db = db;
+    this.#now = options.now ?? (() => new Date());
+    this.#random = options.random ?? randomBytes;
+    this.#codeTtlMs = positiveInteger(options.codeTtlMs, DEFAULT_CODE_TTL_MS, 'codeTtlMs');
+    this.#maxCodeAttempts = positiveInteger(options.maxCodeAttempts, DEFAULT_MAX_CODE_ATTEMPTS, 'maxCodeAttempts');
+    this.#pendingPerOrigin = positiveInteger(options.pendingPerOrigin, DEFAULT_PENDING_PER_ORIGIN, 'pendingPerOrigin');
+  }
+
+  /** Opens (creating the directories, file and schema) the store at `path`; ':memory:' works. */
+  static open(path: string, options: ClientStoreOptions = {}): ClientStore {
+    let db: Database.Database | undefined;
+    try {
+      if (!isMemory(path)) mkdirSync(dirname(path), { recursive: true });
+      db = new Database(path);
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
+      db.pragma('journal_mode = WAL');
+      // Writes are rare (a pairing, a revocation, a last-seen time): each can afford an fsync, and a
+      // revocation must not be lost to a power cut.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      migrate(db);
+      const store = new ClientStore(path, db, options);
+      store.#cleanUp();
+      return store;
+    } catch (error) {
+      db?.close();
+      throw translate(error, path);
+    }
+  }
+
+  // --- pairing ---------------------------------------------------------------------------------
+
+  /**
+   * Stores a pairing request and returns it with its code. The code is for the cashier's screen
+   * only: the server must never send it to the POS.
+   */
+  requestPairing(input: { name: string; origin: string | null }): { pairing: PairingRequest; code: string } {
+    const name = checkName(input.name);
+    const origin = checkOrigin(input.origin);
+    return this.#write(() => {
+      if (origin !== null && this.#blocked(origin)) {
+        throw new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${origin}`);
+      }
+      const now = this.#now();
+      const nowIso = now.toISOString();
+      const { pending } = this.#statement(
+        `SELECT COUNT(*) AS pending FROM pairings WHERE state = 'pending' AND origin IS ? AND expires_at > ?`,
+      ).get(origin, nowIso) as { pending: number };
+      if (pending >= this.#pendingPerOrigin) {
+        throw new ClientStoreError(
+          'TOO_MANY_PENDING',
+          `${describeOrigin(origin)} already has ${pending} pairing requests waiting (at most ${this.#pendingPerOrigin})`,
+        );
+      }
+      const id = `pair_${draw(this.#random, 16).toString('hex')}`;
+      const code = generatePairingCode(this.#random);
+      const pairing: PairingRequest = {
+        id,
+        name,
+        origin,
+        createdAt: nowIso,
+        expiresAt: new Date(now.getTime() + this.#codeTtlMs).toISOString(),
+        state: 'pending',
+      };
+      this.#statement(
+        `INSERT INTO pairings (id, name, origin, code_hash, created_at, expires_at, attempts, state)
+         VALUES (?, ?, ?, ?, ?, ?, 0, 'pending')`,
+      ).run(id, name, origin, hashPairingCode(id, code), pairing.createdAt, pairing.expiresAt);
+      return { pairing, code };
+    });
+  }
+
+  /** The requests waiting for their code, oldest first (for the window; codes are not stored). */
+  pendingPairings(): PairingRequest[] {
+    const nowIso = this.#now().toISOString();
+    const rows = this.#read(
+      () =>
+        this.#statement(
+          `SELECT ${PAIRING_COLUMNS} FROM pairings WHERE state = 'pending' AND expires_at > ? ORDER BY created_at, rowid`,
+        ).all(nowIso) as PairingRow[],
+    );
+    return rows.map((row) => toPairing(row, nowIso));
+  }
+
+  /**
+   * Checks the code typed into the POS and, when it is right, creates the client and returns its
+   * token (the only time the token exists in clear). One IMMEDIATE transaction: of two completions
+   * racing, in this process or another, one wins and the other is told PAIRING_USED. A wrong code
+   * or a wrong origin uses up one attempt; the last one kills the request (PAIRING_FAILED after).
+   */
+  completePairing(input: { pairingId: string; code: string; origin: string | null }): { client: PairedClient; token: string } {
+    if (typeof input.pairingId !== 'string' || input.pairingId.length === 0 || input.pairingId.length > 64) {
+      throw new ClientStoreError('INVALID_INPUT', 'the pairing id must be a non-empty string');
+    }
+    const code = normalizePairingCode(input.code);
+    if (code === undefined) throw new ClientStoreError('INVALID_INPUT', 'the pairing code must be 6 digits');
+    if (input.origin !== null && typeof input.origin !== 'string') {
+      throw new ClientStoreError('INVALID_INPUT', 'the origin must be a string or null');
+    }
+    const origin = presentedOrigin(input.origin);
+    const outcome = this.#write((): Completion => {
+      const row = this.#statement(`SELECT ${PAIRING_COLUMNS} FROM pairings WHERE id = ?`).get(input.pairingId) as PairingRow | undefined;
+      if (!row) return { error: new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${input.pairingId}`) };
+      const nowIso = this.#now().toISOString();
+      const ended = this.#endedError(row, nowIso);
+      if (ended) return { error: ended };
+
+      const matches = origin === row.origin && pairingCodeMatches(row.id, code, row.code_hash);
+      if (!matches) {
+        const attempts = row.attempts + 1;
+        const attemptsLeft = Math.max(0, this.#maxCodeAttempts - attempts);
+        this.#statement(`UPDATE pairings SET attempts = ?, state = ? WHERE id = ?`).run(
+          attempts,
+          attemptsLeft === 0 ? 'failed' : 'pending',
+          row.id,
+        );
+        // The origin is checked first so that a caller from another origin learns nothing about the code.
+        return origin === row.origin
+          ? { error: new ClientStoreError('WRONG_CODE', `wrong code for pairing request ${row.id}`, { attemptsLeft }) }
+          : {
+              error: new ClientStoreError(
+                'ORIGIN_MISMATCH',
+                `pairing request ${row.id} was made by ${describeOrigin(row.origin)}, not by ${input.origin === null ? 'a non-browser client' : JSON.stringify(input.origin)}`,
+                { attemptsLeft },
+              ),
+            };
+      }
+      // Blocking rejects pending requests in its own transaction, so this only guards a row
+      // written by an older version or by hand.
+      if (row.origin !== null && this.#blocked(row.origin)) {
+        this.#statement(`UPDATE pairings SET state = 'rejected' WHERE id = ?`).run(row.id);
+        return { error: new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${row.origin}`) };
+      }
+
+      const token = `${TOKEN_PREFIX}${draw(this.#random, TOKEN_BYTES).toString('base64url')}`;
+      const client: PairedClient = {
+        id: `cli_${draw(this.#random, 8).toString('hex')}`,
+        name: row.name,
+        origin: row.origin,
+        createdAt: nowIso,
+        lastSeenAt: null,
+        revokedAt: null,
+      };
+      this.#statement(`INSERT INTO clients (id, name, origin, token_hash, created_at) VALUES (?, ?, ?, ?, ?)`).run(
+        client.id,
+        client.name,
+        client.origin,
+        sha256(token),
+        client.createdAt,
+      );
+      this.#statement(`UPDATE pairings SET state = 'completed', attempts = ?, client_id = ? WHERE id = ?`).run(
+        row.attempts + 1,
+        client.id,
+        row.id,
+      );
+      return { client, token };
+    });
+    if ('error' in outcome) throw outcome.error;
+    return outcome;
+  }
+
+  /**
+   * The cashier said no. A request already completed answers PAIRING_USED (the client exists: revoke
+   * it instead); one that ended otherwise stays as it is.
+   */
+  rejectPairing(pairingId: string): void {
+    this.#write(() => {
+      const row = this.#statement(`SELECT state FROM pairings WHERE id = ?`).get(pairingId) as { state: PairingState } | undefined;
+      if (!row) throw new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${String(pairingId)}`);
+      if (row.state === 'completed') {
+        throw new ClientStoreError('PAIRING_USED', `pairing request ${pairingId} was already completed; revoke its client instead`);
+      }
+      if (row.state === 'pending') this.#statement(`UPDATE pairings SET state = 'rejected' WHERE id = ?`).run(pairingId);
+    });
+  }
+
+  // --- clients ---------------------------------------------------------------------------------
+
+  /**
+   * The client holding `token`, presented from `origin` (null for a non-browser client), with
+   * lastSeenAt now. The token is bound to exactly the origin it was paired from: another origin,
+   * a browser origin for a non-browser token, or null for a browser token is ORIGIN_MISMATCH.
+   * A blocked origin is refused (ORIGIN_BLOCKED) while it stays blocked; its tokens stay valid.
+   */
+  authenticate(token: string, origin: string | null): PairedClient {
+    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) {
+      throw new ClientStoreError('TOKEN_INVALID', 'the client token is malformed');
+    }
+    const presented = presentedOrigin(origin);
+    const row = this.#read(
+      () => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE token_hash = ?`).get(sha256(token)) as ClientRow | undefined,
+    );
+    if (!row) throw new ClientStoreError('TOKEN_INVALID', 'the client token is not known');
+    if (row.revoked_at !== null) throw new ClientStoreError('TOKEN_REVOKED', `client ${row.id} was revoked at ${row.revoked_at}`);
+    if (presented !== row.origin) {
+      throw new ClientStoreError(
+        'ORIGIN_MISMATCH',
+        `client ${row.id} is paired to ${describeOrigin(row.origin)}, not ${origin === null ? 'a non-browser client' : JSON.stringify(origin)}`,
+      );
+    }
+    if (row.origin !== null && this.isBlocked(row.origin)) {
+      throw new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${row.origin}`);
+    }
+    const seenAt = this.#now().toISOString();
+    // Conditional on not revoked: a revocation committed since the read above wins.
+    const { changes } = this.#read(() =>
+      this.#statement(`UPDATE clients SET last_seen_at = ? WHERE id = ? AND revoked_at IS NULL`).run(seenAt, row.id),
+    );
+    if (changes === 0) throw new ClientStoreError('TOKEN_REVOKED', `client ${row.id} was revoked`);
+    return toClient({ ...row, last_seen_at: seenAt });
+  }
+
+  /** Whether the client exists and is not revoked: one indexed read, fresh from the file each time. */
+  isActive(clientId: string): boolean {
+    const row = this.#read(
+      () => this.#statement(`SELECT revoked_at FROM clients WHERE id = ?`).get(clientId) as { revoked_at: string | null } | undefined,
+    );
+    return row !== undefined && row.revoked_at === null;
+  }
+
+  /** Whether some unrevoked client is paired to this origin (compared normalized). */
+  isPairedOrigin(origin: string): boolean {
+    const normalized = normalizeOrigin(origin);
+    if (normalized === undefined) return false;
+    return this.#read(
+      () => this.#statement(`SELECT 1 FROM clients WHERE origin = ? AND revoked_at IS NULL LIMIT 1`).get(normalized) !== undefined,
+    );
+  }
+
+  /** Every client ever paired, revoked ones included, oldest first. */
+  list(): PairedClient[] {
+    const rows = this.#read(() => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients ORDER BY created_at, rowid`).all() as ClientRow[]);
+    return rows.map(toClient);
+  }
+
+  get(clientId: string): PairedClient | undefined {
+    const row = this.#read(() => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as ClientRow | undefined);
+    return row === undefined ? undefined : toClient(row);
+  }
+
+  /** Revokes the client's token for good (a new pairing is needed); revoking twice keeps the first time. */
+  revoke(clientId: string): PairedClient {
+    return this.#write(() => {
+      this.#statement(`UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(this.#now().toISOString(), clientId);
+      const row = this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as ClientRow | undefined;
+      if (!row) throw new ClientStoreError('NOT_FOUND', `there is no client ${String(clientId)}`);
+      return toClient(row);
+    });
+  }
+
+  // --- blocked origins -------------------------------------------------------------------------
+
+  /**
+   * Blocks an origin: it can no longer ask to pair, its pending requests are rejected, and
+   * authenticate refuses it while it stays blocked. Its clients' tokens are NOT revoked: blocking
+   * is a switch the cashier can turn back (unblockOrigin), revocation is for good and is separate
+   * (revoke). Blocking twice keeps the first time.
+   */
+  blockOrigin(origin: string): void {
+    const normalized = checkOrigin(origin);
+    if (normalized === null) throw new ClientStoreError('INVALID_INPUT', 'only a browser origin can be blocked');
+    this.#write(() => {
+      this.#statement(`INSERT OR IGNORE INTO blocked_origins (origin, blocked_at) VALUES (?, ?)`).run(normalized, this.#now().toISOString());
+      this.#statement(`UPDATE pairings SET state = 'rejected' WHERE state = 'pending' AND origin = ?`).run(normalized);
+    });
+  }
+
+  /** Lets the origin ask to pair again (and its unrevoked tokens work again). */
+  unblockOrigin(origin: string): void {
+    const normalized = checkOrigin(origin);
+    if (normalized === null) return;
+    this.#write(() => {
+      this.#statement(`DELETE FROM blocked_origins WHERE origin = ?`).run(normalized);
+    });
+  }
+
+  blockedOrigins(): BlockedOrigin[] {
+    const rows = this.#read(
+      () =>
+        this.#statement(`SELECT origin, blocked_at FROM blocked_origins ORDER BY blocked_at, origin`).all() as {
+          origin: string;
+          blocked_at: string;
+        }[],
+    );
+    return rows.map((row) => ({ origin: row.origin, blockedAt: row.blocked_at }));
+  }
+
+  /** Whether the cashier blocked this origin; never for null (a non-browser client has no origin to block). */
+  isBlocked(origin: string | null): boolean {
+    if (origin === null) return false;
+    const normalized = normalizeOrigin(origin);
+    if (normalized === undefined) return false;
+    return this.#read(() => this.#blocked(normalized));
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.#db.close();
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  #blocked(normalized: string): boolean {
+    return this.#statement(`SELECT 1 FROM blocked_origins WHERE origin = ?`).get(normalized) !== undefined;
+  }
+
+  /** Why an ended request cannot complete (marking an expired pending row), or undefined if it can. */
+  #endedError(row: PairingRow, nowIso: string): ClientStoreError | undefined {
+    switch (row.state) {
+      case 'completed':
+        return new ClientStoreError('PAIRING_USED', `pairing request ${row.id} was already completed; its code cannot be used again`);
+      case 'failed':
+        return new ClientStoreError('PAIRING_FAILED', `pairing request ${row.id} had too many wrong attempts; ask to pair again`, {
+          attemptsLeft: 0,
+        });
+      case 'rejected':
+        return new ClientStoreError('PAIRING_REJECTED', `pairing request ${row.id} was rejected by the cashier`);
+      case 'expired':
+        return new ClientStoreError('PAIRING_EXPIRED', `pairing request ${row.id} expired at ${row.expires_at}`);
+      case 'pending':
+        if (row.expires_at > nowIso) return undefined;
+        this.#statement(`UPDATE pairings SET state = 'expired' WHERE id = ?`).run(row.id);
+        return new ClientStoreError('PAIRING_EXPIRED', `pairing request ${row.id} expired at ${row.expires_at}`);
+      default:
+        throw new ClientStoreError('CORRUPT', `pairing request ${row.id} has an unknown state ${JSON.stringify(row.state)}`);
+    }
+  }
+
+  /** Marks pending requests past their expiry and deletes requests older than the retention. */
+  #cleanUp(): void {
+    const now = this.#now();
+    this.#write(() => {
+      this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(now.toISOString());
+      this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
+    });
+  }
+
+  /** One compiled statement per SQL text. */
+  #statement(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. */
+  #write<T>(work: () => T): T {
+    try {
+      return this.#db.transaction(work).immediate();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+  }
+
+  #read<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+  }
+}

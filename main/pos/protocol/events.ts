@@ -1,0 +1,58 @@
+/**
+ * The notifications Pinbridge pushes to POS clients (JSON-RPC requests without an id), each
+ * with its payload schema, and who receives it:
+ * - "owner": the client that started the payment (all of its sessions); a payment nobody here
+ *   started (created by a back end as a pending transaction, or before a restart) goes to every
+ *   authenticated client;
+ * - "all": every authenticated session.
+ * Sessions that have not said hello receive nothing.
+ */
+import type { Static, TSchema } from 'typebox';
+import { ApiHealth, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
+
+export interface EventSpec<P extends TSchema = TSchema> {
+  readonly summary: string;
+  readonly payload: P;
+  readonly audience: 'owner' | 'all';
+}
+
+const event = <P extends TSchema>(spec: EventSpec<P>): EventSpec<P> => spec;
+
+export const EVENTS = {
+  'payment.progress': event({
+    audience: 'owner',
+    summary: 'A payment moved a step: the same texts the PINPAD and the cashier’s window show (pt-BR in cashier_message).',
+    payload: PaymentProgress,
+  }),
+  'payment.result': event({
+    audience: 'owner',
+    summary: 'A payment reached its result (also the answer of payment.start; sent to the other sessions of the client too).',
+    payload: PaymentOutcome,
+  }),
+  'pinpad.connected': event({ audience: 'all', summary: 'A PINPAD answered and is ready for payments.', payload: PinpadView }),
+  'pinpad.disconnected': event({ audience: 'all', summary: 'A PINPAD went away (unplugged, powered off, link lost).', payload: PinpadView }),
+  'pinpad.busy': event({
+    audience: 'all',
+    summary: 'A PINPAD became busy (a payment or another operation) or free again.',
+    payload: PinpadView,
+  }),
+  'printer.status': event({ audience: 'all', summary: 'A receipt printer changed: paper, cover, connection.', payload: PrinterView }),
+  'printer.job': event({ audience: 'all', summary: 'A print job changed state (printed, waiting for the printer, failed).', payload: PrintJobView }),
+  'api.health': event({ audience: 'all', summary: 'The payments API became reachable or unreachable.', payload: ApiHealth }),
+  'tapToPay.updated': event({
+    audience: 'owner',
+    summary: 'A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled).',
+    payload: RelayTransaction,
+  }),
+} as const;
+
+export type EventName = keyof typeof EVENTS;
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];
+export type EventPayload<E extends EventName> = Static<(typeof EVENTS)[E]['payload']>;
+
+/** A notification as it travels. */
+export interface Notification<E extends EventName = EventName> {
+  readonly jsonrpc: '2.0';
+  readonly method: E;
+  readonly params: EventPayload<E>;
+}

@@ -1,0 +1,490 @@
+/**
+ * Every method of the POS API, once: its parameters and result as TypeBox schemas, who may call
+ * it, and its documentation. The server validates with these schemas, the client's types are
+ * their `Static`, and `asyncapi.ts` publishes them — one source, three uses.
+ *
+ * `access`: "public" methods work before `session.hello` (to find the agent, pair and log in);
+ * every other method needs an authenticated session. `cost` is what a call takes from the
+ * client's rate budget (see server/rate-limit.ts): cheap reads 1, anything that moves the PINPAD
+ * or money more.
+ */
+import { Literals } from './literals.js';
+import { Type, type Static, type TSchema } from 'typebox';
+import { BoletoCancellation, BolepixPaymentMethod } from '../../contract/transactions.js';
+import { BuyerUpdateRequest } from '../../contract/buyers.js';
+import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
+import { StartParams } from '../../core/params.js';
+import { PAYMENT_STATES } from '../../core/states.js';
+import {
+  ApiHealth,
+  BankAccount,
+  BankAccountListItem,
+  Buyer,
+  PaymentOutcome,
+  PaymentState,
+  PaymentStatus,
+  PinpadView,
+  PrinterView,
+  PrintJobView,
+  RelayTransaction,
+} from './models.js';
+
+export type MethodAccess = 'public' | 'client';
+
+export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
+  readonly summary: string;
+  readonly description?: string;
+  readonly params: P;
+  readonly result: R;
+  readonly access: MethodAccess;
+  readonly cost: number;
+  /** Groups the methods in the documents. */
+  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay';
+}
+
+const method = <P extends TSchema, R extends TSchema>(spec: MethodSpec<P, R>): MethodSpec<P, R> => spec;
+
+const NoParams = Type.Object({}, { additionalProperties: false });
+const Empty = Type.Object({}, { additionalProperties: false });
+const Terminal = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 64, description: 'Serial number of the PINPAD; needed only when several are connected.' }),
+);
+const Reference = Type.Object(
+  { reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: "The POS's id of the sale." }) },
+  { additionalProperties: false },
+);
+const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
+const Seconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }));
+
+/**
+ * What the customer may type on the PINPAD for the POS. Card data (the last digits, the security
+ * code) is deliberately absent: it must never leave Pinbridge.
+ */
+export const CUSTOMER_DATA_FOR_POS = ['cpf', 'cnpj', 'phone', 'areaCodeAndPhone', 'rg', 'birthDateDdmmyyyy'] as const;
+export type CustomerDataForPos = (typeof CUSTOMER_DATA_FOR_POS)[number];
+
+export const PINPAD_KEYS = ['enter', 'cancel', 'clear', 'f1', 'f2', 'f3', 'f4', 'up', 'down'] as const;
+
+export const RECEIPT_FORMATS_FOR_POS = ['text', 'html', 'escpos'] as const;
+
+const Copy = Type.Union([Type.Literal('customer'), Type.Literal('merchant')]);
+
+const BoletoBody = {
+  customer: ApiId('buyer (customer) id'),
+  amount: Type.Integer({ minimum: 1, description: 'Centavos, an integer > 0.' }),
+  description: Type.String({ minLength: 1, maxLength: DESCRIPTION_MAX }),
+  reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: 'The POS’s id: repeating it returns the same boleto.' }),
+  metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  print: Type.Optional(Type.Boolean({ description: 'Also print the slip (digitable line, barcode, Pix QR) on the receipt printer.' })),
+};
+
+export const METHODS = {
+  // ------------------------------------------------------------------------------------------
+  // Session
+  'agent.info': method({
+    tag: 'agent',
+    access: 'public',
+    cost: 1,
+    summary: 'Who answers: Pinbridge, its version, the protocol, the mode; the lists of methods and events.',
+    description: 'Works before pairing: a page uses it to tell "Pinbridge is running" from "not installed".',
+    params: NoParams,
+    result: Type.Object(
+      {
+        name: Type.Literal('Pinbridge'),
+        version: Type.String(),
+        protocol: Type.Integer({ description: 'The POS API version; additions keep it, breaking changes raise it.' }),
+        mode: Type.Union([Type.Literal('training'), Type.Literal('live')]),
+        authenticated: Type.Boolean({ description: 'Whether this session said hello with a valid token.' }),
+        methods: Type.Array(Type.String()),
+        events: Type.Array(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'session.pair': method({
+    tag: 'session',
+    access: 'public',
+    cost: 20,
+    summary: 'Asks to pair this POS. Pinbridge shows a 6-digit code to the cashier; send it back with session.confirmPairing.',
+    description:
+      'The origin is the page\'s (from the WebSocket upgrade), never a parameter. Codes live 2 minutes and allow 5 attempts. ' +
+      'Blocked origins get ORIGIN_BLOCKED; too many open requests RATE_LIMITED.',
+    params: Type.Object(
+      { name: Type.String({ minLength: 1, maxLength: 64, description: 'How the cashier will see this POS ("Caixa 3 — Loja Centro").' }) },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      {
+        pairing_id: Type.String(),
+        expires_at: Type.String(),
+        code_length: Type.Integer(),
+        message: Type.String({ description: 'pt-BR, to show the cashier: where to read the code.' }),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'session.confirmPairing': method({
+    tag: 'session',
+    access: 'public',
+    cost: 20,
+    summary: 'Sends back the code the cashier read; returns the long-lived client token and logs this session in.',
+    description: 'Keep the token (it is shown only once). A replayed code is PAIRING_INVALID (reason PAIRING_USED).',
+    params: Type.Object(
+      { pairing_id: Type.String({ minLength: 1, maxLength: 64 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      { client_id: Type.String(), name: Type.String(), token: Type.String({ description: 'Send it in session.hello on every connection.' }) },
+      { additionalProperties: false },
+    ),
+  }),
+  'session.hello': method({
+    tag: 'session',
+    access: 'public',
+    cost: 5,
+    summary: 'Logs the session in with the client token; returns the results of payments that ended while it was away.',
+    params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        client_id: Type.String(),
+        name: Type.String(),
+        missed_results: Type.Array(PaymentOutcome, {
+          description: 'Final results of this client’s payments that ended while no session of it was connected.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'agent.status': method({
+    tag: 'agent',
+    access: 'client',
+    cost: 1,
+    summary: 'Everything at a glance: PINPADs, printers, the payments API, connected POS clients.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        pinpads: Type.Array(PinpadView),
+        printers: Type.Array(PrinterView),
+        api: ApiHealth,
+        clients_connected: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+
+  // ------------------------------------------------------------------------------------------
+  // PINPAD
+  'pinpad.list': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 1,
+    summary: 'The PINPADs Pinbridge knows, connected or not.',
+    params: NoParams,
+    result: Type.Object({ pinpads: Type.Array(PinpadView) }, { additionalProperties: false }),
+  }),
+  'pinpad.status': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 1,
+    summary: 'One PINPAD: connected, busy, which payment.',
+    params: Type.Object({ terminal: Terminal }, { additionalProperties: false }),
+    result: PinpadView,
+  }),
+  'pinpad.display': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 5,
+    summary: 'Shows a message on the idle PINPAD (≤ 32 characters: two lines of 16, split at "\\n" or after 16).',
+    params: Type.Object(
+      {
+        terminal: Terminal,
+        text: Type.String({ minLength: 1, maxLength: 33, description: '≤ 32 characters plus an optional "\\n" between the lines.' }),
+      },
+      { additionalProperties: false },
+    ),
+    result: Empty,
+  }),
+  'pinpad.readCustomerData': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 10,
+    summary: 'Asks the customer to type a CPF, CNPJ, phone… on the PINPAD keypad; returns the digits.',
+    description: 'Never card data: the last digits and the security code are not offered. CANCEL on the PINPAD is PINPAD_CANCELLED.',
+    params: Type.Object(
+      {
+        terminal: Terminal,
+        kind: Literals(CUSTOMER_DATA_FOR_POS),
+        timeout_s: Seconds,
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ kind: Type.String(), value: Type.String({ description: 'Digits only.' }) }, { additionalProperties: false }),
+  }),
+  'pinpad.readKey': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 10,
+    summary: 'Waits for the customer to press a function key (ENTRA, ANULA, LIMPA, F1–F4, arrows), with an optional prompt.',
+    params: Type.Object(
+      {
+        terminal: Terminal,
+        prompt: Type.Optional(Type.String({ minLength: 1, maxLength: 33 })),
+        timeout_s: Seconds,
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ key: Literals(PINPAD_KEYS) }, { additionalProperties: false }),
+  }),
+  'pinpad.abort': method({
+    tag: 'pinpad',
+    access: 'client',
+    cost: 2,
+    summary: 'Stops a pinpad.readKey or pinpad.readCustomerData in progress (not a payment: use payment.cancel).',
+    params: Type.Object({ terminal: Terminal }, { additionalProperties: false }),
+    result: Type.Object({ aborted: Type.Boolean() }, { additionalProperties: false }),
+  }),
+
+  // ------------------------------------------------------------------------------------------
+  // Payments
+  'payment.start': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 20,
+    summary: 'Runs a PINPAD payment to its result. Idempotent by reference_id: repeat it after any doubt.',
+    description:
+      'Answers when the payment ends (approved, declined, failed or cancelled); payment.progress events arrive meanwhile. ' +
+      'The same reference_id with the same parameters returns the same payment (running or finished); with others, REFERENCE_CONFLICT.',
+    params: StartParams,
+    result: PaymentOutcome,
+  }),
+  'payment.cancel': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 5,
+    summary: 'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void.',
+    params: Reference,
+    result: PaymentOutcome,
+  }),
+  'payment.status': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 1,
+    summary: 'Processed (with the result and both receipts) / InProgress / NotFound: how a POS recovers after losing the connection.',
+    params: Reference,
+    result: PaymentStatus,
+  }),
+  'payment.confirm': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 5,
+    summary: 'Confirms an approval (confirmation policy "pos"); harmless when already confirmed.',
+    params: Reference,
+    result: PaymentOutcome,
+  }),
+  'payment.undo': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 10,
+    summary: 'Voids an approval, confirmed or not; harmless when already undone.',
+    params: Reference,
+    result: PaymentOutcome,
+  }),
+  'payment.list': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 2,
+    summary: 'Payments from the journal, newest first.',
+    params: Type.Object(
+      {
+        from: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created at or after (ISO time).' })),
+        to: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created before (ISO time).' })),
+        states: Type.Optional(Type.Array(Literals(PAYMENT_STATES), { maxItems: PAYMENT_STATES.length })),
+        terminal: Terminal,
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+        offset: Type.Optional(Type.Integer({ minimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ items: Type.Array(PaymentOutcome), total: Type.Integer() }, { additionalProperties: false }),
+  }),
+  'payment.pending': method({
+    tag: 'payment',
+    access: 'client',
+    cost: 2,
+    summary: 'Approvals waiting for confirmation, and voids waiting for the payments API.',
+    params: NoParams,
+    result: Type.Object({ confirmations: Type.Array(PaymentOutcome), undos: Type.Array(PaymentOutcome) }, { additionalProperties: false }),
+  }),
+
+  // ------------------------------------------------------------------------------------------
+  // Receipts
+  'receipt.get': method({
+    tag: 'receipt',
+    access: 'client',
+    cost: 2,
+    summary: "One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself.",
+    params: Type.Object(
+      {
+        reference_id: Reference.properties.reference_id,
+        copy: Copy,
+        format: Type.Optional(Literals(RECEIPT_FORMATS_FOR_POS, { default: 'text' })),
+        columns: Type.Optional(
+          Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], { description: 'Paper width in characters: 32 (58 mm), 42 or 48 (80 mm, the default).' }),
+        ),
+        reprint: Type.Optional(Type.Boolean({ description: 'Mark it as a reprint (default: marked when that copy was printed before).' })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      {
+        reference_id: Type.String(),
+        copy: Copy,
+        kind: Type.Union([Type.Literal('sale'), Type.Literal('cancellation')]),
+        format: Type.String(),
+        encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')]),
+        content: Type.String(),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'receipt.print': method({
+    tag: 'receipt',
+    access: 'client',
+    cost: 10,
+    summary: 'Prints copies on the receipt printer (in the background, journaled); a copy printed before comes out as a reprint.',
+    params: Type.Object(
+      {
+        reference_id: Reference.properties.reference_id,
+        copies: Type.Optional(Type.Array(Copy, { minItems: 1, maxItems: 2, uniqueItems: true })),
+        printer: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+  }),
+
+  // ------------------------------------------------------------------------------------------
+  // Relays of the payments API, with Pinbridge's credentials and seller
+  'buyer.get': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 2,
+    summary: 'A buyer by id.',
+    params: Type.Object({ buyer_id: ApiId('buyer id') }, { additionalProperties: false }),
+    result: Buyer,
+  }),
+  'buyer.update': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 5,
+    summary: "Changes a buyer's name, e-mail, phone, birth date, address or metadata (never the CPF/CNPJ).",
+    params: Type.Object({ buyer_id: ApiId('buyer id'), changes: BuyerUpdateRequest }, { additionalProperties: false }),
+    result: Buyer,
+  }),
+  'buyer.search': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 5,
+    summary: 'Finds a buyer by CPF or CNPJ — given, or typed by the customer on the PINPAD (`from_pinpad`).',
+    description: 'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND.',
+    params: Type.Object(
+      {
+        taxpayer_id: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'CPF, 11 digits.' })),
+        ein: Type.Optional(Type.String({ pattern: '^[0-9]{14}$', description: 'CNPJ, 14 digits.' })),
+        from_pinpad: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
+        terminal: Terminal,
+        timeout_s: Seconds,
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      { buyer: Buyer, searched: Type.Object({ taxpayer_id: Type.Optional(Type.String()), ein: Type.Optional(Type.String()) }) },
+      { additionalProperties: false },
+    ),
+  }),
+  'bankAccount.get': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 2,
+    summary: 'One of the seller’s bank accounts.',
+    params: Type.Object({ bank_account_id: ApiId('bank account id') }, { additionalProperties: false }),
+    result: BankAccount,
+  }),
+  'bankAccount.list': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 2,
+    summary: "The seller's bank accounts.",
+    params: Type.Object(
+      { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), offset: Type.Optional(Type.Integer({ minimum: 0 })) },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ items: Type.Array(BankAccountListItem), total: Type.Integer() }, { additionalProperties: false }),
+  }),
+  'boleto.create': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 10,
+    summary: 'Issues a boleto for the seller (idempotent by reference_id); `print` prints its slip.',
+    params: Type.Object(
+      {
+        ...BoletoBody,
+        expiration_date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+        payment_limit_date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+        body_instructions: Type.Optional(Type.Array(Type.String({ maxLength: 80 }), { maxItems: 4 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+  }),
+  'bolepix.create': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 10,
+    summary: 'Issues a bolepix (a boleto that can also be paid by Pix) for the seller; `print` prints its slip with the QR code.',
+    params: Type.Object({ ...BoletoBody, payment_method: Type.Optional(BolepixPaymentMethod) }, { additionalProperties: false }),
+    result: Type.Object({ transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+  }),
+  'boleto.cancel': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 5,
+    summary: 'Asks to cancel a boleto or bolepix: REQUESTED (applied shortly) or IGNORED (already paid).',
+    params: Type.Object({ transaction_id: ApiId('transaction id') }, { additionalProperties: false }),
+    result: BoletoCancellation,
+  }),
+  'tapToPay.create': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 10,
+    summary: "Pushes a charge to a seller's phone (tap to pay); a tapToPay.updated event follows when the phone completes it.",
+    params: Type.Object(
+      {
+        terminal: Type.String({ minLength: 1, maxLength: 64, description: 'Id of the phone (NFC device).' }),
+        payment_type: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
+        amount: Type.Integer({ minimum: 1, description: 'Centavos.' }),
+        description: Type.String({ minLength: 1, maxLength: DESCRIPTION_MAX }),
+        reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX }),
+        notification: Type.Optional(Type.String({ maxLength: NOTIFICATION_MAX_TAP_TO_PAY })),
+        installments: Type.Optional(Type.Integer({ minimum: INSTALLMENTS_MIN, maximum: INSTALLMENTS_MAX })),
+      },
+      { additionalProperties: false },
+    ),
+    result: RelayTransaction,
+  }),
+  'tapToPay.status': method({
+    tag: 'relay',
+    access: 'client',
+    cost: 2,
+    summary: 'A tap-to-pay charge as the payments API has it now.',
+    params: Type.Object({ transaction_id: ApiId('transaction id') }, { additionalProperties: false }),
+    result: RelayTransaction,
+  }),
+} as const;
+
+export type MethodName = keyof typeof METHODS;
+export const METHOD_NAMES = Object.keys(METHODS) as MethodName[];
+export type ParamsOf<M extends MethodName> = Static<(typeof METHODS)[M]['params']>;
+export type ResultOf<M extends MethodName> = Static<(typeof METHODS)[M]['result']>;
+
+export { PaymentState };

@@ -1,0 +1,187 @@
+/**
+ * The records the POS API hands out (payments, PINPADs, receipts, print jobs, paired clients,
+ * relayed API records), as TypeBox schemas: they type the handlers and the client, validate in
+ * tests what the server sends, and document the AsyncAPI. Amounts are integer centavos.
+ */
+import { Literals } from './literals.js';
+import { Type, type Static } from 'typebox';
+import { BankAccount, BankAccountListItem } from '../../contract/bank-accounts.js';
+import { Buyer } from '../../contract/buyers.js';
+import { BoletoDetails, PixDetails, TransactionError } from '../../contract/transactions.js';
+import { PAYMENT_STATES } from '../../core/states.js';
+import { PROGRESS_STEPS } from '../../core/events.js';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const IsoTime = Type.String({ description: 'ISO 8601 time.' });
+
+export const PaymentState = Literals(PAYMENT_STATES, { description: "The journal state (see docs/architecture.md); `status` is what most POSes need." },
+);
+
+export const PaymentOutcome = Type.Object(
+  {
+    status: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('failed'), Type.Literal('cancelled')]),
+    reference_id: Type.String(),
+    payment_id: Type.String({ description: "Pinbridge's id of the payment (its journal record)." }),
+    transaction_id: Nullable(Type.String({ description: "The payments API's transaction id." })),
+    terminal: Type.String({ description: 'Serial number of the PINPAD.' }),
+    amount: Type.Integer({ description: 'Centavos.' }),
+    payment_type: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
+    installments: Nullable(Type.Integer()),
+    authorization_code: Nullable(Type.String()),
+    nsu: Nullable(Type.String()),
+    card: Nullable(
+      Type.Object(
+        {
+          brand: Type.String(),
+          masked_pan: Type.String({ description: 'First 6 and last 4 digits, e.g. 411111******1111.' }),
+          entry_mode: Type.String({ description: 'chip, contactless, magstripe…' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    confirmation: Nullable(
+      Type.Union([Type.Literal('pending'), Type.Literal('confirmed'), Type.Literal('undone')], {
+        description: 'For an approval: pending until the POS (or the policy) confirms; undone once voided.',
+      }),
+    ),
+    state: PaymentState,
+    problem: Nullable(
+      Type.Object(
+        { code: Type.String(), message: Type.String(), cashier_message: Type.String({ description: 'pt-BR.' }) },
+        { additionalProperties: false },
+      ),
+    ),
+    customer_tax_id: Nullable(Type.String({ description: 'The CPF the customer typed on the PINPAD, when asked.' })),
+    created_at: IsoTime,
+    finished_at: Nullable(IsoTime),
+  },
+  { additionalProperties: false, title: 'PaymentOutcome', description: 'What the POS learns about a payment; the same before and after a restart.' },
+);
+export type PaymentOutcome = Static<typeof PaymentOutcome>;
+
+/** Both copies as plain text, ready for a POS that prints or stores them itself. */
+export const ReceiptTexts = Type.Object(
+  {
+    customer: Type.String({ description: 'The customer copy, one line per row, at the printer width.' }),
+    merchant: Type.String(),
+  },
+  { additionalProperties: false, title: 'ReceiptTexts' },
+);
+export type ReceiptTexts = Static<typeof ReceiptTexts>;
+
+export const PaymentStatus = Type.Union(
+  [
+    Type.Object(
+      { status: Type.Literal('Processed'), result: PaymentOutcome, receipts: Nullable(ReceiptTexts) },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { status: Type.Literal('InProgress'), payment_id: Type.String(), state: PaymentState },
+      { additionalProperties: false },
+    ),
+    Type.Object({ status: Type.Literal('NotFound') }, { additionalProperties: false }),
+  ],
+  { title: 'PaymentStatus', description: 'Processed (with the result and receipts) / InProgress / NotFound.' },
+);
+
+
+export const ProgressStep = Literals(Object.keys(PROGRESS_STEPS) as (keyof typeof PROGRESS_STEPS)[], { description: 'Where the payment is.' },
+);
+
+export const PaymentProgress = Type.Object(
+  {
+    payment_id: Type.String(),
+    reference_id: Type.String(),
+    terminal: Type.String(),
+    step: ProgressStep,
+    state: PaymentState,
+    message: Type.String({ description: 'English.' }),
+    cashier_message: Type.String({ description: 'pt-BR; for pinpad_message, the PINPAD’s own text.' }),
+    at: IsoTime,
+  },
+  { additionalProperties: false, title: 'PaymentProgress' },
+);
+export type PaymentProgress = Static<typeof PaymentProgress>;
+
+export const PinpadView = Type.Object(
+  {
+    serial_number: Type.String({ description: 'The `terminal` of its payments.' }),
+    manufacturer: Type.String(),
+    model: Type.String(),
+    firmware: Type.String(),
+    address: Type.String({ description: 'Where it is connected: a serial port, tcp://…, ble:…, sim.' }),
+    connected: Type.Boolean(),
+    busy: Type.Boolean({ description: 'Running a payment or another operation.' }),
+    payment_reference: Nullable(Type.String({ description: 'The reference_id of the payment it is running.' })),
+  },
+  { additionalProperties: false, title: 'Pinpad' },
+);
+export type PinpadView = Static<typeof PinpadView>;
+
+export const PrinterView = Type.Object(
+  {
+    name: Type.String({ description: 'Its name in the settings ("default").' }),
+    connected: Nullable(Type.Boolean({ description: 'null until the first job or status check.' })),
+    paper_out: Type.Boolean(),
+    paper_low: Type.Boolean(),
+    cover_open: Type.Boolean(),
+    error: Nullable(Type.String()),
+  },
+  { additionalProperties: false, title: 'Printer' },
+);
+export type PrinterView = Static<typeof PrinterView>;
+
+export const PrintJobView = Type.Object(
+  {
+    id: Type.String(),
+    printer: Type.String(),
+    subject: Type.String({ description: '"payment:<reference_id>:sale:customer"…' }),
+    state: Literals(['queued', 'printing', 'printed', 'failed', 'cancelled'] as const),
+    attempts: Type.Integer(),
+    error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false, title: 'PrintJob' },
+);
+export type PrintJobView = Static<typeof PrintJobView>;
+
+export const ApiHealth = Type.Object(
+  {
+    state: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('unknown')]),
+    since: Nullable(IsoTime),
+    last_error: Nullable(Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false, title: 'ApiHealth', description: 'Whether the payments API answered its last calls.' },
+);
+export type ApiHealth = Static<typeof ApiHealth>;
+
+export const PairedClientView = Type.Object(
+  {
+    client_id: Type.String(),
+    name: Type.String(),
+    origin: Nullable(Type.String()),
+  },
+  { additionalProperties: false, title: 'PairedClient' },
+);
+
+/** A payments API transaction as the relays return it: amounts in centavos, never card data beyond first 6 / last 4. */
+export const RelayTransaction = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.String({ description: 'pending, succeeded, failed, canceled, …' }),
+    amount: Type.Integer({ description: 'Centavos.' }),
+    payment_type: Type.String(),
+    payment_locale: Nullable(Type.String()),
+    reference_id: Nullable(Type.String()),
+    description: Nullable(Type.String()),
+    customer: Nullable(Type.String()),
+    boleto: Nullable(BoletoDetails),
+    pix: Nullable(PixDetails),
+    error: Nullable(TransactionError),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  },
+  { additionalProperties: false, title: 'RelayTransaction' },
+);
+export type RelayTransaction = Static<typeof RelayTransaction>;
+
+export { BankAccount, BankAccountListItem, Buyer };

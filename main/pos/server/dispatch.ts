@@ -1,0 +1,118 @@
+/**
+ * One incoming message, from raw bytes to an answer: JSON, the JSON-RPC 2.0 envelope, the rate
+ * budget, the method, whether the session may call it, its parameters against the method's
+ * schema, the handler, and the handler's error turned into the API's. Every refusal is an answer
+ * on a healthy connection — only the size limit (ws) and the agent's own policies close one.
+ */
+import type { Logger } from 'pino';
+import { schemaViolations } from '../../contract/index.js';
+import { METHODS, PosError, type MethodName, type ParamsOf, type RequestId, type ResultOf } from '../protocol/index.js';
+import type { PosAgent } from './agent.js';
+import { errorObject, toPosError } from './errors.js';
+import type { Hub } from './hub.js';
+import type { Session } from './session.js';
+
+/** What the cashier must see to approve a pairing: the code goes there and nowhere else. */
+export interface PairingAnnouncement {
+  readonly pairingId: string;
+  readonly name: string;
+  readonly origin: string | null;
+  readonly code: string;
+  readonly expiresAt: string;
+}
+
+export interface CallContext {
+  readonly session: Session;
+  readonly agent: PosAgent;
+  readonly hub: Hub;
+  readonly log: Logger;
+  readonly announcePairing: (pairing: PairingAnnouncement) => void;
+}
+
+export type Handler<M extends MethodName> = (params: ParamsOf<M>, context: CallContext) => Promise<ResultOf<M>> | ResultOf<M>;
+export type Handlers<K extends MethodName = MethodName> = { readonly [M in K]: Handler<M> };
+
+/** Requests one session may have unanswered at once (payment.start waits long; a flood should not pile up). */
+export const MAX_IN_FLIGHT = 32;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is RequestId => (typeof value === 'string' && value.length <= 200) || (typeof value === 'number' && Number.isFinite(value));
+
+function failure(id: RequestId | null, error: PosError): object {
+  return { jsonrpc: '2.0', id, error: errorObject(error) };
+}
+
+export class Dispatcher {
+  readonly #handlers: Handlers;
+  readonly #context: Omit<CallContext, 'session'>;
+
+  constructor(handlers: Handlers, context: Omit<CallContext, 'session'>) {
+    this.#handlers = handlers;
+    this.#context = context;
+  }
+
+  /** Answers one message on `session` (never throws). */
+  async handle(session: Session, data: Buffer | string, isBinary: boolean): Promise<void> {
+    const answer = await this.#answer(session, data, isBinary);
+    if (answer !== undefined) session.send(answer);
+  }
+
+  async #answer(session: Session, data: Buffer | string, isBinary: boolean): Promise<object | undefined> {
+    if (isBinary) return failure(null, new PosError('INVALID_REQUEST', 'Send JSON text frames, not binary ones.'));
+    let message: unknown;
+    try {
+      message = JSON.parse(typeof data === 'string' ? data : data.toString('utf8'));
+    } catch {
+      return failure(null, new PosError('PARSE_ERROR'));
+    }
+    if (Array.isArray(message)) return failure(null, new PosError('INVALID_REQUEST', 'Batches are not supported: send one request per message.'));
+    if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
+      return failure(isRecord(message) && isId(message.id) ? message.id : null, new PosError('INVALID_REQUEST'));
+    }
+    // A notification (no id) expects no answer; the API has no notification methods, so it is dropped.
+    if (!('id' in message)) return undefined;
+    if (!isId(message.id)) return failure(null, new PosError('INVALID_REQUEST', 'The id must be a string (≤ 200 characters) or a number.'));
+    const id = message.id;
+    const name = message.method;
+    const spec = Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
+
+    const wait = this.#context.hub.bucketFor(session).take(spec?.cost ?? 1);
+    if (wait > 0) return failure(id, new PosError('RATE_LIMITED', undefined, { retry_after_ms: wait }));
+    if (spec === undefined) return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method "${name.slice(0, 64)}".`));
+    if (spec.access !== 'public') {
+      const client = session.client;
+      if (client === undefined) return failure(id, new PosError('UNAUTHENTICATED'));
+      // Checked per request: a revocation (from the window or another process) takes effect at once.
+      if (!this.#context.agent.clients.isActive(client.id)) {
+        session.close('TOKEN_REVOKED');
+        return failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' }));
+      }
+    }
+    const params = message.params ?? {};
+    const violations = schemaViolations(spec.params, params);
+    if (violations.length > 0) {
+      return failure(
+        id,
+        new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), {
+          violations: violations.map(({ field, message: text }) => ({ field, message: text })),
+        }),
+      );
+    }
+    if (session.inFlight >= MAX_IN_FLIGHT) {
+      return failure(id, new PosError('RATE_LIMITED', `At most ${MAX_IN_FLIGHT} requests may wait for an answer at once.`, { retry_after_ms: 100 }));
+    }
+    session.inFlight++;
+    try {
+      const handler = this.#handlers[name as MethodName] as Handler<MethodName>;
+      const result = await handler(params, { ...this.#context, session });
+      return { jsonrpc: '2.0', id, result };
+    } catch (error) {
+      const known = toPosError(error);
+      if (known !== null) return failure(id, known);
+      this.#context.log.error({ method: name, err: error instanceof Error ? error.message : String(error) }, 'POS request failed');
+      return failure(id, new PosError('INTERNAL_ERROR'));
+    } finally {
+      session.inFlight--;
+    }
+  }
+}

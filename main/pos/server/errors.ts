@@ -1,0 +1,95 @@
+/**
+ * Turns whatever a handler throws into the POS API's error: the engine's, the receipts', the
+ * PINPAD driver's, the payments API client's and the client store's errors each map to a stable
+ * code. Anything else is INTERNAL_ERROR with a generic sentence — its message (which could name
+ * paths or internals) goes to the log, not to the POS.
+ */
+import { DriverError } from '../../../drivers/errors.js';
+import { InvalidRequestError, PaymentsApiError } from '../../api/index.js';
+import { EngineError } from '../../core/errors.js';
+import { ReceiptError } from '../../receipts/errors.js';
+import { ClientStoreError } from '../clients/client-store.js';
+import { POS_ERRORS, PosError, type ErrorData, type PosErrorCode } from '../protocol/index.js';
+
+/** The JSON-RPC error object of a PosError. */
+export function errorObject(error: PosError): { code: number; message: string; data: ErrorData } {
+  return {
+    code: POS_ERRORS[error.code].rpc,
+    message: error.message,
+    data: { code: error.code, cashier_message: error.cashierMessage, ...error.data },
+  };
+}
+
+const PINPAD_CANCELLED = new Set(['ST_CANCEL', 'CANCELLED']);
+const PINPAD_TIMEOUT = new Set(['ST_TIMEOUT', 'TIMEOUT']);
+
+function fromApi(error: PaymentsApiError): PosError {
+  const api = { status: error.status ?? null, code: error.code, message: error.message };
+  if (error instanceof InvalidRequestError) {
+    return new PosError('INVALID_PARAMS', error.message, { violations: error.violations.map(({ field, message }) => ({ field, message })), api });
+  }
+  switch (error.code) {
+    case 'connection_error':
+    case 'timeout':
+    case 'server_error':
+    case 'rate_limited':
+      return new PosError('API_UNAVAILABLE', error.message, { api });
+    case 'not_found':
+      return new PosError('API_NOT_FOUND', error.message, { api });
+    default:
+      return new PosError('API_REJECTED', error.message, { api });
+  }
+}
+
+const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
+  ORIGIN_BLOCKED: 'ORIGIN_BLOCKED',
+  TOO_MANY_PENDING: 'RATE_LIMITED',
+  INVALID_INPUT: 'INVALID_PARAMS',
+  WRONG_CODE: 'WRONG_CODE',
+  PAIRING_NOT_FOUND: 'PAIRING_INVALID',
+  PAIRING_EXPIRED: 'PAIRING_INVALID',
+  PAIRING_USED: 'PAIRING_INVALID',
+  PAIRING_FAILED: 'PAIRING_INVALID',
+  PAIRING_REJECTED: 'PAIRING_INVALID',
+  TOKEN_INVALID: 'TOKEN_INVALID',
+  TOKEN_REVOKED: 'TOKEN_INVALID',
+  ORIGIN_MISMATCH: 'TOKEN_INVALID',
+  NOT_FOUND: 'NOT_FOUND',
+};
+
+/** Null for an unexpected error (a bug): the caller logs it and answers INTERNAL_ERROR. */
+export function toPosError(error: unknown): PosError | null {
+  if (error instanceof PosError) return error;
+  if (error instanceof EngineError) {
+    return new PosError(error.code, error.message, error.violations.length > 0 ? { violations: [...error.violations] } : {}, error.cashierMessage);
+  }
+  if (error instanceof ReceiptError) {
+    switch (error.code) {
+      case 'NOT_FOUND':
+        return new PosError('NOT_FOUND', error.message);
+      case 'NO_RECEIPT':
+        return new PosError('NO_RECEIPT', error.message);
+      case 'NOT_READY':
+        return new PosError('INVALID_STATE', error.message, { reason: 'NOT_READY' });
+      case 'INVALID_SETTINGS':
+        return new PosError('PRINTING_OFF', error.message);
+      default:
+        return null;
+    }
+  }
+  if (error instanceof PaymentsApiError) return fromApi(error);
+  if (error instanceof ClientStoreError) {
+    const code = CLIENT_STORE_CODES[error.code] ?? 'INTERNAL_ERROR';
+    // The origin of a mismatch is not echoed: the page knows its own, an attacker learns nothing.
+    return new PosError(code, error.message, {
+      reason: error.code,
+      ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
+    });
+  }
+  if (error instanceof DriverError) {
+    if (PINPAD_CANCELLED.has(error.code)) return new PosError('PINPAD_CANCELLED', error.message, { reason: error.code });
+    if (PINPAD_TIMEOUT.has(error.code)) return new PosError('PINPAD_TIMEOUT', error.message, { reason: error.code });
+    return new PosError('PINPAD_ERROR', error.message, { reason: error.code });
+  }
+  return null;
+}

@@ -1,0 +1,12 @@
+/** agent.status: everything a POS (or a technician on the phone) checks first. */
+import type { Handlers } from '../dispatch.js';
+import { apiHealthView, pinpadView, printerView } from '../views.js';
+
+export const agentHandlers: Handlers<'agent.status'> = {
+  'agent.status': (_params, { agent, hub }) => ({
+    pinpads: agent.pinpads.list().map(pinpadView),
+    printers: [...agent.printers].map(([name, { device }]) => printerView(name, device.connected, device.lastStatus)),
+    api: apiHealthView(agent.apiHealth.snapshot()),
+    clients_connected: [...hub.sessions].filter((session) => session.authenticated && session.open).length,
+  }),
+};

@@ -1,0 +1,83 @@
+/**
+ * Payments: start (idempotent by reference_id), cancel, status (Processed with the result and
+ * both receipts / InProgress / NotFound), confirm, undo, list, pending. The engine does the
+ * work; this layer records which client started a payment, so its events and its result reach
+ * that client — now, on its other sessions, or at its next hello.
+ */
+import { ReceiptError } from '../../../receipts/errors.js';
+import { renderText } from '../../../../drivers/printers/layout.js';
+import type { PosAgent } from '../agent.js';
+import type { Handlers } from '../dispatch.js';
+import { outcomeView } from '../views.js';
+import type { ReceiptTexts } from '../../protocol/index.js';
+
+const STATUS_COLUMNS = 48;
+
+/** Both copies as text, or null when the payment has none (it never reached a card) or receipts are off. */
+export function receiptTexts(agent: PosAgent, referenceId: string): ReceiptTexts | null {
+  const service = agent.receipts;
+  if (service === undefined) return null;
+  try {
+    return {
+      customer: renderText(service.document(referenceId, 'customer'), STATUS_COLUMNS),
+      merchant: renderText(service.document(referenceId, 'merchant'), STATUS_COLUMNS),
+    };
+  } catch (error) {
+    if (error instanceof ReceiptError && (error.code === 'NO_RECEIPT' || error.code === 'NOT_READY')) return null;
+    throw error;
+  }
+}
+
+export const paymentHandlers: Handlers<
+  'payment.start' | 'payment.cancel' | 'payment.status' | 'payment.confirm' | 'payment.undo' | 'payment.list' | 'payment.pending'
+> = {
+  'payment.start': async (params, { agent, hub, session }) => {
+    const client = session.client!;
+    const known = agent.engine.status(params.reference_id).kind !== 'not_found';
+    hub.own(params.reference_id, client.id);
+    try {
+      const outcome = await agent.engine.start(params);
+      hub.deliverResult(outcome, session);
+      return outcomeView(outcome);
+    } catch (error) {
+      // Refused before anything was journaled (BUSY, bad params…): nobody owns it yet.
+      if (!known && agent.engine.status(params.reference_id).kind === 'not_found') hub.disown(params.reference_id, client.id);
+      throw error;
+    }
+  },
+
+  'payment.cancel': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.cancel(reference_id)),
+
+  'payment.status': ({ reference_id }, { agent }) => {
+    const answer = agent.engine.status(reference_id);
+    switch (answer.kind) {
+      case 'not_found':
+        return { status: 'NotFound' as const };
+      case 'in_progress':
+        return { status: 'InProgress' as const, payment_id: answer.payment_id, state: answer.state };
+      case 'processed':
+        return { status: 'Processed' as const, result: outcomeView(answer.outcome), receipts: receiptTexts(agent, reference_id) };
+    }
+  },
+
+  'payment.confirm': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.confirm(reference_id)),
+
+  'payment.undo': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.undo(reference_id)),
+
+  'payment.list': ({ from, to, states, terminal, limit, offset }, { agent }) => {
+    const { items, total } = agent.engine.list({
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(states === undefined ? {} : { states }),
+      ...(terminal === undefined ? {} : { terminal }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(offset === undefined ? {} : { offset }),
+    });
+    return { items: items.map(outcomeView), total };
+  },
+
+  'payment.pending': (_params, { agent }) => {
+    const { confirmations, undos } = agent.engine.pending();
+    return { confirmations: confirmations.map(outcomeView), undos: undos.map(outcomeView) };
+  },
+};

@@ -1,0 +1,119 @@
+/**
+ * The rest of the payments API, relayed with Pinbridge's own credentials and seller, so a POS
+ * needs only Pinbridge and never holds an API token: buyers (with a CPF the customer may type
+ * on the PINPAD), the seller's bank accounts, boletos and bolepix (their slips printed on the
+ * receipt printer), and tap-to-pay charges followed until the phone completes them. Inputs are
+ * the method's schema here and the contract's rules again in the API client.
+ */
+import { isPending } from '../../../api/index.js';
+import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
+import type { CallContext, Handlers } from '../dispatch.js';
+import { printJobView, relayTransactionView } from '../views.js';
+
+/** How long a tap-to-pay charge is followed for its tapToPay.updated event. */
+const TAP_TO_PAY_WATCH_MS = 15 * 60_000;
+
+function printSlip(context: CallContext, transaction: RelayTransaction, print: boolean | undefined, source: Parameters<NonNullable<CallContext['agent']['receipts']>['printBoletoSlip']>[0]): PrintJobView[] {
+  if (print !== true) return [];
+  const receipts = context.agent.receipts;
+  if (receipts === undefined) throw new PosError('PRINTING_OFF', `Boleto ${transaction.id} was issued, but receipts are off: it was not printed.`);
+  return [printJobView(receipts.printBoletoSlip(source))];
+}
+
+/** Follows a tap-to-pay charge in the background and tells its creator when the phone is done. */
+function watchTapToPay(context: CallContext, transactionId: string): void {
+  const { agent, hub, log } = context;
+  hub.ownTapToPay(transactionId, context.session.client!.id);
+  agent.api.tapToPay
+    .waitForCompletion(transactionId, { timeoutMs: TAP_TO_PAY_WATCH_MS, signal: hub.stopping })
+    .then((transaction) => {
+      const owner = hub.releaseTapToPay(transactionId);
+      hub.publish('tapToPay.updated', relayTransactionView(transaction), owner);
+    })
+    .catch((error: unknown) => {
+      hub.releaseTapToPay(transactionId);
+      if (!hub.stopping.aborted) log.warn({ transaction: transactionId, err: error instanceof Error ? error.message : String(error) }, 'stopped following a tap-to-pay charge');
+    });
+}
+
+export const relayHandlers: Handlers<
+  | 'buyer.get'
+  | 'buyer.update'
+  | 'buyer.search'
+  | 'bankAccount.get'
+  | 'bankAccount.list'
+  | 'boleto.create'
+  | 'bolepix.create'
+  | 'boleto.cancel'
+  | 'tapToPay.create'
+  | 'tapToPay.status'
+> = {
+  'buyer.get': ({ buyer_id }, { agent }) => agent.api.buyers.retrieve(buyer_id),
+
+  'buyer.update': ({ buyer_id, changes }, { agent }) => agent.api.buyers.update(buyer_id, changes),
+
+  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, { agent }) => {
+    const given = [taxpayer_id, ein, from_pinpad].filter((value) => value !== undefined).length;
+    if (given !== 1) {
+      throw new PosError('INVALID_PARAMS', 'Give exactly one of taxpayer_id, ein or from_pinpad.', {
+        violations: [{ field: '', message: 'Give exactly one of taxpayer_id, ein or from_pinpad' }],
+      });
+    }
+    let searched: { taxpayer_id: string } | { ein: string };
+    if (from_pinpad !== undefined) {
+      const typed = await agent.pinpads.readCustomerData(terminal, from_pinpad, timeout_s === undefined ? {} : { timeoutSeconds: timeout_s });
+      searched = from_pinpad === 'cpf' ? { taxpayer_id: typed } : { ein: typed };
+    } else {
+      searched = taxpayer_id !== undefined ? { taxpayer_id } : { ein: ein! };
+    }
+    const buyer = await agent.api.buyers.search(searched);
+    return { buyer, searched };
+  },
+
+  'bankAccount.get': ({ bank_account_id }, { agent }) => agent.api.bankAccounts.retrieve(bank_account_id),
+
+  'bankAccount.list': async ({ limit, offset }, { agent }) => {
+    const page = await agent.api.bankAccounts.list(agent.sellerId, {
+      ...(limit === undefined ? {} : { limit }),
+      ...(offset === undefined ? {} : { offset }),
+    });
+    return { items: [...page.items], total: page.total };
+  },
+
+  'boleto.create': async (params, context) => {
+    const { print, expiration_date, payment_limit_date, body_instructions, ...body } = params;
+    const paymentMethod = {
+      ...(expiration_date === undefined ? {} : { expiration_date }),
+      ...(payment_limit_date === undefined ? {} : { payment_limit_date }),
+      ...(body_instructions === undefined ? {} : { body_instructions }),
+    };
+    const transaction = await context.agent.api.boletos.create({
+      ...body,
+      on_behalf_of: context.agent.sellerId,
+      ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
+    });
+    const view = relayTransactionView(transaction);
+    return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
+  },
+
+  'bolepix.create': async (params, context) => {
+    const { print, ...body } = params;
+    const transaction = await context.agent.api.boletos.createBolepix({ ...body, on_behalf_of: context.agent.sellerId });
+    const view = relayTransactionView(transaction);
+    return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
+  },
+
+  'boleto.cancel': ({ transaction_id }, { agent }) => agent.api.boletos.cancel(transaction_id),
+
+  'tapToPay.create': async ({ installments, ...params }, context) => {
+    const transaction = await context.agent.api.tapToPay.create({
+      ...params,
+      on_behalf_of: context.agent.sellerId,
+      ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
+    });
+    if (isPending(transaction.status)) watchTapToPay(context, transaction.id);
+    return relayTransactionView(transaction);
+  },
+
+  'tapToPay.status': async ({ transaction_id }, { agent }) => relayTransactionView(await agent.api.transactions.retrieve(transaction_id)),
+};

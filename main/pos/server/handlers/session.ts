@@ -1,0 +1,55 @@
+/**
+ * Finding the agent, pairing and logging in: agent.info, session.pair, session.confirmPairing,
+ * session.hello — the only methods a session may call before it is authenticated.
+ */
+import { ClientStoreError } from '../../clients/client-store.js';
+import { EVENT_NAMES, METHOD_NAMES, PosError, PROTOCOL_VERSION } from '../../protocol/index.js';
+import type { Handlers } from '../dispatch.js';
+import { outcomeView } from '../views.js';
+
+/** Shown by the POS next to its code input (pt-BR: it is for the cashier). */
+const PAIRING_MESSAGE = 'Digite aqui o código de 6 dígitos mostrado na janela do Pinbridge.';
+
+export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.confirmPairing' | 'session.hello'> = {
+  'agent.info': (_params, { agent, session }) => ({
+    name: 'Pinbridge',
+    version: agent.version,
+    protocol: PROTOCOL_VERSION,
+    mode: agent.mode,
+    authenticated: session.authenticated,
+    methods: METHOD_NAMES,
+    events: EVENT_NAMES,
+  }),
+
+  'session.pair': ({ name }, { agent, session, announcePairing, log }) => {
+    const { pairing, code } = agent.clients.requestPairing({ name, origin: session.origin });
+    log.info({ pairing: pairing.id, name: pairing.name, origin: pairing.origin, expiresAt: pairing.expiresAt }, 'POS asks to pair');
+    announcePairing({ pairingId: pairing.id, name: pairing.name, origin: pairing.origin, code, expiresAt: pairing.expiresAt });
+    return { pairing_id: pairing.id, expires_at: pairing.expiresAt, code_length: code.length, message: PAIRING_MESSAGE };
+  },
+
+  'session.confirmPairing': ({ pairing_id, code }, { agent, session, log }) => {
+    try {
+      const { client, token } = agent.clients.completePairing({ pairingId: pairing_id, code, origin: session.origin });
+      session.client = client;
+      log.info({ client: client.id, name: client.name, origin: client.origin }, 'POS paired');
+      return { client_id: client.id, name: client.name, token };
+    } catch (error) {
+      // Completing from another origin than the one that asked is a failed attempt at this
+      // pairing, not a bad token.
+      if (error instanceof ClientStoreError && error.code === 'ORIGIN_MISMATCH') {
+        throw new PosError('PAIRING_INVALID', 'This pairing was requested from another origin.', {
+          reason: 'ORIGIN_MISMATCH',
+          ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
+        });
+      }
+      throw error;
+    }
+  },
+
+  'session.hello': ({ token }, { agent, session, hub }) => {
+    const client = agent.clients.authenticate(token, session.origin);
+    session.client = client;
+    return { client_id: client.id, name: client.name, missed_results: hub.takeMissed(client.id).map(outcomeView) };
+  },
+};

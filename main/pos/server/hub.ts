@@ -1,0 +1,156 @@
+/**
+ * The connected POS sessions and what reaches them: it turns the agent's events into the API's
+ * notifications and sends each to the sessions that may see it (protocol/events.ts: a payment's
+ * events to the client that started it, the rest to every authenticated session). It also
+ * remembers which client started which payment, and keeps the final results a client missed
+ * while none of its sessions was connected, for its next hello.
+ */
+import type { ApiHealthSnapshot } from '../../api/health.js';
+import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.js';
+import type { PaymentOutcome } from '../../core/outcome.js';
+import type { PinpadEntry } from '../../core/pinpad/registry.js';
+import type { PrintJob } from '../../receipts/print-jobs.js';
+import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
+import type { PosAgent } from './agent.js';
+import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
+import type { Session } from './session.js';
+import { apiHealthView, pinpadView, printerView, printJobView, progressView } from './views.js';
+
+/** Results kept per client while it is away (oldest dropped first; payment.status still has them all). */
+const MISSED_MAX = 100;
+
+export class Hub {
+  readonly sessions = new Set<Session>();
+  readonly #rateLimit: RateLimitOptions;
+  readonly #buckets = new Map<string, TokenBucket>();
+  /** reference_id → client id, from payment.start until the result is delivered. */
+  readonly #owners = new Map<string, string>();
+  /** tap-to-pay transaction id → client id, until it completes. */
+  readonly #tapOwners = new Map<string, string>();
+  readonly #missed = new Map<string, PaymentOutcome[]>();
+  readonly #unsubscribe: (() => void)[] = [];
+  readonly #stopping = new AbortController();
+
+  constructor(agent: PosAgent, rateLimit: RateLimitOptions) {
+    this.#rateLimit = rateLimit;
+    const { engine, pinpads, apiHealth, printQueue } = agent;
+    const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#owners.get(event.referenceId));
+    const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
+    const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
+    const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
+    const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
+    const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job));
+    engine.on('progress', onProgress);
+    pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy);
+    apiHealth.on('change', onHealth);
+    printQueue?.on('job', onJob);
+    this.#unsubscribe.push(() => {
+      engine.off('progress', onProgress);
+      pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy);
+      apiHealth.off('change', onHealth);
+      printQueue?.off('job', onJob);
+    });
+    for (const [name, { device }] of agent.printers) {
+      const changed = (): void => this.publish('printer.status', printerView(name, device.connected, device.lastStatus));
+      device.on('status', changed).on('connected', changed).on('disconnected', changed);
+      this.#unsubscribe.push(() => device.off('status', changed).off('connected', changed).off('disconnected', changed));
+    }
+  }
+
+  /** The rate budget of a session: its own before hello, its client's (shared by its sessions) after. */
+  bucketFor(session: Session): TokenBucket {
+    const client = session.client;
+    if (client === undefined) return session.anonymousBucket;
+    let bucket = this.#buckets.get(client.id);
+    if (bucket === undefined) {
+      bucket = new TokenBucket(this.#rateLimit);
+      this.#buckets.set(client.id, bucket);
+    }
+    return bucket;
+  }
+
+  /** The first client to start a reference owns its events. */
+  own(referenceId: string, clientId: string): void {
+    if (!this.#owners.has(referenceId)) this.#owners.set(referenceId, clientId);
+  }
+
+  /** Undoes `own` for a start the engine refused before journaling anything. */
+  disown(referenceId: string, clientId: string): void {
+    if (this.#owners.get(referenceId) === clientId) this.#owners.delete(referenceId);
+  }
+
+  ownTapToPay(transactionId: string, clientId: string): void {
+    this.#tapOwners.set(transactionId, clientId);
+  }
+
+  /** Who may hear of a tap-to-pay charge's end (and forgets it: it ends once). */
+  releaseTapToPay(transactionId: string): string | undefined {
+    const owner = this.#tapOwners.get(transactionId);
+    this.#tapOwners.delete(transactionId);
+    return owner;
+  }
+
+  /**
+   * A payment ended: its owner's other sessions get `payment.result`; `answered` is the session
+   * whose payment.start gets it as the answer. With no session of the owner left to tell, it is
+   * kept for the owner's next hello.
+   */
+  deliverResult(outcome: PaymentOutcome, answered: Session | undefined): void {
+    const owner = this.#owners.get(outcome.reference_id);
+    if (owner === undefined) return;
+    this.#owners.delete(outcome.reference_id);
+    let told = answered?.open === true;
+    const text = notification('payment.result', outcome);
+    for (const session of this.#sessionsOf(owner)) {
+      if (session === answered) continue;
+      session.sendRaw(text);
+      told = true;
+    }
+    if (told) return;
+    const missed = this.#missed.get(owner) ?? [];
+    missed.push(outcome);
+    if (missed.length > MISSED_MAX) missed.shift();
+    this.#missed.set(owner, missed);
+  }
+
+  takeMissed(clientId: string): PaymentOutcome[] {
+    const missed = this.#missed.get(clientId) ?? [];
+    this.#missed.delete(clientId);
+    return missed;
+  }
+
+  /** Sends an event to its audience: `owner` (a client id) for owned events, else every authenticated session. */
+  publish<E extends EventName>(event: E, payload: EventPayload<E>, owner?: string): void {
+    if (this.sessions.size === 0) return;
+    const text = notification(event, payload);
+    const targets = EVENTS[event].audience === 'owner' && owner !== undefined ? this.#sessionsOf(owner) : this.#authenticated();
+    for (const session of targets) session.sendRaw(text);
+  }
+
+  /** Closes the sessions of a revoked client. */
+  revoked(clientId: string): void {
+    for (const session of this.#sessionsOf(clientId)) session.close('TOKEN_REVOKED');
+  }
+
+  /** Aborted when the server closes: background work (tap-to-pay watches) stops with it. */
+  get stopping(): AbortSignal {
+    return this.#stopping.signal;
+  }
+
+  close(): void {
+    this.#stopping.abort(new Error('POS server closing'));
+    for (const off of this.#unsubscribe.splice(0)) off();
+  }
+
+  *#authenticated(): Iterable<Session> {
+    for (const session of this.sessions) if (session.client !== undefined && session.open) yield session;
+  }
+
+  *#sessionsOf(clientId: string): Iterable<Session> {
+    for (const session of this.sessions) if (session.client?.id === clientId && session.open) yield session;
+  }
+}
+
+export function notification<E extends EventName>(event: E, payload: EventPayload<E>): string {
+  return JSON.stringify({ jsonrpc: '2.0', method: event, params: payload });
+}

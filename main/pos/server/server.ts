@@ -1,0 +1,287 @@
+/**
+ * The POS API server: JSON-RPC 2.0 over a WebSocket at `/pos`, on loopback only, plus the demo
+ * POS page and the browser client over plain HTTP on the same port.
+ *
+ * Who gets in (anchors §7, §8.2):
+ * - it listens on 127.0.0.1 (and ::1 when the machine has it), never on a network address;
+ * - every request and upgrade must name this agent in `Host` (127.0.0.1, localhost or [::1] with
+ *   its port): a page that rebinds its own domain to 127.0.0.1 is refused before anything runs;
+ * - a browser's `Origin` must be one that can be paired (http/https); a blocked origin is closed
+ *   at once with 4003 and an unpairable one (a file, a sandboxed frame) with 4001 — close codes,
+ *   not HTTP refusals, because a page can read a close code but not a refused upgrade;
+ * - a session may only find the agent, pair and say hello until it has presented a client token
+ *   bound to its origin (dispatch.ts); a non-browser client has no Origin and uses its token;
+ * - messages over the size limit close the connection (1009); everything else is answered.
+ *
+ * Optional `wss://` (and https for the page) with a certificate the store provides or
+ * `pinbridge pos cert` makes; see docs/pos-api.md for what browsers require.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { Duplex } from 'node:stream';
+import { join } from 'node:path';
+import fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { PACKAGE_ROOT } from '../../version.js';
+import { normalizeOrigin } from '../clients/client-store.js';
+import { DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
+import type { PosAgent } from './agent.js';
+import { Dispatcher, type PairingAnnouncement } from './dispatch.js';
+import { agentHandlers } from './handlers/agent.js';
+import { paymentHandlers } from './handlers/payment.js';
+import { pinpadHandlers } from './handlers/pinpad.js';
+import { receiptHandlers } from './handlers/receipt.js';
+import { relayHandlers } from './handlers/relay.js';
+import { sessionHandlers } from './handlers/session.js';
+import { Hub } from './hub.js';
+import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
+import { Session } from './session.js';
+
+export interface PosServerOptions {
+  readonly agent: PosAgent;
+  readonly logger: Logger;
+  /** Ports tried in order until one is free; [0] takes any free port (tests). Default DEFAULT_PORTS. */
+  readonly ports?: readonly number[];
+  /** Also listen on ::1 (same port) when the machine has IPv6 loopback. Default true. */
+  readonly ipv6?: boolean;
+  /** PEM key and certificate: serve wss:// and https:// instead of ws:// and http://. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
+  readonly rateLimit?: RateLimitOptions;
+  readonly maxMessageBytes?: number;
+  /** Shows a pairing code to the cashier (the window, or the terminal when headless). */
+  readonly announcePairing: (pairing: PairingAnnouncement) => void;
+  /** How often idle connections are pinged; one that misses a pong is dropped. Default 30 s. */
+  readonly heartbeatMs?: number;
+}
+
+/** The files the agent serves: the demo page and the compiled browser client. */
+const STATIC_ROOTS = { demo: join(PACKAGE_ROOT, 'demo'), client: join(PACKAGE_ROOT, 'dist', 'client') } as const;
+const STATIC_FILE = /^[a-z0-9][a-z0-9-]*\.(html|css|js)$/;
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  html: 'text/html; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+};
+
+function refuse(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: Error): void => reject(error);
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : port);
+    });
+  });
+}
+
+export class PosServer {
+  readonly port: number;
+  readonly secure: boolean;
+  readonly #servers: Server[];
+  readonly #wss: WebSocketServer;
+  readonly #hub: Hub;
+  readonly #app: FastifyInstance;
+  readonly #heartbeat: NodeJS.Timeout;
+
+  private constructor(parts: { port: number; secure: boolean; servers: Server[]; wss: WebSocketServer; hub: Hub; app: FastifyInstance; heartbeat: NodeJS.Timeout }) {
+    this.port = parts.port;
+    this.secure = parts.secure;
+    this.#servers = parts.servers;
+    this.#wss = parts.wss;
+    this.#hub = parts.hub;
+    this.#app = parts.app;
+    this.#heartbeat = parts.heartbeat;
+  }
+
+  /** ws://127.0.0.1:PORT/pos (wss:// with TLS). */
+  get url(): string {
+    return `${this.secure ? 'wss' : 'ws'}://127.0.0.1:${this.port}${WS_PATH}`;
+  }
+
+  /** The demo POS page. */
+  get demoUrl(): string {
+    return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/demo/`;
+  }
+
+  /** Connected sessions (authenticated or not). */
+  get sessions(): number {
+    return this.#hub.sessions.size;
+  }
+
+  /** Closes the sessions of a client just revoked (the store already refuses its token). */
+  revoked(clientId: string): void {
+    this.#hub.revoked(clientId);
+  }
+
+  static async start(options: PosServerOptions): Promise<PosServer> {
+    const { agent, logger } = options;
+    const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+    const hub = new Hub(agent, rateLimit);
+    const dispatcher = new Dispatcher(
+      { ...sessionHandlers, ...agentHandlers, ...pinpadHandlers, ...paymentHandlers, ...receiptHandlers, ...relayHandlers },
+      { agent, hub, log: logger, announcePairing: options.announcePairing },
+    );
+    const allowedHosts = new Set<string>();
+    const app = buildHttpApp(allowedHosts);
+    await app.ready();
+    const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
+    const alive = new WeakMap<WebSocket, boolean>();
+
+    const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+      socket.on('error', () => socket.destroy());
+      const path = (request.url ?? '').split('?')[0];
+      if (path !== WS_PATH) return refuse(socket, 404, 'NOT_FOUND', `The POS API is at ${WS_PATH}.`);
+      const host = (request.headers.host ?? '').toLowerCase();
+      if (!allowedHosts.has(host)) {
+        logger.warn({ host: host.slice(0, 100) }, 'POS connection refused: Host is not this agent (DNS rebinding?)');
+        return refuse(socket, 403, 'HOST_NOT_ALLOWED', 'The Host header must be 127.0.0.1, localhost or [::1] with this port.');
+      }
+      const rawOrigin = request.headers.origin;
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        let origin: string | null = null;
+        if (rawOrigin !== undefined) {
+          const normalized = normalizeOrigin(rawOrigin);
+          if (normalized === undefined) {
+            logger.warn({ origin: rawOrigin.slice(0, 100) }, 'POS connection refused: origin cannot be paired');
+            return ws.close(4001, 'ORIGIN_NOT_ALLOWED');
+          }
+          if (agent.clients.isBlocked(normalized)) {
+            logger.info({ origin: normalized }, 'POS connection refused: origin blocked');
+            return ws.close(4003, 'ORIGIN_BLOCKED');
+          }
+          origin = normalized;
+        }
+        const session = new Session(ws, origin, rateLimit);
+        hub.sessions.add(session);
+        alive.set(ws, true);
+        ws.on('pong', () => alive.set(ws, true));
+        ws.on('message', (data, isBinary) => {
+          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
+          void dispatcher.handle(session, bytes, isBinary);
+        });
+        ws.on('close', () => hub.sessions.delete(session));
+        ws.on('error', (error) => logger.debug({ err: error.message }, 'POS connection error'));
+      });
+    };
+
+    const makeServer = (): Server => {
+      const handler = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
+      const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
+      server.on('upgrade', onUpgrade);
+      return server;
+    };
+
+    const servers: Server[] = [];
+    let port: number | undefined;
+    let lastError: unknown;
+    for (const candidate of options.ports ?? DEFAULT_PORTS) {
+      const server = makeServer();
+      try {
+        port = await listen(server, candidate, '127.0.0.1');
+        servers.push(server);
+        break;
+      } catch (error) {
+        lastError = error;
+        server.close();
+      }
+    }
+    if (port === undefined) {
+      hub.close();
+      await app.close();
+      const detail = lastError instanceof Error ? lastError.message : String(lastError);
+      throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`);
+    }
+    for (const name of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${name}:${port}`);
+    if (options.ipv6 !== false) {
+      const v6 = makeServer();
+      // No IPv6 loopback here (or the port is taken on it): IPv4 alone is fine.
+      await listen(v6, port, '::1').then(
+        () => servers.push(v6),
+        () => v6.close(),
+      );
+    }
+    const heartbeat = setInterval(() => {
+      for (const ws of wss.clients) {
+        if (alive.get(ws) === false) {
+          ws.terminate();
+          continue;
+        }
+        alive.set(ws, false);
+        ws.ping();
+      }
+    }, options.heartbeatMs ?? 30_000);
+    heartbeat.unref();
+    logger.info({ url: `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${port}${WS_PATH}`, ipv6: servers.length > 1 }, 'POS API listening');
+    return new PosServer({ port, secure: options.tls !== undefined, servers, wss, hub, app, heartbeat });
+  }
+
+  /** Tells every session the agent is going away (1001), then stops listening. */
+  async close(): Promise<void> {
+    clearInterval(this.#heartbeat);
+    this.#hub.close();
+    for (const ws of this.#wss.clients) ws.close(1001, 'AGENT_STOPPING');
+    await Promise.all(
+      this.#servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    );
+    this.#wss.close();
+    await this.#app.close();
+  }
+}
+
+/** The HTTP side: the demo page and the client, behind the same Host check as the WebSocket. */
+function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
+  const app = fastify({ logger: false });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) {
+      await reply.code(403).send({ error: { code: 'HOST_NOT_ALLOWED', message: 'The Host header must be 127.0.0.1, localhost or [::1] with this port.' } });
+    }
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cross-Origin-Resource-Policy', 'same-origin');
+  });
+  app.get('/', async (_request, reply) => reply.redirect('/demo/'));
+  app.get(WS_PATH, async (_request, reply) =>
+    reply.code(426).send({ error: { code: 'UPGRADE_REQUIRED', message: 'The POS API is a WebSocket: connect with ws://.' } }),
+  );
+  const serve = (root: string) => async (file: string, reply: FastifyReply) => {
+    if (!STATIC_FILE.test(file)) return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such file.' } });
+    let body: Buffer;
+    try {
+      body = await readFile(join(root, file));
+    } catch {
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such file.' } });
+    }
+    const type = CONTENT_TYPES[file.slice(file.lastIndexOf('.') + 1)]!;
+    if (type.startsWith('text/html')) {
+      reply.header(
+        'Content-Security-Policy',
+        "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      );
+    }
+    return reply.type(type).header('Cache-Control', 'no-cache').send(body);
+  };
+  const demo = serve(STATIC_ROOTS.demo);
+  const client = serve(STATIC_ROOTS.client);
+  app.get('/demo/', async (_request, reply) => demo('index.html', reply));
+  app.get<{ Params: { file: string } }>('/demo/:file', async (request, reply) => demo(request.params.file, reply));
+  app.get<{ Params: { file: string } }>('/client/:file', async (request, reply) => client(request.params.file, reply));
+  return app;
+}

@@ -1,0 +1,81 @@
+/**
+ * The agent's own records as the POS API shows them (protocol/models.ts): snake_case, amounts
+ * in centavos, nothing beyond what the schema lists — so a field added inside the agent never
+ * leaks to a POS by accident.
+ */
+import type { PrinterStatus } from '../../../drivers/printers/status.js';
+import type { Transaction } from '../../api/index.js';
+import type { ApiHealthSnapshot } from '../../api/health.js';
+import type { PaymentProgress as CoreProgress } from '../../core/events.js';
+import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
+import type { PinpadEntry } from '../../core/pinpad/registry.js';
+import type { PrintJob } from '../../receipts/print-jobs.js';
+import type { ApiHealth, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+
+export const pinpadView = (entry: PinpadEntry): PinpadView => ({
+  serial_number: entry.serialNumber,
+  manufacturer: entry.manufacturer,
+  model: entry.model,
+  firmware: entry.firmware,
+  address: entry.address,
+  connected: entry.connected,
+  busy: entry.busy,
+  payment_reference: entry.paymentReference,
+});
+
+export const progressView = (event: CoreProgress): PaymentProgress => ({
+  payment_id: event.paymentId,
+  reference_id: event.referenceId,
+  terminal: event.terminal,
+  step: event.step,
+  state: event.state,
+  message: event.message,
+  cashier_message: event.cashierMessage,
+  at: event.at,
+});
+
+export const printerView = (name: string, connected: boolean | undefined, status: PrinterStatus | undefined): PrinterView => ({
+  name,
+  connected: connected ?? null,
+  paper_out: status?.paperOut ?? false,
+  paper_low: status?.paperNearEnd ?? false,
+  cover_open: status?.coverOpen ?? false,
+  error: status?.error ?? null,
+});
+
+export const printJobView = (job: PrintJob): PrintJobView => ({
+  id: job.id,
+  printer: job.printer,
+  subject: job.subject,
+  state: job.state,
+  attempts: job.attempts,
+  error: job.lastError === null ? null : { code: job.lastError.code, message: job.lastError.message },
+});
+
+export const apiHealthView = (health: ApiHealthSnapshot): ApiHealth => ({
+  state: health.state,
+  since: health.since,
+  last_error: health.lastError === null ? null : { code: health.lastError.code, message: health.lastError.message },
+});
+
+export const relayTransactionView = (transaction: Transaction): RelayTransaction => ({
+  id: transaction.id,
+  status: transaction.status,
+  amount: transaction.amount,
+  payment_type: transaction.payment_type,
+  payment_locale: transaction.payment_locale ?? null,
+  reference_id: transaction.reference_id ?? null,
+  description: transaction.description ?? null,
+  customer: transaction.customer ?? null,
+  boleto: transaction.boleto ?? null,
+  pix: transaction.pix ?? null,
+  error: transaction.error ?? null,
+  created_at: transaction.created_at,
+  updated_at: transaction.updated_at,
+});
+
+/**
+ * The engine's outcome is already the API's shape; this identity is where the compiler proves
+ * it (a field added to one and not the other fails the build here).
+ */
+export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => outcome;
