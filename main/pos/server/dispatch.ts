@@ -84,8 +84,9 @@ export class Dispatcher {
       if (client === undefined) return failure(id, new PosError('UNAUTHENTICATED'));
       // Checked per request: a revocation (from the window or another process) takes effect at once.
       if (!this.#context.agent.clients.isActive(client.id)) {
+        session.send(failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' })));
         session.close('TOKEN_REVOKED');
-        return failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' }));
+        return undefined;
       }
     }
     const params = message.params ?? {};

@@ -113,6 +113,14 @@ export class PosServer {
     return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/demo/`;
   }
 
+  /** The addresses it listens on ("127.0.0.1", "::1"): loopback only, by construction. */
+  get addresses(): string[] {
+    return this.#servers.map((server) => {
+      const address = server.address();
+      return typeof address === 'object' && address !== null ? address.address : String(address);
+    });
+  }
+
   /** Connected sessions (authenticated or not). */
   get sessions(): number {
     return this.#hub.sessions.size;

@@ -1,0 +1,633 @@
+/**
+ * The store of paired POS clients on real SQLite files in a temp directory: pairing with a code
+ * shown to the cashier, the token that comes out of it (kept only as a hash), wrong codes,
+ * replays, expiry, origins bound to pairings and tokens, revocation seen by another store on the
+ * same file, blocked origins, the pending limit, and the shape of codes and origins.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ClientStore,
+  ClientStoreError,
+  normalizeOrigin,
+  type ClientStoreErrorCode,
+  type ClientStoreOptions,
+  type PairedClient,
+} from '../../../../main/pos/clients/client-store.js';
+import { generatePairingCode, normalizePairingCode } from '../../../../main/pos/clients/pairing-code.js';
+import { thrown } from '../../../helpers/thrown.js';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const POS = 'https://pos.example.com';
+const OTHER = 'https://evil.example.net';
+
+let dir: string;
+let opened: ClientStore[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pinbridge-clients-'));
+  opened = [];
+});
+
+afterEach(() => {
+  for (const store of opened) {
+    try {
+      store.close();
+    } catch {
+      // already closed by the test
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A clock that moves only when told. */
+function clock(start = '2026-03-10T12:00:00.000Z'): { now: () => Date; advance: (ms: number) => void } {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    advance: (ms) => {
+      current += ms;
+    },
+  };
+}
+
+function open(options: ClientStoreOptions = {}, file = 'clients.db'): ClientStore {
+  const store = ClientStore.open(join(dir, file), options);
+  opened.push(store);
+  return store;
+}
+
+/** The ClientStoreError `fn` throws, checked to carry `code`. */
+function failure(fn: () => unknown, code: ClientStoreErrorCode): ClientStoreError {
+  const error = thrown(fn);
+  expect(error).toBeInstanceOf(ClientStoreError);
+  expect((error as ClientStoreError).code).toBe(code);
+  return error as ClientStoreError;
+}
+
+/** A six-digit code other than `code`. */
+const wrong = (code: string): string => (code === '000000' ? '000001' : '000000');
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Pairs a POS end to end and returns its client and token. */
+function pair(store: ClientStore, origin: string | null = POS, name = 'Caixa 1'): { client: PairedClient; token: string } {
+  const { pairing, code } = store.requestPairing({ name, origin });
+  return store.completePairing({ pairingId: pairing.id, code, origin });
+}
+
+/** Every byte the store left on disk (main file, write-ahead log, shared memory). */
+function diskBytes(): Buffer {
+  return Buffer.concat(readdirSync(dir).map((file) => readFileSync(join(dir, file))));
+}
+
+describe('normalizeOrigin', () => {
+  it.each([
+    ['http://localhost', 'http://localhost'],
+    ['http://LOCALHOST:80', 'http://localhost'],
+    ['HTTPS://Pos.Example.COM:443', 'https://pos.example.com'],
+    ['https://pos.example.com:8443', 'https://pos.example.com:8443'],
+    ['http://localhost:443', 'http://localhost:443'],
+    ['https://localhost:80', 'https://localhost:80'],
+    ['http://127.0.0.1:3000', 'http://127.0.0.1:3000'],
+    ['http://[::1]:8080', 'http://[::1]:8080'],
+    ['http://[0:0:0:0:0:0:0:1]', 'http://[::1]'],
+    ['http://bücher.de', 'http://xn--bcher-kva.de'],
+  ])('%s → %s', (input, expected) => {
+    expect(normalizeOrigin(input)).toBe(expected);
+  });
+
+  it.each([
+    'null',
+    '',
+    'localhost',
+    'localhost:3000',
+    'file:///home/caixa/pos.html',
+    'file://',
+    'ftp://pos.example.com',
+    'chrome-extension://abcdefghijklmnop',
+    'http://',
+    'http://pos.example.com/',
+    'http://pos.example.com/path',
+    'http://pos.example.com?x=1',
+    'http://pos.example.com#x',
+    'http://user:pass@pos.example.com',
+    'http://pos.example.com:',
+    'http://pos.example.com:0',
+    'http://pos.example.com:65536',
+    'http://pos.example.com:123456',
+    'http://%6cocalhost',
+    'http://pos example.com',
+    'http://pos.example.com\n',
+    ' http://pos.example.com',
+    'http://999.1.1.1',
+    `http://${'a'.repeat(600)}.com`,
+  ])('refuses %j', (input) => {
+    expect(normalizeOrigin(input)).toBeUndefined();
+  });
+});
+
+describe('pairing codes', () => {
+  it('are six decimal digits, spread over the whole range, leading zeros kept', () => {
+    const codes = Array.from({ length: 2000 }, () => generatePairingCode());
+    for (const code of codes) expect(code).toMatch(/^\d{6}$/);
+    // 2000 draws from a million collide about twice on average; a weak generator collides far more.
+    expect(new Set(codes).size).toBeGreaterThanOrEqual(1985);
+    // One code in ten starts with 0: missing them all would take odds of 0.9^2000.
+    expect(codes.some((code) => code.startsWith('0'))).toBe(true);
+    const mean = codes.reduce((sum, code) => sum + Number(code), 0) / codes.length;
+    expect(mean).toBeGreaterThan(450_000);
+    expect(mean).toBeLessThan(550_000);
+  });
+
+  it('throw away the draws that would bias the modulo, and refuse a source that is not random', () => {
+    const draws = [0xffffffff, 4_294_000_000, 4_293_999_999, 7];
+    const source = (bytes: number): Buffer => {
+      const buffer = Buffer.alloc(bytes);
+      buffer.writeUInt32BE(draws.shift()!);
+      return buffer;
+    };
+    // The first two are at or above the last multiple of a million below 2^32: redrawn.
+    expect(generatePairingCode(source)).toBe('999999');
+    expect(generatePairingCode(source)).toBe('000007');
+    expect(() => generatePairingCode(() => Buffer.alloc(4, 0xff))).toThrow(/not random/);
+    expect(() => generatePairingCode(() => Buffer.alloc(2))).toThrow(/2 bytes instead of 4/);
+  });
+
+  it('are read back without the spaces or hyphens a person adds', () => {
+    expect(normalizePairingCode('123 456')).toBe('123456');
+    expect(normalizePairingCode(' 012-345 ')).toBe('012345');
+    expect(normalizePairingCode('12345')).toBeUndefined();
+    expect(normalizePairingCode('1234567')).toBeUndefined();
+    expect(normalizePairingCode('12345a')).toBeUndefined();
+    expect(normalizePairingCode('１２３４５６')).toBeUndefined();
+  });
+
+  it('come from the injected random source through the store', () => {
+    const store = open({ random: (bytes) => Buffer.alloc(bytes, 0) });
+    expect(store.requestPairing({ name: 'Caixa 1', origin: POS }).code).toBe('000000');
+  });
+});
+
+describe('pairing', () => {
+  it('gives a token for the code shown to the cashier, and the token authenticates the POS', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const { pairing, code } = store.requestPairing({ name: '  Caixa 1  ', origin: 'https://POS.example.com:443' });
+    expect(pairing).toEqual({
+      id: expect.stringMatching(/^pair_[0-9a-f]{32}$/) as unknown,
+      name: 'Caixa 1',
+      origin: POS,
+      createdAt: '2026-03-10T12:00:00.000Z',
+      expiresAt: '2026-03-10T12:02:00.000Z',
+      state: 'pending',
+    });
+    expect(code).toMatch(/^\d{6}$/);
+    // The window lists the request, never its code.
+    expect(store.pendingPairings()).toEqual([pairing]);
+
+    time.advance(30_000);
+    const { client, token } = store.completePairing({ pairingId: pairing.id, code, origin: POS });
+    expect(token).toMatch(/^pbt_[A-Za-z0-9_-]{43}$/);
+    expect(client).toEqual({
+      id: expect.stringMatching(/^cli_[0-9a-f]{16}$/) as unknown,
+      name: 'Caixa 1',
+      origin: POS,
+      createdAt: '2026-03-10T12:00:30.000Z',
+      lastSeenAt: null,
+      revokedAt: null,
+    });
+    expect(store.pendingPairings()).toEqual([]);
+    expect(store.list()).toEqual([client]);
+    expect(store.get(client.id)).toEqual(client);
+    expect(store.isActive(client.id)).toBe(true);
+    expect(store.isPairedOrigin('https://pos.example.com:443')).toBe(true);
+    expect(store.isPairedOrigin(OTHER)).toBe(false);
+
+    time.advance(5_000);
+    const seen = store.authenticate(token, POS);
+    expect(seen).toEqual({ ...client, lastSeenAt: '2026-03-10T12:00:35.000Z' });
+    expect(store.get(client.id)?.lastSeenAt).toBe('2026-03-10T12:00:35.000Z');
+  });
+
+  it('pairs a non-browser client (no origin) and binds its token to having no origin', () => {
+    const store = open();
+    const { client, token } = pair(store, null, 'PDV desktop');
+    expect(client.origin).toBeNull();
+    expect(store.authenticate(token, null).id).toBe(client.id);
+  });
+
+  it('keeps the token only as its SHA-256 and the code only as a salted hash', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    const { client, token } = store.completePairing({ pairingId: pairing.id, code, origin: POS });
+    store.close();
+
+    const bytes = diskBytes();
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(bytes.includes(Buffer.from(token))).toBe(false);
+    expect(bytes.includes(Buffer.from(token.slice(4)))).toBe(false);
+
+    const db = new Database(join(dir, 'clients.db'), { readonly: true });
+    try {
+      const row = db.prepare('SELECT * FROM clients WHERE id = ?').get(client.id) as Record<string, unknown>;
+      expect(row.token_hash).toBe(sha256(token));
+      expect(Object.values(row)).not.toContain(token);
+      const request = db.prepare('SELECT * FROM pairings WHERE id = ?').get(pairing.id) as Record<string, unknown>;
+      expect(request.code_hash).toBe(sha256(`${pairing.id}:${code}`));
+      expect(Object.values(request)).not.toContain(code);
+      expect(request.state).toBe('completed');
+      expect(request.client_id).toBe(client.id);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('counts wrong codes down, then refuses even the right code', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    for (const attemptsLeft of [4, 3, 2, 1, 0]) {
+      const error = failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE');
+      expect(error.attemptsLeft).toBe(attemptsLeft);
+    }
+    failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_FAILED');
+    expect(store.pendingPairings()).toEqual([]);
+    expect(store.list()).toEqual([]);
+  });
+
+  it('honours maxCodeAttempts and accepts the right code before they run out', () => {
+    const store = open({ maxCodeAttempts: 2 });
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE').attemptsLeft).toBe(1);
+    expect(store.completePairing({ pairingId: pairing.id, code: `${code.slice(0, 3)} ${code.slice(3)}`, origin: POS }).token).toMatch(
+      /^pbt_/,
+    );
+  });
+
+  it('recognises a replayed code, from this store or another one on the same file', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    store.completePairing({ pairingId: pairing.id, code, origin: POS });
+    failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_USED');
+    const other = open();
+    failure(() => other.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_USED');
+    expect(store.list()).toHaveLength(1);
+  });
+
+  it('lets exactly one of several processes racing with the right code win', async () => {
+    const path = join(dir, 'clients.db');
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    const start = Date.now() + 1500;
+    const script = `
+      import { ClientStore } from './main/pos/clients/client-store.js';
+      const [path, pairingId, code, origin, start] = process.argv.slice(1);
+      const store = ClientStore.open(path);
+      while (Date.now() < Number(start)) {}
+      try {
+        const { client } = store.completePairing({ pairingId, code, origin });
+        console.log(JSON.stringify({ won: client.id }));
+      } catch (error) {
+        console.log(JSON.stringify({ lost: error.code }));
+      }
+      store.close();`;
+    const run = (): Promise<Record<string, string>> =>
+      new Promise((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script, path, pairing.id, code, POS, String(start)],
+          { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+        child.on('error', reject);
+        child.on('close', (status) => {
+          if (status !== 0) reject(new Error(`racer exited with ${String(status)}: ${err}`));
+          else resolve(JSON.parse(out) as Record<string, string>);
+        });
+      });
+    const results = await Promise.all([run(), run(), run(), run()]);
+    const winners = results.filter((result) => result.won !== undefined);
+    expect(winners).toHaveLength(1);
+    expect(results.filter((result) => result.lost === 'PAIRING_USED')).toHaveLength(3);
+    expect(store.list().map((client) => client.id)).toEqual([winners[0]!.won]);
+  });
+
+  it('expires codes on the injected clock', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const early = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    time.advance(119_999);
+    expect(store.completePairing({ pairingId: early.pairing.id, code: early.code, origin: POS }).client.name).toBe('Caixa 1');
+
+    const late = store.requestPairing({ name: 'Caixa 2', origin: POS });
+    time.advance(120_000);
+    expect(store.pendingPairings()).toEqual([]);
+    failure(() => store.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }), 'PAIRING_EXPIRED');
+    // The expiry is stored: moving the clock back does not bring the code to life.
+    const reopened = open({ now: clock().now });
+    failure(() => reopened.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }), 'PAIRING_EXPIRED');
+  });
+
+  it('honours codeTtlMs', () => {
+    const time = clock();
+    const store = open({ now: time.now, codeTtlMs: 10_000 });
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    expect(pairing.expiresAt).toBe('2026-03-10T12:00:10.000Z');
+    time.advance(10_000);
+    failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_EXPIRED');
+  });
+
+  it('refuses completion from another origin than the one that asked, counting it as an attempt', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: OTHER }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(4);
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: null }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(3);
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: 'garbage' }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(2);
+    // The same origin written differently is the same origin.
+    expect(store.completePairing({ pairingId: pairing.id, code, origin: 'HTTPS://pos.example.com:443' }).client.origin).toBe(POS);
+  });
+
+  it('refuses a browser origin completing a non-browser request', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'PDV desktop', origin: null });
+    failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'ORIGIN_MISMATCH');
+    expect(store.completePairing({ pairingId: pairing.id, code, origin: null }).client.origin).toBeNull();
+  });
+
+  it('answers PAIRING_NOT_FOUND for an unknown request', () => {
+    const store = open();
+    failure(() => store.completePairing({ pairingId: 'pair_0000', code: '123456', origin: POS }), 'PAIRING_NOT_FOUND');
+    failure(() => store.rejectPairing('pair_0000'), 'PAIRING_NOT_FOUND');
+  });
+
+  it('lets the cashier reject a request', () => {
+    const store = open();
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    store.rejectPairing(pairing.id);
+    expect(store.pendingPairings()).toEqual([]);
+    failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_REJECTED');
+    store.rejectPairing(pairing.id);
+
+    const done = store.requestPairing({ name: 'Caixa 2', origin: POS });
+    store.completePairing({ pairingId: done.pairing.id, code: done.code, origin: POS });
+    failure(() => store.rejectPairing(done.pairing.id), 'PAIRING_USED');
+  });
+
+  it('limits the requests waiting per origin', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const first = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    store.requestPairing({ name: 'Caixa 2', origin: 'https://POS.example.com' });
+    store.requestPairing({ name: 'Caixa 3', origin: POS });
+    failure(() => store.requestPairing({ name: 'Caixa 4', origin: POS }), 'TOO_MANY_PENDING');
+    // Other origins, and non-browser clients, have their own count.
+    store.requestPairing({ name: 'Outro', origin: OTHER });
+    for (let n = 0; n < 3; n++) store.requestPairing({ name: `PDV ${n}`, origin: null });
+    failure(() => store.requestPairing({ name: 'PDV 4', origin: null }), 'TOO_MANY_PENDING');
+    expect(store.pendingPairings()).toHaveLength(7);
+
+    // An ended request frees its place; so does an expired one.
+    store.rejectPairing(first.pairing.id);
+    store.requestPairing({ name: 'Caixa 4', origin: POS });
+    failure(() => store.requestPairing({ name: 'Caixa 5', origin: POS }), 'TOO_MANY_PENDING');
+    time.advance(120_000);
+    store.requestPairing({ name: 'Caixa 5', origin: POS });
+  });
+
+  it('honours pendingPerOrigin', () => {
+    const store = open({ pendingPerOrigin: 1 });
+    store.requestPairing({ name: 'Caixa 1', origin: POS });
+    failure(() => store.requestPairing({ name: 'Caixa 2', origin: POS }), 'TOO_MANY_PENDING');
+  });
+
+  it('forgets requests older than a day when opened, and only those', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const old = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    store.completePairing({ pairingId: old.pairing.id, code: old.code, origin: POS });
+    time.advance(23 * 60 * 60 * 1000);
+    const recent = store.requestPairing({ name: 'Caixa 2', origin: POS });
+    store.completePairing({ pairingId: recent.pairing.id, code: recent.code, origin: POS });
+    store.close();
+
+    time.advance(2 * 60 * 60 * 1000);
+    const reopened = open({ now: time.now });
+    failure(() => reopened.completePairing({ pairingId: old.pairing.id, code: old.code, origin: POS }), 'PAIRING_NOT_FOUND');
+    failure(() => reopened.completePairing({ pairingId: recent.pairing.id, code: recent.code, origin: POS }), 'PAIRING_USED');
+    // The clients themselves stay.
+    expect(reopened.list()).toHaveLength(2);
+  });
+});
+
+describe('authentication', () => {
+  it('binds the token to exactly the origin it was paired from', () => {
+    const store = open();
+    const browser = pair(store, POS);
+    const desktop = pair(store, null, 'PDV desktop');
+    expect(store.authenticate(browser.token, 'https://pos.example.com:443').id).toBe(browser.client.id);
+    failure(() => store.authenticate(browser.token, OTHER), 'ORIGIN_MISMATCH');
+    failure(() => store.authenticate(browser.token, 'http://pos.example.com'), 'ORIGIN_MISMATCH');
+    failure(() => store.authenticate(browser.token, null), 'ORIGIN_MISMATCH');
+    failure(() => store.authenticate(browser.token, 'null'), 'ORIGIN_MISMATCH');
+    failure(() => store.authenticate(desktop.token, POS), 'ORIGIN_MISMATCH');
+    // A refused attempt is not a sighting.
+    expect(store.get(desktop.client.id)?.lastSeenAt).toBeNull();
+  });
+
+  it('refuses malformed and unknown tokens', () => {
+    const store = open();
+    const { token } = pair(store);
+    failure(() => store.authenticate('', POS), 'TOKEN_INVALID');
+    failure(() => store.authenticate(token.slice(0, -1), POS), 'TOKEN_INVALID');
+    failure(() => store.authenticate(`${token}x`, POS), 'TOKEN_INVALID');
+    failure(() => store.authenticate(token.replace('pbt_', 'pbx_'), POS), 'TOKEN_INVALID');
+    const last = token.at(-1) === 'A' ? 'B' : 'A';
+    failure(() => store.authenticate(`${token.slice(0, -1)}${last}`, POS), 'TOKEN_INVALID');
+    failure(() => store.authenticate(sha256(token), POS), 'TOKEN_INVALID');
+  });
+
+  it('refuses a revoked token, in this store and in another one on the same file at once', () => {
+    const time = clock();
+    const agent = open({ now: time.now });
+    const window = open({ now: time.now });
+    const { client, token } = pair(agent);
+    expect(window.isActive(client.id)).toBe(true);
+
+    time.advance(1000);
+    const revoked = window.revoke(client.id);
+    expect(revoked).toEqual({ ...client, revokedAt: '2026-03-10T12:00:01.000Z' });
+    expect(agent.isActive(client.id)).toBe(false);
+    failure(() => agent.authenticate(token, POS), 'TOKEN_REVOKED');
+    failure(() => window.authenticate(token, POS), 'TOKEN_REVOKED');
+    expect(agent.isPairedOrigin(POS)).toBe(false);
+
+    // Revoking again is harmless and keeps the first time.
+    time.advance(1000);
+    expect(agent.revoke(client.id).revokedAt).toBe('2026-03-10T12:00:01.000Z');
+    expect(agent.list()).toEqual([revoked]);
+    failure(() => agent.revoke('cli_0000000000000000'), 'NOT_FOUND');
+    expect(agent.isActive('cli_0000000000000000')).toBe(false);
+  });
+
+  it('keeps other clients of the same origin working when one is revoked', () => {
+    const store = open();
+    const first = pair(store, POS, 'Caixa 1');
+    const second = pair(store, POS, 'Caixa 2');
+    store.revoke(first.client.id);
+    expect(store.isPairedOrigin(POS)).toBe(true);
+    expect(store.authenticate(second.token, POS).name).toBe('Caixa 2');
+  });
+});
+
+describe('listing', () => {
+  it('never shows a token or its hash', () => {
+    const store = open();
+    const tokens = [pair(store, POS, 'Caixa 1').token, pair(store, null, 'PDV desktop').token];
+    const listed = store.list();
+    expect(listed.map((client) => client.name)).toEqual(['Caixa 1', 'PDV desktop']);
+    for (const client of listed) {
+      expect(Object.keys(client).sort()).toEqual(['createdAt', 'id', 'lastSeenAt', 'name', 'origin', 'revokedAt']);
+    }
+    const text = JSON.stringify([listed, store.get(listed[0]!.id), store.pendingPairings()]);
+    for (const token of tokens) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(sha256(token));
+    }
+  });
+});
+
+describe('blocked origins', () => {
+  it('cannot ask to pair, and blocking rejects what they had pending', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const pending = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    const unrelated = store.requestPairing({ name: 'Outro', origin: OTHER });
+    store.blockOrigin('https://POS.example.com:443');
+    time.advance(1000);
+    store.blockOrigin(POS);
+
+    expect(store.blockedOrigins()).toEqual([{ origin: POS, blockedAt: '2026-03-10T12:00:00.000Z' }]);
+    expect(store.isBlocked(POS)).toBe(true);
+    expect(store.isBlocked('https://pos.example.com:443')).toBe(true);
+    expect(store.isBlocked(OTHER)).toBe(false);
+    expect(store.isBlocked(null)).toBe(false);
+    failure(() => store.requestPairing({ name: 'Caixa 2', origin: POS }), 'ORIGIN_BLOCKED');
+    failure(() => store.completePairing({ pairingId: pending.pairing.id, code: pending.code, origin: POS }), 'PAIRING_REJECTED');
+    expect(store.pendingPairings().map((pairing) => pairing.id)).toEqual([unrelated.pairing.id]);
+
+    store.unblockOrigin('https://pos.example.com');
+    expect(store.blockedOrigins()).toEqual([]);
+    expect(store.requestPairing({ name: 'Caixa 2', origin: POS }).pairing.state).toBe('pending');
+  });
+
+  it('does not revoke the tokens already given, but refuses them while blocked', () => {
+    const store = open();
+    const { client, token } = pair(store);
+    store.blockOrigin(POS);
+    expect(store.isActive(client.id)).toBe(true);
+    expect(store.get(client.id)?.revokedAt).toBeNull();
+    failure(() => store.authenticate(token, POS), 'ORIGIN_BLOCKED');
+    store.unblockOrigin(POS);
+    expect(store.authenticate(token, POS).id).toBe(client.id);
+  });
+
+  it('seen by another store on the same file', () => {
+    const window = open();
+    const agent = open();
+    window.blockOrigin(POS);
+    expect(agent.isBlocked(POS)).toBe(true);
+    failure(() => agent.requestPairing({ name: 'Caixa 1', origin: POS }), 'ORIGIN_BLOCKED');
+  });
+});
+
+describe('malformed input', () => {
+  it.each([
+    ['an empty name', ''],
+    ['a blank name', '   \t '],
+    ['a name of 65 characters', 'x'.repeat(65)],
+    ['a name with a newline', 'Caixa\n1'],
+    ['a name with a NUL', 'Caixa\u00001'],
+    ['a name with a right-to-left override', 'Caixa \u202E1'],
+    ['a name with a line separator', 'Caixa\u20281'],
+    ['a name with a lone surrogate', 'Caixa \uD800'],
+    ['a name that is not a string', 42],
+  ])('refuses %s', (_label, name) => {
+    const store = open();
+    failure(() => store.requestPairing({ name: name as string, origin: POS }), 'INVALID_INPUT');
+    expect(store.pendingPairings()).toEqual([]);
+  });
+
+  it('accepts a name of 64 characters, counting an emoji as one, and trims it', () => {
+    const store = open();
+    const name = `${'ç'.repeat(62)}🧾x`;
+    expect(store.requestPairing({ name: `  ${name}  `, origin: POS }).pairing.name).toBe(name);
+  });
+
+  it.each(['null', 'file:///home/caixa/pos.html', 'http://pos.example.com/caixa', 'ftp://pos.example.com', '', 'pos.example.com'])(
+    'refuses the origin %j',
+    (origin) => {
+      const store = open();
+      failure(() => store.requestPairing({ name: 'Caixa 1', origin }), 'INVALID_INPUT');
+      failure(() => store.blockOrigin(origin), 'INVALID_INPUT');
+    },
+  );
+
+  it('refuses codes that are not six digits without using an attempt', () => {
+    const store = open({ maxCodeAttempts: 1 });
+    const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
+    for (const bad of ['', '12345', '1234567', 'abcdef', code.slice(1)]) {
+      failure(() => store.completePairing({ pairingId: pairing.id, code: bad, origin: POS }), 'INVALID_INPUT');
+    }
+    failure(() => store.completePairing({ pairingId: '', code, origin: POS }), 'INVALID_INPUT');
+    expect(store.completePairing({ pairingId: pairing.id, code, origin: POS }).token).toMatch(/^pbt_/);
+  });
+
+  it('refuses options that make no sense', () => {
+    failure(() => open({ maxCodeAttempts: 0 }), 'INVALID_INPUT');
+    failure(() => open({ codeTtlMs: -1 }), 'INVALID_INPUT');
+    failure(() => open({ pendingPerOrigin: 1.5 }), 'INVALID_INPUT');
+  });
+});
+
+describe('the file', () => {
+  it('is created with its folders, and an in-memory store works the same', () => {
+    const path = join(dir, 'state', 'pos', 'clients.db');
+    const store = ClientStore.open(path);
+    opened.push(store);
+    expect(existsSync(path)).toBe(true);
+    expect(pair(store).token).toMatch(/^pbt_/);
+
+    const memory = ClientStore.open(':memory:');
+    opened.push(memory);
+    const { client, token } = pair(memory);
+    expect(memory.authenticate(token, POS).id).toBe(client.id);
+  });
+
+  it('keeps clients across reopening', () => {
+    const first = open();
+    const { client, token } = pair(first);
+    first.close();
+    const second = open();
+    expect(second.authenticate(token, POS).id).toBe(client.id);
+  });
+
+  it('refuses a file from a newer Pinbridge, or one that is not a database', () => {
+    const newer = new Database(join(dir, 'newer.db'));
+    newer.pragma('user_version = 99');
+    newer.close();
+    failure(() => open({}, 'newer.db'), 'CORRUPT');
+
+    // Not a SQLite header: what a damaged or foreign file looks like.
+    writeFileSync(join(dir, 'text.db'), 'this is not a database, just some text. '.repeat(50));
+    failure(() => open({}, 'text.db'), 'CORRUPT');
+  });
+});

@@ -1,0 +1,267 @@
+/**
+ * The POS API under test, whole: the payment stack of the engine rig (sandbox on loopback,
+ * journal file, engine), simulated PINPADs attached through the registry, receipts printed into
+ * a folder printer, a client store file, and the real PosServer on a free loopback port. Tests
+ * talk to it with real `ws` clients (`RpcClient`), as a POS would.
+ */
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import { ApiHealthMonitor } from '../../../main/api/health.js';
+import { PaymentsClient } from '../../../main/api/index.js';
+import type { EngineConfig } from '../../../main/core/engine.js';
+import { PinpadRegistry } from '../../../main/core/pinpad/registry.js';
+import { ClientStore } from '../../../main/pos/clients/client-store.js';
+import type { PairingAnnouncement } from '../../../main/pos/server/dispatch.js';
+import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
+import { PosServer } from '../../../main/pos/server/server.js';
+import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
+import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
+import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { engineRig, type EngineRig } from '../core/engine-rig.js';
+
+export interface PosPinpad {
+  readonly serial: string;
+  readonly sim: PinpadSimulator;
+  readonly pinpad: Pinpad;
+  /** Pulls the cable: the registry marks it disconnected. */
+  unplug(): void;
+}
+
+export interface PosRig {
+  readonly rig: EngineRig;
+  readonly server: PosServer;
+  readonly clients: ClientStore;
+  readonly registry: PinpadRegistry;
+  readonly printing: ReceiptPrinting;
+  readonly apiHealth: ApiHealthMonitor;
+  /** Where the folder printer writes each job. */
+  readonly printDir: string;
+  /** Every pairing code the "window" was shown. */
+  readonly announced: PairingAnnouncement[];
+  readonly pinpads: PosPinpad[];
+  addPinpad(serial: string, options?: PinpadSimulatorOptions): Promise<PosPinpad>;
+  /** A connected client (not logged in). `origin` is sent like a browser would. */
+  connect(options?: { origin?: string; host?: string }): Promise<RpcClient>;
+  /** A client that paired (its token in `token`) and is logged in. */
+  paired(name?: string, options?: { origin?: string }): Promise<RpcClient>;
+  close(): Promise<void>;
+}
+
+export interface RpcMessage {
+  readonly jsonrpc: '2.0';
+  readonly id?: string | number | null;
+  readonly method?: string;
+  readonly params?: unknown;
+  readonly result?: unknown;
+  readonly error?: { code: number; message: string; data: { code: string; [key: string]: unknown } };
+}
+
+/** A bare JSON-RPC client on `ws`, the way a POS developer would write one. */
+export class RpcClient {
+  readonly socket: WebSocket;
+  readonly notifications: RpcMessage[] = [];
+  token: string | undefined;
+  #next = 0;
+  readonly #waiting = new Map<string | number, (message: RpcMessage) => void>();
+  readonly #noIdAnswers: RpcMessage[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(socket: WebSocket) {
+    this.socket = socket;
+    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as RpcMessage;
+      if (message.id === undefined) this.notifications.push(message);
+      else if (message.id === null) this.#noIdAnswers.push(message);
+      else this.#waiting.get(message.id)?.(message);
+    });
+  }
+
+  /** The raw answer (result or error). */
+  request(method: string, params?: unknown): Promise<RpcMessage> {
+    const id = ++this.#next;
+    return new Promise((resolve) => {
+      this.#waiting.set(id, (message) => {
+        this.#waiting.delete(id);
+        resolve(message);
+      });
+      this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+    });
+  }
+
+  /** The result; an error answer throws with its data code. */
+  async call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
+    const answer = await this.request(method, params);
+    if (answer.error) throw Object.assign(new Error(`${method}: ${answer.error.data.code} ${answer.error.message}`), { answer });
+    return answer.result as T;
+  }
+
+  /** The error's data code of a call expected to fail. */
+  async failure(method: string, params?: unknown): Promise<NonNullable<RpcMessage['error']>> {
+    const answer = await this.request(method, params);
+    if (!answer.error) throw new Error(`${method} was expected to fail but answered ${JSON.stringify(answer.result)}`);
+    return answer.error;
+  }
+
+  /** Answers to messages whose id could not be read (parse errors…). */
+  get anonymousAnswers(): readonly RpcMessage[] {
+    return this.#noIdAnswers;
+  }
+
+  events(method: string): unknown[] {
+    return this.notifications.filter((n) => n.method === method).map((n) => n.params);
+  }
+
+  /** Resolves with the first notification (past or future) matching. */
+  async next(method: string, match: (params: Record<string, unknown>) => boolean = () => true, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.notifications.find((n) => n.method === method && match(n.params as Record<string, unknown>));
+      if (found) return found.params as Record<string, unknown>;
+      if (Date.now() > deadline) throw new Error(`no ${method} notification within ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  close(): Promise<{ code: number; reason: string }> {
+    this.socket.close();
+    return this.closed;
+  }
+}
+
+export function openSocket(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      response.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode, body })));
+    });
+  });
+}
+
+export interface PosRigOptions {
+  readonly config?: Partial<EngineConfig>;
+  readonly rateLimit?: RateLimitOptions;
+  /** The first PINPAD's simulator; default: a customer who inserts visaCredit 30 ms after each prompt. */
+  readonly simulator?: PinpadSimulatorOptions;
+  /** No PINPAD at start. */
+  readonly noPinpad?: boolean;
+  readonly maxMessageBytes?: number;
+}
+
+export const AUTO_CUSTOMER: PinpadSimulatorOptions = { autoCustomer: { delayMs: 30, card: 'visaCredit' } };
+
+export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
+  const rig = await engineRig(options.config === undefined ? {} : { config: options.config });
+  const dir = mkdtempSync(join(artifactsDir(), 'pos-'));
+  const printDir = join(dir, 'printed');
+  const apiHealth = new ApiHealthMonitor();
+  // The relays' client: the rig's sandbox, watched by the health monitor like the agent's.
+  const api = new PaymentsClient({
+    baseUrl: rig.sandbox.url,
+    token: rig.sandbox.token,
+    marketplaceId: rig.sandbox.marketplaceId,
+    maxRetries: 0,
+    timeoutMs: 2_000,
+    onAttempt: apiHealth.record,
+  });
+  const registry = new PinpadRegistry(rig.engine);
+  const printing = openReceiptPrinting({
+    journal: rig.journal,
+    store: TRAINING_RECEIPT_SETTINGS,
+    training: true,
+    printers: { default: { address: `file://${printDir}/`, format: 'escpos' } },
+    autoPrint: [],
+  });
+  const clients = ClientStore.open(join(dir, 'clients.db'));
+  const announced: PairingAnnouncement[] = [];
+  const server = await PosServer.start({
+    agent: {
+      version: '0.0.0-test',
+      mode: 'training',
+      engine: rig.engine,
+      pinpads: registry,
+      receipts: printing.service,
+      printers: printing.printers,
+      printQueue: printing.queue,
+      api,
+      sellerId: rig.sandbox.sellerId,
+      apiHealth,
+      clients,
+    },
+    logger: rig.logger,
+    ports: [0],
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    announcePairing: (pairing) => announced.push(pairing),
+  });
+  const closers: (() => Promise<void>)[] = [];
+  const pinpads: PosPinpad[] = [];
+  const sockets: RpcClient[] = [];
+
+  const posRigValue: PosRig = {
+    rig,
+    server,
+    clients,
+    registry,
+    printing,
+    apiHealth,
+    printDir,
+    announced,
+    pinpads,
+    async addPinpad(serial, simOptions) {
+      const sim = new PinpadSimulator({ serialNumber: serial, ...simOptions });
+      const served = await startMemorySimulator(sim, { name: serial });
+      const pinpad = new Pinpad(served.link.host, { logger: rig.logger });
+      await pinpad.open();
+      closers.push(async () => {
+        await pinpad.close(null).catch(() => {});
+        await served.close();
+      });
+      await registry.attach(pinpad, `sim:${serial}`, { logger: rig.logger });
+      const entry: PosPinpad = {
+        serial,
+        sim,
+        pinpad,
+        unplug: () => {
+          served.link.unplug();
+          registry.detach(serial);
+        },
+      };
+      pinpads.push(entry);
+      return entry;
+    },
+    async connect(connectOptions = {}) {
+      const headers: Record<string, string> = {};
+      if (connectOptions.origin !== undefined) headers.Origin = connectOptions.origin;
+      if (connectOptions.host !== undefined) headers.Host = connectOptions.host;
+      const client = new RpcClient(await openSocket(server.url, headers));
+      sockets.push(client);
+      return client;
+    },
+    async paired(name = 'Caixa 1', pairOptions = {}) {
+      const client = await posRigValue.connect(pairOptions.origin === undefined ? {} : { origin: pairOptions.origin });
+      const started = await client.call<{ pairing_id: string }>('session.pair', { name });
+      const code = announced.find((a) => a.pairingId === started.pairing_id)!.code;
+      const done = await client.call<{ token: string }>('session.confirmPairing', { pairing_id: started.pairing_id, code });
+      client.token = done.token;
+      return client;
+    },
+    async close() {
+      for (const socket of sockets) socket.socket.terminate();
+      await server.close();
+      clients.close();
+      await printing.close();
+      for (const close of closers.reverse()) await close();
+      await rig.close();
+    },
+  };
+  if (options.noPinpad !== true) await posRigValue.addPinpad('POS0000000000001', options.simulator ?? AUTO_CUSTOMER);
+  return posRigValue;
+}
