@@ -73,7 +73,7 @@ export class RpcClient {
     this.socket = socket;
     this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as RpcMessage;
+      const message = JSON.parse((data as Buffer).toString('utf8')) as RpcMessage;
       if (message.id === undefined) this.notifications.push(message);
       else if (message.id === null) this.#noIdAnswers.push(message);
       else this.#waiting.get(message.id)?.(message);
