@@ -10,10 +10,11 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status ?? 1);
+// The agent, then the declarations of the POS client (`pinbridge/client`).
+for (const project of ['tsconfig.build.json', 'tsconfig.client.json']) {
+  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
   console.log('prepare: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the desktop window is unavailable, `npm start` runs headless.');

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { classifyError, CommandExit, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
+import { registerClientsCommand } from './commands/clients.js';
 import { registerJournalCommand } from './commands/journal.js';
 import { registerPayCommand } from './commands/pay.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
@@ -35,6 +36,7 @@ export function buildProgram(io: CliIo): Command {
   registerJournalCommand(program, io);
   registerPayCommand(program, io);
   registerReceiptCommand(program, io);
+  registerClientsCommand(program, io);
   return program;
 }
 

@@ -1,0 +1,80 @@
+/**
+ * `pinbridge clients list|revoke|block|unblock`: the paired POS clients, for a technician (or a
+ * store without the window). They work on ~/.pinbridge/clients.db while the agent runs: the
+ * agent checks a client's standing at every request, so a revocation cuts its sessions off at
+ * their next message.
+ */
+import type { Command } from 'commander';
+import { ClientStore, ClientStoreError, normalizeOrigin } from '../../pos/clients/client-store.js';
+import { UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { emit } from '../output.js';
+import { clientsPath } from '../paths.js';
+
+interface ClientsOptions {
+  file?: string;
+  json?: boolean;
+}
+
+function withStore<T>(io: CliIo, options: ClientsOptions, use: (store: ClientStore) => T): T {
+  const store = ClientStore.open(options.file ?? clientsPath(io.env.HOME));
+  try {
+    return use(store);
+  } catch (error) {
+    if (error instanceof ClientStoreError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT')) throw new UsageError(error.message);
+    throw error;
+  } finally {
+    store.close();
+  }
+}
+
+function originArgument(text: string): string {
+  const origin = normalizeOrigin(text);
+  if (origin === undefined) throw new UsageError(`"${text}" is not an origin (scheme://host[:port], e.g. https://pos.example.com)`);
+  return origin;
+}
+
+export function registerClientsCommand(program: Command, io: CliIo): void {
+  const clients = program.command('clients').description('The POS clients paired with this agent: list them, revoke one, block or unblock a web origin.');
+  const common = (command: Command): Command =>
+    command.option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)').option('--json', 'one JSON line instead of text');
+
+  common(clients.command('list').description('Paired clients (active and revoked), pending pairing requests and blocked origins.')).action((options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const data = { clients: store.list(), pending: store.pendingPairings(), blocked: store.blockedOrigins() };
+      const lines = [
+        ...data.clients.map(
+          (c) => `${c.id}  ${c.revokedAt === null ? 'active ' : 'revoked'}  ${c.name}  ${c.origin ?? '(program)'}  last seen ${c.lastSeenAt ?? 'never'}`,
+        ),
+        ...data.pending.map((p) => `${p.id}  pending  ${p.name}  ${p.origin ?? '(program)'}  expires ${p.expiresAt}`),
+        ...data.blocked.map((b) => `blocked  ${b.origin}  since ${b.blockedAt}`),
+      ];
+      emit(io, options.json, data, lines.length > 0 ? lines.join('\n') : 'No POS client has paired yet.');
+    }),
+  );
+
+  common(clients.command('revoke').argument('<client-id>', 'the id from `pinbridge clients list`').description('Revoke a client: its token stops working at once.')).action(
+    (clientId: string, options: ClientsOptions) =>
+      withStore(io, options, (store) => {
+        const client = store.revoke(clientId);
+        emit(io, options.json, { client }, `Revoked ${client.name} (${client.id}).`);
+      }),
+  );
+
+  common(clients.command('block').argument('<origin>', 'a web origin, e.g. https://pos.example.com').description('Refuse every connection and pairing request from a web origin.')).action(
+    (origin: string, options: ClientsOptions) =>
+      withStore(io, options, (store) => {
+        const normalized = originArgument(origin);
+        store.blockOrigin(normalized);
+        emit(io, options.json, { blocked: normalized }, `Blocked ${normalized}. Its paired clients keep their tokens until revoked, but cannot connect.`);
+      }),
+  );
+
+  common(clients.command('unblock').argument('<origin>', 'a blocked web origin').description('Allow a blocked web origin again.')).action((origin: string, options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const normalized = originArgument(origin);
+      store.unblockOrigin(normalized);
+      emit(io, options.json, { unblocked: normalized }, `Unblocked ${normalized}.`);
+    }),
+  );
+}

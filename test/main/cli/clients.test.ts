@@ -1,0 +1,54 @@
+/**
+ * `pinbridge clients`: a technician lists, revokes and blocks POS clients in the same file the
+ * running agent reads at every request.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ClientStore } from '../../../main/pos/clients/client-store.js';
+import { clientsPath } from '../../../main/cli/paths.js';
+import { runMain } from '../../helpers/cli.js';
+
+function pairedHome(): { home: string; token: string; clientId: string } {
+  const home = mkdtempSync(join(tmpdir(), 'pinbridge-clients-cli-'));
+  const store = ClientStore.open(clientsPath(home));
+  const { pairing, code } = store.requestPairing({ name: 'Caixa 2', origin: 'https://pos.loja.example' });
+  const { client, token } = store.completePairing({ pairingId: pairing.id, code, origin: 'https://pos.loja.example' });
+  store.close();
+  return { home, token, clientId: client.id };
+}
+
+describe('pinbridge clients', () => {
+  it('lists the paired clients without their tokens', async () => {
+    const { home, token, clientId } = pairedHome();
+    const result = await runMain(['clients', 'list', '--json'], { HOME: home });
+    expect(result.code).toBe(0);
+    const listed = JSON.parse(result.stdout) as { clients: { id: string; name: string; revokedAt: string | null }[] };
+    expect(listed.clients).toEqual([expect.objectContaining({ id: clientId, name: 'Caixa 2', revokedAt: null })]);
+    expect(result.stdout).not.toContain(token.slice(4));
+  });
+
+  it('revokes a client: the token no longer authenticates', async () => {
+    const { home, token, clientId } = pairedHome();
+    const result = await runMain(['clients', 'revoke', clientId], { HOME: home });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Revoked Caixa 2');
+    const store = ClientStore.open(clientsPath(home));
+    expect(() => store.authenticate(token, 'https://pos.loja.example')).toThrow(expect.objectContaining({ code: 'TOKEN_REVOKED' }));
+    store.close();
+  });
+
+  it('blocks and unblocks an origin, and refuses what is not an origin (exit 2)', async () => {
+    const { home } = pairedHome();
+    expect((await runMain(['clients', 'block', 'https://evil.example'], { HOME: home })).code).toBe(0);
+    const store = ClientStore.open(clientsPath(home));
+    expect(store.isBlocked('https://evil.example')).toBe(true);
+    store.close();
+    expect((await runMain(['clients', 'unblock', 'https://evil.example'], { HOME: home })).code).toBe(0);
+    const bad = await runMain(['clients', 'block', 'not an origin'], { HOME: home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not an origin');
+    expect((await runMain(['clients', 'revoke', 'cli_unknown'], { HOME: home })).code).toBe(2);
+  });
+});
