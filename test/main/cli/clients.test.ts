@@ -35,7 +35,13 @@ describe('pinbridge clients', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Revoked Caixa 2');
     const store = ClientStore.open(clientsPath(home));
-    expect(() => store.authenticate(token, 'https://pos.loja.example')).toThrow(expect.objectContaining({ code: 'TOKEN_REVOKED' }));
+    let refused: unknown;
+    try {
+      store.authenticate(token, 'https://pos.loja.example');
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toMatchObject({ code: 'TOKEN_REVOKED' });
     store.close();
   });
 
