@@ -12,6 +12,7 @@ import { decodeEscPos } from '../../helpers/escpos-decode.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { run, serve, stopServers } from '../../helpers/cli.js';
+import { openSocket, RpcClient } from '../pos/pos-rig.js';
 
 let home: string;
 beforeEach(() => {
@@ -26,8 +27,46 @@ afterEach(async () => {
 });
 
 describe('pinbridge start', () => {
+  it('serves the POS API on loopback: a POS pairs with the code the terminal prints, then pays', async () => {
+    const agent = await serve(['start', '--pos-port', '0'], { HOME: home });
+    const pos = agent.ready.pos as { ws: string; demo: string };
+    expect(pos.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/pos$/);
+    expect(pos.demo).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/$/);
+    let stdout = '';
+    agent.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const client = new RpcClient(await openSocket(pos.ws));
+    const started = await client.call<{ pairing_id: string }>('session.pair', { name: 'Caixa do teste' });
+    let announced: { pairing_id: string; code: string } | undefined;
+    for (let i = 0; i < 200 && announced === undefined; i++) {
+      announced = stdout
+        .split('\n')
+        .filter((line) => line.includes('pairing_requested'))
+        .map((line) => JSON.parse(line) as { pairing_id: string; code: string })
+        .find((line) => line.pairing_id === started.pairing_id);
+      if (announced === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(agent.stderr()).toContain(`code ${announced!.code}`);
+    await client.call('session.confirmPairing', { pairing_id: started.pairing_id, code: announced!.code });
+    const outcome = await client.call<{ status: string; amount: number }>('payment.start', {
+      reference_id: 'start-pos-1',
+      amount: 1500,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Pelo POS',
+    });
+    expect(outcome).toMatchObject({ status: 'approved', amount: 1500 });
+    // The demo page and the browser client are served beside it.
+    const demo = await fetch(pos.demo);
+    expect(demo.status).toBe(200);
+    expect(demo.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const clientJs = await fetch(pos.demo.replace('/demo/', '/client/index.js'));
+    expect(clientJs.status).toBe(200);
+    await client.close();
+    expect(await agent.stop()).toBe(0);
+  });
+
   it('starts in training mode with a simulated PINPAD, says where its sandbox and journal are, and stops cleanly', async () => {
-    const agent = await serve(['start'], { HOME: home });
+    const agent = await serve(['start', '--pos-port', '0'], { HOME: home });
     expect(agent.ready).toMatchObject({
       status: 'ready',
       mode: 'training',
@@ -47,7 +86,7 @@ describe('pinbridge start', () => {
       join(home, '.pinbridge', 'settings.json'),
       JSON.stringify({ pending_poll_ms: 200, printers: { default: { address: printer.address, columns: 42 } } }),
     );
-    const agent = await serve(['start'], { HOME: home });
+    const agent = await serve(['start', '--pos-port', '0'], { HOME: home });
     expect(agent.ready.printers).toEqual(['default']);
     const sandbox = agent.ready.sandbox as { url: string; marketplace_id: string; seller_id: string; token: string };
     const serial = (agent.ready.pinpad as { serial_number: string }).serial_number;
