@@ -1,0 +1,34 @@
+/**
+ * The Pinbridge POS client: what a POS imports. Runs in browsers (`import { PinbridgeClient }
+ * from '/client/index.js'` on a page the agent serves) and in Node 20 (pass `WebSocket` from the
+ * `ws` package). The protocol's types are re-exported type-only: no run-time dependency.
+ */
+export {
+  PinbridgeClient,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  STATUS_POLL_INTERVAL_MS,
+  type AgentInfo,
+  type CallOptions,
+  type ClientEventName,
+  type ClientEvents,
+  type ClientState,
+  type ClosedEvent,
+  type PairingStarted,
+  type PaymentStartParams,
+  type PinbridgeClientOptions,
+} from './client.js';
+export { PinbridgeError, isPinbridgeError, type ClientErrorCode, type PinbridgeErrorCode } from './errors.js';
+export { CLOSE_CODES, DEFAULT_PORTS, WS_PATH, defaultUrls } from './constants.js';
+export { type BackoffOptions } from './backoff.js';
+export type { WebSocketCtor, WebSocketLike } from './websocket.js';
+export type {
+  ErrorData,
+  EventName,
+  EventPayload,
+  MethodName,
+  ParamsOf,
+  PaymentOutcome,
+  PaymentProgress,
+  PosErrorCode,
+  ResultOf,
+} from '../main/pos/protocol/index.js';

@@ -1,0 +1,92 @@
+/**
+ * The newcomer's path, end to end and all real: the demo POS page and the browser client served
+ * by the real POS server, in real Chromium, pairing with the code the cashier is shown, then
+ * paying 12,34 on credit on the simulated PINPAD against the payments sandbox. The same page on
+ * a blocked origin cannot even connect. (The browser client itself must be built: `npm test`
+ * builds first.)
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../../main/version.js';
+import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { launchChromium } from '../../drivers/printers/chromium.js';
+import { posRig, type PosRig } from './pos-rig.js';
+
+let pos: PosRig;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'client', 'index.js'))) throw new Error('dist/client is missing: run `npm run build` first');
+  pos = await posRig();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await pos?.close();
+});
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return errors;
+}
+
+describe('the demo POS page on the real agent', () => {
+  it('pairs with the code the cashier reads, pays 12,34 on credit and shows the steps, the result and both receipts', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(pos.server.demoUrl);
+    await expect.poll(() => page.locator('#state').getAttribute('data-state'), { timeout: 10_000 }).toBe('open');
+
+    await page.fill('#pair-name', 'Caixa da demonstração');
+    await page.click('#pair-start');
+    await page.locator('#pair-code').waitFor({ state: 'visible' });
+    const announced = pos.announced.at(-1)!;
+    expect(announced).toMatchObject({ name: 'Caixa da demonstração', origin: new URL(pos.server.demoUrl).origin });
+    await page.fill('#pair-code', announced.code);
+    await page.click('#pair-confirm');
+    await expect.poll(() => page.locator('#state').getAttribute('data-state')).toBe('ready');
+    expect(pos.clients.list().map((client) => client.name)).toContain('Caixa da demonstração');
+
+    await page.fill('#amount', '12,34');
+    await page.selectOption('#payment-type', 'credit');
+    const reference = await page.inputValue('#reference');
+    await page.click('#pay');
+    await expect.poll(() => page.locator('#result').getAttribute('data-status'), { timeout: 20_000 }).toBe('approved');
+    expect(await page.locator('#result-status').textContent()).toContain('APROVADA');
+    expect(await page.locator('#result-card').textContent()).toContain('411111******1111');
+    expect(await page.locator('#log').textContent()).toContain('Aguardando o cartão');
+    await expect.poll(() => page.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await expect.poll(() => page.frameLocator('#receipt-merchant').locator('body').textContent()).toContain('VIA DO ESTABELECIMENTO');
+
+    // The agent's journal holds exactly that sale, in centavos.
+    const sale = pos.rig.engine.list().items.find((item) => item.reference_id === reference);
+    expect(sale).toMatchObject({ status: 'approved', amount: 1234, payment_type: 'credit' });
+    const shots = join(artifactsDir(), 'pos-demo');
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, 'demo-approved-1280.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows "blocked" — not "agent down" — to a page whose origin the cashier blocked', async () => {
+    const origin = new URL(pos.server.demoUrl).origin;
+    pos.clients.blockOrigin(origin);
+    try {
+      const page = await browser.newPage();
+      await page.goto(pos.server.demoUrl);
+      await expect.poll(() => page.locator('#state').getAttribute('data-state'), { timeout: 10_000 }).toBe('blocked');
+      expect(await page.locator('#state').textContent()).toBe('Bloqueado pelo Pinbridge');
+      await page.close();
+    } finally {
+      pos.clients.unblockOrigin(origin);
+    }
+  });
+});
