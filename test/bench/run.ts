@@ -11,6 +11,7 @@ import { benchClientOverhead } from './client.bench.js';
 import { benchJournalRecovery } from './journal.bench.js';
 import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.js';
 import { benchReceipts } from './receipts.bench.js';
+import { benchPos } from './pos.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -53,6 +54,10 @@ console.log(JSON.stringify(results.paymentConcurrency, null, 2));
 console.log('receipts: journal record → receipt → ESC/POS per receipt (ms), bytes per receipt; SVG and PDF beside it');
 results.receipts = await benchReceipts();
 console.log(JSON.stringify(results.receipts, null, 2));
+
+console.log('POS API: pinpad.status round trips (1 and 50 clients), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)');
+results.pos = await benchPos();
+console.log(JSON.stringify(results.pos, null, 2));
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
