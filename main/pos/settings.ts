@@ -16,7 +16,7 @@ export const PosSettings = Type.Object(
     tls: Type.Optional(
       Type.Object(
         {
-          cert_file: Type.String({ minLength: 1, description: 'PEM certificate for 127.0.0.1/localhost (`pinbridge pos cert` makes one).' }),
+          cert_file: Type.String({ minLength: 1, description: 'PEM certificate for 127.0.0.1 and localhost, trusted on this machine (e.g. made with mkcert).' }),
           key_file: Type.String({ minLength: 1, description: 'Its PEM private key.' }),
         },
         { additionalProperties: false },

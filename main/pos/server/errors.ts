@@ -80,8 +80,10 @@ export function toPosError(error: unknown): PosError | null {
   if (error instanceof PaymentsApiError) return fromApi(error);
   if (error instanceof ClientStoreError) {
     const code = CLIENT_STORE_CODES[error.code] ?? 'INTERNAL_ERROR';
-    // The origin of a mismatch is not echoed: the page knows its own, an attacker learns nothing.
-    return new PosError(code, error.message, {
+    // The store's sentence for a mismatch names the paired origin: not echoed, so a page learns
+    // nothing about which other origins are paired.
+    const message = error.code === 'ORIGIN_MISMATCH' ? 'This token was paired from another origin.' : error.message;
+    return new PosError(code, message, {
       reason: error.code,
       ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
     });

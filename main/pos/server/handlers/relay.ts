@@ -28,7 +28,8 @@ function watchTapToPay(context: CallContext, transactionId: string): void {
     .waitForCompletion(transactionId, { timeoutMs: TAP_TO_PAY_WATCH_MS, signal: hub.stopping })
     .then((transaction) => {
       const owner = hub.releaseTapToPay(transactionId);
-      hub.publish('tapToPay.updated', relayTransactionView(transaction), owner);
+      // No owner: another follower of the same charge (a repeated create) told its creator already.
+      if (owner !== undefined) hub.publish('tapToPay.updated', relayTransactionView(transaction), owner);
     })
     .catch((error: unknown) => {
       hub.releaseTapToPay(transactionId);

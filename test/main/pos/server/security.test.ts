@@ -190,6 +190,8 @@ describe('tokens', () => {
     const other = await pos.connect({ origin: 'https://other.example' });
     const error = await other.failure('session.hello', { token: pos1.token });
     expect(error.data).toMatchObject({ code: 'TOKEN_INVALID', reason: 'ORIGIN_MISMATCH' });
+    // Which origin it belongs to is not told.
+    expect(JSON.stringify(error)).not.toContain('web-pos.example');
     // Nor from a program without an Origin.
     const program = await pos.connect();
     expect((await program.failure('session.hello', { token: pos1.token })).data.code).toBe('TOKEN_INVALID');
