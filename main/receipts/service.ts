@@ -71,7 +71,7 @@ export class ReceiptService {
     const queue = this.#queue();
     const printer = options.printer ?? DEFAULT_PRINTER;
     const columns = this.#options.columnsOf?.(printer) ?? 48;
-    return queue.submit(printer, `boleto:${transaction.id}`, boletoSlipDocument(transaction, { settings: this.#options.settings, columns }));
+    return queue.submit(printer, `boleto:${transaction.id}`, boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }));
   }
 
   #queue(): PrintQueue {

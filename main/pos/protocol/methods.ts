@@ -378,7 +378,14 @@ export const METHODS = {
     access: 'client',
     cost: 5,
     summary: "Changes a buyer's name, e-mail, phone, birth date, address or metadata (never the CPF/CNPJ).",
-    params: Type.Object({ buyer_id: ApiId('buyer id'), changes: BuyerUpdateRequest }, { additionalProperties: false }),
+    params: Type.Object(
+      {
+        buyer_id: ApiId('buyer id'),
+        // Closed here: the POS may not send fields the API would refuse (the CPF/CNPJ cannot change).
+        changes: Type.Object(BuyerUpdateRequest.properties, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
     result: Buyer,
   }),
   'buyer.search': method({

@@ -26,6 +26,10 @@ export const receiptHandlers: Handlers<'receipt.get' | 'receipt.print'> = {
   },
 
   'receipt.print': ({ reference_id, copies, printer }, { agent }) => {
+    if (printer !== undefined && !agent.printers.has(printer)) {
+      const message = `No printer named "${printer}" is configured (settings: printers).`;
+      throw new PosError('INVALID_PARAMS', message, { violations: [{ field: 'printer', message }] });
+    }
     const jobs = service(agent).print(reference_id, {
       ...(copies === undefined ? {} : { copies }),
       ...(printer === undefined ? {} : { printer }),

@@ -1,0 +1,346 @@
+/**
+ * The payments API relayed to the POS with Pinbridge's own credentials and seller: buyers (found
+ * by a CPF given or typed by the customer on the PINPAD, read and updated), the seller's bank
+ * accounts, boletos and bolepix (idempotent by reference_id, their slips printed), boleto
+ * cancellation, tap-to-pay charges followed until the phone completes them (the event reaches
+ * only the client that created the charge), and the API going away (API_UNAVAILABLE and an
+ * api.health event). Every answer and event is checked against its schema, and no frame a POS
+ * receives may carry the API token.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaViolations } from '../../../../main/contract/index.js';
+import { ErrorData, EVENTS, METHODS, type MethodName, type ResultOf } from '../../../../main/pos/protocol/index.js';
+import { decodeEscPos } from '../../../helpers/escpos-decode.js';
+import { call as sandboxCall } from '../../../helpers/sandbox.js';
+import { displayed } from '../../core/engine-rig.js';
+import { posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+
+const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
+
+/** Every frame each client received, to prove the API token never reached a POS. */
+const frames: string[] = [];
+
+function recordFrames(client: RpcClient): RpcClient {
+  client.socket.on('message', (data: Buffer) => frames.push(data.toString('utf8')));
+  return client;
+}
+
+async function call<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
+  const result = await client.call<ResultOf<M>>(method, params);
+  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
+  return result;
+}
+
+async function refused(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData> {
+  const error = await client.failure(method, params);
+  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
+  return error.data as ErrorData;
+}
+
+/** A CPF with valid check digits that no one has used yet (random, so reruns never collide). */
+function freshCpf(): string {
+  let base: string;
+  do base = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('');
+  while (/^(\d)\1+$/.test(base));
+  const digit = (digits: string): number => {
+    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (digits.length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  const first = digit(base);
+  return `${base}${first}${digit(`${base}${first}`)}`;
+}
+
+let counter = 0;
+const reference = (prefix: string): string => `${prefix}-${++counter}-${Date.now()}`;
+
+describe('the relays, with the payments API up', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+  /** A buyer made in the sandbox for these tests. */
+  let buyer: { id: string; taxpayer_id: string };
+
+  // No autoCustomer: the customer types the CPF on the keypad when asked.
+  beforeAll(async () => {
+    pos = await posRig({ simulator: {}, rateLimit: RATE });
+    client = recordFrames(await pos.paired('Caixa relays'));
+    const taxpayerId = freshCpf();
+    const created = await pos.rig.client.buyers.create({ first_name: 'Clara', last_name: 'Nunes', taxpayer_id: taxpayerId, email: 'clara@example.com' });
+    buyer = { id: created.id, taxpayer_id: taxpayerId };
+  });
+  afterAll(async () => pos.close());
+
+  describe('buyer.search', () => {
+    it('finds a buyer by the CPF given', async () => {
+      const found = await call(client, 'buyer.search', { taxpayer_id: buyer.taxpayer_id });
+      expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
+      expect(found.buyer).toMatchObject({ id: buyer.id, first_name: 'Clara', last_name: 'Nunes', taxpayer_id: buyer.taxpayer_id });
+    });
+
+    it('finds a buyer by the CPF the customer types on the PINPAD (from_pinpad)', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = call(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      sim.keypad.type(buyer.taxpayer_id);
+      sim.keypad.press('enter');
+      const found = await answer;
+      expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
+      expect(found.buyer.id).toBe(buyer.id);
+    });
+
+    it('finds the seeded company by its CNPJ', async () => {
+      const found = await call(client, 'buyer.search', { ein: '45339827000162' });
+      expect(found.buyer).toMatchObject({ ein: '45339827000162', first_name: 'Padaria Pão Dourado' });
+    });
+
+    it('is PINPAD_CANCELLED when the customer presses ANULA instead of typing', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      sim.keypad.press('cancel');
+      expect(await answer).toMatchObject({ code: 'PINPAD_CANCELLED' });
+    });
+
+    it.each([
+      ['taxpayer_id and ein', { ein: '45339827000162' }],
+      ['taxpayer_id and from_pinpad', { from_pinpad: 'cpf' }],
+    ])('refuses %s together (INVALID_PARAMS), without asking the PINPAD', async (_case, extra) => {
+      const error = await refused(client, 'buyer.search', { taxpayer_id: buyer.taxpayer_id, ...extra });
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations).toHaveLength(1);
+      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
+    });
+
+    it('refuses a search with none of them, and a CPF that is not 11 digits', async () => {
+      expect(await refused(client, 'buyer.search', {})).toMatchObject({ code: 'INVALID_PARAMS' });
+      const error = await refused(client, 'buyer.search', { taxpayer_id: '123.456.789-09' });
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field)).toContain('taxpayer_id');
+    });
+
+    it('is API_NOT_FOUND for a valid CPF no buyer has', async () => {
+      const error = await refused(client, 'buyer.search', { taxpayer_id: freshCpf() });
+      expect(error).toMatchObject({ code: 'API_NOT_FOUND', api: { status: 404 } });
+    });
+  });
+
+  describe('buyer.get and buyer.update', () => {
+    it('reads a buyer by id', async () => {
+      expect(await call(client, 'buyer.get', { buyer_id: buyer.id })).toMatchObject({ id: buyer.id, resource: 'buyer', email: 'clara@example.com' });
+    });
+
+    it('is API_NOT_FOUND for an id no buyer has, and INVALID_PARAMS for one that is not an id', async () => {
+      expect(await refused(client, 'buyer.get', { buyer_id: '0'.repeat(32) })).toMatchObject({ code: 'API_NOT_FOUND' });
+      expect(await refused(client, 'buyer.get', { buyer_id: 'maria' })).toMatchObject({ code: 'INVALID_PARAMS' });
+    });
+
+    it('changes the first name', async () => {
+      const updated = await call(client, 'buyer.update', { buyer_id: buyer.id, changes: { first_name: 'Clara Maria' } });
+      expect(updated).toMatchObject({ id: buyer.id, first_name: 'Clara Maria', last_name: 'Nunes', taxpayer_id: buyer.taxpayer_id });
+      expect((await pos.rig.client.buyers.retrieve(buyer.id)).first_name).toBe('Clara Maria');
+    });
+
+    it('never changes the CPF: INVALID_PARAMS before the API is asked, and the buyer is left as it was', async () => {
+      const error = await refused(client, 'buyer.update', { buyer_id: buyer.id, changes: { taxpayer_id: freshCpf() } });
+      // Refused by the method's own schema: the API is never asked.
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS' });
+      expect(error.api).toBeUndefined();
+      expect(error.violations?.map((v) => v.field).join(' ')).toContain('taxpayer_id');
+      expect((await pos.rig.client.buyers.retrieve(buyer.id)).taxpayer_id).toBe(buyer.taxpayer_id);
+    });
+  });
+
+  describe('bankAccount.list and bankAccount.get', () => {
+    it('lists the seller’s accounts and reads one', async () => {
+      const { items, total } = await call(client, 'bankAccount.list', {});
+      expect(total).toBeGreaterThanOrEqual(3);
+      expect(items.map((item) => item.bank_code)).toEqual(expect.arrayContaining(['341', '237', '260']));
+      const itau = items.find((item) => item.bank_code === '341')!;
+      const account = await call(client, 'bankAccount.get', { bank_account_id: itau.id });
+      expect(account).toMatchObject({ id: itau.id, bank_code: '341', customer: pos.rig.sandbox.sellerId });
+    });
+
+    it('pages with limit and offset', async () => {
+      const first = await call(client, 'bankAccount.list', { limit: 1 });
+      const second = await call(client, 'bankAccount.list', { limit: 1, offset: 1 });
+      expect(first.items).toHaveLength(1);
+      expect(second.items).toHaveLength(1);
+      expect(first.items[0]!.id).not.toBe(second.items[0]!.id);
+    });
+  });
+
+  describe('boletos and bolepix', () => {
+    const boleto = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+      customer: buyer.id,
+      amount: 15_000,
+      description: 'Pedido 42',
+      reference_id: reference('boleto'),
+      ...overrides,
+    });
+
+    it('issues a boleto with its digitable line and barcode, for the seller', async () => {
+      const { transaction, print_jobs } = await call(client, 'boleto.create', boleto());
+      expect(print_jobs).toEqual([]);
+      expect(transaction).toMatchObject({ status: 'pending', amount: 15_000, payment_type: 'boleto', customer: buyer.id, pix: null });
+      expect(transaction.boleto?.digitable_line.replace(/\D/g, '')).toMatch(/^[0-9]{47}$/);
+      expect(transaction.boleto?.barcode).toMatch(/^[0-9]{44}$/);
+      expect((await pos.rig.client.transactions.retrieve(transaction.id)).on_behalf_of).toBe(pos.rig.sandbox.sellerId);
+    });
+
+    it('returns the same boleto for the same reference_id', async () => {
+      const params = boleto();
+      const first = await call(client, 'boleto.create', params);
+      const again = await call(client, 'boleto.create', params);
+      expect(again.transaction.id).toBe(first.transaction.id);
+      expect(again.transaction.boleto?.digitable_line).toBe(first.transaction.boleto?.digitable_line);
+    });
+
+    it('prints the slip with the digitable line when asked (print: true)', async () => {
+      const { transaction, print_jobs } = await call(client, 'boleto.create', boleto({ print: true, amount: 4_990 }));
+      expect(print_jobs).toMatchObject([{ subject: `boleto:${transaction.id}`, printer: 'default' }]);
+      const done = await client.next('printer.job', (p) => p.id === print_jobs[0]!.id && p.state === 'printed');
+      expect(schemaViolations(EVENTS['printer.job'].payload, done)).toEqual([]);
+      const slips = readdirSync(pos.printDir)
+        .filter((name) => name.endsWith('.bin'))
+        .map((name) => decodeEscPos(readFileSync(join(pos.printDir, name))));
+      // The digitable line (54 characters) wraps on the 48-column paper: compare its digits.
+      const digits = (text: string): string => text.replace(/\D/g, '');
+      const slip = slips.find((decoded) => digits(decoded.lines.map((line) => line.text).join('')).includes(digits(transaction.boleto!.digitable_line)));
+      expect(slip, 'a printed file with the digitable line').toBeDefined();
+      const text = slip!.lines.map((line) => line.text).join('\n');
+      expect(text).toContain('BOLETO BANCÁRIO');
+      expect(text).toContain('R$ 49,90');
+      expect(slip!.events).toContainEqual(expect.objectContaining({ kind: 'barcode', data: transaction.boleto!.barcode }));
+    });
+
+    it('refuses a boleto without a buyer id as customer', async () => {
+      const error = await refused(client, 'boleto.create', boleto({ customer: 'Clara' }));
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field)).toContain('customer');
+    });
+
+    it('issues a bolepix with a Pix QR code', async () => {
+      const { transaction } = await call(client, 'bolepix.create', boleto({ reference_id: reference('bolepix') }));
+      expect(transaction.pix?.qr_code).toMatch(/^000201/);
+      expect(transaction.boleto?.digitable_line).toBeTruthy();
+    });
+
+    it('asks to cancel a boleto: REQUESTED', async () => {
+      const { transaction } = await call(client, 'boleto.create', boleto());
+      const cancellation = await call(client, 'boleto.cancel', { transaction_id: transaction.id });
+      expect(cancellation).toMatchObject({ resource: 'cancellation', status: 'REQUESTED', transaction_id: transaction.id });
+    });
+  });
+
+  describe('tap to pay', () => {
+    const charge = (): Record<string, unknown> => ({
+      terminal: 'phone-caixa-1',
+      payment_type: 'credit',
+      amount: 2_500,
+      description: 'Café e pão de queijo',
+      reference_id: reference('ttp'),
+    });
+
+    /** The seller's phone reads the card (the sandbox's helper). */
+    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined'): Promise<void> {
+      const { sandbox } = pos.rig;
+      const path = `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${transactionId}/tap_to_pay`;
+      const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome });
+      expect(reply.status).toBe(200);
+    }
+
+    it('creates a pending charge; when the phone completes it, tapToPay.updated reaches the creating client and no other', async () => {
+      const other = recordFrames(await pos.paired('Outro caixa'));
+      const created = await call(client, 'tapToPay.create', charge());
+      expect(created).toMatchObject({ status: 'pending', payment_locale: 'tap_to_pay', amount: 2_500 });
+      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({ id: created.id, status: 'pending' });
+
+      await phoneCompletes(created.id, 'approved');
+      const updated = await client.next('tapToPay.updated', (p) => p.id === created.id);
+      expect(schemaViolations(EVENTS['tapToPay.updated'].payload, updated)).toEqual([]);
+      expect(updated).toMatchObject({ id: created.id, status: 'succeeded', amount: 2_500 });
+      // Anything sent to the other client before this answer arrives first on its socket.
+      await call(other, 'pinpad.list');
+      expect(other.events('tapToPay.updated')).toEqual([]);
+      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({ status: 'succeeded' });
+      await other.close();
+    });
+
+    it('repeating tapToPay.create (same reference_id) gives the same charge, and its end is still told once, to its creator only', async () => {
+      const other = recordFrames(await pos.paired('Caixa vizinho'));
+      const params = charge();
+      const created = await call(client, 'tapToPay.create', params);
+      const repeated = await call(client, 'tapToPay.create', params);
+      expect(repeated.id).toBe(created.id);
+      await phoneCompletes(created.id, 'approved');
+      await client.next('tapToPay.updated', (p) => p.id === created.id);
+      // An absence is only seen over a window: both followers of the charge poll the API every
+      // second at first (waitForCompletion's default), so within 3 s each has seen it end.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await call(other, 'pinpad.list');
+      await call(client, 'pinpad.list');
+      expect(client.events('tapToPay.updated').filter((p) => (p as { id: string }).id === created.id)).toHaveLength(1);
+      expect(other.events('tapToPay.updated')).toEqual([]);
+      await other.close();
+    });
+
+    it('tells the creator of a declined tap too (failed)', async () => {
+      const created = await call(client, 'tapToPay.create', { ...charge(), payment_type: 'debit' });
+      await phoneCompletes(created.id, 'declined');
+      expect(await client.next('tapToPay.updated', (p) => p.id === created.id)).toMatchObject({ status: 'failed' });
+    });
+
+    it('is API_NOT_FOUND for a transaction the API does not have', async () => {
+      expect(await refused(client, 'tapToPay.status', { transaction_id: 'f'.repeat(32) })).toMatchObject({ code: 'API_NOT_FOUND' });
+    });
+  });
+
+  it('never sent the API token to a POS, in any answer or event', () => {
+    expect(frames.length).toBeGreaterThan(20);
+    const token = pos.rig.sandbox.token;
+    expect(token.length).toBeGreaterThan(8);
+    expect(frames.filter((frame) => frame.includes(token))).toEqual([]);
+  });
+});
+
+describe('the relays, with the payments API down', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    pos = await posRig({ rateLimit: RATE });
+    client = recordFrames(await pos.paired('Caixa sem API'));
+  });
+  afterAll(async () => pos.close());
+
+  it('is API_UNAVAILABLE once the API stops answering, with api.health "down" to every client', async () => {
+    // Up first: an answer (even a 404) means the service is there.
+    await call(client, 'bankAccount.list', {});
+    const up = await client.next('api.health', (p) => p.state === 'up');
+    expect(schemaViolations(EVENTS['api.health'].payload, up)).toEqual([]);
+
+    await pos.rig.sandbox.close();
+    const error = await refused(client, 'bankAccount.list', {});
+    expect(error).toMatchObject({ code: 'API_UNAVAILABLE', api: { status: null } });
+    expect(error.cashier_message).toBe('Sem comunicação com o serviço de pagamentos.');
+    const down = await client.next('api.health', (p) => p.state === 'down');
+    expect(schemaViolations(EVENTS['api.health'].payload, down)).toEqual([]);
+    expect(down).toMatchObject({ state: 'down', last_error: { code: expect.any(String) as string } });
+    expect(down.since).not.toBeNull();
+
+    // Said once, not once per failed call.
+    await refused(client, 'buyer.search', { taxpayer_id: freshCpf() });
+    expect(client.events('api.health').filter((p) => (p as { state: string }).state === 'down')).toHaveLength(1);
+    expect(await call(client, 'agent.status')).toMatchObject({ api: { state: 'down' } });
+  });
+
+  it('goes on serving what needs no API', async () => {
+    expect((await call(client, 'pinpad.list')).pinpads).toHaveLength(1);
+  });
+
+  it('never sent the API token to a POS', () => {
+    expect(frames.filter((frame) => frame.includes(pos.rig.sandbox.token))).toEqual([]);
+  });
+});
