@@ -6,6 +6,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
@@ -14,6 +15,8 @@ import { PaymentsClient } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
 import { PinpadRegistry } from '../../../main/core/pinpad/registry.js';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
+import { schemaViolations } from '../../../main/contract/index.js';
+import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type ResultOf } from '../../../main/pos/protocol/index.js';
 import type { PairingAnnouncement } from '../../../main/pos/server/dispatch.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
@@ -130,6 +133,31 @@ export class RpcClient {
     this.socket.close();
     return this.closed;
   }
+}
+
+/** Calls a method and checks its answer against the method's result schema. */
+export async function checkedCall<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
+  const result = await client.call<ResultOf<M>>(method, params);
+  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
+  return result;
+}
+
+/** Calls a method expected to fail; checks the error data against the protocol's schema. */
+export async function checkedFailure(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData & { message: string }> {
+  const error = await client.failure(method, params);
+  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
+  return { ...(error.data as ErrorData), message: error.message };
+}
+
+/** The first notification of `name` matching, checked against its payload schema. */
+export async function checkedEvent<E extends EventName>(
+  client: RpcClient,
+  name: E,
+  match: (params: Record<string, unknown>) => boolean = () => true,
+): Promise<Record<string, unknown>> {
+  const params = await client.next(name, match);
+  expect(schemaViolations(EVENTS[name].payload, params), `${name} payload`).toEqual([]);
+  return params;
 }
 
 export function openSocket(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {

@@ -7,34 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaViolations } from '../../../../main/contract/index.js';
-import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type ResultOf } from '../../../../main/pos/protocol/index.js';
+import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import type { PinpadSimulator } from '../../../../drivers/simulator/index.js';
 import { displayed, saleParams } from '../../core/engine-rig.js';
-import { posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import { checkedCall as call, checkedEvent as event, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 const FIRST = 'POS0000000000001';
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
-
-/** Calls a method and checks its answer against the method's result schema. */
-async function call<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
-  const result = await client.call<ResultOf<M>>(method, params);
-  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
-  return result;
-}
-
-/** Calls a method expected to fail; checks the error data against the protocol's schema. */
-async function refused(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData & { message: string }> {
-  const error = await client.failure(method, params);
-  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
-  return { ...(error.data as ErrorData), message: error.message };
-}
-
-/** The first notification of `event` matching, checked against its payload schema. */
-async function event<E extends EventName>(client: RpcClient, name: E, match: (params: Record<string, unknown>) => boolean = () => true): Promise<Record<string, unknown>> {
-  const params = await client.next(name, match);
-  expect(schemaViolations(EVENTS[name].payload, params), `${name} payload`).toEqual([]);
-  return params;
-}
 
 /** Waits until the PINPAD's busy flag, as pinpad.status shows it, is `busy` (held by an operation or a payment, or free). */
 async function untilBusy(client: RpcClient, terminal: string, busy = true): Promise<void> {

@@ -10,28 +10,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaViolations } from '../../../../main/contract/index.js';
-import { ErrorData, EVENTS, METHODS, type MethodName, type ResultOf } from '../../../../main/pos/protocol/index.js';
+import { EVENTS, type ResultOf } from '../../../../main/pos/protocol/index.js';
 import { scanText } from '../../../helpers/card-data-scan.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
-import { posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import { checkedCall as call, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
 /** What main/receipts/card-receipt.ts prints on a copy that was printed before. */
 const REPRINT_MARK = '*** REIMPRESSÃO ***';
 
 type Outcome = ResultOf<'payment.start'>;
-
-async function call<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
-  const result = await client.call<ResultOf<M>>(method, params);
-  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
-  return result;
-}
-
-async function refused(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData> {
-  const error = await client.failure(method, params);
-  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
-  return error.data as ErrorData;
-}
 
 /** The text of a copy (utf8 content). */
 async function receiptText(client: RpcClient, params: Record<string, unknown>): Promise<string> {

@@ -11,11 +11,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaViolations } from '../../../../main/contract/index.js';
-import { ErrorData, EVENTS, METHODS, type MethodName, type ResultOf } from '../../../../main/pos/protocol/index.js';
+import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
 import { call as sandboxCall } from '../../../helpers/sandbox.js';
 import { displayed } from '../../core/engine-rig.js';
-import { posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import { checkedCall as call, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
 
@@ -25,18 +25,6 @@ const frames: string[] = [];
 function recordFrames(client: RpcClient): RpcClient {
   client.socket.on('message', (data: Buffer) => frames.push(data.toString('utf8')));
   return client;
-}
-
-async function call<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
-  const result = await client.call<ResultOf<M>>(method, params);
-  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
-  return result;
-}
-
-async function refused(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData> {
-  const error = await client.failure(method, params);
-  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
-  return error.data as ErrorData;
 }
 
 /** A CPF with valid check digits that no one has used yet (random, so reruns never collide). */
