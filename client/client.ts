@@ -48,6 +48,8 @@ export interface PinbridgeClientOptions {
   readonly url?: string;
   /** URLs tried in order; default: ws://127.0.0.1:<port>/pos for each of DEFAULT_PORTS. */
   readonly urls?: readonly string[];
+  /** With no `url`/`urls`: wss://localhost:<port>/pos, for an agent serving TLS (`pinbridge pos cert`). */
+  readonly secure?: boolean;
   /** The client token from an earlier pairing; hello is said with it on every connection. */
   readonly token?: string | null;
   /** Called with the new token after pairing, and with null when it is revoked or rejected: store it. */
@@ -131,7 +133,7 @@ export class PinbridgeClient {
   #clientName: string | null = null;
 
   constructor(options: PinbridgeClientOptions = {}) {
-    const urls = options.url !== undefined ? [options.url] : [...(options.urls ?? defaultUrls())];
+    const urls = options.url !== undefined ? [options.url] : [...(options.urls ?? defaultUrls(options.secure === true))];
     if (urls.length === 0) throw new TypeError('PinbridgeClient: `urls` is empty');
     this.#urls = urls;
     const WebSocketClass = options.WebSocket ?? globalWebSocket();

@@ -28,7 +28,10 @@ const _wsPathMatches: Same<typeof WS_PATH, typeof PROTOCOL_WS_PATH> = true;
 const _defaultPortsMatch: Same<typeof DEFAULT_PORTS, typeof PROTOCOL_DEFAULT_PORTS> = true;
 const _closeCodesMatch: Same<typeof CLOSE_CODES, typeof PROTOCOL_CLOSE_CODES> = true;
 
-/** The URLs tried when the caller gives none: every default port on loopback, in order. */
-export function defaultUrls(): string[] {
-  return DEFAULT_PORTS.map((port) => `ws://127.0.0.1:${port}${WS_PATH}`);
+/**
+ * The URLs tried when the caller gives none: every default port on loopback, in order.
+ * `secure`: wss://localhost (the name the agent's certificate from `pinbridge pos cert` is for).
+ */
+export function defaultUrls(secure = false): string[] {
+  return DEFAULT_PORTS.map((port) => (secure ? `wss://localhost:${port}${WS_PATH}` : `ws://127.0.0.1:${port}${WS_PATH}`));
 }

@@ -10,6 +10,7 @@ import { registerClientsCommand } from './commands/clients.js';
 import { registerJournalCommand } from './commands/journal.js';
 import { registerPayCommand } from './commands/pay.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
+import { registerPosCommand } from './commands/pos.js';
 import { registerReceiptCommand } from './commands/receipt.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerSimulatorCommand } from './commands/simulator.js';
@@ -37,6 +38,7 @@ export function buildProgram(io: CliIo): Command {
   registerPayCommand(program, io);
   registerReceiptCommand(program, io);
   registerClientsCommand(program, io);
+  registerPosCommand(program, io);
   return program;
 }
 

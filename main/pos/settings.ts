@@ -16,7 +16,7 @@ export const PosSettings = Type.Object(
     tls: Type.Optional(
       Type.Object(
         {
-          cert_file: Type.String({ minLength: 1, description: 'PEM certificate for 127.0.0.1 and localhost, trusted on this machine (e.g. made with mkcert).' }),
+          cert_file: Type.String({ minLength: 1, description: 'PEM certificate for 127.0.0.1 and localhost, trusted on this machine (made by `pinbridge pos cert`, or mkcert).' }),
           key_file: Type.String({ minLength: 1, description: 'Its PEM private key.' }),
         },
         { additionalProperties: false },

@@ -6,7 +6,7 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { PinbridgeClient, PinbridgeError, type ClientState, type PinbridgeClientOptions } from '../../client/index.js';
+import { defaultUrls, PinbridgeClient, PinbridgeError, type ClientState, type PinbridgeClientOptions } from '../../client/index.js';
 import { POS_ERRORS, PosError, type ParamsOf, type ResultOf } from '../../main/pos/protocol/index.js';
 import { FakeAgent, PAIRING_CODE, never, outcome } from './fake-agent.js';
 
@@ -181,6 +181,12 @@ describe('connecting', () => {
     // Built without connecting: the URLs are only checked for their form here.
     const client = newClient(null);
     expect(client.url).toBe('ws://127.0.0.1:17301/pos');
+    expect(defaultUrls()).toEqual(['ws://127.0.0.1:17301/pos', 'ws://127.0.0.1:17302/pos', 'ws://127.0.0.1:17303/pos']);
+  });
+
+  it('with `secure`, the defaults are wss://localhost, the name of the certificate `pinbridge pos cert` makes', () => {
+    expect(newClient(null, { secure: true }).url).toBe('wss://localhost:17301/pos');
+    expect(defaultUrls(true)).toEqual(['wss://localhost:17301/pos', 'wss://localhost:17302/pos', 'wss://localhost:17303/pos']);
   });
 });
 

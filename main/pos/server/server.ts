@@ -13,8 +13,8 @@
  *   bound to its origin (dispatch.ts); a non-browser client has no Origin and uses its token;
  * - messages over the size limit close the connection (1009); everything else is answered.
  *
- * Optional `wss://` (and https for the page) with a certificate the store provides (settings
- * `pos.tls`, e.g. one made with mkcert); see docs/pos-api.md for what browsers require.
+ * Optional `wss://` (and https for the page) with a certificate the machine trusts (settings
+ * `pos.tls`, made by `pinbridge pos cert`); see docs/pos-api.md for what browsers require.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

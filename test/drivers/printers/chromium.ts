@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 
-export function launchChromium(): Promise<Browser> {
+/** `env`: e.g. a HOME whose NSS database trusts a test CA (Chromium on Linux reads ~/.pki/nssdb). */
+export function launchChromium(options: { env?: Record<string, string> } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    ...(options.env === undefined ? {} : { env: options.env }),
   });
 }
 

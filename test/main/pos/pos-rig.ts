@@ -160,9 +160,10 @@ export async function checkedEvent<E extends EventName>(
   return params;
 }
 
-export function openSocket(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+/** `ca`: the certificate authority trusted for a wss:// URL (the agent's local CA in tests). */
+export function openSocket(url: string, headers: Record<string, string> = {}, ca?: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
+    const socket = new WebSocket(url, { headers, ...(ca === undefined ? {} : { ca }) });
     socket.once('open', () => resolve(socket));
     socket.once('error', reject);
     socket.once('unexpected-response', (_request, response) => {
@@ -181,6 +182,8 @@ export interface PosRigOptions {
   /** No PINPAD at start. */
   readonly noPinpad?: boolean;
   readonly maxMessageBytes?: number;
+  /** Serve wss:// with this key and certificate; clients trust `ca`. */
+  readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
 }
 
 export const AUTO_CUSTOMER: PinpadSimulatorOptions = { autoCustomer: { delayMs: 30, card: 'visaCredit' } };
@@ -227,6 +230,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     ports: [0],
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
     announcePairing: (pairing) => announced.push(pairing),
   });
   const closers: (() => Promise<void>)[] = [];
@@ -269,7 +273,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       const headers: Record<string, string> = {};
       if (connectOptions.origin !== undefined) headers.Origin = connectOptions.origin;
       if (connectOptions.host !== undefined) headers.Host = connectOptions.host;
-      const client = new RpcClient(await openSocket(server.url, headers));
+      const client = new RpcClient(await openSocket(server.url, headers, options.tls?.ca));
       sockets.push(client);
       return client;
     },
