@@ -105,18 +105,27 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     return this.#operate(serial, (pinpad) => pinpad.display(text));
   }
 
-  /** Optionally shows a prompt, then waits for a function key. */
-  readKey(serial: string | undefined, options: { prompt?: string; timeoutSeconds?: number } = {}): Promise<PinpadKey> {
-    return this.#operate(serial, async (pinpad, signal) => {
-      if (options.prompt !== undefined) await pinpad.display(options.prompt);
-      return pinpad.readKey({ signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS });
-    });
+  /**
+   * Optionally shows a prompt, then waits for a function key. `signal`: the caller's own way to
+   * stop the wait (the POS that asked went away), beside `abort`.
+   */
+  readKey(serial: string | undefined, options: { prompt?: string; timeoutSeconds?: number; signal?: AbortSignal } = {}): Promise<PinpadKey> {
+    return this.#operate(
+      serial,
+      async (pinpad, signal) => {
+        if (options.prompt !== undefined) await pinpad.display(options.prompt);
+        return pinpad.readKey({ signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS });
+      },
+      options.signal,
+    );
   }
 
-  /** The customer types a CPF, CNPJ, phone… under the PINPAD's own prompt. */
-  readCustomerData(serial: string | undefined, kind: CustomerDataKind, options: { timeoutSeconds?: number } = {}): Promise<string> {
-    return this.#operate(serial, (pinpad, signal) =>
-      pinpad.readCustomerData(kind, { signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS }),
+  /** The customer types a CPF, CNPJ, phone… under the PINPAD's own prompt (`signal` as for readKey). */
+  readCustomerData(serial: string | undefined, kind: CustomerDataKind, options: { timeoutSeconds?: number; signal?: AbortSignal } = {}): Promise<string> {
+    return this.#operate(
+      serial,
+      (pinpad, signal) => pinpad.readCustomerData(kind, { signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS }),
+      options.signal,
     );
   }
 
@@ -125,12 +134,12 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     return this.#engine.abortOperation(this.get(serial).serialNumber);
   }
 
-  #operate<T>(serial: string | undefined, operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>): Promise<T> {
+  #operate<T>(serial: string | undefined, operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
     const entry = this.get(serial);
     return this.#engine.withTerminal(entry.serialNumber, (attached, signal) => {
       const pinpad = this.#known.get(attached)?.pinpad;
       if (pinpad === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not connected`);
-      return operation(pinpad, signal);
+      return operation(pinpad, callerSignal === undefined ? signal : AbortSignal.any([signal, callerSignal]));
     });
   }
 

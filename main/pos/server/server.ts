@@ -177,7 +177,10 @@ export class PosServer {
           const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
           void dispatcher.handle(session, bytes, isBinary);
         });
-        ws.on('close', () => hub.sessions.delete(session));
+        ws.on('close', () => {
+          hub.sessions.delete(session);
+          session.end();
+        });
         ws.on('error', (error) => logger.debug({ err: error.message }, 'POS connection error'));
       });
     };

@@ -20,6 +20,7 @@ export class Session {
   readonly anonymousBucket: TokenBucket;
   /** Requests answered not yet. */
   inFlight = 0;
+  readonly #ended = new AbortController();
 
   constructor(socket: WebSocket, origin: string | null, rateLimit: RateLimitOptions) {
     this.#socket = socket;
@@ -29,6 +30,19 @@ export class Session {
 
   get open(): boolean {
     return this.#socket.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Fired when the connection closes: what the session asked of a PINPAD (a key, a CPF) stops
+   * then, rather than holding the PINPAD until the prompt's timeout for an answer nobody reads.
+   */
+  get ended(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  /** The connection closed (called by the server). */
+  end(): void {
+    this.#ended.abort(new Error('the POS disconnected'));
   }
 
   get authenticated(): boolean {

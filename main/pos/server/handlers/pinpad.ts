@@ -27,14 +27,19 @@ export const pinpadHandlers: Handlers<'pinpad.list' | 'pinpad.status' | 'pinpad.
     return {};
   },
 
-  'pinpad.readCustomerData': async ({ terminal, kind, timeout_s }, { agent }) => {
-    const value = await agent.pinpads.readCustomerData(terminal, kind, timeout_s === undefined ? {} : { timeoutSeconds: timeout_s });
+  // A prompt stops when the session that asked for it closes: no one is left to read the answer.
+  'pinpad.readCustomerData': async ({ terminal, kind, timeout_s }, { agent, session }) => {
+    const value = await agent.pinpads.readCustomerData(terminal, kind, {
+      signal: session.ended,
+      ...(timeout_s === undefined ? {} : { timeoutSeconds: timeout_s }),
+    });
     return { kind, value };
   },
 
-  'pinpad.readKey': async ({ terminal, prompt, timeout_s }, { agent }) => {
+  'pinpad.readKey': async ({ terminal, prompt, timeout_s }, { agent, session }) => {
     if (prompt !== undefined) checkDisplayText('prompt', prompt);
     const key = await agent.pinpads.readKey(terminal, {
+      signal: session.ended,
       ...(prompt === undefined ? {} : { prompt }),
       ...(timeout_s === undefined ? {} : { timeoutSeconds: timeout_s }),
     });

@@ -53,7 +53,7 @@ export const relayHandlers: Handlers<
 
   'buyer.update': ({ buyer_id, changes }, { agent }) => agent.api.buyers.update(buyer_id, changes),
 
-  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, { agent }) => {
+  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, { agent, session }) => {
     const given = [taxpayer_id, ein, from_pinpad].filter((value) => value !== undefined).length;
     if (given !== 1) {
       throw new PosError('INVALID_PARAMS', 'Give exactly one of taxpayer_id, ein or from_pinpad.', {
@@ -62,7 +62,10 @@ export const relayHandlers: Handlers<
     }
     let searched: { taxpayer_id: string } | { ein: string };
     if (from_pinpad !== undefined) {
-      const typed = await agent.pinpads.readCustomerData(terminal, from_pinpad, timeout_s === undefined ? {} : { timeoutSeconds: timeout_s });
+      const typed = await agent.pinpads.readCustomerData(terminal, from_pinpad, {
+        signal: session.ended,
+        ...(timeout_s === undefined ? {} : { timeoutSeconds: timeout_s }),
+      });
       searched = from_pinpad === 'cpf' ? { taxpayer_id: typed } : { ein: typed };
     } else {
       searched = taxpayer_id !== undefined ? { taxpayer_id } : { ein: ein! };

@@ -206,6 +206,25 @@ describe('one PINPAD, a customer at the keypad', () => {
       expect(sim.display.lines[0]).toBe('LIVRE');
     });
 
+    it('frees the PINPAD at once when the POS that asked for a key or a CPF disconnects, not at the prompt\'s timeout', async () => {
+      for (const [method, params, prompt] of [
+        ['pinpad.readKey', { prompt: 'QUEM PEDIU SAIU' }, /QUEM PEDIU SAIU/],
+        ['pinpad.readCustomerData', { kind: 'cpf' }, /CPF/],
+      ] as const) {
+        const leaving = await pos.paired('Caixa que cai');
+        void leaving.call(method, { ...params, timeout_s: 60 }).catch(() => {});
+        await displayed(sim, prompt);
+        await untilBusy(client, FIRST);
+        const startedAt = Date.now();
+        leaving.socket.terminate();
+        await untilBusy(client, FIRST, false);
+        expect(Date.now() - startedAt).toBeLessThan(10_000);
+        // The PINPAD serves the POS still there.
+        await call(client, 'pinpad.display', { text: 'LIVRE' });
+        expect(sim.display.lines[0]).toBe('LIVRE');
+      }
+    });
+
     it('answers {aborted: false} when nothing waits', async () => {
       expect(await call(client, 'pinpad.abort', { terminal: FIRST })).toEqual({ aborted: false });
     });
