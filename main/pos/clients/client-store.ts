@@ -125,6 +125,8 @@ export const NAME_MAX_LENGTH = 64;
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
 const PAIRING_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A result nobody came back for is forgotten after this long (payment.status still has it). */
+export const OWNED_PAYMENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const MAX_ORIGIN_LENGTH = 512;
 const TOKEN_PREFIX = 'pbt_';
 const TOKEN_BYTES = 32;
@@ -208,8 +210,22 @@ CREATE TABLE blocked_origins (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Version 2: which client started which payment, until that client has heard its result. A row
+ * outlives the agent, so a POS that was away when its payment ended — even across a restart —
+ * gets the result at its next hello (the result itself is read from the journal then).
+ */
+const V2 = `
+CREATE TABLE payment_owners (
+  reference_id TEXT PRIMARY KEY,
+  client_id    TEXT NOT NULL REFERENCES clients (id),
+  started_at   TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX payment_owners_by_client ON payment_owners (client_id, started_at);
+`;
+
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-const MIGRATIONS: readonly string[] = [V1];
+const MIGRATIONS: readonly string[] = [V1, V2];
 export const CLIENT_STORE_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Brings the file up to the current version in one write transaction; refuses a newer file. */
@@ -596,6 +612,42 @@ export class ClientStore {
     });
   }
 
+  // --- payment owners --------------------------------------------------------------------------
+
+  /**
+   * Records that `clientId` started the payment `referenceId`, unless a client already did:
+   * the first one owns it. Returns the owner.
+   */
+  claimPayment(referenceId: string, clientId: string): string {
+    return this.#write(() => {
+      this.#statement(`INSERT OR IGNORE INTO payment_owners (reference_id, client_id, started_at) VALUES (?, ?, ?)`).run(
+        referenceId,
+        clientId,
+        this.#now().toISOString(),
+      );
+      return (this.#statement(`SELECT client_id FROM payment_owners WHERE reference_id = ?`).get(referenceId) as { client_id: string }).client_id;
+    });
+  }
+
+  /** The owner heard these results (or the starts were refused): forget them. Only the owner's rows go. */
+  releasePayments(clientId: string, referenceIds: readonly string[]): void {
+    this.#write(() => {
+      const remove = this.#statement(`DELETE FROM payment_owners WHERE reference_id = ? AND client_id = ?`);
+      for (const referenceId of referenceIds) remove.run(referenceId, clientId);
+    });
+  }
+
+  /** The payments `clientId` started and has not heard the result of, oldest first. */
+  ownedPayments(clientId: string): string[] {
+    const rows = this.#read(
+      () =>
+        this.#statement(`SELECT reference_id FROM payment_owners WHERE client_id = ? ORDER BY started_at, reference_id`).all(clientId) as {
+          reference_id: string;
+        }[],
+    );
+    return rows.map((row) => row.reference_id);
+  }
+
   // --- blocked origins -------------------------------------------------------------------------
 
   /**
@@ -674,12 +726,13 @@ export class ClientStore {
     }
   }
 
-  /** Marks pending requests past their expiry and deletes requests older than the retention. */
+  /** Marks pending requests past their expiry; deletes requests and payment owners older than their retention. */
   #cleanUp(): void {
     const now = this.#now();
     this.#write(() => {
       this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(now.toISOString());
       this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
+      this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString());
     });
   }
 

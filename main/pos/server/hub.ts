@@ -2,9 +2,11 @@
  * The connected POS sessions and what reaches them: it turns the agent's events into the API's
  * notifications and sends each to the sessions that may see it (protocol/events.ts: a payment's
  * events to the client that started it, the rest to every authenticated session). It also
- * remembers which client started which payment, and keeps the final results a client missed
- * while none of its sessions was connected, for its next hello.
+ * records (in the client store, so it survives a restart) which client started which payment
+ * until that client has heard the result: one that was away gets it at its next hello, read from
+ * the journal.
  */
+import type { Logger } from 'pino';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
@@ -16,23 +18,29 @@ import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
 import { apiHealthView, pinpadView, printerView, printJobView, progressView } from './views.js';
 
-/** Results kept per client while it is away (oldest dropped first; payment.status still has them all). */
-const MISSED_MAX = 100;
+/** Results given at one hello at most (the newest; the rest at the next one). */
+export const MISSED_MAX = 100;
 
 export class Hub {
   readonly sessions = new Set<Session>();
   readonly #rateLimit: RateLimitOptions;
   readonly #buckets = new Map<string, TokenBucket>();
-  /** reference_id → client id, from payment.start until the result is delivered. */
+  readonly #agent: PosAgent;
+  readonly #log: Logger;
+  /**
+   * reference_id → client id of the payments started here and still running (their progress goes
+   * to that client). The lasting record is the client store's; this is what routes events.
+   */
   readonly #owners = new Map<string, string>();
   /** tap-to-pay transaction id → client id, until it completes. */
   readonly #tapOwners = new Map<string, string>();
-  readonly #missed = new Map<string, PaymentOutcome[]>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #stopping = new AbortController();
 
-  constructor(agent: PosAgent, rateLimit: RateLimitOptions) {
+  constructor(agent: PosAgent, rateLimit: RateLimitOptions, log: Logger) {
     this.#rateLimit = rateLimit;
+    this.#agent = agent;
+    this.#log = log;
     const { engine, pinpads, apiHealth, printQueue } = agent;
     const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#owners.get(event.referenceId));
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
@@ -69,14 +77,25 @@ export class Hub {
     return bucket;
   }
 
-  /** The first client to start a reference owns its events. */
+  /** The first client to start a reference owns its events and its result. */
   own(referenceId: string, clientId: string): void {
-    if (!this.#owners.has(referenceId)) this.#owners.set(referenceId, clientId);
+    if (this.#owners.has(referenceId)) return;
+    let owner = clientId;
+    try {
+      owner = this.#agent.clients.claimPayment(referenceId, clientId);
+    } catch (error) {
+      // The sale must not wait on bookkeeping: it goes on, routed in memory only (at worst the
+      // result is not kept for a hello after a restart; payment.status has it).
+      this.#storeFailed(error, referenceId);
+    }
+    this.#owners.set(referenceId, owner);
   }
 
   /** Undoes `own` for a start the engine refused before journaling anything. */
   disown(referenceId: string, clientId: string): void {
-    if (this.#owners.get(referenceId) === clientId) this.#owners.delete(referenceId);
+    if (this.#owners.get(referenceId) !== clientId) return;
+    this.#owners.delete(referenceId);
+    this.#release(clientId, [referenceId]);
   }
 
   ownTapToPay(transactionId: string, clientId: string): void {
@@ -92,31 +111,54 @@ export class Hub {
 
   /**
    * A payment ended: its owner's other sessions get `payment.result`; `answered` is the session
-   * whose payment.start gets it as the answer. With no session of the owner left to tell, it is
-   * kept for the owner's next hello.
+   * whose payment.start gets it as the answer. If no session of the owner was there to hear it,
+   * the store keeps the record for the owner's next hello.
    */
   deliverResult(outcome: PaymentOutcome, answered: Session | undefined): void {
     const owner = this.#owners.get(outcome.reference_id);
     if (owner === undefined) return;
     this.#owners.delete(outcome.reference_id);
-    let told = answered?.open === true;
+    let told = answered?.open === true && answered.client?.id === owner;
     const text = notification('payment.result', outcome);
     for (const session of this.#sessionsOf(owner)) {
       if (session === answered) continue;
       session.sendRaw(text);
       told = true;
     }
-    if (told) return;
-    const missed = this.#missed.get(owner) ?? [];
-    missed.push(outcome);
-    if (missed.length > MISSED_MAX) missed.shift();
-    this.#missed.set(owner, missed);
+    if (told) this.#release(owner, [outcome.reference_id]);
   }
 
+  /** The owner read the result by payment.status: it is not given again at its next hello. */
+  heard(referenceId: string, clientId: string): void {
+    if (!this.#owners.has(referenceId)) this.#release(clientId, [referenceId]);
+  }
+
+  /**
+   * The final results of the payments `clientId` started and never heard of (also from before a
+   * restart), oldest first, read from the journal; each is given once, at most MISSED_MAX at a
+   * time (the newest). Payments still running stay for their own answer.
+   */
   takeMissed(clientId: string): PaymentOutcome[] {
-    const missed = this.#missed.get(clientId) ?? [];
-    this.#missed.delete(clientId);
-    return missed;
+    let owned: string[];
+    try {
+      owned = this.#agent.clients.ownedPayments(clientId);
+    } catch (error) {
+      this.#storeFailed(error);
+      return [];
+    }
+    const missed: PaymentOutcome[] = [];
+    const forgotten: string[] = [];
+    for (const referenceId of owned) {
+      if (this.#owners.has(referenceId)) continue;
+      const status = this.#agent.engine.status(referenceId);
+      if (status.kind === 'processed') missed.push(status.outcome);
+      // Not in the journal (e.g. a start refused while the agent stopped): nothing to tell.
+      else if (status.kind === 'not_found') forgotten.push(referenceId);
+    }
+    // The newest MISSED_MAX now; older ones at the next hello.
+    const given = missed.slice(-MISSED_MAX);
+    this.#release(clientId, [...forgotten, ...given.map((outcome) => outcome.reference_id)]);
+    return given;
   }
 
   /** Sends an event to its audience: `owner` (a client id) for owned events, else every authenticated session. */
@@ -140,6 +182,20 @@ export class Hub {
   close(): void {
     this.#stopping.abort(new Error('POS server closing'));
     for (const off of this.#unsubscribe.splice(0)) off();
+  }
+
+  #release(clientId: string, referenceIds: readonly string[]): void {
+    if (referenceIds.length === 0) return;
+    try {
+      this.#agent.clients.releasePayments(clientId, referenceIds);
+    } catch (error) {
+      // Not released: the result is given again at a later hello, which the POS tells by reference_id.
+      this.#storeFailed(error);
+    }
+  }
+
+  #storeFailed(error: unknown, referenceId?: string): void {
+    this.#log.warn({ err: error instanceof Error ? error.message : String(error), reference_id: referenceId }, 'POS client store: payment owner not recorded');
   }
 
   *#authenticated(): Iterable<Session> {

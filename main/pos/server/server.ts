@@ -134,7 +134,7 @@ export class PosServer {
   static async start(options: PosServerOptions): Promise<PosServer> {
     const { agent, logger } = options;
     const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-    const hub = new Hub(agent, rateLimit);
+    const hub = new Hub(agent, rateLimit, logger);
     const dispatcher = new Dispatcher(
       { ...sessionHandlers, ...agentHandlers, ...pinpadHandlers, ...paymentHandlers, ...receiptHandlers, ...relayHandlers },
       { agent, hub, log: logger, announcePairing: options.announcePairing },

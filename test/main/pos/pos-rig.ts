@@ -50,6 +50,8 @@ export interface PosRig {
   connect(options?: { origin?: string; host?: string }): Promise<RpcClient>;
   /** A client that paired (its token in `token`) and is logged in. */
   paired(name?: string, options?: { origin?: string }): Promise<RpcClient>;
+  /** Closes the POS server and the client store and opens them again from the file (a restart of the POS layer; on another port). */
+  restartServer(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -210,37 +212,46 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     printers: { default: { address: `file://${printDir}/`, format: 'escpos' } },
     autoPrint: [],
   });
-  const clients = ClientStore.open(join(dir, 'clients.db'));
+  const clientsFile = join(dir, 'clients.db');
   const announced: PairingAnnouncement[] = [];
-  const server = await PosServer.start({
-    agent: {
-      version: '0.0.0-test',
-      mode: 'training',
-      engine: rig.engine,
-      pinpads: registry,
-      receipts: printing.service,
-      printers: printing.printers,
-      printQueue: printing.queue,
-      api,
-      sellerId: rig.sandbox.sellerId,
-      apiHealth,
-      clients,
-    },
-    logger: rig.logger,
-    ports: [0],
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-    ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
-    ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
-    announcePairing: (pairing) => announced.push(pairing),
-  });
+  const startServer = async (): Promise<{ server: PosServer; clients: ClientStore }> => {
+    const clients = ClientStore.open(clientsFile);
+    const server = await PosServer.start({
+      agent: {
+        version: '0.0.0-test',
+        mode: 'training',
+        engine: rig.engine,
+        pinpads: registry,
+        receipts: printing.service,
+        printers: printing.printers,
+        printQueue: printing.queue,
+        api,
+        sellerId: rig.sandbox.sellerId,
+        apiHealth,
+        clients,
+      },
+      logger: rig.logger,
+      ports: [0],
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
+      announcePairing: (pairing) => announced.push(pairing),
+    });
+    return { server, clients };
+  };
+  let { server, clients } = await startServer();
   const closers: (() => Promise<void>)[] = [];
   const pinpads: PosPinpad[] = [];
   const sockets: RpcClient[] = [];
 
   const posRigValue: PosRig = {
     rig,
-    server,
-    clients,
+    get server() {
+      return server;
+    },
+    get clients() {
+      return clients;
+    },
     registry,
     printing,
     apiHealth,
@@ -284,6 +295,12 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       const done = await client.call<{ token: string }>('session.confirmPairing', { pairing_id: started.pairing_id, code });
       client.token = done.token;
       return client;
+    },
+    async restartServer() {
+      for (const socket of sockets) socket.socket.terminate();
+      await server.close();
+      clients.close();
+      ({ server, clients } = await startServer());
     },
     async close() {
       for (const socket of sockets) socket.socket.terminate();

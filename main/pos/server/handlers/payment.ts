@@ -48,8 +48,10 @@ export const paymentHandlers: Handlers<
 
   'payment.cancel': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.cancel(reference_id)),
 
-  'payment.status': ({ reference_id }, { agent }) => {
+  'payment.status': ({ reference_id }, { agent, hub, session }) => {
     const answer = agent.engine.status(reference_id);
+    // The owner heard the result this way: its next hello does not give it again.
+    if (answer.kind === 'processed') hub.heard(reference_id, session.client!.id);
     switch (answer.kind) {
       case 'not_found':
         return { status: 'NotFound' as const };

@@ -312,4 +312,52 @@ describe('a POS that disconnects in the middle of a payment', () => {
       await local.close();
     }
   });
+
+  it('loses nothing across a restart: the result missed before it is given at the first hello after', async () => {
+    const local = await posRig({ simulator: { autoCustomer: { delayMs: 400, card: 'visaCredit' } } });
+    try {
+      const cashier = await local.paired('Caixa que cai');
+      const token = cashier.token!;
+      void cashier.request('payment.start', { reference_id: 'restart-1', amount: 3100, payment_type: 'credit', installments: 1, description: 'Reinício' });
+      await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
+      cashier.socket.terminate();
+      const deadline = Date.now() + 15_000;
+      while (local.rig.engine.status('restart-1').kind !== 'processed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      // The agent's POS layer stops and starts again: nothing of it is left in memory.
+      await local.restartServer();
+      const back = await local.connect();
+      const hello = await back.call<{ missed_results: { reference_id: string; status: string; amount: number }[] }>('session.hello', { token });
+      expect(hello.missed_results).toEqual([expect.objectContaining({ reference_id: 'restart-1', status: 'approved', amount: 3100 })]);
+      const again = await local.connect();
+      expect((await again.call<{ missed_results: unknown[] }>('session.hello', { token })).missed_results).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('does not give a result again at a later hello once the POS read it by payment.status', async () => {
+    const local = await posRig({ simulator: { autoCustomer: { delayMs: 1_500, card: 'visaCredit' } } });
+    try {
+      const cashier = await local.paired('Caixa que consulta');
+      const token = cashier.token!;
+      void cashier.request('payment.start', { reference_id: 'status-1', amount: 1900, payment_type: 'credit', installments: 1, description: 'Consulta' });
+      await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
+      // The agent's POS layer restarts while the customer still holds the card.
+      await local.restartServer();
+      const back = await local.connect();
+      expect((await back.call<{ missed_results: unknown[] }>('session.hello', { token })).missed_results).toEqual([]);
+      // The POS recovers the documented way: payment.status until Processed.
+      let status = await back.call<{ status: string }>('payment.status', { reference_id: 'status-1' });
+      const deadline = Date.now() + 15_000;
+      while (status.status !== 'Processed' && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        status = await back.call<{ status: string }>('payment.status', { reference_id: 'status-1' });
+      }
+      expect(status).toMatchObject({ status: 'Processed', result: { status: 'approved' } });
+      const later = await local.connect();
+      expect((await later.call<{ missed_results: unknown[] }>('session.hello', { token })).missed_results).toEqual([]);
+    } finally {
+      await local.close();
+    }
+  });
 });
