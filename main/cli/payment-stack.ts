@@ -1,28 +1,10 @@
 /**
- * What `pay` and `start` both need before a payment: the payments API (the real one with
- * `--api --token --marketplace --seller`, or an embedded sandbox in training mode), the journal
- * and the payment engine, opened in that order and closed in reverse.
- *
- * Training mode keeps its journal beside the embedded sandbox's data (~/.pinbridge/training/),
- * so a payment left unfinished is recovered against the same sandbox records next time, and
- * training sales never mix with real ones in ~/.pinbridge/journal.db.
+ * The command-line options of every command that runs payments (`pay`, `start`): the API (or
+ * training mode), the journal, the settings. The stack itself is main/agent/payment-stack.ts.
  */
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { PaymentsClient, type AttemptReport } from '../api/index.js';
-import { PaymentEngine, type EngineConfig } from '../core/engine.js';
-import { Journal } from '../core/journal/journal.js';
-import type { Logger } from '../log.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
 import { UsageError } from './errors.js';
-import { defaultJournalPath, trainingJournalPath } from './paths.js';
-
-export interface ApiOptions {
-  api?: string;
-  token?: string;
-  marketplace?: string;
-  seller?: string;
-}
 
 /** The options of every command that runs payments: the API (or training mode), the journal, the settings. */
 export function addPaymentStackOptions(command: Command): Command {
@@ -38,71 +20,9 @@ export function addPaymentStackOptions(command: Command): Command {
     );
 }
 
-export interface PaymentStack {
-  readonly training: boolean;
-  readonly journalPath: string;
-  readonly journal: Journal;
-  readonly client: PaymentsClient;
-  readonly engine: PaymentEngine;
-  /** The embedded sandbox, in training mode. */
-  readonly sandbox: RunningSandbox | undefined;
-  /** The seller the payments are made for. */
-  readonly sellerId: string;
-  close(): Promise<void>;
-}
-
 /** Refuses a partial set of API options before anything is opened. */
 export function checkApiOptions(options: ApiOptions): void {
-  const given = [options.api, options.token, options.marketplace, options.seller].filter((value) => value !== undefined).length;
-  if (given > 0 && given < 4) {
+  if (apiOptionsProblem(options) !== undefined) {
     throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
-  }
-}
-
-export async function openPaymentStack(options: {
-  readonly api: ApiOptions;
-  readonly journalPath?: string;
-  readonly home?: string;
-  readonly config: Partial<EngineConfig>;
-  readonly logger: Logger;
-  /** Told about every payments API attempt (the agent's health monitor). */
-  readonly onAttempt?: (attempt: AttemptReport) => void;
-}): Promise<PaymentStack> {
-  checkApiOptions(options.api);
-  const { api, logger } = options;
-  const training = api.api === undefined;
-  const journalPath = options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
-  const closers: Array<() => Promise<void> | void> = [];
-  const close = async (): Promise<void> => {
-    for (const closer of closers.reverse()) {
-      try {
-        await closer();
-      } catch (error) {
-        logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'close failed');
-      }
-    }
-  };
-  try {
-    let sandbox: RunningSandbox | undefined;
-    let client: PaymentsClient;
-    let sellerId: string;
-    if (training) {
-      const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
-      closers.push(() => running.close());
-      sandbox = running;
-      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId, onAttempt: options.onAttempt });
-      sellerId = running.sellerId;
-    } else {
-      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace!, onAttempt: options.onAttempt });
-      sellerId = api.seller!;
-    }
-    const journal = Journal.open(journalPath);
-    closers.push(() => journal.close());
-    const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
-    closers.push(() => engine.close());
-    return { training, journalPath, journal, client, engine, sandbox, sellerId, close };
-  } catch (error) {
-    await close();
-    throw error;
   }
 }

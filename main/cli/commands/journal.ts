@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
-import { defaultJournalPath, trainingJournalPath } from '../paths.js';
+import { defaultJournalPath, trainingJournalPath } from '../../agent/paths.js';
 
 const JOURNAL_HELP = 'the journal file (default: ~/.pinbridge/journal.db)';
 const TRAINING_HELP = "training mode's journal (~/.pinbridge/training/journal.db)";

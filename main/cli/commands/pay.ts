@@ -17,10 +17,11 @@ import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
-import { connectPinpad } from '../pinpad-connection.js';
+import { connectPinpad } from '../../agent/pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
-import { addPaymentStackOptions, checkApiOptions, openPaymentStack } from '../payment-stack.js';
-import { loadSettings } from '../settings-file.js';
+import { openPaymentStack } from '../../agent/payment-stack.js';
+import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
+import { loadSettings } from '../../agent/settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
 

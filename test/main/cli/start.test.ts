@@ -122,6 +122,25 @@ describe('pinbridge start', () => {
     expect(agent.stderr()).toMatch(/"printer":"default".*"msg":"printer connected"/);
   }, 40_000);
 
+  it('takes --config for the settings file and --training, and says where the POS connects in "ws"', async () => {
+    const config = join(home, 'caixa.json');
+    writeFileSync(config, JSON.stringify({ printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } }));
+    const agent = await serve(['start', '--headless', '--training', '--config', config, '--pos-port', '0'], { HOME: home });
+    expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training', printers: ['balcao'] });
+    expect(agent.ready.ws).toBe((agent.ready.pos as { ws: string }).ws);
+    expect(agent.ready.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/pos$/);
+    expect(await agent.stop()).toBe(0);
+  });
+
+  it('refuses --training together with a payments API, and --config naming another file than --settings (exit 2)', async () => {
+    const both = await run(['start', '--training', '--api', 'http://127.0.0.1:1', '--token', 't', '--marketplace', 'm', '--seller', 's']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--training runs against the embedded sandbox');
+    const two = await run(['start', '--config', join(home, 'a.json'), '--settings', join(home, 'b.json')]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('--config and --settings name the same file');
+  });
+
   it('refuses a bad settings file with exit code 2 and the field at fault', async () => {
     const settings = join(home, 'settings.json');
     writeFileSync(settings, JSON.stringify({ pending_poll_ms: -1 }));

@@ -1,0 +1,264 @@
+/**
+ * The whole agent in plain Node, as `pinbridge start` (headless) and the Electron shell both run
+ * it: the payments API (or training mode's embedded sandbox), the journal and the payment
+ * engine; the PINPAD, kept connected and attached; receipts and their printers; the POS API.
+ *
+ * `Agent.start` recovers the journal and listens; the PINPAD is opened in the background
+ * (reopened when it comes back after an unplug), and `ready` settles the first time it answers.
+ * `stop` closes everything in reverse order, the PINPAD last showing that the agent is off.
+ */
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
+import { HotplugWatcher } from '../../drivers/transports/discovery.js';
+import { ApiHealthMonitor } from '../api/health.js';
+import type { AttemptReport } from '../api/index.js';
+import type { Journal } from '../core/journal/journal.js';
+import { PinpadRegistry } from '../core/pinpad/registry.js';
+import { SettingsError } from '../core/settings.js';
+import type { Logger } from '../log.js';
+import { ClientStore } from '../pos/clients/client-store.js';
+import type { PairingAnnouncement } from '../pos/server/dispatch.js';
+import { PosServer } from '../pos/server/server.js';
+import { openReceiptPrinting, type ReceiptPrinting } from '../receipts/printing.js';
+import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
+import { VERSION } from '../version.js';
+import { clientsPath } from './paths.js';
+import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
+import { keepPinpad } from './pinpad-keeper.js';
+import type { AgentSettings } from './settings-file.js';
+
+export interface AgentOptions {
+  readonly settings: AgentSettings;
+  /** The payments API; none of it: training mode. */
+  readonly api: ApiOptions;
+  /** The PINPAD's address (serial port, tcp://…, ble:…, or "sim"). */
+  readonly pinpadAddress: string;
+  readonly journalPath?: string;
+  /** Where ~/.pinbridge is (tests move it). */
+  readonly home?: string;
+  /** The POS API's ports (default: settings, else 17301–17303). */
+  readonly posPorts?: readonly number[];
+  readonly logger: Logger;
+  /** Told about every payments API attempt, beside the health monitor (e.g. metrics). */
+  readonly onApiAttempt?: (attempt: AttemptReport) => void;
+}
+
+/** What the agent says once its PINPAD answered the first time. */
+export interface AgentReady {
+  readonly mode: 'training' | 'live';
+  readonly pinpad: { readonly port: string; readonly manufacturer: string; readonly model: string; readonly serial_number: string };
+  readonly journal: string;
+  readonly recovered: Awaited<ReturnType<PaymentStack['engine']['recover']>>;
+  readonly printers: string[];
+  readonly pos: { readonly ws: string; readonly demo: string };
+  readonly sandbox?: { readonly url: string; readonly marketplace_id: string; readonly seller_id: string; readonly token: string };
+}
+
+export interface AgentEvents {
+  /** A POS asked to pair: the code is for the cashier's eyes only (window, or terminal headless). */
+  pairing: [PairingAnnouncement];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Receipts printed by themselves when payments end, on the settings' printers. Without the store
+ * (receipts.merchant) outside training mode there is nothing lawful to print: said once, at start.
+ */
+function startReceiptPrinting(journal: Journal, settings: AgentSettings, training: boolean, logger: Logger): ReceiptPrinting | undefined {
+  const store = settings.receipts ?? (training ? TRAINING_RECEIPT_SETTINGS : undefined);
+  if (store === undefined) {
+    logger.warn({ settings: settings.path }, 'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)');
+    return undefined;
+  }
+  const printing = openReceiptPrinting({ journal, store, training, printers: settings.printers, autoPrint: settings.autoPrint, pollMs: 10_000 });
+  for (const [name, printer] of printing.printers) {
+    printer.device.on('status', (status) => {
+      const trouble = status.paperOut || status.coverOpen || (status.error !== null && status.error !== 'AUTO_RECOVERABLE');
+      (trouble ? logger.warn.bind(logger) : logger.info.bind(logger))({ printer: name, status }, 'printer status');
+    });
+    printer.device.on('disconnected', (error) => logger.warn({ printer: name, code: error.code, err: error.message }, 'printer unreachable'));
+    printer.device.on('connected', () => logger.info({ printer: name }, 'printer connected'));
+  }
+  printing.queue?.on('job', (job) => {
+    const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
+    if (job.state === 'printed') logger.info(fields, 'receipt printed');
+    else if (job.state === 'failed') logger.error({ ...fields, error: job.lastError }, 'receipt not printed; reprint it when the printer is back');
+    else if (job.state === 'queued' && job.lastError !== null) logger.warn({ ...fields, error: job.lastError, next: job.nextAttemptAt }, 'receipt waiting for the printer');
+  });
+  return printing;
+}
+
+/** The certificate and key of `pos.tls`, read at start (a missing file stops the start with its name). */
+function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undefined {
+  const tls = settings.pos.tls;
+  if (tls === undefined) return undefined;
+  const read = (field: 'cert_file' | 'key_file'): Buffer => {
+    try {
+      return readFileSync(tls[field]);
+    } catch (error) {
+      throw new SettingsError([{ field: `pos.tls.${field}`, message: `cannot be read (${(error as Error).message})` }], settings.path ?? '(settings)');
+    }
+  };
+  return { cert: read('cert_file'), key: read('key_file') };
+}
+
+export class Agent extends EventEmitter<AgentEvents> {
+  readonly stack: PaymentStack;
+  readonly pinpads: PinpadRegistry;
+  readonly apiHealth: ApiHealthMonitor;
+  readonly printing: ReceiptPrinting | undefined;
+  readonly clients: ClientStore;
+  readonly pos: PosServer;
+  /** Settles when the PINPAD first answers; rejects if the agent stops before. */
+  readonly ready: Promise<AgentReady>;
+  readonly #logger: Logger;
+  readonly #stop = new AbortController();
+  readonly #watcher: HotplugWatcher;
+  readonly #pinpadLoop: Promise<void>;
+  #stopped: Promise<void> | undefined;
+
+  private constructor(parts: {
+    options: AgentOptions;
+    stack: PaymentStack;
+    apiHealth: ApiHealthMonitor;
+    printing: ReceiptPrinting | undefined;
+    pinpads: PinpadRegistry;
+    clients: ClientStore;
+    pos: PosServer;
+    watcher: HotplugWatcher;
+    recovered: AgentReady['recovered'];
+  }) {
+    super();
+    const { options, stack, printing, pos } = parts;
+    this.stack = stack;
+    this.apiHealth = parts.apiHealth;
+    this.printing = printing;
+    this.pinpads = parts.pinpads;
+    this.clients = parts.clients;
+    this.pos = pos;
+    this.#watcher = parts.watcher;
+    this.#logger = options.logger;
+    const address = options.pinpadAddress;
+    let announce: (info: PinpadInfo) => void = () => {};
+    let abandon: (error: Error) => void = () => {};
+    this.ready = new Promise<AgentReady>((resolve, reject) => {
+      announce = (info) =>
+        resolve({
+          mode: stack.training ? 'training' : 'live',
+          pinpad: { port: address, manufacturer: info.manufacturer, model: info.model, serial_number: info.serialNumber },
+          journal: stack.journalPath,
+          recovered: parts.recovered,
+          printers: printing ? [...printing.printers.keys()] : [],
+          pos: { ws: pos.url, demo: pos.demoUrl },
+          ...(stack.sandbox
+            ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }
+            : {}),
+        });
+      abandon = reject;
+    });
+    // A stop before the PINPAD answered is not an error anyone must handle.
+    this.ready.catch(() => {});
+    this.#pinpadLoop = keepPinpad(address, stack.training, options.logger, this.#stop.signal, {
+      connected: async (connection) => {
+        await this.pinpads.attach(connection.pinpad, address, { timeouts: options.settings.sale, logger: options.logger });
+      },
+      lost: (info) => this.pinpads.detach(info.serialNumber),
+      ready: announce,
+    }).finally(() => abandon(new Error('the agent stopped before its PINPAD answered')));
+  }
+
+  get training(): boolean {
+    return this.stack.training;
+  }
+
+  static async start(options: AgentOptions): Promise<Agent> {
+    const { settings, logger } = options;
+    const tls = readTls(settings);
+    const apiHealth = new ApiHealthMonitor();
+    const stack = await openPaymentStack({
+      api: options.api,
+      ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
+      ...(options.home === undefined ? {} : { home: options.home }),
+      config: settings.engine,
+      logger,
+      onAttempt: (attempt) => {
+        apiHealth.record(attempt);
+        options.onApiAttempt?.(attempt);
+      },
+    });
+    const { engine, training } = stack;
+    apiHealth.on('change', (health) =>
+      (health.state === 'down' ? logger.warn.bind(logger) : logger.info.bind(logger))({ state: health.state, error: health.lastError }, 'payments API health'),
+    );
+    logger.info({ mode: training ? 'training' : 'live', port: options.pinpadAddress, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
+    let printing: ReceiptPrinting | undefined;
+    let clients: ClientStore | undefined;
+    const watcher = new HotplugWatcher();
+    try {
+      printing = startReceiptPrinting(stack.journal, settings, training, logger);
+      const receipts = printing?.service;
+      engine.on('progress', (event) => receipts?.onProgress(event, (error) => logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed')));
+      const pinpads = new PinpadRegistry(engine);
+      // Whatever a crash left in flight is finished or undone before the first sale.
+      const recovered = await engine.recover();
+      logger.info({ ...recovered }, 'journal recovered');
+      clients = ClientStore.open(clientsPath(options.home));
+      const emitter: { agent?: Agent } = {};
+      const posPorts = options.posPorts ?? settings.pos.ports;
+      const pos = await PosServer.start({
+        agent: {
+          version: VERSION,
+          mode: training ? 'training' : 'live',
+          engine,
+          pinpads,
+          receipts,
+          printers: printing?.printers ?? new Map(),
+          printQueue: printing?.queue,
+          api: stack.client,
+          sellerId: stack.sellerId,
+          apiHealth,
+          clients,
+        },
+        logger,
+        ...(posPorts === undefined ? {} : { ports: posPorts }),
+        ...(tls === undefined ? {} : { tls }),
+        announcePairing: (pairing) => emitter.agent?.emit('pairing', pairing),
+      });
+      watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
+      watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
+      watcher.on('error', (error) => logger.warn({ err: messageOf(error) }, 'cannot list serial ports'));
+      // The first listing failing is reported through the watcher's `error` event.
+      void watcher.start();
+      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, recovered });
+      emitter.agent = agent;
+      return agent;
+    } catch (error) {
+      watcher.stop();
+      clients?.close();
+      await printing?.close();
+      await stack.close();
+      throw error;
+    }
+  }
+
+  /** Stops everything (idempotent): the POS API first, so no new sale starts, the PINPAD last. */
+  stop(): Promise<void> {
+    this.#stopped ??= this.#shutdown();
+    return this.#stopped;
+  }
+
+  async #shutdown(): Promise<void> {
+    this.#watcher.stop();
+    await this.pos.close();
+    this.#stop.abort();
+    await this.#pinpadLoop;
+    this.clients.close();
+    await this.printing?.close();
+    await this.stack.close();
+    this.#logger.info({}, 'Pinbridge stopped');
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The payments API (the real one, or an embedded sandbox in training mode), the journal and the
+ * payment engine, opened in that order and closed in reverse: what `pay`, `start` and the
+ * desktop app all run payments on.
+ *
+ * Training mode keeps its journal beside the embedded sandbox's data (~/.pinbridge/training/),
+ * so a payment left unfinished is recovered against the same sandbox records next time, and
+ * training sales never mix with real ones in ~/.pinbridge/journal.db.
+ */
+import { dirname, join } from 'node:path';
+import { PaymentsClient, type AttemptReport } from '../api/index.js';
+import { PaymentEngine, type EngineConfig } from '../core/engine.js';
+import { Journal } from '../core/journal/journal.js';
+import type { Logger } from '../log.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import { defaultJournalPath, trainingJournalPath } from './paths.js';
+
+/** The real payments API; absent fields mean training mode (all four or none). */
+export interface ApiOptions {
+  api?: string;
+  token?: string;
+  marketplace?: string;
+  seller?: string;
+}
+
+/** Whether the options name no API at all (training mode) — all four given, or none. */
+export function apiOptionsProblem(options: ApiOptions): string | undefined {
+  const given = [options.api, options.token, options.marketplace, options.seller].filter((value) => value !== undefined).length;
+  return given > 0 && given < 4 ? 'the API base URL, token, marketplace and seller go together (or none of them, for the embedded sandbox)' : undefined;
+}
+
+export interface PaymentStack {
+  readonly training: boolean;
+  readonly journalPath: string;
+  readonly journal: Journal;
+  readonly client: PaymentsClient;
+  readonly engine: PaymentEngine;
+  /** The embedded sandbox, in training mode. */
+  readonly sandbox: RunningSandbox | undefined;
+  /** The seller the payments are made for. */
+  readonly sellerId: string;
+  close(): Promise<void>;
+}
+
+export async function openPaymentStack(options: {
+  readonly api: ApiOptions;
+  readonly journalPath?: string;
+  readonly home?: string;
+  readonly config: Partial<EngineConfig>;
+  readonly logger: Logger;
+  /** Told about every payments API attempt (the agent's health monitor). */
+  readonly onAttempt?: (attempt: AttemptReport) => void;
+}): Promise<PaymentStack> {
+  const problem = apiOptionsProblem(options.api);
+  if (problem !== undefined) throw new TypeError(problem);
+  const { api, logger } = options;
+  const training = api.api === undefined;
+  const journalPath = options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
+  const closers: Array<() => Promise<void> | void> = [];
+  const close = async (): Promise<void> => {
+    for (const closer of closers.reverse()) {
+      try {
+        await closer();
+      } catch (error) {
+        logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'close failed');
+      }
+    }
+  };
+  try {
+    let sandbox: RunningSandbox | undefined;
+    let client: PaymentsClient;
+    let sellerId: string;
+    if (training) {
+      const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
+      closers.push(() => running.close());
+      sandbox = running;
+      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId, onAttempt: options.onAttempt });
+      sellerId = running.sellerId;
+    } else {
+      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace!, onAttempt: options.onAttempt });
+      sellerId = api.seller!;
+    }
+    const journal = Journal.open(journalPath);
+    closers.push(() => journal.close());
+    const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
+    closers.push(() => engine.close());
+    return { training, journalPath, journal, client, engine, sandbox, sellerId, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
