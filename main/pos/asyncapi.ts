@@ -67,6 +67,7 @@ const TAGS: Record<MethodSpec['tag'] | 'events', string> = {
   payment: 'PINPAD payments: start, progress, result, recovery, confirmation.',
   receipt: 'Receipts of payments: get them as text, HTML or ESC/POS, or print them.',
   relay: "The payments API, relayed with Pinbridge's credentials: the POS never holds them.",
+  operator: "Pinbridge's own window (the cashier's): pairing codes and paired clients. A POS gets OPERATOR_ONLY.",
   events: 'Notifications pushed by the agent.',
 };
 
@@ -137,6 +138,7 @@ const AUDIENCE = {
     'Sent to the client that started the payment or charge (every connection of it that said hello); ' +
     'one nobody here started goes to every authenticated connection.',
   all: 'Sent to every connection that said hello.',
+  operator: "Sent only to Pinbridge's own window (a session.operator connection).",
 } as const;
 
 const JSONRPC = { type: 'string', const: '2.0' } as const;
@@ -185,7 +187,8 @@ function infoDescription(): string {
       'and *receives* the notifications.',
     '',
     '**Access.** Each operation says `x-access`: `public` methods work on any connection (finding the agent, pairing, logging in); ' +
-      '`client` methods need a session that said `session.hello` with its client token (or just confirmed a pairing), else they answer `UNAUTHENTICATED`.',
+      '`client` methods need a session that said `session.hello` with its client token (or just confirmed a pairing), else they answer `UNAUTHENTICATED`; ' +
+      "`operator` methods are Pinbridge's own window's (`session.operator` with the agent's key), else they answer `OPERATOR_ONLY`.",
     '',
     `**Rate limit.** A token bucket per paired client (shared by its connections; per connection before hello): ${capacity} tokens, refilled at ${refillPerSecond} per second. ` +
       'Each method takes its `x-cost`. Over budget the answer is `RATE_LIMITED` with `data.retry_after_ms`; the connection stays open. ' +

@@ -34,6 +34,11 @@ export const POS_ERRORS = {
   PAIRING_INVALID: { rpc: -32003, message: 'The pairing request is unknown, expired, used or failed; see data.reason.', cashier: 'Pareamento inválido ou expirado.' },
   WRONG_CODE: { rpc: -32004, message: 'The pairing code is wrong; see data.attempts_left.', cashier: 'Código de pareamento incorreto.' },
   ORIGIN_BLOCKED: { rpc: -32005, message: 'This origin was blocked in Pinbridge.', cashier: 'Este sistema foi bloqueado no Pinbridge.' },
+  OPERATOR_ONLY: {
+    rpc: -32007,
+    message: "Only Pinbridge's own window (session.operator with the agent's key) may call this method.",
+    cashier: 'Somente a janela do Pinbridge pode fazer isso.',
+  },
   RATE_LIMITED: { rpc: -32006, message: 'Too many requests; retry after data.retry_after_ms.', cashier: 'Muitas solicitações; aguarde.' },
   // The payment engine.
   BUSY: { rpc: -32010, message: 'The PINPAD is running another operation.', cashier: 'O PINPAD está ocupado com outra operação.' },

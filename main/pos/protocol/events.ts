@@ -4,16 +4,18 @@
  * - "owner": the client that started the payment (all of its sessions); a payment nobody here
  *   started (created by a back end as a pending transaction, or before a restart) goes to every
  *   authenticated client;
- * - "all": every authenticated session.
- * Sessions that have not said hello receive nothing.
+ * - "all": every authenticated session;
+ * - "operator": Pinbridge's own window only (pairing codes, the POS connections).
+ * The window also receives every "owner" event. Sessions that have not said hello receive nothing.
  */
 import type { Static, TSchema } from 'typebox';
-import { ApiHealth, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
+import { Type } from 'typebox';
+import { ApiHealth, ClientRecordView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
 
 export interface EventSpec<P extends TSchema = TSchema> {
   readonly summary: string;
   readonly payload: P;
-  readonly audience: 'owner' | 'all';
+  readonly audience: 'owner' | 'all' | 'operator';
 }
 
 const event = <P extends TSchema>(spec: EventSpec<P>): EventSpec<P> => spec;
@@ -43,6 +45,28 @@ export const EVENTS = {
     audience: 'owner',
     summary: 'A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled).',
     payload: RelayTransaction,
+  }),
+  'pairing.requested': event({
+    audience: 'operator',
+    summary: 'A POS asks to pair: show the cashier its name, origin and code.',
+    payload: PairingRequestView,
+  }),
+  'pairing.ended': event({
+    audience: 'operator',
+    summary: 'A pairing request is over: completed (the POS sent the code back) or rejected by the cashier.',
+    payload: Type.Object(
+      {
+        pairing_id: Type.String(),
+        state: Type.Union([Type.Literal('completed'), Type.Literal('rejected')]),
+        client: Type.Union([ClientRecordView, Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'pos.clients': event({
+    audience: 'operator',
+    summary: 'A POS connected, logged in, disconnected or was revoked: the paired clients with their open sessions.',
+    payload: Type.Object({ clients: Type.Array(ClientRecordView), anonymous_sessions: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
   }),
 } as const;
 

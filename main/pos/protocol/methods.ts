@@ -4,7 +4,9 @@
  * their `Static`, and `asyncapi.ts` publishes them — one source, three uses.
  *
  * `access`: "public" methods work before `session.hello` (to find the agent, pair and log in);
- * every other method needs an authenticated session. `cost` is what a call takes from the
+ * "client" methods need an authenticated session (a paired POS, or the window); "operator"
+ * methods are the cashier's window's alone (`session.operator` with the agent's key): pairing
+ * codes, paired clients. `cost` is what a call takes from the
  * client's rate budget (see server/rate-limit.ts): cheap reads 1, anything that moves the PINPAD
  * or money more.
  */
@@ -17,6 +19,8 @@ import { StartParams } from '../../core/params.js';
 import { PAYMENT_STATES } from '../../core/states.js';
 import {
   ApiHealth,
+  ClientRecordView,
+  PairingRequestView,
   BankAccount,
   BankAccountListItem,
   Buyer,
@@ -29,7 +33,7 @@ import {
   RelayTransaction,
 } from './models.js';
 
-export type MethodAccess = 'public' | 'client';
+export type MethodAccess = 'public' | 'client' | 'operator';
 
 export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
   readonly summary: string;
@@ -39,7 +43,7 @@ export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSc
   readonly access: MethodAccess;
   readonly cost: number;
   /** Groups the methods in the documents. */
-  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay';
+  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay' | 'operator';
 }
 
 const method = <P extends TSchema, R extends TSchema>(spec: MethodSpec<P, R>): MethodSpec<P, R> => spec;
@@ -154,6 +158,74 @@ export const METHODS = {
       },
       { additionalProperties: false },
     ),
+  }),
+  'session.operator': method({
+    tag: 'operator',
+    access: 'public',
+    cost: 20,
+    summary: "Logs in Pinbridge's own window with the agent's operator key: it then sees every payment, the pairing codes and the paired clients.",
+    description:
+      'Only from a page the agent serves (its own origin) or a program on this computer; the key is in the `ui` address the agent prints when ready ' +
+      '(and in ~/.pinbridge/operator.key). A wrong key is OPERATOR_ONLY.',
+    params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+    result: Type.Object(
+      { name: Type.Literal('Pinbridge'), version: Type.String(), mode: Type.Union([Type.Literal('training'), Type.Literal('live')]) },
+      { additionalProperties: false },
+    ),
+  }),
+  'operator.pairings': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary: 'The pairing requests waiting for their code, with the code to show the cashier.',
+    params: NoParams,
+    result: Type.Object({ pairings: Type.Array(PairingRequestView) }, { additionalProperties: false }),
+  }),
+  'operator.rejectPairing': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'The cashier refuses a pairing request: its code stops working.',
+    params: Type.Object({ pairing_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    result: Empty,
+  }),
+  'operator.clients': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary: 'Every paired POS client (revoked ones too) with its open sessions, and the blocked origins.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        clients: Type.Array(ClientRecordView),
+        blocked_origins: Type.Array(Type.Object({ origin: Type.String(), blocked_at: Type.String() }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'operator.revokeClient': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'Revokes a POS client for good: its sessions are closed (4004) and its token stops working.',
+    params: Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    result: ClientRecordView,
+  }),
+  'operator.blockOrigin': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'Refuses every connection and pairing request from a web origin (its open sessions are closed).',
+    params: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+    result: Type.Object({ origin: Type.String() }, { additionalProperties: false }),
+  }),
+  'operator.unblockOrigin': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'Allows a blocked web origin again.',
+    params: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
+    result: Type.Object({ origin: Type.String() }, { additionalProperties: false }),
   }),
   'agent.status': method({
     tag: 'agent',

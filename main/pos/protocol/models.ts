@@ -163,6 +163,32 @@ export const PairedClientView = Type.Object(
   { additionalProperties: false, title: 'PairedClient' },
 );
 
+export const PairingRequestView = Type.Object(
+  {
+    pairing_id: Type.String(),
+    name: Type.String({ description: 'How the POS named itself.' }),
+    origin: Nullable(Type.String({ description: 'The web page asking; null for a program on this computer.' })),
+    code: Type.String({ pattern: '^[0-9]{6}$', description: 'The code the cashier reads to the POS: only the window ever receives it.' }),
+    expires_at: IsoTime,
+  },
+  { additionalProperties: false, title: 'PairingRequest' },
+);
+export type PairingRequestView = Static<typeof PairingRequestView>;
+
+export const ClientRecordView = Type.Object(
+  {
+    client_id: Type.String(),
+    name: Type.String(),
+    origin: Nullable(Type.String()),
+    created_at: IsoTime,
+    last_seen_at: Nullable(IsoTime),
+    revoked_at: Nullable(IsoTime),
+    connected: Type.Integer({ minimum: 0, description: 'Its sessions open now.' }),
+  },
+  { additionalProperties: false, title: 'ClientRecord' },
+);
+export type ClientRecordView = Static<typeof ClientRecordView>;
+
 /** A payments API transaction as the relays return it: amounts in centavos, never card data beyond first 6 / last 4. */
 export const RelayTransaction = Type.Object(
   {

@@ -27,6 +27,10 @@ export interface CallContext {
   readonly hub: Hub;
   readonly log: Logger;
   readonly announcePairing: (pairing: PairingAnnouncement) => void;
+  /** The key of session.operator; undefined: this agent has no window, nobody is the operator. */
+  readonly operatorKey: string | undefined;
+  /** The origins of pages the agent itself serves (the window's), normalized. */
+  readonly ownOrigins: ReadonlySet<string>;
 }
 
 export type Handler<M extends MethodName> = (params: ParamsOf<M>, context: CallContext) => Promise<ResultOf<M>> | ResultOf<M>;
@@ -79,7 +83,8 @@ export class Dispatcher {
     const wait = this.#context.hub.bucketFor(session).take(spec?.cost ?? 1);
     if (wait > 0) return failure(id, new PosError('RATE_LIMITED', undefined, { retry_after_ms: wait }));
     if (spec === undefined) return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method "${name.slice(0, 64)}".`));
-    if (spec.access !== 'public') {
+    if (spec.access === 'operator' && !session.operator) return failure(id, new PosError('OPERATOR_ONLY'));
+    if (spec.access === 'client' && !session.operator) {
       const client = session.client;
       if (client === undefined) return failure(id, new PosError('UNAUTHENTICATED'));
       // Checked per request: a revocation (from the window or another process) takes effect at once.

@@ -13,10 +13,12 @@ import type { PaymentOutcome } from '../../core/outcome.js';
 import type { PinpadEntry } from '../../core/pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
+import type { PairedClient } from '../clients/client-store.js';
 import type { PosAgent } from './agent.js';
+import type { PairingAnnouncement } from './dispatch.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
-import { apiHealthView, pinpadView, printerView, printJobView, progressView } from './views.js';
+import { apiHealthView, clientRecordView, pairingRequestView, pinpadView, printerView, printJobView, progressView } from './views.js';
 
 /** Results given at one hello at most (the newest; the rest at the next one). */
 export const MISSED_MAX = 100;
@@ -34,6 +36,8 @@ export class Hub {
   readonly #owners = new Map<string, string>();
   /** tap-to-pay transaction id → client id, until it completes. */
   readonly #tapOwners = new Map<string, string>();
+  /** Pairing requests waiting for their code, with the code: for the window, in memory only (they live 2 minutes). */
+  readonly #pairings = new Map<string, PairingAnnouncement>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #stopping = new AbortController();
 
@@ -125,6 +129,8 @@ export class Hub {
       session.sendRaw(text);
       told = true;
     }
+    // The window sees every result (it does not count as the owner hearing it).
+    for (const session of this.sessions) if (session.operator && session.open && session !== answered) session.sendRaw(text);
     if (told) this.#release(owner, [outcome.reference_id]);
   }
 
@@ -161,12 +167,62 @@ export class Hub {
     return given;
   }
 
-  /** Sends an event to its audience: `owner` (a client id) for owned events, else every authenticated session. */
+  /**
+   * Sends an event to its audience: for owned events, `owner`'s sessions (and the window's; every
+   * authenticated session when nobody here owns it); the window alone for operator events; else
+   * every authenticated session.
+   */
   publish<E extends EventName>(event: E, payload: EventPayload<E>, owner?: string): void {
     if (this.sessions.size === 0) return;
     const text = notification(event, payload);
-    const targets = EVENTS[event].audience === 'owner' && owner !== undefined ? this.#sessionsOf(owner) : this.#authenticated();
-    for (const session of targets) session.sendRaw(text);
+    const audience = EVENTS[event].audience;
+    for (const session of this.#authenticated()) {
+      const reached = audience === 'all' || session.operator || (audience === 'owner' && (owner === undefined || session.client?.id === owner));
+      if (reached) session.sendRaw(text);
+    }
+  }
+
+  /** A POS asked to pair: the window shows the code. */
+  pairingRequested(pairing: PairingAnnouncement): void {
+    this.#pairings.set(pairing.pairingId, pairing);
+    this.publish('pairing.requested', pairingRequestView(pairing));
+  }
+
+  /** A pairing request is over (the POS sent the code, or the cashier refused it). */
+  pairingEnded(pairingId: string, state: 'completed' | 'rejected', client: PairedClient | null): void {
+    this.#pairings.delete(pairingId);
+    this.publish('pairing.ended', { pairing_id: pairingId, state, client: client === null ? null : clientRecordView(client, this.#openSessions(client.id)) });
+    this.clientsChanged();
+  }
+
+  /** The requests still waiting for their code (expired ones are dropped here). */
+  pendingPairings(now = new Date()): PairingAnnouncement[] {
+    const pending = new Set(this.#agent.clients.pendingPairings().map((pairing) => pairing.id));
+    for (const [id, pairing] of this.#pairings) if (!pending.has(id) || new Date(pairing.expiresAt) <= now) this.#pairings.delete(id);
+    return [...this.#pairings.values()];
+  }
+
+  /** The window's view of the POS connections changed (one connected, logged in, left, was revoked). */
+  clientsChanged(): void {
+    if (![...this.sessions].some((session) => session.operator && session.open)) return;
+    this.publish('pos.clients', this.clientsView());
+  }
+
+  /** Every paired client with its open sessions, and the connections that have not said hello. */
+  clientsView(): EventPayload<'pos.clients'> {
+    const open = new Map<string, number>();
+    let anonymous = 0;
+    for (const session of this.sessions) {
+      if (!session.open || session.operator) continue;
+      if (session.client === undefined) anonymous++;
+      else open.set(session.client.id, (open.get(session.client.id) ?? 0) + 1);
+    }
+    return { clients: this.#agent.clients.list().map((client) => clientRecordView(client, open.get(client.id) ?? 0)), anonymous_sessions: anonymous };
+  }
+
+  /** Closes the sessions of a web origin the cashier just blocked (4003, as at the upgrade). */
+  blockedOrigin(origin: string): void {
+    for (const session of this.sessions) if (session.origin === origin && session.open && !session.operator) session.close('ORIGIN_BLOCKED');
   }
 
   /** Closes the sessions of a revoked client. */
@@ -198,8 +254,12 @@ export class Hub {
     this.#log.warn({ err: error instanceof Error ? error.message : String(error), reference_id: referenceId }, 'POS client store: payment owner not recorded');
   }
 
+  #openSessions(clientId: string): number {
+    return [...this.#sessionsOf(clientId)].length;
+  }
+
   *#authenticated(): Iterable<Session> {
-    for (const session of this.sessions) if (session.client !== undefined && session.open) yield session;
+    for (const session of this.sessions) if (session.authenticated && session.open) yield session;
   }
 
   *#sessionsOf(clientId: string): Iterable<Session> {

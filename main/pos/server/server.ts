@@ -34,6 +34,7 @@ import { paymentHandlers } from './handlers/payment.js';
 import { pinpadHandlers } from './handlers/pinpad.js';
 import { receiptHandlers } from './handlers/receipt.js';
 import { relayHandlers } from './handlers/relay.js';
+import { operatorHandlers } from './handlers/operator.js';
 import { sessionHandlers } from './handlers/session.js';
 import { Hub } from './hub.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
@@ -46,6 +47,11 @@ export interface PosServerOptions {
   readonly ports?: readonly number[];
   /** Also listen on ::1 (same port) when the machine has IPv6 loopback. Default true. */
   readonly ipv6?: boolean;
+  /**
+   * The key that makes a session Pinbridge's own window (session.operator), from one of the
+   * pages this server serves or a program on this computer. Absent: no session can be the window.
+   */
+  readonly operatorKey?: string;
   /** PEM key and certificate: serve wss:// and https:// instead of ws:// and http://. */
   readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
   readonly rateLimit?: RateLimitOptions;
@@ -108,6 +114,11 @@ export class PosServer {
     return `${this.secure ? 'wss' : 'ws'}://127.0.0.1:${this.port}${WS_PATH}`;
   }
 
+  /** Pinbridge's window served to a browser, the operator key in the fragment (a browser never sends it). */
+  uiUrl(operatorKey: string): string {
+    return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/#key=${operatorKey}`;
+  }
+
   /** The demo POS page. */
   get demoUrl(): string {
     return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/demo/`;
@@ -135,11 +146,22 @@ export class PosServer {
     const { agent, logger } = options;
     const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     const hub = new Hub(agent, rateLimit, logger);
-    const dispatcher = new Dispatcher(
-      { ...sessionHandlers, ...agentHandlers, ...pinpadHandlers, ...paymentHandlers, ...receiptHandlers, ...relayHandlers },
-      { agent, hub, log: logger, announcePairing: options.announcePairing },
-    );
     const allowedHosts = new Set<string>();
+    const ownOrigins = new Set<string>();
+    const dispatcher = new Dispatcher(
+      { ...sessionHandlers, ...operatorHandlers, ...agentHandlers, ...pinpadHandlers, ...paymentHandlers, ...receiptHandlers, ...relayHandlers },
+      {
+        agent,
+        hub,
+        log: logger,
+        announcePairing: (pairing) => {
+          hub.pairingRequested(pairing);
+          options.announcePairing(pairing);
+        },
+        operatorKey: options.operatorKey,
+        ownOrigins,
+      },
+    );
     const app = buildHttpApp(allowedHosts);
     await app.ready();
     const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes ?? MAX_MESSAGE_BYTES });
@@ -171,6 +193,7 @@ export class PosServer {
         }
         const session = new Session(ws, origin, rateLimit);
         hub.sessions.add(session);
+        hub.clientsChanged();
         alive.set(ws, true);
         ws.on('pong', () => alive.set(ws, true));
         ws.on('message', (data, isBinary) => {
@@ -180,6 +203,7 @@ export class PosServer {
         ws.on('close', () => {
           hub.sessions.delete(session);
           session.end();
+          hub.clientsChanged();
         });
         ws.on('error', (error) => logger.debug({ err: error.message }, 'POS connection error'));
       });
@@ -212,7 +236,10 @@ export class PosServer {
       const detail = lastError instanceof Error ? lastError.message : String(lastError);
       throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`);
     }
-    for (const name of ['127.0.0.1', 'localhost', '[::1]']) allowedHosts.add(`${name}:${port}`);
+    for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
+      allowedHosts.add(`${name}:${port}`);
+      ownOrigins.add(`${options.tls ? 'https' : 'http'}://${name}:${port}`);
+    }
     if (options.ipv6 !== false) {
       const v6 = makeServer();
       // No IPv6 loopback here (or the port is taken on it): IPv4 alone is fine.

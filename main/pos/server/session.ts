@@ -16,6 +16,8 @@ export class Session {
   readonly #socket: WebSocket;
   /** The paired client, once it said hello (or confirmed a pairing). */
   client: PairedClient | undefined;
+  /** Pinbridge's own window (session.operator with the agent's key): sees everything, pairs nothing. */
+  operator = false;
   /** The budget before hello; a paired client's budget is shared by its sessions (see Hub). */
   readonly anonymousBucket: TokenBucket;
   /** Requests answered not yet. */
@@ -46,7 +48,7 @@ export class Session {
   }
 
   get authenticated(): boolean {
-    return this.client !== undefined;
+    return this.client !== undefined || this.operator;
   }
 
   send(message: object): void {

@@ -10,7 +10,9 @@ import type { PaymentProgress as CoreProgress } from '../../core/events.js';
 import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
 import type { PinpadEntry } from '../../core/pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
-import type { ApiHealth, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+import type { PairedClient } from '../clients/client-store.js';
+import type { ApiHealth, ClientRecordView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+import type { PairingAnnouncement } from './dispatch.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   serial_number: entry.serialNumber,
@@ -79,3 +81,19 @@ export const relayTransactionView = (transaction: Transaction): RelayTransaction
  * it (a field added to one and not the other fails the build here).
  */
 export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => outcome;
+
+export function clientRecordView(client: PairedClient, connected: number): ClientRecordView {
+  return {
+    client_id: client.id,
+    name: client.name,
+    origin: client.origin,
+    created_at: client.createdAt,
+    last_seen_at: client.lastSeenAt,
+    revoked_at: client.revokedAt,
+    connected,
+  };
+}
+
+export function pairingRequestView(pairing: PairingAnnouncement): PairingRequestView {
+  return { pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, code: pairing.code, expires_at: pairing.expiresAt };
+}

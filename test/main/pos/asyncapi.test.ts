@@ -212,10 +212,11 @@ describe('the guide docs/pos-api.md', () => {
   it('lists every method with its access and cost, every event with its audience, every error with its number', () => {
     for (const name of methodNames) {
       const { access, cost } = METHODS[name];
-      expect(guide, name).toContain(`| \`${name}\` | ${access === 'public' ? 'public' : 'after hello'} | ${cost} |`);
+      const shown = access === 'public' ? 'public' : access === 'operator' ? "Pinbridge's window" : 'after hello';
+      expect(guide, name).toContain(`| \`${name}\` | ${shown} | ${cost} |`);
     }
     for (const name of eventNames) {
-      const audience = EVENTS[name].audience === 'owner' ? 'the client that started it' : 'every client that said hello';
+      const audience = { owner: 'the client that started it', all: 'every client that said hello', operator: "Pinbridge's window" }[EVENTS[name].audience];
       expect(guide, name).toContain(`| \`${name}\` | ${audience} |`);
     }
     for (const [code, entry] of Object.entries(POS_ERRORS)) expect(guide, code).toContain(`| \`${code}\` | ${entry.rpc} |`);

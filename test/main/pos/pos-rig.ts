@@ -50,6 +50,8 @@ export interface PosRig {
   connect(options?: { origin?: string; host?: string }): Promise<RpcClient>;
   /** A client that paired (its token in `token`) and is logged in. */
   paired(name?: string, options?: { origin?: string }): Promise<RpcClient>;
+  /** Pinbridge's own window: a connection from the agent's own page, logged in with the operator key. */
+  operator(): Promise<RpcClient>;
   /** Closes the POS server and the client store and opens them again from the file (a restart of the POS layer; on another port). */
   restartServer(): Promise<void>;
   close(): Promise<void>;
@@ -188,6 +190,9 @@ export interface PosRigOptions {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
 }
 
+/** The key of the window (session.operator) in these tests. */
+export const OPERATOR_KEY = 'test-operator-key-0123456789abcdefghijklmnopqrstuv';
+
 export const AUTO_CUSTOMER: PinpadSimulatorOptions = { autoCustomer: { delayMs: 30, card: 'visaCredit' } };
 
 export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
@@ -236,6 +241,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
       announcePairing: (pairing) => announced.push(pairing),
+      operatorKey: OPERATOR_KEY,
     });
     return { server, clients };
   };
@@ -294,6 +300,11 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       const code = announced.find((a) => a.pairingId === started.pairing_id)!.code;
       const done = await client.call<{ token: string }>('session.confirmPairing', { pairing_id: started.pairing_id, code });
       client.token = done.token;
+      return client;
+    },
+    async operator() {
+      const client = await posRigValue.connect({ origin: `http://127.0.0.1:${server.port}` });
+      await client.call('session.operator', { key: OPERATOR_KEY });
       return client;
     },
     async restartServer() {

@@ -32,16 +32,17 @@ export const paymentHandlers: Handlers<
   'payment.start' | 'payment.cancel' | 'payment.status' | 'payment.confirm' | 'payment.undo' | 'payment.list' | 'payment.pending'
 > = {
   'payment.start': async (params, { agent, hub, session }) => {
-    const client = session.client!;
+    // The window (a training sale) owns nothing: its payments' events go to every session.
+    const clientId = session.client?.id;
     const known = agent.engine.status(params.reference_id).kind !== 'not_found';
-    hub.own(params.reference_id, client.id);
+    if (clientId !== undefined) hub.own(params.reference_id, clientId);
     try {
       const outcome = await agent.engine.start(params);
       hub.deliverResult(outcome, session);
       return outcomeView(outcome);
     } catch (error) {
       // Refused before anything was journaled (BUSY, bad params…): nobody owns it yet.
-      if (!known && agent.engine.status(params.reference_id).kind === 'not_found') hub.disown(params.reference_id, client.id);
+      if (clientId !== undefined && !known && agent.engine.status(params.reference_id).kind === 'not_found') hub.disown(params.reference_id, clientId);
       throw error;
     }
   },
@@ -51,7 +52,7 @@ export const paymentHandlers: Handlers<
   'payment.status': ({ reference_id }, { agent, hub, session }) => {
     const answer = agent.engine.status(reference_id);
     // The owner heard the result this way: its next hello does not give it again.
-    if (answer.kind === 'processed') hub.heard(reference_id, session.client!.id);
+    if (answer.kind === 'processed' && session.client !== undefined) hub.heard(reference_id, session.client.id);
     switch (answer.kind) {
       case 'not_found':
         return { status: 'NotFound' as const };

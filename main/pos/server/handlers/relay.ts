@@ -23,7 +23,10 @@ function printSlip(context: CallContext, transaction: RelayTransaction, print: b
 /** Follows a tap-to-pay charge in the background and tells its creator when the phone is done. */
 function watchTapToPay(context: CallContext, transactionId: string): void {
   const { agent, hub, log } = context;
-  hub.ownTapToPay(transactionId, context.session.client!.id);
+  // The window (no client of its own) follows a charge with tapToPay.status instead.
+  const creator = context.session.client?.id;
+  if (creator === undefined) return;
+  hub.ownTapToPay(transactionId, creator);
   agent.api.tapToPay
     .waitForCompletion(transactionId, { timeoutMs: TAP_TO_PAY_WATCH_MS, signal: hub.stopping })
     .then((transaction) => {

@@ -28,10 +28,11 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
     return { pairing_id: pairing.id, expires_at: pairing.expiresAt, code_length: code.length, message: PAIRING_MESSAGE };
   },
 
-  'session.confirmPairing': ({ pairing_id, code }, { agent, session, log }) => {
+  'session.confirmPairing': ({ pairing_id, code }, { agent, session, hub, log }) => {
     try {
       const { client, token } = agent.clients.completePairing({ pairingId: pairing_id, code, origin: session.origin });
       session.client = client;
+      hub.pairingEnded(pairing_id, 'completed', client);
       log.info({ client: client.id, name: client.name, origin: client.origin }, 'POS paired');
       return { client_id: client.id, name: client.name, token };
     } catch (error) {
@@ -50,6 +51,7 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
   'session.hello': ({ token }, { agent, session, hub }) => {
     const client = agent.clients.authenticate(token, session.origin);
     session.client = client;
+    hub.clientsChanged();
     return { client_id: client.id, name: client.name, missed_results: hub.takeMissed(client.id).map(outcomeView) };
   },
 };

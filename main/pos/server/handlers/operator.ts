@@ -1,0 +1,87 @@
+/**
+ * Pinbridge's own window: it logs in with the agent's operator key (never a POS token), then
+ * reads the pairing codes it shows the cashier, refuses a request, and manages the paired
+ * clients. Everything else the window does (status, payments, receipts) it does with the same
+ * methods as a POS, seeing every payment.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { normalizeOrigin } from '../../clients/client-store.js';
+import { PosError } from '../../protocol/index.js';
+import type { CallContext, Handlers } from '../dispatch.js';
+import { clientRecordView, pairingRequestView } from '../views.js';
+
+function sameKey(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function originArgument(origin: string): string {
+  const normalized = normalizeOrigin(origin);
+  if (normalized === undefined) {
+    throw new PosError('INVALID_PARAMS', `"${origin.slice(0, 100)}" is not a web origin (scheme://host[:port]).`, {
+      violations: [{ field: 'origin', message: 'Must be scheme://host[:port]' }],
+    });
+  }
+  return normalized;
+}
+
+function openSessionsOf(context: CallContext, clientId: string): number {
+  return context.hub.clientsView().clients.find((client) => client.client_id === clientId)?.connected ?? 0;
+}
+
+export const operatorHandlers: Handlers<
+  'session.operator' | 'operator.pairings' | 'operator.rejectPairing' | 'operator.clients' | 'operator.revokeClient' | 'operator.blockOrigin' | 'operator.unblockOrigin'
+> = {
+  'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
+    // A web page other than the agent's own never becomes the window, whatever key it found.
+    const fromOwnPage = session.origin === null || ownOrigins.has(session.origin);
+    if (operatorKey === undefined || !fromOwnPage || !sameKey(key, operatorKey)) {
+      log.warn({ origin: session.origin }, 'operator login refused');
+      throw new PosError('OPERATOR_ONLY', 'This key does not open the Pinbridge window (or the page is not served by Pinbridge).');
+    }
+    session.operator = true;
+    hub.clientsChanged();
+    return { name: 'Pinbridge', version: agent.version, mode: agent.mode };
+  },
+
+  'operator.pairings': (_params, { hub }) => ({ pairings: hub.pendingPairings().map(pairingRequestView) }),
+
+  // An unknown or completed request is PAIRING_INVALID (with the store's reason).
+  'operator.rejectPairing': ({ pairing_id }, { agent, hub, log }) => {
+    agent.clients.rejectPairing(pairing_id);
+    log.info({ pairing: pairing_id }, 'pairing rejected by the cashier');
+    hub.pairingEnded(pairing_id, 'rejected', null);
+    return {};
+  },
+
+  'operator.clients': (_params, { agent, hub }) => ({
+    clients: hub.clientsView().clients,
+    blocked_origins: agent.clients.blockedOrigins().map((blocked) => ({ origin: blocked.origin, blocked_at: blocked.blockedAt })),
+  }),
+
+  'operator.revokeClient': (params, context) => {
+    const { agent, hub, log } = context;
+    const revoked = agent.clients.revoke(params.client_id);
+    log.info({ client: revoked.id, name: revoked.name }, 'POS client revoked from the window');
+    hub.revoked(revoked.id);
+    hub.clientsChanged();
+    return clientRecordView(revoked, openSessionsOf(context, revoked.id));
+  },
+
+  'operator.blockOrigin': ({ origin }, { agent, hub, log }) => {
+    const normalized = originArgument(origin);
+    agent.clients.blockOrigin(normalized);
+    log.info({ origin: normalized }, 'origin blocked from the window');
+    hub.blockedOrigin(normalized);
+    hub.clientsChanged();
+    return { origin: normalized };
+  },
+
+  'operator.unblockOrigin': ({ origin }, { agent, hub }) => {
+    const normalized = originArgument(origin);
+    agent.clients.unblockOrigin(normalized);
+    hub.clientsChanged();
+    return { origin: normalized };
+  },
+};
