@@ -23,7 +23,11 @@ import { PosServer } from '../pos/server/server.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
 import { VERSION } from '../version.js';
-import { clientsPath } from './paths.js';
+import { AgentMetrics } from '../metrics/metrics.js';
+import { MetricsServer } from '../metrics/server.js';
+import { resolveMetricsSettings } from '../metrics/settings.js';
+import { loadOperatorKey } from './operator-key.js';
+import { clientsPath, operatorKeyPath } from './paths.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { keepPinpad } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
@@ -52,6 +56,10 @@ export interface AgentReady {
   readonly recovered: Awaited<ReturnType<PaymentStack['engine']['recover']>>;
   readonly printers: string[];
   readonly pos: { readonly ws: string; readonly demo: string };
+  /** Pinbridge's window in a browser, with the operator key in the fragment (never sent over the network by the browser). */
+  readonly ui: string;
+  /** The Prometheus endpoint, when enabled in the settings. */
+  readonly metrics?: string;
   readonly sandbox?: { readonly url: string; readonly marketplace_id: string; readonly seller_id: string; readonly token: string };
 }
 
@@ -113,6 +121,10 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly printing: ReceiptPrinting | undefined;
   readonly clients: ClientStore;
   readonly pos: PosServer;
+  /** The key of Pinbridge's own window (session.operator). */
+  readonly operatorKey: string;
+  readonly metrics: AgentMetrics | undefined;
+  readonly #metricsServer: MetricsServer | undefined;
   /** Settles when the PINPAD first answers; rejects if the agent stops before. */
   readonly ready: Promise<AgentReady>;
   readonly #logger: Logger;
@@ -131,6 +143,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     pos: PosServer;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
+    operatorKey: string;
+    metrics: AgentMetrics | undefined;
+    metricsServer: MetricsServer | undefined;
   }) {
     super();
     const { options, stack, printing, pos } = parts;
@@ -142,6 +157,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.pos = pos;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
+    this.operatorKey = parts.operatorKey;
+    this.metrics = parts.metrics;
+    this.#metricsServer = parts.metricsServer;
     const address = options.pinpadAddress;
     let announce: (info: PinpadInfo) => void = () => {};
     let abandon: (error: Error) => void = () => {};
@@ -154,6 +172,8 @@ export class Agent extends EventEmitter<AgentEvents> {
           recovered: parts.recovered,
           printers: printing ? [...printing.printers.keys()] : [],
           pos: { ws: pos.url, demo: pos.demoUrl },
+          ui: pos.uiUrl(parts.operatorKey),
+          ...(parts.metricsServer ? { metrics: parts.metricsServer.url } : {}),
           ...(stack.sandbox
             ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }
             : {}),
@@ -178,7 +198,10 @@ export class Agent extends EventEmitter<AgentEvents> {
   static async start(options: AgentOptions): Promise<Agent> {
     const { settings, logger } = options;
     const tls = readTls(settings);
+    const metricsSettings = resolveMetricsSettings(settings.metrics);
     const apiHealth = new ApiHealthMonitor();
+    // Made before the engine it watches: API attempts reach it once it exists.
+    let metrics: AgentMetrics | undefined;
     const stack = await openPaymentStack({
       api: options.api,
       ...(options.journalPath === undefined ? {} : { journalPath: options.journalPath }),
@@ -187,6 +210,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       logger,
       onAttempt: (attempt) => {
         apiHealth.record(attempt);
+        metrics?.recordApiAttempt(attempt);
         options.onApiAttempt?.(attempt);
       },
     });
@@ -197,6 +221,8 @@ export class Agent extends EventEmitter<AgentEvents> {
     logger.info({ mode: training ? 'training' : 'live', port: options.pinpadAddress, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
     let printing: ReceiptPrinting | undefined;
     let clients: ClientStore | undefined;
+    let pos: PosServer | undefined;
+    let metricsServer: MetricsServer | undefined;
     const watcher = new HotplugWatcher();
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger);
@@ -207,9 +233,10 @@ export class Agent extends EventEmitter<AgentEvents> {
       const recovered = await engine.recover();
       logger.info({ ...recovered }, 'journal recovered');
       clients = ClientStore.open(clientsPath(options.home));
+      const operatorKey = loadOperatorKey(operatorKeyPath(options.home));
       const emitter: { agent?: Agent } = {};
       const posPorts = options.posPorts ?? settings.pos.ports;
-      const pos = await PosServer.start({
+      pos = await PosServer.start({
         agent: {
           version: VERSION,
           mode: training ? 'training' : 'live',
@@ -227,17 +254,35 @@ export class Agent extends EventEmitter<AgentEvents> {
         ...(posPorts === undefined ? {} : { ports: posPorts }),
         ...(tls === undefined ? {} : { tls }),
         announcePairing: (pairing) => emitter.agent?.emit('pairing', pairing),
+        operatorKey,
       });
+      if (metricsSettings.enabled) {
+        const server = pos;
+        metrics = new AgentMetrics({
+          engine,
+          pinpads,
+          apiHealth,
+          printQueue: printing?.queue,
+          posSessions: () => server.sessions,
+          mode: training ? 'training' : 'live',
+          version: VERSION,
+          logger,
+        });
+        metricsServer = await MetricsServer.start({ metrics, host: metricsSettings.host, port: metricsSettings.port, logger });
+      }
       watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
       watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
       watcher.on('error', (error) => logger.warn({ err: messageOf(error) }, 'cannot list serial ports'));
       // The first listing failing is reported through the watcher's `error` event.
       void watcher.start();
-      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, recovered });
+      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, recovered, operatorKey, metrics, metricsServer });
       emitter.agent = agent;
       return agent;
     } catch (error) {
       watcher.stop();
+      await metricsServer?.close();
+      metrics?.close();
+      await pos?.close();
       clients?.close();
       await printing?.close();
       await stack.close();
@@ -254,6 +299,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   async #shutdown(): Promise<void> {
     this.#watcher.stop();
     await this.pos.close();
+    await this.#metricsServer?.close();
+    this.metrics?.close();
     this.#stop.abort();
     await this.#pinpadLoop;
     this.clients.close();

@@ -23,3 +23,8 @@ export function trainingJournalPath(home: string = homedir()): string {
 export function clientsPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'clients.db');
 }
+
+/** The key of Pinbridge's own window on the POS API: `~/.pinbridge/operator.key` (private to its user). */
+export function operatorKeyPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'operator.key');
+}

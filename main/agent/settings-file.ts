@@ -3,7 +3,8 @@
  * (the desktop window writes the same file). JSON: the payment settings (PaymentSettings,
  * main/core/settings.ts) at the top level, the store as receipts print it under `receipts`
  * (ReceiptSettings), the receipt printers under `printers` (main/receipts/printers.ts) and the
- * POS API's ports and certificate under `pos` (main/pos/settings.ts).
+ * POS API's ports and certificate under `pos` (main/pos/settings.ts), the Prometheus endpoint
+ * under `metrics` (main/metrics/settings.ts).
  * Anything wrong in it stops the command with the file, the field and a sentence, before any
  * payment starts.
  */
@@ -13,6 +14,7 @@ import { schemaViolations } from '../contract/index.js';
 import { resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
+import { MetricsSettings } from '../metrics/settings.js';
 import { PosSettings } from '../pos/settings.js';
 import { ReceiptSettings } from '../receipts/settings.js';
 import { defaultDataDir } from './paths.js';
@@ -27,6 +29,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly printers: PrintersSettings;
   /** Where the POS API listens (and its TLS certificate). */
   readonly pos: PosSettings;
+  /** The Prometheus endpoint (off unless enabled). */
+  readonly metrics: MetricsSettings;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,9 +39,9 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function splitSections(
   json: unknown,
   path: string,
-): { payment: unknown; receipts: ReceiptSettings | null; autoPrint: readonly ReceiptCopy[]; printers: PrintersSettings; pos: PosSettings } {
-  if (!isObject(json)) return { payment: json, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {} };
-  const { receipts, printers, pos, ...payment } = json;
+): { payment: unknown; receipts: ReceiptSettings | null; autoPrint: readonly ReceiptCopy[]; printers: PrintersSettings; pos: PosSettings; metrics: MetricsSettings } {
+  if (!isObject(json)) return { payment: json, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {}, metrics: {} };
+  const { receipts, printers, pos, metrics, ...payment } = json;
   const violations: { field: string; message: string }[] = [];
   let autoPrint: readonly ReceiptCopy[] = RECEIPT_COPIES;
   let store: ReceiptSettings | null = null;
@@ -66,8 +70,14 @@ function splitSections(
     violations.push(...found.map((v) => ({ field: v.field === '' ? 'pos' : `pos.${v.field}`, message: v.message })));
     if (found.length === 0) posSettings = pos as PosSettings;
   }
+  let metricsSettings: MetricsSettings = {};
+  if (metrics !== undefined) {
+    const found = schemaViolations(MetricsSettings, metrics);
+    violations.push(...found.map((v) => ({ field: v.field === '' ? 'metrics' : `metrics.${v.field}`, message: v.message })));
+    if (found.length === 0) metricsSettings = metrics as MetricsSettings;
+  }
   if (violations.length > 0) throw new SettingsError(violations, path);
-  return { payment, receipts: store, autoPrint, printers: printerSettings, pos: posSettings };
+  return { payment, receipts: store, autoPrint, printers: printerSettings, pos: posSettings, metrics: metricsSettings };
 }
 
 export function defaultSettingsPath(home?: string): string {
@@ -82,7 +92,9 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    if (missing && explicitPath === undefined) return { ...resolveSettings({}), path: null, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {} };
+    if (missing && explicitPath === undefined) {
+      return { ...resolveSettings({}), path: null, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {}, metrics: {} };
+    }
     throw new SettingsError([{ field: '(file)', message: missing ? 'the file does not exist' : `cannot be read (${(error as Error).message})` }], path);
   }
   let json: unknown;
