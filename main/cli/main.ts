@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { classifyError, CommandExit, EXIT_OK, EXIT_USAGE, UsageError } from './errors.js';
 import { processIo, type CliIo } from './io.js';
 import { registerClientsCommand } from './commands/clients.js';
+import { registerDoctorCommand } from './commands/doctor.js';
 import { registerJournalCommand } from './commands/journal.js';
 import { registerPayCommand } from './commands/pay.js';
 import { registerPinpadCommands } from './commands/pinpad.js';
@@ -39,6 +40,7 @@ export function buildProgram(io: CliIo): Command {
   registerReceiptCommand(program, io);
   registerClientsCommand(program, io);
   registerPosCommand(program, io);
+  registerDoctorCommand(program, io);
   return program;
 }
 

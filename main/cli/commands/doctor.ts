@@ -1,0 +1,85 @@
+/**
+ * `pinbridge doctor`: the checks a technician runs with a store on the phone — serial port
+ * permissions, PINPADs, printers, the payments API, the POS API ports and the settings file —
+ * one line each, with the command that fixes what is wrong. It takes the same options as
+ * `pinbridge start`, so the store's start line can be pasted as it is. Exit code 1 when any
+ * check failed (warnings do not count).
+ */
+import type { Command } from 'commander';
+import { createLogger } from '../../log.js';
+import type { CheckResult, CheckStatus, DoctorReport } from '../../doctor/check.js';
+import { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from '../../doctor/runner.js';
+import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
+import type { CliIo } from '../io.js';
+import { emit } from '../output.js';
+import type { ApiOptions } from '../../agent/payment-stack.js';
+import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
+
+interface DoctorOptions extends ApiOptions {
+  port?: string;
+  settings?: string;
+  journal?: string;
+  json?: boolean;
+  timeout: number;
+}
+
+const MARKS: Readonly<Record<CheckStatus, string>> = { ok: '✓', warn: '!', fail: '✗', skip: '-' };
+
+/** Seconds, fractions allowed (0.5), up to 10 minutes. */
+export function parseTimeoutSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 600) {
+    throw new UsageError(`"${value}" is not a number of seconds between 0 and 600 (e.g. 5 or 0.5)`);
+  }
+  return seconds;
+}
+
+/** One line per check, the fix indented below it, and a closing line. */
+export function formatDoctorReport(report: DoctorReport): string {
+  const width = Math.max(...report.checks.map((check) => check.id.length));
+  const lines: string[] = [];
+  for (const check of report.checks) {
+    lines.push(`${MARKS[check.status]} ${check.id.padEnd(width)}  ${check.summary}`);
+    if (check.fix !== undefined) lines.push(`  ${' '.repeat(width)}  fix: ${check.fix}`);
+  }
+  const failed = report.checks.filter((check) => check.status === 'fail');
+  const warned = report.checks.filter((check) => check.status === 'warn');
+  const names = (checks: readonly CheckResult[]): string => checks.map((check) => check.id).join(', ');
+  lines.push(
+    failed.length > 0
+      ? `${failed.length} check(s) failed: ${names(failed)}.`
+      : warned.length > 0
+        ? `No check failed; look at: ${names(warned)}.`
+        : 'Everything checked is working.',
+  );
+  return lines.join('\n');
+}
+
+export function registerDoctorCommand(program: Command, io: CliIo): void {
+  const command = program.command('doctor');
+  addPaymentStackOptions(command)
+    .description(
+      'Check what Pinbridge needs on this computer: serial port permissions, PINPADs, printers, the payments API, the POS API ports ' +
+        'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start` ' +
+        '(--journal is accepted and not used). Exit code 1 when a check failed.',
+    )
+    .option('--port <address>', 'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD; without it the serial ports are only listed)')
+    .option('--timeout <seconds>', 'time limit of each check', parseTimeoutSeconds, DEFAULT_CHECK_TIMEOUT_MS / 1000)
+    .option('--json', 'one JSON line: {"checks": [...], "ok": boolean}')
+    .action(async (options: DoctorOptions) => {
+      checkApiOptions(options);
+      const address = options.port ?? io.env.PINBRIDGE_PINPAD;
+      const report = await runDoctor({
+        timeoutMs: Math.round(options.timeout * 1000),
+        logger: createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
+        ...(address === undefined || address === '' ? {} : { pinpadAddress: address }),
+        ...(options.settings === undefined ? {} : { settingsPath: options.settings }),
+        ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+        ...(options.api === undefined
+          ? {}
+          : { api: { baseUrl: options.api, token: options.token!, marketplaceId: options.marketplace!, sellerId: options.seller! } }),
+      });
+      emit(io, options.json, report, formatDoctorReport(report));
+      if (!report.ok) throw new CommandExit(EXIT_FAILURE);
+    });
+}

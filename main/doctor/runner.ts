@@ -1,0 +1,105 @@
+/**
+ * `runDoctor`: every support check of `pinbridge doctor`, in plain Node (the CLI only parses
+ * options and prints). The settings are loaded first — the printers and the POS ports come from
+ * them — then the other checks run side by side, each within its own time limit, so the whole
+ * report takes about one time limit, not six.
+ */
+import { userInfo } from 'node:os';
+import type { DriverLogger } from '../../drivers/log.js';
+import type { ListPorts } from '../../drivers/transports/discovery.js';
+import { CHECK_IDS, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
+import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
+import { checkPinpads } from './pinpads.js';
+import { checkPosPorts } from './pos-ports.js';
+import { checkPrinters } from './printers.js';
+import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
+import { checkSettings } from './settings.js';
+
+export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
+
+export interface DoctorOptions {
+  /** Time limit of each check's device and network work (default 5 s). */
+  readonly timeoutMs?: number;
+  /** The PINPAD to open and identify (`--port` syntax, or "sim"); without it the serial ports are only listed. */
+  readonly pinpadAddress?: string;
+  /** `--settings`; default ~/.pinbridge/settings.json when it exists. */
+  readonly settingsPath?: string;
+  /** Home folder of the default settings file (default the user's). */
+  readonly home?: string;
+  /** The real payments API; undefined: training mode (the check is skipped). */
+  readonly api?: PaymentsApiTarget;
+  /** Default process.platform. */
+  readonly platform?: NodeJS.Platform;
+  /** Root the serial-permissions check reads /etc and /dev under (default "/"). */
+  readonly rootDir?: string;
+  /** The user the serial-permissions check judges (default the running process). */
+  readonly identity?: UserIdentity;
+  /** Lists the serial ports (default serialport's list). */
+  readonly listPorts?: ListPorts;
+  readonly logger?: DriverLogger;
+}
+
+function currentUsername(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return '$USER';
+  }
+}
+
+/** A check that threw instead of reporting is a failure of its own, not of the whole run. */
+async function guarded(id: CheckId, run: () => Promise<CheckResult>): Promise<CheckResult> {
+  try {
+    return await run();
+  } catch (error) {
+    return {
+      id,
+      status: 'fail',
+      summary: `The check itself failed: ${messageOf(error)}`,
+      details: { error: messageOf(error) },
+      fix: 'Run `pinbridge doctor --json` and send its output to Pinbridge support.',
+    };
+  }
+}
+
+export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const username = options.identity?.username ?? currentUsername();
+  const loaded = checkSettings({
+    ...(options.settingsPath === undefined ? {} : { settingsPath: options.settingsPath }),
+    ...(options.home === undefined ? {} : { home: options.home }),
+  });
+  const { settings } = loaded;
+  const results = await Promise.all([
+    guarded('serial-permissions', () =>
+      checkSerialPermissions({
+        ...(options.platform === undefined ? {} : { platform: options.platform }),
+        ...(options.rootDir === undefined ? {} : { rootDir: options.rootDir }),
+        ...(options.identity === undefined ? {} : { identity: options.identity }),
+      }),
+    ),
+    guarded('pinpads', () =>
+      checkPinpads({
+        timeoutMs,
+        username,
+        ...(options.pinpadAddress === undefined ? {} : { address: options.pinpadAddress }),
+        ...(options.listPorts === undefined ? {} : { listPorts: options.listPorts }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      }),
+    ),
+    guarded('printers', () => checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username })),
+    guarded('payments-api', () => checkPaymentsApi({ api: options.api, timeoutMs })),
+    guarded('pos-ports', () =>
+      checkPosPorts({
+        ...(settings?.pos.ports === undefined ? {} : { ports: settings.pos.ports }),
+        tls: settings?.pos.tls !== undefined,
+        settingsPath: loaded.path,
+        timeoutMs,
+        ...(options.platform === undefined ? {} : { platform: options.platform }),
+      }),
+    ),
+    Promise.resolve(loaded.result),
+  ]);
+  const checks = CHECK_IDS.map((id) => results.find((result) => result.id === id)!);
+  return { checks, ok: checks.every((check) => check.status !== 'fail') };
+}

@@ -1,0 +1,111 @@
+/**
+ * `pinbridge doctor` in-process: the options of `pinbridge start`, one line per check (or one
+ * JSON line), exit code 1 exactly when a check failed, 2 for bad usage, and never the API token.
+ * The store around it is real: a simulated printer on TCP, the sandbox over HTTP, the in-process
+ * simulated PINPAD, POS ports nobody else uses.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DoctorReport } from '../../../main/doctor/check.js';
+import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { runMain } from '../../helpers/cli.js';
+import { PrinterSimulator } from '../../helpers/printer-sim.js';
+
+let printer: PrinterSimulator;
+let sandbox: RunningSandbox;
+let home: string;
+let settingsPath: string;
+let apiArgs: string[];
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  [printer, sandbox] = await Promise.all([PrinterSimulator.listen(), startSandbox()]);
+  home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-cli-'));
+  settingsPath = join(home, 'settings.json');
+  writeFileSync(settingsPath, JSON.stringify({ printers: { default: { address: printer.address } }, pos: { ports: [await freePort(), await freePort()] } }));
+  apiArgs = ['--api', sandbox.url, '--token', sandbox.token, '--marketplace', sandbox.marketplaceId, '--seller', sandbox.sellerId];
+});
+afterAll(async () => {
+  await Promise.all([printer.close(), sandbox.close()]);
+});
+
+describe('pinbridge doctor', () => {
+  it('prints one JSON line with every check; the exit code follows `ok`; the token never shows', async () => {
+    const result = await runMain(['doctor', '--json', '--port', 'sim', '--settings', settingsPath, '--timeout', '3', ...apiArgs], { HOME: home });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]!) as DoctorReport;
+    expect(report.checks.map((check) => check.id)).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings']);
+    const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));
+    expect(status).toMatchObject({ pinpads: 'ok', printers: 'ok', 'payments-api': 'ok', 'pos-ports': 'ok', settings: 'ok' });
+    // The machine's own serial ports decide serial-permissions; whatever it says, ok and the exit code agree.
+    expect(report.ok).toBe(report.checks.every((check) => check.status !== 'fail'));
+    expect(result.code).toBe(report.ok ? 0 : 1);
+    expect(result.stdout + result.stderr).not.toContain(sandbox.token);
+  });
+
+  it('prints a line per check with its mark, the fix below a failure, and exits 1', async () => {
+    printer.set({ paperOut: true });
+    try {
+      const result = await runMain(['doctor', '--port', 'sim', '--settings', settingsPath, '--timeout', '3'], { HOME: home });
+      expect(result.code).toBe(1);
+      const lines = result.stdout.trimEnd().split('\n');
+      const printerLine = lines.findIndex((line) => line.startsWith('✗ printers '));
+      expect(printerLine).toBeGreaterThanOrEqual(0);
+      expect(lines[printerLine]).toContain('out of paper');
+      expect(lines[printerLine + 1]).toMatch(/^ {20,}fix: Load a new paper roll in printer "default"/);
+      expect(lines).toContainEqual(expect.stringMatching(/^✓ pinpads +The PINPAD on sim answered/));
+      expect(lines).toContainEqual(expect.stringMatching(/^- payments-api +Training mode/));
+      expect(lines).toContainEqual(expect.stringMatching(/^✓ settings +Settings loaded from/));
+      expect(lines.at(-1)).toMatch(/check\(s\) failed: .*printers/);
+    } finally {
+      printer.set({ paperOut: false });
+    }
+  });
+
+  it('fails the payments-api check on a wrong token without printing it', async () => {
+    const wrong = 'sbx_not_the_right_one_4242424242';
+    const args = apiArgs.map((arg) => (arg === sandbox.token ? wrong : arg));
+    const result = await runMain(['doctor', '--settings', settingsPath, '--timeout', '3', ...args], { HOME: home });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^✗ payments-api +The payments API at .* refused the token/m);
+    expect(result.stdout).toContain('fix: Get a valid API token');
+    expect(result.stdout + result.stderr).not.toContain(wrong);
+  });
+
+  it('opens the PINPAD named by $PINBRIDGE_PINPAD when --port is left out, as `pinbridge start` does', async () => {
+    const result = await runMain(['doctor', '--json', '--settings', settingsPath], { HOME: home, PINBRIDGE_PINPAD: 'sim' });
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    expect(report.checks.find((check) => check.id === 'pinpads')).toMatchObject({ status: 'ok', details: { address: 'sim' } });
+  });
+
+  it('exits 1 with a settings file that does not load, showing the field', async () => {
+    const bad = join(home, 'bad-settings.json');
+    writeFileSync(bad, JSON.stringify({ printers: { default: { address: 'tcp://127.0.0.1:9100', columns: 40 } } }));
+    const result = await runMain(['doctor', '--json', '--settings', bad, '--timeout', '1'], { HOME: home });
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    expect(report.ok).toBe(false);
+    expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'fail', summary: expect.stringContaining('printers.default.columns') as unknown });
+  });
+
+  it('refuses a partial set of API options and a bad --timeout (exit 2)', async () => {
+    const partial = await runMain(['doctor', '--api', sandbox.url, '--token', sandbox.token], { HOME: home });
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain('go together');
+    expect(partial.stderr).not.toContain(sandbox.token);
+    const timeout = await runMain(['doctor', '--timeout', 'soon'], { HOME: home });
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toContain('"soon" is not a number of seconds');
+  });
+});

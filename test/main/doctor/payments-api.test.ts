@@ -1,0 +1,105 @@
+/**
+ * The payments-api check against the real sandbox over HTTP on 127.0.0.1 — with its token, a
+ * wrong one, another marketplace — and against a port nobody listens on and a server that never
+ * answers. The token must never show up in what the check returns.
+ */
+import { createServer, type Server } from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPaymentsApi, type PaymentsApiTarget } from '../../../main/doctor/payments-api.js';
+import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+
+let sandbox: RunningSandbox;
+let target: PaymentsApiTarget;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  target = { baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId };
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function closedTcpPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('the payments-api check', () => {
+  it('is ok when the API accepts the token, and never shows the token', async () => {
+    const result = await checkPaymentsApi({ api: target, timeoutMs: 5000 });
+    expect(result).toMatchObject({ id: 'payments-api', status: 'ok', details: { mode: 'live', url: sandbox.url, marketplace_id: sandbox.marketplaceId } });
+    expect(result.summary).toContain('accepted the token');
+    expect(JSON.stringify(result)).not.toContain(sandbox.token);
+  });
+
+  it('fails with a credentials fix on a wrong token (401), and never shows it', async () => {
+    const wrong = 'sbx_wrong_token_0123456789abcdef';
+    const result = await checkPaymentsApi({ api: { ...target, token: wrong }, timeoutMs: 5000 });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 401 } });
+    expect(result.summary).toContain('refused the token');
+    expect(result.fix).toContain('--token');
+    expect(JSON.stringify(result)).not.toContain(wrong);
+  });
+
+  it('fails with an ids fix when the marketplace is not the token\'s (404)', async () => {
+    const result = await checkPaymentsApi({ api: { ...target, marketplaceId: 'e0c5c7e3b3a14d6f9a9a2b7c1d0e4f56' }, timeoutMs: 5000 });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'ids', http_status: 404 } });
+    expect(result.fix).toContain('--marketplace and --seller');
+  });
+
+  it('fails with a network fix when nothing answers on the address', async () => {
+    const url = `http://127.0.0.1:${await closedTcpPort()}`;
+    const result = await checkPaymentsApi({ api: { ...target, baseUrl: url }, timeoutMs: 5000 });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'network', http_status: null } });
+    expect(result.summary).toContain('cannot be reached');
+    expect(result.fix).toContain(`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}`);
+    expect(JSON.stringify(result)).not.toContain(sandbox.token);
+  });
+
+  it('fails with a network fix when the API does not answer in time', async () => {
+    const server: Server = createServer(() => {
+      // Never answers.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const result = await checkPaymentsApi({ api: { ...target, baseUrl: url }, timeoutMs: 300 });
+      expect(result).toMatchObject({ status: 'fail', details: { problem: 'timeout' } });
+      expect(result.summary).toContain('did not answer within 300 ms');
+      expect(result.fix).toContain('firewall');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('tells a 403 (credentials) from a 500 (the service) on an API that answers with them', async () => {
+    let status = 403;
+    const server: Server = createServer((_request, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { status_code: status, type: 'error', message: 'no' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const api = { ...target, baseUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` };
+      const forbidden = await checkPaymentsApi({ api, timeoutMs: 5000 });
+      expect(forbidden).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 403 } });
+      expect(forbidden.fix).toContain(`issued for marketplace ${target.marketplaceId}`);
+      status = 500;
+      const failing = await checkPaymentsApi({ api, timeoutMs: 5000 });
+      expect(failing).toMatchObject({ status: 'fail', details: { problem: 'service', http_status: 500 } });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('is skipped in training mode, saying the embedded sandbox is used', async () => {
+    const result = await checkPaymentsApi({ api: undefined, timeoutMs: 5000 });
+    expect(result).toMatchObject({ status: 'skip', details: { mode: 'training' } });
+    expect(result.summary).toContain('embedded sandbox');
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * The pinpads check against real links: the simulated PINPAD behind a socat pseudo terminal and
+ * behind TCP, a pseudo terminal nobody answers on, a port held by another program, a TCP port
+ * nobody listens on. The serial port list is injected (this machine has no USB PINPAD).
+ */
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PinpadSimulator, createPtyPair, startPtySimulator, startTcpSimulator, type PtyPair } from '../../../drivers/simulator/index.js';
+import type { PortInfo } from '../../../drivers/transports/discovery.js';
+import { SerialTransport } from '../../../drivers/transports/serial.js';
+import { checkPinpads } from '../../../main/doctor/pinpads.js';
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const noPorts = (): Promise<PortInfo[]> => Promise.resolve([]);
+
+async function closedTcpPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function silentPty(): Promise<PtyPair> {
+  const pair = await createPtyPair();
+  cleanups.push(() => pair.close());
+  return pair;
+}
+
+describe('the pinpads check', () => {
+  it('opens the PINPAD on a serial port and reports its model and serial number', async () => {
+    const pty = await startPtySimulator(new PinpadSimulator({ serialNumber: 'PB0000012345' }));
+    cleanups.push(() => pty.close());
+    const result = await checkPinpads({ address: pty.path, timeoutMs: 5000, listPorts: noPorts });
+    expect(result).toMatchObject({
+      id: 'pinpads',
+      status: 'ok',
+      details: { address: pty.path, transport: 'serial', pinpad: { manufacturer: 'PINBRIDGE SIM', serial_number: 'PB0000012345' } },
+    });
+    expect(result.summary).toContain(`The PINPAD on ${pty.path} answered: PINBRIDGE SIM`);
+    expect(result.summary).toContain('serial number PB0000012345');
+    expect(result.fix).toBeUndefined();
+  });
+
+  it('opens a network PINPAD', async () => {
+    const tcp = await startTcpSimulator(new PinpadSimulator());
+    cleanups.push(() => tcp.close());
+    const result = await checkPinpads({ address: tcp.address, timeoutMs: 5000, listPorts: noPorts });
+    expect(result).toMatchObject({ status: 'ok', details: { transport: 'tcp', pinpad: { serial_number: 'SIM0000000000001' } } });
+  });
+
+  it('opens the in-process simulator ("sim")', async () => {
+    const result = await checkPinpads({ address: 'sim', timeoutMs: 5000, listPorts: noPorts });
+    expect(result).toMatchObject({ status: 'ok', details: { transport: 'simulator' } });
+  });
+
+  it('fails when the PINPAD does not answer within the time limit, with a fix naming the port', async () => {
+    const pair = await silentPty();
+    const result = await checkPinpads({ address: pair.b, timeoutMs: 400, listPorts: noPorts });
+    expect(result.status).toBe('fail');
+    expect(result.summary).toBe(`The PINPAD on ${pair.b} did not answer within 400 ms`);
+    expect(result.details.error).toMatchObject({ code: 'TIMEOUT' });
+    expect(result.fix).toContain('switched on');
+    expect(result.fix).toContain(`\`pinbridge doctor --port ${pair.b}\``);
+  });
+
+  it('lets go of a silent port: it can be opened again at once', async () => {
+    const pair = await silentPty();
+    await checkPinpads({ address: pair.b, timeoutMs: 300, listPorts: noPorts });
+    const again = new SerialTransport(pair.b);
+    await again.open();
+    await again.close();
+  });
+
+  it('says when another program holds the port', async () => {
+    const pair = await silentPty();
+    const holder = new SerialTransport(pair.b);
+    await holder.open();
+    cleanups.push(() => holder.close());
+    const result = await checkPinpads({ address: pair.b, timeoutMs: 2000, listPorts: noPorts, username: 'maria' });
+    expect(result).toMatchObject({ status: 'fail', details: { error: { code: 'PORT_BUSY' } } });
+    expect(result.fix).toContain('Another program holds');
+  });
+
+  it('fails on a port that does not exist, pointing at the cable and `pinbridge pinpad list`', async () => {
+    const result = await checkPinpads({ address: '/dev/ttyACM-pinbridge-none', timeoutMs: 2000, listPorts: noPorts });
+    expect(result).toMatchObject({ status: 'fail', details: { error: { code: 'PORT_NOT_FOUND' } } });
+    expect(result.fix).toContain('`pinbridge pinpad list`');
+  });
+
+  it('fails on a network PINPAD nobody listens for, with a network fix', async () => {
+    const port = await closedTcpPort();
+    const result = await checkPinpads({ address: `tcp://127.0.0.1:${port}`, timeoutMs: 2000, listPorts: noPorts });
+    expect(result).toMatchObject({ status: 'fail', details: { error: { code: 'CONNECTION_REFUSED' } } });
+    expect(result.fix).toContain('store network');
+  });
+
+  it('refuses an address that is not one', async () => {
+    const result = await checkPinpads({ address: 'COM', timeoutMs: 2000, listPorts: noPorts });
+    expect(result.status).toBe('fail');
+    expect(result.summary).toContain('is not a valid port');
+    expect(result.fix).toContain('/dev/ttyACM0');
+  });
+
+  it('without an address, lists the serial ports that look like PINPADs', async () => {
+    const ports: PortInfo[] = [
+      { path: '/dev/ttyS0' },
+      { path: '/dev/ttyACM0', vendorId: '1753', productId: 'c902', manufacturer: 'GERTEC' },
+    ];
+    const result = await checkPinpads({ timeoutMs: 2000, listPorts: () => Promise.resolve(ports) });
+    expect(result.status).toBe('ok');
+    expect(result.summary).toContain('/dev/ttyACM0 (Gertec PPC930)');
+    expect(result.summary).toContain('`pinbridge doctor --port /dev/ttyACM0`');
+    expect(result.details.serial_ports).toEqual([
+      expect.objectContaining({ address: '/dev/ttyACM0', likely_pinpad: true, maker: 'Gertec' }),
+      expect.objectContaining({ address: '/dev/ttyS0', likely_pinpad: false }),
+    ]);
+  });
+
+  it('warns when no serial port looks like a PINPAD and no address was given', async () => {
+    const result = await checkPinpads({ timeoutMs: 2000, listPorts: () => Promise.resolve([{ path: '/dev/ttyS0' }]) });
+    expect(result.status).toBe('warn');
+    expect(result.fix).toContain('`pinbridge pinpad list`');
+  });
+
+  it('warns when the serial ports cannot be listed', async () => {
+    const result = await checkPinpads({ timeoutMs: 2000, listPorts: () => Promise.reject(new Error('udev is gone')) });
+    expect(result).toMatchObject({ status: 'warn', details: { list_error: 'udev is gone' } });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The settings check loads real files from a temp dir the way `pinbridge start` loads them; a bad
+ * one fails with the file and the field.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkSettings } from '../../../main/doctor/settings.js';
+
+function settingsFile(content: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-settings-'));
+  const path = join(dir, 'settings.json');
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('the settings check', () => {
+  it('is ok for a valid file and returns what it loaded', () => {
+    const path = settingsFile(JSON.stringify({ printers: { default: { address: 'tcp://192.168.0.50:9100' } }, pos: { ports: [18001] } }));
+    const { result, settings } = checkSettings({ settingsPath: path });
+    expect(result).toMatchObject({ id: 'settings', status: 'ok', details: { path, printers: ['default'], pos_ports: [18001] } });
+    expect(result.summary).toContain(`Settings loaded from ${path}`);
+    expect(settings?.printers.default?.address).toBe('tcp://192.168.0.50:9100');
+  });
+
+  it('is ok without a settings file in the home folder: the defaults apply', () => {
+    const home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-home-'));
+    const { result, path } = checkSettings({ home });
+    expect(result.status).toBe('ok');
+    expect(path).toBe(join(home, '.pinbridge', 'settings.json'));
+    expect(result.summary).toContain('the defaults apply');
+  });
+
+  it('fails on a bad field, naming the field in the summary and the fix', () => {
+    const path = settingsFile(JSON.stringify({ printers: { default: { address: 'ftp://printer' } }, confirmation: 'sometimes' }));
+    const { result, settings } = checkSettings({ settingsPath: path });
+    expect(settings).toBeUndefined();
+    expect(result.status).toBe('fail');
+    expect(result.summary).toContain(`The settings file ${path} is invalid`);
+    expect(result.summary).toContain('printers.default.address');
+    expect(result.fix).toContain(`Edit ${path}`);
+    expect(result.fix).toContain('`printers.default.address`');
+    expect(result.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'printers.default.address' })]));
+  });
+
+  it('fails on a file that is not JSON', () => {
+    const home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-home-'));
+    mkdirSync(join(home, '.pinbridge'));
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), '{ "confirmation": ');
+    const { result } = checkSettings({ home });
+    expect(result.status).toBe('fail');
+    expect(result.summary).toContain('(file): is not valid JSON');
+    expect(result.fix).toContain('correct the file');
+    expect(result.fix).toContain('`pinbridge doctor`');
+  });
+
+  it('fails when the file given with --settings does not exist', () => {
+    const { result } = checkSettings({ settingsPath: '/nonexistent/pinbridge/settings.json' });
+    expect(result.status).toBe('fail');
+    expect(result.fix).toContain('--settings /nonexistent/pinbridge/settings.json');
+  });
+});
