@@ -75,7 +75,11 @@ export async function keepPinpad(
       await delay(RECONNECT_DELAY_MS, signal);
       continue;
     }
-    const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    // Already stopped while the PINPAD was opening: an abort listener added now would never fire.
+    const stopped = new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     await Promise.race([lost, stopped]);
     hooks.lost(info);
     if (signal.aborted) {

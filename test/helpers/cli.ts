@@ -51,8 +51,13 @@ export async function stopServers(): Promise<void> {
 }
 
 /** Starts a long-running subcommand and waits for its one JSON "ready" line on stdout. */
-export async function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  return serveScript(BIN, args, env);
+}
+
+/** Like `serve`, for another Node script of the project (e.g. scripts/start.mjs, what `npm start` runs). */
+export async function serveScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));

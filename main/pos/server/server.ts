@@ -63,12 +63,23 @@ export interface PosServerOptions {
 }
 
 /** The files the agent serves: the demo page and the compiled browser client. */
-const STATIC_ROOTS = { demo: join(PACKAGE_ROOT, 'demo'), client: join(PACKAGE_ROOT, 'dist', 'client') } as const;
-const STATIC_FILE = /^[a-z0-9][a-z0-9-]*\.(html|css|js)$/;
+/**
+ * The pages the agent serves: the demo POS (demo/), the browser client (dist/client), and
+ * Pinbridge's own window — its HTML, CSS and images in renderer/, its compiled scripts in
+ * dist/renderer.
+ */
+const STATIC_ROOTS = {
+  demo: join(PACKAGE_ROOT, 'demo'),
+  client: join(PACKAGE_ROOT, 'dist', 'client'),
+  window: join(PACKAGE_ROOT, 'renderer'),
+  windowScripts: join(PACKAGE_ROOT, 'dist', 'renderer'),
+} as const;
+const STATIC_FILE = /^[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$/;
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
 };
 
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
@@ -295,7 +306,6 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
   });
-  app.get('/', async (_request, reply) => reply.redirect('/demo/'));
   app.get(WS_PATH, async (_request, reply) =>
     reply.code(426).send({ error: { code: 'UPGRADE_REQUIRED', message: 'The POS API is a WebSocket: connect with ws://.' } }),
   );
@@ -318,6 +328,13 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
   };
   const demo = serve(STATIC_ROOTS.demo);
   const client = serve(STATIC_ROOTS.client);
+  const windowFiles = serve(STATIC_ROOTS.window);
+  const windowScripts = serve(STATIC_ROOTS.windowScripts);
+  // Pinbridge's window: it logs in with the operator key from the address's fragment.
+  app.get('/', async (_request, reply) => windowFiles('index.html', reply));
+  app.get<{ Params: { file: string } }>('/app/:file', async (request, reply) =>
+    request.params.file.endsWith('.js') ? windowScripts(request.params.file, reply) : windowFiles(request.params.file, reply),
+  );
   app.get('/demo/', async (_request, reply) => demo('index.html', reply));
   app.get<{ Params: { file: string } }>('/demo/:file', async (request, reply) => demo(request.params.file, reply));
   app.get<{ Params: { file: string } }>('/client/:file', async (request, reply) => client(request.params.file, reply));

@@ -5,7 +5,7 @@
  * a certificate that cannot be read stops the start with the setting at fault and leaves nothing
  * open.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../main/agent/agent.js';
@@ -31,6 +31,10 @@ describe('Agent', () => {
       const ready = await agent.ready;
       expect(ready).toMatchObject({ mode: 'training', pinpad: { port: 'sim' }, printers: [], recovered: expect.any(Object) as unknown });
       expect(ready.pos.ws).toBe(agent.pos.url);
+      // The window's address carries the operator key in its fragment, which a browser never sends.
+      expect(ready.ui).toBe(`http://127.0.0.1:${agent.pos.port}/#key=${agent.operatorKey}`);
+      expect(readFileSync(join(home, '.pinbridge', 'operator.key'), 'utf8').trim()).toBe(agent.operatorKey);
+      expect(ready.metrics).toBeUndefined();
       expect(ready.sandbox?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
       expect(agent.pinpads.list()).toEqual([expect.objectContaining({ serialNumber: ready.pinpad.serial_number, connected: true })]);
       // The training customer inserts a Visa credit card by itself.
@@ -44,11 +48,33 @@ describe('Agent', () => {
     expect(agent.pos.sessions).toBe(0);
   }, 30_000);
 
+  it('serves Prometheus metrics when the settings enable them, counting the sales it takes', async () => {
+    const settings = { ...loadSettings(undefined, home), metrics: { enabled: true, port: 0 } };
+    const agent = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    try {
+      const ready = await agent.ready;
+      expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+      await agent.stack.engine.start({ reference_id: 'metrics-1', amount: 700, payment_type: 'credit', installments: 1, description: 'Métrica' });
+      const text = await (await fetch(ready.metrics!)).text();
+      expect(text).toMatch(/^pinbridge_payments_total\{outcome="approved",payment_type="credit"\} 1$/m);
+      expect(text).toMatch(/^pinbridge_info\{version="[^"]+",mode="training"\} 1$/m);
+    } finally {
+      await agent.stop();
+    }
+  }, 30_000);
+
   it('settles `ready` with an error when stopped before the PINPAD answered', async () => {
     // Nothing listens on this port: the PINPAD never answers.
     const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'tcp://127.0.0.1:9', home, posPorts: [0], logger });
     await agent.stop();
     await expect(agent.ready).rejects.toThrow('the agent stopped before its PINPAD answered');
+  });
+
+  it('stops at once while its PINPAD is still opening', async () => {
+    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    await agent.stop();
+    // ready either came just in time or reports the stop; the stop itself did not hang.
+    await agent.ready.catch((error: unknown) => expect(String(error)).toContain('stopped before'));
   });
 
   it('refuses a certificate it cannot read, naming the setting, before opening anything', async () => {

@@ -1,0 +1,29 @@
+/**
+ * The desktop app's entry point (package.json "main"): hands the real Electron module to the
+ * shell. Everything else is plain Node (main/agent), the same agent `pinbridge start` runs.
+ */
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import electron from 'electron';
+import { createLogger } from '../log.js';
+import type { ShellElectron } from './electron-api.js';
+import { Shell } from './shell.js';
+
+// The real module must have everything the shell uses (a compile-time check).
+const api: ShellElectron = electron;
+const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
+
+Shell.run(api, {
+  argv: process.argv.slice(electron.app.isPackaged ? 1 : 2),
+  env: process.env,
+  home: homedir(),
+  platform: process.platform,
+  preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
+  logger,
+  ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
+}).catch((error: unknown) => {
+  logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
+  electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));
+  electron.app.exit(1);
+});

@@ -1,0 +1,244 @@
+/**
+ * The Electron shell, kept thin: one instance per user, the agent (main/agent, plain Node) run
+ * inside it, a locked-down window showing the agent's own page (the cashier's window, logged in
+ * with the operator key), a tray icon whose colour follows the checkout's health, start on login,
+ * and a shutdown that lets the agent finish or journal what is in flight before the app exits.
+ *
+ * Everything Electron is reached through `ShellElectron`, so the specs drive this with a test
+ * double; electron-main.ts passes the real module.
+ */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent, type AgentOptions } from '../agent/agent.js';
+import { defaultDataDir } from '../agent/paths.js';
+import { SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
+import type { ApiOptions } from '../agent/payment-stack.js';
+import { loadSettings } from '../agent/settings-file.js';
+import type { Logger } from '../log.js';
+import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
+import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
+import { encryptedTokenStore } from './token-store.js';
+import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
+import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
+
+/** IPC channels of the preload's small API (main/app/preload.cts). */
+export const IPC = {
+  info: 'pinbridge:info',
+  setStartOnLogin: 'pinbridge:set-start-on-login',
+} as const;
+
+export interface ShellOptions {
+  readonly argv: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly home: string;
+  readonly platform: NodeJS.Platform;
+  /** The compiled preload script (dist/main/app/preload.cjs). */
+  readonly preload: string;
+  readonly logger: Logger;
+  /** Starts the agent (tests give a rig's); default Agent.start. */
+  readonly startAgent?: (options: AgentOptions) => Promise<Agent>;
+  /** The command that starts this app, for Linux autostart (the AppImage path or the installed binary). */
+  readonly exec?: string;
+}
+
+/** What the shell was started with: the same words as `pinbridge start`, for a desktop shortcut. */
+export interface ShellArguments {
+  readonly training: boolean;
+  readonly config: string | undefined;
+  readonly pinpad: string | undefined;
+  readonly api: ApiOptions;
+  /** Started by the OS at login: stay in the tray. */
+  readonly autostart: boolean;
+}
+
+export function parseShellArguments(argv: readonly string[]): ShellArguments {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: false,
+    options: {
+      training: { type: 'boolean' },
+      config: { type: 'string' },
+      settings: { type: 'string' },
+      port: { type: 'string' },
+      api: { type: 'string' },
+      token: { type: 'string' },
+      marketplace: { type: 'string' },
+      seller: { type: 'string' },
+      autostart: { type: 'boolean' },
+    },
+  });
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+  const api: ApiOptions = {};
+  for (const key of ['api', 'token', 'marketplace', 'seller'] as const) {
+    const value = text(values[key]);
+    if (value !== undefined) api[key] = value;
+  }
+  return {
+    training: values.training === true,
+    config: text(values.config) ?? text(values.settings),
+    pinpad: text(values.port),
+    api,
+    autostart: values.autostart === true || argv.includes(AUTOSTART_ARG),
+  };
+}
+
+export class Shell {
+  readonly agent: Agent;
+  readonly window: ShellWindow;
+  readonly tray: ShellTray;
+  readonly autostart: Autostart;
+  readonly #electron: ShellElectron;
+  #quitting = false;
+  #stopped: Promise<void> | undefined;
+
+  private constructor(electron: ShellElectron, agent: Agent, window: ShellWindow, tray: ShellTray, autostart: Autostart) {
+    this.#electron = electron;
+    this.agent = agent;
+    this.window = window;
+    this.tray = tray;
+    this.autostart = autostart;
+  }
+
+  /**
+   * Runs the app. Resolves with the shell, or undefined when another instance already runs
+   * (that one shows its window; this one quits).
+   */
+  static async run(electron: ShellElectron, options: ShellOptions): Promise<Shell | undefined> {
+    const { app } = electron;
+    if (!app.requestSingleInstanceLock()) {
+      app.quit();
+      return undefined;
+    }
+    const args = parseShellArguments(options.argv);
+    // The agent's origin is known once it listens; guards installed before read it then.
+    const agentPage: { origin?: string | undefined } = {};
+    app.on('web-contents-created', (_event, contents) => guardContents(contents, () => agentPage.origin));
+    await app.whenReady();
+    denyPermissions(electron.session.defaultSession);
+
+    const settings = loadSettings(args.config, options.home);
+    const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
+    // The token from a shortcut's --token is kept encrypted, so the next start needs only --api, --marketplace and --seller.
+    if (args.api.token !== undefined && args.api.api !== undefined) tokens.write(args.api.token);
+    const storedToken = args.api.api !== undefined && args.api.token === undefined ? tokens.read() : undefined;
+    const api: ApiOptions = args.training ? {} : { ...args.api, ...(storedToken === undefined ? {} : { token: storedToken }) };
+    const agent = await (options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions)))({
+      settings,
+      api,
+      pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? SIMULATOR_ADDRESS,
+      home: options.home,
+      logger: options.logger,
+    });
+    const uiUrl = agent.pos.uiUrl(agent.operatorKey);
+    agentPage.origin = originOf(uiUrl);
+
+    const autostart =
+      options.platform === 'linux'
+        ? linuxAutostart(options.env.XDG_CONFIG_HOME ?? join(options.home, '.config'), options.exec ?? options.env.APPIMAGE ?? 'pinbridge')
+        : loginItemAutostart(app);
+
+    const window = new electron.BrowserWindow(windowOptions(options.preload));
+    const tray = new electron.Tray(electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }));
+    const shell = new Shell(electron, agent, window, tray, autostart);
+
+    // Only the agent's own page may use the preload's API.
+    const fromWindow = (event: { senderFrame: { url: string } | null }): boolean => event.senderFrame !== null && originOf(event.senderFrame.url) === agentPage.origin;
+    electron.ipcMain.handle(IPC.info, (event) => {
+      if (!fromWindow(event)) throw new Error('not the Pinbridge window');
+      return { version: app.getVersion(), platform: options.platform, startOnLogin: autostart.get() };
+    });
+    electron.ipcMain.handle(IPC.setStartOnLogin, (event, enabled) => {
+      if (!fromWindow(event) || typeof enabled !== 'boolean') throw new Error('not the Pinbridge window, or not a boolean');
+      shell.setStartOnLogin(enabled);
+      return autostart.get();
+    });
+
+    // Closing the window keeps the agent running in the tray: the POS still needs it.
+    window.on('close', (event) => {
+      if (shell.#quitting) return;
+      event.preventDefault();
+      window.hide();
+    });
+    app.on('window-all-closed', () => {});
+    app.on('second-instance', () => shell.show());
+    app.on('before-quit', (event) => {
+      if (shell.#stopped !== undefined && shell.#quitting) return;
+      event.preventDefault();
+      void shell.quit();
+    });
+    tray.on('click', () => shell.show());
+    // A POS asking to pair: the cashier must see the code, so the window comes forward.
+    agent.on('pairing', () => shell.show());
+    const refresh = (): void => shell.refreshTray();
+    agent.pinpads.on('connected', refresh).on('disconnected', refresh);
+    agent.apiHealth.on('change', refresh);
+    for (const printer of agent.printing?.printers.values() ?? []) {
+      printer.device.on('status', refresh).on('connected', refresh).on('disconnected', refresh);
+    }
+    shell.refreshTray();
+
+    await window.loadURL(uiUrl);
+    if (!args.autostart) window.show();
+    return shell;
+  }
+
+  show(): void {
+    if (this.window.isMinimized()) this.window.restore();
+    this.window.show();
+    this.window.focus();
+  }
+
+  setStartOnLogin(enabled: boolean): void {
+    this.autostart.set(enabled);
+    this.refreshTray();
+  }
+
+  /** What the tray shows, from the agent's state now. */
+  facts(): TrayFacts {
+    const pinpads = this.agent.pinpads.list();
+    const printers = [...(this.agent.printing?.printers.values() ?? [])];
+    return {
+      training: this.agent.training,
+      pinpadsConnected: pinpads.filter((pinpad) => pinpad.connected).length,
+      pinpadsKnown: pinpads.length,
+      api: this.agent.apiHealth.snapshot().state,
+      printersInTrouble: printers.filter(({ device }) => {
+        // Not known yet (no status read) is not trouble.
+        const status = device.lastStatus;
+        return device.connected === false || status?.paperOut === true || status?.coverOpen === true;
+      }).length,
+    };
+  }
+
+  refreshTray(): void {
+    const state = trayState(this.facts());
+    const { nativeImage, Menu } = this.#electron;
+    this.tray.setImage(nativeImage.createFromBitmap(trayBitmap(state.level, 32), { width: 32, height: 32, scaleFactor: 2 }));
+    this.tray.setToolTip(state.tooltip);
+    this.tray.setContextMenu(
+      Menu.buildFromTemplate(
+        trayMenu(state, this.autostart.get(), {
+          open: () => this.show(),
+          setStartOnLogin: (enabled) => this.setStartOnLogin(enabled),
+          quit: () => void this.quit(),
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Quits after the agent stopped: the POS API closes first (no new sale), the payment engine
+   * finishes or journals what is in flight, the PINPAD shows that Pinbridge is off.
+   */
+  quit(): Promise<void> {
+    this.#quitting = true;
+    this.#stopped ??= this.agent
+      .stop()
+      .catch(() => {})
+      .finally(() => {
+        this.tray.destroy();
+        this.#electron.app.exit(0);
+      });
+    return this.#stopped;
+  }
+}

@@ -1,0 +1,37 @@
+// `npm start`: Pinbridge's desktop app when the Electron runtime is installed on this machine;
+// otherwise the very same agent headless (`pinbridge start`), saying so. With nothing
+// configured either one runs in training mode: embedded sandbox, simulated PINPAD, receipts on
+// screen. Arguments after `npm start --` go to either (same words as `pinbridge start`).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+
+/** The Electron binary's path, or undefined where the runtime was never downloaded. */
+function electronBinary() {
+  try {
+    const path = require('electron');
+    return typeof path === 'string' && existsSync(path) ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const electron = electronBinary();
+let child;
+if (electron !== undefined) {
+  child = spawn(electron, [root, ...args], { stdio: 'inherit' });
+} else {
+  process.stderr.write(
+    'pinbridge: the Electron runtime is not installed on this machine (it is downloaded by `npm install` where the internet allows; ' +
+      'ELECTRON_SKIP_BINARY_DOWNLOAD skips it), so Pinbridge runs headless: open the "ui" address of the ready line in a browser.\n',
+  );
+  child = spawn(process.execPath, [join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args], { stdio: 'inherit' });
+}
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,186 @@
+/**
+ * The Electron shell's wiring, against a test double of Electron and the real agent (training
+ * mode, simulated PINPAD, POS API on a free port): one instance, a locked-down window on the
+ * agent's own page, closing to the tray, a tray whose colour follows the PINPAD, start on login,
+ * the preload's two IPC calls guarded by origin, permissions denied, the API token kept
+ * encrypted, and a quit that stops the agent before the app exits.
+ */
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Agent, type AgentOptions } from '../../../main/agent/agent.js';
+import { IPC, parseShellArguments, Shell } from '../../../main/app/shell.js';
+import { createLogger } from '../../../main/log.js';
+import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { electronDouble, FakeTray, FakeWindow, type ElectronDouble } from './electron-double.js';
+
+const logger = createLogger({ level: 'silent' });
+let home: string;
+let double: ElectronDouble;
+let shells: Shell[];
+const started: AgentOptions[] = [];
+
+/** The real agent on a free port; `api` is recorded and training used (no real API here). */
+const startAgent = (options: AgentOptions): Promise<Agent> => {
+  started.push(options);
+  return Agent.start({ ...options, api: {}, posPorts: [0] });
+};
+
+async function run(argv: string[] = [], platform: NodeJS.Platform = 'linux'): Promise<Shell> {
+  const shell = await Shell.run(double.electron, { argv, env: {}, home, platform, preload: '/app/preload.cjs', logger, startAgent, exec: '/opt/Pinbridge.AppImage' });
+  if (shell === undefined) throw new Error('the shell did not start');
+  shells.push(shell);
+  return shell;
+}
+
+/** The colour of the tray dot's centre pixel (the bitmap is BGRA). */
+function trayColour(): string {
+  const tray = FakeTray.all.at(-1)!;
+  const size = tray.image.width;
+  const centre = ((size / 2) * size + size / 2) * 4;
+  const [b, g, r] = [tray.image.bitmap[centre]!, tray.image.bitmap[centre + 1]!, tray.image.bitmap[centre + 2]!];
+  return g > r && g > b ? 'green' : r > g ? (g > 0x80 ? 'yellow' : 'red') : 'other';
+}
+
+beforeEach(() => {
+  home = mkdtempSync(join(artifactsDir(), 'shell-'));
+  double = electronDouble();
+  shells = [];
+  started.length = 0;
+});
+afterEach(async () => {
+  for (const shell of shells) await shell.quit();
+});
+
+describe('the Electron shell', () => {
+  it('opens one locked-down window on the agent\'s own page, logged in with the operator key', async () => {
+    const shell = await run();
+    const [window] = FakeWindow.all;
+    expect(window!.options.webPreferences).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    });
+    expect(window!.loaded).toEqual([`http://127.0.0.1:${shell.agent.pos.port}/#key=${shell.agent.operatorKey}`]);
+    expect(window!.visible).toBe(true);
+    expect(started[0]).toMatchObject({ pinpadAddress: 'sim', home });
+  });
+
+  it('stays in the tray when started at login', async () => {
+    await run(['--autostart']);
+    expect(FakeWindow.all[0]!.visible).toBe(false);
+  });
+
+  it('lets only one instance run: a second one quits, and the first comes to the front', async () => {
+    await run();
+    const window = FakeWindow.all[0]!;
+    window.hide();
+    window.minimized = true;
+    double.app.emit('second-instance');
+    expect(window).toMatchObject({ visible: true, focused: true, minimized: false });
+    const second = electronDouble();
+    second.app.lock = false;
+    expect(await Shell.run(second.electron, { argv: [], env: {}, home, platform: 'linux', preload: 'p', logger, startAgent })).toBeUndefined();
+    expect(second.app.quitCalls).toBe(1);
+  });
+
+  it('hides the window when the cashier closes it, keeping the agent serving the POS', async () => {
+    const shell = await run();
+    const window = FakeWindow.all[0]!;
+    expect(window.userCloses()).toBe(false);
+    expect(window.visible).toBe(false);
+    expect(shell.agent.pos.sessions).toBe(0);
+    expect(double.app.exitCodes).toEqual([]);
+  });
+
+  it('keeps every page on the agent\'s origin, opens no new window and grants no permission', async () => {
+    const shell = await run();
+    const contents = FakeWindow.all[0]!.webContents;
+    double.app.emit('web-contents-created', {}, contents);
+    expect(contents.navigates(`http://127.0.0.1:${shell.agent.pos.port}/#/payments`)).toBe(true);
+    expect(contents.navigates('https://evil.example/phish')).toBe(false);
+    expect(contents.navigates('file:///etc/passwd')).toBe(false);
+    expect(contents.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    let granted: boolean | undefined;
+    double.permissions.request?.({}, 'media', (answer) => (granted = answer));
+    expect(granted).toBe(false);
+    expect(double.permissions.check?.({}, 'notifications')).toBe(false);
+  });
+
+  it('answers the preload\'s calls from the window only, and switches start on login (XDG autostart on Linux)', async () => {
+    const shell = await run();
+    const own = { senderFrame: { url: `http://127.0.0.1:${shell.agent.pos.port}/` } };
+    expect(await double.handlers.get(IPC.info)!(own)).toEqual({ version: '9.9.9-test', platform: 'linux', startOnLogin: false });
+    expect(() => double.handlers.get(IPC.info)!({ senderFrame: { url: 'https://evil.example/' } })).toThrow('not the Pinbridge window');
+    expect(() => double.handlers.get(IPC.setStartOnLogin)!(own, 'yes')).toThrow();
+    expect(await double.handlers.get(IPC.setStartOnLogin)!(own, true)).toBe(true);
+    const entry = readFileSync(join(home, '.config', 'autostart', 'pinbridge.desktop'), 'utf8');
+    expect(entry).toContain('Exec=/opt/Pinbridge.AppImage --autostart');
+    expect(FakeTray.all[0]!.item('Iniciar com o computador').checked).toBe(true);
+    expect(await double.handlers.get(IPC.setStartOnLogin)!(own, false)).toBe(false);
+    expect(existsSync(join(home, '.config', 'autostart', 'pinbridge.desktop'))).toBe(false);
+  });
+
+  it('uses the OS login items on Windows and macOS', async () => {
+    const shell = await run([], 'win32');
+    shell.setStartOnLogin(true);
+    expect(double.app.loginItem).toEqual({ openAtLogin: true, args: ['--autostart'] });
+  });
+
+  it('turns the tray green with the PINPAD connected and says so, and red without it', async () => {
+    const shell = await run();
+    await shell.agent.ready;
+    shell.refreshTray();
+    const tray = FakeTray.all[0]!;
+    expect(tray.tooltip).toContain('PINPAD: conectado');
+    expect(tray.tooltip).toContain('MODO TREINAMENTO');
+    // The API is "waiting" until the first call: a sale makes it "ok".
+    await shell.agent.stack.engine.start({ reference_id: 'tray-1', amount: 500, payment_type: 'credit', installments: 1, description: 'Bandeja' });
+    expect(trayColour()).toBe('green');
+    expect(tray.item('Pagamentos: ok').enabled).toBe(false);
+    shell.agent.pinpads.detach(shell.agent.pinpads.list()[0]!.serialNumber);
+    expect(trayColour()).toBe('red');
+    expect(tray.tooltip).toContain('PINPAD: desconectado');
+  }, 30_000);
+
+  it('brings the window forward when a POS asks to pair, so the cashier sees the code', async () => {
+    const shell = await run(['--autostart']);
+    const window = FakeWindow.all[0]!;
+    shell.agent.emit('pairing', { pairingId: 'p1', name: 'Caixa 2', origin: null, code: '123456', expiresAt: new Date().toISOString() });
+    expect(window.visible).toBe(true);
+  });
+
+  it('quits from the tray only after the agent stopped', async () => {
+    const shell = await run();
+    await shell.agent.ready;
+    expect(double.beforeQuit()).toBe(false); // held until the agent stops
+    await shell.quit();
+    expect(double.app.exitCodes).toEqual([0]);
+    expect(FakeTray.all[0]!.destroyed).toBe(true);
+    // The agent is stopped: its POS API no longer answers.
+    await expect(fetch(`http://127.0.0.1:${shell.agent.pos.port}/demo/`)).rejects.toThrow();
+  });
+
+  it('keeps the API token given once encrypted with safeStorage, and uses it at the next start', async () => {
+    await run(['--api', 'https://api.example', '--token', 'zpk_test_secret', '--marketplace', 'm1', '--seller', 's1']);
+    const sealed = readFileSync(join(home, '.pinbridge', 'api-token.enc'));
+    expect(sealed.toString('utf8')).not.toContain('zpk_test_secret');
+    await shells.pop()!.quit();
+    double = electronDouble();
+    await run(['--api', 'https://api.example', '--marketplace', 'm1', '--seller', 's1']);
+    expect(started.at(-1)!.api).toEqual({ api: 'https://api.example', token: 'zpk_test_secret', marketplace: 'm1', seller: 's1' });
+  });
+
+  it('reads the words of `pinbridge start` from a shortcut', () => {
+    expect(parseShellArguments(['--training', '--config', '/etc/pinbridge.json', '--port', '/dev/ttyACM0'])).toEqual({
+      training: true,
+      config: '/etc/pinbridge.json',
+      pinpad: '/dev/ttyACM0',
+      api: {},
+      autostart: false,
+    });
+  });
+});
