@@ -23,8 +23,8 @@ import { PosServer } from '../pos/server/server.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
 import { VERSION } from '../version.js';
-import { AgentMetrics } from '../metrics/metrics.js';
-import { MetricsServer } from '../metrics/server.js';
+import type { AgentMetrics } from '../metrics/metrics.js';
+import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { clientsPath, operatorKeyPath } from './paths.js';
@@ -257,6 +257,8 @@ export class Agent extends EventEmitter<AgentEvents> {
         operatorKey,
       });
       if (metricsSettings.enabled) {
+        // prom-client loads only where metrics are on.
+        const [{ AgentMetrics }, { MetricsServer }] = await Promise.all([import('../metrics/metrics.js'), import('../metrics/server.js')]);
         const server = pos;
         metrics = new AgentMetrics({
           engine,

@@ -29,7 +29,9 @@ export async function connectPinpad(address: string, options: ConnectOptions): P
   if (address.trim().toLowerCase() === SIMULATOR_ADDRESS) {
     const simulator = new PinpadSimulator({ logger: options.logger, ...options.simulator });
     const served = await startMemorySimulator(simulator, { name: 'sim' });
-    const pinpad = new Pinpad(served.link.host, { logger: options.logger });
+    // An in-memory link carries no line noise and no bytes in flight after EOT: the half-second
+    // of silence a serial line is given to settle after the start-up CAN would only delay the start.
+    const pinpad = new Pinpad(served.link.host, { logger: options.logger, timings: { silenceMs: 20 } });
     try {
       await pinpad.open();
     } catch (error) {

@@ -7,7 +7,6 @@
 import { Type, type Static } from 'typebox';
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
 import { encodeEscPos, ESC_POS_CODEPAGES, ESC_POS_PRINTER_MODELS } from '../../drivers/printers/escpos.js';
-import { renderPdf } from '../../drivers/printers/pdf.js';
 import { ReceiptPrinter } from '../../drivers/printers/printer.js';
 import { createTransport, parsePrinterAddress, type PrinterTransportOptions } from '../../drivers/printers/transport.js';
 import type { DocumentPrinter } from './print-queue.js';
@@ -73,7 +72,8 @@ export const printerColumns = (settings: PrinterSettings): PaperColumns => setti
 /** The bytes a printer of these settings takes for a document. */
 export async function printerBytes(settings: PrinterSettings, document: PrintDocument): Promise<Uint8Array> {
   const columns = printerColumns(settings);
-  if (settings.format === 'pdf') return renderPdf(document, columns);
+  // pdfkit is loaded only by a PDF printer's first job, not at every start.
+  if (settings.format === 'pdf') return (await import('../../drivers/printers/pdf.js')).renderPdf(document, columns);
   return encodeEscPos(document, {
     columns,
     ...(settings.model !== undefined ? { printerModel: settings.model } : {}),

@@ -7,7 +7,6 @@ import type { PaperColumns, PrintDocument } from '../../drivers/printers/documen
 import { encodeEscPos, type EscPosOptions } from '../../drivers/printers/escpos.js';
 import { renderHtml } from '../../drivers/printers/html.js';
 import { renderText } from '../../drivers/printers/layout.js';
-import { renderPdf } from '../../drivers/printers/pdf.js';
 import type { Journal } from '../core/journal/journal.js';
 import type { PaymentRecord } from '../core/journal/record.js';
 import { buildCardReceipt, type CardReceipt } from './card-receipt.js';
@@ -57,6 +56,7 @@ export async function renderDocument(document: PrintDocument, format: ReceiptFor
     case 'escpos':
       return encodeEscPos(document, { ...options.escpos, columns: options.columns });
     case 'pdf':
-      return renderPdf(document, options.columns);
+      // Loaded on the first PDF (pdfkit is the heaviest thing to load, and rarely needed).
+      return (await import('../../drivers/printers/pdf.js')).renderPdf(document, options.columns);
   }
 }

@@ -12,6 +12,7 @@ import { benchJournalRecovery } from './journal.bench.js';
 import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.js';
 import { benchReceipts } from './receipts.bench.js';
 import { benchPos } from './pos.bench.js';
+import { benchStartup } from './startup.bench.js';
 
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -58,6 +59,10 @@ console.log(JSON.stringify(results.receipts, null, 2));
 console.log('POS API: pinpad.status round trips (1 and 50 clients), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)');
 results.pos = await benchPos();
 console.log(JSON.stringify(results.pos, null, 2));
+
+console.log('start-up: headless agent (training) from spawn to its ready line, and idle RSS after 2 s (goals: < 1 s, < 120 MB)');
+results.startup = await benchStartup();
+console.log(JSON.stringify(results.startup, null, 2));
 
 mkdirSync('bench-results', { recursive: true });
 writeFileSync('bench-results/latest.json', `${JSON.stringify(results, null, 2)}\n`);

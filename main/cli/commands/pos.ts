@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { createLocalCertificate, MAX_SERVER_DAYS } from '../../pos/tls/local-certificate.js';
+import { MAX_SERVER_DAYS } from '../../pos/tls/limits.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
@@ -65,6 +65,8 @@ export function registerPosCommand(program: Command, io: CliIo): void {
       if (present.length > 0 && options.force !== true) {
         throw new UsageError(`${present.join(', ')} already exists; pass --force to make a new certificate (and a new CA to trust)`);
       }
+      // The X.509 library loads only for this command, not at every start of the agent.
+      const { createLocalCertificate } = await import('../../pos/tls/local-certificate.js');
       const made = await createLocalCertificate(options.days === undefined ? {} : { days: options.days });
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       // The key first and readable by this user only; the certificates are public.

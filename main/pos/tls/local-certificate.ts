@@ -14,9 +14,9 @@
 import { X509Certificate } from 'node:crypto';
 import { hostname } from 'node:os';
 import { generate } from 'selfsigned';
+import { MAX_SERVER_DAYS } from './limits.js';
 
-/** macOS refuses TLS server certificates valid for longer (also under locally trusted roots). */
-export const MAX_SERVER_DAYS = 825;
+export { MAX_SERVER_DAYS };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface LocalCertificateOptions {

@@ -12,7 +12,6 @@ import { notFound } from '../errors.js';
 import { boletoPdfInput, isBoletoTransaction, type BuyerData } from '../boleto/document.js';
 import { findSeller } from '../marketplaces.js';
 import { findBuyer } from '../store/buyers.js';
-import { renderBoletoPdf } from '../boleto/pdf.js';
 import { renderPixQrPng } from '../pix/qr.js';
 
 const DocumentParams = Type.Object({
@@ -68,6 +67,8 @@ export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
         (transaction.customer === null
           ? undefined
           : findBuyer(ctx.db, row.marketplace_id, transaction.customer, { includeRemoved: true }));
+      // pdfkit is loaded for the first PDF asked for, not at every start of the sandbox.
+      const { renderBoletoPdf } = await import('../boleto/pdf.js');
       const pdf = await renderBoletoPdf(boletoPdfInput(transaction, seller, buyer));
       return reply
         .type('application/pdf')
