@@ -28,3 +28,8 @@ export function clientsPath(home: string = homedir()): string {
 export function operatorKeyPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'operator.key');
 }
+
+/** Headless, the payments API token's file when PINBRIDGE_API_TOKEN is not set: `~/.pinbridge/api-token` (0600). */
+export function apiTokenPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'api-token');
+}

@@ -1,27 +1,89 @@
 /**
- * The agent's settings file: `--settings FILE`, or `~/.pinbridge/settings.json` when it exists
- * (the desktop window writes the same file). JSON: the payment settings (PaymentSettings,
- * main/core/settings.ts) at the top level, the store as receipts print it under `receipts`
- * (ReceiptSettings), the receipt printers under `printers` (main/receipts/printers.ts) and the
- * POS API's ports and certificate under `pos` (main/pos/settings.ts), the Prometheus endpoint
- * under `metrics` (main/metrics/settings.ts).
- * Anything wrong in it stops the command with the file, the field and a sentence, before any
- * payment starts.
+ * The agent's settings file: `--settings FILE` / `--config FILE`, or `~/.pinbridge/settings.json`
+ * when it exists; the window writes the same file. JSON, described by one schema
+ * (`SettingsFile`, published as docs/settings.schema.json):
+ * - the payment settings (PaymentSettings, main/core/settings.ts) at the top level;
+ * - `api`: the payments API this checkout uses (its token is never in this file: see
+ *   main/app/token-store.ts); `training`: training mode even with an API; `pinpad`: its address;
+ * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
+ * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
+ *   (main/metrics/settings.ts).
+ * Anything wrong in it is reported with the file, the field and a sentence: the command line
+ * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Type, type Static } from 'typebox';
 import { schemaViolations } from '../contract/index.js';
-import { resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
-import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
-import { printerViolations, PrintersSettings } from '../receipts/printers.js';
+import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { PosSettings } from '../pos/settings.js';
+import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
+import { printerViolations, PrintersSettings } from '../receipts/printers.js';
 import { ReceiptSettings } from '../receipts/settings.js';
 import { defaultDataDir } from './paths.js';
+
+export const ApiSettings = Type.Object(
+  {
+    base_url: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500, description: 'The payments API base URL, e.g. https://api.example.com.' }),
+    marketplace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The marketplace id.' }),
+    seller_id: Type.String({ minLength: 1, maxLength: 64, description: 'The seller (on_behalf_of) the payments are made for.' }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The payments API. Its token is not kept here: the desktop app keeps it encrypted (safeStorage); headless it is PINBRIDGE_API_TOKEN or ~/.pinbridge/api-token (readable by its user only). Without this section: training mode.',
+  },
+);
+export type ApiSettings = Static<typeof ApiSettings>;
+
+export const PinpadSettings = Type.Object(
+  {
+    address: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PinpadSettings = Static<typeof PinpadSettings>;
+
+const ReceiptsSection = Type.Object(
+  {
+    ...ReceiptSettings.properties,
+    auto_print: Type.Optional(
+      Type.Array(Type.Union([Type.Literal('customer'), Type.Literal('merchant')]), {
+        maxItems: 2,
+        description: 'The copies printed by themselves when a sale is approved or voided (default both; [] prints nothing by itself).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The whole file, for the documents and the window's form (each section is also checked on its own below). */
+export const SettingsFile = Type.Object(
+  {
+    ...PaymentSettings.properties,
+    training: Type.Optional(Type.Boolean({ description: 'Training mode even when `api` is set: embedded sandbox, simulated customer, receipts marked TREINAMENTO.' })),
+    api: Type.Optional(ApiSettings),
+    pinpad: Type.Optional(PinpadSettings),
+    receipts: Type.Optional(ReceiptsSection),
+    printers: Type.Optional(PrintersSettings),
+    pos: Type.Optional(PosSettings),
+    metrics: Type.Optional(MetricsSettings),
+  },
+  { additionalProperties: false, title: 'Pinbridge settings', description: 'The agent settings file (~/.pinbridge/settings.json).' },
+);
 
 export interface AgentSettings extends ResolvedSettings {
   /** The file read, or null when there was none (defaults). */
   readonly path: string | null;
+  readonly training: boolean;
+  /** The payments API; null: training mode (unless the command line names one). */
+  readonly api: ApiSettings | null;
+  readonly pinpad: PinpadSettings | null;
   /** The store as receipts print it; null when not set (receipts cannot be made outside training mode). */
   readonly receipts: ReceiptSettings | null;
   /** The copies printed by themselves when a sale is approved or voided (default both). */
@@ -33,76 +95,101 @@ export interface AgentSettings extends ResolvedSettings {
   readonly metrics: MetricsSettings;
 }
 
+type Violation = { field: string; message: string };
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The `receipts` and `printers` sections, checked; the rest is the payment settings. */
-function splitSections(
-  json: unknown,
-  path: string,
-): { payment: unknown; receipts: ReceiptSettings | null; autoPrint: readonly ReceiptCopy[]; printers: PrintersSettings; pos: PosSettings; metrics: MetricsSettings } {
-  if (!isObject(json)) return { payment: json, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {}, metrics: {} };
-  const { receipts, printers, pos, metrics, ...payment } = json;
-  const violations: { field: string; message: string }[] = [];
-  let autoPrint: readonly ReceiptCopy[] = RECEIPT_COPIES;
-  let store: ReceiptSettings | null = null;
-  if (receipts !== undefined) {
-    const { auto_print: auto, ...rest } = isObject(receipts) ? receipts : { auto_print: undefined };
-    if (auto !== undefined) {
-      if (Array.isArray(auto) && auto.every((copy) => (RECEIPT_COPIES as readonly unknown[]).includes(copy))) autoPrint = auto as ReceiptCopy[];
-      else violations.push({ field: 'receipts.auto_print', message: 'must be a list of "customer" and "merchant" ([] prints nothing by itself)' });
-    }
-    const found = isObject(receipts) ? schemaViolations(ReceiptSettings, rest) : [{ field: '', message: 'must be an object' }];
-    violations.push(...found.map((v) => ({ field: v.field === '' ? 'receipts' : `receipts.${v.field}`, message: v.message })));
-    if (found.length === 0) store = rest as ReceiptSettings;
+/** Checks one section against its schema; violations are named from the top of the file. */
+function section<T>(name: string, value: unknown, schema: Parameters<typeof schemaViolations>[0], violations: Violation[]): T | undefined {
+  if (value === undefined) return undefined;
+  const found = schemaViolations(schema, value);
+  violations.push(...found.map((v) => ({ field: v.field === '' ? name : `${name}.${v.field}`, message: v.message })));
+  return found.length === 0 ? (value as T) : undefined;
+}
+
+/** The settings a JSON value holds, checked as a whole: every violation at once, each naming its field. */
+export function parseSettings(json: unknown, path: string | null): AgentSettings {
+  const label = path ?? '(settings)';
+  if (!isObject(json)) throw new SettingsError([{ field: '(file)', message: 'must be a JSON object' }], label);
+  const { receipts, printers, pos, metrics, api, pinpad, training, ...payment } = json;
+  const violations: Violation[] = [];
+  const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
+  const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
+  if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
+  const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
+  const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
+  const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
+  const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;
+  if (training !== undefined && typeof training !== 'boolean') violations.push({ field: 'training', message: 'must be true or false' });
+  let resolved: ResolvedSettings | undefined;
+  try {
+    resolved = resolveSettings(payment, label);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    violations.push(...error.violations);
   }
-  let printerSettings: PrintersSettings = {};
-  if (printers !== undefined) {
-    const found = schemaViolations(PrintersSettings, printers);
-    violations.push(...found.map((v) => ({ field: v.field === '' ? 'printers' : `printers.${v.field}`, message: v.message })));
-    if (found.length === 0) {
-      printerSettings = printers as PrintersSettings;
-      violations.push(...printerViolations(printerSettings));
-    }
-  }
-  let posSettings: PosSettings = {};
-  if (pos !== undefined) {
-    const found = schemaViolations(PosSettings, pos);
-    violations.push(...found.map((v) => ({ field: v.field === '' ? 'pos' : `pos.${v.field}`, message: v.message })));
-    if (found.length === 0) posSettings = pos as PosSettings;
-  }
-  let metricsSettings: MetricsSettings = {};
-  if (metrics !== undefined) {
-    const found = schemaViolations(MetricsSettings, metrics);
-    violations.push(...found.map((v) => ({ field: v.field === '' ? 'metrics' : `metrics.${v.field}`, message: v.message })));
-    if (found.length === 0) metricsSettings = metrics as MetricsSettings;
-  }
-  if (violations.length > 0) throw new SettingsError(violations, path);
-  return { payment, receipts: store, autoPrint, printers: printerSettings, pos: posSettings, metrics: metricsSettings };
+  if (violations.length > 0 || resolved === undefined) throw new SettingsError(violations, label);
+  const { auto_print: autoPrint, ...store } = receiptsSection ?? {};
+  return {
+    ...resolved,
+    path,
+    training: training === true,
+    api: apiSettings,
+    pinpad: pinpadSettings,
+    receipts: receiptsSection === undefined ? null : (store as ReceiptSettings),
+    autoPrint: autoPrint ?? RECEIPT_COPIES,
+    printers: printerSettings,
+    pos: posSettings,
+    metrics: metricsSettings,
+  };
+}
+
+/** The settings with no file at all. */
+export function defaultSettings(): AgentSettings {
+  return parseSettings({}, null);
 }
 
 export function defaultSettingsPath(home?: string): string {
   return join(defaultDataDir(home), 'settings.json');
 }
 
-/** Reads and validates the settings; a missing default file means the defaults. */
-export function loadSettings(explicitPath: string | undefined, home?: string): AgentSettings {
-  const path = explicitPath ?? defaultSettingsPath(home);
+/** The file's JSON as it is (for the window's form), or undefined when there is none. */
+export function readSettingsJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    if (missing && explicitPath === undefined) {
-      return { ...resolveSettings({}), path: null, receipts: null, autoPrint: RECEIPT_COPIES, printers: {}, pos: {}, metrics: {} };
-    }
-    throw new SettingsError([{ field: '(file)', message: missing ? 'the file does not exist' : `cannot be read (${(error as Error).message})` }], path);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new SettingsError([{ field: '(file)', message: `cannot be read (${(error as Error).message})` }], path);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new SettingsError([{ field: '(file)', message: `is not valid JSON (${(error as Error).message})` }], path);
   }
-  const { payment, ...sections } = splitSections(json, path);
-  return { ...resolveSettings(payment, path), path, ...sections };
+}
+
+/** Reads and validates the settings; a missing default file means the defaults. */
+export function loadSettings(explicitPath: string | undefined, home?: string): AgentSettings {
+  const path = explicitPath ?? defaultSettingsPath(home);
+  const json = readSettingsJson(path);
+  if (json === undefined) {
+    if (explicitPath === undefined) return defaultSettings();
+    throw new SettingsError([{ field: '(file)', message: 'the file does not exist' }], path);
+  }
+  return parseSettings(json, path);
+}
+
+/**
+ * Checks `json` as a whole and writes it (two-space JSON) in place of the file, atomically: a
+ * crash mid-write leaves the old file, never half a new one. Refused with every violation, the
+ * file untouched.
+ */
+export function saveSettings(path: string, json: unknown): AgentSettings {
+  const settings = parseSettings(json, path);
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, path);
+  return settings;
 }

@@ -13,11 +13,13 @@ import { Agent, type AgentOptions } from '../agent/agent.js';
 import { defaultDataDir } from '../agent/paths.js';
 import { SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
-import { loadSettings } from '../agent/settings-file.js';
+import { chooseApi } from '../agent/api-choice.js';
+import { defaultSettings, loadSettings, type AgentSettings } from '../agent/settings-file.js';
+import { SettingsError } from '../core/settings.js';
 import type { Logger } from '../log.js';
 import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
 import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
-import { encryptedTokenStore } from './token-store.js';
+import { encryptedTokenStore } from '../agent/token-store.js';
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
 
@@ -87,6 +89,8 @@ export class Shell {
   readonly window: ShellWindow;
   readonly tray: ShellTray;
   readonly autostart: Autostart;
+  /** The settings file's mistake the app started despite (with the defaults), for the window. */
+  settingsProblem: SettingsError | undefined;
   readonly #electron: ShellElectron;
   #quitting = false;
   #stopped: Promise<void> | undefined;
@@ -116,16 +120,26 @@ export class Shell {
     await app.whenReady();
     denyPermissions(electron.session.defaultSession);
 
-    const settings = loadSettings(args.config, options.home);
+    // A settings file with a mistake does not keep the checkout closed: the app starts with the
+    // defaults (training mode) and the window shows the mistake, naming the field.
+    let settings: AgentSettings;
+    let settingsProblem: SettingsError | undefined;
+    try {
+      settings = loadSettings(args.config, options.home);
+    } catch (error) {
+      if (!(error instanceof SettingsError)) throw error;
+      options.logger.error({ err: error.message }, 'settings refused; starting with the defaults');
+      settingsProblem = error;
+      settings = defaultSettings();
+    }
     const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
-    // The token from a shortcut's --token is kept encrypted, so the next start needs only --api, --marketplace and --seller.
-    if (args.api.token !== undefined && args.api.api !== undefined) tokens.write(args.api.token);
-    const storedToken = args.api.api !== undefined && args.api.token === undefined ? tokens.read() : undefined;
-    const api: ApiOptions = args.training ? {} : { ...args.api, ...(storedToken === undefined ? {} : { token: storedToken }) };
+    // The token from a shortcut's --token is kept encrypted, so the next start needs only the settings' `api`.
+    if (args.api.token !== undefined) tokens.write(args.api.token);
+    const api = chooseApi({ flags: args.api, trainingFlag: args.training, settings, storedToken: () => tokens.read() });
     const agent = await (options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions)))({
       settings,
       api,
-      pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? SIMULATOR_ADDRESS,
+      pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
       home: options.home,
       logger: options.logger,
     });
@@ -140,6 +154,7 @@ export class Shell {
     const window = new electron.BrowserWindow(windowOptions(options.preload));
     const tray = new electron.Tray(electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }));
     const shell = new Shell(electron, agent, window, tray, autostart);
+    shell.settingsProblem = settingsProblem;
 
     // Only the agent's own page may use the preload's API.
     const fromWindow = (event: { senderFrame: { url: string } | null }): boolean => event.senderFrame !== null && originOf(event.senderFrame.url) === agentPage.origin;

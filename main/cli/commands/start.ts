@@ -10,6 +10,9 @@
  */
 import type { Command } from 'commander';
 import { Agent } from '../../agent/agent.js';
+import { chooseApi } from '../../agent/api-choice.js';
+import { apiTokenPath } from '../../agent/paths.js';
+import { headlessTokenStore } from '../../agent/token-store.js';
 import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import type { ApiOptions } from '../../agent/payment-stack.js';
 import { loadSettings } from '../../agent/settings-file.js';
@@ -77,10 +80,12 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       }
       const settings = loadSettings(options.config ?? options.settings, io.env.HOME);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
+      const { api, token, marketplace, seller } = options;
+      const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
       const agent = await Agent.start({
         settings,
-        api: options.training === true ? {} : options,
-        pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? SIMULATOR_ADDRESS,
+        api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
+        pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
         ...(options.journal === undefined ? {} : { journalPath: options.journal }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
         ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),

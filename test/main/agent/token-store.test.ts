@@ -7,9 +7,9 @@ import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encryptedTokenStore, headlessTokenStore, TokenStoreError } from '../../../main/app/token-store.js';
+import { encryptedTokenStore, headlessTokenStore, TokenStoreError } from '../../../main/agent/token-store.js';
 import { thrown } from '../../helpers/thrown.js';
-import { electronDouble } from './electron-double.js';
+import { electronDouble } from '../app/electron-double.js';
 
 const file = (name: string): string => join(mkdtempSync(join(tmpdir(), 'pinbridge-token-')), '.pinbridge', name);
 

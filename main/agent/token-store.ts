@@ -6,7 +6,13 @@
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ShellElectron } from './electron-api.js';
+
+/** What the desktop app's safeStorage offers (Electron's `safeStorage` has this shape). */
+export interface SafeStorageLike {
+  isEncryptionAvailable(): boolean;
+  encryptString(plainText: string): Buffer;
+  decryptString(encrypted: Buffer): string;
+}
 
 export type TokenStoreErrorCode = 'ENCRYPTION_UNAVAILABLE' | 'UNREADABLE' | 'TOO_OPEN';
 
@@ -44,7 +50,7 @@ function writePrivate(path: string, data: Buffer | string): void {
 }
 
 /** The desktop app's store: the token encrypted by the OS-bound key of safeStorage. */
-export function encryptedTokenStore(safeStorage: ShellElectron['safeStorage'], path: string): TokenStore {
+export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string): TokenStore {
   const available = (): void => {
     if (!safeStorage.isEncryptionAvailable()) {
       throw new TokenStoreError(

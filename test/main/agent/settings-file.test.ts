@@ -1,0 +1,130 @@
+/**
+ * The settings file: one schema for the whole file, every mistake reported at once naming its
+ * field, the defaults without a file, an atomic save that refuses a bad file and leaves the old
+ * one, and which payments API the agent then runs against.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { chooseApi } from '../../../main/agent/api-choice.js';
+import { defaultSettings, loadSettings, parseSettings, saveSettings, SettingsFile } from '../../../main/agent/settings-file.js';
+import { schemaViolations } from '../../../main/contract/index.js';
+import { SettingsError } from '../../../main/core/settings.js';
+import { thrown } from '../../helpers/thrown.js';
+
+const folder = (): string => mkdtempSync(join(tmpdir(), 'pinbridge-settings-'));
+
+const STORE = {
+  merchant: { name: 'Padaria Pão Quente', cnpj: '11222333000181', address: ['Rua das Flores, 10', 'São Paulo/SP'] },
+};
+
+describe('the settings file', () => {
+  it('has defaults when there is no file: training mode, the simulated PINPAD, both copies printed', () => {
+    const settings = loadSettings(undefined, folder());
+    expect(settings).toMatchObject({ path: null, training: false, api: null, pinpad: null, receipts: null, autoPrint: ['customer', 'merchant'], printers: {}, pos: {}, metrics: {} });
+    expect(defaultSettings().engine).toEqual(settings.engine);
+  });
+
+  it('reads every section', () => {
+    const path = join(folder(), 'settings.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        confirmation: 'pos',
+        training: true,
+        api: { base_url: 'https://api.example.com', marketplace_id: 'mkt1', seller_id: 'sel1' },
+        pinpad: { address: '/dev/ttyACM0' },
+        receipts: { ...STORE, auto_print: ['customer'] },
+        printers: { default: { address: 'tcp://192.0.2.10:9100' } },
+        pos: { ports: [18001] },
+        metrics: { enabled: true },
+      }),
+    );
+    const settings = loadSettings(path);
+    expect(settings).toMatchObject({
+      path,
+      training: true,
+      api: { base_url: 'https://api.example.com', marketplace_id: 'mkt1', seller_id: 'sel1' },
+      pinpad: { address: '/dev/ttyACM0' },
+      receipts: STORE,
+      autoPrint: ['customer'],
+      pos: { ports: [18001] },
+      metrics: { enabled: true },
+    });
+    expect(settings.engine.confirmation).toBe('pos');
+  });
+
+  it('reports every mistake at once, each naming its field', () => {
+    const error = thrown(() =>
+      parseSettings(
+        { confirmation: 'sometimes', api: { base_url: 'ftp://x', marketplace_id: 'm' }, pinpad: {}, training: 'yes', metrics: { port: 0 }, receipts: { auto_print: ['all'] } },
+        '/etc/pinbridge.json',
+      ),
+    ) as SettingsError;
+    expect(error).toBeInstanceOf(SettingsError);
+    const fields = error.violations.map((v) => v.field);
+    expect(fields).toEqual(expect.arrayContaining(['confirmation', 'api.base_url', 'api.seller_id', 'pinpad.address', 'training', 'metrics.port']));
+    expect(fields.some((f) => f.startsWith('receipts'))).toBe(true);
+    expect(error.message).toMatch(/^Invalid settings in \/etc\/pinbridge\.json: /);
+    expect(thrown(() => parseSettings([1, 2], null))).toMatchObject({ violations: [{ field: '(file)', message: 'must be a JSON object' }] });
+  });
+
+  it('saves atomically and privately, and refuses a bad file leaving the old one', () => {
+    const dir = folder();
+    const path = join(dir, 'settings.json');
+    saveSettings(path, { confirmation: 'auto' });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ confirmation: 'auto' });
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(thrown(() => saveSettings(path, { confirmation: 'never' }))).toBeInstanceOf(SettingsError);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ confirmation: 'auto' });
+    expect(readdirSync(dir)).toEqual(['settings.json']);
+  });
+
+  it('is described by one schema that accepts what the agent accepts', () => {
+    const example = { confirmation: 'pos', api: { base_url: 'https://api.example.com', marketplace_id: 'm', seller_id: 's' }, receipts: { ...STORE, auto_print: [] } };
+    expect(schemaViolations(SettingsFile, example)).toEqual([]);
+    expect(() => parseSettings(example, null)).not.toThrow();
+    expect(schemaViolations(SettingsFile, { unknown_key: 1 }).map((v) => v.field)).toEqual(['unknown_key']);
+  });
+});
+
+describe('chooseApi', () => {
+  const withApi = parseSettings({ api: { base_url: 'https://api.example.com', marketplace_id: 'mkt', seller_id: 'sel' } }, null);
+
+  it('runs training mode when asked, or when nothing names an API', () => {
+    expect(chooseApi({ flags: {}, trainingFlag: false, settings: defaultSettings(), storedToken: () => 'x' })).toEqual({});
+    expect(chooseApi({ flags: {}, trainingFlag: true, settings: withApi, storedToken: () => 'x' })).toEqual({});
+    expect(chooseApi({ flags: {}, trainingFlag: false, settings: { ...withApi, training: true }, storedToken: () => 'x' })).toEqual({});
+  });
+
+  it('takes the settings\' API with the stored token, and the command line over both', () => {
+    expect(chooseApi({ flags: {}, trainingFlag: false, settings: withApi, storedToken: () => 'zpk_stored' })).toEqual({
+      api: 'https://api.example.com',
+      token: 'zpk_stored',
+      marketplace: 'mkt',
+      seller: 'sel',
+    });
+    const flags = { api: 'https://other.example', token: 't', marketplace: 'm2', seller: 's2' };
+    expect(chooseApi({ flags, trainingFlag: false, settings: withApi, storedToken: () => 'zpk_stored' })).toEqual(flags);
+  });
+
+  it('says where to put the token when the settings name an API and none is stored', () => {
+    const error = thrown(() => chooseApi({ flags: {}, trainingFlag: false, settings: withApi, storedToken: () => undefined }));
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as Error).message).toContain('api: is set, but no API token is stored');
+  });
+});
+
+describe('docs/settings.schema.json', () => {
+  it('is what the agent validates with (regenerate it: npm run docs:settings), and a JSON Schema Ajv compiles', async () => {
+    const { settingsJsonSchema } = await import('../../../main/agent/settings-schema.js');
+    const published = JSON.parse(readFileSync(new URL('../../../docs/settings.schema.json', import.meta.url), 'utf8')) as unknown;
+    expect(published).toEqual(settingsJsonSchema());
+    const { Ajv2020 } = await import('ajv/dist/2020.js');
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(published as object);
+    expect(validate({ confirmation: 'pos', pinpad: { address: 'sim' } })).toBe(true);
+    expect(validate({ confirmation: 'sometimes' })).toBe(false);
+  });
+});
