@@ -27,7 +27,12 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { clientsPath, operatorKeyPath } from './paths.js';
+import { apiTokenPath, clientsPath, operatorKeyPath } from './paths.js';
+import { defaultSettingsPath, readSettingsJson, saveSettings } from './settings-file.js';
+import { headlessTokenStore, type TokenStore } from './token-store.js';
+import type { OperatorServices } from '../pos/server/agent.js';
+import { runDoctor } from '../doctor/runner.js';
+import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { keepPinpad } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
@@ -46,6 +51,10 @@ export interface AgentOptions {
   readonly logger: Logger;
   /** Told about every payments API attempt, beside the health monitor (e.g. metrics). */
   readonly onApiAttempt?: (attempt: AttemptReport) => void;
+  /** Where the window keeps the API token (headless: PINBRIDGE_API_TOKEN or a private file). */
+  readonly tokens?: TokenStore;
+  /** The settings file's mistake the agent was started despite (with the defaults), for the window. */
+  readonly settingsProblem?: SettingsError;
 }
 
 /** What the agent says once its PINPAD answered the first time. */
@@ -112,6 +121,58 @@ function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undef
     }
   };
   return { cert: read('cert_file'), key: read('key_file') };
+}
+
+/** The window's settings, token and diagnostics, over the files this agent was started with. */
+function operatorServices(options: AgentOptions): OperatorServices {
+  const path = options.settings.path ?? defaultSettingsPath(options.home);
+  const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
+  const problem = options.settingsProblem;
+  return {
+    readSettings: () => ({
+      path,
+      json: readSettingsJson(path) ?? null,
+      problem: problem === undefined ? null : { message: problem.message, violations: problem.violations },
+    }),
+    saveSettings: (json) => {
+      try {
+        saveSettings(path, json);
+        return { saved: true };
+      } catch (error) {
+        if (error instanceof SettingsError) return { saved: false, violations: error.violations };
+        throw error;
+      }
+    },
+    apiToken: () => {
+      let stored = false;
+      try {
+        stored = tokens.read() !== undefined;
+      } catch {
+        // Unreadable or too open: not usable, so not "stored"; the doctor says why.
+      }
+      return { kind: tokens.kind, stored };
+    },
+    setApiToken: (token) => tokens.write(token),
+    doctor: async () => {
+      const { api } = options;
+      const report = await runDoctor({
+        settingsPath: path,
+        ...(options.home === undefined ? {} : { home: options.home }),
+        ...(api.api !== undefined && api.token !== undefined && api.marketplace !== undefined && api.seller !== undefined
+          ? { api: { baseUrl: api.api, token: api.token, marketplaceId: api.marketplace, sellerId: api.seller } }
+          : {}),
+      });
+      return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+    },
+    detectPinpads: async () =>
+      (await listSerialPinpads()).map((port) => ({
+        address: port.address,
+        maker: port.maker ?? null,
+        model: port.model ?? null,
+        manufacturer: port.manufacturer ?? null,
+        likely_pinpad: port.likelyPinpad,
+      })),
+  };
 }
 
 export class Agent extends EventEmitter<AgentEvents> {
@@ -248,7 +309,8 @@ export class Agent extends EventEmitter<AgentEvents> {
           api: stack.client,
           sellerId: stack.sellerId,
           apiHealth,
-          clients,
+            clients,
+          operator: operatorServices(options),
         },
         logger,
         ...(posPorts === undefined ? {} : { ports: posPorts }),

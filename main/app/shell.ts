@@ -14,7 +14,7 @@ import { defaultDataDir } from '../agent/paths.js';
 import { SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
-import { defaultSettings, loadSettings, type AgentSettings } from '../agent/settings-file.js';
+import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../agent/settings-file.js';
 import { SettingsError } from '../core/settings.js';
 import type { Logger } from '../log.js';
 import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
@@ -130,7 +130,8 @@ export class Shell {
       if (!(error instanceof SettingsError)) throw error;
       options.logger.error({ err: error.message }, 'settings refused; starting with the defaults');
       settingsProblem = error;
-      settings = defaultSettings();
+      // The defaults, but the window still edits (and saves over) the file at fault.
+      settings = { ...defaultSettings(), path: args.config ?? defaultSettingsPath(options.home) };
     }
     const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
     // The token from a shortcut's --token is kept encrypted, so the next start needs only the settings' `api`.
@@ -140,6 +141,8 @@ export class Shell {
       settings,
       api,
       pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
+      tokens,
+      ...(settingsProblem === undefined ? {} : { settingsProblem }),
       home: options.home,
       logger: options.logger,
     });

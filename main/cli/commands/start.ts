@@ -86,6 +86,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         settings,
         api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
         pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
+        tokens,
         ...(options.journal === undefined ? {} : { journalPath: options.journal }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
         ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),

@@ -58,6 +58,7 @@ const Reference = Type.Object(
   { additionalProperties: false },
 );
 const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
+const Violation = Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false });
 const Seconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }));
 
 /**
@@ -226,6 +227,93 @@ export const METHODS = {
     summary: 'Allows a blocked web origin again.',
     params: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
     result: Type.Object({ origin: Type.String() }, { additionalProperties: false }),
+  }),
+  'operator.settings': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary: 'The settings file as it is (docs/settings.md), the mistake the agent started despite, and how the API token is kept.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        path: Type.String(),
+        settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The file\'s JSON; null when there is none (defaults, training mode).' }),
+        problem: Type.Union([
+          Type.Object({ message: Type.String(), violations: Type.Array(Violation) }, { additionalProperties: false }),
+          Type.Null(),
+        ]),
+        api_token: Type.Object(
+          { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
+          { additionalProperties: false },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'operator.saveSettings': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary: 'Checks and writes the whole settings file; a mistake is INVALID_PARAMS naming each field (the file is then untouched). They apply at the next start.',
+    params: Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
+    result: Type.Object({ saved: Type.Literal(true), restart_required: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.setApiToken': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary: 'Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back.',
+    params: Type.Object({ token: Type.String({ minLength: 8, maxLength: 500 }) }, { additionalProperties: false }),
+    result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.doctor': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 20,
+    summary: 'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        ok: Type.Boolean(),
+        checks: Type.Array(
+          Type.Object(
+            {
+              id: Type.String(),
+              status: Type.Union([Type.Literal('ok'), Type.Literal('warn'), Type.Literal('fail'), Type.Literal('skip')]),
+              summary: Type.String(),
+              details: Type.Record(Type.String(), Type.Unknown()),
+              fix: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'operator.detectPinpads': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary: 'Serial ports that look like PINPADs, for the PINPAD setting (only an ABECS exchange proves one is).',
+    params: NoParams,
+    result: Type.Object(
+      {
+        ports: Type.Array(
+          Type.Object(
+            {
+              address: Type.String(),
+              maker: Type.Union([Type.String(), Type.Null()]),
+              model: Type.Union([Type.String(), Type.Null()]),
+              manufacturer: Type.Union([Type.String(), Type.Null()]),
+              likely_pinpad: Type.Boolean(),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
   }),
   'agent.status': method({
     tag: 'agent',

@@ -28,4 +28,30 @@ export interface PosAgent {
   readonly sellerId: string;
   readonly apiHealth: ApiHealthMonitor;
   readonly clients: ClientStore;
+  /** What the window manages beyond the POS API (settings, the API token, diagnostics); absent in tests that need none. */
+  readonly operator?: OperatorServices;
+}
+
+/** One mistake of a settings file, naming its field. */
+export interface SettingsViolation {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * The agent's services for its window, behind an interface so the POS server knows nothing of
+ * files, keychains or the doctor's checks.
+ */
+export interface OperatorServices {
+  /** The settings file as it is (null when there is none), and the mistake the agent started despite. */
+  readSettings(): { path: string; json: unknown; problem: { message: string; violations: readonly SettingsViolation[] } | null };
+  /** Checks and writes the whole file; the violations when refused (the file is then untouched). */
+  saveSettings(json: unknown): { saved: true } | { saved: false; violations: readonly SettingsViolation[] };
+  /** How the API token is kept, and whether one is. */
+  apiToken(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
+  setApiToken(token: string): void;
+  /** `pinbridge doctor` from the window (the PINPAD in use is listed, not opened). */
+  doctor(): Promise<{ ok: boolean; checks: readonly { id: string; status: 'ok' | 'warn' | 'fail' | 'skip'; summary: string; details: Readonly<Record<string, unknown>>; fix?: string }[] }>;
+  /** Serial ports that look like PINPADs (USB ids, maker names). */
+  detectPinpads(): Promise<readonly { address: string; maker: string | null; model: string | null; manufacturer: string | null; likely_pinpad: boolean }[]>;
 }

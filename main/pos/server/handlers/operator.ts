@@ -7,6 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { normalizeOrigin } from '../../clients/client-store.js';
 import { PosError } from '../../protocol/index.js';
+import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import { clientRecordView, pairingRequestView } from '../views.js';
 
@@ -30,8 +31,25 @@ function openSessionsOf(context: CallContext, clientId: string): number {
   return context.hub.clientsView().clients.find((client) => client.client_id === clientId)?.connected ?? 0;
 }
 
+function services(context: CallContext): OperatorServices {
+  const found = context.agent.operator;
+  if (found === undefined) throw new PosError('INVALID_STATE', 'This agent has no settings or diagnostics to manage.', { reason: 'NO_OPERATOR_SERVICES' });
+  return found;
+}
+
 export const operatorHandlers: Handlers<
-  'session.operator' | 'operator.pairings' | 'operator.rejectPairing' | 'operator.clients' | 'operator.revokeClient' | 'operator.blockOrigin' | 'operator.unblockOrigin'
+  | 'session.operator'
+  | 'operator.pairings'
+  | 'operator.rejectPairing'
+  | 'operator.clients'
+  | 'operator.revokeClient'
+  | 'operator.blockOrigin'
+  | 'operator.unblockOrigin'
+  | 'operator.settings'
+  | 'operator.saveSettings'
+  | 'operator.setApiToken'
+  | 'operator.doctor'
+  | 'operator.detectPinpads'
 > = {
   'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
@@ -77,6 +95,37 @@ export const operatorHandlers: Handlers<
     hub.clientsChanged();
     return { origin: normalized };
   },
+
+  'operator.settings': (_params, context) => {
+    const operator = services(context);
+    const { path, json, problem } = operator.readSettings();
+    const settings = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+    return { path, settings, problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] }, api_token: operator.apiToken() };
+  },
+
+  'operator.saveSettings': ({ settings }, context) => {
+    const saved = services(context).saveSettings(settings);
+    if (!saved.saved) {
+      throw new PosError('INVALID_PARAMS', `The settings have ${saved.violations.length} mistake(s): ${saved.violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`, {
+        violations: saved.violations.map((v) => ({ field: `settings.${v.field}`, message: v.message })),
+      });
+    }
+    context.log.info({}, 'settings saved from the window');
+    return { saved: true as const, restart_required: true as const };
+  },
+
+  'operator.setApiToken': ({ token }, context) => {
+    services(context).setApiToken(token);
+    context.log.info({}, 'payments API token stored from the window');
+    return { stored: true as const };
+  },
+
+  'operator.doctor': async (_params, context) => {
+    const report = await services(context).doctor();
+    return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+  },
+
+  'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),
 
   'operator.unblockOrigin': ({ origin }, { agent, hub }) => {
     const normalized = originArgument(origin);

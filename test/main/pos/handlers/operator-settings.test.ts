@@ -1,0 +1,121 @@
+/**
+ * The window's settings, token and diagnostics through the real agent (training mode, its own
+ * home): read the file and how the token is kept, save a good file, refuse a bad one naming each
+ * field (the file untouched), keep a token without ever sending it back, run the doctor, list
+ * the serial ports. A POS gets none of it.
+ */
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../../../main/agent/agent.js';
+import { loadSettings, parseSettings } from '../../../../main/agent/settings-file.js';
+import type { SettingsError } from '../../../../main/core/settings.js';
+import { createLogger } from '../../../../main/log.js';
+import { artifactsDir } from '../../../helpers/card-data-scan.js';
+import { checkedCall as call, checkedFailure as refused, openSocket, RpcClient } from '../pos-rig.js';
+
+let home: string;
+let agent: Agent;
+let window: RpcClient;
+
+async function connect(origin?: string): Promise<RpcClient> {
+  return new RpcClient(await openSocket(agent.pos.url, origin === undefined ? {} : { Origin: origin }));
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(artifactsDir(), 'operator-settings-'));
+  agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'silent' }) });
+  window = await connect(`http://127.0.0.1:${agent.pos.port}`);
+  await call(window, 'session.operator', { key: agent.operatorKey });
+}, 30_000);
+afterAll(async () => {
+  window?.socket.terminate();
+  await agent?.stop();
+});
+
+describe('settings from the window', () => {
+  const settingsPath = (): string => join(home, '.pinbridge', 'settings.json');
+
+  it('reads no file as the defaults, and says how the token is kept', async () => {
+    expect(await call(window, 'operator.settings')).toEqual({
+      path: settingsPath(),
+      settings: null,
+      problem: null,
+      api_token: { kind: 'file', stored: false },
+    });
+  });
+
+  it('saves a good file, privately, to apply at the next start', async () => {
+    const settings = { confirmation: 'pos', pinpad: { address: 'sim' }, api: { base_url: 'https://api.example.com', marketplace_id: 'm', seller_id: 's' } };
+    expect(await call(window, 'operator.saveSettings', { settings })).toEqual({ saved: true, restart_required: true });
+    expect(JSON.parse(readFileSync(settingsPath(), 'utf8'))).toEqual(settings);
+    expect(statSync(settingsPath()).mode & 0o777).toBe(0o600);
+    expect((await call(window, 'operator.settings')).settings).toEqual(settings);
+  });
+
+  it('refuses a bad file naming each field, and leaves the saved one', async () => {
+    const before = readFileSync(settingsPath(), 'utf8');
+    const error = await refused(window, 'operator.saveSettings', { settings: { confirmation: 'sometimes', api: { base_url: 'nope' } } });
+    expect(error.code).toBe('INVALID_PARAMS');
+    const fields = (error.violations as { field: string }[]).map((v) => v.field);
+    expect(fields).toEqual(expect.arrayContaining(['settings.confirmation', 'settings.api.base_url', 'settings.api.marketplace_id']));
+    expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
+  });
+
+  it('keeps the API token in a private file and never sends it back', async () => {
+    expect(await call(window, 'operator.setApiToken', { token: 'zpk_test_0123456789' })).toEqual({ stored: true });
+    expect(readFileSync(join(home, '.pinbridge', 'api-token'), 'utf8').trim()).toBe('zpk_test_0123456789');
+    const read = await call(window, 'operator.settings');
+    expect(read.api_token).toEqual({ kind: 'file', stored: true });
+    expect(JSON.stringify(read)).not.toContain('zpk_test_0123456789');
+  });
+
+  it('runs the doctor with each check and its fix, and lists the serial ports', async () => {
+    const report = await call(window, 'operator.doctor');
+    expect(report.checks.map((check) => check.id)).toEqual(expect.arrayContaining(['settings', 'pinpads', 'printers', 'payments-api', 'pos-ports']));
+    expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'ok' });
+    expect(Array.isArray((await call(window, 'operator.detectPinpads')).ports)).toBe(true);
+  }, 30_000);
+
+  it('keeps all of it from a paired POS', async () => {
+    const posClient = await connect();
+    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads'] as const) {
+      expect(await refused(posClient, method)).toMatchObject({ code: 'OPERATOR_ONLY' });
+    }
+    expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({ code: 'OPERATOR_ONLY' });
+    posClient.socket.terminate();
+  });
+});
+
+describe('an agent started despite a bad settings file', () => {
+  it('shows the window the mistake, naming the field', async () => {
+    const badHome = mkdtempSync(join(artifactsDir(), 'operator-bad-'));
+    const path = join(badHome, 'settings.json');
+    writeFileSync(path, JSON.stringify({ confirmation: 'sometimes' }));
+    let problem: SettingsError | undefined;
+    try {
+      parseSettings({ confirmation: 'sometimes' }, path);
+    } catch (error) {
+      problem = error as SettingsError;
+    }
+    const started = await Agent.start({
+      settings: { ...loadSettings(undefined, badHome), path },
+      api: {},
+      pinpadAddress: 'sim',
+      home: badHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+      settingsProblem: problem!,
+    });
+    try {
+      const own = new RpcClient(await openSocket(started.pos.url));
+      await call(own, 'session.operator', { key: started.operatorKey });
+      const read = await call(own, 'operator.settings');
+      expect(read.settings).toEqual({ confirmation: 'sometimes' });
+      expect(read.problem?.violations.map((v) => v.field)).toEqual(['confirmation']);
+      own.socket.terminate();
+    } finally {
+      await started.stop();
+    }
+  }, 30_000);
+});
