@@ -4,6 +4,8 @@
  * ports, says hello with the client token, pairs, types every call and event from the protocol,
  * reconnects with backoff, and — the part a POS gets wrong most — recovers a payment whose
  * answer was lost with the connection (payment.status, then wait or start again: idempotent).
+ * With `operatorKey` it is Pinbridge's own window instead of a POS: session.operator on every
+ * connection, no pairing, no token.
  *
  * Protocol types come from `main/pos/protocol` with `import type` only, so the compiled client
  * needs nothing but a WebSocket.
@@ -40,6 +42,8 @@ export type ClientEvents = { [E in EventName]: EventPayload<E> } & {
 export type ClientEventName = keyof ClientEvents;
 
 export type AgentInfo = ResultOf<'agent.info'>;
+/** What session.operator answered: this connection is Pinbridge's own window. */
+export type OperatorLogin = ResultOf<'session.operator'>;
 export type PairingStarted = ResultOf<'session.pair'>;
 export type PaymentStartParams = ParamsOf<'payment.start'>;
 
@@ -54,6 +58,12 @@ export interface PinbridgeClientOptions {
   readonly token?: string | null;
   /** Called with the new token after pairing, and with null when it is revoked or rejected: store it. */
   readonly onToken?: (token: string | null) => void;
+  /**
+   * The agent's operator key: this client is Pinbridge's own window. On every connection it logs
+   * in with `session.operator {key}` instead of `session.hello` (a token is then never sent). A
+   * refused key (OPERATOR_ONLY) rejects `connect()` and leaves the connection `open`, anonymous.
+   */
+  readonly operatorKey?: string;
   /** The WebSocket class. Default `globalThis.WebSocket` (browsers); in Node 20 pass `WebSocket` from `ws`. */
   readonly WebSocket?: WebSocketCtor;
   /** How long a call waits for its answer (default 30 s). payment.start waits without a limit. */
@@ -131,6 +141,11 @@ export class PinbridgeClient {
   #agentInfo: AgentInfo | null = null;
   #clientId: string | null = null;
   #clientName: string | null = null;
+  readonly #operatorKey: string | null;
+  /** session.operator's answer on the current connection; null when not logged in as the window. */
+  #operatorLogin: OperatorLogin | null = null;
+  /** Why the operator key was refused on the last connection (for the payments waiting on it). */
+  #operatorRefusal: PinbridgeError | null = null;
 
   constructor(options: PinbridgeClientOptions = {}) {
     const urls = options.url !== undefined ? [options.url] : [...(options.urls ?? defaultUrls(options.secure === true))];
@@ -145,6 +160,7 @@ export class PinbridgeClient {
     this.#backoff = options.reconnect === false ? null : new Backoff(options.reconnect ?? {});
     this.#onToken = options.onToken;
     this.#token = options.token ?? null;
+    this.#operatorKey = options.operatorKey ?? null;
   }
 
   // ------------------------------------------------------------------------------------------
@@ -161,6 +177,11 @@ export class PinbridgeClient {
 
   get paired(): boolean {
     return this.#token !== null;
+  }
+
+  /** With `operatorKey`: session.operator's answer (name, version, mode) while logged in as the window, else null. */
+  get operator(): OperatorLogin | null {
+    return this.#operatorLogin;
   }
 
   /** agent.info of the agent connected last (version, protocol, mode…). */
@@ -203,7 +224,8 @@ export class PinbridgeClient {
    * says hello. Resolves in state `open` (no token) or `ready`. Rejects with a PinbridgeError:
    * AGENT_UNREACHABLE (nothing answered), ORIGIN_BLOCKED / ORIGIN_NOT_ALLOWED (state `blocked`),
    * TOKEN_INVALID (the token is forgotten, onToken(null); the connection stays `open` to pair
-   * again), or the agent's error at hello. Called while reconnecting, it retries at once.
+   * again), OPERATOR_ONLY (with `operatorKey`: the key is refused; the connection stays `open`),
+   * or the agent's error at hello. Called while reconnecting, it retries at once.
    */
   connect(): Promise<void> {
     if (this.#state === 'open' || this.#state === 'ready') return Promise.resolve();
@@ -222,6 +244,7 @@ export class PinbridgeClient {
     const socket = this.#socket;
     this.#socket = null;
     this.#live = false;
+    this.#operatorLogin = null;
     const error = clientError('CONNECTION_LOST', 'The client was closed');
     this.#failure = error;
     this.#rejectPending(error);
@@ -369,7 +392,13 @@ export class PinbridgeClient {
           resolve();
           return true;
         }
-        if (this.#token === null) {
+        if (this.#operatorKey !== null) {
+          // The window logs in with its key, not a token: only a refused key ends the wait.
+          if (this.#operatorRefusal !== null && this.#state === 'open') {
+            reject(this.#operatorRefusal);
+            return true;
+          }
+        } else if (this.#token === null) {
           reject(this.#tokenLoss ?? new PinbridgeError('UNAUTHENTICATED', 'This client has no token any more'));
           return true;
         }
@@ -444,6 +473,7 @@ export class PinbridgeClient {
 
   /** Says hello when there is a token, then goes live (`ready` or `open`). */
   async #logIn(socket: WebSocketLike, closed: Promise<ClosedEvent>, epoch: number): Promise<void> {
+    if (this.#operatorKey !== null) return this.#logInAsOperator(socket, closed, epoch, this.#operatorKey);
     const token = this.#token;
     let missedResults: PaymentOutcome[] = [];
     if (token !== null) {
@@ -468,6 +498,29 @@ export class PinbridgeClient {
     this.#backoff?.reset();
     this.#goLive(token === null ? 'open' : 'ready');
     for (const outcome of missedResults) this.#events.emit('payment.result', outcome);
+  }
+
+  /** The window's login (session.operator with the key), then live: `ready`, or `open` when the key is refused. */
+  async #logInAsOperator(socket: WebSocketLike, closed: Promise<ClosedEvent>, epoch: number, key: string): Promise<void> {
+    this.#operatorLogin = null;
+    let login: OperatorLogin;
+    try {
+      login = await this.#handshakeRequest(socket, closed, 'session.operator', { key });
+    } catch (error) {
+      if (epoch === this.#epoch && this.#socket === socket && isPinbridgeError(error, 'OPERATOR_ONLY')) {
+        // The connection is fine; only the key is not (the agent has a new key, or the page is not its own).
+        this.#operatorRefusal = error;
+        this.#goLive('open');
+        throw error;
+      }
+      this.#drop(socket);
+      throw error;
+    }
+    this.#operatorLogin = login;
+    this.#operatorRefusal = null;
+    this.#failure = null;
+    this.#backoff?.reset();
+    this.#goLive('ready');
   }
 
   /**
@@ -572,6 +625,7 @@ export class PinbridgeClient {
 
   #onClose(code: number, reason: string): void {
     this.#socket = null;
+    this.#operatorLogin = null;
     const wasLive = this.#live;
     this.#live = false;
     const error = errorForClose(code, reason);

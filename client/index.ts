@@ -13,6 +13,7 @@ export {
   type ClientEvents,
   type ClientState,
   type ClosedEvent,
+  type OperatorLogin,
   type PairingStarted,
   type PaymentStartParams,
   type PinbridgeClientOptions,

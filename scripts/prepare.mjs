@@ -10,8 +10,8 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-// The agent, then the declarations of the POS client (`pinbridge/client`).
-for (const project of ['tsconfig.build.json', 'tsconfig.client.json']) {
+// The agent, the declarations of the POS client (`pinbridge/client`), then the window's scripts.
+for (const project of ['tsconfig.build.json', 'tsconfig.client.json', 'renderer/tsconfig.json']) {
   const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }

@@ -22,7 +22,8 @@ import { PROGRESS_STEPS, type PaymentProgress, type ProgressStep } from './event
 import type { Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentRecord } from './journal/record.js';
 import { outcomeOf, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
-import { paramsHash, startViolations, type InstallmentRules, type StartParams } from './params.js';
+import { paramsHash } from './params-hash.js';
+import { startViolations, type InstallmentRules, type StartParams } from './params.js';
 import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
 import { problem } from './problems.js';
 import { runSale, type LiveRun } from './sale.js';

@@ -6,7 +6,6 @@
  */
 import { Type, type Static } from 'typebox';
 import {
-  canonicalJson,
   DESCRIPTION_MAX,
   INSTALLMENTS_MAX,
   INSTALLMENTS_MIN,
@@ -14,7 +13,6 @@ import {
   REFERENCE_ID_MAX,
   schemaViolations,
 } from '../contract/index.js';
-import { createHash } from 'node:crypto';
 import type { EngineViolation } from './errors.js';
 
 export const StartParams = Type.Object(
@@ -73,15 +71,6 @@ export function startViolations(params: unknown, rules: InstallmentRules): Engin
     violations.push({ field: 'notification', message: 'Field notification must be one line' });
   }
   return violations;
-}
-
-/**
- * What makes two starts "the same payment": every parameter but the PINPAD (a retry after a
- * PINPAD swap is still the same sale). SHA-256 of the canonical JSON.
- */
-export function paramsHash(params: StartParams): string {
-  const { terminal: _terminal, ...rest } = params;
-  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
 }
 
 /** Most installments the amount allows (each ≥ the minimum), capped by the rules. */

@@ -656,3 +656,101 @@ describe('events', () => {
     expect(states).toEqual(['connecting', 'ready']);
   });
 });
+
+describe("Pinbridge's own window (operatorKey)", () => {
+  const KEY = 'operator-key-of-this-agent';
+
+  /** The agent's session.operator: the right key logs the session in as the window. */
+  function acceptOperatorKey(agent: FakeAgent, mode: 'training' | 'live' = 'training'): void {
+    agent.handle('session.operator', ({ key }, session) => {
+      if (key !== KEY) throw new PosError('OPERATOR_ONLY');
+      session.clientId = 'operator-window';
+      return { name: 'Pinbridge', version: '0.0.0-test', mode };
+    });
+  }
+
+  it('logs in with session.operator on every connection, never with hello or the token: state ready', async () => {
+    const agent = await startAgent({ paired: true });
+    acceptOperatorKey(agent, 'live');
+    agent.handle('pinpad.list', () => ({ pinpads: [] }));
+    const client = newClient(agent, { operatorKey: KEY, token: TOKEN });
+    const states = recordStates(client);
+    expect(client.operator).toBeNull();
+
+    await client.connect();
+
+    expect(states).toEqual(['connecting', 'ready']);
+    expect(client.operator).toEqual({ name: 'Pinbridge', version: '0.0.0-test', mode: 'live' });
+    expect(agent.requests.map((request) => request.method)).toEqual(['agent.info', 'session.operator']);
+    expect(agent.received('session.operator')[0]?.params).toEqual({ key: KEY });
+    await expect(client.call('pinpad.list', {})).resolves.toEqual({ pinpads: [] });
+
+    agent.dropAll();
+    await until(() => client.state === 'reconnecting', 'reconnecting');
+    expect(client.operator).toBeNull();
+    await until(() => client.state === 'ready', 'ready again');
+
+    expect(agent.received('session.operator')).toHaveLength(2);
+    expect(agent.received('session.hello')).toEqual([]);
+    expect(client.operator?.mode).toBe('live');
+  });
+
+  it('a refused key: connect() rejects OPERATOR_ONLY and the connection stays open, anonymous', async () => {
+    const agent = await startAgent();
+    acceptOperatorKey(agent);
+    const client = newClient(agent, { operatorKey: 'a-key-from-another-install' });
+
+    const error = await rejection(client.connect());
+
+    expect(error.code).toBe('OPERATOR_ONLY');
+    expect(error.cashierMessage).toBe(POS_ERRORS.OPERATOR_ONLY.cashier);
+    expect(client.state).toBe('open');
+    expect(client.operator).toBeNull();
+    expect(agent.connections).toBe(1);
+  });
+
+  it('pay() recovers a payment after a lost connection by logging in with the key again', async () => {
+    const agent = await startAgent();
+    acceptOperatorKey(agent);
+    let starts = 0;
+    agent.handle('payment.start', (_params, session) => {
+      starts += 1;
+      session.socket.terminate();
+      return never();
+    });
+    const result = outcome({ reference_id: START.reference_id });
+    agent.handle('payment.status', () => ({ status: 'Processed', result, receipts: null }));
+    const client = newClient(agent, { operatorKey: KEY });
+    await client.connect();
+
+    await expect(client.pay(START)).resolves.toEqual(result);
+
+    expect(starts).toBe(1);
+    const methods = agent.requests.map((request) => request.method);
+    expect(methods.slice(methods.indexOf('payment.start'))).toEqual(['payment.start', 'agent.info', 'session.operator', 'payment.status']);
+  });
+
+  it('pay() rejects with OPERATOR_ONLY when the key is refused after the connection was lost, instead of waiting forever', async () => {
+    const agent = await startAgent();
+    let accepted = true;
+    agent.handle('session.operator', (_params, session) => {
+      if (!accepted) throw new PosError('OPERATOR_ONLY');
+      session.clientId = 'operator-window';
+      return { name: 'Pinbridge', version: '0.0.0-test', mode: 'training' };
+    });
+    agent.handle('payment.start', (_params, session) => {
+      // The agent restarts with a new key while the payment is waiting.
+      accepted = false;
+      session.socket.terminate();
+      return never();
+    });
+    const client = newClient(agent, { operatorKey: KEY });
+    await client.connect();
+
+    const error = await rejection(client.pay(START));
+
+    expect(error.code).toBe('OPERATOR_ONLY');
+    expect(client.state).toBe('open');
+    expect(agent.received('payment.status')).toEqual([]);
+  });
+});

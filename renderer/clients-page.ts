@@ -1,0 +1,244 @@
+/**
+ * The POS clients: pairing requests as they arrive (pairing.requested; operator.pairings at
+ * load) with their 6-digit code in very large type, the POS's name and origin, a countdown and
+ * "Recusar" (operator.rejectPairing) — gone on pairing.ended; the paired clients (operator.clients,
+ * then pos.clients events) with their connections, last seen and "Revogar" (behind a
+ * confirmation, operator.revokeClient); and the blocked origins with "Desbloquear".
+ */
+import type { EventPayload, ResultOf } from '../client/index.js';
+import { errorText, type WindowContext } from './context.js';
+import { confirmAction } from './dialog.js';
+import { button, byId, h, keepFocus } from './dom.js';
+import { formatCountdown, formatDateTime, t } from './i18n.js';
+
+type PairingRequest = EventPayload<'pairing.requested'>;
+type ClientRecord = EventPayload<'pos.clients'>['clients'][number];
+type BlockedOrigin = ResultOf<'operator.clients'>['blocked_origins'][number];
+
+export class ClientsPage {
+  readonly #context: WindowContext;
+  readonly #pairings = new Map<string, PairingRequest>();
+  #clients: ClientRecord[] = [];
+  #anonymous = 0;
+  #blocked: BlockedOrigin[] = [];
+
+  readonly #pairingList = byId('pairings');
+  readonly #pairingsEmpty = byId('pairings-empty');
+  readonly #pairedBody = byId('paired-body');
+  readonly #pairedTable = byId('paired-table');
+  readonly #pairedEmpty = byId('paired-empty');
+  readonly #revoked = byId<HTMLDetailsElement>('revoked');
+  readonly #revokedSummary = byId('revoked-summary');
+  readonly #revokedList = byId('revoked-list');
+  readonly #blockedList = byId('blocked-list');
+  readonly #blockedEmpty = byId('blocked-empty');
+  readonly #message = byId('clients-message');
+  readonly #error = byId('clients-error');
+
+  constructor(context: WindowContext) {
+    this.#context = context;
+    const { client } = context;
+    client.on('pairing.requested', (pairing) => {
+      this.#pairings.set(pairing.pairing_id, pairing);
+      this.#renderPairings();
+      this.#context.changed();
+    });
+    client.on('pairing.ended', ({ pairing_id: pairingId }) => {
+      this.#pairings.delete(pairingId);
+      this.#renderPairings();
+      this.#context.changed();
+    });
+    client.on('pos.clients', ({ clients, anonymous_sessions: anonymous }) => {
+      this.#clients = clients;
+      this.#anonymous = anonymous;
+      this.#renderClients();
+      this.#context.changed();
+    });
+    // The countdowns tick in place: re-rendering every second would take the focus off "Recusar".
+    setInterval(() => this.#tick(), 1_000);
+  }
+
+  async load(): Promise<void> {
+    const { client } = this.#context;
+    try {
+      const [{ pairings }, clients] = await Promise.all([client.call('operator.pairings', {}), client.call('operator.clients', {})]);
+      this.#pairings.clear();
+      for (const pairing of pairings) this.#pairings.set(pairing.pairing_id, pairing);
+      this.#clients = clients.clients;
+      this.#blocked = clients.blocked_origins;
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+      return;
+    }
+    this.render();
+    this.#context.changed();
+  }
+
+  /** The requests waiting for their code, oldest first. */
+  pairings(): PairingRequest[] {
+    return [...this.#pairings.values()];
+  }
+
+  /** Paired clients not revoked, with how many of them are connected, and connections not paired yet. */
+  counts(): { paired: number; connected: number; anonymous: number } {
+    const active = this.#clients.filter((client) => client.revoked_at === null);
+    return { paired: active.length, connected: active.filter((client) => client.connected > 0).length, anonymous: this.#anonymous };
+  }
+
+  render(): void {
+    this.#renderPairings();
+    this.#renderClients();
+  }
+
+  #renderPairings(): void {
+    const now = Date.now();
+    const live = this.pairings().filter((pairing) => Date.parse(pairing.expires_at) > now);
+    this.#pairingsEmpty.hidden = live.length > 0;
+    keepFocus(this.#pairingList, () => this.#pairingList.replaceChildren(...live.map((pairing) => this.#pairingItem(pairing, now))));
+  }
+
+  #pairingItem(pairing: PairingRequest, now: number): HTMLLIElement {
+    const grouped = `${pairing.code.slice(0, 3)} ${pairing.code.slice(3)}`;
+    return h(
+      'li',
+      { className: 'pairing', attrs: { 'data-pairing-id': pairing.pairing_id } },
+      h('p', { className: 'pairing-name' }, pairing.name),
+      h('p', { className: 'pairing-origin' }, pairing.origin === null ? t('pairings.program') : t('pairings.origin', { origin: pairing.origin })),
+      h(
+        'p',
+        { className: 'pairing-code', attrs: { 'data-code': pairing.code } },
+        h('span', { attrs: { 'aria-hidden': 'true' } }, grouped),
+        // Read digit by digit, not as "eight hundred ninety-four thousand…".
+        h('span', { className: 'visually-hidden' }, t('pairings.codeLabel', { digits: [...pairing.code].join(' ') })),
+      ),
+      h('p', { className: 'pairing-instructions' }, t('pairings.instructions')),
+      h('p', { className: 'pairing-expiry' }, h('span', { className: 'countdown', attrs: { 'data-expires-at': pairing.expires_at } }, this.#countdownText(pairing.expires_at, now))),
+      button(t('pairings.reject'), {
+        variant: 'danger',
+        label: t('pairings.rejectLabel', { name: pairing.name }),
+        focusKey: `reject:${pairing.pairing_id}`,
+        onClick: () => void this.#reject(pairing),
+      }),
+    );
+  }
+
+  #countdownText(expiresAt: string, now: number): string {
+    const left = (Date.parse(expiresAt) - now) / 1000;
+    return left > 0 ? t('pairings.expiresIn', { time: formatCountdown(left) }) : t('pairings.expired');
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    let expired = false;
+    for (const countdown of this.#pairingList.querySelectorAll<HTMLElement>('.countdown')) {
+      const expiresAt = countdown.dataset.expiresAt ?? '';
+      countdown.textContent = this.#countdownText(expiresAt, now);
+      if (Date.parse(expiresAt) <= now) expired = true;
+    }
+    if (!expired) return;
+    for (const [id, pairing] of this.#pairings) if (Date.parse(pairing.expires_at) <= now) this.#pairings.delete(id);
+    this.#renderPairings();
+    this.#context.changed();
+  }
+
+  #renderClients(): void {
+    const active = this.#clients.filter((client) => client.revoked_at === null);
+    const revoked = this.#clients.filter((client) => client.revoked_at !== null);
+    this.#pairedTable.hidden = active.length === 0;
+    this.#pairedEmpty.hidden = active.length > 0;
+    keepFocus(this.#pairedBody, () => this.#pairedBody.replaceChildren(...active.map((client) => this.#clientRow(client))));
+    this.#revoked.hidden = revoked.length === 0;
+    this.#revokedSummary.textContent = t('paired.revoked', { n: revoked.length });
+    this.#revokedList.replaceChildren(
+      ...revoked.map((client) =>
+        h('li', {}, t('paired.revokedAt', { name: client.name, origin: client.origin ?? t('paired.program'), time: formatDateTime(client.revoked_at ?? '') })),
+      ),
+    );
+    this.#blockedEmpty.hidden = this.#blocked.length > 0;
+    keepFocus(this.#blockedList, () =>
+      this.#blockedList.replaceChildren(
+        ...this.#blocked.map((blocked) =>
+          h(
+            'li',
+            { attrs: { 'data-origin': blocked.origin } },
+            h('span', { className: 'blocked-origin' }, blocked.origin, ' ', h('span', { className: 'hint' }, t('blocked.since', { time: formatDateTime(blocked.blocked_at) }))),
+            button(t('blocked.unblock'), {
+              label: t('blocked.unblockLabel', { origin: blocked.origin }),
+              focusKey: `unblock:${blocked.origin}`,
+              onClick: () => void this.#unblock(blocked.origin),
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  #clientRow(client: ClientRecord): HTMLTableRowElement {
+    const connection =
+      client.connected === 0 ? t('paired.offline') : client.connected === 1 ? t('paired.connectedOne') : t('paired.connectedMany', { n: client.connected });
+    return h(
+      'tr',
+      { attrs: { 'data-client-id': client.client_id, 'data-connected': String(client.connected) } },
+      h('td', { className: 'client-name' }, client.name),
+      h('td', { className: 'origin-cell' }, client.origin ?? t('paired.program')),
+      h('td', {}, h('span', { className: 'connection-state', attrs: { 'data-level': client.connected > 0 ? 'ok' : 'off' } }, connection)),
+      h('td', {}, client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
+      h('td', {}, formatDateTime(client.created_at)),
+      h(
+        'td',
+        {},
+        button(t('paired.revoke'), {
+          variant: 'danger',
+          label: t('paired.revokeLabel', { name: client.name }),
+          focusKey: `revoke:${client.client_id}`,
+          onClick: () => void this.#revoke(client),
+        }),
+      ),
+    );
+  }
+
+  async #reject(pairing: PairingRequest): Promise<void> {
+    this.#clearMessages();
+    try {
+      await this.#context.client.call('operator.rejectPairing', { pairing_id: pairing.pairing_id });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    // pairing.ended removes it; an unknown or expired one is gone anyway.
+    this.#pairings.delete(pairing.pairing_id);
+    this.#renderPairings();
+    this.#context.changed();
+    byId('pairings-title').focus();
+  }
+
+  async #revoke(client: ClientRecord): Promise<void> {
+    this.#clearMessages();
+    const confirmed = await confirmAction({ title: t('revoke.title', { name: client.name }), text: t('revoke.text'), confirm: t('revoke.yes') });
+    if (!confirmed) return;
+    try {
+      await this.#context.client.call('operator.revokeClient', { client_id: client.client_id });
+      this.#message.textContent = t('paired.revokedDone', { name: client.name });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    await this.load();
+    byId('paired-title').focus();
+  }
+
+  async #unblock(origin: string): Promise<void> {
+    this.#clearMessages();
+    try {
+      await this.#context.client.call('operator.unblockOrigin', { origin });
+      this.#message.textContent = t('blocked.unblocked', { origin });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    await this.load();
+    byId('blocked-title').focus();
+  }
+
+  #clearMessages(): void {
+    this.#message.textContent = '';
+    this.#error.textContent = '';
+  }
+}

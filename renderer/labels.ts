@@ -1,0 +1,77 @@
+/**
+ * How a payment reads on screen, the same on every page: its type, card, result and journal
+ * state in the cashier's words, and which group of the day's list it falls in.
+ */
+import type { PaymentOutcome } from '../main/pos/protocol/index.js';
+import { t, type MessageKey } from './i18n.js';
+
+type PaymentState = PaymentOutcome['state'];
+
+/** The groups of the day's list (the status filter). */
+export const SALE_CATEGORIES = ['approved', 'declined', 'failed', 'cancelled', 'in_progress'] as const;
+export type SaleCategory = (typeof SALE_CATEGORIES)[number];
+
+/** States whose result is decided (a cancel, reversal or void may still be on its way to the API). */
+const DECIDED: ReadonlySet<PaymentState> = new Set<PaymentState>([
+  'awaiting_confirmation',
+  'confirmed',
+  'declined',
+  'reversing',
+  'reversed',
+  'aborting',
+  'cancelled',
+  'failed',
+  'undoing',
+  'undone',
+]);
+
+/** Still at the PINPAD or waiting for the authorization: only `payment.cancel` applies. */
+export function isRunning(state: PaymentState): boolean {
+  return !DECIDED.has(state);
+}
+
+export function saleCategory(outcome: PaymentOutcome): SaleCategory {
+  return isRunning(outcome.state) ? 'in_progress' : outcome.status;
+}
+
+const STATE_LABELS: Partial<Record<PaymentState, MessageKey>> = {
+  awaiting_confirmation: 'state.awaitingConfirmation',
+  confirmed: 'state.confirmed',
+  declined: 'state.declined',
+  failed: 'state.failed',
+  cancelled: 'state.cancelled',
+  undone: 'state.undone',
+  undoing: 'state.undoing',
+  reversed: 'state.reversed',
+  reversing: 'state.reversing',
+  aborting: 'state.aborting',
+};
+
+/** "Aprovada", "Estornada", "Em andamento"…: finer than `status`, which calls a void "cancelled". */
+export function stateLabel(outcome: PaymentOutcome): string {
+  return t(STATE_LABELS[outcome.state] ?? 'state.inProgress');
+}
+
+/** The word for the big result line: APROVADA, NEGADA, NÃO REALIZADA, CANCELADA. */
+export function resultLabel(status: PaymentOutcome['status']): string {
+  return t(`result.${status}`);
+}
+
+export function typeLabel(paymentType: PaymentOutcome['payment_type'], installments: number | null): string {
+  if (paymentType === 'debit') return t('type.debit');
+  return installments !== null && installments > 1 ? t('type.creditInstallments', { n: installments }) : t('type.credit');
+}
+
+/** "VISA 411111******1111" — the brand and the masked number, never more. */
+export function cardLabel(card: PaymentOutcome['card']): string {
+  return card === null ? '—' : `${card.brand.toUpperCase()} ${card.masked_pan}`;
+}
+
+export function confirmationLabel(confirmation: PaymentOutcome['confirmation']): string {
+  return confirmation === null ? '—' : t(`confirmation.${confirmation}`);
+}
+
+/** An approval that can still be voided from the window (confirmed, or waiting for the POS). */
+export function canVoid(outcome: PaymentOutcome): boolean {
+  return outcome.state === 'confirmed' || outcome.state === 'awaiting_confirmation';
+}

@@ -1,0 +1,234 @@
+/**
+ * The cashier's window — Pinbridge's own page, in its Electron window or served headless at
+ * http://127.0.0.1:PORT/#key=OPERATOR_KEY. It logs in with the operator key (session.operator,
+ * on every reconnection), then shows four pages on hash routes: #/status (home), #/payment,
+ * #/transactions, #/clients. Without a key, or with a refused one, it says where the right
+ * address is. The shell here owns the login, the connection, the navigation, the training
+ * banner, the language switch and the notices that follow the cashier across pages.
+ */
+import { PinbridgeClient, isPinbridgeError, type ClientState } from '../client/index.js';
+import { ClientsPage } from './clients-page.js';
+import type { Mode, WindowContext } from './context.js';
+import { byId, h } from './dom.js';
+import { currentLanguage, onLanguageChange, plural, setLanguage, t, translateStatic, type MessageKey } from './i18n.js';
+import { forgetOperatorKey, takeOperatorKey } from './login.js';
+import { PaymentPage } from './payment-page.js';
+import { StatusPage } from './status-page.js';
+import { TransactionsPage } from './transactions-page.js';
+
+const ROUTES = ['status', 'payment', 'transactions', 'clients'] as const;
+type Route = (typeof ROUTES)[number];
+const ROUTE_TITLES: Readonly<Record<Route, MessageKey>> = {
+  status: 'nav.status',
+  payment: 'nav.payment',
+  transactions: 'nav.transactions',
+  clients: 'nav.clients',
+};
+/** While the agent is not answering, the page looks again this often. */
+const RETRY_WHEN_DOWN_MS = 5_000;
+
+type LoginProblem = 'missing' | 'refused' | 'unreachable';
+const LOGIN_TEXTS: Readonly<Record<LoginProblem, readonly [MessageKey, MessageKey]>> = {
+  missing: ['login.missing.title', 'login.missing.text'],
+  refused: ['login.refused.title', 'login.refused.text'],
+  unreachable: ['login.unreachable.title', 'login.unreachable.text'],
+};
+const CONNECTION_TEXTS: Readonly<Record<ClientState, MessageKey>> = {
+  idle: 'connection.connecting',
+  connecting: 'connection.connecting',
+  open: 'connection.connecting',
+  ready: 'connection.ready',
+  reconnecting: 'connection.reconnecting',
+  blocked: 'connection.closed',
+  closed: 'connection.closed',
+};
+
+function currentRoute(): Route {
+  const name = /^#\/([a-z]+)/.exec(location.hash)?.[1];
+  return ROUTES.find((route) => route === name) ?? 'status';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Language
+
+document.documentElement.lang = currentLanguage();
+translateStatic(document);
+for (const id of ['language', 'login-language']) {
+  byId(id).addEventListener('click', () => setLanguage(currentLanguage() === 'en' ? 'pt-BR' : 'en'));
+}
+
+function renderLanguageSwitches(): void {
+  // Each switch names the other language in that language (and says so to screen readers).
+  const other = currentLanguage() === 'en' ? 'pt-BR' : 'en';
+  for (const id of ['language', 'login-language']) byId(id).setAttribute('lang', other);
+}
+renderLanguageSwitches();
+
+// The skip link moves the focus without touching the hash (the hash is the route).
+byId('skip-link').addEventListener('click', (event) => {
+  event.preventDefault();
+  byId('main').focus();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Login
+
+let loginProblem: LoginProblem | null = null;
+
+function showLogin(problem: LoginProblem): void {
+  loginProblem = problem;
+  const [title, text] = LOGIN_TEXTS[problem];
+  const login = byId('login');
+  login.dataset.problem = problem;
+  byId('login-title').textContent = t(title);
+  byId('login-text').textContent = t(text);
+  byId('login-retry').hidden = problem !== 'unreachable';
+  byId('app').hidden = true;
+  login.hidden = false;
+  document.title = `Pinbridge — ${t(title)}`;
+}
+
+function showApp(): void {
+  loginProblem = null;
+  byId('login').hidden = true;
+  byId('app').hidden = false;
+}
+
+const key = takeOperatorKey();
+if (key === null) showLogin('missing');
+else startWindow(key);
+
+onLanguageChange(() => {
+  renderLanguageSwitches();
+  if (loginProblem !== null) showLogin(loginProblem);
+});
+
+// ---------------------------------------------------------------------------------------------
+// The window, logged in
+
+function startWindow(operatorKey: string): void {
+  const client = new PinbridgeClient({
+    // The agent serves this page: its WebSocket is on the same host and port.
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/pos`,
+    operatorKey,
+  });
+  let mode: Mode | null = null;
+  let route: Route = currentRoute();
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const context: WindowContext = {
+    client,
+    mode: () => mode,
+    changed: () => renderShell(),
+  };
+  const clientsPage = new ClientsPage(context);
+  const statusPage = new StatusPage(context, () => clientsPage.counts());
+  const paymentPage = new PaymentPage(context);
+  const transactionsPage = new TransactionsPage(context);
+
+  function renderShell(): void {
+    const state = client.state;
+    document.body.dataset.connection = state;
+    byId('connection-text').textContent = t(CONNECTION_TEXTS[state]);
+    byId('training-banner').hidden = mode !== 'training';
+    byId('notice-connection').hidden = state !== 'reconnecting';
+    const version = client.operator?.version ?? client.agentInfo?.version;
+    byId('agent-version').textContent = version === undefined ? '' : version;
+
+    const running = paymentPage.runningSummary();
+    const paymentBadge = byId('nav-payment-badge');
+    paymentBadge.hidden = running === null;
+    paymentBadge.replaceChildren(h('span', { attrs: { 'aria-hidden': 'true' } }, '●'), h('span', { className: 'visually-hidden' }, t('nav.paymentBadge')));
+    const paymentNotice = byId('notice-payment');
+    paymentNotice.hidden = running === null || route === 'payment';
+    if (running !== null) byId('notice-payment-text').textContent = t('notice.payment', { amount: running.amount, message: running.message });
+
+    const pairings = clientsPage.pairings();
+    const pairingBadge = byId('nav-clients-badge');
+    pairingBadge.hidden = pairings.length === 0;
+    pairingBadge.replaceChildren(
+      h('span', { attrs: { 'aria-hidden': 'true' } }, String(pairings.length)),
+      h('span', { className: 'visually-hidden' }, plural(pairings.length, 'nav.pairingsOne', 'nav.pairingsMany')),
+    );
+    const first = pairings[0];
+    const pairingNotice = byId('notice-pairing');
+    pairingNotice.hidden = first === undefined || route === 'clients';
+    if (first !== undefined) byId('notice-pairing-text').textContent = t('notice.pairing', { name: first.name, code: `${first.code.slice(0, 3)} ${first.code.slice(3)}` });
+
+    statusPage.render();
+  }
+
+  function showRoute(next: Route, moveFocus: boolean): void {
+    route = next;
+    for (const name of ROUTES) {
+      byId(`page-${name}`).hidden = name !== next;
+      const link = byId(`nav-${name}`);
+      if (name === next) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
+    document.title = `${t(ROUTE_TITLES[next])} — Pinbridge`;
+    // A page the cashier goes to reads its data again: it is shown current.
+    if (moveFocus && client.state === 'ready') {
+      if (next === 'transactions') void transactionsPage.load();
+      if (next === 'clients') void clientsPage.load();
+    }
+    renderShell();
+    if (moveFocus) byId(`${next}-title`).focus();
+  }
+
+  window.addEventListener('hashchange', () => showRoute(currentRoute(), true));
+  // A link to the page already shown changes no hash: it still takes the cashier to the page's title.
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('a[href^="#/"]')) {
+    link.addEventListener('click', (event) => {
+      if (link.getAttribute('href') !== location.hash) return;
+      event.preventDefault();
+      showRoute(currentRoute(), true);
+    });
+  }
+
+  onLanguageChange(() => {
+    showRoute(route, false);
+    statusPage.render();
+    paymentPage.render();
+    transactionsPage.render();
+    clientsPage.render();
+  });
+
+  client.on('state', (state) => {
+    if (state === 'ready') {
+      mode = client.operator?.mode ?? mode;
+      showApp();
+      showRoute(route, false);
+      void Promise.all([statusPage.load(), paymentPage.load(), transactionsPage.load(), clientsPage.load()]).then(() => renderShell());
+    } else if (state === 'open' && client.operator === null) {
+      // Connected but not the window: the key was refused on a reconnection (a new agent key).
+      refused();
+    }
+    renderShell();
+  });
+
+  function refused(): void {
+    forgetOperatorKey();
+    client.close();
+    showLogin('refused');
+  }
+
+  async function connect(): Promise<void> {
+    if (retryTimer !== null) clearTimeout(retryTimer);
+    retryTimer = null;
+    try {
+      await client.connect();
+    } catch (error) {
+      if (isPinbridgeError(error, 'OPERATOR_ONLY')) {
+        refused();
+      } else if (client.state === 'closed' || client.state === 'blocked') {
+        showLogin('unreachable');
+        retryTimer = setTimeout(() => void connect(), RETRY_WHEN_DOWN_MS);
+      }
+    }
+  }
+
+  byId('login-retry').addEventListener('click', () => void connect());
+  showRoute(route, false);
+  void connect();
+}

@@ -1,0 +1,342 @@
+/**
+ * The payment in progress: every payment reaches the window (payment.progress), step by step,
+ * with the same pt-BR texts the PINPAD shows, its amount, a Cancel button (payment.cancel) and
+ * then its result (payment.result, or the answer of a sale started here). In training mode it
+ * also holds the "Venda de teste" form, which starts a sale from the window itself.
+ */
+import type { PaymentOutcome, PaymentProgress } from '../client/index.js';
+import { errorText, todayStartIso, type WindowContext } from './context.js';
+import { button, byId, h, keepFocus } from './dom.js';
+import { currentLanguage, formatTime, t } from './i18n.js';
+import { cardLabel, confirmationLabel, isRunning, resultLabel, typeLabel } from './labels.js';
+import { formatCentavos, parseCentavos } from './money.js';
+
+/** Steps after which the payment's result can be read (payment.status says Processed). */
+const RESULT_STEPS: ReadonlySet<PaymentProgress['step']> = new Set<PaymentProgress['step']>([
+  'awaiting_confirmation',
+  'confirmed',
+  'declined',
+  'cancelled',
+  'failed',
+  'reversed',
+  'undone',
+]);
+
+/** Sent as the description of test sales (it is data for the payments API, not a screen text). */
+const TRAINING_DESCRIPTION = 'Venda de teste (janela do Pinbridge)';
+/** How long the window waits for payment.cancel, which answers when the payment has ended. */
+const CANCEL_TIMEOUT_MS = 120_000;
+
+interface TrackedPayment {
+  readonly referenceId: string;
+  terminal: string;
+  readonly steps: PaymentProgress[];
+  amount: number | null;
+  paymentType: PaymentOutcome['payment_type'] | null;
+  installments: number | null;
+  outcome: PaymentOutcome | null;
+  cancelling: boolean;
+  error: string | null;
+}
+
+/** What the shell shows on the other pages while a payment runs. */
+export interface RunningSummary {
+  readonly amount: string;
+  readonly message: string;
+}
+
+export class PaymentPage {
+  readonly #context: WindowContext;
+  readonly #payments = new Map<string, TrackedPayment>();
+  /** The payment on screen: the newest one, or the one the cashier chose. */
+  #focused: string | null = null;
+  /** A test sale started here and not answered yet. */
+  #trainingRunning = false;
+
+  readonly #empty = byId('payment-empty');
+  readonly #current = byId('payment-current');
+  readonly #amount = byId('payment-amount');
+  readonly #summary = byId('payment-summary');
+  readonly #message = byId('payment-message');
+  readonly #result = byId('payment-result');
+  readonly #resultStatus = byId('payment-result-status');
+  readonly #resultReason = byId('payment-result-reason');
+  readonly #resultDetails = byId('payment-result-details');
+  readonly #cancel = byId<HTMLButtonElement>('payment-cancel');
+  readonly #error = byId('payment-error');
+  readonly #steps = byId('payment-steps');
+  readonly #others = byId('payment-others');
+  readonly #othersList = byId('payment-others-list');
+  readonly #training = byId('training-sale');
+  readonly #trainingForm = byId<HTMLFormElement>('training-form');
+  readonly #trainingAmount = byId<HTMLInputElement>('training-amount');
+  readonly #trainingStart = byId<HTMLButtonElement>('training-start');
+  readonly #trainingError = byId('training-error');
+
+  constructor(context: WindowContext) {
+    this.#context = context;
+    const { client } = context;
+    client.on('payment.progress', (progress) => this.#onProgress(progress));
+    client.on('payment.result', (outcome) => this.#onOutcome(outcome));
+    this.#cancel.addEventListener('click', () => void this.#cancelFocused());
+    this.#trainingForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#startTrainingSale();
+    });
+  }
+
+  /** After each (re)connection: payments still running that this window has not seen start. */
+  async load(): Promise<void> {
+    try {
+      const { items } = await this.#context.client.call('payment.list', { from: todayStartIso(), limit: 50 });
+      for (const outcome of items) {
+        if (!isRunning(outcome.state) && !this.#payments.has(outcome.reference_id)) continue;
+        const tracked = this.#track(outcome.reference_id, outcome.terminal);
+        this.#learnDetails(tracked, outcome);
+        if (!isRunning(outcome.state)) tracked.outcome = outcome;
+      }
+    } catch {
+      // The list is a convenience here: the next progress event brings the payment anyway.
+    }
+    this.render();
+  }
+
+  /** The payment running now (for the notice on the other pages), or null. */
+  runningSummary(): RunningSummary | null {
+    const running = this.#running();
+    const tracked = running.find((payment) => payment.referenceId === this.#focused) ?? running[0];
+    if (tracked === undefined) return null;
+    return { amount: tracked.amount === null ? '—' : formatCentavos(tracked.amount), message: this.#currentMessage(tracked) };
+  }
+
+  render(): void {
+    const training = this.#context.mode() === 'training';
+    this.#training.hidden = !training;
+    this.#trainingStart.disabled = this.#trainingRunning;
+    const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
+    this.#empty.hidden = tracked !== undefined;
+    this.#current.hidden = tracked === undefined;
+    if (tracked !== undefined) this.#renderPayment(tracked);
+    this.#renderOthers();
+  }
+
+  #renderPayment(tracked: TrackedPayment): void {
+    const outcome = tracked.outcome;
+    const running = this.#isRunning(tracked);
+    this.#current.dataset.status = running ? 'running' : (outcome?.status ?? 'running');
+    this.#current.dataset.reference = tracked.referenceId;
+    this.#amount.textContent = tracked.amount === null ? '—' : formatCentavos(tracked.amount);
+    const kind = tracked.paymentType === null ? null : typeLabel(tracked.paymentType, tracked.installments);
+    const terminal = tracked.terminal === '' ? null : `${t('payment.terminal')} ${tracked.terminal}`;
+    this.#summary.textContent = [kind, `${t('payment.reference')} ${tracked.referenceId}`, terminal]
+      .filter((part) => part !== null)
+      .join(' · ');
+    this.#message.textContent = this.#currentMessage(tracked);
+
+    this.#result.hidden = running || outcome === null;
+    if (outcome !== null && !running) {
+      const confirmation = outcome.status === 'approved' && outcome.confirmation !== null ? ` — ${confirmationLabel(outcome.confirmation)}` : '';
+      this.#resultStatus.textContent = `${resultLabel(outcome.status)}${confirmation}`;
+      const problem = outcome.problem;
+      this.#resultReason.textContent = problem === null ? '' : currentLanguage() === 'en' ? problem.message : problem.cashier_message;
+      this.#resultReason.hidden = problem === null;
+      // Only what the payment has: a sale that never reached the card has no card, NSU or authorization.
+      const details = [
+        [t('payment.card'), outcome.card === null ? null : cardLabel(outcome.card)],
+        [t('payment.nsu'), outcome.nsu],
+        [t('payment.authorization'), outcome.authorization_code],
+      ].filter((entry): entry is [string, string] => entry[1] !== null);
+      this.#resultDetails.hidden = details.length === 0;
+      this.#resultDetails.replaceChildren(...details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+    }
+
+    this.#cancel.hidden = !running;
+    this.#cancel.disabled = tracked.cancelling;
+    this.#cancel.textContent = tracked.cancelling ? t('payment.cancelling') : t('payment.cancel');
+    this.#error.textContent = tracked.error ?? '';
+
+    this.#steps.replaceChildren(
+      ...tracked.steps.map((step) =>
+        h('li', { attrs: { 'data-step': step.step } }, h('time', { attrs: { datetime: step.at } }, formatTime(step.at)), ' ', h('span', {}, this.#stepText(step, true))),
+      ),
+    );
+  }
+
+  #renderOthers(): void {
+    const others = this.#running().filter((payment) => payment.referenceId !== this.#focused);
+    this.#others.hidden = others.length === 0;
+    keepFocus(this.#othersList, () =>
+      this.#othersList.replaceChildren(
+        ...others.map((payment) =>
+          h(
+            'li',
+            {},
+            button(t('payment.show', { amount: payment.amount === null ? '—' : formatCentavos(payment.amount), message: this.#currentMessage(payment) }), {
+              focusKey: `show:${payment.referenceId}`,
+              onClick: () => {
+                this.#focused = payment.referenceId;
+                this.render();
+                this.#amount.focus();
+              },
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** The text of a step in the current language; the PINPAD's own text stays as the PINPAD shows it. */
+  #stepText(step: PaymentProgress, inLog: boolean): string {
+    if (step.step === 'pinpad_message') return inLog ? t('payment.pinpadSays', { text: step.cashier_message }) : step.cashier_message;
+    return currentLanguage() === 'en' ? step.message : step.cashier_message;
+  }
+
+  #currentMessage(tracked: TrackedPayment): string {
+    const last = tracked.steps.at(-1);
+    if (last !== undefined) return this.#stepText(last, false);
+    return tracked.outcome === null ? '…' : resultLabel(tracked.outcome.status);
+  }
+
+  #isRunning(tracked: TrackedPayment): boolean {
+    if (tracked.outcome !== null) return false;
+    const last = tracked.steps.at(-1);
+    return last === undefined || isRunning(last.state);
+  }
+
+  #running(): TrackedPayment[] {
+    return [...this.#payments.values()].filter((payment) => this.#isRunning(payment));
+  }
+
+  #track(referenceId: string, terminal: string): TrackedPayment {
+    let tracked = this.#payments.get(referenceId);
+    if (tracked === undefined) {
+      tracked = { referenceId, terminal, steps: [], amount: null, paymentType: null, installments: null, outcome: null, cancelling: false, error: null };
+      this.#payments.set(referenceId, tracked);
+      // A new payment takes the screen unless the one shown is still running.
+      const shown = this.#focused === null ? undefined : this.#payments.get(this.#focused);
+      if (shown === undefined || !this.#isRunning(shown)) this.#focused = referenceId;
+    }
+    return tracked;
+  }
+
+  #learnDetails(tracked: TrackedPayment, outcome: PaymentOutcome): void {
+    tracked.terminal = outcome.terminal;
+    tracked.amount = outcome.amount;
+    tracked.paymentType = outcome.payment_type;
+    tracked.installments = outcome.installments;
+  }
+
+  #onProgress(progress: PaymentProgress): void {
+    const known = this.#payments.has(progress.reference_id);
+    const tracked = this.#track(progress.reference_id, progress.terminal);
+    if (progress.step === 'started' && tracked.outcome !== null) {
+      // The same reference started again (a POS repeating a finished sale): show it afresh.
+      tracked.outcome = null;
+      tracked.steps.length = 0;
+    }
+    tracked.steps.push(progress);
+    if (!known || tracked.amount === null) void this.#fetchDetails(tracked);
+    if (RESULT_STEPS.has(progress.step)) void this.#fetchOutcome(tracked);
+    this.render();
+    this.#context.changed();
+  }
+
+  #onOutcome(outcome: PaymentOutcome): void {
+    const tracked = this.#track(outcome.reference_id, outcome.terminal);
+    this.#learnDetails(tracked, outcome);
+    tracked.outcome = outcome;
+    this.render();
+    this.#context.changed();
+  }
+
+  /** Progress events carry no amount: the journal has it. */
+  async #fetchDetails(tracked: TrackedPayment): Promise<void> {
+    try {
+      const { items } = await this.#context.client.call('payment.list', { from: todayStartIso(), limit: 50 });
+      const found = items.find((item) => item.reference_id === tracked.referenceId);
+      if (found === undefined) return;
+      this.#learnDetails(tracked, found);
+      this.render();
+      this.#context.changed();
+    } catch {
+      // Shown without its amount until the result brings it.
+    }
+  }
+
+  /**
+   * The result, read back once the steps say it is there: a payment nobody here started (or the
+   * window's own, answered by payment.start) brings no payment.result event to the window.
+   */
+  async #fetchOutcome(tracked: TrackedPayment): Promise<void> {
+    try {
+      const status = await this.#context.client.call('payment.status', { reference_id: tracked.referenceId });
+      if (status.status === 'Processed') this.#onOutcome(status.result);
+    } catch {
+      // The payment.result event or the next step brings it.
+    }
+  }
+
+  async #cancelFocused(): Promise<void> {
+    const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
+    if (tracked === undefined || tracked.cancelling) return;
+    tracked.cancelling = true;
+    tracked.error = null;
+    this.render();
+    try {
+      // Answers with the final outcome once the PINPAD has stopped (or the void went through).
+      const outcome = await this.#context.client.call('payment.cancel', { reference_id: tracked.referenceId }, { timeoutMs: CANCEL_TIMEOUT_MS });
+      this.#onOutcome(outcome);
+    } catch (error) {
+      tracked.error = errorText(error);
+    } finally {
+      tracked.cancelling = false;
+      this.render();
+    }
+  }
+
+  async #startTrainingSale(): Promise<void> {
+    this.#trainingError.textContent = '';
+    this.#trainingAmount.removeAttribute('aria-invalid');
+    const amount = parseCentavos(this.#trainingAmount.value);
+    if (amount === null) {
+      this.#trainingError.textContent = t('training.badAmount');
+      this.#trainingAmount.setAttribute('aria-invalid', 'true');
+      this.#trainingAmount.focus();
+      return;
+    }
+    const checked = this.#trainingForm.querySelector<HTMLInputElement>('input[name="training-type"]:checked');
+    const paymentType = checked?.value === 'debit' ? 'debit' : 'credit';
+    const referenceId = newTestReference();
+    const tracked = this.#track(referenceId, '');
+    tracked.amount = amount;
+    tracked.paymentType = paymentType;
+    this.#focused = referenceId;
+    this.#trainingRunning = true;
+    this.render();
+    try {
+      const outcome = await this.#context.client.pay({ reference_id: referenceId, amount, payment_type: paymentType, description: TRAINING_DESCRIPTION });
+      this.#onOutcome(outcome);
+    } catch (error) {
+      this.#trainingError.textContent = errorText(error);
+      // Refused before it began (BUSY, no PINPAD…): nothing to show for it.
+      if (tracked.steps.length === 0 && tracked.outcome === null) this.#forget(referenceId);
+    } finally {
+      this.#trainingRunning = false;
+      this.render();
+      this.#context.changed();
+    }
+  }
+
+  #forget(referenceId: string): void {
+    this.#payments.delete(referenceId);
+    if (this.#focused === referenceId) this.#focused = [...this.#payments.keys()].at(-1) ?? null;
+  }
+}
+
+/** "teste-20261121-140509-k3x9": readable, and unique enough for one window's test sales. */
+function newTestReference(now = new Date()): string {
+  const pad = (value: number): string => String(value).padStart(2, '0');
+  const stamp = `${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}-${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+  const random = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0;
+  return `teste-${stamp}-${random.toString(36).padStart(7, '0').slice(0, 7)}`;
+}

@@ -1,0 +1,175 @@
+/**
+ * Status at a glance, the window's home: the PINPADs (model, serial number, connected, busy),
+ * the receipt printers, the payments API, the POS clients connected and the mode. Read with
+ * agent.status at each (re)connection, then kept current by the pinpad.*, printer.status,
+ * api.health and pos.clients events.
+ */
+import type { EventPayload } from '../client/index.js';
+import type { WindowContext } from './context.js';
+import { byId, fill, h } from './dom.js';
+import { formatDateTime, plural, t } from './i18n.js';
+
+type Pinpad = EventPayload<'pinpad.connected'>;
+type Printer = EventPayload<'printer.status'>;
+type ApiHealth = EventPayload<'api.health'>;
+type Level = 'ok' | 'warn' | 'bad' | 'off';
+
+export interface PosCounts {
+  readonly paired: number;
+  readonly connected: number;
+  readonly anonymous: number;
+}
+
+/** A line saying a state with a dot: the colour repeats what the text says, never alone. */
+function stateLine(level: Level, text: string, className = 'state-line'): HTMLParagraphElement {
+  return h('p', { className, attrs: { 'data-level': level } }, h('span', { className: 'dot', attrs: { 'aria-hidden': 'true' } }), text);
+}
+
+function details(entries: readonly (readonly [string, string])[]): HTMLDListElement {
+  return h('dl', { className: 'details' }, ...entries.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+}
+
+export class StatusPage {
+  readonly #context: WindowContext;
+  readonly #posCounts: () => PosCounts;
+  readonly #pinpads = new Map<string, Pinpad>();
+  readonly #printers = new Map<string, Printer>();
+  #api: ApiHealth | null = null;
+  #loaded = false;
+
+  readonly #pinpadsBox = byId('status-pinpads');
+  readonly #printersBox = byId('status-printers');
+  readonly #apiBox = byId('status-api');
+  readonly #posBox = byId('status-pos');
+  readonly #modeBox = byId('status-mode');
+
+  constructor(context: WindowContext, posCounts: () => PosCounts) {
+    this.#context = context;
+    this.#posCounts = posCounts;
+    const { client } = context;
+    const pinpadChanged = (pinpad: Pinpad): void => {
+      this.#pinpads.set(pinpad.serial_number, pinpad);
+      this.render();
+    };
+    client.on('pinpad.connected', pinpadChanged);
+    client.on('pinpad.disconnected', pinpadChanged);
+    client.on('pinpad.busy', pinpadChanged);
+    client.on('printer.status', (printer) => {
+      this.#printers.set(printer.name, printer);
+      this.render();
+    });
+    client.on('api.health', (health) => {
+      this.#api = health;
+      this.render();
+    });
+  }
+
+  async load(): Promise<void> {
+    try {
+      const status = await this.#context.client.call('agent.status', {});
+      this.#pinpads.clear();
+      for (const pinpad of status.pinpads) this.#pinpads.set(pinpad.serial_number, pinpad);
+      this.#printers.clear();
+      for (const printer of status.printers) this.#printers.set(printer.name, printer);
+      this.#api = status.api;
+      this.#loaded = true;
+    } catch {
+      // Shown as it was; the events keep it current and the next connection reads it again.
+    }
+    this.render();
+  }
+
+  render(): void {
+    if (!this.#loaded) return;
+    this.#renderPinpads();
+    this.#renderPrinters();
+    this.#renderApi();
+    this.#renderPos();
+    this.#renderMode();
+  }
+
+  #renderPinpads(): void {
+    const pinpads = [...this.#pinpads.values()];
+    if (pinpads.length === 0) {
+      this.#pinpadsBox.replaceChildren(stateLine('bad', t('status.noPinpad')));
+      return;
+    }
+    this.#pinpadsBox.replaceChildren(
+      ...pinpads.map((pinpad) => {
+        const level: Level = !pinpad.connected ? 'bad' : pinpad.busy ? 'warn' : 'ok';
+        const state = pinpad.connected ? `${t('status.connected')} · ${pinpad.busy ? t('status.busy') : t('status.free')}` : t('status.disconnected');
+        return h(
+          'article',
+          { className: 'device', attrs: { 'data-serial': pinpad.serial_number, 'data-connected': String(pinpad.connected), 'data-busy': String(pinpad.busy) } },
+          h('h3', {}, `${pinpad.manufacturer} ${pinpad.model}`.trim()),
+          stateLine(level, state),
+          pinpad.busy && pinpad.payment_reference !== null ? h('p', { className: 'hint' }, t('status.busyWith', { reference: pinpad.payment_reference })) : null,
+          details([
+            [t('status.serial'), pinpad.serial_number],
+            [t('status.firmware'), pinpad.firmware],
+            [t('status.address'), pinpad.address],
+          ]),
+        );
+      }),
+    );
+  }
+
+  #renderPrinters(): void {
+    const printers = [...this.#printers.values()];
+    if (printers.length === 0) {
+      this.#printersBox.replaceChildren(stateLine('off', t('status.noPrinter')));
+      return;
+    }
+    this.#printersBox.replaceChildren(
+      ...printers.map((printer) => {
+        const problems = [
+          printer.connected === false ? t('status.printerOffline') : null,
+          printer.paper_out ? t('status.paperOut') : null,
+          printer.cover_open ? t('status.coverOpen') : null,
+          printer.error !== null ? t('status.printerError', { error: printer.error }) : null,
+          printer.paper_low && !printer.paper_out ? t('status.paperLow') : null,
+        ].filter((problem): problem is string => problem !== null);
+        const blocking = printer.connected === false || printer.paper_out || printer.cover_open || printer.error !== null;
+        const level: Level = printer.connected === null && problems.length === 0 ? 'off' : blocking ? 'bad' : problems.length > 0 ? 'warn' : 'ok';
+        const text = problems.length > 0 ? problems.join(' · ') : printer.connected === null ? t('status.printerUnknown') : t('status.printerReady');
+        return h('article', { className: 'device', attrs: { 'data-printer': printer.name } }, h('h3', {}, printer.name), stateLine(level, text));
+      }),
+    );
+  }
+
+  #renderApi(): void {
+    const api = this.#api;
+    if (api === null) return;
+    const level: Level = api.state === 'up' ? 'ok' : api.state === 'down' ? 'bad' : 'off';
+    const text = api.state === 'up' ? t('status.apiUp') : api.state === 'down' ? t('status.apiDown') : t('status.apiUnknown');
+    this.#apiBox.dataset.state = api.state;
+    fill(this.#apiBox,
+      stateLine(level, text),
+      api.since === null ? null : h('p', { className: 'hint' }, t('status.since', { time: formatDateTime(api.since) })),
+      api.last_error === null || api.state === 'up' ? null : h('p', { className: 'hint' }, t('status.lastError', { message: api.last_error.message })),
+    );
+  }
+
+  #renderPos(): void {
+    const counts = this.#posCounts();
+    const connected = counts.connected === 0 ? t('status.posNone') : plural(counts.connected, 'status.posOne', 'status.posMany');
+    this.#posBox.dataset.connected = String(counts.connected);
+    fill(this.#posBox,
+      stateLine(counts.connected > 0 ? 'ok' : 'off', connected),
+      h('p', { className: 'hint' }, t('status.posPaired', { n: counts.paired })),
+      counts.anonymous > 0 ? h('p', { className: 'hint' }, t('status.posAnonymous', { n: counts.anonymous })) : null,
+    );
+  }
+
+  #renderMode(): void {
+    const mode = this.#context.mode();
+    if (mode === null) return;
+    const version = this.#context.client.operator?.version;
+    this.#modeBox.dataset.mode = mode;
+    fill(this.#modeBox,
+      stateLine(mode === 'training' ? 'warn' : 'ok', t(mode === 'training' ? 'mode.training' : 'mode.live'), 'state-line mode-line'),
+      h('p', { className: 'hint' }, t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')),
+      version === undefined ? null : h('p', { className: 'hint' }, t('status.version', { version })),
+    );
+  }
+}

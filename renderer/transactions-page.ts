@@ -1,0 +1,375 @@
+/**
+ * Today's sales: the journal's payments since local midnight (payment.list), filtered by status,
+ * each with its amount, type, status, card and time; one sale opened (a modal dialog) shows its
+ * details, its receipt (receipt.get as HTML in a sandboxed frame), reprint (receipt.print), and what can still
+ * be done to it — confirm or undo an approval waiting for the POS, void a confirmed one
+ * (payment.undo), stop one still running (payment.cancel) — each money move behind a
+ * confirmation dialog. Approvals waiting for confirmation (payment.pending) are listed on top.
+ */
+import type { PaymentOutcome } from '../client/index.js';
+import { errorText, todayStartIso, type WindowContext } from './context.js';
+import { confirmAction } from './dialog.js';
+import { button, byId, h, keepFocus } from './dom.js';
+import { currentLanguage, formatTime, plural, t, type MessageKey } from './i18n.js';
+import { canVoid, cardLabel, isRunning, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
+import { formatCentavos } from './money.js';
+
+type Filter = 'all' | SaleCategory;
+type Copy = 'customer' | 'merchant';
+
+/** The most a day's list loads (the API's page limit); a busier day says it shows the newest. */
+const LIST_LIMIT = 1000;
+/** payment.undo and payment.cancel answer once the void or the cancel is through. */
+const MONEY_MOVE_TIMEOUT_MS = 120_000;
+/** Result steps come in bursts: the list is read once they settle. */
+const REFRESH_DEBOUNCE_MS = 400;
+
+const FILTER_LABELS: Readonly<Record<Filter, MessageKey>> = {
+  all: 'filter.all',
+  approved: 'filter.approved',
+  declined: 'filter.declined',
+  failed: 'filter.failed',
+  cancelled: 'filter.cancelled',
+  in_progress: 'filter.inProgress',
+};
+
+export class TransactionsPage {
+  readonly #context: WindowContext;
+  #items: PaymentOutcome[] = [];
+  #total = 0;
+  #confirmations: PaymentOutcome[] = [];
+  #undos: PaymentOutcome[] = [];
+  #filter: Filter = 'all';
+  #selected: string | null = null;
+  #copy: Copy = 'customer';
+  #receiptLoaded = false;
+  #receiptRequest = 0;
+  #busy = false;
+  /** Print jobs started here → the sale they belong to (their printer.job events say how it went). */
+  readonly #printJobs = new Map<string, string>();
+  #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+  readonly #pending = byId('pending');
+  readonly #pendingList = byId('pending-confirmations');
+  readonly #pendingConfirmBlock = byId('pending-confirmations-block');
+  readonly #undosBlock = byId('pending-undos-block');
+  readonly #undosList = byId('pending-undos');
+  readonly #filterSelect = byId<HTMLSelectElement>('transactions-filter');
+  readonly #count = byId('transactions-count');
+  readonly #body = byId('transactions-body');
+  readonly #table = byId('transactions-table');
+  readonly #empty = byId('transactions-empty');
+  readonly #message = byId('transactions-message');
+  readonly #error = byId('transactions-error');
+  readonly #sale = byId<HTMLDialogElement>('sale');
+  readonly #saleTitle = byId('sale-title');
+  readonly #saleDetails = byId('sale-details');
+  readonly #saleActions = byId('sale-actions');
+  readonly #saleMessage = byId('sale-message');
+  readonly #saleError = byId('sale-error');
+  readonly #receipt = byId('receipt');
+  readonly #receiptCustomer = byId<HTMLButtonElement>('receipt-customer');
+  readonly #receiptMerchant = byId<HTMLButtonElement>('receipt-merchant');
+  readonly #receiptNote = byId('receipt-note');
+  readonly #receiptFrame = byId<HTMLIFrameElement>('receipt-frame');
+  readonly #receiptPrint = byId<HTMLButtonElement>('receipt-print');
+
+  constructor(context: WindowContext) {
+    this.#context = context;
+    const { client } = context;
+    for (const filter of ['all', ...SALE_CATEGORIES] as const) this.#filterSelect.append(h('option', { attrs: { value: filter } }, t(FILTER_LABELS[filter])));
+    this.#filterSelect.addEventListener('change', () => {
+      const value = this.#filterSelect.value;
+      this.#filter = value === 'all' || (SALE_CATEGORIES as readonly string[]).includes(value) ? (value as Filter) : 'all';
+      this.render();
+    });
+    byId('transactions-refresh').addEventListener('click', () => void this.load());
+    byId('sale-close').addEventListener('click', () => this.#sale.close());
+    // Closed by "Fechar" or Escape: back to the row the sale was opened from.
+    this.#sale.addEventListener('close', () => this.#closed());
+    this.#receiptCustomer.addEventListener('click', () => this.#showCopy('customer'));
+    this.#receiptMerchant.addEventListener('click', () => this.#showCopy('merchant'));
+    this.#receiptPrint.addEventListener('click', () => void this.#reprint());
+    client.on('payment.result', () => this.#refreshSoon());
+    client.on('payment.progress', (progress) => {
+      if (progress.step === 'started' || !isRunning(progress.state)) this.#refreshSoon();
+    });
+    client.on('printer.job', (job) => {
+      const referenceId = this.#printJobs.get(job.id);
+      if (referenceId === undefined || referenceId !== this.#selected) return;
+      if (job.state === 'printed') this.#saleMessage.textContent = t('sale.printPrinted');
+      else if (job.state === 'failed') this.#saleError.textContent = t('sale.printFailed', { error: job.error?.message ?? '' });
+      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled') this.#printJobs.delete(job.id);
+    });
+  }
+
+  /** Reads today's sales and the pending confirmations again. */
+  async load(): Promise<void> {
+    const { client } = this.#context;
+    try {
+      const [list, pending] = await Promise.all([
+        client.call('payment.list', { from: todayStartIso(), limit: LIST_LIMIT }),
+        client.call('payment.pending', {}),
+      ]);
+      this.#items = list.items;
+      this.#total = list.total;
+      this.#confirmations = pending.confirmations;
+      this.#undos = pending.undos;
+    } catch (error) {
+      this.#count.textContent = errorText(error);
+      return;
+    }
+    this.render();
+  }
+
+  render(): void {
+    for (const option of this.#filterSelect.options) {
+      const filter = option.value as Filter;
+      option.textContent = t(FILTER_LABELS[filter] ?? 'filter.all');
+    }
+    this.#renderPending();
+    const shown = this.#filter === 'all' ? this.#items : this.#items.filter((item) => saleCategory(item) === this.#filter);
+    const truncated = this.#total > this.#items.length ? ` ${t('transactions.truncated', { n: this.#items.length })}` : '';
+    this.#count.textContent =
+      (this.#filter === 'all'
+        ? plural(this.#total, 'transactions.countOne', 'transactions.countMany')
+        : t('transactions.countFiltered', { shown: shown.length, total: this.#total })) + truncated;
+    this.#table.hidden = shown.length === 0;
+    this.#empty.hidden = shown.length > 0;
+    this.#empty.textContent = this.#filter === 'all' ? t('transactions.empty') : t('transactions.emptyFilter');
+    keepFocus(this.#body, () => this.#body.replaceChildren(...shown.map((item) => this.#row(item))));
+    this.#renderSale();
+  }
+
+  #row(item: PaymentOutcome): HTMLTableRowElement {
+    const amount = formatCentavos(item.amount);
+    const time = formatTime(item.created_at);
+    const category = saleCategory(item);
+    return h(
+      'tr',
+      { attrs: { 'data-reference': item.reference_id, 'data-category': category, 'aria-current': item.reference_id === this.#selected ? 'true' : null } },
+      h('td', {}, h('time', { attrs: { datetime: item.created_at } }, time)),
+      h('td', { className: 'num' }, amount),
+      h('td', {}, typeLabel(item.payment_type, item.installments)),
+      h('td', {}, h('span', { className: 'sale-status', attrs: { 'data-category': category } }, stateLabel(item))),
+      h('td', { className: 'card-cell' }, cardLabel(item.card)),
+      h(
+        'td',
+        {},
+        button(t('transactions.open'), {
+          label: t('transactions.openLabel', { amount, time }),
+          focusKey: `open:${item.reference_id}`,
+          onClick: () => this.#open(item.reference_id),
+        }),
+      ),
+    );
+  }
+
+  #renderPending(): void {
+    this.#pending.hidden = this.#confirmations.length === 0 && this.#undos.length === 0;
+    this.#pendingConfirmBlock.hidden = this.#confirmations.length === 0;
+    keepFocus(this.#pendingList, () =>
+      this.#pendingList.replaceChildren(
+        ...this.#confirmations.map((item) => {
+          const amount = formatCentavos(item.amount);
+          const time = formatTime(item.created_at);
+          return h(
+            'li',
+            { attrs: { 'data-reference': item.reference_id } },
+            h('span', { className: 'pending-what' }, `${amount} · ${typeLabel(item.payment_type, item.installments)} · ${time} · ${item.reference_id}`),
+            h(
+              'span',
+              { className: 'row-actions' },
+              button(t('pending.confirm'), {
+                variant: 'primary',
+                label: t('pending.confirmLabel', { amount, time }),
+                focusKey: `confirm:${item.reference_id}`,
+                disabled: this.#busy,
+                onClick: () => void this.#confirm(item),
+              }),
+              button(t('pending.undo'), {
+                variant: 'danger',
+                label: t('pending.undoLabel', { amount, time }),
+                focusKey: `undo:${item.reference_id}`,
+                disabled: this.#busy,
+                onClick: () => void this.#undo(item),
+              }),
+            ),
+          );
+        }),
+      ),
+    );
+    this.#undosBlock.hidden = this.#undos.length === 0;
+    this.#undosList.replaceChildren(
+      ...this.#undos.map((item) => h('li', {}, `${formatCentavos(item.amount)} · ${formatTime(item.created_at)} · ${item.reference_id} · ${stateLabel(item)}`)),
+    );
+  }
+
+  #selectedSale(): PaymentOutcome | undefined {
+    return this.#selected === null ? undefined : (this.#items.find((item) => item.reference_id === this.#selected) ?? this.#confirmations.find((item) => item.reference_id === this.#selected));
+  }
+
+  #renderSale(): void {
+    const sale = this.#selectedSale();
+    if (sale === undefined) {
+      if (this.#sale.open) this.#sale.close();
+      return;
+    }
+    this.#sale.dataset.reference = sale.reference_id;
+    this.#saleTitle.textContent = t('sale.title', { amount: formatCentavos(sale.amount) });
+    const problem = sale.problem === null ? null : currentLanguage() === 'en' ? sale.problem.message : sale.problem.cashier_message;
+    const details: [string, string | null][] = [
+      [t('payment.time'), formatTime(sale.created_at)],
+      [t('col.status'), stateLabel(sale)],
+      [t('payment.type'), typeLabel(sale.payment_type, sale.installments)],
+      [t('payment.card'), cardLabel(sale.card)],
+      [t('payment.nsu'), sale.nsu],
+      [t('payment.authorization'), sale.authorization_code],
+      [t('payment.reference'), sale.reference_id],
+      [t('payment.terminal'), sale.terminal],
+      [t('payment.reason'), problem],
+    ];
+    this.#saleDetails.replaceChildren(
+      ...details.filter((entry): entry is [string, string] => entry[1] !== null).flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+    );
+
+    const actions: HTMLButtonElement[] = [];
+    if (isRunning(sale.state)) {
+      actions.push(button(t('sale.cancelRunning'), { variant: 'danger', focusKey: 'sale:cancel', disabled: this.#busy, onClick: () => void this.#cancelRunning(sale) }));
+    } else if (sale.state === 'awaiting_confirmation') {
+      actions.push(button(t('sale.confirm'), { variant: 'primary', focusKey: 'sale:confirm', disabled: this.#busy, onClick: () => void this.#confirm(sale) }));
+      actions.push(button(t('sale.undo'), { variant: 'danger', focusKey: 'sale:undo', disabled: this.#busy, onClick: () => void this.#undo(sale) }));
+    } else if (canVoid(sale)) {
+      actions.push(button(t('sale.void'), { variant: 'danger', focusKey: 'sale:void', disabled: this.#busy, onClick: () => void this.#void(sale) }));
+    }
+    keepFocus(this.#saleActions, () => this.#saleActions.replaceChildren(...actions));
+    this.#saleActions.hidden = actions.length === 0;
+
+    this.#receipt.hidden = isRunning(sale.state);
+    this.#receiptCustomer.setAttribute('aria-pressed', String(this.#copy === 'customer'));
+    this.#receiptMerchant.setAttribute('aria-pressed', String(this.#copy === 'merchant'));
+    this.#receiptFrame.title = t('receipt.frameTitle', { copy: t(this.#copy === 'customer' ? 'receipt.customer' : 'receipt.merchant') });
+    this.#receiptPrint.disabled = !this.#receiptLoaded || this.#busy;
+  }
+
+  #open(referenceId: string): void {
+    this.#selected = referenceId;
+    this.#copy = 'customer';
+    this.#saleMessage.textContent = '';
+    this.#saleError.textContent = '';
+    this.render();
+    if (!this.#sale.open) this.#sale.showModal();
+    this.#saleTitle.focus();
+    void this.#loadReceipt();
+  }
+
+  #closed(): void {
+    const referenceId = this.#selected;
+    this.#selected = null;
+    this.#receiptRequest += 1;
+    this.#receiptFrame.srcdoc = '';
+    this.render();
+    const opener = [...this.#body.querySelectorAll<HTMLElement>('[data-focus-key]')].find((element) => element.dataset.focusKey === `open:${referenceId}`);
+    opener?.focus();
+  }
+
+  #showCopy(copy: Copy): void {
+    if (this.#copy === copy) return;
+    this.#copy = copy;
+    this.#renderSale();
+    void this.#loadReceipt();
+  }
+
+  async #loadReceipt(): Promise<void> {
+    const sale = this.#selectedSale();
+    const request = ++this.#receiptRequest;
+    this.#receiptLoaded = false;
+    this.#receiptFrame.srcdoc = '';
+    if (sale === undefined || isRunning(sale.state)) return;
+    this.#receiptNote.textContent = t('receipt.loading');
+    this.#renderSale();
+    try {
+      const receipt = await this.#context.client.call('receipt.get', { reference_id: sale.reference_id, copy: this.#copy, format: 'html' });
+      if (request !== this.#receiptRequest) return;
+      this.#receiptFrame.srcdoc = receipt.encoding === 'base64' ? new TextDecoder().decode(Uint8Array.from(atob(receipt.content), (char) => char.charCodeAt(0))) : receipt.content;
+      this.#receiptNote.textContent = receipt.kind === 'cancellation' ? t('receipt.cancellation') : '';
+      this.#receiptLoaded = true;
+    } catch (error) {
+      if (request !== this.#receiptRequest) return;
+      const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+      this.#receiptNote.textContent = code === 'NO_RECEIPT' ? t('receipt.none') : t('receipt.error', { message: errorText(error) });
+    }
+    this.#renderSale();
+  }
+
+  async #reprint(): Promise<void> {
+    const sale = this.#selectedSale();
+    if (sale === undefined) return;
+    this.#saleMessage.textContent = '';
+    this.#saleError.textContent = '';
+    try {
+      const { jobs } = await this.#context.client.call('receipt.print', { reference_id: sale.reference_id, copies: [this.#copy] });
+      for (const job of jobs) this.#printJobs.set(job.id, sale.reference_id);
+      this.#saleMessage.textContent = jobs.some((job) => job.state === 'printed') ? t('sale.printPrinted') : t('sale.printQueued');
+    } catch (error) {
+      this.#saleError.textContent = errorText(error);
+    }
+  }
+
+  async #void(sale: PaymentOutcome): Promise<void> {
+    const confirmed = await confirmAction({
+      title: t('void.title'),
+      text: t('void.text', { amount: formatCentavos(sale.amount), type: typeLabel(sale.payment_type, sale.installments), card: cardLabel(sale.card) }),
+      confirm: t('void.yes'),
+    });
+    if (confirmed) await this.#moveMoney(sale, 'payment.undo', 'sale.voided');
+  }
+
+  async #undo(sale: PaymentOutcome): Promise<void> {
+    const confirmed = await confirmAction({ title: t('undo.title'), text: t('undo.text', { amount: formatCentavos(sale.amount) }), confirm: t('undo.yes') });
+    if (confirmed) await this.#moveMoney(sale, 'payment.undo', 'sale.voided');
+  }
+
+  async #cancelRunning(sale: PaymentOutcome): Promise<void> {
+    const confirmed = await confirmAction({
+      title: t('cancelRunning.title'),
+      text: t('cancelRunning.text', { amount: formatCentavos(sale.amount) }),
+      confirm: t('cancelRunning.yes'),
+    });
+    if (confirmed) await this.#moveMoney(sale, 'payment.cancel', 'sale.cancelled');
+  }
+
+  async #confirm(sale: PaymentOutcome): Promise<void> {
+    await this.#moveMoney(sale, 'payment.confirm', 'sale.confirmed');
+  }
+
+  /** Confirm, undo, void or cancel; the outcome is said in the sale's dialog, or on the page (pending list). */
+  async #moveMoney(sale: PaymentOutcome, method: 'payment.undo' | 'payment.cancel' | 'payment.confirm', done: MessageKey): Promise<void> {
+    const inDialog = this.#sale.open && this.#selected === sale.reference_id;
+    const [message, error] = inDialog ? [this.#saleMessage, this.#saleError] : [this.#message, this.#error];
+    for (const element of [this.#saleMessage, this.#saleError, this.#message, this.#error]) element.textContent = '';
+    this.#busy = true;
+    this.render();
+    try {
+      await this.#context.client.call(method, { reference_id: sale.reference_id }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
+      message.textContent = `${t(done)} (${formatCentavos(sale.amount)}, ${sale.reference_id})`;
+    } catch (failure) {
+      error.textContent = errorText(failure);
+    } finally {
+      this.#busy = false;
+    }
+    await this.load();
+    if (!inDialog) return;
+    void this.#loadReceipt();
+    // The button pressed may be gone (a voided sale has no void button): keep the cashier on the sale.
+    if (document.activeElement === null || document.activeElement === document.body) this.#saleTitle.focus();
+  }
+
+  #refreshSoon(): void {
+    if (this.#refreshTimer !== null) clearTimeout(this.#refreshTimer);
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshTimer = null;
+      void this.load();
+    }, REFRESH_DEBOUNCE_MS);
+  }
+}

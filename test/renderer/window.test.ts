@@ -1,0 +1,459 @@
+/**
+ * Pinbridge's window (renderer/), whole and real: the page, its compiled scripts and the browser
+ * client served by the real POS server (simulated PINPAD, payments sandbox, engine, journal,
+ * folder printer), in real Chromium. The cashier logs in with the operator key from the address,
+ * sees the PINPAD and the training banner, runs a test sale, follows and cancels a payment a POS
+ * started, reviews today's sales (receipt, reprint, void), handles pairing requests and paired
+ * clients, switches to English, and does all of it with the keyboard on controls big enough to
+ * touch. Screenshots of the main pages at 1280×800 and 1024×600 go to the artifacts folder.
+ * (The scripts must be built first: `npm run build`, which `npm test` runs.)
+ */
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../main/version.js';
+import { launchChromium } from '../drivers/printers/chromium.js';
+import { artifactsDir } from '../helpers/card-data-scan.js';
+import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
+
+let pos: PosRig;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+const SHOTS = join(artifactsDir(), 'window');
+const VIEWPORTS = { large: { width: 1280, height: 800 }, small: { width: 1024, height: 600 } } as const;
+
+beforeAll(async () => {
+  for (const built of [['dist', 'renderer', 'main.js'], ['dist', 'client', 'index.js']]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  [pos, browser] = await Promise.all([posRig(), launchChromium()]);
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => undefined);
+  await browser?.close();
+  await pos?.close();
+});
+
+interface OpenWindow {
+  readonly page: Page;
+  /** Page errors and console errors: none is expected anywhere. */
+  readonly errors: string[];
+}
+
+function windowUrl(rig: PosRig, key: string | null = OPERATOR_KEY): string {
+  return `http://127.0.0.1:${rig.server.port}/${key === null ? '' : `#key=${key}`}`;
+}
+
+/** A fresh browser profile (its own session and local storage) on the window. */
+async function openWindow(options: { rig?: PosRig; key?: string | null; viewport?: { width: number; height: number }; waitReady?: boolean } = {}): Promise<OpenWindow> {
+  const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.large });
+  contexts.push(context);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(windowUrl(options.rig ?? pos, options.key === undefined ? OPERATOR_KEY : options.key));
+  if (options.waitReady !== false) await waitReady(page);
+  return { page, errors };
+}
+
+async function waitReady(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 10_000 }).toBe('ready');
+  // The status page (shown or not) has read agent.status.
+  await page.locator('#status-mode .state-line').waitFor({ state: 'attached' });
+}
+
+async function go(page: Page, route: 'status' | 'payment' | 'transactions' | 'clients'): Promise<void> {
+  await page.click(`#nav-${route}`);
+  await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
+}
+
+function text(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).innerText();
+}
+
+/** A sale from a paired POS, run to its result (the default simulated customer is quick). */
+async function posSale(client: RpcClient, reference: string, amount: number): Promise<Record<string, unknown>> {
+  return client.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: `Pedido ${reference}` });
+}
+
+/** What the keyboard focus is on, as a key the page's controls can be matched by. */
+const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return ''; return el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim(); })()`;
+
+/** Every visible, enabled button and link of the page (the skip link shows only when focused). */
+const CONTROLS = `[...document.querySelectorAll('button, a[href]')]
+  .filter((el) => el.id !== 'skip-link' && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+  .map((el) => el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim())`;
+
+/** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
+async function tabAround(page: Page, max = 80): Promise<string[]> {
+  const reached: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<string>(FOCUSED);
+    if (focused !== '' && reached.includes(focused)) break;
+    if (focused !== '') reached.push(focused);
+  }
+  return reached;
+}
+
+/** Visible buttons, links, selects, summaries and choices shorter than the 44 px touch minimum, with their height. */
+function controlsUnder44px(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option')]
+    .filter((el) => el.id !== 'skip-link' && el.getClientRects().length > 0)
+    .filter((el) => el.getBoundingClientRect().height < 44)
+    .map((el) => (el.id || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)`);
+}
+
+describe('logging in', () => {
+  it('logs in with the key from the address (then gone from it), and shows the PINPAD connected and the training banner', async () => {
+    const { page, errors } = await openWindow();
+
+    expect(page.url()).not.toContain(OPERATOR_KEY);
+    expect(page.url()).toMatch(/#\/status$/);
+    expect(await page.isVisible('#training-banner')).toBe(true);
+    expect(await text(page, '#training-banner')).toContain('TREINAMENTO');
+    const pinpad = page.locator('#status-pinpads [data-serial="POS0000000000001"]');
+    expect(await pinpad.getAttribute('data-connected')).toBe('true');
+    expect(await pinpad.innerText()).toMatch(/PBSIM-1[\s\S]*Conectado · livre[\s\S]*POS0000000000001/);
+    expect(await text(page, '#status-mode')).toContain('Treinamento');
+    expect(await text(page, '#status-printers')).toContain('default');
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('pt-BR');
+
+    // A reload of the same tab logs in again from the tab's storage (the address has no key any more).
+    await page.reload();
+    await waitReady(page);
+    expect(errors).toEqual([]);
+  });
+
+  it('without a key, says where to open the window from', async () => {
+    const { page, errors } = await openWindow({ key: null, waitReady: false });
+
+    await page.locator('#login').waitFor();
+    expect(await page.locator('#login').getAttribute('data-problem')).toBe('missing');
+    expect(await text(page, '#login')).toMatch(/Abra esta janela pelo endereço do Pinbridge[\s\S]*endereço que o Pinbridge mostrou ao iniciar[\s\S]*aplicativo Pinbridge/);
+    expect(await page.isVisible('#app')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('with a wrong key, says the key was refused (OPERATOR_ONLY) and forgets it', async () => {
+    const { page } = await openWindow({ key: 'not-the-key-of-this-agent', waitReady: false });
+
+    await page.locator('#login[data-problem="refused"]').waitFor({ timeout: 10_000 });
+    expect(await text(page, '#login-title')).toBe('O Pinbridge não aceitou esta chave de acesso');
+    expect(await page.evaluate<string | null>("sessionStorage.getItem('pinbridge-window:key')")).toBeNull();
+    await page.reload();
+    await page.locator('#login[data-problem="missing"]').waitFor();
+  });
+});
+
+describe('payments', () => {
+  it('runs a test sale from the window: the steps, then APROVADA with the card, and the journal has it in centavos', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'payment');
+    expect(await page.isVisible('#training-sale')).toBe(true);
+
+    await page.fill('#training-amount', '12,34');
+    await page.check('input[name="training-type"][value="credit"]');
+    await page.click('#training-start');
+
+    const current = page.locator('#payment-current');
+    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('approved');
+    expect(await text(page, '#payment-amount')).toBe('R$ 12,34');
+    expect(await text(page, '#payment-result-status')).toContain('APROVADA');
+    expect(await text(page, '#payment-result-details')).toContain('VISA 411111******1111');
+    const steps = await page.locator('#payment-steps li').allInnerTexts();
+    expect(steps.join('\n')).toContain('Aguardando o cartão');
+    expect(await page.locator('#payment-steps li[data-step="started"]').count()).toBe(1);
+    expect(await page.isVisible('#payment-cancel')).toBe(false);
+
+    const reference = await current.getAttribute('data-reference');
+    expect(reference).toMatch(/^teste-/);
+    expect(pos.rig.engine.list().items.find((item) => item.reference_id === reference)).toMatchObject({ status: 'approved', amount: 1234, payment_type: 'credit' });
+    await page.screenshot({ path: join(SHOTS, 'payment-approved-1280x800.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('shows a payment a paired POS started, step by step, and cancels it from the window', async () => {
+    const slow = await posRig({ simulator: { autoCustomer: { delayMs: 3000, card: 'visaCredit' } } });
+    try {
+      const { page, errors } = await openWindow({ rig: slow });
+      const caixa = await slow.paired('Caixa 2');
+      const answer = posSale(caixa, 'venda-lenta-1', 2500);
+
+      // The notice follows the cashier on other pages; the payment page shows it live.
+      await page.locator('#notice-payment:not([hidden])').waitFor({ timeout: 10_000 });
+      expect(await text(page, '#notice-payment')).toContain('R$ 25,00');
+      await page.click('#notice-payment a');
+      const current = page.locator('#payment-current');
+      await expect.poll(() => text(page, '#payment-message'), { timeout: 10_000 }).toBe('Aguardando o cartão');
+      expect(await current.getAttribute('data-status')).toBe('running');
+      expect(await current.getAttribute('data-reference')).toBe('venda-lenta-1');
+      expect(await text(page, '#payment-amount')).toBe('R$ 25,00');
+      await page.screenshot({ path: join(SHOTS, 'payment-running-1280x800.png') });
+
+      await page.click('#payment-cancel');
+
+      expect(await answer).toMatchObject({ status: 'cancelled', reference_id: 'venda-lenta-1' });
+      await expect.poll(() => current.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled');
+      expect(await text(page, '#payment-result-status')).toBe('CANCELADA');
+      expect(await page.isVisible('#notice-payment')).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe("today's sales", () => {
+  it('lists them with amount, type, status, card and time; previews a receipt; reprints it; voids one after a confirmation', async () => {
+    const caixa = await pos.paired('Caixa 1');
+    await posSale(caixa, 'venda-100', 1990);
+    await posSale(caixa, 'venda-101', 123456);
+    const { page, errors } = await openWindow();
+    await go(page, 'transactions');
+
+    const row = page.locator('#transactions-body tr[data-reference="venda-101"]');
+    await row.waitFor();
+    const cells = await row.locator('td').allInnerTexts();
+    expect(cells.slice(1, 5)).toEqual(['R$ 1.234,56', 'Crédito', 'Aprovada', 'VISA 411111******1111']);
+    expect(cells[0]).toMatch(/^\d{2}:\d{2}:\d{2}$/);
+    expect(await page.locator('#transactions-body tr[data-reference="venda-100"] td.num').innerText()).toBe('R$ 19,90');
+
+    // The sale opens in a dialog: its receipt in a sandboxed frame.
+    await row.getByRole('button').click();
+    expect(await page.isVisible('#sale')).toBe(true);
+    expect(await text(page, '#sale-title')).toBe('Venda de R$ 1.234,56');
+    expect(await page.locator('#receipt-frame').getAttribute('sandbox')).toBe('');
+    await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await page.click('#receipt-merchant');
+    await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText()).toContain('VIA DO ESTABELECIMENTO');
+    await page.screenshot({ path: join(SHOTS, 'transactions-receipt-1280x800.png') });
+
+    // Reprint: the folder printer gets a job.
+    const printedBefore = existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0;
+    // Scrolled first: Playwright's own scroll-and-click can land on the receipt frame just above.
+    await page.locator('#receipt-print').scrollIntoViewIfNeeded();
+    await page.click('#receipt-print');
+    await expect.poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(printedBefore);
+    await expect.poll(() => text(page, '#sale-message')).toMatch(/Enviado para a impressora|Impresso/);
+
+    // Void: "Voltar" leaves the sale as it was; "Sim, cancelar venda" voids it.
+    await page.click('#sale-actions button:has-text("Cancelar venda")');
+    expect(await page.isVisible('#confirm-dialog')).toBe(true);
+    expect(await text(page, '#confirm-text')).toContain('R$ 1.234,56');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-no');
+    await page.click('#confirm-no');
+    expect(await page.isVisible('#confirm-dialog')).toBe(false);
+    expect(pos.rig.engine.status('venda-101')).toMatchObject({ kind: 'processed', outcome: { state: 'confirmed' } });
+
+    await page.click('#sale-actions button:has-text("Cancelar venda")');
+    await page.click('#confirm-yes');
+    await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Estornada');
+    expect(pos.rig.engine.status('venda-101')).toMatchObject({ kind: 'processed', outcome: { state: 'undone', confirmation: 'undone' } });
+    expect(await text(page, '#sale-message')).toContain('estornado');
+    await expect.poll(() => text(page, '#receipt-note')).toBe('Comprovante de cancelamento');
+
+    // Escape closes the sale and gives the focus back to its row.
+    await page.keyboard.press('Escape');
+    expect(await page.isVisible('#sale')).toBe(false);
+    await expect.poll(() => page.evaluate<string>(FOCUSED)).toBe('open:venda-101');
+
+    // The status filter: a voided sale is not among the approved ones.
+    await page.selectOption('#transactions-filter', 'approved');
+    expect(await page.locator('#transactions-body tr[data-reference="venda-101"]').count()).toBe(0);
+    expect(await page.locator('#transactions-body tr[data-reference="venda-100"]').count()).toBe(1);
+    await page.selectOption('#transactions-filter', 'cancelled');
+    const rows = await page.locator('#transactions-body tr').all();
+    expect(await Promise.all(rows.map((shown) => shown.getAttribute('data-reference')))).toEqual(['venda-101']);
+    expect(errors).toEqual([]);
+    await caixa.close();
+  });
+});
+
+describe('approvals waiting for the POS to confirm (confirmation policy "pos")', () => {
+  it('lists them on top of the day, confirms one and undoes the other after a confirmation', async () => {
+    const rig = await posRig({ config: { confirmation: 'pos' } });
+    try {
+      const caixa = await rig.paired('Caixa 8');
+      expect(await posSale(caixa, 'venda-pendente-1', 1500)).toMatchObject({ status: 'approved', confirmation: 'pending' });
+      await posSale(caixa, 'venda-pendente-2', 2500);
+      const { page, errors } = await openWindow({ rig });
+      await go(page, 'transactions');
+
+      const pending = page.locator('#pending-confirmations');
+      await pending.locator('li[data-reference="venda-pendente-1"]').waitFor();
+      expect(await pending.locator('li').count()).toBe(2);
+      expect(await pending.locator('li[data-reference="venda-pendente-2"]').innerText()).toContain('R$ 25,00');
+      expect(await page.locator('#transactions-body tr[data-reference="venda-pendente-1"] .sale-status').innerText()).toBe('Aprovada — aguardando confirmação');
+
+      await pending.getByRole('button', { name: /^Confirmar a venda de R\$ 15,00/ }).click();
+      await pending.locator('li[data-reference="venda-pendente-1"]').waitFor({ state: 'detached' });
+      expect(rig.rig.engine.status('venda-pendente-1')).toMatchObject({ outcome: { state: 'confirmed', confirmation: 'confirmed' } });
+      expect(await text(page, '#transactions-message')).toContain('Venda confirmada.');
+
+      await pending.getByRole('button', { name: /^Desfazer a venda de R\$ 25,00/ }).click();
+      expect(await text(page, '#confirm-title')).toBe('Desfazer esta venda?');
+      await page.click('#confirm-yes');
+      await page.locator('#pending').waitFor({ state: 'hidden', timeout: 15_000 });
+      expect(rig.rig.engine.status('venda-pendente-2')).toMatchObject({ outcome: { state: 'undone', confirmation: 'undone' } });
+      expect(errors).toEqual([]);
+    } finally {
+      await rig.close();
+    }
+  });
+});
+
+describe('POS clients', () => {
+  it('shows a pairing request live with its code, name, origin and countdown, and rejects it', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'clients');
+    const stranger = await pos.connect({ origin: 'https://pdv.example.com' });
+
+    const started = await stranger.call<{ pairing_id: string }>('session.pair', { name: 'Caixa 3 — Loja Centro' });
+
+    const card = page.locator(`.pairing[data-pairing-id="${started.pairing_id}"]`);
+    await card.waitFor({ timeout: 10_000 });
+    const code = pos.announced.at(-1)?.code ?? '';
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await card.locator('.pairing-code').getAttribute('data-code')).toBe(code);
+    expect(await card.locator('.pairing-code [aria-hidden="true"]').innerText()).toBe(`${code.slice(0, 3)} ${code.slice(3)}`);
+    expect(await card.innerText()).toMatch(/Caixa 3 — Loja Centro[\s\S]*Origem: https:\/\/pdv\.example\.com[\s\S]*Expira em [12]:\d{2}/);
+    // Very large: a cashier reads it from a step away.
+    expect((await card.locator('.pairing-code').boundingBox())?.height).toBeGreaterThanOrEqual(48);
+    expect(await page.locator('#nav-clients-badge').isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'clients-pairing-1280x800.png') });
+
+    await card.getByRole('button', { name: 'Recusar o pedido de “Caixa 3 — Loja Centro”' }).click();
+
+    await card.waitFor({ state: 'detached' });
+    const refused = await stranger.failure('session.confirmPairing', { pairing_id: started.pairing_id, code });
+    expect(refused.data.code).toBe('PAIRING_INVALID');
+    expect(await page.isVisible('#pairings-empty')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists paired clients live and revokes one with the keyboard, after a confirmation; unblocks an origin', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'clients');
+    const caixa = await pos.paired('Caixa 4', { origin: 'https://caixa4.example.com' });
+    const id = (await caixa.call<{ client_id: string }>('session.hello', { token: caixa.token })).client_id;
+
+    const row = page.locator(`#paired-body tr[data-client-id="${id}"]`);
+    await expect.poll(() => row.getAttribute('data-connected'), { timeout: 10_000 }).not.toBe('0');
+    expect(await row.innerText()).toMatch(/Caixa 4[\s\S]*https:\/\/caixa4\.example\.com[\s\S]*Conectado/);
+
+    await row.getByRole('button', { name: 'Revogar “Caixa 4”' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.isVisible('#confirm-dialog')).toBe(true);
+    expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-no');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-yes');
+    await page.keyboard.press('Enter');
+
+    expect((await caixa.closed).code).toBe(4004);
+    await row.waitFor({ state: 'detached' });
+    expect(await text(page, '#clients-message')).toBe('“Caixa 4” foi revogado.');
+    expect(await text(page, '#revoked-summary')).toMatch(/^Revogados \(\d+\)$/);
+    expect(pos.clients.list().find((client) => client.id === id)?.revokedAt).not.toBeNull();
+
+    pos.clients.blockOrigin('https://bloqueado.example.com');
+    await go(page, 'status');
+    await go(page, 'clients');
+    const blocked = page.locator('#blocked-list li[data-origin="https://bloqueado.example.com"]');
+    await blocked.waitFor();
+    await blocked.getByRole('button').click();
+    await blocked.waitFor({ state: 'detached' });
+    expect(pos.clients.isBlocked('https://bloqueado.example.com')).toBe(false);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('language, keyboard and touch', () => {
+  it('switches to English and remembers it', async () => {
+    const { page, errors } = await openWindow();
+    await page.click('#language');
+
+    expect(await page.evaluate<string>('document.documentElement.lang')).toBe('en');
+    expect(await text(page, '#nav-transactions')).toBe("Today's sales");
+    expect(await text(page, '#status-title')).toBe('Status');
+    expect(await text(page, '#training-banner')).toContain('TRAINING');
+    expect(await text(page, '#status-pinpads')).toContain('Connected · free');
+    expect(await text(page, '#language')).toBe('Português');
+
+    // A debit test sale in English: the simulated card is a credit card, so it fails, and says why.
+    await go(page, 'payment');
+    await page.fill('#training-amount', '3,00');
+    await page.check('input[name="training-type"][value="debit"]');
+    await page.click('#training-start');
+    await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 15_000 }).toBe('failed');
+    expect(await text(page, '#payment-result-status')).toBe('FAILED');
+    expect(await text(page, '#payment-result-reason')).toContain('does not support this payment type');
+    expect(await page.locator('#payment-steps li[data-step="started"]').innerText()).toContain('Payment started');
+    await page.screenshot({ path: join(SHOTS, 'payment-failed-english-1280x800.png') });
+
+    await page.reload();
+    await waitReady(page);
+    expect(await text(page, '#nav-clients')).toBe('POS clients');
+    await page.click('#language');
+    expect(await text(page, '#nav-clients')).toBe('Caixas (PDV)');
+    expect(errors).toEqual([]);
+  });
+
+  it('reaches every page and every button with the keyboard alone', async () => {
+    const caixa = await pos.paired('Caixa 5');
+    await posSale(caixa, 'venda-teclado', 500);
+    const { page, errors } = await openWindow();
+
+    for (const route of ['status', 'payment', 'transactions', 'clients'] as const) {
+      // From the navigation, by keyboard: the link, Enter, and the focus lands on the page's title.
+      await page.locator(`#nav-${route}`).focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
+      await expect.poll(() => page.evaluate<string>(FOCUSED)).toBe(`${route}-title`);
+      if (route === 'transactions') await page.locator('#transactions-body tr').first().waitFor();
+
+      const reached = await tabAround(page);
+      const controls = await page.evaluate<string[]>(CONTROLS);
+      expect(controls.length).toBeGreaterThan(4);
+      expect(controls.filter((control) => !reached.includes(control)), `not reached by Tab on #/${route}`).toEqual([]);
+      for (const tab of ['nav-status', 'nav-payment', 'nav-transactions', 'nav-clients', 'language']) expect(reached).toContain(tab);
+    }
+    expect(errors).toEqual([]);
+    await caixa.close();
+  });
+
+  it('has every button and link at least 44 px tall, and screenshots of the main pages at 1280×800 and 1024×600', async () => {
+    const caixa = await pos.paired('Caixa 6');
+    await posSale(caixa, 'venda-foto', 4990);
+    const stranger = await pos.connect({ origin: 'https://pdv-foto.example.com' });
+    await stranger.call('session.pair', { name: 'Caixa 7 — Loja Centro' });
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const { page, errors } = await openWindow({ viewport });
+      const label = `${viewport.width}x${viewport.height}`;
+      for (const route of ['status', 'payment', 'transactions', 'clients'] as const) {
+        await go(page, route);
+        if (route === 'transactions') await page.locator('#transactions-body tr[data-reference="venda-foto"]').waitFor({ timeout: 5_000 });
+        if (route === 'clients') await page.locator('.pairing').first().waitFor({ timeout: 5_000 });
+        expect(await controlsUnder44px(page), `controls under 44 px on #/${route} at ${size}`).toEqual([]);
+        await page.screenshot({ path: join(SHOTS, `${route}-${label}.png`) });
+        if (route === 'transactions') {
+          await page.locator('#transactions-body tr[data-reference="venda-foto"] button').click();
+          await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 5_000 }).toContain('VIA DO CLIENTE');
+          expect(await controlsUnder44px(page), `controls under 44 px in a sale at ${size}`).toEqual([]);
+          await page.screenshot({ path: join(SHOTS, `sale-${label}.png`) });
+          await page.click('#sale-close');
+        }
+      }
+      expect(errors).toEqual([]);
+    }
+    await stranger.close();
+    await caixa.close();
+  });
+});
