@@ -3,14 +3,29 @@
  * CLI's machine-readable output. Level from PINBRIDGE_LOG_LEVEL (default "info"; the CLI's
  * one-shot commands default to "warn").
  */
-import { destination, pino, type Logger } from 'pino';
+import { renameSync, statSync } from 'node:fs';
+import { destination, multistream, pino, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** `file`: append to that file instead of stderr (tests keep their logs for the card-data scan). */
-export function createLogger(options: { level?: string; name?: string; file?: string } = {}): Logger {
+/** A log file past this size is moved to `<file>.1` when the agent starts (one old file is kept). */
+export const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+
+function rotate(file: string): void {
+  try {
+    if (statSync(file).size > LOG_ROTATE_BYTES) renameSync(file, `${file}.1`);
+  } catch {
+    // No file yet: nothing to rotate.
+  }
+}
+
+/**
+ * `file`: append to that file instead of stderr (tests keep their logs for the card-data scan).
+ * `copyTo`: stderr and also that file (the agent's, for the window's log export and support).
+ */
+export function createLogger(options: { level?: string; name?: string; file?: string; copyTo?: string } = {}): Logger {
   const requested = options.level ?? process.env.PINBRIDGE_LOG_LEVEL ?? 'info';
   const level = (LEVELS as readonly string[]).includes(requested) ? requested : 'info';
   return pino(
@@ -21,6 +36,14 @@ export function createLogger(options: { level?: string; name?: string; file?: st
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
     },
-    options.file === undefined ? destination({ fd: 2, sync: true }) : destination({ dest: options.file, sync: true, mkdir: true }),
+    options.file !== undefined
+      ? destination({ dest: options.file, sync: true, mkdir: true })
+      : options.copyTo !== undefined
+        ? (rotate(options.copyTo),
+          multistream([
+            { level: 'trace', stream: destination({ fd: 2, sync: true }) },
+            { level: 'trace', stream: destination({ dest: options.copyTo, sync: true, mkdir: true }) },
+          ]))
+        : destination({ fd: 2, sync: true }),
   );
 }

@@ -30,6 +30,7 @@ import { loadOperatorKey } from './operator-key.js';
 import { apiTokenPath, clientsPath, operatorKeyPath } from './paths.js';
 import { defaultSettingsPath, readSettingsJson, saveSettings } from './settings-file.js';
 import { headlessTokenStore, type TokenStore } from './token-store.js';
+import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
 import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
@@ -55,6 +56,8 @@ export interface AgentOptions {
   readonly tokens?: TokenStore;
   /** The settings file's mistake the agent was started despite (with the defaults), for the window. */
   readonly settingsProblem?: SettingsError;
+  /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
+  readonly logFile?: string;
 }
 
 /** What the agent says once its PINPAD answered the first time. */
@@ -164,6 +167,7 @@ function operatorServices(options: AgentOptions): OperatorServices {
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
+    exportLogs: (maxLines) => (options.logFile === undefined ? { file: null, text: '', lines: 0, masked: 0 } : exportLogs(options.logFile, maxLines)),
     detectPinpads: async () =>
       (await listSerialPinpads()).map((port) => ({
         address: port.address,

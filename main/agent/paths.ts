@@ -33,3 +33,8 @@ export function operatorKeyPath(home: string = homedir()): string {
 export function apiTokenPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'api-token');
 }
+
+/** The agent's log file (also on stderr headless): `~/.pinbridge/logs/pinbridge.log`. */
+export function logFilePath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'logs', 'pinbridge.log');
+}

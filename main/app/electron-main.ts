@@ -6,13 +6,15 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import electron from 'electron';
+import { logFilePath } from '../agent/paths.js';
 import { createLogger } from '../log.js';
 import type { ShellElectron } from './electron-api.js';
 import { Shell } from './shell.js';
 
 // The real module must have everything the shell uses (a compile-time check).
 const api: ShellElectron = electron;
-const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
+const logFile = logFilePath(homedir());
+const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
 
 Shell.run(api, {
   argv: process.argv.slice(electron.app.isPackaged ? 1 : 2),
@@ -21,6 +23,7 @@ Shell.run(api, {
   platform: process.platform,
   preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
   logger,
+  logFile,
   ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
 }).catch((error: unknown) => {
   logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');

@@ -39,6 +39,8 @@ export interface ShellOptions {
   readonly logger: Logger;
   /** Starts the agent (tests give a rig's); default Agent.start. */
   readonly startAgent?: (options: AgentOptions) => Promise<Agent>;
+  /** The file the logger also writes, for the window's log export. */
+  readonly logFile?: string;
   /** The command that starts this app, for Linux autostart (the AppImage path or the installed binary). */
   readonly exec?: string;
 }
@@ -143,6 +145,7 @@ export class Shell {
       pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
       tokens,
       ...(settingsProblem === undefined ? {} : { settingsProblem }),
+      ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
       home: options.home,
       logger: options.logger,
     });

@@ -11,7 +11,7 @@
 import type { Command } from 'commander';
 import { Agent } from '../../agent/agent.js';
 import { chooseApi } from '../../agent/api-choice.js';
-import { apiTokenPath } from '../../agent/paths.js';
+import { apiTokenPath, logFilePath } from '../../agent/paths.js';
 import { headlessTokenStore } from '../../agent/token-store.js';
 import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import type { ApiOptions } from '../../agent/payment-stack.js';
@@ -79,7 +79,8 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
       }
       const settings = loadSettings(options.config ?? options.settings, io.env.HOME);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info' });
+      const logFile = logFilePath(io.env.HOME);
+      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
       const { api, token, marketplace, seller } = options;
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
       const agent = await Agent.start({
@@ -87,6 +88,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
         pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
         tokens,
+        logFile,
         ...(options.journal === undefined ? {} : { journalPath: options.journal }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
         ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),

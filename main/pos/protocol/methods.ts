@@ -291,6 +291,22 @@ export const METHODS = {
       { additionalProperties: false },
     ),
   }),
+  'operator.exportLogs': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 10,
+    summary: "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4).",
+    params: Type.Object({ max_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, default: 2_000 })) }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        file: Type.Union([Type.String(), Type.Null()], { description: 'The log file; null when this agent logs to the terminal only.' }),
+        text: Type.String(),
+        lines: Type.Integer({ minimum: 0 }),
+        masked: Type.Integer({ minimum: 0, description: 'Card-like values masked in this export (expected 0).' }),
+      },
+      { additionalProperties: false },
+    ),
+  }),
   'operator.detectPinpads': method({
     tag: 'operator',
     access: 'operator',

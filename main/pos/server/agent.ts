@@ -52,6 +52,8 @@ export interface OperatorServices {
   setApiToken(token: string): void;
   /** `pinbridge doctor` from the window (the PINPAD in use is listed, not opened). */
   doctor(): Promise<{ ok: boolean; checks: readonly { id: string; status: 'ok' | 'warn' | 'fail' | 'skip'; summary: string; details: Readonly<Record<string, unknown>>; fix?: string }[] }>;
+  /** The recent log lines, with anything card-like masked, for a support technician. */
+  exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
   /** Serial ports that look like PINPADs (USB ids, maker names). */
   detectPinpads(): Promise<readonly { address: string; maker: string | null; model: string | null; manufacturer: string | null; likely_pinpad: boolean }[]>;
 }

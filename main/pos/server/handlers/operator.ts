@@ -50,6 +50,7 @@ export const operatorHandlers: Handlers<
   | 'operator.setApiToken'
   | 'operator.doctor'
   | 'operator.detectPinpads'
+  | 'operator.exportLogs'
 > = {
   'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
@@ -123,6 +124,12 @@ export const operatorHandlers: Handlers<
   'operator.doctor': async (_params, context) => {
     const report = await services(context).doctor();
     return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+  },
+
+  'operator.exportLogs': ({ max_lines }, context) => {
+    const exported = services(context).exportLogs(max_lines ?? 2_000);
+    context.log.info({ lines: exported.lines, masked: exported.masked }, 'logs exported from the window');
+    return exported;
   },
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),

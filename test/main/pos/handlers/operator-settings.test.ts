@@ -24,7 +24,8 @@ async function connect(origin?: string): Promise<RpcClient> {
 
 beforeAll(async () => {
   home = mkdtempSync(join(artifactsDir(), 'operator-settings-'));
-  agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'silent' }) });
+  const logFile = join(home, 'agent.log');
+  agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'info', file: logFile }), logFile });
   window = await connect(`http://127.0.0.1:${agent.pos.port}`);
   await call(window, 'session.operator', { key: agent.operatorKey });
 }, 30_000);
@@ -77,9 +78,18 @@ describe('settings from the window', () => {
     expect(Array.isArray((await call(window, 'operator.detectPinpads')).ports)).toBe(true);
   }, 30_000);
 
+  it('exports the agent\'s recent log lines for support', async () => {
+    await agent.ready;
+    const exported = await call(window, 'operator.exportLogs', { max_lines: 50 });
+    expect(exported.file).toBe(join(home, 'agent.log'));
+    expect(exported.lines).toBeGreaterThan(0);
+    expect(exported.text).toContain('"msg":"POS API listening"');
+    expect(exported.masked).toBe(0);
+  });
+
   it('keeps all of it from a paired POS', async () => {
     const posClient = await connect();
-    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads'] as const) {
+    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads', 'operator.exportLogs'] as const) {
       expect(await refused(posClient, method)).toMatchObject({ code: 'OPERATOR_ONLY' });
     }
     expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({ code: 'OPERATOR_ONLY' });
