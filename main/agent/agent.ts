@@ -20,7 +20,7 @@ import type { Logger } from '../log.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
-import { openReceiptPrinting, type ReceiptPrinting } from '../receipts/printing.js';
+import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
 import { VERSION } from '../version.js';
 import type { AgentMetrics } from '../metrics/metrics.js';
@@ -58,6 +58,8 @@ export interface AgentOptions {
   readonly settingsProblem?: SettingsError;
   /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
   readonly logFile?: string;
+  /** Prints `lp://NAME` printers' jobs (the desktop app: Electron's printing); headless: the `lp` command. */
+  readonly systemPrinter?: ReceiptPrintingOptions['systemPrinter'];
 }
 
 /** What the agent says once its PINPAD answered the first time. */
@@ -88,13 +90,27 @@ function messageOf(error: unknown): string {
  * Receipts printed by themselves when payments end, on the settings' printers. Without the store
  * (receipts.merchant) outside training mode there is nothing lawful to print: said once, at start.
  */
-function startReceiptPrinting(journal: Journal, settings: AgentSettings, training: boolean, logger: Logger): ReceiptPrinting | undefined {
+function startReceiptPrinting(
+  journal: Journal,
+  settings: AgentSettings,
+  training: boolean,
+  logger: Logger,
+  systemPrinter: ReceiptPrintingOptions['systemPrinter'],
+): ReceiptPrinting | undefined {
   const store = settings.receipts ?? (training ? TRAINING_RECEIPT_SETTINGS : undefined);
   if (store === undefined) {
     logger.warn({ settings: settings.path }, 'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)');
     return undefined;
   }
-  const printing = openReceiptPrinting({ journal, store, training, printers: settings.printers, autoPrint: settings.autoPrint, pollMs: 10_000 });
+  const printing = openReceiptPrinting({
+    journal,
+    store,
+    training,
+    printers: settings.printers,
+    autoPrint: settings.autoPrint,
+    pollMs: 10_000,
+    ...(systemPrinter === undefined ? {} : { systemPrinter }),
+  });
   for (const [name, printer] of printing.printers) {
     printer.device.on('status', (status) => {
       const trouble = status.paperOut || status.coverOpen || (status.error !== null && status.error !== 'AUTO_RECOVERABLE');
@@ -290,7 +306,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     let metricsServer: MetricsServer | undefined;
     const watcher = new HotplugWatcher();
     try {
-      printing = startReceiptPrinting(stack.journal, settings, training, logger);
+      printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       const receipts = printing?.service;
       engine.on('progress', (event) => receipts?.onProgress(event, (error) => logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed')));
       const pinpads = new PinpadRegistry(engine);

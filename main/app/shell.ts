@@ -20,6 +20,7 @@ import type { Logger } from '../log.js';
 import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
 import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
 import { encryptedTokenStore } from '../agent/token-store.js';
+import { ElectronSystemPrinter } from './system-printer.js';
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
 
@@ -146,6 +147,9 @@ export class Shell {
       tokens,
       ...(settingsProblem === undefined ? {} : { settingsProblem }),
       ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
+      // lp://NAME printers print through Chromium at the receipt's own paper size (also on Windows).
+      systemPrinter: (deviceName, columns) =>
+        new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
       home: options.home,
       logger: options.logger,
     });

@@ -9,6 +9,9 @@ import type { Journal } from '../core/journal/journal.js';
 import type { ReceiptCopy } from './card-receipt.js';
 import { PrintJournal } from './print-jobs.js';
 import { PrintQueue } from './print-queue.js';
+import type { PaperColumns } from '../../drivers/printers/document.js';
+import { parsePrinterAddress } from '../../drivers/printers/transport.js';
+import type { DocumentPrinter } from './print-queue.js';
 import { printerColumns, SettingsPrinter, type PrintersSettings } from './printers.js';
 import { ReceiptService } from './service.js';
 import type { ReceiptSettings } from './settings.js';
@@ -21,6 +24,12 @@ export interface ReceiptPrintingOptions {
   readonly autoPrint: readonly ReceiptCopy[];
   /** Read each printer's status this often and report changes (0: only around jobs). */
   readonly pollMs?: number;
+  /**
+   * Who prints a system printer's jobs (an `lp://NAME` address) instead of the `lp` command: the
+   * desktop app gives Electron's printing, at the receipt's own paper size, which also works where
+   * there is no `lp` (Windows). `deviceName` is NAME, undefined for the default printer.
+   */
+  readonly systemPrinter?: (deviceName: string | undefined, columns: PaperColumns) => DocumentPrinter;
 }
 
 export interface ReceiptPrinting {
@@ -37,7 +46,14 @@ export const printJournalPath = (journalPath: string): string => join(dirname(jo
 export function openReceiptPrinting(options: ReceiptPrintingOptions): ReceiptPrinting {
   const printers = new Map(Object.entries(options.printers).map(([name, settings]) => [name, new SettingsPrinter(settings, { pollMs: options.pollMs ?? 0 })]));
   const prints = printers.size > 0 ? PrintJournal.open(printJournalPath(options.journal.path)) : undefined;
-  const queue = prints === undefined ? undefined : new PrintQueue({ journal: prints, printer: (name) => printers.get(name) });
+  const system = new Map<string, DocumentPrinter>();
+  if (options.systemPrinter !== undefined) {
+    for (const [name, settings] of Object.entries(options.printers)) {
+      const address = parsePrinterAddress(settings.address);
+      if (address.kind === 'system') system.set(name, options.systemPrinter(address.printer ?? undefined, printerColumns(settings)));
+    }
+  }
+  const queue = prints === undefined ? undefined : new PrintQueue({ journal: prints, printer: (name) => system.get(name) ?? printers.get(name) });
   // A printer that comes back (status readable again, paper in) gets its waiting jobs at once.
   for (const [name, printer] of printers) {
     printer.device.on('status', (status) => {

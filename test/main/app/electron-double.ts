@@ -4,7 +4,7 @@
  * handlers, permission handlers, login items — and lets a spec fire the app's events.
  */
 import { EventEmitter } from 'node:events';
-import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
+import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, WebContentsPrintOptions } from 'electron';
 import type { ShellElectron, ShellImage, ShellWebContents } from '../../../main/app/electron-api.js';
 
 type Listener = (...args: never[]) => unknown;
@@ -14,7 +14,12 @@ export class FakeWebContents extends EventEmitter implements ShellWebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void {
     this.openHandler = handler;
   }
-  print(): void {}
+  readonly printed: WebContentsPrintOptions[] = [];
+  /** Prints successfully, recording the options. */
+  print(options: WebContentsPrintOptions, callback: (success: boolean, failureReason: string) => void): void {
+    this.printed.push(options);
+    setImmediate(() => callback(true, ''));
+  }
   /** Whether a navigation to `url` is let through. */
   navigates(url: string): boolean {
     let prevented = false;

@@ -5,7 +5,7 @@
  * the preload's two IPC calls guarded by origin, permissions denied, the API token kept
  * encrypted, and a quit that stops the agent before the app exits.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, type AgentOptions } from '../../../main/agent/agent.js';
@@ -173,6 +173,24 @@ describe('the Electron shell', () => {
     await run(['--api', 'https://api.example', '--marketplace', 'm1', '--seller', 's1']);
     expect(started.at(-1)!.api).toEqual({ api: 'https://api.example', token: 'zpk_test_secret', marketplace: 'm1', seller: 's1' });
   });
+
+  it('prints receipts on a system printer (lp://NAME) through Chromium, silently, at the slip\'s own size', async () => {
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ printers: { default: { address: 'lp://Recibos', format: 'pdf', columns: 48 } } }));
+    const shell = await run();
+    await shell.agent.ready;
+    await shell.agent.stack.engine.start({ reference_id: 'system-print-1', amount: 1234, payment_type: 'credit', installments: 1, description: 'Impressão' });
+    const printWindows = (): FakeWindow[] => FakeWindow.all.filter((window) => window.options.show === false && window.webContents.printed.length > 0);
+    await expect.poll(() => printWindows().length, { timeout: 10_000 }).toBe(2);
+    const [customer, merchant] = printWindows();
+    expect(decodeURIComponent(customer!.loaded[0]!)).toContain('VIA DO CLIENTE');
+    expect(decodeURIComponent(merchant!.loaded[0]!)).toContain('VIA DO ESTABELECIMENTO');
+    expect(customer!.options.webPreferences).toMatchObject({ sandbox: true, javascript: false });
+    const options = customer!.webContents.printed[0]!;
+    expect(options).toMatchObject({ silent: true, deviceName: 'Recibos', margins: { marginType: 'none' } });
+    expect((options.pageSize as { width: number }).width).toBeGreaterThan(60_000); // 80 mm paper, in microns
+    expect(customer!.destroyed).toBe(true);
+  }, 30_000);
 
   it('reads the words of `pinbridge start` from a shortcut', () => {
     expect(parseShellArguments(['--training', '--config', '/etc/pinbridge.json', '--port', '/dev/ttyACM0'])).toEqual({
