@@ -6,7 +6,7 @@
  */
 import type { PaperColumns, PrintBlock, PrintDocument } from '../../drivers/printers/document.js';
 import type { Transaction } from '../api/index.js';
-import { formatBrl, formatDateBr, formatTaxId } from '../locale/br-format.js';
+import { formatBrl, formatDateBr, formatTaxId, formatDateTimeBr } from '../locale/br-format.js';
 import { ReceiptError } from './errors.js';
 import { DEFAULT_TIME_ZONE, type ReceiptSettings } from './settings.js';
 
@@ -28,9 +28,7 @@ const TRAINING_TEXT = 'TREINAMENTO - SEM VALOR';
 function dateTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) throw new ReceiptError('INVALID_INPUT', `The Pix expiry "${iso}" is not a time.`);
-  const parts = new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('day')}/${part('month')}/${part('year')} ${part('hour')}:${part('minute')}`;
+  return formatDateTimeBr(at, timeZone);
 }
 
 export function boletoSlipDocument(transaction: Transaction, options: BoletoSlipOptions): PrintDocument {

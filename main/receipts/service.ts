@@ -7,6 +7,7 @@
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
 import type { Transaction } from '../api/index.js';
 import { boletoSlipDocument } from './boleto-slip.js';
+import { testPageDocument } from './test-page.js';
 import type { PaymentProgress } from '../core/events.js';
 import type { Journal } from '../core/journal/journal.js';
 import { cardReceiptDocument, RECEIPT_COPIES, type CardReceipt, type ReceiptCopy } from './card-receipt.js';
@@ -72,6 +73,15 @@ export class ReceiptService {
     const printer = options.printer ?? DEFAULT_PRINTER;
     const columns = this.#options.columnsOf?.(printer) ?? 48;
     return queue.submit(printer, `boleto:${transaction.id}`, boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }));
+  }
+
+  /** Queues the printer's test slip (the window's "Imprimir teste"). */
+  printTestPage(options: { printer?: string } = {}): PrintJob {
+    const queue = this.#queue();
+    const printer = options.printer ?? DEFAULT_PRINTER;
+    const columns = this.#options.columnsOf?.(printer) ?? 48;
+    const now = new Date();
+    return queue.submit(printer, `test:${now.toISOString()}`, testPageDocument({ settings: this.#options.settings, printer, columns, training: this.#options.training, now }));
   }
 
   #queue(): PrintQueue {

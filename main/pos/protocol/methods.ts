@@ -307,6 +307,14 @@ export const METHODS = {
       { additionalProperties: false },
     ),
   }),
+  'operator.testPrint': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 10,
+    summary: 'Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings.',
+    params: Type.Object({ printer: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The printer\'s name in the settings (default "default").' })) }, { additionalProperties: false }),
+    result: PrintJobView,
+  }),
   'operator.detectPinpads': method({
     tag: 'operator',
     access: 'operator',

@@ -9,7 +9,7 @@ import { normalizeOrigin } from '../../clients/client-store.js';
 import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
-import { clientRecordView, pairingRequestView } from '../views.js';
+import { clientRecordView, pairingRequestView, printJobView } from '../views.js';
 
 function sameKey(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -51,6 +51,7 @@ export const operatorHandlers: Handlers<
   | 'operator.doctor'
   | 'operator.detectPinpads'
   | 'operator.exportLogs'
+  | 'operator.testPrint'
 > = {
   'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
@@ -130,6 +131,13 @@ export const operatorHandlers: Handlers<
     const exported = services(context).exportLogs(max_lines ?? 2_000);
     context.log.info({ lines: exported.lines, masked: exported.masked }, 'logs exported from the window');
     return exported;
+  },
+
+  'operator.testPrint': ({ printer }, { agent }) => {
+    const receipts = agent.receipts;
+    if (receipts === undefined) throw new PosError('PRINTING_OFF', 'Receipts are off: the store (receipts.merchant) is not in the settings.');
+    if (printer !== undefined && !agent.printers.has(printer)) throw new PosError('NOT_FOUND', `There is no printer "${printer}" in the settings.`);
+    return printJobView(receipts.printTestPage(printer === undefined ? {} : { printer }));
   },
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),

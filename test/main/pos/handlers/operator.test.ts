@@ -4,7 +4,10 @@
  * request, lists, revokes and blocks clients, and sees every payment. No POS can do any of it.
  * Answers and events are checked against their schemas.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeEscPos } from '../../../helpers/escpos-decode.js';
 import { checkedCall as call, checkedEvent as event, checkedFailure as refused, OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 let pos: PosRig;
@@ -114,6 +117,21 @@ describe('paired clients from the window', () => {
     expect((await call(window, 'operator.clients')).blocked_origins.map((b) => b.origin)).toContain('https://bloqueado.example');
     expect(await call(window, 'operator.unblockOrigin', { origin: 'https://bloqueado.example' })).toEqual({ origin: 'https://bloqueado.example' });
     expect(await refused(window, 'operator.blockOrigin', { origin: 'not an origin' })).toMatchObject({ code: 'INVALID_PARAMS' });
+  });
+});
+
+describe('a test print from the window', () => {
+  it('prints the test slip on the named printer, and refuses a printer the settings do not have', async () => {
+    const window = await pos.operator();
+    const job = await call(window, 'operator.testPrint', {});
+    expect(job).toMatchObject({ printer: 'default' });
+    await expect.poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(0);
+    const printed = readdirSync(pos.printDir).flatMap((file) => decodeEscPos(readFileSync(join(pos.printDir, file))).lines.map((line) => line.text)).join('\n');
+    expect(printed).toContain('TESTE DE IMPRESSÃO');
+    expect(printed).toContain('Acentos: ÁÉÍÓÚ');
+    expect(await refused(window, 'operator.testPrint', { printer: 'cozinha' })).toMatchObject({ code: 'NOT_FOUND' });
+    const posClient = await pos.paired('Caixa impressor');
+    expect(await refused(posClient, 'operator.testPrint', {})).toMatchObject({ code: 'OPERATOR_ONLY' });
   });
 });
 
