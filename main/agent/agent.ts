@@ -34,6 +34,7 @@ import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
 import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
+import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { keepPinpad } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
@@ -58,6 +59,8 @@ export interface AgentOptions {
   readonly settingsProblem?: SettingsError;
   /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
   readonly logFile?: string;
+  /** The Bluetooth LE stack for the window's scan (default noble, loaded on first use; tests give a double). */
+  readonly noble?: () => NobleLike;
   /** Prints `lp://NAME` printers' jobs (the desktop app: Electron's printing); headless: the `lp` command. */
   readonly systemPrinter?: ReceiptPrintingOptions['systemPrinter'];
 }
@@ -184,6 +187,12 @@ function operatorServices(options: AgentOptions): OperatorServices {
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
     exportLogs: (maxLines) => (options.logFile === undefined ? { file: null, text: '', lines: 0, masked: 0 } : exportLogs(options.logFile, maxLines)),
+    scanBle: async (seconds) =>
+      (await scanBlePinpads({ noble: (options.noble ?? (() => createNoble()))(), durationMs: seconds * 1000 })).map((device) => ({
+        address: `ble:${device.id}`,
+        name: device.name ?? null,
+        rssi: device.rssi,
+      })),
     detectPinpads: async () =>
       (await listSerialPinpads()).map((port) => ({
         address: port.address,

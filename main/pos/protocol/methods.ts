@@ -315,6 +315,24 @@ export const METHODS = {
     params: Type.Object({ printer: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The printer\'s name in the settings (default "default").' })) }, { additionalProperties: false }),
     result: PrintJobView,
   }),
+  'operator.scanBle': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 20,
+    summary: 'Listens for Bluetooth LE PINPADs (the serial-over-BLE service) for a few seconds; each address is ready for the PINPAD setting.',
+    params: Type.Object({ seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 5 })) }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        devices: Type.Array(
+          Type.Object(
+            { address: Type.String({ description: 'ble:<id>' }), name: Type.Union([Type.String(), Type.Null()]), rssi: Type.Integer() },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  }),
   'operator.detectPinpads': method({
     tag: 'operator',
     access: 'operator',

@@ -54,6 +54,8 @@ export interface OperatorServices {
   doctor(): Promise<{ ok: boolean; checks: readonly { id: string; status: 'ok' | 'warn' | 'fail' | 'skip'; summary: string; details: Readonly<Record<string, unknown>>; fix?: string }[] }>;
   /** The recent log lines, with anything card-like masked, for a support technician. */
   exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
+  /** Bluetooth LE devices advertising the serial (Nordic UART) service, strongest first. */
+  scanBle(seconds: number): Promise<readonly { address: string; name: string | null; rssi: number }[]>;
   /** Serial ports that look like PINPADs (USB ids, maker names). */
   detectPinpads(): Promise<readonly { address: string; maker: string | null; model: string | null; manufacturer: string | null; likely_pinpad: boolean }[]>;
 }

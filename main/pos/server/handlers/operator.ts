@@ -52,6 +52,7 @@ export const operatorHandlers: Handlers<
   | 'operator.detectPinpads'
   | 'operator.exportLogs'
   | 'operator.testPrint'
+  | 'operator.scanBle'
 > = {
   'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
@@ -139,6 +140,9 @@ export const operatorHandlers: Handlers<
     if (printer !== undefined && !agent.printers.has(printer)) throw new PosError('NOT_FOUND', `There is no printer "${printer}" in the settings.`);
     return printJobView(receipts.printTestPage(printer === undefined ? {} : { printer }));
   },
+
+  // No Bluetooth on this machine is PINPAD_ERROR with reason BLE_UNAVAILABLE (a driver error).
+  'operator.scanBle': async ({ seconds }, context) => ({ devices: [...(await services(context).scanBle(seconds ?? 5))] }),
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),
 

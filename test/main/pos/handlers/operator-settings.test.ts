@@ -12,6 +12,7 @@ import { loadSettings, parseSettings } from '../../../../main/agent/settings-fil
 import type { SettingsError } from '../../../../main/core/settings.js';
 import { createLogger } from '../../../../main/log.js';
 import { artifactsDir } from '../../../helpers/card-data-scan.js';
+import { PINPAD, setup } from '../../../helpers/noble-double.js';
 import { checkedCall as call, checkedFailure as refused, openSocket, RpcClient } from '../pos-rig.js';
 
 let home: string;
@@ -25,7 +26,17 @@ async function connect(origin?: string): Promise<RpcClient> {
 beforeAll(async () => {
   home = mkdtempSync(join(artifactsDir(), 'operator-settings-'));
   const logFile = join(home, 'agent.log');
-  agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'info', file: logFile }), logFile });
+  agent = await Agent.start({
+    settings: loadSettings(undefined, home),
+    api: {},
+    pinpadAddress: 'sim',
+    home,
+    posPorts: [0],
+    logger: createLogger({ level: 'info', file: logFile }),
+    logFile,
+    // A radio with a BLE PINPAD and a heart-rate belt (no Bluetooth hardware here: noble's own core over fake bindings).
+    noble: () => setup([{ ...PINPAD }, { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] }]).noble,
+  });
   window = await connect(`http://127.0.0.1:${agent.pos.port}`);
   await call(window, 'session.operator', { key: agent.operatorKey });
 }, 30_000);
@@ -85,6 +96,10 @@ describe('settings from the window', () => {
     expect(exported.lines).toBeGreaterThan(0);
     expect(exported.text).toContain('"msg":"POS API listening"');
     expect(exported.masked).toBe(0);
+  });
+
+  it('scans Bluetooth LE for PINPADs, giving addresses ready for the PINPAD setting', async () => {
+    expect(await call(window, 'operator.scanBle', { seconds: 1 })).toEqual({ devices: [{ address: `ble:${PINPAD.id}`, name: 'PINPAD-BLE', rssi: -60 }] });
   });
 
   it('keeps all of it from a paired POS', async () => {
