@@ -2,11 +2,12 @@
  * The operator key of the window: it arrives once in the address's fragment (`#key=…`, which a
  * browser never sends to a server), is kept in sessionStorage for reloads of this tab only, and
  * is removed from the address bar at once so it is not left on screen, in the history or in a
- * bookmark.
+ * bookmark. `#key=…&page=clients` opens a page other than the status (the agent's `pairing`
+ * address opens the POS clients, where pairing codes appear).
  */
 
 const KEY_STORAGE = 'pinbridge-window:key';
-const KEY_IN_FRAGMENT = /^#key=([^&]+)/;
+const KEY_IN_FRAGMENT = /^#key=([^&]+)(?:&page=([a-z]+))?/;
 
 /** The key from `#key=…` (then stored and erased from the address) or from this tab's storage. */
 export function takeOperatorKey(): string | null {
@@ -23,7 +24,7 @@ export function takeOperatorKey(): string | null {
     } catch {
       // Storage disabled: the key still works until this page is reloaded.
     }
-    history.replaceState(null, '', `${location.pathname}${location.search}#/status`);
+    history.replaceState(null, '', `${location.pathname}${location.search}#/${match[2] ?? 'status'}`);
     return key === '' ? null : key;
   }
   try {

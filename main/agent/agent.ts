@@ -75,6 +75,8 @@ export interface AgentReady {
   readonly pos: { readonly ws: string; readonly demo: string };
   /** Pinbridge's window in a browser, with the operator key in the fragment (never sent over the network by the browser). */
   readonly ui: string;
+  /** The window's page of POS clients, where pairing codes appear (same key). */
+  readonly pairing: string;
   /** The Prometheus endpoint, when enabled in the settings. */
   readonly metrics?: string;
   readonly sandbox?: { readonly url: string; readonly marketplace_id: string; readonly seller_id: string; readonly token: string };
@@ -263,6 +265,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           printers: printing ? [...printing.printers.keys()] : [],
           pos: { ws: pos.url, demo: pos.demoUrl },
           ui: pos.uiUrl(parts.operatorKey),
+          pairing: pos.pairingUrl(parts.operatorKey),
           ...(parts.metricsServer ? { metrics: parts.metricsServer.url } : {}),
           ...(stack.sandbox
             ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }

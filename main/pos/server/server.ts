@@ -130,6 +130,11 @@ export class PosServer {
     return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/#key=${operatorKey}`;
   }
 
+  /** The window's POS clients page, where pairing codes appear (the window logs in as with uiUrl). */
+  pairingUrl(operatorKey: string): string {
+    return `${this.uiUrl(operatorKey)}&page=clients`;
+  }
+
   /** The demo POS page. */
   get demoUrl(): string {
     return `${this.secure ? 'https' : 'http'}://127.0.0.1:${this.port}/demo/`;

@@ -33,6 +33,7 @@ describe('Agent', () => {
       expect(ready.pos.ws).toBe(agent.pos.url);
       // The window's address carries the operator key in its fragment, which a browser never sends.
       expect(ready.ui).toBe(`http://127.0.0.1:${agent.pos.port}/#key=${agent.operatorKey}`);
+      expect(ready.pairing).toBe(`${ready.ui}&page=clients`);
       expect(readFileSync(join(home, '.pinbridge', 'operator.key'), 'utf8').trim()).toBe(agent.operatorKey);
       expect(ready.metrics).toBeUndefined();
       expect(ready.sandbox?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
