@@ -286,19 +286,26 @@ describe('hostile and broken input', () => {
   });
 });
 
+/**
+ * A cashier starts a sale and its connection dies as the PINPAD asks for the card; resolves
+ * with its token once the payment has ended with nobody listening.
+ */
+async function saleWhileAway(local: PosRig, referenceId: string, amount: number): Promise<string> {
+  const cashier = await local.paired('Caixa que cai');
+  void cashier.request('payment.start', { reference_id: referenceId, amount, payment_type: 'credit', installments: 1, description: 'Queda' });
+  await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
+  cashier.socket.terminate();
+  // The payment goes on without anyone listening, exactly once.
+  const deadline = Date.now() + 15_000;
+  while (local.rig.engine.status(referenceId).kind !== 'processed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  return cashier.token!;
+}
+
 describe('a POS that disconnects in the middle of a payment', () => {
   it('loses nothing: the payment finishes, and at the next hello the POS gets the result it missed', async () => {
     const local = await posRig({ simulator: { autoCustomer: { delayMs: 400, card: 'visaCredit' } } });
     try {
-      const cashier = await local.paired('Caixa que cai');
-      const token = cashier.token!;
-      const started = cashier.request('payment.start', { reference_id: 'drop-1', amount: 2500, payment_type: 'credit', installments: 1, description: 'Queda' });
-      await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
-      cashier.socket.terminate();
-      void started;
-      // The payment goes on without anyone listening, exactly once.
-      const deadline = Date.now() + 15_000;
-      while (local.rig.engine.status('drop-1').kind !== 'processed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const token = await saleWhileAway(local, 'drop-1', 2500);
       const back = await local.connect();
       const hello = await back.call<{ missed_results: { reference_id: string; status: string }[] }>('session.hello', { token });
       expect(hello.missed_results).toEqual([expect.objectContaining({ reference_id: 'drop-1', status: 'approved' })]);
@@ -316,13 +323,7 @@ describe('a POS that disconnects in the middle of a payment', () => {
   it('loses nothing across a restart: the result missed before it is given at the first hello after', async () => {
     const local = await posRig({ simulator: { autoCustomer: { delayMs: 400, card: 'visaCredit' } } });
     try {
-      const cashier = await local.paired('Caixa que cai');
-      const token = cashier.token!;
-      void cashier.request('payment.start', { reference_id: 'restart-1', amount: 3100, payment_type: 'credit', installments: 1, description: 'Reinício' });
-      await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
-      cashier.socket.terminate();
-      const deadline = Date.now() + 15_000;
-      while (local.rig.engine.status('restart-1').kind !== 'processed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const token = await saleWhileAway(local, 'restart-1', 3100);
       // The agent's POS layer stops and starts again: nothing of it is left in memory.
       await local.restartServer();
       const back = await local.connect();
