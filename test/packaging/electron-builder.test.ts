@@ -10,7 +10,6 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
-  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -18,7 +17,6 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -401,22 +399,13 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'pinbridge-pack-'));
-    const project = join(work, 'project');
     const electron = join(work, 'electron');
     const output = join(work, 'out');
-    mkdirSync(project);
-    // A copy of the project as it stands (electron-builder does not pack symlinked folders of
-    // the app), with node_modules linked: electron-builder collects it on its own.
-    for (const entry of ['package.json', 'package-lock.json', 'electron-builder.yml', 'build', 'dist', 'bin', 'renderer', 'demo']) {
-      cpSync(join(ROOT, entry), join(project, entry), { recursive: true });
-    }
-    symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
-    // The Electron shell's entry file may not be written yet: a stand-in then.
-    const main = join(project, readPackageJson(ROOT).main ?? 'missing-main');
-    if (!existsSync(main)) {
-      mkdirSync(dirname(main), { recursive: true });
-      writeFileSync(main, '// stand-in for the Electron shell in the packaging test\n');
-    }
+    // Packed from the project itself, as on a build machine: a copy with node_modules linked in
+    // makes npm (which electron-builder asks for the dependency tree) see every package as
+    // extraneous when the hidden lockfile is older than the tree, and the app is packed without them.
+    const main = join(ROOT, readPackageJson(ROOT).main ?? 'missing-main');
+    if (!existsSync(main)) throw new Error(`${relative(ROOT, main)} is missing: run \`npm run build\` first`);
     // What electron-builder copies from an unpacked Electron distribution.
     mkdirSync(join(electron, 'resources'), { recursive: true });
     for (const file of ['electron', 'chrome-sandbox']) {
@@ -438,7 +427,7 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
         '-c.npmRebuild=false',
         `-c.directories.output=${output}`,
       ],
-      { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 180_000 },
+      { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' }, timeout: 180_000 },
     );
     const unpacked = readdirSync(output).find((d) => d.startsWith('linux') && d.endsWith('-unpacked')) ?? 'none';
     resources = join(output, unpacked, 'resources');

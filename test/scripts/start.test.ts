@@ -31,7 +31,8 @@ describe('npm start', () => {
     // A stand-in for Electron's binary that tells what it was started with.
     const dist = mkdtempSync(join(tmpdir(), 'fake-electron-'));
     const binary = join(dist, 'electron');
-    writeFileSync(binary, '#!/bin/sh\nprintf \'{"status":"ready","electron_args":"%s"}\\n\' "$*"\nsleep 30\n');
+    // exec: the signal that stops it reaches the sleeping process itself, not a shell waiting on it.
+    writeFileSync(binary, '#!/bin/sh\nprintf \'{"status":"ready","electron_args":"%s"}\\n\' "$*"\nexec sleep 30\n');
     chmodSync(binary, 0o755);
     const app = await serveScript(START, ['--training'], { ELECTRON_OVERRIDE_DIST_PATH: dist });
     expect(app.ready.electron_args).toBe(`${ROOT.replace(/\/$/, '')} --training`);
