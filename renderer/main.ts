@@ -1,10 +1,11 @@
 /**
  * The cashier's window — Pinbridge's own page, in its Electron window or served headless at
  * http://127.0.0.1:PORT/#key=OPERATOR_KEY. It logs in with the operator key (session.operator,
- * on every reconnection), then shows four pages on hash routes: #/status (home), #/payment,
- * #/transactions, #/clients. Without a key, or with a refused one, it says where the right
- * address is. The shell here owns the login, the connection, the navigation, the training
- * banner, the language switch and the notices that follow the cashier across pages.
+ * on every reconnection), then shows six pages on hash routes: #/status (home), #/payment,
+ * #/transactions, #/clients, #/settings, #/support. Without a key, or with a refused one, it
+ * says where the right address is. The shell here owns the login, the connection, the
+ * navigation, the training banner, the language switch and the notices that follow the cashier
+ * across pages.
  */
 import { PinbridgeClient, isPinbridgeError, type ClientState } from '../client/index.js';
 import { ClientsPage } from './clients-page.js';
@@ -13,16 +14,20 @@ import { byId, h } from './dom.js';
 import { currentLanguage, onLanguageChange, plural, setLanguage, t, translateStatic, type MessageKey } from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
+import { SettingsPage } from './settings-page.js';
 import { StatusPage } from './status-page.js';
+import { SupportPage } from './support-page.js';
 import { TransactionsPage } from './transactions-page.js';
 
-const ROUTES = ['status', 'payment', 'transactions', 'clients'] as const;
+const ROUTES = ['status', 'payment', 'transactions', 'clients', 'settings', 'support'] as const;
 type Route = (typeof ROUTES)[number];
 const ROUTE_TITLES: Readonly<Record<Route, MessageKey>> = {
   status: 'nav.status',
   payment: 'nav.payment',
   transactions: 'nav.transactions',
   clients: 'nav.clients',
+  settings: 'nav.settings',
+  support: 'nav.support',
 };
 /** While the agent is not answering, the page looks again this often. */
 const RETRY_WHEN_DOWN_MS = 5_000;
@@ -125,6 +130,8 @@ function startWindow(operatorKey: string): void {
   const statusPage = new StatusPage(context, () => clientsPage.counts());
   const paymentPage = new PaymentPage(context);
   const transactionsPage = new TransactionsPage(context);
+  const settingsPage = new SettingsPage(context);
+  const supportPage = new SupportPage(context);
 
   function renderShell(): void {
     const state = client.state;
@@ -171,6 +178,8 @@ function startWindow(operatorKey: string): void {
     if (moveFocus && client.state === 'ready') {
       if (next === 'transactions') void transactionsPage.load();
       if (next === 'clients') void clientsPage.load();
+      // Read again unless the cashier has unsaved changes there (the page keeps those).
+      if (next === 'settings') void settingsPage.load();
     }
     renderShell();
     if (moveFocus) byId(`${next}-title`).focus();
@@ -192,6 +201,8 @@ function startWindow(operatorKey: string): void {
     paymentPage.render();
     transactionsPage.render();
     clientsPage.render();
+    settingsPage.render();
+    supportPage.render();
   });
 
   client.on('state', (state) => {
@@ -199,7 +210,8 @@ function startWindow(operatorKey: string): void {
       mode = client.operator?.mode ?? mode;
       showApp();
       showRoute(route, false);
-      void Promise.all([statusPage.load(), paymentPage.load(), transactionsPage.load(), clientsPage.load()]).then(() => renderShell());
+      supportPage.render();
+      void Promise.all([statusPage.load(), paymentPage.load(), transactionsPage.load(), clientsPage.load(), settingsPage.load()]).then(() => renderShell());
     } else if (state === 'open' && client.operator === null) {
       // Connected but not the window: the key was refused on a reconnection (a new agent key).
       refused();

@@ -1,0 +1,443 @@
+/**
+ * The settings page: a form over the settings file as operator.settings returns it (docs/settings.md)
+ * for the fields a store sets up at the checkout — the payments API, the PINPAD (with the serial
+ * ports operator.detectPinpads finds), the confirmation policy, training mode, the store on the
+ * receipts and the default printer. Saving (operator.saveSettings) writes the whole file back with
+ * every other key as it was: a field the cashier did not touch keeps the file's value exactly.
+ * The agent checks the file; each mistake it names is shown next to its field and nothing typed
+ * is lost. The API token is write-only (operator.setApiToken): the page says whether one is kept,
+ * never what it is. A file the agent started despite (`problem`) is a banner on top.
+ */
+import { isPinbridgeError, type ResultOf } from '../client/index.js';
+import { errorText, type WindowContext } from './context.js';
+import { button, byId, fill, h } from './dom.js';
+import { t, type MessageKey } from './i18n.js';
+
+type SettingsRead = ResultOf<'operator.settings'>;
+type ApiToken = SettingsRead['api_token'];
+type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
+type Json = Record<string, unknown>;
+
+interface Violation {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** A text input and where its value lives in the file. */
+interface TextField {
+  readonly id: string;
+  readonly path: readonly string[];
+  /** What is compared and saved: the CNPJ without its dots, slash and dash. */
+  readonly normalize?: (value: string) => string;
+}
+
+const TEXT_FIELDS: readonly TextField[] = [
+  { id: 'settings-api-base-url', path: ['api', 'base_url'] },
+  { id: 'settings-api-marketplace-id', path: ['api', 'marketplace_id'] },
+  { id: 'settings-api-seller-id', path: ['api', 'seller_id'] },
+  { id: 'settings-pinpad-address', path: ['pinpad', 'address'] },
+  { id: 'settings-merchant-name', path: ['receipts', 'merchant', 'name'] },
+  { id: 'settings-merchant-cnpj', path: ['receipts', 'merchant', 'cnpj'], normalize: (value) => value.replace(/[.\-/\s]/g, '') },
+  { id: 'settings-printer-address', path: ['printers', 'default', 'address'] },
+];
+const ADDRESS_PATH = ['receipts', 'merchant', 'address'] as const;
+const ADDRESS_LINES = 4;
+const addressLineId = (index: number): string => `settings-merchant-address-${index}`;
+const CONFIRMATION_TARGET = 'settings-confirmation';
+const TRAINING_ID = 'settings-training';
+/** The schema's shortest token (operator.setApiToken). */
+const TOKEN_MIN_LENGTH = 8;
+
+/**
+ * Which control a mistake belongs to, by the field's path in the file: the exact field, else the
+ * control that stands for the section the mistake names (a missing `receipts.merchant` is the
+ * store's name). A mistake elsewhere in the file (a key this page does not edit) has none.
+ */
+function targetOf(path: string): string | null {
+  const exact = TEXT_FIELDS.find((field) => field.path.join('.') === path);
+  if (exact !== undefined) return exact.id;
+  const line = /^receipts\.merchant\.address\.(\d+)$/.exec(path)?.[1];
+  if (line !== undefined) return addressLineId(Math.min(Number(line), ADDRESS_LINES - 1));
+  const sections: Readonly<Record<string, string>> = {
+    'confirmation': CONFIRMATION_TARGET,
+    'training': TRAINING_ID,
+    'api': 'settings-api-base-url',
+    'pinpad': 'settings-pinpad-address',
+    'receipts': 'settings-merchant-name',
+    'receipts.merchant': 'settings-merchant-name',
+    'receipts.merchant.address': addressLineId(0),
+    'printers': 'settings-printer-address',
+    'printers.default': 'settings-printer-address',
+  };
+  return sections[path] ?? null;
+}
+
+/** The agent's English sentence, or what it means in the cashier's words where the page knows. */
+function fieldMessage(path: string, message: string): string {
+  if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
+  if (path === 'api.base_url') return t('settings.violationUrl');
+  if (path === 'receipts.merchant.cnpj') return t('settings.violationCnpj');
+  if (path === 'confirmation') return t('settings.violationChoice');
+  return message;
+}
+
+/** The name the cashier sees on the control a mistake belongs to. */
+function labelOf(target: string): string | null {
+  if (target === CONFIRMATION_TARGET) return t('settings.confirmation');
+  if (target === TRAINING_ID) return t('settings.training');
+  return document.querySelector(`label[for="${target}"]`)?.textContent?.trim() ?? null;
+}
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function valueAt(root: Json | null, path: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const key of path) node = isObject(node) ? node[key] : undefined;
+  return node;
+}
+
+/** Sets (or, for undefined, removes) a value, creating the sections on the way; a section left empty by a removal goes too. */
+function setAt(root: Json, path: readonly string[], value: unknown): void {
+  const parents: Json[] = [];
+  let node = root;
+  for (const key of path.slice(0, -1)) {
+    parents.push(node);
+    const next = node[key];
+    if (isObject(next)) node = next;
+    else if (value === undefined) return;
+    else node = node[key] = {};
+  }
+  const last = path[path.length - 1] ?? '';
+  if (value !== undefined) {
+    node[last] = value;
+    return;
+  }
+  delete node[last];
+  for (let depth = parents.length - 1; depth >= 0; depth--) {
+    const parent = parents[depth];
+    const key = path[depth] ?? '';
+    if (parent === undefined || !isObject(parent[key]) || Object.keys(parent[key]).length > 0) break;
+    delete parent[key];
+  }
+}
+
+/** A file value as the text a field shows (anything not a string or a number shows blank). */
+function shownText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
+export class SettingsPage {
+  readonly #context: WindowContext;
+  /** The file as last read: what a save starts from. */
+  #file: Json | null = null;
+  #loaded = false;
+  #filePath = '';
+  #fileExists = false;
+  #problem: SettingsRead['problem'] = null;
+  /** Saved from this window since the agent started: the start-up mistakes are no longer in the file. */
+  #savedSinceStart = false;
+  #apiToken: ApiToken | null = null;
+  #tokenJustStored = false;
+  /** What each control showed when the file was read: an unchanged control leaves the file's value as it was. */
+  #shown = new Map<string, string>();
+  #shownConfirmation: string | null = null;
+  #shownTraining = false;
+  /** The cashier typed since the last read: a new read must not throw it away. */
+  #dirty = false;
+  #saving = false;
+  #ports: DetectedPort[] | null = null;
+  /** The mistakes shown next to the fields, and whether a save was refused for them (kept to re-render them in another language). */
+  #shownErrors: { readonly violations: readonly Violation[]; readonly refusedSave: boolean } = { violations: [], refusedSave: false };
+
+  readonly #form = byId<HTMLFormElement>('settings-form');
+  readonly #loading = byId('settings-loading');
+  readonly #loadError = byId('settings-load-error');
+  readonly #path = byId('settings-path');
+  readonly #problemBox = byId('settings-problem');
+  readonly #problemList = byId('settings-problem-list');
+  readonly #problemSaved = byId('settings-problem-saved');
+  readonly #save = byId<HTMLButtonElement>('settings-save');
+  readonly #message = byId('settings-message');
+  readonly #error = byId('settings-error');
+  readonly #tokenForm = byId<HTMLFormElement>('settings-token-form');
+  readonly #tokenInput = byId<HTMLInputElement>('settings-api-token');
+  readonly #tokenSave = byId<HTMLButtonElement>('settings-token-save');
+  readonly #tokenStatus = byId('settings-token-status');
+  readonly #tokenError = byId('settings-token-error');
+  readonly #detect = byId<HTMLButtonElement>('settings-pinpad-detect');
+  readonly #portsStatus = byId('settings-ports-status');
+  readonly #portsList = byId('settings-ports');
+  readonly #training = byId<HTMLInputElement>(TRAINING_ID);
+
+  constructor(context: WindowContext) {
+    this.#context = context;
+    this.#form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#saveSettings();
+    });
+    this.#form.addEventListener('input', (event) => {
+      // The token field belongs to its own form: typing a token is not an unsaved setting.
+      if (event.target !== this.#tokenInput) this.#dirty = true;
+    });
+    this.#tokenForm.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#storeToken();
+    });
+    this.#detect.addEventListener('click', () => void this.#detectPinpads());
+  }
+
+  /** Reads the file; what the cashier has typed and not saved stays on screen. */
+  async load(): Promise<void> {
+    let read: SettingsRead;
+    try {
+      read = await this.#context.client.call('operator.settings', {});
+    } catch (error) {
+      if (!this.#loaded) {
+        this.#loading.hidden = true;
+        this.#loadError.textContent = errorText(error);
+      }
+      return;
+    }
+    this.#loadError.textContent = '';
+    this.#problem = read.problem;
+    this.#apiToken = read.api_token;
+    this.#filePath = read.path;
+    this.#fileExists = read.settings !== null;
+    if (!this.#dirty) {
+      this.#file = read.settings;
+      this.#fillForm();
+      this.#showErrors(this.#savedSinceStart ? [] : (read.problem?.violations ?? []), false);
+    }
+    this.#loaded = true;
+    this.#loading.hidden = true;
+    this.#form.hidden = false;
+    this.render();
+  }
+
+  render(): void {
+    if (!this.#loaded) return;
+    this.#path.textContent = this.#fileExists ? t('settings.path', { path: this.#filePath }) : t('settings.noFile', { path: this.#filePath });
+    this.#renderProblem();
+    this.#renderToken();
+    this.#renderPorts();
+    this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
+    this.#save.disabled = this.#saving;
+  }
+
+  #renderProblem(): void {
+    const problem = this.#problem;
+    this.#problemBox.hidden = problem === null;
+    fill(this.#problemList,
+      ...(problem?.violations ?? []).map((violation) => {
+        const target = targetOf(violation.field);
+        const label = target === null ? null : labelOf(target);
+        return h(
+          'li',
+          { attrs: { 'data-field': violation.field } },
+          h('code', {}, violation.field),
+          label === null ? null : ` (${label})`,
+          ': ',
+          h('span', { attrs: { lang: 'en' } }, violation.message),
+        );
+      }),
+    );
+    this.#problemSaved.hidden = !this.#savedSinceStart;
+  }
+
+  #renderToken(): void {
+    const token = this.#apiToken;
+    if (token === null) return;
+    const fromEnvironment = token.kind === 'environment';
+    this.#tokenInput.disabled = fromEnvironment;
+    this.#tokenSave.disabled = fromEnvironment;
+    this.#tokenStatus.dataset.stored = String(token.stored);
+    const state: MessageKey = fromEnvironment
+      ? 'settings.tokenEnvironment'
+      : !token.stored
+        ? 'settings.tokenNone'
+        : token.kind === 'safeStorage'
+          ? 'settings.tokenStoredSafe'
+          : 'settings.tokenStoredFile';
+    this.#tokenStatus.textContent = this.#tokenJustStored ? `${t(state)} ${t('settings.tokenRestart')}` : t(state);
+  }
+
+  #fillForm(): void {
+    const file = this.#file;
+    this.#shown.clear();
+    for (const field of TEXT_FIELDS) {
+      const text = shownText(valueAt(file, field.path));
+      byId<HTMLInputElement>(field.id).value = text;
+      this.#shown.set(field.id, text);
+    }
+    const address = valueAt(file, ADDRESS_PATH);
+    const lines = Array.isArray(address) ? address.map(shownText) : [];
+    for (let index = 0; index < ADDRESS_LINES; index++) {
+      const text = lines[index] ?? '';
+      byId<HTMLInputElement>(addressLineId(index)).value = text;
+      this.#shown.set(addressLineId(index), text);
+    }
+    // No key in the file is the default ("auto"); a value the schema refuses checks neither.
+    const confirmation = valueAt(file, ['confirmation']);
+    this.#shownConfirmation = confirmation === undefined ? 'auto' : confirmation === 'auto' || confirmation === 'pos' ? confirmation : null;
+    for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
+    this.#shownTraining = valueAt(file, ['training']) === true;
+    this.#training.checked = this.#shownTraining;
+    this.#dirty = false;
+  }
+
+  #confirmationRadios(): HTMLInputElement[] {
+    return [...this.#form.querySelectorAll<HTMLInputElement>('input[name="settings-confirmation"]')];
+  }
+
+  /** The file to save: the one read, with what the cashier changed. */
+  #draft(): Json {
+    const draft: Json = structuredClone(this.#file ?? {});
+    for (const field of TEXT_FIELDS) {
+      const normalize = field.normalize ?? ((value: string) => value);
+      const value = normalize(byId<HTMLInputElement>(field.id).value.trim());
+      if (value === normalize((this.#shown.get(field.id) ?? '').trim())) continue;
+      setAt(draft, field.path, value === '' ? undefined : value);
+    }
+    const lineIds = Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index));
+    const changed = lineIds.some((id) => byId<HTMLInputElement>(id).value.trim() !== (this.#shown.get(id) ?? '').trim());
+    if (changed) {
+      const lines = lineIds.map((id) => byId<HTMLInputElement>(id).value.trim()).filter((line) => line !== '');
+      setAt(draft, ADDRESS_PATH, lines.length === 0 ? undefined : lines);
+    }
+    const confirmation = this.#confirmationRadios().find((radio) => radio.checked)?.value ?? null;
+    if (confirmation !== null && confirmation !== this.#shownConfirmation) draft.confirmation = confirmation;
+    if (this.#training.checked !== this.#shownTraining) draft.training = this.#training.checked;
+    return draft;
+  }
+
+  async #saveSettings(): Promise<void> {
+    if (this.#saving) return;
+    this.#message.textContent = '';
+    this.#error.textContent = '';
+    this.#showErrors([], false);
+    this.#saving = true;
+    this.#save.disabled = true;
+    try {
+      await this.#context.client.call('operator.saveSettings', { settings: this.#draft() });
+      this.#dirty = false;
+      this.#savedSinceStart = true;
+      await this.load();
+      this.#message.textContent = t('settings.saved');
+    } catch (error) {
+      const violations = isPinbridgeError(error, 'INVALID_PARAMS') ? (error.data?.violations ?? []) : [];
+      if (violations.length === 0) {
+        this.#error.textContent = errorText(error);
+      } else {
+        this.#showErrors(violations.map((violation) => ({ field: violation.field.replace(/^settings\.?/, ''), message: violation.message })), true);
+        this.#focusFirstError();
+      }
+    } finally {
+      this.#saving = false;
+      this.#save.disabled = false;
+    }
+  }
+
+  /**
+   * Each mistake next to its field. When they refused a save, the button says nothing was saved
+   * and lists those about keys this page does not edit.
+   */
+  #showErrors(violations: readonly Violation[], refusedSave: boolean): void {
+    this.#shownErrors = { violations: [...violations], refusedSave };
+    const byTarget = new Map<string, string[]>();
+    const elsewhere: Violation[] = [];
+    for (const violation of violations) {
+      const target = targetOf(violation.field);
+      if (target === null) elsewhere.push(violation);
+      else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation.field, violation.message)]);
+    }
+    const targets = [...TEXT_FIELDS.map((field) => field.id), ...Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index)), CONFIRMATION_TARGET, TRAINING_ID];
+    for (const target of targets) {
+      const messages = byTarget.get(target) ?? [];
+      byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
+      const controls = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [byId(target)];
+      for (const control of controls) {
+        if (messages.length > 0) control.setAttribute('aria-invalid', 'true');
+        else control.removeAttribute('aria-invalid');
+      }
+    }
+    if (!refusedSave || violations.length === 0) return;
+    fill(this.#error,
+      h('p', {}, violations.length === 1 ? t('settings.notSavedOne') : t('settings.notSavedMany', { n: violations.length })),
+      elsewhere.length === 0
+        ? null
+        : h('ul', { className: 'violation-list' }, ...elsewhere.map((violation) => h('li', {}, h('code', {}, violation.field), ': ', h('span', { attrs: { lang: 'en' } }, violation.message)))),
+    );
+  }
+
+  #focusFirstError(): void {
+    const first = this.#form.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (first !== null) first.focus();
+    else this.#save.focus();
+  }
+
+  async #storeToken(): Promise<void> {
+    this.#tokenError.textContent = '';
+    this.#tokenInput.removeAttribute('aria-invalid');
+    const token = this.#tokenInput.value.trim();
+    if (token.length < TOKEN_MIN_LENGTH) {
+      this.#tokenError.textContent = t('settings.tokenShort', { n: TOKEN_MIN_LENGTH });
+      this.#tokenInput.setAttribute('aria-invalid', 'true');
+      this.#tokenInput.focus();
+      return;
+    }
+    this.#tokenSave.disabled = true;
+    try {
+      await this.#context.client.call('operator.setApiToken', { token });
+      // Gone from the page at once: the token is never shown again, not even to this cashier.
+      this.#tokenInput.value = '';
+      this.#tokenJustStored = true;
+      this.#apiToken = (await this.#context.client.call('operator.settings', {})).api_token;
+    } catch (error) {
+      this.#tokenError.textContent = errorText(error);
+      this.#tokenInput.setAttribute('aria-invalid', 'true');
+    } finally {
+      this.#tokenSave.disabled = false;
+      this.#renderToken();
+    }
+  }
+
+  async #detectPinpads(): Promise<void> {
+    this.#detect.disabled = true;
+    this.#ports = null;
+    this.#portsList.replaceChildren();
+    this.#portsStatus.textContent = t('settings.detecting');
+    try {
+      this.#ports = (await this.#context.client.call('operator.detectPinpads', {})).ports;
+      this.#renderPorts();
+    } catch (error) {
+      this.#portsStatus.textContent = errorText(error);
+    } finally {
+      this.#detect.disabled = false;
+    }
+  }
+
+  #renderPorts(): void {
+    const ports = this.#ports;
+    if (ports === null) return;
+    this.#portsStatus.textContent = ports.length === 0 ? t('settings.portsNone') : ports.length === 1 ? t('settings.portsOne') : t('settings.portsMany', { n: ports.length });
+    this.#portsList.replaceChildren(
+      ...ports.map((port) => {
+        const device = [port.maker, port.model].filter((part): part is string => part !== null && part !== '').join(' ') || port.manufacturer || t('settings.portUnknown');
+        return h(
+          'li',
+          { attrs: { 'data-address': port.address, 'data-likely': String(port.likely_pinpad) } },
+          h('span', { className: 'port-name' }, h('code', {}, port.address), ' — ', device, port.likely_pinpad ? h('strong', {}, ` (${t('settings.portLikely')})`) : null),
+          button(t('settings.portUse'), { label: t('settings.portUseLabel', { address: port.address }), onClick: () => this.#usePort(port.address) }),
+        );
+      }),
+    );
+  }
+
+  #usePort(address: string): void {
+    const input = byId<HTMLInputElement>('settings-pinpad-address');
+    input.value = address;
+    this.#dirty = true;
+    this.#portsStatus.textContent = t('settings.portChosen', { address });
+    input.focus();
+  }
+}

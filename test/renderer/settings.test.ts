@@ -1,0 +1,461 @@
+/**
+ * The window's settings and support pages, whole and real: the page and its compiled scripts
+ * served by a real agent (training mode, its own home folder, its log in a file), in real
+ * Chromium. The cashier reads the settings with no file yet, fills and saves them (the file then
+ * has them, and keeps a key the page does not edit), is told next to the field what the agent
+ * refused (the file untouched, nothing typed lost), stores the API token without ever seeing it
+ * again, searches for PINPAD ports; an agent started despite a bad file shows the mistake on
+ * top. On the support page: the version and mode, the diagnostics with each check and its fix,
+ * the logs as a download. Every control is reachable by Tab, named, and at least 44 px tall;
+ * screenshots at 1280×800 and 1024×600 go to the artifacts folder.
+ * (The scripts must be built first: `npm run build`, which `npm test` runs.)
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../main/agent/agent.js';
+import { apiTokenPath } from '../../main/agent/paths.js';
+import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/agent/settings-file.js';
+import { SettingsError } from '../../main/core/settings.js';
+import { createLogger } from '../../main/log.js';
+import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
+import { launchChromium } from '../drivers/printers/chromium.js';
+import { artifactsDir } from '../helpers/card-data-scan.js';
+
+const SHOTS = join(artifactsDir(), 'window');
+const VIEWPORTS = { large: { width: 1280, height: 800 }, small: { width: 1024, height: 600 } } as const;
+const TOKEN = 'zpk_test_window_0123456789';
+
+let home: string;
+let agent: Agent;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+// The token must come from the page, not from the environment of whoever runs the tests.
+const tokenFromEnvironment = process.env.PINBRIDGE_API_TOKEN;
+
+beforeAll(async () => {
+  for (const built of [['dist', 'renderer', 'settings-page.js'], ['dist', 'renderer', 'support-page.js'], ['dist', 'client', 'index.js']]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  delete process.env.PINBRIDGE_API_TOKEN;
+  home = mkdtempSync(join(artifactsDir(), 'window-settings-'));
+  const logFile = join(home, 'agent.log');
+  [agent, browser] = await Promise.all([
+    Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'info', file: logFile }), logFile }),
+    launchChromium(),
+  ]);
+  await agent.ready;
+});
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => undefined);
+  await browser?.close();
+  await agent?.stop();
+  if (tokenFromEnvironment !== undefined) process.env.PINBRIDGE_API_TOKEN = tokenFromEnvironment;
+});
+
+interface OpenWindow {
+  readonly page: Page;
+  /** Page errors and console errors: none is expected anywhere. */
+  readonly errors: string[];
+}
+
+/** A fresh browser profile on the agent's window, logged in, on `route`. */
+async function openWindow(route: 'settings' | 'support', options: { of?: Agent; viewport?: { width: number; height: number } } = {}): Promise<OpenWindow> {
+  const of = options.of ?? agent;
+  const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.large });
+  contexts.push(context);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${of.pos.port}` });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(of.pos.uiUrl(of.operatorKey));
+  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 10_000 }).toBe('ready');
+  await page.click(`#nav-${route}`);
+  await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
+  if (route === 'settings') await page.locator('#settings-form').waitFor({ state: 'visible', timeout: 10_000 });
+  return { page, errors };
+}
+
+function text(page: Page, selector: string): Promise<string> {
+  return page.locator(selector).innerText();
+}
+
+const settingsFile = (): string => defaultSettingsPath(home);
+
+/** What the keyboard focus is on: its id, a radio group as "radio:NAME", or its focus key or label. */
+const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return '';
+  if (el.type === 'radio') return 'radio:' + el.name;
+  return el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim(); })()`;
+
+/** Every visible, enabled control of the page (a radio group once: Tab reaches its checked option). */
+const CONTROLS = `[...new Set([...document.querySelectorAll('button, a[href], input, select, textarea')]
+  .filter((el) => el.id !== 'skip-link' && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+  .map((el) => el.type === 'radio' ? 'radio:' + el.name : el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim()))]`;
+
+/** Inputs, selects and text areas with no label (neither <label> nor aria-label / aria-labelledby). */
+const UNLABELLED = `[...document.querySelectorAll('input, select, textarea')]
+  .filter((el) => el.getClientRects().length > 0)
+  .filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
+  .map((el) => el.id || el.name)`;
+
+/** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
+async function tabAround(page: Page, max = 80): Promise<string[]> {
+  const reached: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate<string>(FOCUSED);
+    if (focused !== '' && reached.includes(focused)) break;
+    if (focused !== '') reached.push(focused);
+  }
+  return reached;
+}
+
+/** Visible controls (text fields included; a radio or checkbox counts by its label) shorter than 44 px. */
+function controlsUnder44px(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option, input:not([type=radio]):not([type=checkbox]), textarea')]
+    .filter((el) => el.id !== 'skip-link' && el.getClientRects().length > 0)
+    .filter((el) => el.getBoundingClientRect().height < 44)
+    .map((el) => (el.id || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)`);
+}
+
+describe('the settings page', () => {
+  it('with no settings file yet: says so, shows the defaults, no token, no mistake, and links to the paired POS', async () => {
+    const { page, errors } = await openWindow('settings');
+
+    expect(await text(page, '#settings-path')).toContain(`Ainda não há arquivo de configurações (${settingsFile()})`);
+    expect(await page.isVisible('#settings-problem')).toBe(false);
+    for (const id of ['settings-api-base-url', 'settings-api-marketplace-id', 'settings-api-seller-id', 'settings-pinpad-address', 'settings-merchant-name', 'settings-merchant-cnpj', 'settings-printer-address']) {
+      expect(await page.inputValue(`#${id}`), id).toBe('');
+    }
+    // No key in the file is the default policy: "auto".
+    expect(await page.getByRole('radio', { name: /^Automática/ }).isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Modo de treinamento' }).isChecked()).toBe(false);
+    expect(await text(page, '#settings-token-status')).toBe('Nenhum token guardado.');
+
+    await page.getByRole('link', { name: 'Abrir Caixas (PDV)' }).click();
+    await page.locator('#page-clients').waitFor({ state: 'visible' });
+    expect(page.url()).toMatch(/#\/clients$/);
+    expect(existsSync(settingsFile())).toBe(false);
+    expect(errors).toEqual([]);
+  });
+
+  it('saves what the cashier filled in, keeping the keys it does not edit, to apply at the next start', async () => {
+    // Written by hand before: a section the page does not show, and a key beside the store it does.
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(settingsFile(), JSON.stringify({ timeouts: { api_ms: 9000 }, receipts: { auto_print: ['customer'] } }, null, 2));
+    const { page, errors } = await openWindow('settings');
+    expect(await text(page, '#settings-path')).toBe(`Arquivo: ${settingsFile()}`);
+    const receiptsFolder = `file://${join(home, 'receipts')}/`;
+
+    await page.getByLabel('Endereço do serviço (URL)').fill('https://api.example.com');
+    await page.getByLabel('ID do marketplace').fill('3249465a7753536b62545a6a684b7a6b');
+    await page.getByLabel('ID do vendedor (seller)').fill('c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9');
+    await page.getByLabel('Endereço do PINPAD').fill('tcp://192.168.0.20:4000');
+    await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).check();
+    await page.getByRole('switch', { name: 'Modo de treinamento' }).check();
+    await page.getByLabel('Nome da loja').fill('Padaria Pão Quente');
+    // Typed the way it is printed: the file gets the 14 digits.
+    await page.getByLabel('CNPJ', { exact: true }).fill('11.222.333/0001-81');
+    await page.getByLabel('Endereço, linha 1').fill('Rua das Flores, 10');
+    await page.getByLabel('Endereço, linha 2').fill('São Paulo/SP');
+    await page.getByLabel('Endereço da impressora padrão').fill(receiptsFolder);
+    await page.click('#settings-save');
+
+    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toBe('Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.');
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toEqual({
+      timeouts: { api_ms: 9000 },
+      api: { base_url: 'https://api.example.com', marketplace_id: '3249465a7753536b62545a6a684b7a6b', seller_id: 'c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9' },
+      pinpad: { address: 'tcp://192.168.0.20:4000' },
+      confirmation: 'pos',
+      training: true,
+      receipts: { auto_print: ['customer'], merchant: { name: 'Padaria Pão Quente', cnpj: '11222333000181', address: ['Rua das Flores, 10', 'São Paulo/SP'] } },
+      printers: { default: { address: receiptsFolder } },
+    });
+
+    // Read back in a new window: the form shows the file.
+    const again = await openWindow('settings');
+    expect(await again.page.inputValue('#settings-merchant-cnpj')).toBe('11222333000181');
+    expect(await again.page.inputValue('#settings-merchant-address-1')).toBe('São Paulo/SP');
+    expect(await again.page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).isChecked()).toBe(true);
+    expect(await again.page.getByRole('switch', { name: 'Modo de treinamento' }).isChecked()).toBe(true);
+
+    // A field emptied leaves its section out (the printer was the only key of "printers").
+    await again.page.getByLabel('Endereço da impressora padrão').fill('');
+    await again.page.click('#settings-save');
+    await expect.poll(() => text(again.page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    const saved = JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
+    expect(saved.printers).toBeUndefined();
+    expect(saved.timeouts).toEqual({ api_ms: 9000 });
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+  });
+
+  it('shows each mistake the agent refuses next to its field, keeps what was typed, and leaves the file as it was', async () => {
+    const before = readFileSync(settingsFile(), 'utf8');
+    const { page, errors } = await openWindow('settings');
+
+    await page.getByLabel('Endereço do serviço (URL)').fill('ftp://x');
+    await page.getByLabel('ID do vendedor (seller)').fill('');
+    await page.getByLabel('Nome da loja').fill('Outra Loja');
+    await page.click('#settings-save');
+
+    await expect.poll(() => text(page, '#settings-api-base-url-error'), { timeout: 10_000 }).toBe('Use um endereço que comece com https:// (ou http://), sem espaços.');
+    expect(await text(page, '#settings-api-seller-id-error')).toBe('Preencha este campo.');
+    expect(await page.getAttribute('#settings-api-base-url', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#settings-api-seller-id', 'aria-invalid')).toBe('true');
+    expect(await page.getAttribute('#settings-merchant-name', 'aria-invalid')).toBeNull();
+    // The error is part of the field's description: a screen reader says it on the field.
+    expect(await page.getByRole('textbox', { name: 'Endereço do serviço (URL)' }).getAttribute('aria-describedby')).toContain('settings-api-base-url-error');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('settings-api-base-url');
+    expect(await text(page, '#settings-error')).toBe('Nada foi salvo: corrija os 2 problemas marcados.');
+    expect(await page.inputValue('#settings-api-base-url')).toBe('ftp://x');
+    expect(await page.inputValue('#settings-merchant-name')).toBe('Outra Loja');
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(before);
+    await page.screenshot({ path: join(SHOTS, 'settings-mistakes-1280x800.png') });
+
+    // Fixed, it saves, and the marks go.
+    await page.getByLabel('Endereço do serviço (URL)').fill('https://api2.example.com');
+    await page.getByLabel('ID do vendedor (seller)').fill('c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9');
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    expect(await page.isVisible('#settings-api-base-url-error')).toBe(false);
+    expect(await page.getAttribute('#settings-api-base-url', 'aria-invalid')).toBeNull();
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({ api: { base_url: 'https://api2.example.com' }, receipts: { merchant: { name: 'Outra Loja' } } });
+    expect(errors).toEqual([]);
+  });
+
+  it('stores the API token from its own field, says it is kept, and never shows it', async () => {
+    const before = readFileSync(settingsFile(), 'utf8');
+    const { page, errors } = await openWindow('settings');
+    const field = page.getByLabel('Token do serviço de pagamentos');
+    expect(await field.getAttribute('type')).toBe('password');
+
+    await field.fill('curto');
+    await field.press('Enter');
+    expect(await text(page, '#settings-token-error')).toBe('O token tem pelo menos 8 caracteres.');
+    expect(existsSync(apiTokenPath(home))).toBe(false);
+
+    // Enter in the token field stores the token, and only the token: the settings file is not saved.
+    await field.fill(TOKEN);
+    await field.press('Enter');
+    await expect.poll(() => text(page, '#settings-token-status'), { timeout: 10_000 }).toBe(
+      'Token guardado em um arquivo privado deste computador. O novo token vale quando o Pinbridge for reiniciado.',
+    );
+    expect(readFileSync(apiTokenPath(home), 'utf8').trim()).toBe(TOKEN);
+    expect(await field.inputValue()).toBe('');
+    expect(await page.isVisible('#settings-token-error')).toBe(false);
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(before);
+    expect(await page.content()).not.toContain(TOKEN);
+
+    // A new window says it is kept, and has no way to show it.
+    const again = await openWindow('settings');
+    expect(await text(again.page, '#settings-token-status')).toBe('Token guardado em um arquivo privado deste computador.');
+    expect(await again.page.inputValue('#settings-api-token')).toBe('');
+    expect(await again.page.content()).not.toContain(TOKEN);
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+  });
+
+  it('searches for PINPAD ports and puts the one chosen in the PINPAD field', async () => {
+    const { page, errors } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Procurar' }).click();
+
+    const status = page.locator('#settings-ports-status');
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^(Nenhuma porta serial encontrada\.|1 porta serial encontrada:|\d+ portas seriais encontradas:)/);
+    const ports = page.locator('#settings-ports li');
+    const found = await ports.count();
+    expect(await status.innerText()).toContain(found === 0 ? 'tcp://endereço:porta' : 'encontrada');
+    if (found > 0) {
+      // This machine has serial ports: the first one is chosen with its button.
+      const address = (await ports.first().getAttribute('data-address')) ?? '';
+      await ports.first().getByRole('button', { name: `Usar a porta ${address}` }).click();
+      expect(await page.inputValue('#settings-pinpad-address')).toBe(address);
+      expect(await page.evaluate<string>(FOCUSED)).toBe('settings-pinpad-address');
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('an agent started despite a bad settings file', () => {
+  let badPath: string;
+  let started: Agent;
+
+  beforeAll(async () => {
+    // As the desktop app does: the file did not load, the agent started on the defaults, and keeps the mistake.
+    const badHome = mkdtempSync(join(artifactsDir(), 'window-settings-bad-'));
+    badPath = join(badHome, 'settings.json');
+    const json = { confirmation: 'sometimes', timeouts: { api_ms: 9000 } };
+    writeFileSync(badPath, JSON.stringify(json));
+    let problem: SettingsError | undefined;
+    try {
+      parseSettings(json, badPath);
+    } catch (error) {
+      if (error instanceof SettingsError) problem = error;
+    }
+    if (problem === undefined) throw new Error('the bad file was accepted');
+    started = await Agent.start({
+      settings: { ...loadSettings(undefined, badHome), path: badPath },
+      api: {},
+      pinpadAddress: 'sim',
+      home: badHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+      settingsProblem: problem,
+    });
+  });
+
+  afterAll(async () => {
+    await started?.stop();
+  });
+
+  it('says so on top of the settings page, marks the field, runs the doctor on it, and saves the fix', async () => {
+    const { page, errors } = await openWindow('settings', { of: started });
+
+    const banner = page.locator('#settings-problem');
+    expect(await banner.isVisible()).toBe(true);
+    expect(await banner.innerText()).toMatch(/O arquivo de configurações tem erros[\s\S]*começou com as configurações padrão/);
+    expect(await banner.locator('li[data-field="confirmation"]').innerText()).toBe('confirmation (Confirmação das vendas aprovadas): Field confirmation must be one of "auto", "pos"');
+    expect(await text(page, '#settings-confirmation-error')).toBe('Escolha uma das opções.');
+    // A value the schema refuses checks neither option.
+    expect(await page.getByRole('radio', { name: /^Automática/ }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).isChecked()).toBe(false);
+    await page.screenshot({ path: join(SHOTS, 'settings-problem-1280x800.png') });
+
+    // The doctor finds the same mistake, with a fix to copy for support.
+    await page.click('#nav-support');
+    await page.getByRole('button', { name: 'Executar diagnóstico' }).click();
+    const check = page.locator('#support-checks li[data-check-id="settings"]');
+    await check.waitFor({ timeout: 30_000 });
+    expect(await check.getAttribute('data-status')).toBe('fail');
+    expect(await check.innerText()).toMatch(/Arquivo de configurações[\s\S]*Falha/);
+    const fix = await check.locator('pre.fix-code').innerText();
+    expect(fix).toContain('confirmation');
+    await check.getByRole('button', { name: 'Copiar como resolver: Arquivo de configurações' }).click();
+    await expect.poll(() => check.locator('.copy-note').innerText()).toBe('Copiado.');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fix);
+
+    await page.click('#nav-settings');
+    await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).check();
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    expect(JSON.parse(readFileSync(badPath, 'utf8'))).toEqual({ confirmation: 'pos', timeouts: { api_ms: 9000 } });
+    // The agent still runs on the defaults until it restarts: the banner stays, and says what to do.
+    expect(await text(page, '#settings-problem-saved')).toBe('Configurações salvas: reinicie o Pinbridge para que ele as use.');
+    expect(await page.isVisible('#settings-confirmation-error')).toBe(false);
+    expect(errors).toEqual([]);
+  }, 60_000);
+});
+
+describe('the support page', () => {
+  it('shows the version and the mode, and runs the diagnostics: each check with its state and, when something is wrong, its fix', async () => {
+    const { page, errors } = await openWindow('support');
+    expect(await text(page, '#support-version')).toBe(VERSION);
+    expect(await text(page, '#support-mode')).toMatch(/^Treinamento/);
+
+    await page.getByRole('button', { name: 'Executar diagnóstico' }).click();
+    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(6);
+    expect(await text(page, '#support-doctor-status')).toMatch(/^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/);
+    const ids = await Promise.all((await page.locator('#support-checks li.check').all()).map((item) => item.getAttribute('data-check-id')));
+    expect(ids).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings']);
+    expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
+    // Training mode: the payments API is not checked, and says so in words.
+    expect(await page.locator('li[data-check-id="payments-api"]').getAttribute('data-status')).toBe('skip');
+    expect(await page.locator('li[data-check-id="payments-api"] .check-status').innerText()).toBe('Não verificado');
+    for (const item of await page.locator('#support-checks li.check').all()) {
+      const status = await item.getAttribute('data-status');
+      expect(await item.locator('.check-summary').innerText()).not.toBe('');
+      if (status === 'warn' || status === 'fail') expect(await item.locator('pre.fix-code').innerText()).not.toBe('');
+    }
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('exports the logs: how many lines, that card data is masked, the text, and a pinbridge-logs.txt download', async () => {
+    const { page, errors } = await openWindow('support');
+    await page.getByRole('button', { name: 'Exportar registros' }).click();
+
+    await expect.poll(() => text(page, '#support-logs-status'), { timeout: 10_000 }).toMatch(/^[\d.]+ linhas exportadas\. Dados de cartão não aparecem: números de cartão saem mascarados/);
+    const lines = Number(await page.locator('#support-logs-status').getAttribute('data-lines'));
+    expect(lines).toBeGreaterThan(0);
+    const shown = await page.getByLabel('Registros exportados').inputValue();
+    expect(shown).toContain('"msg":"POS API listening"');
+    expect(shown.split('\n').filter((line) => line !== '')).toHaveLength(lines);
+    expect(await page.getByLabel('Registros exportados').getAttribute('readonly')).not.toBeNull();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Baixar pinbridge-logs.txt' }).click()]);
+    expect(download.suggestedFilename()).toBe('pinbridge-logs.txt');
+    expect(readFileSync(await download.path(), 'utf8')).toBe(shown);
+
+    await page.getByRole('button', { name: 'Copiar registros' }).click();
+    await expect.poll(() => text(page, '#support-logs-status')).toBe('Registros copiados.');
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(shown);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('keyboard, labels, touch and screenshots', () => {
+  it('reaches every control of both pages with Tab, and every field has a name', async () => {
+    for (const route of ['settings', 'support'] as const) {
+      const { page, errors } = await openWindow(route);
+      if (route === 'support') {
+        await page.click('#support-doctor-run');
+        await page.locator('#support-checks li.check').first().waitFor({ timeout: 30_000 });
+        await page.click('#support-logs-export');
+        await page.locator('#support-logs-text').waitFor({ state: 'visible' });
+      }
+      // From the navigation, by keyboard: the link, Enter, and the focus lands on the page's title.
+      await page.locator('#nav-status').focus();
+      await page.keyboard.press('Enter');
+      await page.locator(`#nav-${route}`).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate<string>(FOCUSED)).toBe(`${route}-title`);
+
+      const reached = await tabAround(page, 120);
+      const controls = await page.evaluate<string[]>(CONTROLS);
+      expect(controls.length).toBeGreaterThan(route === 'settings' ? 20 : 10);
+      expect(controls.filter((control) => !reached.includes(control)), `not reached by Tab on #/${route}`).toEqual([]);
+      expect(await page.evaluate<string[]>(UNLABELLED), `fields without a label on #/${route}`).toEqual([]);
+      expect(errors).toEqual([]);
+    }
+  }, 90_000);
+
+  it('has every control at least 44 px tall, and screenshots of both pages at 1280×800 and 1024×600', async () => {
+    for (const [size, viewport] of Object.entries(VIEWPORTS)) {
+      const label = `${viewport.width}x${viewport.height}`;
+      const settings = await openWindow('settings', { viewport });
+      expect(await controlsUnder44px(settings.page), `controls under 44 px on #/settings at ${size}`).toEqual([]);
+      await settings.page.screenshot({ path: join(SHOTS, `settings-${label}.png`) });
+
+      const support = await openWindow('support', { viewport });
+      await support.page.click('#support-doctor-run');
+      await support.page.locator('#support-checks li.check').first().waitFor({ timeout: 30_000 });
+      await support.page.click('#support-logs-export');
+      await support.page.locator('#support-logs-text').waitFor({ state: 'visible' });
+      expect(await controlsUnder44px(support.page), `controls under 44 px on #/support at ${size}`).toEqual([]);
+      // The diagnostics from the top, then the exported logs.
+      await support.page.evaluate('window.scrollTo(0, 0)');
+      await support.page.screenshot({ path: join(SHOTS, `support-${label}.png`) });
+      await support.page.locator('#support-logs-title').scrollIntoViewIfNeeded();
+      await support.page.screenshot({ path: join(SHOTS, `support-logs-${label}.png`) });
+      expect(settings.errors).toEqual([]);
+      expect(support.errors).toEqual([]);
+    }
+  }, 120_000);
+
+  it('switches both pages to English', async () => {
+    const { page, errors } = await openWindow('settings');
+    await page.click('#language');
+    expect(await text(page, '#settings-title')).toBe('Settings');
+    expect(await text(page, '#settings-token-status')).toBe('Token stored in a private file on this computer.');
+    expect(await page.getByLabel('Service address (URL)').inputValue()).toBe('https://api2.example.com');
+    await page.click('#nav-support');
+    expect(await text(page, '#support-title')).toBe('Support');
+    expect(await text(page, '#support-mode')).toMatch(/^Training/);
+    expect(errors).toEqual([]);
+  });
+});
