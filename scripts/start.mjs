@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
+/** V8's young generation for a long-running, mostly idle agent (also set for the desktop app). */
+const AGENT_NODE_FLAGS = '--max-semi-space-size=4';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 
@@ -31,7 +33,9 @@ if (electron !== undefined) {
     'pinbridge: the Electron runtime is not installed on this machine (it is downloaded by `npm install` where the internet allows; ' +
       'ELECTRON_SKIP_BINARY_DOWNLOAD skips it), so Pinbridge runs headless: open the "ui" address of the ready line in a browser.\n',
   );
-  child = spawn(process.execPath, [join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args], { stdio: 'inherit' });
+  // The agent stays up all day doing little: 4 MB young-generation semi-spaces instead of 16 keep
+  // its idle memory some 20 MB lower (npm run bench measures it) for scavenges it can afford.
+  child = spawn(process.execPath, [AGENT_NODE_FLAGS, join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args], { stdio: 'inherit' });
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

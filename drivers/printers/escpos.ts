@@ -7,7 +7,7 @@
  * printer can do; the code page itself is always one that has every Portuguese letter.
  */
 import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import QRCode from 'qrcode';
+import { qrcodeLibrary } from './symbol-libraries.js';
 import { DriverError } from '../errors.js';
 import { isPaperColumns, type PaperColumns, type PrintDocument } from './document.js';
 import { layout, type LaidOutLine } from './layout.js';
@@ -383,7 +383,7 @@ function printQrCode(line: LaidOutLine & { kind: 'qrcode' }, printer: Printer): 
   let modules: number;
   try {
     // Byte mode, as the printer may encode it: the largest symbol the printer can choose.
-    modules = QRCode.create([{ data: Buffer.from(line.data, 'latin1'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules.size;
+    modules = qrcodeLibrary().create([{ data: Buffer.from(line.data, 'latin1'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules.size;
   } catch (error) {
     throw new EscPosError('INVALID_CODE_DATA', `The QR code data (${line.data.length} characters) does not fit a QR code.`, {
       cause: error,

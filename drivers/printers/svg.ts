@@ -4,8 +4,8 @@
  * line, in a monospace grid at the paper's width. The geometry (`planPaper`) and the barcode and QR
  * encoders are exported for the PDF renderer, which draws the same picture.
  */
-import bwipjs from 'bwip-js';
-import QRCode from 'qrcode';
+import type QRCode from 'qrcode';
+import { bwipLibrary, qrcodeLibrary } from './symbol-libraries.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isPaperColumns, paperWidthMm, type PaperColumns, type PrintDocument } from './document.js';
 import { layout, type LaidOutLine } from './layout.js';
@@ -132,7 +132,7 @@ export function drawBarcode(symbology: 'itf' | 'code128', data: string): Barcode
   }
   let svg: string;
   try {
-    svg = bwipjs.toSVG({ bcid: BWIP_IDS[symbology], text: data, scaleX: 1, scaleY: 1, height: 10, includetext: false });
+    svg = bwipLibrary().toSVG({ bcid: BWIP_IDS[symbology], text: data, scaleX: 1, scaleY: 1, height: 10, includetext: false });
   } catch (error) {
     throw new InvalidArgumentError(`The ${symbology.toUpperCase()} barcode data cannot be encoded.`, { cause: error });
   }
@@ -155,7 +155,7 @@ export interface QrModules {
 export function qrModules(data: string): QrModules {
   let symbol: QRCode.QRCode;
   try {
-    symbol = QRCode.create(data, { errorCorrectionLevel: 'M' });
+    symbol = qrcodeLibrary().create(data, { errorCorrectionLevel: 'M' });
   } catch (error) {
     throw new InvalidArgumentError('The QR code data cannot be encoded (empty or too long).', { cause: error });
   }

@@ -11,6 +11,10 @@ import { createLogger } from '../log.js';
 import type { ShellElectron } from './electron-api.js';
 import { Shell } from './shell.js';
 
+// A long-running, mostly idle agent: smaller young-generation semi-spaces keep its memory some
+// 20 MB lower (as scripts/start.mjs does headless). Must be set before the app is ready.
+electron.app.commandLine.appendSwitch('js-flags', '--max-semi-space-size=4');
+
 // The real module must have everything the shell uses (a compile-time check).
 const api: ShellElectron = electron;
 const logFile = logFilePath(homedir());
