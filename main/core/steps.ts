@@ -88,6 +88,16 @@ export class PaymentSteps {
     return this.deps.journal.transition(record.id, to, patch, note);
   }
 
+  /**
+   * Ends a payment with no API call left to make, and says so: the POS, the window and the
+   * metrics hear of every end through its final progress step.
+   */
+  #end(record: PaymentRecord, to: 'failed' | 'cancelled', patch: PaymentPatch, note: string): PaymentRecord {
+    const ended = this.move(record, to, patch, note);
+    this.deps.emit(ended, to);
+    return ended;
+  }
+
   /** Moves with no side effect between them, in one journal commit; the record after each. */
   moveThrough(record: PaymentRecord, moves: readonly JournalMove[]): PaymentRecord[] {
     return this.deps.journal.transitions(record.id, moves);
@@ -130,14 +140,14 @@ export class PaymentSteps {
     } catch (error) {
       if (isDefinitiveRefusal(error)) {
         const code = error instanceof AuthenticationError ? 'API_UNAVAILABLE' : 'API_REJECTED';
-        return this.move(record, 'failed', { problem: problem(code, errorText(error)) }, 'transaction refused by the API');
+        return this.#end(record, 'failed', { problem: problem(code, errorText(error)) }, 'transaction refused by the API');
       }
       // The answer was lost: the transaction may exist. The reference tells.
       this.deps.logger.warn({ reference: record.referenceId, error: errorText(error) }, 'transaction creation answer lost; looking it up');
       try {
         const found = await payments.transactions.findByReference(record.referenceId, this.#call());
         if (found) return this.move(record, 'created', { transactionId: found.id }, 'transaction found by reference after a lost answer');
-        return this.move(record, 'failed', { problem: problem('API_UNAVAILABLE', errorText(error)) }, 'transaction not created');
+        return this.#end(record, 'failed', { problem: problem('API_UNAVAILABLE', errorText(error)) }, 'transaction not created');
       } catch (lookupError) {
         return this.abort(record, problem('API_UNAVAILABLE', errorText(lookupError)), 'failed');
       }
@@ -151,7 +161,7 @@ export class PaymentSteps {
   async abort(record: PaymentRecord, why: PaymentProblem, abortAs: AbortAs): Promise<PaymentRecord> {
     if (record.state === 'intent' && record.transactionId === null && why.code !== 'API_UNAVAILABLE' && why.code !== 'INTERRUPTED') {
       // Nothing was sent to the API yet (cancelled while choosing installments, say).
-      return this.move(record, abortAs === 'declined' ? 'failed' : abortAs, { problem: why }, 'ended before any transaction');
+      return this.#end(record, abortAs === 'declined' ? 'failed' : abortAs, { problem: why }, 'ended before any transaction');
     }
     const aborting = this.move(record, 'aborting', { problem: why, pendingUndo: this.newUndo({ abortAs }) }, `ending: ${why.code}`);
     this.deps.emit(aborting, 'cancelling');

@@ -334,6 +334,8 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
     }
     const final = queued ? await landed(s, params.reference_id) : answer;
     expect(endOf(final)).toEqual(ends);
+    // Its end reached the listeners (POS, window, metrics) as a progress event in its final state.
+    expect(s.rig.events.filter((event) => event.referenceId === params.reference_id).map((event) => event.state)).toContain(final.state);
     const transaction = await expectConsistent(s, final);
     expect(transaction?.status ?? null).toBe(api);
     // Never a second authorization: the engine sent at most one, whatever it lost.
