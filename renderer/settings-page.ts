@@ -1,8 +1,9 @@
 /**
  * The settings page: a form over the settings file as operator.settings returns it (docs/settings.md)
  * for the fields a store sets up at the checkout — the payments API, the PINPAD (with the serial
- * ports operator.detectPinpads finds), the confirmation policy, training mode, the store on the
- * receipts and the default printer. Saving (operator.saveSettings) writes the whole file back with
+ * ports operator.detectPinpads finds and the Bluetooth LE PINPADs operator.scanBle hears), the
+ * confirmation policy, training mode, the store on the receipts and the default printer (with a
+ * test print, operator.testPrint, followed to its end by the printer.job events). Saving (operator.saveSettings) writes the whole file back with
  * every other key as it was: a field the cashier did not touch keeps the file's value exactly.
  * The agent checks the file; each mistake it names is shown next to its field and nothing typed
  * is lost. The API token is write-only (operator.setApiToken): the page says whether one is kept,
@@ -10,12 +11,14 @@
  */
 import { isPinbridgeError, type ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
-import { button, byId, fill, h } from './dom.js';
+import { button, byId, fill, h, keepFocus } from './dom.js';
 import { t, type MessageKey } from './i18n.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
 type ApiToken = SettingsRead['api_token'];
 type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
+type BleDevice = ResultOf<'operator.scanBle'>['devices'][number];
+type PrintJobView = ResultOf<'operator.testPrint'>;
 type Json = Record<string, unknown>;
 
 interface Violation {
@@ -47,6 +50,32 @@ const CONFIRMATION_TARGET = 'settings-confirmation';
 const TRAINING_ID = 'settings-training';
 /** The schema's shortest token (operator.setApiToken). */
 const TOKEN_MIN_LENGTH = 8;
+/** How long a Bluetooth LE scan listens: long enough for a PINPAD advertising every second or two. */
+const BLE_SCAN_SECONDS = 5;
+
+/** The Bluetooth LE search, as the page shows it (kept to show it again in another language). */
+type BleScan =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'scanning' }
+  | { readonly kind: 'found'; readonly devices: readonly BleDevice[]; readonly chosen: string | null }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** The last test print: being sent, its job as the agent last told, or why there was none. */
+type TestPrint =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'sending' }
+  | { readonly kind: 'job'; readonly job: PrintJobView }
+  | { readonly kind: 'off' }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** A job in one of these states will not change again. */
+const FINAL_JOB_STATES: ReadonlySet<PrintJobView['state']> = new Set(['printed', 'failed', 'cancelled']);
+
+/** The signal strength in words (a cashier does not read dBm): about a metre away is strong. */
+function signalWords(rssi: number): string {
+  const words = rssi >= -65 ? t('settings.bleSignalStrong') : rssi >= -80 ? t('settings.bleSignalMedium') : t('settings.bleSignalWeak');
+  return t('settings.bleSignal', { signal: words, rssi });
+}
 
 /**
  * Which control a mistake belongs to, by the field's path in the file: the exact field, else the
@@ -146,6 +175,13 @@ export class SettingsPage {
   #dirty = false;
   #saving = false;
   #ports: DetectedPort[] | null = null;
+  #ble: BleScan = { kind: 'idle' };
+  #testPrint: TestPrint = { kind: 'idle' };
+  /**
+   * printer.job events that came while the test print's call was in flight: the job can change
+   * state before its answer arrives, and the answer must not take it back to "queued".
+   */
+  readonly #jobsWhileSending = new Map<string, PrintJobView>();
   /** The mistakes shown next to the fields, and whether a save was refused for them (kept to re-render them in another language). */
   #shownErrors: { readonly violations: readonly Violation[]; readonly refusedSave: boolean } = { violations: [], refusedSave: false };
 
@@ -167,6 +203,11 @@ export class SettingsPage {
   readonly #detect = byId<HTMLButtonElement>('settings-pinpad-detect');
   readonly #portsStatus = byId('settings-ports-status');
   readonly #portsList = byId('settings-ports');
+  readonly #bleScan = byId<HTMLButtonElement>('settings-pinpad-ble');
+  readonly #bleStatus = byId('settings-ble-status');
+  readonly #bleList = byId('settings-ble-devices');
+  readonly #testPrintButton = byId<HTMLButtonElement>('settings-test-print');
+  readonly #testPrintStatus = byId('settings-test-print-status');
   readonly #training = byId<HTMLInputElement>(TRAINING_ID);
 
   constructor(context: WindowContext) {
@@ -184,6 +225,9 @@ export class SettingsPage {
       void this.#storeToken();
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
+    this.#bleScan.addEventListener('click', () => void this.#scanBle());
+    this.#testPrintButton.addEventListener('click', () => void this.#printTest());
+    context.client.on('printer.job', (job) => this.#onPrintJob(job));
   }
 
   /** Reads the file; what the cashier has typed and not saved stays on screen. */
@@ -220,6 +264,8 @@ export class SettingsPage {
     this.#renderProblem();
     this.#renderToken();
     this.#renderPorts();
+    this.#renderBle();
+    this.#renderTestPrint();
     this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
     this.#save.disabled = this.#saving;
   }
@@ -434,10 +480,150 @@ export class SettingsPage {
   }
 
   #usePort(address: string): void {
+    this.#fillPinpadAddress(address);
+    this.#portsStatus.textContent = t('settings.portChosen', { address });
+  }
+
+  /** The address chosen goes into the PINPAD field, unsaved, and the cashier lands there to check it. */
+  #fillPinpadAddress(address: string): void {
     const input = byId<HTMLInputElement>('settings-pinpad-address');
     input.value = address;
     this.#dirty = true;
-    this.#portsStatus.textContent = t('settings.portChosen', { address });
     input.focus();
+  }
+
+  async #scanBle(): Promise<void> {
+    this.#bleScan.disabled = true;
+    this.#ble = { kind: 'scanning' };
+    this.#renderBle();
+    try {
+      const { devices } = await this.#context.client.call('operator.scanBle', { seconds: BLE_SCAN_SECONDS });
+      this.#ble = { kind: 'found', devices, chosen: null };
+    } catch (error) {
+      this.#ble = { kind: 'failed', error };
+    } finally {
+      this.#bleScan.disabled = false;
+      this.#renderBle();
+    }
+  }
+
+  #renderBle(): void {
+    const scan = this.#ble;
+    if (scan.kind === 'idle') return;
+    // A search that failed says so in colour too.
+    if (scan.kind === 'failed') this.#bleStatus.dataset.level = 'bad';
+    else delete this.#bleStatus.dataset.level;
+    if (scan.kind !== 'found') {
+      this.#bleList.replaceChildren();
+      if (scan.kind === 'scanning') this.#bleStatus.textContent = t('settings.bleScanning', { seconds: BLE_SCAN_SECONDS });
+      // No adapter, Bluetooth off, or no native Bluetooth module: all the same to the cashier.
+      else this.#bleStatus.textContent = isPinbridgeError(scan.error, 'PINPAD_ERROR') && scan.error.data?.reason === 'BLE_UNAVAILABLE' ? t('settings.bleUnavailable') : errorText(scan.error);
+      return;
+    }
+    const { devices, chosen } = scan;
+    this.#bleStatus.textContent =
+      chosen !== null ? t('settings.bleChosen', { address: chosen }) : devices.length === 0 ? t('settings.bleNone') : devices.length === 1 ? t('settings.bleOne') : t('settings.bleMany', { n: devices.length });
+    keepFocus(this.#bleList, () =>
+      this.#bleList.replaceChildren(
+        ...devices.map((device) => {
+          const name = device.name ?? t('settings.bleNoName');
+          return h(
+            'li',
+            { attrs: { 'data-address': device.address, 'data-rssi': String(device.rssi) } },
+            h('span', { className: 'port-name' }, h('code', {}, device.address), ' — ', name, ', ', signalWords(device.rssi)),
+            button(t('settings.portUse'), {
+              label: t('settings.bleUseLabel', { name, address: device.address }),
+              focusKey: `ble:${device.address}`,
+              onClick: () => this.#useBle(device.address),
+            }),
+          );
+        }),
+      ),
+    );
+  }
+
+  #useBle(address: string): void {
+    if (this.#ble.kind === 'found') this.#ble = { ...this.#ble, chosen: address };
+    this.#renderBle();
+    this.#fillPinpadAddress(address);
+  }
+
+  async #printTest(): Promise<void> {
+    this.#testPrintButton.disabled = true;
+    this.#testPrint = { kind: 'sending' };
+    this.#jobsWhileSending.clear();
+    this.#renderTestPrint();
+    try {
+      const job = await this.#context.client.call('operator.testPrint', {});
+      this.#testPrint = { kind: 'job', job: this.#jobsWhileSending.get(job.id) ?? job };
+    } catch (error) {
+      // Receipts off (no store data) or no default printer: the agent prints only with both, as it started.
+      this.#testPrint = isPinbridgeError(error, 'PRINTING_OFF', 'NOT_FOUND') ? { kind: 'off' } : { kind: 'failed', error };
+    } finally {
+      this.#jobsWhileSending.clear();
+      this.#testPrintButton.disabled = false;
+      this.#renderTestPrint();
+    }
+  }
+
+  #onPrintJob(job: PrintJobView): void {
+    const shown = this.#testPrint;
+    if (shown.kind === 'sending') {
+      this.#jobsWhileSending.set(job.id, job);
+      return;
+    }
+    if (shown.kind !== 'job' || shown.job.id !== job.id || FINAL_JOB_STATES.has(shown.job.state)) return;
+    this.#testPrint = { kind: 'job', job };
+    this.#renderTestPrint();
+  }
+
+  #renderTestPrint(): void {
+    const shown = this.#testPrint;
+    const status = this.#testPrintStatus;
+    let level: 'ok' | 'warn' | 'bad' | null = null;
+    let state: string = shown.kind;
+    let message = '';
+    switch (shown.kind) {
+      case 'idle':
+        break;
+      case 'sending':
+        message = t('settings.testPrintSending');
+        break;
+      case 'off':
+        level = 'bad';
+        message = t('settings.testPrintOff');
+        break;
+      case 'failed':
+        level = 'bad';
+        message = errorText(shown.error);
+        break;
+      case 'job': {
+        const { job } = shown;
+        state = job.state;
+        if (job.state === 'printed') {
+          level = 'ok';
+          message = t('settings.testPrintPrinted');
+        } else if (job.state === 'failed') {
+          level = 'bad';
+          message = t('settings.testPrintFailed', { error: job.error?.message ?? '' });
+        } else if (job.state === 'cancelled') {
+          level = 'bad';
+          message = t('settings.testPrintCancelled');
+        } else if (job.state === 'printing') {
+          message = t('settings.testPrintPrinting');
+        } else if (job.error !== null) {
+          // Queued after a failed attempt: the queue retries by itself.
+          level = 'warn';
+          message = t('settings.testPrintRetrying', { error: job.error.message });
+        } else {
+          message = t('settings.testPrintQueued');
+        }
+        break;
+      }
+    }
+    status.dataset.state = state;
+    if (level === null) delete status.dataset.level;
+    else status.dataset.level = level;
+    status.textContent = message;
   }
 }

@@ -4,13 +4,15 @@
  * Chromium. The cashier reads the settings with no file yet, fills and saves them (the file then
  * has them, and keeps a key the page does not edit), is told next to the field what the agent
  * refused (the file untouched, nothing typed lost), stores the API token without ever seeing it
- * again, searches for PINPAD ports; an agent started despite a bad file shows the mistake on
- * top. On the support page: the version and mode, the diagnostics with each check and its fix,
+ * again, searches for PINPAD ports and for Bluetooth LE PINPADs (noble over fake bindings: there
+ * is no Bluetooth hardware here) and puts the one chosen in the PINPAD field, and prints a test
+ * page (on a folder printer: each job a file) followed until it is printed; an agent started
+ * despite a bad file shows the mistake on top. On the support page: the version and mode, the diagnostics with each check and its fix,
  * the logs as a download. Every control is reachable by Tab, named, and at least 44 px tall;
  * screenshots at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +24,7 @@ import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
+import { PINPAD, setup } from '../helpers/noble-double.js';
 
 const SHOTS = join(artifactsDir(), 'window');
 const VIEWPORTS = { large: { width: 1280, height: 800 }, small: { width: 1024, height: 600 } } as const;
@@ -31,6 +34,8 @@ let home: string;
 let agent: Agent;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
+/** The Bluetooth adapter of the agent's machine, as noble reports it: a spec switches it off. */
+let bluetooth: 'poweredOn' | 'poweredOff' = 'poweredOn';
 // The token must come from the page, not from the environment of whoever runs the tests.
 const tokenFromEnvironment = process.env.PINBRIDGE_API_TOKEN;
 
@@ -43,7 +48,17 @@ beforeAll(async () => {
   home = mkdtempSync(join(artifactsDir(), 'window-settings-'));
   const logFile = join(home, 'agent.log');
   [agent, browser] = await Promise.all([
-    Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger: createLogger({ level: 'info', file: logFile }), logFile }),
+    Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger: createLogger({ level: 'info', file: logFile }),
+      logFile,
+      // A radio that hears one BLE PINPAD (noble's own core over fake bindings), asked anew on each scan.
+      noble: () => setup([{ ...PINPAD }], bluetooth).noble,
+    }),
     launchChromium(),
   ]);
   await agent.ready;
@@ -87,6 +102,8 @@ function text(page: Page, selector: string): Promise<string> {
 }
 
 const settingsFile = (): string => defaultSettingsPath(home);
+/** The settings file's text, or null while there is none. */
+const settingsText = (): string | null => (existsSync(settingsFile()) ? readFileSync(settingsFile(), 'utf8') : null);
 
 /** What the keyboard focus is on: its id, a radio group as "radio:NAME", or its focus key or label. */
 const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return '';
@@ -103,6 +120,11 @@ const UNLABELLED = `[...document.querySelectorAll('input, select, textarea')]
   .filter((el) => el.getClientRects().length > 0)
   .filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
   .map((el) => el.id || el.name)`;
+
+/** Scrolls the card with this title to the middle of the window (clear of the banner on top and the save bar below), for a screenshot. */
+async function showCard(page: Page, title: string): Promise<void> {
+  await page.evaluate(`document.querySelector(${JSON.stringify(title)}).closest('section').scrollIntoView({ block: 'center' })`);
+}
 
 /** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
 async function tabAround(page: Page, max = 80): Promise<string[]> {
@@ -264,7 +286,7 @@ describe('the settings page', () => {
 
   it('searches for PINPAD ports and puts the one chosen in the PINPAD field', async () => {
     const { page, errors } = await openWindow('settings');
-    await page.getByRole('button', { name: 'Procurar' }).click();
+    await page.getByRole('button', { name: 'Procurar', exact: true }).click();
 
     const status = page.locator('#settings-ports-status');
     await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^(Nenhuma porta serial encontrada\.|1 porta serial encontrada:|\d+ portas seriais encontradas:)/);
@@ -278,6 +300,127 @@ describe('the settings page', () => {
       expect(await page.inputValue('#settings-pinpad-address')).toBe(address);
       expect(await page.evaluate<string>(FOCUSED)).toBe('settings-pinpad-address');
     }
+    expect(errors).toEqual([]);
+  });
+
+  it('searches Bluetooth for 5 seconds, lists the PINPAD heard with its signal, and puts its ble: address in the PINPAD field', async () => {
+    const { page, errors } = await openWindow('settings');
+    const before = settingsText();
+    const search = page.getByRole('button', { name: 'Procurar Bluetooth' });
+    await search.click();
+
+    const status = page.locator('#settings-ble-status');
+    expect(await status.innerText()).toBe('Procurando PINPADs Bluetooth… (5 s)');
+    expect(await search.isDisabled()).toBe(true);
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toBe('1 PINPAD Bluetooth encontrado:');
+    expect(await search.isEnabled()).toBe(true);
+    expect(await status.getAttribute('data-level')).toBeNull();
+    const devices = page.locator('#settings-ble-devices li');
+    expect(await devices.count()).toBe(1);
+    expect(await devices.first().getAttribute('data-address')).toBe('ble:c0ffee000001');
+    expect(await devices.first().locator('.port-name').innerText()).toBe('ble:c0ffee000001 — PINPAD-BLE, sinal forte (-60 dBm)');
+    expect(await controlsUnder44px(page)).toEqual([]);
+    await showCard(page, '#settings-pinpad-title');
+    await page.screenshot({ path: join(SHOTS, 'settings-pinpad-ble-1280x800.png') });
+
+    await page.getByRole('button', { name: 'Usar o PINPAD Bluetooth PINPAD-BLE (ble:c0ffee000001)' }).click();
+    expect(await page.inputValue('#settings-pinpad-address')).toBe('ble:c0ffee000001');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('settings-pinpad-address');
+    expect(await status.innerText()).toBe('PINPAD Bluetooth ble:c0ffee000001 escolhido: salve para usá-lo.');
+    // Chosen, not saved: the file changes only with "Salvar configurações".
+    expect(settingsText()).toBe(before);
+
+    // In English, the list says the same in the other language.
+    await page.click('#language');
+    expect(await status.innerText()).toBe('Bluetooth PINPAD ble:c0ffee000001 chosen: save to use it.');
+    expect(await devices.first().locator('.port-name').innerText()).toBe('ble:c0ffee000001 — PINPAD-BLE, strong signal (-60 dBm)');
+    await page.screenshot({ path: join(SHOTS, 'settings-pinpad-ble-en-1280x800.png') });
+    await page.click('#language');
+    expect(errors).toEqual([]);
+  });
+
+  it('says so in words when the computer has no Bluetooth to search with', async () => {
+    bluetooth = 'poweredOff';
+    try {
+      const { page, errors } = await openWindow('settings');
+      await page.getByRole('button', { name: 'Procurar Bluetooth' }).click();
+      const status = page.locator('#settings-ble-status');
+      await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^Este computador não tem Bluetooth disponível/);
+      expect(await status.innerText()).toBe(
+        'Este computador não tem Bluetooth disponível: ligue o Bluetooth (ou conecte um adaptador) e procure de novo, ou use um PINPAD no cabo USB ou na rede.',
+      );
+      expect(await status.getAttribute('data-level')).toBe('bad');
+      expect(await page.locator('#settings-ble-devices li').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Procurar Bluetooth' }).isEnabled()).toBe(true);
+      await showCard(page, '#settings-pinpad-title');
+      await page.screenshot({ path: join(SHOTS, 'settings-pinpad-ble-unavailable-1280x800.png') });
+      expect(errors).toEqual([]);
+    } finally {
+      bluetooth = 'poweredOn';
+    }
+  });
+
+  it('asks for the store and the printer before a test print when the agent started without a printer', async () => {
+    const { page, errors } = await openWindow('settings');
+    await page.getByRole('button', { name: 'Imprimir teste' }).click();
+    const status = page.locator('#settings-test-print-status');
+    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe(
+      'Não há impressora para o teste: preencha o nome e o CNPJ da loja e o endereço da impressora, salve e reinicie o Pinbridge (as configurações valem no próximo início).',
+    );
+    expect(await status.getAttribute('data-level')).toBe('bad');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('an agent started with the store and a folder printer', () => {
+  let printed: string;
+  let started: Agent;
+
+  beforeAll(async () => {
+    const printerHome = mkdtempSync(join(artifactsDir(), 'window-settings-printer-'));
+    printed = join(printerHome, 'printed');
+    mkdirSync(printed);
+    // The settings file the agent starts with, as the page saves it: the page shows what is being tested.
+    const path = defaultSettingsPath(printerHome);
+    mkdirSync(join(printerHome, '.pinbridge'));
+    writeFileSync(path, JSON.stringify({
+      receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
+      printers: { default: { address: `file://${printed}/`, format: 'escpos' } },
+    }));
+    started = await Agent.start({
+      settings: loadSettings(undefined, printerHome),
+      api: {},
+      pinpadAddress: 'sim',
+      home: printerHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+    });
+  });
+
+  afterAll(async () => {
+    await started?.stop();
+  });
+
+  it('prints a test page on the default printer and follows it until it is printed', async () => {
+    const { page, errors } = await openWindow('settings', { of: started });
+    expect(await page.inputValue('#settings-printer-address')).toBe(`file://${printed}/`);
+    expect(readdirSync(printed)).toEqual([]);
+    await page.getByRole('button', { name: 'Imprimir teste' }).click();
+
+    const status = page.locator('#settings-test-print-status');
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 15_000 }).toBe('printed');
+    expect(await status.innerText()).toBe('Teste impresso. Confira no papel os acentos, a linha e o QR code.');
+    expect(await status.getAttribute('data-level')).toBe('ok');
+    // The job is a file in the printer's folder: ESC/POS with the store's name and the printer's.
+    const files = readdirSync(printed).filter((name) => !name.startsWith('.'));
+    expect(files).toHaveLength(1);
+    const bytes = readFileSync(join(printed, files[0] ?? ''));
+    expect([...bytes.subarray(0, 2)]).toEqual([0x1b, 0x40]);
+    expect(bytes.toString('latin1')).toContain('Padaria Teste');
+    expect(bytes.toString('latin1')).toContain('Impressora');
+    expect(await controlsUnder44px(page)).toEqual([]);
+    await showCard(page, '#settings-printer-title');
+    await page.screenshot({ path: join(SHOTS, 'settings-test-print-1280x800.png') });
     expect(errors).toEqual([]);
   });
 });
