@@ -35,6 +35,7 @@ import type { OperatorServices } from '../pos/server/agent.js';
 import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
+import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { keepPinpad } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
@@ -59,6 +60,8 @@ export interface AgentOptions {
   readonly settingsProblem?: SettingsError;
   /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
   readonly logFile?: string;
+  /** The system's printers (the desktop app: Chromium's list; headless: CUPS's lpstat). */
+  readonly listSystemPrinters?: () => Promise<readonly SystemPrinter[]>;
   /** The Bluetooth LE stack for the window's scan (default noble, loaded on first use; tests give a double). */
   readonly noble?: () => NobleLike;
   /** Prints `lp://NAME` printers' jobs (the desktop app: Electron's printing); headless: the `lp` command. */
@@ -194,6 +197,12 @@ function operatorServices(options: AgentOptions): OperatorServices {
         address: `ble:${device.id}`,
         name: device.name ?? null,
         rssi: device.rssi,
+      })),
+    systemPrinters: async () =>
+      (await (options.listSystemPrinters ?? (() => listSystemPrinters()))()).map((printer) => ({
+        address: `lp://${printer.name}`,
+        name: printer.name,
+        is_default: printer.isDefault,
       })),
     detectPinpads: async () =>
       (await listSerialPinpads()).map((port) => ({

@@ -9,6 +9,7 @@ export interface ShellWebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
   on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): this;
   print(options: WebContentsPrintOptions, callback: (success: boolean, failureReason: string) => void): void;
+  getPrintersAsync(): Promise<{ name: string; displayName: string }[]>;
 }
 
 export interface ShellWindow {

@@ -125,6 +125,7 @@ export class Shell {
 
     // A settings file with a mistake does not keep the checkout closed: the app starts with the
     // defaults (training mode) and the window shows the mistake, naming the field.
+    const shellWindow: { current?: ShellWindow } = {};
     let settings: AgentSettings;
     let settingsProblem: SettingsError | undefined;
     try {
@@ -147,6 +148,9 @@ export class Shell {
       tokens,
       ...(settingsProblem === undefined ? {} : { settingsProblem }),
       ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
+      // Chromium knows every platform's printers (Windows has no lpstat), though not which is the default.
+      listSystemPrinters: async () =>
+        (await (shellWindow.current?.webContents.getPrintersAsync() ?? Promise.resolve([]))).map((printer) => ({ name: printer.name, isDefault: false })),
       // lp://NAME printers print through Chromium at the receipt's own paper size (also on Windows).
       systemPrinter: (deviceName, columns) =>
         new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
@@ -162,6 +166,7 @@ export class Shell {
         : loginItemAutostart(app);
 
     const window = new electron.BrowserWindow(windowOptions(options.preload));
+    shellWindow.current = window;
     const tray = new electron.Tray(electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }));
     const shell = new Shell(electron, agent, window, tray, autostart);
     shell.settingsProblem = settingsProblem;

@@ -333,6 +333,21 @@ export const METHODS = {
       { additionalProperties: false },
     ),
   }),
+  'operator.systemPrinters': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary: "The operating system's printers, each with the lp://NAME address the printer setting takes (the desktop app prints them at the receipt's own size).",
+    params: NoParams,
+    result: Type.Object(
+      {
+        printers: Type.Array(
+          Type.Object({ address: Type.String(), name: Type.String(), is_default: Type.Boolean() }, { additionalProperties: false }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  }),
   'operator.detectPinpads': method({
     tag: 'operator',
     access: 'operator',

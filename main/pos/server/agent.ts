@@ -56,6 +56,8 @@ export interface OperatorServices {
   exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
   /** Bluetooth LE devices advertising the serial (Nordic UART) service, strongest first. */
   scanBle(seconds: number): Promise<readonly { address: string; name: string | null; rssi: number }[]>;
+  /** The operating system's printers, each as the `lp://NAME` address the printer setting takes. */
+  systemPrinters(): Promise<readonly { address: string; name: string; is_default: boolean }[]>;
   /** Serial ports that look like PINPADs (USB ids, maker names). */
   detectPinpads(): Promise<readonly { address: string; maker: string | null; model: string | null; manufacturer: string | null; likely_pinpad: boolean }[]>;
 }

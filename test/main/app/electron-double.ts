@@ -15,6 +15,11 @@ export class FakeWebContents extends EventEmitter implements ShellWebContents {
     this.openHandler = handler;
   }
   readonly printed: WebContentsPrintOptions[] = [];
+  /** The system's printers as Chromium lists them. */
+  printers: { name: string; displayName: string }[] = [{ name: 'Recibos_80mm', displayName: 'Recibos 80 mm' }];
+  getPrintersAsync(): Promise<{ name: string; displayName: string }[]> {
+    return Promise.resolve(this.printers);
+  }
   /** Prints successfully, recording the options. */
   print(options: WebContentsPrintOptions, callback: (success: boolean, failureReason: string) => void): void {
     this.printed.push(options);

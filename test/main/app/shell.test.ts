@@ -13,6 +13,7 @@ import { IPC, parseShellArguments, Shell } from '../../../main/app/shell.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { electronDouble, FakeTray, FakeWindow, type ElectronDouble } from './electron-double.js';
+import { openSocket, RpcClient } from '../pos/pos-rig.js';
 
 const logger = createLogger({ level: 'silent' });
 let home: string;
@@ -191,6 +192,14 @@ describe('the Electron shell', () => {
     expect((options.pageSize as { width: number }).width).toBeGreaterThan(60_000); // 80 mm paper, in microns
     expect(customer!.destroyed).toBe(true);
   }, 30_000);
+
+  it('lists the system\'s printers as Chromium knows them (also where there is no lpstat)', async () => {
+    const shell = await run([], 'win32');
+    const window = new RpcClient(await openSocket(shell.agent.pos.url));
+    await window.call('session.operator', { key: shell.agent.operatorKey });
+    expect(await window.call('operator.systemPrinters')).toEqual({ printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: false }] });
+    window.socket.terminate();
+  });
 
   it('reads the words of `pinbridge start` from a shortcut', () => {
     expect(parseShellArguments(['--training', '--config', '/etc/pinbridge.json', '--port', '/dev/ttyACM0'])).toEqual({

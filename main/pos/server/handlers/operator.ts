@@ -53,6 +53,7 @@ export const operatorHandlers: Handlers<
   | 'operator.exportLogs'
   | 'operator.testPrint'
   | 'operator.scanBle'
+  | 'operator.systemPrinters'
 > = {
   'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
@@ -143,6 +144,8 @@ export const operatorHandlers: Handlers<
 
   // No Bluetooth on this machine is PINPAD_ERROR with reason BLE_UNAVAILABLE (a driver error).
   'operator.scanBle': async ({ seconds }, context) => ({ devices: [...(await services(context).scanBle(seconds ?? 5))] }),
+
+  'operator.systemPrinters': async (_params, context) => ({ printers: [...(await services(context).systemPrinters())] }),
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),
 

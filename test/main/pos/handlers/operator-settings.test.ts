@@ -36,6 +36,7 @@ beforeAll(async () => {
     logFile,
     // A radio with a BLE PINPAD and a heart-rate belt (no Bluetooth hardware here: noble's own core over fake bindings).
     noble: () => setup([{ ...PINPAD }, { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] }]).noble,
+    listSystemPrinters: () => Promise.resolve([{ name: 'Recibos_80mm', isDefault: true }]),
   });
   window = await connect(`http://127.0.0.1:${agent.pos.port}`);
   await call(window, 'session.operator', { key: agent.operatorKey });
@@ -100,6 +101,10 @@ describe('settings from the window', () => {
 
   it('scans Bluetooth LE for PINPADs, giving addresses ready for the PINPAD setting', async () => {
     expect(await call(window, 'operator.scanBle', { seconds: 1 })).toEqual({ devices: [{ address: `ble:${PINPAD.id}`, name: 'PINPAD-BLE', rssi: -60 }] });
+  });
+
+  it('lists the system\'s printers as lp:// addresses for the printer setting', async () => {
+    expect(await call(window, 'operator.systemPrinters')).toEqual({ printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: true }] });
   });
 
   it('keeps all of it from a paired POS', async () => {
