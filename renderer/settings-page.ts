@@ -2,8 +2,9 @@
  * The settings page: a form over the settings file as operator.settings returns it (docs/settings.md)
  * for the fields a store sets up at the checkout — the payments API, the PINPAD (with the serial
  * ports operator.detectPinpads finds and the Bluetooth LE PINPADs operator.scanBle hears), the
- * confirmation policy, training mode, the store on the receipts and the default printer (with a
- * test print, operator.testPrint, followed to its end by the printer.job events). Saving (operator.saveSettings) writes the whole file back with
+ * confirmation policy, training mode, the store on the receipts and the default printer (with the
+ * operating system's printers operator.systemPrinters lists as lp://NAME, and a test print,
+ * operator.testPrint, followed to its end by the printer.job events). Saving (operator.saveSettings) writes the whole file back with
  * every other key as it was: a field the cashier did not touch keeps the file's value exactly.
  * The agent checks the file; each mistake it names is shown next to its field and nothing typed
  * is lost. The API token is write-only (operator.setApiToken): the page says whether one is kept,
@@ -18,6 +19,7 @@ type SettingsRead = ResultOf<'operator.settings'>;
 type ApiToken = SettingsRead['api_token'];
 type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
 type BleDevice = ResultOf<'operator.scanBle'>['devices'][number];
+type SystemPrinter = ResultOf<'operator.systemPrinters'>['printers'][number];
 type PrintJobView = ResultOf<'operator.testPrint'>;
 type Json = Record<string, unknown>;
 
@@ -58,6 +60,13 @@ type BleScan =
   | { readonly kind: 'idle' }
   | { readonly kind: 'scanning' }
   | { readonly kind: 'found'; readonly devices: readonly BleDevice[]; readonly chosen: string | null }
+  | { readonly kind: 'failed'; readonly error: unknown };
+
+/** The operating system's printers, as the page shows them (kept to show them again in another language). */
+type SystemPrinters =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'found'; readonly printers: readonly SystemPrinter[]; readonly chosen: string | null }
   | { readonly kind: 'failed'; readonly error: unknown };
 
 /** The last test print: being sent, its job as the agent last told, or why there was none. */
@@ -176,6 +185,7 @@ export class SettingsPage {
   #saving = false;
   #ports: DetectedPort[] | null = null;
   #ble: BleScan = { kind: 'idle' };
+  #systemPrinters: SystemPrinters = { kind: 'idle' };
   #testPrint: TestPrint = { kind: 'idle' };
   /**
    * printer.job events that came while the test print's call was in flight: the job can change
@@ -206,6 +216,9 @@ export class SettingsPage {
   readonly #bleScan = byId<HTMLButtonElement>('settings-pinpad-ble');
   readonly #bleStatus = byId('settings-ble-status');
   readonly #bleList = byId('settings-ble-devices');
+  readonly #systemPrintersButton = byId<HTMLButtonElement>('settings-printer-system');
+  readonly #systemPrintersStatus = byId('settings-system-printers-status');
+  readonly #systemPrintersList = byId('settings-system-printers');
   readonly #testPrintButton = byId<HTMLButtonElement>('settings-test-print');
   readonly #testPrintStatus = byId('settings-test-print-status');
   readonly #training = byId<HTMLInputElement>(TRAINING_ID);
@@ -226,6 +239,7 @@ export class SettingsPage {
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
     this.#bleScan.addEventListener('click', () => void this.#scanBle());
+    this.#systemPrintersButton.addEventListener('click', () => void this.#listSystemPrinters());
     this.#testPrintButton.addEventListener('click', () => void this.#printTest());
     context.client.on('printer.job', (job) => this.#onPrintJob(job));
   }
@@ -265,6 +279,7 @@ export class SettingsPage {
     this.#renderToken();
     this.#renderPorts();
     this.#renderBle();
+    this.#renderSystemPrinters();
     this.#renderTestPrint();
     this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
     this.#save.disabled = this.#saving;
@@ -546,6 +561,68 @@ export class SettingsPage {
     if (this.#ble.kind === 'found') this.#ble = { ...this.#ble, chosen: address };
     this.#renderBle();
     this.#fillPinpadAddress(address);
+  }
+
+  async #listSystemPrinters(): Promise<void> {
+    this.#systemPrintersButton.disabled = true;
+    this.#systemPrinters = { kind: 'loading' };
+    this.#renderSystemPrinters();
+    try {
+      const { printers } = await this.#context.client.call('operator.systemPrinters', {});
+      this.#systemPrinters = { kind: 'found', printers, chosen: null };
+    } catch (error) {
+      this.#systemPrinters = { kind: 'failed', error };
+    } finally {
+      this.#systemPrintersButton.disabled = false;
+      this.#renderSystemPrinters();
+    }
+  }
+
+  #renderSystemPrinters(): void {
+    const shown = this.#systemPrinters;
+    if (shown.kind === 'idle') return;
+    if (shown.kind === 'failed') this.#systemPrintersStatus.dataset.level = 'bad';
+    else delete this.#systemPrintersStatus.dataset.level;
+    if (shown.kind !== 'found') {
+      this.#systemPrintersList.replaceChildren();
+      this.#systemPrintersStatus.textContent = shown.kind === 'loading' ? t('settings.systemPrintersLoading') : errorText(shown.error);
+      return;
+    }
+    const { printers, chosen } = shown;
+    this.#systemPrintersStatus.textContent =
+      chosen !== null
+        ? t('settings.systemPrinterChosen', { address: chosen })
+        : printers.length === 0
+          ? t('settings.systemPrintersNone')
+          : printers.length === 1
+            ? t('settings.systemPrintersOne')
+            : t('settings.systemPrintersMany', { n: printers.length });
+    keepFocus(this.#systemPrintersList, () =>
+      this.#systemPrintersList.replaceChildren(
+        ...printers.map((printer) =>
+          h(
+            'li',
+            { attrs: { 'data-address': printer.address, 'data-default': String(printer.is_default) } },
+            h('span', { className: 'port-name' }, printer.name, printer.is_default ? h('strong', {}, ` (${t('settings.systemPrinterDefault')})`) : null, ' — ', h('code', {}, printer.address)),
+            button(t('settings.portUse'), {
+              label: t('settings.systemPrinterUseLabel', { name: printer.name }),
+              focusKey: `printer:${printer.address}`,
+              onClick: () => this.#useSystemPrinter(printer.address),
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  /** Like a PINPAD found: the address goes into the printer field, unsaved, and the cashier lands there to check it. */
+  #useSystemPrinter(address: string): void {
+    if (this.#systemPrinters.kind === 'found') this.#systemPrinters = { ...this.#systemPrinters, chosen: address };
+    this.#renderSystemPrinters();
+    const input = byId<HTMLInputElement>('settings-printer-address');
+    input.value = address;
+    this.#dirty = true;
+    input.focus();
   }
 
   async #printTest(): Promise<void> {

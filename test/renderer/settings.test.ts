@@ -5,8 +5,9 @@
  * has them, and keeps a key the page does not edit), is told next to the field what the agent
  * refused (the file untouched, nothing typed lost), stores the API token without ever seeing it
  * again, searches for PINPAD ports and for Bluetooth LE PINPADs (noble over fake bindings: there
- * is no Bluetooth hardware here) and puts the one chosen in the PINPAD field, and prints a test
- * page (on a folder printer: each job a file) followed until it is printed; an agent started
+ * is no Bluetooth hardware here) and puts the one chosen in the PINPAD field, lists the operating
+ * system's printers (a fake list: the machine running the tests may have none) and puts the one
+ * chosen in the printer field as lp://NAME, and prints a test page (on a folder printer: each job a file) followed until it is printed; an agent started
  * despite a bad file shows the mistake on top. On the support page: the version and mode, the diagnostics with each check and its fix,
  * the logs as a download. Every control is reachable by Tab, named, and at least 44 px tall;
  * screenshots at 1280×800 and 1024×600 go to the artifacts folder.
@@ -25,6 +26,7 @@ import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { PINPAD, setup } from '../helpers/noble-double.js';
+import type { SystemPrinter } from '../../drivers/printers/system-printers.js';
 
 const SHOTS = join(artifactsDir(), 'window');
 const VIEWPORTS = { large: { width: 1280, height: 800 }, small: { width: 1024, height: 600 } } as const;
@@ -36,6 +38,9 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 /** The Bluetooth adapter of the agent's machine, as noble reports it: a spec switches it off. */
 let bluetooth: 'poweredOn' | 'poweredOff' = 'poweredOn';
+/** The operating system's printers, as the agent's machine lists them: a spec empties the list. */
+const RECEIPT_PRINTERS: readonly SystemPrinter[] = [{ name: 'Recibos_80mm', isDefault: true }, { name: 'Escritorio', isDefault: false }];
+let systemPrinters: readonly SystemPrinter[] = RECEIPT_PRINTERS;
 // The token must come from the page, not from the environment of whoever runs the tests.
 const tokenFromEnvironment = process.env.PINBRIDGE_API_TOKEN;
 
@@ -58,6 +63,8 @@ beforeAll(async () => {
       logFile,
       // A radio that hears one BLE PINPAD (noble's own core over fake bindings), asked anew on each scan.
       noble: () => setup([{ ...PINPAD }], bluetooth).noble,
+      // Asked anew on each search, as lpstat (or Chromium, in the desktop app) would be.
+      listSystemPrinters: () => Promise.resolve(systemPrinters),
     }),
     launchChromium(),
   ]);
@@ -357,6 +364,84 @@ describe('the settings page', () => {
       expect(errors).toEqual([]);
     } finally {
       bluetooth = 'poweredOn';
+    }
+  });
+
+  it("lists the system's printers, the default one marked, and puts the lp:// address of the one chosen in the printer field", async () => {
+    const { page, errors } = await openWindow('settings');
+    const before = settingsText();
+    const field = page.getByLabel('Endereço da impressora padrão');
+    const typed = await field.inputValue();
+    const search = page.getByRole('button', { name: 'Impressoras do sistema' });
+    expect(await search.getAttribute('aria-describedby')).toBe('settings-system-printers-hint');
+    expect(await text(page, '#settings-system-printers-hint')).toBe(
+      'No aplicativo para computador, uma impressora do sistema imprime o comprovante no tamanho do próprio papel: a largura da bobina e a altura do comprovante, não uma folha A4.',
+    );
+    await search.click();
+
+    const status = page.locator('#settings-system-printers-status');
+    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe('2 impressoras do sistema:');
+    expect(await search.isEnabled()).toBe(true);
+    expect(await status.getAttribute('data-level')).toBeNull();
+    const printers = page.locator('#settings-system-printers li');
+    expect(await printers.count()).toBe(2);
+    expect(await Promise.all((await printers.all()).map(async (item) => [await item.getAttribute('data-address'), await item.getAttribute('data-default')]))).toEqual([
+      ['lp://Recibos_80mm', 'true'],
+      ['lp://Escritorio', 'false'],
+    ]);
+    expect(await printers.nth(0).locator('.port-name').innerText()).toBe('Recibos_80mm (padrão) — lp://Recibos_80mm');
+    expect(await printers.nth(1).locator('.port-name').innerText()).toBe('Escritorio — lp://Escritorio');
+    expect(await page.getByRole('button', { name: 'Usar a impressora Escritorio' }).isVisible()).toBe(true);
+    expect(await controlsUnder44px(page)).toEqual([]);
+    // Found, nothing chosen yet: the field keeps what it had.
+    expect(await field.inputValue()).toBe(typed);
+
+    // By keyboard, as a cashier without a mouse: from the search button, Tab reaches the first "Usar", Enter chooses it.
+    await search.focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('printer:lp://Recibos_80mm');
+    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe('Usar a impressora Recibos_80mm');
+    await page.keyboard.press('Enter');
+    expect(await field.inputValue()).toBe('lp://Recibos_80mm');
+    expect(await page.evaluate<string>(FOCUSED)).toBe('settings-printer-address');
+    expect(await status.innerText()).toBe('Impressora lp://Recibos_80mm escolhida: salve para usá-la.');
+    // Chosen, not saved: the file changes only with "Salvar configurações".
+    expect(settingsText()).toBe(before);
+    await showCard(page, '#settings-printer-title');
+    await page.screenshot({ path: join(SHOTS, 'settings-system-printers-1280x800.png') });
+
+    // In English, the list and the hint say the same in the other language.
+    await page.click('#language');
+    expect(await status.innerText()).toBe('Printer lp://Recibos_80mm chosen: save to use it.');
+    expect(await printers.nth(0).locator('.port-name').innerText()).toBe('Recibos_80mm (default) — lp://Recibos_80mm');
+    expect(await page.getByRole('button', { name: 'Use the printer Escritorio' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'System printers' }).isVisible()).toBe(true);
+    expect(await text(page, '#settings-system-printers-hint')).toBe(
+      "In the desktop app, a system printer prints the receipt at its own paper size: the roll's width and the receipt's height, not an A4 sheet.",
+    );
+    await page.click('#language');
+    expect(await field.inputValue()).toBe('lp://Recibos_80mm');
+    expect(settingsText()).toBe(before);
+    expect(errors).toEqual([]);
+  });
+
+  it('says there are no system printers, and how a network printer is typed, when the system lists none', async () => {
+    systemPrinters = [];
+    try {
+      const { page, errors } = await openWindow('settings');
+      await page.getByRole('button', { name: 'Impressoras do sistema' }).click();
+      const status = page.locator('#settings-system-printers-status');
+      await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe(
+        'Nenhuma impressora do sistema: este computador não tem impressoras instaladas (ou, no Linux, falta o CUPS). Uma impressora na rede se digita como tcp://IP:9100.',
+      );
+      expect(await status.getAttribute('data-level')).toBeNull();
+      expect(await page.locator('#settings-system-printers li').count()).toBe(0);
+      await page.click('#language');
+      expect(await status.innerText()).toBe('No system printer: this computer has no printers installed (or, on Linux, CUPS is missing). A network printer is typed as tcp://IP:9100.');
+      await page.click('#language');
+      expect(errors).toEqual([]);
+    } finally {
+      systemPrinters = RECEIPT_PRINTERS;
     }
   });
 
