@@ -25,6 +25,7 @@ import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
+import { CONTROLS, controlsUnder44px, FOCUSED, tabAround, text, UNLABELLED } from './keyboard.js';
 import { PINPAD, setup } from '../helpers/noble-double.js';
 import type { SystemPrinter } from '../../drivers/printers/system-printers.js';
 
@@ -104,53 +105,13 @@ async function openWindow(route: 'settings' | 'support', options: { of?: Agent; 
   return { page, errors };
 }
 
-function text(page: Page, selector: string): Promise<string> {
-  return page.locator(selector).innerText();
-}
-
 const settingsFile = (): string => defaultSettingsPath(home);
 /** The settings file's text, or null while there is none. */
 const settingsText = (): string | null => (existsSync(settingsFile()) ? readFileSync(settingsFile(), 'utf8') : null);
 
-/** What the keyboard focus is on: its id, a radio group as "radio:NAME", or its focus key or label. */
-const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return '';
-  if (el.type === 'radio') return 'radio:' + el.name;
-  return el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim(); })()`;
-
-/** Every visible, enabled control of the page (a radio group once: Tab reaches its checked option). */
-const CONTROLS = `[...new Set([...document.querySelectorAll('button, a[href], input, select, textarea')]
-  .filter((el) => el.id !== 'skip-link' && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-  .map((el) => el.type === 'radio' ? 'radio:' + el.name : el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim()))]`;
-
-/** Inputs, selects and text areas with no label (neither <label> nor aria-label / aria-labelledby). */
-const UNLABELLED = `[...document.querySelectorAll('input, select, textarea')]
-  .filter((el) => el.getClientRects().length > 0)
-  .filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
-  .map((el) => el.id || el.name)`;
-
 /** Scrolls the card with this title to the middle of the window (clear of the banner on top and the save bar below), for a screenshot. */
 async function showCard(page: Page, title: string): Promise<void> {
   await page.evaluate(`document.querySelector(${JSON.stringify(title)}).closest('section').scrollIntoView({ block: 'center' })`);
-}
-
-/** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
-async function tabAround(page: Page, max = 80): Promise<string[]> {
-  const reached: string[] = [];
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate<string>(FOCUSED);
-    if (focused !== '' && reached.includes(focused)) break;
-    if (focused !== '') reached.push(focused);
-  }
-  return reached;
-}
-
-/** Visible controls (text fields included; a radio or checkbox counts by its label) shorter than 44 px. */
-function controlsUnder44px(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option, input:not([type=radio]):not([type=checkbox]), textarea')]
-    .filter((el) => el.id !== 'skip-link' && el.getClientRects().length > 0)
-    .filter((el) => el.getBoundingClientRect().height < 44)
-    .map((el) => (el.id || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)`);
 }
 
 describe('the settings page', () => {

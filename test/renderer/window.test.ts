@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
+import { CONTROLS, controlsUnder44px, FOCUSED, tabAround, text } from './keyboard.js';
 import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
 
 let pos: PosRig;
@@ -74,41 +75,9 @@ async function go(page: Page, route: 'status' | 'payment' | 'transactions' | 'cl
   await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
 }
 
-function text(page: Page, selector: string): Promise<string> {
-  return page.locator(selector).innerText();
-}
-
 /** A sale from a paired POS, run to its result (the default simulated customer is quick). */
 async function posSale(client: RpcClient, reference: string, amount: number): Promise<Record<string, unknown>> {
   return client.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: `Pedido ${reference}` });
-}
-
-/** What the keyboard focus is on, as a key the page's controls can be matched by. */
-const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return ''; return el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim(); })()`;
-
-/** Every visible, enabled button and link of the page (the skip link shows only when focused). */
-const CONTROLS = `[...document.querySelectorAll('button, a[href]')]
-  .filter((el) => el.id !== 'skip-link' && !el.disabled && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
-  .map((el) => el.id || el.dataset.focusKey || el.getAttribute('aria-label') || el.textContent.trim())`;
-
-/** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
-async function tabAround(page: Page, max = 80): Promise<string[]> {
-  const reached: string[] = [];
-  for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate<string>(FOCUSED);
-    if (focused !== '' && reached.includes(focused)) break;
-    if (focused !== '') reached.push(focused);
-  }
-  return reached;
-}
-
-/** Visible buttons, links, selects, summaries and choices shorter than the 44 px touch minimum, with their height. */
-function controlsUnder44px(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option')]
-    .filter((el) => el.id !== 'skip-link' && el.getClientRects().length > 0)
-    .filter((el) => el.getBoundingClientRect().height < 44)
-    .map((el) => (el.id || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)`);
 }
 
 describe('logging in', () => {
