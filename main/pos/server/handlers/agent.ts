@@ -7,6 +7,7 @@ export const agentHandlers: Handlers<'agent.status'> = {
     pinpads: agent.pinpads.list().map(pinpadView),
     printers: [...agent.printers].map(([name, { device }]) => printerView(name, device.connected, device.lastStatus)),
     api: apiHealthView(agent.apiHealth.snapshot()),
-    clients_connected: [...hub.sessions].filter((session) => session.authenticated && session.open).length,
+    // POS connections only: the window (an operator session) is not a POS.
+    clients_connected: [...hub.sessions].filter((session) => session.client !== undefined && session.open).length,
   }),
 };

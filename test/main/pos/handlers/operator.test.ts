@@ -12,6 +12,13 @@ import { checkedCall as call, checkedEvent as event, checkedFailure as refused, 
 
 let pos: PosRig;
 
+/** A rig of its own with the window and one paired POS connected. */
+async function rigWithOneOfEach(): Promise<{ window: RpcClient; close: () => Promise<void> }> {
+  const own = await posRig({ noPinpad: true });
+  await own.paired('Caixa único');
+  return { window: await own.operator(), close: () => own.close() };
+}
+
 beforeAll(async () => {
   pos = await posRig({ rateLimit: { capacity: 1_000, refillPerSecond: 1_000 } });
 });
@@ -33,6 +40,15 @@ describe('session.operator', () => {
     const foreign = await pos.connect({ origin: 'https://pos.loja.example' });
     expect(await refused(foreign, 'session.operator', { key: OPERATOR_KEY })).toMatchObject({ code: 'OPERATOR_ONLY' });
     expect(await refused(foreign, 'operator.pairings')).toMatchObject({ code: 'OPERATOR_ONLY' });
+  });
+
+  it('is not counted among the POS connections', async () => {
+    const own = await rigWithOneOfEach();
+    try {
+      expect((await call(own.window, 'agent.status')).clients_connected).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 
   it('keeps every operator method from a paired POS and from a connection that did not log in', async () => {
