@@ -4,7 +4,7 @@
  * ends early with CommandAborted on CAN or a new command.
  */
 import { randomBytes } from 'node:crypto';
-import { resolveCard, TEST_CARDS, type SimCard } from './cards.js';
+import { applicationTypeOf, resolveCard, TEST_CARDS, type SimCard } from './cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOptions } from './customer.js';
 import { ST, StatusReply, type CommandContext } from './handler.js';
 import type { DeviceState, Presentation } from './state.js';
@@ -74,6 +74,16 @@ export interface CardWait {
   readonly ctls: boolean;
   readonly mag: boolean;
   readonly timeoutMs: number | undefined;
+  /** The application types the command asks for (1 credit, 2 debit); undefined: any. */
+  readonly appTypes?: readonly number[];
+}
+
+/** The scripted customer's card for this wait (see AutoCustomer.matchApplication). */
+function scriptedCard(auto: NonNullable<DeviceState['autoCustomer']>, wait: CardWait): SimCard {
+  const card = auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit;
+  const wanted: readonly number[] = wait.appTypes?.filter((type) => type === 1 || type === 2) ?? [];
+  if (auto.matchApplication !== true || wanted.length === 0 || wanted.includes(Number(applicationTypeOf(card)))) return card;
+  return wanted.includes(2) ? TEST_CARDS.visaDebit : TEST_CARDS.visaCredit;
 }
 
 export interface PresentedCard {
@@ -108,7 +118,7 @@ export function waitForCard(ctx: CommandContext, wait: CardWait): Promise<Presen
     signal,
     ...(wait.timeoutMs === undefined ? {} : { timeoutMs: wait.timeoutMs }),
     auto: autoAction(device, (auto) => {
-      const card = auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit;
+      const card = scriptedCard(auto, wait);
       // A scripted contactless card taps only where CTLS is on; otherwise it is inserted/swiped.
       const how = presentationOf(card) === 'tap' && !wait.ctls ? (wait.icc ? 'insert' : 'swipe') : presentationOf(card);
       queueCard(device, card, how);

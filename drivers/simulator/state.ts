@@ -48,6 +48,12 @@ export interface AutoCustomer {
   readonly keys?: string;
   /** The card presented to GCR/GCX/CEX (default: the catalogue's visaCredit). */
   readonly card?: SimCard;
+  /**
+   * Hands over the catalogue's debit (or credit) card when `card` lacks the application the
+   * PINPAD asks for: a training customer pays a debit sale with a debit card. Off by default, so
+   * a test can still present the wrong card on purpose.
+   */
+  readonly matchApplication?: boolean;
   /** PIN typed for GPN/GOC/GOX (default: the card's PIN, else "1234"). */
   readonly pin?: string;
 }

@@ -13,8 +13,8 @@ const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
 const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
 const RECONNECT_DELAY_MS = 2000;
 
-/** The simulated customer of training mode: inserts this test card shortly after each prompt. */
-const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit' } as const;
+/** The simulated customer of training mode: a Visa card shortly after each prompt, the debit one for a debit sale. */
+const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit', matchApplication: true } as const;
 
 export interface PinpadHooks {
   /** The PINPAD answered: put it to work (attach it to the engine). */

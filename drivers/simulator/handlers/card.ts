@@ -151,6 +151,7 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
     mag: true,
     ctls,
     timeoutMs: ctls ? device.timings.ctlsIdleMs : undefined,
+    appTypes: [start.appType],
   });
   if (presented === TIMED_OUT) {
     device.clearDisplay();
@@ -222,7 +223,7 @@ const gcx = defineHandler(gcxCommand, async (req, ctx) => {
   const hostLimit = req.timeout === undefined ? undefined : device.hostSeconds(req.timeout);
   const ctlsCap = ctls ? device.timings.ctlsIdleMs : undefined;
   const limit = hostLimit === undefined ? ctlsCap : ctlsCap === undefined ? hostLimit : Math.min(hostLimit, ctlsCap);
-  const presented = await waitForCard(ctx, { icc: true, mag: true, ctls, timeoutMs: limit });
+  const presented = await waitForCard(ctx, { icc: true, mag: true, ctls, timeoutMs: limit, ...(req.appTypes ? { appTypes: req.appTypes } : {}) });
   if (presented === TIMED_OUT) {
     device.clearDisplay();
     throw new StatusReply(ST.TIMEOUT);

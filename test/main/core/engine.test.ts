@@ -96,6 +96,16 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     expect(await contactless.engine.start(sale())).toMatchObject({ status: 'approved', card: { entry_mode: 'contactless_chip' } });
   });
 
+  it('hands the PINPAD a credit card for a debit sale unless the scripted customer matches the application (training mode does)', async () => {
+    const plain = await open();
+    expect(await plain.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'failed', problem: { code: 'UNSUPPORTED_CARD' } });
+    await plain.close();
+    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } } });
+    await rig.addPinpad('PB-ENGINE-1');
+    expect(await rig.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'approved', card: { masked_pan: '400005******5556' } });
+    expect(await rig.engine.start(sale())).toMatchObject({ status: 'approved', card: { masked_pan: '411111******1111' } });
+  });
+
   it('lets the customer choose the installments on the PINPAD when the POS leaves them open', async () => {
     rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', keys: '3' } } });
     await rig.addPinpad('PB-ENGINE-1');
