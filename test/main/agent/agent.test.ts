@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 describe('Agent', () => {
-  it('starts in training mode with the simulated PINPAD, takes a sale, and stops', async () => {
+  it('starts in training mode with the simulated PINPAD, takes a credit and a debit sale, and stops', async () => {
     const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
     try {
       const ready = await agent.ready;
@@ -41,6 +41,9 @@ describe('Agent', () => {
       // The training customer inserts a Visa credit card by itself.
       const outcome = await agent.stack.engine.start({ reference_id: 'agent-1', amount: 1050, payment_type: 'credit', installments: 1, description: 'Teste' });
       expect(outcome).toMatchObject({ status: 'approved', amount: 1050 });
+      // And a debit card for a debit sale.
+      const debit = await agent.stack.engine.start({ reference_id: 'agent-2', amount: 2050, payment_type: 'debit', description: 'Débito' });
+      expect(debit).toMatchObject({ status: 'approved', payment_type: 'debit', card: { masked_pan: '400005******5556' } });
     } finally {
       await agent.stop();
     }
