@@ -4,7 +4,7 @@
  * one-shot commands default to "warn").
  */
 import { renameSync, statSync } from 'node:fs';
-import { destination, multistream, pino, type Logger } from 'pino';
+import { destination, multistream, pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -19,6 +19,17 @@ function rotate(file: string): void {
   } catch {
     // No file yet: nothing to rotate.
   }
+}
+
+/** Where the lines go: a file alone, stderr alone, or stderr with a copy in a (rotated) file. */
+function logDestination(options: { file?: string; copyTo?: string }): DestinationStream {
+  if (options.file !== undefined) return destination({ dest: options.file, sync: true, mkdir: true });
+  if (options.copyTo === undefined) return destination({ fd: 2, sync: true });
+  rotate(options.copyTo);
+  return multistream([
+    { level: 'trace', stream: destination({ fd: 2, sync: true }) },
+    { level: 'trace', stream: destination({ dest: options.copyTo, sync: true, mkdir: true }) },
+  ]);
 }
 
 /**
@@ -36,14 +47,6 @@ export function createLogger(options: { level?: string; name?: string; file?: st
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
     },
-    options.file !== undefined
-      ? destination({ dest: options.file, sync: true, mkdir: true })
-      : options.copyTo !== undefined
-        ? (rotate(options.copyTo),
-          multistream([
-            { level: 'trace', stream: destination({ fd: 2, sync: true }) },
-            { level: 'trace', stream: destination({ dest: options.copyTo, sync: true, mkdir: true }) },
-          ]))
-        : destination({ fd: 2, sync: true }),
+    logDestination(options),
   );
 }

@@ -191,7 +191,7 @@ export class Hub {
   /** A pairing request is over (the POS sent the code, or the cashier refused it). */
   pairingEnded(pairingId: string, state: 'completed' | 'rejected', client: PairedClient | null): void {
     this.#pairings.delete(pairingId);
-    this.publish('pairing.ended', { pairing_id: pairingId, state, client: client === null ? null : clientRecordView(client, this.#openSessions(client.id)) });
+    this.publish('pairing.ended', { pairing_id: pairingId, state, client: client === null ? null : clientRecordView(client, this.openSessions(client.id)) });
     this.clientsChanged();
   }
 
@@ -254,7 +254,8 @@ export class Hub {
     this.#log.warn({ err: error instanceof Error ? error.message : String(error), reference_id: referenceId }, 'POS client store: payment owner not recorded');
   }
 
-  #openSessions(clientId: string): number {
+  /** The open sessions of one paired client. */
+  openSessions(clientId: string): number {
     return [...this.#sessionsOf(clientId)].length;
   }
 

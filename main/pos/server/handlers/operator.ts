@@ -27,10 +27,6 @@ function originArgument(origin: string): string {
   return normalized;
 }
 
-function openSessionsOf(context: CallContext, clientId: string): number {
-  return context.hub.clientsView().clients.find((client) => client.client_id === clientId)?.connected ?? 0;
-}
-
 function services(context: CallContext): OperatorServices {
   const found = context.agent.operator;
   if (found === undefined) throw new PosError('INVALID_STATE', 'This agent has no settings or diagnostics to manage.', { reason: 'NO_OPERATOR_SERVICES' });
@@ -88,7 +84,7 @@ export const operatorHandlers: Handlers<
     log.info({ client: revoked.id, name: revoked.name }, 'POS client revoked from the window');
     hub.revoked(revoked.id);
     hub.clientsChanged();
-    return clientRecordView(revoked, openSessionsOf(context, revoked.id));
+    return clientRecordView(revoked, hub.openSessions(revoked.id));
   },
 
   'operator.blockOrigin': ({ origin }, { agent, hub, log }) => {
@@ -126,7 +122,7 @@ export const operatorHandlers: Handlers<
 
   'operator.doctor': async (_params, context) => {
     const report = await services(context).doctor();
-    return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+    return { ok: report.ok, checks: [...report.checks] };
   },
 
   'operator.exportLogs': ({ max_lines }, context) => {
