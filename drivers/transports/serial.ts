@@ -5,7 +5,9 @@
  * only exotic installations need to change them.
  */
 import { EventEmitter } from 'node:events';
-import { SerialPort } from 'serialport';
+import { autoDetect } from '@serialport/bindings-cpp';
+import { SerialPortStream } from '@serialport/stream';
+import { hangupAwareBinding } from './hangup-aware-binding.js';
 import { TransportError, type ByteTransport, type TransportErrorCode, type TransportEvents } from './transport.js';
 
 export type SerialParity = 'none' | 'even' | 'odd' | 'mark' | 'space';
@@ -56,11 +58,15 @@ export interface SerialPortLike {
 export type SerialPortFactory = (options: SerialPortOpenOptions) => SerialPortLike;
 
 export interface SerialTransportOptions extends Partial<SerialLineSettings> {
-  /** Builds the port; defaults to serialport's native `SerialPort`. */
+  /** Builds the port; defaults to serialport's native binding, mended to report a hang-up. */
   readonly portFactory?: SerialPortFactory;
 }
 
-const defaultPortFactory: SerialPortFactory = (options) => new SerialPort(options);
+let nativeBinding: ReturnType<typeof hangupAwareBinding> | undefined;
+const defaultPortFactory: SerialPortFactory = (options) => {
+  nativeBinding ??= hangupAwareBinding(autoDetect());
+  return new SerialPortStream({ binding: nativeBinding, ...options });
+};
 
 export class SerialTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly kind = 'serial' as const;
