@@ -598,11 +598,14 @@ describe('keyboard, labels, touch and screenshots', () => {
         await page.locator('#support-logs-text').waitFor({ state: 'visible' });
       }
       // From the navigation, by keyboard: the link, Enter, and the focus lands on the page's title.
+      // The status page first (and wait until it is shown: its hashchange would otherwise land after
+      // the second Enter and take the focus back), then the page under test.
       await page.locator('#nav-status').focus();
       await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate<string>(FOCUSED), { timeout: 10_000 }).toBe('status-title');
       await page.locator(`#nav-${route}`).focus();
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.evaluate<string>(FOCUSED)).toBe(`${route}-title`);
+      await expect.poll(() => page.evaluate<string>(FOCUSED), { timeout: 10_000 }).toBe(`${route}-title`);
 
       const reached = await tabAround(page, 120);
       const controls = await page.evaluate<string[]>(CONTROLS);

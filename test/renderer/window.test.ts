@@ -385,7 +385,7 @@ describe('language, keyboard and touch', () => {
       await page.locator(`#nav-${route}`).focus();
       await page.keyboard.press('Enter');
       await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
-      await expect.poll(() => page.evaluate<string>(FOCUSED)).toBe(`${route}-title`);
+      await expect.poll(() => page.evaluate<string>(FOCUSED), { timeout: 10_000 }).toBe(`${route}-title`);
       if (route === 'transactions') await page.locator('#transactions-body tr').first().waitFor();
 
       const reached = await tabAround(page);
