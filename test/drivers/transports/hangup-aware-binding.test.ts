@@ -1,4 +1,4 @@
-import { autoDetect, type BindingInterface, type BindingPortInterface, type OpenOptions } from '@serialport/bindings-cpp';
+import { autoDetect, type BindingPortInterface, type OpenOptions } from '@serialport/bindings-cpp';
 import { SerialPortMock } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HangupError, hangupAwareBinding } from '../../../drivers/transports/hangup-aware-binding.js';
@@ -75,7 +75,7 @@ describe('hangupAwareBinding on a port without a file descriptor (as on Windows)
 
   it("keeps the wrapped binding's own read and write", async () => {
     MockBinding.createPort('/dev/ROBOT', { echo: true, record: true });
-    const binding = hangupAwareBinding(MockBinding as unknown as BindingInterface);
+    const binding = hangupAwareBinding(MockBinding);
     const port = await binding.open({ ...LINE, path: '/dev/ROBOT' });
     await port.write(Buffer.from('ping'));
     const buffer = Buffer.alloc(4);
