@@ -8,6 +8,9 @@ export default defineConfig({
     // Integration tests drive real ptys, sockets and timers; a 2-core CI box needs headroom.
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for real events (a page rendering, a socket answering); its 1 s default was
+    // too short on a loaded 2-core CI box. A wait that should fail still fails, only later.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     reporters: ['default'],
   },
