@@ -4,6 +4,7 @@
  * agent checks a client's standing at every request, so a revocation cuts its sessions off at
  * their next message.
  */
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ClientStore, ClientStoreError, normalizeOrigin } from '../../pos/clients/client-store.js';
 import { UsageError } from '../errors.js';
@@ -39,7 +40,13 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
   const common = (command: Command): Command =>
     command.option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)').option('--json', 'one JSON line instead of text');
 
-  common(clients.command('list').description('Paired clients (active and revoked), pending pairing requests and blocked origins.')).action((options: ClientsOptions) =>
+  common(clients.command('list').description('Paired clients (active and revoked), pending pairing requests and blocked origins.')).action((options: ClientsOptions) => {
+    // Listing reads: with no file yet (no agent has run) there is nothing to list, and no file to make.
+    const file = options.file ?? clientsPath(io.env.HOME);
+    if (!existsSync(file)) {
+      emit(io, options.json, { clients: [], pending: [], blocked: [] }, 'No POS client has paired yet.');
+      return;
+    }
     withStore(io, options, (store) => {
       const data = { clients: store.list(), pending: store.pendingPairings(), blocked: store.blockedOrigins() };
       const lines = [
@@ -50,8 +57,8 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
         ...data.blocked.map((b) => `blocked  ${b.origin}  since ${b.blockedAt}`),
       ];
       emit(io, options.json, data, lines.length > 0 ? lines.join('\n') : 'No POS client has paired yet.');
-    }),
-  );
+    });
+  });
 
   common(clients.command('revoke').argument('<client-id>', 'the id from `pinbridge clients list`').description('Revoke a client: its token stops working at once.')).action(
     (clientId: string, options: ClientsOptions) =>

@@ -2,7 +2,7 @@
  * `pinbridge clients`: a technician lists, revokes and blocks POS clients in the same file the
  * running agent reads at every request.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +27,16 @@ describe('pinbridge clients', () => {
     const listed = JSON.parse(result.stdout) as { clients: { id: string; name: string; revokedAt: string | null }[] };
     expect(listed.clients).toEqual([expect.objectContaining({ id: clientId, name: 'Caixa 2', revokedAt: null })]);
     expect(result.stdout).not.toContain(token.slice(4));
+  });
+
+  it('says no client has paired yet on a machine where the agent never ran, and leaves no file behind', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pinbridge-clients-cli-'));
+    const text = await runMain(['clients', 'list'], { HOME: home });
+    expect(text.code).toBe(0);
+    expect(text.stdout.trim()).toBe('No POS client has paired yet.');
+    const json = await runMain(['clients', 'list', '--json'], { HOME: home });
+    expect(JSON.parse(json.stdout)).toEqual({ clients: [], pending: [], blocked: [] });
+    expect(existsSync(clientsPath(home))).toBe(false);
   });
 
   it('revokes a client: the token no longer authenticates', async () => {
