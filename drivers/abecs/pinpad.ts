@@ -44,7 +44,10 @@ export type PinpadProtocol = 'abecs' | 'legacy';
 /** What a technician and the payment engine need to know about a PINPAD. */
 export interface PinpadInfo {
   readonly manufacturer: string;
+  /** The model's name, e.g. "PPC-930" (PP_MODEL without its memory). */
   readonly model: string;
+  /** The memory PP_MODEL gives after its ";", e.g. "192MB", where it gives one. */
+  readonly memory?: string;
   readonly firmware: string;
   /** ABECS specification version, "V.VV" (e.g. "2.12"). */
   readonly specVersion: string;
@@ -338,10 +341,21 @@ function errorCode(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined;
 }
 
+/**
+ * PP_MODEL is "name;memory" (abecs.md §2.5, e.g. "PPC-930;192MB"): the cashier and the POS are
+ * shown the name; the memory is kept apart for a technician.
+ */
+function splitModel(text: string): { model: string; memory?: string } {
+  const at = text.indexOf(';');
+  if (at < 0) return { model: text.trim() };
+  const memory = text.slice(at + 1).trim();
+  return { model: text.slice(0, at).trim(), ...(memory === '' ? {} : { memory }) };
+}
+
 function fromGix(gix: GixResult): PinpadInfo {
   return {
     manufacturer: gix.manufacturer ?? '',
-    model: gix.model ?? '',
+    ...splitModel(gix.model ?? ''),
     firmware: gix.osVersion ?? '',
     specVersion: gix.specVersion ?? '',
     serialNumber: gix.serialNumber ?? '',
@@ -359,7 +373,7 @@ function fromGix(gix: GixResult): PinpadInfo {
 function fromGin(gin: GinGeneralInfo): PinpadInfo {
   return {
     manufacturer: gin.manufacturer,
-    model: gin.model,
+    ...splitModel(gin.model),
     firmware: gin.firmware,
     specVersion: gin.specVersion,
     serialNumber: gin.serialNumber,

@@ -365,7 +365,7 @@ const EVENT_EXAMPLES: Partial<Record<EventName, JsonObject>> = {
   'pinpad.busy': {
     serial_number: 'POS0000000000001',
     manufacturer: 'PINBRIDGE SIM',
-    model: 'PBSIM-1;64MB',
+    model: 'PBSIM-1',
     firmware: 'SIMOS 1.0',
     address: 'sim:POS0000000000001',
     connected: true,

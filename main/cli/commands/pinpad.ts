@@ -124,6 +124,7 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
       const data = {
         manufacturer: info.manufacturer,
         model: info.model,
+        ...(info.memory !== undefined ? { memory: info.memory } : {}),
         firmware: info.firmware,
         spec_version: info.specVersion,
         serial_number: info.serialNumber,
@@ -140,6 +141,7 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
       const human = table([
         ['Manufacturer', info.manufacturer],
         ['Model', info.model],
+        ['Memory', info.memory],
         ['Serial number', info.serialNumber],
         ['Firmware', info.firmware],
         ['ABECS spec', `${info.specVersion} (${info.protocol === 'abecs' ? 'Abecs 2.x commands' : 'legacy commands'})`],

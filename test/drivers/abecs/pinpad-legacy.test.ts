@@ -64,7 +64,8 @@ describe('Pinpad with a legacy (pre-Abecs) PINPAD', () => {
     const { pinpad, received } = await legacyPinpad();
     expect(await pinpad.info()).toEqual({
       manufacturer: 'CYGNUS',
-      model: 'PP X-1;10MB',
+      model: 'PP X-1',
+      memory: '10MB',
       firmware: '8065XA077X0060X',
       specVersion: '2.00',
       serialNumber: '001101010300000',

@@ -85,7 +85,8 @@ describe('pinbridge with the simulator', () => {
       manufacturer: 'PINBRIDGE SIM',
       spec_version: '2.20',
       serial_number: 'PTYCLI01',
-      model: expect.stringMatching(/^PBSIM/) as unknown,
+      model: 'PBSIM-1',
+      memory: '64MB',
       firmware: expect.any(String) as unknown,
     });
 

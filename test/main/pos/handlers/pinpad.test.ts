@@ -55,7 +55,7 @@ describe('one PINPAD, a customer at the keypad', () => {
           serial_number: FIRST,
           manufacturer: 'PINBRIDGE SIM',
           // PP_MODEL as the PINPAD reports it (the simulator appends its memory, as real ones do).
-          model: expect.stringMatching(/^PBSIM-1/) as string,
+          model: 'PBSIM-1',
           firmware: 'SIMOS 1.0',
           address: `sim:${FIRST}`,
           connected: true,
@@ -293,12 +293,12 @@ describe('several PINPADs, and one unplugged', () => {
   afterAll(async () => pos.close());
 
   it('announces the PINPAD attached after the client logged in (pinpad.connected)', async () => {
-    expect(await event(client, 'pinpad.connected', (p) => p.serial_number === SECOND)).toMatchObject({ model: expect.stringMatching(/^PBSIM-2/) as string, connected: true });
+    expect(await event(client, 'pinpad.connected', (p) => p.serial_number === SECOND)).toMatchObject({ model: 'PBSIM-2', connected: true });
   });
 
   it('lists both', async () => {
     const { pinpads } = await call(client, 'pinpad.list');
-    expect(pinpads.map((p) => [p.serial_number, p.model.split(';')[0], p.connected])).toEqual([
+    expect(pinpads.map((p) => [p.serial_number, p.model, p.connected])).toEqual([
       [FIRST, 'PBSIM-1', true],
       [SECOND, 'PBSIM-2', true],
     ]);
