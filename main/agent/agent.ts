@@ -66,6 +66,11 @@ export interface AgentOptions {
   readonly noble?: () => NobleLike;
   /** Prints `lp://NAME` printers' jobs (the desktop app: Electron's printing); headless: the `lp` command. */
   readonly systemPrinter?: ReceiptPrintingOptions['systemPrinter'];
+  /**
+   * Restarts the agent with the settings file as it is now (AgentRunner headless, a relaunch in the
+   * desktop app); the window's operator.restart calls it. Without it the window is told to restart by hand.
+   */
+  readonly restart?: () => void;
 }
 
 /** What the agent says once its PINPAD answered the first time. */
@@ -89,6 +94,9 @@ export interface AgentEvents {
   /** A POS asked to pair: the code is for the cashier's eyes only (window, or terminal headless). */
   pairing: [PairingAnnouncement];
 }
+
+/** How long a restart waits after the window was answered. */
+const RESTART_DELAY_MS = 100;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -155,6 +163,7 @@ function operatorServices(options: AgentOptions): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
   const problem = options.settingsProblem;
+  const restart = options.restart;
   return {
     readSettings: () => ({
       path,
@@ -180,6 +189,8 @@ function operatorServices(options: AgentOptions): OperatorServices {
       return { kind: tokens.kind, stored };
     },
     setApiToken: (token) => tokens.write(token),
+    // Shortly after: the window's answer goes out before its connection closes with the agent.
+    ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
       const { api } = options;
       const report = await runDoctor({

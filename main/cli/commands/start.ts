@@ -5,11 +5,13 @@
  * on), and with no PINPAD configured it uses a simulated one whose customer presents a test card
  * by itself.
  *
- * One JSON line on stdout says when it is ready; pairing requests are JSON lines on stdout too
- * (and a sentence on stderr); logs are JSON lines on stderr.
+ * One JSON line on stdout says when it is ready — again after each restart the window asks for
+ * (operator.restart: the settings file and token read again, same addresses); pairing requests are
+ * JSON lines on stdout too (and a sentence on stderr); logs are JSON lines on stderr.
  */
 import type { Command } from 'commander';
-import { Agent } from '../../agent/agent.js';
+import type { Agent, AgentOptions } from '../../agent/agent.js';
+import { AgentRunner } from '../../agent/agent-runner.js';
 import { chooseApi } from '../../agent/api-choice.js';
 import { apiTokenPath, logFilePath } from '../../agent/paths.js';
 import { headlessTokenStore } from '../../agent/token-store.js';
@@ -78,31 +80,55 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       if (options.training === true && options.api !== undefined) {
         throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
       }
-      const settings = loadSettings(options.config ?? options.settings, io.env.HOME);
+      const settingsPath = options.config ?? options.settings;
+      // Fails here, before anything runs, when the file has a mistake (the CLI names the key).
+      loadSettings(settingsPath, io.env.HOME);
       const logFile = logFilePath(io.env.HOME);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
       const { api, token, marketplace, seller } = options;
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
-      const agent = await Agent.start({
-        settings,
-        api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
-        pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
-        tokens,
-        logFile,
-        ...(options.journal === undefined ? {} : { journalPath: options.journal }),
-        ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-        ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),
-        logger,
+      // Read again at every restart from the window: the settings file and the stored token as they are then.
+      const build = (): AgentOptions => {
+        const settings = loadSettings(settingsPath, io.env.HOME);
+        return {
+          settings,
+          api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
+          pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
+          tokens,
+          logFile,
+          ...(options.journal === undefined ? {} : { journalPath: options.journal }),
+          ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+          ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),
+          logger,
+        };
+      };
+      const runner = await AgentRunner.start({ build, logger });
+      // Each agent (the first, and each after a restart) says when it is ready and shows pairing codes.
+      let announced: Agent | undefined;
+      const announce = (agent: Agent): void => {
+        announced = agent;
+        agent.on('pairing', (pairing) => announcePairing(io, pairing));
+        agent.ready.then(
+          (ready) => {
+            if (!io.signal.aborted) io.stdout(`${JSON.stringify({ status: 'ready', ws: ready.pos.ws, ...ready })}\n`);
+          },
+          () => {},
+        );
+      };
+      announce(runner.agent);
+      runner.on('restarted', announce);
+      runner.on('restartFailed', (error, agent) => {
+        io.stderr(`The saved settings did not apply (${error.message}); Pinbridge runs as it was.\n`);
+        // Started again with the previous settings: a new agent, with its own ready line.
+        if (agent !== announced) announce(agent);
       });
-      agent.on('pairing', (pairing) => announcePairing(io, pairing));
       try {
-        const ready = await Promise.race([agent.ready, stopped(io.signal)]);
-        if (ready !== undefined) {
-          io.stdout(`${JSON.stringify({ status: 'ready', ws: ready.pos.ws, ...ready })}\n`);
-          await stopped(io.signal);
-        }
+        await Promise.race([
+          stopped(io.signal),
+          new Promise<never>((_resolve, reject) => runner.once('failed', reject)),
+        ]);
       } finally {
-        await agent.stop();
+        await runner.stop();
       }
     });
 }

@@ -254,9 +254,20 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 5,
-    summary: 'Checks and writes the whole settings file; a mistake is INVALID_PARAMS naming each field (the file is then untouched). They apply at the next start.',
+    summary: 'Checks and writes the whole settings file; a mistake is INVALID_PARAMS naming each field (the file is then untouched). They apply when the agent restarts (operator.restart).',
     params: Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
     result: Type.Object({ saved: Type.Literal(true), restart_required: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.restart': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 20,
+    summary:
+      'Restarts the agent so the saved settings and API token apply: it answers, then every connection closes and the agent starts again from the settings file ' +
+      '(the desktop app relaunches itself; headless keeps its address). Refused with BUSY (data.reason PAYMENT_IN_PROGRESS) while a PINPAD runs a payment or a prompt, ' +
+      'and with INVALID_STATE (data.reason NO_RESTART) where the agent was started by something that cannot restart it.',
+    params: NoParams,
+    result: Type.Object({ restarting: Type.Literal(true) }, { additionalProperties: false }),
   }),
   'operator.setApiToken': method({
     tag: 'operator',

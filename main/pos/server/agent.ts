@@ -50,6 +50,11 @@ export interface OperatorServices {
   /** How the API token is kept, and whether one is. */
   apiToken(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
   setApiToken(token: string): void;
+  /**
+   * Restarts the agent with the settings file as it is now, shortly after the caller's answer went
+   * out; absent where whatever started the agent cannot restart it.
+   */
+  readonly restart?: () => void;
   /** `pinbridge doctor` from the window (the PINPAD in use is listed, not opened). */
   doctor(): Promise<{ ok: boolean; checks: readonly { id: string; status: 'ok' | 'warn' | 'fail' | 'skip'; summary: string; details: Readonly<Record<string, unknown>>; fix?: string }[] }>;
   /** The recent log lines, with anything card-like masked, for a support technician. */

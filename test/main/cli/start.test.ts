@@ -3,7 +3,7 @@
  * mode — embedded sandbox, simulated PINPAD whose customer presents a test card — with HOME in a
  * temp folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { run, serve, stopServers } from '../../helpers/cli.js';
 import { openSocket, RpcClient } from '../pos/pos-rig.js';
+import { operatorKeyPath } from '../../../main/agent/paths.js';
 
 let home: string;
 beforeEach(() => {
@@ -129,6 +130,31 @@ describe('pinbridge start', () => {
     expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training', printers: ['balcao'] });
     expect(agent.ready.ws).toBe((agent.ready.pos as { ws: string }).ws);
     expect(agent.ready.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/pos$/);
+    expect(await agent.stop()).toBe(0);
+  });
+
+  it('restarts when the window asks, with the settings it saved, at the same address, and prints a new ready line', async () => {
+    const config = join(home, 'caixa.json');
+    writeFileSync(config, JSON.stringify({}));
+    const agent = await serve(['start', '--config', config, '--pos-port', '0'], { HOME: home });
+    expect(agent.ready).toMatchObject({ status: 'ready', printers: [] });
+    let stdout = '';
+    agent.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const ws = agent.ready.ws as string;
+    // The window: a program on this computer with the agent's key.
+    const window = new RpcClient(await openSocket(ws));
+    await window.call('session.operator', { key: readFileSync(operatorKeyPath(home), 'utf8').trim() });
+    await window.call('operator.saveSettings', { settings: { printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } } });
+    expect(await window.call('operator.restart')).toEqual({ restarting: true });
+    expect((await window.closed).code).toBe(1001);
+
+    await vi.waitFor(() => expect(stdout).toContain('"status":"ready"'), { timeout: 20_000 });
+    const again = JSON.parse(stdout.split('\n').find((line) => line.includes('"status":"ready"'))!) as Record<string, unknown>;
+    expect(again).toMatchObject({ status: 'ready', mode: 'training', printers: ['balcao'], ws });
+    expect(agent.stderr()).toMatch(/"msg":"restarting with the saved settings"/);
+    const reconnected = new RpcClient(await openSocket(ws));
+    expect(await reconnected.call('agent.info')).toMatchObject({ mode: 'training' });
+    await reconnected.close();
     expect(await agent.stop()).toBe(0);
   });
 

@@ -43,6 +43,7 @@ export const operatorHandlers: Handlers<
   | 'operator.unblockOrigin'
   | 'operator.settings'
   | 'operator.saveSettings'
+  | 'operator.restart'
   | 'operator.setApiToken'
   | 'operator.doctor'
   | 'operator.detectPinpads'
@@ -112,6 +113,22 @@ export const operatorHandlers: Handlers<
     }
     context.log.info({}, 'settings saved from the window');
     return { saved: true as const, restart_required: true as const };
+  },
+
+  'operator.restart': (_params, context) => {
+    const restart = services(context).restart;
+    if (restart === undefined) {
+      throw new PosError('INVALID_STATE', 'This agent cannot restart itself: stop it and start it again.', { reason: 'NO_RESTART' });
+    }
+    // A restart in the middle of a sale would leave the customer at the PINPAD mid-way: refused.
+    const busy = context.agent.pinpads.list().filter((pinpad) => pinpad.busy);
+    if (busy.length > 0) {
+      const terminals = busy.map((pinpad) => pinpad.serialNumber).join(', ');
+      throw new PosError('BUSY', `The PINPAD ${terminals} is running a payment or waiting for the customer: restart once it ends.`, { reason: 'PAYMENT_IN_PROGRESS' });
+    }
+    context.log.info({}, 'restart asked from the window');
+    restart();
+    return { restarting: true as const };
   },
 
   'operator.setApiToken': ({ token }, context) => {

@@ -58,7 +58,7 @@ describe('settings from the window', () => {
     });
   });
 
-  it('saves a good file, privately, to apply at the next start', async () => {
+  it('saves a good file, privately, to apply when the agent restarts', async () => {
     const settings = { confirmation: 'pos', pinpad: { address: 'sim' }, api: { base_url: 'https://api.example.com', marketplace_id: 'm', seller_id: 's' } };
     expect(await call(window, 'operator.saveSettings', { settings })).toEqual({ saved: true, restart_required: true });
     expect(JSON.parse(readFileSync(settingsPath(), 'utf8'))).toEqual(settings);
@@ -107,9 +107,13 @@ describe('settings from the window', () => {
     expect(await call(window, 'operator.systemPrinters')).toEqual({ printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: true }] });
   });
 
+  it('cannot restart an agent whose starter cannot (INVALID_STATE, NO_RESTART): the window says to restart by hand', async () => {
+    expect(await refused(window, 'operator.restart')).toMatchObject({ code: 'INVALID_STATE', reason: 'NO_RESTART' });
+  });
+
   it('keeps all of it from a paired POS', async () => {
     const posClient = await connect();
-    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads', 'operator.exportLogs'] as const) {
+    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads', 'operator.exportLogs', 'operator.restart'] as const) {
       expect(await refused(posClient, method)).toMatchObject({ code: 'OPERATOR_ONLY' });
     }
     expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({ code: 'OPERATOR_ONLY' });
