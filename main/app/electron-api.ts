@@ -49,6 +49,8 @@ export interface ShellElectron {
     whenReady(): Promise<unknown>;
     quit(): void;
     exit(code?: number): void;
+    /** Starts the app again once this one exits (it must still quit). */
+    relaunch(options?: { args?: string[] }): void;
     getVersion(): string;
     setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void;
     getLoginItemSettings(): { openAtLogin: boolean };

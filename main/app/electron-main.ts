@@ -28,6 +28,7 @@ Shell.run(api, {
   preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
   logger,
   logFile,
+  relaunchArgs: process.argv.slice(1),
   ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
 }).catch((error: unknown) => {
   logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');

@@ -44,6 +44,8 @@ export interface ShellOptions {
   readonly logFile?: string;
   /** The command that starts this app, for Linux autostart (the AppImage path or the installed binary). */
   readonly exec?: string;
+  /** The app's command-line words after the executable (process.argv.slice(1)), for a relaunch. */
+  readonly relaunchArgs?: readonly string[];
 }
 
 /** What the shell was started with: the same words as `pinbridge start`, for a desktop shortcut. */
@@ -96,10 +98,12 @@ export class Shell {
   settingsProblem: SettingsError | undefined;
   readonly #electron: ShellElectron;
   #quitting = false;
+  readonly #relaunchArgs: readonly string[] | undefined;
   #stopped: Promise<void> | undefined;
 
-  private constructor(electron: ShellElectron, agent: Agent, window: ShellWindow, tray: ShellTray, autostart: Autostart) {
+  private constructor(electron: ShellElectron, agent: Agent, window: ShellWindow, tray: ShellTray, autostart: Autostart, relaunchArgs: readonly string[] | undefined) {
     this.#electron = electron;
+    this.#relaunchArgs = relaunchArgs;
     this.agent = agent;
     this.window = window;
     this.tray = tray;
@@ -125,7 +129,7 @@ export class Shell {
 
     // A settings file with a mistake does not keep the checkout closed: the app starts with the
     // defaults (training mode) and the window shows the mistake, naming the field.
-    const shellWindow: { current?: ShellWindow } = {};
+    const shellWindow: { current?: ShellWindow; shell?: Shell } = {};
     let settings: AgentSettings;
     let settingsProblem: SettingsError | undefined;
     try {
@@ -156,6 +160,8 @@ export class Shell {
         new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
       home: options.home,
       logger: options.logger,
+      // The window's "restart now" (operator.restart): the whole app starts again from the settings file.
+      restart: () => void shellWindow.shell?.restart(),
     });
     const uiUrl = agent.pos.uiUrl(agent.operatorKey);
     agentPage.origin = originOf(uiUrl);
@@ -168,7 +174,8 @@ export class Shell {
     const window = new electron.BrowserWindow(windowOptions(options.preload));
     shellWindow.current = window;
     const tray = new electron.Tray(electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }));
-    const shell = new Shell(electron, agent, window, tray, autostart);
+    const shell = new Shell(electron, agent, window, tray, autostart, options.relaunchArgs);
+    shellWindow.shell = shell;
     shell.settingsProblem = settingsProblem;
 
     // Only the agent's own page may use the preload's API.
@@ -254,6 +261,17 @@ export class Shell {
         }),
       ),
     );
+  }
+
+  /**
+   * Starts the app again so the saved settings and token apply: a graceful quit, then the same
+   * command. The cashier asked from the window, so the new one shows it (no --autostart).
+   */
+  restart(): Promise<void> {
+    if (this.#stopped !== undefined) return this.#stopped;
+    const args = this.#relaunchArgs?.filter((arg) => arg !== '--autostart');
+    this.#electron.app.relaunch(args === undefined ? undefined : { args });
+    return this.quit();
   }
 
   /**

@@ -113,7 +113,7 @@ export class FakeTray extends EventEmitter {
 
 export interface ElectronDouble {
   readonly electron: ShellElectron;
-  readonly app: EventEmitter & { lock: boolean; quitCalls: number; exitCodes: number[]; loginItem: { openAtLogin: boolean; args?: string[] } };
+  readonly app: EventEmitter & { lock: boolean; quitCalls: number; exitCodes: number[]; relaunches: ({ args?: string[] } | undefined)[]; loginItem: { openAtLogin: boolean; args?: string[] } };
   readonly handlers: Map<string, (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown>;
   readonly permissions: { request?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void; check?: (contents: unknown, permission: string) => boolean };
   readonly keyring: { available: boolean };
@@ -124,7 +124,13 @@ export interface ElectronDouble {
 export function electronDouble(): ElectronDouble {
   FakeWindow.all = [];
   FakeTray.all = [];
-  const app = Object.assign(new EventEmitter(), { lock: true, quitCalls: 0, exitCodes: [] as number[], loginItem: { openAtLogin: false } });
+  const app = Object.assign(new EventEmitter(), {
+    lock: true,
+    quitCalls: 0,
+    exitCodes: [] as number[],
+    relaunches: [] as ({ args?: string[] } | undefined)[],
+    loginItem: { openAtLogin: false },
+  });
   const handlers = new Map<string, (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown>();
   const permissions: ElectronDouble['permissions'] = {};
   const keyring = { available: true };
@@ -140,6 +146,9 @@ export function electronDouble(): ElectronDouble {
       },
       exit: (code = 0) => {
         app.exitCodes.push(code);
+      },
+      relaunch: (options) => {
+        app.relaunches.push(options);
       },
       getVersion: () => '9.9.9-test',
       setLoginItemSettings: (settings) => {

@@ -3,7 +3,8 @@
  * mode, simulated PINPAD, POS API on a free port): one instance, a locked-down window on the
  * agent's own page, closing to the tray, a tray whose colour follows the PINPAD, start on login,
  * the preload's two IPC calls guarded by origin, permissions denied, the API token kept
- * encrypted, and a quit that stops the agent before the app exits.
+ * encrypted, a quit that stops the agent before the app exits, and a restart asked from the
+ * window that relaunches the app once the agent stopped.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,8 +28,18 @@ const startAgent = (options: AgentOptions): Promise<Agent> => {
   return Agent.start({ ...options, api: {}, posPorts: [0] });
 };
 
-async function run(argv: string[] = [], platform: NodeJS.Platform = 'linux'): Promise<Shell> {
-  const shell = await Shell.run(double.electron, { argv, env: {}, home, platform, preload: '/app/preload.cjs', logger, startAgent, exec: '/opt/Pinbridge.AppImage' });
+async function run(argv: string[] = [], platform: NodeJS.Platform = 'linux', relaunchArgs?: string[]): Promise<Shell> {
+  const shell = await Shell.run(double.electron, {
+    argv,
+    env: {},
+    home,
+    platform,
+    preload: '/app/preload.cjs',
+    logger,
+    startAgent,
+    exec: '/opt/Pinbridge.AppImage',
+    ...(relaunchArgs === undefined ? {} : { relaunchArgs }),
+  });
   if (shell === undefined) throw new Error('the shell did not start');
   shells.push(shell);
   return shell;
@@ -163,6 +174,19 @@ describe('the Electron shell', () => {
     expect(FakeTray.all[0]!.destroyed).toBe(true);
     // The agent is stopped: its POS API no longer answers.
     await expect(fetch(`http://127.0.0.1:${shell.agent.pos.port}/demo/`)).rejects.toThrow();
+  });
+
+  it('restarts when the window asks (operator.restart): the agent stops, then the app starts again with its words, showing its window', async () => {
+    const shell = await run(['--autostart', '--training'], 'linux', ['--autostart', '--training']);
+    await shell.agent.ready;
+    const window = new RpcClient(await openSocket(shell.agent.pos.url));
+    await window.call('session.operator', { key: shell.agent.operatorKey });
+    expect(await window.call('operator.restart')).toEqual({ restarting: true });
+    await expect.poll(() => double.app.exitCodes).toEqual([0]);
+    // Relaunched once, without --autostart: the cashier asked from the window and expects it back.
+    expect(double.app.relaunches).toEqual([{ args: ['--training'] }]);
+    await expect(fetch(`http://127.0.0.1:${shell.agent.pos.port}/demo/`)).rejects.toThrow();
+    window.socket.terminate();
   });
 
   it('keeps the API token given once encrypted with safeStorage, and uses it at the next start', async () => {
