@@ -12,6 +12,7 @@
  */
 import { isPinbridgeError, type ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
+import { confirmAction } from './dialog.js';
 import { button, byId, fill, h, keepFocus } from './dom.js';
 import { t, type MessageKey } from './i18n.js';
 
@@ -164,6 +165,17 @@ function shownText(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
 }
 
+/**
+ * The restart that applies what was saved: asked (the call in flight), under way (answered, or the
+ * connection already gone), back (the connection returned; the settings read next tell whether the
+ * saved ones run), restarted, not applied (the agent fell back to the previous ones, with the
+ * reason), or refused (with the error, said in the language shown).
+ */
+type RestartState =
+  | { readonly kind: 'idle' | 'asking' | 'restarting' | 'lost' | 'back' | 'restarted' }
+  | { readonly kind: 'refused'; readonly error: unknown }
+  | { readonly kind: 'notApplied'; readonly reason: string };
+
 export class SettingsPage {
   readonly #context: WindowContext;
   /** The file as last read: what a save starts from. */
@@ -187,6 +199,7 @@ export class SettingsPage {
   #ble: BleScan = { kind: 'idle' };
   #systemPrinters: SystemPrinters = { kind: 'idle' };
   #testPrint: TestPrint = { kind: 'idle' };
+  #restart: RestartState = { kind: 'idle' };
   /**
    * printer.job events that came while the test print's call was in flight: the job can change
    * state before its answer arrives, and the answer must not take it back to "queued".
@@ -222,6 +235,11 @@ export class SettingsPage {
   readonly #testPrintButton = byId<HTMLButtonElement>('settings-test-print');
   readonly #testPrintStatus = byId('settings-test-print-status');
   readonly #training = byId<HTMLInputElement>(TRAINING_ID);
+  readonly #restartBox = byId('settings-restart');
+  readonly #restartTitle = byId('settings-restart-title');
+  readonly #restartText = byId('settings-restart-text');
+  readonly #restartButton = byId<HTMLButtonElement>('settings-restart-now');
+  readonly #restartStatus = byId('settings-restart-status');
 
   constructor(context: WindowContext) {
     this.#context = context;
@@ -242,6 +260,8 @@ export class SettingsPage {
     this.#systemPrintersButton.addEventListener('click', () => void this.#listSystemPrinters());
     this.#testPrintButton.addEventListener('click', () => void this.#printTest());
     context.client.on('printer.job', (job) => this.#onPrintJob(job));
+    this.#restartButton.addEventListener('click', () => void this.#restartAgent());
+    context.client.on('state', (state) => this.#onConnection(state));
   }
 
   /** Reads the file; what the cashier has typed and not saved stays on screen. */
@@ -257,6 +277,7 @@ export class SettingsPage {
       return;
     }
     this.#loadError.textContent = '';
+    if (this.#restart.kind === 'back') this.#restartDone(read.not_applied);
     this.#problem = read.problem;
     this.#apiToken = read.api_token;
     this.#filePath = read.path;
@@ -281,6 +302,7 @@ export class SettingsPage {
     this.#renderBle();
     this.#renderSystemPrinters();
     this.#renderTestPrint();
+    this.#renderRestart();
     this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
     this.#save.disabled = this.#saving;
   }
@@ -384,6 +406,8 @@ export class SettingsPage {
       this.#savedSinceStart = true;
       await this.load();
       this.#message.textContent = t('settings.saved');
+      if (this.#restart.kind === 'restarted' || this.#restart.kind === 'refused') this.#restart = { kind: 'idle' };
+      this.#renderRestart();
     } catch (error) {
       const violations = isPinbridgeError(error, 'INVALID_PARAMS') ? (error.data?.violations ?? []) : [];
       if (violations.length === 0) {
@@ -459,7 +483,88 @@ export class SettingsPage {
     } finally {
       this.#tokenSave.disabled = false;
       this.#renderToken();
+      this.#renderRestart();
     }
+  }
+
+  /** Read afresh after an await: the connection's events change it meanwhile. */
+  #restartKind(): RestartState['kind'] {
+    return this.#restart.kind;
+  }
+
+  /** Something saved here waits for a restart to apply. */
+  get #restartPending(): boolean {
+    return this.#savedSinceStart || this.#tokenJustStored;
+  }
+
+  #renderRestart(): void {
+    const restart = this.#restart;
+    this.#restartBox.hidden = !this.#restartPending && restart.kind !== 'restarted';
+    // Once back with the new settings, only the outcome is left to say.
+    this.#restartButton.hidden = restart.kind === 'restarted';
+    this.#restartText.hidden = restart.kind === 'restarted';
+    this.#restartButton.disabled = restart.kind === 'asking' || restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back';
+    this.#restartStatus.dataset.state = restart.kind;
+    this.#restartStatus.textContent =
+      restart.kind === 'refused'
+        ? isPinbridgeError(restart.error, 'BUSY')
+          ? t('settings.restartBusy')
+          : isPinbridgeError(restart.error, 'INVALID_STATE')
+            ? t('settings.restartByHand')
+            : errorText(restart.error)
+        : restart.kind === 'notApplied'
+          ? t('settings.notApplied', { reason: restart.reason })
+          : restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back'
+            ? t('settings.restarting')
+            : restart.kind === 'restarted'
+              ? t('settings.restarted')
+              : '';
+  }
+
+  async #restartAgent(): Promise<void> {
+    const confirmed = await confirmAction({
+      title: t('settings.restartConfirmTitle'),
+      text: t('settings.restartConfirmText'),
+      confirm: t('settings.restartConfirm'),
+    });
+    if (!confirmed) return;
+    this.#restart = { kind: 'asking' };
+    this.#renderRestart();
+    try {
+      await this.#context.client.call('operator.restart', {});
+      // The connection may already be gone (and back) by the time the answer is read.
+      if (this.#restartKind() === 'asking') this.#restart = { kind: 'restarting' };
+    } catch (error) {
+      // The answer lost with the connection the restart closed: the restart is under way.
+      if (this.#restartKind() === 'lost') return;
+      this.#restart = { kind: 'refused', error };
+    }
+    this.#renderRestart();
+  }
+
+  /** The agent went away after the restart asked, and came back: the next settings read tells how. */
+  #onConnection(state: string): void {
+    const kind = this.#restart.kind;
+    if (state !== 'ready' && (kind === 'asking' || kind === 'restarting')) this.#restart = { kind: 'lost' };
+    // The window reads the settings on every reconnection (main.ts): load() ends the restart.
+    else if (state === 'ready' && kind === 'lost') this.#restart = { kind: 'back' };
+    this.#renderRestart();
+  }
+
+  /** Back after the restart: the saved settings run, or the agent fell back to the previous ones. */
+  #restartDone(notApplied: string | null): void {
+    if (notApplied !== null) {
+      this.#restart = { kind: 'notApplied', reason: notApplied };
+    } else {
+      this.#restart = { kind: 'restarted' };
+      this.#savedSinceStart = false;
+      this.#tokenJustStored = false;
+      // "Saved, applies when Pinbridge restarts" is no longer true: it has.
+      this.#message.textContent = '';
+    }
+    this.#renderRestart();
+    this.#renderToken();
+    this.#restartTitle.focus();
   }
 
   async #detectPinpads(): Promise<void> {

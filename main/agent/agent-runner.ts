@@ -96,7 +96,8 @@ export class AgentRunner extends EventEmitter<AgentRunnerEvents> {
     } catch (error) {
       logger.error({ err: asError(error).message }, 'the agent did not start with the saved settings; starting it again as it was');
       try {
-        this.#agent = await this.#start({ ...this.#running, posPorts: [old.pos.port] });
+        // The window is told why its saved settings are not the ones running.
+        this.#agent = await this.#start({ ...this.#running, posPorts: [old.pos.port], notApplied: asError(error).message });
       } catch (again) {
         logger.fatal({ err: asError(again).message }, 'the agent did not start again');
         this.emit('failed', asError(again));

@@ -71,6 +71,8 @@ export interface AgentOptions {
    * desktop app); the window's operator.restart calls it. Without it the window is told to restart by hand.
    */
   readonly restart?: () => void;
+  /** Why this agent runs without the saved settings: a restart could not start with them (AgentRunner). */
+  readonly notApplied?: string;
 }
 
 /** What the agent says once its PINPAD answered the first time. */
@@ -169,6 +171,7 @@ function operatorServices(options: AgentOptions): OperatorServices {
       path,
       json: readSettingsJson(path) ?? null,
       problem: problem === undefined ? null : { message: problem.message, violations: problem.violations },
+      notApplied: options.notApplied ?? null,
     }),
     saveSettings: (json) => {
       try {

@@ -535,7 +535,8 @@ describe('an agent started despite a bad settings file', () => {
     await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
     expect(JSON.parse(readFileSync(badPath, 'utf8'))).toEqual({ confirmation: 'pos', timeouts: { api_ms: 9000 } });
     // The agent still runs on the defaults until it restarts: the banner stays, and says what to do.
-    expect(await text(page, '#settings-problem-saved')).toBe('Configurações salvas: reinicie o Pinbridge para que ele as use.');
+    expect(await text(page, '#settings-problem-saved')).toBe('Configurações salvas: reinicie o Pinbridge (no fim da página) para que ele as use.');
+    expect(await page.isVisible('#settings-restart-now')).toBe(true);
     expect(await page.isVisible('#settings-confirmation-error')).toBe(false);
     expect(errors).toEqual([]);
   }, 60_000);

@@ -232,7 +232,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 1,
-    summary: 'The settings file as it is (docs/settings.md), the mistake the agent started despite, and how the API token is kept.',
+    summary:
+      'The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token is kept.',
     params: NoParams,
     result: Type.Object(
       {
@@ -246,6 +247,9 @@ export const METHODS = {
           { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
           { additionalProperties: false },
         ),
+        not_applied: Type.Union([Type.String(), Type.Null()], {
+          description: 'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
+        }),
       },
       { additionalProperties: false },
     ),

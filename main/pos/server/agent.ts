@@ -44,7 +44,13 @@ export interface SettingsViolation {
  */
 export interface OperatorServices {
   /** The settings file as it is (null when there is none), and the mistake the agent started despite. */
-  readSettings(): { path: string; json: unknown; problem: { message: string; violations: readonly SettingsViolation[] } | null };
+  readSettings(): {
+    path: string;
+    json: unknown;
+    problem: { message: string; violations: readonly SettingsViolation[] } | null;
+    /** Why the saved settings are not in use (a restart could not start with them); null when they are. */
+    notApplied: string | null;
+  };
   /** Checks and writes the whole file; the violations when refused (the file is then untouched). */
   saveSettings(json: unknown): { saved: true } | { saved: false; violations: readonly SettingsViolation[] };
   /** How the API token is kept, and whether one is. */

@@ -126,7 +126,8 @@ describe('a restart from the window', () => {
     expect(running.pos.port).toBe(first.pos.port);
     expect(printersOf(running)).not.toContain('balcao');
     await running.ready;
-    expect(await call(await windowOf(running), 'agent.info')).toMatchObject({ mode: 'training' });
+    // The window is told its saved settings are not the ones running, and why.
+    expect(await call(await windowOf(running), 'operator.settings')).toMatchObject({ settings: BALCAO(home), not_applied: 'the balcao printer broke the start' });
   });
 
   it('does one restart for two asked at once, and none once stopped', async () => {

@@ -99,9 +99,15 @@ export const operatorHandlers: Handlers<
 
   'operator.settings': (_params, context) => {
     const operator = services(context);
-    const { path, json, problem } = operator.readSettings();
+    const { path, json, problem, notApplied } = operator.readSettings();
     const settings = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
-    return { path, settings, problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] }, api_token: operator.apiToken() };
+    return {
+      path,
+      settings,
+      problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] },
+      api_token: operator.apiToken(),
+      not_applied: notApplied,
+    };
   },
 
   'operator.saveSettings': ({ settings }, context) => {

@@ -55,6 +55,7 @@ describe('settings from the window', () => {
       settings: null,
       problem: null,
       api_token: { kind: 'file', stored: false },
+      not_applied: null,
     });
   });
 
