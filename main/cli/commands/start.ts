@@ -81,13 +81,13 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
       }
       const settingsPath = options.config ?? options.settings;
-      // Fails here, before anything runs, when the file has a mistake (the CLI names the key).
-      loadSettings(settingsPath, io.env.HOME);
+      const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
       const { api, token, marketplace, seller } = options;
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
-      // Read again at every restart from the window: the settings file and the stored token as they are then.
+      // Read at start (a mistake stops it there, naming the key) and again at every restart from the
+      // window: the settings file and the stored token as they are then.
       const build = (): AgentOptions => {
         const settings = loadSettings(settingsPath, io.env.HOME);
         return {
@@ -98,7 +98,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
           logFile,
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-          ...(options.posPort === undefined ? {} : { posPorts: [parsePort(options.posPort)] }),
+          ...(posPorts === undefined ? {} : { posPorts }),
           logger,
         };
       };
