@@ -176,6 +176,26 @@ type RestartState =
   | { readonly kind: 'refused'; readonly error: unknown }
   | { readonly kind: 'notApplied'; readonly reason: string };
 
+/** What the restart's status line says, in the language shown. */
+function restartText(restart: RestartState): string {
+  switch (restart.kind) {
+    case 'refused':
+      if (isPinbridgeError(restart.error, 'BUSY')) return t('settings.restartBusy');
+      if (isPinbridgeError(restart.error, 'INVALID_STATE')) return t('settings.restartByHand');
+      return errorText(restart.error);
+    case 'notApplied':
+      return t('settings.notApplied', { reason: restart.reason });
+    case 'restarting':
+    case 'lost':
+    case 'back':
+      return t('settings.restarting');
+    case 'restarted':
+      return t('settings.restarted');
+    default:
+      return '';
+  }
+}
+
 export class SettingsPage {
   readonly #context: WindowContext;
   /** The file as last read: what a save starts from. */
@@ -406,7 +426,8 @@ export class SettingsPage {
       this.#savedSinceStart = true;
       await this.load();
       this.#message.textContent = t('settings.saved');
-      if (this.#restart.kind === 'restarted' || this.#restart.kind === 'refused') this.#restart = { kind: 'idle' };
+      // A new save starts afresh: the last restart's outcome is about other settings.
+      if (this.#restart.kind === 'restarted' || this.#restart.kind === 'refused' || this.#restart.kind === 'notApplied') this.#restart = { kind: 'idle' };
       this.#renderRestart();
     } catch (error) {
       const violations = isPinbridgeError(error, 'INVALID_PARAMS') ? (error.data?.violations ?? []) : [];
@@ -505,20 +526,7 @@ export class SettingsPage {
     this.#restartText.hidden = restart.kind === 'restarted';
     this.#restartButton.disabled = restart.kind === 'asking' || restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back';
     this.#restartStatus.dataset.state = restart.kind;
-    this.#restartStatus.textContent =
-      restart.kind === 'refused'
-        ? isPinbridgeError(restart.error, 'BUSY')
-          ? t('settings.restartBusy')
-          : isPinbridgeError(restart.error, 'INVALID_STATE')
-            ? t('settings.restartByHand')
-            : errorText(restart.error)
-        : restart.kind === 'notApplied'
-          ? t('settings.notApplied', { reason: restart.reason })
-          : restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back'
-            ? t('settings.restarting')
-            : restart.kind === 'restarted'
-              ? t('settings.restarted')
-              : '';
+    this.#restartStatus.textContent = restartText(restart);
   }
 
   async #restartAgent(): Promise<void> {
