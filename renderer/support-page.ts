@@ -1,7 +1,8 @@
 /**
  * The support page: which Pinbridge this is (version and mode from session.operator), the
  * diagnostics (operator.doctor: each check with its state in words and an icon, what was found,
- * and the fix in a monospace block the cashier can copy for whoever helps them), and the log
+ * and the fix in a monospace block the cashier can copy for whoever helps them — both in the
+ * window's language, as the doctor words them in pt-BR and English), and the log
  * export (operator.exportLogs) offered as a pinbridge-logs.txt download and as text to copy.
  */
 import type { ResultOf } from '../client/index.js';
@@ -156,7 +157,9 @@ export class SupportPage {
 
   #checkItem(check: Check): HTMLLIElement {
     const titleKey = CHECK_TITLES[check.id];
-    const fix = check.fix;
+    // The doctor words each check in both of the window's languages.
+    const words = currentLanguage() === 'pt-BR' ? check.pt : { summary: check.summary, fix: check.fix };
+    const fix = words.fix;
     const title = titleKey === undefined ? check.id : t(titleKey);
     return h(
       'li',
@@ -168,14 +171,14 @@ export class SupportPage {
         h('span', { className: 'check-title' }, title),
         h('span', { className: 'check-status', attrs: { 'data-level': STATUS_LEVELS[check.status] } }, t(STATUS_TEXTS[check.status])),
       ),
-      h('p', { className: 'check-summary', attrs: { lang: 'en' } }, check.summary),
+      h('p', { className: 'check-summary' }, words.summary),
       fix === undefined ? null : this.#fixBlock(check.id, title, fix),
     );
   }
 
-  /** The fix as the doctor wrote it (commands included), in a block the cashier can copy for support. */
+  /** The fix as the doctor wrote it (commands included) in the window's language, in a block the cashier can copy for support. */
   #fixBlock(checkId: string, title: string, fix: string): HTMLDivElement {
-    const code = h('pre', { id: `support-fix-${checkId}`, className: 'fix-code', attrs: { lang: 'en' } }, h('code', {}, fix));
+    const code = h('pre', { id: `support-fix-${checkId}`, className: 'fix-code' }, h('code', {}, fix));
     const note = h('span', { className: 'copy-note', attrs: { role: 'status' } });
     const copy = async (): Promise<void> => {
       note.textContent = t((await copyText(fix, code)) === 'copied' ? 'support.copied' : 'support.selected');

@@ -1,7 +1,8 @@
 /**
- * What every `pinbridge doctor` check returns, and the small helpers the checks share: a
- * deadline for work that talks to devices and networks, and the worst-of rule that turns several
- * findings into one status.
+ * What every `pinbridge doctor` check returns, and the small helpers the checks share: each
+ * message in English (the CLI) and Brazilian Portuguese (the cashier's window) written side by
+ * side, a deadline for work that talks to devices and networks, and the worst-of rule that turns
+ * several findings into one status.
  */
 
 export const CHECK_IDS = ['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings'] as const;
@@ -22,6 +23,56 @@ export interface CheckResult {
   readonly details: CheckDetails;
   /** When the status is warn or fail: what to do, with the exact command to run. */
   readonly fix?: string;
+  /**
+   * The summary and the fix in Brazilian Portuguese, for the cashier's window: the same facts,
+   * with the commands, paths, addresses, ports and ids exactly as in the English; `fix` exactly
+   * when the English one is there. (Error texts from devices, the network and the settings
+   * validation are quoted as they came, in English.)
+   */
+  readonly pt: PortugueseTexts;
+}
+
+export interface PortugueseTexts {
+  readonly summary: string;
+  readonly fix?: string;
+}
+
+/** One message in both of the doctor's languages. */
+export interface Bilingual {
+  readonly en: string;
+  readonly pt: string;
+}
+
+/**
+ * The English and the Brazilian Portuguese of one message. Every summary and fix is made with
+ * this where it is worded, so the two versions of a sentence sit together and cannot drift apart.
+ */
+export function bilingual(en: string, pt: string): Bilingual {
+  return { en, pt };
+}
+
+/** The same words in both languages: a path, an address, a command. */
+export function verbatim(text: string): Bilingual {
+  return { en: text, pt: text };
+}
+
+/** Messages joined into one, each language from its own parts. */
+export function joinBilingual(parts: readonly Bilingual[], separator: Bilingual | string): Bilingual {
+  const between = typeof separator === 'string' ? verbatim(separator) : separator;
+  return { en: parts.map((part) => part.en).join(between.en), pt: parts.map((part) => part.pt).join(between.pt) };
+}
+
+/** A check's result from its summary and (for warn and fail) fix in both languages. */
+export function checkResult(result: { id: CheckId; status: CheckStatus; summary: Bilingual; details: CheckDetails; fix?: Bilingual | undefined }): CheckResult {
+  const { id, status, summary, details, fix } = result;
+  return {
+    id,
+    status,
+    summary: summary.en,
+    details,
+    ...(fix === undefined ? {} : { fix: fix.en }),
+    pt: { summary: summary.pt, ...(fix === undefined ? {} : { fix: fix.pt }) },
+  };
 }
 
 export interface DoctorReport {
@@ -66,6 +117,12 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Pro
 /** 5000 → "5 s", 1500 → "1.5 s", 300 → "300 ms". */
 export function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** formatSeconds in both languages: "1.5 s" and "1,5 s" (Brazil writes a decimal comma). */
+export function formatDuration(ms: number): Bilingual {
+  const en = formatSeconds(ms);
+  return { en, pt: en.replace('.', ',') };
 }
 
 export function messageOf(error: unknown): string {

@@ -19,7 +19,7 @@ import {
   ServerError,
   TimeoutError,
 } from '../api/index.js';
-import { DeadlineError, formatSeconds, messageOf, withDeadline, type CheckResult, type CheckDetails } from './check.js';
+import { bilingual, checkResult, DeadlineError, formatDuration, messageOf, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
 
 /** The real payments API; undefined: training mode. */
 export interface PaymentsApiTarget {
@@ -35,70 +35,123 @@ export interface PaymentsApiCheckOptions {
 }
 
 /** What each kind of failure says and what to do about it. */
-function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { summary: string; fix: string; kind: string } {
+function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { summary: Bilingual; fix: Bilingual; kind: string } {
   const url = api.baseUrl;
-  const network = `Check the address (--api ${url}), this computer's internet connection and any firewall or proxy in between: \`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}\` must print a status code.`;
+  const curl = `\`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}\``;
+  const network = bilingual(
+    `Check the address (--api ${url}), this computer's internet connection and any firewall or proxy in between: ${curl} must print a status code.`,
+    `Verifique o endereço (--api ${url}), a conexão deste computador com a internet e qualquer firewall ou proxy no caminho: ${curl} precisa mostrar um código de status.`,
+  );
   if (error instanceof DeadlineError || error instanceof TimeoutError) {
-    return { kind: 'timeout', summary: `The payments API at ${url} did not answer within ${formatSeconds(timeoutMs)}`, fix: network };
+    const limit = formatDuration(timeoutMs);
+    return {
+      kind: 'timeout',
+      summary: bilingual(`The payments API at ${url} did not answer within ${limit.en}`, `A API de pagamentos em ${url} não respondeu em ${limit.pt}`),
+      fix: network,
+    };
   }
   if (error instanceof ConnectionError) {
-    return { kind: 'network', summary: `The payments API at ${url} cannot be reached: ${error.message}`, fix: network };
+    return {
+      kind: 'network',
+      summary: bilingual(`The payments API at ${url} cannot be reached: ${error.message}`, `Não foi possível alcançar a API de pagamentos em ${url}: ${error.message}`),
+      fix: network,
+    };
   }
   if (error instanceof AuthenticationError) {
     return {
       kind: 'credentials',
-      summary: `The payments API at ${url} refused the token (401: invalid or expired)`,
-      fix: 'Get a valid API token from the payments provider\'s dashboard and pass it with --token (the same one `pinbridge start` is given).',
+      summary: bilingual(`The payments API at ${url} refused the token (401: invalid or expired)`, `A API de pagamentos em ${url} recusou o token (401: inválido ou expirado)`),
+      fix: bilingual(
+        'Get a valid API token from the payments provider\'s dashboard and pass it with --token (the same one `pinbridge start` is given).',
+        'Obtenha um token de API válido no painel do provedor de pagamentos e informe-o com --token (o mesmo passado ao `pinbridge start`).',
+      ),
     };
   }
   if (error instanceof PermissionError) {
     return {
       kind: 'credentials',
-      summary: `The payments API at ${url} refused access to marketplace ${api.marketplaceId} (403)`,
-      fix: `Use a token issued for marketplace ${api.marketplaceId} (--token), or the marketplace that token belongs to (--marketplace).`,
+      summary: bilingual(
+        `The payments API at ${url} refused access to marketplace ${api.marketplaceId} (403)`,
+        `A API de pagamentos em ${url} recusou o acesso ao marketplace ${api.marketplaceId} (403)`,
+      ),
+      fix: bilingual(
+        `Use a token issued for marketplace ${api.marketplaceId} (--token), or the marketplace that token belongs to (--marketplace).`,
+        `Use um token emitido para o marketplace ${api.marketplaceId} (--token) ou o marketplace ao qual esse token pertence (--marketplace).`,
+      ),
     };
   }
   if (error instanceof NotFoundError) {
     return {
       kind: 'ids',
-      summary: `The payments API at ${url} does not know marketplace ${api.marketplaceId} or seller ${api.sellerId} (404)`,
-      fix: 'Check --marketplace and --seller against the payments provider\'s dashboard (the token must belong to that marketplace).',
+      summary: bilingual(
+        `The payments API at ${url} does not know marketplace ${api.marketplaceId} or seller ${api.sellerId} (404)`,
+        `A API de pagamentos em ${url} não conhece o marketplace ${api.marketplaceId} ou o vendedor ${api.sellerId} (404)`,
+      ),
+      fix: bilingual(
+        'Check --marketplace and --seller against the payments provider\'s dashboard (the token must belong to that marketplace).',
+        'Confira --marketplace e --seller no painel do provedor de pagamentos (o token precisa ser desse marketplace).',
+      ),
     };
   }
   if (error instanceof InvalidRequestError) {
-    return { kind: 'ids', summary: `The seller id "${api.sellerId}" is not valid: ${error.message}`, fix: 'Check --seller against the payments provider\'s dashboard.' };
+    return {
+      kind: 'ids',
+      summary: bilingual(`The seller id "${api.sellerId}" is not valid: ${error.message}`, `O id de vendedor "${api.sellerId}" não é válido: ${error.message}`),
+      fix: bilingual('Check --seller against the payments provider\'s dashboard.', 'Confira --seller no painel do provedor de pagamentos.'),
+    };
   }
   if (error instanceof ServerError || error instanceof RateLimitError) {
+    const status = error.status ?? '5xx';
     return {
       kind: 'service',
-      summary: `The payments API at ${url} is failing (HTTP ${error.status ?? '5xx'}): ${error.message}`,
-      fix: 'The service itself is in trouble: try again in a few minutes, and call the payments provider\'s support if it lasts.',
+      summary: bilingual(
+        `The payments API at ${url} is failing (HTTP ${status}): ${error.message}`,
+        `A API de pagamentos em ${url} está com falha (HTTP ${status}): ${error.message}`,
+      ),
+      fix: bilingual(
+        'The service itself is in trouble: try again in a few minutes, and call the payments provider\'s support if it lasts.',
+        'O problema está no próprio serviço: tente de novo em alguns minutos e, se continuar, ligue para o suporte do provedor de pagamentos.',
+      ),
     };
   }
   if (error instanceof InvalidResponseError) {
     return {
       kind: 'not-the-api',
-      summary: `${url} answered, but not as the payments API does: ${error.message}`,
-      fix: `Check that --api ${url} is the payments API's base URL (without /v1), not a web page or a proxy's login.`,
+      summary: bilingual(`${url} answered, but not as the payments API does: ${error.message}`, `${url} respondeu, mas não como a API de pagamentos responde: ${error.message}`),
+      fix: bilingual(
+        `Check that --api ${url} is the payments API's base URL (without /v1), not a web page or a proxy's login.`,
+        `Confira se --api ${url} é o endereço base da API de pagamentos (sem /v1), e não uma página da web ou o login de um proxy.`,
+      ),
     };
   }
-  return { kind: 'other', summary: `The payments API at ${url} answered with an error: ${messageOf(error)}`, fix: network };
+  return {
+    kind: 'other',
+    summary: bilingual(`The payments API at ${url} answered with an error: ${messageOf(error)}`, `A API de pagamentos em ${url} respondeu com um erro: ${messageOf(error)}`),
+    fix: network,
+  };
 }
 
 /** Replaces the token wherever an error text might have picked it up (it should not, but this is printed). */
-function scrub(text: string, token: string): string {
+function scrubText(text: string, token: string): string {
   return token.length >= 4 ? text.split(token).join('[token]') : text;
+}
+
+function scrub(text: Bilingual, token: string): Bilingual {
+  return bilingual(scrubText(text.en, token), scrubText(text.pt, token));
 }
 
 export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promise<CheckResult> {
   const { api, timeoutMs } = options;
   if (api === undefined) {
-    return {
+    return checkResult({
       id: 'payments-api',
       status: 'skip',
-      summary: 'Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach',
+      summary: bilingual(
+        'Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach',
+        'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar',
+      ),
       details: { mode: 'training' },
-    };
+    });
   }
   const details: CheckDetails = { mode: 'live', url: api.baseUrl, marketplace_id: api.marketplaceId, seller_id: api.sellerId };
   let client: PaymentsClient;
@@ -106,26 +159,35 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
     new URL(api.baseUrl);
     client = new PaymentsClient({ baseUrl: api.baseUrl.replace(/\/+$/, ''), token: api.token, marketplaceId: api.marketplaceId, timeoutMs, maxRetries: 0, authFailureCooldownMs: 0 });
   } catch (error) {
-    return {
+    return checkResult({
       id: 'payments-api',
       status: 'fail',
-      summary: scrub(`The payments API options are not usable: ${messageOf(error)}`, api.token),
+      summary: scrub(
+        bilingual(`The payments API options are not usable: ${messageOf(error)}`, `As opções da API de pagamentos não podem ser usadas: ${messageOf(error)}`),
+        api.token,
+      ),
       details,
-      fix: 'Give the base URL with its scheme (--api https://api.example.com) and a marketplace id (--marketplace).',
-    };
+      fix: bilingual(
+        'Give the base URL with its scheme (--api https://api.example.com) and a marketplace id (--marketplace).',
+        'Informe o endereço base com o protocolo (--api https://api.example.com) e um id de marketplace (--marketplace).',
+      ),
+    });
   }
   const started = performance.now();
   try {
     const page = await withDeadline(client.bankAccounts.list(api.sellerId, { limit: 1 }), timeoutMs, `Reading from the payments API at ${api.baseUrl}`);
-    return {
+    return checkResult({
       id: 'payments-api',
       status: 'ok',
-      summary: `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
+      summary: bilingual(
+        `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
+        `A API de pagamentos em ${api.baseUrl} aceitou o token (marketplace ${api.marketplaceId}, vendedor ${api.sellerId})`,
+      ),
       details: { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length },
-    };
+    });
   } catch (error) {
     const { summary, fix, kind } = diagnose(error, api, timeoutMs);
-    return {
+    return checkResult({
       id: 'payments-api',
       status: 'fail',
       summary: scrub(summary, api.token),
@@ -133,9 +195,9 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
         ...details,
         problem: kind,
         http_status: error instanceof PaymentsApiError ? (error.status ?? null) : null,
-        error: scrub(messageOf(error), api.token),
+        error: scrubText(messageOf(error), api.token),
       },
       fix,
-    };
+    });
   }
 }

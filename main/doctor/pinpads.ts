@@ -9,7 +9,7 @@ import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { listSerialPinpads, type ListPorts, type SerialPinpadInfo } from '../../drivers/transports/discovery.js';
 import { connectPinpad, SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
-import { codeOf, DeadlineError, formatSeconds, messageOf, shellQuote, withDeadline, type CheckResult, type CheckDetails } from './check.js';
+import { bilingual, checkResult, codeOf, DeadlineError, formatDuration, messageOf, shellQuote, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
 
 export interface PinpadsCheckOptions {
   /** The PINPAD to open and identify; without it only the serial ports are listed. */
@@ -54,27 +54,51 @@ export async function identifyPinpad(address: string, timeoutMs: number, logger:
   }
 }
 
-function pinpadFix(address: string, error: unknown, username: string): string {
-  const retry = `then run \`pinbridge doctor --port ${shellQuote(address)}\` again`;
+function pinpadFix(address: string, error: unknown, username: string): Bilingual {
+  const again = `\`pinbridge doctor --port ${shellQuote(address)}\``;
+  const retry = bilingual(`then run ${again} again`, `depois execute ${again} de novo`);
   switch (codeOf(error)) {
     case 'INVALID_PORT':
-      return `Give the PINPAD as a serial port (/dev/ttyACM0, COM3), tcp://host:port or ble:<id>; \`pinbridge pinpad list\` shows the serial ports present.`;
+      return bilingual(
+        'Give the PINPAD as a serial port (/dev/ttyACM0, COM3), tcp://host:port or ble:<id>; `pinbridge pinpad list` shows the serial ports present.',
+        'Informe o PINPAD como uma porta serial (/dev/ttyACM0, COM3), tcp://host:port ou ble:<id>; `pinbridge pinpad list` mostra as portas seriais presentes.',
+      );
     case 'PORT_NOT_FOUND':
-      return `Check the PINPAD's USB cable and that it is switched on; \`pinbridge pinpad list\` shows the ports present (a PINPAD may come back as another ttyACM number after a replug), ${retry}.`;
+      return bilingual(
+        `Check the PINPAD's USB cable and that it is switched on; \`pinbridge pinpad list\` shows the ports present (a PINPAD may come back as another ttyACM number after a replug), ${retry.en}.`,
+        `Verifique o cabo USB do PINPAD e se ele está ligado; \`pinbridge pinpad list\` mostra as portas presentes (depois de desconectado e conectado de novo, um PINPAD pode voltar com outro número ttyACM), ${retry.pt}.`,
+      );
     case 'PERMISSION_DENIED':
-      return `Run \`sudo usermod -aG dialout ${username}\`, log out and in again, ${retry}.`;
+      return bilingual(
+        `Run \`sudo usermod -aG dialout ${username}\`, log out and in again, ${retry.en}.`,
+        `Execute \`sudo usermod -aG dialout ${username}\`, saia da sessão e entre de novo, ${retry.pt}.`,
+      );
     case 'PORT_BUSY':
-      return `Another program holds ${address}: close it (a Pinbridge already running keeps its PINPAD open — stop it, or run the check while it is stopped), ${retry}.`;
+      return bilingual(
+        `Another program holds ${address}: close it (a Pinbridge already running keeps its PINPAD open — stop it, or run the check while it is stopped), ${retry.en}.`,
+        `Outro programa está usando ${address}: feche-o (um Pinbridge já em execução mantém o PINPAD dele aberto — pare-o ou faça a verificação com ele parado), ${retry.pt}.`,
+      );
     case 'CONNECTION_REFUSED':
     case 'HOST_UNREACHABLE':
     case 'CONNECT_TIMEOUT':
-      return `Check that the PINPAD is switched on, on the store network and at that address and port (its network settings screen shows them), ${retry}.`;
+      return bilingual(
+        `Check that the PINPAD is switched on, on the store network and at that address and port (its network settings screen shows them), ${retry.en}.`,
+        `Verifique se o PINPAD está ligado, na rede da loja e com esse endereço e porta (a tela de configurações de rede dele mostra esses dados), ${retry.pt}.`,
+      );
     case 'BLE_UNAVAILABLE':
     case 'BLE_DEVICE_NOT_FOUND':
     case 'BLE_SERVICE_NOT_FOUND':
-      return `Switch Bluetooth on, bring the PINPAD close and pair it; \`pinbridge pinpad list --ble 10\` lists the BLE PINPADs in range, ${retry}.`;
-    default:
-      return `Check that the PINPAD is switched on and shows its idle screen, unplug it and plug it in again (or switch it off and on), ${retry}; \`pinbridge pinpad info --port ${shellQuote(address)}\` shows the same exchange.`;
+      return bilingual(
+        `Switch Bluetooth on, bring the PINPAD close and pair it; \`pinbridge pinpad list --ble 10\` lists the BLE PINPADs in range, ${retry.en}.`,
+        `Ligue o Bluetooth, aproxime o PINPAD e faça o pareamento; \`pinbridge pinpad list --ble 10\` lista os PINPADs BLE ao alcance, ${retry.pt}.`,
+      );
+    default: {
+      const info = `\`pinbridge pinpad info --port ${shellQuote(address)}\``;
+      return bilingual(
+        `Check that the PINPAD is switched on and shows its idle screen, unplug it and plug it in again (or switch it off and on), ${retry.en}; ${info} shows the same exchange.`,
+        `Verifique se o PINPAD está ligado e mostra a tela inicial, desconecte-o e conecte de novo (ou desligue e ligue), ${retry.pt}; ${info} mostra a mesma troca de mensagens.`,
+      );
+    }
   }
 }
 
@@ -102,63 +126,88 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
     vendor_id: p.vendorId ?? null,
     product_id: p.productId ?? null,
   }));
-  const found = likely.length > 0 ? `likely PINPAD(s) on ${likely.map(describe).join(', ')}` : 'no serial port looks like a PINPAD';
   const baseDetails: CheckDetails = { serial_ports: serial, ...(listError ? { list_error: listError } : {}) };
 
   if (identifying === undefined) {
     if (listError !== undefined) {
-      return {
+      return checkResult({
         id: 'pinpads',
         status: 'warn',
-        summary: `The serial ports could not be listed (${listError}); no PINPAD address given to open`,
+        summary: bilingual(
+          `The serial ports could not be listed (${listError}); no PINPAD address given to open`,
+          `Não foi possível listar as portas seriais (${listError}); nenhum endereço de PINPAD informado para abrir`,
+        ),
         details: baseDetails,
-        fix: 'Run `pinbridge doctor --port <address>` with the PINPAD\'s port (/dev/ttyACM0, COM3, tcp://host:port) to open it directly.',
-      };
+        fix: bilingual(
+          'Run `pinbridge doctor --port <address>` with the PINPAD\'s port (/dev/ttyACM0, COM3, tcp://host:port) to open it directly.',
+          'Execute `pinbridge doctor --port <address>` com a porta do PINPAD (/dev/ttyACM0, COM3, tcp://host:port) para abri-lo diretamente.',
+        ),
+      });
     }
     if (likely.length === 0) {
-      return {
+      const present =
+        ports.length === 0
+          ? bilingual('no serial port present', 'nenhuma porta serial presente')
+          : bilingual(`${ports.length} serial port(s), none with a PINPAD maker's USB id`, `${ports.length} porta(s) serial(is), nenhuma com o id USB de um fabricante de PINPAD`);
+      return checkResult({
         id: 'pinpads',
         status: 'warn',
-        summary: `No PINPAD found: ${ports.length === 0 ? 'no serial port present' : `${ports.length} serial port(s), none with a PINPAD maker's USB id`}; no PINPAD address given to open`,
+        summary: bilingual(
+          `No PINPAD found: ${present.en}; no PINPAD address given to open`,
+          `Nenhum PINPAD encontrado: ${present.pt}; nenhum endereço de PINPAD informado para abrir`,
+        ),
         details: baseDetails,
-        fix: 'Plug the PINPAD\'s USB cable in and switch it on, then run `pinbridge pinpad list`; a network PINPAD is checked with `pinbridge doctor --port tcp://HOST:PORT`.',
-      };
+        fix: bilingual(
+          'Plug the PINPAD\'s USB cable in and switch it on, then run `pinbridge pinpad list`; a network PINPAD is checked with `pinbridge doctor --port tcp://HOST:PORT`.',
+          'Conecte o cabo USB do PINPAD e ligue-o, depois execute `pinbridge pinpad list`; um PINPAD de rede é verificado com `pinbridge doctor --port tcp://HOST:PORT`.',
+        ),
+      });
     }
-    return {
+    const where = likely.map(describe).join(', ');
+    const open = `\`pinbridge doctor --port ${shellQuote(likely[0]!.address)}\``;
+    return checkResult({
       id: 'pinpads',
       status: 'ok',
-      summary: `Found ${found}; run \`pinbridge doctor --port ${shellQuote(likely[0]!.address)}\` to open it`,
+      summary: bilingual(
+        `Found likely PINPAD(s) on ${where}; run ${open} to open it`,
+        `${likely.length === 1 ? 'Provável PINPAD encontrado' : 'Prováveis PINPADs encontrados'} em ${where}; execute ${open} para abri-lo`,
+      ),
       details: baseDetails,
-    };
+    });
   }
 
   const outcome = await identifying;
   const { address } = outcome;
   if (!outcome.ok) {
     const silent = outcome.error instanceof DeadlineError;
-    return {
+    const message = messageOf(outcome.error);
+    const limit = formatDuration(options.timeoutMs);
+    return checkResult({
       id: 'pinpads',
       status: 'fail',
       summary:
         outcome.kind === undefined
-          ? messageOf(outcome.error)
+          ? bilingual(message, `O endereço de PINPAD "${address}" não foi aceito: ${message}`)
           : silent
-            ? `The PINPAD on ${address} did not answer within ${formatSeconds(options.timeoutMs)}`
-            : `The PINPAD on ${address} could not be opened: ${messageOf(outcome.error)}`,
+            ? bilingual(`The PINPAD on ${address} did not answer within ${limit.en}`, `O PINPAD em ${address} não respondeu em ${limit.pt}`)
+            : bilingual(`The PINPAD on ${address} could not be opened: ${message}`, `Não foi possível abrir o PINPAD em ${address}: ${message}`),
       details: {
         ...baseDetails,
         address,
         ...(outcome.kind === undefined ? {} : { transport: outcome.kind }),
-        error: { code: silent ? 'TIMEOUT' : (codeOf(outcome.error) ?? 'ERROR'), message: messageOf(outcome.error) },
+        error: { code: silent ? 'TIMEOUT' : (codeOf(outcome.error) ?? 'ERROR'), message },
       },
       fix: pinpadFix(address, outcome.error, options.username ?? '$USER'),
-    };
+    });
   }
   const { info } = outcome;
-  return {
+  return checkResult({
     id: 'pinpads',
     status: 'ok',
-    summary: `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}`,
+    summary: bilingual(
+      `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}`,
+      `O PINPAD em ${address} respondeu: ${info.manufacturer} ${info.model}, número de série ${info.serialNumber}, firmware ${info.firmware}`,
+    ),
     details: {
       ...baseDetails,
       address,
@@ -173,7 +222,7 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
       },
       ms: outcome.ms,
     },
-  };
+  });
 }
 
 type IdentifyOutcome =

@@ -8,7 +8,7 @@
 import net from 'node:net';
 import { WebSocket } from 'ws';
 import { DEFAULT_PORTS, WS_PATH } from '../pos/protocol/index.js';
-import { formatSeconds, messageOf, worstStatus, type CheckResult, type CheckStatus, type JsonValue } from './check.js';
+import { bilingual, checkResult, formatSeconds, joinBilingual, messageOf, worstStatus, type Bilingual, type CheckResult, type CheckStatus, type JsonValue } from './check.js';
 
 export interface PosPortsCheckOptions {
   /** Settings `pos.ports`; DEFAULT_PORTS when undefined. */
@@ -29,6 +29,8 @@ export type PortState =
   | { readonly state: 'unknown'; readonly reason: string };
 
 const HOST = '127.0.0.1';
+/** The modes `agent.info` reports, as the window names them. */
+const MODES_PT: ReadonlyMap<string, string> = new Map([['training', 'treinamento'], ['live', 'produção']]);
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 function tcpProbe(port: number, timeoutMs: number): Promise<'open' | 'closed' | { error: string }> {
@@ -128,36 +130,46 @@ export async function checkPosPorts(options: PosPortsCheckOptions): Promise<Chec
   const states = await Promise.all(ports.map(async (port) => ({ port, ...(await probePosPort(port, options)) })));
   const portStatus = (state: PortState): CheckStatus => (state.state === 'other' ? 'fail' : state.state === 'unknown' ? 'warn' : 'ok');
   const status = worstStatus(states.map(portStatus));
-  const describe = (p: (typeof states)[number]): string => {
+  const describe = (p: (typeof states)[number]): Bilingual => {
     switch (p.state) {
       case 'free':
-        return `${p.port} free`;
+        return bilingual(`${p.port} free`, `${p.port} livre`);
       case 'pinbridge':
-        return `${p.port} Pinbridge ${p.version} (${p.mode})`;
+        return bilingual(`${p.port} Pinbridge ${p.version} (${p.mode})`, `${p.port} Pinbridge ${p.version} (${MODES_PT.get(p.mode) ?? p.mode})`);
       case 'other':
-        return `${p.port} used by another program`;
+        return bilingual(`${p.port} used by another program`, `${p.port} usada por outro programa`);
       case 'unknown':
-        return `${p.port} unknown (${p.reason})`;
+        return bilingual(`${p.port} unknown (${p.reason})`, `${p.port} em situação desconhecida (${p.reason})`);
     }
   };
   const running = states.find((p) => p.state === 'pinbridge');
   const firstFree = states.find((p) => p.state === 'free');
   const lead =
     status === 'fail'
-      ? 'A POS API port is taken by another program'
+      ? bilingual('A POS API port is taken by another program', 'Uma porta da API do PDV está ocupada por outro programa')
       : running !== undefined
-        ? `Pinbridge is running on port ${running.port}`
+        ? bilingual(`Pinbridge is running on port ${running.port}`, `O Pinbridge está em execução na porta ${running.port}`)
         : firstFree !== undefined
-          ? `\`pinbridge start\` will listen on port ${firstFree.port}`
-          : 'No POS API port is free';
+          ? bilingual(`\`pinbridge start\` will listen on port ${firstFree.port}`, `O \`pinbridge start\` vai escutar na porta ${firstFree.port}`)
+          : bilingual('No POS API port is free', 'Nenhuma porta da API do PDV está livre');
   const others = states.filter((p) => p.state === 'other');
   const suggested = others.length > 0 ? await suggestFreePorts(ports, options.timeoutMs) : [];
-  const fix =
-    others.length > 0
-      ? `Find the program on port ${others.map((p) => p.port).join(', ')} with \`${whoHoldsCommand(others[0]!.port, platform)}\` and stop it, or move Pinbridge to free ports with \`"pos": { "ports": [${suggested.join(', ')}] }\` (setting \`pos.ports\`) in ${options.settingsPath} and give the POS the same ports.`
-      : status === 'warn'
-        ? `Run \`${whoHoldsCommand(states.find((p) => p.state === 'unknown')!.port, platform)}\` to see what holds the port, and check that no firewall blocks connections to ${HOST}.`
-        : undefined;
+  let fix: Bilingual | undefined;
+  if (others.length > 0) {
+    const taken = others.map((p) => p.port).join(', ');
+    const who = `\`${whoHoldsCommand(others[0]!.port, platform)}\``;
+    const setting = `\`"pos": { "ports": [${suggested.join(', ')}] }\``;
+    fix = bilingual(
+      `Find the program on port ${taken} with ${who} and stop it, or move Pinbridge to free ports with ${setting} (setting \`pos.ports\`) in ${options.settingsPath} and give the POS the same ports.`,
+      `Descubra o programa ${others.length === 1 ? 'na porta' : 'nas portas'} ${taken} com ${who} e feche-o, ou mude o Pinbridge para portas livres com ${setting} (configuração \`pos.ports\`) em ${options.settingsPath} e informe as mesmas portas ao PDV.`,
+    );
+  } else if (status === 'warn') {
+    const who = `\`${whoHoldsCommand(states.find((p) => p.state === 'unknown')!.port, platform)}\``;
+    fix = bilingual(
+      `Run ${who} to see what holds the port, and check that no firewall blocks connections to ${HOST}.`,
+      `Execute ${who} para ver o que ocupa a porta e verifique se nenhum firewall bloqueia conexões para ${HOST}.`,
+    );
+  }
   const json: JsonValue = states.map((p) => {
     switch (p.state) {
       case 'free':
@@ -169,13 +181,14 @@ export async function checkPosPorts(options: PosPortsCheckOptions): Promise<Chec
         return { port: p.port, state: p.state, reason: p.reason };
     }
   });
-  return {
+  const found = joinBilingual(states.map(describe), ', ');
+  return checkResult({
     id: 'pos-ports',
     status,
-    summary: `${lead}: ${states.map(describe).join(', ')}`,
+    summary: bilingual(`${lead.en}: ${found.en}`, `${lead.pt}: ${found.pt}`),
     details: { ports: json, source: options.ports === undefined ? 'default' : 'settings' },
-    ...(fix !== undefined ? { fix } : {}),
-  };
+    fix,
+  });
 }
 
 /** Three ports after the configured ones that nothing listens on now, for the fix's example. */

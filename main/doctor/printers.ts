@@ -10,7 +10,22 @@ import type { PrinterStatus } from '../../drivers/printers/status.js';
 import { ReceiptPrinter } from '../../drivers/printers/printer.js';
 import { createTransport, parsePrinterAddress, type PrinterAddress } from '../../drivers/printers/transport.js';
 import type { PrintersSettings, PrinterSettings } from '../receipts/printers.js';
-import { codeOf, DeadlineError, formatSeconds, messageOf, shellQuote, withDeadline, worstStatus, type CheckResult, type CheckStatus, type JsonValue } from './check.js';
+import {
+  bilingual,
+  checkResult,
+  codeOf,
+  DeadlineError,
+  formatDuration,
+  joinBilingual,
+  messageOf,
+  shellQuote,
+  withDeadline,
+  worstStatus,
+  type Bilingual,
+  type CheckResult,
+  type CheckStatus,
+  type JsonValue,
+} from './check.js';
 
 export interface PrintersCheckOptions {
   /** The `printers` section; undefined when the settings file did not load. */
@@ -27,50 +42,94 @@ interface PrinterFinding {
   readonly name: string;
   readonly address: string;
   readonly status: CheckStatus;
-  /** What was found, for the summary ("ready", "out of paper"…). */
-  readonly state: string;
-  readonly fix?: string;
+  /** What was found, for the summary ("ready", "out of paper"…; the English also goes in the details). */
+  readonly state: Bilingual;
+  readonly fix?: Bilingual;
   readonly printerStatus?: PrinterStatus;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
-function unreachableFix(name: string, address: PrinterAddress, settingsPath: string, code: string | undefined, username: string): string {
-  const field = `\`printers.${name}.address\` in ${settingsPath}`;
+function unreachableFix(name: string, address: PrinterAddress, settingsPath: string, code: string | undefined, username: string): Bilingual {
+  const setting = `\`printers.${name}.address\``;
+  const field = bilingual(`${setting} in ${settingsPath}`, `${setting} em ${settingsPath}`);
+  const relogin = (command: string): Bilingual =>
+    bilingual(`Run \`${command}\`, then log out and in again.`, `Execute \`${command}\` e depois saia da sessão e entre de novo.`);
   switch (address.kind) {
     case 'tcp':
-      return `Check that the printer is switched on and on the network (\`ping ${address.host}\`; its self-test page shows its IP address), or correct ${field}.`;
+      return bilingual(
+        `Check that the printer is switched on and on the network (\`ping ${address.host}\`; its self-test page shows its IP address), or correct ${field.en}.`,
+        `Verifique se a impressora está ligada e na rede (\`ping ${address.host}\`; a página de autoteste dela mostra o endereço IP) ou corrija ${field.pt}.`,
+      );
     case 'serial':
       return code === 'PERMISSION_DENIED'
-        ? `Run \`sudo usermod -aG dialout ${username}\`, then log out and in again.`
-        : `Check the printer's cable and that it is switched on (\`ls -l ${address.path}\` shows whether the port exists), or correct ${field}.`;
+        ? relogin(`sudo usermod -aG dialout ${username}`)
+        : bilingual(
+            `Check the printer's cable and that it is switched on (\`ls -l ${address.path}\` shows whether the port exists), or correct ${field.en}.`,
+            `Verifique o cabo da impressora e se ela está ligada (\`ls -l ${address.path}\` mostra se a porta existe) ou corrija ${field.pt}.`,
+          );
     case 'file':
       return code === 'PERMISSION_DENIED'
-        ? `Run \`sudo usermod -aG lp ${username}\`, then log out and in again.`
-        : `Check the printer's USB cable and that it is switched on (\`ls -l ${address.path}\`), or correct ${field}.`;
-    case 'folder':
-      return `Make the folder writable (\`mkdir -p ${shellQuote(address.path)}\`), or correct ${field}.`;
-    case 'system':
-      return `Check the system printer (\`${address.printer === null ? 'lpstat -d' : `lpstat -p ${address.printer}`}\`), or correct ${field}.`;
+        ? relogin(`sudo usermod -aG lp ${username}`)
+        : bilingual(
+            `Check the printer's USB cable and that it is switched on (\`ls -l ${address.path}\`), or correct ${field.en}.`,
+            `Verifique o cabo USB da impressora e se ela está ligada (\`ls -l ${address.path}\`) ou corrija ${field.pt}.`,
+          );
+    case 'folder': {
+      const mkdir = `\`mkdir -p ${shellQuote(address.path)}\``;
+      return bilingual(`Make the folder writable (${mkdir}), or correct ${field.en}.`, `Libere a gravação na pasta (${mkdir}) ou corrija ${field.pt}.`);
+    }
+    case 'system': {
+      const lpstat = `\`${address.printer === null ? 'lpstat -d' : `lpstat -p ${address.printer}`}\``;
+      return bilingual(`Check the system printer (${lpstat}), or correct ${field.en}.`, `Verifique a impressora do sistema (${lpstat}) ou corrija ${field.pt}.`);
+    }
   }
 }
 
 function statusFinding(name: string, address: string, status: PrinterStatus): Omit<PrinterFinding, 'name' | 'address'> {
   const base = { printerStatus: status };
-  if (status.paperOut) return { ...base, status: 'fail', state: 'out of paper', fix: `Load a new paper roll in printer "${name}" (${address}).` };
-  if (status.coverOpen) return { ...base, status: 'fail', state: 'cover open', fix: `Close the cover of printer "${name}" (${address}).` };
+  const printer = bilingual(`printer "${name}" (${address})`, `impressora "${name}" (${address})`);
+  if (status.paperOut) {
+    return {
+      ...base,
+      status: 'fail',
+      state: bilingual('out of paper', 'sem papel'),
+      fix: bilingual(`Load a new paper roll in ${printer.en}.`, `Coloque uma bobina de papel nova na ${printer.pt}.`),
+    };
+  }
+  if (status.coverOpen) {
+    return { ...base, status: 'fail', state: bilingual('cover open', 'com a tampa aberta'), fix: bilingual(`Close the cover of ${printer.en}.`, `Feche a tampa da ${printer.pt}.`) };
+  }
   if (status.error !== null && status.error !== 'AUTO_RECOVERABLE') {
     return {
       ...base,
       status: 'fail',
-      state: `printer error (${status.error})`,
-      fix: `Check printer "${name}" (${address}) for a paper jam or a stuck cutter, then switch it off and on.`,
+      state: bilingual(`printer error (${status.error})`, `com erro (${status.error})`),
+      fix: bilingual(
+        `Check ${printer.en} for a paper jam or a stuck cutter, then switch it off and on.`,
+        `Veja se há papel enroscado ou a guilhotina travada na ${printer.pt} e depois desligue e ligue a impressora.`,
+      ),
     };
   }
-  if (status.paperNearEnd) return { ...base, status: 'warn', state: 'paper near its end', fix: `Have a new paper roll ready for printer "${name}" (${address}).` };
-  if (!status.online) {
-    return { ...base, status: 'warn', state: 'offline', fix: `Printer "${name}" (${address}) says it is offline: check its lights, close its cover and press FEED once.` };
+  if (status.paperNearEnd) {
+    return {
+      ...base,
+      status: 'warn',
+      state: bilingual('paper near its end', 'com o papel acabando'),
+      fix: bilingual(`Have a new paper roll ready for ${printer.en}.`, `Deixe uma bobina de papel nova à mão para a ${printer.pt}.`),
+    };
   }
-  return { ...base, status: 'ok', state: 'ready' };
+  if (!status.online) {
+    return {
+      ...base,
+      status: 'warn',
+      state: bilingual('offline', 'desconectada (offline)'),
+      fix: bilingual(
+        `Printer "${name}" (${address}) says it is offline: check its lights, close its cover and press FEED once.`,
+        `A impressora "${name}" (${address}) diz que está offline: confira as luzes dela, feche a tampa e aperte FEED uma vez.`,
+      ),
+    };
+  }
+  return { ...base, status: 'ok', state: bilingual('ready', 'pronta') };
 }
 
 async function probePrinter(name: string, settings: PrinterSettings, options: PrintersCheckOptions): Promise<PrinterFinding> {
@@ -80,7 +139,14 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
   try {
     parsed = parsePrinterAddress(address);
   } catch (error) {
-    return { name, address, status: 'fail', state: messageOf(error), fix: `Correct \`printers.${name}.address\` in ${options.settingsPath}.` };
+    const setting = `\`printers.${name}.address\``;
+    return {
+      name,
+      address,
+      status: 'fail',
+      state: bilingual(messageOf(error), `com endereço inválido (${messageOf(error)})`),
+      fix: bilingual(`Correct ${setting} in ${options.settingsPath}.`, `Corrija ${setting} em ${options.settingsPath}.`),
+    };
   }
   const device = new ReceiptPrinter(createTransport(parsed, { tcp: { connectTimeoutMs: options.timeoutMs } }), { statusTimeoutMs: options.timeoutMs });
   // One time limit for reaching the printer and reading its status together.
@@ -95,7 +161,7 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
         name,
         address,
         status: 'fail',
-        state: `unreachable (${messageOf(error)})`,
+        state: bilingual(`unreachable (${messageOf(error)})`, `sem comunicação (${messageOf(error)})`),
         fix: unreachableFix(name, parsed, options.settingsPath, code, username),
         error: { code, message: messageOf(error) },
       };
@@ -103,8 +169,16 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
     const asksStatus = settings.format !== 'pdf' && settings.check_status !== false && device.canReportStatus;
     if (!asksStatus) {
       const why =
-        settings.format === 'pdf' ? 'PDF printers do not report it' : settings.check_status === false ? 'check_status is off' : 'this link cannot report it';
-      return { name, address, status: 'ok', state: parsed.kind === 'system' ? `sent through the system print command (status not checked: ${why})` : `reachable (status not checked: ${why})` };
+        settings.format === 'pdf'
+          ? bilingual('PDF printers do not report it', 'impressoras PDF não a informam')
+          : settings.check_status === false
+            ? bilingual('check_status is off', 'check_status está desligado')
+            : bilingual('this link cannot report it', 'esta conexão não a informa');
+      const state =
+        parsed.kind === 'system'
+          ? bilingual(`sent through the system print command (status not checked: ${why.en})`, `enviada pelo comando de impressão do sistema (situação não verificada: ${why.pt})`)
+          : bilingual(`reachable (status not checked: ${why.en})`, `acessível (situação não verificada: ${why.pt})`);
+      return { name, address, status: 'ok', state };
     }
     try {
       const status = await withDeadline(device.status(), remaining(), `Reading the status of the printer at ${address}`);
@@ -113,12 +187,21 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
       const code = error instanceof DeadlineError ? 'TIMEOUT' : (codeOf(error) ?? 'ERROR');
       if (code === 'TIMEOUT' || code === 'INVALID_STATUS') {
         // Reached, but it does not answer DLE EOT: it may print fine and just not speak status.
+        const limit = formatDuration(options.timeoutMs);
+        const checkStatusOff = `\`"check_status": false\``;
+        const section = `\`printers.${name}\``;
         return {
           name,
           address,
           status: 'warn',
-          state: code === 'TIMEOUT' ? `reachable, but it did not answer the status request within ${formatSeconds(options.timeoutMs)}` : 'reachable, but its status answer is not ESC/POS',
-          fix: `If printer "${name}" prints but does not report its status, set \`"check_status": false\` under \`printers.${name}\` in ${options.settingsPath}; otherwise switch it off and on.`,
+          state:
+            code === 'TIMEOUT'
+              ? bilingual(`reachable, but it did not answer the status request within ${limit.en}`, `acessível, mas não respondeu ao pedido de situação em ${limit.pt}`)
+              : bilingual('reachable, but its status answer is not ESC/POS', 'acessível, mas a resposta de situação dela não é ESC/POS'),
+          fix: bilingual(
+            `If printer "${name}" prints but does not report its status, set ${checkStatusOff} under ${section} in ${options.settingsPath}; otherwise switch it off and on.`,
+            `Se a impressora "${name}" imprime mas não informa a situação, coloque ${checkStatusOff} em ${section} no arquivo ${options.settingsPath}; caso contrário, desligue e ligue a impressora.`,
+          ),
           error: { code, message: messageOf(error) },
         };
       }
@@ -126,7 +209,7 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
         name,
         address,
         status: 'fail',
-        state: `lost while reading its status (${messageOf(error)})`,
+        state: bilingual(`lost while reading its status (${messageOf(error)})`, `conexão perdida ao ler a situação (${messageOf(error)})`),
         fix: unreachableFix(name, parsed, options.settingsPath, code, username),
         error: { code, message: messageOf(error) },
       };
@@ -149,35 +232,50 @@ function statusJson(status: PrinterStatus | undefined): JsonValue {
 
 export async function checkPrinters(options: PrintersCheckOptions): Promise<CheckResult> {
   if (options.printers === undefined) {
-    return { id: 'printers', status: 'skip', summary: 'Not checked: the settings file did not load (see the settings check)', details: {} };
+    return checkResult({
+      id: 'printers',
+      status: 'skip',
+      summary: bilingual(
+        'Not checked: the settings file did not load (see the settings check)',
+        'Não verificadas: o arquivo de configurações não carregou (veja a verificação do arquivo de configurações)',
+      ),
+      details: {},
+    });
   }
   const entries = Object.entries(options.printers);
   if (entries.length === 0) {
-    return {
+    return checkResult({
       id: 'printers',
       status: 'skip',
-      summary: `No printer in the settings (${options.settingsPath}, section \`printers\`): receipts are not printed`,
+      summary: bilingual(
+        `No printer in the settings (${options.settingsPath}, section \`printers\`): receipts are not printed`,
+        `Nenhuma impressora nas configurações (${options.settingsPath}, seção \`printers\`): os comprovantes não são impressos`,
+      ),
       details: { printers: [] },
-    };
+    });
   }
   const findings = await Promise.all(entries.map(([name, settings]) => probePrinter(name, settings, options)));
   const status = worstStatus(findings.map((f) => f.status));
   const fixes = findings.filter((f) => f.fix !== undefined && f.status !== 'ok').map((f) => f.fix!);
-  const summary = findings.map((f) => `"${f.name}" (${f.address}) ${f.state}`).join('; ');
-  return {
+  const found = joinBilingual(
+    findings.map((f) => bilingual(`"${f.name}" (${f.address}) ${f.state.en}`, `"${f.name}" (${f.address}) ${f.state.pt}`)),
+    '; ',
+  );
+  const one = findings.length === 1;
+  return checkResult({
     id: 'printers',
     status,
-    summary: `Printer${findings.length === 1 ? '' : 's'}: ${summary}`,
+    summary: bilingual(`Printer${one ? '' : 's'}: ${found.en}`, `Impressora${one ? '' : 's'}: ${found.pt}`),
     details: {
       printers: findings.map((f) => ({
         name: f.name,
         address: f.address,
         status: f.status,
-        state: f.state,
+        state: f.state.en,
         printer_status: statusJson(f.printerStatus),
         ...(f.error ? { error: { code: f.error.code, message: f.error.message } } : {}),
       })),
     },
-    ...(fixes.length > 0 ? { fix: fixes.join(' ') } : {}),
-  };
+    ...(fixes.length > 0 ? { fix: joinBilingual(fixes, ' ') } : {}),
+  });
 }

@@ -7,7 +7,7 @@
 import { userInfo } from 'node:os';
 import type { DriverLogger } from '../../drivers/log.js';
 import type { ListPorts } from '../../drivers/transports/discovery.js';
-import { CHECK_IDS, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
+import { bilingual, CHECK_IDS, checkResult, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
 import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
 import { checkPinpads } from './pinpads.js';
 import { checkPosPorts } from './pos-ports.js';
@@ -52,13 +52,16 @@ async function guarded(id: CheckId, run: () => Promise<CheckResult>): Promise<Ch
   try {
     return await run();
   } catch (error) {
-    return {
+    return checkResult({
       id,
       status: 'fail',
-      summary: `The check itself failed: ${messageOf(error)}`,
+      summary: bilingual(`The check itself failed: ${messageOf(error)}`, `A própria verificação falhou: ${messageOf(error)}`),
       details: { error: messageOf(error) },
-      fix: 'Run `pinbridge doctor --json` and send its output to Pinbridge support.',
-    };
+      fix: bilingual(
+        'Run `pinbridge doctor --json` and send its output to Pinbridge support.',
+        'Execute `pinbridge doctor --json` e envie o que ele mostrar ao suporte do Pinbridge.',
+      ),
+    });
   }
 }
 

@@ -16,7 +16,7 @@ import { constants } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { codeOf, messageOf, type CheckResult, type CheckStatus } from './check.js';
+import { bilingual, checkResult, codeOf, messageOf, type Bilingual, type CheckResult, type CheckStatus } from './check.js';
 
 /** Who is asking, as the kernel sees the running process. */
 export interface UserIdentity {
@@ -126,11 +126,14 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
   if (platform !== 'linux') {
     const why =
       platform === 'win32'
-        ? 'Windows gives every user access to COM ports; nothing to check'
+        ? bilingual('Windows gives every user access to COM ports; nothing to check', 'O Windows dá a todos os usuários acesso às portas COM; nada a verificar')
         : platform === 'darwin'
-          ? 'macOS gives the logged-in user access to USB serial ports; nothing to check'
-          : `serial port permissions are only checked on Linux (this is ${platform})`;
-    return { id: 'serial-permissions', status: 'skip', summary: why, details: { platform } };
+          ? bilingual('macOS gives the logged-in user access to USB serial ports; nothing to check', 'O macOS dá ao usuário conectado acesso às portas seriais USB; nada a verificar')
+          : bilingual(
+              `serial port permissions are only checked on Linux (this is ${platform})`,
+              `as permissões das portas seriais só são verificadas no Linux (este sistema é ${platform})`,
+            );
+    return checkResult({ id: 'serial-permissions', status: 'skip', summary: why, details: { platform } });
   }
   const root = options.rootDir ?? '/';
   const own = options.identity === undefined;
@@ -175,41 +178,75 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
     ...(serialGroup === undefined ? { group_missing: `no ${SERIAL_GROUPS.join(' or ')} group in /etc/group` } : {}),
   };
 
-  const usermod = `sudo usermod -aG ${groupName} ${identity.username}`;
-  const relogin = 'log out of the desktop session and log in again (or restart the computer)';
+  const user = identity.username;
+  const usermod = `sudo usermod -aG ${groupName} ${user}`;
+  const relogin = bilingual(
+    'log out of the desktop session and log in again (or restart the computer)',
+    'saia da sessão do computador e entre de novo (ou reinicie o computador)',
+  );
+  const joinTheGroup = bilingual(`Run \`${usermod}\`, then ${relogin.en}.`, `Execute \`${usermod}\` e depois ${relogin.pt}.`);
+  const loginAgain = bilingual(
+    `Log out and in: ${relogin.en}; \`newgrp ${groupName}\` gives one terminal the group at once.`,
+    `Faça logout e login: ${relogin.pt}; \`newgrp ${groupName}\` dá o grupo a um terminal na hora.`,
+  );
   const denied = devices.filter((d) => !d.readWrite);
   const deviceList = (list: readonly DeviceFinding[]): string => list.map((d) => d.path).join(', ');
 
   let status: CheckStatus;
-  let summary: string;
-  let fix: string | undefined;
+  let summary: Bilingual;
+  let fix: Bilingual | undefined;
   if (identity.uid === 0) {
     status = 'ok';
-    summary = `Running as root: every serial port can be opened${devices.length > 0 ? ` (${deviceList(devices)})` : ''}`;
+    const opened = devices.length > 0 ? ` (${deviceList(devices)})` : '';
+    summary = bilingual(`Running as root: every serial port can be opened${opened}`, `Executando como root: todas as portas seriais podem ser abertas${opened}`);
   } else if (denied.length > 0) {
     status = 'fail';
     if (inGroupFile && !inSession) {
-      summary = `${identity.username} cannot open ${deviceList(denied)}: added to the ${groupName} group, but this session started before that`;
-      fix = `Log out and in: ${relogin}; \`newgrp ${groupName}\` gives one terminal the group at once.`;
+      summary = bilingual(
+        `${user} cannot open ${deviceList(denied)}: added to the ${groupName} group, but this session started before that`,
+        `${user} não consegue abrir ${deviceList(denied)}: foi adicionado ao grupo ${groupName}, mas esta sessão começou antes disso`,
+      );
+      fix = loginAgain;
     } else {
-      summary = `${identity.username} cannot open ${deviceList(denied)} (not in the ${groupName} group${rules.length > 0 ? '; the Pinbridge udev rule did not grant access' : ''})`;
-      fix = `Run \`${usermod}\`, then ${relogin}.`;
+      const rule = rules.length > 0;
+      summary = bilingual(
+        `${user} cannot open ${deviceList(denied)} (not in the ${groupName} group${rule ? '; the Pinbridge udev rule did not grant access' : ''})`,
+        `${user} não consegue abrir ${deviceList(denied)} (não está no grupo ${groupName}${rule ? '; a regra udev do Pinbridge não liberou o acesso' : ''})`,
+      );
+      fix = joinTheGroup;
     }
   } else if (inGroupFile && !inSession) {
     status = 'warn';
-    summary = `${identity.username} was added to the ${groupName} group, but this session started before that: serial ports will be refused until the next login`;
-    fix = `Log out and in: ${relogin}; \`newgrp ${groupName}\` gives one terminal the group at once.`;
+    summary = bilingual(
+      `${user} was added to the ${groupName} group, but this session started before that: serial ports will be refused until the next login`,
+      `${user} foi adicionado ao grupo ${groupName}, mas esta sessão começou antes disso: as portas seriais serão recusadas até o próximo login`,
+    );
+    fix = loginAgain;
   } else if (devices.length > 0) {
     status = 'ok';
-    summary = `${identity.username} can open ${deviceList(devices)}${inSession ? ` (member of ${groupName})` : ''}`;
+    summary = bilingual(
+      `${user} can open ${deviceList(devices)}${inSession ? ` (member of ${groupName})` : ''}`,
+      `${user} consegue abrir ${deviceList(devices)}${inSession ? ` (membro do grupo ${groupName})` : ''}`,
+    );
   } else if (inSession || rules.length > 0) {
     status = 'ok';
-    summary = `No USB serial device plugged in; ${identity.username} ${inSession ? `is in the ${groupName} group` : 'is covered by the Pinbridge udev rule'}, so one will open`;
+    summary = inSession
+      ? bilingual(
+          `No USB serial device plugged in; ${user} is in the ${groupName} group, so one will open`,
+          `Nenhum dispositivo serial USB conectado; ${user} está no grupo ${groupName}, então um dispositivo conectado vai abrir`,
+        )
+      : bilingual(
+          `No USB serial device plugged in; ${user} is covered by the Pinbridge udev rule, so one will open`,
+          `Nenhum dispositivo serial USB conectado; ${user} tem acesso pela regra udev do Pinbridge, então um dispositivo conectado vai abrir`,
+        );
   } else {
     // Nothing plugged in to prove it either way, but a PINPAD plugged in now would be refused.
     status = 'warn';
-    summary = `${identity.username} is not in the ${groupName} group and no Pinbridge udev rule is installed: a USB PINPAD or serial printer would be refused`;
-    fix = `Run \`${usermod}\`, then ${relogin}.`;
+    summary = bilingual(
+      `${user} is not in the ${groupName} group and no Pinbridge udev rule is installed: a USB PINPAD or serial printer would be refused`,
+      `${user} não está no grupo ${groupName} e nenhuma regra udev do Pinbridge está instalada: um PINPAD USB ou uma impressora serial seriam recusados`,
+    );
+    fix = joinTheGroup;
   }
-  return { id: 'serial-permissions', status, summary, details, ...(fix !== undefined && status !== 'ok' ? { fix } : {}) };
+  return checkResult({ id: 'serial-permissions', status, summary, details, ...(fix !== undefined && status !== 'ok' ? { fix } : {}) });
 }

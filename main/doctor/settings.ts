@@ -5,7 +5,7 @@
  */
 import { SettingsError } from '../core/settings.js';
 import { defaultSettingsPath, loadSettings, type AgentSettings } from '../agent/settings-file.js';
-import { messageOf, shellQuote, type CheckResult } from './check.js';
+import { bilingual, checkResult, messageOf, shellQuote, type CheckResult } from './check.js';
 
 export interface SettingsCheckOptions {
   /** `--settings`; without it `~/.pinbridge/settings.json` when it exists. */
@@ -25,16 +25,22 @@ export interface SettingsCheckOutcome {
 export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutcome {
   const path = options.settingsPath ?? defaultSettingsPath(options.home);
   const rerun = `pinbridge doctor${options.settingsPath === undefined ? '' : ` --settings ${shellQuote(options.settingsPath)}`}`;
+  const again = bilingual(`then run \`${rerun}\` again.`, `depois execute \`${rerun}\` de novo.`);
   try {
     const settings = loadSettings(options.settingsPath, options.home);
+    const printers = Object.keys(settings.printers).length;
+    const merchant = settings.receipts !== null;
     const summary =
       settings.path === null
-        ? `No settings file (${path}): the defaults apply`
-        : `Settings loaded from ${settings.path} (${Object.keys(settings.printers).length} printer(s), receipts ${settings.receipts === null ? 'without' : 'with'} the store's name and CNPJ)`;
+        ? bilingual(`No settings file (${path}): the defaults apply`, `Nenhum arquivo de configurações (${path}): valem as configurações padrão`)
+        : bilingual(
+            `Settings loaded from ${settings.path} (${printers} printer(s), receipts ${merchant ? 'with' : 'without'} the store's name and CNPJ)`,
+            `Configurações carregadas de ${settings.path} (${printers} impressora(s), comprovantes ${merchant ? 'com' : 'sem'} o nome e o CNPJ da loja)`,
+          );
     return {
       settings,
       path,
-      result: {
+      result: checkResult({
         id: 'settings',
         status: 'ok',
         summary,
@@ -43,39 +49,48 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
           printers: Object.keys(settings.printers),
           pos_ports: settings.pos.ports ?? null,
           pos_tls: settings.pos.tls !== undefined,
-          receipts_merchant: settings.receipts !== null,
+          receipts_merchant: merchant,
         },
-      },
+      }),
     };
   } catch (error) {
     if (!(error instanceof SettingsError)) {
       return {
         settings: undefined,
         path,
-        result: {
+        result: checkResult({
           id: 'settings',
           status: 'fail',
-          summary: `The settings file ${path} could not be loaded: ${messageOf(error)}`,
+          summary: bilingual(
+            `The settings file ${path} could not be loaded: ${messageOf(error)}`,
+            `O arquivo de configurações ${path} não pôde ser carregado: ${messageOf(error)}`,
+          ),
           details: { path, error: messageOf(error) },
-          fix: `Check that ${path} is a readable JSON file, then run \`${rerun}\` again.`,
-        },
+          fix: bilingual(`Check that ${path} is a readable JSON file, ${again.en}`, `Verifique se ${path} é um arquivo JSON legível e ${again.pt}`),
+        }),
       };
     }
     const violations = error.violations.map((v) => ({ field: v.field, message: v.message }));
     const fileProblem = violations.find((v) => v.field === '(file)');
+    const given = options.settingsPath !== undefined;
+    const fields = violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ');
     const fix = fileProblem
-      ? `${path}: ${fileProblem.message}; correct the file${options.settingsPath === undefined ? '' : ' (or give the right one with --settings)'}, then run \`${rerun}\` again.`
-      : `Edit ${path} and correct ${violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ')}; then run \`${rerun}\` again.`;
+      ? bilingual(
+          `${path}: ${fileProblem.message}; correct the file${given ? ' (or give the right one with --settings)' : ''}, ${again.en}`,
+          `${path}: ${fileProblem.message}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
+        )
+      : bilingual(`Edit ${path} and correct ${fields}; ${again.en}`, `Edite ${path} e corrija ${fields}; ${again.pt}`);
+    const found = violations.map((v) => `${v.field}: ${v.message}`).join('; ');
     return {
       settings: undefined,
       path,
-      result: {
+      result: checkResult({
         id: 'settings',
         status: 'fail',
-        summary: `The settings file ${path} is invalid: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`,
+        summary: bilingual(`The settings file ${path} is invalid: ${found}`, `O arquivo de configurações ${path} é inválido: ${found}`),
         details: { path, violations },
         fix,
-      },
+      }),
     };
   }
 }

@@ -8,7 +8,7 @@
  * is no Bluetooth hardware here) and puts the one chosen in the PINPAD field, lists the operating
  * system's printers (a fake list: the machine running the tests may have none) and puts the one
  * chosen in the printer field as lp://NAME, and prints a test page (on a folder printer: each job a file) followed until it is printed; an agent started
- * despite a bad file shows the mistake on top. On the support page: the version and mode, the diagnostics with each check and its fix,
+ * despite a bad file shows the mistake on top. On the support page: the version and mode, the diagnostics with each check and its fix in the window's language,
  * the logs as a download. Every control is reachable by Tab, named, and at least 44 px tall;
  * screenshots at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
@@ -106,6 +106,20 @@ async function openWindow(route: 'settings' | 'support', options: { of?: Agent; 
 }
 
 const settingsFile = (): string => defaultSettingsPath(home);
+
+/** The settings check's summary for the agent's settings file as it is now (earlier specs may have saved one), in Portuguese and in English. */
+function settingsSummaryPt(): string {
+  const saved = loadSettings(undefined, home);
+  return saved.path === null
+    ? `Nenhum arquivo de configurações (${settingsFile()}): valem as configurações padrão`
+    : `Configurações carregadas de ${saved.path} (${Object.keys(saved.printers).length} impressora(s), comprovantes ${saved.receipts === null ? 'sem' : 'com'} o nome e o CNPJ da loja)`;
+}
+function settingsSummaryEn(): string {
+  const saved = loadSettings(undefined, home);
+  return saved.path === null
+    ? `No settings file (${settingsFile()}): the defaults apply`
+    : `Settings loaded from ${saved.path} (${Object.keys(saved.printers).length} printer(s), receipts ${saved.receipts === null ? 'without' : 'with'} the store's name and CNPJ)`;
+}
 /** The settings file's text, or null while there is none. */
 const settingsText = (): string | null => (existsSync(settingsFile()) ? readFileSync(settingsFile(), 'utf8') : null);
 
@@ -525,6 +539,11 @@ describe('an agent started despite a bad settings file', () => {
     expect(await check.innerText()).toMatch(/Arquivo de configurações[\s\S]*Falha/);
     const fix = await check.locator('pre.fix-code').innerText();
     expect(fix).toContain('confirmation');
+    // In the window's language, with the file, the field and the command as the doctor gives them.
+    expect(await check.locator('.check-summary').innerText()).toBe(
+      `O arquivo de configurações ${badPath} é inválido: confirmation: Field confirmation must be one of "auto", "pos"`,
+    );
+    expect(fix).toBe(`Edite ${badPath} e corrija \`confirmation\` (Field confirmation must be one of "auto", "pos"); depois execute \`pinbridge doctor --settings ${badPath}\` de novo.`);
     await check.getByRole('button', { name: 'Copiar como resolver: Arquivo de configurações' }).click();
     await expect.poll(() => check.locator('.copy-note').innerText()).toBe('Copiado.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fix);
@@ -557,10 +576,19 @@ describe('the support page', () => {
     // Training mode: the payments API is not checked, and says so in words.
     expect(await page.locator('li[data-check-id="payments-api"]').getAttribute('data-status')).toBe('skip');
     expect(await page.locator('li[data-check-id="payments-api"] .check-status').innerText()).toBe('Não verificado');
+    // What was found, in Portuguese like the rest of the page (so marked with no other language).
+    expect(await page.locator('li[data-check-id="payments-api"] .check-summary').innerText()).toBe(
+      'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar',
+    );
+    expect(await page.locator('li[data-check-id="settings"] .check-summary').innerText()).toBe(settingsSummaryPt());
     for (const item of await page.locator('#support-checks li.check').all()) {
       const status = await item.getAttribute('data-status');
       expect(await item.locator('.check-summary').innerText()).not.toBe('');
-      if (status === 'warn' || status === 'fail') expect(await item.locator('pre.fix-code').innerText()).not.toBe('');
+      expect(await item.locator('.check-summary').getAttribute('lang')).toBeNull();
+      if (status === 'warn' || status === 'fail') {
+        expect(await item.locator('pre.fix-code').innerText()).not.toBe('');
+        expect(await item.locator('pre.fix-code').getAttribute('lang')).toBeNull();
+      }
     }
     expect(errors).toEqual([]);
   }, 60_000);
@@ -649,6 +677,17 @@ describe('keyboard, labels, touch and screenshots', () => {
     await page.click('#nav-support');
     expect(await text(page, '#support-title')).toBe('Support');
     expect(await text(page, '#support-mode')).toMatch(/^Training/);
+    // The diagnostics in English too; switching back shows the same report in Portuguese.
+    await page.getByRole('button', { name: 'Run diagnostics' }).click();
+    const summaryOf = (id: string): Promise<string> => page.locator(`li[data-check-id="${id}"] .check-summary`).innerText();
+    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(6);
+    expect(await summaryOf('payments-api')).toBe('Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach');
+    expect(await summaryOf('settings')).toBe(settingsSummaryEn());
+    await page.click('#language');
+    expect(await summaryOf('settings')).toBe(settingsSummaryPt());
+    expect(await summaryOf('payments-api')).toMatch(/^Modo de treinamento/);
+    await page.click('#language');
+    expect(await summaryOf('settings')).toBe(settingsSummaryEn());
     expect(errors).toEqual([]);
-  });
+  }, 60_000);
 });

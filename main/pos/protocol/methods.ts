@@ -298,6 +298,10 @@ export const METHODS = {
               summary: Type.String(),
               details: Type.Record(Type.String(), Type.Unknown()),
               fix: Type.Optional(Type.String()),
+              pt: Type.Object(
+                { summary: Type.String(), fix: Type.Optional(Type.String()) },
+                { additionalProperties: false, description: 'The summary and the fix in Brazilian Portuguese (the window shows them in pt-BR); fix exactly when the English one is there.' },
+              ),
             },
             { additionalProperties: false },
           ),

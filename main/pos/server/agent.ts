@@ -62,7 +62,18 @@ export interface OperatorServices {
    */
   readonly restart?: () => void;
   /** `pinbridge doctor` from the window (the PINPAD in use is listed, not opened). */
-  doctor(): Promise<{ ok: boolean; checks: readonly { id: string; status: 'ok' | 'warn' | 'fail' | 'skip'; summary: string; details: Readonly<Record<string, unknown>>; fix?: string }[] }>;
+  doctor(): Promise<{
+    ok: boolean;
+    checks: readonly {
+      id: string;
+      status: 'ok' | 'warn' | 'fail' | 'skip';
+      summary: string;
+      details: Readonly<Record<string, unknown>>;
+      fix?: string;
+      /** The summary and the fix in Brazilian Portuguese, for the window. */
+      pt: { summary: string; fix?: string };
+    }[];
+  }>;
   /** The recent log lines, with anything card-like masked, for a support technician. */
   exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
   /** Bluetooth LE devices advertising the serial (Nordic UART) service, strongest first. */

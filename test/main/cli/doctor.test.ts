@@ -52,6 +52,8 @@ describe('pinbridge doctor', () => {
     expect(report.ok).toBe(report.checks.every((check) => check.status !== 'fail'));
     expect(result.code).toBe(report.ok ? 0 : 1);
     expect(result.stdout + result.stderr).not.toContain(sandbox.token);
+    // The checks as they are, the window's Portuguese included.
+    expect(report.checks.find((check) => check.id === 'pinpads')?.pt.summary).toMatch(/^O PINPAD em sim respondeu: /);
   });
 
   it('prints a line per check with its mark, the fix below a failure, and exits 1', async () => {
@@ -68,6 +70,9 @@ describe('pinbridge doctor', () => {
       expect(lines).toContainEqual(expect.stringMatching(/^- payments-api +Training mode/));
       expect(lines).toContainEqual(expect.stringMatching(/^✓ settings +Settings loaded from/));
       expect(lines.at(-1)).toMatch(/check\(s\) failed: .*printers/);
+      // The terminal is for a technician: English only.
+      expect(result.stdout).not.toContain('bobina');
+      expect(result.stdout).not.toContain('Impressora');
     } finally {
       printer.set({ paperOut: false });
     }

@@ -33,6 +33,9 @@ describe('the payments-api check', () => {
     const result = await checkPaymentsApi({ api: target, timeoutMs: 5000 });
     expect(result).toMatchObject({ id: 'payments-api', status: 'ok', details: { mode: 'live', url: sandbox.url, marketplace_id: sandbox.marketplaceId } });
     expect(result.summary).toContain('accepted the token');
+    expect(result.pt).toEqual({
+      summary: `A API de pagamentos em ${sandbox.url} aceitou o token (marketplace ${sandbox.marketplaceId}, vendedor ${sandbox.sellerId})`,
+    });
     expect(JSON.stringify(result)).not.toContain(sandbox.token);
   });
 
@@ -42,6 +45,10 @@ describe('the payments-api check', () => {
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 401 } });
     expect(result.summary).toContain('refused the token');
     expect(result.fix).toContain('--token');
+    expect(result.pt).toEqual({
+      summary: `A API de pagamentos em ${sandbox.url} recusou o token (401: inválido ou expirado)`,
+      fix: 'Obtenha um token de API válido no painel do provedor de pagamentos e informe-o com --token (o mesmo passado ao `pinbridge start`).',
+    });
     expect(JSON.stringify(result)).not.toContain(wrong);
   });
 
@@ -49,6 +56,7 @@ describe('the payments-api check', () => {
     const result = await checkPaymentsApi({ api: { ...target, marketplaceId: 'e0c5c7e3b3a14d6f9a9a2b7c1d0e4f56' }, timeoutMs: 5000 });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'ids', http_status: 404 } });
     expect(result.fix).toContain('--marketplace and --seller');
+    expect(result.pt.fix).toBe('Confira --marketplace e --seller no painel do provedor de pagamentos (o token precisa ser desse marketplace).');
   });
 
   it('fails with a network fix when nothing answers on the address', async () => {
@@ -57,6 +65,10 @@ describe('the payments-api check', () => {
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'network', http_status: null } });
     expect(result.summary).toContain('cannot be reached');
     expect(result.fix).toContain(`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}`);
+    expect(result.pt.summary).toMatch(new RegExp(`^Não foi possível alcançar a API de pagamentos em ${url}: `));
+    expect(result.pt.fix).toBe(
+      `Verifique o endereço (--api ${url}), a conexão deste computador com a internet e qualquer firewall ou proxy no caminho: \`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}\` precisa mostrar um código de status.`,
+    );
     expect(JSON.stringify(result)).not.toContain(sandbox.token);
   });
 
@@ -70,6 +82,7 @@ describe('the payments-api check', () => {
       const result = await checkPaymentsApi({ api: { ...target, baseUrl: url }, timeoutMs: 300 });
       expect(result).toMatchObject({ status: 'fail', details: { problem: 'timeout' } });
       expect(result.summary).toContain('did not answer within 300 ms');
+      expect(result.pt.summary).toBe(`A API de pagamentos em ${url} não respondeu em 300 ms`);
       expect(result.fix).toContain('firewall');
     } finally {
       server.closeAllConnections();
@@ -91,6 +104,7 @@ describe('the payments-api check', () => {
       status = 500;
       const failing = await checkPaymentsApi({ api, timeoutMs: 5000 });
       expect(failing).toMatchObject({ status: 'fail', details: { problem: 'service', http_status: 500 } });
+      expect(failing.pt.summary).toMatch(/^A API de pagamentos em http:\/\/127\.0\.0\.1:\d+ está com falha \(HTTP 500\): /);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -101,5 +115,6 @@ describe('the payments-api check', () => {
     const result = await checkPaymentsApi({ api: undefined, timeoutMs: 5000 });
     expect(result).toMatchObject({ status: 'skip', details: { mode: 'training' } });
     expect(result.summary).toContain('embedded sandbox');
+    expect(result.pt).toEqual({ summary: 'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar' });
   });
 });

@@ -44,6 +44,8 @@ describe('the pinpads check', () => {
     expect(result.summary).toContain(`The PINPAD on ${pty.path} answered: PINBRIDGE SIM`);
     expect(result.summary).toContain('serial number PB0000012345');
     expect(result.fix).toBeUndefined();
+    expect(result.pt.summary).toMatch(new RegExp(`^O PINPAD em ${pty.path} respondeu: PINBRIDGE SIM .*, número de série PB0000012345, firmware `));
+    expect(result.pt.fix).toBeUndefined();
   });
 
   it('opens a network PINPAD', async () => {
@@ -66,6 +68,9 @@ describe('the pinpads check', () => {
     expect(result.details.error).toMatchObject({ code: 'TIMEOUT' });
     expect(result.fix).toContain('switched on');
     expect(result.fix).toContain(`\`pinbridge doctor --port ${pair.b}\``);
+    expect(result.pt.summary).toBe(`O PINPAD em ${pair.b} não respondeu em 400 ms`);
+    expect(result.pt.fix).toContain(`depois execute \`pinbridge doctor --port ${pair.b}\` de novo`);
+    expect(result.pt.fix).toContain(`\`pinbridge pinpad info --port ${pair.b}\``);
   });
 
   it('lets go of a silent port: it can be opened again at once', async () => {
@@ -97,12 +102,14 @@ describe('the pinpads check', () => {
     const result = await checkPinpads({ address: `tcp://127.0.0.1:${port}`, timeoutMs: 2000, listPorts: noPorts });
     expect(result).toMatchObject({ status: 'fail', details: { error: { code: 'CONNECTION_REFUSED' } } });
     expect(result.fix).toContain('store network');
+    expect(result.pt.fix).toContain('na rede da loja');
   });
 
   it('refuses an address that is not one', async () => {
     const result = await checkPinpads({ address: 'COM', timeoutMs: 2000, listPorts: noPorts });
     expect(result.status).toBe('fail');
     expect(result.summary).toContain('is not a valid port');
+    expect(result.pt.summary).toBe(`O endereço de PINPAD "COM" não foi aceito: ${result.summary}`);
     expect(result.fix).toContain('/dev/ttyACM0');
   });
 
@@ -115,6 +122,7 @@ describe('the pinpads check', () => {
     expect(result.status).toBe('ok');
     expect(result.summary).toContain('/dev/ttyACM0 (Gertec PPC930)');
     expect(result.summary).toContain('`pinbridge doctor --port /dev/ttyACM0`');
+    expect(result.pt).toEqual({ summary: 'Provável PINPAD encontrado em /dev/ttyACM0 (Gertec PPC930); execute `pinbridge doctor --port /dev/ttyACM0` para abri-lo' });
     expect(result.details.serial_ports).toEqual([
       expect.objectContaining({ address: '/dev/ttyACM0', likely_pinpad: true, maker: 'Gertec' }),
       expect.objectContaining({ address: '/dev/ttyS0', likely_pinpad: false }),
@@ -125,6 +133,10 @@ describe('the pinpads check', () => {
     const result = await checkPinpads({ timeoutMs: 2000, listPorts: () => Promise.resolve([{ path: '/dev/ttyS0' }]) });
     expect(result.status).toBe('warn');
     expect(result.fix).toContain('`pinbridge pinpad list`');
+    expect(result.pt).toEqual({
+      summary: 'Nenhum PINPAD encontrado: 1 porta(s) serial(is), nenhuma com o id USB de um fabricante de PINPAD; nenhum endereço de PINPAD informado para abrir',
+      fix: 'Conecte o cabo USB do PINPAD e ligue-o, depois execute `pinbridge pinpad list`; um PINPAD de rede é verificado com `pinbridge doctor --port tcp://HOST:PORT`.',
+    });
   });
 
   it('warns when the serial ports cannot be listed', async () => {

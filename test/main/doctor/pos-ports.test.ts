@@ -96,6 +96,7 @@ describe('the pos-ports check', () => {
     const result = await checkPosPorts({ ports, settingsPath: SETTINGS, timeoutMs: 1000 });
     expect(result).toMatchObject({ id: 'pos-ports', status: 'ok', details: { source: 'settings', ports: [{ port: ports[0], state: 'free' }, { port: ports[1], state: 'free' }] } });
     expect(result.summary).toContain(`\`pinbridge start\` will listen on port ${ports[0]}`);
+    expect(result.pt).toEqual({ summary: `O \`pinbridge start\` vai escutar na porta ${ports[0]}: ${ports[0]} livre, ${ports[1]} livre` });
   });
 
   it('is ok when a running Pinbridge holds a port', async () => {
@@ -104,6 +105,8 @@ describe('the pos-ports check', () => {
     expect(result.status).toBe('ok');
     expect(result.summary).toContain(`Pinbridge is running on port ${agent}`);
     expect(result.fix).toBeUndefined();
+    expect(result.pt.summary).toMatch(new RegExp(`^O Pinbridge está em execução na porta ${agent}: ${agent} Pinbridge 0\\.1\\.0 \\(treinamento\\), \\d+ livre$`));
+    expect(result.pt.fix).toBeUndefined();
   });
 
   it('fails when another program holds a port, naming the pos.ports setting and how to find the program', async () => {
@@ -115,6 +118,13 @@ describe('the pos-ports check', () => {
     expect(result.fix).toContain('`pos.ports`');
     expect(result.fix).toContain(SETTINGS);
     expect(result.fix).toMatch(/"ports": \[\d+, \d+, \d+\]/);
+    expect(result.pt.summary).toMatch(new RegExp(`^Uma porta da API do PDV está ocupada por outro programa: ${taken} usada por outro programa, \\d+ livre$`));
+    // The same command and setting, with the same suggested ports.
+    const setting = /`"pos": \{ "ports": \[\d+, \d+, \d+\] \}`/.exec(result.fix ?? '')?.[0];
+    expect(setting).toBeDefined();
+    expect(result.pt.fix).toBe(
+      `Descubra o programa na porta ${taken} com \`sudo ss -ltnp 'sport = :${taken}'\` e feche-o, ou mude o Pinbridge para portas livres com ${setting} (configuração \`pos.ports\`) em ${SETTINGS} e informe as mesmas portas ao PDV.`,
+    );
   });
 
   it('names the Windows command to find the program on Windows', async () => {

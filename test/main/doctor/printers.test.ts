@@ -38,6 +38,7 @@ describe('the printers check', () => {
     const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
     expect(result).toMatchObject({ id: 'printers', status: 'ok' });
     expect(result.summary).toBe(`Printer: "default" (${sim.address}) ready`);
+    expect(result.pt).toEqual({ summary: `Impressora: "default" (${sim.address}) pronta` });
     expect(result.details.printers).toEqual([
       expect.objectContaining({ name: 'default', status: 'ok', printer_status: { online: true, paper_out: false, paper_near_end: false, cover_open: false, error: null } }),
     ]);
@@ -52,6 +53,10 @@ describe('the printers check', () => {
     expect(result.status).toBe('fail');
     expect(result.summary).toContain('out of paper');
     expect(result.fix).toContain('Load a new paper roll');
+    expect(result.pt).toEqual({
+      summary: `Impressora: "default" (${sim.address}) sem papel`,
+      fix: `Coloque uma bobina de papel nova na impressora "default" (${sim.address}).`,
+    });
   });
 
   it('fails on an open cover', async () => {
@@ -62,6 +67,7 @@ describe('the printers check', () => {
     expect(result.summary).toContain('"balcao"');
     expect(result.summary).toContain('cover open');
     expect(result.fix).toContain('Close the cover of printer "balcao"');
+    expect(result.pt.fix).toBe(`Feche a tampa da impressora "balcao" (${sim.address}).`);
   });
 
   it('warns when the paper is near its end', async () => {
@@ -80,6 +86,10 @@ describe('the printers check', () => {
     expect(result.summary).toContain('did not answer the status request');
     expect(result.fix).toContain('"check_status": false');
     expect(result.fix).toContain(SETTINGS);
+    expect(result.pt).toEqual({
+      summary: `Impressora: "default" (${sim.address}) acessível, mas não respondeu ao pedido de situação em 300 ms`,
+      fix: `Se a impressora "default" imprime mas não informa a situação, coloque \`"check_status": false\` em \`printers.default\` no arquivo ${SETTINGS}; caso contrário, desligue e ligue a impressora.`,
+    });
   });
 
   it('fails on an unreachable printer, naming its address and how to fix it', async () => {
@@ -90,6 +100,10 @@ describe('the printers check', () => {
     expect(result.summary).toContain(`"default" (${address}) unreachable`);
     expect(result.fix).toContain('`ping 127.0.0.1`');
     expect(result.fix).toContain(`\`printers.default.address\` in ${SETTINGS}`);
+    expect(result.pt.summary).toContain(`"default" (${address}) sem comunicação (`);
+    expect(result.pt.fix).toBe(
+      `Verifique se a impressora está ligada e na rede (\`ping 127.0.0.1\`; a página de autoteste dela mostra o endereço IP) ou corrija \`printers.default.address\` em ${SETTINGS}.`,
+    );
     expect(result.details.printers).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'UNREACHABLE' }) as unknown })]);
   });
 
@@ -106,6 +120,10 @@ describe('the printers check', () => {
       expect.objectContaining({ name: 'default', status: 'ok' }),
       expect.objectContaining({ name: 'cozinha', status: 'fail' }),
     ]);
+    // Each printer in the summary, in both languages; the fix is the failing one's.
+    expect(result.summary).toContain(`Printers: "default" (${sim.address}) ready; "cozinha" (tcp://127.0.0.1:${port}) unreachable (`);
+    expect(result.pt.summary).toContain(`Impressoras: "default" (${sim.address}) pronta; "cozinha" (tcp://127.0.0.1:${port}) sem comunicação (`);
+    expect(result.pt.fix).toContain('`printers.cozinha.address`');
   });
 
   it('reads a serial printer on a pseudo terminal', async () => {
@@ -130,6 +148,9 @@ describe('the printers check', () => {
     expect(result.status).toBe('ok');
     expect(result.summary).toContain('status not checked: check_status is off');
     expect(result.summary).toContain('status not checked: this link cannot report it');
+    expect(result.pt.summary).toBe(
+      `Impressoras: "default" (${sim.address}) acessível (situação não verificada: check_status está desligado); "arquivo" (file://${folder}/) acessível (situação não verificada: esta conexão não a informa)`,
+    );
     expect(sim.requests).toEqual([]);
   });
 
@@ -137,5 +158,6 @@ describe('the printers check', () => {
     expect(await checkPrinters({ printers: {}, settingsPath: SETTINGS, timeoutMs: 2000 })).toMatchObject({ status: 'skip' });
     const unloaded = await checkPrinters({ printers: undefined, settingsPath: SETTINGS, timeoutMs: 2000 });
     expect(unloaded).toMatchObject({ status: 'skip', summary: expect.stringContaining('settings file did not load') as unknown });
+    expect(unloaded.pt).toEqual({ summary: 'Não verificadas: o arquivo de configurações não carregou (veja a verificação do arquivo de configurações)' });
   });
 });

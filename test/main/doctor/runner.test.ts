@@ -2,6 +2,8 @@
  * runDoctor end to end, in plain Node: a store with a simulated PINPAD on a pty, a simulated
  * printer on TCP, the sandbox as its payments API, its POS ports in the settings and a fake /etc
  * and /dev; every check reports, in a fixed order, and `ok` is false exactly when one failed.
+ * Every check also says it in Brazilian Portuguese for the window, with the same commands,
+ * options, paths and numbers, and a Portuguese fix exactly when there is an English one.
  */
 import { chmodSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -9,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
-import { CHECK_IDS } from '../../../main/doctor/check.js';
+import { CHECK_IDS, type CheckResult, type DoctorReport } from '../../../main/doctor/check.js';
 import { runDoctor, type DoctorOptions } from '../../../main/doctor/runner.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
@@ -54,6 +56,33 @@ afterAll(async () => {
   await Promise.all([pty.close(), printer.close(), sandbox.close()]);
 });
 
+/**
+ * What must read the same in both languages: commands and settings in backticks, command-line
+ * options, paths and addresses, and numbers of three digits or more (ports, HTTP codes, ids).
+ */
+function verbatimParts(text: string): string[] {
+  return [...new Set([...(text.match(/`[^`]+`/g) ?? []), ...(text.match(/--[a-z][a-z-]*/g) ?? []), ...(text.match(/(?:\/[\w.:-]+)+/g) ?? []), ...(text.match(/\b\d{3,}\b/g) ?? [])])];
+}
+
+/** Each check in Portuguese too: a summary, a fix exactly when there is an English one, and the English's commands and numbers in both. */
+function expectPortugueseOf(check: CheckResult): void {
+  const where = `${check.id} (${check.status})`;
+  expect(check.pt.summary.trim(), where).not.toBe('');
+  expect(check.pt.summary, where).not.toBe(check.summary);
+  for (const part of verbatimParts(check.summary)) expect(check.pt.summary, `${where}: ${part}`).toContain(part);
+  if (check.fix === undefined) {
+    expect(check.pt, where).not.toHaveProperty('fix');
+    return;
+  }
+  expect(check.pt.fix?.trim(), where).not.toBe('');
+  expect(check.pt.fix, where).not.toBe(check.fix);
+  for (const part of verbatimParts(check.fix)) expect(check.pt.fix, `${where}: ${part}`).toContain(part);
+}
+
+function expectPortuguese(report: DoctorReport): void {
+  for (const check of report.checks) expectPortugueseOf(check);
+}
+
 describe('runDoctor', () => {
   it('runs every check in order; all working means ok', async () => {
     const report = await runDoctor(store);
@@ -68,6 +97,7 @@ describe('runDoctor', () => {
     ]);
     expect(report.ok).toBe(true);
     expect(JSON.stringify(report)).not.toContain(sandbox.token);
+    expectPortuguese(report);
   });
 
   it('is not ok when one check fails, and the others still report', async () => {
@@ -78,6 +108,7 @@ describe('runDoctor', () => {
       expect(report.checks.find((check) => check.id === 'printers')).toMatchObject({ status: 'fail' });
       expect(report.checks.find((check) => check.id === 'payments-api')).toMatchObject({ status: 'skip' });
       expect(report.checks.find((check) => check.id === 'pinpads')).toMatchObject({ status: 'ok' });
+      expectPortuguese(report);
     } finally {
       printer.set({ paperOut: false });
     }
@@ -92,5 +123,80 @@ describe('runDoctor', () => {
     expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'fail', summary: expect.stringContaining('pos.ports') as unknown });
     expect(report.checks.find((check) => check.id === 'printers')).toMatchObject({ status: 'skip' });
     expect(report.checks.find((check) => check.id === 'pos-ports')?.details).toMatchObject({ source: 'default' });
+    expectPortuguese(report);
+  });
+
+  it('says what is wrong and how to fix it in Portuguese too, with the same commands, when everything is wrong', async () => {
+    // maria is out of the dialout group, the PINPAD address is not one, the printer is out of
+    // paper, the token is wrong and another program holds a POS port.
+    const root = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-troubled-'));
+    mkdirSync(join(root, 'etc'));
+    mkdirSync(join(root, 'dev'));
+    writeFileSync(join(root, 'dev', 'ttyUSB0'), '');
+    chmodSync(join(root, 'dev', 'ttyUSB0'), 0o660);
+    const { uid, gid } = statSync(join(root, 'dev', 'ttyUSB0'));
+    writeFileSync(join(root, 'etc', 'group'), `dialout:x:${gid}:joao\n`);
+    const sockets = new Set<net.Socket>();
+    const taken = net.createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.write('220 ftp ready\r\n');
+    });
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const takenPort = (taken.address() as net.AddressInfo).port;
+    const settingsPath = join(root, 'settings.json');
+    writeFileSync(settingsPath, JSON.stringify({ printers: { default: { address: printer.address } }, pos: { ports: [takenPort] } }));
+    printer.set({ paperOut: true });
+    try {
+      const report = await runDoctor({
+        ...store,
+        settingsPath,
+        rootDir: root,
+        identity: { username: 'maria', uid: uid + 1000, gid: gid + 1000, groups: [] },
+        pinpadAddress: 'COM',
+        api: { ...store.api!, token: 'sbx_wrong_token_0123456789abcdef' },
+      });
+      expect(report.checks.map((check) => [check.id, check.status])).toEqual([
+        ['serial-permissions', 'fail'],
+        ['pinpads', 'fail'],
+        ['printers', 'fail'],
+        ['payments-api', 'fail'],
+        ['pos-ports', 'fail'],
+        ['settings', 'ok'],
+      ]);
+      expectPortuguese(report);
+      const pt = Object.fromEntries(report.checks.map((check) => [check.id, check.pt]));
+      expect(pt['serial-permissions']?.fix).toContain('`sudo usermod -aG dialout maria`');
+      expect(pt['pinpads']?.fix).toContain('`pinbridge pinpad list`');
+      expect(pt['printers']?.fix).toBe(`Coloque uma bobina de papel nova na impressora "default" (${printer.address}).`);
+      expect(pt['payments-api']?.fix).toContain('--token');
+      expect(pt['pos-ports']?.fix).toContain(`\`sudo ss -ltnp 'sport = :${takenPort}'\``);
+    } finally {
+      printer.set({ paperOut: false });
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
+  it('reports a check that threw as a failure of its own, in both languages', async () => {
+    const identity = {
+      username: 'maria',
+      get uid(): number {
+        throw new Error('no uid for maria');
+      },
+      gid: 0,
+      groups: [],
+    };
+    const report = await runDoctor({ ...store, identity, pinpadAddress: undefined, api: undefined });
+    expect(report.checks.find((check) => check.id === 'serial-permissions')).toMatchObject({
+      status: 'fail',
+      summary: 'The check itself failed: no uid for maria',
+      fix: 'Run `pinbridge doctor --json` and send its output to Pinbridge support.',
+      pt: {
+        summary: 'A própria verificação falhou: no uid for maria',
+        fix: 'Execute `pinbridge doctor --json` e envie o que ele mostrar ao suporte do Pinbridge.',
+      },
+    });
+    expectPortuguese(report);
   });
 });

@@ -58,6 +58,9 @@ describe('the serial-permissions check', () => {
       expect.objectContaining({ path: join(root.root, 'dev', 'ttyUSB0'), group: 'dialout', mode: '0660', read_write: true }),
     ]);
     expect(result.fix).toBeUndefined();
+    expect(result.pt).toEqual({
+      summary: `maria consegue abrir ${join(root.root, 'dev', 'ttyACM0')}, ${join(root.root, 'dev', 'ttyUSB0')} (membro do grupo dialout)`,
+    });
   });
 
   it('fails when a device cannot be opened and the user is not in the group, with the usermod command', async () => {
@@ -67,6 +70,11 @@ describe('the serial-permissions check', () => {
     expect(result.summary).toContain(`maria cannot open ${join(root.root, 'dev', 'ttyACM0')}`);
     expect(result.fix).toContain('`sudo usermod -aG dialout maria`');
     expect(result.fix).toContain('log out');
+    // The window's words: the same device, group and command.
+    expect(result.pt).toEqual({
+      summary: `maria não consegue abrir ${join(root.root, 'dev', 'ttyACM0')} (não está no grupo dialout)`,
+      fix: 'Execute `sudo usermod -aG dialout maria` e depois saia da sessão do computador e entre de novo (ou reinicie o computador).',
+    });
   });
 
   it('tells a membership added after login apart: the session must log out and in', async () => {
@@ -77,6 +85,10 @@ describe('the serial-permissions check', () => {
     expect(result.fix).toContain('Log out and in');
     expect(result.fix).toContain('`newgrp dialout`');
     expect(result.fix).not.toContain('usermod');
+    expect(result.pt).toEqual({
+      summary: `maria não consegue abrir ${join(root.root, 'dev', 'ttyACM0')}: foi adicionado ao grupo dialout, mas esta sessão começou antes disso`,
+      fix: 'Faça logout e login: saia da sessão do computador e entre de novo (ou reinicie o computador); `newgrp dialout` dá o grupo a um terminal na hora.',
+    });
   });
 
   it('warns about a stale session even with nothing plugged in', async () => {
@@ -113,6 +125,7 @@ describe('the serial-permissions check', () => {
     const result = await checkSerialPermissions({ platform: 'linux', rootDir: root.root, identity: maria(root, []) });
     expect(result.status).toBe('fail');
     expect(result.fix).toContain('`sudo usermod -aG uucp maria`');
+    expect(result.pt.fix).toContain('`sudo usermod -aG uucp maria`');
   });
 
   it('asks the kernel (fs.access) for the running process when no identity is given', async () => {
@@ -128,5 +141,6 @@ describe('the serial-permissions check', () => {
     expect(windows).toMatchObject({ status: 'skip', summary: expect.stringContaining('COM ports') as unknown });
     const mac = await checkSerialPermissions({ platform: 'darwin' });
     expect(mac).toMatchObject({ status: 'skip', summary: expect.stringContaining('macOS') as unknown });
+    expect(windows.pt).toEqual({ summary: 'O Windows dá a todos os usuários acesso às portas COM; nada a verificar' });
   });
 });

@@ -21,6 +21,7 @@ describe('the settings check', () => {
     const { result, settings } = checkSettings({ settingsPath: path });
     expect(result).toMatchObject({ id: 'settings', status: 'ok', details: { path, printers: ['default'], pos_ports: [18001] } });
     expect(result.summary).toContain(`Settings loaded from ${path}`);
+    expect(result.pt).toEqual({ summary: `Configurações carregadas de ${path} (1 impressora(s), comprovantes sem o nome e o CNPJ da loja)` });
     expect(settings?.printers.default?.address).toBe('tcp://192.168.0.50:9100');
   });
 
@@ -30,6 +31,7 @@ describe('the settings check', () => {
     expect(result.status).toBe('ok');
     expect(path).toBe(join(home, '.pinbridge', 'settings.json'));
     expect(result.summary).toContain('the defaults apply');
+    expect(result.pt).toEqual({ summary: `Nenhum arquivo de configurações (${path}): valem as configurações padrão` });
   });
 
   it('fails on a bad field, naming the field in the summary and the fix', () => {
@@ -42,6 +44,13 @@ describe('the settings check', () => {
     expect(result.fix).toContain(`Edit ${path}`);
     expect(result.fix).toContain('`printers.default.address`');
     expect(result.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'printers.default.address' })]));
+    // In Portuguese around the same fields and command; the validation's own messages are quoted as they are.
+    const violations = result.details.violations as { field: string; message: string }[];
+    expect(violations.map((v) => v.field)).toEqual(['printers.default.address', 'confirmation']);
+    expect(result.pt.summary).toBe(`O arquivo de configurações ${path} é inválido: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
+    expect(result.pt.fix).toBe(
+      `Edite ${path} e corrija \`printers.default.address\` (${violations[0]!.message}), \`confirmation\` (${violations[1]!.message}); depois execute \`pinbridge doctor --settings ${path}\` de novo.`,
+    );
   });
 
   it('fails on a file that is not JSON', () => {
@@ -53,6 +62,7 @@ describe('the settings check', () => {
     expect(result.summary).toContain('(file): is not valid JSON');
     expect(result.fix).toContain('correct the file');
     expect(result.fix).toContain('`pinbridge doctor`');
+    expect(result.pt.fix).toMatch(/: .*not valid JSON.*; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
   });
 
   it('fails when the file given with --settings does not exist', () => {

@@ -84,10 +84,21 @@ describe('settings from the window', () => {
     expect(JSON.stringify(read)).not.toContain('zpk_test_0123456789');
   });
 
-  it('runs the doctor with each check and its fix, and lists the serial ports', async () => {
+  it('runs the doctor with each check and its fix, in English and Portuguese, and lists the serial ports', async () => {
     const report = await call(window, 'operator.doctor');
     expect(report.checks.map((check) => check.id)).toEqual(expect.arrayContaining(['settings', 'pinpads', 'printers', 'payments-api', 'pos-ports']));
     expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'ok' });
+    // Each check also in Brazilian Portuguese, for the window, with a fix exactly when there is one in English.
+    for (const check of report.checks) {
+      expect(check.pt.summary, check.id).not.toBe('');
+      expect(check.pt.fix === undefined, check.id).toBe(check.fix === undefined);
+    }
+    expect(report.checks.find((check) => check.id === 'settings')?.pt).toEqual({
+      summary: `Configurações carregadas de ${settingsPath()} (0 impressora(s), comprovantes sem o nome e o CNPJ da loja)`,
+    });
+    expect(report.checks.find((check) => check.id === 'printers')?.pt).toEqual({
+      summary: `Nenhuma impressora nas configurações (${settingsPath()}, seção \`printers\`): os comprovantes não são impressos`,
+    });
     expect(Array.isArray((await call(window, 'operator.detectPinpads')).ports)).toBe(true);
   }, 30_000);
 
