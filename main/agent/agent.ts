@@ -14,7 +14,7 @@ import { HotplugWatcher } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
 import type { AttemptReport } from '../api/index.js';
 import type { Journal } from '../core/journal/journal.js';
-import { PinpadRegistry } from '../core/pinpad/registry.js';
+import { PinpadRegistry } from '../pinpad/registry.js';
 import { SettingsError } from '../core/settings.js';
 import type { Logger } from '../log.js';
 import { ClientStore } from '../pos/clients/client-store.js';

@@ -1,4 +1,4 @@
-import { formatBrl as formatReais } from '../core/pinpad/display-text.js';
+import { formatBrl as formatReais } from '../pinpad/display-text.js';
 import type { CliIo } from './io.js';
 
 /** Prints `data` as one JSON line with --json, else the human text. */

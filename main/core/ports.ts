@@ -5,7 +5,8 @@
  */
 import type { CallOptions, PinpadParams, Transaction } from '../api/index.js';
 import type { TerminalGateway } from '../api/terminal/gateway.js';
-import type { CardRead } from './pinpad/sale-session.js';
+import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
+import type { MaskedCard } from './journal/record.js';
 
 export interface PaymentsPort {
   readonly transactions: {
@@ -23,7 +24,49 @@ export interface ChipFinish {
   readonly emvData: string | null;
 }
 
-/** One PINPAD, as the engine drives it through a sale (see pinpad/sale-session.ts). */
+/** The card part of an authorization request: everything but the terminal's serial number. */
+export type CardAuthorization = Omit<TerminalAuthorizationRequest, 'terminal'>;
+
+export type ChipDecision = 'online' | 'offlineApproved' | 'offlineDeclined';
+
+/** A card read and verified by the PINPAD, reduced to what a sale may hold. */
+export interface CardRead {
+  /** What the journal may keep: brand, masked PAN, entry mode. */
+  readonly card: MaskedCard;
+  /** The card part of the terminal channel's authorization request. */
+  readonly authorization: CardAuthorization;
+  /**
+   * The card's first decision (GOX). A swiped card has no chip: always 'online'. Sales are run
+   * with "force online", so 'offlineApproved' only comes from a PINPAD that ignores it.
+   */
+  readonly chipDecision: ChipDecision;
+  /** A chip or contactless chip read that went online: call finishChip once the host answered. */
+  readonly needsChipCompletion: boolean;
+}
+
+/** The time limits of a sale's PINPAD steps (settings `timeouts`). */
+export interface SaleTimeouts {
+  /** Waiting for the card (GCX), and for a contactless card presented again in FCX. */
+  readonly cardMs: number;
+  /** The chip and PIN step (GOX, or GPN for a swiped card). */
+  readonly pinMs: number;
+  /** The customer's keypad answers: installments menu (MNU), CPF (GCD). */
+  readonly menuMs: number;
+  /** Waiting for the card to leave the slot (RMC). */
+  readonly removalMs: number;
+}
+
+export const DEFAULT_SALE_TIMEOUTS: SaleTimeouts = Object.freeze({
+  cardMs: 60_000,
+  pinMs: 60_000,
+  menuMs: 30_000,
+  removalMs: 30_000,
+});
+
+/**
+ * One PINPAD, as the engine drives it through a sale (main/pinpad/sale-session.ts is the ABECS
+ * one). Every failure is a SaleStepError (sale-failure.ts).
+ */
 export interface SaleDevice {
   showAmount(amount: number, notification: string | null): Promise<void>;
   chooseInstallments(amount: number, options: { max: number; minInstallmentAmount: number }, signal?: AbortSignal): Promise<number>;

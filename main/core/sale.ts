@@ -6,7 +6,8 @@
 import type { JournalMove } from './journal/journal.js';
 import type { PaymentRecord, PaymentProblem } from './journal/record.js';
 import { maxInstallmentsFor, type InstallmentRules } from './params.js';
-import { SaleStepError, type CardRead } from './pinpad/sale-session.js';
+import { SaleStepError } from './sale-failure.js';
+import type { CardRead } from './ports.js';
 import type { SaleDevice } from './ports.js';
 import { problem, type ProblemCode } from './problems.js';
 import { receiptFieldsOf, type PaymentSteps } from './steps.js';

@@ -11,7 +11,7 @@ import { Type, type Static } from 'typebox';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
 import type { EngineViolation } from './errors.js';
-import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './pinpad/sale-session.js';
+import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 
 /** The agent polls for pending transactions created elsewhere unless told otherwise. */
 export const DEFAULT_PENDING_POLL_MS = 5_000;

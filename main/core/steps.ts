@@ -15,7 +15,7 @@ import {
   type TerminalAuthorizationResult,
   type Transaction,
 } from '../api/index.js';
-import type { CardRead } from './pinpad/sale-session.js';
+import type { CardRead } from './ports.js';
 import type { ProgressStep } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';

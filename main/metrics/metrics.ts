@@ -19,7 +19,7 @@ import type { AttemptReport } from '../api/http.js';
 import type { PaymentEngine, TerminalState } from '../core/engine.js';
 import type { PaymentProgress } from '../core/events.js';
 import type { PaymentRecord, PaymentType } from '../core/journal/record.js';
-import type { PinpadEntry, PinpadRegistry } from '../core/pinpad/registry.js';
+import type { PinpadEntry, PinpadRegistry } from '../pinpad/registry.js';
 import { isFinal, type PaymentState } from '../core/states.js';
 import type { PrintJob, PrintJobState } from '../receipts/print-jobs.js';
 import type { PrintQueue } from '../receipts/print-queue.js';

@@ -37,7 +37,7 @@ import { PaymentEngine } from '../../main/core/engine.js';
 import { Journal } from '../../main/core/journal/journal.js';
 import type { PaymentProgress } from '../../main/core/events.js';
 import type { PaymentOutcome } from '../../main/core/outcome.js';
-import { PinpadSale } from '../../main/core/pinpad/sale-session.js';
+import { PinpadSale } from '../../main/pinpad/sale-session.js';
 import type { EngineLogger, PaymentsPort, SaleDevice } from '../../main/core/ports.js';
 import { round, startChild, stats, stopChild, type Stats } from './harness.js';
 
@@ -333,7 +333,7 @@ async function openStack(pinpadCount: number): Promise<Stack> {
           }),
         );
         for (const { serial, pinpad } of pinpads) {
-          // As attachPinpad (main/core/pinpad/attach.ts) does, with the SaleDevice timed.
+          // As attachPinpad (main/pinpad/attach.ts) does, with the SaleDevice timed.
           const sale = new PinpadSale(pinpad, { logger: pinoLogger, onMessage: (text) => engine.relayPinpadMessage(serial, text) });
           engine.attachTerminal(serial, timedDevice(sale, probe));
         }

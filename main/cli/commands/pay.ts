@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
-import { attachPinpad } from '../../core/pinpad/attach.js';
+import { attachPinpad } from '../../pinpad/attach.js';
 import { createLogger } from '../../log.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';

@@ -8,7 +8,7 @@ import type { ReceiptPrinter } from '../../../drivers/printers/printer.js';
 import type { PaymentsClient } from '../../api/index.js';
 import type { ApiHealthMonitor } from '../../api/health.js';
 import type { PaymentEngine } from '../../core/engine.js';
-import type { PinpadRegistry } from '../../core/pinpad/registry.js';
+import type { PinpadRegistry } from '../../pinpad/registry.js';
 import type { PrintQueue } from '../../receipts/print-queue.js';
 import type { ReceiptService } from '../../receipts/service.js';
 import type { ClientStore } from '../clients/client-store.js';

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
-import type { PinpadEntry } from '../../core/pinpad/registry.js';
+import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient } from '../clients/client-store.js';

@@ -8,7 +8,7 @@ import type { Transaction } from '../../api/index.js';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as CoreProgress } from '../../core/events.js';
 import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
-import type { PinpadEntry } from '../../core/pinpad/registry.js';
+import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import type { PairedClient } from '../clients/client-store.js';
 import type { ApiHealth, ClientRecordView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';

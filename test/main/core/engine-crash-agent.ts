@@ -22,7 +22,7 @@ import { PaymentsClient } from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal, type JournalMove } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy } from '../../../main/core/journal/record.js';
-import { attachPinpad } from '../../../main/core/pinpad/attach.js';
+import { attachPinpad } from '../../../main/pinpad/attach.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { isFinal, type PaymentState } from '../../../main/core/states.js';
 import { createLogger } from '../../../main/log.js';

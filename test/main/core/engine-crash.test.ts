@@ -26,7 +26,7 @@ import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy, JournalEvent, PaymentRecord } from '../../../main/core/journal/record.js';
 import type { PaymentResultStatus } from '../../../main/core/outcome.js';
-import { attachPinpad } from '../../../main/core/pinpad/attach.js';
+import { attachPinpad } from '../../../main/pinpad/attach.js';
 import { isFinal, PAYMENT_STATES, type PaymentState } from '../../../main/core/states.js';
 import { createLogger } from '../../../main/log.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
-import { attachPinpad } from '../../../main/core/pinpad/attach.js';
+import { attachPinpad } from '../../../main/pinpad/attach.js';
 import { displayed, engineRig, progressed, type EngineRig } from './engine-rig.js';
 
 let rig: EngineRig | undefined;

@@ -13,8 +13,8 @@ import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/in
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentProgress } from '../../../main/core/events.js';
 import { Journal } from '../../../main/core/journal/journal.js';
-import { attachPinpad } from '../../../main/core/pinpad/attach.js';
-import type { SaleTimeouts } from '../../../main/core/pinpad/sale-session.js';
+import { attachPinpad } from '../../../main/pinpad/attach.js';
+import type { SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { createLogger, type Logger } from '../../../main/log.js';

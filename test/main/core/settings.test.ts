@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../main/core/engine.js';
-import { DEFAULT_SALE_TIMEOUTS } from '../../../main/core/pinpad/sale-session.js';
+import { DEFAULT_SALE_TIMEOUTS } from '../../../main/pinpad/sale-session.js';
 import { DEFAULT_PENDING_POLL_MS, resolveSettings, SettingsError, settingsViolations } from '../../../main/core/settings.js';
 import { thrown } from '../../helpers/thrown.js';
 

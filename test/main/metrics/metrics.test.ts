@@ -16,7 +16,7 @@ import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient, type AttemptReport } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
-import { PinpadRegistry } from '../../../main/core/pinpad/registry.js';
+import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 import { AgentMetrics, apiAttemptOutcome, type AgentMetricsSources } from '../../../main/metrics/metrics.js';
 import { PrintJournal, type PrintJob } from '../../../main/receipts/print-jobs.js';
 import { PrintQueue, type DocumentPrinter } from '../../../main/receipts/print-queue.js';

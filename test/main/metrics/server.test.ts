@@ -12,7 +12,7 @@ import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
-import { PinpadRegistry } from '../../../main/core/pinpad/registry.js';
+import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 import { AgentMetrics } from '../../../main/metrics/metrics.js';
 import { MetricsServer, type MetricsServerLogger } from '../../../main/metrics/server.js';
 import { parseExposition } from './exposition.js';

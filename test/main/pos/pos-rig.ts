@@ -13,7 +13,7 @@ import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } fr
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
-import { PinpadRegistry } from '../../../main/core/pinpad/registry.js';
+import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
 import { schemaViolations } from '../../../main/contract/index.js';
 import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type ResultOf } from '../../../main/pos/protocol/index.js';

@@ -12,15 +12,15 @@
  * the cardholder name are never copied; EMV objects that carry the PAN, tracks or the name are
  * dropped from the EMV data even if the PINPAD returned them. Everything here is pure.
  */
-import type { AidTableInfo, GcxResult } from '../../../drivers/abecs/commands/gcx.js';
-import type { GoxResult } from '../../../drivers/abecs/commands/gox.js';
-import { decodeEmvTlv, encodeEmvTlv } from '../../../drivers/abecs/emv.js';
-import type { TerminalAuthorizationRequest } from '../../contract/terminal.js';
-import type { EntryMode, MaskedCard } from '../journal/record.js';
+import type { AidTableInfo, GcxResult } from '../../drivers/abecs/commands/gcx.js';
+import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
+import { decodeEmvTlv, encodeEmvTlv } from '../../drivers/abecs/emv.js';
+import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
+import type { CardAuthorization } from '../core/ports.js';
+import type { EntryMode, MaskedCard } from '../core/journal/record.js';
 import { brandOf } from './card-brand.js';
 
-/** The card part of an authorization request: everything but the terminal's serial number. */
-export type CardAuthorization = Omit<TerminalAuthorizationRequest, 'terminal'>;
+export type { CardAuthorization };
 
 export type CardholderVerification = NonNullable<TerminalAuthorizationRequest['cardholder_verification']>;
 

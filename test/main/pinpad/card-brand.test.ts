@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TEST_CARDS } from '../../../../drivers/simulator/index.js';
-import { brandOf } from '../../../../main/core/pinpad/card-brand.js';
+import { TEST_CARDS } from '../../../drivers/simulator/index.js';
+import { brandOf } from '../../../main/pinpad/card-brand.js';
 
 describe('brandOf', () => {
   it.each(Object.entries(TEST_CARDS))('names the brand of the simulator test card %s', (_name, card) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../../../drivers/errors.js';
-import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
-import { LinkError } from '../../../../drivers/abecs/link.js';
-import { AbecsStatusError } from '../../../../drivers/abecs/status.js';
-import { TransportError } from '../../../../drivers/transports/transport.js';
-import { CardDataError } from '../../../../main/core/pinpad/card-data.js';
-import { SaleStepError, saleStepErrorOf } from '../../../../main/core/pinpad/sale-errors.js';
+import { InvalidArgumentError } from '../../../drivers/errors.js';
+import { AbecsFormatError } from '../../../drivers/abecs/format-error.js';
+import { LinkError } from '../../../drivers/abecs/link.js';
+import { AbecsStatusError } from '../../../drivers/abecs/status.js';
+import { TransportError } from '../../../drivers/transports/transport.js';
+import { CardDataError } from '../../../main/pinpad/card-data.js';
+import { SaleStepError, saleStepErrorOf } from '../../../main/pinpad/sale-errors.js';
 
 const status = (command: string, code: number): AbecsStatusError => new AbecsStatusError(command, code);
 

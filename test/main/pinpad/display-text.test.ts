@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDisplay2x16 } from '../../../../drivers/abecs/text.js';
+import { formatDisplay2x16 } from '../../../drivers/abecs/text.js';
 import {
   amountLine,
   amountScreen,
@@ -7,7 +7,7 @@ import {
   fitMessage,
   formatBrl,
   installmentChoices,
-} from '../../../../main/core/pinpad/display-text.js';
+} from '../../../main/pinpad/display-text.js';
 
 describe('amounts in pt-BR', () => {
   it('formats centavos with thousands dots and a decimal comma', () => {

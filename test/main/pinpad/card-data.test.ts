@@ -3,11 +3,11 @@
  * the wire's shape) to the masked card and the authorization request.
  */
 import { describe, expect, it } from 'vitest';
-import { gcxCommand, type GcxResult } from '../../../../drivers/abecs/commands/gcx.js';
-import { goxCommand, type GoxResult } from '../../../../drivers/abecs/commands/gox.js';
-import { decodeEmvTlv, encodeEmvTlv } from '../../../../drivers/abecs/emv.js';
-import { TerminalAuthorizationRequest } from '../../../../main/contract/terminal.js';
-import { schemaViolations } from '../../../../main/contract/rules.js';
+import { gcxCommand, type GcxResult } from '../../../drivers/abecs/commands/gcx.js';
+import { goxCommand, type GoxResult } from '../../../drivers/abecs/commands/gox.js';
+import { decodeEmvTlv, encodeEmvTlv } from '../../../drivers/abecs/emv.js';
+import { TerminalAuthorizationRequest } from '../../../main/contract/terminal.js';
+import { schemaViolations } from '../../../main/contract/rules.js';
 import {
   CARD_DATA_TAGS,
   CardDataError,
@@ -20,8 +20,8 @@ import {
   serviceCodeOf,
   summarizeCardRead,
   type CardSaleData,
-} from '../../../../main/core/pinpad/card-data.js';
-import { thrown } from '../../../helpers/thrown.js';
+} from '../../../main/pinpad/card-data.js';
+import { thrown } from '../../helpers/thrown.js';
 
 const PAN = '4111111111111111';
 

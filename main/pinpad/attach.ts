@@ -3,9 +3,9 @@
  * with the PINPAD's own messages (NTM: "SELECIONADO: CREDITO", "SOLICITE A SENHA"…) relayed as
  * progress events of the payment it is running.
  */
-import type { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import type { DriverLogger } from '../../../drivers/log.js';
-import type { PaymentEngine } from '../engine.js';
+import type { Pinpad } from '../../drivers/abecs/pinpad.js';
+import type { DriverLogger } from '../../drivers/log.js';
+import type { PaymentEngine } from '../core/engine.js';
 import { PinpadSale, type SaleTimeouts } from './sale-session.js';
 
 export interface AttachOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CARD_READS, TAP_AGAIN_PROMPT, cardReadRetryFor } from '../../../../main/core/pinpad/card-read-retry.js';
+import { MAX_CARD_READS, TAP_AGAIN_PROMPT, cardReadRetryFor } from '../../../main/pinpad/card-read-retry.js';
 
 const first = { reads: 1, contactless: true, contactlessCommErrors: 0 };
 

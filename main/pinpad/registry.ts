@@ -9,9 +9,9 @@
  * "unknown"; it comes back under the same serial when it is reopened.
  */
 import { EventEmitter } from 'node:events';
-import type { CustomerDataKind, Pinpad, PinpadKey } from '../../../drivers/abecs/pinpad.js';
-import type { PaymentEngine, TerminalState } from '../engine.js';
-import { EngineError } from '../errors.js';
+import type { CustomerDataKind, Pinpad, PinpadKey } from '../../drivers/abecs/pinpad.js';
+import type { PaymentEngine, TerminalState } from '../core/engine.js';
+import { EngineError } from '../core/errors.js';
 import { attachPinpad, type AttachOptions } from './attach.js';
 
 export interface PinpadEntry {

@@ -4,24 +4,24 @@
  * keys), or unattended through autoCustomer.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { decodeEmvTlv } from '../../../../drivers/abecs/emv.js';
-import { Pinpad } from '../../../../drivers/abecs/pinpad.js';
-import { applicationTypeOf } from '../../../../drivers/simulator/cards.js';
+import { decodeEmvTlv } from '../../../drivers/abecs/emv.js';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { applicationTypeOf } from '../../../drivers/simulator/cards.js';
 import {
   PinpadSimulator,
   TEST_CARDS,
   startMemorySimulator,
   type AutoCustomerOptions,
   type MemorySimulator,
-} from '../../../../drivers/simulator/index.js';
-import { schemaViolations } from '../../../../main/contract/rules.js';
-import { TerminalAuthorizationRequest } from '../../../../main/contract/terminal.js';
+} from '../../../drivers/simulator/index.js';
+import { schemaViolations } from '../../../main/contract/rules.js';
+import { TerminalAuthorizationRequest } from '../../../main/contract/terminal.js';
 import {
   PinpadSale,
   SaleStepError,
   type CardRead,
   type SaleTimeouts,
-} from '../../../../main/core/pinpad/sale-session.js';
+} from '../../../main/pinpad/sale-session.js';
 
 /** Short link timings so failures finish fast; the protocol's rules stay the same. */
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };

@@ -14,21 +14,20 @@
  *
  * Abecs 2.x PINPADs only (GCX/GOX/FCX); a legacy PINPAD answers GCX with ST_INVCALL (PINPAD_ERROR).
  */
-import type { FcxRequest } from '../../../drivers/abecs/commands/fcx.js';
-import { fcxCommand } from '../../../drivers/abecs/commands/fcx.js';
-import { dspCommand } from '../../../drivers/abecs/commands/dsp.js';
-import { gcdCommand, gcdRequestFor } from '../../../drivers/abecs/commands/gcd.js';
-import { gcxCommand, type GcxRequest } from '../../../drivers/abecs/commands/gcx.js';
-import { goxCommand, type GoxResult } from '../../../drivers/abecs/commands/gox.js';
-import { gpnCommand } from '../../../drivers/abecs/commands/gpn.js';
-import { mnuCommand } from '../../../drivers/abecs/commands/mnu.js';
-import { rmcCommand } from '../../../drivers/abecs/commands/rmc.js';
-import { localDateTime, type Pinpad, type PinpadNotification, type WaitOptions } from '../../../drivers/abecs/pinpad.js';
-import { AbecsStatusError } from '../../../drivers/abecs/status.js';
-import { silentLogger, type DriverLogger } from '../../../drivers/log.js';
-import { isValidCpf } from '../../validation/taxpayer-id.js';
-import type { MaskedCard } from '../journal/record.js';
-import type { ChipFinish } from '../ports.js';
+import type { FcxRequest } from '../../drivers/abecs/commands/fcx.js';
+import { fcxCommand } from '../../drivers/abecs/commands/fcx.js';
+import { dspCommand } from '../../drivers/abecs/commands/dsp.js';
+import { gcdCommand, gcdRequestFor } from '../../drivers/abecs/commands/gcd.js';
+import { gcxCommand, type GcxRequest } from '../../drivers/abecs/commands/gcx.js';
+import { goxCommand, type GoxResult } from '../../drivers/abecs/commands/gox.js';
+import { gpnCommand } from '../../drivers/abecs/commands/gpn.js';
+import { mnuCommand } from '../../drivers/abecs/commands/mnu.js';
+import { rmcCommand } from '../../drivers/abecs/commands/rmc.js';
+import { localDateTime, type Pinpad, type PinpadNotification, type WaitOptions } from '../../drivers/abecs/pinpad.js';
+import { AbecsStatusError } from '../../drivers/abecs/status.js';
+import { silentLogger, type DriverLogger } from '../../drivers/log.js';
+import { isValidCpf } from '../validation/taxpayer-id.js';
+import { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipDecision, type ChipFinish, type SaleTimeouts } from '../core/ports.js';
 import {
   AUTHORIZATION_TAGS,
   CardDataError,
@@ -36,7 +35,6 @@ import {
   cardSaleData,
   emvDataHex,
   summarizeCardRead,
-  type CardAuthorization,
   type CardReadSummary,
   type SwipedCardPin,
 } from './card-data.js';
@@ -45,24 +43,7 @@ import { amountLine, amountScreen, fitMessage, installmentChoices } from './disp
 import { SaleStepError, saleStepErrorOf, type SaleStep } from './sale-errors.js';
 
 export { SaleStepError, saleStepErrorOf, type SaleStep, type SaleStepErrorCode } from './sale-errors.js';
-
-export interface SaleTimeouts {
-  /** Waiting for the card (GCX), and for a contactless card presented again in FCX. */
-  readonly cardMs: number;
-  /** The chip and PIN step (GOX, or GPN for a swiped card). */
-  readonly pinMs: number;
-  /** The customer's keypad answers: installments menu (MNU), CPF (GCD). */
-  readonly menuMs: number;
-  /** Waiting for the card to leave the slot (RMC). */
-  readonly removalMs: number;
-}
-
-export const DEFAULT_SALE_TIMEOUTS: SaleTimeouts = Object.freeze({
-  cardMs: 60_000,
-  pinMs: 60_000,
-  menuMs: 30_000,
-  removalMs: 30_000,
-});
+export { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipDecision, type SaleTimeouts } from '../core/ports.js';
 
 /** Added to the host's limit where the PINPAD enforces the step's limit itself (SPE_TIMEOUT). */
 export const HOST_GRACE_MS = 5_000;
@@ -76,22 +57,6 @@ const CURRENCY_BRL = 986;
 const TRANSACTION_PURCHASE = 0;
 const PIN_MIN_DIGITS = 4;
 const PIN_MAX_DIGITS = 12;
-
-export type ChipDecision = 'online' | 'offlineApproved' | 'offlineDeclined';
-
-export interface CardRead {
-  /** What the journal may keep: brand, masked PAN, entry mode. */
-  readonly card: MaskedCard;
-  /** The card part of the terminal channel's authorization request. */
-  readonly authorization: CardAuthorization;
-  /**
-   * The card's first decision (GOX). A swiped card has no chip: always 'online'. Sales are run
-   * with "force online", so 'offlineApproved' only comes from a PINPAD that ignores it.
-   */
-  readonly chipDecision: ChipDecision;
-  /** A chip or contactless chip read that went online: call finishChip once the host answered. */
-  readonly needsChipCompletion: boolean;
-}
 
 /** What the host (the terminal channel's authorization) answered, for the card's second GENERATE AC. */
 export interface HostAnswer {

@@ -5,7 +5,7 @@
  *
  * Money is integer centavos; formatting never goes through floating point.
  */
-import { toLatin1Display } from '../../../drivers/abecs/text.js';
+import { toLatin1Display } from '../../drivers/abecs/text.js';
 
 export const DISPLAY_COLUMNS = 16;
 /** SPE_MNUOPT holds at most 24 characters. */

@@ -1,0 +1,95 @@
+/**
+ * How a PINPAD step of a sale fails, as the engine sees it: a machine code the payment engine
+ * switches on, the step it happened in, a pt-BR sentence for the cashier, and the device's own
+ * error as `cause`. The core owns this type; a SaleDevice (main/pinpad, or a provider's own)
+ * turns its driver's errors into it. Nothing built here holds card data.
+ */
+
+export type SaleStep =
+  | 'show_amount'
+  | 'installments'
+  | 'tax_id'
+  | 'read_card'
+  | 'chip'
+  | 'finish_chip'
+  | 'remove_card'
+  | 'show_result';
+
+export type SaleStepErrorCode =
+  /** Our AbortSignal ended the step (CAN sent to the PINPAD). */
+  | 'CANCELLED'
+  /** The PINPAD's time limit or ours ran out. */
+  | 'TIMEOUT'
+  /** The chip card left the slot before the chip steps were over. */
+  | 'CARD_REMOVED'
+  /** The card could not be read or used (bad stripe, mute chip, blocked card…). */
+  | 'CARD_ERROR'
+  | 'PINPAD_DISCONNECTED'
+  /** Another command is running on the PINPAD. */
+  | 'PINPAD_BUSY'
+  /** Anything else the PINPAD or the link did wrong. */
+  | 'PINPAD_ERROR'
+  /** The customer pressed CANCEL on the PINPAD. */
+  | 'CUSTOMER_CANCELLED'
+  /** The PINPAD refuses PIN entry for now (ST_PINBUSY). */
+  | 'PIN_BLOCKED'
+  /** The card has no application for this sale (credit / debit) or is of a kind not accepted. */
+  | 'UNSUPPORTED_CARD';
+
+const STEP_NAMES: Readonly<Record<SaleStep, string>> = {
+  show_amount: 'Showing the amount',
+  installments: 'The installments menu',
+  tax_id: 'Reading the CPF',
+  read_card: 'Reading the card',
+  chip: 'The chip and PIN step',
+  finish_chip: 'Finishing the chip',
+  remove_card: 'Waiting for the card to be removed',
+  show_result: 'Showing the result',
+};
+
+const CASHIER_MESSAGES: Readonly<Record<SaleStepErrorCode, string>> = {
+  CANCELLED: 'Operação cancelada no PINPAD.',
+  TIMEOUT: 'Tempo esgotado no PINPAD.',
+  CARD_REMOVED: 'O cartão foi retirado antes do fim da operação.',
+  CARD_ERROR: 'Não foi possível usar o cartão.',
+  PINPAD_DISCONNECTED: 'O PINPAD foi desconectado. Verifique o cabo ou a conexão.',
+  PINPAD_BUSY: 'O PINPAD está ocupado com outra operação.',
+  PINPAD_ERROR: 'Erro de comunicação com o PINPAD.',
+  CUSTOMER_CANCELLED: 'Operação cancelada pelo cliente no PINPAD.',
+  PIN_BLOCKED: 'O PINPAD bloqueou temporariamente a digitação de senha. Aguarde e tente novamente.',
+  UNSUPPORTED_CARD: 'Cartão não aceito para esta operação.',
+};
+
+const TIMEOUT_MESSAGES: Readonly<Partial<Record<SaleStep, string>>> = {
+  installments: 'Tempo esgotado aguardando a escolha das parcelas.',
+  tax_id: 'Tempo esgotado aguardando o CPF.',
+  read_card: 'Tempo esgotado aguardando o cartão.',
+  chip: 'Tempo esgotado aguardando a senha.',
+  finish_chip: 'Tempo esgotado aguardando o cartão.',
+  remove_card: 'O cartão não foi retirado do PINPAD a tempo.',
+};
+
+export class SaleStepError extends Error {
+  readonly code: SaleStepErrorCode;
+  readonly step: SaleStep;
+  /** One pt-BR sentence for the cashier's window. */
+  readonly cashierMessage: string;
+
+  constructor(
+    code: SaleStepErrorCode,
+    step: SaleStep,
+    options: { message?: string; cashierMessage?: string; cause?: unknown } = {},
+  ) {
+    const detail = options.message ?? (options.cause instanceof Error ? options.cause.message : code);
+    super(`${STEP_NAMES[step]} failed (${code}): ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SaleStepError';
+    this.code = code;
+    this.step = step;
+    this.cashierMessage =
+      options.cashierMessage ?? (code === 'TIMEOUT' ? TIMEOUT_MESSAGES[step] : undefined) ?? CASHIER_MESSAGES[code];
+  }
+
+  toJSON(): { name: string; code: SaleStepErrorCode; step: SaleStep; message: string; cashierMessage: string } {
+    return { name: this.name, code: this.code, step: this.step, message: this.message, cashierMessage: this.cashierMessage };
+  }
+}
