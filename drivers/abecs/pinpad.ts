@@ -13,6 +13,7 @@
  * ones (GIN, GKY). Which kind this is comes from `info()`: a PINPAD that answers GIX is Abecs.
  */
 import { EventEmitter } from 'node:events';
+import { InvalidArgumentError } from '../errors.js';
 import type { DriverLogger } from '../log.js';
 import { silentLogger } from '../log.js';
 import type { ByteTransport } from '../transports/transport.js';
@@ -29,7 +30,9 @@ import { fcxCommand, type FcxRequest, type FcxResult } from './commands/fcx.js';
 import { gcdCommand, gcdRequestFor, GCD_MESSAGES, type GcdMessageName } from './commands/gcd.js';
 import { gcxCommand, type GcxRequest, type GcxResult } from './commands/gcx.js';
 import { ginCommand, type GinGeneralInfo } from './commands/gin.js';
-import { gixCommand, type CommLink, type GixResult } from './commands/gix.js';
+import { gixCommand, GIX_MAX_IDS, type CommLink, type GixResult } from './commands/gix.js';
+import { gtsCommand } from './commands/gts.js';
+import { PP, ppTableVersion } from './ids.js';
 import { gkyCommand } from './commands/gky.js';
 import { goxCommand, type GoxRequest, type GoxResult } from './commands/gox.js';
 import { mnuCommand } from './commands/mnu.js';
@@ -38,6 +41,40 @@ import { rmcCommand } from './commands/rmc.js';
 
 /** ST_INVCALL: what a PINPAD answers (as ERR010) to a command it does not know. */
 const ST_INVCALL = 10;
+
+/**
+ * The PP_* items identification asks GIX for, by name (S220 §3.2.4). Always an explicit
+ * SPE_IDLIST: §3.2.4 calls the list optional but §6.4.3 answers ST_MANDAT without it, so a PINPAD
+ * that reads the spec literally refuses a bare GIX; the Scope TEF in the real trace also names
+ * its items, and a parameterless GIX took about 8 s on a real PPC-930.
+ */
+export const IDENTIFICATION_ITEMS: readonly number[] = Object.freeze([
+  PP.SERNUM,
+  PP.PARTNBR,
+  PP.MODEL,
+  PP.MNNAME,
+  PP.CAPAB,
+  PP.SOVER,
+  PP.SPECVER,
+  PP.MANVERS,
+  PP.APPVERS,
+  PP.DSPTXTSZ,
+  PP.MKTDESP,
+  PP.MKTDESD,
+  PP.DKPTTDESP,
+  PP.DKPTTDESD,
+  PP.TLRMEM,
+  PP.COMMINFO,
+  ppTableVersion(0),
+]);
+
+/** Key slots that hold a key, by kind (PP_MKTDESP/D, PP_DKPTTDESP/D: '1' = loaded). */
+export interface PinpadKeySlots {
+  readonly masterKeyPin?: readonly number[];
+  readonly masterKeyData?: readonly number[];
+  readonly dukptPin?: readonly number[];
+  readonly dukptData?: readonly number[];
+}
 
 export type PinpadProtocol = 'abecs' | 'legacy';
 
@@ -60,10 +97,14 @@ export interface PinpadInfo {
   readonly managerVersion?: string;
   readonly appVersion?: string;
   readonly display?: { readonly lines: number; readonly columns: number };
-  /** EMV table versions by acquirer index (0 = global). */
+  /** EMV table versions by acquirer index (0 = global); identification reads the global one. */
   readonly tableVersions?: Readonly<Record<number, string>>;
   /** How the PINPAD says it is connected (2.20). */
   readonly link?: CommLink;
+  /** Which key slots hold keys, where the PINPAD reports its key maps (GIX). */
+  readonly keySlots?: PinpadKeySlots;
+  /** PP_TLRMEM: bytes free for EMV table records. */
+  readonly tableMemoryFree?: number;
 }
 
 export type PinpadKey = 'enter' | 'cancel' | 'clear' | 'f1' | 'f2' | 'f3' | 'f4' | 'up' | 'down';
@@ -202,23 +243,60 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return codec.decodeResponse(response);
   }
 
-  /** Identification (GIX on Abecs PINPADs, GIN on older ones); cached until `refresh`. */
+  /**
+   * Identification, cached until `refresh`: GIX with an explicit list of items
+   * (IDENTIFICATION_ITEMS), or GIN "00" on a PINPAD that does not know GIX (ERR010 / ST_INVCALL:
+   * a BibComp PINPAD). A PINPAD that refuses the list itself (ST_INVPARM, ST_MANDAT) is asked once
+   * more without it, the other reading of the spec.
+   */
   async info(options: { refresh?: boolean } = {}): Promise<PinpadInfo> {
     if (this.cachedInfo && !options.refresh) return this.cachedInfo;
     let info: PinpadInfo;
     try {
-      info = fromGix(await this.execute(gixCommand, {}));
+      info = fromGix(await this.execute(gixCommand, { ids: IDENTIFICATION_ITEMS }));
     } catch (error) {
-      if (!(error instanceof AbecsStatusError) || error.status !== ST_INVCALL) throw error;
-      // A pre-Abecs PINPAD: ERR010 to GIX.
-      const general = await this.execute(ginCommand, { acquirer: 0 });
-      if (general.kind !== 'general') {
-        throw new AbecsFormatError('MALFORMED_RESPONSE', 'The PINPAD answered GIN 00 without its general information.');
+      if (!(error instanceof AbecsStatusError)) throw error;
+      if (error.status === ST_INVCALL) {
+        info = fromGin(await this.generalInfo());
+      } else {
+        this.logger.info({ address: this.address, code: error.code }, 'GIX with an item list refused; asking without one');
+        info = fromGix(await this.execute(gixCommand, {}));
       }
-      info = fromGin(general);
     }
     this.cachedInfo = info;
     return info;
+  }
+
+  /**
+   * The EMV table versions stored for `acquirers` (0 = the global, "unified" version): GIX
+   * PP_TABVERnn on Abecs PINPADs, GTS on legacy ones. An acquirer with nothing loaded is absent
+   * (GIX returns only loaded versions) or, from GTS, all zeros.
+   */
+  async tableVersions(acquirers: readonly number[]): Promise<Record<number, string>> {
+    for (const acquirer of acquirers) {
+      if (!Number.isInteger(acquirer) || acquirer < 0 || acquirer > 99) {
+        throw new InvalidArgumentError(`An acquirer index is an integer from 0 to 99, got ${acquirer}.`);
+      }
+    }
+    const { protocol } = await this.info();
+    const versions: Record<number, string> = {};
+    if (protocol === 'legacy') {
+      for (const acquirer of acquirers) versions[acquirer] = (await this.execute(gtsCommand, { acquirer })).tableVersion;
+      return versions;
+    }
+    for (let at = 0; at < acquirers.length; at += GIX_MAX_IDS) {
+      const ids = acquirers.slice(at, at + GIX_MAX_IDS).map((acquirer) => ppTableVersion(acquirer));
+      Object.assign(versions, (await this.execute(gixCommand, { ids })).tableVersions ?? {});
+    }
+    return versions;
+  }
+
+  private async generalInfo(): Promise<GinGeneralInfo> {
+    const general = await this.execute(ginCommand, { acquirer: 0 });
+    if (general.kind !== 'general') {
+      throw new AbecsFormatError('MALFORMED_RESPONSE', 'The PINPAD answered GIN 00 without its general information.');
+    }
+    return general;
   }
 
   /**
@@ -367,6 +445,18 @@ function fromGix(gix: GixResult): PinpadInfo {
     ...(gix.displayText ? { display: gix.displayText } : {}),
     ...(gix.tableVersions ? { tableVersions: gix.tableVersions } : {}),
     ...(gix.commInfo ? { link: gix.commInfo.link } : {}),
+    ...(gix.keyMaps ? { keySlots: keySlotsOf(gix) } : {}),
+    ...(gix.tableMemoryFree !== undefined ? { tableMemoryFree: gix.tableMemoryFree } : {}),
+  };
+}
+
+function keySlotsOf(gix: GixResult): PinpadKeySlots {
+  const maps = gix.keyMaps ?? {};
+  return {
+    ...(maps.masterKeyPin ? { masterKeyPin: maps.masterKeyPin.loaded } : {}),
+    ...(maps.masterKeyData ? { masterKeyData: maps.masterKeyData.loaded } : {}),
+    ...(maps.dukptPin ? { dukptPin: maps.dukptPin.loaded } : {}),
+    ...(maps.dukptData ? { dukptData: maps.dukptData.loaded } : {}),
   };
 }
 
