@@ -43,7 +43,20 @@ export interface SimCard {
   readonly panSequenceNumber?: string;
   /** ISO 3166 numeric issuer country; "076" (Brazil) when absent. */
   readonly issuerCountry?: string;
+  /**
+   * A chip that fails as soon as it is inserted (GCX/GCR answer the ICC error and the card stays
+   * in the slot, S220 §6.9.1.2): 'mute' ST_DUMBCARD (060), 'error' ST_ERRCARD (061), 'fallback'
+   * ST_ERRFALLBACK (076), 'noApplication' ST_CARDAPPNAV (070). A magnetic read by the next GCX
+   * then reports PP_ICCSTAT "1" (or "2" after 'noApplication'), S220 §6.9.1.1.
+   */
+  readonly iccFailure?: IccFailure;
+  /** Every swipe of this card reads no track (GCX/CEX: ST_OK without tracks, S220 §6.9.1.1). */
+  readonly unreadableSwipe?: boolean;
+  /** The first n swipes of this card (per simulated PINPAD) read no track; later ones do. */
+  readonly unreadableSwipes?: number;
 }
+
+export type IccFailure = 'mute' | 'error' | 'fallback' | 'noApplication';
 
 const brandFromPan = (pan: string): CardBrand => {
   if (pan.startsWith('4')) return 'visa';
@@ -67,6 +80,9 @@ export function validateCard(card: SimCard): void {
   }
   if (card.pin !== undefined && !/^[0-9]{4,12}$/.test(card.pin)) {
     throw new InvalidArgumentError('A simulated card PIN must be 4–12 digits.');
+  }
+  if (card.unreadableSwipes !== undefined && !(Number.isInteger(card.unreadableSwipes) && card.unreadableSwipes >= 0)) {
+    throw new InvalidArgumentError('unreadableSwipes counts swipes: an integer ≥ 0.');
   }
 }
 
@@ -194,6 +210,41 @@ export const TEST_CARDS = Object.freeze({
     label: 'CREDITO',
     name: 'TESTE/CARTAO REMOVIDO',
     extra: { removeEarly: true },
+  }),
+  // A chip card's stripe (service code 2xx: "use the chip") swiped instead of inserted.
+  visaChipSwiped: card({
+    pan: '4111111111111111',
+    label: 'CREDITO',
+    name: 'TESTE/VISA CHIP NA TARJA',
+    entry: 'magstripe',
+    serviceCode: '201',
+    requiresPin: false,
+  }),
+  visaMuteChip: card({
+    pan: '4012000033330026',
+    label: 'CREDITO',
+    name: 'TESTE/CHIP MUDO',
+    extra: { iccFailure: 'mute' },
+  }),
+  mastercardChipError: card({
+    pan: '5454545454545454',
+    label: 'CREDITO',
+    name: 'TESTE/ERRO NO CHIP',
+    extra: { iccFailure: 'error' },
+  }),
+  visaChipFallback: card({
+    pan: '4444333322221111',
+    label: 'CREDITO',
+    name: 'TESTE/FALLBACK',
+    extra: { iccFailure: 'fallback' },
+  }),
+  visaUnreadableStripe: card({
+    pan: '4012888888881881',
+    label: 'CREDITO',
+    name: 'TESTE/TARJA ILEGIVEL',
+    entry: 'magstripe',
+    requiresPin: false,
+    extra: { unreadableSwipe: true },
   }),
 } satisfies Record<string, SimCard>);
 

@@ -27,8 +27,12 @@ export const ST = Object.freeze({
   MCDATAERR: 41,
   ERRKEY: 42,
   NOCARD: 43,
+  PINBUSY: 44,
+  DUMBCARD: 60,
   ERRCARD: 61,
   CARDPROBLEMS: 68,
+  CARDAPPNAV: 70,
+  ERRFALLBACK: 76,
 } as const);
 
 /** Thrown by a handler to answer `<ID><status>` with no data. */

@@ -9,6 +9,13 @@ export {
 } from './simulator.js';
 export { SimulatorSession, type SimulatorSessionOptions } from './session.js';
 export {
+  SIMULATOR_PROFILES,
+  SIMULATOR_PROFILE_NAMES,
+  isSimulatorProfileName,
+  type SimulatorKeySlots,
+  type SimulatorProfileName,
+} from './profiles.js';
+export {
   DEFAULT_SIMULATOR_TIMINGS,
   type DisplayState,
   type Presentation,
@@ -25,6 +32,7 @@ export {
   type CardBrand,
   type CardEntry,
   type CardOutcome,
+  type IccFailure,
   type SimCard,
   type TestCardName,
 } from './cards.js';

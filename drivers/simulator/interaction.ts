@@ -126,6 +126,16 @@ export function waitForCard(ctx: CommandContext, wait: CardWait): Promise<Presen
   });
 }
 
+/**
+ * Whether this swipe of `card` reads a track: an `unreadableSwipe` card never does, an
+ * `unreadableSwipes: n` card fails its first n swipes on this PINPAD. Counts the swipe.
+ */
+export function swipeReadable(device: DeviceState, card: SimCard): boolean {
+  const count = (device.swipes.get(card) ?? 0) + 1;
+  device.swipes.set(card, count);
+  return card.unreadableSwipe !== true && count > (card.unreadableSwipes ?? 0);
+}
+
 /** "1.234,56" for 123456 centavos. */
 export function formatAmount(centavos: number): string {
   const reais = Math.floor(centavos / 100)

@@ -2,8 +2,9 @@
  * One host connection to the simulated PINPAD: a DeviceLink over the transport, and the
  * dispatcher that runs one command at a time (abecs.md §1.6, §9). A CAN aborts the running
  * command and nothing is answered for it; a new valid command aborts the running one too and is
- * answered instead. Unknown ids get ERR010, malformed commands the codec's status (011/019),
- * encrypted packets ERR003 (the simulator never establishes secure communication).
+ * answered instead. Unknown ids get ERR010 (and so do the Abecs TLV commands on a legacy-profile
+ * PINPAD), malformed commands the codec's status (011/019), encrypted packets ERR003 (the
+ * simulator never establishes secure communication).
  *
  * Logs carry command ids, lengths and statuses only, never packet contents.
  */
@@ -15,6 +16,7 @@ import type { ByteTransport } from '../transports/transport.js';
 import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
 import { CommandAborted } from './customer.js';
 import { ST, StatusReply, type CommandContext, type CommandHandler } from './handler.js';
+import { ABECS_TLV_COMMANDS } from './profiles.js';
 import type { DeviceState } from './state.js';
 
 export interface SimulatorSessionOptions {
@@ -105,15 +107,25 @@ export class SimulatorSession {
     await this.link.respond(encodeResponsePacket(response));
   }
 
+  /** The handler of a command this device's profile knows (a BibComp PINPAD has no TLV commands). */
+  private handlerFor(id: string): CommandHandler | undefined {
+    if (!this.device.profile.abecsCommands && ABECS_TLV_COMMANDS.has(id)) return undefined;
+    return this.handlers.get(id);
+  }
+
   private async respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponseEnvelope | undefined> {
     if (pktdata[0] === DC2) return { id: 'ERR', status: ST.NOSEC, blocks: [] };
     let cmd;
     try {
       cmd = decodeCommandPacket(pktdata);
     } catch {
+      // Block lengths that do not parse: an integrity error in a command the PINPAD knows is
+      // ST_INVPARM for that command (S220 §6.2.2); the training simulator answers ERR010.
+      const id = pktdata.subarray(0, 3).toString('latin1');
+      if (this.device.profile.envelopeErrorIsInvparm && this.handlerFor(id)) return { id, status: ST.INVPARM, blocks: [] };
       return { id: 'ERR', status: ST.INVCALL, blocks: [] };
     }
-    const handler = this.handlers.get(cmd.id);
+    const handler = this.handlerFor(cmd.id);
     this.device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
     if (!handler) return { id: 'ERR', status: ST.INVCALL, blocks: [] };
     const ctx: CommandContext = {
@@ -121,7 +133,9 @@ export class SimulatorSession {
       signal,
       notify: async (text) => {
         if (signal.aborted || this.closed) throw new CommandAborted();
-        await this.link.notify(text);
+        // NTM_MSG is 2×16 (S220 §2.3.3, §7.4), as the PPC-930 sent it (TRACE "NTM000032…");
+        // the training simulator keeps its historical unpadded text.
+        await this.link.notify(this.device.profile.name === 'training' ? text : text.padEnd(32).slice(0, 32));
       },
     };
     try {

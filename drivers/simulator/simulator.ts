@@ -24,6 +24,14 @@ import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
+import {
+  isSimulatorProfileName,
+  PROFILES,
+  resolveKeys,
+  SIMULATOR_PROFILE_NAMES,
+  type SimulatorKeySlots,
+  type SimulatorProfileName,
+} from './profiles.js';
 import { SimulatorSession } from './session.js';
 import {
   DEFAULT_SIMULATOR_TIMINGS,
@@ -41,14 +49,24 @@ export interface AutoCustomerOptions extends Omit<AutoCustomer, 'card'> {
 }
 
 export interface PinpadSimulatorOptions {
+  /**
+   * How literally the device reads the spec (profiles.ts, SIMULATOR_PROFILES): 'training' (the
+   * default, lenient), 'strict' (Abecs 2.20 to the letter), 'ppc930' (the Gertec PPC-930 of a
+   * real session), 'legacy' (BibComp 1.08). Identity options below win over the profile's.
+   */
+  readonly profile?: SimulatorProfileName;
+  /** Which key slots hold keys, per type; overrides the profile's (training: every slot). */
+  readonly keySlots?: SimulatorKeySlots;
+  /** GPN/GOX/GOC refuse PIN entry with ST_PINBUSY (044), as a PINPAD rate-limiting PINs does. */
+  readonly pinBusy?: boolean;
   readonly serialNumber?: string;
   readonly manufacturer?: string;
   readonly model?: string;
   readonly firmware?: string;
-  /** PP_SPECVER / GIN_SPECVER, "2.20" by default. */
+  /** PP_SPECVER / GIN_SPECVER, the profile's by default ("2.20"; ppc930 "2.12"; legacy "1.08"). */
   readonly specVersion?: string;
   readonly partNumber?: string;
-  /** EMV table versions already loaded, by acquirer (0 = global). */
+  /** EMV table versions already loaded, by acquirer (0 = global); overrides the profile's. */
   readonly tableVersions?: Readonly<Record<number, string>>;
   readonly logger?: DriverLogger;
   /** Multiplies every default time limit and host-given SPE_TIMEOUT (e.g. 0.001 in tests). */
@@ -94,6 +112,16 @@ function scaledTimings(timeScale: number, overrides: Partial<SimulatorTimings> |
   };
 }
 
+function checkKeySlots(slots: SimulatorKeySlots | undefined): void {
+  for (const [kind, list] of Object.entries(slots ?? {})) {
+    for (const slot of (list as readonly number[] | undefined) ?? []) {
+      if (!Number.isInteger(slot) || slot < 0 || slot > 99) {
+        throw new InvalidArgumentError(`keySlots.${kind} lists ${slot}; key slots are integers from 0 to 99.`);
+      }
+    }
+  }
+}
+
 function resolveAutoCustomer(auto: AutoCustomerOptions): AutoCustomer {
   const { card, ...rest } = auto;
   return card === undefined ? rest : { ...rest, card: resolveCard(card) };
@@ -115,20 +143,32 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     if (auto && (!Number.isFinite(auto.delayMs) || auto.delayMs < 0)) {
       throw new InvalidArgumentError('autoCustomer.delayMs must be a number of milliseconds ≥ 0.');
     }
+    const profileName = options.profile ?? 'training';
+    if (!isSimulatorProfileName(profileName)) {
+      throw new InvalidArgumentError(
+        `There is no simulator profile named "${String(profileName)}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}.`,
+      );
+    }
+    const profile = PROFILES[profileName];
+    checkKeySlots(options.keySlots);
+    const defaults = profile.identity;
     this.device = new DeviceState(
       {
-        serialNumber: options.serialNumber ?? 'SIM0000000000001',
-        manufacturer: options.manufacturer ?? 'PINBRIDGE SIM',
-        model: options.model ?? 'PBSIM-1',
-        firmware: options.firmware ?? 'SIMOS 1.0',
-        specVersion: options.specVersion ?? '2.20',
-        partNumber: options.partNumber ?? 'PBSIM-1',
+        serialNumber: options.serialNumber ?? defaults.serialNumber,
+        manufacturer: options.manufacturer ?? defaults.manufacturer,
+        model: options.model ?? defaults.model,
+        firmware: options.firmware ?? defaults.firmware,
+        specVersion: options.specVersion ?? defaults.specVersion,
+        partNumber: options.partNumber ?? defaults.partNumber,
       },
       scaledTimings(timeScale, options.timings),
       options.logger ?? silentLogger,
-      options.tableVersions,
+      options.tableVersions ?? profile.tableVersions,
       auto ? resolveAutoCustomer(auto) : undefined,
       timeScale,
+      profile,
+      resolveKeys(profile, options.keySlots),
+      { pinBusy: options.pinBusy === true },
     );
     this.linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {
@@ -138,9 +178,14 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     this.device.on('display', (display) => this.emit('display', display));
   }
 
-  /** The two 16-column lines the customer sees (trailing spaces removed). */
+  /** The 16-column lines the customer sees (as many as the profile's display; trailing spaces removed). */
   get display(): DisplayState {
     return this.device.display;
+  }
+
+  /** The device profile this simulator follows. */
+  get profile(): SimulatorProfileName {
+    return this.device.profile.name;
   }
 
   /** Keys the customer presses: `keypad.type('12345678909')`, `keypad.press('enter')`. */

@@ -9,6 +9,7 @@ import { silentLogger, type DriverLogger } from '../log.js';
 import { normalizeDisplay2x16, DISPLAY_COLUMNS } from '../abecs/text.js';
 import type { SimCard } from './cards.js';
 import { CustomerEvents, Keypad } from './customer.js';
+import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from './profiles.js';
 import { EmvTableStore } from './tables.js';
 
 export interface SimulatorIdentity {
@@ -87,7 +88,17 @@ export interface Transaction {
 }
 
 export interface DisplayState {
-  readonly lines: [string, string];
+  /**
+   * Every text line of the display, top to bottom (as many as the profile's PP_DSPTXTSZ says:
+   * 2 for training and legacy, 4 strict, 8 ppc930), each ≤ 16 columns, trailing spaces trimmed.
+   */
+  readonly lines: readonly string[];
+}
+
+/** Scenario switches that are not card behaviour. */
+export interface DeviceScenario {
+  /** GPN/GOX/GOC answer ST_PINBUSY (044) instead of opening a PIN screen (S220 §3.1.1). */
+  readonly pinBusy?: boolean;
 }
 
 export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
@@ -108,7 +119,16 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   atc = 0;
   opened = false;
   backlight = false;
-  private shown: [string, string] = ['', ''];
+  /**
+   * RSP_STAT of the last GCX or GOX that answered: PP_ICCSTAT of a later magnetic read is
+   * derived from it (S220 §6.9.1.1). Undefined before any.
+   */
+  lastCardStatus: { readonly command: 'GCX' | 'GOX'; readonly status: number } | undefined;
+  /** Swipes seen per card, for `SimCard.unreadableSwipes`. */
+  readonly swipes = new Map<SimCard, number>();
+  /** Key slots holding keys (profile defaults, or the `keySlots` option). */
+  readonly keys: LoadedKeys;
+  private shown: readonly string[];
 
   constructor(
     readonly identity: SimulatorIdentity,
@@ -118,9 +138,19 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     readonly autoCustomer: AutoCustomer | undefined = undefined,
     /** Multiplies time limits the host gives in seconds (SPE_TIMEOUT), so tests can run fast. */
     readonly timeScale = 1,
+    readonly profile: SimulatorProfile = PROFILES.training,
+    keys: LoadedKeys = resolveKeys(profile, undefined),
+    readonly scenario: DeviceScenario = {},
   ) {
     super();
     this.tables = new EmvTableStore(tableVersions);
+    this.keys = keys;
+    this.shown = Array.from({ length: profile.display.lines }, () => '');
+  }
+
+  /** Text lines of the display (PP_DSPTXTSZ). */
+  get lineCount(): number {
+    return this.profile.display.lines;
   }
 
   /** A host-given time limit in seconds, as milliseconds on this simulator's clock. */
@@ -129,27 +159,33 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   }
 
   get display(): DisplayState {
-    return { lines: [this.shown[0], this.shown[1]] };
+    return { lines: [...this.shown] };
   }
 
-  /** Shows a 2×16 message given as 32 characters (chars 1–16 line 1, 17–32 line 2). */
+  /**
+   * Shows a fixed 2×16 message given as 32 characters (DSP, CLO, RMC: chars 1–16 line 1, 17–32
+   * line 2); the lines below are cleared.
+   */
   show2x16(message: string): void {
     const normal = normalizeDisplay2x16(message);
     this.setLines(normal.slice(0, DISPLAY_COLUMNS), normal.slice(DISPLAY_COLUMNS));
   }
 
-  /** Shows two lines, each cut to 16 columns. */
-  setLines(line1: string, line2: string): void {
+  /**
+   * Shows lines from the top, each cut to 16 columns (control characters shown as spaces); lines
+   * beyond the display are dropped, the display's other lines are cleared.
+   */
+  setLines(...lines: readonly string[]): void {
     const blankControls = (ch: string): string => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch);
     const clean = (line: string): string => [...line].map(blankControls).join('').slice(0, DISPLAY_COLUMNS).trimEnd();
-    const next: [string, string] = [clean(line1), clean(line2)];
-    if (next[0] === this.shown[0] && next[1] === this.shown[1]) return;
+    const next = Array.from({ length: this.lineCount }, (_, index) => clean(lines[index] ?? ''));
+    if (next.every((line, index) => line === this.shown[index])) return;
     this.shown = next;
     this.emit('display', this.display);
   }
 
   clearDisplay(): void {
-    this.setLines('', '');
+    this.setLines();
   }
 
   /** CLO/CLX/OPN: stored tracks and the transaction are forgotten, the ICC is powered off. */

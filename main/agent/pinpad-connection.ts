@@ -1,18 +1,45 @@
 /**
  * Opens a `Pinpad` from a `--port` address. Besides the transport addresses
  * (drivers/transports/address.ts) the CLI accepts `sim`: a simulated PINPAD in this process,
- * for trying commands out without hardware.
+ * for trying commands out without hardware, and `sim:<profile>` for one that behaves like a
+ * given kind of device (`sim:strict`, `sim:ppc930`, `sim:legacy`; `sim` = `sim:training`).
  */
 import { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';
 import { createTransport } from '../../drivers/transports/address.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../drivers/simulator/index.js';
+import { TransportError } from '../../drivers/transports/transport.js';
+import {
+  isSimulatorProfileName,
+  PinpadSimulator,
+  SIMULATOR_PROFILE_NAMES,
+  startMemorySimulator,
+  type PinpadSimulatorOptions,
+  type SimulatorProfileName,
+} from '../../drivers/simulator/index.js';
 
 export const SIMULATOR_ADDRESS = 'sim';
 
+/**
+ * The simulator profile an address names: `sim` → 'training', `sim:<profile>` → that profile;
+ * undefined for any other address. An unknown profile is an INVALID_PORT TransportError.
+ */
+export function simulatorProfileOf(address: string): SimulatorProfileName | undefined {
+  const text = address.trim().toLowerCase();
+  if (text === SIMULATOR_ADDRESS) return 'training';
+  if (!text.startsWith(`${SIMULATOR_ADDRESS}:`)) return undefined;
+  const name = text.slice(SIMULATOR_ADDRESS.length + 1);
+  if (!isSimulatorProfileName(name)) {
+    throw new TransportError(
+      'INVALID_PORT',
+      `"${address.trim()}" names no simulator profile; use sim or sim:<profile> with one of ${SIMULATOR_PROFILE_NAMES.join(', ')}.`,
+    );
+  }
+  return name;
+}
+
 export interface PinpadConnection {
   readonly pinpad: Pinpad;
-  /** The in-process simulator when the address was `sim`. */
+  /** The in-process simulator when the address was `sim` or `sim:<profile>`. */
   readonly simulator?: PinpadSimulator;
   /** Closes the PINPAD (CLO with `message` when given, `null` to skip CLO) and everything opened. */
   close(message?: string | null): Promise<void>;
@@ -20,14 +47,15 @@ export interface PinpadConnection {
 
 export interface ConnectOptions {
   readonly logger: DriverLogger;
-  /** Options of the in-process simulator (address `sim`). */
+  /** Options of the in-process simulator (address `sim` or `sim:<profile>`; the address's profile wins). */
   readonly simulator?: PinpadSimulatorOptions;
 }
 
 /** Creates the transport and opens the PINPAD (CAN, OPN). */
 export async function connectPinpad(address: string, options: ConnectOptions): Promise<PinpadConnection> {
-  if (address.trim().toLowerCase() === SIMULATOR_ADDRESS) {
-    const simulator = new PinpadSimulator({ logger: options.logger, ...options.simulator });
+  const profile = simulatorProfileOf(address);
+  if (profile !== undefined) {
+    const simulator = new PinpadSimulator({ logger: options.logger, ...options.simulator, profile });
     const served = await startMemorySimulator(simulator, { name: 'sim' });
     // An in-memory link carries no line noise and no bytes in flight after EOT: the half-second
     // of silence a serial line is given to settle after the start-up CAN would only delay the start.

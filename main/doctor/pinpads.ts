@@ -8,7 +8,7 @@ import { Pinpad, type PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { listSerialPinpads, type ListPorts, type SerialPinpadInfo } from '../../drivers/transports/discovery.js';
-import { connectPinpad, SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
+import { connectPinpad, simulatorProfileOf } from '../agent/pinpad-connection.js';
 import { bilingual, checkResult, codeOf, DeadlineError, formatDuration, messageOf, shellQuote, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
 
 export interface PinpadsCheckOptions {
@@ -25,7 +25,7 @@ export interface PinpadsCheckOptions {
 
 /** Opens the PINPAD at `address`, reads its identification and closes it, within `timeoutMs`. */
 export async function identifyPinpad(address: string, timeoutMs: number, logger: DriverLogger = silentLogger): Promise<PinpadInfo> {
-  if (address.trim().toLowerCase() === SIMULATOR_ADDRESS) {
+  if (simulatorProfileOf(address) !== undefined) {
     // The in-process simulator cannot hang; it is opened the way `pinbridge start --port sim` opens it.
     const connection = await connectPinpad(address, { logger });
     try {
@@ -234,7 +234,7 @@ type IdentifyOutcome =
 async function identifyAddress(address: string, timeoutMs: number, logger: DriverLogger): Promise<IdentifyOutcome> {
   let kind: string;
   try {
-    kind = address.trim().toLowerCase() === SIMULATOR_ADDRESS ? 'simulator' : parseTransportAddress(address).kind;
+    kind = simulatorProfileOf(address) !== undefined ? 'simulator' : parseTransportAddress(address).kind;
   } catch (error) {
     return { ok: false, address, kind: undefined, error };
   }

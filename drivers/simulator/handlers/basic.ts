@@ -17,7 +17,7 @@ import { DISPLAY_COLUMNS } from '../../abecs/text.js';
 import { truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey } from '../customer.js';
 import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
-import { nextKey, queueCard, readDigits, typeScript } from '../interaction.js';
+import { nextKey, queueCard, readDigits, swipeReadable, typeScript } from '../interaction.js';
 import { resolveCard, TEST_CARDS } from '../cards.js';
 import type { DeviceState } from '../state.js';
 
@@ -69,7 +69,8 @@ const gin = defineHandler(ginCommand, (req, { device }) => {
       kind: 'general' as const,
       manufacturer: id.manufacturer.slice(0, 20),
       model: id.model.slice(0, 19),
-      contactless: true,
+      // GIN_CTLSSUP: "C" only on a PINPAD with an antenna (the legacy profile has none).
+      contactless: device.profile.contactless,
       firmware: id.firmware.slice(0, 20),
       specVersion: id.specVersion.slice(0, 4),
       managerVersion: MANAGER_VERSION,
@@ -92,12 +93,32 @@ function align(line: string, horizontal: DexOptions['horizontal'] | undefined): 
   return text;
 }
 
-/** Free text on the 2×16 screen: the first two lines, each cut to 16 columns. */
+/**
+ * Free text (DEX, CLX and GCX SPE_DSPMSG, the MNU title) split into lines: CR (0Dh) breaks a line,
+ * and so does any other character below 20h (S220 §6.5.4 "qualquer caractere menor do que 20h
+ * [...] deve ser considerado como quebra de linha"). The codecs may already have turned CR into
+ * "\n"; both are below 20h.
+ */
+export function freeTextLines(text: string): string[] {
+  const lines: string[] = [''];
+  for (const ch of text) {
+    if (ch.charCodeAt(0) < 0x20) lines.push('');
+    else lines[lines.length - 1] += ch;
+  }
+  return lines;
+}
+
+/**
+ * Free text on the display: as many lines as the display has (PP_DSPTXTSZ), each cut to 16
+ * columns; DEX_OPTIONS may align it (2.20).
+ */
 export function showFreeText(device: DeviceState, text: string, options?: DexOptions): void {
-  const lines = text.split('\n');
-  let shown = lines.slice(0, 2);
-  if (options?.vertical === 'bottom' && lines.length === 1) shown = ['', lines[0]!];
-  device.setLines(align(shown[0] ?? '', options?.horizontal), align(shown[1] ?? '', options?.horizontal));
+  const height = device.lineCount;
+  const lines = freeTextLines(text).slice(0, height);
+  const spare = height - lines.length;
+  const top = options?.vertical === 'bottom' ? spare : options?.vertical === 'center' ? Math.floor(spare / 2) : 0;
+  const shown = [...Array.from({ length: top }, () => ''), ...lines];
+  device.setLines(...shown.map((line) => align(line, options?.horizontal)));
 }
 
 const dsp = defineHandler(dspCommand, (req, { device }) => {
@@ -180,6 +201,8 @@ const cex = defineHandler(cexCommand, async (req, ctx) => {
     if (next?.how === 'tap' && req.contactless) return { event: 'contactlessDetected' };
     if (next?.how === 'swipe' && req.magstripe) {
       device.nextCard = undefined;
+      // No readable track: the event alone, no track fields and nothing kept for GTK (S220 §6.5.1).
+      if (!swipeReadable(device, next.card)) return { event: 'cardSwiped' };
       device.swipedCard = next.card;
       return { event: 'cardSwiped', tracks: swipeTracks(next.card, req.panMask) };
     }
@@ -204,9 +227,11 @@ const cex = defineHandler(cexCommand, async (req, ctx) => {
             act: () => {
               if (req.key && (auto.keys !== undefined || !(req.contactless || req.magstripe || req.icc === 'insertion'))) {
                 typeScript(device, auto.keys ?? '{enter}');
-              } else {
+              } else if (auto.matchApplication !== true) {
                 queueCard(device, auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit);
               }
+              // A customer who hands over the card matching the sale waits for the card command
+              // that names the application (GCR/GCX); CEX does not.
             },
           },
         }
@@ -303,9 +328,11 @@ const gcd = defineHandler(gcdCommand, async (req, ctx) => {
  */
 const mnu = defineHandler(mnuCommand, async (req, ctx) => {
   const { device } = ctx;
-  const title = (req.title ?? '').split('\n')[0] ?? '';
+  // The title takes the lines above the last one (one line on a 2×16 display), the highlighted
+  // option the line below it.
+  const title = req.title === undefined ? [''] : freeTextLines(req.title).slice(0, Math.max(1, device.lineCount - 1));
   let highlight = 0;
-  const render = (): void => device.setLines(title, req.options[highlight]!);
+  const render = (): void => device.setLines(...title, req.options[highlight]!);
   render();
   const idleMs = req.timeoutSeconds === undefined ? undefined : device.hostSeconds(req.timeoutSeconds);
   try {

@@ -11,15 +11,17 @@ import { gcrCommand, type GcrStartRequest, type GcrResult } from '../../abecs/co
 import { gcxCommand, type GcxRequest, type GcxResult } from '../../abecs/commands/gcx.js';
 import { gedCommand } from '../../abecs/commands/ged.js';
 import { gocCommand } from '../../abecs/commands/goc.js';
-import { goxCommand } from '../../abecs/commands/gox.js';
+import { goxCommand, type GoxRequest, type GoxResult } from '../../abecs/commands/gox.js';
 import { gpnCommand } from '../../abecs/commands/gpn.js';
-import type { CardType, ChipDecision } from '../../abecs/card-params.js';
+import type { CardType, ChipDecision, PinMethod } from '../../abecs/card-params.js';
 import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
 import { emvDataFor, type Cryptogram } from '../emv-data.js';
 import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
-import { capturePin, formatAmount, waitForCard, type PresentedCard } from '../interaction.js';
+import { capturePin, formatAmount, swipeReadable, waitForCard, type PresentedCard } from '../interaction.js';
+import { keyLoaded } from '../profiles.js';
 import type { CardTypeCode, DeviceState, Transaction } from '../state.js';
+import { freeTextLines } from './basic.js';
 
 const PIN_MIN = 4;
 const PIN_MAX = 12;
@@ -43,11 +45,14 @@ function recordOf(card: SimCard): string {
   return String(brand + (applicationTypeOf(card) === '02' ? 10 : 0)).padStart(2, '0');
 }
 
-/** The card prompt: amount on line 1 when shown, the insert/tap/swipe request below. */
+/**
+ * The card prompt: amount on line 1 when shown, the insert/tap/swipe request below. GCX's
+ * SPE_DSPMSG replaces both (S220 §3.7.1): free text, CR-separated, as many lines as the display
+ * has; it stays until a card is presented.
+ */
 function showCardPrompt(device: DeviceState, amount: number, ctls: boolean, custom?: string): void {
   if (custom !== undefined) {
-    const [line1 = '', line2 = ''] = custom.split('\n');
-    device.setLines(line1, line2);
+    device.setLines(...freeTextLines(custom));
     return;
   }
   const request: [string, string] = ctls ? ['APROXIME, INSIRA', 'OU PASSE CARTAO'] : ['INSIRA OU PASSE', 'O CARTAO'];
@@ -65,6 +70,59 @@ async function announceSelection(ctx: CommandContext, card: SimCard): Promise<vo
 async function processing(ctx: CommandContext): Promise<void> {
   ctx.device.setLines('PROCESSANDO...', '');
   if (ctx.device.timings.processingMs > 0) await sleep(ctx.device.timings.processingMs, ctx.signal);
+}
+
+/** RSP_STAT of the ICC failure a `SimCard.iccFailure` chip causes on insertion. */
+const ICC_FAILURE_STATUS = { mute: ST.DUMBCARD, error: ST.ERRCARD, fallback: ST.ERRFALLBACK, noApplication: ST.CARDAPPNAV } as const;
+
+/**
+ * A failing chip answers its ICC error once powered (GCR/GCX after PROCESSANDO...); the display
+ * is cleared (S220 §7.3.1, error) and the card stays in the slot until the customer takes it.
+ */
+function failChip(device: DeviceState, presented: PresentedCard): void {
+  const failure = presented.card.iccFailure;
+  if (presented.how !== 'insert' || failure === undefined) return;
+  device.transaction = undefined;
+  device.clearDisplay();
+  throw new StatusReply(ICC_FAILURE_STATUS[failure]);
+}
+
+/**
+ * PP_ICCSTAT of a magnetic read (S220 §6.9.1.1): "2" when the GCX just before answered
+ * ST_CARDAPPNAV, "1" when it answered ST_DUMBCARD/ST_ERRCARD or the GCX/GOX just before answered
+ * ST_ERRFALLBACK, else "0".
+ */
+function iccStatusOf(device: DeviceState): number {
+  const last = device.lastCardStatus;
+  if (!last) return 0;
+  if (last.command === 'GCX' && last.status === ST.CARDAPPNAV) return 2;
+  if (last.command === 'GCX' && (last.status === ST.DUMBCARD || last.status === ST.ERRCARD)) return 1;
+  return last.status === ST.ERRFALLBACK ? 1 : 0;
+}
+
+/** Runs a GCX/GOX and remembers the status it answers, for the next magnetic read's PP_ICCSTAT. */
+async function rememberStatus<T>(device: DeviceState, command: 'GCX' | 'GOX', run: () => Promise<T>): Promise<T> {
+  try {
+    const result = await run();
+    device.lastCardStatus = { command, status: ST.OK };
+    return result;
+  } catch (error) {
+    if (error instanceof StatusReply) device.lastCardStatus = { command, status: error.status };
+    throw error;
+  }
+}
+
+/**
+ * Before any PIN screen (S220 §6.5.11; for GOC/GOX only when the PIN goes online, §6.9.3.1): the
+ * key must be loaded (ST_ERRKEY otherwise) and the PINPAD must accept a PIN entry now
+ * (ST_PINBUSY under the `pinBusy` scenario).
+ */
+function checkPinEntry(device: DeviceState, key: { method: PinMethod; index: number } | undefined): void {
+  if (key) {
+    const slots = key.method === 'dukpt' ? device.keys.dukptPin : device.keys.mkPin;
+    if (!keyLoaded(slots, key.index)) throw new StatusReply(ST.ERRKEY);
+  }
+  if (device.scenario.pinBusy) throw new StatusReply(ST.PINBUSY);
 }
 
 /** The customer pulls a `removeEarly` card right after it was read. */
@@ -144,7 +202,8 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
   }
   device.gcrResume = undefined;
   device.transaction = undefined;
-  const ctls = start.ctlsEnabled ?? true;
+  // A PINPAD without an antenna ignores the contactless request (legacy profile).
+  const ctls = (start.ctlsEnabled ?? true) && device.profile.contactless;
   showCardPrompt(device, start.amount, ctls);
   const presented = await waitForCard(ctx, {
     icc: true,
@@ -157,8 +216,14 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
     device.clearDisplay();
     throw new StatusReply(ST.TIMEOUT);
   }
+  if (presented.how === 'swipe' && !swipeReadable(device, presented.card)) {
+    // GCR has no "swiped, nothing read" answer: a stripe with no readable track is ST_MCDATAERR.
+    device.clearDisplay();
+    throw new StatusReply(ST.MCDATAERR);
+  }
   if (presented.how === 'insert') {
     await processing(ctx);
+    failChip(device, presented);
     if (start.tableVersion.trim() !== device.tables.version(start.acquirer).trim()) {
       device.gcrResume = { request: start, card: presented.card };
       device.clearDisplay();
@@ -187,7 +252,7 @@ function maskPanWith(pan: string, mask: GcxRequest['panMask']): string {
   return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
 }
 
-function gcxResult(t: Transaction, req: GcxRequest): GcxResult {
+function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResult {
   const { card } = t;
   const mag = t.cardType === '00';
   const pan = maskPanWith(card.pan, req.panMask);
@@ -200,7 +265,7 @@ function gcxResult(t: Transaction, req: GcxRequest): GcxResult {
     issuerCountry: card.issuerCountry ?? '076',
     expiry: card.expiry,
   };
-  if (mag) return { ...base, iccStatus: 0, track1 };
+  if (mag) return { ...base, iccStatus, track1 };
   return {
     ...base,
     aidTableInfo: [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
@@ -213,11 +278,15 @@ function gcxResult(t: Transaction, req: GcxRequest): GcxResult {
 }
 
 /** GCX: like GCR without the table-version check; SPE_TIMEOUT and the CTLS cap end the wait. */
-const gcx = defineHandler(gcxCommand, async (req, ctx) => {
+const gcx = defineHandler(gcxCommand, (req, ctx) => rememberStatus(ctx.device, 'GCX', () => readCardGcx(req, ctx)));
+
+async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxResult> {
   const { device } = ctx;
+  // From the GCX before this one (S220 §6.9.1.1), read before this one's own status replaces it.
+  const iccStatus = iccStatusOf(device);
   device.transaction = undefined;
   device.gcrResume = undefined;
-  const ctls = req.options?.contactless ?? false;
+  const ctls = (req.options?.contactless ?? false) && device.profile.contactless;
   const amount = req.options?.hideAmount ? 0 : (req.amount ?? 0);
   showCardPrompt(device, amount, ctls, req.prompt);
   const hostLimit = req.timeout === undefined ? undefined : device.hostSeconds(req.timeout);
@@ -228,7 +297,19 @@ const gcx = defineHandler(gcxCommand, async (req, ctx) => {
     device.clearDisplay();
     throw new StatusReply(ST.TIMEOUT);
   }
-  if (presented.how === 'insert') await processing(ctx);
+  if (presented.how === 'swipe') {
+    // "Após a inserção, passagem ou aproximação do cartão, a mensagem deve ser imediatamente
+    // apagada" (S220 §6.9.1); the training simulator keeps its historical display.
+    if (device.profile.name !== 'training') device.clearDisplay();
+    if (!swipeReadable(device, presented.card)) {
+      // Swiped, no track read: ST_OK with no track fields (S220 §6.9.1.1); nothing for GTK/GPN.
+      return { cardType: 'magstripe', cardTypeCode: '00', iccStatus };
+    }
+  }
+  if (presented.how === 'insert') {
+    await processing(ctx);
+    failChip(device, presented);
+  }
   const acquirer = req.aids?.[0]?.acquirer ?? req.acquirer ?? 1;
   const transaction = startTransaction(device, presented, 'GCX', {
     amount: req.amount ?? 0,
@@ -238,8 +319,8 @@ const gcx = defineHandler(gcxCommand, async (req, ctx) => {
   });
   if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
   maybeRemoveEarly(device, presented);
-  return gcxResult(transaction, req);
-});
+  return gcxResult(transaction, req, iccStatus);
+}
 
 /** GED: EMV data of the card read by GCX (chip or contactless). */
 const ged = defineHandler(gedCommand, (req, { device }) => {
@@ -291,7 +372,7 @@ interface FirstAcResult {
 async function firstGenerateAc(
   ctx: CommandContext,
   t: Transaction,
-  options: { forceOnline: boolean; dukpt: boolean; idleMs: number; prompt?: string },
+  options: { forceOnline: boolean; key: { method: PinMethod; index: number }; idleMs: number; prompt?: string },
 ): Promise<FirstAcResult> {
   const { card } = t;
   let decision: ChipDecision =
@@ -300,6 +381,13 @@ async function firstGenerateAc(
   let offlinePin = false;
   let onlinePin: FirstAcResult['onlinePin'];
   if (card.requiresPin && decision !== 'declined') {
+    try {
+      // The key encrypts an online PIN only; an offline PIN goes to the chip (S220 §6.9.3.1).
+      checkPinEntry(ctx.device, decision === 'goOnline' ? options.key : undefined);
+    } catch (error) {
+      ctx.device.clearDisplay(); // "apagar o display em caso de erro" (S220 §6.9.3)
+      throw error;
+    }
     await ctx.notify('SOLICITE A SENHA');
     const prompt = options.prompt ?? (t.amount > 0 ? `VALOR: ${formatAmount(t.amount)}` : 'DIGITE A SENHA');
     const pin = await capturePin(ctx, {
@@ -307,7 +395,7 @@ async function firstGenerateAc(
       min: PIN_MIN,
       max: PIN_MAX,
       idleMs: options.idleMs,
-      dukpt: options.dukpt,
+      dukpt: options.key.method === 'dukpt',
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
     // Online cards send the PIN to the issuer; offline ones have the chip verify it.
@@ -326,7 +414,7 @@ const goc = defineHandler(gocCommand, async (req, ctx) => {
   await processing(ctx);
   const result = await firstGenerateAc(ctx, t, {
     forceOnline: req.forceOnline,
-    dukpt: req.pinMethod === 'dukpt',
+    key: { method: req.pinMethod, index: req.keyIndex },
     idleMs: ctx.device.timings.pinIdleMs,
   });
   const tags = [...req.tags, ...(req.tags2 ?? [])];
@@ -343,7 +431,9 @@ const goc = defineHandler(gocCommand, async (req, ctx) => {
   };
 });
 
-const gox = defineHandler(goxCommand, async (req, ctx) => {
+const gox = defineHandler(goxCommand, (req, ctx) => rememberStatus(ctx.device, 'GOX', () => goOnChipGox(req, ctx)));
+
+async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxResult> {
   const t = chipTransaction(ctx.device, 'GCX');
   if (req.acquirer !== t.acquirer) throw new StatusReply(ST.INVPARM);
   if (req.amount !== undefined) {
@@ -353,7 +443,7 @@ const gox = defineHandler(goxCommand, async (req, ctx) => {
   await processing(ctx);
   const result = await firstGenerateAc(ctx, t, {
     forceOnline: req.options?.forceOnline ?? false,
-    dukpt: req.pinMethod === 'dukpt',
+    key: { method: req.pinMethod, index: req.keyIndex },
     idleMs: req.timeout === undefined ? ctx.device.timings.pinIdleMs : ctx.device.hostSeconds(req.timeout),
     ...(req.pinPrompt === undefined ? {} : { prompt: req.pinPrompt.split('\n')[0] ?? '' }),
   });
@@ -367,7 +457,7 @@ const gox = defineHandler(goxCommand, async (req, ctx) => {
     ...(result.onlinePin && req.pinMethod === 'dukpt' ? { ksn: result.onlinePin.ksn } : {}),
     emvData: emvDataFor(emvContext(t, cryptogramOf(result.decision)), req.tagList),
   };
-});
+}
 
 // ------------------------------------------------------------------------------------------------
 // FNC / FCX: the second Generate AC
@@ -425,6 +515,8 @@ const gpn = defineHandler(gpnCommand, async (req, ctx) => {
   const { device } = ctx;
   const stored = device.transaction?.card ?? device.swipedCard;
   if (req.pan === undefined && !stored) throw new StatusReply(ST.INVCALL);
+  // "Deve-se verificar a existência da chave [...] antes da captura dos dados" (S220 §6.5.11).
+  checkPinEntry(device, { method: req.method, index: req.keyIndex });
   const lines = [req.message.slice(0, 16).trimEnd(), req.message.slice(16).trimEnd()];
   try {
     return await capturePin(ctx, {

@@ -8,29 +8,41 @@ import { tliCommand } from '../../abecs/commands/tli.js';
 import { tlrCommand } from '../../abecs/commands/tlr.js';
 import { PP, ppKsnTdesData, ppKsnTdesPin, ppTableVersion } from '../../abecs/ids.js';
 import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
+import { keyLoaded, keyMapOf } from '../profiles.js';
 import type { DeviceState } from '../state.js';
 import { MANAGER_VERSION } from './basic.js';
 
 /** Bytes the simulator pretends to have free for table records. */
 const TABLE_MEMORY = 256 * 1024;
-/** Every key slot 00–99 holds a key: the simulator never answers ST_ERRKEY. */
-const ALL_SLOTS_LOADED = '1'.repeat(100);
+/** The reserved key maps (8030h, 8031h, 8034h) the PPC-930 fills with '0' in its GIX answer. */
+const RESERVED_MAPS = [0x8030, 0x8031, 0x8034] as const;
 
 const text = (id: number, value: string): GixItem => ({ id, value: Buffer.from(value, 'latin1') });
 
-/** The items a parameterless GIX returns (the † items of abecs.md §2.5), ascending id. */
-function standardItems(device: DeviceState): GixItem[] {
-  const id = device.identity;
-  const version = MANAGER_VERSION.padEnd(16);
+function tlrMemory(): GixItem {
   const memory = Buffer.alloc(4);
   memory.writeUInt32BE(TABLE_MEMORY, 0);
+  return { id: PP.TLRMEM, value: memory };
+}
+
+/** PP_DSPTXTSZ "LLCC" of the profile's display. */
+function textSize(device: DeviceState): string {
+  const { lines, columns } = device.profile.display;
+  return String(lines).padStart(2, '0') + String(columns).padStart(2, '0');
+}
+
+/** The items a parameterless GIX returns (the † items of abecs.md §2.5), ascending id. */
+function standardItems(device: DeviceState): GixItem[] {
+  if (device.profile.name === 'ppc930') return ppc930Items(device);
+  const id = device.identity;
+  const version = MANAGER_VERSION.padEnd(16);
   return [
     text(PP.SERNUM, id.serialNumber.slice(0, 32)),
     text(PP.PARTNBR, id.partNumber.slice(0, 32)),
-    text(PP.MODEL, `${id.model};64MB`.slice(0, 20)),
+    text(PP.MODEL, `${id.model};${device.profile.identity.memory}`.slice(0, 20)),
     text(PP.MNNAME, id.manufacturer.slice(0, 20)),
     // CTLS yes, text display, ICC reader, magnetic reader, no SAM.
-    text(PP.CAPAB, '1011000000'),
+    text(PP.CAPAB, device.profile.capabilities),
     text(PP.SOVER, id.firmware.slice(0, 20)),
     text(PP.SPECVER, id.specVersion.slice(0, 4)),
     text(PP.MANVERS, version),
@@ -41,14 +53,55 @@ function standardItems(device: DeviceState): GixItem[] {
     text(PP.CTLSVER, 'SIM CTLS 1.0'),
     text(PP.MCTLSVER, 'SIM MC 1.0'),
     text(PP.VCTLSVER, 'SIM VISA 1.0'),
-    text(PP.DSPTXTSZ, '0216'),
-    text(PP.DSPGRSZ, '00000000'),
+    text(PP.DSPTXTSZ, textSize(device)),
+    text(PP.DSPGRSZ, device.profile.graphicSize),
     text(PP.MFSUP, '000'),
-    text(PP.MKTDESP, ALL_SLOTS_LOADED),
-    text(PP.MKTDESD, ALL_SLOTS_LOADED),
-    text(PP.DKPTTDESP, ALL_SLOTS_LOADED),
-    text(PP.DKPTTDESD, ALL_SLOTS_LOADED),
-    { id: PP.TLRMEM, value: memory },
+    text(PP.MKTDESP, keyMapOf(device.keys.mkPin)),
+    text(PP.MKTDESD, keyMapOf(device.keys.mkData)),
+    text(PP.DKPTTDESP, keyMapOf(device.keys.dukptPin)),
+    text(PP.DKPTTDESD, keyMapOf(device.keys.dukptData)),
+    tlrMemory(),
+  ];
+}
+
+/**
+ * The PPC-930's parameterless GIX, item for item in the TRACE's order (17:36:29): kernel
+ * versions as it reported them (8016h before 8012h), no 2.20 items (PP_CTLSCAPAB), the
+ * reserved maps 8030h/8031h/8034h, PP_TLRMEM last. Identity fields come from the options.
+ */
+function ppc930Items(device: DeviceState): GixItem[] {
+  const id = device.identity;
+  const version = '002.14 200921   ';
+  const reserved = new Map(RESERVED_MAPS.map((mapId) => [mapId, text(mapId, '0'.repeat(100))]));
+  return [
+    text(PP.SERNUM, id.serialNumber.slice(0, 32)),
+    text(PP.PARTNBR, id.partNumber.slice(0, 32)),
+    text(PP.MODEL, `${id.model};${device.profile.identity.memory}`.slice(0, 20)),
+    text(PP.MNNAME, id.manufacturer.slice(0, 20)),
+    text(PP.CAPAB, device.profile.capabilities),
+    text(PP.SOVER, id.firmware.slice(0, 20)),
+    text(PP.SPECVER, id.specVersion.slice(0, 4)),
+    text(PP.MANVERS, version),
+    text(PP.APPVERS, version),
+    text(PP.GENVERS, version),
+    text(PP.KRNLVER, '1.19'),
+    text(PP.CTLSVER, '1.0.3-20170613'),
+    text(PP.PUREVER, '1.0.1-20180614'),
+    text(PP.MCTLSVER, '3.0.3-20170613'),
+    text(PP.VCTLSVER, '1.0.2-20171120'),
+    text(PP.AECTLSVER, '1.0.1-20170601'),
+    text(PP.DPCTLSVER, '1.0.0-20150224'),
+    text(PP.DSPTXTSZ, textSize(device)),
+    text(PP.DSPGRSZ, device.profile.graphicSize),
+    text(PP.MFSUP, '11'),
+    reserved.get(0x8030)!,
+    reserved.get(0x8031)!,
+    text(PP.MKTDESP, keyMapOf(device.keys.mkPin)),
+    text(PP.MKTDESD, keyMapOf(device.keys.mkData)),
+    reserved.get(0x8034)!,
+    text(PP.DKPTTDESP, keyMapOf(device.keys.dukptPin)),
+    text(PP.DKPTTDESD, keyMapOf(device.keys.dukptData)),
+    tlrMemory(),
   ];
 }
 
@@ -58,13 +111,17 @@ function slotKsn(device: DeviceState, slot: number): Buffer {
   return Buffer.from(`FFFF${serial}${slot.toString(16).padStart(2, '0')}0000`, 'hex');
 }
 
-/** One requested id: a standard item, a DUKPT KSN or a loaded table version; else nothing. */
+/**
+ * One requested id: a standard item, the KSN of a loaded DUKPT slot or a loaded table version;
+ * else nothing (the TRACE's GIX asking 9101h and 9105h got only 9101h back).
+ */
 function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id: number): GixItem | undefined {
   const known = standard.get(id);
   if (known) return known;
   const slot = id & 0xff;
   if (slot <= 99) {
-    if (id === ppKsnTdesPin(slot) || id === ppKsnTdesData(slot)) return { id, value: slotKsn(device, slot) };
+    if (id === ppKsnTdesPin(slot)) return keyLoaded(device.keys.dukptPin, slot) ? { id, value: slotKsn(device, slot) } : undefined;
+    if (id === ppKsnTdesData(slot)) return keyLoaded(device.keys.dukptData, slot) ? { id, value: slotKsn(device, slot) } : undefined;
     if (id === ppTableVersion(slot)) {
       const loaded = device.tables.loaded().find((entry) => entry.acquirer === slot);
       return loaded ? text(id, loaded.version) : undefined;
@@ -73,10 +130,17 @@ function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id
   return undefined;
 }
 
-/** GIX: all standard items, or the requested ones in request order (unknown ids ignored). */
+/**
+ * GIX: the requested items in request order (unknown ids ignored, repeats repeated; S220
+ * §6.4.3). Without SPE_IDLIST: every standard item, as the PPC-930 did, or ST_MANDAT on a
+ * PINPAD that follows §6.4.3 to the letter (strict profile).
+ */
 const gix = defineHandler(gixCommand, (req, { device }) => {
   const standard = standardItems(device);
-  if (!req.ids) return { items: standard };
+  if (!req.ids) {
+    if (device.profile.gixNeedsIdList) throw new StatusReply(ST.MANDAT);
+    return { items: standard };
+  }
   const byId = new Map(standard.map((item) => [item.id, item]));
   const items: GixItem[] = [];
   for (const id of req.ids) {

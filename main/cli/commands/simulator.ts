@@ -6,7 +6,10 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import {
+  isSimulatorProfileName,
   PinpadSimulator,
+  SIMULATOR_PROFILE_NAMES,
+  SIMULATOR_PROFILES,
   startPtySimulator,
   startTcpSimulator,
   TEST_CARD_NAMES,
@@ -19,6 +22,7 @@ import type { CliIo } from '../io.js';
 import { parseHostPort, parsePositiveInteger } from '../parse.js';
 
 interface SimulatorCliOptions {
+  profile: string;
   pty?: boolean;
   tcp?: { host: string; port: number };
   serial?: string;
@@ -80,18 +84,27 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       'Serve a simulated ABECS PINPAD on a pseudo terminal (--pty) or over TCP (--tcp) until stopped. ' +
         'Prints one JSON line when ready: {"path": …} or {"host": …, "port": …}.',
     )
+    .option('--profile <name>', `how the simulated PINPAD behaves: ${SIMULATOR_PROFILE_NAMES.join(', ')} (see below)`, 'training')
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
-    .option('--serial <number>', 'the serial number the simulator reports', 'SIM00000001')
+    .option('--serial <number>', 'the serial number the simulator reports (default: SIM00000001; the profile\'s own for other profiles)')
     .option('--baud <rate>', 'pace the bytes like a serial line at this speed, e.g. 19200', parsePositiveInteger)
     .option('--auto', 'answer like a customer without waiting for the console (CPF, card, PIN)')
     .option('--cpf <digits>', 'with --auto: the CPF the customer types', '12345678909')
     .option('--card <name>', 'with --auto: the test card presented', 'visaCredit')
     .option('--pin <digits>', 'with --auto: the PIN the customer types')
     .option('--no-console', 'do not read console commands from standard input')
+    .addHelpText(
+      'after',
+      `\nProfiles (--profile):\n${SIMULATOR_PROFILE_NAMES.map((name) => `  ${name.padEnd(9)} ${SIMULATOR_PROFILES[name]}`).join('\n')}\n`,
+    )
     .action(async (options: SimulatorCliOptions) => {
       if (Boolean(options.pty) === Boolean(options.tcp)) {
         throw new UsageError('choose exactly one of --pty or --tcp <host:port>');
+      }
+      const profile = options.profile;
+      if (!isSimulatorProfileName(profile)) {
+        throw new UsageError(`there is no simulator profile named "${profile}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}`);
       }
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
@@ -99,7 +112,9 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
       const simOptions: PinpadSimulatorOptions = {
         logger,
-        serialNumber: options.serial ?? 'SIM00000001',
+        profile,
+        // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
+        ...(options.serial !== undefined || profile === 'training' ? { serialNumber: options.serial ?? 'SIM00000001' } : {}),
         ...(options.baud ? { paceBaud: options.baud } : {}),
         ...(options.auto
           ? {
@@ -113,7 +128,8 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
           : {}),
       };
       const sim = new PinpadSimulator(simOptions);
-      sim.on('display', ({ lines }) => io.stderr(`PINPAD | ${lines[0].padEnd(16)} | ${lines[1].padEnd(16)} |\n`));
+      // One row per display change, with every line of the profile's display: "PINPAD | l1 | l2 |".
+      sim.on('display', ({ lines }) => io.stderr(`PINPAD | ${lines.map((line) => line.padEnd(16)).join(' | ')} |\n`));
 
       const server = options.tcp
         ? await startTcpSimulator(sim, { host: options.tcp.host, port: options.tcp.port, logger })

@@ -105,7 +105,7 @@ async function open(medium: Medium): Promise<Rig> {
 function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
   if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
   return new Promise((resolve) => {
-    const check = ({ lines }: { lines: [string, string] }): void => {
+    const check = ({ lines }: { lines: readonly string[] }): void => {
       if (pattern.test(lines.join('\n'))) {
         sim.off('display', check);
         resolve();

@@ -252,7 +252,7 @@ describe('PinpadSimulator — keypad', () => {
   it('collects a CPF with GCD under the fixed prompt and clears the display at the end', async () => {
     const { sim, host } = await setup();
     const prompts: string[] = [];
-    sim.on('display', (d) => prompts.push(d.lines[0]));
+    sim.on('display', (d) => prompts.push(d.lines[0] ?? ''));
     sim.keypad.type('123');
     sim.keypad.press('enter'); // too short for the CPF minimum: ignored
     sim.keypad.type('45678909');
