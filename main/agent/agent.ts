@@ -28,7 +28,7 @@ import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { apiTokenPath, clientsPath, operatorKeyPath } from './paths.js';
-import { defaultSettingsPath, readSettingsJson, saveSettings } from './settings-file.js';
+import { defaultSettingsPath, keySlotsOf, readSettingsJson, saveSettings } from './settings-file.js';
 import { headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
@@ -300,7 +300,12 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.ready.catch(() => {});
     this.#pinpadLoop = keepPinpad(address, stack.training, options.logger, this.#stop.signal, {
       connected: async (connection) => {
-        await this.pinpads.attach(connection.pinpad, address, { timeouts: options.settings.sale, logger: options.logger });
+        const keySlots = keySlotsOf(options.settings.pinpad);
+        await this.pinpads.attach(connection.pinpad, address, {
+          timeouts: options.settings.sale,
+          ...(keySlots ? { keySlots } : {}),
+          logger: options.logger,
+        });
       },
       lost: (info) => this.pinpads.detach(info.serialNumber),
       ready: announce,

@@ -44,10 +44,30 @@ export const PinpadSettings = Type.Object(
       maxLength: 200,
       description: 'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
     }),
+    key_slots: Type.Optional(
+      Type.Object(
+        {
+          pin: Type.Optional(Type.Integer({ minimum: 0, maximum: 99, description: 'DUKPT slot of the PIN key (SPE_KEYIDX), 1 by default.' })),
+          data: Type.Optional(Type.Integer({ minimum: 0, maximum: 99, description: 'DUKPT slot of the card data key, 1 by default.' })),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The PINPAD key slots where the store's acquirer loaded its DUKPT keys. A PINPAD whose slot is empty refuses sales before anything is charged.",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
 export type PinpadSettings = Static<typeof PinpadSettings>;
+
+/** The DUKPT key slots the settings name (camelCase, for attachPinpad); undefined when they name none. */
+export function keySlotsOf(pinpad: PinpadSettings | null | undefined): { pin?: number; data?: number } | undefined {
+  const slots = pinpad?.key_slots;
+  if (slots === undefined) return undefined;
+  return { ...(slots.pin === undefined ? {} : { pin: slots.pin }), ...(slots.data === undefined ? {} : { data: slots.data }) };
+}
 
 const ReceiptsSection = Type.Object(
   {

@@ -68,12 +68,23 @@ export const DEFAULT_SALE_TIMEOUTS: SaleTimeouts = Object.freeze({
  * one). Every failure is a SaleStepError (sale-failure.ts).
  */
 export interface SaleDevice {
+  /**
+   * Checks, before the sale asks the customer or the API anything, that this PINPAD can run it
+   * (its keys, its commands); throws a SaleStepError of step 'prepare' (KEYS_MISSING,
+   * PINPAD_UNSUPPORTED…) when it cannot.
+   */
+  prepare(request: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void>;
   showAmount(amount: number, notification: string | null): Promise<void>;
   chooseInstallments(amount: number, options: { max: number; minInstallmentAmount: number }, signal?: AbortSignal): Promise<number>;
   readTaxId(signal?: AbortSignal): Promise<string>;
-  readCard(request: { amount: number; paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<CardRead>;
+  /** `notification`: the POS's text (≤ 32 characters), kept readable while the card is asked for. */
+  readCard(request: { amount: number; paymentType: 'credit' | 'debit'; notification?: string | null; signal?: AbortSignal }): Promise<CardRead>;
+  /**
+   * The host's answer for the card's second GENERATE AC; `null` when the answer was lost (FCX
+   * "no host response": the card declines, and the outcome at the host is found out elsewhere).
+   */
   finishChip(
-    answer: { approved: boolean; responseCode: string; issuerEmvData: string | null },
+    answer: { approved: boolean; responseCode: string; issuerEmvData: string | null } | null,
     signal?: AbortSignal,
   ): Promise<ChipFinish>;
   removeCard(message: string, signal?: AbortSignal): Promise<void>;

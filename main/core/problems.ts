@@ -14,8 +14,20 @@ const PROBLEMS = {
   CARD_ERROR: ['The card could not be read', 'Não foi possível ler o cartão'],
   UNSUPPORTED_CARD: ['The card does not support this payment type', 'Cartão não aceito para esta modalidade'],
   PIN_BLOCKED: ['The card PIN is blocked', 'Senha bloqueada'],
+  PINPAD_PIN_BUSY: [
+    'The PINPAD refuses PIN entry for a while (too many PINs in a short time)',
+    'O PINPAD bloqueou a digitação de senha por alguns minutos',
+  ],
   PINPAD_DISCONNECTED: ['The PINPAD was disconnected', 'PINPAD desconectado'],
   PINPAD_ERROR: ['The PINPAD reported an error', 'Erro no PINPAD'],
+  PINPAD_KEYS_MISSING: [
+    'The PINPAD lacks the DUKPT keys this store sells with; nothing was charged',
+    'O PINPAD não tem as chaves de segurança; nada foi cobrado. Chame o suporte.',
+  ],
+  PINPAD_UNSUPPORTED: [
+    'This PINPAD cannot run the sale; nothing was charged',
+    'Este PINPAD não é compatível; nada foi cobrado. Chame o suporte.',
+  ],
   CARD_DECLINED: ['The issuer declined the card', 'Transação não autorizada'],
   CARD_DECLINED_OFFLINE: ['The card declined the payment', 'Transação negada pelo cartão'],
   CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; estornada'],

@@ -6,6 +6,8 @@
  */
 
 export type SaleStep =
+  /** Before anything is asked of the customer or the API: is this PINPAD able to run the sale? */
+  | 'prepare'
   | 'show_amount'
   | 'installments'
   | 'tax_id'
@@ -31,12 +33,19 @@ export type SaleStepErrorCode =
   | 'PINPAD_ERROR'
   /** The customer pressed CANCEL on the PINPAD. */
   | 'CUSTOMER_CANCELLED'
-  /** The PINPAD refuses PIN entry for now (ST_PINBUSY). */
+  /** The card's PIN is blocked (too many wrong PINs). */
   | 'PIN_BLOCKED'
+  /** The PINPAD refuses PIN entry for a while (ST_PINBUSY: too many PINs in a short time). */
+  | 'PIN_ENTRY_BUSY'
   /** The card has no application for this sale (credit / debit) or is of a kind not accepted. */
-  | 'UNSUPPORTED_CARD';
+  | 'UNSUPPORTED_CARD'
+  /** The PINPAD lacks the cryptographic keys the sale needs (an empty DUKPT slot). */
+  | 'KEYS_MISSING'
+  /** The PINPAD cannot run this kind of sale at all (e.g. a PINPAD that only knows the legacy commands). */
+  | 'PINPAD_UNSUPPORTED';
 
 const STEP_NAMES: Readonly<Record<SaleStep, string>> = {
+  prepare: 'Preparing the PINPAD for the sale',
   show_amount: 'Showing the amount',
   installments: 'The installments menu',
   tax_id: 'Reading the CPF',
@@ -56,8 +65,11 @@ const CASHIER_MESSAGES: Readonly<Record<SaleStepErrorCode, string>> = {
   PINPAD_BUSY: 'O PINPAD está ocupado com outra operação.',
   PINPAD_ERROR: 'Erro de comunicação com o PINPAD.',
   CUSTOMER_CANCELLED: 'Operação cancelada pelo cliente no PINPAD.',
-  PIN_BLOCKED: 'O PINPAD bloqueou temporariamente a digitação de senha. Aguarde e tente novamente.',
+  PIN_BLOCKED: 'Senha bloqueada. O cliente deve procurar o banco emissor do cartão.',
+  PIN_ENTRY_BUSY: 'O PINPAD bloqueou temporariamente a digitação de senha. Aguarde alguns minutos e tente novamente.',
   UNSUPPORTED_CARD: 'Cartão não aceito para esta operação.',
+  KEYS_MISSING: 'O PINPAD não tem as chaves de segurança desta loja. Chame o suporte técnico.',
+  PINPAD_UNSUPPORTED: 'Este modelo de PINPAD não é compatível com esta venda. Chame o suporte técnico.',
 };
 
 const TIMEOUT_MESSAGES: Readonly<Partial<Record<SaleStep, string>>> = {

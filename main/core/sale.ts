@@ -59,7 +59,10 @@ function pinpadProblem(error: unknown): PaymentProblem {
     PINPAD_BUSY: 'PINPAD_ERROR',
     PINPAD_ERROR: 'PINPAD_ERROR',
     PIN_BLOCKED: 'PIN_BLOCKED',
+    PIN_ENTRY_BUSY: 'PINPAD_PIN_BUSY',
     UNSUPPORTED_CARD: 'UNSUPPORTED_CARD',
+    KEYS_MISSING: 'PINPAD_KEYS_MISSING',
+    PINPAD_UNSUPPORTED: 'PINPAD_UNSUPPORTED',
   };
   return problem(byCode[error.code], error.message);
 }
@@ -78,6 +81,13 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   };
 
   emit(record, 'started');
+  // 0. A PINPAD that cannot run the sale (no keys, an unsupported model) says so before the
+  // customer is asked anything and before any transaction exists.
+  try {
+    await device.prepare({ paymentType: record.paymentType, signal: run.signal });
+  } catch (error) {
+    return endEarly(error);
+  }
   // 1. Before any transaction: installments and the CPF, when the PINPAD is to ask for them.
   if (record.state === 'intent') {
     try {
@@ -113,7 +123,12 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     run.signal.throwIfAborted();
     emit(record, 'waiting_card');
     await device.showAmount(record.amount, record.notification);
-    card = await device.readCard({ amount: record.amount, paymentType: record.paymentType, signal: run.signal });
+    card = await device.readCard({
+      amount: record.amount,
+      paymentType: record.paymentType,
+      notification: record.notification,
+      signal: run.signal,
+    });
     run.signal.throwIfAborted();
   } catch (error) {
     return endEarly(error);
@@ -171,6 +186,8 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     record = steps.move(record, 'unknown', {}, 'authorization answer lost');
     record = await steps.resolveUnknown(record, true);
     if (record.state !== 'approved') {
+      // The chip still waits for its second GENERATE AC: it is told the host never answered.
+      if (card.needsChipCompletion) await device.finishChip(null, run.signal).catch(() => undefined);
       await finishWithCard(ctx, record.state === 'declined' ? RESULT_TEXT.declined : RESULT_TEXT.failed);
       return record;
     }

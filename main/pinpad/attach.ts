@@ -6,10 +6,13 @@
 import type { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';
 import type { PaymentEngine } from '../core/engine.js';
-import { PinpadSale, type SaleTimeouts } from './sale-session.js';
+import { SaleStepError } from '../core/sale-failure.js';
+import { PinpadSale, type KeySlots, type SaleTimeouts } from './sale-session.js';
 
 export interface AttachOptions {
   readonly timeouts?: Partial<SaleTimeouts>;
+  /** The DUKPT slots the store's acquirer uses (settings `pinpad.key_slots`); 01 each by default. */
+  readonly keySlots?: Partial<KeySlots>;
   readonly logger?: DriverLogger;
 }
 
@@ -19,9 +22,20 @@ export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, option
   if (serialNumber.trim() === '') throw new Error(`The PINPAD at ${pinpad.address} has no serial number; it cannot be a payment terminal`);
   const sale = new PinpadSale(pinpad, {
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.keySlots ? { keySlots: options.keySlots } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onMessage: (text) => engine.relayPinpadMessage(serialNumber, text),
   });
+  // Said at attach, where a technician looks first; the PINPAD is attached all the same (it still
+  // shows messages and reads CPFs), and each sale refuses itself before anything is created.
+  try {
+    await sale.prepare();
+  } catch (error) {
+    options.logger?.warn(
+      { address: pinpad.address, code: error instanceof SaleStepError ? error.code : 'UNKNOWN', reason: error instanceof Error ? error.message : String(error) },
+      'this PINPAD cannot run sales',
+    );
+  }
   engine.attachTerminal(serialNumber, sale);
   return serialNumber;
 }

@@ -79,6 +79,116 @@ export function amountScreen(centavos: number, notification: string | null): str
   return `${amountLine(centavos)}\n${line2}`;
 }
 
+/** The PINPAD's text display (PP_DSPTXTSZ "LLCC"). */
+export interface DisplaySize {
+  readonly lines: number;
+  readonly columns: number;
+}
+
+/** SPE_DSPMSG holds at most 128 characters, line breaks (CR) included. */
+export const DISPLAY_MESSAGE_MAX = 128;
+
+/** `text` in lines of `width`: broken at spaces where a word fits, else inside the word. */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ').filter((w) => w.length > 0)) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (joined.length <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    let rest = word;
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width));
+      rest = rest.slice(width);
+    }
+    line = rest;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/** `text` cut into lines of exactly `width` columns (the last one shorter), spaces kept. */
+function wrapColumns(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (let at = 0; at < text.length; at += width) lines.push(text.slice(at, at + width).trim());
+  return lines.filter((line) => line.length > 0);
+}
+
+/**
+ * The card prompt (GCX SPE_DSPMSG, lines joined by CR) that keeps the POS's notification on the
+ * PINPAD, whole, while the customer is asked for the card — with the amount above it and the
+ * request to present the card below, laid out for the display's size as S220 asks of the host
+ * (SPE_DSPMSG "shall respect the pinpad display capabilities, see PP_DSPTXTSZ"):
+ *
+ * ```
+ * R$ 1.234,56          amount
+ *                      (blank lines only where there is room)
+ * PEDIDO 4521 - LOJA   the notification, wrapped at spaces (or at the column when the display
+ * DO CENTRO SP          is short of lines)
+ *
+ * APROXIME, INSIRA     the request (one line, "APRESENTE CARTAO", when short of lines)
+ * OU PASSE CARTAO
+ * ```
+ *
+ * Undefined when the display cannot hold the amount, the whole notification and at least one
+ * line of request together (a 2-line display): the caller must show the notification another way.
+ */
+export function cardPromptScreen(
+  display: DisplaySize,
+  amount: number,
+  notification: string,
+  options: { readonly contactless: boolean },
+): string | undefined {
+  const { lines: rows, columns } = display;
+  if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) return undefined;
+  const text = fitLine(notification.trim().replace(/\s+/g, ' '), DISPLAY_MESSAGE_MAX);
+  const amountText = fitLine(amountLine(amount), columns);
+  const request = (options.contactless ? ['APROXIME, INSIRA', 'OU PASSE CARTAO'] : ['INSIRA OU PASSE', 'O CARTAO']).map((line) =>
+    fitLine(line, columns),
+  );
+  const shortRequest = [fitLine('APRESENTE CARTAO', columns)];
+  const byWords = text === '' ? [] : wrapWords(text, columns);
+  const byColumns = text === '' ? [] : wrapColumns(text, columns);
+  const layouts: string[][][] = [
+    [[amountText], byWords, request],
+    [[amountText], byWords, shortRequest],
+    [[amountText], byColumns, request],
+    [[amountText], byColumns, shortRequest],
+  ];
+  for (const layout of layouts) {
+    const parts = layout.filter((part) => part.length > 0);
+    const used = parts.reduce((sum, part) => sum + part.length, 0);
+    if (used > rows) continue;
+    // Blank lines between the parts while the display has room for them.
+    let spare = rows - used;
+    const screen: string[] = [];
+    parts.forEach((part, index) => {
+      if (index > 0 && spare > 0) {
+        screen.push('');
+        spare--;
+      }
+      screen.push(...part);
+    });
+    const message = screen.join('\r');
+    if (message.length <= DISPLAY_MESSAGE_MAX) return message;
+    const compact = parts.flat().join('\r');
+    if (compact.length <= DISPLAY_MESSAGE_MAX) return compact;
+  }
+  return undefined;
+}
+
+/**
+ * For a 2 × 16 display, which cannot hold amount, notification and request at once: the
+ * notification's screen (DSP, "\n" between the lines), shown in turns with the PINPAD's own card
+ * prompt (which has the amount) while the card is asked for.
+ */
+export function rotatingCardScreens(notification: string): [string] {
+  return [fitMessage(notification.trim().replace(/\s+/g, ' '))];
+}
+
 export interface InstallmentChoice {
   readonly installments: number;
   /** "A VISTA", "2X R$ 50,00"… (≤ 24 characters). */

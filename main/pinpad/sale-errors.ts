@@ -20,7 +20,8 @@ function fromStatus(error: AbecsStatusError, step: SaleStep): SaleStepError {
   const { code } = error;
   if (code === 'ST_CANCEL') return new SaleStepError('CUSTOMER_CANCELLED', step, { cause: error });
   if (code === 'ST_TIMEOUT') return new SaleStepError('TIMEOUT', step, { cause: error });
-  if (code === 'ST_PINBUSY') return new SaleStepError('PIN_BLOCKED', step, { cause: error });
+  // A rate limit of the PINPAD's own, not the card's PIN being blocked.
+  if (code === 'ST_PINBUSY') return new SaleStepError('PIN_ENTRY_BUSY', step, { cause: error });
   if (NO_APPLICATION.has(code)) {
     return new SaleStepError('UNSUPPORTED_CARD', step, { cause: error, cashierMessage: error.cashierMessage });
   }
@@ -52,7 +53,7 @@ function fromCardData(error: CardDataError, step: SaleStep): SaleStepError {
  * The SaleStepError for anything a PINPAD step threw:
  *
  * - ABECS statuses: ST_CANCEL → CUSTOMER_CANCELLED, ST_TIMEOUT → TIMEOUT, ST_PINBUSY →
- *   PIN_BLOCKED, no matching application → UNSUPPORTED_CARD, ICC errors during the chip steps →
+ *   PIN_ENTRY_BUSY, no matching application → UNSUPPORTED_CARD, ICC errors during the chip steps →
  *   CARD_REMOVED, other card / contactless statuses → CARD_ERROR, the rest → PINPAD_ERROR;
  * - link and transport: CANCELLED (our signal) → CANCELLED, TIMEOUT / RESPONSE_TIMEOUT →
  *   TIMEOUT, DISCONNECTED / NOT_OPEN → PINPAD_DISCONNECTED, BUSY → PINPAD_BUSY, the rest

@@ -16,9 +16,13 @@
  */
 import type { FcxRequest } from '../../drivers/abecs/commands/fcx.js';
 import { fcxCommand } from '../../drivers/abecs/commands/fcx.js';
+import { dexCommand } from '../../drivers/abecs/commands/dex.js';
 import { dspCommand } from '../../drivers/abecs/commands/dsp.js';
 import { gcdCommand, gcdRequestFor } from '../../drivers/abecs/commands/gcd.js';
-import { gcxCommand, type GcxRequest } from '../../drivers/abecs/commands/gcx.js';
+import { cexCommand, type CexResult } from '../../drivers/abecs/commands/cex.js';
+import { gcxCommand, type GcxRequest, type GcxResult } from '../../drivers/abecs/commands/gcx.js';
+import { gixCommand } from '../../drivers/abecs/commands/gix.js';
+import { ppKsnTdesData, ppKsnTdesPin } from '../../drivers/abecs/ids.js';
 import { goxCommand, type GoxResult } from '../../drivers/abecs/commands/gox.js';
 import { gpnCommand } from '../../drivers/abecs/commands/gpn.js';
 import { mnuCommand } from '../../drivers/abecs/commands/mnu.js';
@@ -34,16 +38,81 @@ import {
   COMPLETION_TAGS,
   cardSaleData,
   emvDataHex,
+  serviceCodeOf,
   summarizeCardRead,
   type CardReadSummary,
   type SwipedCardPin,
 } from './card-data.js';
-import { cardReadRetryFor } from './card-read-retry.js';
-import { amountLine, amountScreen, fitMessage, installmentChoices } from './display-text.js';
+import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
+import {
+  amountLine,
+  amountScreen,
+  cardPromptScreen,
+  fitMessage,
+  installmentChoices,
+  rotatingCardScreens,
+  type DisplaySize,
+} from './display-text.js';
 import { SaleStepError, saleStepErrorOf, type SaleStep } from './sale-errors.js';
 
 export { SaleStepError, saleStepErrorOf, type SaleStep, type SaleStepErrorCode } from './sale-errors.js';
 export { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipDecision, type SaleTimeouts } from '../core/ports.js';
+
+export interface KeySlots {
+  /** DUKPT TDES slot of the PIN key (00–99). */
+  readonly pin: number;
+  /** DUKPT TDES slot of the card data key (00–99). */
+  readonly data: number;
+}
+
+export const DEFAULT_KEY_SLOTS: KeySlots = Object.freeze({ pin: 1, data: 1 });
+
+/** Whether each configured slot holds a key. */
+export interface KeyCheck {
+  readonly pin: boolean;
+  readonly data: boolean;
+}
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** Seconds each screen stays while a small display takes turns showing notification and amount. */
+export const ROTATION_SECONDS = 3;
+
+/**
+ * Why a read the PINPAD answered with ST_OK cannot be the sale's card: a swipe with no track
+ * (S220: ST_OK and no track fields), or a chip card's stripe read outside a fallback (service
+ * code 2xx / 6xx, or the PINPAD's PP_ICCSTAT saying the chip was not tried). Undefined when the
+ * read is usable.
+ */
+function refusedRead(read: GcxResult, afterChipError: boolean): { code: string; cashierMessage: string; cause: unknown } | undefined {
+  if (read.cardType !== 'magstripe') return undefined;
+  if (read.track1 === undefined && read.track2 === undefined) {
+    return {
+      code: UNREADABLE_SWIPE,
+      cashierMessage: 'Não foi possível ler a tarja. Passe o cartão novamente.',
+      cause: new SaleStepError('CARD_ERROR', 'read_card', {
+        message: 'the PINPAD read no track of the swiped card.',
+        cashierMessage: 'Não foi possível ler a tarja do cartão.',
+      }),
+    };
+  }
+  const fallback = afterChipError || read.iccStatus === 1;
+  const serviceCode = serviceCodeOf(read);
+  if (!fallback && serviceCode !== undefined && (serviceCode.startsWith('2') || serviceCode.startsWith('6'))) {
+    return {
+      code: CHIP_CARD_SWIPED,
+      cashierMessage: 'Cartão com chip: peça para o cliente inserir o cartão.',
+      cause: new SaleStepError('CARD_ERROR', 'read_card', {
+        message: 'a chip card was swiped, and card schemes allow its stripe only after a chip failure.',
+        cashierMessage: 'Cartão com chip: insira o cartão no PINPAD.',
+      }),
+    };
+  }
+  return undefined;
+}
+
+/** The DSP display every PINPAD has: 2 lines of 16 columns. */
+const CLASSIC_DISPLAY: DisplaySize = Object.freeze({ lines: 2, columns: 16 });
 
 /** Added to the host's limit where the PINPAD enforces the step's limit itself (SPE_TIMEOUT). */
 export const HOST_GRACE_MS = 5_000;
@@ -71,8 +140,13 @@ export interface PinpadSaleOptions {
   readonly timeouts?: Partial<SaleTimeouts>;
   /** NTM notifications from the PINPAD during the card steps, one line (pt-BR), for progress events. */
   readonly onMessage?: (text: string) => void;
-  /** The DUKPT key slot for online PINs (SPE_KEYIDX / GPN_KEYIDX): 1 unless the acquirer's key lives elsewhere. */
-  readonly pinKeyIndex?: number;
+  /**
+   * The DUKPT key slots the store's acquirer loaded into its PINPADs: `pin` for online PINs
+   * (SPE_KEYIDX / GPN_KEYIDX), `data` for card data. Slot 01 each unless the settings say
+   * otherwise (the real PPC-930 trace uses 02). Sales are refused before anything is created
+   * when the PINPAD reports either slot empty (see prepare).
+   */
+  readonly keySlots?: Partial<KeySlots>;
   readonly logger?: DriverLogger;
 }
 
@@ -80,6 +154,11 @@ export interface ReadCardRequest {
   /** Integer centavos > 0. */
   readonly amount: number;
   readonly paymentType: 'credit' | 'debit';
+  /**
+   * The POS's notification (≤ 32 characters): shown whole, with the amount, as the card prompt
+   * (GCX SPE_DSPMSG laid out for the display, see cardPromptScreen) where the display has room.
+   */
+  readonly notification?: string | null;
   readonly signal?: AbortSignal;
 }
 
@@ -118,24 +197,86 @@ export class PinpadSale {
   private readonly pinpad: Pinpad;
   private readonly timeouts: SaleTimeouts;
   private readonly onMessage: ((text: string) => void) | undefined;
-  private readonly pinKeyIndex: number;
+  private readonly keySlots: KeySlots;
+  /** Whether the key slots hold keys, once the PINPAD was asked (the answer does not change while attached). */
+  private keysChecked: Promise<KeyCheck> | undefined;
   private readonly logger: DriverLogger;
 
   constructor(pinpad: Pinpad, options: PinpadSaleOptions = {}) {
     this.pinpad = pinpad;
     this.timeouts = checkTimeouts({ ...DEFAULT_SALE_TIMEOUTS, ...options.timeouts });
     this.onMessage = options.onMessage;
-    this.pinKeyIndex = options.pinKeyIndex ?? 1;
-    if (!Number.isInteger(this.pinKeyIndex) || this.pinKeyIndex < 0 || this.pinKeyIndex > 99) {
-      throw new RangeError(`pinKeyIndex must be an integer from 0 to 99, got ${this.pinKeyIndex}.`);
+    this.keySlots = { ...DEFAULT_KEY_SLOTS, ...options.keySlots };
+    for (const [name, slot] of Object.entries(this.keySlots)) {
+      if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** Line 1 "R$ 1.234,56", line 2 the notification's first 16 columns (DSP). */
+  /**
+   * Refuses, before the customer or the API is asked anything, a sale this PINPAD cannot run:
+   *
+   * - a PINPAD that knows only the legacy (BibComp) commands: PINPAD_UNSUPPORTED (its GCR/GOC
+   *   path is not built yet; GCX would fail with ERR010 after the transaction was created);
+   * - a DUKPT slot of `keySlots` that holds no key (PP_DKPTTDESP/D, else PP_KSNTDESPnn/Dnn):
+   *   KEYS_MISSING — a PIN would fail with ST_ERRKEY mid-sale, or card data would be encrypted
+   *   under another acquirer's key.
+   */
+  async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
+    await this.step('prepare', async () => {
+      const info = await this.pinpad.info();
+      if (info.protocol === 'legacy') {
+        throw new SaleStepError('PINPAD_UNSUPPORTED', 'prepare', {
+          message: `the PINPAD (${info.manufacturer} ${info.model}, spec ${info.specVersion}) knows only the legacy commands, and Pinbridge sells with GCX/GOX/FCX.`,
+        });
+      }
+      const keys = await this.checkKeys();
+      const missing = [...(keys.pin ? [] : [`PIN slot ${two(this.keySlots.pin)}`]), ...(keys.data ? [] : [`data slot ${two(this.keySlots.data)}`])];
+      if (missing.length > 0) {
+        throw new SaleStepError('KEYS_MISSING', 'prepare', { message: `the PINPAD has no DUKPT key in ${missing.join(' and ')}.` });
+      }
+    });
+  }
+
+  /**
+   * Whether the DUKPT slots of `keySlots` hold keys: from the key maps identification read
+   * (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs (PP_KSNTDESPnn /
+   * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots. Asked once per attach.
+   */
+  checkKeys(): Promise<KeyCheck> {
+    this.keysChecked ??= (async (): Promise<KeyCheck> => {
+      const info = await this.pinpad.info();
+      const { pin, data } = this.keySlots;
+      const maps = info.keySlots;
+      if (maps?.dukptPin !== undefined && maps.dukptData !== undefined) {
+        return { pin: maps.dukptPin.includes(pin), data: maps.dukptData.includes(data) };
+      }
+      const { dukptKsns } = await this.pinpad.execute(gixCommand, { ids: [ppKsnTdesPin(pin), ppKsnTdesData(data)] });
+      return {
+        pin: maps?.dukptPin?.includes(pin) ?? dukptKsns?.pin[pin] !== undefined,
+        data: maps?.dukptData?.includes(data) ?? dukptKsns?.data[data] !== undefined,
+      };
+    })();
+    // A failed question is asked again next time.
+    this.keysChecked.catch(() => (this.keysChecked = undefined));
+    return this.keysChecked;
+  }
+
+  /**
+   * The amount and the notification before the card is asked for. Where the display holds the
+   * card prompt's layout (cardPromptScreen), that same screen (DEX), so nothing changes when GCX
+   * takes over; else line 1 "R$ 1.234,56" and line 2 the notification's first 16 columns (DSP),
+   * until readCard shows it whole in turns.
+   */
   async showAmount(amount: number, notification: string | null): Promise<void> {
     checkAmount(amount);
-    await this.step('show_amount', () => this.pinpad.execute(dspCommand, { message: amountScreen(amount, notification) }));
+    const text = notification?.trim() ?? '';
+    const screen = text === '' ? undefined : cardPromptScreen(await this.displaySize(), amount, text, { contactless: true });
+    await this.step('show_amount', () =>
+      screen === undefined
+        ? this.pinpad.execute(dspCommand, { message: amountScreen(amount, notification) })
+        : this.pinpad.execute(dexCommand, { message: screen.replaceAll('\r', '\n') }),
+    );
   }
 
   /**
@@ -203,7 +344,7 @@ export class PinpadSale {
    *    says (card-read-retry.ts) within the same limit. A chip card whose matching AID tables
    *    (PP_AIDTABINFO) hold no application of the wanted type fails with UNSUPPORTED_CARD.
    * 2. Chip and contactless chip: GOX (step chip, limit pinMs): force online, DUKPT online PIN in
-   *    slot `pinKeyIndex`, PIN bypass not allowed. A swiped card: GPN (step chip) for the PIN on a
+   *    slot `keySlots.pin`, PIN bypass not allowed. A swiped card: GPN (step chip) for the PIN on a
    *    debit sale or when its service code asks for one; nothing otherwise.
    *
    * A chip card stays in the slot whatever happens: call removeCard afterwards, on failure too.
@@ -211,9 +352,19 @@ export class PinpadSale {
   async readCard(request: ReadCardRequest): Promise<CardRead> {
     checkAmount(request.amount);
     const { amount, paymentType, signal } = request;
+    const notification = request.notification?.trim() ? request.notification.trim() : null;
+    const display = notification === null ? undefined : await this.displaySize();
+    // The card prompt for a read with contactless on or off: the notification's screen where the
+    // display can hold it, else the PINPAD's own prompt (the amount was shown by showAmount).
+    const promptFor = (contactless: boolean): string | undefined =>
+      notification === null || display === undefined ? undefined : cardPromptScreen(display, amount, notification, { contactless });
     // The raw GCX answer (maybe a clear PAN, tracks, the name) is reduced at once and dropped;
     // an unusable card fails here, before the customer is asked for a PIN.
-    const read = await this.readCardWithRetries(amount, paymentType, signal);
+    // A display too small for all of it (2 × 16) shows notification and amount in turns while
+    // the first read waits (CEX); legacy PINPADs never get here (prepare refuses them).
+    const rotation =
+      notification !== null && display !== undefined && promptFor(true) === undefined ? rotatingCardScreens(notification) : undefined;
+    const read = await this.readCardWithRetries(amount, paymentType, signal, promptFor, rotation);
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
       const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType));
@@ -227,7 +378,7 @@ export class PinpadSale {
             currency: CURRENCY_BRL,
             options: { exceptionList: false, forceOnline: true, noPinBypass: true },
             pinMethod: 'dukpt',
-            keyIndex: this.pinKeyIndex,
+            keyIndex: this.keySlots.pin,
             tagList: AUTHORIZATION_TAGS,
             timeout: pinpadSeconds(this.timeouts.pinMs),
           },
@@ -245,7 +396,7 @@ export class PinpadSale {
           gpnCommand,
           {
             method: 'dukpt',
-            keyIndex: this.pinKeyIndex,
+            keyIndex: this.keySlots.pin,
             minDigits: PIN_MIN_DIGITS,
             maxDigits: PIN_MAX_DIGITS,
             message: `${amountLine(amount, 'VALOR: ')}\nSENHA:`,
@@ -327,48 +478,137 @@ export class PinpadSale {
 
   // ---------------------------------------------------------------------------------------------
 
-  /** GCX, read again while the failure is one the customer can fix and time is left. */
+  /**
+   * GCX, read again while the failure is one the customer can fix and time is left
+   * (card-read-retry.ts): contactless and chip failures as the spec says, a chip card swiped
+   * outside a fallback, a swipe with no readable track. Each new read tells the customer why on
+   * the PINPAD (its prompt) and the cashier (onMessage).
+   *
+   * `rotation`: on a display too small for amount, notification and request at once, the first
+   * read shows the notification and the PINPAD's own card prompt in turns (readCardShowing).
+   */
   private async readCardWithRetries(
     amount: number,
     paymentType: 'credit' | 'debit',
     signal: AbortSignal | undefined,
+    promptFor: (contactless: boolean) => string | undefined,
+    rotation: readonly string[] | undefined,
   ): Promise<CardReadSummary> {
     const deadline = performance.now() + this.timeouts.cardMs;
     let contactless = true;
-    let prompt: string | undefined;
+    let prompt = promptFor(contactless);
     let afterChipError = false;
     let contactlessCommErrors = 0;
     for (let reads = 1; ; reads++) {
-      const remaining = Math.max(1, deadline - performance.now());
-      const request: Omit<GcxRequest, 'date' | 'time'> = {
-        transactionType: TRANSACTION_PURCHASE,
-        appTypes: [APPLICATION_TYPES[paymentType]],
-        amount,
-        currency: CURRENCY_BRL,
-        options: { contactless, hideAmount: false },
-        panMask: { left: 6, right: 4 },
-        tagList: AUTHORIZATION_TAGS,
-        timeout: pinpadSeconds(remaining),
-        ...(prompt !== undefined ? { prompt } : {}),
-      };
+      let why: { code: string; cashierMessage: string; cause: unknown };
       try {
-        const read = await this.pinpad.execute(
-          gcxCommand,
-          { ...localDateTime(new Date()), ...request },
-          this.wait(signal, remaining + HOST_GRACE_MS),
-        );
-        return summarizeCardRead(read, { afterChipError });
+        const read =
+          reads === 1 && rotation !== undefined
+            ? await this.readCardShowing(rotation, amount, paymentType, deadline, signal)
+            : await this.gcx(amount, paymentType, { contactless, prompt, deadline, signal });
+        const refusal = refusedRead(read, afterChipError);
+        if (refusal === undefined) return summarizeCardRead(read, { afterChipError });
+        why = refusal;
       } catch (error) {
         if (!(error instanceof AbecsStatusError)) throw this.failure(error, 'read_card');
-        contactlessCommErrors = error.code === 'ST_CTLSCOMMERR' ? contactlessCommErrors + 1 : 0;
-        const next = cardReadRetryFor(error.code, { reads, contactless, contactlessCommErrors });
-        if (!next.retry || deadline - performance.now() <= 0 || signal?.aborted) throw this.failure(error, 'read_card');
-        this.logger.info({ step: 'read_card', code: error.code, contactless: next.contactless }, 'reading the card again');
-        this.message(error.cashierMessage);
-        contactless = next.contactless;
-        prompt = next.prompt;
-        afterChipError ||= next.fallback;
+        why = { code: error.code, cashierMessage: error.cashierMessage, cause: error };
       }
+      contactlessCommErrors = why.code === 'ST_CTLSCOMMERR' ? contactlessCommErrors + 1 : 0;
+      const next = cardReadRetryFor(why.code, { reads, contactless, contactlessCommErrors });
+      if (!next.retry || deadline - performance.now() <= 0 || signal?.aborted) throw this.failure(why.cause, 'read_card');
+      this.logger.info({ step: 'read_card', code: why.code, contactless: next.contactless }, 'reading the card again');
+      this.message(why.cashierMessage);
+      if (next.removeCardFirst) await this.removeCard('FALHA NO CHIP\nRETIRE O CARTAO', signal);
+      contactless = next.contactless;
+      prompt = next.prompt ?? promptFor(contactless);
+      afterChipError ||= next.fallback;
+    }
+  }
+
+  /** One GCX with what the sale asks for, limited by the card step's deadline. */
+  private async gcx(
+    amount: number,
+    paymentType: 'credit' | 'debit',
+    read: { contactless: boolean; prompt: string | undefined; deadline: number; signal: AbortSignal | undefined },
+  ): Promise<GcxResult> {
+    const remaining = Math.max(1, read.deadline - performance.now());
+    const request: Omit<GcxRequest, 'date' | 'time'> = {
+      transactionType: TRANSACTION_PURCHASE,
+      appTypes: [APPLICATION_TYPES[paymentType]],
+      amount,
+      currency: CURRENCY_BRL,
+      options: { contactless: read.contactless, hideAmount: false },
+      panMask: { left: 6, right: 4 },
+      tagList: AUTHORIZATION_TAGS,
+      timeout: pinpadSeconds(remaining),
+      ...(read.prompt !== undefined ? { prompt: read.prompt } : {}),
+    };
+    return this.pinpad.execute(gcxCommand, { ...localDateTime(new Date()), ...request }, this.wait(read.signal, remaining + HOST_GRACE_MS));
+  }
+
+  /**
+   * The first read on a display too small for amount, notification and request at once: the
+   * notification (DSP) while CEX waits for a card or the CANCEL key, then the PINPAD's own card
+   * prompt with the amount (GCX), ROTATION_SECONDS each, in turns until a card comes — as the
+   * Scope TEF in the real trace shows its own screen (DEX) and waits with CEX before GCX.
+   *
+   * A card inserted or tapped during CEX is then read by GCX at once; a swipe caught by CEX is
+   * the read itself (its truncated tracks, PAN masked 6/4, as a magstripe read). A GCX status
+   * other than its own time limit is thrown for the caller's retry rules.
+   */
+  private async readCardShowing(
+    screens: readonly string[],
+    amount: number,
+    paymentType: 'credit' | 'debit',
+    deadline: number,
+    signal: AbortSignal | undefined,
+  ): Promise<GcxResult> {
+    for (let turn = 0; ; turn++) {
+      const remaining = deadline - performance.now();
+      if (remaining <= 0) throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.timeouts.cardMs} ms.` });
+      const seconds = Math.min(ROTATION_SECONDS, pinpadSeconds(remaining));
+      const turnDeadline = Math.min(deadline, performance.now() + seconds * 1000);
+      if (turn % 2 === 1) {
+        try {
+          return await this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline: turnDeadline, signal });
+        } catch (error) {
+          if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT' && deadline > performance.now()) continue;
+          throw error;
+        }
+      }
+      await this.step('read_card', () => this.pinpad.execute(dspCommand, { message: screens[(turn / 2) % screens.length]! }));
+      let event: CexResult;
+      try {
+        event = await this.pinpad.execute(
+          cexCommand,
+          { key: true, magstripe: true, icc: 'insertion', contactless: true, timeoutSeconds: seconds, panMask: { left: 6, right: 4 } },
+          this.wait(signal, seconds * 1000 + HOST_GRACE_MS),
+        );
+      } catch (error) {
+        if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT') continue;
+        throw this.failure(error, 'read_card');
+      }
+      switch (event.event) {
+        case 'iccInserted':
+        case 'contactlessDetected':
+          return this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline, signal });
+        case 'cardSwiped':
+          return { cardType: 'magstripe', cardTypeCode: '00', ...event.tracks };
+        case 'cancel':
+          throw new SaleStepError('CUSTOMER_CANCELLED', 'read_card', { message: 'the customer pressed CANCEL while the card was asked for.' });
+        default:
+          // Another key, or the antenna's own 2-minute limit: the next turn.
+          continue;
+      }
+    }
+  }
+
+  /** The text display's size (PP_DSPTXTSZ), from the identification read at attach; 2 × 16 when unknown. */
+  private async displaySize(): Promise<DisplaySize> {
+    try {
+      return (await this.pinpad.info()).display ?? CLASSIC_DISPLAY;
+    } catch {
+      return CLASSIC_DISPLAY;
     }
   }
 

@@ -216,6 +216,7 @@ function timedPayments(payments: PaymentsPort, probe: Probe): PaymentsPort {
 /** A PINPAD as the engine drives it, with the time inside each exchange counted. */
 function timedDevice(device: SaleDevice, probe: Probe): SaleDevice {
   return {
+    prepare: timedAsync(probe, 'pinpad.prepare', device.prepare.bind(device), true),
     showAmount: timedAsync(probe, 'pinpad.showAmount', device.showAmount.bind(device), true),
     chooseInstallments: timedAsync(probe, 'pinpad.chooseInstallments', device.chooseInstallments.bind(device), true),
     readTaxId: timedAsync(probe, 'pinpad.readTaxId', device.readTaxId.bind(device), true),

@@ -225,6 +225,29 @@ describe('exactly once', () => {
     expect(transaction.history.filter((entry) => entry.operation_type === 'authorization')).toHaveLength(1);
   });
 
+  it('tells the chip the host never answered (FCX "no host response") when the authorization is lost before the API had it', async () => {
+    const { engine, pinpads } = await open({
+      payments: (client) => ({
+        transactions: client.transactions,
+        terminal: {
+          pendingTransactions: (serial, options) => client.terminal.pendingTransactions(serial, options),
+          authorize: () => Promise.reject(networkDown()),
+          complete: (id, request, options) => client.terminal.complete(id, request, options),
+          reverse: (id, request, options) => client.terminal.reverse(id, request, options),
+          void: (id, request, options) => client.terminal.void(id, request, options),
+        },
+      }),
+    });
+    const commands: string[] = [];
+    pinpads[0]!.deviceLink.on('trace', (trace) => {
+      if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined) commands.push(trace.command);
+    });
+    const outcome = await engine.start(sale());
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'AUTHORIZATION_NOT_RECEIVED' } });
+    // GOX's ARQC is answered: FCX before the card is asked out (RMC).
+    expect(commands.slice(commands.indexOf('GOX'))).toEqual(['GOX', 'FCX', 'RMC', 'DSP']);
+  });
+
   it('tells status: NotFound, InProgress, then Processed with the result', async () => {
     rig = await engineRig({ simulator: { timeScale: 0.05 } });
     const { sim } = await rig.addPinpad('PB-ENGINE-1');

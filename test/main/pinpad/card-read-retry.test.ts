@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_CARD_READS, TAP_AGAIN_PROMPT, cardReadRetryFor } from '../../../main/pinpad/card-read-retry.js';
+import {
+  CHIP_CARD_SWIPED,
+  FALLBACK_PROMPT,
+  INSERT_CHIP_PROMPT,
+  MAX_CARD_READS,
+  SWIPE_AGAIN_PROMPT,
+  TAP_AGAIN_PROMPT,
+  UNREADABLE_SWIPE,
+  cardReadRetryFor,
+} from '../../../main/pinpad/card-read-retry.js';
 
 const first = { reads: 1, contactless: true, contactlessCommErrors: 0 };
 
@@ -37,12 +46,27 @@ describe('cardReadRetryFor', () => {
     });
   });
 
-  it('reads the stripe as a fallback after ST_ERRFALLBACK', () => {
-    expect(cardReadRetryFor('ST_ERRFALLBACK', { ...first, contactless: false })).toEqual({
+  it.each(['ST_ERRFALLBACK', 'ST_DUMBCARD', 'ST_ERRCARD'])('asks for the card out and a swipe, as a fallback, after %s (S220 §6.9.1.1)', (status) => {
+    for (const contactless of [true, false]) {
+      expect(cardReadRetryFor(status, { ...first, contactless })).toEqual({
+        retry: true,
+        contactless: false,
+        prompt: FALLBACK_PROMPT,
+        fallback: true,
+        removeCardFirst: true,
+      });
+    }
+  });
+
+  it('asks for a swiped chip card to be inserted, and for an unreadable swipe to be swiped again', () => {
+    expect(cardReadRetryFor(CHIP_CARD_SWIPED, first)).toEqual({ retry: true, contactless: true, prompt: INSERT_CHIP_PROMPT, fallback: false });
+    expect(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, contactless: false })).toEqual({
       retry: true,
       contactless: false,
-      fallback: true,
+      prompt: SWIPE_AGAIN_PROMPT,
+      fallback: false,
     });
+    expect(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, reads: MAX_CARD_READS })).toEqual({ retry: false });
   });
 
   it('gives up on other statuses, on contactless statuses once contactless is off, and after the last read', () => {

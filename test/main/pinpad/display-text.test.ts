@@ -3,6 +3,7 @@ import { formatDisplay2x16 } from '../../../drivers/abecs/text.js';
 import {
   amountLine,
   amountScreen,
+  cardPromptScreen,
   fitLine,
   fitMessage,
   formatBrl,
@@ -39,6 +40,83 @@ describe('the amount screen', () => {
       expect(() => formatDisplay2x16(amountScreen(999_999_999_999, notification))).not.toThrow();
     }
     expect(fitLine('Café 😀 bom')).toBe('Café ? bom');
+  });
+});
+
+describe('the card prompt with the notification (GCX SPE_DSPMSG)', () => {
+  const screen = (message: string | undefined): string[] | undefined => message?.split('\r');
+
+  it('lays the amount, the whole notification and the request out on an 8 × 16 display (PPC-930), with blank lines between', () => {
+    expect(screen(cardPromptScreen({ lines: 8, columns: 16 }, 123456, 'Pedido 4521 Loja Centro', { contactless: true }))).toEqual([
+      'R$ 1.234,56',
+      '',
+      'Pedido 4521 Loja',
+      'Centro',
+      '',
+      'APROXIME, INSIRA',
+      'OU PASSE CARTAO',
+    ]);
+  });
+
+  it('asks only for insertion or a swipe when contactless is off (after a fallback)', () => {
+    expect(screen(cardPromptScreen({ lines: 8, columns: 16 }, 1000, 'Mesa 12', { contactless: false }))).toEqual([
+      'R$ 10,00',
+      '',
+      'Mesa 12',
+      '',
+      'INSIRA OU PASSE',
+      'O CARTAO',
+    ]);
+  });
+
+  it('keeps a 32-character notification whole on 4 lines, breaking inside a word only when words need a third line', () => {
+    const text = 'Pedido 4521 - Loja do Centro SP';
+    expect(screen(cardPromptScreen({ lines: 4, columns: 16 }, 1000, text, { contactless: true }))).toEqual([
+      'R$ 10,00',
+      'Pedido 4521 - Lo',
+      'ja do Centro SP',
+      'APRESENTE CARTAO',
+    ]);
+    expect(screen(cardPromptScreen({ lines: 4, columns: 16 }, 1000, 'Obrigado pela preferência', { contactless: true }))).toEqual([
+      'R$ 10,00',
+      'Obrigado pela',
+      'preferência',
+      'APRESENTE CARTAO',
+    ]);
+  });
+
+  it('uses wider lines where the display has them', () => {
+    expect(screen(cardPromptScreen({ lines: 4, columns: 32 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true }))).toEqual([
+      'R$ 10,00',
+      'Pedido 4521 - Loja do Centro SP',
+      'APROXIME, INSIRA',
+      'OU PASSE CARTAO',
+    ]);
+  });
+
+  it('gives up where the display cannot hold amount, notification and request: 2 lines, or 3 for a 2-line notification', () => {
+    expect(cardPromptScreen({ lines: 2, columns: 16 }, 1000, 'Mesa 12', { contactless: true })).toBeUndefined();
+    expect(cardPromptScreen({ lines: 3, columns: 16 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true })).toBeUndefined();
+    expect(screen(cardPromptScreen({ lines: 3, columns: 16 }, 1000, 'Mesa 12', { contactless: true }))).toEqual([
+      'R$ 10,00',
+      'Mesa 12',
+      'APRESENTE CARTAO',
+    ]);
+  });
+
+  it('never exceeds SPE_DSPMSG’s 128 characters, and keeps only what the display can show', () => {
+    for (const display of [
+      { lines: 4, columns: 16 },
+      { lines: 16, columns: 40 },
+      { lines: 99, columns: 99 },
+    ]) {
+      const message = cardPromptScreen(display, 999_999_999_999, 'Açaí & Cia 😀 — ' + 'x'.repeat(16), { contactless: true });
+      expect(message).toBeDefined();
+      expect(message!.length).toBeLessThanOrEqual(128);
+      expect(message!.split('\r').length).toBeLessThanOrEqual(display.lines);
+      expect(message!.split('\r').every((line) => line.length <= display.columns)).toBe(true);
+      expect(message).toContain('Açaí & Cia ? -');
+    }
   });
 });
 

@@ -16,7 +16,7 @@ describe('saleStepErrorOf', () => {
       code: 'TIMEOUT',
       cashierMessage: 'Tempo esgotado aguardando o cartão.',
     });
-    expect(saleStepErrorOf(status('GOX', 44), 'chip')).toMatchObject({ code: 'PIN_BLOCKED' });
+    expect(saleStepErrorOf(status('GOX', 44), 'chip')).toMatchObject({ code: 'PIN_ENTRY_BUSY' });
   });
 
   it('calls an ICC error during the chip steps a removed card, and a card error elsewhere', () => {

@@ -1,0 +1,143 @@
+/**
+ * Whole sales on PINPADs that behave as real ones do, over a real serial line (socat pty): the
+ * simulator's device profiles (a strict ABECS 2.20 reading, a PPC-930 built from the real trace,
+ * a BibComp 1.08 PINPAD) against the payment engine, the driver and the sandbox over HTTP.
+ *
+ * What is asserted is what the customer and the API see: the PINPAD's display over time while
+ * the card is asked for, and whether a transaction exists on the API at all.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import {
+  PinpadSimulator,
+  startPtySimulator,
+  type PinpadSimulatorOptions,
+  type PtySimulator,
+} from '../../../drivers/simulator/index.js';
+import { SerialTransport } from '../../../drivers/transports/serial.js';
+import { attachPinpad, type AttachOptions } from '../../../main/pinpad/attach.js';
+import { displayed, engineRig, progressed, type EngineRig } from './engine-rig.js';
+
+let rig: EngineRig | undefined;
+let pty: PtySimulator | undefined;
+let pinpad: Pinpad | undefined;
+afterEach(async () => {
+  await rig?.engine.close();
+  await pinpad?.close(null).catch(() => {});
+  await pty?.close();
+  await rig?.close();
+  rig = pty = pinpad = undefined;
+});
+
+/** The stack with one PINPAD of `options.profile` on a pty. */
+async function openOnPty(options: PinpadSimulatorOptions, attach: AttachOptions = {}): Promise<{ rig: EngineRig; sim: PinpadSimulator; serial: string }> {
+  rig = await engineRig();
+  const sim = new PinpadSimulator({ timeScale: 0.05, ...options });
+  pty = await startPtySimulator(sim);
+  pinpad = new Pinpad(new SerialTransport(pty.path), { logger: rig.logger });
+  await pinpad.open();
+  const serial = await attachPinpad(rig.engine, pinpad, { logger: rig.logger, ...attach });
+  return { rig, sim, serial };
+}
+
+/** Every screen the display shows from now on, each as its lines joined by "\n". */
+function screens(sim: PinpadSimulator): string[] {
+  const seen: string[] = [sim.display.lines.join('\n')];
+  sim.on('display', ({ lines }) => seen.push(lines.join('\n')));
+  return seen;
+}
+
+let counter = 0;
+const sale = (notification: string | undefined, amount = 1990): Record<string, unknown> => ({
+  reference_id: `profile-${++counter}-${Date.now()}`,
+  amount,
+  payment_type: 'credit',
+  installments: 1,
+  description: 'Venda no PINPAD real',
+  ...(notification === undefined ? {} : { notification }),
+});
+
+/** The customer inserts a chip card, types the PIN and takes the card out. */
+async function customerPaysByChip(sim: PinpadSimulator): Promise<void> {
+  sim.insertCard('visaCredit');
+  await displayed(sim, /SENHA|VALOR/);
+  sim.keypad.type('1234');
+  sim.keypad.press('enter');
+  await displayed(sim, /RETIRE/);
+  sim.removeCard();
+}
+
+describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 × 16)', () => {
+  it('identifies it (a bare GIX would be ST_MANDAT) and keeps the whole notification on the display, with the amount, while the card is asked for', async () => {
+    const { rig, sim, serial } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-0001' });
+    expect(serial).toBe('STRICT-0001');
+    const params = sale('Pedido 4521 - Loja do Centro SP', 123456);
+    const shown = screens(sim);
+    const running = rig.engine.start(params);
+    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await displayed(sim, /Pedido 4521/);
+    // The prompt stays while the customer looks for the card.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(sim.display.lines).toEqual(['R$ 1.234,56', 'Pedido 4521 - Lo', 'ja do Centro SP', 'APRESENTE CARTAO']);
+    await customerPaysByChip(sim);
+    expect(await running).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+    // The notification was never shown cut, and from the first screen that had it until the
+    // card came no other screen replaced it.
+    const whole = 'R$ 1.234,56\nPedido 4521 - Lo\nja do Centro SP\nAPRESENTE CARTAO';
+    const first = shown.findIndex((screen) => screen.includes('Pedido 4521'));
+    expect(shown[first]).toBe(whole);
+    const next = shown.findIndex((screen, index) => index > first && screen !== whole);
+    expect(shown[next]).toMatch(/^(PROCESSANDO|SELECIONADO)/);
+  });
+
+  it('refuses the sale before anything is created on the API when the PIN key slot is empty', async () => {
+    const { rig } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-0002', keySlots: { dukptPin: [2], dukptData: [1] } });
+    const outcome = await rig.engine.start(sale('Mesa 7'));
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_KEYS_MISSING' } });
+    expect(outcome.problem?.message).toContain('PIN slot 01');
+    expect(outcome.transaction_id ?? null).toBeNull();
+  });
+
+  it('sells with the slots the settings name, where the acquirer loaded its keys', async () => {
+    const { rig, sim } = await openOnPty(
+      { profile: 'strict', serialNumber: 'STRICT-0003', keySlots: { dukptPin: [2], dukptData: [2] } },
+      { keySlots: { pin: 2, data: 2 } },
+    );
+    const running = rig.engine.start(sale('Mesa 7'));
+    await displayed(sim, /Mesa 7/);
+    await customerPaysByChip(sim);
+    expect(await running).toMatchObject({ status: 'approved' });
+  });
+});
+
+describe('a sale on a PPC-930 (profile ppc930, 8 × 16, spec 2.12)', () => {
+  it('lays the notification out on its 8 lines while the card is asked for, and approves', async () => {
+    // The Scope TEF of the trace asks for PINs in DUKPT slot 02; the PPC-930's data key is in 01.
+    const { rig, sim } = await openOnPty({ profile: 'ppc930' }, { keySlots: { pin: 2, data: 1 } });
+    const params = sale('Obrigado pela preferência!');
+    const running = rig.engine.start(params);
+    await displayed(sim, /preferência/);
+    expect(sim.display.lines.slice(0, 7)).toEqual([
+      'R$ 19,90',
+      '',
+      'Obrigado pela',
+      'preferência!',
+      '',
+      'APROXIME, INSIRA',
+      'OU PASSE CARTAO',
+    ]);
+    await customerPaysByChip(sim);
+    expect(await running).toMatchObject({ status: 'approved' });
+  });
+});
+
+describe('a legacy (BibComp 1.08) PINPAD', () => {
+  it('is attached through GIN, and a sale is refused before anything is created on the API', async () => {
+    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' });
+    expect(rig.engine.terminals().map((terminal) => terminal.serial)).toEqual(['LEGACY-0001']);
+    const outcome = await rig.engine.start(sale('Mesa 7'));
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
+    expect(outcome.transaction_id ?? null).toBeNull();
+    await displayed(sim, /NAO REALIZADA/);
+  });
+});

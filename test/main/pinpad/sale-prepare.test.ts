@@ -1,0 +1,71 @@
+/**
+ * PinpadSale.prepare: what a sale checks on the PINPAD before it asks the customer or the API
+ * anything — the acquirer's DUKPT keys are in the configured slots, and the PINPAD speaks the
+ * commands the sale uses. Against the simulated PINPAD over an in-memory link.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import { SaleStepError } from '../../../main/core/sale-failure.js';
+import { PinpadSale, type KeySlots } from '../../../main/pinpad/sale-session.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlots>): Promise<PinpadSale> {
+  const sim = new PinpadSimulator({ timeScale: 0.05, ...options });
+  const served = await startMemorySimulator(sim);
+  const pinpad = new Pinpad(served.link.host);
+  await pinpad.open();
+  cleanups.push(async () => {
+    await pinpad.close(null).catch(() => {});
+    await served.close();
+  });
+  return new PinpadSale(pinpad, keySlots ? { keySlots } : {});
+}
+
+async function refusal(sale: PinpadSale): Promise<SaleStepError> {
+  const error: unknown = await sale.prepare().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SaleStepError);
+  return error as SaleStepError;
+}
+
+describe('PinpadSale.prepare', () => {
+  it('lets a sale go on when both DUKPT slots hold keys', async () => {
+    const sale = await saleOn({ profile: 'strict' });
+    await expect(sale.prepare()).resolves.toBeUndefined();
+    expect(await sale.checkKeys()).toEqual({ pin: true, data: true });
+  });
+
+  it('refuses with KEYS_MISSING, naming the empty slot, when the PIN key is elsewhere', async () => {
+    const sale = await saleOn({ profile: 'strict', keySlots: { dukptPin: [2], dukptData: [1] } });
+    const error = await refusal(sale);
+    expect(error).toMatchObject({ code: 'KEYS_MISSING', step: 'prepare' });
+    expect(error.message).toContain('PIN slot 01');
+    expect(error.message).not.toContain('data slot');
+    expect(error.cashierMessage).toBe('O PINPAD não tem as chaves de segurança desta loja. Chame o suporte técnico.');
+  });
+
+  it('checks the slots the settings name instead of 01', async () => {
+    const keys = { dukptPin: [2], dukptData: [3] };
+    await expect((await saleOn({ profile: 'strict', keySlots: keys }, { pin: 2, data: 3 })).prepare()).resolves.toBeUndefined();
+    const error = await refusal(await saleOn({ profile: 'strict', keySlots: keys }, { pin: 2, data: 2 }));
+    expect(error.message).toContain('data slot 02');
+  });
+
+  it('refuses a PINPAD that knows only the legacy commands with PINPAD_UNSUPPORTED', async () => {
+    const error = await refusal(await saleOn({ profile: 'legacy' }));
+    expect(error).toMatchObject({ code: 'PINPAD_UNSUPPORTED', step: 'prepare' });
+    expect(error.message).toContain('1.08');
+  });
+
+  it('refuses slots outside 00–99 when it is built', () => {
+    const pinpad = {} as Pinpad;
+    expect(() => new PinpadSale(pinpad, { keySlots: { pin: 100 } })).toThrow(RangeError);
+  });
+});
