@@ -116,6 +116,9 @@ function valueOf(tag: string, ctx: EmvContext): Buffer | undefined {
       return bcd(ctx.atc, 4);
     case '9F53':
       return Buffer.of(0x52);
+    case '9F66':
+      // Terminal transaction qualifiers (Visa contactless): EMV mode, online PIN and signature supported.
+      return card.entry === 'contactless' ? Buffer.from('36204000', 'hex') : undefined;
     case '9F6E':
       return card.entry === 'contactless' ? Buffer.from('20700000', 'hex') : undefined;
     default:

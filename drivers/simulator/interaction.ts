@@ -4,6 +4,7 @@
  * ends early with CommandAborted on CAN or a new command.
  */
 import { randomBytes } from 'node:crypto';
+import { pinBlockFormat0, tdesEncrypt } from '../crypto/dukpt.js';
 import { applicationTypeOf, resolveCard, TEST_CARDS, type SimCard } from './cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOptions } from './customer.js';
 import { ST, StatusReply, type CommandContext } from './handler.js';
@@ -145,27 +146,37 @@ export function formatAmount(centavos: number): string {
 }
 
 export interface PinCapture {
-  /** Encrypted PIN block stand-in: 8 random bytes as 16 hex digits (never derived from the PIN). */
+  /**
+   * The encrypted PIN block, 16 hex digits: under DUKPT, the ISO 9564 format 0 block of the PIN
+   * and the card's PAN encrypted with the slot's PIN key (keys.ts); under MK/WK, whose working
+   * key the simulator does not decrypt, 8 random bytes.
+   */
   readonly pinBlock: string;
-  /** 20 hex digits: a DUKPT KSN, or zeros for MK/WK. */
+  /** 20 hex digits: the DUKPT KSN of this use, or zeros for MK/WK. */
   readonly ksn: string;
 }
 
-let ksnCounter = 0;
-
 /**
  * PIN entry: line 1 shows `prompt` (the amount or the host's message), line 2 "SENHA:" and one
- * asterisk per digit. The PIN itself is dropped as soon as it is complete; what comes back is
- * random bytes, as an encrypted block looks to anyone without the key.
+ * asterisk per digit. The PIN is dropped as soon as it is encrypted.
  */
 export async function capturePin(
   ctx: CommandContext,
-  options: { prompt: string; label?: string; min: number; max: number; idleMs: number; dukpt: boolean; cardPin?: string },
+  options: {
+    prompt: string;
+    label?: string;
+    min: number;
+    max: number;
+    idleMs: number;
+    key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number };
+    /** The PAN the block is bound to (format 0). */
+    pan: string;
+    cardPin?: string;
+  },
 ): Promise<PinCapture> {
   const auto = ctx.device.autoCustomer;
   const autoPin = auto?.pin ?? options.cardPin ?? '1234';
-  // The typed PIN is discarded on return: nothing downstream may see it.
-  await readDigits(ctx, {
+  const pin = await readDigits(ctx, {
     min: options.min,
     max: options.max,
     idleMs: options.idleMs,
@@ -173,14 +184,9 @@ export async function capturePin(
     autoKeys: `${autoPin}{enter}`,
   });
   ctx.device.clearDisplay();
-  ksnCounter = (ksnCounter + 1) % 0x1fffff;
-  const ksn = options.dukpt
-    ? `FFFF${serialDigits(ctx.device.identity.serialNumber)}${ksnCounter.toString(16).toUpperCase().padStart(6, '0')}`
-    : '0'.repeat(20);
-  return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn };
+  if (options.key.method !== 'dukpt') return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
+  const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
+  const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));
+  return { pinBlock: block.toString('hex').toUpperCase(), ksn: ksn.toString('hex').toUpperCase() };
 }
 
-function serialDigits(serial: string): string {
-  const digits = serial.replace(/[^0-9A-Fa-f]/g, '').toUpperCase();
-  return digits.slice(-10).padStart(10, '0');
-}

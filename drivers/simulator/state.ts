@@ -10,6 +10,7 @@ import { normalizeDisplay2x16, DISPLAY_COLUMNS } from '../abecs/text.js';
 import type { SimCard } from './cards.js';
 import { CustomerEvents, Keypad } from './customer.js';
 import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from './profiles.js';
+import { SimulatedDukptKeys } from './keys.js';
 import { EmvTableStore } from './tables.js';
 
 export interface SimulatorIdentity {
@@ -105,6 +106,8 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   readonly events = new CustomerEvents();
   readonly keypad = new Keypad(this.events);
   readonly tables: EmvTableStore;
+  /** DUKPT keys of the loaded slots and their counters (keys.ts). */
+  readonly dukpt: SimulatedDukptKeys;
   /** The card sitting in the ICC slot. */
   slotCard: SimCard | undefined;
   /** A card that appears when the next card read waits (tap, swipe or insertion). */
@@ -113,6 +116,8 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   transaction: Transaction | undefined;
   /** Tracks captured by CEX (swipe) for GTK. */
   swipedCard: SimCard | undefined;
+  /** GTK took the swiped card's tracks: neither GTK nor GPN "00" can use them again. */
+  swipedTracksRead = false;
   /** GCR parameters saved with a 020 answer, for the bare GCR that resumes. */
   gcrResume: { readonly request: unknown; readonly card: SimCard } | undefined;
   /** Last application transaction counter handed out. */
@@ -144,6 +149,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   ) {
     super();
     this.tables = new EmvTableStore(tableVersions);
+    this.dukpt = new SimulatedDukptKeys(identity.serialNumber);
     this.keys = keys;
     this.shown = Array.from({ length: profile.display.lines }, () => '');
   }

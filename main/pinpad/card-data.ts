@@ -29,6 +29,9 @@ export interface CardSaleData {
   readonly authorization: CardAuthorization;
 }
 
+/** PAN or track 2 encrypted by the PINPAD (GTK) with the DUKPT KSN of its data key, hex. */
+export type EncryptedCardData = NonNullable<CardAuthorization['encrypted_card_data']>;
+
 /** The online PIN of a swiped card (GPN), for cards that have no chip to run GOX on. */
 export interface SwipedCardPin {
   readonly pinBlock: string;
@@ -65,6 +68,9 @@ export class CardDataError extends Error {
 export const AUTHORIZATION_TAGS: readonly string[] = Object.freeze([
   '9F26', '9F27', '9F10', '9F37', '9F36', '95', '9A', '9C', '9F02', '5F2A', '82', '9F1A', '9F03',
   '9F34', '84', '9F33', '5F34', '9F35', '9F09', '9F41', '9F6E',
+  // The application's AID, the terminal's serial (IFD), Mastercard's transaction category code
+  // and the contactless terminal transaction qualifiers, which chip and CTLS authorizations carry.
+  '9F06', '9F1E', '9F53', '9F66',
 ]);
 
 /**
@@ -279,11 +285,13 @@ export interface CardVerification {
   readonly chip?: GoxResult | null;
   /** GPN's result, for a swiped card that was asked for a PIN. */
   readonly swipedPin?: SwipedCardPin | null;
+  /** GTK's encrypted track 2 (or PAN), for magnetic and contactless-magstripe reads. */
+  readonly encryptedCardData?: EncryptedCardData | null;
 }
 
 /** The masked card and the card part of the authorization request. */
 export function cardSaleData(summary: CardReadSummary, verification: CardVerification = {}): CardSaleData {
-  const { chip, swipedPin } = verification;
+  const { chip, swipedPin, encryptedCardData } = verification;
   const chipCard = summary.entryMode === 'chip' || summary.entryMode === 'contactless_chip';
   const pinBlock = pinBlockOf(chip, swipedPin);
   // GOX's data carries the first GENERATE AC (the ARQC); the read's is what was known before it.
@@ -302,6 +310,7 @@ export function cardSaleData(summary: CardReadSummary, verification: CardVerific
       ...(summary.panSequenceNumber !== undefined ? { pan_sequence_number: summary.panSequenceNumber } : {}),
     },
     cardholder_verification: cardholder,
+    ...(encryptedCardData ? { encrypted_card_data: { ...encryptedCardData } } : {}),
     ...(pinBlock ? { pin_block: pinBlock } : {}),
     ...(emvData !== undefined ? { emv_data: emvData } : {}),
   };

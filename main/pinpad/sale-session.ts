@@ -22,6 +22,7 @@ import { gcdCommand, gcdRequestFor } from '../../drivers/abecs/commands/gcd.js';
 import { cexCommand, type CexResult } from '../../drivers/abecs/commands/cex.js';
 import { gcxCommand, type GcxRequest, type GcxResult } from '../../drivers/abecs/commands/gcx.js';
 import { gixCommand } from '../../drivers/abecs/commands/gix.js';
+import { gtkCommand } from '../../drivers/abecs/commands/gtk.js';
 import { ppKsnTdesData, ppKsnTdesPin } from '../../drivers/abecs/ids.js';
 import { goxCommand, type GoxResult } from '../../drivers/abecs/commands/gox.js';
 import { gpnCommand } from '../../drivers/abecs/commands/gpn.js';
@@ -41,6 +42,7 @@ import {
   serviceCodeOf,
   summarizeCardRead,
   type CardReadSummary,
+  type EncryptedCardData,
   type SwipedCardPin,
 } from './card-data.js';
 import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
@@ -405,8 +407,30 @@ export class PinpadSale {
         ),
       );
     }
-    const data = await this.step('chip', () => cardSaleData(read, { swipedPin }));
+    // The tracks for the authorizer, encrypted on the PINPAD; after the PIN, because GTK takes the
+    // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11).
+    const encryptedCardData = await this.step('read_card', () => this.encryptedTracks());
+    const data = await this.step('chip', () => cardSaleData(read, { swipedPin, encryptedCardData }));
     return { ...data, chipDecision: 'online', needsChipCompletion: false };
+  }
+
+  /**
+   * GTK: the PAN and track 2 of the card just read, encrypted by the PINPAD under the DUKPT data
+   * key of `keySlots.data` (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what a magnetic or
+   * contactless-magstripe authorization carries instead of the clear tracks. Track 2 when the
+   * PINPAD gave it, else the PAN.
+   */
+  private async encryptedTracks(): Promise<EncryptedCardData> {
+    const result = await this.pinpad.execute(gtkCommand, {
+      tracks: { pan: true, track2: true },
+      encryption: { method: 'dukptEcb', keyIndex: this.keySlots.data },
+    });
+    const payload = result.track2 ?? result.pan;
+    const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
+    if (payload === undefined || ksn === undefined) {
+      throw new CardDataError('UNREADABLE_CARD', 'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).');
+    }
+    return { ksn: ksn.toString('hex').toUpperCase(), payload: payload.toString('hex').toUpperCase() };
   }
 
   /**

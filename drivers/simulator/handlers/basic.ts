@@ -204,6 +204,7 @@ const cex = defineHandler(cexCommand, async (req, ctx) => {
       // No readable track: the event alone, no track fields and nothing kept for GTK (S220 §6.5.1).
       if (!swipeReadable(device, next.card)) return { event: 'cardSwiped' };
       device.swipedCard = next.card;
+      device.swipedTracksRead = false;
       return { event: 'cardSwiped', tracks: swipeTracks(next.card, req.panMask) };
     }
     if (next?.how === 'insert' && req.icc === 'insertion') {

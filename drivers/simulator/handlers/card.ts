@@ -13,6 +13,8 @@ import { gedCommand } from '../../abecs/commands/ged.js';
 import { gocCommand } from '../../abecs/commands/goc.js';
 import { goxCommand, type GoxRequest, type GoxResult } from '../../abecs/commands/gox.js';
 import { gpnCommand } from '../../abecs/commands/gpn.js';
+import { gtkCommand, packDigits } from '../../abecs/commands/gtk.js';
+import { tdesCbcEncrypt, tdesEncrypt } from '../../crypto/dukpt.js';
 import type { CardType, ChipDecision, PinMethod } from '../../abecs/card-params.js';
 import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
@@ -395,7 +397,8 @@ async function firstGenerateAc(
       min: PIN_MIN,
       max: PIN_MAX,
       idleMs: options.idleMs,
-      dukpt: options.key.method === 'dukpt',
+      key: options.key,
+      pan: card.pan,
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
     // Online cards send the PIN to the issuer; offline ones have the chip verify it.
@@ -514,7 +517,9 @@ const fcx = defineHandler(fcxCommand, (req, { device }) => {
 const gpn = defineHandler(gpnCommand, async (req, ctx) => {
   const { device } = ctx;
   const stored = device.transaction?.card ?? device.swipedCard;
-  if (req.pan === undefined && !stored) throw new StatusReply(ST.INVCALL);
+  // PANLEN "00" uses the card read by CEX/GCX, while GTK has not taken its tracks (S220 §6.5.11).
+  const cardGone = device.transaction !== undefined ? device.transaction.tracksRead : device.swipedTracksRead;
+  if (req.pan === undefined && (!stored || cardGone)) throw new StatusReply(ST.INVCALL);
   // "Deve-se verificar a existência da chave [...] antes da captura dos dados" (S220 §6.5.11).
   checkPinEntry(device, { method: req.method, index: req.keyIndex });
   const lines = [req.message.slice(0, 16).trimEnd(), req.message.slice(16).trimEnd()];
@@ -525,7 +530,8 @@ const gpn = defineHandler(gpnCommand, async (req, ctx) => {
       min: req.minDigits,
       max: req.maxDigits,
       idleMs: device.timings.pinIdleMs,
-      dukpt: req.method === 'dukpt',
+      key: { method: req.method, index: req.keyIndex },
+      pan: req.pan ?? stored!.pan,
       ...(stored?.pin === undefined ? {} : { cardPin: stored.pin }),
     });
   } finally {
@@ -533,4 +539,53 @@ const gpn = defineHandler(gpnCommand, async (req, ctx) => {
   }
 });
 
-export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn];
+// ------------------------------------------------------------------------------------------------
+// GTK
+
+/**
+ * GTK: the PAN and full tracks of the card CEX or GCX read, once (S220 §6.5.12), packed and
+ * encrypted as §5.4.2 says — under DUKPT ECB every field with the same data key and KSN
+ * (§6.3.4.2), under DUKPT CBC each field with a key of its own. MK/WK methods are refused with
+ * ST_INVPARM: the simulator holds no master keys to open a working key with. (A swipe with no
+ * readable track left nothing to read: ST_INVCALL here, where S220 §6.5.12 has ST_OK with no card
+ * field — a host never asks after such a read.)
+ */
+const gtk = defineHandler(gtkCommand, (req, { device }) => {
+  const t = device.transaction;
+  const card = t !== undefined ? (t.tracksRead ? undefined : t.card) : device.swipedTracksRead ? undefined : device.swipedCard;
+  if (card === undefined) throw new StatusReply(ST.INVCALL);
+  const encryption = req.encryption;
+  if (encryption !== undefined) {
+    if (!encryption.method.startsWith('dukpt')) throw new StatusReply(ST.INVPARM);
+    if (!keyLoaded(device.keys.dukptData, encryption.keyIndex)) throw new StatusReply(ST.ERRKEY);
+  }
+  // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
+  if (t !== undefined) t.tracksRead = true;
+  else device.swipedTracksRead = true;
+  const clear: { pan?: Buffer; track1?: Buffer; track2?: Buffer; track3?: Buffer } = {
+    ...(req.tracks.pan ? { pan: packDigits(card.pan) } : {}),
+    ...(req.tracks.track1 ? { track1: padTo8(Buffer.from(track1Of(card), 'latin1')) } : {}),
+    ...(req.tracks.track2 ? { track2: packDigits(track2Of(card)) } : {}),
+  };
+  if (encryption === undefined) return clear;
+  const fields = Object.entries(clear) as Array<[keyof typeof clear, Buffer]>;
+  const out: Record<string, Buffer> = {};
+  const ksns: Record<string, Buffer> = {};
+  const cbc = encryption.method === 'dukptCbc';
+  let shared: { ksn: Buffer; key: Buffer } | undefined;
+  for (const [name, value] of fields) {
+    const { ksn, key } = cbc ? device.dukpt.use('data', encryption.keyIndex) : (shared ??= device.dukpt.use('data', encryption.keyIndex));
+    const open = Math.min(encryption.openDigits ?? 0, name === 'track1' ? 0 : 8) / 2;
+    const sealed = cbc ? tdesCbcEncrypt(key, value.subarray(open), encryption.iv) : tdesEncrypt(key, value.subarray(open));
+    out[name] = Buffer.concat([value.subarray(0, open), sealed]).subarray(0, value.length);
+    ksns[name] = ksn;
+  }
+  return { ...out, ksns };
+});
+
+/** Track 1 (ASCII) filled with 00h to a multiple of 8 bytes (S220 §5.4.2.1). */
+function padTo8(value: Buffer): Buffer {
+  return Buffer.concat([value, Buffer.alloc((8 - (value.length % 8)) % 8)]);
+}
+
+export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn, gtk];

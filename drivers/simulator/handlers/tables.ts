@@ -105,12 +105,6 @@ function ppc930Items(device: DeviceState): GixItem[] {
   ];
 }
 
-/** A fixed per-slot KSN (B10): FFFF + the serial's last 10 hex-ish digits + slot counter. */
-function slotKsn(device: DeviceState, slot: number): Buffer {
-  const serial = device.identity.serialNumber.replace(/[^0-9]/g, '').slice(-10).padStart(10, '0');
-  return Buffer.from(`FFFF${serial}${slot.toString(16).padStart(2, '0')}0000`, 'hex');
-}
-
 /**
  * One requested id: a standard item, the KSN of a loaded DUKPT slot or a loaded table version;
  * else nothing (the TRACE's GIX asking 9101h and 9105h got only 9101h back).
@@ -120,8 +114,8 @@ function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id
   if (known) return known;
   const slot = id & 0xff;
   if (slot <= 99) {
-    if (id === ppKsnTdesPin(slot)) return keyLoaded(device.keys.dukptPin, slot) ? { id, value: slotKsn(device, slot) } : undefined;
-    if (id === ppKsnTdesData(slot)) return keyLoaded(device.keys.dukptData, slot) ? { id, value: slotKsn(device, slot) } : undefined;
+    if (id === ppKsnTdesPin(slot)) return keyLoaded(device.keys.dukptPin, slot) ? { id, value: device.dukpt.currentKsn(id === ppKsnTdesPin(slot) ? 'pin' : 'data', slot) } : undefined;
+    if (id === ppKsnTdesData(slot)) return keyLoaded(device.keys.dukptData, slot) ? { id, value: device.dukpt.currentKsn(id === ppKsnTdesPin(slot) ? 'pin' : 'data', slot) } : undefined;
     if (id === ppTableVersion(slot)) {
       const loaded = device.tables.loaded().find((entry) => entry.acquirer === slot);
       return loaded ? text(id, loaded.version) : undefined;

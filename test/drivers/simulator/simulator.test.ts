@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { initialKey, ksnCounter, pinKey, pinOfBlock, tdesDecrypt, TEST_BDK, withCounter } from '../../../drivers/crypto/dukpt.js';
 import type { CommandCodec } from '../../../drivers/abecs/codec.js';
 import { cexCommand } from '../../../drivers/abecs/commands/cex.js';
 import { cloCommand } from '../../../drivers/abecs/commands/clo.js';
@@ -283,7 +284,7 @@ describe('PinpadSimulator — keypad', () => {
     expect((await host.call(mnuCommand, { options: ['A', 'B', 'C'] })).result).toEqual({ index: 3 });
   });
 
-  it('collects a PIN with GPN and returns a random block, never the PIN', async () => {
+  it('collects a PIN with GPN as a DUKPT format 0 block that only a host with the BDK opens, never the PIN in clear', async () => {
     const { sim, host } = await setup();
     sim.keypad.type('1234');
     sim.keypad.press('enter');
@@ -297,7 +298,11 @@ describe('PinpadSimulator — keypad', () => {
     });
     expect(first.result?.pinBlock).toMatch(/^[0-9A-F]{16}$/);
     expect(first.result?.pinBlock).not.toContain('1234');
-    expect(first.result?.ksn).toMatch(/^FFFF[0-9A-F]{16}$/);
+    // The acquirer's host: the initial key from the BDK and the KSN, the transaction's PIN key, the block.
+    const ksn = Buffer.from(first.result!.ksn, 'hex');
+    expect(ksnCounter(ksn)).toBeGreaterThan(0);
+    const key = pinKey(initialKey(TEST_BDK, withCounter(ksn, 0)), ksn);
+    expect(pinOfBlock(tdesDecrypt(key, Buffer.from(first.result!.pinBlock, 'hex')), '4111111111111111')).toBe('1234');
     sim.keypad.type('1234');
     sim.keypad.press('enter');
     const second = await host.call(gpnCommand, {

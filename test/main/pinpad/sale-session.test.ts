@@ -6,7 +6,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeEmvTlv } from '../../../drivers/abecs/emv.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { applicationTypeOf } from '../../../drivers/simulator/cards.js';
+import { unpackDigits } from '../../../drivers/abecs/commands/gtk.js';
+import { dataKey, initialKey, pinKey, pinOfBlock, tdesDecrypt, TEST_BDK, withCounter } from '../../../drivers/crypto/dukpt.js';
+import { applicationTypeOf, track2Of } from '../../../drivers/simulator/cards.js';
 import {
   PinpadSimulator,
   TEST_CARDS,
@@ -112,6 +114,14 @@ function emvTags(read: CardRead): string[] {
   return decodeEmvTlv(Buffer.from(read.authorization.emv_data ?? '', 'hex')).map((item) => item.tag);
 }
 
+/** What the acquirer's host does with GTK's data: the DUKPT data key from the BDK and the KSN, then track 2. */
+function openTrack(sealed: { ksn: string; payload: string } | undefined): string {
+  expect(sealed).toBeDefined();
+  const ksn = Buffer.from(sealed!.ksn, 'hex');
+  const key = dataKey(initialKey(TEST_BDK, withCounter(ksn, 0)), ksn);
+  return unpackDigits(tdesDecrypt(key, Buffer.from(sealed!.payload, 'hex')));
+}
+
 function expectValidRequest(read: CardRead): void {
   expect(schemaViolations(TerminalAuthorizationRequest, { terminal: 'SN-SALE', ...read.authorization })).toEqual([]);
 }
@@ -174,11 +184,15 @@ describe('PinpadSale: the card', () => {
     sim.swipeCard('visaMagstripe');
     const read = await sale.readCard({ amount: 2500, paymentType: 'credit' });
     expect(read.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
-    expect(read.authorization).toEqual({
+    const { encrypted_card_data: sealed, ...clear } = read.authorization;
+    expect(clear).toEqual({
       entry_mode: 'magstripe',
       card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', expiration: '3012' },
       cardholder_verification: 'none',
     });
+    // Track 2 travels encrypted by the PINPAD (GTK); the acquirer's host, with the BDK, reads it whole.
+    expect(sealed?.payload).not.toContain('4012888888881881');
+    expect(openTrack(sealed)).toBe(track2Of(TEST_CARDS.visaMagstripe));
     expect(read.chipDecision).toBe('online');
     expect(read.needsChipCompletion).toBe(false);
     expectValidRequest(read);
@@ -192,6 +206,11 @@ describe('PinpadSale: the card', () => {
     expect(read.card.entryMode).toBe('magstripe');
     expect(read.authorization.cardholder_verification).toBe('online_pin');
     expect(read.authorization.pin_block?.block).toMatch(/^[0-9A-F]{16}$/);
+    // The acquirer's host opens the PIN block with the BDK and the KSN: the PIN the customer typed.
+    const { ksn, block } = read.authorization.pin_block!;
+    const key = pinKey(initialKey(TEST_BDK, withCounter(Buffer.from(ksn, 'hex'), 0)), Buffer.from(ksn, 'hex'));
+    expect(pinOfBlock(tdesDecrypt(key, Buffer.from(block, 'hex')), TEST_CARDS.visaMagstripe.pan)).toBe('1234');
+    expect(openTrack(read.authorization.encrypted_card_data)).toBe(track2Of(TEST_CARDS.visaMagstripe));
   });
 
   it('sells on debit with a debit card', async () => {

@@ -1,0 +1,54 @@
+/**
+ * The simulated PINPAD's DUKPT keys: one initial key per loaded slot and kind (PIN, data),
+ * derived from the public ANSI X9.24 test BDK as an acquirer's key-loading device would, and a
+ * transaction counter that every use advances — so PIN blocks and encrypted tracks are real
+ * DUKPT cryptograms that a test host holding the test BDK can open, and nothing else can.
+ *
+ * Initial KSN of slot nn: FF + nn + the serial number's last 10 hex digits + E00000 (the counter
+ * is the KSN's rightmost 21 bits, as in X9.24 Annex A's "FFFF9876543210E00000").
+ * PP_KSNTDESPnn / PP_KSNTDESDnn report the KSN of the slot's next use (S220 §6.5.9 "KSN atual").
+ */
+import { dataKey, initialKey, KSN_COUNTER_MAX, pinKey, TEST_BDK, withCounter } from '../crypto/dukpt.js';
+
+export type DukptKind = 'pin' | 'data';
+
+interface Slot {
+  readonly ipek: Buffer;
+  readonly initialKsn: Buffer;
+  counter: number;
+}
+
+export class SimulatedDukptKeys {
+  private readonly slots = new Map<string, Slot>();
+
+  constructor(private readonly serialNumber: string) {}
+
+  /** The KSN the slot's next use will carry. */
+  currentKsn(kind: DukptKind, slot: number): Buffer {
+    const state = this.slot(kind, slot);
+    return withCounter(state.initialKsn, state.counter >= KSN_COUNTER_MAX ? 1 : state.counter + 1);
+  }
+
+  /** Advances the slot's counter and returns the new KSN with its PIN or data key. */
+  use(kind: DukptKind, slot: number): { ksn: Buffer; key: Buffer } {
+    const state = this.slot(kind, slot);
+    // A real PINPAD stops at the counter's end (its key is exhausted); the simulator wraps round.
+    state.counter = state.counter >= KSN_COUNTER_MAX ? 1 : state.counter + 1;
+    const ksn = withCounter(state.initialKsn, state.counter);
+    return { ksn, key: kind === 'pin' ? pinKey(state.ipek, ksn) : dataKey(state.ipek, ksn) };
+  }
+
+  private slot(kind: DukptKind, slot: number): Slot {
+    const name = `${kind}:${slot}`;
+    let state = this.slots.get(name);
+    if (state === undefined) {
+      const serial = this.serialNumber.replace(/[^0-9A-Fa-f]/g, '').toUpperCase().slice(-10).padStart(10, '0');
+      // Data slots differ from PIN slots in the second byte's high bit, so their keys differ.
+      const slotByte = (slot & 0x7f) | (kind === 'data' ? 0x80 : 0);
+      const initialKsn = Buffer.from(`FF${slotByte.toString(16).padStart(2, '0')}${serial}E00000`, 'hex');
+      state = { ipek: initialKey(TEST_BDK, initialKsn), initialKsn, counter: 0 };
+      this.slots.set(name, state);
+    }
+    return state;
+  }
+}
