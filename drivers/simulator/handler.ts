@@ -33,6 +33,7 @@ export const ST = Object.freeze({
   CARDPROBLEMS: 68,
   CARDAPPNAV: 70,
   ERRFALLBACK: 76,
+  CTLSAPPNAV: 84,
 } as const);
 
 /** Thrown by a handler to answer `<ID><status>` with no data. */

@@ -102,6 +102,14 @@ export interface SimulatorProfile {
   readonly tableVersions: Readonly<Record<number, string>>;
   /** The reserved key maps 8030h/8031h/8034h the PPC-930 sends in its parameterless GIX. */
   readonly reservedKeyMaps: boolean;
+  /**
+   * Like a real PINPAD, this device selects chip applications only from loaded AID tables
+   * (S220 §6.8.1, §6.9.1): with none, a chip or contactless read answers ST_CARDAPPNAV. The
+   * training simulator invents the match instead, so training works without tables. For now
+   * the behaviour is switched on by the `requireTables` option only (default false); once hosts
+   * load tables at attach, this flag becomes its default.
+   */
+  readonly requiresAidTables: boolean;
 }
 
 const SLOT_01: ReadonlySet<number> = new Set([1]);
@@ -150,6 +158,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},
     reservedKeyMaps: false,
+    requiresAidTables: false,
   },
   strict: {
     name: 'strict',
@@ -173,6 +182,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     keys: { dukptPin: SLOT_01, dukptData: SLOT_01, mkPin: NONE, mkData: NONE },
     tableVersions: {},
     reservedKeyMaps: false,
+    requiresAidTables: true,
   },
   ppc930: {
     name: 'ppc930',
@@ -204,6 +214,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     // GIX016 answered 9300h, 9304h and 9306h with "1807202408" (global + acquirers 04 and 06).
     tableVersions: { 0: '1807202408', 4: '1807202408', 6: '1807202408' },
     reservedKeyMaps: true,
+    requiresAidTables: true,
   },
   legacy: {
     name: 'legacy',
@@ -231,6 +242,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},
     reservedKeyMaps: false,
+    requiresAidTables: true,
   },
 } satisfies Record<SimulatorProfileName, SimulatorProfile>);
 

@@ -24,6 +24,8 @@ import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
+import type { RecordedTrace } from '../abecs/trace/format.js';
+import { replayHandlers, replayScript, type ReplayExchange } from './replay.js';
 import {
   isSimulatorProfileName,
   PROFILES,
@@ -59,6 +61,14 @@ export interface PinpadSimulatorOptions {
   readonly keySlots?: SimulatorKeySlots;
   /** GPN/GOX/GOC refuse PIN entry with ST_PINBUSY (044), as a PINPAD rate-limiting PINs does. */
   readonly pinBusy?: boolean;
+  /**
+   * A profile that needs EMV tables (strict, ppc930, legacy: `requiresAidTables`) answers a chip
+   * or contactless read with ST_CARDAPPNAV while it holds no AID record, as a real PINPAD does
+   * (S220 §6.8.1, §6.9.1). False by default for now, so sales on those profiles work without a
+   * table load; it should default to true once the host loads tables at attach. The training
+   * profile never needs tables.
+   */
+  readonly requireTables?: boolean;
   readonly serialNumber?: string;
   readonly manufacturer?: string;
   readonly model?: string;
@@ -79,6 +89,12 @@ export interface PinpadSimulatorOptions {
   readonly link?: DeviceLinkOptions;
   /** Pace every session's output like a serial line at this speed (bits per second, 8N1). */
   readonly paceBaud?: number;
+  /**
+   * Answer as the PINPAD of this recorded session did (replay.ts), instead of simulating one:
+   * the profile, cards and customer options then play no part; `timeScale` scales the
+   * recorded delays.
+   */
+  readonly replay?: RecordedTrace;
 }
 
 export interface PinpadSimulatorEvents {
@@ -132,6 +148,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   private readonly sessions = new Set<SimulatorSession>();
   private readonly linkOptions: DeviceLinkOptions | undefined;
   private readonly paceBaud: number | undefined;
+  private readonly replay: { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
     super();
@@ -143,7 +160,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     if (auto && (!Number.isFinite(auto.delayMs) || auto.delayMs < 0)) {
       throw new InvalidArgumentError('autoCustomer.delayMs must be a number of milliseconds ≥ 0.');
     }
-    const profileName = options.profile ?? 'training';
+    // A replay answers from its recording; the lenient profile keeps NTM texts as recorded.
+    const profileName = options.replay ? 'training' : (options.profile ?? 'training');
     if (!isSimulatorProfileName(profileName)) {
       throw new InvalidArgumentError(
         `There is no simulator profile named "${String(profileName)}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}.`,
@@ -168,13 +186,14 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       timeScale,
       profile,
       resolveKeys(profile, options.keySlots),
-      { pinBusy: options.pinBusy === true },
+      { pinBusy: options.pinBusy === true, requireTables: options.requireTables === true && profile.requiresAidTables },
     );
     this.linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {
       throw new InvalidArgumentError(`paceBaud must be a positive number, got ${options.paceBaud}.`);
     }
     this.paceBaud = options.paceBaud;
+    this.replay = options.replay ? { script: replayScript(options.replay), timeScale } : undefined;
     this.device.on('display', (display) => this.emit('display', display));
   }
 
@@ -244,7 +263,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
    * served at once; they share this one device, as if several cables reached the same PINPAD.
    */
   serve(transport: ByteTransport): SimulatorSession {
-    const session = new SimulatorSession(this.device, transport, HANDLERS, {
+    const handlers = this.replay ? replayHandlers(this.replay.script, { timeScale: this.replay.timeScale }) : HANDLERS;
+    const session = new SimulatorSession(this.device, transport, handlers, {
       ...(this.linkOptions ? { link: this.linkOptions } : {}),
     });
     session.link.faults.paceBaud = this.paceBaud;

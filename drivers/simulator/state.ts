@@ -80,6 +80,11 @@ export interface Transaction {
   readonly atc: number;
   readonly record: string;
   readonly appType: string;
+  /**
+   * PP_AIDTABINFO: the loaded AID records the card's application matched (several when their
+   * AIDs conflict, S220 §6.9.1.2); absent when the simulator invented the match (no tables).
+   */
+  readonly aidTableInfo?: ReadonlyArray<{ readonly acquirer: number; readonly record: string; readonly appType: number }>;
   /** GTK may read the tracks once per read. */
   tracksRead: boolean;
   /** Chip decision taken by GOC/GOX. */
@@ -100,6 +105,12 @@ export interface DisplayState {
 export interface DeviceScenario {
   /** GPN/GOX/GOC answer ST_PINBUSY (044) instead of opening a PIN screen (S220 §3.1.1). */
   readonly pinBusy?: boolean;
+  /**
+   * With no AID record loaded, chip and contactless reads find no application (ST_CARDAPPNAV),
+   * as on a real PINPAD (S220 §6.8.1, §6.9.1: the candidates come from the AID tables). Off by
+   * default; see `PinpadSimulatorOptions.requireTables`.
+   */
+  readonly requireTables?: boolean;
 }
 
 export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {

@@ -2,8 +2,12 @@
  * The simulated PINPAD's EMV tables (abecs.md §3.13): per acquirer 01–99 a 10-character version
  * and the records loaded for it. TLI opens a staging area, TLR adds records to it, TLE commits;
  * nothing changes until TLE, as on a real device. Acquirer "00" is the unified (global) version.
+ * The AID records are also kept decoded (drivers/abecs/tables/records.ts) for application
+ * selection; a record that does not decode is ignored, as S220 §6.7.3 asks ("Um registro
+ * inválido deve ser simplesmente ignorado").
  */
 import type { TableRecord } from '../abecs/commands/tlr.js';
+import { decodeTableEntry, type AidRecord } from '../abecs/tables/records.js';
 
 export type { TableRecord };
 
@@ -19,6 +23,8 @@ export class EmvTableStore {
   private readonly versions = new Map<number, string>();
   private readonly records = new Map<number, TableRecord[]>();
   private staging: Staging | undefined;
+  /** Decoded AID records of every acquirer, rebuilt on each commit. */
+  private aids: ReadonlyArray<{ readonly table: 'aid' } & AidRecord> = [];
 
   constructor(initial: Readonly<Record<number, string>> = {}) {
     for (const [acquirer, version] of Object.entries(initial)) this.versions.set(Number(acquirer), version);
@@ -43,6 +49,11 @@ export class EmvTableStore {
     return this.records.get(acquirer) ?? [];
   }
 
+  /** Every valid AID record loaded, acquirer ascending, each acquirer's in load order. */
+  aidRecords(): ReadonlyArray<{ readonly table: 'aid' } & AidRecord> {
+    return this.aids;
+  }
+
   get loading(): boolean {
     return this.staging !== undefined;
   }
@@ -53,10 +64,14 @@ export class EmvTableStore {
     return this.version(acquirer) !== version;
   }
 
-  /** TLR: stages records; false when no TLI came first. */
+  /**
+   * TLR: stages records; false when no TLI came first. A record of another acquirer than the
+   * TLI's (unless TLI named "00") is discarded (S220 §6.7.3).
+   */
   add(records: readonly TableRecord[]): boolean {
-    if (!this.staging) return false;
-    this.staging.records.push(...records);
+    const staging = this.staging;
+    if (!staging) return false;
+    staging.records.push(...records.filter((record) => staging.acquirer === 0 || record.acquirer === staging.acquirer));
     return true;
   }
 
@@ -73,11 +88,12 @@ export class EmvTableStore {
       for (const record of staging.records) {
         this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
       }
-      return true;
+    } else {
+      this.versions.delete(0);
+      this.versions.set(staging.acquirer, staging.version);
+      this.records.set(staging.acquirer, staging.records);
     }
-    this.versions.delete(0);
-    this.versions.set(staging.acquirer, staging.version);
-    this.records.set(staging.acquirer, staging.records);
+    this.aids = decodeAids(this.records);
     return true;
   }
 
@@ -85,4 +101,21 @@ export class EmvTableStore {
   abort(): void {
     this.staging = undefined;
   }
+}
+
+/** The AID records that decode, acquirer ascending; the others are ignored (S220 §6.7.3). */
+function decodeAids(records: ReadonlyMap<number, readonly TableRecord[]>): Array<{ readonly table: 'aid' } & AidRecord> {
+  const out: Array<{ readonly table: 'aid' } & AidRecord> = [];
+  for (const acquirer of [...records.keys()].sort((a, b) => a - b)) {
+    for (const record of records.get(acquirer) ?? []) {
+      if (record.table !== 'aid') continue;
+      try {
+        const entry = decodeTableEntry(record);
+        if (entry.table === 'aid') out.push(entry);
+      } catch {
+        // Not a valid AID record: the PINPAD keeps it out of application selection.
+      }
+    }
+  }
+  return out;
 }

@@ -28,7 +28,7 @@ import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { apiTokenPath, clientsPath, operatorKeyPath } from './paths.js';
-import { defaultSettingsPath, keySlotsOf, readSettingsJson, saveSettings } from './settings-file.js';
+import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from './settings-file.js';
 import { headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
@@ -298,12 +298,14 @@ export class Agent extends EventEmitter<AgentEvents> {
     });
     // A stop before the PINPAD answered is not an error anyone must handle.
     this.ready.catch(() => {});
+    // The tables file is read once per start (a restart from the window reads it again).
+    const saleOptions = pinpadSaleOptionsOf(options.settings);
+    if (saleOptions.tables instanceof Error) options.logger.error({ code: saleOptions.tables.code, reason: saleOptions.tables.message }, 'the EMV tables file cannot be used; sales will be refused');
     this.#pinpadLoop = keepPinpad(address, stack.training, options.logger, this.#stop.signal, {
       connected: async (connection) => {
-        const keySlots = keySlotsOf(options.settings.pinpad);
         await this.pinpads.attach(connection.pinpad, address, {
           timeouts: options.settings.sale,
-          ...(keySlots ? { keySlots } : {}),
+          ...saleOptions,
           logger: options.logger,
         });
       },

@@ -1,13 +1,16 @@
 /**
  * Opens a `Pinpad` from a `--port` address. Besides the transport addresses
  * (drivers/transports/address.ts) the CLI accepts `sim`: a simulated PINPAD in this process,
- * for trying commands out without hardware, and `sim:<profile>` for one that behaves like a
- * given kind of device (`sim:strict`, `sim:ppc930`, `sim:legacy`; `sim` = `sim:training`).
+ * for trying commands out without hardware, `sim:<profile>` for one that behaves like a
+ * given kind of device (`sim:strict`, `sim:ppc930`, `sim:legacy`; `sim` = `sim:training`), and
+ * `sim:replay:<file>` for one that answers as the PINPAD of a recorded session did
+ * (`pinbridge pinpad trace`).
  */
 import { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';
+import { readTraceFile } from '../../drivers/abecs/trace/format.js';
 import { createTransport } from '../../drivers/transports/address.js';
-import { TransportError } from '../../drivers/transports/transport.js';
+import { TransportError, type ByteTransport } from '../../drivers/transports/transport.js';
 import {
   isSimulatorProfileName,
   PinpadSimulator,
@@ -18,12 +21,27 @@ import {
 } from '../../drivers/simulator/index.js';
 
 export const SIMULATOR_ADDRESS = 'sim';
+const REPLAY_PREFIX = `${SIMULATOR_ADDRESS}:replay:`;
 
 /**
- * The simulator profile an address names: `sim` → 'training', `sim:<profile>` → that profile;
- * undefined for any other address. An unknown profile is an INVALID_PORT TransportError.
+ * The trace file of a `sim:replay:<file>` address (the path as written, case kept); undefined
+ * for any other address. An empty path is an INVALID_PORT TransportError.
  */
-export function simulatorProfileOf(address: string): SimulatorProfileName | undefined {
+export function simulatorReplayFileOf(address: string): string | undefined {
+  const text = address.trim();
+  if (!text.toLowerCase().startsWith(REPLAY_PREFIX)) return undefined;
+  const file = text.slice(REPLAY_PREFIX.length);
+  if (file === '') throw new TransportError('INVALID_PORT', `"${text}" names no trace file; use sim:replay:<file>.`);
+  return file;
+}
+
+/**
+ * The simulator profile an address names: `sim` → 'training', `sim:<profile>` → that profile,
+ * `sim:replay:<file>` → 'replay'; undefined for any other address. An unknown profile is an
+ * INVALID_PORT TransportError.
+ */
+export function simulatorProfileOf(address: string): SimulatorProfileName | 'replay' | undefined {
+  if (simulatorReplayFileOf(address) !== undefined) return 'replay';
   const text = address.trim().toLowerCase();
   if (text === SIMULATOR_ADDRESS) return 'training';
   if (!text.startsWith(`${SIMULATOR_ADDRESS}:`)) return undefined;
@@ -31,7 +49,7 @@ export function simulatorProfileOf(address: string): SimulatorProfileName | unde
   if (!isSimulatorProfileName(name)) {
     throw new TransportError(
       'INVALID_PORT',
-      `"${address.trim()}" names no simulator profile; use sim or sim:<profile> with one of ${SIMULATOR_PROFILE_NAMES.join(', ')}.`,
+      `"${address.trim()}" names no simulator profile; use sim, sim:replay:<file> or sim:<profile> with one of ${SIMULATOR_PROFILE_NAMES.join(', ')}.`,
     );
   }
   return name;
@@ -39,7 +57,7 @@ export function simulatorProfileOf(address: string): SimulatorProfileName | unde
 
 export interface PinpadConnection {
   readonly pinpad: Pinpad;
-  /** The in-process simulator when the address was `sim` or `sim:<profile>`. */
+  /** The in-process simulator when the address was `sim`, `sim:<profile>` or `sim:replay:<file>`. */
   readonly simulator?: PinpadSimulator;
   /** Closes the PINPAD (CLO with `message` when given, `null` to skip CLO) and everything opened. */
   close(message?: string | null): Promise<void>;
@@ -49,17 +67,26 @@ export interface ConnectOptions {
   readonly logger: DriverLogger;
   /** Options of the in-process simulator (address `sim` or `sim:<profile>`; the address's profile wins). */
   readonly simulator?: PinpadSimulatorOptions;
+  /** Wraps the transport before the PINPAD is opened on it (`pinbridge pinpad trace` records through it). */
+  readonly wrapTransport?: (transport: ByteTransport) => ByteTransport;
 }
 
 /** Creates the transport and opens the PINPAD (CAN, OPN). */
 export async function connectPinpad(address: string, options: ConnectOptions): Promise<PinpadConnection> {
+  const wrap = options.wrapTransport ?? ((transport: ByteTransport) => transport);
   const profile = simulatorProfileOf(address);
   if (profile !== undefined) {
-    const simulator = new PinpadSimulator({ logger: options.logger, ...options.simulator, profile });
+    const replayFile = simulatorReplayFileOf(address);
+    // A trace that does not parse is refused here, before anything is opened (TraceFileError).
+    const simulatorOptions: PinpadSimulatorOptions =
+      replayFile !== undefined
+        ? { logger: options.logger, ...options.simulator, replay: await readTraceFile(replayFile) }
+        : { logger: options.logger, ...options.simulator, profile: profile as SimulatorProfileName };
+    const simulator = new PinpadSimulator(simulatorOptions);
     const served = await startMemorySimulator(simulator, { name: 'sim' });
     // An in-memory link carries no line noise and no bytes in flight after EOT: the half-second
     // of silence a serial line is given to settle after the start-up CAN would only delay the start.
-    const pinpad = new Pinpad(served.link.host, { logger: options.logger, timings: { silenceMs: 20 } });
+    const pinpad = new Pinpad(wrap(served.link.host), { logger: options.logger, timings: { silenceMs: 20 } });
     try {
       await pinpad.open();
     } catch (error) {
@@ -78,7 +105,7 @@ export async function connectPinpad(address: string, options: ConnectOptions): P
       },
     };
   }
-  const pinpad = new Pinpad(createTransport(address), { logger: options.logger });
+  const pinpad = new Pinpad(wrap(createTransport(address)), { logger: options.logger });
   try {
     await pinpad.open();
   } catch (error) {

@@ -12,8 +12,9 @@
  * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
+import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-tables.js';
 import { schemaViolations } from '../contract/index.js';
 import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
 import { MetricsSettings } from '../metrics/settings.js';
@@ -44,6 +45,14 @@ export const PinpadSettings = Type.Object(
       maxLength: 200,
       description: 'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
     }),
+    tables: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description:
+          "An EMV tables file (AID and CAPK records of the store's acquirer, docs/pinpads.md), relative to this settings file's folder. Loaded into the PINPAD when its version differs; absent: the PINPAD keeps its own tables.",
+      }),
+    ),
     key_slots: Type.Optional(
       Type.Object(
         {
@@ -67,6 +76,30 @@ export function keySlotsOf(pinpad: PinpadSettings | null | undefined): { pin?: n
   const slots = pinpad?.key_slots;
   if (slots === undefined) return undefined;
   return { ...(slots.pin === undefined ? {} : { pin: slots.pin }), ...(slots.data === undefined ? {} : { data: slots.data }) };
+}
+
+/**
+ * What the settings give every attached PINPAD's sales (attachPinpad's options): the key slots,
+ * and the EMV tables read from `pinpad.tables` — or why that file cannot be used, which ends
+ * each sale before anything is created instead of stopping the agent.
+ */
+export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'path'>): {
+  keySlots?: { pin?: number; data?: number };
+  tables?: EmvTables | TablesFileError;
+} {
+  const keySlots = keySlotsOf(settings.pinpad);
+  const file = settings.pinpad?.tables;
+  let tables: EmvTables | TablesFileError | undefined;
+  if (file !== undefined) {
+    const path = resolve(settings.path === null ? process.cwd() : dirname(settings.path), file);
+    try {
+      tables = readEmvTables(path);
+    } catch (error) {
+      if (!(error instanceof TablesFileError)) throw error;
+      tables = error;
+    }
+  }
+  return { ...(keySlots ? { keySlots } : {}), ...(tables ? { tables } : {}) };
 }
 
 const ReceiptsSection = Type.Object(

@@ -23,7 +23,7 @@ export class CommandExit extends Error {
 }
 
 /** Driver error codes that mean the user's input was wrong rather than the device. */
-const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT', 'INVALID_ADDRESS', 'UNKNOWN_PRINTER_MODEL', 'UNKNOWN_CODEPAGE', 'UNSUPPORTED_CODEPAGE', 'UNSUPPORTED_COLUMNS']);
+const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT', 'INVALID_TRACE', 'TRACE_UNREADABLE', 'INVALID_ADDRESS', 'UNKNOWN_PRINTER_MODEL', 'UNKNOWN_CODEPAGE', 'UNSUPPORTED_CODEPAGE', 'UNSUPPORTED_COLUMNS']);
 
 /** Receipt error codes that mean the request named something wrong rather than a failure. */
 const RECEIPT_INPUT_CODES = new Set(['NOT_FOUND', 'NO_RECEIPT', 'INVALID_INPUT', 'INVALID_SETTINGS']);

@@ -24,6 +24,10 @@ const PROBLEMS = {
     'The PINPAD lacks the DUKPT keys this store sells with; nothing was charged',
     'O PINPAD não tem as chaves de segurança; nada foi cobrado. Chame o suporte.',
   ],
+  PINPAD_TABLES: [
+    "The PINPAD's EMV tables could not be read or loaded; nothing was charged",
+    'As tabelas do PINPAD não puderam ser atualizadas; nada foi cobrado. Chame o suporte.',
+  ],
   PINPAD_UNSUPPORTED: [
     'This PINPAD cannot run the sale; nothing was charged',
     'Este PINPAD não é compatível; nada foi cobrado. Chame o suporte.',

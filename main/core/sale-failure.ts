@@ -42,7 +42,9 @@ export type SaleStepErrorCode =
   /** The PINPAD lacks the cryptographic keys the sale needs (an empty DUKPT slot). */
   | 'KEYS_MISSING'
   /** The PINPAD cannot run this kind of sale at all (e.g. a PINPAD that only knows the legacy commands). */
-  | 'PINPAD_UNSUPPORTED';
+  | 'PINPAD_UNSUPPORTED'
+  /** The store's EMV tables could not be read or loaded into the PINPAD. */
+  | 'TABLES_UNAVAILABLE';
 
 const STEP_NAMES: Readonly<Record<SaleStep, string>> = {
   prepare: 'Preparing the PINPAD for the sale',
@@ -70,6 +72,7 @@ const CASHIER_MESSAGES: Readonly<Record<SaleStepErrorCode, string>> = {
   UNSUPPORTED_CARD: 'Cartão não aceito para esta operação.',
   KEYS_MISSING: 'O PINPAD não tem as chaves de segurança desta loja. Chame o suporte técnico.',
   PINPAD_UNSUPPORTED: 'Este modelo de PINPAD não é compatível com esta venda. Chame o suporte técnico.',
+  TABLES_UNAVAILABLE: 'Não foi possível atualizar as tabelas do PINPAD. Chame o suporte técnico.',
 };
 
 const TIMEOUT_MESSAGES: Readonly<Partial<Record<SaleStep, string>>> = {

@@ -63,6 +63,7 @@ function pinpadProblem(error: unknown): PaymentProblem {
     UNSUPPORTED_CARD: 'UNSUPPORTED_CARD',
     KEYS_MISSING: 'PINPAD_KEYS_MISSING',
     PINPAD_UNSUPPORTED: 'PINPAD_UNSUPPORTED',
+    TABLES_UNAVAILABLE: 'PINPAD_TABLES',
   };
   return problem(byCode[error.code], error.message);
 }

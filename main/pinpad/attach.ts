@@ -7,12 +7,15 @@ import type { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';
 import type { PaymentEngine } from '../core/engine.js';
 import { SaleStepError } from '../core/sale-failure.js';
+import type { EmvTables, TablesFileError } from './emv-tables.js';
 import { PinpadSale, type KeySlots, type SaleTimeouts } from './sale-session.js';
 
 export interface AttachOptions {
   readonly timeouts?: Partial<SaleTimeouts>;
   /** The DUKPT slots the store's acquirer uses (settings `pinpad.key_slots`); 01 each by default. */
   readonly keySlots?: Partial<KeySlots>;
+  /** The store's EMV tables (settings `pinpad.tables`), or why its file cannot be used. */
+  readonly tables?: EmvTables | TablesFileError;
   readonly logger?: DriverLogger;
 }
 
@@ -23,6 +26,7 @@ export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, option
   const sale = new PinpadSale(pinpad, {
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.keySlots ? { keySlots: options.keySlots } : {}),
+    ...(options.tables ? { tables: options.tables } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onMessage: (text) => engine.relayPinpadMessage(serialNumber, text),
   });

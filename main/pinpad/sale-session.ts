@@ -46,6 +46,8 @@ import {
   type SwipedCardPin,
 } from './card-data.js';
 import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
+import { DEFAULT_APPLICATION_TYPES, TablesFileError, type EmvTables } from './emv-tables.js';
+import { syncTables } from './table-loader.js';
 import {
   amountLine,
   amountScreen,
@@ -119,9 +121,6 @@ const CLASSIC_DISPLAY: DisplaySize = Object.freeze({ lines: 2, columns: 16 });
 /** Added to the host's limit where the PINPAD enforces the step's limit itself (SPE_TIMEOUT). */
 export const HOST_GRACE_MS = 5_000;
 
-/** T1_APPTYPE of the AID tables: which applications a GCX may select (abecs.md §3.13). */
-export const APPLICATION_TYPES = Object.freeze({ credit: 1, debit: 2 } as const);
-
 /** ISO 4217 numeric code of the real (BRL). */
 const CURRENCY_BRL = 986;
 /** SPE_TRNTYPE / tag 9C: goods and services. */
@@ -149,6 +148,12 @@ export interface PinpadSaleOptions {
    * when the PINPAD reports either slot empty (see prepare).
    */
   readonly keySlots?: Partial<KeySlots>;
+  /**
+   * The store's EMV tables (emv-tables.ts), loaded into the PINPAD when its version differs —
+   * or why the tables file could not be read (every sale then ends before anything is created).
+   * Absent: the PINPAD keeps whatever tables it holds.
+   */
+  readonly tables?: EmvTables | TablesFileError;
   readonly logger?: DriverLogger;
 }
 
@@ -200,6 +205,7 @@ export class PinpadSale {
   private readonly timeouts: SaleTimeouts;
   private readonly onMessage: ((text: string) => void) | undefined;
   private readonly keySlots: KeySlots;
+  private readonly tables: EmvTables | TablesFileError | undefined;
   /** Whether the key slots hold keys, once the PINPAD was asked (the answer does not change while attached). */
   private keysChecked: Promise<KeyCheck> | undefined;
   private readonly logger: DriverLogger;
@@ -209,6 +215,7 @@ export class PinpadSale {
     this.timeouts = checkTimeouts({ ...DEFAULT_SALE_TIMEOUTS, ...options.timeouts });
     this.onMessage = options.onMessage;
     this.keySlots = { ...DEFAULT_KEY_SLOTS, ...options.keySlots };
+    this.tables = options.tables;
     for (const [name, slot] of Object.entries(this.keySlots)) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
@@ -232,12 +239,38 @@ export class PinpadSale {
           message: `the PINPAD (${info.manufacturer} ${info.model}, spec ${info.specVersion}) knows only the legacy commands, and Pinbridge sells with GCX/GOX/FCX.`,
         });
       }
+      await this.ensureTables();
       const keys = await this.checkKeys();
       const missing = [...(keys.pin ? [] : [`PIN slot ${two(this.keySlots.pin)}`]), ...(keys.data ? [] : [`data slot ${two(this.keySlots.data)}`])];
       if (missing.length > 0) {
         throw new SaleStepError('KEYS_MISSING', 'prepare', { message: `the PINPAD has no DUKPT key in ${missing.join(' and ')}.` });
       }
     });
+  }
+
+  /**
+   * Brings the PINPAD's EMV tables to the tables file's version (table-loader.ts): at attach and
+   * before each sale, so never while a card is being read. TABLES_UNAVAILABLE when the file could
+   * not be read or the load failed.
+   */
+  async ensureTables(): Promise<void> {
+    const tables = this.tables;
+    if (tables === undefined) return;
+    if (tables instanceof TablesFileError) {
+      throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message: tables.message });
+    }
+    try {
+      await syncTables(this.pinpad, tables, {
+        logger: this.logger,
+        onProgress: () => this.message('Atualizando as tabelas do PINPAD…'),
+      });
+    } catch (error) {
+      const failure = saleStepErrorOf(error, 'prepare');
+      throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', {
+        message: `loading the EMV tables failed: ${failure.message}`,
+        cause: error,
+      });
+    }
   }
 
   /**
@@ -369,7 +402,7 @@ export class PinpadSale {
     const read = await this.readCardWithRetries(amount, paymentType, signal, promptFor, rotation);
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
-      const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType));
+      const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType, this.applicationTypes(paymentType)));
       const chip = await this.step('chip', () =>
         this.pinpad.execute(
           goxCommand,
@@ -523,6 +556,7 @@ export class PinpadSale {
     let prompt = promptFor(contactless);
     let afterChipError = false;
     let contactlessCommErrors = 0;
+    let tablesReloaded = false;
     for (let reads = 1; ; reads++) {
       let why: { code: string; cashierMessage: string; cause: unknown };
       try {
@@ -535,6 +569,15 @@ export class PinpadSale {
         why = refusal;
       } catch (error) {
         if (!(error instanceof AbecsStatusError)) throw this.failure(error, 'read_card');
+        if (error.code === 'ST_TABVERDIF') {
+          // Tables the PINPAD calls outdated: loaded (once) and the card read again, else a clear TABLES error.
+          if (tablesReloaded || this.tables === undefined) {
+            throw new SaleStepError('TABLES_UNAVAILABLE', 'read_card', { message: 'the PINPAD says its EMV tables are outdated.', cause: error });
+          }
+          tablesReloaded = true;
+          await this.step('read_card', () => this.ensureTables());
+          continue;
+        }
         why = { code: error.code, cashierMessage: error.cashierMessage, cause: error };
       }
       contactlessCommErrors = why.code === 'ST_CTLSCOMMERR' ? contactlessCommErrors + 1 : 0;
@@ -558,7 +601,8 @@ export class PinpadSale {
     const remaining = Math.max(1, read.deadline - performance.now());
     const request: Omit<GcxRequest, 'date' | 'time'> = {
       transactionType: TRANSACTION_PURCHASE,
-      appTypes: [APPLICATION_TYPES[paymentType]],
+      appTypes: this.applicationTypes(paymentType),
+      ...(this.tableAcquirer() !== undefined ? { acquirer: this.tableAcquirer()! } : {}),
       amount,
       currency: CURRENCY_BRL,
       options: { contactless: read.contactless, hideAmount: false },
@@ -627,6 +671,19 @@ export class PinpadSale {
     }
   }
 
+  /** SPE_APPTYPE of a sale: what the tables file says, else 01 credit / 02 debit. */
+  private applicationTypes(paymentType: 'credit' | 'debit'): number[] {
+    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    return [...(tables?.applicationTypes ?? DEFAULT_APPLICATION_TYPES)[paymentType]];
+  }
+
+  /** SPE_ACQREF: the one acquirer of the tables file, when it has exactly one. */
+  private tableAcquirer(): number | undefined {
+    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    if (tables === undefined || tables.records.size !== 1) return undefined;
+    return [...tables.records.keys()][0];
+  }
+
   /** The text display's size (PP_DSPTXTSZ), from the identification read at attach; 2 × 16 when unknown. */
   private async displaySize(): Promise<DisplaySize> {
     try {
@@ -675,13 +732,12 @@ export class PinpadSale {
 }
 
 /** The acquirer whose AID table matched the card with an application of the sale's type. */
-function acquirerFor(read: CardReadSummary, paymentType: 'credit' | 'debit'): number {
+function acquirerFor(read: CardReadSummary, paymentType: 'credit' | 'debit', wanted: readonly number[]): number {
   const entries = read.aidTableInfo;
   if (entries === undefined) {
     throw new SaleStepError('PINPAD_ERROR', 'read_card', { message: 'the PINPAD read a chip card without saying which AID table matched.' });
   }
-  const wanted = APPLICATION_TYPES[paymentType];
-  const match = entries.find((entry) => entry.appType === wanted);
+  const match = entries.find((entry) => wanted.includes(entry.appType));
   if (!match) {
     throw new SaleStepError('UNSUPPORTED_CARD', 'read_card', {
       message: `the card has no ${paymentType} application.`,

@@ -16,6 +16,15 @@ import { gpnCommand } from '../../abecs/commands/gpn.js';
 import { gtkCommand, packDigits } from '../../abecs/commands/gtk.js';
 import { tdesCbcEncrypt, tdesEncrypt } from '../../crypto/dukpt.js';
 import type { CardType, ChipDecision, PinMethod } from '../../abecs/card-params.js';
+import {
+  aidTableInfoOf,
+  candidateRecords,
+  contactlessCandidates,
+  matchingRecords,
+  tablesInUse,
+  type AidEntry,
+  type CandidateFilter,
+} from '../aid-selection.js';
 import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
 import { emvDataFor, type Cryptogram } from '../emv-data.js';
@@ -41,10 +50,52 @@ function cardTypeCodeOf(presented: PresentedCard): CardTypeCode {
   return '03';
 }
 
-/** AID table record the simulator "selects" for a card: one record per brand and credit/debit. */
+/**
+ * AID table record the simulator "selects" for a card when it selects from no loaded table (the
+ * training simulator without tables): one record per brand and credit/debit.
+ */
 function recordOf(card: SimCard): string {
   const brand = { visa: 1, mastercard: 2, elo: 3 }[card.brand];
   return String(brand + (applicationTypeOf(card) === '02' ? 10 : 0)).padStart(2, '0');
+}
+
+/**
+ * The AID records a card read selects from, or undefined when the simulator invents the match
+ * (no AID record loaded and the device does not need tables; see aid-selection.ts).
+ */
+function candidatesFor(device: DeviceState, filter: CandidateFilter): AidEntry[] | undefined {
+  return tablesInUse(device) ? candidateRecords(device, filter) : undefined;
+}
+
+/**
+ * Whether the antenna is on (S220 §6.8.1 and §6.9.1, note (*)): the command and the device allow
+ * it and, when tables are in use, some candidate supports contactless for this amount.
+ */
+function contactlessOn(device: DeviceState, requested: boolean, candidates: AidEntry[] | undefined, amount: number): boolean {
+  if (!requested || !device.profile.contactless) return false;
+  return candidates === undefined || contactlessCandidates(candidates, amount).length > 0;
+}
+
+/**
+ * Application selection for a chip or contactless card: the candidate records the card's AID
+ * matches (a contactless card only among the contactless-capable ones, §6.8.1.3/§6.9.1.3). None
+ * is ST_CARDAPPNAV for a chip and ST_CTLSAPPNAV for a contactless card ("não possui nenhuma
+ * aplicação compatível"), with the display cleared. Undefined when there is nothing to select
+ * from (magnetic read, or the simulator invents the match).
+ */
+function selectApplication(
+  device: DeviceState,
+  presented: PresentedCard,
+  candidates: AidEntry[] | undefined,
+  amount: number,
+): AidEntry[] | undefined {
+  if (candidates === undefined || presented.how === 'swipe') return undefined;
+  const pool = presented.how === 'tap' ? contactlessCandidates(candidates, amount) : candidates;
+  const matches = matchingRecords(pool, presented.card);
+  if (matches.length > 0) return matches;
+  device.transaction = undefined;
+  device.clearDisplay();
+  throw new StatusReply(presented.how === 'tap' ? ST.CTLSAPPNAV : ST.CARDAPPNAV);
 }
 
 /**
@@ -140,15 +191,19 @@ function startTransaction(
   presented: PresentedCard,
   source: Transaction['source'],
   fields: { amount: number; acquirer: number; date: string; transactionType: number },
+  selected?: readonly AidEntry[],
 ): Transaction {
+  // The first matching record parameterises the transaction (PP_AIDTABINFO lists them all).
+  const first = selected?.[0];
   const transaction: Transaction = {
     card: presented.card,
     source,
     cardType: cardTypeCodeOf(presented),
     amount: fields.amount,
-    acquirer: fields.acquirer,
-    record: recordOf(presented.card),
-    appType: applicationTypeOf(presented.card),
+    acquirer: first?.acquirer ?? fields.acquirer,
+    record: first?.record ?? recordOf(presented.card),
+    appType: first ? String(first.applicationType).padStart(2, '0') : applicationTypeOf(presented.card),
+    ...(selected ? { aidTableInfo: aidTableInfoOf(selected) } : {}),
     date: fields.date,
     transactionType: fields.transactionType,
     atc: (device.atc = (device.atc + 1) & 0xffff),
@@ -204,8 +259,15 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
   }
   device.gcrResume = undefined;
   device.transaction = undefined;
+  // "Registros candidatos" (S220 §6.8.1): GCR_APPTYPREQ "00" = the GCR_IDAPPn list, "99" = any
+  // type; GCR_ACQIDXREQ narrows to one acquirer only when both fields are not "00".
+  const candidates = candidatesFor(device, {
+    ...(start.appType === 0 ? { refs: start.applications } : {}),
+    ...(start.appType !== 0 && start.appType !== 99 ? { appTypes: [start.appType] } : {}),
+    ...(start.acquirer !== 0 && start.appType !== 0 ? { acquirer: start.acquirer } : {}),
+  });
   // A PINPAD without an antenna ignores the contactless request (legacy profile).
-  const ctls = (start.ctlsEnabled ?? true) && device.profile.contactless;
+  const ctls = contactlessOn(device, start.ctlsEnabled ?? true, candidates, start.amount);
   showCardPrompt(device, start.amount, ctls);
   const presented = await waitForCard(ctx, {
     icc: true,
@@ -232,13 +294,15 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
       throw new StatusReply(ST.TABVERDIF);
     }
   }
+  const selected = selectApplication(device, presented, candidates, start.amount);
   const acquirer = start.acquirer !== 0 ? start.acquirer : (start.applications[0]?.acquirer ?? 1);
-  const transaction = startTransaction(device, presented, 'GCR', {
-    amount: start.amount,
-    acquirer,
-    date: start.date,
-    transactionType: 0,
-  });
+  const transaction = startTransaction(
+    device,
+    presented,
+    'GCR',
+    { amount: start.amount, acquirer, date: start.date, transactionType: 0 },
+    selected,
+  );
   if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
   maybeRemoveEarly(device, presented);
   return gcrResult(transaction);
@@ -270,7 +334,7 @@ function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResul
   if (mag) return { ...base, iccStatus, track1 };
   return {
     ...base,
-    aidTableInfo: [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
+    aidTableInfo: t.aidTableInfo ? [...t.aidTableInfo] : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
     pan,
     panSequence: card.panSequenceNumber ?? '00',
     applicationLabel: card.label,
@@ -288,7 +352,12 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
   const iccStatus = iccStatusOf(device);
   device.transaction = undefined;
   device.gcrResume = undefined;
-  const ctls = (req.options?.contactless ?? false) && device.profile.contactless;
+  // "Registros candidatos" (S220 §6.9.1): SPE_AIDLIST alone, else SPE_APPTYPE and SPE_ACQREF.
+  const candidates = candidatesFor(
+    device,
+    req.aids ? { refs: req.aids } : { ...(req.appTypes ? { appTypes: req.appTypes } : {}), ...(req.acquirer === undefined ? {} : { acquirer: req.acquirer }) },
+  );
+  const ctls = contactlessOn(device, req.options?.contactless ?? false, candidates, req.amount ?? 0);
   const amount = req.options?.hideAmount ? 0 : (req.amount ?? 0);
   showCardPrompt(device, amount, ctls, req.prompt);
   const hostLimit = req.timeout === undefined ? undefined : device.hostSeconds(req.timeout);
@@ -312,13 +381,15 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
     await processing(ctx);
     failChip(device, presented);
   }
+  const selected = selectApplication(device, presented, candidates, req.amount ?? 0);
   const acquirer = req.aids?.[0]?.acquirer ?? req.acquirer ?? 1;
-  const transaction = startTransaction(device, presented, 'GCX', {
-    amount: req.amount ?? 0,
-    acquirer,
-    date: req.date,
-    transactionType: req.transactionType ?? 0,
-  });
+  const transaction = startTransaction(
+    device,
+    presented,
+    'GCX',
+    { amount: req.amount ?? 0, acquirer, date: req.date, transactionType: req.transactionType ?? 0 },
+    selected,
+  );
   if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
   maybeRemoveEarly(device, presented);
   return gcxResult(transaction, req, iccStatus);
@@ -438,7 +509,9 @@ const gox = defineHandler(goxCommand, (req, ctx) => rememberStatus(ctx.device, '
 
 async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxResult> {
   const t = chipTransaction(ctx.device, 'GCX');
-  if (req.acquirer !== t.acquirer) throw new StatusReply(ST.INVPARM);
+  // SPE_ACQREF names one of the acquirers PP_AIDTABINFO reported (S220 §3.7.3).
+  const acquirers = t.aidTableInfo?.map((info) => info.acquirer) ?? [t.acquirer];
+  if (!acquirers.includes(req.acquirer)) throw new StatusReply(ST.INVPARM);
   if (req.amount !== undefined) {
     if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
     t.amount = req.amount;

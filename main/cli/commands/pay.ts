@@ -21,7 +21,7 @@ import { connectPinpad } from '../../agent/pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
 import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
-import { keySlotsOf, loadSettings } from '../../agent/settings-file.js';
+import { loadSettings, pinpadSaleOptionsOf } from '../../agent/settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
 
@@ -120,8 +120,7 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         });
         cleanups.push(() => connection.close());
 
-        const keySlots = keySlotsOf(settings.pinpad);
-        const serial = await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, ...(keySlots ? { keySlots } : {}), logger });
+        const serial = await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, ...pinpadSaleOptionsOf(settings), logger });
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
         }

@@ -9,8 +9,9 @@ import type { CliIo } from '../io.js';
 import { emit, table } from '../output.js';
 import { connectPinpad, type PinpadConnection } from '../../agent/pinpad-connection.js';
 import { parseSeconds } from '../parse.js';
+import { registerPinpadTraceCommand } from './pinpad-trace.js';
 
-const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
+const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, "sim", or sim:replay:<trace file>';
 
 interface PortOptions {
   port: string;
@@ -75,7 +76,7 @@ async function withPinpad<T>(
 export function registerPinpadCommands(program: Command, io: CliIo): void {
   const pinpad = program
     .command('pinpad')
-    .description('Find and check PINPADs: list, identify, display a text, read a CPF.');
+    .description('Find and check PINPADs: list, identify, display a text, read a CPF, record a session.');
 
   pinpad
     .command('list')
@@ -186,4 +187,6 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
         `CPF ${formatCpf(cpf)}${valid ? '' : ' (the check digits do not match: not a valid CPF)'}`,
       );
     });
+
+  registerPinpadTraceCommand(pinpad, io, PORT_HELP);
 }

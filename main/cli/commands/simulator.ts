@@ -16,6 +16,7 @@ import {
   type PinpadSimulatorOptions,
 } from '../../../drivers/simulator/index.js';
 import type { SimKey } from '../../../drivers/simulator/index.js';
+import { readTraceFile, TraceFileError, type RecordedTrace } from '../../../drivers/abecs/trace/format.js';
 import { createLogger } from '../../log.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -23,6 +24,7 @@ import { parseHostPort, parsePositiveInteger } from '../parse.js';
 
 interface SimulatorCliOptions {
   profile: string;
+  replay?: string;
   pty?: boolean;
   tcp?: { host: string; port: number };
   serial?: string;
@@ -77,6 +79,16 @@ export function runConsoleLine(sim: PinpadSimulator, line: string): string | und
   return `Unknown console command "${word}"; type "help".`;
 }
 
+/** The trace to replay; one that cannot be read or parsed is a usage error (exit 2) saying why. */
+async function loadReplay(file: string): Promise<RecordedTrace> {
+  try {
+    return await readTraceFile(file);
+  } catch (error) {
+    if (error instanceof TraceFileError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 export function registerSimulatorCommand(program: Command, io: CliIo): void {
   program
     .command('simulator')
@@ -85,6 +97,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
         'Prints one JSON line when ready: {"path": …} or {"host": …, "port": …}.',
     )
     .option('--profile <name>', `how the simulated PINPAD behaves: ${SIMULATOR_PROFILE_NAMES.join(', ')} (see below)`, 'training')
+    .option('--replay <file>', 'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile')
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
     .option('--serial <number>', 'the serial number the simulator reports (default: SIM00000001; the profile\'s own for other profiles)')
@@ -109,10 +122,12 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
       }
+      const replay = options.replay === undefined ? undefined : await loadReplay(options.replay);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,
+        ...(replay ? { replay } : {}),
         // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
         ...(options.serial !== undefined || profile === 'training' ? { serialNumber: options.serial ?? 'SIM00000001' } : {}),
         ...(options.baud ? { paceBaud: options.baud } : {}),

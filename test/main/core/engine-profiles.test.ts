@@ -15,8 +15,12 @@ import {
   type PtySimulator,
 } from '../../../drivers/simulator/index.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
+import { resolve } from 'node:path';
 import { attachPinpad, type AttachOptions } from '../../../main/pinpad/attach.js';
+import { readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
 import { displayed, engineRig, progressed, type EngineRig } from './engine-rig.js';
+
+const SAMPLE_TABLES = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
 
 let rig: EngineRig | undefined;
 let pty: PtySimulator | undefined;
@@ -107,6 +111,27 @@ describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 
     await displayed(sim, /Mesa 7/);
     await customerPaysByChip(sim);
     expect(await running).toMatchObject({ status: 'approved' });
+  });
+});
+
+describe('the store’s EMV tables', () => {
+  it('are loaded into a PINPAD that selects applications only from its tables, at attach, and the sale runs on them', async () => {
+    const tables = readEmvTables(SAMPLE_TABLES);
+    const acquirer = [...tables.records.keys()][0]!;
+    const { rig, sim } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-TABLES', requireTables: true }, { tables });
+    expect(sim.tableVersion(acquirer)).toBe(tables.version);
+    const running = rig.engine.start(sale('Mesa 7'));
+    await displayed(sim, /Mesa 7/);
+    await customerPaysByChip(sim);
+    expect(await running).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+  });
+
+  it('refuse the sale with PINPAD_TABLES, before anything is created on the API, when their file is unusable', async () => {
+    const broken = new TablesFileError('tables.json', [{ field: 'version', message: 'is missing' }]);
+    const { rig } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-NOTABLES' }, { tables: broken });
+    const outcome = await rig.engine.start(sale('Mesa 7'));
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_TABLES' } });
+    expect(outcome.transaction_id ?? null).toBeNull();
   });
 });
 

@@ -1,0 +1,162 @@
+/**
+ * Replaying a recorded session (drivers/abecs/trace): a simulated PINPAD that answers each host
+ * command with what the real PINPAD answered in the recording, so a support desk can run the
+ * store's session again — against the agent, `pinbridge pinpad …`, or a test — without the store.
+ *
+ * - The n-th command with a given id gets the answers of the n-th recorded command with that id:
+ *   its NTM notifications, then its response (status and data as recorded, masked). Once a
+ *   recording runs out for an id, the last one is given again (a host asking for the
+ *   identification twice still gets it). An id never recorded answers ERR010 (the session does).
+ * - Answers keep their recorded delay after the command (times `timeScale`), so a customer who
+ *   took 8 s to insert the card takes 8 s again; CAN or a new command aborts the wait as on a
+ *   real PINPAD.
+ * - A command the host cancelled in the recording (CAN, or a new command before any response)
+ *   gets its notifications and then no answer, until the host cancels it again.
+ * - Each host connection starts the recording from its beginning.
+ *
+ * The command's own parameters are not compared with the recording's: the replay answers by id
+ * and order only.
+ */
+import type { ResponseEnvelope } from '../abecs/codec.js';
+import { decodeResponsePacket } from '../abecs/envelope.js';
+import type { RecordedTrace } from '../abecs/trace/format.js';
+import { CommandAborted } from './customer.js';
+import type { CommandContext, CommandHandler } from './handler.js';
+
+export interface ReplayAnswer {
+  /** Milliseconds after the command in the recording. */
+  readonly delayMs: number;
+  /** An NTM's text, or the response's PKTDATA. */
+  readonly notification?: string;
+  readonly response?: Buffer;
+}
+
+export interface ReplayExchange {
+  readonly id: string;
+  readonly answers: readonly ReplayAnswer[];
+  /** False when the host cancelled it before any response: the replay then waits for CAN. */
+  readonly answered: boolean;
+}
+
+interface Building {
+  readonly id: string;
+  readonly t: number;
+  readonly data: string | undefined;
+  readonly answers: ReplayAnswer[];
+  answered: boolean;
+  /** A response, CAN or new command ended it: later PINPAD packets (resends, late answers) are not its answers. */
+  closed: boolean;
+}
+
+/** "NTM" + "000" + N3 length + text (abecs.md §1.7), tolerant of a length that disagrees. */
+function notificationText(data: Buffer): string {
+  const declared = data.subarray(6, 9).toString('latin1');
+  const body = data.subarray(9);
+  const length = /^[0-9]{3}$/.test(declared) ? Math.min(Number(declared), body.length) : body.length;
+  return body.subarray(0, Math.min(length, 32)).toString('latin1');
+}
+
+/** The recording as commands and their answers, by command id in recorded order. */
+export function replayScript(trace: RecordedTrace): ReadonlyMap<string, readonly ReplayExchange[]> {
+  const script = new Map<string, ReplayExchange[]>();
+  let current: Building | undefined;
+  const finish = (): void => {
+    if (current === undefined) return;
+    const { id, answers, answered } = current;
+    const list = script.get(id) ?? [];
+    list.push({ id, answers, answered });
+    script.set(id, list);
+    current = undefined;
+  };
+  for (const event of trace.events) {
+    if (event.dir === 'host') {
+      if (event.kind === 'can' && current) current.closed = true;
+      if (event.kind !== 'packet') continue;
+      // The same packet again before any answer is a resend after NAK (or a lost ACK), not a new command.
+      if (current && !current.closed && current.answers.length === 0 && current.id === event.id && current.data === event.data) continue;
+      finish();
+      // An encrypted or unreadable command cannot be matched by id: its answers are skipped.
+      if (event.id !== undefined) current = { id: event.id, t: event.t, data: event.data, answers: [], answered: false, closed: false };
+      continue;
+    }
+    if (event.kind !== 'packet' || current === undefined || current.closed || event.id === undefined) continue;
+    const delayMs = Math.max(0, event.t - current.t);
+    const data = event.data !== undefined ? Buffer.from(event.data, 'hex') : Buffer.from(`${event.id}${event.status ?? '000'}`, 'latin1');
+    if (event.id === 'NTM') {
+      current.answers.push({ delayMs, notification: notificationText(data) });
+    } else {
+      current.answers.push({ delayMs, response: data });
+      current.answered = true;
+      current.closed = true;
+    }
+  }
+  finish();
+  return script;
+}
+
+/** Waits `ms`, or rejects with CommandAborted when the command is aborted first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new CommandAborted());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new CommandAborted());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** A recorded response as an envelope; one whose blocks do not parse goes back as id + status. */
+function envelopeOf(data: Buffer): ResponseEnvelope {
+  try {
+    return decodeResponsePacket(data);
+  } catch {
+    const id = data.subarray(0, 3).toString('latin1');
+    const status = Number(data.subarray(3, 6).toString('latin1'));
+    return { id, status: Number.isInteger(status) ? status : 0, blocks: [] };
+  }
+}
+
+async function play(exchange: ReplayExchange, ctx: CommandContext, timeScale: number): Promise<ResponseEnvelope> {
+  const start = performance.now();
+  for (const answer of exchange.answers) {
+    const wait = answer.delayMs * timeScale - (performance.now() - start);
+    if (wait > 0) await pause(wait, ctx.signal);
+    if (answer.notification !== undefined) await ctx.notify(answer.notification);
+    else if (answer.response !== undefined) return envelopeOf(answer.response);
+  }
+  // Cancelled in the recording: no answer until the host cancels (or sends something else).
+  await pause(2 ** 31 - 1, ctx.signal);
+  throw new CommandAborted();
+}
+
+/**
+ * One handler per recorded command id, for one host connection (the counters of "the n-th GCX"
+ * are per connection). The session answers every other id with ERR010.
+ */
+export function replayHandlers(
+  script: ReadonlyMap<string, readonly ReplayExchange[]>,
+  options: { readonly timeScale: number },
+): ReadonlyMap<string, CommandHandler> {
+  const played = new Map<string, number>();
+  const handlers = new Map<string, CommandHandler>();
+  for (const [id, exchanges] of script) {
+    handlers.set(id, {
+      id,
+      blocking: true,
+      run(_cmd, ctx) {
+        const n = played.get(id) ?? 0;
+        played.set(id, n + 1);
+        return play(exchanges[Math.min(n, exchanges.length - 1)]!, ctx, options.timeScale);
+      },
+    });
+  }
+  return handlers;
+}

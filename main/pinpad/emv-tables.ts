@@ -1,0 +1,127 @@
+/**
+ * EMV tables as data: the AID and CAPK tables the store's acquirer gives its PINPADs (abecs.md
+ * §3.13, S220 §4.1), read from a tables file, versioned, and loaded into a PINPAD with
+ * TLI/TLR/TLE whenever the PINPAD's own version (PP_TABVERnn) differs.
+ *
+ * The file (docs/pinpads.md, docs/emv-tables.sample.json):
+ *
+ * ```json
+ * { "format": "pinbridge-emv-tables", "version": "2611260001", "source": "…",
+ *   "payment_types": { "credit": [1], "debit": [2] },
+ *   "entries": [ { "table": "aid", "acquirer": 2, "record": "01", "aid": "A0000000031010", … } ] }
+ * ```
+ *
+ * - `version` (1–10 printable characters) is what the PINPAD stores per acquirer; a PINPAD whose
+ *   PP_TABVERnn equals it is not loaded again.
+ * - `payment_types` says which AID application types (T1_APPTYPE) a credit and a debit sale may
+ *   select: GCX's SPE_APPTYPE. Each acquirer's tables define them (S220 §3.7.1); 01 credit and
+ *   02 debit when the file does not say.
+ * - `entries` are typed table records (drivers/abecs/tables/records.ts); each is encoded at load
+ *   time, so a mistake is found when the file is read, not halfway through a load.
+ *
+ * A file that cannot be used is reported as a TablesFileError with every mistake; the agent keeps
+ * running and sales on a PINPAD that needs the tables end before anything is charged.
+ */
+import { readFileSync } from 'node:fs';
+import { Type, type Static } from 'typebox';
+import type { TableRecord } from '../../drivers/abecs/commands/tlr.js';
+import { encodeTableEntry, type EmvTableEntry } from '../../drivers/abecs/tables/records.js';
+import { schemaViolations } from '../contract/rules.js';
+
+export const TABLES_FORMAT = 'pinbridge-emv-tables';
+
+const ApplicationTypes = Type.Array(Type.Integer({ minimum: 1, maximum: 98 }), { minItems: 1, maxItems: 10 });
+
+export const EmvTablesFile = Type.Object(
+  {
+    format: Type.Literal(TABLES_FORMAT),
+    version: Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The tables version the PINPAD stores (PP_TABVERnn), 1–10 printable characters.' }),
+    source: Type.Optional(Type.String({ maxLength: 4000, description: 'Where the data comes from (the acquirer, a date).' })),
+    payment_types: Type.Optional(
+      Type.Object(
+        { credit: Type.Optional(ApplicationTypes), debit: Type.Optional(ApplicationTypes) },
+        { additionalProperties: false, description: 'AID application types (T1_APPTYPE) a credit and a debit sale may select.' },
+      ),
+    ),
+    entries: Type.Array(Type.Object({ table: Type.Union([Type.Literal('aid'), Type.Literal('capk'), Type.Literal('revokedCertificate')]) }), {
+      minItems: 1,
+      maxItems: 2000,
+      description: 'AID, CAPK and revoked-certificate records (drivers/abecs/tables/records.ts).',
+    }),
+  },
+  { additionalProperties: false, title: 'EmvTablesFile' },
+);
+export type EmvTablesFile = Static<typeof EmvTablesFile>;
+
+/** The application types of each payment type. */
+export interface PaymentApplicationTypes {
+  readonly credit: readonly number[];
+  readonly debit: readonly number[];
+}
+
+export const DEFAULT_APPLICATION_TYPES: PaymentApplicationTypes = Object.freeze({ credit: [1], debit: [2] });
+
+/** Tables ready to load: the version, and each acquirer's records in file order. */
+export interface EmvTables {
+  readonly version: string;
+  readonly source: string | undefined;
+  readonly applicationTypes: PaymentApplicationTypes;
+  /** Acquirer index (1–99) → its TLR records. */
+  readonly records: ReadonlyMap<number, readonly TableRecord[]>;
+}
+
+export class TablesFileError extends Error {
+  readonly code = 'INVALID_TABLES';
+  readonly violations: readonly { readonly field: string; readonly message: string }[];
+
+  constructor(source: string, violations: readonly { field: string; message: string }[]) {
+    super(`The EMV tables file ${source} cannot be used: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
+    this.name = 'TablesFileError';
+    this.violations = violations;
+  }
+}
+
+/** Checks and encodes a tables file's JSON; throws TablesFileError naming every mistake. */
+export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTables {
+  const violations = schemaViolations(EmvTablesFile, json).map(({ field, message }) => ({ field, message }));
+  if (violations.length > 0) throw new TablesFileError(source, violations);
+  const file = json as EmvTablesFile;
+  const records = new Map<number, TableRecord[]>();
+  const seen = new Set<string>();
+  file.entries.forEach((entry, index) => {
+    let record: TableRecord;
+    try {
+      record = encodeTableEntry(entry as EmvTableEntry);
+    } catch (error) {
+      violations.push({ field: `entries.${index}`, message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const key = `${record.table}:${record.acquirer}:${record.record}`;
+    if (seen.has(key)) violations.push({ field: `entries.${index}`, message: `repeats ${record.table} record ${record.record} of acquirer ${record.acquirer}` });
+    seen.add(key);
+    if (record.acquirer < 1 || record.acquirer > 99) violations.push({ field: `entries.${index}.acquirer`, message: 'must be an acquirer index from 1 to 99' });
+    records.set(record.acquirer, [...(records.get(record.acquirer) ?? []), record]);
+  });
+  if (violations.length > 0) throw new TablesFileError(source, violations);
+  return {
+    version: file.version,
+    source: file.source,
+    applicationTypes: {
+      credit: file.payment_types?.credit ?? DEFAULT_APPLICATION_TYPES.credit,
+      debit: file.payment_types?.debit ?? DEFAULT_APPLICATION_TYPES.debit,
+    },
+    records,
+  };
+}
+
+/** Reads and checks a tables file. */
+export function readEmvTables(path: string): EmvTables {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `it is not JSON (${error.message})` : error instanceof Error ? error.message : String(error);
+    throw new TablesFileError(path, [{ field: '(file)', message: reason }]);
+  }
+  return parseEmvTables(json, path);
+}

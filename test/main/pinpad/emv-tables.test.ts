@@ -1,0 +1,134 @@
+/**
+ * EMV tables as data: the tables file (emv-tables.ts) and its loading into a PINPAD
+ * (table-loader.ts) — against the simulated PINPAD over an in-memory link, asserting the
+ * commands on the wire and what the PINPAD then holds.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TableRecord } from '../../../drivers/abecs/commands/tlr.js';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { PinpadSimulator, startMemorySimulator, type MemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import { parseEmvTables, readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
+import { PinpadSale } from '../../../main/pinpad/sale-session.js';
+import { syncTables, tlrBatches } from '../../../main/pinpad/table-loader.js';
+
+const SAMPLE = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
+const sampleJson = (): Record<string, unknown> => JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function open(options: PinpadSimulatorOptions = {}): Promise<{ sim: PinpadSimulator; pinpad: Pinpad; sent: string[]; served: MemorySimulator }> {
+  const sim = new PinpadSimulator({ timeScale: 0.05, profile: 'strict', ...options });
+  const served = await startMemorySimulator(sim);
+  const sent: string[] = [];
+  served.session.link.on('trace', (trace) => {
+    if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined) sent.push(trace.command);
+  });
+  const pinpad = new Pinpad(served.link.host);
+  await pinpad.open();
+  cleanups.push(async () => {
+    await pinpad.close(null).catch(() => {});
+    await served.close();
+  });
+  return { sim, pinpad, sent, served };
+}
+
+describe('the tables file', () => {
+  it('reads the sample: its version, and each acquirer’s records encoded for TLR', () => {
+    const tables = readEmvTables(SAMPLE);
+    expect(tables.version).toBe(sampleJson().version);
+    expect(tables.records.size).toBeGreaterThan(0);
+    for (const [acquirer, records] of tables.records) {
+      expect(records.every((record) => record.acquirer === acquirer && record.body.length > 0)).toBe(true);
+    }
+    expect(tables.applicationTypes).toEqual({ credit: [1], debit: [2] });
+  });
+
+  it('names every mistake, with its place in the file', () => {
+    const json = sampleJson();
+    const entries = json.entries as Array<Record<string, unknown>>;
+    const bad = { ...json, version: 'MUITO LONGA DEMAIS', entries: [{ ...entries[0], aid: 'XYZ' }, entries[0], entries[0]] };
+    const error = (() => {
+      try {
+        parseEmvTables(bad, 'tables.json');
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(TablesFileError);
+    expect((error as TablesFileError).violations.map((v) => v.field)).toContain('version');
+    const fixed = (() => {
+      try {
+        parseEmvTables({ ...bad, version: '2611260001' }, 'tables.json');
+      } catch (e) {
+        return e as TablesFileError;
+      }
+      return undefined;
+    })();
+    expect(fixed?.violations.map((v) => v.field)).toEqual(['entries.0', 'entries.2']);
+    expect(fixed?.violations[1]?.message).toMatch(/repeats aid record/);
+  });
+
+  it('says why a file cannot be read at all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinbridge-tables-'));
+    writeFileSync(join(dir, 'broken.json'), '{ "format": ');
+    expect(() => readEmvTables(join(dir, 'broken.json'))).toThrow(/not JSON/);
+    expect(() => readEmvTables(join(dir, 'missing.json'))).toThrow(TablesFileError);
+  });
+
+  it('packs records into TLR commands of at most 99 records and one 999-byte block', () => {
+    const record = (index: number, size: number): TableRecord => ({ table: 'aid', acquirer: 2, record: String(index).padStart(2, '0'), body: 'x'.repeat(size) });
+    const big = Array.from({ length: 5 }, (_, i) => record(i, 332));
+    expect(tlrBatches(big).map((batch) => batch.length)).toEqual([2, 2, 1]);
+    const small = Array.from({ length: 150 }, (_, i) => record(i % 90, 1));
+    expect(tlrBatches(small).map((batch) => batch.length)).toEqual([99, 51]);
+  });
+});
+
+describe('loading the tables into a PINPAD', () => {
+  it('loads an acquirer whose version differs with TLI, TLR and TLE, and leaves it alone once it matches', async () => {
+    const { sim, pinpad, sent } = await open();
+    const tables = readEmvTables(SAMPLE);
+    const [acquirer] = [...tables.records.keys()];
+    await pinpad.info();
+    sent.length = 0;
+    const first = await syncTables(pinpad, tables);
+    expect(first).toMatchObject({ loaded: [acquirer], current: [] });
+    expect(sent).toEqual(['GIX', 'TLI', ...tlrBatches(tables.records.get(acquirer!)!).map(() => 'TLR'), 'TLE']);
+    expect(sim.tableVersion(acquirer!)).toBe(tables.version);
+
+    sent.length = 0;
+    expect(await syncTables(pinpad, tables)).toMatchObject({ loaded: [], current: [acquirer] });
+    expect(sent).toEqual(['GIX']);
+  });
+
+  it('loads again when the file has a new version', async () => {
+    const { sim, pinpad } = await open();
+    await syncTables(pinpad, readEmvTables(SAMPLE));
+    const newer = parseEmvTables({ ...sampleJson(), version: 'NEWER00001' });
+    expect((await syncTables(pinpad, newer)).loaded.length).toBe(1);
+    expect(sim.tableVersion([...newer.records.keys()][0]!)).toBe('NEWER00001');
+  });
+
+  it('is part of every sale’s preparation; a bad file refuses the sale with TABLES_UNAVAILABLE before anything else', async () => {
+    const { sim, pinpad, sent } = await open();
+    const tables = readEmvTables(SAMPLE);
+    await new PinpadSale(pinpad, { tables }).prepare();
+    expect(sim.tableVersion([...tables.records.keys()][0]!)).toBe(tables.version);
+    sent.length = 0;
+    const broken = new TablesFileError('tables.json', [{ field: 'version', message: 'is missing' }]);
+    await expect(new PinpadSale(pinpad, { tables: broken }).prepare()).rejects.toMatchObject({
+      code: 'TABLES_UNAVAILABLE',
+      step: 'prepare',
+      cashierMessage: 'Não foi possível atualizar as tabelas do PINPAD. Chame o suporte técnico.',
+    });
+    expect(sent).toEqual([]);
+  });
+});
