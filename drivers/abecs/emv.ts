@@ -127,3 +127,18 @@ export function decodeTagList(buf: Buffer, code: FormatCode = 'MALFORMED_RESPONS
   }
   return tags;
 }
+
+/**
+ * EMV objects that hold the PAN, track data or the cardholder's name: whatever leaves the PINPAD
+ * for a log, a trace or a journal must not carry them (the sale drops them, the trace removes them).
+ */
+export const CARD_DATA_TAGS: ReadonlySet<string> = new Set([
+  '56', // track 1 equivalent data
+  '57', // track 2 equivalent data
+  '5A', // PAN
+  '5F20', // cardholder name
+  '9F0B', // cardholder name extended
+  '9F1F', // track 1 discretionary data
+  '9F20', // track 2 discretionary data
+  '9F6B', // track 2 data (contactless magnetic stripe)
+]);

@@ -14,7 +14,7 @@
  */
 import type { AidTableInfo, GcxResult } from '../../drivers/abecs/commands/gcx.js';
 import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
-import { decodeEmvTlv, encodeEmvTlv } from '../../drivers/abecs/emv.js';
+import { CARD_DATA_TAGS, decodeEmvTlv, encodeEmvTlv } from '../../drivers/abecs/emv.js';
 import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
 import type { CardAuthorization } from '../core/ports.js';
 import type { EntryMode, MaskedCard } from '../core/journal/record.js';
@@ -79,20 +79,7 @@ export const AUTHORIZATION_TAGS: readonly string[] = Object.freeze([
  */
 export const COMPLETION_TAGS: readonly string[] = Object.freeze(['9F26', '9F27', '9F10', '9F36', '95', '9B', '8A', '9F34']);
 
-/**
- * EMV objects that hold the PAN, track data or the cardholder's name: dropped from any EMV data
- * before it leaves this module, whatever the PINPAD returned.
- */
-export const CARD_DATA_TAGS: ReadonlySet<string> = new Set([
-  '56', // track 1 equivalent data
-  '57', // track 2 equivalent data
-  '5A', // PAN
-  '5F20', // cardholder name
-  '9F0B', // cardholder name extended
-  '9F1F', // track 1 discretionary data
-  '9F20', // track 2 discretionary data
-  '9F6B', // track 2 data (contactless magstripe)
-]);
+export { CARD_DATA_TAGS };
 
 const MASK_LEFT = 6;
 const MASK_RIGHT = 4;

@@ -10,7 +10,7 @@
  * - secrets (PIN blocks, KSNs, encrypted data) become zeros of the same length;
  * - EMV data loses the objects holding card data and has its cryptograms zeroed (see maskEmvData).
  */
-import { decodeEmvTlv, encodeEmvTlv, type EmvTlv } from '../emv.js';
+import { CARD_DATA_TAGS, decodeEmvTlv, encodeEmvTlv, type EmvTlv } from '../emv.js';
 
 const KEEP_LEFT = 6;
 const KEEP_RIGHT = 4;
@@ -69,16 +69,7 @@ export function maskTrackText(track: string): string {
 }
 
 /** EMV objects that hold the PAN, track data or the cardholder's name: removed. */
-export const EMV_REMOVED_TAGS: ReadonlySet<string> = new Set([
-  '56', // track 1 equivalent data
-  '57', // track 2 equivalent data
-  '5A', // PAN
-  '5F20', // cardholder name
-  '9F0B', // cardholder name extended
-  '9F1F', // track 1 discretionary data
-  '9F20', // track 2 discretionary data
-  '9F6B', // track 2 data (contactless magnetic stripe)
-]);
+export const EMV_REMOVED_TAGS: ReadonlySet<string> = CARD_DATA_TAGS;
 
 /** Cryptograms, the card's and issuer's secrets around them, and PIN data: zeroed, same length. */
 export const EMV_ZEROED_TAGS: ReadonlySet<string> = new Set([
