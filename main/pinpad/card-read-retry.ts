@@ -12,7 +12,9 @@
  *   read again with contactless off, asking for a swipe; the swipe that follows is a fallback;
  * - a chip card swiped outside a fallback (service code 2xx / 6xx, CHIP_CARD_SWIPED): card
  *   schemes forbid reading its stripe, so the customer is asked to insert it;
- * - a swipe the PINPAD could not read (ST_OK with no track, UNREADABLE_SWIPE): swiped again.
+ * - a swipe the PINPAD could not read (ST_OK with no track, UNREADABLE_SWIPE; on a legacy
+ *   PINPAD's GCR, which has no "swiped, nothing read" answer, ST_MCDATAERR 041, abecs.md §3.14):
+ *   swiped again.
  *
  * Everything else ends the read. The number of reads is bounded so a card that keeps failing
  * cannot hold the sale forever.
@@ -69,7 +71,7 @@ export function cardReadRetryFor(status: string, attempt: CardReadAttempt): Card
   if (attempt.reads >= MAX_CARD_READS) return { retry: false };
   if (FALLBACK_STATUSES.has(status)) return { retry: true, contactless: false, prompt: FALLBACK_PROMPT, fallback: true, removeCardFirst: true };
   if (status === CHIP_CARD_SWIPED) return { retry: true, contactless: attempt.contactless, prompt: INSERT_CHIP_PROMPT, fallback: false };
-  if (status === UNREADABLE_SWIPE) return { retry: true, contactless: attempt.contactless, prompt: SWIPE_AGAIN_PROMPT, fallback: false };
+  if (status === UNREADABLE_SWIPE || status === 'ST_MCDATAERR') return { retry: true, contactless: attempt.contactless, prompt: SWIPE_AGAIN_PROMPT, fallback: false };
   if (!attempt.contactless) return { retry: false };
   if (CTLS_OFF.has(status)) return { retry: true, contactless: false, fallback: false };
   if (status === 'ST_CTLSCOMMERR') {

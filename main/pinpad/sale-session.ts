@@ -12,7 +12,9 @@
  * Card data: the PAN is asked for masked (6/4) and what the PINPAD returns is reduced at once to
  * the masked card and the authorization request (card-data.ts); the raw answers are not kept.
  *
- * Abecs 2.x PINPADs only (GCX/GOX/FCX); a legacy PINPAD answers GCX with ST_INVCALL (PINPAD_ERROR).
+ * Abecs 2.x PINPADs use GCX/GOX/FCX, MNU and GCD; a legacy (BibComp 1.08) PINPAD, which knows
+ * none of them, gets GCR/GOC/FNC and DSP + GKY instead (legacy-sale.ts, abecs.md §6.1): the
+ * session asks `pinpad.info()` which one it drives and dispatches step by step.
  */
 import type { FcxRequest } from '../../drivers/abecs/commands/fcx.js';
 import { fcxCommand } from '../../drivers/abecs/commands/fcx.js';
@@ -52,12 +54,26 @@ import {
   amountLine,
   amountScreen,
   cardPromptScreen,
+  fitLine,
   fitMessage,
   installmentChoices,
   rotatingCardScreens,
   type DisplaySize,
 } from './display-text.js';
 import { SaleStepError, saleStepErrorOf, type SaleStep } from './sale-errors.js';
+import {
+  ALL_ACQUIRERS,
+  ANY_APPLICATION_TYPE,
+  chooseInstallmentsGky,
+  DEFAULT_LEGACY_NOTICE_MS,
+  finishChipFnc,
+  gcrTableVersion,
+  goOnChipGoc,
+  readCardGcr,
+  showNotice,
+  taxIdUnsupported,
+  type LegacySaleContext,
+} from './legacy-sale.js';
 
 export { SaleStepError, saleStepErrorOf, type SaleStep, type SaleStepErrorCode } from './sale-errors.js';
 export { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipDecision, type SaleTimeouts } from '../core/ports.js';
@@ -154,8 +170,24 @@ export interface PinpadSaleOptions {
    * Absent: the PINPAD keeps whatever tables it holds.
    */
   readonly tables?: EmvTables | TablesFileError;
+  /**
+   * Legacy (BibComp 1.08) PINPADs only: how long the POS's notification is shown before GCR,
+   * which has no custom prompt, takes the display over (2 s by default).
+   */
+  readonly legacyNoticeMs?: number;
   readonly logger?: DriverLogger;
 }
+
+/** One card read of the retry loop (readCardWithRetries): GCX on Abecs 2.x, GCR on legacy PINPADs. */
+type CardReader = (attempt: {
+  readonly reads: number;
+  readonly contactless: boolean;
+  /** The retry rules' prompt for this read, if any. */
+  readonly prompt: string | undefined;
+  /** After a 020 (ST_TABVERDIF) and a table load: GCR resumes (bare GCR); GCX just reads again. */
+  readonly resume: boolean;
+  readonly deadline: number;
+}) => Promise<GcxResult>;
 
 export interface ReadCardRequest {
   /** Integer centavos > 0. */
@@ -208,6 +240,7 @@ export class PinpadSale {
   private readonly tables: EmvTables | TablesFileError | undefined;
   /** Whether the key slots hold keys, once the PINPAD was asked (the answer does not change while attached). */
   private keysChecked: Promise<KeyCheck> | undefined;
+  private readonly legacyNoticeMs: number;
   private readonly logger: DriverLogger;
 
   constructor(pinpad: Pinpad, options: PinpadSaleOptions = {}) {
@@ -219,27 +252,26 @@ export class PinpadSale {
     for (const [name, slot] of Object.entries(this.keySlots)) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
+    this.legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
     this.logger = options.logger ?? silentLogger;
   }
 
   /**
    * Refuses, before the customer or the API is asked anything, a sale this PINPAD cannot run:
    *
-   * - a PINPAD that knows only the legacy (BibComp) commands: PINPAD_UNSUPPORTED (its GCR/GOC
-   *   path is not built yet; GCX would fail with ERR010 after the transaction was created);
+   * - tables the file cannot give or the PINPAD refuses to load: TABLES_UNAVAILABLE;
    * - a DUKPT slot of `keySlots` that holds no key (PP_DKPTTDESP/D, else PP_KSNTDESPnn/Dnn):
    *   KEYS_MISSING — a PIN would fail with ST_ERRKEY mid-sale, or card data would be encrypted
    *   under another acquirer's key.
+   *
+   * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its slots
+   * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN slot is
+   * empty. Its tables are loaded all the same (GTS/TLI/TLR/TLE).
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
     await this.step('prepare', async () => {
-      const info = await this.pinpad.info();
-      if (info.protocol === 'legacy') {
-        throw new SaleStepError('PINPAD_UNSUPPORTED', 'prepare', {
-          message: `the PINPAD (${info.manufacturer} ${info.model}, spec ${info.specVersion}) knows only the legacy commands, and Pinbridge sells with GCX/GOX/FCX.`,
-        });
-      }
       await this.ensureTables();
+      if (await this.isLegacy()) return;
       const keys = await this.checkKeys();
       const missing = [...(keys.pin ? [] : [`PIN slot ${two(this.keySlots.pin)}`]), ...(keys.data ? [] : [`data slot ${two(this.keySlots.data)}`])];
       if (missing.length > 0) {
@@ -317,7 +349,8 @@ export class PinpadSale {
   /**
    * Asks the customer how many installments (MNU): "A VISTA", "2X R$ 50,00"… up to `max`, only
    * while each installment is at least `minInstallmentAmount`. Returns 1…max. When only "A VISTA"
-   * qualifies the PINPAD is not asked and 1 comes back at once.
+   * qualifies the PINPAD is not asked and 1 comes back at once. A legacy PINPAD has no MNU: one
+   * option at a time with DSP + GKY (chooseInstallmentsGky).
    */
   async chooseInstallments(
     amount: number,
@@ -326,6 +359,9 @@ export class PinpadSale {
   ): Promise<number> {
     const choices = installmentChoices(amount, options);
     if (choices.length === 1) return 1;
+    if (await this.step('installments', () => this.isLegacy())) {
+      return this.step('installments', () => chooseInstallmentsGky(this.legacyContext(), choices, signal));
+    }
     return this.step('installments', async () => {
       const { index } = await this.pinpad.execute(
         mnuCommand,
@@ -346,10 +382,12 @@ export class PinpadSale {
    * The customer's CPF typed on the keypad (GCD "DIGITE O CPF", 11 digits). A CPF whose check
    * digits are wrong is asked again ("REDIGITE O CPF") until a valid one comes, the customer
    * cancels, or menuMs — the limit of the whole step, not of each attempt — runs out (TIMEOUT,
-   * saying the CPF was invalid). Returns the 11 digits.
+   * saying the CPF was invalid). Returns the 11 digits. A legacy PINPAD has no GCD: refused with
+   * PINPAD_UNSUPPORTED (the engine asks before it creates the transaction).
    */
   async readTaxId(signal?: AbortSignal): Promise<string> {
     return this.step('tax_id', async () => {
+      if (await this.isLegacy()) throw taxIdUnsupported();
       const deadline = performance.now() + this.timeouts.menuMs;
       for (let attempt = 1; ; attempt++) {
         const remaining = deadline - performance.now();
@@ -383,28 +421,25 @@ export class PinpadSale {
    *    debit sale or when its service code asks for one; nothing otherwise.
    *
    * A chip card stays in the slot whatever happens: call removeCard afterwards, on failure too.
+   *
+   * On a legacy PINPAD: GCR instead of GCX (the notification shown before it, since GCR has no
+   * custom prompt), GOC instead of GOX, and no GTK for a swiped card (legacy-sale.ts).
    */
   async readCard(request: ReadCardRequest): Promise<CardRead> {
     checkAmount(request.amount);
     const { amount, paymentType, signal } = request;
     const notification = request.notification?.trim() ? request.notification.trim() : null;
-    const display = notification === null ? undefined : await this.displaySize();
-    // The card prompt for a read with contactless on or off: the notification's screen where the
-    // display can hold it, else the PINPAD's own prompt (the amount was shown by showAmount).
-    const promptFor = (contactless: boolean): string | undefined =>
-      notification === null || display === undefined ? undefined : cardPromptScreen(display, amount, notification, { contactless });
-    // The raw GCX answer (maybe a clear PAN, tracks, the name) is reduced at once and dropped;
-    // an unusable card fails here, before the customer is asked for a PIN.
-    // A display too small for all of it (2 × 16) shows notification and amount in turns while
-    // the first read waits (CEX); legacy PINPADs never get here (prepare refuses them).
-    const rotation =
-      notification !== null && display !== undefined && promptFor(true) === undefined ? rotatingCardScreens(notification) : undefined;
-    const read = await this.readCardWithRetries(amount, paymentType, signal, promptFor, rotation);
+    const legacy = await this.step('read_card', () => this.isLegacy());
+    // The raw GCX/GCR answer (maybe a clear PAN, tracks, the name) is reduced at once and
+    // dropped; an unusable card fails here, before the customer is asked for a PIN.
+    const read = legacy
+      ? await this.readCardLegacy(amount, paymentType, notification, signal)
+      : await this.readCardAbecs(amount, paymentType, notification, signal);
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
       const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType, this.applicationTypes(paymentType)));
       const chip = await this.step('chip', () =>
-        this.pinpad.execute(
+        legacy ? goOnChipGoc(this.legacyContext(), { amount, acquirer, signal }) : this.pinpad.execute(
           goxCommand,
           {
             acquirer,
@@ -441,8 +476,9 @@ export class PinpadSale {
       );
     }
     // The tracks for the authorizer, encrypted on the PINPAD; after the PIN, because GTK takes the
-    // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11).
-    const encryptedCardData = await this.step('read_card', () => this.encryptedTracks());
+    // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11). GTK is 2.x: a
+    // legacy PINPAD's magstripe authorization goes without encrypted card data.
+    const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks());
     const data = await this.step('chip', () => cardSaleData(read, { swipedPin, encryptedCardData }));
     return { ...data, chipDecision: 'online', needsChipCompletion: false };
   }
@@ -481,24 +517,9 @@ export class PinpadSale {
    * Issuer data that is not hex is left out (and logged): the card then decides without it.
    */
   async finishChip(answer: HostAnswer | null, signal?: AbortSignal): Promise<ChipFinish> {
-    let request: FcxRequest;
-    if (answer === null) {
-      request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.timeouts.cardMs) };
-    } else {
-      const issuerData = answer.issuerEmvData ?? '';
-      const validHex = /^(?:[0-9A-Fa-f]{2})*$/.test(issuerData);
-      if (!validHex) this.logger.warn({ length: issuerData.length }, 'issuer EMV data is not hex; finishing the chip without it');
-      request = {
-        outcome: answer.approved ? 'approved' : 'declined',
-        arc: answer.responseCode,
-        ...(validHex && issuerData.length > 0 ? { emvData: Buffer.from(issuerData, 'hex') } : {}),
-        tagList: COMPLETION_TAGS,
-        timeout: pinpadSeconds(this.timeouts.cardMs),
-      };
-    }
-    const result = await this.step('finish_chip', () =>
-      this.pinpad.execute(fcxCommand, request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
-    );
+    const result = (await this.step('finish_chip', () => this.isLegacy()))
+      ? await this.step('finish_chip', () => finishChipFnc(this.legacyContext(), answer && { ...answer, issuerData: this.issuerData(answer) }, signal))
+      : await this.fcx(answer, signal);
     // Chip data the PINPAD returns malformed must not turn an accepted card into a failed sale.
     let emvData: string | null = null;
     try {
@@ -506,7 +527,36 @@ export class PinpadSale {
     } catch (error) {
       this.logger.warn({ code: error instanceof CardDataError ? error.code : 'UNKNOWN' }, 'completion EMV data unreadable; reported without it');
     }
-    return { decision: result.decision === 'approved' ? 'accepted' : 'refused', emvData };
+    return { decision: result.approved ? 'accepted' : 'refused', emvData };
+  }
+
+  /** The issuer's EMV data as bytes; data that is not hex is left out (and logged). */
+  private issuerData(answer: HostAnswer): Buffer {
+    const issuerData = answer.issuerEmvData ?? '';
+    if (/^(?:[0-9A-Fa-f]{2})*$/.test(issuerData)) return Buffer.from(issuerData, 'hex');
+    this.logger.warn({ length: issuerData.length }, 'issuer EMV data is not hex; finishing the chip without it');
+    return Buffer.alloc(0);
+  }
+
+  /** FCX: the host's answer to an Abecs 2.x PINPAD. */
+  private async fcx(answer: HostAnswer | null, signal: AbortSignal | undefined): Promise<{ approved: boolean; emvData: Buffer | undefined }> {
+    let request: FcxRequest;
+    if (answer === null) {
+      request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.timeouts.cardMs) };
+    } else {
+      const issuerData = this.issuerData(answer);
+      request = {
+        outcome: answer.approved ? 'approved' : 'declined',
+        arc: answer.responseCode,
+        ...(issuerData.length > 0 ? { emvData: issuerData } : {}),
+        tagList: COMPLETION_TAGS,
+        timeout: pinpadSeconds(this.timeouts.cardMs),
+      };
+    }
+    const result = await this.step('finish_chip', () =>
+      this.pinpad.execute(fcxCommand, request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
+    );
+    return { approved: result.decision === 'approved', emvData: result.emvData };
   }
 
   /**
@@ -541,15 +591,14 @@ export class PinpadSale {
    * outside a fallback, a swipe with no readable track. Each new read tells the customer why on
    * the PINPAD (its prompt) and the cashier (onMessage).
    *
-   * `rotation`: on a display too small for amount, notification and request at once, the first
-   * read shows the notification and the PINPAD's own card prompt in turns (readCardShowing).
+   * `readOnce` is one read: GCX (readCardAbecs) or GCR (readCardLegacy). A 020 (ST_TABVERDIF)
+   * loads the tables once and reads again — on GCR with the bare GCR that resumes with the card
+   * already inserted (abecs.md §3.13).
    */
   private async readCardWithRetries(
-    amount: number,
-    paymentType: 'credit' | 'debit',
     signal: AbortSignal | undefined,
     promptFor: (contactless: boolean) => string | undefined,
-    rotation: readonly string[] | undefined,
+    readOnce: CardReader,
   ): Promise<CardReadSummary> {
     const deadline = performance.now() + this.timeouts.cardMs;
     let contactless = true;
@@ -557,13 +606,13 @@ export class PinpadSale {
     let afterChipError = false;
     let contactlessCommErrors = 0;
     let tablesReloaded = false;
+    let resume = false;
     for (let reads = 1; ; reads++) {
       let why: { code: string; cashierMessage: string; cause: unknown };
       try {
-        const read =
-          reads === 1 && rotation !== undefined
-            ? await this.readCardShowing(rotation, amount, paymentType, deadline, signal)
-            : await this.gcx(amount, paymentType, { contactless, prompt, deadline, signal });
+        const attempt = { reads, contactless, prompt, resume, deadline };
+        resume = false;
+        const read = await readOnce(attempt);
         const refusal = refusedRead(read, afterChipError);
         if (refusal === undefined) return summarizeCardRead(read, { afterChipError });
         why = refusal;
@@ -576,6 +625,7 @@ export class PinpadSale {
           }
           tablesReloaded = true;
           await this.step('read_card', () => this.ensureTables());
+          resume = true;
           continue;
         }
         why = { code: error.code, cashierMessage: error.cashierMessage, cause: error };
@@ -592,11 +642,98 @@ export class PinpadSale {
     }
   }
 
+  /**
+   * The card read of an Abecs 2.x PINPAD: GCX with the notification's screen as its prompt where
+   * the display can hold it (else the PINPAD's own prompt; the amount was shown by showAmount);
+   * a display too small for all of it (2 × 16) shows notification and amount in turns while the
+   * first read waits (CEX).
+   */
+  private async readCardAbecs(
+    amount: number,
+    paymentType: 'credit' | 'debit',
+    notification: string | null,
+    signal: AbortSignal | undefined,
+  ): Promise<CardReadSummary> {
+    const display = notification === null ? undefined : await this.displaySize();
+    const promptFor = (contactless: boolean): string | undefined =>
+      notification === null || display === undefined ? undefined : cardPromptScreen(display, amount, notification, { contactless });
+    const rotation =
+      notification !== null && display !== undefined && promptFor(true) === undefined ? rotatingCardScreens(notification) : undefined;
+    return this.readCardWithRetries(signal, promptFor, ({ reads, contactless, prompt, deadline }) =>
+      reads === 1 && rotation !== undefined
+        ? this.readCardShowing(rotation, amount, paymentType, deadline, signal)
+        : this.gcx(amount, paymentType, { contactless, prompt, deadline, signal }),
+    );
+  }
+
+  /**
+   * The card read of a legacy PINPAD (abecs.md §3.14, §6.1): the notification, whole, for a moment
+   * before GCR (which has no custom prompt; there is no CEX on 1.08 to wait beside it), then GCR
+   * with the tables file's acquirer (when it has one), the sale's first application type (the
+   * field takes one; "99" without a file) and the version of gcrTableVersion. A retry's prompt
+   * ("FALHA NO CHIP…") is shown the same way before the next GCR.
+   */
+  private async readCardLegacy(
+    amount: number,
+    paymentType: 'credit' | 'debit',
+    notification: string | null,
+    signal: AbortSignal | undefined,
+  ): Promise<CardReadSummary> {
+    if (notification !== null) {
+      // With the amount when the notification fits one line (as showAmount laid it out), else whole on both lines.
+      const screen = fitLine(notification) === notification ? amountScreen(amount, notification) : rotatingCardScreens(notification)[0];
+      await this.step('read_card', () => showNotice(this.pinpad, screen, this.legacyNoticeMs, signal));
+    }
+    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const context = this.legacyContext();
+    const acquirer = this.tableAcquirer() ?? ALL_ACQUIRERS;
+    const tableVersion = await this.step('read_card', () => gcrTableVersion(this.pinpad, tables?.version, acquirer));
+    return this.readCardWithRetries(
+      signal,
+      () => undefined,
+      async ({ contactless, prompt, resume, deadline }) => {
+        if (prompt !== undefined && !resume) await this.step('read_card', () => showNotice(this.pinpad, prompt, this.legacyNoticeMs, signal));
+        return readCardGcr(context, {
+          amount,
+          acquirer,
+          appType: tables === undefined ? ANY_APPLICATION_TYPE : (this.applicationTypes(paymentType)[0] ?? ANY_APPLICATION_TYPE),
+          tableVersion,
+          contactless,
+          resume,
+          deadline,
+          signal,
+        });
+      },
+    );
+  }
+
+  /** What the legacy steps (legacy-sale.ts) use of this session. */
+  private legacyContext(): LegacySaleContext {
+    return {
+      pinpad: this.pinpad,
+      timeouts: this.timeouts,
+      pinSlot: this.keySlots.pin,
+      wait: (signal, timeoutMs) => this.wait(signal, timeoutMs),
+    };
+  }
+
+  /** Whether the PINPAD knows only the legacy (BibComp 1.08) commands, from the identification read at attach. */
+  private async isLegacy(): Promise<boolean> {
+    return (await this.pinpad.info()).protocol === 'legacy';
+  }
+
   /** One GCX with what the sale asks for, limited by the card step's deadline. */
   private async gcx(
     amount: number,
     paymentType: 'credit' | 'debit',
-    read: { contactless: boolean; prompt: string | undefined; deadline: number; signal: AbortSignal | undefined },
+    read: {
+      contactless: boolean;
+      prompt: string | undefined;
+      deadline: number;
+      signal: AbortSignal | undefined;
+      /** SPE_TIMEOUT when shorter than what is left of the deadline (the PINPAD's idle wait). */
+      idleSeconds?: number;
+    },
   ): Promise<GcxResult> {
     const remaining = Math.max(1, read.deadline - performance.now());
     const request: Omit<GcxRequest, 'date' | 'time'> = {
@@ -608,9 +745,11 @@ export class PinpadSale {
       options: { contactless: read.contactless, hideAmount: false },
       panMask: { left: 6, right: 4 },
       tagList: AUTHORIZATION_TAGS,
-      timeout: pinpadSeconds(remaining),
+      timeout: Math.min(read.idleSeconds ?? 255, pinpadSeconds(remaining)),
       ...(read.prompt !== undefined ? { prompt: read.prompt } : {}),
     };
+    // The host waits for the whole card step: a card presented late in an idle wait still needs
+    // the time to be read.
     return this.pinpad.execute(gcxCommand, { ...localDateTime(new Date()), ...request }, this.wait(read.signal, remaining + HOST_GRACE_MS));
   }
 
@@ -635,10 +774,9 @@ export class PinpadSale {
       const remaining = deadline - performance.now();
       if (remaining <= 0) throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.timeouts.cardMs} ms.` });
       const seconds = Math.min(ROTATION_SECONDS, pinpadSeconds(remaining));
-      const turnDeadline = Math.min(deadline, performance.now() + seconds * 1000);
       if (turn % 2 === 1) {
         try {
-          return await this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline: turnDeadline, signal });
+          return await this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline, signal, idleSeconds: seconds });
         } catch (error) {
           if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT' && deadline > performance.now()) continue;
           throw error;

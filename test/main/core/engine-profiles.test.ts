@@ -156,12 +156,29 @@ describe('a sale on a PPC-930 (profile ppc930, 8 × 16, spec 2.12)', () => {
   });
 });
 
-describe('a legacy (BibComp 1.08) PINPAD', () => {
-  it('is attached through GIN, and a sale is refused before anything is created on the API', async () => {
-    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' });
+describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
+  it('is attached through GIN and sells with GCR, GOC and FNC: the transaction is approved on the API', async () => {
+    const tables = readEmvTables(SAMPLE_TABLES);
+    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' }, { tables });
     expect(rig.engine.terminals().map((terminal) => terminal.serial)).toEqual(['LEGACY-0001']);
-    const outcome = await rig.engine.start(sale('Mesa 7'));
+    // The tables were loaded at attach with GTS/TLI/TLR/TLE.
+    expect(sim.tableVersion([...tables.records.keys()][0]!)).toBe(tables.version);
+    const shown = screens(sim);
+    const running = rig.engine.start(sale('Mesa 7'));
+    // The notification comes before the card prompt: GCR has no custom prompt.
+    await displayed(sim, /INSIRA OU PASSE/);
+    expect(shown).toContain('R$ 19,90\nMesa 7');
+    await customerPaysByChip(sim);
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+    expect(outcome.transaction_id).toEqual(expect.any(String));
+  });
+
+  it('ends a sale that asks for the CPF (GCD is 2.x) before anything is created on the API', async () => {
+    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0002' }, { tables: readEmvTables(SAMPLE_TABLES) });
+    const outcome = await rig.engine.start({ ...sale('Mesa 7'), ask_tax_id: true });
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
+    expect(outcome.problem?.message).toContain('CPF');
     expect(outcome.transaction_id ?? null).toBeNull();
     await displayed(sim, /NAO REALIZADA/);
   });

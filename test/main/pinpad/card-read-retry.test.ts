@@ -69,6 +69,11 @@ describe('cardReadRetryFor', () => {
     expect(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, reads: MAX_CARD_READS })).toEqual({ retry: false });
   });
 
+  it('takes a legacy GCR’s ST_MCDATAERR (no "swiped, nothing read" answer on GCR) as an unreadable swipe', () => {
+    expect(cardReadRetryFor('ST_MCDATAERR', { ...first, contactless: false })).toEqual(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, contactless: false }));
+    expect(cardReadRetryFor('ST_MCDATAERR', { ...first, reads: MAX_CARD_READS })).toEqual({ retry: false });
+  });
+
   it('gives up on other statuses, on contactless statuses once contactless is off, and after the last read', () => {
     expect(cardReadRetryFor('ST_CANCEL', first)).toEqual({ retry: false });
     expect(cardReadRetryFor('ST_TIMEOUT', first)).toEqual({ retry: false });
