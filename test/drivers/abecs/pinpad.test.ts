@@ -22,6 +22,7 @@ import {
 } from '../../../drivers/simulator/index.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { TcpTransport } from '../../../drivers/transports/tcp.js';
+import { displayed } from '../../helpers/pinpad-display.js';
 
 /** Short link timings so fault tests finish fast; the protocol's rules stay the same. */
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
@@ -101,19 +102,6 @@ async function open(medium: Medium): Promise<Rig> {
   return r;
 }
 
-/** Resolves when the simulator shows `text` on its first line. */
-function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
-  if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = ({ lines }: { lines: readonly string[] }): void => {
-      if (pattern.test(lines.join('\n'))) {
-        sim.off('display', check);
-        resolve();
-      }
-    };
-    sim.on('display', check);
-  });
-}
 
 describe.each<Medium>(['memory', 'pty', 'tcp'])('Pinpad over %s', (medium) => {
   it('opens and identifies the PINPAD (GIX)', async () => {

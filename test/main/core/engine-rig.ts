@@ -19,6 +19,7 @@ import type { PaymentsPort } from '../../../main/core/ports.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { createLogger, type Logger } from '../../../main/log.js';
 import { artifactsDir, recordSecrets } from '../../helpers/card-data-scan.js';
+export { displayed } from '../../helpers/pinpad-display.js';
 
 export interface EnginePinpad {
   readonly serial: string;
@@ -171,19 +172,6 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   return rig;
 }
 
-/** Resolves when the simulator's display matches. */
-export function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
-  if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = ({ lines }: { lines: readonly string[] }): void => {
-      if (pattern.test(lines.join('\n'))) {
-        sim.off('display', check);
-        resolve();
-      }
-    };
-    sim.on('display', check);
-  });
-}
 
 /** Resolves at the first progress event of `step` for the reference. */
 export function progressed(engine: PaymentEngine, reference: string, step: PaymentProgress['step']): Promise<PaymentProgress> {

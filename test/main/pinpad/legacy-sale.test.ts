@@ -16,6 +16,7 @@ import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { readEmvTables, type EmvTables } from '../../../main/pinpad/emv-tables.js';
 import { PinpadSale, type PinpadSaleOptions } from '../../../main/pinpad/sale-session.js';
 import { tlrBatches } from '../../../main/pinpad/table-loader.js';
+import { displayed } from '../../helpers/pinpad-display.js';
 
 const SAMPLE_TABLES = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
@@ -68,18 +69,6 @@ async function rig(options: PinpadSimulatorOptions = {}, saleOptions: Partial<Pi
   return { sim, pinpad, sale, sent, shown, messages, tables };
 }
 
-/** Resolves when the display matches `pattern` (lines joined by "\n"). */
-function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
-  if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = ({ lines }: { lines: readonly string[] }): void => {
-      if (!pattern.test(lines.join('\n'))) return;
-      sim.off('display', check);
-      resolve();
-    };
-    sim.on('display', check);
-  });
-}
 
 function typePin(sim: PinpadSimulator): void {
   sim.keypad.type('1234');

@@ -9,6 +9,7 @@ import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
 import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { PinpadSale, type SaleTimeouts } from '../../../main/pinpad/sale-session.js';
+import { displayed } from '../../helpers/pinpad-display.js';
 
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
 const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 1500 } };
@@ -44,18 +45,6 @@ async function rig(options: PinpadSimulatorOptions = {}, timeouts: Partial<SaleT
   return { sim, sale, shown, messages };
 }
 
-/** Resolves when the display matches `pattern` (lines joined by "\n"). */
-function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
-  if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = ({ lines }: { lines: readonly string[] }): void => {
-      if (!pattern.test(lines.join('\n'))) return;
-      sim.off('display', check);
-      resolve();
-    };
-    sim.on('display', check);
-  });
-}
 
 function typePin(sim: PinpadSimulator): void {
   sim.keypad.type('1234');

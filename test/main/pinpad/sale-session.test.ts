@@ -24,6 +24,7 @@ import {
   type CardRead,
   type SaleTimeouts,
 } from '../../../main/pinpad/sale-session.js';
+import { displayed } from '../../helpers/pinpad-display.js';
 
 /** Short link timings so failures finish fast; the protocol's rules stay the same. */
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
@@ -73,19 +74,6 @@ async function rig(options: { autoCustomer?: AutoCustomerOptions; timeouts?: Par
   return { sim, pinpad, sale, served, messages };
 }
 
-/** Resolves when the simulated display matches `pattern` (both lines joined by "\n"). */
-function displayed(sim: PinpadSimulator, pattern: RegExp): Promise<void> {
-  if (pattern.test(sim.display.lines.join('\n'))) return Promise.resolve();
-  return new Promise((resolve) => {
-    const check = ({ lines }: { lines: readonly string[] }): void => {
-      if (pattern.test(lines.join('\n'))) {
-        sim.off('display', check);
-        resolve();
-      }
-    };
-    sim.on('display', check);
-  });
-}
 
 /** Every line-2 text the display showed from now on. */
 function secondLines(sim: PinpadSimulator): string[] {
