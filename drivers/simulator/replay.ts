@@ -20,7 +20,7 @@
 import type { ResponseEnvelope } from '../abecs/codec.js';
 import { decodeResponsePacket } from '../abecs/envelope.js';
 import type { RecordedTrace } from '../abecs/trace/format.js';
-import { CommandAborted } from './customer.js';
+import { CommandAborted, sleep } from './customer.js';
 import type { CommandContext, CommandHandler } from './handler.js';
 
 export interface ReplayAnswer {
@@ -94,25 +94,6 @@ export function replayScript(trace: RecordedTrace): ReadonlyMap<string, readonly
   return script;
 }
 
-/** Waits `ms`, or rejects with CommandAborted when the command is aborted first. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new CommandAborted());
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new CommandAborted());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A recorded response as an envelope; one whose blocks do not parse goes back as id + status. */
 function envelopeOf(data: Buffer): ResponseEnvelope {
   try {
@@ -128,12 +109,12 @@ async function play(exchange: ReplayExchange, ctx: CommandContext, timeScale: nu
   const start = performance.now();
   for (const answer of exchange.answers) {
     const wait = answer.delayMs * timeScale - (performance.now() - start);
-    if (wait > 0) await pause(wait, ctx.signal);
+    if (wait > 0) await sleep(wait, ctx.signal);
     if (answer.notification !== undefined) await ctx.notify(answer.notification);
     else if (answer.response !== undefined) return envelopeOf(answer.response);
   }
   // Cancelled in the recording: no answer until the host cancels (or sends something else).
-  await pause(2 ** 31 - 1, ctx.signal);
+  await sleep(2 ** 31 - 1, ctx.signal);
   throw new CommandAborted();
 }
 
