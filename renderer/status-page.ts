@@ -1,5 +1,6 @@
 /**
- * Status at a glance, the window's home: the PINPADs (model, serial number, connected, busy),
+ * Status at a glance, the window's home: the PINPADs (model, serial number, connected, busy,
+ * their EMV tables),
  * the receipt printers, the payments API, the POS clients connected and the mode. Read with
  * agent.status at each (re)connection, then kept current by the pinpad.*, printer.status,
  * api.health and pos.clients events.
@@ -29,6 +30,19 @@ function details(entries: readonly (readonly [string, string])[]): HTMLDListElem
   return h('dl', { className: 'details' }, ...entries.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
 }
 
+/** The PINPAD's EMV tables: a load in progress, the version held, or sales refused for want of them. */
+function tablesLine(tables: Pinpad['tables']): HTMLParagraphElement | null {
+  if (tables === null) return null;
+  const line =
+    tables.state === 'loading'
+      ? stateLine('warn', t('status.tablesLoading', { version: tables.version ?? '' }), 'state-line tables')
+      : tables.state === 'current'
+        ? stateLine('ok', t('status.tablesCurrent', { version: tables.version ?? '' }), 'state-line tables')
+        : stateLine('bad', t('status.tablesFailed'), 'state-line tables');
+  line.dataset['tables'] = tables.state;
+  return line;
+}
+
 export class StatusPage {
   readonly #context: WindowContext;
   readonly #posCounts: () => PosCounts;
@@ -54,6 +68,7 @@ export class StatusPage {
     client.on('pinpad.connected', pinpadChanged);
     client.on('pinpad.disconnected', pinpadChanged);
     client.on('pinpad.busy', pinpadChanged);
+    client.on('pinpad.tables', pinpadChanged);
     client.on('printer.status', (printer) => {
       this.#printers.set(printer.name, printer);
       this.render();
@@ -104,6 +119,7 @@ export class StatusPage {
           h('h3', {}, `${pinpad.manufacturer} ${pinpad.model}`.trim()),
           stateLine(level, state),
           pinpad.busy && pinpad.payment_reference !== null ? h('p', { className: 'hint' }, t('status.busyWith', { reference: pinpad.payment_reference })) : null,
+          tablesLine(pinpad.tables),
           details([
             [t('status.serial'), pinpad.serial_number],
             [t('status.firmware'), pinpad.firmware],

@@ -9,12 +9,14 @@
  */
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
 import type { AttemptReport } from '../api/index.js';
 import type { Journal } from '../core/journal/journal.js';
 import { PinpadRegistry } from '../pinpad/registry.js';
+import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import type { Logger } from '../log.js';
 import { ClientStore } from '../pos/clients/client-store.js';
@@ -299,13 +301,24 @@ export class Agent extends EventEmitter<AgentEvents> {
     // A stop before the PINPAD answered is not an error anyone must handle.
     this.ready.catch(() => {});
     // The tables file is read once per start (a restart from the window reads it again).
-    const saleOptions = pinpadSaleOptionsOf(options.settings);
+    const { tablesFromProvider, ...saleOptions } = pinpadSaleOptionsOf(options.settings);
     if (saleOptions.tables instanceof Error) options.logger.error({ code: saleOptions.tables.code, reason: saleOptions.tables.message }, 'the EMV tables file cannot be used; sales will be refused');
+    // One cache per PINPAD beside the journal (so training keeps its own).
+    const tablesFrom = tablesFromProvider
+      ? (serial: string) =>
+          new ProviderTables({
+            channel: stack.client.terminal,
+            serial,
+            cacheFile: join(dirname(stack.journalPath), 'emv-tables', `${serial.replace(/[^A-Za-z0-9_-]/g, '_')}.json`),
+            logger: options.logger,
+          })
+      : undefined;
     this.#pinpadLoop = keepPinpad(address, stack.training, options.logger, this.#stop.signal, {
       connected: async (connection) => {
         await this.pinpads.attach(connection.pinpad, address, {
           timeouts: options.settings.sale,
           ...saleOptions,
+          ...(tablesFrom ? { tablesFrom } : {}),
           logger: options.logger,
         });
       },

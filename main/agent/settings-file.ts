@@ -50,7 +50,7 @@ export const PinpadSettings = Type.Object(
         minLength: 1,
         maxLength: 1000,
         description:
-          "An EMV tables file (AID and CAPK records of the store's acquirer, docs/pinpads.md), relative to this settings file's folder. Loaded into the PINPAD when its version differs; absent: the PINPAD keeps its own tables.",
+          'The EMV tables (AID and CAPK records, key slots of the store\'s acquirers, docs/pinpads.md): a tables file, relative to this settings file\'s folder, or "provider" to ask the payments provider\'s terminal channel (at attach and every 6 hours, cached beside the journal). Loaded into the PINPAD when its version differs; absent: the PINPAD keeps its own tables.',
       }),
     ),
     key_slots: Type.Optional(
@@ -83,13 +83,19 @@ export function keySlotsOf(pinpad: PinpadSettings | null | undefined): { pin?: n
  * and the EMV tables read from `pinpad.tables` — or why that file cannot be used, which ends
  * each sale before anything is created instead of stopping the agent.
  */
+/** The `pinpad.tables` value that asks the payments provider for the tables. */
+export const TABLES_FROM_PROVIDER = 'provider';
+
 export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'path'>): {
   keySlots?: { pin?: number; data?: number };
   tables?: EmvTables | TablesFileError;
+  /** `pinpad.tables` is "provider": the tables come from the terminal channel. */
+  tablesFromProvider?: true;
 } {
   const keySlots = keySlotsOf(settings.pinpad);
   const file = settings.pinpad?.tables;
   let tables: EmvTables | TablesFileError | undefined;
+  if (file === TABLES_FROM_PROVIDER) return { ...(keySlots ? { keySlots } : {}), tablesFromProvider: true };
   if (file !== undefined) {
     const path = resolve(settings.path === null ? process.cwd() : dirname(settings.path), file);
     try {

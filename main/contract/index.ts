@@ -8,3 +8,4 @@ export * from './webhooks.js';
 export * from './sandbox.js';
 export * from './rules.js';
 export * from './canonical-json.js';
+export * from './emv-tables.js';

@@ -14,7 +14,8 @@ export interface PaymentsPort {
     retrieve(transactionId: string, options?: CallOptions): Promise<Transaction>;
     findByReference(referenceId: string, options?: CallOptions): Promise<Transaction | undefined>;
   };
-  readonly terminal: TerminalGateway;
+  /** The calls of a sale (the PINPAD's tables are the agent's business, not the engine's). */
+  readonly terminal: Omit<TerminalGateway, 'emvTables'>;
 }
 
 /** The chip's final word (second GENERATE AC), with its EMV data for the completion report. */

@@ -8,7 +8,8 @@ import type { DriverLogger } from '../../drivers/log.js';
 import type { PaymentEngine } from '../core/engine.js';
 import { SaleStepError } from '../core/sale-failure.js';
 import type { EmvTables, TablesFileError } from './emv-tables.js';
-import { PinpadSale, type KeySlots, type SaleTimeouts } from './sale-session.js';
+import type { TablesSource } from './provider-tables.js';
+import { PinpadSale, type KeySlots, type SaleTimeouts, type TablesStatus } from './sale-session.js';
 
 export interface AttachOptions {
   readonly timeouts?: Partial<SaleTimeouts>;
@@ -16,6 +17,9 @@ export interface AttachOptions {
   readonly keySlots?: Partial<KeySlots>;
   /** The store's EMV tables (settings `pinpad.tables`), or why its file cannot be used. */
   readonly tables?: EmvTables | TablesFileError;
+  /** Without `tables`: where this PINPAD's tables are asked for (the payments provider), by serial number. */
+  readonly tablesFrom?: (serial: string) => TablesSource;
+  readonly onTablesStatus?: (serial: string, status: TablesStatus) => void;
   readonly logger?: DriverLogger;
 }
 
@@ -26,7 +30,8 @@ export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, option
   const sale = new PinpadSale(pinpad, {
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.keySlots ? { keySlots: options.keySlots } : {}),
-    ...(options.tables ? { tables: options.tables } : {}),
+    ...(options.tables ? { tables: options.tables } : options.tablesFrom ? { tables: options.tablesFrom(serialNumber) } : {}),
+    ...(options.onTablesStatus ? { onTablesStatus: (status: TablesStatus) => options.onTablesStatus?.(serialNumber, status) } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onMessage: (text) => engine.relayPinpadMessage(serialNumber, text),
   });

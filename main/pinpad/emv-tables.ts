@@ -16,42 +16,38 @@
  * - `payment_types` says which AID application types (T1_APPTYPE) a credit and a debit sale may
  *   select: GCX's SPE_APPTYPE. Each acquirer's tables define them (S220 §3.7.1); 01 credit and
  *   02 debit when the file does not say.
+ * - `acquirers` names, per acquirer index, the DUKPT key slots its keys live in.
  * - `entries` are typed table records (drivers/abecs/tables/records.ts); each is encoded at load
  *   time, so a mistake is found when the file is read, not halfway through a load.
+ *
+ * The document's schema is the contract's (main/contract/emv-tables.ts): the same document comes
+ * from a file or from the payments provider's terminal channel (provider-tables.ts).
  *
  * A file that cannot be used is reported as a TablesFileError with every mistake; the agent keeps
  * running and sales on a PINPAD that needs the tables end before anything is charged.
  */
 import { readFileSync } from 'node:fs';
-import { Type, type Static } from 'typebox';
 import type { TableRecord } from '../../drivers/abecs/commands/tlr.js';
-import { encodeTableEntry, type EmvTableEntry } from '../../drivers/abecs/tables/records.js';
+import { encodeTableEntry } from '../../drivers/abecs/tables/records.js';
+import { Type } from 'typebox';
+import { AidTableEntry, CapkTableEntry, EMV_TABLES_FORMAT, EmvTablesDocument, RevokedCertificateTableEntry } from '../contract/emv-tables.js';
 import { schemaViolations } from '../contract/rules.js';
 
-export const TABLES_FORMAT = 'pinbridge-emv-tables';
+export const TABLES_FORMAT = EMV_TABLES_FORMAT;
 
-const ApplicationTypes = Type.Array(Type.Integer({ minimum: 1, maximum: 98 }), { minItems: 1, maxItems: 10 });
-
-export const EmvTablesFile = Type.Object(
+/** The document without its entries' details, which are checked one by one against their table's schema. */
+const DocumentShape = Type.Object(
   {
-    format: Type.Literal(TABLES_FORMAT),
-    version: Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The tables version the PINPAD stores (PP_TABVERnn), 1–10 printable characters.' }),
-    source: Type.Optional(Type.String({ maxLength: 4000, description: 'Where the data comes from (the acquirer, a date).' })),
-    payment_types: Type.Optional(
-      Type.Object(
-        { credit: Type.Optional(ApplicationTypes), debit: Type.Optional(ApplicationTypes) },
-        { additionalProperties: false, description: 'AID application types (T1_APPTYPE) a credit and a debit sale may select.' },
-      ),
-    ),
+    ...EmvTablesDocument.properties,
     entries: Type.Array(Type.Object({ table: Type.Union([Type.Literal('aid'), Type.Literal('capk'), Type.Literal('revokedCertificate')]) }), {
       minItems: 1,
       maxItems: 2000,
-      description: 'AID, CAPK and revoked-certificate records (drivers/abecs/tables/records.ts).',
     }),
   },
-  { additionalProperties: false, title: 'EmvTablesFile' },
+  { additionalProperties: false },
 );
-export type EmvTablesFile = Static<typeof EmvTablesFile>;
+
+const ENTRY_SCHEMAS = { aid: AidTableEntry, capk: CapkTableEntry, revokedCertificate: RevokedCertificateTableEntry } as const;
 
 /** The application types of each payment type. */
 export interface PaymentApplicationTypes {
@@ -68,6 +64,8 @@ export interface EmvTables {
   readonly applicationTypes: PaymentApplicationTypes;
   /** Acquirer index (1–99) → its TLR records. */
   readonly records: ReadonlyMap<number, readonly TableRecord[]>;
+  /** Acquirer index → the DUKPT slots the document names for it (the rest come from the settings). */
+  readonly keySlots: ReadonlyMap<number, { readonly pin?: number; readonly data?: number }>;
 }
 
 export class TablesFileError extends Error {
@@ -83,15 +81,21 @@ export class TablesFileError extends Error {
 
 /** Checks and encodes a tables file's JSON; throws TablesFileError naming every mistake. */
 export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTables {
-  const violations = schemaViolations(EmvTablesFile, json).map(({ field, message }) => ({ field, message }));
+  const violations = schemaViolations(DocumentShape, json).map(({ field, message }) => ({ field, message }));
   if (violations.length > 0) throw new TablesFileError(source, violations);
-  const file = json as EmvTablesFile;
+  const file = json as EmvTablesDocument;
   const records = new Map<number, TableRecord[]>();
   const seen = new Set<string>();
   file.entries.forEach((entry, index) => {
+    // Each entry against its own table's schema: a mistake is named in that table's terms.
+    const problems = schemaViolations(ENTRY_SCHEMAS[entry.table], entry);
+    if (problems.length > 0) {
+      violations.push(...problems.map(({ field, message }) => ({ field: field === '' ? `entries.${index}` : `entries.${index}.${field}`, message })));
+      return;
+    }
     let record: TableRecord;
     try {
-      record = encodeTableEntry(entry as EmvTableEntry);
+      record = encodeTableEntry(entry);
     } catch (error) {
       violations.push({ field: `entries.${index}`, message: error instanceof Error ? error.message : String(error) });
       return;
@@ -102,6 +106,13 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
     if (record.acquirer < 1 || record.acquirer > 99) violations.push({ field: `entries.${index}.acquirer`, message: 'must be an acquirer index from 1 to 99' });
     records.set(record.acquirer, [...(records.get(record.acquirer) ?? []), record]);
   });
+  const keySlots = new Map<number, { pin?: number; data?: number }>();
+  for (const [index, acquirer] of Object.entries(file.acquirers ?? {})) {
+    const number = Number(index);
+    if (number < 1 || number > 99) violations.push({ field: `acquirers.${index}`, message: 'must be an acquirer index from 1 to 99' });
+    else if (!records.has(number)) violations.push({ field: `acquirers.${index}`, message: 'names an acquirer with no table records' });
+    if (acquirer.key_slots !== undefined) keySlots.set(number, { ...acquirer.key_slots });
+  }
   if (violations.length > 0) throw new TablesFileError(source, violations);
   return {
     version: file.version,
@@ -111,6 +122,7 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
       debit: file.payment_types?.debit ?? DEFAULT_APPLICATION_TYPES.debit,
     },
     records,
+    keySlots,
   };
 }
 

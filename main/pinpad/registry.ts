@@ -13,6 +13,7 @@ import type { CustomerDataKind, Pinpad, PinpadKey } from '../../drivers/abecs/pi
 import type { PaymentEngine, TerminalState } from '../core/engine.js';
 import { EngineError } from '../core/errors.js';
 import { attachPinpad, type AttachOptions } from './attach.js';
+import type { TablesStatus } from './sale-session.js';
 
 export interface PinpadEntry {
   readonly serialNumber: string;
@@ -25,6 +26,8 @@ export interface PinpadEntry {
   readonly busy: boolean;
   /** The reference of the payment it runs. */
   readonly paymentReference: string | null;
+  /** Its EMV tables (a load in progress, the version held, why they fail); null: the agent manages none. */
+  readonly tables: TablesStatus | null;
 }
 
 export interface PinpadRegistryEvents {
@@ -32,12 +35,15 @@ export interface PinpadRegistryEvents {
   disconnected: [entry: PinpadEntry];
   /** Became busy or free. */
   busy: [entry: PinpadEntry];
+  /** Its EMV tables started loading, were loaded, or failed. */
+  tables: [entry: PinpadEntry];
 }
 
 interface Known {
   info: { manufacturer: string; model: string; firmware: string };
   address: string;
   pinpad: Pinpad | undefined;
+  tables: TablesStatus | null;
 }
 
 /** How long a customer has to answer a prompt when the POS does not say. */
@@ -59,11 +65,27 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
   /** Attaches an opened PINPAD to the engine; returns its entry (connected). */
   async attach(pinpad: Pinpad, address: string, options: AttachOptions = {}): Promise<PinpadEntry> {
     const info = await pinpad.info();
-    const serial = await attachPinpad(this.#engine, pinpad, options);
-    this.#known.set(serial, {
+    // Known before the engine has it, so a table load at attach shows in the window.
+    const previous = this.#known.get(info.serialNumber);
+    this.#known.set(info.serialNumber, {
       info: { manufacturer: info.manufacturer, model: info.model, firmware: info.firmware },
       address,
       pinpad,
+      tables: previous?.tables ?? null,
+    });
+    const serial = await attachPinpad(this.#engine, pinpad, {
+      ...options,
+      onTablesStatus: (attached, status) => {
+        options.onTablesStatus?.(attached, status);
+        const current = this.#known.get(attached);
+        if (current === undefined) return;
+        current.tables = status;
+        this.emit('tables', this.#entry(attached)!);
+      },
+    }).catch((error: unknown) => {
+      if (previous === undefined) this.#known.delete(info.serialNumber);
+      else this.#known.set(info.serialNumber, previous);
+      throw error;
     });
     const entry = this.#entry(serial)!;
     this.emit('connected', entry);
@@ -154,6 +176,7 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
       connected: known.pinpad !== undefined,
       busy: terminal?.busy ?? false,
       paymentReference: terminal?.payment?.referenceId ?? null,
+      tables: known.tables,
     };
   }
 }

@@ -49,6 +49,7 @@ import {
 } from './card-data.js';
 import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
 import { DEFAULT_APPLICATION_TYPES, TablesFileError, type EmvTables } from './emv-tables.js';
+import type { TablesSource } from './provider-tables.js';
 import { syncTables } from './table-loader.js';
 import {
   amountLine,
@@ -86,6 +87,18 @@ export interface KeySlots {
 }
 
 export const DEFAULT_KEY_SLOTS: KeySlots = Object.freeze({ pin: 1, data: 1 });
+
+/** Where the PINPAD's EMV tables stand, for the window and the logs. */
+export interface TablesStatus {
+  /** loading: TLI/TLR/TLE in progress; current: the PINPAD holds `version`; failed: see `error`. */
+  readonly state: 'loading' | 'current' | 'failed';
+  /** The version the PINPAD is (being) brought to; null when no tables could be read. */
+  readonly version: string | null;
+  /** Acquirers being loaded (loading) or held (current). */
+  readonly acquirers: readonly number[];
+  /** Why the tables cannot be used or loaded (English). */
+  readonly error: string | null;
+}
 
 /** Whether each configured slot holds a key. */
 export interface KeyCheck {
@@ -166,15 +179,19 @@ export interface PinpadSaleOptions {
   readonly keySlots?: Partial<KeySlots>;
   /**
    * The store's EMV tables (emv-tables.ts), loaded into the PINPAD when its version differs —
-   * or why the tables file could not be read (every sale then ends before anything is created).
-   * Absent: the PINPAD keeps whatever tables it holds.
+   * or why the tables file could not be read (every sale then ends before anything is created) —
+   * or where to ask for them before each sale (provider-tables.ts). Absent: the PINPAD keeps
+   * whatever tables it holds. Acquirers the tables give key slots use those slots instead of
+   * `keySlots`.
    */
-  readonly tables?: EmvTables | TablesFileError;
+  readonly tables?: EmvTables | TablesFileError | TablesSource;
   /**
    * Legacy (BibComp 1.08) PINPADs only: how long the POS's notification is shown before GCR,
    * which has no custom prompt, takes the display over (2 s by default).
    */
   readonly legacyNoticeMs?: number;
+  /** Hears each change of the tables' state (a load starting, done, failing). */
+  readonly onTablesStatus?: (status: TablesStatus) => void;
   readonly logger?: DriverLogger;
 }
 
@@ -237,10 +254,14 @@ export class PinpadSale {
   private readonly timeouts: SaleTimeouts;
   private readonly onMessage: ((text: string) => void) | undefined;
   private readonly keySlots: KeySlots;
-  private readonly tables: EmvTables | TablesFileError | undefined;
-  /** Whether the key slots hold keys, once the PINPAD was asked (the answer does not change while attached). */
-  private keysChecked: Promise<KeyCheck> | undefined;
+  private readonly tablesSource: TablesSource | undefined;
+  /** The tables of the coming sale (asked of tablesSource in prepare, never during a sale). */
+  private tables: EmvTables | TablesFileError | undefined;
+  /** Whether key slots hold keys, per "pin/data" pair once the PINPAD was asked (the answer does not change while attached). */
+  private readonly keysChecked = new Map<string, Promise<KeyCheck>>();
   private readonly legacyNoticeMs: number;
+  private readonly onTablesStatus: ((status: TablesStatus) => void) | undefined;
+  private lastTablesStatus: string | undefined;
   private readonly logger: DriverLogger;
 
   constructor(pinpad: Pinpad, options: PinpadSaleOptions = {}) {
@@ -248,11 +269,13 @@ export class PinpadSale {
     this.timeouts = checkTimeouts({ ...DEFAULT_SALE_TIMEOUTS, ...options.timeouts });
     this.onMessage = options.onMessage;
     this.keySlots = { ...DEFAULT_KEY_SLOTS, ...options.keySlots };
-    this.tables = options.tables;
+    if (options.tables !== undefined && 'current' in options.tables) this.tablesSource = options.tables;
+    else this.tables = options.tables;
     for (const [name, slot] of Object.entries(this.keySlots)) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
     this.legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
+    this.onTablesStatus = options.onTablesStatus;
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -260,9 +283,9 @@ export class PinpadSale {
    * Refuses, before the customer or the API is asked anything, a sale this PINPAD cannot run:
    *
    * - tables the file cannot give or the PINPAD refuses to load: TABLES_UNAVAILABLE;
-   * - a DUKPT slot of `keySlots` that holds no key (PP_DKPTTDESP/D, else PP_KSNTDESPnn/Dnn):
-   *   KEYS_MISSING — a PIN would fail with ST_ERRKEY mid-sale, or card data would be encrypted
-   *   under another acquirer's key.
+   * - a DUKPT slot that holds no key (PP_DKPTTDESP/D, else PP_KSNTDESPnn/Dnn) — the slots of
+   *   every acquirer of the tables, or `keySlots` without tables: KEYS_MISSING — a PIN would
+   *   fail with ST_ERRKEY mid-sale, or card data would be encrypted under another acquirer's key.
    *
    * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its slots
    * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN slot is
@@ -270,12 +293,18 @@ export class PinpadSale {
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
     await this.step('prepare', async () => {
+      if (this.tablesSource !== undefined) this.tables = await this.tablesSource.current();
       await this.ensureTables();
       if (await this.isLegacy()) return;
-      const keys = await this.checkKeys();
-      const missing = [...(keys.pin ? [] : [`PIN slot ${two(this.keySlots.pin)}`]), ...(keys.data ? [] : [`data slot ${two(this.keySlots.data)}`])];
-      if (missing.length > 0) {
-        throw new SaleStepError('KEYS_MISSING', 'prepare', { message: `the PINPAD has no DUKPT key in ${missing.join(' and ')}.` });
+      const missing = new Set<string>();
+      for (const { acquirer, slots } of this.slotsInUse()) {
+        const keys = await this.checkKeys(slots);
+        const whose = acquirer === undefined ? '' : ` (acquirer ${two(acquirer)})`;
+        if (!keys.pin) missing.add(`PIN slot ${two(slots.pin)}${whose}`);
+        if (!keys.data) missing.add(`data slot ${two(slots.data)}${whose}`);
+      }
+      if (missing.size > 0) {
+        throw new SaleStepError('KEYS_MISSING', 'prepare', { message: `the PINPAD has no DUKPT key in ${[...missing].join(' and ')}.` });
       }
     });
   }
@@ -289,31 +318,70 @@ export class PinpadSale {
     const tables = this.tables;
     if (tables === undefined) return;
     if (tables instanceof TablesFileError) {
+      this.tablesStatus({ state: 'failed', version: null, acquirers: [], error: tables.message });
       throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message: tables.message });
     }
+    const loading: number[] = [];
     try {
-      await syncTables(this.pinpad, tables, {
+      const sync = await syncTables(this.pinpad, tables, {
         logger: this.logger,
-        onProgress: () => this.message('Atualizando as tabelas do PINPAD…'),
+        onProgress: (acquirer) => {
+          loading.push(acquirer);
+          this.tablesStatus({ state: 'loading', version: tables.version, acquirers: [...loading], error: null });
+          this.message('Atualizando as tabelas do PINPAD…');
+        },
       });
+      this.tablesStatus({ state: 'current', version: tables.version, acquirers: [...sync.current, ...sync.loaded].sort((a, b) => a - b), error: null });
     } catch (error) {
       const failure = saleStepErrorOf(error, 'prepare');
-      throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', {
-        message: `loading the EMV tables failed: ${failure.message}`,
-        cause: error,
-      });
+      const message = `loading the EMV tables failed: ${failure.message}`;
+      this.tablesStatus({ state: 'failed', version: tables.version, acquirers: loading, error: message });
+      throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message, cause: error });
+    }
+  }
+
+  /** Tells onTablesStatus of a change (the same state again is not news). */
+  private tablesStatus(status: TablesStatus): void {
+    const key = JSON.stringify(status);
+    if (this.onTablesStatus === undefined || key === this.lastTablesStatus) return;
+    this.lastTablesStatus = key;
+    try {
+      this.onTablesStatus(status);
+    } catch (error) {
+      this.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onTablesStatus listener threw');
     }
   }
 
   /**
-   * Whether the DUKPT slots of `keySlots` hold keys: from the key maps identification read
-   * (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs (PP_KSNTDESPnn /
-   * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots. Asked once per attach.
+   * The DUKPT slots of an acquirer: what the tables give it, else `keySlots` (the settings, else
+   * 01). Without an acquirer: the tables' one acquirer when they have exactly one.
    */
-  checkKeys(): Promise<KeyCheck> {
-    this.keysChecked ??= (async (): Promise<KeyCheck> => {
+  keySlotsOf(acquirer: number | undefined): KeySlots {
+    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const own = tables?.keySlots.get(acquirer ?? this.tableAcquirer() ?? 0);
+    return { ...this.keySlots, ...own };
+  }
+
+  /** Every acquirer's slots a sale may use (each acquirer of the tables; `keySlots` without tables). */
+  private slotsInUse(): { acquirer: number | undefined; slots: KeySlots }[] {
+    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.keySlots }];
+    const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
+    return acquirers.map((acquirer) => ({ acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined, slots: this.keySlotsOf(acquirer) }));
+  }
+
+  /**
+   * Whether the DUKPT slots hold keys (`keySlots` unless said): from the key maps identification
+   * read (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs (PP_KSNTDESPnn /
+   * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots. Asked once per attach and pair.
+   */
+  checkKeys(slots: KeySlots = this.keySlots): Promise<KeyCheck> {
+    const key = `${slots.pin}/${slots.data}`;
+    const known = this.keysChecked.get(key);
+    if (known !== undefined) return known;
+    const check = (async (): Promise<KeyCheck> => {
       const info = await this.pinpad.info();
-      const { pin, data } = this.keySlots;
+      const { pin, data } = slots;
       const maps = info.keySlots;
       if (maps?.dukptPin !== undefined && maps.dukptData !== undefined) {
         return { pin: maps.dukptPin.includes(pin), data: maps.dukptData.includes(data) };
@@ -324,9 +392,10 @@ export class PinpadSale {
         data: maps?.dukptData?.includes(data) ?? dukptKsns?.data[data] !== undefined,
       };
     })();
+    this.keysChecked.set(key, check);
     // A failed question is asked again next time.
-    this.keysChecked.catch(() => (this.keysChecked = undefined));
-    return this.keysChecked;
+    check.catch(() => this.keysChecked.delete(key));
+    return check;
   }
 
   /**
@@ -439,7 +508,7 @@ export class PinpadSale {
     if (chipCard) {
       const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType, this.applicationTypes(paymentType)));
       const chip = await this.step('chip', () =>
-        legacy ? goOnChipGoc(this.legacyContext(), { amount, acquirer, signal }) : this.pinpad.execute(
+        legacy ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal }) : this.pinpad.execute(
           goxCommand,
           {
             acquirer,
@@ -448,7 +517,7 @@ export class PinpadSale {
             currency: CURRENCY_BRL,
             options: { exceptionList: false, forceOnline: true, noPinBypass: true },
             pinMethod: 'dukpt',
-            keyIndex: this.keySlots.pin,
+            keyIndex: this.keySlotsOf(acquirer).pin,
             tagList: AUTHORIZATION_TAGS,
             timeout: pinpadSeconds(this.timeouts.pinMs),
           },
@@ -466,7 +535,7 @@ export class PinpadSale {
           gpnCommand,
           {
             method: 'dukpt',
-            keyIndex: this.keySlots.pin,
+            keyIndex: this.keySlotsOf(undefined).pin,
             minDigits: PIN_MIN_DIGITS,
             maxDigits: PIN_MAX_DIGITS,
             message: `${amountLine(amount, 'VALOR: ')}\nSENHA:`,
@@ -485,14 +554,14 @@ export class PinpadSale {
 
   /**
    * GTK: the PAN and track 2 of the card just read, encrypted by the PINPAD under the DUKPT data
-   * key of `keySlots.data` (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what a magnetic or
+   * key of the data slot (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what a magnetic or
    * contactless-magstripe authorization carries instead of the clear tracks. Track 2 when the
    * PINPAD gave it, else the PAN.
    */
   private async encryptedTracks(): Promise<EncryptedCardData> {
     const result = await this.pinpad.execute(gtkCommand, {
       tracks: { pan: true, track2: true },
-      encryption: { method: 'dukptEcb', keyIndex: this.keySlots.data },
+      encryption: { method: 'dukptEcb', keyIndex: this.keySlotsOf(undefined).data },
     });
     const payload = result.track2 ?? result.pan;
     const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
@@ -708,11 +777,11 @@ export class PinpadSale {
   }
 
   /** What the legacy steps (legacy-sale.ts) use of this session. */
-  private legacyContext(): LegacySaleContext {
+  private legacyContext(acquirer?: number): LegacySaleContext {
     return {
       pinpad: this.pinpad,
       timeouts: this.timeouts,
-      pinSlot: this.keySlots.pin,
+      pinSlot: this.keySlotsOf(acquirer).pin,
       wait: (signal, timeoutMs) => this.wait(signal, timeoutMs),
     };
   }

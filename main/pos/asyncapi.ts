@@ -351,6 +351,16 @@ const METHOD_EXAMPLES: Partial<Record<MethodName, { params?: JsonObject; result?
   },
 };
 
+/** The simulated PINPAD of the examples. */
+const EXAMPLE_PINPAD = {
+  serial_number: 'POS0000000000001',
+  manufacturer: 'PINBRIDGE SIM',
+  model: 'PBSIM-1',
+  firmware: 'SIMOS 1.0',
+  address: 'sim:POS0000000000001',
+  connected: true,
+} as const;
+
 const EVENT_EXAMPLES: Partial<Record<EventName, JsonObject>> = {
   'payment.progress': {
     payment_id: '09a3c2b054c750f040ec8e77e74327dc',
@@ -363,14 +373,16 @@ const EVENT_EXAMPLES: Partial<Record<EventName, JsonObject>> = {
     at: '2026-11-21T07:06:10.348Z',
   },
   'pinpad.busy': {
-    serial_number: 'POS0000000000001',
-    manufacturer: 'PINBRIDGE SIM',
-    model: 'PBSIM-1',
-    firmware: 'SIMOS 1.0',
-    address: 'sim:POS0000000000001',
-    connected: true,
+    ...EXAMPLE_PINPAD,
     busy: true,
     payment_reference: 'venda-000123',
+    tables: { state: 'current', version: '2611260001', acquirers: [2], error: null },
+  },
+  'pinpad.tables': {
+    ...EXAMPLE_PINPAD,
+    busy: false,
+    payment_reference: null,
+    tables: { state: 'loading', version: '2612010001', acquirers: [2], error: null },
   },
 };
 

@@ -202,6 +202,7 @@ describe('calls', () => {
       connected: true,
       busy: false,
       payment_reference: null,
+      tables: null,
     };
     agent.handle('pinpad.list', () => ({ pinpads: [pinpad] }));
     const client = newClient(agent, { token: TOKEN });

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
@@ -341,6 +342,29 @@ describe('POS clients', () => {
     await blocked.waitFor({ state: 'detached' });
     expect(pos.clients.isBlocked('https://bloqueado.example.com')).toBe(false);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('the PINPAD’s EMV tables', () => {
+  it('shows the version the PINPAD holds, and says in Portuguese when its tables cannot be used', async () => {
+    const rig = await posRig({ noPinpad: true });
+    try {
+      const { page, errors } = await openWindow({ rig });
+      const tablesOf = (serial: string) => page.locator(`#status-pinpads [data-serial="${serial}"] [data-tables]`);
+
+      await rig.addPinpad('TABLES0000000001', {}, { tables: readEmvTables(join(PACKAGE_ROOT, 'docs', 'emv-tables.sample.json')) });
+      await expect.poll(() => tablesOf('TABLES0000000001').getAttribute('data-tables')).toBe('current');
+      expect(await tablesOf('TABLES0000000001').innerText()).toBe('Tabelas EMV em dia (versão 2611260001)');
+
+      const broken = new TablesFileError('tabelas.json', [{ field: 'version', message: 'is missing' }]);
+      await rig.addPinpad('TABLES0000000002', {}, { tables: broken });
+      await expect.poll(() => tablesOf('TABLES0000000002').getAttribute('data-tables')).toBe('failed');
+      expect(await tablesOf('TABLES0000000002').innerText()).toBe('Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.');
+      expect(await tablesOf('TABLES0000000002').getAttribute('data-level')).toBe('bad');
+      expect(errors).toEqual([]);
+    } finally {
+      await rig.close();
+    }
   });
 });
 

@@ -5,6 +5,8 @@
  * engine. Results carry integer centavos, like every result of the client.
  *
  *   pendingTransactions  the pending pinpad transactions addressed to a PINPAD serial
+ *   emvTables            the EMV tables (AIDs, CAPKs, key slots) the provider has for a PINPAD,
+ *                        or only their version when the caller holds it; null: it serves none
  *   authorize            card data (brand, first 6 / last 4, entry mode, encrypted blobs) →
  *                        approved / declined, with the issuer data for the chip
  *   complete             the chip's final decision after an online approval (accepted / refused)
@@ -15,6 +17,7 @@
  * idempotency.ts), so an engine may repeat a call whose answer it never saw.
  */
 import type {
+  EmvTablesAnswer,
   TerminalAuthorizationRequest,
   TerminalCompletionRequest,
   TerminalReversalRequest,
@@ -23,7 +26,7 @@ import type {
 import type { CallOptions } from '../http.js';
 import type { TerminalAuthorizationResult, Transaction } from '../normalize.js';
 
-export type { TerminalAuthorizationRequest, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
+export type { EmvTablesAnswer, TerminalAuthorizationRequest, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
 
 export interface TerminalCallOptions extends CallOptions {
   /** Replaces the derived Idempotency-Key. */
@@ -34,6 +37,8 @@ export interface TerminalCallOptions extends CallOptions {
 
 export interface TerminalGateway {
   pendingTransactions(serial: string, options?: CallOptions): Promise<readonly Transaction[]>;
+  /** Null when the provider serves no tables for this PINPAD (404). */
+  emvTables(serial: string, knownVersion: string | undefined, options?: CallOptions): Promise<EmvTablesAnswer | null>;
   authorize(
     transactionId: string,
     request: TerminalAuthorizationRequest,

@@ -2,18 +2,22 @@
  * The terminal channel over the payments API's HTTP routes (docs/terminal-channel.md):
  *
  *   GET  …/terminals/{serial}/pending_transactions
+ *   GET  …/terminals/{serial}/emv_tables
  *   POST …/transactions/{id}/authorization | completion | reversal | void
  *
  * Bodies are checked against the contract before sending. Card data goes only into the request
  * body; it is never logged (the request core logs method, path and status only).
  */
-import type {
-  TerminalAuthorizationRequest,
-  TerminalCompletionRequest,
-  TerminalReversalRequest,
-  Violation,
-  VoidRequest,
+import {
+  EmvTablesAnswer,
+  schemaViolations,
+  type TerminalAuthorizationRequest,
+  type TerminalCompletionRequest,
+  type TerminalReversalRequest,
+  type Violation,
+  type VoidRequest,
 } from '../../contract/index.js';
+import { InvalidResponseError, NotFoundError } from '../errors.js';
 import type { CallOptions } from '../http.js';
 import { terminalIdempotencyKey, type TerminalOperation } from '../idempotency.js';
 import {
@@ -46,6 +50,33 @@ export class HttpTerminalGateway implements TerminalGateway {
       normalizeList(body, (item) => normalizeTransaction(item, origin), origin),
     );
     return page.items;
+  }
+
+  async emvTables(serial: string, knownVersion: string | undefined, options?: CallOptions): Promise<EmvTablesAnswer | null> {
+    const path = this.ctx.path('terminals', String(serial), 'emv_tables');
+    assertNoViolations([serialViolation('terminal', serial)], { method: 'GET', path });
+    try {
+      return await this.ctx.send(
+        { method: 'GET', path, ...(knownVersion === undefined ? {} : { query: { known_version: knownVersion } }), ...callOptions(options) },
+        (body, origin) => {
+          const problems = schemaViolations(EmvTablesAnswer, body);
+          const answer = body as EmvTablesAnswer;
+          if (problems.length === 0 && answer.changed && answer.tables === undefined) problems.push({ field: 'tables', code: 'required', message: 'is missing although changed is true' });
+          if (problems.length > 0) {
+            throw new InvalidResponseError({
+              message: `Payments API answered ${origin.method} ${origin.path} with unusable EMV tables: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
+              raw: undefined,
+              method: origin.method,
+              path: origin.path,
+            });
+          }
+          return answer;
+        },
+      );
+    } catch (error) {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    }
   }
 
   async authorize(

@@ -38,6 +38,11 @@ export const EVENTS = {
     summary: 'A PINPAD became busy (a payment or another operation) or free again.',
     payload: PinpadView,
   }),
+  'pinpad.tables': event({
+    audience: 'all',
+    summary: "A PINPAD's EMV tables started loading, were loaded, or cannot be used (its `tables`).",
+    payload: PinpadView,
+  }),
   'printer.status': event({ audience: 'all', summary: 'A receipt printer changed: paper, cover, connection.', payload: PrinterView }),
   'printer.job': event({ audience: 'all', summary: 'A print job changed state (printed, waiting for the printer, failed).', payload: PrintJobView }),
   'api.health': event({ audience: 'all', summary: 'The payments API became reachable or unreachable.', payload: ApiHealth }),

@@ -113,6 +113,22 @@ export const PinpadView = Type.Object(
     connected: Type.Boolean(),
     busy: Type.Boolean({ description: 'Running a payment or another operation.' }),
     payment_reference: Nullable(Type.String({ description: 'The reference_id of the payment it is running.' })),
+    tables: Nullable(
+      Type.Object(
+        {
+          state: Type.Union([Type.Literal('loading'), Type.Literal('current'), Type.Literal('failed')], {
+            description: 'loading: being written into the PINPAD (sales wait); current: the PINPAD holds `version`; failed: sales are refused (see `error`).',
+          }),
+          version: Nullable(Type.String({ description: 'The tables version (PP_TABVERnn) being loaded or held.' })),
+          acquirers: Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), { description: 'Acquirer indexes being loaded or held.' }),
+          error: Nullable(Type.String({ description: 'Why the tables cannot be read or loaded (English).' })),
+        },
+        {
+          additionalProperties: false,
+          description: 'Its EMV tables (AIDs and CAPKs), from the tables file or the payments provider; null when the agent manages none (the PINPAD keeps its own).',
+        },
+      ),
+    ),
   },
   { additionalProperties: false, title: 'Pinpad' },
 );

@@ -50,15 +50,16 @@ export class Hub {
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
     const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
     const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
+    const onTables = (entry: PinpadEntry): void => this.publish('pinpad.tables', pinpadView(entry));
     const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
     const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job));
     engine.on('progress', onProgress);
-    pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy);
+    pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy).on('tables', onTables);
     apiHealth.on('change', onHealth);
     printQueue?.on('job', onJob);
     this.#unsubscribe.push(() => {
       engine.off('progress', onProgress);
-      pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy);
+      pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy).off('tables', onTables);
       apiHealth.off('change', onHealth);
       printQueue?.off('job', onJob);
     });

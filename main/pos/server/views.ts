@@ -23,6 +23,7 @@ export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   connected: entry.connected,
   busy: entry.busy,
   payment_reference: entry.paymentReference,
+  tables: entry.tables === null ? null : { state: entry.tables.state, version: entry.tables.version, acquirers: [...entry.tables.acquirers], error: entry.tables.error },
 });
 
 export const progressView = (event: CoreProgress): PaymentProgress => ({

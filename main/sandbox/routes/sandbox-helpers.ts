@@ -1,13 +1,16 @@
 /**
  * Sandbox-only helpers that mint credentials: `POST /v1/sandbox/tokens` (a token with a chosen
  * lifetime, so expiry can be tested) and `POST /v1/sandbox/marketplaces` (a fresh marketplace
- * with a seller, for isolation tests and for parallel test suites).
+ * with a seller, for isolation tests and for parallel test suites), and the EMV tables the
+ * terminal channel serves a marketplace's PINPADs (`PUT`/`DELETE /v1/sandbox/marketplaces/{mid}/
+ * emv_tables`, so a new tables version or a provider without tables can be rehearsed).
  */
 import { Type } from 'typebox';
-import { ErrorA, SandboxToken, SandboxTokenRequest } from '../../contract/index.js';
+import { EmvTablesDocument, ErrorA, ErrorB, SandboxToken, SandboxTokenRequest } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import { notFound } from '../errors.js';
 import { createMarketplace, issueToken, marketplaceExists } from '../marketplaces.js';
+import { serveTables } from '../payments/emv-tables.js';
 import { utcTimestamp } from '../time.js';
 
 const SandboxMarketplace = Type.Object(
@@ -60,6 +63,40 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
     async (_request, reply) => {
       const info = createMarketplace(ctx);
       return reply.code(201).send({ marketplace_id: info.marketplaceId, seller_id: info.sellerId, access_token: info.token });
+    },
+  );
+
+  app.put(
+    '/v1/sandbox/marketplaces/:marketplace_id/emv_tables',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: "Replace the EMV tables the terminal channel serves this marketplace's PINPADs (sandbox only)",
+        description: 'Kept until the sandbox restarts (then the test set again). A new `version` makes every PINPAD load them.',
+        params: Type.Object({ marketplace_id: Type.String() }),
+        body: EmvTablesDocument,
+        response: { 200: EmvTablesDocument, 400: ErrorA, 401: ErrorB },
+      },
+    },
+    (request) => {
+      serveTables(ctx, request.marketplaceId, request.body);
+      return request.body;
+    },
+  );
+
+  app.delete(
+    '/v1/sandbox/marketplaces/:marketplace_id/emv_tables',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: "Serve no EMV tables to this marketplace's PINPADs (sandbox only): the terminal channel answers 404",
+        params: Type.Object({ marketplace_id: Type.String() }),
+        response: { 200: Type.Object({ resource: Type.Literal('emv_tables'), deleted: Type.Literal(true) }, { title: 'SandboxEmvTablesDeleted' }), 401: ErrorB },
+      },
+    },
+    (request) => {
+      serveTables(ctx, request.marketplaceId, null);
+      return { resource: 'emv_tables' as const, deleted: true as const };
     },
   );
 };

@@ -7,6 +7,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import {
+  EmvTablesAnswer,
+  EmvTablesQuery,
   ErrorA,
   ErrorB,
   ListQuery,
@@ -20,13 +22,14 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
-import { badRequest, conflict } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import { authorizationAnswer, authorize } from '../payments/authorization.js';
 import { changeTransaction } from '../payments/change.js';
 import type { Transition } from '../payments/transitions.js';
 import { AMOUNT_ENDINGS, decideOutcome, TEST_CARDS } from '../payments/outcomes.js';
 import { completeAccepted, reverse, unchanged, voidTransaction } from '../payments/transitions.js';
+import { servedTables } from '../payments/emv-tables.js';
 import { listTransactions, type TransactionRecord } from '../store/transactions.js';
 import { transactionListView, transactionView } from '../views/transaction.js';
 import { requestPath, TransactionParams } from './transactions.js';
@@ -144,6 +147,33 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
         { limit, offset, order: 'oldest_first' },
       );
       return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
+    },
+  );
+
+  app.get(
+    '/v1/marketplaces/:marketplace_id/terminals/:terminal/emv_tables',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: "The EMV tables (AIDs, CAPKs, key slots) this terminal's PINPAD loads",
+        description:
+          'The AID and CAPK records of the acquirers this terminal sells through, versioned (the PINPAD stores the version ' +
+          'per acquirer as PP_TABVERnn and is loaded only when it differs), with the application types of credit and debit ' +
+          'and the DUKPT key slots of each acquirer: the same document as a tables file (docs/pinpads.md). With ' +
+          '`known_version` equal to the current version the answer is `{changed: false}` without the tables. 404 when the ' +
+          "provider serves no tables for this terminal (the PINPAD keeps its own). The sandbox serves payment-scheme TEST " +
+          'keys and AIDs for acquirer 02 (docs/emv-tables.sample.json), replaceable per marketplace with ' +
+          '`PUT /v1/sandbox/marketplaces/{mid}/emv_tables`.',
+        params: TerminalParams,
+        querystring: EmvTablesQuery,
+        response: { 200: EmvTablesAnswer, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+      },
+    },
+    (request) => {
+      const tables = servedTables(ctx, request.marketplaceId);
+      if (tables === null) throw notFound(`No EMV tables are served for terminal ${request.params.terminal}`);
+      if (request.query.known_version === tables.version) return { version: tables.version, changed: false };
+      return { version: tables.version, changed: true, tables };
     },
   );
 

@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent } from '../../../main/agent/agent.js';
 import { loadSettings } from '../../../main/agent/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
+import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 
@@ -50,6 +51,23 @@ describe('Agent', () => {
     // Idempotent, and the journal is closed: a second stop is the same promise.
     await agent.stop();
     expect(agent.pos.sessions).toBe(0);
+  }, 30_000);
+
+  it('loads the payments provider’s EMV tables into the PINPAD when the settings say "provider", caches them and shows them', async () => {
+    const settings = { ...loadSettings(undefined, home), pinpad: { address: 'sim', tables: 'provider' } };
+    const agent = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    try {
+      const ready = await agent.ready;
+      const serial = ready.pinpad.serial_number;
+      // The training sandbox serves its test set; the PINPAD got it at attach.
+      expect(agent.pinpads.get(serial).tables).toEqual({ state: 'current', version: TEST_EMV_TABLES.version, acquirers: [2], error: null });
+      const cached = join(home, '.pinbridge', 'training', 'emv-tables', `${serial}.json`);
+      expect(JSON.parse(readFileSync(cached, 'utf8'))).toMatchObject({ version: TEST_EMV_TABLES.version });
+      const outcome = await agent.stack.engine.start({ reference_id: 'tables-1', amount: 1050, payment_type: 'credit', installments: 1, description: 'Tabelas' });
+      expect(outcome).toMatchObject({ status: 'approved' });
+    } finally {
+      await agent.stop();
+    }
   }, 30_000);
 
   it('serves Prometheus metrics when the settings enable them, counting the sales it takes', async () => {

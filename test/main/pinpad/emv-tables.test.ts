@@ -12,7 +12,7 @@ import type { TableRecord } from '../../../drivers/abecs/commands/tlr.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type MemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
 import { parseEmvTables, readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
-import { PinpadSale } from '../../../main/pinpad/sale-session.js';
+import { PinpadSale, type TablesStatus } from '../../../main/pinpad/sale-session.js';
 import { syncTables, tlrBatches } from '../../../main/pinpad/table-loader.js';
 
 const SAMPLE = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
@@ -72,7 +72,7 @@ describe('the tables file', () => {
       }
       return undefined;
     })();
-    expect(fixed?.violations.map((v) => v.field)).toEqual(['entries.0', 'entries.2']);
+    expect(fixed?.violations.map((v) => v.field)).toEqual(['entries.0.aid', 'entries.2']);
     expect(fixed?.violations[1]?.message).toMatch(/repeats aid record/);
   });
 
@@ -130,5 +130,61 @@ describe('loading the tables into a PINPAD', () => {
       cashierMessage: 'Não foi possível atualizar as tabelas do PINPAD. Chame o suporte técnico.',
     });
     expect(sent).toEqual([]);
+  });
+});
+
+describe('the key slots the tables give each acquirer', () => {
+  const withSlots = (slots: { pin?: number; data?: number }) => parseEmvTables({ ...sampleJson(), acquirers: { '02': { name: 'TESTE', key_slots: slots } } });
+
+  it('checks the acquirer’s slots instead of the settings’ before a sale', async () => {
+    const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [3] } });
+    await expect(new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }), keySlots: { pin: 5, data: 5 } }).prepare()).resolves.toBeUndefined();
+  });
+
+  it('refuses the sale with KEYS_MISSING naming the acquirer whose slot is empty', async () => {
+    const { pinpad } = await open({ keySlots: { dukptPin: [1], dukptData: [3] } });
+    const error: unknown = await new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) }).prepare().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'KEYS_MISSING', step: 'prepare' });
+    expect((error as Error).message).toContain('PIN slot 02 (acquirer 02)');
+    expect((error as Error).message).not.toContain('data slot');
+  });
+
+  it('takes a slot the tables leave out from the settings', async () => {
+    const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [4] } });
+    await expect(new PinpadSale(pinpad, { tables: withSlots({ pin: 2 }), keySlots: { data: 4 } }).prepare()).resolves.toBeUndefined();
+  });
+
+  it('asks for the PIN under the slot of the acquirer whose AID matched the chip', async () => {
+    // Keys only in slots 02/03: a PIN asked under 01 would end in ST_ERRKEY.
+    const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [3] }, requireTables: true, autoCustomer: { delayMs: 5, card: 'visaCredit' } });
+    const sale = new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) });
+    await sale.prepare();
+    const read = await sale.readCard({ amount: 1990, paymentType: 'credit' });
+    expect(read).toMatchObject({ chipDecision: 'online', authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' } });
+    expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
+  });
+});
+
+describe('the tables’ state, for the window', () => {
+  it('says a load is under way, then which version the PINPAD holds — once, not at every sale', async () => {
+    const { pinpad } = await open();
+    const states: unknown[] = [];
+    const tables = readEmvTables(SAMPLE);
+    const sale = new PinpadSale(pinpad, { tables, onTablesStatus: (status) => states.push(status) });
+    await sale.prepare();
+    await sale.prepare();
+    expect(states).toEqual([
+      { state: 'loading', version: tables.version, acquirers: [2], error: null },
+      { state: 'current', version: tables.version, acquirers: [2], error: null },
+    ]);
+  });
+
+  it('says why when the tables cannot be used', async () => {
+    const { pinpad } = await open();
+    const states: TablesStatus[] = [];
+    const broken = new TablesFileError('tables.json', [{ field: 'version', message: 'is missing' }]);
+    await new PinpadSale(pinpad, { tables: broken, onTablesStatus: (status) => states.push(status) }).prepare().catch(() => {});
+    expect(states).toEqual([{ state: 'failed', version: null, acquirers: [], error: broken.message }]);
+    expect(broken.message).toContain('version: is missing');
   });
 });

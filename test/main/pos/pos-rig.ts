@@ -14,6 +14,7 @@ import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
 import { PinpadRegistry } from '../../../main/pinpad/registry.js';
+import type { AttachOptions } from '../../../main/pinpad/attach.js';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
 import { schemaViolations } from '../../../main/contract/index.js';
 import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type ResultOf } from '../../../main/pos/protocol/index.js';
@@ -45,7 +46,7 @@ export interface PosRig {
   /** Every pairing code the "window" was shown. */
   readonly announced: PairingAnnouncement[];
   readonly pinpads: PosPinpad[];
-  addPinpad(serial: string, options?: PinpadSimulatorOptions): Promise<PosPinpad>;
+  addPinpad(serial: string, options?: PinpadSimulatorOptions, attach?: AttachOptions): Promise<PosPinpad>;
   /** A connected client (not logged in). `origin` is sent like a browser would. */
   connect(options?: { origin?: string; host?: string }): Promise<RpcClient>;
   /** A client that paired (its token in `token`) and is logged in. */
@@ -264,7 +265,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     printDir,
     announced,
     pinpads,
-    async addPinpad(serial, simOptions) {
+    async addPinpad(serial, simOptions, attachOptions = {}) {
       const sim = new PinpadSimulator({ serialNumber: serial, ...simOptions });
       const served = await startMemorySimulator(sim, { name: serial });
       const pinpad = new Pinpad(served.link.host, { logger: rig.logger });
@@ -273,7 +274,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         await pinpad.close(null).catch(() => {});
         await served.close();
       });
-      await registry.attach(pinpad, `sim:${serial}`, { logger: rig.logger });
+      await registry.attach(pinpad, `sim:${serial}`, { logger: rig.logger, ...attachOptions });
       const entry: PosPinpad = {
         serial,
         sim,

@@ -61,6 +61,7 @@ describe('one PINPAD, a customer at the keypad', () => {
           connected: true,
           busy: false,
           payment_reference: null,
+          tables: null,
         },
       ]);
     });

@@ -1,0 +1,162 @@
+/**
+ * EMV tables as a document: the AID and CAPK records an acquirer gives its PINPADs (ABECS 2.20
+ * §4.1, abecs.md §3.13), versioned, with the application types a credit and a debit sale select
+ * and the DUKPT key slots each acquirer's keys live in. The same document is a store's tables
+ * file (settings `pinpad.tables`) and the terminal channel's answer to
+ * `GET …/terminals/{serial}/emv_tables` (docs/terminal-channel.md), so a provider that serves
+ * tables and a technician who copies a file speak one format.
+ *
+ * This schema checks the document's shape; the ABECS layout of each field (lengths, digit
+ * counts, the CAPK checksum) is checked when a record is encoded for TLR
+ * (drivers/abecs/tables/records.ts), so a mistake is found when the document is read.
+ */
+import { Type, type Static } from 'typebox';
+
+export const EMV_TABLES_FORMAT = 'pinbridge-emv-tables';
+
+const Hex = (min: number, max: number, description: string) =>
+  Type.String({ pattern: `^[0-9A-Fa-f]{${min},${max}}$`, description });
+const Digits = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
+const Amount = (description: string) => Type.Integer({ minimum: 0, maximum: 999_999_999_999, description: `${description} In centavos.` });
+const Acquirer = Type.Integer({ minimum: 1, maximum: 99, description: 'Acquirer index (TAB_ACQ), 1–99.' });
+const RecordIndex = Type.String({ pattern: '^[0-9]{2}$', description: 'Record index within the acquirer and table (TAB_RECIDX), "01"–"99".' });
+
+export const AidTableEntry = Type.Object(
+  {
+    table: Type.Literal('aid'),
+    acquirer: Acquirer,
+    record: RecordIndex,
+    aid: Hex(10, 32, 'T1_AID: the application identifier, 5–16 bytes.'),
+    applicationType: Digits(1, 98, 'T1_APPTYPE: the application type a sale selects (SPE_APPTYPE).'),
+    label: Type.Optional(Type.String({ maxLength: 16, description: 'T1_DEFLABEL.' })),
+    iccStandard: Type.Optional(Digits(0, 99, 'T1_ICCSTD (03 by default).')),
+    applicationVersion1: Hex(4, 4, 'T1_APPVER1.'),
+    applicationVersion2: Type.Optional(Hex(4, 4, 'T1_APPVER2.')),
+    applicationVersion3: Type.Optional(Hex(4, 4, 'T1_APPVER3.')),
+    terminalCountryCode: Digits(0, 999, 'T1_TRMCNTRY (76 for Brazil).'),
+    transactionCurrencyCode: Digits(0, 999, 'T1_TRNCURR (986 for BRL).'),
+    transactionCurrencyExponent: Digits(0, 9, 'T1_TRNCRREXP.'),
+    merchantIdentifier: Type.Optional(Type.String({ maxLength: 15, description: 'T1_MERCHID.' })),
+    merchantCategoryCode: Digits(0, 9999, 'T1_MCC.'),
+    terminalIdentification: Type.Optional(Type.String({ maxLength: 8, description: 'T1_TRMID.' })),
+    terminalCapabilities: Hex(6, 6, 'T1_TRMCAPAB (EMV 9F33).'),
+    additionalTerminalCapabilities: Hex(10, 10, 'T1_ADDTRMCP (EMV 9F40).'),
+    terminalType: Digits(0, 99, 'T1_TRMTYP (EMV 9F35).'),
+    tacDefault: Hex(10, 10, 'T1_TACDEF.'),
+    tacDenial: Hex(10, 10, 'T1_TACDEN.'),
+    tacOnline: Hex(10, 10, 'T1_TACONL.'),
+    floorLimit: Amount('T1_FLRLIMIT.'),
+    transactionCategoryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_TCC ("R" by default).' })),
+    contactlessZeroAmount: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_CTLSZEROAM.' })),
+    contactlessMode: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_CTLSMODE ("0": no contactless).' })),
+    contactlessTransactionLimit: Type.Optional(Amount('T1_CTLSTRNLIM.')),
+    contactlessFloorLimit: Type.Optional(Amount('T1_CTLSFLRLIM.')),
+    contactlessCvmLimit: Type.Optional(Amount('T1_CTLSCVMLIM.')),
+    contactlessApplicationVersion: Type.Optional(Hex(4, 4, 'T1_CTLSAPPVER.')),
+    tdol: Type.Optional(Hex(0, 40, 'T1_TDOLDEF.')),
+    ddol: Type.Optional(Hex(0, 40, 'T1_DDOLDEF.')),
+    offlineResponseCodes: Type.Optional(Type.String({ maxLength: 8, description: 'T1_ARCOFFLN ("Y1Z1Y3Z3" by default).' })),
+    contactlessTacDefault: Type.Optional(Hex(10, 10, 'T1_CTLSTACDEF.')),
+    contactlessTacDenial: Type.Optional(Hex(10, 10, 'T1_CTLSTACDEN.')),
+    contactlessTacOnline: Type.Optional(Hex(10, 10, 'T1_CTLSTACONL.')),
+    contactlessTerminalCapabilities: Type.Optional(Hex(6, 6, 'T1_CTLSTRMCP.')),
+    mobileCvm: Type.Optional(Digits(0, 1, 'T1_MOBCVM.')),
+    contactlessAdditionalTerminalCapabilities: Type.Optional(Hex(10, 10, 'T1_CTLSADDTC.')),
+    contactlessMobileTransactionLimit: Type.Optional(Amount('T1_CTLSMBTLIM.')),
+    contactlessIssuerScripts: Type.Optional(Digits(0, 1, 'T1_CTLSISSSCR.')),
+  },
+  { additionalProperties: false, title: 'AidTableEntry', description: 'An AID table record (S220 §4.1.1).' },
+);
+
+export const CapkTableEntry = Type.Object(
+  {
+    table: Type.Literal('capk'),
+    acquirer: Acquirer,
+    record: RecordIndex,
+    rid: Hex(10, 10, 'T2_RID.'),
+    capkIndex: Hex(2, 2, 'T2_CAPKIDX.'),
+    exponent: Hex(2, 6, 'T2_EXP: 01 or 010001.'),
+    modulus: Hex(2, 496, 'T2_MOD.'),
+    checksumStatus: Type.Optional(Digits(0, 1, 'T2_CHKSTAT (1 by default).')),
+    checksum: Type.Optional(Hex(40, 40, 'T2_CHECKSUM: SHA-1 of RID, index, modulus and exponent (computed when absent).')),
+  },
+  { additionalProperties: false, title: 'CapkTableEntry', description: 'A certification authority public key record (S220 §4.1.2).' },
+);
+
+export const RevokedCertificateTableEntry = Type.Object(
+  {
+    table: Type.Literal('revokedCertificate'),
+    acquirer: Acquirer,
+    record: RecordIndex,
+    rid: Hex(10, 10, 'T3_RID.'),
+    capkIndex: Hex(2, 2, 'T3_CAPKIDX.'),
+    serialNumber: Hex(6, 6, 'T3_CERTSN.'),
+  },
+  { additionalProperties: false, title: 'RevokedCertificateTableEntry', description: 'A revoked issuer certificate (S220 §4.1.3).' },
+);
+
+export const EmvTableEntry = Type.Union([AidTableEntry, CapkTableEntry, RevokedCertificateTableEntry]);
+export type EmvTableEntry = Static<typeof EmvTableEntry>;
+
+const ApplicationTypes = Type.Array(Type.Integer({ minimum: 1, maximum: 98 }), { minItems: 1, maxItems: 10 });
+const KeySlot = (what: string) => Type.Integer({ minimum: 0, maximum: 99, description: `DUKPT slot of the ${what} key.` });
+
+export const AcquirerSettings = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 40, description: 'The acquirer, for people (logs, the window).' })),
+    key_slots: Type.Optional(
+      Type.Object(
+        { pin: Type.Optional(KeySlot('PIN (SPE_KEYIDX of GOX/GOC)')), data: Type.Optional(KeySlot('card data (GTK)')) },
+        { additionalProperties: false, description: "Where this acquirer's DUKPT keys are in the PINPAD." },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'AcquirerSettings' },
+);
+export type AcquirerSettings = Static<typeof AcquirerSettings>;
+
+export const EmvTablesDocument = Type.Object(
+  {
+    format: Type.Literal(EMV_TABLES_FORMAT),
+    version: Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The tables version the PINPAD stores (PP_TABVERnn), 1–10 printable characters.' }),
+    source: Type.Optional(Type.String({ maxLength: 4000, description: 'Where the data comes from (the acquirer, a date).' })),
+    payment_types: Type.Optional(
+      Type.Object(
+        { credit: Type.Optional(ApplicationTypes), debit: Type.Optional(ApplicationTypes) },
+        { additionalProperties: false, description: 'AID application types (T1_APPTYPE) a credit and a debit sale may select; 1 credit and 2 debit when absent.' },
+      ),
+    ),
+    acquirers: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[0-9]{1,2}$' }), AcquirerSettings, {
+        description: 'Per acquirer index ("2" or "02"): its name and DUKPT key slots. Slots not given here come from the settings (pinpad.key_slots), else 1.',
+      }),
+    ),
+    entries: Type.Array(EmvTableEntry, { minItems: 1, maxItems: 2000, description: 'AID, CAPK and revoked-certificate records.' }),
+  },
+  { additionalProperties: false, title: 'EmvTablesDocument' },
+);
+export type EmvTablesDocument = Static<typeof EmvTablesDocument>;
+
+/**
+ * The terminal channel's answer: the tables for this PINPAD, or only their version when the
+ * caller already holds it (`known_version`), so a check costs a few bytes.
+ */
+export const EmvTablesAnswer = Type.Object(
+  {
+    version: Type.String({ description: 'The version the provider serves for this PINPAD.' }),
+    changed: Type.Boolean({ description: 'False when `known_version` is this version (`tables` is then absent).' }),
+    tables: Type.Optional(EmvTablesDocument),
+  },
+  { additionalProperties: false, title: 'EmvTablesAnswer' },
+);
+export type EmvTablesAnswer = Static<typeof EmvTablesAnswer>;
+
+export const EmvTablesQuery = Type.Object(
+  {
+    known_version: Type.Optional(
+      Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The version the agent holds; the answer omits the tables when it is current.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type EmvTablesQuery = Static<typeof EmvTablesQuery>;

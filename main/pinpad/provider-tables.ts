@@ -1,0 +1,145 @@
+/**
+ * EMV tables from the payments provider (the terminal channel's `GET …/terminals/{serial}/
+ * emv_tables`, docs/terminal-channel.md), for a store whose settings name no tables file.
+ *
+ * - Asked when the PINPAD is attached and again before a sale once `refreshMs` has passed (6 h
+ *   by default, like a TEF's daily "inicialização" but sooner), with the version already held
+ *   so an unchanged answer costs a few bytes. Never during a sale: a sale's tables are fixed
+ *   before anything is asked of the customer.
+ * - Kept in a cache file, so a PINPAD attached while the provider is unreachable (no internet
+ *   at opening time) still gets the last tables; an unreachable provider is asked again after
+ *   `retryMs` and the cached tables stay in use.
+ * - Tables the provider sends but that cannot be used are not loaded; the previous ones stay,
+ *   and with none held every sale ends with TABLES_UNAVAILABLE before anything is charged.
+ * - A provider that serves no tables (404) leaves the PINPAD with its own.
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { silentLogger, type DriverLogger } from '../../drivers/log.js';
+import { parseEmvTables, TablesFileError, type EmvTables } from './emv-tables.js';
+
+/** The provider's answer, as the terminal channel gives it. */
+export interface TablesAnswer {
+  readonly version: string;
+  readonly changed: boolean;
+  /** The tables document (contract EmvTablesDocument), present when `changed`. */
+  readonly tables?: unknown;
+}
+
+/** What this module needs from the payments provider (the API client's terminal channel fits). */
+export interface TablesChannel {
+  /** Null when the provider serves no tables for this PINPAD. */
+  emvTables(serial: string, knownVersion: string | undefined, options?: { signal?: AbortSignal }): Promise<TablesAnswer | null>;
+}
+
+/** Where a sale's tables come from: asked before each sale (prepare). */
+export interface TablesSource {
+  /** The tables to hold the PINPAD to; undefined: the PINPAD keeps its own. */
+  current(): Promise<EmvTables | TablesFileError | undefined>;
+}
+
+export interface ProviderTablesOptions {
+  readonly channel: TablesChannel;
+  /** The PINPAD's serial number (the terminal the provider knows). */
+  readonly serial: string;
+  /** The cache file (the provider's last document). */
+  readonly cacheFile: string;
+  readonly refreshMs?: number;
+  readonly retryMs?: number;
+  /** Longest wait for the provider before a sale goes on with the cached tables. */
+  readonly timeoutMs?: number;
+  readonly logger?: DriverLogger;
+  readonly now?: () => number;
+}
+
+export const PROVIDER_TABLES_DEFAULTS = Object.freeze({ refreshMs: 6 * 3600_000, retryMs: 60_000, timeoutMs: 5_000 });
+
+const SOURCE = "the payments provider's EMV tables";
+
+export class ProviderTables implements TablesSource {
+  readonly #options: ProviderTablesOptions;
+  readonly #logger: DriverLogger;
+  readonly #now: () => number;
+  #held: EmvTables | TablesFileError | undefined;
+  /** Time of the next question to the provider. */
+  #nextCheck = 0;
+  #asking: Promise<void> | undefined;
+
+  constructor(options: ProviderTablesOptions) {
+    this.#options = options;
+    this.#logger = options.logger ?? silentLogger;
+    this.#now = options.now ?? Date.now;
+    this.#held = this.#readCache();
+  }
+
+  async current(): Promise<EmvTables | TablesFileError | undefined> {
+    if (this.#now() >= this.#nextCheck) {
+      this.#asking ??= this.#ask().finally(() => (this.#asking = undefined));
+      await this.#asking;
+    }
+    return this.#held;
+  }
+
+  async #ask(): Promise<void> {
+    const { channel, serial } = this.#options;
+    const held = this.#held instanceof TablesFileError ? undefined : this.#held;
+    const timeoutMs = this.#options.timeoutMs ?? PROVIDER_TABLES_DEFAULTS.timeoutMs;
+    let answer: TablesAnswer | null;
+    try {
+      answer = await channel.emvTables(serial, held?.version, { signal: AbortSignal.timeout(timeoutMs) });
+    } catch (error) {
+      this.#nextCheck = this.#now() + (this.#options.retryMs ?? PROVIDER_TABLES_DEFAULTS.retryMs);
+      this.#logger.warn(
+        { serial, held: held?.version ?? null, reason: error instanceof Error ? error.message : String(error) },
+        'the payments provider did not give the EMV tables; the ones held stay in use',
+      );
+      return;
+    }
+    this.#nextCheck = this.#now() + (this.#options.refreshMs ?? PROVIDER_TABLES_DEFAULTS.refreshMs);
+    if (answer === null) {
+      if (this.#held !== undefined) this.#logger.info({ serial }, 'the payments provider serves no EMV tables for this PINPAD; it keeps its own');
+      this.#held = undefined;
+      rmSync(this.#options.cacheFile, { force: true });
+      return;
+    }
+    if (!answer.changed) return;
+    try {
+      const tables = parseEmvTables(answer.tables, SOURCE);
+      this.#held = tables;
+      this.#writeCache(answer.tables);
+      this.#logger.info({ serial, version: tables.version, previous: held?.version ?? null }, 'new EMV tables from the payments provider');
+    } catch (error) {
+      if (!(error instanceof TablesFileError)) throw error;
+      this.#logger.error({ serial, version: answer.version, code: error.code, reason: error.message }, 'the payments provider sent EMV tables that cannot be used; not loaded');
+      // The last good tables stay; without any, sales end with TABLES_UNAVAILABLE.
+      this.#held = held ?? error;
+    }
+  }
+
+  #readCache(): EmvTables | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.#options.cacheFile, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      return parseEmvTables(JSON.parse(text), this.#options.cacheFile);
+    } catch (error) {
+      this.#logger.warn({ file: this.#options.cacheFile, reason: error instanceof Error ? error.message : String(error) }, 'the cached EMV tables cannot be used; asking the provider');
+      return undefined;
+    }
+  }
+
+  /** Written whole or not at all (a crash mid-write leaves the previous file). */
+  #writeCache(document: unknown): void {
+    const file = this.#options.cacheFile;
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(`${file}.tmp`, JSON.stringify(document), { mode: 0o600 });
+      renameSync(`${file}.tmp`, file);
+    } catch (error) {
+      this.#logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, 'the EMV tables could not be cached; they are asked again at the next start');
+    }
+  }
+}
