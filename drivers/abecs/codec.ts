@@ -1,8 +1,10 @@
 /**
  * The shape every ABECS command module follows. One module per command (drivers/abecs/commands),
  * each exporting one `CommandCodec`. Codecs are symmetric: the host driver uses
- * `encodeRequest`/`decodeResponse`, the simulator uses `decodeRequest`/`encodeResponse`, and the
- * property tests check that each pair is an identity.
+ * `encodeRequest`/`decodeResponse`; `decodeRequest`/`encodeResponse` serve the trace's masking
+ * (trace/mask.ts) and the property tests, which check that each pair is an identity. The
+ * simulator does not use them: it reads the protocol with its own wire layer, written from the
+ * spec (drivers/simulator/wire), so a misreading here cannot be agreed with by construction.
  *
  * Codecs work on envelopes (abecs.md §2.2): the 3-letter id, the N3 status for responses, and
  * the data blocks (each preceded on the wire by its N3 length). `envelope.ts` turns envelopes

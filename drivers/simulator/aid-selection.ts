@@ -6,14 +6,13 @@
  * every matching record is reported, as §6.9.1.2 asks for conflicting AIDs (PP_AIDTABINFO lists
  * each record that gave rise to the conflict).
  */
-import type { AidRef } from '../abecs/card-params.js';
-import type { AidTableInfo } from '../abecs/commands/gcx.js';
-import type { AidRecord } from '../abecs/tables/records.js';
 import type { SimCard } from './cards.js';
 import { aidOf } from './emv-data.js';
 import type { DeviceState } from './state.js';
+import type { AidRef, AidTableInfo } from './wire/command.js';
+import type { AidRecord } from './wire/tables.js';
 
-export type AidEntry = { readonly table: 'aid' } & AidRecord;
+export type AidEntry = AidRecord;
 
 /** What the card-read command asks for, already reduced to the §6.8.1/§6.9.1 rules. */
 export interface CandidateFilter {
@@ -51,9 +50,9 @@ export function candidateRecords(device: DeviceState, filter: CandidateFilter): 
  */
 export function contactlessCandidates(candidates: readonly AidEntry[], amount: number): AidEntry[] {
   return candidates.filter((entry) => {
-    if (!/^[1-9]$/.test(entry.contactlessMode ?? '0')) return false;
+    if (!/^[1-9]$/.test(entry.contactlessMode)) return false;
     if (amount === 0 && entry.contactlessZeroAmount !== '1') return false;
-    return (entry.contactlessTransactionLimit ?? 0) >= amount || (entry.contactlessMobileTransactionLimit ?? 0) >= amount;
+    return entry.contactlessTransactionLimit >= amount || entry.contactlessMobileTransactionLimit >= amount;
   });
 }
 

@@ -54,6 +54,15 @@ export interface SimCard {
   readonly unreadableSwipe?: boolean;
   /** The first n swipes of this card (per simulated PINPAD) read no track; later ones do. */
   readonly unreadableSwipes?: number;
+  /**
+   * The card's CVM is offline (enciphered) PIN: the chip verifies the PIN in GOC/GOX instead of
+   * the issuer (S220 §6.8.4, §6.9.3), with `tries` left on its PIN try counter at first. A wrong
+   * PIN is asked again ("SENHA INVALIDA"), the last try is announced ("PROX. ERRO BLOQUEIA
+   * SENHA"), and at 0 the PIN is blocked ("SENHA BLOQUEADA") and the card declines (AAC, TVR
+   * "PIN try limit exceeded"). The counter lives on the chip: it carries over between sales on
+   * the same simulated PINPAD, and a right PIN resets it.
+   */
+  readonly offlinePin?: { readonly tries: number };
 }
 
 export type IccFailure = 'mute' | 'error' | 'fallback' | 'noApplication';
@@ -80,6 +89,9 @@ export function validateCard(card: SimCard): void {
   }
   if (card.pin !== undefined && !/^[0-9]{4,12}$/.test(card.pin)) {
     throw new InvalidArgumentError('A simulated card PIN must be 4–12 digits.');
+  }
+  if (card.offlinePin !== undefined && !(Number.isInteger(card.offlinePin.tries) && card.offlinePin.tries >= 0 && card.offlinePin.tries <= 15)) {
+    throw new InvalidArgumentError('offlinePin.tries is a PIN try counter: an integer from 0 to 15.');
   }
   if (card.unreadableSwipes !== undefined && !(Number.isInteger(card.unreadableSwipes) && card.unreadableSwipes >= 0)) {
     throw new InvalidArgumentError('unreadableSwipes counts swipes: an integer ≥ 0.');
@@ -166,6 +178,9 @@ export const TEST_CARDS = Object.freeze({
   mastercardDebit: card({ pan: '5200828282828210', label: 'DEBITO', name: 'TESTE/MASTER DEBITO' }),
   eloCredit: card({ pan: '6362970000457013', label: 'ELO CREDITO', name: 'TESTE/ELO CREDITO' }),
   eloDebit: card({ pan: '5066991111111118', label: 'ELO DEBITO', name: 'TESTE/ELO DEBITO', extra: { brand: 'elo' } }),
+  // Offline PIN verified by the chip (PIN 1234), three tries; and one whose last try is left.
+  eloOfflinePin: card({ pan: '6362970000457021', label: 'ELO CREDITO', name: 'TESTE/ELO SENHA OFFLINE', extra: { pin: '1234', offlinePin: { tries: 3 } } }),
+  eloOfflinePinLastTry: card({ pan: '6362970000457039', label: 'ELO CREDITO', name: 'TESTE/ELO ULTIMA TENTATIVA', extra: { pin: '1234', offlinePin: { tries: 1 } } }),
   visaContactless: card({
     pan: '4761739001010010',
     label: 'CREDITO',

@@ -10,9 +10,10 @@
 import { EventEmitter } from 'node:events';
 import { InvalidArgumentError } from '../errors.js';
 import { silentLogger, type DriverLogger } from '../log.js';
-import { ACK, CAN, DC2, EOT, NAK, FrameDecoder, encodeFrame, type DecodedItem } from '../abecs/frame.js';
 import { LinePacer } from '../transports/pacer.js';
 import type { ByteTransport } from '../transports/transport.js';
+import { ACK, CAN, DC2, EOT, NAK, FrameReceiver, encodeFrame, type ReceivedItem } from './wire/frame.js';
+import { encodeNotification, MAX_NOTIFICATION, readCommandId } from './wire/packet.js';
 
 export interface DeviceLinkTimings {
   /** Longest gap between two bytes of one incoming packet (S220 §6.2.1: 1.5 s). */
@@ -56,7 +57,7 @@ export interface DeviceLinkOptions {
 }
 
 /** Largest NTM_MSG (two 16-column lines). */
-export const MAX_NOTIFICATION_LENGTH = 32;
+export const MAX_NOTIFICATION_LENGTH = MAX_NOTIFICATION;
 
 /** Fault injection, driven by the simulator's UI and by tests. Counters count down as used. */
 export class DeviceLinkFaults {
@@ -131,19 +132,14 @@ function checkCount(n: number): number {
 }
 
 function packetId(data: Uint8Array): string | undefined {
-  if (data.length < 3 || data[0] === DC2) return undefined;
-  for (let i = 0; i < 3; i++) {
-    const byte = data[i]!;
-    if (byte < 0x20 || byte > 0x7e) return undefined;
-  }
-  return Buffer.from(data.subarray(0, 3)).toString('latin1');
+  return data[0] === DC2 ? undefined : readCommandId(data);
 }
 
 export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
   readonly faults = new DeviceLinkFaults();
   readonly timings: DeviceLinkTimings;
   private readonly logger: DriverLogger;
-  private readonly decoder = new FrameDecoder();
+  private readonly decoder = new FrameReceiver();
   /** PKTDATA of the last packet sent, resent when the host answers NAK. */
   private lastPacket: Buffer | undefined;
   /** A command was ACKed and has not been answered (or cancelled) yet. */
@@ -197,14 +193,11 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
 
   /** Sends an NTM notification (`NTM000` + N3 length + text, Latin-1, at most 32 characters). */
   notify(text: string): Promise<void> {
-    const body = Buffer.from(text, 'latin1');
-    if (body.length > MAX_NOTIFICATION_LENGTH) {
-      throw new InvalidArgumentError(
-        `A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${body.length}.`,
-      );
+    const length = Buffer.byteLength(text, 'latin1');
+    if (length > MAX_NOTIFICATION_LENGTH) {
+      throw new InvalidArgumentError(`A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${length}.`);
     }
-    const header = Buffer.from(`NTM000${String(body.length).padStart(3, '0')}`, 'latin1');
-    return this.sendPacket(Buffer.concat([header, body]));
+    return this.sendPacket(encodeNotification(text));
   }
 
   dispose(): void {
@@ -245,7 +238,7 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
     }
   }
 
-  private handleItem(item: DecodedItem): void {
+  private handleItem(item: ReceivedItem): void {
     switch (item.kind) {
       case 'packet':
         this.commandPacket(item.data);

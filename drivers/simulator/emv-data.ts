@@ -5,8 +5,8 @@
  * PAN objects (5A, 57, 56, 5F20, 9F6B) are never returned, as S220 requires for GOC.
  */
 import { randomBytes } from 'node:crypto';
-import { encodeEmvTlv, type EmvTlv } from '../abecs/emv.js';
 import { applicationTypeOf, type SimCard } from './cards.js';
+import { encodeEmvObjects, type EmvObject } from './wire/emv.js';
 
 /** Cryptogram Information Data (9F27) per decision: ARQC, TC, AAC. */
 export type Cryptogram = 'ARQC' | 'TC' | 'AAC';
@@ -42,6 +42,8 @@ export interface EmvContext {
   readonly atc: number;
   /** Authorisation response code (8A) after FNC/FCX. */
   readonly arc?: string;
+  /** The offline PIN verification, when the card's CVM is offline PIN (TVR 95, CVM results 9F34). */
+  readonly offlinePin?: 'verified' | 'blocked';
 }
 
 function bcd(value: number | string, bytes: number): Buffer {
@@ -73,7 +75,8 @@ function valueOf(tag: string, ctx: EmvContext): Buffer | undefined {
     case '8A':
       return ctx.arc === undefined ? undefined : Buffer.from(ctx.arc, 'latin1');
     case '95':
-      return Buffer.alloc(5);
+      // Byte 3: 80h cardholder verification not successful, 20h PIN try limit exceeded.
+      return ctx.offlinePin === 'blocked' ? Buffer.from('0000A00000', 'hex') : Buffer.alloc(5);
     case '9A':
       return bcd(ctx.date, 3);
     case '9B':
@@ -100,6 +103,8 @@ function valueOf(tag: string, ctx: EmvContext): Buffer | undefined {
       return Buffer.from('E0F8C8', 'hex');
     case '9F34':
       // CVM results: online PIN (02) or no CVM (1F), condition 03, result 02/00.
+      // Offline enciphered PIN: 44 (04 + apply succeeding), result 02 successful / 01 failed.
+      if (ctx.offlinePin !== undefined) return Buffer.from(ctx.offlinePin === 'verified' ? '440302' : '440301', 'hex');
       return Buffer.from(card.requiresPin ? '420302' : '1F0302', 'hex');
     case '9F35':
       return Buffer.of(0x22);
@@ -128,12 +133,12 @@ function valueOf(tag: string, ctx: EmvContext): Buffer | undefined {
 
 /** The objects for `tags` (or the defaults) that this simulated card knows, in request order. */
 export function emvDataFor(ctx: EmvContext, tags: readonly string[] | undefined): Buffer {
-  const items: EmvTlv[] = [];
+  const items: EmvObject[] = [];
   for (const tag of tags ?? DEFAULT_TAGS) {
     const upper = tag.toUpperCase();
     if (NEVER_RETURNED.has(upper)) continue;
     const value = valueOf(upper, ctx);
     if (value) items.push({ tag: upper, value });
   }
-  return encodeEmvTlv(items);
+  return encodeEmvObjects(items);
 }

@@ -1,40 +1,15 @@
 /**
- * How the simulator's command handlers are written: each pairs a command codec (which parses the
- * request and builds the response, drivers/abecs/commands) with a function that acts on the
- * simulated device. A handler answers an error status by throwing `StatusReply`; an abort (CAN or
- * a new command) surfaces as `CommandAborted` from every wait and means "send nothing".
+ * How the simulator's command handlers are written: each pairs a command of the simulator's own
+ * wire layer (wire/commands: how the PINPAD reads the request and writes the answer) with a
+ * function that acts on the simulated device. A handler answers an error status by throwing
+ * `StatusReply`; an abort (CAN or a new command) surfaces as `CommandAborted` from every wait and
+ * means "send nothing".
  */
-import type { CommandCodec, CommandEnvelope, ResponseEnvelope } from '../abecs/codec.js';
+import type { DeviceCommand, Reading } from './wire/command.js';
+import type { CommandPacket, ResponsePacket } from './wire/packet.js';
 import type { DeviceState } from './state.js';
 
-/** ABECS statuses the simulator answers (abecs.md §4.1). */
-export const ST = Object.freeze({
-  OK: 0,
-  NOSEC: 3,
-  F1: 4,
-  F2: 5,
-  F3: 6,
-  F4: 7,
-  BACKSP: 8,
-  INVCALL: 10,
-  INVPARM: 11,
-  TIMEOUT: 12,
-  CANCEL: 13,
-  MANDAT: 19,
-  TABVERDIF: 20,
-  TABERR: 21,
-  INTERR: 40,
-  MCDATAERR: 41,
-  ERRKEY: 42,
-  NOCARD: 43,
-  PINBUSY: 44,
-  DUMBCARD: 60,
-  ERRCARD: 61,
-  CARDPROBLEMS: 68,
-  CARDAPPNAV: 70,
-  ERRFALLBACK: 76,
-  CTLSAPPNAV: 84,
-} as const);
+export { ST } from './wire/statuses.js';
 
 /** Thrown by a handler to answer `<ID><status>` with no data. */
 export class StatusReply extends Error {
@@ -55,23 +30,28 @@ export interface CommandContext {
 export interface CommandHandler {
   readonly id: string;
   readonly blocking: boolean;
-  /** Parses the request, acts, and returns the response envelope's parts via the codec. */
-  run(cmd: CommandEnvelope, ctx: CommandContext): Promise<ResponseEnvelope>;
+  /** Reads the request, acts, and returns the response packet. */
+  run(cmd: CommandPacket, ctx: CommandContext): Promise<ResponsePacket>;
 }
 
-/** Binds a codec to the function that carries the command out on the simulated device. */
+/** How this device reads the spec where it is lenient or inconsistent (profiles.ts). */
+export function readingOf(device: DeviceState): Reading {
+  return { strict: device.profile.strictReading, specVersion: device.identity.specVersion };
+}
+
+/** Binds a wire command to the function that carries it out on the simulated device. */
 export function defineHandler<Req, Res>(
-  codec: CommandCodec<Req, Res>,
+  command: DeviceCommand<Req, Res>,
   handle: (req: Req, ctx: CommandContext) => Res | Promise<Res>,
 ): CommandHandler {
   return {
-    id: codec.id,
-    blocking: codec.blocking,
+    id: command.id,
+    blocking: command.blocking,
     async run(cmd, ctx) {
-      // decodeRequest throws AbecsFormatError; the session answers its status (011/019).
-      const req = codec.decodeRequest(cmd);
+      // decode throws WireStatusError; the session answers its status (011/019).
+      const req = command.decode(cmd, readingOf(ctx.device));
       const res = await handle(req, ctx);
-      return codec.encodeResponse(res);
+      return { id: command.id, ...command.encode(res) };
     },
   };
 }

@@ -8,7 +8,7 @@ export {
   type SimulatorCardStatus,
 } from './simulator.js';
 export { SimulatorSession, type SimulatorSessionOptions } from './session.js';
-export { replayScript, type ReplayAnswer, type ReplayExchange } from './replay.js';
+export { replayScript, type ReplayAnswer, type ReplayExchange, type ReplayTrace, type ReplayTraceEvent } from './replay.js';
 export {
   SIMULATOR_PROFILES,
   SIMULATOR_PROFILE_NAMES,

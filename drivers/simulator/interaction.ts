@@ -160,6 +160,27 @@ export interface PinCapture {
  * PIN entry: line 1 shows `prompt` (the amount or the host's message), line 2 "SENHA:" and one
  * asterisk per digit. The PIN is dropped as soon as it is encrypted.
  */
+/**
+ * The PIN screen and the digits typed, in the clear: for the chip's offline verification (which
+ * happens inside the PINPAD) and for capturePin to encrypt. Cleared from the display at once.
+ */
+export async function readPin(
+  ctx: CommandContext,
+  options: { prompt: string; label?: string; min: number; max: number; idleMs: number; cardPin?: string },
+): Promise<string> {
+  const auto = ctx.device.autoCustomer;
+  const autoPin = auto?.pin ?? options.cardPin ?? '1234';
+  const pin = await readDigits(ctx, {
+    min: options.min,
+    max: options.max,
+    idleMs: options.idleMs,
+    render: (entry) => ctx.device.setLines(options.prompt, `${options.label ?? 'SENHA:'} ${'*'.repeat(entry.length)}`),
+    autoKeys: `${autoPin}{enter}`,
+  });
+  ctx.device.clearDisplay();
+  return pin;
+}
+
 export async function capturePin(
   ctx: CommandContext,
   options: {
@@ -174,16 +195,7 @@ export async function capturePin(
     cardPin?: string;
   },
 ): Promise<PinCapture> {
-  const auto = ctx.device.autoCustomer;
-  const autoPin = auto?.pin ?? options.cardPin ?? '1234';
-  const pin = await readDigits(ctx, {
-    min: options.min,
-    max: options.max,
-    idleMs: options.idleMs,
-    render: (entry) => ctx.device.setLines(options.prompt, `${options.label ?? 'SENHA:'} ${'*'.repeat(entry.length)}`),
-    autoKeys: `${autoPin}{enter}`,
-  });
-  ctx.device.clearDisplay();
+  const pin = await readPin(ctx, options);
   if (options.key.method !== 'dukpt') return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
   const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
   const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));

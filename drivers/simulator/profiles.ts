@@ -4,7 +4,8 @@
  * - `training` — the lenient simulator Pinbridge's training mode and most tests use: every key
  *   slot loaded, a parameterless GIX answered, a 2×16 display.
  * - `strict` — an Abecs 2.20 PINPAD that reads the spec literally (GIX without SPE_IDLIST is
- *   ST_MANDAT, S220 §6.4.3; keys only where loaded, ST_ERRKEY before any PIN screen, §6.5.11 and
+ *   ST_MANDAT, S220 §6.4.3; the strict side of every lenient or inconsistent field rule,
+ *   `strictReading`; keys only where loaded, ST_ERRKEY before any PIN screen, §6.5.11 and
  *   §6.9.3.1; a 4-line display).
  * - `ppc930` — what the Gertec PPC-930 of the TRACE (abecs.md §0) answered: its identity, its
  *   8×16 display, its key maps and table versions, spec 2.12.
@@ -19,7 +20,7 @@ export type SimulatorProfileName = 'training' | 'strict' | 'ppc930' | 'legacy';
 /** Every profile, with a one-line description (for `--help` and status screens). */
 export const SIMULATOR_PROFILES: Readonly<Record<SimulatorProfileName, string>> = Object.freeze({
   training: 'lenient simulator (default): answers what the host sends, every key slot loaded, 2x16 display',
-  strict: 'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, keys only in slot 01, ST_ERRKEY, 4x16 display',
+  strict: 'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, keys only in slot 01, ST_ERRKEY, 4x16 display',
   ppc930: 'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, 8x16 display',
   legacy: 'BibComp 1.08 PINPAD: ERR010 to every Abecs (TLV) command, GIN spec "1.08", 2x16 display',
 });
@@ -91,6 +92,12 @@ export interface SimulatorProfile {
   /** GIX without SPE_IDLIST answers ST_MANDAT (S220 §6.4.3) instead of every † item. */
   readonly gixNeedsIdList: boolean;
   /**
+   * Reads commands on the strict side wherever the spec is lenient or contradicts itself
+   * (wire/command.ts `Reading`, abecs.md §8.14): e.g. GOC_RUF1 must be "0", a parameterless
+   * command takes no data, SPE_DSPMSG breaks lines with CR only.
+   */
+  readonly strictReading: boolean;
+  /**
    * A packet whose N3 block lengths do not parse but whose first three bytes are a known command
    * id answers `<ID>011` (ST_INVPARM, S220 §6.2.2: an integrity error in a known command);
    * false keeps the training simulator's ERR010.
@@ -154,6 +161,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     contactless: true,
     abecsCommands: true,
     gixNeedsIdList: false,
+    strictReading: false,
     envelopeErrorIsInvparm: false,
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},
@@ -178,6 +186,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     contactless: true,
     abecsCommands: true,
     gixNeedsIdList: true,
+    strictReading: true,
     envelopeErrorIsInvparm: true,
     keys: { dukptPin: SLOT_01, dukptData: SLOT_01, mkPin: NONE, mkData: NONE },
     tableVersions: {},
@@ -204,6 +213,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     abecsCommands: true,
     // The real device answered the Scope TEF's parameterless GIX000 with every † item.
     gixNeedsIdList: false,
+    strictReading: false,
     envelopeErrorIsInvparm: true,
     keys: {
       dukptPin: new Set(slotsOfMap(PPC930_MAPS.dukptPin)),
@@ -238,6 +248,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
 
     abecsCommands: false,
     gixNeedsIdList: false,
+    strictReading: false,
     envelopeErrorIsInvparm: false,
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},

@@ -1,5 +1,5 @@
 /**
- * Replaying a recorded session (drivers/abecs/trace): a simulated PINPAD that answers each host
+ * Replaying a recorded session (a Pinbridge ABECS trace file): a simulated PINPAD that answers each host
  * command with what the real PINPAD answered in the recording, so a support desk can run the
  * store's session again — against the agent, `pinbridge pinpad …`, or a test — without the store.
  *
@@ -17,11 +17,30 @@
  * The command's own parameters are not compared with the recording's: the replay answers by id
  * and order only.
  */
-import type { ResponseEnvelope } from '../abecs/codec.js';
-import { decodeResponsePacket } from '../abecs/envelope.js';
-import type { RecordedTrace } from '../abecs/trace/format.js';
 import { CommandAborted, sleep } from './customer.js';
 import type { CommandContext, CommandHandler } from './handler.js';
+import { decodeResponsePacket, notificationText, type ResponsePacket } from './wire/packet.js';
+
+/**
+ * One line of a recorded session as the trace file holds it (JSON lines after the header): `t`
+ * milliseconds since the start, who sent it, a packet or a control byte; packets carry their id,
+ * the PINPAD's their RSP_STAT, and `data`, the hex of the (masked) PKTDATA when it could be kept.
+ * This is the file format; the simulator reads the packets with its own wire layer.
+ */
+export interface ReplayTraceEvent {
+  readonly t: number;
+  readonly dir: 'host' | 'pinpad';
+  /** 'packet', or a control byte: 'ack', 'nak', 'eot', 'can'. */
+  readonly kind: string;
+  readonly id?: string;
+  readonly status?: string;
+  readonly data?: string;
+}
+
+/** A recorded session: its events in order (the header plays no part in a replay). */
+export interface ReplayTrace {
+  readonly events: readonly ReplayTraceEvent[];
+}
 
 export interface ReplayAnswer {
   /** Milliseconds after the command in the recording. */
@@ -48,16 +67,8 @@ interface Building {
   closed: boolean;
 }
 
-/** "NTM" + "000" + N3 length + text (abecs.md §1.7), tolerant of a length that disagrees. */
-function notificationText(data: Buffer): string {
-  const declared = data.subarray(6, 9).toString('latin1');
-  const body = data.subarray(9);
-  const length = /^[0-9]{3}$/.test(declared) ? Math.min(Number(declared), body.length) : body.length;
-  return body.subarray(0, Math.min(length, 32)).toString('latin1');
-}
-
 /** The recording as commands and their answers, by command id in recorded order. */
-export function replayScript(trace: RecordedTrace): ReadonlyMap<string, readonly ReplayExchange[]> {
+export function replayScript(trace: ReplayTrace): ReadonlyMap<string, readonly ReplayExchange[]> {
   const script = new Map<string, ReplayExchange[]>();
   let current: Building | undefined;
   const finish = (): void => {
@@ -94,8 +105,8 @@ export function replayScript(trace: RecordedTrace): ReadonlyMap<string, readonly
   return script;
 }
 
-/** A recorded response as an envelope; one whose blocks do not parse goes back as id + status. */
-function envelopeOf(data: Buffer): ResponseEnvelope {
+/** A recorded response as a packet; one whose blocks do not parse goes back as id + status. */
+function envelopeOf(data: Buffer): ResponsePacket {
   try {
     return decodeResponsePacket(data);
   } catch {
@@ -105,7 +116,7 @@ function envelopeOf(data: Buffer): ResponseEnvelope {
   }
 }
 
-async function play(exchange: ReplayExchange, ctx: CommandContext, timeScale: number): Promise<ResponseEnvelope> {
+async function play(exchange: ReplayExchange, ctx: CommandContext, timeScale: number): Promise<ResponsePacket> {
   const start = performance.now();
   for (const answer of exchange.answers) {
     const wait = answer.delayMs * timeScale - (performance.now() - start);

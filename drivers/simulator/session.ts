@@ -3,21 +3,28 @@
  * dispatcher that runs one command at a time (abecs.md §1.6, §9). A CAN aborts the running
  * command and nothing is answered for it; a new valid command aborts the running one too and is
  * answered instead. Unknown ids get ERR010 (and so do the Abecs TLV commands on a legacy-profile
- * PINPAD), malformed commands the codec's status (011/019), encrypted packets ERR003 (the
- * simulator never establishes secure communication).
+ * PINPAD), malformed commands the status the wire layer reads in them (011/019), encrypted
+ * packets ERR003 (the simulator never establishes secure communication).
  *
  * Logs carry command ids, lengths and statuses only, never packet contents.
  */
-import type { ResponseEnvelope } from '../abecs/codec.js';
-import { decodeCommandPacket, encodeResponsePacket } from '../abecs/envelope.js';
-import { AbecsFormatError } from '../abecs/format-error.js';
-import { DC2 } from '../abecs/frame.js';
 import type { ByteTransport } from '../transports/transport.js';
 import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
 import { CommandAborted } from './customer.js';
 import { ST, StatusReply, type CommandContext, type CommandHandler } from './handler.js';
 import { ABECS_TLV_COMMANDS } from './profiles.js';
 import type { DeviceState } from './state.js';
+import { WireStatusError } from './wire/errors.js';
+import { DC2 } from './wire/frame.js';
+import {
+  decodeCommandPacket,
+  encodeResponsePacket,
+  ERR_ID,
+  readCommandId,
+  type CommandPacket,
+  type ResponsePacket,
+} from './wire/packet.js';
+import { notificationMessage } from './wire/text.js';
 
 export interface SimulatorSessionOptions {
   readonly link?: DeviceLinkOptions;
@@ -113,21 +120,24 @@ export class SimulatorSession {
     return this.handlers.get(id);
   }
 
-  private async respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponseEnvelope | undefined> {
-    if (pktdata[0] === DC2) return { id: 'ERR', status: ST.NOSEC, blocks: [] };
-    let cmd;
+  private async respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponsePacket | undefined> {
+    // An encrypted packet while no secure communication exists: ERR003 (S220 §6.3.2).
+    if (pktdata[0] === DC2) return { id: ERR_ID, status: ST.NOSEC, blocks: [] };
+    let cmd: CommandPacket;
     try {
       cmd = decodeCommandPacket(pktdata);
     } catch {
       // Block lengths that do not parse: an integrity error in a command the PINPAD knows is
       // ST_INVPARM for that command (S220 §6.2.2); the training simulator answers ERR010.
-      const id = pktdata.subarray(0, 3).toString('latin1');
-      if (this.device.profile.envelopeErrorIsInvparm && this.handlerFor(id)) return { id, status: ST.INVPARM, blocks: [] };
-      return { id: 'ERR', status: ST.INVCALL, blocks: [] };
+      const id = readCommandId(pktdata);
+      if (id !== undefined && this.device.profile.envelopeErrorIsInvparm && this.handlerFor(id)) {
+        return { id, status: ST.INVPARM, blocks: [] };
+      }
+      return { id: ERR_ID, status: ST.INVCALL, blocks: [] };
     }
     const handler = this.handlerFor(cmd.id);
     this.device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
-    if (!handler) return { id: 'ERR', status: ST.INVCALL, blocks: [] };
+    if (!handler) return { id: ERR_ID, status: ST.INVCALL, blocks: [] };
     const ctx: CommandContext = {
       device: this.device,
       signal,
@@ -135,7 +145,7 @@ export class SimulatorSession {
         if (signal.aborted || this.closed) throw new CommandAborted();
         // NTM_MSG is 2×16 (S220 §2.3.3, §7.4), as the PPC-930 sent it (TRACE "NTM000032…");
         // the training simulator keeps its historical unpadded text.
-        await this.link.notify(this.device.profile.name === 'training' ? text : text.padEnd(32).slice(0, 32));
+        await this.link.notify(this.device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)));
       },
     };
     try {
@@ -143,7 +153,7 @@ export class SimulatorSession {
     } catch (error) {
       if (error instanceof CommandAborted || signal.aborted) return undefined;
       if (error instanceof StatusReply) return { id: cmd.id, status: error.status, blocks: [] };
-      if (error instanceof AbecsFormatError) return { id: cmd.id, status: error.status, blocks: [] };
+      if (error instanceof WireStatusError) return { id: cmd.id, status: error.status, blocks: [] };
       this.device.logger.error(
         { command: cmd.id, error: error instanceof Error ? error.message : String(error) },
         'simulator: internal error while handling a command',

@@ -24,8 +24,7 @@ import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
-import type { RecordedTrace } from '../abecs/trace/format.js';
-import { replayHandlers, replayScript, type ReplayExchange } from './replay.js';
+import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
 import {
   isSimulatorProfileName,
   PROFILES,
@@ -94,7 +93,7 @@ export interface PinpadSimulatorOptions {
    * the profile, cards and customer options then play no part; `timeScale` scales the
    * recorded delays.
    */
-  readonly replay?: RecordedTrace;
+  readonly replay?: ReplayTrace;
 }
 
 export interface PinpadSimulatorEvents {
@@ -125,6 +124,7 @@ function scaledTimings(timeScale: number, overrides: Partial<SimulatorTimings> |
     pinIdleMs: overrides?.pinIdleMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.pinIdleMs),
     rmcAlternateMs: overrides?.rmcAlternateMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.rmcAlternateMs),
     processingMs: overrides?.processingMs ?? Math.round(DEFAULT_SIMULATOR_TIMINGS.processingMs * timeScale),
+    pinMessageMs: overrides?.pinMessageMs ?? scale(DEFAULT_SIMULATOR_TIMINGS.pinMessageMs),
   };
 }
 

@@ -6,12 +6,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { silentLogger, type DriverLogger } from '../log.js';
-import { normalizeDisplay2x16, DISPLAY_COLUMNS } from '../abecs/text.js';
 import type { SimCard } from './cards.js';
 import { CustomerEvents, Keypad } from './customer.js';
 import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from './profiles.js';
 import { SimulatedDukptKeys } from './keys.js';
 import { EmvTableStore } from './tables.js';
+import { DISPLAY_COLUMNS, fixedLines } from './wire/text.js';
 
 export interface SimulatorIdentity {
   readonly serialNumber: string;
@@ -31,6 +31,8 @@ export interface SimulatorTimings {
   readonly rmcAlternateMs: number;
   /** Time the "card" takes to answer (PROCESSANDO... on screen); 0 by default. */
   readonly processingMs: number;
+  /** How long "SENHA INVALIDA" / "SENHA BLOQUEADA" stay on screen after an offline PIN (1.5 s). */
+  readonly pinMessageMs: number;
 }
 
 export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = Object.freeze({
@@ -38,6 +40,7 @@ export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = Object.freeze({
   pinIdleMs: 60_000,
   rmcAlternateMs: 1_500,
   processingMs: 0,
+  pinMessageMs: 1_500,
 });
 
 /** What the unattended customer does when a command waits for them. */
@@ -89,6 +92,8 @@ export interface Transaction {
   tracksRead: boolean;
   /** Chip decision taken by GOC/GOX. */
   decision?: 'approvedOffline' | 'declined' | 'goOnline';
+  /** The chip's offline PIN verification in GOC/GOX, for a card whose CVM is offline PIN. */
+  offlinePin?: 'verified' | 'blocked';
   /** Set by FNC/FCX: the chip transaction is over. */
   finished: boolean;
 }
@@ -129,6 +134,11 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   swipedCard: SimCard | undefined;
   /** GTK took the swiped card's tracks: neither GTK nor GPN "00" can use them again. */
   swipedTracksRead = false;
+  /**
+   * The last CEX/GCX read a swipe with no readable track: GTK answers ST_OK with no card data,
+   * once (S220 §6.5.12).
+   */
+  emptySwipe = false;
   /** GCR parameters saved with a 020 answer, for the bare GCR that resumes. */
   gcrResume: { readonly request: unknown; readonly card: SimCard } | undefined;
   /** Last application transaction counter handed out. */
@@ -136,12 +146,14 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   opened = false;
   backlight = false;
   /**
-   * RSP_STAT of the last GCX or GOX that answered: PP_ICCSTAT of a later magnetic read is
-   * derived from it (S220 §6.9.1.1). Undefined before any.
+   * RSP_STAT of the last GCR, GOC, GCX or GOX that answered: GCR_STATCHIP / PP_ICCSTAT of a later
+   * magnetic read is derived from it (S220 §6.8.1.1, §6.9.1.1). Undefined before any.
    */
-  lastCardStatus: { readonly command: 'GCX' | 'GOX'; readonly status: number } | undefined;
+  lastCardStatus: { readonly command: 'GCR' | 'GOC' | 'GCX' | 'GOX'; readonly status: number } | undefined;
   /** Swipes seen per card, for `SimCard.unreadableSwipes`. */
   readonly swipes = new Map<SimCard, number>();
+  /** Offline PIN tries left per card (its chip's PIN try counter), once the card was used. */
+  readonly pinTries = new Map<SimCard, number>();
   /** Key slots holding keys (profile defaults, or the `keySlots` option). */
   readonly keys: LoadedKeys;
   private shown: readonly string[];
@@ -184,8 +196,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
    * line 2); the lines below are cleared.
    */
   show2x16(message: string): void {
-    const normal = normalizeDisplay2x16(message);
-    this.setLines(normal.slice(0, DISPLAY_COLUMNS), normal.slice(DISPLAY_COLUMNS));
+    this.setLines(...fixedLines(message));
   }
 
   /**
@@ -209,6 +220,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   endSession(): void {
     this.transaction = undefined;
     this.swipedCard = undefined;
+    this.emptySwipe = false;
     this.gcrResume = undefined;
   }
 

@@ -2,14 +2,14 @@
  * The simulated PINPAD's EMV tables (abecs.md §3.13): per acquirer 01–99 a 10-character version
  * and the records loaded for it. TLI opens a staging area, TLR adds records to it, TLE commits;
  * nothing changes until TLE, as on a real device. Acquirer "00" is the unified (global) version.
- * The AID records are also kept decoded (drivers/abecs/tables/records.ts) for application
- * selection; a record that does not decode is ignored, as S220 §6.7.3 asks ("Um registro
- * inválido deve ser simplesmente ignorado").
+ * The AID records are also kept decoded (wire/tables.ts) for application selection; a record
+ * that does not decode is ignored, as S220 §6.7.3 asks ("Um registro inválido deve ser
+ * simplesmente ignorado").
  */
-import type { TableRecord } from '../abecs/commands/tlr.js';
-import { decodeTableEntry, type AidRecord } from '../abecs/tables/records.js';
+import { decodeAidRecord, tableRecordOf, type AidRecord, type TableRecord } from './wire/tables.js';
 
 export type { TableRecord };
+export type AidEntry = AidRecord;
 
 interface Staging {
   readonly acquirer: number;
@@ -24,7 +24,7 @@ export class EmvTableStore {
   private readonly records = new Map<number, TableRecord[]>();
   private staging: Staging | undefined;
   /** Decoded AID records of every acquirer, rebuilt on each commit. */
-  private aids: ReadonlyArray<{ readonly table: 'aid' } & AidRecord> = [];
+  private aids: readonly AidRecord[] = [];
 
   constructor(initial: Readonly<Record<number, string>> = {}) {
     for (const [acquirer, version] of Object.entries(initial)) this.versions.set(Number(acquirer), version);
@@ -50,7 +50,7 @@ export class EmvTableStore {
   }
 
   /** Every valid AID record loaded, acquirer ascending, each acquirer's in load order. */
-  aidRecords(): ReadonlyArray<{ readonly table: 'aid' } & AidRecord> {
+  aidRecords(): readonly AidRecord[] {
     return this.aids;
   }
 
@@ -65,13 +65,17 @@ export class EmvTableStore {
   }
 
   /**
-   * TLR: stages records; false when no TLI came first. A record of another acquirer than the
-   * TLI's (unless TLI named "00") is discarded (S220 §6.7.3).
+   * TLR: stages records (each as TLR carried it, TAB_LEN first); false when no TLI came first. A
+   * record whose header is unknown or invalid is ignored, and so is a record of another acquirer
+   * than the TLI's unless TLI named "00" (S220 §6.7.3).
    */
-  add(records: readonly TableRecord[]): boolean {
+  add(records: readonly Buffer[]): boolean {
     const staging = this.staging;
     if (!staging) return false;
-    staging.records.push(...records.filter((record) => staging.acquirer === 0 || record.acquirer === staging.acquirer));
+    for (const raw of records) {
+      const record = tableRecordOf(raw);
+      if (record !== undefined && (staging.acquirer === 0 || record.acquirer === staging.acquirer)) staging.records.push(record);
+    }
     return true;
   }
 
@@ -104,17 +108,13 @@ export class EmvTableStore {
 }
 
 /** The AID records that decode, acquirer ascending; the others are ignored (S220 §6.7.3). */
-function decodeAids(records: ReadonlyMap<number, readonly TableRecord[]>): Array<{ readonly table: 'aid' } & AidRecord> {
-  const out: Array<{ readonly table: 'aid' } & AidRecord> = [];
+function decodeAids(records: ReadonlyMap<number, readonly TableRecord[]>): AidRecord[] {
+  const out: AidRecord[] = [];
   for (const acquirer of [...records.keys()].sort((a, b) => a - b)) {
     for (const record of records.get(acquirer) ?? []) {
-      if (record.table !== 'aid') continue;
-      try {
-        const entry = decodeTableEntry(record);
-        if (entry.table === 'aid') out.push(entry);
-      } catch {
-        // Not a valid AID record: the PINPAD keeps it out of application selection.
-      }
+      // Not a valid AID record: the PINPAD keeps it out of application selection.
+      const entry = decodeAidRecord(record);
+      if (entry !== undefined) out.push(entry);
     }
   }
   return out;

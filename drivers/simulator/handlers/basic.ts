@@ -2,24 +2,17 @@
  * Handlers of the basic commands (abecs.md §3.2–§3.12): session (OPN/CLO/CLX), information (GIN),
  * display (DSP/DEX), keypad and events (GKY/CEX/GCD/MNU) and card removal (RMC).
  */
-import { cexCommand, type CexEvent, type CexResult } from '../../abecs/commands/cex.js';
-import { cloCommand } from '../../abecs/commands/clo.js';
-import { clxCommand } from '../../abecs/commands/clx.js';
-import { dexCommand, type DexOptions } from '../../abecs/commands/dex.js';
-import { dspCommand } from '../../abecs/commands/dsp.js';
-import { gcdCommand } from '../../abecs/commands/gcd.js';
-import { ginCommand } from '../../abecs/commands/gin.js';
-import { gkyCommand, type GkyKey } from '../../abecs/commands/gky.js';
-import { mnuCommand } from '../../abecs/commands/mnu.js';
-import { opnCommand } from '../../abecs/commands/opn.js';
-import { rmcCommand } from '../../abecs/commands/rmc.js';
-import { DISPLAY_COLUMNS } from '../../abecs/text.js';
 import { truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey } from '../customer.js';
 import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
+import { keyLoaded } from '../profiles.js';
 import { nextKey, queueCard, readDigits, swipeReadable, typeScript } from '../interaction.js';
 import { resolveCard, TEST_CARDS } from '../cards.js';
 import type { DeviceState } from '../state.js';
+import { CLO, CLX, GIN, OPN, type GinResult } from '../wire/commands/control.js';
+import { DEX, DSP, RMC, type DexOptions } from '../wire/commands/display.js';
+import { CEX, GCD, GKY, MNU, type CexEvent, type CexResult, type GkyKey } from '../wire/commands/input.js';
+import { DISPLAY_COLUMNS, freeTextLines } from '../wire/text.js';
 
 /** Version strings the simulator reports ("VVV.VV YYMMDD"). */
 export const MANAGER_VERSION = '001.00 250228';
@@ -32,7 +25,7 @@ export const MANAGER_VERSION = '001.00 250228';
  * the simulator does not implement "Comunicação Segura", and per S220 §3.2.2 a compliant host
  * then treats the device as a pre-Abecs PINPAD and sends no encrypted packets.
  */
-const opn = defineHandler(opnCommand, (_req, { device }) => {
+const opn = defineHandler(OPN, (_req, { device }) => {
   device.endSession();
   device.tables.abort();
   device.opened = true;
@@ -41,18 +34,22 @@ const opn = defineHandler(opnCommand, (_req, { device }) => {
   return {};
 });
 
-const clo = defineHandler(cloCommand, (req, { device }) => {
-  // The message stays on the idle display; tracks and the transaction are forgotten.
-  if (req.message !== undefined) device.show2x16(req.message);
-  else device.clearDisplay();
+const clo = defineHandler(CLO, (req, { device }) => {
+  // The message stays on the idle display (a missing one is blank); tracks and the transaction
+  // are forgotten.
+  device.show2x16(req.message);
   device.endSession();
   device.backlight = false;
   return {};
 });
 
-/** CLX: free text (or an image, which the simulator does not store: the screen is left blank). */
-const clx = defineHandler(clxCommand, (req, { device }) => {
-  if (req.message !== undefined && req.mediaFile === undefined) showFreeText(device, req.message);
+/**
+ * CLX: SPE_DSPMSG as free text, or a blank display. SPE_MFNAME names an image, which the
+ * simulator never holds (no multimedia load): per S220 §6.4.5 the PINPAD then falls back to
+ * SPE_DSPMSG ("em caso de falha, deve-se usar a mensagem informada em SPE_DSPMSG").
+ */
+const clx = defineHandler(CLX, (req, { device }) => {
+  if (req.message !== undefined) showFreeText(device, req.message);
   else device.clearDisplay();
   device.endSession();
   device.backlight = false;
@@ -62,25 +59,50 @@ const clx = defineHandler(clxCommand, (req, { device }) => {
 // ------------------------------------------------------------------------------------------------
 // Information
 
-const gin = defineHandler(ginCommand, (req, { device }) => {
+/** EMV kernel versions the device reports (GIX PP_KRNLVER…, GIN "02"/"03"). */
+export function kernelVersions(device: DeviceState): { kernel: string; contactless: string; mastercard: string; visa: string } {
+  return device.profile.name === 'ppc930'
+    ? { kernel: '1.19', contactless: '1.0.3-20170613', mastercard: '3.0.3-20170613', visa: '1.0.2-20171120' }
+    : { kernel: 'SIM EMV 1.0', contactless: 'SIM CTLS 1.0', mastercard: 'SIM MC 1.0', visa: 'SIM VISA 1.0' };
+}
+
+/**
+ * GIN (S220 §3.2.3): "00" the general information; "02" and "03" their own 42-byte layouts (the
+ * BibComp Redecard and Cielo annexes); any other index the common one.
+ */
+const gin = defineHandler(GIN, (req, { device }): GinResult => {
   const id = device.identity;
-  if (req.acquirer === 0) {
-    return {
-      kind: 'general' as const,
-      manufacturer: id.manufacturer.slice(0, 20),
-      model: id.model.slice(0, 19),
-      // GIN_CTLSSUP: "C" only on a PINPAD with an antenna (the legacy profile has none).
-      contactless: device.profile.contactless,
-      firmware: id.firmware.slice(0, 20),
-      specVersion: id.specVersion.slice(0, 4),
-      managerVersion: MANAGER_VERSION,
-      serialNumber: id.serialNumber.slice(0, 20),
-    };
+  const specVersion = id.specVersion.slice(0, 4);
+  const versions = kernelVersions(device);
+  switch (req.acquirer) {
+    case 0:
+      return {
+        kind: 'general',
+        manufacturer: id.manufacturer,
+        model: id.model,
+        // GIN_CTLSSUP: "C" only on a PINPAD with an antenna (the legacy profile has none).
+        contactless: device.profile.contactless,
+        firmware: id.firmware,
+        specVersion,
+        managerVersion: MANAGER_VERSION,
+        serialNumber: id.serialNumber,
+      };
+    case 2:
+      return { kind: 'acquirer02', kernelVersion: versions.kernel, appVersion: MANAGER_VERSION, specVersion };
+    case 3:
+      return {
+        kind: 'acquirer03',
+        kernelVersion: versions.kernel,
+        contactlessVersion: versions.contactless,
+        mastercardVersion: versions.mastercard,
+        visaVersion: versions.visa,
+        appVersion: MANAGER_VERSION,
+        specVersion,
+        dukptSlot01: keyLoaded(device.keys.dukptPin, 1),
+      };
+    default:
+      return { kind: 'acquirer', appVersion: MANAGER_VERSION, specVersion };
   }
-  // Other indexes: name A20, application version A13, spec version A4, RUF A3, RUF N2.
-  const raw =
-    id.manufacturer.slice(0, 20).padEnd(20) + MANAGER_VERSION.padEnd(13) + id.specVersion.slice(0, 4).padEnd(4) + '   00';
-  return { kind: 'acquirer' as const, raw, name: id.manufacturer.slice(0, 20), appVersion: MANAGER_VERSION, specVersion: id.specVersion };
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -94,23 +116,9 @@ function align(line: string, horizontal: DexOptions['horizontal'] | undefined): 
 }
 
 /**
- * Free text (DEX, CLX and GCX SPE_DSPMSG, the MNU title) split into lines: CR (0Dh) breaks a line,
- * and so does any other character below 20h (S220 §6.5.4 "qualquer caractere menor do que 20h
- * [...] deve ser considerado como quebra de linha"). The codecs may already have turned CR into
- * "\n"; both are below 20h.
- */
-export function freeTextLines(text: string): string[] {
-  const lines: string[] = [''];
-  for (const ch of text) {
-    if (ch.charCodeAt(0) < 0x20) lines.push('');
-    else lines[lines.length - 1] += ch;
-  }
-  return lines;
-}
-
-/**
- * Free text on the display: as many lines as the display has (PP_DSPTXTSZ), each cut to 16
- * columns; DEX_OPTIONS may align it (2.20).
+ * Free text (DEX, CLX, the MNU title) on the display: split into lines at CR and any other
+ * character below 20h (S220 §6.5.4, wire/text.ts), as many lines as the display has
+ * (PP_DSPTXTSZ), each cut to 16 columns; DEX_OPTIONS may align it (2.20).
  */
 export function showFreeText(device: DeviceState, text: string, options?: DexOptions): void {
   const height = device.lineCount;
@@ -121,12 +129,12 @@ export function showFreeText(device: DeviceState, text: string, options?: DexOpt
   device.setLines(...shown.map((line) => align(line, options?.horizontal)));
 }
 
-const dsp = defineHandler(dspCommand, (req, { device }) => {
+const dsp = defineHandler(DSP, (req, { device }) => {
   device.show2x16(req.message);
   return {};
 });
 
-const dex = defineHandler(dexCommand, (req, { device }) => {
+const dex = defineHandler(DEX, (req, { device }) => {
   showFreeText(device, req.message, req.options);
   return {};
 });
@@ -145,7 +153,7 @@ const GKY_KEYS: Partial<Record<SimKey, GkyKey>> = {
 };
 
 /** GKY: the next function key (numeric keys are ignored); the key travels in RSP_STAT. */
-const gky = defineHandler(gkyCommand, async (_req, ctx) => {
+const gky = defineHandler(GKY, async (_req, ctx) => {
   const autoKeys = ctx.device.autoCustomer?.keys ?? '{enter}';
   for (;;) {
     const key = await nextKey(ctx, undefined, autoKeys);
@@ -182,9 +190,11 @@ function swipeTracks(card: SimCard, mask: { left: number; right: number } | unde
  * CEX: waits for the events the mask enables. A tapped card stays in the field for the GCX that
  * follows (as in the TRACE sequence CEX → GCX); a swiped card's tracks are kept for GTK.
  */
-const cex = defineHandler(cexCommand, async (req, ctx) => {
+const cex = defineHandler(CEX, async (req, ctx) => {
   const { device } = ctx;
+  // CEX always clears the tracks kept for GTK (S220 §6.5.1).
   device.swipedCard = undefined;
+  device.emptySwipe = false;
   const check = (): CexResult | undefined => {
     if (req.key) {
       for (let key = device.keypad.take(); key !== undefined; key = device.keypad.take()) {
@@ -201,8 +211,12 @@ const cex = defineHandler(cexCommand, async (req, ctx) => {
     if (next?.how === 'tap' && req.contactless) return { event: 'contactlessDetected' };
     if (next?.how === 'swipe' && req.magstripe) {
       device.nextCard = undefined;
-      // No readable track: the event alone, no track fields and nothing kept for GTK (S220 §6.5.1).
-      if (!swipeReadable(device, next.card)) return { event: 'cardSwiped' };
+      // No readable track: the event alone, no track fields (S220 §3.3.1); GTK then answers ST_OK
+      // with no card data (§6.5.12).
+      if (!swipeReadable(device, next.card)) {
+        device.emptySwipe = true;
+        return { event: 'cardSwiped' };
+      }
       device.swipedCard = next.card;
       device.swipedTracksRead = false;
       return { event: 'cardSwiped', tracks: swipeTracks(next.card, req.panMask) };
@@ -302,7 +316,7 @@ export const GCD_PROMPTS: Readonly<Record<number, string>> = {
 };
 
 /** GCD: fixed prompt, digits shown in clear right-aligned, display cleared at the end. */
-const gcd = defineHandler(gcdCommand, async (req, ctx) => {
+const gcd = defineHandler(GCD, async (req, ctx) => {
   const prompt = GCD_PROMPTS[req.message];
   if (prompt === undefined) throw new StatusReply(ST.INVPARM);
   const min = req.minDigits ?? 0;
@@ -327,7 +341,7 @@ const gcd = defineHandler(gcdCommand, async (req, ctx) => {
  * MNU: the title on line 1, the highlighted option on line 2. A digit picks that option
  * directly, up/down move the highlight (NTM-free), ENTER takes the highlighted one.
  */
-const mnu = defineHandler(mnuCommand, async (req, ctx) => {
+const mnu = defineHandler(MNU, async (req, ctx) => {
   const { device } = ctx;
   // The title takes the lines above the last one (one line on a 2×16 display), the highlighted
   // option the line below it.
@@ -363,7 +377,7 @@ const mnu = defineHandler(mnuCommand, async (req, ctx) => {
  * message with "RETIRE O CARTAO" until the card is removed. The message stays at the end; an
  * abort clears the display.
  */
-const rmc = defineHandler(rmcCommand, async (req, ctx) => {
+const rmc = defineHandler(RMC, async (req, ctx) => {
   const { device } = ctx;
   device.show2x16(req.message);
   device.transaction = undefined;

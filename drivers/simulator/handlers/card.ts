@@ -4,18 +4,7 @@
  * sequence (ST_INVCALL when out of order) and what the scripted card does (decision, PIN,
  * refusal after online approval, early removal).
  */
-import { decodeEmvTlv } from '../../abecs/emv.js';
-import { fcxCommand } from '../../abecs/commands/fcx.js';
-import { fncCommand, type FncDecision } from '../../abecs/commands/fnc.js';
-import { gcrCommand, type GcrStartRequest, type GcrResult } from '../../abecs/commands/gcr.js';
-import { gcxCommand, type GcxRequest, type GcxResult } from '../../abecs/commands/gcx.js';
-import { gedCommand } from '../../abecs/commands/ged.js';
-import { gocCommand } from '../../abecs/commands/goc.js';
-import { goxCommand, type GoxRequest, type GoxResult } from '../../abecs/commands/gox.js';
-import { gpnCommand } from '../../abecs/commands/gpn.js';
-import { gtkCommand, packDigits } from '../../abecs/commands/gtk.js';
 import { tdesCbcEncrypt, tdesEncrypt } from '../../crypto/dukpt.js';
-import type { CardType, ChipDecision, PinMethod } from '../../abecs/card-params.js';
 import {
   aidTableInfoOf,
   candidateRecords,
@@ -27,22 +16,20 @@ import {
 } from '../aid-selection.js';
 import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
-import { emvDataFor, type Cryptogram } from '../emv-data.js';
+import { aidOf, emvDataFor, type Cryptogram } from '../emv-data.js';
 import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
-import { capturePin, formatAmount, swipeReadable, waitForCard, type PresentedCard } from '../interaction.js';
+import { capturePin, formatAmount, readPin, swipeReadable, waitForCard, type PresentedCard } from '../interaction.js';
 import { keyLoaded } from '../profiles.js';
-import type { CardTypeCode, DeviceState, Transaction } from '../state.js';
-import { freeTextLines } from './basic.js';
+import type { DeviceState, Transaction } from '../state.js';
+import type { CardTypeCode, ChipDecision, PinMethod } from '../wire/command.js';
+import { FCX, GCX, GED, GOX, type GcxRequest, type GcxResult, type GoxRequest, type GoxResult } from '../wire/commands/card.js';
+import { FNC, GCR, GOC, type FncDecision, type GcrRequest, type GcrResult, type GcrStart } from '../wire/commands/legacy-card.js';
+import { GPN, GTK, packDigits } from '../wire/commands/security.js';
+import type { EmvObject } from '../wire/emv.js';
+import { fixedLines, freeTextLines } from '../wire/text.js';
 
 const PIN_MIN = 4;
 const PIN_MAX = 12;
-
-const CARD_TYPES: Readonly<Record<CardTypeCode, CardType>> = {
-  '00': 'magstripe',
-  '03': 'chip',
-  '05': 'contactlessMagstripe',
-  '06': 'contactlessChip',
-};
 
 function cardTypeCodeOf(presented: PresentedCard): CardTypeCode {
   if (presented.how === 'swipe') return '00';
@@ -141,20 +128,21 @@ function failChip(device: DeviceState, presented: PresentedCard): void {
 }
 
 /**
- * PP_ICCSTAT of a magnetic read (S220 §6.9.1.1): "2" when the GCX just before answered
- * ST_CARDAPPNAV, "1" when it answered ST_DUMBCARD/ST_ERRCARD or the GCX/GOX just before answered
- * ST_ERRFALLBACK, else "0".
+ * PP_ICCSTAT (S220 §6.9.1.1) or GCR_STATCHIP (§6.8.1.1) of a magnetic read: "2" when the GCX (GCR)
+ * just before answered ST_CARDAPPNAV, "1" when it answered ST_DUMBCARD/ST_ERRCARD or the GCX/GOX
+ * (GCR/GOC) just before answered ST_ERRFALLBACK, else "0".
  */
-function iccStatusOf(device: DeviceState): number {
+function iccStatusOf(device: DeviceState, read: 'GCX' | 'GCR'): number {
   const last = device.lastCardStatus;
   if (!last) return 0;
-  if (last.command === 'GCX' && last.status === ST.CARDAPPNAV) return 2;
-  if (last.command === 'GCX' && (last.status === ST.DUMBCARD || last.status === ST.ERRCARD)) return 1;
-  return last.status === ST.ERRFALLBACK ? 1 : 0;
+  const second = read === 'GCX' ? 'GOX' : 'GOC';
+  if (last.command === read && last.status === ST.CARDAPPNAV) return 2;
+  if (last.command === read && (last.status === ST.DUMBCARD || last.status === ST.ERRCARD)) return 1;
+  return (last.command === read || last.command === second) && last.status === ST.ERRFALLBACK ? 1 : 0;
 }
 
-/** Runs a GCX/GOX and remembers the status it answers, for the next magnetic read's PP_ICCSTAT. */
-async function rememberStatus<T>(device: DeviceState, command: 'GCX' | 'GOX', run: () => Promise<T>): Promise<T> {
+/** Runs a card command and remembers the status it answers, for the next magnetic read's PP_ICCSTAT. */
+async function rememberStatus<T>(device: DeviceState, command: 'GCR' | 'GOC' | 'GCX' | 'GOX', run: () => Promise<T>): Promise<T> {
   try {
     const result = await run();
     device.lastCardStatus = { command, status: ST.OK };
@@ -172,6 +160,8 @@ async function rememberStatus<T>(device: DeviceState, command: 'GCX' | 'GOX', ru
  */
 function checkPinEntry(device: DeviceState, key: { method: PinMethod; index: number } | undefined): void {
   if (key) {
+    // The simulated PINPAD holds no (obsolete, optional) DES key: S220 §5.1.
+    if (key.method === 'dukptDes' || key.method === 'mkwkDes') throw new StatusReply(ST.ERRKEY);
     const slots = key.method === 'dukpt' ? device.keys.dukptPin : device.keys.mkPin;
     if (!keyLoaded(slots, key.index)) throw new StatusReply(ST.ERRKEY);
   }
@@ -217,29 +207,59 @@ function startTransaction(
 // ------------------------------------------------------------------------------------------------
 // GCR
 
-function gcrResult(t: Transaction): GcrResult {
+/**
+ * GCR_ACQRD (S220 §3.6.1): acquirer 01 gets the AID (N2 bytes + H32, F-padded), the label (A16)
+ * and the preferred name (A16); acquirer 02 the Application Usage Control "9F0702xxxx"; others
+ * nothing.
+ */
+function gcrAcquirerData(t: Transaction): string {
+  if (t.acquirer === 1) {
+    const aid = aidOf(t.card);
+    return String(aid.length / 2).padStart(2, '0') + aid.padEnd(32, 'F') + t.card.label.padEnd(16).slice(0, 16) + t.card.label.padEnd(16).slice(0, 16);
+  }
+  return t.acquirer === 2 ? '9F0702FF00' : '';
+}
+
+/**
+ * GCR's answer. A magnetic card returns its type, GCR_STATCHIP and tracks only; every other field
+ * is zeros (numeric) or spaces (alphanumeric) (S220 §6.8.1.1). A chip card returns the EMV
+ * fields of §6.8.1.2 / §6.8.1.3.
+ */
+function gcrResult(t: Transaction, chipStatus: number): GcrResult {
   const { card } = t;
-  const mag = t.cardType === '00';
-  const chip = t.cardType === '03';
-  const acquirerData = t.acquirer === 1 ? '0'.repeat(66) : t.acquirer === 2 ? '9F0702FF00' : '';
+  const blank = { track1: '', track3: '', pan: '', panSequence: '00', applicationLabel: '', cardholderName: '' };
+  if (t.cardType === '00') {
+    return {
+      ...blank,
+      cardType: '00',
+      chipStatus,
+      appType: 0,
+      acquirer: 0,
+      record: '',
+      track1: track1Of(card).slice(0, 76),
+      track2: track2Of(card).slice(0, 37),
+      serviceCode: '000',
+      expiry: '000000',
+      issuerCountry: '000',
+      acquirerData: '',
+    };
+  }
   return {
-    cardType: CARD_TYPES[t.cardType],
-    cardTypeCode: t.cardType,
+    ...blank,
+    cardType: t.cardType,
     chipStatus: 0,
-    appType: mag ? 0 : Number(t.appType),
+    appType: Number(t.appType),
     acquirer: t.acquirer,
-    record: mag ? '00' : t.record,
-    track1: mag ? track1Of(card).slice(0, 76) : '',
+    record: t.record,
     track2: track2Of(card).slice(0, 37),
-    track3: '',
-    pan: mag ? '' : card.pan,
-    panSequence: mag ? '00' : (card.panSequenceNumber ?? '00'),
-    applicationLabel: mag ? '' : card.label,
+    pan: card.pan,
+    panSequence: card.panSequenceNumber ?? '00',
+    applicationLabel: card.label,
     serviceCode: card.serviceCode,
-    cardholderName: chip ? card.cardholderName : '',
+    cardholderName: t.cardType === '03' ? card.cardholderName : '',
     expiry: card.expiry,
     issuerCountry: card.issuerCountry ?? '076',
-    acquirerData,
+    acquirerData: gcrAcquirerData(t),
   };
 }
 
@@ -247,13 +267,17 @@ function gcrResult(t: Transaction): GcrResult {
  * GCR: waits for a card; on a chip insertion compares GCR_TABVER with the stored version and, if
  * they differ, saves the parameters and answers 020 — a bare GCR then resumes with them.
  */
-const gcr = defineHandler(gcrCommand, async (req, ctx) => {
+const gcr = defineHandler(GCR, (req, ctx) => rememberStatus(ctx.device, 'GCR', () => readCardGcr(req, ctx)));
+
+async function readCardGcr(req: GcrRequest, ctx: CommandContext): Promise<GcrResult> {
   const { device } = ctx;
-  let start: GcrStartRequest;
+  // From the GCR/GOC before this one (S220 §6.8.1.1), read before this one's own status replaces it.
+  const chipStatus = iccStatusOf(device, 'GCR');
+  let start: GcrStart;
   if (req.resume === true) {
     const saved = device.gcrResume;
     if (!saved) throw new StatusReply(ST.INVCALL);
-    start = saved.request as GcrStartRequest;
+    start = saved.request as GcrStart;
   } else {
     start = req;
   }
@@ -267,7 +291,7 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
     ...(start.acquirer !== 0 && start.appType !== 0 ? { acquirer: start.acquirer } : {}),
   });
   // A PINPAD without an antenna ignores the contactless request (legacy profile).
-  const ctls = contactlessOn(device, start.ctlsEnabled ?? true, candidates, start.amount);
+  const ctls = contactlessOn(device, start.contactless ?? true, candidates, start.amount);
   showCardPrompt(device, start.amount, ctls);
   const presented = await waitForCard(ctx, {
     icc: true,
@@ -305,8 +329,8 @@ const gcr = defineHandler(gcrCommand, async (req, ctx) => {
   );
   if (presented.how !== 'swipe') await announceSelection(ctx, presented.card);
   maybeRemoveEarly(device, presented);
-  return gcrResult(transaction);
-});
+  return gcrResult(transaction, chipStatus);
+}
 
 // ------------------------------------------------------------------------------------------------
 // GCX
@@ -318,40 +342,43 @@ function maskPanWith(pan: string, mask: GcxRequest['panMask']): string {
   return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
 }
 
+/**
+ * GCX's answer (S220 §3.7.1, §6.9.1): a magnetic card gives PP_ICCSTAT and the incomplete tracks
+ * (no PP_ISSCNTRY / PP_CARDEXP: "não é devolvido pelo pinpad se PP_CARDTYPE = 00"); a chip card
+ * the EMV fields, PP_EMVDATA whenever SPE_TAGLIST came (possibly empty).
+ */
 function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResult {
   const { card } = t;
-  const mag = t.cardType === '00';
   const pan = maskPanWith(card.pan, req.panMask);
-  const track1 = truncatedTrack1(card).replace(card.pan, pan);
   const track2 = truncatedTrack2(card).replace(card.pan, pan);
-  const base: GcxResult = {
-    cardType: CARD_TYPES[t.cardType],
-    cardTypeCode: t.cardType,
-    track2,
-    issuerCountry: card.issuerCountry ?? '076',
-    expiry: card.expiry,
-  };
-  if (mag) return { ...base, iccStatus, track1 };
+  if (t.cardType === '00') return { cardType: '00', iccStatus, track1: truncatedTrack1(card).replace(card.pan, pan), track2 };
   return {
-    ...base,
+    cardType: t.cardType,
     aidTableInfo: t.aidTableInfo ? [...t.aidTableInfo] : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
     pan,
     panSequence: card.panSequenceNumber ?? '00',
+    track2,
+    ...(t.cardType === '03' ? { cardholderName: card.cardholderName } : {}),
     applicationLabel: card.label,
-    ...(t.cardType === '03' ? { cardholderName: card.cardholderName } : { deviceType: '00' }),
+    issuerCountry: card.issuerCountry ?? '076',
+    expiry: card.expiry,
     ...(req.tagList ? { emvData: emvDataFor(emvContext(t, 'ARQC'), req.tagList) } : {}),
+    ...(t.cardType === '03' ? {} : { deviceType: '00' }),
   };
 }
 
 /** GCX: like GCR without the table-version check; SPE_TIMEOUT and the CTLS cap end the wait. */
-const gcx = defineHandler(gcxCommand, (req, ctx) => rememberStatus(ctx.device, 'GCX', () => readCardGcx(req, ctx)));
+const gcx = defineHandler(GCX, (req, ctx) => rememberStatus(ctx.device, 'GCX', () => readCardGcx(req, ctx)));
 
 async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxResult> {
   const { device } = ctx;
   // From the GCX before this one (S220 §6.9.1.1), read before this one's own status replaces it.
-  const iccStatus = iccStatusOf(device);
+  const iccStatus = iccStatusOf(device, 'GCX');
   device.transaction = undefined;
   device.gcrResume = undefined;
+  // "O pinpad deve sempre limpar eventuais trilhas que estejam armazenadas para leitura através de GTK" (§6.9.1).
+  device.swipedCard = undefined;
+  device.emptySwipe = false;
   // "Registros candidatos" (S220 §6.9.1): SPE_AIDLIST alone, else SPE_APPTYPE and SPE_ACQREF.
   const candidates = candidatesFor(
     device,
@@ -373,8 +400,10 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
     // apagada" (S220 §6.9.1); the training simulator keeps its historical display.
     if (device.profile.name !== 'training') device.clearDisplay();
     if (!swipeReadable(device, presented.card)) {
-      // Swiped, no track read: ST_OK with no track fields (S220 §6.9.1.1); nothing for GTK/GPN.
-      return { cardType: 'magstripe', cardTypeCode: '00', iccStatus };
+      // Swiped, no track read: ST_OK with no track fields (S220 §6.9.1.1); GTK then answers ST_OK
+      // with no card data (§6.5.12), GPN "00" has no PAN.
+      device.emptySwipe = true;
+      return { cardType: '00', iccStatus };
     }
   }
   if (presented.how === 'insert') {
@@ -396,7 +425,7 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
 }
 
 /** GED: EMV data of the card read by GCX (chip or contactless). */
-const ged = defineHandler(gedCommand, (req, { device }) => {
+const ged = defineHandler(GED, (req, { device }) => {
   const t = device.transaction;
   if (!t || t.source !== 'GCX' || t.cardType === '00') throw new StatusReply(ST.INVCALL);
   return { emvData: emvDataFor(emvContext(t, t.decision ? cryptogramOf(t.decision) : 'ARQC'), req.tagList) };
@@ -415,6 +444,7 @@ function emvContext(t: Transaction, cryptogram: Cryptogram, arc?: string): Param
     date: t.date,
     atc: t.atc,
     ...(arc === undefined ? {} : { arc }),
+    ...(t.offlinePin === undefined ? {} : { offlinePin: t.offlinePin }),
   };
 }
 
@@ -436,10 +466,62 @@ function chipTransaction(device: DeviceState, source: Transaction['source']): Tr
   return t;
 }
 
+/** GOC/GOX run once per card read: "Comando GOC/GOX já foi chamado" is ST_INVCALL (§6.8.4, §6.9.3). */
+function firstAcTransaction(device: DeviceState, source: Transaction['source']): Transaction {
+  const t = chipTransaction(device, source);
+  if (t.decision !== undefined) throw new StatusReply(ST.INVCALL);
+  return t;
+}
+
 interface FirstAcResult {
   readonly decision: ChipDecision;
   readonly offlinePin: boolean;
-  readonly onlinePin: { pinBlock: string; ksn: string } | undefined;
+  readonly onlinePin: { pinBlock: Buffer; ksn: Buffer } | undefined;
+  /** Wrong offline PINs typed in this command (GOC_ERRPINOFF), and whether the PIN got blocked (GOC_PBLOCKED). */
+  readonly offlinePinErrors: number;
+  readonly pinBlocked: boolean;
+}
+
+/** Two 16-column lines of an NTM_MSG. */
+const ntm = (line1: string, line2 = ''): string => line1.padEnd(16).slice(0, 16) + line2.slice(0, 16);
+
+/**
+ * The chip verifies an offline PIN (EMV VERIFY inside the PINPAD, S220 §6.8.4, §6.9.3): a wrong
+ * one is asked again while the card's PIN try counter lasts, with the spec's notifications
+ * (abecs.md §1.7): "SENHA INVALIDA (+n TENTATIVAS)", "PROX. ERRO BLOQUEIA SENHA" before the
+ * last try, "SENHA BLOQUEADA" when none is left — then the card declines.
+ */
+async function verifyOfflinePin(
+  ctx: CommandContext,
+  t: Transaction,
+  options: { prompt: string; idleMs: number },
+): Promise<{ errors: number; blocked: boolean }> {
+  const { card } = t;
+  const { device } = ctx;
+  const initial = card.offlinePin?.tries ?? 0;
+  let errors = 0;
+  for (;;) {
+    const left = device.pinTries.get(card) ?? initial;
+    if (left === 0) {
+      await ctx.notify(ntm('SENHA BLOQUEADA'));
+      device.setLines('SENHA BLOQUEADA', '');
+      await sleep(device.timings.pinMessageMs, ctx.signal);
+      return { errors, blocked: true };
+    }
+    if (left === 1) await ctx.notify(ntm('PROX. ERRO', 'BLOQUEIA SENHA'));
+    const pin = await readPin(ctx, { prompt: options.prompt, min: PIN_MIN, max: PIN_MAX, idleMs: options.idleMs, ...(card.pin === undefined ? {} : { cardPin: card.pin }) });
+    if (pin === card.pin) {
+      device.pinTries.set(card, initial);
+      return { errors, blocked: false };
+    }
+    errors += 1;
+    device.pinTries.set(card, left - 1);
+    if (left - 1 > 0) {
+      await ctx.notify(ntm('SENHA INVALIDA', `(+${left - 1} TENTATIVAS)`));
+      device.setLines('SENHA INVALIDA', `(+${left - 1} TENTATIVAS)`);
+      await sleep(device.timings.pinMessageMs, ctx.signal);
+    }
+  }
 }
 
 async function firstGenerateAc(
@@ -453,75 +535,93 @@ async function firstGenerateAc(
   if (decision === 'approvedOffline' && options.forceOnline) decision = 'goOnline';
   let offlinePin = false;
   let onlinePin: FirstAcResult['onlinePin'];
+  let offlinePinErrors = 0;
+  let pinBlocked = false;
+  // A card whose CVM is offline PIN has the chip check it, whatever the decision will be.
+  const chipVerifiesPin = card.offlinePin !== undefined;
   if (card.requiresPin && decision !== 'declined') {
     try {
       // The key encrypts an online PIN only; an offline PIN goes to the chip (S220 §6.9.3.1).
-      checkPinEntry(ctx.device, decision === 'goOnline' ? options.key : undefined);
+      checkPinEntry(ctx.device, decision === 'goOnline' && !chipVerifiesPin ? options.key : undefined);
     } catch (error) {
       ctx.device.clearDisplay(); // "apagar o display em caso de erro" (S220 §6.9.3)
       throw error;
     }
     await ctx.notify('SOLICITE A SENHA');
     const prompt = options.prompt ?? (t.amount > 0 ? `VALOR: ${formatAmount(t.amount)}` : 'DIGITE A SENHA');
+    if (chipVerifiesPin) {
+      const verification = await verifyOfflinePin(ctx, t, { prompt, idleMs: options.idleMs });
+      offlinePinErrors = verification.errors;
+      pinBlocked = verification.blocked;
+      t.offlinePin = verification.blocked ? 'blocked' : 'verified';
+      // PIN try limit exceeded: the card's action codes decline it (AAC).
+      const final: ChipDecision = verification.blocked ? 'declined' : decision;
+      t.decision = final;
+      return { decision: final, offlinePin: !verification.blocked, onlinePin: undefined, offlinePinErrors, pinBlocked };
+    }
     const pin = await capturePin(ctx, {
       prompt,
       min: PIN_MIN,
       max: PIN_MAX,
       idleMs: options.idleMs,
-      key: options.key,
+      key: { method: options.key.method === 'dukpt' ? 'dukpt' : 'mkwk', index: options.key.index },
       pan: card.pan,
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
     // Online cards send the PIN to the issuer; offline ones have the chip verify it.
-    if (decision === 'goOnline') onlinePin = pin;
+    if (decision === 'goOnline') onlinePin = { pinBlock: Buffer.from(pin.pinBlock, 'hex'), ksn: Buffer.from(pin.ksn, 'hex') };
     else offlinePin = true;
   }
   t.decision = decision;
-  return { decision, offlinePin, onlinePin };
+  return { decision, offlinePin, onlinePin, offlinePinErrors, pinBlocked };
 }
 
-const goc = defineHandler(gocCommand, async (req, ctx) => {
-  const t = chipTransaction(ctx.device, 'GCR');
-  // For contactless the card already decided in GCR: the amount cannot change any more.
-  if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
-  t.amount = req.amount;
-  await processing(ctx);
-  const result = await firstGenerateAc(ctx, t, {
-    forceOnline: req.forceOnline,
-    key: { method: req.pinMethod, index: req.keyIndex },
-    idleMs: ctx.device.timings.pinIdleMs,
-  });
-  const tags = [...req.tags, ...(req.tags2 ?? [])];
-  return {
-    decision: result.decision,
-    signatureRequired: false,
-    offlinePinVerified: result.offlinePin,
-    offlinePinErrors: 0,
-    pinBlocked: false,
-    onlinePinCaptured: result.onlinePin !== undefined,
-    pinBlock: result.onlinePin?.pinBlock ?? '0'.repeat(16),
-    ksn: result.onlinePin?.ksn ?? '0'.repeat(20),
-    emvData: emvDataFor(emvContext(t, cryptogramOf(result.decision)), tags.length > 0 ? tags : undefined),
-  };
-});
+const goc = defineHandler(GOC, (req, ctx) =>
+  rememberStatus(ctx.device, 'GOC', async () => {
+    const t = firstAcTransaction(ctx.device, 'GCR');
+    // For contactless the card already decided in GCR: the amount cannot change any more.
+    if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
+    t.amount = req.amount;
+    await processing(ctx);
+    const result = await firstGenerateAc(ctx, t, {
+      forceOnline: req.forceOnline,
+      key: { method: req.pinMethod, index: req.keyIndex },
+      idleMs: ctx.device.timings.pinIdleMs,
+    });
+    return {
+      decision: result.decision,
+      signatureRequired: false,
+      offlinePinVerified: result.offlinePin,
+      offlinePinErrors: result.offlinePinErrors,
+      pinBlocked: result.pinBlocked,
+      onlinePinCaptured: result.onlinePin !== undefined,
+      pinBlock: result.onlinePin?.pinBlock ?? Buffer.alloc(8),
+      ksn: result.onlinePin && req.pinMethod === 'dukpt' ? result.onlinePin.ksn : Buffer.alloc(10),
+      emvData: emvDataFor(emvContext(t, cryptogramOf(result.decision)), req.tags.length > 0 ? req.tags : undefined),
+    };
+  }),
+);
 
-const gox = defineHandler(goxCommand, (req, ctx) => rememberStatus(ctx.device, 'GOX', () => goOnChipGox(req, ctx)));
+const gox = defineHandler(GOX, (req, ctx) => rememberStatus(ctx.device, 'GOX', () => goOnChipGox(req, ctx)));
 
 async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxResult> {
-  const t = chipTransaction(ctx.device, 'GCX');
+  const t = firstAcTransaction(ctx.device, 'GCX');
   // SPE_ACQREF names one of the acquirers PP_AIDTABINFO reported (S220 §3.7.3).
   const acquirers = t.aidTableInfo?.map((info) => info.acquirer) ?? [t.acquirer];
   if (!acquirers.includes(req.acquirer)) throw new StatusReply(ST.INVPARM);
-  if (req.amount !== undefined) {
-    if (t.cardType === '06' && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
-    t.amount = req.amount;
+  if (t.cardType === '06') {
+    // Processed in GCX already: amount and transaction type cannot change (S220 §6.9.3.2).
+    if (req.amount !== undefined && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
+    if (req.transactionType !== undefined && req.transactionType !== t.transactionType) throw new StatusReply(ST.INVPARM);
   }
+  if (req.amount !== undefined) t.amount = req.amount;
   await processing(ctx);
   const result = await firstGenerateAc(ctx, t, {
-    forceOnline: req.options?.forceOnline ?? false,
+    forceOnline: req.options.forceOnline,
     key: { method: req.pinMethod, index: req.keyIndex },
     idleMs: req.timeout === undefined ? ctx.device.timings.pinIdleMs : ctx.device.hostSeconds(req.timeout),
-    ...(req.pinPrompt === undefined ? {} : { prompt: req.pinPrompt.split('\n')[0] ?? '' }),
+    // SPE_DSPMSG: the PIN screen's lines up to the entry (§6.9.5.1); the simulator shows the first.
+    ...(req.pinPrompt === undefined ? {} : { prompt: freeTextLines(req.pinPrompt)[0] ?? '' }),
   });
   return {
     decision: result.decision,
@@ -538,28 +638,39 @@ async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxRes
 // ------------------------------------------------------------------------------------------------
 // FNC / FCX: the second Generate AC
 
-/** Issuer script results: 5 bytes per script (result 20h = performed, then the script id). */
-function scriptResults(issuerData: Buffer | undefined): Buffer {
-  if (!issuerData || issuerData.length === 0) return Buffer.alloc(0);
-  const scripts = decodeEmvTlv(issuerData, 'MALFORMED_COMMAND').filter((item) => item.tag === '71' || item.tag === '72');
-  return Buffer.concat(scripts.map(() => Buffer.from('2000000000', 'hex')));
+/** Issuer script results: 5 bytes per script in the issuer data (result 20h = performed, then the script id). */
+function scriptResults(issuerData: readonly EmvObject[] | undefined): Buffer {
+  const scripts = (issuerData ?? []).filter((item) => item.tag === '71' || item.tag === '72');
+  return Buffer.concat(scripts.slice(0, 10).map(() => Buffer.from('2000000000', 'hex')));
 }
 
-/** What the card does with the host's answer: 'approved' unless declined or the card refuses. */
+/** What the chip does with the host's answer: 'approved' unless declined or the card refuses. */
 function secondGenerateAc(t: Transaction, hostApproved: boolean | undefined): 'approved' | 'declinedByCard' | 'declinedByHost' {
   t.finished = true;
-  if (t.decision === 'approvedOffline') return 'approved';
-  if (t.decision === 'declined') return 'declinedByCard';
   if (hostApproved === undefined) return 'declinedByCard'; // no host answer: the card declines
   if (!hostApproved) return 'declinedByHost';
   return t.card.refuseAfterOnline ? 'declinedByCard' : 'approved';
 }
 
-const fnc = defineHandler(fncCommand, (req, { device }) => {
+/**
+ * FNC (S220 §6.8.5): after an offline decision in GOC, the same decision and no EMV data
+ * (§6.8.5.1); for a contactless card, the host's decision echoed, no EMV data (§6.8.5.4);
+ * otherwise the chip's second Generate AC (§6.8.5.2, §6.8.5.3).
+ */
+const fnc = defineHandler(FNC, (req, { device }) => {
   const t = chipTransaction(device, 'GCR');
   if (!t.decision) throw new StatusReply(ST.INVCALL);
-  const hostApproved =
-    req.communication === 'failed' ? undefined : req.communication === 'approvedWithArc' || req.arc === '00';
+  const hostApproved = req.communication === 'failed' ? undefined : req.communication === 'approvedWithArc' || req.arc === '00';
+  const none = { emvData: Buffer.alloc(0), issuerScriptResults: Buffer.alloc(0) };
+  if (t.decision !== 'goOnline') {
+    t.finished = true;
+    return { decision: (t.decision === 'approvedOffline' ? 'approved' : 'declinedByCard') as FncDecision, ...none };
+  }
+  if (t.cardType === '06') {
+    t.finished = true;
+    const decision: FncDecision = hostApproved === undefined ? 'declinedByCard' : hostApproved ? 'approved' : 'declinedByHost';
+    return { decision, ...none };
+  }
   const decision: FncDecision = secondGenerateAc(t, hostApproved);
   const arc = req.communication === 'failed' ? 'Z3' : req.arc;
   return {
@@ -569,17 +680,31 @@ const fnc = defineHandler(fncCommand, (req, { device }) => {
   };
 });
 
-const fcx = defineHandler(fcxCommand, (req, { device }) => {
+/**
+ * FCX (S220 §6.9.4): after an offline decision in GOX, approved only when GOX approved and the
+ * host did too (§6.9.4.1); for a contactless card, the host's decision echoed (§6.9.4.4);
+ * otherwise the chip's second Generate AC (§6.9.4.2, §6.9.4.3).
+ */
+const fcx = defineHandler(FCX, (req, { device }) => {
   const t = chipTransaction(device, 'GCX');
   if (!t.decision) throw new StatusReply(ST.INVCALL);
-  if (req.outcome !== 'noHostResponse' && req.arc === undefined) throw new StatusReply(ST.MANDAT);
+  const scripts = req.emvData ? scriptResults(req.emvData) : undefined;
+  if (t.decision !== 'goOnline' || t.cardType === '06') {
+    t.finished = true;
+    const approved = req.outcome === 'approved' && (t.cardType === '06' || t.decision === 'approvedOffline');
+    return {
+      decision: approved ? ('approved' as const) : ('declined' as const),
+      ...(req.tagList ? { emvData: t.cardType === '06' ? Buffer.alloc(0) : emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList) } : {}),
+      ...(scripts ? { issuerScriptResults: scripts } : {}),
+    };
+  }
   const hostApproved = req.outcome === 'noHostResponse' ? undefined : req.outcome === 'approved';
   const decision = secondGenerateAc(t, hostApproved);
   const arc = req.arc ?? 'Z3';
   return {
     decision: decision === 'approved' ? ('approved' as const) : ('declined' as const),
     emvData: emvDataFor(emvContext(t, decision === 'approved' ? 'TC' : 'AAC', arc), req.tagList),
-    issuerScriptResults: scriptResults(req.emvData),
+    ...(scripts ? { issuerScriptResults: scripts } : {}),
   };
 });
 
@@ -587,7 +712,7 @@ const fcx = defineHandler(fcxCommand, (req, { device }) => {
 // GPN
 
 /** GPN: PIN for a given PAN, or (PANLEN "00") for the card read by CEX/GCX/GCR. */
-const gpn = defineHandler(gpnCommand, async (req, ctx) => {
+const gpn = defineHandler(GPN, async (req, ctx) => {
   const { device } = ctx;
   const stored = device.transaction?.card ?? device.swipedCard;
   // PANLEN "00" uses the card read by CEX/GCX, while GTK has not taken its tracks (S220 §6.5.11).
@@ -595,18 +720,19 @@ const gpn = defineHandler(gpnCommand, async (req, ctx) => {
   if (req.pan === undefined && (!stored || cardGone)) throw new StatusReply(ST.INVCALL);
   // "Deve-se verificar a existência da chave [...] antes da captura dos dados" (S220 §6.5.11).
   checkPinEntry(device, { method: req.method, index: req.keyIndex });
-  const lines = [req.message.slice(0, 16).trimEnd(), req.message.slice(16).trimEnd()];
+  const [line1, line2] = fixedLines(req.message).map((line) => line.trimEnd());
   try {
-    return await capturePin(ctx, {
-      prompt: lines[0] ?? '',
-      label: lines[1] || 'SENHA:',
+    const pin = await capturePin(ctx, {
+      prompt: line1 ?? '',
+      label: line2 || 'SENHA:',
       min: req.minDigits,
       max: req.maxDigits,
       idleMs: device.timings.pinIdleMs,
-      key: { method: req.method, index: req.keyIndex },
+      key: { method: req.method === 'dukpt' ? 'dukpt' : 'mkwk', index: req.keyIndex },
       pan: req.pan ?? stored!.pan,
       ...(stored?.pin === undefined ? {} : { cardPin: stored.pin }),
     });
+    return { pinBlock: Buffer.from(pin.pinBlock, 'hex'), ksn: Buffer.from(pin.ksn, 'hex') };
   } finally {
     if (!ctx.signal.aborted) device.clearDisplay();
   }
@@ -615,50 +741,64 @@ const gpn = defineHandler(gpnCommand, async (req, ctx) => {
 // ------------------------------------------------------------------------------------------------
 // GTK
 
+type TrackName = 'pan' | 'track1' | 'track2' | 'track3';
+
+/**
+ * One field of GTK under encryption (S220 §5.4.2): the first characters left in clear as
+ * SPE_OPNDIG asks (track 1: the format character and then the digits, §5.4.2.1; PAN and tracks
+ * 2/3: two digits a byte, §5.4.2.2), the rest filled to a multiple of 8 bytes (00h for track 1,
+ * Fh nibbles for the others) and encrypted.
+ */
+function sealField(name: TrackName, clear: Buffer, openDigits: number, encrypt: (data: Buffer) => Buffer): Buffer {
+  const open = name === 'track1' ? (openDigits > 0 ? 1 + openDigits : 0) : openDigits / 2;
+  const head = clear.subarray(0, Math.min(open, clear.length));
+  const rest = clear.subarray(head.length);
+  const filler = Buffer.alloc((8 - (rest.length % 8)) % 8, name === 'track1' ? 0x00 : 0xff);
+  return Buffer.concat([head, encrypt(Buffer.concat([rest, filler]))]);
+}
+
 /**
  * GTK: the PAN and full tracks of the card CEX or GCX read, once (S220 §6.5.12), packed and
  * encrypted as §5.4.2 says — under DUKPT ECB every field with the same data key and KSN
- * (§6.3.4.2), under DUKPT CBC each field with a key of its own. MK/WK methods are refused with
- * ST_INVPARM: the simulator holds no master keys to open a working key with. (A swipe with no
- * readable track left nothing to read: ST_INVCALL here, where S220 §6.5.12 has ST_OK with no card
- * field — a host never asks after such a read.)
+ * (§6.3.4.2), under DUKPT CBC each field with a key of its own. The MK/WK and random-key methods
+ * are refused with ST_INVPARM: the simulator holds no master keys to open a working key with and
+ * does not implement the RSA key exchange. A swipe with no readable track leaves nothing to read:
+ * ST_OK with no card field (§6.5.12), once.
  */
-const gtk = defineHandler(gtkCommand, (req, { device }) => {
+const gtk = defineHandler(GTK, (req, { device }) => {
   const t = device.transaction;
   const card = t !== undefined ? (t.tracksRead ? undefined : t.card) : device.swipedTracksRead ? undefined : device.swipedCard;
-  if (card === undefined) throw new StatusReply(ST.INVCALL);
+  if (card === undefined) {
+    if (t === undefined && device.emptySwipe) {
+      device.emptySwipe = false;
+      return {};
+    }
+    throw new StatusReply(ST.INVCALL);
+  }
   const encryption = req.encryption;
   if (encryption !== undefined) {
-    if (!encryption.method.startsWith('dukpt')) throw new StatusReply(ST.INVPARM);
-    if (!keyLoaded(device.keys.dukptData, encryption.keyIndex)) throw new StatusReply(ST.ERRKEY);
+    if (encryption.method !== 'dukptEcb' && encryption.method !== 'dukptCbc') throw new StatusReply(ST.INVPARM);
+    if (!keyLoaded(device.keys.dukptData, encryption.keyIndex!)) throw new StatusReply(ST.ERRKEY);
   }
   // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
   if (t !== undefined) t.tracksRead = true;
   else device.swipedTracksRead = true;
-  const clear: { pan?: Buffer; track1?: Buffer; track2?: Buffer; track3?: Buffer } = {
+  const clear: Partial<Record<TrackName, Buffer>> = {
     ...(req.tracks.pan ? { pan: packDigits(card.pan) } : {}),
-    ...(req.tracks.track1 ? { track1: padTo8(Buffer.from(track1Of(card), 'latin1')) } : {}),
+    ...(req.tracks.track1 ? { track1: Buffer.from(track1Of(card), 'latin1') } : {}),
     ...(req.tracks.track2 ? { track2: packDigits(track2Of(card)) } : {}),
   };
   if (encryption === undefined) return clear;
-  const fields = Object.entries(clear) as Array<[keyof typeof clear, Buffer]>;
-  const out: Record<string, Buffer> = {};
-  const ksns: Record<string, Buffer> = {};
+  const out: Partial<Record<TrackName, Buffer>> = {};
+  const ksns: Partial<Record<TrackName, Buffer>> = {};
   const cbc = encryption.method === 'dukptCbc';
   let shared: { ksn: Buffer; key: Buffer } | undefined;
-  for (const [name, value] of fields) {
-    const { ksn, key } = cbc ? device.dukpt.use('data', encryption.keyIndex) : (shared ??= device.dukpt.use('data', encryption.keyIndex));
-    const open = Math.min(encryption.openDigits ?? 0, name === 'track1' ? 0 : 8) / 2;
-    const sealed = cbc ? tdesCbcEncrypt(key, value.subarray(open), encryption.iv) : tdesEncrypt(key, value.subarray(open));
-    out[name] = Buffer.concat([value.subarray(0, open), sealed]).subarray(0, value.length);
+  for (const [name, value] of Object.entries(clear) as Array<[TrackName, Buffer]>) {
+    const { ksn, key } = cbc ? device.dukpt.use('data', encryption.keyIndex!) : (shared ??= device.dukpt.use('data', encryption.keyIndex!));
+    out[name] = sealField(name, value, encryption.openDigits, (data) => (cbc ? tdesCbcEncrypt(key, data, encryption.iv) : tdesEncrypt(key, data)));
     ksns[name] = ksn;
   }
   return { ...out, ksns };
 });
-
-/** Track 1 (ASCII) filled with 00h to a multiple of 8 bytes (S220 §5.4.2.1). */
-function padTo8(value: Buffer): Buffer {
-  return Buffer.concat([value, Buffer.alloc((8 - (value.length % 8)) % 8)]);
-}
 
 export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn, gtk];

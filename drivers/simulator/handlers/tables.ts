@@ -1,21 +1,21 @@
 /**
  * GIX (device information) and the EMV table commands GTS, TLI, TLR, TLE (abecs.md §3.4, §3.13).
  */
-import { gixCommand, type GixItem } from '../../abecs/commands/gix.js';
-import { gtsCommand } from '../../abecs/commands/gts.js';
-import { tleCommand } from '../../abecs/commands/tle.js';
-import { tliCommand } from '../../abecs/commands/tli.js';
-import { tlrCommand } from '../../abecs/commands/tlr.js';
-import { PP, ppKsnTdesData, ppKsnTdesPin, ppTableVersion } from '../../abecs/ids.js';
 import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
 import { keyLoaded, keyMapOf } from '../profiles.js';
 import type { DeviceState } from '../state.js';
-import { MANAGER_VERSION } from './basic.js';
+import { GIX } from '../wire/commands/control.js';
+import { GTS, TLE, TLI, TLR } from '../wire/commands/tables.js';
+import { indexedId, PP } from '../wire/ids.js';
+import type { TlvItem } from '../wire/tlv.js';
+import { kernelVersions, MANAGER_VERSION } from './basic.js';
+
+type GixItem = TlvItem;
 
 /** Bytes the simulator pretends to have free for table records. */
 const TABLE_MEMORY = 256 * 1024;
 /** The reserved key maps (8030h, 8031h, 8034h) the PPC-930 fills with '0' in its GIX answer. */
-const RESERVED_MAPS = [0x8030, 0x8031, 0x8034] as const;
+const RESERVED_MAPS = [PP.MKDESP, PP.MKDESD, PP.DKPTDESP] as const;
 
 const text = (id: number, value: string): GixItem => ({ id, value: Buffer.from(value, 'latin1') });
 
@@ -36,6 +36,7 @@ function standardItems(device: DeviceState): GixItem[] {
   if (device.profile.name === 'ppc930') return ppc930Items(device);
   const id = device.identity;
   const version = MANAGER_VERSION.padEnd(16);
+  const kernels = kernelVersions(device);
   return [
     text(PP.SERNUM, id.serialNumber.slice(0, 32)),
     text(PP.PARTNBR, id.partNumber.slice(0, 32)),
@@ -49,10 +50,10 @@ function standardItems(device: DeviceState): GixItem[] {
     text(PP.APPVERS, version),
     text(PP.GENVERS, version),
     text(PP.CTLSCAPAB, '2469'),
-    text(PP.KRNLVER, 'SIM EMV 1.0'),
-    text(PP.CTLSVER, 'SIM CTLS 1.0'),
-    text(PP.MCTLSVER, 'SIM MC 1.0'),
-    text(PP.VCTLSVER, 'SIM VISA 1.0'),
+    text(PP.KRNLVER, kernels.kernel),
+    text(PP.CTLSVER, kernels.contactless),
+    text(PP.MCTLSVER, kernels.mastercard),
+    text(PP.VCTLSVER, kernels.visa),
     text(PP.DSPTXTSZ, textSize(device)),
     text(PP.DSPGRSZ, device.profile.graphicSize),
     text(PP.MFSUP, '000'),
@@ -72,6 +73,7 @@ function standardItems(device: DeviceState): GixItem[] {
 function ppc930Items(device: DeviceState): GixItem[] {
   const id = device.identity;
   const version = '002.14 200921   ';
+  const kernels = kernelVersions(device);
   const reserved = new Map(RESERVED_MAPS.map((mapId) => [mapId, text(mapId, '0'.repeat(100))]));
   return [
     text(PP.SERNUM, id.serialNumber.slice(0, 32)),
@@ -84,21 +86,21 @@ function ppc930Items(device: DeviceState): GixItem[] {
     text(PP.MANVERS, version),
     text(PP.APPVERS, version),
     text(PP.GENVERS, version),
-    text(PP.KRNLVER, '1.19'),
-    text(PP.CTLSVER, '1.0.3-20170613'),
+    text(PP.KRNLVER, kernels.kernel),
+    text(PP.CTLSVER, kernels.contactless),
     text(PP.PUREVER, '1.0.1-20180614'),
-    text(PP.MCTLSVER, '3.0.3-20170613'),
-    text(PP.VCTLSVER, '1.0.2-20171120'),
+    text(PP.MCTLSVER, kernels.mastercard),
+    text(PP.VCTLSVER, kernels.visa),
     text(PP.AECTLSVER, '1.0.1-20170601'),
     text(PP.DPCTLSVER, '1.0.0-20150224'),
     text(PP.DSPTXTSZ, textSize(device)),
     text(PP.DSPGRSZ, device.profile.graphicSize),
     text(PP.MFSUP, '11'),
-    reserved.get(0x8030)!,
-    reserved.get(0x8031)!,
+    reserved.get(PP.MKDESP)!,
+    reserved.get(PP.MKDESD)!,
     text(PP.MKTDESP, keyMapOf(device.keys.mkPin)),
     text(PP.MKTDESD, keyMapOf(device.keys.mkData)),
-    reserved.get(0x8034)!,
+    reserved.get(PP.DKPTDESP)!,
     text(PP.DKPTTDESP, keyMapOf(device.keys.dukptPin)),
     text(PP.DKPTTDESD, keyMapOf(device.keys.dukptData)),
     tlrMemory(),
@@ -112,14 +114,14 @@ function ppc930Items(device: DeviceState): GixItem[] {
 function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id: number): GixItem | undefined {
   const known = standard.get(id);
   if (known) return known;
-  const slot = id & 0xff;
-  if (slot <= 99) {
-    if (id === ppKsnTdesPin(slot)) return keyLoaded(device.keys.dukptPin, slot) ? { id, value: device.dukpt.currentKsn(id === ppKsnTdesPin(slot) ? 'pin' : 'data', slot) } : undefined;
-    if (id === ppKsnTdesData(slot)) return keyLoaded(device.keys.dukptData, slot) ? { id, value: device.dukpt.currentKsn(id === ppKsnTdesPin(slot) ? 'pin' : 'data', slot) } : undefined;
-    if (id === ppTableVersion(slot)) {
-      const loaded = device.tables.loaded().find((entry) => entry.acquirer === slot);
-      return loaded ? text(id, loaded.version) : undefined;
-    }
+  const pinSlot = indexedId(id, 0x9100);
+  if (pinSlot !== undefined) return keyLoaded(device.keys.dukptPin, pinSlot) ? { id, value: device.dukpt.currentKsn('pin', pinSlot) } : undefined;
+  const dataSlot = indexedId(id, 0x9200);
+  if (dataSlot !== undefined) return keyLoaded(device.keys.dukptData, dataSlot) ? { id, value: device.dukpt.currentKsn('data', dataSlot) } : undefined;
+  const acquirer = indexedId(id, 0x9300);
+  if (acquirer !== undefined) {
+    const loaded = device.tables.loaded().find((entry) => entry.acquirer === acquirer);
+    return loaded ? text(id, loaded.version) : undefined;
   }
   return undefined;
 }
@@ -129,7 +131,7 @@ function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id
  * §6.4.3). Without SPE_IDLIST: every standard item, as the PPC-930 did, or ST_MANDAT on a
  * PINPAD that follows §6.4.3 to the letter (strict profile).
  */
-const gix = defineHandler(gixCommand, (req, { device }) => {
+const gix = defineHandler(GIX, (req, { device }) => {
   const standard = standardItems(device);
   if (!req.ids) {
     if (device.profile.gixNeedsIdList) throw new StatusReply(ST.MANDAT);
@@ -144,19 +146,19 @@ const gix = defineHandler(gixCommand, (req, { device }) => {
   return { items };
 });
 
-const gts = defineHandler(gtsCommand, (req, { device }) => ({ tableVersion: device.tables.version(req.acquirer) }));
+const gts = defineHandler(GTS, (req, { device }) => ({ tableVersion: device.tables.version(req.acquirer) }));
 
 /** TLI: starts a load; 020 when the version differs (both mean "go on with TLR/TLE"). */
-const tli = defineHandler(tliCommand, (req, { device }) => ({
+const tli = defineHandler(TLI, (req, { device }) => ({
   versionDiffers: device.tables.begin(req.acquirer, req.tableVersion),
 }));
 
-const tlr = defineHandler(tlrCommand, (req, { device }) => {
+const tlr = defineHandler(TLR, (req, { device }) => {
   if (!device.tables.add(req.records)) throw new StatusReply(ST.INVCALL);
   return {};
 });
 
-const tle = defineHandler(tleCommand, (_req, { device }) => {
+const tle = defineHandler(TLE, (_req, { device }) => {
   if (!device.tables.commit()) throw new StatusReply(ST.INVCALL);
   return {};
 });
