@@ -303,3 +303,19 @@ export function cardSaleData(summary: CardReadSummary, verification: CardVerific
   };
   return { card, authorization };
 }
+
+/**
+ * Whether the card blocked its PIN in this first GENERATE AC: TVR (tag 95) byte 3 bit 6, "PIN
+ * try limit exceeded" (EMV Book 3 Annex C5) — set by the chip's offline PIN check after the
+ * last wrong PIN, or when the counter was already at zero. GOX says nothing else about it.
+ */
+export function pinTryLimitExceeded(chip: Pick<GoxResult, 'emvData'>): boolean {
+  if (chip.emvData === undefined) return false;
+  let tvr: Buffer | undefined;
+  try {
+    tvr = decodeEmvTlv(chip.emvData).find((item) => item.tag === '95')?.value;
+  } catch {
+    return false;
+  }
+  return tvr !== undefined && tvr.length === 5 && (tvr[2]! & 0x20) !== 0;
+}

@@ -41,6 +41,7 @@ import {
   COMPLETION_TAGS,
   cardSaleData,
   emvDataHex,
+  pinTryLimitExceeded,
   serviceCodeOf,
   summarizeCardRead,
   type CardReadSummary,
@@ -524,6 +525,10 @@ export class PinpadSale {
           this.wait(signal, this.timeouts.pinMs + HOST_GRACE_MS),
         ),
       );
+      if (chip.decision === 'declined' && pinTryLimitExceeded(chip)) {
+        // The wrong PINs were typed on the PINPAD ("SENHA INVALIDA"…); the chip now refuses.
+        throw new SaleStepError('PIN_BLOCKED', 'chip', { message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).' });
+      }
       const data = await this.step('chip', () => cardSaleData(read, { chip }));
       const chipDecision = CHIP_DECISIONS[chip.decision];
       return { ...data, chipDecision, needsChipCompletion: chipDecision === 'online' };

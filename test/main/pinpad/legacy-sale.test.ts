@@ -200,6 +200,20 @@ describe('the PIN key on a legacy PINPAD', () => {
   });
 });
 
+describe('an offline PIN on a legacy PINPAD', () => {
+  it('ends with PIN_BLOCKED when GOC says the chip blocked the PIN (GOC_PBLOCKED, TVR)', async () => {
+    const { sim, sale } = await rig();
+    await sale.prepare({ paymentType: 'credit' });
+    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((error: unknown) => error);
+    await displayed(sim, /INSIRA OU PASSE/);
+    sim.insertCard('eloOfflinePinLastTry');
+    await displayed(sim, /SENHA/);
+    sim.keypad.type('9999');
+    sim.keypad.press('enter');
+    expect(await reading).toMatchObject({ code: 'PIN_BLOCKED', step: 'chip' });
+  });
+});
+
 describe('a swiped card on a legacy PINPAD', () => {
   it('asks for the PIN of a debit sale with GPN, and sends no GTK (no encrypted card data on 1.08)', async () => {
     const { sim, sale, sent } = await rig();

@@ -151,3 +151,57 @@ describe('card rules', () => {
     expect(error).toMatchObject({ code: 'PIN_ENTRY_BUSY', step: 'chip' });
   });
 });
+
+describe('a PIN the chip verifies (offline PIN)', () => {
+  it('asks again after a wrong PIN, saying how many tries are left, and goes on with the right one', async () => {
+    const { sim, sale, messages } = await rig();
+    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    await displayed(sim, /INSIRA/);
+    sim.insertCard('eloOfflinePin');
+    await displayed(sim, /^VALOR: 19,90\nSENHA:/);
+    sim.keypad.type('9999');
+    sim.keypad.press('enter');
+    await displayed(sim, /^SENHA INVALIDA\n\(\+2 TENTATIVAS\)$/);
+    await displayed(sim, /^VALOR: 19,90\nSENHA:/);
+    typePin(sim);
+    const read = await reading;
+    expect(read.authorization).toMatchObject({ entry_mode: 'chip', cardholder_verification: 'offline_pin' });
+    // The chip checked the PIN: nothing of it travels to the authorizer.
+    expect(read.authorization.pin_block).toBeUndefined();
+    expect(messages.some((text) => /SENHA INVALIDA/.test(text))).toBe(true);
+  });
+
+  it('ends with PIN_BLOCKED when the last try is wrong, after the PINPAD warned of it', async () => {
+    const { sim, sale, messages } = await rig();
+    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    await displayed(sim, /INSIRA/);
+    sim.insertCard('eloOfflinePinLastTry');
+    await displayed(sim, /SENHA:/);
+    await expect.poll(() => messages.join(' | ')).toMatch(/PROX\. ERRO.*BLOQUEIA SENHA/);
+    sim.keypad.type('9999');
+    sim.keypad.press('enter');
+    await displayed(sim, /^SENHA BLOQUEADA/);
+    const error = await reading;
+    expect(error).toBeInstanceOf(SaleStepError);
+    expect(error).toMatchObject({ code: 'PIN_BLOCKED', step: 'chip', cashierMessage: 'Senha bloqueada. O cliente deve procurar o banco emissor do cartão.' });
+  });
+
+  it('ends with PIN_BLOCKED without asking for a PIN when the card’s PIN is already blocked', async () => {
+    const { sim, sale } = await rig();
+    sim.insertCard('eloOfflinePinLastTry');
+    const first = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    await displayed(sim, /SENHA:/);
+    sim.keypad.type('0000');
+    sim.keypad.press('enter');
+    expect(await first).toMatchObject({ code: 'PIN_BLOCKED' });
+    sim.removeCard();
+
+    const shown: string[] = [];
+    sim.on('display', ({ lines }) => shown.push(lines.join('\n')));
+    sim.insertCard('eloOfflinePinLastTry');
+    const again = await sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 'PIN_BLOCKED', step: 'chip' });
+    expect(shown).toContain('SENHA BLOQUEADA\n');
+    expect(shown.some((screen) => /SENHA:/.test(screen))).toBe(false);
+  });
+});
