@@ -18,6 +18,11 @@ const AIDS: Readonly<Record<SimCard['brand'], { credit: string; debit: string }>
   elo: { credit: 'A0000004941010', debit: 'A0000004942010' },
 };
 
+/** The credit and debit AIDs of a brand. */
+export function aidsOf(brand: SimCard['brand']): { readonly credit: string; readonly debit: string } {
+  return AIDS[brand];
+}
+
 export function aidOf(card: SimCard): string {
   const aids = AIDS[card.brand];
   return applicationTypeOf(card) === '02' ? aids.debit : aids.credit;

@@ -112,11 +112,14 @@ export interface SimulatorProfile {
   /**
    * Like a real PINPAD, this device selects chip applications only from loaded AID tables
    * (S220 §6.8.1, §6.9.1): with none, a chip or contactless read answers ST_CARDAPPNAV. The
-   * training simulator invents the match instead, so training works without tables. For now
-   * the behaviour is switched on by the `requireTables` option only (default false); once hosts
-   * load tables at attach, this flag becomes its default.
+   * training simulator invents the match instead, so training works without tables.
    */
   readonly requiresAidTables: boolean;
+  /**
+   * The acquirer whose AID records the device holds when it arrives at the store (loaded by the
+   * store's TEF; factory-tables.ts), unless `requireTables` says otherwise. Undefined: none.
+   */
+  readonly factoryAcquirer?: number;
 }
 
 const SLOT_01: ReadonlySet<number> = new Set([1]);
@@ -192,6 +195,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     tableVersions: {},
     reservedKeyMaps: false,
     requiresAidTables: true,
+    factoryAcquirer: 1,
   },
   ppc930: {
     name: 'ppc930',
@@ -225,6 +229,8 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     tableVersions: { 0: '1807202408', 4: '1807202408', 6: '1807202408' },
     reservedKeyMaps: true,
     requiresAidTables: true,
+    // The trace's PP_TABVER04 and 06: acquirer 04 is one this store's TEF loaded.
+    factoryAcquirer: 4,
   },
   legacy: {
     name: 'legacy',
@@ -254,6 +260,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     tableVersions: {},
     reservedKeyMaps: false,
     requiresAidTables: true,
+    factoryAcquirer: 1,
   },
 } satisfies Record<SimulatorProfileName, SimulatorProfile>);
 

@@ -34,6 +34,7 @@ import {
   type SimulatorProfileName,
 } from './profiles.js';
 import { SimulatorSession } from './session.js';
+import { factoryAidRecords } from './factory-tables.js';
 import {
   DEFAULT_SIMULATOR_TIMINGS,
   DeviceState,
@@ -61,11 +62,12 @@ export interface PinpadSimulatorOptions {
   /** GPN/GOX/GOC refuse PIN entry with ST_PINBUSY (044), as a PINPAD rate-limiting PINs does. */
   readonly pinBusy?: boolean;
   /**
-   * A profile that needs EMV tables (strict, ppc930, legacy: `requiresAidTables`) answers a chip
-   * or contactless read with ST_CARDAPPNAV while it holds no AID record, as a real PINPAD does
-   * (S220 §6.8.1, §6.9.1). False by default for now, so sales on those profiles work without a
-   * table load; it should default to true once the host loads tables at attach. The training
-   * profile never needs tables.
+   * A profile that needs EMV tables (strict, ppc930, legacy: `requiresAidTables`) selects chip
+   * and contactless applications only from its loaded AID records, as a real PINPAD does (S220
+   * §6.8.1, §6.9.1), and answers ST_CARDAPPNAV when none matches. By default (undefined) it
+   * holds the factory tables a store's TEF would have loaded (factory-tables.ts); true: it holds
+   * none until a host loads some (a PINPAD fresh from the box); false: the simulator invents the
+   * match from the card's brand, as the training profile always does.
    */
   readonly requireTables?: boolean;
   readonly serialNumber?: string;
@@ -182,11 +184,12 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       scaledTimings(timeScale, options.timings),
       options.logger ?? silentLogger,
       options.tableVersions ?? profile.tableVersions,
+      options.requireTables === undefined && profile.factoryAcquirer !== undefined ? factoryAidRecords(profile.factoryAcquirer) : [],
       auto ? resolveAutoCustomer(auto) : undefined,
       timeScale,
       profile,
       resolveKeys(profile, options.keySlots),
-      { pinBusy: options.pinBusy === true, requireTables: options.requireTables === true && profile.requiresAidTables },
+      { pinBusy: options.pinBusy === true, requireTables: (options.requireTables ?? true) && profile.requiresAidTables },
     );
     this.linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {

@@ -10,7 +10,7 @@ import type { SimCard } from './cards.js';
 import { CustomerEvents, Keypad } from './customer.js';
 import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from './profiles.js';
 import { SimulatedDukptKeys } from './keys.js';
-import { EmvTableStore } from './tables.js';
+import { EmvTableStore, type TableRecord } from './tables.js';
 import { DISPLAY_COLUMNS, fixedLines } from './wire/text.js';
 
 export interface SimulatorIdentity {
@@ -163,6 +163,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     readonly timings: SimulatorTimings,
     readonly logger: DriverLogger = silentLogger,
     tableVersions: Readonly<Record<number, string>> = {},
+    preloadedTables: readonly TableRecord[] = [],
     readonly autoCustomer: AutoCustomer | undefined = undefined,
     /** Multiplies time limits the host gives in seconds (SPE_TIMEOUT), so tests can run fast. */
     readonly timeScale = 1,
@@ -171,7 +172,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     readonly scenario: DeviceScenario = {},
   ) {
     super();
-    this.tables = new EmvTableStore(tableVersions);
+    this.tables = new EmvTableStore(tableVersions, preloadedTables);
     this.dukpt = new SimulatedDukptKeys(identity.serialNumber);
     this.keys = keys;
     this.shown = Array.from({ length: profile.display.lines }, () => '');

@@ -26,8 +26,11 @@ export class EmvTableStore {
   /** Decoded AID records of every acquirer, rebuilt on each commit. */
   private aids: readonly AidRecord[] = [];
 
-  constructor(initial: Readonly<Record<number, string>> = {}) {
+  /** `initial`: versions per acquirer; `preloaded`: records already committed (factory tables). */
+  constructor(initial: Readonly<Record<number, string>> = {}, preloaded: readonly TableRecord[] = []) {
     for (const [acquirer, version] of Object.entries(initial)) this.versions.set(Number(acquirer), version);
+    for (const record of preloaded) this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
+    this.aids = decodeAids(this.records);
   }
 
   /**

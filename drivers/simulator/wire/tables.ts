@@ -165,3 +165,60 @@ export function decodeAidRecord(record: TableRecord): AidRecord | undefined {
     contactlessMobileTransactionLimit: hexNumber('T1_CTLSMBTLIM') ?? transactionLimit,
   };
 }
+
+/** What a store's TEF typically puts in an AID record; the rest takes the layout's neutral value. */
+export interface AidRecordFields {
+  readonly acquirer: number;
+  readonly record: string;
+  readonly aid: string;
+  readonly applicationType: number;
+  readonly label: string;
+  /** T1_CTLSMODE: "0" no contactless, "1"–"9" a kernel. */
+  readonly contactlessMode: string;
+  /** T1_CTLSTRNLIM (and T1_CTLSMBTLIM), in cents. */
+  readonly contactlessLimit: number;
+}
+
+const hex8 = (cents: number): string => cents.toString(16).toUpperCase().padStart(8, '0');
+
+/**
+ * A 340-byte AID record (§4.1.1) laid out field by field from AID_LAYOUT: the records a
+ * PINPAD already holds when it arrives at the store (profiles' factory tables). Brazilian
+ * terminal values: country 076, currency 986 exponent 2, terminal type 22, MCC 5999.
+ */
+export function encodeAidRecord(fields: AidRecordFields): TableRecord {
+  const values: Readonly<Record<string, string>> = {
+    T1_AIDLEN: String(fields.aid.length / 2).padStart(2, '0'),
+    T1_AID: fields.aid.toUpperCase().padEnd(32, '0'),
+    T1_APPTYPE: String(fields.applicationType).padStart(2, '0'),
+    T1_DEFLABEL: fields.label.padEnd(16).slice(0, 16),
+    T1_ICCSTD: '03',
+    T1_APPVER1: '008C',
+    T1_APPVER2: '008C',
+    T1_APPVER3: '008C',
+    T1_TRMCNTRY: '076',
+    T1_TRNCURR: '986',
+    T1_TRNCRREXP: '2',
+    T1_MCC: '5999',
+    T1_TRMCAPAB: 'E0F0C8',
+    T1_ADDTRMCP: '7000F0A001',
+    T1_TRMTYP: '22',
+    T1_TACDEF: 'DC4000A800',
+    T1_TACDEN: '0010000000',
+    T1_TACONL: 'DC4004F800',
+    T1_TCC: 'R',
+    T1_CTLSZEROAM: '0',
+    T1_CTLSMODE: fields.contactlessMode,
+    T1_CTLSTRNLIM: hex8(fields.contactlessLimit),
+    T1_CTLSCVMLIM: hex8(20_000),
+    T1_ARCOFFLN: 'Y1Z1Y3Z3',
+    T1_CTLSTRMCP: 'E0F0C8',
+    T1_CTLSADDTC: '7000F0A001',
+    T1_CTLSMBTLIM: hex8(fields.contactlessLimit),
+  };
+  const neutral: Readonly<Record<Format, string>> = { N: '0', A: ' ', S: ' ', H: '0' };
+  const body = AID_LAYOUT.map(([name, format, size]) => (values[name] ?? neutral[format].repeat(size)).padEnd(size, neutral[format]).slice(0, size)).join('');
+  const header = `${String(HEADER + body.length).padStart(3, '0')}1${String(fields.acquirer).padStart(2, '0')}${fields.record}`;
+  const raw = Buffer.from(header + body, 'latin1');
+  return { table: 'aid', acquirer: fields.acquirer, record: fields.record, raw };
+}

@@ -19,6 +19,8 @@ import { encodeTableEntry, type EmvTableEntry } from '../../../drivers/abecs/tab
 import { MAX_BLOCK } from '../../../drivers/abecs/tlv.js';
 import { createMemoryLink, type MemoryTransport } from '../../../drivers/transports/memory.js';
 import { PinpadSimulator, TEST_CARDS, type PinpadSimulatorOptions, type SimCard } from '../../../drivers/simulator/index.js';
+import { factoryAidRecords } from '../../../drivers/simulator/factory-tables.js';
+import { decodeAidRecord } from '../../../drivers/simulator/wire/tables.js';
 
 /** A bare host on a memory link: framed packets out, decoded packets in (NTMs set aside). */
 class WireHost {
@@ -228,12 +230,41 @@ describe('simulated PINPAD without tables', () => {
     expect((await host.call(gcxCommand, gcx({ acquirer: 2 }))).result?.aidTableInfo).toEqual([{ acquirer: 2, record: '01', appType: 1 }]);
   });
 
-  it('strict without requireTables (the default for now) and training answer as before', async () => {
-    for (const options of [{ profile: 'strict' as const }, { profile: 'training' as const, requireTables: true }, {}]) {
+  it('training, and a profile told requireTables: false, invent the match from the card', async () => {
+    for (const options of [{ profile: 'strict' as const, requireTables: false }, { profile: 'training' as const, requireTables: true }, {}]) {
       const { sim, host } = await setup(options);
       sim.insertCard('visaDebit');
       const read = await host.call(gcxCommand, gcx({ acquirer: 5 }));
       expect(read.result?.aidTableInfo).toEqual([{ acquirer: 5, record: '11', appType: 2 }]);
     }
+  });
+});
+
+describe('the tables a PINPAD arrives with (factory-tables.ts)', () => {
+  it('strict and legacy hold acquirer 01’s AID records, ppc930 acquirer 04’s, and select from them', async () => {
+    for (const [profile, acquirer] of [['strict', 1], ['ppc930', 4]] as const) {
+      const { sim, host } = await setup({ profile });
+      sim.insertCard('visaDebit');
+      // Visa Electron is the second record of the brand order visa, mastercard, elo.
+      expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([{ acquirer, record: '02', appType: 2 }]);
+      // An acquirer the PINPAD holds nothing for has no application for the card.
+      sim.removeCard();
+      sim.insertCard('visaDebit');
+      expect((await host.call(gcxCommand, gcx({ acquirer: 9 }))).status).toBe(70);
+    }
+    const legacy = await setup({ profile: 'legacy' });
+    legacy.sim.insertCard('eloCredit');
+    const read = await legacy.host.call(gcrCommand, gcr({ acquirer: 0, tableVersion: '0000000000' }));
+    expect(read.result).toMatchObject({ acquirer: 1, record: '05' });
+  });
+
+  it('are 340-byte AID records the PINPAD’s own reading accepts, one credit and one debit per brand', () => {
+    const records = factoryAidRecords(1);
+    expect(records.map((record) => record.raw.length)).toEqual(Array(6).fill(340));
+    expect(records.map((record) => decodeAidRecord(record)?.aid)).toEqual([
+      'A0000000031010', 'A0000000032010', 'A0000000041010', 'A0000000043060', 'A0000004941010', 'A0000004942010',
+    ]);
+    expect(records.map((record) => decodeAidRecord(record)?.applicationType)).toEqual([1, 2, 1, 2, 1, 2]);
+    expect(records[0]!.raw.subarray(0, 8).toString('latin1')).toBe('34010101');
   });
 });
