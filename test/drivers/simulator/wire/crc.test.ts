@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { crc16 } from '../../../../drivers/simulator/wire/crc.js';
-import { cat, hex, latin1 } from './bytes.js';
+import { cat, GCX062, hex, latin1 } from './bytes.js';
 
 const ETB = Buffer.of(0x17);
 const packetCrc = (pktdata: Buffer): number => crc16(cat(pktdata, ETB));
@@ -35,21 +35,7 @@ describe('CRC-16 (S220 §7.2)', () => {
   });
 
   it('gives the TRACE GCX062 the CRC AF70h over its unescaped bytes', () => {
-    const gcx = cat(
-      'GCX062',
-      hex('00 12 00 08'),
-      '02010204',
-      hex('00 13 00 0C'),
-      '000000000001',
-      hex('00 15 00 06'),
-      '251111',
-      hex('00 16 00 06'),
-      '173647',
-      hex('00 17 00 05'),
-      '10000',
-      hex('00 21 00 01 00'),
-    );
-    expect(packetCrc(gcx)).toBe(0xaf70);
+    expect(packetCrc(GCX062)).toBe(0xaf70);
   });
 
   it('is the same CRC as "Comunicação Segura" puts in DATACRC (§5.2.2.1: GIX014 → 8DF2h)', () => {

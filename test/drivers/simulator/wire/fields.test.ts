@@ -4,20 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FieldReader, formatA, formatH, formatN } from '../../../../drivers/simulator/wire/fields.js';
-import { WireStatusError } from '../../../../drivers/simulator/wire/errors.js';
 import { ST } from '../../../../drivers/simulator/wire/statuses.js';
 import { Params } from '../../../../drivers/simulator/wire/tlv.js';
-import { hex, latin1 } from './bytes.js';
-
-const statusOf = (run: () => unknown): number | undefined => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WireStatusError) return error.status;
-    throw error;
-  }
-  return undefined;
-};
+import { hex, latin1, statusOf } from './bytes.js';
 
 describe('writing fields (§1.3)', () => {
   it('pads A and S fields with spaces on the right: A6 "TEXTO" → 54 45 58 54 4F 20, S8 "Ação" → 41 E7 E3 6F 20 20 20 20', () => {

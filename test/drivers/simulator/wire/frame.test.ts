@@ -14,23 +14,8 @@ import {
   type ReceivedItem,
 } from '../../../../drivers/simulator/wire/frame.js';
 import { crc16 } from '../../../../drivers/simulator/wire/crc.js';
-import { cat, hex, latin1 } from './bytes.js';
+import { cat, GCX062, hex, latin1 } from './bytes.js';
 
-/** The TRACE's GCX062 (abecs.md §1.5): parameter ids 0013h, 0016h and 0017h need DC3. */
-const GCX062 = cat(
-  'GCX062',
-  hex('00 12 00 08'),
-  '02010204',
-  hex('00 13 00 0C'),
-  '000000000001',
-  hex('00 15 00 06'),
-  '251111',
-  hex('00 16 00 06'),
-  '173647',
-  hex('00 17 00 05'),
-  '10000',
-  hex('00 21 00 01 00'),
-);
 const GCX062_WIRE = hex(`16 47 43 58 30 36 32 00 12 00 08 30 32 30 31 30 32 30 34 00 13 33 00 0C ${'30 '.repeat(11)}31
   00 15 00 06 32 35 31 31 31 31 00 13 36 00 06 31 37 33 36 34 37 00 13 37 00 05 31 30 30 30 30 00 21 00 01 00 17 AF 70`);
 

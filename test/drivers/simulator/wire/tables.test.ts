@@ -4,10 +4,9 @@
  * AID record sizes of §4.1.1 and the revoked certificate of §4.1.3.
  */
 import { describe, expect, it } from 'vitest';
-import { WireStatusError } from '../../../../drivers/simulator/wire/errors.js';
 import { ST } from '../../../../drivers/simulator/wire/statuses.js';
 import { decodeAidRecord, decodeTlrBlock, tableRecordOf } from '../../../../drivers/simulator/wire/tables.js';
-import { hex, latin1 } from './bytes.js';
+import { hex, latin1, statusOf } from './bytes.js';
 
 /** The TLR630 of §3.5.3, as printed. */
 const TLR630 = hex(`
@@ -78,16 +77,6 @@ const AID_284 = latin1(
     '0004F800000007D010000001F499000007D010000001F4999F02069F030600000000000000' +
     '000000000000000000000000000000000000000000000000000000Y1Z1Y3Z3',
 );
-
-const statusOf = (run: () => unknown): number | undefined => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WireStatusError) return error.status;
-    throw error;
-  }
-  return undefined;
-};
 
 describe('TLR records (§3.5.3)', () => {
   it('splits the TLR630 of §3.5.3 into its two 314-byte records by TAB_LEN', () => {

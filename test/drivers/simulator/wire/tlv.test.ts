@@ -5,20 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { crc16 } from '../../../../drivers/simulator/wire/crc.js';
-import { WireStatusError } from '../../../../drivers/simulator/wire/errors.js';
 import { ST } from '../../../../drivers/simulator/wire/statuses.js';
 import { decodeTlvBlocks, encodeTlvBlocks, item, Params } from '../../../../drivers/simulator/wire/tlv.js';
-import { cat, hex, latin1 } from './bytes.js';
-
-const statusOf = (run: () => unknown): number | undefined => {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WireStatusError) return error.status;
-    throw error;
-  }
-  return undefined;
-};
+import { cat, hex, latin1, statusOf } from './bytes.js';
 
 /**
  * The GIX000151 of §3.2.4, after RSP_ID, RSP_STAT and RSP_LEN1: PP_SERNUM, PP_MNNAME, the
