@@ -78,14 +78,15 @@ export function keySlotsOf(pinpad: PinpadSettings | null | undefined): { pin?: n
   return { ...(slots.pin === undefined ? {} : { pin: slots.pin }), ...(slots.data === undefined ? {} : { data: slots.data }) };
 }
 
-/**
- * What the settings give every attached PINPAD's sales (attachPinpad's options): the key slots,
- * and the EMV tables read from `pinpad.tables` — or why that file cannot be used, which ends
- * each sale before anything is created instead of stopping the agent.
- */
 /** The `pinpad.tables` value that asks the payments provider for the tables. */
 export const TABLES_FROM_PROVIDER = 'provider';
 
+/**
+ * What the settings give every attached PINPAD's sales (attachPinpad's options): the key slots,
+ * and the EMV tables read from `pinpad.tables` — or why that file cannot be used, which ends
+ * each sale before anything is created instead of stopping the agent — or, for "provider",
+ * that the tables come from the payments provider (the agent builds that source per PINPAD).
+ */
 export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'path'>): {
   keySlots?: { pin?: number; data?: number };
   tables?: EmvTables | TablesFileError;

@@ -4,11 +4,13 @@
  * and an integer count everywhere. Responses are checked lightly — an object, an id, a status,
  * readable amounts — and anything else is an `InvalidResponseError`, never a half-read record.
  */
-import type {
-  BoletoCancellation as WireBoletoCancellation,
-  ListEnvelope,
-  TerminalAuthorizationResult as WireAuthorizationResult,
-  Transaction as WireTransaction,
+import {
+  EmvTablesAnswer,
+  schemaViolations,
+  type BoletoCancellation as WireBoletoCancellation,
+  type ListEnvelope,
+  type TerminalAuthorizationResult as WireAuthorizationResult,
+  type Transaction as WireTransaction,
 } from '../contract/index.js';
 import { InvalidResponseError } from './errors.js';
 import { toCentavos } from './money.js';
@@ -170,6 +172,16 @@ export function normalizeList<T>(body: unknown, item: (value: unknown) => T, ori
     offset: count(body.offset, 0),
     total: count(body.total ?? body.query_count, items.length),
   };
+}
+
+/** The terminal channel's EMV tables answer, whole: `tables` present whenever `changed`. */
+export function normalizeEmvTablesAnswer(body: unknown, origin: ResponseOrigin): EmvTablesAnswer {
+  const problems = schemaViolations(EmvTablesAnswer, body).map((p) => `${p.field}: ${p.message}`);
+  if (problems.length === 0 && (body as EmvTablesAnswer).changed && (body as EmvTablesAnswer).tables === undefined) {
+    problems.push('tables: is missing although changed is true');
+  }
+  if (problems.length > 0) throw invalid(origin, `unusable EMV tables (${problems.join('; ')})`, body);
+  return body as EmvTablesAnswer;
 }
 
 export function normalizeAuthorizationResult(body: unknown, origin: ResponseOrigin): TerminalAuthorizationResult {

@@ -336,9 +336,14 @@ export class PinpadSale {
     } catch (error) {
       const failure = saleStepErrorOf(error, 'prepare');
       const message = `loading the EMV tables failed: ${failure.message}`;
-      this.tablesStatus({ state: 'failed', version: tables.version, acquirers: loading, error: message });
+      this.tablesStatus({ state: 'failed', version: tables.version, acquirers: [...loading], error: message });
       throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message, cause: error });
     }
+  }
+
+  /** The coming sale's tables, unless they could not be read. */
+  private usableTables(): EmvTables | undefined {
+    return this.tables instanceof TablesFileError ? undefined : this.tables;
   }
 
   /** Tells onTablesStatus of a change (the same state again is not news). */
@@ -358,14 +363,14 @@ export class PinpadSale {
    * 01). Without an acquirer: the tables' one acquirer when they have exactly one.
    */
   keySlotsOf(acquirer: number | undefined): KeySlots {
-    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const tables = this.usableTables();
     const own = tables?.keySlots.get(acquirer ?? this.tableAcquirer() ?? 0);
     return { ...this.keySlots, ...own };
   }
 
   /** Every acquirer's slots a sale may use (each acquirer of the tables; `keySlots` without tables). */
   private slotsInUse(): { acquirer: number | undefined; slots: KeySlots }[] {
-    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const tables = this.usableTables();
     if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.keySlots }];
     const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
     return acquirers.map((acquirer) => ({ acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined, slots: this.keySlotsOf(acquirer) }));
@@ -758,7 +763,7 @@ export class PinpadSale {
       const screen = fitLine(notification) === notification ? amountScreen(amount, notification) : rotatingCardScreens(notification)[0];
       await this.step('read_card', () => showNotice(this.pinpad, screen, this.legacyNoticeMs, signal));
     }
-    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const tables = this.usableTables();
     const context = this.legacyContext();
     const acquirer = this.tableAcquirer() ?? ALL_ACQUIRERS;
     const tableVersion = await this.step('read_card', () => gcrTableVersion(this.pinpad, tables?.version, acquirer));
@@ -885,13 +890,13 @@ export class PinpadSale {
 
   /** SPE_APPTYPE of a sale: what the tables file says, else 01 credit / 02 debit. */
   private applicationTypes(paymentType: 'credit' | 'debit'): number[] {
-    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const tables = this.usableTables();
     return [...(tables?.applicationTypes ?? DEFAULT_APPLICATION_TYPES)[paymentType]];
   }
 
   /** SPE_ACQREF: the one acquirer of the tables file, when it has exactly one. */
   private tableAcquirer(): number | undefined {
-    const tables = this.tables instanceof TablesFileError ? undefined : this.tables;
+    const tables = this.usableTables();
     if (tables === undefined || tables.records.size !== 1) return undefined;
     return [...tables.records.keys()][0];
   }

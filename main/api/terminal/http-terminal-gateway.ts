@@ -8,20 +8,20 @@
  * Bodies are checked against the contract before sending. Card data goes only into the request
  * body; it is never logged (the request core logs method, path and status only).
  */
-import {
+import type {
   EmvTablesAnswer,
-  schemaViolations,
-  type TerminalAuthorizationRequest,
-  type TerminalCompletionRequest,
-  type TerminalReversalRequest,
-  type Violation,
-  type VoidRequest,
+  TerminalAuthorizationRequest,
+  TerminalCompletionRequest,
+  TerminalReversalRequest,
+  Violation,
+  VoidRequest,
 } from '../../contract/index.js';
-import { InvalidResponseError, NotFoundError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import type { CallOptions } from '../http.js';
 import { terminalIdempotencyKey, type TerminalOperation } from '../idempotency.js';
 import {
   normalizeAuthorizationResult,
+  normalizeEmvTablesAnswer,
   normalizeList,
   normalizeTransaction,
   type ResponseOrigin,
@@ -58,20 +58,7 @@ export class HttpTerminalGateway implements TerminalGateway {
     try {
       return await this.ctx.send(
         { method: 'GET', path, ...(knownVersion === undefined ? {} : { query: { known_version: knownVersion } }), ...callOptions(options) },
-        (body, origin) => {
-          const problems = schemaViolations(EmvTablesAnswer, body);
-          const answer = body as EmvTablesAnswer;
-          if (problems.length === 0 && answer.changed && answer.tables === undefined) problems.push({ field: 'tables', code: 'required', message: 'is missing although changed is true' });
-          if (problems.length > 0) {
-            throw new InvalidResponseError({
-              message: `Payments API answered ${origin.method} ${origin.path} with unusable EMV tables: ${problems.map((p) => `${p.field}: ${p.message}`).join('; ')}`,
-              raw: undefined,
-              method: origin.method,
-              path: origin.path,
-            });
-          }
-          return answer;
-        },
+        normalizeEmvTablesAnswer,
       );
     } catch (error) {
       if (error instanceof NotFoundError) return null;
