@@ -3,6 +3,7 @@
  * `status` (Processed with the result, InProgress, NotFound). Built from the journal record
  * only, so it is the same before and after a restart.
  */
+import { declineReasonOf, type DeclineCategory } from './declines.js';
 import type { PaymentProblem, PaymentRecord } from './journal/record.js';
 import { isFinal, type PaymentState } from './states.js';
 
@@ -24,6 +25,10 @@ export interface PaymentOutcome {
   readonly confirmation: 'pending' | 'confirmed' | 'undone' | null;
   readonly state: PaymentState;
   readonly problem: { readonly code: string; readonly message: string; readonly cashier_message: string } | null;
+  /** Why the issuer declined (core/declines.ts), for a CARD_DECLINED payment; null otherwise. */
+  readonly decline_code: DeclineCategory | null;
+  /** The issuer's response code: "00" on an approval, e.g. "51" on a decline; null when no issuer answered. */
+  readonly issuer_response_code: string | null;
   readonly customer_tax_id: string | null;
   readonly created_at: string;
   readonly finished_at: string | null;
@@ -67,6 +72,14 @@ function problemView(problem: PaymentProblem | null): PaymentOutcome['problem'] 
   return problem === null ? null : { code: problem.code, message: problem.message, cashier_message: problem.cashierMessage };
 }
 
+/** The decline's category and the issuer's code, read back from the journal record. */
+function issuerAnswerOf(record: PaymentRecord): Pick<PaymentOutcome, 'decline_code' | 'issuer_response_code'> {
+  const answered = record.authorization?.responseCode ?? null;
+  if (record.problem?.code !== 'CARD_DECLINED') return { decline_code: null, issuer_response_code: answered };
+  const reason = declineReasonOf(record.problem.issuerCode ?? answered, record.problem.declineCode);
+  return { decline_code: reason.category, issuer_response_code: reason.issuerCode };
+}
+
 export function outcomeOf(record: PaymentRecord): PaymentOutcome {
   return {
     status: resultStatus(record),
@@ -90,6 +103,7 @@ export function outcomeOf(record: PaymentRecord): PaymentOutcome {
             : null,
     state: record.state,
     problem: problemView(record.problem),
+    ...issuerAnswerOf(record),
     customer_tax_id: record.customerTaxId,
     created_at: record.createdAt,
     finished_at: record.finishedAt,

@@ -2,6 +2,7 @@
  * Why a payment ended without a sale, as the journal keeps it and the POS receives it: a code,
  * an English sentence and a pt-BR one for the cashier.
  */
+import type { DeclineReason } from './declines.js';
 import type { PaymentProblem } from './journal/record.js';
 
 const PROBLEMS = {
@@ -49,12 +50,25 @@ const PROBLEMS = {
 
 export type ProblemCode = keyof typeof PROBLEMS;
 
-export function problem(code: ProblemCode, detail?: string, extra: { declineCode?: string } = {}): PaymentProblem {
+export function problem(code: ProblemCode, detail?: string): PaymentProblem {
   const [message, cashierMessage] = PROBLEMS[code];
+  return { code, message: detail === undefined ? message : `${message}: ${detail}`, cashierMessage };
+}
+
+/**
+ * An issuer's decline: CARD_DECLINED with the reason's own pt-BR sentence ("Saldo insuficiente"),
+ * its category and the issuer's code. `providerMessage` (the API's response_message) goes into
+ * the English message when it says more than the category does.
+ */
+export function declinedProblem(reason: DeclineReason, providerMessage?: string | null): PaymentProblem {
+  const code = reason.issuerCode === null ? '' : ` (${reason.issuerCode})`;
+  const said = providerMessage?.trim();
+  const detail = said && said.toLowerCase() !== reason.message.toLowerCase() ? `${reason.message}${code}; the provider said "${said}"` : `${reason.message}${code}`;
   return {
-    code,
-    message: detail === undefined ? message : `${message}: ${detail}`,
-    cashierMessage,
-    ...(extra.declineCode === undefined ? {} : { declineCode: extra.declineCode }),
+    code: 'CARD_DECLINED',
+    message: `${PROBLEMS.CARD_DECLINED[0]}: ${detail}`,
+    cashierMessage: reason.cashierMessage,
+    declineCode: reason.category,
+    ...(reason.issuerCode === null ? {} : { issuerCode: reason.issuerCode }),
   };
 }

@@ -9,7 +9,8 @@ import { maxInstallmentsFor, type InstallmentRules } from './params.js';
 import { SaleStepError } from './sale-failure.js';
 import type { CardRead } from './ports.js';
 import type { SaleDevice } from './ports.js';
-import { problem, type ProblemCode } from './problems.js';
+import { declineReasonOf } from './declines.js';
+import { declinedProblem, problem, type ProblemCode } from './problems.js';
 import { receiptFieldsOf, type PaymentSteps } from './steps.js';
 import type { ProgressStep } from './events.js';
 
@@ -162,14 +163,12 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       ...receiptFieldsOf(answer.transaction),
     };
     if (answer.decision === 'declined') {
+      const reason = declineReasonOf(answer.response_code, answer.decline_code);
       record = steps.move(
         record,
         'declined',
-        {
-          authorization,
-          problem: problem('CARD_DECLINED', answer.response_message, answer.decline_code === null ? {} : { declineCode: answer.decline_code }),
-        },
-        `declined by the issuer (${answer.response_code})`,
+        { authorization, problem: declinedProblem(reason, answer.response_message) },
+        `declined by the issuer (${answer.response_code}, ${reason.category})`,
       );
       emit(record, 'declined');
       if (card.needsChipCompletion) {
@@ -177,7 +176,7 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
           .finishChip({ approved: false, responseCode: answer.response_code, issuerEmvData: answer.issuer_emv_data }, run.signal)
           .catch(() => undefined);
       }
-      await finishWithCard(ctx, RESULT_TEXT.declined);
+      await finishWithCard(ctx, reason.pinpadText);
       return record;
     }
     // Journaled with the chip's answer below (one commit): until then recovery finds
@@ -189,7 +188,10 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     if (record.state !== 'approved') {
       // The chip still waits for its second GENERATE AC: it is told the host never answered.
       if (card.needsChipCompletion) await device.finishChip(null, run.signal).catch(() => undefined);
-      await finishWithCard(ctx, record.state === 'declined' ? RESULT_TEXT.declined : RESULT_TEXT.failed);
+      await finishWithCard(
+        ctx,
+        record.state === 'declined' ? declineReasonOf(record.problem?.issuerCode, record.problem?.declineCode).pinpadText : RESULT_TEXT.failed,
+      );
       return record;
     }
   }

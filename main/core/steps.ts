@@ -20,7 +20,8 @@ import type { ProgressStep } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
 import type { EngineLogger, PaymentsPort } from './ports.js';
-import { problem } from './problems.js';
+import { declineReasonOf } from './declines.js';
+import { declinedProblem, problem } from './problems.js';
 import type { PaymentState } from './states.js';
 
 export interface StepsConfig {
@@ -285,7 +286,7 @@ export class PaymentSteps {
               record,
               'declined',
               {
-                problem: problem('CARD_DECLINED', transaction.error?.message, transaction.error ? { declineCode: transaction.error.code } : {}),
+                problem: declinedProblem(declineReasonOf(transaction.error?.response_code, transaction.error?.code), transaction.error?.message),
               },
               'declined (read from the API after a lost answer)',
             );

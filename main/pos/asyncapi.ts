@@ -301,6 +301,8 @@ const OUTCOME_EXAMPLE: JsonObject = {
   confirmation: 'pending',
   state: 'awaiting_confirmation',
   problem: null,
+  decline_code: null,
+  issuer_response_code: '00',
   customer_tax_id: null,
   created_at: '2026-11-21T07:06:10.257Z',
   finished_at: null,

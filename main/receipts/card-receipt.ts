@@ -63,6 +63,11 @@ export interface CardReceipt {
   readonly pinVerified: boolean;
   /** Why it was declined or cancelled, in the cashier's words. */
   readonly reason: string | null;
+  /**
+   * A declined sale's issuer response code ("51"): TEF declined receipts print it, and it is what
+   * the customer's bank asks for when they call about the decline.
+   */
+  readonly responseCode: string | null;
   readonly footer: string | null;
   /** The NFC-e payment group (YA), for the POS's fiscal document. */
   readonly fiscal: NfcePaymentGroup;
@@ -195,6 +200,7 @@ export function buildCardReceipt(record: PaymentRecord, options: CardReceiptOpti
     signatureRequired,
     pinVerified: card.verification === 'online_pin' || card.verification === 'offline_pin',
     reason: shape.status === 'APROVADA' ? null : (record.problem?.cashierMessage ?? null),
+    responseCode: shape.status === 'NEGADA' ? (record.problem?.issuerCode ?? authorization?.responseCode ?? null) : null,
     footer: settings.footer ?? null,
   };
   return {
@@ -248,6 +254,7 @@ export function cardReceiptDocument(receipt: CardReceipt, copy: ReceiptCopy): Pr
   pair('VALOR', receipt.amountText, true);
   blocks.push({ kind: 'text', text: receipt.status, align: 'center', bold: true, large: true });
   if (receipt.reason !== null) blocks.push({ kind: 'text', text: receipt.reason, align: 'center' });
+  pair('CÓD. RESPOSTA', receipt.responseCode);
   blocks.push({ kind: 'rule' });
   if (copy === 'merchant' && receipt.kind === 'sale' && receipt.status === 'APROVADA') {
     if (receipt.signatureRequired) blocks.push({ kind: 'signature', label: 'ASSINATURA DO CLIENTE' });

@@ -277,6 +277,8 @@ export function outcome(overrides: Partial<PaymentOutcome> = {}): PaymentOutcome
     confirmation: 'pending',
     state: 'awaiting_confirmation',
     problem: null,
+    decline_code: null,
+    issuer_response_code: '00',
     customer_tax_id: null,
     created_at: '2026-01-02T10:00:00.000Z',
     finished_at: '2026-01-02T10:00:30.000Z',

@@ -150,6 +150,20 @@ describe('payments', () => {
     expect(errors).toEqual([]);
   });
 
+  it('says why the issuer declined, in Portuguese: NEGADA, "Senha inválida"', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'payment');
+    // The sandbox declines amounts ending in 55 with issuer code 55 (wrong PIN).
+    await page.fill('#training-amount', '100,55');
+    await page.check('input[name="training-type"][value="credit"]');
+    await page.click('#training-start');
+    const current = page.locator('#payment-current');
+    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('declined');
+    expect(await text(page, '#payment-result-status')).toContain('NEGADA');
+    expect(await text(page, '#payment-result-reason')).toBe('Senha inválida');
+    expect(errors).toEqual([]);
+  });
+
   it('shows a payment a paired POS started, step by step, and cancels it from the window', async () => {
     const slow = await posRig({ simulator: { autoCustomer: { delayMs: 3000, card: 'visaCredit' } } });
     try {

@@ -47,8 +47,13 @@ export interface PaymentProblem {
   readonly message: string;
   /** For the cashier's window and the PINPAD. */
   readonly cashierMessage: string;
-  /** Issuer decline code (insufficient_funds…) when the issuer declined. */
+  /**
+   * Why the issuer declined, as a stable category (core/declines.ts: insufficient_funds,
+   * incorrect_pin…). Records journaled before the categories hold the provider's own string.
+   */
   readonly declineCode?: string;
+  /** The issuer's response code of a decline ("51"), when the answer carried one. */
+  readonly issuerCode?: string;
 }
 
 /** The retry state of an API call that must land (cancel, reverse, void): the undo queue. */

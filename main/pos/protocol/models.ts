@@ -9,6 +9,7 @@ import { BankAccount, BankAccountListItem } from '../../contract/bank-accounts.j
 import { Buyer } from '../../contract/buyers.js';
 import { BoletoDetails, PixDetails, TransactionError } from '../../contract/transactions.js';
 import { PAYMENT_STATES } from '../../core/states.js';
+import { DECLINE_CATEGORIES } from '../../core/declines.js';
 import { PROGRESS_STEPS } from '../../core/events.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -50,6 +51,16 @@ export const PaymentOutcome = Type.Object(
         { code: Type.String(), message: Type.String(), cashier_message: Type.String({ description: 'pt-BR.' }) },
         { additionalProperties: false },
       ),
+    ),
+    decline_code: Nullable(
+      Literals(DECLINE_CATEGORIES, {
+        description:
+          'Why the issuer declined (problem CARD_DECLINED), as a stable category from the issuer response code (ABECS ' +
+          'Normativo 21) — branch on this, not on the code. null for every other result. See docs/pos-api.md, "Declines".',
+      }),
+    ),
+    issuer_response_code: Nullable(
+      Type.String({ description: 'The issuer response code as received: "00" on an approval, e.g. "51" or "55" on a decline; null when no issuer answered.' }),
     ),
     customer_tax_id: Nullable(Type.String({ description: 'The CPF the customer typed on the PINPAD, when asked.' })),
     created_at: IsoTime,

@@ -58,20 +58,34 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
   });
 
   it.each([
-    [10051, 'insufficient_funds'],
-    [10005, 'do_not_honor'],
-    [10054, 'expired_card'],
-    [10055, 'invalid_pin'],
-    [10057, 'transaction_not_permitted'],
-    [10059, 'suspected_fraud'],
-    [10091, 'issuer_unavailable'],
-  ])('ends a sale of %i centavos declined by the issuer (%s), with nothing charged', async (amount, declineCode) => {
-    const { engine, client, journal } = await open();
-    const outcome = await engine.start(sale({ amount }));
-    expect(outcome).toMatchObject({ status: 'declined', state: 'declined', problem: { code: 'CARD_DECLINED' } });
-    expect(journal.get(outcome.payment_id)?.problem?.declineCode).toBe(declineCode);
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
-  });
+    [10051, '51', 'insufficient_funds', 'Saldo insuficiente', 'NAO AUTORIZADA'],
+    [10005, '05', 'do_not_honor', 'Não autorizada pelo emissor. O cliente deve contatar a central do cartão', 'NAO AUTORIZADA\nCONTATE EMISSOR'],
+    [10054, '54', 'expired_card', 'Cartão vencido', 'NAO AUTORIZADA\nCARTAO VENCIDO'],
+    [10055, '55', 'incorrect_pin', 'Senha inválida', 'NAO AUTORIZADA\nSENHA INVALIDA'],
+    [10057, '57', 'transaction_not_allowed', 'Transação não permitida para este cartão', 'NAO AUTORIZADA\nNAO PERMITIDA'],
+    [10059, '59', 'suspected_fraud', 'Não autorizada (suspeita de fraude). O cliente deve contatar a central do cartão', 'NAO AUTORIZADA\nCONTATE EMISSOR'],
+    [10091, '91', 'issuer_unavailable', 'Emissor do cartão fora do ar: tente novamente em instantes', 'NAO AUTORIZADA\nTENTE NOVAMENTE'],
+  ])(
+    'ends a sale of %i centavos declined by the issuer (%s: %s), telling the POS why, the cashier in Portuguese and the customer on the PINPAD',
+    async (amount, issuerCode, declineCode, cashierMessage, pinpadText) => {
+      const { engine, client, journal, pinpads } = await open();
+      const sim = pinpads[0]!.sim;
+      const shown: string[] = [];
+      sim.on('display', ({ lines }: { lines: readonly string[] }) => shown.push(lines.map((line) => line.trim()).join('\n').trimEnd()));
+      const outcome = await engine.start(sale({ amount }));
+      expect(outcome).toMatchObject({
+        status: 'declined',
+        state: 'declined',
+        decline_code: declineCode,
+        issuer_response_code: issuerCode,
+        problem: { code: 'CARD_DECLINED', cashier_message: cashierMessage },
+      });
+      expect(outcome.problem?.message).toContain(`(${issuerCode})`);
+      expect(journal.get(outcome.payment_id)?.problem).toMatchObject({ declineCode, issuerCode });
+      expect(shown, JSON.stringify(shown)).toContain(pinpadText);
+      expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
+    },
+  );
 
   it('reverses at once when the card refuses after the online approval', async () => {
     const { engine, client } = await open({}, 'visaRefuseAfterOnline');

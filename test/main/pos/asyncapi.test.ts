@@ -3,6 +3,7 @@
  * method and event, its schemas are JSON Schema that a validator compiles, the copy in docs/ is
  * the generated one, and the frames a real agent sends match it.
  */
+import { declineCategories, responseCodesOf } from '../../../main/core/declines.js';
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -222,6 +223,14 @@ describe('the guide docs/pos-api.md', () => {
     for (const [code, entry] of Object.entries(POS_ERRORS)) expect(guide, code).toContain(`| \`${code}\` | ${entry.rpc} |`);
     for (const [reason, code] of Object.entries(CLOSE_CODES)) {
       expect(guide, reason).toContain(code === CLOSE_CODES.MESSAGE_TOO_BIG ? `| ${code} | (empty) |` : `| ${code} | \`${reason}\` |`);
+    }
+  });
+
+  it('lists every decline category with its issuer codes, retry advice and what the cashier and the PINPAD show', () => {
+    for (const { category, retryable, cashier, pinpad } of declineCategories()) {
+      const codes = responseCodesOf(category).join(', ') || '—';
+      const shown = pinpad === '' ? 'NAO AUTORIZADA' : `NAO AUTORIZADA / ${pinpad}`;
+      expect(guide, category).toContain(`| \`${category}\` | ${codes} | ${retryable ? 'yes' : 'no'} | ${cashier} | ${shown} |`);
     }
   });
 });

@@ -145,17 +145,24 @@ describe('the receipt of an approved sale', () => {
 });
 
 describe('the receipt of a sale that did not go through', () => {
-  it('prints NEGADA with the reason for a declined card, and no signature', () => {
+  it('prints NEGADA with the reason and the issuer response code for a declined card, and no signature', () => {
     const declined = approved({
       state: 'declined',
       authorization: { authorizationCode: null, nsu: '777', responseCode: '51', responseMessage: 'Insufficient funds' },
-      problem: { code: 'CARD_DECLINED', message: 'declined', cashierMessage: 'Cartão recusado: saldo insuficiente' },
+      problem: { code: 'CARD_DECLINED', message: 'declined', cashierMessage: 'Saldo insuficiente', declineCode: 'insufficient_funds', issuerCode: '51' },
     });
     const receipt = text(declined, 'merchant', { events: history(['declined', '2026-11-21T17:03:27.000Z']) });
     expect(receipt).toContain('N E G A D A');
-    expect(receipt).toContain('Cartão recusado: saldo insuficiente');
+    expect(receipt).toContain('Saldo insuficiente');
+    expect(receipt.split('\n')).toContain(`CÓD. RESPOSTA${' '.repeat(42 - 15)}51`);
     expect(receipt).not.toMatch(/ASSINATURA|SENHA PESSOAL/);
     expect(receipt).not.toContain('AUT ');
+  });
+
+  it('prints no response code on an approval or a cancellation, nor on a decline by the card itself', () => {
+    expect(text(approved(), 'merchant')).not.toContain('CÓD. RESPOSTA');
+    const offline = approved({ state: 'declined', authorization: null, problem: { code: 'CARD_DECLINED_OFFLINE', message: 'x', cashierMessage: 'Transação negada pelo cartão' } });
+    expect(text(offline, 'merchant', { events: history(['declined', '2026-11-21T17:03:27.000Z']) })).not.toContain('CÓD. RESPOSTA');
   });
 
   it('prints a cancellation receipt for a voided sale, with both times', () => {

@@ -166,6 +166,8 @@ describe('receipt.get', () => {
     expect(text).not.toContain('APROVADA');
     expect(text).toContain('R$ 10,51');
     expect(text).toContain(declined.problem!.cashier_message);
+    expect(declined.problem!.cashier_message).toBe('Saldo insuficiente');
+    expect(text).toMatch(/CÓD\. RESPOSTA +51/);
     // The text format spreads the large status line out ("N E G A D A").
     expect(await receiptText(client, { reference_id: declined.reference_id, copy: 'merchant' })).toMatch(/N ?E ?G ?A ?D ?A/);
   });
