@@ -13,9 +13,11 @@ import {
   ConflictError,
   InvalidResponseError,
   NotFoundError,
+  NotEnabledError,
   PaymentsApiError,
   PermissionError,
   RateLimitError,
+  RequestTimeoutError,
   ServerError,
   ValidationError,
 } from './errors.js';
@@ -173,6 +175,11 @@ export function errorFromResponse(context: ResponseContext, body: ParsedErrorBod
   }
   if (status === 409) return new ConflictError(init);
   if (status === 429) return new RateLimitError({ ...init, retryAfterMs });
+  if (status === 408) return new RequestTimeoutError(init);
+  if (status === 501) {
+    const validated = typeof body.raw === 'object' && body.raw !== null && 'validated_data' in body.raw ? body.raw.validated_data : undefined;
+    return new NotEnabledError({ ...init, ...(validated === undefined ? {} : { validatedData: validated }) });
+  }
   if (status >= 500 && status <= 599) return new ServerError({ ...init, retryAfterMs });
   if (status >= 300 && status <= 399) {
     return new InvalidResponseError({ ...init, message: `Payments API answered ${context.method} ${context.path} with a redirect (HTTP ${status}); not followed` });

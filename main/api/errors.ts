@@ -18,6 +18,8 @@ export type PaymentsErrorCode =
   | 'validation_error'
   | 'conflict'
   | 'rate_limited'
+  | 'request_timeout'
+  | 'not_enabled'
   | 'server_error'
   | 'connection_error'
   | 'timeout'
@@ -131,7 +133,31 @@ export class RateLimitError extends PaymentsApiError {
   }
 }
 
-/** 5xx (after the retries, when the request could be retried). */
+/**
+ * 408: the service gave up waiting for the request (Zoop: service_request_timeout). Whether it
+ * acted on it is not said, so it is retried only where repeating is safe, like a timeout.
+ */
+export class RequestTimeoutError extends PaymentsApiError {
+  constructor(init: SubclassInit) {
+    super({ ...init, code: 'request_timeout' });
+  }
+}
+
+/**
+ * 501: the feature is not enabled for this marketplace (GoPag answers it for a payment locale
+ * not activated in homologation, e.g. PINPAD or tap to pay, with `validated_data`). Nothing was
+ * done and repeating will not help: the provider must enable it.
+ */
+export class NotEnabledError extends PaymentsApiError {
+  /** The body's `validated_data`, when the service echoed what it accepted. */
+  readonly validatedData: unknown;
+  constructor(init: SubclassInit & { validatedData?: unknown }) {
+    super({ ...init, code: 'not_enabled' });
+    this.validatedData = init.validatedData;
+  }
+}
+
+/** 5xx (after the retries, when the request could be retried); 501 is NotEnabledError. */
 export class ServerError extends PaymentsApiError {
   readonly retryAfterMs: number | undefined;
   constructor(init: SubclassInit & { retryAfterMs?: number }) {

@@ -6,7 +6,9 @@
  * DELETE, and POST/PATCH that carry an Idempotency-Key (the service answers a repeat with the
  * first response). It is retried on network errors, attempt timeouts, 408, 429, 500, 502, 503
  * and 504 — never on another 4xx (409 included: it means the key was reused with another body,
- * or the state forbids the operation, and repeating changes nothing). The wait is exponential
+ * or the state forbids the operation, and repeating changes nothing) nor on 501 (a feature not
+ * enabled). Any request, even a POST without a key, is retried after a 429 or a refused
+ * connection: the service certainly did not act on it. The wait is exponential
  * backoff with full jitter (random in [0, min(cap, base·2^(n-1))], base 250 ms, cap 4 s), or the
  * server's Retry-After (seconds or an HTTP date) when it gave one; a Retry-After longer than
  * `maxRetryAfterMs` is not waited for: the error is thrown at once with `retryAfterMs`.
@@ -41,10 +43,19 @@ export interface PaymentsLogger {
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * How the key goes in the Authorization header: `bearer` as the contract says ("Bearer <token>",
+ * GoPag), or `basic` as the Zoop API underneath authenticates (the key as the user name, an
+ * empty password: "Basic base64(key + ':')").
+ */
+export type AuthScheme = 'bearer' | 'basic';
+
 export interface HttpCoreOptions {
   /** "http://127.0.0.1:PORT" or "https://api.example.com" (paths start with /v1). */
   readonly baseUrl: string;
   readonly token: string;
+  /** Default `bearer`. */
+  readonly authScheme?: AuthScheme;
   /** Per attempt (default 20 s): connecting, the answer and its whole body. */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for requests that may be retried (default 2). */
@@ -161,6 +172,12 @@ type AttemptOutcome = { ok: true; status: number; body: unknown } | { ok: false;
 interface AttemptFailure {
   readonly error: PaymentsApiError;
   readonly retryable: boolean;
+  /**
+   * The service certainly did not act on the request (429: refused before processing; the
+   * connection refused: nothing was sent), so even a request without an Idempotency-Key may be
+   * sent again.
+   */
+  readonly unprocessed?: boolean;
   /** Server-asked wait before the next attempt. */
   readonly retryAfterMs?: number;
 }
@@ -178,6 +195,14 @@ const UNDICI_TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIME
 function isUndiciTimeout(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && UNDICI_TIMEOUT_CODES.has(code);
+}
+
+/** The connection was refused (nothing listens there): the request never left. */
+function isRefused(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+    if ((current as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
+  }
+  return false;
 }
 
 function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -226,7 +251,9 @@ export class HttpCore {
     this.#origin = base.origin;
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#token = options.token;
-    this.#authorization = `Bearer ${options.token}`;
+    const scheme = options.authScheme ?? 'bearer';
+    if (scheme !== 'bearer' && scheme !== 'basic') throw new TypeError('PaymentsClient: authScheme must be "bearer" or "basic"');
+    this.#authorization = scheme === 'basic' ? `Basic ${Buffer.from(`${options.token}:`).toString('base64')}` : `Bearer ${options.token}`;
     this.#log = options.logger ?? silentLogger;
     this.#userAgent = options.userAgent ?? `pinbridge/${VERSION} (node ${process.version})`;
     this.#timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
@@ -257,7 +284,7 @@ export class HttpCore {
       throw new AuthenticationError({ method, path, sent: false, detail: 'Not sent: the service rejected the credentials moments ago' });
     }
     const retryable = method === 'GET' || method === 'DELETE' || request.idempotencyKey !== undefined;
-    const attempts = retryable ? 1 + Math.max(0, request.maxRetries ?? this.#maxRetries) : 1;
+    const attempts = 1 + Math.max(0, request.maxRetries ?? this.#maxRetries);
     const url = this.#url(path, request.query);
     const init = this.#init(request);
     const timeoutMs = timerMs(request.timeoutMs ?? this.#timeoutMs);
@@ -299,7 +326,7 @@ export class HttpCore {
 
   /** How long to wait before the next attempt, or undefined to give up. */
   #retryWait(failure: AttemptFailure, attempt: number, attempts: number, retryable: boolean): number | undefined {
-    if (!retryable || !failure.retryable || attempt >= attempts) return undefined;
+    if (!(retryable || failure.unprocessed === true) || !failure.retryable || attempt >= attempts) return undefined;
     if (failure.retryAfterMs !== undefined) {
       return failure.retryAfterMs > this.#maxRetryAfterMs ? undefined : failure.retryAfterMs;
     }
@@ -361,7 +388,7 @@ export class HttpCore {
         path,
         cause,
       });
-      return { ok: false, failure: { error, retryable: true } };
+      return { ok: false, failure: { error, retryable: true, unprocessed: isRefused(cause) } };
     } finally {
       clearTimeout(timer);
       callerSignal?.removeEventListener('abort', onCallerAbort);
@@ -394,7 +421,7 @@ export class HttpCore {
     const error = errorFromResponse({ status, statusText, method, path, requestId, retryAfterMs }, body);
     const askedWait =
       retryAfterMs ?? (body.retryAfterSeconds === undefined ? undefined : Math.round(body.retryAfterSeconds * 1000));
-    return { ok: false, failure: { error, retryable: RETRYABLE_STATUSES.has(status), retryAfterMs: askedWait } };
+    return { ok: false, failure: { error, retryable: RETRYABLE_STATUSES.has(status), unprocessed: status === 429, retryAfterMs: askedWait } };
   }
 
   /** The request target: the base URL's path prefix, the path and the query string. */
@@ -427,8 +454,12 @@ export class HttpCore {
     return { method: request.method, headers, body };
   }
 
-  /** The token never leaves in an error text, even if a proxy echoes it. */
+  /** The token never leaves in an error text, even if a proxy echoes it (or its Basic header). */
   #scrub(text: string): string {
-    return this.#token.length >= 8 && text.includes(this.#token) ? text.split(this.#token).join('[redacted]') : text;
+    let scrubbed = text;
+    for (const secret of [this.#token, this.#authorization.slice(this.#authorization.indexOf(' ') + 1)]) {
+      if (secret.length >= 8 && scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join('[redacted]');
+    }
+    return scrubbed;
   }
 }

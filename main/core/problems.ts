@@ -38,6 +38,18 @@ const PROBLEMS = {
   CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; estornada'],
   API_UNAVAILABLE: ['The payments API could not be reached', 'Sem comunicação com o sistema de pagamentos'],
   API_REJECTED: ['The payments API refused the request', 'O sistema de pagamentos recusou a operação'],
+  API_ACCESS_DENIED: [
+    "The payments API refused Pinbridge's key or client certificate; nothing was charged",
+    'O sistema de pagamentos recusou o acesso do Pinbridge (chave ou certificado); nada foi cobrado. Chame o suporte.',
+  ],
+  API_NOT_ENABLED: [
+    'PINPAD payments are not enabled for this store at the payments provider; nothing was charged',
+    'Pagamento com PINPAD não habilitado no sistema de pagamentos; nada foi cobrado. Chame o suporte.',
+  ],
+  API_BUSY: [
+    'The payments API asked to wait before trying again; nothing was charged',
+    'Sistema de pagamentos ocupado; nada foi cobrado. Tente de novo em instantes.',
+  ],
   AUTHORIZATION_UNKNOWN: [
     'The authorization answer was lost and could not be confirmed; the payment is reversed',
     'Resposta da autorização não recebida; a operação será desfeita',

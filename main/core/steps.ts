@@ -5,22 +5,14 @@
  * journal before the call it announces, and reads the API's record rather than trusting a
  * missing answer.
  */
-import {
-  AuthenticationError,
-  InvalidRequestError,
-  NotFoundError,
-  PaymentsApiError,
-  PermissionError,
-  ValidationError,
-  type TerminalAuthorizationResult,
-  type Transaction,
-} from '../api/index.js';
+import type { TerminalAuthorizationResult, Transaction } from '../api/index.js';
 import type { CardRead } from './ports.js';
 import type { ProgressStep } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
 import type { EngineLogger, PaymentsPort } from './ports.js';
 import { declineReasonOf } from './declines.js';
+import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
 import { declinedProblem, problem } from './problems.js';
 import type { PaymentState } from './states.js';
 
@@ -46,16 +38,7 @@ export interface StepsDeps {
 type AbortAs = NonNullable<PendingUndo['abortAs']>;
 type ReversalReason = NonNullable<PendingUndo['reason']>;
 
-/** Errors after which the API certainly did not create or change anything. */
-const isDefinitiveRefusal = (error: unknown): boolean =>
-  error instanceof ValidationError ||
-  error instanceof InvalidRequestError ||
-  error instanceof AuthenticationError ||
-  error instanceof PermissionError ||
-  error instanceof NotFoundError;
-
-const errorText = (error: unknown): string =>
-  error instanceof PaymentsApiError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+const errorText = (error: unknown): string => paymentsFailureOf(error).text;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -139,16 +122,18 @@ export class PaymentSteps {
       );
       return this.move(record, 'created', { transactionId: transaction.id }, 'transaction created');
     } catch (error) {
-      if (isDefinitiveRefusal(error)) {
-        const code = error instanceof AuthenticationError ? 'API_UNAVAILABLE' : 'API_REJECTED';
-        return this.#end(record, 'failed', { problem: problem(code, errorText(error)) }, 'transaction refused by the API');
+      const failure = paymentsFailureOf(error);
+      if (isDefinitiveRefusal(failure)) {
+        return this.#end(record, 'failed', { problem: refusalProblem(failure) }, 'transaction refused by the API');
       }
       // The answer was lost: the transaction may exist. The reference tells.
-      this.deps.logger.warn({ reference: record.referenceId, error: errorText(error) }, 'transaction creation answer lost; looking it up');
+      this.deps.logger.warn({ reference: record.referenceId, error: failure.text }, 'transaction creation answer lost; looking it up');
       try {
         const found = await payments.transactions.findByReference(record.referenceId, this.#call());
         if (found) return this.move(record, 'created', { transactionId: found.id }, 'transaction found by reference after a lost answer');
-        return this.#end(record, 'failed', { problem: problem('API_UNAVAILABLE', errorText(error)) }, 'transaction not created');
+        // A conflict the service explained is a refusal once nothing was created; the rest were lost answers.
+        const why = failure.code === 'conflict' ? problem('API_REJECTED', failure.text) : problem('API_UNAVAILABLE', failure.text);
+        return this.#end(record, 'failed', { problem: why }, 'transaction not created');
       } catch (lookupError) {
         return this.abort(record, problem('API_UNAVAILABLE', errorText(lookupError)), 'failed');
       }
@@ -250,7 +235,7 @@ export class PaymentSteps {
       const transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
       return transaction.status === 'canceled' || transaction.status === 'reversed' || transaction.status === 'failed';
     } catch (error) {
-      return error instanceof NotFoundError;
+      return paymentsFailureOf(error).code === 'not_found';
     }
   }
 

@@ -6,7 +6,8 @@
  *
  * - `timeout`: the request is held — never forwarded, never answered — so the client's own
  *   deadline has to fire;
- * - `status`: answered 500/502/503 with the API's JSON error body (shape A), not forwarded;
+ * - `status`: answered 500/502/503 (or a refusal: 401, 403, 408, 409, 429, 501) with the API's
+ *   JSON error body (shape A), not forwarded;
  * - `reset_before`: the connection is reset without forwarding: the API never saw the request;
  * - `reset_after`: forwarded, the API's complete answer awaited, then the connection is reset
  *   instead of relaying it — the ambiguous outcome: the API did it, the client never heard.
@@ -27,8 +28,10 @@ export interface CallMatcher {
 
 export interface FaultRule extends CallMatcher {
   readonly action: FaultAction;
-  /** For `status` (default 503). */
-  readonly status?: 500 | 502 | 503;
+  /** For `status` (default 503): a 5xx, or a provider's refusal (401, 403, 408, 409, 429, 501). */
+  readonly status?: 401 | 403 | 408 | 409 | 429 | 500 | 501 | 502 | 503;
+  /** Extra response headers for `status` (e.g. Retry-After). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** How many matching requests get the fault (default 1; Infinity until the rule is removed). */
   readonly times?: number;
 }
@@ -183,7 +186,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
         const status = rule.status ?? 503;
         entry.status = status;
         const text = JSON.stringify({ status, detail: `Injected ${status} (fault proxy)`, trace_id: randomBytes(8).toString('hex') });
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(status, { ...rule.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
         res.end(text);
         return;
       }

@@ -31,6 +31,7 @@ function fromApi(error: PaymentsApiError): PosError {
   switch (error.code) {
     case 'connection_error':
     case 'timeout':
+    case 'request_timeout':
     case 'server_error':
     case 'rate_limited':
       return new PosError('API_UNAVAILABLE', error.message, { api });

@@ -3,11 +3,13 @@ import {
   AuthenticationError,
   ConflictError,
   InvalidResponseError,
+  NotEnabledError,
   NotFoundError,
   parseErrorBody,
   PaymentsApiError,
   PermissionError,
   RateLimitError,
+  RequestTimeoutError,
   ServerError,
   ValidationError,
 } from '../../../main/api/index.js';
@@ -145,6 +147,18 @@ describe('error body shapes', () => {
     });
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({ status: 401, code: 'authentication_failed', detail: 'Token OAuth expirado', traceId: 'z9' });
+  });
+
+  it('reads a 408 into RequestTimeoutError and a 501 into NotEnabledError', async () => {
+    const timeout = await errorFor({
+      status: 408,
+      body: { error: { status: 'Request Timeout', status_code: 408, type: 'invalid_request_error', category: 'service_request_timeout', message: 'Request timed out' } },
+    });
+    expect(timeout).toBeInstanceOf(RequestTimeoutError);
+    expect(timeout).toMatchObject({ status: 408, code: 'request_timeout', category: 'service_request_timeout' });
+    const disabled = await errorFor({ status: 501, body: { status: 501, detail: 'Tap to pay flow not yet implemented', trace_id: 'n1' } });
+    expect(disabled).toBeInstanceOf(NotEnabledError);
+    expect(disabled).toMatchObject({ status: 501, code: 'not_enabled', detail: 'Tap to pay flow not yet implemented' });
   });
 
   it('keeps a status without a class as a PaymentsApiError with code request_failed', async () => {

@@ -11,6 +11,7 @@ import {
   ConflictError,
   ConnectionError,
   HttpCore,
+  NotEnabledError,
   NotFoundError,
   parseRetryAfter,
   backoffDelay,
@@ -20,7 +21,7 @@ import {
   ValidationError,
   type PaymentsApiError,
 } from '../../../main/api/index.js';
-import { captureLogger, MARKETPLACE_ID, startStub, stubClient, TOKEN, wireTransaction, type Stub } from './stub-server.js';
+import { captureLogger, MARKETPLACE_ID, startStub, startStubAt, stubClient, TOKEN, wireTransaction, type Stub } from './stub-server.js';
 
 const BUYER_ID = '11111111111111111111111111111111';
 const buyer = { id: BUYER_ID, resource: 'buyer', first_name: 'Ana', created_at: 'x', updated_at: 'x' };
@@ -65,6 +66,18 @@ describe('request headers', () => {
     expect(JSON.parse(stub.requests[0]?.body ?? '')).toEqual({ amount: 100 });
     expect(stub.requests[1]?.headers['content-type']).toBeUndefined();
     expect(stub.requests[1]?.body).toBe('');
+  });
+
+  it('sends the key as HTTP Basic when the scheme is basic: the key as the user name, an empty password (Zoop)', async () => {
+    stub = await startStub({ body: buyer });
+    await stubClient(stub, { authScheme: 'basic' }).buyers.retrieve(BUYER_ID);
+    const header = stub.requests[0]?.headers.authorization ?? '';
+    expect(header).toMatch(/^Basic /);
+    expect(Buffer.from(header.slice('Basic '.length), 'base64').toString('utf8')).toBe(`${TOKEN}:`);
+  });
+
+  it('refuses an auth scheme it does not know, before any request', () => {
+    expect(() => new HttpCore({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, authScheme: 'digest' as never })).toThrow(/authScheme/);
   });
 
   it('uses a custom user agent when given', async () => {
@@ -245,6 +258,39 @@ describe('retries of requests that are safe to repeat', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
+  it('retries a POST without a key after a 429: the service refused it before doing anything', async () => {
+    stub = await startStub(
+      { status: 429, headers: { 'retry-after': '0' }, body: { status: 429, detail: 'Rate limit exceeded. Try again in 60 seconds', trace_id: 'q1' } },
+      { status: 201, body: { ok: true } },
+    );
+    expect(await core(stub).request({ method: 'POST', path: '/v1/x', body: { a: 1 } })).toEqual({ ok: true });
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('retries a POST without a key whose connection was refused: nothing was sent', async () => {
+    const first = await startStub({ body: {} });
+    const { port } = new URL(first.url);
+    await first.close();
+    // Nothing listens for the first attempt; the server is back for the retry.
+    const back = new Promise<Stub>((resolve) => setTimeout(() => resolve(startStubAt(Number(port), { status: 201, body: { ok: true } })), 20));
+    const http = new HttpCore({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retryBaseDelayMs: 400, retryMaxDelayMs: 400, random: () => 1, maxRetries: 3 });
+    const answer = await http.request({ method: 'POST', path: '/v1/x', body: { a: 1 } });
+    stub = await back;
+    expect(answer).toEqual({ ok: true });
+    expect(stub.requests).toHaveLength(1);
+  });
+
+  it('never retries a 501 (the feature is not enabled), not even a GET', async () => {
+    stub = await startStub({
+      status: 501,
+      body: { type: 'https://httpstatuses.com/501', title: 'Not Implemented', status: 501, detail: 'PINPAD flow not yet implemented', validated_data: { payment_locale: 'pinpad' } },
+    });
+    const error = await failure(core(stub).request({ method: 'GET', path: '/v1/x' }));
+    expect(error).toBeInstanceOf(NotEnabledError);
+    expect(error).toMatchObject({ status: 501, code: 'not_enabled', detail: 'PINPAD flow not yet implemented', validatedData: { payment_locale: 'pinpad' } });
+    expect(stub.requests).toHaveLength(1);
+  });
+
   it('does not retry a POST without a key whose connection was reset', async () => {
     stub = await startStub({ reset: true }, { body: {} });
     const error = await failure(core(stub).request({ method: 'POST', path: '/v1/x', body: { a: 1 } }));
@@ -371,6 +417,14 @@ describe('secrets stay out of errors and logs', () => {
     expect(everything).toContain('[redacted]');
     expect(lines.length).toBeGreaterThanOrEqual(4);
     expect(inspect(client, { depth: 10 })).not.toContain(TOKEN);
+  });
+
+  it('keeps the Basic credentials out of errors too, even when a proxy echoes the header', async () => {
+    const basic = Buffer.from(`${TOKEN}:`).toString('base64');
+    stub = await startStub({ status: 400, body: `proxy saw Authorization: Basic ${basic}` });
+    const error = await failure(stubClient(stub, { authScheme: 'basic', maxRetries: 0 }).buyers.retrieve(BUYER_ID));
+    expect(JSON.stringify({ message: error.message, detail: error.detail, raw: error.raw })).not.toContain(basic);
+    expect(error.detail).toContain('[redacted]');
   });
 
   it('logs method, path, status, attempt and duration — not the query string with the CPF', async () => {

@@ -42,7 +42,12 @@ export interface Stub {
 }
 
 /** Answers request n with `script[n]` (the last entry repeats). */
-export async function startStub(...script: StubScript[]): Promise<Stub> {
+export function startStub(...script: StubScript[]): Promise<Stub> {
+  return startStubAt(0, ...script);
+}
+
+/** startStub on a given port (a server that comes back where one was). */
+export async function startStubAt(port: number, ...script: StubScript[]): Promise<Stub> {
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   const server = createServer((req, res) => {
@@ -77,10 +82,10 @@ export async function startStub(...script: StubScript[]): Promise<Stub> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listening = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${listening}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

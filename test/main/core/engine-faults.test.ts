@@ -394,6 +394,55 @@ describe('the client’s own retries absorb 5xx and resets on calls that are saf
   });
 });
 
+describe('the provider refuses the create: each answer its own problem, retried only where repeating is safe', () => {
+  const REFUSALS = [
+    { status: 401, problem: 'API_ACCESS_DENIED', says: /recusou o acesso do Pinbridge/ },
+    { status: 403, problem: 'API_ACCESS_DENIED', says: /recusou o acesso do Pinbridge/ },
+    { status: 501, problem: 'API_NOT_ENABLED', says: /PINPAD não habilitado/ },
+    { status: 429, problem: 'API_BUSY', says: /ocupado; nada foi cobrado/ },
+  ] as const;
+
+  it.each(named(REFUSALS, (r) => `${r.status} → failed (${r.problem}); nothing was created, so nothing is looked up or undone`))(
+    '%s',
+    async (_, { status, problem, says }) => {
+      const s = await open();
+      s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status, times: Infinity });
+      const params = sale();
+      const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+      expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
+      expect(outcome.problem?.cashier_message).toMatch(says);
+      expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
+      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
+      expect(s.rig.engine.pending().undos).toEqual([]);
+      expect(await apiTransactions(s.api, params.reference_id)).toEqual([]);
+    },
+  );
+
+  it.each([
+    [408, 'API_UNAVAILABLE'],
+    [409, 'API_REJECTED'],
+  ] as const)('%i → the outcome is not known: the reference is looked up before deciding, and with nothing found the sale fails (%s)', async (status, problem) => {
+    const s = await open();
+    s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status });
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
+    expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(1);
+    await expectConsistent(s, outcome);
+  });
+
+  it('429 once with Retry-After: the create is sent again after the wait, and the sale goes through with one transaction', async () => {
+    const s = await open({ retries: 2 });
+    s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status: 429, headers: { 'retry-after': '0' } });
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(APPROVED);
+    expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(2);
+    expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
+    await expectConsistent(s, outcome);
+  });
+});
+
 // ------------------------------------------------------------------------------------------------
 // The PINPAD unplugged at each step
 
