@@ -34,6 +34,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'pinpads': 'support.checkPinpads',
   'printers': 'support.checkPrinters',
   'payments-api': 'support.checkApi',
+  'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
 };
 

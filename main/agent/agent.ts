@@ -34,6 +34,7 @@ import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSetting
 import { headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
+import { doctorTarget } from '../doctor/payments-api.js';
 import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
@@ -197,13 +198,11 @@ function operatorServices(options: AgentOptions): OperatorServices {
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
-      const { api } = options;
+      const target = doctorTarget(options.api);
       const report = await runDoctor({
         settingsPath: path,
         ...(options.home === undefined ? {} : { home: options.home }),
-        ...(api.api !== undefined && api.token !== undefined && api.marketplace !== undefined && api.seller !== undefined
-          ? { api: { baseUrl: api.api, token: api.token, marketplaceId: api.marketplace, sellerId: api.seller } }
-          : {}),
+        ...(target === undefined ? {} : { api: target }),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },

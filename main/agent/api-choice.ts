@@ -4,9 +4,11 @@
  * line's --api/--token/--marketplace/--seller; the settings' `api` section with the stored token;
  * nothing → training mode.
  */
+import { dirname, resolve } from 'node:path';
+import type { ClientCertificateFiles } from '../api/index.js';
 import { SettingsError } from '../core/settings.js';
 import type { ApiOptions } from './payment-stack.js';
-import type { AgentSettings } from './settings-file.js';
+import type { AgentSettings, ApiSettings } from './settings-file.js';
 
 export interface ApiChoiceInput {
   readonly flags: ApiOptions;
@@ -14,6 +16,8 @@ export interface ApiChoiceInput {
   readonly settings: AgentSettings;
   /** The stored token (safeStorage, PINBRIDGE_API_TOKEN or the token file); read only when needed. */
   readonly storedToken: () => string | undefined;
+  /** The PKCS#12 certificate's passphrase (PINBRIDGE_CERT_PASSPHRASE), when the settings name one. */
+  readonly certificatePassphrase?: string;
 }
 
 export function chooseApi(input: ApiChoiceInput): ApiOptions {
@@ -33,5 +37,23 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
       settings.path ?? '(settings)',
     );
   }
-  return { api: api.base_url, token, marketplace: api.marketplace_id, seller: api.seller_id };
+  const certificate = certificateFiles(api, settings.path, input.certificatePassphrase);
+  return {
+    api: api.base_url,
+    token,
+    marketplace: api.marketplace_id,
+    seller: api.seller_id,
+    ...(api.auth_scheme === undefined ? {} : { authScheme: api.auth_scheme }),
+    ...(certificate === undefined ? {} : { certificate }),
+  };
+}
+
+/** The settings' certificate files, resolved against the settings file's folder; undefined when none is named. */
+function certificateFiles(api: ApiSettings, settingsPath: string | null, passphrase: string | undefined): ClientCertificateFiles | undefined {
+  const named = { ...api.client_certificate, ...(api.ca === undefined ? {} : { ca: api.ca }) };
+  if (Object.keys(named).length === 0) return undefined;
+  const folder = settingsPath === null ? process.cwd() : dirname(settingsPath);
+  const files: Record<string, string> = {};
+  for (const [name, path] of Object.entries(named)) if (path !== undefined) files[name] = resolve(folder, path);
+  return { ...files, ...(passphrase === undefined || passphrase === '' ? {} : { passphrase }) };
 }

@@ -8,7 +8,7 @@
  * training sales never mix with real ones in ~/.pinbridge/journal.db.
  */
 import { dirname, join } from 'node:path';
-import { PaymentsClient, type AttemptReport } from '../api/index.js';
+import { loadClientTls, PaymentsClient, type AttemptReport, type AuthScheme, type ClientCertificateFiles, type ClientTls } from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
@@ -21,6 +21,16 @@ export interface ApiOptions {
   token?: string;
   marketplace?: string;
   seller?: string;
+  /** How the key is sent: `bearer` (the contract, default) or `basic` (Zoop: the key as the user name). */
+  authScheme?: AuthScheme;
+  /** The client certificate every call presents (mutual TLS), and a CA for the provider's server; paths resolved. */
+  certificate?: ClientCertificateFiles;
+}
+
+/** The client options that reach the real API as the store configured it: the auth scheme and the certificate (read and checked here). */
+export function apiConnectionOptions(api: ApiOptions): { authScheme?: AuthScheme; tls?: ClientTls } {
+  const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
+  return { ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }), ...(tls === undefined ? {} : { tls }) };
 }
 
 /** Whether the options name no API at all (training mode) — all four given, or none. */
@@ -77,7 +87,13 @@ export async function openPaymentStack(options: {
       client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId, onAttempt: options.onAttempt });
       sellerId = running.sellerId;
     } else {
-      client = new PaymentsClient({ baseUrl: api.api!, token: api.token!, marketplaceId: api.marketplace!, onAttempt: options.onAttempt });
+      client = new PaymentsClient({
+        baseUrl: api.api!,
+        token: api.token!,
+        marketplaceId: api.marketplace!,
+        onAttempt: options.onAttempt,
+        ...apiConnectionOptions(api),
+      });
       sellerId = api.seller!;
     }
     const journal = Journal.open(journalPath);

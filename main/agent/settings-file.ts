@@ -29,6 +29,39 @@ export const ApiSettings = Type.Object(
     base_url: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500, description: 'The payments API base URL, e.g. https://api.example.com.' }),
     marketplace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The marketplace id.' }),
     seller_id: Type.String({ minLength: 1, maxLength: 64, description: 'The seller (on_behalf_of) the payments are made for.' }),
+    auth_scheme: Type.Optional(
+      Type.Union([Type.Literal('bearer'), Type.Literal('basic')], {
+        description:
+          'How the key is sent: "bearer" (the contract; GoPag) or "basic" (the Zoop API: the key as the HTTP Basic user name, an empty password). Default bearer.',
+      }),
+    ),
+    client_certificate: Type.Optional(
+      Type.Object(
+        {
+          cert: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'PEM certificate file, with key.' })),
+          key: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'PEM private key file (unencrypted) of cert.' })),
+          pfx: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 1000,
+              description: 'PKCS#12 file (.pfx/.p12, as ICP-Brasil A1 certificates come) instead of cert and key; its passphrase comes from PINBRIDGE_CERT_PASSPHRASE.',
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The client certificate every call presents (mutual TLS; GoPag requires an ICP-Brasil certificate whose serial number is the marketplace id). Paths relative to this settings file's folder. `pinbridge doctor` checks it.",
+        },
+      ),
+    ),
+    ca: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1000,
+        description: "PEM file of CA certificates to trust for the API's server beside the public ones (a homologation server, a sandbox on HTTPS).",
+      }),
+    ),
   },
   {
     additionalProperties: false,

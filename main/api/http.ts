@@ -24,6 +24,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
+import type { ClientTls } from './client-certificate.js';
 import { errorFromResponse, parseErrorBody } from './error-body.js';
 import {
   AuthenticationError,
@@ -56,6 +57,12 @@ export interface HttpCoreOptions {
   readonly token: string;
   /** Default `bearer`. */
   readonly authScheme?: AuthScheme;
+  /**
+   * The client certificate every connection presents (mutual TLS) and the CAs trusted for the
+   * server beside the public ones (client-certificate.ts reads and checks them). Not with
+   * `dispatcher`: a dispatcher of the caller's own carries its own TLS settings.
+   */
+  readonly tls?: ClientTls;
   /** Per attempt (default 20 s): connecting, the answer and its whole body. */
   readonly timeoutMs?: number;
   /** Retries after the first attempt, for requests that may be retried (default 2). */
@@ -260,7 +267,10 @@ export class HttpCore {
     // A pool of this client's own: keep-alive connections to the service, nothing shared with
     // other code's global fetch dispatcher (whose undici version is the runtime's, not ours).
     // Connecting may take as long as a whole attempt (undici's default would cut it at 10 s).
-    this.#dispatcher = options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs) } });
+    if (options.dispatcher !== undefined && options.tls !== undefined) {
+      throw new TypeError('PaymentsClient: give the client certificate to the dispatcher, or tls without a dispatcher');
+    }
+    this.#dispatcher = options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs), ...options.tls } });
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#authCooldownMs = options.authFailureCooldownMs ?? DEFAULTS.authFailureCooldownMs;
     this.#baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;

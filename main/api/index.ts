@@ -18,12 +18,24 @@ export {
   TimeoutError,
   ValidationError,
 } from './errors.js';
+export {
+  certificateInfo,
+  ClientCertificateError,
+  daysToExpiry,
+  loadClientTls,
+  serialMatchesMarketplace,
+  type CertificateInfo,
+  type ClientCertificateErrorCode,
+  type ClientCertificateFiles,
+  type ClientTls,
+} from './client-certificate.js';
 export { parseErrorBody, type ErrorBodyShape, type ParsedErrorBody } from './error-body.js';
 export {
   backoffDelay,
   type CallOptions,
   HttpCore,
   type AttemptReport,
+  type AuthScheme,
   type HttpCoreOptions,
   type HttpMethod,
   type HttpRequest,

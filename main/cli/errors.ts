@@ -1,4 +1,5 @@
 import { DriverError } from '../../drivers/errors.js';
+import { ClientCertificateError } from '../api/client-certificate.js';
 import { SettingsError } from '../core/settings.js';
 import { ReceiptError } from '../receipts/errors.js';
 
@@ -38,6 +39,8 @@ export interface ReportedError {
 export function classifyError(error: unknown): ReportedError {
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'USAGE', message: error.message };
   if (error instanceof SettingsError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
+  // The certificate files the store named cannot be used: its input, not a failure of the runtime.
+  if (error instanceof ClientCertificateError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
   if (error instanceof ReceiptError) {
     return { exitCode: RECEIPT_INPUT_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE, code: error.code, message: error.message };
   }

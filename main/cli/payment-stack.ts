@@ -2,17 +2,24 @@
  * The command-line options of every command that runs payments (`pay`, `start`): the API (or
  * training mode), the journal, the settings. The stack itself is main/agent/payment-stack.ts.
  */
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
+import type { AuthScheme, ClientCertificateFiles } from '../api/index.js';
 import { UsageError } from './errors.js';
 
 /** The options of every command that runs payments: the API (or training mode), the journal, the settings. */
 export function addPaymentStackOptions(command: Command): Command {
   return command
     .option('--api <url>', 'payments API base URL (with --token, --marketplace and --seller); without them an embedded sandbox (training mode)')
-    .option('--token <token>', 'payments API bearer token')
+    .option('--token <token>', 'payments API key (sent as a Bearer token, or as Basic with --auth-scheme basic)')
     .option('--marketplace <id>', 'marketplace id')
     .option('--seller <id>', 'seller id (on_behalf_of)')
+    .option('--auth-scheme <scheme>', 'how --token is sent: bearer (the contract, default) or basic (the key as the HTTP Basic user name, as the Zoop API takes it)')
+    .option('--cert <file>', 'client certificate (PEM) every API call presents (mutual TLS), with --key')
+    .option('--key <file>', 'private key (PEM, unencrypted) of --cert')
+    .option('--pfx <file>', 'client certificate as PKCS#12 (.pfx/.p12) instead of --cert/--key; its passphrase from PINBRIDGE_CERT_PASSPHRASE')
+    .option('--ca <file>', "PEM file of CA certificates to trust for the API's server (a homologation server, a sandbox on HTTPS)")
     .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db in training mode')
     .option(
       '--settings <file>',
@@ -20,9 +27,57 @@ export function addPaymentStackOptions(command: Command): Command {
     );
 }
 
-/** Refuses a partial set of API options before anything is opened. */
-export function checkApiOptions(options: ApiOptions): void {
-  if (apiOptionsProblem(options) !== undefined) {
+/** The API options as commander parses them. */
+export interface ApiFlags {
+  api?: string;
+  token?: string;
+  marketplace?: string;
+  seller?: string;
+  authScheme?: string;
+  cert?: string;
+  key?: string;
+  pfx?: string;
+  ca?: string;
+}
+
+/** Refuses a partial or contradictory set of API options before anything is opened. */
+export function checkApiOptions(options: ApiFlags): void {
+  const { api, token, marketplace, seller } = options;
+  if (apiOptionsProblem({ api, token, marketplace, seller }) !== undefined) {
     throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
   }
+  if (options.authScheme !== undefined && options.authScheme !== 'bearer' && options.authScheme !== 'basic') {
+    throw new UsageError('--auth-scheme must be bearer or basic');
+  }
+  const connection = ['authScheme', 'cert', 'key', 'pfx', 'ca'].filter((name) => options[name as keyof ApiFlags] !== undefined);
+  if (connection.length > 0 && options.api === undefined) {
+    throw new UsageError('--auth-scheme, --cert, --key, --pfx and --ca go with --api (the embedded sandbox needs none of them)');
+  }
+  if (options.pfx !== undefined && (options.cert !== undefined || options.key !== undefined)) {
+    throw new UsageError('give the client certificate as --pfx or as --cert with --key, not both');
+  }
+  if ((options.cert === undefined) !== (options.key === undefined)) throw new UsageError('--cert and --key go together');
+}
+
+/**
+ * The API to run against as the flags name it: the four ids, the auth scheme and the certificate
+ * files (relative to the working folder; the PKCS#12 passphrase from PINBRIDGE_CERT_PASSPHRASE).
+ */
+export function apiOptionsOf(options: ApiFlags, env: NodeJS.ProcessEnv): ApiOptions {
+  const { api, token, marketplace, seller } = options;
+  const files: ClientCertificateFiles = {
+    ...(options.cert === undefined ? {} : { cert: resolve(options.cert) }),
+    ...(options.key === undefined ? {} : { key: resolve(options.key) }),
+    ...(options.pfx === undefined ? {} : { pfx: resolve(options.pfx) }),
+    ...(options.ca === undefined ? {} : { ca: resolve(options.ca) }),
+  };
+  const passphrase = env.PINBRIDGE_CERT_PASSPHRASE;
+  return {
+    ...(api === undefined ? {} : { api }),
+    ...(token === undefined ? {} : { token }),
+    ...(marketplace === undefined ? {} : { marketplace }),
+    ...(seller === undefined ? {} : { seller }),
+    ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme as AuthScheme }),
+    ...(Object.keys(files).length === 0 ? {} : { certificate: { ...files, ...(passphrase ? { passphrase } : {}) } }),
+  };
 }

@@ -46,9 +46,11 @@ const isCode = (value: unknown): value is PaymentsFailureCode =>
   typeof value === 'string' && (PAYMENTS_FAILURE_CODES as readonly string[]).includes(value);
 
 export function paymentsFailureOf(error: unknown): PaymentsFailure {
-  const fields = typeof error === 'object' && error !== null ? (error as { code?: unknown; retryAfterMs?: unknown }) : {};
+  const fields = typeof error === 'object' && error !== null ? (error as { code?: unknown; retryAfterMs?: unknown; detail?: unknown }) : {};
   const code = isCode(fields.code) ? fields.code : undefined;
-  const message = error instanceof Error ? error.message : String(error);
+  const said = error instanceof Error ? error.message : String(error);
+  // The service's own words, when the error's message is a fixed sentence (a 401's is).
+  const message = typeof fields.detail === 'string' && fields.detail !== '' && fields.detail !== said ? `${said} (${fields.detail})` : said;
   return {
     code,
     text: code === undefined ? message : `${code}: ${message}`,

@@ -5,7 +5,7 @@
  * several findings into one status.
  */
 
-export const CHECK_IDS = ['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings'] as const;
+export const CHECK_IDS = ['serial-permissions', 'pinpads', 'printers', 'payments-api', 'client-certificate', 'pos-ports', 'settings'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /** ok: nothing to do; warn: works, but look at it; fail: something a store needs does not work; skip: not checked, `summary` says why. */

@@ -8,9 +8,12 @@
  */
 import {
   AuthenticationError,
+  ClientCertificateError,
   ConnectionError,
   InvalidRequestError,
   InvalidResponseError,
+  loadClientTls,
+  NotEnabledError,
   NotFoundError,
   PaymentsApiError,
   PaymentsClient,
@@ -18,6 +21,8 @@ import {
   RateLimitError,
   ServerError,
   TimeoutError,
+  type AuthScheme,
+  type ClientCertificateFiles,
 } from '../api/index.js';
 import { bilingual, checkResult, DeadlineError, formatDuration, messageOf, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
 
@@ -27,6 +32,30 @@ export interface PaymentsApiTarget {
   readonly token: string;
   readonly marketplaceId: string;
   readonly sellerId: string;
+  /** How the key is sent (default bearer). */
+  readonly authScheme?: AuthScheme;
+  /** The client certificate the calls present (the client-certificate check reads it too). */
+  readonly certificate?: ClientCertificateFiles;
+}
+
+/** The doctor's target from the agent's API options; undefined in training mode (no API named). */
+export function doctorTarget(api: {
+  readonly api?: string;
+  readonly token?: string;
+  readonly marketplace?: string;
+  readonly seller?: string;
+  readonly authScheme?: AuthScheme;
+  readonly certificate?: ClientCertificateFiles;
+}): PaymentsApiTarget | undefined {
+  if (api.api === undefined || api.token === undefined || api.marketplace === undefined || api.seller === undefined) return undefined;
+  return {
+    baseUrl: api.api,
+    token: api.token,
+    marketplaceId: api.marketplace,
+    sellerId: api.seller,
+    ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
+    ...(api.certificate === undefined ? {} : { certificate: api.certificate }),
+  };
 }
 
 export interface PaymentsApiCheckOptions {
@@ -57,13 +86,32 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
       fix: network,
     };
   }
+  const certificate = api.certificate?.cert !== undefined || api.certificate?.pfx !== undefined;
+  const scheme = api.authScheme ?? 'bearer';
   if (error instanceof AuthenticationError) {
+    const said = error.detail === error.message ? '' : `: ${error.detail}`;
     return {
       kind: 'credentials',
-      summary: bilingual(`The payments API at ${url} refused the token (401: invalid or expired)`, `A API de pagamentos em ${url} recusou o token (401: inválido ou expirado)`),
+      summary: bilingual(
+        `The payments API at ${url} refused the credentials (401${said})`,
+        `A API de pagamentos em ${url} recusou as credenciais (401${said})`,
+      ),
       fix: bilingual(
-        'Get a valid API token from the payments provider\'s dashboard and pass it with --token (the same one `pinbridge start` is given).',
-        'Obtenha um token de API válido no painel do provedor de pagamentos e informe-o com --token (o mesmo passado ao `pinbridge start`).',
+        `Get a valid API key from the payments provider's dashboard and pass it with --token; it is sent as ${scheme === 'basic' ? 'HTTP Basic' : 'a Bearer token'} — a provider that takes the other scheme needs --auth-scheme ${scheme === 'basic' ? 'bearer' : 'basic'}.${certificate ? ' The provider may also refuse the client certificate: see the client-certificate check.' : ' A provider that requires a client certificate (mutual TLS) needs --cert/--key or --pfx.'}`,
+        `Obtenha uma chave de API válida no painel do provedor de pagamentos e informe-a com --token; ela é enviada como ${scheme === 'basic' ? 'HTTP Basic' : 'token Bearer'} — um provedor que use o outro esquema precisa de --auth-scheme ${scheme === 'basic' ? 'bearer' : 'basic'}.${certificate ? ' O provedor também pode recusar o certificado do cliente: veja a verificação client-certificate.' : ' Um provedor que exige certificado do cliente (TLS mútuo) precisa de --cert/--key ou --pfx.'}`,
+      ),
+    };
+  }
+  if (error instanceof NotEnabledError) {
+    return {
+      kind: 'not-enabled',
+      summary: bilingual(
+        `The payments API at ${url} answered 501: ${error.detail} — the feature is not enabled for marketplace ${api.marketplaceId}`,
+        `A API de pagamentos em ${url} respondeu 501: ${error.detail} — o recurso não está habilitado para o marketplace ${api.marketplaceId}`,
+      ),
+      fix: bilingual(
+        'Ask the payments provider to enable PINPAD payments for this marketplace (in homologation they are off until asked for).',
+        'Peça ao provedor de pagamentos para habilitar pagamentos com PINPAD neste marketplace (na homologação ficam desligados até serem pedidos).',
       ),
     };
   }
@@ -157,8 +205,29 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
   let client: PaymentsClient;
   try {
     new URL(api.baseUrl);
-    client = new PaymentsClient({ baseUrl: api.baseUrl.replace(/\/+$/, ''), token: api.token, marketplaceId: api.marketplaceId, timeoutMs, maxRetries: 0, authFailureCooldownMs: 0 });
+    const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
+    client = new PaymentsClient({
+      baseUrl: api.baseUrl.replace(/\/+$/, ''),
+      token: api.token,
+      marketplaceId: api.marketplaceId,
+      timeoutMs,
+      maxRetries: 0,
+      authFailureCooldownMs: 0,
+      ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
+      ...(tls === undefined ? {} : { tls }),
+    });
   } catch (error) {
+    if (error instanceof ClientCertificateError) {
+      return checkResult({
+        id: 'payments-api',
+        status: 'skip',
+        summary: bilingual(
+          'Not tried: the client certificate cannot be used (see the client-certificate check)',
+          'Não testada: o certificado do cliente não pode ser usado (veja a verificação client-certificate)',
+        ),
+        details: { ...details, problem: 'certificate' },
+      });
+    }
     return checkResult({
       id: 'payments-api',
       status: 'fail',

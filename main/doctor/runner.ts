@@ -8,6 +8,7 @@ import { userInfo } from 'node:os';
 import type { DriverLogger } from '../../drivers/log.js';
 import type { ListPorts } from '../../drivers/transports/discovery.js';
 import { bilingual, CHECK_IDS, checkResult, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
+import { checkClientCertificate } from './client-certificate.js';
 import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
 import { checkPinpads } from './pinpads.js';
 import { checkPosPorts } from './pos-ports.js';
@@ -92,6 +93,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     ),
     guarded('printers', () => checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username })),
     guarded('payments-api', () => checkPaymentsApi({ api: options.api, timeoutMs })),
+    guarded('client-certificate', () => Promise.resolve(checkClientCertificate({ certificate: options.api?.certificate, marketplaceId: options.api?.marketplaceId }))),
     guarded('pos-ports', () =>
       checkPosPorts({
         ...(settings?.pos.ports === undefined ? {} : { ports: settings.pos.ports }),

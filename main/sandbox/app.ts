@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -19,7 +20,7 @@ import Fastify, {
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
 import { hoistNamedSchemas } from './openapi.js';
-import type { SandboxContext } from './context.js';
+import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
 import { VERSION } from '../version.js';
 
@@ -53,8 +54,23 @@ function makeAjv(options: AjvOptions): Ajv {
   return ajv;
 }
 
-export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteRegistrar[]): SandboxApp {
+/**
+ * The app over HTTP, or over HTTPS with `tls` (the handlers are the same; a client certificate is
+ * asked for, and judged by auth.ts so a refusal is a 401/403 the client can read, not a failed
+ * handshake).
+ */
+export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteRegistrar[], tls?: SandboxTls): SandboxApp {
+  const serverFactory =
+    tls === undefined
+      ? undefined
+      : (handler: (request: IncomingMessage, response: ServerResponse) => void): Server =>
+          // https.Server is an http.Server serving the same IncomingMessage/ServerResponse.
+          createHttpsServer(
+            { cert: tls.cert, key: tls.key, ...(tls.ca === undefined ? {} : { ca: tls.ca, requestCert: true, rejectUnauthorized: false }) },
+            handler,
+          );
   const app = Fastify({
+    ...(serverFactory === undefined ? {} : { serverFactory }),
     logger: false,
     bodyLimit: ctx.settings.bodyLimitBytes,
     // Trailing slashes and case are the client's business; ids are matched as given.

@@ -8,6 +8,14 @@ import type { SandboxDatabase } from './store/database.js';
 
 export type AmountFormat = 'integer' | 'decimal';
 
+/** HTTPS for the sandbox: its server certificate and key (PEM), and the CA of the client certificates (mutual TLS). */
+export interface SandboxTls {
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
+  /** PEM of the CA(s) that issue the client certificates; absent: HTTPS without client certificates. */
+  readonly ca?: string | Buffer;
+}
+
 export interface SandboxSettings {
   /** How transaction amounts are written in responses: integer centavos (the contract) or decimal reais strings (as the service family's responses do). */
   readonly amountFormat: AmountFormat;
@@ -21,6 +29,11 @@ export interface SandboxSettings {
   readonly webhookTimeoutMs: number;
   /** Largest request body accepted (larger → 413). */
   readonly bodyLimitBytes: number;
+  /**
+   * How the key may arrive: `bearer` as the contract says (the default), `basic` as the Zoop API
+   * takes it (the key as the user name), or `any` of the two.
+   */
+  readonly authScheme: 'bearer' | 'basic' | 'any';
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
@@ -31,6 +44,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   webhookRetryBaseMs: 1_000,
   webhookTimeoutMs: 5_000,
   bodyLimitBytes: 1_048_576,
+  authScheme: 'bearer',
 };
 
 /** Queues an event for every webhook of the marketplace subscribed to it. The emitter adds the event id. */
@@ -52,6 +66,8 @@ export interface SandboxContext {
   readonly webhooks: WebhookEmitter;
   /** The clock (tests may move it). */
   now(): Date;
+  /** Served over TLS with a client CA: every call must present a certificate it issued (auth.ts). */
+  readonly clientCertificates: boolean;
   /** "http://127.0.0.1:PORT" once listening (used for boleto PDF and QR code URLs). */
   baseUrl(): string;
   /** Runs when the sandbox closes (timers, pending deliveries). */

@@ -5,7 +5,9 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { buildSandboxApp, type RouteRegistrar, type SandboxApp } from './app.js';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxContext, type SandboxSettings, type WebhookEmitter } from './context.js';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxContext, type SandboxSettings, type SandboxTls, type WebhookEmitter } from './context.js';
+
+export type { SandboxTls };
 import type { MarketplaceInfo } from './marketplaces.js';
 import { registerBankAccountRoutes } from './routes/bank-accounts.js';
 import { registerBuyerRoutes } from './routes/buyers.js';
@@ -31,10 +33,17 @@ export interface SandboxOptions {
   readonly logger?: Logger;
   /** The clock; tests may pass their own. */
   readonly now?: () => Date;
+  /**
+   * Serve HTTPS with this server certificate and key (PEM). With `ca`, mutual TLS: every call
+   * must present a client certificate that CA issued, whose serial number is the marketplace id
+   * (auth.ts), as the GoPag front of this API family requires.
+   */
+  readonly tls?: SandboxTls;
 }
 
+
 export interface RunningSandbox extends MarketplaceInfo {
-  /** "http://127.0.0.1:PORT" */
+  /** "http://127.0.0.1:PORT" ("https://…" with `tls`) */
   readonly url: string;
   readonly app: SandboxApp;
   readonly context: SandboxContext;
@@ -67,6 +76,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     now: options.now ?? (() => new Date()),
     baseUrl: () => baseUrl,
     onClose: (hook) => closeHooks.push(hook),
+    clientCertificates: options.tls?.ca !== undefined,
   };
   const webhooks: WebhookEmitter = createWebhookDispatcher(base);
   const context: SandboxContext = { ...base, webhooks };
@@ -76,7 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     db.close();
   };
   const seed = ensureSeed(context);
-  const app = buildSandboxApp(context, SANDBOX_ROUTES);
+  const app = buildSandboxApp(context, SANDBOX_ROUTES, options.tls);
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {
@@ -87,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
-  baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  baseUrl = `${options.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let closed: Promise<void> | undefined;
   return {

@@ -571,7 +571,7 @@ describe('the support page', () => {
     await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(6);
     expect(await text(page, '#support-doctor-status')).toMatch(/^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/);
     const ids = await Promise.all((await page.locator('#support-checks li.check').all()).map((item) => item.getAttribute('data-check-id')));
-    expect(ids).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings']);
+    expect(ids).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'client-certificate', 'pos-ports', 'settings']);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
     // Training mode: the payments API is not checked, and says so in words.
     expect(await page.locator('li[data-check-id="payments-api"]').getAttribute('data-status')).toBe('skip');

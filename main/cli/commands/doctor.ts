@@ -12,10 +12,10 @@ import { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from '../../doctor/runner.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
-import type { ApiOptions } from '../../agent/payment-stack.js';
-import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
+import { doctorTarget } from '../../doctor/payments-api.js';
+import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
 
-interface DoctorOptions extends ApiOptions {
+interface DoctorOptions extends ApiFlags {
   port?: string;
   settings?: string;
   journal?: string;
@@ -75,9 +75,7 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
         ...(address === undefined || address === '' ? {} : { pinpadAddress: address }),
         ...(options.settings === undefined ? {} : { settingsPath: options.settings }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-        ...(options.api === undefined
-          ? {}
-          : { api: { baseUrl: options.api, token: options.token!, marketplaceId: options.marketplace!, sellerId: options.seller! } }),
+        ...(options.api === undefined ? {} : { api: doctorTarget(apiOptionsOf(options, io.env)) }),
       });
       emit(io, options.json, report, formatDoctorReport(report));
       if (!report.ok) throw new CommandExit(EXIT_FAILURE);

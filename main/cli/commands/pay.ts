@@ -20,12 +20,12 @@ import { emit, formatBrl, table } from '../output.js';
 import { connectPinpad } from '../../agent/pinpad-connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
-import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
+import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
 import { loadSettings, pinpadSaleOptionsOf } from '../../agent/settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
 
-interface PayOptions {
+interface PayOptions extends ApiFlags {
   port: string;
   amount: number;
   type: string;
@@ -33,10 +33,6 @@ interface PayOptions {
   notification?: string;
   description: string;
   reference?: string;
-  api?: string;
-  token?: string;
-  marketplace?: string;
-  seller?: string;
   journal?: string;
   card: string;
   confirmation?: string;
@@ -105,7 +101,7 @@ export function registerPayCommand(program: Command, io: CliIo): void {
       const cleanups: Array<() => Promise<void> | void> = [];
       try {
         const stack = await openPaymentStack({
-          api: options,
+          api: apiOptionsOf(options, io.env),
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
           // One payment and out: no polling for pending transactions.

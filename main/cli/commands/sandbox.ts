@@ -3,8 +3,9 @@
  * exactly one JSON line when it is ready — {"url", "marketplace_id", "seller_id", "token"} — so
  * a script or a POS developer can start it and call it with curl at once.
  */
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { startSandbox } from '../../sandbox/server.js';
+import { startSandbox, type SandboxTls } from '../../sandbox/server.js';
 import type { AmountFormat } from '../../sandbox/context.js';
 import { createLogger } from '../../log.js';
 import { UsageError } from '../errors.js';
@@ -19,6 +20,33 @@ interface SandboxCliOptions {
   cancellationDelay?: number;
   slowAuthorization?: number;
   openapi?: boolean;
+  auth: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsCa?: string;
+}
+
+const AUTH_SCHEMES = ['bearer', 'basic', 'any'] as const;
+
+/** The HTTPS files as the flags name them (all read now, so a wrong path stops the start). */
+function sandboxTls(options: SandboxCliOptions): SandboxTls | undefined {
+  const { tlsCert, tlsKey, tlsCa } = options;
+  if (tlsCert === undefined && tlsKey === undefined && tlsCa === undefined) return undefined;
+  if (tlsCert === undefined || tlsKey === undefined) {
+    throw new UsageError('--tls-cert and --tls-key (the server certificate and its key) are needed for HTTPS, and with --tls-ca');
+  }
+  const read = (path: string, flag: string): Buffer => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new UsageError(`${flag} ${path} cannot be read: ${(error as Error).message}`);
+    }
+  };
+  return {
+    cert: read(tlsCert, '--tls-cert'),
+    key: read(tlsKey, '--tls-key'),
+    ...(tlsCa === undefined ? {} : { ca: read(tlsCa, '--tls-ca') }),
+  };
 }
 
 const AMOUNT_FORMATS: readonly AmountFormat[] = ['integer', 'decimal'];
@@ -27,8 +55,8 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
   program
     .command('sandbox')
     .description(
-      'Serve the payments API sandbox (the whole contract, the terminal channel, webhooks) until stopped. ' +
-        'Prints one JSON line when ready: {"url", "marketplace_id", "seller_id", "token"}.',
+      'Serve the payments API sandbox (the whole contract, the terminal channel, webhooks) until stopped, over HTTP, or HTTPS ' +
+        'with --tls-cert/--tls-key (and mutual TLS with --tls-ca). Prints one JSON line when ready: {"url", "marketplace_id", "seller_id", "token"}.',
     )
     .option('--port <port>', 'TCP port on the loopback address (0 picks a free one)', parsePort, 0)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
@@ -36,19 +64,30 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
     .option('--amounts <format>', 'transaction amounts in responses: integer (centavos) or decimal (reais strings)', 'integer')
     .option('--cancellation-delay <ms>', 'delay before a boleto cancellation takes effect', parseMilliseconds)
     .option('--slow-authorization <ms>', 'how long the "slow" test amount (…96 centavos) holds its answer', parseMilliseconds)
+    .option('--auth <scheme>', 'how the key may arrive: bearer (the contract), basic (Zoop: the key as the Basic user name) or any', 'bearer')
+    .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM), with --tls-key')
+    .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
+    .option(
+      '--tls-ca <file>',
+      'require a client certificate issued by this CA (PEM) on every call, whose serial number is the marketplace id (mutual TLS, as GoPag); needs --tls-cert and --tls-key',
+    )
     .option('--openapi', 'print the OpenAPI document of the sandbox and exit')
     .action(async (options: SandboxCliOptions) => {
       if (!AMOUNT_FORMATS.includes(options.amounts as AmountFormat)) {
         throw new UsageError(`--amounts must be one of ${AMOUNT_FORMATS.join(', ')}`);
       }
+      if (!(AUTH_SCHEMES as readonly string[]).includes(options.auth)) throw new UsageError(`--auth must be one of ${AUTH_SCHEMES.join(', ')}`);
+      const tls = options.openapi ? undefined : sandboxTls(options);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-sandbox' });
       const sandbox = await startSandbox({
         host: options.host,
         port: options.openapi ? 0 : options.port,
         logger,
         ...(options.openapi || options.data === undefined ? {} : { dataDir: options.data }),
+        ...(tls === undefined ? {} : { tls }),
         settings: {
           amountFormat: options.amounts as AmountFormat,
+          authScheme: options.auth as (typeof AUTH_SCHEMES)[number],
           ...(options.cancellationDelay === undefined ? {} : { boletoCancellationDelayMs: options.cancellationDelay }),
           ...(options.slowAuthorization === undefined ? {} : { slowAuthorizationDelayMs: options.slowAuthorization }),
         },

@@ -16,15 +16,14 @@ import { chooseApi } from '../../agent/api-choice.js';
 import { apiTokenPath, logFilePath } from '../../agent/paths.js';
 import { headlessTokenStore } from '../../agent/token-store.js';
 import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
-import type { ApiOptions } from '../../agent/payment-stack.js';
 import { loadSettings } from '../../agent/settings-file.js';
 import { createLogger } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { addPaymentStackOptions, checkApiOptions } from '../payment-stack.js';
+import { addPaymentStackOptions, type ApiFlags, apiOptionsOf, checkApiOptions } from '../payment-stack.js';
 
-interface StartOptions extends ApiOptions {
+interface StartOptions extends ApiFlags {
   port?: string;
   posPort?: string;
   headless?: boolean;
@@ -84,7 +83,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
-      const { api, token, marketplace, seller } = options;
+      const flags = apiOptionsOf(options, io.env);
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
       // window: the settings file and the stored token as they are then.
@@ -92,7 +91,13 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         const settings = loadSettings(settingsPath, io.env.HOME);
         return {
           settings,
-          api: chooseApi({ flags: { api, token, marketplace, seller }, trainingFlag: options.training === true, settings, storedToken: () => tokens.read() }),
+          api: chooseApi({
+            flags,
+            trainingFlag: options.training === true,
+            settings,
+            storedToken: () => tokens.read(),
+            ...(io.env.PINBRIDGE_CERT_PASSPHRASE ? { certificatePassphrase: io.env.PINBRIDGE_CERT_PASSPHRASE } : {}),
+          }),
           pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
           tokens,
           logFile,

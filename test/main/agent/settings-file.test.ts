@@ -109,6 +109,34 @@ describe('chooseApi', () => {
     expect(chooseApi({ flags, trainingFlag: false, settings: withApi, storedToken: () => 'zpk_stored' })).toEqual(flags);
   });
 
+  it('takes the auth scheme and the client certificate from the settings, the files relative to the settings file, the passphrase from the environment', () => {
+    const dir = folder();
+    const settings = parseSettings(
+      {
+        api: {
+          base_url: 'https://api.example.com',
+          marketplace_id: 'mkt',
+          seller_id: 'sel',
+          auth_scheme: 'basic',
+          client_certificate: { pfx: 'certs/loja.pfx' },
+          ca: '/etc/ssl/provider-ca.pem',
+        },
+      },
+      join(dir, 'settings.json'),
+    );
+    expect(chooseApi({ flags: {}, trainingFlag: false, settings, storedToken: () => 'zpk', certificatePassphrase: 'segredo' })).toEqual({
+      api: 'https://api.example.com',
+      token: 'zpk',
+      marketplace: 'mkt',
+      seller: 'sel',
+      authScheme: 'basic',
+      certificate: { pfx: join(dir, 'certs', 'loja.pfx'), ca: '/etc/ssl/provider-ca.pem', passphrase: 'segredo' },
+    });
+    const wrong = thrown(() => parseSettings({ api: { base_url: 'https://a.b', marketplace_id: 'm', seller_id: 's', auth_scheme: 'digest', client_certificate: { crt: 'x' } } }, null));
+    expect(wrong).toBeInstanceOf(SettingsError);
+    expect((wrong as SettingsError).violations.map((v) => v.field)).toEqual(expect.arrayContaining(['api.auth_scheme', 'api.client_certificate.crt']));
+  });
+
   it('says where to put the token when the settings name an API and none is stored', () => {
     const error = thrown(() => chooseApi({ flags: {}, trainingFlag: false, settings: withApi, storedToken: () => undefined }));
     expect(error).toBeInstanceOf(SettingsError);

@@ -45,7 +45,7 @@ describe('pinbridge doctor', () => {
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     const report = JSON.parse(lines[0]!) as DoctorReport;
-    expect(report.checks.map((check) => check.id)).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'pos-ports', 'settings']);
+    expect(report.checks.map((check) => check.id)).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'client-certificate', 'pos-ports', 'settings']);
     const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));
     expect(status).toMatchObject({ pinpads: 'ok', printers: 'ok', 'payments-api': 'ok', 'pos-ports': 'ok', settings: 'ok' });
     // The machine's own serial ports decide serial-permissions; whatever it says, ok and the exit code agree.
@@ -83,8 +83,8 @@ describe('pinbridge doctor', () => {
     const args = apiArgs.map((arg) => (arg === sandbox.token ? wrong : arg));
     const result = await runMain(['doctor', '--settings', settingsPath, '--timeout', '3', ...args], { HOME: home });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^✗ payments-api +The payments API at .* refused the token/m);
-    expect(result.stdout).toContain('fix: Get a valid API token');
+    expect(result.stdout).toMatch(/^✗ payments-api +The payments API at .* refused the credentials \(401: Invalid access token\)/m);
+    expect(result.stdout).toContain('fix: Get a valid API key');
     expect(result.stdout + result.stderr).not.toContain(wrong);
   });
 

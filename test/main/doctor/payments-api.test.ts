@@ -43,11 +43,15 @@ describe('the payments-api check', () => {
     const wrong = 'sbx_wrong_token_0123456789abcdef';
     const result = await checkPaymentsApi({ api: { ...target, token: wrong }, timeoutMs: 5000 });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 401 } });
-    expect(result.summary).toContain('refused the token');
+    expect(result.summary).toBe(`The payments API at ${sandbox.url} refused the credentials (401: Invalid access token)`);
     expect(result.fix).toContain('--token');
+    // Which scheme the key went in, and what else a provider may want: the other scheme, a certificate.
+    expect(result.fix).toContain('--auth-scheme basic');
+    expect(result.fix).toContain('--cert/--key or --pfx');
     expect(result.pt).toEqual({
-      summary: `A API de pagamentos em ${sandbox.url} recusou o token (401: inválido ou expirado)`,
-      fix: 'Obtenha um token de API válido no painel do provedor de pagamentos e informe-o com --token (o mesmo passado ao `pinbridge start`).',
+      summary: `A API de pagamentos em ${sandbox.url} recusou as credenciais (401: Invalid access token)`,
+      fix:
+        'Obtenha uma chave de API válida no painel do provedor de pagamentos e informe-a com --token; ela é enviada como token Bearer — um provedor que use o outro esquema precisa de --auth-scheme basic. Um provedor que exige certificado do cliente (TLS mútuo) precisa de --cert/--key ou --pfx.',
     });
     expect(JSON.stringify(result)).not.toContain(wrong);
   });

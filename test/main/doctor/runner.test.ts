@@ -92,6 +92,7 @@ describe('runDoctor', () => {
       ['pinpads', 'ok'],
       ['printers', 'ok'],
       ['payments-api', 'ok'],
+      ['client-certificate', 'skip'],
       ['pos-ports', 'ok'],
       ['settings', 'ok'],
     ]);
@@ -161,6 +162,7 @@ describe('runDoctor', () => {
         ['pinpads', 'fail'],
         ['printers', 'fail'],
         ['payments-api', 'fail'],
+        ['client-certificate', 'skip'],
         ['pos-ports', 'fail'],
         ['settings', 'ok'],
       ]);

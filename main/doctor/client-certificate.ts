@@ -1,0 +1,156 @@
+/**
+ * The `client-certificate` check: the certificate the payments API calls present (mutual TLS),
+ * read and checked as the agent will use it — the files readable, the key the certificate's, the
+ * PKCS#12 passphrase right —, then what makes a provider refuse it later: expired or close to it,
+ * and (GoPag) a serial number that is not the marketplace id. Skipped when none is configured.
+ * Nothing secret is printed: the serial number, subject, issuer, dates and fingerprint only.
+ */
+import {
+  certificateInfo,
+  ClientCertificateError,
+  daysToExpiry,
+  loadClientTls,
+  serialMatchesMarketplace,
+  type CertificateInfo,
+  type ClientCertificateFiles,
+} from '../api/index.js';
+import { bilingual, checkResult, messageOf, type Bilingual, type CheckResult } from './check.js';
+
+/** Warn this many days before the certificate expires (ICP-Brasil A1 certificates last a year). */
+export const EXPIRY_WARNING_DAYS = 30;
+
+export interface ClientCertificateCheckOptions {
+  readonly certificate: ClientCertificateFiles | undefined;
+  /** The marketplace the certificate is for (GoPag: its serial number). */
+  readonly marketplaceId: string | undefined;
+  readonly now?: Date;
+}
+
+const FIXES: Readonly<Record<ClientCertificateError['code'], Bilingual>> = {
+  INCOMPLETE: bilingual(
+    'Give the certificate as --cert with --key (PEM), or as --pfx (PKCS#12) — in the settings: api.client_certificate {cert, key} or {pfx}.',
+    'Informe o certificado como --cert com --key (PEM) ou como --pfx (PKCS#12) — nas configurações: api.client_certificate {cert, key} ou {pfx}.',
+  ),
+  UNREADABLE: bilingual(
+    'Check the path and that the user running Pinbridge may read the file.',
+    'Confira o caminho e se o usuário que executa o Pinbridge pode ler o arquivo.',
+  ),
+  NOT_PEM: bilingual(
+    'Export the certificate and its key as PEM (an unencrypted key), or give the .pfx file with --pfx.',
+    'Exporte o certificado e a chave em PEM (chave sem senha) ou informe o arquivo .pfx com --pfx.',
+  ),
+  KEY_MISMATCH: bilingual(
+    'Use the private key generated with this certificate (the .pfx the certificate authority delivered holds both).',
+    'Use a chave privada gerada com este certificado (o .pfx entregue pela autoridade certificadora contém os dois).',
+  ),
+  PFX_PASSPHRASE: bilingual(
+    'Set the certificate password in PINBRIDGE_CERT_PASSPHRASE (the one chosen when the certificate was issued).',
+    'Informe a senha do certificado em PINBRIDGE_CERT_PASSPHRASE (a escolhida na emissão do certificado).',
+  ),
+  PFX_INVALID: bilingual(
+    'Give the .pfx or .p12 file the certificate authority delivered, or the certificate as PEM with --cert and --key.',
+    'Informe o arquivo .pfx ou .p12 entregue pela autoridade certificadora, ou o certificado em PEM com --cert e --key.',
+  ),
+};
+
+const day = (date: Date): string => date.toISOString().slice(0, 10);
+
+function detailsOf(info: CertificateInfo, days: number): Record<string, string | number> {
+  return {
+    serial_number: info.serialNumber,
+    subject: info.subject,
+    issuer: info.issuer,
+    valid_from: info.validFrom.toISOString(),
+    valid_to: info.validTo.toISOString(),
+    days_to_expiry: days,
+    fingerprint_sha256: info.fingerprint256,
+  };
+}
+
+export function checkClientCertificate(options: ClientCertificateCheckOptions): CheckResult {
+  const { certificate, marketplaceId } = options;
+  const tls = (() => {
+    try {
+      return certificate === undefined ? undefined : loadClientTls(certificate);
+    } catch (error) {
+      return error instanceof Error ? error : new Error(String(error));
+    }
+  })();
+  if (tls instanceof Error) {
+    return checkResult({
+      id: 'client-certificate',
+      status: 'fail',
+      summary: bilingual(`The client certificate cannot be used: ${tls.message}`, `O certificado do cliente não pode ser usado: ${messageOf(tls)}`),
+      details: { problem: tls instanceof ClientCertificateError ? tls.code : 'OTHER' },
+      fix: tls instanceof ClientCertificateError ? FIXES[tls.code] : FIXES.UNREADABLE,
+    });
+  }
+  if (tls === undefined || (tls.cert === undefined && tls.pfx === undefined)) {
+    return checkResult({
+      id: 'client-certificate',
+      status: 'skip',
+      summary: bilingual(
+        'No client certificate is configured: the payments API calls use the key alone',
+        'Nenhum certificado do cliente configurado: as chamadas à API de pagamentos usam só a chave',
+      ),
+      details: { configured: false },
+    });
+  }
+  const info = certificateInfo(tls);
+  const days = daysToExpiry(info, options.now);
+  const details = detailsOf(info, days);
+  if (days < 0) {
+    return checkResult({
+      id: 'client-certificate',
+      status: 'fail',
+      summary: bilingual(
+        `The client certificate (serial ${info.serialNumber}) expired on ${day(info.validTo)}: the payments API will refuse every call`,
+        `O certificado do cliente (série ${info.serialNumber}) venceu em ${day(info.validTo)}: a API de pagamentos vai recusar todas as chamadas`,
+      ),
+      details,
+      fix: bilingual(
+        'Renew the certificate with the certificate authority and give the new file (--cert/--key or --pfx).',
+        'Renove o certificado com a autoridade certificadora e informe o novo arquivo (--cert/--key ou --pfx).',
+      ),
+    });
+  }
+  if (marketplaceId !== undefined && !serialMatchesMarketplace(info, marketplaceId)) {
+    return checkResult({
+      id: 'client-certificate',
+      status: 'warn',
+      summary: bilingual(
+        `The client certificate's serial number ${info.serialNumber} is not the marketplace id ${marketplaceId}: GoPag refuses such calls (401/403)`,
+        `O número de série ${info.serialNumber} do certificado do cliente não é o id do marketplace ${marketplaceId}: a GoPag recusa essas chamadas (401/403)`,
+      ),
+      details: { ...details, marketplace_id: marketplaceId },
+      fix: bilingual(
+        'Use the certificate issued for this marketplace, or check --marketplace against the payments provider\'s dashboard.',
+        'Use o certificado emitido para este marketplace ou confira --marketplace no painel do provedor de pagamentos.',
+      ),
+    });
+  }
+  if (days < EXPIRY_WARNING_DAYS) {
+    return checkResult({
+      id: 'client-certificate',
+      status: 'warn',
+      summary: bilingual(
+        `The client certificate (serial ${info.serialNumber}) expires in ${days} day(s), on ${day(info.validTo)}`,
+        `O certificado do cliente (série ${info.serialNumber}) vence em ${days} dia(s), em ${day(info.validTo)}`,
+      ),
+      details,
+      fix: bilingual(
+        'Renew it with the certificate authority now: once it expires, no payment goes through.',
+        'Renove-o agora com a autoridade certificadora: depois do vencimento, nenhum pagamento passa.',
+      ),
+    });
+  }
+  return checkResult({
+    id: 'client-certificate',
+    status: 'ok',
+    summary: bilingual(
+      `The client certificate (serial ${info.serialNumber}) is valid for ${days} more days, until ${day(info.validTo)}`,
+      `O certificado do cliente (série ${info.serialNumber}) vale por mais ${days} dias, até ${day(info.validTo)}`,
+    ),
+    details,
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * Reading the store's client certificate before any call: PEM files or a PKCS#12 file, checked
+ * by Node's TLS the way it will present them, with a sentence naming the file when they are
+ * wrong; and what the doctor reports of it (serial number, expiry).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { certificateInfo, ClientCertificateError, daysToExpiry, loadClientTls, serialMatchesMarketplace } from '../../../main/api/index.js';
+import { thrown } from '../../helpers/thrown.js';
+import { createTestPki, type IssuedCertificate, type TestPki } from '../../helpers/test-pki.js';
+
+const MARKETPLACE = '3249465a7753536b62545a6e684e5931';
+let pki: TestPki;
+let store: IssuedCertificate;
+let other: IssuedCertificate;
+
+beforeAll(() => {
+  pki = createTestPki();
+  store = pki.client('loja', MARKETPLACE);
+  other = pki.client('outra', '0A0B0C');
+});
+afterAll(() => pki.remove());
+
+describe('the client certificate', () => {
+  it('is nothing when no file is named (no mutual TLS), and only a CA when only one is named', () => {
+    expect(loadClientTls({})).toBeUndefined();
+    expect(Object.keys(loadClientTls({ ca: pki.caCert })!)).toEqual(['ca']);
+  });
+
+  it('reads PEM certificate and key, and tells its serial number, subject, issuer and validity', () => {
+    const tls = loadClientTls({ cert: store.cert, key: store.key, ca: pki.caCert })!;
+    const info = certificateInfo(tls);
+    expect(info.serialNumber).toBe(MARKETPLACE.toUpperCase());
+    expect(info.subject).toContain('CN=loja');
+    expect(info.issuer).toContain('CN=Pinbridge Test CA');
+    expect(daysToExpiry(info)).toBe(1);
+    expect(daysToExpiry(info, new Date(info.validTo.getTime() + 86_400_000))).toBe(-1);
+    expect(serialMatchesMarketplace(info, MARKETPLACE)).toBe(true);
+    expect(serialMatchesMarketplace(info, 'HOMOLOG')).toBe(false);
+  });
+
+  it('reads a PKCS#12 file with its passphrase: the same certificate', () => {
+    const info = certificateInfo(loadClientTls({ pfx: store.pfx, passphrase: store.pfxPassphrase })!);
+    expect(info.serialNumber).toBe(MARKETPLACE.toUpperCase());
+  });
+
+  it('compares the serial with the marketplace id as hex, without case or leading zeros', () => {
+    expect(serialMatchesMarketplace({ serialNumber: '00A1B2' }, 'a1b2')).toBe(true);
+    expect(serialMatchesMarketplace({ serialNumber: 'A1B2' }, 'a1b3')).toBe(false);
+  });
+
+  it.each([
+    ['a certificate without its key', () => ({ cert: store.cert }), 'INCOMPLETE', /private key is missing/],
+    ['PEM and PKCS#12 together', () => ({ cert: store.cert, key: store.key, pfx: store.pfx }), 'INCOMPLETE', /not both/],
+    ['a file that is not there', () => ({ cert: join(pki.dir, 'nope.pem'), key: store.key }), 'UNREADABLE', /nope\.pem cannot be read: it does not exist/],
+    ['the key of another certificate', () => ({ cert: store.cert, key: other.key }), 'KEY_MISMATCH', /outra\.key is not the key of the certificate .*loja\.pem/],
+    ['a key file in the certificate’s place', () => ({ cert: store.key, key: store.key }), 'NOT_PEM', /holds no PEM certificate/],
+    ['a PKCS#12 file without its passphrase', () => ({ pfx: store.pfx }), 'PFX_PASSPHRASE', /passphrase .* is missing \(set PINBRIDGE_CERT_PASSPHRASE\)/],
+    ['a wrong passphrase', () => ({ pfx: store.pfx, passphrase: 'errada' }), 'PFX_PASSPHRASE', /is wrong/],
+    ['a PEM file given as PKCS#12', () => ({ pfx: store.cert, passphrase: 'x' }), 'PFX_INVALID', /is not a PKCS#12 certificate/],
+  ] as const)('refuses %s with %s and a sentence naming the file', (_, files, code, message) => {
+    const error = thrown(() => loadClientTls(files()));
+    expect(error).toBeInstanceOf(ClientCertificateError);
+    expect(error).toMatchObject({ code });
+    expect((error as Error).message).toMatch(message);
+  });
+
+  it('refuses a key file that holds no key', () => {
+    const empty = join(pki.dir, 'empty.key');
+    writeFileSync(empty, 'not a key\n');
+    expect(thrown(() => loadClientTls({ cert: store.cert, key: empty }))).toMatchObject({ code: 'NOT_PEM' });
+  });
+});

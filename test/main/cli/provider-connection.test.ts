@@ -1,0 +1,128 @@
+/**
+ * A store's connection to a real provider, from the command line: `pinbridge pay` against a
+ * `pinbridge sandbox` that requires a client certificate (mutual TLS, as GoPag) or takes the key
+ * as HTTP Basic (as Zoop), and `pinbridge doctor` reading the certificate. Real processes, real
+ * TLS handshakes, certificates made by openssl.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runMain, serve, stopServers } from '../../helpers/cli.js';
+import { createTestPki, type TestPki } from '../../helpers/test-pki.js';
+
+interface Ready {
+  url: string;
+  marketplace_id: string;
+  seller_id: string;
+  token: string;
+}
+
+let pki: TestPki;
+let home: string;
+beforeAll(() => {
+  pki = createTestPki();
+});
+afterAll(() => pki.remove());
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'pinbridge-provider-'));
+});
+afterEach(async () => {
+  await stopServers();
+  rmSync(home, { recursive: true, force: true });
+});
+
+type Result = Awaited<ReturnType<typeof runMain>>;
+
+const pinbridge = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<Result> => runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent', ...env });
+
+const apiFlags = (ready: Ready): string[] => ['--api', ready.url, '--token', ready.token, '--marketplace', ready.marketplace_id, '--seller', ready.seller_id];
+
+const payFlags = (reference: string): string[] => ['pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--installments', '1', '--reference', reference, '--json'];
+
+const outcome = (result: Result): Record<string, unknown> => JSON.parse(result.stdout.trim()) as Record<string, unknown>;
+
+async function mtlsSandbox(): Promise<Ready> {
+  const sandbox = await serve(['sandbox', '--port', '0', '--tls-cert', pki.server.cert, '--tls-key', pki.server.key, '--tls-ca', pki.caCert]);
+  return sandbox.ready as unknown as Ready;
+}
+
+describe('pinbridge pay against a provider that requires a client certificate', () => {
+  it('fails clearly without one: nothing charged, the provider’s reason in the result', async () => {
+    const ready = await mtlsSandbox();
+    expect(ready.url).toMatch(/^https:\/\//);
+    const result = await pinbridge([...payFlags('mtls-none'), ...apiFlags(ready), '--ca', pki.caCert]);
+    expect(result.code).toBe(1);
+    expect(outcome(result), result.stdout).toMatchObject({ status: 'failed', problem: { code: 'API_ACCESS_DENIED', message: expect.stringContaining('A client certificate is required') as unknown } });
+  });
+
+  it('succeeds with the certificate for its marketplace, as PEM files or as a PKCS#12 file and its passphrase', async () => {
+    const ready = await mtlsSandbox();
+    const store = pki.client('loja', ready.marketplace_id);
+    const pem = await pinbridge([...payFlags('mtls-pem'), ...apiFlags(ready), '--cert', store.cert, '--key', store.key, '--ca', pki.caCert]);
+    expect(pem.code).toBe(0);
+    expect(outcome(pem)).toMatchObject({ status: 'approved', reference_id: 'mtls-pem' });
+    const pfx = await pinbridge([...payFlags('mtls-pfx'), ...apiFlags(ready), '--pfx', store.pfx, '--ca', pki.caCert], {
+      PINBRIDGE_CERT_PASSPHRASE: store.pfxPassphrase,
+    });
+    expect(pfx.code).toBe(0);
+    expect(outcome(pfx)).toMatchObject({ status: 'approved' });
+  });
+
+  it('stops before any payment when the certificate cannot be used, saying why', async () => {
+    const ready = await mtlsSandbox();
+    const store = pki.client('loja-senha', ready.marketplace_id);
+    const result = await pinbridge([...payFlags('mtls-pass'), ...apiFlags(ready), '--pfx', store.pfx, '--ca', pki.caCert], { PINBRIDGE_CERT_PASSPHRASE: 'errada' });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      error: { code: 'PFX_PASSPHRASE', message: expect.stringMatching(/^The passphrase of the PKCS#12 file .*loja-senha\.pfx is wrong/) as unknown },
+    });
+    const human = await pinbridge([...payFlags('mtls-pass').filter((flag) => flag !== '--json'), ...apiFlags(ready), '--pfx', store.pfx, '--ca', pki.caCert]);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toMatch(/^pinbridge: The passphrase of the PKCS#12 file .*loja-senha\.pfx is missing \(set PINBRIDGE_CERT_PASSPHRASE\)/);
+  });
+
+  it('refuses certificate flags that do not go together, before anything runs', async () => {
+    const ready = await mtlsSandbox();
+    for (const flags of [['--cert', 'a.pem'], ['--pfx', 'a.pfx', '--cert', 'a.pem', '--key', 'a.key'], ['--auth-scheme', 'digest']]) {
+      const result = await pinbridge([...payFlags('flags'), ...apiFlags(ready), ...flags]);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^pinbridge: /);
+    }
+    const alone = await pinbridge([...payFlags('flags'), '--cert', 'a.pem', '--key', 'a.key']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/go with --api/);
+  });
+
+  it('pinbridge doctor reads the certificate: its serial against the marketplace, its days to expiry', async () => {
+    const ready = await mtlsSandbox();
+    const store = pki.client('loja-doctor', ready.marketplace_id);
+    const result = await pinbridge(['doctor', ...apiFlags(ready), '--cert', store.cert, '--key', store.key, '--ca', pki.caCert, '--json']);
+    const report = JSON.parse(result.stdout) as { checks: Array<{ id: string; status: string; details: Record<string, unknown>; pt: { summary: string } }> };
+    const check = (id: string) => report.checks.find((c) => c.id === id)!;
+    expect(check('payments-api').status).toBe('ok');
+    // The test CA issues certificates for two days: close to expiry, so a warning with the date.
+    expect(check('client-certificate')).toMatchObject({ status: 'warn', details: { serial_number: ready.marketplace_id.toUpperCase(), days_to_expiry: 1 } });
+    expect(check('client-certificate').pt.summary).toMatch(/^O certificado do cliente \(série [0-9A-F]+\) vence em 1 dia\(s\)/);
+
+    const other = pki.client('loja-errada', 'ABCDEF');
+    const wrong = await pinbridge(['doctor', ...apiFlags(ready), '--cert', other.cert, '--key', other.key, '--ca', pki.caCert, '--json']);
+    const wrongReport = JSON.parse(wrong.stdout) as typeof report;
+    const byId = (id: string) => wrongReport.checks.find((c) => c.id === id)!;
+    expect(byId('payments-api')).toMatchObject({ status: 'fail', details: { http_status: 403 } });
+    expect(byId('client-certificate')).toMatchObject({ status: 'warn', details: { serial_number: 'ABCDEF', marketplace_id: ready.marketplace_id } });
+  });
+});
+
+describe('pinbridge pay against a provider that takes the key as HTTP Basic (Zoop)', () => {
+  it('pays with --auth-scheme basic, and is refused with the contract’s Bearer', async () => {
+    const sandbox = await serve(['sandbox', '--port', '0', '--auth', 'basic']);
+    const ready = sandbox.ready as unknown as Ready;
+    const basic = await pinbridge([...payFlags('basic-1'), ...apiFlags(ready), '--auth-scheme', 'basic']);
+    expect(basic.code).toBe(0);
+    expect(outcome(basic)).toMatchObject({ status: 'approved' });
+    const bearer = await pinbridge([...payFlags('basic-2'), ...apiFlags(ready)]);
+    expect(bearer.code).toBe(1);
+    expect(outcome(bearer)).toMatchObject({ status: 'failed', problem: { code: 'API_ACCESS_DENIED' } });
+  });
+});
