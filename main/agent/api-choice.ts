@@ -45,6 +45,14 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
     seller: api.seller_id,
     ...(api.auth_scheme === undefined ? {} : { authScheme: api.auth_scheme }),
     ...(certificate === undefined ? {} : { certificate }),
+    ...(api.capabilities === undefined
+      ? {}
+      : {
+          capabilities: {
+            ...(api.capabilities.idempotency_key === undefined ? {} : { idempotencyKey: api.capabilities.idempotency_key }),
+            ...(api.capabilities.find_by_reference === undefined ? {} : { findByReference: api.capabilities.find_by_reference }),
+          },
+        }),
   };
 }
 

@@ -8,7 +8,7 @@
  * training sales never mix with real ones in ~/.pinbridge/journal.db.
  */
 import { dirname, join } from 'node:path';
-import { loadClientTls, PaymentsClient, type AttemptReport, type AuthScheme, type ClientCertificateFiles, type ClientTls } from '../api/index.js';
+import { loadClientTls, PaymentsClient, type AttemptReport, type AuthScheme, type ClientCertificateFiles, type ClientTls, type ProviderCapabilities } from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
@@ -25,12 +25,18 @@ export interface ApiOptions {
   authScheme?: AuthScheme;
   /** The client certificate every call presents (mutual TLS), and a CA for the provider's server; paths resolved. */
   certificate?: ClientCertificateFiles;
+  /** What the provider offers beyond its documented calls (both true by default). */
+  capabilities?: Partial<ProviderCapabilities>;
 }
 
 /** The client options that reach the real API as the store configured it: the auth scheme and the certificate (read and checked here). */
-export function apiConnectionOptions(api: ApiOptions): { authScheme?: AuthScheme; tls?: ClientTls } {
+export function apiConnectionOptions(api: ApiOptions): { authScheme?: AuthScheme; tls?: ClientTls; capabilities?: Partial<ProviderCapabilities> } {
   const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
-  return { ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }), ...(tls === undefined ? {} : { tls }) };
+  return {
+    ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
+    ...(tls === undefined ? {} : { tls }),
+    ...(api.capabilities === undefined ? {} : { capabilities: api.capabilities }),
+  };
 }
 
 /** Whether the options name no API at all (training mode) — all four given, or none. */

@@ -62,6 +62,25 @@ export const ApiSettings = Type.Object(
         description: "PEM file of CA certificates to trust for the API's server beside the public ones (a homologation server, a sandbox on HTTPS).",
       }),
     ),
+    capabilities: Type.Optional(
+      Type.Object(
+        {
+          idempotency_key: Type.Optional(
+            Type.Boolean({
+              description:
+                'The provider answers a repeated POST carrying the same Idempotency-Key with the first result (default true). False: no key is sent and a creation whose answer was lost is never sent again; it is looked up instead.',
+            }),
+          ),
+          find_by_reference: Type.Optional(
+            Type.Boolean({
+              description:
+                "The provider's marketplace transaction list filters by reference_id (default true). False: a lost creation is found in the seller's list (GET …/sellers/{id}/transactions, the listing GoPag documents) by reference_id or metadata.",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'What the provider offers beyond the calls GoPag documents; both default to true.' },
+      ),
+    ),
   },
   {
     additionalProperties: false,

@@ -18,7 +18,7 @@ import { BoletosResource } from './resources/boletos.js';
 import { BuyersResource } from './resources/buyers.js';
 import { ApiContext } from './resources/context.js';
 import { TapToPayResource } from './resources/tap-to-pay.js';
-import { TransactionsResource } from './resources/transactions.js';
+import { TransactionsResource, type ProviderCapabilities } from './resources/transactions.js';
 import { WebhooksResource } from './resources/webhooks.js';
 import type { TerminalGateway } from './terminal/gateway.js';
 import { HttpTerminalGateway } from './terminal/http-terminal-gateway.js';
@@ -29,6 +29,8 @@ export interface PaymentsClientOptions extends HttpCoreOptions {
   readonly logger?: PaymentsLogger;
   /** A terminal channel to use instead of the HTTP one (built from the client's context). */
   readonly terminalGateway?: (context: ApiContext) => TerminalGateway;
+  /** What the provider offers beyond its documented calls (both true by default). */
+  readonly capabilities?: Partial<ProviderCapabilities>;
 }
 
 export class PaymentsClient {
@@ -46,10 +48,11 @@ export class PaymentsClient {
       throw new TypeError('PaymentsClient: marketplaceId is required');
     }
     this.marketplaceId = options.marketplaceId;
-    const context = new ApiContext(new HttpCore(options), options.marketplaceId);
+    const idempotencyKeys = options.capabilities?.idempotencyKey ?? options.idempotencyKeys ?? true;
+    const context = new ApiContext(new HttpCore({ ...options, idempotencyKeys }), options.marketplaceId);
     this.buyers = new BuyersResource(context);
     this.bankAccounts = new BankAccountsResource(context);
-    this.transactions = new TransactionsResource(context);
+    this.transactions = new TransactionsResource(context, options.capabilities);
     this.boletos = new BoletosResource(context, this.transactions);
     this.tapToPay = new TapToPayResource(this.transactions);
     this.webhooks = new WebhooksResource(context);

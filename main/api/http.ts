@@ -58,6 +58,12 @@ export interface HttpCoreOptions {
   /** Default `bearer`. */
   readonly authScheme?: AuthScheme;
   /**
+   * The provider honours Idempotency-Key (default true). False: no key is sent, so a POST or
+   * PATCH is never sent again after an answer that may have been lost (only after a 429 or a
+   * refused connection, which the service certainly did not act on).
+   */
+  readonly idempotencyKeys?: boolean;
+  /**
    * The client certificate every connection presents (mutual TLS) and the CAs trusted for the
    * server beside the public ones (client-certificate.ts reads and checks them). Not with
    * `dispatcher`: a dispatcher of the caller's own carries its own TLS settings.
@@ -241,6 +247,7 @@ export class HttpCore {
   readonly #random: () => number;
   readonly #now: () => number;
   readonly #onAttempt: ((attempt: AttemptReport) => void) | undefined;
+  readonly #idempotencyKeys: boolean;
   /** Until when calls fail fast after a 401 (ms since epoch). */
   #authBlockedUntil = 0;
 
@@ -279,6 +286,7 @@ export class HttpCore {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#onAttempt = options.onAttempt;
+    this.#idempotencyKeys = options.idempotencyKeys ?? true;
   }
 
   /** The per-attempt timeout calls get unless they pass their own. */
@@ -287,7 +295,9 @@ export class HttpCore {
   }
 
   /** Sends the request (retrying where safe) and returns the parsed JSON body of the 2xx answer. */
-  async request(request: HttpRequest): Promise<unknown> {
+  async request(asked: HttpRequest): Promise<unknown> {
+    // A provider that does not dedupe by key gets none: nothing may then pass for a safe repeat.
+    const request = this.#idempotencyKeys || asked.idempotencyKey === undefined ? asked : { ...asked, idempotencyKey: undefined };
     const { method, path } = request;
     if (this.#authBlockedUntil > this.#now()) {
       this.#log.warn({ method, path, code: 'authentication_failed' }, 'payments api call refused: credentials failed moments ago');

@@ -69,6 +69,10 @@ export type { Buyer, BuyerCreateParams, BuyerDeleted, BuyerSearchParams, BuyerUp
 export type { TapToPayCreateParams } from './resources/tap-to-pay.js';
 export {
   isPending,
+  SELLER_SCAN_PAGES,
+  type ProviderCapabilities,
+  type ReferenceLookupOptions,
+  type SellerTransactionListParams,
   type BolepixParams,
   type BoletoParams,
   type PinpadParams,

@@ -8,11 +8,22 @@ import type { TerminalGateway } from '../api/terminal/gateway.js';
 import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
 import type { MaskedCard } from './journal/record.js';
 
+/**
+ * What finds a payment's transaction by its reference where the provider cannot filter by it
+ * (capability `find_by_reference` off): the seller whose list holds it, the metadata it was
+ * created with, and the time before which it cannot have been created.
+ */
+export interface ReferenceLookup {
+  readonly sellerId: string;
+  readonly metadata: Readonly<Record<string, string>>;
+  readonly createdAfter: string;
+}
+
 export interface PaymentsPort {
   readonly transactions: {
     create(params: PinpadParams, options?: CallOptions & { idempotencyKey?: string }): Promise<Transaction>;
     retrieve(transactionId: string, options?: CallOptions): Promise<Transaction>;
-    findByReference(referenceId: string, options?: CallOptions): Promise<Transaction | undefined>;
+    findByReference(referenceId: string, options?: CallOptions & ReferenceLookup): Promise<Transaction | undefined>;
   };
   /** The calls of a sale (the PINPAD's tables are the agent's business, not the engine's). */
   readonly terminal: Omit<TerminalGateway, 'emvTables'>;

@@ -10,7 +10,7 @@ import type { CardRead } from './ports.js';
 import type { ProgressStep } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
-import type { EngineLogger, PaymentsPort } from './ports.js';
+import type { EngineLogger, PaymentsPort, ReferenceLookup } from './ports.js';
 import { declineReasonOf } from './declines.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
 import { declinedProblem, problem } from './problems.js';
@@ -39,6 +39,9 @@ type AbortAs = NonNullable<PendingUndo['abortAs']>;
 type ReversalReason = NonNullable<PendingUndo['reason']>;
 
 const errorText = (error: unknown): string => paymentsFailureOf(error).text;
+
+/** The metadata a payment's transaction is created with: its journal id, which finds it again where reference_id cannot. */
+const paymentMetadata = (record: PaymentRecord): Record<string, string> => ({ pinbridge_payment_id: record.id });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -91,6 +94,15 @@ export class PaymentSteps {
     return { timeoutMs: this.deps.config.apiTimeoutMs };
   }
 
+  /**
+   * How to find the payment's transaction by its reference: with what a provider that cannot
+   * filter by reference_id needs to find it in the seller's list (the metadata the creation
+   * carried, and when it cannot have been created before).
+   */
+  #lookup(record: PaymentRecord): { timeoutMs: number } & ReferenceLookup {
+    return { ...this.#call(), sellerId: this.deps.sellerId, metadata: paymentMetadata(record), createdAfter: record.createdAt };
+  }
+
   /** A fresh undo entry: due now. */
   newUndo(extra: Pick<PendingUndo, 'abortAs' | 'reason'>): PendingUndo {
     return { attempts: 0, nextAttemptAt: this.deps.now().toISOString(), lastError: null, ...extra };
@@ -113,6 +125,7 @@ export class PaymentSteps {
           amount: record.amount,
           terminal: record.terminal,
           reference_id: record.referenceId,
+          metadata: paymentMetadata(record),
           ...(record.notification === null ? {} : { notification: record.notification }),
           ...(record.paymentType === 'credit' && record.installments !== null
             ? { installment_plan: { number_installments: record.installments } }
@@ -129,7 +142,7 @@ export class PaymentSteps {
       // The answer was lost: the transaction may exist. The reference tells.
       this.deps.logger.warn({ reference: record.referenceId, error: failure.text }, 'transaction creation answer lost; looking it up');
       try {
-        const found = await payments.transactions.findByReference(record.referenceId, this.#call());
+        const found = await payments.transactions.findByReference(record.referenceId, this.#lookup(record));
         if (found) return this.move(record, 'created', { transactionId: found.id }, 'transaction found by reference after a lost answer');
         // A conflict the service explained is a refusal once nothing was created; the rest were lost answers.
         const why = failure.code === 'conflict' ? problem('API_REJECTED', failure.text) : problem('API_UNAVAILABLE', failure.text);
@@ -169,7 +182,7 @@ export class PaymentSteps {
           const abortAs = undo.abortAs ?? 'failed';
           let transactionId = record.transactionId;
           if (transactionId === null) {
-            const found = await payments.transactions.findByReference(record.referenceId, this.#call());
+            const found = await payments.transactions.findByReference(record.referenceId, this.#lookup(record));
             if (!found) return this.#land(record, abortAs, 'no transaction existed at the API');
             transactionId = found.id;
             record = journal.update(record.id, { transactionId }, 'transaction found by reference');
@@ -377,7 +390,7 @@ export class PaymentSteps {
       case 'intent': {
         let found: Transaction | undefined;
         try {
-          found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#call());
+          found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
         } catch (error) {
           this.deps.logger.warn({ payment: record.id, error: errorText(error) }, 'recovery: could not look the reference up; will retry');
           return record;

@@ -34,6 +34,14 @@ export interface SandboxSettings {
    * takes it (the key as the user name), or `any` of the two.
    */
   readonly authScheme: 'bearer' | 'basic' | 'any';
+  /**
+   * The features beyond what GoPag documents, on by default. Off, the sandbox behaves as a
+   * provider without them, so a client is proven not to lean on them: `idempotencyKeys` false
+   * ignores Idempotency-Key (a repeated POST does it again); `marketplaceTransactionList` false
+   * answers 404 to `GET /v1/marketplaces/{mid}/transactions` (only the seller's list is there).
+   */
+  readonly idempotencyKeys: boolean;
+  readonly marketplaceTransactionList: boolean;
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
@@ -45,6 +53,8 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   webhookTimeoutMs: 5_000,
   bodyLimitBytes: 1_048_576,
   authScheme: 'bearer',
+  idempotencyKeys: true,
+  marketplaceTransactionList: true,
 };
 
 /** Queues an event for every webhook of the marketplace subscribed to it. The emitter adds the event id. */

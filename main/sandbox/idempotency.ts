@@ -40,7 +40,8 @@ export function idempotent<T>(
   request: FastifyRequest,
   create: () => { statusCode: number; body: T },
 ): StoredResponse<T> {
-  const key = idempotencyKeyOf(request);
+  // A provider without the feature ignores the header: a repeat does it again.
+  const key = ctx.settings.idempotencyKeys ? idempotencyKeyOf(request) : undefined;
   if (key === undefined) return { ...create(), replayed: false };
   const hash = createHash('sha256')
     .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.params)}\n${canonicalJson(request.body)}`)

@@ -71,6 +71,9 @@ export interface FaultProxy {
 }
 
 /** The payments API calls of a PINPAD sale, by the path they use (main/api). */
+/** GET …/sellers/{id}/transactions: where findByReference looks when the provider cannot filter by reference_id. */
+export const SELLER_LIST: CallMatcher = { method: 'GET', path: /\/v1\/marketplaces\/[^/]+\/sellers\/[^/]+\/transactions$/ };
+
 export const PAYMENT_CALLS = {
   /** POST …/transactions */
   create: { method: 'POST', path: /\/v1\/marketplaces\/[^/]+\/transactions$/ },

@@ -66,6 +66,46 @@ export interface WaitOptions {
 
 const WAIT_DEFAULTS = { timeoutMs: 120_000, intervalMs: 1_000, maxIntervalMs: 5_000 } as const;
 
+/**
+ * What the provider offers beyond the calls it documents (GoPag documents neither):
+ * `idempotencyKey`, a repeated POST with the same Idempotency-Key answers the first result;
+ * `findByReference`, its transaction list filters by reference_id. Both default to true.
+ */
+export interface ProviderCapabilities {
+  readonly idempotencyKey: boolean;
+  readonly findByReference: boolean;
+}
+
+export interface SellerTransactionListParams {
+  readonly status?: TransactionStatus;
+  readonly payment_type?: string;
+  /** 1–100 (default 100). */
+  readonly limit?: number;
+  readonly offset?: number;
+}
+
+/** What helps find a transaction by its reference when the provider cannot filter by it. */
+export interface ReferenceLookupOptions extends CallOptions {
+  /** The seller (on_behalf_of) whose list is read. */
+  readonly sellerId?: string;
+  /** The metadata the creation carried: a transaction whose reference_id is not echoed still matches by it. */
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** ISO time before which the transaction cannot have been created: the scan stops there. */
+  readonly createdAfter?: string;
+}
+
+/** Pages of the seller's list read at most (100 transactions each) before the lookup gives up. */
+export const SELLER_SCAN_PAGES = 5;
+/** The provider's clock may be behind ours. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
+/** created_at of the service family: "YYYY-MM-DD HH:mm:ss" in UTC, or ISO. */
+function createdAtMs(transaction: Transaction): number {
+  const text = transaction.created_at;
+  const parsed = Date.parse(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+  return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
+}
+
 /** Still waiting for the card (or the boleto payer). */
 export const isPending = (status: TransactionStatus): boolean => status === 'pending' || status === 'new';
 
@@ -89,7 +129,15 @@ export async function voidTransaction(
 }
 
 export class TransactionsResource {
-  constructor(private readonly ctx: ApiContext) {}
+  readonly #findByReference: boolean;
+
+  /** `capabilities.findByReference` false: the provider cannot filter its list by reference_id. */
+  constructor(
+    private readonly ctx: ApiContext,
+    capabilities: Partial<ProviderCapabilities> = {},
+  ) {
+    this.#findByReference = capabilities.findByReference ?? true;
+  }
 
   /** Creates a transaction of any kind; validated against the contract before sending. */
   async create(params: TransactionCreateParams, options?: CreateOptions): Promise<Transaction> {
@@ -120,11 +168,46 @@ export class TransactionsResource {
     );
   }
 
-  /** The transaction created with this reference_id, or undefined (how a restart finds its sale). */
-  async findByReference(referenceId: string, options?: CallOptions): Promise<Transaction | undefined> {
-    const page = await this.list({ reference_id: referenceId }, options);
-    // Filtered again here: a service that ignored the filter must not hand back someone else's sale.
-    return page.items.find((transaction) => transaction.reference_id === referenceId);
+  /** A seller's transactions, newest first: the listing GoPag documents (no reference_id filter). */
+  async listBySeller(sellerId: string, params: SellerTransactionListParams = {}, options?: CallOptions): Promise<List<Transaction>> {
+    const path = this.ctx.path('sellers', String(sellerId), 'transactions');
+    assertNoViolations([idViolation('seller_id', sellerId), ...listQueryViolations(params)], { method: 'GET', path });
+    const { status, payment_type, limit, offset } = params;
+    return this.ctx.send(
+      { method: 'GET', path, query: { status, payment_type, sort: '-created_at', limit, offset }, ...callOptions(options) },
+      (body, origin) => normalizeList(body, (item) => normalizeTransaction(item, origin), origin),
+    );
+  }
+
+  /**
+   * The transaction created with this reference_id, or undefined (how a restart finds its sale).
+   * With the `findByReference` capability, the marketplace's list filtered by reference_id; without
+   * it, the seller's list read newest first, matched by reference_id or by the `metadata` the
+   * creation carried, until a page reaches before `createdAfter` (or SELLER_SCAN_PAGES pages).
+   */
+  async findByReference(referenceId: string, options?: ReferenceLookupOptions): Promise<Transaction | undefined> {
+    const wanted = Object.entries(options?.metadata ?? {});
+    const matches = (transaction: Transaction): boolean =>
+      transaction.reference_id === referenceId || (wanted.length > 0 && wanted.every(([key, value]) => transaction.metadata[key] === value));
+    if (this.#findByReference) {
+      const page = await this.list({ reference_id: referenceId }, options);
+      // Filtered again here: a service that ignored the filter must not hand back someone else's sale.
+      return page.items.find((transaction) => transaction.reference_id === referenceId);
+    }
+    const sellerId = options?.sellerId;
+    if (sellerId === undefined) {
+      throw new TypeError('findByReference needs the seller id when the provider cannot filter by reference_id');
+    }
+    const since = options?.createdAfter === undefined ? undefined : Date.parse(options.createdAfter) - CLOCK_SKEW_MS;
+    for (let page = 0; page < SELLER_SCAN_PAGES; page++) {
+      const { items } = await this.listBySeller(sellerId, { limit: 100, offset: page * 100 }, options);
+      const found = items.find(matches);
+      if (found !== undefined) return found;
+      const oldest = items.at(-1);
+      const reachedBefore = since !== undefined && oldest !== undefined && createdAtMs(oldest) < since;
+      if (items.length < 100 || reachedBefore) return undefined;
+    }
+    return undefined;
   }
 
   /** Full void without `amount`; partial void (captured credit only) with it. */

@@ -21,6 +21,8 @@ interface SandboxCliOptions {
   slowAuthorization?: number;
   openapi?: boolean;
   auth: string;
+  idempotencyKey: boolean;
+  findByReference: boolean;
   tlsCert?: string;
   tlsKey?: string;
   tlsCa?: string;
@@ -65,6 +67,8 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
     .option('--cancellation-delay <ms>', 'delay before a boleto cancellation takes effect', parseMilliseconds)
     .option('--slow-authorization <ms>', 'how long the "slow" test amount (…96 centavos) holds its answer', parseMilliseconds)
     .option('--auth <scheme>', 'how the key may arrive: bearer (the contract), basic (Zoop: the key as the Basic user name) or any', 'bearer')
+    .option('--no-idempotency-key', 'ignore Idempotency-Key, as a provider that does not document it (a repeated POST does it again)')
+    .option('--no-find-by-reference', "answer 404 to the marketplace's transaction list (the reference_id filter): only the seller's list, as GoPag documents")
     .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
     .option(
@@ -88,6 +92,8 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
         settings: {
           amountFormat: options.amounts as AmountFormat,
           authScheme: options.auth as (typeof AUTH_SCHEMES)[number],
+          idempotencyKeys: options.idempotencyKey,
+          marketplaceTransactionList: options.findByReference,
           ...(options.cancellationDelay === undefined ? {} : { boletoCancellationDelayMs: options.cancellationDelay }),
           ...(options.slowAuthorization === undefined ? {} : { slowAuthorizationDelayMs: options.slowAuthorization }),
         },

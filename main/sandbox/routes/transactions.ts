@@ -1,6 +1,6 @@
 /**
- * Transactions: create any of the four kinds, look one up, list them (the lookup by
- * reference_id). The creation body is checked by the contract's rules rather than by Ajv:
+ * Transactions: create any of the four kinds, look one up, list them (the marketplace's list
+ * filters by reference_id; the seller's list is the one GoPag documents). The creation body is checked by the contract's rules rather than by Ajv:
  * Ajv's errors for a union of four schemas name no field, the rules name the broken one in the
  * service's words.
  */
@@ -13,9 +13,11 @@ import {
   TransactionListQuery,
   TransactionRequest,
   transactionRequestViolations,
+  TransactionStatus,
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
+import { findSeller } from '../marketplaces.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import { cancellationSweeper } from '../payments/boleto-cancellation.js';
 import { loadTransaction } from '../payments/change.js';
@@ -94,6 +96,9 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
       },
     },
     async (request, reply) => {
+      if (!ctx.settings.marketplaceTransactionList) {
+        throw notFound('Endpoint not found: list the transactions of a seller (GET /v1/marketplaces/{mid}/sellers/{sid}/transactions)');
+      }
       sweeper.applyDue();
       const { limit = 100, offset = 0, reference_id, status, terminal, payment_type } = request.query;
       const page = listTransactions(
@@ -105,4 +110,45 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
       return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
     },
   );
+
+  app.get(
+    '/v1/marketplaces/:marketplace_id/sellers/:seller_id/transactions',
+    {
+      schema: {
+        tags: ['transactions'],
+        summary: "List a seller's transactions (the listing GoPag documents)",
+        description:
+          'Newest first unless `sort=created_at` (`-created_at` is the default); filter by status and payment_type. limit ' +
+          'defaults to 100 (the maximum). An unknown seller is 404. No reference_id filter: a client that lost the answer of ' +
+          'a creation finds it here by its reference_id or metadata, page by page.',
+        params: SellerParams,
+        querystring: SellerTransactionListQuery,
+        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      sweeper.applyDue();
+      if (findSeller(ctx, request.marketplaceId, request.params.seller_id) === undefined) {
+        throw notFound(`Seller not found: ${request.params.seller_id}`);
+      }
+      const { limit = 100, offset = 0, status, payment_type, sort = '-created_at' } = request.query;
+      const page = listTransactions(
+        ctx.db,
+        request.marketplaceId,
+        { seller_id: request.params.seller_id, status, payment_type },
+        { limit, offset, order: sort === 'created_at' ? 'oldest_first' : 'newest_first' },
+      );
+      return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
+    },
+  );
 };
+
+const SellerParams = Type.Object({ marketplace_id: Type.String(), seller_id: Type.String() });
+
+const SellerTransactionListQuery = Type.Object({
+  status: Type.Optional(TransactionStatus),
+  payment_type: Type.Optional(Type.String()),
+  sort: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('-created_at')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+});

@@ -44,6 +44,8 @@ export interface TransactionFilters {
   payment_type?: string | undefined;
   /** Restricts to one payment_locale (the terminal's pending list asks for pinpad). */
   payment_locale?: string | undefined;
+  /** The seller's transactions only (the per-seller listing). */
+  seller_id?: string | undefined;
 }
 
 export interface Page<T> {
@@ -107,7 +109,7 @@ export function findTransaction(db: SandboxDatabase, marketplaceId: string, id: 
 function whereClause(marketplaceId: string, filters: TransactionFilters): { sql: string; args: string[] } {
   const conditions = ['marketplace_id = ?'];
   const args = [marketplaceId];
-  const columns = ['reference_id', 'status', 'terminal', 'payment_type', 'payment_locale'] as const;
+  const columns = ['reference_id', 'status', 'terminal', 'payment_type', 'payment_locale', 'seller_id'] as const;
   for (const column of columns) {
     const value = filters[column];
     if (value !== undefined) {

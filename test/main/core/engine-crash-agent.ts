@@ -18,7 +18,7 @@
 import { writeSync } from 'node:fs';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type TestCardName } from '../../../drivers/simulator/index.js';
-import { PaymentsClient } from '../../../main/api/index.js';
+import { PaymentsClient, type ProviderCapabilities } from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal, type JournalMove } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy } from '../../../main/core/journal/record.js';
@@ -34,7 +34,14 @@ export type ApiCall = 'create' | 'retrieve' | 'findByReference' | 'pendingTransa
 export type CrashPoint = `state:${PaymentState}` | `after:${ApiCall}`;
 
 export interface AgentOrder {
-  readonly api: { readonly url: string; readonly token: string; readonly marketplaceId: string; readonly sellerId: string };
+  readonly api: {
+    readonly url: string;
+    readonly token: string;
+    readonly marketplaceId: string;
+    readonly sellerId: string;
+    /** The provider's capabilities as the store's settings declare them. */
+    readonly capabilities: ProviderCapabilities;
+  };
   readonly journalPath: string;
   readonly logPath: string;
   /** The simulated PINPAD's serial number (the transaction's terminal). */
@@ -172,6 +179,7 @@ async function main(order: AgentOrder): Promise<void> {
     marketplaceId: order.api.marketplaceId,
     maxRetries: 0,
     timeoutMs: order.apiTimeoutMs,
+    capabilities: order.api.capabilities,
   });
   const journal = Journal.open(order.journalPath);
   watchJournal(journal, order);

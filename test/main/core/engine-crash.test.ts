@@ -8,6 +8,8 @@
  *
  * - nothing in the journal is lost: every event the child reported as committed is there, in order;
  * - the API holds at most one transaction (and at most one succeeded) for the reference;
+ * - all of it against a provider with Idempotency-Key and a reference_id filter, and against one
+ *   with only the calls GoPag documents (the engine then finds its transactions in the seller's list);
  * - the payment ends in a defined state, and the journal agrees with the API: confirmed or
  *   awaiting confirmation ⇔ the API transaction succeeded;
  * - `status` answers Processed with that result;
@@ -21,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type TestCardName } from '../../../drivers/simulator/index.js';
-import { PaymentsClient, type Transaction, type TransactionStatus } from '../../../main/api/index.js';
+import { PaymentsClient, type ProviderCapabilities, type Transaction, type TransactionStatus } from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy, JournalEvent, PaymentRecord } from '../../../main/core/journal/record.js';
@@ -69,14 +71,47 @@ interface CrashCase {
   readonly api: ApiView;
 }
 
-let sandbox: RunningSandbox;
-let client: PaymentsClient;
+/**
+ * The two providers the matrix runs against: one with every feature the engine can use, and one
+ * with only what GoPag documents — Idempotency-Key ignored, no reference_id filter (its marketplace
+ * list answers 404) —, where the engine is told so and must find its transactions in the seller's list.
+ */
+interface Provider {
+  readonly sandbox: RunningSandbox;
+  readonly capabilities: ProviderCapabilities;
+  /** The engine's client for the restart, with those capabilities. */
+  readonly client: PaymentsClient;
+}
+
+const PROVIDERS = {
+  'with idempotency keys and the reference filter': { idempotencyKey: true, findByReference: true },
+  'with only the documented calls': { idempotencyKey: false, findByReference: false },
+} as const satisfies Record<string, ProviderCapabilities>;
+type ProviderName = keyof typeof PROVIDERS;
+
+const providers = new Map<ProviderName, Provider>();
 beforeAll(async () => {
-  sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: SLOW_AUTHORIZATION_MS } });
-  client = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, maxRetries: 0, timeoutMs: API_TIMEOUT_MS });
+  for (const [name, capabilities] of Object.entries(PROVIDERS) as Array<[ProviderName, ProviderCapabilities]>) {
+    const sandbox = await startSandbox({
+      settings: {
+        slowAuthorizationDelayMs: SLOW_AUTHORIZATION_MS,
+        idempotencyKeys: capabilities.idempotencyKey,
+        marketplaceTransactionList: capabilities.findByReference,
+      },
+    });
+    const client = new PaymentsClient({
+      baseUrl: sandbox.url,
+      token: sandbox.token,
+      marketplaceId: sandbox.marketplaceId,
+      maxRetries: 0,
+      timeoutMs: API_TIMEOUT_MS,
+      capabilities,
+    });
+    providers.set(name, { sandbox, capabilities, client });
+  }
 });
 afterAll(async () => {
-  await sandbox?.close();
+  for (const { sandbox } of providers.values()) await sandbox.close();
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -128,8 +163,9 @@ function runAgent(order: AgentOrder): Promise<AgentRun> {
 // ------------------------------------------------------------------------------------------------
 // The restart and the checks
 
-async function apiTransactions(reference: string): Promise<Transaction[]> {
-  const page = await client.transactions.list({ reference_id: reference });
+/** The reference's transactions, read from the seller's list (the one listing both providers have). */
+async function apiTransactions(provider: Provider, reference: string): Promise<Transaction[]> {
+  const page = await provider.client.transactions.listBySeller(provider.sandbox.sellerId, { limit: 100 });
   return page.items.filter((transaction) => transaction.reference_id === reference);
 }
 
@@ -171,7 +207,8 @@ async function plugPinpad(engine: PaymentEngine, serial: string, logger: ReturnT
 
 let caseNumber = 0;
 
-async function crashAndRecover(c: CrashCase, expect: ExpectStatic): Promise<void> {
+async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectStatic): Promise<void> {
+  const { sandbox, client } = provider;
   const n = ++caseNumber;
   // Kept after the run (journal and logs of both processes) for the card-data scan.
   const dir = mkdtempSync(join(artifactsDir(), 'engine-crash-'));
@@ -190,7 +227,7 @@ async function crashAndRecover(c: CrashCase, expect: ExpectStatic): Promise<void
   // 1. The agent runs the payment and dies at the crash point.
   const run = await inTurn(() =>
     runAgent({
-      api: { url: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId },
+      api: { url: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId, capabilities: provider.capabilities },
       journalPath,
       logPath: join(dir, 'agent.log'),
       serial,
@@ -226,7 +263,7 @@ async function crashAndRecover(c: CrashCase, expect: ExpectStatic): Promise<void
     const id = atCrash!.id;
     expect(new Set(committed.map((event) => event.paymentId))).toEqual(new Set([id]));
     expect(journal.events(id).map(eventView)).toEqual(committed.map(eventView));
-    expect(apiView(await apiTransactions(params.reference_id))).toBe(c.apiAtCrash);
+    expect(apiView(await apiTransactions(provider, params.reference_id))).toBe(c.apiAtCrash);
 
     // 3. The restart: same journal, same PINPAD, recovery, and whatever it queued lands.
     unplug = await plugPinpad(engine, serial, logger);
@@ -247,7 +284,7 @@ async function crashAndRecover(c: CrashCase, expect: ExpectStatic): Promise<void
     if (record.state === 'awaiting_confirmation') expect(Date.parse(record.confirmDeadline!)).toBeGreaterThan(Date.now());
 
     // Exactly once at the API, and the journal agrees with it.
-    const transactions = await apiTransactions(params.reference_id);
+    const transactions = await apiTransactions(provider, params.reference_id);
     expect(transactions.length).toBeLessThanOrEqual(1);
     expect(transactions.filter((transaction) => transaction.status === 'succeeded').length).toBeLessThanOrEqual(1);
     expect(apiView(transactions)).toBe(c.api);
@@ -263,7 +300,7 @@ async function crashAndRecover(c: CrashCase, expect: ExpectStatic): Promise<void
     // The POS asks again: the same payment, and nothing new at the API.
     const again = await engine.start(params);
     expect(again).toEqual(status.kind === 'processed' ? status.outcome : undefined);
-    expect(await apiTransactions(params.reference_id)).toEqual(transactions);
+    expect(await apiTransactions(provider, params.reference_id)).toEqual(transactions);
   } finally {
     await engine.close();
     await unplug?.();
@@ -364,9 +401,13 @@ const MATRIX: ReadonlyArray<readonly [string, readonly CrashCase[]]> = [
 ];
 
 describe.concurrent('the payment engine after kill -9, restarted', { timeout: 90_000 }, () => {
-  for (const [path, cases] of MATRIX) {
-    describe(path, () => {
-      it.for(cases)(title, (c, { expect }) => crashAndRecover(c, expect));
+  for (const name of Object.keys(PROVIDERS) as ProviderName[]) {
+    describe(`against a provider ${name}`, () => {
+      for (const [path, cases] of MATRIX) {
+        describe(path, () => {
+          it.for(cases)(title, (c, { expect }) => crashAndRecover(providers.get(name)!, c, expect));
+        });
+      }
     });
   }
 

@@ -12,12 +12,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LinkTimings } from '../../../drivers/abecs/link.js';
 import type { AutoCustomerOptions } from '../../../drivers/simulator/index.js';
-import { PaymentsClient, type Transaction } from '../../../main/api/index.js';
+import { PaymentsClient, type ProviderCapabilities, type Transaction } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
 import type { PaymentState } from '../../../main/core/states.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
-import { PAYMENT_CALLS, startFaultProxy, type FaultProxy, type FaultRule, type PaymentCall } from '../../helpers/fault-proxy.js';
+import { PAYMENT_CALLS, SELLER_LIST, startFaultProxy, type FaultProxy, type FaultRule, type PaymentCall } from '../../helpers/fault-proxy.js';
 import { engineRig, saleParams, type EnginePinpad, type EngineRig } from './engine-rig.js';
 
 const SERIAL = 'PB-FAULTS-1';
@@ -59,6 +59,9 @@ afterEach(async () => {
 });
 
 interface OpenOptions {
+  /** Another sandbox than the file's (a provider with other features). */
+  readonly sandbox?: RunningSandbox;
+  readonly capabilities?: Partial<ProviderCapabilities>;
   /** The simulated customer (card, keys, CPF); null: nobody acts unless the test does. */
   readonly auto?: AutoCustomerOptions | null;
   readonly config?: Partial<EngineConfig>;
@@ -70,21 +73,27 @@ interface OpenOptions {
 async function open(options: OpenOptions = {}): Promise<Stack> {
   let proxy: FaultProxy | undefined;
   const auto = options.auto === undefined ? { delayMs: 5, card: 'visaCredit' } : options.auto;
+  const target = options.sandbox ?? sandbox;
   const rig = await engineRig({
-    sandbox,
+    sandbox: target,
     simulator: { timeScale: 0.05, ...(auto ? { autoCustomer: auto } : {}) },
     config: { apiTimeoutMs: 2_000, ...options.config },
     apiBaseUrl: async (target) => {
       proxy = await startFaultProxy(target.url);
       return proxy.url;
     },
-    clientOptions: { maxRetries: options.retries ?? 0, retryBaseDelayMs: 10, retryMaxDelayMs: 20 },
+    clientOptions: {
+      maxRetries: options.retries ?? 0,
+      retryBaseDelayMs: 10,
+      retryMaxDelayMs: 20,
+      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+    },
     pinpadTimings: { ...QUICK_LINK, ...options.pinpadTimings },
   });
   const started = proxy;
   opened.push(async () => started?.close(), () => rig.close());
   if (!started) throw new Error('the fault proxy did not start');
-  const api = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, maxRetries: 0 });
+  const api = new PaymentsClient({ baseUrl: target.url, token: target.token, marketplaceId: target.marketplaceId, maxRetries: 0 });
   const pinpad = await rig.addPinpad(SERIAL);
   return { rig, proxy: started, api, pinpad };
 }
@@ -116,8 +125,8 @@ function fault(call: PaymentCall, name: FaultName, times = 1): FaultRule {
 }
 
 /** The transactions the API holds for the reference (read straight from the sandbox). */
-async function apiTransactions(api: PaymentsClient, reference: string): Promise<readonly Transaction[]> {
-  return (await api.transactions.list({ reference_id: reference })).items.filter((t) => t.reference_id === reference);
+async function apiTransactions(api: PaymentsClient, reference: string, sellerId = sandbox.sellerId): Promise<readonly Transaction[]> {
+  return (await api.transactions.listBySeller(sellerId, { limit: 100 })).items.filter((t) => t.reference_id === reference);
 }
 
 const authorizations = (transaction: Transaction): number =>
@@ -440,6 +449,41 @@ describe('the provider refuses the create: each answer its own problem, retried 
     expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(2);
     expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
     await expectConsistent(s, outcome);
+  });
+});
+
+describe('a provider with only the documented calls: no Idempotency-Key, no reference_id filter', () => {
+  let documented: RunningSandbox;
+  beforeAll(async () => {
+    documented = await startSandbox({ settings: { idempotencyKeys: false, marketplaceTransactionList: false } });
+  });
+  afterAll(async () => {
+    await documented.close();
+  });
+  const capabilities = { idempotencyKey: false, findByReference: false };
+
+  it('sends a create whose answer was lost only once, even with client retries on, and finds it in the seller’s list', async () => {
+    const s = await open({ sandbox: documented, capabilities, retries: 2 });
+    s.proxy.add(fault('create', 'reset_after'));
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(APPROVED);
+    const creates = s.proxy.requests(PAYMENT_CALLS.create);
+    expect(creates).toHaveLength(1);
+    expect(creates[0]!.idempotencyKey).toBeUndefined();
+    expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
+    expect(s.proxy.count(SELLER_LIST)).toBeGreaterThanOrEqual(1);
+    expect(await apiTransactions(s.api, params.reference_id, documented.sellerId)).toHaveLength(1);
+  });
+
+  it('ends the sale without sending the create again when the answer is lost and nothing was created', async () => {
+    const s = await open({ sandbox: documented, capabilities, retries: 2 });
+    s.proxy.add(fault('create', 'reset_before'));
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(NO_TRANSACTION);
+    expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
+    expect(await apiTransactions(s.api, params.reference_id, documented.sellerId)).toEqual([]);
   });
 });
 

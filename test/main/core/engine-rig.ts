@@ -60,7 +60,7 @@ export interface RigOptions {
   /** Where the client sends its requests (e.g. a fault proxy in front of the sandbox); the sandbox by default. */
   readonly apiBaseUrl?: (sandbox: RunningSandbox) => string | Promise<string>;
   /** The client's retry and timeout settings (default: no retries, 2 s per attempt). */
-  readonly clientOptions?: Partial<Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs'>>;
+  readonly clientOptions?: Partial<Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'capabilities'>>;
   /** The host driver's link-layer timings (shorter ACK and silence waits for line-noise tests). */
   readonly pinpadTimings?: Partial<LinkTimings>;
 }
