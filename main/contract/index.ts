@@ -4,6 +4,7 @@ export * from './buyers.js';
 export * from './bank-accounts.js';
 export * from './transactions.js';
 export * from './terminal.js';
+export * from './terminal-v2.js';
 export * from './webhooks.js';
 export * from './sandbox.js';
 export * from './rules.js';

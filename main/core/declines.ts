@@ -6,7 +6,7 @@
  * card schemes, issuers and acquirers standardized for declined authorizations (ABECS Normativo
  * 21, July 2020, revised as V3 in April 2023; the "reversible" codes are the ones a retry can
  * turn into an approval, the "irreversible" ones never will). A provider's own reason string
- * (the sandbox's `invalid_pin`, Zoop's `insufficient_funds_error`…) decides only when the code
+ * (Zoop's `invalid_pin_code`, `insufficient_funds_error`…) decides only when the code
  * is missing or unknown. Category names follow Stripe's `decline_code` where one exists.
  *
  * The customer-facing text follows the normative's point-of-sale message: it names the reason

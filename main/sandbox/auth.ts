@@ -1,5 +1,5 @@
 /**
- * Authentication. Every /v1 route needs the marketplace's key unless its config says
+ * Authentication. Every /v1 and /v2 route needs the marketplace's key unless its config says
  * `auth: false`; a missing, unknown or expired key is 401 (shape B, `type: "unauthorized"`). A
  * key belongs to one marketplace: a path naming another marketplace answers 404 "Marketplace
  * not found", so one marketplace cannot even learn that another exists.
@@ -64,7 +64,7 @@ function checkClientCertificate(ctx: SandboxContext, request: FastifyRequest, ma
 
 export async function authenticate(ctx: SandboxContext, request: FastifyRequest, _reply: FastifyReply): Promise<void> {
   // Unknown routes fall through to the 404 handler; documents and helpers may opt out.
-  if (request.routeOptions.url === undefined || !request.routeOptions.url.startsWith('/v1/')) return;
+  if (request.routeOptions.url === undefined || !/^\/v[12]\//.test(request.routeOptions.url)) return;
   if (request.routeOptions.config?.auth === false) return;
 
   const credentials = keyOf(request.headers.authorization, ctx.settings.authScheme);

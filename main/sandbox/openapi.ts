@@ -38,3 +38,57 @@ export function hoistNamedSchemas<T extends object>(document: T): T {
   root.components = { ...existing, schemas: sorted };
   return root as unknown as T;
 }
+
+/**
+ * The terminal channel alone, as a contract a provider implements: the operations tagged
+ * "terminal channel" of the sandbox's document and the schemas they reference (transitively),
+ * with the document's security and servers. Generated from the same route schemas the sandbox
+ * validates with (docs/terminal-channel-openapi.json).
+ */
+export function terminalChannelDocument(full: Record<string, unknown>, version: string): Record<string, unknown> {
+  const document = full as { [key: string]: Json };
+  const paths = isObject(document.paths ?? null) ? (document.paths as { [key: string]: Json }) : {};
+  const kept: { [key: string]: Json } = {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue;
+    const operations = Object.entries(item).filter(
+      ([, operation]) => isObject(operation) && Array.isArray(operation.tags) && operation.tags.includes('terminal channel'),
+    );
+    // Only the channel's operations of a path (the void route is also the transactions API's).
+    if (operations.length > 0) kept[path] = Object.fromEntries(operations.map(([method, operation]) => [method, { ...(operation as object), tags: ['terminal channel'] }]));
+  }
+  const components = isObject(document.components ?? null) ? (document.components as { [key: string]: Json }) : {};
+  const schemas = isObject(components.schemas ?? null) ? (components.schemas as { [key: string]: Json }) : {};
+  const used = new Set<string>();
+  const collect = (node: Json): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (!isObject(node)) return;
+    const ref = node.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length);
+      if (!used.has(name)) {
+        used.add(name);
+        collect(schemas[name] ?? null);
+      }
+    }
+    for (const value of Object.values(node)) collect(value);
+  };
+  collect(kept);
+  const info = isObject(document.info ?? null) ? (document.info as { [key: string]: Json }) : {};
+  return {
+    ...document,
+    info: {
+      ...info,
+      title: 'Pinbridge terminal channel',
+      version,
+      description:
+        'What a payments provider implements so a PINPAD agent can complete the PINPAD transactions it creates pending: the ' +
+        'pending list of a terminal, its EMV tables, the authorization (v2: the card data the PINPAD sealed, checked by the ' +
+        "host), the chip's final word, reversal and void. docs/terminal-channel.md tells the story; this document is " +
+        "generated from the schemas Pinbridge's sandbox validates with.",
+    },
+    tags: [{ name: 'terminal channel', description: 'The calls of a PINPAD agent (docs/terminal-channel.md).' }],
+    paths: kept,
+    components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
+  };
+}

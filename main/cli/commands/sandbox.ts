@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { TERMINAL_CHANNEL_VERSION } from '../../contract/index.js';
+import { terminalChannelDocument } from '../../sandbox/openapi.js';
 import { startSandbox, type SandboxTls } from '../../sandbox/server.js';
 import type { AmountFormat } from '../../sandbox/context.js';
 import { createLogger } from '../../log.js';
@@ -19,7 +21,7 @@ interface SandboxCliOptions {
   amounts: string;
   cancellationDelay?: number;
   slowAuthorization?: number;
-  openapi?: boolean;
+  openapi?: boolean | string;
   auth: string;
   idempotencyKey: boolean;
   findByReference: boolean;
@@ -75,7 +77,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
       '--tls-ca <file>',
       'require a client certificate issued by this CA (PEM) on every call, whose serial number is the marketplace id (mutual TLS, as GoPag); needs --tls-cert and --tls-key',
     )
-    .option('--openapi', 'print the OpenAPI document of the sandbox and exit')
+    .option('--openapi [part]', 'print the OpenAPI document of the sandbox and exit; `--openapi terminal-channel`: the terminal channel alone, as a provider implements it')
     .action(async (options: SandboxCliOptions) => {
       if (!AMOUNT_FORMATS.includes(options.amounts as AmountFormat)) {
         throw new UsageError(`--amounts must be one of ${AMOUNT_FORMATS.join(', ')}`);
@@ -104,7 +106,9 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
       });
       try {
         if (options.openapi) {
-          io.stdout(`${JSON.stringify(sandbox.openapi(), null, 2)}\n`);
+          if (options.openapi !== true && options.openapi !== 'terminal-channel') throw new UsageError('--openapi takes nothing, or terminal-channel');
+          const document = options.openapi === 'terminal-channel' ? terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION)) : sandbox.openapi();
+          io.stdout(`${JSON.stringify(document, null, 2)}\n`);
           return;
         }
         io.stdout(

@@ -22,9 +22,9 @@ export const DECLINES = {
   insufficient_funds: { code: 'insufficient_funds', responseCode: '51', message: 'Insufficient funds' },
   do_not_honor: { code: 'do_not_honor', responseCode: '05', message: 'Do not honor' },
   expired_card: { code: 'expired_card', responseCode: '54', message: 'Expired card' },
-  invalid_pin: { code: 'invalid_pin', responseCode: '55', message: 'Incorrect PIN' },
-  transaction_not_permitted: {
-    code: 'transaction_not_permitted',
+  incorrect_pin: { code: 'incorrect_pin', responseCode: '55', message: 'Incorrect PIN' },
+  transaction_not_allowed: {
+    code: 'transaction_not_allowed',
     responseCode: '57',
     message: 'Transaction not permitted to cardholder',
   },
@@ -50,8 +50,8 @@ export const AMOUNT_ENDINGS: ReadonlyMap<number, Outcome> = new Map<number, Outc
   [51, { kind: 'declined', decline: DECLINES.insufficient_funds }],
   [5, { kind: 'declined', decline: DECLINES.do_not_honor }],
   [54, { kind: 'declined', decline: DECLINES.expired_card }],
-  [55, { kind: 'declined', decline: DECLINES.invalid_pin }],
-  [57, { kind: 'declined', decline: DECLINES.transaction_not_permitted }],
+  [55, { kind: 'declined', decline: DECLINES.incorrect_pin }],
+  [57, { kind: 'declined', decline: DECLINES.transaction_not_allowed }],
   [59, { kind: 'declined', decline: DECLINES.suspected_fraud }],
   [91, { kind: 'declined', decline: DECLINES.issuer_unavailable }],
   [96, { kind: 'approved_slow' }],

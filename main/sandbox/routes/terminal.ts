@@ -16,6 +16,8 @@ import {
   TerminalAuthorizationResult,
   TerminalCompletionRequest,
   TerminalReversalRequest,
+  TerminalAuthorizationRequestV2,
+  TerminalAuthorizationResultV2,
   Transaction,
   TransactionList,
   VoidRequest,
@@ -27,7 +29,8 @@ import { idempotent, markReplay } from '../idempotency.js';
 import { authorizationAnswer, authorize } from '../payments/authorization.js';
 import { changeTransaction } from '../payments/change.js';
 import type { Transition } from '../payments/transitions.js';
-import { AMOUNT_ENDINGS, decideOutcome, TEST_CARDS } from '../payments/outcomes.js';
+import { AMOUNT_ENDINGS, DECLINES, decideOutcome, TEST_CARDS, type Outcome } from '../payments/outcomes.js';
+import { openCardPresent, SANDBOX_PIN } from '../payments/card-present.js';
 import { completeAccepted, reverse, unchanged, voidTransaction } from '../payments/transitions.js';
 import { servedTables } from '../payments/emv-tables.js';
 import { listTransactions, type TransactionRecord } from '../store/transactions.js';
@@ -78,44 +81,57 @@ function createHolds(): { hold(ms: number): Promise<'elapsed' | 'closing'>; rele
   };
 }
 
+/** What an authorization request says once the sandbox has read it: the card it may keep, how it was read, the outcome. */
+interface ReadRequest {
+  readonly card: { brand: string; first6: string; last4: string; holderName?: string | undefined };
+  readonly entryMode: TerminalAuthorizationRequest['entry_mode'];
+  readonly outcome: Outcome;
+}
+
 function authorizeForTerminal(
   ctx: SandboxContext,
   marketplaceId: string,
   transactionId: string,
-  body: TerminalAuthorizationRequest,
+  terminal: string,
+  read: (record: TransactionRecord) => ReadRequest,
 ): { record: TransactionRecord; slow: boolean } {
   let slow = false;
   const transition = changeTransaction(ctx, marketplaceId, transactionId, (record) => {
-    checkTerminal(record, body.terminal);
+    checkTerminal(record, terminal);
+    // Read and checked first: a malformed request is the terminal's mistake, whatever the state.
+    const request = read(record);
     if (record.status !== 'pending') {
       // Already decided: the same answer again, never a second decision.
       if (authorizationAnswer(record)) return unchanged(record);
       throw conflict('Transaction is not pending');
     }
-    const outcome = decideOutcome({
-      amountCentavos: record.amount,
-      first6: body.card.first6_digits,
-      last4: body.card.last4_digits,
-    });
-    slow = outcome.kind === 'approved_slow';
-    return authorize(
-      ctx.db,
-      record,
-      {
-        card: {
-          brand: body.card.brand,
-          first6: body.card.first6_digits,
-          last4: body.card.last4_digits,
-          holderName: body.card.holder_name,
-        },
-        entryMode: body.entry_mode,
-        outcome,
-      },
-      ctx.now(),
-    );
+    slow = request.outcome.kind === 'approved_slow';
+    return authorize(ctx.db, record, { card: request.card, entryMode: request.entryMode, outcome: request.outcome }, ctx.now());
   });
   return { record: transition.record, slow: slow && transition.changed };
 }
+
+/** v1: the card as brand and masked digits; the outcome from the test card table and the amount. */
+const readV1 =
+  (body: TerminalAuthorizationRequest) =>
+  (record: TransactionRecord): ReadRequest => ({
+    card: { brand: body.card.brand, first6: body.card.first6_digits, last4: body.card.last4_digits, holderName: body.card.holder_name },
+    entryMode: body.entry_mode,
+    outcome: decideOutcome({ amountCentavos: record.amount, first6: body.card.first6_digits, last4: body.card.last4_digits }),
+  });
+
+/** v2: every field checked and the sealed data opened (card-present.ts); a wrong PIN is the issuer's 55. */
+const readV2 =
+  (body: TerminalAuthorizationRequestV2) =>
+  (record: TransactionRecord): ReadRequest => {
+    const opened = openCardPresent(body, record.amount);
+    const card = { brand: body.card.brand, first6: body.card.first6_digits, last4: body.card.last4_digits };
+    const outcome: Outcome =
+      opened.pinMatches === false
+        ? { kind: 'declined', decline: DECLINES.incorrect_pin }
+        : decideOutcome({ amountCentavos: record.amount, first6: body.card.first6_digits, last4: body.card.last4_digits });
+    return { card, entryMode: body.entry_mode, outcome };
+  };
 
 export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
   const holds = createHolds();
@@ -182,7 +198,8 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
-        summary: 'Authorize a pending PINPAD transaction with the card read by the terminal',
+        summary: 'Authorize a pending PINPAD transaction with the card read by the terminal (v1; v2 carries what a host needs)',
+        deprecated: true,
         description:
           'Only for a `pending` pinpad transaction of this terminal (another terminal: 400; tap to pay: 400; not pending: ' +
           '409). The outcome is deterministic. Test cards (first 6 … last 4 digits) decide first: ' +
@@ -202,15 +219,49 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     async (request, reply) => {
       const body = request.body;
       if (body.entry_mode === 'barcode') throw badRequest('Field entry_mode must be a card entry mode');
-      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body);
-      const answer = authorizationAnswer(record);
-      if (!answer) throw new Error('an authorized transaction has no authorization entry');
-      if (slow && (await holds.hold(ctx.settings.slowAuthorizationDelayMs)) === 'closing') {
-        void reply.header('connection', 'close');
-      }
-      return { ...answer, transaction: transactionView(ctx, record) };
+      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body.terminal, readV1(body));
+      return answerAuthorization(record, slow, reply);
     },
   );
+
+  app.post(
+    '/v2/marketplaces/:marketplace_id/transactions/:transaction_id/authorization',
+    {
+      schema: {
+        tags: ['terminal channel'],
+        summary: 'Authorize a pending PINPAD transaction with the card data the PINPAD sealed (terminal channel v2)',
+        description:
+          'What an acquirer host needs, checked field by field (400 naming the field otherwise): pos_entry_mode (ISO 8583 ' +
+          'field 22) agreeing with entry_mode; for chip and contactless chip the first GENERATE AC in emv_data — an ARQC ' +
+          '(9F27 = 80) for the transaction amount (9F02) in BRL (5F2A = 0986) with 9F26, 9F10, 9F37, 9F36, 95, 9A, 9C, 82, ' +
+          '9F1A and never 5A, 57 or 5F20; encrypted_card_data, the track 2 (or PAN) the PINPAD encrypted under the DUKPT data ' +
+          'key of its KSN, which must be the card named by first6_digits / last4_digits / pan_length / expiration; with ' +
+          'cardholder_verification online_pin (and only then) pin_block, an ISO 9564 format 0 block under the DUKPT PIN key of ' +
+          'its KSN. The sandbox holds the ANSI X9.24 test BDK (0123456789ABCDEFFEDCBA9876543210) and every test card\'s PIN ' +
+          `is ${SANDBOX_PIN}: another PIN is declined with 55 (incorrect_pin). Then the outcome is decided as in v1 (test ` +
+          `cards, then the amount's last two digits: ${endings}). Repeating the authorization of a decided transaction ` +
+          'returns the same result. Only brand, first 6 / last 4 digits and entry mode are kept.',
+        params: TransactionParams,
+        body: TerminalAuthorizationRequestV2,
+        response: { 200: TerminalAuthorizationResultV2, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body.terminal.serial_number, readV2(body));
+      return answerAuthorization(record, slow, reply);
+    },
+  );
+
+  /** The decision as the terminal is told it; the slow test amount holds it back first. */
+  async function answerAuthorization(record: TransactionRecord, slow: boolean, reply: FastifyReply): Promise<TerminalAuthorizationResultV2> {
+    const answer = authorizationAnswer(record);
+    if (!answer) throw new Error('an authorized transaction has no authorization entry');
+    if (slow && (await holds.hold(ctx.settings.slowAuthorizationDelayMs)) === 'closing') {
+      void reply.header('connection', 'close');
+    }
+    return { ...answer, transaction: transactionView(ctx, record) };
+  }
 
   app.post(
     '/v1/marketplaces/:marketplace_id/transactions/:transaction_id/completion',

@@ -4,6 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TERMINAL_CHANNEL_VERSION } from '../../../main/contract/index.js';
+import { terminalChannelDocument } from '../../../main/sandbox/openapi.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 
 let sandbox: RunningSandbox;
@@ -102,5 +104,35 @@ describe('the sandbox OpenAPI document', () => {
   it('is the document committed in docs/sandbox-openapi.json (regenerate with `npm run docs:openapi`)', () => {
     const committed = JSON.parse(readFileSync(new URL('../../../docs/sandbox-openapi.json', import.meta.url), 'utf8')) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(sandbox.openapi())));
+  });
+});
+
+describe('the terminal channel’s own OpenAPI document (what a provider implements)', () => {
+  const document = (): Record<string, unknown> => terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION));
+
+  it('holds the channel’s operations only — v2 authorization beside v1, which is marked deprecated — and every schema they name', () => {
+    const ops = operations(document());
+    expect(ops.map(([method, path]) => `${method.toUpperCase()} ${path}`)).toEqual([
+      'GET /v1/marketplaces/{marketplace_id}/terminals/{terminal}/pending_transactions',
+      'GET /v1/marketplaces/{marketplace_id}/terminals/{terminal}/emv_tables',
+      'POST /v1/marketplaces/{marketplace_id}/transactions/{transaction_id}/authorization',
+      'POST /v2/marketplaces/{marketplace_id}/transactions/{transaction_id}/authorization',
+      'POST /v1/marketplaces/{marketplace_id}/transactions/{transaction_id}/completion',
+      'POST /v1/marketplaces/{marketplace_id}/transactions/{transaction_id}/reversal',
+      'POST /v1/marketplaces/{marketplace_id}/transactions/{transaction_id}/void',
+    ]);
+    expect(ops.every(([, , operation]) => operation.tags?.join() === 'terminal channel')).toBe(true);
+    const v1 = ops.find(([, path]) => path.startsWith('/v1/') && path.endsWith('/authorization'))![2] as Operation & { deprecated?: boolean };
+    expect(v1.deprecated).toBe(true);
+    const schemas = (document() as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    const refs = new Set(JSON.stringify(document()).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? []);
+    for (const ref of refs) expect(schemas[ref.split('/').at(-1)!], ref).toBeDefined();
+    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['TerminalAuthorizationRequestV2', 'EncryptedCardDataV2', 'PinBlockV2', 'TerminalIdentity']));
+    expect(Object.keys(schemas)).not.toContain('Buyer');
+  });
+
+  it('is the document committed in docs/terminal-channel-openapi.json (regenerate with `npm run docs:openapi`)', () => {
+    const committed = JSON.parse(readFileSync(new URL('../../../docs/terminal-channel-openapi.json', import.meta.url), 'utf8')) as unknown;
+    expect(committed).toEqual(JSON.parse(JSON.stringify(document())));
   });
 });

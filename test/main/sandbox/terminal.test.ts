@@ -173,8 +173,8 @@ describe('authorizing a PINPAD transaction', () => {
     { ending: 51, code: 'insufficient_funds', responseCode: '51', message: 'Insufficient funds' },
     { ending: 5, code: 'do_not_honor', responseCode: '05', message: 'Do not honor' },
     { ending: 54, code: 'expired_card', responseCode: '54', message: 'Expired card' },
-    { ending: 55, code: 'invalid_pin', responseCode: '55', message: 'Incorrect PIN' },
-    { ending: 57, code: 'transaction_not_permitted', responseCode: '57', message: 'Transaction not permitted to cardholder' },
+    { ending: 55, code: 'incorrect_pin', responseCode: '55', message: 'Incorrect PIN' },
+    { ending: 57, code: 'transaction_not_allowed', responseCode: '57', message: 'Transaction not permitted to cardholder' },
     { ending: 59, code: 'suspected_fraud', responseCode: '59', message: 'Suspected fraud' },
     { ending: 91, code: 'issuer_unavailable', responseCode: '91', message: 'Issuer or switch inoperative' },
   ];
