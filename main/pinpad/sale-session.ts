@@ -513,6 +513,9 @@ export class PinpadSale {
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
       const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType, this.applicationTypes(paymentType)));
+      // The track 2 equivalent sealed for the acquirer's host, before the PIN (S220 §3.7.5: GCX,
+      // then GTK, then GOX; a Gertec PPC-930 session does the same, abecs.md §6.3). GTK is 2.x.
+      const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks(acquirer));
       const chip = await this.step('chip', () =>
         legacy ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal }) : this.pinpad.execute(
           goxCommand,
@@ -534,7 +537,7 @@ export class PinpadSale {
         // The wrong PINs were typed on the PINPAD ("SENHA INVALIDA"…); the chip now refuses.
         throw new SaleStepError('PIN_BLOCKED', 'chip', { message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).' });
       }
-      const data = await this.step('chip', () => cardSaleData(read, { chip }));
+      const data = await this.step('chip', () => cardSaleData(read, { chip, encryptedCardData }));
       const chipDecision = CHIP_DECISIONS[chip.decision];
       return { ...data, chipDecision, needsChipCompletion: chipDecision === 'online' };
     }
@@ -564,14 +567,14 @@ export class PinpadSale {
 
   /**
    * GTK: the PAN and track 2 of the card just read, encrypted by the PINPAD under the DUKPT data
-   * key of the data slot (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what a magnetic or
-   * contactless-magstripe authorization carries instead of the clear tracks. Track 2 when the
-   * PINPAD gave it, else the PAN.
+   * key of the acquirer's data slot (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what every
+   * card-present authorization carries instead of the clear PAN and tracks (a chip card's track 2
+   * equivalent included). Track 2 when the PINPAD gave it, else the PAN.
    */
-  private async encryptedTracks(): Promise<EncryptedCardData> {
+  private async encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
     const result = await this.pinpad.execute(gtkCommand, {
       tracks: { pan: true, track2: true },
-      encryption: { method: 'dukptEcb', keyIndex: this.keySlotsOf(undefined).data },
+      encryption: { method: 'dukptEcb', keyIndex: this.keySlotsOf(acquirer).data },
     });
     const payload = result.track2 ?? result.pan;
     const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;

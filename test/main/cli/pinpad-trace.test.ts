@@ -38,7 +38,7 @@ describe('pinbridge pinpad trace', () => {
     expect(output.packets).toBe(trace.events.filter((e) => e.kind === 'packet').length);
     expect(trace.header).toMatchObject({ address: pty.path, pinpad: { manufacturer: 'PINBRIDGE SIM' } });
     const commands = trace.events.filter((e) => e.dir === 'host' && e.kind === 'packet').map((e) => e.id);
-    expect(commands).toEqual(['OPN', 'GIX', 'DSP', 'GCX', 'GOX', 'RMC', 'CLO']);
+    expect(commands).toEqual(['OPN', 'GIX', 'DSP', 'GCX', 'GTK', 'GOX', 'RMC', 'CLO']);
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.pan).toString('hex'));
     expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.cardholderName).toString('hex'));

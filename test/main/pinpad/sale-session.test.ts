@@ -131,6 +131,8 @@ describe('PinpadSale: the card', () => {
     expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
     expect(read.authorization.emv_data).toMatch(/^[0-9A-F]+$/);
     expect(emvTags(read)).toEqual(expect.arrayContaining(['9F26', '9F27', '9F36', '9F37', '95', '9F02']));
+    // The chip card's track 2 sealed by GTK for the acquirer's host (GCX, GTK, then GOX, as S220 §3.7.5 has it).
+    expect(openTrack(read.authorization.encrypted_card_data)).toBe(track2Of(TEST_CARDS.visaCredit));
     expect(read.chipDecision).toBe('online');
     expect(read.needsChipCompletion).toBe(true);
     expect(messages).toEqual(expect.arrayContaining(['SELECIONADO: CREDITO', 'SOLICITE A SENHA']));
@@ -160,6 +162,7 @@ describe('PinpadSale: the card', () => {
     expect(read.authorization.cardholder_verification).toBe('none');
     expect(read.authorization.pin_block).toBeUndefined();
     expect(emvTags(read)).toContain('9F26');
+    expect(openTrack(read.authorization.encrypted_card_data)).toBe(track2Of(TEST_CARDS.visaContactless));
     expect(read.needsChipCompletion).toBe(true);
     expectValidRequest(read);
     expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: null })).decision).toBe('accepted');

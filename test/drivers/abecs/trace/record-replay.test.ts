@@ -102,7 +102,7 @@ describe('recording and replaying an ABECS session', () => {
     const trace: RecordedTrace = await readTraceFile(file);
     expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ format: 'pinbridge-abecs-trace', version: 1, address: 'memory:pinpad/host', pinpad: { model: 'PBSIM-220' } });
     const commands = trace.events.filter((e) => e.dir === 'host' && e.kind === 'packet').map((e) => e.id);
-    expect(commands).toEqual(['OPN', 'GIX', 'GCX', 'RMC', 'DSP', 'GCX', 'GOX', 'RMC', 'CLO']);
+    expect(commands).toEqual(['OPN', 'GIX', 'GCX', 'RMC', 'DSP', 'GCX', 'GTK', 'GOX', 'RMC', 'CLO']);
     expect(trace.events[0]).toMatchObject({ dir: 'host', kind: 'can' });
     expect(trace.events[1]).toMatchObject({ dir: 'pinpad', kind: 'eot' });
     expect(trace.events.filter((e) => e.kind === 'ack')).toHaveLength(commands.length);
