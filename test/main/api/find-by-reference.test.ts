@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError, PaymentsClient, SELLER_SCAN_PAGES, type PaymentsApiError } from '../../../main/api/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { MARKETPLACE_ID, SELLER_ID, startStub, stubClient, wireTransaction, type Stub } from './stub-server.js';
+import { rejection } from '../../helpers/thrown.js';
 
 let documented: RunningSandbox;
 beforeAll(async () => {
@@ -42,14 +43,7 @@ const sale = (sandbox: RunningSandbox, reference: string, metadata: Record<strin
   metadata,
 });
 
-async function failure(promise: Promise<unknown>): Promise<PaymentsApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as PaymentsApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>): Promise<PaymentsApiError> => rejection<PaymentsApiError>(promise);
 
 describe('a provider with only the documented calls (the sandbox without its extra features)', () => {
   it('answers 404 to the marketplace list with the reference_id filter, and does a repeated POST again', async () => {

@@ -22,6 +22,7 @@ import {
   type PaymentsApiError,
 } from '../../../main/api/index.js';
 import { captureLogger, MARKETPLACE_ID, startStub, startStubAt, stubClient, TOKEN, wireTransaction, type Stub } from './stub-server.js';
+import { rejection } from '../../helpers/thrown.js';
 
 const BUYER_ID = '11111111111111111111111111111111';
 const buyer = { id: BUYER_ID, resource: 'buyer', first_name: 'Ana', created_at: 'x', updated_at: 'x' };
@@ -33,14 +34,7 @@ afterEach(async () => {
   stub = undefined;
 });
 
-async function failure(promise: Promise<unknown>): Promise<PaymentsApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as PaymentsApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>): Promise<PaymentsApiError> => rejection<PaymentsApiError>(promise);
 
 function core(s: Stub, options: Partial<ConstructorParameters<typeof HttpCore>[0]> = {}): HttpCore {
   return new HttpCore({ baseUrl: s.url, token: TOKEN, retryBaseDelayMs: 1, retryMaxDelayMs: 5, timeoutMs: 2_000, ...options });

@@ -17,6 +17,7 @@ import {
 } from '../../../main/api/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { createTestPki, readPem, type TestPki } from '../../helpers/test-pki.js';
+import { rejection } from '../../helpers/thrown.js';
 
 let pki: TestPki;
 let stranger: TestPki;
@@ -37,14 +38,7 @@ function client(url: string, token: string, marketplaceId: string, options: { tl
   return new PaymentsClient({ baseUrl: url, token, marketplaceId, maxRetries: 0, timeoutMs: 5_000, ...options });
 }
 
-async function failure(promise: Promise<unknown>): Promise<PaymentsApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as PaymentsApiError;
-  }
-  throw new Error('expected the call to fail');
-}
+const failure = (promise: Promise<unknown>): Promise<PaymentsApiError> => rejection<PaymentsApiError>(promise);
 
 const listTransactions = (c: PaymentsClient): Promise<unknown> => c.transactions.list({ limit: 1 });
 
