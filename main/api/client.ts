@@ -23,7 +23,7 @@ import { WebhooksResource } from './resources/webhooks.js';
 import type { TerminalGateway } from './terminal/gateway.js';
 import { HttpTerminalGateway } from './terminal/http-terminal-gateway.js';
 
-export interface PaymentsClientOptions extends HttpCoreOptions {
+export interface PaymentsClientOptions extends Omit<HttpCoreOptions, 'idempotencyKeys'> {
   /** The marketplace every path names (`/v1/marketplaces/{marketplaceId}/…`). */
   readonly marketplaceId: string;
   readonly logger?: PaymentsLogger;
@@ -48,8 +48,8 @@ export class PaymentsClient {
       throw new TypeError('PaymentsClient: marketplaceId is required');
     }
     this.marketplaceId = options.marketplaceId;
-    const idempotencyKeys = options.capabilities?.idempotencyKey ?? options.idempotencyKeys ?? true;
-    const context = new ApiContext(new HttpCore({ ...options, idempotencyKeys }), options.marketplaceId);
+    // One knob for the client's user: the provider's capability decides whether keys are sent.
+    const context = new ApiContext(new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? true }), options.marketplaceId);
     this.buyers = new BuyersResource(context);
     this.bankAccounts = new BankAccountsResource(context);
     this.transactions = new TransactionsResource(context, options.capabilities);
