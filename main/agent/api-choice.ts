@@ -51,6 +51,7 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
           capabilities: {
             ...(api.capabilities.idempotency_key === undefined ? {} : { idempotencyKey: api.capabilities.idempotency_key }),
             ...(api.capabilities.find_by_reference === undefined ? {} : { findByReference: api.capabilities.find_by_reference }),
+            ...(api.capabilities.terminal_channel === undefined ? {} : { terminalChannel: api.capabilities.terminal_channel }),
           },
         }),
   };

@@ -77,8 +77,17 @@ export const ApiSettings = Type.Object(
                 "The provider's marketplace transaction list filters by reference_id (default true). False: a lost creation is found in the seller's list (GET …/sellers/{id}/transactions, the listing GoPag documents) by reference_id or metadata.",
             }),
           ),
+          terminal_channel: Type.Optional(
+            Type.Union([Type.Literal(1), Type.Literal(2)], {
+              description:
+                "The terminal channel version the provider serves (docs/terminal-channel.md; default 2). 1 only for a provider that has not moved on from the deprecated version: the card then travels without its formats, key slots and the terminal's identity. With 2, a legacy (BibComp 1.08) PINPAD cannot sell: it cannot seal the card's data.",
+            }),
+          ),
         },
-        { additionalProperties: false, description: 'What the provider offers beyond the calls GoPag documents; both default to true.' },
+        {
+          additionalProperties: false,
+          description: 'What the provider offers beyond the calls GoPag documents (both default to true), and the terminal channel it serves.',
+        },
       ),
     ),
   },
@@ -139,16 +148,19 @@ export const TABLES_FROM_PROVIDER = 'provider';
  * each sale before anything is created instead of stopping the agent — or, for "provider",
  * that the tables come from the payments provider (the agent builds that source per PINPAD).
  */
-export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'path'>): {
+export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'path' | 'api'>): {
   keySlots?: { pin?: number; data?: number };
   tables?: EmvTables | TablesFileError;
   /** `pinpad.tables` is "provider": the tables come from the terminal channel. */
   tablesFromProvider?: true;
+  /** False only for a provider on terminal channel v1 (legacy PINPADs may then sell). */
+  requireSealedCardData?: false;
 } {
   const keySlots = keySlotsOf(settings.pinpad);
   const file = settings.pinpad?.tables;
   let tables: EmvTables | TablesFileError | undefined;
-  if (file === TABLES_FROM_PROVIDER) return { ...(keySlots ? { keySlots } : {}), tablesFromProvider: true };
+  const channel = settings.api?.capabilities?.terminal_channel === 1 ? { requireSealedCardData: false as const } : {};
+  if (file === TABLES_FROM_PROVIDER) return { ...(keySlots ? { keySlots } : {}), tablesFromProvider: true, ...channel };
   if (file !== undefined) {
     const path = resolve(settings.path === null ? process.cwd() : dirname(settings.path), file);
     try {
@@ -158,7 +170,7 @@ export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'pa
       tables = error;
     }
   }
-  return { ...(keySlots ? { keySlots } : {}), ...(tables ? { tables } : {}) };
+  return { ...(keySlots ? { keySlots } : {}), ...(tables ? { tables } : {}), ...channel };
 }
 
 const ReceiptsSection = Type.Object(

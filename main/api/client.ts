@@ -29,7 +29,7 @@ export interface PaymentsClientOptions extends Omit<HttpCoreOptions, 'idempotenc
   readonly logger?: PaymentsLogger;
   /** A terminal channel to use instead of the HTTP one (built from the client's context). */
   readonly terminalGateway?: (context: ApiContext) => TerminalGateway;
-  /** What the provider offers beyond its documented calls (both true by default). */
+  /** What the provider offers beyond its documented calls, and its terminal channel's version (see ProviderCapabilities). */
   readonly capabilities?: Partial<ProviderCapabilities>;
 }
 
@@ -56,6 +56,8 @@ export class PaymentsClient {
     this.boletos = new BoletosResource(context, this.transactions);
     this.tapToPay = new TapToPayResource(this.transactions);
     this.webhooks = new WebhooksResource(context);
-    this.terminal = options.terminalGateway ? options.terminalGateway(context) : new HttpTerminalGateway(context);
+    this.terminal = options.terminalGateway
+      ? options.terminalGateway(context)
+      : new HttpTerminalGateway(context, { version: options.capabilities?.terminalChannel ?? 2 });
   }
 }

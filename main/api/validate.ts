@@ -17,6 +17,7 @@ import {
   taxIdViolation,
   taxpayerViolations,
   TerminalAuthorizationRequest,
+  TerminalAuthorizationRequestV2,
   TerminalCompletionRequest,
   TerminalReversalRequest,
   transactionRequestViolations,
@@ -113,5 +114,6 @@ export function bankAccountCreateViolations(body: unknown): Violation[] {
 export const webhookCreateViolations = (body: unknown): Violation[] => schemaViolations(WebhookCreateRequest, body);
 export const voidViolations = (body: unknown): Violation[] => schemaViolations(VoidRequest, body);
 export const authorizationViolations = (body: unknown): Violation[] => schemaViolations(TerminalAuthorizationRequest, body);
+export const authorizationV2Violations = (body: unknown): Violation[] => schemaViolations(TerminalAuthorizationRequestV2, body);
 export const completionViolations = (body: unknown): Violation[] => schemaViolations(TerminalCompletionRequest, body);
 export const reversalViolations = (body: unknown): Violation[] => schemaViolations(TerminalReversalRequest, body);

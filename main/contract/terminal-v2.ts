@@ -28,7 +28,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Nullable } from './common.js';
-import { CardholderVerification } from './terminal.js';
+import { CardholderVerification, type TerminalAuthorizationRequest } from './terminal.js';
 import { Transaction } from './transactions.js';
 
 export const TERMINAL_CHANNEL_VERSION = 2;
@@ -118,6 +118,40 @@ export const TerminalAuthorizationRequestV2 = Type.Object(
   { additionalProperties: false, title: 'TerminalAuthorizationRequestV2' },
 );
 export type TerminalAuthorizationRequestV2 = Static<typeof TerminalAuthorizationRequestV2>;
+
+/**
+ * What a PINPAD agent hands its terminal channel: a v2 request in which only the sealed card data
+ * may be missing — from a legacy (BibComp 1.08) PINPAD, which has no GTK to seal it. Such a read
+ * can only go to a provider that still serves v1; the v2 channel refuses it before sending.
+ */
+export type CardPresentAuthorization = Omit<TerminalAuthorizationRequestV2, 'encrypted_card_data'> & {
+  encrypted_card_data?: EncryptedCardDataV2;
+};
+
+/**
+ * The same authorization for a provider that serves only v1: the card as brand, masked digits,
+ * expiry and sequence number, the blobs without their formats and key slots, the terminal as its
+ * serial number. What v1 has no field for (pos_entry_mode, acquirer, pan_length, service_code,
+ * model, table versions) is dropped.
+ */
+export function toV1Authorization(request: CardPresentAuthorization): TerminalAuthorizationRequest {
+  const { card, encrypted_card_data: sealed, pin_block: pin } = request;
+  return {
+    terminal: request.terminal.serial_number,
+    entry_mode: request.entry_mode,
+    card: {
+      brand: card.brand,
+      first6_digits: card.first6_digits,
+      last4_digits: card.last4_digits,
+      ...(card.expiration !== undefined ? { expiration: card.expiration } : {}),
+      ...(card.pan_sequence_number !== undefined ? { pan_sequence_number: card.pan_sequence_number } : {}),
+    },
+    cardholder_verification: request.cardholder_verification,
+    ...(sealed !== undefined ? { encrypted_card_data: { ksn: sealed.ksn, payload: sealed.payload } } : {}),
+    ...(pin !== undefined ? { pin_block: { ksn: pin.ksn, block: pin.block } } : {}),
+    ...(request.emv_data !== undefined ? { emv_data: request.emv_data } : {}),
+  };
+}
 
 export const TerminalAuthorizationResultV2 = Type.Object(
   {

@@ -5,7 +5,7 @@
  */
 import type { CallOptions, PinpadParams, Transaction } from '../api/index.js';
 import type { TerminalGateway } from '../api/terminal/gateway.js';
-import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
+import type { CardPresentAuthorization, TerminalIdentity } from '../contract/terminal-v2.js';
 import type { MaskedCard } from './journal/record.js';
 
 /**
@@ -36,8 +36,11 @@ export interface ChipFinish {
   readonly emvData: string | null;
 }
 
-/** The card part of an authorization request: everything but the terminal's serial number. */
-export type CardAuthorization = Omit<TerminalAuthorizationRequest, 'terminal'>;
+/**
+ * The card part of an authorization request (terminal channel v2): everything but the PINPAD's
+ * serial number, which the payment's record holds. The PINPAD adds its model and table versions.
+ */
+export type CardAuthorization = Omit<CardPresentAuthorization, 'terminal'> & { readonly terminal: Omit<TerminalIdentity, 'serial_number'> };
 
 export type ChipDecision = 'online' | 'offlineApproved' | 'offlineDeclined';
 

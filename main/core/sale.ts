@@ -11,6 +11,7 @@ import type { CardRead } from './ports.js';
 import type { SaleDevice } from './ports.js';
 import { declineReasonOf } from './declines.js';
 import { declinedProblem, problem, type ProblemCode } from './problems.js';
+import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
 import { receiptFieldsOf, type PaymentSteps } from './steps.js';
 import type { ProgressStep } from './events.js';
 
@@ -182,7 +183,18 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     // Journaled with the chip's answer below (one commit): until then recovery finds
     // `authorizing`, reads the approval from the API and reverses it — as it would from `approved`.
     approval = { to: 'approved', patch: { authorization }, note: `approved (${answer.authorization_code ?? 'no code'})` };
-  } catch {
+  } catch (error) {
+    const failure = paymentsFailureOf(error);
+    if (isDefinitiveRefusal(failure)) {
+      // Refused before anything was decided — a request the provider's channel cannot take (a v1
+      // provider's 404, a 400 naming a field), the key refused: nothing to look up, the pending
+      // transaction is cancelled and the chip told the host never answered.
+      record = steps.move(record, 'unknown', {}, `authorization refused: ${failure.text}`);
+      record = await steps.abort(record, refusalProblem(failure), 'failed');
+      if (card.needsChipCompletion) await device.finishChip(null, run.signal).catch(() => undefined);
+      await finishWithCard(ctx, RESULT_TEXT.failed);
+      return record;
+    }
     record = steps.move(record, 'unknown', {}, 'authorization answer lost');
     record = await steps.resolveUnknown(record, true);
     if (record.state !== 'approved') {

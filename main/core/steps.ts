@@ -326,7 +326,12 @@ export class PaymentSteps {
    */
   async authorize(record: PaymentRecord, card: CardRead): Promise<TerminalAuthorizationResult> {
     if (record.transactionId === null) throw new Error('authorize: the payment has no transaction');
-    return this.deps.payments.terminal.authorize(record.transactionId, { ...card.authorization, terminal: record.terminal }, this.#call());
+    const { authorization } = card;
+    return this.deps.payments.terminal.authorize(
+      record.transactionId,
+      { ...authorization, terminal: { serial_number: record.terminal, ...authorization.terminal } },
+      this.#call(),
+    );
   }
 
   /** The completion report after the chip accepted (informational: the API already approved). */

@@ -21,6 +21,8 @@ export interface PinpadsCheckOptions {
   readonly logger?: DriverLogger;
   /** The user's name, for the dialout command in a fix. */
   readonly username?: string;
+  /** The provider's terminal channel (settings `api.capabilities.terminal_channel`, default 2): a legacy PINPAD cannot sell on 2. */
+  readonly terminalChannel?: 1 | 2;
 }
 
 /** Opens the PINPAD at `address`, reads its identification and closes it, within `timeoutMs`. */
@@ -201,13 +203,29 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
     });
   }
   const { info } = outcome;
+  const answered = bilingual(
+    `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}`,
+    `O PINPAD em ${address} respondeu: ${info.manufacturer} ${info.model}, número de série ${info.serialNumber}, firmware ${info.firmware}`,
+  );
+  // A BibComp 1.08 PINPAD has no GTK: its card data cannot be sealed, and terminal channel v2 authorizes nothing else.
+  const cannotSell = info.protocol === 'legacy' && (options.terminalChannel ?? 2) === 2;
   return checkResult({
     id: 'pinpads',
-    status: 'ok',
-    summary: bilingual(
-      `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}`,
-      `O PINPAD em ${address} respondeu: ${info.manufacturer} ${info.model}, número de série ${info.serialNumber}, firmware ${info.firmware}`,
-    ),
+    status: cannotSell ? 'fail' : 'ok',
+    summary: cannotSell
+      ? bilingual(
+          `${answered.en}; it is a legacy (BibComp 1.08) PINPAD, which cannot encrypt card data, so no sale can run on it (terminal channel v2)`,
+          `${answered.pt}; é um PINPAD antigo (BibComp 1.08), que não criptografa os dados do cartão, então nenhuma venda pode ser feita nele (canal de terminal v2)`,
+        )
+      : answered,
+    ...(cannotSell
+      ? {
+          fix: bilingual(
+            'Replace it with an ABECS 2.x PINPAD; or, only if the payments provider still serves terminal channel v1, set "api": {"capabilities": {"terminal_channel": 1}} in the settings.',
+            'Troque-o por um PINPAD ABECS 2.x; ou, somente se o sistema de pagamentos ainda atende o canal de terminal v1, defina "api": {"capabilities": {"terminal_channel": 1}} nas configurações.',
+          ),
+        }
+      : {}),
     details: {
       ...baseDetails,
       address,

@@ -89,6 +89,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         ...(options.pinpadAddress === undefined ? {} : { address: options.pinpadAddress }),
         ...(options.listPorts === undefined ? {} : { listPorts: options.listPorts }),
         ...(options.logger === undefined ? {} : { logger: options.logger }),
+        ...(settings?.api?.capabilities?.terminal_channel === undefined ? {} : { terminalChannel: settings.api.capabilities.terminal_channel }),
       }),
     ),
     guarded('printers', () => checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username })),

@@ -20,6 +20,8 @@ export interface AttachOptions {
   /** Without `tables`: where this PINPAD's tables are asked for (the payments provider), by serial number. */
   readonly tablesFrom?: (serial: string) => TablesSource;
   readonly onTablesStatus?: (serial: string, status: TablesStatus) => void;
+  /** False for a provider on terminal channel v1: a legacy PINPAD may then sell (see PinpadSaleOptions). */
+  readonly requireSealedCardData?: boolean;
   readonly logger?: DriverLogger;
 }
 
@@ -32,6 +34,7 @@ export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, option
     ...(options.keySlots ? { keySlots: options.keySlots } : {}),
     ...(options.tables ? { tables: options.tables } : options.tablesFrom ? { tables: options.tablesFrom(serialNumber) } : {}),
     ...(options.onTablesStatus ? { onTablesStatus: (status: TablesStatus) => options.onTablesStatus?.(serialNumber, status) } : {}),
+    ...(options.requireSealedCardData !== undefined ? { requireSealedCardData: options.requireSealedCardData } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onMessage: (text) => engine.relayPinpadMessage(serialNumber, text),
   });

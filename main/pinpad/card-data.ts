@@ -15,21 +15,24 @@
 import type { AidTableInfo, GcxResult } from '../../drivers/abecs/commands/gcx.js';
 import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
 import { CARD_DATA_TAGS, decodeEmvTlv, encodeEmvTlv } from '../../drivers/abecs/emv.js';
-import type { TerminalAuthorizationRequest } from '../contract/terminal.js';
+import { POS_ENTRY_MODES, type CardEntryMode } from '../contract/terminal-v2.js';
 import type { CardAuthorization } from '../core/ports.js';
-import type { EntryMode, MaskedCard } from '../core/journal/record.js';
+import type { MaskedCard } from '../core/journal/record.js';
 import { brandOf } from './card-brand.js';
 
 export type { CardAuthorization };
 
-export type CardholderVerification = NonNullable<TerminalAuthorizationRequest['cardholder_verification']>;
+export type CardholderVerification = CardAuthorization['cardholder_verification'];
+
+/** The PINPAD as the host is told about it: model and EMV table versions (the serial comes from the payment). */
+export type TerminalDescription = CardAuthorization['terminal'];
 
 export interface CardSaleData {
   readonly card: MaskedCard;
   readonly authorization: CardAuthorization;
 }
 
-/** PAN or track 2 encrypted by the PINPAD (GTK) with the DUKPT KSN of its data key, hex. */
+/** PAN or track 2 encrypted by the PINPAD (GTK) under the DUKPT data key of a slot, with its KSN, hex. */
 export type EncryptedCardData = NonNullable<CardAuthorization['encrypted_card_data']>;
 
 /** The online PIN of a swiped card (GPN), for cards that have no chip to run GOX on. */
@@ -143,7 +146,7 @@ function cardDigits(read: GcxResult): PanDigits {
  * reported as ST_ERRFALLBACK on the previous read (a PINPAD that forgets it between reads says
  * iccStatus 0 on the swipe).
  */
-export function entryModeOf(read: GcxResult, options: { afterChipError?: boolean } = {}): EntryMode {
+export function entryModeOf(read: GcxResult, options: { afterChipError?: boolean } = {}): CardEntryMode {
   switch (read.cardType) {
     case 'chip':
       return 'chip';
@@ -201,13 +204,15 @@ export function emvDataHex(data: Buffer | undefined): string | undefined {
   return encodeEmvTlv(kept).toString('hex').toUpperCase();
 }
 
-function pinBlockOf(chip: GoxResult | null | undefined, swipedPin: SwipedCardPin | null | undefined): CardAuthorization['pin_block'] {
+function pinBlockOf(verification: CardVerification): CardAuthorization['pin_block'] {
+  const { chip, swipedPin, pinKeySlot } = verification;
   const source = swipedPin ?? (chip?.onlinePinCaptured ? chip : undefined);
   if (!source) return undefined;
   if (!source.pinBlock || !source.ksn) {
     throw new CardDataError('INCOMPLETE_PIN_BLOCK', 'The PINPAD captured an online PIN but returned no PIN block or no DUKPT KSN.');
   }
-  return { ksn: source.ksn.toUpperCase(), block: source.pinBlock.toUpperCase() };
+  if (pinKeySlot === undefined) throw new CardDataError('INCOMPLETE_PIN_BLOCK', 'An online PIN block came without the key slot it was encrypted under.');
+  return { format: 'iso_0', key_slot: pinKeySlot, ksn: source.ksn.toUpperCase(), block: source.pinBlock.toUpperCase() };
 }
 
 /**
@@ -215,7 +220,7 @@ function pinBlockOf(chip: GoxResult | null | undefined, swipedPin: SwipedCardPin
  * tracks, no name. The EMV data is already hex without card-data objects.
  */
 export interface CardReadSummary {
-  readonly entryMode: EntryMode;
+  readonly entryMode: CardEntryMode;
   readonly brand: string;
   readonly first6: string;
   readonly last4: string;
@@ -272,15 +277,23 @@ export interface CardVerification {
   readonly chip?: GoxResult | null;
   /** GPN's result, for a swiped card that was asked for a PIN. */
   readonly swipedPin?: SwipedCardPin | null;
-  /** GTK's encrypted track 2 (or PAN), for magnetic and contactless-magstripe reads. */
+  /** GTK's encrypted track 2 (or PAN); null from a legacy PINPAD, which has no GTK. */
   readonly encryptedCardData?: EncryptedCardData | null;
+  /** The DUKPT slot the online PIN (GOX or GPN) was encrypted under; needed when there is one. */
+  readonly pinKeySlot?: number;
+  /** The acquirer index whose AID table took the card (chip), or the tables' one acquirer. */
+  readonly acquirer?: number;
 }
 
-/** The masked card and the card part of the authorization request. */
-export function cardSaleData(summary: CardReadSummary, verification: CardVerification = {}): CardSaleData {
-  const { chip, swipedPin, encryptedCardData } = verification;
+/** The masked card and the card part of the authorization request (terminal channel v2). */
+export function cardSaleData(
+  summary: CardReadSummary,
+  verification: CardVerification = {},
+  terminal: TerminalDescription = { table_versions: {} },
+): CardSaleData {
+  const { chip, swipedPin, encryptedCardData, acquirer } = verification;
   const chipCard = summary.entryMode === 'chip' || summary.entryMode === 'contactless_chip';
-  const pinBlock = pinBlockOf(chip, swipedPin);
+  const pinBlock = pinBlockOf(verification);
   // GOX's data carries the first GENERATE AC (the ARQC); the read's is what was known before it.
   const emvData = chipCard ? (emvDataHex(chip?.emvData) ?? summary.emvData) : undefined;
   const digits: PanDigits = { first6: summary.first6, last4: summary.last4, length: summary.panLength };
@@ -288,13 +301,18 @@ export function cardSaleData(summary: CardReadSummary, verification: CardVerific
   const cardholder = cardholderVerificationOf(chip, swipedPin);
   const card: MaskedCard = { brand: summary.brand, maskedPan: masked(digits), entryMode: summary.entryMode, verification: cardholder };
   const authorization: CardAuthorization = {
+    terminal,
     entry_mode: summary.entryMode,
+    pos_entry_mode: POS_ENTRY_MODES[summary.entryMode],
+    ...(acquirer !== undefined ? { acquirer: String(acquirer).padStart(2, '0') } : {}),
     card: {
       brand: summary.brand,
       first6_digits: summary.first6,
       last4_digits: summary.last4,
+      pan_length: summary.panLength,
       ...(summary.expiration !== undefined ? { expiration: summary.expiration } : {}),
       ...(summary.panSequenceNumber !== undefined ? { pan_sequence_number: summary.panSequenceNumber } : {}),
+      ...(summary.serviceCode !== undefined ? { service_code: summary.serviceCode } : {}),
     },
     cardholder_verification: cardholder,
     ...(encryptedCardData ? { encrypted_card_data: { ...encryptedCardData } } : {}),

@@ -47,6 +47,7 @@ import {
   type CardReadSummary,
   type EncryptedCardData,
   type SwipedCardPin,
+  type TerminalDescription,
 } from './card-data.js';
 import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
 import { DEFAULT_APPLICATION_TYPES, TablesFileError, type EmvTables } from './emv-tables.js';
@@ -193,6 +194,13 @@ export interface PinpadSaleOptions {
   readonly legacyNoticeMs?: number;
   /** Hears each change of the tables' state (a load starting, done, failing). */
   readonly onTablesStatus?: (status: TablesStatus) => void;
+  /**
+   * The provider authorizes only from card data the PINPAD sealed (terminal channel v2, the
+   * default): a legacy (BibComp 1.08) PINPAD, which has no GTK to seal it, refuses every sale in
+   * prepare (PINPAD_UNSUPPORTED) instead of reading a card no host could authorize. False only for
+   * a provider that still serves v1.
+   */
+  readonly requireSealedCardData?: boolean;
   readonly logger?: DriverLogger;
 }
 
@@ -263,6 +271,9 @@ export class PinpadSale {
   private readonly legacyNoticeMs: number;
   private readonly onTablesStatus: ((status: TablesStatus) => void) | undefined;
   private lastTablesStatus: string | undefined;
+  /** Table versions this session loaded, by acquirer (the identification read at attach predates them). */
+  private readonly loadedTableVersions = new Map<number, string>();
+  private readonly requireSealedCardData: boolean;
   private readonly logger: DriverLogger;
 
   constructor(pinpad: Pinpad, options: PinpadSaleOptions = {}) {
@@ -277,6 +288,7 @@ export class PinpadSale {
     }
     this.legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
     this.onTablesStatus = options.onTablesStatus;
+    this.requireSealedCardData = options.requireSealedCardData ?? true;
     this.logger = options.logger ?? silentLogger;
   }
 
@@ -290,10 +302,18 @@ export class PinpadSale {
    *
    * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its slots
    * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN slot is
-   * empty. Its tables are loaded all the same (GTS/TLI/TLR/TLE).
+   * empty. Its tables are loaded all the same (GTS/TLI/TLR/TLE). It cannot seal card data (no
+   * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED.
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
     await this.step('prepare', async () => {
+      if (this.requireSealedCardData && (await this.isLegacy())) {
+        throw new SaleStepError('PINPAD_UNSUPPORTED', 'prepare', {
+          message:
+            'this legacy (BibComp 1.08) PINPAD cannot encrypt the card data (it has no GTK), and terminal channel v2 authorizes only from encrypted card data; use an ABECS 2.x PINPAD, or set api.capabilities.terminal_channel to 1 if the provider still serves v1.',
+          cashierMessage: 'Este PINPAD é de um modelo antigo que não protege os dados do cartão como o sistema de pagamentos exige; nada foi cobrado. Chame o suporte técnico.',
+        });
+      }
       if (this.tablesSource !== undefined) this.tables = await this.tablesSource.current();
       await this.ensureTables();
       if (await this.isLegacy()) return;
@@ -332,6 +352,7 @@ export class PinpadSale {
           this.message('Atualizando as tabelas do PINPAD…');
         },
       });
+      for (const acquirer of [...sync.current, ...sync.loaded]) this.loadedTableVersions.set(acquirer, tables.version);
       this.tablesStatus({ state: 'current', version: tables.version, acquirers: [...sync.current, ...sync.loaded].sort((a, b) => a - b), error: null });
     } catch (error) {
       const failure = saleStepErrorOf(error, 'prepare');
@@ -516,6 +537,7 @@ export class PinpadSale {
       // The track 2 equivalent sealed for the acquirer's host, before the PIN (S220 §3.7.5: GCX,
       // then GTK, then GOX; a Gertec PPC-930 session does the same, abecs.md §6.3). GTK is 2.x.
       const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks(acquirer));
+      const pinKeySlot = this.keySlotsOf(acquirer).pin;
       const chip = await this.step('chip', () =>
         legacy ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal }) : this.pinpad.execute(
           goxCommand,
@@ -526,7 +548,7 @@ export class PinpadSale {
             currency: CURRENCY_BRL,
             options: { exceptionList: false, forceOnline: true, noPinBypass: true },
             pinMethod: 'dukpt',
-            keyIndex: this.keySlotsOf(acquirer).pin,
+            keyIndex: pinKeySlot,
             tagList: AUTHORIZATION_TAGS,
             timeout: pinpadSeconds(this.timeouts.pinMs),
           },
@@ -537,7 +559,8 @@ export class PinpadSale {
         // The wrong PINs were typed on the PINPAD ("SENHA INVALIDA"…); the chip now refuses.
         throw new SaleStepError('PIN_BLOCKED', 'chip', { message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).' });
       }
-      const data = await this.step('chip', () => cardSaleData(read, { chip, encryptedCardData }));
+      const terminal = await this.step('chip', () => this.terminalDescription());
+      const data = await this.step('chip', () => cardSaleData(read, { chip, encryptedCardData, pinKeySlot, acquirer }, terminal));
       const chipDecision = CHIP_DECISIONS[chip.decision];
       return { ...data, chipDecision, needsChipCompletion: chipDecision === 'online' };
     }
@@ -561,7 +584,11 @@ export class PinpadSale {
     // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11). GTK is 2.x: a
     // legacy PINPAD's magstripe authorization goes without encrypted card data.
     const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks());
-    const data = await this.step('chip', () => cardSaleData(read, { swipedPin, encryptedCardData }));
+    const terminal = await this.step('chip', () => this.terminalDescription());
+    const acquirer = this.tableAcquirer();
+    const data = await this.step('chip', () =>
+      cardSaleData(read, { swipedPin, encryptedCardData, pinKeySlot: this.keySlotsOf(undefined).pin, ...(acquirer !== undefined ? { acquirer } : {}) }, terminal),
+    );
     return { ...data, chipDecision: 'online', needsChipCompletion: false };
   }
 
@@ -572,16 +599,33 @@ export class PinpadSale {
    * equivalent included). Track 2 when the PINPAD gave it, else the PAN.
    */
   private async encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
+    const slot = this.keySlotsOf(acquirer).data;
     const result = await this.pinpad.execute(gtkCommand, {
       tracks: { pan: true, track2: true },
-      encryption: { method: 'dukptEcb', keyIndex: this.keySlotsOf(acquirer).data },
+      encryption: { method: 'dukptEcb', keyIndex: slot },
     });
+    const format = result.track2 !== undefined ? 'track2' : 'pan';
     const payload = result.track2 ?? result.pan;
     const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
     if (payload === undefined || ksn === undefined) {
       throw new CardDataError('UNREADABLE_CARD', 'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).');
     }
-    return { ksn: ksn.toString('hex').toUpperCase(), payload: payload.toString('hex').toUpperCase() };
+    return { format, method: 'dukpt_tdes_ecb', key_slot: slot, ksn: ksn.toString('hex').toUpperCase(), payload: payload.toString('hex').toUpperCase() };
+  }
+
+  /**
+   * The PINPAD as the authorization names it: manufacturer and model, and the EMV table version
+   * of each acquirer — as the identification read at attach gave them (GIX PP_TABVERnn), with
+   * the versions this session loaded since. Versions that are not the spec's ten digits are left out.
+   */
+  private async terminalDescription(): Promise<TerminalDescription> {
+    const info = await this.pinpad.info();
+    const versions: Record<string, string> = {};
+    for (const [acquirer, version] of [...Object.entries(info.tableVersions ?? {}), ...this.loadedTableVersions]) {
+      if (/^[0-9]{10}$/.test(version)) versions[String(acquirer).padStart(2, '0')] = version;
+    }
+    const model = `${info.manufacturer} ${info.model}`.trim().slice(0, 64);
+    return { ...(model !== '' ? { model } : {}), table_versions: versions };
   }
 
   /**

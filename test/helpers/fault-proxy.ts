@@ -28,8 +28,8 @@ export interface CallMatcher {
 
 export interface FaultRule extends CallMatcher {
   readonly action: FaultAction;
-  /** For `status` (default 503): a 5xx, or a provider's refusal (401, 403, 408, 409, 429, 501). */
-  readonly status?: 401 | 403 | 408 | 409 | 429 | 500 | 501 | 502 | 503;
+  /** For `status` (default 503): a 5xx, or a provider's refusal (401, 403, 404, 408, 409, 429, 501). */
+  readonly status?: 401 | 403 | 404 | 408 | 409 | 429 | 500 | 501 | 502 | 503;
   /** Extra response headers for `status` (e.g. Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
   /** How many matching requests get the fault (default 1; Infinity until the rule is removed). */
@@ -82,7 +82,7 @@ export const PAYMENT_CALLS = {
   /** GET …/transactions/{id} */
   retrieve: { method: 'GET', path: /\/v1\/marketplaces\/[^/]+\/transactions\/[^/]+$/ },
   /** POST …/transactions/{id}/authorization */
-  authorize: { method: 'POST', path: /\/v1\/marketplaces\/[^/]+\/transactions\/[^/]+\/authorization$/ },
+  authorize: { method: 'POST', path: /\/v[12]\/marketplaces\/[^/]+\/transactions\/[^/]+\/authorization$/ },
   /** POST …/transactions/{id}/completion */
   complete: { method: 'POST', path: /\/v1\/marketplaces\/[^/]+\/transactions\/[^/]+\/completion$/ },
   /** POST …/transactions/{id}/reversal */

@@ -34,6 +34,11 @@ export class ApiContext {
     return path;
   }
 
+  /** The same path under another version of the API ("/v2/marketplaces/{mid}/…": the terminal channel's v2). */
+  versionedPath(version: number, ...segments: readonly string[]): string {
+    return `/v${version}${this.path(...segments).slice('/v1'.length)}`;
+  }
+
   send<T>(request: HttpRequest, parse: (body: unknown, origin: ResponseOrigin) => T): Promise<T> {
     return this.http.request(request).then((body) => parse(body, { method: request.method, path: request.path }));
   }

@@ -70,10 +70,13 @@ const WAIT_DEFAULTS = { timeoutMs: 120_000, intervalMs: 1_000, maxIntervalMs: 5_
  * What the provider offers beyond the calls it documents (GoPag documents neither):
  * `idempotencyKey`, a repeated POST with the same Idempotency-Key answers the first result;
  * `findByReference`, its transaction list filters by reference_id. Both default to true.
+ * `terminalChannel`: the terminal channel version it serves (docs/terminal-channel.md), 2 by
+ * default; 1 for a provider that has not moved on from the deprecated version.
  */
 export interface ProviderCapabilities {
   readonly idempotencyKey: boolean;
   readonly findByReference: boolean;
+  readonly terminalChannel: 1 | 2;
 }
 
 export interface SellerTransactionListParams {

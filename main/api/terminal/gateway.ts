@@ -7,8 +7,9 @@
  *   pendingTransactions  the pending pinpad transactions addressed to a PINPAD serial
  *   emvTables            the EMV tables (AIDs, CAPKs, key slots) the provider has for a PINPAD,
  *                        or only their version when the caller holds it; null: it serves none
- *   authorize            card data (brand, first 6 / last 4, entry mode, encrypted blobs) →
- *                        approved / declined, with the issuer data for the chip
+ *   authorize            the card as the PINPAD sealed it (terminal channel v2: entry mode,
+ *                        masked digits, encrypted track 2, PIN block, ARQC data, the terminal's
+ *                        identity) → approved / declined, with the issuer data for the chip
  *   complete             the chip's final decision after an online approval (accepted / refused)
  *   reverse              technical undo when the outcome is unknown or the chip refused
  *   void                 cancel a pending or approved transaction
@@ -17,8 +18,8 @@
  * idempotency.ts), so an engine may repeat a call whose answer it never saw.
  */
 import type {
+  CardPresentAuthorization,
   EmvTablesAnswer,
-  TerminalAuthorizationRequest,
   TerminalCompletionRequest,
   TerminalReversalRequest,
   VoidRequest,
@@ -26,7 +27,7 @@ import type {
 import type { CallOptions } from '../http.js';
 import type { TerminalAuthorizationResult, Transaction } from '../normalize.js';
 
-export type { EmvTablesAnswer, TerminalAuthorizationRequest, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
+export type { CardPresentAuthorization, EmvTablesAnswer, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
 
 export interface TerminalCallOptions extends CallOptions {
   /** Replaces the derived Idempotency-Key. */
@@ -39,9 +40,10 @@ export interface TerminalGateway {
   pendingTransactions(serial: string, options?: CallOptions): Promise<readonly Transaction[]>;
   /** Null when the provider serves no tables for this PINPAD (404). */
   emvTables(serial: string, knownVersion: string | undefined, options?: CallOptions): Promise<EmvTablesAnswer | null>;
+  /** The provider's channel version decides the route; a request v2 cannot carry fails before it is sent (invalid_request). */
   authorize(
     transactionId: string,
-    request: TerminalAuthorizationRequest,
+    request: CardPresentAuthorization,
     options?: TerminalCallOptions,
   ): Promise<TerminalAuthorizationResult>;
   complete(transactionId: string, request: TerminalCompletionRequest, options?: TerminalCallOptions): Promise<Transaction>;

@@ -4,17 +4,19 @@
  *   GET  …/terminals/{serial}/pending_transactions
  *   GET  …/terminals/{serial}/emv_tables
  *   POST …/transactions/{id}/authorization | completion | reversal | void
+ *   POST /v2/…/transactions/{id}/authorization    (v2, unless the provider serves only v1)
  *
  * Bodies are checked against the contract before sending. Card data goes only into the request
  * body; it is never logged (the request core logs method, path and status only).
  */
-import type {
-  EmvTablesAnswer,
-  TerminalAuthorizationRequest,
-  TerminalCompletionRequest,
-  TerminalReversalRequest,
-  Violation,
-  VoidRequest,
+import {
+  toV1Authorization,
+  type CardPresentAuthorization,
+  type EmvTablesAnswer,
+  type TerminalCompletionRequest,
+  type TerminalReversalRequest,
+  type Violation,
+  type VoidRequest,
 } from '../../contract/index.js';
 import { NotFoundError } from '../errors.js';
 import type { CallOptions } from '../http.js';
@@ -32,6 +34,7 @@ import { type ApiContext, callOptions } from '../resources/context.js';
 import { voidTransaction } from '../resources/transactions.js';
 import {
   assertNoViolations,
+  authorizationV2Violations,
   authorizationViolations,
   completionViolations,
   idViolation,
@@ -40,8 +43,18 @@ import {
 } from '../validate.js';
 import type { TerminalCallOptions, TerminalGateway } from './gateway.js';
 
+/** Which terminal channel the provider serves: 2 (the default) or only the deprecated 1. */
+export type TerminalChannelVersion = 1 | 2;
+
 export class HttpTerminalGateway implements TerminalGateway {
-  constructor(private readonly ctx: ApiContext) {}
+  readonly #version: TerminalChannelVersion;
+
+  constructor(
+    private readonly ctx: ApiContext,
+    options: { version?: TerminalChannelVersion } = {},
+  ) {
+    this.#version = options.version ?? 2;
+  }
 
   async pendingTransactions(serial: string, options?: CallOptions): Promise<readonly Transaction[]> {
     const path = this.ctx.path('terminals', String(serial), 'pending_transactions');
@@ -68,10 +81,15 @@ export class HttpTerminalGateway implements TerminalGateway {
 
   async authorize(
     transactionId: string,
-    request: TerminalAuthorizationRequest,
+    request: CardPresentAuthorization,
     options?: TerminalCallOptions,
   ): Promise<TerminalAuthorizationResult> {
-    return this.#post(transactionId, 'authorization', request, authorizationViolations(request), options, normalizeAuthorizationResult);
+    if (this.#version === 1) {
+      const v1 = toV1Authorization(request);
+      return this.#post(transactionId, 'authorization', v1, authorizationViolations(v1), options, normalizeAuthorizationResult);
+    }
+    // v2 requires the sealed card data: a read without it (a legacy PINPAD) is refused here, by field.
+    return this.#post(transactionId, 'authorization', request, authorizationV2Violations(request), options, normalizeAuthorizationResult, 2);
   }
 
   async complete(transactionId: string, request: TerminalCompletionRequest, options?: TerminalCallOptions): Promise<Transaction> {
@@ -93,8 +111,9 @@ export class HttpTerminalGateway implements TerminalGateway {
     violations: Violation[],
     options: TerminalCallOptions | undefined,
     parse: (body: unknown, origin: ResponseOrigin) => T,
+    version: TerminalChannelVersion = 1,
   ): Promise<T> {
-    const path = this.ctx.path('transactions', String(transactionId), operation);
+    const path = this.ctx.versionedPath(version, 'transactions', String(transactionId), operation);
     assertNoViolations([idViolation('transaction_id', transactionId), ...violations], { method: 'POST', path });
     const idempotencyKey =
       options?.idempotencyKey ?? terminalIdempotencyKey(this.ctx.marketplaceId, transactionId, operation, options?.attempt);

@@ -23,6 +23,7 @@ import {
 } from '../../../main/api/index.js';
 import { captureLogger, MARKETPLACE_ID, startStub, startStubAt, stubClient, TOKEN, wireTransaction, type Stub } from './stub-server.js';
 import { rejection } from '../../helpers/thrown.js';
+import { chipRequest } from '../../helpers/sealed-card.js';
 
 const BUYER_ID = '11111111111111111111111111111111';
 const buyer = { id: BUYER_ID, resource: 'buyer', first_name: 'Ana', created_at: 'x', updated_at: 'x' };
@@ -382,18 +383,12 @@ describe('secrets stay out of errors and logs', () => {
     );
     const { logger, lines } = captureLogger();
     const client = stubClient(stub, { logger, maxRetries: 0, authFailureCooldownMs: 0 });
-    const card = { brand: 'visa', first6_digits: '411111', last4_digits: '1111' };
     const errors = [
       await failure(client.buyers.retrieve(BUYER_ID)),
       await failure(client.buyers.retrieve(BUYER_ID)),
       await failure(client.buyers.retrieve(BUYER_ID)),
       await failure(
-        client.terminal.authorize('22222222222222222222222222222222', {
-          terminal: 'PP1',
-          entry_mode: 'chip',
-          card,
-          pin_block: { ksn: 'FFFF9876543210E00001', block: 'ABCDEF0123456789' },
-        }),
+        client.terminal.authorize('22222222222222222222222222222222', chipRequest(1000, { pin_block: { format: 'iso_0', key_slot: 1, ksn: 'FFFF9876543210E00001', block: 'ABCDEF0123456789' } })),
       ),
     ];
     expect(errors.map((e) => e.constructor.name)).toEqual([

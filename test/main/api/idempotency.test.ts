@@ -7,6 +7,7 @@ import {
   type PinpadParams,
 } from '../../../main/api/index.js';
 import { MARKETPLACE_ID, SELLER_ID, startStub, stubClient, TXN_ID, wireTransaction, type Stub } from './stub-server.js';
+import { chipRequest } from '../../helpers/sealed-card.js';
 
 const OTHER_MARKETPLACE = 'ffffffffffffffffffffffffffffffff';
 
@@ -128,8 +129,7 @@ describe('Idempotency-Key on every creating POST', () => {
     await client.webhooks.create({ url: 'https://pos.example/hooks', event: ['all'] });
     await client.boletos.create({ on_behalf_of: SELLER_ID, customer: TXN_ID, amount: 5000, description: 'Mensalidade', reference_id: 'b-1' });
     await client.boletos.cancel(TXN_ID);
-    const card = { brand: 'visa', first6_digits: '411111', last4_digits: '1111' };
-    await client.terminal.authorize(TXN_ID, { terminal: 'PP1', entry_mode: 'chip', card });
+    await client.terminal.authorize(TXN_ID, chipRequest(1000, {}, 'PP1'));
     await client.terminal.complete(TXN_ID, { terminal: 'PP1', chip_result: 'accepted' });
     await client.terminal.reverse(TXN_ID, { terminal: 'PP1', reason: 'chip_refused' });
     await client.terminal.void(TXN_ID, { on_behalf_of: SELLER_ID });

@@ -15,6 +15,7 @@ import {
   type PinpadParams,
 } from '../../../main/api/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { chipRequest } from '../../helpers/sealed-card.js';
 
 const CPF = '52998224725';
 const CNPJ = '11444777000161';
@@ -63,8 +64,6 @@ const pinpadSale = (referenceId: string, amount: number, terminal = 'PB-TEST-000
   terminal,
   reference_id: referenceId,
 });
-
-const card = { brand: 'visa', first6_digits: '476173', last4_digits: '0010' };
 
 describe('buyers', () => {
   it('creates, reads, updates, finds by CPF and deletes a buyer', async () => {
@@ -158,7 +157,7 @@ describe('PINPAD transactions through the terminal channel', () => {
     const pending = await client.terminal.pendingTransactions('PB-TEST-0001');
     expect(pending.map((t) => t.id)).toContain(sale.id);
 
-    const authorization = await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    const authorization = await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     expect(authorization).toMatchObject({ decision: 'approved', response_code: '00', decline_code: null });
     expect(authorization.transaction).toMatchObject({ id: sale.id, status: 'succeeded', amount: 1234 });
     expect(authorization.authorization_code).toEqual(expect.any(String));
@@ -170,7 +169,7 @@ describe('PINPAD transactions through the terminal channel', () => {
 
   it('declines an amount ending in 51 (insufficient funds)', async () => {
     const sale = await client.transactions.create(pinpadSale('pinpad-51', 2051));
-    const result = await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    const result = await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     expect(result).toMatchObject({ decision: 'declined', response_code: '51', decline_code: 'insufficient_funds' });
     expect(result.transaction.status).toBe('failed');
     expect(result.transaction.error?.code).toBe('insufficient_funds');
@@ -188,7 +187,7 @@ describe('PINPAD transactions through the terminal channel', () => {
 
   it('answers a repeated creation with the first response: the current state needs a retrieve', async () => {
     const sale = await client.transactions.create(pinpadSale('pinpad-replay', 1500));
-    await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     const replay = await client.transactions.create(pinpadSale('pinpad-replay', 1500));
     expect(replay).toMatchObject({ id: sale.id, status: 'pending' });
     expect((await client.transactions.retrieve(sale.id)).status).toBe('succeeded');
@@ -202,12 +201,12 @@ describe('PINPAD transactions through the terminal channel', () => {
 
   it('reverses an approved sale whose chip refused, and voids another', async () => {
     const first = await client.transactions.create(pinpadSale('pinpad-rev', 700));
-    await client.terminal.authorize(first.id, { terminal: 'PB-TEST-0001', entry_mode: 'contactless_chip', card });
+    await client.terminal.authorize(first.id, chipRequest(first.amount, { entry_mode: 'contactless_chip', pos_entry_mode: '071' }, 'PB-TEST-0001'));
     const reversed = await client.terminal.reverse(first.id, { terminal: 'PB-TEST-0001', reason: 'chip_refused' });
     expect(reversed.status).toBe('reversed');
 
     const second = await client.transactions.create(pinpadSale('pinpad-void', 800));
-    await client.terminal.authorize(second.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    await client.terminal.authorize(second.id, chipRequest(second.amount, {}, 'PB-TEST-0001'));
     const voided = await client.terminal.void(second.id, { on_behalf_of: sellerId });
     expect(voided).toMatchObject({ status: 'canceled', voided: true });
     expect(voided.history.map((entry) => entry.operation_type)).toContain('void');
@@ -216,7 +215,7 @@ describe('PINPAD transactions through the terminal channel', () => {
 
   it('partially voids a captured credit sale: amount drops, original_amount stays', async () => {
     const sale = await client.transactions.create(pinpadSale('pinpad-partial', 1000));
-    await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     const partial = await client.transactions.void(sale.id, { on_behalf_of: sellerId, amount: 300 });
     expect(partial).toMatchObject({ status: 'succeeded', amount: 700, original_amount: 1000 });
   });
@@ -225,7 +224,7 @@ describe('PINPAD transactions through the terminal channel', () => {
   // not void twice.
   it('applies a retried partial void once, and a deliberate second one (new attempt token) again', async () => {
     const sale = await client.transactions.create(pinpadSale('pinpad-partial-retry', 1000));
-    await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     const first = await client.transactions.void(sale.id, { on_behalf_of: sellerId, amount: 300 });
     const retried = await client.transactions.void(sale.id, { on_behalf_of: sellerId, amount: 300 });
     expect(first.amount).toBe(700);
@@ -350,7 +349,7 @@ describe('webhooks', () => {
     expect((await client.webhooks.retrieve(webhook.id)).id).toBe(webhook.id);
 
     const sale = await client.transactions.create(pinpadSale('webhook-sale', 1500, 'PB-TEST-0002'));
-    await client.terminal.authorize(sale.id, { terminal: 'PB-TEST-0002', entry_mode: 'chip', card });
+    await client.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0002'));
     let deliveries = await client.webhooks.deliveries(webhook.id);
     for (let i = 0; i < 150 && deliveries.items[0]?.status !== 'succeeded'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -431,7 +430,7 @@ describe('a sandbox that writes amounts as decimal reais', () => {
     ).json()) as { amount: unknown };
     expect(raw.amount).toBe('12.34');
 
-    const result = await decimalClient.terminal.authorize(sale.id, { terminal: 'PB-TEST-0001', entry_mode: 'chip', card });
+    const result = await decimalClient.terminal.authorize(sale.id, chipRequest(sale.amount, {}, 'PB-TEST-0001'));
     expect(result.transaction.amount).toBe(1234);
     expect(result.transaction.history.map((entry) => entry.amount)).toEqual(expect.arrayContaining([1234]));
     const partial = await decimalClient.transactions.void(sale.id, { on_behalf_of: decimalSeller, amount: 234 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError, type PaymentsClient, type PinpadParams } from '../../../main/api/index.js';
 import { SELLER_ID, startStub, stubClient, TXN_ID, wireTransaction, type Stub } from './stub-server.js';
+import { chipRequest } from '../../helpers/sealed-card.js';
 
 const BUYER_ID = '11111111111111111111111111111111';
 const VALID_CPF = '52998224725';
@@ -246,11 +247,7 @@ describe('ids in paths are 32 hexadecimal characters', () => {
 
   it('refuses card data that is more than first 6 / last 4 digits', async () => {
     const violations = await refused(() =>
-      client.terminal.authorize(TXN_ID, {
-        terminal: 'PP1',
-        entry_mode: 'chip',
-        card: { brand: 'visa', first6_digits: '4111111111111111', last4_digits: '1111' },
-      }),
+      client.terminal.authorize(TXN_ID, chipRequest(1000, { card: { brand: 'visa', first6_digits: '4111111111111111', last4_digits: '1111', pan_length: 16 } }, 'PP1')),
     );
     expect(violations).toContainEqual({ field: 'card.first6_digits', code: 'invalid_format' });
   });

@@ -84,8 +84,8 @@ interface Provider {
 }
 
 const PROVIDERS = {
-  'with idempotency keys and the reference filter': { idempotencyKey: true, findByReference: true },
-  'with only the documented calls': { idempotencyKey: false, findByReference: false },
+  'with idempotency keys and the reference filter': { idempotencyKey: true, findByReference: true, terminalChannel: 2 },
+  'with only the documented calls': { idempotencyKey: false, findByReference: false, terminalChannel: 2 },
 } as const satisfies Record<string, ProviderCapabilities>;
 type ProviderName = keyof typeof PROVIDERS;
 

@@ -18,7 +18,7 @@ import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { resolve } from 'node:path';
 import { attachPinpad, type AttachOptions } from '../../../main/pinpad/attach.js';
 import { readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
-import { displayed, engineRig, progressed, type EngineRig } from './engine-rig.js';
+import { displayed, engineRig, progressed, type EngineRig, type RigOptions } from './engine-rig.js';
 
 const SAMPLE_TABLES = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
 
@@ -34,8 +34,12 @@ afterEach(async () => {
 });
 
 /** The stack with one PINPAD of `options.profile` on a pty. */
-async function openOnPty(options: PinpadSimulatorOptions, attach: AttachOptions = {}): Promise<{ rig: EngineRig; sim: PinpadSimulator; serial: string }> {
-  rig = await engineRig();
+async function openOnPty(
+  options: PinpadSimulatorOptions,
+  attach: AttachOptions = {},
+  rigOptions: RigOptions = {},
+): Promise<{ rig: EngineRig; sim: PinpadSimulator; serial: string }> {
+  rig = await engineRig(rigOptions);
   const sim = new PinpadSimulator({ timeScale: 0.05, ...options });
   pty = await startPtySimulator(sim);
   pinpad = new Pinpad(new SerialTransport(pty.path), { logger: rig.logger });
@@ -157,9 +161,12 @@ describe('a sale on a PPC-930 (profile ppc930, 8 × 16, spec 2.12)', () => {
 });
 
 describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
-  it('is attached through GIN and sells with GCR, GOC and FNC: the transaction is approved on the API', async () => {
+  /** A provider still on terminal channel v1: the only one a legacy PINPAD, which cannot seal card data, can sell for. */
+  const V1_PROVIDER: RigOptions = { clientOptions: { capabilities: { terminalChannel: 1 } } };
+
+  it('is attached through GIN and sells with GCR, GOC and FNC for a v1 provider: the transaction is approved on the API', async () => {
     const tables = readEmvTables(SAMPLE_TABLES);
-    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' }, { tables });
+    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' }, { tables, requireSealedCardData: false }, V1_PROVIDER);
     expect(rig.engine.terminals().map((terminal) => terminal.serial)).toEqual(['LEGACY-0001']);
     // The tables were loaded at attach with GTS/TLI/TLR/TLE.
     expect(sim.tableVersion([...tables.records.keys()][0]!)).toBe(tables.version);
@@ -174,8 +181,22 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
     expect(outcome.transaction_id).toEqual(expect.any(String));
   });
 
+  it('refuses every sale for a v2 provider before anything is created: it cannot seal the card data (no GTK)', async () => {
+    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0003' }, { tables: readEmvTables(SAMPLE_TABLES) });
+    const outcome = await rig.engine.start(sale('Mesa 7'));
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
+    expect(outcome.problem?.message).toContain('cannot encrypt the card data');
+    expect(outcome.problem?.cashier_message).toMatch(/PINPAD não é compatível; nada foi cobrado/);
+    expect(outcome.transaction_id ?? null).toBeNull();
+    await displayed(sim, /NAO REALIZADA/);
+  });
+
   it('ends a sale that asks for the CPF (GCD is 2.x) before anything is created on the API', async () => {
-    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0002' }, { tables: readEmvTables(SAMPLE_TABLES) });
+    const { rig, sim } = await openOnPty(
+      { profile: 'legacy', serialNumber: 'LEGACY-0002' },
+      { tables: readEmvTables(SAMPLE_TABLES), requireSealedCardData: false },
+      V1_PROVIDER,
+    );
     const outcome = await rig.engine.start({ ...sale('Mesa 7'), ask_tax_id: true });
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
     expect(outcome.problem?.message).toContain('CPF');

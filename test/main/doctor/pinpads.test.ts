@@ -60,6 +60,16 @@ describe('the pinpads check', () => {
     expect(result).toMatchObject({ status: 'ok', details: { transport: 'simulator' } });
   });
 
+  it('fails a legacy (BibComp 1.08) PINPAD where the provider is on terminal channel v2: it cannot encrypt card data', async () => {
+    const result = await checkPinpads({ address: 'sim:legacy', timeoutMs: 5000, listPorts: noPorts });
+    expect(result).toMatchObject({ status: 'fail', details: { pinpad: { protocol: 'legacy' } } });
+    expect(result.summary).toMatch(/legacy \(BibComp 1\.08\) PINPAD, which cannot encrypt card data, so no sale can run on it/);
+    expect(result.fix).toContain('ABECS 2.x PINPAD');
+    expect(result.pt.summary).toContain('não criptografa os dados do cartão');
+    // A provider still on v1 takes its reads.
+    expect((await checkPinpads({ address: 'sim:legacy', timeoutMs: 5000, listPorts: noPorts, terminalChannel: 1 })).status).toBe('ok');
+  });
+
   it('fails when the PINPAD does not answer within the time limit, with a fix naming the port', async () => {
     const pair = await silentPty();
     const result = await checkPinpads({ address: pair.b, timeoutMs: 400, listPorts: noPorts });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { gcxCommand, type GcxResult } from '../../../drivers/abecs/commands/gcx.js';
 import { goxCommand, type GoxResult } from '../../../drivers/abecs/commands/gox.js';
 import { decodeEmvTlv, encodeEmvTlv } from '../../../drivers/abecs/emv.js';
-import { TerminalAuthorizationRequest } from '../../../main/contract/terminal.js';
+import { TerminalAuthorizationRequestV2 } from '../../../main/contract/terminal-v2.js';
 import { schemaViolations } from '../../../main/contract/rules.js';
 import {
   CARD_DATA_TAGS,
@@ -67,28 +67,46 @@ const onlinePin = (overrides: Partial<GoxResult> = {}): GoxResult =>
     ...overrides,
   });
 
+/** GTK's answer as the sale session hands it on (the payload's value does not matter here). */
+const SEALED = { format: 'track2', method: 'dukpt_tdes_ecb', key_slot: 2, ksn: 'FF82000012345E000001', payload: '00112233445566778899AABBCCDDEEFF' } as const;
+const PPC930 = { model: 'GERTEC PPC-930', table_versions: { '01': '2611260001' } };
+
+/** A terminal channel v2 request once the payment adds the PINPAD's serial number. */
 function expectValidRequest(data: CardSaleData): void {
-  expect(schemaViolations(TerminalAuthorizationRequest, { terminal: 'PB0000012345', ...data.authorization })).toEqual([]);
+  const { terminal, ...card } = data.authorization;
+  expect(schemaViolations(TerminalAuthorizationRequestV2, { ...card, terminal: { serial_number: 'PB0000012345', ...terminal } })).toEqual([]);
 }
 
 describe('a chip card read and its PIN', () => {
-  it('becomes the masked card and a valid authorization request', () => {
-    const data = cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin() });
+  it('becomes the masked card and a valid terminal channel v2 request', () => {
+    const data = cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin(), encryptedCardData: SEALED, pinKeySlot: 2, acquirer: 1 }, PPC930);
     expect(data.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
     expect(data.authorization).toEqual({
+      terminal: PPC930,
       entry_mode: 'chip',
-      card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', expiration: '3012', pan_sequence_number: '01' },
+      pos_entry_mode: '051',
+      acquirer: '01',
+      card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', pan_length: 16, expiration: '3012', pan_sequence_number: '01', service_code: '201' },
       cardholder_verification: 'online_pin',
-      pin_block: { ksn: 'FFFF9876543210E00001', block: '0123456789ABCDEF' },
+      encrypted_card_data: SEALED,
+      pin_block: { format: 'iso_0', key_slot: 2, ksn: 'FFFF9876543210E00001', block: '0123456789ABCDEF' },
       emv_data: '9F260811223344556677889F2701809505' + '0000000000',
     });
+    expectValidRequest(data);
+  });
+
+  it('names a contactless chip read 071 and keeps the PIN-less tap without a PIN block', () => {
+    const tap = chipRead({ cardType: 'contactlessChip', cardTypeCode: '06' });
+    const data = cardSaleData(summarizeCardRead(tap), { chip: onlinePin({ onlinePinCaptured: false, pinBlock: undefined, ksn: undefined }), encryptedCardData: SEALED, acquirer: 1 });
+    expect(data.authorization).toMatchObject({ entry_mode: 'contactless_chip', pos_entry_mode: '071', cardholder_verification: 'none' });
+    expect(data.authorization.pin_block).toBeUndefined();
     expectValidRequest(data);
   });
 
   it('masks a PAN that arrives in clear and keeps nothing of it beyond first 6 / last 4', () => {
     const read = chipRead({ pan: PAN, track2: `${PAN}=3012201`, track1: `B${PAN}^TESTE/VISA^3012201` });
     const summary = summarizeCardRead(read);
-    const data = cardSaleData(summary, { chip: onlinePin() });
+    const data = cardSaleData(summary, { chip: onlinePin(), pinKeySlot: 1 });
     expect(data.card.maskedPan).toBe('411111******1111');
     for (const kept of [summary, data]) {
       const json = JSON.stringify(kept);
@@ -105,24 +123,25 @@ describe('a chip card read and its PIN', () => {
 
   it("prefers GOX's EMV data (the first GENERATE AC) and falls back to the read's", () => {
     const summary = summarizeCardRead(chipRead());
-    expect(cardSaleData(summary, { chip: onlinePin() }).authorization.emv_data).toMatch(/^9F2608/);
+    expect(cardSaleData(summary, { chip: onlinePin(), pinKeySlot: 1 }).authorization.emv_data).toMatch(/^9F2608/);
     const noData = onlinePin({ emvData: Buffer.alloc(0) });
-    expect(cardSaleData(summary, { chip: noData }).authorization.emv_data).toBe('9F2701809A03250101');
+    expect(cardSaleData(summary, { chip: noData, pinKeySlot: 1 }).authorization.emv_data).toBe('9F2701809A03250101');
   });
 
   it('drops EMV objects holding the PAN, tracks or the name even when the PINPAD sends them', () => {
     const leaky = onlinePin({
       emvData: emv(['5A', PAN], ['57', `${PAN}D3012201`], ['5F20', Buffer.from('TESTE').toString('hex')], ['9F27', '80']),
     });
-    const hex = cardSaleData(summarizeCardRead(chipRead()), { chip: leaky }).authorization.emv_data!;
+    const hex = cardSaleData(summarizeCardRead(chipRead()), { chip: leaky, pinKeySlot: 1 }).authorization.emv_data!;
     expect(decodeEmvTlv(Buffer.from(hex, 'hex')).map((item) => item.tag)).toEqual(['9F27']);
     expect(hex).not.toContain(PAN);
   });
 
-  it('fails with INCOMPLETE_PIN_BLOCK when an online PIN comes without its KSN', () => {
-    const error = thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin({ ksn: undefined }) }));
+  it('fails with INCOMPLETE_PIN_BLOCK when an online PIN comes without its KSN or its key slot', () => {
+    const error = thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin({ ksn: undefined }), pinKeySlot: 1 }));
     expect(error).toBeInstanceOf(CardDataError);
     expect(error).toMatchObject({ code: 'INCOMPLETE_PIN_BLOCK' });
+    expect(thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin() }))).toMatchObject({ code: 'INCOMPLETE_PIN_BLOCK' });
   });
 });
 
@@ -162,21 +181,35 @@ describe('a swiped card', () => {
   it('takes the digits, the expiry and the service code from track 2 and keeps no track', () => {
     const summary = summarizeCardRead(swipe);
     expect(summary).toMatchObject({ first6: '401288', last4: '1881', expiration: '3012', serviceCode: '101' });
-    const data = cardSaleData(summary);
+    const data = cardSaleData(summary, { encryptedCardData: SEALED });
     expect(data.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
     expect(data.authorization).toEqual({
+      terminal: { table_versions: {} },
       entry_mode: 'magstripe',
-      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', expiration: '3012' },
+      pos_entry_mode: '901',
+      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', pan_length: 16, expiration: '3012', service_code: '101' },
       cardholder_verification: 'none',
+      encrypted_card_data: SEALED,
     });
     expect(JSON.stringify(data)).not.toContain('TARJA');
     expectValidRequest(data);
   });
 
   it('carries the PIN typed with GPN as an online PIN', () => {
-    const data = cardSaleData(summarizeCardRead(swipe), { swipedPin: { pinBlock: 'abcdef0123456789', ksn: 'ffff9876543210e00002' } });
+    const data = cardSaleData(summarizeCardRead(swipe), { swipedPin: { pinBlock: 'abcdef0123456789', ksn: 'ffff9876543210e00002' }, pinKeySlot: 1, encryptedCardData: SEALED });
     expect(data.authorization.cardholder_verification).toBe('online_pin');
-    expect(data.authorization.pin_block).toEqual({ ksn: 'FFFF9876543210E00002', block: 'ABCDEF0123456789' });
+    expect(data.authorization.pin_block).toEqual({ format: 'iso_0', key_slot: 1, ksn: 'FFFF9876543210E00002', block: 'ABCDEF0123456789' });
+    expectValidRequest(data);
+  });
+
+  it('names a swipe after a chip failure 801 (fallback), a contactless magnetic stripe 911', () => {
+    const fallback = summarizeCardRead(gcx({ cardType: 'magstripe', cardTypeCode: '00', iccStatus: 1, track2: '401288******1881=3012201' }));
+    expect(cardSaleData(fallback, { encryptedCardData: SEALED }).authorization).toMatchObject({ entry_mode: 'magstripe_fallback', pos_entry_mode: '801' });
+    const tapped = summarizeCardRead(gcx({ cardType: 'contactlessMagstripe', cardTypeCode: '05', track2: '401288******1881=3012201' }));
+    const data = cardSaleData(tapped, { encryptedCardData: SEALED });
+    expect(data.authorization).toMatchObject({ entry_mode: 'contactless_magstripe', pos_entry_mode: '911' });
+    expect(data.authorization.emv_data).toBeUndefined();
+    expectValidRequest(data);
   });
 
   it('masks a track that arrives in clear', () => {

@@ -14,7 +14,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlots>): Promise<PinpadSale> {
+async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlots>, requireSealedCardData?: boolean): Promise<PinpadSale> {
   const sim = new PinpadSimulator({ timeScale: 0.05, ...options });
   const served = await startMemorySimulator(sim);
   const pinpad = new Pinpad(served.link.host);
@@ -23,7 +23,7 @@ async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlo
     await pinpad.close(null).catch(() => {});
     await served.close();
   });
-  return new PinpadSale(pinpad, keySlots ? { keySlots } : {});
+  return new PinpadSale(pinpad, { ...(keySlots ? { keySlots } : {}), ...(requireSealedCardData !== undefined ? { requireSealedCardData } : {}) });
 }
 
 async function refusal(sale: PinpadSale): Promise<SaleStepError> {
@@ -58,9 +58,18 @@ describe('PinpadSale.prepare', () => {
     expect(error.message).toContain('data slot 02');
   });
 
-  it('lets a sale go on on a PINPAD that knows only the legacy commands (GCR/GOC/FNC), without a key check it cannot make', async () => {
+  it('lets a sale go on on a PINPAD that knows only the legacy commands (GCR/GOC/FNC) for a v1 provider, without a key check it cannot make', async () => {
     // BibComp 1.08 has no GIX key maps: even an empty PIN slot is found only at the PIN step (ST_ERRKEY).
-    await expect((await saleOn({ profile: 'legacy', keySlots: { dukptPin: [2], dukptData: [2] } })).prepare()).resolves.toBeUndefined();
+    await expect((await saleOn({ profile: 'legacy', keySlots: { dukptPin: [2], dukptData: [2] } }, undefined, false)).prepare()).resolves.toBeUndefined();
+  });
+
+  it('refuses every sale on a legacy PINPAD where the provider authorizes only sealed card data (terminal channel v2, the default)', async () => {
+    const sale = await saleOn({ profile: 'legacy' });
+    const error = await sale.prepare().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SaleStepError);
+    expect(error).toMatchObject({ code: 'PINPAD_UNSUPPORTED', step: 'prepare' });
+    expect((error as SaleStepError).message).toContain('cannot encrypt the card data');
+    expect((error as SaleStepError).cashierMessage).toMatch(/não protege os dados do cartão.*nada foi cobrado/);
   });
 
   it('refuses slots outside 00–99 when it is built', () => {

@@ -17,7 +17,7 @@ import {
   type MemorySimulator,
 } from '../../../drivers/simulator/index.js';
 import { schemaViolations } from '../../../main/contract/rules.js';
-import { TerminalAuthorizationRequest } from '../../../main/contract/terminal.js';
+import { TerminalAuthorizationRequestV2 } from '../../../main/contract/terminal-v2.js';
 import {
   PinpadSale,
   SaleStepError,
@@ -111,7 +111,8 @@ function openTrack(sealed: { ksn: string; payload: string } | undefined): string
 }
 
 function expectValidRequest(read: CardRead): void {
-  expect(schemaViolations(TerminalAuthorizationRequest, { terminal: 'SN-SALE', ...read.authorization })).toEqual([]);
+  const { terminal, ...card } = read.authorization;
+  expect(schemaViolations(TerminalAuthorizationRequestV2, { ...card, terminal: { serial_number: 'SN-SALE', ...terminal } })).toEqual([]);
 }
 
 describe('PinpadSale: the card', () => {
@@ -177,10 +178,13 @@ describe('PinpadSale: the card', () => {
     expect(read.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
     const { encrypted_card_data: sealed, ...clear } = read.authorization;
     expect(clear).toEqual({
+      terminal: { model: 'PINBRIDGE SIM PBSIM-1', table_versions: {} },
       entry_mode: 'magstripe',
-      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', expiration: '3012' },
+      pos_entry_mode: '901',
+      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', pan_length: 16, expiration: '3012', service_code: '101' },
       cardholder_verification: 'none',
     });
+    expect(sealed).toMatchObject({ format: 'track2', method: 'dukpt_tdes_ecb', key_slot: 1 });
     // Track 2 travels encrypted by the PINPAD (GTK); the acquirer's host, with the BDK, reads it whole.
     expect(sealed?.payload).not.toContain('4012888888881881');
     expect(openTrack(sealed)).toBe(track2Of(TEST_CARDS.visaMagstripe));
