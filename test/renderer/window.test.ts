@@ -150,18 +150,24 @@ describe('payments', () => {
     expect(errors).toEqual([]);
   });
 
-  it('says why the issuer declined, in Portuguese: NEGADA, "Senha inválida"', async () => {
-    const { page, errors } = await openWindow();
-    await go(page, 'payment');
-    // The sandbox declines amounts ending in 55 with issuer code 55 (wrong PIN).
-    await page.fill('#training-amount', '100,55');
-    await page.check('input[name="training-type"][value="credit"]');
-    await page.click('#training-start');
-    const current = page.locator('#payment-current');
-    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('declined');
-    expect(await text(page, '#payment-result-status')).toContain('NEGADA');
-    expect(await text(page, '#payment-result-reason')).toBe('Senha inválida');
-    expect(errors).toEqual([]);
+  it('says why the issuer declined, in Portuguese: NEGADA, "Senha inválida" after the customer typed a wrong PIN', async () => {
+    // The sandbox opens the PIN block the PINPAD sealed and compares it with the card's PIN (1234):
+    // the issuer's 55 comes from the PIN itself, on an amount it would approve.
+    const wrongPin = await posRig({ simulator: { autoCustomer: { delayMs: 5, card: 'visaCredit', pin: '4321' } } });
+    try {
+      const { page, errors } = await openWindow({ rig: wrongPin });
+      await go(page, 'payment');
+      await page.fill('#training-amount', '100,00');
+      await page.check('input[name="training-type"][value="credit"]');
+      await page.click('#training-start');
+      const current = page.locator('#payment-current');
+      await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('declined');
+      expect(await text(page, '#payment-result-status')).toContain('NEGADA');
+      expect(await text(page, '#payment-result-reason')).toBe('Senha inválida');
+      expect(errors).toEqual([]);
+    } finally {
+      await wrongPin.close();
+    }
   });
 
   it('shows a payment a paired POS started, step by step, and cancels it from the window', async () => {
