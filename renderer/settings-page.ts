@@ -7,17 +7,18 @@
  * operator.testPrint, followed to its end by the printer.job events). Saving (operator.saveSettings) writes the whole file back with
  * every other key as it was: a field the cashier did not touch keeps the file's value exactly.
  * The agent checks the file; each mistake it names is shown next to its field and nothing typed
- * is lost. The API token is write-only (operator.setApiToken): the page says whether one is kept,
- * never what it is. A file the agent started despite (`problem`) is a banner on top.
+ * is lost. The API token and the client certificate's passphrase are write-only
+ * (operator.setApiToken, operator.setCertificatePassphrase; secret-field.ts): the page says whether
+ * one is kept, never what it is. A file the agent started despite (`problem`) is a banner on top.
  */
 import { isPinbridgeError, type ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, fill, h, keepFocus } from './dom.js';
-import { t, type MessageKey } from './i18n.js';
+import { t } from './i18n.js';
+import { SecretField } from './secret-field.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
-type ApiToken = SettingsRead['api_token'];
 type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
 type BleDevice = ResultOf<'operator.scanBle'>['devices'][number];
 type SystemPrinter = ResultOf<'operator.systemPrinters'>['printers'][number];
@@ -51,8 +52,9 @@ const ADDRESS_LINES = 4;
 const addressLineId = (index: number): string => `settings-merchant-address-${index}`;
 const CONFIRMATION_TARGET = 'settings-confirmation';
 const TRAINING_ID = 'settings-training';
-/** The schema's shortest token (operator.setApiToken). */
+/** The schemas' shortest token and passphrase (operator.setApiToken, operator.setCertificatePassphrase). */
 const TOKEN_MIN_LENGTH = 8;
+const PASSPHRASE_MIN_LENGTH = 1;
 /** How long a Bluetooth LE scan listens: long enough for a PINPAD advertising every second or two. */
 const BLE_SCAN_SECONDS = 5;
 
@@ -101,6 +103,7 @@ function targetOf(path: string): string | null {
     'confirmation': CONFIRMATION_TARGET,
     'training': TRAINING_ID,
     'api': 'settings-api-base-url',
+    'api.client_certificate': 'settings-cert-passphrase',
     'pinpad': 'settings-pinpad-address',
     'receipts': 'settings-merchant-name',
     'receipts.merchant': 'settings-merchant-name',
@@ -113,11 +116,20 @@ function targetOf(path: string): string | null {
 
 /** The agent's English sentence, or what it means in the cashier's words where the page knows. */
 function fieldMessage(path: string, message: string): string {
+  if (path === 'api' && /no API token is stored/.test(message)) return t('settings.violationNoToken');
+  if (path === 'api.client_certificate') return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
   if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
   if (path === 'api.base_url') return t('settings.violationUrl');
   if (path === 'receipts.merchant.cnpj') return t('settings.violationCnpj');
   if (path === 'confirmation') return t('settings.violationChoice');
   return message;
+}
+
+/** A start-up mistake in the cashier's words where the page knows them, with the agent's English sentence as the technical detail. */
+function problemText(violation: Violation): (HTMLElement | string)[] {
+  const said = fieldMessage(violation.field, violation.message);
+  const english = h('span', { attrs: { lang: 'en' } }, violation.message);
+  return said === violation.message ? [english] : [said, ' (', english, ')'];
 }
 
 /** The name the cashier sees on the control a mistake belongs to. */
@@ -206,8 +218,6 @@ export class SettingsPage {
   #problem: SettingsRead['problem'] = null;
   /** Saved from this window since the agent started: the start-up mistakes are no longer in the file. */
   #savedSinceStart = false;
-  #apiToken: ApiToken | null = null;
-  #tokenJustStored = false;
   /** What each control showed when the file was read: an unchanged control leaves the file's value as it was. */
   #shown = new Map<string, string>();
   #shownConfirmation: string | null = null;
@@ -238,11 +248,8 @@ export class SettingsPage {
   readonly #save = byId<HTMLButtonElement>('settings-save');
   readonly #message = byId('settings-message');
   readonly #error = byId('settings-error');
-  readonly #tokenForm = byId<HTMLFormElement>('settings-token-form');
-  readonly #tokenInput = byId<HTMLInputElement>('settings-api-token');
-  readonly #tokenSave = byId<HTMLButtonElement>('settings-token-save');
-  readonly #tokenStatus = byId('settings-token-status');
-  readonly #tokenError = byId('settings-token-error');
+  readonly #token: SecretField;
+  readonly #passphrase: SecretField;
   readonly #detect = byId<HTMLButtonElement>('settings-pinpad-detect');
   readonly #portsStatus = byId('settings-ports-status');
   readonly #portsList = byId('settings-ports');
@@ -263,17 +270,52 @@ export class SettingsPage {
 
   constructor(context: WindowContext) {
     this.#context = context;
+    const stored = (): void => this.#renderRestart();
+    this.#token = new SecretField({
+      ids: 'settings-token',
+      inputId: 'settings-api-token',
+      minLength: TOKEN_MIN_LENGTH,
+      trim: true,
+      store: async (token) => {
+        await context.client.call('operator.setApiToken', { token });
+        return (await context.client.call('operator.settings', {})).api_token;
+      },
+      messages: {
+        none: 'settings.tokenNone',
+        storedSafe: 'settings.tokenStoredSafe',
+        storedFile: 'settings.tokenStoredFile',
+        environment: 'settings.tokenEnvironment',
+        restart: 'settings.tokenRestart',
+        short: 'settings.tokenShort',
+      },
+      onStored: stored,
+    });
+    this.#passphrase = new SecretField({
+      ids: 'settings-passphrase',
+      inputId: 'settings-cert-passphrase',
+      minLength: PASSPHRASE_MIN_LENGTH,
+      trim: false,
+      store: async (passphrase) => {
+        await context.client.call('operator.setCertificatePassphrase', { passphrase });
+        return (await context.client.call('operator.settings', {})).certificate_passphrase;
+      },
+      messages: {
+        none: 'settings.passphraseNone',
+        storedSafe: 'settings.passphraseStoredSafe',
+        storedFile: 'settings.passphraseStoredFile',
+        environment: 'settings.passphraseEnvironment',
+        restart: 'settings.passphraseRestart',
+        short: 'settings.passphraseShort',
+      },
+      onStored: stored,
+    });
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#saveSettings();
     });
     this.#form.addEventListener('input', (event) => {
-      // The token field belongs to its own form: typing a token is not an unsaved setting.
-      if (event.target !== this.#tokenInput) this.#dirty = true;
-    });
-    this.#tokenForm.addEventListener('submit', (event) => {
-      event.preventDefault();
-      void this.#storeToken();
+      // The secrets' fields belong to forms of their own: typing one is not an unsaved setting.
+      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target)) this.#dirty = true;
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
     this.#bleScan.addEventListener('click', () => void this.#scanBle());
@@ -299,7 +341,8 @@ export class SettingsPage {
     this.#loadError.textContent = '';
     if (this.#restart.kind === 'back') this.#restartDone(read.not_applied);
     this.#problem = read.problem;
-    this.#apiToken = read.api_token;
+    this.#token.state = read.api_token;
+    this.#passphrase.state = read.certificate_passphrase;
     this.#filePath = read.path;
     this.#fileExists = read.settings !== null;
     if (!this.#dirty) {
@@ -317,7 +360,8 @@ export class SettingsPage {
     if (!this.#loaded) return;
     this.#path.textContent = this.#fileExists ? t('settings.path', { path: this.#filePath }) : t('settings.noFile', { path: this.#filePath });
     this.#renderProblem();
-    this.#renderToken();
+    this.#token.render();
+    this.#passphrase.render();
     this.#renderPorts();
     this.#renderBle();
     this.#renderSystemPrinters();
@@ -340,28 +384,11 @@ export class SettingsPage {
           h('code', {}, violation.field),
           label === null ? null : ` (${label})`,
           ': ',
-          h('span', { attrs: { lang: 'en' } }, violation.message),
+          ...problemText(violation),
         );
       }),
     );
     this.#problemSaved.hidden = !this.#savedSinceStart;
-  }
-
-  #renderToken(): void {
-    const token = this.#apiToken;
-    if (token === null) return;
-    const fromEnvironment = token.kind === 'environment';
-    this.#tokenInput.disabled = fromEnvironment;
-    this.#tokenSave.disabled = fromEnvironment;
-    this.#tokenStatus.dataset.stored = String(token.stored);
-    const state: MessageKey = fromEnvironment
-      ? 'settings.tokenEnvironment'
-      : !token.stored
-        ? 'settings.tokenNone'
-        : token.kind === 'safeStorage'
-          ? 'settings.tokenStoredSafe'
-          : 'settings.tokenStoredFile';
-    this.#tokenStatus.textContent = this.#tokenJustStored ? `${t(state)} ${t('settings.tokenRestart')}` : t(state);
   }
 
   #fillForm(): void {
@@ -481,33 +508,6 @@ export class SettingsPage {
     else this.#save.focus();
   }
 
-  async #storeToken(): Promise<void> {
-    this.#tokenError.textContent = '';
-    this.#tokenInput.removeAttribute('aria-invalid');
-    const token = this.#tokenInput.value.trim();
-    if (token.length < TOKEN_MIN_LENGTH) {
-      this.#tokenError.textContent = t('settings.tokenShort', { n: TOKEN_MIN_LENGTH });
-      this.#tokenInput.setAttribute('aria-invalid', 'true');
-      this.#tokenInput.focus();
-      return;
-    }
-    this.#tokenSave.disabled = true;
-    try {
-      await this.#context.client.call('operator.setApiToken', { token });
-      // Gone from the page at once: the token is never shown again, not even to this cashier.
-      this.#tokenInput.value = '';
-      this.#tokenJustStored = true;
-      this.#apiToken = (await this.#context.client.call('operator.settings', {})).api_token;
-    } catch (error) {
-      this.#tokenError.textContent = errorText(error);
-      this.#tokenInput.setAttribute('aria-invalid', 'true');
-    } finally {
-      this.#tokenSave.disabled = false;
-      this.#renderToken();
-      this.#renderRestart();
-    }
-  }
-
   /** Read afresh after an await: the connection's events change it meanwhile. */
   #restartKind(): RestartState['kind'] {
     return this.#restart.kind;
@@ -515,7 +515,7 @@ export class SettingsPage {
 
   /** Something saved here waits for a restart to apply. */
   get #restartPending(): boolean {
-    return this.#savedSinceStart || this.#tokenJustStored;
+    return this.#savedSinceStart || this.#token.justStored || this.#passphrase.justStored;
   }
 
   #renderRestart(): void {
@@ -566,12 +566,14 @@ export class SettingsPage {
     } else {
       this.#restart = { kind: 'restarted' };
       this.#savedSinceStart = false;
-      this.#tokenJustStored = false;
+      this.#token.applied();
+      this.#passphrase.applied();
       // "Saved, applies when Pinbridge restarts" is no longer true: it has.
       this.#message.textContent = '';
     }
     this.#renderRestart();
-    this.#renderToken();
+    this.#token.render();
+    this.#passphrase.render();
     this.#restartTitle.focus();
   }
 

@@ -29,9 +29,9 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { apiTokenPath, clientsPath, operatorKeyPath } from './paths.js';
+import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath } from './paths.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from './settings-file.js';
-import { headlessTokenStore, type TokenStore } from './token-store.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
 import { doctorTarget } from '../doctor/payments-api.js';
@@ -59,6 +59,8 @@ export interface AgentOptions {
   readonly onApiAttempt?: (attempt: AttemptReport) => void;
   /** Where the window keeps the API token (headless: PINBRIDGE_API_TOKEN or a private file). */
   readonly tokens?: TokenStore;
+  /** Where the window keeps the PKCS#12 certificate's passphrase (headless: PINBRIDGE_CERT_PASSPHRASE or a private file). */
+  readonly passphrases?: TokenStore;
   /** The settings file's mistake the agent was started despite (with the defaults), for the window. */
   readonly settingsProblem?: SettingsError;
   /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
@@ -163,10 +165,22 @@ function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undef
   return { cert: read('cert_file'), key: read('key_file') };
 }
 
+/** How a secret is kept, and whether one is: an unreadable or too open file is not usable, so not "stored" (the doctor says why). */
+function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boolean } {
+  let stored = false;
+  try {
+    stored = store.read() !== undefined;
+  } catch {
+    stored = false;
+  }
+  return { kind: store.kind, stored };
+}
+
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(options: AgentOptions): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
+  const passphrases = options.passphrases ?? headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
   const problem = options.settingsProblem;
   const restart = options.restart;
   return {
@@ -185,16 +199,10 @@ function operatorServices(options: AgentOptions): OperatorServices {
         throw error;
       }
     },
-    apiToken: () => {
-      let stored = false;
-      try {
-        stored = tokens.read() !== undefined;
-      } catch {
-        // Unreadable or too open: not usable, so not "stored"; the doctor says why.
-      }
-      return { kind: tokens.kind, stored };
-    },
+    apiToken: () => secretState(tokens),
     setApiToken: (token) => tokens.write(token),
+    certificatePassphrase: () => secretState(passphrases),
+    setCertificatePassphrase: (passphrase) => passphrases.write(passphrase),
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {

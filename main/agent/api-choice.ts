@@ -16,8 +16,11 @@ export interface ApiChoiceInput {
   readonly settings: AgentSettings;
   /** The stored token (safeStorage, PINBRIDGE_API_TOKEN or the token file); read only when needed. */
   readonly storedToken: () => string | undefined;
-  /** The PKCS#12 certificate's passphrase (PINBRIDGE_CERT_PASSPHRASE), when the settings name one. */
-  readonly certificatePassphrase?: string;
+  /**
+   * The PKCS#12 certificate's stored passphrase (safeStorage, PINBRIDGE_CERT_PASSPHRASE or its
+   * private file); read only when the settings name a PKCS#12 file.
+   */
+  readonly storedPassphrase?: () => string | undefined;
 }
 
 export function chooseApi(input: ApiChoiceInput): ApiOptions {
@@ -37,7 +40,7 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
       settings.path ?? '(settings)',
     );
   }
-  const certificate = certificateFiles(api, settings.path, input.certificatePassphrase);
+  const certificate = certificateFiles(api, settings.path, api.client_certificate?.pfx === undefined ? undefined : input.storedPassphrase?.());
   return {
     api: api.base_url,
     token,

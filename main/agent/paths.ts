@@ -34,6 +34,11 @@ export function apiTokenPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'api-token');
 }
 
+/** Headless, the PKCS#12 passphrase's file when PINBRIDGE_CERT_PASSPHRASE is not set: `~/.pinbridge/cert-passphrase` (0600). */
+export function certificatePassphrasePath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'cert-passphrase');
+}
+
 /** The agent's log file (also on stderr headless): `~/.pinbridge/logs/pinbridge.log`. */
 export function logFilePath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'logs', 'pinbridge.log');

@@ -44,7 +44,8 @@ export const ApiSettings = Type.Object(
             Type.String({
               minLength: 1,
               maxLength: 1000,
-              description: 'PKCS#12 file (.pfx/.p12, as ICP-Brasil A1 certificates come) instead of cert and key; its passphrase comes from PINBRIDGE_CERT_PASSPHRASE.',
+              description:
+                "PKCS#12 file (.pfx/.p12, as ICP-Brasil A1 certificates come) instead of cert and key; its passphrase is entered in the window (kept encrypted by the OS), or headless comes from PINBRIDGE_CERT_PASSPHRASE or ~/.pinbridge/cert-passphrase.",
             }),
           ),
         },

@@ -1,8 +1,9 @@
 /**
- * Where the payments API token rests between starts. The desktop app encrypts it with
- * Electron's safeStorage (the OS keychain / DPAPI / libsecret key) into a file; headless, the
- * environment variable PINBRIDGE_API_TOKEN wins, else a plain file readable by this user only —
- * and one readable by others is refused with the command that fixes it, never used.
+ * Where the agent's secrets rest between starts: the payments API token and the passphrase of a
+ * PKCS#12 client certificate. The desktop app encrypts each with Electron's safeStorage (the OS
+ * keychain / DPAPI / libsecret key) into a file; headless, its environment variable
+ * (PINBRIDGE_API_TOKEN, PINBRIDGE_CERT_PASSPHRASE) wins, else a plain file readable by this user
+ * only — and one readable by others is refused with the command that fixes it, never used.
  */
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -26,20 +27,31 @@ export class TokenStoreError extends Error {
   }
 }
 
+/** One secret: how messages name it, the variable that gives it headless, whether spaces around it are noise. */
+export interface SecretKind {
+  readonly name: string;
+  readonly envVar: string;
+  /** A token has no meaningful spaces (trimmed); a passphrase keeps them (only a final newline goes). */
+  readonly trim: boolean;
+}
+
+export const API_TOKEN: SecretKind = { name: 'API token', envVar: 'PINBRIDGE_API_TOKEN', trim: true };
+export const CERTIFICATE_PASSPHRASE: SecretKind = { name: 'client certificate passphrase', envVar: 'PINBRIDGE_CERT_PASSPHRASE', trim: false };
+
 export interface TokenStore {
-  /** How the token is kept (for the diagnostics page). */
+  /** How the secret is kept (for the diagnostics page). */
   readonly kind: 'safeStorage' | 'file' | 'environment';
   read(): string | undefined;
   write(token: string): void;
   clear(): void;
 }
 
-function readOptional(path: string): Buffer | undefined {
+function readOptional(path: string, secret: SecretKind): Buffer | undefined {
   try {
     return readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new TokenStoreError('UNREADABLE', `The API token file ${path} cannot be read: ${(error as Error).message}`);
+    throw new TokenStoreError('UNREADABLE', `The ${secret.name} file ${path} cannot be read: ${(error as Error).message}`);
   }
 }
 
@@ -49,20 +61,20 @@ function writePrivate(path: string, data: Buffer | string): void {
   chmodSync(path, 0o600);
 }
 
-/** The desktop app's store: the token encrypted by the OS-bound key of safeStorage. */
-export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string): TokenStore {
+/** The desktop app's store: the secret encrypted by the OS-bound key of safeStorage. */
+export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string, secret: SecretKind = API_TOKEN): TokenStore {
   const available = (): void => {
     if (!safeStorage.isEncryptionAvailable()) {
       throw new TokenStoreError(
         'ENCRYPTION_UNAVAILABLE',
-        'This system offers no key to encrypt the API token (on Linux: a keyring such as gnome-keyring or kwallet); run headless with PINBRIDGE_API_TOKEN instead.',
+        `This system offers no key to encrypt the ${secret.name} (on Linux: a keyring such as gnome-keyring or kwallet); run headless with ${secret.envVar} instead.`,
       );
     }
   };
   return {
     kind: 'safeStorage',
     read() {
-      const sealed = readOptional(path);
+      const sealed = readOptional(path, secret);
       if (sealed === undefined) return undefined;
       available();
       return safeStorage.decryptString(sealed);
@@ -77,15 +89,15 @@ export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string):
   };
 }
 
-/** Headless: PINBRIDGE_API_TOKEN, else a file only its user may read. */
-export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv): TokenStore {
-  const fromEnv = env.PINBRIDGE_API_TOKEN;
+/** Headless: the secret's environment variable, else a file only its user may read. */
+export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv, secret: SecretKind = API_TOKEN): TokenStore {
+  const fromEnv = env[secret.envVar];
   if (fromEnv !== undefined && fromEnv !== '') {
     return {
       kind: 'environment',
       read: () => fromEnv,
       write: () => {
-        throw new TokenStoreError('UNREADABLE', 'The API token comes from PINBRIDGE_API_TOKEN: change it there.');
+        throw new TokenStoreError('UNREADABLE', `The ${secret.name} comes from ${secret.envVar}: change it there.`);
       },
       clear: () => {},
     };
@@ -93,12 +105,13 @@ export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv): TokenS
   return {
     kind: 'file',
     read() {
-      const text = readOptional(path);
+      const text = readOptional(path, secret);
       if (text === undefined) return undefined;
       if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
-        throw new TokenStoreError('TOO_OPEN', `The API token file ${path} can be read by other users; make it private with: chmod 600 '${path}'`);
+        throw new TokenStoreError('TOO_OPEN', `The ${secret.name} file ${path} can be read by other users; make it private with: chmod 600 '${path}'`);
       }
-      return text.toString('utf8').trim();
+      const value = text.toString('utf8');
+      return secret.trim ? value.trim() : value.replace(/\r?\n$/, '');
     },
     write(token) {
       writePrivate(path, `${token}\n`);

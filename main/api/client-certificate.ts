@@ -146,7 +146,7 @@ function secureContext(tls: ClientTls, names: ClientCertificateFiles): ReturnTyp
     if (/mac verify failure|bad decrypt|password/i.test(message)) {
       throw new ClientCertificateError(
         'PFX_PASSPHRASE',
-        `The passphrase of the PKCS#12 file ${names.pfx ?? ''} is ${tls.passphrase === undefined ? 'missing' : 'wrong'} (set PINBRIDGE_CERT_PASSPHRASE).`,
+        `The passphrase of the PKCS#12 file ${names.pfx ?? ''} is ${tls.passphrase === undefined ? 'missing' : 'wrong'} (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`,
         { cause: error },
       );
     }

@@ -19,7 +19,8 @@ import { SettingsError } from '../core/settings.js';
 import type { Logger } from '../log.js';
 import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
 import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
-import { encryptedTokenStore } from '../agent/token-store.js';
+import { CERTIFICATE_PASSPHRASE, encryptedTokenStore, TokenStoreError } from '../agent/token-store.js';
+import { ClientCertificateError } from '../api/client-certificate.js';
 import { ElectronSystemPrinter } from './system-printer.js';
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
@@ -56,6 +57,18 @@ export interface ShellArguments {
   readonly api: ApiOptions;
   /** Started by the OS at login: stay in the tray. */
   readonly autostart: boolean;
+}
+
+/**
+ * A start failure the window can fix, as a settings mistake naming the field: the API token or
+ * the certificate's passphrase not stored (or not readable), a certificate file that cannot be
+ * used. Undefined for anything else.
+ */
+function startProblem(error: unknown, source: string): SettingsError | undefined {
+  if (error instanceof SettingsError) return error;
+  if (error instanceof ClientCertificateError) return new SettingsError([{ field: 'api.client_certificate', message: error.message }], source);
+  if (error instanceof TokenStoreError) return new SettingsError([{ field: 'api', message: error.message }], source);
+  return undefined;
 }
 
 export function parseShellArguments(argv: readonly string[]): ShellArguments {
@@ -142,27 +155,43 @@ export class Shell {
       settings = { ...defaultSettings(), path: args.config ?? defaultSettingsPath(options.home) };
     }
     const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
+    const passphrases = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'cert-passphrase.enc'), CERTIFICATE_PASSPHRASE);
     // The token from a shortcut's --token is kept encrypted, so the next start needs only the settings' `api`.
     if (args.api.token !== undefined) tokens.write(args.api.token);
-    const api = chooseApi({ flags: args.api, trainingFlag: args.training, settings, storedToken: () => tokens.read() });
-    const agent = await (options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions)))({
-      settings,
-      api,
-      pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
-      tokens,
-      ...(settingsProblem === undefined ? {} : { settingsProblem }),
-      ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
-      // Chromium knows every platform's printers (Windows has no lpstat), though not which is the default.
-      listSystemPrinters: async () =>
-        (await (shellWindow.current?.webContents.getPrintersAsync() ?? Promise.resolve([]))).map((printer) => ({ name: printer.name, isDefault: false })),
-      // lp://NAME printers print through Chromium at the receipt's own paper size (also on Windows).
-      systemPrinter: (deviceName, columns) =>
-        new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
-      home: options.home,
-      logger: options.logger,
-      // The window's "restart now" (operator.restart): the whole app starts again from the settings file.
-      restart: () => void shellWindow.shell?.restart(),
-    });
+    const startAgent = options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions));
+    const start = (api: ApiOptions, problem: SettingsError | undefined): Promise<Agent> =>
+      startAgent({
+        settings,
+        api,
+        pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
+        tokens,
+        passphrases,
+        ...(problem === undefined ? {} : { settingsProblem: problem }),
+        ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
+        // Chromium knows every platform's printers (Windows has no lpstat), though not which is the default.
+        listSystemPrinters: async () =>
+          (await (shellWindow.current?.webContents.getPrintersAsync() ?? Promise.resolve([]))).map((printer) => ({ name: printer.name, isDefault: false })),
+        // lp://NAME printers print through Chromium at the receipt's own paper size (also on Windows).
+        systemPrinter: (deviceName, columns) =>
+          new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
+        home: options.home,
+        logger: options.logger,
+        // The window's "restart now" (operator.restart): the whole app starts again from the settings file.
+        restart: () => void shellWindow.shell?.restart(),
+      });
+    // What only the window can fix — the API token or the certificate's passphrase not stored yet,
+    // a certificate file that cannot be used — does not keep the window closed: the app starts in
+    // training mode and the window shows the mistake, where the token and passphrase are entered.
+    let agent: Agent;
+    try {
+      agent = await start(chooseApi({ flags: args.api, trainingFlag: args.training, settings, storedToken: () => tokens.read(), storedPassphrase: () => passphrases.read() }), settingsProblem);
+    } catch (error) {
+      const problem = startProblem(error, settings.path ?? defaultSettingsPath(options.home));
+      if (problem === undefined) throw error;
+      options.logger.error({ err: problem.message }, 'the payments API settings cannot be used; starting in training mode');
+      settingsProblem = problem;
+      agent = await start({}, problem);
+    }
     const uiUrl = agent.pos.uiUrl(agent.operatorKey);
     agentPage.origin = originOf(uiUrl);
 

@@ -4,7 +4,9 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { certificatePassphrasePath } from '../agent/paths.js';
 import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../agent/token-store.js';
 import type { AuthScheme, ClientCertificateFiles } from '../api/index.js';
 import { UsageError } from './errors.js';
 
@@ -61,7 +63,8 @@ export function checkApiOptions(options: ApiFlags): void {
 
 /**
  * The API to run against as the flags name it: the four ids, the auth scheme and the certificate
- * files (relative to the working folder; the PKCS#12 passphrase from PINBRIDGE_CERT_PASSPHRASE).
+ * files (relative to the working folder; the PKCS#12 passphrase from PINBRIDGE_CERT_PASSPHRASE, else
+ * the private file the window stores it in headless, ~/.pinbridge/cert-passphrase).
  */
 export function apiOptionsOf(options: ApiFlags, env: NodeJS.ProcessEnv): ApiOptions {
   const { api, token, marketplace, seller } = options;
@@ -71,7 +74,7 @@ export function apiOptionsOf(options: ApiFlags, env: NodeJS.ProcessEnv): ApiOpti
     ...(options.pfx === undefined ? {} : { pfx: resolve(options.pfx) }),
     ...(options.ca === undefined ? {} : { ca: resolve(options.ca) }),
   };
-  const passphrase = env.PINBRIDGE_CERT_PASSPHRASE;
+  const passphrase = options.pfx === undefined ? undefined : headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE).read();
   return {
     ...(api === undefined ? {} : { api }),
     ...(token === undefined ? {} : { token }),

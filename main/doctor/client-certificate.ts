@@ -44,8 +44,8 @@ const FIXES: Readonly<Record<ClientCertificateError['code'], Bilingual>> = {
     'Use a chave privada gerada com este certificado (o .pfx entregue pela autoridade certificadora contém os dois).',
   ),
   PFX_PASSPHRASE: bilingual(
-    'Set the certificate password in PINBRIDGE_CERT_PASSPHRASE (the one chosen when the certificate was issued).',
-    'Informe a senha do certificado em PINBRIDGE_CERT_PASSPHRASE (a escolhida na emissão do certificado).',
+    'Enter the certificate password (the one chosen when the certificate was issued) in the Pinbridge window, Settings, "Senha do certificado digital"; headless, set PINBRIDGE_CERT_PASSPHRASE.',
+    'Digite a senha do certificado (a escolhida na emissão do certificado) na janela do Pinbridge, em Configurações, "Senha do certificado digital"; sem janela, defina PINBRIDGE_CERT_PASSPHRASE.',
   ),
   PFX_INVALID: bilingual(
     'Give the .pfx or .p12 file the certificate authority delivered, or the certificate as PEM with --cert and --key.',

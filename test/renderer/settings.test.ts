@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { apiTokenPath } from '../../main/agent/paths.js';
+import { apiTokenPath, certificatePassphrasePath } from '../../main/agent/paths.js';
 import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/agent/settings-file.js';
 import { SettingsError } from '../../main/core/settings.js';
 import { createLogger } from '../../main/log.js';
@@ -523,7 +523,10 @@ describe('an agent started despite a bad settings file', () => {
     const banner = page.locator('#settings-problem');
     expect(await banner.isVisible()).toBe(true);
     expect(await banner.innerText()).toMatch(/O arquivo de configurações tem erros[\s\S]*começou com as configurações padrão/);
-    expect(await banner.locator('li[data-field="confirmation"]').innerText()).toBe('confirmation (Confirmação das vendas aprovadas): Field confirmation must be one of "auto", "pos"');
+    // In the cashier's words where the page knows them, the agent's English sentence beside as the detail.
+    expect(await banner.locator('li[data-field="confirmation"]').innerText()).toBe(
+      'confirmation (Confirmação das vendas aprovadas): Escolha uma das opções. (Field confirmation must be one of "auto", "pos")',
+    );
     expect(await text(page, '#settings-confirmation-error')).toBe('Escolha uma das opções.');
     // A value the schema refuses checks neither option.
     expect(await page.getByRole('radio', { name: /^Automática/ }).isChecked()).toBe(false);
@@ -559,6 +562,62 @@ describe('an agent started despite a bad settings file', () => {
     expect(await page.isVisible('#settings-confirmation-error')).toBe(false);
     expect(errors).toEqual([]);
   }, 60_000);
+});
+
+describe('an agent that could not use its client certificate', () => {
+  let started: Agent;
+  let problemHome: string;
+
+  beforeAll(async () => {
+    // As the desktop app starts when the PKCS#12 passphrase is not stored yet: training mode, the reason kept for the window.
+    problemHome = mkdtempSync(join(artifactsDir(), 'window-settings-cert-'));
+    const path = join(problemHome, 'settings.json');
+    const pfx = join(problemHome, 'loja.pfx');
+    const problem = new SettingsError(
+      [{ field: 'api.client_certificate', message: `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).` }],
+      path,
+    );
+    started = await Agent.start({
+      settings: { ...loadSettings(undefined, problemHome), path },
+      api: {},
+      pinpadAddress: 'sim',
+      home: problemHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+      settingsProblem: problem,
+    });
+  });
+
+  afterAll(async () => {
+    await started?.stop();
+  });
+
+  it('says why in Portuguese, and takes the certificate password in its own field, never showing it again', async () => {
+    const { page, errors } = await openWindow('settings', { of: started });
+    const item = page.locator('#settings-problem li[data-field="api.client_certificate"]');
+    expect(await item.innerText()).toMatch(
+      /^api\.client_certificate \(Senha do certificado digital\): A senha do certificado digital está faltando ou errada: digite-a em "Senha do certificado digital" e guarde-a\. \(The passphrase of the PKCS#12 file .*loja\.pfx is missing/,
+    );
+    expect(await item.locator('span[lang="en"]').count()).toBe(1);
+    expect(await text(page, '#settings-passphrase-status')).toBe('Nenhuma senha de certificado guardada.');
+
+    const field = page.getByLabel('Senha do certificado digital');
+    expect(await field.getAttribute('type')).toBe('password');
+    await field.press('Enter');
+    expect(await text(page, '#settings-passphrase-error')).toBe('Digite a senha do certificado.');
+    // Spaces are part of a passphrase: kept as typed.
+    await field.fill(' senha do A1 ');
+    await field.press('Enter');
+    await expect.poll(() => text(page, '#settings-passphrase-status'), { timeout: 10_000 }).toBe(
+      'Senha do certificado guardada em um arquivo privado deste computador. A nova senha vale quando o Pinbridge for reiniciado.',
+    );
+    expect(readFileSync(certificatePassphrasePath(problemHome), 'utf8')).toBe(' senha do A1 \n');
+    expect(await field.inputValue()).toBe('');
+    expect(await page.content()).not.toContain('senha do A1');
+    // Stored, it waits for a restart like a saved file or a token.
+    expect(await page.isVisible('#settings-restart-now')).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });
 
 describe('the support page', () => {

@@ -13,8 +13,8 @@ import type { Command } from 'commander';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
 import { AgentRunner } from '../../agent/agent-runner.js';
 import { chooseApi } from '../../agent/api-choice.js';
-import { apiTokenPath, logFilePath } from '../../agent/paths.js';
-import { headlessTokenStore } from '../../agent/token-store.js';
+import { apiTokenPath, certificatePassphrasePath, logFilePath } from '../../agent/paths.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-store.js';
 import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import { loadSettings } from '../../agent/settings-file.js';
 import { createLogger } from '../../log.js';
@@ -85,6 +85,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
       const flags = apiOptionsOf(options, io.env);
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
+      const passphrases = headlessTokenStore(certificatePassphrasePath(io.env.HOME), io.env, CERTIFICATE_PASSPHRASE);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
       // window: the settings file and the stored token as they are then.
       const build = (): AgentOptions => {
@@ -96,10 +97,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
             trainingFlag: options.training === true,
             settings,
             storedToken: () => tokens.read(),
-            ...(io.env.PINBRIDGE_CERT_PASSPHRASE ? { certificatePassphrase: io.env.PINBRIDGE_CERT_PASSPHRASE } : {}),
+            storedPassphrase: () => passphrases.read(),
           }),
           pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
           tokens,
+          passphrases,
           logFile,
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),

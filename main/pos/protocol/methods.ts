@@ -59,6 +59,11 @@ const Reference = Type.Object(
 );
 const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
 const Violation = Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false });
+/** How a secret the window cannot read back is kept, and whether one is. */
+const StoredSecret = Type.Object(
+  { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
+  { additionalProperties: false },
+);
 const Seconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }));
 
 /**
@@ -233,7 +238,7 @@ export const METHODS = {
     access: 'operator',
     cost: 1,
     summary:
-      'The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token is kept.',
+      'The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token and the client certificate\'s passphrase are kept.',
     params: NoParams,
     result: Type.Object(
       {
@@ -243,10 +248,8 @@ export const METHODS = {
           Type.Object({ message: Type.String(), violations: Type.Array(Violation) }, { additionalProperties: false }),
           Type.Null(),
         ]),
-        api_token: Type.Object(
-          { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
-          { additionalProperties: false },
-        ),
+        api_token: StoredSecret,
+        certificate_passphrase: StoredSecret,
         not_applied: Type.Union([Type.String(), Type.Null()], {
           description: 'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
         }),
@@ -279,6 +282,15 @@ export const METHODS = {
     cost: 5,
     summary: 'Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back.',
     params: Type.Object({ token: Type.String({ minLength: 8, maxLength: 500 }) }, { additionalProperties: false }),
+    result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.setCertificatePassphrase': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary:
+      'Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts.',
+    params: Type.Object({ passphrase: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
   }),
   'operator.doctor': method({

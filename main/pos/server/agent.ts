@@ -56,6 +56,9 @@ export interface OperatorServices {
   /** How the API token is kept, and whether one is. */
   apiToken(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
   setApiToken(token: string): void;
+  /** How the PKCS#12 certificate's passphrase is kept, and whether one is. */
+  certificatePassphrase(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
+  setCertificatePassphrase(passphrase: string): void;
   /**
    * Restarts the agent with the settings file as it is now, shortly after the caller's answer went
    * out; absent where whatever started the agent cannot restart it.

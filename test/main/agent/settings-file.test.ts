@@ -124,7 +124,7 @@ describe('chooseApi', () => {
       },
       join(dir, 'settings.json'),
     );
-    expect(chooseApi({ flags: {}, trainingFlag: false, settings, storedToken: () => 'zpk', certificatePassphrase: 'segredo' })).toEqual({
+    expect(chooseApi({ flags: {}, trainingFlag: false, settings, storedToken: () => 'zpk', storedPassphrase: () => 'segredo' })).toEqual({
       api: 'https://api.example.com',
       token: 'zpk',
       marketplace: 'mkt',

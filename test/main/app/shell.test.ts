@@ -13,8 +13,9 @@ import { Agent, type AgentOptions } from '../../../main/agent/agent.js';
 import { IPC, parseShellArguments, Shell } from '../../../main/app/shell.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { createTestPki } from '../../helpers/test-pki.js';
 import { electronDouble, FakeTray, FakeWindow, type ElectronDouble } from './electron-double.js';
-import { openSocket, RpcClient } from '../pos/pos-rig.js';
+import { checkedCall, openSocket, RpcClient } from '../pos/pos-rig.js';
 
 const logger = createLogger({ level: 'silent' });
 let home: string;
@@ -198,6 +199,50 @@ describe('the Electron shell', () => {
     await run(['--api', 'https://api.example', '--marketplace', 'm1', '--seller', 's1']);
     expect(started.at(-1)!.api).toEqual({ api: 'https://api.example', token: 'zpk_test_secret', marketplace: 'm1', seller: 's1' });
   });
+
+  it('opens the window in training mode, showing why, when the client certificate cannot be used; its passphrase entered there is kept encrypted and used at the next start', async () => {
+    const pki = createTestPki();
+    try {
+      const store = pki.client('loja', 'ABC123');
+      mkdirSync(join(home, '.pinbridge'), { recursive: true });
+      writeFileSync(
+        join(home, '.pinbridge', 'settings.json'),
+        JSON.stringify({ api: { base_url: 'https://127.0.0.1:9', marketplace_id: 'abc123', seller_id: 's1', client_certificate: { pfx: store.pfx } } }),
+      );
+      // The agent as it really starts: it reads the certificate before anything else.
+      const strict = (options: AgentOptions): Promise<Agent> => {
+        started.push(options);
+        return Agent.start({ ...options, posPorts: [0] });
+      };
+      const shell = await Shell.run(double.electron, { argv: ['--token', 'zpk_test_secret'], env: {}, home, platform: 'linux', preload: '/app/preload.cjs', logger, startAgent: strict });
+      if (shell === undefined) throw new Error('the shell did not start');
+      shells.push(shell);
+      // First with the store's API (no passphrase yet), then training mode with the reason.
+      expect(started.map((options) => options.api.api ?? 'training')).toEqual(['https://127.0.0.1:9', 'training']);
+      expect(started[0]!.api.certificate).toEqual({ pfx: store.pfx });
+      expect(FakeWindow.all[0]!.loaded[0]).toContain(`${shell.agent.pos.port}`);
+      const window = new RpcClient(await openSocket(shell.agent.pos.url));
+      await window.call('session.operator', { key: shell.agent.operatorKey });
+      const read = await checkedCall(window, 'operator.settings');
+      expect(read.problem?.violations).toEqual([{ field: 'api.client_certificate', message: expect.stringMatching(/passphrase of the PKCS#12 file .*loja\.pfx is missing/) as unknown }]);
+      expect(read.certificate_passphrase).toEqual({ kind: 'safeStorage', stored: false });
+
+      expect(await checkedCall(window, 'operator.setCertificatePassphrase', { passphrase: store.pfxPassphrase })).toEqual({ stored: true });
+      expect((await checkedCall(window, 'operator.settings')).certificate_passphrase).toEqual({ kind: 'safeStorage', stored: true });
+      const sealed = readFileSync(join(home, '.pinbridge', 'cert-passphrase.enc'));
+      expect(sealed.toString('utf8')).not.toContain(store.pfxPassphrase);
+      window.socket.terminate();
+      await shells.pop()!.quit();
+
+      double = electronDouble();
+      started.length = 0;
+      await run();
+      expect(started[0]!.api.certificate).toEqual({ pfx: store.pfx, passphrase: store.pfxPassphrase });
+      expect(started[0]!.settingsProblem).toBeUndefined();
+    } finally {
+      pki.remove();
+    }
+  }, 30_000);
 
   it('prints receipts on a system printer (lp://NAME) through Chromium, silently, at the slip\'s own size', async () => {
     mkdirSync(join(home, '.pinbridge'), { recursive: true });

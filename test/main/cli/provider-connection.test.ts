@@ -4,7 +4,7 @@
  * as HTTP Basic (as Zoop), and `pinbridge doctor` reading the certificate. Real processes, real
  * TLS handshakes, certificates made by openssl.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -67,6 +67,16 @@ describe('pinbridge pay against a provider that requires a client certificate', 
     });
     expect(pfx.code).toBe(0);
     expect(outcome(pfx)).toMatchObject({ status: 'approved' });
+    // The passphrase as the window keeps it headless: a private file beside the API token.
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'cert-passphrase'), `${store.pfxPassphrase}\n`, { mode: 0o600 });
+    try {
+      const stored = await pinbridge([...payFlags('mtls-pfx-stored'), ...apiFlags(ready), '--pfx', store.pfx, '--ca', pki.caCert]);
+      expect(stored.code, stored.stderr).toBe(0);
+      expect(outcome(stored)).toMatchObject({ status: 'approved' });
+    } finally {
+      rmSync(join(home, '.pinbridge', 'cert-passphrase'));
+    }
   });
 
   it('stops before any payment when the certificate cannot be used, saying why', async () => {
@@ -79,7 +89,7 @@ describe('pinbridge pay against a provider that requires a client certificate', 
     });
     const human = await pinbridge([...payFlags('mtls-pass').filter((flag) => flag !== '--json'), ...apiFlags(ready), '--pfx', store.pfx, '--ca', pki.caCert]);
     expect(human.code).toBe(2);
-    expect(human.stderr).toMatch(/^pinbridge: The passphrase of the PKCS#12 file .*loja-senha\.pfx is missing \(set PINBRIDGE_CERT_PASSPHRASE\)/);
+    expect(human.stderr).toMatch(/^pinbridge: The passphrase of the PKCS#12 file .*loja-senha\.pfx is missing \(enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE\)/);
   });
 
   it('refuses certificate flags that do not go together, before anything runs', async () => {

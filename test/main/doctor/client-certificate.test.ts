@@ -30,7 +30,7 @@ describe('the client-certificate check', () => {
     const result = checkClientCertificate({ certificate: { pfx: store.pfx, passphrase: 'errada' }, marketplaceId: MARKETPLACE });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'PFX_PASSPHRASE' } });
     expect(result.fix).toContain('PINBRIDGE_CERT_PASSPHRASE');
-    expect(result.pt.fix).toContain('Informe a senha do certificado em PINBRIDGE_CERT_PASSPHRASE');
+    expect(result.pt.fix).toContain('Digite a senha do certificado (a escolhida na emissão do certificado) na janela do Pinbridge');
   });
 
   it('is ok with the days left and the serial number, far from expiry', () => {

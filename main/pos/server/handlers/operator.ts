@@ -45,6 +45,7 @@ export const operatorHandlers: Handlers<
   | 'operator.saveSettings'
   | 'operator.restart'
   | 'operator.setApiToken'
+  | 'operator.setCertificatePassphrase'
   | 'operator.doctor'
   | 'operator.detectPinpads'
   | 'operator.exportLogs'
@@ -106,6 +107,7 @@ export const operatorHandlers: Handlers<
       settings,
       problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] },
       api_token: operator.apiToken(),
+      certificate_passphrase: operator.certificatePassphrase(),
       not_applied: notApplied,
     };
   },
@@ -140,6 +142,12 @@ export const operatorHandlers: Handlers<
   'operator.setApiToken': ({ token }, context) => {
     services(context).setApiToken(token);
     context.log.info({}, 'payments API token stored from the window');
+    return { stored: true as const };
+  },
+
+  'operator.setCertificatePassphrase': ({ passphrase }, context) => {
+    services(context).setCertificatePassphrase(passphrase);
+    context.log.info({}, 'client certificate passphrase stored from the window');
     return { stored: true as const };
   },
 

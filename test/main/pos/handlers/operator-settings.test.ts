@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../../../main/agent/agent.js';
 import { loadSettings, parseSettings } from '../../../../main/agent/settings-file.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../../../main/agent/token-store.js';
 import type { SettingsError } from '../../../../main/core/settings.js';
 import { createLogger } from '../../../../main/log.js';
 import { artifactsDir } from '../../../helpers/card-data-scan.js';
@@ -55,6 +56,7 @@ describe('settings from the window', () => {
       settings: null,
       problem: null,
       api_token: { kind: 'file', stored: false },
+      certificate_passphrase: { kind: 'file', stored: false },
       not_applied: null,
     });
   });
@@ -82,6 +84,17 @@ describe('settings from the window', () => {
     const read = await call(window, 'operator.settings');
     expect(read.api_token).toEqual({ kind: 'file', stored: true });
     expect(JSON.stringify(read)).not.toContain('zpk_test_0123456789');
+  });
+
+  it('keeps the client certificate’s passphrase in a private file, exactly as typed, and never sends it back', async () => {
+    expect(await call(window, 'operator.setCertificatePassphrase', { passphrase: ' senha do A1 ' })).toEqual({ stored: true });
+    const file = join(home, '.pinbridge', 'cert-passphrase');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const read = await call(window, 'operator.settings');
+    expect(read.certificate_passphrase).toEqual({ kind: 'file', stored: true });
+    expect(JSON.stringify(read)).not.toContain('senha do A1');
+    // A passphrase's spaces are part of it: only the line's end goes when it is read back.
+    expect(headlessTokenStore(file, {}, CERTIFICATE_PASSPHRASE).read()).toBe(' senha do A1 ');
   });
 
   it('runs the doctor with each check and its fix, in English and Portuguese, and lists the serial ports', async () => {
@@ -129,6 +142,7 @@ describe('settings from the window', () => {
       expect(await refused(posClient, method)).toMatchObject({ code: 'OPERATOR_ONLY' });
     }
     expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({ code: 'OPERATOR_ONLY' });
+    expect(await refused(posClient, 'operator.setCertificatePassphrase', { passphrase: 'x' })).toMatchObject({ code: 'OPERATOR_ONLY' });
     posClient.socket.terminate();
   });
 });
