@@ -61,6 +61,8 @@ export function doctorTarget(api: {
 export interface PaymentsApiCheckOptions {
   readonly api: PaymentsApiTarget | undefined;
   readonly timeoutMs: number;
+  /** Why the API the settings name cannot be used (no token stored, say): the check fails with it instead of saying training mode. */
+  readonly unusable?: string;
 }
 
 /** What each kind of failure says and what to do about it. */
@@ -190,6 +192,21 @@ function scrub(text: Bilingual, token: string): Bilingual {
 
 export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promise<CheckResult> {
   const { api, timeoutMs } = options;
+  if (api === undefined && options.unusable !== undefined) {
+    return checkResult({
+      id: 'payments-api',
+      status: 'fail',
+      summary: bilingual(
+        `The settings name a payments API, but it cannot be used: ${options.unusable}`,
+        `As configurações indicam um serviço de pagamentos, mas ele não pode ser usado: ${options.unusable}`,
+      ),
+      details: { mode: 'unusable', reason: options.unusable },
+      fix: bilingual(
+        'Enter the API token (and the certificate password, for a .pfx) in the Pinbridge window, Settings; headless, set PINBRIDGE_API_TOKEN (and PINBRIDGE_CERT_PASSPHRASE).',
+        'Digite o token do serviço (e a senha do certificado, para um .pfx) na janela do Pinbridge, em Configurações; sem janela, defina PINBRIDGE_API_TOKEN (e PINBRIDGE_CERT_PASSPHRASE).',
+      ),
+    });
+  }
   if (api === undefined) {
     return checkResult({
       id: 'payments-api',

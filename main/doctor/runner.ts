@@ -29,6 +29,8 @@ export interface DoctorOptions {
   readonly home?: string;
   /** The real payments API; undefined: training mode (the check is skipped). */
   readonly api?: PaymentsApiTarget;
+  /** Why the API the settings name cannot be used (no token stored…): the payments check fails with it. */
+  readonly apiProblem?: string;
   /** Default process.platform. */
   readonly platform?: NodeJS.Platform;
   /** Root the serial-permissions check reads /etc and /dev under (default "/"). */
@@ -93,7 +95,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       }),
     ),
     guarded('printers', () => checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username })),
-    guarded('payments-api', () => checkPaymentsApi({ api: options.api, timeoutMs })),
+    guarded('payments-api', () => checkPaymentsApi({ api: options.api, timeoutMs, ...(options.apiProblem === undefined ? {} : { unusable: options.apiProblem }) })),
     guarded('client-certificate', () => Promise.resolve(checkClientCertificate({ certificate: options.api?.certificate, marketplaceId: options.api?.marketplaceId }))),
     guarded('pos-ports', () =>
       checkPosPorts({

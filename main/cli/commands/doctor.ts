@@ -12,7 +12,12 @@ import { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from '../../doctor/runner.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
-import { doctorTarget } from '../../doctor/payments-api.js';
+import { chooseApi } from '../../agent/api-choice.js';
+import { apiTokenPath, certificatePassphrasePath } from '../../agent/paths.js';
+import { loadSettings, type AgentSettings } from '../../agent/settings-file.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore, TokenStoreError } from '../../agent/token-store.js';
+import { SettingsError } from '../../core/settings.js';
+import { doctorTarget, type PaymentsApiTarget } from '../../doctor/payments-api.js';
 import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
 
 interface DoctorOptions extends ApiFlags {
@@ -55,13 +60,43 @@ export function formatDoctorReport(report: DoctorReport): string {
   return lines.join('\n');
 }
 
+/**
+ * The payments API to check: the flags' when --api is given, else the one the settings name with
+ * the stored token and passphrase, as `pinbridge start` would run against — or why it cannot be
+ * used. Nothing (training mode) when neither names one; a settings file that cannot be read is the
+ * settings check's to report.
+ */
+function apiToCheck(options: DoctorOptions, env: NodeJS.ProcessEnv): { api?: PaymentsApiTarget; apiProblem?: string } {
+  if (options.api !== undefined) {
+    const target = doctorTarget(apiOptionsOf(options, env));
+    return target === undefined ? {} : { api: target };
+  }
+  let settings: AgentSettings;
+  try {
+    settings = loadSettings(options.settings, env.HOME);
+  } catch {
+    return {};
+  }
+  try {
+    const tokens = headlessTokenStore(apiTokenPath(env.HOME), env);
+    const passphrases = headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE);
+    const chosen = chooseApi({ flags: {}, trainingFlag: false, settings, storedToken: () => tokens.read(), storedPassphrase: () => passphrases.read() });
+    const target = doctorTarget(chosen);
+    return target === undefined ? {} : { api: target };
+  } catch (error) {
+    if (error instanceof SettingsError) return { apiProblem: error.violations.map((v) => `${v.field} ${v.message}`).join('; ') };
+    if (error instanceof TokenStoreError) return { apiProblem: error.message };
+    throw error;
+  }
+}
+
 export function registerDoctorCommand(program: Command, io: CliIo): void {
   const command = program.command('doctor');
   addPaymentStackOptions(command)
     .description(
       'Check what Pinbridge needs on this computer: serial port permissions, PINPADs, printers, the payments API, the POS API ports ' +
         'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start` ' +
-        '(--journal is accepted and not used). Exit code 1 when a check failed.',
+        '(--journal is accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
     )
     .option('--port <address>', 'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD; without it the serial ports are only listed)')
     .option('--timeout <seconds>', 'time limit of each check', parseTimeoutSeconds, DEFAULT_CHECK_TIMEOUT_MS / 1000)
@@ -75,7 +110,7 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
         ...(address === undefined || address === '' ? {} : { pinpadAddress: address }),
         ...(options.settings === undefined ? {} : { settingsPath: options.settings }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-        ...(options.api === undefined ? {} : { api: doctorTarget(apiOptionsOf(options, io.env)) }),
+        ...apiToCheck(options, io.env),
       });
       emit(io, options.json, report, formatDoctorReport(report));
       if (!report.ok) throw new CommandExit(EXIT_FAILURE);

@@ -94,6 +94,21 @@ describe('pinbridge doctor', () => {
     expect(report.checks.find((check) => check.id === 'pinpads')).toMatchObject({ status: 'ok', details: { address: 'sim' } });
   });
 
+  it('checks the payments API the settings name, with the stored token, as `pinbridge start` would run; without a token it says so', async () => {
+    const withApi = join(home, 'api-settings.json');
+    writeFileSync(withApi, JSON.stringify({ api: { base_url: sandbox.url, marketplace_id: sandbox.marketplaceId, seller_id: sandbox.sellerId } }));
+    const check = async (env: NodeJS.ProcessEnv): Promise<DoctorReport['checks'][number] | undefined> => {
+      const result = await runMain(['doctor', '--json', '--settings', withApi, '--timeout', '3'], { HOME: home, ...env });
+      expect(result.stdout).not.toContain(sandbox.token);
+      return (JSON.parse(result.stdout) as DoctorReport).checks.find((item) => item.id === 'payments-api');
+    };
+    expect(await check({ PINBRIDGE_API_TOKEN: sandbox.token })).toMatchObject({ status: 'ok', details: { mode: 'live', url: sandbox.url } });
+    const missing = await check({});
+    expect(missing).toMatchObject({ status: 'fail', details: { mode: 'unusable' } });
+    expect(missing?.summary).toMatch(/^The settings name a payments API, but it cannot be used: api is set, but no API token is stored/);
+    expect(missing?.fix).toContain('PINBRIDGE_API_TOKEN');
+  });
+
   it('exits 1 with a settings file that does not load, showing the field', async () => {
     const bad = join(home, 'bad-settings.json');
     writeFileSync(bad, JSON.stringify({ printers: { default: { address: 'tcp://127.0.0.1:9100', columns: 40 } } }));
