@@ -10,8 +10,16 @@ import { errorText } from './context.js';
 import { byId } from './dom.js';
 import { t, type MessageKey } from './i18n.js';
 
+type SettingsRead = ResultOf<'operator.settings'>;
+
 /** How the agent keeps a secret, and whether one is (operator.settings). */
-export type StoredSecret = ResultOf<'operator.settings'>['api_token'];
+export type StoredSecret = SettingsRead['api_token'];
+
+/**
+ * The catalog keys of a secret's sentences, `${prefix}None`, `StoredSafe`, `StoredFile`,
+ * `Environment`, `Restart` and `Short` (which takes `{n}`, the shortest length).
+ */
+type MessagePrefix = 'settings.token' | 'settings.passphrase';
 
 export interface SecretFieldOptions {
   /** The ids of its controls: `${ids}-form`, `-save`, `-status`, `-error`; the input's own id apart. */
@@ -21,17 +29,13 @@ export interface SecretFieldOptions {
   readonly minLength: number;
   /** A token's spaces are noise; a passphrase's are part of it. */
   readonly trim: boolean;
-  /** Sends the secret to the agent and returns how it is kept now. */
-  readonly store: (value: string) => Promise<StoredSecret>;
-  readonly messages: {
-    readonly none: MessageKey;
-    readonly storedSafe: MessageKey;
-    readonly storedFile: MessageKey;
-    readonly environment: MessageKey;
-    readonly restart: MessageKey;
-    /** Takes `{n}`, the shortest length. */
-    readonly short: MessageKey;
-  };
+  readonly messages: MessagePrefix;
+  /** Sends the secret to the agent (its operator method). */
+  readonly send: (value: string) => Promise<unknown>;
+  /** Reads operator.settings again (how the secret is kept now). */
+  readonly reread: () => Promise<SettingsRead>;
+  /** This secret's state in operator.settings. */
+  readonly stateOf: (read: SettingsRead) => StoredSecret;
   /** Told once a secret is stored (the page then offers the restart). */
   readonly onStored: () => void;
 }
@@ -82,29 +86,36 @@ export class SecretField {
   render(): void {
     const state = this.#state;
     if (state === null) return;
-    const { messages } = this.#options;
+    const prefix = this.#options.messages;
     const fromEnvironment = state.kind === 'environment';
     this.#input.disabled = fromEnvironment;
     this.#save.disabled = fromEnvironment;
     this.#status.dataset.stored = String(state.stored);
-    const said: MessageKey = fromEnvironment ? messages.environment : !state.stored ? messages.none : state.kind === 'safeStorage' ? messages.storedSafe : messages.storedFile;
-    this.#status.textContent = this.#justStored ? `${t(said)} ${t(messages.restart)}` : t(said);
+    const said: MessageKey = fromEnvironment
+      ? `${prefix}Environment`
+      : !state.stored
+        ? `${prefix}None`
+        : state.kind === 'safeStorage'
+          ? `${prefix}StoredSafe`
+          : `${prefix}StoredFile`;
+    this.#status.textContent = this.#justStored ? `${t(said)} ${t(`${prefix}Restart`)}` : t(said);
   }
 
   async #store(): Promise<void> {
-    const { minLength, messages } = this.#options;
+    const { minLength, messages: prefix } = this.#options;
     this.#error.textContent = '';
     this.#input.removeAttribute('aria-invalid');
     const value = this.#options.trim ? this.#input.value.trim() : this.#input.value;
     if (value.length < minLength) {
-      this.#error.textContent = t(messages.short, { n: minLength });
+      this.#error.textContent = t(`${prefix}Short`, { n: minLength });
       this.#input.setAttribute('aria-invalid', 'true');
       this.#input.focus();
       return;
     }
     this.#save.disabled = true;
     try {
-      this.#state = await this.#options.store(value);
+      await this.#options.send(value);
+      this.#state = this.#options.stateOf(await this.#options.reread());
       // Gone from the page at once: the secret is never shown again, not even to this cashier.
       this.#input.value = '';
       this.#justStored = true;

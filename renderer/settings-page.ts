@@ -270,44 +270,26 @@ export class SettingsPage {
 
   constructor(context: WindowContext) {
     this.#context = context;
-    const stored = (): void => this.#renderRestart();
+    const secret = { reread: () => context.client.call('operator.settings', {}), onStored: () => this.#renderRestart() };
     this.#token = new SecretField({
+      ...secret,
       ids: 'settings-token',
       inputId: 'settings-api-token',
       minLength: TOKEN_MIN_LENGTH,
       trim: true,
-      store: async (token) => {
-        await context.client.call('operator.setApiToken', { token });
-        return (await context.client.call('operator.settings', {})).api_token;
-      },
-      messages: {
-        none: 'settings.tokenNone',
-        storedSafe: 'settings.tokenStoredSafe',
-        storedFile: 'settings.tokenStoredFile',
-        environment: 'settings.tokenEnvironment',
-        restart: 'settings.tokenRestart',
-        short: 'settings.tokenShort',
-      },
-      onStored: stored,
+      messages: 'settings.token',
+      send: (token) => context.client.call('operator.setApiToken', { token }),
+      stateOf: (read) => read.api_token,
     });
     this.#passphrase = new SecretField({
+      ...secret,
       ids: 'settings-passphrase',
       inputId: 'settings-cert-passphrase',
       minLength: PASSPHRASE_MIN_LENGTH,
       trim: false,
-      store: async (passphrase) => {
-        await context.client.call('operator.setCertificatePassphrase', { passphrase });
-        return (await context.client.call('operator.settings', {})).certificate_passphrase;
-      },
-      messages: {
-        none: 'settings.passphraseNone',
-        storedSafe: 'settings.passphraseStoredSafe',
-        storedFile: 'settings.passphraseStoredFile',
-        environment: 'settings.passphraseEnvironment',
-        restart: 'settings.passphraseRestart',
-        short: 'settings.passphraseShort',
-      },
-      onStored: stored,
+      messages: 'settings.passphrase',
+      send: (passphrase) => context.client.call('operator.setCertificatePassphrase', { passphrase }),
+      stateOf: (read) => read.certificate_passphrase,
     });
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
