@@ -7,22 +7,10 @@
  * time is a 13-digit number starting with 1, and one in ten of those passes Luhn.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { luhnValid } from '../../drivers/card-number.js';
 
 /** At most this much of the end of the file is read. */
 const TAIL_BYTES = 2 * 1024 * 1024;
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 const TRACK = /%B\d{12,19}\^[^?\n]*\?|;\d{12,19}=\d*\??/g;
 const DIGIT_RUN = /(?<!\d)[2-6]\d{12,18}(?!\d)/g;
@@ -35,7 +23,7 @@ export function maskCardData(text: string): { text: string; masked: number } {
     return '[track removed]';
   });
   const result = withoutTracks.replace(DIGIT_RUN, (run) => {
-    if (!luhn(run)) return run;
+    if (!luhnValid(run)) return run;
     masked++;
     return `${run.slice(0, 6)}${'*'.repeat(run.length - 10)}${run.slice(-4)}`;
   });

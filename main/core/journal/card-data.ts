@@ -5,33 +5,9 @@
  * check. A masked PAN ("411111******1111") never matches: its asterisks break the run.
  */
 
-import { luhnValid } from '../../../drivers/card-number.js';
+import { looksLikeCardNumber } from '../../../drivers/card-number.js';
 
-const PAN_MIN_DIGITS = 13;
-const PAN_MAX_DIGITS = 19;
-
-/** Digit groups joined by at most one space or dash, not glued to other digits. */
-const DIGIT_SEQUENCE = /\d+(?:[ -]\d+)*/g;
-
-/**
- * True when `text` holds a card-number-looking run. Within one sequence of groups every run of
- * consecutive whole groups is tried, so "PAN 4111111111111111 CVV 123" and
- * "4111 1111 1111 1111 12/29" are both caught although the whole sequence is longer than a PAN.
- */
-export function looksLikeCardNumber(text: string): boolean {
-  for (const match of text.matchAll(DIGIT_SEQUENCE)) {
-    const groups = match[0].split(/[ -]/);
-    for (let first = 0; first < groups.length; first++) {
-      let digits = '';
-      for (let last = first; last < groups.length; last++) {
-        digits += groups[last]!;
-        if (digits.length > PAN_MAX_DIGITS) break;
-        if (digits.length >= PAN_MIN_DIGITS && luhnValid(digits)) return true;
-      }
-    }
-  }
-  return false;
-}
+export { looksLikeCardNumber };
 
 /**
  * The dotted path of the first string in `value` (objects and arrays walked) that looks like a

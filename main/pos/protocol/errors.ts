@@ -34,6 +34,12 @@ export const POS_ERRORS = {
   PAIRING_INVALID: { rpc: -32003, message: 'The pairing request is unknown, expired, used or failed; see data.reason.', cashier: 'Pareamento inválido ou expirado.' },
   WRONG_CODE: { rpc: -32004, message: 'The pairing code is wrong; see data.attempts_left.', cashier: 'Código de pareamento incorreto.' },
   ORIGIN_BLOCKED: { rpc: -32005, message: 'This origin was blocked in Pinbridge.', cashier: 'Este sistema foi bloqueado no Pinbridge.' },
+  CARD_DATA_REFUSED: {
+    rpc: -32008,
+    message:
+      'A parameter holds what looks like card data (data.reason CARD_NUMBER or TRACK; the field in data.violations). The card is read by the PINPAD only: nothing was done, stored or logged.',
+    cashier: 'O sistema de vendas enviou o que parece um número de cartão; por segurança, nada foi feito.',
+  },
   OPERATOR_ONLY: {
     rpc: -32007,
     message: "Only Pinbridge's own window (session.operator with the agent's key) may call this method.",

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { schemaViolations } from '../../contract/index.js';
 import { METHODS, PosError, type MethodName, type ParamsOf, type RequestId, type ResultOf } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
+import { findPosCardData } from './card-data-guard.js';
 import { errorObject, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { Session } from './session.js';
@@ -101,6 +102,19 @@ export class Dispatcher {
         id,
         new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), {
           violations: violations.map(({ field, message: text }) => ({ field, message: text })),
+        }),
+      );
+    }
+    // Before anything is stored, logged or sent on: a POS never sends card data (card-data-guard.ts).
+    const cardData = session.operator ? undefined : findPosCardData(params);
+    if (cardData !== undefined) {
+      this.#context.log.warn({ method: name, field: cardData.field, kind: cardData.kind }, 'request refused: a parameter looks like card data');
+      const what = cardData.kind === 'track' ? 'a magnetic track' : 'a card number';
+      return failure(
+        id,
+        new PosError('CARD_DATA_REFUSED', `params.${cardData.field} looks like ${what}; card data must never be sent to Pinbridge (the PINPAD reads the card).`, {
+          reason: cardData.kind === 'track' ? 'TRACK' : 'CARD_NUMBER',
+          violations: [{ field: cardData.field, message: `looks like ${what}` }],
         }),
       );
     }

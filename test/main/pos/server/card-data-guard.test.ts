@@ -1,0 +1,102 @@
+/**
+ * No card data from the POS, against the real server: a card number or a magnetic track in any
+ * field a POS sends is refused with CARD_DATA_REFUSED naming the field, before anything is
+ * stored, logged or sent to the payments API; a store's own numeric order numbers still sell.
+ * What was refused is then searched for in every file the agent wrote (journal and its WAL, the
+ * clients database and its WAL, the log).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPosCardData } from '../../../../main/pos/server/card-data-guard.js';
+import { recordSecrets } from '../../../helpers/card-data-scan.js';
+import { checkedCall, checkedFailure, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+
+const REFUSED = {
+  pan: '5555555555554444',
+  track2: '2223000048400011=28122011234567890',
+  grouped: '4111 1111 1111 1111',
+  posName: 'Caixa 5105105105105100',
+  track1: '%B6362970000457013^TESTE/ELO^3012',
+};
+recordSecrets(Object.values(REFUSED));
+
+let pos: PosRig;
+let cashier: RpcClient;
+beforeAll(async () => {
+  pos = await posRig();
+  cashier = await pos.paired('Caixa 1');
+});
+afterAll(async () => {
+  await cashier.close();
+  await pos.close();
+});
+
+const sale = (reference: string, extra: Record<string, unknown> = {}) => ({ reference_id: reference, amount: 1234, payment_type: 'credit', installments: 1, description: 'Pedido', ...extra });
+
+/** Every file the agent wrote (the journal and its WAL, the log; clients.db and its WAL, the receipts), as text. */
+function everythingWritten(): string {
+  return [dirname(pos.rig.journalPath), dirname(pos.printDir)]
+    .flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name)).toString('latin1'))
+    .join('\n');
+}
+
+describe('findPosCardData: which field of the params', () => {
+  it('names the field, however deep', () => {
+    expect(findPosCardData({ buyer: { address: { line1: `Rua ${REFUSED.grouped}` } } })).toEqual({ field: 'buyer.address.line1', kind: 'card_number' });
+    expect(findPosCardData({ metadata: [{ note: 'ok' }, { note: REFUSED.track2 }] })).toEqual({ field: 'metadata.1.note', kind: 'track' });
+  });
+
+  it('leaves alone what is digits by nature, and generated hex ids', () => {
+    // A 14-digit tax id that starts like a card and passes the Luhn check, a bank account, a PINPAD serial.
+    expect(findPosCardData({ taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' })).toBeUndefined();
+    expect(findPosCardData({ payment_id: 'a3f94111111111111111bcdefabcdefa' })).toBeUndefined();
+    // The same digits anywhere else are refused, in an id-named field too when it is not an id.
+    expect(findPosCardData({ description: '34028316000109' })).toEqual({ field: 'description', kind: 'card_number' });
+    expect(findPosCardData({ payment_id: '4111111111111111' })).toEqual({ field: 'payment_id', kind: 'card_number' });
+  });
+});
+
+describe('card data in what a POS sends', () => {
+  it.each([
+    ['a card number as the sale’s reference', sale(REFUSED.pan), 'reference_id', 'CARD_NUMBER'],
+    ['a track 2 as the reference', sale(REFUSED.track2), 'reference_id', 'TRACK'],
+    ['a grouped card number in the description', sale('ref-desc', { description: `Pago com ${REFUSED.grouped}` }), 'description', 'CARD_NUMBER'],
+    ['a track 1 in the PINPAD notification', sale('ref-note', { notification: REFUSED.track1.slice(0, 32) }), 'notification', 'TRACK'],
+  ])('refuses %s: CARD_DATA_REFUSED naming the field, no payment, nothing written', async (_, params, field, reason) => {
+    const before = pos.rig.engine.list().items.length;
+    const error = await checkedFailure(cashier, 'payment.start', params);
+    expect(error).toMatchObject({ code: 'CARD_DATA_REFUSED', reason, violations: [{ field }] });
+    expect(error.cashier_message).toBe('O sistema de vendas enviou o que parece um número de cartão; por segurança, nada foi feito.');
+    expect(error.message).not.toMatch(/\d{13}/);
+    expect(pos.rig.engine.list().items.length).toBe(before);
+  });
+
+  it('refuses a POS that pairs under a name holding a card number', async () => {
+    const stranger = await pos.connect();
+    try {
+      const error = await checkedFailure(stranger, 'session.pair', { name: REFUSED.posName });
+      expect(error).toMatchObject({ code: 'CARD_DATA_REFUSED', violations: [{ field: 'name' }] });
+      expect(pos.announced.map((pairing) => pairing.name)).not.toContain(REFUSED.posName);
+    } finally {
+      await stranger.close();
+    }
+  });
+
+  it('still sells with a numeric order number that is not a card number (starts with 1, Luhn-valid)', async () => {
+    const outcome = await checkedCall(cashier, 'payment.start', sale('1234567890123452'));
+    expect(outcome).toMatchObject({ status: 'approved', reference_id: '1234567890123452' });
+  });
+
+  it('wrote none of the refused values anywhere: journal, clients database, their WALs, the log', () => {
+    const written = everythingWritten();
+    for (const value of [REFUSED.pan, '4111111111111111', REFUSED.posName, '5105105105105100', '2223000048400011', '6362970000457013']) {
+      expect(written.includes(value), value.slice(0, 6)).toBe(false);
+    }
+    // The refusals were logged, by field only; the clients database was there to be searched.
+    expect(written).toContain('request refused: a parameter looks like card data');
+    expect(written).toContain('Caixa 1');
+  });
+});
