@@ -13,7 +13,8 @@ import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
-import { defaultJournalPath, trainingJournalPath } from './paths.js';
+import { defaultDataDir, defaultJournalPath, trainingJournalPath } from './paths.js';
+import { createPrivateFiles, makePrivate } from './private-files.js';
 
 /** The real payments API; absent fields mean training mode (all four or none). */
 export interface ApiOptions {
@@ -72,6 +73,11 @@ export async function openPaymentStack(options: {
   const { api, logger } = options;
   const training = api.api === undefined;
   const journalPath = options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
+  // Private by default (private-files.ts): what this process creates from here on, and what is
+  // there already — the data folder, and a journal kept elsewhere with its WAL.
+  createPrivateFiles();
+  const repaired = [defaultDataDir(options.home), journalPath, `${journalPath}-wal`, `${journalPath}-shm`].flatMap((path) => makePrivate(path));
+  if (repaired.length > 0) logger.warn({ files: repaired }, 'files other users could read were made private');
   const closers: Array<() => Promise<void> | void> = [];
   const close = async (): Promise<void> => {
     for (const closer of closers.reverse()) {

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { certificatePassphrasePath } from '../agent/paths.js';
+import { apiTokenPath, certificatePassphrasePath } from '../agent/paths.js';
 import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../agent/token-store.js';
 import type { AuthScheme, ClientCertificateFiles } from '../api/index.js';
@@ -13,8 +13,11 @@ import { UsageError } from './errors.js';
 /** The options of every command that runs payments: the API (or training mode), the journal, the settings. */
 export function addPaymentStackOptions(command: Command): Command {
   return command
-    .option('--api <url>', 'payments API base URL (with --token, --marketplace and --seller); without them an embedded sandbox (training mode)')
-    .option('--token <token>', 'payments API key (sent as a Bearer token, or as Basic with --auth-scheme basic)')
+    .option('--api <url>', 'payments API base URL (with --marketplace and --seller, and the token); without them an embedded sandbox (training mode)')
+    .option(
+      '--token <token>',
+      'payments API key (sent as a Bearer token, or as Basic with --auth-scheme basic); better left out: other local users can read a command line, so by default it comes from PINBRIDGE_API_TOKEN or ~/.pinbridge/api-token',
+    )
     .option('--marketplace <id>', 'marketplace id')
     .option('--seller <id>', 'seller id (on_behalf_of)')
     .option('--auth-scheme <scheme>', 'how --token is sent: bearer (the contract, default) or basic (the key as the HTTP Basic user name, as the Zoop API takes it)')
@@ -45,8 +48,12 @@ export interface ApiFlags {
 /** Refuses a partial or contradictory set of API options before anything is opened. */
 export function checkApiOptions(options: ApiFlags): void {
   const { api, token, marketplace, seller } = options;
-  if (apiOptionsProblem({ api, token, marketplace, seller }) !== undefined) {
-    throw new UsageError('--api, --token, --marketplace and --seller go together (or none of them, for the embedded sandbox)');
+  // The token may come from PINBRIDGE_API_TOKEN or the stored file instead (apiOptionsOf): a
+  // --token on the command line is visible to every local user in the process list.
+  if (apiOptionsProblem({ api, token: token ?? (api === undefined ? undefined : 'stored'), marketplace, seller }) !== undefined) {
+    throw new UsageError(
+      '--api, --marketplace and --seller go together, with the token in PINBRIDGE_API_TOKEN, ~/.pinbridge/api-token or --token (or none of them, for the embedded sandbox)',
+    );
   }
   if (options.authScheme !== undefined && options.authScheme !== 'bearer' && options.authScheme !== 'basic') {
     throw new UsageError('--auth-scheme must be bearer or basic');
@@ -75,9 +82,14 @@ export function apiOptionsOf(options: ApiFlags, env: NodeJS.ProcessEnv): ApiOpti
     ...(options.ca === undefined ? {} : { ca: resolve(options.ca) }),
   };
   const passphrase = options.pfx === undefined ? undefined : headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE).read();
+  // Kept off the command line: PINBRIDGE_API_TOKEN, else the private file the window stores it in.
+  const stored = api !== undefined && token === undefined ? headlessTokenStore(apiTokenPath(env.HOME), env).read() : undefined;
+  if (api !== undefined && token === undefined && (stored === undefined || stored === '')) {
+    throw new UsageError(`--api needs the API token: set PINBRIDGE_API_TOKEN, or keep it in ${apiTokenPath(env.HOME)} (readable by you only), or give --token`);
+  }
   return {
     ...(api === undefined ? {} : { api }),
-    ...(token === undefined ? {} : { token }),
+    ...((token ?? stored) === undefined ? {} : { token: token ?? stored }),
     ...(marketplace === undefined ? {} : { marketplace }),
     ...(seller === undefined ? {} : { seller }),
     ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme as AuthScheme }),

@@ -136,3 +136,30 @@ describe('pinbridge pay against a provider that takes the key as HTTP Basic (Zoo
     expect(outcome(bearer)).toMatchObject({ status: 'failed', problem: { code: 'API_ACCESS_DENIED' } });
   });
 });
+
+describe('the API token kept off the command line (other local users can read it there)', () => {
+  it('pays with the token from PINBRIDGE_API_TOKEN or the private token file, and says where to put it when there is none', async () => {
+    const sandbox = await serve(['sandbox', '--port', '0']);
+    const ready = sandbox.ready as unknown as Ready;
+    const withoutToken = apiFlags(ready).filter((flag, index, all) => flag !== '--token' && all[index - 1] !== '--token');
+    expect(withoutToken).not.toContain(ready.token);
+
+    const fromEnv = await pinbridge([...payFlags('token-env'), ...withoutToken], { PINBRIDGE_API_TOKEN: ready.token });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+    expect(outcome(fromEnv)).toMatchObject({ status: 'approved' });
+
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'api-token'), `${ready.token}\n`, { mode: 0o600 });
+    try {
+      const fromFile = await pinbridge([...payFlags('token-file'), ...withoutToken]);
+      expect(fromFile.code, fromFile.stderr).toBe(0);
+      expect(outcome(fromFile)).toMatchObject({ status: 'approved' });
+    } finally {
+      rmSync(join(home, '.pinbridge', 'api-token'));
+    }
+
+    const none = await pinbridge([...payFlags('token-none'), ...withoutToken]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--api needs the API token: set PINBRIDGE_API_TOKEN, or keep it in');
+  });
+});
