@@ -28,11 +28,12 @@ const DIGITS_BY_NATURE: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Pinbridge's and the payments API's ids (32 hexadecimal characters) are generated, not typed,
- * and random hex holds a 13–19 digit run that passes the search about once in a thousand ids:
- * they are skipped.
+ * Generated ids — the payments API's and Pinbridge's payment ids (32 hexadecimal characters),
+ * pairing requests (`pair_` + 32) and clients (`cli_` + 16) — are random hex, not typed, and random
+ * hex holds a 13–19 digit run that passes the search about once in a thousand ids: they are
+ * skipped.
  */
-const HEX_ID = /^[0-9a-f]{32}$/i;
+const GENERATED_ID = /^(?:[a-z]+_[0-9a-f]{16,64}|[0-9a-f]{32})$/i;
 
 export interface CardDataFound {
   /** The dotted path of the field ("reference_id", "buyer.address.line1"); never its value. */
@@ -43,7 +44,7 @@ export interface CardDataFound {
 /** The first field of `params` that holds card data, or undefined. */
 export function findPosCardData(params: unknown, path = ''): CardDataFound | undefined {
   if (typeof params === 'string') {
-    if (HEX_ID.test(params)) return undefined;
+    if (GENERATED_ID.test(params)) return undefined;
     const kind = cardDataIn(params);
     return kind === undefined ? undefined : { field: path || '(params)', kind };
   }

@@ -53,6 +53,7 @@ describe('findPosCardData: which field of the params', () => {
     // A 14-digit tax id that starts like a card and passes the Luhn check, a bank account, a PINPAD serial.
     expect(findPosCardData({ taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' })).toBeUndefined();
     expect(findPosCardData({ payment_id: 'a3f94111111111111111bcdefabcdefa' })).toBeUndefined();
+    expect(findPosCardData({ pairing_id: 'pair_a3f94111111111111111bcdefabcdefa', client_id: 'cli_4111111111111111' })).toBeUndefined();
     // The same digits anywhere else are refused, in an id-named field too when it is not an id.
     expect(findPosCardData({ description: '34028316000109' })).toEqual({ field: 'description', kind: 'card_number' });
     expect(findPosCardData({ payment_id: '4111111111111111' })).toEqual({ field: 'payment_id', kind: 'card_number' });
