@@ -322,7 +322,9 @@ export class PinbridgeClient {
    * Runs a PINPAD payment to its outcome (payment.start, no timeout). If the connection is lost
    * before the answer, it waits for the reconnection (and hello), asks payment.status and:
    * Processed → resolves with that result; InProgress → waits for the payment.result event (or
-   * asks again every 2 s); NotFound → the start never reached the agent: starts it again with the
+   * asks again every 2 s) while the sale runs, and resolves with the `in_progress` outcome the
+   * agent gives once nothing drives it (status `in_progress`, problem RESULT_PENDING: do not
+   * charge again; payment.result follows); NotFound → the start never reached the agent: starts it again with the
    * same params (payment.start is idempotent by reference_id). Rejects with the agent's error
    * (INVALID_PARAMS, BUSY, REFERENCE_CONFLICT…), with CONNECTION_LOST if the client is closed,
    * or with TOKEN_REVOKED / TOKEN_INVALID / ORIGIN_BLOCKED when recovery became impossible.
@@ -379,6 +381,10 @@ export class PinbridgeClient {
       }
       if (status.status === 'Processed') return { kind: 'outcome', outcome: status.result };
       if (status.status === 'NotFound') return { kind: 'start' };
+      // The sale stopped before its result and nothing drives it now: the agent confirms it on
+      // its own timer and sends payment.result. Waiting on would hold the checkout for as long
+      // as the API or the disk is down; the caller shows "do not charge again" instead.
+      if (status.result !== undefined) return { kind: 'outcome', outcome: status.result };
       await waitForAnnouncement(announcement, STATUS_POLL_INTERVAL_MS);
       if (announcement.outcome !== null) return { kind: 'outcome', outcome: announcement.outcome };
     }

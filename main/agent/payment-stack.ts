@@ -108,7 +108,7 @@ export async function openPaymentStack(options: {
       });
       sellerId = api.seller!;
     }
-    const journal = Journal.open(journalPath);
+    const journal = Journal.open(journalPath, { onDiskFull: (message) => logger.error({ journal: journalPath }, message) });
     closers.push(() => journal.close());
     const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
     closers.push(() => engine.close());

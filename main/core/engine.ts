@@ -11,6 +11,11 @@
  * - cancels, reversals and voids the API did not take are queued and retried (visible in
  *   `pendingUndos()` and as `undo_pending` progress events), at start-up, before each new sale
  *   and on a backoff timer;
+ * - a payment left undecided (its run stopped on a full disk, recovery could not reach the API)
+ *   is never reported `failed`: it is `in_progress` until recovery, on its own backoff timer,
+ *   decides it and announces the result (`result` event);
+ * - no sale starts without room on the journal's disk (DISK_FULL), and the journal keeps a
+ *   reserve for the steps of the payments in flight;
  * - an approval follows the confirmation policy: `auto` confirms at once; `pos` waits for
  *   `confirm`/`undo` and voids it after the deadline.
  */
@@ -19,9 +24,9 @@ import { canonicalJson } from '../contract/index.js';
 import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
 import { PROGRESS_STEPS, type PaymentProgress, type ProgressStep } from './events.js';
-import type { Journal } from './journal/journal.js';
-import type { ConfirmationPolicy, ListQuery, PaymentRecord } from './journal/record.js';
-import { outcomeOf, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
+import { JournalError, type Journal } from './journal/journal.js';
+import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
+import { isDecided, outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
 import { paramsHash } from './params-hash.js';
 import { startViolations, type InstallmentRules, type StartParams } from './params.js';
 import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
@@ -39,6 +44,12 @@ export interface EngineConfig extends StepsConfig {
    * it to explicit `runPendingFor` calls (the agent's settings turn it on, see settings.ts).
    */
   readonly pendingPollMs: number;
+  /**
+   * How often recovery tries again a payment it could not decide (the API unreachable, the disk
+   * full): from `baseMs`, doubling to `maxMs`. The cap bounds how long a payment stays undecided
+   * once the API and the disk are back.
+   */
+  readonly recoveryRetry: { readonly baseMs: number; readonly maxMs: number };
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -49,6 +60,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   unknownResolution: { attempts: 3, delayMs: 1_000 },
   undoRetry: { baseMs: 2_000, maxMs: 5 * 60_000 },
   pendingPollMs: 0,
+  recoveryRetry: { baseMs: 1_000, maxMs: 30_000 },
 };
 
 export interface PaymentEngineOptions {
@@ -73,6 +85,11 @@ export interface EngineEvents {
   progress: [event: PaymentProgress];
   /** A PINPAD became busy or free. */
   terminal: [state: TerminalState];
+  /**
+   * A payment no run was driving got its result (recovery decided it): the answer its POS did
+   * not get from `start` — that one said `in_progress`, or the POS was away.
+   */
+  result: [outcome: PaymentOutcome];
 }
 
 export interface RecoveryReport {
@@ -131,7 +148,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   /** Payments being recovered or settled outside a run, by id (one at a time each). */
   readonly #settling = new Map<string, Promise<PaymentRecord>>();
   readonly #deadlines = new Map<string, NodeJS.Timeout>();
+  /** Why a run stopped without deciding its payment (a full disk…): recovery ends it with that. */
+  readonly #stopped = new Map<string, PaymentProblem>();
   #undoTimer: NodeJS.Timeout | undefined;
+  #recoveryTimer: NodeJS.Timeout | undefined;
+  /** The wait before the next recovery attempt: 0 after one that left nothing undecided. */
+  #recoveryDelayMs = 0;
   #closed = false;
 
   constructor(options: PaymentEngineOptions) {
@@ -231,6 +253,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
     const terminal = this.#pickTerminal(params.terminal);
     if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy with payment ${terminal.busy.paymentId}`);
+    this.#assertRoom();
     // Reserve the PINPAD before any await, so two starts cannot both get it.
     const reservation = newRun(terminal.serial, params.ask_tax_id === true);
     this.#setBusy(terminal, reservation);
@@ -256,18 +279,30 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       // A concurrent start with the same reference won the race: answer like a repeat.
       const raced = this.journal.findByReference(params.reference_id);
       if (raced) return this.#repeat(raced, hash);
+      if (error instanceof JournalError && error.code === 'DISK_FULL') throw diskFull(error.message, error);
       throw error;
     }
     return this.#launch(record, terminal, reservation);
   }
 
-  /** Processed (with the result) / InProgress / NotFound, from the journal. */
+  /**
+   * Processed (with the result) / InProgress / NotFound, from the journal. An undecided payment
+   * that nothing drives right now (recovery waits for its next attempt) carries its
+   * `stalled` outcome, so a POS waiting on it can stop waiting and tell the cashier.
+   */
   status(referenceId: string): PaymentStatusAnswer {
     const record = this.journal.findByReference(referenceId);
     // In progress until its run answers: the journal holds an approval a moment before it is on
     // the disk (its fsync overlaps the card's removal), and no one may hear of it before that.
     if (record && this.#runs.has(record.id)) return { kind: 'in_progress', state: record.state, payment_id: record.id };
-    return statusOf(record);
+    const answer = statusOf(record);
+    if (answer.kind !== 'in_progress' || record === undefined || this.#settling.has(record.id)) return answer;
+    return { ...answer, stalled: stalledOutcome(record) };
+  }
+
+  /** Whether the journal's disk has room for a sale (its reserve held, enough free besides). */
+  diskRoom(): ReturnType<Journal['room']> {
+    return this.journal.room();
   }
 
   /**
@@ -348,10 +383,16 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const unfinished = this.journal.unfinished().filter((record) => !this.#runs.has(record.id));
     let settled = 0;
     for (const record of unfinished) {
-      const after = await this.#settleOutsideRun(record);
-      if (isFinal(after.state) || after.state === 'awaiting_confirmation') settled++;
+      try {
+        const after = await this.#settleOutsideRun(record);
+        if (isFinal(after.state) || after.state === 'awaiting_confirmation') settled++;
+      } catch (error) {
+        // One payment the journal cannot take now (a full disk) does not hold back the others.
+        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'recovery of a payment failed; will try again');
+      }
     }
     this.#scheduleUndos();
+    this.#scheduleRecovery();
     return { found: unfinished.length, settled, pending: unfinished.length - settled };
   }
 
@@ -399,6 +440,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    if (this.#recoveryTimer) clearTimeout(this.#recoveryTimer);
     for (const terminal of this.#terminals.values()) if (terminal.poll) clearTimeout(terminal.poll);
     for (const timer of this.#deadlines.values()) clearTimeout(timer);
     this.#deadlines.clear();
@@ -426,6 +468,14 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   #assertOpen(): void {
     if (this.#closed) throw new EngineError('CLOSED', 'The payment engine is closed');
+  }
+
+  /** DISK_FULL before anything happens when the journal could not carry a sale to its end. */
+  #assertRoom(): void {
+    const room = this.journal.room();
+    if (room.enough) return;
+    const free = `${Math.floor(room.freeBytes / (1024 * 1024))} MiB free`;
+    throw diskFull(room.reserveHeld ? `The journal's disk is nearly full (${free})` : `The journal's disk is full (${free}; its reserve cannot be held)`);
   }
 
   #find(referenceId: string): PaymentRecord {
@@ -478,15 +528,23 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         );
         return outcomeOf(final);
       } catch (error) {
-        // A bug or the journal failing: the record stays as journaled; recovery will finish it.
-        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run failed');
+        // A full disk or a bug: the record stays as journaled and recovery, on its own timer,
+        // decides it. Until then the POS hears `in_progress`, never `failed`: the card may be charged.
+        const full = error instanceof JournalError && error.code === 'DISK_FULL';
+        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run stopped; recovery will decide it');
         const current = this.journal.get(record.id) ?? record;
-        return outcomeOf(current);
+        this.#stopped.set(record.id, problem(full ? 'DISK_FULL' : 'INTERRUPTED'));
+        if (!isDecided(current.state)) {
+          await stopDevice(terminal.device);
+          this.#emit(current, 'result_pending');
+        }
+        return stalledOutcome(current);
       } finally {
         this.#runs.delete(record.id);
         if (terminal.busy === run) this.#setBusy(terminal, undefined);
         // An undo this run could not send is now the queue's (its timer skipped live runs).
         if (leftUndo) this.#scheduleUndos();
+        if (this.#stopped.has(record.id)) this.#scheduleRecovery();
       }
     })();
     return run.promise;
@@ -499,9 +557,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const work = (async () => {
       try {
         const current = this.journal.get(record.id) ?? record;
-        const after = await this.#steps.recover(current);
+        const after = await this.#steps.recover(current, this.#stopped.get(record.id));
         await this.#applyPolicy(after);
-        return this.journal.get(record.id) ?? after;
+        const settled = this.journal.get(record.id) ?? after;
+        if (!this.#needsRecovery(settled)) this.#stopped.delete(record.id);
+        // Its POS heard `in_progress` (or nothing): now it hears the result.
+        if (!isDecided(current.state) && isDecided(settled.state)) this.emit('result', outcomeOf(settled));
+        return settled;
       } finally {
         this.#settling.delete(record.id);
       }
@@ -587,6 +649,46 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#scheduleUndos();
   }
 
+  /**
+   * The recovery timer: while any payment no run drives is still undecided, recovery tries again
+   * with a backoff (base, doubling to the cap); once none is, the timer stops and the backoff
+   * resets. So a payment left undecided by a full disk or an unreachable API ends by itself,
+   * within the cap of both coming back, with no next sale or restart needed.
+   */
+  #scheduleRecovery(): void {
+    if (this.#closed || this.#recoveryTimer !== undefined) return;
+    let undecided: boolean;
+    try {
+      undecided = this.journal.unfinished().some((record) => !this.#runs.has(record.id) && this.#needsRecovery(record));
+    } catch (error) {
+      // The journal cannot be read: the next recovery (a sale, a restart) tries again.
+      this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery not scheduled: the journal cannot be read');
+      return;
+    }
+    if (!undecided) {
+      this.#recoveryDelayMs = 0;
+      return;
+    }
+    const { baseMs, maxMs } = this.config.recoveryRetry;
+    this.#recoveryDelayMs = this.#recoveryDelayMs === 0 ? baseMs : Math.min(maxMs, this.#recoveryDelayMs * 2);
+    this.#recoveryTimer = setTimeout(() => {
+      this.#recoveryTimer = undefined;
+      void this.recover().catch((error: unknown) => {
+        this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery failed; will try again');
+      });
+    }, this.#recoveryDelayMs);
+    this.#recoveryTimer.unref();
+  }
+
+  /**
+   * Undecided, or an approval the `auto` policy could not confirm (the disk filled at that very
+   * write): recovery's, not the undo queue's or a deadline's.
+   */
+  #needsRecovery(record: PaymentRecord): boolean {
+    if (record.state === 'awaiting_confirmation') return record.confirmation === 'auto';
+    return !isDecided(record.state);
+  }
+
   /** One timer per PINPAD; a tick while it is busy (or still polling) just waits for the next. */
   #schedulePoll(terminal: Terminal): void {
     const every = this.config.pendingPollMs;
@@ -663,4 +765,17 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#log.debug({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
     this.emit('progress', event);
   }
+}
+
+function diskFull(message: string, cause?: unknown): EngineError {
+  return new EngineError('DISK_FULL', `${message}: no sale starts until there is room; nothing was done`, cause === undefined ? {} : { cause });
+}
+
+/** PINPAD texts when a run stopped before its result (≤ 16 characters a line). */
+const STOPPED_TEXT = 'VERIFICANDO\nRESULTADO';
+
+/** Takes the card back and tells the customer to wait: the cashier's window says the rest. */
+async function stopDevice(device: SaleDevice): Promise<void> {
+  await device.removeCard('RETIRE O CARTAO').catch(() => undefined);
+  await device.showResult(STOPPED_TEXT).catch(() => undefined);
 }

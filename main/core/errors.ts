@@ -19,7 +19,9 @@ export type EngineErrorCode =
   /** The operation does not apply to the payment's state (confirming a declined sale…). */
   | 'INVALID_STATE'
   /** The engine is shutting down. */
-  | 'CLOSED';
+  | 'CLOSED'
+  /** The journal's disk is (nearly) full: no sale starts until there is room; nothing was done. */
+  | 'DISK_FULL';
 
 const CASHIER_MESSAGES: Readonly<Record<EngineErrorCode, string>> = {
   INVALID_PARAMS: 'Dados do pagamento inválidos.',
@@ -30,6 +32,7 @@ const CASHIER_MESSAGES: Readonly<Record<EngineErrorCode, string>> = {
   NOT_FOUND: 'Venda não encontrada.',
   INVALID_STATE: 'Esta operação não é possível nesta venda.',
   CLOSED: 'O Pinbridge está sendo encerrado.',
+  DISK_FULL: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.',
 };
 
 export interface EngineViolation {

@@ -29,6 +29,10 @@ export const PROGRESS_STEPS = {
   undone: ['Sale voided', 'Venda cancelada'],
   undo_pending: ['Could not reach the payments API; the undo will be retried', 'Sem comunicação; o desfazimento será repetido'],
   failed: ['Payment failed', 'Pagamento não realizado'],
+  result_pending: [
+    'The payment stopped before its result (disk full or an internal error); Pinbridge is confirming it with the payments API',
+    'Não cobre de novo: o resultado está sendo confirmado.',
+  ],
   pinpad_message: ['Message from the PINPAD', 'Mensagem do PINPAD'],
 } as const satisfies Record<string, readonly [string, string]>;
 

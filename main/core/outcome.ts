@@ -5,9 +5,16 @@
  */
 import { declineReasonOf, type DeclineCategory } from './declines.js';
 import type { PaymentProblem, PaymentRecord } from './journal/record.js';
+import { problem } from './problems.js';
 import { isFinal, type PaymentState } from './states.js';
 
-export type PaymentResultStatus = 'approved' | 'declined' | 'failed' | 'cancelled';
+/**
+ * `in_progress`: the payment is not decided yet — running, or (answered to payment.start with the
+ * problem RESULT_PENDING) its run stopped on a full disk or a bug and the agent is confirming the
+ * result with the API, to send `payment.result` when it knows. The card may be charged: never
+ * `failed` for a payment that could still stand.
+ */
+export type PaymentResultStatus = 'approved' | 'declined' | 'failed' | 'cancelled' | 'in_progress';
 
 export interface PaymentOutcome {
   readonly status: PaymentResultStatus;
@@ -36,7 +43,16 @@ export interface PaymentOutcome {
 
 export type PaymentStatusAnswer =
   | { readonly kind: 'processed'; readonly outcome: PaymentOutcome }
-  | { readonly kind: 'in_progress'; readonly state: PaymentState; readonly payment_id: string }
+  | {
+      readonly kind: 'in_progress';
+      readonly state: PaymentState;
+      readonly payment_id: string;
+      /**
+       * Set when nothing is driving the payment right now (no sale runs it, no recovery attempt is
+       * in flight: the next one waits on its timer): `stalledOutcome` of its record.
+       */
+      readonly stalled?: PaymentOutcome;
+    }
   | { readonly kind: 'not_found' };
 
 /** States where the payment's result is known to the POS (an approval may still await confirmation). */
@@ -63,8 +79,11 @@ function resultStatus(record: PaymentRecord): PaymentResultStatus {
     case 'reversed':
     case 'reversing':
       return record.problem?.code === 'CHIP_REFUSED' ? 'declined' : 'failed';
-    default:
+    case 'failed':
       return 'failed';
+    default:
+      // intent … completing: not decided.
+      return 'in_progress';
   }
 }
 
@@ -108,6 +127,15 @@ export function outcomeOf(record: PaymentRecord): PaymentOutcome {
     created_at: record.createdAt,
     finished_at: record.finishedAt,
   };
+}
+
+/**
+ * A payment no run drives any more and recovery has not decided yet: `in_progress` with the
+ * problem RESULT_PENDING, which tells the cashier not to charge again.
+ */
+export function stalledOutcome(record: PaymentRecord): PaymentOutcome {
+  const outcome = outcomeOf(record);
+  return isDecided(record.state) ? outcome : { ...outcome, problem: problemView(problem('RESULT_PENDING')) };
 }
 
 export function statusOf(record: PaymentRecord | undefined): PaymentStatusAnswer {

@@ -55,7 +55,15 @@ const PROBLEMS = {
     'Resposta da autorização não recebida; a operação será desfeita',
   ],
   AUTHORIZATION_NOT_RECEIVED: ['The authorization never reached the payments API', 'A autorização não chegou ao sistema de pagamentos'],
-  INTERRUPTED: ['Pinbridge stopped in the middle of the payment; it was undone at restart', 'Pagamento interrompido; desfeito ao reiniciar'],
+  RESULT_PENDING: [
+    'The result is not known yet: Pinbridge is confirming it with the payments API (payment.result follows); do not charge again',
+    'Não cobre de novo: o resultado está sendo confirmado.',
+  ],
+  DISK_FULL: [
+    "The journal could not be written (the computer's disk is full); the payment was undone once it could be",
+    'Disco do computador cheio; a operação foi desfeita. Libere espaço.',
+  ],
+  INTERRUPTED: ['Pinbridge stopped in the middle of the payment; it was undone', 'Pagamento interrompido; a operação foi desfeita'],
   NOT_CONFIRMED: ['The POS did not confirm the sale before the deadline; it was voided', 'Venda não confirmada no prazo; cancelada'],
   UNDONE_BY_POS: ['The POS undid the sale', 'Venda desfeita pelo caixa'],
 } as const satisfies Record<string, readonly [string, string]>;

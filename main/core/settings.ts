@@ -56,6 +56,12 @@ export const PaymentSettings = Type.Object(
           unknown_delay_ms: Type.Optional(Ms('Pause between those reads', 0, 60_000)),
           undo_retry_base_ms: Type.Optional(Ms('First wait before a queued cancel, reversal or void is sent again (doubles each time)', 100, 600_000)),
           undo_retry_max_ms: Type.Optional(Ms('Longest wait between two attempts of a queued undo', 1_000, 3_600_000)),
+          recovery_retry_base_ms: Type.Optional(
+            Ms('First wait before recovery tries again a payment it could not decide (disk full, API unreachable; doubles each time)', 100, 60_000),
+          ),
+          recovery_retry_max_ms: Type.Optional(
+            Ms('Longest wait between two recovery attempts: how long an undecided payment can wait once the disk and the API are back', 1_000, 300_000),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -89,6 +95,9 @@ export function settingsViolations(input: unknown): EngineViolation[] {
   if (t?.undo_retry_base_ms !== undefined && t.undo_retry_max_ms !== undefined && t.undo_retry_base_ms > t.undo_retry_max_ms) {
     violations.push({ field: 'timeouts.undo_retry_base_ms', message: 'must not be greater than timeouts.undo_retry_max_ms' });
   }
+  if (t?.recovery_retry_base_ms !== undefined && t.recovery_retry_max_ms !== undefined && t.recovery_retry_base_ms > t.recovery_retry_max_ms) {
+    violations.push({ field: 'timeouts.recovery_retry_base_ms', message: 'must not be greater than timeouts.recovery_retry_max_ms' });
+  }
   return violations;
 }
 
@@ -114,6 +123,10 @@ export function resolveSettings(input: unknown, source = 'the settings'): Resolv
       unknownResolution: { attempts: t.unknown_attempts ?? d.unknownResolution.attempts, delayMs: t.unknown_delay_ms ?? d.unknownResolution.delayMs },
       undoRetry: { baseMs: t.undo_retry_base_ms ?? d.undoRetry.baseMs, maxMs: t.undo_retry_max_ms ?? d.undoRetry.maxMs },
       pendingPollMs: s.pending_poll_ms ?? DEFAULT_PENDING_POLL_MS,
+      recoveryRetry: {
+        baseMs: t.recovery_retry_base_ms ?? Math.min(d.recoveryRetry.baseMs, t.recovery_retry_max_ms ?? d.recoveryRetry.baseMs),
+        maxMs: t.recovery_retry_max_ms ?? Math.max(d.recoveryRetry.maxMs, t.recovery_retry_base_ms ?? 0),
+      },
     },
     sale: {
       cardMs: t.card_ms ?? DEFAULT_SALE_TIMEOUTS.cardMs,

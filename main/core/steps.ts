@@ -259,7 +259,7 @@ export class PaymentSteps {
    * be read either, the payment is reversed: a reversal of a pending transaction cancels it, of
    * an approved one undoes it, so nothing is charged either way.
    */
-  async resolveUnknown(record: PaymentRecord, live: boolean): Promise<PaymentRecord> {
+  async resolveUnknown(record: PaymentRecord, live: boolean, interrupted: PaymentProblem = problem('INTERRUPTED')): Promise<PaymentRecord> {
     const { attempts, delayMs } = this.deps.config.unknownResolution;
     this.deps.emit(record, 'resolving_unknown');
     const transactionId = record.transactionId;
@@ -277,7 +277,8 @@ export class PaymentSteps {
           case 'succeeded': {
             const approved = this.move(record, 'approved', { authorization: authorizationFromTransaction(transaction) }, 'approved (read from the API after a lost answer)');
             if (live) return approved;
-            return this.reverse(approved, problem('INTERRUPTED', 'the chip never gave its final word'), 'unknown_outcome');
+            const why = interrupted.code === 'INTERRUPTED' ? problem('INTERRUPTED', 'the chip never gave its final word') : interrupted;
+            return this.reverse(approved, why, 'unknown_outcome');
           }
           case 'failed': {
             const declined = this.move(
@@ -389,8 +390,7 @@ export class PaymentSteps {
    * Brings a payment no run is driving (found at start-up, or before a new sale) to a defined
    * state. The PINPAD part cannot resume: whatever had not reached an approval is cancelled.
    */
-  async recover(record: PaymentRecord): Promise<PaymentRecord> {
-    const interrupted = problem('INTERRUPTED');
+  async recover(record: PaymentRecord, interrupted: PaymentProblem = problem('INTERRUPTED')): Promise<PaymentRecord> {
     switch (record.state) {
       case 'intent': {
         let found: Transaction | undefined;
@@ -409,12 +409,16 @@ export class PaymentSteps {
         return this.abort(record, interrupted, 'failed');
       case 'authorizing': {
         const unknown = this.move(record, 'unknown', {}, 'interrupted while authorizing');
-        return this.resolveUnknown(unknown, false);
+        return this.resolveUnknown(unknown, false, interrupted);
       }
       case 'unknown':
-        return this.resolveUnknown(record, false);
+        return this.resolveUnknown(record, false, interrupted);
       case 'approved':
-        return this.reverse(record, problem('INTERRUPTED', 'the chip never gave its final word'), 'unknown_outcome');
+        return this.reverse(
+          record,
+          interrupted.code === 'INTERRUPTED' ? problem('INTERRUPTED', 'the chip never gave its final word') : interrupted,
+          'unknown_outcome',
+        );
       case 'completing':
         await this.reportCompletion(record);
         return await this.awaitConfirmation(record);

@@ -16,7 +16,9 @@ export type JournalErrorCode =
   /** A new payment or a patch breaks the record's own rules (amount, installments…). */
   | 'INVALID_RECORD'
   /** The disk refused a write or an fsync: what was committed may not survive a power cut. */
-  | 'IO';
+  | 'IO'
+  /** The journal's disk is full (its reserve already given back): nothing of the write was kept. */
+  | 'DISK_FULL';
 
 export class JournalError extends Error {
   override readonly name = 'JournalError';

@@ -23,6 +23,7 @@ import { closeSync, existsSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
+import { DEFAULT_MIN_FREE_BYTES, DEFAULT_RESERVE_BYTES, DiskReserve, type DiskRoom } from './disk-reserve.js';
 import { JournalError } from './errors.js';
 import { checkNewPayment, checkPatch, refuseCardData } from './guard.js';
 import type { JournalEvent, ListQuery, NewPayment, PaymentPatch, PaymentRecord } from './record.js';
@@ -30,6 +31,7 @@ import { PAYMENT_COLUMNS, toEvent, toRecord, toRow, type EventRow, type PaymentR
 import { migrate } from './schema.js';
 
 export { JournalError, type JournalErrorCode } from './errors.js';
+export type { DiskRoom } from './disk-reserve.js';
 
 /** One move of `transitions`. */
 export interface JournalMove {
@@ -50,6 +52,12 @@ export interface JournalOptions {
   readonly mustExist?: boolean;
   /** How long a write waits for another process's write lock before LOCKED. Default 5000 ms. */
   readonly busyTimeoutMs?: number;
+  /** The reserve given back to the disk when it fills (disk-reserve.ts); 0: none. Default 8 MiB. */
+  readonly reserveBytes?: number;
+  /** Free space (beyond the reserve) below which `room()` says no new sale fits. Default 32 MiB. */
+  readonly minFreeBytes?: number;
+  /** Told when the disk filled and the reserve was given back. Default: a process warning. */
+  readonly onDiskFull?: (message: string) => void;
 }
 
 /** What `transitionsSyncedLater` returns: the records now, their fsync later. */
@@ -110,8 +118,14 @@ function translate(error: unknown, path: string): unknown {
     if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
       return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.message}`, { cause: error });
     }
+    if (isDiskFull(error)) return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.message}`, { cause: error });
   }
   return error;
+}
+
+/** SQLite reports ENOSPC as SQLITE_FULL (a write, a growing write-ahead log or checkpoint). */
+function isDiskFull(error: unknown): boolean {
+  return error instanceof Database.SqliteError && error.code === 'SQLITE_FULL';
 }
 
 export class Journal {
@@ -127,6 +141,9 @@ export class Journal {
   /** The fsync in flight, and the one queued behind it for commits made meanwhile (group commit). */
   #flushing: Promise<void> | undefined;
   #flushQueued: Promise<void> | undefined;
+  /** Room kept on the disk for the steps of payments in flight; none for a journal in memory. */
+  readonly #reserve: DiskReserve | undefined;
+  readonly #onDiskFull: (message: string) => void;
 
   private constructor(path: string, db: Database.Database, options: JournalOptions) {
     this.path = path;
@@ -134,6 +151,22 @@ export class Journal {
     this.#now = options.now ?? (() => new Date());
     this.#onCorrupt =
       options.onCorrupt ?? ((error) => process.emitWarning(error.message, { code: 'PINBRIDGE_JOURNAL_CORRUPT' }));
+    this.#onDiskFull = options.onDiskFull ?? ((message) => process.emitWarning(message, { code: 'PINBRIDGE_DISK_FULL' }));
+    if (!isMemory(path) && !options.mustExist) {
+      this.#reserve = new DiskReserve(path, {
+        reserveBytes: options.reserveBytes ?? DEFAULT_RESERVE_BYTES,
+        minFreeBytes: options.minFreeBytes ?? DEFAULT_MIN_FREE_BYTES,
+      });
+      this.#reserve.ensure();
+    }
+  }
+
+  /**
+   * Whether a new sale fits on the journal's disk: the reserve in place (put back first when the
+   * disk has room again) and enough free space besides. Always enough for a journal in memory.
+   */
+  room(): DiskRoom {
+    return this.#reserve?.room() ?? { freeBytes: Number.MAX_SAFE_INTEGER, reserveHeld: true, enough: true };
   }
 
   /** Opens (creating directories, file and schema unless `mustExist`) the journal at `path`; ':memory:' works. */
@@ -265,7 +298,8 @@ export class Journal {
         return;
       }
       fsync(fd, (error) => {
-        if (error) reject(new JournalError('IO', `the journal ${this.path} could not be written to the disk: ${error.message}`, { cause: error }));
+        if (error?.code === 'ENOSPC') reject(new JournalError('DISK_FULL', `the disk of the journal ${this.path} is full: ${error.message}`, { cause: error }));
+        else if (error) reject(new JournalError('IO', `the journal ${this.path} could not be written to the disk: ${error.message}`, { cause: error }));
         else resolve();
       });
     });
@@ -437,6 +471,16 @@ export class Journal {
       }
       return this.#db.transaction(work).immediate();
     } catch (error) {
+      // The disk filled: the transaction was rolled back. Give the reserve back and write again,
+      // so a payment in flight still reaches its next state.
+      if (isDiskFull(error) && this.#reserve?.release() === true) {
+        this.#onDiskFull(`the disk of the journal ${this.path} is full; its reserve was given back to finish the payments in flight`);
+        try {
+          return this.#db.transaction(work).immediate();
+        } catch (again) {
+          throw translate(again, this.path);
+        }
+      }
       throw translate(error, this.path);
     }
   }

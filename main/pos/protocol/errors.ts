@@ -54,6 +54,11 @@ export const POS_ERRORS = {
   INVALID_STATE: { rpc: -32014, message: "The operation does not apply in the payment's state.", cashier: 'Esta operação não é possível nesta venda.' },
   REFERENCE_CONFLICT: { rpc: -32015, message: 'The reference_id was used before with other parameters.', cashier: 'Esta venda já foi registrada com outros dados.' },
   CLOSED: { rpc: -32016, message: 'Pinbridge is shutting down.', cashier: 'O Pinbridge está sendo encerrado.' },
+  DISK_FULL: {
+    rpc: -32017,
+    message: "The computer's disk is (nearly) full: Pinbridge cannot journal a sale, so none starts until there is room. Nothing was done.",
+    cashier: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.',
+  },
   // The PINPAD outside a payment.
   PINPAD_TIMEOUT: { rpc: -32020, message: 'The customer did not answer on the PINPAD in time.', cashier: 'Tempo esgotado no PINPAD.' },
   PINPAD_CANCELLED: { rpc: -32021, message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).', cashier: 'Operação cancelada no PINPAD.' },

@@ -28,7 +28,9 @@ export const EVENTS = {
   }),
   'payment.result': event({
     audience: 'owner',
-    summary: 'A payment reached its result (also the answer of payment.start; sent to the other sessions of the client too).',
+    summary:
+      'A payment reached its result (also the answer of payment.start; sent to the other sessions of the client too) — ' +
+      'also for a payment payment.start answered in_progress (RESULT_PENDING), once Pinbridge has confirmed it.',
     payload: PaymentOutcome,
   }),
   'pinpad.connected': event({ audience: 'all', summary: 'A PINPAD answered and is ready for payments.', payload: PinpadView }),

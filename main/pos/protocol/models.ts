@@ -20,7 +20,12 @@ export const PaymentState = Literals(PAYMENT_STATES, { description: "The journal
 
 export const PaymentOutcome = Type.Object(
   {
-    status: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('failed'), Type.Literal('cancelled')]),
+    status: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('in_progress')], {
+      description:
+        'in_progress: not decided yet. From payment.start it means the sale stopped before its result (problem RESULT_PENDING: ' +
+        'a full disk, an internal error): the card may be charged — do not charge again; payment.result follows when ' +
+        'Pinbridge has confirmed it with the payments API.',
+    }),
     reference_id: Type.String(),
     payment_id: Type.String({ description: "Pinbridge's id of the payment (its journal record)." }),
     transaction_id: Nullable(Type.String({ description: "The payments API's transaction id." })),
@@ -87,8 +92,19 @@ export const PaymentStatus = Type.Union(
       { additionalProperties: false },
     ),
     Type.Object(
-      { status: Type.Literal('InProgress'), payment_id: Type.String(), state: PaymentState },
-      { additionalProperties: false },
+      {
+        status: Type.Literal('InProgress'),
+        payment_id: Type.String(),
+        state: PaymentState,
+        result: Type.Optional(PaymentOutcome),
+      },
+      {
+        additionalProperties: false,
+        description:
+          '`result` is present when nothing drives the payment right now (its sale stopped before the result; recovery waits ' +
+          'to try again): the outcome as it stands, status in_progress with problem RESULT_PENDING. Stop waiting and tell the ' +
+          'cashier not to charge again; payment.result follows.',
+      },
     ),
     Type.Object({ status: Type.Literal('NotFound') }, { additionalProperties: false }),
   ],

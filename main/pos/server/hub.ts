@@ -47,18 +47,19 @@ export class Hub {
     this.#log = log;
     const { engine, pinpads, apiHealth, printQueue } = agent;
     const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#owners.get(event.referenceId));
+    const onResult = (outcome: PaymentOutcome): void => this.settled(outcome);
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
     const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
     const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
     const onTables = (entry: PinpadEntry): void => this.publish('pinpad.tables', pinpadView(entry));
     const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
     const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job));
-    engine.on('progress', onProgress);
+    engine.on('progress', onProgress).on('result', onResult);
     pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy).on('tables', onTables);
     apiHealth.on('change', onHealth);
     printQueue?.on('job', onJob);
     this.#unsubscribe.push(() => {
-      engine.off('progress', onProgress);
+      engine.off('progress', onProgress).off('result', onResult);
       pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy).off('tables', onTables);
       apiHealth.off('change', onHealth);
       printQueue?.off('job', onJob);
@@ -120,6 +121,9 @@ export class Hub {
    * the store keeps the record for the owner's next hello.
    */
   deliverResult(outcome: PaymentOutcome, answered: Session | undefined): void {
+    // Not decided yet (the sale stopped before its result): the owner keeps it, and hears the
+    // result when recovery decides it (`settled`).
+    if (outcome.status === 'in_progress') return;
     const owner = this.#owners.get(outcome.reference_id);
     if (owner === undefined) return;
     this.#owners.delete(outcome.reference_id);
@@ -133,6 +137,27 @@ export class Hub {
     // The window sees every result (it does not count as the owner hearing it).
     for (const session of this.sessions) if (session.operator && session.open && session !== answered) session.sendRaw(text);
     if (told) this.#release(owner, [outcome.reference_id]);
+  }
+
+  /**
+   * Recovery decided a payment no sale was driving: its owner (this run's, or the client store's
+   * after a restart) gets `payment.result` now, the window too; an owner away gets it at its next hello.
+   */
+  settled(outcome: PaymentOutcome): void {
+    if (!this.#owners.has(outcome.reference_id)) {
+      let owner: string | undefined;
+      try {
+        owner = this.#agent.clients.paymentOwner(outcome.reference_id);
+      } catch (error) {
+        this.#storeFailed(error, outcome.reference_id);
+      }
+      if (owner === undefined) {
+        this.publish('payment.result', outcome, undefined);
+        return;
+      }
+      this.#owners.set(outcome.reference_id, owner);
+    }
+    this.deliverResult(outcome, undefined);
   }
 
   /** The owner read the result by payment.status: it is not given again at its next hello. */

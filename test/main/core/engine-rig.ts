@@ -12,7 +12,7 @@ import type { MemoryLink } from '../../../drivers/transports/memory.js';
 import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/index.js';
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentProgress } from '../../../main/core/events.js';
-import { Journal } from '../../../main/core/journal/journal.js';
+import { Journal, type JournalOptions } from '../../../main/core/journal/journal.js';
 import { attachPinpad } from '../../../main/pinpad/attach.js';
 import type { SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
@@ -63,6 +63,9 @@ export interface RigOptions {
   readonly clientOptions?: Partial<Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'capabilities'>>;
   /** The host driver's link-layer timings (shorter ACK and silence waits for line-noise tests). */
   readonly pinpadTimings?: Partial<LinkTimings>;
+  /** Where the journal lives (a small disk of its own); default: the rig's artifacts folder. */
+  readonly journalDir?: string;
+  readonly journalOptions?: JournalOptions;
 }
 
 const FAST: Partial<EngineConfig> = {
@@ -111,7 +114,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
     timeoutMs: 2_000,
     ...options.clientOptions,
   });
-  const journalPath = join(dir, 'journal.db');
+  const journalPath = join(options.journalDir ?? dir, 'journal.db');
   const events: PaymentProgress[] = [];
   const closers: Array<() => Promise<void>> = [];
   const pinpads: EnginePinpad[] = [];
@@ -132,7 +135,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
     sandbox,
     client,
     journalPath,
-    journal: Journal.open(journalPath),
+    journal: Journal.open(journalPath, options.journalOptions),
     engine: undefined as unknown as PaymentEngine,
     pinpads,
     events,
@@ -141,7 +144,7 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
     async restart(config, payments) {
       await rig.engine.close();
       rig.journal.close();
-      rig.journal = Journal.open(journalPath);
+      rig.journal = Journal.open(journalPath, options.journalOptions);
       rig.engine = makeEngine(rig.journal, config, payments);
       for (const p of pinpads) await attachPinpad(rig.engine, p.pinpad, options.timeouts ? { timeouts: options.timeouts, logger } : { logger });
       return rig.engine;

@@ -28,6 +28,8 @@ describe('payment settings', () => {
         unknown_delay_ms: 2_000,
         undo_retry_base_ms: 1_000,
         undo_retry_max_ms: 60_000,
+        recovery_retry_base_ms: 500,
+        recovery_retry_max_ms: 20_000,
       },
     });
     expect(resolved.engine).toEqual({
@@ -38,6 +40,7 @@ describe('payment settings', () => {
       unknownResolution: { attempts: 5, delayMs: 2_000 },
       undoRetry: { baseMs: 1_000, maxMs: 60_000 },
       pendingPollMs: 0,
+      recoveryRetry: { baseMs: 500, maxMs: 20_000 },
     });
     expect(resolved.sale).toEqual({ cardMs: 90_000, pinMs: 45_000, menuMs: 20_000, removalMs: 10_000 });
   });
@@ -56,11 +59,20 @@ describe('payment settings', () => {
     expect(settingsError.violations.every((v) => v.message.length > 0)).toBe(true);
   });
 
-  it('refuse a settings file that is not an object, and an undo backoff that starts above its ceiling', () => {
+  it('refuse a settings file that is not an object, and an undo or recovery backoff that starts above its ceiling', () => {
     expect(settingsViolations([])).not.toEqual([]);
     expect(settingsViolations(null)).not.toEqual([]);
     expect(settingsViolations({ timeouts: { undo_retry_base_ms: 90_000, undo_retry_max_ms: 60_000 } })).toEqual([
       { field: 'timeouts.undo_retry_base_ms', message: 'must not be greater than timeouts.undo_retry_max_ms' },
     ]);
+    expect(settingsViolations({ timeouts: { recovery_retry_base_ms: 40_000, recovery_retry_max_ms: 30_000 } })).toEqual([
+      { field: 'timeouts.recovery_retry_base_ms', message: 'must not be greater than timeouts.recovery_retry_max_ms' },
+    ]);
+  });
+
+  it('keep a lone recovery ceiling below the default start, and a lone start above the default ceiling, consistent', () => {
+    expect(resolveSettings({ timeouts: { recovery_retry_max_ms: 1_000 } }).engine.recoveryRetry).toEqual({ baseMs: 1_000, maxMs: 1_000 });
+    expect(resolveSettings({ timeouts: { recovery_retry_base_ms: 50_000 } }).engine.recoveryRetry).toEqual({ baseMs: 50_000, maxMs: 50_000 });
+    expect(resolveSettings({}).engine.recoveryRetry).toEqual({ baseMs: 1_000, maxMs: 30_000 });
   });
 });

@@ -13,6 +13,7 @@ import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } fr
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
+import type { JournalOptions } from '../../../main/core/journal/journal.js';
 import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 import type { AttachOptions } from '../../../main/pinpad/attach.js';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
@@ -181,6 +182,9 @@ export function openSocket(url: string, headers: Record<string, string> = {}, ca
 
 export interface PosRigOptions {
   readonly config?: Partial<EngineConfig>;
+  /** The engine rig's journal folder and options (a small disk of its own). */
+  readonly journalDir?: string;
+  readonly journalOptions?: JournalOptions;
   readonly rateLimit?: RateLimitOptions;
   /** The first PINPAD's simulator; default: a customer who inserts visaCredit 30 ms after each prompt. */
   readonly simulator?: PinpadSimulatorOptions;
@@ -197,7 +201,11 @@ export const OPERATOR_KEY = 'test-operator-key-0123456789abcdefghijklmnopqrstuv'
 export const AUTO_CUSTOMER: PinpadSimulatorOptions = { autoCustomer: { delayMs: 30, card: 'visaCredit' } };
 
 export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
-  const rig = await engineRig(options.config === undefined ? {} : { config: options.config });
+  const rig = await engineRig({
+    ...(options.config === undefined ? {} : { config: options.config }),
+    ...(options.journalDir === undefined ? {} : { journalDir: options.journalDir }),
+    ...(options.journalOptions === undefined ? {} : { journalOptions: options.journalOptions }),
+  });
   const dir = mkdtempSync(join(artifactsDir(), 'pos-'));
   const printDir = join(dir, 'printed');
   const apiHealth = new ApiHealthMonitor();

@@ -57,7 +57,12 @@ export const paymentHandlers: Handlers<
       case 'not_found':
         return { status: 'NotFound' as const };
       case 'in_progress':
-        return { status: 'InProgress' as const, payment_id: answer.payment_id, state: answer.state };
+        return {
+          status: 'InProgress' as const,
+          payment_id: answer.payment_id,
+          state: answer.state,
+          ...(answer.stalled === undefined ? {} : { result: outcomeView(answer.stalled) }),
+        };
       case 'processed':
         return { status: 'Processed' as const, result: outcomeView(answer.outcome), receipts: receiptTexts(agent, reference_id) };
     }
