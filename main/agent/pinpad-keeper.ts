@@ -4,6 +4,7 @@
  * again every two seconds until it answers. When the agent stops, the PINPAD is left showing
  * that Pinbridge is off.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import type { Logger } from '../log.js';
 import { connectPinpad, type PinpadConnection } from './pinpad-connection.js';
@@ -25,19 +26,26 @@ export interface PinpadHooks {
   readonly ready: (info: PinpadInfo) => void;
 }
 
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
+/** Waits `ms`, or less when the agent stops; its abort listener goes with it (one per reconnect would pile up). */
+async function delay(ms: number, signal: AbortSignal): Promise<void> {
+  await sleep(ms, undefined, { signal }).catch(() => undefined);
+}
+
+/** Resolves when `signal` aborts; `off` removes the listener once something else won the race. */
+function whenAborted(signal: AbortSignal): { readonly promise: Promise<void>; off(): void } {
+  let listener: (() => void) | undefined;
+  const promise = new Promise<void>((resolve) => {
+    // Already stopped while the PINPAD was opening: a listener added now would never fire.
     if (signal.aborted) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    listener = () => resolve();
+    signal.addEventListener('abort', listener, { once: true });
   });
+  return { promise, off: () => listener && signal.removeEventListener('abort', listener) };
+}
+
+export interface KeeperOptions {
+  /** The wait before trying again after the PINPAD failed or went away. Default 2 s. */
+  readonly reconnectDelayMs?: number;
 }
 
 /** Keeps one PINPAD connected until `signal` aborts; resolves after closing it. */
@@ -47,7 +55,9 @@ export async function keepPinpad(
   logger: Logger,
   signal: AbortSignal,
   hooks: PinpadHooks,
+  options: KeeperOptions = {},
 ): Promise<void> {
+  const reconnectDelayMs = options.reconnectDelayMs ?? RECONNECT_DELAY_MS;
   let announced = false;
   while (!signal.aborted) {
     let connection: PinpadConnection;
@@ -55,7 +65,7 @@ export async function keepPinpad(
       connection = await connectPinpad(address, { logger, simulator: { autoCustomer: TRAINING_CUSTOMER } });
     } catch (error) {
       logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD not available; retrying');
-      await delay(RECONNECT_DELAY_MS, signal);
+      await delay(reconnectDelayMs, signal);
       continue;
     }
     const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
@@ -72,15 +82,12 @@ export async function keepPinpad(
     } catch (error) {
       logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD did not answer; retrying');
       await connection.close(null).catch(() => {});
-      await delay(RECONNECT_DELAY_MS, signal);
+      await delay(reconnectDelayMs, signal);
       continue;
     }
-    // Already stopped while the PINPAD was opening: an abort listener added now would never fire.
-    const stopped = new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    await Promise.race([lost, stopped]);
+    const stopped = whenAborted(signal);
+    await Promise.race([lost, stopped.promise]);
+    stopped.off();
     hooks.lost(info);
     if (signal.aborted) {
       await connection.close(CLOSED_TEXT).catch(() => {});
@@ -88,7 +95,7 @@ export async function keepPinpad(
     }
     logger.warn({ port: address }, 'PINPAD disconnected; waiting for it to come back');
     await connection.close(null).catch(() => {});
-    await delay(RECONNECT_DELAY_MS, signal);
+    await delay(reconnectDelayMs, signal);
   }
 }
 

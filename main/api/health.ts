@@ -22,6 +22,13 @@ export interface ApiHealthEvents {
   change: [snapshot: ApiHealthSnapshot];
 }
 
+/**
+ * A timeout of an attempt given less than this is no verdict on the service: a caller that
+ * waits for something with a deadline (a tap-to-pay watch) polls once more with what is left of
+ * it — a millisecond, say — and a healthy API cannot answer that fast.
+ */
+export const MIN_JUDGED_TIMEOUT_MS = 1_000;
+
 export class ApiHealthMonitor extends EventEmitter<ApiHealthEvents> {
   #state: ApiHealthState = 'unknown';
   #since: string | null = null;
@@ -36,8 +43,9 @@ export class ApiHealthMonitor extends EventEmitter<ApiHealthEvents> {
 
   /** Pass as the client's `onAttempt`. */
   readonly record = (attempt: AttemptReport): void => {
-    this.#lastDurationMs = attempt.durationMs;
     const reachable = attempt.status !== null && attempt.status < 500;
+    if (!reachable && attempt.code === 'timeout' && attempt.timeoutMs < MIN_JUDGED_TIMEOUT_MS) return;
+    this.#lastDurationMs = attempt.durationMs;
     if (!reachable) this.#lastError = { code: attempt.code ?? 'unknown', message: attempt.message ?? 'no answer' };
     const state: ApiHealthState = reachable ? 'up' : 'down';
     if (state === this.#state) return;

@@ -107,6 +107,8 @@ export interface AttemptReport {
   readonly code: string | null;
   readonly message: string | null;
   readonly durationMs: number;
+  /** The attempt's own deadline: a timeout of a very short one says little about the service. */
+  readonly timeoutMs: number;
 }
 
 /** Per-call options every resource method accepts. */
@@ -313,7 +315,7 @@ export class HttpCore {
       const started = performance.now();
       const outcome = await this.#attempt(url, init, request, attempt, timeoutMs);
       const durationMs = Math.round(performance.now() - started);
-      this.#report(method, path, outcome, durationMs);
+      this.#report(method, path, outcome, durationMs, timeoutMs);
       if (outcome.ok) {
         this.#authBlockedUntil = 0;
         this.#log.debug({ method, path, status: outcome.status, attempt, durationMs }, 'payments api request');
@@ -332,11 +334,20 @@ export class HttpCore {
     }
   }
 
-  #report(method: HttpMethod, path: string, outcome: AttemptOutcome, durationMs: number): void {
+  #report(method: HttpMethod, path: string, outcome: AttemptOutcome, durationMs: number, timeoutMs: number): void {
     if (this.#onAttempt === undefined) return;
     const report: AttemptReport = outcome.ok
-      ? { method, path, ok: true, status: outcome.status, code: null, message: null, durationMs }
-      : { method, path, ok: false, status: outcome.failure.error.status ?? null, code: outcome.failure.error.code, message: outcome.failure.error.message, durationMs };
+      ? { method, path, ok: true, status: outcome.status, code: null, message: null, durationMs, timeoutMs }
+      : {
+          method,
+          path,
+          ok: false,
+          status: outcome.failure.error.status ?? null,
+          code: outcome.failure.error.code,
+          message: outcome.failure.error.message,
+          durationMs,
+          timeoutMs,
+        };
     try {
       this.#onAttempt(report);
     } catch {

@@ -31,7 +31,7 @@ import { paramsHash } from './params-hash.js';
 import { startViolations, type InstallmentRules, type StartParams } from './params.js';
 import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
 import { problem } from './problems.js';
-import { runSale, type LiveRun } from './sale.js';
+import { RunStopped, runSale, type LiveRun } from './sale.js';
 import { PaymentSteps, type StepsConfig } from './steps.js';
 import { isFinal } from './states.js';
 import { createHash } from 'node:crypto';
@@ -191,7 +191,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   detachTerminal(serial: string): void {
     const terminal = this.#terminals.get(serial);
     if (terminal?.poll) clearTimeout(terminal.poll);
-    terminal?.busy?.abort.abort(new Error('PINPAD detached'));
+    terminal?.busy?.abort.abort(new RunStopped('PINPAD_DISCONNECTED', 'PINPAD detached'));
     this.#terminals.delete(serial);
   }
 
@@ -316,7 +316,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (run) {
       const current = this.journal.get(record.id) ?? record;
       if (current.state === 'intent' || current.state === 'created' || current.state === 'card_read') {
-        run.abort.abort(new Error('cancelled by the POS'));
+        run.abort.abort(new RunStopped('CANCELLED_BY_POS', 'cancelled by the POS'));
       } else {
         run.undoRequested = true;
       }

@@ -38,9 +38,27 @@ export interface SaleContext {
   readonly emit: (record: PaymentRecord, step: ProgressStep) => void;
 }
 
+/**
+ * Why the engine aborted a run: the POS cancelled it, or its PINPAD went away (a pulled cable is
+ * not a cancel). The abort reason of the run's signal; any other reason reads as a cancel.
+ */
+export class RunStopped extends Error {
+  override readonly name = 'RunStopped';
+  constructor(
+    readonly why: 'CANCELLED_BY_POS' | 'PINPAD_DISCONNECTED',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The problem a PINPAD step's failure stands for, and how the payment ends. */
 function stepProblem(error: unknown, run: LiveRun): { why: PaymentProblem; abortAs: 'cancelled' | 'failed' } {
-  if (run.signal.aborted) return { why: problem('CANCELLED_BY_POS'), abortAs: 'cancelled' };
+  if (run.signal.aborted) {
+    const reason: unknown = run.signal.reason;
+    const why = reason instanceof RunStopped ? reason.why : 'CANCELLED_BY_POS';
+    return { why: problem(why), abortAs: why === 'CANCELLED_BY_POS' ? 'cancelled' : 'failed' };
+  }
   const why = pinpadProblem(error);
   const cancelled = why.code === 'CANCELLED_BY_POS' || why.code === 'CANCELLED_BY_CUSTOMER';
   return { why, abortAs: cancelled ? 'cancelled' : 'failed' };

@@ -491,6 +491,26 @@ describe('pay recovers a payment whose answer was lost', () => {
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_900);
   });
 
+  it('InProgress with the stalled outcome: ends with it at once instead of waiting for a result that waits on the API or the disk', async () => {
+    const agent = await startAgent({ paired: true });
+    loseTheFirstStart(agent, () => Promise.reject(new Error('must not start twice')));
+    const stalled = outcome({
+      reference_id: START.reference_id,
+      status: 'in_progress',
+      state: 'authorizing',
+      confirmation: null,
+      problem: { code: 'RESULT_PENDING', message: 'The result is not known yet', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' },
+    });
+    agent.handle('payment.status', () => ({ status: 'InProgress', payment_id: 'pay-1', state: 'authorizing', result: stalled }));
+    const client = newClient(agent, { token: TOKEN });
+    await client.connect();
+
+    await expect(client.pay(START)).resolves.toEqual(stalled);
+
+    expect(agent.received('payment.status')).toHaveLength(1);
+    expect(agent.received('payment.start')).toHaveLength(1);
+  });
+
   it('NotFound: the start never arrived, so it is sent again with the same params', async () => {
     const agent = await startAgent({ paired: true });
     const result = outcome({ reference_id: START.reference_id });

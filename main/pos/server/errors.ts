@@ -7,6 +7,7 @@
 import { DriverError } from '../../../drivers/errors.js';
 import { InvalidRequestError, PaymentsApiError } from '../../api/index.js';
 import { EngineError } from '../../core/errors.js';
+import { JournalError } from '../../core/journal/journal.js';
 import { ReceiptError } from '../../receipts/errors.js';
 import { ClientStoreError } from '../clients/client-store.js';
 import { POS_ERRORS, PosError, type ErrorData, type PosErrorCode } from '../protocol/index.js';
@@ -77,6 +78,12 @@ export function toPosError(error: unknown): PosError | null {
       default:
         return null;
     }
+  }
+  if (error instanceof JournalError) {
+    // Its sentence names the journal's path: the POS gets the code's own.
+    if (error.code === 'DISK_FULL') return new PosError('DISK_FULL');
+    if (error.code === 'CARD_DATA') return new PosError('CARD_DATA_REFUSED', undefined, { reason: 'CARD_NUMBER' });
+    return null;
   }
   if (error instanceof PaymentsApiError) return fromApi(error);
   if (error instanceof ClientStoreError) {

@@ -309,6 +309,7 @@ describe('payments API', () => {
     code: null,
     message: null,
     durationMs: 120,
+    timeoutMs: 20_000,
     ...overrides,
   });
 
@@ -459,7 +460,7 @@ describe('close', () => {
     expect(listeners().map((count, i) => subscribed[i]! - count)).toEqual([1, 1, 1, 1, 1]);
     const sale = await shop.rig.engine.start(saleParams('metrics-after-close'));
     expect(sale.status).toBe('approved');
-    shop.metrics.recordApiAttempt({ method: 'GET', path: '/v1/x', ok: true, status: 200, code: null, message: null, durationMs: 5 });
+    shop.metrics.recordApiAttempt({ method: 'GET', path: '/v1/x', ok: true, status: 200, code: null, message: null, durationMs: 5, timeoutMs: 20_000 });
     queue.submit('default', 'payment:after-close:customer', { title: 'x', blocks: [] });
     await queue.idle();
     pinpad.unplug();

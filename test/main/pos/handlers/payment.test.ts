@@ -153,3 +153,23 @@ describe('with a PINPAD waiting for a card', () => {
     await cashier.close();
   });
 });
+
+describe('a PINPAD that goes away during the sale', () => {
+  let pos: PosRig | undefined;
+  afterEach(async () => {
+    await pos?.close();
+    pos = undefined;
+  });
+
+  it('ends the payment as PINPAD_DISCONNECTED (failed), not as a cancel by the POS', async () => {
+    // Nobody at the PINPAD: it waits for a card until the cable is pulled.
+    pos = await posRig({ simulator: {} });
+    const cashier = await pos.paired('Cabo');
+    const running = checked<{ status: string; state: string; problem: { code: string; cashier_message: string } }>(cashier, 'payment.start', sale('w-unplugged'));
+    await cashier.next('payment.progress', (p) => p.reference_id === 'w-unplugged' && p.step === 'waiting_card');
+    pos.pinpads[0]!.unplug();
+    const outcome = await running;
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_DISCONNECTED', cashier_message: 'PINPAD desconectado' } });
+    expect(outcome.state === 'failed' || outcome.state === 'aborting').toBe(true);
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * What a POS hears when something below the handlers fails: each layer's error becomes the POS
+ * API's code for it, never INTERNAL_ERROR for a cause the POS and the cashier can act on.
+ */
+import { describe, expect, it } from 'vitest';
+import { EngineError } from '../../../../main/core/errors.js';
+import { JournalError } from '../../../../main/core/journal/journal.js';
+import { errorObject, toPosError } from '../../../../main/pos/server/errors.js';
+
+describe('errors reaching the POS', () => {
+  it('a full disk under the journal is DISK_FULL, without the journal path', () => {
+    const error = toPosError(new JournalError('DISK_FULL', 'the disk of the journal /home/caixa/.pinbridge/journal.db is full'));
+    expect(error).not.toBeNull();
+    const { code, message, data } = errorObject(error!);
+    expect(code).toBe(-32017);
+    expect(data).toMatchObject({ code: 'DISK_FULL', cashier_message: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.' });
+    expect(message).not.toContain('/home/caixa');
+  });
+
+  it('the engine refusing a sale for want of room is DISK_FULL with its own sentence', () => {
+    const error = toPosError(new EngineError('DISK_FULL', "The journal's disk is nearly full (3 MiB free)"));
+    expect(errorObject(error!)).toMatchObject({ code: -32017, data: { code: 'DISK_FULL' } });
+  });
+
+  it('a card number the journal refused is CARD_DATA_REFUSED', () => {
+    expect(toPosError(new JournalError('CARD_DATA', 'looks like a card number'))).toMatchObject({ code: 'CARD_DATA_REFUSED', data: { reason: 'CARD_NUMBER' } });
+  });
+
+  it('other journal failures stay internal (the caller logs them and answers INTERNAL_ERROR)', () => {
+    expect(toPosError(new JournalError('CORRUPT', 'damaged row'))).toBeNull();
+    expect(toPosError(new Error('a bug'))).toBeNull();
+  });
+});
