@@ -92,6 +92,11 @@ export interface EngineEvents {
   result: [outcome: PaymentOutcome];
 }
 
+export interface StartOptions {
+  /** Who starts it (the POS client's id), kept with the payment: see PaymentRecord.owner. */
+  readonly owner?: string;
+}
+
 export interface RecoveryReport {
   /** Unfinished payments found. */
   readonly found: number;
@@ -111,6 +116,19 @@ interface Terminal {
   pollFailing: boolean;
 }
 
+/** The PINPAD messages relayed for one run (see relayPinpadMessage). */
+interface MessageRelay {
+  last: string | undefined;
+  windowStart: number;
+  sent: number;
+  /** The newest text held back by the ceiling, sent when the second is over. */
+  newest: string | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** At most this many PINPAD messages a second reach the POS for one payment. */
+export const PINPAD_MESSAGES_PER_SECOND = 4;
+
 interface Run extends LiveRun {
   /** '' while the PINPAD is only reserved (before the intent is journaled, or for another operation). */
   readonly paymentId: string;
@@ -118,6 +136,7 @@ interface Run extends LiveRun {
   readonly terminal: string;
   readonly abort: AbortController;
   promise: Promise<PaymentOutcome>;
+  messages?: MessageRelay;
 }
 
 /** A PINPAD reservation; `#launch` names the payment and sets the promise. */
@@ -226,10 +245,38 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return true;
   }
 
-  /** The text a PINPAD shows during a blocking command, relayed to the POS and the window. */
+  /**
+   * The text a PINPAD shows during a blocking command, relayed to the POS and the window. A PINPAD
+   * may repeat its messages without end (a faulty or hostile one floods them): the same text as
+   * the last one relayed is dropped, and past PINPAD_MESSAGES_PER_SECOND a second only the newest
+   * text waits for the next second.
+   */
   relayPinpadMessage(serial: string, text: string): void {
     const run = this.#terminals.get(serial)?.busy;
-    const record = run?.paymentId ? this.journal.get(run.paymentId) : undefined;
+    if (run === undefined || run.paymentId === '') return;
+    const relay = (run.messages ??= { last: undefined, windowStart: 0, sent: 0, newest: undefined, timer: undefined });
+    if (text === relay.last) {
+      relay.newest = undefined;
+      return;
+    }
+    const now = performance.now();
+    if (now - relay.windowStart >= 1_000) {
+      relay.windowStart = now;
+      relay.sent = 0;
+    }
+    if (relay.sent >= PINPAD_MESSAGES_PER_SECOND) {
+      relay.newest = text;
+      relay.timer ??= setTimeout(() => {
+        relay.timer = undefined;
+        const newest = relay.newest;
+        relay.newest = undefined;
+        if (newest !== undefined && this.#terminals.get(serial)?.busy === run) this.relayPinpadMessage(serial, newest);
+      }, Math.max(1, 1_000 - (now - relay.windowStart))).unref();
+      return;
+    }
+    relay.sent++;
+    relay.last = text;
+    const record = this.journal.get(run.paymentId);
     if (record) this.#emit(record, 'pinpad_message', text);
   }
 
@@ -240,7 +287,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * Runs a payment to its result. The same reference with the same parameters returns the same
    * payment (the running one, or its stored result); with other parameters it is REFERENCE_CONFLICT.
    */
-  async start(input: unknown): Promise<PaymentOutcome> {
+  async start(input: unknown, options: StartOptions = {}): Promise<PaymentOutcome> {
     this.#assertOpen();
     const violations = startViolations(input, this.config.installments);
     if (violations.length > 0) {
@@ -273,6 +320,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         notification: params.notification ?? null,
         paramsHash: hash,
         confirmation: this.config.confirmation,
+        owner: options.owner ?? null,
       });
     } catch (error) {
       this.#setBusy(terminal, undefined);
@@ -283,6 +331,11 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       throw error;
     }
     return this.#launch(record, terminal, reservation);
+  }
+
+  /** Who started the payment with this reference (null: no POS client); undefined when there is none. */
+  ownerOf(referenceId: string): string | null | undefined {
+    return this.journal.findByReference(referenceId)?.owner;
   }
 
   /**

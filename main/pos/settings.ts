@@ -13,6 +13,12 @@ export const PosSettings = Type.Object(
         description: 'Ports tried in order until one is free (default 17301, 17302, 17303); POS clients try the same list.',
       }),
     ),
+    share_payments: Type.Optional(
+      Type.Boolean({
+        description:
+          "Let every paired POS client see and act on every payment (status, list, receipts, cancel, confirm, undo, events). Off by default: each POS sees only the payments it started; Pinbridge's window sees all. Turn on only when the POS clients are one system (the same software on several tills).",
+      }),
+    ),
     tls: Type.Optional(
       Type.Object(
         {

@@ -57,6 +57,7 @@ function record(n: number, state: PaymentState, createdAt: string, finished: boo
     createdAt,
     updatedAt: createdAt,
     finishedAt: finished ? createdAt : null,
+    owner: null,
   };
 }
 

@@ -230,6 +230,7 @@ export class Journal {
         createdAt: at,
         updatedAt: at,
         finishedAt: null,
+        owner: payment.owner ?? null,
       };
       this.#statement(INSERT_PAYMENT).run(toRow(record));
       this.#appendEvent(record.id, at, null, record.state, transactionId === null ? 'payment intent' : 'pending transaction picked up');
@@ -567,6 +568,10 @@ export class Journal {
     if (query.terminal !== undefined) {
       conditions.push('terminal = @terminal');
       params.terminal = query.terminal;
+    }
+    if (query.owner !== undefined) {
+      conditions.push('owner = @owner');
+      params.owner = query.owner;
     }
     if (query.states !== undefined) {
       if (query.states.length === 0) conditions.push('0');

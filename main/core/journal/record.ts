@@ -101,6 +101,11 @@ export interface PaymentRecord {
   readonly createdAt: string;
   readonly updatedAt: string;
   readonly finishedAt: string | null;
+  /**
+   * Who started it, as the layer above names its clients (the POS client's id), so each sees and
+   * acts on its own payments only; null for the window, the CLI and remote pending transactions.
+   */
+  readonly owner: string | null;
 }
 
 /** Fields a transition may change (everything else is fixed at the intent). */
@@ -137,6 +142,8 @@ export type NewPayment = Pick<
 > & {
   /** Set for a pending transaction picked up from the API (source "remote"). */
   readonly transactionId?: string | null;
+  /** See PaymentRecord.owner; default null. */
+  readonly owner?: string | null;
 };
 
 export interface ListQuery {
@@ -145,6 +152,8 @@ export interface ListQuery {
   readonly to?: string;
   readonly states?: readonly PaymentState[];
   readonly terminal?: string;
+  /** Only the payments this owner started (PaymentRecord.owner). */
+  readonly owner?: string;
   /** Newest first; default 100, at most 1000. */
   readonly limit?: number;
   readonly offset?: number;

@@ -30,6 +30,7 @@ export interface PaymentRow {
   readonly created_at: string;
   readonly updated_at: string;
   readonly finished_at: string | null;
+  readonly owner: string | null;
 }
 
 export interface EventRow {
@@ -89,6 +90,7 @@ export function toRecord(row: PaymentRow): PaymentRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    owner: row.owner,
   };
 }
 
@@ -119,6 +121,7 @@ export function toRow(record: PaymentRecord): PaymentRow {
     created_at: record.createdAt,
     updated_at: record.updatedAt,
     finished_at: record.finishedAt,
+    owner: record.owner,
   };
 }
 
@@ -145,6 +148,7 @@ export const PAYMENT_COLUMNS: readonly (keyof PaymentRow)[] = [
   'created_at',
   'updated_at',
   'finished_at',
+  'owner',
 ];
 
 export function toEvent(row: EventRow): JournalEvent {

@@ -53,8 +53,17 @@ CREATE TABLE events (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Version 2: who started each payment (`owner`: the POS client's id; NULL for the window, the CLI
+ * and pending transactions picked up from the API), so each POS sees and acts on its own only.
+ */
+const V2 = `
+ALTER TABLE payments ADD COLUMN owner TEXT;
+CREATE INDEX payments_by_owner ON payments (owner, created_at);
+`;
+
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-const MIGRATIONS: readonly string[] = [V1];
+const MIGRATIONS: readonly string[] = [V1, V2];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 

@@ -28,6 +28,11 @@ export interface PosAgent {
   readonly sellerId: string;
   readonly apiHealth: ApiHealthMonitor;
   readonly clients: ClientStore;
+  /**
+   * Every POS client sees and acts on every payment (settings `pos.share_payments`); off by
+   * default: each sees its own (payment-access.ts).
+   */
+  readonly sharePayments?: boolean;
   /** What the window manages beyond the POS API (settings, the API token, diagnostics); absent in tests that need none. */
   readonly operator?: OperatorServices;
 }

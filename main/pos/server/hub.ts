@@ -46,7 +46,7 @@ export class Hub {
     this.#agent = agent;
     this.#log = log;
     const { engine, pinpads, apiHealth, printQueue } = agent;
-    const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#owners.get(event.referenceId));
+    const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
     const onResult = (outcome: PaymentOutcome): void => this.settled(outcome);
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
     const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
@@ -152,7 +152,8 @@ export class Hub {
         this.#storeFailed(error, outcome.reference_id);
       }
       if (owner === undefined) {
-        this.publish('payment.result', outcome, undefined);
+        // Everyone who heard of it already (or nobody owns it): the window, and its owner per the journal.
+        this.publish('payment.result', outcome, this.#agent.engine.ownerOf(outcome.reference_id) ?? null);
         return;
       }
       this.#owners.set(outcome.reference_id, owner);
@@ -194,18 +195,26 @@ export class Hub {
   }
 
   /**
-   * Sends an event to its audience: for owned events, `owner`'s sessions (and the window's; every
-   * authenticated session when nobody here owns it); the window alone for operator events; else
-   * every authenticated session.
+   * Sends an event to its audience: for owned events, `owner`'s sessions and the window (every
+   * session when the store lets its POS clients share payments; the window alone for a payment
+   * no POS client started: `owner` null); the window alone for operator events; else every
+   * authenticated session.
    */
-  publish<E extends EventName>(event: E, payload: EventPayload<E>, owner?: string): void {
+  publish<E extends EventName>(event: E, payload: EventPayload<E>, owner?: string | null): void {
     if (this.sessions.size === 0) return;
     const text = notification(event, payload);
     const audience = EVENTS[event].audience;
+    const shared = this.#agent.sharePayments === true;
     for (const session of this.#authenticated()) {
-      const reached = audience === 'all' || session.operator || (audience === 'owner' && (owner === undefined || session.client?.id === owner));
+      const reached =
+        audience === 'all' || session.operator || (audience === 'owner' && (shared || (typeof owner === 'string' && session.client?.id === owner)));
       if (reached) session.sendRaw(text);
     }
+  }
+
+  /** Who started a payment: this run's record, else the journal's (null: no POS client did). */
+  #ownerOf(referenceId: string): string | null {
+    return this.#owners.get(referenceId) ?? this.#agent.engine.ownerOf(referenceId) ?? null;
   }
 
   /** A POS asked to pair: the window shows the code. */

@@ -182,6 +182,8 @@ export function openSocket(url: string, headers: Record<string, string> = {}, ca
 
 export interface PosRigOptions {
   readonly config?: Partial<EngineConfig>;
+  /** Every POS client sees every payment (settings `pos.share_payments`). */
+  readonly sharePayments?: boolean;
   /** The engine rig's journal folder and options (a small disk of its own). */
   readonly journalDir?: string;
   readonly journalOptions?: JournalOptions;
@@ -243,6 +245,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         sellerId: rig.sandbox.sellerId,
         apiHealth,
         clients,
+        ...(options.sharePayments === undefined ? {} : { sharePayments: options.sharePayments }),
       },
       logger: rig.logger,
       ports: [0],

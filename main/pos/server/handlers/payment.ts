@@ -9,6 +9,8 @@ import { renderText } from '../../../../drivers/printers/layout.js';
 import type { PosAgent } from '../agent.js';
 import type { Handlers } from '../dispatch.js';
 import { outcomeView } from '../views.js';
+import { assertMaySee, maySee, ownerScope } from '../payment-access.js';
+import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
 
 const STATUS_COLUMNS = 48;
@@ -34,10 +36,14 @@ export const paymentHandlers: Handlers<
   'payment.start': async (params, { agent, hub, session }) => {
     // The window (a training sale) owns nothing: its payments' events go to every session.
     const clientId = session.client?.id;
+    // Another client's reference is not joined (nor its existence confirmed beyond the conflict).
+    if (!maySee(agent, session, params.reference_id)) {
+      throw new PosError('REFERENCE_CONFLICT', 'The reference_id was used before by another POS client; use your own references');
+    }
     const known = agent.engine.status(params.reference_id).kind !== 'not_found';
     if (clientId !== undefined) hub.own(params.reference_id, clientId);
     try {
-      const outcome = await agent.engine.start(params);
+      const outcome = await agent.engine.start(params, clientId === undefined ? {} : { owner: clientId });
       hub.deliverResult(outcome, session);
       return outcomeView(outcome);
     } catch (error) {
@@ -47,9 +53,13 @@ export const paymentHandlers: Handlers<
     }
   },
 
-  'payment.cancel': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.cancel(reference_id)),
+  'payment.cancel': async ({ reference_id }, { agent, session }) => {
+    assertMaySee(agent, session, reference_id);
+    return outcomeView(await agent.engine.cancel(reference_id));
+  },
 
   'payment.status': ({ reference_id }, { agent, hub, session }) => {
+    if (!maySee(agent, session, reference_id)) return { status: 'NotFound' as const };
     const answer = agent.engine.status(reference_id);
     // The owner heard the result this way: its next hello does not give it again.
     if (answer.kind === 'processed' && session.client !== undefined) hub.heard(reference_id, session.client.id);
@@ -68,12 +78,20 @@ export const paymentHandlers: Handlers<
     }
   },
 
-  'payment.confirm': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.confirm(reference_id)),
+  'payment.confirm': async ({ reference_id }, { agent, session }) => {
+    assertMaySee(agent, session, reference_id);
+    return outcomeView(await agent.engine.confirm(reference_id));
+  },
 
-  'payment.undo': async ({ reference_id }, { agent }) => outcomeView(await agent.engine.undo(reference_id)),
+  'payment.undo': async ({ reference_id }, { agent, session }) => {
+    assertMaySee(agent, session, reference_id);
+    return outcomeView(await agent.engine.undo(reference_id));
+  },
 
-  'payment.list': ({ from, to, states, terminal, limit, offset }, { agent }) => {
+  'payment.list': ({ from, to, states, terminal, limit, offset }, { agent, session }) => {
+    const owner = ownerScope(agent, session);
     const { items, total } = agent.engine.list({
+      ...(owner === undefined ? {} : { owner }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
       ...(states === undefined ? {} : { states }),
@@ -84,8 +102,9 @@ export const paymentHandlers: Handlers<
     return { items: items.map(outcomeView), total };
   },
 
-  'payment.pending': (_params, { agent }) => {
+  'payment.pending': (_params, { agent, session }) => {
     const { confirmations, undos } = agent.engine.pending();
-    return { confirmations: confirmations.map(outcomeView), undos: undos.map(outcomeView) };
+    const mine = (outcome: { reference_id: string }): boolean => maySee(agent, session, outcome.reference_id);
+    return { confirmations: confirmations.filter(mine).map(outcomeView), undos: undos.filter(mine).map(outcomeView) };
   },
 };

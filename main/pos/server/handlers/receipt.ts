@@ -4,6 +4,7 @@ import { PosError } from '../../protocol/index.js';
 import type { PosAgent } from '../agent.js';
 import type { Handlers } from '../dispatch.js';
 import { printJobView } from '../views.js';
+import { assertMaySee } from '../payment-access.js';
 
 function service(agent: PosAgent): NonNullable<PosAgent['receipts']> {
   if (agent.receipts === undefined) throw new PosError('PRINTING_OFF', 'Receipts are off: the settings have no store data ("receipts": {"merchant": …}).');
@@ -11,7 +12,8 @@ function service(agent: PosAgent): NonNullable<PosAgent['receipts']> {
 }
 
 export const receiptHandlers: Handlers<'receipt.get' | 'receipt.print'> = {
-  'receipt.get': async ({ reference_id, copy, format = 'text', columns = 48, reprint }, { agent }) => {
+  'receipt.get': async ({ reference_id, copy, format = 'text', columns = 48, reprint }, { agent, session }) => {
+    assertMaySee(agent, session, reference_id);
     const receipts = service(agent);
     const receipt = receipts.receipt(reference_id);
     const document = receipts.document(reference_id, copy, reprint === undefined ? {} : { reprint });
@@ -25,7 +27,8 @@ export const receiptHandlers: Handlers<'receipt.get' | 'receipt.print'> = {
     };
   },
 
-  'receipt.print': ({ reference_id, copies, printer }, { agent }) => {
+  'receipt.print': ({ reference_id, copies, printer }, { agent, session }) => {
+    assertMaySee(agent, session, reference_id);
     if (printer !== undefined && !agent.printers.has(printer)) {
       const message = `No printer named "${printer}" is configured (settings: printers).`;
       throw new PosError('INVALID_PARAMS', message, { violations: [{ field: 'printer', message }] });

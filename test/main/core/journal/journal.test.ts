@@ -146,6 +146,27 @@ describe('Journal.open', () => {
     db.close();
   });
 
+  it('brings a version 1 file (before payments had an owner) up to date, its payments owned by no POS client', () => {
+    const path = join(dir, 'journal.db');
+    const first = Journal.open(path);
+    const before = first.createIntent(payment());
+    first.close();
+    // Version 1 had no owner column.
+    const v1 = new Database(path);
+    v1.exec('DROP INDEX payments_by_owner; ALTER TABLE payments DROP COLUMN owner;');
+    v1.pragma('user_version = 1');
+    v1.close();
+
+    const journal = Journal.open(path);
+    opened.push(journal);
+    expect(journal.get(before.id)).toEqual({ ...before, owner: null });
+    const owned = journal.createIntent(payment({ owner: 'client-a' }));
+    expect(journal.list({ owner: 'client-a' }).items.map((record) => record.id)).toEqual([owned.id]);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    db.close();
+  });
+
   it('works in memory with ":memory:"', () => {
     const journal = Journal.open(':memory:');
     const record = journal.createIntent(payment());
