@@ -2,41 +2,123 @@
  * The agent's structured logger (pino). Logs go to stderr so that stdout stays free for the
  * CLI's machine-readable output. Level from PINBRIDGE_LOG_LEVEL (default "info"; the CLI's
  * one-shot commands default to "warn").
+ *
+ * Bounded whatever happens: a line repeated over and over (a PINPAD answering the wrong command,
+ * a port that is not there) is written once a minute with a count of the repeats in between, and
+ * a log file is moved aside to `<file>.1` whenever it passes LOG_ROTATE_BYTES — not only at start.
  */
-import { renameSync, statSync } from 'node:fs';
-import { destination, multistream, pino, type DestinationStream, type Logger } from 'pino';
+import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { destination, multistream, pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-/** A log file past this size is moved to `<file>.1` when the agent starts (one old file is kept). */
+/** A log file past this size is moved to `<file>.1` (one old file is kept): at start and while running. */
 export const LOG_ROTATE_BYTES = 5 * 1024 * 1024;
+/** How long a run of identical lines is folded into one count before the line is written again. */
+export const REPEAT_WINDOW_MS = 60_000;
+/** Fields that differ between otherwise identical lines (timings, attempt numbers). */
+const VOLATILE_FIELDS = new Set(['durationMs', 'attempt', 'retryInMs', 'elapsedMs']);
 
-function rotate(file: string): void {
+/**
+ * A log file written synchronously (a crash loses no line) and moved aside to `<file>.1` once it
+ * passes `maxBytes`. Written by hand: pino-roll builds its stream asynchronously, and the
+ * logger is made synchronously everywhere it is needed.
+ */
+export class RotatingFile implements DestinationStream {
+  readonly #path: string;
+  readonly #maxBytes: number;
+  #fd: number;
+  #size: number;
+
+  constructor(path: string, maxBytes = LOG_ROTATE_BYTES) {
+    this.#path = path;
+    this.#maxBytes = maxBytes;
+    mkdirSync(dirname(path), { recursive: true });
+    rotate(path, maxBytes);
+    this.#fd = openSync(path, 'a', 0o600);
+    this.#size = fstatSync(this.#fd).size;
+  }
+
+  write(line: string): void {
+    const bytes = Buffer.byteLength(line);
+    if (this.#size > 0 && this.#size + bytes > this.#maxBytes) {
+      closeSync(this.#fd);
+      renameSync(this.#path, `${this.#path}.1`);
+      this.#fd = openSync(this.#path, 'a', 0o600);
+      this.#size = 0;
+    }
+    writeSync(this.#fd, line);
+    this.#size += bytes;
+  }
+}
+
+function rotate(file: string, maxBytes = LOG_ROTATE_BYTES): void {
   try {
-    if (statSync(file).size > LOG_ROTATE_BYTES) renameSync(file, `${file}.1`);
+    if (statSync(file).size > maxBytes) renameSync(file, `${file}.1`);
   } catch {
     // No file yet: nothing to rotate.
   }
 }
 
 /** Where the lines go: a file alone, stderr alone, or stderr with a copy in a (rotated) file. */
-function logDestination(options: { file?: string; copyTo?: string }): DestinationStream {
-  if (options.file !== undefined) return destination({ dest: options.file, sync: true, mkdir: true });
+function logDestination(options: { file?: string; copyTo?: string; rotateBytes?: number }): DestinationStream {
+  if (options.file !== undefined) return new RotatingFile(options.file, options.rotateBytes);
   if (options.copyTo === undefined) return destination({ fd: 2, sync: true });
-  rotate(options.copyTo);
   return multistream([
     { level: 'trace', stream: destination({ fd: 2, sync: true }) },
-    { level: 'trace', stream: destination({ dest: options.copyTo, sync: true, mkdir: true }) },
+    { level: 'trace', stream: new RotatingFile(options.copyTo, options.rotateBytes) },
   ]);
+}
+
+/** What makes two log calls the same line: the level, the message and the fields but timings. */
+function lineKey(level: number, args: readonly unknown[], bindings: object): string | undefined {
+  try {
+    return JSON.stringify([level, bindings, args], (key, value: unknown) => (VOLATILE_FIELDS.has(key) ? undefined : value));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Folds runs of the same line: the first is written, the repeats within REPEAT_WINDOW_MS are
+ * counted, and the count is written (at the line's level) before the next different line or the
+ * first repeat after the window.
+ */
+function collapsingRepeats(): NonNullable<LoggerOptions['hooks']> {
+  let last: { key: string; level: number; message: string; since: number } | undefined;
+  let repeats = 0;
+  return {
+    logMethod(args, method, level) {
+      const key = lineKey(level, args, this.bindings());
+      const now = Date.now();
+      if (key !== undefined && last?.key === key && now - last.since < REPEAT_WINDOW_MS) {
+        repeats++;
+        return;
+      }
+      if (repeats > 0 && last !== undefined) {
+        const folded = repeats;
+        repeats = 0;
+        const label = this.levels.labels[last.level] ?? 'info';
+        const previous = last.message;
+        last = undefined;
+        (this[label as 'info'] as (obj: object, msg: string) => void).call(this, { repeated: folded }, `previous line repeated ${folded} more times: ${previous}`);
+      }
+      const message = args.find((arg): arg is string => typeof arg === 'string') ?? '';
+      last = key === undefined ? undefined : { key, level, message, since: now };
+      method.apply(this, args);
+    },
+  };
 }
 
 /**
  * `file`: append to that file instead of stderr (tests keep their logs for the card-data scan).
  * `copyTo`: stderr and also that file (the agent's, for the window's log export and support).
+ * `rotateBytes`: where a log file is moved aside (default LOG_ROTATE_BYTES).
  */
-export function createLogger(options: { level?: string; name?: string; file?: string; copyTo?: string } = {}): Logger {
+export function createLogger(options: { level?: string; name?: string; file?: string; copyTo?: string; rotateBytes?: number } = {}): Logger {
   const requested = options.level ?? process.env.PINBRIDGE_LOG_LEVEL ?? 'info';
   const level = (LEVELS as readonly string[]).includes(requested) ? requested : 'info';
   return pino(
@@ -46,6 +128,7 @@ export function createLogger(options: { level?: string; name?: string; file?: st
       // Defence in depth: the drivers never log card data, but if a field with one of these
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
+      hooks: collapsingRepeats(),
     },
     logDestination(options),
   );

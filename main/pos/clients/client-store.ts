@@ -359,6 +359,8 @@ export class ClientStore {
   readonly #maxCodeAttempts: number;
   readonly #pendingPerOrigin: number;
   readonly #statements = new Map<string, Database.Statement>();
+  /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
+  #afterDelete = false;
 
   private constructor(path: string, db: Database.Database, options: ClientStoreOptions) {
     this.path = path;
@@ -382,6 +384,9 @@ export class ClientStore {
       // revocation must not be lost to a power cut.
       db.pragma('synchronous = FULL');
       db.pragma('foreign_keys = ON');
+      // Deleted rows (old pairing requests with a POS's name and origin, unblocked origins) are
+      // overwritten with zeros, not left readable in the file's free pages.
+      db.pragma('secure_delete = ON');
       migrate(db);
       const store = new ClientStore(path, db, options);
       store.#cleanUp();
@@ -679,6 +684,7 @@ export class ClientStore {
     if (normalized === null) return;
     this.#write(() => {
       this.#statement(`DELETE FROM blocked_origins WHERE origin = ?`).run(normalized);
+      this.#afterDelete = true;
     });
   }
 
@@ -739,9 +745,25 @@ export class ClientStore {
     const now = this.#now();
     this.#write(() => {
       this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(now.toISOString());
-      this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
+      const pairings = this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
       this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString());
+      if (pairings.changes > 0) this.#afterDelete = true;
     });
+  }
+
+  /**
+   * After a delete of what named a POS or a site: the write-ahead log still holds the pages as
+   * they were, so it is copied into the file (where secure_delete zeroed the rows) and truncated.
+   */
+  #forgetDeleted(): void {
+    if (!this.#afterDelete || isMemory(this.path)) return;
+    this.#afterDelete = false;
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A reader holds the log: the next delete (or start) tries again.
+      this.#afterDelete = true;
+    }
   }
 
   /** One compiled statement per SQL text. */
@@ -756,11 +778,15 @@ export class ClientStore {
 
   /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. */
   #write<T>(work: () => T): T {
+    let result: T;
     try {
-      return this.#db.transaction(work).immediate();
+      result = this.#db.transaction(work).immediate();
     } catch (error) {
+      this.#afterDelete = false;
       throw translate(error, this.path);
     }
+    this.#forgetDeleted();
+    return result;
   }
 
   #read<T>(work: () => T): T {

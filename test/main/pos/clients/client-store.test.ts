@@ -684,3 +684,29 @@ describe('the file', () => {
     failure(() => open({}, 'text.db'), 'CORRUPT');
   });
 });
+
+describe('personal data that is deleted', () => {
+  it('is gone from the file and its write-ahead log once an old pairing request is dropped, or an origin unblocked', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    store.requestPairing({ name: 'Caixa da Maria Aparecida', origin: 'https://loja-da-maria.example.com' });
+    store.blockOrigin('https://site-bloqueado.example.org');
+    const bytes = (): string =>
+      readdirSync(dir)
+        .filter((name) => name.startsWith('clients.db'))
+        .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+        .join('');
+    expect(bytes()).toContain('Caixa da Maria Aparecida');
+
+    store.unblockOrigin('https://site-bloqueado.example.org');
+    store.close();
+    // A day later the request is past its retention: the next start deletes it.
+    time.advance(25 * 60 * 60 * 1000);
+    const later = open({ now: time.now });
+    expect(later.pendingPairings()).toEqual([]);
+
+    expect(bytes()).not.toContain('Caixa da Maria Aparecida');
+    expect(bytes()).not.toContain('loja-da-maria');
+    expect(bytes()).not.toContain('site-bloqueado');
+  });
+});

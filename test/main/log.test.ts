@@ -1,0 +1,55 @@
+/**
+ * The log stays bounded whatever a device or the network does (issue 18, item 7): a device
+ * answering the wrong command wrote 26,478 lines (4.6 MB) in a minute before. Runs of the same
+ * line are written once with a count, and a log file is moved aside by size while running.
+ */
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../main/log.js';
+
+const lines = (file: string): Record<string, unknown>[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('the log', () => {
+  it('writes a run of identical lines once, then how many times it repeated, at its level', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-')), 'agent.log');
+    const logger = createLogger({ level: 'info', file });
+    for (let i = 0; i < 10_000; i++) logger.warn({ port: '/dev/ttyACM0', code: 'ENOENT', durationMs: i % 7 }, 'PINPAD not available; retrying');
+    logger.info({ port: '/dev/ttyACM0' }, 'PINPAD ready');
+
+    const written = lines(file);
+    expect(written.map((line) => line.msg)).toEqual([
+      'PINPAD not available; retrying',
+      'previous line repeated 9999 more times: PINPAD not available; retrying',
+      'PINPAD ready',
+    ]);
+    expect(written[1]).toMatchObject({ level: 40, repeated: 9999 });
+  });
+
+  it('keeps lines that differ in what they say, and the same line from two sources', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-')), 'agent.log');
+    const logger = createLogger({ level: 'info', file });
+    logger.warn({ port: 'A' }, 'PINPAD not available; retrying');
+    logger.warn({ port: 'B' }, 'PINPAD not available; retrying');
+    logger.child({ serial: 'PP-1' }).warn('link lost');
+    logger.child({ serial: 'PP-2' }).warn('link lost');
+    expect(lines(file)).toHaveLength(4);
+  });
+
+  it('moves a file aside by size while running, keeping one old file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-')), 'agent.log');
+    const logger = createLogger({ level: 'info', file, rotateBytes: 64 * 1024 });
+    for (let i = 0; i < 5_000; i++) logger.info({ n: i }, 'a different line every time');
+    expect(existsSync(`${file}.1`)).toBe(true);
+    expect(statSync(file).size).toBeLessThanOrEqual(64 * 1024);
+    expect(statSync(`${file}.1`).size).toBeLessThanOrEqual(64 * 1024);
+    // Nothing lost at the seam: the newest line is in the current file.
+    expect(lines(file).at(-1)).toMatchObject({ n: 4_999 });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
