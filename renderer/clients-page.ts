@@ -14,6 +14,7 @@ import { formatCountdown, formatDateTime, t } from './i18n.js';
 type PairingRequest = EventPayload<'pairing.requested'>;
 type ClientRecord = EventPayload<'pos.clients'>['clients'][number];
 type BlockedOrigin = ResultOf<'operator.clients'>['blocked_origins'][number];
+type PairingGuard = ResultOf<'operator.pairingGuard'>;
 
 export class ClientsPage {
   readonly #context: WindowContext;
@@ -21,6 +22,7 @@ export class ClientsPage {
   #clients: ClientRecord[] = [];
   #anonymous = 0;
   #blocked: BlockedOrigin[] = [];
+  #guard: PairingGuard | null = null;
 
   readonly #pairingList = byId('pairings');
   readonly #pairingsEmpty = byId('pairings-empty');
@@ -32,6 +34,9 @@ export class ClientsPage {
   readonly #revokedList = byId('revoked-list');
   readonly #blockedList = byId('blocked-list');
   readonly #blockedEmpty = byId('blocked-empty');
+  readonly #guardBox = byId('pairing-guard');
+  readonly #guardText = byId('pairing-guard-text');
+  readonly #guardOrigins = byId('pairing-guard-origins');
   readonly #message = byId('clients-message');
   readonly #error = byId('clients-error');
 
@@ -48,6 +53,11 @@ export class ClientsPage {
       this.#renderPairings();
       this.#context.changed();
     });
+    client.on('pairing.failed', ({ guard }) => {
+      this.#guard = guard;
+      this.#renderGuard();
+      this.#context.changed();
+    });
     client.on('pos.clients', ({ clients, anonymous_sessions: anonymous }) => {
       this.#clients = clients;
       this.#anonymous = anonymous;
@@ -61,7 +71,12 @@ export class ClientsPage {
   async load(): Promise<void> {
     const { client } = this.#context;
     try {
-      const [{ pairings }, clients] = await Promise.all([client.call('operator.pairings', {}), client.call('operator.clients', {})]);
+      const [{ pairings }, clients, guard] = await Promise.all([
+        client.call('operator.pairings', {}),
+        client.call('operator.clients', {}),
+        client.call('operator.pairingGuard', {}),
+      ]);
+      this.#guard = guard;
       this.#pairings.clear();
       for (const pairing of pairings) this.#pairings.set(pairing.pairing_id, pairing);
       this.#clients = clients.clients;
@@ -87,7 +102,53 @@ export class ClientsPage {
 
   render(): void {
     this.#renderPairings();
+    this.#renderGuard();
     this.#renderClients();
+  }
+
+  /** Wrong pairing codes: how many, from where (each origin blockable in one click), and the lock. */
+  #renderGuard(): void {
+    const guard = this.#guard;
+    this.#guardBox.hidden = guard === null || guard.wrong_codes === 0;
+    if (guard === null || guard.wrong_codes === 0) return;
+    this.#guardBox.dataset.locked = String(guard.locked);
+    this.#guardText.textContent = guard.locked ? t('guard.locked', { n: guard.wrong_codes }) : t('guard.wrong', { n: guard.wrong_codes, budget: guard.budget });
+    const blocked = new Set(this.#blocked.map((entry) => entry.origin));
+    keepFocus(this.#guardOrigins, () =>
+      this.#guardOrigins.replaceChildren(
+        ...guard.origins.map((entry) => {
+          const name = entry.origin ?? t('pairings.program');
+          const item = h('li', { attrs: { 'data-origin': entry.origin ?? '' } }, h('span', {}, t('guard.origin', { origin: name, n: entry.wrong_codes })));
+          if (entry.origin !== null && !blocked.has(entry.origin)) {
+            const origin = entry.origin;
+            item.append(' ', button(t('guard.block'), { variant: 'danger', label: t('guard.blockLabel', { origin }), focusKey: `guard-block:${origin}`, onClick: () => void this.#block(origin) }));
+          }
+          return item;
+        }),
+        ...(guard.locked ? [h('li', {}, button(t('guard.unlock'), { focusKey: 'guard-unlock', onClick: () => void this.#unlockPairing() }))] : []),
+      ),
+    );
+  }
+
+  async #block(origin: string): Promise<void> {
+    this.#clearMessages();
+    try {
+      await this.#context.client.call('operator.blockOrigin', { origin });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    await this.load();
+  }
+
+  async #unlockPairing(): Promise<void> {
+    this.#clearMessages();
+    try {
+      this.#guard = await this.#context.client.call('operator.unlockPairing', {});
+      this.#message.textContent = t('guard.unlocked');
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    this.render();
   }
 
   #renderPairings(): void {

@@ -167,6 +167,10 @@ function closeCodeTable(): string {
     TOKEN_REVOKED:
       'The client was revoked while connected (in the Pinbridge window, or with `pinbridge clients revoke` — then at its next request, ' +
       'which is answered TOKEN_INVALID first). Pair again.',
+    IDLE:
+      'A connection that has not logged in (session.hello, or a pairing) sent nothing for 30 s — 2 minutes while its pairing request waits for the ' +
+      'code. Reconnect when you need the agent; log in right after connecting.',
+    TOO_MANY_CONNECTIONS: 'Too many connections that have not logged in are open (32). Sent right after the upgrade. Retry with backoff.',
     AGENT_STOPPING: 'Pinbridge is stopping. Reconnect with backoff; recover payments with payment.status.',
     MESSAGE_TOO_BIG: `A message over ${MAX_MESSAGE_BYTES} bytes. The WebSocket library closes it by itself: the reason text is empty.`,
   };

@@ -59,18 +59,26 @@ export type ClientStoreErrorCode =
   /** Another process held the write lock longer than the busy timeout. */
   | 'LOCKED'
   /** The file is damaged, not a client store, or from a newer Pinbridge. */
-  | 'CORRUPT';
+  | 'CORRUPT'
+  /**
+   * Too many wrong pairing codes in the last 24 hours, from all origins together: no request is
+   * taken and no code is checked until they age out or the cashier unlocks pairing (`retryAfterMs`).
+   */
+  | 'PAIRING_LOCKED';
 
 export class ClientStoreError extends Error {
   override readonly name = 'ClientStoreError';
   readonly code: ClientStoreErrorCode;
   /** WRONG_CODE and ORIGIN_MISMATCH on completion: the attempts the pairing request still allows. */
   readonly attemptsLeft: number | undefined;
+  /** PAIRING_LOCKED: until the oldest wrong code of the window ages out. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: ClientStoreErrorCode, message: string, options: { attemptsLeft?: number; cause?: unknown } = {}) {
+  constructor(code: ClientStoreErrorCode, message: string, options: { attemptsLeft?: number; retryAfterMs?: number; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.attemptsLeft = options.attemptsLeft;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
 
@@ -79,10 +87,14 @@ export interface ClientStoreOptions {
   readonly now?: () => Date;
   /** How long a pairing code can be typed. Default 120 000 ms. */
   readonly codeTtlMs?: number;
-  /** Wrong codes (and wrong origins) a pairing request survives. Default 5. */
+  /** Wrong codes (and wrong origins) a pairing request survives. Default 3. */
   readonly maxCodeAttempts?: number;
-  /** Unexpired pending requests one origin may have at once (all non-browser clients share one count). Default 3. */
+  /** Unexpired pending requests one web origin may have at once. Default 3. */
   readonly pendingPerOrigin?: number;
+  /** Unexpired pending requests from everyone together (programs without an origin included). Default 10. */
+  readonly maxPending?: number;
+  /** Wrong codes from everyone together in 24 hours before pairing locks. Default 50 (docs/pos-api.md has the arithmetic). */
+  readonly wrongCodeBudget?: number;
   /** Random bytes for codes, ids and tokens. Default `crypto.randomBytes`. */
   readonly random?: RandomSource;
   /** How long a write waits for another process's write lock before LOCKED. Default 5000 ms. */
@@ -113,14 +125,29 @@ export interface PairedClient {
   readonly revokedAt: string | null;
 }
 
+/** The wrong pairing codes of the last 24 hours, against the budget that locks pairing. */
+export interface PairingGuard {
+  readonly wrongCodes: number;
+  readonly budget: number;
+  readonly locked: boolean;
+  /** When the oldest wrong code ages out and pairing unlocks by itself; null unless locked. */
+  readonly unlocksAt: string | null;
+  /** Where the wrong codes came from (null: programs without an origin), most first. */
+  readonly origins: readonly { readonly origin: string | null; readonly wrongCodes: number }[];
+}
+
 export interface BlockedOrigin {
   readonly origin: string;
   readonly blockedAt: string;
 }
 
 export const DEFAULT_CODE_TTL_MS = 120_000;
-export const DEFAULT_MAX_CODE_ATTEMPTS = 5;
+export const DEFAULT_MAX_CODE_ATTEMPTS = 3;
 export const DEFAULT_PENDING_PER_ORIGIN = 3;
+export const DEFAULT_MAX_PENDING = 10;
+export const DEFAULT_WRONG_CODE_BUDGET = 50;
+/** The window the wrong-code budget counts over. */
+export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const NAME_MAX_LENGTH = 64;
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
@@ -224,8 +251,21 @@ CREATE TABLE payment_owners (
 CREATE INDEX payment_owners_by_client ON payment_owners (client_id, started_at);
 `;
 
+/**
+ * Version 3: every wrong pairing code (and completion from another origin), from all origins, so
+ * the daily budget survives a restart and the window can say where the guesses came from.
+ */
+const V3 = `
+CREATE TABLE pairing_failures (
+  at         TEXT NOT NULL,
+  origin     TEXT,
+  pairing_id TEXT NOT NULL
+);
+CREATE INDEX pairing_failures_by_at ON pairing_failures (at);
+`;
+
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-const MIGRATIONS: readonly string[] = [V1, V2];
+const MIGRATIONS: readonly string[] = [V1, V2, V3];
 export const CLIENT_STORE_SCHEMA_VERSION = MIGRATIONS.length;
 
 /** Brings the file up to the current version in one write transaction; refuses a newer file. */
@@ -358,6 +398,8 @@ export class ClientStore {
   readonly #codeTtlMs: number;
   readonly #maxCodeAttempts: number;
   readonly #pendingPerOrigin: number;
+  readonly #maxPending: number;
+  readonly #wrongCodeBudget: number;
   readonly #statements = new Map<string, Database.Statement>();
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
@@ -370,6 +412,8 @@ export class ClientStore {
     this.#codeTtlMs = positiveInteger(options.codeTtlMs, DEFAULT_CODE_TTL_MS, 'codeTtlMs');
     this.#maxCodeAttempts = positiveInteger(options.maxCodeAttempts, DEFAULT_MAX_CODE_ATTEMPTS, 'maxCodeAttempts');
     this.#pendingPerOrigin = positiveInteger(options.pendingPerOrigin, DEFAULT_PENDING_PER_ORIGIN, 'pendingPerOrigin');
+    this.#maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING, 'maxPending');
+    this.#wrongCodeBudget = positiveInteger(options.wrongCodeBudget, DEFAULT_WRONG_CODE_BUDGET, 'wrongCodeBudget');
   }
 
   /** Opens (creating the directories, file and schema) the store at `path`; ':memory:' works. */
@@ -412,10 +456,19 @@ export class ClientStore {
       }
       const now = this.#now();
       const nowIso = now.toISOString();
+      this.#assertUnlocked(now);
+      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM pairings WHERE state = 'pending' AND expires_at > ?`).get(nowIso) as {
+        total: number;
+      };
+      if (total >= this.#maxPending) {
+        throw new ClientStoreError('TOO_MANY_PENDING', `${total} pairing requests are waiting already (at most ${this.#maxPending} at once)`);
+      }
+      // Programs without an origin have nothing to be counted by: only the total above bounds them,
+      // so one program cannot use up a shared count and lock the others out.
       const { pending } = this.#statement(
         `SELECT COUNT(*) AS pending FROM pairings WHERE state = 'pending' AND origin IS ? AND expires_at > ?`,
       ).get(origin, nowIso) as { pending: number };
-      if (pending >= this.#pendingPerOrigin) {
+      if (origin !== null && pending >= this.#pendingPerOrigin) {
         throw new ClientStoreError(
           'TOO_MANY_PENDING',
           `${describeOrigin(origin)} already has ${pending} pairing requests waiting (at most ${this.#pendingPerOrigin})`,
@@ -468,6 +521,9 @@ export class ClientStore {
     }
     const origin = presentedOrigin(input.origin);
     const outcome = this.#write((): Completion => {
+      // Locked: no code is even looked at, so guessing on gains nothing.
+      const locked = this.#lockError(this.#now());
+      if (locked) return { error: locked };
       const row = this.#statement(`SELECT ${PAIRING_COLUMNS} FROM pairings WHERE id = ?`).get(input.pairingId) as PairingRow | undefined;
       if (!row) return { error: new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${input.pairingId}`) };
       const nowIso = this.#now().toISOString();
@@ -483,6 +539,7 @@ export class ClientStore {
           attemptsLeft === 0 ? 'failed' : 'pending',
           row.id,
         );
+        this.#statement(`INSERT INTO pairing_failures (at, origin, pairing_id) VALUES (?, ?, ?)`).run(nowIso, origin, row.id);
         // The origin is checked first so that a caller from another origin learns nothing about the code.
         return origin === row.origin
           ? { error: new ClientStoreError('WRONG_CODE', `wrong code for pairing request ${row.id}`, { attemptsLeft }) }
@@ -526,6 +583,23 @@ export class ClientStore {
     });
     if ('error' in outcome) throw outcome.error;
     return outcome;
+  }
+
+  /**
+   * The wrong codes of the last 24 hours against the budget, and where they came from: what the
+   * window shows, and whether pairing is locked.
+   */
+  pairingGuard(): PairingGuard {
+    return this.#read(() => this.#guard(this.#now()));
+  }
+
+  /** The cashier unlocks pairing (after blocking what guessed): the wrong codes so far stop counting. */
+  unlockPairing(): PairingGuard {
+    return this.#write(() => {
+      this.#statement(`DELETE FROM pairing_failures`).run();
+      this.#afterDelete = true;
+      return this.#guard(this.#now());
+    });
   }
 
   /**
@@ -714,6 +788,39 @@ export class ClientStore {
 
   // --- internals -------------------------------------------------------------------------------
 
+  #guard(now: Date): PairingGuard {
+    const since = new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString();
+    const { count, oldest } = this.#statement(`SELECT COUNT(*) AS count, MIN(at) AS oldest FROM pairing_failures WHERE at > ?`).get(since) as {
+      count: number;
+      oldest: string | null;
+    };
+    const origins = (
+      this.#statement(`SELECT origin, COUNT(*) AS count FROM pairing_failures WHERE at > ? GROUP BY origin ORDER BY count DESC, origin`).all(since) as {
+        origin: string | null;
+        count: number;
+      }[]
+    ).map((row) => ({ origin: row.origin, wrongCodes: row.count }));
+    const locked = count >= this.#wrongCodeBudget;
+    const unlocksAt = locked && oldest !== null ? new Date(Date.parse(oldest) + WRONG_CODE_WINDOW_MS).toISOString() : null;
+    return { wrongCodes: count, budget: this.#wrongCodeBudget, locked, unlocksAt, origins };
+  }
+
+  #lockError(now: Date): ClientStoreError | undefined {
+    const guard = this.#guard(now);
+    if (!guard.locked) return undefined;
+    const retryAfterMs = guard.unlocksAt === null ? WRONG_CODE_WINDOW_MS : Math.max(0, Date.parse(guard.unlocksAt) - now.getTime());
+    return new ClientStoreError(
+      'PAIRING_LOCKED',
+      `pairing is locked: ${guard.wrongCodes} wrong codes in 24 hours (at most ${guard.budget}); the cashier can unlock it in Pinbridge's window`,
+      { retryAfterMs },
+    );
+  }
+
+  #assertUnlocked(now: Date): void {
+    const locked = this.#lockError(now);
+    if (locked) throw locked;
+  }
+
   #blocked(normalized: string): boolean {
     return this.#statement(`SELECT 1 FROM blocked_origins WHERE origin = ?`).get(normalized) !== undefined;
   }
@@ -747,7 +854,8 @@ export class ClientStore {
       this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(now.toISOString());
       const pairings = this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
       this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString());
-      if (pairings.changes > 0) this.#afterDelete = true;
+      const failures = this.#statement(`DELETE FROM pairing_failures WHERE at < ?`).run(new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString());
+      if (pairings.changes > 0 || failures.changes > 0) this.#afterDelete = true;
     });
   }
 

@@ -40,6 +40,11 @@ export const POS_ERRORS = {
       'A parameter holds what looks like card data (data.reason CARD_NUMBER or TRACK; the field in data.violations). The card is read by the PINPAD only: nothing was done, stored or logged.',
     cashier: 'O sistema de vendas enviou o que parece um número de cartão; por segurança, nada foi feito.',
   },
+  PAIRING_LOCKED: {
+    rpc: -32009,
+    message: "Too many wrong pairing codes in 24 hours: pairing is locked until data.retry_after_ms passes or the cashier unlocks it in Pinbridge's window.",
+    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge (Sistemas de vendas).',
+  },
   OPERATOR_ONLY: {
     rpc: -32007,
     message: "Only Pinbridge's own window (session.operator with the agent's key) may call this method.",
@@ -134,6 +139,10 @@ export const CLOSE_CODES = {
   ORIGIN_BLOCKED: 4003,
   /** The client's token was revoked while it was connected. */
   TOKEN_REVOKED: 4004,
+  /** A connection that never logged in stayed silent too long (30 s; a pairing request's 2 minutes while it waits for its code). */
+  IDLE: 4008,
+  /** Too many connections that have not logged in are open already (32): retry later. */
+  TOO_MANY_CONNECTIONS: 4009,
   /** Pinbridge is stopping (1001 is "going away"). */
   AGENT_STOPPING: 1001,
   /** A message over the size limit (ws sends it by itself). */

@@ -10,7 +10,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { ApiHealth, ClientRecordView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
+import { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
 
 export interface EventSpec<P extends TSchema = TSchema> {
   readonly summary: string;
@@ -66,6 +66,20 @@ export const EVENTS = {
         pairing_id: Type.String(),
         state: Type.Union([Type.Literal('completed'), Type.Literal('rejected')]),
         client: Type.Union([ClientRecordView, Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'pairing.failed': event({
+    audience: 'operator',
+    summary: 'A wrong pairing code was sent (or a code from another origin than the one that asked): who, and the 24-hour count that locks pairing.',
+    payload: Type.Object(
+      {
+        pairing_id: Type.String(),
+        name: Type.String({ description: 'The name of the request guessed at.' }),
+        origin: Type.Union([Type.String(), Type.Null()], { description: 'Where the wrong code came from; null for a program.' }),
+        attempts_left: Type.Integer({ minimum: 0, description: 'Before this request dies.' }),
+        guard: PairingGuardView,
       },
       { additionalProperties: false },
     ),

@@ -20,6 +20,7 @@ import { PAYMENT_STATES } from '../../core/states.js';
 import {
   ApiHealth,
   ClientRecordView,
+  PairingGuardView,
   PairingRequestView,
   BankAccount,
   BankAccountListItem,
@@ -194,6 +195,22 @@ export const METHODS = {
     summary: 'The cashier refuses a pairing request: its code stops working.',
     params: Type.Object({ pairing_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
     result: Empty,
+  }),
+  'operator.pairingGuard': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary: 'The wrong pairing codes of the last 24 hours, where they came from, and whether pairing is locked.',
+    params: NoParams,
+    result: PairingGuardView,
+  }),
+  'operator.unlockPairing': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'Unlocks pairing after too many wrong codes (block the origins that guessed first): the wrong codes so far stop counting.',
+    params: NoParams,
+    result: PairingGuardView,
   }),
   'operator.clients': method({
     tag: 'operator',

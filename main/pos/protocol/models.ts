@@ -218,6 +218,24 @@ export const PairingRequestView = Type.Object(
 );
 export type PairingRequestView = Static<typeof PairingRequestView>;
 
+export const PairingGuardView = Type.Object(
+  {
+    wrong_codes: Type.Integer({ minimum: 0, description: 'Wrong pairing codes in the last 24 hours, from everyone together.' }),
+    budget: Type.Integer({ minimum: 1, description: 'How many lock pairing (see "Security model" in docs/pos-api.md).' }),
+    locked: Type.Boolean({ description: 'No pairing request is taken and no code checked until unlocked.' }),
+    unlocks_at: Nullable(IsoTime),
+    origins: Type.Array(
+      Type.Object(
+        { origin: Nullable(Type.String({ description: 'null: programs without an origin.' })), wrong_codes: Type.Integer({ minimum: 1 }) },
+        { additionalProperties: false },
+      ),
+      { description: 'Where the wrong codes came from, most first.' },
+    ),
+  },
+  { additionalProperties: false, title: 'PairingGuard' },
+);
+export type PairingGuardView = Static<typeof PairingGuardView>;
+
 export const ClientRecordView = Type.Object(
   {
     client_id: Type.String(),

@@ -57,6 +57,7 @@ const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
   TOKEN_REVOKED: 'TOKEN_INVALID',
   ORIGIN_MISMATCH: 'TOKEN_INVALID',
   NOT_FOUND: 'NOT_FOUND',
+  PAIRING_LOCKED: 'PAIRING_LOCKED',
 };
 
 /** Null for an unexpected error (a bug): the caller logs it and answers INTERNAL_ERROR. */
@@ -94,6 +95,7 @@ export function toPosError(error: unknown): PosError | null {
     return new PosError(code, message, {
       reason: error.code,
       ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
+      ...(error.retryAfterMs === undefined ? {} : { retry_after_ms: error.retryAfterMs }),
     });
   }
   if (error instanceof DriverError) {

@@ -13,12 +13,12 @@ import type { PaymentOutcome } from '../../core/outcome.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
-import type { PairedClient } from '../clients/client-store.js';
+import type { PairedClient, PairingGuard } from '../clients/client-store.js';
 import type { PosAgent } from './agent.js';
 import type { PairingAnnouncement } from './dispatch.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
-import { apiHealthView, clientRecordView, pairingRequestView, pinpadView, printerView, printJobView, progressView } from './views.js';
+import { apiHealthView, clientRecordView, pairingGuardView, pairingRequestView, pinpadView, printerView, printJobView, progressView } from './views.js';
 
 /** Results given at one hello at most (the newest; the rest at the next one). */
 export const MISSED_MAX = 100;
@@ -221,6 +221,19 @@ export class Hub {
   pairingRequested(pairing: PairingAnnouncement): void {
     this.#pairings.set(pairing.pairingId, pairing);
     this.publish('pairing.requested', pairingRequestView(pairing));
+  }
+
+  /** A wrong code was sent for a pairing request: the window shows who guessed, and the day's count. */
+  pairingFailed(pairingId: string, origin: string | null, attemptsLeft: number, guard: PairingGuard): void {
+    const pairing = this.#pairings.get(pairingId);
+    this.publish('pairing.failed', {
+      pairing_id: pairingId,
+      name: pairing?.name ?? '',
+      origin,
+      attempts_left: attemptsLeft,
+      guard: pairingGuardView(guard),
+    });
+    if (attemptsLeft === 0) this.#pairings.delete(pairingId);
   }
 
   /** A pairing request is over (the POS sent the code, or the cashier refused it). */

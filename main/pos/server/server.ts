@@ -26,7 +26,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PACKAGE_ROOT } from '../../version.js';
 import { normalizeOrigin } from '../clients/client-store.js';
-import { DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
+import { CLOSE_CODES, DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
 import { Dispatcher, type PairingAnnouncement } from './dispatch.js';
 import { agentHandlers } from './handlers/agent.js';
@@ -60,7 +60,14 @@ export interface PosServerOptions {
   readonly announcePairing: (pairing: PairingAnnouncement) => void;
   /** How often idle connections are pinged; one that misses a pong is dropped. Default 30 s. */
   readonly heartbeatMs?: number;
+  /** Connections open at once that have not logged in (paired, hello or the window). Default 32. */
+  readonly maxUnauthenticated?: number;
+  /** How long one of those may stay silent (a pending pairing request: until its code expires). Default 30 s. */
+  readonly unauthenticatedIdleMs?: number;
 }
+
+export const DEFAULT_MAX_UNAUTHENTICATED = 32;
+export const DEFAULT_UNAUTHENTICATED_IDLE_MS = 30_000;
 
 /** The files the agent serves: the demo page and the compiled browser client. */
 /**
@@ -109,8 +116,18 @@ export class PosServer {
   readonly #hub: Hub;
   readonly #app: FastifyInstance;
   readonly #heartbeat: NodeJS.Timeout;
+  readonly #idleSweep: NodeJS.Timeout;
 
-  private constructor(parts: { port: number; secure: boolean; servers: Server[]; wss: WebSocketServer; hub: Hub; app: FastifyInstance; heartbeat: NodeJS.Timeout }) {
+  private constructor(parts: {
+    port: number;
+    secure: boolean;
+    servers: Server[];
+    wss: WebSocketServer;
+    hub: Hub;
+    app: FastifyInstance;
+    heartbeat: NodeJS.Timeout;
+    idleSweep: NodeJS.Timeout;
+  }) {
     this.port = parts.port;
     this.secure = parts.secure;
     this.#servers = parts.servers;
@@ -118,6 +135,7 @@ export class PosServer {
     this.#hub = parts.hub;
     this.#app = parts.app;
     this.#heartbeat = parts.heartbeat;
+    this.#idleSweep = parts.idleSweep;
   }
 
   /** ws://127.0.0.1:PORT/pos (wss:// with TLS). */
@@ -161,6 +179,8 @@ export class PosServer {
   static async start(options: PosServerOptions): Promise<PosServer> {
     const { agent, logger } = options;
     const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+    const maxUnauthenticated = options.maxUnauthenticated ?? DEFAULT_MAX_UNAUTHENTICATED;
+    const idleMs = options.unauthenticatedIdleMs ?? DEFAULT_UNAUTHENTICATED_IDLE_MS;
     const hub = new Hub(agent, rateLimit, logger);
     const allowedHosts = new Set<string>();
     const ownOrigins = new Set<string>();
@@ -207,12 +227,18 @@ export class PosServer {
           }
           origin = normalized;
         }
+        const waiting = [...hub.sessions].filter((other) => other.open && !other.authenticated).length;
+        if (waiting >= maxUnauthenticated) {
+          logger.warn({ origin, waiting }, 'POS connection refused: too many connections have not logged in');
+          return ws.close(CLOSE_CODES.TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
+        }
         const session = new Session(ws, origin, rateLimit);
         hub.sessions.add(session);
         hub.clientsChanged();
         alive.set(ws, true);
         ws.on('pong', () => alive.set(ws, true));
         ws.on('message', (data, isBinary) => {
+          session.lastHeardAt = performance.now();
           const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
           void dispatcher.handle(session, bytes, isBinary);
         });
@@ -275,13 +301,24 @@ export class PosServer {
       }
     }, options.heartbeatMs ?? 30_000);
     heartbeat.unref();
+    // Connections that never log in cannot pile up or linger: silent ones are closed.
+    const idleSweep = setInterval(() => {
+      const now = performance.now();
+      for (const session of hub.sessions) {
+        if (!session.open || session.authenticated) continue;
+        if (session.pairingUntil > Date.now()) continue;
+        if (now - session.lastHeardAt >= idleMs) session.close('IDLE');
+      }
+    }, Math.max(50, Math.min(5_000, Math.floor(idleMs / 3))));
+    idleSweep.unref();
     logger.info({ url: `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${port}${WS_PATH}`, ipv6: servers.length > 1 }, 'POS API listening');
-    return new PosServer({ port, secure: options.tls !== undefined, servers, wss, hub, app, heartbeat });
+    return new PosServer({ port, secure: options.tls !== undefined, servers, wss, hub, app, heartbeat, idleSweep });
   }
 
   /** Tells every session the agent is going away (1001), then stops listening. */
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
+    clearInterval(this.#idleSweep);
     this.#hub.close();
     for (const ws of this.#wss.clients) ws.close(1001, 'AGENT_STOPPING');
     await Promise.all(

@@ -22,6 +22,10 @@ export class Session {
   readonly anonymousBucket: TokenBucket;
   /** Requests answered not yet. */
   inFlight = 0;
+  /** When the POS last sent something (ms, performance.now): a silent unauthenticated session is closed. */
+  lastHeardAt = performance.now();
+  /** A pairing request of this session waits for its code until then (ms since epoch): it may stay silent meanwhile. */
+  pairingUntil = 0;
   readonly #ended = new AbortController();
 
   constructor(socket: WebSocket, origin: string | null, rateLimit: RateLimitOptions) {

@@ -10,8 +10,8 @@ import type { PaymentProgress as CoreProgress } from '../../core/events.js';
 import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
-import type { PairedClient } from '../clients/client-store.js';
-import type { ApiHealth, ClientRecordView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+import type { PairedClient, PairingGuard } from '../clients/client-store.js';
+import type { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
 import type { PairingAnnouncement } from './dispatch.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
@@ -92,6 +92,16 @@ export function clientRecordView(client: PairedClient, connected: number): Clien
     last_seen_at: client.lastSeenAt,
     revoked_at: client.revokedAt,
     connected,
+  };
+}
+
+export function pairingGuardView(guard: PairingGuard): PairingGuardView {
+  return {
+    wrong_codes: guard.wrongCodes,
+    budget: guard.budget,
+    locked: guard.locked,
+    unlocks_at: guard.unlocksAt,
+    origins: guard.origins.map((entry) => ({ origin: entry.origin, wrong_codes: entry.wrongCodes })),
   };
 }
 

@@ -182,6 +182,8 @@ export function openSocket(url: string, headers: Record<string, string> = {}, ca
 
 export interface PosRigOptions {
   readonly config?: Partial<EngineConfig>;
+  /** Limits on connections that have not logged in (the server's defaults otherwise). */
+  readonly unauthenticated?: { readonly max?: number; readonly idleMs?: number };
   /** Every POS client sees every payment (settings `pos.share_payments`). */
   readonly sharePayments?: boolean;
   /** The engine rig's journal folder and options (a small disk of its own). */
@@ -254,6 +256,8 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
       announcePairing: (pairing) => announced.push(pairing),
       operatorKey: OPERATOR_KEY,
+      ...(options.unauthenticated?.max === undefined ? {} : { maxUnauthenticated: options.unauthenticated.max }),
+      ...(options.unauthenticated?.idleMs === undefined ? {} : { unauthenticatedIdleMs: options.unauthenticated.idleMs }),
     });
     return { server, clients };
   };

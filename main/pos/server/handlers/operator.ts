@@ -9,7 +9,7 @@ import { normalizeOrigin } from '../../clients/client-store.js';
 import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
-import { clientRecordView, pairingRequestView, printJobView } from '../views.js';
+import { clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
 
 function sameKey(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -37,6 +37,8 @@ export const operatorHandlers: Handlers<
   | 'session.operator'
   | 'operator.pairings'
   | 'operator.rejectPairing'
+  | 'operator.pairingGuard'
+  | 'operator.unlockPairing'
   | 'operator.clients'
   | 'operator.revokeClient'
   | 'operator.blockOrigin'
@@ -73,6 +75,15 @@ export const operatorHandlers: Handlers<
     log.info({ pairing: pairing_id }, 'pairing rejected by the cashier');
     hub.pairingEnded(pairing_id, 'rejected', null);
     return {};
+  },
+
+  'operator.pairingGuard': (_params, { agent }) => pairingGuardView(agent.clients.pairingGuard()),
+
+  'operator.unlockPairing': (_params, { agent, log }) => {
+    const before = agent.clients.pairingGuard();
+    const after = agent.clients.unlockPairing();
+    log.warn({ wrongCodes: before.wrongCodes, origins: before.origins }, 'pairing unlocked by the cashier');
+    return pairingGuardView(after);
   },
 
   'operator.clients': (_params, { agent, hub }) => ({

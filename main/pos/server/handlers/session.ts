@@ -23,6 +23,8 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
 
   'session.pair': ({ name }, { agent, session, announcePairing, log }) => {
     const { pairing, code } = agent.clients.requestPairing({ name, origin: session.origin });
+    // The POS waits silently for the cashier to read the code out: not idle until it expires.
+    session.pairingUntil = Date.parse(pairing.expiresAt);
     log.info({ pairing: pairing.id, name: pairing.name, origin: pairing.origin, expiresAt: pairing.expiresAt }, 'POS asks to pair');
     announcePairing({ pairingId: pairing.id, name: pairing.name, origin: pairing.origin, code, expiresAt: pairing.expiresAt });
     return { pairing_id: pairing.id, expires_at: pairing.expiresAt, code_length: code.length, message: PAIRING_MESSAGE };
@@ -36,6 +38,15 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
       log.info({ client: client.id, name: client.name, origin: client.origin }, 'POS paired');
       return { client_id: client.id, name: client.name, token };
     } catch (error) {
+      if (error instanceof ClientStoreError && (error.code === 'WRONG_CODE' || error.code === 'ORIGIN_MISMATCH')) {
+        // Every wrong guess is seen: in the log, and by the cashier, who can block where it came from.
+        const guard = agent.clients.pairingGuard();
+        log.warn(
+          { pairing: pairing_id, origin: session.origin, reason: error.code, attemptsLeft: error.attemptsLeft, wrongCodes: guard.wrongCodes, budget: guard.budget },
+          guard.locked ? 'wrong pairing code; pairing is now locked' : 'wrong pairing code',
+        );
+        hub.pairingFailed(pairing_id, session.origin, error.attemptsLeft ?? 0, guard);
+      }
       // Completing from another origin than the one that asked is a failed attempt at this
       // pairing, not a bad token.
       if (error instanceof ClientStoreError && error.code === 'ORIGIN_MISMATCH') {

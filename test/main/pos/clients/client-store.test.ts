@@ -252,7 +252,7 @@ describe('pairing', () => {
   it('counts wrong codes down, then refuses even the right code', () => {
     const store = open();
     const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
-    for (const attemptsLeft of [4, 3, 2, 1, 0]) {
+    for (const attemptsLeft of [2, 1, 0]) {
       const error = failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE');
       expect(error.attemptsLeft).toBe(attemptsLeft);
     }
@@ -349,9 +349,8 @@ describe('pairing', () => {
   it('refuses completion from another origin than the one that asked, counting it as an attempt', () => {
     const store = open();
     const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: OTHER }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(4);
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: null }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(3);
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: 'garbage' }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(2);
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: OTHER }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(2);
+    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: null }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(1);
     // The same origin written differently is the same origin.
     expect(store.completePairing({ pairingId: pairing.id, code, origin: 'HTTPS://pos.example.com:443' }).client.origin).toBe(POS);
   });
@@ -382,18 +381,22 @@ describe('pairing', () => {
     failure(() => store.rejectPairing(done.pairing.id), 'PAIRING_USED');
   });
 
-  it('limits the requests waiting per origin', () => {
+  it('limits the requests waiting per web origin, and from everyone together', () => {
     const time = clock();
     const store = open({ now: time.now });
     const first = store.requestPairing({ name: 'Caixa 1', origin: POS });
     store.requestPairing({ name: 'Caixa 2', origin: 'https://POS.example.com' });
     store.requestPairing({ name: 'Caixa 3', origin: POS });
     failure(() => store.requestPairing({ name: 'Caixa 4', origin: POS }), 'TOO_MANY_PENDING');
-    // Other origins, and non-browser clients, have their own count.
+    // Other origins have their own count; programs without an origin share none (one program
+    // cannot use it up to lock the others out): only the total of 10 bounds them.
     store.requestPairing({ name: 'Outro', origin: OTHER });
-    for (let n = 0; n < 3; n++) store.requestPairing({ name: `PDV ${n}`, origin: null });
-    failure(() => store.requestPairing({ name: 'PDV 4', origin: null }), 'TOO_MANY_PENDING');
-    expect(store.pendingPairings()).toHaveLength(7);
+    for (let n = 0; n < 5; n++) store.requestPairing({ name: `PDV ${n}`, origin: null });
+    expect(store.pendingPairings()).toHaveLength(9);
+    store.requestPairing({ name: 'PDV 5', origin: null });
+    failure(() => store.requestPairing({ name: 'PDV 6', origin: null }), 'TOO_MANY_PENDING');
+    failure(() => store.requestPairing({ name: 'Mais um', origin: 'https://third.example.org' }), 'TOO_MANY_PENDING');
+    expect(store.pendingPairings()).toHaveLength(10);
 
     // An ended request frees its place; so does an expired one.
     store.rejectPairing(first.pairing.id);
@@ -708,5 +711,55 @@ describe('personal data that is deleted', () => {
     expect(bytes()).not.toContain('Caixa da Maria Aparecida');
     expect(bytes()).not.toContain('loja-da-maria');
     expect(bytes()).not.toContain('site-bloqueado');
+  });
+});
+
+describe('the wrong-code budget', () => {
+  /** Sends `n` wrong codes, each on a request of its own (as an attacker with many origins would). */
+  function guess(store: ClientStore, n: number, origin: string | null = OTHER): void {
+    for (let i = 0; i < n; i++) {
+      const { pairing, code } = store.requestPairing({ name: `Guess ${i}`, origin });
+      failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin }), 'WRONG_CODE');
+      store.rejectPairing(pairing.id);
+    }
+  }
+
+  it('locks pairing after 50 wrong codes in 24 hours from everyone together: no request taken, no code checked', () => {
+    const time = clock();
+    const store = open({ now: time.now });
+    const { pairing, code } = store.requestPairing({ name: 'Caixa honesto', origin: POS });
+    guess(store, 25, OTHER);
+    guess(store, 24, 'https://another.example.org');
+    expect(store.pairingGuard()).toMatchObject({ wrongCodes: 49, budget: 50, locked: false, unlocksAt: null });
+    guess(store, 1, null);
+    const guard = store.pairingGuard();
+    expect(guard).toMatchObject({ wrongCodes: 50, locked: true });
+    expect(guard.origins).toEqual([
+      { origin: OTHER, wrongCodes: 25 },
+      { origin: 'https://another.example.org', wrongCodes: 24 },
+      { origin: null, wrongCodes: 1 },
+    ]);
+
+    // Locked: even the right code of a live request is not checked, and no request is taken.
+    const locked = failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_LOCKED');
+    expect(locked.retryAfterMs).toBe(24 * 60 * 60 * 1000);
+    failure(() => store.requestPairing({ name: 'Mais um', origin: POS }), 'PAIRING_LOCKED');
+    // Nor did the refused attempt count against the request.
+    time.advance(60_000);
+    store.unlockPairing();
+    expect(store.pairingGuard()).toMatchObject({ wrongCodes: 0, locked: false, origins: [] });
+    expect(store.completePairing({ pairingId: pairing.id, code, origin: POS }).client.name).toBe('Caixa honesto');
+  });
+
+  it('unlocks by itself once the oldest wrong codes are a day old, across restarts', () => {
+    const time = clock();
+    const store = open({ now: time.now, wrongCodeBudget: 3 });
+    guess(store, 3);
+    store.close();
+    const reopened = open({ now: time.now, wrongCodeBudget: 3 });
+    expect(reopened.pairingGuard().locked).toBe(true);
+    time.advance(24 * 60 * 60 * 1000 + 1);
+    expect(reopened.pairingGuard()).toMatchObject({ wrongCodes: 0, locked: false });
+    expect(reopened.requestPairing({ name: 'Caixa 1', origin: POS }).code).toMatch(/^\d{6}$/);
   });
 });

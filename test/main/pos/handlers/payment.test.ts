@@ -95,10 +95,14 @@ describe('with the auto confirmation policy', () => {
     expect(outcome.problem.cashier_message.length).toBeGreaterThan(0);
   });
 
-  it('lists payments newest first, filtered by state', async () => {
+  it('lists its payments newest first, filtered by state', async () => {
     const cashier = await paired('List');
+    await checked(cashier, 'payment.start', sale('w-list-1'));
+    await checked(cashier, 'payment.start', sale('w-list-2'));
     const all = await checked<{ items: { reference_id: string }[]; total: number }>(cashier, 'payment.list', {});
-    expect(all.total).toBeGreaterThan(0);
+    // Its own sales only (another client's are not listed), newest first.
+    expect(all.items.map((p) => p.reference_id)).toEqual(['w-list-2', 'w-list-1']);
+    expect(all.total).toBe(2);
     const declined = await checked<{ items: { status: string }[] }>(cashier, 'payment.list', { states: ['declined'] });
     expect(declined.items.every((p) => p.status === 'declined')).toBe(true);
     expect((await cashier.failure('payment.list', { states: ['exploded'] })).data.code).toBe('INVALID_PARAMS');

@@ -155,8 +155,8 @@ describe('pairing', () => {
     const code = pos.announced.find((a) => a.pairingId === started.pairing_id)!.code;
     const wrong = code === '000000' ? '111111' : '000000';
     const first = await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
-    expect(first.data).toMatchObject({ code: 'WRONG_CODE', attempts_left: 4 });
-    for (let i = 0; i < 4; i++) await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
+    expect(first.data).toMatchObject({ code: 'WRONG_CODE', attempts_left: 2 });
+    for (let i = 0; i < 2; i++) await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
     const after = await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code });
     expect(after.data).toMatchObject({ code: 'PAIRING_INVALID', reason: 'PAIRING_FAILED' });
     await page.close();
