@@ -31,6 +31,14 @@ export interface LinkTimings {
   readonly eotTimeoutMs: number;
   /** CAN bytes sent before giving up on EOT (S220: 3). */
   readonly maxCancelTries: number;
+  /**
+   * Stray bytes tolerated while one command waits for its ACK and response, beyond which the line
+   * is declared unusable (LINE_NOISE). Not in S220: without it a device or cable that babbles
+   * holds a blocking command until the customer's time is up, and reads as a card timeout.
+   */
+  readonly maxNoiseBytes: number;
+  /** Longest wait for the silence S220 asks before a NAK; a line that never falls silent is LINE_NOISE. */
+  readonly maxPurgeMs: number;
 }
 
 export const DEFAULT_LINK_TIMINGS: LinkTimings = Object.freeze({
@@ -42,6 +50,8 @@ export const DEFAULT_LINK_TIMINGS: LinkTimings = Object.freeze({
   responseTimeoutMs: 10_000,
   eotTimeoutMs: 2000,
   maxCancelTries: 3,
+  maxNoiseBytes: 4096,
+  maxPurgeMs: 5000,
 });
 
 export type LinkErrorCode =
@@ -53,7 +63,9 @@ export type LinkErrorCode =
   | 'CANCEL_UNANSWERED'
   | 'TIMEOUT'
   | 'BUSY'
-  | 'DISCONNECTED';
+  | 'DISCONNECTED'
+  /** The device or the cable sends bytes that are not the protocol, without end. */
+  | 'LINE_NOISE';
 
 export class LinkError extends DriverError {
   declare readonly code: LinkErrorCode;
@@ -162,6 +174,10 @@ interface ExchangeOp {
   step: 'ack' | 'response' | 'purge';
   sends: number;
   failures: number;
+  /** Stray bytes received so far (see LinkTimings.maxNoiseBytes). */
+  noise: number;
+  /** When the current purge began (performance.now()). */
+  purgeSince: number;
   /** Detaches the caller's signal and overall timer. */
   detach: () => void;
 }
@@ -259,6 +275,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         step: 'ack',
         sends: 0,
         failures: 0,
+        noise: 0,
+        purgeSince: 0,
         detach: () => {},
       };
       this.mode = { kind: 'exchange', op };
@@ -408,6 +426,8 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
           this.logger.info({ command: op.label, send: op.sends }, 'command NAKed; resending');
           this.sendCommand(op);
         }
+      } else {
+        this.strayByte(op);
       }
       return;
     }
@@ -416,7 +436,11 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       this.receiveFailure(op, item.reason);
       return;
     }
-    if (item.kind === 'byte') return; // stray control bytes or noise between packets
+    if (item.kind === 'byte') {
+      // Stray control bytes or noise between packets: a few happen, a torrent is a broken line.
+      this.strayByte(op);
+      return;
+    }
     const data = item.data;
     const id = packetId(data);
     this.trace({ direction: 'in', kind: 'packet', command: id, length: data.length });
@@ -439,6 +463,20 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     this.finishExchange(op, data);
   }
 
+  private strayByte(op: ExchangeOp): void {
+    op.noise++;
+    if (op.noise <= this.timings.maxNoiseBytes) return;
+    this.lineNoise(op, `${op.noise} bytes that are not the protocol`);
+  }
+
+  private lineNoise(op: ExchangeOp, what: string): void {
+    this.logger.warn({ command: op.label, noise: op.noise }, 'the PINPAD line carries noise, not the protocol; giving up on the command');
+    this.finishExchange(
+      op,
+      new LinkError('LINE_NOISE', `The PINPAD's line carried ${what} while waiting for ${op.label}: a faulty device or cable.`),
+    );
+  }
+
   /** A bad response packet: purge until silence, then NAK (S220 §2.2.3), or give up. */
   private receiveFailure(op: ExchangeOp, reason: string): void {
     op.failures++;
@@ -453,6 +491,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     }
     this.logger.info({ command: op.label, reason, failures: op.failures }, 'bad response packet; will NAK');
     op.step = 'purge';
+    op.purgeSince = performance.now();
     this.armPurgeSilence(op);
   }
 
@@ -562,6 +601,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
     const mode = this.mode;
     // While purging (bad packet) or settling (after EOT), any byte just proves the line is busy.
     if (mode.kind === 'exchange' && mode.op.step === 'purge') {
+      if (performance.now() - mode.op.purgeSince > this.timings.maxPurgeMs) {
+        this.lineNoise(mode.op, `no silence for ${this.timings.maxPurgeMs} ms after a bad packet`);
+        return;
+      }
       this.armPurgeSilence(mode.op);
       return;
     }

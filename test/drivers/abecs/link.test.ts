@@ -13,6 +13,8 @@ const TIMINGS: LinkTimings = {
   responseTimeoutMs: 300,
   eotTimeoutMs: 100,
   maxCancelTries: 3,
+  maxNoiseBytes: 256,
+  maxPurgeMs: 300,
 };
 const DEVICE_TIMINGS = { interByteTimeoutMs: 100, silenceMs: 30 };
 
@@ -590,5 +592,48 @@ describe('HostLink: one command at a time, and recovery from every failure', () 
     await expect(wire.host.exchange(ascii('GIX000'))).rejects.toMatchObject({ code: 'DISCONNECTED' });
     await expect(wire.host.cancel()).rejects.toMatchObject({ code: 'DISCONNECTED' });
     await expect(wire.host.reset()).rejects.toMatchObject({ code: 'DISCONNECTED' });
+  });
+});
+
+describe('a line that carries noise, not the protocol (a babbling device or a bad cable)', () => {
+  it('gives up on a blocking command with LINE_NOISE once the stray bytes pass the limit, instead of waiting for the customer', async () => {
+    const wire = await openWire();
+    // The device ACKs the command, then sends bytes that are no frame, without end.
+    wire.link.device.on('data', (chunk: Buffer) => {
+      if (chunk.includes(SYN)) void wire.link.device.write(Buffer.of(ACK));
+    });
+    const babble = setInterval(() => void wire.link.device.write(Buffer.alloc(64, 0x41)), 5);
+    cleanups.push(() => clearInterval(babble));
+    const started = performance.now();
+    const error = await wire.host.exchange(ascii('GCX000'), { blocking: true, timeoutMs: 60_000 }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toBeInstanceOf(LinkError);
+    expect(error).toMatchObject({ code: 'LINE_NOISE' });
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it('gives up with LINE_NOISE when a bad packet is followed by no silence at all', async () => {
+    const wire = await openWire();
+    wire.link.device.on('data', (chunk: Buffer) => {
+      if (!chunk.includes(SYN)) return;
+      void wire.link.device.write(Buffer.of(ACK));
+      // A corrupted response (bad CRC), then a stream of SYN-led garbage that never pauses.
+      const bad = encodeFrame(ascii('GCX000'));
+      bad[bad.length - 1] = bad[bad.length - 1]! ^ 0xff;
+      void wire.link.device.write(bad);
+      const babble = setInterval(() => void wire.link.device.write(Buffer.of(0x30, 0x31, 0x32)), 5);
+      cleanups.push(() => clearInterval(babble));
+    });
+    await expect(wire.host.exchange(ascii('GCX000'), { blocking: true, timeoutMs: 60_000 })).rejects.toMatchObject({ code: 'LINE_NOISE' });
+  });
+
+  it('tolerates the few stray bytes a real line has', async () => {
+    const wire = await openWire();
+    const device = echoDevice(wire.link.device);
+    void wire.link.device.write(Buffer.alloc(16, 0x00));
+    expect((await wire.host.exchange(ascii('OPN000'))).toString('latin1')).toBe('OPN000');
+    device.dispose();
   });
 });

@@ -1,5 +1,6 @@
 /**
- * A faulty or hostile PINPAD cannot flood the POS (issue 18, item 7). NTM notifications sent
+ * A faulty or hostile PINPAD cannot flood the POS (issue 18, item 7), nor pass its babble off as
+ * a customer who never presented a card (item 8). NTM notifications sent
  * without end while the card is asked for reach the POS and the window as progress events with
  * identical texts collapsed and at most PINPAD_MESSAGES_PER_SECOND a second per payment — and
  * the newest text always gets through. (A test found 592,700 progress events in 75 s before.)
@@ -44,5 +45,26 @@ describe('a PINPAD flooding notifications', () => {
 
     await rig.engine.cancel(params.reference_id);
     expect(await running).toMatchObject({ status: 'cancelled' });
+  });
+});
+
+describe('a PINPAD that babbles', () => {
+  it('ends the sale as a PINPAD error, not as a card the customer never presented', async () => {
+    rig = await engineRig({ pinpadTimings: { maxNoiseBytes: 1_024 }, timeouts: { cardMs: 30_000 } });
+    const pinpad = await rig.addPinpad('PB-BABBLE-1');
+    const params = saleParams('babble');
+    const running = rig.engine.start(params);
+    await progressed(rig.engine, params.reference_id, 'waiting_card');
+    // The card is asked for (the notification on the display, a card command running).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The device (or its cable) starts sending bytes that are not the protocol, without end.
+    const babble = setInterval(() => void pinpad.link.device.write(Buffer.alloc(128, 0x41)).catch(() => undefined), 5);
+    try {
+      const outcome = await running;
+      expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_ERROR' } });
+      expect(outcome.problem?.code).not.toBe('CARD_TIMEOUT');
+    } finally {
+      clearInterval(babble);
+    }
   });
 });
