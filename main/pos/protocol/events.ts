@@ -46,7 +46,11 @@ export const EVENTS = {
     payload: PinpadView,
   }),
   'printer.status': event({ audience: 'all', summary: 'A receipt printer changed: paper, cover, connection.', payload: PrinterView }),
-  'printer.job': event({ audience: 'all', summary: 'A print job changed state (printed, waiting for the printer, failed).', payload: PrintJobView }),
+  'printer.job': event({
+    audience: 'owner',
+    summary: "A print job changed state (printed, waiting for the printer, failed): a payment's receipts to the client that started the payment.",
+    payload: PrintJobView,
+  }),
   'api.health': event({ audience: 'all', summary: 'The payments API became reachable or unreachable.', payload: ApiHealth }),
   'tapToPay.updated': event({
     audience: 'owner',

@@ -53,7 +53,8 @@ export class Hub {
     const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
     const onTables = (entry: PinpadEntry): void => this.publish('pinpad.tables', pinpadView(entry));
     const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
-    const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job));
+    // A payment's receipts tell its reference: they reach its owner (and the window) only.
+    const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job), this.#jobOwner(job.subject));
     engine.on('progress', onProgress).on('result', onResult);
     pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy).on('tables', onTables);
     apiHealth.on('change', onHealth);
@@ -197,8 +198,8 @@ export class Hub {
   /**
    * Sends an event to its audience: for owned events, `owner`'s sessions and the window (every
    * session when the store lets its POS clients share payments; the window alone for a payment
-   * no POS client started: `owner` null); the window alone for operator events; else every
-   * authenticated session.
+   * no POS client started: `owner` null; every session for what no payment owns: `owner`
+   * undefined); the window alone for operator events; else every authenticated session.
    */
   publish<E extends EventName>(event: E, payload: EventPayload<E>, owner?: string | null): void {
     if (this.sessions.size === 0) return;
@@ -207,9 +208,17 @@ export class Hub {
     const shared = this.#agent.sharePayments === true;
     for (const session of this.#authenticated()) {
       const reached =
-        audience === 'all' || session.operator || (audience === 'owner' && (shared || (typeof owner === 'string' && session.client?.id === owner)));
+        audience === 'all' ||
+        session.operator ||
+        (audience === 'owner' && (owner === undefined || shared || (typeof owner === 'string' && session.client?.id === owner)));
       if (reached) session.sendRaw(text);
     }
+  }
+
+  /** The owner of the payment a print job is for ("payment:<reference_id>:…"); undefined for other jobs (slips, test prints). */
+  #jobOwner(subject: string): string | null | undefined {
+    const match = /^payment:(.+):[a-z_]+:[a-z]+$/.exec(subject);
+    return match === null ? undefined : this.#ownerOf(match[1]!);
   }
 
   /** Who started a payment: this run's record, else the journal's (null: no POS client did). */
