@@ -329,6 +329,29 @@ describe('POS clients', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows each wrong pairing code with where it came from, and blocks that origin in one click', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'clients');
+    const guesser = await pos.connect({ origin: 'https://adivinho.example.net' });
+    const started = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
+    const code = pos.announced.find((a) => a.pairingId === started.pairing_id)!.code;
+    const wrong = code === '000000' ? '000001' : '000000';
+    expect((await guesser.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong })).data.code).toBe('WRONG_CODE');
+
+    const guard = page.locator('#pairing-guard');
+    await guard.waitFor({ state: 'visible', timeout: 10_000 });
+    expect(await guard.innerText()).toMatch(/código\(s\) de pareamento errado\(s\) nas últimas 24 horas[\s\S]*https:\/\/adivinho\.example\.net: 1 código\(s\) errado\(s\)/);
+    await page.screenshot({ path: join(SHOTS, 'clients-wrong-code-1280x800.png') });
+    await guard.getByRole('button', { name: 'Bloquear a origem https://adivinho.example.net' }).click();
+
+    expect((await guesser.closed).code).toBe(4003);
+    await page.locator('#blocked-list li[data-origin="https://adivinho.example.net"]').waitFor();
+    expect(pos.clients.isBlocked('https://adivinho.example.net')).toBe(true);
+    pos.clients.unblockOrigin('https://adivinho.example.net');
+    pos.clients.unlockPairing();
+    expect(errors).toEqual([]);
+  });
+
   it('lists paired clients live and revokes one with the keyboard, after a confirmation; unblocks an origin', async () => {
     const { page, errors } = await openWindow();
     await go(page, 'clients');
