@@ -36,7 +36,9 @@ function originArgument(text: string): string {
 }
 
 export function registerClientsCommand(program: Command, io: CliIo): void {
-  const clients = program.command('clients').description('The POS clients paired with this agent: list them, revoke one, block or unblock a web origin.');
+  const clients = program
+    .command('clients')
+    .description('The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unlock pairing after wrong codes.');
   const common = (command: Command): Command =>
     command.option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)').option('--json', 'one JSON line instead of text');
 
@@ -48,8 +50,15 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
       return;
     }
     withStore(io, options, (store) => {
-      const data = { clients: store.list(), pending: store.pendingPairings(), blocked: store.blockedOrigins() };
+      const guard = store.pairingGuard();
+      const data = { clients: store.list(), pending: store.pendingPairings(), blocked: store.blockedOrigins(), pairingGuard: guard };
       const lines = [
+        ...(guard.wrongCodes === 0
+          ? []
+          : [
+              `${guard.locked ? 'PAIRING LOCKED' : 'warning'}  ${guard.wrongCodes} wrong pairing codes in 24 h (locks at ${guard.budget})${guard.locked ? `; unlocks at ${guard.unlocksAt ?? '?'} or with \`pinbridge clients unlock\`` : ''}`,
+              ...guard.origins.map((entry) => `wrong codes  ${entry.wrongCodes}  from ${entry.origin ?? '(program)'}`),
+            ]),
         ...data.clients.map(
           (c) => `${c.id}  ${c.revokedAt === null ? 'active ' : 'revoked'}  ${c.name}  ${c.origin ?? '(program)'}  last seen ${c.lastSeenAt ?? 'never'}`,
         ),
@@ -75,6 +84,16 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
         store.blockOrigin(normalized);
         emit(io, options.json, { blocked: normalized }, `Blocked ${normalized}. Its paired clients keep their tokens until revoked, but cannot connect.`);
       }),
+  );
+
+  common(
+    clients.command('unlock').description('Unlock pairing after too many wrong codes (block the origins that guessed first: `pinbridge clients list` names them).'),
+  ).action((options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const before = store.pairingGuard();
+      const guard = store.unlockPairing();
+      emit(io, options.json, { pairingGuard: guard }, `Pairing unlocked (${before.wrongCodes} wrong codes forgotten).`);
+    }),
   );
 
   common(clients.command('unblock').argument('<origin>', 'a blocked web origin').description('Allow a blocked web origin again.')).action((origin: string, options: ClientsOptions) =>

@@ -67,4 +67,25 @@ describe('pinbridge clients', () => {
     expect(bad.stderr).toContain('is not an origin');
     expect((await runMain(['clients', 'revoke', 'cli_unknown'], { HOME: home })).code).toBe(2);
   });
+
+  it('names where wrong pairing codes came from, and unlocks pairing after too many', async () => {
+    const { home } = pairedHome();
+    const store = ClientStore.open(clientsPath(home), { wrongCodeBudget: 2 });
+    for (let i = 0; i < 2; i++) {
+      const { pairing, code } = store.requestPairing({ name: `Adivinho ${i}`, origin: 'https://adivinho.example' });
+      expect(() => store.completePairing({ pairingId: pairing.id, code: code === '000000' ? '000001' : '000000', origin: 'https://adivinho.example' })).toThrow();
+    }
+    store.close();
+    // The CLI opens the store with the default budget (50): a warning, not locked.
+    const listed = await runMain(['clients', 'list'], { HOME: home });
+    expect(listed.stdout).toContain('warning  2 wrong pairing codes in 24 h (locks at 50)');
+    expect(listed.stdout).toContain('wrong codes  2  from https://adivinho.example');
+    const json = JSON.parse((await runMain(['clients', 'list', '--json'], { HOME: home })).stdout) as { pairingGuard: { wrongCodes: number } };
+    expect(json.pairingGuard.wrongCodes).toBe(2);
+
+    const unlocked = await runMain(['clients', 'unlock'], { HOME: home });
+    expect(unlocked.code).toBe(0);
+    expect(unlocked.stdout).toContain('Pairing unlocked (2 wrong codes forgotten).');
+    expect((await runMain(['clients', 'list'], { HOME: home })).stdout).not.toContain('wrong pairing codes');
+  });
 });
