@@ -84,6 +84,9 @@ interface Row {
   printed_at: string | null;
 }
 
+/** What a printed or cancelled job keeps of its document: nothing. */
+const BLANK_DOCUMENT = JSON.stringify({ title: '', blocks: [] });
+
 const STATES: ReadonlySet<string> = new Set<PrintJobState>(['queued', 'printing', 'printed', 'failed', 'cancelled']);
 
 function toJob(row: Row): PrintJob {
@@ -136,6 +139,9 @@ export class PrintJournal {
       db.pragma('journal_mode = WAL');
       // A queued job must survive a power cut like the receipt it prints.
       db.pragma('synchronous = FULL');
+      // A printed receipt's document (the customer's CPF on its copy) is blanked once printed:
+      // zeroed in the file too, not left in free pages.
+      db.pragma('secure_delete = ON');
       db.exec(SCHEMA);
       const journal = new PrintJournal(path, db, options.now ?? (() => new Date()));
       journal.#requeueInterrupted();
@@ -237,8 +243,16 @@ export class PrintJournal {
     return this.#update(id, `state = 'printing', attempts = attempts + 1, next_attempt_at = NULL`, {}, ['queued']);
   }
 
+  /**
+   * Printed: its document is no longer needed (a reprint is laid out again from the payment), so
+   * it is blanked — a copy of a receipt (with the customer's CPF) is kept only until it is on paper.
+   */
   markPrinted(id: string): PrintJob {
-    return this.#update(id, `state = 'printed', printed_at = @at, last_error_json = NULL`, {}, ['printing']);
+    const job = this.#update(id, `state = 'printed', printed_at = @at, last_error_json = NULL, document_json = @blank`, { blank: BLANK_DOCUMENT }, [
+      'printing',
+    ]);
+    this.#forgetOldPages();
+    return job;
   }
 
   /** Back to the queue until `nextAttemptAt`, or `failed` (null: no more automatic attempts; reprint on demand). */
@@ -257,7 +271,19 @@ export class PrintJournal {
   }
 
   cancel(id: string): PrintJob {
-    return this.#update(id, `state = 'cancelled', next_attempt_at = NULL`, {}, ['queued', 'failed']);
+    const job = this.#update(id, `state = 'cancelled', next_attempt_at = NULL, document_json = @blank`, { blank: BLANK_DOCUMENT }, ['queued', 'failed']);
+    this.#forgetOldPages();
+    return job;
+  }
+
+  /** The write-ahead log still holds the blanked document's old page: copied into the file and truncated. */
+  #forgetOldPages(): void {
+    if (this.path === ':memory:') return;
+    try {
+      this.#db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // A reader holds the log: the next print does it.
+    }
   }
 
   close(): void {

@@ -3,7 +3,7 @@
  * a time per printer; a printer that refuses (paper out) gets the job again later; a job is never
  * lost — not to a failure, not to a crash mid-print.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,7 +77,8 @@ describe('the print queue', () => {
     expect(printed.printedAt).toEqual(expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/));
     expect(printer.printed).toEqual(['via do cliente']);
     expect(states).toEqual(['queued', 'printing', 'printed']);
-    expect(journal.get(job.id)?.document).toEqual(doc('via do cliente'));
+    // On paper now: the journal keeps the job, not the document (see "what a printed receipt leaves behind").
+    expect(journal.get(job.id)).toMatchObject({ title: 'via do cliente', document: { blocks: [] } });
   });
 
   it('prints one job at a time per printer, in the order they came', async () => {
@@ -153,5 +154,27 @@ describe('the print queue', () => {
     journal.cancel(job.id);
     expect(() => journal.retryNow(job.id)).toThrow(/cancelled/);
     expect(() => journal.retryNow('0'.repeat(32))).toThrow(/no print job/);
+  });
+});
+
+describe('what a printed receipt leaves behind', () => {
+  it('keeps a copy of the document only until it is on paper: printed or cancelled, it is blanked in the file and its log', async () => {
+    const printer = new RecordingPrinter();
+    const { journal, queue } = openQueue(printer);
+    const withCpf = (title: string): PrintDocument => ({ title, blocks: [{ kind: 'text', text: 'CPF/CNPJ 123.456.789-09' }] });
+    const job = queue.submit('default', 'payment:venda-cpf:sale:customer', withCpf('Via do cliente'));
+    await reaches(queue, job.id, 'printed');
+    printer.refusal = 'PAPER_OUT';
+    const waiting = queue.submit('default', 'payment:venda-cpf-2:sale:customer', withCpf('Via do cliente'));
+    await reaches(queue, waiting.id, 'queued');
+    queue.cancel(waiting.id);
+
+    const bytes = (): string =>
+      readdirSync(dir)
+        .filter((name) => name.startsWith('print-jobs.db'))
+        .map((name) => readFileSync(join(dir, name)).toString('latin1'))
+        .join('');
+    expect(bytes()).not.toContain('123.456.789-09');
+    expect(journal.get(job.id)).toMatchObject({ state: 'printed', document: { blocks: [] } });
   });
 });
