@@ -35,6 +35,13 @@ const SALE_STEPS: readonly ProgressStep[] = [
 ];
 /** Steps after which the sale's next journal write needs new space: the sale stops undecided. */
 const STOPPED_AT: ReadonlySet<ProgressStep> = new Set(SALE_STEPS.slice(SALE_STEPS.indexOf('started'), SALE_STEPS.indexOf('removing_card') + 1));
+/** Every step under the auto policy; the steps around the approval under the POS policy too. */
+const CASES: readonly (readonly [ProgressStep, 'auto' | 'pos'])[] = [
+  ...SALE_STEPS.map((step) => [step, 'auto'] as const),
+  ['authorizing', 'pos'],
+  ['removing_card', 'pos'],
+  ['awaiting_confirmation', 'pos'],
+];
 /** How long the disk stays full after the sale stopped: recovery tries (and fails) meanwhile. */
 const FULL_FOR_MS = 2_500;
 /** The promise: every payment ends within a minute of the space coming back. */
@@ -77,11 +84,12 @@ function agrees(status: PaymentOutcome['status'], apiStatus: string | null): boo
   return apiStatus !== 'succeeded';
 }
 
-async function finalWithin(rig: PosRig, referenceId: string, ms: number): Promise<PaymentState> {
+/** The payment's final state — or, under the POS policy, an approval waiting for the POS. */
+async function finalWithin(rig: PosRig, referenceId: string, ms: number, policy: 'auto' | 'pos'): Promise<PaymentState> {
   const deadline = Date.now() + ms;
   for (;;) {
     const state = rig.rig.journal.findByReference(referenceId)?.state;
-    if (state !== undefined && FINAL_STATES.has(state)) return state;
+    if (state !== undefined && (FINAL_STATES.has(state) || (policy === 'pos' && state === 'awaiting_confirmation'))) return state;
     if (Date.now() > deadline) throw new Error(`payment ${referenceId} still ${String(state)} ${ms} ms after the space came back`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -97,12 +105,12 @@ describe('a full disk in the middle of a payment', () => {
     expect(pos.rig.events.filter((e) => e.referenceId === params.reference_id && e.step !== 'pinpad_message').map((e) => e.step)).toEqual(SALE_STEPS);
   });
 
-  it.each(SALE_STEPS)(
-    'filled at %s: the POS never hears "failed" for a charged card, and the payment ends by itself once there is room',
-    async (step) => {
+  it.each(CASES)(
+    'filled at %s (confirmation %s): the POS never hears "failed" for a charged card, and the payment ends by itself once there is room',
+    async (step, policy) => {
       disk = mountSmallDisk(16 * MiB);
       // No reserve: the write after the step fails, as it would once the reserve is used up.
-      pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 0, minFreeBytes: MiB } });
+      pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 0, minFreeBytes: MiB }, config: { confirmation: policy } });
       expect(pos.rig.engine.config.recoveryRetry).toEqual(DEFAULT_ENGINE_CONFIG.recoveryRetry);
       const client = await pos.paired();
       const params = sale();
@@ -135,8 +143,14 @@ describe('a full disk in the middle of a payment', () => {
       await new Promise((resolve) => setTimeout(resolve, FULL_FOR_MS));
       disk.free();
       const freedAt = Date.now();
-      const state = await finalWithin(pos, params.reference_id, MINUTE_MS);
+      let state = await finalWithin(pos, params.reference_id, MINUTE_MS, policy);
       expect(Date.now() - freedAt).toBeLessThan(MINUTE_MS);
+      const decided = state;
+      if (state === 'awaiting_confirmation') {
+        // The POS policy: the approval waits for the POS, which confirms it as usual.
+        expect(await checkedCall(client, 'payment.confirm', { reference_id: params.reference_id })).toMatchObject({ confirmation: 'confirmed' });
+        state = 'confirmed';
+      }
 
       const final = await checkedCall(client, 'payment.status', { reference_id: params.reference_id });
       expect(final.status).toBe('Processed');
@@ -147,7 +161,7 @@ describe('a full disk in the middle of a payment', () => {
       if (answer.status === 'in_progress') {
         // The POS is told without asking: the result it was promised.
         const told = await checkedEvent(client, 'payment.result', (p) => p.reference_id === params.reference_id);
-        expect(told).toMatchObject({ status: outcome.status, state });
+        expect(told).toMatchObject({ status: outcome.status, state: decided });
         if (outcome.status !== 'approved') expect(outcome.problem?.code).toBe('DISK_FULL');
       } else {
         expect(outcome.status).toBe(answer.status);
