@@ -586,7 +586,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         const full = error instanceof JournalError && error.code === 'DISK_FULL';
         this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run stopped; recovery will decide it');
         const current = this.journal.get(record.id) ?? record;
-        this.#stopped.set(record.id, problem(full ? 'DISK_FULL' : 'INTERRUPTED'));
+        if (this.#needsRecovery(current)) this.#stopped.set(record.id, problem(full ? 'DISK_FULL' : 'INTERRUPTED'));
         if (!isDecided(current.state)) {
           await stopDevice(terminal.device);
           this.#emit(current, 'result_pending');

@@ -708,14 +708,6 @@ export class ClientStore {
     });
   }
 
-  /** The client that started a payment, while it has not heard the result. */
-  paymentOwner(referenceId: string): string | undefined {
-    return this.#read(() => {
-      const row = this.#statement(`SELECT client_id FROM payment_owners WHERE reference_id = ?`).get(referenceId) as { client_id: string } | undefined;
-      return row?.client_id;
-    });
-  }
-
   /** The owner heard these results (or the starts were refused): forget them. Only the owner's rows go. */
   releasePayments(clientId: string, referenceIds: readonly string[]): void {
     this.#write(() => {

@@ -141,24 +141,17 @@ export class Hub {
   }
 
   /**
-   * Recovery decided a payment no sale was driving: its owner (this run's, or the client store's
-   * after a restart) gets `payment.result` now, the window too; an owner away gets it at its next hello.
+   * Recovery decided a payment no sale was driving: its owner (as the journal has it, also after a
+   * restart) gets `payment.result` now, the window too; an owner away gets it at its next hello.
    */
   settled(outcome: PaymentOutcome): void {
-    if (!this.#owners.has(outcome.reference_id)) {
-      let owner: string | undefined;
-      try {
-        owner = this.#agent.clients.paymentOwner(outcome.reference_id);
-      } catch (error) {
-        this.#storeFailed(error, outcome.reference_id);
-      }
-      if (owner === undefined) {
-        // Everyone who heard of it already (or nobody owns it): the window, and its owner per the journal.
-        this.publish('payment.result', outcome, this.#agent.engine.ownerOf(outcome.reference_id) ?? null);
-        return;
-      }
-      this.#owners.set(outcome.reference_id, owner);
+    const owner = this.#ownerOf(outcome.reference_id);
+    if (owner === null) {
+      // No POS client started it (the window, a pending transaction): the window hears it.
+      this.publish('payment.result', outcome, null);
+      return;
     }
+    this.#owners.set(outcome.reference_id, owner);
     this.deliverResult(outcome, undefined);
   }
 
