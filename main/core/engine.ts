@@ -353,10 +353,6 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return { ...answer, stalled: stalledOutcome(record) };
   }
 
-  /** Whether the journal's disk has room for a sale (its reserve held, enough free besides). */
-  diskRoom(): ReturnType<Journal['room']> {
-    return this.journal.room();
-  }
 
   /**
    * Cancels: before the card is read (or while the PIN is typed) the PINPAD command is aborted
@@ -575,11 +571,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         await this.#applyPolicy(ended);
         const final = this.journal.get(record.id) ?? ended;
         leftUndo = final.pendingUndo !== null;
+        // A run always ends decided; should one ever not, recovery's timer takes it over.
+        if (this.#needsRecovery(final)) this.#stopped.set(record.id, problem('INTERRUPTED'));
         this.#log.info(
           { payment: record.id, reference: record.referenceId, terminal: record.terminal, state: final.state, problem: final.problem?.code ?? null },
           'payment ended',
         );
-        return outcomeOf(final);
+        return this.#stopped.has(record.id) ? stalledOutcome(final) : outcomeOf(final);
       } catch (error) {
         // A full disk or a bug: the record stays as journaled and recovery, on its own timer,
         // decides it. Until then the POS hears `in_progress`, never `failed`: the card may be charged.
