@@ -43,5 +43,15 @@ describe('the card-data scan of test logs and journals', () => {
       expect(files).toBe(2);
       expect(findings).toEqual([{ file: join('engine-1', 'engine.log'), kind: 'recorded secret', offset: 21, hint: 'DEADBE…' }]);
     });
+
+    it("checks a journal's disk reserve for zeros only, and reports anything else in it", () => {
+      dir = mkdtempSync(join(tmpdir(), 'scan-test-'));
+      writeFileSync(join(dir, 'journal.db.reserve'), Buffer.alloc(1024 * 1024));
+      expect(scanArtifacts(dir).findings).toEqual([]);
+      const dirty = Buffer.alloc(4096);
+      dirty.write('4111111111111111', 100, 'latin1');
+      writeFileSync(join(dir, 'journal.db.reserve'), dirty);
+      expect(scanArtifacts(dir).findings).toEqual([{ file: 'journal.db.reserve', kind: 'data in a disk reserve', offset: 100, hint: 'not all zeros' }]);
+    });
   });
 });
