@@ -6,7 +6,6 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import { WebSocket } from 'ws';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
@@ -141,17 +140,26 @@ export class RpcClient {
   }
 }
 
+/**
+ * Throws (failing the spec) when `value` breaks its schema. Plain, not vitest's `expect`: the
+ * benchmarks drive the agent through this rig too, outside the test runner.
+ */
+function assertSchema(schema: Parameters<typeof schemaViolations>[0], value: unknown, what: string): void {
+  const violations = schemaViolations(schema, value);
+  if (violations.length > 0) throw new Error(`${what} breaks its schema: ${JSON.stringify(violations)}`);
+}
+
 /** Calls a method and checks its answer against the method's result schema. */
 export async function checkedCall<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
   const result = await client.call<ResultOf<M>>(method, params);
-  expect(schemaViolations(METHODS[method].result, result), `${method} result`).toEqual([]);
+  assertSchema(METHODS[method].result, result, `${method} result`);
   return result;
 }
 
 /** Calls a method expected to fail; checks the error data against the protocol's schema. */
 export async function checkedFailure(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData & { message: string }> {
   const error = await client.failure(method, params);
-  expect(schemaViolations(ErrorData, error.data), `${method} error data`).toEqual([]);
+  assertSchema(ErrorData, error.data, `${method} error data`);
   return { ...(error.data as ErrorData), message: error.message };
 }
 
@@ -162,7 +170,7 @@ export async function checkedEvent<E extends EventName>(
   match: (params: Record<string, unknown>) => boolean = () => true,
 ): Promise<Record<string, unknown>> {
   const params = await client.next(name, match);
-  expect(schemaViolations(EVENTS[name].payload, params), `${name} payload`).toEqual([]);
+  assertSchema(EVENTS[name].payload, params, `${name} payload`);
   return params;
 }
 
