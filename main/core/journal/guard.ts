@@ -11,11 +11,11 @@ import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record
 /**
  * Identifiers skipped by the card-number search: a POS reference, a PINPAD serial or the API's
  * transaction number may be long runs of digits by nature, and refusing one would block every
- * sale with it. Hex ids and the
+ * sale with it. Hex ids (the owner's `cli_` + 16 hex digits holds a Luhn-valid run now and then) and the
  * CPF/CNPJ are handled by `checkIdentifiers`, which still searches them when they are not what
  * they claim to be.
  */
-const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId', 'authorization.transactionNumber']);
+const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId', 'authorization.transactionNumber', 'owner']);
 
 const cardData = (field: string, paymentId?: string): JournalError =>
   new JournalError(
@@ -32,9 +32,9 @@ export function refuseCardData(fields: object, note: string | undefined, payment
   const found = findCardNumber(fields, NOT_SEARCHED);
   if (found !== undefined) throw cardData(found, paymentId);
   if (note !== undefined && looksLikeCardNumber(note)) throw cardData('note', paymentId);
-  const record = fields as { transactionId?: unknown; paramsHash?: unknown; customerTaxId?: unknown };
-  // Hex ids are skipped unless they are all digits: a hex id never is, a card number always is.
-  for (const key of ['transactionId', 'paramsHash'] as const) {
+  const record = fields as { transactionId?: unknown; paramsHash?: unknown; customerTaxId?: unknown; owner?: unknown };
+  // Hex ids are skipped unless they are all digits: a hex id (after its prefix) rarely is, a card number always is.
+  for (const key of ['transactionId', 'paramsHash', 'owner'] as const) {
     const value = record[key];
     if (typeof value === 'string' && /^\d+$/.test(value) && looksLikeCardNumber(value)) throw cardData(key, paymentId);
   }

@@ -690,6 +690,13 @@ describe('card data', () => {
     expect(error).toMatchObject({ code: 'CARD_DATA' });
   });
 
+  it("keeps an owner's generated id whose hex digits happen to form a Luhn-valid run, and refuses an owner that is a card number", () => {
+    const journal = open();
+    // `cli_` and 16 random hex digits: now and then all digits, and one time in ten Luhn-valid.
+    expect(journal.createIntent(payment({ owner: 'cli_4539578763621486' })).owner).toBe('cli_4539578763621486');
+    expect(thrown(() => journal.createIntent(payment({ owner: PAN })))).toMatchObject({ code: 'CARD_DATA' });
+  });
+
   it.each<[string, Partial<NewPayment>]>([
     ['a description', { description: `cartao ${PAN}` }],
     ['a notification', { notification: '4111 1111 1111 1111' }],
