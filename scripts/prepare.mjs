@@ -10,10 +10,24 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
+/** TypeScript's compiler, or undefined where dev dependencies were left out (`--omit=dev`). */
+function typescriptCompiler() {
+  try {
+    return require.resolve('typescript/bin/tsc');
+  } catch {
+    return undefined;
+  }
+}
+
 // The agent, the declarations of the POS client (`pinbridge/client`), then the window's scripts.
-for (const project of ['tsconfig.build.json', 'tsconfig.client.json', 'renderer/tsconfig.json']) {
-  const build = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', project], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+const tsc = typescriptCompiler();
+if (tsc === undefined) {
+  console.log('prepare: TypeScript is not installed (dev dependencies omitted); not compiling, dist/ is used as it is.');
+} else {
+  for (const project of ['tsconfig.build.json', 'tsconfig.client.json', 'renderer/tsconfig.json']) {
+    const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
 }
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {

@@ -73,8 +73,8 @@ export function formatTransportAddress(address: TransportAddress): string {
 export interface TransportFactoryOptions {
   readonly serial?: SerialTransportOptions;
   readonly tcp?: Omit<TcpTransportOptions, 'host' | 'port'>;
-  readonly ble?: Partial<Omit<BleTransportOptions, 'peripheralId' | 'noble'>>;
-  /** The noble instance for BLE; loaded with `createNoble()` on first BLE use when absent. */
+  readonly ble?: Partial<Omit<BleTransportOptions, 'peripheralId' | 'noble' | 'ownsNoble'>>;
+  /** A noble instance the caller owns and stops; when absent each BLE transport makes its own. */
   readonly noble?: NobleLike;
   /** Loader used when `noble` is absent (tests inject one). */
   readonly createNoble?: () => NobleLike;
@@ -89,8 +89,10 @@ export function createTransport(address: string | TransportAddress, options: Tra
     case 'tcp':
       return new TcpTransport({ ...options.tcp, host: parsed.host, port: parsed.port });
     case 'ble': {
-      const noble = options.noble ?? (options.createNoble ?? (() => createNoble()))();
-      return new BleTransport({ ...options.ble, noble, peripheralId: parsed.id });
+      if (options.noble) return new BleTransport({ ...options.ble, noble: options.noble, peripheralId: parsed.id });
+      // A noble of its own, stopped when the transport closes or fails to open.
+      const noble = (options.createNoble ?? (() => createNoble()))();
+      return new BleTransport({ ...options.ble, noble, ownsNoble: true, peripheralId: parsed.id });
     }
   }
 }

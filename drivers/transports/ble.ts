@@ -70,10 +70,17 @@ export interface NobleLike {
   removeListener(event: 'discover', listener: (peripheral: NoblePeripheralLike) => void): unknown;
   startScanning(serviceUuids: string[], allowDuplicates: boolean, callback?: ErrorCallback): void;
   stopScanning(callback?: () => void): void;
+  /** Releases the adapter (closes noble's HCI socket, which otherwise keeps the process alive). */
+  stop?(): void;
 }
 
 export interface BleTransportOptions {
   readonly noble: NobleLike;
+  /**
+   * The transport owns `noble` (made for it by createNoble): it is stopped when the transport
+   * closes or fails to open, so a one-shot command exits and a retry starts from a fresh adapter.
+   */
+  readonly ownsNoble?: boolean;
   /** noble peripheral id or Bluetooth address (`aa:bb:cc:dd:ee:ff`, case and separators ignored). */
   readonly peripheralId: string;
   readonly serviceUuid?: string;
@@ -115,16 +122,29 @@ function withTimeout<T>(ms: number, onTimeout: () => Error, body: Promise<T>): P
   return Promise.race([body, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** One sentence per adapter state noble reports, saying what to do about it. */
+export function adapterStateSentence(state: string): string {
+  switch (state) {
+    case 'unsupported':
+      return 'Bluetooth LE is not available: this computer has no Bluetooth LE adapter (adapter state: unsupported).';
+    case 'unauthorized':
+      return (
+        'Bluetooth LE is not available: Pinbridge may not use the adapter (adapter state: unauthorized); on Linux grant it ' +
+        'cap_net_raw or run it as a member of the bluetooth group, on macOS allow Bluetooth for Pinbridge in Privacy settings.'
+      );
+    case 'poweredOff':
+      return 'Bluetooth LE is not available: Bluetooth is turned off (adapter state: poweredOff); turn it on.';
+    default:
+      return `Bluetooth LE is not available (adapter state: ${state}); turn Bluetooth on or check the adapter.`;
+  }
+}
+
 /**
  * Resolves once the adapter is powered on; rejects with BLE_UNAVAILABLE if it reports any final
  * state other than poweredOn, or stays undecided past the timeout.
  */
 export function waitForPoweredOn(noble: NobleLike, timeoutMs: number): Promise<void> {
-  const unavailable = (state: string): TransportError =>
-    new TransportError(
-      'BLE_UNAVAILABLE',
-      `Bluetooth is not available (adapter state: ${state}); turn Bluetooth on or check the adapter.`,
-    );
+  const unavailable = (state: string): TransportError => new TransportError('BLE_UNAVAILABLE', adapterStateSentence(state));
   const state = noble.state;
   if (state === 'poweredOn') return Promise.resolve();
   if (state !== 'unknown' && state !== 'resetting') return Promise.reject(unavailable(state));
@@ -145,6 +165,7 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
   readonly kind = 'ble' as const;
   readonly address: string;
   private readonly noble: NobleLike;
+  private readonly ownsNoble: boolean;
   private readonly peripheralId: string;
   private readonly serviceUuid: string;
   private readonly writeUuid: string;
@@ -172,6 +193,7 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
   constructor(options: BleTransportOptions) {
     super();
     this.noble = options.noble;
+    this.ownsNoble = options.ownsNoble ?? false;
     this.peripheralId = options.peripheralId;
     this.address = `ble:${options.peripheralId}`;
     this.serviceUuid = normalizeBleUuid(options.serviceUuid ?? NORDIC_UART_SERVICE_UUID);
@@ -201,9 +223,14 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
     if (this.peripheral) {
       return Promise.reject(new TransportError('ALREADY_OPEN', `${this.address} is already open.`));
     }
-    this.opening = this.doOpen().finally(() => {
-      this.opening = undefined;
-    });
+    this.opening = this.doOpen()
+      .catch((error: unknown) => {
+        this.releaseNoble();
+        throw error;
+      })
+      .finally(() => {
+        this.opening = undefined;
+      });
     return this.opening;
   }
 
@@ -361,6 +388,7 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
         new Promise<void>((resolve) => peripheral.disconnect(() => resolve())),
       ).catch(() => undefined);
       this.teardown(new TransportError('NOT_OPEN', `${this.address} was closed.`));
+      this.releaseNoble();
       this.emit('close', { expected: true });
     } finally {
       this.closingOnPurpose = false;
@@ -369,7 +397,13 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
 
   private linkLost(error: TransportError): void {
     this.teardown(error);
+    this.releaseNoble();
     this.emit('close', { expected: false, error });
+  }
+
+  /** Stops an owned noble; a closed BLE transport is not reopened (a new one is made). */
+  private releaseNoble(): void {
+    if (this.ownsNoble) this.noble.stop?.();
   }
 
   private teardown(error: Error): void {
@@ -393,6 +427,8 @@ export interface BleDeviceInfo {
 
 export interface ScanBleOptions {
   readonly noble: NobleLike;
+  /** The scan owns `noble` (made for it by createNoble) and stops it when done, failed or not. */
+  readonly ownsNoble?: boolean;
   /** How long to listen for advertisements. Default 5 s. */
   readonly durationMs?: number;
   /** Only devices advertising one of these services; default the Nordic UART Service, `[]` for all. */
@@ -404,6 +440,14 @@ export interface ScanBleOptions {
 /** Lists the BLE devices advertising during `durationMs`, strongest signal first. */
 export async function scanBlePinpads(options: ScanBleOptions): Promise<BleDeviceInfo[]> {
   const { noble } = options;
+  try {
+    return await scan(noble, options);
+  } finally {
+    if (options.ownsNoble === true) noble.stop?.();
+  }
+}
+
+async function scan(noble: NobleLike, options: ScanBleOptions): Promise<BleDeviceInfo[]> {
   const durationMs = options.durationMs ?? 5000;
   const serviceUuids = (options.serviceUuids ?? [NORDIC_UART_SERVICE_UUID]).map(normalizeBleUuid);
   await waitForPoweredOn(noble, options.powerOnTimeoutMs ?? 5000);
@@ -434,17 +478,63 @@ export async function scanBlePinpads(options: ScanBleOptions): Promise<BleDevice
   return [...seen.values()].sort((a, b) => b.rssi - a.rssi);
 }
 
+/** noble's module: a default instance, and `withBindings` for more (@stoprocent/noble). */
+interface NobleModule {
+  withBindings?: (bindingType?: string) => unknown;
+}
+
+/** noble's platform bindings as far as they are silenced here. */
+interface NobleBindingsLike {
+  onStateChange?: (state: string) => void;
+}
+
+/** The console lines noble's HCI bindings print on an unsupported or unauthorized adapter. */
+const NOBLE_CONSOLE_LINE = /^(noble warning:|\s{8,}\S)/;
+
 /**
- * Loads the real noble with its platform bindings, only when BLE is actually used: the native
- * Bluetooth module is optional and missing on many machines (and loading it opens an HCI socket).
+ * noble's HCI bindings print a three-line warning with console.log on every adapter state change to
+ * unsupported/unauthorized, and noble console.warns its `warning` events: on stdout they would break
+ * `--json` output and the agent's ready line. The state itself reaches us as `stateChange` and
+ * becomes one BLE_UNAVAILABLE sentence, so those lines are dropped.
  */
-export function createNoble(load: () => unknown = () => createRequire(import.meta.url)('@abandonware/noble')): NobleLike {
+function silence(noble: NobleLike): void {
+  const emitter = noble as unknown as EventEmitter;
+  emitter.removeAllListeners('warning');
+  emitter.on('warning', () => undefined);
+  const bindings = (noble as unknown as { _bindings?: NobleBindingsLike })._bindings;
+  const onStateChange = bindings?.onStateChange;
+  if (!bindings || typeof onStateChange !== 'function') return;
+  bindings.onStateChange = (state: string): void => {
+    const log = console.log;
+    console.log = (...args: unknown[]): void => {
+      if (typeof args[0] === 'string' && NOBLE_CONSOLE_LINE.test(args[0])) return;
+      log(...args);
+    };
+    try {
+      onStateChange.call(bindings, state);
+    } finally {
+      console.log = log;
+    }
+  };
+}
+
+const loadNobleModule = (): unknown => createRequire(import.meta.url)('@stoprocent/noble');
+
+/**
+ * A new noble instance with this platform's bindings, loaded only when BLE is actually used: the
+ * native Bluetooth module may be missing or unloadable, and starting it opens an HCI socket. Each
+ * call gives a separate instance (the caller stops it when done); a module without `withBindings`
+ * (a test double) is used as the instance itself.
+ */
+export function createNoble(load: () => unknown = loadNobleModule): NobleLike {
   try {
     const loaded = load();
-    const noble = (loaded as { default?: unknown }).default ?? loaded;
-    if (typeof (noble as Partial<NobleLike>).startScanning !== 'function') {
+    const module = ((loaded as { default?: unknown }).default ?? loaded) as NobleModule;
+    const noble = typeof module.withBindings === 'function' ? module.withBindings('default') : module;
+    if (typeof (noble as Partial<NobleLike> | undefined)?.startScanning !== 'function') {
       throw new Error('the module does not export a noble instance');
     }
+    silence(noble as NobleLike);
     return noble as NobleLike;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

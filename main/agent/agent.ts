@@ -216,7 +216,9 @@ function operatorServices(options: AgentOptions): OperatorServices {
     },
     exportLogs: (maxLines) => (options.logFile === undefined ? { file: null, text: '', lines: 0, masked: 0 } : exportLogs(options.logFile, maxLines)),
     scanBle: async (seconds) =>
-      (await scanBlePinpads({ noble: (options.noble ?? (() => createNoble()))(), durationMs: seconds * 1000 })).map((device) => ({
+      (
+        await scanBlePinpads({ noble: (options.noble ?? (() => createNoble()))(), ownsNoble: true, durationMs: seconds * 1000 })
+      ).map((device) => ({
         address: `ble:${device.id}`,
         name: device.name ?? null,
         rssi: device.rssi,

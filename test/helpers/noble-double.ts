@@ -15,7 +15,7 @@ import {
 
 const require = createRequire(import.meta.url);
 /** noble's core, driven by the bindings we hand it (the native ones are not built here). */
-const Noble = require('@abandonware/noble/lib/noble.js') as new (bindings: EventEmitter) => NobleLike;
+const Noble = require('@stoprocent/noble/lib/noble.js') as new (bindings: EventEmitter) => NobleLike;
 
 export const NUS = normalizeBleUuid(NORDIC_UART_SERVICE_UUID);
 export const RX = normalizeBleUuid(NORDIC_UART_WRITE_UUID);
@@ -43,8 +43,13 @@ export class FakeBindings extends EventEmitter {
   readonly connected = new Set<string>();
   subscribed = false;
 
-  init(): void {
+  stopped = false;
+
+  start(): void {
     setImmediate(() => this.emit('stateChange', this.state));
+  }
+  stop(): void {
+    this.stopped = true;
   }
   setScanParameters(): void {}
   startScanning(serviceUuids: string[] = []): void {

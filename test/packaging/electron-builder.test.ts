@@ -292,8 +292,8 @@ describe('electron-builder.yml', () => {
     expect(missing).toEqual([]);
   });
 
-  it('rebuilds native modules for Electron and unpacks every one from the asar archive', () => {
-    expect(config.npmRebuild).toBe(true);
+  it('packs the native modules\' prebuilt N-API binaries as they are (no rebuild) and unpacks every one from the asar archive', () => {
+    expect(config.npmRebuild).toBe(false);
     expect(config.asar).not.toBe(false);
     expect(config.asarUnpack).toContain('**/*.node');
     const natives = nativeModuleDirs(productionPackageDirs());
@@ -301,7 +301,7 @@ describe('electron-builder.yml', () => {
       expect.arrayContaining([
         'node_modules/better-sqlite3',
         'node_modules/@serialport/bindings-cpp',
-        'node_modules/@abandonware/noble',
+        'node_modules/@stoprocent/noble',
       ]),
     );
     expect(modulesNotUnpacked(config.asarUnpack, natives)).toEqual([]);
@@ -414,7 +414,7 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     }
     writeFileSync(join(electron, 'LICENSE'), 'stand-in\n');
     writeFileSync(join(electron, 'LICENSES.chromium.html'), 'stand-in\n');
-    writeFileSync(join(electron, 'version'), '40.10.2\n');
+    writeFileSync(join(electron, 'version'), '45.5.0\n');
 
     build = spawnSync(
       process.execPath,
@@ -462,7 +462,29 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     for (const dir of nativeModuleDirs(productionPackageDirs())) {
       expect(existsSync(join(resources, 'app.asar.unpacked', dir, 'package.json')), dir).toBe(true);
     }
-    expect(existsSync(join(resources, 'app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node'))).toBe(true);
+  });
+
+  it('carries only Linux x64 native binaries, and they load without a rebuild', () => {
+    const unpacked = join(resources, 'app.asar.unpacked');
+    const binaries = readdirSync(unpacked, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.node'));
+    expect(binaries.length).toBeGreaterThanOrEqual(4);
+    expect(binaries.filter((f) => !/prebuilds\/linux-x64[/.]/.test(f))).toEqual([]);
+    expect(binaries).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/prebuilds/linux-x64.node']));
+    // N-API binaries load in any Node (or Electron) of the platform: this process's Node stands in.
+    const probe = spawnSync(
+      process.execPath,
+      [
+        '-e',
+        // noble's own binary holds its macOS and Windows bindings (empty on Linux, where noble
+        // speaks HCI through bluetooth-hci-socket's binary), so it is not loaded here.
+        `for (const binary of ${JSON.stringify(binaries.filter((f) => !f.startsWith('node_modules/@stoprocent/noble/')))}) require('./' + binary);
+         const Database = require('./node_modules/better-sqlite3');
+         console.log(new Database(':memory:').prepare('select sqlite_version() as v').get().v);`,
+      ],
+      { cwd: unpacked, encoding: 'utf8' },
+    );
+    expect(probe.status, probe.stderr).toBe(0);
+    expect(probe.stdout).toMatch(/^3\.\d+\.\d+/);
   });
 
   it('ships the udev rule in resources/udev, where the deb after-install script takes it from', () => {

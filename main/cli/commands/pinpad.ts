@@ -73,6 +73,9 @@ async function withPinpad<T>(
   return result;
 }
 
+/** How long `pinpad list --ble` listens for advertisements when no duration is given. */
+const DEFAULT_BLE_SCAN_SECONDS = 5;
+
 export function registerPinpadCommands(program: Command, io: CliIo): void {
   const pinpad = program
     .command('pinpad')
@@ -82,12 +85,14 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
     .command('list')
     .description('List serial ports (likely PINPADs first, guessed by USB vendor id) and configured network PINPADs.')
     .option('--tcp <host:port...>', 'network PINPADs to list too')
-    .option('--ble <seconds>', 'also scan for BLE PINPADs for this long', parseSeconds)
+    .option('--ble [seconds]', 'also scan for BLE PINPADs for this long (default 5)', parseSeconds)
     .option('--json', 'print JSON')
-    .action(async (options: { tcp?: string[]; ble?: number; json?: boolean }) => {
+    .action(async (options: { tcp?: string[]; ble?: number | true; json?: boolean }) => {
       const serial = await listSerialPinpads();
       const tcp = configuredTcpPinpads(options.tcp ?? []);
-      const ble = options.ble ? await scanBlePinpads({ noble: createNoble(), durationMs: options.ble * 1000 }) : [];
+      const bleSeconds = options.ble === true ? DEFAULT_BLE_SCAN_SECONDS : options.ble;
+      const ble =
+        bleSeconds === undefined ? [] : await scanBlePinpads({ noble: createNoble(), ownsNoble: true, durationMs: bleSeconds * 1000 });
       const rows: ListedPinpad[] = [
         ...serial.map((p) =>
           listed(p.address, 'serial', {

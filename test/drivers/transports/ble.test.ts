@@ -1,8 +1,9 @@
+import type { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { BleTransport, createNoble, scanBlePinpads } from '../../../drivers/transports/ble.js';
+import { BleTransport, createNoble, scanBlePinpads, type NobleLike } from '../../../drivers/transports/ble.js';
 import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
 import { thrown } from '../../helpers/thrown.js';
-import { NUS, PINPAD, setup, type FakePeripheral } from '../../helpers/noble-double.js';
+import { NUS, PINPAD, setup, type FakeBindings, type FakePeripheral } from '../../helpers/noble-double.js';
 
 
 describe('BleTransport', () => {
@@ -104,6 +105,26 @@ describe('BleTransport', () => {
     expect(bindings.connected.size).toBe(0);
   });
 
+  it('stops a noble it owns when it closes or fails to open, and never one it was lent', async () => {
+    const owned = setup();
+    const t = new BleTransport({ noble: owned.noble, ownsNoble: true, peripheralId: PINPAD.id });
+    await t.open();
+    expect(owned.bindings.stopped).toBe(false);
+    await t.close();
+    expect(owned.bindings.stopped).toBe(true);
+
+    const missing = setup([]);
+    const lost = new BleTransport({ noble: missing.noble, ownsNoble: true, peripheralId: PINPAD.id, scanTimeoutMs: 50 });
+    await expect(lost.open()).rejects.toMatchObject({ code: 'BLE_DEVICE_NOT_FOUND' });
+    expect(missing.bindings.stopped).toBe(true);
+
+    const lent = setup();
+    const borrowed = new BleTransport({ noble: lent.noble, peripheralId: PINPAD.id });
+    await borrowed.open();
+    await borrowed.close();
+    expect(lent.bindings.stopped).toBe(false);
+  });
+
   it('rejects with BLE_DEVICE_NOT_FOUND when the peripheral is not seen before the scan timeout', async () => {
     const { noble } = setup([]);
     const t = new BleTransport({ noble, peripheralId: 'aa:bb:cc:dd:ee:ff', scanTimeoutMs: 50 });
@@ -177,5 +198,62 @@ describe('createNoble', () => {
   it('returns the loaded noble instance', () => {
     const { noble } = setup();
     expect(createNoble(() => noble)).toBe(noble);
+  });
+
+  it('makes a new instance per call through the module\'s withBindings', () => {
+    const made: string[] = [];
+    const module = {
+      withBindings: (type: string): NobleLike => {
+        made.push(type);
+        return setup().noble;
+      },
+    };
+    const first = createNoble(() => module);
+    const second = createNoble(() => module);
+    expect(first).not.toBe(second);
+    expect(made).toEqual(['default', 'default']);
+  });
+
+  it('keeps noble\'s adapter warnings off the console and still reports the state', async () => {
+    const { noble, bindings } = setup();
+    // noble's HCI bindings print these on an unsupported adapter, from their onStateChange.
+    const printed: unknown[][] = [];
+    const log = console.log;
+    console.log = (...args: unknown[]): void => void printed.push(args);
+    try {
+      Object.assign(bindings, {
+        start(this: FakeBindings & { onStateChange(state: string): void }): void {
+          setImmediate(() => this.onStateChange('unsupported'));
+        },
+        onStateChange(this: FakeBindings, state: string): void {
+          console.log('noble warning: adapter does not support Bluetooth Low Energy (BLE, Bluetooth Smart).');
+          console.log('               Try to run with environment variable:');
+          console.log('kept: not noble');
+          this.emit('stateChange', state);
+        },
+      });
+      const quiet = createNoble(() => noble);
+      (noble as unknown as EventEmitter).emit('warning', 'a noble warning');
+      await expect(scanBlePinpads({ noble: quiet, durationMs: 10 })).rejects.toThrow(
+        /^Bluetooth LE is not available: this computer has no Bluetooth LE adapter/,
+      );
+      expect(printed).toEqual([['kept: not noble']]);
+    } finally {
+      console.log = log;
+    }
+  });
+
+  it('stops a noble it owns after a scan, failed or not', async () => {
+    const ok = setup();
+    await scanBlePinpads({ noble: ok.noble, ownsNoble: true, durationMs: 10 });
+    expect(ok.bindings.stopped).toBe(true);
+    const off = setup([], 'poweredOff');
+    await expect(scanBlePinpads({ noble: off.noble, ownsNoble: true, durationMs: 10 })).rejects.toMatchObject({
+      code: 'BLE_UNAVAILABLE',
+    });
+    expect(off.bindings.stopped).toBe(true);
+    const shared = setup();
+    await scanBlePinpads({ noble: shared.noble, durationMs: 10 });
+    expect(shared.bindings.stopped).toBe(false);
   });
 });

@@ -133,11 +133,22 @@ describe('pinbridge pinpad list', () => {
     expect(rows).toContainEqual(expect.objectContaining({ port: 'tcp://127.0.0.1:4000', transport: 'tcp' }));
   });
 
+  // This machine has no Bluetooth adapter: noble's native binding loads (its prebuilt binary is in
+  // the npm package) and the adapter reports itself unsupported.
   it('says clearly when Bluetooth LE cannot be used for a scan', async () => {
     const result = await run(['pinpad', 'list', '--ble', '1', '--json']);
-    // This machine has no Bluetooth adapter (nor noble's native binding).
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'BLE_UNAVAILABLE' } });
+  });
+
+  it('prints one line, and exits, when `--ble` finds no usable adapter', async () => {
+    const result = await run(['pinpad', 'list', '--ble']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^pinbridge: Bluetooth LE is not available/);
+    expect(result.stderr).not.toMatch(/noble warning|at .*\.js:\d+/);
   });
 });
 
