@@ -1,6 +1,8 @@
 /**
  * The desktop app's entry point (package.json "main"): hands the real Electron module to the
  * shell. Everything else is plain Node (main/agent), the same agent `pinbridge start` runs.
+ * Started with a subcommand (`pinbridge doctor`), the app is the `pinbridge` command instead
+ * (cli-dispatch.ts).
  */
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,30 +10,42 @@ import { fileURLToPath } from 'node:url';
 import electron from 'electron';
 import { logFilePath } from '../agent/paths.js';
 import { createLogger } from '../log.js';
+import { cliInvocation, runCliInApp } from './cli-dispatch.js';
 import type { ShellElectron } from './electron-api.js';
 import { Shell } from './shell.js';
 
-// A long-running, mostly idle agent: smaller young-generation semi-spaces keep its memory some
-// 20 MB lower (as scripts/start.mjs does headless). Must be set before the app is ready.
-electron.app.commandLine.appendSwitch('js-flags', '--max-semi-space-size=4');
+const argv = process.argv.slice(electron.app.isPackaged ? 1 : 2);
+const cliArgs = cliInvocation(argv);
+if (cliArgs === undefined) {
+  startDesktopApp();
+} else {
+  // The CLI is loaded only for a command: the desktop app does not pay for it.
+  void runCliInApp(electron.app, cliArgs, async (args) => (await import('../cli/main.js')).main(args));
+}
 
-// The real module must have everything the shell uses (a compile-time check).
-const api: ShellElectron = electron;
-const logFile = logFilePath(homedir());
-const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
+function startDesktopApp(): void {
+  // A long-running, mostly idle agent: smaller young-generation semi-spaces keep its memory some
+  // 20 MB lower (as scripts/start.mjs does headless). Must be set before the app is ready.
+  electron.app.commandLine.appendSwitch('js-flags', '--max-semi-space-size=4');
 
-Shell.run(api, {
-  argv: process.argv.slice(electron.app.isPackaged ? 1 : 2),
-  env: process.env,
-  home: homedir(),
-  platform: process.platform,
-  preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
-  logger,
-  logFile,
-  relaunchArgs: process.argv.slice(1),
-  ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
-}).catch((error: unknown) => {
-  logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
-  electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));
-  electron.app.exit(1);
-});
+  // The real module must have everything the shell uses (a compile-time check).
+  const api: ShellElectron = electron;
+  const logFile = logFilePath(homedir());
+  const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
+
+  Shell.run(api, {
+    argv,
+    env: process.env,
+    home: homedir(),
+    platform: process.platform,
+    preload: join(dirname(fileURLToPath(import.meta.url)), 'preload.cjs'),
+    logger,
+    logFile,
+    relaunchArgs: process.argv.slice(1),
+    ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
+  }).catch((error: unknown) => {
+    logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
+    electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));
+    electron.app.exit(1);
+  });
+}
