@@ -11,11 +11,13 @@ import { dirname } from 'node:path';
 /** What the desktop app's safeStorage offers (Electron's `safeStorage` has this shape). */
 export interface SafeStorageLike {
   isEncryptionAvailable(): boolean;
+  /** Linux only: the keyring behind it; `basic_text` is Chromium's fixed, public fallback key. */
+  getSelectedStorageBackend?(): string;
   encryptString(plainText: string): Buffer;
   decryptString(encrypted: Buffer): string;
 }
 
-export type TokenStoreErrorCode = 'ENCRYPTION_UNAVAILABLE' | 'UNREADABLE' | 'TOO_OPEN';
+export type TokenStoreErrorCode = 'ENCRYPTION_UNAVAILABLE' | 'WEAK_ENCRYPTION' | 'UNREADABLE' | 'TOO_OPEN';
 
 export class TokenStoreError extends Error {
   constructor(
@@ -61,6 +63,15 @@ function writePrivate(path: string, data: Buffer | string): void {
   chmodSync(path, 0o600);
 }
 
+/** safeStorage's Linux keyring backend; undefined elsewhere (Electron offers it on Linux only). */
+function storageBackend(safeStorage: SafeStorageLike): string | undefined {
+  try {
+    return safeStorage.getSelectedStorageBackend?.();
+  } catch {
+    return undefined;
+  }
+}
+
 /** The desktop app's store: the secret encrypted by the OS-bound key of safeStorage. */
 export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string, secret: SecretKind = API_TOKEN): TokenStore {
   const available = (): void => {
@@ -68,6 +79,15 @@ export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string, 
       throw new TokenStoreError(
         'ENCRYPTION_UNAVAILABLE',
         `This system offers no key to encrypt the ${secret.name} (on Linux: a keyring such as gnome-keyring or kwallet); run headless with ${secret.envVar} instead.`,
+      );
+    }
+    // On a Linux desktop without a keyring, safeStorage says it is available and encrypts with a
+    // key written in Chromium's source: as good as plain text, so the secret is not kept that way.
+    if (storageBackend(safeStorage) === 'basic_text') {
+      throw new TokenStoreError(
+        'WEAK_ENCRYPTION',
+        `This desktop has no keyring, so the ${secret.name} would be encrypted with a fixed, public key (safeStorage backend basic_text); ` +
+          `install and unlock one (gnome-keyring: apt-get install gnome-keyring, or KWallet on KDE) and log in again, or run headless with ${secret.envVar}.`,
       );
     }
   };

@@ -65,6 +65,8 @@ export interface ShellElectron {
   readonly session: { readonly defaultSession: ShellSession };
   readonly safeStorage: {
     isEncryptionAvailable(): boolean;
+    /** Linux only (Electron throws elsewhere; the shell asks only on Linux). */
+    getSelectedStorageBackend?(): string;
     encryptString(plainText: string): Buffer;
     decryptString(encrypted: Buffer): string;
   };

@@ -7,6 +7,7 @@
  * `electron-builder --linux dir` run with a stand-in for the Electron runtime, which exercises
  * the file selection, asar packing and unpacking, and extra resources exactly as a release does.
  */
+import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -29,6 +30,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { PINPAD_USB_IDS } from '../../drivers/transports/usb-ids.js';
 import { renderUdevRules } from '../../scripts/udev-rules.js';
+
+/** The sentinel that marks Electron's fuse wire in its binary (@electron/fuses). */
+const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+/**
+ * The fuses as Electron ships them, one ASCII digit each in FuseV1Options order: RunAsNode on,
+ * cookie encryption off, NODE_OPTIONS on, --inspect on, asar integrity off, only-from-asar off, V8
+ * snapshot off, file protocol privileges on.
+ */
+const SHIPPED_FUSES = '10110001';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CONFIG_FILE = join(ROOT, 'electron-builder.yml');
@@ -284,6 +294,20 @@ describe('electron-builder.yml', () => {
     expect(english).toMatch(/"NSBluetoothAlwaysUsageDescription" = "[^"]*Bluetooth[^"]*";/);
   });
 
+  it('says why it uses the local network, without which macOS 15+ drops its network PINPADs and printers', () => {
+    expect(config.mac.extendInfo.NSLocalNetworkUsageDescription).toMatch(/rede local.*PINPAD.*impressoras/);
+    const english = readFileSync(join(ROOT, 'build/mac/en.lproj/InfoPlist.strings'), 'utf8');
+    expect(english).toMatch(/"NSLocalNetworkUsageDescription" = "[^"]*local network[^"]*";/);
+  });
+
+  it('has what a deb and the Windows installer need from package.json: a homepage and an author with an e-mail', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { homepage?: string; author?: { name?: string; email?: string } };
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.author?.name).toBeTruthy();
+    expect(pkg.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/);
+    expect(config.linux.maintainer).toContain(pkg.author?.email ?? 'missing');
+  });
+
   it('refers only to files that exist', () => {
     const paths = referencedPaths(loadRawConfig());
     // icons (3), deb scripts (2), entitlements (2), extra resources (2) at least.
@@ -412,6 +436,9 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
       writeFileSync(join(electron, file), '#!/bin/sh\nexit 0\n');
       chmodSync(join(electron, file), 0o755);
     }
+    // Electron's fuse wire as the real binary carries it (the sentinel, wire version 1, 8 fuses in
+    // their shipped states), so electron-builder flips the fuses here as in a real build.
+    writeFileSync(join(electron, 'electron'), `#!/bin/sh\nexit 0\n# ${SENTINEL}\x01\x08${SHIPPED_FUSES}\n`, 'latin1');
     writeFileSync(join(electron, 'LICENSE'), 'stand-in\n');
     writeFileSync(join(electron, 'LICENSES.chromium.html'), 'stand-in\n');
     writeFileSync(join(electron, 'version'), '45.5.0\n');
@@ -485,6 +512,18 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     );
     expect(probe.status, probe.stderr).toBe(0);
     expect(probe.stdout).toMatch(/^3\.\d+\.\d+/);
+  });
+
+  it('flips Electron\'s fuses in the packed binary: no RunAsNode, NODE_OPTIONS or --inspect; cookies encrypted; the app only from a checked app.asar', async () => {
+    const wire = await getCurrentFuseWire(join(dirname(resources), config.linux.executableName));
+    const state = (fuse: FuseV1Options): string => String.fromCharCode(Number(wire[fuse]));
+    expect(state(FuseV1Options.RunAsNode)).toBe('0');
+    expect(state(FuseV1Options.EnableNodeOptionsEnvironmentVariable)).toBe('0');
+    expect(state(FuseV1Options.EnableNodeCliInspectArguments)).toBe('0');
+    expect(state(FuseV1Options.GrantFileProtocolExtraPrivileges)).toBe('0');
+    expect(state(FuseV1Options.EnableCookieEncryption)).toBe('1');
+    expect(state(FuseV1Options.EnableEmbeddedAsarIntegrityValidation)).toBe('1');
+    expect(state(FuseV1Options.OnlyLoadAppFromAsar)).toBe('1');
   });
 
   it('ships the udev rule in resources/udev, where the deb after-install script takes it from', () => {

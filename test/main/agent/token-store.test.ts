@@ -35,6 +35,19 @@ describe('the desktop token store', () => {
     expect(error).toMatchObject({ code: 'ENCRYPTION_UNAVAILABLE' });
     expect((error as Error).message).toContain('PINBRIDGE_API_TOKEN');
   });
+
+  it('refuses the fixed fallback key of a Linux desktop without a keyring, saying what to install', () => {
+    const double = electronDouble();
+    double.keyring.backend = 'basic_text';
+    const path = file('api-token.enc');
+    const error = thrown(() => encryptedTokenStore(double.electron.safeStorage, path).write('zpk'));
+    expect(error).toMatchObject({ code: 'WEAK_ENCRYPTION' });
+    expect((error as Error).message).toMatch(/gnome-keyring.*KWallet.*PINBRIDGE_API_TOKEN/);
+    expect(() => readFileSync(path)).toThrow(/ENOENT/);
+    double.keyring.backend = 'kwallet6';
+    encryptedTokenStore(double.electron.safeStorage, path).write('zpk');
+    expect(readFileSync(path).toString('utf8')).not.toContain('zpk');
+  });
 });
 
 describe('the headless token store', () => {

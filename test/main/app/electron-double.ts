@@ -116,7 +116,7 @@ export interface ElectronDouble {
   readonly app: EventEmitter & { lock: boolean; quitCalls: number; exitCodes: number[]; relaunches: ({ args?: string[] } | undefined)[]; loginItem: { openAtLogin: boolean; args?: string[] } };
   readonly handlers: Map<string, (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown>;
   readonly permissions: { request?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void; check?: (contents: unknown, permission: string) => boolean };
-  readonly keyring: { available: boolean };
+  readonly keyring: { available: boolean; backend: string };
   /** Fires before-quit: whether the app may quit now. */
   beforeQuit(): boolean;
 }
@@ -133,7 +133,7 @@ export function electronDouble(): ElectronDouble {
   });
   const handlers = new Map<string, (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown>();
   const permissions: ElectronDouble['permissions'] = {};
-  const keyring = { available: true };
+  const keyring = { available: true, backend: 'gnome_libsecret' };
   // "Encryption": reversible and visibly not the plain text.
   const seal = (text: string): Buffer => Buffer.from(Buffer.from(text, 'utf8').map((byte) => byte ^ 0x5a));
   const electron: ShellElectron = {
@@ -169,6 +169,7 @@ export function electronDouble(): ElectronDouble {
     },
     safeStorage: {
       isEncryptionAvailable: () => keyring.available,
+      getSelectedStorageBackend: () => keyring.backend,
       encryptString: (text) => seal(text),
       decryptString: (sealed) => Buffer.from(sealed.map((byte) => byte ^ 0x5a)).toString('utf8'),
     },
