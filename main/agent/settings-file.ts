@@ -7,7 +7,7 @@
  *   main/app/token-store.ts); `training`: training mode even with an API; `pinpad`: its address;
  * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
- *   (main/metrics/settings.ts).
+ *   (main/metrics/settings.ts), `updates` (update-settings.ts).
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
  * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
@@ -18,6 +18,7 @@ import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-ta
 import { schemaViolations } from '../contract/index.js';
 import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
 import { MetricsSettings } from '../metrics/settings.js';
+import { UpdateSettings } from './update-settings.js';
 import { PosSettings } from '../pos/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
@@ -198,6 +199,7 @@ export const SettingsFile = Type.Object(
     printers: Type.Optional(PrintersSettings),
     pos: Type.Optional(PosSettings),
     metrics: Type.Optional(MetricsSettings),
+    updates: Type.Optional(UpdateSettings),
   },
   { additionalProperties: false, title: 'Pinbridge settings', description: 'The agent settings file (~/.pinbridge/settings.json).' },
 );
@@ -218,6 +220,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly pos: PosSettings;
   /** The Prometheus endpoint (off unless enabled). */
   readonly metrics: MetricsSettings;
+  /** Updates of the desktop app (off unless enabled). */
+  readonly updates: UpdateSettings;
 }
 
 type Violation = { field: string; message: string };
@@ -236,13 +240,17 @@ function section<T>(name: string, value: unknown, schema: Parameters<typeof sche
 export function parseSettings(json: unknown, path: string | null): AgentSettings {
   const label = path ?? '(settings)';
   if (!isObject(json)) throw new SettingsError([{ field: '(file)', message: 'must be a JSON object' }], label);
-  const { receipts, printers, pos, metrics, api, pinpad, training, ...payment } = json;
+  const { receipts, printers, pos, metrics, updates, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
   if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
   const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
+  const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
+  if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
+    violations.push({ field: 'updates.feed_url', message: 'is required when updates are enabled' });
+  }
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
   const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;
   if (training !== undefined && typeof training !== 'boolean') violations.push({ field: 'training', message: 'must be true or false' });
@@ -266,6 +274,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     printers: printerSettings,
     pos: posSettings,
     metrics: metricsSettings,
+    updates: updateSettings,
   };
 }
 

@@ -22,6 +22,7 @@ import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
 import { CERTIFICATE_PASSPHRASE, encryptedTokenStore, TokenStoreError } from '../agent/token-store.js';
 import { ClientCertificateError } from '../api/client-certificate.js';
 import { ElectronSystemPrinter } from './system-printer.js';
+import { startUpdateChecks, type UpdateChecker, type UpdaterLike } from './updates.js';
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
 
@@ -47,6 +48,8 @@ export interface ShellOptions {
   readonly exec?: string;
   /** The app's command-line words after the executable (process.argv.slice(1)), for a relaunch. */
   readonly relaunchArgs?: readonly string[];
+  /** electron-updater's autoUpdater, loaded only when the settings turn updates on. */
+  readonly updater?: () => Promise<UpdaterLike>;
 }
 
 /** What the shell was started with: the same words as `pinbridge start`, for a desktop shortcut. */
@@ -113,6 +116,7 @@ export class Shell {
   #quitting = false;
   readonly #relaunchArgs: readonly string[] | undefined;
   #stopped: Promise<void> | undefined;
+  #updates: UpdateChecker | undefined;
 
   private constructor(electron: ShellElectron, agent: Agent, window: ShellWindow, tray: ShellTray, autostart: Autostart, relaunchArgs: readonly string[] | undefined) {
     this.#electron = electron;
@@ -245,6 +249,16 @@ export class Shell {
 
     await window.loadURL(uiUrl);
     if (!args.autostart) window.show();
+    try {
+      shell.#updates = await startUpdateChecks({
+        settings: settings.updates,
+        load: options.updater ?? (async () => (await import('electron-updater')).default.autoUpdater),
+        logger: options.logger,
+      });
+    } catch (error) {
+      // Updates never keep the checkout from working.
+      options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'updates could not be set up');
+    }
     return shell;
   }
 
@@ -300,7 +314,8 @@ export class Shell {
     if (this.#stopped !== undefined) return this.#stopped;
     const args = this.#relaunchArgs?.filter((arg) => arg !== '--autostart');
     this.#electron.app.relaunch(args === undefined ? undefined : { args });
-    return this.quit();
+    // A downloaded update waits for a real quit: the installer and the relaunch would race.
+    return this.#stopThen(() => this.#electron.app.exit(0));
   }
 
   /**
@@ -308,13 +323,21 @@ export class Shell {
    * finishes or journals what is in flight, the PINPAD shows that Pinbridge is off.
    */
   quit(): Promise<void> {
+    return this.#stopThen(() => {
+      // A downloaded update is installed now, the agent stopped; else the app simply exits.
+      if (this.#updates?.installOnQuit() !== true) this.#electron.app.exit(0);
+    });
+  }
+
+  #stopThen(exit: () => void): Promise<void> {
     this.#quitting = true;
+    this.#updates?.stop();
     this.#stopped ??= this.agent
       .stop()
       .catch(() => {})
       .finally(() => {
         this.tray.destroy();
-        this.#electron.app.exit(0);
+        exit();
       });
     return this.#stopped;
   }

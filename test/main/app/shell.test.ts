@@ -6,6 +6,7 @@
  * encrypted, a quit that stops the agent before the app exits, and a restart asked from the
  * window that relaunches the app once the agent stopped.
  */
+import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -188,6 +189,39 @@ describe('the Electron shell', () => {
     expect(double.app.relaunches).toEqual([{ args: ['--training'] }]);
     await expect(fetch(`http://127.0.0.1:${shell.agent.pos.port}/demo/`)).rejects.toThrow();
     window.socket.terminate();
+  });
+
+  it('checks for updates only when the settings turn them on, and installs a downloaded one when quitting, after the agent stopped', async () => {
+    const loads: string[] = [];
+    const installs: string[] = [];
+    const updater = Object.assign(new EventEmitter(), {
+      autoDownload: false,
+      autoInstallOnAppQuit: false,
+      setFeedURL: (options: { url: string }) => void loads.push(options.url),
+      checkForUpdates: () => Promise.resolve(null),
+      quitAndInstall: () => void installs.push('installed'),
+    });
+    const withUpdater = async (): Promise<Shell> => {
+      const shell = await Shell.run(double.electron, { argv: [], env: {}, home, platform: 'linux', preload: '/app/preload.cjs', logger, startAgent, updater: () => Promise.resolve(updater) });
+      if (shell === undefined) throw new Error('the shell did not start');
+      shells.push(shell);
+      return shell;
+    };
+    await withUpdater();
+    expect(loads).toEqual([]);
+    await shells.pop()!.quit();
+
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ updates: { enabled: true, feed_url: 'https://updates.example/pinbridge' } }));
+    double = electronDouble();
+    const shell = await withUpdater();
+    expect(loads).toEqual(['https://updates.example/pinbridge']);
+    updater.emit('update-downloaded', { version: '0.2.0' });
+    await shell.quit();
+    shells.pop();
+    expect(installs).toEqual(['installed']);
+    // quitAndInstall quits the app itself; the shell did not exit it first.
+    expect(double.app.exitCodes).toEqual([]);
   });
 
   it('keeps the API token given once encrypted with safeStorage, and uses it at the next start', async () => {
