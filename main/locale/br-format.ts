@@ -1,8 +1,8 @@
 /**
  * How a boleto prints money, dates and tax ids: Brazilian conventions ("R$ 1.234,56",
- * "31/12/2026", "11.222.333/0001-81").
+ * "31/12/2026", "11.222.333/0001-81", "12.ABC.345/01DE-35").
  */
-import { formatCpf } from '../validation/taxpayer-id.js';
+import { formatCnpj, formatCpf, normalizeCnpj } from '../validation/taxpayer-id.js';
 
 /** 123456 → "1.234,56" (no currency symbol). */
 export function formatReais(centavos: number): string {
@@ -27,13 +27,15 @@ export function formatDateBr(date: string): string {
 /** "1.5" → "1,5" (percentages as Brazilians write them). */
 export const formatDecimalBr = (value: number): string => String(Number(value.toFixed(4))).replace('.', ',');
 
-/** CPF (11 digits) or CNPJ (14 digits) with punctuation; anything else as given. */
+/** Which document a tax id is: a CNPJ (numeric or alphanumeric, 14 characters) or else a CPF. */
+export const taxIdKind = (value: string): 'CNPJ' | 'CPF' => (normalizeCnpj(value) === undefined ? 'CPF' : 'CNPJ');
+
+/**
+ * CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric: "12.ABC.345/01DE-35") with
+ * punctuation; anything else as given.
+ */
 export function formatTaxId(value: string): string {
-  const digits = value.replace(/\D/g, '');
-  if (digits.length === 14) {
-    return `${digits.slice(0, 2)}.${digits.slice(2, 5)}.${digits.slice(5, 8)}/${digits.slice(8, 12)}-${digits.slice(12)}`;
-  }
-  return formatCpf(value);
+  return normalizeCnpj(value) === undefined ? formatCpf(value) : formatCnpj(value);
 }
 
 /** A moment as "10/12/2026 23:59" on the clock of `timeZone` (the store's). */

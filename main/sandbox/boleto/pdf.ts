@@ -10,13 +10,13 @@
  */
 import bwipjs from 'bwip-js';
 import PDFDocument from 'pdfkit';
-import { formatBrl, formatDateBr, formatTaxId } from '../../locale/br-format.js';
+import { formatBrl, formatDateBr, formatTaxId, taxIdKind } from '../../locale/br-format.js';
 
 export type BoletoPdfStatus = 'not_paid' | 'paid' | 'canceled';
 
 export interface BoletoPdfParty {
   readonly name: string;
-  /** CPF or CNPJ, digits (punctuation is added). */
+  /** CPF or CNPJ (numeric or alphanumeric), without punctuation (it is added). */
   readonly taxId?: string | null;
   readonly addressLines?: readonly string[];
 }
@@ -126,7 +126,7 @@ function bankCodeDigit(bankCode: string): string {
 }
 
 function partyText(party: BoletoPdfParty): string {
-  const taxId = party.taxId ? ` — ${party.taxId.replace(/\D/g, '').length === 14 ? 'CNPJ' : 'CPF'} ${formatTaxId(party.taxId)}` : '';
+  const taxId = party.taxId ? ` — ${taxIdKind(party.taxId)} ${formatTaxId(party.taxId)}` : '';
   return `${party.name}${taxId}`;
 }
 

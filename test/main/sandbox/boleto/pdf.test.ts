@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatSandboxNossoNumero, issueBoletoNumbers, SANDBOX_AGENCIA_CODIGO } from '../../../../main/sandbox/boleto/index.js';
-import { formatBrl, formatDateBr, formatTaxId } from '../../../../main/locale/br-format.js';
+import { formatBrl, formatDateBr, formatTaxId, taxIdKind } from '../../../../main/locale/br-format.js';
 import { instructionLines } from '../../../../main/sandbox/boleto/instructions.js';
 import { renderBoletoPdf, toWinAnsi, type BoletoPdfInput } from '../../../../main/sandbox/boleto/pdf.js';
 import { pixCopyAndPaste } from '../../../../main/sandbox/pix/brcode.js';
@@ -54,6 +54,11 @@ describe('boleto PDF', () => {
     expect(text).not.toContain('PAGO');
     expect(text).not.toContain('CANCELADO');
     expect(text).not.toContain('Pague com Pix');
+  });
+
+  it('names a company payer with an alphanumeric CNPJ as CNPJ 12.ABC.345/01DE-35', async () => {
+    const text = pdfText(await renderBoletoPdf({ ...base, payer: { name: 'Mercadinho Nova Era Ltda', taxId: '12ABC34501DE35', addressLines: [] } }, { compress: false }));
+    expect(text).toContain('Mercadinho Nova Era Ltda — CNPJ 12.ABC.345/01DE-35');
   });
 
   it('compresses its streams by default', async () => {
@@ -165,5 +170,9 @@ describe('formats', () => {
     expect(formatDateBr('2026-12-01T10:00:00+00:00')).toBe('01/12/2026');
     expect(formatTaxId('11222333000181')).toBe('11.222.333/0001-81');
     expect(formatTaxId('12345678909')).toBe('123.456.789-09');
+    expect(formatTaxId('12ABC34501DE35')).toBe('12.ABC.345/01DE-35');
+    expect(taxIdKind('12ABC34501DE35')).toBe('CNPJ');
+    expect(taxIdKind('11222333000181')).toBe('CNPJ');
+    expect(taxIdKind('12345678909')).toBe('CPF');
   });
 });
