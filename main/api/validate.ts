@@ -98,7 +98,7 @@ export function buyerUpdateViolations(body: unknown): Violation[] {
   return dedupeViolations([...violations, ...schemaViolations(BuyerUpdateRequest, body)]);
 }
 
-/** Search by tax id: exactly one of taxpayer_id / ein, 11 / 14 digits with valid check digits. */
+/** Search by tax id: exactly one of taxpayer_id / ein (11 digits / 14 characters, numeric or alphanumeric) with valid check digits. */
 export function buyerSearchViolations(query: { taxpayer_id?: unknown; ein?: unknown }): Violation[] {
   const format = buyerSearchViolation(query);
   if (format) return [format];

@@ -1,6 +1,6 @@
 /** Buyer records: the view, creation, PATCH update, search and deletion. */
 import { Type, type Static } from 'typebox';
-import { Address, Cnpj, Cpf, DateOnly, Deleted, Id, Metadata, Nullable, TimestampUtc } from './common.js';
+import { Address, Cnpj, CNPJ_DESCRIPTION, Cpf, DateOnly, Deleted, Id, Metadata, Nullable, TimestampUtc } from './common.js';
 
 export const Buyer = Type.Object(
   {
@@ -79,7 +79,7 @@ export const BUYER_UPDATABLE_FIELDS = [
 export const BuyerSearchQuery = Type.Object(
   {
     taxpayer_id: Type.Optional(Type.String({ description: 'CPF: 11 digits, digits only.' })),
-    ein: Type.Optional(Type.String({ description: 'CNPJ: 14 digits, digits only.' })),
+    ein: Type.Optional(Type.String({ description: CNPJ_DESCRIPTION })),
   },
   { description: 'Exactly one of taxpayer_id or ein.' },
 );

@@ -4,6 +4,7 @@
  * sandbox its validation and OpenAPI document and the client its types.
  */
 import { Type, type Static, type TSchema } from 'typebox';
+import { CNPJ_PATTERN } from '../validation/taxpayer-id.js';
 
 /** "32 hexadecimal characters" (ids of buyers, bank accounts, sellers, transactions). */
 export const ID_PATTERN = '^[0-9a-fA-F]{32}$';
@@ -11,8 +12,17 @@ export const Id = Type.String({ pattern: ID_PATTERN, description: '32 hexadecima
 
 /** CPF as the contract takes it: 11 digits, digits only. */
 export const Cpf = Type.String({ pattern: '^[0-9]{11}$', description: 'CPF: 11 digits, digits only.' });
-/** CNPJ as the contract takes it: 14 digits, digits only. */
-export const Cnpj = Type.String({ pattern: '^[0-9]{14}$', description: 'CNPJ: 14 digits, digits only.' });
+/** What a CNPJ is, where the API takes or answers one. */
+export const CNPJ_DESCRIPTION =
+  'CNPJ: 14 characters, no punctuation: 12 digits or uppercase letters A-Z (root and order), then 2 numeric check digits. ' +
+  'The alphanumeric CNPJ (IN RFB 2.229/2024, issued from July 2026, e.g. 12ABC34501DE35) is taken although the contract ' +
+  'says "14 digits, digits only"; a numeric CNPJ is as before.';
+/**
+ * CNPJ as the API takes it: the contract's "14 digits, digits only", widened to the alphanumeric
+ * CNPJ the law brought in (a store or buyer registered since July 2026 has one); check digits
+ * are `taxIdViolation`'s.
+ */
+export const Cnpj = Type.String({ pattern: CNPJ_PATTERN, description: CNPJ_DESCRIPTION });
 
 export const DateOnly = Type.String({
   pattern: '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',

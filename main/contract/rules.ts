@@ -6,7 +6,7 @@
  */
 import type { TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
-import { isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
+import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
 import {
   INSTALLMENTS_MAX,
   INSTALLMENTS_MIN,
@@ -190,13 +190,19 @@ export function dedupeViolations(violations: readonly Violation[]): Violation[] 
   });
 }
 
-/** Check digits of a CPF (11 digits) or CNPJ (14 digits) already known to have the right length. */
+/** The canonical CNPJ: 12 digits or uppercase letters, then 2 digits (taxpayer-id.ts). */
+const CNPJ_SHAPE = new RegExp(CNPJ_PATTERN);
+
+/**
+ * Check digits of a CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric) already
+ * known to have the right shape; a value of another shape is the schema's to refuse.
+ */
 export function taxIdViolation(field: string, value: unknown): Violation | undefined {
   if (typeof value !== 'string') return undefined;
   if (value.length === 11 && /^[0-9]{11}$/.test(value) && !isValidCpf(value)) {
     return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CPF (check digits do not match)` };
   }
-  if (value.length === 14 && /^[0-9]{14}$/.test(value) && !isValidCnpj(value)) {
+  if (CNPJ_SHAPE.test(value) && !isValidCnpj(value)) {
     return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CNPJ (check digits do not match)` };
   }
   return undefined;
@@ -290,7 +296,11 @@ export function isValidTransactionRequest(body: unknown): body is TransactionReq
   return transactionRequestViolations(body).length === 0;
 }
 
-/** Search by tax id: exactly one parameter, 11 or 14 digits (the details the contract gives). */
+/**
+ * Search by tax id: exactly one parameter, a CPF of 11 digits or a CNPJ of 14 characters (the
+ * contract's 14 digits, or the alphanumeric CNPJ: uppercase, no punctuation). The check digits
+ * are not checked here: a CNPJ nobody has is simply not found.
+ */
 export function buyerSearchViolation(query: { taxpayer_id?: unknown; ein?: unknown }): Violation | undefined {
   const { taxpayer_id: cpf, ein: cnpj } = query;
   if (cpf !== undefined && cnpj !== undefined) {
@@ -302,8 +312,12 @@ export function buyerSearchViolation(query: { taxpayer_id?: unknown; ein?: unkno
   if (cpf !== undefined && (typeof cpf !== 'string' || !/^[0-9]{11}$/.test(cpf))) {
     return { field: 'taxpayer_id', code: 'invalid_format', message: 'Invalid taxpayer_id: expected 11 digits (CPF), digits only' };
   }
-  if (cnpj !== undefined && (typeof cnpj !== 'string' || !/^[0-9]{14}$/.test(cnpj))) {
-    return { field: 'ein', code: 'invalid_format', message: 'Invalid ein: expected 14 digits (CNPJ), digits only' };
+  if (cnpj !== undefined && (typeof cnpj !== 'string' || !CNPJ_SHAPE.test(cnpj))) {
+    return {
+      field: 'ein',
+      code: 'invalid_format',
+      message: 'Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation',
+    };
   }
   return undefined;
 }

@@ -1,9 +1,10 @@
 /**
  * Example buyers and bank accounts for the seeded marketplace, so a fresh sandbox answers the
- * contract's reads with something to show: people with valid CPFs and a company with a valid
- * CNPJ (one person with only the required data, so null fields are visible too), and accounts
- * of the store at Itaú, Bradesco and Nubank (260, a code outside the contract's list, so a null
- * bank_name is visible). The documents are valid check-digit numbers made up for the sandbox.
+ * contract's reads with something to show: people with valid CPFs, a company with a valid
+ * numeric CNPJ and one with an alphanumeric CNPJ (as issued since July 2026), one person with
+ * only the required data (so null fields are visible too), and accounts of the store at Itaú,
+ * Bradesco and Nubank (260, a code outside the contract's list, so a null bank_name is visible).
+ * The documents are made up for the sandbox, with valid check digits.
  */
 import type { BuyerCreateRequest } from '../contract/index.js';
 import type { SandboxContext } from './context.js';
@@ -65,6 +66,21 @@ export const EXAMPLE_BUYERS: readonly BuyerCreateRequest[] = [
       country_code: 'BR',
     },
     metadata: { segment: 'food', erp_code: 'PD-771' },
+  },
+  {
+    first_name: 'Mercadinho Nova Era',
+    last_name: 'Ltda',
+    email: 'compras@novaera.example.com',
+    // NE.4AB.1C2/0001-81: an alphanumeric CNPJ.
+    ein: 'NE4AB1C2000181',
+    address: {
+      line1: 'Avenida Sete de Setembro, 2200',
+      neighborhood: 'Vitória',
+      city: 'Salvador',
+      state: 'BA',
+      postal_code: '40080001',
+      country_code: 'BR',
+    },
   },
 ];
 

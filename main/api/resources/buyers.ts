@@ -24,7 +24,10 @@ import { type ApiContext, callOptions, type CreateOptions } from './context.js';
 export type { Buyer, BuyerDeleted };
 export type BuyerCreateParams = BuyerCreateRequest;
 export type BuyerUpdateParams = BuyerUpdateRequest;
-/** Exactly one of them: CPF (11 digits) or CNPJ (14 digits), digits only. */
+/**
+ * Exactly one of them: CPF (11 digits) or CNPJ (14 characters: 12 digits or uppercase letters, then 2
+ * digits, as the alphanumeric CNPJ has them), without punctuation.
+ */
 export type BuyerSearchParams = { readonly taxpayer_id: string; readonly ein?: undefined } | { readonly ein: string; readonly taxpayer_id?: undefined };
 
 export class BuyersResource {

@@ -108,7 +108,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['bank accounts'],
         summary: 'Create a bank account for a seller',
         description:
-          'customer is the id of a seller of the marketplace; exactly one of taxpayer_id (CPF) or ein (CNPJ) of the holder, with ' +
+          'customer is the id of a seller of the marketplace; exactly one of taxpayer_id (CPF) or ein (CNPJ, numeric or alphanumeric) of the holder, with ' +
           'valid check digits. The full account number is kept but never returned. Honors Idempotency-Key.',
         params: MarketplaceParams,
         body: BankAccountCreateRequest,

@@ -101,7 +101,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['buyers'],
         summary: 'Create a buyer',
         description:
-          'Exactly one of taxpayer_id (CPF) or ein (CNPJ), with valid check digits. A second buyer with the same document in ' +
+          'Exactly one of taxpayer_id (CPF) or ein (CNPJ, numeric or alphanumeric), with valid check digits. A second buyer with the same document in ' +
           'the marketplace is 409. Honors Idempotency-Key.',
         params: MarketplaceParams,
         body: BuyerCreateRequest,
@@ -134,6 +134,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       schema: {
         tags: ['buyers'],
         summary: 'Search a buyer by CPF (taxpayer_id) or CNPJ (ein)',
+        description: 'ein is the CNPJ as the buyer was created with it: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
         params: MarketplaceParams,
         querystring: BuyerSearchQuery,
         response: { 200: BuyerSearchResult, ...errors },

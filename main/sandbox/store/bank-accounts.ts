@@ -14,7 +14,7 @@ export interface BankAccountRecord {
   /** Id of the seller that owns the account. */
   customer: string;
   holder_name: string;
-  /** The holder's CPF (11 digits) or CNPJ (14 digits), whichever was used. */
+  /** The holder's CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric), whichever was used. */
   taxpayer_id: string;
   bank_code: string;
   type: BankAccountType;

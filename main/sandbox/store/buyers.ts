@@ -17,7 +17,7 @@ export interface BuyerRecord {
   phone_number: string | null;
   /** CPF of a person (11 digits); exactly one of taxpayer_id / ein is set. */
   taxpayer_id?: string;
-  /** CNPJ of a company (14 digits). */
+  /** CNPJ of a company (14 characters, numeric or alphanumeric, as sent). */
   ein?: string;
   birthdate: string | null;
   /** Only the keys that were sent; null when unset. */

@@ -94,6 +94,13 @@ describe('buyers', () => {
     expect(found).toMatchObject({ id: company.id, ein: CNPJ });
   });
 
+  it('creates and finds a company buyer by its alphanumeric CNPJ (12ABC34501DE35)', async () => {
+    const company = await client.buyers.create({ first_name: 'Mercadinho Nova Era', ein: '12ABC34501DE35' });
+    expect(company.ein).toBe('12ABC34501DE35');
+    const found = await client.buyers.search({ ein: '12ABC34501DE35' });
+    expect(found).toMatchObject({ id: company.id, ein: '12ABC34501DE35', first_name: 'Mercadinho Nova Era' });
+  });
+
   it('answers the same buyer when the same creation is sent twice (Idempotency-Key)', async () => {
     const body = { first_name: 'Caio', taxpayer_id: '11144477735' };
     const first = await client.buyers.create(body);
@@ -141,6 +148,20 @@ describe('bank accounts', () => {
     expect(gone).toBeInstanceOf(NotFoundError);
     // Bank accounts answer errors in shape B.
     expect(gone).toMatchObject({ status: 404, type: 'not_found' });
+  });
+
+  it('creates an account for a holder with an alphanumeric CNPJ, shown as its taxpayer_id', async () => {
+    const account = await client.bankAccounts.create({
+      customer: sellerId,
+      holder_name: 'Mercadinho Nova Era Ltda',
+      ein: 'A1B2C3D4000193',
+      bank_code: '237',
+      type: 'checking',
+      account_number: '765432-1',
+      routing_number: '0002',
+    });
+    expect(account).toMatchObject({ resource: 'bank_account', holder_name: 'Mercadinho Nova Era Ltda', taxpayer_id: 'A1B2C3D4000193' });
+    expect((await client.bankAccounts.retrieve(account.id)).taxpayer_id).toBe('A1B2C3D4000193');
   });
 
   it('lists an empty page for a seller without accounts', async () => {

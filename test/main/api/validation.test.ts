@@ -117,6 +117,19 @@ describe('transactions are checked against the contract before sending', () => {
     ).toContainEqual({ field: 'payment_method.buyer.taxpayer_id', code: 'invalid_check_digits' });
   });
 
+  it('refuses inline payer data with an alphanumeric CNPJ whose check digits are wrong', async () => {
+    const boleto = (ein: string) => () =>
+      client.boletos.create({
+        on_behalf_of: SELLER_ID,
+        customer: BUYER_ID,
+        amount: 5000,
+        description: 'Mensalidade',
+        reference_id: 'b-2',
+        payment_method: { buyer: { first_name: 'Mercadinho Nova Era', ein } },
+      });
+    expect(await refused(boleto('12ABC34501DE36'))).toContainEqual({ field: 'payment_method.buyer.ein', code: 'invalid_check_digits' });
+  });
+
   it('refuses unknown fields', async () => {
     expect(await refused(() => client.transactions.create({ ...pinpad, tip: 100 } as PinpadParams))).toContainEqual({
       field: 'tip',
@@ -156,6 +169,16 @@ describe('buyers and bank accounts are checked before sending', () => {
       field: 'ein',
       code: 'invalid_check_digits',
     });
+    expect(await refused(() => client.buyers.create({ first_name: 'Loja', ein: '12ABC34501DE36' }))).toContainEqual({
+      field: 'ein',
+      code: 'invalid_check_digits',
+    });
+  });
+
+  it('refuses an alphanumeric CNPJ in lowercase or with its mask: the API takes 14 characters, uppercase, no punctuation', async () => {
+    for (const ein of ['12abc34501de35', '12.ABC.345/01DE-35']) {
+      expect(await refused(() => client.buyers.create({ first_name: 'Loja', ein }))).toContainEqual({ field: 'ein', code: 'invalid_format' });
+    }
   });
 
   it('refuses a buyer with an invalid e-mail', async () => {
@@ -178,6 +201,9 @@ describe('buyers and bank accounts are checked before sending', () => {
     [{ ein: '1122233300018' }, 'ein', 'invalid_format'],
     [{ taxpayer_id: '52998224726' }, 'taxpayer_id', 'invalid_check_digits'],
     [{ ein: '11222333000182' }, 'ein', 'invalid_check_digits'],
+    [{ ein: '12ABC34501DE36' }, 'ein', 'invalid_check_digits'],
+    [{ ein: '12abc34501de35' }, 'ein', 'invalid_format'],
+    [{ ein: '12ABC34501DEAB' }, 'ein', 'invalid_format'],
     [{}, 'taxpayer_id', 'required'],
     [{ taxpayer_id: VALID_CPF, ein: VALID_CNPJ }, 'ein', 'not_allowed'],
   ])('refuses the search %o', async (query, field, code) => {

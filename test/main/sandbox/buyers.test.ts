@@ -12,6 +12,10 @@ const CPF = '52998224725';
 const OTHER_CPF = '39053344705';
 const CNPJ = '45339827000162';
 const OTHER_CNPJ = '19017536000148';
+/** The official example of the alphanumeric CNPJ (Receita Federal), 12.ABC.345/01DE-35. */
+const ALPHANUMERIC_CNPJ = '12ABC34501DE35';
+/** Another alphanumeric CNPJ with valid check digits (A1.B2C.3D4/0001-93). */
+const OTHER_ALPHANUMERIC_CNPJ = 'A1B2C3D4000193';
 
 const PERSON_KEYS = [
   'address',
@@ -115,6 +119,31 @@ describe('creating a buyer (POST /buyers)', () => {
     const buyer = await createBuyer({ first_name: 'Mercado Boa Vista', last_name: 'Ltda', ein: OTHER_CNPJ });
     expect(buyer.ein).toBe(OTHER_CNPJ);
     expect(keysOf(buyer)).toEqual([...PERSON_KEYS.filter((k) => k !== 'taxpayer_id'), 'ein'].sort());
+  });
+
+  it('takes a company with an alphanumeric CNPJ, although the contract says digits only (the law changed)', async () => {
+    const buyer = await createBuyer({ first_name: 'Mercadinho Nova Era', last_name: 'Ltda', ein: OTHER_ALPHANUMERIC_CNPJ });
+    expect(buyer.ein).toBe(OTHER_ALPHANUMERIC_CNPJ);
+    expect(keysOf(buyer)).toEqual([...PERSON_KEYS.filter((k) => k !== 'taxpayer_id'), 'ein'].sort());
+    expect((await call<Buyer>('GET', `/buyers/${buyer.id}`)).body.ein).toBe(OTHER_ALPHANUMERIC_CNPJ);
+    const again = await call('POST', '/buyers', { body: { first_name: 'Again', ein: OTHER_ALPHANUMERIC_CNPJ } });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe(`Buyer already exists with ein: ${OTHER_ALPHANUMERIC_CNPJ}`);
+  });
+
+  it('refuses the alphanumeric CNPJ 12ABC34501DE36 (wrong check digit) with 400', async () => {
+    const reply = await call('POST', '/buyers', { body: { first_name: 'X', ein: '12ABC34501DE36' } });
+    expect(reply.status).toBe(400);
+    expect(keysOf(reply.body)).toEqual(ERROR_A_KEYS);
+    expect(reply.body.detail).toBe('Field ein is not a valid CNPJ (check digits do not match)');
+  });
+
+  it('takes the CNPJ as the API takes it: uppercase and without the mask (lowercase or masked is 400)', async () => {
+    for (const ein of ['12abc34501de35', '12.ABC.345/01DE-35', '12ABC34501DEAB', '12ABC34501DE3']) {
+      const reply = await call('POST', '/buyers', { body: { first_name: 'X', ein } });
+      expect(reply.status, ein).toBe(400);
+      expect(reply.body.detail, ein).toBe('Field ein has an invalid format');
+    }
   });
 
   it('shows unset fields as null, metadata as {} and keeps only the address keys that were sent', async () => {
@@ -377,10 +406,21 @@ describe('searching a buyer by tax id (GET /buyers/search)', () => {
     }
   });
 
-  it('answers 400 saying 14 digits are expected for a malformed CNPJ', async () => {
-    const reply = await call('GET', '/buyers/search?ein=4533982700016');
-    expect(reply.status).toBe(400);
-    expect(reply.body.detail).toMatch(/expected 14 digits/);
+  it('finds a company by its alphanumeric CNPJ (ein=12ABC34501DE35)', async () => {
+    const created = await createBuyer({ first_name: 'Armazém Alfa', ein: ALPHANUMERIC_CNPJ });
+    const reply = await call<Buyer>('GET', `/buyers/search?ein=${ALPHANUMERIC_CNPJ}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ id: created.id, first_name: 'Armazém Alfa', ein: ALPHANUMERIC_CNPJ });
+    expect(keysOf(reply.body)).toEqual([...PERSON_KEYS.filter((k) => k !== 'metadata' && k !== 'taxpayer_id'), 'ein'].sort());
+  });
+
+  it('answers 400 saying 14 characters are expected for a malformed CNPJ, lowercase or masked included', async () => {
+    for (const value of ['4533982700016', '453398270001620', '45.339.827/0001-62', '12abc34501de35', '12ABC34501DEAB']) {
+      const reply = await call('GET', `/buyers/search?ein=${encodeURIComponent(value)}`);
+      expect(reply.status, value).toBe(400);
+      expect(keysOf(reply.body)).toEqual(ERROR_A_KEYS);
+      expect(reply.body.detail).toBe('Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation');
+    }
   });
 
   it('answers 400 without a tax id, so /buyers/search is never taken for a buyer id', async () => {

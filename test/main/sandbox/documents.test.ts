@@ -128,6 +128,12 @@ describe('GET /boletos/{transaction_id}.pdf', () => {
     expect(text).not.toContain('Maria Aparecida');
   });
 
+  it('names a company payer with an alphanumeric CNPJ as CNPJ 12.ABC.345/01DE-35', async () => {
+    const tx = transaction('boleto');
+    const stored = store({ ...tx, payer: { first_name: 'Mercadinho Nova Era', last_name: 'Ltda', ein: '12ABC34501DE35', address: null } } as Transaction);
+    expect(await servedPdfText(stored.id)).toContain('Mercadinho Nova Era Ltda — CNPJ 12.ABC.345/01DE-35');
+  });
+
   it('stamps a paid boleto PAGO and a cancelled one CANCELADO', async () => {
     const paid = transaction('boleto', { status: 'succeeded' });
     const paidTx = store({ ...paid, boleto: { ...paid.boleto!, status: 'paid', paid_at: '2026-11-30T10:00:00+00:00' } });
