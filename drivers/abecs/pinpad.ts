@@ -334,7 +334,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
 
   /**
    * Asks the customer to type data on the keypad under one of the spec's fixed prompts (GCD):
-   * CPF, CNPJ, phone… Returns what was typed.
+   * CPF, CNPJ, phone… Returns what was typed: digits, the keypad has no letters (so a CNPJ read
+   * here is always a numeric one, never the alphanumeric CNPJ).
    */
   async readCustomerData(kind: CustomerDataKind, options: CustomerDataOptions = {}): Promise<string> {
     const request = {

@@ -45,6 +45,8 @@ export const GCD_MESSAGES = {
   rgAgain: msg(0x0a, 'Re-enter the RG', 5, 11),
   lastFourDigits: msg(0x0b, 'Enter the last 4 digits of the card', 4, 4),
   securityCode: msg(0x0c, 'Enter the security code', 3, 3),
+  // The keypad has digits only: a CNPJ typed here is a numeric one. An alphanumeric CNPJ (issued
+  // since July 2026, e.g. 12ABC34501DE35) cannot be typed on a PINPAD at all.
   cnpj: msg(0x0d, 'Enter the CNPJ', 14, 14),
   cnpjAgain: msg(0x0e, 'Re-enter the CNPJ', 14, 14),
   dateDdmmyyyy: msg(0x0f, 'Enter the date (DDMMYYYY)', 8, 8),

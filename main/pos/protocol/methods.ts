@@ -14,6 +14,7 @@ import { Literals } from './literals.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import { BoletoCancellation, BolepixPaymentMethod } from '../../contract/transactions.js';
 import { BuyerUpdateRequest } from '../../contract/buyers.js';
+import { CNPJ_PATTERN } from '../../validation/taxpayer-id.js';
 import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
 import { StartParams } from '../../core/params.js';
 import { PAYMENT_STATES } from '../../core/states.js';
@@ -657,13 +658,22 @@ export const METHODS = {
     tag: 'relay',
     access: 'client',
     cost: 5,
-    summary: 'Finds a buyer by CPF or CNPJ — given, or typed by the customer on the PINPAD (`from_pinpad`).',
+    summary: 'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
     description: 'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND.',
     params: Type.Object(
       {
         taxpayer_id: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'CPF, 11 digits.' })),
-        ein: Type.Optional(Type.String({ pattern: '^[0-9]{14}$', description: 'CNPJ, 14 digits.' })),
-        from_pinpad: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
+        ein: Type.Optional(
+          Type.String({
+            pattern: CNPJ_PATTERN,
+            description: 'CNPJ, 14 characters without punctuation: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
+          }),
+        ),
+        from_pinpad: Type.Optional(
+          Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')], {
+            description: 'The customer types it on the PINPAD. Its keypad has digits only: a company with an alphanumeric CNPJ is searched with `ein`.',
+          }),
+        ),
         terminal: Terminal,
         timeout_s: Seconds,
       },

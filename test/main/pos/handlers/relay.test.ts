@@ -83,6 +83,41 @@ describe('the relays, with the payments API up', () => {
       expect(found.buyer).toMatchObject({ ein: '45339827000162', first_name: 'Padaria Pão Dourado' });
     });
 
+    it('finds a company by the numeric CNPJ the customer types on the PINPAD (its keypad has no letters)', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = call(client, 'buyer.search', { from_pinpad: 'cnpj' });
+      await displayed(sim, /DIGITE O CNPJ/);
+      sim.keypad.type('45339827000162');
+      sim.keypad.press('enter');
+      const found = await answer;
+      expect(found.searched).toEqual({ ein: '45339827000162' });
+      expect(found.buyer).toMatchObject({ ein: '45339827000162', first_name: 'Padaria Pão Dourado' });
+    });
+
+    it('finds the seeded company by its alphanumeric CNPJ (NE4AB1C2000181)', async () => {
+      const found = await call(client, 'buyer.search', { ein: 'NE4AB1C2000181' });
+      expect(found.searched).toEqual({ ein: 'NE4AB1C2000181' });
+      expect(found.buyer).toMatchObject({ ein: 'NE4AB1C2000181', first_name: 'Mercadinho Nova Era' });
+    });
+
+    it('refuses an alphanumeric CNPJ in lowercase or with its mask (INVALID_PARAMS naming ein), without asking the API', async () => {
+      for (const ein of ['ne4ab1c2000181', 'NE.4AB.1C2/0001-81']) {
+        const error = await refused(client, 'buyer.search', { ein });
+        expect(error.code, ein).toBe('INVALID_PARAMS');
+        expect(error.violations?.map((v) => v.field)).toEqual(['ein']);
+      }
+    });
+
+    it('refuses an alphanumeric CNPJ whose check digits are wrong, and answers API_NOT_FOUND for a valid one no buyer has', async () => {
+      const wrong = await refused(client, 'buyer.search', { ein: '12ABC34501DE36' });
+      expect(wrong).toMatchObject({
+        code: 'INVALID_PARAMS',
+        violations: [{ field: 'ein', message: 'Field ein is not a valid CNPJ (check digits do not match)' }],
+      });
+      const nobody = await refused(client, 'buyer.search', { ein: '12ABC34501DE35' });
+      expect(nobody).toMatchObject({ code: 'API_NOT_FOUND', api: { status: 404 } });
+    });
+
     it('is PINPAD_CANCELLED when the customer presses ANULA instead of typing', async () => {
       const { sim } = pos.pinpads[0]!;
       const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
