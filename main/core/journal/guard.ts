@@ -3,7 +3,7 @@
  * Both run before the write transaction opens, so a refused payment or patch leaves nothing on
  * disk — not even an event.
  */
-import { isValidCnpj, isValidCpf } from '../../validation/taxpayer-id.js';
+import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../../validation/taxpayer-id.js';
 import { findCardNumber, looksLikeCardNumber } from './card-data.js';
 import { JournalError } from './errors.js';
 import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record.js';
@@ -12,8 +12,9 @@ import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record
  * Identifiers skipped by the card-number search: a POS reference, a PINPAD serial or the API's
  * transaction number may be long runs of digits by nature, and refusing one would block every
  * sale with it. Hex ids (the owner's `cli_` + 16 hex digits holds a Luhn-valid run now and then) and the
- * CPF/CNPJ are handled by `checkIdentifiers`, which still searches them when they are not what
- * they claim to be.
+ * CPF/CNPJ are handled by `refuseCardData`, which still searches them when they are not what
+ * they claim to be: a CNPJ, numeric or alphanumeric (a letter and 13 digits, "B4111111431277", holds a
+ * 13-digit run that may pass the Luhn check), is kept only when its check digits match.
  */
 const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId', 'authorization.transactionNumber', 'owner']);
 
@@ -45,6 +46,8 @@ export function refuseCardData(fields: object, note: string | undefined, payment
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+const CPF_SHAPE = /^\d{11}$/;
+const CNPJ_SHAPE = new RegExp(CNPJ_PATTERN);
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isNonEmptyText = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
@@ -119,8 +122,8 @@ export function checkPatch(patch: PaymentPatch, paymentType: string, paymentId: 
       throw invalid('problem must carry code, message and cashierMessage', paymentId);
     }
   }
-  if (patch.customerTaxId !== undefined && patch.customerTaxId !== null && !/^(\d{11}|\d{14})$/.test(patch.customerTaxId)) {
-    throw invalid('customerTaxId must be a CPF (11 digits) or a CNPJ (14 digits), digits only', paymentId);
+  if (patch.customerTaxId !== undefined && patch.customerTaxId !== null && !(CPF_SHAPE.test(patch.customerTaxId) || CNPJ_SHAPE.test(patch.customerTaxId))) {
+    throw invalid('customerTaxId must be a CPF (11 digits) or a CNPJ (14 characters: digits, or uppercase letters in the first 12), without punctuation', paymentId);
   }
   if (patch.confirmDeadline !== undefined && patch.confirmDeadline !== null && !isText(patch.confirmDeadline)) {
     throw invalid('confirmDeadline must be an ISO time or null', paymentId);

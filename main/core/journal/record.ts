@@ -92,7 +92,10 @@ export interface PaymentRecord {
   readonly authorization: AuthorizationData | null;
   /** Set when the payment ended without a sale (or a step failed and was recovered). */
   readonly problem: PaymentProblem | null;
-  /** CPF or CNPJ typed by the customer on the PINPAD, digits only. */
+  /**
+   * CPF or CNPJ of the customer, without punctuation. Typed on the PINPAD it is digits only (the
+   * keypad has no letters); the journal also keeps an alphanumeric CNPJ (12ABC34501DE35).
+   */
   readonly customerTaxId: string | null;
   /** `pos` policy: ISO time after which an unconfirmed approval is undone. */
   readonly confirmDeadline: string | null;

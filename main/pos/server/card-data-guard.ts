@@ -6,8 +6,10 @@
  * start like a payment card, 2 to 6), before anything is stored, logged or sent on.
  *
  * Keys whose values are digits by nature are left out: tax ids (a CNPJ has 14 digits and passes
- * the Luhn check one time in ten), bank account and routing numbers, phone numbers, postal codes,
- * boleto lines, PINPAD serial numbers and pairing codes.
+ * the Luhn check one time in ten; an alphanumeric one may hold a run of 13), bank account and
+ * routing numbers, phone numbers, postal codes, boleto lines, PINPAD serial numbers and pairing
+ * codes. Their methods' schemas, checked first, let nothing else into those keys: `ein` is a
+ * CNPJ's 14 characters, no more than a numeric CNPJ's 14 digits could hide.
  */
 import { cardDataIn } from '../../../drivers/card-number.js';
 

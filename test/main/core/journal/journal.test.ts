@@ -740,6 +740,26 @@ describe('card data', () => {
     const patched = journal.transition(read.id, 'card_read', { card, customerTaxId: '52998224725' }, 'NSU 000000123456');
     expect(patched).toMatchObject({ card, customerTaxId: '52998224725' });
   });
+
+  it('keeps an alphanumeric CNPJ as the customer tax id, even one whose 13 digits pass the Luhn check', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created']);
+    expect(journal.update(record.id, { customerTaxId: '12ABC34501DE35' }).customerTaxId).toBe('12ABC34501DE35');
+    // "B" and 13 digits that look like a 13-digit card number, but its check digits match: a CNPJ.
+    expect(journal.update(record.id, { customerTaxId: 'B4111111431277' }).customerTaxId).toBe('B4111111431277');
+  });
+
+  it('still refuses a card number that only looks like an alphanumeric CNPJ (its check digits do not match), and a CNPJ with punctuation', () => {
+    const journal = open();
+    const record = walk(journal, ['intent', 'created']);
+    // "B" and the 13-digit test card 4222222222222.
+    expect(thrown(() => journal.update(record.id, { customerTaxId: 'B4222222222222' }))).toMatchObject({ code: 'CARD_DATA', paymentId: record.id });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '12.ABC.345/01DE-35' }))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '12abc34501de35' }))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(journal.get(record.id)).toEqual(record);
+    journal.close();
+    expect(bytesOnDisk()).not.toContain('4222222222222');
+  });
 });
 
 describe('damaged rows', () => {

@@ -58,6 +58,13 @@ describe('findPosCardData: which field of the params', () => {
     expect(findPosCardData({ description: '34028316000109' })).toEqual({ field: 'description', kind: 'card_number' });
     expect(findPosCardData({ payment_id: '4111111111111111' })).toEqual({ field: 'payment_id', kind: 'card_number' });
   });
+
+  it('takes an alphanumeric CNPJ for no card number, as the ein or anywhere else, and still finds a card number beside it', () => {
+    // B4111111431277: a valid alphanumeric CNPJ whose 13 digits pass the Luhn check, and start like a Visa.
+    expect(findPosCardData({ ein: 'B4111111431277' })).toBeUndefined();
+    expect(findPosCardData({ ein: '12ABC34501DE35', description: 'Pedido da empresa 12.ABC.345/01DE-35' })).toBeUndefined();
+    expect(findPosCardData({ ein: '12ABC34501DE35', description: `Pago com ${REFUSED.pan}` })).toEqual({ field: 'description', kind: 'card_number' });
+  });
 });
 
 describe('card data in what a POS sends', () => {
@@ -84,6 +91,11 @@ describe('card data in what a POS sends', () => {
     } finally {
       await stranger.close();
     }
+  });
+
+  it('lets a POS search a buyer by an alphanumeric CNPJ: not card data (the API answers, here not found)', async () => {
+    const error = await checkedFailure(cashier, 'buyer.search', { ein: '12ABC34501DE35' });
+    expect(error.code).toBe('API_NOT_FOUND');
   });
 
   it('still sells with a numeric order number that is not a card number (starts with 1, Luhn-valid)', async () => {
