@@ -34,7 +34,7 @@ interface Violation {
 interface TextField {
   readonly id: string;
   readonly path: readonly string[];
-  /** What is compared and saved: the CNPJ without its dots, slash and dash. */
+  /** What is compared and saved: the CNPJ without its dots, slash, dash and spaces, in uppercase. */
   readonly normalize?: (value: string) => string;
 }
 
@@ -44,9 +44,19 @@ const TEXT_FIELDS: readonly TextField[] = [
   { id: 'settings-api-seller-id', path: ['api', 'seller_id'] },
   { id: 'settings-pinpad-address', path: ['pinpad', 'address'] },
   { id: 'settings-merchant-name', path: ['receipts', 'merchant', 'name'] },
-  { id: 'settings-merchant-cnpj', path: ['receipts', 'merchant', 'cnpj'], normalize: (value) => value.replace(/[.\-/\s]/g, '') },
+  { id: 'settings-merchant-cnpj', path: ['receipts', 'merchant', 'cnpj'], normalize: normalizeCnpj },
   { id: 'settings-printer-address', path: ['printers', 'default', 'address'] },
 ];
+/**
+ * The CNPJ as the cashier types or pastes it, as the settings file keeps it: "12.abc.345/01de-35"
+ * → "12ABC34501DE35" (an alphanumeric CNPJ has letters). Only the mask and spaces are dropped and
+ * only a–z uppercased (as main/validation/taxpayer-id.ts normalizes); anything else stays for
+ * the agent to refuse next to the field.
+ */
+function normalizeCnpj(value: string): string {
+  return value.replace(/[.\-/\s]/g, '').replace(/[a-z]/g, (letter) => letter.toUpperCase());
+}
+
 const ADDRESS_PATH = ['receipts', 'merchant', 'address'] as const;
 const ADDRESS_LINES = 4;
 const addressLineId = (index: number): string => `settings-merchant-address-${index}`;
@@ -120,7 +130,7 @@ function fieldMessage(path: string, message: string): string {
   if (path === 'api.client_certificate') return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
   if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
   if (path === 'api.base_url') return t('settings.violationUrl');
-  if (path === 'receipts.merchant.cnpj') return t('settings.violationCnpj');
+  if (path === 'receipts.merchant.cnpj') return /check digits/.test(message) ? t('settings.violationCnpjDigits') : t('settings.violationCnpj');
   if (path === 'confirmation') return t('settings.violationChoice');
   return message;
 }

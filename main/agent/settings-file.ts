@@ -22,7 +22,7 @@ import { UpdateSettings } from './update-settings.js';
 import { PosSettings } from '../pos/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
-import { ReceiptSettings } from '../receipts/settings.js';
+import { receiptSettingsViolations, ReceiptSettings } from '../receipts/settings.js';
 import { defaultDataDir } from './paths.js';
 
 export const ApiSettings = Type.Object(
@@ -243,6 +243,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const { receipts, printers, pos, metrics, updates, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
+  if (receiptsSection !== undefined) violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ field: `receipts.${v.field}`, message: v.message })));
   const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
   if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};

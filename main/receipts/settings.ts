@@ -2,8 +2,14 @@
  * What a receipt says about the store, as one TypeBox schema (validation, type and documentation
  * together): the merchant's name, CNPJ and address that the card rules ask every receipt to show
  * (anchors §6.3), the acquirer's CNPJ for the NFC-e payment group, the store's time zone.
+ *
+ * A CNPJ here is numeric or alphanumeric (a store registered since July 2026 has one:
+ * 12ABC34501DE35, printed 12.ABC.345/01DE-35), written as the API takes it: uppercase, without
+ * punctuation (the window removes what the cashier types around it). Its check digits are
+ * `receiptSettingsViolations`'s: a receipt must not print a mistyped CNPJ.
  */
 import { Type, type Static } from 'typebox';
+import { CNPJ_PATTERN, isValidCnpj } from '../validation/taxpayer-id.js';
 
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
@@ -12,7 +18,11 @@ export const ReceiptSettings = Type.Object(
     merchant: Type.Object(
       {
         name: Type.String({ minLength: 1, maxLength: 96, description: 'Business name as printed on the receipt.' }),
-        cnpj: Type.String({ pattern: '^[0-9]{14}$', description: "The store's CNPJ, 14 digits." }),
+        cnpj: Type.String({
+          pattern: CNPJ_PATTERN,
+          description:
+            "The store's CNPJ with valid check digits, uppercase and without punctuation: 14 digits, or the alphanumeric CNPJ (12ABC34501DE35, printed 12.ABC.345/01DE-35).",
+        }),
         address: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 96 }), { maxItems: 4, description: 'Address lines, printed as given.' })),
       },
       { additionalProperties: false },
@@ -21,7 +31,12 @@ export const ReceiptSettings = Type.Object(
       Type.Object(
         {
           name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Printed when the API does not name the acquirer.' })),
-          cnpj: Type.Optional(Type.String({ pattern: '^[0-9]{14}$', description: "The acquirer's (or sub-acquirer's) CNPJ, for the NFC-e payment group." })),
+          cnpj: Type.Optional(
+            Type.String({
+              pattern: CNPJ_PATTERN,
+              description: "The acquirer's (or sub-acquirer's) CNPJ, for the NFC-e payment group: numeric or alphanumeric, as the store's.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -32,6 +47,22 @@ export const ReceiptSettings = Type.Object(
   { additionalProperties: false, title: 'ReceiptSettings' },
 );
 export type ReceiptSettings = Static<typeof ReceiptSettings>;
+
+/**
+ * What the schema cannot say: each CNPJ's check digits. Fields are named within the receipts
+ * settings ("merchant.cnpj"); the message is a sentence for the field.
+ */
+export function receiptSettingsViolations(settings: ReceiptSettings): { field: string; message: string }[] {
+  const violations: { field: string; message: string }[] = [];
+  const cnpjs: [string, string | undefined][] = [
+    ['merchant.cnpj', settings.merchant.cnpj],
+    ['acquirer.cnpj', settings.acquirer?.cnpj],
+  ];
+  for (const [field, cnpj] of cnpjs) {
+    if (cnpj !== undefined && !isValidCnpj(cnpj)) violations.push({ field, message: 'is not a valid CNPJ (check digits do not match)' });
+  }
+  return violations;
+}
 
 /** Training mode's store: every receipt it prints also says TREINAMENTO. */
 export const TRAINING_RECEIPT_SETTINGS: ReceiptSettings = {

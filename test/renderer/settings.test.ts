@@ -234,6 +234,38 @@ describe('the settings page', () => {
     expect(errors).toEqual([]);
   });
 
+  it('takes the store\'s alphanumeric CNPJ typed as printed, in lowercase too, and says next to the field when its check digits do not match', async () => {
+    const before = readFileSync(settingsFile(), 'utf8');
+    const { page, errors } = await openWindow('settings');
+    const cnpj = page.getByLabel('CNPJ', { exact: true });
+    expect(await cnpj.getAttribute('inputmode')).toBe('text');
+
+    await cnpj.fill('12.abc.345/01de-36');
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 }).toBe('Os dígitos verificadores não conferem: confira o CNPJ.');
+    expect(await page.getAttribute('#settings-merchant-cnpj', 'aria-invalid')).toBe('true');
+    expect(await page.inputValue('#settings-merchant-cnpj')).toBe('12.abc.345/01de-36');
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(before);
+
+    await cnpj.fill('12ABC34501DE3');
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 }).toBe(
+      'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
+    );
+
+    await cnpj.fill('12.abc.345/01de-35');
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    expect(await page.isVisible('#settings-merchant-cnpj-error')).toBe(false);
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({ receipts: { merchant: { cnpj: '12ABC34501DE35' } } });
+    const again = await openWindow('settings');
+    expect(await again.page.inputValue('#settings-merchant-cnpj')).toBe('12ABC34501DE35');
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+    // The file as the other specs left it.
+    writeFileSync(settingsFile(), before);
+  });
+
   it('stores the API token from its own field, says it is kept, and never shows it', async () => {
     const before = readFileSync(settingsFile(), 'utf8');
     const { page, errors } = await openWindow('settings');

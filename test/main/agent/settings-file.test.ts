@@ -70,6 +70,33 @@ describe('the settings file', () => {
     expect(thrown(() => parseSettings([1, 2], null))).toMatchObject({ violations: [{ field: '(file)', message: 'must be a JSON object' }] });
   });
 
+  it("takes a store with an alphanumeric CNPJ, and saves it: 12ABC34501DE35", () => {
+    const path = join(folder(), 'settings.json');
+    const receipts = { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' }, acquirer: { cnpj: 'A1B2C3D4000193' } };
+    expect(saveSettings(path, { receipts }).receipts).toEqual(receipts);
+    expect(loadSettings(path).receipts).toEqual(receipts);
+  });
+
+  it("refuses a store's CNPJ whose check digits do not match, numeric or alphanumeric, naming the field", () => {
+    for (const [receipts, field] of [
+      [{ merchant: { name: 'Loja', cnpj: '12ABC34501DE36' } }, 'receipts.merchant.cnpj'],
+      [{ merchant: { name: 'Loja', cnpj: '11222333000182' } }, 'receipts.merchant.cnpj'],
+      [{ merchant: { name: 'Loja', cnpj: '00000000000000' } }, 'receipts.merchant.cnpj'],
+      [{ merchant: STORE.merchant, acquirer: { cnpj: '12ABC34501DE36' } }, 'receipts.acquirer.cnpj'],
+    ] as const) {
+      const error = thrown(() => parseSettings({ receipts }, null)) as SettingsError;
+      expect(error).toBeInstanceOf(SettingsError);
+      expect(error.violations).toEqual([{ field, message: 'is not a valid CNPJ (check digits do not match)' }]);
+    }
+  });
+
+  it("refuses a store's CNPJ in lowercase or with its mask: the file keeps it as the API takes it", () => {
+    for (const cnpj of ['12abc34501de35', '12.ABC.345/01DE-35', '11.222.333/0001-81']) {
+      const error = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj } } }, null)) as SettingsError;
+      expect(error.violations.map((v) => v.field), cnpj).toEqual(['receipts.merchant.cnpj']);
+    }
+  });
+
   it('saves atomically and privately, and refuses a bad file leaving the old one', () => {
     const dir = folder();
     const path = join(dir, 'settings.json');

@@ -71,6 +71,16 @@ describe('pinbridge receipt show', () => {
     expect(text).toContain('PADARIA PÃO DOURADO LTDA');
   });
 
+  it('shows the store of the settings with its alphanumeric CNPJ masked, CNPJ 12.ABC.345/01DE-35', async () => {
+    await paid('pdv-13');
+    const settings = settingsFile({ receipts: { merchant: { name: 'MERCADINHO NOVA ERA LTDA', cnpj: '12ABC34501DE35' } } });
+    const result = await pinbridge('receipt', 'show', 'pdv-13', '--training', '--settings', settings, '--columns', '42');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n').map((line) => line.trim());
+    expect(lines).toContain('MERCADINHO NOVA ERA LTDA');
+    expect(lines).toContain('CNPJ 12.ABC.345/01DE-35');
+  });
+
   it('refuses what it cannot do with exit code 2 and one sentence', async () => {
     await paid('pdv-12');
     const unknown = await pinbridge('receipt', 'show', 'nope', '--training');
@@ -88,6 +98,9 @@ describe('pinbridge receipt show', () => {
     const badSettings = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '123' } } }));
     expect(badSettings.code).toBe(2);
     expect(badSettings.stderr).toContain('receipts.merchant.cnpj');
+    const wrongDigits = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '12ABC34501DE36' } } }));
+    expect(wrongDigits.code).toBe(2);
+    expect(wrongDigits.stderr).toContain('receipts.merchant.cnpj: is not a valid CNPJ (check digits do not match)');
   });
 });
 

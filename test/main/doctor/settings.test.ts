@@ -25,6 +25,17 @@ describe('the settings check', () => {
     expect(settings?.printers.default?.address).toBe('tcp://192.168.0.50:9100');
   });
 
+  it("is ok for a store with an alphanumeric CNPJ, and fails naming the field when its check digits do not match", () => {
+    const good = checkSettings({ settingsPath: settingsFile(JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' } } })) });
+    expect(good.result.status).toBe('ok');
+    expect(good.result.pt.summary).toContain('comprovantes com o nome e o CNPJ da loja');
+    expect(good.settings?.receipts?.merchant.cnpj).toBe('12ABC34501DE35');
+    const bad = checkSettings({ settingsPath: settingsFile(JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } })) });
+    expect(bad.result.status).toBe('fail');
+    expect(bad.result.details.violations).toEqual([{ field: 'receipts.merchant.cnpj', message: 'is not a valid CNPJ (check digits do not match)' }]);
+    expect(bad.result.fix).toContain('`receipts.merchant.cnpj` (is not a valid CNPJ (check digits do not match))');
+  });
+
   it('is ok without a settings file in the home folder: the defaults apply', () => {
     const home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-home-'));
     const { result, path } = checkSettings({ home });

@@ -43,6 +43,12 @@ describe('the boleto slip', () => {
     expect(document.title).toBe('Boleto de R$ 150,00');
   });
 
+  it('heads the slip of a store with an alphanumeric CNPJ with CNPJ 12.ABC.345/01DE-35', () => {
+    const store: ReceiptSettings = { merchant: { name: 'MERCADINHO NOVA ERA', cnpj: '12ABC34501DE35' } };
+    const printed = renderText(boletoSlipDocument(boleto, { settings: store }), 32).split('\n');
+    expect(printed.slice(0, 2).map((line) => line.trim())).toEqual(['MERCADINHO NOVA ERA', 'CNPJ 12.ABC.345/01DE-35']);
+  });
+
   it('leaves the barcode off 58 mm paper, too narrow for 44 digits, and says to pay by the digitable line', () => {
     const document = boletoSlipDocument(boleto, { settings, columns: 32 });
     expect(layout(document, 32).lines.filter((line) => line.kind !== 'text')).toEqual([]);

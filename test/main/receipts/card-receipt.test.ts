@@ -100,6 +100,21 @@ describe('the receipt of an approved sale', () => {
     expect(text(withCpf, 'merchant')).not.toContain('529.982.247-25');
   });
 
+  it('shows a store with an alphanumeric CNPJ as CNPJ 12.ABC.345/01DE-35 on both copies, and gives it to the NFC-e as it is', () => {
+    const store: ReceiptSettings = { ...settings, merchant: { ...settings.merchant, name: 'MERCADINHO NOVA ERA LTDA', cnpj: '12ABC34501DE35' }, acquirer: { cnpj: 'A1B2C3D4000193' } };
+    for (const copy of ['customer', 'merchant'] as const) {
+      const lines = text(approved(), copy, { settings: store }).split('\n');
+      expect(lines.slice(0, 2)).toEqual(['         MERCADINHO NOVA ERA LTDA', '         CNPJ 12.ABC.345/01DE-35']);
+    }
+    expect(buildCardReceipt(approved(), { settings: store }).fiscal).toMatchObject({ CNPJReceb: '12ABC34501DE35', CNPJ: 'A1B2C3D4000193' });
+  });
+
+  it('prints a customer tax id that is an alphanumeric CNPJ masked, on the customer copy', () => {
+    const company = approved({ customerTaxId: '12ABC34501DE35' });
+    expect(text(company, 'customer')).toMatch(/CPF\/CNPJ\s+12\.ABC\.345\/01DE-35/);
+    expect(text(company, 'merchant')).not.toContain('12.ABC.345/01DE-35');
+  });
+
   it('marks training receipts TREINAMENTO at the top and the bottom, and reprints as such', () => {
     const lines = text(approved(), 'customer', { training: true }).split('\n');
     expect(lines[0]).toContain('TREINAMENTO - SEM VALOR');

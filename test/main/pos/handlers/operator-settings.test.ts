@@ -78,6 +78,20 @@ describe('settings from the window', () => {
     expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
   });
 
+  it("saves a store with an alphanumeric CNPJ, and refuses one whose check digits do not match, naming the field", async () => {
+    const earlier = (await call(window, 'operator.settings')).settings;
+    const settings = { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' } } };
+    expect(await call(window, 'operator.saveSettings', { settings })).toEqual({ saved: true, restart_required: true });
+    expect((await call(window, 'operator.settings')).settings).toEqual(settings);
+    const before = readFileSync(settingsPath(), 'utf8');
+    const error = await refused(window, 'operator.saveSettings', { settings: { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } } });
+    expect(error.code).toBe('INVALID_PARAMS');
+    expect(error.violations).toEqual([{ field: 'settings.receipts.merchant.cnpj', message: 'is not a valid CNPJ (check digits do not match)' }]);
+    expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
+    // The file as the other specs left it.
+    expect(await call(window, 'operator.saveSettings', { settings: earlier })).toMatchObject({ saved: true });
+  });
+
   it('keeps the API token in a private file and never sends it back', async () => {
     expect(await call(window, 'operator.setApiToken', { token: 'zpk_test_0123456789' })).toEqual({ stored: true });
     expect(readFileSync(join(home, '.pinbridge', 'api-token'), 'utf8').trim()).toBe('zpk_test_0123456789');
