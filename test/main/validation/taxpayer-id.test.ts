@@ -52,7 +52,8 @@ describe('alphanumeric CNPJ (IN RFB 2.229/2024)', () => {
   });
 
   it('computes the check digits of a root and order made only of letters, and of the numeric 000000000001 (91)', () => {
-    // Examples of the reference test cases published with SERPRO's algorithm.
+    // The examples public validators built on SERPRO's reference code test with (not the Receita's
+    // own publication, which gives 12ABC34501DE35); the independent reading below agrees.
     expect(cnpjCheckDigits('ABCDEFGHIJKL')).toBe('80');
     expect(isValidCnpj('ABCDEFGHIJKL80')).toBe(true);
     expect(cnpjCheckDigits('000000000001')).toBe('91');
