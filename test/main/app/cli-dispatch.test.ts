@@ -12,6 +12,18 @@ import { electronDouble, FakeTray, FakeWindow } from './electron-double.js';
 
 const savedArgv = process.argv;
 
+/** What is written to `stream` from now on (the write's callback still runs: the CLI waits for it). */
+function captureWrites(stream: NodeJS.WriteStream): string[] {
+  const written: string[] = [];
+  vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    written.push(String(chunk));
+    const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
+    callback?.();
+    return true;
+  });
+  return written;
+}
+
 afterEach(() => {
   process.argv = savedArgv;
   vi.doUnmock('electron');
@@ -53,13 +65,7 @@ describe('runCliInApp', () => {
 
   it('turns a crash of the command into one line and exit code 1', async () => {
     const exits: number[] = [];
-    const written: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
-      callback?.();
-      return true;
-    });
+    const written = captureWrites(process.stderr);
     await runCliInApp({ exit: (code = 0) => void exits.push(code) }, ['doctor'], () => Promise.reject(new Error('boom')));
     expect(exits).toEqual([1]);
     expect(written.join('')).toBe('pinbridge: boom\n');
@@ -77,13 +83,7 @@ describe('the packaged app started from a terminal', () => {
       dialog: { showErrorBox: () => {} },
     };
     vi.doMock('electron', () => ({ default: electron }));
-    const out: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      out.push(String(chunk));
-      const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
-      callback?.();
-      return true;
-    });
+    const out = captureWrites(process.stdout);
     process.argv = ['/opt/Pinbridge/pinbridge', ...argv];
     await import('../../../main/app/electron-main.js');
     await vi.waitFor(() => expect(exitCodes).toHaveLength(1), { timeout: 15_000 });
@@ -106,13 +106,7 @@ describe('the packaged app started from a terminal', () => {
   });
 
   it('a bad subcommand option exits 2 with the CLI\'s one-line usage error', async () => {
-    const errors: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      errors.push(String(chunk));
-      const callback = rest.find((item) => typeof item === 'function') as (() => void) | undefined;
-      callback?.();
-      return true;
-    });
+    const errors = captureWrites(process.stderr);
     const { exitCodes } = await startApp(['doctor', '--no-such-option']);
     expect(exitCodes).toEqual([2]);
     expect(errors.join('')).toMatch(/^pinbridge: unknown option '--no-such-option'/);
