@@ -24,12 +24,18 @@ export interface PtyPairOptions {
   readonly socatPath?: string;
   /** How long to wait for socat to report both ptys. */
   readonly startTimeoutMs?: number;
+  /**
+   * A symbolic link socat makes to the second end (`b`, the host's) and removes when it exits — a
+   * device node that comes and goes as a plugged and pulled USB PINPAD's does.
+   */
+  readonly linkB?: string;
 }
 
 /** Starts socat with two linked ptys; rejects with SOCAT_NOT_FOUND when socat is not installed. */
 export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
   const timeoutMs = options.startTimeoutMs ?? 10_000;
-  const child = spawn(options.socatPath ?? 'socat', ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], {
+  const second = options.linkB === undefined ? 'pty,raw,echo=0' : `pty,raw,echo=0,link=${options.linkB}`;
+  const child = spawn(options.socatPath ?? 'socat', ['-d', '-d', 'pty,raw,echo=0', second], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<void>((resolve) => {

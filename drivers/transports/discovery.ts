@@ -1,13 +1,15 @@
 /**
  * Finding PINPADs: the serial ports present now (USB PINPADs enumerate as CDC-ACM serial ports,
  * paired Bluetooth SPP PINPADs as virtual COM ports), the network PINPADs the config names, and a
- * watcher that notices USB PINPADs being plugged in and pulled out. Serial hot-plug is detected by
- * polling the port list, which works the same on Linux, macOS and Windows without native hooks.
+ * watcher that notices USB PINPADs being plugged in and pulled out. The watcher lists the ports
+ * when the system says devices changed (device-events.ts: `/dev` on Linux, USB hot-plug
+ * elsewhere), not on a timer: on Linux each listing spawns `udevadm`.
  */
 import { EventEmitter } from 'node:events';
 import { SerialPort } from 'serialport';
 import { formatTransportAddress, parseTransportAddress } from './address.js';
 import { TransportError } from './transport.js';
+import { platformDeviceEvents, type DeviceEvents } from './device-events.js';
 import { lookupUsbId, makerFromText } from './usb-ids.js';
 
 /** What serialport's `SerialPort.list()` reports for a port. */
@@ -110,83 +112,231 @@ export function configuredTcpPinpads(config: readonly (string | TcpPinpadEntry)[
 export interface HotplugEvents {
   attached: [port: SerialPinpadInfo];
   detached: [port: SerialPinpadInfo];
-  /** Listing the ports failed; polling goes on. Only emitted when someone listens. */
+  /** Listing the ports failed (it is tried again at the next device event). Only emitted when someone listens. */
   error: [error: Error];
+  /**
+   * The device events could not start or stopped working (`error` says why): from now on the
+   * ports are listed every `pollMs`. Emitted at most once per start.
+   */
+  fallback: [error: Error, pollMs: number];
 }
 
 export interface HotplugWatcherOptions {
-  /** Poll period; 750 ms makes a plug or unplug visible within 2 s even with a slow list call. */
-  readonly intervalMs?: number;
   readonly list?: ListPorts;
   /** Emit `attached` for the ports already present at start. Default false (they are the baseline). */
   readonly emitInitial?: boolean;
+  /** What says the devices changed (default: this platform's, see device-events.ts). */
+  readonly events?: DeviceEvents;
+  /**
+   * List every `intervalMs` instead of waiting for device events — the behaviour before issue 19
+   * (750 ms), kept for a platform without events and as the idle benchmark's baseline.
+   */
+  readonly intervalMs?: number;
+  /** The listing period when the device events cannot start or stop working. Default 30 s. */
+  readonly fallbackPollMs?: number;
+  /** How long after a device event the ports are listed (events come in bursts). Default 300 ms. */
+  readonly settleMs?: number;
+  /**
+   * Further listings this long after the first one an event caused: the device node appears (and
+   * a USB device attaches) a moment before udev has described it or the OS made its serial port.
+   * Default 1 s and 5 s.
+   */
+  readonly recheckMs?: readonly number[];
 }
+
+export const DEFAULT_FALLBACK_POLL_MS = 30_000;
+const DEFAULT_SETTLE_MS = 300;
+const DEFAULT_RECHECK_MS = [1_000, 5_000] as const;
 
 /** Identity of a device on a port, so a different device replugged on the same path is noticed. */
 function portKey(port: PortInfo): string {
   return [port.path, port.vendorId ?? '', port.productId ?? '', port.serialNumber ?? ''].join('|').toLowerCase();
 }
 
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Reports serial ports attached and detached. The ports are listed at start, when the device
+ * events say something changed (after `settleMs`, then again after each `recheckMs`), and when
+ * `refresh()` asks — never on a timer unless the events are unavailable (`fallback`) or
+ * `intervalMs` asks for the old polling. Listings never overlap.
+ */
 export class HotplugWatcher extends EventEmitter<HotplugEvents> {
-  readonly intervalMs: number;
+  /** The polling period when polling was asked for (`intervalMs`); undefined when driven by device events. */
+  readonly intervalMs: number | undefined;
   private readonly list: ListPorts;
   private readonly emitInitial: boolean;
+  private readonly events: DeviceEvents;
+  private readonly fallbackPollMs: number;
+  private readonly settleMs: number;
+  private readonly recheckMs: readonly number[];
   private known: Map<string, SerialPinpadInfo> | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private running = false;
-  /** Bumped by stop() so a poll still in flight does not report after it. */
+  /** Bumped by stop() so a listing still in flight, or a timer, does not report after it. */
   private generation = 0;
+  /** Listing every this many ms (asked for, or the fallback); undefined while events drive it. */
+  private pollMs: number | undefined;
+  private listing: Promise<void> | undefined;
+  /** Someone asked for a listing while one ran: one more follows it. */
+  private again = false;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private settleTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private listings = 0;
 
   constructor(options: HotplugWatcherOptions = {}) {
     super();
-    this.intervalMs = options.intervalMs ?? 750;
-    if (!(this.intervalMs > 0)) throw new RangeError(`intervalMs must be positive, got ${this.intervalMs}`);
+    if (options.intervalMs !== undefined && !(options.intervalMs > 0)) throw new RangeError(`intervalMs must be positive, got ${options.intervalMs}`);
+    this.intervalMs = options.intervalMs;
     this.list = options.list ?? defaultList;
     this.emitInitial = options.emitInitial ?? false;
+    this.events = options.events ?? platformDeviceEvents();
+    this.fallbackPollMs = options.fallbackPollMs ?? DEFAULT_FALLBACK_POLL_MS;
+    if (!(this.fallbackPollMs > 0)) throw new RangeError(`fallbackPollMs must be positive, got ${this.fallbackPollMs}`);
+    this.settleMs = Math.max(0, options.settleMs ?? DEFAULT_SETTLE_MS);
+    this.recheckMs = options.recheckMs ?? DEFAULT_RECHECK_MS;
   }
 
   get isRunning(): boolean {
     return this.running;
   }
 
-  /** The ports seen at the last successful poll. */
+  /** The ports seen at the last successful listing. */
   get ports(): SerialPinpadInfo[] {
     return [...(this.known?.values() ?? [])];
   }
 
-  /** Starts polling; resolves after the first poll (its errors are emitted, not thrown). */
+  /** How the watcher learns of changes now: device events ('dev', 'usb') or a timer ('poll'). */
+  get mode(): DeviceEvents['kind'] | 'poll' {
+    return this.pollMs === undefined ? this.events.kind : 'poll';
+  }
+
+  /** How many times the ports were listed since the watcher was made (each one spawns udevadm on Linux). */
+  get listingCount(): number {
+    return this.listings;
+  }
+
+  /**
+   * Starts watching; resolves after the first listing (its errors are emitted, not thrown). When
+   * the device events cannot start, `fallback` is emitted and the ports are polled instead.
+   */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.generation += 1;
-    await this.poll(this.generation);
+    const generation = this.generation;
+    this.pollMs = this.intervalMs;
+    if (this.pollMs === undefined) {
+      try {
+        await this.events.start(
+          () => this.changed(generation),
+          (error) => this.fallBack(generation, error),
+        );
+      } catch (error) {
+        if (generation !== this.generation) return;
+        this.pollMs = this.fallbackPollMs;
+        this.emit('fallback', asError(error), this.fallbackPollMs);
+      }
+      if (generation !== this.generation) {
+        // Stopped while the events were starting.
+        this.events.stop();
+        return;
+      }
+    }
+    await this.refresh();
   }
 
   stop(): void {
     this.running = false;
     this.generation += 1;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.events.stop();
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.settleTimer = undefined;
+    this.pollTimer = undefined;
     this.known = undefined;
+    this.listing = undefined;
+    this.again = false;
   }
 
-  /** One poll; the next is scheduled only after this one finishes, so polls never overlap. */
-  private async poll(generation: number): Promise<void> {
+  /**
+   * Lists the ports now (after a listing in flight, if any) and reports what changed; resolves
+   * when done. For an explicit request (someone looks for PINPADs), beside the events.
+   */
+  refresh(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    const generation = this.generation;
+    if (this.listing !== undefined) {
+      this.again = true;
+      return this.listing;
+    }
+    const listing = (async () => {
+      do {
+        this.again = false;
+        await this.listOnce(generation);
+      } while (this.again && generation === this.generation);
+    })();
+    this.listing = listing;
+    void listing.finally(() => {
+      if (this.listing === listing) this.listing = undefined;
+      if (generation === this.generation) this.schedulePoll(generation);
+    });
+    return listing;
+  }
+
+  /** A device event: list once the burst settles, then again after each recheck delay. */
+  private changed(generation: number): void {
+    if (generation !== this.generation || this.settleTimer !== undefined) return;
+    this.settleTimer = this.later(generation, this.settleMs, () => {
+      this.settleTimer = undefined;
+      void this.refresh();
+      for (const delay of this.recheckMs) this.later(generation, delay, () => void this.refresh());
+    });
+  }
+
+  /** The device events stopped working: poll from now on. */
+  private fallBack(generation: number, error: Error): void {
+    if (generation !== this.generation || this.pollMs !== undefined) return;
+    this.events.stop();
+    this.pollMs = this.fallbackPollMs;
+    this.emit('fallback', error, this.fallbackPollMs);
+    this.schedulePoll(generation);
+  }
+
+  /** When polling: the next listing `pollMs` after the last one, whatever caused that one. */
+  private schedulePoll(generation: number): void {
+    if (this.pollMs === undefined || !this.running) return;
+    if (this.pollTimer !== undefined) {
+      clearTimeout(this.pollTimer);
+      this.timers.delete(this.pollTimer);
+    }
+    this.pollTimer = this.later(generation, this.pollMs, () => {
+      this.pollTimer = undefined;
+      void this.refresh();
+    });
+  }
+
+  private later(generation: number, ms: number, run: () => void): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (generation === this.generation) run();
+    }, ms);
+    this.timers.add(timer);
+    return timer;
+  }
+
+  private async listOnce(generation: number): Promise<void> {
+    this.listings += 1;
     try {
       const ports = await this.list();
       if (generation !== this.generation) return;
       this.update(ports);
     } catch (error) {
       if (generation !== this.generation) return;
-      if (this.listenerCount('error') > 0) {
-        this.emit('error', error instanceof Error ? error : new Error(String(error)));
-      }
+      if (this.listenerCount('error') > 0) this.emit('error', asError(error));
     }
-    if (generation !== this.generation || !this.running) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      void this.poll(generation);
-    }, this.intervalMs);
   }
 
   private update(ports: readonly PortInfo[]): void {

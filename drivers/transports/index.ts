@@ -7,4 +7,5 @@ export * from './tcp.js';
 export * from './ble.js';
 export * from './address.js';
 export * from './usb-ids.js';
+export * from './device-events.js';
 export * from './discovery.js';

@@ -1,4 +1,17 @@
-import { describe, expect, it, vi } from 'vitest';
+/**
+ * Discovery: serial ports described as PINPAD candidates, configured network PINPADs, and the
+ * hot-plug watcher. The watcher lists the ports at start, when the device events say something
+ * changed, and when asked — never on a timer unless polling was asked for or the events are not
+ * available (issue 19: polling every 750 ms spawned udevadm 75 times a minute at idle). Its device
+ * directory is a real temp folder standing for /dev, with files and a socat pty link coming and
+ * going in it; time is faked where the point is what does not happen in an hour.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync, unlinkSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createPtyPair, type PtyPair } from '../../../drivers/simulator/socat.js';
+import { SERIAL_DEVICE_NAME, watchDeviceDirectory, type DeviceEvents } from '../../../drivers/transports/device-events.js';
 import {
   HotplugWatcher,
   configuredTcpPinpads,
@@ -15,6 +28,27 @@ const GERTEC: PortInfo = { path: '/dev/ttyACM0', vendorId: '1753', productId: 'c
 const INGENICO: PortInfo = { path: '/dev/ttyACM1', vendorId: '0B00', productId: '0060', manufacturer: undefined };
 const FTDI: PortInfo = { path: '/dev/ttyUSB0', vendorId: '0403', productId: '6001', manufacturer: 'FTDI' };
 const BUILTIN: PortInfo = { path: '/dev/ttyS0' };
+
+/** A list function whose answer the test changes, counting calls. */
+function fakeList(initial: PortInfo[]): { list: () => Promise<PortInfo[]>; set(ports: PortInfo[]): void; calls(): number } {
+  let ports = initial;
+  let calls = 0;
+  return {
+    list: () => {
+      calls++;
+      return Promise.resolve([...ports]);
+    },
+    set: (next) => (ports = next),
+    calls: () => calls,
+  };
+}
+
+function collect(watcher: HotplugWatcher): { attached: SerialPinpadInfo[]; detached: SerialPinpadInfo[] } {
+  const events = { attached: [] as SerialPinpadInfo[], detached: [] as SerialPinpadInfo[] };
+  watcher.on('attached', (p) => events.attached.push(p));
+  watcher.on('detached', (p) => events.detached.push(p));
+  return events;
+}
 
 describe('USB id table', () => {
   it('holds lower-case 4-digit hex ids and a maker for every entry', () => {
@@ -94,32 +128,7 @@ describe('configuredTcpPinpads', () => {
   });
 });
 
-describe('HotplugWatcher', () => {
-  /** A list function whose answer the test changes, counting calls. */
-  function fakeList(initial: PortInfo[]): { list: () => Promise<PortInfo[]>; set(ports: PortInfo[]): void; calls(): number } {
-    let ports = initial;
-    let calls = 0;
-    return {
-      list: () => {
-        calls++;
-        return Promise.resolve([...ports]);
-      },
-      set: (next) => (ports = next),
-      calls: () => calls,
-    };
-  }
-
-  function collect(watcher: HotplugWatcher): { attached: SerialPinpadInfo[]; detached: SerialPinpadInfo[] } {
-    const events = { attached: [] as SerialPinpadInfo[], detached: [] as SerialPinpadInfo[] };
-    watcher.on('attached', (p) => events.attached.push(p));
-    watcher.on('detached', (p) => events.detached.push(p));
-    return events;
-  }
-
-  it('defaults to a 750 ms poll so a plug or unplug shows within 2 s', () => {
-    expect(new HotplugWatcher({ list: () => Promise.resolve([]) }).intervalMs).toBe(750);
-  });
-
+describe('HotplugWatcher polling (intervalMs: the behaviour before issue 19, and the fallback)', () => {
   it('takes the ports present at start as the baseline, then reports attach and detach', async () => {
     const ports = fakeList([BUILTIN]);
     const watcher = new HotplugWatcher({ list: ports.list, intervalMs: 5 });
@@ -216,5 +225,258 @@ describe('HotplugWatcher', () => {
 
   it('describes ports the same way as listSerialPinpads', () => {
     expect(describeSerialPort(FTDI)).toMatchObject({ address: '/dev/ttyUSB0', likelyPinpad: false, maker: undefined });
+  });
+});
+
+/** A device event source the test fires by hand. */
+function manualEvents(): DeviceEvents & { fire(): void; fail(error: Error): void; started: number; stopped: number } {
+  let changed: (() => void) | undefined;
+  let failed: ((error: Error) => void) | undefined;
+  const source = {
+    kind: 'dev' as const,
+    started: 0,
+    stopped: 0,
+    start(onChanged: () => void, onFailed: (error: Error) => void): Promise<void> {
+      source.started++;
+      changed = onChanged;
+      failed = onFailed;
+      return Promise.resolve();
+    },
+    stop(): void {
+      source.stopped++;
+      changed = undefined;
+    },
+    fire: () => changed?.(),
+    fail: (error: Error) => failed?.(error),
+  };
+  return source;
+}
+
+/** The serial ports of a folder standing for /dev, as serialport's list would give them. */
+function listDirectory(dir: string): { list: () => Promise<PortInfo[]>; calls(): number } {
+  let calls = 0;
+  return {
+    list: () => {
+      calls++;
+      return Promise.resolve(
+        readdirSync(dir)
+          .filter((name) => SERIAL_DEVICE_NAME.test(name))
+          .sort()
+          .map((name) => ({ path: join(dir, name) })),
+      );
+    },
+    calls: () => calls,
+  };
+}
+
+/** Resolves once `name` is created or removed in `dir`, seen by a watch of the test's own. */
+function renamed(dir: string, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const own = watch(dir, (eventType, entry) => {
+      if (eventType === 'rename' && entry === name) {
+        own.close();
+        resolve();
+      }
+    });
+  });
+}
+
+describe('HotplugWatcher driven by device events', () => {
+  const dirs: string[] = [];
+  const watchers: HotplugWatcher[] = [];
+  let pty: PtyPair | undefined;
+  afterEach(async () => {
+    vi.useRealTimers();
+    for (const watcher of watchers.splice(0)) watcher.stop();
+    await pty?.close();
+    pty = undefined;
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  function devDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'pinbridge-dev-'));
+    dirs.push(dir);
+    return dir;
+  }
+  function watcherOf(options: ConstructorParameters<typeof HotplugWatcher>[0]): HotplugWatcher {
+    const watcher = new HotplugWatcher(options);
+    watchers.push(watcher);
+    return watcher;
+  }
+
+  it('lists the ports once at start and never again in an hour where nothing is plugged or pulled', async () => {
+    vi.useFakeTimers();
+    const dir = devDir();
+    writeFileSync(join(dir, 'ttyS0'), '');
+    const ports = listDirectory(dir);
+    const watcher = watcherOf({ list: ports.list, events: watchDeviceDirectory({ dir }) });
+    await watcher.start();
+    expect(watcher.mode).toBe('dev');
+    expect(watcher.ports.map((port) => port.address)).toEqual([join(dir, 'ttyS0')]);
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(ports.calls()).toBe(1);
+    expect(watcher.listingCount).toBe(1);
+  });
+
+  it('reports a serial device node appearing and disappearing in the device directory, listing only then', async () => {
+    const dir = devDir();
+    const ports = listDirectory(dir);
+    const watcher = watcherOf({ list: ports.list, events: watchDeviceDirectory({ dir }), settleMs: 10, recheckMs: [] });
+    const events = collect(watcher);
+    await watcher.start();
+    expect(ports.calls()).toBe(1);
+
+    writeFileSync(join(dir, 'ttyACM0'), '');
+    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), { timeout: 5_000 });
+    expect(ports.calls()).toBe(2);
+
+    unlinkSync(join(dir, 'ttyACM0'));
+    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), { timeout: 5_000 });
+    expect(ports.calls()).toBe(3);
+  });
+
+  it('does not list when a port is written to or a device that is no serial port comes and goes', async () => {
+    const dir = devDir();
+    writeFileSync(join(dir, 'ttyACM0'), '');
+    const ports = listDirectory(dir);
+    // No settling: a listing the events caused would start on the next timer.
+    const watcher = watcherOf({ list: ports.list, events: watchDeviceDirectory({ dir }), settleMs: 0, recheckMs: [] });
+    await watcher.start();
+
+    const seen = renamed(dir, 'sda1');
+    appendFileSync(join(dir, 'ttyACM0'), 'bytes of a PINPAD exchange');
+    writeFileSync(join(dir, 'sda1'), '');
+    await seen;
+    // Any timer the events had set (0 ms) runs before this one.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ports.calls()).toBe(1);
+  });
+
+  it('a pty linked into the device directory by socat is a device plugged in; socat exiting pulls it', async () => {
+    const dir = devDir();
+    const ports = listDirectory(dir);
+    const watcher = watcherOf({ list: ports.list, events: watchDeviceDirectory({ dir }), settleMs: 10, recheckMs: [] });
+    const events = collect(watcher);
+    await watcher.start();
+
+    pty = await createPtyPair({ linkB: join(dir, 'ttyACM3') });
+    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), { timeout: 5_000 });
+    await pty.close();
+    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), { timeout: 5_000 });
+  });
+
+  it('lists once per burst of events after it settles, then again after each recheck delay, then stops', async () => {
+    vi.useFakeTimers();
+    const events = manualEvents();
+    const ports = fakeList([BUILTIN]);
+    const watcher = watcherOf({ list: ports.list, events, settleMs: 300, recheckMs: [1_000, 5_000] });
+    const seen = collect(watcher);
+    await watcher.start();
+    expect(ports.calls()).toBe(1);
+
+    // The node appears (udev has not described it yet), then udev changes it: one burst.
+    events.fire();
+    events.fire();
+    ports.set([BUILTIN, { path: '/dev/ttyACM0' }]);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(ports.calls()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ports.calls()).toBe(2);
+    expect(seen.attached.map((port) => port.address)).toEqual(['/dev/ttyACM0']);
+
+    // udev's description arrives late: the recheck sees the PINPAD it is.
+    ports.set([BUILTIN, GERTEC]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(ports.calls()).toBe(3);
+    expect(seen.attached.at(-1)).toMatchObject({ address: '/dev/ttyACM0', maker: 'Gertec' });
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(ports.calls()).toBe(4);
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(ports.calls()).toBe(4);
+  });
+
+  it('lists on request (refresh), never two listings at once, one more when asked during one', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let calls = 0;
+    let release: (() => void) | undefined;
+    const list = async (): Promise<PortInfo[]> => {
+      calls++;
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      if (calls === 2) await new Promise<void>((resolve) => (release = resolve));
+      inFlight--;
+      return calls >= 2 ? [GERTEC] : [];
+    };
+    const watcher = watcherOf({ list, events: manualEvents() });
+    const events = collect(watcher);
+    await watcher.start();
+    const first = watcher.refresh();
+    const second = watcher.refresh();
+    const third = watcher.refresh();
+    await vi.waitFor(() => expect(release).toBeDefined());
+    release!();
+    await Promise.all([first, second, third]);
+    expect(calls).toBe(3);
+    expect(maxInFlight).toBe(1);
+    expect(events.attached.map((port) => port.address)).toEqual(['/dev/ttyACM0']);
+  });
+
+  it('falls back to listing every 30 s, said once, when the device events cannot start', async () => {
+    vi.useFakeTimers();
+    const ports = fakeList([]);
+    const broken: DeviceEvents = { kind: 'usb', start: () => Promise.reject(new Error('libusb could not be initialised')), stop: () => undefined };
+    const watcher = watcherOf({ list: ports.list, events: broken });
+    const fallbacks: [string, number][] = [];
+    watcher.on('fallback', (error, pollMs) => fallbacks.push([error.message, pollMs]));
+    await watcher.start();
+    expect(watcher.mode).toBe('poll');
+    expect(fallbacks).toEqual([['libusb could not be initialised', 30_000]]);
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(ports.calls()).toBe(1 + 120);
+    expect(fallbacks).toHaveLength(1);
+  });
+
+  it('falls back to the slow poll when the device events stop working, and stops everything on stop()', async () => {
+    vi.useFakeTimers();
+    const events = manualEvents();
+    const ports = fakeList([]);
+    const watcher = watcherOf({ list: ports.list, events, fallbackPollMs: 10_000 });
+    const fallbacks: string[] = [];
+    watcher.on('fallback', (error) => fallbacks.push(error.message));
+    await watcher.start();
+    events.fail(new Error('inotify watch lost'));
+    expect(fallbacks).toEqual(['inotify watch lost']);
+    expect(events.stopped).toBe(1);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(ports.calls()).toBe(4);
+    watcher.stop();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(ports.calls()).toBe(4);
+  });
+
+  it('reports a failed listing (only to a listener) and tries again at the next device event', async () => {
+    vi.useFakeTimers();
+    const events = manualEvents();
+    let failing = true;
+    let calls = 0;
+    const list = (): Promise<PortInfo[]> => {
+      calls++;
+      return failing ? Promise.reject(new Error('spawn udevadm ENOENT')) : Promise.resolve([GERTEC]);
+    };
+    const watcher = watcherOf({ list, events, settleMs: 0, recheckMs: [] });
+    const errors: string[] = [];
+    watcher.on('error', (error) => errors.push(error.message));
+    const seen = collect(watcher);
+    await watcher.start();
+    expect(errors).toEqual(['spawn udevadm ENOENT']);
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(calls).toBe(1);
+    failing = false;
+    events.fire();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(2);
+    // The first listing that works is the baseline.
+    expect(watcher.ports.map((port) => port.address)).toEqual(['/dev/ttyACM0']);
+    expect(seen.attached).toEqual([]);
   });
 });
