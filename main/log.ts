@@ -6,6 +6,8 @@
  * Bounded whatever happens: a line repeated over and over (a PINPAD answering the wrong command,
  * a port that is not there) is written once a minute with a count of the repeats in between, and
  * a log file is moved aside to `<file>.1` whenever it passes LOG_ROTATE_BYTES — not only at start.
+ * A condition that lasts (a missing PINPAD, ports that cannot be listed) is better written once
+ * when it starts and once when it ends: LoggedCondition.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -132,4 +134,58 @@ export function createLogger(options: { level?: string; name?: string; file?: st
     },
     logDestination(options),
   );
+}
+
+/**
+ * A condition that may last (a PINPAD that is not there, ports that cannot be listed) logged once
+ * when it starts, as a warning, and once when it ends, as info with how long it lasted — not at
+ * every attempt: the attempts in between go to debug. What the condition is (`key`, e.g. the
+ * error code) changing is news and is warned again.
+ */
+export class LoggedCondition {
+  readonly #logger: Pick<Logger, 'warn' | 'info' | 'debug'>;
+  readonly #now: () => number;
+  #since: number | undefined;
+  #key: string | undefined;
+  #attempts = 0;
+
+  constructor(logger: Pick<Logger, 'warn' | 'info' | 'debug'>, now: () => number = Date.now) {
+    this.#logger = logger;
+    this.#now = now;
+  }
+
+  /** True between a `holds` and the `ended` after it. */
+  get active(): boolean {
+    return this.#since !== undefined;
+  }
+
+  /** How many times it was found holding since it started (0 when not active). */
+  get attempts(): number {
+    return this.#attempts;
+  }
+
+  /** The condition holds (again): a warning when it starts or `key` changed, debug otherwise. Returns true when warned. */
+  holds(key: string, fields: object, message: string): boolean {
+    this.#attempts += 1;
+    if (this.#since !== undefined && this.#key === key) {
+      // `attempt` is a volatile field: a run of these folds into one line even at debug level.
+      this.#logger.debug({ ...fields, attempt: this.#attempts }, message);
+      return false;
+    }
+    this.#since ??= this.#now();
+    this.#key = key;
+    this.#logger.warn(fields, message);
+    return true;
+  }
+
+  /** The condition is over: one info line with how long it held and how many attempts found it; nothing when it did not hold. */
+  ended(fields: object, message: string): boolean {
+    if (this.#since === undefined) return false;
+    const lastedSeconds = Math.round((this.#now() - this.#since) / 1000);
+    this.#logger.info({ ...fields, lastedSeconds, attempts: this.#attempts }, message);
+    this.#since = undefined;
+    this.#key = undefined;
+    this.#attempts = 0;
+    return true;
+  }
 }

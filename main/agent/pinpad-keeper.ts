@@ -1,18 +1,27 @@
 /**
  * Keeps one PINPAD connected while the agent runs: opens it, shows the idle text, hands it over
- * (`connected`), and when it goes away (unplugged, switched off) says so (`lost`) and tries
- * again every two seconds until it answers. When the agent stops, the PINPAD is left showing
- * that Pinbridge is off.
+ * (`connected`), and when it goes away (unplugged, switched off) says so (`lost`) and tries again
+ * until it answers. When the agent stops, the PINPAD is left showing that Pinbridge is off.
+ *
+ * Quiet while it waits (issue 19): the attempts back off exponentially (1 s doubling to 60 s), and
+ * a PINPAD that is not there is logged once when that starts and once when it is back, not at every
+ * attempt (LoggedCondition). `retryNow()` — the hot-plug watcher saw the PINPAD's port appear —
+ * cuts the wait short, so a replugged PINPAD is back within a second whatever the backoff reached.
+ * Its state (`status`) is what the ready line and the window say when there is no PINPAD.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
-import type { Logger } from '../log.js';
+import { backoffDelayMs } from '../../drivers/transports/tcp.js';
+import { LoggedCondition, type Logger } from '../log.js';
+import { failureState, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from './pinpad-connection.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
 const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
-const RECONNECT_DELAY_MS = 2000;
+
+/** The first wait after a failure; each further failure doubles it, up to RECONNECT_MAX_DELAY_MS. */
+export const RECONNECT_INITIAL_DELAY_MS = 1_000;
+export const RECONNECT_MAX_DELAY_MS = 60_000;
 
 /** The simulated customer of training mode: a Visa card shortly after each prompt, the debit one for a debit sale. */
 const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit', matchApplication: true } as const;
@@ -24,11 +33,24 @@ export interface PinpadHooks {
   readonly lost: (info: PinpadInfo) => void;
   /** Once, the first time the PINPAD is ready. */
   readonly ready: (info: PinpadInfo) => void;
+  /** The link's state (or its failure's code) changed; not called for a repeat of the same failure. */
+  readonly status?: (status: PinpadLinkStatus) => void;
 }
 
-/** Waits `ms`, or less when the agent stops; its abort listener goes with it (one per reconnect would pile up). */
-async function delay(ms: number, signal: AbortSignal): Promise<void> {
-  await sleep(ms, undefined, { signal }).catch(() => undefined);
+export interface KeeperOptions {
+  /** The first wait after a failure (default 1 s); each further one doubles it. */
+  readonly reconnectDelayMs?: number;
+  /** The longest wait between attempts (default 60 s). */
+  readonly maxReconnectDelayMs?: number;
+  /** Opens the PINPAD (default connectPinpad; tests count attempts). */
+  readonly connect?: typeof connectPinpad;
+  readonly now?: () => number;
+}
+
+interface Attempt {
+  readonly connection: PinpadConnection;
+  readonly info: PinpadInfo;
+  readonly lost: Promise<void>;
 }
 
 /** Resolves when `signal` aborts; `off` removes the listener once something else won the race. */
@@ -43,13 +65,159 @@ function whenAborted(signal: AbortSignal): { readonly promise: Promise<void>; of
   return { promise, off: () => listener && signal.removeEventListener('abort', listener) };
 }
 
-export interface KeeperOptions {
-  /** The wait before trying again after the PINPAD failed or went away. Default 2 s. */
-  readonly reconnectDelayMs?: number;
+export class PinpadKeeper {
+  readonly address: string;
+  readonly #training: boolean;
+  readonly #logger: Logger;
+  readonly #hooks: PinpadHooks;
+  readonly #initialDelayMs: number;
+  readonly #maxDelayMs: number;
+  readonly #connect: typeof connectPinpad;
+  readonly #now: () => number;
+  readonly #unavailable: LoggedCondition;
+  #status: PinpadLinkStatus;
+  /** Ends the current wait early (retryNow); set only while waiting. */
+  #wakeUp: (() => void) | undefined;
+  /** retryNow() came during an attempt: the wait after it is skipped. */
+  #wokenDuringAttempt = false;
+
+  constructor(address: string, training: boolean, logger: Logger, hooks: PinpadHooks, options: KeeperOptions = {}) {
+    this.address = address;
+    this.#training = training;
+    this.#logger = logger;
+    this.#hooks = hooks;
+    this.#initialDelayMs = options.reconnectDelayMs ?? RECONNECT_INITIAL_DELAY_MS;
+    this.#maxDelayMs = Math.max(this.#initialDelayMs, options.maxReconnectDelayMs ?? RECONNECT_MAX_DELAY_MS);
+    this.#connect = options.connect ?? connectPinpad;
+    this.#now = options.now ?? Date.now;
+    this.#unavailable = new LoggedCondition(logger, this.#now);
+    this.#status = { address, state: 'connecting', code: null, error: null, since: new Date(this.#now()) };
+  }
+
+  /** Where the link stands now. */
+  get status(): PinpadLinkStatus {
+    return this.#status;
+  }
+
+  /**
+   * Tries the PINPAD now instead of at the end of the current wait (the hot-plug watcher saw its
+   * port appear). During an attempt, the wait after it is skipped; nothing happens when it is ready.
+   */
+  retryNow(): void {
+    if (this.#status.state === 'ready') return;
+    if (this.#wakeUp !== undefined) this.#wakeUp();
+    else this.#wokenDuringAttempt = true;
+  }
+
+  /** Keeps the PINPAD connected until `signal` aborts; resolves after closing it. */
+  async run(signal: AbortSignal): Promise<void> {
+    let announced = false;
+    let failures = 0;
+    while (!signal.aborted) {
+      this.#wokenDuringAttempt = false;
+      const attempt = await this.#attempt();
+      if (signal.aborted) {
+        // Stopped while it opened: let it go showing that the agent is off.
+        if (attempt !== undefined) {
+          this.#hooks.lost(attempt.info);
+          await attempt.connection.close(CLOSED_TEXT).catch(() => {});
+        }
+        return;
+      }
+      if (attempt === undefined) {
+        failures += 1;
+        await this.#wait(this.#delayAfter(failures), signal);
+        continue;
+      }
+      failures = 0;
+      if (!announced) {
+        announced = true;
+        this.#hooks.ready(attempt.info);
+      }
+      const stopped = whenAborted(signal);
+      await Promise.race([attempt.lost, stopped.promise]);
+      stopped.off();
+      this.#hooks.lost(attempt.info);
+      if (signal.aborted) {
+        await attempt.connection.close(CLOSED_TEXT).catch(() => {});
+        return;
+      }
+      this.#setStatus('disconnected', null, null);
+      this.#unavailable.holds('DISCONNECTED', { port: this.address }, 'PINPAD disconnected; trying again with backoff until it is back');
+      await attempt.connection.close(null).catch(() => {});
+      failures = 1;
+      await this.#wait(this.#delayAfter(failures), signal);
+    }
+  }
+
+  /** One attempt: open, identify, show the idle text, hand over. Undefined when it failed (logged). */
+  async #attempt(): Promise<Attempt | undefined> {
+    let connection: PinpadConnection;
+    try {
+      connection = await this.#connect(this.address, { logger: this.#logger, simulator: { autoCustomer: TRAINING_CUSTOMER } });
+    } catch (error) {
+      this.#failed('connect', error);
+      return undefined;
+    }
+    const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
+    try {
+      const info = await connection.pinpad.info();
+      await connection.pinpad.display(this.#training ? TRAINING_IDLE_TEXT : IDLE_TEXT);
+      await this.#hooks.connected(connection);
+      this.#setStatus('ready', null, null);
+      // One line either way: after a time without it, with how long that was.
+      if (!this.#unavailable.ended({ port: this.address, pinpad: info }, 'PINPAD ready')) this.#logger.info({ port: this.address, pinpad: info }, 'PINPAD ready');
+      return { connection, info, lost };
+    } catch (error) {
+      this.#failed('answer', error);
+      await connection.close(null).catch(() => {});
+      return undefined;
+    }
+  }
+
+  #failed(stage: 'connect' | 'answer', error: unknown): void {
+    const code = codeOf(error);
+    const state = failureState(stage, code);
+    this.#setStatus(state, code ?? null, messageOf(error));
+    this.#unavailable.holds(
+      `${state}:${code ?? ''}`,
+      { port: this.address, code, err: messageOf(error) },
+      stage === 'connect' ? 'PINPAD not available; trying again with backoff' : 'PINPAD did not answer; trying again with backoff',
+    );
+  }
+
+  #setStatus(state: PinpadLinkState, code: string | null, error: string | null): void {
+    const current = this.#status;
+    if (current.state === state && current.code === code) return;
+    this.#status = { address: this.address, state, code, error, since: new Date(this.#now()) };
+    this.#hooks.status?.(this.#status);
+  }
+
+  /** The wait after failure number `failures` (1-based): the initial delay doubled each time, capped. */
+  #delayAfter(failures: number): number {
+    if (this.#wokenDuringAttempt) return 0;
+    return backoffDelayMs(failures - 1, { initialDelayMs: this.#initialDelayMs, maxDelayMs: this.#maxDelayMs, factor: 2, jitter: 0 });
+  }
+
+  /** Waits `ms`, less when the agent stops or retryNow() is called; leaves no listener behind. */
+  #wait(ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted || ms <= 0) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.#wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.#wakeUp = done;
+    });
+  }
 }
 
 /** Keeps one PINPAD connected until `signal` aborts; resolves after closing it. */
-export async function keepPinpad(
+export function keepPinpad(
   address: string,
   training: boolean,
   logger: Logger,
@@ -57,46 +225,7 @@ export async function keepPinpad(
   hooks: PinpadHooks,
   options: KeeperOptions = {},
 ): Promise<void> {
-  const reconnectDelayMs = options.reconnectDelayMs ?? RECONNECT_DELAY_MS;
-  let announced = false;
-  while (!signal.aborted) {
-    let connection: PinpadConnection;
-    try {
-      connection = await connectPinpad(address, { logger, simulator: { autoCustomer: TRAINING_CUSTOMER } });
-    } catch (error) {
-      logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD not available; retrying');
-      await delay(reconnectDelayMs, signal);
-      continue;
-    }
-    const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
-    let info: PinpadInfo;
-    try {
-      info = await connection.pinpad.info();
-      await connection.pinpad.display(training ? TRAINING_IDLE_TEXT : IDLE_TEXT);
-      await hooks.connected(connection);
-      logger.info({ port: address, pinpad: info }, 'PINPAD ready');
-      if (!announced) {
-        announced = true;
-        hooks.ready(info);
-      }
-    } catch (error) {
-      logger.warn({ port: address, code: codeOf(error), err: messageOf(error) }, 'PINPAD did not answer; retrying');
-      await connection.close(null).catch(() => {});
-      await delay(reconnectDelayMs, signal);
-      continue;
-    }
-    const stopped = whenAborted(signal);
-    await Promise.race([lost, stopped.promise]);
-    stopped.off();
-    hooks.lost(info);
-    if (signal.aborted) {
-      await connection.close(CLOSED_TEXT).catch(() => {});
-      return;
-    }
-    logger.warn({ port: address }, 'PINPAD disconnected; waiting for it to come back');
-    await connection.close(null).catch(() => {});
-    await delay(reconnectDelayMs, signal);
-  }
+  return new PinpadKeeper(address, training, logger, hooks, options).run(signal);
 }
 
 function codeOf(error: unknown): string | undefined {

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../main/log.js';
+import { createLogger, LoggedCondition } from '../../main/log.js';
 
 const lines = (file: string): Record<string, unknown>[] =>
   readFileSync(file, 'utf8')
@@ -51,5 +51,28 @@ describe('the log', () => {
     // Nothing lost at the seam: the newest line is in the current file.
     expect(lines(file).at(-1)).toMatchObject({ n: 4_999 });
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('a condition in the log', () => {
+  it('is written when it starts and when it ends, its repeats at debug, a change of reason as a new warning', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-')), 'agent.log');
+    let now = 0;
+    const condition = new LoggedCondition(createLogger({ level: 'info', file }), () => now);
+    expect(condition.ended({}, 'ports listed again')).toBe(false);
+    expect(condition.holds('ENOENT', { err: 'spawn udevadm ENOENT' }, 'cannot list serial ports')).toBe(true);
+    for (let i = 0; i < 100; i++) expect(condition.holds('ENOENT', { err: 'spawn udevadm ENOENT' }, 'cannot list serial ports')).toBe(false);
+    expect(condition.holds('EACCES', { err: 'spawn udevadm EACCES' }, 'cannot list serial ports')).toBe(true);
+    now = 90_000;
+    expect(condition.active).toBe(true);
+    expect(condition.ended({}, 'serial ports listed again')).toBe(true);
+    expect(condition.active).toBe(false);
+
+    expect(lines(file).map((line) => [line.level, line.msg])).toEqual([
+      [40, 'cannot list serial ports'],
+      [40, 'cannot list serial ports'],
+      [30, 'serial ports listed again'],
+    ]);
+    expect(lines(file)[2]).toMatchObject({ lastedSeconds: 90, attempts: 102 });
   });
 });
