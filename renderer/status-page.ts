@@ -1,16 +1,18 @@
 /**
  * Status at a glance, the window's home: the PINPADs (model, serial number, connected, busy,
- * their EMV tables),
+ * their EMV tables) and, while the PINPAD in use is not ready, why (“PINPAD não encontrado em
+ * /dev/ttyACM0…”),
  * the receipt printers, the payments API, the POS clients connected and the mode. Read with
  * agent.status at each (re)connection, then kept current by the pinpad.*, printer.status,
- * api.health and pos.clients events.
+ * pinpad.link, api.health and pos.clients events.
  */
 import type { EventPayload } from '../client/index.js';
 import type { WindowContext } from './context.js';
 import { byId, fill, h } from './dom.js';
-import { formatDateTime, plural, t } from './i18n.js';
+import { currentLanguage, formatDateTime, plural, t } from './i18n.js';
 
 type Pinpad = EventPayload<'pinpad.connected'>;
+type PinpadLink = EventPayload<'pinpad.link'>;
 type Printer = EventPayload<'printer.status'>;
 type ApiHealth = EventPayload<'api.health'>;
 type Level = 'ok' | 'warn' | 'bad' | 'off';
@@ -49,6 +51,7 @@ export class StatusPage {
   readonly #pinpads = new Map<string, Pinpad>();
   readonly #printers = new Map<string, Printer>();
   #api: ApiHealth | null = null;
+  #link: PinpadLink | null = null;
   #loaded = false;
 
   readonly #pinpadsBox = byId('status-pinpads');
@@ -69,6 +72,10 @@ export class StatusPage {
     client.on('pinpad.disconnected', pinpadChanged);
     client.on('pinpad.busy', pinpadChanged);
     client.on('pinpad.tables', pinpadChanged);
+    client.on('pinpad.link', (link) => {
+      this.#link = link;
+      this.render();
+    });
     client.on('printer.status', (printer) => {
       this.#printers.set(printer.name, printer);
       this.render();
@@ -84,6 +91,7 @@ export class StatusPage {
       const status = await this.#context.client.call('agent.status', {});
       this.#pinpads.clear();
       for (const pinpad of status.pinpads) this.#pinpads.set(pinpad.serial_number, pinpad);
+      this.#link = status.pinpad_link;
       this.#printers.clear();
       for (const printer of status.printers) this.#printers.set(printer.name, printer);
       this.#api = status.api;
@@ -103,13 +111,28 @@ export class StatusPage {
     this.#renderMode();
   }
 
+  /** Why the PINPAD in use is not ready, in the window's language, while it is not; null when it is. */
+  #linkLines(): HTMLElement | null {
+    const link = this.#link;
+    if (link === null || link.state === 'ready') return null;
+    const line = stateLine(link.state === 'connecting' ? 'warn' : 'bad', currentLanguage() === 'en' ? link.message : link.cashier_message, 'state-line pinpad-link');
+    return h(
+      'div',
+      { className: 'pinpad-link', attrs: { 'data-link-state': link.state } },
+      line,
+      link.state === 'connecting' ? null : h('p', { className: 'hint' }, t('status.linkRetrying')),
+    );
+  }
+
   #renderPinpads(): void {
     const pinpads = [...this.#pinpads.values()];
+    const link = this.#linkLines();
     if (pinpads.length === 0) {
-      this.#pinpadsBox.replaceChildren(stateLine('bad', t('status.noPinpad')));
+      this.#pinpadsBox.replaceChildren(link ?? stateLine('bad', t('status.noPinpad')));
       return;
     }
     this.#pinpadsBox.replaceChildren(
+      ...(link === null ? [] : [link]),
       ...pinpads.map((pinpad) => {
         const level: Level = !pinpad.connected ? 'bad' : pinpad.busy ? 'warn' : 'ok';
         const state = pinpad.connected ? `${t('status.connected')} · ${pinpad.busy ? t('status.busy') : t('status.free')}` : t('status.disconnected');

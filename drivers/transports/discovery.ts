@@ -6,6 +6,7 @@
  * elsewhere), not on a timer: on Linux each listing spawns `udevadm`.
  */
 import { EventEmitter } from 'node:events';
+import { realpathSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import { formatTransportAddress, parseTransportAddress } from './address.js';
 import { TransportError } from './transport.js';
@@ -68,6 +69,29 @@ export async function listSerialPinpads(options: { list?: ListPorts } = {}): Pro
     .sort((a, b) => Number(b.likelyPinpad) - Number(a.likelyPinpad) || a.address.localeCompare(b.address));
 }
 
+/**
+ * Whether a listed serial port is the one a `--port` address names: the same path, a COM name in
+ * any case, or the device a link names (`/dev/serial/by-id/…`, resolved now that it exists).
+ * False for any address that is not a serial port.
+ */
+export function isPortOf(address: string, listedPath: string): boolean {
+  let path: string;
+  try {
+    const parsed = parseTransportAddress(address);
+    if (parsed.kind !== 'serial') return false;
+    path = parsed.path;
+  } catch {
+    return false;
+  }
+  if (path === listedPath) return true;
+  if (/^COM\d+$/i.test(path)) return path.toUpperCase() === listedPath.toUpperCase();
+  try {
+    return realpathSync(path) === realpathSync(listedPath);
+  } catch {
+    return false;
+  }
+}
+
 export interface TcpPinpadEntry {
   readonly host: string;
   readonly port: number;
@@ -114,6 +138,8 @@ export interface HotplugEvents {
   detached: [port: SerialPinpadInfo];
   /** Listing the ports failed (it is tried again at the next device event). Only emitted when someone listens. */
   error: [error: Error];
+  /** A listing succeeded (after `attached`/`detached` for what it changed). */
+  listed: [ports: SerialPinpadInfo[]];
   /**
    * The device events could not start or stopped working (`error` says why): from now on the
    * ports are listed every `pollMs`. Emitted at most once per start.
@@ -333,6 +359,7 @@ export class HotplugWatcher extends EventEmitter<HotplugEvents> {
       const ports = await this.list();
       if (generation !== this.generation) return;
       this.update(ports);
+      this.emit('listed', this.ports);
     } catch (error) {
       if (generation !== this.generation) return;
       if (this.listenerCount('error') > 0) this.emit('error', asError(error));

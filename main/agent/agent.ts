@@ -4,21 +4,26 @@
  * engine; the PINPAD, kept connected and attached; receipts and their printers; the POS API.
  *
  * `Agent.start` recovers the journal and listens; the PINPAD is opened in the background
- * (reopened when it comes back after an unplug), and `ready` settles the first time it answers.
- * `stop` closes everything in reverse order, the PINPAD last showing that the agent is off.
+ * (reopened when it comes back after an unplug, at once when the hot-plug watcher sees its port),
+ * and `ready` settles the first time it answers. `started` — what `pinbridge start` prints — does
+ * not wait for a PINPAD that is not there: it settles at the PINPAD's first answer or first
+ * failure (or after STARTED_GRACE_MS), saying which, so the window and the POS API are reachable
+ * to fix a wrong address from. `stop` closes everything in reverse order, the PINPAD last showing
+ * that the agent is off.
  */
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
-import { HotplugWatcher } from '../../drivers/transports/discovery.js';
+import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
 import type { AttemptReport } from '../api/index.js';
 import type { Journal } from '../core/journal/journal.js';
 import { PinpadRegistry } from '../pinpad/registry.js';
 import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
-import type { Logger } from '../log.js';
+import { LoggedCondition, type Logger } from '../log.js';
+import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
@@ -40,7 +45,7 @@ import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
-import { keepPinpad } from './pinpad-keeper.js';
+import { PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
 
 export interface AgentOptions {
@@ -78,12 +83,24 @@ export interface AgentOptions {
   readonly restart?: () => void;
   /** Why this agent runs without the saved settings: a restart could not start with them (AgentRunner). */
   readonly notApplied?: string;
+  /** The hot-plug watcher's options (default: this platform's device events; tests give a temp folder for /dev). */
+  readonly hotplug?: HotplugWatcherOptions;
+  /** The PINPAD's reconnection delays (default 1 s doubling to 60 s). */
+  readonly reconnect?: Pick<KeeperOptions, 'reconnectDelayMs' | 'maxReconnectDelayMs'>;
+  /** How long `started` waits for the PINPAD's first answer or failure (default STARTED_GRACE_MS). */
+  readonly startedGraceMs?: number;
 }
 
 /** What the agent says once its PINPAD answered the first time. */
 export interface AgentReady {
   readonly mode: 'training' | 'live';
-  readonly pinpad: { readonly port: string; readonly manufacturer: string; readonly model: string; readonly serial_number: string };
+  readonly pinpad: {
+    readonly port: string;
+    readonly state: 'ready';
+    readonly manufacturer: string;
+    readonly model: string;
+    readonly serial_number: string;
+  };
   readonly journal: string;
   readonly recovered: Awaited<ReturnType<PaymentStack['engine']['recover']>>;
   readonly printers: string[];
@@ -97,6 +114,28 @@ export interface AgentReady {
   readonly sandbox?: { readonly url: string; readonly marketplace_id: string; readonly seller_id: string; readonly token: string };
 }
 
+/** The PINPAD as `started` reports it when it has not answered: where, what state, why (English and pt-BR). */
+export interface PinpadLinkReport {
+  readonly port: string;
+  readonly state: Exclude<PinpadLinkState, 'ready'>;
+  readonly code: string | null;
+  readonly error: string | null;
+  readonly message: string;
+  readonly cashier_message: string;
+}
+
+/** What the agent says once it serves: as AgentReady, or with the PINPAD's link state when it has not answered yet. */
+export interface AgentStarted extends Omit<AgentReady, 'pinpad'> {
+  readonly pinpad: AgentReady['pinpad'] | PinpadLinkReport;
+}
+
+/**
+ * How long `started` waits for the PINPAD's first answer or failure: a PINPAD that is there
+ * answers in well under a second, one that is not fails at once (no such port) or within the
+ * transport's connect timeout; past this the ready line says "connecting".
+ */
+export const STARTED_GRACE_MS = 10_000;
+
 export interface AgentEvents {
   /** A POS asked to pair: the code is for the cashier's eyes only (window, or terminal headless). */
   pairing: [PairingAnnouncement];
@@ -107,6 +146,10 @@ const RESTART_DELAY_MS = 100;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function codeOf(error: unknown): string | undefined {
+  return error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined;
 }
 
 /**
@@ -253,9 +296,17 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #metricsServer: MetricsServer | undefined;
   /** Settles when the PINPAD first answers; rejects if the agent stops before. */
   readonly ready: Promise<AgentReady>;
+  /**
+   * Settles once the agent serves and its PINPAD answered or failed the first time (at most
+   * STARTED_GRACE_MS after the start): the ready line. Rejects if the agent stops before.
+   */
+  readonly started: Promise<AgentStarted>;
+  /** The link to the PINPAD: its state while there is none, followed by the window and the POS API. */
+  readonly pinpadLink: PinpadLink;
   readonly #logger: Logger;
   readonly #stop = new AbortController();
   readonly #watcher: HotplugWatcher;
+  readonly #keeper: PinpadKeeper;
   readonly #pinpadLoop: Promise<void>;
   #stopped: Promise<void> | undefined;
 
@@ -268,6 +319,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     clients: ClientStore;
     pos: PosServer;
     watcher: HotplugWatcher;
+    pinpadLink: PinpadLink;
     recovered: AgentReady['recovered'];
     operatorKey: string;
     metrics: AgentMetrics | undefined;
@@ -286,29 +338,52 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.operatorKey = parts.operatorKey;
     this.metrics = parts.metrics;
     this.#metricsServer = parts.metricsServer;
+    this.pinpadLink = parts.pinpadLink;
     const address = options.pinpadAddress;
-    let announce: (info: PinpadInfo) => void = () => {};
+    const report = (): Omit<AgentReady, 'pinpad'> => ({
+      mode: stack.training ? 'training' : 'live',
+      journal: stack.journalPath,
+      recovered: parts.recovered,
+      printers: printing ? [...printing.printers.keys()] : [],
+      pos: { ws: pos.url, demo: pos.demoUrl },
+      ui: pos.uiUrl(parts.operatorKey),
+      pairing: pos.pairingUrl(parts.operatorKey),
+      ...(parts.metricsServer ? { metrics: parts.metricsServer.url } : {}),
+      ...(stack.sandbox
+        ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }
+        : {}),
+    });
+    let resolveReady: (ready: AgentReady) => void = () => {};
+    let resolveStarted: (started: AgentStarted) => void = () => {};
     let abandon: (error: Error) => void = () => {};
+    let abandonStarted: (error: Error) => void = () => {};
     this.ready = new Promise<AgentReady>((resolve, reject) => {
-      announce = (info) =>
-        resolve({
-          mode: stack.training ? 'training' : 'live',
-          pinpad: { port: address, manufacturer: info.manufacturer, model: info.model, serial_number: info.serialNumber },
-          journal: stack.journalPath,
-          recovered: parts.recovered,
-          printers: printing ? [...printing.printers.keys()] : [],
-          pos: { ws: pos.url, demo: pos.demoUrl },
-          ui: pos.uiUrl(parts.operatorKey),
-          pairing: pos.pairingUrl(parts.operatorKey),
-          ...(parts.metricsServer ? { metrics: parts.metricsServer.url } : {}),
-          ...(stack.sandbox
-            ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }
-            : {}),
-        });
+      resolveReady = resolve;
       abandon = reject;
+    });
+    this.started = new Promise<AgentStarted>((resolve, reject) => {
+      resolveStarted = resolve;
+      abandonStarted = reject;
     });
     // A stop before the PINPAD answered is not an error anyone must handle.
     this.ready.catch(() => {});
+    this.started.catch(() => {});
+    const announce = (info: PinpadInfo): void => {
+      const ready: AgentReady = {
+        ...report(),
+        pinpad: { port: address, state: 'ready', manufacturer: info.manufacturer, model: info.model, serial_number: info.serialNumber },
+      };
+      resolveReady(ready);
+      clearTimeout(grace);
+      resolveStarted(ready);
+    };
+    const startedWithout = (status: PinpadLinkStatus): void => {
+      if (status.state === 'ready') return;
+      clearTimeout(grace);
+      resolveStarted({ ...report(), pinpad: { port: address, state: status.state, code: status.code, error: status.error, ...pinpadLinkSentence(status) } });
+    };
+    const grace = setTimeout(() => startedWithout(this.pinpadLink.status), options.startedGraceMs ?? STARTED_GRACE_MS);
+    grace.unref();
     // The tables file is read once per start (a restart from the window reads it again).
     const { tablesFromProvider, ...saleOptions } = pinpadSaleOptionsOf(options.settings);
     if (saleOptions.tables instanceof Error) options.logger.error({ code: saleOptions.tables.code, reason: saleOptions.tables.message }, 'the EMV tables file cannot be used; sales will be refused');
@@ -322,7 +397,7 @@ export class Agent extends EventEmitter<AgentEvents> {
             logger: options.logger,
           })
       : undefined;
-    this.#pinpadLoop = keepPinpad(address, stack.training, options.logger, this.#stop.signal, {
+    this.#keeper = new PinpadKeeper(address, stack.training, options.logger, {
       connected: async (connection) => {
         await this.pinpads.attach(connection.pinpad, address, {
           timeouts: options.settings.sale,
@@ -333,7 +408,44 @@ export class Agent extends EventEmitter<AgentEvents> {
       },
       lost: (info) => this.pinpads.detach(info.serialNumber),
       ready: announce,
-    }).finally(() => abandon(new Error('the agent stopped before its PINPAD answered')));
+      status: (status) => {
+        this.pinpadLink.set(status);
+        startedWithout(status);
+      },
+    }, options.reconnect);
+    this.#pinpadLoop = this.#keeper.run(this.#stop.signal).finally(() => {
+      clearTimeout(grace);
+      abandon(new Error('the agent stopped before its PINPAD answered'));
+      abandonStarted(new Error('the agent stopped before it was ready'));
+    });
+    this.#watchPorts(options.logger, address);
+  }
+
+  /**
+   * What the hot-plug watcher sees: ports coming and going (logged), the PINPAD's port appearing
+   * (tried at once), listing failing (logged once until it works again; the PINPAD is tried then,
+   * since what changed is not known), no device events here (logged once).
+   */
+  #watchPorts(logger: Logger, address: string): void {
+    const watcher = this.#watcher;
+    // A serial port (not sim, tcp://, ble:): what hot-plug can tell about.
+    const serial = isPortOf(address, address);
+    const listing = new LoggedCondition(logger);
+    watcher.on('attached', (port) => {
+      logger.info({ port }, 'serial port attached');
+      if (serial && isPortOf(address, port.address)) this.#keeper.retryNow();
+    });
+    watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
+    watcher.on('error', (error) => {
+      listing.holds(codeOf(error) ?? error.message, { err: messageOf(error) }, 'cannot list serial ports; trying again when a device comes or goes');
+      if (serial) this.#keeper.retryNow();
+    });
+    watcher.on('listed', () => {
+      if (listing.ended({}, 'serial ports listed again') && serial) this.#keeper.retryNow();
+    });
+    watcher.on('fallback', (error, pollMs) =>
+      logger.warn({ err: error.message, pollMs }, 'no device events on this system: the serial ports are listed on a timer instead'),
+    );
   }
 
   get training(): boolean {
@@ -368,7 +480,8 @@ export class Agent extends EventEmitter<AgentEvents> {
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
-    const watcher = new HotplugWatcher();
+    const watcher = new HotplugWatcher(options.hotplug);
+    const pinpadLink = new PinpadLink(options.pinpadAddress);
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       const receipts = printing?.service;
@@ -387,6 +500,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           mode: training ? 'training' : 'live',
           engine,
           pinpads,
+          pinpadLink,
           receipts,
           printers: printing?.printers ?? new Map(),
           printQueue: printing?.queue,
@@ -419,13 +533,12 @@ export class Agent extends EventEmitter<AgentEvents> {
         });
         metricsServer = await MetricsServer.start({ metrics, host: metricsSettings.host, port: metricsSettings.port, logger });
       }
-      watcher.on('attached', (port) => logger.info({ port }, 'serial port attached'));
-      watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
-      watcher.on('error', (error) => logger.warn({ err: messageOf(error) }, 'cannot list serial ports'));
-      // The first listing failing is reported through the watcher's `error` event.
-      void watcher.start();
-      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, recovered, operatorKey, metrics, metricsServer });
+      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, pinpadLink, recovered, operatorKey, metrics, metricsServer });
       emitter.agent = agent;
+      // The first listing failing is reported through the watcher's `error` event.
+      void watcher.start().then(() => {
+        if (watcher.isRunning) logger.info({ events: watcher.mode }, 'watching for serial ports coming and going');
+      });
       return agent;
     } catch (error) {
       watcher.stop();

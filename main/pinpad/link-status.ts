@@ -7,6 +7,7 @@
  * The PINPAD registry (registry.ts) lists the PINPADs that answered at least once, by serial
  * number; this says why there may be none, where the agent is looking for it.
  */
+import { EventEmitter } from 'node:events';
 
 export type PinpadLinkState =
   /** The first attempt is under way. */
@@ -110,5 +111,24 @@ export function pinpadLinkSentence(status: Pick<PinpadLinkStatus, 'address' | 's
         message: `PINPAD disconnected from ${address}`,
         cashier_message: `PINPAD desconectado de ${address}. Verifique o cabo e se ele está ligado.`,
       };
+  }
+}
+
+/** The link's status as it changes (the agent's keeper sets it; the POS API and the window read it and follow `change`). */
+export class PinpadLink extends EventEmitter<{ change: [status: PinpadLinkStatus] }> {
+  #status: PinpadLinkStatus;
+
+  constructor(address: string, now: Date = new Date()) {
+    super();
+    this.#status = { address, state: 'connecting', code: null, error: null, since: now };
+  }
+
+  get status(): PinpadLinkStatus {
+    return this.#status;
+  }
+
+  set(status: PinpadLinkStatus): void {
+    this.#status = status;
+    this.emit('change', status);
   }
 }

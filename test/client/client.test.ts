@@ -274,7 +274,7 @@ describe('calls', () => {
     const agent = await startAgent({ paired: true });
     agent.handle('agent.status', async () => {
       await sleep(300);
-      return { pinpads: [], printers: [], api: { state: 'up', since: null, last_error: null }, clients_connected: 1 };
+      return { pinpads: [], pinpad_link: null, printers: [], api: { state: 'up', since: null, last_error: null }, clients_connected: 1 };
     });
     const client = newClient(agent, { token: TOKEN, requestTimeoutMs: 100 });
     await client.connect();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
+import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
@@ -404,6 +405,33 @@ describe('the PINPAD’s EMV tables', () => {
       await expect.poll(() => tablesOf('TABLES0000000002').getAttribute('data-tables')).toBe('failed');
       expect(await tablesOf('TABLES0000000002').innerText()).toBe('Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.');
       expect(await tablesOf('TABLES0000000002').getAttribute('data-level')).toBe('bad');
+      expect(errors).toEqual([]);
+    } finally {
+      await rig.close();
+    }
+  });
+});
+
+describe('a PINPAD that is not there', () => {
+  it('says in Portuguese where it was looked for and that Pinbridge keeps trying, until it answers', async () => {
+    const link = new PinpadLink('/dev/ttyACM0');
+    link.set({ address: '/dev/ttyACM0', state: 'not_found', code: 'PORT_NOT_FOUND', error: 'The serial port /dev/ttyACM0 does not exist', since: new Date() });
+    const rig = await posRig({ noPinpad: true, pinpadLink: link });
+    try {
+      const { page, errors } = await openWindow({ rig });
+      const shown = page.locator('#status-pinpads [data-link-state]');
+      expect(await shown.getAttribute('data-link-state')).toBe('not_found');
+      expect((await shown.locator('p').allInnerTexts()).map((line) => line.trim())).toEqual([
+        'PINPAD não encontrado em /dev/ttyACM0. Verifique o cabo e se ele está ligado.',
+        'O Pinbridge continua tentando sozinho; o endereço do PINPAD fica em Configurações.',
+      ]);
+      expect(await page.locator('#status-pinpads .pinpad-link .state-line').getAttribute('data-level')).toBe('bad');
+
+      // Plugged in: the line goes, the PINPAD shows.
+      await rig.addPinpad('LINK000000000001');
+      link.set({ address: '/dev/ttyACM0', state: 'ready', code: null, error: null, since: new Date() });
+      await shown.waitFor({ state: 'detached' });
+      await page.locator('#status-pinpads [data-serial="LINK000000000001"][data-connected="true"]').waitFor();
       expect(errors).toEqual([]);
     } finally {
       await rig.close();

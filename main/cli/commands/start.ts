@@ -5,7 +5,9 @@
  * on), and with no PINPAD configured it uses a simulated one whose customer presents a test card
  * by itself.
  *
- * One JSON line on stdout says when it is ready — again after each restart the window asks for
+ * One JSON line on stdout says when it is ready — when the POS API and the window are served and
+ * the PINPAD answered, or failed to (its "pinpad" then says why: not found, unreachable…, and
+ * Pinbridge keeps trying) — again after each restart the window asks for
  * (operator.restart: the settings file and token read again, same addresses); pairing requests are
  * JSON lines on stdout too (and a sentence on stderr); logs are JSON lines on stderr.
  */
@@ -115,9 +117,14 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const announce = (agent: Agent): void => {
         announced = agent;
         agent.on('pairing', (pairing) => announcePairing(io, pairing));
-        agent.ready.then(
+        // Without waiting for a PINPAD that is not there: the line says where the window is to fix it from.
+        agent.started.then(
           (ready) => {
-            if (!io.signal.aborted) io.stdout(`${JSON.stringify({ status: 'ready', ws: ready.pos.ws, ...ready })}\n`);
+            if (io.signal.aborted) return;
+            io.stdout(`${JSON.stringify({ status: 'ready', ws: ready.pos.ws, ...ready })}\n`);
+            if (ready.pinpad.state !== 'ready') {
+              io.stderr(`${ready.pinpad.message}; Pinbridge keeps trying. Check it in the window: ${ready.ui}\n`);
+            }
           },
           () => {},
         );

@@ -10,7 +10,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
+import { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadLinkView, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
 
 export interface EventSpec<P extends TSchema = TSchema> {
   readonly summary: string;
@@ -35,6 +35,12 @@ export const EVENTS = {
   }),
   'pinpad.connected': event({ audience: 'all', summary: 'A PINPAD answered and is ready for payments.', payload: PinpadView }),
   'pinpad.disconnected': event({ audience: 'all', summary: 'A PINPAD went away (unplugged, powered off, link lost).', payload: PinpadView }),
+  'pinpad.link': event({
+    audience: 'all',
+    summary:
+      'The link to the PINPAD Pinbridge is set to use changed state: not found at its address, unreachable, not answering, disconnected, ready again (not repeated while Pinbridge keeps trying).',
+    payload: PinpadLinkView,
+  }),
   'pinpad.busy': event({
     audience: 'all',
     summary: 'A PINPAD became busy (a payment or another operation) or free again.',

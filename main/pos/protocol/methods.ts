@@ -29,6 +29,7 @@ import {
   PaymentOutcome,
   PaymentState,
   PaymentStatus,
+  PinpadLinkView,
   PinpadView,
   PrinterView,
   PrintJobView,
@@ -425,11 +426,14 @@ export const METHODS = {
     tag: 'agent',
     access: 'client',
     cost: 1,
-    summary: 'Everything at a glance: PINPADs, printers, the payments API, connected POS clients.',
+    summary: 'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients.',
     params: NoParams,
     result: Type.Object(
       {
         pinpads: Type.Array(PinpadView),
+        pinpad_link: Type.Union([PinpadLinkView, Type.Null()], {
+          description: 'The link to the PINPAD Pinbridge is set to use: why `pinpads` is empty or its PINPAD disconnected (null: Pinbridge keeps none).',
+        }),
         printers: Type.Array(PrinterView),
         api: ApiHealth,
         clients_connected: Type.Integer(),

@@ -161,6 +161,31 @@ export const PinpadView = Type.Object(
 );
 export type PinpadView = Static<typeof PinpadView>;
 
+export const PINPAD_LINK_STATES = ['connecting', 'ready', 'not_found', 'unreachable', 'not_answering', 'disconnected'] as const;
+
+export const PinpadLinkView = Type.Object(
+  {
+    address: Type.String({ description: 'Where Pinbridge looks for its PINPAD: a serial port, tcp://…, ble:…, sim.' }),
+    state: Literals(PINPAD_LINK_STATES, {
+      description:
+        'connecting: the first attempt is under way; ready: it answered; not_found: nothing at the address; unreachable: the address cannot be opened ' +
+        '(in use, no permission, refused, not a valid address); not_answering: something is there but does not answer as a PINPAD; disconnected: it went away. ' +
+        'Pinbridge keeps trying (1 s doubling to 60 s, at once when its serial port appears).',
+    }),
+    code: Nullable(Type.String({ description: 'The driver’s code of the failure (PORT_NOT_FOUND, PERMISSION_DENIED, CONNECT_TIMEOUT, …).' })),
+    error: Nullable(Type.String({ description: 'The driver’s own sentence about the failure (English).' })),
+    message: Type.String({ description: 'What the state means (English).' }),
+    cashier_message: Type.String({ description: 'The same for the cashier (pt-BR), e.g. "PINPAD não encontrado em /dev/ttyACM0. …".' }),
+    since: IsoTime,
+  },
+  {
+    additionalProperties: false,
+    title: 'PinpadLink',
+    description: 'The link to the PINPAD Pinbridge is set to use — what says why no PINPAD is listed.',
+  },
+);
+export type PinpadLinkView = Static<typeof PinpadLinkView>;
+
 export const PrinterView = Type.Object(
   {
     name: Type.String({ description: 'Its name in the settings ("default").' }),

@@ -8,6 +8,7 @@ import type { ReceiptPrinter } from '../../../drivers/printers/printer.js';
 import type { PaymentsClient } from '../../api/index.js';
 import type { ApiHealthMonitor } from '../../api/health.js';
 import type { PaymentEngine } from '../../core/engine.js';
+import type { PinpadLink } from '../../pinpad/link-status.js';
 import type { PinpadRegistry } from '../../pinpad/registry.js';
 import type { PrintQueue } from '../../receipts/print-queue.js';
 import type { ReceiptService } from '../../receipts/service.js';
@@ -18,6 +19,8 @@ export interface PosAgent {
   readonly mode: 'training' | 'live';
   readonly engine: PaymentEngine;
   readonly pinpads: PinpadRegistry;
+  /** The link to the PINPAD the agent keeps (its state while there is none); absent where nothing keeps one. */
+  readonly pinpadLink?: PinpadLink;
   /** Absent when receipts cannot be built (no store data outside training mode). */
   readonly receipts: ReceiptService | undefined;
   /** The receipt printers by name, for their status. */

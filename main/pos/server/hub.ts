@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
+import type { PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
@@ -18,7 +19,7 @@ import type { PosAgent } from './agent.js';
 import type { PairingAnnouncement } from './dispatch.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
-import { apiHealthView, clientRecordView, pairingGuardView, pairingRequestView, pinpadView, printerView, printJobView, progressView } from './views.js';
+import { apiHealthView, clientRecordView, pairingGuardView, pairingRequestView, pinpadLinkView, pinpadView, printerView, printJobView, progressView } from './views.js';
 
 /** Results given at one hello at most (the newest; the rest at the next one). */
 export const MISSED_MAX = 100;
@@ -45,7 +46,7 @@ export class Hub {
     this.#rateLimit = rateLimit;
     this.#agent = agent;
     this.#log = log;
-    const { engine, pinpads, apiHealth, printQueue } = agent;
+    const { engine, pinpads, pinpadLink, apiHealth, printQueue } = agent;
     const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
     const onResult = (outcome: PaymentOutcome): void => this.settled(outcome);
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
@@ -53,16 +54,19 @@ export class Hub {
     const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
     const onTables = (entry: PinpadEntry): void => this.publish('pinpad.tables', pinpadView(entry));
     const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
+    const onLink = (status: PinpadLinkStatus): void => this.publish('pinpad.link', pinpadLinkView(status));
     // A payment's receipts tell its reference: they reach its owner (and the window) only.
     const onJob = (job: PrintJob): void => this.publish('printer.job', printJobView(job), this.#jobOwner(job.subject));
     engine.on('progress', onProgress).on('result', onResult);
     pinpads.on('connected', onConnected).on('disconnected', onDisconnected).on('busy', onBusy).on('tables', onTables);
     apiHealth.on('change', onHealth);
+    pinpadLink?.on('change', onLink);
     printQueue?.on('job', onJob);
     this.#unsubscribe.push(() => {
       engine.off('progress', onProgress).off('result', onResult);
       pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy).off('tables', onTables);
       apiHealth.off('change', onHealth);
+      pinpadLink?.off('change', onLink);
       printQueue?.off('job', onJob);
     });
     for (const [name, { device }] of agent.printers) {

@@ -8,10 +8,11 @@ import type { Transaction } from '../../api/index.js';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as CoreProgress } from '../../core/events.js';
 import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
+import { pinpadLinkSentence, type PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
-import type { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+import type { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadLinkView, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
 import type { PairingAnnouncement } from './dispatch.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
@@ -24,6 +25,15 @@ export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   busy: entry.busy,
   payment_reference: entry.paymentReference,
   tables: entry.tables === null ? null : { state: entry.tables.state, version: entry.tables.version, acquirers: [...entry.tables.acquirers], error: entry.tables.error },
+});
+
+export const pinpadLinkView = (status: PinpadLinkStatus): PinpadLinkView => ({
+  address: status.address,
+  state: status.state,
+  code: status.code,
+  error: status.error,
+  ...pinpadLinkSentence(status),
+  since: status.since.toISOString(),
 });
 
 export const progressView = (event: CoreProgress): PaymentProgress => ({

@@ -3,11 +3,15 @@
  * mode with the simulated PINPAD it recovers, listens, attaches the PINPAD, takes a sale, and
  * stops cleanly; a stop before the PINPAD answered settles `ready` instead of leaving it hanging;
  * a certificate that cannot be read stops the start with the setting at fault and leaves nothing
- * open.
+ * open. Without its PINPAD (issue 19) it says so at once (`started`) and takes the PINPAD the moment
+ * its device node appears — a socat pty linked into a temp folder standing for /dev — however far
+ * its reconnection backoff has gone, logging the absence once.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
+import { SERIAL_DEVICE_NAME, watchDeviceDirectory } from '../../../drivers/transports/device-events.js';
 import { Agent } from '../../../main/agent/agent.js';
 import { loadSettings } from '../../../main/agent/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
@@ -107,4 +111,84 @@ describe('Agent', () => {
     // Nothing was opened: not even the training journal's folder.
     expect(existsSync(join(home, '.pinbridge'))).toBe(false);
   });
+});
+
+describe('Agent without its PINPAD', () => {
+  let pty: PtySimulator | undefined;
+  afterEach(async () => {
+    await pty?.close();
+    pty = undefined;
+  });
+
+  it('says at once that the PINPAD is not found, takes it the moment its port appears, and logs its absence once', async () => {
+    const dev = join(home, 'dev');
+    mkdirSync(dev);
+    const address = join(dev, 'ttyACM0');
+    const logFile = join(home, 'agent.log');
+    let listings = 0;
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: address,
+      home,
+      posPorts: [0],
+      logger: createLogger({ level: 'info', file: logFile }),
+      // A folder standing for /dev, listed as serialport would list it.
+      hotplug: {
+        events: watchDeviceDirectory({ dir: dev }),
+        list: () => {
+          listings++;
+          return Promise.resolve(readdirSync(dev).filter((name) => SERIAL_DEVICE_NAME.test(name)).map((name) => ({ path: join(dev, name) })));
+        },
+        settleMs: 10,
+        recheckMs: [],
+      },
+      // Only the hot-plug event can bring the PINPAD in within the test: the next attempt would be in an hour.
+      reconnect: { reconnectDelayMs: 60 * 60 * 1000 },
+    });
+    try {
+      const started = await agent.started;
+      expect(started.pinpad).toEqual({
+        port: address,
+        state: 'not_found',
+        code: 'PORT_NOT_FOUND',
+        error: expect.any(String) as unknown,
+        message: `PINPAD not found at ${address}`,
+        cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.`,
+      });
+      expect(started.pos.ws).toBe(agent.pos.url);
+      expect(agent.pinpadLink.status).toMatchObject({ state: 'not_found', code: 'PORT_NOT_FOUND' });
+
+      // Plugged in: the kernel makes the device node (here socat's link to a pty with the simulator behind).
+      pty = await startPtySimulator(new PinpadSimulator(), { linkB: address });
+      const ready = await agent.ready;
+      expect(ready.pinpad).toMatchObject({ port: address, state: 'ready', manufacturer: 'PINBRIDGE SIM' });
+      expect(agent.pinpadLink.status.state).toBe('ready');
+      expect(agent.pinpads.list()).toEqual([expect.objectContaining({ address, connected: true })]);
+
+      // Pulled, and plugged in again.
+      await pty.close();
+      await vi.waitFor(() => expect(agent.pinpads.list()[0]?.connected).toBe(false), { timeout: 10_000 });
+      pty = await startPtySimulator(new PinpadSimulator(), { linkB: address });
+      await vi.waitFor(() => expect(agent.pinpads.list()[0]?.connected).toBe(true), { timeout: 10_000 });
+    } finally {
+      await agent.stop();
+    }
+    const lines = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    // The keeper's lines (the driver adds its own about the link it lost).
+    const pinpadLines = lines.filter((line) => /^PINPAD (not available|did not answer|ready|disconnected;)/.test(line.msg));
+    expect(pinpadLines.map((line) => [line.level, line.msg])).toEqual([
+      [40, 'PINPAD not available; trying again with backoff'],
+      [30, 'PINPAD ready'],
+      [40, 'PINPAD disconnected; trying again with backoff until it is back'],
+      // The first attempt after the pull, if it came before the device node went, finds nothing there.
+      ...(pinpadLines.length === 5 ? [[40, 'PINPAD not available; trying again with backoff']] : []),
+      [30, 'PINPAD ready'],
+    ]);
+    // Listed at start and once per plug or pull, not on a timer.
+    expect(listings).toBeLessThanOrEqual(1 + 3);
+  }, 30_000);
 });

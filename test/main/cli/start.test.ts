@@ -13,7 +13,7 @@ import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { run, serve, stopServers } from '../../helpers/cli.js';
 import { openSocket, RpcClient } from '../pos/pos-rig.js';
-import { operatorKeyPath } from '../../../main/agent/paths.js';
+import { logFilePath, operatorKeyPath } from '../../../main/agent/paths.js';
 
 let home: string;
 beforeEach(() => {
@@ -155,6 +155,49 @@ describe('pinbridge start', () => {
     const reconnected = new RpcClient(await openSocket(ws));
     expect(await reconnected.call('agent.info')).toMatchObject({ mode: 'training' });
     await reconnected.close();
+    expect(await agent.stop()).toBe(0);
+  });
+
+  it('prints its ready line when its PINPAD is not there, serves the window and the POS API, says why in both, and logs it once', async () => {
+    const address = join(home, 'ttyACM9');
+    const agent = await serve(['start', '--port', address, '--pos-port', '0'], { HOME: home });
+    expect(agent.ready).toMatchObject({
+      status: 'ready',
+      mode: 'training',
+      pinpad: {
+        port: address,
+        state: 'not_found',
+        code: 'PORT_NOT_FOUND',
+        message: `PINPAD not found at ${address}`,
+        cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.`,
+      },
+    });
+    await vi.waitFor(() => expect(agent.stderr()).toContain(`PINPAD not found at ${address}; Pinbridge keeps trying. Check it in the window: ${String(agent.ready.ui)}`));
+
+    // The window is served, and its status says where the PINPAD is looked for.
+    const page = await fetch(String(agent.ready.ui));
+    expect(page.status).toBe(200);
+    const window = new RpcClient(await openSocket(String(agent.ready.ws)));
+    await window.call('session.operator', { key: readFileSync(operatorKeyPath(home), 'utf8').trim() });
+    expect(await window.call('agent.status')).toMatchObject({
+      pinpads: [],
+      pinpad_link: { address, state: 'not_found', code: 'PORT_NOT_FOUND', cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.` },
+    });
+    await window.close();
+    expect(await agent.stop()).toBe(0);
+    const logged = readFileSync(logFilePath(home), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"msg":"PINPAD not available'));
+    expect(logged).toHaveLength(1);
+  });
+
+  it('prints its ready line when its PINPAD’s network address answers nothing, saying it is unreachable', async () => {
+    // Nothing listens on the discard port.
+    const agent = await serve(['start', '--port', 'tcp://127.0.0.1:9', '--pos-port', '0'], { HOME: home });
+    expect(agent.ready).toMatchObject({
+      status: 'ready',
+      pinpad: { port: 'tcp://127.0.0.1:9', state: 'unreachable', code: 'CONNECTION_REFUSED', cashier_message: expect.stringContaining('PINPAD inacessível em tcp://127.0.0.1:9') as unknown },
+    });
     expect(await agent.stop()).toBe(0);
   });
 

@@ -4,6 +4,7 @@
  * a folder printer, a client store file, and the real PosServer on a free loopback port. Tests
  * talk to it with real `ws` clients (`RpcClient`), as a POS would.
  */
+import type { PinpadLink } from '../../../main/pinpad/link-status.js';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -202,6 +203,8 @@ export interface PosRigOptions {
   readonly simulator?: PinpadSimulatorOptions;
   /** No PINPAD at start. */
   readonly noPinpad?: boolean;
+  /** The link to the agent's PINPAD, as the agent's keeper would set it (none by default). */
+  readonly pinpadLink?: PinpadLink;
   readonly maxMessageBytes?: number;
   /** Serve wss:// with this key and certificate; clients trust `ca`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
@@ -256,6 +259,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         apiHealth,
         clients,
         ...(options.sharePayments === undefined ? {} : { sharePayments: options.sharePayments }),
+        ...(options.pinpadLink === undefined ? {} : { pinpadLink: options.pinpadLink }),
       },
       logger: rig.logger,
       ports: [0],

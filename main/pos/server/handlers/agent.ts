@@ -1,10 +1,11 @@
 /** agent.status: everything a POS (or a technician on the phone) checks first. */
 import type { Handlers } from '../dispatch.js';
-import { apiHealthView, pinpadView, printerView } from '../views.js';
+import { apiHealthView, pinpadLinkView, pinpadView, printerView } from '../views.js';
 
 export const agentHandlers: Handlers<'agent.status'> = {
   'agent.status': (_params, { agent, hub }) => ({
     pinpads: agent.pinpads.list().map(pinpadView),
+    pinpad_link: agent.pinpadLink === undefined ? null : pinpadLinkView(agent.pinpadLink.status),
     printers: [...agent.printers].map(([name, { device }]) => printerView(name, device.connected, device.lastStatus)),
     api: apiHealthView(agent.apiHealth.snapshot()),
     // POS connections only: the window (an operator session) is not a POS.
