@@ -454,7 +454,7 @@ describe('HotplugWatcher driven by device events', () => {
     expect(ports.calls()).toBe(4);
   });
 
-  it('reports a failed listing (only to a listener) and tries again at the next device event', async () => {
+  it('reports a failed listing (only to a listener), tries again at the next device event, and says when one works (listed)', async () => {
     vi.useFakeTimers();
     const events = manualEvents();
     let failing = true;
@@ -466,17 +466,21 @@ describe('HotplugWatcher driven by device events', () => {
     const watcher = watcherOf({ list, events, settleMs: 0, recheckMs: [] });
     const errors: string[] = [];
     watcher.on('error', (error) => errors.push(error.message));
+    const listed: string[][] = [];
+    watcher.on('listed', (ports) => listed.push(ports.map((port) => port.address)));
     const seen = collect(watcher);
     await watcher.start();
     expect(errors).toEqual(['spawn udevadm ENOENT']);
+    expect(listed).toEqual([]);
     await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
     expect(calls).toBe(1);
     failing = false;
     events.fire();
     await vi.advanceTimersByTimeAsync(0);
     expect(calls).toBe(2);
-    // The first listing that works is the baseline.
+    // The first listing that works is the baseline, and is said (the agent logs the listing works again).
     expect(watcher.ports.map((port) => port.address)).toEqual(['/dev/ttyACM0']);
+    expect(listed).toEqual([['/dev/ttyACM0']]);
     expect(seen.attached).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * its device node appears — a socat pty linked into a temp folder standing for /dev — however far
  * its reconnection backoff has gone, logging the absence once.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
@@ -190,5 +190,55 @@ describe('Agent without its PINPAD', () => {
     ]);
     // Listed at start and once per plug or pull, not on a timer.
     expect(listings).toBeLessThanOrEqual(1 + 3);
+  }, 30_000);
+
+  it('logs once that the serial ports cannot be listed, however many devices come and go, and once that they can again', async () => {
+    const dev = join(home, 'dev');
+    mkdirSync(dev);
+    const logFile = join(home, 'agent.log');
+    let broken = true;
+    let failures = 0;
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger: createLogger({ level: 'info', file: logFile }),
+      hotplug: {
+        events: watchDeviceDirectory({ dir: dev }),
+        // As serialport's list on a Linux without udevadm, until it is installed.
+        list: () => {
+          if (!broken) return Promise.resolve(readdirSync(dev).map((name) => ({ path: join(dev, name) })));
+          failures++;
+          return Promise.reject(Object.assign(new Error('spawn udevadm ENOENT'), { code: 'ENOENT' }));
+        },
+        settleMs: 10,
+        recheckMs: [],
+      },
+    });
+    try {
+      await vi.waitFor(() => expect(failures).toBe(1), { timeout: 10_000 });
+      for (const name of ['ttyUSB0', 'ttyUSB1', 'ttyUSB2']) {
+        const before = failures;
+        writeFileSync(join(dev, name), '');
+        await vi.waitFor(() => expect(failures).toBe(before + 1), { timeout: 10_000 });
+      }
+      broken = false;
+      writeFileSync(join(dev, 'ttyACM0'), '');
+      await vi.waitFor(() => expect(readFileSync(logFile, 'utf8')).toContain('serial ports listed again'), { timeout: 10_000 });
+    } finally {
+      await agent.stop();
+    }
+    const about = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as { level: number; msg: string; attempts?: number })
+      .filter((line) => line.msg.startsWith('cannot list serial ports') || line.msg === 'serial ports listed again');
+    expect(about.map((line) => [line.level, line.msg])).toEqual([
+      [40, 'cannot list serial ports; trying again when a device comes or goes'],
+      [30, 'serial ports listed again'],
+    ]);
+    expect(about[1]).toMatchObject({ attempts: 4 });
   }, 30_000);
 });
