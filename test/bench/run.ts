@@ -17,6 +17,7 @@ import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.j
 import { benchReceipts } from './receipts.bench.js';
 import { benchPos } from './pos.bench.js';
 import { benchStartup } from './startup.bench.js';
+import { benchIdle } from './idle.bench.js';
 
 const quick = process.argv.includes('--quick');
 
@@ -72,6 +73,10 @@ console.log(JSON.stringify(results.pos, null, 2));
 console.log('start-up: headless agent (training) from spawn to its ready line, and idle RSS after 2 s (goals: < 1 s, < 120 MB)');
 results.startup = await (quick ? benchStartup(1) : benchStartup());
 console.log(JSON.stringify(results.startup, null, 2));
+
+console.log('idle: CPU s/h, processes spawned/h, log lines and bytes/h of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)');
+results.idle = await (quick ? benchIdle(2_000, 1_000) : benchIdle());
+console.log(JSON.stringify(results.idle, null, 2));
 
 const file = quick ? 'bench-results/quick.json' : 'bench-results/latest.json';
 mkdirSync('bench-results', { recursive: true });
