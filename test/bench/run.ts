@@ -75,7 +75,7 @@ results.startup = await (quick ? benchStartup(1) : benchStartup());
 console.log(JSON.stringify(results.startup, null, 2));
 
 console.log('idle: CPU s/h, processes spawned/h, log lines and bytes/h of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)');
-results.idle = await (quick ? benchIdle(2_000, 1_000) : benchIdle());
+results.idle = await (quick ? benchIdle(1_000, 500) : benchIdle());
 console.log(JSON.stringify(results.idle, null, 2));
 
 const file = quick ? 'bench-results/quick.json' : 'bench-results/latest.json';
