@@ -410,6 +410,9 @@ describe('print jobs, POS sessions, the agent', () => {
 
   it('exposes the process metrics under the pinbridge_ prefix, and no family of a source it was not given', async () => {
     const shop = await checkout();
+    // The counter is CPU time since the registry was made: spend some first, or
+    // a quick machine scrapes 0 (it did, now and then).
+    spendCpu(2_000);
     const scrape = await shop.scrape();
     expect(scrape.value('pinbridge_process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(scrape.value('pinbridge_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
@@ -473,3 +476,10 @@ describe('close', () => {
     expect(scrape.value('pinbridge_api_outages_total')).toBe(0);
   });
 });
+
+/** Busy-waits until this process has spent `micros` more microseconds of user CPU. */
+function spendCpu(micros: number): void {
+  const start = process.cpuUsage().user;
+  let sink = 0;
+  while (process.cpuUsage().user - start < micros) sink = Math.sqrt(sink + 1);
+}
