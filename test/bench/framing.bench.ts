@@ -15,14 +15,15 @@ function payload(size: number, escapeHeavy: boolean): Buffer {
   return data;
 }
 
-async function throughput(bytesPerRun: number, run: () => void): Promise<number> {
-  const stats = await sample(run, 30);
+async function throughput(bytesPerRun: number, run: () => void, runs: number): Promise<number> {
+  const stats = await sample(run, runs);
   return round(bytesPerRun / (1024 * 1024) / (stats.medianMs / 1000), 1);
 }
 
-export async function benchFraming(): Promise<FramingResults> {
+/** Each figure the median of `runs` timed runs (after warm-up ones). */
+export async function benchFraming(runs = 30): Promise<FramingResults> {
   const big = payload(1 << 20, false);
-  const crcMBps = await throughput(big.length, () => crc16Xmodem(big));
+  const crcMBps = await throughput(big.length, () => crc16Xmodem(big), runs);
 
   const measure = async (escapeHeavy: boolean): Promise<number> => {
     const packets = Array.from({ length: 512 }, (_, i) => payload(2049 - (i % 64), escapeHeavy));
@@ -33,7 +34,7 @@ export async function benchFraming(): Promise<FramingResults> {
         const items = decoder.push(encodeFrame(packet));
         if (items.length !== 1 || items[0]!.kind !== 'packet') throw new Error('frame round trip failed');
       }
-    });
+    }, runs);
   };
   return {
     crcMBps,

@@ -482,6 +482,8 @@ export interface PosBenchOptions {
   readonly burst: number;
   /** Events timed one at a time. */
   readonly singleEvents: number;
+  /** Untimed requests and events before the timed ones, and command-pipe pings timed. */
+  readonly warmUp: number;
   /** Clients connected for the memory measure. */
   readonly memoryClients: number;
 }
@@ -520,6 +522,7 @@ const DEFAULTS: PosBenchOptions = {
   rounds: 5,
   burst: 2000,
   singleEvents: 300,
+  warmUp: 300,
   memoryClients: 200,
 };
 
@@ -541,7 +544,7 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     for (const token of tokens) ours.push(await connectClient(url, token));
     const bares: Client[] = [];
     for (let i = 0; i < o.clients; i++) bares.push(await connectClient(bareUrl));
-    await alternateRoundTrips(ours.slice(0, 1), bares.slice(0, 1), 300, statusParams, 1); // warm-up
+    await alternateRoundTrips(ours.slice(0, 1), bares.slice(0, 1), o.warmUp, statusParams, 1); // warm-up
     await alternateRoundTrips(ours, bares, 20, statusParams, 1);
     const oneClient = await alternateRoundTrips(ours.slice(0, 1), bares.slice(0, 1), o.oneClientRequests, statusParams, o.rounds);
     const manyClients = await alternateRoundTrips(ours, bares, o.requestsPerClient, statusParams, o.rounds);
@@ -554,8 +557,8 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     await sleep(50); // the other 49 copies of that event arrive before the counting starts
     const posProbe = new FanOutProbe(rig, ours);
     const bareProbe = new FanOutProbe(bare, bares, eventText);
-    await posProbe.warmUp(50);
-    await bareProbe.warmUp(50);
+    await posProbe.warmUp(Math.min(50, o.warmUp));
+    await bareProbe.warmUp(Math.min(50, o.warmUp));
     for (let r = 0; r < o.rounds; r++) {
       await posProbe.singles(Math.ceil(o.singleEvents / o.rounds));
       await bareProbe.singles(Math.ceil(o.singleEvents / o.rounds));
@@ -565,7 +568,7 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     const posFanOut = posProbe.result();
     const bareFanOut = bareProbe.result();
     const pipe: number[] = [];
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < o.warmUp; i++) {
       const start = performance.now();
       await rig.request({ op: 'ping' });
       pipe.push(performance.now() - start);
