@@ -11,6 +11,9 @@ export default defineConfig({
     // expect.poll waits for real events (a page rendering, a socket answering); its 1 s default was
     // too short on a loaded 2-core CI box. A wait that should fail still fails, only later.
     expect: { poll: { timeout: 10_000 } },
+    // The store's clock follows the computer's zone when it is Brazilian: every run reads times
+    // as CI does (UTC, so America/Sao_Paulo), wherever the developer is.
+    env: { TZ: 'UTC' },
     pool: 'forks',
     reporters: ['default'],
   },

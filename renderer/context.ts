@@ -3,7 +3,8 @@
  * "something changed" signal the shell listens to (badges in the navigation, the notices on top).
  */
 import type { PinbridgeClient } from '../client/index.js';
-import { currentLanguage } from './i18n.js';
+import { startOfDayIn } from './clock.js';
+import { currentLanguage, currentTimeZone } from './i18n.js';
 
 export type Mode = 'training' | 'live';
 
@@ -15,8 +16,10 @@ export interface WindowContext {
   changed(): void;
 }
 
-/** ISO time of today's local midnight: where "today's sales" begin. */
+/** ISO time of today's midnight on the store's clock: where "today's sales" begin. */
 export function todayStartIso(now = new Date()): string {
+  const zone = currentTimeZone();
+  if (zone !== undefined) return startOfDayIn(now, zone).toISOString();
   const midnight = new Date(now);
   midnight.setHours(0, 0, 0, 0);
   return midnight.toISOString();

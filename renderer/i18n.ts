@@ -833,6 +833,8 @@ function storedLanguage(): Language {
 }
 
 let language: Language = storedLanguage();
+/** The store's time zone, once the agent named it (session.operator); until then the browser's. */
+let timeZone: string | undefined;
 const listeners = new Set<() => void>();
 
 export function currentLanguage(): Language {
@@ -848,9 +850,13 @@ export function t(key: MessageKey, vars: Readonly<Record<string, string | number
   return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
 }
 
-/** `one` for 1, `many` (with {n}) otherwise. */
+/**
+ * `one` or `many` (with {n}) by the language's plural rules (CLDR, through Intl.PluralRules):
+ * Portuguese takes the singular for 0 and 1 (its rule is i = 0..1), English for 1 only. Pages
+ * that have a sentence of their own for none ("Nenhum caixa conectado") check 0 first.
+ */
 export function plural(count: number, one: MessageKey, many: MessageKey): string {
-  return count === 1 ? t(one, { n: count }) : t(many, { n: count });
+  return new Intl.PluralRules(language).select(count) === 'one' ? t(one, { n: count }) : t(many, { n: count });
 }
 
 /** Switches the language, remembers it, and tells the pages to render again. */
@@ -891,18 +897,34 @@ export function translateStatic(root: ParentNode): void {
   }
 }
 
-/** "14:05:09" in the current language's clock. */
+/** Times are shown on the store's clock, the one its receipts print with. */
+export function setTimeZone(zone: string | undefined): void {
+  timeZone = zone;
+}
+
+export function currentTimeZone(): string | undefined {
+  return timeZone;
+}
+
+/** "14:05:09" in the current language, on the store's clock. */
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  return date.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return date.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', second: '2-digit', ...(timeZone === undefined ? {} : { timeZone }) });
 }
 
 /** "21/11/2026 14:05" (pt-BR) or "11/21/2026, 02:05 PM" (en). */
 export function formatDateTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  return date.toLocaleString(language, { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return date.toLocaleString(language, {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
 }
 
 /** Seconds left as "1:05". */

@@ -11,7 +11,7 @@ import { PinbridgeClient, isPinbridgeError, type ClientState } from '../client/i
 import { ClientsPage } from './clients-page.js';
 import type { Mode, WindowContext } from './context.js';
 import { byId, h } from './dom.js';
-import { currentLanguage, onLanguageChange, plural, setLanguage, t, translateStatic, type MessageKey } from './i18n.js';
+import { currentLanguage, onLanguageChange, plural, setLanguage, setTimeZone, t, translateStatic, type MessageKey } from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
 import { SettingsPage } from './settings-page.js';
@@ -208,6 +208,7 @@ function startWindow(operatorKey: string): void {
   client.on('state', (state) => {
     if (state === 'ready') {
       mode = client.operator?.mode ?? mode;
+      setTimeZone(client.operator?.time_zone);
       showApp();
       showRoute(route, false);
       supportPage.render();

@@ -47,6 +47,7 @@ import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/s
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import type { AgentSettings } from './settings-file.js';
+import { storeTimeZone } from '../locale/store-time.js';
 
 export interface AgentOptions {
   readonly settings: AgentSettings;
@@ -498,6 +499,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         agent: {
           version: VERSION,
           mode: training ? 'training' : 'live',
+          timeZone: storeTimeZone(settings.receipts?.time_zone),
           engine,
           pinpads,
           pinpadLink,

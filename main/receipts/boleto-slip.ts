@@ -8,7 +8,8 @@ import type { PaperColumns, PrintBlock, PrintDocument } from '../../drivers/prin
 import type { Transaction } from '../api/index.js';
 import { formatBrl, formatDateBr, formatTaxId, formatDateTimeBr } from '../locale/br-format.js';
 import { ReceiptError } from './errors.js';
-import { DEFAULT_TIME_ZONE, type ReceiptSettings } from './settings.js';
+import type { ReceiptSettings } from './settings.js';
+import { storeTimeZone } from '../locale/store-time.js';
 
 export interface BoletoSlipOptions {
   readonly settings: ReceiptSettings;
@@ -72,7 +73,7 @@ export function boletoSlipDocument(transaction: Transaction, options: BoletoSlip
     blocks.push({ kind: 'text', text: 'PAGUE COM PIX', align: 'center', bold: true });
     blocks.push({ kind: 'text', text: 'Aponte a câmera do app do seu banco', align: 'center' });
     blocks.push({ kind: 'qrcode', data: transaction.pix.qr_code });
-    const timeZone = settings.time_zone ?? DEFAULT_TIME_ZONE;
+    const timeZone = storeTimeZone(settings.time_zone);
     blocks.push({ kind: 'text', text: `Pix válido até ${dateTime(transaction.pix.expiration_date_time, timeZone)}`, align: 'center' });
   }
   if (training) blocks.push({ kind: 'text', text: TRAINING_TEXT, align: 'center', bold: true });

@@ -13,7 +13,8 @@ import { formatBrl, formatTaxId } from '../locale/br-format.js';
 import { nfceBrandCode, printedBrand } from './card-brands.js';
 import { ReceiptError } from './errors.js';
 import { nfcePaymentGroup, type NfcePaymentGroup } from './fiscal.js';
-import { DEFAULT_TIME_ZONE, type ReceiptSettings } from './settings.js';
+import type { ReceiptSettings } from './settings.js';
+import { storeTimeZone } from '../locale/store-time.js';
 
 export type ReceiptCopy = 'customer' | 'merchant';
 export const RECEIPT_COPIES: readonly ReceiptCopy[] = ['customer', 'merchant'];
@@ -160,7 +161,7 @@ export function buildCardReceipt(record: PaymentRecord, options: CardReceiptOpti
   if (shape.kind === 'cancellation' && record.authorization === null) {
     throw new ReceiptError('NO_RECEIPT', `Payment ${record.referenceId} was never approved: there is no sale to show as cancelled.`);
   }
-  const timeZone = settings.time_zone ?? DEFAULT_TIME_ZONE;
+  const timeZone = storeTimeZone(settings.time_zone);
   const saleAt = firstAt(events, 'approved') ?? firstAt(events, 'declined') ?? record.createdAt;
   const cancelAt = shape.kind === 'cancellation' ? (firstAt(events, shape.event) ?? record.finishedAt ?? record.updatedAt) : undefined;
   const { date, time } = clock(saleAt, timeZone);

@@ -10,8 +10,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { CNPJ_PATTERN, isValidCnpj } from '../validation/taxpayer-id.js';
-
-export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+import { isTimeZone } from '../locale/store-time.js';
 
 export const ReceiptSettings = Type.Object(
   {
@@ -41,7 +40,13 @@ export const ReceiptSettings = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    time_zone: Type.Optional(Type.String({ minLength: 1, description: `IANA time zone of the store's clock on receipts (default ${DEFAULT_TIME_ZONE}).` })),
+    time_zone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "IANA time zone of the store's clock (receipts, the window, today's sales), e.g. America/Manaus. Default: the computer's zone when it is a Brazilian one, else America/Sao_Paulo.",
+      }),
+    ),
     footer: Type.Optional(Type.String({ maxLength: 200, description: 'A closing line of the customer copy.' })),
   },
   { additionalProperties: false, title: 'ReceiptSettings' },
@@ -49,7 +54,7 @@ export const ReceiptSettings = Type.Object(
 export type ReceiptSettings = Static<typeof ReceiptSettings>;
 
 /**
- * What the schema cannot say: each CNPJ's check digits. Fields are named within the receipts
+ * What the schema cannot say: each CNPJ's check digits, and whether the time zone exists. Fields are named within the receipts
  * settings ("merchant.cnpj"); the message is a sentence for the field.
  */
 export function receiptSettingsViolations(settings: ReceiptSettings): { field: string; message: string }[] {
@@ -60,6 +65,9 @@ export function receiptSettingsViolations(settings: ReceiptSettings): { field: s
   ];
   for (const [field, cnpj] of cnpjs) {
     if (cnpj !== undefined && !isValidCnpj(cnpj)) violations.push({ field, message: 'is not a valid CNPJ (check digits do not match)' });
+  }
+  if (settings.time_zone !== undefined && !isTimeZone(settings.time_zone)) {
+    violations.push({ field: 'time_zone', message: 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)' });
   }
   return violations;
 }

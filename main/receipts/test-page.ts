@@ -6,7 +6,8 @@
  */
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
 import { formatDateTimeBr } from '../locale/br-format.js';
-import { DEFAULT_TIME_ZONE, type ReceiptSettings } from './settings.js';
+import type { ReceiptSettings } from './settings.js';
+import { storeTimeZone } from '../locale/store-time.js';
 
 export function testPageDocument(options: { settings: ReceiptSettings; printer: string; columns: PaperColumns; training: boolean; now?: Date }): PrintDocument {
   const now = options.now ?? new Date();
@@ -19,7 +20,7 @@ export function testPageDocument(options: { settings: ReceiptSettings; printer: 
       { kind: 'rule', style: 'double' },
       { kind: 'pair', label: 'Impressora', value: options.printer },
       { kind: 'pair', label: 'Colunas', value: String(options.columns) },
-      { kind: 'pair', label: 'Data', value: formatDateTimeBr(now, options.settings.time_zone ?? DEFAULT_TIME_ZONE) },
+      { kind: 'pair', label: 'Data', value: formatDateTimeBr(now, storeTimeZone(options.settings.time_zone)) },
       { kind: 'rule' },
       { kind: 'text', text: 'Acentos: ÁÉÍÓÚ áéíóú ÂÊÔ âêô ÃÕ ãõ Çç À à' },
       { kind: 'text', text: 'R$ 1.234,56 — 0123456789' },

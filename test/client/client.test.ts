@@ -686,7 +686,7 @@ describe("Pinbridge's own window (operatorKey)", () => {
     agent.handle('session.operator', ({ key }, session) => {
       if (key !== KEY) throw new PosError('OPERATOR_ONLY');
       session.clientId = 'operator-window';
-      return { name: 'Pinbridge', version: '0.0.0-test', mode };
+      return { name: 'Pinbridge', version: '0.0.0-test', mode, time_zone: 'America/Sao_Paulo' };
     });
   }
 
@@ -701,7 +701,7 @@ describe("Pinbridge's own window (operatorKey)", () => {
     await client.connect();
 
     expect(states).toEqual(['connecting', 'ready']);
-    expect(client.operator).toEqual({ name: 'Pinbridge', version: '0.0.0-test', mode: 'live' });
+    expect(client.operator).toEqual({ name: 'Pinbridge', version: '0.0.0-test', mode: 'live', time_zone: 'America/Sao_Paulo' });
     expect(agent.requests.map((request) => request.method)).toEqual(['agent.info', 'session.operator']);
     expect(agent.received('session.operator')[0]?.params).toEqual({ key: KEY });
     await expect(client.call('pinpad.list', {})).resolves.toEqual({ pinpads: [] });
@@ -757,7 +757,7 @@ describe("Pinbridge's own window (operatorKey)", () => {
     agent.handle('session.operator', (_params, session) => {
       if (!accepted) throw new PosError('OPERATOR_ONLY');
       session.clientId = 'operator-window';
-      return { name: 'Pinbridge', version: '0.0.0-test', mode: 'training' };
+      return { name: 'Pinbridge', version: '0.0.0-test', mode: 'training', time_zone: 'America/Sao_Paulo' };
     });
     agent.handle('payment.start', (_params, session) => {
       // The agent restarts with a new key while the payment is waiting.

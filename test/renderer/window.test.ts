@@ -52,8 +52,13 @@ function windowUrl(rig: PosRig, key: string | null = OPERATOR_KEY): string {
 }
 
 /** A fresh browser profile (its own session and local storage) on the window. */
-async function openWindow(options: { rig?: PosRig; key?: string | null; viewport?: { width: number; height: number }; waitReady?: boolean } = {}): Promise<OpenWindow> {
-  const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.large });
+async function openWindow(
+  options: { rig?: PosRig; key?: string | null; viewport?: { width: number; height: number }; waitReady?: boolean; browserTimeZone?: string } = {},
+): Promise<OpenWindow> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? VIEWPORTS.large,
+    ...(options.browserTimeZone === undefined ? {} : { timezoneId: options.browserTimeZone }),
+  });
   contexts.push(context);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -265,6 +270,36 @@ describe("today's sales", () => {
     expect(await Promise.all(rows.map((shown) => shown.getAttribute('data-reference')))).toEqual(['venda-101']);
     expect(errors).toEqual([]);
     await caixa.close();
+  });
+});
+
+describe("the store's clock", () => {
+  it("shows a sale's time on the store's clock (Rio Branco), as its receipt prints it, on a computer set to Tokyo", async () => {
+    const acre = await posRig({ timeZone: 'America/Rio_Branco' });
+    try {
+      const caixa = await acre.paired('Caixa 1');
+      const sale = await posSale(caixa, 'venda-acre', 2500);
+      const { page, errors } = await openWindow({ rig: acre, browserTimeZone: 'Asia/Tokyo' });
+      await go(page, 'transactions');
+      const row = page.locator('#transactions-body tr[data-reference="venda-acre"]');
+      await row.waitFor();
+      const shown = (await row.locator('td').first().innerText()).trim();
+      const clock = (timeZone: string): string =>
+        new Intl.DateTimeFormat('pt-BR', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(String(sale.created_at)));
+      expect(shown).toBe(clock('America/Rio_Branco'));
+      expect(shown).not.toBe(clock('Asia/Tokyo'));
+      // The receipt prints the approval's time, a moment after the sale began: the same clock.
+      await row.getByRole('button').click();
+      const receipt = page.frameLocator('#receipt-frame').locator('body');
+      await expect.poll(() => receipt.innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+      const printed = /\b(\d{2}:\d{2}:\d{2})\b/.exec(await receipt.innerText())?.[1];
+      const seconds = (time: string | undefined): number => (time ?? '').split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+      const apart = (seconds(printed) - seconds(shown) + 86_400) % 86_400;
+      expect(apart, `receipt ${printed}, window ${shown}`).toBeLessThanOrEqual(5);
+      expect(errors).toEqual([]);
+    } finally {
+      await acre.close();
+    }
   });
 });
 

@@ -178,7 +178,14 @@ export const METHODS = {
       '(and in ~/.pinbridge/operator.key). A wrong key is OPERATOR_ONLY.',
     params: Type.Object({ key: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     result: Type.Object(
-      { name: Type.Literal('Pinbridge'), version: Type.String(), mode: Type.Union([Type.Literal('training'), Type.Literal('live')]) },
+      {
+        name: Type.Literal('Pinbridge'),
+        version: Type.String(),
+        mode: Type.Union([Type.Literal('training'), Type.Literal('live')]),
+        time_zone: Type.String({
+          description: "The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them.",
+        }),
+      },
       { additionalProperties: false },
     ),
   }),

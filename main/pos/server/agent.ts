@@ -17,6 +17,8 @@ import type { ClientStore } from '../clients/client-store.js';
 export interface PosAgent {
   readonly version: string;
   readonly mode: 'training' | 'live';
+  /** The store's IANA time zone (main/locale/store-time.ts); absent: the default for this computer. */
+  readonly timeZone?: string;
   readonly engine: PaymentEngine;
   readonly pinpads: PinpadRegistry;
   /** The link to the PINPAD the agent keeps (its state while there is none); absent where nothing keeps one. */

@@ -90,6 +90,12 @@ describe('the settings file', () => {
     }
   });
 
+  it("takes the store's time zone when the runtime knows it, and refuses a misspelt one, naming the field", () => {
+    expect(parseSettings({ receipts: { ...STORE, time_zone: 'America/Manaus' } }, null).receipts?.time_zone).toBe('America/Manaus');
+    const error = thrown(() => parseSettings({ receipts: { ...STORE, time_zone: 'America/Sao Paulo' } }, null)) as SettingsError;
+    expect(error.violations).toEqual([{ field: 'receipts.time_zone', message: 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)' }]);
+  });
+
   it("refuses a store's CNPJ in lowercase or with its mask: the file keeps it as the API takes it", () => {
     for (const cnpj of ['12abc34501de35', '12.ABC.345/01DE-35', '11.222.333/0001-81']) {
       const error = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj } } }, null)) as SettingsError;

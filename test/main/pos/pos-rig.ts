@@ -208,6 +208,8 @@ export interface PosRigOptions {
   readonly maxMessageBytes?: number;
   /** Serve wss:// with this key and certificate; clients trust `ca`. */
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
+  /** The store's time zone (settings receipts.time_zone), for the receipts and the window alike. */
+  readonly timeZone?: string;
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -236,7 +238,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
   const registry = new PinpadRegistry(rig.engine);
   const printing = openReceiptPrinting({
     journal: rig.journal,
-    store: TRAINING_RECEIPT_SETTINGS,
+    store: options.timeZone === undefined ? TRAINING_RECEIPT_SETTINGS : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
     training: true,
     printers: { default: { address: `file://${printDir}/`, format: 'escpos' } },
     autoPrint: [],
@@ -249,6 +251,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       agent: {
         version: '0.0.0-test',
         mode: 'training',
+        ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
         engine: rig.engine,
         pinpads: registry,
         receipts: printing.service,

@@ -10,6 +10,7 @@ import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import { clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
+import { storeTimeZone } from '../../../locale/store-time.js';
 
 function sameKey(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -64,7 +65,7 @@ export const operatorHandlers: Handlers<
     }
     session.operator = true;
     hub.clientsChanged();
-    return { name: 'Pinbridge', version: agent.version, mode: agent.mode };
+    return { name: 'Pinbridge', version: agent.version, mode: agent.mode, time_zone: agent.timeZone ?? storeTimeZone(undefined) };
   },
 
   'operator.pairings': (_params, { hub }) => ({ pairings: hub.pendingPairings().map(pairingRequestView) }),
