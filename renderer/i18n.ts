@@ -17,7 +17,7 @@ const PT_BR = {
   'nav.settings': 'Configurações',
   'nav.support': 'Suporte',
   'nav.paymentBadge': 'pagamento em andamento',
-  'nav.pairingsOne': '1 pedido de pareamento',
+  'nav.pairingsOne': '{n} pedido de pareamento',
   'nav.pairingsMany': '{n} pedidos de pareamento',
   'language.switch': 'English',
   'connection.connecting': 'Conectando ao Pinbridge…',
@@ -70,7 +70,7 @@ const PT_BR = {
   'status.lastError': 'Último erro: {message}',
   'status.pos': 'Sistemas de vendas (PDV)',
   'status.posNone': 'Nenhum caixa conectado',
-  'status.posOne': '1 caixa conectado',
+  'status.posOne': '{n} caixa conectado',
   'status.posMany': '{n} caixas conectados',
   'status.posPaired': 'Caixas pareados: {n}',
   'status.posAnonymous': 'Conexões ainda sem pareamento: {n}',
@@ -138,7 +138,8 @@ const PT_BR = {
   'transactions.title': 'Vendas de hoje',
   'transactions.refresh': 'Atualizar',
   'transactions.caption': 'Vendas de hoje, da mais recente para a mais antiga',
-  'transactions.countOne': '1 venda hoje',
+  'transactions.countNone': 'Nenhuma venda hoje',
+  'transactions.countOne': '{n} venda hoje',
   'transactions.countMany': '{n} vendas hoje',
   'transactions.countFiltered': '{shown} de {total} vendas hoje',
   'transactions.truncated': 'Mostrando as {n} mais recentes.',
@@ -208,7 +209,7 @@ const PT_BR = {
   'training.amount': 'Valor (R$)',
   'training.amountHint': 'Use vírgula para os centavos, por exemplo 12,34.',
   'training.type': 'Tipo',
-  'training.debitHint': 'O cartão simulado é de crédito: no débito, a venda termina com “cartão não aceito”.',
+  'training.debitHint': 'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
   'training.start': 'Iniciar venda de teste',
   'training.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
 
@@ -425,7 +426,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'nav.settings': 'Settings',
   'nav.support': 'Support',
   'nav.paymentBadge': 'payment in progress',
-  'nav.pairingsOne': '1 pairing request',
+  'nav.pairingsOne': '{n} pairing request',
   'nav.pairingsMany': '{n} pairing requests',
   'language.switch': 'Português',
   'connection.connecting': 'Connecting to Pinbridge…',
@@ -478,7 +479,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'status.lastError': 'Last error: {message}',
   'status.pos': 'Point-of-sale systems (POS)',
   'status.posNone': 'No POS connected',
-  'status.posOne': '1 POS connected',
+  'status.posOne': '{n} POS connected',
   'status.posMany': '{n} POS connected',
   'status.posPaired': 'Paired POS: {n}',
   'status.posAnonymous': 'Connections not paired yet: {n}',
@@ -546,7 +547,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'transactions.title': "Today's sales",
   'transactions.refresh': 'Refresh',
   'transactions.caption': "Today's sales, newest first",
-  'transactions.countOne': '1 sale today',
+  'transactions.countNone': 'No sales today',
+  'transactions.countOne': '{n} sale today',
   'transactions.countMany': '{n} sales today',
   'transactions.countFiltered': '{shown} of {total} sales today',
   'transactions.truncated': 'Showing the {n} newest.',
@@ -616,7 +618,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'training.amount': 'Amount (R$)',
   'training.amountHint': 'Use a comma before the centavos, e.g. 12,34.',
   'training.type': 'Type',
-  'training.debitHint': 'The simulated card is a credit card: on debit, the sale ends with “card not accepted”.',
+  'training.debitHint': 'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
   'training.start': 'Start test sale',
   'training.badAmount': 'Invalid amount: type reais and centavos with a comma, e.g. 12,34.',
 
@@ -851,11 +853,12 @@ export function t(key: MessageKey, vars: Readonly<Record<string, string | number
 }
 
 /**
- * `one` or `many` (with {n}) by the language's plural rules (CLDR, through Intl.PluralRules):
- * Portuguese takes the singular for 0 and 1 (its rule is i = 0..1), English for 1 only. Pages
- * that have a sentence of their own for none ("Nenhum caixa conectado") check 0 first.
+ * `none` for 0 when given ("Nenhuma venda hoje"), else `one` or `many` (each with {n}) by the
+ * language's plural rules (CLDR, through Intl.PluralRules): Portuguese takes the singular for 0
+ * and 1 (its rule is i = 0..1), English for 1 only.
  */
-export function plural(count: number, one: MessageKey, many: MessageKey): string {
+export function plural(count: number, one: MessageKey, many: MessageKey, none?: MessageKey): string {
+  if (count === 0 && none !== undefined) return t(none);
   return new Intl.PluralRules(language).select(count) === 'one' ? t(one, { n: count }) : t(many, { n: count });
 }
 

@@ -132,7 +132,7 @@ export class TransactionsPage {
     const truncated = this.#total > this.#items.length ? ` ${t('transactions.truncated', { n: this.#items.length })}` : '';
     this.#count.textContent =
       (this.#filter === 'all'
-        ? plural(this.#total, 'transactions.countOne', 'transactions.countMany')
+        ? plural(this.#total, 'transactions.countOne', 'transactions.countMany', 'transactions.countNone')
         : t('transactions.countFiltered', { shown: shown.length, total: this.#total })) + truncated;
     this.#table.hidden = shown.length === 0;
     this.#empty.hidden = shown.length > 0;

@@ -150,7 +150,10 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
       const present =
         ports.length === 0
           ? bilingual('no serial port present', 'nenhuma porta serial presente')
-          : bilingual(`${ports.length} serial port(s), none with a PINPAD maker's USB id`, `${ports.length} porta(s) serial(is), nenhuma com o id USB de um fabricante de PINPAD`);
+          : bilingual(
+              `${ports.length === 1 ? '1 serial port' : `${ports.length} serial ports`}, none with a PINPAD maker's USB id`,
+              `${ports.length === 1 ? '1 porta serial' : `${ports.length} portas seriais`}, nenhuma com o id USB de um fabricante de PINPAD`,
+            );
       return checkResult({
         id: 'pinpads',
         status: 'warn',

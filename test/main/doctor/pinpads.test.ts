@@ -144,7 +144,7 @@ describe('the pinpads check', () => {
     expect(result.status).toBe('warn');
     expect(result.fix).toContain('`pinbridge pinpad list`');
     expect(result.pt).toEqual({
-      summary: 'Nenhum PINPAD encontrado: 1 porta(s) serial(is), nenhuma com o id USB de um fabricante de PINPAD; nenhum endereço de PINPAD informado para abrir',
+      summary: 'Nenhum PINPAD encontrado: 1 porta serial, nenhuma com o id USB de um fabricante de PINPAD; nenhum endereço de PINPAD informado para abrir',
       fix: 'Conecte o cabo USB do PINPAD e ligue-o, depois execute `pinbridge pinpad list`; um PINPAD de rede é verificado com `pinbridge doctor --port tcp://HOST:PORT`.',
     });
   });
