@@ -213,7 +213,11 @@ function startWindow(operatorKey: string): void {
       showRoute(route, false);
       supportPage.render();
       void Promise.all([statusPage.load(), paymentPage.load(), transactionsPage.load(), clientsPage.load(), settingsPage.load()]).then(() => renderShell());
-    } else if (state === 'open' && client.operator === null) {
+    } else if (state !== 'open') {
+      // Lost (reconnecting or closed): the devices' last states are no longer known to be true.
+      statusPage.connectionLost();
+    }
+    if (state === 'open' && client.operator === null) {
       // Connected but not the window: the key was refused on a reconnection (a new agent key).
       refused();
     }

@@ -9,7 +9,7 @@
 import type { EventPayload } from '../client/index.js';
 import type { WindowContext } from './context.js';
 import { byId, fill, h } from './dom.js';
-import { currentLanguage, formatDateTime, plural, t } from './i18n.js';
+import { currentLanguage, formatDateTime, formatTime, plural, t } from './i18n.js';
 
 type Pinpad = EventPayload<'pinpad.connected'>;
 type PinpadLink = EventPayload<'pinpad.link'>;
@@ -53,6 +53,11 @@ export class StatusPage {
   #api: ApiHealth | null = null;
   #link: PinpadLink | null = null;
   #loaded = false;
+  /**
+   * When the connection to the agent was lost (null while connected): what the page last heard
+   * is no longer known to be true, so the devices are not shown green under "Conexão perdida".
+   */
+  #lostAt: Date | null = null;
 
   readonly #pinpadsBox = byId('status-pinpads');
   readonly #printersBox = byId('status-printers');
@@ -96,14 +101,26 @@ export class StatusPage {
       for (const printer of status.printers) this.#printers.set(printer.name, printer);
       this.#api = status.api;
       this.#loaded = true;
+      this.#lostAt = null;
     } catch {
       // Shown as it was; the events keep it current and the next connection reads it again.
     }
     this.render();
   }
 
+  /** The connection to the agent is gone: nothing shown is current until load() reads it again. */
+  connectionLost(at = new Date()): void {
+    this.#lostAt ??= at;
+    this.render();
+  }
+
   render(): void {
     if (!this.#loaded) return;
+    if (this.#lostAt !== null) {
+      this.#renderStale(this.#lostAt);
+      return;
+    }
+    for (const box of [this.#pinpadsBox, this.#printersBox, this.#apiBox, this.#posBox]) delete box.dataset.stale;
     this.#renderPinpads();
     this.#renderPrinters();
     this.#renderApi();
@@ -187,6 +204,14 @@ export class StatusPage {
       api.since === null ? null : h('p', { className: 'hint' }, t('status.since', { time: formatDateTime(api.since) })),
       api.last_error === null || api.state === 'up' ? null : h('p', { className: 'hint' }, t('status.lastError', { message: api.last_error.message })),
     );
+  }
+
+  #renderStale(lostAt: Date): void {
+    const since = t('status.staleSince', { time: formatTime(lostAt.toISOString()) });
+    for (const box of [this.#pinpadsBox, this.#printersBox, this.#apiBox, this.#posBox]) {
+      box.dataset.stale = 'true';
+      fill(box, stateLine('off', t('status.stale')), h('p', { className: 'hint' }, since));
+    }
   }
 
   #renderPos(): void {

@@ -273,6 +273,23 @@ describe("today's sales", () => {
   });
 });
 
+describe('when Pinbridge stops answering', () => {
+  it('shows no device green under "Conexão perdida": each status says it is unknown, since when, until the connection is back', async () => {
+    const doomed = await posRig();
+    const { page } = await openWindow({ rig: doomed });
+    const pinpads = page.locator('#status-pinpads');
+    await expect.poll(() => pinpads.innerText()).toContain('Conectado · livre');
+    await doomed.close();
+
+    await expect.poll(() => pinpads.getAttribute('data-stale')).toBe('true');
+    for (const box of ['#status-pinpads', '#status-printers', '#status-api', '#status-pos']) {
+      expect(await text(page, box), box).toMatch(/^Sem informação: o Pinbridge não está respondendo\s+Última informação às \d{2}:\d{2}:\d{2}/);
+      expect(await page.locator(`${box} [data-level="ok"]`).count(), box).toBe(0);
+    }
+    expect(await page.locator('body').getAttribute('data-connection')).not.toBe('ready');
+  });
+});
+
 describe("the store's clock", () => {
   it("shows a sale's time on the store's clock (Rio Branco), as its receipt prints it, on a computer set to Tokyo", async () => {
     const acre = await posRig({ timeZone: 'America/Rio_Branco' });
