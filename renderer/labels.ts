@@ -3,7 +3,7 @@
  * state in the cashier's words, and which group of the day's list it falls in.
  */
 import type { PaymentOutcome } from '../main/pos/protocol/index.js';
-import { t, type MessageKey } from './i18n.js';
+import { isMessageKey, t, type MessageKey } from './i18n.js';
 
 type PaymentState = PaymentOutcome['state'];
 
@@ -69,6 +69,26 @@ export function cardLabel(card: PaymentOutcome['card']): string {
 
 export function confirmationLabel(confirmation: PaymentOutcome['confirmation']): string {
   return confirmation === null ? '—' : t(`confirmation.${confirmation}`);
+}
+
+/**
+ * A printer's trouble in the cashier's words, by its code (a print job's error code, or the
+ * printer's fault from its status): never the driver's English sentence, which stays in the log.
+ */
+export function printErrorText(code: string): string {
+  const key = `printError.${code}`;
+  return isMessageKey(key) ? t(key) : t('printError.other', { code });
+}
+
+/** The payments service's trouble in the cashier's words, by the client's error code. */
+export function apiErrorText(code: string): string {
+  const key = `apiError.${code}`;
+  return isMessageKey(key) ? t(key) : t('apiError.other', { code });
+}
+
+/** A printer as the cashier knows it: the settings' "default" is the receipt printer. */
+export function printerName(name: string): string {
+  return name === 'default' ? t('printer.defaultName') : name;
 }
 
 /** An approval that can still be voided from the window (confirmed, or waiting for the POS). */

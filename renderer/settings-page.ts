@@ -16,6 +16,7 @@ import { errorText, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, fill, h, keepFocus } from './dom.js';
 import { t } from './i18n.js';
+import { printErrorText } from './labels.js';
 import { SecretField } from './secret-field.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
@@ -789,7 +790,7 @@ export class SettingsPage {
           message = t('settings.testPrintPrinted');
         } else if (job.state === 'failed') {
           level = 'bad';
-          message = t('settings.testPrintFailed', { error: job.error?.message ?? '' });
+          message = t('settings.testPrintFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') });
         } else if (job.state === 'cancelled') {
           level = 'bad';
           message = t('settings.testPrintCancelled');
@@ -798,7 +799,7 @@ export class SettingsPage {
         } else if (job.error !== null) {
           // Queued after a failed attempt: the queue retries by itself.
           level = 'warn';
-          message = t('settings.testPrintRetrying', { error: job.error.message });
+          message = t('settings.testPrintRetrying', { error: printErrorText(job.error.code) });
         } else {
           message = t('settings.testPrintQueued');
         }

@@ -10,6 +10,7 @@ import type { EventPayload } from '../client/index.js';
 import type { WindowContext } from './context.js';
 import { byId, fill, h } from './dom.js';
 import { currentLanguage, formatDateTime, formatTime, plural, t } from './i18n.js';
+import { apiErrorText, printErrorText, printerName } from './labels.js';
 
 type Pinpad = EventPayload<'pinpad.connected'>;
 type PinpadLink = EventPayload<'pinpad.link'>;
@@ -182,13 +183,13 @@ export class StatusPage {
           printer.connected === false ? t('status.printerOffline') : null,
           printer.paper_out ? t('status.paperOut') : null,
           printer.cover_open ? t('status.coverOpen') : null,
-          printer.error !== null ? t('status.printerError', { error: printer.error }) : null,
+          printer.error !== null ? t('status.printerError', { error: printErrorText(printer.error) }) : null,
           printer.paper_low && !printer.paper_out ? t('status.paperLow') : null,
         ].filter((problem): problem is string => problem !== null);
         const blocking = printer.connected === false || printer.paper_out || printer.cover_open || printer.error !== null;
         const level: Level = printer.connected === null && problems.length === 0 ? 'off' : blocking ? 'bad' : problems.length > 0 ? 'warn' : 'ok';
         const text = problems.length > 0 ? problems.join(' · ') : printer.connected === null ? t('status.printerUnknown') : t('status.printerReady');
-        return h('article', { className: 'device', attrs: { 'data-printer': printer.name } }, h('h3', {}, printer.name), stateLine(level, text));
+        return h('article', { className: 'device', attrs: { 'data-printer': printer.name } }, h('h3', {}, printerName(printer.name)), stateLine(level, text));
       }),
     );
   }
@@ -202,7 +203,7 @@ export class StatusPage {
     fill(this.#apiBox,
       stateLine(level, text),
       api.since === null ? null : h('p', { className: 'hint' }, t('status.since', { time: formatDateTime(api.since) })),
-      api.last_error === null || api.state === 'up' ? null : h('p', { className: 'hint' }, t('status.lastError', { message: api.last_error.message })),
+      api.last_error === null || api.state === 'up' ? null : h('p', { className: 'hint' }, t('status.lastError', { message: apiErrorText(api.last_error.code) })),
     );
   }
 

@@ -11,7 +11,7 @@ import { errorText, todayStartIso, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
 import { currentLanguage, formatTime, plural, t, type MessageKey } from './i18n.js';
-import { canVoid, cardLabel, isRunning, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
+import { canVoid, cardLabel, isRunning, printErrorText, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
 import { formatCentavos } from './money.js';
 
 type Filter = 'all' | SaleCategory;
@@ -97,8 +97,14 @@ export class TransactionsPage {
     client.on('printer.job', (job) => {
       const referenceId = this.#printJobs.get(job.id);
       if (referenceId === undefined || referenceId !== this.#selected) return;
+      // Said as it happens: "Enviado" never stands for a receipt still waiting for a printer that is off.
       if (job.state === 'printed') this.#saleMessage.textContent = t('sale.printPrinted');
-      else if (job.state === 'failed') this.#saleError.textContent = t('sale.printFailed', { error: job.error?.message ?? '' });
+      else if (job.state === 'printing') this.#saleMessage.textContent = t('sale.printPrinting');
+      else if (job.state === 'queued' && job.error !== null) this.#saleMessage.textContent = t('sale.printRetrying', { error: printErrorText(job.error.code) });
+      else if (job.state === 'failed') {
+        this.#saleMessage.textContent = '';
+        this.#saleError.textContent = t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') });
+      }
       if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled') this.#printJobs.delete(job.id);
     });
   }

@@ -9,6 +9,7 @@
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,7 +239,7 @@ describe("today's sales", () => {
     await page.locator('#receipt-print').scrollIntoViewIfNeeded();
     await page.click('#receipt-print');
     await expect.poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(printedBefore);
-    await expect.poll(() => text(page, '#sale-message')).toMatch(/Enviado para a impressora|Impresso/);
+    await expect.poll(() => text(page, '#sale-message')).toMatch(/Na fila da impressora|Imprimindo|Impresso/);
 
     // Void: "Voltar" leaves the sale as it was; "Sim, cancelar venda" voids it.
     await page.click('#sale-actions button:has-text("Cancelar venda")');
@@ -270,6 +271,43 @@ describe("today's sales", () => {
     expect(await Promise.all(rows.map((shown) => shown.getAttribute('data-reference')))).toEqual(['venda-101']);
     expect(errors).toEqual([]);
     await caixa.close();
+  });
+});
+
+describe('a receipt printer that is off', () => {
+  it('never says "Enviado" for a receipt still waiting: it says why in Portuguese and that Pinbridge tries again, and names the printer as the cashier knows it', async () => {
+    // A TCP port nothing listens on: the printer is off (connection refused).
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const offline = await posRig({ printerAddress: `tcp://127.0.0.1:${closed}` });
+    try {
+      const caixa = await offline.paired('Caixa 1');
+      await posSale(caixa, 'venda-sem-papel', 1500);
+      const { page, errors } = await openWindow({ rig: offline });
+      await go(page, 'transactions');
+      const row = page.locator('#transactions-body tr[data-reference="venda-sem-papel"]');
+      await row.waitFor();
+      await row.getByRole('button').click();
+      await page.locator('#receipt-print').scrollIntoViewIfNeeded();
+      await page.click('#receipt-print');
+      await expect.poll(() => text(page, '#sale-message'), { timeout: 15_000 }).toBe(
+        'Ainda não impresso: a impressora não foi encontrada: veja se está ligada e com o cabo (ou a rede) conectado. O Pinbridge tenta de novo sozinho.',
+      );
+      expect(await text(page, '#sale-message')).not.toContain('Enviado');
+
+      await page.keyboard.press('Escape');
+      await go(page, 'status');
+      const printer = page.locator('#status-printers [data-printer="default"]');
+      await expect.poll(() => printer.innerText()).toContain('Impressora de comprovantes');
+      expect(errors).toEqual([]);
+    } finally {
+      await offline.close();
+    }
   });
 });
 

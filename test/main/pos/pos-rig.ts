@@ -210,6 +210,8 @@ export interface PosRigOptions {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
   /** The store's time zone (settings receipts.time_zone), for the receipts and the window alike. */
   readonly timeZone?: string;
+  /** The receipt printer's address; default: a folder (printDir) that takes every job. */
+  readonly printerAddress?: string;
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -240,7 +242,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     journal: rig.journal,
     store: options.timeZone === undefined ? TRAINING_RECEIPT_SETTINGS : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
     training: true,
-    printers: { default: { address: `file://${printDir}/`, format: 'escpos' } },
+    printers: { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
     autoPrint: [],
   });
   const clientsFile = join(dir, 'clients.db');
