@@ -32,4 +32,4 @@ export type {
   PaymentProgress,
   PosErrorCode,
   ResultOf,
-} from '../main/pos/protocol/index.js';
+} from './protocol.js';

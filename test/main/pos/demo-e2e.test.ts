@@ -18,7 +18,7 @@ let pos: PosRig;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'client', 'index.js'))) throw new Error('dist/client is missing: run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'client', 'dist', 'index.js'))) throw new Error('client/dist is missing: run `npm run build` first');
   pos = await posRig();
   browser = await launchChromium();
 });
