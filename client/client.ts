@@ -64,7 +64,7 @@ export interface PinbridgeClientOptions {
    * refused key (OPERATOR_ONLY) rejects `connect()` and leaves the connection `open`, anonymous.
    */
   readonly operatorKey?: string;
-  /** The WebSocket class. Default `globalThis.WebSocket` (browsers); in Node 20 pass `WebSocket` from `ws`. */
+  /** The WebSocket class. Default `globalThis.WebSocket` (browsers, Node ≥ 22); in Node 20 pass `WebSocket` from `ws`. */
   readonly WebSocket?: WebSocketCtor;
   /** How long a call waits for its answer (default 30 s). payment.start waits without a limit. */
   readonly requestTimeoutMs?: number;
