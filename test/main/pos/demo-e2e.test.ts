@@ -181,4 +181,21 @@ describe('the demo POS page opened again', () => {
     expect(slow.rig.engine.list().items.filter((item) => item.reference_id === reference)).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 90_000);
+
+  it('leaves a sale whose start never reached Pinbridge in the form, same reference, for the cashier to charge — nothing charged by itself', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await pairPage(page, slow, 'Caixa sem rede');
+    // As a tab closed between pressing Pagar and payment.start leaving it would have kept it.
+    const params = { reference_id: 'demo-nunca-enviada', amount: 4321, payment_type: 'debit', description: 'Venda perdida' };
+    await page.evaluate((sale) => localStorage.setItem('pinbridge-demo:sale', JSON.stringify({ params: sale, paying: true })), params);
+    await page.reload();
+    await expect.poll(() => page.locator('#log').textContent(), { timeout: 10_000 }).toContain('A venda demo-nunca-enviada não chegou ao Pinbridge');
+    expect(await page.inputValue('#reference')).toBe('demo-nunca-enviada');
+    expect(await page.inputValue('#amount')).toBe('43,21');
+    expect(await page.inputValue('#payment-type')).toBe('debit');
+    expect(await page.locator('#pay').isDisabled()).toBe(false);
+    expect(await page.locator('#result').getAttribute('data-status')).toBe('none');
+    expect(slow.rig.engine.list().items.filter((item) => item.reference_id === 'demo-nunca-enviada')).toEqual([]);
+  }, 60_000);
 });
