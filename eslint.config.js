@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'release/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'client/dist/**', 'node_modules/**', 'release/**', 'coverage/**'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -1,16 +1,16 @@
 /**
  * PinbridgeClient: the POS side of Pinbridge's local WebSocket API (JSON-RPC 2.0 at
- * ws://127.0.0.1:<port>/pos), for browsers and Node 20 alike. It finds the agent on the default
+ * ws://127.0.0.1:<port>/pos), for browsers and Node alike. It finds the agent on the default
  * ports, says hello with the client token, pairs, types every call and event from the protocol,
  * reconnects with backoff, and — the part a POS gets wrong most — recovers a payment whose
  * answer was lost with the connection (payment.status, then wait or start again: idempotent).
  * With `operatorKey` it is Pinbridge's own window instead of a POS: session.operator on every
  * connection, no pairing, no token.
  *
- * Protocol types come from `main/pos/protocol` with `import type` only, so the compiled client
- * needs nothing but a WebSocket.
+ * Protocol types come from `./protocol.ts` (generated from `main/pos/protocol`) with `import type`
+ * only, so the compiled client needs nothing but a WebSocket.
  */
-import type { EventName, EventPayload, MethodName, ParamsOf, PaymentOutcome, ResultOf } from '../main/pos/protocol/index.js';
+import type { EventName, EventPayload, MethodName, ParamsOf, PaymentOutcome, ResultOf } from './protocol.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { CLOSE_CODES, defaultUrls } from './constants.js';
 import { Emitter, type Listener } from './emitter.js';
@@ -64,7 +64,7 @@ export interface PinbridgeClientOptions {
    * refused key (OPERATOR_ONLY) rejects `connect()` and leaves the connection `open`, anonymous.
    */
   readonly operatorKey?: string;
-  /** The WebSocket class. Default `globalThis.WebSocket` (browsers); in Node 20 pass `WebSocket` from `ws`. */
+  /** The WebSocket class. Default `globalThis.WebSocket` (browsers, Node ≥ 22); in Node 20 pass `WebSocket` from `ws`. */
   readonly WebSocket?: WebSocketCtor;
   /** How long a call waits for its answer (default 30 s). payment.start waits without a limit. */
   readonly requestTimeoutMs?: number;

@@ -1,14 +1,8 @@
 /**
  * The protocol constants the client needs at run time, copied from `main/pos/protocol` because
- * the browser must not load the protocol module (it pulls in TypeBox). The `Same` checks below
- * fail the build the day a copy drifts from the protocol.
+ * the client ships without the protocol module (it pulls in TypeBox).
+ * test/client/protocol-types.test.ts fails the type check the day a copy drifts from the protocol.
  */
-import type {
-  CLOSE_CODES as PROTOCOL_CLOSE_CODES,
-  DEFAULT_PORTS as PROTOCOL_DEFAULT_PORTS,
-  WS_PATH as PROTOCOL_WS_PATH,
-} from '../main/pos/protocol/index.js';
-
 export const WS_PATH = '/pos';
 
 export const DEFAULT_PORTS = [17_301, 17_302, 17_303] as const;
@@ -22,13 +16,6 @@ export const CLOSE_CODES = {
   AGENT_STOPPING: 1001,
   MESSAGE_TOO_BIG: 1009,
 } as const;
-
-/** Exact type equality (not mere assignability), so extra or missing keys fail too. */
-type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-
-const _wsPathMatches: Same<typeof WS_PATH, typeof PROTOCOL_WS_PATH> = true;
-const _defaultPortsMatch: Same<typeof DEFAULT_PORTS, typeof PROTOCOL_DEFAULT_PORTS> = true;
-const _closeCodesMatch: Same<typeof CLOSE_CODES, typeof PROTOCOL_CLOSE_CODES> = true;
 
 /**
  * The URLs tried when the caller gives none: every default port on loopback, in order.

@@ -4,7 +4,7 @@
  * agent not found, origin refused, token revoked); a POS branches on `code` and shows
  * `cashierMessage` (pt-BR) to the cashier.
  */
-import type { ErrorData, PosErrorCode } from '../main/pos/protocol/index.js';
+import type { ErrorData, PosErrorCode } from './protocol.js';
 
 export type ClientErrorCode =
   /** The connection dropped (or was never up) before the answer came. */

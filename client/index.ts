@@ -1,7 +1,8 @@
 /**
- * The Pinbridge POS client: what a POS imports. Runs in browsers (`import { PinbridgeClient }
- * from '/client/index.js'` on a page the agent serves) and in Node 20 (pass `WebSocket` from the
- * `ws` package). The protocol's types are re-exported type-only: no run-time dependency.
+ * The Pinbridge POS client (@pinbridge/client): what a POS imports. Runs in browsers (bundled, or
+ * `import { PinbridgeClient } from '/client/index.js'` on a page the agent serves) and in Node ≥ 22
+ * (its global WebSocket; elsewhere pass one, e.g. the `ws` package's). The protocol's types
+ * (protocol.ts) are re-exported type-only: no run-time dependency.
  */
 export {
   PinbridgeClient,
@@ -32,4 +33,4 @@ export type {
   PaymentProgress,
   PosErrorCode,
   ResultOf,
-} from '../main/pos/protocol/index.js';
+} from './protocol.js';

@@ -2,13 +2,17 @@
 /**
  * The demo POS page's behaviour: connect to the Pinbridge that serves this page, pair (the token
  * lives in localStorage), charge on the PINPAD, follow the progress, show the result and the
- * receipts, confirm or undo. Plain browser module, no build step: the client comes from the
- * agent at /client/index.js. Cashier texts are pt-BR.
+ * receipts, confirm or undo. The sale on screen is kept in localStorage too, so a page opened again
+ * (the tab closed mid-sale, a reload) finds it: it follows a sale still running to its result with
+ * the same reference, or shows the last result. Plain browser module, no build step: the client
+ * comes from the agent at /client/index.js. Cashier texts are pt-BR.
  */
 import { PinbridgeClient } from '/client/index.js';
 import { formatCentavos, parseCentavos, parseInstallments } from './money.js';
 
 const TOKEN_KEY = 'pinbridge-demo:token';
+/** The last sale this page started: {params, paying} — payment.start's params, and whether it was still waiting. */
+const SALE_KEY = 'pinbridge-demo:sale';
 /** After "Pinbridge is not running", the page looks again this often. */
 const RETRY_WHEN_DOWN_MS = 5_000;
 
@@ -106,6 +110,8 @@ let lastConnectError = null;
 let retryTimer = null;
 /** A request in flight that should keep its buttons disabled (pair, confirm, undo…). */
 let busy = false;
+/** Whether the sale kept from an earlier visit was looked up (once, at the first connection that said hello). */
+let saleRecovered = false;
 
 function readStoredToken() {
   try {
@@ -121,6 +127,23 @@ function storeToken(token) {
     else localStorage.setItem(TOKEN_KEY, token);
   } catch {
     // Storage disabled: nothing to keep.
+  }
+}
+
+function readStoredSale() {
+  try {
+    const sale = JSON.parse(localStorage.getItem(SALE_KEY) ?? 'null');
+    return typeof sale?.params?.reference_id === 'string' ? sale : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeSale(params, paying) {
+  try {
+    localStorage.setItem(SALE_KEY, JSON.stringify({ params, paying }));
+  } catch {
+    // Storage disabled: a page opened again starts blank.
   }
 }
 
@@ -224,6 +247,16 @@ function showOutcome(outcome) {
   render();
 }
 
+/** A sale still running, found again after the page was opened anew: its reference, no details yet. */
+function showPaying(referenceId) {
+  shownOutcome = null;
+  ui.result.dataset.status = 'paying';
+  ui.result.dataset.confirmation = '';
+  ui.resultStatus.textContent = `Venda ${referenceId} em andamento…`;
+  ui.resultDetails.hidden = true;
+  render();
+}
+
 function clearOutcome() {
   shownOutcome = null;
   ui.result.dataset.status = 'none';
@@ -280,6 +313,10 @@ async function connect() {
   try {
     await client.connect();
     lastConnectError = null;
+    if (client.state === 'ready' && !saleRecovered) {
+      saleRecovered = true;
+      void recoverSale();
+    }
   } catch (error) {
     lastConnectError = error;
     if (error?.code === 'TOKEN_INVALID') {
@@ -432,16 +469,15 @@ function readSale() {
   return params;
 }
 
-ui.payForm.addEventListener('submit', async (event) => {
-  event.preventDefault();
-  clearErrors();
-  const params = readSale();
-  if (params === null) return;
-  clearOutcome();
+/**
+ * Runs a sale to its outcome with pay(), which also recovers it across a lost connection. Called
+ * again with the same params for a sale found running after the page was opened anew: the agent
+ * joins it (payment.start is idempotent by reference_id) — never a second charge.
+ */
+async function runPayment(params) {
   payingReference = params.reference_id;
+  storeSale(params, true);
   render();
-  const how = params.payment_type === 'credit' ? `crédito${params.installments ? ` em ${params.installments}x` : ''}` : 'débito';
-  log(`Venda ${params.reference_id}: ${formatCentavos(params.amount)} no ${how}.`);
   try {
     const outcome = await client.pay(params);
     showOutcome(outcome);
@@ -452,9 +488,77 @@ ui.payForm.addEventListener('submit', async (event) => {
     log(`Pagamento não concluído: ${error?.cashierMessage ?? error}`, { kind: 'error' });
   } finally {
     payingReference = null;
+    storeSale(params, false);
     render();
   }
+}
+
+ui.payForm.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearErrors();
+  const params = readSale();
+  if (params === null) return;
+  clearOutcome();
+  const how = params.payment_type === 'credit' ? `crédito${params.installments ? ` em ${params.installments}x` : ''}` : 'débito';
+  log(`Venda ${params.reference_id}: ${formatCentavos(params.amount)} no ${how}.`);
+  await runPayment(params);
 });
+
+/** The form as it was for a sale kept from an earlier visit. */
+function fillForm(params) {
+  ui.amount.value = formatCentavos(params.amount).replace(/^R\$\s*/, '');
+  ui.paymentType.value = params.payment_type;
+  ui.installments.value = params.installments === undefined ? '' : String(params.installments);
+  ui.description.value = params.description;
+  ui.notification.value = params.notification ?? '';
+  ui.reference.value = params.reference_id;
+  updateNotificationCount();
+}
+
+/**
+ * The page was opened again (a closed tab, a reload): the POS API's recovery, by reference. The
+ * sale this page started last is asked for with payment.status — Processed: its result is shown;
+ * InProgress: it is followed to its result with the same reference; NotFound while it was
+ * starting: the start never reached Pinbridge, and the form is left filled for the cashier to
+ * charge it (same reference: no double charge). Without a kept sale, the newest payment of this
+ * POS (payment.list) is shown.
+ */
+async function recoverSale() {
+  const stored = readStoredSale();
+  try {
+    if (stored === null) {
+      const { items } = await client.call('payment.list', { limit: 1 });
+      const last = items[0];
+      if (last !== undefined && last.status !== 'in_progress' && shownOutcome === null && payingReference === null) {
+        log(`Última venda: ${last.reference_id} (${STATUS_LABELS[last.status] ?? last.status}).`, { at: last.finished_at ?? undefined });
+        showOutcome(last);
+        void loadReceipts(last.reference_id);
+      }
+      return;
+    }
+    const { params } = stored;
+    fillForm(params);
+    const status = await client.call('payment.status', { reference_id: params.reference_id });
+    if (payingReference !== null) return; // The cashier started another sale meanwhile.
+    if (status.status === 'Processed') {
+      log(`Última venda: ${params.reference_id} (${STATUS_LABELS[status.result.status] ?? status.result.status}).`, { at: status.result.finished_at ?? undefined });
+      showOutcome(status.result);
+      void loadReceipts(params.reference_id);
+    } else if (status.status === 'InProgress' && status.result !== undefined) {
+      // Stopped before its result (RESULT_PENDING): nothing to join; payment.result follows.
+      log(`Venda ${params.reference_id}: resultado sendo confirmado. Não cobre de novo.`, { kind: 'error' });
+      showOutcome(status.result);
+    } else if (status.status === 'InProgress') {
+      log(`Venda ${params.reference_id} em andamento no PINPAD: acompanhando até o resultado.`);
+      showPaying(params.reference_id);
+      await runPayment(params);
+    } else if (stored.paying) {
+      log(`A venda ${params.reference_id} não chegou ao Pinbridge. Clique em Pagar para cobrá-la (mesma referência: nunca cobra duas vezes).`, { kind: 'error' });
+    }
+  } catch (error) {
+    log(`Não foi possível consultar a última venda: ${error?.cashierMessage ?? error}`, { kind: 'error' });
+  }
+}
 
 ui.cancel.addEventListener('click', async () => {
   if (payingReference === null) return;

@@ -19,12 +19,12 @@ function typescriptCompiler() {
   }
 }
 
-// The agent, the declarations of the POS client (`pinbridge/client`), then the window's scripts.
+// The agent, the POS client package (client/dist, which the agent serves at /client/), then the window's scripts.
 const tsc = typescriptCompiler();
 if (tsc === undefined) {
   console.log('prepare: TypeScript is not installed (dev dependencies omitted); not compiling, dist/ is used as it is.');
 } else {
-  for (const project of ['tsconfig.build.json', 'tsconfig.client.json', 'renderer/tsconfig.json']) {
+  for (const project of ['tsconfig.build.json', 'client/tsconfig.json', 'renderer/tsconfig.json']) {
     const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }

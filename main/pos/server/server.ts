@@ -69,15 +69,15 @@ export interface PosServerOptions {
 export const DEFAULT_MAX_UNAUTHENTICATED = 32;
 export const DEFAULT_UNAUTHENTICATED_IDLE_MS = 30_000;
 
-/** The files the agent serves: the demo page and the compiled browser client. */
 /**
- * The pages the agent serves: the demo POS (demo/), the browser client (dist/client), and
+ * The pages the agent serves: the demo POS (demo/), the browser client (client/dist, the build of
+ * the @pinbridge/client package), and
  * Pinbridge's own window — its HTML, CSS and images in renderer/, its compiled scripts in
  * dist/renderer.
  */
 const STATIC_ROOTS = {
   demo: join(PACKAGE_ROOT, 'demo'),
-  client: join(PACKAGE_ROOT, 'dist', 'client'),
+  client: join(PACKAGE_ROOT, 'client', 'dist'),
   window: join(PACKAGE_ROOT, 'renderer'),
   windowScripts: join(PACKAGE_ROOT, 'dist', 'renderer'),
 } as const;
