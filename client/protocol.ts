@@ -480,6 +480,8 @@ export interface Methods {
       name: 'Pinbridge';
       version: string;
       mode: 'training' | 'live';
+      /** The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them. */
+      time_zone: string;
     };
   };
   /** The pairing requests waiting for their code, with the code to show the cashier. */
