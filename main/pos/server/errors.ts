@@ -21,6 +21,27 @@ export function errorObject(error: PosError): { code: number; message: string; d
   };
 }
 
+/**
+ * The schema's sentences in the POS API's words: the shared validator speaks of an HTTP body
+ * ("Body must …", "Field x must …", "Unexpected fields in request [x]"); a POS sent `params`.
+ */
+export function paramsViolation(violation: { field: string; message: string }): { field: string; message: string } {
+  const { field } = violation;
+  let message = violation.message;
+  const unexpected = /^Unexpected fields in request \[(.*)\]$/.exec(message);
+  if (unexpected !== null) {
+    const names = unexpected[1]!.split(', ').map((name) => `params.${name}`);
+    message = `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not a parameter of this method`;
+  } else if (message.startsWith('Body ')) {
+    message = `params ${message.slice('Body '.length)}`;
+  } else if (field !== '' && message.startsWith(`Field ${field} `)) {
+    message = `params.${field} ${message.slice(`Field ${field} `.length)}`;
+  } else if (message.startsWith('Field ')) {
+    message = `params.${message.slice('Field '.length)}`;
+  }
+  return { field, message };
+}
+
 const PINPAD_CANCELLED = new Set(['ST_CANCEL', 'CANCELLED']);
 const PINPAD_TIMEOUT = new Set(['ST_TIMEOUT', 'TIMEOUT']);
 
@@ -64,7 +85,11 @@ const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
 export function toPosError(error: unknown): PosError | null {
   if (error instanceof PosError) return error;
   if (error instanceof EngineError) {
-    return new PosError(error.code, error.message, error.violations.length > 0 ? { violations: [...error.violations] } : {}, error.cashierMessage);
+    if (error.violations.length > 0) {
+      const violations = error.violations.map(paramsViolation);
+      return new PosError(error.code, violations.map((v) => v.message).join('; '), { violations }, error.cashierMessage);
+    }
+    return new PosError(error.code, error.message, {}, error.cashierMessage);
   }
   if (error instanceof ReceiptError) {
     switch (error.code) {
