@@ -89,7 +89,7 @@ export function toPosError(error: unknown): PosError | null {
       const violations = error.violations.map(paramsViolation);
       return new PosError(error.code, violations.map((v) => v.message).join('; '), { violations }, error.cashierMessage);
     }
-    return new PosError(error.code, error.message, {}, error.cashierMessage);
+    return new PosError(error.code, error.message, error.busyWith === undefined ? {} : { reference_id: error.busyWith }, error.cashierMessage);
   }
   if (error instanceof ReceiptError) {
     switch (error.code) {
