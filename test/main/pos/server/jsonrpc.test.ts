@@ -85,7 +85,8 @@ describe('params that are not an object', () => {
 
   it('left out is the same as {}', async () => {
     const answer = await answerTo(104, { method: 'pinpad.list' });
-    expect(answer.result).toMatchObject({ pinpads: expect.any(Array) });
+    expect(answer.error).toBeUndefined();
+    expect(Array.isArray((answer.result as { pinpads?: unknown }).pinpads)).toBe(true);
   });
 });
 
