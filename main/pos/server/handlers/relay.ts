@@ -84,12 +84,14 @@ export const relayHandlers: Handlers<
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),
     });
-    return { items: [...page.items], total: page.total };
+    return { resource: page.resource, uri: page.uri, items: [...page.items], has_more: page.has_more, limit: page.limit, offset: page.offset, total: page.total };
   },
 
   'boleto.create': async (params, context) => {
-    const { print, expiration_date, payment_limit_date, body_instructions, ...body } = params;
+    const { print, expiration_date, payment_limit_date, body_instructions, billing_instructions, buyer, ...body } = params;
     const paymentMethod = {
+      ...(buyer === undefined ? {} : { buyer }),
+      ...(billing_instructions === undefined ? {} : { billing_instructions }),
       ...(expiration_date === undefined ? {} : { expiration_date }),
       ...(payment_limit_date === undefined ? {} : { payment_limit_date }),
       ...(body_instructions === undefined ? {} : { body_instructions }),

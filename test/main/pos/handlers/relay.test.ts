@@ -185,12 +185,27 @@ describe('the relays, with the payments API up', () => {
       expect(account).toMatchObject({ id: itau.id, bank_code: '341', customer: pos.rig.sandbox.sellerId });
     });
 
-    it('pages with limit and offset', async () => {
+    it('answers the API’s whole list envelope: resource, uri, has_more, limit, offset, total', async () => {
+      const page = await call(client, 'bankAccount.list', {});
+      expect(page).toMatchObject({ resource: 'list', has_more: false, limit: 100, offset: 0, total: page.items.length });
+      expect(page.uri).toBe(`/v1/marketplaces/${pos.rig.sandbox.marketplaceId}/sellers/${pos.rig.sandbox.sellerId}/bank_accounts`);
+    });
+
+    it('pages with limit and offset, and says when more follow (has_more)', async () => {
       const first = await call(client, 'bankAccount.list', { limit: 1 });
       const second = await call(client, 'bankAccount.list', { limit: 1, offset: 1 });
       expect(first.items).toHaveLength(1);
       expect(second.items).toHaveLength(1);
       expect(first.items[0]!.id).not.toBe(second.items[0]!.id);
+      expect(first).toMatchObject({ limit: 1, offset: 0, has_more: true });
+      expect(second).toMatchObject({ limit: 1, offset: 1 });
+      const last = await call(client, 'bankAccount.list', { limit: 1, offset: first.total - 1 });
+      expect(last).toMatchObject({ has_more: false, items: [expect.anything()] });
+    });
+
+    it('refuses a limit over 100 or a negative offset before asking the API', async () => {
+      expect(await refused(client, 'bankAccount.list', { limit: 101 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'limit' }] });
+      expect(await refused(client, 'bankAccount.list', { offset: -1 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'offset' }] });
     });
   });
 
@@ -238,6 +253,41 @@ describe('the relays, with the payments API up', () => {
       expect(slip!.events).toContainEqual(expect.objectContaining({ kind: 'barcode', data: transaction.boleto!.barcode }));
     });
 
+    it('sets late fee, interest and discount (billing_instructions), as the API keeps them', async () => {
+      const billing = {
+        late_fee: { mode: 'PERCENTAGE', percentage: 2, start_date: '2030-01-11' },
+        interest: { mode: 'MONTHLY_PERCENTAGE', percentage: 1, start_date: '2030-01-11' },
+        discount: [{ mode: 'FIXED', amount: 500, limit_date: '2030-01-05' }],
+      };
+      const { transaction } = await call(client, 'boleto.create', boleto({ expiration_date: '2030-01-10', billing_instructions: billing }));
+      expect(transaction.boleto?.billing_instructions).toBeTruthy();
+      const stored = await pos.rig.client.transactions.retrieve(transaction.id);
+      expect(JSON.stringify(stored.boleto?.billing_instructions)).toMatch(/PERCENTAGE/);
+      expect(stored.boleto?.billing_instructions).toMatchObject({ late_fee: { mode: 'PERCENTAGE' }, interest: { mode: 'MONTHLY_PERCENTAGE' }, discount: [{ mode: 'FIXED' }] });
+    });
+
+    it('refuses a late fee in a mode the contract does not know (INVALID_PARAMS naming it)', async () => {
+      const error = await refused(client, 'boleto.create', boleto({ billing_instructions: { late_fee: { mode: 'DAILY', amount: 100 } } }));
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field).join(' ')).toContain('billing_instructions.late_fee');
+    });
+
+    it('takes the payer inline (buyer), which the API uses instead of the customer record', async () => {
+      // No buyer has this id: only the inline payer lets the API issue the slip.
+      const unknownCustomer = '0'.repeat(32);
+      expect(await refused(client, 'boleto.create', boleto({ customer: unknownCustomer }))).toMatchObject({ code: 'API_NOT_FOUND' });
+      const payer = { first_name: 'Rita', last_name: 'Lee', taxpayer_id: freshCpf(), email: 'rita@example.com' };
+      const { transaction } = await call(client, 'boleto.create', boleto({ customer: unknownCustomer, buyer: payer }));
+      expect(transaction).toMatchObject({ status: 'pending', payment_type: 'boleto' });
+      expect(transaction.boleto?.barcode).toMatch(/^[0-9]{44}$/);
+    });
+
+    it('refuses an inline payer without a first name', async () => {
+      const error = await refused(client, 'boleto.create', boleto({ buyer: { last_name: 'Lee' } }));
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field).join(' ')).toContain('buyer');
+    });
+
     it('refuses a boleto without a buyer id as customer', async () => {
       const error = await refused(client, 'boleto.create', boleto({ customer: 'Clara' }));
       expect(error.code).toBe('INVALID_PARAMS');
@@ -267,10 +317,10 @@ describe('the relays, with the payments API up', () => {
     });
 
     /** The seller's phone reads the card (the sandbox's helper). */
-    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined'): Promise<void> {
+    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined', card: Record<string, string> = {}): Promise<void> {
       const { sandbox } = pos.rig;
       const path = `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${transactionId}/tap_to_pay`;
-      const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome });
+      const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome, ...card });
       expect(reply.status).toBe(200);
     }
 
@@ -307,6 +357,31 @@ describe('the relays, with the payments API up', () => {
       expect(client.events('tapToPay.updated').filter((p) => (p as { id: string }).id === created.id)).toHaveLength(1);
       expect(other.events('tapToPay.updated')).toEqual([]);
       await other.close();
+    });
+
+    it('keeps what a tap-to-pay receipt needs: terminal, notification, installments, authorization code, NSU and the masked card', async () => {
+      const created = await call(client, 'tapToPay.create', { ...charge(), installments: 3, notification: 'Mesa 7' });
+      expect(created).toMatchObject({
+        terminal: 'phone-caixa-1',
+        notification: 'Mesa 7',
+        installment_plan: { number_installments: 3 },
+        authorization_code: null,
+        nsu: null,
+        card: null,
+      });
+      await phoneCompletes(created.id, 'approved', { card_brand: 'mastercard', last4_digits: '4242' });
+      const updated = await client.next('tapToPay.updated', (p) => p.id === created.id);
+      const done = await call(client, 'tapToPay.status', { transaction_id: created.id });
+      for (const view of [updated, done]) {
+        expect(view).toMatchObject({ status: 'succeeded', terminal: 'phone-caixa-1', installment_plan: { number_installments: 3 } });
+        expect(view.authorization_code).toMatch(/^[0-9]{6}$/);
+        expect(view.nsu).toMatch(/^[0-9]+$/);
+        // Only what a receipt may print: the API's card object also has the holder's name, which is not passed on.
+        expect(view.card).toEqual({ brand: 'MasterCard', first6_digits: null, last4_digits: '4242', entry_mode: 'contactless_chip' });
+      }
+      const api = await pos.rig.client.transactions.retrieve(created.id);
+      expect(done.authorization_code).toBe(api.payment_authorization?.authorization_code);
+      expect(done.nsu).toBe(api.payment_authorization?.authorization_nsu);
     });
 
     it('tells the creator of a declined tap too (failed)', async () => {
