@@ -72,7 +72,11 @@ export const POS_ERRORS = {
   PINPAD_TIMEOUT: { rpc: -32020, message: 'The customer did not answer on the PINPAD in time.', cashier: 'Tempo esgotado no PINPAD.' },
   PINPAD_CANCELLED: { rpc: -32021, message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).', cashier: 'Operação cancelada no PINPAD.' },
   PINPAD_ERROR: { rpc: -32022, message: 'The PINPAD failed or was disconnected.', cashier: 'Falha de comunicação com o PINPAD.' },
-
+  CUSTOMER_DATA_INVALID: {
+    rpc: -32023,
+    message: 'The customer typed an invalid CPF/CNPJ (wrong check digits) on the PINPAD at every attempt (asked again after each); nothing was searched.',
+    cashier: 'CPF/CNPJ inválido digitado no PINPAD.',
+  },
   // Receipts.
   NO_RECEIPT: { rpc: -32030, message: 'That payment has no receipt (it never reached the card).', cashier: 'Esta venda não tem comprovante.' },
   PRINTING_OFF: { rpc: -32031, message: 'No receipt printer is configured (or the store data is missing).', cashier: 'Nenhuma impressora configurada.' },

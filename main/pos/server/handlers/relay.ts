@@ -6,6 +6,7 @@
  * the method's schema here and the contract's rules again in the API client.
  */
 import { isPending } from '../../../api/index.js';
+import { isValidCnpj, isValidCpf } from '../../../validation/taxpayer-id.js';
 import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import { printJobView, relayTransactionView } from '../views.js';
@@ -40,6 +41,35 @@ function watchTapToPay(context: CallContext, transactionId: string): void {
     });
 }
 
+/** How many times the customer may type a CPF/CNPJ whose check digits are wrong before the search gives up. */
+export const TAX_ID_ATTEMPTS = 3;
+
+/** What the PINPAD shows (two lines of ≤ 16, its own unaccented charset) before asking again. */
+export const TAX_ID_RETYPE_MESSAGES = { cpf: 'CPF INVALIDO\nDIGITE NOVAMENTE', cnpj: 'CNPJ INVALIDO\nDIGITE NOVAMENTE' } as const;
+
+/**
+ * A CPF or CNPJ typed by the customer. A typo (wrong check digits) is the customer's to fix, not
+ * the POS's: the PINPAD says so and asks again (under its "REDIGITE" prompt), up to
+ * TAX_ID_ATTEMPTS times; only then does the POS hear of it (CUSTOMER_DATA_INVALID).
+ */
+async function readTaxIdOnPinpad(context: CallContext, kind: 'cpf' | 'cnpj', terminal: string | undefined, timeoutSeconds: number | undefined): Promise<string> {
+  const valid = kind === 'cpf' ? isValidCpf : isValidCnpj;
+  const read = await context.agent.pinpads.readCustomerDataChecked(terminal, kind, (value) => (valid(value) ? undefined : TAX_ID_RETYPE_MESSAGES[kind]), {
+    attempts: TAX_ID_ATTEMPTS,
+    againKind: kind === 'cpf' ? 'cpfAgain' : 'cnpjAgain',
+    signal: context.session.ended,
+    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+  });
+  if (read.accepted) return read.value;
+  const name = kind === 'cpf' ? 'CPF' : 'CNPJ';
+  throw new PosError(
+    'CUSTOMER_DATA_INVALID',
+    `The customer typed a ${name} with wrong check digits ${read.attempts} times on the PINPAD; nothing was searched.`,
+    { reason: 'INVALID_CHECK_DIGITS' },
+    `${name} inválido digitado ${read.attempts} vezes no PINPAD. Peça o documento ao cliente.`,
+  );
+}
+
 export const relayHandlers: Handlers<
   | 'buyer.get'
   | 'buyer.update'
@@ -56,7 +86,8 @@ export const relayHandlers: Handlers<
 
   'buyer.update': ({ buyer_id, changes }, { agent }) => agent.api.buyers.update(buyer_id, changes),
 
-  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, { agent, session }) => {
+  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, context) => {
+    const { agent } = context;
     const given = [taxpayer_id, ein, from_pinpad].filter((value) => value !== undefined).length;
     if (given !== 1) {
       throw new PosError('INVALID_PARAMS', 'Give exactly one of taxpayer_id, ein or from_pinpad.', {
@@ -65,10 +96,7 @@ export const relayHandlers: Handlers<
     }
     let searched: { taxpayer_id: string } | { ein: string };
     if (from_pinpad !== undefined) {
-      const typed = await agent.pinpads.readCustomerData(terminal, from_pinpad, {
-        signal: session.ended,
-        ...(timeout_s === undefined ? {} : { timeoutSeconds: timeout_s }),
-      });
+      const typed = await readTaxIdOnPinpad(context, from_pinpad, terminal, timeout_s);
       searched = from_pinpad === 'cpf' ? { taxpayer_id: typed } : { ein: typed };
     } else {
       searched = taxpayer_id !== undefined ? { taxpayer_id } : { ein: ein! };

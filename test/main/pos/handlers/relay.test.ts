@@ -14,6 +14,7 @@ import { schemaViolations } from '../../../../main/contract/index.js';
 import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
 import { call as sandboxCall } from '../../../helpers/sandbox.js';
+import { TRAINING_CUSTOMER } from '../../../../main/agent/pinpad-keeper.js';
 import { displayed } from '../../core/engine-rig.js';
 import { checkedCall as call, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
@@ -76,6 +77,53 @@ describe('the relays, with the payments API up', () => {
       const found = await answer;
       expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
       expect(found.buyer.id).toBe(buyer.id);
+    });
+
+    it('asks again on the PINPAD when the customer mistypes the CPF (wrong check digits), and finds the buyer with the retyped one', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = call(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      // One digit off: the check digits no longer match.
+      const typo = `${buyer.taxpayer_id.slice(0, 10)}${(Number(buyer.taxpayer_id[10]) + 1) % 10}`;
+      sim.keypad.type(typo);
+      sim.keypad.press('enter');
+      await displayed(sim, /^CPF INVALIDO\s*\n\s*DIGITE NOVAMENTE/);
+      for (const line of sim.display.lines) expect(line.trimEnd().length).toBeLessThanOrEqual(16);
+      await displayed(sim, /REDIGITE O CPF/);
+      sim.keypad.type(buyer.taxpayer_id);
+      sim.keypad.press('enter');
+      const found = await answer;
+      expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
+      expect(found.buyer.id).toBe(buyer.id);
+    });
+
+    it('gives up after 3 mistyped CPFs with CUSTOMER_DATA_INVALID (not a parameter error of the POS), and frees the PINPAD', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
+      for (const [attempt, prompt] of [/DIGITE O CPF/, /REDIGITE O CPF/, /REDIGITE O CPF/].entries()) {
+        await displayed(sim, prompt);
+        sim.keypad.type('12345678900');
+        sim.keypad.press('enter');
+        // Wait for the PINPAD to refuse it before the next prompt (the last one is not refused on the PINPAD: the POS hears of it).
+        if (attempt < 2) await displayed(sim, /CPF INVALIDO/);
+      }
+      const error = await answer;
+      expect(error).toMatchObject({ code: 'CUSTOMER_DATA_INVALID', reason: 'INVALID_CHECK_DIGITS' });
+      expect(error.message).toContain('3 times');
+      expect(error.cashier_message).toBe('CPF inválido digitado 3 vezes no PINPAD. Peça o documento ao cliente.');
+      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
+    });
+
+    it('CANCEL while the PINPAD says the CPF was invalid ends the search as PINPAD_CANCELLED', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      sim.keypad.type('11111111111');
+      sim.keypad.press('enter');
+      await displayed(sim, /CPF INVALIDO/);
+      expect(await call(client, 'pinpad.abort', {})).toEqual({ aborted: true });
+      expect(await answer).toMatchObject({ code: 'PINPAD_CANCELLED' });
+      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
     });
 
     it('finds the seeded company by its CNPJ', async () => {
@@ -400,6 +448,30 @@ describe('the relays, with the payments API up', () => {
     const token = pos.rig.sandbox.token;
     expect(token.length).toBeGreaterThan(8);
     expect(frames.filter((frame) => frame.includes(token))).toEqual([]);
+  });
+});
+
+describe('buyer.search from the PINPAD in training', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+
+  // The training PINPAD's own scripted customer (as the agent's keeper sets it), not one of these specs'.
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { autoCustomer: { ...TRAINING_CUSTOMER, delayMs: 50 } }, rateLimit: RATE });
+    client = await pos.paired('Caixa treino');
+  });
+  afterAll(async () => pos.close());
+
+  it('the customer types a valid CPF, which finds the sandbox’s example buyer', async () => {
+    const found = await call(client, 'buyer.search', { from_pinpad: 'cpf' });
+    expect(found.searched).toEqual({ taxpayer_id: TRAINING_CUSTOMER.cpf });
+    expect(found.buyer).toMatchObject({ first_name: 'Maria Aparecida', taxpayer_id: TRAINING_CUSTOMER.cpf });
+  });
+
+  it('and a valid CNPJ under the CNPJ prompt, which finds the example company', async () => {
+    const found = await call(client, 'buyer.search', { from_pinpad: 'cnpj' });
+    expect(found.searched).toEqual({ ein: TRAINING_CUSTOMER.cnpj });
+    expect(found.buyer).toMatchObject({ first_name: 'Padaria Pão Dourado' });
   });
 });
 
