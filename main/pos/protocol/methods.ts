@@ -14,6 +14,7 @@ import { Literals } from './literals.js';
 import { Type, type Static, type TSchema } from 'typebox';
 import { BillingInstructions, BoletoCancellation, BoletoPayer, BolepixPaymentMethod } from '../../contract/transactions.js';
 import { BuyerUpdateRequest } from '../../contract/buyers.js';
+import { Address } from '../../contract/common.js';
 import { CNPJ_PATTERN } from '../../validation/taxpayer-id.js';
 import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
 import { StartParams } from '../../core/params.js';
@@ -663,7 +664,10 @@ export const METHODS = {
     access: 'client',
     cost: 5,
     summary: 'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
-    description: 'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND.',
+    description:
+      'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND. With from_pinpad, a CPF/CNPJ typed with wrong ' +
+      'check digits (a typo) is not the POS\'s mistake: the PINPAD shows "CPF INVALIDO / DIGITE NOVAMENTE" (or CNPJ) and asks again ' +
+      '("REDIGITE O CPF"), 3 attempts in all; then CUSTOMER_DATA_INVALID. CANCEL on the PINPAD is PINPAD_CANCELLED.',
     params: Type.Object(
       {
         taxpayer_id: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'CPF, 11 digits.' })),
@@ -745,10 +749,17 @@ export const METHODS = {
           }),
         ),
         buyer: Type.Optional(
-          Type.Object(BoletoPayer.properties, {
-            additionalProperties: false,
-            description: 'The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer.',
-          }),
+          Type.Object(
+            {
+              ...BoletoPayer.properties,
+              // The buyer record's address is nullable under the same title; the documents need one name per shape.
+              address: Type.Optional(Type.Object(Address.properties, { additionalProperties: false, title: 'PayerAddress', description: 'The payer’s address.' })),
+            },
+            {
+              additionalProperties: false,
+              description: 'The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer.',
+            },
+          ),
         ),
       },
       { additionalProperties: false },
