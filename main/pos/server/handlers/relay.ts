@@ -5,10 +5,11 @@
  * receipt printer), and tap-to-pay charges followed until the phone completes them. Inputs are
  * the method's schema here and the contract's rules again in the API client.
  */
-import { isPending } from '../../../api/index.js';
+import { InvalidRequestError, isPending } from '../../../api/index.js';
 import { isValidCnpj, isValidCpf } from '../../../validation/taxpayer-id.js';
 import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
+import { invalidParamsFromApiClient, type FieldRename } from '../errors.js';
 import { printJobView, relayTransactionView } from '../views.js';
 
 /** How long a tap-to-pay charge is followed for its tapToPay.updated event. */
@@ -40,6 +41,26 @@ function watchTapToPay(context: CallContext, transactionId: string): void {
       if (!hub.stopping.aborted) log.warn({ transaction: transactionId, err: error instanceof Error ? error.message : String(error) }, 'stopped following a tap-to-pay charge');
     });
 }
+
+/**
+ * Runs a relayed call; a refusal of the API client (before anything is sent) names the POS's
+ * parameters, which `renames` maps from the API's fields where the method flattens or renames them.
+ */
+async function relayed<T>(call: () => Promise<T>, renames: readonly FieldRename[] = []): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw invalidParamsFromApiClient(error, renames);
+    throw error;
+  }
+}
+
+/** boleto.create's parameters flatten payment_method: its members are top-level params. */
+const BOLETO_RENAMES: readonly FieldRename[] = [['payment_method', '']];
+/** buyer.update's changes are the API body. */
+const BUYER_UPDATE_RENAMES: readonly FieldRename[] = [['', 'changes']];
+/** tapToPay.create's installments is the API's installment plan. */
+const TAP_TO_PAY_RENAMES: readonly FieldRename[] = [['installment_plan.number_installments', 'installments'], ['installment_plan', 'installments']];
 
 /** How many times the customer may type a CPF/CNPJ whose check digits are wrong before the search gives up. */
 export const TAX_ID_ATTEMPTS = 3;
@@ -84,7 +105,7 @@ export const relayHandlers: Handlers<
 > = {
   'buyer.get': ({ buyer_id }, { agent }) => agent.api.buyers.retrieve(buyer_id),
 
-  'buyer.update': ({ buyer_id, changes }, { agent }) => agent.api.buyers.update(buyer_id, changes),
+  'buyer.update': ({ buyer_id, changes }, { agent }) => relayed(() => agent.api.buyers.update(buyer_id, changes), BUYER_UPDATE_RENAMES),
 
   'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, context) => {
     const { agent } = context;
@@ -124,11 +145,15 @@ export const relayHandlers: Handlers<
       ...(payment_limit_date === undefined ? {} : { payment_limit_date }),
       ...(body_instructions === undefined ? {} : { body_instructions }),
     };
-    const transaction = await context.agent.api.boletos.create({
-      ...body,
-      on_behalf_of: context.agent.sellerId,
-      ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
-    });
+    const transaction = await relayed(
+      () =>
+        context.agent.api.boletos.create({
+          ...body,
+          on_behalf_of: context.agent.sellerId,
+          ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
+        }),
+      BOLETO_RENAMES,
+    );
     const view = relayTransactionView(transaction);
     return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
   },
@@ -143,11 +168,15 @@ export const relayHandlers: Handlers<
   'boleto.cancel': ({ transaction_id }, { agent }) => agent.api.boletos.cancel(transaction_id),
 
   'tapToPay.create': async ({ installments, ...params }, context) => {
-    const transaction = await context.agent.api.tapToPay.create({
-      ...params,
-      on_behalf_of: context.agent.sellerId,
-      ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
-    });
+    const transaction = await relayed(
+      () =>
+        context.agent.api.tapToPay.create({
+          ...params,
+          on_behalf_of: context.agent.sellerId,
+          ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
+        }),
+      TAP_TO_PAY_RENAMES,
+    );
     if (isPending(transaction.status)) watchTapToPay(context, transaction.id);
     return relayTransactionView(transaction);
   },

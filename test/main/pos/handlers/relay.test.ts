@@ -160,7 +160,7 @@ describe('the relays, with the payments API up', () => {
       const wrong = await refused(client, 'buyer.search', { ein: '12ABC34501DE36' });
       expect(wrong).toMatchObject({
         code: 'INVALID_PARAMS',
-        violations: [{ field: 'ein', message: 'Field ein is not a valid CNPJ (check digits do not match)' }],
+        violations: [{ field: 'ein', message: 'params.ein is not a valid CNPJ (check digits do not match)' }],
       });
       const nobody = await refused(client, 'buyer.search', { ein: '12ABC34501DE35' });
       expect(nobody).toMatchObject({ code: 'API_NOT_FOUND', api: { status: 404 } });
@@ -330,6 +330,15 @@ describe('the relays, with the payments API up', () => {
       expect(transaction.boleto?.barcode).toMatch(/^[0-9]{44}$/);
     });
 
+    it('refuses an inline payer whose CPF check digits are wrong, naming the POS’s parameter (buyer.taxpayer_id), before asking the API', async () => {
+      const cpf = freshCpf();
+      const wrong = `${cpf.slice(0, 10)}${(Number(cpf[10]) + 1) % 10}`;
+      const error = await refused(client, 'boleto.create', boleto({ buyer: { first_name: 'Rita', taxpayer_id: wrong } }));
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'buyer.taxpayer_id', message: 'params.buyer.taxpayer_id is not a valid CPF (check digits do not match)' }] });
+      expect(error.api).toBeUndefined();
+      expect(error.message).not.toMatch(/payment_method|\bField\b/);
+    });
+
     it('refuses an inline payer without a first name', async () => {
       const error = await refused(client, 'boleto.create', boleto({ buyer: { last_name: 'Lee' } }));
       expect(error.code).toBe('INVALID_PARAMS');
@@ -430,6 +439,11 @@ describe('the relays, with the payments API up', () => {
       const api = await pos.rig.client.transactions.retrieve(created.id);
       expect(done.authorization_code).toBe(api.payment_authorization?.authorization_code);
       expect(done.nsu).toBe(api.payment_authorization?.authorization_nsu);
+    });
+
+    it('refuses installments on a debit charge, naming installments (not the API’s installment_plan)', async () => {
+      const error = await refused(client, 'tapToPay.create', { ...charge(), payment_type: 'debit', installments: 3 });
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'installments', message: 'params.installments is allowed for credit payments only' }] });
     });
 
     it('tells the creator of a declined tap too (failed)', async () => {
