@@ -47,8 +47,10 @@ export const DEFAULT_SIMULATOR_TIMINGS: SimulatorTimings = Object.freeze({
 export interface AutoCustomer {
   /** Delay before acting, in ms. */
   readonly delayMs: number;
-  /** Digits typed for GCD (then ENTER). */
+  /** Digits typed for GCD (then ENTER); under a CNPJ prompt, `cnpj` when given. */
   readonly cpf?: string;
+  /** Digits typed for a GCD CNPJ prompt (then ENTER); absent: as for any prompt. */
+  readonly cnpj?: string;
   /** Keys for GKY/CEX/MNU (default: ENTER for keys, "1" for menus). */
   readonly keys?: string;
   /** The card presented to GCR/GCX/CEX (default: the catalogue's visaCredit). */

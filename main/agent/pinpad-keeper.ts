@@ -23,8 +23,14 @@ const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
 export const RECONNECT_INITIAL_DELAY_MS = 1_000;
 export const RECONNECT_MAX_DELAY_MS = 60_000;
 
-/** The simulated customer of training mode: a Visa card shortly after each prompt, the debit one for a debit sale. */
-const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit', matchApplication: true } as const;
+/**
+ * The simulated customer of training mode: a Visa card shortly after each prompt, the debit one
+ * for a debit sale. When asked for a CPF or CNPJ it types a valid one — those of the
+ * sandbox's example buyers Maria Aparecida Souza and Padaria Pão Dourado (main/sandbox/seed-records.ts),
+ * so buyer.search with from_pinpad finds someone; without them it would type 1s, which no check
+ * digit accepts.
+ */
+export const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit', matchApplication: true, cpf: '52998224725', cnpj: '45339827000162' } as const;
 
 export interface PinpadHooks {
   /** The PINPAD answered: put it to work (attach it to the engine). */

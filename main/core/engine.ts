@@ -132,6 +132,7 @@ export const PINPAD_MESSAGES_PER_SECOND = 4;
 interface Run extends LiveRun {
   /** '' while the PINPAD is only reserved (before the intent is journaled, or for another operation). */
   readonly paymentId: string;
+  /** The payment's reference_id from its start on; '' for another operation. */
   readonly referenceId: string;
   readonly terminal: string;
   readonly abort: AbortController;
@@ -140,11 +141,23 @@ interface Run extends LiveRun {
 }
 
 /** A PINPAD reservation; `#launch` names the payment and sets the promise. */
-function newRun(terminal: string, askTaxId: boolean): Run {
+/**
+ * BUSY, naming what holds the PINPAD the way a POS knows it: the payment's reference_id (never
+ * the journal's internal id), or another operation (a message, a key, a customer prompt).
+ */
+function busyError(serial: string, run: Run): EngineError {
+  if (run.referenceId === '') {
+    return new EngineError('BUSY', `PINPAD ${serial} is busy with another operation (a message, a key or data the customer types)`);
+  }
+  return new EngineError('BUSY', `PINPAD ${serial} is busy with the payment of reference_id "${run.referenceId}"`, { busyWith: run.referenceId });
+}
+
+/** `referenceId`: the payment's, known from its start (before the intent is journaled); '' for another operation. */
+function newRun(terminal: string, askTaxId: boolean, referenceId = ''): Run {
   const abort = new AbortController();
   return {
     paymentId: '',
-    referenceId: '',
+    referenceId,
     terminal,
     abort,
     signal: abort.signal,
@@ -226,7 +239,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   async withTerminal<T>(serial: string | undefined, operation: (serial: string, signal: AbortSignal) => Promise<T>): Promise<T> {
     this.#assertOpen();
     const terminal = this.#pickTerminal(serial);
-    if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy${terminal.busy.paymentId ? ` with payment ${terminal.busy.paymentId}` : ''}`);
+    if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
     const reservation = newRun(terminal.serial, false);
     this.#setBusy(terminal, reservation);
     try {
@@ -240,7 +253,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   abortOperation(serial: string | undefined): boolean {
     const terminal = this.#pickTerminal(serial);
     const run = terminal.busy;
-    if (run === undefined || run.paymentId !== '') return false;
+    // A payment (journaled, or only reserved by its start) is cancel's, not this.
+    if (run === undefined || run.paymentId !== '' || run.referenceId !== '') return false;
     run.abort.abort(new Error('aborted by the POS'));
     return true;
   }
@@ -299,10 +313,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (existing) return this.#repeat(existing, hash);
 
     const terminal = this.#pickTerminal(params.terminal);
-    if (terminal.busy) throw new EngineError('BUSY', `PINPAD ${terminal.serial} is busy with payment ${terminal.busy.paymentId}`);
+    if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
     this.#assertRoom();
     // Reserve the PINPAD before any await, so two starts cannot both get it.
-    const reservation = newRun(terminal.serial, params.ask_tax_id === true);
+    const reservation = newRun(terminal.serial, params.ask_tax_id === true, params.reference_id);
     this.#setBusy(terminal, reservation);
     let record: PaymentRecord;
     try {
@@ -478,7 +492,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         continue;
       }
       const record = this.#remoteIntent(transaction, referenceId, serial);
-      const run = newRun(serial, false);
+      const run = newRun(serial, false, record.referenceId);
       this.#setBusy(terminal, run);
       outcomes.push(await this.#launch(record, terminal, run));
     }

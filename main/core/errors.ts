@@ -44,12 +44,19 @@ export class EngineError extends Error {
   readonly code: EngineErrorCode;
   readonly cashierMessage: string;
   readonly violations: readonly EngineViolation[];
+  /** BUSY with a payment: that payment's reference_id (what the POS knows it by). */
+  readonly busyWith: string | undefined;
 
-  constructor(code: EngineErrorCode, message: string, options: { violations?: readonly EngineViolation[]; cause?: unknown } = {}) {
+  constructor(
+    code: EngineErrorCode,
+    message: string,
+    options: { violations?: readonly EngineViolation[]; busyWith?: string; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EngineError';
     this.code = code;
     this.cashierMessage = CASHIER_MESSAGES[code];
     this.violations = options.violations ?? [];
+    this.busyWith = options.busyWith;
   }
 }

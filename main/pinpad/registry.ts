@@ -11,6 +11,7 @@
 import { EventEmitter } from 'node:events';
 import type { CustomerDataKind, Pinpad, PinpadKey } from '../../drivers/abecs/pinpad.js';
 import type { PaymentEngine, TerminalState } from '../core/engine.js';
+import { DriverError } from '../../drivers/errors.js';
 import { EngineError } from '../core/errors.js';
 import { attachPinpad, type AttachOptions } from './attach.js';
 import type { TablesStatus } from './sale-session.js';
@@ -48,6 +49,29 @@ interface Known {
 
 /** How long a customer has to answer a prompt when the POS does not say. */
 export const DEFAULT_PROMPT_SECONDS = 60;
+
+/** How long the PINPAD shows why a typed value was refused before asking again. */
+export const RETYPE_PAUSE_MS = 2_000;
+
+/** Waits `ms`; an abort meanwhile rejects as a cancelled PINPAD command would (CANCELLED). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  const cancelled = (): DriverError => new DriverError('CANCELLED', 'The customer prompt was cancelled.');
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(cancelled());
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
 
 export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
   readonly #engine: PaymentEngine;
@@ -147,6 +171,39 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     return this.#operate(
       serial,
       (pinpad, signal) => pinpad.readCustomerData(kind, { signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS }),
+      options.signal,
+    );
+  }
+
+  /**
+   * Like readCustomerData, asking again while `check` refuses what was typed (a CPF whose check
+   * digits are wrong: a typo), at most `attempts` times in all, holding the PINPAD throughout so
+   * no payment slips in between. Before each new try the PINPAD shows `check`'s message (two
+   * lines of ≤ 16, "\n" between) for `pauseMs`, then asks under `againKind`'s prompt. Returns the
+   * last value typed and whether it was accepted; a CANCEL or a timeout rejects as for
+   * readCustomerData.
+   */
+  readCustomerDataChecked(
+    serial: string | undefined,
+    kind: CustomerDataKind,
+    check: (value: string) => string | undefined,
+    options: { attempts: number; againKind?: CustomerDataKind; pauseMs?: number; timeoutSeconds?: number; signal?: AbortSignal },
+  ): Promise<{ value: string; accepted: boolean; attempts: number }> {
+    return this.#operate(
+      serial,
+      async (pinpad, signal) => {
+        const timeoutSeconds = options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS;
+        let value = await pinpad.readCustomerData(kind, { signal, timeoutSeconds });
+        let attempts = 1;
+        for (let refusal = check(value); refusal !== undefined; refusal = check(value)) {
+          if (attempts >= options.attempts) return { value, accepted: false, attempts };
+          await pinpad.display(refusal);
+          await pause(options.pauseMs ?? RETYPE_PAUSE_MS, signal);
+          value = await pinpad.readCustomerData(options.againKind ?? kind, { signal, timeoutSeconds });
+          attempts++;
+        }
+        return { value, accepted: true, attempts };
+      },
       options.signal,
     );
   }

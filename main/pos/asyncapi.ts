@@ -217,7 +217,7 @@ function errorMessage(): JsonObject {
     summary: 'The reply to any request that failed. Branch on error.data.code; show error.data.cashier_message to the cashier.',
     description:
       '`error.code` is the JSON-RPC number (it only groups the codes); `error.data.code` is the stable code to branch on. ' +
-      '`id` is null when the request\'s id could not be read (not JSON, not a request).\n\n' +
+      '`id` is null when the request\'s id could not be read (not JSON, not a request) or was null.\n\n' +
       errorTable(),
     contentType: 'application/json',
     correlationId: CORRELATION,
@@ -226,7 +226,7 @@ function errorMessage(): JsonObject {
       required: ['jsonrpc', 'id', 'error'],
       properties: {
         jsonrpc: JSONRPC,
-        id: { anyOf: [REQUEST_ID_REF, { type: 'null' }] },
+        id: REQUEST_ID_REF,
         error: {
           type: 'object',
           required: ['code', 'message', 'data'],
@@ -250,11 +250,11 @@ function errorMessage(): JsonObject {
           id: 3,
           error: {
             code: -32602,
-            message: 'Field amount must be of type integer',
+            message: 'params.amount must be of type integer',
             data: {
               code: 'INVALID_PARAMS',
               cashier_message: 'Dados inválidos.',
-              violations: [{ field: 'amount', message: 'Field amount must be of type integer' }],
+              violations: [{ field: 'amount', message: 'params.amount must be of type integer' }],
             },
           },
         },
@@ -561,8 +561,8 @@ export function posAsyncApi(options: PosAsyncApiOptions = {}): PosAsyncApiDocume
       schemas: {
         RequestId: {
           title: 'RequestId',
-          description: 'The JSON-RPC id of a request, echoed by its reply.',
-          anyOf: [{ type: 'string', maxLength: 200 }, { type: 'number' }],
+          description: 'The JSON-RPC id of a request, echoed by its reply. null is allowed (JSON-RPC 2.0 discourages it): the reply then has id null too, like an answer to a message whose id could not be read.',
+          anyOf: [{ type: 'string', maxLength: 200 }, { type: 'number' }, { type: 'null' }],
         },
         ...schemas.schemas,
       },

@@ -52,7 +52,11 @@ export const POS_ERRORS = {
   },
   RATE_LIMITED: { rpc: -32006, message: 'Too many requests; retry after data.retry_after_ms.', cashier: 'Muitas solicitações; aguarde.' },
   // The payment engine.
-  BUSY: { rpc: -32010, message: 'The PINPAD is running another operation.', cashier: 'O PINPAD está ocupado com outra operação.' },
+  BUSY: {
+    rpc: -32010,
+    message: 'The PINPAD is running another payment (its reference_id in data.reference_id) or another operation (a message, a key, a customer prompt).',
+    cashier: 'O PINPAD está ocupado com outra operação.',
+  },
   PINPAD_NOT_FOUND: { rpc: -32011, message: 'No PINPAD with that serial is connected (or none at all).', cashier: 'PINPAD não encontrado. Verifique a conexão.' },
   PINPAD_REQUIRED: { rpc: -32012, message: 'Several PINPADs are connected: say which with "terminal".', cashier: 'Escolha o PINPAD.' },
   NOT_FOUND: { rpc: -32013, message: 'No such payment, receipt or record.', cashier: 'Não encontrado.' },
@@ -68,6 +72,11 @@ export const POS_ERRORS = {
   PINPAD_TIMEOUT: { rpc: -32020, message: 'The customer did not answer on the PINPAD in time.', cashier: 'Tempo esgotado no PINPAD.' },
   PINPAD_CANCELLED: { rpc: -32021, message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).', cashier: 'Operação cancelada no PINPAD.' },
   PINPAD_ERROR: { rpc: -32022, message: 'The PINPAD failed or was disconnected.', cashier: 'Falha de comunicação com o PINPAD.' },
+  CUSTOMER_DATA_INVALID: {
+    rpc: -32023,
+    message: 'The customer typed an invalid CPF/CNPJ (wrong check digits) on the PINPAD at every attempt (asked again after each); nothing was searched.',
+    cashier: 'CPF/CNPJ inválido digitado no PINPAD.',
+  },
   // Receipts.
   NO_RECEIPT: { rpc: -32030, message: 'That payment has no receipt (it never reached the card).', cashier: 'Esta venda não tem comprovante.' },
   PRINTING_OFF: { rpc: -32031, message: 'No receipt printer is configured (or the store data is missing).', cashier: 'Nenhuma impressora configurada.' },
@@ -98,6 +107,9 @@ export const ErrorData = Type.Object(
     retry_after_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     attempts_left: Type.Optional(Type.Integer({ minimum: 0 })),
     reason: Type.Optional(Type.String({ description: 'A finer cause, e.g. PAIRING_EXPIRED, TOKEN_REVOKED.' })),
+    reference_id: Type.Optional(
+      Type.String({ description: 'BUSY: the reference_id of the payment the PINPAD is running (absent when it runs another operation: a message, a key, a customer prompt).' }),
+    ),
     api: Type.Optional(
       Type.Object(
         {

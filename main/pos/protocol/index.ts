@@ -22,7 +22,8 @@ export const DEFAULT_PORTS = [17_301, 17_302, 17_303] as const;
 /** Largest message the agent reads (bigger ones close the connection with 1009). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 
-export type RequestId = string | number;
+/** A request's id; null is allowed (JSON-RPC 2.0 §4) and answered with id null. */
+export type RequestId = string | number | null;
 
 export interface RpcRequest {
   readonly jsonrpc: '2.0';
@@ -39,7 +40,7 @@ export interface RpcSuccess<R = unknown> {
 
 export interface RpcFailure {
   readonly jsonrpc: '2.0';
-  readonly id: RequestId | null;
+  readonly id: RequestId;
   readonly error: {
     readonly code: number;
     readonly message: string;

@@ -12,8 +12,9 @@
  */
 import { Literals } from './literals.js';
 import { Type, type Static, type TSchema } from 'typebox';
-import { BoletoCancellation, BolepixPaymentMethod } from '../../contract/transactions.js';
+import { BillingInstructions, BoletoCancellation, BoletoPayer, BolepixPaymentMethod } from '../../contract/transactions.js';
 import { BuyerUpdateRequest } from '../../contract/buyers.js';
+import { Address } from '../../contract/common.js';
 import { CNPJ_PATTERN } from '../../validation/taxpayer-id.js';
 import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
 import { StartParams } from '../../core/params.js';
@@ -670,7 +671,10 @@ export const METHODS = {
     access: 'client',
     cost: 5,
     summary: 'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
-    description: 'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND.',
+    description:
+      'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND. With from_pinpad, a CPF/CNPJ typed with wrong ' +
+      'check digits (a typo) is not the POS\'s mistake: the PINPAD shows "CPF INVALIDO / DIGITE NOVAMENTE" (or CNPJ) and asks again ' +
+      '("REDIGITE O CPF"), 3 attempts in all; then CUSTOMER_DATA_INVALID. CANCEL on the PINPAD is PINPAD_CANCELLED.',
     params: Type.Object(
       {
         taxpayer_id: Type.Optional(Type.String({ pattern: '^[0-9]{11}$', description: 'CPF, 11 digits.' })),
@@ -707,12 +711,29 @@ export const METHODS = {
     tag: 'relay',
     access: 'client',
     cost: 2,
-    summary: "The seller's bank accounts.",
+    summary: "One page of the seller's bank accounts (list view), in the payments API's list envelope.",
+    description:
+      'Page with limit (accounts per page, 1–100; the API answers 100 when not given) and offset (how many to skip); ' +
+      'has_more says whether another page follows, total how many accounts the seller has.',
     params: Type.Object(
-      { limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })), offset: Type.Optional(Type.Integer({ minimum: 0 })) },
+      {
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Accounts per page (1–100; 100 when not given).' })),
+        offset: Type.Optional(Type.Integer({ minimum: 0, description: 'How many accounts to skip (0 when not given).' })),
+      },
       { additionalProperties: false },
     ),
-    result: Type.Object({ items: Type.Array(BankAccountListItem), total: Type.Integer() }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        resource: Type.Literal('list'),
+        uri: Type.String({ description: "The payments API's path of the request." }),
+        items: Type.Array(BankAccountListItem),
+        has_more: Type.Boolean({ description: 'Whether more accounts follow this page.' }),
+        limit: Type.Integer({ description: 'Accounts per page.' }),
+        offset: Type.Integer({ description: 'The offset of this page.' }),
+        total: Type.Integer({ description: 'How many accounts the seller has.' }),
+      },
+      { additionalProperties: false, title: 'BankAccountList' },
+    ),
   }),
   'boleto.create': method({
     tag: 'relay',
@@ -725,6 +746,28 @@ export const METHODS = {
         expiration_date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
         payment_limit_date: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
         body_instructions: Type.Optional(Type.Array(Type.String({ maxLength: 80 }), { maxItems: 4 })),
+        billing_instructions: Type.Optional(
+          Type.Object(BillingInstructions.properties, {
+            additionalProperties: false,
+            description:
+              'Late fee (late_fee: FIXED amount in centavos or PERCENTAGE, from start_date), interest (interest: DAILY_AMOUNT in centavos, ' +
+              'DAILY_PERCENTAGE or MONTHLY_PERCENTAGE, from start_date) and up to 3 discounts (discount: FIXED or PERCENTAGE, until limit_date). ' +
+              'Sent as payment_method.billing_instructions.',
+          }),
+        ),
+        buyer: Type.Optional(
+          Type.Object(
+            {
+              ...BoletoPayer.properties,
+              // The buyer record's address is nullable under the same title; the documents need one name per shape.
+              address: Type.Optional(Type.Object(Address.properties, { additionalProperties: false, title: 'PayerAddress', description: 'The payer’s address.' })),
+            },
+            {
+              additionalProperties: false,
+              description: 'The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer.',
+            },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

@@ -275,7 +275,11 @@ export const ClientRecordView = Type.Object(
 );
 export type ClientRecordView = Static<typeof ClientRecordView>;
 
-/** A payments API transaction as the relays return it: amounts in centavos, never card data beyond first 6 / last 4. */
+/**
+ * A payments API transaction as the relays return it: amounts in centavos, never card data beyond
+ * first 6 / last 4. What a tap-to-pay receipt needs is here (terminal, installments, authorization
+ * code, NSU, card); the cardholder's name is not relayed.
+ */
 export const RelayTransaction = Type.Object(
   {
     id: Type.String(),
@@ -286,6 +290,33 @@ export const RelayTransaction = Type.Object(
     reference_id: Nullable(Type.String()),
     description: Nullable(Type.String()),
     customer: Nullable(Type.String()),
+    terminal: Nullable(Type.String({ description: 'Tap to pay: the id of the phone (NFC device) that takes the payment.' })),
+    notification: Nullable(Type.String({ description: 'The message shown on the device, as created.' })),
+    installment_plan: Nullable(
+      Type.Object(
+        {
+          number_installments: Type.Integer({ minimum: 1 }),
+          mode: Type.Optional(Type.Union([Type.Literal('interest_free'), Type.Literal('with_interest')])),
+        },
+        { additionalProperties: false, description: 'Credit in installments; null for a payment in full (and for boletos).' },
+      ),
+    ),
+    authorization_code: Nullable(Type.String({ description: "The issuer's authorization code, once the card payment is approved." })),
+    nsu: Nullable(Type.String({ description: 'The NSU of the authorization, once approved (for the receipt).' })),
+    card: Nullable(
+      Type.Object(
+        {
+          brand: Type.String({ description: 'Visa, MasterCard, Elo, …' }),
+          first6_digits: Nullable(Type.String({ description: 'The first 6 digits (BIN), when the payments API returns them.' })),
+          last4_digits: Type.String(),
+          entry_mode: Nullable(Type.String({ description: 'contactless_chip, contactless_magstripe, …' })),
+        },
+        {
+          additionalProperties: false,
+          description: 'The card of a completed card payment as a receipt may show it: brand, first 6 / last 4 digits, entry mode — never more.',
+        },
+      ),
+    ),
     boleto: Nullable(BoletoDetails),
     pix: Nullable(PixDetails),
     error: Nullable(TransactionError),

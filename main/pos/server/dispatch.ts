@@ -9,7 +9,7 @@ import { schemaViolations } from '../../contract/index.js';
 import { METHODS, PosError, type MethodName, type ParamsOf, type RequestId, type ResultOf } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
 import { findPosCardData } from './card-data-guard.js';
-import { errorObject, toPosError } from './errors.js';
+import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { Session } from './session.js';
 
@@ -41,7 +41,13 @@ export type Handlers<K extends MethodName = MethodName> = { readonly [M in K]: H
 export const MAX_IN_FLIGHT = 32;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isId = (value: unknown): value is RequestId => (typeof value === 'string' && value.length <= 200) || (typeof value === 'number' && Number.isFinite(value));
+/** JSON-RPC 2.0 allows a null id (discouraged, but a request all the same): it is answered with id null. */
+const isId = (value: unknown): value is RequestId =>
+  value === null || (typeof value === 'string' && value.length <= 200) || (typeof value === 'number' && Number.isFinite(value));
+
+/** The sentence for params sent by position: the schema validator's own ("Body must be of type object") means nothing to a POS. */
+export const POSITIONAL_PARAMS = 'params must be an object with named members (e.g. {"reference_id": "…"}), not an array: this API has no positional parameters.';
+
 
 function failure(id: RequestId | null, error: PosError): object {
   return { jsonrpc: '2.0', id, error: errorObject(error) };
@@ -76,8 +82,13 @@ export class Dispatcher {
     }
     // A notification (no id) expects no answer; the API has no notification methods, so it is dropped.
     if (!('id' in message)) return undefined;
-    if (!isId(message.id)) return failure(null, new PosError('INVALID_REQUEST', 'The id must be a string (≤ 200 characters) or a number.'));
+    if (!isId(message.id)) return failure(null, new PosError('INVALID_REQUEST', 'The id must be a string (≤ 200 characters), a number or null.'));
     const id = message.id;
+    // JSON-RPC 2.0 §4.2: params, when present, is a structured value. Anything else (a string, a
+    // number, null) makes the message no valid request (answered before the method is even looked up); an array is one, but not for this API.
+    if ('params' in message && (typeof message.params !== 'object' || message.params === null)) {
+      return failure(id, new PosError('INVALID_REQUEST', 'params must be an object (or left out), not a string, number, boolean or null.'));
+    }
     const name = message.method;
     const spec = Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
 
@@ -95,15 +106,13 @@ export class Dispatcher {
         return undefined;
       }
     }
+    if (Array.isArray(message.params)) {
+      return failure(id, new PosError('INVALID_PARAMS', POSITIONAL_PARAMS, { violations: [{ field: '', message: POSITIONAL_PARAMS }] }));
+    }
     const params = message.params ?? {};
-    const violations = schemaViolations(spec.params, params);
+    const violations = schemaViolations(spec.params, params).map(paramsViolation);
     if (violations.length > 0) {
-      return failure(
-        id,
-        new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), {
-          violations: violations.map(({ field, message: text }) => ({ field, message: text })),
-        }),
-      );
+      return failure(id, new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations }));
     }
     // Before anything is stored, logged or sent on: a POS never sends card data (card-data-guard.ts).
     const cardData = session.operator ? undefined : findPosCardData(params);

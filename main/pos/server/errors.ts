@@ -21,14 +21,61 @@ export function errorObject(error: PosError): { code: number; message: string; d
   };
 }
 
+/**
+ * The schema's sentences in the POS API's words: the shared validator speaks of an HTTP body
+ * ("Body must …", "Field x must …", "Unexpected fields in request [x]"); a POS sent `params`.
+ */
+export function paramsViolation(violation: { field: string; message: string }): { field: string; message: string } {
+  const { field } = violation;
+  let message = violation.message;
+  const unexpected = /^Unexpected fields in request \[(.*)\]$/.exec(message);
+  if (unexpected !== null) {
+    const names = unexpected[1]!.split(', ').map((name) => `params.${name}`);
+    message = `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} not a parameter of this method`;
+  } else if (message.startsWith('Body ')) {
+    message = `params ${message.slice('Body '.length)}`;
+  } else if (field !== '' && message.startsWith(`Field ${field} `)) {
+    message = `params.${field} ${message.slice(`Field ${field} `.length)}`;
+  } else if (message.startsWith('Field ')) {
+    message = `params.${message.slice('Field '.length)}`;
+  }
+  return { field, message };
+}
+
+/** An API field and the POS parameter it comes from, e.g. ['installment_plan.number_installments', 'installments']. */
+export type FieldRename = readonly [api: string, pos: string];
+
+/**
+ * The API client refused a relayed request before sending it (a rule the method's schema does not
+ * hold, e.g. a CPF's check digits). Its violations name the API's fields in the service's words;
+ * the POS gets its own parameters' names (`renames`, longest API prefix first) in the API's words.
+ * No `api` block: the payments API was not asked.
+ */
+export function invalidParamsFromApiClient(error: InvalidRequestError, renames: readonly FieldRename[] = []): PosError {
+  const ordered = [...renames].sort(([a], [b]) => b.length - a.length);
+  const rename = (field: string): string => {
+    for (const [api, pos] of ordered) {
+      // '' stands for the whole API body: every field moves under `pos`.
+      if (api === '') return field === '' ? pos : `${pos}.${field}`;
+      if (field === api) return pos;
+      if (field.startsWith(`${api}.`)) return pos === '' ? field.slice(api.length + 1) : `${pos}${field.slice(api.length)}`;
+    }
+    return field;
+  };
+  const violations = error.violations.map(({ field, message }) => {
+    const posField = rename(field);
+    const reworded = field === '' || field === posField ? message : message.split(field).join(posField);
+    return paramsViolation({ field: posField, message: reworded });
+  });
+  return new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
+}
+
 const PINPAD_CANCELLED = new Set(['ST_CANCEL', 'CANCELLED']);
 const PINPAD_TIMEOUT = new Set(['ST_TIMEOUT', 'TIMEOUT']);
 
 function fromApi(error: PaymentsApiError): PosError {
   const api = { status: error.status ?? null, code: error.code, message: error.message };
-  if (error instanceof InvalidRequestError) {
-    return new PosError('INVALID_PARAMS', error.message, { violations: error.violations.map(({ field, message }) => ({ field, message })), api });
-  }
+  if (error instanceof InvalidRequestError) return invalidParamsFromApiClient(error);
   switch (error.code) {
     case 'connection_error':
     case 'timeout':
@@ -64,7 +111,11 @@ const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
 export function toPosError(error: unknown): PosError | null {
   if (error instanceof PosError) return error;
   if (error instanceof EngineError) {
-    return new PosError(error.code, error.message, error.violations.length > 0 ? { violations: [...error.violations] } : {}, error.cashierMessage);
+    if (error.violations.length > 0) {
+      const violations = error.violations.map(paramsViolation);
+      return new PosError(error.code, violations.map((v) => v.message).join('; '), { violations }, error.cashierMessage);
+    }
+    return new PosError(error.code, error.message, error.busyWith === undefined ? {} : { reference_id: error.busyWith }, error.cashierMessage);
   }
   if (error instanceof ReceiptError) {
     switch (error.code) {

@@ -71,6 +71,23 @@ export const apiHealthView = (health: ApiHealthSnapshot): ApiHealth => ({
   last_error: health.lastError === null ? null : { code: health.lastError.code, message: health.lastError.message },
 });
 
+const installmentPlanView = (plan: Transaction['installment_plan'] | undefined): RelayTransaction['installment_plan'] =>
+  plan === null || plan === undefined ? null : { number_installments: plan.number_installments, ...(plan.mode === undefined ? {} : { mode: plan.mode }) };
+
+/**
+ * Only the masked fields, picked one by one: the API's card object also carries the holder's
+ * name, expiry, fingerprint… none of which a POS may receive. A first-6 that is not 6 digits is
+ * dropped rather than passed on.
+ */
+function cardView(transaction: Transaction): RelayTransaction['card'] {
+  const card = transaction.payment_method;
+  if (card === null || card === undefined || card.resource !== 'card') return null;
+  const first6 = typeof card.first6_digits === 'string' && /^[0-9]{6}$/.test(card.first6_digits) ? card.first6_digits : null;
+  const last4 = typeof card.last4_digits === 'string' && /^[0-9]{4}$/.test(card.last4_digits) ? card.last4_digits : null;
+  if (last4 === null) return null;
+  return { brand: card.card_brand, first6_digits: first6, last4_digits: last4, entry_mode: transaction.point_of_sale?.entry_mode ?? null };
+}
+
 export const relayTransactionView = (transaction: Transaction): RelayTransaction => ({
   id: transaction.id,
   status: transaction.status,
@@ -80,6 +97,12 @@ export const relayTransactionView = (transaction: Transaction): RelayTransaction
   reference_id: transaction.reference_id ?? null,
   description: transaction.description ?? null,
   customer: transaction.customer ?? null,
+  terminal: transaction.terminal ?? null,
+  notification: transaction.notification ?? null,
+  installment_plan: installmentPlanView(transaction.installment_plan),
+  authorization_code: transaction.payment_authorization?.authorization_code ?? null,
+  nsu: transaction.payment_authorization?.authorization_nsu ?? null,
+  card: cardView(transaction),
   boleto: transaction.boleto ?? null,
   pix: transaction.pix ?? null,
   error: transaction.error ?? null,

@@ -561,4 +561,11 @@ describe('PinpadSimulator — autoCustomer', () => {
     expect((await host.call(rmcCommand, { message: 'OBRIGADO' })).status).toBe(0);
     expect(sim.cardStatus.cardInSlot).toBe(false);
   });
+
+  it('types its cnpj under a CNPJ prompt and its cpf under a CPF one', async () => {
+    const { host } = await setup({ autoCustomer: { delayMs: 1, cpf: '52998224725', cnpj: '45339827000162' } });
+    expect((await host.call(gcdCommand, gcdRequestFor('cnpj'))).result).toEqual({ value: '45339827000162' });
+    expect((await host.call(gcdCommand, gcdRequestFor('cnpjAgain'))).result).toEqual({ value: '45339827000162' });
+    expect((await host.call(gcdCommand, gcdRequestFor('cpfAgain'))).result).toEqual({ value: '52998224725' });
+  });
 });

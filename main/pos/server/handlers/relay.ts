@@ -5,9 +5,11 @@
  * receipt printer), and tap-to-pay charges followed until the phone completes them. Inputs are
  * the method's schema here and the contract's rules again in the API client.
  */
-import { isPending } from '../../../api/index.js';
+import { InvalidRequestError, isPending } from '../../../api/index.js';
+import { isValidCnpj, isValidCpf } from '../../../validation/taxpayer-id.js';
 import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
+import { invalidParamsFromApiClient, type FieldRename } from '../errors.js';
 import { printJobView, relayTransactionView } from '../views.js';
 
 /** How long a tap-to-pay charge is followed for its tapToPay.updated event. */
@@ -40,6 +42,55 @@ function watchTapToPay(context: CallContext, transactionId: string): void {
     });
 }
 
+/**
+ * Runs a relayed call; a refusal of the API client (before anything is sent) names the POS's
+ * parameters, which `renames` maps from the API's fields where the method flattens or renames them.
+ */
+async function relayed<T>(call: () => Promise<T>, renames: readonly FieldRename[] = []): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof InvalidRequestError) throw invalidParamsFromApiClient(error, renames);
+    throw error;
+  }
+}
+
+/** boleto.create's parameters flatten payment_method: its members are top-level params. */
+const BOLETO_RENAMES: readonly FieldRename[] = [['payment_method', '']];
+/** buyer.update's changes are the API body. */
+const BUYER_UPDATE_RENAMES: readonly FieldRename[] = [['', 'changes']];
+/** tapToPay.create's installments is the API's installment plan. */
+const TAP_TO_PAY_RENAMES: readonly FieldRename[] = [['installment_plan.number_installments', 'installments'], ['installment_plan', 'installments']];
+
+/** How many times the customer may type a CPF/CNPJ whose check digits are wrong before the search gives up. */
+export const TAX_ID_ATTEMPTS = 3;
+
+/** What the PINPAD shows (two lines of ≤ 16, its own unaccented charset) before asking again. */
+export const TAX_ID_RETYPE_MESSAGES = { cpf: 'CPF INVALIDO\nDIGITE NOVAMENTE', cnpj: 'CNPJ INVALIDO\nDIGITE NOVAMENTE' } as const;
+
+/**
+ * A CPF or CNPJ typed by the customer. A typo (wrong check digits) is the customer's to fix, not
+ * the POS's: the PINPAD says so and asks again (under its "REDIGITE" prompt), up to
+ * TAX_ID_ATTEMPTS times; only then does the POS hear of it (CUSTOMER_DATA_INVALID).
+ */
+async function readTaxIdOnPinpad(context: CallContext, kind: 'cpf' | 'cnpj', terminal: string | undefined, timeoutSeconds: number | undefined): Promise<string> {
+  const valid = kind === 'cpf' ? isValidCpf : isValidCnpj;
+  const read = await context.agent.pinpads.readCustomerDataChecked(terminal, kind, (value) => (valid(value) ? undefined : TAX_ID_RETYPE_MESSAGES[kind]), {
+    attempts: TAX_ID_ATTEMPTS,
+    againKind: kind === 'cpf' ? 'cpfAgain' : 'cnpjAgain',
+    signal: context.session.ended,
+    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+  });
+  if (read.accepted) return read.value;
+  const name = kind === 'cpf' ? 'CPF' : 'CNPJ';
+  throw new PosError(
+    'CUSTOMER_DATA_INVALID',
+    `The customer typed a ${name} with wrong check digits ${read.attempts} times on the PINPAD; nothing was searched.`,
+    { reason: 'INVALID_CHECK_DIGITS' },
+    `${name} inválido digitado ${read.attempts} vezes no PINPAD. Peça o documento ao cliente.`,
+  );
+}
+
 export const relayHandlers: Handlers<
   | 'buyer.get'
   | 'buyer.update'
@@ -54,9 +105,10 @@ export const relayHandlers: Handlers<
 > = {
   'buyer.get': ({ buyer_id }, { agent }) => agent.api.buyers.retrieve(buyer_id),
 
-  'buyer.update': ({ buyer_id, changes }, { agent }) => agent.api.buyers.update(buyer_id, changes),
+  'buyer.update': ({ buyer_id, changes }, { agent }) => relayed(() => agent.api.buyers.update(buyer_id, changes), BUYER_UPDATE_RENAMES),
 
-  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, { agent, session }) => {
+  'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, context) => {
+    const { agent } = context;
     const given = [taxpayer_id, ein, from_pinpad].filter((value) => value !== undefined).length;
     if (given !== 1) {
       throw new PosError('INVALID_PARAMS', 'Give exactly one of taxpayer_id, ein or from_pinpad.', {
@@ -65,10 +117,7 @@ export const relayHandlers: Handlers<
     }
     let searched: { taxpayer_id: string } | { ein: string };
     if (from_pinpad !== undefined) {
-      const typed = await agent.pinpads.readCustomerData(terminal, from_pinpad, {
-        signal: session.ended,
-        ...(timeout_s === undefined ? {} : { timeoutSeconds: timeout_s }),
-      });
+      const typed = await readTaxIdOnPinpad(context, from_pinpad, terminal, timeout_s);
       searched = from_pinpad === 'cpf' ? { taxpayer_id: typed } : { ein: typed };
     } else {
       searched = taxpayer_id !== undefined ? { taxpayer_id } : { ein: ein! };
@@ -84,21 +133,27 @@ export const relayHandlers: Handlers<
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),
     });
-    return { items: [...page.items], total: page.total };
+    return { resource: page.resource, uri: page.uri, items: [...page.items], has_more: page.has_more, limit: page.limit, offset: page.offset, total: page.total };
   },
 
   'boleto.create': async (params, context) => {
-    const { print, expiration_date, payment_limit_date, body_instructions, ...body } = params;
+    const { print, expiration_date, payment_limit_date, body_instructions, billing_instructions, buyer, ...body } = params;
     const paymentMethod = {
+      ...(buyer === undefined ? {} : { buyer }),
+      ...(billing_instructions === undefined ? {} : { billing_instructions }),
       ...(expiration_date === undefined ? {} : { expiration_date }),
       ...(payment_limit_date === undefined ? {} : { payment_limit_date }),
       ...(body_instructions === undefined ? {} : { body_instructions }),
     };
-    const transaction = await context.agent.api.boletos.create({
-      ...body,
-      on_behalf_of: context.agent.sellerId,
-      ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
-    });
+    const transaction = await relayed(
+      () =>
+        context.agent.api.boletos.create({
+          ...body,
+          on_behalf_of: context.agent.sellerId,
+          ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
+        }),
+      BOLETO_RENAMES,
+    );
     const view = relayTransactionView(transaction);
     return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
   },
@@ -113,11 +168,15 @@ export const relayHandlers: Handlers<
   'boleto.cancel': ({ transaction_id }, { agent }) => agent.api.boletos.cancel(transaction_id),
 
   'tapToPay.create': async ({ installments, ...params }, context) => {
-    const transaction = await context.agent.api.tapToPay.create({
-      ...params,
-      on_behalf_of: context.agent.sellerId,
-      ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
-    });
+    const transaction = await relayed(
+      () =>
+        context.agent.api.tapToPay.create({
+          ...params,
+          on_behalf_of: context.agent.sellerId,
+          ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
+        }),
+      TAP_TO_PAY_RENAMES,
+    );
     if (isPending(transaction.status)) watchTapToPay(context, transaction.id);
     return relayTransactionView(transaction);
   },

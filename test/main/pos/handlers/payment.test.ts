@@ -128,12 +128,14 @@ describe('with a PINPAD waiting for a card', () => {
     await cashier.close();
   });
 
-  it('answers BUSY to a second sale on the same PINPAD', async () => {
+  it('answers BUSY to a second sale on the same PINPAD, naming the running sale by its reference_id (never the agent’s payment id)', async () => {
     const cashier = await pos.paired('Busy');
     const running = cashier.call('payment.start', sale('w-busy-1'));
-    await cashier.next('payment.progress', (p) => p.reference_id === 'w-busy-1' && p.step === 'waiting_card');
+    const progress = await cashier.next('payment.progress', (p) => p.reference_id === 'w-busy-1' && p.step === 'waiting_card');
     const busy = await cashier.failure('payment.start', sale('w-busy-2'));
-    expect(busy.data).toMatchObject({ code: 'BUSY', cashier_message: 'O PINPAD está ocupado com outra operação.' });
+    expect(busy.data).toMatchObject({ code: 'BUSY', cashier_message: 'O PINPAD está ocupado com outra operação.', reference_id: 'w-busy-1' });
+    expect(busy.message).toContain('reference_id "w-busy-1"');
+    expect(JSON.stringify(busy)).not.toContain(String(progress.payment_id));
     // A refused start leaves nothing behind: the same reference can be started later.
     expect(await cashier.call('payment.status', { reference_id: 'w-busy-2' })).toEqual({ status: 'NotFound' });
     await cashier.call('payment.cancel', { reference_id: 'w-busy-1' });

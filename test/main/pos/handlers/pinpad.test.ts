@@ -237,7 +237,11 @@ describe('one PINPAD, a customer at the keypad', () => {
       await displayed(sim, /ESPERA TECLA/);
       await untilBusy(client, FIRST);
       const params = saleParams('busy-key');
-      expect(await refused(client, 'payment.start', params)).toMatchObject({ code: 'BUSY' });
+      const busy = await refused(client, 'payment.start', params);
+      // No payment holds it: nothing to name but the kind of operation.
+      expect(busy).toMatchObject({ code: 'BUSY' });
+      expect(busy.reference_id).toBeUndefined();
+      expect(busy.message).toMatch(/another operation/);
       // Nothing was journaled for the refused sale.
       expect(await call(client, 'payment.status', { reference_id: params.reference_id })).toEqual({ status: 'NotFound' });
       sim.keypad.press('f2');
@@ -249,8 +253,10 @@ describe('one PINPAD, a customer at the keypad', () => {
       const payment = call(client, 'payment.start', params);
       await untilBusy(client, FIRST);
       expect(await call(client, 'pinpad.status', { terminal: FIRST })).toMatchObject({ busy: true, payment_reference: params.reference_id });
-      expect(await refused(client, 'pinpad.display', { text: 'OI' })).toMatchObject({ code: 'BUSY' });
-      expect(await refused(client, 'pinpad.readKey', {})).toMatchObject({ code: 'BUSY' });
+      const busy = await refused(client, 'pinpad.display', { text: 'OI' });
+      expect(busy).toMatchObject({ code: 'BUSY', reference_id: params.reference_id });
+      expect(busy.message).toContain(`reference_id "${params.reference_id}"`);
+      expect(await refused(client, 'pinpad.readKey', {})).toMatchObject({ code: 'BUSY', reference_id: params.reference_id });
       // pinpad.abort does not touch a payment (that is payment.cancel).
       expect(await call(client, 'pinpad.abort', {})).toEqual({ aborted: false });
       await customerPays(sim);

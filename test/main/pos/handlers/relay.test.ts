@@ -14,6 +14,7 @@ import { schemaViolations } from '../../../../main/contract/index.js';
 import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
 import { call as sandboxCall } from '../../../helpers/sandbox.js';
+import { TRAINING_CUSTOMER } from '../../../../main/agent/pinpad-keeper.js';
 import { displayed } from '../../core/engine-rig.js';
 import { checkedCall as call, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
@@ -78,6 +79,53 @@ describe('the relays, with the payments API up', () => {
       expect(found.buyer.id).toBe(buyer.id);
     });
 
+    it('asks again on the PINPAD when the customer mistypes the CPF (wrong check digits), and finds the buyer with the retyped one', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = call(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      // One digit off: the check digits no longer match.
+      const typo = `${buyer.taxpayer_id.slice(0, 10)}${(Number(buyer.taxpayer_id[10]) + 1) % 10}`;
+      sim.keypad.type(typo);
+      sim.keypad.press('enter');
+      await displayed(sim, /^CPF INVALIDO\s*\n\s*DIGITE NOVAMENTE/);
+      for (const line of sim.display.lines) expect(line.trimEnd().length).toBeLessThanOrEqual(16);
+      await displayed(sim, /REDIGITE O CPF/);
+      sim.keypad.type(buyer.taxpayer_id);
+      sim.keypad.press('enter');
+      const found = await answer;
+      expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
+      expect(found.buyer.id).toBe(buyer.id);
+    });
+
+    it('gives up after 3 mistyped CPFs with CUSTOMER_DATA_INVALID (not a parameter error of the POS), and frees the PINPAD', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
+      for (const [attempt, prompt] of [/DIGITE O CPF/, /REDIGITE O CPF/, /REDIGITE O CPF/].entries()) {
+        await displayed(sim, prompt);
+        sim.keypad.type('12345678900');
+        sim.keypad.press('enter');
+        // Wait for the PINPAD to refuse it before the next prompt (the last one is not refused on the PINPAD: the POS hears of it).
+        if (attempt < 2) await displayed(sim, /CPF INVALIDO/);
+      }
+      const error = await answer;
+      expect(error).toMatchObject({ code: 'CUSTOMER_DATA_INVALID', reason: 'INVALID_CHECK_DIGITS' });
+      expect(error.message).toContain('3 times');
+      expect(error.cashier_message).toBe('CPF inválido digitado 3 vezes no PINPAD. Peça o documento ao cliente.');
+      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
+    });
+
+    it('CANCEL while the PINPAD says the CPF was invalid ends the search as PINPAD_CANCELLED', async () => {
+      const { sim } = pos.pinpads[0]!;
+      const answer = refused(client, 'buyer.search', { from_pinpad: 'cpf' });
+      await displayed(sim, /DIGITE O CPF/);
+      sim.keypad.type('11111111111');
+      sim.keypad.press('enter');
+      await displayed(sim, /CPF INVALIDO/);
+      expect(await call(client, 'pinpad.abort', {})).toEqual({ aborted: true });
+      expect(await answer).toMatchObject({ code: 'PINPAD_CANCELLED' });
+      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
+    });
+
     it('finds the seeded company by its CNPJ', async () => {
       const found = await call(client, 'buyer.search', { ein: '45339827000162' });
       expect(found.buyer).toMatchObject({ ein: '45339827000162', first_name: 'Padaria Pão Dourado' });
@@ -112,7 +160,7 @@ describe('the relays, with the payments API up', () => {
       const wrong = await refused(client, 'buyer.search', { ein: '12ABC34501DE36' });
       expect(wrong).toMatchObject({
         code: 'INVALID_PARAMS',
-        violations: [{ field: 'ein', message: 'Field ein is not a valid CNPJ (check digits do not match)' }],
+        violations: [{ field: 'ein', message: 'params.ein is not a valid CNPJ (check digits do not match)' }],
       });
       const nobody = await refused(client, 'buyer.search', { ein: '12ABC34501DE35' });
       expect(nobody).toMatchObject({ code: 'API_NOT_FOUND', api: { status: 404 } });
@@ -185,12 +233,27 @@ describe('the relays, with the payments API up', () => {
       expect(account).toMatchObject({ id: itau.id, bank_code: '341', customer: pos.rig.sandbox.sellerId });
     });
 
-    it('pages with limit and offset', async () => {
+    it('answers the API’s whole list envelope: resource, uri, has_more, limit, offset, total', async () => {
+      const page = await call(client, 'bankAccount.list', {});
+      expect(page).toMatchObject({ resource: 'list', has_more: false, limit: 100, offset: 0, total: page.items.length });
+      expect(page.uri).toBe(`/v1/marketplaces/${pos.rig.sandbox.marketplaceId}/sellers/${pos.rig.sandbox.sellerId}/bank_accounts`);
+    });
+
+    it('pages with limit and offset, and says when more follow (has_more)', async () => {
       const first = await call(client, 'bankAccount.list', { limit: 1 });
       const second = await call(client, 'bankAccount.list', { limit: 1, offset: 1 });
       expect(first.items).toHaveLength(1);
       expect(second.items).toHaveLength(1);
       expect(first.items[0]!.id).not.toBe(second.items[0]!.id);
+      expect(first).toMatchObject({ limit: 1, offset: 0, has_more: true });
+      expect(second).toMatchObject({ limit: 1, offset: 1 });
+      const last = await call(client, 'bankAccount.list', { limit: 1, offset: first.total - 1 });
+      expect(last).toMatchObject({ has_more: false, items: [expect.anything()] });
+    });
+
+    it('refuses a limit over 100 or a negative offset before asking the API', async () => {
+      expect(await refused(client, 'bankAccount.list', { limit: 101 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'limit' }] });
+      expect(await refused(client, 'bankAccount.list', { offset: -1 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'offset' }] });
     });
   });
 
@@ -238,6 +301,50 @@ describe('the relays, with the payments API up', () => {
       expect(slip!.events).toContainEqual(expect.objectContaining({ kind: 'barcode', data: transaction.boleto!.barcode }));
     });
 
+    it('sets late fee, interest and discount (billing_instructions), as the API keeps them', async () => {
+      const billing = {
+        late_fee: { mode: 'PERCENTAGE', percentage: 2, start_date: '2030-01-11' },
+        interest: { mode: 'MONTHLY_PERCENTAGE', percentage: 1, start_date: '2030-01-11' },
+        discount: [{ mode: 'FIXED', amount: 500, limit_date: '2030-01-05' }],
+      };
+      const { transaction } = await call(client, 'boleto.create', boleto({ expiration_date: '2030-01-10', billing_instructions: billing }));
+      expect(transaction.boleto?.billing_instructions).toBeTruthy();
+      const stored = await pos.rig.client.transactions.retrieve(transaction.id);
+      expect(JSON.stringify(stored.boleto?.billing_instructions)).toMatch(/PERCENTAGE/);
+      expect(stored.boleto?.billing_instructions).toMatchObject({ late_fee: { mode: 'PERCENTAGE' }, interest: { mode: 'MONTHLY_PERCENTAGE' }, discount: [{ mode: 'FIXED' }] });
+    });
+
+    it('refuses a late fee in a mode the contract does not know (INVALID_PARAMS naming it)', async () => {
+      const error = await refused(client, 'boleto.create', boleto({ billing_instructions: { late_fee: { mode: 'DAILY', amount: 100 } } }));
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field).join(' ')).toContain('billing_instructions.late_fee');
+    });
+
+    it('takes the payer inline (buyer), which the API uses instead of the customer record', async () => {
+      // No buyer has this id: only the inline payer lets the API issue the slip.
+      const unknownCustomer = '0'.repeat(32);
+      expect(await refused(client, 'boleto.create', boleto({ customer: unknownCustomer }))).toMatchObject({ code: 'API_NOT_FOUND' });
+      const payer = { first_name: 'Rita', last_name: 'Lee', taxpayer_id: freshCpf(), email: 'rita@example.com' };
+      const { transaction } = await call(client, 'boleto.create', boleto({ customer: unknownCustomer, buyer: payer }));
+      expect(transaction).toMatchObject({ status: 'pending', payment_type: 'boleto' });
+      expect(transaction.boleto?.barcode).toMatch(/^[0-9]{44}$/);
+    });
+
+    it('refuses an inline payer whose CPF check digits are wrong, naming the POS’s parameter (buyer.taxpayer_id), before asking the API', async () => {
+      const cpf = freshCpf();
+      const wrong = `${cpf.slice(0, 10)}${(Number(cpf[10]) + 1) % 10}`;
+      const error = await refused(client, 'boleto.create', boleto({ buyer: { first_name: 'Rita', taxpayer_id: wrong } }));
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'buyer.taxpayer_id', message: 'params.buyer.taxpayer_id is not a valid CPF (check digits do not match)' }] });
+      expect(error.api).toBeUndefined();
+      expect(error.message).not.toMatch(/payment_method|\bField\b/);
+    });
+
+    it('refuses an inline payer without a first name', async () => {
+      const error = await refused(client, 'boleto.create', boleto({ buyer: { last_name: 'Lee' } }));
+      expect(error.code).toBe('INVALID_PARAMS');
+      expect(error.violations?.map((v) => v.field).join(' ')).toContain('buyer');
+    });
+
     it('refuses a boleto without a buyer id as customer', async () => {
       const error = await refused(client, 'boleto.create', boleto({ customer: 'Clara' }));
       expect(error.code).toBe('INVALID_PARAMS');
@@ -267,10 +374,10 @@ describe('the relays, with the payments API up', () => {
     });
 
     /** The seller's phone reads the card (the sandbox's helper). */
-    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined'): Promise<void> {
+    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined', card: Record<string, string> = {}): Promise<void> {
       const { sandbox } = pos.rig;
       const path = `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${transactionId}/tap_to_pay`;
-      const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome });
+      const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome, ...card });
       expect(reply.status).toBe(200);
     }
 
@@ -309,6 +416,36 @@ describe('the relays, with the payments API up', () => {
       await other.close();
     });
 
+    it('keeps what a tap-to-pay receipt needs: terminal, notification, installments, authorization code, NSU and the masked card', async () => {
+      const created = await call(client, 'tapToPay.create', { ...charge(), installments: 3, notification: 'Mesa 7' });
+      expect(created).toMatchObject({
+        terminal: 'phone-caixa-1',
+        notification: 'Mesa 7',
+        installment_plan: { number_installments: 3 },
+        authorization_code: null,
+        nsu: null,
+        card: null,
+      });
+      await phoneCompletes(created.id, 'approved', { card_brand: 'mastercard', last4_digits: '4242' });
+      const updated = await client.next('tapToPay.updated', (p) => p.id === created.id);
+      const done = await call(client, 'tapToPay.status', { transaction_id: created.id });
+      for (const view of [updated, done]) {
+        expect(view).toMatchObject({ status: 'succeeded', terminal: 'phone-caixa-1', installment_plan: { number_installments: 3 } });
+        expect(view.authorization_code).toMatch(/^[0-9]{6}$/);
+        expect(view.nsu).toMatch(/^[0-9]+$/);
+        // Only what a receipt may print: the API's card object also has the holder's name, which is not passed on.
+        expect(view.card).toEqual({ brand: 'MasterCard', first6_digits: null, last4_digits: '4242', entry_mode: 'contactless_chip' });
+      }
+      const api = await pos.rig.client.transactions.retrieve(created.id);
+      expect(done.authorization_code).toBe(api.payment_authorization?.authorization_code);
+      expect(done.nsu).toBe(api.payment_authorization?.authorization_nsu);
+    });
+
+    it('refuses installments on a debit charge, naming installments (not the API’s installment_plan)', async () => {
+      const error = await refused(client, 'tapToPay.create', { ...charge(), payment_type: 'debit', installments: 3 });
+      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'installments', message: 'params.installments is allowed for credit payments only' }] });
+    });
+
     it('tells the creator of a declined tap too (failed)', async () => {
       const created = await call(client, 'tapToPay.create', { ...charge(), payment_type: 'debit' });
       await phoneCompletes(created.id, 'declined');
@@ -325,6 +462,30 @@ describe('the relays, with the payments API up', () => {
     const token = pos.rig.sandbox.token;
     expect(token.length).toBeGreaterThan(8);
     expect(frames.filter((frame) => frame.includes(token))).toEqual([]);
+  });
+});
+
+describe('buyer.search from the PINPAD in training', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+
+  // The training PINPAD's own scripted customer (as the agent's keeper sets it), not one of these specs'.
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { autoCustomer: { ...TRAINING_CUSTOMER, delayMs: 50 } }, rateLimit: RATE });
+    client = await pos.paired('Caixa treino');
+  });
+  afterAll(async () => pos.close());
+
+  it('the customer types a valid CPF, which finds the sandbox’s example buyer', async () => {
+    const found = await call(client, 'buyer.search', { from_pinpad: 'cpf' });
+    expect(found.searched).toEqual({ taxpayer_id: TRAINING_CUSTOMER.cpf });
+    expect(found.buyer).toMatchObject({ first_name: 'Maria Aparecida', taxpayer_id: TRAINING_CUSTOMER.cpf });
+  });
+
+  it('and a valid CNPJ under the CNPJ prompt, which finds the example company', async () => {
+    const found = await call(client, 'buyer.search', { from_pinpad: 'cnpj' });
+    expect(found.searched).toEqual({ ein: TRAINING_CUSTOMER.cnpj });
+    expect(found.buyer).toMatchObject({ first_name: 'Padaria Pão Dourado' });
   });
 });
 

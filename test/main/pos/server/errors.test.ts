@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../../../../main/core/errors.js';
 import { JournalError } from '../../../../main/core/journal/journal.js';
-import { errorObject, toPosError } from '../../../../main/pos/server/errors.js';
+import { InvalidRequestError } from '../../../../main/api/index.js';
+import { errorObject, invalidParamsFromApiClient, toPosError } from '../../../../main/pos/server/errors.js';
 
 describe('errors reaching the POS', () => {
   it('a full disk under the journal is DISK_FULL, without the journal path', () => {
@@ -29,5 +30,19 @@ describe('errors reaching the POS', () => {
   it('other journal failures stay internal (the caller logs them and answers INTERNAL_ERROR)', () => {
     expect(toPosError(new JournalError('CORRUPT', 'damaged row'))).toBeNull();
     expect(toPosError(new Error('a bug'))).toBeNull();
+  });
+
+  it('a refusal of the API client names the POS’s parameters in the API’s words, without an api block (the API was not asked)', () => {
+    const refusal = new InvalidRequestError([
+      { field: 'payment_method.expiration_date', code: 'invalid_format', message: 'Field payment_method.expiration_date has an invalid format' },
+      { field: 'email', code: 'invalid_format', message: 'Field email has an invalid format' },
+    ]);
+    const boleto = invalidParamsFromApiClient(refusal, [['payment_method', '']]);
+    expect(boleto.data.violations?.[0]).toEqual({ field: 'expiration_date', message: 'params.expiration_date has an invalid format' });
+    expect(boleto.data.api).toBeUndefined();
+    const update = invalidParamsFromApiClient(refusal, [['', 'changes']]);
+    expect(update.data.violations?.[1]).toEqual({ field: 'changes.email', message: 'params.changes.email has an invalid format' });
+    // Without renames (buyer.search: the same names), only the wording changes.
+    expect(toPosError(refusal)?.data.violations?.[1]).toEqual({ field: 'email', message: 'params.email has an invalid format' });
   });
 });
