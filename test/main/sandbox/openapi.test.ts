@@ -228,6 +228,22 @@ describe('the terminal channel’s own OpenAPI document (what a provider impleme
     expect(Object.keys(schemas)).not.toContain('Buyer');
   });
 
+  it('names the provider that implements it as its first server, the sandbox second, and keeps the license and operationIds', () => {
+    const doc = document() as { servers: Array<{ url: string; variables: Record<string, { default: string }> }>; info: { license?: unknown } };
+    expect(doc.servers.map((server) => server.url)).toEqual(['{base_url}', '{scheme}://{host}:{port}']);
+    expect(doc.servers[0]!.variables.base_url!.default).not.toMatch(/\/$/);
+    expect(doc.info.license).toEqual((sandbox.openapi() as { info: { license?: unknown } }).info.license);
+    expect(operations(document()).map(([, , operation]) => operation.operationId)).toEqual([
+      'listPendingTerminalTransactions',
+      'getTerminalEmvTables',
+      'authorizeTerminalTransaction',
+      'authorizeTerminalTransactionV2',
+      'completeTerminalTransaction',
+      'reverseTerminalTransaction',
+      'voidTransaction',
+    ]);
+  });
+
   it('is the document committed in docs/terminal-channel-openapi.json (regenerate with `npm run docs:openapi`)', () => {
     const committed = JSON.parse(readFileSync(new URL('../../../docs/terminal-channel-openapi.json', import.meta.url), 'utf8')) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(document())));
