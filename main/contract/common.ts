@@ -46,9 +46,15 @@ export const Nullable = <T extends TSchema>(schema: T) => {
     : Type.Union([schema, Type.Null()]);
 };
 
-/** Free-form key/value data. Values are kept as sent. */
-export const Metadata = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'Free-form custom key/value data.',
+/**
+ * Free-form key/value data. Values are kept as sent. Written as `additionalProperties: true`
+ * (OpenAPI's own words for "any keys, any JSON values") rather than a record of an empty schema,
+ * which documents read as a schema nobody filled in.
+ */
+export const Metadata = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'Free-form custom key/value data: any keys, any JSON values, kept as sent.',
 });
 
 export const Address = Type.Object(
@@ -113,9 +119,28 @@ export const ErrorA = Type.Object(
     detail: Type.String({ description: 'Human-readable reason.' }),
     trace_id: Type.String({ description: 'Correlation id.' }),
   },
-  { title: 'ErrorA', description: 'Error shape A (buyers, transactions, terminal channel, webhooks).' },
+  { title: 'ErrorA', description: 'Error shape A (buyers, transactions, terminal channel, webhooks, sandbox helpers).' },
 );
 export type ErrorA = Static<typeof ErrorA>;
+
+/**
+ * A 401 in shape A: the contract's Authentication section names the 401's type `unauthorized`,
+ * and shape A has no field for it, so the type rides beside status/detail/trace_id (as RFC 7807,
+ * which this shape comes from, carries a `type`). A reader of plain shape A loses nothing.
+ */
+export const ErrorAUnauthorized = Type.Object(
+  {
+    status: Type.Unsafe<401>({ type: 'integer', const: 401, description: 'HTTP status: 401.' }),
+    type: Type.Literal('unauthorized'),
+    detail: Type.String({ description: 'Human-readable reason: the header missing or malformed, the token unknown or expired.' }),
+    trace_id: Type.String({ description: 'Correlation id.' }),
+  },
+  {
+    title: 'ErrorAUnauthorized',
+    description: 'A 401 in error shape A (every family but bank accounts): a missing, invalid or expired token.',
+  },
+);
+export type ErrorAUnauthorized = Static<typeof ErrorAUnauthorized>;
 
 export const ErrorBType = Type.Union([
   Type.Literal('not_found'),
@@ -127,14 +152,14 @@ export const ErrorBType = Type.Union([
   Type.Literal('server_error'),
 ]);
 
-/** Error body shape B (bank accounts, and every 401): status_code / type / message. */
+/** Error body shape B (bank accounts, their 401 included): status_code / type / message. */
 export const ErrorB = Type.Object(
   {
     status_code: Type.Integer({ description: 'HTTP status.' }),
     type: ErrorBType,
     message: Type.String({ description: 'Human-readable reason.' }),
   },
-  { title: 'ErrorB', description: 'Error shape B (bank accounts, and every 401 response).' },
+  { title: 'ErrorB', description: 'Error shape B (bank accounts).' },
 );
 export type ErrorB = Static<typeof ErrorB>;
 

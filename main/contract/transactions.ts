@@ -52,6 +52,41 @@ export const BillingInstructions = Type.Object(
 );
 export type BillingInstructions = Static<typeof BillingInstructions>;
 
+/**
+ * A charge of `billing_instructions` as a boleto record carries it. The service family answers
+ * the numbers as strings ("300", "1"), so a digit string is taken beside the number; the sandbox
+ * answers what it was sent. Extra fields are tolerated: this is a reader's schema.
+ */
+const BillingChargeRecord = <M extends readonly string[]>(modes: M, dateField: 'start_date' | 'limit_date') =>
+  Type.Object({
+    mode: Type.Union(modes.map((mode) => Type.Literal(mode))),
+    amount: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+$' })], {
+        description: 'Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it.',
+      }),
+    ),
+    percentage: Type.Optional(
+      Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })], {
+        description: 'Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it.',
+      }),
+    ),
+    [dateField]: Type.Optional(Nullable(DateOnly)),
+  });
+
+/** `billing_instructions` of a boleto record: the late fee, the interest and up to three discounts. */
+export const BillingInstructionsRecord = Type.Object(
+  {
+    late_fee: Type.Optional(BillingChargeRecord(['FIXED', 'PERCENTAGE'] as const, 'start_date')),
+    interest: Type.Optional(BillingChargeRecord(['DAILY_AMOUNT', 'DAILY_PERCENTAGE', 'MONTHLY_PERCENTAGE'] as const, 'start_date')),
+    discount: Type.Optional(Type.Array(BillingChargeRecord(['FIXED', 'PERCENTAGE'] as const, 'limit_date'))),
+  },
+  {
+    title: 'BillingInstructionsRecord',
+    description: 'Collection instructions of a boleto as its record carries them: late_fee (fine), interest, discount (a list).',
+  },
+);
+export type BillingInstructionsRecord = Static<typeof BillingInstructionsRecord>;
+
 /** Payer data given inline (overrides `customer`). */
 export const BoletoPayer = Type.Object(
   {
@@ -261,7 +296,8 @@ export const BoletoDetails = Type.Object(
     url: Type.String({ description: 'PDF of the boleto.' }),
     expiration_date: DateOnly,
     payment_limit_date: DateOnly,
-    billing_instructions: Nullable(Type.Unknown()),
+    // A union rather than Nullable: the named schema stays an object in the documents, null beside it.
+    billing_instructions: Type.Union([BillingInstructionsRecord, Type.Null()]),
     status: Type.Union([Type.Literal('not_paid'), Type.Literal('paid'), Type.Literal('canceled')]),
     paid_at: Nullable(TimestampOffset),
   },

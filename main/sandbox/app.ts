@@ -19,7 +19,7 @@ import Fastify, {
 } from 'fastify';
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
-import { hoistNamedSchemas } from './openapi.js';
+import { DOCUMENT_LICENSE, hoistNamedSchemas, SANDBOX_SERVER } from './openapi.js';
 import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
 import { VERSION } from '../version.js';
@@ -93,10 +93,12 @@ export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteR
       info: {
         title: 'Pinbridge payments API sandbox',
         version: VERSION,
+        license: DOCUMENT_LICENSE,
         description:
           'The marketplace payments API contract (shared/payments-api.md) served on this machine, plus the terminal channel ' +
           '(docs/terminal-channel.md), webhooks and sandbox helpers. Switch to the real service by changing the base URL and token.',
       },
+      servers: [SANDBOX_SERVER],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },

@@ -1,6 +1,7 @@
 /**
  * Authentication. Every /v1 and /v2 route needs the marketplace's key unless its config says
- * `auth: false`; a missing, unknown or expired key is 401 (shape B, `type: "unauthorized"`). A
+ * `auth: false`; a missing, unknown or expired key is 401 with `type: "unauthorized"` (in the route
+ * family's error shape: B for bank accounts, A with the type beside its fields elsewhere). A
  * key belongs to one marketplace: a path naming another marketplace answers 404 "Marketplace
  * not found", so one marketplace cannot even learn that another exists.
  *

@@ -6,6 +6,33 @@
  */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * Where the sandbox answers: the address its ready line prints (`--host`, `--port`; HTTPS with
+ * `--tls-cert`). A template rather than the address of the run, so the generated document is
+ * the same on every run (docs/sandbox-openapi.json).
+ */
+export const SANDBOX_SERVER = {
+  url: '{scheme}://{host}:{port}',
+  description: 'The Pinbridge sandbox: the "url" of the JSON line `pinbridge sandbox` prints when ready.',
+  variables: {
+    scheme: { default: 'http', enum: ['http', 'https'], description: 'https when served with --tls-cert/--tls-key.' },
+    host: { default: '127.0.0.1', description: 'The address it listens on (--host).' },
+    port: { default: '8080', description: 'Its TCP port (--port; without it a free one, read it in the ready line).' },
+  },
+};
+
+/** A provider's own address, for the terminal channel it implements (the contract's {base_url}). */
+export const PROVIDER_SERVER = {
+  url: '{base_url}',
+  description: "The payments provider that implements the channel: its base address, the contract's {base_url} (paths start with /v1 or /v2).",
+  variables: {
+    base_url: { default: 'http://127.0.0.1:8080', description: "The provider's base address, without a trailing slash (default: a local sandbox)." },
+  },
+};
+
+/** Pinbridge is not licensed to others (package.json: UNLICENSED); the documents say so. */
+export const DOCUMENT_LICENSE = { name: 'Proprietary (UNLICENSED): no license is granted', url: 'https://pinbridge.example' };
+
 const isObject = (value: Json): value is { [key: string]: Json } =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -42,7 +69,7 @@ export function hoistNamedSchemas<T extends object>(document: T): T {
 /**
  * The terminal channel alone, as a contract a provider implements: the operations tagged
  * "terminal channel" of the sandbox's document and the schemas they reference (transitively),
- * with the document's security and servers. Generated from the same route schemas the sandbox
+ * with the document's security, servers for a provider and for the sandbox. Generated from the same route schemas the sandbox
  * validates with (docs/terminal-channel-openapi.json).
  */
 export function terminalChannelDocument(full: Record<string, unknown>, version: string): Record<string, unknown> {
@@ -87,6 +114,7 @@ export function terminalChannelDocument(full: Record<string, unknown>, version: 
         "host), the chip's final word, reversal and void. docs/terminal-channel.md tells the story; this document is " +
         "generated from the schemas Pinbridge's sandbox validates with.",
     },
+    servers: [PROVIDER_SERVER, SANDBOX_SERVER],
     tags: [{ name: 'terminal channel', description: 'The calls of a PINPAD agent (docs/terminal-channel.md).' }],
     paths: kept,
     components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },

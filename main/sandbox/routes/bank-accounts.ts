@@ -19,7 +19,7 @@ import {
   type ListEnvelope,
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { badRequest, notFound } from '../errors.js';
+import { AUTH_ERRORS, badRequest, notFound } from '../errors.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import { findSeller } from '../marketplaces.js';
 import { newId } from '../time.js';
@@ -37,7 +37,7 @@ const SellerParams = Type.Object({
 });
 
 const config = { errorShape: 'B' } as const;
-const errors = { 400: ErrorB, 401: ErrorB, 404: ErrorB, 409: ErrorB };
+const errors = { 400: ErrorB, ...AUTH_ERRORS.B, 404: ErrorB, 409: ErrorB };
 
 function checkId(name: 'bank_account_id' | 'seller_id', value: string): string {
   if (!isId(value)) throw badRequest(`${name} must be 32 hexadecimal characters`);
@@ -51,6 +51,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['bank accounts'],
+        operationId: 'getBankAccount',
         summary: 'Get a bank account (detail view)',
         params: BankAccountParams,
         response: { 200: BankAccount, ...errors },
@@ -70,6 +71,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['bank accounts'],
+        operationId: 'listSellerBankAccounts',
         summary: "List a seller's bank accounts (list view)",
         description:
           `Paged by limit (1–${LIST_LIMIT_MAX}, default ${LIST_LIMIT_MAX}) and offset (default 0), oldest first. ` +
@@ -106,6 +108,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['bank accounts'],
+        operationId: 'createBankAccount',
         summary: 'Create a bank account for a seller',
         description:
           'customer is the id of a seller of the marketplace; exactly one of taxpayer_id (CPF) or ein (CNPJ, numeric or alphanumeric) of the holder, with ' +
@@ -150,6 +153,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['bank accounts'],
+        operationId: 'deleteBankAccount',
         summary: 'Remove a bank account',
         description: 'Afterwards the account is not found and is left out of its seller\'s list.',
         params: BankAccountParams,

@@ -14,7 +14,6 @@ import {
   BuyerSearchQuery,
   BuyerUpdateRequest,
   ErrorA,
-  ErrorB,
   buyerSearchViolation,
   isId,
   schemaViolations,
@@ -23,7 +22,7 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { AUTH_ERRORS, badRequest, conflict, notFound } from '../errors.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import {
   applyBuyerUpdate,
@@ -47,7 +46,7 @@ const BuyerSearchResult = Type.Omit(Buyer, ['metadata'], {
 });
 
 const config = { errorShape: 'A' } as const;
-const errors = { 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA };
+const errors = { 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -99,6 +98,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       attachValidation: true,
       schema: {
         tags: ['buyers'],
+        operationId: 'createBuyer',
         summary: 'Create a buyer',
         description:
           'Exactly one of taxpayer_id (CPF) or ein (CNPJ, numeric or alphanumeric), with valid check digits. A second buyer with the same document in ' +
@@ -133,6 +133,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['buyers'],
+        operationId: 'searchBuyer',
         summary: 'Search a buyer by CPF (taxpayer_id) or CNPJ (ein)',
         description: 'ein is the CNPJ as the buyer was created with it: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
         params: MarketplaceParams,
@@ -157,6 +158,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['buyers'],
+        operationId: 'getBuyer',
         summary: 'Get a buyer',
         params: BuyerParams,
         response: { 200: Buyer, ...errors },
@@ -172,6 +174,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       attachValidation: true,
       schema: {
         tags: ['buyers'],
+        operationId: 'updateBuyer',
         summary: 'Update a buyer',
         description:
           'Only the fields to change. taxpayer_id, ein, id, resource, created_at and updated_at cannot be modified (400); ' +
@@ -196,6 +199,7 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       config,
       schema: {
         tags: ['buyers'],
+        operationId: 'deleteBuyer',
         summary: 'Remove a buyer',
         description: 'Afterwards the buyer is not found by id or by search; its document may be registered again.',
         params: BuyerParams,

@@ -5,9 +5,9 @@
  * after the processing delay (payments/boleto-cancellation.ts).
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { BoletoCancellation, EmptyObject, ErrorA, ErrorB } from '../../contract/index.js';
+import { BoletoCancellation, EmptyObject, ErrorA } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { badRequest } from '../errors.js';
+import { AUTH_ERRORS, badRequest } from '../errors.js';
 import { cancellationSweeper, requestBoletoCancellation } from '../payments/boleto-cancellation.js';
 import { loadTransaction } from '../payments/change.js';
 import { TransactionParams } from './transactions.js';
@@ -40,6 +40,7 @@ export const registerCancellationRoutes: RouteRegistrar = (app, ctx) => {
       {
         schema: {
           tags: ['transactions'],
+          operationId: 'cancelBoleto',
           summary: 'Cancel an unpaid boleto (or bolepix)',
           description:
             'Body: an empty JSON object (or no body). 200 `REQUESTED`: the boleto is canceled after the processing delay ' +
@@ -49,7 +50,7 @@ export const registerCancellationRoutes: RouteRegistrar = (app, ctx) => {
             '`transaction.cancellation.ignored`. Not a boleto: 400. Unknown: 404.',
           params: TransactionParams,
           body: EmptyObject,
-          response: { 200: BoletoCancellation, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+          response: { 200: BoletoCancellation, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA },
         },
         // No body at all (no Content-Type) is the same as {}.
         preValidation: (request, _reply, done) => {

@@ -47,6 +47,7 @@ export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
       config: { auth: false, errorShape: 'A' },
       schema: {
         tags: ['documents'],
+        operationId: 'getBoletoPdf',
         summary: 'The boleto as a PDF (public link)',
         description:
           'A4 boleto in Brazilian Portuguese with the ITF barcode, the digitable line and, for a bolepix, the Pix QR code. ' +
@@ -84,6 +85,7 @@ export const registerDocumentRoutes: RouteRegistrar = (app, ctx) => {
       config: { auth: false, errorShape: 'A' },
       schema: {
         tags: ['documents'],
+        operationId: 'getPixQrCode',
         summary: 'The Pix QR code of a bolepix as a PNG (public link)',
         description: 'Encodes the transaction\'s Pix "copia e cola" payload (`pix.qr_code`). No token needed.',
         security: [],

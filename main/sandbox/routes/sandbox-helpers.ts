@@ -6,9 +6,9 @@
  * emv_tables`, so a new tables version or a provider without tables can be rehearsed).
  */
 import { Type } from 'typebox';
-import { EmvTablesDocument, ErrorA, ErrorB, SandboxToken, SandboxTokenRequest } from '../../contract/index.js';
+import { EmvTablesDocument, ErrorA, SandboxToken, SandboxTokenRequest } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { notFound } from '../errors.js';
+import { AUTH_ERRORS, notFound } from '../errors.js';
 import { createMarketplace, issueToken, marketplaceExists } from '../marketplaces.js';
 import { serveTables } from '../payments/emv-tables.js';
 import { utcTimestamp } from '../time.js';
@@ -29,6 +29,7 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
       config: { auth: false },
       schema: {
         tags: ['sandbox'],
+        operationId: 'createSandboxToken',
         summary: 'Mint an access token for a marketplace (sandbox only)',
         description: '`expires_in` seconds from now (0: already expired). No Authorization header needed.',
         security: [],
@@ -55,9 +56,10 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
       config: { auth: false },
       schema: {
         tags: ['sandbox'],
+        operationId: 'createSandboxMarketplace',
         summary: 'Create a fresh marketplace with one seller and a token (sandbox only)',
         security: [],
-        response: { 201: SandboxMarketplace },
+        response: { 201: SandboxMarketplace, 400: ErrorA, 415: ErrorA },
       },
     },
     async (_request, reply) => {
@@ -71,11 +73,12 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['sandbox'],
+        operationId: 'replaceSandboxEmvTables',
         summary: "Replace the EMV tables the terminal channel serves this marketplace's PINPADs (sandbox only)",
         description: 'Kept until the sandbox restarts (then the test set again). A new `version` makes every PINPAD load them.',
         params: Type.Object({ marketplace_id: Type.String() }),
         body: EmvTablesDocument,
-        response: { 200: EmvTablesDocument, 400: ErrorA, 401: ErrorB },
+        response: { 200: EmvTablesDocument, 400: ErrorA, ...AUTH_ERRORS.A },
       },
     },
     (request) => {
@@ -89,9 +92,10 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['sandbox'],
+        operationId: 'deleteSandboxEmvTables',
         summary: "Serve no EMV tables to this marketplace's PINPADs (sandbox only): the terminal channel answers 404",
         params: Type.Object({ marketplace_id: Type.String() }),
-        response: { 200: Type.Object({ resource: Type.Literal('emv_tables'), deleted: Type.Literal(true) }, { title: 'SandboxEmvTablesDeleted' }), 401: ErrorB },
+        response: { 200: Type.Object({ resource: Type.Literal('emv_tables'), deleted: Type.Literal(true) }, { title: 'SandboxEmvTablesDeleted' }), ...AUTH_ERRORS.A },
       },
     },
     (request) => {

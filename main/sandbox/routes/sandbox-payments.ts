@@ -2,9 +2,9 @@
  * Sandbox-only helpers that play the outside world: the payer who pays a boleto (at the bank
  * or by Pix), and the seller's phone that reads the card of a tap-to-pay transaction.
  */
-import { ErrorA, ErrorB, SandboxTapToPayRequest, Transaction, type SandboxTapToPayRequest as TapToPayBody } from '../../contract/index.js';
+import { ErrorA, SandboxTapToPayRequest, Transaction, type SandboxTapToPayRequest as TapToPayBody } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { badRequest, conflict } from '../errors.js';
+import { AUTH_ERRORS, badRequest, conflict } from '../errors.js';
 import { authorize, type CardInput } from '../payments/authorization.js';
 import { cancellationSweeper } from '../payments/boleto-cancellation.js';
 import { changeTransaction } from '../payments/change.js';
@@ -56,13 +56,14 @@ export const registerSandboxPaymentRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['sandbox'],
+        operationId: 'sandboxPayBoleto',
         summary: 'Pay a boleto or bolepix (sandbox only)',
         description:
           'Marks an unpaid boleto paid: status `succeeded`, boleto.status `paid`, paid_at, history `paid`, webhook ' +
           '`transaction.succeeded` with paid_at. 409 when it is canceled ("Boleto was canceled; payment refused"), already ' +
           'paid, or past its payment limit date. 400 for a card transaction.',
         params: TransactionParams,
-        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {
@@ -80,6 +81,7 @@ export const registerSandboxPaymentRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['sandbox'],
+        operationId: 'sandboxTapToPay',
         summary: "Complete a pending tap-to-pay transaction as the seller's phone would (sandbox only)",
         description:
           'outcome `approved`, `declined` (error card_declined) or `nfc_read_error` (failed, error nfc_read_error, no card); ' +
@@ -88,7 +90,7 @@ export const registerSandboxPaymentRoutes: RouteRegistrar = (app, ctx) => {
           'tap-to-pay transaction.',
         params: TransactionParams,
         body: SandboxTapToPayRequest,
-        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {

@@ -10,7 +10,6 @@ import {
   EmvTablesAnswer,
   EmvTablesQuery,
   ErrorA,
-  ErrorB,
   ListQuery,
   TerminalAuthorizationRequest,
   TerminalAuthorizationResult,
@@ -24,7 +23,7 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { AUTH_ERRORS, badRequest, conflict, notFound } from '../errors.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import { authorizationAnswer, authorize } from '../payments/authorization.js';
 import { changeTransaction } from '../payments/change.js';
@@ -145,13 +144,14 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'listPendingTerminalTransactions',
         summary: 'Pending PINPAD transactions of a terminal, oldest first',
         description:
           'What the PINPAD with this serial number has to do: its pinpad transactions still `pending` (not yet authorized, ' +
           'voided or reversed), oldest first. Poll it; an empty list means nothing to do.',
         params: TerminalParams,
         querystring: ListQuery,
-        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB },
+        response: { 200: TransactionList, 400: ErrorA, ...AUTH_ERRORS.A },
       },
     },
     async (request, reply) => {
@@ -171,6 +171,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'getTerminalEmvTables',
         summary: "The EMV tables (AIDs, CAPKs, key slots) this terminal's PINPAD loads",
         description:
           'The AID and CAPK records of the acquirers this terminal sells through, versioned (the PINPAD stores the version ' +
@@ -182,7 +183,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           '`PUT /v1/sandbox/marketplaces/{mid}/emv_tables`.',
         params: TerminalParams,
         querystring: EmvTablesQuery,
-        response: { 200: EmvTablesAnswer, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+        response: { 200: EmvTablesAnswer, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     (request) => {
@@ -198,6 +199,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'authorizeTerminalTransaction',
         summary: 'Authorize a pending PINPAD transaction with the card read by the terminal (v1; v2 carries what a host needs)',
         deprecated: true,
         description:
@@ -213,7 +215,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'encrypted_card_data, pin_block and emv_data are never stored.',
         params: TransactionParams,
         body: TerminalAuthorizationRequest,
-        response: { 200: TerminalAuthorizationResult, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: TerminalAuthorizationResult, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {
@@ -229,6 +231,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'authorizeTerminalTransactionV2',
         summary: 'Authorize a pending PINPAD transaction with the card data the PINPAD sealed (terminal channel v2)',
         description:
           'What an acquirer host needs, checked field by field (400 naming the field otherwise): pos_entry_mode (ISO 8583 ' +
@@ -243,7 +246,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'returns the same result. Only brand, first 6 / last 4 digits and entry mode are kept.',
         params: TransactionParams,
         body: TerminalAuthorizationRequestV2,
-        response: { 200: TerminalAuthorizationResultV2, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: TerminalAuthorizationResultV2, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {
@@ -268,6 +271,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'completeTerminalTransaction',
         summary: "Report the chip's final decision (second GENERATE AC) for an authorized PINPAD transaction",
         description:
           '`accepted` on a succeeded transaction records a `completion` history entry (once) and changes nothing else. ' +
@@ -276,7 +280,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'pending transaction is 409 (authorize first); `accepted` on a reversed or canceled one is 409.',
         params: TransactionParams,
         body: TerminalCompletionRequest,
-        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {
@@ -295,13 +299,14 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['terminal channel'],
+        operationId: 'reverseTerminalTransaction',
         summary: 'Reverse a PINPAD transaction (technical undo: timeout, lost answer, chip refusal, cancel on the terminal)',
         description:
           'succeeded → `reversed` (webhook `transaction.reversed`); pending → `canceled`, since nothing was authorized ' +
           '(webhook `transaction.canceled`); already reversed, canceled or failed → unchanged, 200 (safe to repeat).',
         params: TransactionParams,
         body: TerminalReversalRequest,
-        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+        response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     async (request, reply) => {
@@ -318,6 +323,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['transactions', 'terminal channel'],
+        operationId: 'voidTransaction',
         summary: 'Void a card transaction (pending or approved), fully or partially',
         description:
           'The service family\'s void. on_behalf_of must be the transaction\'s seller. Without amount (or with the whole ' +
@@ -327,7 +333,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'or reversed: 409. Boleto: 400 (use the boleto cancellation endpoint).',
         params: TransactionParams,
         body: VoidRequest,
-        response: { 200: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
     async (request, reply) => {

@@ -7,7 +7,6 @@
 import { Type } from 'typebox';
 import {
   ErrorA,
-  ErrorB,
   Transaction,
   TransactionList,
   TransactionListQuery,
@@ -16,7 +15,7 @@ import {
   TransactionStatus,
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
-import { badRequest, notFound } from '../errors.js';
+import { AUTH_ERRORS, badRequest, notFound } from '../errors.js';
 import { findSeller } from '../marketplaces.js';
 import { idempotent, markReplay } from '../idempotency.js';
 import { cancellationSweeper } from '../payments/boleto-cancellation.js';
@@ -39,6 +38,7 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'createTransaction',
         summary: 'Create a transaction (boleto, bolepix, PINPAD or tap to pay)',
         description:
           'The kind is told by payment_type and payment_locale. Card payments (pinpad, tap_to_pay) are created `pending` and ' +
@@ -49,7 +49,7 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
           'a retry return the first response (same key with another body: 409).',
         params: MarketplaceParams,
         body: TransactionRequest,
-        response: { 201: Transaction, 400: ErrorA, 401: ErrorB, 404: ErrorA, 409: ErrorA },
+        response: { 201: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
       // The body schema is for the document only; transactionRequestViolations checks it below.
       validatorCompiler: () => () => true,
@@ -71,10 +71,11 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'getTransaction',
         summary: 'Get a transaction',
         description: 'Unknown ids, ids of another marketplace and ids that are not 32 hexadecimal characters are 404.',
         params: TransactionParams,
-        response: { 200: Transaction, 401: ErrorB, 404: ErrorA },
+        response: { 200: Transaction, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     async (request, reply) => {
@@ -88,11 +89,12 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'listTransactions',
         summary: 'List transactions, newest first (filter by reference_id, status, terminal, payment_type)',
         description: 'The way to find a transaction by its reference_id. limit defaults to 100 (the maximum).',
         params: MarketplaceParams,
         querystring: TransactionListQuery,
-        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB },
+        response: { 200: TransactionList, 400: ErrorA, ...AUTH_ERRORS.A },
       },
     },
     async (request, reply) => {
@@ -116,6 +118,7 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     {
       schema: {
         tags: ['transactions'],
+        operationId: 'listSellerTransactions',
         summary: "List a seller's transactions (the listing GoPag documents)",
         description:
           'Newest first unless `sort=created_at` (`-created_at` is the default); filter by status and payment_type. limit ' +
@@ -123,7 +126,7 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
           'a creation finds it here by its reference_id or metadata, page by page.',
         params: SellerParams,
         querystring: SellerTransactionListQuery,
-        response: { 200: TransactionList, 400: ErrorA, 401: ErrorB, 404: ErrorA },
+        response: { 200: TransactionList, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     async (request, reply) => {

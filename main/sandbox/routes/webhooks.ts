@@ -16,7 +16,7 @@ import {
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import type { SandboxContext } from '../context.js';
-import { badRequest, conflict, notFound, SandboxHttpError } from '../errors.js';
+import { AUTH_ERRORS, badRequest, conflict, notFound, SandboxHttpError } from '../errors.js';
 import {
   findDelivery,
   findWebhook,
@@ -61,13 +61,14 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'createWebhook',
         summary: 'Register a webhook',
         description:
           'Deliveries are signed POSTs (Standard Webhooks headers webhook-id, webhook-timestamp, webhook-signature). ' +
           'The signing secret is returned only in this response.',
         params: MarketplaceParams,
         body: WebhookCreateRequest,
-        response: { 201: Webhook, 400: ErrorA, 404: ErrorA },
+        response: { 201: Webhook, ...AUTH_ERRORS.A, 400: ErrorA, 404: ErrorA },
       },
     },
     async (request, reply) => {
@@ -101,10 +102,11 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'listWebhooks',
         summary: 'List webhooks',
         params: MarketplaceParams,
         querystring: ListQuery,
-        response: { 200: WebhookList, 400: ErrorA, 404: ErrorA },
+        response: { 200: WebhookList, ...AUTH_ERRORS.A, 400: ErrorA, 404: ErrorA },
       },
     },
     (request) => {
@@ -120,10 +122,11 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'getWebhook',
         summary: 'Get a webhook',
         description: 'A deleted webhook is still found, with status "deleted".',
         params: WebhookParams,
-        response: { 200: Webhook, 404: ErrorA },
+        response: { 200: Webhook, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     (request) => webhookView(requireWebhook(ctx, request.marketplaceId, request.params.webhook_id)),
@@ -135,10 +138,11 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook',
         description: 'No more deliveries are made to it; deliveries still waiting are given up. Its log stays readable.',
         params: WebhookParams,
-        response: { 200: WebhookDeleted, 404: ErrorA },
+        response: { 200: WebhookDeleted, ...AUTH_ERRORS.A, 404: ErrorA },
       },
     },
     (request) => {
@@ -154,11 +158,12 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'listWebhookDeliveries',
         summary: 'List a webhook\'s deliveries (newest first)',
         description: 'Each delivery: its event, status, attempts so far, the last HTTP status or error, and the next attempt.',
         params: WebhookParams,
         querystring: ListQuery,
-        response: { 200: WebhookDeliveryList, 400: ErrorA, 404: ErrorA },
+        response: { 200: WebhookDeliveryList, ...AUTH_ERRORS.A, 400: ErrorA, 404: ErrorA },
       },
     },
     (request) => {
@@ -175,12 +180,13 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       config: { errorShape: 'A' },
       schema: {
         tags: TAGS,
+        operationId: 'retryWebhookDelivery',
         summary: 'Retry a failed delivery now',
         description:
           'The delivery goes back to pending and is sent at once. It gets one more attempt (its attempts keep counting), ' +
           'more only if it had not used all of them.',
         params: DeliveryParams,
-        response: { 202: WebhookDelivery, 404: ErrorA, 409: ErrorA, 503: ErrorA },
+        response: { 202: WebhookDelivery, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA, 503: ErrorA },
       },
     },
     async (request, reply) => {

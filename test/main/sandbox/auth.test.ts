@@ -1,7 +1,8 @@
 /**
  * Authentication and isolation of the payments API sandbox (shared/payments-api.md,
  * "Authentication"): every request needs a valid bearer token, a missing / malformed / unknown /
- * expired one is 401 with `type: "unauthorized"` (shape B), a token sees only its own
+ * expired one is 401 with `type: "unauthorized"` in the route family's error shape (the
+ * contract's "Errors": shape A for buyers, shape B for bank accounts), a token sees only its own
  * marketplace, and the records and credentials survive a restart on the same data directory.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,6 +21,8 @@ interface Marketplace {
 }
 
 const ERROR_B_KEYS = ['message', 'status_code', 'type'];
+/** A trace id as the sandbox makes them: 6 hexadecimal characters. */
+const TRACE_ID = expect.stringMatching(/^[0-9a-f]{6}$/) as unknown;
 const keysOf = (value: object): string[] => Object.keys(value).sort();
 
 let sandbox: RunningSandbox;
@@ -64,35 +67,41 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-describe('401 unauthorized (error shape B on every route family)', () => {
-  const paths = (): string[] => [
-    `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`,
-    `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`,
-    `/v1/marketplaces/${b.marketplace_id}/buyers/search?taxpayer_id=93541134780`,
-    `/v1/marketplaces/${b.marketplace_id}/sellers/${b.seller_id}/bank_accounts`,
+describe('401 unauthorized, in the shape of the route family', () => {
+  /** Shape A (buyers and every family but bank accounts) with the contract's type beside its three fields. */
+  const shapeA = (detail: string): Record<string, unknown> => ({ status: 401, type: 'unauthorized', detail, trace_id: TRACE_ID });
+  /** Shape B (bank accounts). */
+  const shapeB = (message: string): Record<string, unknown> => ({ status_code: 401, type: 'unauthorized', message });
+
+  const families = (): Array<{ path: string; body: (reason: string) => Record<string, unknown> }> => [
+    { path: `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`, body: shapeA },
+    { path: `/v1/marketplaces/${b.marketplace_id}/buyers/search?taxpayer_id=93541134780`, body: shapeA },
+    { path: `/v1/marketplaces/${b.marketplace_id}/transactions`, body: shapeA },
+    { path: `/v1/marketplaces/${b.marketplace_id}/webhooks`, body: shapeA },
+    { path: `/v1/marketplaces/${b.marketplace_id}/terminals/PP123/pending_transactions`, body: shapeA },
+    { path: `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${accountOfB.id}`, body: shapeB },
+    { path: `/v1/marketplaces/${b.marketplace_id}/sellers/${b.seller_id}/bank_accounts`, body: shapeB },
   ];
 
-  async function expectUnauthorized(headers: Record<string, string>, message: RegExp): Promise<void> {
-    for (const path of paths()) {
+  async function expectUnauthorized(headers: Record<string, string>, reason: string): Promise<void> {
+    for (const { path, body } of families()) {
       const reply = await request(sandbox.url, 'GET', path, undefined, { headers });
-      expect(reply.status).toBe(401);
-      expect(keysOf(reply.body)).toEqual(ERROR_B_KEYS);
-      expect(reply.body).toMatchObject({ status_code: 401, type: 'unauthorized' });
-      expect(reply.body.message).toMatch(message);
+      expect(reply.status, path).toBe(401);
+      expect(reply.body, path).toEqual(body(reason));
     }
   }
 
   it('answers 401 without an Authorization header', async () => {
-    await expectUnauthorized({}, /Missing Authorization header/);
+    await expectUnauthorized({}, 'Missing Authorization header (Bearer token)');
   });
 
   it('answers 401 for a header that is not "Bearer <token>"', async () => {
-    await expectUnauthorized({ authorization: `Basic ${b.access_token}` }, /must be "Bearer <token>"/);
-    await expectUnauthorized({ authorization: 'Bearer' }, /must be "Bearer <token>"/);
+    await expectUnauthorized({ authorization: `Basic ${b.access_token}` }, 'Authorization header must be "Bearer <token>"');
+    await expectUnauthorized({ authorization: 'Bearer' }, 'Authorization header must be "Bearer <token>"');
   });
 
   it('answers 401 for a token the service never issued', async () => {
-    await expectUnauthorized(bearer('sbx_not-a-real-token'), /Invalid access token/);
+    await expectUnauthorized(bearer('sbx_not-a-real-token'), 'Invalid access token');
   });
 
   it('answers 401 for an expired token and accepts a live one minted the same way', async () => {
@@ -104,15 +113,31 @@ describe('401 unauthorized (error shape B on every route family)', () => {
       expect(reply.status).toBe(201);
       return reply.body.access_token;
     };
-    await expectUnauthorized(bearer(await mint(0)), /expired/);
+    await expectUnauthorized(bearer(await mint(0)), 'Access token expired');
     const live = await mint(3600);
-    for (const path of paths()) expect((await call({ sandbox, token: live }, 'GET', path)).status).toBe(200);
+    for (const { path } of families()) expect((await call({ sandbox, token: live }, 'GET', path)).status, path).toBe(200);
   });
 
   it('answers 401 before looking at the body of a write', async () => {
     const reply = await request(sandbox.url, 'POST', `/v1/marketplaces/${b.marketplace_id}/buyers`, {});
     expect(reply.status).toBe(401);
-    expect(reply.body.type).toBe('unauthorized');
+    expect(reply.body).toEqual(shapeA('Missing Authorization header (Bearer token)'));
+  });
+});
+
+describe('404 not found, in the shape of the route family', () => {
+  it('answers an unknown buyer in shape A: status, detail, trace_id and nothing else', async () => {
+    const missing = 'f'.repeat(32);
+    const reply = await call(as(b), 'GET', `/v1/marketplaces/${b.marketplace_id}/buyers/${missing}`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({ status: 404, detail: 'Buyer not found', trace_id: TRACE_ID });
+  });
+
+  it('answers an unknown bank account in shape B with type not_found', async () => {
+    const missing = 'e'.repeat(32);
+    const reply = await call(as(b), 'GET', `/v1/marketplaces/${b.marketplace_id}/bank_accounts/${missing}`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({ status_code: 404, type: 'not_found', message: `Bank account not found: ${missing}` });
   });
 });
 
@@ -134,7 +159,7 @@ describe('isolation between marketplaces', () => {
     });
     const buyer = await call(as(a), 'GET', `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`);
     expect(buyer.status).toBe(404);
-    expect(buyer.body.detail).toBe(`Marketplace not found: ${b.marketplace_id}`);
+    expect(buyer.body).toEqual({ status: 404, detail: `Marketplace not found: ${b.marketplace_id}`, trace_id: TRACE_ID });
   });
 
   it("does not let A remove or list B's records", async () => {

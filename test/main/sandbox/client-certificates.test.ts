@@ -51,6 +51,13 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
     const error = await failure(listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: loadClientTls({ ca: pki.caCert })! })));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.detail).toBe('A client certificate is required (mutual TLS)');
+    // The transactions family answers in shape A, with the contract's type of a 401.
+    expect(error.raw).toEqual({
+      status: 401,
+      type: 'unauthorized',
+      detail: 'A client certificate is required (mutual TLS)',
+      trace_id: expect.stringMatching(/^[0-9a-f]{6}$/) as unknown,
+    });
   });
 
   it('refuses a certificate another CA issued: 401', async () => {
@@ -68,6 +75,21 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
     expect(error).toBeInstanceOf(PermissionError);
     expect(error.status).toBe(403);
     expect(error.detail).toContain(sandbox.marketplaceId);
+    expect(error.raw).toEqual({
+      status: 403,
+      detail: `Client certificate serial number ${/serial number (\S+)/.exec(error.detail)?.[1] ?? ''} does not match marketplace_id ${sandbox.marketplaceId}`,
+      trace_id: expect.stringMatching(/^[0-9a-f]{6}$/) as unknown,
+    });
+    expect(error.detail).toMatch(/serial number 0*ABCDEF0123 /i);
+  });
+
+  it('answers the bank accounts family’s 403 in its shape B', async () => {
+    const wrong = pki.client('outra-loja-b', 'ABCDEF0124');
+    const tls = loadClientTls({ cert: wrong.cert, key: wrong.key, ca: pki.caCert })!;
+    const error = await failure(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls }).bankAccounts.retrieve('a'.repeat(32)));
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error.raw).toEqual({ status_code: 403, type: 'unauthorized', message: error.detail });
+    expect(error.detail).toMatch(new RegExp(`does not match marketplace_id ${sandbox.marketplaceId}$`));
   });
 
   it('takes a certificate for the marketplace, given as PEM files or as a PKCS#12 file with its passphrase', async () => {
