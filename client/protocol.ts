@@ -34,6 +34,7 @@ export type PosErrorCode =
   | 'PINPAD_TIMEOUT'
   | 'PINPAD_CANCELLED'
   | 'PINPAD_ERROR'
+  | 'CUSTOMER_DATA_INVALID'
   | 'NO_RECEIPT'
   | 'PRINTING_OFF'
   | 'API_REJECTED'
@@ -240,7 +241,7 @@ export type Buyer = {
   /** A calendar date, YYYY-MM-DD. */
   birthdate: string | null;
   address: Address;
-  /** Free-form custom key/value data. */
+  /** Free-form custom key/value data: any keys, any JSON values, kept as sent. */
   metadata?: {
     [key: string]: unknown;
   };
@@ -293,20 +294,36 @@ export type BankAccount = {
   updated_at: string;
 };
 
-/** Bank account, list view. */
-export type BankAccountListItem = {
-  /** 32 hexadecimal characters. */
-  id: string;
-  resource: 'bank_account';
-  holder_name: string;
-  bank_code: string;
-  bank_name: string | null;
-  type: 'checking' | 'savings';
-  last4_digits: string;
-  routing_number: string;
-  is_verified: boolean;
-  /** ISO 8601 timestamp with a numeric UTC offset (+00:00). */
-  created_at: string;
+export type BankAccountList = {
+  resource: 'list';
+  /** The payments API's path of the request. */
+  uri: string;
+  items: BankAccountListItem[];
+  /** Whether more accounts follow this page. */
+  has_more: boolean;
+  /** Accounts per page. */
+  limit: number;
+  /** The offset of this page. */
+  offset: number;
+  /** How many accounts the seller has. */
+  total: number;
+};
+
+/** The payer’s address. */
+export type PayerAddress = {
+  /** Street and number. */
+  line1?: string;
+  /** Complement. */
+  line2?: string | null;
+  line3?: string | null;
+  neighborhood?: string;
+  city?: string;
+  /** Two-letter state code. */
+  state?: string;
+  /** CEP: 8 digits. */
+  postal_code?: string;
+  /** Two-letter country code. */
+  country_code?: string;
 };
 
 export type RelayTransaction = {
@@ -320,6 +337,21 @@ export type RelayTransaction = {
   reference_id: string | null;
   description: string | null;
   customer: string | null;
+  terminal: string | null;
+  notification: string | null;
+  installment_plan: {
+    number_installments: number;
+    mode?: 'interest_free' | 'with_interest';
+  } | null;
+  authorization_code: string | null;
+  nsu: string | null;
+  card: {
+    /** Visa, MasterCard, Elo, … */
+    brand: string;
+    first6_digits: string | null;
+    last4_digits: string;
+    entry_mode: string | null;
+  } | null;
   boleto: BoletoDetails | null;
   pix: PixDetails | null;
   error: TransactionError | null;
@@ -353,7 +385,7 @@ export type PaymentProgress = {
 
 export type ErrorData = {
   /** The stable code to branch on. */
-  code: 'PARSE_ERROR' | 'INVALID_REQUEST' | 'METHOD_NOT_FOUND' | 'INVALID_PARAMS' | 'INTERNAL_ERROR' | 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'PAIRING_INVALID' | 'WRONG_CODE' | 'ORIGIN_BLOCKED' | 'CARD_DATA_REFUSED' | 'PAIRING_LOCKED' | 'OPERATOR_ONLY' | 'RATE_LIMITED' | 'BUSY' | 'PINPAD_NOT_FOUND' | 'PINPAD_REQUIRED' | 'NOT_FOUND' | 'INVALID_STATE' | 'REFERENCE_CONFLICT' | 'CLOSED' | 'DISK_FULL' | 'PINPAD_TIMEOUT' | 'PINPAD_CANCELLED' | 'PINPAD_ERROR' | 'NO_RECEIPT' | 'PRINTING_OFF' | 'API_REJECTED' | 'API_UNAVAILABLE' | 'API_NOT_FOUND';
+  code: 'PARSE_ERROR' | 'INVALID_REQUEST' | 'METHOD_NOT_FOUND' | 'INVALID_PARAMS' | 'INTERNAL_ERROR' | 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'PAIRING_INVALID' | 'WRONG_CODE' | 'ORIGIN_BLOCKED' | 'CARD_DATA_REFUSED' | 'PAIRING_LOCKED' | 'OPERATOR_ONLY' | 'RATE_LIMITED' | 'BUSY' | 'PINPAD_NOT_FOUND' | 'PINPAD_REQUIRED' | 'NOT_FOUND' | 'INVALID_STATE' | 'REFERENCE_CONFLICT' | 'CLOSED' | 'DISK_FULL' | 'PINPAD_TIMEOUT' | 'PINPAD_CANCELLED' | 'PINPAD_ERROR' | 'CUSTOMER_DATA_INVALID' | 'NO_RECEIPT' | 'PRINTING_OFF' | 'API_REJECTED' | 'API_UNAVAILABLE' | 'API_NOT_FOUND';
   /** pt-BR, for the cashier. */
   cashier_message: string;
   violations?: Violation[];
@@ -361,6 +393,8 @@ export type ErrorData = {
   attempts_left?: number;
   /** A finer cause, e.g. PAIRING_EXPIRED, TOKEN_REVOKED. */
   reason?: string;
+  /** BUSY: the reference_id of the payment the PINPAD is running (absent when it runs another operation: a message, a key, a customer prompt). */
+  reference_id?: string;
   api?: {
     status: number | null;
     /** The payments API client's error code (VALIDATION_ERROR, TIMEOUT…). */
@@ -375,6 +409,22 @@ export type ReceiptTexts = {
   merchant: string;
 };
 
+/** Bank account, list view. */
+export type BankAccountListItem = {
+  /** 32 hexadecimal characters. */
+  id: string;
+  resource: 'bank_account';
+  holder_name: string;
+  bank_code: string;
+  bank_name: string | null;
+  type: 'checking' | 'savings';
+  last4_digits: string;
+  routing_number: string;
+  is_verified: boolean;
+  /** ISO 8601 timestamp with a numeric UTC offset (+00:00). */
+  created_at: string;
+};
+
 export type BoletoDetails = {
   /** 44-digit FEBRABAN barcode. */
   barcode: string;
@@ -386,7 +436,7 @@ export type BoletoDetails = {
   expiration_date: string;
   /** A calendar date, YYYY-MM-DD. */
   payment_limit_date: string;
-  billing_instructions: unknown;
+  billing_instructions: BillingInstructionsRecord | null;
   status: 'not_paid' | 'paid' | 'canceled';
   /** ISO 8601 timestamp with a numeric UTC offset (+00:00). */
   paid_at: string | null;
@@ -413,6 +463,37 @@ export type Violation = {
   /** Dotted path of the parameter ("amount", "installments"), "" for the whole params. */
   field: string;
   message: string;
+};
+
+/** Collection instructions of a boleto as its record carries them: late_fee (fine), interest, discount (a list). */
+export type BillingInstructionsRecord = {
+  late_fee?: {
+    mode: 'FIXED' | 'PERCENTAGE';
+    /** Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it. */
+    amount?: number | string;
+    /** Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it. */
+    percentage?: number | string;
+    /** A calendar date, YYYY-MM-DD. */
+    start_date?: string | null;
+  };
+  interest?: {
+    mode: 'DAILY_AMOUNT' | 'DAILY_PERCENTAGE' | 'MONTHLY_PERCENTAGE';
+    /** Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it. */
+    amount?: number | string;
+    /** Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it. */
+    percentage?: number | string;
+    /** A calendar date, YYYY-MM-DD. */
+    start_date?: string | null;
+  };
+  discount?: {
+    mode: 'FIXED' | 'PERCENTAGE';
+    /** Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it. */
+    amount?: number | string;
+    /** Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it. */
+    percentage?: number | string;
+    /** A calendar date, YYYY-MM-DD. */
+    limit_date?: string | null;
+  }[];
 };
 
 /** Every method: its params and its result. */
@@ -882,7 +963,7 @@ export interface Methods {
         phone_number?: string | null;
         birthdate?: string | null;
         address?: Address;
-        /** Free-form custom key/value data. */
+        /** Free-form custom key/value data: any keys, any JSON values, kept as sent. */
         metadata?: {
           [key: string]: unknown;
         } | null;
@@ -921,16 +1002,15 @@ export interface Methods {
     };
     result: BankAccount;
   };
-  /** The seller's bank accounts. */
+  /** One page of the seller's bank accounts (list view), in the payments API's list envelope. */
   'bankAccount.list': {
     params: {
+      /** Accounts per page (1–100; 100 when not given). */
       limit?: number;
+      /** How many accounts to skip (0 when not given). */
       offset?: number;
     };
-    result: {
-      items: BankAccountListItem[];
-      total: number;
-    };
+    result: BankAccountList;
   };
   /** Issues a boleto for the seller (idempotent by reference_id); `print` prints its slip. */
   'boleto.create': {
@@ -950,6 +1030,51 @@ export interface Methods {
       expiration_date?: string;
       payment_limit_date?: string;
       body_instructions?: string[];
+      /** Late fee (late_fee: FIXED amount in centavos or PERCENTAGE, from start_date), interest (interest: DAILY_AMOUNT in centavos, DAILY_PERCENTAGE or MONTHLY_PERCENTAGE, from start_date) and up to 3 discounts (discount: FIXED or PERCENTAGE, until limit_date). Sent as payment_method.billing_instructions. */
+      billing_instructions?: {
+        late_fee?: {
+          mode: 'FIXED' | 'PERCENTAGE';
+          /** Centavos (FIXED / DAILY_AMOUNT modes). */
+          amount?: number;
+          /** Percent (PERCENTAGE modes). */
+          percentage?: number;
+          /** A calendar date, YYYY-MM-DD. */
+          start_date?: string | null;
+        };
+        interest?: {
+          mode: 'DAILY_AMOUNT' | 'DAILY_PERCENTAGE' | 'MONTHLY_PERCENTAGE';
+          /** Centavos (FIXED / DAILY_AMOUNT modes). */
+          amount?: number;
+          /** Percent (PERCENTAGE modes). */
+          percentage?: number;
+          /** A calendar date, YYYY-MM-DD. */
+          start_date?: string | null;
+        };
+        discount?: {
+          mode: 'FIXED' | 'PERCENTAGE';
+          /** Centavos (FIXED / DAILY_AMOUNT modes). */
+          amount?: number;
+          /** Percent (PERCENTAGE modes). */
+          percentage?: number;
+          /** A calendar date, YYYY-MM-DD. */
+          limit_date: string;
+        }[];
+      };
+      /** The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer. */
+      buyer?: {
+        first_name: string;
+        last_name?: string;
+        email?: string;
+        phone_number?: string;
+        /** CPF: 11 digits, digits only. */
+        taxpayer_id?: string;
+        /** CNPJ: 14 characters, no punctuation: 12 digits or uppercase letters A-Z (root and order), then 2 numeric check digits. The alphanumeric CNPJ (IN RFB 2.229/2024, issued from July 2026, e.g. 12ABC34501DE35) is taken although the contract says "14 digits, digits only"; a numeric CNPJ is as before. */
+        ein?: string;
+        /** A calendar date, YYYY-MM-DD. */
+        birthdate?: string;
+        /** The payer’s address. */
+        address?: PayerAddress;
+      };
     };
     result: {
       transaction: RelayTransaction;

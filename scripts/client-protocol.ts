@@ -154,6 +154,8 @@ class Writer {
       lines.push(`${inner}[key: string]: ${this.type(values[0], inner)};`);
     }
     if (isSchema(schema.additionalProperties)) throw new Error('additionalProperties as a schema is not supported');
+    // Free-form objects (metadata) are declared Record<string, unknown> on the TypeBox side.
+    if (lines.length === 0 && schema.additionalProperties === true) lines.push(`${inner}[key: string]: unknown;`);
     // TypeBox's Static of an object without properties is `object` (params of methods that take none).
     return lines.length === 0 ? 'object' : `{\n${lines.join('\n')}\n${indent}}`;
   }

@@ -3,7 +3,7 @@
  * the service returns, lookup, void and the boleto cancellation. Field names follow the contract
  * and, where it is silent, the service family (`shared/payments-api-notes.md` §1–§3).
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Address, Cnpj, Cpf, DateOnly, Id, ListEnvelope, Metadata, Nullable, TimestampOffset, WireAmount } from './common.js';
 
 export const NOTIFICATION_MAX_PINPAD = 32;
@@ -28,25 +28,29 @@ export const InstallmentPlanRequest = Type.Object(
 // ---------------------------------------------------------------------------------------------
 // Boleto
 
-/** A fixed amount (centavos) or a percentage, from a start date. */
-const BillingCharge = <M extends readonly string[]>(modes: M, dateField: 'start_date' | 'limit_date') =>
+const FIXED_OR_PERCENTAGE = Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]);
+const INTEREST_MODES = Type.Union([Type.Literal('DAILY_AMOUNT'), Type.Literal('DAILY_PERCENTAGE'), Type.Literal('MONTHLY_PERCENTAGE')]);
+// The dates are spelled out rather than a computed key, which would type the object as an index signature.
+const FROM_DATE = { start_date: Type.Optional(Nullable(DateOnly)) };
+const UNTIL_DATE = { limit_date: Type.Optional(Nullable(DateOnly)) };
+
+/** A fixed amount (centavos) or a percentage, from a start date (late fee, interest) or until a limit date (discount). */
+const billingCharge = <M extends TSchema, D extends Record<string, TSchema>>(mode: M, date: D) =>
   Type.Object(
     {
-      mode: Type.Union(modes.map((mode) => Type.Literal(mode))),
+      mode,
       amount: Type.Optional(Type.Integer({ minimum: 0, description: 'Centavos (FIXED / DAILY_AMOUNT modes).' })),
       percentage: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent (PERCENTAGE modes).' })),
-      [dateField]: dateField === 'limit_date' ? DateOnly : Type.Optional(Nullable(DateOnly)),
+      ...date,
     },
     { additionalProperties: false },
   );
 
 export const BillingInstructions = Type.Object(
   {
-    late_fee: Type.Optional(BillingCharge(['FIXED', 'PERCENTAGE'] as const, 'start_date')),
-    interest: Type.Optional(
-      BillingCharge(['DAILY_AMOUNT', 'DAILY_PERCENTAGE', 'MONTHLY_PERCENTAGE'] as const, 'start_date'),
-    ),
-    discount: Type.Optional(Type.Array(BillingCharge(['FIXED', 'PERCENTAGE'] as const, 'limit_date'), { maxItems: 3 })),
+    late_fee: Type.Optional(billingCharge(FIXED_OR_PERCENTAGE, FROM_DATE)),
+    interest: Type.Optional(billingCharge(INTEREST_MODES, FROM_DATE)),
+    discount: Type.Optional(Type.Array(billingCharge(FIXED_OR_PERCENTAGE, { limit_date: DateOnly }), { maxItems: 3 })),
   },
   { additionalProperties: false, title: 'BillingInstructions', description: 'Late fee, interest and discounts.' },
 );
@@ -57,28 +61,25 @@ export type BillingInstructions = Static<typeof BillingInstructions>;
  * the numbers as strings ("300", "1"), so a digit string is taken beside the number; the sandbox
  * answers what it was sent. Extra fields are tolerated: this is a reader's schema.
  */
-const BillingChargeRecord = <M extends readonly string[]>(modes: M, dateField: 'start_date' | 'limit_date') =>
-  Type.Object({
-    mode: Type.Union(modes.map((mode) => Type.Literal(mode))),
-    amount: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+$' })], {
-        description: 'Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it.',
-      }),
-    ),
-    percentage: Type.Optional(
-      Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })], {
-        description: 'Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it.',
-      }),
-    ),
-    [dateField]: Type.Optional(Nullable(DateOnly)),
-  });
-
+const billingChargeFields = <M extends TSchema>(mode: M) => ({
+  mode,
+  amount: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+$' })], {
+      description: 'Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it.',
+    }),
+  ),
+  percentage: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })], {
+      description: 'Percent (PERCENTAGE modes); a number, or a decimal string as the service family answers it.',
+    }),
+  ),
+});
 /** `billing_instructions` of a boleto record: the late fee, the interest and up to three discounts. */
 export const BillingInstructionsRecord = Type.Object(
   {
-    late_fee: Type.Optional(BillingChargeRecord(['FIXED', 'PERCENTAGE'] as const, 'start_date')),
-    interest: Type.Optional(BillingChargeRecord(['DAILY_AMOUNT', 'DAILY_PERCENTAGE', 'MONTHLY_PERCENTAGE'] as const, 'start_date')),
-    discount: Type.Optional(Type.Array(BillingChargeRecord(['FIXED', 'PERCENTAGE'] as const, 'limit_date'))),
+    late_fee: Type.Optional(Type.Object({ ...billingChargeFields(FIXED_OR_PERCENTAGE), ...FROM_DATE })),
+    interest: Type.Optional(Type.Object({ ...billingChargeFields(INTEREST_MODES), ...FROM_DATE })),
+    discount: Type.Optional(Type.Array(Type.Object({ ...billingChargeFields(FIXED_OR_PERCENTAGE), ...UNTIL_DATE }))),
   },
   {
     title: 'BillingInstructionsRecord',
