@@ -220,7 +220,7 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
-function operatorServices(options: AgentOptions): OperatorServices {
+function operatorServices(options: AgentOptions, running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined }): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
   const passphrases = options.passphrases ?? headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
@@ -250,8 +250,14 @@ function operatorServices(options: AgentOptions): OperatorServices {
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
       const target = doctorTarget(options.api);
+      // The doctor of a running agent: the port it listens on (not the settings' or the default
+      // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
+      const posPort = running.posPort();
+      const link = running.pinpadLink.status;
       const report = await runDoctor({
         settingsPath: path,
+        ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
+        pinpadLink: { address: link.address, state: link.state, code: link.code, error: link.error, ...pinpadLinkSentence(link) },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
       });
@@ -509,7 +515,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
-          operator: operatorServices(options),
+          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,
         ...(posPorts === undefined ? {} : { ports: posPorts }),

@@ -17,7 +17,7 @@ import { AgentRunner } from '../../agent/agent-runner.js';
 import { chooseApi } from '../../agent/api-choice.js';
 import { apiTokenPath, certificatePassphrasePath, logFilePath } from '../../agent/paths.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-store.js';
-import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
+import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import { loadSettings } from '../../agent/settings-file.js';
 import { createLogger } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
@@ -81,6 +81,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       if (options.training === true && options.api !== undefined) {
         throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
       }
+      // Checked here as the settings check theirs: a mistyped address stops the start with one line,
+      // instead of an agent looking for a PINPAD that cannot be there.
+      const given = options.port ?? io.env.PINBRIDGE_PINPAD;
+      const addressProblem = given === undefined ? undefined : pinpadAddressProblem(given);
+      if (addressProblem !== undefined) throw new UsageError(`${options.port === undefined ? 'PINBRIDGE_PINPAD' : '--port'}: ${addressProblem.message}`);
       const settingsPath = options.config ?? options.settings;
       const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);
