@@ -27,6 +27,7 @@ import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkSt
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
+import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
 import { VERSION } from '../version.js';
@@ -289,6 +290,35 @@ function operatorServices(options: AgentOptions, running: { readonly pinpadLink:
   };
 }
 
+/** The POS API's ports are all taken: a sentence for the person who started it, with the fix. */
+export class PosPortInUseError extends Error {
+  readonly code = 'POS_PORT_IN_USE';
+
+  constructor(
+    readonly ports: readonly number[],
+    options: { cause?: unknown } = {},
+  ) {
+    const which = ports.length === 1 ? `port ${ports[0]}` : `ports ${ports.join(', ')}`;
+    super(
+      `another Pinbridge (or another program) is already using ${which} for the POS API: stop it, or give this one another port with --pos-port <port> (or the settings' pos.ports, the same the POS connects to); ` +
+        `\`pinbridge doctor --pos-port ${ports[0] ?? 0}\` tells whether it is a Pinbridge`,
+      options,
+    );
+    this.name = 'PosPortInUseError';
+  }
+}
+
+/** PosServer.start, with "address already in use" on every port said as PosPortInUseError. */
+async function startPosServer(ports: readonly number[] | undefined, options: Parameters<typeof PosServer.start>[0]): Promise<PosServer> {
+  try {
+    return await PosServer.start(options);
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+    if (cause?.code === 'EADDRINUSE') throw new PosPortInUseError(ports ?? DEFAULT_PORTS, { cause: error });
+    throw error;
+  }
+}
+
 export class Agent extends EventEmitter<AgentEvents> {
   readonly stack: PaymentStack;
   readonly pinpads: PinpadRegistry;
@@ -500,7 +530,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       const operatorKey = loadOperatorKey(operatorKeyPath(options.home));
       const emitter: { agent?: Agent } = {};
       const posPorts = options.posPorts ?? settings.pos.ports;
-      pos = await PosServer.start({
+      pos = await startPosServer(posPorts, {
         agent: {
           version: VERSION,
           mode: training ? 'training' : 'live',

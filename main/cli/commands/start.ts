@@ -9,7 +9,9 @@
  * the PINPAD answered, or failed to (its "pinpad" then says why: not found, unreachable…, and
  * Pinbridge keeps trying) — again after each restart the window asks for
  * (operator.restart: the settings file and token read again, same addresses); pairing requests are
- * JSON lines on stdout too (and a sentence on stderr); logs are JSON lines on stderr.
+ * JSON lines on stdout too (and a sentence on stderr); logs go to stderr — JSON lines, or on a
+ * terminal readable lines from warnings up (PINBRIDGE_LOG_FORMAT=json|pretty to choose) — and,
+ * all of them, to the log file.
  */
 import type { Command } from 'commander';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
@@ -19,7 +21,7 @@ import { apiTokenPath, certificatePassphrasePath, logFilePath } from '../../agen
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-store.js';
 import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import { loadSettings } from '../../agent/settings-file.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -89,7 +91,15 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const settingsPath = options.config ?? options.settings;
       const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
+      // A person at a terminal sees the ready line, warnings and errors; the log file keeps
+      // everything (PINBRIDGE_LOG_LEVEL shows more on the terminal too). A program reading stderr gets every JSON line.
+      const format = logFormat(io.env);
+      const logger = createLogger({
+        format,
+        level: io.env.PINBRIDGE_LOG_LEVEL || 'info',
+        copyTo: logFile,
+        ...(format === 'pretty' && !io.env.PINBRIDGE_LOG_LEVEL ? { stderrLevel: 'warn' } : {}),
+      });
       const flags = apiOptionsOf(options, io.env);
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
       const passphrases = headlessTokenStore(certificatePassphrasePath(io.env.HOME), io.env, CERTIFICATE_PASSPHRASE);

@@ -31,12 +31,11 @@ describe('the PINPAD link', () => {
 
   it('names the address it tried in every state and for every failure, in both languages', () => {
     const address = 'tcp://10.0.0.5:4000';
-    const cases = [
+    const cases: { state: PinpadLinkState; code: string | null }[] = [
       ...(['connecting', 'ready', 'not_found', 'not_answering', 'disconnected'] as const).map((state) => ({ state, code: null })),
-      ...['PORT_BUSY', 'PERMISSION_DENIED', 'INVALID_PORT', 'CONNECTION_REFUSED', 'HOST_UNREACHABLE', 'CONNECT_TIMEOUT', 'BLE_UNAVAILABLE', 'SOMETHING_ELSE', null].map((code) => ({
-        state: 'unreachable' as PinpadLinkState,
-        code,
-      })),
+      ...['PORT_BUSY', 'PERMISSION_DENIED', 'INVALID_PORT', 'CONNECTION_REFUSED', 'HOST_UNREACHABLE', 'CONNECT_TIMEOUT', 'BLE_UNAVAILABLE', 'SOMETHING_ELSE', null].map(
+        (code): { state: PinpadLinkState; code: string | null } => ({ state: 'unreachable', code }),
+      ),
     ];
     for (const { state, code } of cases) {
       const sentence = pinpadLinkSentence({ address, state, code });
