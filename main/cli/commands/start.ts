@@ -66,11 +66,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
   const command = program.command('start');
   addPaymentStackOptions(command)
     .description(
-      'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox; without --port it uses a ' +
-        'simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
+      'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox, unless the settings name a payments API; ' +
+        'without --port, $PINBRIDGE_PINPAD or the settings\' pinpad.address it uses a simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
         'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
     )
-    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else sim)')
+    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address, else sim)')
     .option('--headless', 'run without the desktop window (what this command always does; the desktop app runs the same agent with its window)')
     .option('--training', 'training mode even when a payments API is configured: embedded sandbox, receipts marked TREINAMENTO')
     .option('--config <file>', 'the settings file (same as --settings)')

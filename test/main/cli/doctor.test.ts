@@ -155,4 +155,13 @@ describe('pinbridge doctor', () => {
     expect(result.stdout).toContain(`fix: Correct pinpad.address in ${typo} (in the window: Configurações → PINPAD)`);
     expect(result.stdout).not.toContain('no PINPAD address given');
   });
+
+  it("says in its help what it takes, start's options among them, and the settings file for what it is", async () => {
+    const help = await runMain(['doctor', '--help'], { HOME: home });
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    for (const option of ['--port <address>', '--config <file>', '--pos-port <port>', '--training', '--headless', '--journal <path>', '--settings <file>']) expect(text).toContain(option);
+    expect(text).toContain('--settings <file> the settings file the window writes (payments, API, PINPAD, receipts, printers, POS ports: docs/settings.schema.json)');
+    expect(text).not.toContain('payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms)');
+  });
 });
