@@ -8,10 +8,15 @@
  * a log file is moved aside to `<file>.1` whenever it passes LOG_ROTATE_BYTES — not only at start.
  * A condition that lasts (a missing PINPAD, ports that cannot be listed) is better written once
  * when it starts and once when it ends: LoggedCondition.
+ *
+ * On stderr the lines are JSON for a program reading them (a supervisor, a pipe, a file) and
+ * readable text (pino-pretty) when a person watches a terminal; PINBRIDGE_LOG_FORMAT=json|pretty
+ * forces either. Log files are always JSON: the window's log export and support read them.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { destination, multistream, pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { destination, multistream, pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -38,7 +43,9 @@ export class RotatingFile implements DestinationStream {
   constructor(path: string, maxBytes = LOG_ROTATE_BYTES) {
     this.#path = path;
     this.#maxBytes = maxBytes;
-    mkdirSync(dirname(path), { recursive: true });
+    // Private from the start: the logger is made before the agent sets its umask, and a folder
+    // created 0755 here was "repaired" at once with a warning on every first start.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     rotate(path, maxBytes);
     this.#fd = openSync(path, 'a', 0o600);
     this.#size = fstatSync(this.#fd).size;
@@ -65,12 +72,37 @@ function rotate(file: string, maxBytes = LOG_ROTATE_BYTES): void {
   }
 }
 
-/** Where the lines go: a file alone, stderr alone, or stderr with a copy in a (rotated) file. */
-function logDestination(options: { file?: string; copyTo?: string; rotateBytes?: number }): DestinationStream {
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * How stderr's lines are written: PINBRIDGE_LOG_FORMAT when it says json or pretty, else pretty
+ * on a terminal and JSON otherwise.
+ */
+export function logFormat(env: NodeJS.ProcessEnv = process.env, isTerminal: boolean = process.stderr.isTTY === true): LogFormat {
+  const forced = env.PINBRIDGE_LOG_FORMAT?.trim().toLowerCase();
+  if (forced === 'json' || forced === 'pretty') return forced;
+  return isTerminal ? 'pretty' : 'json';
+}
+
+/** stderr, as JSON lines or as pino-pretty's text (synchronous either way: a crash loses no line). */
+function stderrStream(format: LogFormat): DestinationStream {
+  if (format === 'json') return destination({ fd: 2, sync: true });
+  return pinoPretty({
+    destination: 2,
+    sync: true,
+    colorize: process.stderr.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,name',
+    singleLine: true,
+  });
+}
+
+/** Where the lines go: a file alone, stderr alone, or stderr (from `stderrLevel` up) with a copy of everything in a (rotated) file. */
+function logDestination(options: { file?: string; copyTo?: string; rotateBytes?: number; format: LogFormat; stderrLevel: Level }): DestinationStream {
   if (options.file !== undefined) return new RotatingFile(options.file, options.rotateBytes);
-  if (options.copyTo === undefined) return destination({ fd: 2, sync: true });
+  if (options.copyTo === undefined) return stderrStream(options.format);
   return multistream([
-    { level: 'trace', stream: destination({ fd: 2, sync: true }) },
+    { level: options.stderrLevel, stream: stderrStream(options.format) },
     { level: 'trace', stream: new RotatingFile(options.copyTo, options.rotateBytes) },
   ]);
 }
@@ -119,10 +151,17 @@ function collapsingRepeats(): NonNullable<LoggerOptions['hooks']> {
  * `file`: append to that file instead of stderr (tests keep their logs for the card-data scan).
  * `copyTo`: stderr and also that file (the agent's, for the window's log export and support).
  * `rotateBytes`: where a log file is moved aside (default LOG_ROTATE_BYTES).
+ * `format`: stderr's (default logFormat()). `stderrLevel`: with `copyTo`, the lowest level that
+ * also reaches stderr (default `level`): the file keeps everything, the terminal what matters.
  */
-export function createLogger(options: { level?: string; name?: string; file?: string; copyTo?: string; rotateBytes?: number } = {}): Logger {
+export function createLogger(
+  options: { level?: string; name?: string; file?: string; copyTo?: string; rotateBytes?: number; format?: LogFormat; stderrLevel?: string } = {},
+): Logger {
   const requested = options.level ?? process.env.PINBRIDGE_LOG_LEVEL ?? 'info';
   const level = (LEVELS as readonly string[]).includes(requested) ? requested : 'info';
+  const quieter = options.stderrLevel !== undefined && LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) >= 0 && LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) < LEVELS.indexOf(level as (typeof LEVELS)[number]);
+  // 'silent' is not a stream level: a terminal that should show nothing gets only fatal lines.
+  const stderrLevel = (quieter ? options.stderrLevel : level === 'silent' ? 'fatal' : level) as Level;
   return pino(
     {
       name: options.name ?? 'pinbridge',
@@ -132,7 +171,7 @@ export function createLogger(options: { level?: string; name?: string; file?: st
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
       hooks: collapsingRepeats(),
     },
-    logDestination(options),
+    logDestination({ ...options, format: options.format ?? logFormat(), stderrLevel }),
   );
 }
 

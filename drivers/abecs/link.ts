@@ -201,6 +201,46 @@ type Mode =
 
 const IDLE: Mode = { kind: 'idle' };
 
+/**
+ * What each ABECS command does, for error sentences a technician reads: "the open-session
+ * command (OPN)" says what failed and still gives support the command's name.
+ */
+const COMMAND_NAMES: Readonly<Record<string, string>> = {
+  OPN: 'open-session',
+  CLO: 'close-session',
+  CAN: 'cancel',
+  GIX: 'identification',
+  GIN: 'identification',
+  DSP: 'display',
+  DEX: 'display',
+  GKY: 'key-press',
+  RMC: 'remove-card',
+  GCX: 'read-card',
+  GCD: 'read-card',
+  GOX: 'chip-processing',
+  FCX: 'finish-chip',
+  GPN: 'PIN-entry',
+  GED: 'keypad-entry',
+  MNU: 'menu',
+  CEX: 'check-event',
+  CKE: 'check-event',
+  GTK: 'card-data',
+  TLI: 'table-load start',
+  TLR: 'table-load',
+  TLE: 'table-load end',
+};
+
+/** "OPN" → "the open-session command (OPN)"; a label that is not a known command stays as it is. */
+export function describeCommand(label: string): string {
+  const name = COMMAND_NAMES[label];
+  return name === undefined ? label : `the ${name} command (${label})`;
+}
+
+/** 2000 → "2 s", 1500 → "1.5 s", 300 → "300 ms". */
+function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
 export class HostLink extends EventEmitter<HostLinkEvents> {
   readonly timings: LinkTimings;
   private readonly logger: DriverLogger;
@@ -219,7 +259,11 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   private readonly onClose = (info: TransportCloseInfo): void => {
     this.logger.warn({ expected: info.expected }, 'PINPAD link closed');
     this.failAll(
-      () => new LinkError('DISCONNECTED', `The link to the PINPAD went down during ${this.currentLabel()}.`),
+      () =>
+        new LinkError(
+          'DISCONNECTED',
+          `The connection to the PINPAD was lost during ${describeCommand(this.currentLabel())}: check the cable (or the network) and that the PINPAD is switched on.`,
+        ),
     );
   };
 
@@ -355,7 +399,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
       overall.set(limit, () => {
         if (this.isCurrent(op)) {
           this.logger.warn({ command: op.label, timeoutMs: limit }, 'command exceeded its time limit');
-          const message = `${op.label} did not finish within ${limit} ms and was cancelled.`;
+          const message = `${describeCommand(op.label)} did not finish within ${duration(limit)} and was cancelled.`;
           this.cancelFor(op, new LinkError('TIMEOUT', message));
         }
       });
@@ -387,7 +431,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
             op,
             new LinkError(
               'ACK_TIMEOUT',
-              `The PINPAD did not acknowledge ${op.label} within ${this.timings.ackTimeoutMs} ms.`,
+              `The PINPAD did not answer ${describeCommand(op.label)} within ${duration(this.timings.ackTimeoutMs)}: check the cable and that nothing else uses the port.`,
             ),
           );
         });
@@ -409,7 +453,7 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
               op,
               new LinkError(
                 'RESPONSE_TIMEOUT',
-                `The PINPAD did not answer ${op.label} within ${this.timings.responseTimeoutMs} ms.`,
+                `The PINPAD received ${describeCommand(op.label)} but sent no result within ${duration(this.timings.responseTimeoutMs)}: switch it off and on if this keeps happening.`,
               ),
             );
           });
@@ -420,7 +464,10 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
         if (op.sends >= this.timings.maxSends) {
           this.finishExchange(
             op,
-            new LinkError('NAK_LIMIT', `The PINPAD rejected ${op.label} as corrupted ${op.sends} times in a row.`),
+            new LinkError(
+              'NAK_LIMIT',
+              `The PINPAD received ${describeCommand(op.label)} garbled ${op.sends} times in a row: check the cable (a damaged or too long one garbles bytes).`,
+            ),
           );
         } else {
           this.logger.info({ command: op.label, send: op.sends }, 'command NAKed; resending');

@@ -24,7 +24,7 @@ const TCP = /^tcp:\/\/(\[[^\]\s]+\]|[A-Za-z0-9._-]+):(\d{1,5})\/?$/i;
 const BLE = /^ble:([A-Za-z0-9:_-]+)$/i;
 
 function invalid(text: string, why: string): TransportError {
-  return new TransportError('INVALID_PORT', `"${text}" is not a valid port (${why}); ${ACCEPTED_FORMS}.`);
+  return new TransportError('INVALID_PORT', `"${text}" is not a valid PINPAD address (${why}); ${ACCEPTED_FORMS}.`);
 }
 
 /** Parses a `--port` value; throws TransportError('INVALID_PORT') saying which forms are accepted. */
@@ -37,9 +37,11 @@ export function parseTransportAddress(text: string): TransportAddress {
     return { kind: 'serial', path: value };
   }
   if (WINDOWS_COM.test(value)) return { kind: 'serial', path: value.replace(/com/i, 'COM') };
+  // "COM" alone, "COM 3", "COM0": a Windows port typed almost right deserves the exact form.
+  if (/^(?:\\\\\.\\)?COM\b/i.test(value)) throw invalid(text, 'a Windows serial port is COM and its number, e.g. COM3');
   if (/^tcp:/i.test(value)) {
     const match = TCP.exec(value);
-    if (!match) throw invalid(text, 'a TCP address needs a host and a port');
+    if (!match) throw invalid(text, 'a network address needs a host and a port, e.g. tcp://10.0.0.5:4000');
     const rawHost = match[1] ?? '';
     const port = Number(match[2]);
     if (!Number.isInteger(port) || port < 1 || port > 65535) throw invalid(text, 'the TCP port must be 1-65535');
@@ -55,7 +57,7 @@ export function parseTransportAddress(text: string): TransportAddress {
     if (!match?.[1]) throw invalid(text, 'a BLE address needs a device id');
     return { kind: 'ble', id: match[1] };
   }
-  throw invalid(text, 'unknown form');
+  throw invalid(text, 'not a serial port, a network or a Bluetooth address');
 }
 
 /** The canonical `--port` string for a parsed address. */

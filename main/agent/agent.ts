@@ -27,6 +27,7 @@ import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkSt
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
+import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
 import { VERSION } from '../version.js';
@@ -221,7 +222,7 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
-function operatorServices(options: AgentOptions): OperatorServices {
+function operatorServices(options: AgentOptions, running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined }): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
   const passphrases = options.passphrases ?? headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
@@ -251,8 +252,14 @@ function operatorServices(options: AgentOptions): OperatorServices {
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
       const target = doctorTarget(options.api);
+      // The doctor of a running agent: the port it listens on (not the settings' or the default
+      // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
+      const posPort = running.posPort();
+      const link = running.pinpadLink.status;
       const report = await runDoctor({
         settingsPath: path,
+        ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
+        pinpadLink: { address: link.address, state: link.state, code: link.code, error: link.error, ...pinpadLinkSentence(link) },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
       });
@@ -282,6 +289,35 @@ function operatorServices(options: AgentOptions): OperatorServices {
         likely_pinpad: port.likelyPinpad,
       })),
   };
+}
+
+/** The POS API's ports are all taken: a sentence for the person who started it, with the fix. */
+export class PosPortInUseError extends Error {
+  readonly code = 'POS_PORT_IN_USE';
+
+  constructor(
+    readonly ports: readonly number[],
+    options: { cause?: unknown } = {},
+  ) {
+    const which = ports.length === 1 ? `port ${ports[0]}` : `ports ${ports.join(', ')}`;
+    super(
+      `another Pinbridge (or another program) is already using ${which} for the POS API: stop it, or give this one another port with --pos-port <port> (or the settings' pos.ports, the same the POS connects to); ` +
+        `\`pinbridge doctor --pos-port ${ports[0] ?? 0}\` tells whether it is a Pinbridge`,
+      options,
+    );
+    this.name = 'PosPortInUseError';
+  }
+}
+
+/** PosServer.start, with "address already in use" on every port said as PosPortInUseError. */
+async function startPosServer(ports: readonly number[] | undefined, options: Parameters<typeof PosServer.start>[0]): Promise<PosServer> {
+  try {
+    return await PosServer.start(options);
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as NodeJS.ErrnoException | undefined) : undefined;
+    if (cause?.code === 'EADDRINUSE') throw new PosPortInUseError(ports ?? DEFAULT_PORTS, { cause: error });
+    throw error;
+  }
 }
 
 export class Agent extends EventEmitter<AgentEvents> {
@@ -495,7 +531,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       const operatorKey = loadOperatorKey(operatorKeyPath(options.home));
       const emitter: { agent?: Agent } = {};
       const posPorts = options.posPorts ?? settings.pos.ports;
-      pos = await PosServer.start({
+      pos = await startPosServer(posPorts, {
         agent: {
           version: VERSION,
           mode: training ? 'training' : 'live',
@@ -511,7 +547,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
-          operator: operatorServices(options),
+          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,
         ...(posPorts === undefined ? {} : { ports: posPorts }),

@@ -9,7 +9,7 @@
 import { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';
 import { readTraceFile } from '../../drivers/abecs/trace/format.js';
-import { createTransport } from '../../drivers/transports/address.js';
+import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { TransportError, type ByteTransport } from '../../drivers/transports/transport.js';
 import {
   isSimulatorProfileName,
@@ -53,6 +53,45 @@ export function simulatorProfileOf(address: string): SimulatorProfileName | 'rep
     );
   }
   return name;
+}
+
+/** Why an address cannot name a PINPAD: the code, the driver's English sentence and one in pt-BR for the cashier's window. */
+export interface PinpadAddressProblem {
+  readonly code: 'INVALID_PINPAD_ADDRESS';
+  /** English, naming the address and the forms accepted (the CLI's own `--port` sentence). */
+  readonly message: string;
+  readonly cashier_message: string;
+}
+
+/** The reason in pt-BR, from the address's shape (the English reason is the driver's). */
+function reasonPt(text: string): string {
+  const value = text.trim();
+  if (value === '') return 'está vazio';
+  if (/^tcp:/i.test(value)) return 'um endereço de rede precisa do host e da porta, por exemplo tcp://10.0.0.5:4000';
+  if (/^(?:\\\\\.\\)?COM\b/i.test(value)) return 'uma porta serial do Windows é COM e o número, por exemplo COM3';
+  if (/^ble:/i.test(value)) return 'um endereço Bluetooth precisa do id do aparelho, ble:<id>';
+  if (/^sim:/i.test(value)) return `o simulador é sim, sim:replay:<arquivo> ou sim:<perfil> (${SIMULATOR_PROFILE_NAMES.join(', ')})`;
+  return 'não é uma porta serial, um endereço de rede nem um endereço Bluetooth';
+}
+
+/**
+ * The one check of a PINPAD address, as `--port` makes it: the CLI, the settings validation, the
+ * doctor and the agent's link status all refuse the same addresses with the same sentence.
+ * Undefined when the address is usable (a transport address or a simulator one).
+ */
+export function pinpadAddressProblem(address: string): PinpadAddressProblem | undefined {
+  try {
+    if (simulatorProfileOf(address) === undefined) parseTransportAddress(address);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof TransportError)) throw error;
+    const message = /^sim(?::|$)/i.test(address.trim()) ? error.message : error.message.replace(/\.$/, ', or "sim" for the simulated PINPAD.');
+    return {
+      code: 'INVALID_PINPAD_ADDRESS',
+      message,
+      cashier_message: `O endereço do PINPAD “${address}” não é válido (${reasonPt(address)}). Use uma porta serial (/dev/ttyACM0, COM3), tcp://host:porta, ble:<id> ou sim.`,
+    };
+  }
 }
 
 export interface PinpadConnection {

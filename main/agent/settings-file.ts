@@ -16,7 +16,8 @@ import { dirname, join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-tables.js';
 import { schemaViolations } from '../contract/index.js';
-import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings } from '../core/settings.js';
+import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings, type SettingsViolation } from '../core/settings.js';
+import { pinpadAddressProblem } from './pinpad-connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { UpdateSettings } from './update-settings.js';
 import { PosSettings } from '../pos/settings.js';
@@ -224,7 +225,7 @@ export interface AgentSettings extends ResolvedSettings {
   readonly updates: UpdateSettings;
 }
 
-type Violation = { field: string; message: string };
+type Violation = SettingsViolation;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -243,6 +244,12 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const { receipts, printers, pos, metrics, updates, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
+  // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
+  violations.forEach((v, index) => {
+    if (/^receipts\.(merchant|acquirer)\.cnpj$/.test(v.field) && /invalid format/.test(v.message)) {
+      violations[index] = { field: v.field, message: 'must be the CNPJ\'s 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)' };
+    }
+  });
   if (receiptsSection !== undefined) violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ field: `receipts.${v.field}`, message: v.message })));
   const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
   if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
@@ -254,6 +261,10 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   }
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
   const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;
+  // The schema only says "a string": the address is checked as `--port` is, so a mistyped one is
+  // refused on save instead of leaving the agent looking for a PINPAD that cannot be there.
+  const addressProblem = pinpadSettings === null ? undefined : pinpadAddressProblem(pinpadSettings.address);
+  if (addressProblem !== undefined) violations.push({ field: 'pinpad.address', ...addressProblem });
   if (training !== undefined && typeof training !== 'boolean') violations.push({ field: 'training', message: 'must be true or false' });
   let resolved: ResolvedSettings | undefined;
   try {

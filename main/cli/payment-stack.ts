@@ -28,7 +28,7 @@ export function addPaymentStackOptions(command: Command): Command {
     .option('--journal <path>', 'journal file (SQLite); default ~/.pinbridge/journal.db, or ~/.pinbridge/training/journal.db in training mode')
     .option(
       '--settings <file>',
-      'payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms); default ~/.pinbridge/settings.json when it exists',
+      'the settings file the window writes (payments, API, PINPAD, receipts, printers, POS ports: docs/settings.schema.json); default ~/.pinbridge/settings.json when it exists',
     );
 }
 

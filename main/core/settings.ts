@@ -77,11 +77,20 @@ export interface ResolvedSettings {
   readonly sale: SaleTimeouts;
 }
 
+/**
+ * One mistake of a settings file: the field and an English sentence, and for the mistakes a
+ * cashier may make in the window (a PINPAD address) a machine code and a pt-BR sentence.
+ */
+export interface SettingsViolation extends EngineViolation {
+  readonly code?: string;
+  readonly cashier_message?: string;
+}
+
 export class SettingsError extends Error {
   readonly code = 'INVALID_SETTINGS';
-  readonly violations: readonly EngineViolation[];
+  readonly violations: readonly SettingsViolation[];
 
-  constructor(violations: readonly EngineViolation[], source: string) {
+  constructor(violations: readonly SettingsViolation[], source: string) {
     super(`Invalid settings in ${source}: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
     this.name = 'SettingsError';
     this.violations = violations;

@@ -23,6 +23,23 @@ export interface PinpadsCheckOptions {
   readonly username?: string;
   /** The provider's terminal channel (settings `api.capabilities.terminal_channel`, default 2): a legacy PINPAD cannot sell on 2. */
   readonly terminalChannel?: 1 | 2;
+  /** Where `address` came from when it was not `--port` (e.g. "pinpad.address in /home/maria/.pinbridge/settings.json"): a refused address is corrected there. */
+  readonly addressFrom?: string;
+  /**
+   * The link of a running agent to its own PINPAD (the window's doctor): reported as it is
+   * instead of opening the port, which the agent holds.
+   */
+  readonly link?: PinpadLinkReport;
+}
+
+/** A running agent's link to its PINPAD, with its sentences (main/pinpad/link-status.ts). */
+export interface PinpadLinkReport {
+  readonly address: string;
+  readonly state: string;
+  readonly code: string | null;
+  readonly error: string | null;
+  readonly message: string;
+  readonly cashier_message: string;
 }
 
 /** Opens the PINPAD at `address`, reads its identification and closes it, within `timeoutMs`. */
@@ -56,11 +73,17 @@ export async function identifyPinpad(address: string, timeoutMs: number, logger:
   }
 }
 
-function pinpadFix(address: string, error: unknown, username: string): Bilingual {
+function pinpadFix(address: string, error: unknown, username: string, addressFrom?: string): Bilingual {
   const again = `\`pinbridge doctor --port ${shellQuote(address)}\``;
   const retry = bilingual(`then run ${again} again`, `depois execute ${again} de novo`);
   switch (codeOf(error)) {
     case 'INVALID_PORT':
+      if (addressFrom !== undefined) {
+        return bilingual(
+          `Correct ${addressFrom} (in the window: Configurações → PINPAD): a serial port (/dev/ttyACM0, COM3), tcp://host:port or ble:<id>; \`pinbridge pinpad list\` shows the serial ports present.`,
+          `Corrija ${addressFrom} (na janela: Configurações → PINPAD): uma porta serial (/dev/ttyACM0, COM3), tcp://host:porta ou ble:<id>; \`pinbridge pinpad list\` mostra as portas seriais presentes.`,
+        );
+      }
       return bilingual(
         'Give the PINPAD as a serial port (/dev/ttyACM0, COM3), tcp://host:port or ble:<id>; `pinbridge pinpad list` shows the serial ports present.',
         'Informe o PINPAD como uma porta serial (/dev/ttyACM0, COM3), tcp://host:port ou ble:<id>; `pinbridge pinpad list` mostra as portas seriais presentes.',
@@ -130,6 +153,7 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
   }));
   const baseDetails: CheckDetails = { serial_ports: serial, ...(listError ? { list_error: listError } : {}) };
 
+  if (identifying === undefined && options.link !== undefined) return linkResult(options.link, baseDetails, options.username ?? '$USER');
   if (identifying === undefined) {
     if (listError !== undefined) {
       return checkResult({
@@ -202,7 +226,7 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         ...(outcome.kind === undefined ? {} : { transport: outcome.kind }),
         error: { code: silent ? 'TIMEOUT' : (codeOf(outcome.error) ?? 'ERROR'), message },
       },
-      fix: pinpadFix(address, outcome.error, options.username ?? '$USER'),
+      fix: pinpadFix(address, outcome.error, options.username ?? '$USER', options.addressFrom),
     });
   }
   const { info } = outcome;
@@ -243,6 +267,31 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
       },
       ms: outcome.ms,
     },
+  });
+}
+
+/** The running agent's own PINPAD, as its link says: ready is ok, anything else fails with the link's sentences and the fix for its code. */
+function linkResult(link: PinpadLinkReport, baseDetails: CheckDetails, username: string): CheckResult {
+  const details: CheckDetails = { ...baseDetails, address: link.address, link: { state: link.state, code: link.code, error: link.error } };
+  if (link.state === 'ready') {
+    return checkResult({ id: 'pinpads', status: 'ok', summary: bilingual(`${link.message} (in use by this Pinbridge)`, `${link.cashier_message} (em uso por este Pinbridge)`), details });
+  }
+  if (link.state === 'connecting') {
+    return checkResult({
+      id: 'pinpads',
+      status: 'warn',
+      summary: bilingual(link.message, link.cashier_message),
+      details,
+      fix: bilingual('Wait a few seconds and run the check again.', 'Aguarde alguns segundos e faça a verificação de novo.'),
+    });
+  }
+  const why = link.error === null ? '' : ` (${link.error})`;
+  return checkResult({
+    id: 'pinpads',
+    status: 'fail',
+    summary: bilingual(`${link.message}${why}`, `${link.cashier_message}${why}`),
+    details,
+    fix: pinpadFix(link.address, { code: link.code ?? undefined }, username, 'pinpad.address in the settings'),
   });
 }
 

@@ -11,8 +11,10 @@ import { DEFAULT_PORTS, WS_PATH } from '../pos/protocol/index.js';
 import { bilingual, checkResult, formatSeconds, joinBilingual, messageOf, worstStatus, type Bilingual, type CheckResult, type CheckStatus, type JsonValue } from './check.js';
 
 export interface PosPortsCheckOptions {
-  /** Settings `pos.ports`; DEFAULT_PORTS when undefined. */
+  /** The ports to check: `--pos-port`, the agent's own, or settings `pos.ports`; DEFAULT_PORTS when undefined. A 0 (any free port) is not checked. */
   readonly ports?: readonly number[];
+  /** Where `ports` came from (default "settings"), in the details. */
+  readonly portsSource?: 'settings' | 'option' | 'in-use';
   /** Settings `pos.tls` is set: the agent serves wss://. */
   readonly tls?: boolean;
   /** The settings file, named in the fix. */
@@ -125,7 +127,16 @@ function whoHoldsCommand(port: number, platform: NodeJS.Platform): string {
 }
 
 export async function checkPosPorts(options: PosPortsCheckOptions): Promise<CheckResult> {
-  const ports = options.ports ?? DEFAULT_PORTS;
+  const ports = (options.ports ?? DEFAULT_PORTS).filter((port) => port !== 0);
+  const source = options.ports === undefined ? 'default' : (options.portsSource ?? 'settings');
+  if (ports.length === 0) {
+    return checkResult({
+      id: 'pos-ports',
+      status: 'skip',
+      summary: bilingual('Port 0: the POS API takes any free port when it starts, so there is none to check', 'Porta 0: a API do PDV usa qualquer porta livre ao iniciar, então não há porta a verificar'),
+      details: { ports: [], source },
+    });
+  }
   const platform = options.platform ?? process.platform;
   const states = await Promise.all(ports.map(async (port) => ({ port, ...(await probePosPort(port, options)) })));
   const portStatus = (state: PortState): CheckStatus => (state.state === 'other' ? 'fail' : state.state === 'unknown' ? 'warn' : 'ok');
@@ -186,7 +197,7 @@ export async function checkPosPorts(options: PosPortsCheckOptions): Promise<Chec
     id: 'pos-ports',
     status,
     summary: bilingual(`${lead.en}: ${found.en}`, `${lead.pt}: ${found.pt}`),
-    details: { ports: json, source: options.ports === undefined ? 'default' : 'settings' },
+    details: { ports: json, source },
     fix,
   });
 }

@@ -10,11 +10,12 @@ import type { ListPorts } from '../../drivers/transports/discovery.js';
 import { bilingual, CHECK_IDS, checkResult, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
 import { checkClientCertificate } from './client-certificate.js';
 import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
-import { checkPinpads } from './pinpads.js';
+import { checkPinpads, type PinpadLinkReport } from './pinpads.js';
 import { checkPosPorts } from './pos-ports.js';
 import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
+import { readSettingsJson } from '../agent/settings-file.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 
@@ -23,6 +24,18 @@ export interface DoctorOptions {
   readonly timeoutMs?: number;
   /** The PINPAD to open and identify (`--port` syntax, or "sim"); without it the serial ports are only listed. */
   readonly pinpadAddress?: string;
+  /**
+   * Where `pinpadAddress` came from when not from `--port` (e.g. "PINBRIDGE_PINPAD"). Without an
+   * address, the settings' `pinpad.address` is opened — even when the settings refuse it, so the
+   * pinpads check says what is wrong with it too.
+   */
+  readonly pinpadAddressFrom?: string;
+  /** A running agent's link to its own PINPAD (the window's doctor): reported instead of opening the port it holds. */
+  readonly pinpadLink?: PinpadLinkReport;
+  /** The POS API ports to check instead of the settings' (`--pos-port`; the window's doctor: the port the agent listens on). */
+  readonly posPorts?: readonly number[];
+  /** Where `posPorts` came from (default "option"). */
+  readonly posPortsSource?: 'option' | 'in-use';
   /** `--settings`; default ~/.pinbridge/settings.json when it exists. */
   readonly settingsPath?: string;
   /** Home folder of the default settings file (default the user's). */
@@ -68,6 +81,30 @@ async function guarded(id: CheckId, run: () => Promise<CheckResult>): Promise<Ch
   }
 }
 
+/** The PINPAD the pinpads check opens (or the running agent's link it reports), and where its address came from. */
+function pinpadToOpen(
+  options: DoctorOptions,
+  fromSettings: string | undefined,
+  settingsPath: string,
+): { address?: string; addressFrom?: string; link?: PinpadLinkReport } {
+  if (options.pinpadAddress !== undefined) {
+    return { address: options.pinpadAddress, ...(options.pinpadAddressFrom === undefined ? {} : { addressFrom: options.pinpadAddressFrom }) };
+  }
+  if (options.pinpadLink !== undefined) return { link: options.pinpadLink };
+  return fromSettings === undefined ? {} : { address: fromSettings, addressFrom: `pinpad.address in ${settingsPath}` };
+}
+
+/** `pinpad.address` as the file has it, when the file does not load (a refused address is then still named and checked). */
+function rawPinpadAddress(path: string): string | undefined {
+  try {
+    const json = readSettingsJson(path);
+    const pinpad = (json as { pinpad?: { address?: unknown } } | undefined)?.pinpad;
+    return typeof pinpad?.address === 'string' ? pinpad.address : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const username = options.identity?.username ?? currentUsername();
@@ -76,6 +113,8 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     ...(options.home === undefined ? {} : { home: options.home }),
   });
   const { settings } = loaded;
+  const pinpad = pinpadToOpen(options, settings?.pinpad?.address ?? rawPinpadAddress(loaded.path), loaded.path);
+  const posPorts = options.posPorts ?? settings?.pos.ports;
   const results = await Promise.all([
     guarded('serial-permissions', () =>
       checkSerialPermissions({
@@ -88,7 +127,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       checkPinpads({
         timeoutMs,
         username,
-        ...(options.pinpadAddress === undefined ? {} : { address: options.pinpadAddress }),
+        ...pinpad,
         ...(options.listPorts === undefined ? {} : { listPorts: options.listPorts }),
         ...(options.logger === undefined ? {} : { logger: options.logger }),
         ...(settings?.api?.capabilities?.terminal_channel === undefined ? {} : { terminalChannel: settings.api.capabilities.terminal_channel }),
@@ -99,7 +138,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     guarded('client-certificate', () => Promise.resolve(checkClientCertificate({ certificate: options.api?.certificate, marketplaceId: options.api?.marketplaceId }))),
     guarded('pos-ports', () =>
       checkPosPorts({
-        ...(settings?.pos.ports === undefined ? {} : { ports: settings.pos.ports }),
+        ...(posPorts === undefined ? {} : { ports: posPorts, portsSource: options.posPorts === undefined ? ('settings' as const) : (options.posPortsSource ?? 'option') }),
         tls: settings?.pos.tls !== undefined,
         settingsPath: loaded.path,
         timeoutMs,

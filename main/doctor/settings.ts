@@ -70,7 +70,15 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
         }),
       };
     }
-    const violations = error.violations.map((v) => ({ field: v.field, message: v.message }));
+    const violations = error.violations.map((v) => ({ field: v.field, message: v.message, ...(v.code === undefined ? {} : { code: v.code }) }));
+    // A mistake the window also makes possible has its own pt-BR sentence; the others are quoted in English.
+    const foundPt = error.violations.map((v) => (v.cashier_message === undefined ? `${v.field}: ${v.message}` : `${v.field}: ${v.cashier_message}`)).join('; ');
+    const addressHint = error.violations.some((v) => v.code === 'INVALID_PINPAD_ADDRESS')
+      ? bilingual(
+          ' (the PINPAD address is also set in the window: Configurações → PINPAD; `pinbridge pinpad list` shows the serial ports present)',
+          ' (o endereço do PINPAD também se corrige na janela: Configurações → PINPAD; `pinbridge pinpad list` mostra as portas seriais presentes)',
+        )
+      : bilingual('', '');
     const fileProblem = violations.find((v) => v.field === '(file)');
     const given = options.settingsPath !== undefined;
     const fields = violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ');
@@ -79,7 +87,7 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
           `${path}: ${fileProblem.message}; correct the file${given ? ' (or give the right one with --settings)' : ''}, ${again.en}`,
           `${path}: ${fileProblem.message}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
         )
-      : bilingual(`Edit ${path} and correct ${fields}; ${again.en}`, `Edite ${path} e corrija ${fields}; ${again.pt}`);
+      : bilingual(`Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`, `Edite ${path} e corrija ${fields}${addressHint.pt}; ${again.pt}`);
     const found = violations.map((v) => `${v.field}: ${v.message}`).join('; ');
     return {
       settings: undefined,
@@ -87,7 +95,7 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
       result: checkResult({
         id: 'settings',
         status: 'fail',
-        summary: bilingual(`The settings file ${path} is invalid: ${found}`, `O arquivo de configurações ${path} é inválido: ${found}`),
+        summary: bilingual(`The settings file ${path} is invalid: ${found}`, `O arquivo de configurações ${path} é inválido: ${foundPt}`),
         details: { path, violations },
         fix,
       }),

@@ -63,24 +63,24 @@ function unreachableSentence(address: string, code: string | null): PinpadLinkSe
       };
     case 'INVALID_PORT':
       return {
-        message: `"${address}" is not a PINPAD address`,
+        message: `"${address}" is not a valid PINPAD address: correct pinpad.address in the settings (or --port); \`pinbridge doctor\` says which forms are accepted`,
         cashier_message: `O endereço do PINPAD “${address}” não é válido. Corrija-o em Configurações.`,
       };
     case 'CONNECTION_REFUSED':
     case 'HOST_UNREACHABLE':
     case 'CONNECT_TIMEOUT':
       return {
-        message: `PINPAD unreachable at ${address}`,
+        message: `PINPAD unreachable at ${address}: check that it is switched on, on the network, and at that address and port`,
         cashier_message: `PINPAD inacessível em ${address}. Verifique se ele está ligado e conectado à rede.`,
       };
     case 'BLE_UNAVAILABLE':
       return {
-        message: 'Bluetooth is not available on this computer',
-        cashier_message: 'O Bluetooth deste computador está desligado ou indisponível. Ligue o Bluetooth.',
+        message: `Bluetooth is not available on this computer, so the PINPAD at ${address} cannot be reached`,
+        cashier_message: `O Bluetooth deste computador está desligado ou indisponível, e o PINPAD em ${address} depende dele. Ligue o Bluetooth.`,
       };
     default:
       return {
-        message: `The PINPAD at ${address} cannot be opened`,
+        message: `The PINPAD at ${address} cannot be opened: check the cable and that it is switched on`,
         cashier_message: `Não foi possível abrir o PINPAD em ${address}. Verifique o cabo e se ele está ligado.`,
       };
   }

@@ -17,9 +17,9 @@ export interface Result {
   readonly stderr: string;
 }
 
-export function run(args: readonly string[], timeoutMs = 20_000): Promise<Result> {
+export function run(args: readonly string[], timeoutMs = 20_000, env?: NodeJS.ProcessEnv): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...process.env, ...env } }) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

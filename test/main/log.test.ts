@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger, LoggedCondition } from '../../main/log.js';
+import { createLogger, LoggedCondition, logFormat } from '../../main/log.js';
 
 const lines = (file: string): Record<string, unknown>[] =>
   readFileSync(file, 'utf8')
@@ -74,5 +74,23 @@ describe('a condition in the log', () => {
       [30, 'serial ports listed again'],
     ]);
     expect(lines(file)[2]).toMatchObject({ lastedSeconds: 90, attempts: 102 });
+  });
+});
+
+describe('the log on stderr', () => {
+  it('is readable text on a terminal and JSON lines otherwise; PINBRIDGE_LOG_FORMAT=json|pretty forces either', () => {
+    expect(logFormat({}, true)).toBe('pretty');
+    expect(logFormat({}, false)).toBe('json');
+    expect(logFormat({ PINBRIDGE_LOG_FORMAT: 'json' }, true)).toBe('json');
+    expect(logFormat({ PINBRIDGE_LOG_FORMAT: 'PRETTY' }, false)).toBe('pretty');
+    // Anything else is not a format: the terminal decides.
+    expect(logFormat({ PINBRIDGE_LOG_FORMAT: 'yaml' }, false)).toBe('json');
+  });
+
+  it('creates its log folder private to the user, so the agent finds nothing to repair at its first start', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-private-')), 'logs');
+    createLogger({ copyTo: join(dir, 'agent.log'), format: 'json', stderrLevel: 'fatal' }).info('hello');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readFileSync(join(dir, 'agent.log'), 'utf8')).toContain('"msg":"hello"');
   });
 });

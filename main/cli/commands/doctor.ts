@@ -6,10 +6,11 @@
  * check failed (warnings do not count).
  */
 import type { Command } from 'commander';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import type { CheckResult, CheckStatus, DoctorReport } from '../../doctor/check.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from '../../doctor/runner.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
+import { parsePort } from '../parse.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
 import { chooseApi } from '../../agent/api-choice.js';
@@ -23,6 +24,10 @@ import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } 
 interface DoctorOptions extends ApiFlags {
   port?: string;
   settings?: string;
+  config?: string;
+  posPort?: number;
+  training?: boolean;
+  headless?: boolean;
   journal?: string;
   json?: boolean;
   timeout: number;
@@ -66,14 +71,16 @@ export function formatDoctorReport(report: DoctorReport): string {
  * used. Nothing (training mode) when neither names one; a settings file that cannot be read is the
  * settings check's to report.
  */
-function apiToCheck(options: DoctorOptions, env: NodeJS.ProcessEnv): { api?: PaymentsApiTarget; apiProblem?: string } {
+function apiToCheck(options: DoctorOptions, settingsPath: string | undefined, env: NodeJS.ProcessEnv): { api?: PaymentsApiTarget; apiProblem?: string } {
+  // `start --training` runs against the embedded sandbox: there is no payments API to check.
+  if (options.training === true) return {};
   if (options.api !== undefined) {
     const target = doctorTarget(apiOptionsOf(options, env));
     return target === undefined ? {} : { api: target };
   }
   let settings: AgentSettings;
   try {
-    settings = loadSettings(options.settings, env.HOME);
+    settings = loadSettings(settingsPath, env.HOME);
   } catch {
     return {};
   }
@@ -95,22 +102,35 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
   addPaymentStackOptions(command)
     .description(
       'Check what Pinbridge needs on this computer: serial port permissions, PINPADs, printers, the payments API, the POS API ports ' +
-        'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start` ' +
-        '(--journal is accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
+        'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start`, so its line can be pasted as it is ' +
+        '(--journal and --headless are accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
     )
-    .option('--port <address>', 'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD; without it the serial ports are only listed)')
+    .option('--port <address>', 'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address; without any the serial ports are only listed)')
+    .option('--config <file>', 'the settings file (same as --settings)')
+    .option('--pos-port <port>', 'the POS API port to check, as `start --pos-port` takes it (default: settings pos.ports, else 17301, 17302, 17303)', parsePort)
+    .option('--training', 'as `start --training`: the payments API is not checked (training mode runs against the embedded sandbox)')
+    .option('--headless', 'accepted as `start` takes it; the doctor never opens a window')
     .option('--timeout <seconds>', 'time limit of each check', parseTimeoutSeconds, DEFAULT_CHECK_TIMEOUT_MS / 1000)
     .option('--json', 'one JSON line: {"checks": [...], "ok": boolean}')
     .action(async (options: DoctorOptions) => {
+      if (options.config !== undefined && options.settings !== undefined && options.config !== options.settings) {
+        throw new UsageError('--config and --settings name the same file: give one of them');
+      }
       checkApiOptions(options);
-      const address = options.port ?? io.env.PINBRIDGE_PINPAD;
+      if (options.training === true && options.api !== undefined) {
+        throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
+      }
+      const settingsPath = options.config ?? options.settings;
+      const fromEnvironment = options.port === undefined && io.env.PINBRIDGE_PINPAD !== undefined && io.env.PINBRIDGE_PINPAD !== '';
+      const address = options.port ?? (fromEnvironment ? io.env.PINBRIDGE_PINPAD : undefined);
       const report = await runDoctor({
         timeoutMs: Math.round(options.timeout * 1000),
-        logger: createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
-        ...(address === undefined || address === '' ? {} : { pinpadAddress: address }),
-        ...(options.settings === undefined ? {} : { settingsPath: options.settings }),
+        logger: createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
+        ...(address === undefined ? {} : { pinpadAddress: address, ...(fromEnvironment ? { pinpadAddressFrom: 'PINBRIDGE_PINPAD' } : {}) }),
+        ...(options.posPort === undefined ? {} : { posPorts: [options.posPort] }),
+        ...(settingsPath === undefined ? {} : { settingsPath }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-        ...apiToCheck(options, io.env),
+        ...apiToCheck(options, settingsPath, io.env),
       });
       emit(io, options.json, report, formatDoctorReport(report));
       if (!report.ok) throw new CommandExit(EXIT_FAILURE);

@@ -12,7 +12,7 @@ import type { Command } from 'commander';
 import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { attachPinpad } from '../../pinpad/attach.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -97,7 +97,7 @@ export function registerPayCommand(program: Command, io: CliIo): void {
       }
       checkApiOptions(options);
 
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
+      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
       const cleanups: Array<() => Promise<void> | void> = [];
       try {
         const stack = await openPaymentStack({

@@ -16,7 +16,7 @@ import { writeTraceFile, type TracePinpad } from '../../../drivers/abecs/trace/f
 import { RecordingTransport, TraceRecorder } from '../../../drivers/abecs/trace/recorder.js';
 import type { DriverLogger } from '../../../drivers/log.js';
 import { connectPinpad } from '../../agent/pinpad-connection.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import { PinpadSale, saleStepErrorOf } from '../../pinpad/sale-session.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -113,7 +113,7 @@ export function registerPinpadTraceCommand(pinpad: Command, io: CliIo, portHelp:
     .action(async (options: TraceCliOptions) => {
       if (options.debit && options.sale === undefined) throw new UsageError('--debit goes with --sale <centavos>');
       await checkWritable(options.out);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
+      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
       const recorder = new TraceRecorder(options.port.trim());
       let sale: SaleOutcome | undefined;
       let failure: Error | undefined;

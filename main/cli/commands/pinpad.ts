@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { formatDisplay2x16 } from '../../../drivers/abecs/text.js';
 import { createNoble, scanBlePinpads } from '../../../drivers/transports/ble.js';
 import { configuredTcpPinpads, listSerialPinpads } from '../../../drivers/transports/discovery.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import { formatCpf, isValidCpf } from '../../validation/taxpayer-id.js';
 import type { CliIo } from '../io.js';
 import { emit, table } from '../output.js';
@@ -60,7 +60,7 @@ async function withPinpad<T>(
   run: (connection: PinpadConnection) => Promise<T>,
   closeMessage?: string | null,
 ): Promise<T> {
-  const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
+  const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
   const connection = await connectPinpad(port, { logger });
   let result: T;
   try {

@@ -58,8 +58,10 @@ function parseCopies(value: string | undefined, fallback: readonly ReceiptCopy[]
 function storeOf(settings: AgentSettings, training: boolean): ReceiptSettings {
   if (settings.receipts !== null) return settings.receipts;
   if (training) return TRAINING_RECEIPT_SETTINGS;
+  const where = settings.path === null ? 'there is no settings file' : `${settings.path} has none`;
   throw new UsageError(
-    `the settings (${settings.path ?? 'none found'}) have no "receipts": {"merchant": {"name", "cnpj"}}; every receipt must show the store's name and CNPJ`,
+    `a receipt outside training mode shows the store's name and CNPJ, and ${where}: set them in the window (Configurações) or as "receipts": {"merchant": {"name": …, "cnpj": …}} in the settings; ` +
+      'for a sale made in training mode, add --training',
   );
 }
 
@@ -67,9 +69,16 @@ function storeOf(settings: AgentSettings, training: boolean): ReceiptSettings {
 async function withReceipts<T>(io: CliIo, options: ReceiptCliOptions, use: (service: ReceiptService, settings: AgentSettings) => Promise<T>): Promise<T> {
   const settings = loadSettings(options.settings, io.env.HOME);
   const training = options.training === true;
-  const store = storeOf(settings, training);
   const journalPath = journalPathOf(io, options);
+  // The journal first: with none outside training mode, "add --training" is the whole answer.
   const journal = openJournal(io, journalPath);
+  let store: ReceiptSettings;
+  try {
+    store = storeOf(settings, training);
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
   // What the agent printed: a copy printed before comes out as a reprint.
   const printsPath = join(dirname(journalPath), 'print-jobs.db');
   const prints = existsSync(printsPath) ? PrintJournal.open(printsPath) : undefined;
@@ -113,7 +122,7 @@ export function registerReceiptCommand(program: Command, io: CliIo): void {
     .option('--reprint', 'mark it as a reprint (default: when the agent printed that copy before)')
     .option('--journal <path>', 'the journal file (default: ~/.pinbridge/journal.db)')
     .option('--training', "training mode's journal and store")
-    .option('--settings <file>', 'the settings file with the store (receipts.merchant); default ~/.pinbridge/settings.json')
+    .option('--settings <file>', "the settings file with the store's name and CNPJ (receipts.merchant) and the printers; default ~/.pinbridge/settings.json")
     .action(async (key: string, options: ShowCliOptions) => {
       if (!(RECEIPT_FORMATS as readonly string[]).includes(options.format)) throw new UsageError(`--format must be one of ${RECEIPT_FORMATS.join(', ')}`);
       const format = options.format as ReceiptFormat;

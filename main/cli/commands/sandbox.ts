@@ -9,7 +9,7 @@ import { TERMINAL_CHANNEL_VERSION } from '../../contract/index.js';
 import { terminalChannelDocument } from '../../sandbox/openapi.js';
 import { startSandbox, type SandboxTls } from '../../sandbox/server.js';
 import type { AmountFormat } from '../../sandbox/context.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseMilliseconds, parsePort } from '../parse.js';
@@ -84,7 +84,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
       }
       if (!(AUTH_SCHEMES as readonly string[]).includes(options.auth)) throw new UsageError(`--auth must be one of ${AUTH_SCHEMES.join(', ')}`);
       const tls = options.openapi ? undefined : sandboxTls(options);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-sandbox' });
+      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-sandbox' });
       const sandbox = await startSandbox({
         host: options.host,
         port: options.openapi ? 0 : options.port,

@@ -17,7 +17,7 @@ import {
 } from '../../../drivers/simulator/index.js';
 import type { SimKey } from '../../../drivers/simulator/index.js';
 import { readTraceFile, TraceFileError, type RecordedTrace } from '../../../drivers/abecs/trace/format.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseHostPort, parsePositiveInteger } from '../parse.js';
@@ -123,7 +123,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
       }
       const replay = options.replay === undefined ? undefined : await loadReplay(options.replay);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
+      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,

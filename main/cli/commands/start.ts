@@ -9,7 +9,9 @@
  * the PINPAD answered, or failed to (its "pinpad" then says why: not found, unreachable…, and
  * Pinbridge keeps trying) — again after each restart the window asks for
  * (operator.restart: the settings file and token read again, same addresses); pairing requests are
- * JSON lines on stdout too (and a sentence on stderr); logs are JSON lines on stderr.
+ * JSON lines on stdout too (and a sentence on stderr); logs go to stderr — JSON lines, or on a
+ * terminal readable lines from warnings up (PINBRIDGE_LOG_FORMAT=json|pretty to choose) — and,
+ * all of them, to the log file.
  */
 import type { Command } from 'commander';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
@@ -17,9 +19,9 @@ import { AgentRunner } from '../../agent/agent-runner.js';
 import { chooseApi } from '../../agent/api-choice.js';
 import { apiTokenPath, certificatePassphrasePath, logFilePath } from '../../agent/paths.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-store.js';
-import { SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
+import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../agent/pinpad-connection.js';
 import { loadSettings } from '../../agent/settings-file.js';
-import { createLogger } from '../../log.js';
+import { createLogger, logFormat } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -64,11 +66,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
   const command = program.command('start');
   addPaymentStackOptions(command)
     .description(
-      'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox; without --port it uses a ' +
-        'simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
+      'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox, unless the settings name a payments API; ' +
+        'without --port, $PINBRIDGE_PINPAD or the settings\' pinpad.address it uses a simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
         'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
     )
-    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else sim)')
+    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address, else sim)')
     .option('--headless', 'run without the desktop window (what this command always does; the desktop app runs the same agent with its window)')
     .option('--training', 'training mode even when a payments API is configured: embedded sandbox, receipts marked TREINAMENTO')
     .option('--config <file>', 'the settings file (same as --settings)')
@@ -81,10 +83,23 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       if (options.training === true && options.api !== undefined) {
         throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
       }
+      // Checked here as the settings check theirs: a mistyped address stops the start with one line,
+      // instead of an agent looking for a PINPAD that cannot be there.
+      const given = options.port ?? io.env.PINBRIDGE_PINPAD;
+      const addressProblem = given === undefined ? undefined : pinpadAddressProblem(given);
+      if (addressProblem !== undefined) throw new UsageError(`${options.port === undefined ? 'PINBRIDGE_PINPAD' : '--port'}: ${addressProblem.message}`);
       const settingsPath = options.config ?? options.settings;
       const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);
-      const logger = createLogger({ level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
+      // A person at a terminal sees the ready line, warnings and errors; the log file keeps
+      // everything (PINBRIDGE_LOG_LEVEL shows more on the terminal too). A program reading stderr gets every JSON line.
+      const format = logFormat(io.env);
+      const logger = createLogger({
+        format,
+        level: io.env.PINBRIDGE_LOG_LEVEL || 'info',
+        copyTo: logFile,
+        ...(format === 'pretty' && !io.env.PINBRIDGE_LOG_LEVEL ? { stderrLevel: 'warn' } : {}),
+      });
       const flags = apiOptionsOf(options, io.env);
       const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
       const passphrases = headlessTokenStore(certificatePassphrasePath(io.env.HOME), io.env, CERTIFICATE_PASSPHRASE);

@@ -276,7 +276,7 @@ export class PosServer {
       hub.close();
       await app.close();
       const detail = lastError instanceof Error ? lastError.message : String(lastError);
-      throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`);
+      throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`, { cause: lastError });
     }
     for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
       allowedHosts.add(`${name}:${port}`);

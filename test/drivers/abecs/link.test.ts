@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ACK, CAN, EOT, FrameDecoder, NAK, SYN, encodeFrame, type DecodedItem } from '../../../drivers/abecs/frame.js';
-import { HostLink, LinkError, type LinkTimings, type LinkTrace } from '../../../drivers/abecs/link.js';
+import { describeCommand, HostLink, LinkError, type LinkTimings, type LinkTrace } from '../../../drivers/abecs/link.js';
 import { DeviceLink } from '../../../drivers/simulator/device-link.js';
 import { createMemoryLink, type MemoryLink, type MemoryTransport } from '../../../drivers/transports/memory.js';
 
@@ -143,7 +143,11 @@ describe('HostLink: sending commands and receiving responses', () => {
     const wire = await openWire();
     const device = echoDevice(wire.link.device, ['GIX']);
     device.faults.dropAcks(1);
-    await expect(wire.host.exchange(ascii('GIX000'))).rejects.toMatchObject({ code: 'ACK_TIMEOUT' });
+    await expect(wire.host.exchange(ascii('GIX000'))).rejects.toMatchObject({
+      code: 'ACK_TIMEOUT',
+      // What failed in words a technician on the phone understands, with the command's name for support.
+      message: `The PINPAD did not answer the identification command (GIX) within ${TIMINGS.ackTimeoutMs} ms: check the cable and that nothing else uses the port.`,
+    });
     expect(wire.count(SYN)).toBe(1);
   });
 
@@ -288,13 +292,23 @@ describe('HostLink: sending commands and receiving responses', () => {
   });
 });
 
+describe('describeCommand', () => {
+  it('names a command by what it does and keeps its code for support: OPN is the open-session command (OPN)', () => {
+    expect(describeCommand('OPN')).toBe('the open-session command (OPN)');
+    expect(describeCommand('CAN')).toBe('the cancel command (CAN)');
+    expect(describeCommand('XYZ')).toBe('XYZ');
+  });
+});
+
 describe('HostLink: response time limits', () => {
   it('fails a non-blocking command with RESPONSE_TIMEOUT when no response comes', async () => {
     const wire = await openWire();
     echoDevice(wire.link.device, ['GIX']);
     const error = await wire.host.exchange(ascii('GIX000')).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'RESPONSE_TIMEOUT' });
-    expect((error as Error).message).toBe(`The PINPAD did not answer GIX within ${TIMINGS.responseTimeoutMs} ms.`);
+    expect((error as Error).message).toBe(
+      `The PINPAD received the identification command (GIX) but sent no result within ${TIMINGS.responseTimeoutMs} ms: switch it off and on if this keeps happening.`,
+    );
   });
 
   it('lets a blocking command wait longer than the non-blocking limit', async () => {

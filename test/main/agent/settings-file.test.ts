@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseApi } from '../../../main/agent/api-choice.js';
 import { defaultSettings, loadSettings, parseSettings, saveSettings, SettingsFile } from '../../../main/agent/settings-file.js';
@@ -100,6 +100,43 @@ describe('the settings file', () => {
     for (const cnpj of ['12abc34501de35', '12.ABC.345/01DE-35', '11.222.333/0001-81']) {
       const error = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj } } }, null)) as SettingsError;
       expect(error.violations.map((v) => v.field), cnpj).toEqual(['receipts.merchant.cnpj']);
+    }
+  });
+
+  it('refuses 12.345.678/0001-00 saying what is wrong: the mask in the file, the check digits once the window removed it', () => {
+    const masked = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj: '12.345.678/0001-00' } } }, null)) as SettingsError;
+    expect(masked.violations).toEqual([
+      { field: 'receipts.merchant.cnpj', message: "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)" },
+    ]);
+    const digits = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj: '12345678000100' } } }, null)) as SettingsError;
+    expect(digits.message).toBe('Invalid settings in (settings): receipts.merchant.cnpj: is not a valid CNPJ (check digits do not match)');
+  });
+
+  it('refuses a PINPAD address the CLI would refuse, with a code, the CLI\'s sentence and one for the cashier', () => {
+    const cases = [
+      ['pinpad da loja', 'not a serial port, a network or a Bluetooth address', 'não é uma porta serial, um endereço de rede nem um endereço Bluetooth'],
+      ['COM', 'a Windows serial port is COM and its number, e.g. COM3', 'uma porta serial do Windows é COM e o número, por exemplo COM3'],
+      ['tcp://10.0.0.5', 'a network address needs a host and a port, e.g. tcp://10.0.0.5:4000', 'um endereço de rede precisa do host e da porta, por exemplo tcp://10.0.0.5:4000'],
+    ] as const;
+    for (const [address, why, porque] of cases) {
+      const path = join(folder(), 'settings.json');
+      const error = thrown(() => saveSettings(path, { pinpad: { address } })) as SettingsError;
+      expect(error).toBeInstanceOf(SettingsError);
+      expect(error.violations).toEqual([
+        {
+          field: 'pinpad.address',
+          code: 'INVALID_PINPAD_ADDRESS',
+          message: `"${address}" is not a valid PINPAD address (${why}); use a serial device (/dev/ttyACM0, COM3), tcp://host:port (IPv6 as tcp://[::1]:4000) or ble:<device id>, or "sim" for the simulated PINPAD.`,
+          cashier_message: `O endereço do PINPAD “${address}” não é válido (${porque}). Use uma porta serial (/dev/ttyACM0, COM3), tcp://host:porta, ble:<id> ou sim.`,
+        },
+      ]);
+      expect(readdirSync(dirname(path))).toEqual([]);
+    }
+  });
+
+  it('takes the PINPAD addresses the CLI takes: serial ports, tcp://host:port, ble:<id>, sim and its profiles', () => {
+    for (const address of ['/dev/ttyACM0', 'COM3', 'tcp://10.0.0.5:4000', 'tcp://[fe80::1]:4000', 'ble:c0ffee', 'sim', 'sim:strict', 'sim:replay:session.trace']) {
+      expect(parseSettings({ pinpad: { address } }, null).pinpad?.address, address).toBe(address);
     }
   });
 

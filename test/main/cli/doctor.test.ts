@@ -128,4 +128,40 @@ describe('pinbridge doctor', () => {
     expect(timeout.code).toBe(2);
     expect(timeout.stderr).toContain('"soon" is not a number of seconds');
   });
+
+  it("takes `pinbridge start`'s line as it is: --config, --pos-port, --training and --headless; the port checked is the one given", async () => {
+    const port = await freePort();
+    const result = await runMain(['doctor', '--json', '--port', 'sim', '--config', settingsPath, '--pos-port', String(port), '--training', '--headless', '--timeout', '3'], { HOME: home });
+    expect(result.stderr).toBe('');
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    expect(report.checks.find((check) => check.id === 'pos-ports')).toMatchObject({ status: 'ok', details: { source: 'option', ports: [{ port, state: 'free' }] } });
+    expect(report.checks.find((check) => check.id === 'pos-ports')?.summary).toBe(`\`pinbridge start\` will listen on port ${port}: ${port} free`);
+    expect(report.checks.find((check) => check.id === 'payments-api')?.status).toBe('skip');
+    expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'ok', details: { path: settingsPath } });
+    const bad = await runMain(['doctor', '--pos-port', 'seventeen'], { HOME: home });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('pinbridge: "seventeen" is not a TCP port (0–65535)\n');
+  });
+
+  it("fails on a mistyped PINPAD address in the settings: the settings check names it, and the pinpads check tries it and says where to correct it", async () => {
+    const typo = join(home, 'typo-settings.json');
+    writeFileSync(typo, JSON.stringify({ pinpad: { address: 'pinpad da loja' } }));
+    const result = await runMain(['doctor', '--settings', typo, '--timeout', '1'], { HOME: home });
+    expect(result.code).toBe(1);
+    const why = '"pinpad da loja" is not a valid PINPAD address (not a serial port, a network or a Bluetooth address); use a serial device (/dev/ttyACM0, COM3), tcp://host:port (IPv6 as tcp://[::1]:4000) or ble:<device id>';
+    expect(result.stdout).toMatch(new RegExp(`^✗ settings +The settings file ${typo} is invalid: pinpad\\.address: `, 'm'));
+    expect(result.stdout).toContain(`fix: Edit ${typo} and correct \`pinpad.address\` (${why}, or "sim" for the simulated PINPAD.) (the PINPAD address is also set in the window`);
+    expect(result.stdout).toMatch(/^✗ pinpads +"pinpad da loja" is not a valid PINPAD address/m);
+    expect(result.stdout).toContain(`fix: Correct pinpad.address in ${typo} (in the window: Configurações → PINPAD)`);
+    expect(result.stdout).not.toContain('no PINPAD address given');
+  });
+
+  it("says in its help what it takes, start's options among them, and the settings file for what it is", async () => {
+    const help = await runMain(['doctor', '--help'], { HOME: home });
+    expect(help.code).toBe(0);
+    const text = help.stdout.replace(/\s+/g, ' ');
+    for (const option of ['--port <address>', '--config <file>', '--pos-port <port>', '--training', '--headless', '--journal <path>', '--settings <file>']) expect(text).toContain(option);
+    expect(text).toContain('--settings <file> the settings file the window writes (payments, API, PINPAD, receipts, printers, POS ports: docs/settings.schema.json)');
+    expect(text).not.toContain('payment settings (JSON: confirmation, installments, timeouts, pending_poll_ms)');
+  });
 });

@@ -94,7 +94,14 @@ describe('pinbridge receipt show', () => {
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
     const noStore = await pinbridge('receipt', 'show', 'pdv-12', '--journal', join(home, '.pinbridge', 'training', 'journal.db'));
     expect(noStore.code).toBe(2);
-    expect(noStore.stderr).toMatch(/receipts.*merchant.*CNPJ/);
+    expect(noStore.stderr).toBe(
+      'pinbridge: a receipt outside training mode shows the store\'s name and CNPJ, and there is no settings file: set them in the window (Configurações) or as ' +
+        '"receipts": {"merchant": {"name": …, "cnpj": …}} in the settings; for a sale made in training mode, add --training\n',
+    );
+    // Without the live journal at all, the answer is --training.
+    const noJournal = await pinbridge('receipt', 'show', 'pdv-12');
+    expect(noJournal.code).toBe(2);
+    expect(noJournal.stderr).toBe(`pinbridge: there is no journal at ${join(home, '.pinbridge', 'journal.db')}; name the file with --journal <path> (or --training for training mode's)\n`);
     const badSettings = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '123' } } }));
     expect(badSettings.code).toBe(2);
     expect(badSettings.stderr).toContain('receipts.merchant.cnpj');

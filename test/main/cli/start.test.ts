@@ -4,6 +4,7 @@
  * temp folder.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -216,5 +217,43 @@ describe('pinbridge start', () => {
     const result = await run(['start', '--settings', settings]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^pinbridge: Invalid settings in .*settings\.json: pending_poll_ms: /);
+  });
+
+  it('refuses a mistyped --port at once with one line, as the settings refuse it (exit 2)', async () => {
+    for (const [address, why] of [
+      ['pinpad da loja', 'not a serial port, a network or a Bluetooth address'],
+      ['COM', 'a Windows serial port is COM and its number, e.g. COM3'],
+      ['tcp://10.0.0.5', 'a network address needs a host and a port, e.g. tcp://10.0.0.5:4000'],
+    ]) {
+      const result = await run(['start', '--port', address!]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `pinbridge: --port: "${address}" is not a valid PINPAD address (${why}); use a serial device (/dev/ttyACM0, COM3), tcp://host:port (IPv6 as tcp://[::1]:4000) or ble:<device id>, or "sim" for the simulated PINPAD.\n`,
+      );
+    }
+  });
+
+  it('says in one line that another program holds its POS port, with the fix; a terminal (pretty) sees no log line before it, a program reading JSON sees JSON lines', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as net.AddressInfo;
+    try {
+      const sentence =
+        `pinbridge: another Pinbridge (or another program) is already using port ${port} for the POS API: stop it, or give this one another port with --pos-port <port> ` +
+        `(or the settings' pos.ports, the same the POS connects to); \`pinbridge doctor --pos-port ${port}\` tells whether it is a Pinbridge\n`;
+      const pretty = await run(['start', '--training', '--pos-port', String(port)], 20_000, { HOME: home, PINBRIDGE_LOG_FORMAT: 'pretty', PINBRIDGE_LOG_LEVEL: '' });
+      expect(pretty.code).toBe(1);
+      expect(pretty.stderr).toBe(sentence);
+      const json = await run(['start', '--training', '--pos-port', String(port)], 20_000, { HOME: home, PINBRIDGE_LOG_FORMAT: 'json' });
+      expect(json.code).toBe(1);
+      const lines = json.stderr.trimEnd().split('\n');
+      expect(`${lines.pop()}\n`).toBe(sentence);
+      expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('Pinbridge starting');
+      // Everything is in the log file either way.
+      expect(readFileSync(logFilePath(home), 'utf8')).toContain('"msg":"Pinbridge starting"');
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   });
 });

@@ -118,7 +118,7 @@ describe('the pinpads check', () => {
   it('refuses an address that is not one', async () => {
     const result = await checkPinpads({ address: 'COM', timeoutMs: 2000, listPorts: noPorts });
     expect(result.status).toBe('fail');
-    expect(result.summary).toContain('is not a valid port');
+    expect(result.summary).toContain('is not a valid PINPAD address');
     expect(result.pt.summary).toBe(`O endereço de PINPAD "COM" não foi aceito: ${result.summary}`);
     expect(result.fix).toContain('/dev/ttyACM0');
   });

@@ -36,6 +36,23 @@ describe('the settings check', () => {
     expect(bad.result.fix).toContain('`receipts.merchant.cnpj` (is not a valid CNPJ (check digits do not match))');
   });
 
+  it('fails on a mistyped PINPAD address, with the sentence `--port` gives, the code, and where to correct it', () => {
+    const path = settingsFile(JSON.stringify({ pinpad: { address: 'tcp://10.0.0.5' } }));
+    const { result, settings } = checkSettings({ settingsPath: path });
+    expect(settings).toBeUndefined();
+    expect(result.status).toBe('fail');
+    const message =
+      '"tcp://10.0.0.5" is not a valid PINPAD address (a network address needs a host and a port, e.g. tcp://10.0.0.5:4000); use a serial device (/dev/ttyACM0, COM3), tcp://host:port (IPv6 as tcp://[::1]:4000) or ble:<device id>, or "sim" for the simulated PINPAD.';
+    expect(result.details.violations).toEqual([{ field: 'pinpad.address', code: 'INVALID_PINPAD_ADDRESS', message }]);
+    expect(result.summary).toBe(`The settings file ${path} is invalid: pinpad.address: ${message}`);
+    expect(result.fix).toBe(
+      `Edit ${path} and correct \`pinpad.address\` (${message}) (the PINPAD address is also set in the window: Configurações → PINPAD; \`pinbridge pinpad list\` shows the serial ports present); then run \`pinbridge doctor --settings ${path}\` again.`,
+    );
+    expect(result.pt.summary).toBe(
+      `O arquivo de configurações ${path} é inválido: pinpad.address: O endereço do PINPAD “tcp://10.0.0.5” não é válido (um endereço de rede precisa do host e da porta, por exemplo tcp://10.0.0.5:4000). Use uma porta serial (/dev/ttyACM0, COM3), tcp://host:porta, ble:<id> ou sim.`,
+    );
+  });
+
   it('is ok without a settings file in the home folder: the defaults apply', () => {
     const home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-home-'));
     const { result, path } = checkSettings({ home });

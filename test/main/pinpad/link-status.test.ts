@@ -4,7 +4,7 @@
  * address named in both, so the cashier can tell a wrong address from a pulled cable.
  */
 import { describe, expect, it } from 'vitest';
-import { failureState, pinpadLinkSentence } from '../../../main/pinpad/link-status.js';
+import { failureState, pinpadLinkSentence, type PinpadLinkState } from '../../../main/pinpad/link-status.js';
 
 describe('the PINPAD link', () => {
   it('is "not found" for a port or BLE device that is not there, "unreachable" for one that cannot be opened, "not answering" once open', () => {
@@ -27,5 +27,27 @@ describe('the PINPAD link', () => {
     expect(pinpadLinkSentence({ address: '/dev/ttyUSB0', state: 'not_answering', code: 'TIMEOUT' }).cashier_message).toMatch(/^O PINPAD em \/dev\/ttyUSB0 não responde/);
     expect(pinpadLinkSentence({ address: '/dev/ttyACM0', state: 'disconnected', code: null }).cashier_message).toMatch(/^PINPAD desconectado de \/dev\/ttyACM0/);
     expect(pinpadLinkSentence({ address: 'sim', state: 'connecting', code: null }).cashier_message).toBe('Conectando ao PINPAD em sim…');
+  });
+
+  it('names the address it tried in every state and for every failure, in both languages', () => {
+    const address = 'tcp://10.0.0.5:4000';
+    const cases: { state: PinpadLinkState; code: string | null }[] = [
+      ...(['connecting', 'ready', 'not_found', 'not_answering', 'disconnected'] as const).map((state) => ({ state, code: null })),
+      ...['PORT_BUSY', 'PERMISSION_DENIED', 'INVALID_PORT', 'CONNECTION_REFUSED', 'HOST_UNREACHABLE', 'CONNECT_TIMEOUT', 'BLE_UNAVAILABLE', 'SOMETHING_ELSE', null].map(
+        (code): { state: PinpadLinkState; code: string | null } => ({ state: 'unreachable', code }),
+      ),
+    ];
+    for (const { state, code } of cases) {
+      const sentence = pinpadLinkSentence({ address, state, code });
+      expect(sentence.message, `${state} ${code}`).toContain(address);
+      expect(sentence.cashier_message, `${state} ${code}`).toContain(address);
+    }
+  });
+
+  it('tells the technician where a mistyped address is corrected', () => {
+    expect(pinpadLinkSentence({ address: 'pinpad da loja', state: 'unreachable', code: 'INVALID_PORT' })).toEqual({
+      message: '"pinpad da loja" is not a valid PINPAD address: correct pinpad.address in the settings (or --port); `pinbridge doctor` says which forms are accepted',
+      cashier_message: 'O endereço do PINPAD “pinpad da loja” não é válido. Corrija-o em Configurações.',
+    });
   });
 });

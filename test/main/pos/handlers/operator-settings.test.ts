@@ -92,6 +92,18 @@ describe('settings from the window', () => {
     expect(await call(window, 'operator.saveSettings', { settings: earlier })).toMatchObject({ saved: true });
   });
 
+  it('refuses a PINPAD address the CLI refuses, with the same sentence, and leaves the saved file', async () => {
+    const before = readFileSync(settingsPath(), 'utf8');
+    for (const address of ['pinpad da loja', 'COM', 'tcp://10.0.0.5']) {
+      const error = await refused(window, 'operator.saveSettings', { settings: { pinpad: { address } } });
+      expect(error.code).toBe('INVALID_PARAMS');
+      const violations = error.violations as { field: string; message: string }[];
+      expect(violations.map((v) => v.field), address).toEqual(['settings.pinpad.address']);
+      expect(violations[0]?.message).toMatch(new RegExp(`^"${address.replace(/[.]/g, '\\.')}" is not a valid PINPAD address \\(`));
+    }
+    expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
+  });
+
   it('keeps the API token in a private file and never sends it back', async () => {
     expect(await call(window, 'operator.setApiToken', { token: 'zpk_test_0123456789' })).toEqual({ stored: true });
     expect(readFileSync(join(home, '.pinbridge', 'api-token'), 'utf8').trim()).toBe('zpk_test_0123456789');
@@ -127,6 +139,16 @@ describe('settings from the window', () => {
       summary: `Nenhuma impressora nas configurações (${settingsPath()}, seção \`printers\`): os comprovantes não são impressos`,
     });
     expect(Array.isArray((await call(window, 'operator.detectPinpads')).ports)).toBe(true);
+  }, 30_000);
+
+  it("checks the POS port this agent listens on, not the default ones, and reports its own PINPAD's link instead of opening it", async () => {
+    const report = await call(window, 'operator.doctor');
+    const ports = report.checks.find((check) => check.id === 'pos-ports');
+    expect(ports?.details).toMatchObject({ source: 'in-use', ports: [{ port: agent.pos.port, state: 'pinbridge' }] });
+    expect(ports?.summary).toMatch(new RegExp(`^Pinbridge is running on port ${agent.pos.port}: ${agent.pos.port} Pinbridge `));
+    const pinpads = report.checks.find((check) => check.id === 'pinpads');
+    expect(pinpads).toMatchObject({ status: 'ok', summary: 'PINPAD ready at sim (in use by this Pinbridge)', details: { address: 'sim', link: { state: 'ready' } } });
+    expect(pinpads?.pt.summary).toBe('PINPAD pronto em sim (em uso por este Pinbridge)');
   }, 30_000);
 
   it('exports the agent\'s recent log lines for support', async () => {
