@@ -15,7 +15,7 @@ import { isPinbridgeError, type ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, fill, h, keepFocus } from './dom.js';
-import { t } from './i18n.js';
+import { currentLanguage, t } from './i18n.js';
 import { printErrorText } from './labels.js';
 import { SecretField } from './secret-field.js';
 
@@ -125,22 +125,29 @@ function targetOf(path: string): string | null {
   return sections[path] ?? null;
 }
 
-/** The agent's English sentence, or what it means in the cashier's words where the page knows. */
-function fieldMessage(path: string, message: string): string {
+/** The cashier's sentence for a refused field, where the page has one. */
+function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'api' && /no API token is stored/.test(message)) return t('settings.violationNoToken');
   if (path === 'api.client_certificate') return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
   if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
   if (path === 'api.base_url') return t('settings.violationUrl');
   if (path === 'receipts.merchant.cnpj') return /check digits/.test(message) ? t('settings.violationCnpjDigits') : t('settings.violationCnpj');
   if (path === 'confirmation') return t('settings.violationChoice');
-  return message;
+  if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
+  if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
+  return null;
+}
+
+/** A refused field in the cashier's words; a rule the page has no words for is "not accepted", the agent's English as the detail. */
+function fieldMessage(path: string, message: string): string {
+  return knownFieldMessage(path, message) ?? (currentLanguage() === 'en' ? message : t('settings.violationOther', { message }));
 }
 
 /** A start-up mistake in the cashier's words where the page knows them, with the agent's English sentence as the technical detail. */
 function problemText(violation: Violation): (HTMLElement | string)[] {
-  const said = fieldMessage(violation.field, violation.message);
+  const said = knownFieldMessage(violation.field, violation.message) ?? (currentLanguage() === 'en' ? null : t('settings.violationOtherShort'));
   const english = h('span', { attrs: { lang: 'en' } }, violation.message);
-  return said === violation.message ? [english] : [said, ' (', english, ')'];
+  return said === null ? [english] : [said, ' (', english, ')'];
 }
 
 /** The name the cashier sees on the control a mistake belongs to. */

@@ -266,6 +266,22 @@ describe('the settings page', () => {
     writeFileSync(settingsFile(), before);
   });
 
+  it('refuses a mistyped PINPAD address with the same check as the command line, said in Portuguese next to the field, and saves nothing', async () => {
+    const onDisk = (): string | null => (existsSync(settingsFile()) ? readFileSync(settingsFile(), 'utf8') : null);
+    const before = onDisk();
+    const { page, errors } = await openWindow('settings');
+    for (const typed of ['pinpad da loja', 'COM', 'tcp://10.0.0.5']) {
+      await page.getByLabel('Endereço do PINPAD').fill(typed);
+      await page.click('#settings-save');
+      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toBe(
+        'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
+      );
+      expect(await page.getAttribute('#settings-pinpad-address', 'aria-invalid'), typed).toBe('true');
+      expect(onDisk(), typed).toBe(before);
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('stores the API token from its own field, says it is kept, and never shows it', async () => {
     const before = readFileSync(settingsFile(), 'utf8');
     const { page, errors } = await openWindow('settings');
