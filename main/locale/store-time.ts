@@ -72,7 +72,7 @@ export function startOfDay(now: Date, timeZone: string): Date {
   return new Date(Math.min(...(onThatDay.length > 0 ? onThatDay : [second])));
 }
 
-interface WallClock {
+export interface WallClock {
   year: number;
   month: number;
   day: number;
@@ -81,7 +81,8 @@ interface WallClock {
   second: number;
 }
 
-function wallClock(at: Date, timeZone: string): WallClock {
+/** What a clock on the wall of `timeZone` reads at `at` (throws a RangeError for an unknown zone). */
+export function wallClock(at: Date, timeZone: string): WallClock {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     year: 'numeric',

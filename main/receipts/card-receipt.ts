@@ -14,7 +14,7 @@ import { nfceBrandCode, printedBrand } from './card-brands.js';
 import { ReceiptError } from './errors.js';
 import { nfcePaymentGroup, type NfcePaymentGroup } from './fiscal.js';
 import type { ReceiptSettings } from './settings.js';
-import { storeTimeZone } from '../locale/store-time.js';
+import { storeTimeZone, wallClock, type WallClock } from '../locale/store-time.js';
 
 export type ReceiptCopy = 'customer' | 'merchant';
 export const RECEIPT_COPIES: readonly ReceiptCopy[] = ['customer', 'merchant'];
@@ -109,23 +109,14 @@ const STATUS_OF: Partial<Record<PaymentRecord['state'], { kind: ReceiptKind; sta
 function clock(iso: string, timeZone: string): { date: string; time: string } {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) throw new ReceiptError('INVALID_RECORD', `The record's time "${iso}" is not a time.`);
-  let parts: Intl.DateTimeFormatPart[];
+  let wall: WallClock;
   try {
-    parts = new Intl.DateTimeFormat('pt-BR', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    }).formatToParts(at);
+    wall = wallClock(at, timeZone);
   } catch (error) {
     throw new ReceiptError('INVALID_SETTINGS', `The receipts' time zone "${timeZone}" is not an IANA time zone.`, { cause: error });
   }
-  const part = (type: Intl.DateTimeFormatPartTypes): string => parts.find((p) => p.type === type)?.value ?? '';
-  return { date: `${part('day')}/${part('month')}/${part('year')}`, time: `${part('hour')}:${part('minute')}:${part('second')}` };
+  const two = (value: number): string => String(value).padStart(2, '0');
+  return { date: `${two(wall.day)}/${two(wall.month)}/${wall.year}`, time: `${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}` };
 }
 
 /** "3x R$ 150,00"; with odd centavos, the first (larger) installment, which carries the remainder. */
