@@ -100,7 +100,7 @@ describe('logging in', () => {
     expect(await pinpad.getAttribute('data-connected')).toBe('true');
     expect(await pinpad.innerText()).toMatch(/PBSIM-1[\s\S]*Conectado · livre[\s\S]*POS0000000000001/);
     expect(await text(page, '#status-mode')).toContain('Treinamento');
-    expect(await text(page, '#status-printers')).toContain('default');
+    expect(await text(page, '#status-printers')).toContain('Impressora de comprovantes');
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('pt-BR');
 
     // A reload of the same tab logs in again from the tab's storage (the address has no key any more).
