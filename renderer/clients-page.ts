@@ -243,7 +243,8 @@ export class ClientsPage {
       h('td', { className: 'client-name' }, client.name),
       h('td', { className: 'origin-cell' }, client.origin ?? t('paired.program')),
       h('td', {}, h('span', { className: 'connection-state', attrs: { 'data-level': client.connected > 0 ? 'ok' : 'off' } }, connection)),
-      h('td', {}, client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
+      // A client connected now is seen now, whatever the last recorded visit says ("Conectado" beside "Nunca" read as a contradiction).
+      h('td', {}, client.connected > 0 ? t('paired.now') : client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
       h('td', {}, formatDateTime(client.created_at)),
       h(
         'td',

@@ -452,6 +452,8 @@ describe('POS clients', () => {
     const row = page.locator(`#paired-body tr[data-client-id="${id}"]`);
     await expect.poll(() => row.getAttribute('data-connected'), { timeout: 10_000 }).not.toBe('0');
     expect(await row.innerText()).toMatch(/Caixa 4[\s\S]*https:\/\/caixa4\.example\.com[\s\S]*Conectado/);
+    // Seen now, not "Nunca", while it is connected.
+    expect((await row.locator('td').allInnerTexts())[3]).toBe('Agora');
 
     await row.getByRole('button', { name: 'Revogar “Caixa 4”' }).focus();
     await page.keyboard.press('Enter');
