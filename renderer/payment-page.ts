@@ -83,6 +83,15 @@ export class PaymentPage {
       event.preventDefault();
       void this.#startTrainingSale();
     });
+    // Esc cancels the sale on screen, as on a TEF screen — unless a dialog takes the key first.
+    document.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape' || event.defaultPrevented || byId('page-payment').hidden) return;
+      if (document.querySelector('dialog[open]') !== null) return;
+      const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
+      if (tracked === undefined || !this.#isRunning(tracked)) return;
+      event.preventDefault();
+      void this.#cancelFocused();
+    });
   }
 
   /** After each (re)connection: payments still running that this window has not seen start. */
@@ -315,6 +324,8 @@ export class PaymentPage {
     this.render();
     try {
       const outcome = await this.#context.client.pay({ reference_id: referenceId, amount, payment_type: paymentType, description: TRAINING_DESCRIPTION });
+      // The sale is over: an Enter in a still-filled amount would start the same sale again.
+      this.#trainingAmount.value = '';
       this.#onOutcome(outcome);
     } catch (error) {
       this.#trainingError.textContent = errorText(error);

@@ -208,6 +208,34 @@ describe('payments', () => {
   });
 });
 
+describe('the keyboard at the checkout', () => {
+  it('cancels the sale on screen with Esc, and clears the amount after a sale so Enter cannot start it again', async () => {
+    const slow = await posRig({ simulator: { autoCustomer: { delayMs: 3000, card: 'visaCredit' } } });
+    try {
+      const { page, errors } = await openWindow({ rig: slow });
+      await go(page, 'payment');
+      await page.fill('#training-amount', '42,00');
+      await page.press('#training-amount', 'Enter');
+      const current = page.locator('#payment-current');
+      await expect.poll(() => current.getAttribute('data-status'), { timeout: 10_000 }).toBe('running');
+
+      await page.keyboard.press('Escape');
+      await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
+      expect(await text(page, '#payment-result-status')).toBe('CANCELADA');
+      expect(await page.inputValue('#training-amount')).toBe('');
+
+      // Enter in the empty amount starts nothing: it asks for an amount.
+      const shown = await current.getAttribute('data-reference');
+      await page.press('#training-amount', 'Enter');
+      await expect.poll(() => text(page, '#training-error')).toBe('Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
+      expect(await current.getAttribute('data-reference')).toBe(shown);
+      expect(errors).toEqual([]);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("today's sales", () => {
   it('lists them with amount, type, status, card and time; previews a receipt; reprints it; voids one after a confirmation', async () => {
     const caixa = await pos.paired('Caixa 1');
