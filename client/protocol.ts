@@ -173,6 +173,8 @@ export type PinpadLink = {
 export type Printer = {
   /** Its name in the settings ("default"). */
   name: string;
+  /** Where it is, in the settings' syntax (tcp://…, serial:…, file:///…/, lp://…): what a technician checks first. In training with no printer, a folder where each receipt is kept as a PDF. */
+  address: string;
   connected: boolean | null;
   paper_out: boolean;
   paper_low: boolean;

@@ -189,7 +189,16 @@ export class StatusPage {
         const blocking = printer.connected === false || printer.paper_out || printer.cover_open || printer.error !== null;
         const level: Level = printer.connected === null && problems.length === 0 ? 'off' : blocking ? 'bad' : problems.length > 0 ? 'warn' : 'ok';
         const text = problems.length > 0 ? problems.join(' · ') : printer.connected === null ? t('status.printerUnknown') : t('status.printerReady');
-        return h('article', { className: 'device', attrs: { 'data-printer': printer.name } }, h('h3', {}, printerName(printer.name)), stateLine(level, text));
+        // A folder "printer" (a headless store's, or training's when the settings name none) prints no paper.
+        const folder = printer.address.startsWith('file://') && printer.address.endsWith('/');
+        return h(
+          'article',
+          { className: 'device', attrs: { 'data-printer': printer.name } },
+          h('h3', {}, printerName(printer.name)),
+          stateLine(level, text),
+          folder ? h('p', { className: 'hint' }, t('status.folderPrinter')) : null,
+          details([[t('status.printerAddress'), printer.address]]),
+        );
       }),
     );
   }

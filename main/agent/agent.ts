@@ -30,6 +30,8 @@ import { PosServer } from '../pos/server/server.js';
 import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
+import { DEFAULT_PRINTER, type PrintersSettings } from '../receipts/printers.js';
+import { formatFileAddress } from '../../drivers/printers/transports/device.js';
 import { VERSION } from '../version.js';
 import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
@@ -155,6 +157,15 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /**
+ * Training with no printer in the settings still prints, so reprinting can be practised: the
+ * default printer is a folder beside the training journal, each receipt a PDF there (a real
+ * printer in the settings takes its place).
+ */
+function trainingPaper(journalPath: string): PrintersSettings {
+  return { [DEFAULT_PRINTER]: { address: formatFileAddress(`${join(dirname(journalPath), 'receipts').replaceAll('\\', '/')}/`), format: 'pdf' } };
+}
+
+/**
  * Receipts printed by themselves when payments end, on the settings' printers. Without the store
  * (receipts.merchant) outside training mode there is nothing lawful to print: said once, at start.
  */
@@ -170,11 +181,13 @@ function startReceiptPrinting(
     logger.warn({ settings: settings.path }, 'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)');
     return undefined;
   }
+  const printers = training && Object.keys(settings.printers).length === 0 ? trainingPaper(journal.path) : settings.printers;
+  if (printers !== settings.printers) logger.info({ folder: printers[DEFAULT_PRINTER]?.address }, 'training without a printer: receipts are printed as PDF files in this folder');
   const printing = openReceiptPrinting({
     journal,
     store,
     training,
-    printers: settings.printers,
+    printers,
     autoPrint: settings.autoPrint,
     pollMs: 10_000,
     ...(systemPrinter === undefined ? {} : { systemPrinter }),

@@ -101,6 +101,8 @@ describe('logging in', () => {
     expect(await pinpad.innerText()).toMatch(/PBSIM-1[\s\S]*Conectado · livre[\s\S]*POS0000000000001/);
     expect(await text(page, '#status-mode')).toContain('Treinamento');
     expect(await text(page, '#status-printers')).toContain('Impressora de comprovantes');
+    // The rig's printer is a folder: the card says where, and that no paper comes out.
+    expect(await text(page, '#status-printers')).toMatch(/Impressora virtual: cada comprovante é salvo como arquivo nesta pasta, sem papel\.[\s\S]*Endereço\s+file:\/\/\//);
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('pt-BR');
 
     // A reload of the same tab logs in again from the tab's storage (the address has no key any more).

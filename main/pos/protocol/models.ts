@@ -189,6 +189,9 @@ export type PinpadLinkView = Static<typeof PinpadLinkView>;
 export const PrinterView = Type.Object(
   {
     name: Type.String({ description: 'Its name in the settings ("default").' }),
+    address: Type.String({
+      description: 'Where it is, in the settings\' syntax (tcp://…, serial:…, file:///…/, lp://…): what a technician checks first. In training with no printer, a folder where each receipt is kept as a PDF.',
+    }),
     connected: Nullable(Type.Boolean({ description: 'null until the first job or status check.' })),
     paper_out: Type.Boolean(),
     paper_low: Type.Boolean(),

@@ -70,7 +70,7 @@ export class Hub {
       printQueue?.off('job', onJob);
     });
     for (const [name, { device }] of agent.printers) {
-      const changed = (): void => this.publish('printer.status', printerView(name, device.connected, device.lastStatus));
+      const changed = (): void => this.publish('printer.status', printerView(name, device));
       device.on('status', changed).on('connected', changed).on('disconnected', changed);
       this.#unsubscribe.push(() => device.off('status', changed).off('connected', changed).off('disconnected', changed));
     }

@@ -47,13 +47,21 @@ export const progressView = (event: CoreProgress): PaymentProgress => ({
   at: event.at,
 });
 
-export const printerView = (name: string, connected: boolean | undefined, status: PrinterStatus | undefined): PrinterView => ({
+/** What a printer's view reads of its device (drivers/printers ReceiptPrinter). */
+interface PrinterDevice {
+  readonly transport: { readonly address: string };
+  readonly connected: boolean | undefined;
+  readonly lastStatus: PrinterStatus | undefined;
+}
+
+export const printerView = (name: string, device: PrinterDevice): PrinterView => ({
   name,
-  connected: connected ?? null,
-  paper_out: status?.paperOut ?? false,
-  paper_low: status?.paperNearEnd ?? false,
-  cover_open: status?.coverOpen ?? false,
-  error: status?.error ?? null,
+  address: device.transport.address,
+  connected: device.connected ?? null,
+  paper_out: device.lastStatus?.paperOut ?? false,
+  paper_low: device.lastStatus?.paperNearEnd ?? false,
+  cover_open: device.lastStatus?.coverOpen ?? false,
+  error: device.lastStatus?.error ?? null,
 });
 
 export const printJobView = (job: PrintJob): PrintJobView => ({

@@ -9,6 +9,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { extractText } from 'unpdf';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SERIAL_DEVICE_NAME, watchDeviceDirectory } from '../../../drivers/transports/device-events.js';
@@ -34,7 +35,7 @@ describe('Agent', () => {
     const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
     try {
       const ready = await agent.ready;
-      expect(ready).toMatchObject({ mode: 'training', pinpad: { port: 'sim' }, printers: [], recovered: expect.any(Object) as unknown });
+      expect(ready).toMatchObject({ mode: 'training', pinpad: { port: 'sim' }, printers: ['default'], recovered: expect.any(Object) as unknown });
       expect(ready.pos.ws).toBe(agent.pos.url);
       // The window's address carries the operator key in its fragment, which a browser never sends.
       expect(ready.ui).toBe(`http://127.0.0.1:${agent.pos.port}/#key=${agent.operatorKey}`);
@@ -55,6 +56,31 @@ describe('Agent', () => {
     // Idempotent, and the journal is closed: a second stop is the same promise.
     await agent.stop();
     expect(agent.pos.sessions).toBe(0);
+  }, 30_000);
+
+  it('in training with no printer in the settings, prints each receipt as a PDF in a folder beside the training journal, so reprinting can be practised', async () => {
+    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const folder = join(home, '.pinbridge', 'training', 'receipts');
+    const printed = (): string[] => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')).sort() : []);
+    try {
+      await agent.ready;
+      await agent.stack.engine.start({ reference_id: 'paper-1', amount: 4_321, payment_type: 'credit', installments: 1, description: 'Teste' });
+      // Both copies print by themselves when the sale ends, as on a store's printer.
+      await vi.waitFor(() => expect(printed()).toHaveLength(2), { timeout: 10_000 });
+      const service = agent.printing?.service;
+      if (service === undefined) throw new Error('training prints receipts');
+      const [job] = service.print('paper-1', { copies: ['customer'] });
+      expect(job).toMatchObject({ printer: 'default' });
+      await vi.waitFor(() => expect(printed()).toHaveLength(3), { timeout: 10_000 });
+      const reprint = printed().map((name) => readFileSync(join(folder, name))).at(-1) ?? Buffer.alloc(0);
+      expect(reprint.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const { text } = await extractText(new Uint8Array(reprint), { mergePages: true });
+      expect(text).toContain('TREINAMENTO');
+      expect(text).toContain('43,21');
+      expect(text).toContain('REIMPRESSÃO');
+    } finally {
+      await agent.stop();
+    }
   }, 30_000);
 
   it('loads the payments provider’s EMV tables into the PINPAD when the settings say "provider", caches them and shows them', async () => {

@@ -6,7 +6,7 @@ export const agentHandlers: Handlers<'agent.status'> = {
   'agent.status': (_params, { agent, hub }) => ({
     pinpads: agent.pinpads.list().map(pinpadView),
     pinpad_link: agent.pinpadLink === undefined ? null : pinpadLinkView(agent.pinpadLink.status),
-    printers: [...agent.printers].map(([name, { device }]) => printerView(name, device.connected, device.lastStatus)),
+    printers: [...agent.printers].map(([name, { device }]) => printerView(name, device)),
     api: apiHealthView(agent.apiHealth.snapshot()),
     // POS connections only: the window (an operator session) is not a POS.
     clients_connected: [...hub.sessions].filter((session) => session.client !== undefined && session.open).length,

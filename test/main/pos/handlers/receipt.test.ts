@@ -267,6 +267,11 @@ describe('receipt.print', () => {
     }
   });
 
+  it('names each printer with its address in agent.status, the first thing a technician checks', async () => {
+    const { printers } = await call(client, 'agent.status', {});
+    expect(printers).toEqual([expect.objectContaining({ name: 'default', address: `file://${pos.printDir}/` })]);
+  });
+
   it('refuses a printer that is not configured, naming the field, and queues nothing', async () => {
     const error = await client.failure('receipt.print', { reference_id: printed.reference_id, copies: ['merchant'], printer: 'cozinha' });
     expect(error.data).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'printer' }] });
