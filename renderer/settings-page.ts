@@ -280,6 +280,7 @@ export class SettingsPage {
   readonly #testPrintButton = byId<HTMLButtonElement>('settings-test-print');
   readonly #testPrintStatus = byId('settings-test-print-status');
   readonly #training = byId<HTMLInputElement>(TRAINING_ID);
+  readonly #trainingNow = byId('settings-training-now');
   readonly #restartBox = byId('settings-restart');
   readonly #restartTitle = byId('settings-restart-title');
   readonly #restartText = byId('settings-restart-text');
@@ -412,6 +413,11 @@ export class SettingsPage {
     for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
     this.#shownTraining = valueAt(file, ['training']) === true;
     this.#training.checked = this.#shownTraining;
+    // The switch is the file's setting; the agent also trains with no payments service set up or when
+    // started with --training. Said beside the switch, so "off" does not read as "not training".
+    const trainingNow = this.#context.mode() === 'training' && !this.#shownTraining;
+    this.#trainingNow.hidden = !trainingNow;
+    this.#trainingNow.textContent = trainingNow ? t('settings.trainingNow') : '';
     this.#dirty = false;
   }
 

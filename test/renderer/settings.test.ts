@@ -140,6 +140,10 @@ describe('the settings page', () => {
     // No key in the file is the default policy: "auto".
     expect(await page.getByRole('radio', { name: /^Automática/ }).isChecked()).toBe(true);
     expect(await page.getByRole('switch', { name: 'Modo de treinamento' }).isChecked()).toBe(false);
+    // Off in the file, yet the agent trains (no payments service set up): said beside the switch.
+    expect(await text(page, '#settings-training-now')).toBe(
+      'O Pinbridge está em treinamento agora, mesmo com esta chave desligada: o serviço de pagamentos ainda não foi configurado (seção “Serviço de pagamentos”, acima), ou ele foi iniciado com --training.',
+    );
     expect(await text(page, '#settings-token-status')).toBe('Nenhum token guardado.');
 
     await page.getByRole('link', { name: 'Abrir Caixas (PDV)' }).click();
@@ -468,14 +472,16 @@ describe('the settings page', () => {
     }
   });
 
-  it('asks for the store and the printer before a test print when the agent started without a printer', async () => {
+  it('in training started without a printer, prints the test page as a PDF in the training folder, so printing can be practised', async () => {
+    const folder = join(home, '.pinbridge', 'training', 'receipts');
+    const pdfs = (): string[] => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')) : []);
+    const before = pdfs().length;
     const { page, errors } = await openWindow('settings');
     await page.getByRole('button', { name: 'Imprimir teste' }).click();
     const status = page.locator('#settings-test-print-status');
-    await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe(
-      'Não há impressora para o teste: preencha o nome e o CNPJ da loja e o endereço da impressora, salve e reinicie o Pinbridge (as configurações valem no próximo início).',
-    );
-    expect(await status.getAttribute('data-level')).toBe('bad');
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 15_000 }).toBe('printed');
+    expect(await status.getAttribute('data-level')).toBe('ok');
+    expect(pdfs()).toHaveLength(before + 1);
     expect(errors).toEqual([]);
   });
 });
