@@ -138,7 +138,8 @@ describe('pinbridge start', () => {
     const config = join(home, 'caixa.json');
     writeFileSync(config, JSON.stringify({}));
     const agent = await serve(['start', '--config', config, '--pos-port', '0'], { HOME: home });
-    expect(agent.ready).toMatchObject({ status: 'ready', printers: [] });
+    // Training with no printer in the settings prints to its folder of PDFs, named default.
+    expect(agent.ready).toMatchObject({ status: 'ready', printers: ['default'] });
     let stdout = '';
     agent.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const ws = agent.ready.ws as string;
