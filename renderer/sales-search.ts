@@ -38,6 +38,8 @@ export class SalesSearch {
   #applied: AppliedSearch | null = null;
   readonly #errors = new Map<Field, MessageKey>();
   readonly #onChange: () => void;
+  /** The date the fields were last set to by themselves (today, then). */
+  #defaultDate = '';
 
   readonly #form = byId<HTMLFormElement>('search-form');
   readonly #inputs: Readonly<Record<Field, HTMLInputElement>> = {
@@ -121,8 +123,18 @@ export class SalesSearch {
     }
   }
 
+  /**
+   * With no search applied, date fields the cashier left alone follow today: the store's time
+   * zone is known only once logged in, and a window left open past midnight moves to the new day.
+   */
+  followToday(): void {
+    if (this.#applied !== null || this.#inputs.from.value !== this.#defaultDate || this.#inputs.to.value !== this.#defaultDate) return;
+    this.#resetDates();
+  }
+
   #resetDates(): void {
     const today = todayDate();
+    this.#defaultDate = today;
     this.#inputs.from.value = today;
     this.#inputs.to.value = today;
   }

@@ -120,6 +120,7 @@ export class TransactionsPage {
   async load(): Promise<void> {
     const { client } = this.#context;
     const request = ++this.#listRequest;
+    this.#search.followToday();
     try {
       const [answers, pending] = await Promise.all([
         Promise.all(this.#search.calls(LIST_LIMIT, todayStartIso()).map((params) => client.call('payment.list', params))),

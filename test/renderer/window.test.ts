@@ -319,7 +319,8 @@ describe('finding a past sale', () => {
       return `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
     };
     try {
-      const { page, errors } = await openWindow({ rig });
+      // A browser on another clock (American Samoa, UTC−11): the dates are the store's all the same.
+      const { page, errors } = await openWindow({ rig, browserTimeZone: 'Pacific/Pago_Pago' });
       await go(page, 'payment');
 
       // No sale yet: F8 says so, and nothing is printed.
