@@ -242,7 +242,7 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
 
   journal
     .command('list')
-    .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id.')
+    .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id. The filters find a past sale (amount, NSU, authorization code, last 4 digits, time range).')
     .option('--journal <path>', JOURNAL_HELP)
     .option('--training', TRAINING_HELP)
     .option(
