@@ -344,8 +344,11 @@ describe('finding a past sale', () => {
       behindMs = 0;
       const big = await testSale('1.234,56', 'debit');
       const latest = await testSale('12,34', 'debit');
-      const nsu = rig.rig.engine.list().items.find((item) => item.reference_id === big)!.nsu!;
+      const bigSale = rig.rig.engine.list().items.find((item) => item.reference_id === big)!;
+      const nsu = bigSale.nsu!;
+      const authorization = bigSale.authorization_code!;
       expect(nsu).toMatch(/^[0-9A-Za-z]+$/);
+      expect(authorization).toMatch(/^[0-9A-Za-z]+$/);
 
       // The button on the payment page: the customer copy of the newest sale.
       await page.click('#payment-reprint-last');
@@ -413,6 +416,13 @@ describe('finding a past sale', () => {
       await page.click('#search-submit');
       await expect.poll(rows).toEqual([big]);
       expect(await page.locator(`#transactions-body tr[data-reference="${big}"] td.num`).innerText()).toBe('R$ 1.234,56');
+      // …or its authorization code, in whatever case the cashier types it.
+      await page.click('#search-clear');
+      await expect.poll(rows).toEqual([latest, big]);
+      await page.fill('#search-code', authorization.toLowerCase());
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([big]);
+      expect(await text(page, '#transactions-count')).toBe('1 venda encontrada');
       await page.fill('#search-code', '999999999');
       await page.click('#search-submit');
       await expect.poll(() => text(page, '#transactions-count')).toBe('Nenhuma venda encontrada');
