@@ -886,7 +886,7 @@ export interface Methods {
     };
     result: PaymentOutcome;
   };
-  /** Payments from the journal, newest first. */
+  /** Payments from the journal, newest first; finds a past sale by date range, amount, NSU, authorization code or the last 4 digits of the card. */
   'payment.list': {
     params: {
       /** Created at or after (ISO time). */
@@ -896,6 +896,14 @@ export interface Methods {
       states?: ('intent' | 'created' | 'card_read' | 'authorizing' | 'unknown' | 'approved' | 'completing' | 'awaiting_confirmation' | 'confirmed' | 'declined' | 'reversing' | 'reversed' | 'aborting' | 'cancelled' | 'failed' | 'undoing' | 'undone')[];
       /** Serial number of the PINPAD; needed only when several are connected. */
       terminal?: string;
+      /** Only payments of exactly this amount: centavos, an integer > 0. */
+      amount?: number;
+      /** Only the payment with this NSU, exactly as printed (leading zeros count): 1–20 letters or digits. */
+      nsu?: string;
+      /** Only the payment with this authorization code (letters in any case): 1–12 letters or digits. */
+      authorization_code?: string;
+      /** Only payments by a card ending in these 4 digits. */
+      card_last4?: string;
       limit?: number;
       offset?: number;
     };

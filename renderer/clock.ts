@@ -20,6 +20,25 @@ export function startOfDayIn(now: Date, timeZone: string): Date {
   return new Date(Math.min(...(onThatDay.length > 0 ? onThatDay : [second])));
 }
 
+/** The calendar date ("2026-03-10") `now` falls on, on the clock of `timeZone`. */
+export function dateIn(now: Date, timeZone: string): string {
+  const day = wallClock(now, timeZone);
+  return `${String(day.year).padStart(4, '0')}-${String(day.month).padStart(2, '0')}-${String(day.day).padStart(2, '0')}`;
+}
+
+/**
+ * The instant the calendar day `date` ("2026-03-10") began on the clock of `timeZone`; null for
+ * text that is not a date. Noon UTC of that date is on that same date in every zone from UTC−11
+ * to UTC+11 (Brazil's are −2 to −5), so the day it falls on is `date` there.
+ */
+export function startOfDate(date: string, timeZone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (match === null) return null;
+  const noon = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), 12));
+  if (Number.isNaN(noon.getTime())) return null;
+  return startOfDayIn(noon, timeZone);
+}
+
 function wallClock(at: Date, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,

@@ -3,7 +3,7 @@
  * "something changed" signal the shell listens to (badges in the navigation, the notices on top).
  */
 import type { PinbridgeClient } from '../client/index.js';
-import { startOfDayIn } from './clock.js';
+import { dateIn, startOfDate, startOfDayIn } from './clock.js';
 import { currentLanguage, currentTimeZone } from './i18n.js';
 
 export type Mode = 'training' | 'live';
@@ -23,6 +23,24 @@ export function todayStartIso(now = new Date()): string {
   const midnight = new Date(now);
   midnight.setHours(0, 0, 0, 0);
   return midnight.toISOString();
+}
+
+/** Today's date ("2026-03-10") on the store's clock: what the search's date fields start at. */
+export function todayDate(now = new Date()): string {
+  const zone = currentTimeZone() ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return dateIn(now, zone);
+}
+
+/**
+ * ISO time of the midnight that begins `date` ("2026-03-10") on the store's clock, and of the one
+ * that ends it (the next day's): a day searched is midnight to midnight where the store is.
+ */
+export function dayBoundsIso(date: string): { start: string; end: string } | null {
+  const zone = currentTimeZone() ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const start = startOfDate(date, zone);
+  if (start === null) return null;
+  const next = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + 1, 12));
+  return { start: start.toISOString(), end: startOfDayIn(next, zone).toISOString() };
 }
 
 /** A failed call in the cashier's language: the agent's pt-BR sentence, or its English message. */

@@ -14,6 +14,7 @@ import { byId, h } from './dom.js';
 import { currentLanguage, onLanguageChange, plural, setLanguage, setTimeZone, t, translateStatic, type MessageKey } from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
+import { ReprintLast } from './reprint-last.js';
 import { SettingsPage } from './settings-page.js';
 import { StatusPage } from './status-page.js';
 import { SupportPage } from './support-page.js';
@@ -130,6 +131,8 @@ function startWindow(operatorKey: string): void {
   const statusPage = new StatusPage(context, () => clientsPage.counts());
   const paymentPage = new PaymentPage(context);
   const transactionsPage = new TransactionsPage(context);
+  // Its buttons are on the Pagamento and Vendas pages; its key (F8) works on every page.
+  new ReprintLast(context);
   const settingsPage = new SettingsPage(context);
   const supportPage = new SupportPage(context);
 

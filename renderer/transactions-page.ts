@@ -1,5 +1,6 @@
 /**
- * Today's sales: the journal's payments since local midnight (payment.list), filtered by status,
+ * Today's sales: the journal's payments since the store's midnight (payment.list), or the sales a
+ * search found (sales-search.ts: dates, amount, NSU or authorization code, last 4), filtered by status,
  * each with its amount, type, status, card and time; one sale opened (a modal dialog) shows its
  * details, its receipt (receipt.get as HTML in a sandboxed frame), reprint (receipt.print), and what can still
  * be done to it — confirm or undo an approval waiting for the POS, void a confirmed one
@@ -10,9 +11,10 @@ import type { PaymentOutcome } from '../client/index.js';
 import { errorText, todayStartIso, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
-import { currentLanguage, formatTime, plural, t, type MessageKey } from './i18n.js';
+import { currentLanguage, formatDateTime, formatTime, plural, t, type MessageKey } from './i18n.js';
 import { canVoid, cardLabel, isRunning, printErrorText, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
 import { formatCentavos } from './money.js';
+import { SalesSearch } from './sales-search.js';
 
 type Filter = 'all' | SaleCategory;
 type Copy = 'customer' | 'merchant';
@@ -48,6 +50,11 @@ export class TransactionsPage {
   /** Print jobs started here → the sale they belong to (their printer.job events say how it went). */
   readonly #printJobs = new Map<string, string>();
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The last list asked for: an older answer arriving later is dropped. */
+  #listRequest = 0;
+  readonly #search = new SalesSearch(() => void this.load());
+  readonly #title = byId('transactions-title');
+  readonly #caption = byId('transactions-caption');
 
   readonly #pending = byId('pending');
   readonly #pendingList = byId('pending-confirmations');
@@ -109,20 +116,24 @@ export class TransactionsPage {
     });
   }
 
-  /** Reads today's sales and the pending confirmations again. */
+  /** Reads today's sales (or the search's) and the pending confirmations again. */
   async load(): Promise<void> {
     const { client } = this.#context;
+    const request = ++this.#listRequest;
+    this.#search.followToday();
     try {
-      const [list, pending] = await Promise.all([
-        client.call('payment.list', { from: todayStartIso(), limit: LIST_LIMIT }),
+      const [answers, pending] = await Promise.all([
+        Promise.all(this.#search.calls(LIST_LIMIT, todayStartIso()).map((params) => client.call('payment.list', params))),
         client.call('payment.pending', {}),
       ]);
+      if (request !== this.#listRequest) return;
+      const list = SalesSearch.merge(answers, LIST_LIMIT);
       this.#items = list.items;
       this.#total = list.total;
       this.#confirmations = pending.confirmations;
       this.#undos = pending.undos;
     } catch (error) {
-      this.#count.textContent = errorText(error);
+      if (request === this.#listRequest) this.#count.textContent = errorText(error);
       return;
     }
     this.render();
@@ -134,22 +145,32 @@ export class TransactionsPage {
       option.textContent = t(FILTER_LABELS[filter] ?? 'filter.all');
     }
     this.#renderPending();
+    this.#search.render();
+    const searching = this.#search.active;
+    this.#title.textContent = t(searching ? 'search.resultTitle' : 'transactions.title');
+    this.#caption.textContent = t(searching ? 'search.caption' : 'transactions.caption');
     const shown = this.#filter === 'all' ? this.#items : this.#items.filter((item) => saleCategory(item) === this.#filter);
     const truncated = this.#total > this.#items.length ? ` ${t('transactions.truncated', { n: this.#items.length })}` : '';
-    this.#count.textContent =
-      (this.#filter === 'all'
-        ? plural(this.#total, 'transactions.countOne', 'transactions.countMany', 'transactions.countNone')
-        : t('transactions.countFiltered', { shown: shown.length, total: this.#total })) + truncated;
+    const count =
+      this.#filter === 'all'
+        ? searching
+          ? plural(this.#total, 'search.countOne', 'search.countMany', 'search.countNone')
+          : plural(this.#total, 'transactions.countOne', 'transactions.countMany', 'transactions.countNone')
+        : t(searching ? 'search.countFiltered' : 'transactions.countFiltered', { shown: shown.length, total: this.#total });
+    this.#count.textContent = count + truncated;
     this.#table.hidden = shown.length === 0;
     this.#empty.hidden = shown.length > 0;
-    this.#empty.textContent = this.#filter === 'all' ? t('transactions.empty') : t('transactions.emptyFilter');
+    this.#empty.textContent = searching
+      ? t(this.#filter === 'all' ? 'search.empty' : 'search.emptyFilter')
+      : t(this.#filter === 'all' ? 'transactions.empty' : 'transactions.emptyFilter');
     keepFocus(this.#body, () => this.#body.replaceChildren(...shown.map((item) => this.#row(item))));
     this.#renderSale();
   }
 
   #row(item: PaymentOutcome): HTMLTableRowElement {
     const amount = formatCentavos(item.amount);
-    const time = formatTime(item.created_at);
+    // A search may reach other days: its rows say the date too.
+    const time = this.#search.active ? formatDateTime(item.created_at) : formatTime(item.created_at);
     const category = saleCategory(item);
     return h(
       'tr',

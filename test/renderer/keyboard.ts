@@ -25,12 +25,14 @@ export const UNLABELLED = `[...document.querySelectorAll('input, select, textare
   .filter((el) => el.labels.length === 0 && !el.getAttribute('aria-label') && !el.getAttribute('aria-labelledby'))
   .map((el) => el.id || el.name)`;
 
-/** Presses Tab until the focus comes back where it started (or `max` presses); returns what got the focus. */
+/** Presses Tab until the focus comes back to a control it reached before (or `max` presses); returns what got the focus, in order. */
 export async function tabAround(page: Page, max = 80): Promise<string[]> {
   const reached: string[] = [];
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const focused = await page.evaluate<string>(FOCUSED);
+    // A control of several parts (a date field's day, month and year) takes a Tab for each.
+    if (focused !== '' && focused === reached.at(-1)) continue;
     if (focused !== '' && reached.includes(focused)) break;
     if (focused !== '') reached.push(focused);
   }

@@ -8,11 +8,12 @@
  * touch. Screenshots of the main pages at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClock } from '../../main/locale/store-time.js';
 import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
 import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
@@ -301,6 +302,176 @@ describe("today's sales", () => {
     expect(await Promise.all(rows.map((shown) => shown.getAttribute('data-reference')))).toEqual(['venda-101']);
     expect(errors).toEqual([]);
     await caixa.close();
+  });
+});
+
+describe('finding a past sale', () => {
+  it('searches by amount, last 4, NSU and dates; opens a found sale and reprints it; reprints the last receipt with F8 and the button', async () => {
+    // The journal's clock can be set back, so one test sale is from two days ago.
+    let behindMs = 0;
+    const rig = await posRig({
+      timeZone: 'America/Sao_Paulo',
+      // The simulated customer's card follows the sale: credit by Visa …1111, debit by Visa …5556.
+      simulator: { autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } },
+      journalOptions: { now: () => new Date(Date.now() - behindMs) },
+    });
+    const printed = (): number => (existsSync(rig.printDir) ? readdirSync(rig.printDir).length : 0);
+    const day = (msAgo: number): string => {
+      const wall = wallClock(new Date(Date.now() - msAgo), 'America/Sao_Paulo');
+      return `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
+    };
+    try {
+      // A browser on another clock (American Samoa, UTC−11): the dates are the store's all the same.
+      const { page, errors } = await openWindow({ rig, browserTimeZone: 'Pacific/Pago_Pago' });
+      await go(page, 'payment');
+
+      // No sale yet: F8 says so, and nothing is printed.
+      expect(await page.locator('#payment-reprint-last').getAttribute('aria-keyshortcuts')).toBe('F8');
+      expect(await page.locator('#payment-reprint-last').getAttribute('title')).toContain('F8');
+      await page.keyboard.press('F8');
+      await expect.poll(() => text(page, '#payment-reprint-status')).toBe('Ainda não há venda com comprovante para reimprimir.');
+      expect(printed()).toBe(0);
+
+      const testSale = async (amount: string, type: 'credit' | 'debit'): Promise<string> => {
+        const current = page.locator('#payment-current');
+        const before = await current.getAttribute('data-reference');
+        await page.fill('#training-amount', amount);
+        await page.check(`input[name="training-type"][value="${type}"]`);
+        await page.click('#training-start');
+        await expect.poll(async () => (await current.getAttribute('data-reference')) !== before && (await current.getAttribute('data-status')), { timeout: 15_000 }).toBe('approved');
+        return (await current.getAttribute('data-reference'))!;
+      };
+      behindMs = 2 * 86_400_000;
+      const old = await testSale('12,34', 'credit');
+      behindMs = 0;
+      const big = await testSale('1.234,56', 'debit');
+      const latest = await testSale('12,34', 'debit');
+      const bigSale = rig.rig.engine.list().items.find((item) => item.reference_id === big)!;
+      const nsu = bigSale.nsu!;
+      const authorization = bigSale.authorization_code!;
+      expect(nsu).toMatch(/^[0-9A-Za-z]+$/);
+      expect(authorization).toMatch(/^[0-9A-Za-z]+$/);
+
+      // The button on the payment page: the customer copy of the newest sale.
+      await page.click('#payment-reprint-last');
+      await expect.poll(() => text(page, '#payment-reprint-status')).toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. (Na fila da impressora…|Imprimindo…|Impresso\.)$/);
+      await expect.poll(printed, { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => text(page, '#payment-reprint-status'), { timeout: 10_000 }).toMatch(/Impresso\.$/);
+
+      await go(page, 'transactions');
+      const rows = async (): Promise<(string | null)[]> => {
+        const shown = await page.locator('#transactions-body tr').all();
+        return Promise.all(shown.map((row) => row.getAttribute('data-reference')));
+      };
+      await expect.poll(rows).toEqual([latest, big]);
+      expect(await text(page, '#transactions-title')).toBe('Vendas de hoje');
+      expect(await text(page, '#transactions-count')).toBe('2 vendas hoje');
+      expect(await page.inputValue('#search-from')).toBe(day(0));
+      expect(await page.inputValue('#search-to')).toBe(day(0));
+
+      // By amount, as the cashier types it: today's only, then from three days back.
+      await page.fill('#search-amount', '12,34');
+      await page.click('#search-submit');
+      await expect.poll(() => text(page, '#transactions-title')).toBe('Resultado da busca');
+      await expect.poll(rows).toEqual([latest]);
+      expect(await text(page, '#transactions-count')).toBe('1 venda encontrada');
+      await page.fill('#search-from', day(3 * 86_400_000));
+      await page.press('#search-amount', 'Enter');
+      await expect.poll(rows).toEqual([latest, old]);
+      expect(await text(page, '#transactions-count')).toBe('2 vendas encontradas');
+      // A search reaches other days: its rows say the date.
+      expect(await page.locator(`#transactions-body tr[data-reference="${old}"] td`).first().innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/);
+
+      // By the last 4 digits (with the amount still there, then alone).
+      await page.fill('#search-last4', '5556');
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([latest]);
+      await page.fill('#search-amount', '');
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([latest, big]);
+      expect(await text(page, '#transactions-count')).toBe('2 vendas encontradas');
+
+      // Bad input is said next to its field, and nothing is searched: the list stays as it was.
+      await page.fill('#search-last4', '12a4');
+      await page.fill('#search-amount', '12.34');
+      await page.click('#search-submit');
+      expect(await text(page, '#search-last4-error')).toBe('Digite os 4 últimos números do cartão, só números.');
+      expect(await text(page, '#search-amount-error')).toBe('Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
+      expect(await page.locator('#search-last4').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate<string>(FOCUSED)).toBe('search-amount');
+      expect(await rows()).toEqual([latest, big]);
+      await page.fill('#search-last4', '');
+      await page.fill('#search-amount', '');
+      await page.fill('#search-from', day(0));
+      await page.fill('#search-to', day(86_400_000));
+      await page.click('#search-submit');
+      expect(await text(page, '#search-to-error')).toBe('A data final é anterior à data inicial.');
+      expect(await page.isVisible('#search-last4-error')).toBe(false);
+      expect(await rows()).toEqual([latest, big]);
+
+      // By NSU, typed in the one field for NSU or authorization code.
+      await page.click('#search-clear');
+      await expect.poll(() => text(page, '#transactions-title')).toBe('Vendas de hoje');
+      expect(await page.inputValue('#search-to')).toBe(day(0));
+      expect(await page.isVisible('#search-to-error')).toBe(false);
+      await page.fill('#search-code', nsu);
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([big]);
+      expect(await page.locator(`#transactions-body tr[data-reference="${big}"] td.num`).innerText()).toBe('R$ 1.234,56');
+      // …or its authorization code, in whatever case the cashier types it.
+      await page.click('#search-clear');
+      await expect.poll(rows).toEqual([latest, big]);
+      await page.fill('#search-code', authorization.toLowerCase());
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([big]);
+      expect(await text(page, '#transactions-count')).toBe('1 venda encontrada');
+      await page.fill('#search-code', '999999999');
+      await page.click('#search-submit');
+      await expect.poll(() => text(page, '#transactions-count')).toBe('Nenhuma venda encontrada');
+      expect(await text(page, '#transactions-empty')).toBe('Nenhuma venda encontrada com estes dados.');
+
+      // By dates alone: the day two days ago holds the old sale only.
+      await page.fill('#search-code', '');
+      await page.fill('#search-from', day(2 * 86_400_000));
+      await page.fill('#search-to', day(2 * 86_400_000));
+      await page.click('#search-submit');
+      await expect.poll(rows).toEqual([old]);
+      const found = page.locator(`#transactions-body tr[data-reference="${old}"]`);
+      expect((await found.locator('td').allInnerTexts()).slice(1, 5)).toEqual(['R$ 12,34', 'Crédito', 'Aprovada', 'VISA 411111******1111']);
+
+      // The status filter works on what the search found.
+      await page.selectOption('#transactions-filter', 'declined');
+      expect(await rows()).toEqual([]);
+      expect(await text(page, '#transactions-empty')).toBe('Nenhuma venda encontrada com esta situação.');
+      expect(await text(page, '#transactions-count')).toBe('0 de 1 vendas encontradas');
+      await page.selectOption('#transactions-filter', 'approved');
+      expect(await rows()).toEqual([old]);
+
+      // A found sale opens as any other: its receipt, and its reprint.
+      await found.getByRole('button').click();
+      expect(await text(page, '#sale-title')).toBe('Venda de R$ 12,34');
+      await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+      await page.locator('#receipt-print').scrollIntoViewIfNeeded();
+      await page.click('#receipt-print');
+      await expect.poll(printed, { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => text(page, '#sale-message')).toMatch(/Na fila da impressora|Imprimindo|Impresso/);
+      // F8 belongs to the dialog while it is open: nothing more is printed.
+      await page.keyboard.press('F8');
+      await page.keyboard.press('Escape');
+      expect(await page.isVisible('#sale')).toBe(false);
+      expect(printed()).toBe(2);
+
+      // F8 on the Vendas page: the newest sale's receipt, whatever the search shows.
+      await page.keyboard.press('F8');
+      await expect.poll(printed, { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => text(page, '#transactions-reprint-status'), { timeout: 10_000 }).toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. Impresso\.$/);
+      const lastPrinted = readdirSync(rig.printDir).sort().map((name) => readFileSync(join(rig.printDir, name), 'latin1'));
+      expect(lastPrinted.filter((job) => job.includes('VIA DO CLIENTE'))).toHaveLength(3);
+      expect(lastPrinted.some((job) => job.includes('VIA DO ESTABELECIMENTO'))).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await rig.close();
+    }
   });
 });
 

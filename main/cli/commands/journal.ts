@@ -1,6 +1,7 @@
 /**
  * `pinbridge journal list|show|export`: what support reads from the payment journal, by phone or
- * from a file the store sends. These commands only read: a missing journal is an error, never
+ * from a file the store sends; `list` also finds a past sale (amount, NSU, authorization code,
+ * the card's last 4, a time range). These commands only read: a missing journal is an error, never
  * a new empty file.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
@@ -13,6 +14,8 @@ import type { CliIo } from '../io.js';
 import { emit, formatBrl, table } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
 import { defaultJournalPath, trainingJournalPath } from '../../agent/paths.js';
+import { loadSettings } from '../../agent/settings-file.js';
+import { startOfDay, storeTimeZone } from '../../locale/store-time.js';
 
 const JOURNAL_HELP = 'the journal file (default: ~/.pinbridge/journal.db)';
 const TRAINING_HELP = "training mode's journal (~/.pinbridge/training/journal.db)";
@@ -27,8 +30,15 @@ interface JournalCliOptions {
 
 interface ListCliOptions extends JournalCliOptions {
   today?: boolean;
+  settings?: string;
+  from?: string;
+  to?: string;
   state?: string[];
   terminal?: string;
+  amount?: number;
+  nsu?: string;
+  authorization?: string;
+  cardLast4?: string;
   limit?: number;
 }
 
@@ -85,6 +95,28 @@ function parseTime(value: string): string {
   const time = Date.parse(value);
   if (Number.isNaN(time)) throw new UsageError(`"${value}" is not a date or time (for example 2026-03-10T09:00:00Z)`);
   return new Date(time).toISOString();
+}
+
+/** The same rules as the POS API's payment.list: what an NSU, a code or last 4 digits can be. */
+function parseNsu(value: string): string {
+  if (!/^[0-9A-Za-z]{1,20}$/.test(value)) throw new UsageError(`"${value}" is not an NSU (1 to 20 letters or digits, as printed on the receipt)`);
+  return value;
+}
+
+function parseAuthorizationCode(value: string): string {
+  if (!/^[0-9A-Za-z]{1,12}$/.test(value)) throw new UsageError(`"${value}" is not an authorization code (1 to 12 letters or digits)`);
+  return value;
+}
+
+function parseLast4(value: string): string {
+  if (!/^[0-9]{4}$/.test(value)) throw new UsageError(`"${value}" is not the last 4 digits of a card (exactly 4 digits)`);
+  return value;
+}
+
+/** Midnight of today on the store's clock: the settings' receipts.time_zone, as the window and the receipts reckon it. */
+function storeMidnight(io: CliIo, settingsPath: string | undefined, now: Date = new Date()): string {
+  const settings = loadSettings(settingsPath, io.env.HOME);
+  return startOfDay(now, storeTimeZone(settings.receipts?.time_zone)).toISOString();
 }
 
 function parseLimit(value: string): number {
@@ -210,27 +242,38 @@ export function registerJournalCommand(program: Command, io: CliIo): void {
 
   journal
     .command('list')
-    .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id.')
+    .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id. The filters find a past sale (amount, NSU, authorization code, last 4 digits, time range).')
     .option('--journal <path>', JOURNAL_HELP)
     .option('--training', TRAINING_HELP)
-    .option('--today', "only today's payments (since local midnight)")
+    .option(
+      '--today',
+      "only today's payments: since midnight on the store's clock (the settings' receipts.time_zone, else this computer's zone when it is a Brazilian one, else America/Sao_Paulo)",
+    )
+    .option('--settings <file>', "the settings file whose receipts.time_zone --today reads; default ~/.pinbridge/settings.json")
+    .option('--from <time>', 'only payments created at or after this time (ISO; local time without a zone)', parseTime)
+    .option('--to <time>', 'only payments created before this time', parseTime)
     .option('--state <state...>', 'only payments in these states (several words or comma-separated)')
     .option('--terminal <serial>', 'only payments on this PINPAD (serial number)')
+    .option('--amount <centavos>', 'only payments of exactly this amount in centavos (1990 = R$ 19,90)', parsePositiveInteger)
+    .option('--nsu <nsu>', 'only the payment with this NSU, exactly as printed (leading zeros count)', parseNsu)
+    .option('--authorization <code>', 'only the payment with this authorization code (letters in any case)', parseAuthorizationCode)
+    .option('--card-last4 <digits>', 'only payments by a card ending in these 4 digits', parseLast4)
     .option('--limit <n>', `how many (newest first; at most ${LIST_MAX_LIMIT})`, parseLimit, 100)
     .option('--json', 'print JSON: {"items": [payment records], "total"}')
     .action((options: ListCliOptions) => {
       const states = options.state === undefined ? undefined : parseStates(options.state);
-      let from: string | undefined;
-      if (options.today) {
-        const midnight = new Date();
-        midnight.setHours(0, 0, 0, 0);
-        from = midnight.toISOString();
-      }
+      if (options.today && options.from !== undefined) throw new UsageError('--today and --from exclude each other (--today is --from midnight)');
+      const from = options.today ? storeMidnight(io, options.settings) : options.from;
       const result = withJournal(io, options, (j) =>
         j.list({
           ...(from === undefined ? {} : { from }),
+          ...(options.to === undefined ? {} : { to: options.to }),
           ...(states === undefined ? {} : { states }),
           ...(options.terminal === undefined ? {} : { terminal: options.terminal }),
+          ...(options.amount === undefined ? {} : { amount: options.amount }),
+          ...(options.nsu === undefined ? {} : { nsu: options.nsu }),
+          ...(options.authorization === undefined ? {} : { authorizationCode: options.authorization }),
+          ...(options.cardLast4 === undefined ? {} : { cardLast4: options.cardLast4 }),
           ...(options.limit === undefined ? {} : { limit: options.limit }),
         }),
       );

@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { startOfDay } from '../../locale/store-time.js';
 import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
 import { DEFAULT_MIN_FREE_BYTES, DEFAULT_RESERVE_BYTES, DiskReserve, type DiskRoom } from './disk-reserve.js';
 import { JournalError } from './errors.js';
@@ -106,6 +107,16 @@ const PATCH_FIELDS = [
   'confirmDeadline',
   'pendingUndo',
 ] as const satisfies readonly (keyof PaymentPatch)[];
+
+/**
+ * A field inside a JSON column, NULL when the column is not valid JSON: json_extract throws on a
+ * damaged row ("malformed JSON"), which would fail the whole query; this way the damaged row just
+ * does not match, and the lists that read it still report it (onCorrupt). CASE evaluates lazily,
+ * so json_extract never sees the damaged text.
+ */
+function jsonField(column: 'card_json' | 'authorization_json', path: string): string {
+  return `(CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') END)`;
+}
 
 const isMemory = (path: string): boolean => path === ':memory:' || path === '';
 
@@ -391,10 +402,13 @@ export class Journal {
     });
   }
 
-  /** Every payment created since the machine's local midnight (of `now`), newest first. */
-  today(now: Date = this.#now()): PaymentRecord[] {
-    const midnight = new Date(now.getTime());
-    midnight.setHours(0, 0, 0, 0);
+  /**
+   * Every payment created since midnight (of `now`) on the store's clock (`timeZone`, see
+   * locale/store-time.ts), newest first: the day the cashier and the receipts mean, whatever
+   * zone the computer is set to.
+   */
+  today(timeZone: string, now: Date = this.#now()): PaymentRecord[] {
+    const midnight = startOfDay(now, timeZone);
     return this.#many(`SELECT ${COLUMNS} FROM payments WHERE created_at >= ? ORDER BY created_at DESC, rowid DESC`, midnight.toISOString());
   }
 
@@ -572,6 +586,22 @@ export class Journal {
     if (query.owner !== undefined) {
       conditions.push('owner = @owner');
       params.owner = query.owner;
+    }
+    if (query.amount !== undefined) {
+      conditions.push('amount = @amount');
+      params.amount = query.amount;
+    }
+    if (query.nsu !== undefined) {
+      conditions.push(`${jsonField('authorization_json', '$.nsu')} = @nsu`);
+      params.nsu = query.nsu;
+    }
+    if (query.authorizationCode !== undefined) {
+      conditions.push(`upper(${jsonField('authorization_json', '$.authorizationCode')}) = upper(@authorizationCode)`);
+      params.authorizationCode = query.authorizationCode;
+    }
+    if (query.cardLast4 !== undefined) {
+      conditions.push(`substr(${jsonField('card_json', '$.maskedPan')}, -4) = @cardLast4`);
+      params.cardLast4 = query.cardLast4;
     }
     if (query.states !== undefined) {
       if (query.states.length === 0) conditions.push('0');

@@ -157,6 +157,14 @@ export interface ListQuery {
   readonly terminal?: string;
   /** Only the payments this owner started (PaymentRecord.owner). */
   readonly owner?: string;
+  /** Only payments of exactly this amount (integer centavos). */
+  readonly amount?: number;
+  /** Only the payment(s) with this NSU (authorization.nsu, exactly as the acquirer gave it). */
+  readonly nsu?: string;
+  /** Only the payment(s) with this authorization code (authorization.authorizationCode; letters in any case). */
+  readonly authorizationCode?: string;
+  /** Only payments by a card ending in these 4 digits (the masked PAN's last 4). */
+  readonly cardLast4?: string;
   /** Newest first; default 100, at most 1000. */
   readonly limit?: number;
   readonly offset?: number;

@@ -8,7 +8,8 @@ import { JournalError } from './errors.js';
 
 /**
  * Version 1. Nested objects (card, authorization, problem, pending undo) are JSON text: they are
- * read whole and never queried inside. `finished_at IS NULL` marks the payments recovery must
+ * read whole; only the search filters of `list` look inside (NSU, authorization code, last 4),
+ * guarded against damaged text, on the rows the other conditions leave. `finished_at IS NULL` marks the payments recovery must
  * look at; the partial index over those rows keeps start-up reading only them, however long
  * the history grows.
  */

@@ -571,13 +571,21 @@ export const METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 2,
-    summary: 'Payments from the journal, newest first.',
+    summary: 'Payments from the journal, newest first; finds a past sale by date range, amount, NSU, authorization code or the last 4 digits of the card.',
     params: Type.Object(
       {
         from: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created at or after (ISO time).' })),
         to: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created before (ISO time).' })),
         states: Type.Optional(Type.Array(Literals(PAYMENT_STATES), { maxItems: PAYMENT_STATES.length })),
         terminal: Terminal,
+        amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Only payments of exactly this amount: centavos, an integer > 0.' })),
+        nsu: Type.Optional(
+          Type.String({ pattern: '^[0-9A-Za-z]{1,20}$', description: 'Only the payment with this NSU, exactly as printed (leading zeros count): 1–20 letters or digits.' }),
+        ),
+        authorization_code: Type.Optional(
+          Type.String({ pattern: '^[0-9A-Za-z]{1,12}$', description: 'Only the payment with this authorization code (letters in any case): 1–12 letters or digits.' }),
+        ),
+        card_last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', description: 'Only payments by a card ending in these 4 digits.' })),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
         offset: Type.Optional(Type.Integer({ minimum: 0 })),
       },

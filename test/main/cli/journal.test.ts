@@ -2,7 +2,7 @@
  * `pinbridge journal list|show|export` as support uses it, run in-process through the CLI's
  * `main()` (the same program the bin runs) against real journal files in a temp directory.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +11,7 @@ import { formatBrl, localTime } from '../../../main/cli/commands/journal.js';
 import { runMain } from '../../helpers/cli.js';
 import { defaultJournalPath } from '../../../main/agent/paths.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { startOfDay } from '../../../main/locale/store-time.js';
 import type { JournalEvent, NewPayment, PaymentRecord } from '../../../main/core/journal/record.js';
 
 const pinbridge = (...args: string[]): ReturnType<typeof runMain> => runMain(args);
@@ -112,17 +113,61 @@ describe('pinbridge journal list', () => {
     expect(human.stdout).toMatch(/2 of 3 payments/);
   });
 
-  it("shows only today's payments with --today", async () => {
-    const now = new Date();
-    const twoDaysAgo = new Date(now.getTime() - 2 * 24 * 3_600_000);
-    const journal = Journal.open(path, { now: () => twoDaysAgo });
-    journal.createIntent(newPayment('old'));
-    journal.close();
-    const today = Journal.open(path);
-    today.createIntent(newPayment('new'));
-    today.close();
-    const result = await pinbridge('journal', 'list', '--journal', path, '--today', '--json');
-    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['new']);
+  it("shows only today's payments with --today: since midnight on the store's clock (receipts.time_zone), not the computer's", async () => {
+    // The computer runs on UTC (the specs' TZ); the store is in Rio Branco (UTC−5). Whatever the
+    // hour the spec runs at, the two midnights are 5 hours apart and one of these is misplaced by the other.
+    const midnight = startOfDay(new Date(), 'America/Rio_Branco');
+    const at = (time: Date): Journal => Journal.open(path, { now: () => time });
+    for (const [reference, time] of [
+      ['two-days-ago', new Date(midnight.getTime() - 2 * 86_400_000)],
+      ['last-minute-of-yesterday', new Date(midnight.getTime() - 60_000)],
+      ['first-minute-of-today', new Date(midnight.getTime() + 1)],
+      ['now', new Date()],
+    ] as const) {
+      const journal = at(time);
+      journal.createIntent(newPayment(reference));
+      journal.close();
+    }
+    const settings = join(dir, 'settings.json');
+    writeFileSync(settings, JSON.stringify({ receipts: { merchant: { name: 'LOJA DO ACRE LTDA', cnpj: '11222333000181' }, time_zone: 'America/Rio_Branco' } }));
+    const result = await pinbridge('journal', 'list', '--journal', path, '--today', '--settings', settings, '--json');
+    expect(result.stderr).toBe('');
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['now', 'first-minute-of-today']);
+    expect((await pinbridge('journal', 'list', '--journal', path, '--today', '--from', '2026-03-10', '--settings', settings)).code).toBe(2);
+  });
+
+  it('finds a past sale by --amount, --nsu, --authorization, --card-last4 and a --from/--to range', async () => {
+    fixture();
+    const references = async (...args: string[]): Promise<string[]> => {
+      const result = await pinbridge('journal', 'list', '--journal', path, '--json', ...args);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId);
+    };
+    expect(await references('--amount', '990')).toEqual(['sale-2']);
+    expect(await references('--amount', '991')).toEqual([]);
+    expect(await references('--nsu', '000123')).toEqual(['sale-1']);
+    expect(await references('--nsu', '123')).toEqual([]);
+    expect(await references('--authorization', 'a1b2c3')).toEqual(['sale-1']);
+    expect(await references('--card-last4', '1234')).toEqual(['sale-2']);
+    expect(await references('--card-last4', '1111', '--amount', '123456')).toEqual(['sale-1']);
+    expect(await references('--from', '2026-03-10T12:30:00Z', '--to', '2026-03-10T13:30:00Z')).toEqual(['sale-2']);
+    expect((await pinbridge('journal', 'list', '--journal', path, '--amount', '12,34')).stderr).toMatch(/"12,34" is not a positive whole number/);
+  });
+
+  it('exits 2 for search filters a sale cannot have, naming the rule', async () => {
+    fixture();
+    for (const [args, said] of [
+      [['--card-last4', '12a4'], /"12a4" is not the last 4 digits of a card \(exactly 4 digits\)/],
+      [['--card-last4', '12345'], /exactly 4 digits/],
+      [['--nsu', '12 34'], /"12 34" is not an NSU/],
+      [['--authorization', 'AB-12'], /"AB-12" is not an authorization code/],
+      [['--amount', '0'], /"0" is not a positive whole number/],
+      [['--from', 'yesterday'], /"yesterday" is not a date or time/],
+    ] as const) {
+      const result = await pinbridge('journal', 'list', '--journal', path, ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(said);
+    }
   });
 
   it('says so when there are no payments', async () => {

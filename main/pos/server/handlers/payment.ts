@@ -88,10 +88,15 @@ export const paymentHandlers: Handlers<
     return outcomeView(await agent.engine.undo(reference_id));
   },
 
-  'payment.list': ({ from, to, states, terminal, limit, offset }, { agent, session }) => {
+  'payment.list': ({ from, to, states, terminal, amount, nsu, authorization_code, card_last4, limit, offset }, { agent, session }) => {
+    // The owner scope applies to every search too: a POS finds only its own sales.
     const owner = ownerScope(agent, session);
     const { items, total } = agent.engine.list({
       ...(owner === undefined ? {} : { owner }),
+      ...(amount === undefined ? {} : { amount }),
+      ...(nsu === undefined ? {} : { nsu }),
+      ...(authorization_code === undefined ? {} : { authorizationCode: authorization_code }),
+      ...(card_last4 === undefined ? {} : { cardLast4: card_last4 }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
       ...(states === undefined ? {} : { states }),

@@ -603,19 +603,116 @@ describe('list', () => {
   });
 });
 
+describe('list: finding a past sale', () => {
+  /** An approved sale with this amount, card and authorization. */
+  function approved(journal: Journal, options: { amount?: number; pan?: string; nsu?: string | null; code?: string | null } = {}): PaymentRecord {
+    const record = journal.createIntent(payment({ amount: options.amount ?? 12_345 }));
+    journal.transition(record.id, 'created', { transactionId: 'f'.repeat(32) });
+    journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: options.pan ?? card.maskedPan } });
+    journal.transition(record.id, 'authorizing');
+    return journal.transition(record.id, 'approved', {
+      authorization: { ...authorization, nsu: options.nsu === undefined ? authorization.nsu : options.nsu, authorizationCode: options.code === undefined ? authorization.authorizationCode : options.code },
+    });
+  }
+
+  it('finds a sale by its exact amount in centavos', () => {
+    const journal = open();
+    const small = approved(journal, { amount: 1234 });
+    const big = approved(journal, { amount: 123_456 });
+    approved(journal, { amount: 12_340 });
+    const ids = (amount: number): string[] => journal.list({ amount }).items.map((r) => r.id);
+    expect(ids(1234)).toEqual([small.id]);
+    expect(ids(123_456)).toEqual([big.id]);
+    expect(ids(999)).toEqual([]);
+    expect(journal.list({ amount: 1234 }).total).toBe(1);
+  });
+
+  it('finds a sale by its NSU, exactly as the acquirer gave it', () => {
+    const journal = open();
+    const first = approved(journal, { nsu: '000123456' });
+    approved(journal, { nsu: '000123457' });
+    approved(journal, { nsu: null });
+    expect(journal.list({ nsu: '000123456' }).items.map((r) => r.id)).toEqual([first.id]);
+    // Not a prefix or a number: "123456" is another NSU than "000123456".
+    expect(journal.list({ nsu: '123456' }).items).toEqual([]);
+    expect(journal.list({ nsu: '00012345' }).items).toEqual([]);
+  });
+
+  it('finds a sale by its authorization code, whatever the case the cashier typed it in', () => {
+    const journal = open();
+    const sale = approved(journal, { code: 'A1B2C3' });
+    approved(journal, { code: 'Z9Y8X7' });
+    approved(journal, { code: null });
+    expect(journal.list({ authorizationCode: 'A1B2C3' }).items.map((r) => r.id)).toEqual([sale.id]);
+    expect(journal.list({ authorizationCode: 'a1b2c3' }).items.map((r) => r.id)).toEqual([sale.id]);
+    expect(journal.list({ authorizationCode: 'A1B2C' }).items).toEqual([]);
+  });
+
+  it('finds the sales of a card by its last 4 digits', () => {
+    const journal = open();
+    const visa = approved(journal, { pan: '411111******1111' });
+    const master = approved(journal, { pan: '555555******4444' });
+    const visaAgain = approved(journal, { pan: '422222******1111' });
+    journal.createIntent(payment()); // no card read yet
+    expect(journal.list({ cardLast4: '1111' }).items.map((r) => r.id)).toEqual([visaAgain.id, visa.id]);
+    expect(journal.list({ cardLast4: '4444' }).items.map((r) => r.id)).toEqual([master.id]);
+    // The first 6 digits are kept too, but they are not the last 4.
+    expect(journal.list({ cardLast4: '5555' }).items).toEqual([]);
+  });
+
+  it('combines the filters with the date range, the owner and the states, with the total of every match', () => {
+    const time = clock('2026-03-09T15:00:00.000Z');
+    const journal = open({ now: time.now });
+    const yesterday = approved(journal, { amount: 5000, pan: '411111******1111' });
+    time.set('2026-03-10T15:00:00.000Z');
+    const today = approved(journal, { amount: 5000, pan: '411111******1111' });
+    approved(journal, { amount: 5000, pan: '555555******4444' });
+    const declined = journal.createIntent(payment({ amount: 5000 }));
+    journal.transition(declined.id, 'cancelled', { problem });
+
+    const found = journal.list({ amount: 5000, cardLast4: '1111', from: '2026-03-10T03:00:00.000Z', to: '2026-03-11T03:00:00.000Z' });
+    expect(found).toMatchObject({ total: 1, items: [{ id: today.id }] });
+    expect(journal.list({ amount: 5000, to: '2026-03-10T03:00:00.000Z' }).items.map((r) => r.id)).toEqual([yesterday.id]);
+    expect(journal.list({ amount: 5000 }).total).toBe(4);
+    expect(journal.list({ amount: 5000, states: ['cancelled'] }).items.map((r) => r.id)).toEqual([declined.id]);
+    expect(journal.list({ amount: 5000, owner: 'pos-a' }).total).toBe(0);
+  });
+
+  it('does not fail on a damaged row: it just does not match, and the other sales are still found', () => {
+    const reported: JournalError[] = [];
+    const journal = open({ onCorrupt: (error) => reported.push(error) });
+    const good = approved(journal, { nsu: '111', code: 'AAA111', pan: '411111******1111' });
+    const bad = approved(journal, { nsu: '111', code: 'AAA111', pan: '411111******1111' });
+    const db = new Database(join(dir, 'journal.db'));
+    db.prepare(`UPDATE payments SET authorization_json = '{"nsu": "111", ', card_json = '[not json' WHERE id = ?`).run(bad.id);
+    db.close();
+
+    expect(journal.list({ nsu: '111' }).items.map((r) => r.id)).toEqual([good.id]);
+    expect(journal.list({ authorizationCode: 'AAA111' }).items.map((r) => r.id)).toEqual([good.id]);
+    expect(journal.list({ cardLast4: '1111' })).toEqual({ items: [expect.objectContaining({ id: good.id })], total: 1 });
+    // The damaged row is still there for the lists that read it, and reported when they do.
+    expect(journal.list().total).toBe(2);
+    expect(reported.map((e) => e.paymentId)).toEqual([bad.id]);
+  });
+});
+
 describe('today', () => {
-  it('returns the payments created since the local midnight, newest first', () => {
+  it("returns the payments created since midnight on the store's clock, newest first, whatever the computer's zone", () => {
     const time = clock();
     const journal = open({ now: time.now });
-    time.set(new Date(2026, 2, 9, 23, 59, 59, 999));
+    // Manaus is UTC−4: its day of 10 March begins at 04:00 UTC.
+    time.set('2026-03-10T03:59:59.999Z');
     journal.createIntent(payment());
-    time.set(new Date(2026, 2, 10, 0, 0, 0, 0));
+    time.set('2026-03-10T04:00:00.000Z');
     const midnight = journal.createIntent(payment());
-    time.set(new Date(2026, 2, 10, 18, 30));
+    time.set('2026-03-10T22:30:00.000Z');
     const evening = journal.createIntent(payment());
-    expect(journal.today(new Date(2026, 2, 10, 19, 0)).map((r) => r.id)).toEqual([evening.id, midnight.id]);
-    expect(journal.today().map((r) => r.id)).toEqual([evening.id, midnight.id]);
-    expect(journal.today(new Date(2026, 2, 11, 8, 0))).toEqual([]);
+    expect(journal.today('America/Manaus', new Date('2026-03-10T23:00:00.000Z')).map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today('America/Manaus').map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    // 02:00 UTC on the 11th is still the 10th in Manaus, and already the 11th in UTC.
+    expect(journal.today('America/Manaus', new Date('2026-03-11T02:00:00.000Z')).map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today('UTC', new Date('2026-03-11T02:00:00.000Z'))).toEqual([]);
+    expect(journal.today('America/Manaus', new Date('2026-03-11T08:00:00.000Z'))).toEqual([]);
   });
 });
 
