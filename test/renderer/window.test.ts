@@ -812,5 +812,6 @@ describe('language, keyboard and touch', () => {
     }
     await stranger.close();
     await caixa.close();
-  });
+    // Four pages at two sizes, each measured and photographed: more than the default 30 s on a busy 2-core runner.
+  }, 90_000);
 });
