@@ -18,6 +18,7 @@ import { button, byId, fill, h, keepFocus } from './dom.js';
 import { currentLanguage, t } from './i18n.js';
 import { printErrorText } from './labels.js';
 import { SecretField } from './secret-field.js';
+import { SUPERVISOR_TARGETS, SupervisorSettings } from './supervisor-settings.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
 type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
@@ -121,6 +122,7 @@ function targetOf(path: string): string | null {
     'receipts.merchant.address': addressLineId(0),
     'printers': 'settings-printer-address',
     'printers.default': 'settings-printer-address',
+    ...SUPERVISOR_TARGETS,
   };
   return sections[path] ?? null;
 }
@@ -135,6 +137,7 @@ function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'confirmation') return t('settings.violationChoice');
   if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
   if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
+  if (path === 'supervisor.min_amount_centavos') return t('settings.violationAmount');
   return null;
 }
 
@@ -268,6 +271,7 @@ export class SettingsPage {
   readonly #error = byId('settings-error');
   readonly #token: SecretField;
   readonly #passphrase: SecretField;
+  readonly #supervisor: SupervisorSettings;
   readonly #detect = byId<HTMLButtonElement>('settings-pinpad-detect');
   readonly #portsStatus = byId('settings-ports-status');
   readonly #portsList = byId('settings-ports');
@@ -309,13 +313,14 @@ export class SettingsPage {
       send: (passphrase) => context.client.call('operator.setCertificatePassphrase', { passphrase }),
       stateOf: (read) => read.certificate_passphrase,
     });
+    this.#supervisor = new SupervisorSettings(context);
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#saveSettings();
     });
     this.#form.addEventListener('input', (event) => {
       // The secrets' fields belong to forms of their own: typing one is not an unsaved setting.
-      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target)) this.#dirty = true;
+      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target) && !this.#supervisor.owns(event.target)) this.#dirty = true;
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
     this.#bleScan.addEventListener('click', () => void this.#scanBle());
@@ -343,6 +348,7 @@ export class SettingsPage {
     this.#problem = read.problem;
     this.#token.state = read.api_token;
     this.#passphrase.state = read.certificate_passphrase;
+    this.#supervisor.pinStored = read.supervisor_pin.stored;
     this.#filePath = read.path;
     this.#fileExists = read.settings !== null;
     if (!this.#dirty) {
@@ -362,6 +368,7 @@ export class SettingsPage {
     this.#renderProblem();
     this.#token.render();
     this.#passphrase.render();
+    this.#supervisor.render();
     this.#renderPorts();
     this.#renderBle();
     this.#renderSystemPrinters();
@@ -412,6 +419,7 @@ export class SettingsPage {
     for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
     this.#shownTraining = valueAt(file, ['training']) === true;
     this.#training.checked = this.#shownTraining;
+    this.#supervisor.fill(valueAt(file, ['supervisor']));
     this.#dirty = false;
   }
 
@@ -437,6 +445,7 @@ export class SettingsPage {
     const confirmation = this.#confirmationRadios().find((radio) => radio.checked)?.value ?? null;
     if (confirmation !== null && confirmation !== this.#shownConfirmation) draft.confirmation = confirmation;
     if (this.#training.checked !== this.#shownTraining) draft.training = this.#training.checked;
+    setAt(draft, ['supervisor'], this.#supervisor.draft());
     return draft;
   }
 

@@ -230,7 +230,7 @@ function supervisorGuard(settings: AgentSettings, home: string | undefined, trai
     policy: settings.supervisor,
     isSet: () => pin.isSet(),
     isStored: () => pin.isStored(),
-    lockedUntil: () => pin.lockedUntil(),
+    lock: () => pin.lock(),
     check: (typed) => pin.check(typed),
     set: (typed) => pin.set(typed),
   };

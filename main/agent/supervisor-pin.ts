@@ -130,6 +130,12 @@ export class SupervisorPin {
     return until === null ? null : new Date(until).toISOString();
   }
 
+  /** The lock in force: when it ends and how long that is from now; null when not locked. */
+  lock(): { until: string; retryAfterMs: number } | null {
+    const until = this.#lockEnd();
+    return until === null ? null : { until: new Date(until).toISOString(), retryAfterMs: until - this.#now() };
+  }
+
   /** Keeps a new PIN (its hash); the wrong guesses so far stop counting. */
   set(pin: string): void {
     if (!SUPERVISOR_PIN_PATTERN.test(pin)) throw new SupervisorPinError('INVALID_PIN', 'The supervisor PIN must be 4 to 8 digits.');

@@ -441,7 +441,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    */
   note(referenceId: string, text: string): void {
     const record = this.#find(referenceId);
-    this.journal.update(record.id, {}, text);
+    this.journal.annotate(record.id, text);
   }
 
   list(query: ListQuery = {}): { items: PaymentOutcome[]; total: number } {

@@ -43,8 +43,8 @@ export interface SupervisorGuard {
   isSet(): boolean;
   /** A PIN is stored (the window's Configurações says so). */
   isStored(): boolean;
-  /** When the lock after too many wrong PINs ends (ISO), or null. */
-  lockedUntil(): string | null;
+  /** The lock after too many wrong PINs: when it ends (ISO) and in how long; null when not locked. */
+  lock(): { readonly until: string; readonly retryAfterMs: number } | null;
   check(pin: string): SupervisorPinCheck;
   set(pin: string): void;
 }
@@ -116,11 +116,11 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
       'Esta operação precisa da senha do supervisor, e nenhuma foi cadastrada. Cadastre em Configurações → Supervisor.',
     );
   }
-  const locked = guard.lockedUntil();
+  const locked = guard.lock();
   if (locked !== null) {
-    log.warn({ reference: referenceId, by: who, lockedUntil: locked }, 'void refused: the supervisor PIN is locked after too many wrong ones');
-    note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked}`);
-    throw lockedError(Date.parse(locked) - Date.now());
+    log.warn({ reference: referenceId, by: who, lockedUntil: locked.until }, 'void refused: the supervisor PIN is locked after too many wrong ones');
+    note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked.until}`);
+    throw lockedError(locked.retryAfterMs);
   }
 
   let entry: SupervisorEntry;

@@ -190,7 +190,7 @@ export const operatorHandlers: Handlers<
       pos_voids: policy.posVoids,
       pin_set: guard.isStored(),
       training_pin: context.agent.mode === 'training',
-      locked_until: guard.lockedUntil(),
+      locked_until: guard.lock()?.until ?? null,
     };
   },
 

@@ -57,6 +57,7 @@ describe('settings from the window', () => {
       problem: null,
       api_token: { kind: 'file', stored: false },
       certificate_passphrase: { kind: 'file', stored: false },
+      supervisor_pin: { stored: false },
       not_applied: null,
     });
   });
