@@ -492,11 +492,19 @@ export class SettingsPage {
       if (target === null) elsewhere.push(violation);
       else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation.field, violation.message)]);
     }
-    const targets = [...TEXT_FIELDS.map((field) => field.id), ...Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index)), CONFIRMATION_TARGET, TRAINING_ID];
+    const targets = [
+      ...TEXT_FIELDS.map((field) => field.id),
+      ...Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index)),
+      CONFIRMATION_TARGET,
+      TRAINING_ID,
+      ...new Set(Object.values(SUPERVISOR_TARGETS)),
+    ];
     for (const target of targets) {
       const messages = byTarget.get(target) ?? [];
       byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
-      const controls = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [byId(target)];
+      // A choice's mistake marks its options (a fieldset is no control).
+      const radios = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      const controls = radios.length > 0 ? radios : [byId(target)];
       for (const control of controls) {
         if (messages.length > 0) control.setAttribute('aria-invalid', 'true');
         else control.removeAttribute('aria-invalid');
