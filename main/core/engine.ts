@@ -23,7 +23,7 @@ import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../contract/index.js';
 import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
-import { PROGRESS_STEPS, type PaymentProgress, type ProgressStep } from './events.js';
+import { PROGRESS_STEPS, UNCONFIRMED_UNDO_TEXTS, UNDONE_BEFORE_CONFIRMATION_CODES, type PaymentProgress, type ProgressStep } from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
 import { isDecided, outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
@@ -834,7 +834,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   #emit(record: PaymentRecord, step: ProgressStep, cashierMessage?: string): void {
-    const [message, cashier] = PROGRESS_STEPS[step];
+    const [message, byStep] = PROGRESS_STEPS[step];
+    const unconfirmed = record.problem !== null && UNDONE_BEFORE_CONFIRMATION_CODES.has(record.problem.code) ? UNCONFIRMED_UNDO_TEXTS[step] : undefined;
+    const cashier = unconfirmed ?? byStep;
     const event: PaymentProgress = {
       paymentId: record.id,
       referenceId: record.referenceId,

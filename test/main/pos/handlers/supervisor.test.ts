@@ -123,6 +123,8 @@ describe('a void from the window', () => {
     const notes = notesOf('sup-typed');
     expect(notes).toContain('void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left');
     expect(notes).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed in the window)');
+    const progress = await window.next('payment.progress', (event) => event.reference_id === 'sup-typed' && event.step === 'undone');
+    expect(progress.cashier_message).toBe('Venda cancelada');
   });
 
   it('undoing an approval still waiting for confirmation needs the supervisor too, and reads "desfeita"', async () => {
@@ -132,6 +134,9 @@ describe('a void from the window', () => {
     const undone = await checkedCall(window, 'payment.undo', { reference_id: 'sup-pending', supervisor_pin: STORE_PIN });
     expect(undone).toMatchObject({ state: 'undone', problem: { code: 'UNDONE_BY_POS', cashier_message: 'Venda desfeita pelo caixa antes da confirmação' } });
     expect(notesOf('sup-pending')).toContain('undoing: UNDONE_BY_POS; authorized by the supervisor (PIN typed in the window)');
+    // Its progress says "desfeita" (desfazimento), not "cancelada".
+    const said = await window.next('payment.progress', (event) => event.reference_id === 'sup-pending' && event.step === 'undone');
+    expect(said.cashier_message).toBe('Venda desfeita; nada foi cobrado');
   });
 
   it('below the store’s amount (R$ 50,00 < R$ 100,00) needs no supervisor, and a repeat of a void done needs nothing', async () => {
