@@ -17,6 +17,7 @@
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { PosError } from '../protocol/index.js';
 import type { CallContext } from './dispatch.js';
+import { toPosError } from './errors.js';
 
 export interface SupervisorPolicy {
   /** "voids": voids and undos of approvals need the supervisor. */
@@ -155,8 +156,17 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
     log.info({ reference: referenceId, by: who, terminal: terminal ?? null }, 'asking the supervisor for the PIN on the PINPAD');
     // The PINPAD's fixed IDENTIFICACAO prompt (GCD 1Dh): there is no "supervisor password" prompt,
     // and the digits show in clear under it (free prompts are not allowed, abecs.md §3.8).
-    pin = await agent.pinpads.readCustomerData(terminal, 'identification', { timeoutSeconds: PINPAD_PIN_SECONDS, minDigits: 4, maxDigits: 8 });
     where = `PIN typed on the PINPAD ${terminal ?? sale.terminal}`;
+    try {
+      pin = await agent.pinpads.readCustomerData(terminal, 'identification', { timeoutSeconds: PINPAD_PIN_SECONDS, minDigits: 4, maxDigits: 8 });
+    } catch (error) {
+      // CANCEL pressed, no answer in time, the PINPAD busy or gone: an attempt all the same.
+      // Said as the API says it to the caller (PINPAD_CANCELLED, PINPAD_TIMEOUT, BUSY…), not the driver's status.
+      const code = toPosError(error)?.code ?? 'INTERNAL_ERROR';
+      log.warn({ reference: referenceId, by: who, code }, 'void not authorized: no supervisor PIN came from the PINPAD');
+      note(context, referenceId, `void refused: no supervisor PIN typed on the PINPAD (${code})`);
+      throw error;
+    }
   }
 
   const check = guard.check(pin);

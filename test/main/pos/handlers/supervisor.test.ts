@@ -211,6 +211,22 @@ describe('a void from a POS', () => {
   });
 });
 
+describe('the supervisor at the PINPAD who presses CANCEL', () => {
+  it('gets PINPAD_CANCELLED: nothing voided, the attempt logged and noted', async () => {
+    // A PINPAD of its own whose person cancels the prompt (the other specs' PINPAD types the PIN).
+    await checkedCall(window, 'operator.setSupervisorPin', { pin: STORE_PIN });
+    const cancelling = await pos.addPinpad('POS0000000000002', { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: '{cancel}' } });
+    const outcome = await checkedCall(window, 'payment.start', { ...sale('sup-cancelled', BIG), terminal: cancelling.serial });
+    expect(outcome).toMatchObject({ status: 'approved' });
+    await checkedCall(window, 'payment.confirm', { reference_id: 'sup-cancelled' });
+    const error = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-cancelled', supervisor_entry: 'pinpad' });
+    expect(error).toMatchObject({ code: 'PINPAD_CANCELLED', cashier_message: 'Operação cancelada no PINPAD.' });
+    expect(stateOf('sup-cancelled')).toBe('confirmed');
+    expect(notesOf('sup-cancelled')).toContain('void refused: no supervisor PIN typed on the PINPAD (PINPAD_CANCELLED)');
+    expect(readFileSync(pos.rig.logPath, 'utf8')).toContain('void not authorized: no supervisor PIN came from the PINPAD');
+  });
+});
+
 describe('what is written down', () => {
   it('never holds a digit of the PINs typed: not the log, not the journal file', () => {
     const journalFiles = [pos.rig.journalPath, `${pos.rig.journalPath}-wal`].filter((file) => existsSync(file));
