@@ -31,6 +31,9 @@ export type PosErrorCode =
   | 'REFERENCE_CONFLICT'
   | 'CLOSED'
   | 'DISK_FULL'
+  | 'SUPERVISOR_REQUIRED'
+  | 'SUPERVISOR_PIN_WRONG'
+  | 'SUPERVISOR_LOCKED'
   | 'PINPAD_TIMEOUT'
   | 'PINPAD_CANCELLED'
   | 'PINPAD_ERROR'
@@ -117,6 +120,19 @@ export type ClientRecord = {
   revoked_at: string | null;
   /** Its sessions open now. */
   connected: number;
+};
+
+export type SupervisorView = {
+  required_for: 'none' | 'voids';
+  min_amount_centavos: number;
+  entry: 'window' | 'pinpad' | 'either';
+  pos_voids: 'trusted' | 'pinpad';
+  /** A supervisor PIN is stored (its salted hash); the PIN itself is never sent back. */
+  pin_set: boolean;
+  /** Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too. */
+  training_pin: boolean;
+  /** Too many wrong PINs: every PIN is refused until this ISO time; null when not locked. */
+  locked_until: string | null;
 };
 
 export type PrintJob = {
@@ -387,7 +403,7 @@ export type PaymentProgress = {
 
 export type ErrorData = {
   /** The stable code to branch on. */
-  code: 'PARSE_ERROR' | 'INVALID_REQUEST' | 'METHOD_NOT_FOUND' | 'INVALID_PARAMS' | 'INTERNAL_ERROR' | 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'PAIRING_INVALID' | 'WRONG_CODE' | 'ORIGIN_BLOCKED' | 'CARD_DATA_REFUSED' | 'PAIRING_LOCKED' | 'OPERATOR_ONLY' | 'RATE_LIMITED' | 'BUSY' | 'PINPAD_NOT_FOUND' | 'PINPAD_REQUIRED' | 'NOT_FOUND' | 'INVALID_STATE' | 'REFERENCE_CONFLICT' | 'CLOSED' | 'DISK_FULL' | 'PINPAD_TIMEOUT' | 'PINPAD_CANCELLED' | 'PINPAD_ERROR' | 'CUSTOMER_DATA_INVALID' | 'NO_RECEIPT' | 'PRINTING_OFF' | 'API_REJECTED' | 'API_UNAVAILABLE' | 'API_NOT_FOUND';
+  code: 'PARSE_ERROR' | 'INVALID_REQUEST' | 'METHOD_NOT_FOUND' | 'INVALID_PARAMS' | 'INTERNAL_ERROR' | 'UNAUTHENTICATED' | 'TOKEN_INVALID' | 'PAIRING_INVALID' | 'WRONG_CODE' | 'ORIGIN_BLOCKED' | 'CARD_DATA_REFUSED' | 'PAIRING_LOCKED' | 'OPERATOR_ONLY' | 'RATE_LIMITED' | 'BUSY' | 'PINPAD_NOT_FOUND' | 'PINPAD_REQUIRED' | 'NOT_FOUND' | 'INVALID_STATE' | 'REFERENCE_CONFLICT' | 'CLOSED' | 'DISK_FULL' | 'SUPERVISOR_REQUIRED' | 'SUPERVISOR_PIN_WRONG' | 'SUPERVISOR_LOCKED' | 'PINPAD_TIMEOUT' | 'PINPAD_CANCELLED' | 'PINPAD_ERROR' | 'CUSTOMER_DATA_INVALID' | 'NO_RECEIPT' | 'PRINTING_OFF' | 'API_REJECTED' | 'API_UNAVAILABLE' | 'API_NOT_FOUND';
   /** pt-BR, for the cashier. */
   cashier_message: string;
   violations?: Violation[];
@@ -651,6 +667,10 @@ export interface Methods {
         kind: 'safeStorage' | 'file' | 'environment';
         stored: boolean;
       };
+      /** Whether a supervisor PIN is stored (never the PIN). */
+      supervisor_pin: {
+        stored: boolean;
+      };
       /** Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does. */
       not_applied: string | null;
     };
@@ -691,6 +711,20 @@ export interface Methods {
     result: {
       stored: true;
     };
+  };
+  /** Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash; it is never sent back nor logged. It applies at once (no restart), and the wrong PINs counted so far stop counting. */
+  'operator.setSupervisorPin': {
+    params: {
+      pin: string;
+    };
+    result: {
+      stored: true;
+    };
+  };
+  /** When a void needs the supervisor in the settings in use (not the saved file), whether a PIN is set, and whether wrong PINs locked it. */
+  'operator.supervisor': {
+    params: object;
+    result: SupervisorView;
   };
   /** Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix. */
   'operator.doctor': {
@@ -854,11 +888,15 @@ export interface Methods {
     params: PaymentStartParams;
     result: PaymentOutcome;
   };
-  /** Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void. */
+  /** Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void (which may need the supervisor: see payment.undo). */
   'payment.cancel': {
     params: {
       /** The POS's id of the sale. */
       reference_id: string;
+      /** The supervisor's PIN (4–8 digits) typed in Pinbridge's window, when the store requires the supervisor for voids (settings supervisor; operator.supervisor says when). Never logged nor journaled. */
+      supervisor_pin?: string;
+      /** "pinpad": the supervisor types the PIN on the PINPAD keypad instead (the request answers once it is typed, or with PINPAD_CANCELLED / PINPAD_TIMEOUT). */
+      supervisor_entry?: 'window' | 'pinpad';
     };
     result: PaymentOutcome;
   };
@@ -883,6 +921,10 @@ export interface Methods {
     params: {
       /** The POS's id of the sale. */
       reference_id: string;
+      /** The supervisor's PIN (4–8 digits) typed in Pinbridge's window, when the store requires the supervisor for voids (settings supervisor; operator.supervisor says when). Never logged nor journaled. */
+      supervisor_pin?: string;
+      /** "pinpad": the supervisor types the PIN on the PINPAD keypad instead (the request answers once it is typed, or with PINPAD_CANCELLED / PINPAD_TIMEOUT). */
+      supervisor_entry?: 'window' | 'pinpad';
     };
     result: PaymentOutcome;
   };

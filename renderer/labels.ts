@@ -47,8 +47,25 @@ const STATE_LABELS: Partial<Record<PaymentState, MessageKey>> = {
   aborting: 'state.aborting',
 };
 
-/** "Aprovada", "Estornada", "Em andamento"…: finer than `status`, which calls a void "cancelled". */
+/**
+ * Why an approval was undone before it was confirmed — TEF's *desfazimento*, "Desfeita": the POS
+ * undid it (UNDONE_BY_POS) or left it unconfirmed past the deadline (NOT_CONFIRMED). Any other
+ * undo is a void of a confirmed sale — a *cancelamento*, "Cancelada" (VOIDED_BY_POS, CANCELLED_BY_POS).
+ */
+const UNDONE_BEFORE_CONFIRMATION: ReadonlySet<string> = new Set(['UNDONE_BY_POS', 'NOT_CONFIRMED']);
+
+/** An undone approval that had not been confirmed ("Desfeita"), as opposed to a voided sale ("Cancelada"). */
+export function undoneBeforeConfirmation(outcome: Pick<PaymentOutcome, 'state' | 'problem'>): boolean {
+  return (outcome.state === 'undone' || outcome.state === 'undoing') && outcome.problem !== null && UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code);
+}
+
+/**
+ * "Aprovada", "Cancelada", "Desfeita", "Em andamento"…: finer than `status`, which calls every
+ * void "cancelled". One word for one thing: "Cancelada" is a confirmed sale voided (its receipt
+ * reads CANCELAMENTO), "Desfeita" an approval undone before it was confirmed (nothing charged).
+ */
 export function stateLabel(outcome: PaymentOutcome): string {
+  if (undoneBeforeConfirmation(outcome)) return t(outcome.state === 'undone' ? 'state.undoneUnconfirmed' : 'state.undoingUnconfirmed');
   return t(STATE_LABELS[outcome.state] ?? 'state.inProgress');
 }
 

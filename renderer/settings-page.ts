@@ -18,6 +18,7 @@ import { button, byId, fill, h, keepFocus } from './dom.js';
 import { currentLanguage, t } from './i18n.js';
 import { printErrorText } from './labels.js';
 import { SecretField } from './secret-field.js';
+import { SUPERVISOR_TARGETS, SupervisorSettings } from './supervisor-settings.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
 type DetectedPort = ResultOf<'operator.detectPinpads'>['ports'][number];
@@ -121,6 +122,7 @@ function targetOf(path: string): string | null {
     'receipts.merchant.address': addressLineId(0),
     'printers': 'settings-printer-address',
     'printers.default': 'settings-printer-address',
+    ...SUPERVISOR_TARGETS,
   };
   return sections[path] ?? null;
 }
@@ -135,6 +137,7 @@ function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'confirmation') return t('settings.violationChoice');
   if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
   if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
+  if (path === 'supervisor.min_amount_centavos') return t('settings.violationAmount');
   return null;
 }
 
@@ -268,6 +271,7 @@ export class SettingsPage {
   readonly #error = byId('settings-error');
   readonly #token: SecretField;
   readonly #passphrase: SecretField;
+  readonly #supervisor: SupervisorSettings;
   readonly #detect = byId<HTMLButtonElement>('settings-pinpad-detect');
   readonly #portsStatus = byId('settings-ports-status');
   readonly #portsList = byId('settings-ports');
@@ -310,13 +314,14 @@ export class SettingsPage {
       send: (passphrase) => context.client.call('operator.setCertificatePassphrase', { passphrase }),
       stateOf: (read) => read.certificate_passphrase,
     });
+    this.#supervisor = new SupervisorSettings(context);
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#saveSettings();
     });
     this.#form.addEventListener('input', (event) => {
       // The secrets' fields belong to forms of their own: typing one is not an unsaved setting.
-      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target)) this.#dirty = true;
+      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target) && !this.#supervisor.owns(event.target)) this.#dirty = true;
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
     this.#bleScan.addEventListener('click', () => void this.#scanBle());
@@ -344,6 +349,7 @@ export class SettingsPage {
     this.#problem = read.problem;
     this.#token.state = read.api_token;
     this.#passphrase.state = read.certificate_passphrase;
+    this.#supervisor.pinStored = read.supervisor_pin.stored;
     this.#filePath = read.path;
     this.#fileExists = read.settings !== null;
     if (!this.#dirty) {
@@ -363,6 +369,7 @@ export class SettingsPage {
     this.#renderProblem();
     this.#token.render();
     this.#passphrase.render();
+    this.#supervisor.render();
     this.#renderPorts();
     this.#renderBle();
     this.#renderSystemPrinters();
@@ -418,6 +425,7 @@ export class SettingsPage {
     const trainingNow = this.#context.mode() === 'training' && !this.#shownTraining;
     this.#trainingNow.hidden = !trainingNow;
     this.#trainingNow.textContent = trainingNow ? t('settings.trainingNow') : '';
+    this.#supervisor.fill(valueAt(file, ['supervisor']));
     this.#dirty = false;
   }
 
@@ -443,6 +451,7 @@ export class SettingsPage {
     const confirmation = this.#confirmationRadios().find((radio) => radio.checked)?.value ?? null;
     if (confirmation !== null && confirmation !== this.#shownConfirmation) draft.confirmation = confirmation;
     if (this.#training.checked !== this.#shownTraining) draft.training = this.#training.checked;
+    setAt(draft, ['supervisor'], this.#supervisor.draft());
     return draft;
   }
 
@@ -489,11 +498,19 @@ export class SettingsPage {
       if (target === null) elsewhere.push(violation);
       else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation.field, violation.message)]);
     }
-    const targets = [...TEXT_FIELDS.map((field) => field.id), ...Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index)), CONFIRMATION_TARGET, TRAINING_ID];
+    const targets = [
+      ...TEXT_FIELDS.map((field) => field.id),
+      ...Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index)),
+      CONFIRMATION_TARGET,
+      TRAINING_ID,
+      ...new Set(Object.values(SUPERVISOR_TARGETS)),
+    ];
     for (const target of targets) {
       const messages = byTarget.get(target) ?? [];
       byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
-      const controls = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [byId(target)];
+      // A choice's mistake marks its options (a fieldset is no control).
+      const radios = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      const controls = radios.length > 0 ? radios : [byId(target)];
       for (const control of controls) {
         if (messages.length > 0) control.setAttribute('aria-invalid', 'true');
         else control.removeAttribute('aria-invalid');

@@ -6,10 +6,12 @@
  * be done to it — confirm or undo an approval waiting for the POS, void a confirmed one
  * (payment.undo), stop one still running (payment.cancel) — each money move behind a
  * confirmation dialog. Approvals waiting for confirmation (payment.pending) are listed on top.
+ * Where the store requires the supervisor for voids (operator.supervisor), the void and undo
+ * dialogs ask for the supervisor's PIN and send it with the request; the agent checks it.
  */
-import type { PaymentOutcome } from '../client/index.js';
+import type { PaymentOutcome, ResultOf } from '../client/index.js';
 import { errorText, todayStartIso, type WindowContext } from './context.js';
-import { confirmAction } from './dialog.js';
+import { confirmAction, type Confirmation, type SupervisorAuthorization } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
 import { currentLanguage, formatDateTime, formatTime, plural, t, type MessageKey } from './i18n.js';
 import { canVoid, cardLabel, isRunning, printErrorText, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
@@ -17,6 +19,7 @@ import { formatCentavos } from './money.js';
 import { SalesSearch } from './sales-search.js';
 
 type Filter = 'all' | SaleCategory;
+type SupervisorView = ResultOf<'operator.supervisor'>;
 type Copy = 'customer' | 'merchant';
 
 /** The most a day's list loads (the API's page limit); a busier day says it shows the newest. */
@@ -47,6 +50,8 @@ export class TransactionsPage {
   #receiptLoaded = false;
   #receiptRequest = 0;
   #busy = false;
+  /** When a void needs the supervisor (the settings in use); null: never, or unknown. */
+  #supervisor: SupervisorView | null = null;
   /** Print jobs started here → the sale they belong to (their printer.job events say how it went). */
   readonly #printJobs = new Map<string, string>();
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
@@ -122,12 +127,16 @@ export class TransactionsPage {
     const request = ++this.#listRequest;
     this.#search.followToday();
     try {
-      const [answers, pending] = await Promise.all([
+      const [answers, pending, supervisor] = await Promise.all([
         Promise.all(this.#search.calls(LIST_LIMIT, todayStartIso()).map((params) => client.call('payment.list', params))),
         client.call('payment.pending', {}),
+        // An agent without the supervisor's services answers with an error: no PIN is asked then
+        // (the agent itself would still refuse a void that needs one, and the dialog says so).
+        client.call('operator.supervisor', {}).catch(() => null),
       ]);
       if (request !== this.#listRequest) return;
       const list = SalesSearch.merge(answers, LIST_LIMIT);
+      this.#supervisor = supervisor;
       this.#items = list.items;
       this.#total = list.total;
       this.#confirmations = pending.confirmations;
@@ -344,17 +353,47 @@ export class TransactionsPage {
   }
 
   async #void(sale: PaymentOutcome): Promise<void> {
-    const confirmed = await confirmAction({
+    await this.#voidOrUndo(sale, {
       title: t('void.title'),
       text: t('void.text', { amount: formatCentavos(sale.amount), type: typeLabel(sale.payment_type, sale.installments), card: cardLabel(sale.card) }),
       confirm: t('void.yes'),
-    });
-    if (confirmed) await this.#moveMoney(sale, 'payment.undo', 'sale.voided');
+    }, 'sale.voided');
   }
 
   async #undo(sale: PaymentOutcome): Promise<void> {
-    const confirmed = await confirmAction({ title: t('undo.title'), text: t('undo.text', { amount: formatCentavos(sale.amount) }), confirm: t('undo.yes') });
-    if (confirmed) await this.#moveMoney(sale, 'payment.undo', 'sale.voided');
+    await this.#voidOrUndo(sale, { title: t('undo.title'), text: t('undo.text', { amount: formatCentavos(sale.amount) }), confirm: t('undo.yes') }, 'sale.undone');
+  }
+
+  /** Where the supervisor may type the PIN for a void of this sale; null when none is needed. */
+  #supervisorEntries(sale: PaymentOutcome): ('window' | 'pinpad')[] | null {
+    const policy = this.#supervisor;
+    if (policy === null || policy.required_for !== 'voids' || !canVoid(sale) || sale.amount < policy.min_amount_centavos) return null;
+    return policy.entry === 'either' ? ['window', 'pinpad'] : [policy.entry];
+  }
+
+  /**
+   * payment.undo behind its dialog; where the supervisor is needed, the dialog asks for the PIN
+   * and sends the request itself, saying a wrong PIN there, until it goes through or the cashier
+   * goes back.
+   */
+  async #voidOrUndo(sale: PaymentOutcome, question: Confirmation, done: MessageKey): Promise<void> {
+    const entries = this.#supervisorEntries(sale);
+    if (entries === null) {
+      if (await confirmAction(question)) await this.#moveMoney(sale, 'payment.undo', done);
+      return;
+    }
+    const attempt = async (authorization: SupervisorAuthorization): Promise<string | null> => {
+      const supervisor = 'pin' in authorization ? { supervisor_pin: authorization.pin } : { supervisor_entry: 'pinpad' as const };
+      try {
+        await this.#context.client.call('payment.undo', { reference_id: sale.reference_id, ...supervisor }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
+        return null;
+      } catch (failure) {
+        return errorText(failure);
+      }
+    };
+    const hint = this.#supervisor?.training_pin === true ? t('supervisor.trainingHint') : undefined;
+    const voided = await confirmAction({ ...question, supervisor: { entries, attempt, ...(hint === undefined ? {} : { hint }) } });
+    if (voided) await this.#moveMoney(sale, 'payment.undo', done, { done: true });
   }
 
   async #cancelRunning(sale: PaymentOutcome): Promise<void> {
@@ -370,15 +409,23 @@ export class TransactionsPage {
     await this.#moveMoney(sale, 'payment.confirm', 'sale.confirmed');
   }
 
-  /** Confirm, undo, void or cancel; the outcome is said in the sale's dialog, or on the page (pending list). */
-  async #moveMoney(sale: PaymentOutcome, method: 'payment.undo' | 'payment.cancel' | 'payment.confirm', done: MessageKey): Promise<void> {
+  /**
+   * Confirm, undo, void or cancel; the outcome is said in the sale's dialog, or on the page
+   * (pending list). `already.done`: the supervisor's dialog made the call; only the outcome is said.
+   */
+  async #moveMoney(
+    sale: PaymentOutcome,
+    method: 'payment.undo' | 'payment.cancel' | 'payment.confirm',
+    done: MessageKey,
+    already: { readonly done: boolean } = { done: false },
+  ): Promise<void> {
     const inDialog = this.#sale.open && this.#selected === sale.reference_id;
     const [message, error] = inDialog ? [this.#saleMessage, this.#saleError] : [this.#message, this.#error];
     for (const element of [this.#saleMessage, this.#saleError, this.#message, this.#error]) element.textContent = '';
     this.#busy = true;
     this.render();
     try {
-      await this.#context.client.call(method, { reference_id: sale.reference_id }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
+      if (!already.done) await this.#context.client.call(method, { reference_id: sale.reference_id }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
       message.textContent = `${t(done)} (${formatCentavos(sale.amount)}, ${sale.reference_id})`;
     } catch (failure) {
       error.textContent = errorText(failure);

@@ -51,6 +51,8 @@ export interface AutoCustomer {
   readonly cpf?: string;
   /** Digits typed for a GCD CNPJ prompt (then ENTER); absent: as for any prompt. */
   readonly cnpj?: string;
+  /** Digits typed for the GCD IDENTIFICACAO prompt (1Dh; then ENTER); absent: as for any prompt. */
+  readonly identification?: string;
   /** Keys for GKY/CEX/MNU (default: ENTER for keys, "1" for menus). */
   readonly keys?: string;
   /** The card presented to GCR/GCX/CEX (default: the catalogue's visaCredit). */

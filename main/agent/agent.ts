@@ -37,7 +37,9 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath } from './paths.js';
+import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath, supervisorPinPath } from './paths.js';
+import { SupervisorPin } from './supervisor-pin.js';
+import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from './settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
@@ -232,6 +234,19 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
     stored = false;
   }
   return { kind: store.kind, stored };
+}
+
+/** The supervisor's PIN (its hash file) under the settings' policy; training also takes its own PIN. */
+function supervisorGuard(settings: AgentSettings, home: string | undefined, training: boolean): SupervisorGuard {
+  const pin = new SupervisorPin(supervisorPinPath(home), { training });
+  return {
+    policy: settings.supervisor,
+    isSet: () => pin.isSet(),
+    isStored: () => pin.isStored(),
+    lock: () => pin.lock(),
+    check: (typed) => pin.check(typed),
+    set: (typed) => pin.set(typed),
+  };
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
@@ -560,6 +575,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
+          supervisor: supervisorGuard(settings, options.home, training),
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,

@@ -43,3 +43,8 @@ export function certificatePassphrasePath(home: string = homedir()): string {
 export function logFilePath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'logs', 'pinbridge.log');
 }
+
+/** The supervisor PIN's salted hash and its lock on wrong guesses: `~/.pinbridge/supervisor-pin` (0600; never the PIN). */
+export function supervisorPinPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'supervisor-pin');
+}

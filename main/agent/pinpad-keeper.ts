@@ -14,6 +14,7 @@ import { backoffDelayMs } from '../../drivers/transports/tcp.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from './pinpad-connection.js';
+import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
@@ -28,9 +29,18 @@ export const RECONNECT_MAX_DELAY_MS = 60_000;
  * for a debit sale. When asked for a CPF or CNPJ it types a valid one — those of the
  * sandbox's example buyers Maria Aparecida Souza and Padaria Pão Dourado (main/sandbox/seed-records.ts),
  * so buyer.search with from_pinpad finds someone; without them it would type 1s, which no check
- * digit accepts.
+ * digit accepts. Asked for a supervisor's PIN it types training's own (1234).
  */
-export const TRAINING_CUSTOMER = { delayMs: 1_500, card: 'visaCredit', matchApplication: true, cpf: '52998224725', cnpj: '45339827000162' } as const;
+export const TRAINING_CUSTOMER = {
+  delayMs: 1_500,
+  card: 'visaCredit',
+  matchApplication: true,
+  cpf: '52998224725',
+  cnpj: '45339827000162',
+  // Under IDENTIFICACAO, where a void asks for the supervisor's PIN: the training PIN, which
+  // training mode takes (supervisor-pin.ts), so the supervisor's step can be practised too.
+  identification: TRAINING_SUPERVISOR_PIN,
+} as const;
 
 export interface PinpadHooks {
   /** The PINPAD answered: put it to work (attach it to the engine). */

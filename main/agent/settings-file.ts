@@ -7,7 +7,8 @@
  *   main/app/token-store.ts); `training`: training mode even with an API; `pinpad`: its address;
  * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
- *   (main/metrics/settings.ts), `updates` (update-settings.ts).
+ *   (main/metrics/settings.ts), `updates` (update-settings.ts), `supervisor` (when a void needs
+ *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts).
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
  * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
@@ -20,6 +21,8 @@ import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings,
 import { pinpadAddressProblem } from './pinpad-connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { UpdateSettings } from './update-settings.js';
+import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
+import type { SupervisorPolicy } from '../pos/server/supervisor.js';
 import { PosSettings } from '../pos/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
@@ -201,6 +204,7 @@ export const SettingsFile = Type.Object(
     pos: Type.Optional(PosSettings),
     metrics: Type.Optional(MetricsSettings),
     updates: Type.Optional(UpdateSettings),
+    supervisor: Type.Optional(SupervisorSettings),
   },
   { additionalProperties: false, title: 'Pinbridge settings', description: 'The agent settings file (~/.pinbridge/settings.json).' },
 );
@@ -223,6 +227,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly metrics: MetricsSettings;
   /** Updates of the desktop app (off unless enabled). */
   readonly updates: UpdateSettings;
+  /** When a void needs the supervisor's PIN, and where it is typed (defaults: never). */
+  readonly supervisor: SupervisorPolicy;
 }
 
 type Violation = SettingsViolation;
@@ -241,7 +247,7 @@ function section<T>(name: string, value: unknown, schema: Parameters<typeof sche
 export function parseSettings(json: unknown, path: string | null): AgentSettings {
   const label = path ?? '(settings)';
   if (!isObject(json)) throw new SettingsError([{ field: '(file)', message: 'must be a JSON object' }], label);
-  const { receipts, printers, pos, metrics, updates, api, pinpad, training, ...payment } = json;
+  const { receipts, printers, pos, metrics, updates, supervisor, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
@@ -259,6 +265,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
     violations.push({ field: 'updates.feed_url', message: 'is required when updates are enabled' });
   }
+  const supervisorSettings = section<SupervisorSettings>('supervisor', supervisor, SupervisorSettings, violations);
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
   const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;
   // The schema only says "a string": the address is checked as `--port` is, so a mistyped one is
@@ -287,6 +294,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     pos: posSettings,
     metrics: metricsSettings,
     updates: updateSettings,
+    supervisor: resolveSupervisorSettings(supervisorSettings),
   };
 }
 

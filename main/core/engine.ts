@@ -23,7 +23,7 @@ import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../contract/index.js';
 import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
-import { PROGRESS_STEPS, type PaymentProgress, type ProgressStep } from './events.js';
+import { PROGRESS_STEPS, UNCONFIRMED_UNDO_TEXTS, UNDONE_BEFORE_CONFIRMATION_CODES, type PaymentProgress, type ProgressStep } from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
 import { isDecided, outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
@@ -95,6 +95,12 @@ export interface EngineEvents {
 export interface StartOptions {
   /** Who starts it (the POS client's id), kept with the payment: see PaymentRecord.owner. */
   readonly owner?: string;
+}
+
+/** What a void (undo, or a cancel that becomes one) carries beside the reference. */
+export interface VoidOptions {
+  /** A line for the void's journal entry, e.g. who authorized it ("authorized by the supervisor (…)"). */
+  readonly note?: string;
 }
 
 export interface RecoveryReport {
@@ -373,7 +379,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * (CAN) and the pending transaction cancelled; once the authorization went out it becomes a
    * void of the approval. A payment already ended without a sale is returned as it is.
    */
-  async cancel(referenceId: string): Promise<PaymentOutcome> {
+  async cancel(referenceId: string, options: VoidOptions = {}): Promise<PaymentOutcome> {
     const record = this.#find(referenceId);
     const run = this.#runs.get(record.id);
     if (run) {
@@ -387,7 +393,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     }
     const settled = await this.#settleOutsideRun(record);
     if (settled.state === 'awaiting_confirmation' || settled.state === 'confirmed') {
-      return outcomeOf(await this.#undo(settled, problem('CANCELLED_BY_POS')));
+      return outcomeOf(await this.#undo(settled, problem('CANCELLED_BY_POS'), options.note));
     }
     return outcomeOf(settled);
   }
@@ -410,8 +416,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return outcomeOf(this.#steps.confirm(record, 'confirmed by the POS'));
   }
 
-  /** Undoes (voids) an approval, confirmed or not. Undoing an undone sale is harmless. */
-  async undo(referenceId: string): Promise<PaymentOutcome> {
+  /**
+   * Undoes an approval: a confirmed sale is voided (VOIDED_BY_POS, "cancelada"), one still waiting
+   * for confirmation is undone (UNDONE_BY_POS, "desfeita": TEF's desfazimento). Undoing an undone
+   * sale is harmless. `note` goes into the journal entry of the void (who authorized it).
+   */
+  async undo(referenceId: string, options: VoidOptions = {}): Promise<PaymentOutcome> {
     let record = this.#find(referenceId);
     const run = this.#runs.get(record.id);
     if (run) {
@@ -422,7 +432,16 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (record.state !== 'awaiting_confirmation' && record.state !== 'confirmed') {
       throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be undone: it is ${record.state}`);
     }
-    return outcomeOf(await this.#undo(record, problem('UNDONE_BY_POS')));
+    return outcomeOf(await this.#undo(record, problem(record.state === 'confirmed' ? 'VOIDED_BY_POS' : 'UNDONE_BY_POS'), options.note));
+  }
+
+  /**
+   * Adds a line to a payment's journal history without moving it (an attempt that did not go
+   * through, e.g. a void refused for a wrong supervisor PIN). NOT_FOUND for an unknown reference.
+   */
+  note(referenceId: string, text: string): void {
+    const record = this.#find(referenceId);
+    this.journal.annotate(record.id, text);
   }
 
   list(query: ListQuery = {}): { items: PaymentOutcome[]; total: number } {
@@ -637,9 +656,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return work;
   }
 
-  async #undo(record: PaymentRecord, why: ReturnType<typeof problem>): Promise<PaymentRecord> {
+  async #undo(record: PaymentRecord, why: ReturnType<typeof problem>, note?: string): Promise<PaymentRecord> {
     this.#clearDeadline(record.id);
-    return this.#steps.undo(record, why);
+    return this.#steps.undo(record, why, note);
   }
 
   /**
@@ -815,7 +834,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   #emit(record: PaymentRecord, step: ProgressStep, cashierMessage?: string): void {
-    const [message, cashier] = PROGRESS_STEPS[step];
+    const [message, byStep] = PROGRESS_STEPS[step];
+    const unconfirmed = record.problem !== null && UNDONE_BEFORE_CONFIRMATION_CODES.has(record.problem.code) ? UNCONFIRMED_UNDO_TEXTS[step] : undefined;
+    const cashier = unconfirmed ?? byStep;
     const event: PaymentProgress = {
       paymentId: record.id,
       referenceId: record.referenceId,

@@ -27,7 +27,7 @@ export const PROGRESS_STEPS = {
   reversed: ['Approval reversed; nothing was charged', 'Autorização desfeita; nada foi cobrado'],
   undoing: ['Voiding the sale', 'Cancelando a venda'],
   undone: ['Sale voided', 'Venda cancelada'],
-  undo_pending: ['Could not reach the payments API; the undo will be retried', 'Sem comunicação; o desfazimento será repetido'],
+  undo_pending: ['Could not reach the payments API; the undo will be retried', 'Sem comunicação; o Pinbridge tenta de novo sozinho'],
   failed: ['Payment failed', 'Pagamento não realizado'],
   result_pending: [
     'The payment stopped before its result (disk full or an internal error); Pinbridge is confirming it with the payments API',
@@ -37,6 +37,16 @@ export const PROGRESS_STEPS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type ProgressStep = keyof typeof PROGRESS_STEPS;
+
+/**
+ * The cashier's words for `undoing` / `undone` when the approval had not been confirmed: TEF's
+ * *desfazimento* ("desfeita"), not the *cancelamento* ("cancelada") of a confirmed sale.
+ */
+export const UNDONE_BEFORE_CONFIRMATION_CODES: ReadonlySet<string> = new Set(['UNDONE_BY_POS', 'NOT_CONFIRMED']);
+export const UNCONFIRMED_UNDO_TEXTS: Readonly<Partial<Record<ProgressStep, string>>> = {
+  undoing: 'Desfazendo a venda',
+  undone: 'Venda desfeita; nada foi cobrado',
+};
 
 export interface PaymentProgress {
   readonly paymentId: string;

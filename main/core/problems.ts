@@ -35,7 +35,7 @@ const PROBLEMS = {
   ],
   CARD_DECLINED: ['The issuer declined the card', 'Transação não autorizada'],
   CARD_DECLINED_OFFLINE: ['The card declined the payment', 'Transação negada pelo cartão'],
-  CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; estornada'],
+  CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; autorização desfeita, nada foi cobrado'],
   API_UNAVAILABLE: ['The payments API could not be reached', 'Sem comunicação com o sistema de pagamentos'],
   API_REJECTED: ['The payments API refused the request', 'O sistema de pagamentos recusou a operação'],
   API_ACCESS_DENIED: [
@@ -64,8 +64,11 @@ const PROBLEMS = {
     'Disco do computador cheio; a operação foi desfeita. Libere espaço.',
   ],
   INTERRUPTED: ['Pinbridge stopped in the middle of the payment; it was undone', 'Pagamento interrompido; a operação foi desfeita'],
-  NOT_CONFIRMED: ['The POS did not confirm the sale before the deadline; it was voided', 'Venda não confirmada no prazo; cancelada'],
-  UNDONE_BY_POS: ['The POS undid the sale', 'Venda desfeita pelo caixa'],
+  // TEF's words: an approval undone before it was confirmed is "desfeita" (desfazimento); a
+  // confirmed sale voided is "cancelada" (cancelamento). One word for one thing, everywhere.
+  NOT_CONFIRMED: ['The POS did not confirm the sale before the deadline; the approval was undone', 'Venda não confirmada no prazo; desfeita, nada foi cobrado'],
+  UNDONE_BY_POS: ['The POS undid the approval before confirming it', 'Venda desfeita pelo caixa antes da confirmação'],
+  VOIDED_BY_POS: ['The confirmed sale was voided', 'Venda cancelada pelo caixa'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

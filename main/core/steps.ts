@@ -314,8 +314,9 @@ export class PaymentSteps {
     return this.settle(reversing);
   }
 
-  async undo(record: PaymentRecord, why: PaymentProblem): Promise<PaymentRecord> {
-    const undoing = this.move(record, 'undoing', { problem: why, pendingUndo: this.newUndo({}) }, `undoing: ${why.code}`);
+  /** `note`: said in the journal entry beside the reason (who authorized the void). */
+  async undo(record: PaymentRecord, why: PaymentProblem, note?: string): Promise<PaymentRecord> {
+    const undoing = this.move(record, 'undoing', { problem: why, pendingUndo: this.newUndo({}) }, note === undefined ? `undoing: ${why.code}` : `undoing: ${why.code}; ${note}`);
     this.deps.emit(undoing, 'undoing');
     return this.settle(undoing);
   }

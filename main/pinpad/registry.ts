@@ -166,11 +166,25 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     );
   }
 
-  /** The customer types a CPF, CNPJ, phone… under the PINPAD's own prompt (`signal` as for readKey). */
-  readCustomerData(serial: string | undefined, kind: CustomerDataKind, options: { timeoutSeconds?: number; signal?: AbortSignal } = {}): Promise<string> {
+  /**
+   * The customer types a CPF, CNPJ, phone… under the PINPAD's own prompt (`signal` as for readKey);
+   * `minDigits`/`maxDigits` narrow the prompt's own limits (a 4–8 digit supervisor PIN).
+   */
+  readCustomerData(
+    serial: string | undefined,
+    kind: CustomerDataKind,
+    options: { timeoutSeconds?: number; signal?: AbortSignal; minDigits?: number; maxDigits?: number } = {},
+  ): Promise<string> {
+    const { minDigits, maxDigits } = options;
     return this.#operate(
       serial,
-      (pinpad, signal) => pinpad.readCustomerData(kind, { signal, timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS }),
+      (pinpad, signal) =>
+        pinpad.readCustomerData(kind, {
+          signal,
+          timeoutSeconds: options.timeoutSeconds ?? DEFAULT_PROMPT_SECONDS,
+          ...(minDigits === undefined ? {} : { minDigits }),
+          ...(maxDigits === undefined ? {} : { maxDigits }),
+        }),
       options.signal,
     );
   }

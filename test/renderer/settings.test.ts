@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { apiTokenPath, certificatePassphrasePath } from '../../main/agent/paths.js';
+import { apiTokenPath, certificatePassphrasePath, supervisorPinPath } from '../../main/agent/paths.js';
 import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/agent/settings-file.js';
 import { SettingsError } from '../../main/core/settings.js';
 import { createLogger } from '../../main/log.js';
@@ -314,6 +314,56 @@ describe('the settings page', () => {
     expect(await text(again.page, '#settings-token-status')).toBe('Token guardado em um arquivo privado deste computador.');
     expect(await again.page.inputValue('#settings-api-token')).toBe('');
     expect(await again.page.content()).not.toContain(TOKEN);
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+  });
+
+  it("stores the supervisor's PIN from its own field (never shown, never in the file) and saves when a void needs it", async () => {
+    const { page, errors } = await openWindow('settings');
+    const field = page.getByLabel('Senha do supervisor (4 a 8 números)');
+    expect([await field.getAttribute('type'), await field.getAttribute('inputmode'), await field.getAttribute('autocomplete')]).toEqual(['password', 'numeric', 'off']);
+    expect(await text(page, '#settings-supervisor-pin-status')).toBe('Nenhuma senha de supervisor cadastrada.');
+
+    await field.fill('12');
+    await field.press('Enter');
+    expect(await text(page, '#settings-supervisor-pin-error')).toBe('A senha do supervisor deve ter de 4 a 8 números.');
+    expect(existsSync(supervisorPinPath(home))).toBe(false);
+
+    // Enter in the PIN's field stores the PIN, and only the PIN: the settings file is not saved.
+    const before = settingsText();
+    await field.fill('482193');
+    await field.press('Enter');
+    await expect.poll(() => text(page, '#settings-supervisor-pin-status'), { timeout: 10_000 }).toBe('Senha do supervisor cadastrada. Já está valendo.');
+    expect(await field.inputValue()).toBe('');
+    expect(readFileSync(supervisorPinPath(home), 'utf8')).not.toContain('482193');
+    expect(settingsText()).toBe(before);
+    expect(await page.content()).not.toContain('482193');
+
+    // The policy is part of the settings file: from R$ 100,00, typed in the window or on the PINPAD.
+    await page.getByRole('switch', { name: /^Pedir a senha do supervisor/ }).check();
+    await page.getByLabel('Só para vendas a partir de (R$)').fill('100.5');
+    await page.getByRole('radio', { name: /^Nos dois/ }).check();
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-supervisor-min-amount-error'), { timeout: 10_000 }).toBe(
+      'Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).',
+    );
+    expect(settingsText()).toBe(before);
+    await page.getByLabel('Só para vendas a partir de (R$)').fill('100,00');
+    await page.click('#settings-save');
+    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    const saved = JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
+    expect(saved.supervisor).toEqual({ required_for: 'voids', min_amount_centavos: 10_000, entry: 'either' });
+    expect(JSON.stringify(saved)).not.toContain('482193');
+
+    // Read back in a new window: the policy as saved, the PIN only as "set".
+    const again = await openWindow('settings');
+    expect(await again.page.getByRole('switch', { name: /^Pedir a senha do supervisor/ }).isChecked()).toBe(true);
+    expect(await again.page.inputValue('#settings-supervisor-min-amount')).toBe('100,00');
+    expect(await again.page.getByRole('radio', { name: /^Nos dois/ }).isChecked()).toBe(true);
+    expect(await text(again.page, '#settings-supervisor-pin-status')).toBe('Senha do supervisor cadastrada.');
+    expect(await again.page.inputValue('#settings-supervisor-pin')).toBe('');
+    await showCard(again.page, '#settings-supervisor-title');
+    await again.page.screenshot({ path: join(SHOTS, 'settings-supervisor-1280x800.png') });
     expect(errors).toEqual([]);
     expect(again.errors).toEqual([]);
   });

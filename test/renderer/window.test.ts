@@ -8,12 +8,13 @@
  * touch. Screenshots of the main pages at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClock } from '../../main/locale/store-time.js';
+import { SupervisorPin, TRAINING_SUPERVISOR_PIN } from '../../main/agent/supervisor-pin.js';
 import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
 import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
@@ -283,9 +284,11 @@ describe("today's sales", () => {
 
     await page.click('#sale-actions button:has-text("Cancelar venda")');
     await page.click('#confirm-yes');
-    await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Estornada');
+    // A confirmed sale voided is "Cancelada" everywhere: the list, the reason, the receipt's CANCELAMENTO.
+    await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
     expect(pos.rig.engine.status('venda-101')).toMatchObject({ kind: 'processed', outcome: { state: 'undone', confirmation: 'undone' } });
-    expect(await text(page, '#sale-message')).toContain('estornado');
+    expect(await text(page, '#sale-message')).toContain('Venda cancelada');
+    expect(await text(page, '#sale-details')).toContain('Venda cancelada pelo caixa');
     await expect.poll(() => text(page, '#receipt-note')).toBe('Comprovante de cancelamento');
 
     // Escape closes the sale and gives the focus back to its row.
@@ -585,6 +588,104 @@ describe('approvals waiting for the POS to confirm (confirmation policy "pos")',
       await page.click('#confirm-yes');
       await page.locator('#pending').waitFor({ state: 'hidden', timeout: 15_000 });
       expect(rig.rig.engine.status('venda-pendente-2')).toMatchObject({ outcome: { state: 'undone', confirmation: 'undone' } });
+      // An approval undone before it was confirmed is "Desfeita" (TEF's desfazimento), never "Cancelada".
+      expect(await text(page, '#transactions-message')).toContain('Venda desfeita');
+      await expect
+        .poll(() => page.locator('#transactions-body tr[data-reference="venda-pendente-2"] .sale-status').innerText(), { timeout: 15_000 })
+        .toBe('Desfeita (nada cobrado)');
+      expect(errors).toEqual([]);
+    } finally {
+      await rig.close();
+    }
+  });
+});
+
+describe('a void the store gives to the supervisor', () => {
+  it('asks for the supervisor PIN in the void dialog, says a wrong one there (field cleared, focus kept), voids with the right one — or with the PIN typed on the PINPAD', async () => {
+    const pinFile = join(mkdtempSync(join(artifactsDir(), 'window-supervisor-')), 'supervisor-pin');
+    // Training, as the agent runs it: the store's PIN, and the training PIN the simulated PINPAD types.
+    const pin = new SupervisorPin(pinFile, { training: true });
+    pin.set('482193');
+    const rig = await posRig({
+      simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: TRAINING_SUPERVISOR_PIN } },
+      supervisor: {
+        policy: { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' },
+        isSet: () => pin.isSet(),
+        isStored: () => pin.isStored(),
+        lock: () => pin.lock(),
+        check: (typed) => pin.check(typed),
+        set: (typed) => pin.set(typed),
+      },
+    });
+    try {
+      const caixa = await rig.paired('Caixa 1');
+      await posSale(caixa, 'sup-101', 123456);
+      await posSale(caixa, 'sup-102', 98765);
+      await posSale(caixa, 'sup-small', 1990);
+      const { page, errors } = await openWindow({ rig });
+      await go(page, 'transactions');
+      const notes = (reference: string): string[] => rig.rig.journal.events(rig.rig.journal.findByReference(reference)!.id).map((event) => event.note);
+
+      const row = page.locator('#transactions-body tr[data-reference="sup-101"]');
+      await row.waitFor();
+      await row.getByRole('button').click();
+      await page.click('#sale-actions button:has-text("Cancelar venda")');
+      expect(await text(page, '#confirm-title')).toBe('Cancelar esta venda?');
+      const field = page.locator('#confirm-supervisor-pin');
+      expect(await field.isVisible()).toBe(true);
+      expect(await page.locator('label[for="confirm-supervisor-pin"]').innerText()).toBe('Senha do supervisor');
+      expect([await field.getAttribute('type'), await field.getAttribute('inputmode'), await field.getAttribute('autocomplete')]).toEqual(['password', 'numeric', 'off']);
+      expect(await page.isVisible('#confirm-supervisor-pinpad')).toBe(true);
+      expect(await text(page, '#confirm-supervisor-hint')).toContain('1234');
+      expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-supervisor-pin');
+
+      // Enter by habit, nothing typed: asked for the PIN, nothing voided.
+      await page.keyboard.press('Enter');
+      expect(await text(page, '#confirm-supervisor-error')).toBe('Digite a senha do supervisor.');
+
+      // A wrong PIN: said in the dialog, the field emptied and still focused, the sale untouched.
+      await field.fill('907153');
+      await page.click('#confirm-yes');
+      await expect.poll(() => text(page, '#confirm-supervisor-error')).toBe('Senha do supervisor incorreta. Restam 4 tentativas.');
+      expect(await field.inputValue()).toBe('');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-supervisor-pin');
+      expect(await page.isVisible('#confirm-dialog')).toBe(true);
+      expect(rig.rig.engine.status('sup-101')).toMatchObject({ outcome: { state: 'confirmed' } });
+      await page.screenshot({ path: join(SHOTS, 'void-supervisor-wrong-pin-1280x800.png') });
+
+      // The right one, with Enter: voided; the cashier sees "Cancelada" and why.
+      await field.fill('482193');
+      await page.keyboard.press('Enter');
+      await page.locator('#confirm-dialog').waitFor({ state: 'hidden', timeout: 15_000 });
+      await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
+      expect(await text(page, '#sale-message')).toContain('Venda cancelada');
+      await expect.poll(() => text(page, '#sale-details')).toContain('Venda cancelada pelo caixa');
+      expect(notes('sup-101')).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed in the window)');
+      await page.keyboard.press('Escape');
+
+      // On the PINPAD: the dialog waits for the supervisor there, then the sale is voided.
+      const other = page.locator('#transactions-body tr[data-reference="sup-102"]');
+      await other.getByRole('button').click();
+      await page.click('#sale-actions button:has-text("Cancelar venda")');
+      // Every text the dialog's status line takes while it waits (a string: these specs have no DOM types).
+      await page.evaluate(`(() => { const seen = window.supervisorStatus = []; const status = document.getElementById('confirm-supervisor-status');
+        new MutationObserver(() => seen.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true }); })()`);
+      await page.click('#confirm-supervisor-pinpad');
+      await page.locator('#confirm-dialog').waitFor({ state: 'hidden', timeout: 15_000 });
+      expect(await page.evaluate<string[]>('window.supervisorStatus')).toContain(
+        'Aguardando o supervisor digitar a senha no PINPAD…',
+      );
+      await expect.poll(() => other.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
+      expect(notes('sup-102')).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD POS0000000000001, training PIN)');
+      await page.keyboard.press('Escape');
+
+      // Below the store's amount (R$ 19,90 < R$ 100,00): the plain confirmation, no PIN.
+      await page.locator('#transactions-body tr[data-reference="sup-small"]').getByRole('button').click();
+      await page.click('#sale-actions button:has-text("Cancelar venda")');
+      expect(await page.isVisible('#confirm-supervisor')).toBe(false);
+      expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-no');
+      await page.click('#confirm-no');
       expect(errors).toEqual([]);
     } finally {
       await rig.close();

@@ -317,6 +317,8 @@ export const GCD_PROMPTS: Readonly<Record<number, string>> = {
 
 /** DIGITE O CNPJ, REDIGITE O CNPJ: where the scripted customer types its `cnpj`. */
 const CNPJ_PROMPTS: ReadonlySet<number> = new Set([0x0d, 0x0e]);
+/** IDENTIFICACAO: where the scripted person types its `identification`. */
+const IDENTIFICATION_PROMPT = 0x1d;
 
 /** GCD: fixed prompt, digits shown in clear right-aligned, display cleared at the end. */
 const gcd = defineHandler(GCD, async (req, ctx) => {
@@ -332,7 +334,7 @@ const gcd = defineHandler(GCD, async (req, ctx) => {
       max,
       idleMs: req.timeoutSeconds === undefined ? undefined : ctx.device.hostSeconds(req.timeoutSeconds),
       render: (typed) => ctx.device.setLines(prompt, typed.slice(-DISPLAY_COLUMNS).padStart(DISPLAY_COLUMNS)),
-      autoKeys: `${(CNPJ_PROMPTS.has(req.message) ? auto?.cnpj : undefined) ?? auto?.cpf ?? '1'.repeat(Math.max(min, 1))}{enter}`,
+      autoKeys: `${(CNPJ_PROMPTS.has(req.message) ? auto?.cnpj : undefined) ?? (req.message === IDENTIFICATION_PROMPT ? auto?.identification : undefined) ?? auto?.cpf ?? '1'.repeat(Math.max(min, 1))}{enter}`,
     });
     return { value };
   } finally {

@@ -350,6 +350,19 @@ export class Journal {
     });
   }
 
+  /**
+   * Adds a line to a payment's history without changing the payment — allowed on a final one too
+   * (its record stays as it is): an attempt on it that did not go through, e.g. a void refused
+   * for a wrong supervisor PIN. The event goes from its state to the same state.
+   */
+  annotate(id: string, note: string): void {
+    refuseCardData({}, note, id);
+    this.#write(false, () => {
+      const current = this.#readForWrite(id);
+      this.#appendEvent(current.id, this.#timestamp(), current.state, current.state, note);
+    });
+  }
+
   /** The payment with this journal id; CORRUPT (naming the id) when its row cannot be read. */
   get(id: string): PaymentRecord | undefined {
     return this.#one(`SELECT ${COLUMNS} FROM payments WHERE id = ?`, id);

@@ -68,6 +68,23 @@ export const POS_ERRORS = {
     message: "The computer's disk is (nearly) full: Pinbridge cannot journal a sale, so none starts until there is room. Nothing was done.",
     cashier: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.',
   },
+  // The supervisor's authorization of voids (settings supervisor).
+  SUPERVISOR_REQUIRED: {
+    rpc: -32018,
+    message:
+      'This void needs the supervisor (settings supervisor): send supervisor_pin or supervisor_entry "pinpad" (the window), or set the PIN first; see data.reason (PIN_MISSING, PIN_NOT_SET, PINPAD_ONLY, WINDOW_ONLY).',
+    cashier: 'Esta operação precisa da senha do supervisor.',
+  },
+  SUPERVISOR_PIN_WRONG: {
+    rpc: -32019,
+    message: 'The supervisor PIN is wrong; nothing was done. data.attempts_left says how many more before it locks.',
+    cashier: 'Senha do supervisor incorreta.',
+  },
+  SUPERVISOR_LOCKED: {
+    rpc: -32024,
+    message: 'Too many wrong supervisor PINs in a row: every PIN is refused until data.retry_after_ms passes; nothing was done.',
+    cashier: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Aguarde alguns minutos.',
+  },
   // The PINPAD outside a payment.
   PINPAD_TIMEOUT: { rpc: -32020, message: 'The customer did not answer on the PINPAD in time.', cashier: 'Tempo esgotado no PINPAD.' },
   PINPAD_CANCELLED: { rpc: -32021, message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).', cashier: 'Operação cancelada no PINPAD.' },

@@ -61,6 +61,37 @@ const Reference = Type.Object(
   { reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: "The POS's id of the sale." }) },
   { additionalProperties: false },
 );
+/** payment.undo and payment.cancel: the reference, and the supervisor's PIN when the store asks for it (settings supervisor). */
+const VoidParams = Type.Object(
+  {
+    reference_id: Reference.properties.reference_id,
+    supervisor_pin: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{4,8}$',
+        description:
+          "The supervisor's PIN (4–8 digits) typed in Pinbridge's window, when the store requires the supervisor for voids (settings supervisor; operator.supervisor says when). Never logged nor journaled.",
+      }),
+    ),
+    supervisor_entry: Type.Optional(
+      Type.Union([Type.Literal('window'), Type.Literal('pinpad')], {
+        description: '"pinpad": the supervisor types the PIN on the PINPAD keypad instead (the request answers once it is typed, or with PINPAD_CANCELLED / PINPAD_TIMEOUT).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const SupervisorView = Type.Object(
+  {
+    required_for: Type.Union([Type.Literal('none'), Type.Literal('voids')]),
+    min_amount_centavos: Type.Integer({ minimum: 0 }),
+    entry: Type.Union([Type.Literal('window'), Type.Literal('pinpad'), Type.Literal('either')]),
+    pos_voids: Type.Union([Type.Literal('trusted'), Type.Literal('pinpad')]),
+    pin_set: Type.Boolean({ description: 'A supervisor PIN is stored (its salted hash); the PIN itself is never sent back.' }),
+    training_pin: Type.Boolean({ description: 'Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too.' }),
+    locked_until: Type.Union([Type.String(), Type.Null()], { description: 'Too many wrong PINs: every PIN is refused until this ISO time; null when not locked.' }),
+  },
+  { additionalProperties: false, title: 'SupervisorView' },
+);
 const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
 const Violation = Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false });
 /** How a secret the window cannot read back is kept, and whether one is. */
@@ -277,6 +308,7 @@ export const METHODS = {
         ]),
         api_token: StoredSecret,
         certificate_passphrase: StoredSecret,
+        supervisor_pin: Type.Object({ stored: Type.Boolean() }, { additionalProperties: false, description: 'Whether a supervisor PIN is stored (never the PIN).' }),
         not_applied: Type.Union([Type.String(), Type.Null()], {
           description: 'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
         }),
@@ -319,6 +351,23 @@ export const METHODS = {
       'Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts.',
     params: Type.Object({ passphrase: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.setSupervisorPin': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary:
+      "Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash; it is never sent back nor logged. It applies at once (no restart), and the wrong PINs counted so far stop counting.",
+    params: Type.Object({ pin: Type.String({ pattern: '^[0-9]{4,8}$' }) }, { additionalProperties: false }),
+    result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.supervisor': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary: 'When a void needs the supervisor in the settings in use (not the saved file), whether a PIN is set, and whether wrong PINs locked it.',
+    params: NoParams,
+    result: SupervisorView,
   }),
   'operator.doctor': method({
     tag: 'operator',
@@ -539,8 +588,8 @@ export const METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 5,
-    summary: 'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void.',
-    params: Reference,
+    summary: 'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void (which may need the supervisor: see payment.undo).',
+    params: VoidParams,
     result: PaymentOutcome,
   }),
   'payment.status': method({
@@ -564,7 +613,12 @@ export const METHODS = {
     access: 'client',
     cost: 10,
     summary: 'Voids an approval, confirmed or not; harmless when already undone.',
-    params: Reference,
+    description:
+      'A confirmed sale is voided (problem VOIDED_BY_POS, "cancelada"); an approval still waiting for confirmation is undone (UNDONE_BY_POS, "desfeita"). ' +
+      'When the store requires the supervisor (settings supervisor), a request from the window carries supervisor_pin or supervisor_entry "pinpad", ' +
+      'and a POS\'s request needs the PIN on the PINPAD only where supervisor.pos_voids is "pinpad" (the agent then asks for it there by itself). ' +
+      'Refused with SUPERVISOR_REQUIRED, SUPERVISOR_PIN_WRONG (data.attempts_left) or SUPERVISOR_LOCKED (data.retry_after_ms); nothing is voided then.',
+    params: VoidParams,
     result: PaymentOutcome,
   }),
   'payment.list': method({

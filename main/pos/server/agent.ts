@@ -13,6 +13,7 @@ import type { PinpadRegistry } from '../../pinpad/registry.js';
 import type { PrintQueue } from '../../receipts/print-queue.js';
 import type { ReceiptService } from '../../receipts/service.js';
 import type { ClientStore } from '../clients/client-store.js';
+import type { SupervisorGuard } from './supervisor.js';
 
 export interface PosAgent {
   readonly version: string;
@@ -38,6 +39,8 @@ export interface PosAgent {
    * default: each sees its own (payment-access.ts).
    */
   readonly sharePayments?: boolean;
+  /** When a void needs the supervisor's PIN, and its keeper (supervisor.ts); absent: never. */
+  readonly supervisor?: SupervisorGuard;
   /** What the window manages beyond the POS API (settings, the API token, diagnostics); absent in tests that need none. */
   readonly operator?: OperatorServices;
 }

@@ -568,4 +568,10 @@ describe('PinpadSimulator — autoCustomer', () => {
     expect((await host.call(gcdCommand, gcdRequestFor('cnpjAgain'))).result).toEqual({ value: '45339827000162' });
     expect((await host.call(gcdCommand, gcdRequestFor('cpfAgain'))).result).toEqual({ value: '52998224725' });
   });
+
+  it('types its identification (a supervisor PIN in training) under IDENTIFICACAO, and its cpf elsewhere', async () => {
+    const { host } = await setup({ autoCustomer: { delayMs: 1, cpf: '52998224725', identification: '1234' } });
+    expect((await host.call(gcdCommand, { ...gcdRequestFor('identification'), minDigits: 4, maxDigits: 8 })).result).toEqual({ value: '1234' });
+    expect((await host.call(gcdCommand, gcdRequestFor('cpf'))).result).toEqual({ value: '52998224725' });
+  });
 });

@@ -70,6 +70,25 @@ describe('the settings file', () => {
     expect(thrown(() => parseSettings([1, 2], null))).toMatchObject({ violations: [{ field: '(file)', message: 'must be a JSON object' }] });
   });
 
+  it('has no supervisor step by default, and reads the supervisor section with its defaults; the PIN has no place in it', () => {
+    expect(defaultSettings().supervisor).toEqual({ requiredFor: 'none', minAmountCentavos: 0, entry: 'window', posVoids: 'trusted' });
+    expect(parseSettings({ supervisor: { required_for: 'voids' } }, null).supervisor).toEqual({ requiredFor: 'voids', minAmountCentavos: 0, entry: 'window', posVoids: 'trusted' });
+    expect(parseSettings({ supervisor: { required_for: 'voids', min_amount_centavos: 10_000, entry: 'either', pos_voids: 'pinpad' } }, null).supervisor).toEqual({
+      requiredFor: 'voids',
+      minAmountCentavos: 10_000,
+      entry: 'either',
+      posVoids: 'pinpad',
+    });
+    const error = thrown(() =>
+      parseSettings({ supervisor: { required_for: 'always', min_amount_centavos: '100,00', entry: 'keyboard', pin: '1234' } }, null),
+    ) as SettingsError;
+    expect(error.violations.map((v) => v.field)).toEqual(
+      expect.arrayContaining(['supervisor.required_for', 'supervisor.min_amount_centavos', 'supervisor.entry']),
+    );
+    // A PIN written into the file by hand is refused, not kept in clear.
+    expect(error.violations.some((v) => v.field.startsWith('supervisor') && /pin|additional/i.test(`${v.field} ${v.message}`))).toBe(true);
+  });
+
   it("takes a store with an alphanumeric CNPJ, and saves it: 12ABC34501DE35", () => {
     const path = join(folder(), 'settings.json');
     const receipts = { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' }, acquirer: { cnpj: 'A1B2C3D4000193' } };

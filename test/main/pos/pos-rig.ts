@@ -22,6 +22,7 @@ import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type Resul
 import type { PairingAnnouncement } from '../../../main/pos/server/dispatch.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
+import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
@@ -212,6 +213,8 @@ export interface PosRigOptions {
   readonly timeZone?: string;
   /** The receipt printer's address; default: a folder (printDir) that takes every job. */
   readonly printerAddress?: string;
+  /** When a void needs the supervisor's PIN (settings supervisor) and its keeper; none by default. */
+  readonly supervisor?: SupervisorGuard;
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -265,6 +268,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         clients,
         ...(options.sharePayments === undefined ? {} : { sharePayments: options.sharePayments }),
         ...(options.pinpadLink === undefined ? {} : { pinpadLink: options.pinpadLink }),
+        ...(options.supervisor === undefined ? {} : { supervisor: options.supervisor }),
       },
       logger: rig.logger,
       ports: [0],

@@ -9,6 +9,7 @@ import { normalizeOrigin } from '../../clients/client-store.js';
 import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
+import type { SupervisorGuard } from '../supervisor.js';
 import { clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
 import { storeTimeZone } from '../../../locale/store-time.js';
 
@@ -34,6 +35,12 @@ function services(context: CallContext): OperatorServices {
   return found;
 }
 
+function supervisorOf(context: CallContext): SupervisorGuard {
+  const found = context.agent.supervisor;
+  if (found === undefined) throw new PosError('INVALID_STATE', 'This agent has no supervisor PIN to manage.', { reason: 'NO_SUPERVISOR' });
+  return found;
+}
+
 export const operatorHandlers: Handlers<
   | 'session.operator'
   | 'operator.pairings'
@@ -49,6 +56,8 @@ export const operatorHandlers: Handlers<
   | 'operator.restart'
   | 'operator.setApiToken'
   | 'operator.setCertificatePassphrase'
+  | 'operator.setSupervisorPin'
+  | 'operator.supervisor'
   | 'operator.doctor'
   | 'operator.detectPinpads'
   | 'operator.exportLogs'
@@ -120,6 +129,7 @@ export const operatorHandlers: Handlers<
       problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] },
       api_token: operator.apiToken(),
       certificate_passphrase: operator.certificatePassphrase(),
+      supervisor_pin: { stored: context.agent.supervisor?.isStored() ?? false },
       not_applied: notApplied,
     };
   },
@@ -161,6 +171,27 @@ export const operatorHandlers: Handlers<
     services(context).setCertificatePassphrase(passphrase);
     context.log.info({}, 'client certificate passphrase stored from the window');
     return { stored: true as const };
+  },
+
+  'operator.setSupervisorPin': ({ pin }, context) => {
+    supervisorOf(context).set(pin);
+    // Never the PIN, nor its length.
+    context.log.info({}, 'supervisor PIN stored from the window');
+    return { stored: true as const };
+  },
+
+  'operator.supervisor': (_params, context) => {
+    const guard = supervisorOf(context);
+    const { policy } = guard;
+    return {
+      required_for: policy.requiredFor,
+      min_amount_centavos: policy.minAmountCentavos,
+      entry: policy.entry,
+      pos_voids: policy.posVoids,
+      pin_set: guard.isStored(),
+      training_pin: context.agent.mode === 'training',
+      locked_until: guard.lock()?.until ?? null,
+    };
   },
 
   'operator.doctor': async (_params, context) => {

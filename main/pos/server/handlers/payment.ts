@@ -12,6 +12,7 @@ import { outcomeView } from '../views.js';
 import { assertMaySee, maySee, ownerScope } from '../payment-access.js';
 import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
+import { authorizeVoid } from '../supervisor.js';
 
 const STATUS_COLUMNS = 48;
 
@@ -53,9 +54,12 @@ export const paymentHandlers: Handlers<
     }
   },
 
-  'payment.cancel': async ({ reference_id }, { agent, session }) => {
+  'payment.cancel': async ({ reference_id, ...supervisor }, context) => {
+    const { agent, session } = context;
     assertMaySee(agent, session, reference_id);
-    return outcomeView(await agent.engine.cancel(reference_id));
+    // An approval being cancelled is a void: the supervisor first, where the store asks for one.
+    const note = await authorizeVoid(context, reference_id, supervisor);
+    return outcomeView(await agent.engine.cancel(reference_id, note === undefined ? {} : { note }));
   },
 
   'payment.status': ({ reference_id }, { agent, hub, session }) => {
@@ -83,9 +87,11 @@ export const paymentHandlers: Handlers<
     return outcomeView(await agent.engine.confirm(reference_id));
   },
 
-  'payment.undo': async ({ reference_id }, { agent, session }) => {
+  'payment.undo': async ({ reference_id, ...supervisor }, context) => {
+    const { agent, session } = context;
     assertMaySee(agent, session, reference_id);
-    return outcomeView(await agent.engine.undo(reference_id));
+    const note = await authorizeVoid(context, reference_id, supervisor);
+    return outcomeView(await agent.engine.undo(reference_id, note === undefined ? {} : { note }));
   },
 
   'payment.list': ({ from, to, states, terminal, amount, nsu, authorization_code, card_last4, limit, offset }, { agent, session }) => {

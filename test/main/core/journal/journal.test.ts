@@ -473,6 +473,27 @@ describe('transitionsSyncedLater and flush', () => {
   });
 });
 
+describe('annotate', () => {
+  it('adds a line to a final payment’s history (a void refused for a wrong supervisor PIN) and leaves the payment as it was', () => {
+    const journal = open();
+    const confirmed = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    const before = journal.events(confirmed.id).length;
+    journal.annotate(confirmed.id, 'void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left');
+    expect(journal.get(confirmed.id)).toEqual(confirmed);
+    const events = journal.events(confirmed.id);
+    expect(events).toHaveLength(before + 1);
+    expect(events.at(-1)).toMatchObject({ from: 'confirmed', to: 'confirmed', note: 'void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left' });
+  });
+
+  it('refuses a note that looks like a card number, writing nothing', () => {
+    const journal = open();
+    const record = walk(journal, ['intent']);
+    const before = journal.events(record.id).length;
+    expect(thrown(() => journal.annotate(record.id, `typed ${PAN}`))).toMatchObject({ code: 'CARD_DATA' });
+    expect(journal.events(record.id)).toHaveLength(before);
+  });
+});
+
 describe('update', () => {
   it('changes fields without moving, with an event from the state to itself', () => {
     const journal = open();

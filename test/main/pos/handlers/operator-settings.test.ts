@@ -57,6 +57,7 @@ describe('settings from the window', () => {
       problem: null,
       api_token: { kind: 'file', stored: false },
       certificate_passphrase: { kind: 'file', stored: false },
+      supervisor_pin: { stored: false },
       not_applied: null,
     });
   });
@@ -121,6 +122,29 @@ describe('settings from the window', () => {
     expect(JSON.stringify(read)).not.toContain('senha do A1');
     // A passphrase's spaces are part of it: only the line's end goes when it is read back.
     expect(headlessTokenStore(file, {}, CERTIFICATE_PASSPHRASE).read()).toBe(' senha do A1 ');
+  });
+
+  it("keeps the supervisor's PIN as a salted hash in a private file, in use at once, never sent back nor logged", async () => {
+    expect(await call(window, 'operator.supervisor')).toEqual({
+      required_for: 'none',
+      min_amount_centavos: 0,
+      entry: 'window',
+      pos_voids: 'trusted',
+      pin_set: false,
+      training_pin: true,
+      locked_until: null,
+    });
+    expect(await call(window, 'operator.setSupervisorPin', { pin: '73915846' })).toEqual({ stored: true });
+    const file = join(home, '.pinbridge', 'supervisor-pin');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).not.toContain('73915846');
+    const read = await call(window, 'operator.settings');
+    expect(read.supervisor_pin).toEqual({ stored: true });
+    expect(JSON.stringify(read)).not.toContain('73915846');
+    expect((await call(window, 'operator.supervisor')).pin_set).toBe(true);
+    const log = readFileSync(join(home, 'agent.log'), 'utf8');
+    expect(log).toContain('supervisor PIN stored from the window');
+    expect(log).not.toContain('73915846');
   });
 
   it('runs the doctor with each check and its fix, in English and Portuguese, and lists the serial ports', async () => {
