@@ -128,6 +128,13 @@ const PT_BR = {
   'payment.others': 'Outros pagamentos em andamento',
   'payment.show': 'Mostrar {amount} ({message})',
   'payment.pinpadSays': 'PINPAD: {text}',
+  'payment.titleApproved': 'Venda aprovada',
+  'payment.titleDeclined': 'Venda negada',
+  'payment.titleFailed': 'Pagamento não realizado',
+  'payment.titleCancelled': 'Pagamento cancelado',
+  'payment.receipts': 'Comprovantes',
+  'payment.printCustomer': 'Imprimir via do cliente',
+  'payment.printMerchant': 'Imprimir via do estabelecimento',
   'notice.payment': 'Pagamento em andamento: {amount} — {message}',
   'notice.pairing': 'Pedido de pareamento de “{name}”: código {code}',
   'notice.see': 'Ver',
@@ -142,6 +149,7 @@ const PT_BR = {
   'confirmation.undone': 'venda estornada',
 
   'type.credit': 'Crédito',
+  'type.creditSingle': 'Crédito à vista',
   'type.debit': 'Débito',
   'type.creditInstallments': 'Crédito em {n}x',
 
@@ -574,6 +582,13 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'payment.others': 'Other payments in progress',
   'payment.show': 'Show {amount} ({message})',
   'payment.pinpadSays': 'PINPAD: {text}',
+  'payment.titleApproved': 'Sale approved',
+  'payment.titleDeclined': 'Sale declined',
+  'payment.titleFailed': 'Payment not completed',
+  'payment.titleCancelled': 'Payment cancelled',
+  'payment.receipts': 'Receipts',
+  'payment.printCustomer': 'Print customer copy',
+  'payment.printMerchant': 'Print merchant copy',
   'notice.payment': 'Payment in progress: {amount} — {message}',
   'notice.pairing': 'Pairing request from “{name}”: code {code}',
   'notice.see': 'Show',
@@ -588,6 +603,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'confirmation.undone': 'sale voided',
 
   'type.credit': 'Credit',
+  'type.creditSingle': 'Credit, single payment',
   'type.debit': 'Debit',
   'type.creditInstallments': 'Credit in {n} installments',
 
