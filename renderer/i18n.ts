@@ -89,6 +89,11 @@ const PT_BR = {
   'apiError.connection_error': 'sem conexão com o serviço de pagamentos: confira a internet',
   'apiError.invalid_response': 'o serviço de pagamentos respondeu algo inesperado',
   'apiError.not_enabled': 'este recurso não está habilitado para a loja no serviço de pagamentos',
+  'apiError.not_found': 'o serviço de pagamentos não encontrou o registro pedido',
+  'apiError.validation_error': 'o serviço de pagamentos recusou os dados enviados',
+  'apiError.invalid_request': 'os dados não foram enviados ao serviço de pagamentos por estarem incompletos ou inválidos',
+  'apiError.conflict': 'o serviço de pagamentos recusou a operação no estado atual do registro',
+  'apiError.request_failed': 'o serviço de pagamentos recusou a chamada',
   'apiError.other': 'erro do serviço de pagamentos ({code})',
   'status.api': 'Serviço de pagamentos',
   'status.apiUp': 'Respondendo',
@@ -543,6 +548,11 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'apiError.connection_error': 'no connection to the payments service: check the internet',
   'apiError.invalid_response': 'the payments service answered something unexpected',
   'apiError.not_enabled': 'this feature is not enabled for the store at the payments service',
+  'apiError.not_found': 'the payments service did not find the record asked for',
+  'apiError.validation_error': 'the payments service refused the data sent',
+  'apiError.invalid_request': 'the data was not sent to the payments service: incomplete or invalid',
+  'apiError.conflict': "the payments service refused the operation in the record's current state",
+  'apiError.request_failed': 'the payments service refused the call',
   'apiError.other': 'payments service error ({code})',
   'status.api': 'Payments service',
   'status.apiUp': 'Answering',
@@ -935,6 +945,11 @@ export function currentLanguage(): Language {
 
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(PT_BR, key);
+}
+
+/** The text of `key` in a given language, whatever the window shows (specs compare the catalogs). */
+export function textIn(lang: Language, key: MessageKey): string {
+  return CATALOGS[lang][key];
 }
 
 /** The text of `key` in the current language, `{name}` placeholders filled from `vars`. */
