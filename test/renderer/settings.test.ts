@@ -21,6 +21,8 @@ import { Agent } from '../../main/agent/agent.js';
 import { apiTokenPath, certificatePassphrasePath } from '../../main/agent/paths.js';
 import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/agent/settings-file.js';
 import { SettingsError } from '../../main/core/settings.js';
+import { settingsViolation } from '../../main/core/settings-violations.js';
+import { englishWordsIn } from '../helpers/english-words.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
@@ -273,9 +275,11 @@ describe('the settings page', () => {
     for (const typed of ['pinpad da loja', 'COM', 'tcp://10.0.0.5']) {
       await page.getByLabel('Endereço do PINPAD').fill(typed);
       await page.click('#settings-save');
-      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toBe(
-        'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
+      // The agent's Portuguese for the rule (INVALID_PINPAD_ADDRESS), naming what was typed and why it is not an address.
+      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toMatch(
+        new RegExp(`^O endereço do PINPAD “${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” não é válido \\(.+\\)\\. Use uma porta serial \\(/dev/ttyACM0, COM3\\), tcp://host:porta, ble:<id> ou sim\\.$`),
       );
+      expect(englishWordsIn(await text(page, '#settings-pinpad-address-error')), typed).toEqual([]);
       expect(await page.getAttribute('#settings-pinpad-address', 'aria-invalid'), typed).toBe('true');
       expect(onDisk(), typed).toBe(before);
     }
@@ -591,10 +595,9 @@ describe('an agent started despite a bad settings file', () => {
     const fix = await check.locator('pre.fix-code').innerText();
     expect(fix).toContain('confirmation');
     // In the window's language, with the file, the field and the command as the doctor gives them.
-    expect(await check.locator('.check-summary').innerText()).toBe(
-      `O arquivo de configurações ${badPath} é inválido: confirmation: Field confirmation must be one of "auto", "pos"`,
-    );
-    expect(fix).toBe(`Edite ${badPath} e corrija \`confirmation\` (Field confirmation must be one of "auto", "pos"); depois execute \`pinbridge doctor --settings ${badPath}\` de novo.`);
+    // Each rule in its Portuguese sentence (by its code), no English quoted.
+    expect(await check.locator('.check-summary').innerText()).toBe(`O arquivo de configurações ${badPath} é inválido: confirmation: Escolha uma das opções.`);
+    expect(fix).toBe(`Edite ${badPath} e corrija \`confirmation\` (Escolha uma das opções.); depois execute \`pinbridge doctor --settings ${badPath}\` de novo.`);
     await check.getByRole('button', { name: 'Copiar como resolver: Arquivo de configurações' }).click();
     await expect.poll(() => check.locator('.copy-note').innerText()).toBe('Copiado.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fix);
@@ -622,7 +625,7 @@ describe('an agent that could not use its client certificate', () => {
     const path = join(problemHome, 'settings.json');
     const pfx = join(problemHome, 'loja.pfx');
     const problem = new SettingsError(
-      [{ field: 'api.client_certificate', message: `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).` }],
+      [settingsViolation('api.client_certificate', 'CERTIFICATE_PASSPHRASE', `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`)],
       path,
     );
     started = await Agent.start({
