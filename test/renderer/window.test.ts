@@ -512,7 +512,12 @@ describe('approvals waiting for the POS to confirm (confirmation policy "pos")',
 describe('POS clients', () => {
   it('shows a pairing request live with its code, name, origin and countdown, and rejects it', async () => {
     const { page, errors } = await openWindow();
+    // One name for the POS everywhere: the sidebar, the status card, the page's title.
+    expect(await text(page, '#status-pos-title')).toBe('Caixas (PDV)');
     await go(page, 'clients');
+    expect(await text(page, '#nav-clients')).toMatch(/^Caixas \(PDV\)/);
+    expect(await text(page, '#clients-title')).toBe('Caixas (PDV)');
+    expect(await page.locator('#app').innerText()).not.toMatch(/sistemas? de vendas/i);
     const stranger = await pos.connect({ origin: 'https://pdv.example.com' });
 
     const started = await stranger.call<{ pairing_id: string }>('session.pair', { name: 'Caixa 3 — Loja Centro' });
@@ -524,6 +529,11 @@ describe('POS clients', () => {
     expect(await card.locator('.pairing-code').getAttribute('data-code')).toBe(code);
     expect(await card.locator('.pairing-code [aria-hidden="true"]').innerText()).toBe(`${code.slice(0, 3)} ${code.slice(3)}`);
     expect(await card.innerText()).toMatch(/Caixa 3 — Loja Centro[\s\S]*Origem: https:\/\/pdv\.example\.com[\s\S]*Expira em [12]:\d{2}/);
+    // When it expires, on the store's clock (São Paulo here, the tests' computer being on UTC), never the API's ISO.
+    const expiresAt = pos.announced.at(-1)?.expiresAt ?? '';
+    const storeClock = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(expiresAt));
+    expect(await card.locator('.countdown').innerText()).toMatch(new RegExp(`^Expira em [12]:\\d{2} \\(às ${storeClock}\\)$`));
+    expect(await card.innerText()).not.toContain(expiresAt.slice(0, 16));
     // Very large: a cashier reads it from a step away.
     expect((await card.locator('.pairing-code').boundingBox())?.height).toBeGreaterThanOrEqual(48);
     expect(await page.locator('#nav-clients-badge').isVisible()).toBe(true);

@@ -43,7 +43,7 @@ export const POS_ERRORS = {
   PAIRING_LOCKED: {
     rpc: -32009,
     message: "Too many wrong pairing codes in 24 hours: pairing is locked until data.retry_after_ms passes or the cashier unlocks it in Pinbridge's window.",
-    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge (Sistemas de vendas).',
+    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge, página Caixas (PDV).',
   },
   OPERATOR_ONLY: {
     rpc: -32007,
