@@ -122,6 +122,15 @@ export type ClientRecord = {
   connected: number;
 };
 
+export type SettingsViolation = {
+  field: string;
+  code: 'REQUIRED' | 'UNKNOWN_FIELD' | 'INVALID_TYPE' | 'INVALID_FORMAT' | 'INVALID_VALUE' | 'INVALID_CHOICE' | 'TOO_LONG' | 'TOO_SHORT' | 'OUT_OF_RANGE' | 'NOT_ALLOWED' | 'INCONSISTENT' | 'INVALID_CNPJ' | 'INVALID_CNPJ_CHECK_DIGITS' | 'INVALID_URL' | 'INVALID_TIME_ZONE' | 'INVALID_PINPAD_ADDRESS' | 'INVALID_PRINTER_ADDRESS' | 'UNKNOWN_PRINTER_MODEL' | 'INVALID_CODEPAGE' | 'NO_API_TOKEN' | 'CERTIFICATE_PASSPHRASE' | 'CERTIFICATE_UNUSABLE' | 'FILE_UNREADABLE' | 'FILE_INVALID';
+  /** English. */
+  message: string;
+  /** pt-BR, as the window shows it next to the field. */
+  cashier_message: string;
+};
+
 export type SupervisorView = {
   required_for: 'none' | 'voids';
   min_amount_centavos: number;
@@ -480,7 +489,12 @@ export type TransactionError = {
 export type Violation = {
   /** Dotted path of the parameter ("amount", "installments"), "" for the whole params. */
   field: string;
+  /** The rule broken, where it has a stable code (operator.saveSettings: REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS, OUT_OF_RANGE…). */
+  code?: string;
+  /** English. */
   message: string;
+  /** pt-BR, for the cashier, where the rule has one (operator.saveSettings). */
+  cashier_message?: string;
 };
 
 /** Collection instructions of a boleto as its record carries them: late_fee (fine), interest, discount (a list). */
@@ -654,10 +668,7 @@ export interface Methods {
       } | null;
       problem: {
         message: string;
-        violations: {
-          field: string;
-          message: string;
-        }[];
+        violations: SettingsViolation[];
       } | null;
       api_token: {
         kind: 'safeStorage' | 'file' | 'environment';
@@ -675,7 +686,7 @@ export interface Methods {
       not_applied: string | null;
     };
   };
-  /** Checks and writes the whole settings file; a mistake is INVALID_PARAMS naming each field (the file is then untouched). They apply when the agent restarts (operator.restart). */
+  /** Checks and writes the whole settings file; a mistake is INVALID_PARAMS with data.violations, each naming its field with a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…, docs/settings.md), the English and the pt-BR cashier_message (the file is then untouched). They apply when the agent restarts (operator.restart). */
   'operator.saveSettings': {
     params: {
       settings: {

@@ -9,7 +9,7 @@ import type { EventPayload, ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { confirmAction } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
-import { formatCountdown, formatDateTime, t } from './i18n.js';
+import { formatCountdown, formatDateTime, formatTime, t } from './i18n.js';
 
 type PairingRequest = EventPayload<'pairing.requested'>;
 type ClientRecord = EventPayload<'pos.clients'>['clients'][number];
@@ -185,7 +185,8 @@ export class ClientsPage {
 
   #countdownText(expiresAt: string, now: number): string {
     const left = (Date.parse(expiresAt) - now) / 1000;
-    return left > 0 ? t('pairings.expiresIn', { time: formatCountdown(left) }) : t('pairings.expired');
+    // The clock time on the store's clock (as its receipts print it), never the API's UTC ISO.
+    return left > 0 ? t('pairings.expiresIn', { time: formatCountdown(left), at: formatTime(expiresAt) }) : t('pairings.expired');
   }
 
   #tick(): void {

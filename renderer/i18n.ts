@@ -91,6 +91,11 @@ const PT_BR = {
   'apiError.connection_error': 'sem conexão com o serviço de pagamentos: confira a internet',
   'apiError.invalid_response': 'o serviço de pagamentos respondeu algo inesperado',
   'apiError.not_enabled': 'este recurso não está habilitado para a loja no serviço de pagamentos',
+  'apiError.not_found': 'o serviço de pagamentos não encontrou o registro pedido',
+  'apiError.validation_error': 'o serviço de pagamentos recusou os dados enviados',
+  'apiError.invalid_request': 'os dados não foram enviados ao serviço de pagamentos por estarem incompletos ou inválidos',
+  'apiError.conflict': 'o serviço de pagamentos recusou a operação no estado atual do registro',
+  'apiError.request_failed': 'o serviço de pagamentos recusou a chamada',
   'apiError.other': 'erro do serviço de pagamentos ({code})',
   'status.api': 'Serviço de pagamentos',
   'status.apiUp': 'Respondendo',
@@ -100,7 +105,7 @@ const PT_BR = {
   'status.staleSince': 'Última informação às {time}; volta sozinha quando a conexão voltar.',
   'status.since': 'Desde {time}',
   'status.lastError': 'Último erro: {message}',
-  'status.pos': 'Sistemas de vendas (PDV)',
+  'status.pos': 'Caixas (PDV)',
   'status.posNone': 'Nenhum caixa conectado',
   'status.posOne': '{n} caixa conectado',
   'status.posMany': '{n} caixas conectados',
@@ -114,7 +119,7 @@ const PT_BR = {
   'status.version': 'Pinbridge {version}',
 
   'payment.title': 'Pagamento em andamento',
-  'payment.empty': 'Nenhum pagamento em andamento. Quando o sistema de vendas iniciar um pagamento, ele aparece aqui, passo a passo.',
+  'payment.empty': 'Nenhum pagamento em andamento. Quando um caixa (PDV) iniciar um pagamento, ele aparece aqui, passo a passo.',
   'payment.cancel': 'Cancelar pagamento',
   'payment.cancelling': 'Cancelando…',
   'payment.steps': 'Etapas',
@@ -130,6 +135,13 @@ const PT_BR = {
   'payment.others': 'Outros pagamentos em andamento',
   'payment.show': 'Mostrar {amount} ({message})',
   'payment.pinpadSays': 'PINPAD: {text}',
+  'payment.titleApproved': 'Venda aprovada',
+  'payment.titleDeclined': 'Venda negada',
+  'payment.titleFailed': 'Pagamento não realizado',
+  'payment.titleCancelled': 'Pagamento cancelado',
+  'payment.receipts': 'Comprovantes',
+  'payment.printCustomer': 'Imprimir via do cliente',
+  'payment.printMerchant': 'Imprimir via do estabelecimento',
   'notice.payment': 'Pagamento em andamento: {amount} — {message}',
   'notice.pairing': 'Pedido de pareamento de “{name}”: código {code}',
   'notice.see': 'Ver',
@@ -144,6 +156,7 @@ const PT_BR = {
   'confirmation.undone': 'venda cancelada ou desfeita',
 
   'type.credit': 'Crédito',
+  'type.creditSingle': 'Crédito à vista',
   'type.debit': 'Débito',
   'type.creditInstallments': 'Crédito em {n}x',
 
@@ -249,13 +262,13 @@ const PT_BR = {
   'void.text': 'A venda de {amount} ({type}, {card}) será cancelada e o valor volta para o cartão do cliente. Um cancelamento não tem volta.',
   'void.yes': 'Sim, cancelar venda',
   'undo.title': 'Desfazer esta venda?',
-  'undo.text': 'A venda de {amount} ainda não foi confirmada pelo sistema de vendas. Desfazer anula a autorização: nada fica cobrado do cliente.',
+  'undo.text': 'A venda de {amount} ainda não foi confirmada pelo caixa (PDV). Desfazer anula a autorização: nada fica cobrado do cliente.',
   'undo.yes': 'Sim, desfazer',
   'cancelRunning.title': 'Cancelar o pagamento em andamento?',
   'cancelRunning.text': 'O pagamento de {amount} será interrompido no PINPAD. Se já tiver sido aprovado, a aprovação será desfeita.',
   'cancelRunning.yes': 'Sim, cancelar pagamento',
   'revoke.title': 'Revogar “{name}”?',
-  'revoke.text': 'Este sistema de vendas deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
+  'revoke.text': 'Este caixa (PDV) deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
   'revoke.yes': 'Sim, revogar',
 
   'supervisor.title': 'Supervisor',
@@ -285,7 +298,7 @@ const PT_BR = {
   'supervisor.trainingHint': 'Treinamento: a senha 1234 também vale (o PINPAD simulado a digita sozinho).',
 
   'pending.title': 'Aguardando confirmação',
-  'pending.text': 'Vendas aprovadas que o sistema de vendas ainda não confirmou. Sem confirmação até o prazo, o Pinbridge desfaz a venda sozinho.',
+  'pending.text': 'Vendas aprovadas que o caixa (PDV) ainda não confirmou. Sem confirmação até o prazo, o Pinbridge desfaz a venda sozinho.',
   'pending.confirm': 'Confirmar',
   'pending.confirmLabel': 'Confirmar a venda de {amount} das {time}',
   'pending.undo': 'Desfazer',
@@ -304,12 +317,12 @@ const PT_BR = {
 
   'clients.title': 'Caixas (PDV)',
   'pairings.title': 'Pedidos de pareamento',
-  'pairings.empty': 'Nenhum pedido agora. Quando um sistema de vendas pedir para parear, o código aparece aqui.',
-  'pairings.instructions': 'Digite este código no sistema de vendas.',
+  'pairings.empty': 'Nenhum pedido agora. Quando um caixa (PDV) pedir para parear, o código aparece aqui.',
+  'pairings.instructions': 'Digite este código no caixa (PDV).',
   'pairings.codeLabel': 'Código: {digits}',
   'pairings.origin': 'Origem: {origin}',
   'pairings.program': 'Programa neste computador',
-  'pairings.expiresIn': 'Expira em {time}',
+  'pairings.expiresIn': 'Expira em {time} (às {at})',
   'pairings.expired': 'Expirado',
   'pairings.reject': 'Recusar',
   'guard.wrong': 'Atenção: {n} código(s) de pareamento errado(s) nas últimas 24 horas (o pareamento trava em {budget}). Se não foi um caixa da loja digitando errado, bloqueie a origem.',
@@ -400,7 +413,7 @@ const PT_BR = {
   'settings.sales': 'Vendas',
   'settings.confirmation': 'Confirmação das vendas aprovadas',
   'settings.confirmationAuto': 'Automática: o Pinbridge confirma a venda assim que ela é aprovada',
-  'settings.confirmationPos': 'Pelo sistema de vendas: o PDV confirma ou desfaz; sem confirmação no prazo, a venda é desfeita',
+  'settings.confirmationPos': 'Pelo caixa (PDV): ele confirma ou desfaz; sem confirmação no prazo, a venda é desfeita',
   'settings.training': 'Modo de treinamento',
   'settings.trainingNow': 'O Pinbridge está em treinamento agora, mesmo com esta chave desligada: o serviço de pagamentos ainda não foi configurado (seção “Serviço de pagamentos”, acima), ou ele foi iniciado com --training.',
   'settings.trainingHint': 'Ligado: nada é cobrado de verdade, mesmo com o serviço de pagamentos configurado (para treinar um caixa novo).',
@@ -437,7 +450,7 @@ const PT_BR = {
   'settings.testPrintCancelled': 'A impressão do teste foi cancelada.',
   'settings.testPrintOff': 'Não há impressora para o teste: preencha o nome e o CNPJ da loja e o endereço da impressora, salve e reinicie o Pinbridge (as configurações valem no próximo início).',
   'settings.clients': 'Caixas (PDV) pareados',
-  'settings.clientsText': 'Os sistemas de vendas pareados com este Pinbridge, e as origens bloqueadas, ficam na página Caixas (PDV).',
+  'settings.clientsText': 'Os caixas (PDV) pareados com este Pinbridge, e as origens bloqueadas, ficam na página Caixas (PDV).',
   'settings.clientsLink': 'Abrir Caixas (PDV)',
   'settings.save': 'Salvar configurações',
   'settings.saved': 'Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.',
@@ -596,6 +609,11 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'apiError.connection_error': 'no connection to the payments service: check the internet',
   'apiError.invalid_response': 'the payments service answered something unexpected',
   'apiError.not_enabled': 'this feature is not enabled for the store at the payments service',
+  'apiError.not_found': 'the payments service did not find the record asked for',
+  'apiError.validation_error': 'the payments service refused the data sent',
+  'apiError.invalid_request': 'the data was not sent to the payments service: incomplete or invalid',
+  'apiError.conflict': "the payments service refused the operation in the record's current state",
+  'apiError.request_failed': 'the payments service refused the call',
   'apiError.other': 'payments service error ({code})',
   'status.api': 'Payments service',
   'status.apiUp': 'Answering',
@@ -635,6 +653,13 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'payment.others': 'Other payments in progress',
   'payment.show': 'Show {amount} ({message})',
   'payment.pinpadSays': 'PINPAD: {text}',
+  'payment.titleApproved': 'Sale approved',
+  'payment.titleDeclined': 'Sale declined',
+  'payment.titleFailed': 'Payment not completed',
+  'payment.titleCancelled': 'Payment cancelled',
+  'payment.receipts': 'Receipts',
+  'payment.printCustomer': 'Print customer copy',
+  'payment.printMerchant': 'Print merchant copy',
   'notice.payment': 'Payment in progress: {amount} — {message}',
   'notice.pairing': 'Pairing request from “{name}”: code {code}',
   'notice.see': 'Show',
@@ -649,6 +674,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'confirmation.undone': 'sale voided or undone',
 
   'type.credit': 'Credit',
+  'type.creditSingle': 'Credit, single payment',
   'type.debit': 'Debit',
   'type.creditInstallments': 'Credit in {n} installments',
 
@@ -814,7 +840,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'pairings.codeLabel': 'Code: {digits}',
   'pairings.origin': 'Origin: {origin}',
   'pairings.program': 'A program on this computer',
-  'pairings.expiresIn': 'Expires in {time}',
+  'pairings.expiresIn': 'Expires in {time} (at {at})',
   'pairings.expired': 'Expired',
   'pairings.reject': 'Reject',
   'guard.wrong': 'Warning: {n} wrong pairing code(s) in the last 24 hours (pairing locks at {budget}). Unless a till of this store mistyped, block the origin.',
@@ -1037,6 +1063,11 @@ export function currentLanguage(): Language {
 
 export function isMessageKey(key: string): key is MessageKey {
   return Object.hasOwn(PT_BR, key);
+}
+
+/** The text of `key` in a given language, whatever the window shows (specs compare the catalogs). */
+export function textIn(lang: Language, key: MessageKey): string {
+  return CATALOGS[lang][key];
 }
 
 /** The text of `key` in the current language, `{name}` placeholders filled from `vars`. */

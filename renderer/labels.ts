@@ -74,9 +74,11 @@ export function resultLabel(status: PaymentOutcome['status']): string {
   return t(`result.${status}`);
 }
 
+/** "Débito", "Crédito à vista" (1x, as a TEF screen says it), "Crédito em 3x"; "Crédito" while the installments are not known yet. */
 export function typeLabel(paymentType: PaymentOutcome['payment_type'], installments: number | null): string {
   if (paymentType === 'debit') return t('type.debit');
-  return installments !== null && installments > 1 ? t('type.creditInstallments', { n: installments }) : t('type.credit');
+  if (installments === null) return t('type.credit');
+  return installments > 1 ? t('type.creditInstallments', { n: installments }) : t('type.creditSingle');
 }
 
 /** "VISA 411111******1111" — the brand and the masked number, never more. */

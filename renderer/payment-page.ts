@@ -1,15 +1,18 @@
 /**
  * The payment in progress: every payment reaches the window (payment.progress), step by step,
  * with the same pt-BR texts the PINPAD shows, its amount, a Cancel button (payment.cancel) and
- * then its result (payment.result, or the answer of a sale started here). In training mode it
- * also holds the "Venda de teste" form, which starts a sale from the window itself.
+ * then its result (payment.result, or the answer of a sale started here): the outcome as the
+ * page's title, the type with its installments, the card, NSU and authorization, and the
+ * receipts (payment-receipts.ts). In training mode it also holds the "Venda de teste" form,
+ * which starts a sale from the window itself.
  */
 import type { PaymentOutcome, PaymentProgress } from '../client/index.js';
 import { errorText, todayStartIso, type WindowContext } from './context.js';
 import { button, byId, h, keepFocus } from './dom.js';
-import { currentLanguage, formatTime, t } from './i18n.js';
+import { currentLanguage, formatTime, t, type MessageKey } from './i18n.js';
 import { cardLabel, confirmationLabel, isRunning, resultLabel, typeLabel } from './labels.js';
 import { formatCentavos, parseCentavos } from './money.js';
+import { PaymentReceipts } from './payment-receipts.js';
 
 /** Steps after which the payment's result can be read (payment.status says Processed). */
 const RESULT_STEPS: ReadonlySet<PaymentProgress['step']> = new Set<PaymentProgress['step']>([
@@ -21,6 +24,15 @@ const RESULT_STEPS: ReadonlySet<PaymentProgress['step']> = new Set<PaymentProgre
   'reversed',
   'undone',
 ]);
+
+/** The page's title once the payment on screen is decided: what became of it. */
+const OUTCOME_TITLES: Readonly<Record<PaymentOutcome['status'], MessageKey>> = {
+  approved: 'payment.titleApproved',
+  declined: 'payment.titleDeclined',
+  failed: 'payment.titleFailed',
+  cancelled: 'payment.titleCancelled',
+  in_progress: 'payment.title',
+};
 
 /** Sent as the description of test sales (it is data for the payments API, not a screen text). */
 const TRAINING_DESCRIPTION = 'Venda de teste (janela do Pinbridge)';
@@ -53,6 +65,9 @@ export class PaymentPage {
   /** A test sale started here and not answered yet. */
   #trainingRunning = false;
 
+  readonly #receipts: PaymentReceipts;
+
+  readonly #title = byId('payment-title');
   readonly #empty = byId('payment-empty');
   readonly #current = byId('payment-current');
   readonly #amount = byId('payment-amount');
@@ -75,6 +90,7 @@ export class PaymentPage {
 
   constructor(context: WindowContext) {
     this.#context = context;
+    this.#receipts = new PaymentReceipts(context);
     const { client } = context;
     client.on('payment.progress', (progress) => this.#onProgress(progress));
     client.on('payment.result', (outcome) => this.#onOutcome(outcome));
@@ -126,6 +142,9 @@ export class PaymentPage {
     this.#empty.hidden = tracked !== undefined;
     this.#current.hidden = tracked === undefined;
     if (tracked !== undefined) this.#renderPayment(tracked);
+    const decided = tracked === undefined || this.#isRunning(tracked) ? null : tracked.outcome;
+    this.#title.textContent = t(decided === null ? 'payment.title' : OUTCOME_TITLES[decided.status]);
+    this.#receipts.show(decided);
     this.#renderOthers();
   }
 
@@ -135,27 +154,33 @@ export class PaymentPage {
     this.#current.dataset.status = running ? 'running' : (outcome?.status ?? 'running');
     this.#current.dataset.reference = tracked.referenceId;
     this.#amount.textContent = tracked.amount === null ? '—' : formatCentavos(tracked.amount);
-    const kind = tracked.paymentType === null ? null : typeLabel(tracked.paymentType, tracked.installments);
+    // Once decided, the type (with its installments) is in the result's details.
+    const kind = tracked.paymentType === null || (outcome !== null && !running) ? null : typeLabel(tracked.paymentType, tracked.installments);
     const terminal = tracked.terminal === '' ? null : `${t('payment.terminal')} ${tracked.terminal}`;
     this.#summary.textContent = [kind, `${t('payment.reference')} ${tracked.referenceId}`, terminal]
       .filter((part) => part !== null)
       .join(' · ');
-    this.#message.textContent = this.#currentMessage(tracked);
+    const decided = outcome !== null && !running;
+    // Once decided, the last step ("Venda confirmada") would repeat the result: the line is kept
+    // for screen readers only, saying the outcome the title and the result show.
+    this.#message.textContent = decided ? t(OUTCOME_TITLES[outcome.status]) : this.#currentMessage(tracked);
+    this.#message.classList.toggle('visually-hidden', decided);
 
-    this.#result.hidden = running || outcome === null;
-    if (outcome !== null && !running) {
-      const confirmation = outcome.status === 'approved' && outcome.confirmation !== null ? ` — ${confirmationLabel(outcome.confirmation)}` : '';
+    this.#result.hidden = !decided;
+    if (decided) {
+      // "confirmada" is said once, by the steps; only a confirmation still due or undone is news here.
+      const confirmation = outcome.status === 'approved' && (outcome.confirmation === 'pending' || outcome.confirmation === 'undone') ? ` — ${confirmationLabel(outcome.confirmation)}` : '';
       this.#resultStatus.textContent = `${resultLabel(outcome.status)}${confirmation}`;
       const problem = outcome.problem;
       this.#resultReason.textContent = problem === null ? '' : currentLanguage() === 'en' ? problem.message : problem.cashier_message;
       this.#resultReason.hidden = problem === null;
       // Only what the payment has: a sale that never reached the card has no card, NSU or authorization.
       const details = [
+        [t('payment.type'), typeLabel(outcome.payment_type, outcome.installments)],
         [t('payment.card'), outcome.card === null ? null : cardLabel(outcome.card)],
         [t('payment.nsu'), outcome.nsu],
         [t('payment.authorization'), outcome.authorization_code],
       ].filter((entry): entry is [string, string] => entry[1] !== null);
-      this.#resultDetails.hidden = details.length === 0;
       this.#resultDetails.replaceChildren(...details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
     }
 

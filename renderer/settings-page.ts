@@ -27,9 +27,12 @@ type SystemPrinter = ResultOf<'operator.systemPrinters'>['printers'][number];
 type PrintJobView = ResultOf<'operator.testPrint'>;
 type Json = Record<string, unknown>;
 
+/** A settings mistake as the agent names it: a stable code, English, and the cashier's pt-BR. */
 interface Violation {
   readonly field: string;
+  readonly code?: string;
   readonly message: string;
+  readonly cashier_message?: string;
 }
 
 /** A text input and where its value lives in the file. */
@@ -127,7 +130,10 @@ function targetOf(path: string): string | null {
   return sections[path] ?? null;
 }
 
-/** The cashier's sentence for a refused field, where the page has one. */
+/**
+ * The cashier's sentence for a refused field, where the page has one of its own — for a mistake
+ * the agent sent no pt-BR sentence for (the agent names every rule's code and sentence).
+ */
 function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'api' && /no API token is stored/.test(message)) return t('settings.violationNoToken');
   if (path === 'api.client_certificate') return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
@@ -142,13 +148,17 @@ function knownFieldMessage(path: string, message: string): string | null {
 }
 
 /** A refused field in the cashier's words; a rule the page has no words for is "not accepted", the agent's English as the detail. */
-function fieldMessage(path: string, message: string): string {
-  return knownFieldMessage(path, message) ?? (currentLanguage() === 'en' ? message : t('settings.violationOther', { message }));
+function fieldMessage(violation: Violation): string {
+  if (currentLanguage() === 'en') return knownFieldMessage(violation.field, violation.message) ?? violation.message;
+  return violation.cashier_message ?? knownFieldMessage(violation.field, violation.message) ?? t('settings.violationOther', { message: violation.message });
 }
 
 /** A start-up mistake in the cashier's words where the page knows them, with the agent's English sentence as the technical detail. */
 function problemText(violation: Violation): (HTMLElement | string)[] {
-  const said = knownFieldMessage(violation.field, violation.message) ?? (currentLanguage() === 'en' ? null : t('settings.violationOtherShort'));
+  const said =
+    currentLanguage() === 'en'
+      ? knownFieldMessage(violation.field, violation.message)
+      : (violation.cashier_message ?? knownFieldMessage(violation.field, violation.message) ?? t('settings.violationOtherShort'));
   const english = h('span', { attrs: { lang: 'en' } }, violation.message);
   return said === null ? [english] : [said, ' (', english, ')'];
 }
@@ -476,7 +486,7 @@ export class SettingsPage {
       if (violations.length === 0) {
         this.#error.textContent = errorText(error);
       } else {
-        this.#showErrors(violations.map((violation) => ({ field: violation.field.replace(/^settings\.?/, ''), message: violation.message })), true);
+        this.#showErrors(violations.map((violation) => ({ ...violation, field: violation.field.replace(/^settings\.?/, '') })), true);
         this.#focusFirstError();
       }
     } finally {
@@ -496,7 +506,7 @@ export class SettingsPage {
     for (const violation of violations) {
       const target = targetOf(violation.field);
       if (target === null) elsewhere.push(violation);
-      else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation.field, violation.message)]);
+      else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation)]);
     }
     const targets = [
       ...TEXT_FIELDS.map((field) => field.id),
@@ -521,7 +531,19 @@ export class SettingsPage {
       h('p', {}, violations.length === 1 ? t('settings.notSavedOne') : t('settings.notSavedMany', { n: violations.length })),
       elsewhere.length === 0
         ? null
-        : h('ul', { className: 'violation-list' }, ...elsewhere.map((violation) => h('li', {}, h('code', {}, violation.field), ': ', h('span', { attrs: { lang: 'en' } }, violation.message)))),
+        : h(
+            'ul',
+            { className: 'violation-list' },
+            ...elsewhere.map((violation) =>
+              h(
+                'li',
+                { attrs: { 'data-code': violation.code ?? null } },
+                h('code', {}, violation.field),
+                ': ',
+                currentLanguage() === 'en' || violation.cashier_message === undefined ? h('span', { attrs: { lang: 'en' } }, violation.message) : violation.cashier_message,
+              ),
+            ),
+          ),
     );
   }
 

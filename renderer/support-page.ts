@@ -172,17 +172,18 @@ export class SupportPage {
         h('span', { className: 'check-title' }, title),
         h('span', { className: 'check-status', attrs: { 'data-level': STATUS_LEVELS[check.status] } }, t(STATUS_TEXTS[check.status])),
       ),
-      h('p', { className: 'check-summary' }, words.summary),
+      h('p', { className: 'check-summary' }, ...withCode(words.summary)),
       fix === undefined ? null : this.#fixBlock(check.id, title, fix),
     );
   }
 
   /** The fix as the doctor wrote it (commands included) in the window's language, in a block the cashier can copy for support. */
   #fixBlock(checkId: string, title: string, fix: string): HTMLDivElement {
-    const code = h('pre', { id: `support-fix-${checkId}`, className: 'fix-code' }, h('code', {}, fix));
+    const code = h('pre', { id: `support-fix-${checkId}`, className: 'fix-code' }, h('code', {}, ...withCode(fix)));
     const note = h('span', { className: 'copy-note', attrs: { role: 'status' } });
+    // Copied as shown: the commands without the doctor's backticks.
     const copy = async (): Promise<void> => {
-      note.textContent = t((await copyText(fix, code)) === 'copied' ? 'support.copied' : 'support.selected');
+      note.textContent = t((await copyText(withoutBackticks(fix), code)) === 'copied' ? 'support.copied' : 'support.selected');
     };
     return h(
       'div',
@@ -235,4 +236,16 @@ export class SupportPage {
     const result = await copyText(this.#logs.text, this.#logsText);
     this.#logsStatus.textContent = t(result === 'copied' ? 'support.logsCopied' : 'support.selected');
   }
+}
+
+/**
+ * The doctor marks commands, files and keys with backticks (as a terminal shows them): on the
+ * page they become code elements, never raw backticks.
+ */
+function withCode(text: string): (string | HTMLElement)[] {
+  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', { className: 'inline-code' }, part) : part)).filter((part) => part !== '');
+}
+
+function withoutBackticks(text: string): string {
+  return text.replace(/`([^`]+)`/g, '$1');
 }

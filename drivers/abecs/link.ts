@@ -54,18 +54,21 @@ export const DEFAULT_LINK_TIMINGS: LinkTimings = Object.freeze({
   maxPurgeMs: 5000,
 });
 
-export type LinkErrorCode =
-  | 'ACK_TIMEOUT'
-  | 'NAK_LIMIT'
-  | 'RESPONSE_TIMEOUT'
-  | 'BAD_RESPONSE'
-  | 'CANCELLED'
-  | 'CANCEL_UNANSWERED'
-  | 'TIMEOUT'
-  | 'BUSY'
-  | 'DISCONNECTED'
+/** Every code the link fails with (a list, so the layers above can prove they name each one). */
+export const LINK_ERROR_CODES = [
+  'ACK_TIMEOUT',
+  'NAK_LIMIT',
+  'RESPONSE_TIMEOUT',
+  'BAD_RESPONSE',
+  'CANCELLED',
+  'CANCEL_UNANSWERED',
+  'TIMEOUT',
+  'BUSY',
+  'DISCONNECTED',
   /** The device or the cable sends bytes that are not the protocol, without end. */
-  | 'LINE_NOISE';
+  'LINE_NOISE',
+] as const;
+export type LinkErrorCode = (typeof LINK_ERROR_CODES)[number];
 
 export class LinkError extends DriverError {
   declare readonly code: LinkErrorCode;

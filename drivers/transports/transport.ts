@@ -24,21 +24,24 @@ export interface TransportEvents {
   close: [info: TransportCloseInfo];
 }
 
-export type TransportErrorCode =
-  | 'PORT_NOT_FOUND'
-  | 'PORT_BUSY'
-  | 'PERMISSION_DENIED'
-  | 'CONNECTION_REFUSED'
-  | 'HOST_UNREACHABLE'
-  | 'CONNECT_TIMEOUT'
-  | 'DISCONNECTED'
-  | 'NOT_OPEN'
-  | 'ALREADY_OPEN'
-  | 'BLE_UNAVAILABLE'
-  | 'BLE_DEVICE_NOT_FOUND'
-  | 'BLE_SERVICE_NOT_FOUND'
-  | 'INVALID_PORT'
-  | 'IO_ERROR';
+/** Every code a transport fails with (a list, so the layers above can prove they name each one). */
+export const TRANSPORT_ERROR_CODES = [
+  'PORT_NOT_FOUND',
+  'PORT_BUSY',
+  'PERMISSION_DENIED',
+  'CONNECTION_REFUSED',
+  'HOST_UNREACHABLE',
+  'CONNECT_TIMEOUT',
+  'DISCONNECTED',
+  'NOT_OPEN',
+  'ALREADY_OPEN',
+  'BLE_UNAVAILABLE',
+  'BLE_DEVICE_NOT_FOUND',
+  'BLE_SERVICE_NOT_FOUND',
+  'INVALID_PORT',
+  'IO_ERROR',
+] as const;
+export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
 
 export class TransportError extends DriverError {
   declare readonly code: TransportErrorCode;

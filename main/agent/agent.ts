@@ -22,6 +22,7 @@ import type { Journal } from '../core/journal/journal.js';
 import { PinpadRegistry } from '../pinpad/registry.js';
 import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
+import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
@@ -219,7 +220,7 @@ function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undef
     try {
       return readFileSync(tls[field]);
     } catch (error) {
-      throw new SettingsError([{ field: `pos.tls.${field}`, message: `cannot be read (${(error as Error).message})` }], settings.path ?? '(settings)');
+      throw new SettingsError([settingsViolation(`pos.tls.${field}`, 'FILE_UNREADABLE', `cannot be read (${(error as Error).message})`, 'O arquivo do certificado TLS do Pinbridge não pôde ser lido. Chame o suporte técnico.')], settings.path ?? '(settings)');
     }
   };
   return { cert: read('cert_file'), key: read('key_file') };

@@ -7,6 +7,7 @@
 import { dirname, resolve } from 'node:path';
 import type { ClientCertificateFiles } from '../api/index.js';
 import { SettingsError } from '../core/settings.js';
+import { settingsViolation } from '../core/settings-violations.js';
 import type { ApiOptions } from './payment-stack.js';
 import type { AgentSettings, ApiSettings } from './settings-file.js';
 
@@ -36,7 +37,7 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
   const token = flags.token ?? input.storedToken();
   if (token === undefined || token === '') {
     throw new SettingsError(
-      [{ field: 'api', message: 'is set, but no API token is stored: enter it in the Pinbridge window, or set PINBRIDGE_API_TOKEN (headless)' }],
+      [settingsViolation('api', 'NO_API_TOKEN', 'is set, but no API token is stored: enter it in the Pinbridge window, or set PINBRIDGE_API_TOKEN (headless)')],
       settings.path ?? '(settings)',
     );
   }

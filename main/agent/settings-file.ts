@@ -18,6 +18,7 @@ import { Type, type Static } from 'typebox';
 import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-tables.js';
 import { schemaViolations } from '../contract/index.js';
 import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings, type SettingsViolation } from '../core/settings.js';
+import { fromSchemaViolation, settingsViolation } from '../core/settings-violations.js';
 import { pinpadAddressProblem } from './pinpad-connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { UpdateSettings } from './update-settings.js';
@@ -239,31 +240,31 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 function section<T>(name: string, value: unknown, schema: Parameters<typeof schemaViolations>[0], violations: Violation[]): T | undefined {
   if (value === undefined) return undefined;
   const found = schemaViolations(schema, value);
-  violations.push(...found.map((v) => ({ field: v.field === '' ? name : `${name}.${v.field}`, message: v.message })));
+  violations.push(...found.map((v) => fromSchemaViolation(v.field === '' ? name : `${name}.${v.field}`, v)));
   return found.length === 0 ? (value as T) : undefined;
 }
 
 /** The settings a JSON value holds, checked as a whole: every violation at once, each naming its field. */
 export function parseSettings(json: unknown, path: string | null): AgentSettings {
   const label = path ?? '(settings)';
-  if (!isObject(json)) throw new SettingsError([{ field: '(file)', message: 'must be a JSON object' }], label);
+  if (!isObject(json)) throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
   const { receipts, printers, pos, metrics, updates, supervisor, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
   violations.forEach((v, index) => {
     if (/^receipts\.(merchant|acquirer)\.cnpj$/.test(v.field) && /invalid format/.test(v.message)) {
-      violations[index] = { field: v.field, message: 'must be the CNPJ\'s 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)' };
+      violations[index] = settingsViolation(v.field, 'INVALID_CNPJ', "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)");
     }
   });
-  if (receiptsSection !== undefined) violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ field: `receipts.${v.field}`, message: v.message })));
+  if (receiptsSection !== undefined) violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ ...v, field: `receipts.${v.field}` })));
   const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
   if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
   const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
   if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
-    violations.push({ field: 'updates.feed_url', message: 'is required when updates are enabled' });
+    violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
   }
   const supervisorSettings = section<SupervisorSettings>('supervisor', supervisor, SupervisorSettings, violations);
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
@@ -271,8 +272,8 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   // The schema only says "a string": the address is checked as `--port` is, so a mistyped one is
   // refused on save instead of leaving the agent looking for a PINPAD that cannot be there.
   const addressProblem = pinpadSettings === null ? undefined : pinpadAddressProblem(pinpadSettings.address);
-  if (addressProblem !== undefined) violations.push({ field: 'pinpad.address', ...addressProblem });
-  if (training !== undefined && typeof training !== 'boolean') violations.push({ field: 'training', message: 'must be true or false' });
+  if (addressProblem !== undefined) violations.push(settingsViolation('pinpad.address', addressProblem.code, addressProblem.message, addressProblem.cashier_message));
+  if (training !== undefined && typeof training !== 'boolean') violations.push(settingsViolation('training', 'INVALID_TYPE', 'must be true or false'));
   let resolved: ResolvedSettings | undefined;
   try {
     resolved = resolveSettings(payment, label);
@@ -314,12 +315,12 @@ export function readSettingsJson(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SettingsError([{ field: '(file)', message: `cannot be read (${(error as Error).message})` }], path);
+    throw new SettingsError([settingsViolation('(file)', 'FILE_UNREADABLE', `cannot be read (${(error as Error).message})`)], path);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SettingsError([{ field: '(file)', message: `is not valid JSON (${(error as Error).message})` }], path);
+    throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', `is not valid JSON (${(error as Error).message})`)], path);
   }
 }
 
@@ -329,7 +330,7 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
   const json = readSettingsJson(path);
   if (json === undefined) {
     if (explicitPath === undefined) return defaultSettings();
-    throw new SettingsError([{ field: '(file)', message: 'the file does not exist' }], path);
+    throw new SettingsError([settingsViolation('(file)', 'FILE_UNREADABLE', 'the file does not exist', 'O arquivo de configurações indicado não existe. Chame o suporte técnico.')], path);
   }
   return parseSettings(json, path);
 }

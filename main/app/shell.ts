@@ -16,6 +16,7 @@ import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
 import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../agent/settings-file.js';
 import { SettingsError } from '../core/settings.js';
+import { settingsViolation } from '../core/settings-violations.js';
 import type { Logger } from '../log.js';
 import { AUTOSTART_ARG, linuxAutostart, loginItemAutostart, type Autostart } from './autostart.js';
 import type { ShellElectron, ShellTray, ShellWindow } from './electron-api.js';
@@ -69,8 +70,10 @@ export interface ShellArguments {
  */
 function startProblem(error: unknown, source: string): SettingsError | undefined {
   if (error instanceof SettingsError) return error;
-  if (error instanceof ClientCertificateError) return new SettingsError([{ field: 'api.client_certificate', message: error.message }], source);
-  if (error instanceof TokenStoreError) return new SettingsError([{ field: 'api', message: error.message }], source);
+  if (error instanceof ClientCertificateError) {
+    return new SettingsError([settingsViolation('api.client_certificate', error.code === 'PFX_PASSPHRASE' ? 'CERTIFICATE_PASSPHRASE' : 'CERTIFICATE_UNUSABLE', error.message)], source);
+  }
+  if (error instanceof TokenStoreError) return new SettingsError([settingsViolation('api', 'NO_API_TOKEN', error.message)], source);
   return undefined;
 }
 

@@ -23,7 +23,7 @@ import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../contract/index.js';
 import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
-import { PROGRESS_STEPS, UNCONFIRMED_UNDO_TEXTS, UNDONE_BEFORE_CONFIRMATION_CODES, type PaymentProgress, type ProgressStep } from './events.js';
+import { PROGRESS_STEPS, UNCONFIRMED_UNDO_TEXTS, UNDONE_BEFORE_CONFIRMATION_CODES, type PaymentProgress, type ProgressStep, type StepText } from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
 import { isDecided, outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
@@ -208,7 +208,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       config: this.config,
       logger: this.#log,
       now: this.#now,
-      emit: (record, step, cashierMessage) => this.#emit(record, step, cashierMessage),
+      emit: (record, step, text) => this.#emit(record, step, text),
       undoQueued: () => this.#scheduleUndos(),
     });
   }
@@ -833,10 +833,14 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     });
   }
 
-  #emit(record: PaymentRecord, step: ProgressStep, cashierMessage?: string): void {
-    const [message, byStep] = PROGRESS_STEPS[step];
+  /**
+   * `text`: the cashier's sentence instead of the step's (a PINPAD's own text), or both sentences.
+   * An approval undone before its confirmation reads "desfeita", not "cancelada" (events.ts).
+   */
+  #emit(record: PaymentRecord, step: ProgressStep, text?: string | StepText): void {
+    const [stepMessage, byStep] = PROGRESS_STEPS[step];
     const unconfirmed = record.problem !== null && UNDONE_BEFORE_CONFIRMATION_CODES.has(record.problem.code) ? UNCONFIRMED_UNDO_TEXTS[step] : undefined;
-    const cashier = unconfirmed ?? byStep;
+    const [message, cashier] = typeof text === 'object' ? text : [stepMessage, text ?? unconfirmed ?? byStep];
     const event: PaymentProgress = {
       paymentId: record.id,
       referenceId: record.referenceId,
@@ -844,7 +848,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       step,
       state: record.state,
       message,
-      cashierMessage: cashierMessage ?? cashier,
+      cashierMessage: cashier,
       at: this.#now().toISOString(),
     };
     // Debug: the journal already keeps every step; an info line per step costs a tenth of a payment.

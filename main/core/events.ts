@@ -37,6 +37,8 @@ export const PROGRESS_STEPS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type ProgressStep = keyof typeof PROGRESS_STEPS;
+/** A step's two sentences: English (logs, the POS developer), then pt-BR (the cashier). */
+export type StepText = readonly [message: string, cashierMessage: string];
 
 /**
  * The cashier's words for `undoing` / `undone` when the approval had not been confirmed: TEF's

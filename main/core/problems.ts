@@ -72,6 +72,8 @@ const PROBLEMS = {
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
+/** Every problem a payment can end with (the specs prove each has its pt-BR sentence). */
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as readonly ProblemCode[];
 
 export function problem(code: ProblemCode, detail?: string): PaymentProblem {
   const [message, cashierMessage] = PROBLEMS[code];

@@ -89,6 +89,8 @@ export class SaleStepError extends Error {
   readonly step: SaleStep;
   /** One pt-BR sentence for the cashier's window. */
   readonly cashierMessage: string;
+  /** True when `cashierMessage` names this failure's own cause (the driver's code, the PINPAD's status), not only its code. */
+  readonly specific: boolean;
 
   constructor(
     code: SaleStepErrorCode,
@@ -102,6 +104,7 @@ export class SaleStepError extends Error {
     this.step = step;
     this.cashierMessage =
       options.cashierMessage ?? (code === 'TIMEOUT' ? TIMEOUT_MESSAGES[step] : undefined) ?? CASHIER_MESSAGES[code];
+    this.specific = options.cashierMessage !== undefined;
   }
 
   toJSON(): { name: string; code: SaleStepErrorCode; step: SaleStep; message: string; cashierMessage: string } {

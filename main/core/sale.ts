@@ -65,7 +65,7 @@ function stepProblem(error: unknown, run: LiveRun): { why: PaymentProblem; abort
 }
 
 /** What a PINPAD step's error says went wrong: the cable, the card, the customer, the clock. */
-function pinpadProblem(error: unknown): PaymentProblem {
+export function pinpadProblem(error: unknown): PaymentProblem {
   if (!(error instanceof SaleStepError)) {
     return problem('PINPAD_ERROR', error instanceof Error ? error.message : String(error));
   }
@@ -85,7 +85,10 @@ function pinpadProblem(error: unknown): PaymentProblem {
     PINPAD_UNSUPPORTED: 'PINPAD_UNSUPPORTED',
     TABLES_UNAVAILABLE: 'PINPAD_TABLES',
   };
-  return problem(byCode[error.code], error.message);
+  const why = problem(byCode[error.code], error.message);
+  // "Erro no PINPAD" and "Não foi possível ler o cartão" say little: the cause's own pt-BR
+  // sentence (the driver's code, the PINPAD's status) tells the cashier what to do.
+  return error.specific && (why.code === 'PINPAD_ERROR' || why.code === 'CARD_ERROR') ? { ...why, cashierMessage: error.cashierMessage } : why;
 }
 
 export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveRun): Promise<PaymentRecord> {

@@ -10,7 +10,7 @@
 import { Type, type Static } from 'typebox';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
-import type { EngineViolation } from './errors.js';
+import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';
 import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 
 /** The agent polls for pending transactions created elsewhere unless told otherwise. */
@@ -77,14 +77,7 @@ export interface ResolvedSettings {
   readonly sale: SaleTimeouts;
 }
 
-/**
- * One mistake of a settings file: the field and an English sentence, and for the mistakes a
- * cashier may make in the window (a PINPAD address) a machine code and a pt-BR sentence.
- */
-export interface SettingsViolation extends EngineViolation {
-  readonly code?: string;
-  readonly cashier_message?: string;
-}
+export { type SettingsViolation, type SettingsViolationCode } from './settings-violations.js';
 
 export class SettingsError extends Error {
   readonly code = 'INVALID_SETTINGS';
@@ -97,15 +90,15 @@ export class SettingsError extends Error {
   }
 }
 
-export function settingsViolations(input: unknown): EngineViolation[] {
-  const violations: EngineViolation[] = schemaViolations(PaymentSettings, input).map(({ field, message }) => ({ field, message }));
+export function settingsViolations(input: unknown): SettingsViolation[] {
+  const violations: SettingsViolation[] = schemaViolations(PaymentSettings, input).map((violation) => fromSchemaViolation(violation.field, violation));
   if (violations.length > 0) return violations;
   const t = (input as PaymentSettings).timeouts;
   if (t?.undo_retry_base_ms !== undefined && t.undo_retry_max_ms !== undefined && t.undo_retry_base_ms > t.undo_retry_max_ms) {
-    violations.push({ field: 'timeouts.undo_retry_base_ms', message: 'must not be greater than timeouts.undo_retry_max_ms' });
+    violations.push(settingsViolation('timeouts.undo_retry_base_ms', 'INCONSISTENT', 'must not be greater than timeouts.undo_retry_max_ms'));
   }
   if (t?.recovery_retry_base_ms !== undefined && t.recovery_retry_max_ms !== undefined && t.recovery_retry_base_ms > t.recovery_retry_max_ms) {
-    violations.push({ field: 'timeouts.recovery_retry_base_ms', message: 'must not be greater than timeouts.recovery_retry_max_ms' });
+    violations.push(settingsViolation('timeouts.recovery_retry_base_ms', 'INCONSISTENT', 'must not be greater than timeouts.recovery_retry_max_ms'));
   }
   return violations;
 }

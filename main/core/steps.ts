@@ -7,7 +7,7 @@
  */
 import type { TerminalAuthorizationResult, Transaction } from '../api/index.js';
 import type { CardRead } from './ports.js';
-import type { ProgressStep } from './events.js';
+import type { ProgressStep, StepText } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
 import type { EngineLogger, PaymentsPort, ReferenceLookup } from './ports.js';
@@ -30,13 +30,17 @@ export interface StepsDeps {
   readonly config: StepsConfig;
   readonly logger: EngineLogger;
   readonly now: () => Date;
-  readonly emit: (record: PaymentRecord, step: ProgressStep, cashierMessage?: string) => void;
+  /** `text`: the cashier's sentence instead of the step's (a string), or both sentences, English first. */
+  readonly emit: (record: PaymentRecord, step: ProgressStep, text?: string | StepText) => void;
   /** Called when an undo could not be sent and must be retried at `pendingUndo.nextAttemptAt`. */
   readonly undoQueued: (record: PaymentRecord) => void;
 }
 
 type AbortAs = NonNullable<PendingUndo['abortAs']>;
 type ReversalReason = NonNullable<PendingUndo['reason']>;
+
+/** The `awaiting_confirmation` step of a payment the `auto` policy confirms in the same commit. */
+const AUTO_CONFIRMED_TEXT: StepText = ['Approved; confirmed automatically', 'Aprovada'];
 
 const errorText = (error: unknown): string => paymentsFailureOf(error).text;
 
@@ -376,7 +380,8 @@ export class PaymentSteps {
     const [synced, done] = await Promise.allSettled([onDisk, meanwhile()]);
     if (synced.status === 'rejected') throw synced.reason;
     if (done.status === 'rejected') throw done.reason;
-    this.deps.emit(records[0]!, 'awaiting_confirmation');
+    // Under `auto` nobody is waited for: "aguardando confirmação" would be untrue the moment it shows.
+    this.deps.emit(records[0]!, 'awaiting_confirmation', records[1] ? AUTO_CONFIRMED_TEXT : undefined);
     if (records[1]) this.deps.emit(records[1], 'confirmed');
     return records.at(-1)!;
   }

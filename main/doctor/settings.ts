@@ -70,9 +70,9 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
         }),
       };
     }
-    const violations = error.violations.map((v) => ({ field: v.field, message: v.message, ...(v.code === undefined ? {} : { code: v.code }) }));
-    // A mistake the window also makes possible has its own pt-BR sentence; the others are quoted in English.
-    const foundPt = error.violations.map((v) => (v.cashier_message === undefined ? `${v.field}: ${v.message}` : `${v.field}: ${v.cashier_message}`)).join('; ');
+    const violations = error.violations.map(({ field, code, message }) => ({ field, code, message }));
+    // Every rule has its pt-BR sentence (main/core/settings-violations.ts): the Portuguese report quotes no English.
+    const foundPt = error.violations.map((v) => `${v.field}: ${v.cashier_message}`).join('; ');
     const addressHint = error.violations.some((v) => v.code === 'INVALID_PINPAD_ADDRESS')
       ? bilingual(
           ' (the PINPAD address is also set in the window: Configurações → PINPAD; `pinbridge pinpad list` shows the serial ports present)',
@@ -82,12 +82,14 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
     const fileProblem = violations.find((v) => v.field === '(file)');
     const given = options.settingsPath !== undefined;
     const fields = violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ');
+    const fieldsPt = error.violations.map((v) => `\`${v.field}\` (${v.cashier_message})`).join(', ');
+    const filePt = error.violations.find((v) => v.field === '(file)')?.cashier_message;
     const fix = fileProblem
       ? bilingual(
           `${path}: ${fileProblem.message}; correct the file${given ? ' (or give the right one with --settings)' : ''}, ${again.en}`,
-          `${path}: ${fileProblem.message}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
+          `${path}: ${(filePt ?? fileProblem.message).replace(/\.$/, '')}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
         )
-      : bilingual(`Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`, `Edite ${path} e corrija ${fields}${addressHint.pt}; ${again.pt}`);
+      : bilingual(`Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`, `Edite ${path} e corrija ${fieldsPt}${addressHint.pt}; ${again.pt}`);
     const found = violations.map((v) => `${v.field}: ${v.message}`).join('; ');
     return {
       settings: undefined,

@@ -41,15 +41,17 @@ export interface SwipedCardPin {
   readonly ksn: string;
 }
 
-export type CardDataErrorCode =
+export const CARD_DATA_ERROR_CODES = [
   /** Neither the PAN nor a track gave six leading and four trailing digits. */
-  | 'UNREADABLE_CARD'
+  'UNREADABLE_CARD',
   /** PP_CARDTYPE outside Abecs 2.x (BibComp's 01/02/04). */
-  | 'UNSUPPORTED_CARD_TYPE'
+  'UNSUPPORTED_CARD_TYPE',
   /** PP_EMVDATA is not BER-TLV. */
-  | 'MALFORMED_EMV_DATA'
+  'MALFORMED_EMV_DATA',
   /** The PINPAD said it captured an online PIN but gave no PIN block or no KSN. */
-  | 'INCOMPLETE_PIN_BLOCK';
+  'INCOMPLETE_PIN_BLOCK',
+] as const;
+export type CardDataErrorCode = (typeof CARD_DATA_ERROR_CODES)[number];
 
 /** What the PINPAD returned cannot make an authorization request. Messages never hold card data. */
 export class CardDataError extends Error {

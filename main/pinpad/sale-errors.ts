@@ -7,6 +7,7 @@ import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { DriverError } from '../../drivers/errors.js';
 import { SaleStepError, type SaleStep } from '../core/sale-failure.js';
 import { CardDataError } from './card-data.js';
+import { driverCashierMessage } from './driver-failures.js';
 
 export { SaleStepError, type SaleStep, type SaleStepErrorCode } from '../core/sale-failure.js';
 
@@ -43,9 +44,9 @@ function fromCardData(error: CardDataError, step: SaleStep): SaleStepError {
         cashierMessage: 'Não foi possível ler o número do cartão. Tente novamente.',
       });
     case 'UNSUPPORTED_CARD_TYPE':
-      return new SaleStepError('UNSUPPORTED_CARD', step, { cause: error });
+      return new SaleStepError('UNSUPPORTED_CARD', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
     default:
-      return new SaleStepError('PINPAD_ERROR', step, { cause: error });
+      return new SaleStepError('PINPAD_ERROR', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
   }
 }
 
@@ -76,7 +77,8 @@ export function saleStepErrorOf(error: unknown, step: SaleStep): SaleStepError {
       case 'BUSY':
         return new SaleStepError('PINPAD_BUSY', step, { cause: error });
       default:
-        return new SaleStepError('PINPAD_ERROR', step, { cause: error });
+        // The driver's own code says more than "erro no PINPAD": a cable, a refusal, a garbled answer.
+        return new SaleStepError('PINPAD_ERROR', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
     }
   }
   return new SaleStepError('PINPAD_ERROR', step, { cause: error });

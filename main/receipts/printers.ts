@@ -10,6 +10,7 @@ import { encodeEscPos, ESC_POS_CODEPAGES, ESC_POS_PRINTER_MODELS } from '../../d
 import { ReceiptPrinter } from '../../drivers/printers/printer.js';
 import { createTransport, parsePrinterAddress, type PrinterTransportOptions } from '../../drivers/printers/transport.js';
 import type { DocumentPrinter } from './print-queue.js';
+import { settingsViolation, type SettingsViolation } from '../core/settings-violations.js';
 
 export const DEFAULT_PRINTER = 'default';
 
@@ -49,19 +50,21 @@ export const PrintersSettings = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_
 export type PrintersSettings = Static<typeof PrintersSettings>;
 
 /** Violations the schema cannot see: an address that does not parse, an unknown model or code page. */
-export function printerViolations(printers: PrintersSettings): { field: string; message: string }[] {
-  const violations: { field: string; message: string }[] = [];
+export function printerViolations(printers: PrintersSettings): SettingsViolation[] {
+  const violations: SettingsViolation[] = [];
   for (const [name, printer] of Object.entries(printers)) {
     try {
       parsePrinterAddress(printer.address);
     } catch (error) {
-      violations.push({ field: `printers.${name}.address`, message: error instanceof Error ? error.message : String(error) });
+      violations.push(settingsViolation(`printers.${name}.address`, 'INVALID_PRINTER_ADDRESS', error instanceof Error ? error.message : String(error)));
     }
     if (printer.model !== undefined && !ESC_POS_PRINTER_MODELS.some((model) => model.id === printer.model)) {
-      violations.push({ field: `printers.${name}.model`, message: `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})` });
+      violations.push(
+        settingsViolation(`printers.${name}.model`, 'UNKNOWN_PRINTER_MODEL', `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})`),
+      );
     }
     if (printer.codepage !== undefined && !(ESC_POS_CODEPAGES as readonly string[]).includes(printer.codepage)) {
-      violations.push({ field: `printers.${name}.codepage`, message: `must be one of ${ESC_POS_CODEPAGES.join(', ')}` });
+      violations.push(settingsViolation(`printers.${name}.codepage`, 'INVALID_CODEPAGE', `must be one of ${ESC_POS_CODEPAGES.join(', ')}`));
     }
   }
   return violations;

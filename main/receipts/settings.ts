@@ -11,6 +11,7 @@
 import { Type, type Static } from 'typebox';
 import { CNPJ_PATTERN, isValidCnpj } from '../validation/taxpayer-id.js';
 import { isTimeZone } from '../locale/store-time.js';
+import { settingsViolation, type SettingsViolation } from '../core/settings-violations.js';
 
 export const ReceiptSettings = Type.Object(
   {
@@ -57,17 +58,17 @@ export type ReceiptSettings = Static<typeof ReceiptSettings>;
  * What the schema cannot say: each CNPJ's check digits, and whether the time zone exists. Fields are named within the receipts
  * settings ("merchant.cnpj"); the message is a sentence for the field.
  */
-export function receiptSettingsViolations(settings: ReceiptSettings): { field: string; message: string }[] {
-  const violations: { field: string; message: string }[] = [];
+export function receiptSettingsViolations(settings: ReceiptSettings): SettingsViolation[] {
+  const violations: SettingsViolation[] = [];
   const cnpjs: [string, string | undefined][] = [
     ['merchant.cnpj', settings.merchant.cnpj],
     ['acquirer.cnpj', settings.acquirer?.cnpj],
   ];
   for (const [field, cnpj] of cnpjs) {
-    if (cnpj !== undefined && !isValidCnpj(cnpj)) violations.push({ field, message: 'is not a valid CNPJ (check digits do not match)' });
+    if (cnpj !== undefined && !isValidCnpj(cnpj)) violations.push(settingsViolation(field, 'INVALID_CNPJ_CHECK_DIGITS', 'is not a valid CNPJ (check digits do not match)'));
   }
   if (settings.time_zone !== undefined && !isTimeZone(settings.time_zone)) {
-    violations.push({ field: 'time_zone', message: 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)' });
+    violations.push(settingsViolation('time_zone', 'INVALID_TIME_ZONE', 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)'));
   }
   return violations;
 }

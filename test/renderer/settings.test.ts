@@ -21,6 +21,8 @@ import { Agent } from '../../main/agent/agent.js';
 import { apiTokenPath, certificatePassphrasePath, supervisorPinPath } from '../../main/agent/paths.js';
 import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/agent/settings-file.js';
 import { SettingsError } from '../../main/core/settings.js';
+import { settingsViolation } from '../../main/core/settings-violations.js';
+import { englishWordsIn } from '../helpers/english-words.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
@@ -165,7 +167,7 @@ describe('the settings page', () => {
     await page.getByLabel('ID do marketplace').fill('3249465a7753536b62545a6a684b7a6b');
     await page.getByLabel('ID do vendedor (seller)').fill('c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9');
     await page.getByLabel('Endereço do PINPAD').fill('tcp://192.168.0.20:4000');
-    await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).check();
+    await page.getByRole('radio', { name: /^Pelo caixa \(PDV\)/ }).check();
     await page.getByRole('switch', { name: 'Modo de treinamento' }).check();
     await page.getByLabel('Nome da loja').fill('Padaria Pão Quente');
     // Typed the way it is printed: the file gets the 14 digits.
@@ -190,7 +192,7 @@ describe('the settings page', () => {
     const again = await openWindow('settings');
     expect(await again.page.inputValue('#settings-merchant-cnpj')).toBe('11222333000181');
     expect(await again.page.inputValue('#settings-merchant-address-1')).toBe('São Paulo/SP');
-    expect(await again.page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).isChecked()).toBe(true);
+    expect(await again.page.getByRole('radio', { name: /^Pelo caixa \(PDV\)/ }).isChecked()).toBe(true);
     expect(await again.page.getByRole('switch', { name: 'Modo de treinamento' }).isChecked()).toBe(true);
 
     // A field emptied leaves its section out (the printer was the only key of "printers").
@@ -277,9 +279,11 @@ describe('the settings page', () => {
     for (const typed of ['pinpad da loja', 'COM', 'tcp://10.0.0.5']) {
       await page.getByLabel('Endereço do PINPAD').fill(typed);
       await page.click('#settings-save');
-      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toBe(
-        'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
+      // The agent's Portuguese for the rule (INVALID_PINPAD_ADDRESS), naming what was typed and why it is not an address.
+      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toMatch(
+        new RegExp(`^O endereço do PINPAD “${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” não é válido \\(.+\\)\\. Use uma porta serial \\(/dev/ttyACM0, COM3\\), tcp://host:porta, ble:<id> ou sim\\.$`),
       );
+      expect(englishWordsIn(await text(page, '#settings-pinpad-address-error')), typed).toEqual([]);
       expect(await page.getAttribute('#settings-pinpad-address', 'aria-invalid'), typed).toBe('true');
       expect(onDisk(), typed).toBe(before);
     }
@@ -634,7 +638,7 @@ describe('an agent started despite a bad settings file', () => {
     expect(await text(page, '#settings-confirmation-error')).toBe('Escolha uma das opções.');
     // A value the schema refuses checks neither option.
     expect(await page.getByRole('radio', { name: /^Automática/ }).isChecked()).toBe(false);
-    expect(await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).isChecked()).toBe(false);
+    expect(await page.getByRole('radio', { name: /^Pelo caixa \(PDV\)/ }).isChecked()).toBe(false);
     await page.screenshot({ path: join(SHOTS, 'settings-problem-1280x800.png') });
 
     // The doctor finds the same mistake, with a fix to copy for support.
@@ -647,16 +651,17 @@ describe('an agent started despite a bad settings file', () => {
     const fix = await check.locator('pre.fix-code').innerText();
     expect(fix).toContain('confirmation');
     // In the window's language, with the file, the field and the command as the doctor gives them.
-    expect(await check.locator('.check-summary').innerText()).toBe(
-      `O arquivo de configurações ${badPath} é inválido: confirmation: Field confirmation must be one of "auto", "pos"`,
-    );
-    expect(fix).toBe(`Edite ${badPath} e corrija \`confirmation\` (Field confirmation must be one of "auto", "pos"); depois execute \`pinbridge doctor --settings ${badPath}\` de novo.`);
+    // Each rule in its Portuguese sentence (by its code), no English quoted.
+    expect(await check.locator('.check-summary').innerText()).toBe(`O arquivo de configurações ${badPath} é inválido: confirmation: Escolha uma das opções.`);
+    // The doctor's backticks (a terminal's convention) are code on the page, never shown raw.
+    expect(fix).toBe(`Edite ${badPath} e corrija confirmation (Escolha uma das opções.); depois execute pinbridge doctor --settings ${badPath} de novo.`);
+    expect(await check.locator('pre.fix-code code.inline-code').allInnerTexts()).toEqual(['confirmation', `pinbridge doctor --settings ${badPath}`]);
     await check.getByRole('button', { name: 'Copiar como resolver: Arquivo de configurações' }).click();
     await expect.poll(() => check.locator('.copy-note').innerText()).toBe('Copiado.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fix);
 
     await page.click('#nav-settings');
-    await page.getByRole('radio', { name: /^Pelo sistema de vendas/ }).check();
+    await page.getByRole('radio', { name: /^Pelo caixa \(PDV\)/ }).check();
     await page.click('#settings-save');
     await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
     expect(JSON.parse(readFileSync(badPath, 'utf8'))).toEqual({ confirmation: 'pos', timeouts: { api_ms: 9000 } });
@@ -678,7 +683,7 @@ describe('an agent that could not use its client certificate', () => {
     const path = join(problemHome, 'settings.json');
     const pfx = join(problemHome, 'loja.pfx');
     const problem = new SettingsError(
-      [{ field: 'api.client_certificate', message: `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).` }],
+      [settingsViolation('api.client_certificate', 'CERTIFICATE_PASSPHRASE', `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`)],
       path,
     );
     started = await Agent.start({
@@ -748,6 +753,7 @@ describe('the support page', () => {
       const status = await item.getAttribute('data-status');
       expect(await item.locator('.check-summary').innerText()).not.toBe('');
       expect(await item.locator('.check-summary').getAttribute('lang')).toBeNull();
+      expect(await item.innerText()).not.toContain('`');
       if (status === 'warn' || status === 'fail') {
         expect(await item.locator('pre.fix-code').innerText()).not.toBe('');
         expect(await item.locator('pre.fix-code').getAttribute('lang')).toBeNull();

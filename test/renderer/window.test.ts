@@ -240,6 +240,96 @@ describe('the keyboard at the checkout', () => {
   });
 });
 
+describe('the payment page after a sale', () => {
+  it('says the outcome in its title, shows the type, card, NSU and authorization once, the customer copy and prints each copy', async () => {
+    const { page, errors } = await openWindow();
+    await go(page, 'payment');
+    expect(await text(page, '#payment-title')).toBe('Pagamento em andamento');
+    await page.fill('#training-amount', '7,00');
+    await page.check('input[name="training-type"][value="credit"]');
+    await page.click('#training-start');
+    const current = page.locator('#payment-current');
+    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('approved');
+
+    expect(await text(page, '#payment-title')).toBe('Venda aprovada');
+    expect(await page.title()).toContain('Pagamento');
+    const shown = await page.locator('#page-payment').innerText();
+    // Said once (the steps), not again as the last message and beside APROVADA; and nobody is waited for.
+    expect(shown.match(/venda confirmada/gi)).toHaveLength(1);
+    expect(shown).not.toMatch(/aguardando confirmação/i);
+    expect(await text(page, '#payment-result-status')).toBe('APROVADA');
+    const details = await text(page, '#payment-result-details');
+    expect(details).toMatch(/Tipo\s+Crédito à vista/);
+    expect(details).toMatch(/Cartão\s+VISA 411111\*{6}1111/);
+    expect(details).toMatch(/NSU\s+\d+/);
+    expect(details).toMatch(/Autorização\s+\d{6}/);
+
+    // The customer copy, in a sandboxed frame; a print button per copy, with what became of the print.
+    expect(await page.isVisible('#payment-receipt-frame')).toBe(true);
+    expect(await page.locator('#payment-receipt-frame').getAttribute('sandbox')).toBe('');
+    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText()).toContain('R$ 7,00');
+    const printed = (): number => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0);
+    // Pinbridge prints both copies of an approval by itself: wait for them before counting.
+    await expect.poll(() => text(page, '#payment-print-message'), { timeout: 10_000 }).toMatch(/^(Impresso\.)?$/);
+    const before = printed();
+    await page.locator('#payment-print-merchant').scrollIntoViewIfNeeded();
+    await page.click('#payment-print-merchant');
+    await expect.poll(printed, { timeout: 10_000 }).toBeGreaterThan(before);
+    await expect.poll(() => text(page, '#payment-print-message')).toMatch(/Na fila da impressora|Imprimindo|Impresso/);
+    await page.click('#payment-print-customer');
+    await expect.poll(printed, { timeout: 10_000 }).toBeGreaterThan(before + 1);
+    await page.screenshot({ path: join(SHOTS, 'payment-receipt-1280x800.png'), fullPage: true });
+
+    // The steps scroll with the keyboard: the list takes the focus (Tab), and the arrow keys move it.
+    const steps = page.locator('#payment-steps');
+    expect(await steps.getAttribute('tabindex')).toBe('0');
+    expect(await page.evaluate<string>("document.getElementById('payment-steps').getAttribute('aria-labelledby')")).toBe('payment-steps-title');
+    expect(await text(page, '#payment-steps-title')).toBe('Etapas');
+    await page.focus('#payment-print-customer');
+    let reached = false;
+    for (let i = 0; i < 10 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await page.evaluate<string>('document.activeElement?.id ?? ""')) === 'payment-steps';
+    }
+    expect(reached).toBe(true);
+    const scrollTop = (): Promise<number> => page.evaluate<number>("document.getElementById('payment-steps').scrollTop");
+    const overflow = await page.evaluate<number>("(l => l.scrollHeight - l.clientHeight)(document.getElementById('payment-steps'))");
+    expect(overflow).toBeGreaterThan(0);
+    await page.keyboard.press('End');
+    await expect.poll(scrollTop).toBeGreaterThan(0);
+    await page.keyboard.press('Home');
+    await expect.poll(scrollTop).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(scrollTop).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the installments a POS chose ("Crédito em 3x") and its receipt, and names a declined sale in the title', async () => {
+    const caixa = await pos.paired('Caixa 9');
+    const { page, errors } = await openWindow();
+    await go(page, 'payment');
+    await caixa.call('payment.start', { reference_id: 'venda-3x', amount: 30000, payment_type: 'credit', installments: 3, description: 'Pedido 3x' });
+    const current = page.locator('#payment-current');
+    await expect.poll(() => current.getAttribute('data-reference'), { timeout: 10_000 }).toBe('venda-3x');
+    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('approved');
+    expect(await text(page, '#payment-title')).toBe('Venda aprovada');
+    expect(await text(page, '#payment-result-details')).toMatch(/Tipo\s+Crédito em 3x/);
+    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+
+    // ,51 is the sandbox's insufficient funds: the title says the sale was declined, the reason why.
+    await caixa.call('payment.start', { reference_id: 'venda-negada', amount: 5051, payment_type: 'credit', installments: 1, description: 'Pedido negado' });
+    await expect.poll(() => current.getAttribute('data-reference'), { timeout: 10_000 }).toBe('venda-negada');
+    await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('declined');
+    expect(await text(page, '#payment-title')).toBe('Venda negada');
+    expect(await text(page, '#payment-result-status')).toBe('NEGADA');
+    expect(await text(page, '#payment-result-reason')).toBe('Saldo insuficiente');
+    expect(await text(page, '#payment-result-details')).toMatch(/Tipo\s+Crédito à vista/);
+    expect(errors).toEqual([]);
+    await caixa.close();
+  });
+});
+
 describe("today's sales", () => {
   it('lists them with amount, type, status, card and time; previews a receipt; reprints it; voids one after a confirmation', async () => {
     const caixa = await pos.paired('Caixa 1');
@@ -251,7 +341,7 @@ describe("today's sales", () => {
     const row = page.locator('#transactions-body tr[data-reference="venda-101"]');
     await row.waitFor();
     const cells = await row.locator('td').allInnerTexts();
-    expect(cells.slice(1, 5)).toEqual(['R$ 1.234,56', 'Crédito', 'Aprovada', 'VISA 411111******1111']);
+    expect(cells.slice(1, 5)).toEqual(['R$ 1.234,56', 'Crédito à vista', 'Aprovada', 'VISA 411111******1111']);
     expect(cells[0]).toMatch(/^\d{2}:\d{2}:\d{2}$/);
     expect(await page.locator('#transactions-body tr[data-reference="venda-100"] td.num').innerText()).toBe('R$ 19,90');
 
@@ -696,7 +786,12 @@ describe('a void the store gives to the supervisor', () => {
 describe('POS clients', () => {
   it('shows a pairing request live with its code, name, origin and countdown, and rejects it', async () => {
     const { page, errors } = await openWindow();
+    // One name for the POS everywhere: the sidebar, the status card, the page's title.
+    expect(await text(page, '#status-pos-title')).toBe('Caixas (PDV)');
     await go(page, 'clients');
+    expect(await text(page, '#nav-clients')).toMatch(/^Caixas \(PDV\)/);
+    expect(await text(page, '#clients-title')).toBe('Caixas (PDV)');
+    expect(await page.locator('#app').innerText()).not.toMatch(/sistemas? de vendas/i);
     const stranger = await pos.connect({ origin: 'https://pdv.example.com' });
 
     const started = await stranger.call<{ pairing_id: string }>('session.pair', { name: 'Caixa 3 — Loja Centro' });
@@ -708,6 +803,11 @@ describe('POS clients', () => {
     expect(await card.locator('.pairing-code').getAttribute('data-code')).toBe(code);
     expect(await card.locator('.pairing-code [aria-hidden="true"]').innerText()).toBe(`${code.slice(0, 3)} ${code.slice(3)}`);
     expect(await card.innerText()).toMatch(/Caixa 3 — Loja Centro[\s\S]*Origem: https:\/\/pdv\.example\.com[\s\S]*Expira em [12]:\d{2}/);
+    // When it expires, on the store's clock (São Paulo here, the tests' computer being on UTC), never the API's ISO.
+    const expiresAt = pos.announced.at(-1)?.expiresAt ?? '';
+    const storeClock = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(expiresAt));
+    expect(await card.locator('.countdown').innerText()).toMatch(new RegExp(`^Expira em [12]:\\d{2} \\(às ${storeClock}\\)$`));
+    expect(await card.innerText()).not.toContain(expiresAt.slice(0, 16));
     // Very large: a cashier reads it from a step away.
     expect((await card.locator('.pairing-code').boundingBox())?.height).toBeGreaterThanOrEqual(48);
     expect(await page.locator('#nav-clients-badge').isVisible()).toBe(true);

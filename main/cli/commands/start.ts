@@ -26,6 +26,7 @@ import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { addPaymentStackOptions, type ApiFlags, apiOptionsOf, checkApiOptions } from '../payment-stack.js';
+import { storeTimeZone, wallClock } from '../../locale/store-time.js';
 
 interface StartOptions extends ApiFlags {
   port?: string;
@@ -47,11 +48,20 @@ function parsePort(text: string): number {
  * Headless, the terminal is the cashier's window: the pairing code goes to stdout as a JSON line
  * (for a supervisor program) and to stderr as a sentence (for a person).
  */
-function announcePairing(io: CliIo, pairing: PairingAnnouncement): void {
+function announcePairing(io: CliIo, pairing: PairingAnnouncement, timeZone: string): void {
   io.stdout(
     `${JSON.stringify({ event: 'pairing_requested', pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, code: pairing.code, expires_at: pairing.expiresAt })}\n`,
   );
-  io.stderr(`Pairing request from "${pairing.name}" (${pairing.origin ?? 'a program on this computer'}): code ${pairing.code} — type it in the POS before ${pairing.expiresAt}.\n`);
+  // The person reads the store's clock (the one on its receipts), not UTC; the JSON line keeps ISO.
+  io.stderr(
+    `Pairing request from "${pairing.name}" (${pairing.origin ?? 'a program on this computer'}): code ${pairing.code} — type it in the POS before ${clockTime(pairing.expiresAt, timeZone)} (${timeZone}).\n`,
+  );
+}
+
+/** "14:05:09" on the wall clock of `timeZone`. */
+function clockTime(iso: string, timeZone: string): string {
+  const { hour, minute, second } = wallClock(new Date(iso), timeZone);
+  return [hour, minute, second].map((part) => String(part).padStart(2, '0')).join(':');
 }
 
 /** Resolves when `signal` aborts (Ctrl+C, SIGTERM). */
@@ -105,8 +115,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const passphrases = headlessTokenStore(certificatePassphrasePath(io.env.HOME), io.env, CERTIFICATE_PASSPHRASE);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
       // window: the settings file and the stored token as they are then.
+      let timeZone = storeTimeZone(undefined);
       const build = (): AgentOptions => {
         const settings = loadSettings(settingsPath, io.env.HOME);
+        timeZone = storeTimeZone(settings.receipts?.time_zone);
         return {
           settings,
           api: chooseApi({
@@ -131,7 +143,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       let announced: Agent | undefined;
       const announce = (agent: Agent): void => {
         announced = agent;
-        agent.on('pairing', (pairing) => announcePairing(io, pairing));
+        agent.on('pairing', (pairing) => announcePairing(io, pairing, timeZone));
         // Without waiting for a PINPAD that is not there: the line says where the window is to fix it from.
         agent.started.then(
           (ready) => {

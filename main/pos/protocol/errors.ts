@@ -43,7 +43,7 @@ export const POS_ERRORS = {
   PAIRING_LOCKED: {
     rpc: -32009,
     message: "Too many wrong pairing codes in 24 hours: pairing is locked until data.retry_after_ms passes or the cashier unlocks it in Pinbridge's window.",
-    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge (Sistemas de vendas).',
+    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge, página Caixas (PDV).',
   },
   OPERATOR_ONLY: {
     rpc: -32007,
@@ -110,7 +110,11 @@ export const POS_ERROR_CODES = Object.keys(POS_ERRORS) as PosErrorCode[];
 export const Violation = Type.Object(
   {
     field: Type.String({ description: 'Dotted path of the parameter ("amount", "installments"), "" for the whole params.' }),
-    message: Type.String(),
+    code: Type.Optional(
+      Type.String({ description: 'The rule broken, where it has a stable code (operator.saveSettings: REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS, OUT_OF_RANGE…).' }),
+    ),
+    message: Type.String({ description: 'English.' }),
+    cashier_message: Type.Optional(Type.String({ description: 'pt-BR, for the cashier, where the rule has one (operator.saveSettings).' })),
   },
   { additionalProperties: false, title: 'Violation' },
 );

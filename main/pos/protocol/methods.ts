@@ -19,6 +19,7 @@ import { CNPJ_PATTERN } from '../../validation/taxpayer-id.js';
 import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
 import { StartParams } from '../../core/params.js';
 import { PAYMENT_STATES } from '../../core/states.js';
+import { SETTINGS_VIOLATION_CODES } from '../../core/settings-violations.js';
 import {
   ApiHealth,
   ClientRecordView,
@@ -93,7 +94,16 @@ const SupervisorView = Type.Object(
   { additionalProperties: false, title: 'SupervisorView' },
 );
 const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
-const Violation = Type.Object({ field: Type.String(), message: Type.String() }, { additionalProperties: false });
+/** A settings mistake: its field, a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…), English and pt-BR. */
+const Violation = Type.Object(
+  {
+    field: Type.String(),
+    code: Literals(SETTINGS_VIOLATION_CODES),
+    message: Type.String({ description: 'English.' }),
+    cashier_message: Type.String({ description: 'pt-BR, as the window shows it next to the field.' }),
+  },
+  { additionalProperties: false, title: 'SettingsViolation' },
+);
 /** How a secret the window cannot read back is kept, and whether one is. */
 const StoredSecret = Type.Object(
   { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
@@ -320,7 +330,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 5,
-    summary: 'Checks and writes the whole settings file; a mistake is INVALID_PARAMS naming each field (the file is then untouched). They apply when the agent restarts (operator.restart).',
+    summary:
+      'Checks and writes the whole settings file; a mistake is INVALID_PARAMS with data.violations, each naming its field with a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…, docs/settings.md), the English and the pt-BR cashier_message (the file is then untouched). They apply when the agent restarts (operator.restart).',
     params: Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
     result: Type.Object({ saved: Type.Literal(true), restart_required: Type.Literal(true) }, { additionalProperties: false }),
   }),

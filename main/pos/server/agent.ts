@@ -14,6 +14,7 @@ import type { PrintQueue } from '../../receipts/print-queue.js';
 import type { ReceiptService } from '../../receipts/service.js';
 import type { ClientStore } from '../clients/client-store.js';
 import type { SupervisorGuard } from './supervisor.js';
+import type { SettingsViolationCode } from '../../core/settings-violations.js';
 
 export interface PosAgent {
   readonly version: string;
@@ -45,10 +46,12 @@ export interface PosAgent {
   readonly operator?: OperatorServices;
 }
 
-/** One mistake of a settings file, naming its field. */
+/** One mistake of a settings file, naming its field: its stable code, English and pt-BR. */
 export interface SettingsViolation {
   readonly field: string;
+  readonly code: SettingsViolationCode;
   readonly message: string;
+  readonly cashier_message: string;
 }
 
 /**

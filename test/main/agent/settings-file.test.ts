@@ -105,14 +105,23 @@ describe('the settings file', () => {
     ] as const) {
       const error = thrown(() => parseSettings({ receipts }, null)) as SettingsError;
       expect(error).toBeInstanceOf(SettingsError);
-      expect(error.violations).toEqual([{ field, message: 'is not a valid CNPJ (check digits do not match)' }]);
+      expect(error.violations).toEqual([
+        { field, code: 'INVALID_CNPJ_CHECK_DIGITS', message: 'is not a valid CNPJ (check digits do not match)', cashier_message: 'Os dígitos verificadores não conferem: confira o CNPJ.' },
+      ]);
     }
   });
 
   it("takes the store's time zone when the runtime knows it, and refuses a misspelt one, naming the field", () => {
     expect(parseSettings({ receipts: { ...STORE, time_zone: 'America/Manaus' } }, null).receipts?.time_zone).toBe('America/Manaus');
     const error = thrown(() => parseSettings({ receipts: { ...STORE, time_zone: 'America/Sao Paulo' } }, null)) as SettingsError;
-    expect(error.violations).toEqual([{ field: 'receipts.time_zone', message: 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)' }]);
+    expect(error.violations).toEqual([
+      {
+        field: 'receipts.time_zone',
+        code: 'INVALID_TIME_ZONE',
+        message: 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)',
+        cashier_message: 'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
+      },
+    ]);
   });
 
   it("refuses a store's CNPJ in lowercase or with its mask: the file keeps it as the API takes it", () => {
@@ -125,7 +134,12 @@ describe('the settings file', () => {
   it('refuses 12.345.678/0001-00 saying what is wrong: the mask in the file, the check digits once the window removed it', () => {
     const masked = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj: '12.345.678/0001-00' } } }, null)) as SettingsError;
     expect(masked.violations).toEqual([
-      { field: 'receipts.merchant.cnpj', message: "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)" },
+      {
+        field: 'receipts.merchant.cnpj',
+        code: 'INVALID_CNPJ',
+        message: "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)",
+        cashier_message: expect.stringMatching(/^O CNPJ tem 14 caracteres/) as unknown,
+      },
     ]);
     const digits = thrown(() => parseSettings({ receipts: { merchant: { name: 'Loja', cnpj: '12345678000100' } } }, null)) as SettingsError;
     expect(digits.message).toBe('Invalid settings in (settings): receipts.merchant.cnpj: is not a valid CNPJ (check digits do not match)');

@@ -258,7 +258,14 @@ describe('the Electron shell', () => {
       const window = new RpcClient(await openSocket(shell.agent.pos.url));
       await window.call('session.operator', { key: shell.agent.operatorKey });
       const read = await checkedCall(window, 'operator.settings');
-      expect(read.problem?.violations).toEqual([{ field: 'api.client_certificate', message: expect.stringMatching(/passphrase of the PKCS#12 file .*loja\.pfx is missing/) as unknown }]);
+      expect(read.problem?.violations).toEqual([
+        {
+          field: 'api.client_certificate',
+          code: 'CERTIFICATE_PASSPHRASE',
+          message: expect.stringMatching(/passphrase of the PKCS#12 file .*loja\.pfx is missing/) as unknown,
+          cashier_message: expect.stringMatching(/^A senha do certificado digital está faltando ou errada/) as unknown,
+        },
+      ]);
       expect(read.certificate_passphrase).toEqual({ kind: 'safeStorage', stored: false });
 
       expect(await checkedCall(window, 'operator.setCertificatePassphrase', { passphrase: store.pfxPassphrase })).toEqual({ stored: true });

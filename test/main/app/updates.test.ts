@@ -125,7 +125,9 @@ describe('updates of the desktop app', () => {
   it('need an https feed in the settings file when enabled', () => {
     const missing = thrown(() => parseSettings({ updates: { enabled: true } }, 'settings.json'));
     expect(missing).toBeInstanceOf(SettingsError);
-    expect((missing as SettingsError).violations).toEqual([{ field: 'updates.feed_url', message: 'is required when updates are enabled' }]);
+    expect((missing as SettingsError).violations).toEqual([
+      { field: 'updates.feed_url', code: 'REQUIRED', message: 'is required when updates are enabled', cashier_message: 'Preencha este campo.' },
+    ]);
     const plain = thrown(() => parseSettings({ updates: { enabled: true, feed_url: 'http://updates.example/p' } }, 'settings.json'));
     expect((plain as SettingsError).violations.map((v) => v.field)).toEqual(['updates.feed_url']);
     expect(parseSettings({ updates: { enabled: true, feed_url: 'https://updates.example/p' } }, null).updates).toEqual({

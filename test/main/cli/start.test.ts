@@ -38,16 +38,20 @@ describe('pinbridge start', () => {
     agent.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const client = new RpcClient(await openSocket(pos.ws));
     const started = await client.call<{ pairing_id: string }>('session.pair', { name: 'Caixa do teste' });
-    let announced: { pairing_id: string; code: string } | undefined;
+    let announced: { pairing_id: string; code: string; expires_at: string } | undefined;
     for (let i = 0; i < 200 && announced === undefined; i++) {
       announced = stdout
         .split('\n')
         .filter((line) => line.includes('pairing_requested'))
-        .map((line) => JSON.parse(line) as { pairing_id: string; code: string })
+        .map((line) => JSON.parse(line) as { pairing_id: string; code: string; expires_at: string })
         .find((line) => line.pairing_id === started.pairing_id);
       if (announced === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(agent.stderr()).toContain(`code ${announced!.code}`);
+    // The person reads the store's clock (São Paulo, the tests' computer being on UTC); the JSON line keeps ISO.
+    const storeClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(announced!.expires_at));
+    expect(agent.stderr()).toContain(`type it in the POS before ${storeClock} (America/Sao_Paulo).`);
+    expect(announced!.expires_at).toMatch(/Z$/);
     await client.call('session.confirmPairing', { pairing_id: started.pairing_id, code: announced!.code });
     const outcome = await client.call<{ status: string; amount: number }>('payment.start', {
       reference_id: 'start-pos-1',

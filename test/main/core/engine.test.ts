@@ -55,6 +55,9 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     }
     expect(steps).toContain('pinpad_message');
     expect(events.every((e) => e.cashierMessage.length > 0)).toBe(true);
+    // Nobody is waited for under `auto`: the approval step does not say "aguardando confirmação".
+    const approval = events.find((e) => e.referenceId === params.reference_id && e.step === 'awaiting_confirmation');
+    expect(approval).toMatchObject({ message: 'Approved; confirmed automatically', cashierMessage: 'Aprovada' });
   });
 
   it.each([
@@ -339,9 +342,13 @@ describe('the answer waits for the disk', () => {
 
 describe('the confirmation policy "pos"', () => {
   it('waits for the POS: confirm makes it stand; undo voids it', async () => {
-    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
+    const { engine, client, events } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
     const kept = await engine.start(sale());
     expect(kept).toMatchObject({ status: 'approved', state: 'awaiting_confirmation', confirmation: 'pending' });
+    expect(events.find((e) => e.referenceId === kept.reference_id && e.step === 'awaiting_confirmation')).toMatchObject({
+      message: 'Approved; waiting for the POS to confirm',
+      cashierMessage: 'Aprovada; aguardando confirmação',
+    });
     expect(await engine.confirm(kept.reference_id)).toMatchObject({ state: 'confirmed' });
 
     const dropped = await engine.start(sale());

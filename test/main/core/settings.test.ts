@@ -63,10 +63,10 @@ describe('payment settings', () => {
     expect(settingsViolations([])).not.toEqual([]);
     expect(settingsViolations(null)).not.toEqual([]);
     expect(settingsViolations({ timeouts: { undo_retry_base_ms: 90_000, undo_retry_max_ms: 60_000 } })).toEqual([
-      { field: 'timeouts.undo_retry_base_ms', message: 'must not be greater than timeouts.undo_retry_max_ms' },
+      { field: 'timeouts.undo_retry_base_ms', code: 'INCONSISTENT', message: 'must not be greater than timeouts.undo_retry_max_ms', cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown },
     ]);
     expect(settingsViolations({ timeouts: { recovery_retry_base_ms: 40_000, recovery_retry_max_ms: 30_000 } })).toEqual([
-      { field: 'timeouts.recovery_retry_base_ms', message: 'must not be greater than timeouts.recovery_retry_max_ms' },
+      { field: 'timeouts.recovery_retry_base_ms', code: 'INCONSISTENT', message: 'must not be greater than timeouts.recovery_retry_max_ms', cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown },
     ]);
   });
 

@@ -32,7 +32,8 @@ describe('the settings check', () => {
     expect(good.settings?.receipts?.merchant.cnpj).toBe('12ABC34501DE35');
     const bad = checkSettings({ settingsPath: settingsFile(JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } })) });
     expect(bad.result.status).toBe('fail');
-    expect(bad.result.details.violations).toEqual([{ field: 'receipts.merchant.cnpj', message: 'is not a valid CNPJ (check digits do not match)' }]);
+    expect(bad.result.details.violations).toEqual([{ field: 'receipts.merchant.cnpj', code: 'INVALID_CNPJ_CHECK_DIGITS', message: 'is not a valid CNPJ (check digits do not match)' }]);
+    expect(bad.result.pt.fix).toContain('`receipts.merchant.cnpj` (Os dígitos verificadores não conferem: confira o CNPJ.)');
     expect(bad.result.fix).toContain('`receipts.merchant.cnpj` (is not a valid CNPJ (check digits do not match))');
   });
 
@@ -72,12 +73,14 @@ describe('the settings check', () => {
     expect(result.fix).toContain(`Edit ${path}`);
     expect(result.fix).toContain('`printers.default.address`');
     expect(result.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'printers.default.address' })]));
-    // In Portuguese around the same fields and command; the validation's own messages are quoted as they are.
-    const violations = result.details.violations as { field: string; message: string }[];
+    // In Portuguese around the same fields and command, each rule in its Portuguese sentence (by its code).
+    const violations = result.details.violations as { field: string; code: string; message: string }[];
     expect(violations.map((v) => v.field)).toEqual(['printers.default.address', 'confirmation']);
-    expect(result.pt.summary).toBe(`O arquivo de configurações ${path} é inválido: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
+    expect(violations.map((v) => v.code)).toEqual(['INVALID_PRINTER_ADDRESS', 'INVALID_CHOICE']);
+    const printerPt = 'Endereço de impressora inválido: use tcp://IP:9100, serial:///dev/ttyUSB0, file:///dev/usb/lp0 ou lp://NOME.';
+    expect(result.pt.summary).toBe(`O arquivo de configurações ${path} é inválido: printers.default.address: ${printerPt}; confirmation: Escolha uma das opções.`);
     expect(result.pt.fix).toBe(
-      `Edite ${path} e corrija \`printers.default.address\` (${violations[0]!.message}), \`confirmation\` (${violations[1]!.message}); depois execute \`pinbridge doctor --settings ${path}\` de novo.`,
+      `Edite ${path} e corrija \`printers.default.address\` (${printerPt}), \`confirmation\` (Escolha uma das opções.); depois execute \`pinbridge doctor --settings ${path}\` de novo.`,
     );
   });
 
@@ -90,7 +93,7 @@ describe('the settings check', () => {
     expect(result.summary).toContain('(file): is not valid JSON');
     expect(result.fix).toContain('correct the file');
     expect(result.fix).toContain('`pinbridge doctor`');
-    expect(result.pt.fix).toMatch(/: .*not valid JSON.*; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
+    expect(result.pt.fix).toMatch(/: O arquivo de configurações está corrompido ou fora do formato\. Chame o suporte técnico; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
   });
 
   it('fails when the file given with --settings does not exist', () => {

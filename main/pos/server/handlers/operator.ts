@@ -126,7 +126,7 @@ export const operatorHandlers: Handlers<
     return {
       path,
       settings,
-      problem: problem === null ? null : { message: problem.message, violations: [...problem.violations] },
+      problem: problem === null ? null : { message: problem.message, violations: problem.violations.map(({ field, code, message, cashier_message }) => ({ field, code, message, cashier_message })) },
       api_token: operator.apiToken(),
       certificate_passphrase: operator.certificatePassphrase(),
       supervisor_pin: { stored: context.agent.supervisor?.isStored() ?? false },
@@ -138,7 +138,7 @@ export const operatorHandlers: Handlers<
     const saved = services(context).saveSettings(settings);
     if (!saved.saved) {
       throw new PosError('INVALID_PARAMS', `The settings have ${saved.violations.length} mistake(s): ${saved.violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`, {
-        violations: saved.violations.map((v) => ({ field: `settings.${v.field}`, message: v.message })),
+        violations: saved.violations.map((v) => ({ field: `settings.${v.field}`, code: v.code, message: v.message, cashier_message: v.cashier_message })),
       });
     }
     context.log.info({}, 'settings saved from the window');

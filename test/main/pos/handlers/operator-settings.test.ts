@@ -87,7 +87,14 @@ describe('settings from the window', () => {
     const before = readFileSync(settingsPath(), 'utf8');
     const error = await refused(window, 'operator.saveSettings', { settings: { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } } });
     expect(error.code).toBe('INVALID_PARAMS');
-    expect(error.violations).toEqual([{ field: 'settings.receipts.merchant.cnpj', message: 'is not a valid CNPJ (check digits do not match)' }]);
+    expect(error.violations).toEqual([
+      {
+        field: 'settings.receipts.merchant.cnpj',
+        code: 'INVALID_CNPJ_CHECK_DIGITS',
+        message: 'is not a valid CNPJ (check digits do not match)',
+        cashier_message: 'Os dígitos verificadores não conferem: confira o CNPJ.',
+      },
+    ]);
     expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
     // The file as the other specs left it.
     expect(await call(window, 'operator.saveSettings', { settings: earlier })).toMatchObject({ saved: true });
