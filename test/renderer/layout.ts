@@ -5,6 +5,8 @@
  * and the parts that must be on screen as they are (the sale just started, a dialog's buttons)
  * inside the window and clear of the banner. Run in the page as text (no DOM library here).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 
 /** Shared in-page helpers: a readable name for an element, and whether it is hidden from sight on purpose (screen-reader-only text). */
@@ -97,4 +99,20 @@ export function notInView(page: Page, selectors: readonly string[]): Promise<str
     }
     return problems;
   })(${JSON.stringify(selectors)})`);
+}
+
+/** axe-core's script, loaded into a page by `seriousA11yViolations` (as page code: the window's CSP refuses an injected <script>). */
+let axeSource: string | undefined;
+
+/**
+ * axe-core's violations of impact serious or critical on the page as it is now, one line each:
+ * the rule, what it asks, and where (up to five elements). The receipt's sandboxed frame (a
+ * printout's picture, with no scripts) is left out.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(axeSource);
+  return page.evaluate<string[]>(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((results) => results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => violation.id + ' (' + violation.impact + '): ' + violation.help + ' — ' + violation.nodes.slice(0, 5).map((node) => node.target.join(' ')).join(', ')))`);
 }
