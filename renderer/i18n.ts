@@ -406,6 +406,7 @@ const PT_BR = {
   'settings.violationRequired': 'Preencha este campo.',
   'settings.violationUrl': 'Use um endereço que comece com https:// (ou http://), sem espaços.',
   'settings.violationPinpadAddress': 'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
+  'settings.violationPrinterAddress': 'Endereço de impressora inválido: use tcp://IP:PORTA de uma impressora de rede (como tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows) ou lp://NOME de uma impressora do sistema.',
   'settings.violationTimeZone': 'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
   'settings.violationOther': 'Valor não aceito (detalhe técnico: {message}).',
   'settings.violationOtherShort': 'Valor não aceito',
@@ -858,6 +859,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.violationRequired': 'Fill in this field.',
   'settings.violationUrl': 'Use an address starting with https:// (or http://), without spaces.',
   'settings.violationPinpadAddress': 'Invalid PINPAD address: use the serial port (/dev/ttyACM0, COM3), tcp://IP:PORT of a network PINPAD (like tcp://10.0.0.5:4000), ble:<id> of a Bluetooth PINPAD, or sim for the simulated one.',
+  'settings.violationPrinterAddress': 'Invalid printer address: use tcp://IP:PORT of a network printer (like tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows) or lp://NAME of a system printer.',
   'settings.violationTimeZone': 'Invalid time zone: use the zone name, like America/Sao_Paulo, America/Manaus or America/Rio_Branco.',
   'settings.violationOther': 'Value not accepted (technical detail: {message}).',
   'settings.violationOtherShort': 'Value not accepted',
@@ -910,7 +912,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'support.logsMasked': 'Card data does not show: {n} card-like numbers were masked (first 6 and last 4 digits).',
 };
 
-const CATALOGS: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { 'pt-BR': PT_BR, en: EN };
+/** Both catalogs (exported for the specs that compare them and scan the window for English). */
+export const CATALOGS: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { 'pt-BR': PT_BR, en: EN };
 const LANGUAGE_STORAGE = 'pinbridge-window:language';
 
 function storedLanguage(): Language {

@@ -135,6 +135,7 @@ function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'confirmation') return t('settings.violationChoice');
   if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
   if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
+  if (/^printers\.[^.]+\.address$/.test(path)) return t('settings.violationPrinterAddress');
   return null;
 }
 

@@ -306,12 +306,12 @@ export function readSettingsJson(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SettingsError([{ field: '(file)', message: `cannot be read (${(error as Error).message})` }], path);
+    throw new SettingsError([{ field: '(file)', message: `cannot be read (${(error as Error).message})`, cashier_message: 'o arquivo não pôde ser lido' }], path);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SettingsError([{ field: '(file)', message: `is not valid JSON (${(error as Error).message})` }], path);
+    throw new SettingsError([{ field: '(file)', message: `is not valid JSON (${(error as Error).message})`, cashier_message: 'o arquivo não é um JSON válido' }], path);
   }
 }
 
@@ -321,7 +321,7 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
   const json = readSettingsJson(path);
   if (json === undefined) {
     if (explicitPath === undefined) return defaultSettings();
-    throw new SettingsError([{ field: '(file)', message: 'the file does not exist' }], path);
+    throw new SettingsError([{ field: '(file)', message: 'the file does not exist', cashier_message: 'o arquivo não existe' }], path);
   }
   return parseSettings(json, path);
 }

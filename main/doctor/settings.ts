@@ -79,13 +79,13 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
           ' (o endereço do PINPAD também se corrige na janela: Configurações → PINPAD; `pinbridge pinpad list` mostra as portas seriais presentes)',
         )
       : bilingual('', '');
-    const fileProblem = violations.find((v) => v.field === '(file)');
+    const fileProblem = error.violations.find((v) => v.field === '(file)');
     const given = options.settingsPath !== undefined;
     const fields = violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ');
     const fix = fileProblem
       ? bilingual(
           `${path}: ${fileProblem.message}; correct the file${given ? ' (or give the right one with --settings)' : ''}, ${again.en}`,
-          `${path}: ${fileProblem.message}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
+          `${path}: ${fileProblem.cashier_message ?? fileProblem.message}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
         )
       : bilingual(`Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`, `Edite ${path} e corrija ${fields}${addressHint.pt}; ${again.pt}`);
     const found = violations.map((v) => `${v.field}: ${v.message}`).join('; ');

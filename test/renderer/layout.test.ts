@@ -3,28 +3,32 @@
  * touch screen) — on every page and dialog in its main states (empty, with data, an error, a sale
  * running, after a sale, a pairing request…), in training mode, in real Chromium: no sideways
  * scroll, no text cut, nothing past the window's edge, every control reachable, uncovered and at
- * least 44 px tall, and what must be in view (the sale just started, a dialog's buttons) in view
- * and clear of the training banner. Each state is screenshotted (artifacts, not golden images):
- * test-artifacts/screenshots/, printed at the end of the run.
+ * least 44 px tall, what must be in view (the sale just started, a dialog's buttons) in view and
+ * clear of the training banner, no axe-core violation of impact serious or critical, and not one
+ * English word on the window in Portuguese (its default; english.ts says which words). Each
+ * state is screenshotted (artifacts, not golden images) to test-artifacts/screenshots/, printed
+ * at the end of the run.
  *
  * The states are a table (STATES): a page, a name, and a setup that brings the window there from
  * wherever the previous state left it. Add a row for a new page or state.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { loadSettings } from '../../main/agent/settings-file.js';
+import { defaultSettingsPath, loadSettings } from '../../main/agent/settings-file.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { PINPAD, setup as nobleDouble } from '../helpers/noble-double.js';
 import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
+import { englishIn, englishOnlyWords, shownTexts, windowCatalogs } from './english.js';
 import { controlsUnder44px } from './keyboard.js';
-import { layoutProblems, notInView } from './layout.js';
+import { layoutProblems, notInView, seriousA11yViolations } from './layout.js';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -42,8 +46,9 @@ const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-arti
 
 /**
  * Which agent a state is shown by: `pos` (the POS rig: sales, POS clients, a PINPAD whose
- * simulated customer takes a moment), `agent` (a whole agent with its settings file, for the
- * settings and support pages), or `login` (the pos rig's window opened without its key).
+ * simulated customer takes a moment), `agent` (a whole agent with its settings file and a receipt
+ * printer that is off, for the settings and support pages), or `login` (the pos rig's window
+ * opened without its key).
  */
 type Host = 'pos' | 'agent' | 'login';
 
@@ -276,6 +281,7 @@ const STATES: readonly State[] = [
       await page.fill('#settings-api-base-url', 'ftp://x');
       await page.fill('#settings-merchant-cnpj', '12.345.678/0001-00');
       await page.fill('#settings-pinpad-address', 'pinpad da loja');
+      await page.fill('#settings-printer-address', 'impressora da loja');
       await page.click('#settings-save');
       await page.locator('#settings-error:not(:empty)').waitFor({ timeout: 10_000 });
     },
@@ -295,14 +301,22 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'settings', name: 'test-print-refused', host: 'agent',
+    page: 'settings', name: 'test-print-printer-off', host: 'agent',
     setup: async (page) => {
       await go(page, 'settings');
       await page.click('#settings-test-print');
-      await page.locator('#settings-test-print-status:not(:empty)').waitFor({ timeout: 10_000 });
+      // The printer does not answer: the page says so, and that Pinbridge tries again.
+      await page.locator('#settings-test-print-status[data-level="warn"], #settings-test-print-status[data-level="bad"]').waitFor({ timeout: 20_000 });
       await page.locator('#settings-test-print-status').scrollIntoViewIfNeeded();
     },
     inView: ['#settings-test-print-status'],
+  },
+  {
+    page: 'status', name: 'printer-off', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'status');
+      await page.locator('#status-printers [data-level="bad"]').first().waitFor({ timeout: 20_000 });
+    },
   },
   {
     page: 'support', name: 'doctor-and-logs', host: 'agent',
@@ -319,6 +333,8 @@ const STATES: readonly State[] = [
 let rigs: Rigs;
 let browser: Browser;
 let home: string;
+/** English words no Portuguese text of the window uses (english.ts): none may show on the pt-BR window. */
+let english: ReadonlySet<string>;
 
 beforeAll(async () => {
   for (const built of [['dist', 'renderer', 'main.js'], ['dist', 'client', 'index.js']]) {
@@ -326,6 +342,22 @@ beforeAll(async () => {
   }
   home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
   const logFile = join(home, 'agent.log');
+  // The store, and a receipt printer that is off (a port nothing listens on): its troubles are shown too.
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  mkdirSync(join(home, '.pinbridge'));
+  writeFileSync(
+    defaultSettingsPath(home),
+    JSON.stringify({
+      receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
+      printers: { default: { address: `tcp://127.0.0.1:${closed}`, format: 'escpos' } },
+    }),
+  );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
   const [pos, agent, launched] = await Promise.all([
     posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } } }),
@@ -343,6 +375,7 @@ beforeAll(async () => {
     launchChromium(),
   ]);
   browser = launched;
+  english = englishOnlyWords(await windowCatalogs());
   await agent.ready;
   // The day so far: a sale in 3 installments, a voided one, a paired POS, a wrong pairing code, a blocked origin.
   const caixa = await pos.paired('Caixa 1 — Frente de loja', { origin: 'https://caixa1.loja-exemplo.com.br' });
@@ -407,9 +440,13 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
         inView: await notInView(page, state.inView ?? []),
         touch: await controlsUnder44px(page),
         layout: await layoutProblems(page),
+        axe: await seriousA11yViolations(page),
+        english: englishIn(await shownTexts(page), english),
       };
       await state.teardown?.(page, rigs);
-      expect(found).toEqual({ inView: [], touch: [], layout: [] });
+      // Vitest folds failures with the same message: LAYOUT_DEBUG=1 prints what each state found.
+      if (process.env.LAYOUT_DEBUG !== undefined) console.log(label, state.page, state.name, JSON.stringify(found));
+      expect(found).toEqual({ inView: [], touch: [], layout: [], axe: [], english: [] });
       expect(errors).toEqual([]);
     }, 90_000);
   }

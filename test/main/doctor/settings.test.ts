@@ -90,7 +90,9 @@ describe('the settings check', () => {
     expect(result.summary).toContain('(file): is not valid JSON');
     expect(result.fix).toContain('correct the file');
     expect(result.fix).toContain('`pinbridge doctor`');
-    expect(result.pt.fix).toMatch(/: .*not valid JSON.*; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
+    // In Portuguese the file's trouble is said in Portuguese (the parser's English stays in the English text).
+    expect(result.pt.fix).toMatch(/: o arquivo não é um JSON válido; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
+    expect(result.pt.summary).toContain('(file): o arquivo não é um JSON válido');
   });
 
   it('fails when the file given with --settings does not exist', () => {
