@@ -245,8 +245,9 @@ export class ClientsPage {
       h('td', { className: 'origin-cell' }, client.origin ?? t('paired.program')),
       h('td', {}, h('span', { className: 'connection-state', attrs: { 'data-level': client.connected > 0 ? 'ok' : 'off' } }, connection)),
       // A client connected now is seen now, whatever the last recorded visit says ("Conectado" beside "Nunca" read as a contradiction).
-      h('td', {}, client.connected > 0 ? t('paired.now') : client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
-      h('td', {}, formatDateTime(client.created_at)),
+      // data-label names the value where the row is shown as a card (a narrow window: window.css).
+      h('td', { attrs: { 'data-label': t('col.lastSeen') } }, client.connected > 0 ? t('paired.now') : client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
+      h('td', { attrs: { 'data-label': t('col.pairedAt') } }, formatDateTime(client.created_at)),
       h(
         'td',
         {},

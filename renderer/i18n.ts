@@ -16,6 +16,13 @@ const PT_BR = {
   'nav.clients': 'Caixas (PDV)',
   'nav.settings': 'Configurações',
   'nav.support': 'Suporte',
+  // The narrow window's navigation rail: a word under each icon (the full name stays the link's name).
+  'nav.short.status': 'Situação',
+  'nav.short.payment': 'Pagamento',
+  'nav.short.transactions': 'Vendas',
+  'nav.short.clients': 'Caixas',
+  'nav.short.settings': 'Ajustes',
+  'nav.short.support': 'Suporte',
   'nav.paymentBadge': 'pagamento em andamento',
   'nav.pairingsOne': '{n} pedido de pareamento',
   'nav.pairingsMany': '{n} pedidos de pareamento',
@@ -328,7 +335,7 @@ const PT_BR = {
   'guard.wrong': 'Atenção: {n} código(s) de pareamento errado(s) nas últimas 24 horas (o pareamento trava em {budget}). Se não foi um caixa da loja digitando errado, bloqueie a origem.',
   'guard.locked': 'Pareamento travado: {n} códigos errados nas últimas 24 horas. Bloqueie as origens abaixo e depois desbloqueie o pareamento.',
   'guard.origin': '{origin}: {n} código(s) errado(s)',
-  'guard.block': 'Bloquear origem',
+  'guard.block': 'Bloquear a origem',
   'guard.blockLabel': 'Bloquear a origem {origin}',
   'guard.unlock': 'Desbloquear pareamento',
   'guard.unlocked': 'Pareamento desbloqueado.',
@@ -471,6 +478,7 @@ const PT_BR = {
   'settings.violationUrl': 'Use um endereço que comece com https:// (ou http://), sem espaços.',
   'settings.violationPinpadAddress': 'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
   'settings.violationAmount': 'Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).',
+  'settings.violationPrinterAddress': 'Endereço de impressora inválido: use tcp://IP:PORTA de uma impressora de rede (como tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows) ou lp://NOME de uma impressora do sistema.',
   'settings.violationTimeZone': 'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
   'settings.violationOther': 'Valor não aceito (detalhe técnico: {message}).',
   'settings.violationOtherShort': 'Valor não aceito',
@@ -534,6 +542,12 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'nav.clients': 'POS clients',
   'nav.settings': 'Settings',
   'nav.support': 'Support',
+  'nav.short.status': 'Status',
+  'nav.short.payment': 'Payment',
+  'nav.short.transactions': 'Sales',
+  'nav.short.clients': 'POS',
+  'nav.short.settings': 'Settings',
+  'nav.short.support': 'Support',
   'nav.paymentBadge': 'payment in progress',
   'nav.pairingsOne': '{n} pairing request',
   'nav.pairingsMany': '{n} pairing requests',
@@ -846,7 +860,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'guard.wrong': 'Warning: {n} wrong pairing code(s) in the last 24 hours (pairing locks at {budget}). Unless a till of this store mistyped, block the origin.',
   'guard.locked': 'Pairing is locked: {n} wrong codes in the last 24 hours. Block the origins below, then unlock pairing.',
   'guard.origin': '{origin}: {n} wrong code(s)',
-  'guard.block': 'Block origin',
+  'guard.block': 'Block the origin',
   'guard.blockLabel': 'Block the origin {origin}',
   'guard.unlock': 'Unlock pairing',
   'guard.unlocked': 'Pairing unlocked.',
@@ -989,6 +1003,7 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.violationUrl': 'Use an address starting with https:// (or http://), without spaces.',
   'settings.violationPinpadAddress': 'Invalid PINPAD address: use the serial port (/dev/ttyACM0, COM3), tcp://IP:PORT of a network PINPAD (like tcp://10.0.0.5:4000), ble:<id> of a Bluetooth PINPAD, or sim for the simulated one.',
   'settings.violationAmount': 'Invalid amount: write it in reais, e.g. 100,00 (blank: every sale).',
+  'settings.violationPrinterAddress': 'Invalid printer address: use tcp://IP:PORT of a network printer (like tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows) or lp://NAME of a system printer.',
   'settings.violationTimeZone': 'Invalid time zone: use the zone name, like America/Sao_Paulo, America/Manaus or America/Rio_Branco.',
   'settings.violationOther': 'Value not accepted (technical detail: {message}).',
   'settings.violationOtherShort': 'Value not accepted',
@@ -1041,7 +1056,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'support.logsMasked': 'Card data does not show: {n} card-like numbers were masked (first 6 and last 4 digits).',
 };
 
-const CATALOGS: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { 'pt-BR': PT_BR, en: EN };
+/** Both catalogs (exported for the specs that compare them and scan the window for English). */
+export const CATALOGS: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { 'pt-BR': PT_BR, en: EN };
 const LANGUAGE_STORAGE = 'pinbridge-window:language';
 
 function storedLanguage(): Language {

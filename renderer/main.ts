@@ -70,6 +70,13 @@ function renderLanguageSwitches(): void {
 }
 renderLanguageSwitches();
 
+// The training banner sticks on top: what the page scrolls to is placed below it (window.css reads
+// --banner-height for scroll-padding-top), however many lines the banner takes at this width.
+const banner = byId('training-banner');
+new ResizeObserver(() => {
+  if (banner.offsetHeight > 0) document.documentElement.style.setProperty('--banner-height', `${banner.offsetHeight}px`);
+}).observe(banner);
+
 // The skip link moves the focus without touching the hash (the hash is the route).
 byId('skip-link').addEventListener('click', (event) => {
   event.preventDefault();

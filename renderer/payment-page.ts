@@ -248,7 +248,11 @@ export class PaymentPage {
       this.#payments.set(referenceId, tracked);
       // A new payment takes the screen unless the one shown is still running.
       const shown = this.#focused === null ? undefined : this.#payments.get(this.#focused);
-      if (shown === undefined || !this.#isRunning(shown)) this.#focused = referenceId;
+      if (shown === undefined || !this.#isRunning(shown)) {
+        this.#focused = referenceId;
+        // After this render (the new payment's first step): in view, not under the banner.
+        queueMicrotask(() => this.#reveal());
+      }
     }
     return tracked;
   }
@@ -347,6 +351,7 @@ export class PaymentPage {
     this.#focused = referenceId;
     this.#trainingRunning = true;
     this.render();
+    this.#reveal();
     try {
       const outcome = await this.#context.client.pay({ reference_id: referenceId, amount, payment_type: paymentType, description: TRAINING_DESCRIPTION });
       // The sale is over: an Enter in a still-filled amount would start the same sale again.
@@ -361,6 +366,19 @@ export class PaymentPage {
       this.render();
       this.#context.changed();
     }
+  }
+
+  /**
+   * Brings the sale on screen into view (below the training banner: scroll-padding in window.css)
+   * when it is not: on a short screen the "Iniciar" button sits below it, and the sale must not
+   * start out of sight.
+   */
+  #reveal(): void {
+    if (byId('page-payment').hidden) return;
+    const box = this.#current.getBoundingClientRect();
+    const banner = byId('training-banner');
+    const top = banner.hidden ? 0 : banner.getBoundingClientRect().bottom;
+    if (box.top < top || box.top > window.innerHeight - 120) this.#current.scrollIntoView({ block: 'start' });
   }
 
   #forget(referenceId: string): void {

@@ -144,6 +144,7 @@ function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
   if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
   if (path === 'supervisor.min_amount_centavos') return t('settings.violationAmount');
+  if (/^printers\.[^.]+\.address$/.test(path)) return t('settings.violationPrinterAddress');
   return null;
 }
 

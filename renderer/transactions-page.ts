@@ -184,7 +184,7 @@ export class TransactionsPage {
     return h(
       'tr',
       { attrs: { 'data-reference': item.reference_id, 'data-category': category, 'aria-current': item.reference_id === this.#selected ? 'true' : null } },
-      h('td', {}, h('time', { attrs: { datetime: item.created_at } }, time)),
+      h('td', { className: 'time-cell' }, h('time', { attrs: { datetime: item.created_at } }, time)),
       h('td', { className: 'num' }, amount),
       h('td', {}, typeLabel(item.payment_type, item.installments)),
       h('td', {}, h('span', { className: 'sale-status', attrs: { 'data-category': category } }, stateLabel(item))),

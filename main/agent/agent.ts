@@ -286,7 +286,8 @@ function operatorServices(options: AgentOptions, running: { readonly pinpadLink:
       const posPort = running.posPort();
       const link = running.pinpadLink.status;
       const report = await runDoctor({
-        settingsPath: path,
+        // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
+        ...(options.settings.path === null ? {} : { settingsPath: path }),
         ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
         pinpadLink: { address: link.address, state: link.state, code: link.code, error: link.error, ...pinpadLinkSentence(link) },
         ...(options.home === undefined ? {} : { home: options.home }),

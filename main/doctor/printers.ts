@@ -49,6 +49,26 @@ interface PrinterFinding {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
+/** Why a printer could not be reached, in Portuguese, by the transport's error code (its English sentence stays in the English text and the details). */
+const UNREACHABLE_PT: Readonly<Record<string, string>> = {
+  UNREACHABLE: 'a impressora não atende nesse endereço: veja se está ligada e conectada',
+  DISCONNECTED: 'a impressora foi desconectada',
+  TIMEOUT: 'a impressora não respondeu a tempo',
+  PERMISSION_DENIED: 'o computador não deu acesso à impressora',
+  NOT_OPEN: 'a conexão com a impressora não abriu',
+  IO_ERROR: 'erro de comunicação com a impressora',
+  COMMAND_FAILED: 'o comando de impressão do sistema falhou',
+};
+
+function unreachableReasonPt(code: string): string {
+  return UNREACHABLE_PT[code] ?? `erro ${code}`;
+}
+
+/** The settings' printer "default" is, to a Brazilian technician, the receipt printer. */
+function printerNamePt(name: string): string {
+  return name === 'default' ? 'padrão' : `"${name}"`;
+}
+
 function unreachableFix(name: string, address: PrinterAddress, settingsPath: string, code: string | undefined, username: string): Bilingual {
   const setting = `\`printers.${name}.address\``;
   const field = bilingual(`${setting} in ${settingsPath}`, `${setting} em ${settingsPath}`);
@@ -144,7 +164,7 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
       name,
       address,
       status: 'fail',
-      state: bilingual(messageOf(error), `com endereço inválido (${messageOf(error)})`),
+      state: bilingual(messageOf(error), 'com endereço inválido'),
       fix: bilingual(`Correct ${setting} in ${options.settingsPath}.`, `Corrija ${setting} em ${options.settingsPath}.`),
     };
   }
@@ -161,7 +181,7 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
         name,
         address,
         status: 'fail',
-        state: bilingual(`unreachable (${messageOf(error)})`, `sem comunicação (${messageOf(error)})`),
+        state: bilingual(`unreachable (${messageOf(error)})`, `sem comunicação (${unreachableReasonPt(code)})`),
         fix: unreachableFix(name, parsed, options.settingsPath, code, username),
         error: { code, message: messageOf(error) },
       };
@@ -258,7 +278,7 @@ export async function checkPrinters(options: PrintersCheckOptions): Promise<Chec
   const status = worstStatus(findings.map((f) => f.status));
   const fixes = findings.filter((f) => f.fix !== undefined && f.status !== 'ok').map((f) => f.fix!);
   const found = joinBilingual(
-    findings.map((f) => bilingual(`"${f.name}" (${f.address}) ${f.state.en}`, `"${f.name}" (${f.address}) ${f.state.pt}`)),
+    findings.map((f) => bilingual(`"${f.name}" (${f.address}) ${f.state.en}`, `${printerNamePt(f.name)} (${f.address}) ${f.state.pt}`)),
     '; ',
   );
   const one = findings.length === 1;

@@ -79,7 +79,7 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
           ' (o endereço do PINPAD também se corrige na janela: Configurações → PINPAD; `pinbridge pinpad list` mostra as portas seriais presentes)',
         )
       : bilingual('', '');
-    const fileProblem = violations.find((v) => v.field === '(file)');
+    const fileProblem = error.violations.find((v) => v.field === '(file)');
     const given = options.settingsPath !== undefined;
     const fields = violations.map((v) => `\`${v.field}\` (${v.message})`).join(', ');
     const fieldsPt = error.violations.map((v) => `\`${v.field}\` (${v.cashier_message})`).join(', ');

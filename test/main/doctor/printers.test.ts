@@ -38,7 +38,7 @@ describe('the printers check', () => {
     const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
     expect(result).toMatchObject({ id: 'printers', status: 'ok' });
     expect(result.summary).toBe(`Printer: "default" (${sim.address}) ready`);
-    expect(result.pt).toEqual({ summary: `Impressora: "default" (${sim.address}) pronta` });
+    expect(result.pt).toEqual({ summary: `Impressora: padrão (${sim.address}) pronta` });
     expect(result.details.printers).toEqual([
       expect.objectContaining({ name: 'default', status: 'ok', printer_status: { online: true, paper_out: false, paper_near_end: false, cover_open: false, error: null } }),
     ]);
@@ -54,7 +54,7 @@ describe('the printers check', () => {
     expect(result.summary).toContain('out of paper');
     expect(result.fix).toContain('Load a new paper roll');
     expect(result.pt).toEqual({
-      summary: `Impressora: "default" (${sim.address}) sem papel`,
+      summary: `Impressora: padrão (${sim.address}) sem papel`,
       fix: `Coloque uma bobina de papel nova na impressora "default" (${sim.address}).`,
     });
   });
@@ -87,7 +87,7 @@ describe('the printers check', () => {
     expect(result.fix).toContain('"check_status": false');
     expect(result.fix).toContain(SETTINGS);
     expect(result.pt).toEqual({
-      summary: `Impressora: "default" (${sim.address}) acessível, mas não respondeu ao pedido de situação em 300 ms`,
+      summary: `Impressora: padrão (${sim.address}) acessível, mas não respondeu ao pedido de situação em 300 ms`,
       fix: `Se a impressora "default" imprime mas não informa a situação, coloque \`"check_status": false\` em \`printers.default\` no arquivo ${SETTINGS}; caso contrário, desligue e ligue a impressora.`,
     });
   });
@@ -100,7 +100,7 @@ describe('the printers check', () => {
     expect(result.summary).toContain(`"default" (${address}) unreachable`);
     expect(result.fix).toContain('`ping 127.0.0.1`');
     expect(result.fix).toContain(`\`printers.default.address\` in ${SETTINGS}`);
-    expect(result.pt.summary).toContain(`"default" (${address}) sem comunicação (`);
+    expect(result.pt.summary).toContain(`padrão (${address}) sem comunicação (a impressora não atende nesse endereço: veja se está ligada e conectada)`);
     expect(result.pt.fix).toBe(
       `Verifique se a impressora está ligada e na rede (\`ping 127.0.0.1\`; a página de autoteste dela mostra o endereço IP) ou corrija \`printers.default.address\` em ${SETTINGS}.`,
     );
@@ -122,7 +122,7 @@ describe('the printers check', () => {
     ]);
     // Each printer in the summary, in both languages; the fix is the failing one's.
     expect(result.summary).toContain(`Printers: "default" (${sim.address}) ready; "cozinha" (tcp://127.0.0.1:${port}) unreachable (`);
-    expect(result.pt.summary).toContain(`Impressoras: "default" (${sim.address}) pronta; "cozinha" (tcp://127.0.0.1:${port}) sem comunicação (`);
+    expect(result.pt.summary).toContain(`Impressoras: padrão (${sim.address}) pronta; "cozinha" (tcp://127.0.0.1:${port}) sem comunicação (`);
     expect(result.pt.fix).toContain('`printers.cozinha.address`');
   });
 
@@ -149,7 +149,7 @@ describe('the printers check', () => {
     expect(result.summary).toContain('status not checked: check_status is off');
     expect(result.summary).toContain('status not checked: this link cannot report it');
     expect(result.pt.summary).toBe(
-      `Impressoras: "default" (${sim.address}) acessível (situação não verificada: check_status está desligado); "arquivo" (file://${folder}/) acessível (situação não verificada: esta conexão não a informa)`,
+      `Impressoras: padrão (${sim.address}) acessível (situação não verificada: check_status está desligado); "arquivo" (file://${folder}/) acessível (situação não verificada: esta conexão não a informa)`,
     );
     expect(sim.requests).toEqual([]);
   });

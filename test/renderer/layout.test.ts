@@ -1,0 +1,453 @@
+/**
+ * The window at the three screens a checkout has — 1280×800, 1024×600 and 800×480 (a common POS
+ * touch screen) — on every page and dialog in its main states (empty, with data, an error, a sale
+ * running, after a sale, a pairing request…), in training mode, in real Chromium: no sideways
+ * scroll, no text cut, nothing past the window's edge, every control reachable, uncovered and at
+ * least 44 px tall, what must be in view (the sale just started, a dialog's buttons) in view and
+ * clear of the training banner, no axe-core violation of impact serious or critical, and not one
+ * English word on the window in Portuguese (its default; english.ts says which words). Each
+ * state is screenshotted (artifacts, not golden images) to test-artifacts/screenshots/, printed
+ * at the end of the run.
+ *
+ * The states are a table (STATES): a page, a name, and a setup that brings the window there from
+ * wherever the previous state left it. Add a row for a new page or state.
+ * (The scripts must be built first: `npm run build`, which `npm test` runs.)
+ */
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from '../../main/agent/agent.js';
+import { defaultSettingsPath, loadSettings } from '../../main/agent/settings-file.js';
+import { createLogger } from '../../main/log.js';
+import { PACKAGE_ROOT } from '../../main/version.js';
+import { launchChromium } from '../drivers/printers/chromium.js';
+import { artifactsDir } from '../helpers/card-data-scan.js';
+import { PINPAD, setup as nobleDouble } from '../helpers/noble-double.js';
+import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
+import { englishIn, englishOnlyWords, shownTexts, windowCatalogs } from './english.js';
+import { controlsUnder44px } from './keyboard.js';
+import { layoutProblems, notInView, seriousA11yViolations } from './layout.js';
+
+const SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 600 },
+  { width: 800, height: 480 },
+] as const;
+type Size = (typeof SIZES)[number];
+
+/**
+ * Where the screenshots go: test-artifacts/screenshots/<width>x<height>/<page>-<state>.png in the
+ * package (git ignores it; the run's artifacts folder is deleted after a clean run), or under
+ * $PINBRIDGE_SCREENSHOTS.
+ */
+const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-artifacts', 'screenshots');
+
+/**
+ * Which agent a state is shown by: `pos` (the POS rig: sales, POS clients, a PINPAD whose
+ * simulated customer takes a moment), `agent` (a whole agent with its settings file and a receipt
+ * printer that is off, for the settings and support pages), or `login` (the pos rig's window
+ * opened without its key).
+ */
+type Host = 'pos' | 'agent' | 'login';
+
+interface Rigs {
+  readonly pos: PosRig;
+  readonly agent: Agent;
+  /** A paired POS (Caixa 1) that starts sales as a POS would. */
+  readonly caixa: RpcClient;
+}
+
+interface State {
+  readonly page: string;
+  readonly name: string;
+  readonly host: Host;
+  /** Brings the window to the state (the window is on whatever page the previous state left it). */
+  readonly setup: (page: Page, rigs: Rigs) => Promise<void>;
+  /** What must be wholly on screen as the state is reached, without scrolling. */
+  readonly inView?: readonly string[];
+  /** Leaves the state (undoes what would get in the next one's way). */
+  readonly teardown?: (page: Page, rigs: Rigs) => Promise<void>;
+}
+
+type Route = 'status' | 'payment' | 'transactions' | 'clients' | 'settings' | 'support';
+
+async function go(page: Page, route: Route): Promise<void> {
+  await closeDialogs(page);
+  await page.click(`#nav-${route}`);
+  await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
+  if (route === 'settings') await page.locator('#settings-form:not([hidden]), #settings-load-error:not(:empty)').first().waitFor({ state: 'visible', timeout: 10_000 });
+}
+
+async function closeDialogs(page: Page): Promise<void> {
+  await page.evaluate(`for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close()`);
+}
+
+/** A fresh page of the agent's window (settings typed and not saved are dropped). */
+async function reload(page: Page): Promise<void> {
+  await page.reload();
+  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 10_000 }).toBe('ready');
+}
+
+async function trainingSale(page: Page, amount: string, until: string): Promise<void> {
+  await go(page, 'payment');
+  await page.fill('#training-amount', amount);
+  await page.click('#training-start');
+  await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 }).toBe(until);
+}
+
+async function openSale(page: Page, reference: string): Promise<void> {
+  await go(page, 'transactions');
+  const row = page.locator(`#transactions-body tr[data-reference="${reference}"]`);
+  await row.waitFor({ timeout: 10_000 });
+  await row.getByRole('button').click();
+  await page.locator('#sale[open]').waitFor();
+  await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toMatch(/VIA D/);
+}
+
+/** The sale dialog's head and the receipt's buttons: always on screen, whatever the window. */
+const SALE_DIALOG_IN_VIEW = ['#sale-title', '#sale-close', '#receipt-customer', '#receipt-merchant', '#receipt-print'];
+
+const STATES: readonly State[] = [
+  {
+    page: 'login', name: 'no-key', host: 'login',
+    setup: async (page) => {
+      await page.locator('#login[data-problem="missing"]').waitFor();
+    },
+    inView: ['#login-title'],
+  },
+  {
+    page: 'status', name: 'ready', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'status');
+      await page.locator('#status-pinpads [data-connected="true"]').waitFor();
+    },
+  },
+  {
+    page: 'payment', name: 'empty', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.locator('#payment-empty').waitFor();
+    },
+    inView: ['#payment-title', '#payment-empty'],
+  },
+  {
+    page: 'payment', name: 'bad-amount', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.fill('#training-amount', '12.3.4');
+      await page.click('#training-start');
+      await page.locator('#training-error:not(:empty)').waitFor();
+    },
+    inView: ['#training-error', '#training-amount'],
+  },
+  {
+    page: 'payment', name: 'running', host: 'pos',
+    setup: (page) => trainingSale(page, '12,34', 'running'),
+    // The sale just started is on screen, below the banner, though "Iniciar" sat under it.
+    inView: ['#payment-amount', '#payment-message', '#payment-cancel'],
+  },
+  {
+    page: 'payment', name: 'cancelled', host: 'pos',
+    setup: async (page) => {
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 }).toBe('cancelled');
+    },
+    inView: ['#payment-amount', '#payment-result-status'],
+  },
+  {
+    page: 'payment', name: 'approved', host: 'pos',
+    setup: (page) => trainingSale(page, '1.234,56', 'approved'),
+    inView: ['#payment-amount', '#payment-result-status'],
+  },
+  {
+    page: 'status', name: 'pos-sale-notice', host: 'pos',
+    setup: async (page, { caixa }) => {
+      await go(page, 'status');
+      void caixa.call('payment.start', { reference_id: `aviso-${Date.now()}`, amount: 2500, payment_type: 'credit', installments: 1, description: 'Aviso' });
+      await page.locator('#notice-payment:not([hidden])').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#notice-payment'],
+    // The next states start sales of their own: this one ends first.
+    teardown: async (page) => {
+      await page.locator('#notice-payment').waitFor({ state: 'hidden', timeout: 20_000 });
+    },
+  },
+  {
+    page: 'transactions', name: 'list', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    page: 'transactions', name: 'none-in-filter', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.selectOption('#transactions-filter', 'declined');
+      await page.locator('#transactions-empty:not([hidden])').waitFor();
+    },
+    teardown: (page) => page.selectOption('#transactions-filter', 'all').then(() => undefined),
+  },
+  {
+    page: 'sale', name: 'approved-receipt', host: 'pos',
+    setup: (page) => openSale(page, 'parcelado-1'),
+    inView: SALE_DIALOG_IN_VIEW,
+  },
+  {
+    page: 'sale', name: 'merchant-copy', host: 'pos',
+    setup: async (page) => {
+      await page.click('#receipt-merchant');
+      await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO ESTABELECIMENTO');
+    },
+    inView: SALE_DIALOG_IN_VIEW,
+  },
+  {
+    page: 'sale', name: 'void-confirm', host: 'pos',
+    setup: async (page) => {
+      await page.click('#sale-actions button.danger');
+      await page.locator('#confirm-dialog[open]').waitFor();
+    },
+    inView: ['#confirm-title', '#confirm-text', '#confirm-no', '#confirm-yes'],
+    teardown: (page) => page.click('#confirm-no'),
+  },
+  {
+    page: 'sale', name: 'voided-receipt', host: 'pos',
+    setup: async (page) => {
+      await openSale(page, 'estornada-1');
+      await expect.poll(() => page.locator('#receipt-note').innerText()).toBe('Comprovante de cancelamento');
+    },
+    inView: SALE_DIALOG_IN_VIEW,
+  },
+  {
+    page: 'clients', name: 'paired-guard-blocked', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'clients');
+      await page.locator('#paired-body tr').first().waitFor();
+      await page.locator('#pairing-guard:not([hidden])').waitFor({ timeout: 10_000 });
+      await page.locator('#blocked-list li').first().waitFor();
+    },
+  },
+  {
+    page: 'clients', name: 'pairing-request', host: 'pos',
+    setup: async (page, { pos }) => {
+      await go(page, 'clients');
+      const stranger = await pos.connect({ origin: 'https://caixa-novo.loja-exemplo.com.br' });
+      await stranger.call('session.pair', { name: 'Caixa 9 — Loja Centro' });
+      await page.locator('.pairing').first().waitFor({ timeout: 10_000 });
+    },
+    inView: ['.pairing-code'],
+    teardown: async (page) => {
+      while ((await page.locator('.pairing').count()) > 0) {
+        await page.locator('.pairing button.danger').first().click();
+        await page.waitForTimeout(100);
+      }
+      await page.locator('#pairings-empty').waitFor({ state: 'visible' });
+    },
+  },
+  {
+    page: 'clients', name: 'revoke-confirm', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'clients');
+      await page.locator('#paired-body tr button').first().click();
+      await page.locator('#confirm-dialog[open]').waitFor();
+    },
+    inView: ['#confirm-no', '#confirm-yes'],
+    teardown: (page) => page.click('#confirm-no'),
+  },
+  {
+    page: 'settings', name: 'unreadable', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'settings');
+    },
+  },
+  {
+    page: 'support', name: 'about', host: 'pos',
+    setup: (page) => go(page, 'support'),
+  },
+  {
+    page: 'settings', name: 'loaded', host: 'agent',
+    setup: async (page) => {
+      await reload(page);
+      await go(page, 'settings');
+      await page.locator('#settings-form').waitFor({ state: 'visible' });
+    },
+  },
+  {
+    page: 'settings', name: 'mistakes', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'settings');
+      await page.fill('#settings-api-base-url', 'ftp://x');
+      await page.fill('#settings-merchant-cnpj', '12.345.678/0001-00');
+      await page.fill('#settings-pinpad-address', 'pinpad da loja');
+      await page.fill('#settings-printer-address', 'impressora da loja');
+      await page.click('#settings-save');
+      await page.locator('#settings-error:not(:empty)').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#settings-save', '#settings-error'],
+    teardown: reload,
+  },
+  {
+    page: 'settings', name: 'finders', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'settings');
+      await page.click('#settings-pinpad-detect');
+      await page.click('#settings-printer-system');
+      await page.click('#settings-pinpad-ble');
+      await expect.poll(() => page.locator('#settings-ports-status').innerText(), { timeout: 15_000 }).not.toBe('');
+      await expect.poll(() => page.locator('#settings-system-printers li').count(), { timeout: 10_000 }).toBe(2);
+      await expect.poll(() => page.locator('#settings-ble-devices li').count(), { timeout: 15_000 }).toBe(1);
+    },
+  },
+  {
+    page: 'settings', name: 'test-print-printer-off', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'settings');
+      await page.click('#settings-test-print');
+      // The printer does not answer: the page says so, and that Pinbridge tries again.
+      await page.locator('#settings-test-print-status[data-level="warn"], #settings-test-print-status[data-level="bad"]').waitFor({ timeout: 20_000 });
+      await page.locator('#settings-test-print-status').scrollIntoViewIfNeeded();
+    },
+    inView: ['#settings-test-print-status'],
+  },
+  {
+    page: 'status', name: 'printer-off', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'status');
+      await page.locator('#status-printers [data-level="bad"]').first().waitFor({ timeout: 20_000 });
+    },
+  },
+  {
+    page: 'support', name: 'doctor-and-logs', host: 'agent',
+    setup: async (page) => {
+      await go(page, 'support');
+      await page.click('#support-doctor-run');
+      await page.click('#support-logs-export');
+      await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(7);
+      await page.locator('#support-logs-box:not([hidden])').waitFor({ timeout: 10_000 });
+    },
+  },
+];
+
+let rigs: Rigs;
+let browser: Browser;
+let home: string;
+/** English words no Portuguese text of the window uses (english.ts): none may show on the pt-BR window. */
+let english: ReadonlySet<string>;
+
+beforeAll(async () => {
+  for (const built of [['dist', 'renderer', 'main.js'], ['dist', 'client', 'index.js']]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  }
+  home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
+  const logFile = join(home, 'agent.log');
+  // The store, and a receipt printer that is off (a port nothing listens on): its troubles are shown too.
+  const closed = await new Promise<number>((resolve) => {
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  mkdirSync(join(home, '.pinbridge'));
+  writeFileSync(
+    defaultSettingsPath(home),
+    JSON.stringify({
+      receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
+      printers: { default: { address: `tcp://127.0.0.1:${closed}`, format: 'escpos' } },
+    }),
+  );
+  // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
+  const [pos, agent, launched] = await Promise.all([
+    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } } }),
+    Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger: createLogger({ level: 'info', file: logFile }),
+      logFile,
+      noble: () => nobleDouble([{ ...PINPAD }]).noble,
+      listSystemPrinters: () => Promise.resolve([{ name: 'Recibos_80mm', isDefault: true }, { name: 'Escritorio', isDefault: false }]),
+    }),
+    launchChromium(),
+  ]);
+  browser = launched;
+  english = englishOnlyWords(await windowCatalogs());
+  await agent.ready;
+  // The day so far: a sale in 3 installments, a voided one, a paired POS, a wrong pairing code, a blocked origin.
+  const caixa = await pos.paired('Caixa 1 — Frente de loja', { origin: 'https://caixa1.loja-exemplo.com.br' });
+  await caixa.call('payment.start', { reference_id: 'parcelado-1', amount: 123456, payment_type: 'credit', installments: 3, description: 'Parcelado' });
+  await caixa.call('payment.start', { reference_id: 'estornada-1', amount: 1990, payment_type: 'credit', installments: 1, description: 'Estornada' });
+  await caixa.call('payment.undo', { reference_id: 'estornada-1' });
+  const guesser = await pos.connect({ origin: 'https://adivinho.example.net' });
+  const { pairing_id } = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
+  const code = pos.announced.find((announced) => announced.pairingId === pairing_id)?.code ?? '';
+  await guesser.failure('session.confirmPairing', { pairing_id, code: code === '000000' ? '000001' : '000000' });
+  pos.clients.blockOrigin('https://bloqueado.example.com');
+  rigs = { pos, agent, caixa };
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await rigs?.pos.close();
+  await rigs?.agent.stop();
+  console.log(`Layout screenshots: ${SHOTS}`);
+});
+
+describe.each(SIZES)('at $width×$height', (size: Size) => {
+  const label = `${size.width}x${size.height}`;
+  const contexts: BrowserContext[] = [];
+  const pages = new Map<Host, Page>();
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(join(SHOTS, label), { recursive: true });
+    const urls: Record<Host, string> = {
+      pos: rigs.pos.server.uiUrl(OPERATOR_KEY),
+      agent: rigs.agent.pos.uiUrl(rigs.agent.operatorKey),
+      login: `http://127.0.0.1:${rigs.pos.server.port}/`,
+    };
+    for (const host of ['pos', 'agent', 'login'] as const) {
+      const context = await browser.newContext({ viewport: size, hasTouch: true });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => errors.push(`${host}: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(`${host}: ${message.text()}`);
+      });
+      await page.goto(urls[host]);
+      if (host !== 'login') await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+      pages.set(host, page);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+  });
+
+  for (const state of STATES) {
+    it(`${state.page} — ${state.name}`, async () => {
+      const page = pages.get(state.host);
+      if (page === undefined) throw new Error(`no window for ${state.host}`);
+      await state.setup(page, rigs);
+      // Let a scroll, a resize observer and the fonts settle before looking.
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(SHOTS, label, `${state.page}-${state.name}.png`) });
+      const found = {
+        inView: await notInView(page, state.inView ?? []),
+        touch: await controlsUnder44px(page),
+        layout: await layoutProblems(page),
+        axe: await seriousA11yViolations(page),
+        english: englishIn(await shownTexts(page), english),
+      };
+      await state.teardown?.(page, rigs);
+      // Vitest folds failures with the same message: LAYOUT_DEBUG=1 prints what each state found.
+      if (process.env.LAYOUT_DEBUG !== undefined) console.log(label, state.page, state.name, JSON.stringify(found));
+      expect(found).toEqual({ inView: [], touch: [], layout: [], axe: [], english: [] });
+      expect(errors).toEqual([]);
+    }, 90_000);
+  }
+});
