@@ -19,6 +19,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
+import { SupervisorPin } from '../../main/agent/supervisor-pin.js';
+import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
 import { defaultSettingsPath, loadSettings } from '../../main/agent/settings-file.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
@@ -162,6 +164,15 @@ const STATES: readonly State[] = [
     inView: ['#payment-amount', '#payment-result-status'],
   },
   {
+    page: 'payment', name: 'reprint-last', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.click('#payment-reprint-last');
+      await page.locator('#payment-reprint-status:not(:empty), #payment-reprint-error:not(:empty)').first().waitFor({ timeout: 10_000 });
+    },
+    inView: ['#payment-reprint-last'],
+  },
+  {
     page: 'status', name: 'pos-sale-notice', host: 'pos',
     setup: async (page, { caixa }) => {
       await go(page, 'status');
@@ -191,6 +202,30 @@ const STATES: readonly State[] = [
     teardown: (page) => page.selectOption('#transactions-filter', 'all').then(() => undefined),
   },
   {
+    page: 'transactions', name: 'search-results', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.fill('#search-amount', '1.234,56');
+      await page.click('#search-submit');
+      await expect.poll(() => page.locator('#transactions-title').innerText(), { timeout: 10_000 }).toBe('Resultado da busca');
+      await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
+    },
+    teardown: (page) => page.click('#search-clear'),
+  },
+  {
+    page: 'transactions', name: 'search-mistakes', host: 'pos',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.fill('#search-amount', 'doze');
+      await page.fill('#search-last4', '12a4');
+      await page.click('#search-submit');
+      await page.locator('#search-last4-error:not(:empty)').waitFor();
+    },
+    // The first mistake is brought into view (the focus goes to it).
+    inView: ['#search-amount', '#search-amount-error'],
+    teardown: (page) => page.click('#search-clear'),
+  },
+  {
     page: 'sale', name: 'approved-receipt', host: 'pos',
     setup: (page) => openSale(page, 'parcelado-1'),
     inView: SALE_DIALOG_IN_VIEW,
@@ -209,7 +244,20 @@ const STATES: readonly State[] = [
       await page.click('#sale-actions button.danger');
       await page.locator('#confirm-dialog[open]').waitFor();
     },
-    inView: ['#confirm-title', '#confirm-text', '#confirm-no', '#confirm-yes'],
+    inView: ['#confirm-title', '#confirm-text', '#confirm-supervisor-pin', '#confirm-no', '#confirm-yes'],
+    teardown: (page) => page.click('#confirm-no'),
+  },
+  {
+    page: 'sale', name: 'void-supervisor-wrong-pin', host: 'pos',
+    setup: async (page) => {
+      await openSale(page, 'parcelado-1');
+      await page.click('#sale-actions button.danger');
+      await page.locator('#confirm-dialog[open]').waitFor();
+      await page.fill('#confirm-supervisor-pin', '0000');
+      await page.click('#confirm-yes');
+      await page.locator('#confirm-supervisor-error:not(:empty)').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#confirm-supervisor-pin', '#confirm-supervisor-error', '#confirm-no', '#confirm-yes'],
     teardown: (page) => page.click('#confirm-no'),
   },
   {
@@ -330,6 +378,20 @@ const STATES: readonly State[] = [
   },
 ];
 
+/** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
+function supervisorGuard(file: string): SupervisorGuard {
+  const pin = new SupervisorPin(file, { training: true });
+  pin.set('482193');
+  return {
+    policy: { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' },
+    isSet: () => pin.isSet(),
+    isStored: () => pin.isStored(),
+    lock: () => pin.lock(),
+    check: (typed) => pin.check(typed),
+    set: (typed) => pin.set(typed),
+  };
+}
+
 let rigs: Rigs;
 let browser: Browser;
 let home: string;
@@ -360,7 +422,7 @@ beforeAll(async () => {
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
   const [pos, agent, launched] = await Promise.all([
-    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } } }),
+    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: supervisorGuard(join(home, 'supervisor-pin')) }),
     Agent.start({
       settings: loadSettings(undefined, home),
       api: {},
