@@ -164,6 +164,12 @@ const STATES: readonly State[] = [
     inView: ['#payment-amount', '#payment-result-status'],
   },
   {
+    page: 'payment', name: 'declined', host: 'pos',
+    // ,51: the sandbox's insufficient funds; the reason is said beside NEGADA.
+    setup: (page) => trainingSale(page, '10,51', 'declined'),
+    inView: ['#payment-amount', '#payment-result-reason'],
+  },
+  {
     page: 'payment', name: 'reprint-last', host: 'pos',
     setup: async (page) => {
       await go(page, 'payment');
