@@ -18,6 +18,14 @@ const RETRY_WHEN_DOWN_MS = 5_000;
 
 const STATUS_LABELS = { approved: 'APROVADA', declined: 'NEGADA', failed: 'FALHOU', cancelled: 'CANCELADA' };
 const CONFIRMATION_LABELS = { pending: 'aguardando confirmação', confirmed: 'venda confirmada', undone: 'venda desfeita' };
+/** Problem codes of an approval undone before its confirmation ("desfeita"); any other undone approval was voided ("cancelada"). */
+const UNDONE_BEFORE_CONFIRMATION = new Set(['UNDONE_BY_POS', 'NOT_CONFIRMED']);
+
+/** As TEF says it: an unconfirmed approval is undone ("desfeita"), a confirmed one voided ("cancelada"). */
+function confirmationLabel(outcome) {
+  if (outcome.confirmation === 'undone' && outcome.problem && !UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code)) return 'venda cancelada';
+  return CONFIRMATION_LABELS[outcome.confirmation];
+}
 const TYPE_LABELS = { credit: 'Crédito', debit: 'Débito' };
 
 /** Each connection state as the cashier reads it: headline and what to do. */
@@ -230,7 +238,7 @@ function showOutcome(outcome) {
   shownOutcome = outcome;
   ui.result.dataset.status = outcome.status;
   ui.result.dataset.confirmation = outcome.confirmation ?? '';
-  const confirmation = outcome.confirmation ? ` — ${CONFIRMATION_LABELS[outcome.confirmation]}` : '';
+  const confirmation = outcome.confirmation ? ` — ${confirmationLabel(outcome)}` : '';
   ui.resultStatus.textContent = `${STATUS_LABELS[outcome.status] ?? outcome.status.toUpperCase()}${confirmation}`;
   ui.resultDetails.hidden = false;
   ui.resultAmount.textContent = formatCentavos(outcome.amount);
@@ -242,7 +250,7 @@ function showOutcome(outcome) {
   ui.resultAuthorization.textContent = outcome.authorization_code ?? '—';
   ui.resultCard.textContent = outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan}` : '—';
   ui.resultReference.textContent = outcome.reference_id;
-  ui.resultConfirmation.textContent = outcome.confirmation ? CONFIRMATION_LABELS[outcome.confirmation] : '—';
+  ui.resultConfirmation.textContent = outcome.confirmation ? confirmationLabel(outcome) : '—';
   ui.resultProblem.textContent = outcome.problem?.cashier_message ?? '—';
   render();
 }

@@ -183,6 +183,32 @@ describe('the demo POS page', () => {
     await context.close();
   });
 
+  it('says "venda cancelada" for a confirmed sale voided later, and "venda desfeita" only for an approval undone before its confirmation', async () => {
+    await startAgent();
+    const undone = (reference_id: string, code: string): ReturnType<typeof outcome> =>
+      outcome({ reference_id, confirmation: 'undone', state: 'undone', problem: { code, message: code, cashier_message: code } });
+    agent.handle('payment.status', (params) => ({
+      status: 'Processed',
+      result: undone(params.reference_id, params.reference_id === 'anulada' ? 'VOIDED_BY_POS' : 'UNDONE_BY_POS'),
+      receipts: null,
+    }));
+    agent.handle('receipt.get', (params) => ({ reference_id: params.reference_id, copy: params.copy, kind: 'cancellation', format: 'html', encoding: 'utf8', content: '<p>CANCELAMENTO</p>' }));
+    const page = await openDemo();
+    await expect.poll(() => stateOf(page)).toBe('open');
+    await page.fill('#pair-name', 'Caixa 8');
+    await page.click('#pair-start');
+    await page.locator('#pair-code').waitFor({ state: 'visible' });
+    await page.fill('#pair-code', PAIRING_CODE);
+    await page.click('#pair-confirm');
+    await expect.poll(() => stateOf(page)).toBe('ready');
+    for (const [reference, label] of [['anulada', 'venda cancelada'], ['desfeita', 'venda desfeita']] as const) {
+      await page.fill('#reference', reference);
+      await page.click('#status-check');
+      await expect.poll(() => page.locator('#result-confirmation').textContent()).toBe(label);
+      expect(await page.locator('#result-status').textContent()).toContain(label);
+    }
+  });
+
   it('tells a blocked origin apart from a lost agent', async () => {
     await startAgent();
     agent.refuseWith = { code: 4003, reason: 'ORIGIN_BLOCKED' };
