@@ -39,7 +39,7 @@ import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath, supervisorPinPath } from './paths.js';
-import { SupervisorPin } from './supervisor-pin.js';
+import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from './settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
@@ -238,16 +238,8 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
 }
 
 /** The supervisor's PIN (its hash file) under the settings' policy; training also takes its own PIN. */
-function supervisorGuard(settings: AgentSettings, home: string | undefined, training: boolean): SupervisorGuard {
-  const pin = new SupervisorPin(supervisorPinPath(home), { training });
-  return {
-    policy: settings.supervisor,
-    isSet: () => pin.isSet(),
-    isStored: () => pin.isStored(),
-    lock: () => pin.lock(),
-    check: (typed) => pin.check(typed),
-    set: (typed) => pin.set(typed),
-  };
+function storeSupervisor(settings: AgentSettings, home: string | undefined, training: boolean): SupervisorGuard {
+  return supervisorGuard(new SupervisorPin(supervisorPinPath(home), { training }), settings.supervisor);
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
@@ -577,7 +569,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
-          supervisor: supervisorGuard(settings, options.home, training),
+          supervisor: storeSupervisor(settings, options.home, training),
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,

@@ -17,6 +17,7 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { SupervisorGuard, SupervisorPolicy } from '../pos/server/supervisor.js';
 
 /** Wrong PINs in a row before the check locks. */
 export const MAX_FAILURES = 5;
@@ -226,4 +227,21 @@ export class SupervisorPin {
     chmodSync(temporary, 0o600);
     renameSync(temporary, this.#path);
   }
+}
+
+/**
+ * The POS server's guard over a PIN's keeper and a store's policy; `policy` may be a function, read
+ * at each void (a spec changes it between cases).
+ */
+export function supervisorGuard(pin: SupervisorPin, policy: SupervisorPolicy | (() => SupervisorPolicy)): SupervisorGuard {
+  return {
+    get policy() {
+      return typeof policy === 'function' ? policy() : policy;
+    },
+    isSet: () => pin.isSet(),
+    isStored: () => pin.isStored(),
+    lock: () => pin.lock(),
+    check: (typed) => pin.check(typed),
+    set: (typed) => pin.set(typed),
+  };
 }

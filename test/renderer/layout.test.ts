@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { SupervisorPin } from '../../main/agent/supervisor-pin.js';
+import { SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
 import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
 import { defaultSettingsPath, loadSettings } from '../../main/agent/settings-file.js';
 import { createLogger } from '../../main/log.js';
@@ -385,17 +385,10 @@ const STATES: readonly State[] = [
 ];
 
 /** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
-function supervisorGuard(file: string): SupervisorGuard {
+function storeSupervisor(file: string): SupervisorGuard {
   const pin = new SupervisorPin(file, { training: true });
   pin.set('482193');
-  return {
-    policy: { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' },
-    isSet: () => pin.isSet(),
-    isStored: () => pin.isStored(),
-    lock: () => pin.lock(),
-    check: (typed) => pin.check(typed),
-    set: (typed) => pin.set(typed),
-  };
+  return supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' });
 }
 
 let rigs: Rigs;
@@ -428,7 +421,7 @@ beforeAll(async () => {
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
   const [pos, agent, launched] = await Promise.all([
-    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: supervisorGuard(join(home, 'supervisor-pin')) }),
+    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: storeSupervisor(join(home, 'supervisor-pin')) }),
     Agent.start({
       settings: loadSettings(undefined, home),
       api: {},

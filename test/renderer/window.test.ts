@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClock } from '../../main/locale/store-time.js';
-import { SupervisorPin, TRAINING_SUPERVISOR_PIN } from '../../main/agent/supervisor-pin.js';
+import { SupervisorPin, supervisorGuard, TRAINING_SUPERVISOR_PIN } from '../../main/agent/supervisor-pin.js';
 import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
 import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
@@ -698,14 +698,7 @@ describe('a void the store gives to the supervisor', () => {
     pin.set('482193');
     const rig = await posRig({
       simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: TRAINING_SUPERVISOR_PIN } },
-      supervisor: {
-        policy: { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' },
-        isSet: () => pin.isSet(),
-        isStored: () => pin.isStored(),
-        lock: () => pin.lock(),
-        check: (typed) => pin.check(typed),
-        set: (typed) => pin.set(typed),
-      },
+      supervisor: supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' }),
     });
     try {
       const caixa = await rig.paired('Caixa 1');

@@ -11,7 +11,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_MS, MAX_FAILURES, SupervisorPin } from '../../../../main/agent/supervisor-pin.js';
+import { LOCK_MS, MAX_FAILURES, SupervisorPin, supervisorGuard } from '../../../../main/agent/supervisor-pin.js';
 import type { SupervisorGuard, SupervisorPolicy } from '../../../../main/pos/server/supervisor.js';
 import { artifactsDir } from '../../../helpers/card-data-scan.js';
 import { checkedCall, checkedFailure, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
@@ -27,18 +27,7 @@ const sale = (reference: string, amount: number) => ({ reference_id: reference, 
 let policy: SupervisorPolicy = { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' };
 let now = Date.parse('2026-11-27T15:00:00Z');
 
-function guardOver(pin: SupervisorPin): SupervisorGuard {
-  return {
-    get policy() {
-      return policy;
-    },
-    isSet: () => pin.isSet(),
-    isStored: () => pin.isStored(),
-    lock: () => pin.lock(),
-    check: (typed) => pin.check(typed),
-    set: (typed) => pin.set(typed),
-  };
-}
+const guardOver = (pin: SupervisorPin): SupervisorGuard => supervisorGuard(pin, () => policy);
 
 let pos: PosRig;
 let window: RpcClient;
