@@ -50,15 +50,18 @@ const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-arti
  * Which agent a state is shown by: `pos` (the POS rig: sales, POS clients, a PINPAD whose
  * simulated customer takes a moment), `agent` (a whole agent with its settings file and a receipt
  * printer that is off, for the settings and support pages), or `login` (the pos rig's window
- * opened without its key).
+ * opened without its key), `confirm` (a POS rig whose policy leaves approvals to the POS to
+ * confirm: two wait on top of the day's sales).
  */
-type Host = 'pos' | 'agent' | 'login';
+type Host = 'pos' | 'agent' | 'login' | 'confirm';
 
 interface Rigs {
   readonly pos: PosRig;
   readonly agent: Agent;
   /** A paired POS (Caixa 1) that starts sales as a POS would. */
   readonly caixa: RpcClient;
+  /** The rig whose approvals wait for the POS's confirmation. */
+  readonly confirm: PosRig;
 }
 
 interface State {
@@ -230,6 +233,23 @@ const STATES: readonly State[] = [
     // The first mistake is brought into view (the focus goes to it).
     inView: ['#search-amount', '#search-amount-error'],
     teardown: (page) => page.click('#search-clear'),
+  },
+  {
+    page: 'transactions', name: 'pending-confirmations', host: 'confirm',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.locator('#pending-confirmations li[data-reference="pendente-2"]').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#pending-confirmations li[data-reference="pendente-1"]'],
+  },
+  {
+    page: 'transactions', name: 'undo-confirm', host: 'confirm',
+    setup: async (page) => {
+      await page.locator('#pending-confirmations li[data-reference="pendente-2"] button.danger').click();
+      await page.locator('#confirm-dialog[open]').waitFor();
+    },
+    inView: ['#confirm-title', '#confirm-text', '#confirm-no', '#confirm-yes'],
+    teardown: (page) => page.click('#confirm-no'),
   },
   {
     page: 'sale', name: 'approved-receipt', host: 'pos',
@@ -420,8 +440,10 @@ beforeAll(async () => {
     }),
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
-  const [pos, agent, launched] = await Promise.all([
+  const [pos, confirm, agent, launched] = await Promise.all([
     posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: storeSupervisor(join(home, 'supervisor-pin')) }),
+    // Long enough a deadline that the approvals still wait when the last size is shown.
+    posRig({ config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 }, simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
     Agent.start({
       settings: loadSettings(undefined, home),
       api: {},
@@ -448,12 +470,17 @@ beforeAll(async () => {
   const code = pos.announced.find((announced) => announced.pairingId === pairing_id)?.code ?? '';
   await guesser.failure('session.confirmPairing', { pairing_id, code: code === '000000' ? '000001' : '000000' });
   pos.clients.blockOrigin('https://bloqueado.example.com');
-  rigs = { pos, agent, caixa };
+  const caixa2 = await confirm.paired('Caixa 2 — Balcão');
+  for (const [reference, amount] of [['pendente-1', 1500], ['pendente-2', 2500]] as const) {
+    await caixa2.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: 'Pendente' });
+  }
+  rigs = { pos, agent, caixa, confirm };
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await rigs?.pos.close();
+  await rigs?.confirm.close();
   await rigs?.agent.stop();
   console.log(`Layout screenshots: ${SHOTS}`);
 });
@@ -470,8 +497,9 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
       pos: rigs.pos.server.uiUrl(OPERATOR_KEY),
       agent: rigs.agent.pos.uiUrl(rigs.agent.operatorKey),
       login: `http://127.0.0.1:${rigs.pos.server.port}/`,
+      confirm: rigs.confirm.server.uiUrl(OPERATOR_KEY),
     };
-    for (const host of ['pos', 'agent', 'login'] as const) {
+    for (const host of ['pos', 'agent', 'login', 'confirm'] as const) {
       const context = await browser.newContext({ viewport: size, hasTouch: true });
       contexts.push(context);
       const page = await context.newPage();
