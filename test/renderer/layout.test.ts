@@ -51,9 +51,10 @@ const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-arti
  * simulated customer takes a moment), `agent` (a whole agent with its settings file and a receipt
  * printer that is off, for the settings and support pages), or `login` (the pos rig's window
  * opened without its key), `confirm` (a POS rig whose policy leaves approvals to the POS to
- * confirm: two wait on top of the day's sales).
+ * confirm: two wait on top of the day's sales), `lost` (a window whose agent stops: each state
+ * starts an agent of its own for it).
  */
-type Host = 'pos' | 'agent' | 'login' | 'confirm';
+type Host = 'pos' | 'agent' | 'login' | 'confirm' | 'lost';
 
 interface Rigs {
   readonly pos: PosRig;
@@ -402,6 +403,17 @@ const STATES: readonly State[] = [
       await page.locator('#support-logs-box:not([hidden])').waitFor({ timeout: 10_000 });
     },
   },
+  {
+    page: 'status', name: 'connection-lost', host: 'lost',
+    setup: async (page) => {
+      const doomed = await posRig();
+      await page.goto(doomed.server.uiUrl(OPERATOR_KEY));
+      await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+      await page.locator('#status-pinpads [data-connected="true"]').waitFor({ timeout: 10_000 });
+      await doomed.close();
+      await page.locator('#status-pinpads[data-stale="true"]').waitFor({ state: 'attached', timeout: 15_000 });
+    },
+  },
 ];
 
 /** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
@@ -498,17 +510,21 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
       agent: rigs.agent.pos.uiUrl(rigs.agent.operatorKey),
       login: `http://127.0.0.1:${rigs.pos.server.port}/`,
       confirm: rigs.confirm.server.uiUrl(OPERATOR_KEY),
+      // Its state opens an agent of its own; until then, any page.
+      lost: 'about:blank',
     };
-    for (const host of ['pos', 'agent', 'login', 'confirm'] as const) {
+    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost'] as const) {
       const context = await browser.newContext({ viewport: size, hasTouch: true });
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (error) => errors.push(`${host}: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`${host}: ${message.text()}`);
+        // The browser's own line for each failed reconnection is the state being shown, not a fault of the page.
+        const reconnecting = host === 'lost' && /WebSocket connection to .* failed/.test(message.text());
+        if (message.type() === 'error' && !reconnecting) errors.push(`${host}: ${message.text()}`);
       });
       await page.goto(urls[host]);
-      if (host !== 'login') await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+      if (host !== 'login' && host !== 'lost') await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
       pages.set(host, page);
     }
   }, 60_000);
