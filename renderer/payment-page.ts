@@ -143,7 +143,8 @@ export class PaymentPage {
     this.#current.hidden = tracked === undefined;
     if (tracked !== undefined) this.#renderPayment(tracked);
     const decided = tracked === undefined || this.#isRunning(tracked) ? null : tracked.outcome;
-    this.#title.textContent = t(decided === null ? 'payment.title' : OUTCOME_TITLES[decided.status]);
+    // Nothing on screen is no payment "in progress": the page is just Pagamento then.
+    this.#title.textContent = t(tracked === undefined ? 'nav.payment' : decided === null ? 'payment.title' : OUTCOME_TITLES[decided.status]);
     this.#receipts.show(decided);
     this.#renderOthers();
   }

@@ -52,9 +52,9 @@ const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-arti
  * printer that is off, for the settings and support pages), or `login` (the pos rig's window
  * opened without its key), `confirm` (a POS rig whose policy leaves approvals to the POS to
  * confirm: two wait on top of the day's sales), `lost` (a window whose agent stops: each state
- * starts an agent of its own for it).
+ * starts an agent of its own for it), `live` (an agent out of training: no banner, no test sale).
  */
-type Host = 'pos' | 'agent' | 'login' | 'confirm' | 'lost';
+type Host = 'pos' | 'agent' | 'login' | 'confirm' | 'lost' | 'live';
 
 interface Rigs {
   readonly pos: PosRig;
@@ -63,6 +63,8 @@ interface Rigs {
   readonly caixa: RpcClient;
   /** The rig whose approvals wait for the POS's confirmation. */
   readonly confirm: PosRig;
+  /** The rig that says it runs live. */
+  readonly live: PosRig;
 }
 
 interface State {
@@ -404,6 +406,28 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'status', name: 'live', host: 'live',
+    setup: async (page) => {
+      await go(page, 'status');
+      await page.locator('#status-pinpads [data-connected="true"]').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
+    page: 'payment', name: 'live-empty', host: 'live',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.locator('#payment-empty').waitFor();
+    },
+    inView: ['#payment-title', '#payment-empty'],
+  },
+  {
+    page: 'transactions', name: 'live-list', host: 'live',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await page.locator('#transactions-body tr[data-reference="ao-vivo-1"]').waitFor({ timeout: 10_000 });
+    },
+  },
+  {
     page: 'status', name: 'connection-lost', host: 'lost',
     setup: async (page) => {
       const doomed = await posRig();
@@ -452,10 +476,11 @@ beforeAll(async () => {
     }),
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
-  const [pos, confirm, agent, launched] = await Promise.all([
+  const [pos, confirm, live, agent, launched] = await Promise.all([
     posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: storeSupervisor(join(home, 'supervisor-pin')) }),
     // Long enough a deadline that the approvals still wait when the last size is shown.
     posRig({ config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 }, simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
+    posRig({ mode: 'live', simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
     Agent.start({
       settings: loadSettings(undefined, home),
       api: {},
@@ -486,13 +511,16 @@ beforeAll(async () => {
   for (const [reference, amount] of [['pendente-1', 1500], ['pendente-2', 2500]] as const) {
     await caixa2.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: 'Pendente' });
   }
-  rigs = { pos, agent, caixa, confirm };
+  const caixa3 = await live.paired('Caixa 3');
+  await caixa3.call('payment.start', { reference_id: 'ao-vivo-1', amount: 4590, payment_type: 'credit', installments: 1, description: 'Ao vivo' });
+  rigs = { pos, agent, caixa, confirm, live };
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
   await rigs?.pos.close();
   await rigs?.confirm.close();
+  await rigs?.live.close();
   await rigs?.agent.stop();
   console.log(`Layout screenshots: ${SHOTS}`);
 });
@@ -512,8 +540,9 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
       confirm: rigs.confirm.server.uiUrl(OPERATOR_KEY),
       // Its state opens an agent of its own; until then, any page.
       lost: 'about:blank',
+      live: rigs.live.server.uiUrl(OPERATOR_KEY),
     };
-    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost'] as const) {
+    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost', 'live'] as const) {
       const context = await browser.newContext({ viewport: size, hasTouch: true });
       contexts.push(context);
       const page = await context.newPage();

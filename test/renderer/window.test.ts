@@ -244,7 +244,8 @@ describe('the payment page after a sale', () => {
   it('says the outcome in its title, shows the type, card, NSU and authorization once, the customer copy and prints each copy', async () => {
     const { page, errors } = await openWindow();
     await go(page, 'payment');
-    expect(await text(page, '#payment-title')).toBe('Pagamento em andamento');
+    // No payment on screen yet: the page is just "Pagamento", nothing is "em andamento".
+    expect(await text(page, '#payment-title')).toBe('Pagamento');
     await page.fill('#training-amount', '7,00');
     await page.check('input[name="training-type"][value="credit"]');
     await page.click('#training-start');

@@ -215,6 +215,8 @@ export interface PosRigOptions {
   readonly printerAddress?: string;
   /** When a void needs the supervisor's PIN (settings supervisor) and its keeper; none by default. */
   readonly supervisor?: SupervisorGuard;
+  /** What the agent says it runs in (the window shows it): training by default; payments go to the rig's sandbox either way. */
+  readonly mode?: 'training' | 'live';
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -255,7 +257,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     const server = await PosServer.start({
       agent: {
         version: '0.0.0-test',
-        mode: 'training',
+        mode: options.mode ?? 'training',
         ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
         engine: rig.engine,
         pinpads: registry,
