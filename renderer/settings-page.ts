@@ -148,10 +148,18 @@ function knownFieldMessage(path: string, message: string): string | null {
   return null;
 }
 
+/**
+ * Fields the page converts before sending (an amount typed in reais goes to the file in centavos):
+ * the agent's sentence speaks of the file's value, the page's of what the cashier typed.
+ */
+const CONVERTED_FIELDS: ReadonlySet<string> = new Set(['supervisor.min_amount_centavos']);
+
 /** A refused field in the cashier's words; a rule the page has no words for is "not accepted", the agent's English as the detail. */
 function fieldMessage(violation: Violation): string {
-  if (currentLanguage() === 'en') return knownFieldMessage(violation.field, violation.message) ?? violation.message;
-  return violation.cashier_message ?? knownFieldMessage(violation.field, violation.message) ?? t('settings.violationOther', { message: violation.message });
+  const known = knownFieldMessage(violation.field, violation.message);
+  if (currentLanguage() === 'en') return known ?? violation.message;
+  const agentWords = CONVERTED_FIELDS.has(violation.field) ? undefined : violation.cashier_message;
+  return agentWords ?? known ?? t('settings.violationOther', { message: violation.message });
 }
 
 /** A start-up mistake in the cashier's words where the page knows them, with the agent's English sentence as the technical detail. */

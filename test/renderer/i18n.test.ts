@@ -21,6 +21,8 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'settings.cnpj',
   'support.statusOk',
   'support.checkPinpads',
+  // "Supervisor" is the Portuguese word too.
+  'supervisor.title',
 ]);
 
 describe("the window's catalogs", () => {

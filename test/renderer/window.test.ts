@@ -531,7 +531,7 @@ describe('finding a past sale', () => {
       await page.click('#search-submit');
       await expect.poll(rows).toEqual([old]);
       const found = page.locator(`#transactions-body tr[data-reference="${old}"]`);
-      expect((await found.locator('td').allInnerTexts()).slice(1, 5)).toEqual(['R$ 12,34', 'Crédito', 'Aprovada', 'VISA 411111******1111']);
+      expect((await found.locator('td').allInnerTexts()).slice(1, 5)).toEqual(['R$ 12,34', 'Crédito à vista', 'Aprovada', 'VISA 411111******1111']);
 
       // The status filter works on what the search found.
       await page.selectOption('#transactions-filter', 'declined');
