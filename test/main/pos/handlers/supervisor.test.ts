@@ -21,10 +21,21 @@ const WRONG_PIN = '907153';
 const BIG = 123_456;
 const SMALL = 5_000;
 
-const sale = (reference: string, amount: number) => ({ reference_id: reference, amount, payment_type: 'credit', installments: 1, description: 'Pedido' });
+const sale = (reference: string, amount: number) => ({
+  reference_id: reference,
+  amount,
+  payment_type: 'credit',
+  installments: 1,
+  description: 'Pedido',
+});
 
 /** The policy in use can change between specs: the guard reads it from here. */
-let policy: SupervisorPolicy = { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' };
+let policy: SupervisorPolicy = {
+  requiredFor: 'voids',
+  minAmountCentavos: 10_000,
+  entry: 'either',
+  posVoids: 'trusted',
+};
 let now = Date.parse('2026-11-27T15:00:00Z');
 
 const guardOver = (pin: SupervisorPin): SupervisorGuard => supervisorGuard(pin, () => policy);
@@ -38,6 +49,9 @@ beforeAll(async () => {
   pinFile = join(mkdtempSync(join(artifactsDir(), 'supervisor-')), 'supervisor-pin');
   pos = await posRig({
     config: { confirmation: 'pos', confirmationDeadlineMs: 600_000 },
+    // A dozen sales and voids in a few seconds is far faster than any cashier: a budget that the
+    // simulator's quick customer cannot exhaust, so no spec here depends on the machine's speed.
+    rateLimit: { capacity: 2_000, refillPerSecond: 1_000 },
     supervisor: guardOver(new SupervisorPin(pinFile, { now: () => now })),
     // The person at the PINPAD: a card shortly after each prompt, the store's PIN under IDENTIFICACAO.
     simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: STORE_PIN } },
@@ -61,7 +75,8 @@ async function approved(reference: string, amount: number, confirm = true): Prom
 }
 
 const stateOf = (reference: string): string | undefined => pos.rig.journal.findByReference(reference)?.state;
-const notesOf = (reference: string): string[] => pos.rig.journal.events(pos.rig.journal.findByReference(reference)!.id).map((event) => event.note);
+const notesOf = (reference: string): string[] =>
+  pos.rig.journal.events(pos.rig.journal.findByReference(reference)!.id).map((event) => event.note);
 
 describe('setting the PIN from the window', () => {
   it('says no PIN is set, keeps one as a salted hash only the window can set, and never sends it back', async () => {
@@ -90,17 +105,30 @@ describe('a void from the window', () => {
   it('of R$ 1.234,56 without the PIN: SUPERVISOR_REQUIRED in Portuguese, nothing voided', async () => {
     await approved('sup-none', BIG);
     const error = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-none' });
-    expect(error).toMatchObject({ code: 'SUPERVISOR_REQUIRED', reason: 'PIN_MISSING', cashier_message: 'Esta operação precisa da senha do supervisor.' });
+    expect(error).toMatchObject({
+      code: 'SUPERVISOR_REQUIRED',
+      reason: 'PIN_MISSING',
+      cashier_message: 'Esta operação precisa da senha do supervisor.',
+    });
     expect(stateOf('sup-none')).toBe('confirmed');
     // payment.cancel of an approval is the same void.
-    expect((await checkedFailure(window, 'payment.cancel', { reference_id: 'sup-none' })).code).toBe('SUPERVISOR_REQUIRED');
+    expect((await checkedFailure(window, 'payment.cancel', { reference_id: 'sup-none' })).code).toBe(
+      'SUPERVISOR_REQUIRED',
+    );
     expect(stateOf('sup-none')).toBe('confirmed');
   });
 
   it('with a wrong PIN: SUPERVISOR_PIN_WRONG with the attempts left, noted in the sale’s history; then the right one voids it, authorized', async () => {
     await approved('sup-typed', BIG);
-    const wrong = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-typed', supervisor_pin: WRONG_PIN });
-    expect(wrong).toMatchObject({ code: 'SUPERVISOR_PIN_WRONG', attempts_left: MAX_FAILURES - 1, cashier_message: 'Senha do supervisor incorreta. Restam 4 tentativas.' });
+    const wrong = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-typed',
+      supervisor_pin: WRONG_PIN,
+    });
+    expect(wrong).toMatchObject({
+      code: 'SUPERVISOR_PIN_WRONG',
+      attempts_left: MAX_FAILURES - 1,
+      cashier_message: 'Senha do supervisor incorreta. Restam 4 tentativas.',
+    });
     expect(stateOf('sup-typed')).toBe('confirmed');
     const voided = await checkedCall(window, 'payment.undo', { reference_id: 'sup-typed', supervisor_pin: STORE_PIN });
     expect(voided).toMatchObject({
@@ -112,19 +140,35 @@ describe('a void from the window', () => {
     const notes = notesOf('sup-typed');
     expect(notes).toContain('void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left');
     expect(notes).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed in the window)');
-    const progress = await window.next('payment.progress', (event) => event.reference_id === 'sup-typed' && event.step === 'undone');
+    const progress = await window.next(
+      'payment.progress',
+      (event) => event.reference_id === 'sup-typed' && event.step === 'undone',
+    );
     expect(progress.cashier_message).toBe('Venda cancelada');
   });
 
   it('undoing an approval still waiting for confirmation needs the supervisor too, and reads "desfeita"', async () => {
     await approved('sup-pending', BIG, false);
-    expect((await checkedFailure(window, 'payment.undo', { reference_id: 'sup-pending' })).code).toBe('SUPERVISOR_REQUIRED');
+    expect((await checkedFailure(window, 'payment.undo', { reference_id: 'sup-pending' })).code).toBe(
+      'SUPERVISOR_REQUIRED',
+    );
     expect(stateOf('sup-pending')).toBe('awaiting_confirmation');
-    const undone = await checkedCall(window, 'payment.undo', { reference_id: 'sup-pending', supervisor_pin: STORE_PIN });
-    expect(undone).toMatchObject({ state: 'undone', problem: { code: 'UNDONE_BY_POS', cashier_message: 'Venda desfeita pelo caixa antes da confirmação' } });
-    expect(notesOf('sup-pending')).toContain('undoing: UNDONE_BY_POS; authorized by the supervisor (PIN typed in the window)');
+    const undone = await checkedCall(window, 'payment.undo', {
+      reference_id: 'sup-pending',
+      supervisor_pin: STORE_PIN,
+    });
+    expect(undone).toMatchObject({
+      state: 'undone',
+      problem: { code: 'UNDONE_BY_POS', cashier_message: 'Venda desfeita pelo caixa antes da confirmação' },
+    });
+    expect(notesOf('sup-pending')).toContain(
+      'undoing: UNDONE_BY_POS; authorized by the supervisor (PIN typed in the window)',
+    );
     // Its progress says "desfeita" (desfazimento), not "cancelada".
-    const said = await window.next('payment.progress', (event) => event.reference_id === 'sup-pending' && event.step === 'undone');
+    const said = await window.next(
+      'payment.progress',
+      (event) => event.reference_id === 'sup-pending' && event.step === 'undone',
+    );
     expect(said.cashier_message).toBe('Venda desfeita; nada foi cobrado');
   });
 
@@ -138,21 +182,31 @@ describe('a void from the window', () => {
   it(`locks after ${MAX_FAILURES} wrong PINs in a row: even the right one is refused until the lock ends (in Portuguese, with retry_after_ms)`, async () => {
     await approved('sup-lock', BIG);
     for (let attempt = 1; attempt < MAX_FAILURES; attempt++) {
-      expect((await checkedFailure(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: WRONG_PIN })).code).toBe('SUPERVISOR_PIN_WRONG');
+      expect(
+        (await checkedFailure(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: WRONG_PIN })).code,
+      ).toBe('SUPERVISOR_PIN_WRONG');
     }
-    const locked = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: WRONG_PIN });
+    const locked = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-lock',
+      supervisor_pin: WRONG_PIN,
+    });
     expect(locked).toMatchObject({
       code: 'SUPERVISOR_LOCKED',
       retry_after_ms: LOCK_MS,
       cashier_message: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em 5 minutos.',
     });
-    const stillLocked = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: STORE_PIN });
+    const stillLocked = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-lock',
+      supervisor_pin: STORE_PIN,
+    });
     expect(stillLocked.code).toBe('SUPERVISOR_LOCKED');
     expect((await checkedCall(window, 'operator.supervisor')).locked_until).toBe(new Date(now + LOCK_MS).toISOString());
     expect(stateOf('sup-lock')).toBe('confirmed');
     expect(notesOf('sup-lock').filter((note) => note.startsWith('void refused'))).toHaveLength(MAX_FAILURES + 1);
     now += LOCK_MS;
-    expect(await checkedCall(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: STORE_PIN })).toMatchObject({ state: 'undone' });
+    expect(
+      await checkedCall(window, 'payment.undo', { reference_id: 'sup-lock', supervisor_pin: STORE_PIN }),
+    ).toMatchObject({ state: 'undone' });
   });
 
   it('with the PIN typed on the PINPAD: asked under IDENTIFICACAO, then voided, authorized "on the PINPAD"', async () => {
@@ -162,22 +216,36 @@ describe('a void from the window', () => {
     const watch = ({ lines }: { lines: readonly string[] }): void => void shown.push(lines.join('|'));
     sim.on('display', watch);
     try {
-      const voided = await checkedCall(window, 'payment.undo', { reference_id: 'sup-pinpad', supervisor_entry: 'pinpad' });
+      const voided = await checkedCall(window, 'payment.undo', {
+        reference_id: 'sup-pinpad',
+        supervisor_entry: 'pinpad',
+      });
       expect(voided).toMatchObject({ state: 'undone', problem: { code: 'VOIDED_BY_POS' } });
     } finally {
       sim.off('display', watch);
     }
     expect(shown.some((lines) => lines.startsWith('IDENTIFICACAO'))).toBe(true);
-    expect(notesOf('sup-pinpad')).toContain(`undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD ${pos.pinpads[0]!.serial})`);
+    expect(notesOf('sup-pinpad')).toContain(
+      `undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD ${pos.pinpads[0]!.serial})`,
+    );
   });
 
   it('where the store takes the PIN on the PINPAD only, a PIN typed in the window is refused', async () => {
     policy = { ...policy, entry: 'pinpad' };
     await approved('sup-pinpad-only', BIG);
-    const error = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-pinpad-only', supervisor_pin: STORE_PIN });
-    expect(error).toMatchObject({ code: 'SUPERVISOR_REQUIRED', reason: 'PINPAD_ONLY', cashier_message: 'A senha do supervisor deve ser digitada no PINPAD.' });
+    const error = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-pinpad-only',
+      supervisor_pin: STORE_PIN,
+    });
+    expect(error).toMatchObject({
+      code: 'SUPERVISOR_REQUIRED',
+      reason: 'PINPAD_ONLY',
+      cashier_message: 'A senha do supervisor deve ser digitada no PINPAD.',
+    });
     // Without saying where, the PINPAD asks by itself.
-    expect(await checkedCall(window, 'payment.undo', { reference_id: 'sup-pinpad-only' })).toMatchObject({ state: 'undone' });
+    expect(await checkedCall(window, 'payment.undo', { reference_id: 'sup-pinpad-only' })).toMatchObject({
+      state: 'undone',
+    });
   });
 });
 
@@ -186,7 +254,9 @@ describe('a void from a POS', () => {
     const cashier = await pos.paired('Caixa confiável');
     open.push(cashier);
     await checkedCall(cashier, 'payment.start', sale('sup-pos-trusted', BIG));
-    expect(await checkedCall(cashier, 'payment.undo', { reference_id: 'sup-pos-trusted' })).toMatchObject({ state: 'undone' });
+    expect(await checkedCall(cashier, 'payment.undo', { reference_id: 'sup-pos-trusted' })).toMatchObject({
+      state: 'undone',
+    });
   });
 
   it('needs the supervisor on the PINPAD where the store says so', async () => {
@@ -195,8 +265,12 @@ describe('a void from a POS', () => {
     open.push(cashier);
     await checkedCall(cashier, 'payment.start', sale('sup-pos-pinpad', BIG));
     await checkedCall(cashier, 'payment.confirm', { reference_id: 'sup-pos-pinpad' });
-    expect(await checkedCall(cashier, 'payment.undo', { reference_id: 'sup-pos-pinpad' })).toMatchObject({ state: 'undone' });
-    expect(notesOf('sup-pos-pinpad')).toContain(`undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD ${pos.pinpads[0]!.serial})`);
+    expect(await checkedCall(cashier, 'payment.undo', { reference_id: 'sup-pos-pinpad' })).toMatchObject({
+      state: 'undone',
+    });
+    expect(notesOf('sup-pos-pinpad')).toContain(
+      `undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD ${pos.pinpads[0]!.serial})`,
+    );
   });
 });
 
@@ -204,15 +278,27 @@ describe('the supervisor at the PINPAD who presses CANCEL', () => {
   it('gets PINPAD_CANCELLED: nothing voided, the attempt logged and noted', async () => {
     // A PINPAD of its own whose person cancels the prompt (the other specs' PINPAD types the PIN).
     await checkedCall(window, 'operator.setSupervisorPin', { pin: STORE_PIN });
-    const cancelling = await pos.addPinpad('POS0000000000002', { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: '{cancel}' } });
-    const outcome = await checkedCall(window, 'payment.start', { ...sale('sup-cancelled', BIG), terminal: cancelling.serial });
+    const cancelling = await pos.addPinpad('POS0000000000002', {
+      autoCustomer: { delayMs: 30, card: 'visaCredit', identification: '{cancel}' },
+    });
+    const outcome = await checkedCall(window, 'payment.start', {
+      ...sale('sup-cancelled', BIG),
+      terminal: cancelling.serial,
+    });
     expect(outcome).toMatchObject({ status: 'approved' });
     await checkedCall(window, 'payment.confirm', { reference_id: 'sup-cancelled' });
-    const error = await checkedFailure(window, 'payment.undo', { reference_id: 'sup-cancelled', supervisor_entry: 'pinpad' });
+    const error = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-cancelled',
+      supervisor_entry: 'pinpad',
+    });
     expect(error).toMatchObject({ code: 'PINPAD_CANCELLED', cashier_message: 'Operação cancelada no PINPAD.' });
     expect(stateOf('sup-cancelled')).toBe('confirmed');
-    expect(notesOf('sup-cancelled')).toContain('void refused: no supervisor PIN typed on the PINPAD (PINPAD_CANCELLED)');
-    expect(readFileSync(pos.rig.logPath, 'utf8')).toContain('void not authorized: no supervisor PIN came from the PINPAD');
+    expect(notesOf('sup-cancelled')).toContain(
+      'void refused: no supervisor PIN typed on the PINPAD (PINPAD_CANCELLED)',
+    );
+    expect(readFileSync(pos.rig.logPath, 'utf8')).toContain(
+      'void not authorized: no supervisor PIN came from the PINPAD',
+    );
   });
 });
 
@@ -224,7 +310,8 @@ describe('what is written down', () => {
     expect(log).toContain('supervisor PIN wrong; void refused');
     for (const pin of [STORE_PIN, WRONG_PIN]) {
       expect(log, pin).not.toContain(pin);
-      for (const file of journalFiles) expect(readFileSync(file).includes(Buffer.from(pin)), `${pin} in ${file}`).toBe(false);
+      for (const file of journalFiles)
+        expect(readFileSync(file).includes(Buffer.from(pin)), `${pin} in ${file}`).toBe(false);
     }
   });
 });
