@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'client/dist/**', 'node_modules/**', 'release/**', 'coverage/**'] },
@@ -24,4 +25,6 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { ...globals.node } },
   },
+  // Prettier owns the layout; this turns off every stylistic rule that would disagree with it.
+  prettier,
 );

@@ -110,7 +110,10 @@ interface OpenedSocket {
 }
 
 /** What `#recoverPayment` concluded. */
-type Recovery = { readonly kind: 'outcome'; readonly outcome: PaymentOutcome } | { readonly kind: 'start' } | { readonly kind: 'lost' };
+type Recovery =
+  | { readonly kind: 'outcome'; readonly outcome: PaymentOutcome }
+  | { readonly kind: 'start' }
+  | { readonly kind: 'lost' };
 
 export class PinbridgeClient {
   readonly #urls: readonly string[];
@@ -148,7 +151,8 @@ export class PinbridgeClient {
   #operatorRefusal: PinbridgeError | null = null;
 
   constructor(options: PinbridgeClientOptions = {}) {
-    const urls = options.url !== undefined ? [options.url] : [...(options.urls ?? defaultUrls(options.secure === true))];
+    const urls =
+      options.url !== undefined ? [options.url] : [...(options.urls ?? defaultUrls(options.secure === true))];
     if (urls.length === 0) throw new TypeError('PinbridgeClient: `urls` is empty');
     this.#urls = urls;
     const WebSocketClass = options.WebSocket ?? globalWebSocket();
@@ -265,7 +269,10 @@ export class PinbridgeClient {
    */
   call<M extends MethodName>(method: M, params: ParamsOf<M>, options: CallOptions = {}): Promise<ResultOf<M>> {
     if (!this.#live) {
-      return Promise.reject(this.#failure ?? clientError('CONNECTION_LOST', `Not connected to Pinbridge (state ${this.#state}); cannot call ${method}`));
+      return Promise.reject(
+        this.#failure ??
+          clientError('CONNECTION_LOST', `Not connected to Pinbridge (state ${this.#state}); cannot call ${method}`),
+      );
     }
     return this.#request(method, params, options.timeoutMs ?? this.#timeoutFor(method, params));
   }
@@ -332,7 +339,10 @@ export class PinbridgeClient {
    */
   async pay(params: PaymentStartParams): Promise<PaymentOutcome> {
     if (!this.#live) {
-      throw this.#failure ?? clientError('CONNECTION_LOST', `Not connected to Pinbridge (state ${this.#state}); the payment was not started`);
+      throw (
+        this.#failure ??
+        clientError('CONNECTION_LOST', `Not connected to Pinbridge (state ${this.#state}); the payment was not started`)
+      );
     }
     const referenceId = params.reference_id;
     const announcement: Announcement = { outcome: null, wake: null };
@@ -428,7 +438,8 @@ export class PinbridgeClient {
     const epoch = this.#epoch;
     const attempt: Promise<void> = this.#establish(epoch)
       .catch((error: unknown) => {
-        const failure = error instanceof PinbridgeError ? error : clientError('AGENT_UNREACHABLE', 'Connecting failed', error);
+        const failure =
+          error instanceof PinbridgeError ? error : clientError('AGENT_UNREACHABLE', 'Connecting failed', error);
         if (epoch === this.#epoch) this.#afterFailedConnect(failure, automatic);
         throw failure;
       })
@@ -461,7 +472,8 @@ export class PinbridgeClient {
       try {
         const info = await this.#handshakeRequest(socket, closed, 'agent.info', {});
         // Another program may listen on a default port: only Pinbridge says its name.
-        if ((info as { name: unknown }).name !== 'Pinbridge') throw clientError('AGENT_UNREACHABLE', `${url} is not Pinbridge`);
+        if ((info as { name: unknown }).name !== 'Pinbridge')
+          throw clientError('AGENT_UNREACHABLE', `${url} is not Pinbridge`);
         this.#agentInfo = info;
         this.#urlIndex = index;
       } catch (error) {
@@ -507,7 +519,12 @@ export class PinbridgeClient {
   }
 
   /** The window's login (session.operator with the key), then live: `ready`, or `open` when the key is refused. */
-  async #logInAsOperator(socket: WebSocketLike, closed: Promise<ClosedEvent>, epoch: number, key: string): Promise<void> {
+  async #logInAsOperator(
+    socket: WebSocketLike,
+    closed: Promise<ClosedEvent>,
+    epoch: number,
+    key: string,
+  ): Promise<void> {
     this.#operatorLogin = null;
     let login: OperatorLogin;
     try {
@@ -598,7 +615,9 @@ export class PinbridgeClient {
         settled = true;
         clearTimeout(timer);
         const error = errorForClose(event.code, event.reason);
-        reject(isRefusal(error) ? error : clientError('AGENT_UNREACHABLE', `${url} refused the connection (${event.code})`));
+        reject(
+          isRefusal(error) ? error : clientError('AGENT_UNREACHABLE', `${url} refused the connection (${event.code})`),
+        );
       });
       // Errors are always followed by a close event, which settles; the listener keeps `ws` from throwing.
       socket.addEventListener('error', () => undefined);
@@ -804,7 +823,11 @@ function waitForAnnouncement(announcement: Announcement, ms: number): Promise<vo
 /** A short wait before asking again, when the error says "not now". */
 function pauseAfter(error: PinbridgeError): Promise<void> {
   const ms =
-    error.code === 'RATE_LIMITED' ? (error.data?.retry_after_ms ?? AGENT_CLOSING_PAUSE_MS) : error.code === 'CLOSED' ? AGENT_CLOSING_PAUSE_MS : 0;
+    error.code === 'RATE_LIMITED'
+      ? (error.data?.retry_after_ms ?? AGENT_CLOSING_PAUSE_MS)
+      : error.code === 'CLOSED'
+        ? AGENT_CLOSING_PAUSE_MS
+        : 0;
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
@@ -829,7 +852,8 @@ function errorForClose(code: number, reason: string): PinbridgeError {
 
 function closeQuietly(socket: WebSocketLike, code: number, reason: string): void {
   try {
-    if (socket.readyState === READY_STATE.CONNECTING || socket.readyState === READY_STATE.OPEN) socket.close(code, reason);
+    if (socket.readyState === READY_STATE.CONNECTING || socket.readyState === READY_STATE.OPEN)
+      socket.close(code, reason);
   } catch {
     // Closing a socket that is failing anyway: nothing to do.
   }

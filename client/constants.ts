@@ -22,5 +22,7 @@ export const CLOSE_CODES = {
  * `secure`: wss://localhost (the name the agent's certificate from `pinbridge pos cert` is for).
  */
 export function defaultUrls(secure = false): string[] {
-  return DEFAULT_PORTS.map((port) => (secure ? `wss://localhost:${port}${WS_PATH}` : `ws://127.0.0.1:${port}${WS_PATH}`));
+  return DEFAULT_PORTS.map((port) =>
+    secure ? `wss://localhost:${port}${WS_PATH}` : `ws://127.0.0.1:${port}${WS_PATH}`,
+  );
 }

@@ -74,7 +74,11 @@ export function clientError(code: ClientErrorCode, message: string, cause?: unkn
 
 /** The JSON-RPC error object of an answer, as a PinbridgeError. */
 export function errorFromRpc(error: unknown): PinbridgeError {
-  const rpc = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const rpc = (typeof error === 'object' && error !== null ? error : {}) as {
+    code?: unknown;
+    message?: unknown;
+    data?: unknown;
+  };
   const rpcCode = typeof rpc.code === 'number' ? rpc.code : undefined;
   const message = typeof rpc.message === 'string' ? rpc.message : 'Pinbridge answered with an error';
   const data = isErrorData(rpc.data) ? rpc.data : undefined;

@@ -17,13 +17,18 @@ const SALE_KEY = 'pinbridge-demo:sale';
 const RETRY_WHEN_DOWN_MS = 5_000;
 
 const STATUS_LABELS = { approved: 'APROVADA', declined: 'NEGADA', failed: 'FALHOU', cancelled: 'CANCELADA' };
-const CONFIRMATION_LABELS = { pending: 'aguardando confirmação', confirmed: 'venda confirmada', undone: 'venda desfeita' };
+const CONFIRMATION_LABELS = {
+  pending: 'aguardando confirmação',
+  confirmed: 'venda confirmada',
+  undone: 'venda desfeita',
+};
 /** Problem codes of an approval undone before its confirmation ("desfeita"); any other undone approval was voided ("cancelada"). */
 const UNDONE_BEFORE_CONFIRMATION = new Set(['UNDONE_BY_POS', 'NOT_CONFIRMED']);
 
 /** As TEF says it: an unconfirmed approval is undone ("desfeita"), a confirmed one voided ("cancelada"). */
 function confirmationLabel(outcome) {
-  if (outcome.confirmation === 'undone' && outcome.problem && !UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code)) return 'venda cancelada';
+  if (outcome.confirmation === 'undone' && outcome.problem && !UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code))
+    return 'venda cancelada';
   return CONFIRMATION_LABELS[outcome.confirmation];
 }
 const TYPE_LABELS = { credit: 'Crédito', debit: 'Débito' };
@@ -34,7 +39,10 @@ const STATE_TEXTS = {
   connecting: ['Conectando ao Pinbridge…', ''],
   open: ['Conectado — caixa não pareado', 'Pareie este caixa para poder cobrar.'],
   ready: ['Conectado e pareado', 'Pronto para cobrar.'],
-  reconnecting: ['Conexão perdida — reconectando…', 'O Pinbridge parou ou foi reiniciado. Um pagamento em andamento será recuperado.'],
+  reconnecting: [
+    'Conexão perdida — reconectando…',
+    'O Pinbridge parou ou foi reiniciado. Um pagamento em andamento será recuperado.',
+  ],
   blocked: [
     'Bloqueado pelo Pinbridge',
     'O Pinbridge recusou esta página (origem bloqueada). Desbloqueie-a na janela do Pinbridge e clique em Tentar de novo.',
@@ -231,7 +239,8 @@ function showError(element, error) {
 
 function clearErrors() {
   for (const element of [ui.pairError, ui.payError, ui.resultError]) element.textContent = '';
-  for (const input of [ui.amount, ui.installments, ui.description, ui.notification, ui.reference]) input.removeAttribute('aria-invalid');
+  for (const input of [ui.amount, ui.installments, ui.description, ui.notification, ui.reference])
+    input.removeAttribute('aria-invalid');
 }
 
 function showOutcome(outcome) {
@@ -288,7 +297,9 @@ async function loadReceipts(referenceId) {
   ui.receiptNote.textContent = 'Carregando comprovantes…';
   try {
     const [customer, merchant] = await Promise.all(
-      ['customer', 'merchant'].map((copy) => client.call('receipt.get', { reference_id: referenceId, copy, format: 'html' })),
+      ['customer', 'merchant'].map((copy) =>
+        client.call('receipt.get', { reference_id: referenceId, copy, format: 'html' }),
+      ),
     );
     ui.receiptCustomer.srcdoc = receiptText(customer);
     ui.receiptMerchant.srcdoc = receiptText(merchant);
@@ -296,7 +307,10 @@ async function loadReceipts(referenceId) {
   } catch (error) {
     ui.receiptCustomer.srcdoc = '';
     ui.receiptMerchant.srcdoc = '';
-    ui.receiptNote.textContent = error?.code === 'NO_RECEIPT' ? 'Esta venda não tem comprovante.' : `Comprovantes indisponíveis: ${error?.cashierMessage ?? error}`;
+    ui.receiptNote.textContent =
+      error?.code === 'NO_RECEIPT'
+        ? 'Esta venda não tem comprovante.'
+        : `Comprovantes indisponíveis: ${error?.cashierMessage ?? error}`;
   }
 }
 
@@ -357,7 +371,9 @@ client.on('payment.result', (outcome) => {
   // The answer of our own pay() is shown when it resolves; here: results that came another way
   // (ended while this page was away, or started in another tab).
   if (outcome.reference_id === payingReference) return;
-  log(`Resultado da venda ${outcome.reference_id}: ${STATUS_LABELS[outcome.status] ?? outcome.status}.`, { at: outcome.finished_at ?? undefined });
+  log(`Resultado da venda ${outcome.reference_id}: ${STATUS_LABELS[outcome.status] ?? outcome.status}.`, {
+    at: outcome.finished_at ?? undefined,
+  });
   if (outcome.reference_id === ui.reference.value.trim()) {
     showOutcome(outcome);
     void loadReceipts(outcome.reference_id);
@@ -413,7 +429,8 @@ ui.pairCodeForm.addEventListener('submit', async (event) => {
   } catch (error) {
     if (error?.code === 'WRONG_CODE') {
       const left = error.data?.attempts_left;
-      ui.pairError.textContent = left === undefined ? 'Código incorreto.' : `Código incorreto. Tentativas restantes: ${left}.`;
+      ui.pairError.textContent =
+        left === undefined ? 'Código incorreto.' : `Código incorreto. Tentativas restantes: ${left}.`;
       ui.pairCode.setAttribute('aria-invalid', 'true');
       ui.pairCode.select();
     } else if (error?.code === 'PAIRING_INVALID') {
@@ -459,7 +476,8 @@ function readSale() {
   if (amount === null) invalid(ui.amount, 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
   const paymentType = ui.paymentType.value === 'debit' ? 'debit' : 'credit';
   const installments = paymentType === 'credit' ? parseInstallments(ui.installments.value) : undefined;
-  if (installments === null) invalid(ui.installments, 'Parcelas: de 1 a 12, ou vazio para o cliente escolher no PINPAD.');
+  if (installments === null)
+    invalid(ui.installments, 'Parcelas: de 1 a 12, ou vazio para o cliente escolher no PINPAD.');
   const description = ui.description.value.trim();
   if (description === '') invalid(ui.description, 'Informe a descrição da venda.');
   const notification = ui.notification.value.trim();
@@ -489,7 +507,9 @@ async function runPayment(params) {
   try {
     const outcome = await client.pay(params);
     showOutcome(outcome);
-    log(`Resultado: ${STATUS_LABELS[outcome.status] ?? outcome.status}.`, { kind: outcome.status === 'approved' ? 'info' : 'error' });
+    log(`Resultado: ${STATUS_LABELS[outcome.status] ?? outcome.status}.`, {
+      kind: outcome.status === 'approved' ? 'info' : 'error',
+    });
     void loadReceipts(outcome.reference_id);
   } catch (error) {
     showError(ui.payError, error);
@@ -507,7 +527,8 @@ ui.payForm.addEventListener('submit', async (event) => {
   const params = readSale();
   if (params === null) return;
   clearOutcome();
-  const how = params.payment_type === 'credit' ? `crédito${params.installments ? ` em ${params.installments}x` : ''}` : 'débito';
+  const how =
+    params.payment_type === 'credit' ? `crédito${params.installments ? ` em ${params.installments}x` : ''}` : 'débito';
   log(`Venda ${params.reference_id}: ${formatCentavos(params.amount)} no ${how}.`);
   await runPayment(params);
 });
@@ -538,7 +559,9 @@ async function recoverSale() {
       const { items } = await client.call('payment.list', { limit: 1 });
       const last = items[0];
       if (last !== undefined && last.status !== 'in_progress' && shownOutcome === null && payingReference === null) {
-        log(`Última venda: ${last.reference_id} (${STATUS_LABELS[last.status] ?? last.status}).`, { at: last.finished_at ?? undefined });
+        log(`Última venda: ${last.reference_id} (${STATUS_LABELS[last.status] ?? last.status}).`, {
+          at: last.finished_at ?? undefined,
+        });
         showOutcome(last);
         void loadReceipts(last.reference_id);
       }
@@ -549,7 +572,9 @@ async function recoverSale() {
     const status = await client.call('payment.status', { reference_id: params.reference_id });
     if (payingReference !== null) return; // The cashier started another sale meanwhile.
     if (status.status === 'Processed') {
-      log(`Última venda: ${params.reference_id} (${STATUS_LABELS[status.result.status] ?? status.result.status}).`, { at: status.result.finished_at ?? undefined });
+      log(`Última venda: ${params.reference_id} (${STATUS_LABELS[status.result.status] ?? status.result.status}).`, {
+        at: status.result.finished_at ?? undefined,
+      });
       showOutcome(status.result);
       void loadReceipts(params.reference_id);
     } else if (status.status === 'InProgress' && status.result !== undefined) {
@@ -561,7 +586,10 @@ async function recoverSale() {
       showPaying(params.reference_id);
       await runPayment(params);
     } else if (stored.paying) {
-      log(`A venda ${params.reference_id} não chegou ao Pinbridge. Clique em Pagar para cobrá-la (mesma referência: nunca cobra duas vezes).`, { kind: 'error' });
+      log(
+        `A venda ${params.reference_id} não chegou ao Pinbridge. Clique em Pagar para cobrá-la (mesma referência: nunca cobra duas vezes).`,
+        { kind: 'error' },
+      );
     }
   } catch (error) {
     log(`Não foi possível consultar a última venda: ${error?.cashierMessage ?? error}`, { kind: 'error' });

@@ -12,7 +12,9 @@ const AMOUNT_PATTERN = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/;
  * Null for anything else ("12.34", "12,345", "-1", "0,00", "abc"): the form says how to write it.
  */
 export function parseCentavos(text) {
-  const compact = String(text).trim().replace(/^R\$\s*/i, '');
+  const compact = String(text)
+    .trim()
+    .replace(/^R\$\s*/i, '');
   const match = AMOUNT_PATTERN.exec(compact);
   if (match === null) return null;
   const reais = match[1].replaceAll('.', '');

@@ -15,7 +15,15 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { destination, multistream, pino, type DestinationStream, type Level, type Logger, type LoggerOptions } from 'pino';
+import {
+  destination,
+  multistream,
+  pino,
+  type DestinationStream,
+  type Level,
+  type Logger,
+  type LoggerOptions,
+} from 'pino';
 import pinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
@@ -78,7 +86,10 @@ export type LogFormat = 'json' | 'pretty';
  * How stderr's lines are written: PINBRIDGE_LOG_FORMAT when it says json or pretty, else pretty
  * on a terminal and JSON otherwise.
  */
-export function logFormat(env: NodeJS.ProcessEnv = process.env, isTerminal: boolean = process.stderr.isTTY === true): LogFormat {
+export function logFormat(
+  env: NodeJS.ProcessEnv = process.env,
+  isTerminal: boolean = process.stderr.isTTY === true,
+): LogFormat {
   const forced = env.PINBRIDGE_LOG_FORMAT?.trim().toLowerCase();
   if (forced === 'json' || forced === 'pretty') return forced;
   return isTerminal ? 'pretty' : 'json';
@@ -98,7 +109,13 @@ function stderrStream(format: LogFormat): DestinationStream {
 }
 
 /** Where the lines go: a file alone, stderr alone, or stderr (from `stderrLevel` up) with a copy of everything in a (rotated) file. */
-function logDestination(options: { file?: string; copyTo?: string; rotateBytes?: number; format: LogFormat; stderrLevel: Level }): DestinationStream {
+function logDestination(options: {
+  file?: string;
+  copyTo?: string;
+  rotateBytes?: number;
+  format: LogFormat;
+  stderrLevel: Level;
+}): DestinationStream {
   if (options.file !== undefined) return new RotatingFile(options.file, options.rotateBytes);
   if (options.copyTo === undefined) return stderrStream(options.format);
   return multistream([
@@ -110,7 +127,9 @@ function logDestination(options: { file?: string; copyTo?: string; rotateBytes?:
 /** What makes two log calls the same line: the level, the message and the fields but timings. */
 function lineKey(level: number, args: readonly unknown[], bindings: object): string | undefined {
   try {
-    return JSON.stringify([level, bindings, args], (key, value: unknown) => (VOLATILE_FIELDS.has(key) ? undefined : value));
+    return JSON.stringify([level, bindings, args], (key, value: unknown) =>
+      VOLATILE_FIELDS.has(key) ? undefined : value,
+    );
   } catch {
     return undefined;
   }
@@ -138,7 +157,11 @@ function collapsingRepeats(): NonNullable<LoggerOptions['hooks']> {
         const label = this.levels.labels[last.level] ?? 'info';
         const previous = last.message;
         last = undefined;
-        (this[label as 'info'] as (obj: object, msg: string) => void).call(this, { repeated: folded }, `previous line repeated ${folded} more times: ${previous}`);
+        (this[label as 'info'] as (obj: object, msg: string) => void).call(
+          this,
+          { repeated: folded },
+          `previous line repeated ${folded} more times: ${previous}`,
+        );
       }
       const message = args.find((arg): arg is string => typeof arg === 'string') ?? '';
       last = key === undefined ? undefined : { key, level, message, since: now };
@@ -155,11 +178,22 @@ function collapsingRepeats(): NonNullable<LoggerOptions['hooks']> {
  * also reaches stderr (default `level`): the file keeps everything, the terminal what matters.
  */
 export function createLogger(
-  options: { level?: string; name?: string; file?: string; copyTo?: string; rotateBytes?: number; format?: LogFormat; stderrLevel?: string } = {},
+  options: {
+    level?: string;
+    name?: string;
+    file?: string;
+    copyTo?: string;
+    rotateBytes?: number;
+    format?: LogFormat;
+    stderrLevel?: string;
+  } = {},
 ): Logger {
   const requested = options.level ?? process.env.PINBRIDGE_LOG_LEVEL ?? 'info';
   const level = (LEVELS as readonly string[]).includes(requested) ? requested : 'info';
-  const quieter = options.stderrLevel !== undefined && LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) >= 0 && LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) < LEVELS.indexOf(level as (typeof LEVELS)[number]);
+  const quieter =
+    options.stderrLevel !== undefined &&
+    LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) >= 0 &&
+    LEVELS.indexOf(options.stderrLevel as (typeof LEVELS)[number]) < LEVELS.indexOf(level as (typeof LEVELS)[number]);
   // 'silent' is not a stream level: a terminal that should show nothing gets only fatal lines.
   const stderrLevel = (quieter ? options.stderrLevel : level === 'silent' ? 'fatal' : level) as Level;
   return pino(

@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 export const VERSION: string = (() => {
   for (const candidate of ['../package.json', '../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(candidate, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (pkg.name === 'pinbridge' && pkg.version) return pkg.version;
     } catch {
       // try the next location
@@ -18,7 +21,9 @@ export const VERSION: string = (() => {
 export const PACKAGE_ROOT: string = (() => {
   for (const candidate of ['../', '../../']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL(`${candidate}package.json`, import.meta.url), 'utf8')) as { name?: string };
+      const pkg = JSON.parse(readFileSync(new URL(`${candidate}package.json`, import.meta.url), 'utf8')) as {
+        name?: string;
+      };
       if (pkg.name === 'pinbridge') return fileURLToPath(new URL(candidate, import.meta.url));
     } catch {
       // try the next location

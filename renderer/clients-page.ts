@@ -97,7 +97,11 @@ export class ClientsPage {
   /** Paired clients not revoked, with how many of them are connected, and connections not paired yet. */
   counts(): { paired: number; connected: number; anonymous: number } {
     const active = this.#clients.filter((client) => client.revoked_at === null);
-    return { paired: active.length, connected: active.filter((client) => client.connected > 0).length, anonymous: this.#anonymous };
+    return {
+      paired: active.length,
+      connected: active.filter((client) => client.connected > 0).length,
+      anonymous: this.#anonymous,
+    };
   }
 
   render(): void {
@@ -112,20 +116,42 @@ export class ClientsPage {
     this.#guardBox.hidden = guard === null || guard.wrong_codes === 0;
     if (guard === null || guard.wrong_codes === 0) return;
     this.#guardBox.dataset.locked = String(guard.locked);
-    this.#guardText.textContent = guard.locked ? t('guard.locked', { n: guard.wrong_codes }) : t('guard.wrong', { n: guard.wrong_codes, budget: guard.budget });
+    this.#guardText.textContent = guard.locked
+      ? t('guard.locked', { n: guard.wrong_codes })
+      : t('guard.wrong', { n: guard.wrong_codes, budget: guard.budget });
     const blocked = new Set(this.#blocked.map((entry) => entry.origin));
     keepFocus(this.#guardOrigins, () =>
       this.#guardOrigins.replaceChildren(
         ...guard.origins.map((entry) => {
           const name = entry.origin ?? t('pairings.program');
-          const item = h('li', { attrs: { 'data-origin': entry.origin ?? '' } }, h('span', {}, t('guard.origin', { origin: name, n: entry.wrong_codes })));
+          const item = h(
+            'li',
+            { attrs: { 'data-origin': entry.origin ?? '' } },
+            h('span', {}, t('guard.origin', { origin: name, n: entry.wrong_codes })),
+          );
           if (entry.origin !== null && !blocked.has(entry.origin)) {
             const origin = entry.origin;
-            item.append(' ', button(t('guard.block'), { variant: 'danger', label: t('guard.blockLabel', { origin }), focusKey: `guard-block:${origin}`, onClick: () => void this.#block(origin) }));
+            item.append(
+              ' ',
+              button(t('guard.block'), {
+                variant: 'danger',
+                label: t('guard.blockLabel', { origin }),
+                focusKey: `guard-block:${origin}`,
+                onClick: () => void this.#block(origin),
+              }),
+            );
           }
           return item;
         }),
-        ...(guard.locked ? [h('li', {}, button(t('guard.unlock'), { focusKey: 'guard-unlock', onClick: () => void this.#unlockPairing() }))] : []),
+        ...(guard.locked
+          ? [
+              h(
+                'li',
+                {},
+                button(t('guard.unlock'), { focusKey: 'guard-unlock', onClick: () => void this.#unlockPairing() }),
+              ),
+            ]
+          : []),
       ),
     );
   }
@@ -155,7 +181,9 @@ export class ClientsPage {
     const now = Date.now();
     const live = this.pairings().filter((pairing) => Date.parse(pairing.expires_at) > now);
     this.#pairingsEmpty.hidden = live.length > 0;
-    keepFocus(this.#pairingList, () => this.#pairingList.replaceChildren(...live.map((pairing) => this.#pairingItem(pairing, now))));
+    keepFocus(this.#pairingList, () =>
+      this.#pairingList.replaceChildren(...live.map((pairing) => this.#pairingItem(pairing, now))),
+    );
   }
 
   #pairingItem(pairing: PairingRequest, now: number): HTMLLIElement {
@@ -164,7 +192,11 @@ export class ClientsPage {
       'li',
       { className: 'pairing', attrs: { 'data-pairing-id': pairing.pairing_id } },
       h('p', { className: 'pairing-name' }, pairing.name),
-      h('p', { className: 'pairing-origin' }, pairing.origin === null ? t('pairings.program') : t('pairings.origin', { origin: pairing.origin })),
+      h(
+        'p',
+        { className: 'pairing-origin' },
+        pairing.origin === null ? t('pairings.program') : t('pairings.origin', { origin: pairing.origin }),
+      ),
       h(
         'p',
         { className: 'pairing-code', attrs: { 'data-code': pairing.code } },
@@ -173,7 +205,15 @@ export class ClientsPage {
         h('span', { className: 'visually-hidden' }, t('pairings.codeLabel', { digits: [...pairing.code].join(' ') })),
       ),
       h('p', { className: 'pairing-instructions' }, t('pairings.instructions')),
-      h('p', { className: 'pairing-expiry' }, h('span', { className: 'countdown', attrs: { 'data-expires-at': pairing.expires_at } }, this.#countdownText(pairing.expires_at, now))),
+      h(
+        'p',
+        { className: 'pairing-expiry' },
+        h(
+          'span',
+          { className: 'countdown', attrs: { 'data-expires-at': pairing.expires_at } },
+          this.#countdownText(pairing.expires_at, now),
+        ),
+      ),
       button(t('pairings.reject'), {
         variant: 'danger',
         label: t('pairings.rejectLabel', { name: pairing.name }),
@@ -186,7 +226,9 @@ export class ClientsPage {
   #countdownText(expiresAt: string, now: number): string {
     const left = (Date.parse(expiresAt) - now) / 1000;
     // The clock time on the store's clock (as its receipts print it), never the API's UTC ISO.
-    return left > 0 ? t('pairings.expiresIn', { time: formatCountdown(left), at: formatTime(expiresAt) }) : t('pairings.expired');
+    return left > 0
+      ? t('pairings.expiresIn', { time: formatCountdown(left), at: formatTime(expiresAt) })
+      : t('pairings.expired');
   }
 
   #tick(): void {
@@ -208,12 +250,22 @@ export class ClientsPage {
     const revoked = this.#clients.filter((client) => client.revoked_at !== null);
     this.#pairedTable.hidden = active.length === 0;
     this.#pairedEmpty.hidden = active.length > 0;
-    keepFocus(this.#pairedBody, () => this.#pairedBody.replaceChildren(...active.map((client) => this.#clientRow(client))));
+    keepFocus(this.#pairedBody, () =>
+      this.#pairedBody.replaceChildren(...active.map((client) => this.#clientRow(client))),
+    );
     this.#revoked.hidden = revoked.length === 0;
     this.#revokedSummary.textContent = t('paired.revoked', { n: revoked.length });
     this.#revokedList.replaceChildren(
       ...revoked.map((client) =>
-        h('li', {}, t('paired.revokedAt', { name: client.name, origin: client.origin ?? t('paired.program'), time: formatDateTime(client.revoked_at ?? '') })),
+        h(
+          'li',
+          {},
+          t('paired.revokedAt', {
+            name: client.name,
+            origin: client.origin ?? t('paired.program'),
+            time: formatDateTime(client.revoked_at ?? ''),
+          }),
+        ),
       ),
     );
     this.#blockedEmpty.hidden = this.#blocked.length > 0;
@@ -223,7 +275,13 @@ export class ClientsPage {
           h(
             'li',
             { attrs: { 'data-origin': blocked.origin } },
-            h('span', { className: 'blocked-origin' }, blocked.origin, ' ', h('span', { className: 'hint' }, t('blocked.since', { time: formatDateTime(blocked.blocked_at) }))),
+            h(
+              'span',
+              { className: 'blocked-origin' },
+              blocked.origin,
+              ' ',
+              h('span', { className: 'hint' }, t('blocked.since', { time: formatDateTime(blocked.blocked_at) })),
+            ),
             button(t('blocked.unblock'), {
               label: t('blocked.unblockLabel', { origin: blocked.origin }),
               focusKey: `unblock:${blocked.origin}`,
@@ -237,16 +295,36 @@ export class ClientsPage {
 
   #clientRow(client: ClientRecord): HTMLTableRowElement {
     const connection =
-      client.connected === 0 ? t('paired.offline') : client.connected === 1 ? t('paired.connectedOne') : t('paired.connectedMany', { n: client.connected });
+      client.connected === 0
+        ? t('paired.offline')
+        : client.connected === 1
+          ? t('paired.connectedOne')
+          : t('paired.connectedMany', { n: client.connected });
     return h(
       'tr',
       { attrs: { 'data-client-id': client.client_id, 'data-connected': String(client.connected) } },
       h('td', { className: 'client-name' }, client.name),
       h('td', { className: 'origin-cell' }, client.origin ?? t('paired.program')),
-      h('td', {}, h('span', { className: 'connection-state', attrs: { 'data-level': client.connected > 0 ? 'ok' : 'off' } }, connection)),
+      h(
+        'td',
+        {},
+        h(
+          'span',
+          { className: 'connection-state', attrs: { 'data-level': client.connected > 0 ? 'ok' : 'off' } },
+          connection,
+        ),
+      ),
       // A client connected now is seen now, whatever the last recorded visit says ("Conectado" beside "Nunca" read as a contradiction).
       // data-label names the value where the row is shown as a card (a narrow window: window.css).
-      h('td', { attrs: { 'data-label': t('col.lastSeen') } }, client.connected > 0 ? t('paired.now') : client.last_seen_at === null ? t('paired.never') : formatDateTime(client.last_seen_at)),
+      h(
+        'td',
+        { attrs: { 'data-label': t('col.lastSeen') } },
+        client.connected > 0
+          ? t('paired.now')
+          : client.last_seen_at === null
+            ? t('paired.never')
+            : formatDateTime(client.last_seen_at),
+      ),
       h('td', { attrs: { 'data-label': t('col.pairedAt') } }, formatDateTime(client.created_at)),
       h(
         'td',
@@ -277,7 +355,11 @@ export class ClientsPage {
 
   async #revoke(client: ClientRecord): Promise<void> {
     this.#clearMessages();
-    const confirmed = await confirmAction({ title: t('revoke.title', { name: client.name }), text: t('revoke.text'), confirm: t('revoke.yes') });
+    const confirmed = await confirmAction({
+      title: t('revoke.title', { name: client.name }),
+      text: t('revoke.text'),
+      confirm: t('revoke.yes'),
+    });
     if (!confirmed) return;
     try {
       await this.#context.client.call('operator.revokeClient', { client_id: client.client_id });

@@ -39,7 +39,9 @@ export function dayBoundsIso(date: string): { start: string; end: string } | nul
   const zone = currentTimeZone() ?? new Intl.DateTimeFormat().resolvedOptions().timeZone;
   const start = startOfDate(date, zone);
   if (start === null) return null;
-  const next = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + 1, 12));
+  const next = new Date(
+    Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + 1, 12),
+  );
   return { start: start.toISOString(), end: startOfDayIn(next, zone).toISOString() };
 }
 
@@ -47,6 +49,7 @@ export function dayBoundsIso(date: string): { start: string; end: string } | nul
 export function errorText(error: unknown): string {
   const english = error instanceof Error ? error.message : String(error);
   if (currentLanguage() === 'en') return english;
-  const cashier = typeof error === 'object' && error !== null && 'cashierMessage' in error ? error.cashierMessage : undefined;
+  const cashier =
+    typeof error === 'object' && error !== null && 'cashierMessage' in error ? error.cashierMessage : undefined;
   return typeof cashier === 'string' ? cashier : english;
 }

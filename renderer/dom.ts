@@ -21,7 +21,11 @@ export interface Props {
 }
 
 /** An element with its attributes and children (strings become text nodes). */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Props = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   if (props.className !== undefined) element.className = props.className;
   if (props.id !== undefined) element.id = props.id;
@@ -33,7 +37,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
 
 /** Replaces the children of `container` (null, undefined and false are left out). */
 export function fill(container: HTMLElement, ...children: Child[]): void {
-  container.replaceChildren(...children.filter((child): child is Node | string => child !== null && child !== undefined && child !== false));
+  container.replaceChildren(
+    ...children.filter((child): child is Node | string => child !== null && child !== undefined && child !== false),
+  );
 }
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger';
@@ -49,10 +55,14 @@ export interface ButtonOptions {
 }
 
 export function button(text: string, options: ButtonOptions): HTMLButtonElement {
-  const element = h('button', {
-    className: options.variant ?? 'secondary',
-    attrs: { type: 'button', 'aria-label': options.label ?? null, 'data-focus-key': options.focusKey ?? null },
-  }, text);
+  const element = h(
+    'button',
+    {
+      className: options.variant ?? 'secondary',
+      attrs: { type: 'button', 'aria-label': options.label ?? null, 'data-focus-key': options.focusKey ?? null },
+    },
+    text,
+  );
   element.disabled = options.disabled === true;
   element.addEventListener('click', options.onClick);
   return element;
@@ -68,6 +78,8 @@ export function keepFocus(container: HTMLElement, render: () => void): void {
   const key = active instanceof HTMLElement && container.contains(active) ? active.dataset.focusKey : undefined;
   render();
   if (key === undefined) return;
-  const again = [...container.querySelectorAll<HTMLElement>('[data-focus-key]')].find((element) => element.dataset.focusKey === key);
+  const again = [...container.querySelectorAll<HTMLElement>('[data-focus-key]')].find(
+    (element) => element.dataset.focusKey === key,
+  );
   again?.focus();
 }

@@ -8,7 +8,7 @@
 export type Language = 'pt-BR' | 'en';
 
 const PT_BR = {
-  'skip': 'Pular para o conteúdo',
+  skip: 'Pular para o conteúdo',
   'nav.label': 'Páginas',
   'nav.status': 'Situação',
   'nav.payment': 'Pagamento',
@@ -41,8 +41,10 @@ const PT_BR = {
   'login.refused.text':
     'A chave do endereço não vale mais (o Pinbridge gerou uma chave nova) ou esta página não foi aberta pelo Pinbridge. Abra de novo o endereço que o Pinbridge mostrou ao iniciar ou use o aplicativo Pinbridge deste computador.',
   'login.unreachable.title': 'O Pinbridge não está respondendo',
-  'login.unreachable.text': 'Verifique se o Pinbridge está aberto neste computador. Esta página tenta de novo a cada 5 segundos.',
-  'login.hint': 'Sem o aplicativo? Em um terminal: pinbridge start --headless. A chave também fica no arquivo ~/.pinbridge/operator.key.',
+  'login.unreachable.text':
+    'Verifique se o Pinbridge está aberto neste computador. Esta página tenta de novo a cada 5 segundos.',
+  'login.hint':
+    'Sem o aplicativo? Em um terminal: pinbridge start --headless. A chave também fica no arquivo ~/.pinbridge/operator.key.',
   'login.retry': 'Tentar de novo',
 
   'status.title': 'Situação',
@@ -86,10 +88,12 @@ const PT_BR = {
   'printError.UNRECOVERABLE': 'a impressora indica um defeito que não se resolve sozinho: desligue-a e ligue de novo',
   'printError.MECHANICAL': 'a impressora indica um problema mecânico: desligue-a e ligue de novo',
   'printError.AUTOCUTTER': 'o cortador de papel travou: abra a tampa, solte o papel e feche',
-  'printError.AUTO_RECOVERABLE': 'a impressora se recupera sozinha (cabeça quente ou tampa aberta durante a impressão): aguarde',
+  'printError.AUTO_RECOVERABLE':
+    'a impressora se recupera sozinha (cabeça quente ou tampa aberta durante a impressão): aguarde',
   'printError.other': 'erro da impressora ({code})',
   'printer.defaultName': 'Impressora de comprovantes',
-  'apiError.authentication_failed': 'o serviço de pagamentos recusou a chave de acesso: confira o token nas configurações',
+  'apiError.authentication_failed':
+    'o serviço de pagamentos recusou a chave de acesso: confira o token nas configurações',
   'apiError.permission_denied': 'o serviço de pagamentos não permite esta operação para esta loja',
   'apiError.rate_limited': 'o serviço de pagamentos pediu para esperar (muitas chamadas)',
   'apiError.request_timeout': 'o serviço de pagamentos não respondeu a tempo',
@@ -100,7 +104,8 @@ const PT_BR = {
   'apiError.not_enabled': 'este recurso não está habilitado para a loja no serviço de pagamentos',
   'apiError.not_found': 'o serviço de pagamentos não encontrou o registro pedido',
   'apiError.validation_error': 'o serviço de pagamentos recusou os dados enviados',
-  'apiError.invalid_request': 'os dados não foram enviados ao serviço de pagamentos por estarem incompletos ou inválidos',
+  'apiError.invalid_request':
+    'os dados não foram enviados ao serviço de pagamentos por estarem incompletos ou inválidos',
   'apiError.conflict': 'o serviço de pagamentos recusou a operação no estado atual do registro',
   'apiError.request_failed': 'o serviço de pagamentos recusou a chamada',
   'apiError.other': 'erro do serviço de pagamentos ({code})',
@@ -126,7 +131,8 @@ const PT_BR = {
   'status.version': 'Pinbridge {version}',
 
   'payment.title': 'Pagamento em andamento',
-  'payment.empty': 'Nenhum pagamento em andamento. Quando um caixa (PDV) iniciar um pagamento, ele aparece aqui, passo a passo.',
+  'payment.empty':
+    'Nenhum pagamento em andamento. Quando um caixa (PDV) iniciar um pagamento, ele aparece aqui, passo a passo.',
   'payment.cancel': 'Cancelar pagamento',
   'payment.cancelling': 'Cancelando…',
   'payment.steps': 'Etapas',
@@ -266,21 +272,26 @@ const PT_BR = {
 
   'confirm.back': 'Voltar',
   'void.title': 'Cancelar esta venda?',
-  'void.text': 'A venda de {amount} ({type}, {card}) será cancelada e o valor volta para o cartão do cliente. Um cancelamento não tem volta.',
+  'void.text':
+    'A venda de {amount} ({type}, {card}) será cancelada e o valor volta para o cartão do cliente. Um cancelamento não tem volta.',
   'void.yes': 'Sim, cancelar venda',
   'undo.title': 'Desfazer esta venda?',
-  'undo.text': 'A venda de {amount} ainda não foi confirmada pelo caixa (PDV). Desfazer anula a autorização: nada fica cobrado do cliente.',
+  'undo.text':
+    'A venda de {amount} ainda não foi confirmada pelo caixa (PDV). Desfazer anula a autorização: nada fica cobrado do cliente.',
   'undo.yes': 'Sim, desfazer',
   'cancelRunning.title': 'Cancelar o pagamento em andamento?',
-  'cancelRunning.text': 'O pagamento de {amount} será interrompido no PINPAD. Se já tiver sido aprovado, a aprovação será desfeita.',
+  'cancelRunning.text':
+    'O pagamento de {amount} será interrompido no PINPAD. Se já tiver sido aprovado, a aprovação será desfeita.',
   'cancelRunning.yes': 'Sim, cancelar pagamento',
   'revoke.title': 'Revogar “{name}”?',
-  'revoke.text': 'Este caixa (PDV) deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
+  'revoke.text':
+    'Este caixa (PDV) deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
   'revoke.yes': 'Sim, revogar',
 
   'supervisor.title': 'Supervisor',
   'supervisor.required': 'Pedir a senha do supervisor para cancelar ou desfazer uma venda aprovada',
-  'supervisor.requiredHint': 'Vale para o cancelamento feito nesta janela (Vendas de hoje). Passa a valer depois de salvar e reiniciar.',
+  'supervisor.requiredHint':
+    'Vale para o cancelamento feito nesta janela (Vendas de hoje). Passa a valer depois de salvar e reiniciar.',
   'supervisor.minAmount': 'Só para vendas a partir de (R$)',
   'supervisor.minAmountHint': 'Em branco: todas as vendas.',
   'supervisor.entry': 'Onde o supervisor digita a senha',
@@ -291,7 +302,8 @@ const PT_BR = {
   'supervisor.posHint': 'Desligado: o PDV é responsável pela autorização dos cancelamentos que ele pede.',
   'supervisor.pin': 'Senha do supervisor (4 a 8 números)',
   'supervisor.pinSave': 'Guardar senha do supervisor',
-  'supervisor.pinHint': 'A senha nunca é mostrada e não fica no arquivo de configurações. Para trocá-la, digite a nova e guarde. Cinco senhas erradas seguidas bloqueiam a senha por 5 minutos.',
+  'supervisor.pinHint':
+    'A senha nunca é mostrada e não fica no arquivo de configurações. Para trocá-la, digite a nova e guarde. Cinco senhas erradas seguidas bloqueiam a senha por 5 minutos.',
   'supervisor.pinStored': 'Senha do supervisor cadastrada.',
   'supervisor.pinNone': 'Nenhuma senha de supervisor cadastrada.',
   'supervisor.pinNow': 'Já está valendo.',
@@ -305,7 +317,8 @@ const PT_BR = {
   'supervisor.trainingHint': 'Treinamento: a senha 1234 também vale (o PINPAD simulado a digita sozinho).',
 
   'pending.title': 'Aguardando confirmação',
-  'pending.text': 'Vendas aprovadas que o caixa (PDV) ainda não confirmou. Sem confirmação até o prazo, o Pinbridge desfaz a venda sozinho.',
+  'pending.text':
+    'Vendas aprovadas que o caixa (PDV) ainda não confirmou. Sem confirmação até o prazo, o Pinbridge desfaz a venda sozinho.',
   'pending.confirm': 'Confirmar',
   'pending.confirmLabel': 'Confirmar a venda de {amount} das {time}',
   'pending.undo': 'Desfazer',
@@ -318,7 +331,8 @@ const PT_BR = {
   'training.amount': 'Valor (R$)',
   'training.amountHint': 'Use vírgula para os centavos, por exemplo 12,34.',
   'training.type': 'Tipo',
-  'training.debitHint': 'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
+  'training.debitHint':
+    'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
   'training.start': 'Iniciar venda de teste',
   'training.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
 
@@ -332,8 +346,10 @@ const PT_BR = {
   'pairings.expiresIn': 'Expira em {time} (às {at})',
   'pairings.expired': 'Expirado',
   'pairings.reject': 'Recusar',
-  'guard.wrong': 'Atenção: {n} código(s) de pareamento errado(s) nas últimas 24 horas (o pareamento trava em {budget}). Se não foi um caixa da loja digitando errado, bloqueie a origem.',
-  'guard.locked': 'Pareamento travado: {n} códigos errados nas últimas 24 horas. Bloqueie as origens abaixo e depois desbloqueie o pareamento.',
+  'guard.wrong':
+    'Atenção: {n} código(s) de pareamento errado(s) nas últimas 24 horas (o pareamento trava em {budget}). Se não foi um caixa da loja digitando errado, bloqueie a origem.',
+  'guard.locked':
+    'Pareamento travado: {n} códigos errados nas últimas 24 horas. Bloqueie as origens abaixo e depois desbloqueie o pareamento.',
   'guard.origin': '{origin}: {n} código(s) errado(s)',
   'guard.block': 'Bloquear a origem',
   'guard.blockLabel': 'Bloquear a origem {origin}',
@@ -364,9 +380,11 @@ const PT_BR = {
   'settings.title': 'Configurações',
   'settings.loading': 'Carregando as configurações…',
   'settings.path': 'Arquivo: {path}',
-  'settings.noFile': 'Ainda não há arquivo de configurações ({path}): o Pinbridge usa as configurações padrão, em modo de treinamento. Salvar cria o arquivo.',
+  'settings.noFile':
+    'Ainda não há arquivo de configurações ({path}): o Pinbridge usa as configurações padrão, em modo de treinamento. Salvar cria o arquivo.',
   'settings.problemTitle': 'O arquivo de configurações tem erros',
-  'settings.problemText': 'Por causa deles, o Pinbridge começou com as configurações padrão (modo de treinamento). Corrija os campos marcados e salve; as correções valem quando o Pinbridge for reiniciado.',
+  'settings.problemText':
+    'Por causa deles, o Pinbridge começou com as configurações padrão (modo de treinamento). Corrija os campos marcados e salve; as correções valem quando o Pinbridge for reiniciado.',
   'settings.problemSaved': 'Configurações salvas: reinicie o Pinbridge (no fim da página) para que ele as use.',
   'settings.api': 'Serviço de pagamentos',
   'settings.apiHint': 'Os três campos juntos ligam o modo de produção. Os três em branco: modo de treinamento.',
@@ -375,28 +393,34 @@ const PT_BR = {
   'settings.sellerId': 'ID do vendedor (seller)',
   'settings.token': 'Token do serviço de pagamentos',
   'settings.tokenSave': 'Guardar token',
-  'settings.tokenHint': 'O token nunca é mostrado e não fica no arquivo de configurações. Para trocá-lo, digite o novo e guarde.',
+  'settings.tokenHint':
+    'O token nunca é mostrado e não fica no arquivo de configurações. Para trocá-lo, digite o novo e guarde.',
   'settings.tokenNone': 'Nenhum token guardado.',
   'settings.tokenStoredSafe': 'Token guardado, criptografado pelo sistema deste computador.',
   'settings.tokenStoredFile': 'Token guardado em um arquivo privado deste computador.',
-  'settings.tokenEnvironment': 'O token vem da variável de ambiente PINBRIDGE_API_TOKEN: para trocá-lo, mude a variável.',
+  'settings.tokenEnvironment':
+    'O token vem da variável de ambiente PINBRIDGE_API_TOKEN: para trocá-lo, mude a variável.',
   'settings.tokenRestart': 'O novo token vale quando o Pinbridge for reiniciado.',
   'settings.tokenShort': 'O token tem pelo menos {n} caracteres.',
   'settings.passphrase': 'Senha do certificado digital',
   'settings.passphraseSave': 'Guardar senha',
-  'settings.passphraseHint': 'Só para o certificado em arquivo .pfx ou .p12 (o A1 do ICP-Brasil). A senha nunca é mostrada e não fica no arquivo de configurações.',
+  'settings.passphraseHint':
+    'Só para o certificado em arquivo .pfx ou .p12 (o A1 do ICP-Brasil). A senha nunca é mostrada e não fica no arquivo de configurações.',
   'settings.passphraseNone': 'Nenhuma senha de certificado guardada.',
   'settings.passphraseStoredSafe': 'Senha do certificado guardada, criptografada pelo sistema deste computador.',
   'settings.passphraseStoredFile': 'Senha do certificado guardada em um arquivo privado deste computador.',
-  'settings.passphraseEnvironment': 'A senha do certificado vem da variável de ambiente PINBRIDGE_CERT_PASSPHRASE: para trocá-la, mude a variável.',
+  'settings.passphraseEnvironment':
+    'A senha do certificado vem da variável de ambiente PINBRIDGE_CERT_PASSPHRASE: para trocá-la, mude a variável.',
   'settings.passphraseShort': 'Digite a senha do certificado.',
   'settings.passphraseRestart': 'A nova senha vale quando o Pinbridge for reiniciado.',
   'settings.pinpad': 'PINPAD',
   'settings.pinpadAddress': 'Endereço do PINPAD',
-  'settings.pinpadHint': 'Uma porta serial (/dev/ttyACM0, COM3), um PINPAD Bluetooth LE (ble:…, ache com Procurar Bluetooth), um PINPAD na rede (tcp://192.168.0.20:4000) ou “sim” para o simulado. Em branco: o PINPAD simulado.',
+  'settings.pinpadHint':
+    'Uma porta serial (/dev/ttyACM0, COM3), um PINPAD Bluetooth LE (ble:…, ache com Procurar Bluetooth), um PINPAD na rede (tcp://192.168.0.20:4000) ou “sim” para o simulado. Em branco: o PINPAD simulado.',
   'settings.detect': 'Procurar',
   'settings.detecting': 'Procurando portas seriais…',
-  'settings.portsNone': 'Nenhuma porta serial encontrada. Verifique o cabo do PINPAD; um PINPAD na rede se digita como tcp://endereço:porta.',
+  'settings.portsNone':
+    'Nenhuma porta serial encontrada. Verifique o cabo do PINPAD; um PINPAD na rede se digita como tcp://endereço:porta.',
   'settings.portsOne': '1 porta serial encontrada:',
   'settings.portsMany': '{n} portas seriais encontradas:',
   'settings.portUnknown': 'aparelho desconhecido',
@@ -406,10 +430,12 @@ const PT_BR = {
   'settings.portChosen': 'Porta {address} escolhida: salve para usá-la.',
   'settings.bleScan': 'Procurar Bluetooth',
   'settings.bleScanning': 'Procurando PINPADs Bluetooth… ({seconds} s)',
-  'settings.bleNone': 'Nenhum PINPAD Bluetooth encontrado. Ligue o PINPAD, deixe-o perto deste computador e procure de novo.',
+  'settings.bleNone':
+    'Nenhum PINPAD Bluetooth encontrado. Ligue o PINPAD, deixe-o perto deste computador e procure de novo.',
   'settings.bleOne': '1 PINPAD Bluetooth encontrado:',
   'settings.bleMany': '{n} PINPADs Bluetooth encontrados:',
-  'settings.bleUnavailable': 'Este computador não tem Bluetooth disponível: ligue o Bluetooth (ou conecte um adaptador) e procure de novo, ou use um PINPAD no cabo USB ou na rede.',
+  'settings.bleUnavailable':
+    'Este computador não tem Bluetooth disponível: ligue o Bluetooth (ou conecte um adaptador) e procure de novo, ou use um PINPAD no cabo USB ou na rede.',
   'settings.bleNoName': 'PINPAD sem nome',
   'settings.bleSignalStrong': 'sinal forte',
   'settings.bleSignalMedium': 'sinal médio',
@@ -422,13 +448,17 @@ const PT_BR = {
   'settings.confirmationAuto': 'Automática: o Pinbridge confirma a venda assim que ela é aprovada',
   'settings.confirmationPos': 'Pelo caixa (PDV): ele confirma ou desfaz; sem confirmação no prazo, a venda é desfeita',
   'settings.training': 'Modo de treinamento',
-  'settings.trainingNow': 'O Pinbridge está em treinamento agora, mesmo com esta chave desligada: o serviço de pagamentos ainda não foi configurado (seção “Serviço de pagamentos”, acima), ou ele foi iniciado com --training.',
-  'settings.trainingHint': 'Ligado: nada é cobrado de verdade, mesmo com o serviço de pagamentos configurado (para treinar um caixa novo).',
+  'settings.trainingNow':
+    'O Pinbridge está em treinamento agora, mesmo com esta chave desligada: o serviço de pagamentos ainda não foi configurado (seção “Serviço de pagamentos”, acima), ou ele foi iniciado com --training.',
+  'settings.trainingHint':
+    'Ligado: nada é cobrado de verdade, mesmo com o serviço de pagamentos configurado (para treinar um caixa novo).',
   'settings.receipts': 'Comprovantes: a loja',
-  'settings.receiptsHint': 'Como a loja aparece nos comprovantes. Fora do modo de treinamento, nenhum comprovante sai sem nome e CNPJ.',
+  'settings.receiptsHint':
+    'Como a loja aparece nos comprovantes. Fora do modo de treinamento, nenhum comprovante sai sem nome e CNPJ.',
   'settings.merchantName': 'Nome da loja',
   'settings.cnpj': 'CNPJ',
-  'settings.cnpjHint': '14 caracteres: números ou, no CNPJ alfanumérico, letras e números; pontos, barra e traço podem ser digitados.',
+  'settings.cnpjHint':
+    '14 caracteres: números ou, no CNPJ alfanumérico, letras e números; pontos, barra e traço podem ser digitados.',
   'settings.address': 'Endereço (até 4 linhas)',
   'settings.addressLine1': 'Endereço, linha 1',
   'settings.addressLine2': 'Endereço, linha 2',
@@ -436,18 +466,22 @@ const PT_BR = {
   'settings.addressLine4': 'Endereço, linha 4',
   'settings.printer': 'Impressora de comprovantes',
   'settings.printerAddress': 'Endereço da impressora padrão',
-  'settings.printerHint': 'Na rede: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows). Impressora do sistema: lp://NOME.',
+  'settings.printerHint':
+    'Na rede: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows). Impressora do sistema: lp://NOME.',
   'settings.systemPrinters': 'Impressoras do sistema',
-  'settings.systemPrintersHint': 'No aplicativo para computador, uma impressora do sistema imprime o comprovante no tamanho do próprio papel: a largura da bobina e a altura do comprovante, não uma folha A4.',
+  'settings.systemPrintersHint':
+    'No aplicativo para computador, uma impressora do sistema imprime o comprovante no tamanho do próprio papel: a largura da bobina e a altura do comprovante, não uma folha A4.',
   'settings.systemPrintersLoading': 'Procurando as impressoras do sistema…',
-  'settings.systemPrintersNone': 'Nenhuma impressora do sistema: este computador não tem impressoras instaladas (ou, no Linux, falta o CUPS). Uma impressora na rede se digita como tcp://IP:9100.',
+  'settings.systemPrintersNone':
+    'Nenhuma impressora do sistema: este computador não tem impressoras instaladas (ou, no Linux, falta o CUPS). Uma impressora na rede se digita como tcp://IP:9100.',
   'settings.systemPrintersOne': '1 impressora do sistema:',
   'settings.systemPrintersMany': '{n} impressoras do sistema:',
   'settings.systemPrinterDefault': 'padrão',
   'settings.systemPrinterUseLabel': 'Usar a impressora {name}',
   'settings.systemPrinterChosen': 'Impressora {address} escolhida: salve para usá-la.',
   'settings.testPrint': 'Imprimir teste',
-  'settings.testPrintHint': 'Imprime uma página de teste (acentos, uma linha de ponta a ponta e um QR code) na impressora padrão com que o Pinbridge começou: um endereço mudado acima vale depois de salvar e reiniciar.',
+  'settings.testPrintHint':
+    'Imprime uma página de teste (acentos, uma linha de ponta a ponta e um QR code) na impressora padrão com que o Pinbridge começou: um endereço mudado acima vale depois de salvar e reiniciar.',
   'settings.testPrintSending': 'Enviando o teste para a impressora…',
   'settings.testPrintQueued': 'Teste na fila da impressora…',
   'settings.testPrintRetrying': 'Teste na fila: a impressora ainda não respondeu ({error}). O Pinbridge tenta de novo.',
@@ -455,46 +489,59 @@ const PT_BR = {
   'settings.testPrintPrinted': 'Teste impresso. Confira no papel os acentos, a linha e o QR code.',
   'settings.testPrintFailed': 'O teste falhou: {error}',
   'settings.testPrintCancelled': 'A impressão do teste foi cancelada.',
-  'settings.testPrintOff': 'Não há impressora para o teste: preencha o nome e o CNPJ da loja e o endereço da impressora, salve e reinicie o Pinbridge (as configurações valem no próximo início).',
+  'settings.testPrintOff':
+    'Não há impressora para o teste: preencha o nome e o CNPJ da loja e o endereço da impressora, salve e reinicie o Pinbridge (as configurações valem no próximo início).',
   'settings.clients': 'Caixas (PDV) pareados',
-  'settings.clientsText': 'Os caixas (PDV) pareados com este Pinbridge, e as origens bloqueadas, ficam na página Caixas (PDV).',
+  'settings.clientsText':
+    'Os caixas (PDV) pareados com este Pinbridge, e as origens bloqueadas, ficam na página Caixas (PDV).',
   'settings.clientsLink': 'Abrir Caixas (PDV)',
   'settings.save': 'Salvar configurações',
   'settings.saved': 'Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.',
   'settings.restartTitle': 'Aplicar as mudanças',
-  'settings.restartText': 'As mudanças valem quando o Pinbridge reiniciar. Esta janela e os caixas (PDV) se reconectam sozinhos em alguns segundos.',
+  'settings.restartText':
+    'As mudanças valem quando o Pinbridge reiniciar. Esta janela e os caixas (PDV) se reconectam sozinhos em alguns segundos.',
   'settings.restartNow': 'Reiniciar o Pinbridge agora',
   'settings.restartConfirmTitle': 'Reiniciar o Pinbridge?',
-  'settings.restartConfirmText': 'Os caixas (PDV) ficam sem o Pinbridge por alguns segundos. Nenhuma venda é interrompida: com o PINPAD ocupado, o reinício é recusado.',
+  'settings.restartConfirmText':
+    'Os caixas (PDV) ficam sem o Pinbridge por alguns segundos. Nenhuma venda é interrompida: com o PINPAD ocupado, o reinício é recusado.',
   'settings.restartConfirm': 'Sim, reiniciar',
   'settings.restarting': 'Reiniciando o Pinbridge…',
   'settings.restarted': 'Pinbridge reiniciado: as novas configurações estão em uso.',
   'settings.restartBusy': 'O PINPAD está com uma venda ou pergunta em andamento: reinicie quando ela terminar.',
   'settings.restartByHand': 'Este Pinbridge não se reinicia sozinho: feche-o e abra-o de novo.',
-  'settings.notApplied': 'O Pinbridge reiniciou, mas não conseguiu usar as configurações salvas e voltou às anteriores. Motivo: {reason}',
+  'settings.notApplied':
+    'O Pinbridge reiniciou, mas não conseguiu usar as configurações salvas e voltou às anteriores. Motivo: {reason}',
   'settings.notSavedOne': 'Nada foi salvo: corrija o campo marcado.',
   'settings.notSavedMany': 'Nada foi salvo: corrija os {n} problemas marcados.',
   'settings.violationRequired': 'Preencha este campo.',
   'settings.violationUrl': 'Use um endereço que comece com https:// (ou http://), sem espaços.',
-  'settings.violationPinpadAddress': 'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
+  'settings.violationPinpadAddress':
+    'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
   'settings.violationAmount': 'Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).',
-  'settings.violationPrinterAddress': 'Endereço de impressora inválido: use tcp://IP:PORTA de uma impressora de rede (como tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows) ou lp://NOME de uma impressora do sistema.',
-  'settings.violationTimeZone': 'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
+  'settings.violationPrinterAddress':
+    'Endereço de impressora inválido: use tcp://IP:PORTA de uma impressora de rede (como tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows) ou lp://NOME de uma impressora do sistema.',
+  'settings.violationTimeZone':
+    'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
   'settings.violationOther': 'Valor não aceito (detalhe técnico: {message}).',
   'settings.violationOtherShort': 'Valor não aceito',
-  'settings.violationCnpj': 'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
+  'settings.violationCnpj':
+    'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
   'settings.violationCnpjDigits': 'Os dígitos verificadores não conferem: confira o CNPJ.',
   'settings.violationChoice': 'Escolha uma das opções.',
-  'settings.violationNoToken': 'Nenhum token guardado: digite o token do serviço de pagamentos neste cartão e guarde-o.',
-  'settings.violationPassphrase': 'A senha do certificado digital está faltando ou errada: digite-a em "Senha do certificado digital" e guarde-a.',
-  'settings.violationCertificate': 'O certificado digital não pôde ser usado; confira os arquivos do certificado nas configurações.',
+  'settings.violationNoToken':
+    'Nenhum token guardado: digite o token do serviço de pagamentos neste cartão e guarde-o.',
+  'settings.violationPassphrase':
+    'A senha do certificado digital está faltando ou errada: digite-a em "Senha do certificado digital" e guarde-a.',
+  'settings.violationCertificate':
+    'O certificado digital não pôde ser usado; confira os arquivos do certificado nas configurações.',
 
   'support.title': 'Suporte',
   'support.about': 'Este Pinbridge',
   'support.version': 'Versão',
   'support.mode': 'Modo',
   'support.doctor': 'Diagnóstico',
-  'support.doctorText': 'Verifica o arquivo de configurações, as permissões das portas seriais, o PINPAD, as impressoras, o serviço de pagamentos e as portas do PDV. Leva alguns segundos.',
+  'support.doctorText':
+    'Verifica o arquivo de configurações, as permissões das portas seriais, o PINPAD, as impressoras, o serviço de pagamentos e as portas do PDV. Leva alguns segundos.',
   'support.doctorRun': 'Executar diagnóstico',
   'support.doctorRunning': 'Executando o diagnóstico…',
   'support.doctorAllOk': 'Diagnóstico das {time}: tudo certo.',
@@ -516,7 +563,8 @@ const PT_BR = {
   'support.copied': 'Copiado.',
   'support.selected': 'Texto selecionado: tecle Ctrl+C para copiar.',
   'support.logs': 'Registros para o suporte',
-  'support.logsText': 'As últimas linhas do registro do Pinbridge, para enviar ao suporte. Elas não têm dados de cartão: o que parecer número de cartão sai mascarado.',
+  'support.logsText':
+    'As últimas linhas do registro do Pinbridge, para enviar ao suporte. Elas não têm dados de cartão: o que parecer número de cartão sai mascarado.',
   'support.logsExport': 'Exportar registros',
   'support.logsExporting': 'Exportando…',
   'support.logsDownload': 'Baixar pinbridge-logs.txt',
@@ -527,14 +575,16 @@ const PT_BR = {
   'support.logsEmpty': 'O registro ainda está vazio.',
   'support.logsOne': '1 linha exportada.',
   'support.logsMany': '{n} linhas exportadas.',
-  'support.logsMaskedNone': 'Dados de cartão não aparecem: números de cartão saem mascarados (6 primeiros e 4 últimos dígitos).',
-  'support.logsMasked': 'Dados de cartão não aparecem: {n} números parecidos com cartão foram mascarados (6 primeiros e 4 últimos dígitos).',
+  'support.logsMaskedNone':
+    'Dados de cartão não aparecem: números de cartão saem mascarados (6 primeiros e 4 últimos dígitos).',
+  'support.logsMasked':
+    'Dados de cartão não aparecem: {n} números parecidos com cartão foram mascarados (6 primeiros e 4 últimos dígitos).',
 } as const;
 
 export type MessageKey = keyof typeof PT_BR;
 
 const EN: Readonly<Record<MessageKey, string>> = {
-  'skip': 'Skip to content',
+  skip: 'Skip to content',
   'nav.label': 'Pages',
   'nav.status': 'Status',
   'nav.payment': 'Payment',
@@ -567,7 +617,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
     'The key in the address is no longer valid (Pinbridge made a new one) or this page was not opened by Pinbridge. Open the address Pinbridge printed when it started again, or use the Pinbridge app on this computer.',
   'login.unreachable.title': 'Pinbridge is not answering',
   'login.unreachable.text': 'Check that Pinbridge is running on this computer. This page tries again every 5 seconds.',
-  'login.hint': 'No app? In a terminal: pinbridge start --headless. The key is also in the file ~/.pinbridge/operator.key.',
+  'login.hint':
+    'No app? In a terminal: pinbridge start --headless. The key is also in the file ~/.pinbridge/operator.key.',
   'login.retry': 'Try again',
 
   'status.title': 'Status',
@@ -736,7 +787,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'search.submit': 'Search',
   'search.clear': 'Clear',
   'search.badAmount': 'Invalid amount: type reais and centavos with a comma, for example 12,34.',
-  'search.badCode': 'Type the NSU or the authorization code as the receipt shows it: letters and digits only, up to 20.',
+  'search.badCode':
+    'Type the NSU or the authorization code as the receipt shows it: letters and digits only, up to 20.',
   'search.badLast4': 'Type the last 4 digits of the card, digits only.',
   'search.badDates': 'The end date is before the start date.',
   'search.resultTitle': 'Search results',
@@ -791,21 +843,26 @@ const EN: Readonly<Record<MessageKey, string>> = {
 
   'confirm.back': 'Go back',
   'void.title': 'Cancel this sale?',
-  'void.text': "The {amount} sale ({type}, {card}) will be voided and the amount goes back to the customer's card. A void cannot be reversed.",
+  'void.text':
+    "The {amount} sale ({type}, {card}) will be voided and the amount goes back to the customer's card. A void cannot be reversed.",
   'void.yes': 'Yes, cancel the sale',
   'undo.title': 'Undo this sale?',
-  'undo.text': 'The POS has not confirmed the {amount} sale yet. Undoing annuls the authorization: nothing stays charged to the customer.',
+  'undo.text':
+    'The POS has not confirmed the {amount} sale yet. Undoing annuls the authorization: nothing stays charged to the customer.',
   'undo.yes': 'Yes, undo',
   'cancelRunning.title': 'Cancel the payment in progress?',
-  'cancelRunning.text': 'The {amount} payment will be stopped on the PINPAD. If it was approved already, the approval will be undone.',
+  'cancelRunning.text':
+    'The {amount} payment will be stopped on the PINPAD. If it was approved already, the approval will be undone.',
   'cancelRunning.yes': 'Yes, cancel the payment',
   'revoke.title': 'Revoke “{name}”?',
-  'revoke.text': 'This POS can no longer charge through this Pinbridge and is disconnected now. To use it again, it must be paired again.',
+  'revoke.text':
+    'This POS can no longer charge through this Pinbridge and is disconnected now. To use it again, it must be paired again.',
   'revoke.yes': 'Yes, revoke',
 
   'supervisor.title': 'Supervisor',
   'supervisor.required': "Ask for the supervisor's PIN to void or undo an approved sale",
-  'supervisor.requiredHint': 'Applies to voids made in this window (Today’s sales). In use after saving and restarting.',
+  'supervisor.requiredHint':
+    'Applies to voids made in this window (Today’s sales). In use after saving and restarting.',
   'supervisor.minAmount': 'Only for sales from (R$)',
   'supervisor.minAmountHint': 'Blank: every sale.',
   'supervisor.entry': 'Where the supervisor types the PIN',
@@ -816,7 +873,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'supervisor.posHint': 'Off: the POS is responsible for authorizing the voids it asks for.',
   'supervisor.pin': 'Supervisor PIN (4 to 8 digits)',
   'supervisor.pinSave': 'Store supervisor PIN',
-  'supervisor.pinHint': 'The PIN is never shown and is not in the settings file. To change it, type the new one and store it. Five wrong PINs in a row lock it for 5 minutes.',
+  'supervisor.pinHint':
+    'The PIN is never shown and is not in the settings file. To change it, type the new one and store it. Five wrong PINs in a row lock it for 5 minutes.',
   'supervisor.pinStored': 'A supervisor PIN is set.',
   'supervisor.pinNone': 'No supervisor PIN is set.',
   'supervisor.pinNow': 'It is in use now.',
@@ -830,7 +888,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'supervisor.trainingHint': 'Training: the PIN 1234 works too (the simulated PINPAD types it by itself).',
 
   'pending.title': 'Waiting for confirmation',
-  'pending.text': 'Approved sales the POS has not confirmed yet. Without a confirmation by the deadline, Pinbridge undoes the sale by itself.',
+  'pending.text':
+    'Approved sales the POS has not confirmed yet. Without a confirmation by the deadline, Pinbridge undoes the sale by itself.',
   'pending.confirm': 'Confirm',
   'pending.confirmLabel': 'Confirm the {amount} sale of {time}',
   'pending.undo': 'Undo',
@@ -843,7 +902,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'training.amount': 'Amount (R$)',
   'training.amountHint': 'Use a comma before the centavos, e.g. 12,34.',
   'training.type': 'Type',
-  'training.debitHint': 'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
+  'training.debitHint':
+    'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
   'training.start': 'Start test sale',
   'training.badAmount': 'Invalid amount: type reais and centavos with a comma, e.g. 12,34.',
 
@@ -857,8 +917,10 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'pairings.expiresIn': 'Expires in {time} (at {at})',
   'pairings.expired': 'Expired',
   'pairings.reject': 'Reject',
-  'guard.wrong': 'Warning: {n} wrong pairing code(s) in the last 24 hours (pairing locks at {budget}). Unless a till of this store mistyped, block the origin.',
-  'guard.locked': 'Pairing is locked: {n} wrong codes in the last 24 hours. Block the origins below, then unlock pairing.',
+  'guard.wrong':
+    'Warning: {n} wrong pairing code(s) in the last 24 hours (pairing locks at {budget}). Unless a till of this store mistyped, block the origin.',
+  'guard.locked':
+    'Pairing is locked: {n} wrong codes in the last 24 hours. Block the origins below, then unlock pairing.',
   'guard.origin': '{origin}: {n} wrong code(s)',
   'guard.block': 'Block the origin',
   'guard.blockLabel': 'Block the origin {origin}',
@@ -889,9 +951,11 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.title': 'Settings',
   'settings.loading': 'Loading the settings…',
   'settings.path': 'File: {path}',
-  'settings.noFile': 'No settings file yet ({path}): Pinbridge uses the defaults, in training mode. Saving creates the file.',
+  'settings.noFile':
+    'No settings file yet ({path}): Pinbridge uses the defaults, in training mode. Saving creates the file.',
   'settings.problemTitle': 'The settings file has mistakes',
-  'settings.problemText': 'Because of them, Pinbridge started with the default settings (training mode). Fix the marked fields and save; the fixes apply when Pinbridge restarts.',
+  'settings.problemText':
+    'Because of them, Pinbridge started with the default settings (training mode). Fix the marked fields and save; the fixes apply when Pinbridge restarts.',
   'settings.problemSaved': 'Settings saved: restart Pinbridge (at the end of the page) for it to use them.',
   'settings.api': 'Payments service',
   'settings.apiHint': 'The three fields together turn on live mode. All three blank: training mode.',
@@ -900,7 +964,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.sellerId': 'Seller ID',
   'settings.token': 'Payments service token',
   'settings.tokenSave': 'Store token',
-  'settings.tokenHint': 'The token is never shown and is not in the settings file. To change it, type the new one and store it.',
+  'settings.tokenHint':
+    'The token is never shown and is not in the settings file. To change it, type the new one and store it.',
   'settings.tokenNone': 'No token stored.',
   'settings.tokenStoredSafe': "Token stored, encrypted by this computer's system.",
   'settings.tokenStoredFile': 'Token stored in a private file on this computer.',
@@ -909,19 +974,23 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.tokenShort': 'The token has at least {n} characters.',
   'settings.passphrase': 'Client certificate password',
   'settings.passphraseSave': 'Store password',
-  'settings.passphraseHint': 'Only for a certificate in a .pfx or .p12 file (an ICP-Brasil A1). The password is never shown and is not in the settings file.',
+  'settings.passphraseHint':
+    'Only for a certificate in a .pfx or .p12 file (an ICP-Brasil A1). The password is never shown and is not in the settings file.',
   'settings.passphraseNone': 'No certificate password stored.',
   'settings.passphraseStoredSafe': "Certificate password stored, encrypted by this computer's system.",
   'settings.passphraseStoredFile': 'Certificate password stored in a private file on this computer.',
-  'settings.passphraseEnvironment': 'The certificate password comes from the PINBRIDGE_CERT_PASSPHRASE environment variable: change it there.',
+  'settings.passphraseEnvironment':
+    'The certificate password comes from the PINBRIDGE_CERT_PASSPHRASE environment variable: change it there.',
   'settings.passphraseShort': 'Type the certificate password.',
   'settings.passphraseRestart': 'The new password applies when Pinbridge restarts.',
   'settings.pinpad': 'PINPAD',
   'settings.pinpadAddress': 'PINPAD address',
-  'settings.pinpadHint': 'A serial port (/dev/ttyACM0, COM3), a Bluetooth LE PINPAD (ble:…, found with Search Bluetooth), a network PINPAD (tcp://192.168.0.20:4000) or “sim” for the simulated one. Blank: the simulated PINPAD.',
+  'settings.pinpadHint':
+    'A serial port (/dev/ttyACM0, COM3), a Bluetooth LE PINPAD (ble:…, found with Search Bluetooth), a network PINPAD (tcp://192.168.0.20:4000) or “sim” for the simulated one. Blank: the simulated PINPAD.',
   'settings.detect': 'Search',
   'settings.detecting': 'Looking for serial ports…',
-  'settings.portsNone': 'No serial port found. Check the PINPAD cable; a network PINPAD is typed as tcp://address:port.',
+  'settings.portsNone':
+    'No serial port found. Check the PINPAD cable; a network PINPAD is typed as tcp://address:port.',
   'settings.portsOne': '1 serial port found:',
   'settings.portsMany': '{n} serial ports found:',
   'settings.portUnknown': 'unknown device',
@@ -934,7 +1003,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.bleNone': 'No Bluetooth PINPAD found. Turn the PINPAD on, keep it near this computer and search again.',
   'settings.bleOne': '1 Bluetooth PINPAD found:',
   'settings.bleMany': '{n} Bluetooth PINPADs found:',
-  'settings.bleUnavailable': 'This computer has no Bluetooth available: turn Bluetooth on (or plug in an adapter) and search again, or use a PINPAD on a USB cable or on the network.',
+  'settings.bleUnavailable':
+    'This computer has no Bluetooth available: turn Bluetooth on (or plug in an adapter) and search again, or use a PINPAD on a USB cable or on the network.',
   'settings.bleNoName': 'unnamed PINPAD',
   'settings.bleSignalStrong': 'strong signal',
   'settings.bleSignalMedium': 'medium signal',
@@ -945,15 +1015,20 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.sales': 'Sales',
   'settings.confirmation': 'Confirming approved sales',
   'settings.confirmationAuto': 'Automatic: Pinbridge confirms a sale as soon as it is approved',
-  'settings.confirmationPos': 'By the POS: the POS confirms or undoes it; without a confirmation in time, the sale is undone',
+  'settings.confirmationPos':
+    'By the POS: the POS confirms or undoes it; without a confirmation in time, the sale is undone',
   'settings.training': 'Training mode',
-  'settings.trainingNow': 'Pinbridge is in training now, even with this switch off: the payments service is not set up yet (the “Payments service” section above), or it was started with --training.',
-  'settings.trainingHint': 'On: nothing is really charged, even with the payments service set up (to train a new cashier).',
+  'settings.trainingNow':
+    'Pinbridge is in training now, even with this switch off: the payments service is not set up yet (the “Payments service” section above), or it was started with --training.',
+  'settings.trainingHint':
+    'On: nothing is really charged, even with the payments service set up (to train a new cashier).',
   'settings.receipts': 'Receipts: the store',
-  'settings.receiptsHint': 'The store as receipts show it. Outside training mode, no receipt prints without a name and CNPJ.',
+  'settings.receiptsHint':
+    'The store as receipts show it. Outside training mode, no receipt prints without a name and CNPJ.',
   'settings.merchantName': 'Store name',
   'settings.cnpj': 'CNPJ',
-  'settings.cnpjHint': '14 characters: digits or, for an alphanumeric CNPJ, letters and digits; dots, slash and dash may be typed.',
+  'settings.cnpjHint':
+    '14 characters: digits or, for an alphanumeric CNPJ, letters and digits; dots, slash and dash may be typed.',
   'settings.address': 'Address (up to 4 lines)',
   'settings.addressLine1': 'Address, line 1',
   'settings.addressLine2': 'Address, line 2',
@@ -961,18 +1036,22 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.addressLine4': 'Address, line 4',
   'settings.printer': 'Receipt printer',
   'settings.printerAddress': 'Default printer address',
-  'settings.printerHint': 'Network: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows). System printer: lp://NAME.',
+  'settings.printerHint':
+    'Network: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows). System printer: lp://NAME.',
   'settings.systemPrinters': 'System printers',
-  'settings.systemPrintersHint': "In the desktop app, a system printer prints the receipt at its own paper size: the roll's width and the receipt's height, not an A4 sheet.",
+  'settings.systemPrintersHint':
+    "In the desktop app, a system printer prints the receipt at its own paper size: the roll's width and the receipt's height, not an A4 sheet.",
   'settings.systemPrintersLoading': 'Looking for the system printers…',
-  'settings.systemPrintersNone': 'No system printer: this computer has no printers installed (or, on Linux, CUPS is missing). A network printer is typed as tcp://IP:9100.',
+  'settings.systemPrintersNone':
+    'No system printer: this computer has no printers installed (or, on Linux, CUPS is missing). A network printer is typed as tcp://IP:9100.',
   'settings.systemPrintersOne': '1 system printer:',
   'settings.systemPrintersMany': '{n} system printers:',
   'settings.systemPrinterDefault': 'default',
   'settings.systemPrinterUseLabel': 'Use the printer {name}',
   'settings.systemPrinterChosen': 'Printer {address} chosen: save to use it.',
   'settings.testPrint': 'Print test',
-  'settings.testPrintHint': 'Prints a test page (accents, an edge-to-edge rule and a QR code) on the default printer Pinbridge started with: an address changed above applies once saved and Pinbridge restarts.',
+  'settings.testPrintHint':
+    'Prints a test page (accents, an edge-to-edge rule and a QR code) on the default printer Pinbridge started with: an address changed above applies once saved and Pinbridge restarts.',
   'settings.testPrintSending': 'Sending the test to the printer…',
   'settings.testPrintQueued': 'Test waiting for the printer…',
   'settings.testPrintRetrying': 'Test waiting: the printer has not answered yet ({error}). Pinbridge tries again.',
@@ -980,38 +1059,48 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'settings.testPrintPrinted': 'Test printed. Check the accents, the rule and the QR code on the paper.',
   'settings.testPrintFailed': 'The test failed: {error}',
   'settings.testPrintCancelled': 'The test print was cancelled.',
-  'settings.testPrintOff': 'There is no printer to test: fill in the store name and CNPJ and the printer address, save, and restart Pinbridge (settings apply at the next start).',
+  'settings.testPrintOff':
+    'There is no printer to test: fill in the store name and CNPJ and the printer address, save, and restart Pinbridge (settings apply at the next start).',
   'settings.clients': 'Paired POS',
-  'settings.clientsText': 'The POS systems paired with this Pinbridge, and the blocked origins, are on the POS clients page.',
+  'settings.clientsText':
+    'The POS systems paired with this Pinbridge, and the blocked origins, are on the POS clients page.',
   'settings.clientsLink': 'Open POS clients',
   'settings.save': 'Save settings',
   'settings.saved': 'Settings saved. The changes apply when Pinbridge restarts.',
   'settings.restartTitle': 'Apply the changes',
-  'settings.restartText': 'The changes apply when Pinbridge restarts. This window and the POS systems reconnect by themselves within seconds.',
+  'settings.restartText':
+    'The changes apply when Pinbridge restarts. This window and the POS systems reconnect by themselves within seconds.',
   'settings.restartNow': 'Restart Pinbridge now',
   'settings.restartConfirmTitle': 'Restart Pinbridge?',
-  'settings.restartConfirmText': 'The POS systems are without Pinbridge for a few seconds. No sale is cut: while the PINPAD is busy the restart is refused.',
+  'settings.restartConfirmText':
+    'The POS systems are without Pinbridge for a few seconds. No sale is cut: while the PINPAD is busy the restart is refused.',
   'settings.restartConfirm': 'Yes, restart',
   'settings.restarting': 'Restarting Pinbridge…',
   'settings.restarted': 'Pinbridge restarted: the new settings are in use.',
   'settings.restartBusy': 'The PINPAD is running a sale or a prompt: restart once it ends.',
   'settings.restartByHand': 'This Pinbridge cannot restart itself: close it and open it again.',
-  'settings.notApplied': 'Pinbridge restarted but could not use the saved settings, and went back to the previous ones. Reason: {reason}',
+  'settings.notApplied':
+    'Pinbridge restarted but could not use the saved settings, and went back to the previous ones. Reason: {reason}',
   'settings.notSavedOne': 'Nothing was saved: fix the marked field.',
   'settings.notSavedMany': 'Nothing was saved: fix the {n} marked problems.',
   'settings.violationRequired': 'Fill in this field.',
   'settings.violationUrl': 'Use an address starting with https:// (or http://), without spaces.',
-  'settings.violationPinpadAddress': 'Invalid PINPAD address: use the serial port (/dev/ttyACM0, COM3), tcp://IP:PORT of a network PINPAD (like tcp://10.0.0.5:4000), ble:<id> of a Bluetooth PINPAD, or sim for the simulated one.',
+  'settings.violationPinpadAddress':
+    'Invalid PINPAD address: use the serial port (/dev/ttyACM0, COM3), tcp://IP:PORT of a network PINPAD (like tcp://10.0.0.5:4000), ble:<id> of a Bluetooth PINPAD, or sim for the simulated one.',
   'settings.violationAmount': 'Invalid amount: write it in reais, e.g. 100,00 (blank: every sale).',
-  'settings.violationPrinterAddress': 'Invalid printer address: use tcp://IP:PORT of a network printer (like tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows) or lp://NAME of a system printer.',
-  'settings.violationTimeZone': 'Invalid time zone: use the zone name, like America/Sao_Paulo, America/Manaus or America/Rio_Branco.',
+  'settings.violationPrinterAddress':
+    'Invalid printer address: use tcp://IP:PORT of a network printer (like tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows) or lp://NAME of a system printer.',
+  'settings.violationTimeZone':
+    'Invalid time zone: use the zone name, like America/Sao_Paulo, America/Manaus or America/Rio_Branco.',
   'settings.violationOther': 'Value not accepted (technical detail: {message}).',
   'settings.violationOtherShort': 'Value not accepted',
-  'settings.violationCnpj': 'The CNPJ has 14 characters: 12 digits or letters and 2 check digits (like 11.222.333/0001-81 or 12.ABC.345/01DE-35).',
+  'settings.violationCnpj':
+    'The CNPJ has 14 characters: 12 digits or letters and 2 check digits (like 11.222.333/0001-81 or 12.ABC.345/01DE-35).',
   'settings.violationCnpjDigits': 'The check digits do not match: check the CNPJ.',
   'settings.violationChoice': 'Choose one of the options.',
   'settings.violationNoToken': 'No token stored: type the payments service token in this card and store it.',
-  'settings.violationPassphrase': 'The certificate password is missing or wrong: type it in "Client certificate password" and store it.',
+  'settings.violationPassphrase':
+    'The certificate password is missing or wrong: type it in "Client certificate password" and store it.',
   'settings.violationCertificate': 'The client certificate could not be used; check its files in the settings.',
 
   'support.title': 'Support',
@@ -1019,7 +1108,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'support.version': 'Version',
   'support.mode': 'Mode',
   'support.doctor': 'Diagnostics',
-  'support.doctorText': 'Checks the settings file, the serial port permissions, the PINPAD, the printers, the payments service and the POS ports. It takes a few seconds.',
+  'support.doctorText':
+    'Checks the settings file, the serial port permissions, the PINPAD, the printers, the payments service and the POS ports. It takes a few seconds.',
   'support.doctorRun': 'Run diagnostics',
   'support.doctorRunning': 'Running the diagnostics…',
   'support.doctorAllOk': 'Diagnostics at {time}: all good.',
@@ -1041,7 +1131,8 @@ const EN: Readonly<Record<MessageKey, string>> = {
   'support.copied': 'Copied.',
   'support.selected': 'Text selected: press Ctrl+C to copy it.',
   'support.logs': 'Logs for support',
-  'support.logsText': "Pinbridge's latest log lines, to send to support. They hold no card data: anything that looks like a card number is masked.",
+  'support.logsText':
+    "Pinbridge's latest log lines, to send to support. They hold no card data: anything that looks like a card number is masked.",
   'support.logsExport': 'Export logs',
   'support.logsExporting': 'Exporting…',
   'support.logsDownload': 'Download pinbridge-logs.txt',
@@ -1088,7 +1179,9 @@ export function textIn(lang: Language, key: MessageKey): string {
 
 /** The text of `key` in the current language, `{name}` placeholders filled from `vars`. */
 export function t(key: MessageKey, vars: Readonly<Record<string, string | number>> = {}): string {
-  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? String(vars[name]) : whole));
+  return CATALOGS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(vars, name) ? String(vars[name]) : whole,
+  );
 }
 
 /**
@@ -1152,7 +1245,12 @@ export function currentTimeZone(): string | undefined {
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '—';
-  return date.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit', second: '2-digit', ...(timeZone === undefined ? {} : { timeZone }) });
+  return date.toLocaleTimeString(language, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
 }
 
 /** "21/11/2026 14:05" (pt-BR) or "11/21/2026, 02:05 PM" (en). */

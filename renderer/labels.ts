@@ -56,7 +56,11 @@ const UNDONE_BEFORE_CONFIRMATION: ReadonlySet<string> = new Set(['UNDONE_BY_POS'
 
 /** An undone approval that had not been confirmed ("Desfeita"), as opposed to a voided sale ("Cancelada"). */
 export function undoneBeforeConfirmation(outcome: Pick<PaymentOutcome, 'state' | 'problem'>): boolean {
-  return (outcome.state === 'undone' || outcome.state === 'undoing') && outcome.problem !== null && UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code);
+  return (
+    (outcome.state === 'undone' || outcome.state === 'undoing') &&
+    outcome.problem !== null &&
+    UNDONE_BEFORE_CONFIRMATION.has(outcome.problem.code)
+  );
 }
 
 /**
@@ -65,7 +69,8 @@ export function undoneBeforeConfirmation(outcome: Pick<PaymentOutcome, 'state' |
  * reads CANCELAMENTO), "Desfeita" an approval undone before it was confirmed (nothing charged).
  */
 export function stateLabel(outcome: PaymentOutcome): string {
-  if (undoneBeforeConfirmation(outcome)) return t(outcome.state === 'undone' ? 'state.undoneUnconfirmed' : 'state.undoingUnconfirmed');
+  if (undoneBeforeConfirmation(outcome))
+    return t(outcome.state === 'undone' ? 'state.undoneUnconfirmed' : 'state.undoingUnconfirmed');
   return t(STATE_LABELS[outcome.state] ?? 'state.inProgress');
 }
 

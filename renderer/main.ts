@@ -11,7 +11,16 @@ import { PinbridgeClient, isPinbridgeError, type ClientState } from '../client/i
 import { ClientsPage } from './clients-page.js';
 import type { Mode, WindowContext } from './context.js';
 import { byId, h } from './dom.js';
-import { currentLanguage, onLanguageChange, plural, setLanguage, setTimeZone, t, translateStatic, type MessageKey } from './i18n.js';
+import {
+  currentLanguage,
+  onLanguageChange,
+  plural,
+  setLanguage,
+  setTimeZone,
+  t,
+  translateStatic,
+  type MessageKey,
+} from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
 import { ReprintLast } from './reprint-last.js';
@@ -74,7 +83,8 @@ renderLanguageSwitches();
 // --banner-height for scroll-padding-top), however many lines the banner takes at this width.
 const banner = byId('training-banner');
 new ResizeObserver(() => {
-  if (banner.offsetHeight > 0) document.documentElement.style.setProperty('--banner-height', `${banner.offsetHeight}px`);
+  if (banner.offsetHeight > 0)
+    document.documentElement.style.setProperty('--banner-height', `${banner.offsetHeight}px`);
 }).observe(banner);
 
 // The skip link moves the focus without touching the hash (the hash is the route).
@@ -155,10 +165,17 @@ function startWindow(operatorKey: string): void {
     const running = paymentPage.runningSummary();
     const paymentBadge = byId('nav-payment-badge');
     paymentBadge.hidden = running === null;
-    paymentBadge.replaceChildren(h('span', { attrs: { 'aria-hidden': 'true' } }, '●'), h('span', { className: 'visually-hidden' }, t('nav.paymentBadge')));
+    paymentBadge.replaceChildren(
+      h('span', { attrs: { 'aria-hidden': 'true' } }, '●'),
+      h('span', { className: 'visually-hidden' }, t('nav.paymentBadge')),
+    );
     const paymentNotice = byId('notice-payment');
     paymentNotice.hidden = running === null || route === 'payment';
-    if (running !== null) byId('notice-payment-text').textContent = t('notice.payment', { amount: running.amount, message: running.message });
+    if (running !== null)
+      byId('notice-payment-text').textContent = t('notice.payment', {
+        amount: running.amount,
+        message: running.message,
+      });
 
     const pairings = clientsPage.pairings();
     const pairingBadge = byId('nav-clients-badge');
@@ -170,7 +187,11 @@ function startWindow(operatorKey: string): void {
     const first = pairings[0];
     const pairingNotice = byId('notice-pairing');
     pairingNotice.hidden = first === undefined || route === 'clients';
-    if (first !== undefined) byId('notice-pairing-text').textContent = t('notice.pairing', { name: first.name, code: `${first.code.slice(0, 3)} ${first.code.slice(3)}` });
+    if (first !== undefined)
+      byId('notice-pairing-text').textContent = t('notice.pairing', {
+        name: first.name,
+        code: `${first.code.slice(0, 3)} ${first.code.slice(3)}`,
+      });
 
     statusPage.render();
   }
@@ -222,7 +243,13 @@ function startWindow(operatorKey: string): void {
       showApp();
       showRoute(route, false);
       supportPage.render();
-      void Promise.all([statusPage.load(), paymentPage.load(), transactionsPage.load(), clientsPage.load(), settingsPage.load()]).then(() => renderShell());
+      void Promise.all([
+        statusPage.load(),
+        paymentPage.load(),
+        transactionsPage.load(),
+        clientsPage.load(),
+        settingsPage.load(),
+      ]).then(() => renderShell());
     } else if (state !== 'open') {
       // Lost (reconnecting or closed): the devices' last states are no longer known to be true.
       statusPage.connectionLost();

@@ -131,7 +131,10 @@ export class PaymentPage {
     const running = this.#running();
     const tracked = running.find((payment) => payment.referenceId === this.#focused) ?? running[0];
     if (tracked === undefined) return null;
-    return { amount: tracked.amount === null ? '—' : formatCentavos(tracked.amount), message: this.#currentMessage(tracked) };
+    return {
+      amount: tracked.amount === null ? '—' : formatCentavos(tracked.amount),
+      message: this.#currentMessage(tracked),
+    };
   }
 
   render(): void {
@@ -144,7 +147,9 @@ export class PaymentPage {
     if (tracked !== undefined) this.#renderPayment(tracked);
     const decided = tracked === undefined || this.#isRunning(tracked) ? null : tracked.outcome;
     // Nothing on screen is no payment "in progress": the page is just Pagamento then.
-    this.#title.textContent = t(tracked === undefined ? 'nav.payment' : decided === null ? 'payment.title' : OUTCOME_TITLES[decided.status]);
+    this.#title.textContent = t(
+      tracked === undefined ? 'nav.payment' : decided === null ? 'payment.title' : OUTCOME_TITLES[decided.status],
+    );
     this.#receipts.show(decided);
     this.#renderOthers();
   }
@@ -156,7 +161,10 @@ export class PaymentPage {
     this.#current.dataset.reference = tracked.referenceId;
     this.#amount.textContent = tracked.amount === null ? '—' : formatCentavos(tracked.amount);
     // Once decided, the type (with its installments) is in the result's details.
-    const kind = tracked.paymentType === null || (outcome !== null && !running) ? null : typeLabel(tracked.paymentType, tracked.installments);
+    const kind =
+      tracked.paymentType === null || (outcome !== null && !running)
+        ? null
+        : typeLabel(tracked.paymentType, tracked.installments);
     const terminal = tracked.terminal === '' ? null : `${t('payment.terminal')} ${tracked.terminal}`;
     this.#summary.textContent = [kind, `${t('payment.reference')} ${tracked.referenceId}`, terminal]
       .filter((part) => part !== null)
@@ -170,10 +178,14 @@ export class PaymentPage {
     this.#result.hidden = !decided;
     if (decided) {
       // "confirmada" is said once, by the steps; only a confirmation still due or undone is news here.
-      const confirmation = outcome.status === 'approved' && (outcome.confirmation === 'pending' || outcome.confirmation === 'undone') ? ` — ${confirmationLabel(outcome.confirmation)}` : '';
+      const confirmation =
+        outcome.status === 'approved' && (outcome.confirmation === 'pending' || outcome.confirmation === 'undone')
+          ? ` — ${confirmationLabel(outcome.confirmation)}`
+          : '';
       this.#resultStatus.textContent = `${resultLabel(outcome.status)}${confirmation}`;
       const problem = outcome.problem;
-      this.#resultReason.textContent = problem === null ? '' : currentLanguage() === 'en' ? problem.message : problem.cashier_message;
+      this.#resultReason.textContent =
+        problem === null ? '' : currentLanguage() === 'en' ? problem.message : problem.cashier_message;
       this.#resultReason.hidden = problem === null;
       // Only what the payment has: a sale that never reached the card has no card, NSU or authorization.
       const details = [
@@ -182,7 +194,9 @@ export class PaymentPage {
         [t('payment.nsu'), outcome.nsu],
         [t('payment.authorization'), outcome.authorization_code],
       ].filter((entry): entry is [string, string] => entry[1] !== null);
-      this.#resultDetails.replaceChildren(...details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+      this.#resultDetails.replaceChildren(
+        ...details.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+      );
     }
 
     this.#cancel.hidden = !running;
@@ -192,7 +206,13 @@ export class PaymentPage {
 
     this.#steps.replaceChildren(
       ...tracked.steps.map((step) =>
-        h('li', { attrs: { 'data-step': step.step } }, h('time', { attrs: { datetime: step.at } }, formatTime(step.at)), ' ', h('span', {}, this.#stepText(step, true))),
+        h(
+          'li',
+          { attrs: { 'data-step': step.step } },
+          h('time', { attrs: { datetime: step.at } }, formatTime(step.at)),
+          ' ',
+          h('span', {}, this.#stepText(step, true)),
+        ),
       ),
     );
   }
@@ -206,14 +226,20 @@ export class PaymentPage {
           h(
             'li',
             {},
-            button(t('payment.show', { amount: payment.amount === null ? '—' : formatCentavos(payment.amount), message: this.#currentMessage(payment) }), {
-              focusKey: `show:${payment.referenceId}`,
-              onClick: () => {
-                this.#focused = payment.referenceId;
-                this.render();
-                this.#amount.focus();
+            button(
+              t('payment.show', {
+                amount: payment.amount === null ? '—' : formatCentavos(payment.amount),
+                message: this.#currentMessage(payment),
+              }),
+              {
+                focusKey: `show:${payment.referenceId}`,
+                onClick: () => {
+                  this.#focused = payment.referenceId;
+                  this.render();
+                  this.#amount.focus();
+                },
               },
-            }),
+            ),
           ),
         ),
       ),
@@ -222,7 +248,8 @@ export class PaymentPage {
 
   /** The text of a step in the current language; the PINPAD's own text stays as the PINPAD shows it. */
   #stepText(step: PaymentProgress, inLog: boolean): string {
-    if (step.step === 'pinpad_message') return inLog ? t('payment.pinpadSays', { text: step.cashier_message }) : step.cashier_message;
+    if (step.step === 'pinpad_message')
+      return inLog ? t('payment.pinpadSays', { text: step.cashier_message }) : step.cashier_message;
     return currentLanguage() === 'en' ? step.message : step.cashier_message;
   }
 
@@ -245,7 +272,17 @@ export class PaymentPage {
   #track(referenceId: string, terminal: string): TrackedPayment {
     let tracked = this.#payments.get(referenceId);
     if (tracked === undefined) {
-      tracked = { referenceId, terminal, steps: [], amount: null, paymentType: null, installments: null, outcome: null, cancelling: false, error: null };
+      tracked = {
+        referenceId,
+        terminal,
+        steps: [],
+        amount: null,
+        paymentType: null,
+        installments: null,
+        outcome: null,
+        cancelling: false,
+        error: null,
+      };
       this.#payments.set(referenceId, tracked);
       // A new payment takes the screen unless the one shown is still running.
       const shown = this.#focused === null ? undefined : this.#payments.get(this.#focused);
@@ -323,7 +360,11 @@ export class PaymentPage {
     this.render();
     try {
       // Answers with the final outcome once the PINPAD has stopped (or the void went through).
-      const outcome = await this.#context.client.call('payment.cancel', { reference_id: tracked.referenceId }, { timeoutMs: CANCEL_TIMEOUT_MS });
+      const outcome = await this.#context.client.call(
+        'payment.cancel',
+        { reference_id: tracked.referenceId },
+        { timeoutMs: CANCEL_TIMEOUT_MS },
+      );
       this.#onOutcome(outcome);
     } catch (error) {
       tracked.error = errorText(error);
@@ -354,7 +395,12 @@ export class PaymentPage {
     this.render();
     this.#reveal();
     try {
-      const outcome = await this.#context.client.pay({ reference_id: referenceId, amount, payment_type: paymentType, description: TRAINING_DESCRIPTION });
+      const outcome = await this.#context.client.pay({
+        reference_id: referenceId,
+        amount,
+        payment_type: paymentType,
+        description: TRAINING_DESCRIPTION,
+      });
       // The sale is over: an Enter in a still-filled amount would start the same sale again.
       this.#trainingAmount.value = '';
       this.#onOutcome(outcome);

@@ -38,8 +38,14 @@ export class PaymentReceipts {
       if (this.#reference === null || !job.subject.startsWith(`payment:${this.#reference}:`)) return;
       if (job.state === 'printed') this.#say(t('sale.printPrinted'));
       else if (job.state === 'printing') this.#say(t('sale.printPrinting'));
-      else if (job.state === 'queued') this.#say(job.error === null ? t('sale.printQueued') : t('sale.printRetrying', { error: printErrorText(job.error.code) }));
-      else if (job.state === 'failed') this.#fail(t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') }));
+      else if (job.state === 'queued')
+        this.#say(
+          job.error === null
+            ? t('sale.printQueued')
+            : t('sale.printRetrying', { error: printErrorText(job.error.code) }),
+        );
+      else if (job.state === 'failed')
+        this.#fail(t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') }));
     });
   }
 
@@ -88,15 +94,23 @@ export class PaymentReceipts {
     this.#note.textContent = t('receipt.loading');
     this.#renderButtons();
     try {
-      const receipt = await this.#context.client.call('receipt.get', { reference_id: referenceId, copy: 'customer', format: 'html' });
+      const receipt = await this.#context.client.call('receipt.get', {
+        reference_id: referenceId,
+        copy: 'customer',
+        format: 'html',
+      });
       if (request !== this.#request) return;
-      this.#frame.srcdoc = receipt.encoding === 'base64' ? new TextDecoder().decode(Uint8Array.from(atob(receipt.content), (char) => char.charCodeAt(0))) : receipt.content;
+      this.#frame.srcdoc =
+        receipt.encoding === 'base64'
+          ? new TextDecoder().decode(Uint8Array.from(atob(receipt.content), (char) => char.charCodeAt(0)))
+          : receipt.content;
       this.#note.textContent = receipt.kind === 'cancellation' ? t('receipt.cancellation') : '';
       this.#loaded = true;
     } catch (error) {
       if (request !== this.#request) return;
       const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-      this.#note.textContent = code === 'NO_RECEIPT' ? t('receipt.none') : t('receipt.error', { message: errorText(error) });
+      this.#note.textContent =
+        code === 'NO_RECEIPT' ? t('receipt.none') : t('receipt.error', { message: errorText(error) });
       this.#frame.hidden = true;
     }
     this.#renderButtons();

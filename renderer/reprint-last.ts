@@ -16,12 +16,18 @@ import { formatCentavos } from './money.js';
 export const REPRINT_LAST_KEY = 'F8';
 
 /** Payments whose receipt is a sale the cashier made: approved (confirmed or not yet) or voided. */
-const WITH_RECEIPT: NonNullable<ParamsOf<'payment.list'>['states']> = ['awaiting_confirmation', 'confirmed', 'undoing', 'undone'];
+const WITH_RECEIPT: NonNullable<ParamsOf<'payment.list'>['states']> = [
+  'awaiting_confirmation',
+  'confirmed',
+  'undoing',
+  'undone',
+];
 
 /** Where the button is, and where its outcome is said. */
 const PLACES = ['payment', 'transactions'] as const;
 
-type Said = { readonly kind: 'status'; readonly text: string } | { readonly kind: 'error'; readonly text: string } | null;
+type Said =
+  { readonly kind: 'status'; readonly text: string } | { readonly kind: 'error'; readonly text: string } | null;
 
 export class ReprintLast {
   readonly #context: WindowContext;
@@ -35,7 +41,16 @@ export class ReprintLast {
     this.#context = context;
     for (const place of PLACES) byId(`${place}-reprint-last`).addEventListener('click', () => void this.reprint());
     document.addEventListener('keydown', (event) => {
-      if (event.key !== REPRINT_LAST_KEY || event.repeat || event.defaultPrevented || event.ctrlKey || event.altKey || event.metaKey || event.shiftKey) return;
+      if (
+        event.key !== REPRINT_LAST_KEY ||
+        event.repeat ||
+        event.defaultPrevented ||
+        event.ctrlKey ||
+        event.altKey ||
+        event.metaKey ||
+        event.shiftKey
+      )
+        return;
       // Logged in only; a dialog open (a sale's own reprint, a confirmation) keeps its keys.
       if (byId('app').hidden || document.querySelector('dialog[open]') !== null) return;
       event.preventDefault();
@@ -45,8 +60,12 @@ export class ReprintLast {
       if (job.id !== this.#job) return;
       if (job.state === 'printed') this.#status('sale.printPrinted');
       else if (job.state === 'printing') this.#status('sale.printPrinting');
-      else if (job.state === 'queued' && job.error !== null) this.#status('sale.printRetrying', { error: printErrorText(job.error.code) });
-      else if (job.state === 'failed') this.#error(`${this.#which} ${t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') })}`);
+      else if (job.state === 'queued' && job.error !== null)
+        this.#status('sale.printRetrying', { error: printErrorText(job.error.code) });
+      else if (job.state === 'failed')
+        this.#error(
+          `${this.#which} ${t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') })}`,
+        );
       if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled') this.#job = null;
     });
   }

@@ -97,7 +97,9 @@ export class SalesSearch {
         else seen.set(item.reference_id, item);
       }
     }
-    const items = [...seen.values()].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0)).slice(0, limit);
+    const items = [...seen.values()]
+      .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0))
+      .slice(0, limit);
     const total = answers.reduce((sum, answer) => sum + answer.total, 0) - twice;
     return { items, total };
   }
@@ -128,7 +130,12 @@ export class SalesSearch {
    * zone is known only once logged in, and a window left open past midnight moves to the new day.
    */
   followToday(): void {
-    if (this.#applied !== null || this.#inputs.from.value !== this.#defaultDate || this.#inputs.to.value !== this.#defaultDate) return;
+    if (
+      this.#applied !== null ||
+      this.#inputs.from.value !== this.#defaultDate ||
+      this.#inputs.to.value !== this.#defaultDate
+    )
+      return;
     this.#resetDates();
   }
 

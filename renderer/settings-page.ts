@@ -100,7 +100,12 @@ const FINAL_JOB_STATES: ReadonlySet<PrintJobView['state']> = new Set(['printed',
 
 /** The signal strength in words (a cashier does not read dBm): about a metre away is strong. */
 function signalWords(rssi: number): string {
-  const words = rssi >= -65 ? t('settings.bleSignalStrong') : rssi >= -80 ? t('settings.bleSignalMedium') : t('settings.bleSignalWeak');
+  const words =
+    rssi >= -65
+      ? t('settings.bleSignalStrong')
+      : rssi >= -80
+        ? t('settings.bleSignalMedium')
+        : t('settings.bleSignalWeak');
   return t('settings.bleSignal', { signal: words, rssi });
 }
 
@@ -115,15 +120,15 @@ function targetOf(path: string): string | null {
   const line = /^receipts\.merchant\.address\.(\d+)$/.exec(path)?.[1];
   if (line !== undefined) return addressLineId(Math.min(Number(line), ADDRESS_LINES - 1));
   const sections: Readonly<Record<string, string>> = {
-    'confirmation': CONFIRMATION_TARGET,
-    'training': TRAINING_ID,
-    'api': 'settings-api-base-url',
+    confirmation: CONFIRMATION_TARGET,
+    training: TRAINING_ID,
+    api: 'settings-api-base-url',
     'api.client_certificate': 'settings-cert-passphrase',
-    'pinpad': 'settings-pinpad-address',
-    'receipts': 'settings-merchant-name',
+    pinpad: 'settings-pinpad-address',
+    receipts: 'settings-merchant-name',
     'receipts.merchant': 'settings-merchant-name',
     'receipts.merchant.address': addressLineId(0),
-    'printers': 'settings-printer-address',
+    printers: 'settings-printer-address',
     'printers.default': 'settings-printer-address',
     ...SUPERVISOR_TARGETS,
   };
@@ -136,10 +141,12 @@ function targetOf(path: string): string | null {
  */
 function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'api' && /no API token is stored/.test(message)) return t('settings.violationNoToken');
-  if (path === 'api.client_certificate') return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
+  if (path === 'api.client_certificate')
+    return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
   if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
   if (path === 'api.base_url') return t('settings.violationUrl');
-  if (path === 'receipts.merchant.cnpj') return /check digits/.test(message) ? t('settings.violationCnpjDigits') : t('settings.violationCnpj');
+  if (path === 'receipts.merchant.cnpj')
+    return /check digits/.test(message) ? t('settings.violationCnpjDigits') : t('settings.violationCnpj');
   if (path === 'confirmation') return t('settings.violationChoice');
   if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
   if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
@@ -167,7 +174,9 @@ function problemText(violation: Violation): (HTMLElement | string)[] {
   const said =
     currentLanguage() === 'en'
       ? knownFieldMessage(violation.field, violation.message)
-      : (violation.cashier_message ?? knownFieldMessage(violation.field, violation.message) ?? t('settings.violationOtherShort'));
+      : (violation.cashier_message ??
+        knownFieldMessage(violation.field, violation.message) ??
+        t('settings.violationOtherShort'));
   const english = h('span', { attrs: { lang: 'en' } }, violation.message);
   return said === null ? [english] : [said, ' (', english, ')'];
 }
@@ -179,7 +188,8 @@ function labelOf(target: string): string | null {
   return document.querySelector(`label[for="${target}"]`)?.textContent?.trim() ?? null;
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function valueAt(root: Json | null, path: readonly string[]): unknown {
   let node: unknown = root;
@@ -214,7 +224,11 @@ function setAt(root: Json, path: readonly string[], value: unknown): void {
 
 /** A file value as the text a field shows (anything not a string or a number shows blank). */
 function shownText(value: unknown): string {
-  return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : '';
 }
 
 /**
@@ -276,7 +290,10 @@ export class SettingsPage {
    */
   readonly #jobsWhileSending = new Map<string, PrintJobView>();
   /** The mistakes shown next to the fields, and whether a save was refused for them (kept to re-render them in another language). */
-  #shownErrors: { readonly violations: readonly Violation[]; readonly refusedSave: boolean } = { violations: [], refusedSave: false };
+  #shownErrors: { readonly violations: readonly Violation[]; readonly refusedSave: boolean } = {
+    violations: [],
+    refusedSave: false,
+  };
 
   readonly #form = byId<HTMLFormElement>('settings-form');
   readonly #loading = byId('settings-loading');
@@ -312,7 +329,10 @@ export class SettingsPage {
 
   constructor(context: WindowContext) {
     this.#context = context;
-    const secret = { reread: () => context.client.call('operator.settings', {}), onStored: () => this.#renderRestart() };
+    const secret = {
+      reread: () => context.client.call('operator.settings', {}),
+      onStored: () => this.#renderRestart(),
+    };
     this.#token = new SecretField({
       ...secret,
       ids: 'settings-token',
@@ -340,7 +360,12 @@ export class SettingsPage {
     });
     this.#form.addEventListener('input', (event) => {
       // The secrets' fields belong to forms of their own: typing one is not an unsaved setting.
-      if (!this.#token.owns(event.target) && !this.#passphrase.owns(event.target) && !this.#supervisor.owns(event.target)) this.#dirty = true;
+      if (
+        !this.#token.owns(event.target) &&
+        !this.#passphrase.owns(event.target) &&
+        !this.#supervisor.owns(event.target)
+      )
+        this.#dirty = true;
     });
     this.#detect.addEventListener('click', () => void this.#detectPinpads());
     this.#bleScan.addEventListener('click', () => void this.#scanBle());
@@ -384,7 +409,9 @@ export class SettingsPage {
 
   render(): void {
     if (!this.#loaded) return;
-    this.#path.textContent = this.#fileExists ? t('settings.path', { path: this.#filePath }) : t('settings.noFile', { path: this.#filePath });
+    this.#path.textContent = this.#fileExists
+      ? t('settings.path', { path: this.#filePath })
+      : t('settings.noFile', { path: this.#filePath });
     this.#renderProblem();
     this.#token.render();
     this.#passphrase.render();
@@ -401,7 +428,8 @@ export class SettingsPage {
   #renderProblem(): void {
     const problem = this.#problem;
     this.#problemBox.hidden = problem === null;
-    fill(this.#problemList,
+    fill(
+      this.#problemList,
       ...(problem?.violations ?? []).map((violation) => {
         const target = targetOf(violation.field);
         const label = target === null ? null : labelOf(target);
@@ -435,7 +463,8 @@ export class SettingsPage {
     }
     // No key in the file is the default ("auto"); a value the schema refuses checks neither.
     const confirmation = valueAt(file, ['confirmation']);
-    this.#shownConfirmation = confirmation === undefined ? 'auto' : confirmation === 'auto' || confirmation === 'pos' ? confirmation : null;
+    this.#shownConfirmation =
+      confirmation === undefined ? 'auto' : confirmation === 'auto' || confirmation === 'pos' ? confirmation : null;
     for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
     this.#shownTraining = valueAt(file, ['training']) === true;
     this.#training.checked = this.#shownTraining;
@@ -462,7 +491,9 @@ export class SettingsPage {
       setAt(draft, field.path, value === '' ? undefined : value);
     }
     const lineIds = Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index));
-    const changed = lineIds.some((id) => byId<HTMLInputElement>(id).value.trim() !== (this.#shown.get(id) ?? '').trim());
+    const changed = lineIds.some(
+      (id) => byId<HTMLInputElement>(id).value.trim() !== (this.#shown.get(id) ?? '').trim(),
+    );
     if (changed) {
       const lines = lineIds.map((id) => byId<HTMLInputElement>(id).value.trim()).filter((line) => line !== '');
       setAt(draft, ADDRESS_PATH, lines.length === 0 ? undefined : lines);
@@ -488,14 +519,18 @@ export class SettingsPage {
       await this.load();
       this.#message.textContent = t('settings.saved');
       // A new save starts afresh: the last restart's outcome is about other settings.
-      if (this.#restart.kind === 'restarted' || this.#restart.kind === 'refused' || this.#restart.kind === 'notApplied') this.#restart = { kind: 'idle' };
+      if (this.#restart.kind === 'restarted' || this.#restart.kind === 'refused' || this.#restart.kind === 'notApplied')
+        this.#restart = { kind: 'idle' };
       this.#renderRestart();
     } catch (error) {
       const violations = isPinbridgeError(error, 'INVALID_PARAMS') ? (error.data?.violations ?? []) : [];
       if (violations.length === 0) {
         this.#error.textContent = errorText(error);
       } else {
-        this.#showErrors(violations.map((violation) => ({ ...violation, field: violation.field.replace(/^settings\.?/, '') })), true);
+        this.#showErrors(
+          violations.map((violation) => ({ ...violation, field: violation.field.replace(/^settings\.?/, '') })),
+          true,
+        );
         this.#focusFirstError();
       }
     } finally {
@@ -528,7 +563,10 @@ export class SettingsPage {
       const messages = byTarget.get(target) ?? [];
       byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
       // A choice's mistake marks its options (a fieldset is no control).
-      const radios = target === CONFIRMATION_TARGET ? this.#confirmationRadios() : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      const radios =
+        target === CONFIRMATION_TARGET
+          ? this.#confirmationRadios()
+          : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
       const controls = radios.length > 0 ? radios : [byId(target)];
       for (const control of controls) {
         if (messages.length > 0) control.setAttribute('aria-invalid', 'true');
@@ -536,8 +574,13 @@ export class SettingsPage {
       }
     }
     if (!refusedSave || violations.length === 0) return;
-    fill(this.#error,
-      h('p', {}, violations.length === 1 ? t('settings.notSavedOne') : t('settings.notSavedMany', { n: violations.length })),
+    fill(
+      this.#error,
+      h(
+        'p',
+        {},
+        violations.length === 1 ? t('settings.notSavedOne') : t('settings.notSavedMany', { n: violations.length }),
+      ),
       elsewhere.length === 0
         ? null
         : h(
@@ -549,7 +592,9 @@ export class SettingsPage {
                 { attrs: { 'data-code': violation.code ?? null } },
                 h('code', {}, violation.field),
                 ': ',
-                currentLanguage() === 'en' || violation.cashier_message === undefined ? h('span', { attrs: { lang: 'en' } }, violation.message) : violation.cashier_message,
+                currentLanguage() === 'en' || violation.cashier_message === undefined
+                  ? h('span', { attrs: { lang: 'en' } }, violation.message)
+                  : violation.cashier_message,
               ),
             ),
           ),
@@ -578,7 +623,8 @@ export class SettingsPage {
     // Once back with the new settings, only the outcome is left to say.
     this.#restartButton.hidden = restart.kind === 'restarted';
     this.#restartText.hidden = restart.kind === 'restarted';
-    this.#restartButton.disabled = restart.kind === 'asking' || restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back';
+    this.#restartButton.disabled =
+      restart.kind === 'asking' || restart.kind === 'restarting' || restart.kind === 'lost' || restart.kind === 'back';
     this.#restartStatus.dataset.state = restart.kind;
     this.#restartStatus.textContent = restartText(restart);
   }
@@ -649,15 +695,33 @@ export class SettingsPage {
   #renderPorts(): void {
     const ports = this.#ports;
     if (ports === null) return;
-    this.#portsStatus.textContent = ports.length === 0 ? t('settings.portsNone') : ports.length === 1 ? t('settings.portsOne') : t('settings.portsMany', { n: ports.length });
+    this.#portsStatus.textContent =
+      ports.length === 0
+        ? t('settings.portsNone')
+        : ports.length === 1
+          ? t('settings.portsOne')
+          : t('settings.portsMany', { n: ports.length });
     this.#portsList.replaceChildren(
       ...ports.map((port) => {
-        const device = [port.maker, port.model].filter((part): part is string => part !== null && part !== '').join(' ') || port.manufacturer || t('settings.portUnknown');
+        const device =
+          [port.maker, port.model].filter((part): part is string => part !== null && part !== '').join(' ') ||
+          port.manufacturer ||
+          t('settings.portUnknown');
         return h(
           'li',
           { attrs: { 'data-address': port.address, 'data-likely': String(port.likely_pinpad) } },
-          h('span', { className: 'port-name' }, h('code', {}, port.address), ' — ', device, port.likely_pinpad ? h('strong', {}, ` (${t('settings.portLikely')})`) : null),
-          button(t('settings.portUse'), { label: t('settings.portUseLabel', { address: port.address }), onClick: () => this.#usePort(port.address) }),
+          h(
+            'span',
+            { className: 'port-name' },
+            h('code', {}, port.address),
+            ' — ',
+            device,
+            port.likely_pinpad ? h('strong', {}, ` (${t('settings.portLikely')})`) : null,
+          ),
+          button(t('settings.portUse'), {
+            label: t('settings.portUseLabel', { address: port.address }),
+            onClick: () => this.#usePort(port.address),
+          }),
         );
       }),
     );
@@ -699,14 +763,25 @@ export class SettingsPage {
     else delete this.#bleStatus.dataset.level;
     if (scan.kind !== 'found') {
       this.#bleList.replaceChildren();
-      if (scan.kind === 'scanning') this.#bleStatus.textContent = t('settings.bleScanning', { seconds: BLE_SCAN_SECONDS });
+      if (scan.kind === 'scanning')
+        this.#bleStatus.textContent = t('settings.bleScanning', { seconds: BLE_SCAN_SECONDS });
       // No adapter, Bluetooth off, or no native Bluetooth module: all the same to the cashier.
-      else this.#bleStatus.textContent = isPinbridgeError(scan.error, 'PINPAD_ERROR') && scan.error.data?.reason === 'BLE_UNAVAILABLE' ? t('settings.bleUnavailable') : errorText(scan.error);
+      else
+        this.#bleStatus.textContent =
+          isPinbridgeError(scan.error, 'PINPAD_ERROR') && scan.error.data?.reason === 'BLE_UNAVAILABLE'
+            ? t('settings.bleUnavailable')
+            : errorText(scan.error);
       return;
     }
     const { devices, chosen } = scan;
     this.#bleStatus.textContent =
-      chosen !== null ? t('settings.bleChosen', { address: chosen }) : devices.length === 0 ? t('settings.bleNone') : devices.length === 1 ? t('settings.bleOne') : t('settings.bleMany', { n: devices.length });
+      chosen !== null
+        ? t('settings.bleChosen', { address: chosen })
+        : devices.length === 0
+          ? t('settings.bleNone')
+          : devices.length === 1
+            ? t('settings.bleOne')
+            : t('settings.bleMany', { n: devices.length });
     keepFocus(this.#bleList, () =>
       this.#bleList.replaceChildren(
         ...devices.map((device) => {
@@ -714,7 +789,15 @@ export class SettingsPage {
           return h(
             'li',
             { attrs: { 'data-address': device.address, 'data-rssi': String(device.rssi) } },
-            h('span', { className: 'port-name' }, h('code', {}, device.address), ' — ', name, ', ', signalWords(device.rssi)),
+            h(
+              'span',
+              { className: 'port-name' },
+              h('code', {}, device.address),
+              ' — ',
+              name,
+              ', ',
+              signalWords(device.rssi),
+            ),
             button(t('settings.portUse'), {
               label: t('settings.bleUseLabel', { name, address: device.address }),
               focusKey: `ble:${device.address}`,
@@ -754,7 +837,8 @@ export class SettingsPage {
     else delete this.#systemPrintersStatus.dataset.level;
     if (shown.kind !== 'found') {
       this.#systemPrintersList.replaceChildren();
-      this.#systemPrintersStatus.textContent = shown.kind === 'loading' ? t('settings.systemPrintersLoading') : errorText(shown.error);
+      this.#systemPrintersStatus.textContent =
+        shown.kind === 'loading' ? t('settings.systemPrintersLoading') : errorText(shown.error);
       return;
     }
     const { printers, chosen } = shown;
@@ -772,7 +856,14 @@ export class SettingsPage {
           h(
             'li',
             { attrs: { 'data-address': printer.address, 'data-default': String(printer.is_default) } },
-            h('span', { className: 'port-name' }, printer.name, printer.is_default ? h('strong', {}, ` (${t('settings.systemPrinterDefault')})`) : null, ' — ', h('code', {}, printer.address)),
+            h(
+              'span',
+              { className: 'port-name' },
+              printer.name,
+              printer.is_default ? h('strong', {}, ` (${t('settings.systemPrinterDefault')})`) : null,
+              ' — ',
+              h('code', {}, printer.address),
+            ),
             button(t('settings.portUse'), {
               label: t('settings.systemPrinterUseLabel', { name: printer.name }),
               focusKey: `printer:${printer.address}`,
@@ -804,7 +895,9 @@ export class SettingsPage {
       this.#testPrint = { kind: 'job', job: this.#jobsWhileSending.get(job.id) ?? job };
     } catch (error) {
       // Receipts off (no store data) or no default printer: the agent prints only with both, as it started.
-      this.#testPrint = isPinbridgeError(error, 'PRINTING_OFF', 'NOT_FOUND') ? { kind: 'off' } : { kind: 'failed', error };
+      this.#testPrint = isPinbridgeError(error, 'PRINTING_OFF', 'NOT_FOUND')
+        ? { kind: 'off' }
+        : { kind: 'failed', error };
     } finally {
       this.#jobsWhileSending.clear();
       this.#testPrintButton.disabled = false;

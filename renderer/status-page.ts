@@ -26,11 +26,20 @@ export interface PosCounts {
 
 /** A line saying a state with a dot: the colour repeats what the text says, never alone. */
 function stateLine(level: Level, text: string, className = 'state-line'): HTMLParagraphElement {
-  return h('p', { className, attrs: { 'data-level': level } }, h('span', { className: 'dot', attrs: { 'aria-hidden': 'true' } }), text);
+  return h(
+    'p',
+    { className, attrs: { 'data-level': level } },
+    h('span', { className: 'dot', attrs: { 'aria-hidden': 'true' } }),
+    text,
+  );
 }
 
 function details(entries: readonly (readonly [string, string])[]): HTMLDListElement {
-  return h('dl', { className: 'details' }, ...entries.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]));
+  return h(
+    'dl',
+    { className: 'details' },
+    ...entries.flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+  );
 }
 
 /** The PINPAD's EMV tables: a load in progress, the version held, or sales refused for want of them. */
@@ -133,7 +142,11 @@ export class StatusPage {
   #linkLines(): HTMLElement | null {
     const link = this.#link;
     if (link === null || link.state === 'ready') return null;
-    const line = stateLine(link.state === 'connecting' ? 'warn' : 'bad', currentLanguage() === 'en' ? link.message : link.cashier_message, 'state-line pinpad-link');
+    const line = stateLine(
+      link.state === 'connecting' ? 'warn' : 'bad',
+      currentLanguage() === 'en' ? link.message : link.cashier_message,
+      'state-line pinpad-link',
+    );
     return h(
       'div',
       { className: 'pinpad-link', attrs: { 'data-link-state': link.state } },
@@ -153,13 +166,24 @@ export class StatusPage {
       ...(link === null ? [] : [link]),
       ...pinpads.map((pinpad) => {
         const level: Level = !pinpad.connected ? 'bad' : pinpad.busy ? 'warn' : 'ok';
-        const state = pinpad.connected ? `${t('status.connected')} · ${pinpad.busy ? t('status.busy') : t('status.free')}` : t('status.disconnected');
+        const state = pinpad.connected
+          ? `${t('status.connected')} · ${pinpad.busy ? t('status.busy') : t('status.free')}`
+          : t('status.disconnected');
         return h(
           'article',
-          { className: 'device', attrs: { 'data-serial': pinpad.serial_number, 'data-connected': String(pinpad.connected), 'data-busy': String(pinpad.busy) } },
+          {
+            className: 'device',
+            attrs: {
+              'data-serial': pinpad.serial_number,
+              'data-connected': String(pinpad.connected),
+              'data-busy': String(pinpad.busy),
+            },
+          },
           h('h3', {}, `${pinpad.manufacturer} ${pinpad.model}`.trim()),
           stateLine(level, state),
-          pinpad.busy && pinpad.payment_reference !== null ? h('p', { className: 'hint' }, t('status.busyWith', { reference: pinpad.payment_reference })) : null,
+          pinpad.busy && pinpad.payment_reference !== null
+            ? h('p', { className: 'hint' }, t('status.busyWith', { reference: pinpad.payment_reference }))
+            : null,
           tablesLine(pinpad.tables),
           details([
             [t('status.serial'), pinpad.serial_number],
@@ -186,9 +210,22 @@ export class StatusPage {
           printer.error !== null ? t('status.printerError', { error: printErrorText(printer.error) }) : null,
           printer.paper_low && !printer.paper_out ? t('status.paperLow') : null,
         ].filter((problem): problem is string => problem !== null);
-        const blocking = printer.connected === false || printer.paper_out || printer.cover_open || printer.error !== null;
-        const level: Level = printer.connected === null && problems.length === 0 ? 'off' : blocking ? 'bad' : problems.length > 0 ? 'warn' : 'ok';
-        const text = problems.length > 0 ? problems.join(' · ') : printer.connected === null ? t('status.printerUnknown') : t('status.printerReady');
+        const blocking =
+          printer.connected === false || printer.paper_out || printer.cover_open || printer.error !== null;
+        const level: Level =
+          printer.connected === null && problems.length === 0
+            ? 'off'
+            : blocking
+              ? 'bad'
+              : problems.length > 0
+                ? 'warn'
+                : 'ok';
+        const text =
+          problems.length > 0
+            ? problems.join(' · ')
+            : printer.connected === null
+              ? t('status.printerUnknown')
+              : t('status.printerReady');
         // A folder "printer" (a headless store's, or training's when the settings name none) prints no paper.
         const folder = printer.address.startsWith('file://') && printer.address.endsWith('/');
         return h(
@@ -207,12 +244,16 @@ export class StatusPage {
     const api = this.#api;
     if (api === null) return;
     const level: Level = api.state === 'up' ? 'ok' : api.state === 'down' ? 'bad' : 'off';
-    const text = api.state === 'up' ? t('status.apiUp') : api.state === 'down' ? t('status.apiDown') : t('status.apiUnknown');
+    const text =
+      api.state === 'up' ? t('status.apiUp') : api.state === 'down' ? t('status.apiDown') : t('status.apiUnknown');
     this.#apiBox.dataset.state = api.state;
-    fill(this.#apiBox,
+    fill(
+      this.#apiBox,
       stateLine(level, text),
       api.since === null ? null : h('p', { className: 'hint' }, t('status.since', { time: formatDateTime(api.since) })),
-      api.last_error === null || api.state === 'up' ? null : h('p', { className: 'hint' }, t('status.lastError', { message: apiErrorText(api.last_error.code) })),
+      api.last_error === null || api.state === 'up'
+        ? null
+        : h('p', { className: 'hint' }, t('status.lastError', { message: apiErrorText(api.last_error.code) })),
     );
   }
 
@@ -226,9 +267,11 @@ export class StatusPage {
 
   #renderPos(): void {
     const counts = this.#posCounts();
-    const connected = counts.connected === 0 ? t('status.posNone') : plural(counts.connected, 'status.posOne', 'status.posMany');
+    const connected =
+      counts.connected === 0 ? t('status.posNone') : plural(counts.connected, 'status.posOne', 'status.posMany');
     this.#posBox.dataset.connected = String(counts.connected);
-    fill(this.#posBox,
+    fill(
+      this.#posBox,
       stateLine(counts.connected > 0 ? 'ok' : 'off', connected),
       h('p', { className: 'hint' }, t('status.posPaired', { n: counts.paired })),
       counts.anonymous > 0 ? h('p', { className: 'hint' }, t('status.posAnonymous', { n: counts.anonymous })) : null,
@@ -240,8 +283,13 @@ export class StatusPage {
     if (mode === null) return;
     const version = this.#context.client.operator?.version;
     this.#modeBox.dataset.mode = mode;
-    fill(this.#modeBox,
-      stateLine(mode === 'training' ? 'warn' : 'ok', t(mode === 'training' ? 'mode.training' : 'mode.live'), 'state-line mode-line'),
+    fill(
+      this.#modeBox,
+      stateLine(
+        mode === 'training' ? 'warn' : 'ok',
+        t(mode === 'training' ? 'mode.training' : 'mode.live'),
+        'state-line mode-line',
+      ),
       h('p', { className: 'hint' }, t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')),
       version === undefined ? null : h('p', { className: 'hint' }, t('status.version', { version })),
     );

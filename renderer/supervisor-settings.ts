@@ -16,7 +16,7 @@ type Entry = 'window' | 'pinpad' | 'either';
 
 /** The controls a settings mistake under `supervisor` belongs to. */
 export const SUPERVISOR_TARGETS: Readonly<Record<string, string>> = {
-  'supervisor': 'settings-supervisor-required',
+  supervisor: 'settings-supervisor-required',
   'supervisor.required_for': 'settings-supervisor-required',
   'supervisor.min_amount_centavos': 'settings-supervisor-min-amount',
   'supervisor.entry': 'settings-supervisor-entry',
@@ -24,7 +24,8 @@ export const SUPERVISOR_TARGETS: Readonly<Record<string, string>> = {
 };
 
 const PIN_PATTERN = /^\d{4,8}$/;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The section as the controls show it: what the file says, with the defaults where it says nothing. */
 interface Shown {
@@ -72,7 +73,8 @@ export class SupervisorSettings {
   fill(section: unknown): void {
     this.#section = isObject(section) ? section : {};
     const { required_for: requiredFor, min_amount_centavos: minAmount, entry, pos_voids: posVoids } = this.#section;
-    const shownEntry: Entry | null = entry === undefined ? 'window' : entry === 'window' || entry === 'pinpad' || entry === 'either' ? entry : null;
+    const shownEntry: Entry | null =
+      entry === undefined ? 'window' : entry === 'window' || entry === 'pinpad' || entry === 'either' ? entry : null;
     this.#shown = {
       required: requiredFor === 'voids',
       minAmount: typeof minAmount === 'number' && minAmount > 0 ? formatCentavos(minAmount).replace(/^R\$\s*/, '') : '',

@@ -29,10 +29,10 @@ const STATUS_LEVELS: Readonly<Record<CheckStatus, string>> = { ok: 'ok', warn: '
 
 /** The checks of `pinbridge doctor` by id (main/doctor/check.ts); an id not listed shows as it is. */
 const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
-  'settings': 'support.checkSettings',
+  settings: 'support.checkSettings',
   'serial-permissions': 'support.checkSerial',
-  'pinpads': 'support.checkPinpads',
-  'printers': 'support.checkPrinters',
+  pinpads: 'support.checkPinpads',
+  printers: 'support.checkPrinters',
   'payments-api': 'support.checkApi',
   'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
@@ -107,9 +107,13 @@ export class SupportPage {
   #renderAbout(): void {
     const operator = this.#context.client.operator;
     const mode = this.#context.mode();
-    const modeText = mode === null ? '—' : `${t(mode === 'training' ? 'mode.training' : 'mode.live')} — ${t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')}`;
+    const modeText =
+      mode === null
+        ? '—'
+        : `${t(mode === 'training' ? 'mode.training' : 'mode.live')} — ${t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')}`;
     this.#about.dataset.mode = mode ?? '';
-    fill(this.#about,
+    fill(
+      this.#about,
       h('dt', {}, t('support.version')),
       h('dd', { id: 'support-version' }, operator?.version ?? '—'),
       h('dt', {}, t('support.mode')),
@@ -152,8 +156,12 @@ export class SupportPage {
     const time = formatTime(this.#reportAt ?? '');
     this.#doctorStatus.dataset.state = failed > 0 ? 'fail' : warned > 0 ? 'warn' : 'ok';
     this.#doctorStatus.textContent =
-      failed === 0 && warned === 0 ? t('support.doctorAllOk', { time }) : t('support.doctorProblems', { time, failed, warned });
-    keepFocus(this.#checks, () => this.#checks.replaceChildren(...report.checks.map((check) => this.#checkItem(check))));
+      failed === 0 && warned === 0
+        ? t('support.doctorAllOk', { time })
+        : t('support.doctorProblems', { time, failed, warned });
+    keepFocus(this.#checks, () =>
+      this.#checks.replaceChildren(...report.checks.map((check) => this.#checkItem(check))),
+    );
   }
 
   #checkItem(check: Check): HTMLLIElement {
@@ -168,9 +176,17 @@ export class SupportPage {
       h(
         'p',
         { className: 'check-head' },
-        h('span', { className: 'check-icon', attrs: { 'data-level': STATUS_LEVELS[check.status], 'aria-hidden': 'true' } }, STATUS_ICONS[check.status]),
+        h(
+          'span',
+          { className: 'check-icon', attrs: { 'data-level': STATUS_LEVELS[check.status], 'aria-hidden': 'true' } },
+          STATUS_ICONS[check.status],
+        ),
         h('span', { className: 'check-title' }, title),
-        h('span', { className: 'check-status', attrs: { 'data-level': STATUS_LEVELS[check.status] } }, t(STATUS_TEXTS[check.status])),
+        h(
+          'span',
+          { className: 'check-status', attrs: { 'data-level': STATUS_LEVELS[check.status] } },
+          t(STATUS_TEXTS[check.status]),
+        ),
       ),
       h('p', { className: 'check-summary' }, ...withCode(words.summary)),
       fix === undefined ? null : this.#fixBlock(check.id, title, fix),
@@ -183,14 +199,25 @@ export class SupportPage {
     const note = h('span', { className: 'copy-note', attrs: { role: 'status' } });
     // Copied as shown: the commands without the doctor's backticks.
     const copy = async (): Promise<void> => {
-      note.textContent = t((await copyText(withoutBackticks(fix), code)) === 'copied' ? 'support.copied' : 'support.selected');
+      note.textContent = t(
+        (await copyText(withoutBackticks(fix), code)) === 'copied' ? 'support.copied' : 'support.selected',
+      );
     };
     return h(
       'div',
       { className: 'fix' },
       h('p', { className: 'fix-label' }, t('support.fix')),
       code,
-      h('div', { className: 'fix-actions' }, button(t('support.copy'), { label: t('support.copyFixLabel', { check: title }), focusKey: `copy:${checkId}`, onClick: () => void copy() }), note),
+      h(
+        'div',
+        { className: 'fix-actions' },
+        button(t('support.copy'), {
+          label: t('support.copyFixLabel', { check: title }),
+          focusKey: `copy:${checkId}`,
+          onClick: () => void copy(),
+        }),
+        note,
+      ),
     );
   }
 
@@ -201,7 +228,10 @@ export class SupportPage {
     try {
       this.#logs = await this.#context.client.call('operator.exportLogs', {});
       if (this.#downloadUrl !== null) URL.revokeObjectURL(this.#downloadUrl);
-      this.#downloadUrl = this.#logs.lines === 0 ? null : URL.createObjectURL(new Blob([this.#logs.text], { type: 'text/plain;charset=utf-8' }));
+      this.#downloadUrl =
+        this.#logs.lines === 0
+          ? null
+          : URL.createObjectURL(new Blob([this.#logs.text], { type: 'text/plain;charset=utf-8' }));
     } catch (error) {
       this.#logsStatus.textContent = '';
       this.#logsError.textContent = errorText(error);
@@ -226,7 +256,12 @@ export class SupportPage {
       this.#logsStatus.textContent = t('support.logsNoFile');
       return;
     }
-    const lines = logs.lines === 0 ? t('support.logsEmpty') : logs.lines === 1 ? t('support.logsOne') : t('support.logsMany', { n: logs.lines.toLocaleString(currentLanguage()) });
+    const lines =
+      logs.lines === 0
+        ? t('support.logsEmpty')
+        : logs.lines === 1
+          ? t('support.logsOne')
+          : t('support.logsMany', { n: logs.lines.toLocaleString(currentLanguage()) });
     const masked = logs.masked === 0 ? t('support.logsMaskedNone') : t('support.logsMasked', { n: logs.masked });
     this.#logsStatus.textContent = `${lines} ${masked}`;
   }
@@ -243,7 +278,10 @@ export class SupportPage {
  * page they become code elements, never raw backticks.
  */
 function withCode(text: string): (string | HTMLElement)[] {
-  return text.split(/`([^`]+)`/).map((part, index) => (index % 2 === 1 ? h('code', { className: 'inline-code' }, part) : part)).filter((part) => part !== '');
+  return text
+    .split(/`([^`]+)`/)
+    .map((part, index) => (index % 2 === 1 ? h('code', { className: 'inline-code' }, part) : part))
+    .filter((part) => part !== '');
 }
 
 function withoutBackticks(text: string): string {

@@ -14,7 +14,17 @@ import { errorText, todayStartIso, type WindowContext } from './context.js';
 import { confirmAction, type Confirmation, type SupervisorAuthorization } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
 import { currentLanguage, formatDateTime, formatTime, plural, t, type MessageKey } from './i18n.js';
-import { canVoid, cardLabel, isRunning, printErrorText, saleCategory, SALE_CATEGORIES, stateLabel, typeLabel, type SaleCategory } from './labels.js';
+import {
+  canVoid,
+  cardLabel,
+  isRunning,
+  printErrorText,
+  saleCategory,
+  SALE_CATEGORIES,
+  stateLabel,
+  typeLabel,
+  type SaleCategory,
+} from './labels.js';
 import { formatCentavos } from './money.js';
 import { SalesSearch } from './sales-search.js';
 
@@ -89,10 +99,12 @@ export class TransactionsPage {
   constructor(context: WindowContext) {
     this.#context = context;
     const { client } = context;
-    for (const filter of ['all', ...SALE_CATEGORIES] as const) this.#filterSelect.append(h('option', { attrs: { value: filter } }, t(FILTER_LABELS[filter])));
+    for (const filter of ['all', ...SALE_CATEGORIES] as const)
+      this.#filterSelect.append(h('option', { attrs: { value: filter } }, t(FILTER_LABELS[filter])));
     this.#filterSelect.addEventListener('change', () => {
       const value = this.#filterSelect.value;
-      this.#filter = value === 'all' || (SALE_CATEGORIES as readonly string[]).includes(value) ? (value as Filter) : 'all';
+      this.#filter =
+        value === 'all' || (SALE_CATEGORIES as readonly string[]).includes(value) ? (value as Filter) : 'all';
       this.render();
     });
     byId('transactions-refresh').addEventListener('click', () => void this.load());
@@ -112,12 +124,16 @@ export class TransactionsPage {
       // Said as it happens: "Enviado" never stands for a receipt still waiting for a printer that is off.
       if (job.state === 'printed') this.#saleMessage.textContent = t('sale.printPrinted');
       else if (job.state === 'printing') this.#saleMessage.textContent = t('sale.printPrinting');
-      else if (job.state === 'queued' && job.error !== null) this.#saleMessage.textContent = t('sale.printRetrying', { error: printErrorText(job.error.code) });
+      else if (job.state === 'queued' && job.error !== null)
+        this.#saleMessage.textContent = t('sale.printRetrying', { error: printErrorText(job.error.code) });
       else if (job.state === 'failed') {
         this.#saleMessage.textContent = '';
-        this.#saleError.textContent = t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') });
+        this.#saleError.textContent = t('sale.printFailed', {
+          error: printErrorText(job.error?.code ?? 'PRINTER_ERROR'),
+        });
       }
-      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled') this.#printJobs.delete(job.id);
+      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled')
+        this.#printJobs.delete(job.id);
     });
   }
 
@@ -128,7 +144,9 @@ export class TransactionsPage {
     this.#search.followToday();
     try {
       const [answers, pending, supervisor] = await Promise.all([
-        Promise.all(this.#search.calls(LIST_LIMIT, todayStartIso()).map((params) => client.call('payment.list', params))),
+        Promise.all(
+          this.#search.calls(LIST_LIMIT, todayStartIso()).map((params) => client.call('payment.list', params)),
+        ),
         client.call('payment.pending', {}),
         // An agent without the supervisor's services answers with an error: no PIN is asked then
         // (the agent itself would still refuse a void that needs one, and the dialog says so).
@@ -158,14 +176,19 @@ export class TransactionsPage {
     const searching = this.#search.active;
     this.#title.textContent = t(searching ? 'search.resultTitle' : 'transactions.title');
     this.#caption.textContent = t(searching ? 'search.caption' : 'transactions.caption');
-    const shown = this.#filter === 'all' ? this.#items : this.#items.filter((item) => saleCategory(item) === this.#filter);
-    const truncated = this.#total > this.#items.length ? ` ${t('transactions.truncated', { n: this.#items.length })}` : '';
+    const shown =
+      this.#filter === 'all' ? this.#items : this.#items.filter((item) => saleCategory(item) === this.#filter);
+    const truncated =
+      this.#total > this.#items.length ? ` ${t('transactions.truncated', { n: this.#items.length })}` : '';
     const count =
       this.#filter === 'all'
         ? searching
           ? plural(this.#total, 'search.countOne', 'search.countMany', 'search.countNone')
           : plural(this.#total, 'transactions.countOne', 'transactions.countMany', 'transactions.countNone')
-        : t(searching ? 'search.countFiltered' : 'transactions.countFiltered', { shown: shown.length, total: this.#total });
+        : t(searching ? 'search.countFiltered' : 'transactions.countFiltered', {
+            shown: shown.length,
+            total: this.#total,
+          });
     this.#count.textContent = count + truncated;
     this.#table.hidden = shown.length === 0;
     this.#empty.hidden = shown.length > 0;
@@ -183,7 +206,13 @@ export class TransactionsPage {
     const category = saleCategory(item);
     return h(
       'tr',
-      { attrs: { 'data-reference': item.reference_id, 'data-category': category, 'aria-current': item.reference_id === this.#selected ? 'true' : null } },
+      {
+        attrs: {
+          'data-reference': item.reference_id,
+          'data-category': category,
+          'aria-current': item.reference_id === this.#selected ? 'true' : null,
+        },
+      },
       h('td', { className: 'time-cell' }, h('time', { attrs: { datetime: item.created_at } }, time)),
       h('td', { className: 'num' }, amount),
       h('td', {}, typeLabel(item.payment_type, item.installments)),
@@ -212,7 +241,11 @@ export class TransactionsPage {
           return h(
             'li',
             { attrs: { 'data-reference': item.reference_id } },
-            h('span', { className: 'pending-what' }, `${amount} · ${typeLabel(item.payment_type, item.installments)} · ${time} · ${item.reference_id}`),
+            h(
+              'span',
+              { className: 'pending-what' },
+              `${amount} · ${typeLabel(item.payment_type, item.installments)} · ${time} · ${item.reference_id}`,
+            ),
             h(
               'span',
               { className: 'row-actions' },
@@ -237,12 +270,21 @@ export class TransactionsPage {
     );
     this.#undosBlock.hidden = this.#undos.length === 0;
     this.#undosList.replaceChildren(
-      ...this.#undos.map((item) => h('li', {}, `${formatCentavos(item.amount)} · ${formatTime(item.created_at)} · ${item.reference_id} · ${stateLabel(item)}`)),
+      ...this.#undos.map((item) =>
+        h(
+          'li',
+          {},
+          `${formatCentavos(item.amount)} · ${formatTime(item.created_at)} · ${item.reference_id} · ${stateLabel(item)}`,
+        ),
+      ),
     );
   }
 
   #selectedSale(): PaymentOutcome | undefined {
-    return this.#selected === null ? undefined : (this.#items.find((item) => item.reference_id === this.#selected) ?? this.#confirmations.find((item) => item.reference_id === this.#selected));
+    return this.#selected === null
+      ? undefined
+      : (this.#items.find((item) => item.reference_id === this.#selected) ??
+          this.#confirmations.find((item) => item.reference_id === this.#selected));
   }
 
   #renderSale(): void {
@@ -253,7 +295,8 @@ export class TransactionsPage {
     }
     this.#sale.dataset.reference = sale.reference_id;
     this.#saleTitle.textContent = t('sale.title', { amount: formatCentavos(sale.amount) });
-    const problem = sale.problem === null ? null : currentLanguage() === 'en' ? sale.problem.message : sale.problem.cashier_message;
+    const problem =
+      sale.problem === null ? null : currentLanguage() === 'en' ? sale.problem.message : sale.problem.cashier_message;
     const details: [string, string | null][] = [
       [t('payment.time'), formatTime(sale.created_at)],
       [t('col.status'), stateLabel(sale)],
@@ -266,17 +309,47 @@ export class TransactionsPage {
       [t('payment.reason'), problem],
     ];
     this.#saleDetails.replaceChildren(
-      ...details.filter((entry): entry is [string, string] => entry[1] !== null).flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
+      ...details
+        .filter((entry): entry is [string, string] => entry[1] !== null)
+        .flatMap(([term, value]) => [h('dt', {}, term), h('dd', {}, value)]),
     );
 
     const actions: HTMLButtonElement[] = [];
     if (isRunning(sale.state)) {
-      actions.push(button(t('sale.cancelRunning'), { variant: 'danger', focusKey: 'sale:cancel', disabled: this.#busy, onClick: () => void this.#cancelRunning(sale) }));
+      actions.push(
+        button(t('sale.cancelRunning'), {
+          variant: 'danger',
+          focusKey: 'sale:cancel',
+          disabled: this.#busy,
+          onClick: () => void this.#cancelRunning(sale),
+        }),
+      );
     } else if (sale.state === 'awaiting_confirmation') {
-      actions.push(button(t('sale.confirm'), { variant: 'primary', focusKey: 'sale:confirm', disabled: this.#busy, onClick: () => void this.#confirm(sale) }));
-      actions.push(button(t('sale.undo'), { variant: 'danger', focusKey: 'sale:undo', disabled: this.#busy, onClick: () => void this.#undo(sale) }));
+      actions.push(
+        button(t('sale.confirm'), {
+          variant: 'primary',
+          focusKey: 'sale:confirm',
+          disabled: this.#busy,
+          onClick: () => void this.#confirm(sale),
+        }),
+      );
+      actions.push(
+        button(t('sale.undo'), {
+          variant: 'danger',
+          focusKey: 'sale:undo',
+          disabled: this.#busy,
+          onClick: () => void this.#undo(sale),
+        }),
+      );
     } else if (canVoid(sale)) {
-      actions.push(button(t('sale.void'), { variant: 'danger', focusKey: 'sale:void', disabled: this.#busy, onClick: () => void this.#void(sale) }));
+      actions.push(
+        button(t('sale.void'), {
+          variant: 'danger',
+          focusKey: 'sale:void',
+          disabled: this.#busy,
+          onClick: () => void this.#void(sale),
+        }),
+      );
     }
     keepFocus(this.#saleActions, () => this.#saleActions.replaceChildren(...actions));
     this.#saleActions.hidden = actions.length === 0;
@@ -284,7 +357,9 @@ export class TransactionsPage {
     this.#receipt.hidden = isRunning(sale.state);
     this.#receiptCustomer.setAttribute('aria-pressed', String(this.#copy === 'customer'));
     this.#receiptMerchant.setAttribute('aria-pressed', String(this.#copy === 'merchant'));
-    this.#receiptFrame.title = t('receipt.frameTitle', { copy: t(this.#copy === 'customer' ? 'receipt.customer' : 'receipt.merchant') });
+    this.#receiptFrame.title = t('receipt.frameTitle', {
+      copy: t(this.#copy === 'customer' ? 'receipt.customer' : 'receipt.merchant'),
+    });
     this.#receiptPrint.disabled = !this.#receiptLoaded || this.#busy;
   }
 
@@ -305,7 +380,9 @@ export class TransactionsPage {
     this.#receiptRequest += 1;
     this.#receiptFrame.srcdoc = '';
     this.render();
-    const opener = [...this.#body.querySelectorAll<HTMLElement>('[data-focus-key]')].find((element) => element.dataset.focusKey === `open:${referenceId}`);
+    const opener = [...this.#body.querySelectorAll<HTMLElement>('[data-focus-key]')].find(
+      (element) => element.dataset.focusKey === `open:${referenceId}`,
+    );
     opener?.focus();
   }
 
@@ -325,15 +402,23 @@ export class TransactionsPage {
     this.#receiptNote.textContent = t('receipt.loading');
     this.#renderSale();
     try {
-      const receipt = await this.#context.client.call('receipt.get', { reference_id: sale.reference_id, copy: this.#copy, format: 'html' });
+      const receipt = await this.#context.client.call('receipt.get', {
+        reference_id: sale.reference_id,
+        copy: this.#copy,
+        format: 'html',
+      });
       if (request !== this.#receiptRequest) return;
-      this.#receiptFrame.srcdoc = receipt.encoding === 'base64' ? new TextDecoder().decode(Uint8Array.from(atob(receipt.content), (char) => char.charCodeAt(0))) : receipt.content;
+      this.#receiptFrame.srcdoc =
+        receipt.encoding === 'base64'
+          ? new TextDecoder().decode(Uint8Array.from(atob(receipt.content), (char) => char.charCodeAt(0)))
+          : receipt.content;
       this.#receiptNote.textContent = receipt.kind === 'cancellation' ? t('receipt.cancellation') : '';
       this.#receiptLoaded = true;
     } catch (error) {
       if (request !== this.#receiptRequest) return;
       const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-      this.#receiptNote.textContent = code === 'NO_RECEIPT' ? t('receipt.none') : t('receipt.error', { message: errorText(error) });
+      this.#receiptNote.textContent =
+        code === 'NO_RECEIPT' ? t('receipt.none') : t('receipt.error', { message: errorText(error) });
     }
     this.#renderSale();
   }
@@ -344,30 +429,53 @@ export class TransactionsPage {
     this.#saleMessage.textContent = '';
     this.#saleError.textContent = '';
     try {
-      const { jobs } = await this.#context.client.call('receipt.print', { reference_id: sale.reference_id, copies: [this.#copy] });
+      const { jobs } = await this.#context.client.call('receipt.print', {
+        reference_id: sale.reference_id,
+        copies: [this.#copy],
+      });
       for (const job of jobs) this.#printJobs.set(job.id, sale.reference_id);
-      this.#saleMessage.textContent = jobs.some((job) => job.state === 'printed') ? t('sale.printPrinted') : t('sale.printQueued');
+      this.#saleMessage.textContent = jobs.some((job) => job.state === 'printed')
+        ? t('sale.printPrinted')
+        : t('sale.printQueued');
     } catch (error) {
       this.#saleError.textContent = errorText(error);
     }
   }
 
   async #void(sale: PaymentOutcome): Promise<void> {
-    await this.#voidOrUndo(sale, {
-      title: t('void.title'),
-      text: t('void.text', { amount: formatCentavos(sale.amount), type: typeLabel(sale.payment_type, sale.installments), card: cardLabel(sale.card) }),
-      confirm: t('void.yes'),
-    }, 'sale.voided');
+    await this.#voidOrUndo(
+      sale,
+      {
+        title: t('void.title'),
+        text: t('void.text', {
+          amount: formatCentavos(sale.amount),
+          type: typeLabel(sale.payment_type, sale.installments),
+          card: cardLabel(sale.card),
+        }),
+        confirm: t('void.yes'),
+      },
+      'sale.voided',
+    );
   }
 
   async #undo(sale: PaymentOutcome): Promise<void> {
-    await this.#voidOrUndo(sale, { title: t('undo.title'), text: t('undo.text', { amount: formatCentavos(sale.amount) }), confirm: t('undo.yes') }, 'sale.undone');
+    await this.#voidOrUndo(
+      sale,
+      { title: t('undo.title'), text: t('undo.text', { amount: formatCentavos(sale.amount) }), confirm: t('undo.yes') },
+      'sale.undone',
+    );
   }
 
   /** Where the supervisor may type the PIN for a void of this sale; null when none is needed. */
   #supervisorEntries(sale: PaymentOutcome): ('window' | 'pinpad')[] | null {
     const policy = this.#supervisor;
-    if (policy === null || policy.required_for !== 'voids' || !canVoid(sale) || sale.amount < policy.min_amount_centavos) return null;
+    if (
+      policy === null ||
+      policy.required_for !== 'voids' ||
+      !canVoid(sale) ||
+      sale.amount < policy.min_amount_centavos
+    )
+      return null;
     return policy.entry === 'either' ? ['window', 'pinpad'] : [policy.entry];
   }
 
@@ -383,16 +491,24 @@ export class TransactionsPage {
       return;
     }
     const attempt = async (authorization: SupervisorAuthorization): Promise<string | null> => {
-      const supervisor = 'pin' in authorization ? { supervisor_pin: authorization.pin } : { supervisor_entry: 'pinpad' as const };
+      const supervisor =
+        'pin' in authorization ? { supervisor_pin: authorization.pin } : { supervisor_entry: 'pinpad' as const };
       try {
-        await this.#context.client.call('payment.undo', { reference_id: sale.reference_id, ...supervisor }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
+        await this.#context.client.call(
+          'payment.undo',
+          { reference_id: sale.reference_id, ...supervisor },
+          { timeoutMs: MONEY_MOVE_TIMEOUT_MS },
+        );
         return null;
       } catch (failure) {
         return errorText(failure);
       }
     };
     const hint = this.#supervisor?.training_pin === true ? t('supervisor.trainingHint') : undefined;
-    const voided = await confirmAction({ ...question, supervisor: { entries, attempt, ...(hint === undefined ? {} : { hint }) } });
+    const voided = await confirmAction({
+      ...question,
+      supervisor: { entries, attempt, ...(hint === undefined ? {} : { hint }) },
+    });
     if (voided) await this.#moveMoney(sale, 'payment.undo', done, { done: true });
   }
 
@@ -425,7 +541,12 @@ export class TransactionsPage {
     this.#busy = true;
     this.render();
     try {
-      if (!already.done) await this.#context.client.call(method, { reference_id: sale.reference_id }, { timeoutMs: MONEY_MOVE_TIMEOUT_MS });
+      if (!already.done)
+        await this.#context.client.call(
+          method,
+          { reference_id: sale.reference_id },
+          { timeoutMs: MONEY_MOVE_TIMEOUT_MS },
+        );
       message.textContent = `${t(done)} (${formatCentavos(sale.amount)}, ${sale.reference_id})`;
     } catch (failure) {
       error.textContent = errorText(failure);

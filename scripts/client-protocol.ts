@@ -93,7 +93,8 @@ function simplify(members: readonly string[]): string[] {
   const unique = [...new Set(members)];
   if (unique.includes('unknown')) return ['unknown'];
   return unique.filter(
-    (member) => !((unique.includes('string') && /^'.*'$/s.test(member)) || (unique.includes('number') && /^-?\d/.test(member))),
+    (member) =>
+      !((unique.includes('string') && /^'.*'$/s.test(member)) || (unique.includes('number') && /^-?\d/.test(member))),
   );
 }
 
@@ -116,7 +117,8 @@ class Writer {
     if ('const' in schema) return [literal(schema.const)];
     if (Array.isArray(schema.anyOf)) return schema.anyOf.flatMap((member) => this.#members(member, indent));
     // {type: ['string', 'null']}: one schema per listed type, the rest of the keywords shared.
-    if (Array.isArray(schema.type)) return schema.type.flatMap((type: unknown) => this.#members({ ...schema, title: undefined, type }, indent));
+    if (Array.isArray(schema.type))
+      return schema.type.flatMap((type: unknown) => this.#members({ ...schema, title: undefined, type }, indent));
     switch (schema.type) {
       case 'string':
         return ['string'];
@@ -137,7 +139,9 @@ class Writer {
         if (keys.length === 0) return ['unknown'];
         break;
     }
-    throw new Error(`No TypeScript for the schema ${JSON.stringify(schema)} (keywords ${keys.join(', ')}): teach scripts/client-protocol.ts`);
+    throw new Error(
+      `No TypeScript for the schema ${JSON.stringify(schema)} (keywords ${keys.join(', ')}): teach scripts/client-protocol.ts`,
+    );
   }
 
   #object(schema: Schema, indent: string): string {
@@ -146,7 +150,9 @@ class Writer {
     const properties = isSchema(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
     for (const [name, property] of Object.entries(properties)) {
-      lines.push(`${doc(isSchema(property) ? property.description : undefined, inner)}${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${this.type(property, inner)};`);
+      lines.push(
+        `${doc(isSchema(property) ? property.description : undefined, inner)}${inner}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${this.type(property, inner)};`,
+      );
     }
     if (isSchema(schema.patternProperties)) {
       const values = Object.values(schema.patternProperties);
@@ -178,7 +184,9 @@ export function clientProtocolSource(): string {
     const summary = doc(spec.summary, '  ');
     return `${summary}  ${literal(name)}: {\n    params: ${writer.type(spec.params, '    ')};\n    result: ${writer.type(spec.result, '    ')};\n  };`;
   });
-  const events = Object.entries(EVENTS).map(([name, spec]) => `${doc(spec.summary, '  ')}  ${literal(name)}: ${writer.type(spec.payload, '  ')};`);
+  const events = Object.entries(EVENTS).map(
+    ([name, spec]) => `${doc(spec.summary, '  ')}  ${literal(name)}: ${writer.type(spec.payload, '  ')};`,
+  );
   // The error object's data is in no method's result, but every error carries it.
   writer.type(ErrorData);
   const named = writer.namedTypes();

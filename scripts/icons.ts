@@ -38,7 +38,10 @@ try {
       `<!doctype html><html><body style="margin:0;background:transparent">` +
         `<img src="${dataUrl}" width="${size}" height="${size}" style="display:block"></body></html>`,
     );
-    writeFileSync(path, await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } }));
+    writeFileSync(
+      path,
+      await page.screenshot({ omitBackground: true, clip: { x: 0, y: 0, width: size, height: size } }),
+    );
     console.log(`wrote ${path}`);
   }
 } finally {

@@ -22,7 +22,9 @@ function typescriptCompiler() {
 // The agent, the POS client package (client/dist, which the agent serves at /client/), then the window's scripts.
 const tsc = typescriptCompiler();
 if (tsc === undefined) {
-  console.log('prepare: TypeScript is not installed (dev dependencies omitted); not compiling, dist/ is used as it is.');
+  console.log(
+    'prepare: TypeScript is not installed (dev dependencies omitted); not compiling, dist/ is used as it is.',
+  );
 } else {
   for (const project of ['tsconfig.build.json', 'client/tsconfig.json', 'renderer/tsconfig.json']) {
     const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
@@ -31,7 +33,9 @@ if (tsc === undefined) {
 }
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
-  console.log('prepare: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the desktop window is unavailable, `npm start` runs headless.');
+  console.log(
+    'prepare: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the desktop window is unavailable, `npm start` runs headless.',
+  );
 } else {
   let installer;
   try {

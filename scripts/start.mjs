@@ -35,7 +35,11 @@ if (electron !== undefined) {
   );
   // The agent stays up all day doing little: 4 MB young-generation semi-spaces instead of 16 keep
   // its idle memory some 20 MB lower (npm run bench measures it) for scavenges it can afford.
-  child = spawn(process.execPath, [AGENT_NODE_FLAGS, join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args], { stdio: 'inherit' });
+  child = spawn(
+    process.execPath,
+    [AGENT_NODE_FLAGS, join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args],
+    { stdio: 'inherit' },
+  );
 }
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

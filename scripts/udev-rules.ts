@@ -35,7 +35,9 @@ export function udevMatches(ids: readonly UsbIdEntry[]): UdevMatch[] {
       productId === undefined
         ? labelWithModels(`${entry.maker}, every product`, modelsOf(ids, entry.vendorId))
         : labelWithModels(`${entry.maker} ${entry.vendorId}:${productId}`, entry.model);
-    matches.push(productId === undefined ? { vendorId: entry.vendorId, label } : { vendorId: entry.vendorId, productId, label });
+    matches.push(
+      productId === undefined ? { vendorId: entry.vendorId, label } : { vendorId: entry.vendorId, productId, label },
+    );
   }
   return matches;
 }

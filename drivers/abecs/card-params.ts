@@ -58,7 +58,10 @@ export interface AidRef {
 
 export function encodeAidRef(ref: AidRef, name: string): string {
   checkRecordIndex(ref.record, `${name} record`);
-  return new FieldWriter().n(`${name} acquirer`, ref.acquirer, 2).a(`${name} record`, ref.record, 2).toBuffer()
+  return new FieldWriter()
+    .n(`${name} acquirer`, ref.acquirer, 2)
+    .a(`${name} record`, ref.record, 2)
+    .toBuffer()
     .toString('latin1');
 }
 
@@ -256,7 +259,8 @@ export function encodeLegacyTagBlock(name: string, tags: readonly string[]): Buf
 }
 
 export function decodeLegacyTagBlock(block: Buffer | undefined, what: string, name: string): string[] {
-  if (block === undefined) throw formatError('MALFORMED_COMMAND', `Malformed ${what}: the ${name} block is missing.`, 19);
+  if (block === undefined)
+    throw formatError('MALFORMED_COMMAND', `Malformed ${what}: the ${name} block is missing.`, 19);
   const r = new FieldReader(block, what, 'MALFORMED_COMMAND');
   const length = r.n(`${name}LEN`, 3);
   const tags = decodeTagList(hexToBytes(r.hex(name, length * 2), what, 'MALFORMED_COMMAND'), 'MALFORMED_COMMAND');

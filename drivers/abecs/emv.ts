@@ -43,9 +43,15 @@ function readTag(buf: Buffer, at: number, what: string, code: FormatCode): strin
   const length = tagLength(buf, at);
   if (length === -1) throw new AbecsFormatError(code, `Malformed ${what}: a tag is cut short at offset ${at}.`);
   if (length === 0) {
-    throw new AbecsFormatError(code, `Malformed ${what}: the tag at offset ${at} is longer than ${MAX_TAG_BYTES} bytes.`);
+    throw new AbecsFormatError(
+      code,
+      `Malformed ${what}: the tag at offset ${at} is longer than ${MAX_TAG_BYTES} bytes.`,
+    );
   }
-  return buf.subarray(at, at + length).toString('hex').toUpperCase();
+  return buf
+    .subarray(at, at + length)
+    .toString('hex')
+    .toUpperCase();
 }
 
 /** Parses concatenated BER-TLV objects (no nesting: constructed values stay raw). */

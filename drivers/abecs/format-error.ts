@@ -12,11 +12,7 @@ export type MalformedStatus = 11 | 19;
 export class AbecsFormatError extends DriverError {
   readonly status: MalformedStatus;
 
-  constructor(
-    code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND',
-    message: string,
-    status: MalformedStatus = 11,
-  ) {
+  constructor(code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND', message: string, status: MalformedStatus = 11) {
     super(code, message);
     this.status = status;
   }

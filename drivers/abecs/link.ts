@@ -520,10 +520,16 @@ export class HostLink extends EventEmitter<HostLinkEvents> {
   }
 
   private lineNoise(op: ExchangeOp, what: string): void {
-    this.logger.warn({ command: op.label, noise: op.noise }, 'the PINPAD line carries noise, not the protocol; giving up on the command');
+    this.logger.warn(
+      { command: op.label, noise: op.noise },
+      'the PINPAD line carries noise, not the protocol; giving up on the command',
+    );
     this.finishExchange(
       op,
-      new LinkError('LINE_NOISE', `The PINPAD's line carried ${what} while waiting for ${op.label}: a faulty device or cable.`),
+      new LinkError(
+        'LINE_NOISE',
+        `The PINPAD's line carried ${what} while waiting for ${op.label}: a faulty device or cable.`,
+      ),
     );
   }
 

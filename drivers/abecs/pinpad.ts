@@ -226,9 +226,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       label: codec.id,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(onNotification
-        ? { onNotification: ({ text }) => onNotification(toNotification(text)) }
-        : {}),
+      ...(onNotification ? { onNotification: ({ text }) => onNotification(toNotification(text)) } : {}),
     });
     const response = decodeResponsePacket(answer);
     const ms = Math.round(performance.now() - started);
@@ -259,7 +257,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       if (error.status === ST_INVCALL) {
         info = fromGin(await this.generalInfo());
       } else {
-        this.logger.info({ address: this.address, code: error.code }, 'GIX with an item list refused; asking without one');
+        this.logger.info(
+          { address: this.address, code: error.code },
+          'GIX with an item list refused; asking without one',
+        );
         info = fromGix(await this.execute(gixCommand, {}));
       }
     }
@@ -281,7 +282,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     const { protocol } = await this.info();
     const versions: Record<number, string> = {};
     if (protocol === 'legacy') {
-      for (const acquirer of acquirers) versions[acquirer] = (await this.execute(gtsCommand, { acquirer })).tableVersion;
+      for (const acquirer of acquirers)
+        versions[acquirer] = (await this.execute(gtsCommand, { acquirer })).tableVersion;
       return versions;
     }
     for (let at = 0; at < acquirers.length; at += GIX_MAX_IDS) {
@@ -327,7 +329,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     );
     const key = CEX_KEYS[result.event];
     if (!key) {
-      throw new AbecsFormatError('MALFORMED_RESPONSE', `The PINPAD answered a key request with the event ${result.event}.`);
+      throw new AbecsFormatError(
+        'MALFORMED_RESPONSE',
+        `The PINPAD answered a key request with the event ${result.event}.`,
+      );
     }
     return key;
   }

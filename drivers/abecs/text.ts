@@ -174,9 +174,7 @@ export function formatDisplay2x16(text: string, options: DisplayTextOptions = {}
     );
   }
   if (lines.length > DISPLAY_LINES) {
-    throw new InvalidArgumentError(
-      `The PINPAD shows at most ${DISPLAY_LINES} lines; this text has ${lines.length}.`,
-    );
+    throw new InvalidArgumentError(`The PINPAD shows at most ${DISPLAY_LINES} lines; this text has ${lines.length}.`);
   }
   if (lines.length === 2) {
     lines.forEach((line, index) => {

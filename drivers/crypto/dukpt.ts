@@ -159,7 +159,9 @@ export function pinBlockFormat0(pin: string, pan: string): Buffer {
 /** The PIN of a format 0 block, given the PAN; undefined when the block is not format 0. */
 export function pinOfBlock(block: Buffer, pan: string): string | undefined {
   const digits = pan.padStart(13, '0').slice(0, -1).slice(-12);
-  const clear = xor(block, Buffer.from(`0000${digits}`, 'hex')).toString('hex').toUpperCase();
+  const clear = xor(block, Buffer.from(`0000${digits}`, 'hex'))
+    .toString('hex')
+    .toUpperCase();
   if (clear[0] !== '0') return undefined;
   const length = parseInt(clear[1]!, 16);
   const pin = clear.slice(2, 2 + length);

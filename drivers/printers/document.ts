@@ -9,7 +9,13 @@ export type Align = 'left' | 'center' | 'right';
 
 export type PrintBlock =
   /** A paragraph: wrapped to the paper's columns (half as many when `large`: double width and height). */
-  | { readonly kind: 'text'; readonly text: string; readonly align?: Align; readonly bold?: boolean; readonly large?: boolean }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly align?: Align;
+      readonly bold?: boolean;
+      readonly large?: boolean;
+    }
   /** A label on the left and its value on the right of one line ("VALOR ........ R$ 19,90"); wraps when both do not fit. */
   | { readonly kind: 'pair'; readonly label: string; readonly value: string; readonly bold?: boolean }
   /** A horizontal line across the paper. */
@@ -17,7 +23,12 @@ export type PrintBlock =
   /** Blank lines. */
   | { readonly kind: 'feed'; readonly lines: number }
   /** A 1D barcode (ITF for the 44-digit boleto barcode), with its digits as an optional caption. */
-  | { readonly kind: 'barcode'; readonly symbology: 'itf' | 'code128'; readonly data: string; readonly caption?: string }
+  | {
+      readonly kind: 'barcode';
+      readonly symbology: 'itf' | 'code128';
+      readonly data: string;
+      readonly caption?: string;
+    }
   /** A QR code (the Pix "copia e cola" payload), with an optional caption under it. */
   | { readonly kind: 'qrcode'; readonly data: string; readonly caption?: string }
   /** Room to sign: a few blank lines, a line to sign on, and the label under it. */

@@ -67,10 +67,12 @@ export interface EscPosPrinterModel {
  * switched on in the printer (Star's configuration utility or DIP switches). The encoder keeps the
  * Star model's ESC/POS code page table for them.
  */
-export const ESC_POS_PRINTER_MODELS: readonly EscPosPrinterModel[] = ReceiptPrinterEncoder.printerModels.map(({ id, name }) => {
-  const native = new ReceiptPrinterEncoder({ printerModel: id as EncoderOptions['printerModel'] }).language;
-  return { id, name: native === 'esc-pos' ? name.trim() : `${name.trim()} (ESC/POS emulation)` };
-});
+export const ESC_POS_PRINTER_MODELS: readonly EscPosPrinterModel[] = ReceiptPrinterEncoder.printerModels.map(
+  ({ id, name }) => {
+    const native = new ReceiptPrinterEncoder({ printerModel: id as EncoderOptions['printerModel'] }).language;
+    return { id, name: native === 'esc-pos' ? name.trim() : `${name.trim()} (ESC/POS emulation)` };
+  },
+);
 
 export interface EscPosOptions {
   readonly columns: PaperColumns;
@@ -293,12 +295,14 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
  * the drawer, cut). What the code page still lacks the encoder prints as "?".
  */
 function printable(text: string): string {
-  return text
-    .normalize('NFC')
-    .replace(/[\u2002-\u2022\u202F\u2032\u2033\u2212]/g, (c) => LOOK_ALIKES[c] ?? c)
-    .replace(/[\t\n\v\f\r]/g, ' ')
-    // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
-    .replace(/[\u0000-\u001F\u007F-\u009F]/g, '?');
+  return (
+    text
+      .normalize('NFC')
+      .replace(/[\u2002-\u2022\u202F\u2032\u2033\u2212]/g, (c) => LOOK_ALIKES[c] ?? c)
+      .replace(/[\t\n\v\f\r]/g, ' ')
+      // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+      .replace(/[\u0000-\u001F\u007F-\u009F]/g, '?')
+  );
 }
 
 function requireSymbology(printer: Printer, symbology: string): void {
@@ -325,7 +329,10 @@ function barcodeCommands(line: LaidOutLine & { kind: 'barcode' }, printer: Print
   let widthDots: (moduleDots: number) => number;
   if (symbology === 'itf') {
     if (!/^(?:\d\d){1,127}$/.test(data)) {
-      throw new EscPosError('INVALID_CODE_DATA', `An ITF barcode holds an even number of digits (at most 254); got "${data}".`);
+      throw new EscPosError(
+        'INVALID_CODE_DATA',
+        `An ITF barcode holds an even number of digits (at most 254); got "${data}".`,
+      );
     }
     // Function A (GS k 5 … NUL), which every ESC/POS printer has.
     identifier = 5;
@@ -383,11 +390,17 @@ function printQrCode(line: LaidOutLine & { kind: 'qrcode' }, printer: Printer): 
   let modules: number;
   try {
     // Byte mode, as the printer may encode it: the largest symbol the printer can choose.
-    modules = qrcodeLibrary().create([{ data: Buffer.from(line.data, 'latin1'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules.size;
+    modules = qrcodeLibrary().create([{ data: Buffer.from(line.data, 'latin1'), mode: 'byte' }], {
+      errorCorrectionLevel: 'M',
+    }).modules.size;
   } catch (error) {
-    throw new EscPosError('INVALID_CODE_DATA', `The QR code data (${line.data.length} characters) does not fit a QR code.`, {
-      cause: error,
-    });
+    throw new EscPosError(
+      'INVALID_CODE_DATA',
+      `The QR code data (${line.data.length} characters) does not fit a QR code.`,
+      {
+        cause: error,
+      },
+    );
   }
   const side = Math.min(QR_SIDE_DOTS, printer.encoder.printableWidth);
   const size = Math.max(1, Math.min(8, Math.floor(side / (modules + 2 * QR_QUIET_ZONE_MODULES))));

@@ -17,7 +17,9 @@ export function renderHtml(document: PrintDocument, columns: PaperColumns, optio
   const width = plan.geometry.widthMm;
   // The page is exactly the strip of paper, so printing gives one page with no blank tail.
   const height = Math.ceil(plan.heightMm);
-  const svg = renderSvg(document, columns).trimEnd().replace(/^<svg /, '<svg class="paper" ');
+  const svg = renderSvg(document, columns)
+    .trimEnd()
+    .replace(/^<svg /, '<svg class="paper" ');
   return `<!DOCTYPE html>
 <html lang="pt-BR">
 <head>

@@ -66,7 +66,8 @@ export function layout(document: PrintDocument, columns: PaperColumns): Layout {
       case 'text': {
         const large = block.large === true;
         const width = large ? Math.floor(columns / 2) : columns;
-        for (const line of wrap(block.text, width)) text(position(line, block.align ?? 'left', width), block.bold === true, large);
+        for (const line of wrap(block.text, width))
+          text(position(line, block.align ?? 'left', width), block.bold === true, large);
         break;
       }
       case 'pair': {

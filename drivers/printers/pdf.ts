@@ -51,14 +51,23 @@ function drawText(pdf: PDFKit.PDFDocument, line: PlacedLine & { kind: 'text' }, 
   pdf
     .font(line.bold ? 'Courier-Bold' : 'Courier')
     .fontSize(fontSize * POINTS_PER_MM)
-    .text(toWinAnsi(line.text), geometry.marginMm * POINTS_PER_MM, (line.topMm + baselineOffsetMm(fontSize, line.heightMm)) * POINTS_PER_MM, {
-      lineBreak: false,
-      baseline: 'alphabetic',
-    });
+    .text(
+      toWinAnsi(line.text),
+      geometry.marginMm * POINTS_PER_MM,
+      (line.topMm + baselineOffsetMm(fontSize, line.heightMm)) * POINTS_PER_MM,
+      {
+        lineBreak: false,
+        baseline: 'alphabetic',
+      },
+    );
 }
 
 /** bwip-js's own bars (the SVG's stroked paths), scaled into the box: the PDF shows what the screen shows. */
-function drawBarcodeLine(pdf: PDFKit.PDFDocument, line: PlacedLine & { kind: 'barcode' }, geometry: PaperGeometry): void {
+function drawBarcodeLine(
+  pdf: PDFKit.PDFDocument,
+  line: PlacedLine & { kind: 'barcode' },
+  geometry: PaperGeometry,
+): void {
   const drawing = drawBarcode(line.symbology, line.data);
   const box = barcodeBox(geometry, drawing.width, line.topMm);
   pdf.save();

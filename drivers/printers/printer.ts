@@ -9,7 +9,14 @@
  */
 import { EventEmitter } from 'node:events';
 import { PrinterError, isLinkFailure } from './errors.js';
-import { parseStatusAnswers, sameStatus, statusRequestBytes, StatusRequest, type PrinterStatus, type StatusParseOptions } from './status.js';
+import {
+  parseStatusAnswers,
+  sameStatus,
+  statusRequestBytes,
+  StatusRequest,
+  type PrinterStatus,
+  type StatusParseOptions,
+} from './status.js';
 import type { PrinterTransport } from './transport.js';
 import { Exclusive } from './transports/exclusive.js';
 
@@ -36,7 +43,12 @@ export interface ReceiptPrinterOptions extends StatusParseOptions {
   readonly checkStatusBeforePrint?: boolean;
 }
 
-const REQUESTS = [StatusRequest.printer, StatusRequest.offlineCause, StatusRequest.errorCause, StatusRequest.rollPaper] as const;
+const REQUESTS = [
+  StatusRequest.printer,
+  StatusRequest.offlineCause,
+  StatusRequest.errorCause,
+  StatusRequest.rollPaper,
+] as const;
 
 /** Why a printer in this state cannot take a job, or undefined when it can. */
 export function printRefusal(status: PrinterStatus): PrinterError | undefined {

@@ -63,7 +63,10 @@ function hex(byte: number): string {
 /** Throws PrinterError('INVALID_STATUS') unless `byte` is one byte with the fixed DLE EOT bit pattern. */
 export function checkStatusByte(n: StatusRequest, byte: number): void {
   if (!Number.isInteger(byte) || byte < 0 || byte > 0xff) {
-    throw new PrinterError('INVALID_STATUS', `The printer's answer to the ${REQUEST_NAMES[n]} is not a byte (${byte}).`);
+    throw new PrinterError(
+      'INVALID_STATUS',
+      `The printer's answer to the ${REQUEST_NAMES[n]} is not a byte (${byte}).`,
+    );
   }
   if ((byte & FIXED_MASK) !== FIXED_VALUE) {
     throw new PrinterError(

@@ -99,7 +99,11 @@ export function baselineOffsetMm(fontSizeMm: number, lineHeightMm: number): numb
 }
 
 /** Where a barcode's bars go inside its band: centred, at most 0.375 mm (3 dots) per module. */
-export function barcodeBox(geometry: PaperGeometry, modules: number, topMm: number): { x: number; y: number; width: number; height: number } {
+export function barcodeBox(
+  geometry: PaperGeometry,
+  modules: number,
+  topMm: number,
+): { x: number; y: number; width: number; height: number } {
   const width = Math.min(geometry.printableWidthMm, modules * 0.375);
   return {
     x: (geometry.widthMm - width) / 2,
@@ -111,7 +115,11 @@ export function barcodeBox(geometry: PaperGeometry, modules: number, topMm: numb
 
 /** Where a QR code goes inside its band (quiet zone included), centred. */
 export function qrBox(geometry: PaperGeometry, topMm: number): { x: number; y: number; side: number } {
-  return { x: (geometry.widthMm - geometry.qrSideMm) / 2, y: topMm + geometry.lineHeightMm / 2, side: geometry.qrSideMm };
+  return {
+    x: (geometry.widthMm - geometry.qrSideMm) / 2,
+    y: topMm + geometry.lineHeightMm / 2,
+    side: geometry.qrSideMm,
+  };
 }
 
 const BWIP_IDS = { itf: 'interleaved2of5', code128: 'code128' } as const;
@@ -132,7 +140,14 @@ export function drawBarcode(symbology: 'itf' | 'code128', data: string): Barcode
   }
   let svg: string;
   try {
-    svg = bwipLibrary().toSVG({ bcid: BWIP_IDS[symbology], text: data, scaleX: 1, scaleY: 1, height: 10, includetext: false });
+    svg = bwipLibrary().toSVG({
+      bcid: BWIP_IDS[symbology],
+      text: data,
+      scaleX: 1,
+      scaleY: 1,
+      height: 10,
+      includetext: false,
+    });
   } catch (error) {
     throw new InvalidArgumentError(`The ${symbology.toUpperCase()} barcode data cannot be encoded.`, { cause: error });
   }
@@ -181,7 +196,13 @@ function mm(value: number): string {
   return String(Math.round(value * 1000) / 1000);
 }
 
-const XML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const XML_ENTITIES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
 
 /**
  * Text for XML content and attributes. Characters XML 1.0 forbids (control characters, lone
@@ -192,7 +213,10 @@ export function escapeXml(text: string): string {
   return (
     text
       // eslint-disable-next-line no-control-regex -- finding the control characters XML forbids is the point
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+      .replace(
+        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+        '\uFFFD',
+      )
       // A tab or line break inside a line would move the rest of it; the paper shows one space.
       .replace(/[\t\n\r]/g, ' ')
       .replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c)
@@ -211,7 +235,9 @@ function textElement(line: PlacedLine & { kind: 'text' }, geometry: PaperGeometr
     ...(line.large ? [`font-size="${mm(fontSize)}"`] : []),
     ...(line.bold ? ['font-weight="bold"'] : []),
     // The line is exactly its columns wide whatever font the screen has (a large character is two columns).
-    ...(line.text.length > 0 ? [`textLength="${mm(line.text.length * geometry.charWidthMm * scale)}"`, 'lengthAdjust="spacingAndGlyphs"'] : []),
+    ...(line.text.length > 0
+      ? [`textLength="${mm(line.text.length * geometry.charWidthMm * scale)}"`, 'lengthAdjust="spacingAndGlyphs"']
+      : []),
   ];
   // On each <text>: browsers set `white-space` on text elements themselves, so it does not inherit.
   return `<text xml:space="preserve" ${attributes.join(' ')}>${escapeXml(line.text)}</text>`;
@@ -234,7 +260,10 @@ function qrElement(line: PlacedLine & { kind: 'qrcode' }, geometry: PaperGeometr
   const box = qrBox(geometry, line.topMm);
   const side = qr.size + 2 * QR_QUIET_ZONE_MODULES;
   const path = qr.runs
-    .map((run) => `M${run.column + QR_QUIET_ZONE_MODULES} ${run.row + QR_QUIET_ZONE_MODULES}h${run.length}v1h-${run.length}z`)
+    .map(
+      (run) =>
+        `M${run.column + QR_QUIET_ZONE_MODULES} ${run.row + QR_QUIET_ZONE_MODULES}h${run.length}v1h-${run.length}z`,
+    )
     .join('');
   return (
     `<svg x="${mm(box.x)}" y="${mm(box.y)}" width="${mm(box.side)}" height="${mm(box.side)}" viewBox="0 0 ${side} ${side}" ` +

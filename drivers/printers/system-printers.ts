@@ -19,7 +19,9 @@ export interface ListSystemPrintersOptions {
 
 function run(program: string, args: readonly string[], timeoutMs: number): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(program, [...args], { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
+    execFile(program, [...args], { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout) =>
+      resolve(error ? undefined : stdout),
+    );
   });
 }
 

@@ -24,7 +24,12 @@ import {
   formatSerialPrinterAddress,
   type SerialPrinterOptions,
 } from './transports/serial.js';
-import { RAW_PRINTING_PORT, TcpPrinterTransport, formatTcpPrinterAddress, type TcpPrinterOptions } from './transports/tcp.js';
+import {
+  RAW_PRINTING_PORT,
+  TcpPrinterTransport,
+  formatTcpPrinterAddress,
+  type TcpPrinterOptions,
+} from './transports/tcp.js';
 
 export type PrinterTransportKind = 'tcp' | 'serial' | 'file' | 'command';
 
@@ -215,7 +220,10 @@ export interface PrinterTransportOptions {
 }
 
 /** Builds the transport an address names, not yet opened. */
-export function createTransport(address: string | PrinterAddress, options: PrinterTransportOptions = {}): PrinterTransport {
+export function createTransport(
+  address: string | PrinterAddress,
+  options: PrinterTransportOptions = {},
+): PrinterTransport {
   const parsed = typeof address === 'string' ? parsePrinterAddress(address) : address;
   switch (parsed.kind) {
     case 'tcp':

@@ -67,5 +67,7 @@ const MAX_AIDTABINFO = 20;
 
 /** PP_AIDTABINFO of the matching records (the first 20 when more conflict). */
 export function aidTableInfoOf(records: readonly AidEntry[]): AidTableInfo[] {
-  return records.slice(0, MAX_AIDTABINFO).map((entry) => ({ acquirer: entry.acquirer, record: entry.record, appType: entry.applicationType }));
+  return records
+    .slice(0, MAX_AIDTABINFO)
+    .map((entry) => ({ acquirer: entry.acquirer, record: entry.record, appType: entry.applicationType }));
 }

@@ -90,7 +90,10 @@ export function validateCard(card: SimCard): void {
   if (card.pin !== undefined && !/^[0-9]{4,12}$/.test(card.pin)) {
     throw new InvalidArgumentError('A simulated card PIN must be 4–12 digits.');
   }
-  if (card.offlinePin !== undefined && !(Number.isInteger(card.offlinePin.tries) && card.offlinePin.tries >= 0 && card.offlinePin.tries <= 15)) {
+  if (
+    card.offlinePin !== undefined &&
+    !(Number.isInteger(card.offlinePin.tries) && card.offlinePin.tries >= 0 && card.offlinePin.tries <= 15)
+  ) {
     throw new InvalidArgumentError('offlinePin.tries is a PIN try counter: an integer from 0 to 15.');
   }
   if (card.unreadableSwipes !== undefined && !(Number.isInteger(card.unreadableSwipes) && card.unreadableSwipes >= 0)) {
@@ -179,8 +182,18 @@ export const TEST_CARDS = Object.freeze({
   eloCredit: card({ pan: '6362970000457013', label: 'ELO CREDITO', name: 'TESTE/ELO CREDITO' }),
   eloDebit: card({ pan: '5066991111111118', label: 'ELO DEBITO', name: 'TESTE/ELO DEBITO', extra: { brand: 'elo' } }),
   // Offline PIN verified by the chip (PIN 1234), three tries; and one whose last try is left.
-  eloOfflinePin: card({ pan: '6362970000457021', label: 'ELO CREDITO', name: 'TESTE/ELO SENHA OFFLINE', extra: { pin: '1234', offlinePin: { tries: 3 } } }),
-  eloOfflinePinLastTry: card({ pan: '6362970000457039', label: 'ELO CREDITO', name: 'TESTE/ELO ULTIMA TENTATIVA', extra: { pin: '1234', offlinePin: { tries: 1 } } }),
+  eloOfflinePin: card({
+    pan: '6362970000457021',
+    label: 'ELO CREDITO',
+    name: 'TESTE/ELO SENHA OFFLINE',
+    extra: { pin: '1234', offlinePin: { tries: 3 } },
+  }),
+  eloOfflinePinLastTry: card({
+    pan: '6362970000457039',
+    label: 'ELO CREDITO',
+    name: 'TESTE/ELO ULTIMA TENTATIVA',
+    extra: { pin: '1234', offlinePin: { tries: 1 } },
+  }),
   visaContactless: card({
     pan: '4761739001010010',
     label: 'CREDITO',

@@ -94,7 +94,11 @@ export interface WaitOptions {
  * Resolves with the first defined value `check` returns (checked now and after every customer
  * event), with TIMED_OUT when the limit passes, and rejects with CommandAborted on abort.
  */
-export function waitFor<T>(events: CustomerEvents, check: () => T | undefined, options: WaitOptions): Promise<T | TimedOut> {
+export function waitFor<T>(
+  events: CustomerEvents,
+  check: () => T | undefined,
+  options: WaitOptions,
+): Promise<T | TimedOut> {
   if (options.signal.aborted) return Promise.reject(new CommandAborted());
   const now = check();
   if (now !== undefined) return Promise.resolve(now);

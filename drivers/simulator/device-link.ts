@@ -195,7 +195,9 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
   notify(text: string): Promise<void> {
     const length = Buffer.byteLength(text, 'latin1');
     if (length > MAX_NOTIFICATION_LENGTH) {
-      throw new InvalidArgumentError(`A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${length}.`);
+      throw new InvalidArgumentError(
+        `A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${length}.`,
+      );
     }
     return this.sendPacket(encodeNotification(text));
   }

@@ -32,7 +32,23 @@ const NEVER_RETURNED = new Set(['5A', '57', '56', '5F20', '9F6B', '9F1F', '9F20'
 
 /** The default tags when the host sends no list. */
 export const DEFAULT_TAGS: readonly string[] = [
-  '82', '84', '95', '9A', '9C', '5F2A', '5F34', '9F02', '9F03', '9F10', '9F1A', '9F26', '9F27', '9F33', '9F34', '9F36', '9F37',
+  '82',
+  '84',
+  '95',
+  '9A',
+  '9C',
+  '5F2A',
+  '5F34',
+  '9F02',
+  '9F03',
+  '9F10',
+  '9F1A',
+  '9F26',
+  '9F27',
+  '9F33',
+  '9F34',
+  '9F36',
+  '9F37',
 ];
 
 export interface EmvContext {
@@ -52,7 +68,12 @@ export interface EmvContext {
 }
 
 function bcd(value: number | string, bytes: number): Buffer {
-  return Buffer.from(String(value).padStart(bytes * 2, '0').slice(-bytes * 2), 'hex');
+  return Buffer.from(
+    String(value)
+      .padStart(bytes * 2, '0')
+      .slice(-bytes * 2),
+    'hex',
+  );
 }
 
 function valueOf(tag: string, ctx: EmvContext): Buffer | undefined {

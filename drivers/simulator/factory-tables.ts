@@ -24,18 +24,22 @@ const CONTACTLESS_LIMIT = 1_000_000;
 /** The factory AID records of `acquirer`, credit then debit per brand, records 01, 02, … */
 export function factoryAidRecords(acquirer: number): TableRecord[] {
   const brands: readonly CardBrand[] = ['visa', 'mastercard', 'elo'];
-  return brands.flatMap((brand) => [
-    { aid: aidsOf(brand).credit, applicationType: 1, label: LABELS[brand].credit },
-    { aid: aidsOf(brand).debit, applicationType: 2, label: LABELS[brand].debit },
-  ].map((app) => ({ ...app, brand }))).map((app, index) =>
-    encodeAidRecord({
-      acquirer,
-      record: String(index + 1).padStart(2, '0'),
-      aid: app.aid,
-      applicationType: app.applicationType,
-      label: app.label,
-      contactlessMode: KERNELS[app.brand],
-      contactlessLimit: CONTACTLESS_LIMIT,
-    }),
-  );
+  return brands
+    .flatMap((brand) =>
+      [
+        { aid: aidsOf(brand).credit, applicationType: 1, label: LABELS[brand].credit },
+        { aid: aidsOf(brand).debit, applicationType: 2, label: LABELS[brand].debit },
+      ].map((app) => ({ ...app, brand })),
+    )
+    .map((app, index) =>
+      encodeAidRecord({
+        acquirer,
+        record: String(index + 1).padStart(2, '0'),
+        aid: app.aid,
+        applicationType: app.applicationType,
+        label: app.label,
+        contactlessMode: KERNELS[app.brand],
+        contactlessLimit: CONTACTLESS_LIMIT,
+      }),
+    );
 }

@@ -8,7 +8,13 @@ export {
   type SimulatorCardStatus,
 } from './simulator.js';
 export { SimulatorSession, type SimulatorSessionOptions } from './session.js';
-export { replayScript, type ReplayAnswer, type ReplayExchange, type ReplayTrace, type ReplayTraceEvent } from './replay.js';
+export {
+  replayScript,
+  type ReplayAnswer,
+  type ReplayExchange,
+  type ReplayTrace,
+  type ReplayTraceEvent,
+} from './replay.js';
 export {
   SIMULATOR_PROFILES,
   SIMULATOR_PROFILE_NAMES,
@@ -16,12 +22,7 @@ export {
   type SimulatorKeySlots,
   type SimulatorProfileName,
 } from './profiles.js';
-export {
-  DEFAULT_SIMULATOR_TIMINGS,
-  type DisplayState,
-  type Presentation,
-  type SimulatorTimings,
-} from './state.js';
+export { DEFAULT_SIMULATOR_TIMINGS, type DisplayState, type Presentation, type SimulatorTimings } from './state.js';
 export { Keypad, type SimKey, type DigitKey, type FunctionKey } from './customer.js';
 export {
   TEST_CARDS,

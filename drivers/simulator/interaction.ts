@@ -10,7 +10,10 @@ import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOp
 import { ST, StatusReply, type CommandContext } from './handler.js';
 import type { DeviceState, Presentation } from './state.js';
 
-function autoAction(device: DeviceState, act: (auto: NonNullable<DeviceState['autoCustomer']>) => void): WaitOptions['auto'] {
+function autoAction(
+  device: DeviceState,
+  act: (auto: NonNullable<DeviceState['autoCustomer']>) => void,
+): WaitOptions['auto'] {
   const auto = device.autoCustomer;
   if (!auto) return undefined;
   return { afterMs: auto.delayMs, act: () => act(auto) };
@@ -27,7 +30,11 @@ export function typeScript(device: DeviceState, script: string): void {
  * The next key, or TIMED_OUT after `idleMs` without one. `autoKeys` is what the scripted customer
  * types when the wait starts unsatisfied.
  */
-export function nextKey(ctx: CommandContext, idleMs: number | undefined, autoKeys?: string): Promise<SimKey | TimedOut> {
+export function nextKey(
+  ctx: CommandContext,
+  idleMs: number | undefined,
+  autoKeys?: string,
+): Promise<SimKey | TimedOut> {
   const { device, signal } = ctx;
   return waitFor(device.events, () => device.keypad.take(), {
     signal,
@@ -83,7 +90,8 @@ export interface CardWait {
 function scriptedCard(auto: NonNullable<DeviceState['autoCustomer']>, wait: CardWait): SimCard {
   const card = auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit;
   const wanted: readonly number[] = wait.appTypes?.filter((type) => type === 1 || type === 2) ?? [];
-  if (auto.matchApplication !== true || wanted.length === 0 || wanted.includes(Number(applicationTypeOf(card)))) return card;
+  if (auto.matchApplication !== true || wanted.length === 0 || wanted.includes(Number(applicationTypeOf(card))))
+    return card;
   return wanted.includes(2) ? TEST_CARDS.visaDebit : TEST_CARDS.visaCredit;
 }
 
@@ -196,9 +204,9 @@ export async function capturePin(
   },
 ): Promise<PinCapture> {
   const pin = await readPin(ctx, options);
-  if (options.key.method !== 'dukpt') return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
+  if (options.key.method !== 'dukpt')
+    return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
   const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
   const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));
   return { pinBlock: block.toString('hex').toUpperCase(), ksn: ksn.toString('hex').toUpperCase() };
 }
-

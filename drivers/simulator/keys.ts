@@ -42,7 +42,11 @@ export class SimulatedDukptKeys {
     const name = `${kind}:${slot}`;
     let state = this.slots.get(name);
     if (state === undefined) {
-      const serial = this.serialNumber.replace(/[^0-9A-Fa-f]/g, '').toUpperCase().slice(-10).padStart(10, '0');
+      const serial = this.serialNumber
+        .replace(/[^0-9A-Fa-f]/g, '')
+        .toUpperCase()
+        .slice(-10)
+        .padStart(10, '0');
       // Data slots differ from PIN slots in the second byte's high bit, so their keys differ.
       const slotByte = (slot & 0x7f) | (kind === 'data' ? 0x80 : 0);
       const initialKsn = Buffer.from(`FF${slotByte.toString(16).padStart(2, '0')}${serial}E00000`, 'hex');

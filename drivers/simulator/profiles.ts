@@ -20,7 +20,8 @@ export type SimulatorProfileName = 'training' | 'strict' | 'ppc930' | 'legacy';
 /** Every profile, with a one-line description (for `--help` and status screens). */
 export const SIMULATOR_PROFILES: Readonly<Record<SimulatorProfileName, string>> = Object.freeze({
   training: 'lenient simulator (default): answers what the host sends, every key slot loaded, 2x16 display',
-  strict: 'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, keys only in slot 01, ST_ERRKEY, 4x16 display',
+  strict:
+    'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, keys only in slot 01, ST_ERRKEY, 4x16 display',
   ppc930: 'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, 8x16 display',
   legacy: 'BibComp 1.08 PINPAD: ERR010 to every Abecs (TLV) command, GIN spec "1.08", 2x16 display',
 });
@@ -266,8 +267,10 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
 
 /** The profile's key slots with `keySlots` (when given) overriding each type it names. */
 export function resolveKeys(profile: SimulatorProfile, overrides: SimulatorKeySlots | undefined): LoadedKeys {
-  const pick = (given: readonly number[] | undefined, fallback: ReadonlySet<number> | 'all'): ReadonlySet<number> | 'all' =>
-    given === undefined ? fallback : new Set(given);
+  const pick = (
+    given: readonly number[] | undefined,
+    fallback: ReadonlySet<number> | 'all',
+  ): ReadonlySet<number> | 'all' => (given === undefined ? fallback : new Set(given));
   return {
     dukptPin: pick(overrides?.dukptPin, profile.keys.dukptPin),
     dukptData: pick(overrides?.dukptData, profile.keys.dukptData),
@@ -282,5 +285,21 @@ export function resolveKeys(profile: SimulatorProfile, overrides: SimulatorKeySl
  * adds only the "Comandos Abecs" (and DEX_OPTIONS, an optional trailing field, in 2.20).
  */
 export const ABECS_TLV_COMMANDS: ReadonlySet<string> = new Set([
-  'GIX', 'CLX', 'CEX', 'EBX', 'GCD', 'GTK', 'MNU', 'MLI', 'MLR', 'MLE', 'LMF', 'DMF', 'DSI', 'GCX', 'GED', 'GOX', 'FCX',
+  'GIX',
+  'CLX',
+  'CEX',
+  'EBX',
+  'GCD',
+  'GTK',
+  'MNU',
+  'MLI',
+  'MLR',
+  'MLE',
+  'LMF',
+  'DMF',
+  'DSI',
+  'GCX',
+  'GED',
+  'GOX',
+  'FCX',
 ]);

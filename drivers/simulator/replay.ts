@@ -84,15 +84,26 @@ export function replayScript(trace: ReplayTrace): ReadonlyMap<string, readonly R
       if (event.kind === 'can' && current) current.closed = true;
       if (event.kind !== 'packet') continue;
       // The same packet again before any answer is a resend after NAK (or a lost ACK), not a new command.
-      if (current && !current.closed && current.answers.length === 0 && current.id === event.id && current.data === event.data) continue;
+      if (
+        current &&
+        !current.closed &&
+        current.answers.length === 0 &&
+        current.id === event.id &&
+        current.data === event.data
+      )
+        continue;
       finish();
       // An encrypted or unreadable command cannot be matched by id: its answers are skipped.
-      if (event.id !== undefined) current = { id: event.id, t: event.t, data: event.data, answers: [], answered: false, closed: false };
+      if (event.id !== undefined)
+        current = { id: event.id, t: event.t, data: event.data, answers: [], answered: false, closed: false };
       continue;
     }
     if (event.kind !== 'packet' || current === undefined || current.closed || event.id === undefined) continue;
     const delayMs = Math.max(0, event.t - current.t);
-    const data = event.data !== undefined ? Buffer.from(event.data, 'hex') : Buffer.from(`${event.id}${event.status ?? '000'}`, 'latin1');
+    const data =
+      event.data !== undefined
+        ? Buffer.from(event.data, 'hex')
+        : Buffer.from(`${event.id}${event.status ?? '000'}`, 'latin1');
     if (event.id === 'NTM') {
       current.answers.push({ delayMs, notification: notificationText(data) });
     } else {

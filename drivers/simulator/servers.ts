@@ -64,7 +64,10 @@ export interface PtySimulator {
  * Serves `sim` on one end of a socat pty pair and returns the other end's path for the host.
  * Rejects with SOCAT_NOT_FOUND when socat is not installed.
  */
-export async function startPtySimulator(sim: PinpadSimulator, options: PtySimulatorOptions = {}): Promise<PtySimulator> {
+export async function startPtySimulator(
+  sim: PinpadSimulator,
+  options: PtySimulatorOptions = {},
+): Promise<PtySimulator> {
   const logger = options.logger ?? silentLogger;
   const pair = await createPtyPair(options);
   const { a: devicePath, b: hostPath } = pair;
@@ -115,7 +118,11 @@ export class SocketTransport extends EventEmitter<TransportEvents> implements By
       if (!this.opened) return;
       this.opened = false;
       if (this.closedOnPurpose) this.emit('close', { expected: true });
-      else this.emit('close', { expected: false, error: new TransportError('DISCONNECTED', `${this.address} closed the connection.`) });
+      else
+        this.emit('close', {
+          expected: false,
+          error: new TransportError('DISCONNECTED', `${this.address} closed the connection.`),
+        });
     });
   }
 
@@ -133,7 +140,9 @@ export class SocketTransport extends EventEmitter<TransportEvents> implements By
     if (!this.opened) return Promise.reject(new TransportError('NOT_OPEN', `${this.address} is not open.`));
     return new Promise<void>((resolve, reject) => {
       this.socket.write(data, (error) =>
-        error ? reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${error.message}.`)) : resolve(),
+        error
+          ? reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${error.message}.`))
+          : resolve(),
       );
     });
   }
@@ -174,7 +183,10 @@ export interface TcpSimulator {
  * Listens for a host on TCP. One client at a time, like one cable: a second connection while one
  * is being served is closed at once (and logged).
  */
-export async function startTcpSimulator(sim: PinpadSimulator, options: TcpSimulatorOptions = {}): Promise<TcpSimulator> {
+export async function startTcpSimulator(
+  sim: PinpadSimulator,
+  options: TcpSimulatorOptions = {},
+): Promise<TcpSimulator> {
   const logger = options.logger ?? silentLogger;
   let current: { transport: SocketTransport; session: SimulatorSession } | undefined;
   const server: Server = createServer((socket) => {

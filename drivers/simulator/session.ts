@@ -145,7 +145,9 @@ export class SimulatorSession {
         if (signal.aborted || this.closed) throw new CommandAborted();
         // NTM_MSG is 2×16 (S220 §2.3.3, §7.4), as the PPC-930 sent it (TRACE "NTM000032…");
         // the training simulator keeps its historical unpadded text.
-        await this.link.notify(this.device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)));
+        await this.link.notify(
+          this.device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)),
+        );
       },
     };
     try {

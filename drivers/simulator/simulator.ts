@@ -150,7 +150,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   private readonly sessions = new Set<SimulatorSession>();
   private readonly linkOptions: DeviceLinkOptions | undefined;
   private readonly paceBaud: number | undefined;
-  private readonly replay: { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
+  private readonly replay:
+    { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
     super();
@@ -184,12 +185,17 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       scaledTimings(timeScale, options.timings),
       options.logger ?? silentLogger,
       options.tableVersions ?? profile.tableVersions,
-      options.requireTables === undefined && profile.factoryAcquirer !== undefined ? factoryAidRecords(profile.factoryAcquirer) : [],
+      options.requireTables === undefined && profile.factoryAcquirer !== undefined
+        ? factoryAidRecords(profile.factoryAcquirer)
+        : [],
       auto ? resolveAutoCustomer(auto) : undefined,
       timeScale,
       profile,
       resolveKeys(profile, options.keySlots),
-      { pinBusy: options.pinBusy === true, requireTables: (options.requireTables ?? true) && profile.requiresAidTables },
+      {
+        pinBusy: options.pinBusy === true,
+        requireTables: (options.requireTables ?? true) && profile.requiresAidTables,
+      },
     );
     this.linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {

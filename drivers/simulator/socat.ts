@@ -57,7 +57,12 @@ export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
     };
     const timer = setTimeout(
       () =>
-        fail(new SimulatorServerError('SOCAT_FAILED', `socat did not create the two pseudo terminals within ${timeoutMs} ms.`)),
+        fail(
+          new SimulatorServerError(
+            'SOCAT_FAILED',
+            `socat did not create the two pseudo terminals within ${timeoutMs} ms.`,
+          ),
+        ),
       timeoutMs,
     );
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -70,7 +75,9 @@ export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
           : new SimulatorServerError('SOCAT_FAILED', `socat could not be started: ${error.message}.`),
       );
     });
-    child.once('exit', (code) => fail(new SimulatorServerError('SOCAT_FAILED', `socat exited early with code ${code}.`)));
+    child.once('exit', (code) =>
+      fail(new SimulatorServerError('SOCAT_FAILED', `socat exited early with code ${code}.`)),
+    );
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
       if (settled) return;
@@ -87,4 +94,3 @@ export function createPtyPair(options: PtyPairOptions = {}): Promise<PtyPair> {
     });
   });
 }
-

@@ -91,7 +91,11 @@ export interface Transaction {
    * PP_AIDTABINFO: the loaded AID records the card's application matched (several when their
    * AIDs conflict, S220 §6.9.1.2); absent when the simulator invented the match (no tables).
    */
-  readonly aidTableInfo?: ReadonlyArray<{ readonly acquirer: number; readonly record: string; readonly appType: number }>;
+  readonly aidTableInfo?: ReadonlyArray<{
+    readonly acquirer: number;
+    readonly record: string;
+    readonly appType: number;
+  }>;
   /** GTK may read the tracks once per read. */
   tracksRead: boolean;
   /** Chip decision taken by GOC/GOX. */

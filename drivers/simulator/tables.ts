@@ -29,7 +29,8 @@ export class EmvTableStore {
   /** `initial`: versions per acquirer; `preloaded`: records already committed (factory tables). */
   constructor(initial: Readonly<Record<number, string>> = {}, preloaded: readonly TableRecord[] = []) {
     for (const [acquirer, version] of Object.entries(initial)) this.versions.set(Number(acquirer), version);
-    for (const record of preloaded) this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
+    for (const record of preloaded)
+      this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
     this.aids = decodeAids(this.records);
   }
 
@@ -43,9 +44,7 @@ export class EmvTableStore {
 
   /** Acquirers with a loaded version, ascending (0 = global). */
   loaded(): Array<{ acquirer: number; version: string }> {
-    return [...this.versions.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([acquirer, version]) => ({ acquirer, version }));
+    return [...this.versions.entries()].sort(([a], [b]) => a - b).map(([acquirer, version]) => ({ acquirer, version }));
   }
 
   recordsOf(acquirer: number): readonly TableRecord[] {
@@ -77,7 +76,8 @@ export class EmvTableStore {
     if (!staging) return false;
     for (const raw of records) {
       const record = tableRecordOf(raw);
-      if (record !== undefined && (staging.acquirer === 0 || record.acquirer === staging.acquirer)) staging.records.push(record);
+      if (record !== undefined && (staging.acquirer === 0 || record.acquirer === staging.acquirer))
+        staging.records.push(record);
     }
     return true;
   }

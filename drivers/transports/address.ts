@@ -83,7 +83,10 @@ export interface TransportFactoryOptions {
 }
 
 /** Builds the transport an address names, not yet opened. */
-export function createTransport(address: string | TransportAddress, options: TransportFactoryOptions = {}): ByteTransport {
+export function createTransport(
+  address: string | TransportAddress,
+  options: TransportFactoryOptions = {},
+): ByteTransport {
   const parsed = typeof address === 'string' ? parseTransportAddress(address) : address;
   switch (parsed.kind) {
     case 'serial':

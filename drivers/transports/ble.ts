@@ -144,7 +144,8 @@ export function adapterStateSentence(state: string): string {
  * state other than poweredOn, or stays undecided past the timeout.
  */
 export function waitForPoweredOn(noble: NobleLike, timeoutMs: number): Promise<void> {
-  const unavailable = (state: string): TransportError => new TransportError('BLE_UNAVAILABLE', adapterStateSentence(state));
+  const unavailable = (state: string): TransportError =>
+    new TransportError('BLE_UNAVAILABLE', adapterStateSentence(state));
   const state = noble.state;
   if (state === 'poweredOn') return Promise.resolve();
   if (state !== 'unknown' && state !== 'resetting') return Promise.reject(unavailable(state));
@@ -244,7 +245,9 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
         peripheral.connect((error) => {
           const err = asError(error);
           if (err) {
-            reject(new TransportError('IO_ERROR', `Connecting to ${this.address} failed: ${err.message}.`, { cause: err }));
+            reject(
+              new TransportError('IO_ERROR', `Connecting to ${this.address} failed: ${err.message}.`, { cause: err }),
+            );
           } else {
             resolve();
           }
@@ -282,7 +285,8 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
       // Scan for everything: many devices do not advertise their serial service UUID.
       this.noble.startScanning([], false, (error) => {
         const err = asError(error);
-        if (err) reject(new TransportError('BLE_UNAVAILABLE', `Bluetooth scanning failed: ${err.message}.`, { cause: err }));
+        if (err)
+          reject(new TransportError('BLE_UNAVAILABLE', `Bluetooth scanning failed: ${err.message}.`, { cause: err }));
       });
     });
     return withTimeout(
@@ -336,7 +340,10 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
     await new Promise<void>((resolve, reject) => {
       notify.subscribe((error) => {
         const err = asError(error);
-        if (err) reject(new TransportError('IO_ERROR', `Subscribing to ${this.address} failed: ${err.message}.`, { cause: err }));
+        if (err)
+          reject(
+            new TransportError('IO_ERROR', `Subscribing to ${this.address} failed: ${err.message}.`, { cause: err }),
+          );
         else resolve();
       });
     });
@@ -370,7 +377,8 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
       characteristic.write(Buffer.from(chunk), this.withoutResponse, (error) => {
         this.dropListeners.delete(onDrop);
         const err = asError(error);
-        if (err) reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${err.message}.`, { cause: err }));
+        if (err)
+          reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${err.message}.`, { cause: err }));
         else resolve();
       });
     });
@@ -466,7 +474,8 @@ async function scan(noble: NobleLike, options: ScanBleOptions): Promise<BleDevic
     await new Promise<void>((resolve, reject) => {
       noble.startScanning(serviceUuids, true, (error) => {
         const err = asError(error);
-        if (err) reject(new TransportError('BLE_UNAVAILABLE', `Bluetooth scanning failed: ${err.message}.`, { cause: err }));
+        if (err)
+          reject(new TransportError('BLE_UNAVAILABLE', `Bluetooth scanning failed: ${err.message}.`, { cause: err }));
         else resolve();
       });
     });

@@ -214,7 +214,8 @@ export class HotplugWatcher extends EventEmitter<HotplugEvents> {
 
   constructor(options: HotplugWatcherOptions = {}) {
     super();
-    if (options.intervalMs !== undefined && !(options.intervalMs > 0)) throw new RangeError(`intervalMs must be positive, got ${options.intervalMs}`);
+    if (options.intervalMs !== undefined && !(options.intervalMs > 0))
+      throw new RangeError(`intervalMs must be positive, got ${options.intervalMs}`);
     this.intervalMs = options.intervalMs;
     this.list = options.list ?? defaultList;
     this.emitInitial = options.emitInitial ?? false;

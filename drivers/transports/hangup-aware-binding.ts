@@ -138,6 +138,7 @@ class HangupAwarePort implements BindingPortInterface {
 export function hangupAwareBinding(binding: BindingInterface): BindingInterface {
   return {
     list: (): Promise<PortInfo[]> => binding.list(),
-    open: async (options: OpenOptions): Promise<BindingPortInterface> => new HangupAwarePort(await binding.open(options)),
+    open: async (options: OpenOptions): Promise<BindingPortInterface> =>
+      new HangupAwarePort(await binding.open(options)),
   };
 }

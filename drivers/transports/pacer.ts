@@ -35,10 +35,13 @@ export class LinePacer {
       const due = start + this.wireTimeMs(offset + slice.length);
       deliveries.push(
         new Promise((resolve) => {
-          setTimeout(() => {
-            deliver(slice);
-            resolve();
-          }, Math.max(0, due - performance.now()));
+          setTimeout(
+            () => {
+              deliver(slice);
+              resolve();
+            },
+            Math.max(0, due - performance.now()),
+          );
         }),
       );
     }

@@ -259,9 +259,13 @@ function mapConnectError(address: string, error: NodeJS.ErrnoException): Transpo
     case 'ENETUNREACH':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new TransportError('HOST_UNREACHABLE', `${address} cannot be reached (${error.code}); check the network.`, {
-        cause: error,
-      });
+      return new TransportError(
+        'HOST_UNREACHABLE',
+        `${address} cannot be reached (${error.code}); check the network.`,
+        {
+          cause: error,
+        },
+      );
     case 'ETIMEDOUT':
       return new TransportError('CONNECT_TIMEOUT', `Connecting to ${address} timed out.`, { cause: error });
     default:

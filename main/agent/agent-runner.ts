@@ -44,7 +44,12 @@ export class AgentRunner extends EventEmitter<AgentRunnerEvents> {
   #restarting: Promise<Agent> | undefined;
   #stopped: Promise<void> | undefined;
 
-  private constructor(options: AgentRunnerOptions, start: (options: AgentOptions) => Promise<Agent>, agent: Agent, running: AgentOptions) {
+  private constructor(
+    options: AgentRunnerOptions,
+    start: (options: AgentOptions) => Promise<Agent>,
+    agent: Agent,
+    running: AgentOptions,
+  ) {
     super();
     this.#options = options;
     this.#start = start;
@@ -83,7 +88,10 @@ export class AgentRunner extends EventEmitter<AgentRunnerEvents> {
       // Same POS address, so the window and the POS find the new agent where the old one was.
       next = { ...this.#options.build(), posPorts: [old.pos.port], restart: () => this.requestRestart() };
     } catch (error) {
-      logger.error({ err: asError(error).message }, 'restart refused: the settings no longer load; the agent keeps running as it was');
+      logger.error(
+        { err: asError(error).message },
+        'restart refused: the settings no longer load; the agent keeps running as it was',
+      );
       this.emit('restartFailed', asError(error), old);
       return old;
     }
@@ -94,10 +102,17 @@ export class AgentRunner extends EventEmitter<AgentRunnerEvents> {
       this.#running = next;
       this.emit('restarted', this.#agent);
     } catch (error) {
-      logger.error({ err: asError(error).message }, 'the agent did not start with the saved settings; starting it again as it was');
+      logger.error(
+        { err: asError(error).message },
+        'the agent did not start with the saved settings; starting it again as it was',
+      );
       try {
         // The window is told why its saved settings are not the ones running.
-        this.#agent = await this.#start({ ...this.#running, posPorts: [old.pos.port], notApplied: asError(error).message });
+        this.#agent = await this.#start({
+          ...this.#running,
+          posPorts: [old.pos.port],
+          notApplied: asError(error).message,
+        });
       } catch (again) {
         logger.fatal({ err: asError(again).message }, 'the agent did not start again');
         this.emit('failed', asError(again));

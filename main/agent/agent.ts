@@ -118,7 +118,12 @@ export interface AgentReady {
   readonly pairing: string;
   /** The Prometheus endpoint, when enabled in the settings. */
   readonly metrics?: string;
-  readonly sandbox?: { readonly url: string; readonly marketplace_id: string; readonly seller_id: string; readonly token: string };
+  readonly sandbox?: {
+    readonly url: string;
+    readonly marketplace_id: string;
+    readonly seller_id: string;
+    readonly token: string;
+  };
 }
 
 /** The PINPAD as `started` reports it when it has not answered: where, what state, why (English and pt-BR). */
@@ -165,7 +170,12 @@ function codeOf(error: unknown): string | undefined {
  * printer in the settings takes its place).
  */
 function trainingPaper(journalPath: string): PrintersSettings {
-  return { [DEFAULT_PRINTER]: { address: formatFileAddress(`${join(dirname(journalPath), 'receipts').replaceAll('\\', '/')}/`), format: 'pdf' } };
+  return {
+    [DEFAULT_PRINTER]: {
+      address: formatFileAddress(`${join(dirname(journalPath), 'receipts').replaceAll('\\', '/')}/`),
+      format: 'pdf',
+    },
+  };
 }
 
 /**
@@ -181,11 +191,19 @@ function startReceiptPrinting(
 ): ReceiptPrinting | undefined {
   const store = settings.receipts ?? (training ? TRAINING_RECEIPT_SETTINGS : undefined);
   if (store === undefined) {
-    logger.warn({ settings: settings.path }, 'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)');
+    logger.warn(
+      { settings: settings.path },
+      'no "receipts": {"merchant": …} in the settings: receipts are not printed (they must show the store name and CNPJ)',
+    );
     return undefined;
   }
-  const printers = training && Object.keys(settings.printers).length === 0 ? trainingPaper(journal.path) : settings.printers;
-  if (printers !== settings.printers) logger.info({ folder: printers[DEFAULT_PRINTER]?.address }, 'training without a printer: receipts are printed as PDF files in this folder');
+  const printers =
+    training && Object.keys(settings.printers).length === 0 ? trainingPaper(journal.path) : settings.printers;
+  if (printers !== settings.printers)
+    logger.info(
+      { folder: printers[DEFAULT_PRINTER]?.address },
+      'training without a printer: receipts are printed as PDF files in this folder',
+    );
   const printing = openReceiptPrinting({
     journal,
     store,
@@ -197,17 +215,22 @@ function startReceiptPrinting(
   });
   for (const [name, printer] of printing.printers) {
     printer.device.on('status', (status) => {
-      const trouble = status.paperOut || status.coverOpen || (status.error !== null && status.error !== 'AUTO_RECOVERABLE');
+      const trouble =
+        status.paperOut || status.coverOpen || (status.error !== null && status.error !== 'AUTO_RECOVERABLE');
       (trouble ? logger.warn.bind(logger) : logger.info.bind(logger))({ printer: name, status }, 'printer status');
     });
-    printer.device.on('disconnected', (error) => logger.warn({ printer: name, code: error.code, err: error.message }, 'printer unreachable'));
+    printer.device.on('disconnected', (error) =>
+      logger.warn({ printer: name, code: error.code, err: error.message }, 'printer unreachable'),
+    );
     printer.device.on('connected', () => logger.info({ printer: name }, 'printer connected'));
   }
   printing.queue?.on('job', (job) => {
     const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
     if (job.state === 'printed') logger.info(fields, 'receipt printed');
-    else if (job.state === 'failed') logger.error({ ...fields, error: job.lastError }, 'receipt not printed; reprint it when the printer is back');
-    else if (job.state === 'queued' && job.lastError !== null) logger.warn({ ...fields, error: job.lastError, next: job.nextAttemptAt }, 'receipt waiting for the printer');
+    else if (job.state === 'failed')
+      logger.error({ ...fields, error: job.lastError }, 'receipt not printed; reprint it when the printer is back');
+    else if (job.state === 'queued' && job.lastError !== null)
+      logger.warn({ ...fields, error: job.lastError, next: job.nextAttemptAt }, 'receipt waiting for the printer');
   });
   return printing;
 }
@@ -220,7 +243,17 @@ function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undef
     try {
       return readFileSync(tls[field]);
     } catch (error) {
-      throw new SettingsError([settingsViolation(`pos.tls.${field}`, 'FILE_UNREADABLE', `cannot be read (${(error as Error).message})`, 'O arquivo do certificado TLS do Pinbridge não pôde ser lido. Chame o suporte técnico.')], settings.path ?? '(settings)');
+      throw new SettingsError(
+        [
+          settingsViolation(
+            `pos.tls.${field}`,
+            'FILE_UNREADABLE',
+            `cannot be read (${(error as Error).message})`,
+            'O arquivo do certificado TLS do Pinbridge não pôde ser lido. Chame o suporte técnico.',
+          ),
+        ],
+        settings.path ?? '(settings)',
+      );
     }
   };
   return { cert: read('cert_file'), key: read('key_file') };
@@ -243,10 +276,15 @@ function storeSupervisor(settings: AgentSettings, home: string | undefined, trai
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
-function operatorServices(options: AgentOptions, running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined }): OperatorServices {
+function operatorServices(
+  options: AgentOptions,
+  running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined },
+): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
-  const passphrases = options.passphrases ?? headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
+  const passphrases =
+    options.passphrases ??
+    headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
   const problem = options.settingsProblem;
   const restart = options.restart;
   return {
@@ -281,16 +319,29 @@ function operatorServices(options: AgentOptions, running: { readonly pinpadLink:
         // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
         ...(options.settings.path === null ? {} : { settingsPath: path }),
         ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
-        pinpadLink: { address: link.address, state: link.state, code: link.code, error: link.error, ...pinpadLinkSentence(link) },
+        pinpadLink: {
+          address: link.address,
+          state: link.state,
+          code: link.code,
+          error: link.error,
+          ...pinpadLinkSentence(link),
+        },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
-    exportLogs: (maxLines) => (options.logFile === undefined ? { file: null, text: '', lines: 0, masked: 0 } : exportLogs(options.logFile, maxLines)),
+    exportLogs: (maxLines) =>
+      options.logFile === undefined
+        ? { file: null, text: '', lines: 0, masked: 0 }
+        : exportLogs(options.logFile, maxLines),
     scanBle: async (seconds) =>
       (
-        await scanBlePinpads({ noble: (options.noble ?? (() => createNoble()))(), ownsNoble: true, durationMs: seconds * 1000 })
+        await scanBlePinpads({
+          noble: (options.noble ?? (() => createNoble()))(),
+          ownsNoble: true,
+          durationMs: seconds * 1000,
+        })
       ).map((device) => ({
         address: `ble:${device.id}`,
         name: device.name ?? null,
@@ -332,7 +383,10 @@ export class PosPortInUseError extends Error {
 }
 
 /** PosServer.start, with "address already in use" on every port said as PosPortInUseError. */
-async function startPosServer(ports: readonly number[] | undefined, options: Parameters<typeof PosServer.start>[0]): Promise<PosServer> {
+async function startPosServer(
+  ports: readonly number[] | undefined,
+  options: Parameters<typeof PosServer.start>[0],
+): Promise<PosServer> {
   try {
     return await PosServer.start(options);
   } catch (error) {
@@ -409,7 +463,14 @@ export class Agent extends EventEmitter<AgentEvents> {
       pairing: pos.pairingUrl(parts.operatorKey),
       ...(parts.metricsServer ? { metrics: parts.metricsServer.url } : {}),
       ...(stack.sandbox
-        ? { sandbox: { url: stack.sandbox.url, marketplace_id: stack.sandbox.marketplaceId, seller_id: stack.sandbox.sellerId, token: stack.sandbox.token } }
+        ? {
+            sandbox: {
+              url: stack.sandbox.url,
+              marketplace_id: stack.sandbox.marketplaceId,
+              seller_id: stack.sandbox.sellerId,
+              token: stack.sandbox.token,
+            },
+          }
         : {}),
     });
     let resolveReady: (ready: AgentReady) => void = () => {};
@@ -430,7 +491,13 @@ export class Agent extends EventEmitter<AgentEvents> {
     const announce = (info: PinpadInfo): void => {
       const ready: AgentReady = {
         ...report(),
-        pinpad: { port: address, state: 'ready', manufacturer: info.manufacturer, model: info.model, serial_number: info.serialNumber },
+        pinpad: {
+          port: address,
+          state: 'ready',
+          manufacturer: info.manufacturer,
+          model: info.model,
+          serial_number: info.serialNumber,
+        },
       };
       resolveReady(ready);
       clearTimeout(grace);
@@ -439,13 +506,26 @@ export class Agent extends EventEmitter<AgentEvents> {
     const startedWithout = (status: PinpadLinkStatus): void => {
       if (status.state === 'ready') return;
       clearTimeout(grace);
-      resolveStarted({ ...report(), pinpad: { port: address, state: status.state, code: status.code, error: status.error, ...pinpadLinkSentence(status) } });
+      resolveStarted({
+        ...report(),
+        pinpad: {
+          port: address,
+          state: status.state,
+          code: status.code,
+          error: status.error,
+          ...pinpadLinkSentence(status),
+        },
+      });
     };
     const grace = setTimeout(() => startedWithout(this.pinpadLink.status), options.startedGraceMs ?? STARTED_GRACE_MS);
     grace.unref();
     // The tables file is read once per start (a restart from the window reads it again).
     const { tablesFromProvider, ...saleOptions } = pinpadSaleOptionsOf(options.settings);
-    if (saleOptions.tables instanceof Error) options.logger.error({ code: saleOptions.tables.code, reason: saleOptions.tables.message }, 'the EMV tables file cannot be used; sales will be refused');
+    if (saleOptions.tables instanceof Error)
+      options.logger.error(
+        { code: saleOptions.tables.code, reason: saleOptions.tables.message },
+        'the EMV tables file cannot be used; sales will be refused',
+      );
     // One cache per PINPAD beside the journal (so training keeps its own).
     const tablesFrom = tablesFromProvider
       ? (serial: string) =>
@@ -456,22 +536,28 @@ export class Agent extends EventEmitter<AgentEvents> {
             logger: options.logger,
           })
       : undefined;
-    this.#keeper = new PinpadKeeper(address, stack.training, options.logger, {
-      connected: async (connection) => {
-        await this.pinpads.attach(connection.pinpad, address, {
-          timeouts: options.settings.sale,
-          ...saleOptions,
-          ...(tablesFrom ? { tablesFrom } : {}),
-          logger: options.logger,
-        });
+    this.#keeper = new PinpadKeeper(
+      address,
+      stack.training,
+      options.logger,
+      {
+        connected: async (connection) => {
+          await this.pinpads.attach(connection.pinpad, address, {
+            timeouts: options.settings.sale,
+            ...saleOptions,
+            ...(tablesFrom ? { tablesFrom } : {}),
+            logger: options.logger,
+          });
+        },
+        lost: (info) => this.pinpads.detach(info.serialNumber),
+        ready: announce,
+        status: (status) => {
+          this.pinpadLink.set(status);
+          startedWithout(status);
+        },
       },
-      lost: (info) => this.pinpads.detach(info.serialNumber),
-      ready: announce,
-      status: (status) => {
-        this.pinpadLink.set(status);
-        startedWithout(status);
-      },
-    }, options.reconnect);
+      options.reconnect,
+    );
     this.#pinpadLoop = this.#keeper.run(this.#stop.signal).finally(() => {
       clearTimeout(grace);
       abandon(new Error('the agent stopped before its PINPAD answered'));
@@ -496,14 +582,21 @@ export class Agent extends EventEmitter<AgentEvents> {
     });
     watcher.on('detached', (port) => logger.info({ port }, 'serial port detached'));
     watcher.on('error', (error) => {
-      listing.holds(codeOf(error) ?? error.message, { err: messageOf(error) }, 'cannot list serial ports; trying again when a device comes or goes');
+      listing.holds(
+        codeOf(error) ?? error.message,
+        { err: messageOf(error) },
+        'cannot list serial ports; trying again when a device comes or goes',
+      );
       if (serial) this.#keeper.retryNow();
     });
     watcher.on('listed', () => {
       if (listing.ended({}, 'serial ports listed again') && serial) this.#keeper.retryNow();
     });
     watcher.on('fallback', (error, pollMs) =>
-      logger.warn({ err: error.message, pollMs }, 'no device events on this system: the serial ports are listed on a timer instead'),
+      logger.warn(
+        { err: error.message, pollMs },
+        'no device events on this system: the serial ports are listed on a timer instead',
+      ),
     );
   }
 
@@ -532,9 +625,20 @@ export class Agent extends EventEmitter<AgentEvents> {
     });
     const { engine, training } = stack;
     apiHealth.on('change', (health) =>
-      (health.state === 'down' ? logger.warn.bind(logger) : logger.info.bind(logger))({ state: health.state, error: health.lastError }, 'payments API health'),
+      (health.state === 'down' ? logger.warn.bind(logger) : logger.info.bind(logger))(
+        { state: health.state, error: health.lastError },
+        'payments API health',
+      ),
     );
-    logger.info({ mode: training ? 'training' : 'live', port: options.pinpadAddress, journal: stack.journalPath, settings: settings.path }, 'Pinbridge starting');
+    logger.info(
+      {
+        mode: training ? 'training' : 'live',
+        port: options.pinpadAddress,
+        journal: stack.journalPath,
+        settings: settings.path,
+      },
+      'Pinbridge starting',
+    );
     let printing: ReceiptPrinting | undefined;
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
@@ -544,7 +648,11 @@ export class Agent extends EventEmitter<AgentEvents> {
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       const receipts = printing?.service;
-      engine.on('progress', (event) => receipts?.onProgress(event, (error) => logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed')));
+      engine.on('progress', (event) =>
+        receipts?.onProgress(event, (error) =>
+          logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed'),
+        ),
+      );
       const pinpads = new PinpadRegistry(engine);
       // Whatever a crash left in flight is finished or undone before the first sale.
       const recovered = await engine.recover();
@@ -580,7 +688,10 @@ export class Agent extends EventEmitter<AgentEvents> {
       });
       if (metricsSettings.enabled) {
         // prom-client loads only where metrics are on.
-        const [{ AgentMetrics }, { MetricsServer }] = await Promise.all([import('../metrics/metrics.js'), import('../metrics/server.js')]);
+        const [{ AgentMetrics }, { MetricsServer }] = await Promise.all([
+          import('../metrics/metrics.js'),
+          import('../metrics/server.js'),
+        ]);
         const server = pos;
         metrics = new AgentMetrics({
           engine,
@@ -592,9 +703,28 @@ export class Agent extends EventEmitter<AgentEvents> {
           version: VERSION,
           logger,
         });
-        metricsServer = await MetricsServer.start({ metrics, host: metricsSettings.host, port: metricsSettings.port, logger });
+        metricsServer = await MetricsServer.start({
+          metrics,
+          host: metricsSettings.host,
+          port: metricsSettings.port,
+          logger,
+        });
       }
-      const agent = new Agent({ options, stack, apiHealth, printing, pinpads, clients, pos, watcher, pinpadLink, recovered, operatorKey, metrics, metricsServer });
+      const agent = new Agent({
+        options,
+        stack,
+        apiHealth,
+        printing,
+        pinpads,
+        clients,
+        pos,
+        watcher,
+        pinpadLink,
+        recovered,
+        operatorKey,
+        metrics,
+        metricsServer,
+      });
       emitter.agent = agent;
       // The first listing failing is reported through the watcher's `error` event.
       void watcher.start().then(() => {

@@ -37,11 +37,21 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
   const token = flags.token ?? input.storedToken();
   if (token === undefined || token === '') {
     throw new SettingsError(
-      [settingsViolation('api', 'NO_API_TOKEN', 'is set, but no API token is stored: enter it in the Pinbridge window, or set PINBRIDGE_API_TOKEN (headless)')],
+      [
+        settingsViolation(
+          'api',
+          'NO_API_TOKEN',
+          'is set, but no API token is stored: enter it in the Pinbridge window, or set PINBRIDGE_API_TOKEN (headless)',
+        ),
+      ],
       settings.path ?? '(settings)',
     );
   }
-  const certificate = certificateFiles(api, settings.path, api.client_certificate?.pfx === undefined ? undefined : input.storedPassphrase?.());
+  const certificate = certificateFiles(
+    api,
+    settings.path,
+    api.client_certificate?.pfx === undefined ? undefined : input.storedPassphrase?.(),
+  );
   return {
     api: api.base_url,
     token,
@@ -53,16 +63,26 @@ export function chooseApi(input: ApiChoiceInput): ApiOptions {
       ? {}
       : {
           capabilities: {
-            ...(api.capabilities.idempotency_key === undefined ? {} : { idempotencyKey: api.capabilities.idempotency_key }),
-            ...(api.capabilities.find_by_reference === undefined ? {} : { findByReference: api.capabilities.find_by_reference }),
-            ...(api.capabilities.terminal_channel === undefined ? {} : { terminalChannel: api.capabilities.terminal_channel }),
+            ...(api.capabilities.idempotency_key === undefined
+              ? {}
+              : { idempotencyKey: api.capabilities.idempotency_key }),
+            ...(api.capabilities.find_by_reference === undefined
+              ? {}
+              : { findByReference: api.capabilities.find_by_reference }),
+            ...(api.capabilities.terminal_channel === undefined
+              ? {}
+              : { terminalChannel: api.capabilities.terminal_channel }),
           },
         }),
   };
 }
 
 /** The settings' certificate files, resolved against the settings file's folder; undefined when none is named. */
-function certificateFiles(api: ApiSettings, settingsPath: string | null, passphrase: string | undefined): ClientCertificateFiles | undefined {
+function certificateFiles(
+  api: ApiSettings,
+  settingsPath: string | null,
+  passphrase: string | undefined,
+): ClientCertificateFiles | undefined {
   const named = { ...api.client_certificate, ...(api.ca === undefined ? {} : { ca: api.ca }) };
   if (Object.keys(named).length === 0) return undefined;
   const folder = settingsPath === null ? process.cwd() : dirname(settingsPath);

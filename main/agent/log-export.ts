@@ -57,7 +57,10 @@ export function exportLogs(file: string, maxLines = 2_000): LogExport {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  const lines = tail.split('\n').filter((line) => line !== '').slice(-maxLines);
+  const lines = tail
+    .split('\n')
+    .filter((line) => line !== '')
+    .slice(-maxLines);
   const { text, masked } = maskCardData(lines.join('\n'));
   return { file, text: lines.length === 0 ? '' : `${text}\n`, lines: lines.length, masked };
 }

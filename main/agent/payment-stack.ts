@@ -8,7 +8,15 @@
  * training sales never mix with real ones in ~/.pinbridge/journal.db.
  */
 import { dirname, join } from 'node:path';
-import { loadClientTls, PaymentsClient, type AttemptReport, type AuthScheme, type ClientCertificateFiles, type ClientTls, type ProviderCapabilities } from '../api/index.js';
+import {
+  loadClientTls,
+  PaymentsClient,
+  type AttemptReport,
+  type AuthScheme,
+  type ClientCertificateFiles,
+  type ClientTls,
+  type ProviderCapabilities,
+} from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
@@ -31,7 +39,11 @@ export interface ApiOptions {
 }
 
 /** The client options that reach the real API as the store configured it: the auth scheme and the certificate (read and checked here). */
-export function apiConnectionOptions(api: ApiOptions): { authScheme?: AuthScheme; tls?: ClientTls; capabilities?: Partial<ProviderCapabilities> } {
+export function apiConnectionOptions(api: ApiOptions): {
+  authScheme?: AuthScheme;
+  tls?: ClientTls;
+  capabilities?: Partial<ProviderCapabilities>;
+} {
   const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
   return {
     ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
@@ -42,8 +54,12 @@ export function apiConnectionOptions(api: ApiOptions): { authScheme?: AuthScheme
 
 /** Whether the options name no API at all (training mode) — all four given, or none. */
 export function apiOptionsProblem(options: ApiOptions): string | undefined {
-  const given = [options.api, options.token, options.marketplace, options.seller].filter((value) => value !== undefined).length;
-  return given > 0 && given < 4 ? 'the API base URL, token, marketplace and seller go together (or none of them, for the embedded sandbox)' : undefined;
+  const given = [options.api, options.token, options.marketplace, options.seller].filter(
+    (value) => value !== undefined,
+  ).length;
+  return given > 0 && given < 4
+    ? 'the API base URL, token, marketplace and seller go together (or none of them, for the embedded sandbox)'
+    : undefined;
 }
 
 export interface PaymentStack {
@@ -72,11 +88,14 @@ export async function openPaymentStack(options: {
   if (problem !== undefined) throw new TypeError(problem);
   const { api, logger } = options;
   const training = api.api === undefined;
-  const journalPath = options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
+  const journalPath =
+    options.journalPath ?? (training ? trainingJournalPath(options.home) : defaultJournalPath(options.home));
   // Private by default (private-files.ts): what this process creates from here on, and what is
   // there already — the data folder, and a journal kept elsewhere with its WAL.
   createPrivateFiles();
-  const repaired = [defaultDataDir(options.home), journalPath, `${journalPath}-wal`, `${journalPath}-shm`].flatMap((path) => makePrivate(path));
+  const repaired = [defaultDataDir(options.home), journalPath, `${journalPath}-wal`, `${journalPath}-shm`].flatMap(
+    (path) => makePrivate(path),
+  );
   if (repaired.length > 0) logger.warn({ files: repaired }, 'files other users could read were made private');
   const closers: Array<() => Promise<void> | void> = [];
   const close = async (): Promise<void> => {
@@ -96,7 +115,12 @@ export async function openPaymentStack(options: {
       const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
       closers.push(() => running.close());
       sandbox = running;
-      client = new PaymentsClient({ baseUrl: running.url, token: running.token, marketplaceId: running.marketplaceId, onAttempt: options.onAttempt });
+      client = new PaymentsClient({
+        baseUrl: running.url,
+        token: running.token,
+        marketplaceId: running.marketplaceId,
+        onAttempt: options.onAttempt,
+      });
       sellerId = running.sellerId;
     } else {
       client = new PaymentsClient({
@@ -108,7 +132,9 @@ export async function openPaymentStack(options: {
       });
       sellerId = api.seller!;
     }
-    const journal = Journal.open(journalPath, { onDiskFull: (message) => logger.error({ journal: journalPath }, message) });
+    const journal = Journal.open(journalPath, {
+      onDiskFull: (message) => logger.error({ journal: journalPath }, message),
+    });
     closers.push(() => journal.close());
     const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
     closers.push(() => engine.close());

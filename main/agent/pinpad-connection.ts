@@ -70,7 +70,8 @@ function reasonPt(text: string): string {
   if (/^tcp:/i.test(value)) return 'um endereço de rede precisa do host e da porta, por exemplo tcp://10.0.0.5:4000';
   if (/^(?:\\\\\.\\)?COM\b/i.test(value)) return 'uma porta serial do Windows é COM e o número, por exemplo COM3';
   if (/^ble:/i.test(value)) return 'um endereço Bluetooth precisa do id do aparelho, ble:<id>';
-  if (/^sim:/i.test(value)) return `o simulador é sim, sim:replay:<arquivo> ou sim:<perfil> (${SIMULATOR_PROFILE_NAMES.join(', ')})`;
+  if (/^sim:/i.test(value))
+    return `o simulador é sim, sim:replay:<arquivo> ou sim:<perfil> (${SIMULATOR_PROFILE_NAMES.join(', ')})`;
   return 'não é uma porta serial, um endereço de rede nem um endereço Bluetooth';
 }
 
@@ -85,7 +86,9 @@ export function pinpadAddressProblem(address: string): PinpadAddressProblem | un
     return undefined;
   } catch (error) {
     if (!(error instanceof TransportError)) throw error;
-    const message = /^sim(?::|$)/i.test(address.trim()) ? error.message : error.message.replace(/\.$/, ', or "sim" for the simulated PINPAD.');
+    const message = /^sim(?::|$)/i.test(address.trim())
+      ? error.message
+      : error.message.replace(/\.$/, ', or "sim" for the simulated PINPAD.');
     return {
       code: 'INVALID_PINPAD_ADDRESS',
       message,

@@ -159,7 +159,11 @@ export class PinpadKeeper {
         return;
       }
       this.#setStatus('disconnected', null, null);
-      this.#unavailable.holds('DISCONNECTED', { port: this.address }, 'PINPAD disconnected; trying again with backoff until it is back');
+      this.#unavailable.holds(
+        'DISCONNECTED',
+        { port: this.address },
+        'PINPAD disconnected; trying again with backoff until it is back',
+      );
       await attempt.connection.close(null).catch(() => {});
       failures = 1;
       await this.#wait(this.#delayAfter(failures), signal);
@@ -170,7 +174,10 @@ export class PinpadKeeper {
   async #attempt(): Promise<Attempt | undefined> {
     let connection: PinpadConnection;
     try {
-      connection = await this.#connect(this.address, { logger: this.#logger, simulator: { autoCustomer: TRAINING_CUSTOMER } });
+      connection = await this.#connect(this.address, {
+        logger: this.#logger,
+        simulator: { autoCustomer: TRAINING_CUSTOMER },
+      });
     } catch (error) {
       this.#failed('connect', error);
       return undefined;
@@ -182,7 +189,8 @@ export class PinpadKeeper {
       await this.#hooks.connected(connection);
       this.#setStatus('ready', null, null);
       // One line either way: after a time without it, with how long that was.
-      if (!this.#unavailable.ended({ port: this.address, pinpad: info }, 'PINPAD ready')) this.#logger.info({ port: this.address, pinpad: info }, 'PINPAD ready');
+      if (!this.#unavailable.ended({ port: this.address, pinpad: info }, 'PINPAD ready'))
+        this.#logger.info({ port: this.address, pinpad: info }, 'PINPAD ready');
       return { connection, info, lost };
     } catch (error) {
       this.#failed('answer', error);
@@ -198,7 +206,9 @@ export class PinpadKeeper {
     this.#unavailable.holds(
       `${state}:${code ?? ''}`,
       { port: this.address, code, err: messageOf(error) },
-      stage === 'connect' ? 'PINPAD not available; trying again with backoff' : 'PINPAD did not answer; trying again with backoff',
+      stage === 'connect'
+        ? 'PINPAD not available; trying again with backoff'
+        : 'PINPAD did not answer; trying again with backoff',
     );
   }
 
@@ -212,7 +222,12 @@ export class PinpadKeeper {
   /** The wait after failure number `failures` (1-based): the initial delay doubled each time, capped. */
   #delayAfter(failures: number): number {
     if (this.#wokenDuringAttempt) return 0;
-    return backoffDelayMs(failures - 1, { initialDelayMs: this.#initialDelayMs, maxDelayMs: this.#maxDelayMs, factor: 2, jitter: 0 });
+    return backoffDelayMs(failures - 1, {
+      initialDelayMs: this.#initialDelayMs,
+      maxDelayMs: this.#maxDelayMs,
+      factor: 2,
+      jitter: 0,
+    });
   }
 
   /** Waits `ms`, less when the agent stops or retryNow() is called; leaves no listener behind. */

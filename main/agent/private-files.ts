@@ -40,9 +40,12 @@ export function makePrivate(dir: string, platform: NodeJS.Platform = process.pla
         // The owner keeps what it had (a folder stays enterable, a script executable); others lose all.
         chmodSync(path, info.mode & 0o700);
       } catch (error) {
-        throw new PrivateFilesError(`${path} can be read by other users and cannot be made private (${(error as Error).message}); fix it with: chmod -R go-rwx '${dir}'`, {
-          cause: error,
-        });
+        throw new PrivateFilesError(
+          `${path} can be read by other users and cannot be made private (${(error as Error).message}); fix it with: chmod -R go-rwx '${dir}'`,
+          {
+            cause: error,
+          },
+        );
       }
       repaired.push(path);
     }

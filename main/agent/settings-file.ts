@@ -17,7 +17,13 @@ import { dirname, join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-tables.js';
 import { schemaViolations } from '../contract/index.js';
-import { PaymentSettings, resolveSettings, SettingsError, type ResolvedSettings, type SettingsViolation } from '../core/settings.js';
+import {
+  PaymentSettings,
+  resolveSettings,
+  SettingsError,
+  type ResolvedSettings,
+  type SettingsViolation,
+} from '../core/settings.js';
 import { fromSchemaViolation, settingsViolation } from '../core/settings-violations.js';
 import { pinpadAddressProblem } from './pinpad-connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
@@ -32,9 +38,17 @@ import { defaultDataDir } from './paths.js';
 
 export const ApiSettings = Type.Object(
   {
-    base_url: Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500, description: 'The payments API base URL, e.g. https://api.example.com.' }),
+    base_url: Type.String({
+      pattern: '^https?://[^\\s]+$',
+      maxLength: 500,
+      description: 'The payments API base URL, e.g. https://api.example.com.',
+    }),
     marketplace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The marketplace id.' }),
-    seller_id: Type.String({ minLength: 1, maxLength: 64, description: 'The seller (on_behalf_of) the payments are made for.' }),
+    seller_id: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'The seller (on_behalf_of) the payments are made for.',
+    }),
     auth_scheme: Type.Optional(
       Type.Union([Type.Literal('bearer'), Type.Literal('basic')], {
         description:
@@ -44,14 +58,18 @@ export const ApiSettings = Type.Object(
     client_certificate: Type.Optional(
       Type.Object(
         {
-          cert: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'PEM certificate file, with key.' })),
-          key: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'PEM private key file (unencrypted) of cert.' })),
+          cert: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 1000, description: 'PEM certificate file, with key.' }),
+          ),
+          key: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 1000, description: 'PEM private key file (unencrypted) of cert.' }),
+          ),
           pfx: Type.Optional(
             Type.String({
               minLength: 1,
               maxLength: 1000,
               description:
-                "PKCS#12 file (.pfx/.p12, as ICP-Brasil A1 certificates come) instead of cert and key; its passphrase is entered in the window (kept encrypted by the OS), or headless comes from PINBRIDGE_CERT_PASSPHRASE or ~/.pinbridge/cert-passphrase.",
+                'PKCS#12 file (.pfx/.p12, as ICP-Brasil A1 certificates come) instead of cert and key; its passphrase is entered in the window (kept encrypted by the OS), or headless comes from PINBRIDGE_CERT_PASSPHRASE or ~/.pinbridge/cert-passphrase.',
             }),
           ),
         },
@@ -66,7 +84,8 @@ export const ApiSettings = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 1000,
-        description: "PEM file of CA certificates to trust for the API's server beside the public ones (a homologation server, a sandbox on HTTPS).",
+        description:
+          "PEM file of CA certificates to trust for the API's server beside the public ones (a homologation server, a sandbox on HTTPS).",
       }),
     ),
     capabilities: Type.Optional(
@@ -93,7 +112,8 @@ export const ApiSettings = Type.Object(
         },
         {
           additionalProperties: false,
-          description: 'What the provider offers beyond the calls GoPag documents (both default to true), and the terminal channel it serves.',
+          description:
+            'What the provider offers beyond the calls GoPag documents (both default to true), and the terminal channel it serves.',
         },
       ),
     ),
@@ -111,21 +131,30 @@ export const PinpadSettings = Type.Object(
     address: Type.String({
       minLength: 1,
       maxLength: 200,
-      description: 'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
+      description:
+        'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
     }),
     tables: Type.Optional(
       Type.String({
         minLength: 1,
         maxLength: 1000,
         description:
-          'The EMV tables (AID and CAPK records, key slots of the store\'s acquirers, docs/pinpads.md): a tables file, relative to this settings file\'s folder, or "provider" to ask the payments provider\'s terminal channel (at attach and every 6 hours, cached beside the journal). Loaded into the PINPAD when its version differs; absent: the PINPAD keeps its own tables.',
+          "The EMV tables (AID and CAPK records, key slots of the store's acquirers, docs/pinpads.md): a tables file, relative to this settings file's folder, or \"provider\" to ask the payments provider's terminal channel (at attach and every 6 hours, cached beside the journal). Loaded into the PINPAD when its version differs; absent: the PINPAD keeps its own tables.",
       }),
     ),
     key_slots: Type.Optional(
       Type.Object(
         {
-          pin: Type.Optional(Type.Integer({ minimum: 0, maximum: 99, description: 'DUKPT slot of the PIN key (SPE_KEYIDX), 1 by default.' })),
-          data: Type.Optional(Type.Integer({ minimum: 0, maximum: 99, description: 'DUKPT slot of the card data key, 1 by default.' })),
+          pin: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: 99,
+              description: 'DUKPT slot of the PIN key (SPE_KEYIDX), 1 by default.',
+            }),
+          ),
+          data: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: 99, description: 'DUKPT slot of the card data key, 1 by default.' }),
+          ),
         },
         {
           additionalProperties: false,
@@ -143,7 +172,10 @@ export type PinpadSettings = Static<typeof PinpadSettings>;
 export function keySlotsOf(pinpad: PinpadSettings | null | undefined): { pin?: number; data?: number } | undefined {
   const slots = pinpad?.key_slots;
   if (slots === undefined) return undefined;
-  return { ...(slots.pin === undefined ? {} : { pin: slots.pin }), ...(slots.data === undefined ? {} : { data: slots.data }) };
+  return {
+    ...(slots.pin === undefined ? {} : { pin: slots.pin }),
+    ...(slots.data === undefined ? {} : { data: slots.data }),
+  };
 }
 
 /** The `pinpad.tables` value that asks the payments provider for the tables. */
@@ -186,7 +218,8 @@ const ReceiptsSection = Type.Object(
     auto_print: Type.Optional(
       Type.Array(Type.Union([Type.Literal('customer'), Type.Literal('merchant')]), {
         maxItems: 2,
-        description: 'The copies printed by themselves when a sale is approved or voided (default both; [] prints nothing by itself).',
+        description:
+          'The copies printed by themselves when a sale is approved or voided (default both; [] prints nothing by itself).',
       }),
     ),
   },
@@ -197,7 +230,12 @@ const ReceiptsSection = Type.Object(
 export const SettingsFile = Type.Object(
   {
     ...PaymentSettings.properties,
-    training: Type.Optional(Type.Boolean({ description: 'Training mode even when `api` is set: embedded sandbox, simulated customer, receipts marked TREINAMENTO.' })),
+    training: Type.Optional(
+      Type.Boolean({
+        description:
+          'Training mode even when `api` is set: embedded sandbox, simulated customer, receipts marked TREINAMENTO.',
+      }),
+    ),
     api: Type.Optional(ApiSettings),
     pinpad: Type.Optional(PinpadSettings),
     receipts: Type.Optional(ReceiptsSection),
@@ -207,7 +245,11 @@ export const SettingsFile = Type.Object(
     updates: Type.Optional(UpdateSettings),
     supervisor: Type.Optional(SupervisorSettings),
   },
-  { additionalProperties: false, title: 'Pinbridge settings', description: 'The agent settings file (~/.pinbridge/settings.json).' },
+  {
+    additionalProperties: false,
+    title: 'Pinbridge settings',
+    description: 'The agent settings file (~/.pinbridge/settings.json).',
+  },
 );
 
 export interface AgentSettings extends ResolvedSettings {
@@ -234,10 +276,16 @@ export interface AgentSettings extends ResolvedSettings {
 
 type Violation = SettingsViolation;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Checks one section against its schema; violations are named from the top of the file. */
-function section<T>(name: string, value: unknown, schema: Parameters<typeof schemaViolations>[0], violations: Violation[]): T | undefined {
+function section<T>(
+  name: string,
+  value: unknown,
+  schema: Parameters<typeof schemaViolations>[0],
+  violations: Violation[],
+): T | undefined {
   if (value === undefined) return undefined;
   const found = schemaViolations(schema, value);
   violations.push(...found.map((v) => fromSchemaViolation(v.field === '' ? name : `${name}.${v.field}`, v)));
@@ -247,19 +295,26 @@ function section<T>(name: string, value: unknown, schema: Parameters<typeof sche
 /** The settings a JSON value holds, checked as a whole: every violation at once, each naming its field. */
 export function parseSettings(json: unknown, path: string | null): AgentSettings {
   const label = path ?? '(settings)';
-  if (!isObject(json)) throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
+  if (!isObject(json))
+    throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
   const { receipts, printers, pos, metrics, updates, supervisor, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
   violations.forEach((v, index) => {
     if (/^receipts\.(merchant|acquirer)\.cnpj$/.test(v.field) && /invalid format/.test(v.message)) {
-      violations[index] = settingsViolation(v.field, 'INVALID_CNPJ', "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)");
+      violations[index] = settingsViolation(
+        v.field,
+        'INVALID_CNPJ',
+        "must be the CNPJ's 14 characters without dots, slash or dash, uppercase, e.g. 11222333000181 (printed 11.222.333/0001-81)",
+      );
     }
   });
-  if (receiptsSection !== undefined) violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ ...v, field: `receipts.${v.field}` })));
+  if (receiptsSection !== undefined)
+    violations.push(...receiptSettingsViolations(receiptsSection).map((v) => ({ ...v, field: `receipts.${v.field}` })));
   const printerSettings = section<PrintersSettings>('printers', printers, PrintersSettings, violations) ?? {};
-  if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers'))) violations.push(...printerViolations(printerSettings));
+  if (printers !== undefined && violations.every((v) => !v.field.startsWith('printers')))
+    violations.push(...printerViolations(printerSettings));
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
   const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
@@ -272,8 +327,12 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   // The schema only says "a string": the address is checked as `--port` is, so a mistyped one is
   // refused on save instead of leaving the agent looking for a PINPAD that cannot be there.
   const addressProblem = pinpadSettings === null ? undefined : pinpadAddressProblem(pinpadSettings.address);
-  if (addressProblem !== undefined) violations.push(settingsViolation('pinpad.address', addressProblem.code, addressProblem.message, addressProblem.cashier_message));
-  if (training !== undefined && typeof training !== 'boolean') violations.push(settingsViolation('training', 'INVALID_TYPE', 'must be true or false'));
+  if (addressProblem !== undefined)
+    violations.push(
+      settingsViolation('pinpad.address', addressProblem.code, addressProblem.message, addressProblem.cashier_message),
+    );
+  if (training !== undefined && typeof training !== 'boolean')
+    violations.push(settingsViolation('training', 'INVALID_TYPE', 'must be true or false'));
   let resolved: ResolvedSettings | undefined;
   try {
     resolved = resolveSettings(payment, label);
@@ -315,12 +374,18 @@ export function readSettingsJson(path: string): unknown {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SettingsError([settingsViolation('(file)', 'FILE_UNREADABLE', `cannot be read (${(error as Error).message})`)], path);
+    throw new SettingsError(
+      [settingsViolation('(file)', 'FILE_UNREADABLE', `cannot be read (${(error as Error).message})`)],
+      path,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', `is not valid JSON (${(error as Error).message})`)], path);
+    throw new SettingsError(
+      [settingsViolation('(file)', 'FILE_INVALID', `is not valid JSON (${(error as Error).message})`)],
+      path,
+    );
   }
 }
 
@@ -330,7 +395,17 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
   const json = readSettingsJson(path);
   if (json === undefined) {
     if (explicitPath === undefined) return defaultSettings();
-    throw new SettingsError([settingsViolation('(file)', 'FILE_UNREADABLE', 'the file does not exist', 'O arquivo de configurações indicado não existe. Chame o suporte técnico.')], path);
+    throw new SettingsError(
+      [
+        settingsViolation(
+          '(file)',
+          'FILE_UNREADABLE',
+          'the file does not exist',
+          'O arquivo de configurações indicado não existe. Chame o suporte técnico.',
+        ),
+      ],
+      path,
+    );
   }
   return parseSettings(json, path);
 }

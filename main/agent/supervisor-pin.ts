@@ -139,7 +139,8 @@ export class SupervisorPin {
 
   /** Keeps a new PIN (its hash); the wrong guesses so far stop counting. */
   set(pin: string): void {
-    if (!SUPERVISOR_PIN_PATTERN.test(pin)) throw new SupervisorPinError('INVALID_PIN', 'The supervisor PIN must be 4 to 8 digits.');
+    if (!SUPERVISOR_PIN_PATTERN.test(pin))
+      throw new SupervisorPinError('INVALID_PIN', 'The supervisor PIN must be 4 to 8 digits.');
     const salt = randomBytes(SALT_LENGTH);
     this.#write({
       version: 1,
@@ -184,7 +185,12 @@ export class SupervisorPin {
 
   /** The lock's end (ms), or null when there is none or it has passed. */
   #lockEnd(stored: PinFile | undefined = this.#read()): number | null {
-    const until = stored === undefined ? this.#trainingLockedUntil : stored.locked_until === null ? null : Date.parse(stored.locked_until);
+    const until =
+      stored === undefined
+        ? this.#trainingLockedUntil
+        : stored.locked_until === null
+          ? null
+          : Date.parse(stored.locked_until);
     return until !== null && Number.isFinite(until) && until > this.#now() ? until : null;
   }
 
@@ -205,7 +211,10 @@ export class SupervisorPin {
       text = readFileSync(this.#path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new SupervisorPinError('UNREADABLE', `The supervisor PIN file ${this.#path} cannot be read: ${(error as Error).message}`);
+      throw new SupervisorPinError(
+        'UNREADABLE',
+        `The supervisor PIN file ${this.#path} cannot be read: ${(error as Error).message}`,
+      );
     }
     let parsed: unknown;
     try {
@@ -214,7 +223,10 @@ export class SupervisorPin {
       parsed = undefined;
     }
     if (!isPinFile(parsed)) {
-      throw new SupervisorPinError('UNREADABLE', `The supervisor PIN file ${this.#path} is damaged; set the PIN again in the window (Configurações).`);
+      throw new SupervisorPinError(
+        'UNREADABLE',
+        `The supervisor PIN file ${this.#path} is damaged; set the PIN again in the window (Configurações).`,
+      );
     }
     return parsed;
   }
@@ -233,7 +245,10 @@ export class SupervisorPin {
  * The POS server's guard over a PIN's keeper and a store's policy; `policy` may be a function, read
  * at each void (a spec changes it between cases).
  */
-export function supervisorGuard(pin: SupervisorPin, policy: SupervisorPolicy | (() => SupervisorPolicy)): SupervisorGuard {
+export function supervisorGuard(
+  pin: SupervisorPin,
+  policy: SupervisorPolicy | (() => SupervisorPolicy),
+): SupervisorGuard {
   return {
     get policy() {
       return typeof policy === 'function' ? policy() : policy;

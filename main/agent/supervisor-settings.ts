@@ -16,7 +16,11 @@ export const SupervisorSettings = Type.Object(
       }),
     ),
     min_amount_centavos: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'Only sales of this amount (centavos) or more need the supervisor; default 0: every one.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 100_000_000,
+        description: 'Only sales of this amount (centavos) or more need the supervisor; default 0: every one.',
+      }),
     ),
     entry: Type.Optional(
       Type.Union([Type.Literal('window'), Type.Literal('pinpad'), Type.Literal('either')], {
@@ -31,7 +35,10 @@ export const SupervisorSettings = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, description: "The supervisor's authorization for voids (the PIN itself is never in this file)." },
+  {
+    additionalProperties: false,
+    description: "The supervisor's authorization for voids (the PIN itself is never in this file).",
+  },
 );
 export type SupervisorSettings = Static<typeof SupervisorSettings>;
 

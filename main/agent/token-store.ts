@@ -38,7 +38,11 @@ export interface SecretKind {
 }
 
 export const API_TOKEN: SecretKind = { name: 'API token', envVar: 'PINBRIDGE_API_TOKEN', trim: true };
-export const CERTIFICATE_PASSPHRASE: SecretKind = { name: 'client certificate passphrase', envVar: 'PINBRIDGE_CERT_PASSPHRASE', trim: false };
+export const CERTIFICATE_PASSPHRASE: SecretKind = {
+  name: 'client certificate passphrase',
+  envVar: 'PINBRIDGE_CERT_PASSPHRASE',
+  trim: false,
+};
 
 export interface TokenStore {
   /** How the secret is kept (for the diagnostics page). */
@@ -53,7 +57,10 @@ function readOptional(path: string, secret: SecretKind): Buffer | undefined {
     return readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new TokenStoreError('UNREADABLE', `The ${secret.name} file ${path} cannot be read: ${(error as Error).message}`);
+    throw new TokenStoreError(
+      'UNREADABLE',
+      `The ${secret.name} file ${path} cannot be read: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -73,7 +80,11 @@ function storageBackend(safeStorage: SafeStorageLike): string | undefined {
 }
 
 /** The desktop app's store: the secret encrypted by the OS-bound key of safeStorage. */
-export function encryptedTokenStore(safeStorage: SafeStorageLike, path: string, secret: SecretKind = API_TOKEN): TokenStore {
+export function encryptedTokenStore(
+  safeStorage: SafeStorageLike,
+  path: string,
+  secret: SecretKind = API_TOKEN,
+): TokenStore {
   const available = (): void => {
     if (!safeStorage.isEncryptionAvailable()) {
       throw new TokenStoreError(
@@ -128,7 +139,10 @@ export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv, secret:
       const text = readOptional(path, secret);
       if (text === undefined) return undefined;
       if (process.platform !== 'win32' && (statSync(path).mode & 0o077) !== 0) {
-        throw new TokenStoreError('TOO_OPEN', `The ${secret.name} file ${path} can be read by other users; make it private with: chmod 600 '${path}'`);
+        throw new TokenStoreError(
+          'TOO_OPEN',
+          `The ${secret.name} file ${path} can be read by other users; make it private with: chmod 600 '${path}'`,
+        );
       }
       const value = text.toString('utf8');
       return secret.trim ? value.trim() : value.replace(/\r?\n$/, '');

@@ -89,10 +89,16 @@ export function loadClientTls(files: ClientCertificateFiles): ClientTls | undefi
     return ca === undefined ? undefined : { ca: read(ca, 'CA certificate file') };
   }
   if (pfx !== undefined && (cert !== undefined || key !== undefined)) {
-    throw new ClientCertificateError('INCOMPLETE', 'Give the client certificate either as a PKCS#12 file or as PEM certificate and key files, not both.');
+    throw new ClientCertificateError(
+      'INCOMPLETE',
+      'Give the client certificate either as a PKCS#12 file or as PEM certificate and key files, not both.',
+    );
   }
   if (pfx === undefined && (cert === undefined || key === undefined)) {
-    throw new ClientCertificateError('INCOMPLETE', `The client certificate needs both files: ${cert === undefined ? 'the certificate' : 'the private key'} is missing.`);
+    throw new ClientCertificateError(
+      'INCOMPLETE',
+      `The client certificate needs both files: ${cert === undefined ? 'the certificate' : 'the private key'} is missing.`,
+    );
   }
   const tls: ClientTls =
     pfx !== undefined
@@ -109,22 +115,35 @@ export function certificateInfo(tls: ClientTls, names: ClientCertificateFiles = 
   if (tls.pfx !== undefined) {
     const context = secureContext(tls, names);
     const presented = new TLSSocket(null as never, { secureContext: context }).getCertificate();
-    if (presented === null || !('raw' in presented)) throw new ClientCertificateError('PFX_INVALID', `The PKCS#12 file ${names.pfx ?? ''} holds no certificate.`);
+    if (presented === null || !('raw' in presented))
+      throw new ClientCertificateError('PFX_INVALID', `The PKCS#12 file ${names.pfx ?? ''} holds no certificate.`);
     raw = presented.raw;
   } else {
     let certificate: X509Certificate;
     try {
       certificate = new X509Certificate(tls.cert ?? Buffer.alloc(0));
     } catch (error) {
-      throw new ClientCertificateError('NOT_PEM', `The certificate file ${names.cert ?? ''} holds no PEM certificate.`, { cause: error });
+      throw new ClientCertificateError(
+        'NOT_PEM',
+        `The certificate file ${names.cert ?? ''} holds no PEM certificate.`,
+        { cause: error },
+      );
     }
     let matches: boolean;
     try {
       matches = certificate.checkPrivateKey(createPrivateKey(tls.key ?? Buffer.alloc(0)));
     } catch (error) {
-      throw new ClientCertificateError('NOT_PEM', `The private key file ${names.key ?? ''} holds no private key Pinbridge can read (PEM, unencrypted).`, { cause: error });
+      throw new ClientCertificateError(
+        'NOT_PEM',
+        `The private key file ${names.key ?? ''} holds no private key Pinbridge can read (PEM, unencrypted).`,
+        { cause: error },
+      );
     }
-    if (!matches) throw new ClientCertificateError('KEY_MISMATCH', `The private key ${names.key ?? ''} is not the key of the certificate ${names.cert ?? ''}.`);
+    if (!matches)
+      throw new ClientCertificateError(
+        'KEY_MISMATCH',
+        `The private key ${names.key ?? ''} is not the key of the certificate ${names.cert ?? ''}.`,
+      );
     raw = certificate.raw;
   }
   const certificate = new X509Certificate(raw);
@@ -140,7 +159,10 @@ export function certificateInfo(tls: ClientTls, names: ClientCertificateFiles = 
 
 function secureContext(tls: ClientTls, names: ClientCertificateFiles): ReturnType<typeof createSecureContext> {
   try {
-    return createSecureContext({ pfx: tls.pfx, ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }) });
+    return createSecureContext({
+      pfx: tls.pfx,
+      ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/mac verify failure|bad decrypt|password/i.test(message)) {
@@ -150,7 +172,11 @@ function secureContext(tls: ClientTls, names: ClientCertificateFiles): ReturnTyp
         { cause: error },
       );
     }
-    throw new ClientCertificateError('PFX_INVALID', `The file ${names.pfx ?? ''} is not a PKCS#12 certificate: ${message}.`, { cause: error });
+    throw new ClientCertificateError(
+      'PFX_INVALID',
+      `The file ${names.pfx ?? ''} is not a PKCS#12 certificate: ${message}.`,
+      { cause: error },
+    );
   }
 }
 

@@ -49,7 +49,10 @@ export class PaymentsClient {
     }
     this.marketplaceId = options.marketplaceId;
     // One knob for the client's user: the provider's capability decides whether keys are sent.
-    const context = new ApiContext(new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? true }), options.marketplaceId);
+    const context = new ApiContext(
+      new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? true }),
+      options.marketplaceId,
+    );
     this.buyers = new BuyersResource(context);
     this.bankAccounts = new BankAccountsResource(context);
     this.transactions = new TransactionsResource(context, options.capabilities);

@@ -71,7 +71,9 @@ function fromJson(body: unknown, fallback: string): ParsedErrorBody | undefined 
   if (!isRecord(body)) return undefined;
   const error = body.error;
   if (isRecord(error)) {
-    const reasons = Array.isArray(error.reasons) ? error.reasons.filter((r): r is string => typeof r === 'string') : undefined;
+    const reasons = Array.isArray(error.reasons)
+      ? error.reasons.filter((r): r is string => typeof r === 'string')
+      : undefined;
     return {
       shape: 'zoop',
       detail: str(error.message) ?? reasons?.[0] ?? str(error.status) ?? fallback,
@@ -153,7 +155,8 @@ export interface ResponseContext {
 export function errorFromResponse(context: ResponseContext, body: ParsedErrorBody): PaymentsApiError {
   const { status } = context;
   const retryAfterMs =
-    context.retryAfterMs ?? (body.retryAfterSeconds === undefined ? undefined : Math.round(body.retryAfterSeconds * 1000));
+    context.retryAfterMs ??
+    (body.retryAfterSeconds === undefined ? undefined : Math.round(body.retryAfterSeconds * 1000));
   const init = {
     message: body.detail,
     detail: body.detail,
@@ -171,18 +174,27 @@ export function errorFromResponse(context: ResponseContext, body: ParsedErrorBod
   if (status === 403) return new PermissionError(init);
   if (status === 404) return new NotFoundError(init);
   if (status === 400 || status === 413 || status === 422) {
-    return new ValidationError({ ...init, field: fieldOfDetail(body.detail) ?? body.reasons?.map(fieldOfDetail).find(Boolean) });
+    return new ValidationError({
+      ...init,
+      field: fieldOfDetail(body.detail) ?? body.reasons?.map(fieldOfDetail).find(Boolean),
+    });
   }
   if (status === 409) return new ConflictError(init);
   if (status === 429) return new RateLimitError({ ...init, retryAfterMs });
   if (status === 408) return new RequestTimeoutError(init);
   if (status === 501) {
-    const validated = typeof body.raw === 'object' && body.raw !== null && 'validated_data' in body.raw ? body.raw.validated_data : undefined;
+    const validated =
+      typeof body.raw === 'object' && body.raw !== null && 'validated_data' in body.raw
+        ? body.raw.validated_data
+        : undefined;
     return new NotEnabledError({ ...init, ...(validated === undefined ? {} : { validatedData: validated }) });
   }
   if (status >= 500 && status <= 599) return new ServerError({ ...init, retryAfterMs });
   if (status >= 300 && status <= 399) {
-    return new InvalidResponseError({ ...init, message: `Payments API answered ${context.method} ${context.path} with a redirect (HTTP ${status}); not followed` });
+    return new InvalidResponseError({
+      ...init,
+      message: `Payments API answered ${context.method} ${context.path} with a redirect (HTTP ${status}); not followed`,
+    });
   }
   if (status >= 200 && status <= 299) return new InvalidResponseError(init);
   return new PaymentsApiError({ ...init, code: 'request_failed' });

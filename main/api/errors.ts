@@ -89,7 +89,12 @@ export class AuthenticationError extends PaymentsApiError {
   /** False when the client refused to send the request because a 401 arrived moments ago. */
   readonly sent: boolean;
   constructor(init: Omit<SubclassInit, 'message'> & { sent?: boolean }) {
-    super({ ...init, status: init.status ?? 401, message: AUTHENTICATION_FAILED_MESSAGE, code: 'authentication_failed' });
+    super({
+      ...init,
+      status: init.status ?? 401,
+      message: AUTHENTICATION_FAILED_MESSAGE,
+      code: 'authentication_failed',
+    });
     this.sent = init.sent ?? true;
   }
 }

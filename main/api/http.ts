@@ -205,7 +205,11 @@ interface AttemptInit {
 }
 
 /** undici's own limits (the connect timeout; headers and body limits of a custom dispatcher). */
-const UNDICI_TIMEOUT_CODES: ReadonlySet<string> = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNDICI_TIMEOUT_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 function isUndiciTimeout(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -214,7 +218,11 @@ function isUndiciTimeout(error: unknown): boolean {
 
 /** The connection was refused (nothing listens there): the request never left. */
 function isRefused(error: unknown): boolean {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth++
+  ) {
     if ((current as NodeJS.ErrnoException).code === 'ECONNREFUSED') return true;
   }
   return false;
@@ -254,7 +262,8 @@ export class HttpCore {
   #authBlockedUntil = 0;
 
   constructor(options: HttpCoreOptions) {
-    if (typeof options.token !== 'string' || options.token.trim() === '') throw new TypeError('PaymentsClient: token is required');
+    if (typeof options.token !== 'string' || options.token.trim() === '')
+      throw new TypeError('PaymentsClient: token is required');
     let base: URL;
     try {
       base = new URL(options.baseUrl);
@@ -268,8 +277,10 @@ export class HttpCore {
     this.#basePath = base.pathname.replace(/\/+$/, '');
     this.#token = options.token;
     const scheme = options.authScheme ?? 'bearer';
-    if (scheme !== 'bearer' && scheme !== 'basic') throw new TypeError('PaymentsClient: authScheme must be "bearer" or "basic"');
-    this.#authorization = scheme === 'basic' ? `Basic ${Buffer.from(`${options.token}:`).toString('base64')}` : `Bearer ${options.token}`;
+    if (scheme !== 'bearer' && scheme !== 'basic')
+      throw new TypeError('PaymentsClient: authScheme must be "bearer" or "basic"');
+    this.#authorization =
+      scheme === 'basic' ? `Basic ${Buffer.from(`${options.token}:`).toString('base64')}` : `Bearer ${options.token}`;
     this.#log = options.logger ?? silentLogger;
     this.#userAgent = options.userAgent ?? `pinbridge/${VERSION} (node ${process.version})`;
     this.#timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
@@ -279,7 +290,8 @@ export class HttpCore {
     if (options.dispatcher !== undefined && options.tls !== undefined) {
       throw new TypeError('PaymentsClient: give the client certificate to the dispatcher, or tls without a dispatcher');
     }
-    this.#dispatcher = options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs), ...options.tls } });
+    this.#dispatcher =
+      options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs), ...options.tls } });
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#authCooldownMs = options.authFailureCooldownMs ?? DEFAULTS.authFailureCooldownMs;
     this.#baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
@@ -299,11 +311,20 @@ export class HttpCore {
   /** Sends the request (retrying where safe) and returns the parsed JSON body of the 2xx answer. */
   async request(asked: HttpRequest): Promise<unknown> {
     // A provider that does not dedupe by key gets none: nothing may then pass for a safe repeat.
-    const request = this.#idempotencyKeys || asked.idempotencyKey === undefined ? asked : { ...asked, idempotencyKey: undefined };
+    const request =
+      this.#idempotencyKeys || asked.idempotencyKey === undefined ? asked : { ...asked, idempotencyKey: undefined };
     const { method, path } = request;
     if (this.#authBlockedUntil > this.#now()) {
-      this.#log.warn({ method, path, code: 'authentication_failed' }, 'payments api call refused: credentials failed moments ago');
-      throw new AuthenticationError({ method, path, sent: false, detail: 'Not sent: the service rejected the credentials moments ago' });
+      this.#log.warn(
+        { method, path, code: 'authentication_failed' },
+        'payments api call refused: credentials failed moments ago',
+      );
+      throw new AuthenticationError({
+        method,
+        path,
+        sent: false,
+        detail: 'Not sent: the service rejected the credentials moments ago',
+      });
     }
     const retryable = method === 'GET' || method === 'DELETE' || request.idempotencyKey !== undefined;
     const attempts = 1 + Math.max(0, request.maxRetries ?? this.#maxRetries);
@@ -324,7 +345,15 @@ export class HttpCore {
       const { error } = outcome.failure;
       if (error instanceof AuthenticationError) this.#authBlockedUntil = this.#now() + this.#authCooldownMs;
       const wait = this.#retryWait(outcome.failure, attempt, attempts, retryable);
-      const fields = { method, path, status: error.status, code: error.code, attempt, durationMs, traceId: error.traceId };
+      const fields = {
+        method,
+        path,
+        status: error.status,
+        code: error.code,
+        attempt,
+        durationMs,
+        traceId: error.traceId,
+      };
       if (wait === undefined) {
         this.#log.warn(fields, 'payments api request failed');
         throw error;
@@ -412,7 +441,8 @@ export class HttpCore {
         });
         return { ok: false, failure: { error, retryable: true } };
       }
-      const reason = cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
+      const reason =
+        cause instanceof Error ? (cause.cause instanceof Error ? cause.cause.message : cause.message) : String(cause);
       const error = new ConnectionError({
         message: `Could not reach the payments API (${method} ${path}): ${this.#scrub(reason)}`,
         method,
@@ -452,7 +482,15 @@ export class HttpCore {
     const error = errorFromResponse({ status, statusText, method, path, requestId, retryAfterMs }, body);
     const askedWait =
       retryAfterMs ?? (body.retryAfterSeconds === undefined ? undefined : Math.round(body.retryAfterSeconds * 1000));
-    return { ok: false, failure: { error, retryable: RETRYABLE_STATUSES.has(status), unprocessed: status === 429, retryAfterMs: askedWait } };
+    return {
+      ok: false,
+      failure: {
+        error,
+        retryable: RETRYABLE_STATUSES.has(status),
+        unprocessed: status === 429,
+        retryAfterMs: askedWait,
+      },
+    };
   }
 
   /** The request target: the base URL's path prefix, the path and the query string. */

@@ -63,9 +63,21 @@ export {
   type TransactionStatus,
 } from './normalize.js';
 export type { ApiContext, CreateOptions } from './resources/context.js';
-export type { BankAccount, BankAccountCreateParams, BankAccountDeleted, BankAccountListItem, ListParams } from './resources/bank-accounts.js';
+export type {
+  BankAccount,
+  BankAccountCreateParams,
+  BankAccountDeleted,
+  BankAccountListItem,
+  ListParams,
+} from './resources/bank-accounts.js';
 export type { BolepixCreateParams, BoletoCreateParams } from './resources/boletos.js';
-export type { Buyer, BuyerCreateParams, BuyerDeleted, BuyerSearchParams, BuyerUpdateParams } from './resources/buyers.js';
+export type {
+  Buyer,
+  BuyerCreateParams,
+  BuyerDeleted,
+  BuyerSearchParams,
+  BuyerUpdateParams,
+} from './resources/buyers.js';
 export type { TapToPayCreateParams } from './resources/tap-to-pay.js';
 export {
   isPending,

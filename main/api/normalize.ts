@@ -23,13 +23,7 @@ export interface ResponseOrigin {
 
 /** The contract's statuses plus the rest of the service family's enum (notes §1.2). */
 export type TransactionStatus =
-  | WireTransaction['status']
-  | 'new'
-  | 'pre_authorized'
-  | 'refunded'
-  | 'partial_refunded'
-  | 'dispute'
-  | 'charged_back';
+  WireTransaction['status'] | 'new' | 'pre_authorized' | 'refunded' | 'partial_refunded' | 'dispute' | 'charged_back';
 
 export const TRANSACTION_STATUSES: ReadonlySet<string> = new Set<TransactionStatus>([
   'new',
@@ -56,8 +50,10 @@ export interface InstallmentPlan {
 }
 
 /** A transaction with integer centavos and an integer installment count. */
-export interface Transaction
-  extends Omit<WireTransaction, 'status' | 'amount' | 'original_amount' | 'installment_plan' | 'history'> {
+export interface Transaction extends Omit<
+  WireTransaction,
+  'status' | 'amount' | 'original_amount' | 'installment_plan' | 'history'
+> {
   readonly status: TransactionStatus;
   /** Centavos (what is left after partial voids). */
   readonly amount: number;
@@ -154,7 +150,15 @@ export function normalizeTransaction(body: unknown, origin: ResponseOrigin): Tra
 export function normalizeList<T>(body: unknown, item: (value: unknown) => T, origin: ResponseOrigin): List<T> {
   if (Array.isArray(body)) {
     const items = body.map(item);
-    return { resource: 'list', uri: origin.path, items, has_more: false, limit: items.length, offset: 0, total: items.length };
+    return {
+      resource: 'list',
+      uri: origin.path,
+      items,
+      has_more: false,
+      limit: items.length,
+      offset: 0,
+      total: items.length,
+    };
   }
   if (!isRecord(body) || !Array.isArray(body.items)) throw invalid(origin, 'expected a list with items', body);
   const count = (value: unknown, fallback: number): number => {

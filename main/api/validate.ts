@@ -65,11 +65,22 @@ export function serialViolation(field: string, value: unknown): Violation | unde
 export function listQueryViolations(query: { limit?: unknown; offset?: unknown }): Violation[] {
   const violations: Violation[] = [];
   const { limit, offset } = query;
-  if (limit !== undefined && !(Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= LIST_LIMIT_MAX)) {
-    violations.push({ field: 'limit', code: 'out_of_range', message: `Query parameter limit must be an integer from 1 to ${LIST_LIMIT_MAX}` });
+  if (
+    limit !== undefined &&
+    !(Number.isSafeInteger(limit) && (limit as number) >= 1 && (limit as number) <= LIST_LIMIT_MAX)
+  ) {
+    violations.push({
+      field: 'limit',
+      code: 'out_of_range',
+      message: `Query parameter limit must be an integer from 1 to ${LIST_LIMIT_MAX}`,
+    });
   }
   if (offset !== undefined && !(Number.isSafeInteger(offset) && (offset as number) >= 0)) {
-    violations.push({ field: 'offset', code: 'out_of_range', message: 'Query parameter offset must be an integer ≥ 0' });
+    violations.push({
+      field: 'offset',
+      code: 'out_of_range',
+      message: 'Query parameter offset must be an integer ≥ 0',
+    });
   }
   return violations;
 }
@@ -102,7 +113,10 @@ export function buyerUpdateViolations(body: unknown): Violation[] {
 export function buyerSearchViolations(query: { taxpayer_id?: unknown; ein?: unknown }): Violation[] {
   const format = buyerSearchViolation(query);
   if (format) return [format];
-  const digits = query.taxpayer_id !== undefined ? taxIdViolation('taxpayer_id', query.taxpayer_id) : taxIdViolation('ein', query.ein);
+  const digits =
+    query.taxpayer_id !== undefined
+      ? taxIdViolation('taxpayer_id', query.taxpayer_id)
+      : taxIdViolation('ein', query.ein);
   return digits ? [digits] : [];
 }
 
@@ -113,7 +127,9 @@ export function bankAccountCreateViolations(body: unknown): Violation[] {
 
 export const webhookCreateViolations = (body: unknown): Violation[] => schemaViolations(WebhookCreateRequest, body);
 export const voidViolations = (body: unknown): Violation[] => schemaViolations(VoidRequest, body);
-export const authorizationViolations = (body: unknown): Violation[] => schemaViolations(TerminalAuthorizationRequest, body);
-export const authorizationV2Violations = (body: unknown): Violation[] => schemaViolations(TerminalAuthorizationRequestV2, body);
+export const authorizationViolations = (body: unknown): Violation[] =>
+  schemaViolations(TerminalAuthorizationRequest, body);
+export const authorizationV2Violations = (body: unknown): Violation[] =>
+  schemaViolations(TerminalAuthorizationRequestV2, body);
 export const completionViolations = (body: unknown): Violation[] => schemaViolations(TerminalCompletionRequest, body);
 export const reversalViolations = (body: unknown): Violation[] => schemaViolations(TerminalReversalRequest, body);

@@ -11,7 +11,18 @@
  */
 
 /** The `pinbridge` subcommands (main/cli/main.ts; a spec keeps the two lists equal). */
-export const CLI_COMMANDS: readonly string[] = ['start', 'pinpad', 'simulator', 'sandbox', 'journal', 'pay', 'receipt', 'clients', 'pos', 'doctor'];
+export const CLI_COMMANDS: readonly string[] = [
+  'start',
+  'pinpad',
+  'simulator',
+  'sandbox',
+  'journal',
+  'pay',
+  'receipt',
+  'clients',
+  'pos',
+  'doctor',
+];
 
 /** The CLI's own options, answered without a subcommand. */
 const CLI_OPTIONS: readonly string[] = ['--help', '-h', '--version', '-V'];
@@ -52,7 +63,10 @@ export async function runCliInApp(
   app: CliApp,
   args: readonly string[],
   run: (args: readonly string[]) => Promise<number>,
-  streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = { stdout: process.stdout, stderr: process.stderr },
+  streams: { stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+  },
 ): Promise<number> {
   app.dock?.hide();
   let code: number;

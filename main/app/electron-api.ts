@@ -3,11 +3,19 @@
  * (checked where electron-main.ts passes it in), and the specs pass a test double of the same
  * shape. Keeping it small is the point: everything else runs in plain Node.
  */
-import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions, NativeImage, WebContentsPrintOptions } from 'electron';
+import type {
+  BrowserWindowConstructorOptions,
+  MenuItemConstructorOptions,
+  NativeImage,
+  WebContentsPrintOptions,
+} from 'electron';
 
 export interface ShellWebContents {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' } | { action: 'allow' }): void;
-  on(event: 'will-navigate' | 'will-redirect', listener: (event: { preventDefault(): void }, url: string) => void): this;
+  on(
+    event: 'will-navigate' | 'will-redirect',
+    listener: (event: { preventDefault(): void }, url: string) => void,
+  ): this;
   print(options: WebContentsPrintOptions, callback: (success: boolean, failureReason: string) => void): void;
   getPrintersAsync(): Promise<{ name: string; displayName: string }[]>;
 }
@@ -36,7 +44,9 @@ export interface ShellTray {
 }
 
 export interface ShellSession {
-  setPermissionRequestHandler(handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionRequestHandler(
+    handler: (webContents: unknown, permission: string, callback: (granted: boolean) => void) => void,
+  ): void;
   setPermissionCheckHandler(handler: (webContents: unknown, permission: string) => boolean): void;
 }
 
@@ -58,9 +68,14 @@ export interface ShellElectron {
   readonly BrowserWindow: new (options: BrowserWindowConstructorOptions) => ShellWindow;
   readonly Tray: new (image: ShellImage) => ShellTray;
   readonly Menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): unknown };
-  readonly nativeImage: { createFromBitmap(buffer: Buffer, options: { width: number; height: number; scaleFactor?: number }): ShellImage };
+  readonly nativeImage: {
+    createFromBitmap(buffer: Buffer, options: { width: number; height: number; scaleFactor?: number }): ShellImage;
+  };
   readonly ipcMain: {
-    handle(channel: string, listener: (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown): void;
+    handle(
+      channel: string,
+      listener: (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown,
+    ): void;
   };
   readonly session: { readonly defaultSession: ShellSession };
   readonly safeStorage: {

@@ -42,7 +42,11 @@ function startDesktopApp(): void {
     logger,
     logFile,
     relaunchArgs: process.argv.slice(1),
-    ...(process.env.APPIMAGE ? { exec: process.env.APPIMAGE } : process.platform === 'linux' ? { exec: process.execPath } : {}),
+    ...(process.env.APPIMAGE
+      ? { exec: process.env.APPIMAGE }
+      : process.platform === 'linux'
+        ? { exec: process.execPath }
+        : {}),
   }).catch((error: unknown) => {
     logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
     electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));

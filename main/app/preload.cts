@@ -9,5 +9,6 @@ const { contextBridge, ipcRenderer } = electron;
 
 contextBridge.exposeInMainWorld('pinbridgeShell', {
   info: (): Promise<unknown> => ipcRenderer.invoke('pinbridge:info'),
-  setStartOnLogin: (enabled: boolean): Promise<unknown> => ipcRenderer.invoke('pinbridge:set-start-on-login', enabled === true),
+  setStartOnLogin: (enabled: boolean): Promise<unknown> =>
+    ipcRenderer.invoke('pinbridge:set-start-on-login', enabled === true),
 });

@@ -71,9 +71,19 @@ export interface ShellArguments {
 function startProblem(error: unknown, source: string): SettingsError | undefined {
   if (error instanceof SettingsError) return error;
   if (error instanceof ClientCertificateError) {
-    return new SettingsError([settingsViolation('api.client_certificate', error.code === 'PFX_PASSPHRASE' ? 'CERTIFICATE_PASSPHRASE' : 'CERTIFICATE_UNUSABLE', error.message)], source);
+    return new SettingsError(
+      [
+        settingsViolation(
+          'api.client_certificate',
+          error.code === 'PFX_PASSPHRASE' ? 'CERTIFICATE_PASSPHRASE' : 'CERTIFICATE_UNUSABLE',
+          error.message,
+        ),
+      ],
+      source,
+    );
   }
-  if (error instanceof TokenStoreError) return new SettingsError([settingsViolation('api', 'NO_API_TOKEN', error.message)], source);
+  if (error instanceof TokenStoreError)
+    return new SettingsError([settingsViolation('api', 'NO_API_TOKEN', error.message)], source);
   return undefined;
 }
 
@@ -121,7 +131,14 @@ export class Shell {
   #stopped: Promise<void> | undefined;
   #updates: UpdateChecker | undefined;
 
-  private constructor(electron: ShellElectron, agent: Agent, window: ShellWindow, tray: ShellTray, autostart: Autostart, relaunchArgs: readonly string[] | undefined) {
+  private constructor(
+    electron: ShellElectron,
+    agent: Agent,
+    window: ShellWindow,
+    tray: ShellTray,
+    autostart: Autostart,
+    relaunchArgs: readonly string[] | undefined,
+  ) {
     this.#electron = electron;
     this.#relaunchArgs = relaunchArgs;
     this.agent = agent;
@@ -162,7 +179,11 @@ export class Shell {
       settings = { ...defaultSettings(), path: args.config ?? defaultSettingsPath(options.home) };
     }
     const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
-    const passphrases = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'cert-passphrase.enc'), CERTIFICATE_PASSPHRASE);
+    const passphrases = encryptedTokenStore(
+      electron.safeStorage,
+      join(defaultDataDir(options.home), 'cert-passphrase.enc'),
+      CERTIFICATE_PASSPHRASE,
+    );
     // The token from a shortcut's --token is kept encrypted, so the next start needs only the settings' `api`.
     if (args.api.token !== undefined) tokens.write(args.api.token);
     const startAgent = options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions));
@@ -177,10 +198,16 @@ export class Shell {
         ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
         // Chromium knows every platform's printers (Windows has no lpstat), though not which is the default.
         listSystemPrinters: async () =>
-          (await (shellWindow.current?.webContents.getPrintersAsync() ?? Promise.resolve([]))).map((printer) => ({ name: printer.name, isDefault: false })),
+          (await (shellWindow.current?.webContents.getPrintersAsync() ?? Promise.resolve([]))).map((printer) => ({
+            name: printer.name,
+            isDefault: false,
+          })),
         // lp://NAME printers print through Chromium at the receipt's own paper size (also on Windows).
         systemPrinter: (deviceName, columns) =>
-          new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), { ...(deviceName === undefined ? {} : { deviceName }), columns }),
+          new ElectronSystemPrinter((windowOptions) => new electron.BrowserWindow(windowOptions), {
+            ...(deviceName === undefined ? {} : { deviceName }),
+            columns,
+          }),
         home: options.home,
         logger: options.logger,
         // The window's "restart now" (operator.restart): the whole app starts again from the settings file.
@@ -191,11 +218,23 @@ export class Shell {
     // training mode and the window shows the mistake, where the token and passphrase are entered.
     let agent: Agent;
     try {
-      agent = await start(chooseApi({ flags: args.api, trainingFlag: args.training, settings, storedToken: () => tokens.read(), storedPassphrase: () => passphrases.read() }), settingsProblem);
+      agent = await start(
+        chooseApi({
+          flags: args.api,
+          trainingFlag: args.training,
+          settings,
+          storedToken: () => tokens.read(),
+          storedPassphrase: () => passphrases.read(),
+        }),
+        settingsProblem,
+      );
     } catch (error) {
       const problem = startProblem(error, settings.path ?? defaultSettingsPath(options.home));
       if (problem === undefined) throw error;
-      options.logger.error({ err: problem.message }, 'the payments API settings cannot be used; starting in training mode');
+      options.logger.error(
+        { err: problem.message },
+        'the payments API settings cannot be used; starting in training mode',
+      );
       settingsProblem = problem;
       agent = await start({}, problem);
     }
@@ -204,24 +243,31 @@ export class Shell {
 
     const autostart =
       options.platform === 'linux'
-        ? linuxAutostart(options.env.XDG_CONFIG_HOME ?? join(options.home, '.config'), options.exec ?? options.env.APPIMAGE ?? 'pinbridge')
+        ? linuxAutostart(
+            options.env.XDG_CONFIG_HOME ?? join(options.home, '.config'),
+            options.exec ?? options.env.APPIMAGE ?? 'pinbridge',
+          )
         : loginItemAutostart(app);
 
     const window = new electron.BrowserWindow(windowOptions(options.preload));
     shellWindow.current = window;
-    const tray = new electron.Tray(electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }));
+    const tray = new electron.Tray(
+      electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }),
+    );
     const shell = new Shell(electron, agent, window, tray, autostart, options.relaunchArgs);
     shellWindow.shell = shell;
     shell.settingsProblem = settingsProblem;
 
     // Only the agent's own page may use the preload's API.
-    const fromWindow = (event: { senderFrame: { url: string } | null }): boolean => event.senderFrame !== null && originOf(event.senderFrame.url) === agentPage.origin;
+    const fromWindow = (event: { senderFrame: { url: string } | null }): boolean =>
+      event.senderFrame !== null && originOf(event.senderFrame.url) === agentPage.origin;
     electron.ipcMain.handle(IPC.info, (event) => {
       if (!fromWindow(event)) throw new Error('not the Pinbridge window');
       return { version: app.getVersion(), platform: options.platform, startOnLogin: autostart.get() };
     });
     electron.ipcMain.handle(IPC.setStartOnLogin, (event, enabled) => {
-      if (!fromWindow(event) || typeof enabled !== 'boolean') throw new Error('not the Pinbridge window, or not a boolean');
+      if (!fromWindow(event) || typeof enabled !== 'boolean')
+        throw new Error('not the Pinbridge window, or not a boolean');
       shell.setStartOnLogin(enabled);
       return autostart.get();
     });
@@ -260,7 +306,10 @@ export class Shell {
       });
     } catch (error) {
       // Updates never keep the checkout from working.
-      options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'updates could not be set up');
+      options.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'updates could not be set up',
+      );
     }
     return shell;
   }
@@ -296,7 +345,9 @@ export class Shell {
   refreshTray(): void {
     const state = trayState(this.facts());
     const { nativeImage, Menu } = this.#electron;
-    this.tray.setImage(nativeImage.createFromBitmap(trayBitmap(state.level, 32), { width: 32, height: 32, scaleFactor: 2 }));
+    this.tray.setImage(
+      nativeImage.createFromBitmap(trayBitmap(state.level, 32), { width: 32, height: 32, scaleFactor: 2 }),
+    );
     this.tray.setToolTip(state.tooltip);
     this.tray.setContextMenu(
       Menu.buildFromTemplate(

@@ -36,7 +36,13 @@ const MIN_MICRONS = 353;
 /** The hidden window: nothing to run, nothing to reach, only a page to print. */
 export const PRINT_WINDOW_OPTIONS: BrowserWindowConstructorOptions = {
   show: false,
-  webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, spellcheck: false },
+  webPreferences: {
+    sandbox: true,
+    contextIsolation: true,
+    nodeIntegration: false,
+    javascript: false,
+    spellcheck: false,
+  },
 };
 
 export class ElectronSystemPrinter implements DocumentPrinter {
@@ -70,7 +76,12 @@ export class ElectronSystemPrinter implements DocumentPrinter {
           if (success) resolve();
           else {
             const printer = this.options.deviceName ?? 'the default printer';
-            reject(new PrinterError('PRINTER_ERROR', `The system printer (${printer}) did not print "${document.title}": ${failureReason || 'no reason given'}.`));
+            reject(
+              new PrinterError(
+                'PRINTER_ERROR',
+                `The system printer (${printer}) did not print "${document.title}": ${failureReason || 'no reason given'}.`,
+              ),
+            );
           }
         });
       });

@@ -32,14 +32,19 @@ export function trayState(facts: TrayFacts): TrayState {
   if (facts.pinpadsConnected === 0) {
     worse('error');
     lines.push(facts.pinpadsKnown === 0 ? 'PINPAD: procurando…' : 'PINPAD: desconectado');
-  } else lines.push(facts.pinpadsConnected === 1 ? 'PINPAD: conectado' : `PINPADs: ${facts.pinpadsConnected} conectados`);
+  } else
+    lines.push(facts.pinpadsConnected === 1 ? 'PINPAD: conectado' : `PINPADs: ${facts.pinpadsConnected} conectados`);
   if (facts.api === 'down') {
     worse('error');
     lines.push('Pagamentos: sem comunicação');
   } else lines.push(facts.api === 'up' ? 'Pagamentos: ok' : 'Pagamentos: aguardando');
   if (facts.printersInTrouble > 0) {
     worse('warn');
-    lines.push(facts.printersInTrouble === 1 ? 'Impressora: verificar' : `Impressoras: ${facts.printersInTrouble} para verificar`);
+    lines.push(
+      facts.printersInTrouble === 1
+        ? 'Impressora: verificar'
+        : `Impressoras: ${facts.printersInTrouble} para verificar`,
+    );
   }
   return { level, tooltip: lines.join('\n') };
 }
@@ -54,9 +59,17 @@ export function trayMenu(state: TrayState, startOnLogin: boolean, actions: TrayA
   return [
     { label: 'Abrir o Pinbridge', click: () => actions.open() },
     { type: 'separator' },
-    ...state.tooltip.split('\n').slice(1).map((line): MenuItemConstructorOptions => ({ label: line, enabled: false })),
+    ...state.tooltip
+      .split('\n')
+      .slice(1)
+      .map((line): MenuItemConstructorOptions => ({ label: line, enabled: false })),
     { type: 'separator' },
-    { label: 'Iniciar com o computador', type: 'checkbox', checked: startOnLogin, click: (item) => actions.setStartOnLogin(item.checked) },
+    {
+      label: 'Iniciar com o computador',
+      type: 'checkbox',
+      checked: startOnLogin,
+      click: (item) => actions.setStartOnLogin(item.checked),
+    },
     { type: 'separator' },
     { label: 'Sair do Pinbridge', click: () => actions.quit() },
   ];

@@ -61,7 +61,9 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   updater.setFeedURL({ provider: 'generic', url: settings.feed_url });
   let pending: string | undefined;
   let lastError: string | undefined;
-  updater.on('update-available', (info) => logger.info({ version: info.version }, 'an update is available; downloading it'));
+  updater.on('update-available', (info) =>
+    logger.info({ version: info.version }, 'an update is available; downloading it'),
+  );
   updater.on('update-downloaded', (info) => {
     pending = info.version;
     logger.info({ version: info.version }, 'update downloaded; it is installed when Pinbridge next quits');

@@ -24,7 +24,17 @@ export class CommandExit extends Error {
 }
 
 /** Driver error codes that mean the user's input was wrong rather than the device. */
-const INPUT_ERROR_CODES = new Set(['INVALID_ARGUMENT', 'INVALID_PORT', 'INVALID_TRACE', 'TRACE_UNREADABLE', 'INVALID_ADDRESS', 'UNKNOWN_PRINTER_MODEL', 'UNKNOWN_CODEPAGE', 'UNSUPPORTED_CODEPAGE', 'UNSUPPORTED_COLUMNS']);
+const INPUT_ERROR_CODES = new Set([
+  'INVALID_ARGUMENT',
+  'INVALID_PORT',
+  'INVALID_TRACE',
+  'TRACE_UNREADABLE',
+  'INVALID_ADDRESS',
+  'UNKNOWN_PRINTER_MODEL',
+  'UNKNOWN_CODEPAGE',
+  'UNSUPPORTED_CODEPAGE',
+  'UNSUPPORTED_COLUMNS',
+]);
 
 /** Receipt error codes that mean the request named something wrong rather than a failure. */
 const RECEIPT_INPUT_CODES = new Set(['NOT_FOUND', 'NO_RECEIPT', 'INVALID_INPUT', 'INVALID_SETTINGS']);
@@ -40,9 +50,14 @@ export function classifyError(error: unknown): ReportedError {
   if (error instanceof UsageError) return { exitCode: EXIT_USAGE, code: 'USAGE', message: error.message };
   if (error instanceof SettingsError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
   // The certificate files the store named cannot be used: its input, not a failure of the runtime.
-  if (error instanceof ClientCertificateError) return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
+  if (error instanceof ClientCertificateError)
+    return { exitCode: EXIT_USAGE, code: error.code, message: error.message };
   if (error instanceof ReceiptError) {
-    return { exitCode: RECEIPT_INPUT_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE, code: error.code, message: error.message };
+    return {
+      exitCode: RECEIPT_INPUT_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE,
+      code: error.code,
+      message: error.message,
+    };
   }
   if (error instanceof DriverError) {
     return {

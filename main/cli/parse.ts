@@ -37,6 +37,7 @@ export function parsePort(value: string): number {
 /** A non-negative number of milliseconds. */
 export function parseMilliseconds(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new UsageError(`"${value}" is not a whole number of milliseconds`);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw new UsageError(`"${value}" is not a whole number of milliseconds`);
   return n;
 }

@@ -21,7 +21,9 @@ export const BankAccount = Type.Object(
     id: Id,
     resource: Type.Literal('bank_account'),
     holder_name: Type.String(),
-    taxpayer_id: Type.Optional(Type.Union([Cpf, Cnpj], { description: 'Present when that document was the one used.' })),
+    taxpayer_id: Type.Optional(
+      Type.Union([Cpf, Cnpj], { description: 'Present when that document was the one used.' }),
+    ),
     bank_code: Type.String({ pattern: '^[0-9]{3}$' }),
     bank_name: Nullable(Type.String()),
     type: BankAccountType,

@@ -1,6 +1,17 @@
 /** Buyer records: the view, creation, PATCH update, search and deletion. */
 import { Type, type Static } from 'typebox';
-import { Address, Cnpj, CNPJ_DESCRIPTION, Cpf, DateOnly, Deleted, Id, Metadata, Nullable, TimestampUtc } from './common.js';
+import {
+  Address,
+  Cnpj,
+  CNPJ_DESCRIPTION,
+  Cpf,
+  DateOnly,
+  Deleted,
+  Id,
+  Metadata,
+  Nullable,
+  TimestampUtc,
+} from './common.js';
 
 export const Buyer = Type.Object(
   {

@@ -119,7 +119,10 @@ export const ErrorA = Type.Object(
     detail: Type.String({ description: 'Human-readable reason.' }),
     trace_id: Type.String({ description: 'Correlation id.' }),
   },
-  { title: 'ErrorA', description: 'Error shape A (buyers, transactions, terminal channel, webhooks, sandbox helpers).' },
+  {
+    title: 'ErrorA',
+    description: 'Error shape A (buyers, transactions, terminal channel, webhooks, sandbox helpers).',
+  },
 );
 export type ErrorA = Static<typeof ErrorA>;
 
@@ -132,7 +135,9 @@ export const ErrorAUnauthorized = Type.Object(
   {
     status: Type.Unsafe<401>({ type: 'integer', const: 401, description: 'HTTP status: 401.' }),
     type: Type.Literal('unauthorized'),
-    detail: Type.String({ description: 'Human-readable reason: the header missing or malformed, the token unknown or expired.' }),
+    detail: Type.String({
+      description: 'Human-readable reason: the header missing or malformed, the token unknown or expired.',
+    }),
     trace_id: Type.String({ description: 'Correlation id.' }),
   },
   {

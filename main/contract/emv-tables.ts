@@ -16,10 +16,15 @@ export const EMV_TABLES_FORMAT = 'pinbridge-emv-tables';
 
 const Hex = (min: number, max: number, description: string) =>
   Type.String({ pattern: `^[0-9A-Fa-f]{${min},${max}}$`, description });
-const Digits = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
-const Amount = (description: string) => Type.Integer({ minimum: 0, maximum: 999_999_999_999, description: `${description} In centavos.` });
+const Digits = (minimum: number, maximum: number, description: string) =>
+  Type.Integer({ minimum, maximum, description });
+const Amount = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 999_999_999_999, description: `${description} In centavos.` });
 const Acquirer = Type.Integer({ minimum: 1, maximum: 99, description: 'Acquirer index (TAB_ACQ), 1–99.' });
-const RecordIndex = Type.String({ pattern: '^[0-9]{2}$', description: 'Record index within the acquirer and table (TAB_RECIDX), "01"–"99".' });
+const RecordIndex = Type.String({
+  pattern: '^[0-9]{2}$',
+  description: 'Record index within the acquirer and table (TAB_RECIDX), "01"–"99".',
+});
 
 export const AidTableEntry = Type.Object(
   {
@@ -46,16 +51,22 @@ export const AidTableEntry = Type.Object(
     tacDenial: Hex(10, 10, 'T1_TACDEN.'),
     tacOnline: Hex(10, 10, 'T1_TACONL.'),
     floorLimit: Amount('T1_FLRLIMIT.'),
-    transactionCategoryCode: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_TCC ("R" by default).' })),
+    transactionCategoryCode: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1, description: 'T1_TCC ("R" by default).' }),
+    ),
     contactlessZeroAmount: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_CTLSZEROAM.' })),
-    contactlessMode: Type.Optional(Type.String({ minLength: 1, maxLength: 1, description: 'T1_CTLSMODE ("0": no contactless).' })),
+    contactlessMode: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1, description: 'T1_CTLSMODE ("0": no contactless).' }),
+    ),
     contactlessTransactionLimit: Type.Optional(Amount('T1_CTLSTRNLIM.')),
     contactlessFloorLimit: Type.Optional(Amount('T1_CTLSFLRLIM.')),
     contactlessCvmLimit: Type.Optional(Amount('T1_CTLSCVMLIM.')),
     contactlessApplicationVersion: Type.Optional(Hex(4, 4, 'T1_CTLSAPPVER.')),
     tdol: Type.Optional(Hex(0, 40, 'T1_TDOLDEF.')),
     ddol: Type.Optional(Hex(0, 40, 'T1_DDOLDEF.')),
-    offlineResponseCodes: Type.Optional(Type.String({ maxLength: 8, description: 'T1_ARCOFFLN ("Y1Z1Y3Z3" by default).' })),
+    offlineResponseCodes: Type.Optional(
+      Type.String({ maxLength: 8, description: 'T1_ARCOFFLN ("Y1Z1Y3Z3" by default).' }),
+    ),
     contactlessTacDefault: Type.Optional(Hex(10, 10, 'T1_CTLSTACDEF.')),
     contactlessTacDenial: Type.Optional(Hex(10, 10, 'T1_CTLSTACDEN.')),
     contactlessTacOnline: Type.Optional(Hex(10, 10, 'T1_CTLSTACONL.')),
@@ -78,9 +89,15 @@ export const CapkTableEntry = Type.Object(
     exponent: Hex(2, 6, 'T2_EXP: 01 or 010001.'),
     modulus: Hex(2, 496, 'T2_MOD.'),
     checksumStatus: Type.Optional(Digits(0, 1, 'T2_CHKSTAT (1 by default).')),
-    checksum: Type.Optional(Hex(40, 40, 'T2_CHECKSUM: SHA-1 of RID, index, modulus and exponent (computed when absent).')),
+    checksum: Type.Optional(
+      Hex(40, 40, 'T2_CHECKSUM: SHA-1 of RID, index, modulus and exponent (computed when absent).'),
+    ),
   },
-  { additionalProperties: false, title: 'CapkTableEntry', description: 'A certification authority public key record (S220 §4.1.2).' },
+  {
+    additionalProperties: false,
+    title: 'CapkTableEntry',
+    description: 'A certification authority public key record (S220 §4.1.2).',
+  },
 );
 
 export const RevokedCertificateTableEntry = Type.Object(
@@ -92,14 +109,19 @@ export const RevokedCertificateTableEntry = Type.Object(
     capkIndex: Hex(2, 2, 'T3_CAPKIDX.'),
     serialNumber: Hex(6, 6, 'T3_CERTSN.'),
   },
-  { additionalProperties: false, title: 'RevokedCertificateTableEntry', description: 'A revoked issuer certificate (S220 §4.1.3).' },
+  {
+    additionalProperties: false,
+    title: 'RevokedCertificateTableEntry',
+    description: 'A revoked issuer certificate (S220 §4.1.3).',
+  },
 );
 
 export const EmvTableEntry = Type.Union([AidTableEntry, CapkTableEntry, RevokedCertificateTableEntry]);
 export type EmvTableEntry = Static<typeof EmvTableEntry>;
 
 const ApplicationTypes = Type.Array(Type.Integer({ minimum: 1, maximum: 98 }), { minItems: 1, maxItems: 10 });
-const KeySlot = (what: string) => Type.Integer({ minimum: 0, maximum: 99, description: `DUKPT slot of the ${what} key.` });
+const KeySlot = (what: string) =>
+  Type.Integer({ minimum: 0, maximum: 99, description: `DUKPT slot of the ${what} key.` });
 
 export const AcquirerSettings = Type.Object(
   {
@@ -118,20 +140,34 @@ export type AcquirerSettings = Static<typeof AcquirerSettings>;
 export const EmvTablesDocument = Type.Object(
   {
     format: Type.Literal(EMV_TABLES_FORMAT),
-    version: Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The tables version the PINPAD stores (PP_TABVERnn), 1–10 printable characters.' }),
-    source: Type.Optional(Type.String({ maxLength: 4000, description: 'Where the data comes from (the acquirer, a date).' })),
+    version: Type.String({
+      pattern: '^[\\x20-\\x7e]{1,10}$',
+      description: 'The tables version the PINPAD stores (PP_TABVERnn), 1–10 printable characters.',
+    }),
+    source: Type.Optional(
+      Type.String({ maxLength: 4000, description: 'Where the data comes from (the acquirer, a date).' }),
+    ),
     payment_types: Type.Optional(
       Type.Object(
         { credit: Type.Optional(ApplicationTypes), debit: Type.Optional(ApplicationTypes) },
-        { additionalProperties: false, description: 'AID application types (T1_APPTYPE) a credit and a debit sale may select; 1 credit and 2 debit when absent.' },
+        {
+          additionalProperties: false,
+          description:
+            'AID application types (T1_APPTYPE) a credit and a debit sale may select; 1 credit and 2 debit when absent.',
+        },
       ),
     ),
     acquirers: Type.Optional(
       Type.Record(Type.String({ pattern: '^[0-9]{1,2}$' }), AcquirerSettings, {
-        description: 'Per acquirer index ("2" or "02"): its name and DUKPT key slots. Slots not given here come from the settings (pinpad.key_slots), else 1.',
+        description:
+          'Per acquirer index ("2" or "02"): its name and DUKPT key slots. Slots not given here come from the settings (pinpad.key_slots), else 1.',
       }),
     ),
-    entries: Type.Array(EmvTableEntry, { minItems: 1, maxItems: 2000, description: 'AID, CAPK and revoked-certificate records.' }),
+    entries: Type.Array(EmvTableEntry, {
+      minItems: 1,
+      maxItems: 2000,
+      description: 'AID, CAPK and revoked-certificate records.',
+    }),
   },
   { additionalProperties: false, title: 'EmvTablesDocument' },
 );
@@ -154,7 +190,10 @@ export type EmvTablesAnswer = Static<typeof EmvTablesAnswer>;
 export const EmvTablesQuery = Type.Object(
   {
     known_version: Type.Optional(
-      Type.String({ pattern: '^[\\x20-\\x7e]{1,10}$', description: 'The version the agent holds; the answer omits the tables when it is current.' }),
+      Type.String({
+        pattern: '^[\\x20-\\x7e]{1,10}$',
+        description: 'The version the agent holds; the answer omits the tables when it is current.',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -89,8 +89,7 @@ export function violationFromSchemaError(error: SchemaErrorLike): Violation | un
     case 'boolean':
       // TypeBox reports each extra property as "schema is false" too; additionalProperties says it better.
       return undefined;
-    case 'type':
-    {
+    case 'type': {
       // Ajv gives "string,null" for a nullable field; say "string or null".
       const types = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',');
       return { field, code: 'invalid_type', message: `${name} must be of type ${types.join(' or ')}` };
@@ -111,7 +110,10 @@ export function violationFromSchemaError(error: SchemaErrorLike): Violation | un
       return {
         field,
         code: params.limit === 1 ? 'required' : 'too_short',
-        message: params.limit === 1 ? `${name} must not be empty` : `${name} must be at least ${String(params.limit)} characters`,
+        message:
+          params.limit === 1
+            ? `${name} must not be empty`
+            : `${name} must be at least ${String(params.limit)} characters`,
       };
     case 'minimum':
     case 'exclusiveMinimum':
@@ -143,7 +145,11 @@ export function violationsFromSchemaErrors(errors: readonly SchemaErrorLike[]): 
   const violations: Violation[] = [];
   for (const error of errors) {
     const choices = alternatives.get(error.instancePath);
-    if (choices && choices.length > 1 && (error.keyword === 'const' || error.keyword === 'anyOf' || error.keyword === 'type')) {
+    if (
+      choices &&
+      choices.length > 1 &&
+      (error.keyword === 'const' || error.keyword === 'anyOf' || error.keyword === 'type')
+    ) {
       const field = pathToField(error.instancePath);
       violations.push({
         field,
@@ -200,10 +206,18 @@ const CNPJ_SHAPE = new RegExp(CNPJ_PATTERN);
 export function taxIdViolation(field: string, value: unknown): Violation | undefined {
   if (typeof value !== 'string') return undefined;
   if (value.length === 11 && /^[0-9]{11}$/.test(value) && !isValidCpf(value)) {
-    return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CPF (check digits do not match)` };
+    return {
+      field,
+      code: 'invalid_check_digits',
+      message: `Field ${field} is not a valid CPF (check digits do not match)`,
+    };
   }
   if (CNPJ_SHAPE.test(value) && !isValidCnpj(value)) {
-    return { field, code: 'invalid_check_digits', message: `Field ${field} is not a valid CNPJ (check digits do not match)` };
+    return {
+      field,
+      code: 'invalid_check_digits',
+      message: `Field ${field} is not a valid CNPJ (check digits do not match)`,
+    };
   }
   return undefined;
 }
@@ -218,7 +232,9 @@ export function taxpayerViolations(body: { taxpayer_id?: unknown; ein?: unknown 
     return [{ field: cnpjField, code: 'not_allowed', message: `Send either ${cpfField} or ${cnpjField}, not both` }];
   }
   if (!hasCpf && !hasCnpj) {
-    return [{ field: cpfField, code: 'required', message: `Field ${cpfField} (CPF) or ${cnpjField} (CNPJ) is required` }];
+    return [
+      { field: cpfField, code: 'required', message: `Field ${cpfField} (CPF) or ${cnpjField} (CNPJ) is required` },
+    ];
   }
   const violation = hasCpf ? taxIdViolation(cpfField, body.taxpayer_id) : taxIdViolation(cnpjField, body.ein);
   return violation ? [violation] : [];
@@ -285,7 +301,12 @@ export function transactionRequestViolations(body: unknown): Violation[] {
   }
   const payer = isRecord(body.payment_method) ? body.payment_method.buyer : undefined;
   if (isRecord(payer)) {
-    const taxId = payer.taxpayer_id !== undefined ? taxIdViolation('payment_method.buyer.taxpayer_id', payer.taxpayer_id) : payer.ein !== undefined ? taxIdViolation('payment_method.buyer.ein', payer.ein) : undefined;
+    const taxId =
+      payer.taxpayer_id !== undefined
+        ? taxIdViolation('payment_method.buyer.taxpayer_id', payer.taxpayer_id)
+        : payer.ein !== undefined
+          ? taxIdViolation('payment_method.buyer.ein', payer.ein)
+          : undefined;
     if (taxId) violations.push(taxId);
   }
   return violations;
@@ -307,16 +328,25 @@ export function buyerSearchViolation(query: { taxpayer_id?: unknown; ein?: unkno
     return { field: 'ein', code: 'not_allowed', message: 'Send either taxpayer_id or ein, not both' };
   }
   if (cpf === undefined && cnpj === undefined) {
-    return { field: 'taxpayer_id', code: 'required', message: 'Query parameter taxpayer_id (CPF) or ein (CNPJ) is required' };
+    return {
+      field: 'taxpayer_id',
+      code: 'required',
+      message: 'Query parameter taxpayer_id (CPF) or ein (CNPJ) is required',
+    };
   }
   if (cpf !== undefined && (typeof cpf !== 'string' || !/^[0-9]{11}$/.test(cpf))) {
-    return { field: 'taxpayer_id', code: 'invalid_format', message: 'Invalid taxpayer_id: expected 11 digits (CPF), digits only' };
+    return {
+      field: 'taxpayer_id',
+      code: 'invalid_format',
+      message: 'Invalid taxpayer_id: expected 11 digits (CPF), digits only',
+    };
   }
   if (cnpj !== undefined && (typeof cnpj !== 'string' || !CNPJ_SHAPE.test(cnpj))) {
     return {
       field: 'ein',
       code: 'invalid_format',
-      message: 'Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation',
+      message:
+        'Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation',
     };
   }
   return undefined;

@@ -6,7 +6,12 @@ export const SandboxTokenRequest = Type.Object(
   {
     marketplace_id: Type.String({ minLength: 1 }),
     expires_in: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 31_536_000, default: 3600, description: 'Seconds; 0 gives an already expired token.' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 31_536_000,
+        default: 3600,
+        description: 'Seconds; 0 gives an already expired token.',
+      }),
     ),
   },
   { title: 'SandboxTokenRequest', additionalProperties: false },

@@ -33,12 +33,26 @@ import { Transaction } from './transactions.js';
 
 export const TERMINAL_CHANNEL_VERSION = 2;
 
-const Hex = (description: string, maxLength = 4096) => Type.String({ pattern: '^([0-9A-F]{2})*$', maxLength, description: `${description} Upper-case hex.` });
-const Ksn = Type.String({ pattern: '^[0-9A-F]{20}$', description: 'DUKPT key serial number (10 bytes, upper-case hex): the host derives the key from it and its BDK.' });
-const KeySlot = Type.Integer({ minimum: 0, maximum: 99, description: 'The PINPAD key slot (ABECS SPE_KEYIDX) of the DUKPT key used.' });
+const Hex = (description: string, maxLength = 4096) =>
+  Type.String({ pattern: '^([0-9A-F]{2})*$', maxLength, description: `${description} Upper-case hex.` });
+const Ksn = Type.String({
+  pattern: '^[0-9A-F]{20}$',
+  description: 'DUKPT key serial number (10 bytes, upper-case hex): the host derives the key from it and its BDK.',
+});
+const KeySlot = Type.Integer({
+  minimum: 0,
+  maximum: 99,
+  description: 'The PINPAD key slot (ABECS SPE_KEYIDX) of the DUKPT key used.',
+});
 
 export const CardEntryMode = Type.Union(
-  [Type.Literal('chip'), Type.Literal('contactless_chip'), Type.Literal('contactless_magstripe'), Type.Literal('magstripe'), Type.Literal('magstripe_fallback')],
+  [
+    Type.Literal('chip'),
+    Type.Literal('contactless_chip'),
+    Type.Literal('contactless_magstripe'),
+    Type.Literal('magstripe'),
+    Type.Literal('magstripe_fallback'),
+  ],
   { description: 'How the PINPAD read the card.' },
 );
 export type CardEntryMode = Static<typeof CardEntryMode>;
@@ -54,10 +68,20 @@ export const POS_ENTRY_MODES: Readonly<Record<CardEntryMode, string>> = {
 
 export const TerminalIdentity = Type.Object(
   {
-    serial_number: Type.String({ minLength: 1, maxLength: 64, description: 'The PINPAD serial number (ABECS PP_SERNUM): the transaction\'s `terminal`.' }),
-    model: Type.Optional(Type.String({ maxLength: 64, description: 'Manufacturer and model (PP_MODEL), for the host\'s risk rules and support.' })),
+    serial_number: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: "The PINPAD serial number (ABECS PP_SERNUM): the transaction's `terminal`.",
+    }),
+    model: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        description: "Manufacturer and model (PP_MODEL), for the host's risk rules and support.",
+      }),
+    ),
     table_versions: Type.Record(Type.String({ pattern: '^[0-9]{2}$' }), Type.String({ pattern: '^[0-9]{10}$' }), {
-      description: 'The EMV table version the PINPAD holds per acquirer index (ABECS PP_TABVERnn, "AAMMDDxxxx"): the host can tell a PINPAD with outdated keys or AIDs.',
+      description:
+        'The EMV table version the PINPAD holds per acquirer index (ABECS PP_TABVERnn, "AAMMDDxxxx"): the host can tell a PINPAD with outdated keys or AIDs.',
     }),
   },
   { additionalProperties: false, title: 'TerminalIdentity' },
@@ -72,19 +96,35 @@ export const CardV2 = Type.Object(
     pan_length: Type.Integer({ minimum: 12, maximum: 19 }),
     expiration: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', description: 'YYMM.' })),
     pan_sequence_number: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Chip: EMV tag 5F34.' })),
-    service_code: Type.Optional(Type.String({ pattern: '^[0-9]{3}$', description: 'Magnetic stripe: the three digits after the expiry on track 2.' })),
+    service_code: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{3}$',
+        description: 'Magnetic stripe: the three digits after the expiry on track 2.',
+      }),
+    ),
   },
-  { additionalProperties: false, title: 'CardV2', description: 'What may travel in clear: masked digits, brand, expiry.' },
+  {
+    additionalProperties: false,
+    title: 'CardV2',
+    description: 'What may travel in clear: masked digits, brand, expiry.',
+  },
 );
 export type CardV2 = Static<typeof CardV2>;
 
 export const EncryptedCardDataV2 = Type.Object(
   {
-    format: Type.Union([Type.Literal('track2'), Type.Literal('pan')], { description: 'What was encrypted: track 2 (PAN=YYMM service code and discretionary data) or the PAN alone.' }),
-    method: Type.Literal('dukpt_tdes_ecb', { description: 'DUKPT data key (X9.24-1:2009, request direction), TDES ECB.' }),
+    format: Type.Union([Type.Literal('track2'), Type.Literal('pan')], {
+      description: 'What was encrypted: track 2 (PAN=YYMM service code and discretionary data) or the PAN alone.',
+    }),
+    method: Type.Literal('dukpt_tdes_ecb', {
+      description: 'DUKPT data key (X9.24-1:2009, request direction), TDES ECB.',
+    }),
     key_slot: KeySlot,
     ksn: Ksn,
-    payload: Hex('The digits packed two a byte, padded with F nibbles to a multiple of 8 bytes, encrypted (ABECS S220 §5.4.2).', 64),
+    payload: Hex(
+      'The digits packed two a byte, padded with F nibbles to a multiple of 8 bytes, encrypted (ABECS S220 §5.4.2).',
+      64,
+    ),
   },
   { additionalProperties: false, title: 'EncryptedCardDataV2' },
 );
@@ -92,10 +132,15 @@ export type EncryptedCardDataV2 = Static<typeof EncryptedCardDataV2>;
 
 export const PinBlockV2 = Type.Object(
   {
-    format: Type.Literal('iso_0', { description: 'ISO 9564-1 format 0 (the PIN XOR the PAN\'s 12 digits before the check digit).' }),
+    format: Type.Literal('iso_0', {
+      description: "ISO 9564-1 format 0 (the PIN XOR the PAN's 12 digits before the check digit).",
+    }),
     key_slot: KeySlot,
     ksn: Ksn,
-    block: Type.String({ pattern: '^[0-9A-F]{16}$', description: 'The PIN block encrypted under the DUKPT PIN key. Upper-case hex.' }),
+    block: Type.String({
+      pattern: '^[0-9A-F]{16}$',
+      description: 'The PIN block encrypted under the DUKPT PIN key. Upper-case hex.',
+    }),
   },
   { additionalProperties: false, title: 'PinBlockV2' },
 );
@@ -105,14 +150,24 @@ export const TerminalAuthorizationRequestV2 = Type.Object(
   {
     terminal: TerminalIdentity,
     entry_mode: CardEntryMode,
-    pos_entry_mode: Type.String({ pattern: '^[0-9]{3}$', description: 'ISO 8583 field 22, as the table of entry modes says (051 for chip…).' }),
-    acquirer: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', description: 'The acquirer index whose AID table took the card (ABECS PP_AIDTABINFO).' })),
+    pos_entry_mode: Type.String({
+      pattern: '^[0-9]{3}$',
+      description: 'ISO 8583 field 22, as the table of entry modes says (051 for chip…).',
+    }),
+    acquirer: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{2}$',
+        description: 'The acquirer index whose AID table took the card (ABECS PP_AIDTABINFO).',
+      }),
+    ),
     card: CardV2,
     cardholder_verification: CardholderVerification,
     encrypted_card_data: EncryptedCardDataV2,
     pin_block: Type.Optional(PinBlockV2),
     emv_data: Type.Optional(
-      Hex('BER-TLV of the first GENERATE AC: 9F26 (ARQC), 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02, 5F2A, 82, 9F1A at least; never 5A, 57 or 5F20.'),
+      Hex(
+        'BER-TLV of the first GENERATE AC: 9F26 (ARQC), 9F27, 9F10, 9F37, 9F36, 95, 9A, 9C, 9F02, 5F2A, 82, 9F1A at least; never 5A, 57 or 5F20.',
+      ),
     ),
   },
   { additionalProperties: false, title: 'TerminalAuthorizationRequestV2' },
@@ -156,13 +211,22 @@ export function toV1Authorization(request: CardPresentAuthorization): TerminalAu
 export const TerminalAuthorizationResultV2 = Type.Object(
   {
     decision: Type.Union([Type.Literal('approved'), Type.Literal('declined')]),
-    response_code: Type.String({ description: 'The issuer\'s two-character response code ("00" approves; ABECS Normativo 21 codes on a decline).' }),
+    response_code: Type.String({
+      description: 'The issuer\'s two-character response code ("00" approves; ABECS Normativo 21 codes on a decline).',
+    }),
     response_message: Type.String(),
-    decline_code: Nullable(Type.String({ description: 'A stable category of the decline (insufficient_funds, incorrect_pin, expired_card…); null when approved.' })),
+    decline_code: Nullable(
+      Type.String({
+        description:
+          'A stable category of the decline (insufficient_funds, incorrect_pin, expired_card…); null when approved.',
+      }),
+    ),
     authorization_code: Nullable(Type.String()),
     nsu: Nullable(Type.String()),
     issuer_emv_data: Nullable(
-      Hex('BER-TLV for the chip\'s second GENERATE AC (ABECS FCX): 8A (the response code in ASCII), 91 (issuer authentication data) and issuer scripts 71/72 when the issuer sent them.'),
+      Hex(
+        "BER-TLV for the chip's second GENERATE AC (ABECS FCX): 8A (the response code in ASCII), 91 (issuer authentication data) and issuer scripts 71/72 when the issuer sent them.",
+      ),
     ),
     transaction: Transaction,
   },

@@ -51,7 +51,10 @@ export const TerminalAuthorizationRequest = Type.Object(
       ),
     ),
     pin_block: Type.Optional(
-      Type.Object({ ksn: Hex('DUKPT key serial number.'), block: Hex('Encrypted PIN block.') }, { additionalProperties: false }),
+      Type.Object(
+        { ksn: Hex('DUKPT key serial number.'), block: Hex('Encrypted PIN block.') },
+        { additionalProperties: false },
+      ),
     ),
     emv_data: Type.Optional(Hex('BER-TLV chip data for the authorization request (ARQC and friends).')),
   },
@@ -70,9 +73,11 @@ export const TerminalAuthorizationResult = Type.Object(
     decline_code: Nullable(Type.String({ description: 'e.g. insufficient_funds; null when approved.' })),
     authorization_code: Nullable(Type.String()),
     nsu: Nullable(Type.String()),
-    issuer_emv_data: Nullable(Type.String({
-      description: 'BER-TLV for the chip\'s second GENERATE AC: 8A (response code), 91 (issuer authentication data).',
-    })),
+    issuer_emv_data: Nullable(
+      Type.String({
+        description: "BER-TLV for the chip's second GENERATE AC: 8A (response code), 91 (issuer authentication data).",
+      }),
+    ),
     transaction: Transaction,
   },
   { title: 'TerminalAuthorizationResult' },

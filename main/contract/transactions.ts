@@ -4,7 +4,18 @@
  * and, where it is silent, the service family (`shared/payments-api-notes.md` §1–§3).
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { Address, Cnpj, Cpf, DateOnly, Id, ListEnvelope, Metadata, Nullable, TimestampOffset, WireAmount } from './common.js';
+import {
+  Address,
+  Cnpj,
+  Cpf,
+  DateOnly,
+  Id,
+  ListEnvelope,
+  Metadata,
+  Nullable,
+  TimestampOffset,
+  WireAmount,
+} from './common.js';
 
 export const NOTIFICATION_MAX_PINPAD = 32;
 export const NOTIFICATION_MAX_TAP_TO_PAY = 200;
@@ -29,7 +40,11 @@ export const InstallmentPlanRequest = Type.Object(
 // Boleto
 
 const FIXED_OR_PERCENTAGE = Type.Union([Type.Literal('FIXED'), Type.Literal('PERCENTAGE')]);
-const INTEREST_MODES = Type.Union([Type.Literal('DAILY_AMOUNT'), Type.Literal('DAILY_PERCENTAGE'), Type.Literal('MONTHLY_PERCENTAGE')]);
+const INTEREST_MODES = Type.Union([
+  Type.Literal('DAILY_AMOUNT'),
+  Type.Literal('DAILY_PERCENTAGE'),
+  Type.Literal('MONTHLY_PERCENTAGE'),
+]);
 // The dates are spelled out rather than a computed key, which would type the object as an index signature.
 const FROM_DATE = { start_date: Type.Optional(Nullable(DateOnly)) };
 const UNTIL_DATE = { limit_date: Type.Optional(Nullable(DateOnly)) };
@@ -65,7 +80,8 @@ const billingChargeFields = <M extends TSchema>(mode: M) => ({
   mode,
   amount: Type.Optional(
     Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: '^[0-9]+$' })], {
-      description: 'Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it.',
+      description:
+        'Centavos (FIXED / DAILY_AMOUNT modes); an integer, or a digit string as the service family answers it.',
     }),
   ),
   percentage: Type.Optional(
@@ -83,7 +99,8 @@ export const BillingInstructionsRecord = Type.Object(
   },
   {
     title: 'BillingInstructionsRecord',
-    description: 'Collection instructions of a boleto as its record carries them: late_fee (fine), interest, discount (a list).',
+    description:
+      'Collection instructions of a boleto as its record carries them: late_fee (fine), interest, discount (a list).',
   },
 );
 export type BillingInstructionsRecord = Static<typeof BillingInstructionsRecord>;
@@ -228,23 +245,30 @@ const terminalRequest = <L extends 'pinpad' | 'tap_to_pay'>(
     { additionalProperties: false, ...options },
   );
 
-export const PinpadTransactionRequest = terminalRequest('pinpad', NOTIFICATION_MAX_PINPAD, 'Serial number of the PINPAD.', {
-  title: 'PinpadTransactionRequest',
-  description: 'Create a PINPAD transaction (created pending; completed through the terminal channel).',
-});
+export const PinpadTransactionRequest = terminalRequest(
+  'pinpad',
+  NOTIFICATION_MAX_PINPAD,
+  'Serial number of the PINPAD.',
+  {
+    title: 'PinpadTransactionRequest',
+    description: 'Create a PINPAD transaction (created pending; completed through the terminal channel).',
+  },
+);
 export type PinpadTransactionRequest = Static<typeof PinpadTransactionRequest>;
 
-export const TapToPayTransactionRequest = terminalRequest('tap_to_pay', NOTIFICATION_MAX_TAP_TO_PAY, 'Id of the NFC device.', {
-  title: 'TapToPayTransactionRequest',
-  description: "Create a tap-to-pay transaction (created pending; completed on the seller's phone).",
-});
+export const TapToPayTransactionRequest = terminalRequest(
+  'tap_to_pay',
+  NOTIFICATION_MAX_TAP_TO_PAY,
+  'Id of the NFC device.',
+  {
+    title: 'TapToPayTransactionRequest',
+    description: "Create a tap-to-pay transaction (created pending; completed on the seller's phone).",
+  },
+);
 export type TapToPayTransactionRequest = Static<typeof TapToPayTransactionRequest>;
 
 export type TransactionRequest =
-  | BoletoTransactionRequest
-  | BolepixTransactionRequest
-  | PinpadTransactionRequest
-  | TapToPayTransactionRequest;
+  BoletoTransactionRequest | BolepixTransactionRequest | PinpadTransactionRequest | TapToPayTransactionRequest;
 
 export const TransactionRequest = Type.Union(
   [BoletoTransactionRequest, BolepixTransactionRequest, PinpadTransactionRequest, TapToPayTransactionRequest],
@@ -373,9 +397,7 @@ export const Transaction = Type.Object(
     transaction_number: Nullable(Type.String()),
     gateway_authorizer: Nullable(Type.String()),
     payment_authorization: Nullable(PaymentAuthorization),
-    point_of_sale: Nullable(
-      Type.Object({ entry_mode: EntryMode, identification_number: Nullable(Type.String()) }),
-    ),
+    point_of_sale: Nullable(Type.Object({ entry_mode: EntryMode, identification_number: Nullable(Type.String()) })),
     payment_method: Nullable(CardDetails),
     boleto: Type.Optional(BoletoDetails),
     pix: Type.Optional(PixDetails),

@@ -50,7 +50,9 @@ export const Webhook = Type.Object(
     status: Type.Union([Type.Literal('active'), Type.Literal('deleted')]),
     events_sent: Type.Integer(),
     last_sent_at: Nullable(TimestampOffset),
-    secret: Type.Optional(Type.String({ description: 'Signing secret (whsec_…); returned only when the webhook is created.' })),
+    secret: Type.Optional(
+      Type.String({ description: 'Signing secret (whsec_…); returned only when the webhook is created.' }),
+    ),
     marketplace_id: Type.String(),
     created_at: TimestampOffset,
     updated_at: TimestampOffset,
@@ -146,7 +148,7 @@ export const CancellationIgnoredEvent = Type.Object(
     event: Type.Literal('transaction.cancellation.ignored'),
     transaction_id: Id,
     payment_type: Type.Union([Type.Literal('boleto'), Type.Literal('bolepix')]),
-    status: Type.String({ description: 'The boleto\'s status, unchanged (succeeded: it was paid).' }),
+    status: Type.String({ description: "The boleto's status, unchanged (succeeded: it was paid)." }),
     reference_id: Nullable(Type.String()),
     reason: Type.String(),
     ignored_at: TimestampOffset,
@@ -156,10 +158,7 @@ export const CancellationIgnoredEvent = Type.Object(
 export type CancellationIgnoredEvent = Static<typeof CancellationIgnoredEvent>;
 
 export type WebhookEvent =
-  | TransactionSucceededEvent
-  | TransactionFailedEvent
-  | TransactionUndoneEvent
-  | CancellationIgnoredEvent;
+  TransactionSucceededEvent | TransactionFailedEvent | TransactionUndoneEvent | CancellationIgnoredEvent;
 
 export const WebhookEvent = Type.Union([
   TransactionSucceededEvent,

@@ -55,7 +55,12 @@ interface CategoryText {
 }
 
 const CATEGORIES: Readonly<Record<DeclineCategory, CategoryText>> = {
-  insufficient_funds: { message: 'Insufficient funds or credit limit', cashier: 'Saldo insuficiente', pinpad: '', retryable: true },
+  insufficient_funds: {
+    message: 'Insufficient funds or credit limit',
+    cashier: 'Saldo insuficiente',
+    pinpad: '',
+    retryable: true,
+  },
   incorrect_pin: { message: 'Incorrect PIN', cashier: 'Senha inválida', pinpad: 'SENHA INVALIDA', retryable: true },
   pin_try_exceeded: {
     message: 'PIN tries exceeded',
@@ -63,22 +68,42 @@ const CATEGORIES: Readonly<Record<DeclineCategory, CategoryText>> = {
     pinpad: 'SENHA BLOQUEADA',
     retryable: true,
   },
-  expired_card: { message: 'Expired card or wrong expiry date', cashier: 'Cartão vencido', pinpad: 'CARTAO VENCIDO', retryable: false },
+  expired_card: {
+    message: 'Expired card or wrong expiry date',
+    cashier: 'Cartão vencido',
+    pinpad: 'CARTAO VENCIDO',
+    retryable: false,
+  },
   do_not_honor: {
     message: 'Do not honor (generic decline)',
     cashier: 'Não autorizada pelo emissor. O cliente deve contatar a central do cartão',
     pinpad: 'CONTATE EMISSOR',
     retryable: true,
   },
-  try_again_later: { message: 'The issuer asks to try again', cashier: 'Refaça a transação', pinpad: 'REFACA OPERACAO', retryable: true },
+  try_again_later: {
+    message: 'The issuer asks to try again',
+    cashier: 'Refaça a transação',
+    pinpad: 'REFACA OPERACAO',
+    retryable: true,
+  },
   contact_acquirer: {
     message: 'The merchant must contact the acquirer',
     cashier: 'Não autorizada: o estabelecimento deve contatar a adquirente',
     pinpad: '',
     retryable: true,
   },
-  invalid_card: { message: 'Invalid card or card number', cashier: 'Cartão inválido: verifique o cartão', pinpad: 'CARTAO INVALIDO', retryable: false },
-  invalid_amount: { message: 'Amount not allowed', cashier: 'Valor não permitido para este cartão', pinpad: 'VALOR INVALIDO', retryable: false },
+  invalid_card: {
+    message: 'Invalid card or card number',
+    cashier: 'Cartão inválido: verifique o cartão',
+    pinpad: 'CARTAO INVALIDO',
+    retryable: false,
+  },
+  invalid_amount: {
+    message: 'Amount not allowed',
+    cashier: 'Valor não permitido para este cartão',
+    pinpad: 'VALOR INVALIDO',
+    retryable: false,
+  },
   invalid_installments: {
     message: 'Installments not allowed',
     cashier: 'Parcelamento não permitido para este cartão',
@@ -103,26 +128,61 @@ const CATEGORIES: Readonly<Record<DeclineCategory, CategoryText>> = {
     pinpad: 'CONTATE EMISSOR',
     retryable: true,
   },
-  security_violation: { message: 'Security violation', cashier: 'Transação não permitida para este cartão', pinpad: 'NAO PERMITIDA', retryable: false },
+  security_violation: {
+    message: 'Security violation',
+    cashier: 'Transação não permitida para este cartão',
+    pinpad: 'NAO PERMITIDA',
+    retryable: false,
+  },
   // Lost and stolen are told to the cashier as a restriction: the counter is no place to say "stolen".
-  lost_card: { message: 'Lost card', cashier: 'Cartão com restrição: não tente novamente', pinpad: 'NAO PERMITIDA', retryable: false },
-  stolen_card: { message: 'Stolen card', cashier: 'Cartão com restrição: não tente novamente', pinpad: 'NAO PERMITIDA', retryable: false },
-  restricted_card: { message: 'Restricted card', cashier: 'Cartão com restrição', pinpad: 'NAO PERMITIDA', retryable: false },
+  lost_card: {
+    message: 'Lost card',
+    cashier: 'Cartão com restrição: não tente novamente',
+    pinpad: 'NAO PERMITIDA',
+    retryable: false,
+  },
+  stolen_card: {
+    message: 'Stolen card',
+    cashier: 'Cartão com restrição: não tente novamente',
+    pinpad: 'NAO PERMITIDA',
+    retryable: false,
+  },
+  restricted_card: {
+    message: 'Restricted card',
+    cashier: 'Cartão com restrição',
+    pinpad: 'NAO PERMITIDA',
+    retryable: false,
+  },
   card_blocked: {
     message: 'Card blocked or not yet unlocked by the cardholder',
     cashier: 'Cartão bloqueado: o cliente deve desbloqueá-lo com o emissor',
     pinpad: 'CARTAO BLOQUEADO',
     retryable: true,
   },
-  closed_account: { message: 'Closed account or cancelled card', cashier: 'Cartão cancelado ou conta encerrada', pinpad: 'NAO PERMITIDA', retryable: false },
-  card_velocity_exceeded: { message: 'Amount or count limit exceeded', cashier: 'Limite do cartão excedido', pinpad: '', retryable: true },
+  closed_account: {
+    message: 'Closed account or cancelled card',
+    cashier: 'Cartão cancelado ou conta encerrada',
+    pinpad: 'NAO PERMITIDA',
+    retryable: false,
+  },
+  card_velocity_exceeded: {
+    message: 'Amount or count limit exceeded',
+    cashier: 'Limite do cartão excedido',
+    pinpad: '',
+    retryable: true,
+  },
   issuer_unavailable: {
     message: 'Issuer or switch unavailable',
     cashier: 'Emissor do cartão fora do ar: tente novamente em instantes',
     pinpad: 'TENTE NOVAMENTE',
     retryable: true,
   },
-  processing_error: { message: 'Processing error at the acquirer', cashier: 'Erro no processamento: tente novamente', pinpad: 'TENTE NOVAMENTE', retryable: true },
+  processing_error: {
+    message: 'Processing error at the acquirer',
+    cashier: 'Erro no processamento: tente novamente',
+    pinpad: 'TENTE NOVAMENTE',
+    retryable: true,
+  },
   generic_decline: { message: 'Declined', cashier: 'Transação não autorizada', pinpad: '', retryable: true },
 };
 
@@ -224,7 +284,10 @@ export interface DeclineReason {
 
 /** One of our own categories (a journal record's), or a provider's reason string. */
 function categoryOfReason(reason: string): DeclineCategory | undefined {
-  const key = reason.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = reason
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   const own = DECLINE_CATEGORIES.find((category) => category === key);
   return own ?? BY_PROVIDER_REASON.get(key) ?? BY_PROVIDER_REASON.get(key.replace(/_(error|code)$/, ''));
 }
@@ -233,8 +296,12 @@ function categoryOfReason(reason: string): DeclineCategory | undefined {
  * The category of a decline from the issuer's response code (`responseCode`, e.g. "51") and,
  * when that is missing or unknown, the provider's reason string (`providerReason`).
  */
-export function declineReasonOf(responseCode: string | null | undefined, providerReason?: string | null): DeclineReason {
-  const issuerCode = typeof responseCode === 'string' && responseCode.trim() !== '' ? responseCode.trim().toUpperCase() : null;
+export function declineReasonOf(
+  responseCode: string | null | undefined,
+  providerReason?: string | null,
+): DeclineReason {
+  const issuerCode =
+    typeof responseCode === 'string' && responseCode.trim() !== '' ? responseCode.trim().toUpperCase() : null;
   const category =
     (issuerCode === null ? undefined : BY_RESPONSE_CODE.get(issuerCode)) ??
     (typeof providerReason === 'string' ? categoryOfReason(providerReason) : undefined) ??

@@ -23,10 +23,24 @@ import { EventEmitter } from 'node:events';
 import { canonicalJson } from '../contract/index.js';
 import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
-import { PROGRESS_STEPS, UNCONFIRMED_UNDO_TEXTS, UNDONE_BEFORE_CONFIRMATION_CODES, type PaymentProgress, type ProgressStep, type StepText } from './events.js';
+import {
+  PROGRESS_STEPS,
+  UNCONFIRMED_UNDO_TEXTS,
+  UNDONE_BEFORE_CONFIRMATION_CODES,
+  type PaymentProgress,
+  type ProgressStep,
+  type StepText,
+} from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
-import { isDecided, outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
+import {
+  isDecided,
+  outcomeOf,
+  stalledOutcome,
+  statusOf,
+  type PaymentOutcome,
+  type PaymentStatusAnswer,
+} from './outcome.js';
 import { paramsHash } from './params-hash.js';
 import { startViolations, type InstallmentRules, type StartParams } from './params.js';
 import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
@@ -153,9 +167,14 @@ interface Run extends LiveRun {
  */
 function busyError(serial: string, run: Run): EngineError {
   if (run.referenceId === '') {
-    return new EngineError('BUSY', `PINPAD ${serial} is busy with another operation (a message, a key or data the customer types)`);
+    return new EngineError(
+      'BUSY',
+      `PINPAD ${serial} is busy with another operation (a message, a key or data the customer types)`,
+    );
   }
-  return new EngineError('BUSY', `PINPAD ${serial} is busy with the payment of reference_id "${run.referenceId}"`, { busyWith: run.referenceId });
+  return new EngineError('BUSY', `PINPAD ${serial} is busy with the payment of reference_id "${run.referenceId}"`, {
+    busyWith: run.referenceId,
+  });
 }
 
 /** `referenceId`: the payment's, known from its start (before the intent is journaled); '' for another operation. */
@@ -219,7 +238,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   /** Makes a PINPAD available for sales under its serial number (the transaction's `terminal`). */
   attachTerminal(serial: string, device: SaleDevice): void {
     const existing = this.#terminals.get(serial);
-    if (existing?.busy) throw new EngineError('BUSY', `PINPAD ${serial} is running a payment; it cannot be replaced now`);
+    if (existing?.busy)
+      throw new EngineError('BUSY', `PINPAD ${serial} is running a payment; it cannot be replaced now`);
     if (existing?.poll) clearTimeout(existing.poll);
     const terminal: Terminal = { serial, device, busy: undefined, poll: undefined, pollFailing: false };
     this.#terminals.set(serial, terminal);
@@ -242,7 +262,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * holding it as a payment would: a payment or another operation meanwhile gets BUSY. The
    * operation gets an AbortSignal, fired by `abortOperation` or when the PINPAD is detached.
    */
-  async withTerminal<T>(serial: string | undefined, operation: (serial: string, signal: AbortSignal) => Promise<T>): Promise<T> {
+  async withTerminal<T>(
+    serial: string | undefined,
+    operation: (serial: string, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     this.#assertOpen();
     const terminal = this.#pickTerminal(serial);
     if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
@@ -286,12 +309,16 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     }
     if (relay.sent >= PINPAD_MESSAGES_PER_SECOND) {
       relay.newest = text;
-      relay.timer ??= setTimeout(() => {
-        relay.timer = undefined;
-        const newest = relay.newest;
-        relay.newest = undefined;
-        if (newest !== undefined && this.#terminals.get(serial)?.busy === run) this.relayPinpadMessage(serial, newest);
-      }, Math.max(1, 1_000 - (now - relay.windowStart))).unref();
+      relay.timer ??= setTimeout(
+        () => {
+          relay.timer = undefined;
+          const newest = relay.newest;
+          relay.newest = undefined;
+          if (newest !== undefined && this.#terminals.get(serial)?.busy === run)
+            this.relayPinpadMessage(serial, newest);
+        },
+        Math.max(1, 1_000 - (now - relay.windowStart)),
+      ).unref();
       return;
     }
     relay.sent++;
@@ -373,7 +400,6 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     return { ...answer, stalled: stalledOutcome(record) };
   }
 
-
   /**
    * Cancels: before the card is read (or while the PIN is typed) the PINPAD command is aborted
    * (CAN) and the pending transaction cancelled; once the authorization went out it becomes a
@@ -410,7 +436,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (record.confirmation === 'pos' && this.#untilDeadline(record) <= 0) {
       // Too late: the published policy voids it, whether or not its timer has fired yet.
       await this.#settleOutsideRun(record);
-      throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be confirmed: its confirmation deadline passed and it was voided`);
+      throw new EngineError(
+        'INVALID_STATE',
+        `Payment ${referenceId} cannot be confirmed: its confirmation deadline passed and it was voided`,
+      );
     }
     this.#clearDeadline(record.id);
     return outcomeOf(this.#steps.confirm(record, 'confirmed by the POS'));
@@ -432,7 +461,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (record.state !== 'awaiting_confirmation' && record.state !== 'confirmed') {
       throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be undone: it is ${record.state}`);
     }
-    return outcomeOf(await this.#undo(record, problem(record.state === 'confirmed' ? 'VOIDED_BY_POS' : 'UNDONE_BY_POS'), options.note));
+    return outcomeOf(
+      await this.#undo(record, problem(record.state === 'confirmed' ? 'VOIDED_BY_POS' : 'UNDONE_BY_POS'), options.note),
+    );
   }
 
   /**
@@ -470,7 +501,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         if (isFinal(after.state) || after.state === 'awaiting_confirmation') settled++;
       } catch (error) {
         // One payment the journal cannot take now (a full disk) does not hold back the others.
-        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'recovery of a payment failed; will try again');
+        this.#log.error(
+          { payment: record.id, error: error instanceof Error ? error.message : String(error) },
+          'recovery of a payment failed; will try again',
+        );
       }
     }
     this.#scheduleUndos();
@@ -481,7 +515,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   async #recoverWithin(ms: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const recovery = this.recover().catch((error: unknown) => {
-      this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery before a sale failed');
+      this.#log.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'recovery before a sale failed',
+      );
     });
     await Promise.race([recovery, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
@@ -507,7 +544,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         continue;
       }
       if (known) {
-        this.#log.warn({ transaction: transaction.id, reference: referenceId }, 'pending transaction reference already in the journal; skipped');
+        this.#log.warn(
+          { transaction: transaction.id, reference: referenceId },
+          'pending transaction reference already in the journal; skipped',
+        );
         continue;
       }
       const record = this.#remoteIntent(transaction, referenceId, serial);
@@ -557,7 +597,11 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const room = this.journal.room();
     if (room.enough) return;
     const free = `${Math.floor(room.freeBytes / (1024 * 1024))} MiB free`;
-    throw diskFull(room.reserveHeld ? `The journal's disk is nearly full (${free})` : `The journal's disk is full (${free}; its reserve cannot be held)`);
+    throw diskFull(
+      room.reserveHeld
+        ? `The journal's disk is nearly full (${free})`
+        : `The journal's disk is full (${free}; its reserve cannot be held)`,
+    );
   }
 
   #find(referenceId: string): PaymentRecord {
@@ -574,14 +618,20 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     }
     if (this.#terminals.size === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is attached');
     if (this.#terminals.size > 1) {
-      throw new EngineError('PINPAD_REQUIRED', `Several PINPADs are attached (${[...this.#terminals.keys()].join(', ')}); say which with "terminal"`);
+      throw new EngineError(
+        'PINPAD_REQUIRED',
+        `Several PINPADs are attached (${[...this.#terminals.keys()].join(', ')}); say which with "terminal"`,
+      );
     }
     return [...this.#terminals.values()][0]!;
   }
 
   async #repeat(existing: PaymentRecord, hash: string): Promise<PaymentOutcome> {
     if (existing.paramsHash !== hash) {
-      throw new EngineError('REFERENCE_CONFLICT', `Reference ${existing.referenceId} was used for another payment (other parameters)`);
+      throw new EngineError(
+        'REFERENCE_CONFLICT',
+        `Reference ${existing.referenceId} was used for another payment (other parameters)`,
+      );
     }
     const run = this.#runs.get(existing.id);
     if (run) return run.promise;
@@ -597,7 +647,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     run.promise = (async () => {
       try {
         const ended = await runSale(
-          { steps: this.#steps, device: terminal.device, installments: this.config.installments, emit: (r, step) => this.#emit(r, step) },
+          {
+            steps: this.#steps,
+            device: terminal.device,
+            installments: this.config.installments,
+            emit: (r, step) => this.#emit(r, step),
+          },
           record,
           run,
         );
@@ -607,7 +662,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         // A run always ends decided; should one ever not, recovery's timer takes it over.
         if (this.#needsRecovery(final)) this.#stopped.set(record.id, problem('INTERRUPTED'));
         this.#log.info(
-          { payment: record.id, reference: record.referenceId, terminal: record.terminal, state: final.state, problem: final.problem?.code ?? null },
+          {
+            payment: record.id,
+            reference: record.referenceId,
+            terminal: record.terminal,
+            state: final.state,
+            problem: final.problem?.code ?? null,
+          },
           'payment ended',
         );
         return this.#stopped.has(record.id) ? stalledOutcome(final) : outcomeOf(final);
@@ -615,7 +676,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         // A full disk or a bug: the record stays as journaled and recovery, on its own timer,
         // decides it. Until then the POS hears `in_progress`, never `failed`: the card may be charged.
         const full = error instanceof JournalError && error.code === 'DISK_FULL';
-        this.#log.error({ payment: record.id, error: error instanceof Error ? error.message : String(error) }, 'payment run stopped; recovery will decide it');
+        this.#log.error(
+          { payment: record.id, error: error instanceof Error ? error.message : String(error) },
+          'payment run stopped; recovery will decide it',
+        );
         const current = this.journal.get(record.id) ?? record;
         if (this.#needsRecovery(current)) this.#stopped.set(record.id, problem(full ? 'DISK_FULL' : 'INTERRUPTED'));
         if (!isDecided(current.state)) {
@@ -677,15 +741,18 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       await this.#undo(record, problem('NOT_CONFIRMED'));
       return;
     }
-    const timer = setTimeout(() => {
-      this.#deadlines.delete(record.id);
-      const current = this.journal.get(record.id);
-      if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
-      // Through the per-payment lane, so a confirm racing the deadline cannot undo it twice.
-      void this.#settleOutsideRun(current).catch((error: unknown) =>
-        this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
-      );
-    }, Math.min(wait, 2_147_483_647));
+    const timer = setTimeout(
+      () => {
+        this.#deadlines.delete(record.id);
+        const current = this.journal.get(record.id);
+        if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
+        // Through the per-payment lane, so a confirm racing the deadline cannot undo it twice.
+        void this.#settleOutsideRun(current).catch((error: unknown) =>
+          this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
+        );
+      },
+      Math.min(wait, 2_147_483_647),
+    );
     timer.unref();
     this.#deadlines.set(record.id, timer);
   }
@@ -713,10 +780,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       .reduce((earliest, at) => Math.min(earliest, at), Number.POSITIVE_INFINITY);
     if (!Number.isFinite(next)) return;
     const wait = Math.max(0, next - this.#now().getTime());
-    this.#undoTimer = setTimeout(() => {
-      this.#undoTimer = undefined;
-      void this.#flushUndos();
-    }, Math.min(wait, 2_147_483_647));
+    this.#undoTimer = setTimeout(
+      () => {
+        this.#undoTimer = undefined;
+        void this.#flushUndos();
+      },
+      Math.min(wait, 2_147_483_647),
+    );
     this.#undoTimer.unref();
   }
 
@@ -746,7 +816,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       undecided = this.journal.unfinished().some((record) => !this.#runs.has(record.id) && this.#needsRecovery(record));
     } catch (error) {
       // The journal cannot be read: the next recovery (a sale, a restart) tries again.
-      this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery not scheduled: the journal cannot be read');
+      this.#log.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'recovery not scheduled: the journal cannot be read',
+      );
       return;
     }
     if (!undecided) {
@@ -758,7 +831,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#recoveryTimer = setTimeout(() => {
       this.#recoveryTimer = undefined;
       void this.recover().catch((error: unknown) => {
-        this.#log.error({ error: error instanceof Error ? error.message : String(error) }, 'recovery failed; will try again');
+        this.#log.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'recovery failed; will try again',
+        );
       });
     }, this.#recoveryDelayMs);
     this.#recoveryTimer.unref();
@@ -794,7 +870,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       terminal.pollFailing = false;
     } catch (error) {
       if (!terminal.pollFailing) {
-        this.#log.warn({ terminal: terminal.serial, error: error instanceof Error ? error.message : String(error) }, 'cannot read pending transactions; will keep trying');
+        this.#log.warn(
+          { terminal: terminal.serial, error: error instanceof Error ? error.message : String(error) },
+          'cannot read pending transactions; will keep trying',
+        );
       }
       terminal.pollFailing = true;
     }
@@ -807,10 +886,20 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    */
   async #cancelOrphan(transaction: Transaction, ended: PaymentRecord): Promise<void> {
     try {
-      await this.#payments.terminal.reverse(transaction.id, { terminal: ended.terminal, reason: 'other' }, { timeoutMs: this.config.apiTimeoutMs });
-      this.#log.warn({ transaction: transaction.id, reference: ended.referenceId, payment: ended.id }, 'cancelled a pending transaction left behind by an ended payment');
+      await this.#payments.terminal.reverse(
+        transaction.id,
+        { terminal: ended.terminal, reason: 'other' },
+        { timeoutMs: this.config.apiTimeoutMs },
+      );
+      this.#log.warn(
+        { transaction: transaction.id, reference: ended.referenceId, payment: ended.id },
+        'cancelled a pending transaction left behind by an ended payment',
+      );
     } catch (error) {
-      this.#log.warn({ transaction: transaction.id, error: error instanceof Error ? error.message : String(error) }, 'could not cancel a left-behind pending transaction; will try at the next poll');
+      this.#log.warn(
+        { transaction: transaction.id, error: error instanceof Error ? error.message : String(error) },
+        'could not cancel a left-behind pending transaction; will try at the next poll',
+      );
     }
   }
 
@@ -827,7 +916,9 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       installments: paymentType === 'credit' ? (installments ?? 1) : null,
       description: transaction.description ?? '',
       notification: transaction.notification,
-      paramsHash: createHash('sha256').update(canonicalJson({ transaction: transaction.id })).digest('hex'),
+      paramsHash: createHash('sha256')
+        .update(canonicalJson({ transaction: transaction.id }))
+        .digest('hex'),
       confirmation: this.config.confirmation,
       transactionId: transaction.id,
     });
@@ -839,7 +930,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    */
   #emit(record: PaymentRecord, step: ProgressStep, text?: string | StepText): void {
     const [stepMessage, byStep] = PROGRESS_STEPS[step];
-    const unconfirmed = record.problem !== null && UNDONE_BEFORE_CONFIRMATION_CODES.has(record.problem.code) ? UNCONFIRMED_UNDO_TEXTS[step] : undefined;
+    const unconfirmed =
+      record.problem !== null && UNDONE_BEFORE_CONFIRMATION_CODES.has(record.problem.code)
+        ? UNCONFIRMED_UNDO_TEXTS[step]
+        : undefined;
     const [message, cashier] = typeof text === 'object' ? text : [stepMessage, text ?? unconfirmed ?? byStep];
     const event: PaymentProgress = {
       paymentId: record.id,
@@ -852,13 +946,20 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       at: this.#now().toISOString(),
     };
     // Debug: the journal already keeps every step; an info line per step costs a tenth of a payment.
-    this.#log.debug({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
+    this.#log.debug(
+      { payment: record.id, reference: record.referenceId, step, state: record.state },
+      'payment progress',
+    );
     this.emit('progress', event);
   }
 }
 
 function diskFull(message: string, cause?: unknown): EngineError {
-  return new EngineError('DISK_FULL', `${message}: no sale starts until there is room; nothing was done`, cause === undefined ? {} : { cause });
+  return new EngineError(
+    'DISK_FULL',
+    `${message}: no sale starts until there is room; nothing was done`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** PINPAD texts when a run stopped before its result (≤ 16 characters a line). */

@@ -14,7 +14,10 @@ export const PROGRESS_STEPS = {
   card_read: ['Card read', 'Cartão lido'],
   entering_pin: ['Customer is entering the PIN', 'Cliente digitando a senha'],
   authorizing: ['Authorizing', 'Autorizando'],
-  resolving_unknown: ['Authorization answer lost; asking the payments API', 'Resposta da autorização perdida; consultando'],
+  resolving_unknown: [
+    'Authorization answer lost; asking the payments API',
+    'Resposta da autorização perdida; consultando',
+  ],
   approved: ['Approved', 'Aprovada'],
   declined: ['Declined', 'Não autorizada'],
   finishing_chip: ['Finishing the chip transaction', 'Finalizando com o chip'],
@@ -27,7 +30,10 @@ export const PROGRESS_STEPS = {
   reversed: ['Approval reversed; nothing was charged', 'Autorização desfeita; nada foi cobrado'],
   undoing: ['Voiding the sale', 'Cancelando a venda'],
   undone: ['Sale voided', 'Venda cancelada'],
-  undo_pending: ['Could not reach the payments API; the undo will be retried', 'Sem comunicação; o Pinbridge tenta de novo sozinho'],
+  undo_pending: [
+    'Could not reach the payments API; the undo will be retried',
+    'Sem comunicação; o Pinbridge tenta de novo sozinho',
+  ],
   failed: ['Payment failed', 'Pagamento não realizado'],
   result_pending: [
     'The payment stopped before its result (disk full or an internal error); Pinbridge is confirming it with the payments API',

@@ -88,7 +88,9 @@ function resultStatus(record: PaymentRecord): PaymentResultStatus {
 }
 
 function problemView(problem: PaymentProblem | null): PaymentOutcome['problem'] {
-  return problem === null ? null : { code: problem.code, message: problem.message, cashier_message: problem.cashierMessage };
+  return problem === null
+    ? null
+    : { code: problem.code, message: problem.message, cashier_message: problem.cashierMessage };
 }
 
 /** The decline's category and the issuer's code, read back from the journal record. */
@@ -111,7 +113,10 @@ export function outcomeOf(record: PaymentRecord): PaymentOutcome {
     installments: record.installments,
     authorization_code: record.authorization?.authorizationCode ?? null,
     nsu: record.authorization?.nsu ?? null,
-    card: record.card === null ? null : { brand: record.card.brand, masked_pan: record.card.maskedPan, entry_mode: record.card.entryMode },
+    card:
+      record.card === null
+        ? null
+        : { brand: record.card.brand, masked_pan: record.card.maskedPan, entry_mode: record.card.entryMode },
     confirmation:
       record.state === 'awaiting_confirmation'
         ? 'pending'

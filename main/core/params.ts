@@ -28,17 +28,27 @@ export const StartParams = Type.Object(
       Type.Integer({
         minimum: INSTALLMENTS_MIN,
         maximum: INSTALLMENTS_MAX,
-        description: 'Credit only, 1–12. Left out for credit: the customer chooses on the PINPAD (1 when the amount is too small to split).',
+        description:
+          'Credit only, 1–12. Left out for credit: the customer chooses on the PINPAD (1 when the amount is too small to split).',
       }),
     ),
     description: Type.String({ minLength: 1, maxLength: DESCRIPTION_MAX }),
     notification: Type.Optional(
-      Type.String({ maxLength: NOTIFICATION_MAX_PINPAD, description: 'Shown on the PINPAD while it waits for the card (≤ 32).' }),
+      Type.String({
+        maxLength: NOTIFICATION_MAX_PINPAD,
+        description: 'Shown on the PINPAD while it waits for the card (≤ 32).',
+      }),
     ),
     terminal: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'Serial number of the PINPAD; needed when several are attached.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Serial number of the PINPAD; needed when several are attached.',
+      }),
     ),
-    ask_tax_id: Type.Optional(Type.Boolean({ description: 'Ask the customer to type a CPF on the PINPAD (for the receipt).' })),
+    ask_tax_id: Type.Optional(
+      Type.Boolean({ description: 'Ask the customer to type a CPF on the PINPAD (for the receipt).' }),
+    ),
   },
   { additionalProperties: false, title: 'PaymentStartParams' },
 );
@@ -52,7 +62,10 @@ export interface InstallmentRules {
 }
 
 export function startViolations(params: unknown, rules: InstallmentRules): EngineViolation[] {
-  const violations: EngineViolation[] = schemaViolations(StartParams, params).map(({ field, message }) => ({ field, message }));
+  const violations: EngineViolation[] = schemaViolations(StartParams, params).map(({ field, message }) => ({
+    field,
+    message,
+  }));
   if (violations.length > 0) return violations;
   const p = params as StartParams;
   if (p.installments !== undefined) {
@@ -75,5 +88,8 @@ export function startViolations(params: unknown, rules: InstallmentRules): Engin
 
 /** Most installments the amount allows (each ≥ the minimum), capped by the rules. */
 export function maxInstallmentsFor(amount: number, rules: InstallmentRules): number {
-  return Math.max(1, Math.min(rules.max, INSTALLMENTS_MAX, Math.floor(amount / Math.max(1, rules.minInstallmentAmount))));
+  return Math.max(
+    1,
+    Math.min(rules.max, INSTALLMENTS_MAX, Math.floor(amount / Math.max(1, rules.minInstallmentAmount))),
+  );
 }

@@ -46,15 +46,22 @@ const isCode = (value: unknown): value is PaymentsFailureCode =>
   typeof value === 'string' && (PAYMENTS_FAILURE_CODES as readonly string[]).includes(value);
 
 export function paymentsFailureOf(error: unknown): PaymentsFailure {
-  const fields = typeof error === 'object' && error !== null ? (error as { code?: unknown; retryAfterMs?: unknown; detail?: unknown }) : {};
+  const fields =
+    typeof error === 'object' && error !== null
+      ? (error as { code?: unknown; retryAfterMs?: unknown; detail?: unknown })
+      : {};
   const code = isCode(fields.code) ? fields.code : undefined;
   const said = error instanceof Error ? error.message : String(error);
   // The service's own words, when the error's message is a fixed sentence (a 401's is).
-  const message = typeof fields.detail === 'string' && fields.detail !== '' && fields.detail !== said ? `${said} (${fields.detail})` : said;
+  const message =
+    typeof fields.detail === 'string' && fields.detail !== '' && fields.detail !== said
+      ? `${said} (${fields.detail})`
+      : said;
   return {
     code,
     text: code === undefined ? message : `${code}: ${message}`,
-    retryAfterMs: typeof fields.retryAfterMs === 'number' && Number.isFinite(fields.retryAfterMs) ? fields.retryAfterMs : undefined,
+    retryAfterMs:
+      typeof fields.retryAfterMs === 'number' && Number.isFinite(fields.retryAfterMs) ? fields.retryAfterMs : undefined,
   };
 }
 
@@ -69,7 +76,8 @@ const REFUSALS: ReadonlySet<PaymentsFailureCode> = new Set([
   'rate_limited',
 ]);
 
-export const isDefinitiveRefusal = (failure: PaymentsFailure): boolean => failure.code !== undefined && REFUSALS.has(failure.code);
+export const isDefinitiveRefusal = (failure: PaymentsFailure): boolean =>
+  failure.code !== undefined && REFUSALS.has(failure.code);
 
 /** The problem a payment ends with when the service refused to create its transaction. */
 export function refusalProblem(failure: PaymentsFailure): PaymentProblem {
@@ -82,7 +90,9 @@ export function refusalProblem(failure: PaymentsFailure): PaymentProblem {
     case 'rate_limited':
       return problem(
         'API_BUSY',
-        failure.retryAfterMs === undefined ? failure.text : `${failure.text} (retry after ${Math.ceil(failure.retryAfterMs / 1000)} s)`,
+        failure.retryAfterMs === undefined
+          ? failure.text
+          : `${failure.text} (retry after ${Math.ceil(failure.retryAfterMs / 1000)} s)`,
       );
     default:
       return problem('API_REJECTED', failure.text);

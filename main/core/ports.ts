@@ -40,7 +40,9 @@ export interface ChipFinish {
  * The card part of an authorization request (terminal channel v2): everything but the PINPAD's
  * serial number, which the payment's record holds. The PINPAD adds its model and table versions.
  */
-export type CardAuthorization = Omit<CardPresentAuthorization, 'terminal'> & { readonly terminal: Omit<TerminalIdentity, 'serial_number'> };
+export type CardAuthorization = Omit<CardPresentAuthorization, 'terminal'> & {
+  readonly terminal: Omit<TerminalIdentity, 'serial_number'>;
+};
 
 export type ChipDecision = 'online' | 'offlineApproved' | 'offlineDeclined';
 
@@ -90,10 +92,19 @@ export interface SaleDevice {
    */
   prepare(request: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void>;
   showAmount(amount: number, notification: string | null): Promise<void>;
-  chooseInstallments(amount: number, options: { max: number; minInstallmentAmount: number }, signal?: AbortSignal): Promise<number>;
+  chooseInstallments(
+    amount: number,
+    options: { max: number; minInstallmentAmount: number },
+    signal?: AbortSignal,
+  ): Promise<number>;
   readTaxId(signal?: AbortSignal): Promise<string>;
   /** `notification`: the POS's text (≤ 32 characters), kept readable while the card is asked for. */
-  readCard(request: { amount: number; paymentType: 'credit' | 'debit'; notification?: string | null; signal?: AbortSignal }): Promise<CardRead>;
+  readCard(request: {
+    amount: number;
+    paymentType: 'credit' | 'debit';
+    notification?: string | null;
+    signal?: AbortSignal;
+  }): Promise<CardRead>;
   /**
    * The host's answer for the card's second GENERATE AC; `null` when the answer was lost (FCX
    * "no host response": the card declines, and the outcome at the host is found out elsewhere).

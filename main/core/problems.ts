@@ -35,7 +35,10 @@ const PROBLEMS = {
   ],
   CARD_DECLINED: ['The issuer declined the card', 'Transação não autorizada'],
   CARD_DECLINED_OFFLINE: ['The card declined the payment', 'Transação negada pelo cartão'],
-  CHIP_REFUSED: ['The card refused after the approval; the approval was reversed', 'Cartão recusou após a aprovação; autorização desfeita, nada foi cobrado'],
+  CHIP_REFUSED: [
+    'The card refused after the approval; the approval was reversed',
+    'Cartão recusou após a aprovação; autorização desfeita, nada foi cobrado',
+  ],
   API_UNAVAILABLE: ['The payments API could not be reached', 'Sem comunicação com o sistema de pagamentos'],
   API_REJECTED: ['The payments API refused the request', 'O sistema de pagamentos recusou a operação'],
   API_ACCESS_DENIED: [
@@ -54,7 +57,10 @@ const PROBLEMS = {
     'The authorization answer was lost and could not be confirmed; the payment is reversed',
     'Resposta da autorização não recebida; a operação será desfeita',
   ],
-  AUTHORIZATION_NOT_RECEIVED: ['The authorization never reached the payments API', 'A autorização não chegou ao sistema de pagamentos'],
+  AUTHORIZATION_NOT_RECEIVED: [
+    'The authorization never reached the payments API',
+    'A autorização não chegou ao sistema de pagamentos',
+  ],
   RESULT_PENDING: [
     'The result is not known yet: Pinbridge is confirming it with the payments API (payment.result follows); do not charge again',
     'Não cobre de novo: o resultado está sendo confirmado.',
@@ -63,10 +69,16 @@ const PROBLEMS = {
     "The journal could not be written (the computer's disk is full); the payment was undone once it could be",
     'Disco do computador cheio; a operação foi desfeita. Libere espaço.',
   ],
-  INTERRUPTED: ['Pinbridge stopped in the middle of the payment; it was undone', 'Pagamento interrompido; a operação foi desfeita'],
+  INTERRUPTED: [
+    'Pinbridge stopped in the middle of the payment; it was undone',
+    'Pagamento interrompido; a operação foi desfeita',
+  ],
   // TEF's words: an approval undone before it was confirmed is "desfeita" (desfazimento); a
   // confirmed sale voided is "cancelada" (cancelamento). One word for one thing, everywhere.
-  NOT_CONFIRMED: ['The POS did not confirm the sale before the deadline; the approval was undone', 'Venda não confirmada no prazo; desfeita, nada foi cobrado'],
+  NOT_CONFIRMED: [
+    'The POS did not confirm the sale before the deadline; the approval was undone',
+    'Venda não confirmada no prazo; desfeita, nada foi cobrado',
+  ],
   UNDONE_BY_POS: ['The POS undid the approval before confirming it', 'Venda desfeita pelo caixa antes da confirmação'],
   VOIDED_BY_POS: ['The confirmed sale was voided', 'Venda cancelada pelo caixa'],
 } as const satisfies Record<string, readonly [string, string]>;
@@ -88,7 +100,10 @@ export function problem(code: ProblemCode, detail?: string): PaymentProblem {
 export function declinedProblem(reason: DeclineReason, providerMessage?: string | null): PaymentProblem {
   const code = reason.issuerCode === null ? '' : ` (${reason.issuerCode})`;
   const said = providerMessage?.trim();
-  const detail = said && said.toLowerCase() !== reason.message.toLowerCase() ? `${reason.message}${code}; the provider said "${said}"` : `${reason.message}${code}`;
+  const detail =
+    said && said.toLowerCase() !== reason.message.toLowerCase()
+      ? `${reason.message}${code}; the provider said "${said}"`
+      : `${reason.message}${code}`;
   return {
     code: 'CARD_DECLINED',
     message: `${PROBLEMS.CARD_DECLINED[0]}: ${detail}`,

@@ -98,7 +98,10 @@ export class SaleStepError extends Error {
     options: { message?: string; cashierMessage?: string; cause?: unknown } = {},
   ) {
     const detail = options.message ?? (options.cause instanceof Error ? options.cause.message : code);
-    super(`${STEP_NAMES[step]} failed (${code}): ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      `${STEP_NAMES[step]} failed (${code}): ${detail}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'SaleStepError';
     this.code = code;
     this.step = step;
@@ -108,6 +111,12 @@ export class SaleStepError extends Error {
   }
 
   toJSON(): { name: string; code: SaleStepErrorCode; step: SaleStep; message: string; cashierMessage: string } {
-    return { name: this.name, code: this.code, step: this.step, message: this.message, cashierMessage: this.cashierMessage };
+    return {
+      name: this.name,
+      code: this.code,
+      step: this.step,
+      message: this.message,
+      cashierMessage: this.cashierMessage,
+    };
   }
 }

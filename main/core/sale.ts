@@ -88,7 +88,9 @@ export function pinpadProblem(error: unknown): PaymentProblem {
   const why = problem(byCode[error.code], error.message);
   // "Erro no PINPAD" and "Não foi possível ler o cartão" say little: the cause's own pt-BR
   // sentence (the driver's code, the PINPAD's status) tells the cashier what to do.
-  return error.specific && (why.code === 'PINPAD_ERROR' || why.code === 'CARD_ERROR') ? { ...why, cashierMessage: error.cashierMessage } : why;
+  return error.specific && (why.code === 'PINPAD_ERROR' || why.code === 'CARD_ERROR')
+    ? { ...why, cashierMessage: error.cashierMessage }
+    : why;
 }
 
 export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveRun): Promise<PaymentRecord> {
@@ -120,7 +122,11 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
         let chosen = 1;
         if (max > 1) {
           emit(record, 'choosing_installments');
-          chosen = await device.chooseInstallments(record.amount, { max, minInstallmentAmount: ctx.installments.minInstallmentAmount }, run.signal);
+          chosen = await device.chooseInstallments(
+            record.amount,
+            { max, minInstallmentAmount: ctx.installments.minInstallmentAmount },
+            run.signal,
+          );
         }
         record = steps.journal.update(record.id, { installments: chosen }, `installments: ${chosen}`);
       }
@@ -157,7 +163,11 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
   } catch (error) {
     return endEarly(error);
   }
-  const cardRead = { to: 'card_read', patch: { card: card.card }, note: `card read: ${card.card.brand} ${card.card.entryMode}` } as const;
+  const cardRead = {
+    to: 'card_read',
+    patch: { card: card.card },
+    note: `card read: ${card.card.brand} ${card.card.entryMode}`,
+  } as const;
   if (card.chipDecision === 'offlineDeclined') {
     record = steps.move(record, cardRead.to, cardRead.patch, cardRead.note);
     emit(record, 'card_read');
@@ -195,7 +205,10 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       emit(record, 'declined');
       if (card.needsChipCompletion) {
         await device
-          .finishChip({ approved: false, responseCode: answer.response_code, issuerEmvData: answer.issuer_emv_data }, run.signal)
+          .finishChip(
+            { approved: false, responseCode: answer.response_code, issuerEmvData: answer.issuer_emv_data },
+            run.signal,
+          )
           .catch(() => undefined);
       }
       await finishWithCard(ctx, reason.pinpadText);
@@ -203,7 +216,11 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     }
     // Journaled with the chip's answer below (one commit): until then recovery finds
     // `authorizing`, reads the approval from the API and reverses it — as it would from `approved`.
-    approval = { to: 'approved', patch: { authorization }, note: `approved (${answer.authorization_code ?? 'no code'})` };
+    approval = {
+      to: 'approved',
+      patch: { authorization },
+      note: `approved (${answer.authorization_code ?? 'no code'})`,
+    };
   } catch (error) {
     const failure = paymentsFailureOf(error);
     if (isDefinitiveRefusal(failure)) {
@@ -223,7 +240,9 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       if (card.needsChipCompletion) await device.finishChip(null, run.signal).catch(() => undefined);
       await finishWithCard(
         ctx,
-        record.state === 'declined' ? declineReasonOf(record.problem?.issuerCode, record.problem?.declineCode).pinpadText : RESULT_TEXT.failed,
+        record.state === 'declined'
+          ? declineReasonOf(record.problem?.issuerCode, record.problem?.declineCode).pinpadText
+          : RESULT_TEXT.failed,
       );
       return record;
     }
@@ -252,7 +271,11 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
     } catch (error) {
       chip = 'failed';
       chipError = error;
-      steps.journal.update(record.id, {}, `chip did not finish: ${error instanceof Error ? error.message : String(error)}`);
+      steps.journal.update(
+        record.id,
+        {},
+        `chip did not finish: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     if (chip !== 'accepted') {
       journalApproval();

@@ -45,18 +45,23 @@ export const SETTINGS_CASHIER_MESSAGES: Readonly<Record<SettingsViolationCode, s
   OUT_OF_RANGE: 'Número fora dos limites permitidos para este campo.',
   NOT_ALLOWED: 'Estes valores não podem ser usados juntos.',
   INCONSISTENT: 'Este valor não combina com outro valor das configurações: o mínimo não pode passar do máximo.',
-  INVALID_CNPJ: 'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
+  INVALID_CNPJ:
+    'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
   INVALID_CNPJ_CHECK_DIGITS: 'Os dígitos verificadores não conferem: confira o CNPJ.',
   INVALID_URL: 'Use um endereço que comece com https:// (ou http://), sem espaços.',
-  INVALID_TIME_ZONE: 'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
+  INVALID_TIME_ZONE:
+    'Fuso horário inválido: use o nome do fuso, como America/Sao_Paulo, America/Manaus ou America/Rio_Branco.',
   INVALID_PINPAD_ADDRESS:
     'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
-  INVALID_PRINTER_ADDRESS: 'Endereço de impressora inválido: use tcp://IP:9100, serial:///dev/ttyUSB0, file:///dev/usb/lp0 ou lp://NOME.',
+  INVALID_PRINTER_ADDRESS:
+    'Endereço de impressora inválido: use tcp://IP:9100, serial:///dev/ttyUSB0, file:///dev/usb/lp0 ou lp://NOME.',
   UNKNOWN_PRINTER_MODEL: 'Modelo de impressora desconhecido: escolha um dos modelos da lista.',
   INVALID_CODEPAGE: 'Página de código da impressora não aceita: escolha uma das opções.',
   NO_API_TOKEN: 'Nenhum token guardado: digite o token do serviço de pagamentos neste cartão e guarde-o.',
-  CERTIFICATE_PASSPHRASE: 'A senha do certificado digital está faltando ou errada: digite-a em "Senha do certificado digital" e guarde-a.',
-  CERTIFICATE_UNUSABLE: 'O certificado digital não pôde ser usado; confira os arquivos do certificado nas configurações.',
+  CERTIFICATE_PASSPHRASE:
+    'A senha do certificado digital está faltando ou errada: digite-a em "Senha do certificado digital" e guarde-a.',
+  CERTIFICATE_UNUSABLE:
+    'O certificado digital não pôde ser usado; confira os arquivos do certificado nas configurações.',
   FILE_UNREADABLE: 'O arquivo de configurações não pôde ser lido. Chame o suporte técnico.',
   FILE_INVALID: 'O arquivo de configurações está corrompido ou fora do formato. Chame o suporte técnico.',
 };
@@ -72,7 +77,12 @@ export interface SettingsViolation {
 }
 
 /** A violation with its code's pt-BR sentence (or a sentence of its own, e.g. naming the address typed). */
-export function settingsViolation(field: string, code: SettingsViolationCode, message: string, cashierMessage?: string): SettingsViolation {
+export function settingsViolation(
+  field: string,
+  code: SettingsViolationCode,
+  message: string,
+  cashierMessage?: string,
+): SettingsViolation {
   return { field, code, message, cashier_message: cashierMessage ?? SETTINGS_CASHIER_MESSAGES[code] };
 }
 
@@ -94,10 +104,18 @@ const CONTRACT_CODES: Readonly<Record<ContractViolation['code'], SettingsViolati
  * the code says the rule, sharpened by the field where the field says more (a CNPJ's format, a
  * URL, a choice among options).
  */
-export function fromSchemaViolation(field: string, violation: Pick<ContractViolation, 'code' | 'message'>): SettingsViolation {
+export function fromSchemaViolation(
+  field: string,
+  violation: Pick<ContractViolation, 'code' | 'message'>,
+): SettingsViolation {
   let code = CONTRACT_CODES[violation.code];
   if (code === 'INVALID_FORMAT' && /\.cnpj$/.test(field)) code = 'INVALID_CNPJ';
-  else if ((code === 'INVALID_FORMAT' || code === 'INVALID_TYPE') && /(^|\.)(base_url|feed_url)$/.test(field)) code = 'INVALID_URL';
-  else if (code === 'INVALID_VALUE' && /has a value that is not allowed|must be one of|must be "/.test(violation.message)) code = 'INVALID_CHOICE';
+  else if ((code === 'INVALID_FORMAT' || code === 'INVALID_TYPE') && /(^|\.)(base_url|feed_url)$/.test(field))
+    code = 'INVALID_URL';
+  else if (
+    code === 'INVALID_VALUE' &&
+    /has a value that is not allowed|must be one of|must be "/.test(violation.message)
+  )
+    code = 'INVALID_CHOICE';
   return settingsViolation(field, code, violation.message);
 }

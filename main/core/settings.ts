@@ -16,21 +16,33 @@ import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 /** The agent polls for pending transactions created elsewhere unless told otherwise. */
 export const DEFAULT_PENDING_POLL_MS = 5_000;
 
-const Ms = (description: string, minimum: number, maximum: number) => Type.Integer({ minimum, maximum, description: `${description} (milliseconds).` });
+const Ms = (description: string, minimum: number, maximum: number) =>
+  Type.Integer({ minimum, maximum, description: `${description} (milliseconds).` });
 
 export const PaymentSettings = Type.Object(
   {
     confirmation: Type.Optional(
       Type.Union([Type.Literal('auto'), Type.Literal('pos')], {
-        description: '"auto": an approval is confirmed at once. "pos": the POS confirms or undoes it; unconfirmed ones are voided after the deadline.',
+        description:
+          '"auto": an approval is confirmed at once. "pos": the POS confirms or undoes it; unconfirmed ones are voided after the deadline.',
       }),
     ),
-    confirmation_deadline_ms: Type.Optional(Ms('How long an approval waits for the POS under the "pos" policy before it is voided', 10_000, 24 * 3_600_000)),
+    confirmation_deadline_ms: Type.Optional(
+      Ms('How long an approval waits for the POS under the "pos" policy before it is voided', 10_000, 24 * 3_600_000),
+    ),
     installments: Type.Optional(
       Type.Object(
         {
-          max: Type.Optional(Type.Integer({ minimum: 1, maximum: INSTALLMENTS_MAX, description: 'Most installments offered on the PINPAD.' })),
-          min_installment_amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Smallest installment, in centavos.' })),
+          max: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: INSTALLMENTS_MAX,
+              description: 'Most installments offered on the PINPAD.',
+            }),
+          ),
+          min_installment_amount: Type.Optional(
+            Type.Integer({ minimum: 1, description: 'Smallest installment, in centavos.' }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -39,7 +51,8 @@ export const PaymentSettings = Type.Object(
       Type.Integer({
         minimum: 0,
         maximum: 3_600_000,
-        description: 'How often each idle PINPAD asks the API for pending transactions created elsewhere (milliseconds; 5000 by default, 0 turns it off).',
+        description:
+          'How often each idle PINPAD asks the API for pending transactions created elsewhere (milliseconds; 5000 by default, 0 turns it off).',
       }),
     ),
     timeouts: Type.Optional(
@@ -51,16 +64,30 @@ export const PaymentSettings = Type.Object(
           menu_ms: Type.Optional(Ms("The customer's keypad answers: installments, CPF", 5_000, 600_000)),
           removal_ms: Type.Optional(Ms('Waiting for the card to leave the slot', 5_000, 600_000)),
           unknown_attempts: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 20, description: 'Reads of the transaction after a lost authorization answer, before it is reversed.' }),
+            Type.Integer({
+              minimum: 1,
+              maximum: 20,
+              description: 'Reads of the transaction after a lost authorization answer, before it is reversed.',
+            }),
           ),
           unknown_delay_ms: Type.Optional(Ms('Pause between those reads', 0, 60_000)),
-          undo_retry_base_ms: Type.Optional(Ms('First wait before a queued cancel, reversal or void is sent again (doubles each time)', 100, 600_000)),
+          undo_retry_base_ms: Type.Optional(
+            Ms('First wait before a queued cancel, reversal or void is sent again (doubles each time)', 100, 600_000),
+          ),
           undo_retry_max_ms: Type.Optional(Ms('Longest wait between two attempts of a queued undo', 1_000, 3_600_000)),
           recovery_retry_base_ms: Type.Optional(
-            Ms('First wait before recovery tries again a payment it could not decide (disk full, API unreachable; doubles each time)', 100, 60_000),
+            Ms(
+              'First wait before recovery tries again a payment it could not decide (disk full, API unreachable; doubles each time)',
+              100,
+              60_000,
+            ),
           ),
           recovery_retry_max_ms: Type.Optional(
-            Ms('Longest wait between two recovery attempts: how long an undecided payment can wait once the disk and the API are back', 1_000, 300_000),
+            Ms(
+              'Longest wait between two recovery attempts: how long an undecided payment can wait once the disk and the API are back',
+              1_000,
+              300_000,
+            ),
           ),
         },
         { additionalProperties: false },
@@ -91,14 +118,36 @@ export class SettingsError extends Error {
 }
 
 export function settingsViolations(input: unknown): SettingsViolation[] {
-  const violations: SettingsViolation[] = schemaViolations(PaymentSettings, input).map((violation) => fromSchemaViolation(violation.field, violation));
+  const violations: SettingsViolation[] = schemaViolations(PaymentSettings, input).map((violation) =>
+    fromSchemaViolation(violation.field, violation),
+  );
   if (violations.length > 0) return violations;
   const t = (input as PaymentSettings).timeouts;
-  if (t?.undo_retry_base_ms !== undefined && t.undo_retry_max_ms !== undefined && t.undo_retry_base_ms > t.undo_retry_max_ms) {
-    violations.push(settingsViolation('timeouts.undo_retry_base_ms', 'INCONSISTENT', 'must not be greater than timeouts.undo_retry_max_ms'));
+  if (
+    t?.undo_retry_base_ms !== undefined &&
+    t.undo_retry_max_ms !== undefined &&
+    t.undo_retry_base_ms > t.undo_retry_max_ms
+  ) {
+    violations.push(
+      settingsViolation(
+        'timeouts.undo_retry_base_ms',
+        'INCONSISTENT',
+        'must not be greater than timeouts.undo_retry_max_ms',
+      ),
+    );
   }
-  if (t?.recovery_retry_base_ms !== undefined && t.recovery_retry_max_ms !== undefined && t.recovery_retry_base_ms > t.recovery_retry_max_ms) {
-    violations.push(settingsViolation('timeouts.recovery_retry_base_ms', 'INCONSISTENT', 'must not be greater than timeouts.recovery_retry_max_ms'));
+  if (
+    t?.recovery_retry_base_ms !== undefined &&
+    t.recovery_retry_max_ms !== undefined &&
+    t.recovery_retry_base_ms > t.recovery_retry_max_ms
+  ) {
+    violations.push(
+      settingsViolation(
+        'timeouts.recovery_retry_base_ms',
+        'INCONSISTENT',
+        'must not be greater than timeouts.recovery_retry_max_ms',
+      ),
+    );
   }
   return violations;
 }
@@ -122,11 +171,19 @@ export function resolveSettings(input: unknown, source = 'the settings'): Resolv
         minInstallmentAmount: s.installments?.min_installment_amount ?? d.installments.minInstallmentAmount,
       },
       apiTimeoutMs: t.api_ms ?? d.apiTimeoutMs,
-      unknownResolution: { attempts: t.unknown_attempts ?? d.unknownResolution.attempts, delayMs: t.unknown_delay_ms ?? d.unknownResolution.delayMs },
-      undoRetry: { baseMs: t.undo_retry_base_ms ?? d.undoRetry.baseMs, maxMs: t.undo_retry_max_ms ?? d.undoRetry.maxMs },
+      unknownResolution: {
+        attempts: t.unknown_attempts ?? d.unknownResolution.attempts,
+        delayMs: t.unknown_delay_ms ?? d.unknownResolution.delayMs,
+      },
+      undoRetry: {
+        baseMs: t.undo_retry_base_ms ?? d.undoRetry.baseMs,
+        maxMs: t.undo_retry_max_ms ?? d.undoRetry.maxMs,
+      },
       pendingPollMs: s.pending_poll_ms ?? DEFAULT_PENDING_POLL_MS,
       recoveryRetry: {
-        baseMs: t.recovery_retry_base_ms ?? Math.min(d.recoveryRetry.baseMs, t.recovery_retry_max_ms ?? d.recoveryRetry.baseMs),
+        baseMs:
+          t.recovery_retry_base_ms ??
+          Math.min(d.recoveryRetry.baseMs, t.recovery_retry_max_ms ?? d.recoveryRetry.baseMs),
         maxMs: t.recovery_retry_max_ms ?? Math.max(d.recoveryRetry.maxMs, t.recovery_retry_base_ms ?? 0),
       },
     },

@@ -50,7 +50,14 @@ export const PAYMENT_STATES = [
 
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['confirmed', 'declined', 'reversed', 'cancelled', 'failed', 'undone']);
+export const FINAL_STATES: ReadonlySet<PaymentState> = new Set([
+  'confirmed',
+  'declined',
+  'reversed',
+  'cancelled',
+  'failed',
+  'undone',
+]);
 
 /** States whose pending API call (cancel, reverse, void) must be retried until it lands: the undo queue. */
 export const UNDO_STATES: ReadonlySet<PaymentState> = new Set(['aborting', 'reversing', 'undoing']);
@@ -73,7 +80,12 @@ export const UNDO_STATES: ReadonlySet<PaymentState> = new Set(['aborting', 'reve
  * reads the API and cancels or reverses whatever the lost moves did there: never a charge the
  * POS was not told of, never a second one.
  */
-export const SYNCED_STATES: ReadonlySet<PaymentState> = new Set(['intent', 'undoing', 'awaiting_confirmation', ...FINAL_STATES]);
+export const SYNCED_STATES: ReadonlySet<PaymentState> = new Set([
+  'intent',
+  'undoing',
+  'awaiting_confirmation',
+  ...FINAL_STATES,
+]);
 
 /** Where each state may go next. Anything else is a bug and is refused by the journal. */
 export const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>> = {

@@ -104,7 +104,12 @@ export class PaymentSteps {
    * carried, and when it cannot have been created before).
    */
   #lookup(record: PaymentRecord): { timeoutMs: number } & ReferenceLookup {
-    return { ...this.#call(), sellerId: this.deps.sellerId, metadata: paymentMetadata(record), createdAfter: record.createdAt };
+    return {
+      ...this.#call(),
+      sellerId: this.deps.sellerId,
+      metadata: paymentMetadata(record),
+      createdAfter: record.createdAt,
+    };
   }
 
   /** A fresh undo entry: due now. */
@@ -144,12 +149,24 @@ export class PaymentSteps {
         return this.#end(record, 'failed', { problem: refusalProblem(failure) }, 'transaction refused by the API');
       }
       // The answer was lost: the transaction may exist. The reference tells.
-      this.deps.logger.warn({ reference: record.referenceId, error: failure.text }, 'transaction creation answer lost; looking it up');
+      this.deps.logger.warn(
+        { reference: record.referenceId, error: failure.text },
+        'transaction creation answer lost; looking it up',
+      );
       try {
         const found = await payments.transactions.findByReference(record.referenceId, this.#lookup(record));
-        if (found) return this.move(record, 'created', { transactionId: found.id }, 'transaction found by reference after a lost answer');
+        if (found)
+          return this.move(
+            record,
+            'created',
+            { transactionId: found.id },
+            'transaction found by reference after a lost answer',
+          );
         // A conflict the service explained is a refusal once nothing was created; the rest were lost answers.
-        const why = failure.code === 'conflict' ? problem('API_REJECTED', failure.text) : problem('API_UNAVAILABLE', failure.text);
+        const why =
+          failure.code === 'conflict'
+            ? problem('API_REJECTED', failure.text)
+            : problem('API_UNAVAILABLE', failure.text);
         return this.#end(record, 'failed', { problem: why }, 'transaction not created');
       } catch (lookupError) {
         return this.abort(record, problem('API_UNAVAILABLE', errorText(lookupError)), 'failed');
@@ -162,11 +179,26 @@ export class PaymentSteps {
    * exist, otherwise through `aborting` (the pending transaction is cancelled, retried until it lands).
    */
   async abort(record: PaymentRecord, why: PaymentProblem, abortAs: AbortAs): Promise<PaymentRecord> {
-    if (record.state === 'intent' && record.transactionId === null && why.code !== 'API_UNAVAILABLE' && why.code !== 'INTERRUPTED') {
+    if (
+      record.state === 'intent' &&
+      record.transactionId === null &&
+      why.code !== 'API_UNAVAILABLE' &&
+      why.code !== 'INTERRUPTED'
+    ) {
       // Nothing was sent to the API yet (cancelled while choosing installments, say).
-      return this.#end(record, abortAs === 'declined' ? 'failed' : abortAs, { problem: why }, 'ended before any transaction');
+      return this.#end(
+        record,
+        abortAs === 'declined' ? 'failed' : abortAs,
+        { problem: why },
+        'ended before any transaction',
+      );
     }
-    const aborting = this.move(record, 'aborting', { problem: why, pendingUndo: this.newUndo({ abortAs }) }, `ending: ${why.code}`);
+    const aborting = this.move(
+      record,
+      'aborting',
+      { problem: why, pendingUndo: this.newUndo({ abortAs }) },
+      `ending: ${why.code}`,
+    );
     this.deps.emit(aborting, 'cancelling');
     return this.settle(aborting);
   }
@@ -221,9 +253,20 @@ export class PaymentSteps {
         nextAttemptAt: new Date(this.deps.now().getTime() + delay).toISOString(),
         lastError: errorText(error),
       };
-      const queued = journal.update(record.id, { pendingUndo: next }, `undo not sent (attempt ${attempts}): ${errorText(error)}`);
+      const queued = journal.update(
+        record.id,
+        { pendingUndo: next },
+        `undo not sent (attempt ${attempts}): ${errorText(error)}`,
+      );
       this.deps.logger.warn(
-        { payment: record.id, reference: record.referenceId, state: record.state, attempts, retryInMs: delay, error: errorText(error) },
+        {
+          payment: record.id,
+          reference: record.referenceId,
+          state: record.state,
+          attempts,
+          retryInMs: delay,
+          error: errorText(error),
+        },
         'undo could not be sent; queued',
       );
       this.deps.emit(queued, 'undo_pending');
@@ -263,7 +306,11 @@ export class PaymentSteps {
    * be read either, the payment is reversed: a reversal of a pending transaction cancels it, of
    * an approved one undoes it, so nothing is charged either way.
    */
-  async resolveUnknown(record: PaymentRecord, live: boolean, interrupted: PaymentProblem = problem('INTERRUPTED')): Promise<PaymentRecord> {
+  async resolveUnknown(
+    record: PaymentRecord,
+    live: boolean,
+    interrupted: PaymentProblem = problem('INTERRUPTED'),
+  ): Promise<PaymentRecord> {
     const { attempts, delayMs } = this.deps.config.unknownResolution;
     this.deps.emit(record, 'resolving_unknown');
     const transactionId = record.transactionId;
@@ -273,15 +320,26 @@ export class PaymentSteps {
         try {
           transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
         } catch (error) {
-          this.deps.logger.warn({ payment: record.id, attempt, error: errorText(error) }, 'could not read the transaction of a lost authorization');
+          this.deps.logger.warn(
+            { payment: record.id, attempt, error: errorText(error) },
+            'could not read the transaction of a lost authorization',
+          );
           if (attempt < attempts) await sleep(delayMs);
           continue;
         }
         switch (transaction.status) {
           case 'succeeded': {
-            const approved = this.move(record, 'approved', { authorization: authorizationFromTransaction(transaction) }, 'approved (read from the API after a lost answer)');
+            const approved = this.move(
+              record,
+              'approved',
+              { authorization: authorizationFromTransaction(transaction) },
+              'approved (read from the API after a lost answer)',
+            );
             if (live) return approved;
-            const why = interrupted.code === 'INTERRUPTED' ? problem('INTERRUPTED', 'the chip never gave its final word') : interrupted;
+            const why =
+              interrupted.code === 'INTERRUPTED'
+                ? problem('INTERRUPTED', 'the chip never gave its final word')
+                : interrupted;
             return this.reverse(approved, why, 'unknown_outcome');
           }
           case 'failed': {
@@ -289,7 +347,10 @@ export class PaymentSteps {
               record,
               'declined',
               {
-                problem: declinedProblem(declineReasonOf(transaction.error?.response_code, transaction.error?.code), transaction.error?.message),
+                problem: declinedProblem(
+                  declineReasonOf(transaction.error?.response_code, transaction.error?.code),
+                  transaction.error?.message,
+                ),
               },
               'declined (read from the API after a lost answer)',
             );
@@ -313,14 +374,24 @@ export class PaymentSteps {
   }
 
   async reverse(record: PaymentRecord, why: PaymentProblem, reason: ReversalReason): Promise<PaymentRecord> {
-    const reversing = this.move(record, 'reversing', { problem: why, pendingUndo: this.newUndo({ reason }) }, `reversing: ${why.code}`);
+    const reversing = this.move(
+      record,
+      'reversing',
+      { problem: why, pendingUndo: this.newUndo({ reason }) },
+      `reversing: ${why.code}`,
+    );
     this.deps.emit(reversing, 'reversing');
     return this.settle(reversing);
   }
 
   /** `note`: said in the journal entry beside the reason (who authorized the void). */
   async undo(record: PaymentRecord, why: PaymentProblem, note?: string): Promise<PaymentRecord> {
-    const undoing = this.move(record, 'undoing', { problem: why, pendingUndo: this.newUndo({}) }, note === undefined ? `undoing: ${why.code}` : `undoing: ${why.code}; ${note}`);
+    const undoing = this.move(
+      record,
+      'undoing',
+      { problem: why, pendingUndo: this.newUndo({}) },
+      note === undefined ? `undoing: ${why.code}` : `undoing: ${why.code}; ${note}`,
+    );
     this.deps.emit(undoing, 'undoing');
     return this.settle(undoing);
   }
@@ -350,7 +421,10 @@ export class PaymentSteps {
         this.#call(),
       );
     } catch (error) {
-      this.deps.logger.warn({ payment: record.id, error: errorText(error) }, 'completion report not sent; the approval stands');
+      this.deps.logger.warn(
+        { payment: record.id, error: errorText(error) },
+        'completion report not sent; the approval stands',
+      );
     }
   }
 
@@ -360,7 +434,10 @@ export class PaymentSteps {
    * runs off the event loop while `meanwhile` (the customer taking the card out) goes on; the
    * progress events, the first thing anyone outside hears of it, wait for both.
    */
-  async awaitConfirmation(record: PaymentRecord, meanwhile: () => Promise<void> = () => Promise.resolve()): Promise<PaymentRecord> {
+  async awaitConfirmation(
+    record: PaymentRecord,
+    meanwhile: () => Promise<void> = () => Promise.resolve(),
+  ): Promise<PaymentRecord> {
     const ready = 'approved; receipts ready';
     const moves: JournalMove[] =
       record.confirmation === 'auto'
@@ -371,7 +448,11 @@ export class PaymentSteps {
         : [
             {
               to: 'awaiting_confirmation',
-              patch: { confirmDeadline: new Date(this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs).toISOString() },
+              patch: {
+                confirmDeadline: new Date(
+                  this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs,
+                ).toISOString(),
+              },
               note: ready,
             },
           ];
@@ -403,11 +484,23 @@ export class PaymentSteps {
         try {
           found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
         } catch (error) {
-          this.deps.logger.warn({ payment: record.id, error: errorText(error) }, 'recovery: could not look the reference up; will retry');
+          this.deps.logger.warn(
+            { payment: record.id, error: errorText(error) },
+            'recovery: could not look the reference up; will retry',
+          );
           return record;
         }
-        if (!found) return this.#land(this.deps.journal.update(record.id, { problem: interrupted }, 'no transaction at the API'), 'failed', 'interrupted before any transaction');
-        const adopted = this.deps.journal.update(record.id, { transactionId: found.id }, 'transaction found by reference at recovery');
+        if (!found)
+          return this.#land(
+            this.deps.journal.update(record.id, { problem: interrupted }, 'no transaction at the API'),
+            'failed',
+            'interrupted before any transaction',
+          );
+        const adopted = this.deps.journal.update(
+          record.id,
+          { transactionId: found.id },
+          'transaction found by reference at recovery',
+        );
         return this.abort(adopted, interrupted, 'failed');
       }
       case 'created':
@@ -422,7 +515,9 @@ export class PaymentSteps {
       case 'approved':
         return this.reverse(
           record,
-          interrupted.code === 'INTERRUPTED' ? problem('INTERRUPTED', 'the chip never gave its final word') : interrupted,
+          interrupted.code === 'INTERRUPTED'
+            ? problem('INTERRUPTED', 'the chip never gave its final word')
+            : interrupted,
           'unknown_outcome',
         );
       case 'completing':

@@ -5,14 +5,23 @@
  * several findings into one status.
  */
 
-export const CHECK_IDS = ['serial-permissions', 'pinpads', 'printers', 'payments-api', 'client-certificate', 'pos-ports', 'settings'] as const;
+export const CHECK_IDS = [
+  'serial-permissions',
+  'pinpads',
+  'printers',
+  'payments-api',
+  'client-certificate',
+  'pos-ports',
+  'settings',
+] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
 /** ok: nothing to do; warn: works, but look at it; fail: something a store needs does not work; skip: not checked, `summary` says why. */
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
 /** A JSON-serialisable value (the details go out as-is with `--json`). */
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined };
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue | undefined };
 export type CheckDetails = { readonly [key: string]: JsonValue | undefined };
 
 export interface CheckResult {
@@ -63,7 +72,13 @@ export function joinBilingual(parts: readonly Bilingual[], separator: Bilingual 
 }
 
 /** A check's result from its summary and (for warn and fail) fix in both languages. */
-export function checkResult(result: { id: CheckId; status: CheckStatus; summary: Bilingual; details: CheckDetails; fix?: Bilingual | undefined }): CheckResult {
+export function checkResult(result: {
+  id: CheckId;
+  status: CheckStatus;
+  summary: Bilingual;
+  details: CheckDetails;
+  fix?: Bilingual | undefined;
+}): CheckResult {
   const { id, status, summary, details, fix } = result;
   return {
     id,

@@ -80,7 +80,10 @@ export function checkClientCertificate(options: ClientCertificateCheckOptions): 
     return checkResult({
       id: 'client-certificate',
       status: 'fail',
-      summary: bilingual(`The client certificate cannot be used: ${tls.message}`, `O certificado do cliente não pode ser usado: ${messageOf(tls)}`),
+      summary: bilingual(
+        `The client certificate cannot be used: ${tls.message}`,
+        `O certificado do cliente não pode ser usado: ${messageOf(tls)}`,
+      ),
       details: { problem: tls instanceof ClientCertificateError ? tls.code : 'OTHER' },
       fix: tls instanceof ClientCertificateError ? FIXES[tls.code] : FIXES.UNREADABLE,
     });
@@ -124,7 +127,7 @@ export function checkClientCertificate(options: ClientCertificateCheckOptions): 
       ),
       details: { ...details, marketplace_id: marketplaceId },
       fix: bilingual(
-        'Use the certificate issued for this marketplace, or check --marketplace against the payments provider\'s dashboard.',
+        "Use the certificate issued for this marketplace, or check --marketplace against the payments provider's dashboard.",
         'Use o certificado emitido para este marketplace ou confira --marketplace no painel do provedor de pagamentos.',
       ),
     });

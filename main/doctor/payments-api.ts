@@ -24,7 +24,17 @@ import {
   type AuthScheme,
   type ClientCertificateFiles,
 } from '../api/index.js';
-import { bilingual, checkResult, DeadlineError, formatDuration, messageOf, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
+import {
+  bilingual,
+  checkResult,
+  DeadlineError,
+  formatDuration,
+  messageOf,
+  withDeadline,
+  type Bilingual,
+  type CheckResult,
+  type CheckDetails,
+} from './check.js';
 
 /** The real payments API; undefined: training mode. */
 export interface PaymentsApiTarget {
@@ -47,7 +57,8 @@ export function doctorTarget(api: {
   readonly authScheme?: AuthScheme;
   readonly certificate?: ClientCertificateFiles;
 }): PaymentsApiTarget | undefined {
-  if (api.api === undefined || api.token === undefined || api.marketplace === undefined || api.seller === undefined) return undefined;
+  if (api.api === undefined || api.token === undefined || api.marketplace === undefined || api.seller === undefined)
+    return undefined;
   return {
     baseUrl: api.api,
     token: api.token,
@@ -66,7 +77,11 @@ export interface PaymentsApiCheckOptions {
 }
 
 /** What each kind of failure says and what to do about it. */
-function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { summary: Bilingual; fix: Bilingual; kind: string } {
+function diagnose(
+  error: unknown,
+  api: PaymentsApiTarget,
+  timeoutMs: number,
+): { summary: Bilingual; fix: Bilingual; kind: string } {
   const url = api.baseUrl;
   const curl = `\`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}\``;
   const network = bilingual(
@@ -77,14 +92,20 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
     const limit = formatDuration(timeoutMs);
     return {
       kind: 'timeout',
-      summary: bilingual(`The payments API at ${url} did not answer within ${limit.en}`, `A API de pagamentos em ${url} não respondeu em ${limit.pt}`),
+      summary: bilingual(
+        `The payments API at ${url} did not answer within ${limit.en}`,
+        `A API de pagamentos em ${url} não respondeu em ${limit.pt}`,
+      ),
       fix: network,
     };
   }
   if (error instanceof ConnectionError) {
     return {
       kind: 'network',
-      summary: bilingual(`The payments API at ${url} cannot be reached: ${error.message}`, `Não foi possível alcançar a API de pagamentos em ${url}: ${error.message}`),
+      summary: bilingual(
+        `The payments API at ${url} cannot be reached: ${error.message}`,
+        `Não foi possível alcançar a API de pagamentos em ${url}: ${error.message}`,
+      ),
       fix: network,
     };
   }
@@ -138,7 +159,7 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
         `A API de pagamentos em ${url} não conhece o marketplace ${api.marketplaceId} ou o vendedor ${api.sellerId} (404)`,
       ),
       fix: bilingual(
-        'Check --marketplace and --seller against the payments provider\'s dashboard (the token must belong to that marketplace).',
+        "Check --marketplace and --seller against the payments provider's dashboard (the token must belong to that marketplace).",
         'Confira --marketplace e --seller no painel do provedor de pagamentos (o token precisa ser desse marketplace).',
       ),
     };
@@ -146,8 +167,14 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
   if (error instanceof InvalidRequestError) {
     return {
       kind: 'ids',
-      summary: bilingual(`The seller id "${api.sellerId}" is not valid: ${error.message}`, `O id de vendedor "${api.sellerId}" não é válido: ${error.message}`),
-      fix: bilingual('Check --seller against the payments provider\'s dashboard.', 'Confira --seller no painel do provedor de pagamentos.'),
+      summary: bilingual(
+        `The seller id "${api.sellerId}" is not valid: ${error.message}`,
+        `O id de vendedor "${api.sellerId}" não é válido: ${error.message}`,
+      ),
+      fix: bilingual(
+        "Check --seller against the payments provider's dashboard.",
+        'Confira --seller no painel do provedor de pagamentos.',
+      ),
     };
   }
   if (error instanceof ServerError || error instanceof RateLimitError) {
@@ -159,7 +186,7 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
         `A API de pagamentos em ${url} está com falha (HTTP ${status}): ${error.message}`,
       ),
       fix: bilingual(
-        'The service itself is in trouble: try again in a few minutes, and call the payments provider\'s support if it lasts.',
+        "The service itself is in trouble: try again in a few minutes, and call the payments provider's support if it lasts.",
         'O problema está no próprio serviço: tente de novo em alguns minutos e, se continuar, ligue para o suporte do provedor de pagamentos.',
       ),
     };
@@ -167,7 +194,10 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
   if (error instanceof InvalidResponseError) {
     return {
       kind: 'not-the-api',
-      summary: bilingual(`${url} answered, but not as the payments API does: ${error.message}`, `${url} respondeu, mas não como a API de pagamentos responde: ${error.message}`),
+      summary: bilingual(
+        `${url} answered, but not as the payments API does: ${error.message}`,
+        `${url} respondeu, mas não como a API de pagamentos responde: ${error.message}`,
+      ),
       fix: bilingual(
         `Check that --api ${url} is the payments API's base URL (without /v1), not a web page or a proxy's login.`,
         `Confira se --api ${url} é o endereço base da API de pagamentos (sem /v1), e não uma página da web ou o login de um proxy.`,
@@ -176,7 +206,10 @@ function diagnose(error: unknown, api: PaymentsApiTarget, timeoutMs: number): { 
   }
   return {
     kind: 'other',
-    summary: bilingual(`The payments API at ${url} answered with an error: ${messageOf(error)}`, `A API de pagamentos em ${url} respondeu com um erro: ${messageOf(error)}`),
+    summary: bilingual(
+      `The payments API at ${url} answered with an error: ${messageOf(error)}`,
+      `A API de pagamentos em ${url} respondeu com um erro: ${messageOf(error)}`,
+    ),
     fix: network,
   };
 }
@@ -218,7 +251,12 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
       details: { mode: 'training' },
     });
   }
-  const details: CheckDetails = { mode: 'live', url: api.baseUrl, marketplace_id: api.marketplaceId, seller_id: api.sellerId };
+  const details: CheckDetails = {
+    mode: 'live',
+    url: api.baseUrl,
+    marketplace_id: api.marketplaceId,
+    seller_id: api.sellerId,
+  };
   let client: PaymentsClient;
   try {
     new URL(api.baseUrl);
@@ -249,7 +287,10 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
       id: 'payments-api',
       status: 'fail',
       summary: scrub(
-        bilingual(`The payments API options are not usable: ${messageOf(error)}`, `As opções da API de pagamentos não podem ser usadas: ${messageOf(error)}`),
+        bilingual(
+          `The payments API options are not usable: ${messageOf(error)}`,
+          `As opções da API de pagamentos não podem ser usadas: ${messageOf(error)}`,
+        ),
         api.token,
       ),
       details,
@@ -261,7 +302,11 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
   }
   const started = performance.now();
   try {
-    const page = await withDeadline(client.bankAccounts.list(api.sellerId, { limit: 1 }), timeoutMs, `Reading from the payments API at ${api.baseUrl}`);
+    const page = await withDeadline(
+      client.bankAccounts.list(api.sellerId, { limit: 1 }),
+      timeoutMs,
+      `Reading from the payments API at ${api.baseUrl}`,
+    );
     return checkResult({
       id: 'payments-api',
       status: 'ok',

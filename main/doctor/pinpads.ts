@@ -9,7 +9,19 @@ import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { listSerialPinpads, type ListPorts, type SerialPinpadInfo } from '../../drivers/transports/discovery.js';
 import { connectPinpad, simulatorProfileOf } from '../agent/pinpad-connection.js';
-import { bilingual, checkResult, codeOf, DeadlineError, formatDuration, messageOf, shellQuote, withDeadline, type Bilingual, type CheckResult, type CheckDetails } from './check.js';
+import {
+  bilingual,
+  checkResult,
+  codeOf,
+  DeadlineError,
+  formatDuration,
+  messageOf,
+  shellQuote,
+  withDeadline,
+  type Bilingual,
+  type CheckResult,
+  type CheckDetails,
+} from './check.js';
 
 export interface PinpadsCheckOptions {
   /** The PINPAD to open and identify; without it only the serial ports are listed. */
@@ -43,7 +55,11 @@ export interface PinpadLinkReport {
 }
 
 /** Opens the PINPAD at `address`, reads its identification and closes it, within `timeoutMs`. */
-export async function identifyPinpad(address: string, timeoutMs: number, logger: DriverLogger = silentLogger): Promise<PinpadInfo> {
+export async function identifyPinpad(
+  address: string,
+  timeoutMs: number,
+  logger: DriverLogger = silentLogger,
+): Promise<PinpadInfo> {
   if (simulatorProfileOf(address) !== undefined) {
     // The in-process simulator cannot hang; it is opened the way `pinbridge start --port sim` opens it.
     const connection = await connectPinpad(address, { logger });
@@ -136,11 +152,16 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
   const logger = options.logger ?? silentLogger;
   // Listing the ports and opening the PINPAD do not depend on each other: both run at once, so
   // the check takes one time limit, not two.
-  const listing = withDeadline(listSerialPinpads(options.listPorts ? { list: options.listPorts } : {}), options.timeoutMs, 'Listing the serial ports').then(
+  const listing = withDeadline(
+    listSerialPinpads(options.listPorts ? { list: options.listPorts } : {}),
+    options.timeoutMs,
+    'Listing the serial ports',
+  ).then(
     (ports) => ({ ports, listError: undefined }),
     (error: unknown) => ({ ports: [] as SerialPinpadInfo[], listError: messageOf(error) }),
   );
-  const identifying = options.address === undefined ? undefined : identifyAddress(options.address, options.timeoutMs, logger);
+  const identifying =
+    options.address === undefined ? undefined : identifyAddress(options.address, options.timeoutMs, logger);
   const { ports, listError } = await listing;
   const likely = ports.filter((p) => p.likelyPinpad);
   const serial = ports.map((p) => ({
@@ -153,7 +174,8 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
   }));
   const baseDetails: CheckDetails = { serial_ports: serial, ...(listError ? { list_error: listError } : {}) };
 
-  if (identifying === undefined && options.link !== undefined) return linkResult(options.link, baseDetails, options.username ?? '$USER');
+  if (identifying === undefined && options.link !== undefined)
+    return linkResult(options.link, baseDetails, options.username ?? '$USER');
   if (identifying === undefined) {
     if (listError !== undefined) {
       return checkResult({
@@ -165,7 +187,7 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         ),
         details: baseDetails,
         fix: bilingual(
-          'Run `pinbridge doctor --port <address>` with the PINPAD\'s port (/dev/ttyACM0, COM3, tcp://host:port) to open it directly.',
+          "Run `pinbridge doctor --port <address>` with the PINPAD's port (/dev/ttyACM0, COM3, tcp://host:port) to open it directly.",
           'Execute `pinbridge doctor --port <address>` com a porta do PINPAD (/dev/ttyACM0, COM3, tcp://host:port) para abri-lo diretamente.',
         ),
       });
@@ -187,7 +209,7 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         ),
         details: baseDetails,
         fix: bilingual(
-          'Plug the PINPAD\'s USB cable in and switch it on, then run `pinbridge pinpad list`; a network PINPAD is checked with `pinbridge doctor --port tcp://HOST:PORT`.',
+          "Plug the PINPAD's USB cable in and switch it on, then run `pinbridge pinpad list`; a network PINPAD is checked with `pinbridge doctor --port tcp://HOST:PORT`.",
           'Conecte o cabo USB do PINPAD e ligue-o, depois execute `pinbridge pinpad list`; um PINPAD de rede é verificado com `pinbridge doctor --port tcp://HOST:PORT`.',
         ),
       });
@@ -218,8 +240,14 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         outcome.kind === undefined
           ? bilingual(message, `O endereço de PINPAD "${address}" não foi aceito: ${message}`)
           : silent
-            ? bilingual(`The PINPAD on ${address} did not answer within ${limit.en}`, `O PINPAD em ${address} não respondeu em ${limit.pt}`)
-            : bilingual(`The PINPAD on ${address} could not be opened: ${message}`, `Não foi possível abrir o PINPAD em ${address}: ${message}`),
+            ? bilingual(
+                `The PINPAD on ${address} did not answer within ${limit.en}`,
+                `O PINPAD em ${address} não respondeu em ${limit.pt}`,
+              )
+            : bilingual(
+                `The PINPAD on ${address} could not be opened: ${message}`,
+                `Não foi possível abrir o PINPAD em ${address}: ${message}`,
+              ),
       details: {
         ...baseDetails,
         address,
@@ -272,9 +300,21 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
 
 /** The running agent's own PINPAD, as its link says: ready is ok, anything else fails with the link's sentences and the fix for its code. */
 function linkResult(link: PinpadLinkReport, baseDetails: CheckDetails, username: string): CheckResult {
-  const details: CheckDetails = { ...baseDetails, address: link.address, link: { state: link.state, code: link.code, error: link.error } };
+  const details: CheckDetails = {
+    ...baseDetails,
+    address: link.address,
+    link: { state: link.state, code: link.code, error: link.error },
+  };
   if (link.state === 'ready') {
-    return checkResult({ id: 'pinpads', status: 'ok', summary: bilingual(`${link.message} (in use by this Pinbridge)`, `${link.cashier_message} (em uso por este Pinbridge)`), details });
+    return checkResult({
+      id: 'pinpads',
+      status: 'ok',
+      summary: bilingual(
+        `${link.message} (in use by this Pinbridge)`,
+        `${link.cashier_message} (em uso por este Pinbridge)`,
+      ),
+      details,
+    });
   }
   if (link.state === 'connecting') {
     return checkResult({
@@ -282,7 +322,10 @@ function linkResult(link: PinpadLinkReport, baseDetails: CheckDetails, username:
       status: 'warn',
       summary: bilingual(link.message, link.cashier_message),
       details,
-      fix: bilingual('Wait a few seconds and run the check again.', 'Aguarde alguns segundos e faça a verificação de novo.'),
+      fix: bilingual(
+        'Wait a few seconds and run the check again.',
+        'Aguarde alguns segundos e faça a verificação de novo.',
+      ),
     });
   }
   const why = link.error === null ? '' : ` (${link.error})`;
@@ -296,7 +339,13 @@ function linkResult(link: PinpadLinkReport, baseDetails: CheckDetails, username:
 }
 
 type IdentifyOutcome =
-  | { readonly ok: true; readonly address: string; readonly kind: string; readonly info: PinpadInfo; readonly ms: number }
+  | {
+      readonly ok: true;
+      readonly address: string;
+      readonly kind: string;
+      readonly info: PinpadInfo;
+      readonly ms: number;
+    }
   /** `kind` undefined: the address itself was refused. */
   | { readonly ok: false; readonly address: string; readonly kind: string | undefined; readonly error: unknown };
 

@@ -8,7 +8,18 @@
 import net from 'node:net';
 import { WebSocket } from 'ws';
 import { DEFAULT_PORTS, WS_PATH } from '../pos/protocol/index.js';
-import { bilingual, checkResult, formatSeconds, joinBilingual, messageOf, worstStatus, type Bilingual, type CheckResult, type CheckStatus, type JsonValue } from './check.js';
+import {
+  bilingual,
+  checkResult,
+  formatSeconds,
+  joinBilingual,
+  messageOf,
+  worstStatus,
+  type Bilingual,
+  type CheckResult,
+  type CheckStatus,
+  type JsonValue,
+} from './check.js';
 
 export interface PosPortsCheckOptions {
   /** The ports to check: `--pos-port`, the agent's own, or settings `pos.ports`; DEFAULT_PORTS when undefined. A 0 (any free port) is not checked. */
@@ -32,7 +43,10 @@ export type PortState =
 
 const HOST = '127.0.0.1';
 /** The modes `agent.info` reports, as the window names them. */
-const MODES_PT: ReadonlyMap<string, string> = new Map([['training', 'treinamento'], ['live', 'produção']]);
+const MODES_PT: ReadonlyMap<string, string> = new Map([
+  ['training', 'treinamento'],
+  ['live', 'produção'],
+]);
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 function tcpProbe(port: number, timeoutMs: number): Promise<'open' | 'closed' | { error: string }> {
@@ -45,7 +59,9 @@ function tcpProbe(port: number, timeoutMs: number): Promise<'open' | 'closed' | 
     };
     const timer = setTimeout(() => done({ error: `no TCP answer within ${formatSeconds(timeoutMs)}` }), timeoutMs);
     socket.once('connect', () => done('open'));
-    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED' ? 'closed' : { error: error.message }));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(error.code === 'ECONNREFUSED' ? 'closed' : { error: error.message }),
+    );
   });
 }
 
@@ -65,7 +81,10 @@ function askAgentInfo(port: number, secure: boolean, timeoutMs: number): Promise
   return new Promise((resolve, reject) => {
     // A certificate for localhost made by `pinbridge pos cert` may not be trusted by Node: the
     // question is only "who is this", asked on loopback, so the certificate is not checked.
-    const socket = new WebSocket(`${secure ? 'wss' : 'ws'}://${HOST}:${port}${WS_PATH}`, { handshakeTimeout: timeoutMs, rejectUnauthorized: false });
+    const socket = new WebSocket(`${secure ? 'wss' : 'ws'}://${HOST}:${port}${WS_PATH}`, {
+      handshakeTimeout: timeoutMs,
+      rejectUnauthorized: false,
+    });
     let settled = false;
     const finish = (error: Error | undefined, info?: AgentInfo): void => {
       if (settled) return;
@@ -77,7 +96,10 @@ function askAgentInfo(port: number, secure: boolean, timeoutMs: number): Promise
       if (error) reject(error);
       else resolve(info ?? {});
     };
-    const timer = setTimeout(() => finish(new Error(`no answer to agent.info within ${formatSeconds(timeoutMs)}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`no answer to agent.info within ${formatSeconds(timeoutMs)}`)),
+      timeoutMs,
+    );
     socket.once('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.info' })));
     socket.on('message', (data: Buffer) => {
       let message: { id?: unknown; result?: AgentInfo; error?: { message?: unknown } };
@@ -91,7 +113,9 @@ function askAgentInfo(port: number, secure: boolean, timeoutMs: number): Promise
       if (message.result !== undefined) finish(undefined, message.result);
       else finish(new Error(`it answered agent.info with an error: ${textOf(message.error?.message, 'unknown')}`));
     });
-    socket.once('unexpected-response', (_request, response) => finish(new Error(`it answered the WebSocket upgrade with HTTP ${response.statusCode}`)));
+    socket.once('unexpected-response', (_request, response) =>
+      finish(new Error(`it answered the WebSocket upgrade with HTTP ${response.statusCode}`)),
+    );
     socket.once('error', (error) => finish(error));
     socket.once('close', () => finish(new Error('it closed the WebSocket without answering')));
   });
@@ -111,8 +135,12 @@ export async function probePosPort(port: number, options: { timeoutMs: number; t
   for (const secure of schemes) {
     try {
       const info = await askAgentInfo(port, secure, remaining());
-      if (info.name === 'Pinbridge') return { state: 'pinbridge', version: textOf(info.version, '?'), mode: textOf(info.mode, '?'), secure };
-      return { state: 'other', reason: `it answered agent.info as ${JSON.stringify(info.name ?? null)}, not Pinbridge` };
+      if (info.name === 'Pinbridge')
+        return { state: 'pinbridge', version: textOf(info.version, '?'), mode: textOf(info.mode, '?'), secure };
+      return {
+        state: 'other',
+        reason: `it answered agent.info as ${JSON.stringify(info.name ?? null)}, not Pinbridge`,
+      };
     } catch (error) {
       reason = messageOf(error);
     }
@@ -133,20 +161,27 @@ export async function checkPosPorts(options: PosPortsCheckOptions): Promise<Chec
     return checkResult({
       id: 'pos-ports',
       status: 'skip',
-      summary: bilingual('Port 0: the POS API takes any free port when it starts, so there is none to check', 'Porta 0: a API do PDV usa qualquer porta livre ao iniciar, então não há porta a verificar'),
+      summary: bilingual(
+        'Port 0: the POS API takes any free port when it starts, so there is none to check',
+        'Porta 0: a API do PDV usa qualquer porta livre ao iniciar, então não há porta a verificar',
+      ),
       details: { ports: [], source },
     });
   }
   const platform = options.platform ?? process.platform;
   const states = await Promise.all(ports.map(async (port) => ({ port, ...(await probePosPort(port, options)) })));
-  const portStatus = (state: PortState): CheckStatus => (state.state === 'other' ? 'fail' : state.state === 'unknown' ? 'warn' : 'ok');
+  const portStatus = (state: PortState): CheckStatus =>
+    state.state === 'other' ? 'fail' : state.state === 'unknown' ? 'warn' : 'ok';
   const status = worstStatus(states.map(portStatus));
   const describe = (p: (typeof states)[number]): Bilingual => {
     switch (p.state) {
       case 'free':
         return bilingual(`${p.port} free`, `${p.port} livre`);
       case 'pinbridge':
-        return bilingual(`${p.port} Pinbridge ${p.version} (${p.mode})`, `${p.port} Pinbridge ${p.version} (${MODES_PT.get(p.mode) ?? p.mode})`);
+        return bilingual(
+          `${p.port} Pinbridge ${p.version} (${p.mode})`,
+          `${p.port} Pinbridge ${p.version} (${MODES_PT.get(p.mode) ?? p.mode})`,
+        );
       case 'other':
         return bilingual(`${p.port} used by another program`, `${p.port} usada por outro programa`);
       case 'unknown':
@@ -157,11 +192,20 @@ export async function checkPosPorts(options: PosPortsCheckOptions): Promise<Chec
   const firstFree = states.find((p) => p.state === 'free');
   const lead =
     status === 'fail'
-      ? bilingual('A POS API port is taken by another program', 'Uma porta da API do PDV está ocupada por outro programa')
+      ? bilingual(
+          'A POS API port is taken by another program',
+          'Uma porta da API do PDV está ocupada por outro programa',
+        )
       : running !== undefined
-        ? bilingual(`Pinbridge is running on port ${running.port}`, `O Pinbridge está em execução na porta ${running.port}`)
+        ? bilingual(
+            `Pinbridge is running on port ${running.port}`,
+            `O Pinbridge está em execução na porta ${running.port}`,
+          )
         : firstFree !== undefined
-          ? bilingual(`\`pinbridge start\` will listen on port ${firstFree.port}`, `O \`pinbridge start\` vai escutar na porta ${firstFree.port}`)
+          ? bilingual(
+              `\`pinbridge start\` will listen on port ${firstFree.port}`,
+              `O \`pinbridge start\` vai escutar na porta ${firstFree.port}`,
+            )
           : bilingual('No POS API port is free', 'Nenhuma porta da API do PDV está livre');
   const others = states.filter((p) => p.state === 'other');
   const suggested = others.length > 0 ? await suggestFreePorts(ports, options.timeoutMs) : [];

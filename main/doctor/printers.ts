@@ -69,11 +69,20 @@ function printerNamePt(name: string): string {
   return name === 'default' ? 'padrão' : `"${name}"`;
 }
 
-function unreachableFix(name: string, address: PrinterAddress, settingsPath: string, code: string | undefined, username: string): Bilingual {
+function unreachableFix(
+  name: string,
+  address: PrinterAddress,
+  settingsPath: string,
+  code: string | undefined,
+  username: string,
+): Bilingual {
   const setting = `\`printers.${name}.address\``;
   const field = bilingual(`${setting} in ${settingsPath}`, `${setting} em ${settingsPath}`);
   const relogin = (command: string): Bilingual =>
-    bilingual(`Run \`${command}\`, then log out and in again.`, `Execute \`${command}\` e depois saia da sessão e entre de novo.`);
+    bilingual(
+      `Run \`${command}\`, then log out and in again.`,
+      `Execute \`${command}\` e depois saia da sessão e entre de novo.`,
+    );
   switch (address.kind) {
     case 'tcp':
       return bilingual(
@@ -96,11 +105,17 @@ function unreachableFix(name: string, address: PrinterAddress, settingsPath: str
           );
     case 'folder': {
       const mkdir = `\`mkdir -p ${shellQuote(address.path)}\``;
-      return bilingual(`Make the folder writable (${mkdir}), or correct ${field.en}.`, `Libere a gravação na pasta (${mkdir}) ou corrija ${field.pt}.`);
+      return bilingual(
+        `Make the folder writable (${mkdir}), or correct ${field.en}.`,
+        `Libere a gravação na pasta (${mkdir}) ou corrija ${field.pt}.`,
+      );
     }
     case 'system': {
       const lpstat = `\`${address.printer === null ? 'lpstat -d' : `lpstat -p ${address.printer}`}\``;
-      return bilingual(`Check the system printer (${lpstat}), or correct ${field.en}.`, `Verifique a impressora do sistema (${lpstat}) ou corrija ${field.pt}.`);
+      return bilingual(
+        `Check the system printer (${lpstat}), or correct ${field.en}.`,
+        `Verifique a impressora do sistema (${lpstat}) ou corrija ${field.pt}.`,
+      );
     }
   }
 }
@@ -117,7 +132,12 @@ function statusFinding(name: string, address: string, status: PrinterStatus): Om
     };
   }
   if (status.coverOpen) {
-    return { ...base, status: 'fail', state: bilingual('cover open', 'com a tampa aberta'), fix: bilingual(`Close the cover of ${printer.en}.`, `Feche a tampa da ${printer.pt}.`) };
+    return {
+      ...base,
+      status: 'fail',
+      state: bilingual('cover open', 'com a tampa aberta'),
+      fix: bilingual(`Close the cover of ${printer.en}.`, `Feche a tampa da ${printer.pt}.`),
+    };
   }
   if (status.error !== null && status.error !== 'AUTO_RECOVERABLE') {
     return {
@@ -135,7 +155,10 @@ function statusFinding(name: string, address: string, status: PrinterStatus): Om
       ...base,
       status: 'warn',
       state: bilingual('paper near its end', 'com o papel acabando'),
-      fix: bilingual(`Have a new paper roll ready for ${printer.en}.`, `Deixe uma bobina de papel nova à mão para a ${printer.pt}.`),
+      fix: bilingual(
+        `Have a new paper roll ready for ${printer.en}.`,
+        `Deixe uma bobina de papel nova à mão para a ${printer.pt}.`,
+      ),
     };
   }
   if (!status.online) {
@@ -152,7 +175,11 @@ function statusFinding(name: string, address: string, status: PrinterStatus): Om
   return { ...base, status: 'ok', state: bilingual('ready', 'pronta') };
 }
 
-async function probePrinter(name: string, settings: PrinterSettings, options: PrintersCheckOptions): Promise<PrinterFinding> {
+async function probePrinter(
+  name: string,
+  settings: PrinterSettings,
+  options: PrintersCheckOptions,
+): Promise<PrinterFinding> {
   const address = settings.address;
   const username = options.username ?? '$USER';
   let parsed: PrinterAddress;
@@ -165,10 +192,15 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
       address,
       status: 'fail',
       state: bilingual(messageOf(error), 'com endereço inválido'),
-      fix: bilingual(`Correct ${setting} in ${options.settingsPath}.`, `Corrija ${setting} em ${options.settingsPath}.`),
+      fix: bilingual(
+        `Correct ${setting} in ${options.settingsPath}.`,
+        `Corrija ${setting} em ${options.settingsPath}.`,
+      ),
     };
   }
-  const device = new ReceiptPrinter(createTransport(parsed, { tcp: { connectTimeoutMs: options.timeoutMs } }), { statusTimeoutMs: options.timeoutMs });
+  const device = new ReceiptPrinter(createTransport(parsed, { tcp: { connectTimeoutMs: options.timeoutMs } }), {
+    statusTimeoutMs: options.timeoutMs,
+  });
   // One time limit for reaching the printer and reading its status together.
   const until = performance.now() + options.timeoutMs;
   const remaining = (): number => Math.max(1, Math.round(until - performance.now()));
@@ -196,12 +228,19 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
             : bilingual('this link cannot report it', 'esta conexão não a informa');
       const state =
         parsed.kind === 'system'
-          ? bilingual(`sent through the system print command (status not checked: ${why.en})`, `enviada pelo comando de impressão do sistema (situação não verificada: ${why.pt})`)
+          ? bilingual(
+              `sent through the system print command (status not checked: ${why.en})`,
+              `enviada pelo comando de impressão do sistema (situação não verificada: ${why.pt})`,
+            )
           : bilingual(`reachable (status not checked: ${why.en})`, `acessível (situação não verificada: ${why.pt})`);
       return { name, address, status: 'ok', state };
     }
     try {
-      const status = await withDeadline(device.status(), remaining(), `Reading the status of the printer at ${address}`);
+      const status = await withDeadline(
+        device.status(),
+        remaining(),
+        `Reading the status of the printer at ${address}`,
+      );
       return { name, address, ...statusFinding(name, address, status) };
     } catch (error) {
       const code = error instanceof DeadlineError ? 'TIMEOUT' : (codeOf(error) ?? 'ERROR');
@@ -216,8 +255,14 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
           status: 'warn',
           state:
             code === 'TIMEOUT'
-              ? bilingual(`reachable, but it did not answer the status request within ${limit.en}`, `acessível, mas não respondeu ao pedido de situação em ${limit.pt}`)
-              : bilingual('reachable, but its status answer is not ESC/POS', 'acessível, mas a resposta de situação dela não é ESC/POS'),
+              ? bilingual(
+                  `reachable, but it did not answer the status request within ${limit.en}`,
+                  `acessível, mas não respondeu ao pedido de situação em ${limit.pt}`,
+                )
+              : bilingual(
+                  'reachable, but its status answer is not ESC/POS',
+                  'acessível, mas a resposta de situação dela não é ESC/POS',
+                ),
           fix: bilingual(
             `If printer "${name}" prints but does not report its status, set ${checkStatusOff} under ${section} in ${options.settingsPath}; otherwise switch it off and on.`,
             `Se a impressora "${name}" imprime mas não informa a situação, coloque ${checkStatusOff} em ${section} no arquivo ${options.settingsPath}; caso contrário, desligue e ligue a impressora.`,
@@ -229,7 +274,10 @@ async function probePrinter(name: string, settings: PrinterSettings, options: Pr
         name,
         address,
         status: 'fail',
-        state: bilingual(`lost while reading its status (${messageOf(error)})`, `conexão perdida ao ler a situação (${messageOf(error)})`),
+        state: bilingual(
+          `lost while reading its status (${messageOf(error)})`,
+          `conexão perdida ao ler a situação (${messageOf(error)})`,
+        ),
         fix: unreachableFix(name, parsed, options.settingsPath, code, username),
         error: { code, message: messageOf(error) },
       };
@@ -278,7 +326,9 @@ export async function checkPrinters(options: PrintersCheckOptions): Promise<Chec
   const status = worstStatus(findings.map((f) => f.status));
   const fixes = findings.filter((f) => f.fix !== undefined && f.status !== 'ok').map((f) => f.fix!);
   const found = joinBilingual(
-    findings.map((f) => bilingual(`"${f.name}" (${f.address}) ${f.state.en}`, `${printerNamePt(f.name)} (${f.address}) ${f.state.pt}`)),
+    findings.map((f) =>
+      bilingual(`"${f.name}" (${f.address}) ${f.state.en}`, `${printerNamePt(f.name)} (${f.address}) ${f.state.pt}`),
+    ),
     '; ',
   );
   const one = findings.length === 1;

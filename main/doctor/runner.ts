@@ -7,7 +7,15 @@
 import { userInfo } from 'node:os';
 import type { DriverLogger } from '../../drivers/log.js';
 import type { ListPorts } from '../../drivers/transports/discovery.js';
-import { bilingual, CHECK_IDS, checkResult, messageOf, type CheckId, type CheckResult, type DoctorReport } from './check.js';
+import {
+  bilingual,
+  CHECK_IDS,
+  checkResult,
+  messageOf,
+  type CheckId,
+  type CheckResult,
+  type DoctorReport,
+} from './check.js';
 import { checkClientCertificate } from './client-certificate.js';
 import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
 import { checkPinpads, type PinpadLinkReport } from './pinpads.js';
@@ -71,7 +79,10 @@ async function guarded(id: CheckId, run: () => Promise<CheckResult>): Promise<Ch
     return checkResult({
       id,
       status: 'fail',
-      summary: bilingual(`The check itself failed: ${messageOf(error)}`, `A própria verificação falhou: ${messageOf(error)}`),
+      summary: bilingual(
+        `The check itself failed: ${messageOf(error)}`,
+        `A própria verificação falhou: ${messageOf(error)}`,
+      ),
       details: { error: messageOf(error) },
       fix: bilingual(
         'Run `pinbridge doctor --json` and send its output to Pinbridge support.',
@@ -88,7 +99,10 @@ function pinpadToOpen(
   settingsPath: string,
 ): { address?: string; addressFrom?: string; link?: PinpadLinkReport } {
   if (options.pinpadAddress !== undefined) {
-    return { address: options.pinpadAddress, ...(options.pinpadAddressFrom === undefined ? {} : { addressFrom: options.pinpadAddressFrom }) };
+    return {
+      address: options.pinpadAddress,
+      ...(options.pinpadAddressFrom === undefined ? {} : { addressFrom: options.pinpadAddressFrom }),
+    };
   }
   if (options.pinpadLink !== undefined) return { link: options.pinpadLink };
   return fromSettings === undefined ? {} : { address: fromSettings, addressFrom: `pinpad.address in ${settingsPath}` };
@@ -130,15 +144,35 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         ...pinpad,
         ...(options.listPorts === undefined ? {} : { listPorts: options.listPorts }),
         ...(options.logger === undefined ? {} : { logger: options.logger }),
-        ...(settings?.api?.capabilities?.terminal_channel === undefined ? {} : { terminalChannel: settings.api.capabilities.terminal_channel }),
+        ...(settings?.api?.capabilities?.terminal_channel === undefined
+          ? {}
+          : { terminalChannel: settings.api.capabilities.terminal_channel }),
       }),
     ),
-    guarded('printers', () => checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username })),
-    guarded('payments-api', () => checkPaymentsApi({ api: options.api, timeoutMs, ...(options.apiProblem === undefined ? {} : { unusable: options.apiProblem }) })),
-    guarded('client-certificate', () => Promise.resolve(checkClientCertificate({ certificate: options.api?.certificate, marketplaceId: options.api?.marketplaceId }))),
+    guarded('printers', () =>
+      checkPrinters({ printers: settings?.printers, settingsPath: loaded.path, timeoutMs, username }),
+    ),
+    guarded('payments-api', () =>
+      checkPaymentsApi({
+        api: options.api,
+        timeoutMs,
+        ...(options.apiProblem === undefined ? {} : { unusable: options.apiProblem }),
+      }),
+    ),
+    guarded('client-certificate', () =>
+      Promise.resolve(
+        checkClientCertificate({ certificate: options.api?.certificate, marketplaceId: options.api?.marketplaceId }),
+      ),
+    ),
     guarded('pos-ports', () =>
       checkPosPorts({
-        ...(posPorts === undefined ? {} : { ports: posPorts, portsSource: options.posPorts === undefined ? ('settings' as const) : (options.posPortsSource ?? 'option') }),
+        ...(posPorts === undefined
+          ? {}
+          : {
+              ports: posPorts,
+              portsSource:
+                options.posPorts === undefined ? ('settings' as const) : (options.posPortsSource ?? 'option'),
+            }),
         tls: settings?.pos.tls !== undefined,
         settingsPath: loaded.path,
         timeoutMs,

@@ -16,7 +16,15 @@ import { constants } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { bilingual, checkResult, codeOf, messageOf, type Bilingual, type CheckResult, type CheckStatus } from './check.js';
+import {
+  bilingual,
+  checkResult,
+  codeOf,
+  messageOf,
+  type Bilingual,
+  type CheckResult,
+  type CheckStatus,
+} from './check.js';
 
 /** Who is asking, as the kernel sees the running process. */
 export interface UserIdentity {
@@ -56,7 +64,14 @@ export function parseGroupFile(text: string): GroupEntry[] {
     const [name, , gidText, members = ''] = trimmed.split(':');
     const gid = Number(gidText);
     if (!name || gidText === undefined || !/^\d+$/.test(gidText)) continue;
-    groups.push({ name, gid, members: members.split(',').map((m) => m.trim()).filter((m) => m !== '') });
+    groups.push({
+      name,
+      gid,
+      members: members
+        .split(',')
+        .map((m) => m.trim())
+        .filter((m) => m !== ''),
+    });
   }
   return groups;
 }
@@ -94,7 +109,12 @@ function modeAllows(mode: number, ownerUid: number, ownerGid: number, identity: 
   return rw(0);
 }
 
-async function inspectDevice(path: string, groups: readonly GroupEntry[], identity: UserIdentity, own: boolean): Promise<DeviceFinding> {
+async function inspectDevice(
+  path: string,
+  groups: readonly GroupEntry[],
+  identity: UserIdentity,
+  own: boolean,
+): Promise<DeviceFinding> {
   let info;
   try {
     info = await stat(path);
@@ -126,9 +146,15 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
   if (platform !== 'linux') {
     const why =
       platform === 'win32'
-        ? bilingual('Windows gives every user access to COM ports; nothing to check', 'O Windows dá a todos os usuários acesso às portas COM; nada a verificar')
+        ? bilingual(
+            'Windows gives every user access to COM ports; nothing to check',
+            'O Windows dá a todos os usuários acesso às portas COM; nada a verificar',
+          )
         : platform === 'darwin'
-          ? bilingual('macOS gives the logged-in user access to USB serial ports; nothing to check', 'O macOS dá ao usuário conectado acesso às portas seriais USB; nada a verificar')
+          ? bilingual(
+              'macOS gives the logged-in user access to USB serial ports; nothing to check',
+              'O macOS dá ao usuário conectado acesso às portas seriais USB; nada a verificar',
+            )
           : bilingual(
               `serial port permissions are only checked on Linux (this is ${platform})`,
               `as permissões das portas seriais só são verificadas no Linux (este sistema é ${platform})`,
@@ -156,10 +182,14 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
   // The group that owns the devices present is the one that matters; without devices, the
   // distribution's usual serial group.
   const deviceGroup = devices.map((d) => d.group).find((name) => name !== null && groups.some((g) => g.name === name));
-  const serialGroup = groups.find((g) => g.name === deviceGroup) ?? SERIAL_GROUPS.map((name) => groups.find((g) => g.name === name)).find((g) => g !== undefined);
+  const serialGroup =
+    groups.find((g) => g.name === deviceGroup) ??
+    SERIAL_GROUPS.map((name) => groups.find((g) => g.name === name)).find((g) => g !== undefined);
   const groupName = serialGroup?.name ?? 'dialout';
-  const inGroupFile = serialGroup !== undefined && (serialGroup.members.includes(identity.username) || serialGroup.gid === identity.gid);
-  const inSession = serialGroup !== undefined && (identity.gid === serialGroup.gid || identity.groups.includes(serialGroup.gid));
+  const inGroupFile =
+    serialGroup !== undefined && (serialGroup.members.includes(identity.username) || serialGroup.gid === identity.gid);
+  const inSession =
+    serialGroup !== undefined && (identity.gid === serialGroup.gid || identity.groups.includes(serialGroup.gid));
 
   const rules: string[] = [];
   for (const dir of UDEV_DIRS) {
@@ -173,7 +203,13 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
     in_group_file: inGroupFile,
     in_session: inSession,
     udev_rules: rules,
-    devices: devices.map((d) => ({ path: d.path, group: d.group, mode: d.mode, read_write: d.readWrite, ...(d.error ? { error: d.error } : {}) })),
+    devices: devices.map((d) => ({
+      path: d.path,
+      group: d.group,
+      mode: d.mode,
+      read_write: d.readWrite,
+      ...(d.error ? { error: d.error } : {}),
+    })),
     ...(groupFileError ? { group_file_error: groupFileError } : {}),
     ...(serialGroup === undefined ? { group_missing: `no ${SERIAL_GROUPS.join(' or ')} group in /etc/group` } : {}),
   };
@@ -184,7 +220,10 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
     'log out of the desktop session and log in again (or restart the computer)',
     'saia da sessão do computador e entre de novo (ou reinicie o computador)',
   );
-  const joinTheGroup = bilingual(`Run \`${usermod}\`, then ${relogin.en}.`, `Execute \`${usermod}\` e depois ${relogin.pt}.`);
+  const joinTheGroup = bilingual(
+    `Run \`${usermod}\`, then ${relogin.en}.`,
+    `Execute \`${usermod}\` e depois ${relogin.pt}.`,
+  );
   const loginAgain = bilingual(
     `Log out and in: ${relogin.en}; \`newgrp ${groupName}\` gives one terminal the group at once.`,
     `Faça logout e login: ${relogin.pt}; \`newgrp ${groupName}\` dá o grupo a um terminal na hora.`,
@@ -198,7 +237,10 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
   if (identity.uid === 0) {
     status = 'ok';
     const opened = devices.length > 0 ? ` (${deviceList(devices)})` : '';
-    summary = bilingual(`Running as root: every serial port can be opened${opened}`, `Executando como root: todas as portas seriais podem ser abertas${opened}`);
+    summary = bilingual(
+      `Running as root: every serial port can be opened${opened}`,
+      `Executando como root: todas as portas seriais podem ser abertas${opened}`,
+    );
   } else if (denied.length > 0) {
     status = 'fail';
     if (inGroupFile && !inSession) {
@@ -248,5 +290,11 @@ export async function checkSerialPermissions(options: SerialPermissionsOptions =
     );
     fix = joinTheGroup;
   }
-  return checkResult({ id: 'serial-permissions', status, summary, details, ...(fix !== undefined && status !== 'ok' ? { fix } : {}) });
+  return checkResult({
+    id: 'serial-permissions',
+    status,
+    summary,
+    details,
+    ...(fix !== undefined && status !== 'ok' ? { fix } : {}),
+  });
 }

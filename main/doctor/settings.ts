@@ -32,7 +32,10 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
     const merchant = settings.receipts !== null;
     const summary =
       settings.path === null
-        ? bilingual(`No settings file (${path}): the defaults apply`, `Nenhum arquivo de configurações (${path}): valem as configurações padrão`)
+        ? bilingual(
+            `No settings file (${path}): the defaults apply`,
+            `Nenhum arquivo de configurações (${path}): valem as configurações padrão`,
+          )
         : bilingual(
             `Settings loaded from ${settings.path} (${printers} printer(s), receipts ${merchant ? 'with' : 'without'} the store's name and CNPJ)`,
             `Configurações carregadas de ${settings.path} (${printers} impressora(s), comprovantes ${merchant ? 'com' : 'sem'} o nome e o CNPJ da loja)`,
@@ -66,7 +69,10 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
             `O arquivo de configurações ${path} não pôde ser carregado: ${messageOf(error)}`,
           ),
           details: { path, error: messageOf(error) },
-          fix: bilingual(`Check that ${path} is a readable JSON file, ${again.en}`, `Verifique se ${path} é um arquivo JSON legível e ${again.pt}`),
+          fix: bilingual(
+            `Check that ${path} is a readable JSON file, ${again.en}`,
+            `Verifique se ${path} é um arquivo JSON legível e ${again.pt}`,
+          ),
         }),
       };
     }
@@ -89,7 +95,10 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
           `${path}: ${fileProblem.message}; correct the file${given ? ' (or give the right one with --settings)' : ''}, ${again.en}`,
           `${path}: ${(filePt ?? fileProblem.message).replace(/\.$/, '')}; corrija o arquivo${given ? ' (ou informe o certo com --settings)' : ''} e ${again.pt}`,
         )
-      : bilingual(`Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`, `Edite ${path} e corrija ${fieldsPt}${addressHint.pt}; ${again.pt}`);
+      : bilingual(
+          `Edit ${path} and correct ${fields}${addressHint.en}; ${again.en}`,
+          `Edite ${path} e corrija ${fieldsPt}${addressHint.pt}; ${again.pt}`,
+        );
     const found = violations.map((v) => `${v.field}: ${v.message}`).join('; ');
     return {
       settings: undefined,
@@ -97,7 +106,10 @@ export function checkSettings(options: SettingsCheckOptions): SettingsCheckOutco
       result: checkResult({
         id: 'settings',
         status: 'fail',
-        summary: bilingual(`The settings file ${path} is invalid: ${found}`, `O arquivo de configurações ${path} é inválido: ${foundPt}`),
+        summary: bilingual(
+          `The settings file ${path} is invalid: ${found}`,
+          `O arquivo de configurações ${path} é inválido: ${foundPt}`,
+        ),
         details: { path, violations },
         fix,
       }),

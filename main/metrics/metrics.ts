@@ -87,7 +87,8 @@ const API_DURATION_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30
 export function apiAttemptOutcome(report: Pick<AttemptReport, 'ok' | 'status' | 'code'>): string {
   if (report.ok) return 'ok';
   const status = report.status;
-  if (status !== null && Number.isInteger(status) && status >= 300 && status <= 599) return `${Math.floor(status / 100)}xx`;
+  if (status !== null && Number.isInteger(status) && status >= 300 && status <= 599)
+    return `${Math.floor(status / 100)}xx`;
   // The client's codes are a closed set of snake_case words; anything else is not a label value.
   return report.code !== null && /^[a-z][a-z_]{0,39}$/.test(report.code) ? report.code : 'error';
 }
@@ -204,7 +205,8 @@ export class AgentMetrics {
       registers,
       collect: () => {
         pinpadUp.reset();
-        for (const entry of this.#pinpadList()) pinpadUp.set({ serial: entry.serialNumber, model: entry.model }, entry.connected ? 1 : 0);
+        for (const entry of this.#pinpadList())
+          pinpadUp.set({ serial: entry.serialNumber, model: entry.model }, entry.connected ? 1 : 0);
       },
     });
     const pinpadBusy = new Gauge({
@@ -229,7 +231,7 @@ export class AgentMetrics {
       name: 'pinbridge_api_request_duration_seconds',
       help:
         'Seconds per payments API attempt (each retry is an attempt), by HTTP method and outcome: ok, the status class of a ' +
-        'refusal (4xx, 5xx), or the client\'s error code when no usable answer came (timeout, connection_error, invalid_response).',
+        "refusal (4xx, 5xx), or the client's error code when no usable answer came (timeout, connection_error, invalid_response).",
       labelNames: ['method', 'outcome'],
       buckets: API_DURATION_BUCKETS,
       registers,
@@ -283,7 +285,7 @@ export class AgentMetrics {
     }
     new Gauge({
       name: 'pinbridge_info',
-      help: 'The agent\'s version and mode (training: embedded sandbox and simulated PINPAD; live: the real payments API); always 1.',
+      help: "The agent's version and mode (training: embedded sandbox and simulated PINPAD; live: the real payments API); always 1.",
       labelNames: ['version', 'mode'],
       registers,
     }).set({ version: sources.version, mode: sources.mode }, 1);
@@ -303,7 +305,8 @@ export class AgentMetrics {
       () => engine.off('terminal', onTerminal),
     );
     // Payments running when the metrics start: their run's end is watched like any other.
-    for (const terminal of engine.terminals()) if (terminal.payment !== null) this.#running.set(terminal.serial, terminal.payment.id);
+    for (const terminal of engine.terminals())
+      if (terminal.payment !== null) this.#running.set(terminal.serial, terminal.payment.id);
     const onDisconnected = (entry: PinpadEntry): void => {
       this.#pinpadDisconnects.inc({ serial: entry.serialNumber });
     };
@@ -411,7 +414,10 @@ export class AgentMetrics {
     try {
       return work();
     } catch (error) {
-      this.#sources.logger?.warn({ metric: what, err: error instanceof Error ? error.message : String(error) }, 'metrics: could not read a source');
+      this.#sources.logger?.warn(
+        { metric: what, err: error instanceof Error ? error.message : String(error) },
+        'metrics: could not read a source',
+      );
       return undefined;
     }
   }

@@ -39,7 +39,13 @@ function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host);
 }
 
-function answer(response: ServerResponse, status: number, headers: Record<string, string>, body: string, sendBody: boolean): void {
+function answer(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string,
+  sendBody: boolean,
+): void {
   response.writeHead(status, {
     ...headers,
     'Content-Length': String(Buffer.byteLength(body)),
@@ -104,13 +110,25 @@ export class MetricsServer {
     });
   }
 
-  static async #handle(request: IncomingMessage, response: ServerResponse, metrics: MetricsServerOptions['metrics'], logger: MetricsServerLogger): Promise<void> {
+  static async #handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    metrics: MetricsServerOptions['metrics'],
+    logger: MetricsServerLogger,
+  ): Promise<void> {
     const path = (request.url ?? '').split('?', 1)[0];
     const plain = { 'Content-Type': 'text/plain; charset=utf-8' };
     const sendBody = request.method !== 'HEAD';
-    if (path !== METRICS_PATH) return answer(response, 404, plain, 'Not found: only GET /metrics is served here.\n', sendBody);
+    if (path !== METRICS_PATH)
+      return answer(response, 404, plain, 'Not found: only GET /metrics is served here.\n', sendBody);
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return answer(response, 405, { ...plain, Allow: ALLOWED_METHODS }, 'Method not allowed: only GET /metrics is served here.\n', sendBody);
+      return answer(
+        response,
+        405,
+        { ...plain, Allow: ALLOWED_METHODS },
+        'Method not allowed: only GET /metrics is served here.\n',
+        sendBody,
+      );
     }
     let text: string;
     try {

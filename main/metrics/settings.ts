@@ -12,7 +12,9 @@ export const DEFAULT_METRICS_PORT = 9464;
 export const MetricsSettings = Type.Object(
   {
     enabled: Type.Optional(
-      Type.Boolean({ description: 'Serve Prometheus metrics at http://HOST:PORT/metrics (default false: not served).' }),
+      Type.Boolean({
+        description: 'Serve Prometheus metrics at http://HOST:PORT/metrics (default false: not served).',
+      }),
     ),
     host: Type.Optional(
       Type.String({
@@ -21,7 +23,7 @@ export const MetricsSettings = Type.Object(
         pattern: '^[A-Za-z0-9.:%-]+$',
         description:
           'Address to listen on (default 127.0.0.1: this computer only). An IP of this computer, or "0.0.0.0" / "::" for every ' +
-          'interface, lets the store\'s Prometheus scrape it over the network; only the metrics are served there.',
+          "interface, lets the store's Prometheus scrape it over the network; only the metrics are served there.",
       }),
     ),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'TCP port (default 9464).' })),

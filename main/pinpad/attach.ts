@@ -26,14 +26,25 @@ export interface AttachOptions {
 }
 
 /** Returns the serial number the PINPAD was attached under. */
-export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, options: AttachOptions = {}): Promise<string> {
+export async function attachPinpad(
+  engine: PaymentEngine,
+  pinpad: Pinpad,
+  options: AttachOptions = {},
+): Promise<string> {
   const { serialNumber } = await pinpad.info();
-  if (serialNumber.trim() === '') throw new Error(`The PINPAD at ${pinpad.address} has no serial number; it cannot be a payment terminal`);
+  if (serialNumber.trim() === '')
+    throw new Error(`The PINPAD at ${pinpad.address} has no serial number; it cannot be a payment terminal`);
   const sale = new PinpadSale(pinpad, {
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.keySlots ? { keySlots: options.keySlots } : {}),
-    ...(options.tables ? { tables: options.tables } : options.tablesFrom ? { tables: options.tablesFrom(serialNumber) } : {}),
-    ...(options.onTablesStatus ? { onTablesStatus: (status: TablesStatus) => options.onTablesStatus?.(serialNumber, status) } : {}),
+    ...(options.tables
+      ? { tables: options.tables }
+      : options.tablesFrom
+        ? { tables: options.tablesFrom(serialNumber) }
+        : {}),
+    ...(options.onTablesStatus
+      ? { onTablesStatus: (status: TablesStatus) => options.onTablesStatus?.(serialNumber, status) }
+      : {}),
     ...(options.requireSealedCardData !== undefined ? { requireSealedCardData: options.requireSealedCardData } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     onMessage: (text) => engine.relayPinpadMessage(serialNumber, text),
@@ -44,7 +55,11 @@ export async function attachPinpad(engine: PaymentEngine, pinpad: Pinpad, option
     await sale.prepare();
   } catch (error) {
     options.logger?.warn(
-      { address: pinpad.address, code: error instanceof SaleStepError ? error.code : 'UNKNOWN', reason: error instanceof Error ? error.message : String(error) },
+      {
+        address: pinpad.address,
+        code: error instanceof SaleStepError ? error.code : 'UNKNOWN',
+        reason: error instanceof Error ? error.message : String(error),
+      },
       'this PINPAD cannot run sales',
     );
   }

@@ -72,7 +72,10 @@ function brandOfBin(digits: string): CardBrandName {
 /** The brand a chip application label names ("ELO CREDITO", "VISA ELECTRON", "MAESTRO"…). */
 function brandOfLabel(label: string | undefined): CardBrandName {
   if (label === undefined) return 'unknown';
-  const upper = label.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const upper = label
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
   if (/\bELO\b/.test(upper)) return 'elo';
   if (/\bHIPER/.test(upper)) return 'hipercard';
   if (/\bAMEX\b|AMERICAN EXPRESS/.test(upper)) return 'amex';

@@ -71,18 +71,49 @@ export class CardDataError extends Error {
  * masked digits only.
  */
 export const AUTHORIZATION_TAGS: readonly string[] = Object.freeze([
-  '9F26', '9F27', '9F10', '9F37', '9F36', '95', '9A', '9C', '9F02', '5F2A', '82', '9F1A', '9F03',
-  '9F34', '84', '9F33', '5F34', '9F35', '9F09', '9F41', '9F6E',
+  '9F26',
+  '9F27',
+  '9F10',
+  '9F37',
+  '9F36',
+  '95',
+  '9A',
+  '9C',
+  '9F02',
+  '5F2A',
+  '82',
+  '9F1A',
+  '9F03',
+  '9F34',
+  '84',
+  '9F33',
+  '5F34',
+  '9F35',
+  '9F09',
+  '9F41',
+  '9F6E',
   // The application's AID, the terminal's serial (IFD), Mastercard's transaction category code
   // and the contactless terminal transaction qualifiers, which chip and CTLS authorizations carry.
-  '9F06', '9F1E', '9F53', '9F66',
+  '9F06',
+  '9F1E',
+  '9F53',
+  '9F66',
 ]);
 
 /**
  * EMV tags asked for in FCX for the completion report: the second cryptogram (TC or AAC), its
  * inputs and the results of the issuer's authentication and scripts.
  */
-export const COMPLETION_TAGS: readonly string[] = Object.freeze(['9F26', '9F27', '9F10', '9F36', '95', '9B', '8A', '9F34']);
+export const COMPLETION_TAGS: readonly string[] = Object.freeze([
+  '9F26',
+  '9F27',
+  '9F10',
+  '9F36',
+  '95',
+  '9B',
+  '8A',
+  '9F34',
+]);
 
 export { CARD_DATA_TAGS };
 
@@ -180,7 +211,10 @@ export function expirationOf(read: Pick<GcxResult, 'expiry' | 'track2'>): string
  * verified offline, a paper signature, or nothing (contactless under the CVM limit, a verified
  * phone — CDCVM — included: the contract has no value of its own for it).
  */
-export function cardholderVerificationOf(chip: GoxResult | null | undefined, swipedPin?: SwipedCardPin | null): CardholderVerification {
+export function cardholderVerificationOf(
+  chip: GoxResult | null | undefined,
+  swipedPin?: SwipedCardPin | null,
+): CardholderVerification {
   if (swipedPin) return 'online_pin';
   if (!chip) return 'none';
   if (chip.onlinePinCaptured) return 'online_pin';
@@ -199,7 +233,9 @@ export function emvDataHex(data: Buffer | undefined): string | undefined {
   try {
     items = decodeEmvTlv(data);
   } catch (error) {
-    throw new CardDataError('MALFORMED_EMV_DATA', 'The PINPAD returned EMV data that is not BER-TLV.', { cause: error });
+    throw new CardDataError('MALFORMED_EMV_DATA', 'The PINPAD returned EMV data that is not BER-TLV.', {
+      cause: error,
+    });
   }
   const kept = items.filter((item) => !CARD_DATA_TAGS.has(item.tag));
   if (kept.length === 0) return undefined;
@@ -211,9 +247,16 @@ function pinBlockOf(verification: CardVerification): CardAuthorization['pin_bloc
   const source = swipedPin ?? (chip?.onlinePinCaptured ? chip : undefined);
   if (!source) return undefined;
   if (!source.pinBlock || !source.ksn) {
-    throw new CardDataError('INCOMPLETE_PIN_BLOCK', 'The PINPAD captured an online PIN but returned no PIN block or no DUKPT KSN.');
+    throw new CardDataError(
+      'INCOMPLETE_PIN_BLOCK',
+      'The PINPAD captured an online PIN but returned no PIN block or no DUKPT KSN.',
+    );
   }
-  if (pinKeySlot === undefined) throw new CardDataError('INCOMPLETE_PIN_BLOCK', 'An online PIN block came without the key slot it was encrypted under.');
+  if (pinKeySlot === undefined)
+    throw new CardDataError(
+      'INCOMPLETE_PIN_BLOCK',
+      'An online PIN block came without the key slot it was encrypted under.',
+    );
   return { format: 'iso_0', key_slot: pinKeySlot, ksn: source.ksn.toUpperCase(), block: source.pinBlock.toUpperCase() };
 }
 
@@ -258,7 +301,8 @@ export function summarizeCardRead(read: GcxResult, options: { afterChipError?: b
   const chipCard = entryMode === 'chip' || entryMode === 'contactless_chip';
   const expiration = expirationOf(read);
   const serviceCode = serviceCodeOf(read);
-  const panSequence = chipCard && read.panSequence !== undefined && /^[0-9]{1,3}$/.test(read.panSequence) ? read.panSequence : undefined;
+  const panSequence =
+    chipCard && read.panSequence !== undefined && /^[0-9]{1,3}$/.test(read.panSequence) ? read.panSequence : undefined;
   const emvData = chipCard ? emvDataHex(read.emvData) : undefined;
   return {
     entryMode,
@@ -270,7 +314,9 @@ export function summarizeCardRead(read: GcxResult, options: { afterChipError?: b
     ...(panSequence !== undefined ? { panSequenceNumber: panSequence } : {}),
     ...(serviceCode !== undefined ? { serviceCode } : {}),
     ...(emvData !== undefined ? { emvData } : {}),
-    ...(chipCard && read.aidTableInfo !== undefined ? { aidTableInfo: read.aidTableInfo.map((entry) => ({ ...entry })) } : {}),
+    ...(chipCard && read.aidTableInfo !== undefined
+      ? { aidTableInfo: read.aidTableInfo.map((entry) => ({ ...entry })) }
+      : {}),
   };
 }
 
@@ -301,7 +347,12 @@ export function cardSaleData(
   const digits: PanDigits = { first6: summary.first6, last4: summary.last4, length: summary.panLength };
 
   const cardholder = cardholderVerificationOf(chip, swipedPin);
-  const card: MaskedCard = { brand: summary.brand, maskedPan: masked(digits), entryMode: summary.entryMode, verification: cardholder };
+  const card: MaskedCard = {
+    brand: summary.brand,
+    maskedPan: masked(digits),
+    entryMode: summary.entryMode,
+    verification: cardholder,
+  };
   const authorization: CardAuthorization = {
     terminal,
     entry_mode: summary.entryMode,

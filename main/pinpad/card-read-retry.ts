@@ -61,7 +61,14 @@ export type CardReadRetry =
       readonly removeCardFirst?: boolean;
     };
 
-const CTLS_OFF = new Set(['ST_CTLSPROBLEMS', 'ST_CARDBLOCKED', 'ST_CTLSAPPNAV', 'ST_CTLSAPPNAUT', 'ST_CTLSINVALIDAT', 'ST_CTLSIFCHG']);
+const CTLS_OFF = new Set([
+  'ST_CTLSPROBLEMS',
+  'ST_CARDBLOCKED',
+  'ST_CTLSAPPNAV',
+  'ST_CTLSAPPNAUT',
+  'ST_CTLSINVALIDAT',
+  'ST_CTLSIFCHG',
+]);
 
 /**
  * What to do after a GCX that failed with the ABECS status named `status` (e.g.
@@ -69,9 +76,12 @@ const CTLS_OFF = new Set(['ST_CTLSPROBLEMS', 'ST_CARDBLOCKED', 'ST_CTLSAPPNAV', 
  */
 export function cardReadRetryFor(status: string, attempt: CardReadAttempt): CardReadRetry {
   if (attempt.reads >= MAX_CARD_READS) return { retry: false };
-  if (FALLBACK_STATUSES.has(status)) return { retry: true, contactless: false, prompt: FALLBACK_PROMPT, fallback: true, removeCardFirst: true };
-  if (status === CHIP_CARD_SWIPED) return { retry: true, contactless: attempt.contactless, prompt: INSERT_CHIP_PROMPT, fallback: false };
-  if (status === UNREADABLE_SWIPE || status === 'ST_MCDATAERR') return { retry: true, contactless: attempt.contactless, prompt: SWIPE_AGAIN_PROMPT, fallback: false };
+  if (FALLBACK_STATUSES.has(status))
+    return { retry: true, contactless: false, prompt: FALLBACK_PROMPT, fallback: true, removeCardFirst: true };
+  if (status === CHIP_CARD_SWIPED)
+    return { retry: true, contactless: attempt.contactless, prompt: INSERT_CHIP_PROMPT, fallback: false };
+  if (status === UNREADABLE_SWIPE || status === 'ST_MCDATAERR')
+    return { retry: true, contactless: attempt.contactless, prompt: SWIPE_AGAIN_PROMPT, fallback: false };
   if (!attempt.contactless) return { retry: false };
   if (CTLS_OFF.has(status)) return { retry: true, contactless: false, fallback: false };
   if (status === 'ST_CTLSCOMMERR') {

@@ -146,8 +146,8 @@ export function cardPromptScreen(
   if (!Number.isInteger(rows) || !Number.isInteger(columns) || rows < 1 || columns < 1) return undefined;
   const text = fitLine(notification.trim().replace(/\s+/g, ' '), DISPLAY_MESSAGE_MAX);
   const amountText = fitLine(amountLine(amount), columns);
-  const request = (options.contactless ? ['APROXIME, INSIRA', 'OU PASSE CARTAO'] : ['INSIRA OU PASSE', 'O CARTAO']).map((line) =>
-    fitLine(line, columns),
+  const request = (options.contactless ? ['APROXIME, INSIRA', 'OU PASSE CARTAO'] : ['INSIRA OU PASSE', 'O CARTAO']).map(
+    (line) => fitLine(line, columns),
   );
   const shortRequest = [fitLine('APRESENTE CARTAO', columns)];
   const byWords = text === '' ? [] : wrapWords(text, columns);
@@ -214,7 +214,9 @@ export function installmentChoices(centavos: number, rules: InstallmentRules): I
     throw new RangeError(`The most installments must be an integer from 1 to ${MAX_MENU_OPTIONS}, got ${rules.max}.`);
   }
   if (!Number.isSafeInteger(rules.minInstallmentAmount) || rules.minInstallmentAmount < 0) {
-    throw new RangeError(`The smallest installment must be a non-negative integer number of centavos, got ${rules.minInstallmentAmount}.`);
+    throw new RangeError(
+      `The smallest installment must be a non-negative integer number of centavos, got ${rules.minInstallmentAmount}.`,
+    );
   }
   const choices: InstallmentChoice[] = [{ installments: 1, label: 'A VISTA' }];
   for (let n = 2; n <= rules.max; n++) {

@@ -10,14 +10,25 @@ import { TRANSPORT_ERROR_CODES, type TransportErrorCode } from '../../drivers/tr
 import { CARD_DATA_ERROR_CODES, type CardDataErrorCode } from './card-data.js';
 
 /** Codes of the framing (FrameError), the packet layout (AbecsFormatError) and a refused argument. */
-export const PACKET_ERROR_CODES = ['PACKET_EMPTY', 'PACKET_TOO_LARGE', 'MALFORMED_RESPONSE', 'MALFORMED_COMMAND', 'INVALID_ARGUMENT'] as const;
+export const PACKET_ERROR_CODES = [
+  'PACKET_EMPTY',
+  'PACKET_TOO_LARGE',
+  'MALFORMED_RESPONSE',
+  'MALFORMED_COMMAND',
+  'INVALID_ARGUMENT',
+] as const;
 type PacketErrorCode = (typeof PACKET_ERROR_CODES)[number];
 
 export type DriverFailureCode = TransportErrorCode | LinkErrorCode | PacketErrorCode | CardDataErrorCode;
 
 /** All of them, for the specs that prove each has its sentence. */
 export const DRIVER_FAILURE_CODES: readonly DriverFailureCode[] = [
-  ...new Set<DriverFailureCode>([...TRANSPORT_ERROR_CODES, ...LINK_ERROR_CODES, ...PACKET_ERROR_CODES, ...CARD_DATA_ERROR_CODES]),
+  ...new Set<DriverFailureCode>([
+    ...TRANSPORT_ERROR_CODES,
+    ...LINK_ERROR_CODES,
+    ...PACKET_ERROR_CODES,
+    ...CARD_DATA_ERROR_CODES,
+  ]),
 ];
 
 const CALL_SUPPORT = 'Se continuar, chame o suporte técnico.';
@@ -27,7 +38,8 @@ const CASHIER_SENTENCES: Readonly<Record<DriverFailureCode, string>> = {
   PORT_NOT_FOUND: 'O PINPAD não foi encontrado no endereço configurado. Verifique o cabo e se ele está ligado.',
   PORT_BUSY: 'A porta do PINPAD está em uso por outro programa. Feche o outro programa e tente de novo.',
   PERMISSION_DENIED: 'Este computador não deu permissão para usar o PINPAD. Chame o suporte técnico.',
-  CONNECTION_REFUSED: 'O PINPAD recusou a conexão pela rede. Verifique se ele está ligado e o endereço em Configurações.',
+  CONNECTION_REFUSED:
+    'O PINPAD recusou a conexão pela rede. Verifique se ele está ligado e o endereço em Configurações.',
   HOST_UNREACHABLE: 'O PINPAD não foi encontrado na rede. Verifique se ele está ligado e conectado à rede.',
   CONNECT_TIMEOUT: 'O PINPAD não atendeu a conexão a tempo. Verifique se ele está ligado e conectado.',
   DISCONNECTED: 'O PINPAD foi desconectado. Verifique o cabo ou a conexão.',
@@ -35,7 +47,8 @@ const CASHIER_SENTENCES: Readonly<Record<DriverFailureCode, string>> = {
   ALREADY_OPEN: `A conexão com o PINPAD já estava aberta por outra operação. Tente de novo. ${CALL_SUPPORT}`,
   BLE_UNAVAILABLE: 'O Bluetooth deste computador está desligado ou indisponível. Ligue o Bluetooth e tente de novo.',
   BLE_DEVICE_NOT_FOUND: 'O PINPAD Bluetooth não foi encontrado. Verifique se ele está ligado e perto do computador.',
-  BLE_SERVICE_NOT_FOUND: 'O aparelho Bluetooth configurado não se apresentou como PINPAD. Confira o endereço em Configurações.',
+  BLE_SERVICE_NOT_FOUND:
+    'O aparelho Bluetooth configurado não se apresentou como PINPAD. Confira o endereço em Configurações.',
   INVALID_PORT: 'O endereço do PINPAD nas configurações não é válido. Corrija-o em Configurações.',
   IO_ERROR: `Falha ao enviar ou receber dados do PINPAD. Verifique o cabo. ${CALL_SUPPORT}`,
   // The link: the ABECS exchange of commands and answers.
@@ -47,7 +60,8 @@ const CASHIER_SENTENCES: Readonly<Record<DriverFailureCode, string>> = {
   CANCEL_UNANSWERED: 'O PINPAD não atendeu o cancelamento. Desligue e ligue o PINPAD.',
   TIMEOUT: 'Tempo esgotado no PINPAD.',
   BUSY: 'O PINPAD está ocupado com outra operação. Aguarde e tente de novo.',
-  LINE_NOISE: 'A comunicação com o PINPAD tem interferência (cabo ou aparelho com defeito). Troque o cabo ou chame o suporte técnico.',
+  LINE_NOISE:
+    'A comunicação com o PINPAD tem interferência (cabo ou aparelho com defeito). Troque o cabo ou chame o suporte técnico.',
   // Framing and packet layout: what came from (or went to) the PINPAD does not follow the protocol.
   PACKET_EMPTY: `Falha interna ao montar o comando para o PINPAD. ${CALL_SUPPORT}`,
   PACKET_TOO_LARGE: `Comando grande demais para o PINPAD. ${CALL_SUPPORT}`,

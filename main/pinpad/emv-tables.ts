@@ -30,7 +30,13 @@ import { readFileSync } from 'node:fs';
 import type { TableRecord } from '../../drivers/abecs/commands/tlr.js';
 import { encodeTableEntry } from '../../drivers/abecs/tables/records.js';
 import { Type } from 'typebox';
-import { AidTableEntry, CapkTableEntry, EMV_TABLES_FORMAT, EmvTablesDocument, RevokedCertificateTableEntry } from '../contract/emv-tables.js';
+import {
+  AidTableEntry,
+  CapkTableEntry,
+  EMV_TABLES_FORMAT,
+  EmvTablesDocument,
+  RevokedCertificateTableEntry,
+} from '../contract/emv-tables.js';
 import { schemaViolations } from '../contract/rules.js';
 
 export const TABLES_FORMAT = EMV_TABLES_FORMAT;
@@ -39,15 +45,24 @@ export const TABLES_FORMAT = EMV_TABLES_FORMAT;
 const DocumentShape = Type.Object(
   {
     ...EmvTablesDocument.properties,
-    entries: Type.Array(Type.Object({ table: Type.Union([Type.Literal('aid'), Type.Literal('capk'), Type.Literal('revokedCertificate')]) }), {
-      minItems: 1,
-      maxItems: 2000,
-    }),
+    entries: Type.Array(
+      Type.Object({
+        table: Type.Union([Type.Literal('aid'), Type.Literal('capk'), Type.Literal('revokedCertificate')]),
+      }),
+      {
+        minItems: 1,
+        maxItems: 2000,
+      },
+    ),
   },
   { additionalProperties: false },
 );
 
-const ENTRY_SCHEMAS = { aid: AidTableEntry, capk: CapkTableEntry, revokedCertificate: RevokedCertificateTableEntry } as const;
+const ENTRY_SCHEMAS = {
+  aid: AidTableEntry,
+  capk: CapkTableEntry,
+  revokedCertificate: RevokedCertificateTableEntry,
+} as const;
 
 /** The application types of each payment type. */
 export interface PaymentApplicationTypes {
@@ -73,7 +88,9 @@ export class TablesFileError extends Error {
   readonly violations: readonly { readonly field: string; readonly message: string }[];
 
   constructor(source: string, violations: readonly { field: string; message: string }[]) {
-    super(`The EMV tables file ${source} cannot be used: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
+    super(
+      `The EMV tables file ${source} cannot be used: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`,
+    );
     this.name = 'TablesFileError';
     this.violations = violations;
   }
@@ -90,7 +107,12 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
     // Each entry against its own table's schema: a mistake is named in that table's terms.
     const problems = schemaViolations(ENTRY_SCHEMAS[entry.table], entry);
     if (problems.length > 0) {
-      violations.push(...problems.map(({ field, message }) => ({ field: field === '' ? `entries.${index}` : `entries.${index}.${field}`, message })));
+      violations.push(
+        ...problems.map(({ field, message }) => ({
+          field: field === '' ? `entries.${index}` : `entries.${index}.${field}`,
+          message,
+        })),
+      );
       return;
     }
     let record: TableRecord;
@@ -101,16 +123,23 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
       return;
     }
     const key = `${record.table}:${record.acquirer}:${record.record}`;
-    if (seen.has(key)) violations.push({ field: `entries.${index}`, message: `repeats ${record.table} record ${record.record} of acquirer ${record.acquirer}` });
+    if (seen.has(key))
+      violations.push({
+        field: `entries.${index}`,
+        message: `repeats ${record.table} record ${record.record} of acquirer ${record.acquirer}`,
+      });
     seen.add(key);
-    if (record.acquirer < 1 || record.acquirer > 99) violations.push({ field: `entries.${index}.acquirer`, message: 'must be an acquirer index from 1 to 99' });
+    if (record.acquirer < 1 || record.acquirer > 99)
+      violations.push({ field: `entries.${index}.acquirer`, message: 'must be an acquirer index from 1 to 99' });
     records.set(record.acquirer, [...(records.get(record.acquirer) ?? []), record]);
   });
   const keySlots = new Map<number, { pin?: number; data?: number }>();
   for (const [index, acquirer] of Object.entries(file.acquirers ?? {})) {
     const number = Number(index);
-    if (number < 1 || number > 99) violations.push({ field: `acquirers.${index}`, message: 'must be an acquirer index from 1 to 99' });
-    else if (!records.has(number)) violations.push({ field: `acquirers.${index}`, message: 'names an acquirer with no table records' });
+    if (number < 1 || number > 99)
+      violations.push({ field: `acquirers.${index}`, message: 'must be an acquirer index from 1 to 99' });
+    else if (!records.has(number))
+      violations.push({ field: `acquirers.${index}`, message: 'names an acquirer with no table records' });
     if (acquirer.key_slots !== undefined) keySlots.set(number, { ...acquirer.key_slots });
   }
   if (violations.length > 0) throw new TablesFileError(source, violations);
@@ -132,7 +161,12 @@ export function readEmvTables(path: string): EmvTables {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `it is not JSON (${error.message})` : error instanceof Error ? error.message : String(error);
+    const reason =
+      error instanceof SyntaxError
+        ? `it is not JSON (${error.message})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new TablesFileError(path, [{ field: '(file)', message: reason }]);
   }
   return parseEmvTables(json, path);

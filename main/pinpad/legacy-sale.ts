@@ -115,7 +115,11 @@ export async function readCardGcr(ctx: LegacySaleContext, request: GcrReadReques
  *   The tables file's versions were compared per acquirer before the sale (prepare). Zeros when
  *   GTS fails.
  */
-export async function gcrTableVersion(pinpad: Pinpad, fileVersion: string | undefined, acquirer: number): Promise<string> {
+export async function gcrTableVersion(
+  pinpad: Pinpad,
+  fileVersion: string | undefined,
+  acquirer: number,
+): Promise<string> {
   if (acquirer !== ALL_ACQUIRERS && fileVersion !== undefined) return fileVersion;
   try {
     return (await pinpad.tableVersions([ALL_ACQUIRERS]))[ALL_ACQUIRERS] ?? NO_TABLES_VERSION;
@@ -239,14 +243,18 @@ export async function chooseInstallmentsGky(
   for (;;) {
     const remaining = deadline - performance.now();
     if (remaining <= 0) {
-      throw new SaleStepError('TIMEOUT', 'installments', { message: `no installments chosen within ${ctx.timeouts.menuMs} ms.` });
+      throw new SaleStepError('TIMEOUT', 'installments', {
+        message: `no installments chosen within ${ctx.timeouts.menuMs} ms.`,
+      });
     }
     const choice = choices[shown]!;
     await ctx.pinpad.execute(dspCommand, { message: `${INSTALLMENTS_HINT}\n${fitLine(choice.label)}` });
     const { key } = await ctx.pinpad.execute(gkyCommand, {}, ctx.wait(signal, remaining));
     if (key === 'enter') return choice.installments;
     if (key === 'cancel') {
-      throw new SaleStepError('CUSTOMER_CANCELLED', 'installments', { message: 'the customer pressed CANCEL while the installments were asked.' });
+      throw new SaleStepError('CUSTOMER_CANCELLED', 'installments', {
+        message: 'the customer pressed CANCEL while the installments were asked.',
+      });
     }
     if (key === 'clear') shown = (shown + 1) % choices.length;
   }
@@ -255,7 +263,8 @@ export async function chooseInstallmentsGky(
 /** GCD (the CPF on the keypad) is an Abecs 2.x command (abecs.md §3.8): a legacy PINPAD cannot ask. */
 export function taxIdUnsupported(): SaleStepError {
   return new SaleStepError('PINPAD_UNSUPPORTED', 'tax_id', {
-    message: 'this PINPAD cannot ask for a CPF (GCD is an Abecs 2.x command; the PINPAD knows only the BibComp 1.08 ones).',
+    message:
+      'this PINPAD cannot ask for a CPF (GCD is an Abecs 2.x command; the PINPAD knows only the BibComp 1.08 ones).',
     cashierMessage: 'Este PINPAD não pede CPF. Faça a venda sem CPF ou use outro PINPAD.',
   });
 }
@@ -267,7 +276,12 @@ export function taxIdUnsupported(): SaleStepError {
  * the lines). Cut short, without error, when the sale is cancelled: the next command then fails
  * as cancelled.
  */
-export async function showNotice(pinpad: Pinpad, text: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+export async function showNotice(
+  pinpad: Pinpad,
+  text: string,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   await pinpad.execute(dspCommand, { message: fitMessage(text.replace(/\r/g, '\n')) });
   if (ms <= 0 || signal?.aborted) return;
   await new Promise<void>((resolve) => {

@@ -91,7 +91,10 @@ export function pinpadLinkSentence(status: Pick<PinpadLinkStatus, 'address' | 's
   const { address } = status;
   switch (status.state) {
     case 'connecting':
-      return { message: `Connecting to the PINPAD at ${address}`, cashier_message: `Conectando ao PINPAD em ${address}…` };
+      return {
+        message: `Connecting to the PINPAD at ${address}`,
+        cashier_message: `Conectando ao PINPAD em ${address}…`,
+      };
     case 'ready':
       return { message: `PINPAD ready at ${address}`, cashier_message: `PINPAD pronto em ${address}` };
     case 'not_found':

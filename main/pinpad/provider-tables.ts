@@ -29,7 +29,11 @@ export interface TablesAnswer {
 /** What this module needs from the payments provider (the API client's terminal channel fits). */
 export interface TablesChannel {
   /** Null when the provider serves no tables for this PINPAD. */
-  emvTables(serial: string, knownVersion: string | undefined, options?: { signal?: AbortSignal }): Promise<TablesAnswer | null>;
+  emvTables(
+    serial: string,
+    knownVersion: string | undefined,
+    options?: { signal?: AbortSignal },
+  ): Promise<TablesAnswer | null>;
 }
 
 /** Where a sale's tables come from: asked before each sale (prepare). */
@@ -97,7 +101,8 @@ export class ProviderTables implements TablesSource {
     }
     this.#nextCheck = this.#now() + (this.#options.refreshMs ?? PROVIDER_TABLES_DEFAULTS.refreshMs);
     if (answer === null) {
-      if (this.#held !== undefined) this.#logger.info({ serial }, 'the payments provider serves no EMV tables for this PINPAD; it keeps its own');
+      if (this.#held !== undefined)
+        this.#logger.info({ serial }, 'the payments provider serves no EMV tables for this PINPAD; it keeps its own');
       this.#held = undefined;
       rmSync(this.#options.cacheFile, { force: true });
       return;
@@ -107,10 +112,16 @@ export class ProviderTables implements TablesSource {
       const tables = parseEmvTables(answer.tables, SOURCE);
       this.#held = tables;
       this.#writeCache(answer.tables);
-      this.#logger.info({ serial, version: tables.version, previous: held?.version ?? null }, 'new EMV tables from the payments provider');
+      this.#logger.info(
+        { serial, version: tables.version, previous: held?.version ?? null },
+        'new EMV tables from the payments provider',
+      );
     } catch (error) {
       if (!(error instanceof TablesFileError)) throw error;
-      this.#logger.error({ serial, version: answer.version, code: error.code, reason: error.message }, 'the payments provider sent EMV tables that cannot be used; not loaded');
+      this.#logger.error(
+        { serial, version: answer.version, code: error.code, reason: error.message },
+        'the payments provider sent EMV tables that cannot be used; not loaded',
+      );
       // The last good tables stay; without any, sales end with TABLES_UNAVAILABLE.
       this.#held = held ?? error;
     }
@@ -126,7 +137,10 @@ export class ProviderTables implements TablesSource {
     try {
       return parseEmvTables(JSON.parse(text), this.#options.cacheFile);
     } catch (error) {
-      this.#logger.warn({ file: this.#options.cacheFile, reason: error instanceof Error ? error.message : String(error) }, 'the cached EMV tables cannot be used; asking the provider');
+      this.#logger.warn(
+        { file: this.#options.cacheFile, reason: error instanceof Error ? error.message : String(error) },
+        'the cached EMV tables cannot be used; asking the provider',
+      );
       return undefined;
     }
   }
@@ -139,7 +153,10 @@ export class ProviderTables implements TablesSource {
       writeFileSync(`${file}.tmp`, JSON.stringify(document), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
     } catch (error) {
-      this.#logger.warn({ file, reason: error instanceof Error ? error.message : String(error) }, 'the EMV tables could not be cached; they are asked again at the next start');
+      this.#logger.warn(
+        { file, reason: error instanceof Error ? error.message : String(error) },
+        'the EMV tables could not be cached; they are asked again at the next start',
+      );
     }
   }
 }

@@ -141,7 +141,10 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     const candidates = connected.length > 0 ? connected : entries;
     if (candidates.length === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is connected');
     if (candidates.length > 1) {
-      throw new EngineError('PINPAD_REQUIRED', `Several PINPADs are connected (${candidates.map((e) => e.serialNumber).join(', ')}); say which with "terminal"`);
+      throw new EngineError(
+        'PINPAD_REQUIRED',
+        `Several PINPADs are connected (${candidates.map((e) => e.serialNumber).join(', ')}); say which with "terminal"`,
+      );
     }
     return candidates[0]!;
   }
@@ -155,7 +158,10 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
    * Optionally shows a prompt, then waits for a function key. `signal`: the caller's own way to
    * stop the wait (the POS that asked went away), beside `abort`.
    */
-  readKey(serial: string | undefined, options: { prompt?: string; timeoutSeconds?: number; signal?: AbortSignal } = {}): Promise<PinpadKey> {
+  readKey(
+    serial: string | undefined,
+    options: { prompt?: string; timeoutSeconds?: number; signal?: AbortSignal } = {},
+  ): Promise<PinpadKey> {
     return this.#operate(
       serial,
       async (pinpad, signal) => {
@@ -201,7 +207,13 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     serial: string | undefined,
     kind: CustomerDataKind,
     check: (value: string) => string | undefined,
-    options: { attempts: number; againKind?: CustomerDataKind; pauseMs?: number; timeoutSeconds?: number; signal?: AbortSignal },
+    options: {
+      attempts: number;
+      againKind?: CustomerDataKind;
+      pauseMs?: number;
+      timeoutSeconds?: number;
+      signal?: AbortSignal;
+    },
   ): Promise<{ value: string; accepted: boolean; attempts: number }> {
     return this.#operate(
       serial,
@@ -227,7 +239,11 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     return this.#engine.abortOperation(this.get(serial).serialNumber);
   }
 
-  #operate<T>(serial: string | undefined, operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>, callerSignal?: AbortSignal): Promise<T> {
+  #operate<T>(
+    serial: string | undefined,
+    operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>,
+    callerSignal?: AbortSignal,
+  ): Promise<T> {
     const entry = this.get(serial);
     return this.#engine.withTerminal(entry.serialNumber, (attached, signal) => {
       const pinpad = this.#known.get(attached)?.pinpad;

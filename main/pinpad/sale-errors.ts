@@ -44,9 +44,15 @@ function fromCardData(error: CardDataError, step: SaleStep): SaleStepError {
         cashierMessage: 'Não foi possível ler o número do cartão. Tente novamente.',
       });
     case 'UNSUPPORTED_CARD_TYPE':
-      return new SaleStepError('UNSUPPORTED_CARD', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
+      return new SaleStepError('UNSUPPORTED_CARD', step, {
+        cause: error,
+        cashierMessage: driverCashierMessage(error.code),
+      });
     default:
-      return new SaleStepError('PINPAD_ERROR', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
+      return new SaleStepError('PINPAD_ERROR', step, {
+        cause: error,
+        cashierMessage: driverCashierMessage(error.code),
+      });
   }
 }
 
@@ -78,7 +84,10 @@ export function saleStepErrorOf(error: unknown, step: SaleStep): SaleStepError {
         return new SaleStepError('PINPAD_BUSY', step, { cause: error });
       default:
         // The driver's own code says more than "erro no PINPAD": a cable, a refusal, a garbled answer.
-        return new SaleStepError('PINPAD_ERROR', step, { cause: error, cashierMessage: driverCashierMessage(error.code) });
+        return new SaleStepError('PINPAD_ERROR', step, {
+          cause: error,
+          cashierMessage: driverCashierMessage(error.code),
+        });
     }
   }
   return new SaleStepError('PINPAD_ERROR', step, { cause: error });

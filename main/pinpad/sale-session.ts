@@ -34,7 +34,13 @@ import { localDateTime, type Pinpad, type PinpadNotification, type WaitOptions }
 import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { isValidCpf } from '../validation/taxpayer-id.js';
-import { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipDecision, type ChipFinish, type SaleTimeouts } from '../core/ports.js';
+import {
+  DEFAULT_SALE_TIMEOUTS,
+  type CardRead,
+  type ChipDecision,
+  type ChipFinish,
+  type SaleTimeouts,
+} from '../core/ports.js';
 import {
   AUTHORIZATION_TAGS,
   CardDataError,
@@ -119,7 +125,10 @@ export const ROTATION_SECONDS = 3;
  * code 2xx / 6xx, or the PINPAD's PP_ICCSTAT saying the chip was not tried). Undefined when the
  * read is usable.
  */
-function refusedRead(read: GcxResult, afterChipError: boolean): { code: string; cashierMessage: string; cause: unknown } | undefined {
+function refusedRead(
+  read: GcxResult,
+  afterChipError: boolean,
+): { code: string; cashierMessage: string; cause: unknown } | undefined {
   if (read.cardType !== 'magstripe') return undefined;
   if (read.track1 === undefined && read.track2 === undefined) {
     return {
@@ -240,7 +249,8 @@ function pinpadSeconds(ms: number): number {
 
 function checkTimeouts(timeouts: SaleTimeouts): SaleTimeouts {
   for (const [name, value] of Object.entries(timeouts)) {
-    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`timeouts.${name} must be a positive number of ms, got ${String(value)}.`);
+    if (!Number.isFinite(value) || value <= 0)
+      throw new RangeError(`timeouts.${name} must be a positive number of ms, got ${String(value)}.`);
   }
   return timeouts;
 }
@@ -248,7 +258,9 @@ function checkTimeouts(timeouts: SaleTimeouts): SaleTimeouts {
 function checkAmount(amount: number): void {
   // GCX/GOX carry the amount as N12.
   if (!Number.isSafeInteger(amount) || amount <= 0 || amount > 999_999_999_999) {
-    throw new RangeError(`The amount must be a positive integer number of centavos (at most 12 digits), got ${amount}.`);
+    throw new RangeError(
+      `The amount must be a positive integer number of centavos (at most 12 digits), got ${amount}.`,
+    );
   }
 }
 
@@ -284,7 +296,8 @@ export class PinpadSale {
     if (options.tables !== undefined && 'current' in options.tables) this.tablesSource = options.tables;
     else this.tables = options.tables;
     for (const [name, slot] of Object.entries(this.keySlots)) {
-      if (!Number.isInteger(slot) || slot < 0 || slot > 99) throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
+      if (!Number.isInteger(slot) || slot < 0 || slot > 99)
+        throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
     this.legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
     this.onTablesStatus = options.onTablesStatus;
@@ -311,7 +324,8 @@ export class PinpadSale {
         throw new SaleStepError('PINPAD_UNSUPPORTED', 'prepare', {
           message:
             'this legacy (BibComp 1.08) PINPAD cannot encrypt the card data (it has no GTK), and terminal channel v2 authorizes only from encrypted card data; use an ABECS 2.x PINPAD, or set api.capabilities.terminal_channel to 1 if the provider still serves v1.',
-          cashierMessage: 'Este PINPAD é de um modelo antigo que não protege os dados do cartão como o sistema de pagamentos exige; nada foi cobrado. Chame o suporte técnico.',
+          cashierMessage:
+            'Este PINPAD é de um modelo antigo que não protege os dados do cartão como o sistema de pagamentos exige; nada foi cobrado. Chame o suporte técnico.',
         });
       }
       if (this.tablesSource !== undefined) this.tables = await this.tablesSource.current();
@@ -325,7 +339,9 @@ export class PinpadSale {
         if (!keys.data) missing.add(`data slot ${two(slots.data)}${whose}`);
       }
       if (missing.size > 0) {
-        throw new SaleStepError('KEYS_MISSING', 'prepare', { message: `the PINPAD has no DUKPT key in ${[...missing].join(' and ')}.` });
+        throw new SaleStepError('KEYS_MISSING', 'prepare', {
+          message: `the PINPAD has no DUKPT key in ${[...missing].join(' and ')}.`,
+        });
       }
     });
   }
@@ -353,7 +369,12 @@ export class PinpadSale {
         },
       });
       for (const acquirer of [...sync.current, ...sync.loaded]) this.loadedTableVersions.set(acquirer, tables.version);
-      this.tablesStatus({ state: 'current', version: tables.version, acquirers: [...sync.current, ...sync.loaded].sort((a, b) => a - b), error: null });
+      this.tablesStatus({
+        state: 'current',
+        version: tables.version,
+        acquirers: [...sync.current, ...sync.loaded].sort((a, b) => a - b),
+        error: null,
+      });
     } catch (error) {
       const failure = saleStepErrorOf(error, 'prepare');
       const message = `loading the EMV tables failed: ${failure.message}`;
@@ -394,7 +415,10 @@ export class PinpadSale {
     const tables = this.usableTables();
     if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.keySlots }];
     const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
-    return acquirers.map((acquirer) => ({ acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined, slots: this.keySlotsOf(acquirer) }));
+    return acquirers.map((acquirer) => ({
+      acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined,
+      slots: this.keySlotsOf(acquirer),
+    }));
   }
 
   /**
@@ -434,7 +458,8 @@ export class PinpadSale {
   async showAmount(amount: number, notification: string | null): Promise<void> {
     checkAmount(amount);
     const text = notification?.trim() ?? '';
-    const screen = text === '' ? undefined : cardPromptScreen(await this.displaySize(), amount, text, { contactless: true });
+    const screen =
+      text === '' ? undefined : cardPromptScreen(await this.displaySize(), amount, text, { contactless: true });
     await this.step('show_amount', () =>
       screen === undefined
         ? this.pinpad.execute(dspCommand, { message: amountScreen(amount, notification) })
@@ -469,7 +494,10 @@ export class PinpadSale {
         this.wait(signal, this.timeouts.menuMs + HOST_GRACE_MS),
       );
       const chosen = choices[index - 1];
-      if (!chosen) throw new SaleStepError('PINPAD_ERROR', 'installments', { message: `the PINPAD answered option ${index} of ${choices.length}.` });
+      if (!chosen)
+        throw new SaleStepError('PINPAD_ERROR', 'installments', {
+          message: `the PINPAD answered option ${index} of ${choices.length}.`,
+        });
       return chosen.installments;
     });
   }
@@ -533,34 +561,42 @@ export class PinpadSale {
       : await this.readCardAbecs(amount, paymentType, notification, signal);
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
-      const acquirer = await this.step('read_card', () => acquirerFor(read, paymentType, this.applicationTypes(paymentType)));
+      const acquirer = await this.step('read_card', () =>
+        acquirerFor(read, paymentType, this.applicationTypes(paymentType)),
+      );
       // The track 2 equivalent sealed for the acquirer's host, before the PIN (S220 §3.7.5: GCX,
       // then GTK, then GOX; a Gertec PPC-930 session does the same, abecs.md §6.3). GTK is 2.x.
       const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks(acquirer));
       const pinKeySlot = this.keySlotsOf(acquirer).pin;
       const chip = await this.step('chip', () =>
-        legacy ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal }) : this.pinpad.execute(
-          goxCommand,
-          {
-            acquirer,
-            transactionType: TRANSACTION_PURCHASE,
-            amount,
-            currency: CURRENCY_BRL,
-            options: { exceptionList: false, forceOnline: true, noPinBypass: true },
-            pinMethod: 'dukpt',
-            keyIndex: pinKeySlot,
-            tagList: AUTHORIZATION_TAGS,
-            timeout: pinpadSeconds(this.timeouts.pinMs),
-          },
-          this.wait(signal, this.timeouts.pinMs + HOST_GRACE_MS),
-        ),
+        legacy
+          ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal })
+          : this.pinpad.execute(
+              goxCommand,
+              {
+                acquirer,
+                transactionType: TRANSACTION_PURCHASE,
+                amount,
+                currency: CURRENCY_BRL,
+                options: { exceptionList: false, forceOnline: true, noPinBypass: true },
+                pinMethod: 'dukpt',
+                keyIndex: pinKeySlot,
+                tagList: AUTHORIZATION_TAGS,
+                timeout: pinpadSeconds(this.timeouts.pinMs),
+              },
+              this.wait(signal, this.timeouts.pinMs + HOST_GRACE_MS),
+            ),
       );
       if (chip.decision === 'declined' && pinTryLimitExceeded(chip)) {
         // The wrong PINs were typed on the PINPAD ("SENHA INVALIDA"…); the chip now refuses.
-        throw new SaleStepError('PIN_BLOCKED', 'chip', { message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).' });
+        throw new SaleStepError('PIN_BLOCKED', 'chip', {
+          message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).',
+        });
       }
       const terminal = await this.step('chip', () => this.terminalDescription());
-      const data = await this.step('chip', () => cardSaleData(read, { chip, encryptedCardData, pinKeySlot, acquirer }, terminal));
+      const data = await this.step('chip', () =>
+        cardSaleData(read, { chip, encryptedCardData, pinKeySlot, acquirer }, terminal),
+      );
       const chipDecision = CHIP_DECISIONS[chip.decision];
       return { ...data, chipDecision, needsChipCompletion: chipDecision === 'online' };
     }
@@ -587,7 +623,16 @@ export class PinpadSale {
     const terminal = await this.step('chip', () => this.terminalDescription());
     const acquirer = this.tableAcquirer();
     const data = await this.step('chip', () =>
-      cardSaleData(read, { swipedPin, encryptedCardData, pinKeySlot: this.keySlotsOf(undefined).pin, ...(acquirer !== undefined ? { acquirer } : {}) }, terminal),
+      cardSaleData(
+        read,
+        {
+          swipedPin,
+          encryptedCardData,
+          pinKeySlot: this.keySlotsOf(undefined).pin,
+          ...(acquirer !== undefined ? { acquirer } : {}),
+        },
+        terminal,
+      ),
     );
     return { ...data, chipDecision: 'online', needsChipCompletion: false };
   }
@@ -608,9 +653,18 @@ export class PinpadSale {
     const payload = result.track2 ?? result.pan;
     const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
     if (payload === undefined || ksn === undefined) {
-      throw new CardDataError('UNREADABLE_CARD', 'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).');
+      throw new CardDataError(
+        'UNREADABLE_CARD',
+        'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).',
+      );
     }
-    return { format, method: 'dukpt_tdes_ecb', key_slot: slot, ksn: ksn.toString('hex').toUpperCase(), payload: payload.toString('hex').toUpperCase() };
+    return {
+      format,
+      method: 'dukpt_tdes_ecb',
+      key_slot: slot,
+      ksn: ksn.toString('hex').toUpperCase(),
+      payload: payload.toString('hex').toUpperCase(),
+    };
   }
 
   /**
@@ -644,14 +698,19 @@ export class PinpadSale {
    */
   async finishChip(answer: HostAnswer | null, signal?: AbortSignal): Promise<ChipFinish> {
     const result = (await this.step('finish_chip', () => this.isLegacy()))
-      ? await this.step('finish_chip', () => finishChipFnc(this.legacyContext(), answer && { ...answer, issuerData: this.issuerData(answer) }, signal))
+      ? await this.step('finish_chip', () =>
+          finishChipFnc(this.legacyContext(), answer && { ...answer, issuerData: this.issuerData(answer) }, signal),
+        )
       : await this.fcx(answer, signal);
     // Chip data the PINPAD returns malformed must not turn an accepted card into a failed sale.
     let emvData: string | null = null;
     try {
       emvData = emvDataHex(result.emvData) ?? null;
     } catch (error) {
-      this.logger.warn({ code: error instanceof CardDataError ? error.code : 'UNKNOWN' }, 'completion EMV data unreadable; reported without it');
+      this.logger.warn(
+        { code: error instanceof CardDataError ? error.code : 'UNKNOWN' },
+        'completion EMV data unreadable; reported without it',
+      );
     }
     return { decision: result.approved ? 'accepted' : 'refused', emvData };
   }
@@ -665,7 +724,10 @@ export class PinpadSale {
   }
 
   /** FCX: the host's answer to an Abecs 2.x PINPAD. */
-  private async fcx(answer: HostAnswer | null, signal: AbortSignal | undefined): Promise<{ approved: boolean; emvData: Buffer | undefined }> {
+  private async fcx(
+    answer: HostAnswer | null,
+    signal: AbortSignal | undefined,
+  ): Promise<{ approved: boolean; emvData: Buffer | undefined }> {
     let request: FcxRequest;
     if (answer === null) {
       request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.timeouts.cardMs) };
@@ -747,7 +809,10 @@ export class PinpadSale {
         if (error.code === 'ST_TABVERDIF') {
           // Tables the PINPAD calls outdated: loaded (once) and the card read again, else a clear TABLES error.
           if (tablesReloaded || this.tables === undefined) {
-            throw new SaleStepError('TABLES_UNAVAILABLE', 'read_card', { message: 'the PINPAD says its EMV tables are outdated.', cause: error });
+            throw new SaleStepError('TABLES_UNAVAILABLE', 'read_card', {
+              message: 'the PINPAD says its EMV tables are outdated.',
+              cause: error,
+            });
           }
           tablesReloaded = true;
           await this.step('read_card', () => this.ensureTables());
@@ -758,7 +823,8 @@ export class PinpadSale {
       }
       contactlessCommErrors = why.code === 'ST_CTLSCOMMERR' ? contactlessCommErrors + 1 : 0;
       const next = cardReadRetryFor(why.code, { reads, contactless, contactlessCommErrors });
-      if (!next.retry || deadline - performance.now() <= 0 || signal?.aborted) throw this.failure(why.cause, 'read_card');
+      if (!next.retry || deadline - performance.now() <= 0 || signal?.aborted)
+        throw this.failure(why.cause, 'read_card');
       this.logger.info({ step: 'read_card', code: why.code, contactless: next.contactless }, 'reading the card again');
       this.message(why.cashierMessage);
       if (next.removeCardFirst) await this.removeCard('FALHA NO CHIP\nRETIRE O CARTAO', signal);
@@ -782,9 +848,13 @@ export class PinpadSale {
   ): Promise<CardReadSummary> {
     const display = notification === null ? undefined : await this.displaySize();
     const promptFor = (contactless: boolean): string | undefined =>
-      notification === null || display === undefined ? undefined : cardPromptScreen(display, amount, notification, { contactless });
+      notification === null || display === undefined
+        ? undefined
+        : cardPromptScreen(display, amount, notification, { contactless });
     const rotation =
-      notification !== null && display !== undefined && promptFor(true) === undefined ? rotatingCardScreens(notification) : undefined;
+      notification !== null && display !== undefined && promptFor(true) === undefined
+        ? rotatingCardScreens(notification)
+        : undefined;
     return this.readCardWithRetries(signal, promptFor, ({ reads, contactless, prompt, deadline }) =>
       reads === 1 && rotation !== undefined
         ? this.readCardShowing(rotation, amount, paymentType, deadline, signal)
@@ -807,7 +877,10 @@ export class PinpadSale {
   ): Promise<CardReadSummary> {
     if (notification !== null) {
       // With the amount when the notification fits one line (as showAmount laid it out), else whole on both lines.
-      const screen = fitLine(notification) === notification ? amountScreen(amount, notification) : rotatingCardScreens(notification)[0];
+      const screen =
+        fitLine(notification) === notification
+          ? amountScreen(amount, notification)
+          : rotatingCardScreens(notification)[0];
       await this.step('read_card', () => showNotice(this.pinpad, screen, this.legacyNoticeMs, signal));
     }
     const tables = this.usableTables();
@@ -818,11 +891,15 @@ export class PinpadSale {
       signal,
       () => undefined,
       async ({ contactless, prompt, resume, deadline }) => {
-        if (prompt !== undefined && !resume) await this.step('read_card', () => showNotice(this.pinpad, prompt, this.legacyNoticeMs, signal));
+        if (prompt !== undefined && !resume)
+          await this.step('read_card', () => showNotice(this.pinpad, prompt, this.legacyNoticeMs, signal));
         return readCardGcr(context, {
           amount,
           acquirer,
-          appType: tables === undefined ? ANY_APPLICATION_TYPE : (this.applicationTypes(paymentType)[0] ?? ANY_APPLICATION_TYPE),
+          appType:
+            tables === undefined
+              ? ANY_APPLICATION_TYPE
+              : (this.applicationTypes(paymentType)[0] ?? ANY_APPLICATION_TYPE),
           tableVersion,
           contactless,
           resume,
@@ -876,7 +953,11 @@ export class PinpadSale {
     };
     // The host waits for the whole card step: a card presented late in an idle wait still needs
     // the time to be read.
-    return this.pinpad.execute(gcxCommand, { ...localDateTime(new Date()), ...request }, this.wait(read.signal, remaining + HOST_GRACE_MS));
+    return this.pinpad.execute(
+      gcxCommand,
+      { ...localDateTime(new Date()), ...request },
+      this.wait(read.signal, remaining + HOST_GRACE_MS),
+    );
   }
 
   /**
@@ -898,22 +979,39 @@ export class PinpadSale {
   ): Promise<GcxResult> {
     for (let turn = 0; ; turn++) {
       const remaining = deadline - performance.now();
-      if (remaining <= 0) throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.timeouts.cardMs} ms.` });
+      if (remaining <= 0)
+        throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.timeouts.cardMs} ms.` });
       const seconds = Math.min(ROTATION_SECONDS, pinpadSeconds(remaining));
       if (turn % 2 === 1) {
         try {
-          return await this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline, signal, idleSeconds: seconds });
+          return await this.gcx(amount, paymentType, {
+            contactless: true,
+            prompt: undefined,
+            deadline,
+            signal,
+            idleSeconds: seconds,
+          });
         } catch (error) {
-          if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT' && deadline > performance.now()) continue;
+          if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT' && deadline > performance.now())
+            continue;
           throw error;
         }
       }
-      await this.step('read_card', () => this.pinpad.execute(dspCommand, { message: screens[(turn / 2) % screens.length]! }));
+      await this.step('read_card', () =>
+        this.pinpad.execute(dspCommand, { message: screens[(turn / 2) % screens.length]! }),
+      );
       let event: CexResult;
       try {
         event = await this.pinpad.execute(
           cexCommand,
-          { key: true, magstripe: true, icc: 'insertion', contactless: true, timeoutSeconds: seconds, panMask: { left: 6, right: 4 } },
+          {
+            key: true,
+            magstripe: true,
+            icc: 'insertion',
+            contactless: true,
+            timeoutSeconds: seconds,
+            panMask: { left: 6, right: 4 },
+          },
           this.wait(signal, seconds * 1000 + HOST_GRACE_MS),
         );
       } catch (error) {
@@ -927,7 +1025,9 @@ export class PinpadSale {
         case 'cardSwiped':
           return { cardType: 'magstripe', cardTypeCode: '00', ...event.tracks };
         case 'cancel':
-          throw new SaleStepError('CUSTOMER_CANCELLED', 'read_card', { message: 'the customer pressed CANCEL while the card was asked for.' });
+          throw new SaleStepError('CUSTOMER_CANCELLED', 'read_card', {
+            message: 'the customer pressed CANCEL while the card was asked for.',
+          });
         default:
           // Another key, or the antenna's own 2-minute limit: the next turn.
           continue;
@@ -999,7 +1099,9 @@ export class PinpadSale {
 function acquirerFor(read: CardReadSummary, paymentType: 'credit' | 'debit', wanted: readonly number[]): number {
   const entries = read.aidTableInfo;
   if (entries === undefined) {
-    throw new SaleStepError('PINPAD_ERROR', 'read_card', { message: 'the PINPAD read a chip card without saying which AID table matched.' });
+    throw new SaleStepError('PINPAD_ERROR', 'read_card', {
+      message: 'the PINPAD read a chip card without saying which AID table matched.',
+    });
   }
   const match = entries.find((entry) => wanted.includes(entry.appType));
   if (!match) {

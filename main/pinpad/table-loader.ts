@@ -70,7 +70,10 @@ export async function syncTables(
     }
     const records = tables.records.get(acquirer) ?? [];
     options.onProgress?.(acquirer, records.length);
-    logger.info({ acquirer, records: records.length, version: tables.version, held: held[acquirer] ?? null }, 'loading EMV tables into the PINPAD');
+    logger.info(
+      { acquirer, records: records.length, version: tables.version, held: held[acquirer] ?? null },
+      'loading EMV tables into the PINPAD',
+    );
     await pinpad.execute(tliCommand, { acquirer, tableVersion: tables.version });
     for (const batch of tlrBatches(records)) await pinpad.execute(tlrCommand, { records: batch });
     await pinpad.execute(tleCommand, {});

@@ -78,10 +78,22 @@ export const notificationMessageName = (event: EventName): string => event;
 
 const plain = (schema: TSchema): JsonObject => JSON.parse(JSON.stringify(schema)) as JsonObject;
 
-const isObject = (value: Json | undefined): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Keywords whose value is a schema, a list of schemas, or a map of name → schema: where titled records may nest. */
-const SCHEMA_KEYWORDS = ['additionalProperties', 'items', 'not', 'contains', 'propertyNames', 'if', 'then', 'else', 'unevaluatedProperties', 'unevaluatedItems'];
+const SCHEMA_KEYWORDS = [
+  'additionalProperties',
+  'items',
+  'not',
+  'contains',
+  'propertyNames',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
 const SCHEMA_LIST_KEYWORDS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 
@@ -124,9 +136,12 @@ class SchemaComponents {
     const out: JsonObject = {};
     for (const [key, value] of Object.entries(schema)) {
       if (SCHEMA_KEYWORDS.includes(key) && isObject(value)) out[key] = this.#replace(value);
-      else if (SCHEMA_LIST_KEYWORDS.includes(key) && Array.isArray(value)) out[key] = value.map((item) => (isObject(item) ? this.#replace(item) : item));
+      else if (SCHEMA_LIST_KEYWORDS.includes(key) && Array.isArray(value))
+        out[key] = value.map((item) => (isObject(item) ? this.#replace(item) : item));
       else if (SCHEMA_MAP_KEYWORDS.includes(key) && isObject(value)) {
-        out[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, isObject(item) ? this.#replace(item) : item]));
+        out[key] = Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [name, isObject(item) ? this.#replace(item) : item]),
+        );
       } else out[key] = value;
     }
     return out;
@@ -156,25 +171,35 @@ function markdownCell(text: string): string {
 }
 
 function errorTable(): string {
-  const rows = Object.entries(POS_ERRORS).map(([code, entry]) => `| \`${code}\` | ${entry.rpc} | ${markdownCell(entry.message)} | ${markdownCell(entry.cashier)} |`);
-  return ['| data.code | error.code | Meaning | cashier_message (pt-BR) |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  const rows = Object.entries(POS_ERRORS).map(
+    ([code, entry]) =>
+      `| \`${code}\` | ${entry.rpc} | ${markdownCell(entry.message)} | ${markdownCell(entry.cashier)} |`,
+  );
+  return ['| data.code | error.code | Meaning | cashier_message (pt-BR) |', '| --- | --- | --- | --- |', ...rows].join(
+    '\n',
+  );
 }
 
 function closeCodeTable(): string {
   const meaning: Record<keyof typeof CLOSE_CODES, string> = {
-    ORIGIN_NOT_ALLOWED: 'The page\'s Origin cannot be paired at all ("null" from a file or a sandboxed frame; not http/https). Sent right after the upgrade.',
-    ORIGIN_BLOCKED: "The page's origin is blocked in Pinbridge. Sent right after the upgrade: tell the cashier, do not retry.",
+    ORIGIN_NOT_ALLOWED:
+      'The page\'s Origin cannot be paired at all ("null" from a file or a sandboxed frame; not http/https). Sent right after the upgrade.',
+    ORIGIN_BLOCKED:
+      "The page's origin is blocked in Pinbridge. Sent right after the upgrade: tell the cashier, do not retry.",
     TOKEN_REVOKED:
       'The client was revoked while connected (in the Pinbridge window, or with `pinbridge clients revoke` — then at its next request, ' +
       'which is answered TOKEN_INVALID first). Pair again.',
     IDLE:
       'A connection that has not logged in (session.hello, or a pairing) sent nothing for 30 s — 2 minutes while its pairing request waits for the ' +
       'code. Reconnect when you need the agent; log in right after connecting.',
-    TOO_MANY_CONNECTIONS: 'Too many connections that have not logged in are open (32). Sent right after the upgrade. Retry with backoff.',
+    TOO_MANY_CONNECTIONS:
+      'Too many connections that have not logged in are open (32). Sent right after the upgrade. Retry with backoff.',
     AGENT_STOPPING: 'Pinbridge is stopping. Reconnect with backoff; recover payments with payment.status.',
     MESSAGE_TOO_BIG: `A message over ${MAX_MESSAGE_BYTES} bytes. The WebSocket library closes it by itself: the reason text is empty.`,
   };
-  const rows = Object.entries(CLOSE_CODES).map(([reason, code]) => `| ${code} | \`${reason}\` | ${meaning[reason as keyof typeof CLOSE_CODES]} |`);
+  const rows = Object.entries(CLOSE_CODES).map(
+    ([reason, code]) => `| ${code} | \`${reason}\` | ${meaning[reason as keyof typeof CLOSE_CODES]} |`,
+  );
   return ['| Close code | Reason text | When |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
@@ -214,10 +239,11 @@ function errorMessage(): JsonObject {
   return {
     name: ERROR_MESSAGE,
     title: 'Error',
-    summary: 'The reply to any request that failed. Branch on error.data.code; show error.data.cashier_message to the cashier.',
+    summary:
+      'The reply to any request that failed. Branch on error.data.code; show error.data.cashier_message to the cashier.',
     description:
       '`error.code` is the JSON-RPC number (it only groups the codes); `error.data.code` is the stable code to branch on. ' +
-      '`id` is null when the request\'s id could not be read (not JSON, not a request) or was null.\n\n' +
+      "`id` is null when the request's id could not be read (not JSON, not a request) or was null.\n\n" +
       errorTable(),
     contentType: 'application/json',
     correlationId: CORRELATION,
@@ -240,7 +266,12 @@ function errorMessage(): JsonObject {
       },
       additionalProperties: false,
     },
-    'x-error-codes': Object.entries(POS_ERRORS).map(([code, entry]) => ({ code, rpc: entry.rpc, message: entry.message, cashier_message: entry.cashier })),
+    'x-error-codes': Object.entries(POS_ERRORS).map(([code, entry]) => ({
+      code,
+      rpc: entry.rpc,
+      message: entry.message,
+      cashier_message: entry.cashier,
+    })),
     examples: [
       {
         name: 'invalid-params',
@@ -337,14 +368,24 @@ const METHOD_EXAMPLES: Partial<Record<MethodName, { params?: JsonObject; result?
   },
   'session.confirmPairing': {
     params: { pairing_id: 'pair_5c451bd08b0055fca3e6e9c13d3ed53e', code: '894966' },
-    result: { client_id: 'cli_54c1e0935f354485', name: 'Caixa 3 — Loja Centro', token: 'pbt_Dc_-JB45SVUev3ldo6pj6wfiYWlBt3HJLBumeiyNLCA' },
+    result: {
+      client_id: 'cli_54c1e0935f354485',
+      name: 'Caixa 3 — Loja Centro',
+      token: 'pbt_Dc_-JB45SVUev3ldo6pj6wfiYWlBt3HJLBumeiyNLCA',
+    },
   },
   'session.hello': {
     params: { token: 'pbt_Dc_-JB45SVUev3ldo6pj6wfiYWlBt3HJLBumeiyNLCA' },
     result: { client_id: 'cli_54c1e0935f354485', name: 'Caixa 3 — Loja Centro', missed_results: [] },
   },
   'payment.start': {
-    params: { reference_id: 'venda-000123', amount: 15990, payment_type: 'credit', installments: 3, description: 'Pedido 123' },
+    params: {
+      reference_id: 'venda-000123',
+      amount: 15990,
+      payment_type: 'credit',
+      installments: 3,
+      description: 'Pedido 123',
+    },
     result: OUTCOME_EXAMPLE,
   },
   'payment.status': {
@@ -353,7 +394,12 @@ const METHOD_EXAMPLES: Partial<Record<MethodName, { params?: JsonObject; result?
   },
   'payment.confirm': {
     params: { reference_id: 'venda-000123' },
-    result: { ...OUTCOME_EXAMPLE, confirmation: 'confirmed', state: 'confirmed', finished_at: '2026-11-21T07:06:10.795Z' },
+    result: {
+      ...OUTCOME_EXAMPLE,
+      confirmation: 'confirmed',
+      state: 'confirmed',
+      finished_at: '2026-11-21T07:06:10.795Z',
+    },
   },
 };
 
@@ -405,10 +451,17 @@ function requestMessage(name: MethodName, spec: MethodSpec, schemas: SchemaCompo
     payload: {
       type: 'object',
       required: ['jsonrpc', 'id', 'method', ...(paramsRequired(spec.params) ? ['params'] : [])],
-      properties: { jsonrpc: JSONRPC, id: REQUEST_ID_REF, method: { type: 'string', const: name }, params: schemas.use(spec.params) },
+      properties: {
+        jsonrpc: JSONRPC,
+        id: REQUEST_ID_REF,
+        method: { type: 'string', const: name },
+        params: schemas.use(spec.params),
+      },
       additionalProperties: false,
     },
-    ...(example === undefined ? {} : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', id: 1, method: name, params: example } }] }),
+    ...(example === undefined
+      ? {}
+      : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', id: 1, method: name, params: example } }] }),
   };
 }
 
@@ -427,7 +480,9 @@ function resultMessage(name: MethodName, spec: MethodSpec, schemas: SchemaCompon
       properties: { jsonrpc: JSONRPC, id: REQUEST_ID_REF, result: schemas.use(spec.result) },
       additionalProperties: false,
     },
-    ...(example === undefined ? {} : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', id: 1, result: example } }] }),
+    ...(example === undefined
+      ? {}
+      : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', id: 1, result: example } }] }),
   };
 }
 
@@ -448,7 +503,9 @@ function notificationMessage(name: EventName, schemas: SchemaComponents): JsonOb
       additionalProperties: false,
     },
     'x-audience': spec.audience,
-    ...(example === undefined ? {} : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', method: name, params: example } }] }),
+    ...(example === undefined
+      ? {}
+      : { examples: [{ name: 'example', payload: { jsonrpc: '2.0', method: name, params: example } }] }),
   };
 }
 
@@ -529,7 +586,10 @@ export function posAsyncApi(options: PosAsyncApiOptions = {}): PosAsyncApiDocume
         `The agent on this computer, loopback only. When port ${port} is taken it listens on the next free one of ${fallbackPorts.join(', ')} ` +
           '(settings `pos.ports` changes the list); localhost and [::1] work too.',
       ),
-      'local-tls': server('wss', 'The same, when the settings `pos.tls` name a certificate and its key: then only wss:// (and https:// for the demo page).'),
+      'local-tls': server(
+        'wss',
+        'The same, when the settings `pos.tls` name a certificate and its key: then only wss:// (and https:// for the demo page).',
+      ),
     },
     channels: {
       [CHANNEL]: {
@@ -537,17 +597,24 @@ export function posAsyncApi(options: PosAsyncApiOptions = {}): PosAsyncApiDocume
         description:
           `The one WebSocket connection at the server's pathname (${WS_PATH}): every request, reply and notification travels on it. ` +
           "A browser's Origin is checked when it opens (close 4001/4003); a Host other than this agent's is refused (HTTP 403).",
-        messages: Object.fromEntries(Object.keys(messages).map((name) => [name, { $ref: `#/components/messages/${name}` }])),
+        messages: Object.fromEntries(
+          Object.keys(messages).map((name) => [name, { $ref: `#/components/messages/${name}` }]),
+        ),
         bindings: {
           ws: {
             method: 'GET',
             headers: {
               type: 'object',
               properties: {
-                Host: { type: 'string', description: '127.0.0.1, localhost or [::1] with the port; anything else is refused with 403 HOST_NOT_ALLOWED.' },
+                Host: {
+                  type: 'string',
+                  description:
+                    '127.0.0.1, localhost or [::1] with the port; anything else is refused with 403 HOST_NOT_ALLOWED.',
+                },
                 Origin: {
                   type: 'string',
-                  description: 'Sent by browsers: an http(s) origin, which pairing binds the client token to. Programs send none.',
+                  description:
+                    'Sent by browsers: an http(s) origin, which pairing binds the client token to. Programs send none.',
                 },
               },
             },
@@ -561,7 +628,8 @@ export function posAsyncApi(options: PosAsyncApiOptions = {}): PosAsyncApiDocume
       schemas: {
         RequestId: {
           title: 'RequestId',
-          description: 'The JSON-RPC id of a request, echoed by its reply. null is allowed (JSON-RPC 2.0 discourages it): the reply then has id null too, like an answer to a message whose id could not be read.',
+          description:
+            'The JSON-RPC id of a request, echoed by its reply. null is allowed (JSON-RPC 2.0 discourages it): the reply then has id null too, like an answer to a message whose id could not be read.',
           anyOf: [{ type: 'string', maxLength: 200 }, { type: 'number' }, { type: 'null' }],
         },
         ...schemas.schemas,

@@ -10,7 +10,8 @@ export const PosSettings = Type.Object(
       Type.Array(Type.Integer({ minimum: 1, maximum: 65535 }), {
         minItems: 1,
         maxItems: 10,
-        description: 'Ports tried in order until one is free (default 17301, 17302, 17303); POS clients try the same list.',
+        description:
+          'Ports tried in order until one is free (default 17301, 17302, 17303); POS clients try the same list.',
       }),
     ),
     share_payments: Type.Optional(
@@ -22,7 +23,11 @@ export const PosSettings = Type.Object(
     tls: Type.Optional(
       Type.Object(
         {
-          cert_file: Type.String({ minLength: 1, description: 'PEM certificate for 127.0.0.1 and localhost, trusted on this machine (made by `pinbridge pos cert`, or mkcert).' }),
+          cert_file: Type.String({
+            minLength: 1,
+            description:
+              'PEM certificate for 127.0.0.1 and localhost, trusted on this machine (made by `pinbridge pos cert`, or mkcert).',
+          }),
           key_file: Type.String({ minLength: 1, description: 'Its PEM private key.' }),
         },
         { additionalProperties: false },

@@ -36,7 +36,10 @@ export function boletoSlipDocument(transaction: Transaction, options: BoletoSlip
   const { settings } = options;
   const kind = transaction.payment_type;
   if (kind !== 'boleto' && kind !== 'bolepix') {
-    throw new ReceiptError('INVALID_INPUT', `Transaction ${transaction.id} is a ${kind} payment, not a boleto: there is no boleto slip.`);
+    throw new ReceiptError(
+      'INVALID_INPUT',
+      `Transaction ${transaction.id} is a ${kind} payment, not a boleto: there is no boleto slip.`,
+    );
   }
   const boleto = transaction.boleto;
   if (boleto === undefined || !/^[0-9]{44}$/.test(boleto.barcode)) {
@@ -51,16 +54,23 @@ export function boletoSlipDocument(transaction: Transaction, options: BoletoSlip
   blocks.push({ kind: 'text', text: settings.merchant.name, align: 'center', bold: true });
   blocks.push({ kind: 'text', text: `CNPJ ${formatTaxId(settings.merchant.cnpj)}`, align: 'center' });
   blocks.push({ kind: 'rule' });
-  blocks.push({ kind: 'text', text: kind === 'bolepix' ? 'BOLETO COM PIX' : 'BOLETO BANCÁRIO', align: 'center', bold: true });
+  blocks.push({
+    kind: 'text',
+    text: kind === 'bolepix' ? 'BOLETO COM PIX' : 'BOLETO BANCÁRIO',
+    align: 'center',
+    bold: true,
+  });
   if (options.reprint === true) blocks.push({ kind: 'text', text: '*** REIMPRESSÃO ***', align: 'center', bold: true });
-  if (boleto.status === 'canceled') blocks.push({ kind: 'text', text: 'CANCELADO - NÃO PAGUE', align: 'center', bold: true, large: true });
+  if (boleto.status === 'canceled')
+    blocks.push({ kind: 'text', text: 'CANCELADO - NÃO PAGUE', align: 'center', bold: true, large: true });
   blocks.push({ kind: 'rule' });
   blocks.push({ kind: 'pair', label: 'VALOR', value: formatBrl(transaction.amount), bold: true });
   blocks.push({ kind: 'pair', label: 'VENCIMENTO', value: formatDateBr(boleto.expiration_date), bold: true });
   if (boleto.payment_limit_date !== boleto.expiration_date) {
     blocks.push({ kind: 'pair', label: 'PAGÁVEL ATÉ', value: formatDateBr(boleto.payment_limit_date) });
   }
-  if (transaction.description !== null && transaction.description !== '') blocks.push({ kind: 'text', text: transaction.description });
+  if (transaction.description !== null && transaction.description !== '')
+    blocks.push({ kind: 'text', text: transaction.description });
   blocks.push({ kind: 'pair', label: 'ID', value: transaction.id });
   blocks.push({ kind: 'rule' });
   blocks.push({ kind: 'text', text: 'LINHA DIGITÁVEL', align: 'center', bold: true });
@@ -74,7 +84,11 @@ export function boletoSlipDocument(transaction: Transaction, options: BoletoSlip
     blocks.push({ kind: 'text', text: 'Aponte a câmera do app do seu banco', align: 'center' });
     blocks.push({ kind: 'qrcode', data: transaction.pix.qr_code });
     const timeZone = storeTimeZone(settings.time_zone);
-    blocks.push({ kind: 'text', text: `Pix válido até ${dateTime(transaction.pix.expiration_date_time, timeZone)}`, align: 'center' });
+    blocks.push({
+      kind: 'text',
+      text: `Pix válido até ${dateTime(transaction.pix.expiration_date_time, timeZone)}`,
+      align: 'center',
+    });
   }
   if (training) blocks.push({ kind: 'text', text: TRAINING_TEXT, align: 'center', bold: true });
   const title = `${kind === 'bolepix' ? 'Boleto com Pix' : 'Boleto'} de ${formatBrl(transaction.amount)}`;

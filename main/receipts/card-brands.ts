@@ -35,7 +35,11 @@ const T_BAND: Readonly<Record<string, string>> = {
   ticket: '27',
 };
 
-const key = (brand: string): string => brand.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+const key = (brand: string): string =>
+  brand
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 
 /** The NFC-e `tBand` of a brand name ("Visa", "MasterCard", "elo"…); "99" (others) when unknown. */
 export function nfceBrandCode(brand: string): string {

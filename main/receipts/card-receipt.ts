@@ -96,15 +96,16 @@ const UNVERIFIED_ENTRY = new Set(['magstripe', 'magstripe_fallback', 'manually_k
 
 const MASKED_PAN = /^\d{6}\*{3,9}\d{4}$/;
 
-const STATUS_OF: Partial<Record<PaymentRecord['state'], { kind: ReceiptKind; status: ReceiptStatus; event: string }>> = {
-  awaiting_confirmation: { kind: 'sale', status: 'APROVADA', event: 'approved' },
-  confirmed: { kind: 'sale', status: 'APROVADA', event: 'approved' },
-  declined: { kind: 'sale', status: 'NEGADA', event: 'declined' },
-  undoing: { kind: 'cancellation', status: 'CANCELADA', event: 'undoing' },
-  undone: { kind: 'cancellation', status: 'CANCELADA', event: 'undone' },
-  reversing: { kind: 'cancellation', status: 'CANCELADA', event: 'reversing' },
-  reversed: { kind: 'cancellation', status: 'CANCELADA', event: 'reversed' },
-};
+const STATUS_OF: Partial<Record<PaymentRecord['state'], { kind: ReceiptKind; status: ReceiptStatus; event: string }>> =
+  {
+    awaiting_confirmation: { kind: 'sale', status: 'APROVADA', event: 'approved' },
+    confirmed: { kind: 'sale', status: 'APROVADA', event: 'approved' },
+    declined: { kind: 'sale', status: 'NEGADA', event: 'declined' },
+    undoing: { kind: 'cancellation', status: 'CANCELADA', event: 'undoing' },
+    undone: { kind: 'cancellation', status: 'CANCELADA', event: 'undone' },
+    reversing: { kind: 'cancellation', status: 'CANCELADA', event: 'reversing' },
+    reversed: { kind: 'cancellation', status: 'CANCELADA', event: 'reversed' },
+  };
 
 function clock(iso: string, timeZone: string): { date: string; time: string } {
   const at = new Date(iso);
@@ -113,10 +114,15 @@ function clock(iso: string, timeZone: string): { date: string; time: string } {
   try {
     wall = wallClock(at, timeZone);
   } catch (error) {
-    throw new ReceiptError('INVALID_SETTINGS', `The receipts' time zone "${timeZone}" is not an IANA time zone.`, { cause: error });
+    throw new ReceiptError('INVALID_SETTINGS', `The receipts' time zone "${timeZone}" is not an IANA time zone.`, {
+      cause: error,
+    });
   }
   const two = (value: number): string => String(value).padStart(2, '0');
-  return { date: `${two(wall.day)}/${two(wall.month)}/${wall.year}`, time: `${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}` };
+  return {
+    date: `${two(wall.day)}/${two(wall.month)}/${wall.year}`,
+    time: `${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}`,
+  };
 }
 
 /** "3x R$ 150,00"; with odd centavos, the first (larger) installment, which carries the remainder. */
@@ -126,7 +132,8 @@ export function installmentsText(amount: number, installments: number): string {
 }
 
 /** The time of the first event into `state`, or undefined. */
-const firstAt = (events: readonly JournalEvent[], state: string): string | undefined => events.find((e) => e.to === state && e.from !== e.to)?.at;
+const firstAt = (events: readonly JournalEvent[], state: string): string | undefined =>
+  events.find((e) => e.to === state && e.from !== e.to)?.at;
 
 /**
  * The receipt of a payment, or a ReceiptError: NOT_READY while it runs, NO_RECEIPT for a payment
@@ -136,32 +143,50 @@ export function buildCardReceipt(record: PaymentRecord, options: CardReceiptOpti
   const { settings, events = [] } = options;
   const shape = STATUS_OF[record.state];
   if (shape === undefined) {
-    const running = record.finishedAt === null && !['awaiting_confirmation', 'undoing', 'reversing'].includes(record.state);
+    const running =
+      record.finishedAt === null && !['awaiting_confirmation', 'undoing', 'reversing'].includes(record.state);
     throw running
-      ? new ReceiptError('NOT_READY', `Payment ${record.referenceId} is still in progress (${record.state}): its receipt comes when it ends.`)
-      : new ReceiptError('NO_RECEIPT', `Payment ${record.referenceId} ended ${record.state} without a card sale: there is no receipt to print.`);
+      ? new ReceiptError(
+          'NOT_READY',
+          `Payment ${record.referenceId} is still in progress (${record.state}): its receipt comes when it ends.`,
+        )
+      : new ReceiptError(
+          'NO_RECEIPT',
+          `Payment ${record.referenceId} ended ${record.state} without a card sale: there is no receipt to print.`,
+        );
   }
   const card = record.card;
   if (card === null) {
-    throw new ReceiptError('NO_RECEIPT', `Payment ${record.referenceId} has no card read: there is no receipt to print.`);
+    throw new ReceiptError(
+      'NO_RECEIPT',
+      `Payment ${record.referenceId} has no card read: there is no receipt to print.`,
+    );
   }
   if (!MASKED_PAN.test(card.maskedPan)) {
-    throw new ReceiptError('INVALID_RECORD', `Payment ${record.referenceId}'s card is not masked to first 6 / last 4 digits: refused.`);
+    throw new ReceiptError(
+      'INVALID_RECORD',
+      `Payment ${record.referenceId}'s card is not masked to first 6 / last 4 digits: refused.`,
+    );
   }
   // A cancellation needs the approval it cancels; a reversal of an approval the chip refused has one.
   if (shape.kind === 'cancellation' && record.authorization === null) {
-    throw new ReceiptError('NO_RECEIPT', `Payment ${record.referenceId} was never approved: there is no sale to show as cancelled.`);
+    throw new ReceiptError(
+      'NO_RECEIPT',
+      `Payment ${record.referenceId} was never approved: there is no sale to show as cancelled.`,
+    );
   }
   const timeZone = storeTimeZone(settings.time_zone);
   const saleAt = firstAt(events, 'approved') ?? firstAt(events, 'declined') ?? record.createdAt;
-  const cancelAt = shape.kind === 'cancellation' ? (firstAt(events, shape.event) ?? record.finishedAt ?? record.updatedAt) : undefined;
+  const cancelAt =
+    shape.kind === 'cancellation' ? (firstAt(events, shape.event) ?? record.finishedAt ?? record.updatedAt) : undefined;
   const { date, time } = clock(saleAt, timeZone);
   const installments = record.installments ?? 1;
   const authorization = record.authorization;
   const acquirer = authorization?.acquirer ?? settings.acquirer?.name ?? null;
   const signatureRequired =
     shape.status === 'APROVADA' &&
-    (card.verification === 'signature' || ((card.verification === undefined || card.verification === 'none') && UNVERIFIED_ENTRY.has(card.entryMode)));
+    (card.verification === 'signature' ||
+      ((card.verification === undefined || card.verification === 'none') && UNVERIFIED_ENTRY.has(card.entryMode)));
   const receipt: Omit<CardReceipt, 'fiscal'> = {
     kind: shape.kind,
     status: shape.status,
@@ -183,16 +208,19 @@ export function buildCardReceipt(record: PaymentRecord, options: CardReceiptOpti
     maskedPan: card.maskedPan,
     entryMode: ENTRY_MODE_TEXT[card.entryMode] ?? card.entryMode.toUpperCase(),
     paymentType: record.paymentType,
-    paymentLabel: record.paymentType === 'debit' ? 'DÉBITO' : installments > 1 ? 'CRÉDITO PARCELADO' : 'CRÉDITO À VISTA',
+    paymentLabel:
+      record.paymentType === 'debit' ? 'DÉBITO' : installments > 1 ? 'CRÉDITO PARCELADO' : 'CRÉDITO À VISTA',
     installments,
-    installmentsText: record.paymentType === 'credit' && installments > 1 ? installmentsText(record.amount, installments) : null,
+    installmentsText:
+      record.paymentType === 'credit' && installments > 1 ? installmentsText(record.amount, installments) : null,
     amount: record.amount,
     amountText: formatBrl(record.amount),
     customerTaxId: record.customerTaxId === null ? null : formatTaxId(record.customerTaxId),
     signatureRequired,
     pinVerified: card.verification === 'online_pin' || card.verification === 'offline_pin',
     reason: shape.status === 'APROVADA' ? null : (record.problem?.cashierMessage ?? null),
-    responseCode: shape.status === 'NEGADA' ? (record.problem?.issuerCode ?? authorization?.responseCode ?? null) : null,
+    responseCode:
+      shape.status === 'NEGADA' ? (record.problem?.issuerCode ?? authorization?.responseCode ?? null) : null,
     footer: settings.footer ?? null,
   };
   return {
@@ -211,7 +239,10 @@ export function buildCardReceipt(record: PaymentRecord, options: CardReceiptOpti
   };
 }
 
-const TITLES: Record<ReceiptKind, string> = { sale: 'COMPROVANTE DE VENDA', cancellation: 'COMPROVANTE DE CANCELAMENTO' };
+const TITLES: Record<ReceiptKind, string> = {
+  sale: 'COMPROVANTE DE VENDA',
+  cancellation: 'COMPROVANTE DE CANCELAMENTO',
+};
 const COPY_TEXT: Record<ReceiptCopy, string> = { customer: 'VIA DO CLIENTE', merchant: 'VIA DO ESTABELECIMENTO' };
 const TRAINING_TEXT = 'TREINAMENTO - SEM VALOR';
 
@@ -250,9 +281,11 @@ export function cardReceiptDocument(receipt: CardReceipt, copy: ReceiptCopy): Pr
   blocks.push({ kind: 'rule' });
   if (copy === 'merchant' && receipt.kind === 'sale' && receipt.status === 'APROVADA') {
     if (receipt.signatureRequired) blocks.push({ kind: 'signature', label: 'ASSINATURA DO CLIENTE' });
-    else if (receipt.pinVerified) blocks.push({ kind: 'text', text: 'TRANSAÇÃO AUTORIZADA MEDIANTE USO DE SENHA PESSOAL', align: 'center' });
+    else if (receipt.pinVerified)
+      blocks.push({ kind: 'text', text: 'TRANSAÇÃO AUTORIZADA MEDIANTE USO DE SENHA PESSOAL', align: 'center' });
   }
-  if (copy === 'customer' && receipt.footer !== null) blocks.push({ kind: 'text', text: receipt.footer, align: 'center' });
+  if (copy === 'customer' && receipt.footer !== null)
+    blocks.push({ kind: 'text', text: receipt.footer, align: 'center' });
   if (receipt.training) blocks.push({ kind: 'text', text: TRAINING_TEXT, align: 'center', bold: true });
   const title = `${receipt.kind === 'sale' ? 'Comprovante de venda' : 'Comprovante de cancelamento'} — ${copy === 'customer' ? 'via do cliente' : 'via do estabelecimento'}`;
   return { title: receipt.reprint ? `${title} (reimpressão)` : title, blocks, cut: true };

@@ -90,14 +90,17 @@ const BLANK_DOCUMENT = JSON.stringify({ title: '', blocks: [] });
 const STATES: ReadonlySet<string> = new Set<PrintJobState>(['queued', 'printing', 'printed', 'failed', 'cancelled']);
 
 function toJob(row: Row): PrintJob {
-  if (!STATES.has(row.state)) throw new ReceiptError('INVALID_RECORD', `Print job ${row.id} has an unknown state "${row.state}".`);
+  if (!STATES.has(row.state))
+    throw new ReceiptError('INVALID_RECORD', `Print job ${row.id} has an unknown state "${row.state}".`);
   let document: PrintDocument;
   let lastError: PrintJobError | null;
   try {
     document = JSON.parse(row.document_json) as PrintDocument;
     lastError = row.last_error_json === null ? null : (JSON.parse(row.last_error_json) as PrintJobError);
   } catch (error) {
-    throw new ReceiptError('INVALID_RECORD', `Print job ${row.id} cannot be read back: ${String(error)}`, { cause: error });
+    throw new ReceiptError('INVALID_RECORD', `Print job ${row.id} cannot be read back: ${String(error)}`, {
+      cause: error,
+    });
   }
   return {
     id: row.id,
@@ -162,7 +165,10 @@ export class PrintJournal {
       .prepare(
         `UPDATE print_jobs SET state = 'queued', next_attempt_at = @at, updated_at = @at, last_error_json = @error WHERE state = 'printing'`,
       )
-      .run({ at, error: JSON.stringify({ code: 'INTERRUPTED', message: 'the agent stopped while this job was printing' }) });
+      .run({
+        at,
+        error: JSON.stringify({ code: 'INTERRUPTED', message: 'the agent stopped while this job was printing' }),
+      });
   }
 
   enqueue(job: NewPrintJob): PrintJob {
@@ -216,26 +222,33 @@ export class PrintJournal {
   waiting(printer: string): PrintJob[] {
     return (
       this.#db
-        .prepare(`SELECT * FROM print_jobs WHERE printer = ? AND state IN ('queued', 'printing') ORDER BY created_at, rowid`)
+        .prepare(
+          `SELECT * FROM print_jobs WHERE printer = ? AND state IN ('queued', 'printing') ORDER BY created_at, rowid`,
+        )
         .all(printer) as Row[]
     ).map(toJob);
   }
 
   /** Printers with jobs waiting. */
   printersWaiting(): string[] {
-    return (this.#db.prepare(`SELECT DISTINCT printer FROM print_jobs WHERE state IN ('queued', 'printing')`).all() as { printer: string }[]).map(
-      (r) => r.printer,
-    );
+    return (
+      this.#db.prepare(`SELECT DISTINCT printer FROM print_jobs WHERE state IN ('queued', 'printing')`).all() as {
+        printer: string;
+      }[]
+    ).map((r) => r.printer);
   }
 
   #update(id: string, sets: string, params: Record<string, unknown>, from: readonly PrintJobState[]): PrintJob {
     const at = this.#at();
     const result = this.#db
-      .prepare(`UPDATE print_jobs SET ${sets}, updated_at = @at WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(', ')})`)
+      .prepare(
+        `UPDATE print_jobs SET ${sets}, updated_at = @at WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(', ')})`,
+      )
       .run({ ...params, id, at });
     const job = this.get(id);
     if (job === undefined) throw new ReceiptError('NOT_FOUND', `There is no print job ${id}.`);
-    if (result.changes === 0) throw new ReceiptError('INVALID_INPUT', `Print job ${id} is ${job.state}: it cannot be changed that way.`);
+    if (result.changes === 0)
+      throw new ReceiptError('INVALID_INPUT', `Print job ${id} is ${job.state}: it cannot be changed that way.`);
     return job;
   }
 
@@ -248,9 +261,12 @@ export class PrintJournal {
    * it is blanked — a copy of a receipt (with the customer's CPF) is kept only until it is on paper.
    */
   markPrinted(id: string): PrintJob {
-    const job = this.#update(id, `state = 'printed', printed_at = @at, last_error_json = NULL, document_json = @blank`, { blank: BLANK_DOCUMENT }, [
-      'printing',
-    ]);
+    const job = this.#update(
+      id,
+      `state = 'printed', printed_at = @at, last_error_json = NULL, document_json = @blank`,
+      { blank: BLANK_DOCUMENT },
+      ['printing'],
+    );
     this.#forgetOldPages();
     return job;
   }
@@ -271,7 +287,12 @@ export class PrintJournal {
   }
 
   cancel(id: string): PrintJob {
-    const job = this.#update(id, `state = 'cancelled', next_attempt_at = NULL, document_json = @blank`, { blank: BLANK_DOCUMENT }, ['queued', 'failed']);
+    const job = this.#update(
+      id,
+      `state = 'cancelled', next_attempt_at = NULL, document_json = @blank`,
+      { blank: BLANK_DOCUMENT },
+      ['queued', 'failed'],
+    );
     this.#forgetOldPages();
     return job;
   }

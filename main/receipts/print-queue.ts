@@ -34,7 +34,10 @@ interface QueueEvents {
 }
 
 function errorOf(error: unknown): PrintJobError {
-  const code = typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : 'PRINTER_ERROR';
+  const code =
+    typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+      ? (error as { code: string }).code
+      : 'PRINTER_ERROR';
   return { code, message: error instanceof Error ? error.message : String(error) };
 }
 
@@ -150,7 +153,8 @@ export class PrintQueue extends EventEmitter<QueueEvents> {
       const device = this.#printer(printer);
       let outcome: PrintJob;
       try {
-        if (device === undefined) throw Object.assign(new Error(`No printer named "${printer}" is configured.`), { code: 'NO_PRINTER' });
+        if (device === undefined)
+          throw Object.assign(new Error(`No printer named "${printer}" is configured.`), { code: 'NO_PRINTER' });
         await device.print(job.document);
         outcome = this.#journal.markPrinted(job.id);
       } catch (error) {

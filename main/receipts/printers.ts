@@ -8,7 +8,11 @@ import { Type, type Static } from 'typebox';
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
 import { encodeEscPos, ESC_POS_CODEPAGES, ESC_POS_PRINTER_MODELS } from '../../drivers/printers/escpos.js';
 import { ReceiptPrinter } from '../../drivers/printers/printer.js';
-import { createTransport, parsePrinterAddress, type PrinterTransportOptions } from '../../drivers/printers/transport.js';
+import {
+  createTransport,
+  parsePrinterAddress,
+  type PrinterTransportOptions,
+} from '../../drivers/printers/transport.js';
 import type { DocumentPrinter } from './print-queue.js';
 import { settingsViolation, type SettingsViolation } from '../core/settings-violations.js';
 
@@ -27,17 +31,28 @@ export const PrinterSettings = Type.Object(
       }),
     ),
     model: Type.Optional(
-      Type.String({ minLength: 1, description: 'ESC/POS printer model id (pinbridge printer models lists them; it picks the code page); leave it out for an Epson-compatible printer.' }),
+      Type.String({
+        minLength: 1,
+        description:
+          'ESC/POS printer model id (pinbridge printer models lists them; it picks the code page); leave it out for an Epson-compatible printer.',
+      }),
     ),
     codepage: Type.Optional(
-      Type.String({ minLength: 1, description: `Forces the code page of a printer whose model is not listed: ${ESC_POS_CODEPAGES.join(', ')}.` }),
+      Type.String({
+        minLength: 1,
+        description: `Forces the code page of a printer whose model is not listed: ${ESC_POS_CODEPAGES.join(', ')}.`,
+      }),
     ),
     columns: Type.Optional(
       Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], {
         description: 'Characters per line: 32 on 58 mm paper, 42 or 48 on 80 mm (default 48).',
       }),
     ),
-    check_status: Type.Optional(Type.Boolean({ description: 'Ask the printer for paper and cover status before each job (default true where the link can).' })),
+    check_status: Type.Optional(
+      Type.Boolean({
+        description: 'Ask the printer for paper and cover status before each job (default true where the link can).',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'PrinterSettings' },
 );
@@ -56,15 +71,31 @@ export function printerViolations(printers: PrintersSettings): SettingsViolation
     try {
       parsePrinterAddress(printer.address);
     } catch (error) {
-      violations.push(settingsViolation(`printers.${name}.address`, 'INVALID_PRINTER_ADDRESS', error instanceof Error ? error.message : String(error)));
+      violations.push(
+        settingsViolation(
+          `printers.${name}.address`,
+          'INVALID_PRINTER_ADDRESS',
+          error instanceof Error ? error.message : String(error),
+        ),
+      );
     }
     if (printer.model !== undefined && !ESC_POS_PRINTER_MODELS.some((model) => model.id === printer.model)) {
       violations.push(
-        settingsViolation(`printers.${name}.model`, 'UNKNOWN_PRINTER_MODEL', `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})`),
+        settingsViolation(
+          `printers.${name}.model`,
+          'UNKNOWN_PRINTER_MODEL',
+          `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})`,
+        ),
       );
     }
     if (printer.codepage !== undefined && !(ESC_POS_CODEPAGES as readonly string[]).includes(printer.codepage)) {
-      violations.push(settingsViolation(`printers.${name}.codepage`, 'INVALID_CODEPAGE', `must be one of ${ESC_POS_CODEPAGES.join(', ')}`));
+      violations.push(
+        settingsViolation(
+          `printers.${name}.codepage`,
+          'INVALID_CODEPAGE',
+          `must be one of ${ESC_POS_CODEPAGES.join(', ')}`,
+        ),
+      );
     }
   }
   return violations;

@@ -44,16 +44,25 @@ export interface ReceiptPrinting {
 export const printJournalPath = (journalPath: string): string => join(dirname(journalPath), 'print-jobs.db');
 
 export function openReceiptPrinting(options: ReceiptPrintingOptions): ReceiptPrinting {
-  const printers = new Map(Object.entries(options.printers).map(([name, settings]) => [name, new SettingsPrinter(settings, { pollMs: options.pollMs ?? 0 })]));
+  const printers = new Map(
+    Object.entries(options.printers).map(([name, settings]) => [
+      name,
+      new SettingsPrinter(settings, { pollMs: options.pollMs ?? 0 }),
+    ]),
+  );
   const prints = printers.size > 0 ? PrintJournal.open(printJournalPath(options.journal.path)) : undefined;
   const system = new Map<string, DocumentPrinter>();
   if (options.systemPrinter !== undefined) {
     for (const [name, settings] of Object.entries(options.printers)) {
       const address = parsePrinterAddress(settings.address);
-      if (address.kind === 'system') system.set(name, options.systemPrinter(address.printer ?? undefined, printerColumns(settings)));
+      if (address.kind === 'system')
+        system.set(name, options.systemPrinter(address.printer ?? undefined, printerColumns(settings)));
     }
   }
-  const queue = prints === undefined ? undefined : new PrintQueue({ journal: prints, printer: (name) => system.get(name) ?? printers.get(name) });
+  const queue =
+    prints === undefined
+      ? undefined
+      : new PrintQueue({ journal: prints, printer: (name) => system.get(name) ?? printers.get(name) });
   // A printer that comes back (status readable again, paper in) gets its waiting jobs at once.
   for (const [name, printer] of printers) {
     printer.device.on('status', (status) => {

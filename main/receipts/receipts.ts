@@ -19,7 +19,8 @@ export type ReceiptFormat = (typeof RECEIPT_FORMATS)[number];
 /** The payment a reference, a transaction id or a journal id names, or NOT_FOUND. */
 export function findPayment(journal: Journal, key: string): PaymentRecord {
   const record = journal.findByReference(key) ?? journal.findByTransactionId(key) ?? journal.get(key);
-  if (record === undefined) throw new ReceiptError('NOT_FOUND', `No payment in the journal has the reference, transaction id or id "${key}".`);
+  if (record === undefined)
+    throw new ReceiptError('NOT_FOUND', `No payment in the journal has the reference, transaction id or id "${key}".`);
   return record;
 }
 
@@ -47,7 +48,11 @@ export interface RenderOptions {
 }
 
 /** A document in a format: text and HTML as strings, ESC/POS and PDF as bytes. */
-export async function renderDocument(document: PrintDocument, format: ReceiptFormat, options: RenderOptions): Promise<string | Uint8Array> {
+export async function renderDocument(
+  document: PrintDocument,
+  format: ReceiptFormat,
+  options: RenderOptions,
+): Promise<string | Uint8Array> {
   switch (format) {
     case 'text':
       return `${renderText(document, options.columns)}\n`;

@@ -57,13 +57,20 @@ export class ReceiptService {
   }
 
   /** Queues the copies on a printer; returns the journaled jobs at once. */
-  print(key: string, options: { copies?: readonly ReceiptCopy[]; printer?: string; reprint?: boolean } = {}): PrintJob[] {
+  print(
+    key: string,
+    options: { copies?: readonly ReceiptCopy[]; printer?: string; reprint?: boolean } = {},
+  ): PrintJob[] {
     const queue = this.#queue();
     const receipt = this.receipt(key);
     return (options.copies ?? RECEIPT_COPIES).map((copy) => {
       const subject = receiptSubject(receipt.referenceId, receipt.kind, copy);
       const reprint = options.reprint ?? this.#printedBefore(subject);
-      return queue.submit(options.printer ?? DEFAULT_PRINTER, subject, cardReceiptDocument({ ...receipt, reprint }, copy));
+      return queue.submit(
+        options.printer ?? DEFAULT_PRINTER,
+        subject,
+        cardReceiptDocument({ ...receipt, reprint }, copy),
+      );
     });
   }
 
@@ -72,7 +79,11 @@ export class ReceiptService {
     const queue = this.#queue();
     const printer = options.printer ?? DEFAULT_PRINTER;
     const columns = this.#options.columnsOf?.(printer) ?? 48;
-    return queue.submit(printer, `boleto:${transaction.id}`, boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }));
+    return queue.submit(
+      printer,
+      `boleto:${transaction.id}`,
+      boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }),
+    );
   }
 
   /** Queues the printer's test slip (the window's "Imprimir teste"). */
@@ -81,12 +92,17 @@ export class ReceiptService {
     const printer = options.printer ?? DEFAULT_PRINTER;
     const columns = this.#options.columnsOf?.(printer) ?? 48;
     const now = new Date();
-    return queue.submit(printer, `test:${now.toISOString()}`, testPageDocument({ settings: this.#options.settings, printer, columns, training: this.#options.training, now }));
+    return queue.submit(
+      printer,
+      `test:${now.toISOString()}`,
+      testPageDocument({ settings: this.#options.settings, printer, columns, training: this.#options.training, now }),
+    );
   }
 
   #queue(): PrintQueue {
     const queue = this.#options.queue;
-    if (queue === undefined) throw new ReceiptError('INVALID_SETTINGS', 'No receipt printer is configured (settings: printers.default).');
+    if (queue === undefined)
+      throw new ReceiptError('INVALID_SETTINGS', 'No receipt printer is configured (settings: printers.default).');
     return queue;
   }
 

@@ -23,18 +23,30 @@ export const ReceiptSettings = Type.Object(
           description:
             "The store's CNPJ with valid check digits, uppercase and without punctuation: 14 digits, or the alphanumeric CNPJ (12ABC34501DE35, printed 12.ABC.345/01DE-35).",
         }),
-        address: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 96 }), { maxItems: 4, description: 'Address lines, printed as given.' })),
+        address: Type.Optional(
+          Type.Array(Type.String({ minLength: 1, maxLength: 96 }), {
+            maxItems: 4,
+            description: 'Address lines, printed as given.',
+          }),
+        ),
       },
       { additionalProperties: false },
     ),
     acquirer: Type.Optional(
       Type.Object(
         {
-          name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Printed when the API does not name the acquirer.' })),
+          name: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 64,
+              description: 'Printed when the API does not name the acquirer.',
+            }),
+          ),
           cnpj: Type.Optional(
             Type.String({
               pattern: CNPJ_PATTERN,
-              description: "The acquirer's (or sub-acquirer's) CNPJ, for the NFC-e payment group: numeric or alphanumeric, as the store's.",
+              description:
+                "The acquirer's (or sub-acquirer's) CNPJ, for the NFC-e payment group: numeric or alphanumeric, as the store's.",
             }),
           ),
         },
@@ -65,15 +77,28 @@ export function receiptSettingsViolations(settings: ReceiptSettings): SettingsVi
     ['acquirer.cnpj', settings.acquirer?.cnpj],
   ];
   for (const [field, cnpj] of cnpjs) {
-    if (cnpj !== undefined && !isValidCnpj(cnpj)) violations.push(settingsViolation(field, 'INVALID_CNPJ_CHECK_DIGITS', 'is not a valid CNPJ (check digits do not match)'));
+    if (cnpj !== undefined && !isValidCnpj(cnpj))
+      violations.push(
+        settingsViolation(field, 'INVALID_CNPJ_CHECK_DIGITS', 'is not a valid CNPJ (check digits do not match)'),
+      );
   }
   if (settings.time_zone !== undefined && !isTimeZone(settings.time_zone)) {
-    violations.push(settingsViolation('time_zone', 'INVALID_TIME_ZONE', 'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)'));
+    violations.push(
+      settingsViolation(
+        'time_zone',
+        'INVALID_TIME_ZONE',
+        'is not an IANA time zone (for example America/Sao_Paulo or America/Manaus)',
+      ),
+    );
   }
   return violations;
 }
 
 /** Training mode's store: every receipt it prints also says TREINAMENTO. */
 export const TRAINING_RECEIPT_SETTINGS: ReceiptSettings = {
-  merchant: { name: 'LOJA DE TREINAMENTO', cnpj: '11222333000181', address: ['Rua do Exemplo, 100 - Centro', 'São Paulo - SP'] },
+  merchant: {
+    name: 'LOJA DE TREINAMENTO',
+    cnpj: '11222333000181',
+    address: ['Rua do Exemplo, 100 - Centro', 'São Paulo - SP'],
+  },
 };

@@ -9,7 +9,13 @@ import { formatDateTimeBr } from '../locale/br-format.js';
 import type { ReceiptSettings } from './settings.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
-export function testPageDocument(options: { settings: ReceiptSettings; printer: string; columns: PaperColumns; training: boolean; now?: Date }): PrintDocument {
+export function testPageDocument(options: {
+  settings: ReceiptSettings;
+  printer: string;
+  columns: PaperColumns;
+  training: boolean;
+  now?: Date;
+}): PrintDocument {
   const now = options.now ?? new Date();
   return {
     title: `Teste de impressão — ${options.printer}`,

@@ -40,7 +40,13 @@ declare module 'fastify' {
   }
 }
 
-export type SandboxApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type SandboxApp = FastifyInstance<
+  Server,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export type RouteRegistrar = (app: SandboxApp, ctx: SandboxContext) => void;
 
@@ -59,14 +65,22 @@ function makeAjv(options: AjvOptions): Ajv {
  * asked for, and judged by auth.ts so a refusal is a 401/403 the client can read, not a failed
  * handshake).
  */
-export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteRegistrar[], tls?: SandboxTls): SandboxApp {
+export function buildSandboxApp(
+  ctx: SandboxContext,
+  registrars: readonly RouteRegistrar[],
+  tls?: SandboxTls,
+): SandboxApp {
   const serverFactory =
     tls === undefined
       ? undefined
       : (handler: (request: IncomingMessage, response: ServerResponse) => void): Server =>
           // https.Server is an http.Server serving the same IncomingMessage/ServerResponse.
           createHttpsServer(
-            { cert: tls.cert, key: tls.key, ...(tls.ca === undefined ? {} : { ca: tls.ca, requestCert: true, rejectUnauthorized: false }) },
+            {
+              cert: tls.cert,
+              key: tls.key,
+              ...(tls.ca === undefined ? {} : { ca: tls.ca, requestCert: true, rejectUnauthorized: false }),
+            },
             handler,
           );
   const app = Fastify({
@@ -102,13 +116,16 @@ export function buildSandboxApp(ctx: SandboxContext, registrars: readonly RouteR
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (documents) => ('openapiObject' in documents ? hoistNamedSchemas(documents.openapiObject) : documents.swaggerObject),
+    transformObject: (documents) =>
+      'openapiObject' in documents ? hoistNamedSchemas(documents.openapiObject) : documents.swaggerObject,
   });
 
   app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));
   app.setErrorHandler((error, request, reply) => sendError(ctx, error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
+    void reply
+      .code(404)
+      .send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
   });
 
   // Only JSON is spoken; a text/plain body is 415, not a string handed to the routes.
@@ -127,7 +144,9 @@ function routeShape(request: FastifyRequest): ErrorShape {
 
 function sendError(ctx: SandboxContext, error: unknown, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof SandboxHttpError) {
-    void reply.code(error.statusCode).send(errorBody(error.shape ?? routeShape(request), error.statusCode, error.message));
+    void reply
+      .code(error.statusCode)
+      .send(errorBody(error.shape ?? routeShape(request), error.statusCode, error.message));
     return;
   }
   const fastifyError = error as Partial<FastifyError> & { validation?: SchemaErrorLike[] };

@@ -24,8 +24,16 @@ interface TokenRow {
 }
 
 /** The key of an Authorization header in a scheme the sandbox accepts; a sentence when there is none. */
-function keyOf(header: string | undefined, accepted: SandboxContext['settings']['authScheme']): { key: string } | { refusal: string } {
-  const wanted = accepted === 'any' ? 'Bearer token or Basic credentials' : accepted === 'basic' ? 'Basic credentials' : 'Bearer token';
+function keyOf(
+  header: string | undefined,
+  accepted: SandboxContext['settings']['authScheme'],
+): { key: string } | { refusal: string } {
+  const wanted =
+    accepted === 'any'
+      ? 'Bearer token or Basic credentials'
+      : accepted === 'basic'
+        ? 'Basic credentials'
+        : 'Bearer token';
   if (header === undefined) return { refusal: `Missing Authorization header (${wanted})` };
   const bearer = /^Bearer[ ]+([^\s]+)\s*$/i.exec(header);
   if (bearer && accepted !== 'basic') return { key: bearer[1]! };
@@ -55,11 +63,16 @@ function checkClientCertificate(ctx: SandboxContext, request: FastifyRequest, ma
     throw unauthorized('A client certificate is required (mutual TLS)');
   }
   if (!socket.authorized) {
-    throw unauthorized(`Client certificate not accepted: ${String(socket.authorizationError ?? 'not issued by a trusted CA')}`);
+    throw unauthorized(
+      `Client certificate not accepted: ${String(socket.authorizationError ?? 'not issued by a trusted CA')}`,
+    );
   }
   const serial = certificate.serialNumber.toLowerCase().replace(/^0+/, '');
   if (serial !== marketplaceId.toLowerCase().replace(/^0+/, '')) {
-    throw new SandboxHttpError(403, `Client certificate serial number ${certificate.serialNumber} does not match marketplace_id ${marketplaceId}`);
+    throw new SandboxHttpError(
+      403,
+      `Client certificate serial number ${certificate.serialNumber} does not match marketplace_id ${marketplaceId}`,
+    );
   }
 }
 
@@ -70,11 +83,12 @@ export async function authenticate(ctx: SandboxContext, request: FastifyRequest,
 
   const credentials = keyOf(request.headers.authorization, ctx.settings.authScheme);
   if ('refusal' in credentials) throw unauthorized(credentials.refusal);
-  const row = ctx.db.prepare('SELECT marketplace_id, expires_at_ms FROM tokens WHERE token = ?').get(credentials.key) as
-    | TokenRow
-    | undefined;
+  const row = ctx.db
+    .prepare('SELECT marketplace_id, expires_at_ms FROM tokens WHERE token = ?')
+    .get(credentials.key) as TokenRow | undefined;
   if (!row) throw unauthorized('Invalid access token');
-  if (row.expires_at_ms !== null && row.expires_at_ms <= ctx.now().getTime()) throw unauthorized('Access token expired');
+  if (row.expires_at_ms !== null && row.expires_at_ms <= ctx.now().getTime())
+    throw unauthorized('Access token expired');
   checkClientCertificate(ctx, request, row.marketplace_id);
 
   const params = request.params as { marketplace_id?: string } | undefined;

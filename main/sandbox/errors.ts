@@ -36,7 +36,11 @@ const TYPE_BY_STATUS: Record<number, ErrorBType> = {
   429: 'rate_limited',
 };
 
-export function errorBody(shape: ErrorShape, statusCode: number, message: string): ErrorA | ErrorAUnauthorized | ErrorB {
+export function errorBody(
+  shape: ErrorShape,
+  statusCode: number,
+  message: string,
+): ErrorA | ErrorAUnauthorized | ErrorB {
   if (shape === 'B') {
     const type = TYPE_BY_STATUS[statusCode] ?? (statusCode >= 500 ? 'server_error' : 'validation_error');
     return { status_code: statusCode, type, message };

@@ -44,7 +44,9 @@ export function idempotent<T>(
   const key = ctx.settings.idempotencyKeys ? idempotencyKeyOf(request) : undefined;
   if (key === undefined) return { ...create(), replayed: false };
   const hash = createHash('sha256')
-    .update(`${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.params)}\n${canonicalJson(request.body)}`)
+    .update(
+      `${request.method} ${request.routeOptions.url ?? request.url}\n${canonicalJson(request.params)}\n${canonicalJson(request.body)}`,
+    )
     .digest('hex');
   const run = ctx.db.transaction((): StoredResponse<T> => {
     const row = ctx.db

@@ -27,14 +27,18 @@ export function marketplaceExists(ctx: SandboxContext, marketplaceId: string): b
 }
 
 export function findSeller(ctx: SandboxContext, marketplaceId: string, sellerId: string): SellerRecord | undefined {
-  const row = ctx.db.prepare('SELECT data FROM sellers WHERE id = ? AND marketplace_id = ?').get(sellerId, marketplaceId) as
-    | { data: string }
-    | undefined;
+  const row = ctx.db
+    .prepare('SELECT data FROM sellers WHERE id = ? AND marketplace_id = ?')
+    .get(sellerId, marketplaceId) as { data: string } | undefined;
   return row ? (JSON.parse(row.data) as SellerRecord) : undefined;
 }
 
 /** A token for the marketplace; `expiresInSeconds` undefined means it never expires. */
-export function issueToken(ctx: SandboxContext, marketplaceId: string, expiresInSeconds?: number): { token: string; expiresAt: Date | null } {
+export function issueToken(
+  ctx: SandboxContext,
+  marketplaceId: string,
+  expiresInSeconds?: number,
+): { token: string; expiresAt: Date | null } {
   const token = `sbx_${randomBytes(24).toString('base64url')}`;
   const now = ctx.now();
   const expiresAt = expiresInSeconds === undefined ? null : new Date(now.getTime() + expiresInSeconds * 1000);
@@ -63,7 +67,9 @@ export function createMarketplace(
     created_at: offsetTimestamp(now),
   };
   const create = ctx.db.transaction(() => {
-    ctx.db.prepare('INSERT INTO marketplaces (id, name, created_at) VALUES (?, ?, ?)').run(marketplaceId, name, utcTimestamp(now));
+    ctx.db
+      .prepare('INSERT INTO marketplaces (id, name, created_at) VALUES (?, ?, ?)')
+      .run(marketplaceId, name, utcTimestamp(now));
     ctx.db
       .prepare('INSERT INTO sellers (id, marketplace_id, data, created_at) VALUES (?, ?, ?, ?)')
       .run(sellerId, marketplaceId, JSON.stringify(record), record.created_at);

@@ -24,14 +24,21 @@ export const SANDBOX_SERVER = {
 /** A provider's own address, for the terminal channel it implements (the contract's {base_url}). */
 export const PROVIDER_SERVER = {
   url: '{base_url}',
-  description: "The payments provider that implements the channel: its base address, the contract's {base_url} (paths start with /v1 or /v2).",
+  description:
+    "The payments provider that implements the channel: its base address, the contract's {base_url} (paths start with /v1 or /v2).",
   variables: {
-    base_url: { default: 'http://127.0.0.1:8080', description: "The provider's base address, without a trailing slash (default: a local sandbox)." },
+    base_url: {
+      default: 'http://127.0.0.1:8080',
+      description: "The provider's base address, without a trailing slash (default: a local sandbox).",
+    },
   },
 };
 
 /** Pinbridge is not licensed to others (package.json: UNLICENSED); the documents say so. */
-export const DOCUMENT_LICENSE = { name: 'Proprietary (UNLICENSED): no license is granted', url: 'https://pinbridge.example' };
+export const DOCUMENT_LICENSE = {
+  name: 'Proprietary (UNLICENSED): no license is granted',
+  url: 'https://pinbridge.example',
+};
 
 const isObject = (value: Json): value is { [key: string]: Json } =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -61,7 +68,9 @@ export function hoistNamedSchemas<T extends object>(document: T): T {
   const root = visit(document as unknown as Json) as { [key: string]: Json };
   const existing = isObject(root.components ?? null) ? (root.components as { [key: string]: Json }) : {};
   const existingSchemas = isObject(existing.schemas ?? null) ? (existing.schemas as { [key: string]: Json }) : {};
-  const sorted = Object.fromEntries(Object.entries({ ...existingSchemas, ...components }).sort(([a], [b]) => a.localeCompare(b)));
+  const sorted = Object.fromEntries(
+    Object.entries({ ...existingSchemas, ...components }).sort(([a], [b]) => a.localeCompare(b)),
+  );
   root.components = { ...existing, schemas: sorted };
   return root as unknown as T;
 }
@@ -79,10 +88,14 @@ export function terminalChannelDocument(full: Record<string, unknown>, version: 
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     const operations = Object.entries(item).filter(
-      ([, operation]) => isObject(operation) && Array.isArray(operation.tags) && operation.tags.includes('terminal channel'),
+      ([, operation]) =>
+        isObject(operation) && Array.isArray(operation.tags) && operation.tags.includes('terminal channel'),
     );
     // Only the channel's operations of a path (the void route is also the transactions API's).
-    if (operations.length > 0) kept[path] = Object.fromEntries(operations.map(([method, operation]) => [method, { ...(operation as object), tags: ['terminal channel'] }]));
+    if (operations.length > 0)
+      kept[path] = Object.fromEntries(
+        operations.map(([method, operation]) => [method, { ...(operation as object), tags: ['terminal channel'] }]),
+      );
   }
   const components = isObject(document.components ?? null) ? (document.components as { [key: string]: Json }) : {};
   const schemas = isObject(components.schemas ?? null) ? (components.schemas as { [key: string]: Json }) : {};
@@ -117,6 +130,9 @@ export function terminalChannelDocument(full: Record<string, unknown>, version: 
     servers: [PROVIDER_SERVER, SANDBOX_SERVER],
     tags: [{ name: 'terminal channel', description: 'The calls of a PINPAD agent (docs/terminal-channel.md).' }],
     paths: kept,
-    components: { ...components, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))) },
+    components: {
+      ...components,
+      schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name))),
+    },
   };
 }

@@ -85,9 +85,11 @@ export const EXAMPLE_BUYERS: readonly BuyerCreateRequest[] = [
 ];
 
 /** The store's accounts; `customer` is filled with the seeded seller id. */
-export const EXAMPLE_BANK_ACCOUNTS: ReadonlyArray<Omit<NewBankAccount, 'customer' | 'holder_name' | 'taxpayer_id'> & {
-  readonly holder?: { readonly name: string; readonly taxpayer_id: string };
-}> = [
+export const EXAMPLE_BANK_ACCOUNTS: ReadonlyArray<
+  Omit<NewBankAccount, 'customer' | 'holder_name' | 'taxpayer_id'> & {
+    readonly holder?: { readonly name: string; readonly taxpayer_id: string };
+  }
+> = [
   { bank_code: '341', type: 'checking', routing_number: '0912', account_number: '45678-3', is_verified: true },
   { bank_code: '237', type: 'savings', routing_number: '1234-5', account_number: '0098765-4' },
   {

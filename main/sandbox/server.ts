@@ -5,7 +5,13 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { buildSandboxApp, type RouteRegistrar, type SandboxApp } from './app.js';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxContext, type SandboxSettings, type SandboxTls, type WebhookEmitter } from './context.js';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  type SandboxContext,
+  type SandboxSettings,
+  type SandboxTls,
+  type WebhookEmitter,
+} from './context.js';
 
 export type { SandboxTls };
 import type { MarketplaceInfo } from './marketplaces.js';
@@ -40,7 +46,6 @@ export interface SandboxOptions {
    */
   readonly tls?: SandboxTls;
 }
-
 
 export interface RunningSandbox extends MarketplaceInfo {
   /** "http://127.0.0.1:PORT" ("https://…" with `tls`) */
@@ -96,7 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     throw error;
   }
   const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port ?? 0;
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
   baseUrl = `${options.tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let closed: Promise<void> | undefined;

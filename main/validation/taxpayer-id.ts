@@ -85,5 +85,7 @@ export function formatCpf(value: string): string {
  */
 export function formatCnpj(value: string): string {
   const cnpj = normalizeCnpj(value);
-  return cnpj === undefined ? value : `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
+  return cnpj === undefined
+    ? value
+    : `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
 }

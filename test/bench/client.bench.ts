@@ -36,9 +36,17 @@ export async function benchClientOverhead(samples = 2_000): Promise<ClientOverhe
   const sandboxUrl = sandbox.ready.url!;
   try {
     const created = (await (
-      await fetch(`${sandboxUrl}/v1/sandbox/marketplaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      await fetch(`${sandboxUrl}/v1/sandbox/marketplaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
     ).json()) as { marketplace_id: string; access_token: string };
-    const client = new PaymentsClient({ baseUrl: sandboxUrl, token: created.access_token, marketplaceId: created.marketplace_id });
+    const client = new PaymentsClient({
+      baseUrl: sandboxUrl,
+      token: created.access_token,
+      marketplaceId: created.marketplace_id,
+    });
     const buyer = await client.buyers.create({ first_name: 'Bench', taxpayer_id: '52998224725' });
 
     const url = `${sandboxUrl}/v1/marketplaces/${created.marketplace_id}/buyers/${buyer.id}`;

@@ -28,13 +28,17 @@ export async function benchFraming(runs = 30): Promise<FramingResults> {
   const measure = async (escapeHeavy: boolean): Promise<number> => {
     const packets = Array.from({ length: 512 }, (_, i) => payload(2049 - (i % 64), escapeHeavy));
     const bytes = packets.reduce((sum, p) => sum + p.length, 0);
-    return throughput(bytes, () => {
-      const decoder = new FrameDecoder();
-      for (const packet of packets) {
-        const items = decoder.push(encodeFrame(packet));
-        if (items.length !== 1 || items[0]!.kind !== 'packet') throw new Error('frame round trip failed');
-      }
-    }, runs);
+    return throughput(
+      bytes,
+      () => {
+        const decoder = new FrameDecoder();
+        for (const packet of packets) {
+          const items = decoder.push(encodeFrame(packet));
+          if (items.length !== 1 || items[0]!.kind !== 'packet') throw new Error('frame round trip failed');
+        }
+      },
+      runs,
+    );
   };
   return {
     crcMBps,

@@ -49,7 +49,10 @@ export interface Child {
 
 /** Starts `node <args>` and waits for the one JSON ready line it prints on stdout. */
 export async function startChild(args: readonly string[]): Promise<Child> {
-  const child = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PINBRIDGE_LOG_LEVEL: 'warn' } });
+  const child = spawn(process.execPath, [...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, PINBRIDGE_LOG_LEVEL: 'warn' },
+  });
   const lines = createInterface({ input: child.stdout });
   const [line] = (await once(lines, 'line')) as [string];
   return { process: child, ready: JSON.parse(line) as Record<string, string> };

@@ -85,7 +85,11 @@ const SCENARIOS: readonly Scenario[] = [
     args: [BIN, 'start', '--headless', '--pos-port', '0', '--port', MISSING_PINPAD],
     noUdevadm: true,
   },
-  { name: 'simulatedPinpad', description: 'pinbridge start (training, simulated PINPAD)', args: [BIN, 'start', '--headless', '--pos-port', '0', '--port', 'sim'] },
+  {
+    name: 'simulatedPinpad',
+    description: 'pinbridge start (training, simulated PINPAD)',
+    args: [BIN, 'start', '--headless', '--pos-port', '0', '--port', 'sim'],
+  },
   {
     name: 'baselineNoPinpad',
     description: 'baseline: no PINPAD, ports listed every 750 ms, PINPAD tried every 2 s (before issue 19)',
@@ -153,10 +157,20 @@ async function measure(scenario: Scenario, warmupMs: number, windowMs: number): 
   const emptyDir = join(home, 'no-programs');
   mkdirSync(emptyDir);
   const logFile = join(home, '.pinbridge', 'logs', 'pinbridge.log');
-  const child: ChildProcess = spawn(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(SPAWN_COUNTER)}`, ...scenario.args], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, HOME: home, PINBRIDGE_LOG_LEVEL: 'info', [SPAWN_LOG_ENV]: spawnLog, ...(scenario.noUdevadm === true ? { PATH: emptyDir } : {}) },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(SPAWN_COUNTER)}`, ...scenario.args],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: {
+        ...process.env,
+        HOME: home,
+        PINBRIDGE_LOG_LEVEL: 'info',
+        [SPAWN_LOG_ENV]: spawnLog,
+        ...(scenario.noUdevadm === true ? { PATH: emptyDir } : {}),
+      },
+    },
+  );
   try {
     let ready: { pinpad?: { state?: string; code?: string | null } } | undefined;
     for await (const line of createInterface({ input: child.stdout! })) {
@@ -185,7 +199,11 @@ async function measure(scenario: Scenario, warmupMs: number, windowMs: number): 
       description: scenario.description,
       pinpad: `${pinpad?.state ?? '?'}${pinpad?.code ? ` (${pinpad.code})` : ''}`,
       windowSeconds: round(seconds, 1),
-      cpuSecondsPerHour: { agent: perHour(agentCpu), children: perHour(childrenCpu), total: perHour(agentCpu + childrenCpu) },
+      cpuSecondsPerHour: {
+        agent: perHour(agentCpu),
+        children: perHour(childrenCpu),
+        total: perHour(agentCpu + childrenCpu),
+      },
       cpuPercentOfCore: round(((agentCpu + childrenCpu) / seconds) * 100, 2),
       spawnsPerHour: perHour(spawned.length),
       spawnedInWindow: countBy(spawned),
@@ -260,6 +278,10 @@ async function serveBaselineChild(address: string): Promise<void> {
   process.once('SIGTERM', () => void agent.stop().then(() => process.exit(0)));
 }
 
-if (process.argv.includes(BASELINE_CHILD_FLAG) && process.argv[1] !== undefined && resolve(process.argv[1]) === THIS_FILE) {
+if (
+  process.argv.includes(BASELINE_CHILD_FLAG) &&
+  process.argv[1] !== undefined &&
+  resolve(process.argv[1]) === THIS_FILE
+) {
   await serveBaselineChild(process.argv[process.argv.indexOf(BASELINE_CHILD_FLAG) + 1] ?? 'sim');
 }

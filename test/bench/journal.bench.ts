@@ -29,11 +29,33 @@ export interface JournalRecoveryBench {
   readonly findByReference: Stats;
 }
 
-const FINAL: readonly PaymentState[] = ['confirmed', 'confirmed', 'confirmed', 'confirmed', 'declined', 'cancelled', 'reversed', 'failed', 'undone'];
-const IN_FLIGHT: readonly PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'unknown', 'approved', 'completing', 'awaiting_confirmation', 'reversing', 'aborting'];
+const FINAL: readonly PaymentState[] = [
+  'confirmed',
+  'confirmed',
+  'confirmed',
+  'confirmed',
+  'declined',
+  'cancelled',
+  'reversed',
+  'failed',
+  'undone',
+];
+const IN_FLIGHT: readonly PaymentState[] = [
+  'intent',
+  'created',
+  'card_read',
+  'authorizing',
+  'unknown',
+  'approved',
+  'completing',
+  'awaiting_confirmation',
+  'reversing',
+  'aborting',
+];
 
 function record(n: number, state: PaymentState, createdAt: string, finished: boolean): PaymentRecord {
-  const approved = state === 'confirmed' || state === 'reversed' || state === 'undone' || state === 'awaiting_confirmation';
+  const approved =
+    state === 'confirmed' || state === 'reversed' || state === 'undone' || state === 'awaiting_confirmation';
   return {
     id: randomBytes(16).toString('hex'),
     referenceId: `bench-${n}`,
@@ -48,12 +70,28 @@ function record(n: number, state: PaymentState, createdAt: string, finished: boo
     confirmation: 'auto',
     state,
     transactionId: state === 'intent' ? null : randomBytes(16).toString('hex'),
-    card: state === 'intent' || state === 'created' ? null : { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' },
-    authorization: approved ? { authorizationCode: 'A1B2C3', nsu: String(n).padStart(9, '0'), responseCode: '00', responseMessage: 'approved' } : null,
-    problem: state === 'declined' ? { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' } : null,
+    card:
+      state === 'intent' || state === 'created'
+        ? null
+        : { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' },
+    authorization: approved
+      ? {
+          authorizationCode: 'A1B2C3',
+          nsu: String(n).padStart(9, '0'),
+          responseCode: '00',
+          responseMessage: 'approved',
+        }
+      : null,
+    problem:
+      state === 'declined'
+        ? { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' }
+        : null,
     customerTaxId: null,
     confirmDeadline: null,
-    pendingUndo: state === 'reversing' || state === 'aborting' ? { attempts: 1, nextAttemptAt: createdAt, lastError: 'timeout' } : null,
+    pendingUndo:
+      state === 'reversing' || state === 'aborting'
+        ? { attempts: 1, nextAttemptAt: createdAt, lastError: 'timeout' }
+        : null,
     createdAt,
     updatedAt: createdAt,
     finishedAt: finished ? createdAt : null,
@@ -66,8 +104,12 @@ function build(path: string, finishedPayments: number): void {
   Journal.open(path).close(); // the schema, exactly as the agent creates it
   const db = new Database(path);
   db.pragma('synchronous = OFF');
-  const insert = db.prepare(`INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-  const event = db.prepare('INSERT INTO events (payment_id, seq, at, from_state, to_state, note) VALUES (?, 1, ?, NULL, ?, ?)');
+  const insert = db.prepare(
+    `INSERT INTO payments (${PAYMENT_COLUMNS.join(', ')}) VALUES (${PAYMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`,
+  );
+  const event = db.prepare(
+    'INSERT INTO events (payment_id, seq, at, from_state, to_state, note) VALUES (?, 1, ?, NULL, ?, ?)',
+  );
   // A payment every ~20 s going back from now: a million is about eight months of a busy store.
   const start = Date.now() - (finishedPayments + IN_FLIGHT.length) * 20_000;
   db.transaction(() => {
@@ -95,20 +137,29 @@ export async function benchJournalRecovery(finishedPayments = 1_000_000, samples
     const buildSeconds = (performance.now() - buildStart) / 1000;
 
     let seen = 0;
-    const recovery = await sample(() => {
-      const journal = Journal.open(path);
-      seen = journal.unfinished().length;
-      journal.pendingUndos();
-      journal.pendingConfirmations();
-      journal.close();
-    }, samples, 2);
-    if (seen !== IN_FLIGHT.length) throw new Error(`recovery saw ${seen} unfinished payments, expected ${IN_FLIGHT.length}`);
+    const recovery = await sample(
+      () => {
+        const journal = Journal.open(path);
+        seen = journal.unfinished().length;
+        journal.pendingUndos();
+        journal.pendingConfirmations();
+        journal.close();
+      },
+      samples,
+      2,
+    );
+    if (seen !== IN_FLIGHT.length)
+      throw new Error(`recovery saw ${seen} unfinished payments, expected ${IN_FLIGHT.length}`);
 
     const journal = Journal.open(path);
     let missed = 0;
-    const findByReference = await sample(() => {
-      if (!journal.findByReference(`bench-${Math.floor(Math.random() * finishedPayments)}`)) missed += 1;
-    }, 2000, 100);
+    const findByReference = await sample(
+      () => {
+        if (!journal.findByReference(`bench-${Math.floor(Math.random() * finishedPayments)}`)) missed += 1;
+      },
+      2000,
+      100,
+    );
     journal.close();
     if (missed > 0) throw new Error(`findByReference missed ${missed} references that are in the journal`);
 
@@ -128,4 +179,9 @@ export async function benchJournalRecovery(finishedPayments = 1_000_000, samples
   }
 }
 
-const roundStats = (s: Stats): Stats => ({ samples: s.samples, medianMs: round(s.medianMs), p99Ms: round(s.p99Ms), minMs: round(s.minMs) });
+const roundStats = (s: Stats): Stats => ({
+  samples: s.samples,
+  medianMs: round(s.medianMs),
+  p99Ms: round(s.p99Ms),
+  minMs: round(s.minMs),
+});

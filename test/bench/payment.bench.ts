@@ -201,10 +201,18 @@ function timedPayments(payments: PaymentsPort, probe: Probe): PaymentsPort {
     transactions: {
       create: timedAsync(probe, 'api.transactions.create', transactions.create.bind(transactions)),
       retrieve: timedAsync(probe, 'api.transactions.retrieve', transactions.retrieve.bind(transactions)),
-      findByReference: timedAsync(probe, 'api.transactions.findByReference', transactions.findByReference.bind(transactions)),
+      findByReference: timedAsync(
+        probe,
+        'api.transactions.findByReference',
+        transactions.findByReference.bind(transactions),
+      ),
     },
     terminal: {
-      pendingTransactions: timedAsync(probe, 'api.terminal.pendingTransactions', terminal.pendingTransactions.bind(terminal)),
+      pendingTransactions: timedAsync(
+        probe,
+        'api.terminal.pendingTransactions',
+        terminal.pendingTransactions.bind(terminal),
+      ),
       authorize: timedAsync(probe, 'api.terminal.authorize', terminal.authorize.bind(terminal)),
       complete: timedAsync(probe, 'api.terminal.complete', terminal.complete.bind(terminal)),
       reverse: timedAsync(probe, 'api.terminal.reverse', terminal.reverse.bind(terminal)),
@@ -274,22 +282,33 @@ async function openStack(pinpadCount: number): Promise<Stack> {
   ];
   try {
     const ready = sandbox.ready;
-    const client = new PaymentsClient({ baseUrl: ready.url!, token: ready.token!, marketplaceId: ready.marketplace_id! });
+    const client = new PaymentsClient({
+      baseUrl: ready.url!,
+      token: ready.token!,
+      marketplaceId: ready.marketplace_id!,
+    });
     // The agent's logger as `pinbridge start` makes it (main/log.ts: pino, info, synchronous
     // writes), into a file here; every line the engine writes is counted and timed.
     const pinoLogger = pino(
       {
         name: 'pinbridge',
         level: 'info',
-        redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
+        redact: {
+          paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'],
+          censor: '[redacted]',
+        },
       },
       destination({ dest: join(dir, 'agent.log'), sync: true }),
     );
     const logger: EngineLogger = {
-      debug: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) => pinoLogger.debug(obj, msg)),
+      debug: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) =>
+        pinoLogger.debug(obj, msg),
+      ),
       info: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) => pinoLogger.info(obj, msg)),
       warn: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) => pinoLogger.warn(obj, msg)),
-      error: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) => pinoLogger.error(obj, msg)),
+      error: timedSync(probe.logLines, probe, (obj: Record<string, unknown>, msg: string) =>
+        pinoLogger.error(obj, msg),
+      ),
     };
 
     // Opened together: each open resets the link, which waits half a second for the PINPAD.
@@ -298,7 +317,11 @@ async function openStack(pinpadCount: number): Promise<Stack> {
         const serial = `PB-BENCH-${String(i + 1).padStart(2, '0')}`;
         // No human delays: the unattended customer acts at once, and the simulator's own time
         // limits are scaled down (they never expire here; the customer answers first).
-        const sim = new PinpadSimulator({ serialNumber: serial, timeScale: 0.05, autoCustomer: { delayMs: 0, card: CARD } });
+        const sim = new PinpadSimulator({
+          serialNumber: serial,
+          timeScale: 0.05,
+          autoCustomer: { delayMs: 0, card: CARD },
+        });
         const served = await startMemorySimulator(sim, { name: serial });
         const pinpad = new Pinpad(served.link.host, { logger: pinoLogger });
         const entry: BenchPinpad = {
@@ -335,7 +358,10 @@ async function openStack(pinpadCount: number): Promise<Stack> {
         );
         for (const { serial, pinpad } of pinpads) {
           // As attachPinpad (main/pinpad/attach.ts) does, with the SaleDevice timed.
-          const sale = new PinpadSale(pinpad, { logger: pinoLogger, onMessage: (text) => engine.relayPinpadMessage(serial, text) });
+          const sale = new PinpadSale(pinpad, {
+            logger: pinoLogger,
+            onMessage: (text) => engine.relayPinpadMessage(serial, text),
+          });
           engine.attachTerminal(serial, timedDevice(sale, probe));
         }
         closers.unshift(() => engine.close());
@@ -367,12 +393,19 @@ async function pay(engine: PaymentEngine, terminal: string): Promise<PaymentOutc
   });
   // A bench of payments that did not happen would measure the wrong thing.
   if (outcome.status !== 'approved' || outcome.state !== 'confirmed') {
-    throw new Error(`payment ${outcome.reference_id} ended ${outcome.state} (${outcome.problem?.code ?? 'no problem'}), not approved and confirmed`);
+    throw new Error(
+      `payment ${outcome.reference_id} ended ${outcome.state} (${outcome.problem?.code ?? 'no problem'}), not approved and confirmed`,
+    );
   }
   return outcome;
 }
 
-const roundStats = (s: Stats): Stats => ({ samples: s.samples, medianMs: round(s.medianMs), p99Ms: round(s.p99Ms), minMs: round(s.minMs) });
+const roundStats = (s: Stats): Stats => ({
+  samples: s.samples,
+  medianMs: round(s.medianMs),
+  p99Ms: round(s.p99Ms),
+  minMs: round(s.minMs),
+});
 const median = (values: readonly number[]): number => stats(values).medianMs;
 
 // ------------------------------------------------------------------------------------------------
@@ -396,7 +429,12 @@ interface SequentialRun {
   readonly pinpadExchanges: Record<string, number>;
 }
 
-async function sequentialPayments(stack: Stack, engine: PaymentEngine, samples: number, warmup: number): Promise<SequentialRun> {
+async function sequentialPayments(
+  stack: Stack,
+  engine: PaymentEngine,
+  samples: number,
+  warmup: number,
+): Promise<SequentialRun> {
   const { probe } = stack;
   const terminal = stack.pinpads[0]!.serial;
   for (let i = 0; i < warmup; i++) await pay(engine, terminal);
@@ -414,7 +452,14 @@ async function sequentialPayments(stack: Stack, engine: PaymentEngine, samples: 
     // progress event) is the engine's, not the PINPAD's.
     const pinpad = d.pinpad.ms - d.insideDeviceMs;
     const unavoidable = d.api.ms + pinpad;
-    parts.push({ total, api: d.api.ms, pinpad, overhead: total - unavoidable, ratio: (total - unavoidable) / unavoidable, delta: d });
+    parts.push({
+      total,
+      api: d.api.ms,
+      pinpad,
+      overhead: total - unavoidable,
+      ratio: (total - unavoidable) / unavoidable,
+      delta: d,
+    });
   }
   return {
     parts,
@@ -459,7 +504,9 @@ function sqliteCommitFloor(dir: string, synchronous: 'FULL' | 'NORMAL', samples:
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous}`);
-    db.exec('CREATE TABLE row (id INTEGER PRIMARY KEY, data TEXT NOT NULL); CREATE TABLE event (id INTEGER PRIMARY KEY, row_id INTEGER, note TEXT)');
+    db.exec(
+      'CREATE TABLE row (id INTEGER PRIMARY KEY, data TEXT NOT NULL); CREATE TABLE event (id INTEGER PRIMARY KEY, row_id INTEGER, note TEXT)',
+    );
     db.prepare('INSERT INTO row (id, data) VALUES (1, ?)').run('x'.repeat(600));
     const update = db.prepare('UPDATE row SET data = ? WHERE id = 1');
     const event = db.prepare('INSERT INTO event (row_id, note) VALUES (1, ?)');
@@ -594,7 +641,12 @@ export async function benchPaymentEndToEnd(samples = 300, inMemorySamples = 150)
         logLines: perPaymentMedian((p) => p.delta.logLines.count),
         logLinesMs: perPaymentMedian((p) => p.delta.logLines.ms),
         restMs: perPaymentMedian(
-          (p) => p.overhead - p.delta.journalCommits.ms - p.delta.journalReads.ms - p.delta.progressEvents.ms - p.delta.logLines.ms,
+          (p) =>
+            p.overhead -
+            p.delta.journalCommits.ms -
+            p.delta.journalReads.ms -
+            p.delta.progressEvents.ms -
+            p.delta.logLines.ms,
         ),
         journalCommitShare: round(journalCommitsMs / overheadMedian),
       },
@@ -645,7 +697,10 @@ export interface PaymentConcurrencyBench {
   readonly levels: ConcurrencyLevel[];
 }
 
-export async function benchPaymentConcurrency(secondsPerLevel = 3, levels: readonly number[] = LEVELS): Promise<PaymentConcurrencyBench> {
+export async function benchPaymentConcurrency(
+  secondsPerLevel = 3,
+  levels: readonly number[] = LEVELS,
+): Promise<PaymentConcurrencyBench> {
   const stack = await openStack(Math.max(...levels));
   try {
     const journal = Journal.open(join(stack.dir, 'journal.db'));

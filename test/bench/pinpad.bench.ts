@@ -17,7 +17,10 @@ import { round, sample, type Stats } from './harness.js';
 type RoundTrips = Record<'OPN' | 'DSP' | 'GIN', { medianMs: number; p99Ms: number }>;
 
 async function roundTrips(pinpad: Pinpad, samples: number): Promise<RoundTrips> {
-  const summary = (s: Stats): { medianMs: number; p99Ms: number } => ({ medianMs: round(s.medianMs), p99Ms: round(s.p99Ms) });
+  const summary = (s: Stats): { medianMs: number; p99Ms: number } => ({
+    medianMs: round(s.medianMs),
+    p99Ms: round(s.p99Ms),
+  });
   return {
     OPN: summary(await sample(() => pinpad.execute(opnCommand, {}), samples)),
     DSP: summary(await sample(() => pinpad.execute(dspCommand, { message: 'VALOR R$ 12,34\nAGUARDE...' }), samples)),

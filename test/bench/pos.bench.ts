@@ -74,18 +74,28 @@ class CommandedChild {
   readonly #answers: { readonly resolve: (line: string) => void; readonly reject: (error: Error) => void }[] = [];
   readonly #cleanup: () => void;
 
-  private constructor(process: ChildProcess, ready: Record<string, string>, lines: AsyncIterator<string>, cleanup: () => void) {
+  private constructor(
+    process: ChildProcess,
+    ready: Record<string, string>,
+    lines: AsyncIterator<string>,
+    cleanup: () => void,
+  ) {
     this.#process = process;
     this.ready = ready;
     this.#cleanup = cleanup;
     void (async () => {
-      for (let next = await lines.next(); next.done !== true; next = await lines.next()) this.#answers.shift()?.resolve(next.value);
+      for (let next = await lines.next(); next.done !== true; next = await lines.next())
+        this.#answers.shift()?.resolve(next.value);
       // The child is gone: whoever still waits would wait forever.
       for (const waiting of this.#answers.splice(0)) waiting.reject(new Error('bench child exited before answering'));
     })();
   }
 
-  static async start(args: readonly string[], env: Record<string, string> = {}, cleanup: () => void = () => {}): Promise<CommandedChild> {
+  static async start(
+    args: readonly string[],
+    env: Record<string, string> = {},
+    cleanup: () => void = () => {},
+  ): Promise<CommandedChild> {
     const child = spawn(process.execPath, [...args], {
       cwd: PROJECT_ROOT,
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -119,8 +129,10 @@ class CommandedChild {
 /** The rig's child: this file run by node with tsx, a GC it may force, and artifacts in a folder removed afterwards. */
 async function startRigChild(): Promise<CommandedChild> {
   const artifacts = mkdtempSync(join(tmpdir(), 'pinbridge-pos-bench-'));
-  return CommandedChild.start(['--expose-gc', '--import', 'tsx', THIS_FILE, RIG_CHILD_FLAG], { [ARTIFACTS_ENV]: artifacts }, () =>
-    rmSync(artifacts, { recursive: true, force: true }),
+  return CommandedChild.start(
+    ['--expose-gc', '--import', 'tsx', THIS_FILE, RIG_CHILD_FLAG],
+    { [ARTIFACTS_ENV]: artifacts },
+    () => rmSync(artifacts, { recursive: true, force: true }),
   );
 }
 
@@ -164,7 +176,12 @@ async function settledMemory(): Promise<Memory> {
     await sleep(20);
   }
   const usage = process.memoryUsage();
-  return { heapUsed: usage.heapUsed, external: usage.external + usage.arrayBuffers, rss: usage.rss, forcedGc: typeof globalThis.gc === 'function' };
+  return {
+    heapUsed: usage.heapUsed,
+    external: usage.external + usage.arrayBuffers,
+    rss: usage.rss,
+    forcedGc: typeof globalThis.gc === 'function',
+  };
 }
 
 /** The rig's child process: the whole POS API of the agent, in training mode, driven by commands. */
@@ -266,7 +283,8 @@ async function closeClients(clients: readonly Client[], server: CommandedChild):
     }),
   );
   // The server forgets a session on its own close event: wait for it, so the next phase starts clean.
-  for (let i = 0; i < 200 && (await server.request<{ sessions: number }>({ op: 'sessions' })).sessions > 0; i++) await sleep(10);
+  for (let i = 0; i < 200 && (await server.request<{ sessions: number }>({ op: 'sessions' })).sessions > 0; i++)
+    await sleep(10);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,7 +311,12 @@ interface RoundTripSamples {
 }
 
 /** One round: `perClient` requests on each client, all clients at once, each waiting for its answer before the next. */
-async function roundTripRound(clients: readonly Client[], perClient: number, params: unknown, into: RoundTripSamples): Promise<void> {
+async function roundTripRound(
+  clients: readonly Client[],
+  perClient: number,
+  params: unknown,
+  into: RoundTripSamples,
+): Promise<void> {
   const start = performance.now();
   await Promise.all(
     clients.map(async (client) => {
@@ -312,7 +335,13 @@ async function roundTripRound(clients: readonly Client[], perClient: number, par
  * Ours and bare, round after round in turn (not all of ours, then all of bare), so that a slow
  * spell of the machine falls on both.
  */
-async function alternateRoundTrips(ours: readonly Client[], bare: readonly Client[], perClient: number, params: unknown, rounds: number): Promise<Compared<Latency>> {
+async function alternateRoundTrips(
+  ours: readonly Client[],
+  bare: readonly Client[],
+  perClient: number,
+  params: unknown,
+  rounds: number,
+): Promise<Compared<Latency>> {
   const pos: RoundTripSamples = { times: [], rates: [] };
   const bareWs: RoundTripSamples = { times: [], rates: [] };
   for (let r = 0; r < rounds; r++) {
@@ -321,7 +350,12 @@ async function alternateRoundTrips(ours: readonly Client[], bare: readonly Clien
   }
   const latency = ({ times, rates }: RoundTripSamples): Latency => {
     const s = stats(times);
-    return { samples: s.samples, medianMs: round(s.medianMs, 4), p99Ms: round(s.p99Ms, 4), requestsPerSecond: Math.round(median(rates)) };
+    return {
+      samples: s.samples,
+      medianMs: round(s.medianMs, 4),
+      p99Ms: round(s.p99Ms, 4),
+      requestsPerSecond: Math.round(median(rates)),
+    };
   };
   return compare(latency(pos), latency(bareWs));
 }
@@ -381,7 +415,11 @@ class FanOutProbe {
   async #round(count: number): Promise<void> {
     const target = this.#received + count * this.#clients.length;
     const arrived = new Promise<void>((resolve) => (this.#waiter = { target, resolve }));
-    const answered = this.#server.request({ op: 'emit', count, ...(this.#text === undefined ? {} : { text: this.#text }) });
+    const answered = this.#server.request({
+      op: 'emit',
+      count,
+      ...(this.#text === undefined ? {} : { text: this.#text }),
+    });
     await arrived;
     await answered;
   }
@@ -396,7 +434,11 @@ class FanOutProbe {
       const start = performance.now();
       const target = this.#received + this.#clients.length;
       const arrived = new Promise<void>((resolve) => (this.#waiter = { target, resolve }));
-      const answered = this.#server.request({ op: 'emit', count: 1, ...(this.#text === undefined ? {} : { text: this.#text }) });
+      const answered = this.#server.request({
+        op: 'emit',
+        count: 1,
+        ...(this.#text === undefined ? {} : { text: this.#text }),
+      });
       await arrived;
       this.#singleMs.push(performance.now() - start);
       await answered;
@@ -536,7 +578,10 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     const statusParams = { terminal: rig.ready.terminal! };
     // Every client its own token (its own client id, as 50 or 200 POS would have); the memory
     // rounds' tokens are minted now so that minting is not inside their readings.
-    const { tokens } = await rig.request<{ tokens: string[] }>({ op: 'tokens', count: o.clients + o.memoryClients * o.rounds });
+    const { tokens } = await rig.request<{ tokens: string[] }>({
+      op: 'tokens',
+      count: o.clients + o.memoryClients * o.rounds,
+    });
     const memoryTokens = tokens.splice(o.clients);
 
     // 1. Round trips. The echo gets the same request text and answers it with itself.
@@ -546,14 +591,23 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     for (let i = 0; i < o.clients; i++) bares.push(await connectClient(bareUrl));
     await alternateRoundTrips(ours.slice(0, 1), bares.slice(0, 1), o.warmUp, statusParams, 1); // warm-up
     await alternateRoundTrips(ours, bares, 20, statusParams, 1);
-    const oneClient = await alternateRoundTrips(ours.slice(0, 1), bares.slice(0, 1), o.oneClientRequests, statusParams, o.rounds);
+    const oneClient = await alternateRoundTrips(
+      ours.slice(0, 1),
+      bares.slice(0, 1),
+      o.oneClientRequests,
+      statusParams,
+      o.rounds,
+    );
     const manyClients = await alternateRoundTrips(ours, bares, o.requestsPerClient, statusParams, o.rounds);
 
     // 2. Fan-out: the bare server sends the very text our hub sends.
-    const sampleEvent = new Promise<string>((resolve) => ours[0]!.socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))));
+    const sampleEvent = new Promise<string>((resolve) =>
+      ours[0]!.socket.once('message', (data: Buffer) => resolve(data.toString('utf8'))),
+    );
     await rig.request({ op: 'emit', count: 1 });
     const eventText = await sampleEvent;
-    if (!eventText.includes('"pinpad.busy"')) throw new Error(`expected a pinpad.busy event, got ${eventText.slice(0, 100)}`);
+    if (!eventText.includes('"pinpad.busy"'))
+      throw new Error(`expected a pinpad.busy event, got ${eventText.slice(0, 100)}`);
     await sleep(50); // the other 49 copies of that event arrive before the counting starts
     const posProbe = new FanOutProbe(rig, ours);
     const bareProbe = new FanOutProbe(bare, bares, eventText);

@@ -15,7 +15,11 @@ import { approvedPayment, APPROVED_AT } from '../fixtures/approved-payment.js';
 import { round, stats, type Stats } from './harness.js';
 
 const SETTINGS: ReceiptSettings = {
-  merchant: { name: 'PADARIA PÃO DOURADO LTDA', cnpj: '11222333000181', address: ['Av. São João, 1000 - Centro', 'São Paulo - SP'] },
+  merchant: {
+    name: 'PADARIA PÃO DOURADO LTDA',
+    cnpj: '11222333000181',
+    address: ['Av. São João, 1000 - Centro', 'São Paulo - SP'],
+  },
   acquirer: { cnpj: '01027058000191' },
   footer: 'Obrigado pela preferência!',
 };
@@ -49,7 +53,10 @@ export interface ReceiptsBench {
 
 export async function benchReceipts(samples = 2000): Promise<ReceiptsBench> {
   const encode = (copy: 'customer' | 'merchant'): Uint8Array =>
-    encodeEscPos(cardReceiptDocument(buildCardReceipt(RECORD, { settings: SETTINGS, events: EVENTS }), copy), { columns: 48, printerModel: 'epson-tm-t20iii' });
+    encodeEscPos(cardReceiptDocument(buildCardReceipt(RECORD, { settings: SETTINGS, events: EVENTS }), copy), {
+      columns: 48,
+      printerModel: 'epson-tm-t20iii',
+    });
   const document = cardReceiptDocument(buildCardReceipt(RECORD, { settings: SETTINGS, events: EVENTS }), 'customer');
   const pdfMs: number[] = [];
   let pdfBytes = 0;
@@ -60,11 +67,18 @@ export async function benchReceipts(samples = 2000): Promise<ReceiptsBench> {
   }
   const pdf = stats(pdfMs);
   return {
-    build: time(samples, () => cardReceiptDocument(buildCardReceipt(RECORD, { settings: SETTINGS, events: EVENTS }), 'customer')),
+    build: time(samples, () =>
+      cardReceiptDocument(buildCardReceipt(RECORD, { settings: SETTINGS, events: EVENTS }), 'customer'),
+    ),
     buildAndEncode: time(samples, () => encode('customer')),
     escposBytes: { customer: encode('customer').length, merchant: encode('merchant').length },
     svg: time(samples / 4, () => renderSvg(document, 48)),
-    pdf: { samples: pdf.samples, medianMs: round(pdf.medianMs, 3), p99Ms: round(pdf.p99Ms, 3), minMs: round(pdf.minMs, 3) },
+    pdf: {
+      samples: pdf.samples,
+      medianMs: round(pdf.medianMs, 3),
+      p99Ms: round(pdf.p99Ms, 3),
+      minMs: round(pdf.minMs, 3),
+    },
     pdfBytes,
   };
 }

@@ -77,8 +77,21 @@ const BENCHMARKS: Benchmark[] = [
   },
   {
     name: 'pos',
-    title: 'pinpad.status round trips (1 and 50 clients), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)',
-    run: (quick) => (quick ? benchPos({ oneClientRequests: 20, clients: 3, requestsPerClient: 5, rounds: 1, burst: 20, singleEvents: 5, warmUp: 10, memoryClients: 5 }) : benchPos()),
+    title:
+      'pinpad.status round trips (1 and 50 clients), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)',
+    run: (quick) =>
+      quick
+        ? benchPos({
+            oneClientRequests: 20,
+            clients: 3,
+            requestsPerClient: 5,
+            rounds: 1,
+            burst: 20,
+            singleEvents: 5,
+            warmUp: 10,
+            memoryClients: 5,
+          })
+        : benchPos(),
   },
   {
     name: 'startup',
@@ -87,7 +100,8 @@ const BENCHMARKS: Benchmark[] = [
   },
   {
     name: 'idle',
-    title: 'CPU s/h, processes spawned/h, log lines and bytes/h of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)',
+    title:
+      'CPU s/h, processes spawned/h, log lines and bytes/h of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)',
     run: (quick) => (quick ? benchIdle(1_000, 500, true) : benchIdle()),
   },
 ];

@@ -66,7 +66,12 @@ export async function benchSandboxThroughput(rounds = 3, seconds = 3): Promise<S
     const created = await fetch(`${url}/v1/marketplaces/${mid}/buyers`, {
       method: 'POST',
       headers: auth,
-      body: JSON.stringify({ first_name: 'Bench', last_name: 'Mark', taxpayer_id: '71428793860', email: 'bench@example.com' }),
+      body: JSON.stringify({
+        first_name: 'Bench',
+        last_name: 'Mark',
+        taxpayer_id: '71428793860',
+        email: 'bench@example.com',
+      }),
     });
     if (created.status !== 201) throw new Error(`could not create the bench buyer: HTTP ${created.status}`);
     const buyer = (await created.json()) as { id: string };

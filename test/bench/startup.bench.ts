@@ -20,11 +20,17 @@ const RSS_GOAL_MB = 120;
 
 /** Resident memory of a process in MB (Linux /proc). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024;
 }
 
-async function startOnce(home: string, nodeFlags: readonly string[], idleMs: number): Promise<{ readyMs: number; idleRssMb: number }> {
+async function startOnce(
+  home: string,
+  nodeFlags: readonly string[],
+  idleMs: number,
+): Promise<{ readyMs: number; idleRssMb: number }> {
   const startedAt = performance.now();
   const child = spawn(process.execPath, [...nodeFlags, BIN, 'start', '--headless', '--pos-port', '0'], {
     stdio: ['ignore', 'pipe', 'ignore'],

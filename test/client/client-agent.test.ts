@@ -17,7 +17,11 @@ afterEach(async () => {
   rig = undefined;
 });
 
-function newClient(url: string, token: string | null = null, onToken?: (token: string | null) => void): PinbridgeClient {
+function newClient(
+  url: string,
+  token: string | null = null,
+  onToken?: (token: string | null) => void,
+): PinbridgeClient {
   const client = new PinbridgeClient({ url, token, WebSocket, ...(onToken ? { onToken } : {}) });
   clients.push(client);
   return client;
@@ -46,16 +50,26 @@ describe('PinbridgeClient with the real agent', () => {
     const steps: string[] = [];
     pos.on('payment.progress', (progress) => steps.push(progress.step));
 
-    const outcome = await pos.pay({ reference_id: 'venda-1', amount: 1234, payment_type: 'credit', installments: 1, description: 'Teste' });
+    const outcome = await pos.pay({
+      reference_id: 'venda-1',
+      amount: 1234,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Teste',
+    });
 
     expect(outcome).toMatchObject({ status: 'approved', reference_id: 'venda-1', amount: 1234 });
     expect(steps).toContain('waiting_card');
     const receipt = await pos.call('receipt.get', { reference_id: 'venda-1', copy: 'customer', format: 'html' });
     expect(receipt.content).toContain('<');
     if (outcome.confirmation === 'pending') {
-      await expect(pos.call('payment.confirm', { reference_id: 'venda-1' })).resolves.toMatchObject({ confirmation: 'confirmed' });
+      await expect(pos.call('payment.confirm', { reference_id: 'venda-1' })).resolves.toMatchObject({
+        confirmation: 'confirmed',
+      });
     }
-    await expect(pos.call('payment.status', { reference_id: 'venda-1' })).resolves.toMatchObject({ status: 'Processed' });
+    await expect(pos.call('payment.status', { reference_id: 'venda-1' })).resolves.toMatchObject({
+      status: 'Processed',
+    });
   });
 
   it('a revoked token at hello: TOKEN_INVALID, forgotten, still connected', async () => {

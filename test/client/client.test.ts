@@ -6,7 +6,13 @@
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { defaultUrls, PinbridgeClient, PinbridgeError, type ClientState, type PinbridgeClientOptions } from '../../client/index.js';
+import {
+  defaultUrls,
+  PinbridgeClient,
+  PinbridgeError,
+  type ClientState,
+  type PinbridgeClientOptions,
+} from '../../client/index.js';
 import { POS_ERRORS, PosError, type ParamsOf, type ResultOf } from '../../main/pos/protocol/index.js';
 import { FakeAgent, PAIRING_CODE, never, outcome } from './fake-agent.js';
 
@@ -168,7 +174,9 @@ describe('connecting', () => {
   });
 
   it('no agent anywhere: connect() rejects AGENT_UNREACHABLE and the client is closed (not retrying)', async () => {
-    const client = newClient(null, { urls: [`ws://127.0.0.1:${await deadPort()}/pos`, `ws://127.0.0.1:${await deadPort()}/pos`] });
+    const client = newClient(null, {
+      urls: [`ws://127.0.0.1:${await deadPort()}/pos`, `ws://127.0.0.1:${await deadPort()}/pos`],
+    });
 
     const error = await rejection(client.connect());
 
@@ -186,7 +194,11 @@ describe('connecting', () => {
 
   it('with `secure`, the defaults are wss://localhost, the name of the certificate `pinbridge pos cert` makes', () => {
     expect(newClient(null, { secure: true }).url).toBe('wss://localhost:17301/pos');
-    expect(defaultUrls(true)).toEqual(['wss://localhost:17301/pos', 'wss://localhost:17302/pos', 'wss://localhost:17303/pos']);
+    expect(defaultUrls(true)).toEqual([
+      'wss://localhost:17301/pos',
+      'wss://localhost:17302/pos',
+      'wss://localhost:17303/pos',
+    ]);
   });
 });
 
@@ -274,7 +286,13 @@ describe('calls', () => {
     const agent = await startAgent({ paired: true });
     agent.handle('agent.status', async () => {
       await sleep(300);
-      return { pinpads: [], pinpad_link: null, printers: [], api: { state: 'up', since: null, last_error: null }, clients_connected: 1 };
+      return {
+        pinpads: [],
+        pinpad_link: null,
+        printers: [],
+        api: { state: 'up', since: null, last_error: null },
+        clients_connected: 1,
+      };
     });
     const client = newClient(agent, { token: TOKEN, requestTimeoutMs: 100 });
     await client.connect();
@@ -320,7 +338,10 @@ describe('pairing', () => {
       clientId: 'client-1',
       name: 'Caixa 3 — Loja Centro',
     });
-    expect(agent.received('session.confirmPairing').at(-1)?.params).toEqual({ pairing_id: 'pairing-1', code: PAIRING_CODE });
+    expect(agent.received('session.confirmPairing').at(-1)?.params).toEqual({
+      pairing_id: 'pairing-1',
+      code: PAIRING_CODE,
+    });
     expect(tokens).toEqual(['token-client-1']);
     expect(client.token).toBe('token-client-1');
     expect(client.state).toBe('ready');
@@ -425,7 +446,10 @@ describe('reconnecting', () => {
 
 describe('pay recovers a payment whose answer was lost', () => {
   /** payment.start reaches the agent, then the connection dies before the answer. */
-  function loseTheFirstStart(agent: FakeAgent, then: (params: ParamsOf<'payment.start'>) => Promise<ResultOf<'payment.start'>>): void {
+  function loseTheFirstStart(
+    agent: FakeAgent,
+    then: (params: ParamsOf<'payment.start'>) => Promise<ResultOf<'payment.start'>>,
+  ): void {
     let starts = 0;
     agent.handle('payment.start', (params, session) => {
       starts += 1;
@@ -439,7 +463,11 @@ describe('pay recovers a payment whose answer was lost', () => {
     const agent = await startAgent({ paired: true });
     const result = outcome({ reference_id: START.reference_id });
     loseTheFirstStart(agent, () => Promise.reject(new Error('must not start twice')));
-    agent.handle('payment.status', () => ({ status: 'Processed', result, receipts: { customer: 'VIA CLIENTE', merchant: 'VIA LOJA' } }));
+    agent.handle('payment.status', () => ({
+      status: 'Processed',
+      result,
+      receipts: { customer: 'VIA CLIENTE', merchant: 'VIA LOJA' },
+    }));
     const client = newClient(agent, { token: TOKEN });
     await client.connect();
 
@@ -447,7 +475,12 @@ describe('pay recovers a payment whose answer was lost', () => {
 
     expect(agent.received('payment.start')).toHaveLength(1);
     const methods = agent.requests.map((request) => request.method);
-    expect(methods.slice(methods.indexOf('payment.start'))).toEqual(['payment.start', 'agent.info', 'session.hello', 'payment.status']);
+    expect(methods.slice(methods.indexOf('payment.start'))).toEqual([
+      'payment.start',
+      'agent.info',
+      'session.hello',
+      'payment.status',
+    ]);
     expect(agent.received('payment.status')[0]?.params).toEqual({ reference_id: 'sale-1' });
   });
 
@@ -465,7 +498,12 @@ describe('pay recovers a payment whose answer was lost', () => {
     await sleep(50);
     expect(settled).toBe(false);
 
-    const result = outcome({ reference_id: START.reference_id, status: 'declined', confirmation: null, state: 'declined' });
+    const result = outcome({
+      reference_id: START.reference_id,
+      status: 'declined',
+      confirmation: null,
+      state: 'declined',
+    });
     agent.notifyAll('payment.result', result);
 
     await expect(paying).resolves.toEqual(result);
@@ -479,7 +517,9 @@ describe('pay recovers a payment whose answer was lost', () => {
     let asked = 0;
     agent.handle('payment.status', () => {
       asked += 1;
-      return asked === 1 ? { status: 'InProgress', payment_id: 'pay-1', state: 'card_read' } : { status: 'Processed', result, receipts: null };
+      return asked === 1
+        ? { status: 'InProgress', payment_id: 'pay-1', state: 'card_read' }
+        : { status: 'Processed', result, receipts: null };
     });
     const client = newClient(agent, { token: TOKEN });
     await client.connect();
@@ -499,9 +539,18 @@ describe('pay recovers a payment whose answer was lost', () => {
       status: 'in_progress',
       state: 'authorizing',
       confirmation: null,
-      problem: { code: 'RESULT_PENDING', message: 'The result is not known yet', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' },
+      problem: {
+        code: 'RESULT_PENDING',
+        message: 'The result is not known yet',
+        cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.',
+      },
     });
-    agent.handle('payment.status', () => ({ status: 'InProgress', payment_id: 'pay-1', state: 'authorizing', result: stalled }));
+    agent.handle('payment.status', () => ({
+      status: 'InProgress',
+      payment_id: 'pay-1',
+      state: 'authorizing',
+      result: stalled,
+    }));
     const client = newClient(agent, { token: TOKEN });
     await client.connect();
 
@@ -671,7 +720,8 @@ describe('events', () => {
     const states: ClientState[] = recordStates(client);
     await client.connect();
 
-    for (const session of agent.sessions) session.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'state', params: 'blocked' }));
+    for (const session of agent.sessions)
+      session.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'state', params: 'blocked' }));
     await sleep(50);
 
     expect(states).toEqual(['connecting', 'ready']);
@@ -701,7 +751,12 @@ describe("Pinbridge's own window (operatorKey)", () => {
     await client.connect();
 
     expect(states).toEqual(['connecting', 'ready']);
-    expect(client.operator).toEqual({ name: 'Pinbridge', version: '0.0.0-test', mode: 'live', time_zone: 'America/Sao_Paulo' });
+    expect(client.operator).toEqual({
+      name: 'Pinbridge',
+      version: '0.0.0-test',
+      mode: 'live',
+      time_zone: 'America/Sao_Paulo',
+    });
     expect(agent.requests.map((request) => request.method)).toEqual(['agent.info', 'session.operator']);
     expect(agent.received('session.operator')[0]?.params).toEqual({ key: KEY });
     await expect(client.call('pinpad.list', {})).resolves.toEqual({ pinpads: [] });
@@ -748,7 +803,12 @@ describe("Pinbridge's own window (operatorKey)", () => {
 
     expect(starts).toBe(1);
     const methods = agent.requests.map((request) => request.method);
-    expect(methods.slice(methods.indexOf('payment.start'))).toEqual(['payment.start', 'agent.info', 'session.operator', 'payment.status']);
+    expect(methods.slice(methods.indexOf('payment.start'))).toEqual([
+      'payment.start',
+      'agent.info',
+      'session.operator',
+      'payment.status',
+    ]);
   });
 
   it('pay() rejects with OPERATOR_ONLY when the key is refused after the connection was lost, instead of waiting forever', async () => {

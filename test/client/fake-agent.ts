@@ -35,7 +35,10 @@ export interface FakeSession {
   clientId: string | null;
 }
 
-export type Handler<M extends MethodName> = (params: ParamsOf<M>, session: FakeSession) => ResultOf<M> | Promise<ResultOf<M>>;
+export type Handler<M extends MethodName> = (
+  params: ParamsOf<M>,
+  session: FakeSession,
+) => ResultOf<M> | Promise<ResultOf<M>>;
 
 export interface ReceivedRequest {
   readonly sessionId: number;
@@ -159,7 +162,8 @@ export class FakeAgent {
   async waitForRequests(method: MethodName, count = 1, timeoutMs = 5_000): Promise<ReceivedRequest[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.received(method).length < count) {
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${count} × ${method}, got ${this.received(method).length}`);
+      if (Date.now() > deadline)
+        throw new Error(`waited ${timeoutMs} ms for ${count} × ${method}, got ${this.received(method).length}`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return this.received(method);
@@ -183,7 +187,8 @@ export class FakeAgent {
     const request = JSON.parse(text) as { id: number; method: string; params: unknown };
     this.requests.push({ sessionId: session.id, method: request.method, params: request.params });
     const reply = (body: object): void => {
-      if (session.socket.readyState === WebSocket.OPEN) session.socket.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }));
+      if (session.socket.readyState === WebSocket.OPEN)
+        session.socket.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }));
     };
     try {
       const result = await this.#run(session, request.method, request.params);
@@ -209,7 +214,9 @@ export class FakeAgent {
     if (!PUBLIC_METHODS.has(name) && session.clientId === null) throw new PosError('UNAUTHENTICATED');
     const violations = schemaViolations(METHODS[name].params, params ?? {});
     if (violations.length > 0) {
-      throw new PosError('INVALID_PARAMS', undefined, { violations: violations.map(({ field, message }) => ({ field, message })) });
+      throw new PosError('INVALID_PARAMS', undefined, {
+        violations: violations.map(({ field, message }) => ({ field, message })),
+      });
     }
     const handler = this.#handlers.get(name);
     if (handler !== undefined) return handler(params as ParamsOf<MethodName>, session);

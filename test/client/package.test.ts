@@ -39,12 +39,17 @@ let packed: PackResult;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pinbridge-client-pack-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work, ...NPM_FLAGS], { cwd: CLIENT_DIR });
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work, ...NPM_FLAGS], {
+    cwd: CLIENT_DIR,
+  });
   packed = (JSON.parse(stdout) as PackResult[])[0]!;
   tarball = join(work, packed.filename);
   project = join(work, 'pos');
   await run('mkdir', [project]);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-pos', version: '1.0.0', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'a-pos', version: '1.0.0', private: true, type: 'module' }),
+  );
   // Nothing to fetch: the client has no dependencies, so the tarball is all npm installs.
   await run('npm', ['install', tarball, ...NPM_FLAGS], { cwd: project });
 }, 120_000);
@@ -54,17 +59,38 @@ afterAll(() => {
 });
 
 describe('the @pinbridge/client package', () => {
-  it("carries its compiled modules and declarations, the README and package.json — no sources, no maps, no build info", () => {
+  it('carries its compiled modules and declarations, the README and package.json — no sources, no maps, no build info', () => {
     const paths = packed.files.map((file) => file.path).sort();
-    expect(paths).toEqual(expect.arrayContaining(['README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/client.js', 'dist/protocol.d.ts']));
-    expect(paths.filter((path) => !(path === 'README.md' || path === 'package.json' || /^dist\/[a-z-]+\.(js|d\.ts)$/.test(path)))).toEqual([]);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'README.md',
+        'package.json',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'dist/client.js',
+        'dist/protocol.d.ts',
+      ]),
+    );
+    expect(
+      paths.filter(
+        (path) => !(path === 'README.md' || path === 'package.json' || /^dist\/[a-z-]+\.(js|d\.ts)$/.test(path)),
+      ),
+    ).toEqual([]);
   });
 
-  it("is versioned as the agent, and depends on nothing", () => {
-    const manifest = JSON.parse(readFileSync(join(project, 'node_modules', '@pinbridge', 'client', 'package.json'), 'utf8')) as Record<string, unknown>;
+  it('is versioned as the agent, and depends on nothing', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(project, 'node_modules', '@pinbridge', 'client', 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
     const agent = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
-    expect(manifest).toMatchObject({ name: '@pinbridge/client', version: agent.version, type: 'module', sideEffects: false });
-    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies']) expect(manifest[field], field).toBeUndefined();
+    expect(manifest).toMatchObject({
+      name: '@pinbridge/client',
+      version: agent.version,
+      type: 'module',
+      sideEffects: false,
+    });
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies'])
+      expect(manifest[field], field).toBeUndefined();
     // The fresh project got the client and nothing else.
     expect(readdirSync(join(project, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@pinbridge']);
   });
@@ -85,16 +111,23 @@ describe('the @pinbridge/client package', () => {
       });
       expect(stderr).toBe('');
       expect(stdout).toMatch(/^approved 411111\*{6}1111 NSU \S+$/m);
-      expect(rig.rig.engine.list().items.filter((item) => item.amount === 1234 && item.status === 'approved')).toHaveLength(1);
+      expect(
+        rig.rig.engine.list().items.filter((item) => item.amount === 1234 && item.status === 'approved'),
+      ).toHaveLength(1);
     } finally {
       await rig.close();
     }
   }, 90_000);
 
   it("loads the README's browser import in Node ≥ 22 (global WebSocket) without `ws`", async () => {
-    const browserImport = codeBlocks('js')[1]!.split('\n').find((line) => line.startsWith('import '));
+    const browserImport = codeBlocks('js')[1]!
+      .split('\n')
+      .find((line) => line.startsWith('import '));
     expect(browserImport).toBe("import { PinbridgeClient } from '@pinbridge/client';");
-    writeFileSync(join(project, 'import.mjs'), `${browserImport}\nconsole.log(typeof PinbridgeClient, new PinbridgeClient().state);\n`);
+    writeFileSync(
+      join(project, 'import.mjs'),
+      `${browserImport}\nconsole.log(typeof PinbridgeClient, new PinbridgeClient().state);\n`,
+    );
     const { stdout } = await run(process.execPath, ['import.mjs'], { cwd: project });
     expect(stdout.trim()).toBe('function idle');
   });
@@ -104,7 +137,15 @@ describe('the @pinbridge/client package', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: [], strict: true, noEmit: true },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM'],
+          types: [],
+          strict: true,
+          noEmit: true,
+        },
         include: ['*.ts'],
       }),
     );

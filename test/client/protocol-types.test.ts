@@ -28,7 +28,11 @@ type MismatchedMethods = {
 }[protocol.MethodName];
 
 type MismatchedEvents = {
-  [E in protocol.EventName]: E extends keyof Events ? (Same<Events[E], protocol.EventPayload<E>> extends true ? never : E) : E;
+  [E in protocol.EventName]: E extends keyof Events
+    ? Same<Events[E], protocol.EventPayload<E>> extends true
+      ? never
+      : E
+    : E;
 }[protocol.EventName];
 
 // Each line fails to compile (naming the culprits) the day the client's copy drifts.
@@ -50,6 +54,18 @@ describe("the client's copy of the protocol's types", () => {
   });
 
   it('equals the protocol, type for type (checked when this file compiles)', () => {
-    expect([methodNames, eventNames, methods, events, errorData, errorCodes, outcome, progress, wsPath, defaultPorts, closeCodes]).not.toContain(false);
+    expect([
+      methodNames,
+      eventNames,
+      methods,
+      events,
+      errorData,
+      errorCodes,
+      outcome,
+      progress,
+      wsPath,
+      defaultPorts,
+      closeCodes,
+    ]).not.toContain(false);
   });
 });

@@ -42,7 +42,9 @@ function serveDemo(request: IncomingMessage, response: ServerResponse): void {
     if (demo !== null) {
       const file = demo[1] === '' ? 'index.html' : (demo[1] ?? '');
       const extension = file.split('.').pop() ?? '';
-      const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[extension] ?? 'application/octet-stream' };
+      const headers: Record<string, string> = {
+        'content-type': CONTENT_TYPES[extension] ?? 'application/octet-stream',
+      };
       if (extension === 'html') headers['content-security-policy'] = AGENT_CSP;
       response.writeHead(200, headers).end(readFileSync(join(ROOT, 'demo', file)));
       return;
@@ -97,11 +99,32 @@ describe('the demo POS page', () => {
   it('pairs, charges 12,34 on credit, logs the progress, shows result and receipts, confirms; the token survives a reload', async () => {
     await startAgent();
     agent.handle('payment.start', async (params, session) => {
-      const base = { payment_id: 'pay-1', reference_id: params.reference_id, terminal: 'SIM0001', at: new Date().toISOString() };
-      agent.notify(session, 'payment.progress', { ...base, step: 'waiting_card', state: 'created', message: 'Waiting for the card', cashier_message: 'Aguardando o cartão' });
-      agent.notify(session, 'payment.progress', { ...base, step: 'approved', state: 'approved', message: 'Approved', cashier_message: 'Aprovada' });
+      const base = {
+        payment_id: 'pay-1',
+        reference_id: params.reference_id,
+        terminal: 'SIM0001',
+        at: new Date().toISOString(),
+      };
+      agent.notify(session, 'payment.progress', {
+        ...base,
+        step: 'waiting_card',
+        state: 'created',
+        message: 'Waiting for the card',
+        cashier_message: 'Aguardando o cartão',
+      });
+      agent.notify(session, 'payment.progress', {
+        ...base,
+        step: 'approved',
+        state: 'approved',
+        message: 'Approved',
+        cashier_message: 'Aprovada',
+      });
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return outcome({ reference_id: params.reference_id, amount: params.amount, installments: params.installments ?? 3 });
+      return outcome({
+        reference_id: params.reference_id,
+        amount: params.amount,
+        installments: params.installments ?? 3,
+      });
     });
     agent.handle('receipt.get', (params) => ({
       reference_id: params.reference_id,
@@ -111,7 +134,9 @@ describe('the demo POS page', () => {
       encoding: 'utf8',
       content: `<!doctype html><p>VIA ${params.copy === 'customer' ? 'CLIENTE' : 'ESTABELECIMENTO'} ${params.reference_id}</p>`,
     }));
-    agent.handle('payment.confirm', (params) => outcome({ reference_id: params.reference_id, confirmation: 'confirmed', state: 'confirmed' }));
+    agent.handle('payment.confirm', (params) =>
+      outcome({ reference_id: params.reference_id, confirmation: 'confirmed', state: 'confirmed' }),
+    );
     const context = await browser.newContext();
     const page = await openDemo(context);
 
@@ -119,7 +144,9 @@ describe('the demo POS page', () => {
     await page.fill('#pair-name', 'Caixa 7');
     await page.click('#pair-start');
     await page.locator('#pair-code').waitFor({ state: 'visible' });
-    expect(await page.locator('#pair-instructions').textContent()).toBe('Digite o código de 6 dígitos mostrado no Pinbridge');
+    expect(await page.locator('#pair-instructions').textContent()).toBe(
+      'Digite o código de 6 dígitos mostrado no Pinbridge',
+    );
     await page.fill('#pair-code', '000000');
     await page.click('#pair-confirm');
     await expect.poll(() => page.locator('#pair-error').textContent()).toMatch(/Código incorreto/);
@@ -138,16 +165,26 @@ describe('the demo POS page', () => {
 
     await expect.poll(() => page.locator('#result').getAttribute('data-status')).toBe('approved');
     expect(agent.received('payment.start').map((request) => request.params)).toEqual([
-      { reference_id: reference, amount: 1234, payment_type: 'credit', description: 'Venda de demonstração', notification: 'Obrigado!' },
+      {
+        reference_id: reference,
+        amount: 1234,
+        payment_type: 'credit',
+        description: 'Venda de demonstração',
+        notification: 'Obrigado!',
+      },
     ]);
     expect(await page.locator('#log').textContent()).toContain('Aguardando o cartão');
     expect(await page.locator('#result-status').textContent()).toContain('APROVADA');
     expect(await page.locator('#result-nsu').textContent()).toBe('000123');
     expect(await page.locator('#result-authorization').textContent()).toBe('A1B2C3');
     expect(await page.locator('#result-card').textContent()).toBe('Visa 411111******1111');
-    await expect.poll(() => page.locator('#receipt-customer').getAttribute('srcdoc')).toContain(`VIA CLIENTE ${reference}`);
+    await expect
+      .poll(() => page.locator('#receipt-customer').getAttribute('srcdoc'))
+      .toContain(`VIA CLIENTE ${reference}`);
     expect(await page.locator('#receipt-merchant').getAttribute('srcdoc')).toContain('VIA ESTABELECIMENTO');
-    await expect.poll(() => page.frameLocator('#receipt-customer').locator('body').textContent()).toContain('VIA CLIENTE');
+    await expect
+      .poll(() => page.frameLocator('#receipt-customer').locator('body').textContent())
+      .toContain('VIA CLIENTE');
     expect(await page.locator('#receipt-customer').getAttribute('sandbox')).toBe('');
 
     await page.click('#confirm');
@@ -186,13 +223,25 @@ describe('the demo POS page', () => {
   it('says "venda cancelada" for a confirmed sale voided later, and "venda desfeita" only for an approval undone before its confirmation', async () => {
     await startAgent();
     const undone = (reference_id: string, code: string): ReturnType<typeof outcome> =>
-      outcome({ reference_id, confirmation: 'undone', state: 'undone', problem: { code, message: code, cashier_message: code } });
+      outcome({
+        reference_id,
+        confirmation: 'undone',
+        state: 'undone',
+        problem: { code, message: code, cashier_message: code },
+      });
     agent.handle('payment.status', (params) => ({
       status: 'Processed',
       result: undone(params.reference_id, params.reference_id === 'anulada' ? 'VOIDED_BY_POS' : 'UNDONE_BY_POS'),
       receipts: null,
     }));
-    agent.handle('receipt.get', (params) => ({ reference_id: params.reference_id, copy: params.copy, kind: 'cancellation', format: 'html', encoding: 'utf8', content: '<p>CANCELAMENTO</p>' }));
+    agent.handle('receipt.get', (params) => ({
+      reference_id: params.reference_id,
+      copy: params.copy,
+      kind: 'cancellation',
+      format: 'html',
+      encoding: 'utf8',
+      content: '<p>CANCELAMENTO</p>',
+    }));
     const page = await openDemo();
     await expect.poll(() => stateOf(page)).toBe('open');
     await page.fill('#pair-name', 'Caixa 8');
@@ -201,7 +250,10 @@ describe('the demo POS page', () => {
     await page.fill('#pair-code', PAIRING_CODE);
     await page.click('#pair-confirm');
     await expect.poll(() => stateOf(page)).toBe('ready');
-    for (const [reference, label] of [['anulada', 'venda cancelada'], ['desfeita', 'venda desfeita']] as const) {
+    for (const [reference, label] of [
+      ['anulada', 'venda cancelada'],
+      ['desfeita', 'venda desfeita'],
+    ] as const) {
       await page.fill('#reference', reference);
       await page.click('#status-check');
       await expect.poll(() => page.locator('#result-confirmation').textContent()).toBe(label);

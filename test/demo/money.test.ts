@@ -31,9 +31,12 @@ describe('parseCentavos', () => {
     expect(money.parseCentavos(typed)).toBe(centavos);
   });
 
-  it.each(['', '0', '0,00', '12.34', '12,345', '-1', '1,2,3', '12,', ',50', 'abc', '1.23,00', '9'.repeat(20)])('refuses %j', (typed) => {
-    expect(money.parseCentavos(typed)).toBeNull();
-  });
+  it.each(['', '0', '0,00', '12.34', '12,345', '-1', '1,2,3', '12,', ',50', 'abc', '1.23,00', '9'.repeat(20)])(
+    'refuses %j',
+    (typed) => {
+      expect(money.parseCentavos(typed)).toBeNull();
+    },
+  );
 
   it('gives back every amount it formats', () => {
     for (const centavos of [1, 9, 10, 99, 100, 1234, 100000, 123456789]) {

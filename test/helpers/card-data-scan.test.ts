@@ -15,7 +15,9 @@ describe('the card-data scan of test logs and journals', () => {
   });
 
   it('finds a recorded secret whatever its letter case', () => {
-    expect(scanText('{"block":"a1b2c3d4e5f60718"}', ['A1B2C3D4E5F60718']).map((f) => f.kind)).toEqual(['recorded secret']);
+    expect(scanText('{"block":"a1b2c3d4e5f60718"}', ['A1B2C3D4E5F60718']).map((f) => f.kind)).toEqual([
+      'recorded secret',
+    ]);
   });
 
   it('leaves masked PANs, hex ids, epoch milliseconds and CPFs alone', () => {
@@ -38,10 +40,15 @@ describe('the card-data scan of test logs and journals', () => {
       mkdirSync(join(dir, 'engine-1'));
       writeFileSync(join(dir, 'secrets', '1.txt'), 'DEADBEEFCAFEF00D\n');
       writeFileSync(join(dir, 'engine-1', 'engine.log'), '{"msg":"sent","emv":"deadbeefcafef00d"}\n');
-      writeFileSync(join(dir, 'engine-1', 'journal.db'), Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from('411111******1111')]));
+      writeFileSync(
+        join(dir, 'engine-1', 'journal.db'),
+        Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from('411111******1111')]),
+      );
       const { files, findings } = scanArtifacts(dir);
       expect(files).toBe(2);
-      expect(findings).toEqual([{ file: join('engine-1', 'engine.log'), kind: 'recorded secret', offset: 21, hint: 'DEADBE…' }]);
+      expect(findings).toEqual([
+        { file: join('engine-1', 'engine.log'), kind: 'recorded secret', offset: 21, hint: 'DEADBE…' },
+      ]);
     });
 
     it("checks a journal's disk reserve for zeros only, and reports anything else in it", () => {
@@ -51,7 +58,9 @@ describe('the card-data scan of test logs and journals', () => {
       const dirty = Buffer.alloc(4096);
       dirty.write('4111111111111111', 100, 'latin1');
       writeFileSync(join(dir, 'journal.db.reserve'), dirty);
-      expect(scanArtifacts(dir).findings).toEqual([{ file: 'journal.db.reserve', kind: 'data in a disk reserve', offset: 100, hint: 'not all zeros' }]);
+      expect(scanArtifacts(dir).findings).toEqual([
+        { file: 'journal.db.reserve', kind: 'data in a disk reserve', offset: 100, hint: 'not all zeros' },
+      ]);
     });
   });
 });

@@ -81,7 +81,9 @@ export function scanArtifacts(dir: string): { files: number; findings: CardDataF
   const secretsDir = join(dir, SECRETS_DIR);
   let secrets: string[] = [];
   try {
-    secrets = [...new Set(filesUnder(secretsDir).flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean)))];
+    secrets = [
+      ...new Set(filesUnder(secretsDir).flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean))),
+    ];
   } catch {
     // No test recorded a secret.
   }
@@ -92,7 +94,14 @@ export function scanArtifacts(dir: string): { files: number; findings: CardDataF
     // such at memcmp speed rather than searched — anything but zeros in it is a finding.
     if (file.endsWith('.reserve')) {
       if (bytes.equals(Buffer.alloc(bytes.length))) return [];
-      return [{ file: relative(dir, file), offset: bytes.findIndex((b) => b !== 0), kind: 'data in a disk reserve' as const, hint: 'not all zeros' }];
+      return [
+        {
+          file: relative(dir, file),
+          offset: bytes.findIndex((b) => b !== 0),
+          kind: 'data in a disk reserve' as const,
+          hint: 'not all zeros',
+        },
+      ];
     }
     return scanText(bytes.toString('latin1'), secrets, relative(dir, file));
   });

@@ -19,7 +19,10 @@ export interface Result {
 
 export function run(args: readonly string[], timeoutMs = 20_000, env?: NodeJS.ProcessEnv): Promise<Result> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(env === undefined ? {} : { env: { ...process.env, ...env } }) });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -56,8 +59,15 @@ export function serve(args: readonly string[], env: NodeJS.ProcessEnv = {}): Pro
 }
 
 /** Like `serve`, for another Node script of the project (e.g. scripts/start.mjs, what `npm start` runs). */
-export async function serveScript(script: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Server> {
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export async function serveScript(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Server> {
+  const child = spawn(process.execPath, [script, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
@@ -79,9 +89,11 @@ export async function serveScript(script: string, args: readonly string[], env: 
   return server;
 }
 
-
 /** Runs `pinbridge <args>` in this process with its own output buffers and environment. */
-export async function runMain(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Result & { readonly code: number }> {
+export async function runMain(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<Result & { readonly code: number }> {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {

@@ -19,9 +19,23 @@ export type CodeTables = Readonly<Record<number, DecodedCodepage>>;
  * Epson's numbering (Epson's ESC/POS reference), which Star's ESC/POS emulation, the generic
  * POS-5890/POS-8360, Xprinter, Bixolon, Citizen and SUNMI printers follow for these pages.
  */
-export const EPSON_CODE_TABLES: CodeTables = { 0: 'cp437', 2: 'cp850', 3: 'cp860', 16: 'windows1252', 19: 'cp858', 40: 'iso8859-15' };
+export const EPSON_CODE_TABLES: CodeTables = {
+  0: 'cp437',
+  2: 'cp850',
+  3: 'cp860',
+  16: 'windows1252',
+  19: 'cp858',
+  40: 'iso8859-15',
+};
 /** The generic Chinese POS-5890 / POS-8360 / Xprinter firmware: Epson's, plus Latin-1 at 6. */
-export const POS5890_CODE_TABLES: CodeTables = { 0: 'cp437', 2: 'cp850', 3: 'cp860', 6: 'iso8859-1', 16: 'windows1252', 19: 'cp858' };
+export const POS5890_CODE_TABLES: CodeTables = {
+  0: 'cp437',
+  2: 'cp850',
+  3: 'cp860',
+  6: 'iso8859-1',
+  16: 'windows1252',
+  19: 'cp858',
+};
 /** HP's A779 numbers its pages in a list of its own. */
 export const HP_CODE_TABLES: CodeTables = { 0: 'cp437', 1: 'cp850', 3: 'cp860', 6: 'cp858', 8: 'windows1252' };
 
@@ -92,11 +106,7 @@ export class EscPosDecodeError extends Error {
 }
 
 const CP437_BOX_AND_MATH =
-  '░▒▓│┤╡╢╖╕╣║╗╝╜╛┐' +
-  '└┴┬├─┼╞╟╚╔╩╦╠═╬╧' +
-  '╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀' +
-  'αßΓπΣσµτΦΘΩδ∞φε∩' +
-  '≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00A0';
+  '░▒▓│┤╡╢╖╕╣║╗╝╜╛┐' + '└┴┬├─┼╞╟╚╔╩╦╠═╬╧' + '╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀' + 'αßΓπΣσµτΦΘΩδ∞φε∩' + '≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00A0';
 
 const CP850_HIGH =
   'ÇüéâäàåçêëèïîìÄÅ' +
@@ -120,7 +130,16 @@ const DOS_HIGH: Readonly<Record<'cp437' | 'cp850' | 'cp858' | 'cp860', string>> 
 /** Windows-1252's 0x80–0x9F ("\0" where it has no character); from 0xA0 it is Latin-1. */
 const WINDOWS_1252_C1 = '€\0‚ƒ„…†‡ˆ‰Š‹Œ\0Ž\0' + '\0‘’“”•–—˜™š›œ\0žŸ';
 /** Where ISO-8859-15 (Latin-9) differs from Latin-1. */
-const LATIN_9: Readonly<Record<number, string>> = { 0xa4: '€', 0xa6: 'Š', 0xa8: 'š', 0xb4: 'Ž', 0xb8: 'ž', 0xbc: 'Œ', 0xbd: 'œ', 0xbe: 'Ÿ' };
+const LATIN_9: Readonly<Record<number, string>> = {
+  0xa4: '€',
+  0xa6: 'Š',
+  0xa8: 'š',
+  0xb4: 'Ž',
+  0xb8: 'ž',
+  0xbc: 'Œ',
+  0xbd: 'œ',
+  0xbe: 'Ÿ',
+};
 
 /** A byte ≥ 0x80 in a code page; undefined where the page has no character. */
 function highCharacter(byte: number, codepage: DecodedCodepage): string | undefined {
@@ -149,7 +168,14 @@ const SYMBOLOGIES: Readonly<Record<number, string>> = {
   77: 'gs1-databar-limited', 78: 'gs1-databar-expanded', 79: 'code128-auto',
 }; // prettier-ignore
 
-const ALIGNMENTS: Readonly<Record<number, Alignment>> = { 0: 'left', 1: 'center', 2: 'right', 48: 'left', 49: 'center', 50: 'right' };
+const ALIGNMENTS: Readonly<Record<number, Alignment>> = {
+  0: 'left',
+  1: 'center',
+  2: 'right',
+  48: 'left',
+  49: 'center',
+  50: 'right',
+};
 
 const NUL = 0x00;
 const LF = 0x0a;
@@ -178,7 +204,8 @@ function decodeCode128(bytes: readonly number[], offset: number): string {
       else throw new EscPosDecodeError(offset, `CODE128 escape "{${next}" is not understood`);
       continue;
     }
-    if (set === undefined) throw new EscPosDecodeError(offset, 'CODE128 data does not start with a code set ("{A", "{B" or "{C")');
+    if (set === undefined)
+      throw new EscPosDecodeError(offset, 'CODE128 data does not start with a code set ("{A", "{B" or "{C")');
     if (set === 'C') {
       if (byte > 99) throw new EscPosDecodeError(offset, `CODE128 code set C byte ${byte} is not a pair of digits`);
       data += String(byte).padStart(2, '0');
@@ -211,7 +238,12 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
   let barcodeHeight = 162;
   let barcodeModule = 3;
   let hri = 0;
-  const qrDefaults = (): { model: 1 | 2 | undefined; size: number; errorLevel: 'L' | 'M' | 'Q' | 'H'; data: string | undefined } => ({
+  const qrDefaults = (): {
+    model: 1 | 2 | undefined;
+    size: number;
+    errorLevel: 'L' | 'M' | 'Q' | 'H';
+    data: string | undefined;
+  } => ({
     model: undefined,
     size: 3,
     errorLevel: 'L',
@@ -262,7 +294,11 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
   };
   const requireEmptyBuffer = (start: number, what: string): void => {
     // The printer takes these only at the beginning of a line; after text it prints them as text.
-    if (buffer.length > 0) throw new EscPosDecodeError(start, `${what} while the line holds text "${buffer.map((c) => c.character).join('')}"`);
+    if (buffer.length > 0)
+      throw new EscPosDecodeError(
+        start,
+        `${what} while the line holds text "${buffer.map((c) => c.character).join('')}"`,
+      );
   };
 
   while (offset < bytes.length) {
@@ -271,7 +307,8 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
 
     if (byte >= 0x20 && byte !== 0x7f) {
       const character = byte < 0x7f ? String.fromCharCode(byte) : highCharacter(byte, codepage);
-      if (character === undefined) throw new EscPosDecodeError(start, `byte 0x${byte.toString(16)} has no character in ${codepage}`);
+      if (character === undefined)
+        throw new EscPosDecodeError(start, `byte 0x${byte.toString(16)} has no character in ${codepage}`);
       if (buffer.length === 0) {
         lineAlign = align;
         lineFont = font;
@@ -333,7 +370,8 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
           // ESC t n
           const table = at(start, 2, 'ESC t');
           const selected = tables[table];
-          if (selected === undefined) throw new EscPosDecodeError(start, `ESC t ${table} is not a code page this printer's table has`);
+          if (selected === undefined)
+            throw new EscPosDecodeError(start, `ESC t ${table} is not a code page this printer's table has`);
           codepage = selected;
           event({ kind: 'codepage', table, codepage });
           offset += 3;
@@ -367,8 +405,14 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
         case 0x70: {
           // ESC p m t1 t2
           const m = at(start, 2, 'ESC p');
-          if (m !== 0 && m !== 1 && m !== 48 && m !== 49) throw new EscPosDecodeError(start, `ESC p ${m} is not a drawer pin`);
-          event({ kind: 'pulse', pin: m === 0 || m === 48 ? 2 : 5, onMs: at(start, 3, 'ESC p') * 2, offMs: at(start, 4, 'ESC p') * 2 });
+          if (m !== 0 && m !== 1 && m !== 48 && m !== 49)
+            throw new EscPosDecodeError(start, `ESC p ${m} is not a drawer pin`);
+          event({
+            kind: 'pulse',
+            pin: m === 0 || m === 48 ? 2 : 5,
+            onMs: at(start, 3, 'ESC p') * 2,
+            offMs: at(start, 4, 'ESC p') * 2,
+          });
           offset += 5;
           continue;
         }
@@ -393,7 +437,8 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
         case 0x21: {
           // GS ! n: width (high nibble) and height (low nibble) magnification
           const n = at(start, 2, 'GS !');
-          if ((n & 0x0f) > 7 || n >> 4 > 7) throw new EscPosDecodeError(start, `GS ! 0x${n.toString(16)} is not a character size`);
+          if ((n & 0x0f) > 7 || n >> 4 > 7)
+            throw new EscPosDecodeError(start, `GS ! 0x${n.toString(16)} is not a character size`);
           width = (n >> 4) + 1;
           height = (n & 0x0f) + 1;
           offset += 3;
@@ -406,7 +451,8 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
           continue;
         case 0x77: // GS w n
           barcodeModule = at(start, 2, 'GS w');
-          if (barcodeModule < 1 || barcodeModule > 6) throw new EscPosDecodeError(start, `GS w ${barcodeModule} is not a module width`);
+          if (barcodeModule < 1 || barcodeModule > 6)
+            throw new EscPosDecodeError(start, `GS w ${barcodeModule} is not a module width`);
           offset += 3;
           continue;
         case 0x48: // GS H n
@@ -443,12 +489,21 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
               throw new EscPosDecodeError(start, `ITF data "${text}" is not an even number of digits`);
             }
           }
-          event({ kind: 'barcode', symbology, data: text, height: barcodeHeight, moduleWidth: barcodeModule, hri, align });
+          event({
+            kind: 'barcode',
+            symbology,
+            data: text,
+            height: barcodeHeight,
+            moduleWidth: barcodeModule,
+            hri,
+            align,
+          });
           continue;
         }
         case 0x28: {
           // GS ( k pL pH cn fn …: two-dimensional codes
-          if (at(start, 2, 'GS (') !== 0x6b) throw new EscPosDecodeError(start, `GS ( 0x${at(start, 2, 'GS (').toString(16)} is not understood`);
+          if (at(start, 2, 'GS (') !== 0x6b)
+            throw new EscPosDecodeError(start, `GS ( 0x${at(start, 2, 'GS (').toString(16)} is not understood`);
           const length = at(start, 3, 'GS ( k') + 256 * at(start, 4, 'GS ( k');
           if (length < 2) throw new EscPosDecodeError(start, `GS ( k with ${length} parameter bytes is not understood`);
           const cn = at(start, 5, 'GS ( k');
@@ -456,7 +511,8 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
           const parameters: number[] = [];
           for (let i = 2; i < length; i++) parameters.push(at(start, 5 + i, 'GS ( k'));
           offset = start + 5 + length;
-          if (cn !== 0x31) throw new EscPosDecodeError(start, `GS ( k for symbol ${cn} (not a QR code) is not understood`);
+          if (cn !== 0x31)
+            throw new EscPosDecodeError(start, `GS ( k for symbol ${cn} (not a QR code) is not understood`);
           switch (fn) {
             case 0x41: {
               // model: n1 = 49/50/51, n2 = 0
@@ -469,13 +525,15 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
             }
             case 0x43: {
               const size = parameters[0] ?? 0;
-              if (length !== 3 || size < 1 || size > 16) throw new EscPosDecodeError(start, 'QR code module size is not understood');
+              if (length !== 3 || size < 1 || size > 16)
+                throw new EscPosDecodeError(start, 'QR code module size is not understood');
               qr.size = size;
               continue;
             }
             case 0x45: {
               const level = (['L', 'M', 'Q', 'H'] as const)[(parameters[0] ?? 0) - 48];
-              if (length !== 3 || level === undefined) throw new EscPosDecodeError(start, 'QR code error correction level is not understood');
+              if (length !== 3 || level === undefined)
+                throw new EscPosDecodeError(start, 'QR code error correction level is not understood');
               qr.errorLevel = level;
               continue;
             }
@@ -486,9 +544,17 @@ export function decodeEscPos(bytes: Uint8Array, options: DecodeOptions = {}): De
               continue;
             case 0x51:
               requireEmptyBuffer(start, 'QR code print');
-              if (length !== 3 || parameters[0] !== 0x30) throw new EscPosDecodeError(start, 'QR code print is not understood');
+              if (length !== 3 || parameters[0] !== 0x30)
+                throw new EscPosDecodeError(start, 'QR code print is not understood');
               if (qr.data === undefined) throw new EscPosDecodeError(start, 'QR code print without data stored');
-              event({ kind: 'qrcode', data: qr.data, model: qr.model, moduleSize: qr.size, errorLevel: qr.errorLevel, align });
+              event({
+                kind: 'qrcode',
+                data: qr.data,
+                model: qr.model,
+                moduleSize: qr.size,
+                errorLevel: qr.errorLevel,
+                align,
+              });
               continue;
             default:
               throw new EscPosDecodeError(start, `QR code function ${fn} is not understood`);

@@ -15,7 +15,14 @@
  * Bodies are passed through and never kept (authorization bodies carry card data).
  */
 import { randomBytes } from 'node:crypto';
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type FaultAction = 'timeout' | 'status' | 'reset_before' | 'reset_after';
@@ -72,7 +79,10 @@ export interface FaultProxy {
 
 /** The payments API calls of a PINPAD sale, by the path they use (main/api). */
 /** GET …/sellers/{id}/transactions: where findByReference looks when the provider cannot filter by reference_id. */
-export const SELLER_LIST: CallMatcher = { method: 'GET', path: /\/v1\/marketplaces\/[^/]+\/sellers\/[^/]+\/transactions$/ };
+export const SELLER_LIST: CallMatcher = {
+  method: 'GET',
+  path: /\/v1\/marketplaces\/[^/]+\/sellers\/[^/]+\/transactions$/,
+};
 
 export const PAYMENT_CALLS = {
   /** POST …/transactions */
@@ -94,7 +104,15 @@ export const PAYMENT_CALLS = {
 export type PaymentCall = keyof typeof PAYMENT_CALLS;
 
 /** Headers that belong to one connection, not to the message (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const kept: Record<string, string | string[]> = {};
@@ -119,7 +137,8 @@ function reset(socket: Socket): void {
   socket.resetAndDestroy();
 }
 
-const matches = (call: CallMatcher, method: string, path: string): boolean => call.method === method && call.path.test(path);
+const matches = (call: CallMatcher, method: string, path: string): boolean =>
+  call.method === method && call.path.test(path);
 
 interface RuleState {
   readonly rule: FaultRule;
@@ -142,7 +161,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     return state.rule;
   };
 
-  const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
+  const forward = (
+    req: IncomingMessage,
+    body: Buffer,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
     new Promise((resolve, reject) => {
       const out = httpRequest(
         {
@@ -155,7 +177,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
           agent,
         },
         (res) => {
-          readBody(res).then((answer) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: answer }), reject);
+          readBody(res).then(
+            (answer) => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: answer }),
+            reject,
+          );
         },
       );
       out.on('error', reject);
@@ -188,8 +213,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       case 'status': {
         const status = rule.status ?? 503;
         entry.status = status;
-        const text = JSON.stringify({ status, detail: `Injected ${status} (fault proxy)`, trace_id: randomBytes(8).toString('hex') });
-        res.writeHead(status, { ...rule.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        const text = JSON.stringify({
+          status,
+          detail: `Injected ${status} (fault proxy)`,
+          trace_id: randomBytes(8).toString('hex'),
+        });
+        res.writeHead(status, {
+          ...rule.headers,
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
         res.end(text);
         return;
       }
@@ -211,7 +244,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       // The sandbox could not be reached: answer like a gateway would.
       if (!res.headersSent) {
         res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 502, detail: 'Bad gateway (fault proxy)', trace_id: randomBytes(8).toString('hex') }));
+        res.end(
+          JSON.stringify({
+            status: 502,
+            detail: 'Bad gateway (fault proxy)',
+            trace_id: randomBytes(8).toString('hex'),
+          }),
+        );
       }
     });
   });

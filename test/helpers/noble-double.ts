@@ -57,7 +57,16 @@ export class FakeBindings extends EventEmitter {
       this.emit('scanStart', false);
       for (const p of this.peripherals) {
         if (serviceUuids.length > 0 && !p.services.some((s) => serviceUuids.includes(s))) continue;
-        this.emit('discover', p.id, p.address, 'public', true, { localName: p.name, serviceUuids: p.services }, p.rssi, true);
+        this.emit(
+          'discover',
+          p.id,
+          p.address,
+          'public',
+          true,
+          { localName: p.name, serviceUuids: p.services },
+          p.rssi,
+          true,
+        );
       }
     });
   }
@@ -121,7 +130,10 @@ export const PINPAD: FakePeripheral = {
   services: [NUS],
 };
 
-export function setup(peripherals: FakePeripheral[] = [{ ...PINPAD }], state = 'poweredOn'): { bindings: FakeBindings; noble: NobleLike } {
+export function setup(
+  peripherals: FakePeripheral[] = [{ ...PINPAD }],
+  state = 'poweredOn',
+): { bindings: FakeBindings; noble: NobleLike } {
   const bindings = new FakeBindings();
   bindings.state = state;
   bindings.peripherals.push(...peripherals);

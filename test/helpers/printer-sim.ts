@@ -197,7 +197,9 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
 
   /** Resolves once `printed` holds at least `length` bytes. */
   waitForPrinted(length: number, timeoutMs = 10_000): Promise<Buffer> {
-    return this.waitFor(() => this.printedBytes.length >= length, timeoutMs, `${length} printed bytes`).then(() => this.printed);
+    return this.waitFor(() => this.printedBytes.length >= length, timeoutMs, `${length} printed bytes`).then(
+      () => this.printed,
+    );
   }
 
   /** Resolves once `raw` holds at least `length` bytes. */

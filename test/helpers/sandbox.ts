@@ -194,7 +194,10 @@ export async function startReceiver(answer: Receiver['answer'] = () => 200, port
 /** A receiver registered as a webhook of `market` for every event: `eventFor` then waits on it. */
 export async function subscribedReceiver(market: Market): Promise<Receiver> {
   const receiver = await startReceiver();
-  const hook = await call(market, 'POST', `/v1/marketplaces/${market.id}/webhooks`, { url: `${receiver.url}/hooks`, event: ['all'] });
+  const hook = await call(market, 'POST', `/v1/marketplaces/${market.id}/webhooks`, {
+    url: `${receiver.url}/hooks`,
+    event: ['all'],
+  });
   if (hook.status !== 201) {
     await receiver.close();
     throw new Error(`registering the webhook answered ${hook.status}: ${hook.text}`);

@@ -19,15 +19,20 @@ export function sealTrack(text: string, ksn: string, bdk = TEST_BDK): string {
   let hex = [...text].map((ch) => (ch === '=' ? 'D' : ch)).join('');
   while (hex.length % 16 !== 0) hex += 'F';
   const k = Buffer.from(ksn, 'hex');
-  return tdesEncrypt(dataKey(initialKey(bdk, k), k), Buffer.from(hex, 'hex')).toString('hex').toUpperCase();
+  return tdesEncrypt(dataKey(initialKey(bdk, k), k), Buffer.from(hex, 'hex'))
+    .toString('hex')
+    .toUpperCase();
 }
 
 export function sealPin(pin: string, pan: string, ksn: string): string {
   const k = Buffer.from(ksn, 'hex');
-  return tdesEncrypt(pinKey(initialKey(TEST_BDK, k), k), pinBlockFormat0(pin, pan)).toString('hex').toUpperCase();
+  return tdesEncrypt(pinKey(initialKey(TEST_BDK, k), k), pinBlockFormat0(pin, pan))
+    .toString('hex')
+    .toUpperCase();
 }
 
-export const tlv = (tag: string, value: string): string => `${tag}${(value.length / 2).toString(16).padStart(2, '0').toUpperCase()}${value}`;
+export const tlv = (tag: string, value: string): string =>
+  `${tag}${(value.length / 2).toString(16).padStart(2, '0').toUpperCase()}${value}`;
 
 /** The first GENERATE AC of a chip read for `amount` centavos, with `changes` to its tags (null removes one). */
 export function arqc(amount: number, changes: Record<string, string | null> = {}): string {
@@ -53,15 +58,32 @@ export function arqc(amount: number, changes: Record<string, string | null> = {}
 }
 
 /** A chip read of the test card with the right online PIN, for `amount` centavos, on PINPAD `serial`. */
-export function chipRequest(amount: number, overrides: Partial<TerminalAuthorizationRequestV2> = {}, serial = TERMINAL): TerminalAuthorizationRequestV2 {
+export function chipRequest(
+  amount: number,
+  overrides: Partial<TerminalAuthorizationRequestV2> = {},
+  serial = TERMINAL,
+): TerminalAuthorizationRequestV2 {
   return {
     terminal: { serial_number: serial, model: 'GERTEC PPC930', table_versions: { '02': '2611260001' } },
     entry_mode: 'chip',
     pos_entry_mode: '051',
     acquirer: '02',
-    card: { brand: 'visa', first6_digits: '476173', last4_digits: '0010', pan_length: 16, expiration: '2812', pan_sequence_number: '1' },
+    card: {
+      brand: 'visa',
+      first6_digits: '476173',
+      last4_digits: '0010',
+      pan_length: 16,
+      expiration: '2812',
+      pan_sequence_number: '1',
+    },
     cardholder_verification: 'online_pin',
-    encrypted_card_data: { format: 'track2', method: 'dukpt_tdes_ecb', key_slot: 1, ksn: DATA_KSN, payload: sealTrack(TRACK2, DATA_KSN) },
+    encrypted_card_data: {
+      format: 'track2',
+      method: 'dukpt_tdes_ecb',
+      key_slot: 1,
+      ksn: DATA_KSN,
+      payload: sealTrack(TRACK2, DATA_KSN),
+    },
     pin_block: { format: 'iso_0', key_slot: 1, ksn: PIN_KSN, block: sealPin('1234', PAN, PIN_KSN) },
     emv_data: arqc(amount),
     ...overrides,
@@ -75,5 +97,11 @@ export function swipeRequest(
   serial = TERMINAL,
 ): TerminalAuthorizationRequestV2 {
   const { emv_data: _, pin_block: __, ...chip } = chipRequest(0, {}, serial);
-  return { ...chip, entry_mode: entry, pos_entry_mode: posEntryMode, cardholder_verification: 'none', card: { ...chip.card, service_code: '201' } };
+  return {
+    ...chip,
+    entry_mode: entry,
+    pos_entry_mode: posEntryMode,
+    cardholder_verification: 'none',
+    card: { ...chip.card, service_code: '201' },
+  };
 }

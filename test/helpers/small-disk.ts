@@ -25,8 +25,11 @@ export function mountSmallDisk(sizeBytes: number): SmallDisk {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeBytes},mode=0700`, 'tmpfs', dir], { stdio: 'pipe' });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    const why = error instanceof Error && 'stderr' in error ? String((error as { stderr: unknown }).stderr) : String(error);
-    throw new Error(`these specs mount a small tmpfs and need root with CAP_SYS_ADMIN (as the tests and CI run): ${why.trim()}`);
+    const why =
+      error instanceof Error && 'stderr' in error ? String((error as { stderr: unknown }).stderr) : String(error);
+    throw new Error(
+      `these specs mount a small tmpfs and need root with CAP_SYS_ADMIN (as the tests and CI run): ${why.trim()}`,
+    );
   }
   let fillers = 0;
   return {

@@ -36,17 +36,55 @@ const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'
 function issue(dir: string, name: string, serialHex: string, subject: string, extensions: string): void {
   openssl(dir, ['req', ...EC_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
   writeFileSync(join(dir, `${name}.ext`), extensions);
-  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', `0x${serialHex}`, '-days', '2', '-sha256', '-extfile', `${name}.ext`, '-out', `${name}.pem`]);
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    `${name}.csr`,
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-set_serial',
+    `0x${serialHex}`,
+    '-days',
+    '2',
+    '-sha256',
+    '-extfile',
+    `${name}.ext`,
+    '-out',
+    `${name}.pem`,
+  ]);
 }
 
 /** A new CA with its server certificate, in a temporary directory. */
 export function createTestPki(caName = 'Pinbridge Test CA'): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'pinbridge-pki-'));
   openssl(dir, [
-    'req', '-x509', ...EC_KEY, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-sha256', '-subj', `/CN=${caName}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...EC_KEY,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-sha256',
+    '-subj',
+    `/CN=${caName}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  issue(dir, 'server', '01', '/CN=127.0.0.1', 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n');
+  issue(
+    dir,
+    'server',
+    '01',
+    '/CN=127.0.0.1',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
+  );
   return {
     dir,
     caCert: join(dir, 'ca.pem'),
@@ -54,8 +92,24 @@ export function createTestPki(caName = 'Pinbridge Test CA'): TestPki {
     client(name, serialHex) {
       issue(dir, name, serialHex, `/C=BR/O=Loja Teste/CN=${name}`, 'extendedKeyUsage=clientAuth\n');
       const pfxPassphrase = `senha-${name}`;
-      openssl(dir, ['pkcs12', '-export', '-in', `${name}.pem`, '-inkey', `${name}.key`, '-out', `${name}.pfx`, '-passout', `pass:${pfxPassphrase}`]);
-      return { cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`), pfx: join(dir, `${name}.pfx`), pfxPassphrase };
+      openssl(dir, [
+        'pkcs12',
+        '-export',
+        '-in',
+        `${name}.pem`,
+        '-inkey',
+        `${name}.key`,
+        '-out',
+        `${name}.pfx`,
+        '-passout',
+        `pass:${pfxPassphrase}`,
+      ]);
+      return {
+        cert: join(dir, `${name}.pem`),
+        key: join(dir, `${name}.key`),
+        pfx: join(dir, `${name}.pfx`),
+        pfxPassphrase,
+      };
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };

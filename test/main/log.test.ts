@@ -19,7 +19,8 @@ describe('the log', () => {
   it('writes a run of identical lines once, then how many times it repeated, at its level', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-log-')), 'agent.log');
     const logger = createLogger({ level: 'info', file });
-    for (let i = 0; i < 10_000; i++) logger.warn({ port: '/dev/ttyACM0', code: 'ENOENT', durationMs: i % 7 }, 'PINPAD not available; retrying');
+    for (let i = 0; i < 10_000; i++)
+      logger.warn({ port: '/dev/ttyACM0', code: 'ENOENT', durationMs: i % 7 }, 'PINPAD not available; retrying');
     logger.info({ port: '/dev/ttyACM0' }, 'PINPAD ready');
 
     const written = lines(file);
@@ -61,7 +62,8 @@ describe('a condition in the log', () => {
     const condition = new LoggedCondition(createLogger({ level: 'info', file }), () => now);
     expect(condition.ended({}, 'ports listed again')).toBe(false);
     expect(condition.holds('ENOENT', { err: 'spawn udevadm ENOENT' }, 'cannot list serial ports')).toBe(true);
-    for (let i = 0; i < 100; i++) expect(condition.holds('ENOENT', { err: 'spawn udevadm ENOENT' }, 'cannot list serial ports')).toBe(false);
+    for (let i = 0; i < 100; i++)
+      expect(condition.holds('ENOENT', { err: 'spawn udevadm ENOENT' }, 'cannot list serial ports')).toBe(false);
     expect(condition.holds('EACCES', { err: 'spawn udevadm EACCES' }, 'cannot list serial ports')).toBe(true);
     now = 90_000;
     expect(condition.active).toBe(true);

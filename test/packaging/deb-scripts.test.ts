@@ -129,7 +129,10 @@ describe('after-install.sh and after-remove.sh run against a scratch root', () =
     expect(readFileSync(installedRule(), 'utf8')).toBe(readFileSync(RULES, 'utf8'));
     expect(statSync(installedRule()).mode & 0o777).toBe(0o644);
     expect(callLog()).toEqual(
-      expect.arrayContaining(['udevadm control --reload-rules', 'udevadm trigger --subsystem-match=tty --action=change']),
+      expect.arrayContaining([
+        'udevadm control --reload-rules',
+        'udevadm trigger --subsystem-match=tty --action=change',
+      ]),
     );
     expect(readlinkSync(join(root, 'usr/bin/pinbridge'))).toBe('/opt/Pinbridge/pinbridge');
     expect(result.stdout).toContain('sudo usermod -aG dialout $USER');

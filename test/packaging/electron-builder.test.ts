@@ -113,11 +113,21 @@ function schemaErrors(candidate: unknown): string[] {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(schema);
   if (validate(candidate)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Keys whose string values are paths of files (or directories) in the project. */
-const PATH_KEYS = new Set(['icon', 'afterInstall', 'afterRemove', 'entitlements', 'entitlementsInherit', 'from', 'license']);
+const PATH_KEYS = new Set([
+  'icon',
+  'afterInstall',
+  'afterRemove',
+  'entitlements',
+  'entitlementsInherit',
+  'from',
+  'license',
+]);
 
 /** Every project path the configuration refers to, with where it was found. */
 function referencedPaths(node: unknown, where = ''): Array<{ where: string; path: string }> {
@@ -165,7 +175,9 @@ function productionPackageDirs(): string[] {
     const dir = resolvePackageDir(item.name, item.from);
     if (dir === undefined) {
       if (item.optional) continue;
-      throw new Error(`production dependency ${item.name} (needed by ${relative(ROOT, item.from) || 'the app'}) is not installed`);
+      throw new Error(
+        `production dependency ${item.name} (needed by ${relative(ROOT, item.from) || 'the app'}) is not installed`,
+      );
     }
     if (seen.has(dir)) continue;
     seen.add(dir);
@@ -301,7 +313,10 @@ describe('electron-builder.yml', () => {
   });
 
   it('has what a deb and the Windows installer need from package.json: a homepage and an author with an e-mail', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { homepage?: string; author?: { name?: string; email?: string } };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      homepage?: string;
+      author?: { name?: string; email?: string };
+    };
     expect(pkg.homepage).toMatch(/^https:\/\//);
     expect(pkg.author?.name).toBeTruthy();
     expect(pkg.author?.email).toMatch(/^[^@\s]+@[^@\s]+$/);
@@ -316,7 +331,7 @@ describe('electron-builder.yml', () => {
     expect(missing).toEqual([]);
   });
 
-  it('packs the native modules\' prebuilt N-API binaries as they are (no rebuild) and unpacks every one from the asar archive', () => {
+  it("packs the native modules' prebuilt N-API binaries as they are (no rebuild) and unpacks every one from the asar archive", () => {
     expect(config.npmRebuild).toBe(false);
     expect(config.asar).not.toBe(false);
     expect(config.asarUnpack).toContain('**/*.node');
@@ -346,7 +361,10 @@ describe('the PINPAD udev rule (build/linux/60-pinbridge-pinpad.rules)', () => {
   });
 
   it('is printed by `npx tsx scripts/udev-rules.ts`, the documented way to regenerate it', () => {
-    const run = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/udev-rules.ts'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/udev-rules.ts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe(text);
   });
@@ -361,8 +379,7 @@ describe('the PINPAD udev rule (build/linux/60-pinbridge-pinpad.rules)', () => {
       (entry) =>
         !rules.some(
           (rule) =>
-            rule.vendorId === entry.vendorId &&
-            (rule.productId === undefined || rule.productId === entry.productId),
+            rule.vendorId === entry.vendorId && (rule.productId === undefined || rule.productId === entry.productId),
         ),
     );
     expect(uncovered).toEqual([]);
@@ -458,7 +475,9 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     );
     const unpacked = readdirSync(output).find((d) => d.startsWith('linux') && d.endsWith('-unpacked')) ?? 'none';
     resources = join(output, unpacked, 'resources');
-    asarFiles = existsSync(join(resources, 'app.asar')) ? listPackage(join(resources, 'app.asar'), { isPack: false }) : [];
+    asarFiles = existsSync(join(resources, 'app.asar'))
+      ? listPackage(join(resources, 'app.asar'), { isPack: false })
+      : [];
   }, 200_000);
 
   afterAll(() => {
@@ -472,9 +491,17 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
 
   it('puts the compiled app, the demo page and package.json (with desktopName) in app.asar', () => {
     expect(asarFiles).toEqual(
-      expect.arrayContaining(['/package.json', `/${readPackageJson(ROOT).main ?? ''}`, '/demo/index.html', '/bin/pinbridge.js']),
+      expect.arrayContaining([
+        '/package.json',
+        `/${readPackageJson(ROOT).main ?? ''}`,
+        '/demo/index.html',
+        '/bin/pinbridge.js',
+      ]),
     );
-    const packed = JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as Record<string, unknown>;
+    const packed = JSON.parse(extractFile(join(resources, 'app.asar'), 'package.json').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
     expect(packed.desktopName).toBe('pinbridge.desktop');
   });
 
@@ -514,7 +541,7 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     expect(probe.stdout).toMatch(/^3\.\d+\.\d+/);
   });
 
-  it('flips Electron\'s fuses in the packed binary: no RunAsNode, NODE_OPTIONS or --inspect; cookies encrypted; the app only from a checked app.asar', async () => {
+  it("flips Electron's fuses in the packed binary: no RunAsNode, NODE_OPTIONS or --inspect; cookies encrypted; the app only from a checked app.asar", async () => {
     const wire = await getCurrentFuseWire(join(dirname(resources), config.linux.executableName));
     const state = (fuse: FuseV1Options): string => String.fromCharCode(Number(wire[fuse]));
     expect(state(FuseV1Options.RunAsNode)).toBe('0');

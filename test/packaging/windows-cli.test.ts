@@ -24,7 +24,10 @@ describe('pinbridge-cli.cmd', () => {
   const script = readFileSync(join(ROOT, 'build/win/pinbridge-cli.cmd'), 'latin1');
 
   it('is installed as resources\\bin\\pinbridge-cli.cmd', () => {
-    expect(config.win.extraResources).toContainEqual({ from: 'build/win/pinbridge-cli.cmd', to: 'bin/pinbridge-cli.cmd' });
+    expect(config.win.extraResources).toContainEqual({
+      from: 'build/win/pinbridge-cli.cmd',
+      to: 'bin/pinbridge-cli.cmd',
+    });
   });
 
   it('has Windows line endings, as cmd.exe reads batch files', () => {

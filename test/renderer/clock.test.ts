@@ -15,14 +15,18 @@ describe("the window's start of today", () => {
       for (const day of DAYS) {
         for (let hour = 0; hour < 24; hour++) {
           const now = new Date(`${day}T${String(hour).padStart(2, '0')}:17:00Z`);
-          expect(startOfDayIn(now, zone).toISOString(), `${zone} at ${now.toISOString()}`).toBe(startOfDay(now, zone).toISOString());
+          expect(startOfDayIn(now, zone).toISOString(), `${zone} at ${now.toISOString()}`).toBe(
+            startOfDay(now, zone).toISOString(),
+          );
         }
       }
     }
   });
 
   it('is the midnight of the store, not of the browser: 05:00 UTC in Rio Branco', () => {
-    expect(startOfDayIn(new Date('2026-11-26T18:00:00Z'), 'America/Rio_Branco').toISOString()).toBe('2026-11-26T05:00:00.000Z');
+    expect(startOfDayIn(new Date('2026-11-26T18:00:00Z'), 'America/Rio_Branco').toISOString()).toBe(
+      '2026-11-26T05:00:00.000Z',
+    );
   });
 });
 
@@ -43,8 +47,13 @@ describe('a date the cashier searches', () => {
       for (const day of DAYS) {
         const start = startOfDate(day, zone)!;
         const wall = wallClock(start, zone);
-        expect(`${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`, `${zone} ${day}`).toBe(day);
-        expect(start.toISOString(), `${zone} ${day}`).toBe(startOfDay(new Date(start.getTime() + 6 * 3_600_000), zone).toISOString());
+        expect(
+          `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`,
+          `${zone} ${day}`,
+        ).toBe(day);
+        expect(start.toISOString(), `${zone} ${day}`).toBe(
+          startOfDay(new Date(start.getTime() + 6 * 3_600_000), zone).toISOString(),
+        );
         expect(dateIn(start, zone)).toBe(day);
       }
     }

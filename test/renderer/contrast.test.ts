@@ -15,11 +15,18 @@ let pos: PosRig;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js'))) throw new Error('dist/renderer is missing: run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js')))
+    throw new Error('dist/renderer is missing: run `npm run build` first');
   [pos, browser] = await Promise.all([posRig(), launchChromium()]);
   // A sale, so today's list and the payment page have content.
   const caixa = await pos.paired('Caixa do contraste');
-  await caixa.call('payment.start', { reference_id: 'contraste-1', amount: 1234, payment_type: 'credit', installments: 1, description: 'Contraste' });
+  await caixa.call('payment.start', {
+    reference_id: 'contraste-1',
+    amount: 1234,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Contraste',
+  });
 });
 afterAll(async () => {
   await browser?.close();

@@ -21,7 +21,9 @@ export interface Catalogs {
  * without it.
  */
 export async function windowCatalogs(): Promise<Catalogs> {
-  const module = (await import(pathToFileURL(join(PACKAGE_ROOT, 'dist', 'renderer', 'i18n.js')).href)) as { CATALOGS: Catalogs };
+  const module = (await import(pathToFileURL(join(PACKAGE_ROOT, 'dist', 'renderer', 'i18n.js')).href)) as {
+    CATALOGS: Catalogs;
+  };
   return module.CATALOGS;
 }
 
@@ -48,7 +50,11 @@ export function wordsOf(text: string): string[] {
 /** Every word of an English text that no Portuguese text of the window uses. */
 export function englishOnlyWords(catalogs: Catalogs): Set<string> {
   const portuguese = new Set(Object.values(catalogs['pt-BR']).flatMap(wordsOf));
-  return new Set(Object.values(catalogs.en).flatMap(wordsOf).filter((word) => !portuguese.has(word) && !NOT_ENGLISH.has(word)));
+  return new Set(
+    Object.values(catalogs.en)
+      .flatMap(wordsOf)
+      .filter((word) => !portuguese.has(word) && !NOT_ENGLISH.has(word)),
+  );
 }
 
 /** The English words found in `texts`, each as `word in “text”`. */

@@ -38,15 +38,47 @@ describe("the window's catalogs", () => {
   it('give the English scan words that are English and never Portuguese', async () => {
     const catalogs = await windowCatalogs();
     const english = englishOnlyWords(catalogs);
-    for (const word of ['the', 'and', 'not', 'error', 'failed', 'printer', 'payment', 'settings', 'sale', 'cancel', 'connected', 'waiting', 'unknown', 'invalid', 'default']) {
+    for (const word of [
+      'the',
+      'and',
+      'not',
+      'error',
+      'failed',
+      'printer',
+      'payment',
+      'settings',
+      'sale',
+      'cancel',
+      'connected',
+      'waiting',
+      'unknown',
+      'invalid',
+      'default',
+    ]) {
       expect(english, word).toContain(word);
     }
-    for (const word of ['a', 'de', 'pinpad', 'pinbridge', 'nsu', 'cnpj', 'bluetooth', 'usb', 'ok', 'firmware', 'token']) {
+    for (const word of [
+      'a',
+      'de',
+      'pinpad',
+      'pinbridge',
+      'nsu',
+      'cnpj',
+      'bluetooth',
+      'usb',
+      'ok',
+      'firmware',
+      'token',
+    ]) {
       expect(english, word).not.toContain(word);
     }
   });
 
   it('read a text without its addresses, paths, flags, placeholders, quoted keys and serial numbers', () => {
-    expect(wordsOf('Erro: {error} em tcp://192.168.0.50:9100, /dev/ttyUSB0 e pdv.example.com (--headless), seção `printers`, POS0000000000001')).toEqual(['erro', 'em', 'e', 'seção']);
+    expect(
+      wordsOf(
+        'Erro: {error} em tcp://192.168.0.50:9100, /dev/ttyUSB0 e pdv.example.com (--headless), seção `printers`, POS0000000000001',
+      ),
+    ).toEqual(['erro', 'em', 'e', 'seção']);
   });
 });

@@ -41,7 +41,9 @@ export async function tabAround(page: Page, max = 80): Promise<string[]> {
 
 /** Visible controls (text fields included; a radio or checkbox counts by its label) shorter than 44 px. */
 export function controlsUnder44px(page: Page): Promise<string[]> {
-  return page.evaluate<string[]>(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option, input:not([type=radio]):not([type=checkbox]), textarea')]
+  return page.evaluate<
+    string[]
+  >(`[...document.querySelectorAll('button, a[href], select, summary, .choice-option, input:not([type=radio]):not([type=checkbox]), textarea')]
     .filter((el) => el.id !== 'skip-link' && el.getClientRects().length > 0)
     .filter((el) => el.getBoundingClientRect().height < 44)
     .map((el) => (el.id || el.textContent.trim()) + ': ' + el.getBoundingClientRect().height)`);

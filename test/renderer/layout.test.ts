@@ -85,7 +85,11 @@ async function go(page: Page, route: Route): Promise<void> {
   await closeDialogs(page);
   await page.click(`#nav-${route}`);
   await page.locator(`#page-${route}`).waitFor({ state: 'visible' });
-  if (route === 'settings') await page.locator('#settings-form:not([hidden]), #settings-load-error:not(:empty)').first().waitFor({ state: 'visible', timeout: 10_000 });
+  if (route === 'settings')
+    await page
+      .locator('#settings-form:not([hidden]), #settings-load-error:not(:empty)')
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
 }
 
 async function closeDialogs(page: Page): Promise<void> {
@@ -102,7 +106,9 @@ async function trainingSale(page: Page, amount: string, until: string): Promise<
   await go(page, 'payment');
   await page.fill('#training-amount', amount);
   await page.click('#training-start');
-  await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 }).toBe(until);
+  await expect
+    .poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 })
+    .toBe(until);
 }
 
 async function openSale(page: Page, reference: string): Promise<void> {
@@ -111,7 +117,9 @@ async function openSale(page: Page, reference: string): Promise<void> {
   await row.waitFor({ timeout: 10_000 });
   await row.getByRole('button').click();
   await page.locator('#sale[open]').waitFor();
-  await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toMatch(/VIA D/);
+  await expect
+    .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+    .toMatch(/VIA D/);
 }
 
 /** The sale dialog's head and the receipt's buttons: always on screen, whatever the window. */
@@ -119,21 +127,27 @@ const SALE_DIALOG_IN_VIEW = ['#sale-title', '#sale-close', '#receipt-customer', 
 
 const STATES: readonly State[] = [
   {
-    page: 'login', name: 'no-key', host: 'login',
+    page: 'login',
+    name: 'no-key',
+    host: 'login',
     setup: async (page) => {
       await page.locator('#login[data-problem="missing"]').waitFor();
     },
     inView: ['#login-title'],
   },
   {
-    page: 'status', name: 'ready', host: 'pos',
+    page: 'status',
+    name: 'ready',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'status');
       await page.locator('#status-pinpads [data-connected="true"]').waitFor();
     },
   },
   {
-    page: 'payment', name: 'empty', host: 'pos',
+    page: 'payment',
+    name: 'empty',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'payment');
       await page.locator('#payment-empty').waitFor();
@@ -141,7 +155,9 @@ const STATES: readonly State[] = [
     inView: ['#payment-title', '#payment-empty'],
   },
   {
-    page: 'payment', name: 'bad-amount', host: 'pos',
+    page: 'payment',
+    name: 'bad-amount',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'payment');
       await page.fill('#training-amount', '12.3.4');
@@ -151,44 +167,67 @@ const STATES: readonly State[] = [
     inView: ['#training-error', '#training-amount'],
   },
   {
-    page: 'payment', name: 'running', host: 'pos',
+    page: 'payment',
+    name: 'running',
+    host: 'pos',
     setup: (page) => trainingSale(page, '12,34', 'running'),
     // The sale just started is on screen, below the banner, though "Iniciar" sat under it.
     inView: ['#payment-amount', '#payment-message', '#payment-cancel'],
   },
   {
-    page: 'payment', name: 'cancelled', host: 'pos',
+    page: 'payment',
+    name: 'cancelled',
+    host: 'pos',
     setup: async (page) => {
       await page.keyboard.press('Escape');
-      await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 }).toBe('cancelled');
+      await expect
+        .poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 })
+        .toBe('cancelled');
     },
     inView: ['#payment-amount', '#payment-result-status'],
   },
   {
-    page: 'payment', name: 'approved', host: 'pos',
+    page: 'payment',
+    name: 'approved',
+    host: 'pos',
     setup: (page) => trainingSale(page, '1.234,56', 'approved'),
     inView: ['#payment-amount', '#payment-result-status'],
   },
   {
-    page: 'payment', name: 'declined', host: 'pos',
+    page: 'payment',
+    name: 'declined',
+    host: 'pos',
     // ,51: the sandbox's insufficient funds; the reason is said beside NEGADA.
     setup: (page) => trainingSale(page, '10,51', 'declined'),
     inView: ['#payment-amount', '#payment-result-reason'],
   },
   {
-    page: 'payment', name: 'reprint-last', host: 'pos',
+    page: 'payment',
+    name: 'reprint-last',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'payment');
       await page.click('#payment-reprint-last');
-      await page.locator('#payment-reprint-status:not(:empty), #payment-reprint-error:not(:empty)').first().waitFor({ timeout: 10_000 });
+      await page
+        .locator('#payment-reprint-status:not(:empty), #payment-reprint-error:not(:empty)')
+        .first()
+        .waitFor({ timeout: 10_000 });
     },
     inView: ['#payment-reprint-last'],
   },
   {
-    page: 'status', name: 'pos-sale-notice', host: 'pos',
+    page: 'status',
+    name: 'pos-sale-notice',
+    host: 'pos',
     setup: async (page, { caixa }) => {
       await go(page, 'status');
-      void caixa.call('payment.start', { reference_id: `aviso-${Date.now()}`, amount: 2500, payment_type: 'credit', installments: 1, description: 'Aviso' });
+      void caixa.call('payment.start', {
+        reference_id: `aviso-${Date.now()}`,
+        amount: 2500,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Aviso',
+      });
       await page.locator('#notice-payment:not([hidden])').waitFor({ timeout: 10_000 });
     },
     inView: ['#notice-payment'],
@@ -198,14 +237,18 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'transactions', name: 'list', host: 'pos',
+    page: 'transactions',
+    name: 'list',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
       await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
     },
   },
   {
-    page: 'transactions', name: 'none-in-filter', host: 'pos',
+    page: 'transactions',
+    name: 'none-in-filter',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
       // No sale of the day failed (one was declined, one cancelled): the filter shows none.
@@ -215,18 +258,24 @@ const STATES: readonly State[] = [
     teardown: (page) => page.selectOption('#transactions-filter', 'all').then(() => undefined),
   },
   {
-    page: 'transactions', name: 'search-results', host: 'pos',
+    page: 'transactions',
+    name: 'search-results',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
       await page.fill('#search-amount', '1.234,56');
       await page.click('#search-submit');
-      await expect.poll(() => page.locator('#transactions-title').innerText(), { timeout: 10_000 }).toBe('Resultado da busca');
+      await expect
+        .poll(() => page.locator('#transactions-title').innerText(), { timeout: 10_000 })
+        .toBe('Resultado da busca');
       await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
     },
     teardown: (page) => page.click('#search-clear'),
   },
   {
-    page: 'transactions', name: 'search-mistakes', host: 'pos',
+    page: 'transactions',
+    name: 'search-mistakes',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
       await page.fill('#search-amount', 'doze');
@@ -239,7 +288,9 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#search-clear'),
   },
   {
-    page: 'transactions', name: 'pending-confirmations', host: 'confirm',
+    page: 'transactions',
+    name: 'pending-confirmations',
+    host: 'confirm',
     setup: async (page) => {
       await go(page, 'transactions');
       await page.locator('#pending-confirmations li[data-reference="pendente-2"]').waitFor({ timeout: 10_000 });
@@ -247,7 +298,9 @@ const STATES: readonly State[] = [
     inView: ['#pending-confirmations li[data-reference="pendente-1"]'],
   },
   {
-    page: 'transactions', name: 'undo-confirm', host: 'confirm',
+    page: 'transactions',
+    name: 'undo-confirm',
+    host: 'confirm',
     setup: async (page) => {
       await page.locator('#pending-confirmations li[data-reference="pendente-2"] button.danger').click();
       await page.locator('#confirm-dialog[open]').waitFor();
@@ -256,20 +309,28 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#confirm-no'),
   },
   {
-    page: 'sale', name: 'approved-receipt', host: 'pos',
+    page: 'sale',
+    name: 'approved-receipt',
+    host: 'pos',
     setup: (page) => openSale(page, 'parcelado-1'),
     inView: SALE_DIALOG_IN_VIEW,
   },
   {
-    page: 'sale', name: 'merchant-copy', host: 'pos',
+    page: 'sale',
+    name: 'merchant-copy',
+    host: 'pos',
     setup: async (page) => {
       await page.click('#receipt-merchant');
-      await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO ESTABELECIMENTO');
+      await expect
+        .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+        .toContain('VIA DO ESTABELECIMENTO');
     },
     inView: SALE_DIALOG_IN_VIEW,
   },
   {
-    page: 'sale', name: 'void-confirm', host: 'pos',
+    page: 'sale',
+    name: 'void-confirm',
+    host: 'pos',
     setup: async (page) => {
       await page.click('#sale-actions button.danger');
       await page.locator('#confirm-dialog[open]').waitFor();
@@ -278,7 +339,9 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#confirm-no'),
   },
   {
-    page: 'sale', name: 'void-supervisor-wrong-pin', host: 'pos',
+    page: 'sale',
+    name: 'void-supervisor-wrong-pin',
+    host: 'pos',
     setup: async (page) => {
       await openSale(page, 'parcelado-1');
       await page.click('#sale-actions button.danger');
@@ -291,7 +354,9 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#confirm-no'),
   },
   {
-    page: 'sale', name: 'voided-receipt', host: 'pos',
+    page: 'sale',
+    name: 'voided-receipt',
+    host: 'pos',
     setup: async (page) => {
       await openSale(page, 'estornada-1');
       await expect.poll(() => page.locator('#receipt-note').innerText()).toBe('Comprovante de cancelamento');
@@ -299,7 +364,9 @@ const STATES: readonly State[] = [
     inView: SALE_DIALOG_IN_VIEW,
   },
   {
-    page: 'clients', name: 'paired-guard-blocked', host: 'pos',
+    page: 'clients',
+    name: 'paired-guard-blocked',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'clients');
       await page.locator('#paired-body tr').first().waitFor();
@@ -308,7 +375,9 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'clients', name: 'pairing-request', host: 'pos',
+    page: 'clients',
+    name: 'pairing-request',
+    host: 'pos',
     setup: async (page, { pos }) => {
       await go(page, 'clients');
       const stranger = await pos.connect({ origin: 'https://caixa-novo.loja-exemplo.com.br' });
@@ -325,7 +394,9 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'clients', name: 'revoke-confirm', host: 'pos',
+    page: 'clients',
+    name: 'revoke-confirm',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'clients');
       await page.locator('#paired-body tr button').first().click();
@@ -335,17 +406,23 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#confirm-no'),
   },
   {
-    page: 'settings', name: 'unreadable', host: 'pos',
+    page: 'settings',
+    name: 'unreadable',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'settings');
     },
   },
   {
-    page: 'support', name: 'about', host: 'pos',
+    page: 'support',
+    name: 'about',
+    host: 'pos',
     setup: (page) => go(page, 'support'),
   },
   {
-    page: 'settings', name: 'loaded', host: 'agent',
+    page: 'settings',
+    name: 'loaded',
+    host: 'agent',
     setup: async (page) => {
       await reload(page);
       await go(page, 'settings');
@@ -353,7 +430,9 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'settings', name: 'mistakes', host: 'agent',
+    page: 'settings',
+    name: 'mistakes',
+    host: 'agent',
     setup: async (page) => {
       await go(page, 'settings');
       await page.fill('#settings-api-base-url', 'ftp://x');
@@ -367,7 +446,9 @@ const STATES: readonly State[] = [
     teardown: reload,
   },
   {
-    page: 'settings', name: 'finders', host: 'agent',
+    page: 'settings',
+    name: 'finders',
+    host: 'agent',
     setup: async (page) => {
       await go(page, 'settings');
       await page.click('#settings-pinpad-detect');
@@ -379,25 +460,33 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'settings', name: 'test-print-printer-off', host: 'agent',
+    page: 'settings',
+    name: 'test-print-printer-off',
+    host: 'agent',
     setup: async (page) => {
       await go(page, 'settings');
       await page.click('#settings-test-print');
       // The printer does not answer: the page says so, and that Pinbridge tries again.
-      await page.locator('#settings-test-print-status[data-level="warn"], #settings-test-print-status[data-level="bad"]').waitFor({ timeout: 20_000 });
+      await page
+        .locator('#settings-test-print-status[data-level="warn"], #settings-test-print-status[data-level="bad"]')
+        .waitFor({ timeout: 20_000 });
       await page.locator('#settings-test-print-status').scrollIntoViewIfNeeded();
     },
     inView: ['#settings-test-print-status'],
   },
   {
-    page: 'status', name: 'printer-off', host: 'agent',
+    page: 'status',
+    name: 'printer-off',
+    host: 'agent',
     setup: async (page) => {
       await go(page, 'status');
       await page.locator('#status-printers [data-level="bad"]').first().waitFor({ timeout: 20_000 });
     },
   },
   {
-    page: 'support', name: 'doctor-and-logs', host: 'agent',
+    page: 'support',
+    name: 'doctor-and-logs',
+    host: 'agent',
     setup: async (page) => {
       await go(page, 'support');
       await page.click('#support-doctor-run');
@@ -407,14 +496,18 @@ const STATES: readonly State[] = [
     },
   },
   {
-    page: 'status', name: 'live', host: 'live',
+    page: 'status',
+    name: 'live',
+    host: 'live',
     setup: async (page) => {
       await go(page, 'status');
       await page.locator('#status-pinpads [data-connected="true"]').waitFor({ timeout: 10_000 });
     },
   },
   {
-    page: 'payment', name: 'live-empty', host: 'live',
+    page: 'payment',
+    name: 'live-empty',
+    host: 'live',
     setup: async (page) => {
       await go(page, 'payment');
       await page.locator('#payment-empty').waitFor();
@@ -422,14 +515,18 @@ const STATES: readonly State[] = [
     inView: ['#payment-title', '#payment-empty'],
   },
   {
-    page: 'transactions', name: 'live-list', host: 'live',
+    page: 'transactions',
+    name: 'live-list',
+    host: 'live',
     setup: async (page) => {
       await go(page, 'transactions');
       await page.locator('#transactions-body tr[data-reference="ao-vivo-1"]').waitFor({ timeout: 10_000 });
     },
   },
   {
-    page: 'status', name: 'connection-lost', host: 'lost',
+    page: 'status',
+    name: 'connection-lost',
+    host: 'lost',
     setup: async (page) => {
       const doomed = await posRig();
       await page.goto(doomed.server.uiUrl(OPERATOR_KEY));
@@ -455,8 +552,12 @@ let home: string;
 let english: ReadonlySet<string>;
 
 beforeAll(async () => {
-  for (const built of [['dist', 'renderer', 'main.js'], ['dist', 'client', 'index.js']]) {
-    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  for (const built of [
+    ['dist', 'renderer', 'main.js'],
+    ['dist', 'client', 'index.js'],
+  ]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built)))
+      throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
   }
   home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
   const logFile = join(home, 'agent.log');
@@ -478,9 +579,15 @@ beforeAll(async () => {
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
   const [pos, confirm, live, agent, launched] = await Promise.all([
-    posRig({ simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } }, supervisor: storeSupervisor(join(home, 'supervisor-pin')) }),
+    posRig({
+      simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } },
+      supervisor: storeSupervisor(join(home, 'supervisor-pin')),
+    }),
     // Long enough a deadline that the approvals still wait when the last size is shown.
-    posRig({ config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 }, simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
+    posRig({
+      config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 },
+      simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
+    }),
     posRig({ mode: 'live', simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
     Agent.start({
       settings: loadSettings(undefined, home),
@@ -491,7 +598,11 @@ beforeAll(async () => {
       logger: createLogger({ level: 'info', file: logFile }),
       logFile,
       noble: () => nobleDouble([{ ...PINPAD }]).noble,
-      listSystemPrinters: () => Promise.resolve([{ name: 'Recibos_80mm', isDefault: true }, { name: 'Escritorio', isDefault: false }]),
+      listSystemPrinters: () =>
+        Promise.resolve([
+          { name: 'Recibos_80mm', isDefault: true },
+          { name: 'Escritorio', isDefault: false },
+        ]),
     }),
     launchChromium(),
   ]);
@@ -500,8 +611,20 @@ beforeAll(async () => {
   await agent.ready;
   // The day so far: a sale in 3 installments, a voided one, a paired POS, a wrong pairing code, a blocked origin.
   const caixa = await pos.paired('Caixa 1 — Frente de loja', { origin: 'https://caixa1.loja-exemplo.com.br' });
-  await caixa.call('payment.start', { reference_id: 'parcelado-1', amount: 123456, payment_type: 'credit', installments: 3, description: 'Parcelado' });
-  await caixa.call('payment.start', { reference_id: 'estornada-1', amount: 1990, payment_type: 'credit', installments: 1, description: 'Estornada' });
+  await caixa.call('payment.start', {
+    reference_id: 'parcelado-1',
+    amount: 123456,
+    payment_type: 'credit',
+    installments: 3,
+    description: 'Parcelado',
+  });
+  await caixa.call('payment.start', {
+    reference_id: 'estornada-1',
+    amount: 1990,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Estornada',
+  });
   await caixa.call('payment.undo', { reference_id: 'estornada-1' });
   const guesser = await pos.connect({ origin: 'https://adivinho.example.net' });
   const { pairing_id } = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
@@ -509,11 +632,26 @@ beforeAll(async () => {
   await guesser.failure('session.confirmPairing', { pairing_id, code: code === '000000' ? '000001' : '000000' });
   pos.clients.blockOrigin('https://bloqueado.example.com');
   const caixa2 = await confirm.paired('Caixa 2 — Balcão');
-  for (const [reference, amount] of [['pendente-1', 1500], ['pendente-2', 2500]] as const) {
-    await caixa2.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: 'Pendente' });
+  for (const [reference, amount] of [
+    ['pendente-1', 1500],
+    ['pendente-2', 2500],
+  ] as const) {
+    await caixa2.call('payment.start', {
+      reference_id: reference,
+      amount,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Pendente',
+    });
   }
   const caixa3 = await live.paired('Caixa 3');
-  await caixa3.call('payment.start', { reference_id: 'ao-vivo-1', amount: 4590, payment_type: 'credit', installments: 1, description: 'Ao vivo' });
+  await caixa3.call('payment.start', {
+    reference_id: 'ao-vivo-1',
+    amount: 4590,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Ao vivo',
+  });
   rigs = { pos, agent, caixa, confirm, live };
 }, 120_000);
 
@@ -554,7 +692,8 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
         if (message.type() === 'error' && !reconnecting) errors.push(`${host}: ${message.text()}`);
       });
       await page.goto(urls[host]);
-      if (host !== 'login' && host !== 'lost') await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+      if (host !== 'login' && host !== 'lost')
+        await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
       pages.set(host, page);
     }
   }, 60_000);

@@ -112,7 +112,9 @@ let axeSource: string | undefined;
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate(axeSource);
-  return page.evaluate<string[]>(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((results) => results.violations
+  return page.evaluate<
+    string[]
+  >(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((results) => results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => violation.id + ' (' + violation.impact + '): ' + violation.help + ' — ' + violation.nodes.slice(0, 5).map((node) => node.target.join(' ')).join(', ')))`);
 }

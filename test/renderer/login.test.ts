@@ -15,7 +15,8 @@ let pos: PosRig;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js'))) throw new Error('dist/renderer is missing: run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js')))
+    throw new Error('dist/renderer is missing: run `npm run build` first');
   [pos, browser] = await Promise.all([posRig(), launchChromium()]);
 });
 afterAll(async () => {

@@ -33,7 +33,8 @@ describe('parseCentavos', () => {
   });
 
   it('refuses what would be ambiguous or no sale at all', () => {
-    for (const text of ['12.34', '12,345', '-1', '0,00', '0', 'abc', '', '1.23,45', '1,2,3']) expect(parseCentavos(text), text).toBeNull();
+    for (const text of ['12.34', '12,345', '-1', '0,00', '0', 'abc', '', '1.23,45', '1,2,3'])
+      expect(parseCentavos(text), text).toBeNull();
   });
 
   it('round-trips every amount it formats', () => {

@@ -20,10 +20,14 @@ let agent: Server;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js'))) throw new Error('dist/renderer is missing: run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'dist', 'renderer', 'main.js')))
+    throw new Error('dist/renderer is missing: run `npm run build` first');
   const home = mkdtempSync(join(tmpdir(), 'pinbridge-newcomer-'));
   [agent, browser] = await Promise.all([
-    serveScript(START, ['--pos-port', '0'], { HOME: home, ELECTRON_OVERRIDE_DIST_PATH: mkdtempSync(join(tmpdir(), 'no-electron-')) }),
+    serveScript(START, ['--pos-port', '0'], {
+      HOME: home,
+      ELECTRON_OVERRIDE_DIST_PATH: mkdtempSync(join(tmpdir(), 'no-electron-')),
+    }),
     launchChromium(),
   ]);
 }, 60_000);

@@ -39,7 +39,14 @@ async function startRunner(start?: (options: AgentOptions) => Promise<Agent>): P
   const home = mkdtempSync(join(artifactsDir(), 'window-restart-'));
   const logger = createLogger({ level: 'info', file: join(home, 'agent.log') });
   const runner = await AgentRunner.start({
-    build: () => ({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger }),
+    build: () => ({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger,
+    }),
     logger,
     ...(start === undefined ? {} : { start }),
   });
@@ -58,7 +65,8 @@ async function openSettings(agent: Agent): Promise<{ page: Page; errors: string[
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/WebSocket connection to .* failed/.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && !/WebSocket connection to .* failed/.test(message.text()))
+      errors.push(message.text());
   });
   await page.goto(agent.pos.uiUrl(agent.operatorKey));
   await expect.poll(() => page.locator('body').getAttribute('data-connection')).toBe('ready');
@@ -67,7 +75,8 @@ async function openSettings(agent: Agent): Promise<{ page: Page; errors: string[
   return { page, errors };
 }
 
-const restartState = (page: Page): Promise<string | null> => page.locator('#settings-restart-status').getAttribute('data-state');
+const restartState = (page: Page): Promise<string | null> =>
+  page.locator('#settings-restart-status').getAttribute('data-state');
 
 describe('applying saved settings from the window', () => {
   it('offers the restart after a save, asks first, and comes back by itself with the new settings in use', async () => {
@@ -97,7 +106,9 @@ describe('applying saved settings from the window', () => {
     expect(runner.agent).not.toBe(first);
     expect(runner.agent.pos.port).toBe(first.pos.port);
     expect(await page.locator('body').getAttribute('data-connection')).toBe('ready');
-    expect(await text(page, '#settings-restart-status')).toBe('Pinbridge reiniciado: as novas configurações estão em uso.');
+    expect(await text(page, '#settings-restart-status')).toBe(
+      'Pinbridge reiniciado: as novas configurações estão em uso.',
+    );
     expect(await page.isVisible('#settings-restart-now')).toBe(false);
     expect(await page.isVisible('#settings-restart-text')).toBe(false);
     expect(await text(page, '#settings-message')).toBe('');
@@ -111,7 +122,9 @@ describe('applying saved settings from the window', () => {
   it('says so, with the reason, when the agent could not start with the saved settings and went back to the previous ones', async () => {
     // A start that fails with this store (as a port taken or a journal locked would).
     const runner = await startRunner((options) =>
-      options.settings.receipts?.merchant.name === 'Loja Quebrada' ? Promise.reject(new Error('the printer port is taken')) : Agent.start(options),
+      options.settings.receipts?.merchant.name === 'Loja Quebrada'
+        ? Promise.reject(new Error('the printer port is taken'))
+        : Agent.start(options),
     );
     const first = runner.agent;
     const { page, errors } = await openSettings(first);
@@ -151,13 +164,17 @@ describe('applying saved settings from the window', () => {
     await page.getByRole('button', { name: 'Reiniciar o Pinbridge agora' }).click();
     await page.getByRole('button', { name: 'Sim, reiniciar' }).click();
     await expect.poll(() => restartState(page)).toBe('refused');
-    expect(await text(page, '#settings-restart-status')).toBe('O PINPAD está com uma venda ou pergunta em andamento: reinicie quando ela terminar.');
+    expect(await text(page, '#settings-restart-status')).toBe(
+      'O PINPAD está com uma venda ou pergunta em andamento: reinicie quando ela terminar.',
+    );
     expect(runner.agent).toBe(agent);
     expect(await page.isEnabled('#settings-restart-now')).toBe(true);
 
     // In English too, from the same refusal.
     await page.click('#language');
-    await expect.poll(() => text(page, '#settings-restart-status')).toBe('The PINPAD is running a sale or a prompt: restart once it ends.');
+    await expect
+      .poll(() => text(page, '#settings-restart-status'))
+      .toBe('The PINPAD is running a sale or a prompt: restart once it ends.');
     await prompt;
     program.socket.terminate();
     expect(errors).toEqual([]);

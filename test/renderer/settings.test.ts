@@ -42,14 +42,22 @@ const contexts: BrowserContext[] = [];
 /** The Bluetooth adapter of the agent's machine, as noble reports it: a spec switches it off. */
 let bluetooth: 'poweredOn' | 'poweredOff' = 'poweredOn';
 /** The operating system's printers, as the agent's machine lists them: a spec empties the list. */
-const RECEIPT_PRINTERS: readonly SystemPrinter[] = [{ name: 'Recibos_80mm', isDefault: true }, { name: 'Escritorio', isDefault: false }];
+const RECEIPT_PRINTERS: readonly SystemPrinter[] = [
+  { name: 'Recibos_80mm', isDefault: true },
+  { name: 'Escritorio', isDefault: false },
+];
 let systemPrinters: readonly SystemPrinter[] = RECEIPT_PRINTERS;
 // The token must come from the page, not from the environment of whoever runs the tests.
 const tokenFromEnvironment = process.env.PINBRIDGE_API_TOKEN;
 
 beforeAll(async () => {
-  for (const built of [['dist', 'renderer', 'settings-page.js'], ['dist', 'renderer', 'support-page.js'], ['dist', 'client', 'index.js']]) {
-    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  for (const built of [
+    ['dist', 'renderer', 'settings-page.js'],
+    ['dist', 'renderer', 'support-page.js'],
+    ['dist', 'client', 'index.js'],
+  ]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built)))
+      throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
   }
   mkdirSync(SHOTS, { recursive: true });
   delete process.env.PINBRIDGE_API_TOKEN;
@@ -88,7 +96,10 @@ interface OpenWindow {
 }
 
 /** A fresh browser profile on the agent's window, logged in, on `route`. */
-async function openWindow(route: 'settings' | 'support', options: { of?: Agent; viewport?: { width: number; height: number } } = {}): Promise<OpenWindow> {
+async function openWindow(
+  route: 'settings' | 'support',
+  options: { of?: Agent; viewport?: { width: number; height: number } } = {},
+): Promise<OpenWindow> {
   const of = options.of ?? agent;
   const context = await browser.newContext({ viewport: options.viewport ?? VIEWPORTS.large });
   contexts.push(context);
@@ -127,7 +138,9 @@ const settingsText = (): string | null => (existsSync(settingsFile()) ? readFile
 
 /** Scrolls the card with this title to the middle of the window (clear of the banner on top and the save bar below), for a screenshot. */
 async function showCard(page: Page, title: string): Promise<void> {
-  await page.evaluate(`document.querySelector(${JSON.stringify(title)}).closest('section').scrollIntoView({ block: 'center' })`);
+  await page.evaluate(
+    `document.querySelector(${JSON.stringify(title)}).closest('section').scrollIntoView({ block: 'center' })`,
+  );
 }
 
 describe('the settings page', () => {
@@ -136,7 +149,15 @@ describe('the settings page', () => {
 
     expect(await text(page, '#settings-path')).toContain(`Ainda não há arquivo de configurações (${settingsFile()})`);
     expect(await page.isVisible('#settings-problem')).toBe(false);
-    for (const id of ['settings-api-base-url', 'settings-api-marketplace-id', 'settings-api-seller-id', 'settings-pinpad-address', 'settings-merchant-name', 'settings-merchant-cnpj', 'settings-printer-address']) {
+    for (const id of [
+      'settings-api-base-url',
+      'settings-api-marketplace-id',
+      'settings-api-seller-id',
+      'settings-pinpad-address',
+      'settings-merchant-name',
+      'settings-merchant-cnpj',
+      'settings-printer-address',
+    ]) {
       expect(await page.inputValue(`#${id}`), id).toBe('');
     }
     // No key in the file is the default policy: "auto".
@@ -158,7 +179,10 @@ describe('the settings page', () => {
   it('saves what the cashier filled in, keeping the keys it does not edit, to apply at the next start', async () => {
     // Written by hand before: a section the page does not show, and a key beside the store it does.
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    writeFileSync(settingsFile(), JSON.stringify({ timeouts: { api_ms: 9000 }, receipts: { auto_print: ['customer'] } }, null, 2));
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({ timeouts: { api_ms: 9000 }, receipts: { auto_print: ['customer'] } }, null, 2),
+    );
     const { page, errors } = await openWindow('settings');
     expect(await text(page, '#settings-path')).toBe(`Arquivo: ${settingsFile()}`);
     const receiptsFolder = `file://${join(home, 'receipts')}/`;
@@ -177,14 +201,27 @@ describe('the settings page', () => {
     await page.getByLabel('Endereço da impressora padrão').fill(receiptsFolder);
     await page.click('#settings-save');
 
-    await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toBe('Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.');
+    await expect
+      .poll(() => text(page, '#settings-message'), { timeout: 10_000 })
+      .toBe('Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.');
     expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toEqual({
       timeouts: { api_ms: 9000 },
-      api: { base_url: 'https://api.example.com', marketplace_id: '3249465a7753536b62545a6a684b7a6b', seller_id: 'c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9' },
+      api: {
+        base_url: 'https://api.example.com',
+        marketplace_id: '3249465a7753536b62545a6a684b7a6b',
+        seller_id: 'c14b6ed4c57a4a1a9f1e0d1bd7a1f2c9',
+      },
       pinpad: { address: 'tcp://192.168.0.20:4000' },
       confirmation: 'pos',
       training: true,
-      receipts: { auto_print: ['customer'], merchant: { name: 'Padaria Pão Quente', cnpj: '11222333000181', address: ['Rua das Flores, 10', 'São Paulo/SP'] } },
+      receipts: {
+        auto_print: ['customer'],
+        merchant: {
+          name: 'Padaria Pão Quente',
+          cnpj: '11222333000181',
+          address: ['Rua das Flores, 10', 'São Paulo/SP'],
+        },
+      },
       printers: { default: { address: receiptsFolder } },
     });
 
@@ -198,7 +235,9 @@ describe('the settings page', () => {
     // A field emptied leaves its section out (the printer was the only key of "printers").
     await again.page.getByLabel('Endereço da impressora padrão').fill('');
     await again.page.click('#settings-save');
-    await expect.poll(() => text(again.page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
+    await expect
+      .poll(() => text(again.page, '#settings-message'), { timeout: 10_000 })
+      .toContain('Configurações salvas');
     const saved = JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>;
     expect(saved.printers).toBeUndefined();
     expect(saved.timeouts).toEqual({ api_ms: 9000 });
@@ -215,13 +254,17 @@ describe('the settings page', () => {
     await page.getByLabel('Nome da loja').fill('Outra Loja');
     await page.click('#settings-save');
 
-    await expect.poll(() => text(page, '#settings-api-base-url-error'), { timeout: 10_000 }).toBe('Use um endereço que comece com https:// (ou http://), sem espaços.');
+    await expect
+      .poll(() => text(page, '#settings-api-base-url-error'), { timeout: 10_000 })
+      .toBe('Use um endereço que comece com https:// (ou http://), sem espaços.');
     expect(await text(page, '#settings-api-seller-id-error')).toBe('Preencha este campo.');
     expect(await page.getAttribute('#settings-api-base-url', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#settings-api-seller-id', 'aria-invalid')).toBe('true');
     expect(await page.getAttribute('#settings-merchant-name', 'aria-invalid')).toBeNull();
     // The error is part of the field's description: a screen reader says it on the field.
-    expect(await page.getByRole('textbox', { name: 'Endereço do serviço (URL)' }).getAttribute('aria-describedby')).toContain('settings-api-base-url-error');
+    expect(
+      await page.getByRole('textbox', { name: 'Endereço do serviço (URL)' }).getAttribute('aria-describedby'),
+    ).toContain('settings-api-base-url-error');
     expect(await page.evaluate<string>(FOCUSED)).toBe('settings-api-base-url');
     expect(await text(page, '#settings-error')).toBe('Nada foi salvo: corrija os 2 problemas marcados.');
     expect(await page.inputValue('#settings-api-base-url')).toBe('ftp://x');
@@ -236,11 +279,14 @@ describe('the settings page', () => {
     await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
     expect(await page.isVisible('#settings-api-base-url-error')).toBe(false);
     expect(await page.getAttribute('#settings-api-base-url', 'aria-invalid')).toBeNull();
-    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({ api: { base_url: 'https://api2.example.com' }, receipts: { merchant: { name: 'Outra Loja' } } });
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({
+      api: { base_url: 'https://api2.example.com' },
+      receipts: { merchant: { name: 'Outra Loja' } },
+    });
     expect(errors).toEqual([]);
   });
 
-  it('takes the store\'s alphanumeric CNPJ typed as printed, in lowercase too, and says next to the field when its check digits do not match', async () => {
+  it("takes the store's alphanumeric CNPJ typed as printed, in lowercase too, and says next to the field when its check digits do not match", async () => {
     const before = readFileSync(settingsFile(), 'utf8');
     const { page, errors } = await openWindow('settings');
     const cnpj = page.getByLabel('CNPJ', { exact: true });
@@ -248,22 +294,28 @@ describe('the settings page', () => {
 
     await cnpj.fill('12.abc.345/01de-36');
     await page.click('#settings-save');
-    await expect.poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 }).toBe('Os dígitos verificadores não conferem: confira o CNPJ.');
+    await expect
+      .poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 })
+      .toBe('Os dígitos verificadores não conferem: confira o CNPJ.');
     expect(await page.getAttribute('#settings-merchant-cnpj', 'aria-invalid')).toBe('true');
     expect(await page.inputValue('#settings-merchant-cnpj')).toBe('12.abc.345/01de-36');
     expect(readFileSync(settingsFile(), 'utf8')).toBe(before);
 
     await cnpj.fill('12ABC34501DE3');
     await page.click('#settings-save');
-    await expect.poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 }).toBe(
-      'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
-    );
+    await expect
+      .poll(() => text(page, '#settings-merchant-cnpj-error'), { timeout: 10_000 })
+      .toBe(
+        'O CNPJ tem 14 caracteres: 12 números ou letras e 2 dígitos verificadores (como 11.222.333/0001-81 ou 12.ABC.345/01DE-35).',
+      );
 
     await cnpj.fill('12.abc.345/01de-35');
     await page.click('#settings-save');
     await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
     expect(await page.isVisible('#settings-merchant-cnpj-error')).toBe(false);
-    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({ receipts: { merchant: { cnpj: '12ABC34501DE35' } } });
+    expect(JSON.parse(readFileSync(settingsFile(), 'utf8'))).toMatchObject({
+      receipts: { merchant: { cnpj: '12ABC34501DE35' } },
+    });
     const again = await openWindow('settings');
     expect(await again.page.inputValue('#settings-merchant-cnpj')).toBe('12ABC34501DE35');
     expect(errors).toEqual([]);
@@ -280,9 +332,13 @@ describe('the settings page', () => {
       await page.getByLabel('Endereço do PINPAD').fill(typed);
       await page.click('#settings-save');
       // The agent's Portuguese for the rule (INVALID_PINPAD_ADDRESS), naming what was typed and why it is not an address.
-      await expect.poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 }).toMatch(
-        new RegExp(`^O endereço do PINPAD “${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” não é válido \\(.+\\)\\. Use uma porta serial \\(/dev/ttyACM0, COM3\\), tcp://host:porta, ble:<id> ou sim\\.$`),
-      );
+      await expect
+        .poll(() => text(page, '#settings-pinpad-address-error'), { timeout: 10_000 })
+        .toMatch(
+          new RegExp(
+            `^O endereço do PINPAD “${typed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}” não é válido \\(.+\\)\\. Use uma porta serial \\(/dev/ttyACM0, COM3\\), tcp://host:porta, ble:<id> ou sim\\.$`,
+          ),
+        );
       expect(englishWordsIn(await text(page, '#settings-pinpad-address-error')), typed).toEqual([]);
       expect(await page.getAttribute('#settings-pinpad-address', 'aria-invalid'), typed).toBe('true');
       expect(onDisk(), typed).toBe(before);
@@ -304,9 +360,11 @@ describe('the settings page', () => {
     // Enter in the token field stores the token, and only the token: the settings file is not saved.
     await field.fill(TOKEN);
     await field.press('Enter');
-    await expect.poll(() => text(page, '#settings-token-status'), { timeout: 10_000 }).toBe(
-      'Token guardado em um arquivo privado deste computador. O novo token vale quando o Pinbridge for reiniciado.',
-    );
+    await expect
+      .poll(() => text(page, '#settings-token-status'), { timeout: 10_000 })
+      .toBe(
+        'Token guardado em um arquivo privado deste computador. O novo token vale quando o Pinbridge for reiniciado.',
+      );
     expect(readFileSync(apiTokenPath(home), 'utf8').trim()).toBe(TOKEN);
     expect(await field.inputValue()).toBe('');
     expect(await page.isVisible('#settings-token-error')).toBe(false);
@@ -315,7 +373,9 @@ describe('the settings page', () => {
 
     // A new window says it is kept, and has no way to show it.
     const again = await openWindow('settings');
-    expect(await text(again.page, '#settings-token-status')).toBe('Token guardado em um arquivo privado deste computador.');
+    expect(await text(again.page, '#settings-token-status')).toBe(
+      'Token guardado em um arquivo privado deste computador.',
+    );
     expect(await again.page.inputValue('#settings-api-token')).toBe('');
     expect(await again.page.content()).not.toContain(TOKEN);
     expect(errors).toEqual([]);
@@ -325,7 +385,11 @@ describe('the settings page', () => {
   it("stores the supervisor's PIN from its own field (never shown, never in the file) and saves when a void needs it", async () => {
     const { page, errors } = await openWindow('settings');
     const field = page.getByLabel('Senha do supervisor (4 a 8 números)');
-    expect([await field.getAttribute('type'), await field.getAttribute('inputmode'), await field.getAttribute('autocomplete')]).toEqual(['password', 'numeric', 'off']);
+    expect([
+      await field.getAttribute('type'),
+      await field.getAttribute('inputmode'),
+      await field.getAttribute('autocomplete'),
+    ]).toEqual(['password', 'numeric', 'off']);
     expect(await text(page, '#settings-supervisor-pin-status')).toBe('Nenhuma senha de supervisor cadastrada.');
 
     await field.fill('12');
@@ -337,7 +401,9 @@ describe('the settings page', () => {
     const before = settingsText();
     await field.fill('482193');
     await field.press('Enter');
-    await expect.poll(() => text(page, '#settings-supervisor-pin-status'), { timeout: 10_000 }).toBe('Senha do supervisor cadastrada. Já está valendo.');
+    await expect
+      .poll(() => text(page, '#settings-supervisor-pin-status'), { timeout: 10_000 })
+      .toBe('Senha do supervisor cadastrada. Já está valendo.');
     expect(await field.inputValue()).toBe('');
     expect(readFileSync(supervisorPinPath(home), 'utf8')).not.toContain('482193');
     expect(settingsText()).toBe(before);
@@ -348,9 +414,9 @@ describe('the settings page', () => {
     await page.getByLabel('Só para vendas a partir de (R$)').fill('100.5');
     await page.getByRole('radio', { name: /^Nos dois/ }).check();
     await page.click('#settings-save');
-    await expect.poll(() => text(page, '#settings-supervisor-min-amount-error'), { timeout: 10_000 }).toBe(
-      'Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).',
-    );
+    await expect
+      .poll(() => text(page, '#settings-supervisor-min-amount-error'), { timeout: 10_000 })
+      .toBe('Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).');
     expect(settingsText()).toBe(before);
     await page.getByLabel('Só para vendas a partir de (R$)').fill('100,00');
     await page.click('#settings-save');
@@ -377,14 +443,19 @@ describe('the settings page', () => {
     await page.getByRole('button', { name: 'Procurar', exact: true }).click();
 
     const status = page.locator('#settings-ports-status');
-    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^(Nenhuma porta serial encontrada\.|1 porta serial encontrada:|\d+ portas seriais encontradas:)/);
+    await expect
+      .poll(() => status.innerText(), { timeout: 15_000 })
+      .toMatch(/^(Nenhuma porta serial encontrada\.|1 porta serial encontrada:|\d+ portas seriais encontradas:)/);
     const ports = page.locator('#settings-ports li');
     const found = await ports.count();
     expect(await status.innerText()).toContain(found === 0 ? 'tcp://endereço:porta' : 'encontrada');
     if (found > 0) {
       // This machine has serial ports: the first one is chosen with its button.
       const address = (await ports.first().getAttribute('data-address')) ?? '';
-      await ports.first().getByRole('button', { name: `Usar a porta ${address}` }).click();
+      await ports
+        .first()
+        .getByRole('button', { name: `Usar a porta ${address}` })
+        .click();
       expect(await page.inputValue('#settings-pinpad-address')).toBe(address);
       expect(await page.evaluate<string>(FOCUSED)).toBe('settings-pinpad-address');
     }
@@ -406,7 +477,9 @@ describe('the settings page', () => {
     const devices = page.locator('#settings-ble-devices li');
     expect(await devices.count()).toBe(1);
     expect(await devices.first().getAttribute('data-address')).toBe('ble:c0ffee000001');
-    expect(await devices.first().locator('.port-name').innerText()).toBe('ble:c0ffee000001 — PINPAD-BLE, sinal forte (-60 dBm)');
+    expect(await devices.first().locator('.port-name').innerText()).toBe(
+      'ble:c0ffee000001 — PINPAD-BLE, sinal forte (-60 dBm)',
+    );
     expect(await controlsUnder44px(page)).toEqual([]);
     await showCard(page, '#settings-pinpad-title');
     await page.screenshot({ path: join(SHOTS, 'settings-pinpad-ble-1280x800.png') });
@@ -421,7 +494,9 @@ describe('the settings page', () => {
     // In English, the list says the same in the other language.
     await page.click('#language');
     expect(await status.innerText()).toBe('Bluetooth PINPAD ble:c0ffee000001 chosen: save to use it.');
-    expect(await devices.first().locator('.port-name').innerText()).toBe('ble:c0ffee000001 — PINPAD-BLE, strong signal (-60 dBm)');
+    expect(await devices.first().locator('.port-name').innerText()).toBe(
+      'ble:c0ffee000001 — PINPAD-BLE, strong signal (-60 dBm)',
+    );
     await page.screenshot({ path: join(SHOTS, 'settings-pinpad-ble-en-1280x800.png') });
     await page.click('#language');
     expect(errors).toEqual([]);
@@ -433,7 +508,9 @@ describe('the settings page', () => {
       const { page, errors } = await openWindow('settings');
       await page.getByRole('button', { name: 'Procurar Bluetooth' }).click();
       const status = page.locator('#settings-ble-status');
-      await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^Este computador não tem Bluetooth disponível/);
+      await expect
+        .poll(() => status.innerText(), { timeout: 15_000 })
+        .toMatch(/^Este computador não tem Bluetooth disponível/);
       expect(await status.innerText()).toBe(
         'Este computador não tem Bluetooth disponível: ligue o Bluetooth (ou conecte um adaptador) e procure de novo, ou use um PINPAD no cabo USB ou na rede.',
       );
@@ -466,7 +543,14 @@ describe('the settings page', () => {
     expect(await status.getAttribute('data-level')).toBeNull();
     const printers = page.locator('#settings-system-printers li');
     expect(await printers.count()).toBe(2);
-    expect(await Promise.all((await printers.all()).map(async (item) => [await item.getAttribute('data-address'), await item.getAttribute('data-default')]))).toEqual([
+    expect(
+      await Promise.all(
+        (await printers.all()).map(async (item) => [
+          await item.getAttribute('data-address'),
+          await item.getAttribute('data-default'),
+        ]),
+      ),
+    ).toEqual([
       ['lp://Recibos_80mm', 'true'],
       ['lp://Escritorio', 'false'],
     ]);
@@ -481,7 +565,9 @@ describe('the settings page', () => {
     await search.focus();
     await page.keyboard.press('Tab');
     expect(await page.evaluate<string>(FOCUSED)).toBe('printer:lp://Recibos_80mm');
-    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe('Usar a impressora Recibos_80mm');
+    expect(await page.evaluate<string>('document.activeElement.getAttribute("aria-label")')).toBe(
+      'Usar a impressora Recibos_80mm',
+    );
     await page.keyboard.press('Enter');
     expect(await field.inputValue()).toBe('lp://Recibos_80mm');
     expect(await page.evaluate<string>(FOCUSED)).toBe('settings-printer-address');
@@ -512,13 +598,17 @@ describe('the settings page', () => {
       const { page, errors } = await openWindow('settings');
       await page.getByRole('button', { name: 'Impressoras do sistema' }).click();
       const status = page.locator('#settings-system-printers-status');
-      await expect.poll(() => status.innerText(), { timeout: 10_000 }).toBe(
-        'Nenhuma impressora do sistema: este computador não tem impressoras instaladas (ou, no Linux, falta o CUPS). Uma impressora na rede se digita como tcp://IP:9100.',
-      );
+      await expect
+        .poll(() => status.innerText(), { timeout: 10_000 })
+        .toBe(
+          'Nenhuma impressora do sistema: este computador não tem impressoras instaladas (ou, no Linux, falta o CUPS). Uma impressora na rede se digita como tcp://IP:9100.',
+        );
       expect(await status.getAttribute('data-level')).toBeNull();
       expect(await page.locator('#settings-system-printers li').count()).toBe(0);
       await page.click('#language');
-      expect(await status.innerText()).toBe('No system printer: this computer has no printers installed (or, on Linux, CUPS is missing). A network printer is typed as tcp://IP:9100.');
+      expect(await status.innerText()).toBe(
+        'No system printer: this computer has no printers installed (or, on Linux, CUPS is missing). A network printer is typed as tcp://IP:9100.',
+      );
       await page.click('#language');
       expect(errors).toEqual([]);
     } finally {
@@ -528,7 +618,8 @@ describe('the settings page', () => {
 
   it('in training started without a printer, prints the test page as a PDF in the training folder, so printing can be practised', async () => {
     const folder = join(home, '.pinbridge', 'training', 'receipts');
-    const pdfs = (): string[] => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')) : []);
+    const pdfs = (): string[] =>
+      existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')) : [];
     const before = pdfs().length;
     const { page, errors } = await openWindow('settings');
     await page.getByRole('button', { name: 'Imprimir teste' }).click();
@@ -551,10 +642,13 @@ describe('an agent started with the store and a folder printer', () => {
     // The settings file the agent starts with, as the page saves it: the page shows what is being tested.
     const path = defaultSettingsPath(printerHome);
     mkdirSync(join(printerHome, '.pinbridge'));
-    writeFileSync(path, JSON.stringify({
-      receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
-      printers: { default: { address: `file://${printed}/`, format: 'escpos' } },
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
+        printers: { default: { address: `file://${printed}/`, format: 'escpos' } },
+      }),
+    );
     started = await Agent.start({
       settings: loadSettings(undefined, printerHome),
       api: {},
@@ -630,7 +724,9 @@ describe('an agent started despite a bad settings file', () => {
 
     const banner = page.locator('#settings-problem');
     expect(await banner.isVisible()).toBe(true);
-    expect(await banner.innerText()).toMatch(/O arquivo de configurações tem erros[\s\S]*começou com as configurações padrão/);
+    expect(await banner.innerText()).toMatch(
+      /O arquivo de configurações tem erros[\s\S]*começou com as configurações padrão/,
+    );
     // In the cashier's words where the page knows them, the agent's English sentence beside as the detail.
     expect(await banner.locator('li[data-field="confirmation"]').innerText()).toBe(
       'confirmation (Confirmação das vendas aprovadas): Escolha uma das opções. (Field confirmation must be one of "auto", "pos")',
@@ -652,10 +748,17 @@ describe('an agent started despite a bad settings file', () => {
     expect(fix).toContain('confirmation');
     // In the window's language, with the file, the field and the command as the doctor gives them.
     // Each rule in its Portuguese sentence (by its code), no English quoted.
-    expect(await check.locator('.check-summary').innerText()).toBe(`O arquivo de configurações ${badPath} é inválido: confirmation: Escolha uma das opções.`);
+    expect(await check.locator('.check-summary').innerText()).toBe(
+      `O arquivo de configurações ${badPath} é inválido: confirmation: Escolha uma das opções.`,
+    );
     // The doctor's backticks (a terminal's convention) are code on the page, never shown raw.
-    expect(fix).toBe(`Edite ${badPath} e corrija confirmation (Escolha uma das opções.); depois execute pinbridge doctor --settings ${badPath} de novo.`);
-    expect(await check.locator('pre.fix-code code.inline-code').allInnerTexts()).toEqual(['confirmation', `pinbridge doctor --settings ${badPath}`]);
+    expect(fix).toBe(
+      `Edite ${badPath} e corrija confirmation (Escolha uma das opções.); depois execute pinbridge doctor --settings ${badPath} de novo.`,
+    );
+    expect(await check.locator('pre.fix-code code.inline-code').allInnerTexts()).toEqual([
+      'confirmation',
+      `pinbridge doctor --settings ${badPath}`,
+    ]);
     await check.getByRole('button', { name: 'Copiar como resolver: Arquivo de configurações' }).click();
     await expect.poll(() => check.locator('.copy-note').innerText()).toBe('Copiado.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(fix);
@@ -666,7 +769,9 @@ describe('an agent started despite a bad settings file', () => {
     await expect.poll(() => text(page, '#settings-message'), { timeout: 10_000 }).toContain('Configurações salvas');
     expect(JSON.parse(readFileSync(badPath, 'utf8'))).toEqual({ confirmation: 'pos', timeouts: { api_ms: 9000 } });
     // The agent still runs on the defaults until it restarts: the banner stays, and says what to do.
-    expect(await text(page, '#settings-problem-saved')).toBe('Configurações salvas: reinicie o Pinbridge (no fim da página) para que ele as use.');
+    expect(await text(page, '#settings-problem-saved')).toBe(
+      'Configurações salvas: reinicie o Pinbridge (no fim da página) para que ele as use.',
+    );
     expect(await page.isVisible('#settings-restart-now')).toBe(true);
     expect(await page.isVisible('#settings-confirmation-error')).toBe(false);
     expect(errors).toEqual([]);
@@ -683,7 +788,13 @@ describe('an agent that could not use its client certificate', () => {
     const path = join(problemHome, 'settings.json');
     const pfx = join(problemHome, 'loja.pfx');
     const problem = new SettingsError(
-      [settingsViolation('api.client_certificate', 'CERTIFICATE_PASSPHRASE', `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`)],
+      [
+        settingsViolation(
+          'api.client_certificate',
+          'CERTIFICATE_PASSPHRASE',
+          `The passphrase of the PKCS#12 file ${pfx} is missing (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`,
+        ),
+      ],
       path,
     );
     started = await Agent.start({
@@ -717,9 +828,11 @@ describe('an agent that could not use its client certificate', () => {
     // Spaces are part of a passphrase: kept as typed.
     await field.fill(' senha do A1 ');
     await field.press('Enter');
-    await expect.poll(() => text(page, '#settings-passphrase-status'), { timeout: 10_000 }).toBe(
-      'Senha do certificado guardada em um arquivo privado deste computador. A nova senha vale quando o Pinbridge for reiniciado.',
-    );
+    await expect
+      .poll(() => text(page, '#settings-passphrase-status'), { timeout: 10_000 })
+      .toBe(
+        'Senha do certificado guardada em um arquivo privado deste computador. A nova senha vale quando o Pinbridge for reiniciado.',
+      );
     expect(readFileSync(certificatePassphrasePath(problemHome), 'utf8')).toBe(' senha do A1 \n');
     expect(await field.inputValue()).toBe('');
     expect(await page.content()).not.toContain('senha do A1');
@@ -737,9 +850,21 @@ describe('the support page', () => {
 
     await page.getByRole('button', { name: 'Executar diagnóstico' }).click();
     await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(7);
-    expect(await text(page, '#support-doctor-status')).toMatch(/^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/);
-    const ids = await Promise.all((await page.locator('#support-checks li.check').all()).map((item) => item.getAttribute('data-check-id')));
-    expect(ids).toEqual(['serial-permissions', 'pinpads', 'printers', 'payments-api', 'client-certificate', 'pos-ports', 'settings']);
+    expect(await text(page, '#support-doctor-status')).toMatch(
+      /^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/,
+    );
+    const ids = await Promise.all(
+      (await page.locator('#support-checks li.check').all()).map((item) => item.getAttribute('data-check-id')),
+    );
+    expect(ids).toEqual([
+      'serial-permissions',
+      'pinpads',
+      'printers',
+      'payments-api',
+      'client-certificate',
+      'pos-ports',
+      'settings',
+    ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
     // Training mode: the payments API is not checked, and says so in words.
     expect(await page.locator('li[data-check-id="payments-api"]').getAttribute('data-status')).toBe('skip');
@@ -766,7 +891,9 @@ describe('the support page', () => {
     const { page, errors } = await openWindow('support');
     await page.getByRole('button', { name: 'Exportar registros' }).click();
 
-    await expect.poll(() => text(page, '#support-logs-status'), { timeout: 10_000 }).toMatch(/^[\d.]+ linhas exportadas\. Dados de cartão não aparecem: números de cartão saem mascarados/);
+    await expect
+      .poll(() => text(page, '#support-logs-status'), { timeout: 10_000 })
+      .toMatch(/^[\d.]+ linhas exportadas\. Dados de cartão não aparecem: números de cartão saem mascarados/);
     const lines = Number(await page.locator('#support-logs-status').getAttribute('data-lines'));
     expect(lines).toBeGreaterThan(0);
     const shown = await page.getByLabel('Registros exportados').inputValue();
@@ -774,7 +901,10 @@ describe('the support page', () => {
     expect(shown.split('\n').filter((line) => line !== '')).toHaveLength(lines);
     expect(await page.getByLabel('Registros exportados').getAttribute('readonly')).not.toBeNull();
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Baixar pinbridge-logs.txt' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Baixar pinbridge-logs.txt' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('pinbridge-logs.txt');
     expect(readFileSync(await download.path(), 'utf8')).toBe(shown);
 
@@ -808,7 +938,10 @@ describe('keyboard, labels, touch and screenshots', () => {
       const reached = await tabAround(page, 120);
       const controls = await page.evaluate<string[]>(CONTROLS);
       expect(controls.length).toBeGreaterThan(route === 'settings' ? 20 : 10);
-      expect(controls.filter((control) => !reached.includes(control)), `not reached by Tab on #/${route}`).toEqual([]);
+      expect(
+        controls.filter((control) => !reached.includes(control)),
+        `not reached by Tab on #/${route}`,
+      ).toEqual([]);
       expect(await page.evaluate<string[]>(UNLABELLED), `fields without a label on #/${route}`).toEqual([]);
       expect(errors).toEqual([]);
     }
@@ -848,9 +981,12 @@ describe('keyboard, labels, touch and screenshots', () => {
     expect(await text(page, '#support-mode')).toMatch(/^Training/);
     // The diagnostics in English too; switching back shows the same report in Portuguese.
     await page.getByRole('button', { name: 'Run diagnostics' }).click();
-    const summaryOf = (id: string): Promise<string> => page.locator(`li[data-check-id="${id}"] .check-summary`).innerText();
+    const summaryOf = (id: string): Promise<string> =>
+      page.locator(`li[data-check-id="${id}"] .check-summary`).innerText();
     await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(7);
-    expect(await summaryOf('payments-api')).toBe('Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach');
+    expect(await summaryOf('payments-api')).toBe(
+      'Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach',
+    );
     expect(await summaryOf('settings')).toBe(settingsSummaryEn());
     await page.click('#language');
     expect(await summaryOf('settings')).toBe(settingsSummaryPt());

@@ -31,8 +31,12 @@ const SHOTS = join(artifactsDir(), 'window');
 const VIEWPORTS = { large: { width: 1280, height: 800 }, small: { width: 1024, height: 600 } } as const;
 
 beforeAll(async () => {
-  for (const built of [['dist', 'renderer', 'main.js'], ['dist', 'client', 'index.js']]) {
-    if (!existsSync(join(PACKAGE_ROOT, ...built))) throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+  for (const built of [
+    ['dist', 'renderer', 'main.js'],
+    ['dist', 'client', 'index.js'],
+  ]) {
+    if (!existsSync(join(PACKAGE_ROOT, ...built)))
+      throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
   }
   mkdirSync(SHOTS, { recursive: true });
   [pos, browser] = await Promise.all([posRig(), launchChromium()]);
@@ -56,7 +60,13 @@ function windowUrl(rig: PosRig, key: string | null = OPERATOR_KEY): string {
 
 /** A fresh browser profile (its own session and local storage) on the window. */
 async function openWindow(
-  options: { rig?: PosRig; key?: string | null; viewport?: { width: number; height: number }; waitReady?: boolean; browserTimeZone?: string } = {},
+  options: {
+    rig?: PosRig;
+    key?: string | null;
+    viewport?: { width: number; height: number };
+    waitReady?: boolean;
+    browserTimeZone?: string;
+  } = {},
 ): Promise<OpenWindow> {
   const context = await browser.newContext({
     viewport: options.viewport ?? VIEWPORTS.large,
@@ -87,7 +97,13 @@ async function go(page: Page, route: 'status' | 'payment' | 'transactions' | 'cl
 
 /** A sale from a paired POS, run to its result (the default simulated customer is quick). */
 async function posSale(client: RpcClient, reference: string, amount: number): Promise<Record<string, unknown>> {
-  return client.call('payment.start', { reference_id: reference, amount, payment_type: 'credit', installments: 1, description: `Pedido ${reference}` });
+  return client.call('payment.start', {
+    reference_id: reference,
+    amount,
+    payment_type: 'credit',
+    installments: 1,
+    description: `Pedido ${reference}`,
+  });
 }
 
 describe('logging in', () => {
@@ -104,7 +120,9 @@ describe('logging in', () => {
     expect(await text(page, '#status-mode')).toContain('Treinamento');
     expect(await text(page, '#status-printers')).toContain('Impressora de comprovantes');
     // The rig's printer is a folder: the card says where, and that no paper comes out.
-    expect(await text(page, '#status-printers')).toMatch(/Impressora virtual: cada comprovante é salvo como arquivo nesta pasta, sem papel\.[\s\S]*Endereço\s+file:\/\/\//);
+    expect(await text(page, '#status-printers')).toMatch(
+      /Impressora virtual: cada comprovante é salvo como arquivo nesta pasta, sem papel\.[\s\S]*Endereço\s+file:\/\/\//,
+    );
     expect(await page.evaluate<string>('document.documentElement.lang')).toBe('pt-BR');
 
     // A reload of the same tab logs in again from the tab's storage (the address has no key any more).
@@ -118,7 +136,9 @@ describe('logging in', () => {
 
     await page.locator('#login').waitFor();
     expect(await page.locator('#login').getAttribute('data-problem')).toBe('missing');
-    expect(await text(page, '#login')).toMatch(/Abra esta janela pelo endereço do Pinbridge[\s\S]*endereço que o Pinbridge mostrou ao iniciar[\s\S]*aplicativo Pinbridge/);
+    expect(await text(page, '#login')).toMatch(
+      /Abra esta janela pelo endereço do Pinbridge[\s\S]*endereço que o Pinbridge mostrou ao iniciar[\s\S]*aplicativo Pinbridge/,
+    );
     expect(await page.isVisible('#app')).toBe(false);
     expect(errors).toEqual([]);
   });
@@ -156,7 +176,11 @@ describe('payments', () => {
 
     const reference = await current.getAttribute('data-reference');
     expect(reference).toMatch(/^teste-/);
-    expect(pos.rig.engine.list().items.find((item) => item.reference_id === reference)).toMatchObject({ status: 'approved', amount: 1234, payment_type: 'credit' });
+    expect(pos.rig.engine.list().items.find((item) => item.reference_id === reference)).toMatchObject({
+      status: 'approved',
+      amount: 1234,
+      payment_type: 'credit',
+    });
     await page.screenshot({ path: join(SHOTS, 'payment-approved-1280x800.png') });
     expect(errors).toEqual([]);
   });
@@ -231,7 +255,9 @@ describe('the keyboard at the checkout', () => {
       // Enter in the empty amount starts nothing: it asks for an amount.
       const shown = await current.getAttribute('data-reference');
       await page.press('#training-amount', 'Enter');
-      await expect.poll(() => text(page, '#training-error')).toBe('Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
+      await expect
+        .poll(() => text(page, '#training-error'))
+        .toBe('Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
       expect(await current.getAttribute('data-reference')).toBe(shown);
       expect(errors).toEqual([]);
     } finally {
@@ -268,8 +294,12 @@ describe('the payment page after a sale', () => {
     // The customer copy, in a sandboxed frame; a print button per copy, with what became of the print.
     expect(await page.isVisible('#payment-receipt-frame')).toBe(true);
     expect(await page.locator('#payment-receipt-frame').getAttribute('sandbox')).toBe('');
-    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
-    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText()).toContain('R$ 7,00');
+    await expect
+      .poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+      .toContain('VIA DO CLIENTE');
+    await expect
+      .poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText())
+      .toContain('R$ 7,00');
     const printed = (): number => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0);
     // Pinbridge prints both copies of an approval by itself: wait for them before counting.
     await expect.poll(() => text(page, '#payment-print-message'), { timeout: 10_000 }).toMatch(/^(Impresso\.)?$/);
@@ -285,7 +315,9 @@ describe('the payment page after a sale', () => {
     // The steps scroll with the keyboard: the list takes the focus (Tab), and the arrow keys move it.
     const steps = page.locator('#payment-steps');
     expect(await steps.getAttribute('tabindex')).toBe('0');
-    expect(await page.evaluate<string>("document.getElementById('payment-steps').getAttribute('aria-labelledby')")).toBe('payment-steps-title');
+    expect(
+      await page.evaluate<string>("document.getElementById('payment-steps').getAttribute('aria-labelledby')"),
+    ).toBe('payment-steps-title');
     expect(await text(page, '#payment-steps-title')).toBe('Etapas');
     await page.focus('#payment-print-customer');
     let reached = false;
@@ -294,8 +326,11 @@ describe('the payment page after a sale', () => {
       reached = (await page.evaluate<string>('document.activeElement?.id ?? ""')) === 'payment-steps';
     }
     expect(reached).toBe(true);
-    const scrollTop = (): Promise<number> => page.evaluate<number>("document.getElementById('payment-steps').scrollTop");
-    const overflow = await page.evaluate<number>("(l => l.scrollHeight - l.clientHeight)(document.getElementById('payment-steps'))");
+    const scrollTop = (): Promise<number> =>
+      page.evaluate<number>("document.getElementById('payment-steps').scrollTop");
+    const overflow = await page.evaluate<number>(
+      "(l => l.scrollHeight - l.clientHeight)(document.getElementById('payment-steps'))",
+    );
     expect(overflow).toBeGreaterThan(0);
     await page.keyboard.press('End');
     await expect.poll(scrollTop).toBeGreaterThan(0);
@@ -310,16 +345,30 @@ describe('the payment page after a sale', () => {
     const caixa = await pos.paired('Caixa 9');
     const { page, errors } = await openWindow();
     await go(page, 'payment');
-    await caixa.call('payment.start', { reference_id: 'venda-3x', amount: 30000, payment_type: 'credit', installments: 3, description: 'Pedido 3x' });
+    await caixa.call('payment.start', {
+      reference_id: 'venda-3x',
+      amount: 30000,
+      payment_type: 'credit',
+      installments: 3,
+      description: 'Pedido 3x',
+    });
     const current = page.locator('#payment-current');
     await expect.poll(() => current.getAttribute('data-reference'), { timeout: 10_000 }).toBe('venda-3x');
     await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('approved');
     expect(await text(page, '#payment-title')).toBe('Venda aprovada');
     expect(await text(page, '#payment-result-details')).toMatch(/Tipo\s+Crédito em 3x/);
-    await expect.poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await expect
+      .poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+      .toContain('VIA DO CLIENTE');
 
     // ,51 is the sandbox's insufficient funds: the title says the sale was declined, the reason why.
-    await caixa.call('payment.start', { reference_id: 'venda-negada', amount: 5051, payment_type: 'credit', installments: 1, description: 'Pedido negado' });
+    await caixa.call('payment.start', {
+      reference_id: 'venda-negada',
+      amount: 5051,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Pedido negado',
+    });
     await expect.poll(() => current.getAttribute('data-reference'), { timeout: 10_000 }).toBe('venda-negada');
     await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('declined');
     expect(await text(page, '#payment-title')).toBe('Venda negada');
@@ -351,9 +400,13 @@ describe("today's sales", () => {
     expect(await page.isVisible('#sale')).toBe(true);
     expect(await text(page, '#sale-title')).toBe('Venda de R$ 1.234,56');
     expect(await page.locator('#receipt-frame').getAttribute('sandbox')).toBe('');
-    await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await expect
+      .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+      .toContain('VIA DO CLIENTE');
     await page.click('#receipt-merchant');
-    await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText()).toContain('VIA DO ESTABELECIMENTO');
+    await expect
+      .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText())
+      .toContain('VIA DO ESTABELECIMENTO');
     await page.screenshot({ path: join(SHOTS, 'transactions-receipt-1280x800.png') });
 
     // Reprint: the folder printer gets a job.
@@ -361,7 +414,9 @@ describe("today's sales", () => {
     // Scrolled first: Playwright's own scroll-and-click can land on the receipt frame just above.
     await page.locator('#receipt-print').scrollIntoViewIfNeeded();
     await page.click('#receipt-print');
-    await expect.poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(printedBefore);
+    await expect
+      .poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 })
+      .toBeGreaterThan(printedBefore);
     await expect.poll(() => text(page, '#sale-message')).toMatch(/Na fila da impressora|Imprimindo|Impresso/);
 
     // Void: "Voltar" leaves the sale as it was; "Sim, cancelar venda" voids it.
@@ -377,7 +432,10 @@ describe("today's sales", () => {
     await page.click('#confirm-yes');
     // A confirmed sale voided is "Cancelada" everywhere: the list, the reason, the receipt's CANCELAMENTO.
     await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
-    expect(pos.rig.engine.status('venda-101')).toMatchObject({ kind: 'processed', outcome: { state: 'undone', confirmation: 'undone' } });
+    expect(pos.rig.engine.status('venda-101')).toMatchObject({
+      kind: 'processed',
+      outcome: { state: 'undone', confirmation: 'undone' },
+    });
     expect(await text(page, '#sale-message')).toContain('Venda cancelada');
     expect(await text(page, '#sale-details')).toContain('Venda cancelada pelo caixa');
     await expect.poll(() => text(page, '#receipt-note')).toBe('Comprovante de cancelamento');
@@ -423,7 +481,9 @@ describe('finding a past sale', () => {
       expect(await page.locator('#payment-reprint-last').getAttribute('aria-keyshortcuts')).toBe('F8');
       expect(await page.locator('#payment-reprint-last').getAttribute('title')).toContain('F8');
       await page.keyboard.press('F8');
-      await expect.poll(() => text(page, '#payment-reprint-status')).toBe('Ainda não há venda com comprovante para reimprimir.');
+      await expect
+        .poll(() => text(page, '#payment-reprint-status'))
+        .toBe('Ainda não há venda com comprovante para reimprimir.');
       expect(printed()).toBe(0);
 
       const testSale = async (amount: string, type: 'credit' | 'debit'): Promise<string> => {
@@ -432,7 +492,13 @@ describe('finding a past sale', () => {
         await page.fill('#training-amount', amount);
         await page.check(`input[name="training-type"][value="${type}"]`);
         await page.click('#training-start');
-        await expect.poll(async () => (await current.getAttribute('data-reference')) !== before && (await current.getAttribute('data-status')), { timeout: 15_000 }).toBe('approved');
+        await expect
+          .poll(
+            async () =>
+              (await current.getAttribute('data-reference')) !== before && (await current.getAttribute('data-status')),
+            { timeout: 15_000 },
+          )
+          .toBe('approved');
         return (await current.getAttribute('data-reference'))!;
       };
       behindMs = 2 * 86_400_000;
@@ -448,7 +514,11 @@ describe('finding a past sale', () => {
 
       // The button on the payment page: the customer copy of the newest sale.
       await page.click('#payment-reprint-last');
-      await expect.poll(() => text(page, '#payment-reprint-status')).toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. (Na fila da impressora…|Imprimindo…|Impresso\.)$/);
+      await expect
+        .poll(() => text(page, '#payment-reprint-status'))
+        .toMatch(
+          /^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. (Na fila da impressora…|Imprimindo…|Impresso\.)$/,
+        );
       await expect.poll(printed, { timeout: 10_000 }).toBe(1);
       await expect.poll(() => text(page, '#payment-reprint-status'), { timeout: 10_000 }).toMatch(/Impresso\.$/);
 
@@ -474,7 +544,9 @@ describe('finding a past sale', () => {
       await expect.poll(rows).toEqual([latest, old]);
       expect(await text(page, '#transactions-count')).toBe('2 vendas encontradas');
       // A search reaches other days: its rows say the date.
-      expect(await page.locator(`#transactions-body tr[data-reference="${old}"] td`).first().innerText()).toMatch(/^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/);
+      expect(await page.locator(`#transactions-body tr[data-reference="${old}"] td`).first().innerText()).toMatch(
+        /^\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}$/,
+      );
 
       // By the last 4 digits (with the amount still there, then alone).
       await page.fill('#search-last4', '5556');
@@ -490,7 +562,9 @@ describe('finding a past sale', () => {
       await page.fill('#search-amount', '12.34');
       await page.click('#search-submit');
       expect(await text(page, '#search-last4-error')).toBe('Digite os 4 últimos números do cartão, só números.');
-      expect(await text(page, '#search-amount-error')).toBe('Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.');
+      expect(await text(page, '#search-amount-error')).toBe(
+        'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
+      );
       expect(await page.locator('#search-last4').getAttribute('aria-invalid')).toBe('true');
       expect(await page.evaluate<string>(FOCUSED)).toBe('search-amount');
       expect(await rows()).toEqual([latest, big]);
@@ -511,7 +585,9 @@ describe('finding a past sale', () => {
       await page.fill('#search-code', nsu);
       await page.click('#search-submit');
       await expect.poll(rows).toEqual([big]);
-      expect(await page.locator(`#transactions-body tr[data-reference="${big}"] td.num`).innerText()).toBe('R$ 1.234,56');
+      expect(await page.locator(`#transactions-body tr[data-reference="${big}"] td.num`).innerText()).toBe(
+        'R$ 1.234,56',
+      );
       // …or its authorization code, in whatever case the cashier types it.
       await page.click('#search-clear');
       await expect.poll(rows).toEqual([latest, big]);
@@ -531,7 +607,12 @@ describe('finding a past sale', () => {
       await page.click('#search-submit');
       await expect.poll(rows).toEqual([old]);
       const found = page.locator(`#transactions-body tr[data-reference="${old}"]`);
-      expect((await found.locator('td').allInnerTexts()).slice(1, 5)).toEqual(['R$ 12,34', 'Crédito à vista', 'Aprovada', 'VISA 411111******1111']);
+      expect((await found.locator('td').allInnerTexts()).slice(1, 5)).toEqual([
+        'R$ 12,34',
+        'Crédito à vista',
+        'Aprovada',
+        'VISA 411111******1111',
+      ]);
 
       // The status filter works on what the search found.
       await page.selectOption('#transactions-filter', 'declined');
@@ -544,7 +625,9 @@ describe('finding a past sale', () => {
       // A found sale opens as any other: its receipt, and its reprint.
       await found.getByRole('button').click();
       expect(await text(page, '#sale-title')).toBe('Venda de R$ 12,34');
-      await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+      await expect
+        .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 10_000 })
+        .toContain('VIA DO CLIENTE');
       await page.locator('#receipt-print').scrollIntoViewIfNeeded();
       await page.click('#receipt-print');
       await expect.poll(printed, { timeout: 10_000 }).toBe(2);
@@ -558,8 +641,12 @@ describe('finding a past sale', () => {
       // F8 on the Vendas page: the newest sale's receipt, whatever the search shows.
       await page.keyboard.press('F8');
       await expect.poll(printed, { timeout: 10_000 }).toBe(3);
-      await expect.poll(() => text(page, '#transactions-reprint-status'), { timeout: 10_000 }).toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. Impresso\.$/);
-      const lastPrinted = readdirSync(rig.printDir).sort().map((name) => readFileSync(join(rig.printDir, name), 'latin1'));
+      await expect
+        .poll(() => text(page, '#transactions-reprint-status'), { timeout: 10_000 })
+        .toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. Impresso\.$/);
+      const lastPrinted = readdirSync(rig.printDir)
+        .sort()
+        .map((name) => readFileSync(join(rig.printDir, name), 'latin1'));
       expect(lastPrinted.filter((job) => job.includes('VIA DO CLIENTE'))).toHaveLength(3);
       expect(lastPrinted.some((job) => job.includes('VIA DO ESTABELECIMENTO'))).toBe(false);
       expect(errors).toEqual([]);
@@ -590,9 +677,11 @@ describe('a receipt printer that is off', () => {
       await row.getByRole('button').click();
       await page.locator('#receipt-print').scrollIntoViewIfNeeded();
       await page.click('#receipt-print');
-      await expect.poll(() => text(page, '#sale-message'), { timeout: 15_000 }).toBe(
-        'Ainda não impresso: a impressora não foi encontrada: veja se está ligada e com o cabo (ou a rede) conectado. O Pinbridge tenta de novo sozinho.',
-      );
+      await expect
+        .poll(() => text(page, '#sale-message'), { timeout: 15_000 })
+        .toBe(
+          'Ainda não impresso: a impressora não foi encontrada: veja se está ligada e com o cabo (ou a rede) conectado. O Pinbridge tenta de novo sozinho.',
+        );
       expect(await text(page, '#sale-message')).not.toContain('Enviado');
 
       await page.keyboard.press('Escape');
@@ -616,7 +705,9 @@ describe('when Pinbridge stops answering', () => {
 
     await expect.poll(() => pinpads.getAttribute('data-stale')).toBe('true');
     for (const box of ['#status-pinpads', '#status-printers', '#status-api', '#status-pos']) {
-      expect(await text(page, box), box).toMatch(/^Sem informação: o Pinbridge não está respondendo\s+Última informação às \d{2}:\d{2}:\d{2}/);
+      expect(await text(page, box), box).toMatch(
+        /^Sem informação: o Pinbridge não está respondendo\s+Última informação às \d{2}:\d{2}:\d{2}/,
+      );
       expect(await page.locator(`${box} [data-level="ok"]`).count(), box).toBe(0);
     }
     expect(await page.locator('body').getAttribute('data-connection')).not.toBe('ready');
@@ -635,7 +726,13 @@ describe("the store's clock", () => {
       await row.waitFor();
       const shown = (await row.locator('td').first().innerText()).trim();
       const clock = (timeZone: string): string =>
-        new Intl.DateTimeFormat('pt-BR', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(String(sale.created_at)));
+        new Intl.DateTimeFormat('pt-BR', {
+          timeZone,
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          hourCycle: 'h23',
+        }).format(new Date(String(sale.created_at)));
       expect(shown).toBe(clock('America/Rio_Branco'));
       expect(shown).not.toBe(clock('Asia/Tokyo'));
       // The receipt prints the approval's time, a moment after the sale began: the same clock.
@@ -643,7 +740,8 @@ describe("the store's clock", () => {
       const receipt = page.frameLocator('#receipt-frame').locator('body');
       await expect.poll(() => receipt.innerText(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
       const printed = /\b(\d{2}:\d{2}:\d{2})\b/.exec(await receipt.innerText())?.[1];
-      const seconds = (time: string | undefined): number => (time ?? '').split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
+      const seconds = (time: string | undefined): number =>
+        (time ?? '').split(':').reduce((sum, part) => sum * 60 + Number(part), 0);
       const apart = (seconds(printed) - seconds(shown) + 86_400) % 86_400;
       expect(apart, `receipt ${printed}, window ${shown}`).toBeLessThanOrEqual(5);
       expect(errors).toEqual([]);
@@ -658,7 +756,10 @@ describe('approvals waiting for the POS to confirm (confirmation policy "pos")',
     const rig = await posRig({ config: { confirmation: 'pos' } });
     try {
       const caixa = await rig.paired('Caixa 8');
-      expect(await posSale(caixa, 'venda-pendente-1', 1500)).toMatchObject({ status: 'approved', confirmation: 'pending' });
+      expect(await posSale(caixa, 'venda-pendente-1', 1500)).toMatchObject({
+        status: 'approved',
+        confirmation: 'pending',
+      });
       await posSale(caixa, 'venda-pendente-2', 2500);
       const { page, errors } = await openWindow({ rig });
       await go(page, 'transactions');
@@ -667,22 +768,30 @@ describe('approvals waiting for the POS to confirm (confirmation policy "pos")',
       await pending.locator('li[data-reference="venda-pendente-1"]').waitFor();
       expect(await pending.locator('li').count()).toBe(2);
       expect(await pending.locator('li[data-reference="venda-pendente-2"]').innerText()).toContain('R$ 25,00');
-      expect(await page.locator('#transactions-body tr[data-reference="venda-pendente-1"] .sale-status').innerText()).toBe('Aprovada — aguardando confirmação');
+      expect(
+        await page.locator('#transactions-body tr[data-reference="venda-pendente-1"] .sale-status').innerText(),
+      ).toBe('Aprovada — aguardando confirmação');
 
       await pending.getByRole('button', { name: /^Confirmar a venda de R\$ 15,00/ }).click();
       await pending.locator('li[data-reference="venda-pendente-1"]').waitFor({ state: 'detached' });
-      expect(rig.rig.engine.status('venda-pendente-1')).toMatchObject({ outcome: { state: 'confirmed', confirmation: 'confirmed' } });
+      expect(rig.rig.engine.status('venda-pendente-1')).toMatchObject({
+        outcome: { state: 'confirmed', confirmation: 'confirmed' },
+      });
       expect(await text(page, '#transactions-message')).toContain('Venda confirmada.');
 
       await pending.getByRole('button', { name: /^Desfazer a venda de R\$ 25,00/ }).click();
       expect(await text(page, '#confirm-title')).toBe('Desfazer esta venda?');
       await page.click('#confirm-yes');
       await page.locator('#pending').waitFor({ state: 'hidden', timeout: 15_000 });
-      expect(rig.rig.engine.status('venda-pendente-2')).toMatchObject({ outcome: { state: 'undone', confirmation: 'undone' } });
+      expect(rig.rig.engine.status('venda-pendente-2')).toMatchObject({
+        outcome: { state: 'undone', confirmation: 'undone' },
+      });
       // An approval undone before it was confirmed is "Desfeita" (TEF's desfazimento), never "Cancelada".
       expect(await text(page, '#transactions-message')).toContain('Venda desfeita');
       await expect
-        .poll(() => page.locator('#transactions-body tr[data-reference="venda-pendente-2"] .sale-status').innerText(), { timeout: 15_000 })
+        .poll(() => page.locator('#transactions-body tr[data-reference="venda-pendente-2"] .sale-status').innerText(), {
+          timeout: 15_000,
+        })
         .toBe('Desfeita (nada cobrado)');
       expect(errors).toEqual([]);
     } finally {
@@ -699,7 +808,12 @@ describe('a void the store gives to the supervisor', () => {
     pin.set('482193');
     const rig = await posRig({
       simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: TRAINING_SUPERVISOR_PIN } },
-      supervisor: supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 10_000, entry: 'either', posVoids: 'trusted' }),
+      supervisor: supervisorGuard(pin, {
+        requiredFor: 'voids',
+        minAmountCentavos: 10_000,
+        entry: 'either',
+        posVoids: 'trusted',
+      }),
     });
     try {
       const caixa = await rig.paired('Caixa 1');
@@ -708,7 +822,8 @@ describe('a void the store gives to the supervisor', () => {
       await posSale(caixa, 'sup-small', 1990);
       const { page, errors } = await openWindow({ rig });
       await go(page, 'transactions');
-      const notes = (reference: string): string[] => rig.rig.journal.events(rig.rig.journal.findByReference(reference)!.id).map((event) => event.note);
+      const notes = (reference: string): string[] =>
+        rig.rig.journal.events(rig.rig.journal.findByReference(reference)!.id).map((event) => event.note);
 
       const row = page.locator('#transactions-body tr[data-reference="sup-101"]');
       await row.waitFor();
@@ -718,7 +833,11 @@ describe('a void the store gives to the supervisor', () => {
       const field = page.locator('#confirm-supervisor-pin');
       expect(await field.isVisible()).toBe(true);
       expect(await page.locator('label[for="confirm-supervisor-pin"]').innerText()).toBe('Senha do supervisor');
-      expect([await field.getAttribute('type'), await field.getAttribute('inputmode'), await field.getAttribute('autocomplete')]).toEqual(['password', 'numeric', 'off']);
+      expect([
+        await field.getAttribute('type'),
+        await field.getAttribute('inputmode'),
+        await field.getAttribute('autocomplete'),
+      ]).toEqual(['password', 'numeric', 'off']);
       expect(await page.isVisible('#confirm-supervisor-pinpad')).toBe(true);
       expect(await text(page, '#confirm-supervisor-hint')).toContain('1234');
       expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-supervisor-pin');
@@ -730,7 +849,9 @@ describe('a void the store gives to the supervisor', () => {
       // A wrong PIN: said in the dialog, the field emptied and still focused, the sale untouched.
       await field.fill('907153');
       await page.click('#confirm-yes');
-      await expect.poll(() => text(page, '#confirm-supervisor-error')).toBe('Senha do supervisor incorreta. Restam 4 tentativas.');
+      await expect
+        .poll(() => text(page, '#confirm-supervisor-error'))
+        .toBe('Senha do supervisor incorreta. Restam 4 tentativas.');
       expect(await field.inputValue()).toBe('');
       expect(await field.getAttribute('aria-invalid')).toBe('true');
       expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-supervisor-pin');
@@ -745,7 +866,9 @@ describe('a void the store gives to the supervisor', () => {
       await expect.poll(() => row.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
       expect(await text(page, '#sale-message')).toContain('Venda cancelada');
       await expect.poll(() => text(page, '#sale-details')).toContain('Venda cancelada pelo caixa');
-      expect(notes('sup-101')).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed in the window)');
+      expect(notes('sup-101')).toContain(
+        'undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed in the window)',
+      );
       await page.keyboard.press('Escape');
 
       // On the PINPAD: the dialog waits for the supervisor there, then the sale is voided.
@@ -761,7 +884,9 @@ describe('a void the store gives to the supervisor', () => {
         'Aguardando o supervisor digitar a senha no PINPAD…',
       );
       await expect.poll(() => other.locator('.sale-status').innerText(), { timeout: 15_000 }).toBe('Cancelada');
-      expect(notes('sup-102')).toContain('undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD POS0000000000001, training PIN)');
+      expect(notes('sup-102')).toContain(
+        'undoing: VOIDED_BY_POS; authorized by the supervisor (PIN typed on the PINPAD POS0000000000001, training PIN)',
+      );
       await page.keyboard.press('Escape');
 
       // Below the store's amount (R$ 19,90 < R$ 100,00): the plain confirmation, no PIN.
@@ -795,12 +920,23 @@ describe('POS clients', () => {
     const code = pos.announced.at(-1)?.code ?? '';
     expect(code).toMatch(/^\d{6}$/);
     expect(await card.locator('.pairing-code').getAttribute('data-code')).toBe(code);
-    expect(await card.locator('.pairing-code [aria-hidden="true"]').innerText()).toBe(`${code.slice(0, 3)} ${code.slice(3)}`);
-    expect(await card.innerText()).toMatch(/Caixa 3 — Loja Centro[\s\S]*Origem: https:\/\/pdv\.example\.com[\s\S]*Expira em [12]:\d{2}/);
+    expect(await card.locator('.pairing-code [aria-hidden="true"]').innerText()).toBe(
+      `${code.slice(0, 3)} ${code.slice(3)}`,
+    );
+    expect(await card.innerText()).toMatch(
+      /Caixa 3 — Loja Centro[\s\S]*Origem: https:\/\/pdv\.example\.com[\s\S]*Expira em [12]:\d{2}/,
+    );
     // When it expires, on the store's clock (São Paulo here, the tests' computer being on UTC), never the API's ISO.
     const expiresAt = pos.announced.at(-1)?.expiresAt ?? '';
-    const storeClock = new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(expiresAt));
-    expect(await card.locator('.countdown').innerText()).toMatch(new RegExp(`^Expira em [12]:\\d{2} \\(às ${storeClock}\\)$`));
+    const storeClock = new Intl.DateTimeFormat('pt-BR', {
+      timeZone: 'America/Sao_Paulo',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).format(new Date(expiresAt));
+    expect(await card.locator('.countdown').innerText()).toMatch(
+      new RegExp(`^Expira em [12]:\\d{2} \\(às ${storeClock}\\)$`),
+    );
     expect(await card.innerText()).not.toContain(expiresAt.slice(0, 16));
     // Very large: a cashier reads it from a step away.
     expect((await card.locator('.pairing-code').boundingBox())?.height).toBeGreaterThanOrEqual(48);
@@ -823,11 +959,15 @@ describe('POS clients', () => {
     const started = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
     const code = pos.announced.find((a) => a.pairingId === started.pairing_id)!.code;
     const wrong = code === '000000' ? '000001' : '000000';
-    expect((await guesser.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong })).data.code).toBe('WRONG_CODE');
+    expect(
+      (await guesser.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong })).data.code,
+    ).toBe('WRONG_CODE');
 
     const guard = page.locator('#pairing-guard');
     await guard.waitFor({ state: 'visible', timeout: 10_000 });
-    expect(await guard.innerText()).toMatch(/código\(s\) de pareamento errado\(s\) nas últimas 24 horas[\s\S]*https:\/\/adivinho\.example\.net: 1 código\(s\) errado\(s\)/);
+    expect(await guard.innerText()).toMatch(
+      /código\(s\) de pareamento errado\(s\) nas últimas 24 horas[\s\S]*https:\/\/adivinho\.example\.net: 1 código\(s\) errado\(s\)/,
+    );
     await page.screenshot({ path: join(SHOTS, 'clients-wrong-code-1280x800.png') });
     await guard.getByRole('button', { name: 'Bloquear a origem https://adivinho.example.net' }).click();
 
@@ -884,14 +1024,20 @@ describe('the PINPAD’s EMV tables', () => {
       const { page, errors } = await openWindow({ rig });
       const tablesOf = (serial: string) => page.locator(`#status-pinpads [data-serial="${serial}"] [data-tables]`);
 
-      await rig.addPinpad('TABLES0000000001', {}, { tables: readEmvTables(join(PACKAGE_ROOT, 'docs', 'emv-tables.sample.json')) });
+      await rig.addPinpad(
+        'TABLES0000000001',
+        {},
+        { tables: readEmvTables(join(PACKAGE_ROOT, 'docs', 'emv-tables.sample.json')) },
+      );
       await expect.poll(() => tablesOf('TABLES0000000001').getAttribute('data-tables')).toBe('current');
       expect(await tablesOf('TABLES0000000001').innerText()).toBe('Tabelas EMV em dia (versão 2611260001)');
 
       const broken = new TablesFileError('tabelas.json', [{ field: 'version', message: 'is missing' }]);
       await rig.addPinpad('TABLES0000000002', {}, { tables: broken });
       await expect.poll(() => tablesOf('TABLES0000000002').getAttribute('data-tables')).toBe('failed');
-      expect(await tablesOf('TABLES0000000002').innerText()).toBe('Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.');
+      expect(await tablesOf('TABLES0000000002').innerText()).toBe(
+        'Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.',
+      );
       expect(await tablesOf('TABLES0000000002').getAttribute('data-level')).toBe('bad');
       expect(errors).toEqual([]);
     } finally {
@@ -903,7 +1049,13 @@ describe('the PINPAD’s EMV tables', () => {
 describe('a PINPAD that is not there', () => {
   it('says in Portuguese where it was looked for and that Pinbridge keeps trying, until it answers', async () => {
     const link = new PinpadLink('/dev/ttyACM0');
-    link.set({ address: '/dev/ttyACM0', state: 'not_found', code: 'PORT_NOT_FOUND', error: 'The serial port /dev/ttyACM0 does not exist', since: new Date() });
+    link.set({
+      address: '/dev/ttyACM0',
+      state: 'not_found',
+      code: 'PORT_NOT_FOUND',
+      error: 'The serial port /dev/ttyACM0 does not exist',
+      since: new Date(),
+    });
     const rig = await posRig({ noPinpad: true, pinpadLink: link });
     try {
       const { page, errors } = await openWindow({ rig });
@@ -944,7 +1096,9 @@ describe('language, keyboard and touch', () => {
     await page.fill('#training-amount', '3,00');
     await page.check('input[name="training-type"][value="debit"]');
     await page.click('#training-start');
-    await expect.poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 15_000 }).toBe('failed');
+    await expect
+      .poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('failed');
     expect(await text(page, '#payment-result-status')).toBe('FAILED');
     expect(await text(page, '#payment-result-reason')).toContain('does not support this payment type');
     expect(await page.locator('#payment-steps li[data-step="started"]').innerText()).toContain('Payment started');
@@ -974,8 +1128,12 @@ describe('language, keyboard and touch', () => {
       const reached = await tabAround(page);
       const controls = await page.evaluate<string[]>(CONTROLS);
       expect(controls.length).toBeGreaterThan(4);
-      expect(controls.filter((control) => !reached.includes(control)), `not reached by Tab on #/${route}`).toEqual([]);
-      for (const tab of ['nav-status', 'nav-payment', 'nav-transactions', 'nav-clients', 'language']) expect(reached).toContain(tab);
+      expect(
+        controls.filter((control) => !reached.includes(control)),
+        `not reached by Tab on #/${route}`,
+      ).toEqual([]);
+      for (const tab of ['nav-status', 'nav-payment', 'nav-transactions', 'nav-clients', 'language'])
+        expect(reached).toContain(tab);
     }
     expect(errors).toEqual([]);
     await caixa.close();
@@ -991,13 +1149,16 @@ describe('language, keyboard and touch', () => {
       const label = `${viewport.width}x${viewport.height}`;
       for (const route of ['status', 'payment', 'transactions', 'clients'] as const) {
         await go(page, route);
-        if (route === 'transactions') await page.locator('#transactions-body tr[data-reference="venda-foto"]').waitFor({ timeout: 5_000 });
+        if (route === 'transactions')
+          await page.locator('#transactions-body tr[data-reference="venda-foto"]').waitFor({ timeout: 5_000 });
         if (route === 'clients') await page.locator('.pairing').first().waitFor({ timeout: 5_000 });
         expect(await controlsUnder44px(page), `controls under 44 px on #/${route} at ${size}`).toEqual([]);
         await page.screenshot({ path: join(SHOTS, `${route}-${label}.png`) });
         if (route === 'transactions') {
           await page.locator('#transactions-body tr[data-reference="venda-foto"] button').click();
-          await expect.poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 5_000 }).toContain('VIA DO CLIENTE');
+          await expect
+            .poll(() => page.frameLocator('#receipt-frame').locator('body').innerText(), { timeout: 5_000 })
+            .toContain('VIA DO CLIENTE');
           expect(await controlsUnder44px(page), `controls under 44 px in a sale at ${size}`).toEqual([]);
           await page.screenshot({ path: join(SHOTS, `sale-${label}.png`) });
           await page.click('#sale-close');

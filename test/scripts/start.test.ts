@@ -20,7 +20,10 @@ describe('npm start', () => {
   it('runs the agent headless in training mode where the Electron runtime is missing, and says so', async () => {
     const home = mkdtempSync(join(tmpdir(), 'pinbridge-npm-start-'));
     // An empty override folder: no Electron binary there, as on a machine that skipped the download.
-    const agent = await serveScript(START, ['--pos-port', '0'], { HOME: home, ELECTRON_OVERRIDE_DIST_PATH: mkdtempSync(join(tmpdir(), 'no-electron-')) });
+    const agent = await serveScript(START, ['--pos-port', '0'], {
+      HOME: home,
+      ELECTRON_OVERRIDE_DIST_PATH: mkdtempSync(join(tmpdir(), 'no-electron-')),
+    });
     expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training' });
     expect(agent.ready.ui).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#key=[A-Za-z0-9_-]{43}$/);
     expect(agent.stderr()).toContain('the Electron runtime is not installed on this machine');

@@ -109,7 +109,10 @@ export const cexCommand: CommandCodec<CexRequest, CexResult> = {
     if (req.timeoutSeconds !== undefined) tlvs.push(tlv.x1(SPE.TIMEOUT, 'CEX timeout', req.timeoutSeconds));
     if (req.panMask !== undefined) {
       const { left, right } = req.panMask;
-      for (const [side, digits] of [['left', left], ['right', right]] as const) {
+      for (const [side, digits] of [
+        ['left', left],
+        ['right', right],
+      ] as const) {
         if (!Number.isInteger(digits) || digits < 0 || digits > 99) {
           throw new InvalidArgumentError(`CEX PAN mask ${side} must be from 0 to 99 digits, got ${digits}.`);
         }

@@ -113,7 +113,10 @@ function encodeOptions(options: GcxOptions): string {
 }
 
 function encodePanMask(mask: PanMask): string {
-  for (const [name, value] of [['panMask.left', mask.left], ['panMask.right', mask.right]] as const) {
+  for (const [name, value] of [
+    ['panMask.left', mask.left],
+    ['panMask.right', mask.right],
+  ] as const) {
     if (!Number.isInteger(value) || value < 0 || value > 99) {
       throw new InvalidArgumentError(`${name} must be an integer from 0 to 99.`);
     }
@@ -192,7 +195,8 @@ export const gcxCommand: CommandCodec<GcxRequest, GcxResult> = {
       date: p.required(p.digits(SPE.TRNDATE, 'SPE_TRNDATE', 6, 6), 'SPE_TRNDATE'),
       time: p.required(p.digits(SPE.TRNTIME, 'SPE_TRNTIME', 6, 6), 'SPE_TRNTIME'),
       options,
-      panMask: maskText === undefined ? undefined : { left: Number(maskText.slice(0, 2)), right: Number(maskText.slice(2)) },
+      panMask:
+        maskText === undefined ? undefined : { left: Number(maskText.slice(0, 2)), right: Number(maskText.slice(2)) },
       emvData: p.bytes(SPE.EMVDATA, 'SPE_EMVDATA', 0, 512),
       tagList: tagList === undefined ? undefined : decodeTagList(tagList, 'MALFORMED_COMMAND'),
       timeout: p.x1(SPE.TIMEOUT, 'SPE_TIMEOUT'),
@@ -237,7 +241,8 @@ export const gcxCommand: CommandCodec<GcxRequest, GcxResult> = {
     const p = new ParamReader(rsp.blocks, what, 'MALFORMED_RESPONSE');
     const cardTypeCode = p.required(p.digits(PP.CARDTYPE, 'PP_CARDTYPE', 2, 2), 'PP_CARDTYPE');
     const tabInfo = p.ascii(PP.AIDTABINFO, 'PP_AIDTABINFO', 0, 6 * MAX_TABINFO);
-    if (tabInfo !== undefined && tabInfo.length % 6 !== 0) throw p.error('PP_AIDTABINFO is not a list of 6-character entries');
+    if (tabInfo !== undefined && tabInfo.length % 6 !== 0)
+      throw p.error('PP_AIDTABINFO is not a list of 6-character entries');
     // The spec's own GCX example sends PP_ISSCNTRY as "0076": accept a leading zero pad.
     const country = p.digits(PP.ISSCNTRY, 'PP_ISSCNTRY', 3, 4);
     if (country !== undefined && country.length === 4 && !country.startsWith('0')) {
@@ -247,11 +252,12 @@ export const gcxCommand: CommandCodec<GcxRequest, GcxResult> = {
       cardType: cardTypeOf(cardTypeCode),
       cardTypeCode,
       iccStatus: p.number(PP.ICCSTAT, 'PP_ICCSTAT', 1),
-      aidTableInfo: tabInfo?.match(/[\s\S]{6}/g)?.map((entry) => {
-        const ref = decodeAidRef(entry.slice(0, 4), what, 'MALFORMED_RESPONSE');
-        if (!/^[0-9]{2}$/.test(entry.slice(4))) throw p.error('PP_AIDTABINFO application type must be two digits');
-        return { ...ref, appType: Number(entry.slice(4)) };
-      }) ?? (tabInfo === '' ? [] : undefined),
+      aidTableInfo:
+        tabInfo?.match(/[\s\S]{6}/g)?.map((entry) => {
+          const ref = decodeAidRef(entry.slice(0, 4), what, 'MALFORMED_RESPONSE');
+          if (!/^[0-9]{2}$/.test(entry.slice(4))) throw p.error('PP_AIDTABINFO application type must be two digits');
+          return { ...ref, appType: Number(entry.slice(4)) };
+        }) ?? (tabInfo === '' ? [] : undefined),
       pan: p.ascii(PP.PAN, 'PP_PAN', 1, 19),
       panSequence: p.digits(PP.PANSEQNO, 'PP_PANSEQNO', 2, 2),
       track1: p.ascii(PP.TRK1INC, 'PP_TRK1INC', 0, 60),

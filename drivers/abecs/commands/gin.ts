@@ -12,7 +12,14 @@
 import { InvalidArgumentError } from '../../errors.js';
 import type { CommandCodec } from '../codec.js';
 import { FieldReader, FieldWriter } from '../fields.js';
-import { commandBlock, latin1, malformedCommand, malformedResponse, okResponse, responseBlock } from './basic-support.js';
+import {
+  commandBlock,
+  latin1,
+  malformedCommand,
+  malformedResponse,
+  okResponse,
+  responseBlock,
+} from './basic-support.js';
 
 const ID = 'GIN';
 const GENERAL_LENGTH = 100;
@@ -119,5 +126,11 @@ export function ginAcquirerInfo(name: string, appVersion: string, specVersion: s
     .raw(latin1('   00'))
     .toBuffer()
     .toString('latin1');
-  return { kind: 'acquirer', raw, name: name.trimEnd(), appVersion: appVersion.trimEnd(), specVersion: specVersion.trimEnd() };
+  return {
+    kind: 'acquirer',
+    raw,
+    name: name.trimEnd(),
+    appVersion: appVersion.trimEnd(),
+    specVersion: specVersion.trimEnd(),
+  };
 }

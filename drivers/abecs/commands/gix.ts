@@ -96,7 +96,10 @@ export interface GixInfo {
   readonly mediaSupport?: { readonly raw: string; readonly png: boolean; readonly jpg: boolean; readonly gif: boolean };
   readonly keyMaps?: KeyMaps;
   /** DUKPT KSNs (hex) by slot, from PP_KSNTDESPnn / PP_KSNTDESDnn. */
-  readonly dukptKsns?: { readonly pin: Readonly<Record<number, string>>; readonly data: Readonly<Record<number, string>> };
+  readonly dukptKsns?: {
+    readonly pin: Readonly<Record<number, string>>;
+    readonly data: Readonly<Record<number, string>>;
+  };
   /** EMV table version by acquirer index (0 = global), from PP_TABVERnn. */
   readonly tableVersions?: Readonly<Record<number, string>>;
   /** PP_TLRMEM: free bytes for table records. */
@@ -140,7 +143,12 @@ const KEY_MAPS = [
   ['dukptData', PP.DKPTTDESD],
 ] as const;
 
-const DISPLAY_KINDS: Readonly<Record<string, DisplayKind>> = { '0': 'text', '1': 'monochrome', '2': 'color', '9': 'none' };
+const DISPLAY_KINDS: Readonly<Record<string, DisplayKind>> = {
+  '0': 'text',
+  '1': 'monochrome',
+  '2': 'color',
+  '9': 'none',
+};
 const COMM_LINKS: Readonly<Record<string, CommLink>> = {
   '0': 'serial',
   '1': 'bluetooth',
@@ -256,7 +264,8 @@ function latin1Item(id: number, value: string): GixItem {
 }
 
 function hexItem(id: number, name: string, hex: string): GixItem {
-  if (!/^(?:[0-9A-Fa-f]{2})*$/.test(hex)) throw new InvalidArgumentError(`${name} must be an even number of hex digits.`);
+  if (!/^(?:[0-9A-Fa-f]{2})*$/.test(hex))
+    throw new InvalidArgumentError(`${name} must be an even number of hex digits.`);
   return { id, value: Buffer.from(hex, 'hex') };
 }
 
@@ -286,7 +295,9 @@ export function encodeGixInfo(info: GixInfo): GixItem[] {
   }
   if (info.displayGraphic) {
     const { height, width } = info.displayGraphic;
-    items.push(latin1Item(PP.DSPGRSZ, fixedDigits('Graphic height', height, 4) + fixedDigits('Graphic width', width, 4)));
+    items.push(
+      latin1Item(PP.DSPGRSZ, fixedDigits('Graphic height', height, 4) + fixedDigits('Graphic width', width, 4)),
+    );
   }
   if (info.mediaSupport) items.push(latin1Item(PP.MFSUP, info.mediaSupport.raw));
   for (const [key, id] of KEY_MAPS) {
@@ -308,7 +319,8 @@ export function encodeGixInfo(info: GixInfo): GixItem[] {
     Object.entries(record ?? {}).map(([slot, value]) => [Number(slot), value]);
   for (const [slot, ksn] of slots(info.dukptKsns?.pin)) items.push(hexItem(ppKsnTdesPin(slot), 'KSN', ksn));
   for (const [slot, ksn] of slots(info.dukptKsns?.data)) items.push(hexItem(ppKsnTdesData(slot), 'KSN', ksn));
-  for (const [acquirer, version] of slots(info.tableVersions)) items.push(latin1Item(ppTableVersion(acquirer), version));
+  for (const [acquirer, version] of slots(info.tableVersions))
+    items.push(latin1Item(ppTableVersion(acquirer), version));
   return items;
 }
 
@@ -329,7 +341,8 @@ export const gixCommand: CommandCodec<GixRequest, GixResult> = {
     }
     const list = Buffer.alloc(ids.length * 2);
     ids.forEach((id, index) => {
-      if (!Number.isInteger(id) || id < 0 || id > 0xffff) throw new InvalidArgumentError(`GIX item id ${id} is out of range.`);
+      if (!Number.isInteger(id) || id < 0 || id > 0xffff)
+        throw new InvalidArgumentError(`GIX item id ${id} is out of range.`);
       list.writeUInt16BE(id, index * 2);
     });
     return { id: ID, blocks: tlvsToBlocks([{ id: SPE.IDLIST, value: list }]) };

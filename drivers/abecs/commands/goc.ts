@@ -115,7 +115,10 @@ export const gocCommand: CommandCodec<GocRequest, GocResult> = {
       .n('acquirerParams length', acquirerParams.length, 3)
       .s('acquirerParams', acquirerParams, acquirerParams.length)
       .toBuffer();
-    return { id: 'GOC', blocks: [block1, encodeLegacyTagBlock('tags', req.tags), encodeLegacyTagBlock('tags2', req.tags2 ?? [])] };
+    return {
+      id: 'GOC',
+      blocks: [block1, encodeLegacyTagBlock('tags', req.tags), encodeLegacyTagBlock('tags2', req.tags2 ?? [])],
+    };
   },
 
   decodeRequest(cmd: CommandEnvelope): GocRequest {

@@ -21,7 +21,12 @@ import { PP, SPE } from '../ids.js';
 
 export type GtkMethod = 'mkwkEcb' | 'mkwkCbc' | 'dukptEcb' | 'dukptCbc';
 
-const METHOD_CODES: Readonly<Record<GtkMethod, string>> = { mkwkEcb: '10', mkwkCbc: '11', dukptEcb: '50', dukptCbc: '51' };
+const METHOD_CODES: Readonly<Record<GtkMethod, string>> = {
+  mkwkEcb: '10',
+  mkwkCbc: '11',
+  dukptEcb: '50',
+  dukptCbc: '51',
+};
 const METHOD_BY_CODE = new Map(Object.entries(METHOD_CODES).map(([method, code]) => [code, method as GtkMethod]));
 
 export interface GtkTracks {
@@ -56,7 +61,12 @@ export interface GtkResult {
   readonly track2?: Buffer;
   readonly track3?: Buffer;
   /** DUKPT KSNs (10 bytes) of each field; equal in ECB mode. */
-  readonly ksns?: { readonly pan?: Buffer; readonly track1?: Buffer; readonly track2?: Buffer; readonly track3?: Buffer };
+  readonly ksns?: {
+    readonly pan?: Buffer;
+    readonly track1?: Buffer;
+    readonly track2?: Buffer;
+    readonly track3?: Buffer;
+  };
 }
 
 const FIELDS = [
@@ -76,11 +86,18 @@ export const gtkCommand: CommandCodec<GtkRequest, GtkResult> = {
 
   encodeRequest(req: GtkRequest): CommandEnvelope {
     const { tracks, encryption } = req;
-    const w = new ParamWriter().digits(SPE.TRACKS, 'SPE_TRACKS', `${flag(tracks.pan)}${flag(tracks.track1)}${flag(tracks.track2)}${flag(tracks.track3)}`, 4, 4);
+    const w = new ParamWriter().digits(
+      SPE.TRACKS,
+      'SPE_TRACKS',
+      `${flag(tracks.pan)}${flag(tracks.track1)}${flag(tracks.track2)}${flag(tracks.track3)}`,
+      4,
+      4,
+    );
     if (encryption !== undefined) {
       const { method, keyIndex, workingKey, iv, openDigits } = encryption;
       const code = METHOD_CODES[method];
-      if (code === undefined) throw new InvalidArgumentError(`GTK encryption method must be one of ${Object.keys(METHOD_CODES).join(', ')}.`);
+      if (code === undefined)
+        throw new InvalidArgumentError(`GTK encryption method must be one of ${Object.keys(METHOD_CODES).join(', ')}.`);
       w.digits(SPE.MTHDDAT, 'SPE_MTHDDAT', code, 2, 2).n(SPE.KEYIDX, 'SPE_KEYIDX', keyIndex, 2);
       if (method.startsWith('mkwk')) {
         if (workingKey === undefined) throw new InvalidArgumentError('GTK with a MK/WK method needs the working key.');
@@ -88,7 +105,8 @@ export const gtkCommand: CommandCodec<GtkRequest, GtkResult> = {
       }
       if (iv !== undefined) w.bytes(SPE.IVCBC, 'SPE_IVCBC', iv, 8, 8);
       if (openDigits !== undefined) {
-        if (![0, 2, 4, 6, 8].includes(openDigits)) throw new InvalidArgumentError('SPE_OPNDIG must be 0, 2, 4, 6 or 8.');
+        if (![0, 2, 4, 6, 8].includes(openDigits))
+          throw new InvalidArgumentError('SPE_OPNDIG must be 0, 2, 4, 6 or 8.');
         w.n(SPE.OPNDIG, 'SPE_OPNDIG', openDigits, 1);
       }
     }
@@ -99,7 +117,12 @@ export const gtkCommand: CommandCodec<GtkRequest, GtkResult> = {
     const p = new ParamReader(cmd.blocks, 'GTK command', 'MALFORMED_COMMAND');
     // Any SPE_TRACKS length is accepted; a missing or unknown character is "0" (S220 §6.5.12).
     const wanted = p.bytes(SPE.TRACKS, 'SPE_TRACKS', 0, 995)?.toString('latin1') ?? '';
-    const tracks: GtkTracks = { pan: wanted[0] === '1', track1: wanted[1] === '1', track2: wanted[2] === '1', track3: wanted[3] === '1' };
+    const tracks: GtkTracks = {
+      pan: wanted[0] === '1',
+      track1: wanted[1] === '1',
+      track2: wanted[2] === '1',
+      track3: wanted[3] === '1',
+    };
     const code = p.digits(SPE.MTHDDAT, 'SPE_MTHDDAT', 2, 2);
     if (code === undefined) return { tracks };
     const method = METHOD_BY_CODE.get(code);

@@ -60,7 +60,10 @@ export const tlrCommand: CommandCodec<TlrRequest, TlrResult> = {
       throw new InvalidArgumentError('A TLR command carries 1 to 99 records.');
     }
     const records = req.records.map(encodeRecord);
-    const block = Buffer.concat([new FieldWriter().n('record count', records.length, COUNT_LENGTH).toBuffer(), ...records]);
+    const block = Buffer.concat([
+      new FieldWriter().n('record count', records.length, COUNT_LENGTH).toBuffer(),
+      ...records,
+    ]);
     if (block.length > MAX_BLOCK) {
       throw new InvalidArgumentError(
         `These records take ${block.length} bytes; a TLR command holds at most ${MAX_BLOCK}. Send them in several TLR commands.`,

@@ -221,12 +221,19 @@ interface Field {
 
 const n = (length: number, min: number, max: number): FieldSpec => ({ kind: 'n', length, min, max });
 const h = (length: number): FieldSpec => ({ kind: 'h', length });
-const same = (key: string) => (values: Values): string | number => values[key] ?? '';
+const same =
+  (key: string) =>
+  (values: Values): string | number =>
+    values[key] ?? '';
 const constant = (value: string | number) => (): string | number => value;
 
 /** S220 §4.1.1, in wire order. */
 const AID_FIELDS: readonly Field[] = [
-  { key: 'aid', spec: 'T1_AIDLEN/T1_AID', format: { kind: 'counted', lengthDigits: 2, length: 32, bytes: { min: 5, max: 16 } } },
+  {
+    key: 'aid',
+    spec: 'T1_AIDLEN/T1_AID',
+    format: { kind: 'counted', lengthDigits: 2, length: 32, bytes: { min: 5, max: 16 } },
+  },
   { key: 'applicationType', spec: 'T1_APPTYPE', format: n(2, 1, 98) },
   { key: 'label', spec: 'T1_DEFLABEL', format: { kind: 's', length: 16 }, fallback: constant('') },
   { key: 'iccStandard', spec: 'T1_ICCSTD', format: n(2, 0, 99), fallback: constant(3) },
@@ -246,9 +253,24 @@ const AID_FIELDS: readonly Field[] = [
   { key: 'tacDenial', spec: 'T1_TACDEN', format: h(10) },
   { key: 'tacOnline', spec: 'T1_TACONL', format: h(10) },
   { key: 'floorLimit', spec: 'T1_FLRLIMIT', format: { kind: 'amount' } },
-  { key: 'transactionCategoryCode', spec: 'T1_TCC', format: { kind: 'a', length: 1, exact: true }, fallback: constant('R') },
-  { key: 'contactlessZeroAmount', spec: 'T1_CTLSZEROAM', format: { kind: 'a', length: 1, exact: true }, fallback: constant('0') },
-  { key: 'contactlessMode', spec: 'T1_CTLSMODE', format: { kind: 'a', length: 1, exact: true }, fallback: constant('0') },
+  {
+    key: 'transactionCategoryCode',
+    spec: 'T1_TCC',
+    format: { kind: 'a', length: 1, exact: true },
+    fallback: constant('R'),
+  },
+  {
+    key: 'contactlessZeroAmount',
+    spec: 'T1_CTLSZEROAM',
+    format: { kind: 'a', length: 1, exact: true },
+    fallback: constant('0'),
+  },
+  {
+    key: 'contactlessMode',
+    spec: 'T1_CTLSMODE',
+    format: { kind: 'a', length: 1, exact: true },
+    fallback: constant('0'),
+  },
   { key: 'contactlessTransactionLimit', spec: 'T1_CTLSTRNLIM', format: { kind: 'amount' }, fallback: constant(0) },
   { key: 'contactlessFloorLimit', spec: 'T1_CTLSFLRLIM', format: { kind: 'amount' }, fallback: constant(0) },
   { key: 'contactlessCvmLimit', spec: 'T1_CTLSCVMLIM', format: { kind: 'amount' }, fallback: constant(0) },
@@ -256,13 +278,23 @@ const AID_FIELDS: readonly Field[] = [
   { key: '', spec: 'T1_RUF1', format: { kind: 'ruf', length: 1 } },
   { key: 'tdol', spec: 'T1_TDOLDEF', format: { kind: 'padded', length: 40 }, fallback: constant('') },
   { key: 'ddol', spec: 'T1_DDOLDEF', format: { kind: 'padded', length: 40 }, fallback: constant('') },
-  { key: 'offlineResponseCodes', spec: 'T1_ARCOFFLN', format: { kind: 'a', length: 8 }, fallback: constant('Y1Z1Y3Z3') },
+  {
+    key: 'offlineResponseCodes',
+    spec: 'T1_ARCOFFLN',
+    format: { kind: 'a', length: 8 },
+    fallback: constant('Y1Z1Y3Z3'),
+  },
   // -- 284 bytes (BibComp) end here.
   { key: 'contactlessTacDefault', spec: 'T1_CTLSTACDEF', format: h(10), fallback: same('tacDefault') },
   { key: 'contactlessTacDenial', spec: 'T1_CTLSTACDEN', format: h(10), fallback: same('tacDenial') },
   { key: 'contactlessTacOnline', spec: 'T1_CTLSTACONL', format: h(10), fallback: same('tacOnline') },
   // -- 314 bytes (2.0x) end here.
-  { key: 'contactlessTerminalCapabilities', spec: 'T1_CTLSTRMCP', format: h(6), fallback: same('terminalCapabilities') },
+  {
+    key: 'contactlessTerminalCapabilities',
+    spec: 'T1_CTLSTRMCP',
+    format: h(6),
+    fallback: same('terminalCapabilities'),
+  },
   { key: 'mobileCvm', spec: 'T1_MOBCVM', format: n(1, 0, 1), fallback: constant(0) },
   {
     key: 'contactlessAdditionalTerminalCapabilities',
@@ -293,9 +325,18 @@ const CAPK_FIELDS: readonly Field[] = [
   { key: '', spec: 'T2_RUF1', format: { kind: 'ruf', length: 2 } },
   // "Tamanho em bytes do [...] Exponent (“1” ou “3”)".
   { key: 'exponent', spec: 'T2_EXPLEN/T2_EXP', format: { kind: 'counted', lengthDigits: 1, length: 6, bytes: [1, 3] } },
-  { key: 'modulus', spec: 'T2_MODLEN/T2_MOD', format: { kind: 'counted', lengthDigits: 3, length: 496, bytes: { min: 1, max: 248 } } },
+  {
+    key: 'modulus',
+    spec: 'T2_MODLEN/T2_MOD',
+    format: { kind: 'counted', lengthDigits: 3, length: 496, bytes: { min: 1, max: 248 } },
+  },
   { key: 'checksumStatus', spec: 'T2_CHKSTAT', format: n(1, 0, 1), fallback: constant(1) },
-  { key: 'checksum', spec: 'T2_CHECKSUM', format: h(40), fallback: (values) => (values['checksumStatus'] === 0 ? '0'.repeat(40) : capkChecksum(values)) },
+  {
+    key: 'checksum',
+    spec: 'T2_CHECKSUM',
+    format: h(40),
+    fallback: (values) => (values['checksumStatus'] === 0 ? '0'.repeat(40) : capkChecksum(values)),
+  },
   { key: '', spec: 'T2_RUF2', format: { kind: 'ruf', length: 42 } },
 ];
 
@@ -312,7 +353,11 @@ const FIELDS: Readonly<Record<EmvTable, readonly Field[]>> = {
   revokedCertificate: REVOKED_FIELDS,
 };
 
-const TABLE_NAMES: Readonly<Record<EmvTable, string>> = { aid: 'AID', capk: 'CAPK', revokedCertificate: 'revoked-certificate' };
+const TABLE_NAMES: Readonly<Record<EmvTable, string>> = {
+  aid: 'AID',
+  capk: 'CAPK',
+  revokedCertificate: 'revoked-certificate',
+};
 
 function fieldWidth(format: FieldSpec): number {
   switch (format.kind) {
@@ -353,7 +398,8 @@ function checkValue(table: EmvTable, field: Field, value: unknown): string | num
     case 'n':
     case 'amount': {
       const [min, max] = format.kind === 'n' ? [format.min, format.max] : [0, MAX_AMOUNT];
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidArgumentError(`The ${name} must be an integer.`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw new InvalidArgumentError(`The ${name} must be an integer.`);
       if (value < min || value > max) {
         throw new InvalidArgumentError(`The ${name} must be from ${min} to ${max}, got ${value}.`);
       }
@@ -362,7 +408,8 @@ function checkValue(table: EmvTable, field: Field, value: unknown): string | num
     case 'a':
     case 's': {
       if (typeof value !== 'string') throw new InvalidArgumentError(`The ${name} must be a string.`);
-      if (format.kind === 'a' && !/^[\x20-\x7e]*$/.test(value)) throw new InvalidArgumentError(`The ${name} must be printable ASCII.`);
+      if (format.kind === 'a' && !/^[\x20-\x7e]*$/.test(value))
+        throw new InvalidArgumentError(`The ${name} must be printable ASCII.`);
       if (format.kind === 's' && !/^[\x20-\x7e\xa0-\xff]*$/.test(value)) {
         throw new InvalidArgumentError(`The ${name} must be printable ISO-8859-1 text.`);
       }
@@ -385,11 +432,14 @@ function checkValue(table: EmvTable, field: Field, value: unknown): string | num
         throw new InvalidArgumentError(`The ${name} must be ${format.length} hex digits, got ${upper.length}.`);
       }
       if (format.kind === 'padded' && upper.length > format.length) {
-        throw new InvalidArgumentError(`The ${name} takes at most ${format.length / 2} bytes, got ${upper.length / 2}.`);
+        throw new InvalidArgumentError(
+          `The ${name} takes at most ${format.length / 2} bytes, got ${upper.length / 2}.`,
+        );
       }
       if (format.kind === 'counted') {
         const bytes = upper.length / 2;
-        if (!inRange(bytes, format.bytes)) throw new InvalidArgumentError(`The ${name} must be ${bytesText(format.bytes)} bytes long, got ${bytes}.`);
+        if (!inRange(bytes, format.bytes))
+          throw new InvalidArgumentError(`The ${name} must be ${bytesText(format.bytes)} bytes long, got ${bytes}.`);
       }
       return upper;
     }
@@ -432,7 +482,9 @@ function writeField(writer: FieldWriter, field: Field, value: string | number): 
       break;
     case 'counted': {
       const hex = value as string;
-      writer.n(`${name} length`, hex.length / 2, format.lengthDigits).h(name, hex.padEnd(format.length, '0'), format.length);
+      writer
+        .n(`${name} length`, hex.length / 2, format.lengthDigits)
+        .h(name, hex.padEnd(format.length, '0'), format.length);
       break;
     }
     case 'ruf':
@@ -444,9 +496,15 @@ function writeField(writer: FieldWriter, field: Field, value: string | number): 
 /** The entry's values with defaults applied, checked field by field (unknown fields refused). */
 function resolveValues(table: EmvTable, entry: Readonly<Record<string, unknown>>): Values {
   const fields = FIELDS[table];
-  const known = new Set(['table', 'acquirer', 'record', ...fields.map((field) => field.key).filter((key) => key !== '')]);
+  const known = new Set([
+    'table',
+    'acquirer',
+    'record',
+    ...fields.map((field) => field.key).filter((key) => key !== ''),
+  ]);
   for (const key of Object.keys(entry)) {
-    if (!known.has(key)) throw new InvalidArgumentError(`A ${TABLE_NAMES[table]} record has no field "${key}" (S220 §4.1).`);
+    if (!known.has(key))
+      throw new InvalidArgumentError(`A ${TABLE_NAMES[table]} record has no field "${key}" (S220 §4.1).`);
   }
   const values: Values = {};
   for (const field of fields) {
@@ -467,10 +525,14 @@ function checkHeader(table: EmvTable, acquirer: unknown, record: unknown): { acq
   // Only CAPK tables have an acquirer "00": the keys shared by every acquirer (S220 §4.1.2).
   const min = table === 'capk' ? 0 : 1;
   if (typeof acquirer !== 'number' || !Number.isInteger(acquirer) || acquirer < min || acquirer > 99) {
-    throw new InvalidArgumentError(`The ${TABLE_NAMES[table]} record's acquirer (TAB_ACQ) must be an integer from ${min} to 99.`);
+    throw new InvalidArgumentError(
+      `The ${TABLE_NAMES[table]} record's acquirer (TAB_ACQ) must be an integer from ${min} to 99.`,
+    );
   }
   if (typeof record !== 'string' || !/^[\x21-\x7e]{2}$/.test(record)) {
-    throw new InvalidArgumentError(`The ${TABLE_NAMES[table]} record's index (TAB_RECIDX) must be two printable ASCII characters, e.g. "01".`);
+    throw new InvalidArgumentError(
+      `The ${TABLE_NAMES[table]} record's index (TAB_RECIDX) must be two printable ASCII characters, e.g. "01".`,
+    );
   }
   return { acquirer, record };
 }
@@ -508,7 +570,8 @@ function readField(reader: FieldReader, field: Field): string | number | undefin
   switch (format.kind) {
     case 'n': {
       const value = reader.n(name, format.length);
-      if (value < format.min || value > format.max) throw reader.error(`${name} must be from ${format.min} to ${format.max}`);
+      if (value < format.min || value > format.max)
+        throw reader.error(`${name} must be from ${format.min} to ${format.max}`);
       return value;
     }
     case 'amount':
@@ -548,7 +611,8 @@ function readField(reader: FieldReader, field: Field): string | number | undefin
 export function decodeTableEntry(record: TableRecord): EmvTableEntry {
   const { table } = record;
   const what = `${TABLE_NAMES[table]} table record`;
-  const fail = (detail: string): AbecsFormatError => new AbecsFormatError('MALFORMED_COMMAND', `Malformed ${what}: ${detail}.`);
+  const fail = (detail: string): AbecsFormatError =>
+    new AbecsFormatError('MALFORMED_COMMAND', `Malformed ${what}: ${detail}.`);
   if (!Number.isInteger(record.acquirer) || record.acquirer < (table === 'capk' ? 0 : 1) || record.acquirer > 99) {
     throw fail(`TAB_ACQ ${record.acquirer} is not an acquirer index`);
   }
@@ -574,7 +638,8 @@ export function decodeTableEntry(record: TableRecord): EmvTableEntry {
   reader.end();
   // Fields a legacy record does not carry take the values the PINPAD assumes.
   for (const field of FIELDS[table]) {
-    if (values[field.key] === undefined && field.key !== '' && field.fallback) values[field.key] = field.fallback(values);
+    if (values[field.key] === undefined && field.key !== '' && field.fallback)
+      values[field.key] = field.fallback(values);
   }
   return { table, acquirer: record.acquirer, record: record.record, ...values } as EmvTableEntry;
 }

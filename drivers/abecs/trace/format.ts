@@ -80,7 +80,14 @@ export class TraceFileError extends DriverError {
 
 const DIRECTIONS: ReadonlySet<string> = new Set<TraceDirection>(['host', 'pinpad']);
 const KINDS: ReadonlySet<string> = new Set<TraceEventKind>(['packet', 'ack', 'nak', 'eot', 'can']);
-const PINPAD_KEYS: readonly (keyof TracePinpad)[] = ['manufacturer', 'model', 'serial_number', 'firmware', 'spec_version', 'protocol'];
+const PINPAD_KEYS: readonly (keyof TracePinpad)[] = [
+  'manufacturer',
+  'model',
+  'serial_number',
+  'firmware',
+  'spec_version',
+  'protocol',
+];
 
 export function serializeTrace(trace: RecordedTrace): string {
   return [trace.header, ...trace.events].map((line) => JSON.stringify(line)).join('\n') + '\n';
@@ -92,12 +99,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function parseHeader(value: unknown, where: string): TraceHeader {
   if (!isRecord(value) || value.format !== TRACE_FORMAT) {
-    throw new TraceFileError('INVALID_TRACE', `${where} is not a Pinbridge ABECS trace header (format "${TRACE_FORMAT}").`);
+    throw new TraceFileError(
+      'INVALID_TRACE',
+      `${where} is not a Pinbridge ABECS trace header (format "${TRACE_FORMAT}").`,
+    );
   }
   if (value.version !== TRACE_VERSION) {
-    throw new TraceFileError('INVALID_TRACE', `${where}: trace version ${String(value.version)} is not supported (this Pinbridge reads version ${TRACE_VERSION}).`);
+    throw new TraceFileError(
+      'INVALID_TRACE',
+      `${where}: trace version ${String(value.version)} is not supported (this Pinbridge reads version ${TRACE_VERSION}).`,
+    );
   }
-  if (typeof value.address !== 'string' || typeof value.started !== 'string' || Number.isNaN(Date.parse(value.started))) {
+  if (
+    typeof value.address !== 'string' ||
+    typeof value.started !== 'string' ||
+    Number.isNaN(Date.parse(value.started))
+  ) {
     throw new TraceFileError('INVALID_TRACE', `${where}: the header needs "address" and an ISO "started" time.`);
   }
   let pinpad: TracePinpad | undefined;
@@ -108,12 +125,19 @@ function parseHeader(value: unknown, where: string): TraceHeader {
     for (const key of PINPAD_KEYS) {
       const item = source[key];
       if (item === undefined) continue;
-      if (typeof item !== 'string') throw new TraceFileError('INVALID_TRACE', `${where}: "pinpad.${key}" must be text.`);
+      if (typeof item !== 'string')
+        throw new TraceFileError('INVALID_TRACE', `${where}: "pinpad.${key}" must be text.`);
       picked[key] = item;
     }
     pinpad = picked;
   }
-  return { format: TRACE_FORMAT, version: TRACE_VERSION, address: value.address, started: value.started, ...(pinpad ? { pinpad } : {}) };
+  return {
+    format: TRACE_FORMAT,
+    version: TRACE_VERSION,
+    address: value.address,
+    started: value.started,
+    ...(pinpad ? { pinpad } : {}),
+  };
 }
 
 function parseEvent(value: unknown, where: string): TraceEvent {
@@ -123,10 +147,14 @@ function parseEvent(value: unknown, where: string): TraceEvent {
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw bad('"t" must be a number of milliseconds ≥ 0');
   if (typeof dir !== 'string' || !DIRECTIONS.has(dir)) throw bad('"dir" must be "host" or "pinpad"');
   if (typeof kind !== 'string' || !KINDS.has(kind)) throw bad('"kind" must be packet, ack, nak, eot or can');
-  if (id !== undefined && (typeof id !== 'string' || !/^[A-Z]{3}$/.test(id))) throw bad('"id" must be three capital letters');
-  if (status !== undefined && (typeof status !== 'string' || !/^[0-9]{3}$/.test(status))) throw bad('"status" must be three digits');
-  if (length !== undefined && (typeof length !== 'number' || !Number.isInteger(length) || length < 0)) throw bad('"length" must be a whole number');
-  if (data !== undefined && (typeof data !== 'string' || !/^(?:[0-9a-fA-F]{2})+$/.test(data))) throw bad('"data" must be hex bytes');
+  if (id !== undefined && (typeof id !== 'string' || !/^[A-Z]{3}$/.test(id)))
+    throw bad('"id" must be three capital letters');
+  if (status !== undefined && (typeof status !== 'string' || !/^[0-9]{3}$/.test(status)))
+    throw bad('"status" must be three digits');
+  if (length !== undefined && (typeof length !== 'number' || !Number.isInteger(length) || length < 0))
+    throw bad('"length" must be a whole number');
+  if (data !== undefined && (typeof data !== 'string' || !/^(?:[0-9a-fA-F]{2})+$/.test(data)))
+    throw bad('"data" must be hex bytes');
   if (kind !== 'packet' && (id !== undefined || data !== undefined)) throw bad(`a ${kind} event carries no packet`);
   return {
     t,
@@ -143,7 +171,8 @@ function parseEvent(value: unknown, where: string): TraceEvent {
 export function parseTrace(text: string, name = 'the trace'): RecordedTrace {
   const lines = text.split(/\r?\n/);
   while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-  if (lines.length === 0) throw new TraceFileError('INVALID_TRACE', `${name} is empty; a trace starts with its header line.`);
+  if (lines.length === 0)
+    throw new TraceFileError('INVALID_TRACE', `${name} is empty; a trace starts with its header line.`);
   const json = (line: string, number: number): unknown => {
     try {
       return JSON.parse(line) as unknown;
@@ -161,7 +190,8 @@ export async function readTraceFile(path: string): Promise<RecordedTrace> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'there is no such file' : (error as Error).message;
     throw new TraceFileError('TRACE_UNREADABLE', `Cannot read the trace ${path}: ${reason}.`, { cause: error });
   }
   return parseTrace(text, `The trace ${path}`);

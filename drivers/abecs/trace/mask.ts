@@ -45,21 +45,68 @@ export interface MaskedPacket {
 
 /** The Abecs (TLV) commands of S220 §3.1.3. */
 const TLV_COMMANDS: ReadonlySet<string> = new Set([
-  'GIX', 'CLX', 'CEX', 'EBX', 'GCD', 'GTK', 'MNU', 'MLI', 'MLR', 'MLE', 'LMF', 'DMF', 'DSI', 'GCX', 'GED', 'GOX', 'FCX',
+  'GIX',
+  'CLX',
+  'CEX',
+  'EBX',
+  'GCD',
+  'GTK',
+  'MNU',
+  'MLI',
+  'MLR',
+  'MLE',
+  'LMF',
+  'DMF',
+  'DSI',
+  'GCX',
+  'GED',
+  'GOX',
+  'FCX',
 ]);
 
 /** Fixed-field packets that carry no card data either way. */
-const PLAIN_COMMANDS: ReadonlySet<string> = new Set(['OPN', 'CLO', 'DSP', 'DEX', 'GIN', 'GKY', 'RMC', 'GTS', 'TLI', 'TLR', 'TLE', 'CNG', 'NTM', 'ERR']);
+const PLAIN_COMMANDS: ReadonlySet<string> = new Set([
+  'OPN',
+  'CLO',
+  'DSP',
+  'DEX',
+  'GIN',
+  'GKY',
+  'RMC',
+  'GTS',
+  'TLI',
+  'TLR',
+  'TLE',
+  'CNG',
+  'NTM',
+  'ERR',
+]);
 
 const ZEROED_PARAMS: ReadonlySet<number> = new Set([
-  PP.PINBLK, PP.KSN, PP.ENCPAN, PP.TRK1KSN, PP.TRK2KSN, PP.TRK3KSN, PP.ENCPANKSN, PP.ENCKRAND, PP.DATAOUT,
-  SPE.DATAIN, SPE.WKENC,
+  PP.PINBLK,
+  PP.KSN,
+  PP.ENCPAN,
+  PP.TRK1KSN,
+  PP.TRK2KSN,
+  PP.TRK3KSN,
+  PP.ENCPANKSN,
+  PP.ENCKRAND,
+  PP.DATAOUT,
+  SPE.DATAIN,
+  SPE.WKENC,
 ]);
 const TRACK_TEXT_PARAMS: ReadonlySet<number> = new Set([PP.TRK1INC, PP.TRK2INC, PP.TRK3INC]);
 const TRACK_PARAMS: ReadonlySet<number> = new Set([PP.TRACK1, PP.TRACK2, PP.TRACK3]);
 const EMV_PARAMS: ReadonlySet<number> = new Set([PP.EMVDATA, SPE.EMVDATA]);
 /** Every id the spec lists (abecs.md §2.4, §2.5) plus the PPC-930's reserved key maps. */
-const KNOWN_PARAMS: ReadonlySet<number> = new Set([...Object.values(SPE), ...Object.values(PP), 0x8017, 0x8030, 0x8031, 0x8034]);
+const KNOWN_PARAMS: ReadonlySet<number> = new Set([
+  ...Object.values(SPE),
+  ...Object.values(PP),
+  0x8017,
+  0x8030,
+  0x8031,
+  0x8034,
+]);
 
 /** PP_KSNTDESPnn / PP_KSNTDESDnn (9100h–9163h, 9200h–9263h): the KSN of each DUKPT slot. */
 function isSlotKsn(id: number): boolean {
@@ -225,7 +272,8 @@ export function maskPacket(dir: TraceDirection, pktdata: Buffer): MaskedPacket {
   try {
     const rsp = decodeResponsePacket(pktdata);
     // An error answer is id + status only (S220 §2.3.2): whatever followed is dropped.
-    if (rsp.status !== 0) return { id, status: statusText, data: encodeResponsePacket({ id, status: rsp.status, blocks: [] }) };
+    if (rsp.status !== 0)
+      return { id, status: statusText, data: encodeResponsePacket({ id, status: rsp.status, blocks: [] }) };
     const blocks = maskResponseBlocks(id, rsp.status, rsp.blocks);
     if (blocks === undefined) return { id, status: statusText };
     return { id, status: statusText, data: encodeResponsePacket({ id, status: rsp.status, blocks }) };

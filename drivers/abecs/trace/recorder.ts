@@ -10,7 +10,15 @@
 import { EventEmitter } from 'node:events';
 import type { ByteTransport, TransportEvents, TransportKind } from '../../transports/transport.js';
 import { ACK, CAN, EOT, FrameDecoder, NAK } from '../frame.js';
-import { TRACE_FORMAT, TRACE_VERSION, type RecordedTrace, type TraceDirection, type TraceEvent, type TraceEventKind, type TracePinpad } from './format.js';
+import {
+  TRACE_FORMAT,
+  TRACE_VERSION,
+  type RecordedTrace,
+  type TraceDirection,
+  type TraceEvent,
+  type TraceEventKind,
+  type TracePinpad,
+} from './format.js';
 import { maskPacket } from './mask.js';
 
 const CONTROL_KINDS: ReadonlyMap<number, TraceEventKind> = new Map([
@@ -26,7 +34,10 @@ export class TraceRecorder {
   pinpad: TracePinpad | undefined;
   private readonly origin: number;
   private readonly events: TraceEvent[] = [];
-  private readonly decoders: Record<TraceDirection, FrameDecoder> = { host: new FrameDecoder(), pinpad: new FrameDecoder() };
+  private readonly decoders: Record<TraceDirection, FrameDecoder> = {
+    host: new FrameDecoder(),
+    pinpad: new FrameDecoder(),
+  };
 
   constructor(readonly address: string) {
     this.started = new Date();
@@ -79,7 +90,10 @@ export class TraceRecorder {
 export class RecordingTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly recorder: TraceRecorder;
 
-  constructor(private readonly inner: ByteTransport, recorder?: TraceRecorder) {
+  constructor(
+    private readonly inner: ByteTransport,
+    recorder?: TraceRecorder,
+  ) {
     super();
     this.recorder = recorder ?? new TraceRecorder(inner.address);
     inner.on('open', () => this.emit('open'));

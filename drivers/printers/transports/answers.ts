@@ -29,7 +29,8 @@ export class AnswerReader {
       if (!this.keep(byte)) continue;
       this.buffered.push(byte);
     }
-    if (this.buffered.length > MAX_BUFFERED && !this.pending) this.buffered.splice(0, this.buffered.length - MAX_BUFFERED);
+    if (this.buffered.length > MAX_BUFFERED && !this.pending)
+      this.buffered.splice(0, this.buffered.length - MAX_BUFFERED);
     this.settle();
   }
 

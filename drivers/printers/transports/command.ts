@@ -120,15 +120,28 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
       let stdinError: Error | undefined;
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        finish(new PrinterError('TIMEOUT', `The print command "${shown}" did not finish within ${this.timeoutMs} ms and was stopped.`));
+        finish(
+          new PrinterError(
+            'TIMEOUT',
+            `The print command "${shown}" did not finish within ${this.timeoutMs} ms and was stopped.`,
+          ),
+        );
       }, this.timeoutMs);
       child.once('error', (error: NodeJS.ErrnoException) => {
         finish(
           error.code === 'ENOENT'
-            ? new PrinterError('COMMAND_FAILED', `The print command "${program}" was not found; install it or configure another print command.`, {
-                cause: error,
-              })
-            : new PrinterError('COMMAND_FAILED', `The print command "${shown}" could not be started: ${error.message}.`, { cause: error }),
+            ? new PrinterError(
+                'COMMAND_FAILED',
+                `The print command "${program}" was not found; install it or configure another print command.`,
+                {
+                  cause: error,
+                },
+              )
+            : new PrinterError(
+                'COMMAND_FAILED',
+                `The print command "${shown}" could not be started: ${error.message}.`,
+                { cause: error },
+              ),
         );
       });
       child.stderr.setEncoding('utf8');
@@ -145,7 +158,11 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
         if (code === 0 && !stdinError) {
           finish();
         } else if (code === 0) {
-          finish(new PrinterError('COMMAND_FAILED', `The print command "${shown}" exited before reading the whole job.`, { cause: stdinError }));
+          finish(
+            new PrinterError('COMMAND_FAILED', `The print command "${shown}" exited before reading the whole job.`, {
+              cause: stdinError,
+            }),
+          );
         } else if (code !== null) {
           finish(
             new PrinterError(
@@ -154,7 +171,12 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
             ),
           );
         } else {
-          finish(new PrinterError('COMMAND_FAILED', `The print command "${shown}" was stopped by signal ${signal ?? 'unknown'}.`));
+          finish(
+            new PrinterError(
+              'COMMAND_FAILED',
+              `The print command "${shown}" was stopped by signal ${signal ?? 'unknown'}.`,
+            ),
+          );
         }
       });
     });

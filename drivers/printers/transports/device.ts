@@ -66,7 +66,11 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
         await withTimeout(
           writeAll(handle, bytes),
           this.writeTimeoutMs,
-          () => new PrinterError('TIMEOUT', `The printer device ${this.path} did not take the data within ${this.writeTimeoutMs} ms.`),
+          () =>
+            new PrinterError(
+              'TIMEOUT',
+              `The printer device ${this.path} did not take the data within ${this.writeTimeoutMs} ms.`,
+            ),
         );
       } catch (error) {
         throw this.onWriteError(handle, error);
@@ -89,7 +93,10 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
     const handle = await withTimeout(opening, this.openTimeoutMs, () => {
       // Close the handle if the open completes after all.
       void opening.then((late) => late.close()).catch(() => undefined);
-      return new PrinterError('TIMEOUT', `Opening the printer device ${this.path} did not finish within ${this.openTimeoutMs} ms.`);
+      return new PrinterError(
+        'TIMEOUT',
+        `Opening the printer device ${this.path} did not finish within ${this.openTimeoutMs} ms.`,
+      );
     });
     if (!this.wanted) {
       await handle.close();
@@ -106,7 +113,9 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
     const gone = error instanceof PrinterError || GONE.has(code);
     if (!gone) {
       const message = error instanceof Error ? error.message : String(error);
-      return new PrinterError('IO_ERROR', `Writing to the printer device ${this.path} failed: ${message}.`, { cause: error });
+      return new PrinterError('IO_ERROR', `Writing to the printer device ${this.path} failed: ${message}.`, {
+        cause: error,
+      });
     }
     // Reopen on the next job: the device may come back (printer switched on, cable plugged in).
     if (this.handle === handle) this.handle = undefined;
@@ -114,9 +123,13 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
     const failure =
       error instanceof PrinterError
         ? error
-        : new PrinterError('DISCONNECTED', `The printer device ${this.path} went away while printing (${code}); check the cable and that the printer is on.`, {
-            cause: error,
-          });
+        : new PrinterError(
+            'DISCONNECTED',
+            `The printer device ${this.path} went away while printing (${code}); check the cable and that the printer is on.`,
+            {
+              cause: error,
+            },
+          );
     this.emit('disconnected', failure);
     return failure;
   }
@@ -140,15 +153,21 @@ async function openPrinterFile(path: string): Promise<FileHandle> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw mapOpenError(path, error);
     if (path.startsWith('/dev/')) {
-      throw new PrinterError('UNREACHABLE', `There is no printer device ${path}; check that the printer is on and plugged in.`, {
-        cause: error,
-      });
+      throw new PrinterError(
+        'UNREACHABLE',
+        `There is no printer device ${path}; check that the printer is on and plugged in.`,
+        {
+          cause: error,
+        },
+      );
     }
     // A new spool file: its folder must exist.
     try {
       await stat(dirname(path));
     } catch (dirError) {
-      throw new PrinterError('UNREACHABLE', `The folder of the printer file ${path} does not exist.`, { cause: dirError });
+      throw new PrinterError('UNREACHABLE', `The folder of the printer file ${path} does not exist.`, {
+        cause: dirError,
+      });
     }
   }
   try {
@@ -164,9 +183,13 @@ function mapOpenError(path: string, error: unknown): PrinterError {
     case 'ENOENT':
     case 'ENODEV':
     case 'ENXIO':
-      return new PrinterError('UNREACHABLE', `There is no printer device ${path}; check that the printer is on and plugged in.`, {
-        cause: err,
-      });
+      return new PrinterError(
+        'UNREACHABLE',
+        `There is no printer device ${path}; check that the printer is on and plugged in.`,
+        {
+          cause: err,
+        },
+      );
     case 'EACCES':
     case 'EPERM':
       return new PrinterError(
@@ -175,9 +198,13 @@ function mapOpenError(path: string, error: unknown): PrinterError {
         { cause: err },
       );
     case 'EBUSY':
-      return new PrinterError('UNREACHABLE', `The printer device ${path} is in use by another program.`, { cause: err });
+      return new PrinterError('UNREACHABLE', `The printer device ${path} is in use by another program.`, {
+        cause: err,
+      });
     default:
-      return new PrinterError('IO_ERROR', `The printer device ${path} could not be opened: ${err.message}.`, { cause: err });
+      return new PrinterError('IO_ERROR', `The printer device ${path} could not be opened: ${err.message}.`, {
+        cause: err,
+      });
   }
 }
 

@@ -45,7 +45,11 @@ export class FolderTransport extends EventEmitter<PrinterTransportEvents> implem
       await mkdir(this.folder, { recursive: true });
       if (!(await stat(this.folder)).isDirectory()) throw new Error('not a folder');
     } catch (error) {
-      throw new PrinterError('UNREACHABLE', `The receipt folder ${this.folder} cannot be used: ${(error as Error).message}.`, { cause: error });
+      throw new PrinterError(
+        'UNREACHABLE',
+        `The receipt folder ${this.folder} cannot be used: ${(error as Error).message}.`,
+        { cause: error },
+      );
     }
     this.opened = true;
   }
@@ -59,7 +63,11 @@ export class FolderTransport extends EventEmitter<PrinterTransportEvents> implem
       await writeFile(temporary, bytes);
       await rename(temporary, join(this.folder, name));
     } catch (error) {
-      throw new PrinterError('IO_ERROR', `The receipt could not be written to ${this.folder}: ${(error as Error).message}.`, { cause: error });
+      throw new PrinterError(
+        'IO_ERROR',
+        `The receipt could not be written to ${this.folder}: ${(error as Error).message}.`,
+        { cause: error },
+      );
     }
   }
 

@@ -102,7 +102,11 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
       const answer = this.answers.expect(
         answerLength,
         timeoutMs,
-        () => new PrinterError('TIMEOUT', `The printer on ${this.path} did not answer a status request within ${timeoutMs} ms.`),
+        () =>
+          new PrinterError(
+            'TIMEOUT',
+            `The printer on ${this.path} did not answer a status request within ${timeoutMs} ms.`,
+          ),
       );
       try {
         await this.send(bytes);
@@ -137,9 +141,13 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
 
   /** Reports the line gone (once) and fails a pending answer. */
   private lost(cause: unknown): PrinterError {
-    const error = new PrinterError('DISCONNECTED', `The printer's serial port ${this.path} was disconnected; check the cable.`, {
-      cause,
-    });
+    const error = new PrinterError(
+      'DISCONNECTED',
+      `The printer's serial port ${this.path} was disconnected; check the cable.`,
+      {
+        cause,
+      },
+    );
     this.answers.fail(error);
     if (this.linkUp) {
       this.linkUp = false;
@@ -168,7 +176,10 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
       timer = setTimeout(
         () =>
           reject(
-            new PrinterError('TIMEOUT', `The printer on ${this.path} did not take ${bytes.length} bytes within ${limitMs} ms.`),
+            new PrinterError(
+              'TIMEOUT',
+              `The printer on ${this.path} did not take ${bytes.length} bytes within ${limitMs} ms.`,
+            ),
           ),
         limitMs,
       );

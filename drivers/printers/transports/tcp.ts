@@ -95,7 +95,11 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
       const answer = this.answers.expect(
         answerLength,
         timeoutMs,
-        () => new PrinterError('TIMEOUT', `The printer at ${this.address} did not answer a status request within ${timeoutMs} ms.`),
+        () =>
+          new PrinterError(
+            'TIMEOUT',
+            `The printer at ${this.address} did not answer a status request within ${timeoutMs} ms.`,
+          ),
       );
       try {
         await this.send(socket, bytes);
@@ -125,7 +129,9 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
 
   private ensureConnected(): Promise<net.Socket> {
     if (!this.wanted) {
-      return Promise.reject(new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} is not open.`));
+      return Promise.reject(
+        new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} is not open.`),
+      );
     }
     if (this.socket) return Promise.resolve(this.socket);
     this.connecting ??= this.connect()
@@ -195,7 +201,10 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
       const onClose = (): void =>
         finish(
           this.closeReason ??
-            new PrinterError('DISCONNECTED', `The connection to the printer at ${this.address} was lost while sending.`),
+            new PrinterError(
+              'DISCONNECTED',
+              `The connection to the printer at ${this.address} was lost while sending.`,
+            ),
         );
       const timer = setTimeout(() => {
         const error = new PrinterError(
@@ -236,12 +245,18 @@ function mapConnectError(address: string, error: NodeJS.ErrnoException): Printer
     case 'EHOSTDOWN':
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return new PrinterError('UNREACHABLE', `The printer at ${address} cannot be reached (${error.code}); check the network and its address.`, {
-        cause: error,
-      });
+      return new PrinterError(
+        'UNREACHABLE',
+        `The printer at ${address} cannot be reached (${error.code}); check the network and its address.`,
+        {
+          cause: error,
+        },
+      );
     case 'ETIMEDOUT':
       return new PrinterError('TIMEOUT', `Connecting to the printer at ${address} timed out.`, { cause: error });
     default:
-      return new PrinterError('IO_ERROR', `Connecting to the printer at ${address} failed: ${error.message}.`, { cause: error });
+      return new PrinterError('IO_ERROR', `Connecting to the printer at ${address} failed: ${error.message}.`, {
+        cause: error,
+      });
   }
 }

@@ -60,7 +60,12 @@ const clx = defineHandler(CLX, (req, { device }) => {
 // Information
 
 /** EMV kernel versions the device reports (GIX PP_KRNLVER…, GIN "02"/"03"). */
-export function kernelVersions(device: DeviceState): { kernel: string; contactless: string; mastercard: string; visa: string } {
+export function kernelVersions(device: DeviceState): {
+  kernel: string;
+  contactless: string;
+  mastercard: string;
+  visa: string;
+} {
   return device.profile.name === 'ppc930'
     ? { kernel: '1.19', contactless: '1.0.3-20170613', mastercard: '3.0.3-20170613', visa: '1.0.2-20171120' }
     : { kernel: 'SIM EMV 1.0', contactless: 'SIM CTLS 1.0', mastercard: 'SIM MC 1.0', visa: 'SIM VISA 1.0' };
@@ -179,7 +184,9 @@ function swipeTracks(card: SimCard, mask: { left: number; right: number } | unde
   let track1 = truncatedTrack1(card);
   let track2 = truncatedTrack2(card);
   if (mask) {
-    const masked = card.pan.slice(0, mask.left).padEnd(card.pan.length - mask.right, '*') + card.pan.slice(card.pan.length - mask.right);
+    const masked =
+      card.pan.slice(0, mask.left).padEnd(card.pan.length - mask.right, '*') +
+      card.pan.slice(card.pan.length - mask.right);
     track1 = track1.replace(card.pan, masked);
     track2 = track2.replace(card.pan, masked);
   }
@@ -240,7 +247,10 @@ const cex = defineHandler(CEX, async (req, ctx) => {
           auto: {
             afterMs: auto.delayMs,
             act: () => {
-              if (req.key && (auto.keys !== undefined || !(req.contactless || req.magstripe || req.icc === 'insertion'))) {
+              if (
+                req.key &&
+                (auto.keys !== undefined || !(req.contactless || req.magstripe || req.icc === 'insertion'))
+              ) {
                 typeScript(device, auto.keys ?? '{enter}');
               } else if (auto.matchApplication !== true) {
                 queueCard(device, auto.card ? resolveCard(auto.card) : TEST_CARDS.visaCredit);
@@ -254,7 +264,8 @@ const cex = defineHandler(CEX, async (req, ctx) => {
   });
   if (result !== TIMED_OUT) return result;
   // The antenna's 2-minute cap is an event; the host's own limit is ST_TIMEOUT.
-  if (ctlsCap !== undefined && (hostLimit === undefined || ctlsCap <= hostLimit)) return { event: 'contactlessTimeout' };
+  if (ctlsCap !== undefined && (hostLimit === undefined || ctlsCap <= hostLimit))
+    return { event: 'contactlessTimeout' };
   throw new StatusReply(ST.TIMEOUT);
 });
 

@@ -22,8 +22,25 @@ import { capturePin, formatAmount, readPin, swipeReadable, waitForCard, type Pre
 import { keyLoaded } from '../profiles.js';
 import type { DeviceState, Transaction } from '../state.js';
 import type { CardTypeCode, ChipDecision, PinMethod } from '../wire/command.js';
-import { FCX, GCX, GED, GOX, type GcxRequest, type GcxResult, type GoxRequest, type GoxResult } from '../wire/commands/card.js';
-import { FNC, GCR, GOC, type FncDecision, type GcrRequest, type GcrResult, type GcrStart } from '../wire/commands/legacy-card.js';
+import {
+  FCX,
+  GCX,
+  GED,
+  GOX,
+  type GcxRequest,
+  type GcxResult,
+  type GoxRequest,
+  type GoxResult,
+} from '../wire/commands/card.js';
+import {
+  FNC,
+  GCR,
+  GOC,
+  type FncDecision,
+  type GcrRequest,
+  type GcrResult,
+  type GcrStart,
+} from '../wire/commands/legacy-card.js';
 import { GPN, GTK, packDigits } from '../wire/commands/security.js';
 import type { EmvObject } from '../wire/emv.js';
 import { fixedLines, freeTextLines } from '../wire/text.js';
@@ -58,7 +75,12 @@ function candidatesFor(device: DeviceState, filter: CandidateFilter): AidEntry[]
  * Whether the antenna is on (S220 §6.8.1 and §6.9.1, note (*)): the command and the device allow
  * it and, when tables are in use, some candidate supports contactless for this amount.
  */
-function contactlessOn(device: DeviceState, requested: boolean, candidates: AidEntry[] | undefined, amount: number): boolean {
+function contactlessOn(
+  device: DeviceState,
+  requested: boolean,
+  candidates: AidEntry[] | undefined,
+  amount: number,
+): boolean {
   if (!requested || !device.profile.contactless) return false;
   return candidates === undefined || contactlessCandidates(candidates, amount).length > 0;
 }
@@ -113,7 +135,12 @@ async function processing(ctx: CommandContext): Promise<void> {
 }
 
 /** RSP_STAT of the ICC failure a `SimCard.iccFailure` chip causes on insertion. */
-const ICC_FAILURE_STATUS = { mute: ST.DUMBCARD, error: ST.ERRCARD, fallback: ST.ERRFALLBACK, noApplication: ST.CARDAPPNAV } as const;
+const ICC_FAILURE_STATUS = {
+  mute: ST.DUMBCARD,
+  error: ST.ERRCARD,
+  fallback: ST.ERRFALLBACK,
+  noApplication: ST.CARDAPPNAV,
+} as const;
 
 /**
  * A failing chip answers its ICC error once powered (GCR/GCX after PROCESSANDO...); the display
@@ -142,7 +169,11 @@ function iccStatusOf(device: DeviceState, read: 'GCX' | 'GCR'): number {
 }
 
 /** Runs a card command and remembers the status it answers, for the next magnetic read's PP_ICCSTAT. */
-async function rememberStatus<T>(device: DeviceState, command: 'GCR' | 'GOC' | 'GCX' | 'GOX', run: () => Promise<T>): Promise<T> {
+async function rememberStatus<T>(
+  device: DeviceState,
+  command: 'GCR' | 'GOC' | 'GCX' | 'GOX',
+  run: () => Promise<T>,
+): Promise<T> {
   try {
     const result = await run();
     device.lastCardStatus = { command, status: ST.OK };
@@ -215,7 +246,12 @@ function startTransaction(
 function gcrAcquirerData(t: Transaction): string {
   if (t.acquirer === 1) {
     const aid = aidOf(t.card);
-    return String(aid.length / 2).padStart(2, '0') + aid.padEnd(32, 'F') + t.card.label.padEnd(16).slice(0, 16) + t.card.label.padEnd(16).slice(0, 16);
+    return (
+      String(aid.length / 2).padStart(2, '0') +
+      aid.padEnd(32, 'F') +
+      t.card.label.padEnd(16).slice(0, 16) +
+      t.card.label.padEnd(16).slice(0, 16)
+    );
   }
   return t.acquirer === 2 ? '9F0702FF00' : '';
 }
@@ -351,10 +387,13 @@ function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResul
   const { card } = t;
   const pan = maskPanWith(card.pan, req.panMask);
   const track2 = truncatedTrack2(card).replace(card.pan, pan);
-  if (t.cardType === '00') return { cardType: '00', iccStatus, track1: truncatedTrack1(card).replace(card.pan, pan), track2 };
+  if (t.cardType === '00')
+    return { cardType: '00', iccStatus, track1: truncatedTrack1(card).replace(card.pan, pan), track2 };
   return {
     cardType: t.cardType,
-    aidTableInfo: t.aidTableInfo ? [...t.aidTableInfo] : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
+    aidTableInfo: t.aidTableInfo
+      ? [...t.aidTableInfo]
+      : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
     pan,
     panSequence: card.panSequenceNumber ?? '00',
     track2,
@@ -382,7 +421,12 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
   // "Registros candidatos" (S220 §6.9.1): SPE_AIDLIST alone, else SPE_APPTYPE and SPE_ACQREF.
   const candidates = candidatesFor(
     device,
-    req.aids ? { refs: req.aids } : { ...(req.appTypes ? { appTypes: req.appTypes } : {}), ...(req.acquirer === undefined ? {} : { acquirer: req.acquirer }) },
+    req.aids
+      ? { refs: req.aids }
+      : {
+          ...(req.appTypes ? { appTypes: req.appTypes } : {}),
+          ...(req.acquirer === undefined ? {} : { acquirer: req.acquirer }),
+        },
   );
   const ctls = contactlessOn(device, req.options?.contactless ?? false, candidates, req.amount ?? 0);
   const amount = req.options?.hideAmount ? 0 : (req.amount ?? 0);
@@ -390,7 +434,13 @@ async function readCardGcx(req: GcxRequest, ctx: CommandContext): Promise<GcxRes
   const hostLimit = req.timeout === undefined ? undefined : device.hostSeconds(req.timeout);
   const ctlsCap = ctls ? device.timings.ctlsIdleMs : undefined;
   const limit = hostLimit === undefined ? ctlsCap : ctlsCap === undefined ? hostLimit : Math.min(hostLimit, ctlsCap);
-  const presented = await waitForCard(ctx, { icc: true, mag: true, ctls, timeoutMs: limit, ...(req.appTypes ? { appTypes: req.appTypes } : {}) });
+  const presented = await waitForCard(ctx, {
+    icc: true,
+    mag: true,
+    ctls,
+    timeoutMs: limit,
+    ...(req.appTypes ? { appTypes: req.appTypes } : {}),
+  });
   if (presented === TIMED_OUT) {
     device.clearDisplay();
     throw new StatusReply(ST.TIMEOUT);
@@ -509,7 +559,13 @@ async function verifyOfflinePin(
       return { errors, blocked: true };
     }
     if (left === 1) await ctx.notify(ntm('PROX. ERRO', 'BLOQUEIA SENHA'));
-    const pin = await readPin(ctx, { prompt: options.prompt, min: PIN_MIN, max: PIN_MAX, idleMs: options.idleMs, ...(card.pin === undefined ? {} : { cardPin: card.pin }) });
+    const pin = await readPin(ctx, {
+      prompt: options.prompt,
+      min: PIN_MIN,
+      max: PIN_MAX,
+      idleMs: options.idleMs,
+      ...(card.pin === undefined ? {} : { cardPin: card.pin }),
+    });
     if (pin === card.pin) {
       device.pinTries.set(card, initial);
       return { errors, blocked: false };
@@ -569,7 +625,8 @@ async function firstGenerateAc(
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
     // Online cards send the PIN to the issuer; offline ones have the chip verify it.
-    if (decision === 'goOnline') onlinePin = { pinBlock: Buffer.from(pin.pinBlock, 'hex'), ksn: Buffer.from(pin.ksn, 'hex') };
+    if (decision === 'goOnline')
+      onlinePin = { pinBlock: Buffer.from(pin.pinBlock, 'hex'), ksn: Buffer.from(pin.ksn, 'hex') };
     else offlinePin = true;
   }
   t.decision = decision;
@@ -612,7 +669,8 @@ async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxRes
   if (t.cardType === '06') {
     // Processed in GCX already: amount and transaction type cannot change (S220 §6.9.3.2).
     if (req.amount !== undefined && req.amount !== t.amount) throw new StatusReply(ST.INVPARM);
-    if (req.transactionType !== undefined && req.transactionType !== t.transactionType) throw new StatusReply(ST.INVPARM);
+    if (req.transactionType !== undefined && req.transactionType !== t.transactionType)
+      throw new StatusReply(ST.INVPARM);
   }
   if (req.amount !== undefined) t.amount = req.amount;
   await processing(ctx);
@@ -645,7 +703,10 @@ function scriptResults(issuerData: readonly EmvObject[] | undefined): Buffer {
 }
 
 /** What the chip does with the host's answer: 'approved' unless declined or the card refuses. */
-function secondGenerateAc(t: Transaction, hostApproved: boolean | undefined): 'approved' | 'declinedByCard' | 'declinedByHost' {
+function secondGenerateAc(
+  t: Transaction,
+  hostApproved: boolean | undefined,
+): 'approved' | 'declinedByCard' | 'declinedByHost' {
   t.finished = true;
   if (hostApproved === undefined) return 'declinedByCard'; // no host answer: the card declines
   if (!hostApproved) return 'declinedByHost';
@@ -660,7 +721,8 @@ function secondGenerateAc(t: Transaction, hostApproved: boolean | undefined): 'a
 const fnc = defineHandler(FNC, (req, { device }) => {
   const t = chipTransaction(device, 'GCR');
   if (!t.decision) throw new StatusReply(ST.INVCALL);
-  const hostApproved = req.communication === 'failed' ? undefined : req.communication === 'approvedWithArc' || req.arc === '00';
+  const hostApproved =
+    req.communication === 'failed' ? undefined : req.communication === 'approvedWithArc' || req.arc === '00';
   const none = { emvData: Buffer.alloc(0), issuerScriptResults: Buffer.alloc(0) };
   if (t.decision !== 'goOnline') {
     t.finished = true;
@@ -668,14 +730,18 @@ const fnc = defineHandler(FNC, (req, { device }) => {
   }
   if (t.cardType === '06') {
     t.finished = true;
-    const decision: FncDecision = hostApproved === undefined ? 'declinedByCard' : hostApproved ? 'approved' : 'declinedByHost';
+    const decision: FncDecision =
+      hostApproved === undefined ? 'declinedByCard' : hostApproved ? 'approved' : 'declinedByHost';
     return { decision, ...none };
   }
   const decision: FncDecision = secondGenerateAc(t, hostApproved);
   const arc = req.communication === 'failed' ? 'Z3' : req.arc;
   return {
     decision,
-    emvData: emvDataFor(emvContext(t, decision === 'approved' ? 'TC' : 'AAC', arc), req.tags.length > 0 ? req.tags : undefined),
+    emvData: emvDataFor(
+      emvContext(t, decision === 'approved' ? 'TC' : 'AAC', arc),
+      req.tags.length > 0 ? req.tags : undefined,
+    ),
     issuerScriptResults: scriptResults(req.issuerData),
   };
 });
@@ -694,7 +760,12 @@ const fcx = defineHandler(FCX, (req, { device }) => {
     const approved = req.outcome === 'approved' && (t.cardType === '06' || t.decision === 'approvedOffline');
     return {
       decision: approved ? ('approved' as const) : ('declined' as const),
-      ...(req.tagList ? { emvData: t.cardType === '06' ? Buffer.alloc(0) : emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList) } : {}),
+      ...(req.tagList
+        ? {
+            emvData:
+              t.cardType === '06' ? Buffer.alloc(0) : emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList),
+          }
+        : {}),
       ...(scripts ? { issuerScriptResults: scripts } : {}),
     };
   }
@@ -767,7 +838,8 @@ function sealField(name: TrackName, clear: Buffer, openDigits: number, encrypt: 
  */
 const gtk = defineHandler(GTK, (req, { device }) => {
   const t = device.transaction;
-  const card = t !== undefined ? (t.tracksRead ? undefined : t.card) : device.swipedTracksRead ? undefined : device.swipedCard;
+  const card =
+    t !== undefined ? (t.tracksRead ? undefined : t.card) : device.swipedTracksRead ? undefined : device.swipedCard;
   if (card === undefined) {
     if (t === undefined && device.emptySwipe) {
       device.emptySwipe = false;
@@ -794,8 +866,12 @@ const gtk = defineHandler(GTK, (req, { device }) => {
   const cbc = encryption.method === 'dukptCbc';
   let shared: { ksn: Buffer; key: Buffer } | undefined;
   for (const [name, value] of Object.entries(clear) as Array<[TrackName, Buffer]>) {
-    const { ksn, key } = cbc ? device.dukpt.use('data', encryption.keyIndex!) : (shared ??= device.dukpt.use('data', encryption.keyIndex!));
-    out[name] = sealField(name, value, encryption.openDigits, (data) => (cbc ? tdesCbcEncrypt(key, data, encryption.iv) : tdesEncrypt(key, data)));
+    const { ksn, key } = cbc
+      ? device.dukpt.use('data', encryption.keyIndex!)
+      : (shared ??= device.dukpt.use('data', encryption.keyIndex!));
+    out[name] = sealField(name, value, encryption.openDigits, (data) =>
+      cbc ? tdesCbcEncrypt(key, data, encryption.iv) : tdesEncrypt(key, data),
+    );
     ksns[name] = ksn;
   }
   return { ...out, ksns };

@@ -115,9 +115,15 @@ function itemFor(device: DeviceState, standard: ReadonlyMap<number, GixItem>, id
   const known = standard.get(id);
   if (known) return known;
   const pinSlot = indexedId(id, 0x9100);
-  if (pinSlot !== undefined) return keyLoaded(device.keys.dukptPin, pinSlot) ? { id, value: device.dukpt.currentKsn('pin', pinSlot) } : undefined;
+  if (pinSlot !== undefined)
+    return keyLoaded(device.keys.dukptPin, pinSlot)
+      ? { id, value: device.dukpt.currentKsn('pin', pinSlot) }
+      : undefined;
   const dataSlot = indexedId(id, 0x9200);
-  if (dataSlot !== undefined) return keyLoaded(device.keys.dukptData, dataSlot) ? { id, value: device.dukpt.currentKsn('data', dataSlot) } : undefined;
+  if (dataSlot !== undefined)
+    return keyLoaded(device.keys.dukptData, dataSlot)
+      ? { id, value: device.dukpt.currentKsn('data', dataSlot) }
+      : undefined;
   const acquirer = indexedId(id, 0x9300);
   if (acquirer !== undefined) {
     const loaded = device.tables.loaded().find((entry) => entry.acquirer === acquirer);

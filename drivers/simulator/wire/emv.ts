@@ -45,7 +45,8 @@ export function decodeEmvObjects(data: Uint8Array): EmvObject[] {
     let valueStart = tagEnd + 1;
     if (length & 0x80) {
       const count = length & 0x7f;
-      if (count === 0 || count > 3 || valueStart + count > buffer.length) throw invalid(`EMV object ${tag} has a malformed length.`);
+      if (count === 0 || count > 3 || valueStart + count > buffer.length)
+        throw invalid(`EMV object ${tag} has a malformed length.`);
       length = buffer.readUIntBE(valueStart, count);
       valueStart += count;
     }

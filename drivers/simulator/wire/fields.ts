@@ -43,7 +43,8 @@ export function checkText(value: Buffer, name: string): string {
 
 /** Checks an H field's characters and returns the bytes they stand for. */
 export function checkHex(value: Buffer, name: string): Buffer {
-  if (value.length % 2 !== 0 || !value.every(isHexByte)) throw invalid(`${name} must be an even number of hex digits (H).`);
+  if (value.length % 2 !== 0 || !value.every(isHexByte))
+    throw invalid(`${name} must be an even number of hex digits (H).`);
   return Buffer.from(value.toString('latin1'), 'hex');
 }
 
@@ -114,7 +115,11 @@ export class FieldReader {
 /** N field: right-aligned, zero padded. A value that does not fit is a programming error. */
 export function formatN(value: number | string, width: number): string {
   const text = typeof value === 'number' ? String(value) : value;
-  if ((typeof value === 'number' && (!Number.isInteger(value) || value < 0)) || !/^[0-9]*$/.test(text) || text.length > width) {
+  if (
+    (typeof value === 'number' && (!Number.isInteger(value) || value < 0)) ||
+    !/^[0-9]*$/.test(text) ||
+    text.length > width
+  ) {
     throw new RangeError(`${String(value)} does not fit an N${width} field.`);
   }
   return text.padStart(width, '0');

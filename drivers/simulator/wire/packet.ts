@@ -69,7 +69,8 @@ function readBlocks(data: Buffer, offset: number, id: string | undefined, what: 
   let at = offset;
   while (at < data.length) {
     const length = readN3(data, at);
-    if (length === undefined) throw new EnvelopeError(id, `${what}: the block length at byte ${at} is not three digits.`);
+    if (length === undefined)
+      throw new EnvelopeError(id, `${what}: the block length at byte ${at} is not three digits.`);
     at += 3;
     if (at + length > data.length) {
       throw new EnvelopeError(id, `${what}: a block declares ${length} bytes but only ${data.length - at} follow.`);
@@ -96,13 +97,15 @@ function n3(value: number): string {
 /** The PKTDATA of a response; a non-zero status carries no data (S220 §2.3.2). */
 export function encodeResponsePacket(response: ResponsePacket): Buffer {
   const idBytes = Buffer.from(response.id, 'latin1');
-  if (idBytes.length !== 3 || !idBytes.every(isAlpha)) throw new RangeError(`"${response.id}" is not a three-character RSP_ID.`);
+  if (idBytes.length !== 3 || !idBytes.every(isAlpha))
+    throw new RangeError(`"${response.id}" is not a three-character RSP_ID.`);
   if (response.status !== 0 && response.blocks.length > 0) {
     throw new RangeError(`A response with RSP_STAT ${n3(response.status)} never carries data.`);
   }
   const parts: Buffer[] = [idBytes, Buffer.from(n3(response.status), 'latin1')];
   for (const block of response.blocks) {
-    if (block.length > MAX_BLOCK) throw new RangeError(`A block holds at most ${MAX_BLOCK} bytes; this one has ${block.length}.`);
+    if (block.length > MAX_BLOCK)
+      throw new RangeError(`A block holds at most ${MAX_BLOCK} bytes; this one has ${block.length}.`);
     parts.push(Buffer.from(n3(block.length), 'latin1'), block);
   }
   return Buffer.concat(parts);
@@ -112,7 +115,8 @@ export function encodeResponsePacket(response: ResponsePacket): Buffer {
 export function decodeResponsePacket(pktdata: Uint8Array): ResponsePacket {
   const data = Buffer.from(pktdata);
   const id = readCommandId(data);
-  if (id === undefined) throw new EnvelopeError(undefined, 'The response does not start with a three-character RSP_ID.');
+  if (id === undefined)
+    throw new EnvelopeError(undefined, 'The response does not start with a three-character RSP_ID.');
   const status = readN3(data, 3);
   if (status === undefined) throw new EnvelopeError(id, `Response ${id}: RSP_STAT is not three digits.`);
   return { id, status, blocks: readBlocks(data, 6, id, `Response ${id}`) };

@@ -51,13 +51,15 @@ const HEADER = 8;
 
 /** The records of a TLR command block (TLR_NREC N2 + the records); ST_INVPARM if they do not add up. */
 export function decodeTlrBlock(block: Buffer): Buffer[] {
-  if (block.length < 2 || !isDigitByte(block[0]!) || !isDigitByte(block[1]!)) throw invalid('TLR: TLR_NREC must be two digits.');
+  if (block.length < 2 || !isDigitByte(block[0]!) || !isDigitByte(block[1]!))
+    throw invalid('TLR: TLR_NREC must be two digits.');
   const count = Number(block.subarray(0, 2).toString('latin1'));
   const records: Buffer[] = [];
   let at = 2;
   while (at < block.length) {
     const lengthField = block.subarray(at, at + 3);
-    if (lengthField.length < 3 || !lengthField.every(isDigitByte)) throw invalid(`TLR: record ${records.length + 1} has no TAB_LEN.`);
+    if (lengthField.length < 3 || !lengthField.every(isDigitByte))
+      throw invalid(`TLR: record ${records.length + 1} has no TAB_LEN.`);
     const length = Number(lengthField.toString('latin1'));
     if (length < HEADER || at + length > block.length) {
       throw invalid(`TLR: record ${records.length + 1} declares ${length} bytes, which do not fit the block.`);
@@ -65,7 +67,8 @@ export function decodeTlrBlock(block: Buffer): Buffer[] {
     records.push(Buffer.from(block.subarray(at, at + length)));
     at += length;
   }
-  if (records.length !== count) throw invalid(`TLR: TLR_NREC says ${count} records, the block holds ${records.length}.`);
+  if (records.length !== count)
+    throw invalid(`TLR: TLR_NREC says ${count} records, the block holds ${records.length}.`);
   return records;
 }
 
@@ -74,12 +77,18 @@ export function tableRecordOf(raw: Buffer): TableRecord | undefined {
   const table = TABLE_IDS[String.fromCharCode(raw[3] ?? 0)];
   const acquirer = raw.subarray(4, 6);
   const record = raw.subarray(6, 8).toString('latin1');
-  if (table === undefined || acquirer.length !== 2 || !acquirer.every(isDigitByte) || !/^[0-9A-Z]{2}$/.test(record)) return undefined;
+  if (table === undefined || acquirer.length !== 2 || !acquirer.every(isDigitByte) || !/^[0-9A-Z]{2}$/.test(record))
+    return undefined;
   return { table, acquirer: Number(acquirer.toString('latin1')), record, raw };
 }
 
 type Format = 'N' | 'A' | 'S' | 'H';
-const FORMAT_CHECK: Readonly<Record<Format, (byte: number) => boolean>> = { N: isDigitByte, A: isAlphaByte, S: isTextByte, H: isHexByte };
+const FORMAT_CHECK: Readonly<Record<Format, (byte: number) => boolean>> = {
+  N: isDigitByte,
+  A: isAlphaByte,
+  S: isTextByte,
+  H: isHexByte,
+};
 
 /** §4.1.1 after TAB_RECIDX: field, format, size. */
 const AID_LAYOUT: ReadonlyArray<readonly [string, Format, number]> = [
@@ -155,7 +164,10 @@ export function decodeAidRecord(record: TableRecord): AidRecord | undefined {
   return {
     acquirer: record.acquirer,
     record: record.record,
-    aid: fields.get('T1_AID')!.slice(0, aidLength * 2).toUpperCase(),
+    aid: fields
+      .get('T1_AID')!
+      .slice(0, aidLength * 2)
+      .toUpperCase(),
     applicationType,
     iccStandard: Number(fields.get('T1_ICCSTD')),
     defaultLabel: fields.get('T1_DEFLABEL')!.trimEnd(),
@@ -217,7 +229,9 @@ export function encodeAidRecord(fields: AidRecordFields): TableRecord {
     T1_CTLSMBTLIM: hex8(fields.contactlessLimit),
   };
   const neutral: Readonly<Record<Format, string>> = { N: '0', A: ' ', S: ' ', H: '0' };
-  const body = AID_LAYOUT.map(([name, format, size]) => (values[name] ?? neutral[format].repeat(size)).padEnd(size, neutral[format]).slice(0, size)).join('');
+  const body = AID_LAYOUT.map(([name, format, size]) =>
+    (values[name] ?? neutral[format].repeat(size)).padEnd(size, neutral[format]).slice(0, size),
+  ).join('');
   const header = `${String(HEADER + body.length).padStart(3, '0')}1${String(fields.acquirer).padStart(2, '0')}${fields.record}`;
   const raw = Buffer.from(header + body, 'latin1');
   return { table: 'aid', acquirer: fields.acquirer, record: fields.record, raw };

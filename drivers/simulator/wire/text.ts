@@ -39,5 +39,8 @@ export function freeTextLines(text: string): string[] {
 
 /** NTM_MSG (S32, 2×16): line 1 and line 2, each padded or cut to 16 columns. */
 export function notificationMessage(line1: string, line2 = ''): string {
-  return line1.slice(0, DISPLAY_COLUMNS).padEnd(DISPLAY_COLUMNS, ' ') + line2.slice(0, DISPLAY_COLUMNS).padEnd(DISPLAY_COLUMNS, ' ');
+  return (
+    line1.slice(0, DISPLAY_COLUMNS).padEnd(DISPLAY_COLUMNS, ' ') +
+    line2.slice(0, DISPLAY_COLUMNS).padEnd(DISPLAY_COLUMNS, ' ')
+  );
 }

@@ -34,10 +34,12 @@ export function decodeTlvBlocks(blocks: readonly Buffer[]): TlvItem[] {
   blocks.forEach((block, index) => {
     let at = 0;
     while (at < block.length) {
-      if (block.length - at < HEADER) throw invalid(`Block ${index + 1}: ${block.length - at} bytes left, too few for a parameter header.`);
+      if (block.length - at < HEADER)
+        throw invalid(`Block ${index + 1}: ${block.length - at} bytes left, too few for a parameter header.`);
       const id = block.readUInt16BE(at);
       const length = block.readUInt16BE(at + 2);
-      if (length > MAX_TLV_VALUE) throw invalid(`Parameter ${hex4(id)} declares ${length} bytes; at most ${MAX_TLV_VALUE}.`);
+      if (length > MAX_TLV_VALUE)
+        throw invalid(`Parameter ${hex4(id)} declares ${length} bytes; at most ${MAX_TLV_VALUE}.`);
       at += HEADER;
       if (at + length > block.length) throw invalid(`Parameter ${hex4(id)} runs past the end of block ${index + 1}.`);
       items.push({ id, value: Buffer.from(block.subarray(at, at + length)) });

@@ -3,12 +3,7 @@
  * delete. Creation carries an Idempotency-Key derived from the body, so asking twice for the
  * same buyer creates one.
  */
-import type {
-  Buyer,
-  BuyerCreateRequest,
-  BuyerDeleted,
-  BuyerUpdateRequest,
-} from '../../contract/index.js';
+import type { Buyer, BuyerCreateRequest, BuyerDeleted, BuyerUpdateRequest } from '../../contract/index.js';
 import type { CallOptions } from '../http.js';
 import { bodyIdempotencyKey } from '../idempotency.js';
 import { normalizeDeleted, normalizeRecord } from '../normalize.js';
@@ -28,7 +23,9 @@ export type BuyerUpdateParams = BuyerUpdateRequest;
  * Exactly one of them: CPF (11 digits) or CNPJ (14 characters: 12 digits or uppercase letters, then 2
  * digits, as the alphanumeric CNPJ has them), without punctuation.
  */
-export type BuyerSearchParams = { readonly taxpayer_id: string; readonly ein?: undefined } | { readonly ein: string; readonly taxpayer_id?: undefined };
+export type BuyerSearchParams =
+  | { readonly taxpayer_id: string; readonly ein?: undefined }
+  | { readonly ein: string; readonly taxpayer_id?: undefined };
 
 export class BuyersResource {
   constructor(private readonly ctx: ApiContext) {}

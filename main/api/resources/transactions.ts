@@ -24,8 +24,20 @@ import {
   transactionIdempotencyKey,
   type TransactionKind,
 } from '../idempotency.js';
-import { type List, normalizeList, normalizeTransaction, type Transaction, type TransactionStatus } from '../normalize.js';
-import { assertNoViolations, idViolation, listQueryViolations, transactionViolations, voidViolations } from '../validate.js';
+import {
+  type List,
+  normalizeList,
+  normalizeTransaction,
+  type Transaction,
+  type TransactionStatus,
+} from '../normalize.js';
+import {
+  assertNoViolations,
+  idViolation,
+  listQueryViolations,
+  transactionViolations,
+  voidViolations,
+} from '../validate.js';
 import { type ApiContext, callOptions, type CreateOptions } from './context.js';
 
 export type { Transaction, TransactionStatus };
@@ -124,11 +136,17 @@ export async function voidTransaction(
   options?: VoidOptions,
 ): Promise<Transaction> {
   const path = ctx.path('transactions', String(transactionId), 'void');
-  assertNoViolations([idViolation('transaction_id', transactionId), ...voidViolations(params)], { method: 'POST', path });
+  assertNoViolations([idViolation('transaction_id', transactionId), ...voidViolations(params)], {
+    method: 'POST',
+    path,
+  });
   const idempotencyKey =
     options?.idempotencyKey ??
     terminalIdempotencyKey(ctx.marketplaceId, transactionId, 'void', options?.attempt, String(params.amount ?? 'full'));
-  return ctx.send({ method: 'POST', path, body: params, idempotencyKey, ...callOptions(options) }, normalizeTransaction);
+  return ctx.send(
+    { method: 'POST', path, body: params, idempotencyKey, ...callOptions(options) },
+    normalizeTransaction,
+  );
 }
 
 export class TransactionsResource {
@@ -166,18 +184,32 @@ export class TransactionsResource {
     assertNoViolations(listQueryViolations(params), { method: 'GET', path });
     const { reference_id, status, terminal, payment_type, limit, offset } = params;
     return this.ctx.send(
-      { method: 'GET', path, query: { reference_id, status, terminal, payment_type, limit, offset }, ...callOptions(options) },
+      {
+        method: 'GET',
+        path,
+        query: { reference_id, status, terminal, payment_type, limit, offset },
+        ...callOptions(options),
+      },
       (body, origin) => normalizeList(body, (item) => normalizeTransaction(item, origin), origin),
     );
   }
 
   /** A seller's transactions, newest first: the listing GoPag documents (no reference_id filter). */
-  async listBySeller(sellerId: string, params: SellerTransactionListParams = {}, options?: CallOptions): Promise<List<Transaction>> {
+  async listBySeller(
+    sellerId: string,
+    params: SellerTransactionListParams = {},
+    options?: CallOptions,
+  ): Promise<List<Transaction>> {
     const path = this.ctx.path('sellers', String(sellerId), 'transactions');
     assertNoViolations([idViolation('seller_id', sellerId), ...listQueryViolations(params)], { method: 'GET', path });
     const { status, payment_type, limit, offset } = params;
     return this.ctx.send(
-      { method: 'GET', path, query: { status, payment_type, sort: '-created_at', limit, offset }, ...callOptions(options) },
+      {
+        method: 'GET',
+        path,
+        query: { status, payment_type, sort: '-created_at', limit, offset },
+        ...callOptions(options),
+      },
       (body, origin) => normalizeList(body, (item) => normalizeTransaction(item, origin), origin),
     );
   }
@@ -191,7 +223,8 @@ export class TransactionsResource {
   async findByReference(referenceId: string, options?: ReferenceLookupOptions): Promise<Transaction | undefined> {
     const wanted = Object.entries(options?.metadata ?? {});
     const matches = (transaction: Transaction): boolean =>
-      transaction.reference_id === referenceId || (wanted.length > 0 && wanted.every(([key, value]) => transaction.metadata[key] === value));
+      transaction.reference_id === referenceId ||
+      (wanted.length > 0 && wanted.every(([key, value]) => transaction.metadata[key] === value));
     if (this.#findByReference) {
       const page = await this.list({ reference_id: referenceId }, options);
       // Filtered again here: a service that ignored the filter must not hand back someone else's sale.

@@ -13,7 +13,9 @@ import { type ApiContext, callOptions, type CreateOptions } from './context.js';
 
 export type { Webhook, WebhookDelivery };
 /** `event`: event names, or ["all"] (typed from the names list: the schema's union loses its literals). */
-export type WebhookCreateParams = Omit<WebhookCreateRequest, 'event'> & { readonly event: ReadonlyArray<WebhookEventName | 'all'> };
+export type WebhookCreateParams = Omit<WebhookCreateRequest, 'event'> & {
+  readonly event: ReadonlyArray<WebhookEventName | 'all'>;
+};
 
 export interface WebhookDeleted {
   readonly id: string;

@@ -27,7 +27,14 @@ import type {
 import type { CallOptions } from '../http.js';
 import type { TerminalAuthorizationResult, Transaction } from '../normalize.js';
 
-export type { CardPresentAuthorization, EmvTablesAnswer, TerminalAuthorizationResult, TerminalCompletionRequest, TerminalReversalRequest, VoidRequest };
+export type {
+  CardPresentAuthorization,
+  EmvTablesAnswer,
+  TerminalAuthorizationResult,
+  TerminalCompletionRequest,
+  TerminalReversalRequest,
+  VoidRequest,
+};
 
 export interface TerminalCallOptions extends CallOptions {
   /** Replaces the derived Idempotency-Key. */
@@ -46,7 +53,11 @@ export interface TerminalGateway {
     request: CardPresentAuthorization,
     options?: TerminalCallOptions,
   ): Promise<TerminalAuthorizationResult>;
-  complete(transactionId: string, request: TerminalCompletionRequest, options?: TerminalCallOptions): Promise<Transaction>;
+  complete(
+    transactionId: string,
+    request: TerminalCompletionRequest,
+    options?: TerminalCallOptions,
+  ): Promise<Transaction>;
   reverse(transactionId: string, request: TerminalReversalRequest, options?: TerminalCallOptions): Promise<Transaction>;
   void(transactionId: string, request: VoidRequest, options?: TerminalCallOptions): Promise<Transaction>;
 }

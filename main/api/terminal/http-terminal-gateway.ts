@@ -65,12 +65,21 @@ export class HttpTerminalGateway implements TerminalGateway {
     return page.items;
   }
 
-  async emvTables(serial: string, knownVersion: string | undefined, options?: CallOptions): Promise<EmvTablesAnswer | null> {
+  async emvTables(
+    serial: string,
+    knownVersion: string | undefined,
+    options?: CallOptions,
+  ): Promise<EmvTablesAnswer | null> {
     const path = this.ctx.path('terminals', String(serial), 'emv_tables');
     assertNoViolations([serialViolation('terminal', serial)], { method: 'GET', path });
     try {
       return await this.ctx.send(
-        { method: 'GET', path, ...(knownVersion === undefined ? {} : { query: { known_version: knownVersion } }), ...callOptions(options) },
+        {
+          method: 'GET',
+          path,
+          ...(knownVersion === undefined ? {} : { query: { known_version: knownVersion } }),
+          ...callOptions(options),
+        },
         normalizeEmvTablesAnswer,
       );
     } catch (error) {
@@ -86,17 +95,47 @@ export class HttpTerminalGateway implements TerminalGateway {
   ): Promise<TerminalAuthorizationResult> {
     if (this.#version === 1) {
       const v1 = toV1Authorization(request);
-      return this.#post(transactionId, 'authorization', v1, authorizationViolations(v1), options, normalizeAuthorizationResult);
+      return this.#post(
+        transactionId,
+        'authorization',
+        v1,
+        authorizationViolations(v1),
+        options,
+        normalizeAuthorizationResult,
+      );
     }
     // v2 requires the sealed card data: a read without it (a legacy PINPAD) is refused here, by field.
-    return this.#post(transactionId, 'authorization', request, authorizationV2Violations(request), options, normalizeAuthorizationResult, 2);
+    return this.#post(
+      transactionId,
+      'authorization',
+      request,
+      authorizationV2Violations(request),
+      options,
+      normalizeAuthorizationResult,
+      2,
+    );
   }
 
-  async complete(transactionId: string, request: TerminalCompletionRequest, options?: TerminalCallOptions): Promise<Transaction> {
-    return this.#post(transactionId, 'completion', request, completionViolations(request), options, normalizeTransaction);
+  async complete(
+    transactionId: string,
+    request: TerminalCompletionRequest,
+    options?: TerminalCallOptions,
+  ): Promise<Transaction> {
+    return this.#post(
+      transactionId,
+      'completion',
+      request,
+      completionViolations(request),
+      options,
+      normalizeTransaction,
+    );
   }
 
-  async reverse(transactionId: string, request: TerminalReversalRequest, options?: TerminalCallOptions): Promise<Transaction> {
+  async reverse(
+    transactionId: string,
+    request: TerminalReversalRequest,
+    options?: TerminalCallOptions,
+  ): Promise<Transaction> {
     return this.#post(transactionId, 'reversal', request, reversalViolations(request), options, normalizeTransaction);
   }
 
@@ -116,7 +155,8 @@ export class HttpTerminalGateway implements TerminalGateway {
     const path = this.ctx.versionedPath(version, 'transactions', String(transactionId), operation);
     assertNoViolations([idViolation('transaction_id', transactionId), ...violations], { method: 'POST', path });
     const idempotencyKey =
-      options?.idempotencyKey ?? terminalIdempotencyKey(this.ctx.marketplaceId, transactionId, operation, options?.attempt);
+      options?.idempotencyKey ??
+      terminalIdempotencyKey(this.ctx.marketplaceId, transactionId, operation, options?.attempt);
     return this.ctx.send({ method: 'POST', path, body, idempotencyKey, ...callOptions(options) }, parse);
   }
 }

@@ -22,7 +22,8 @@ function withStore<T>(io: CliIo, options: ClientsOptions, use: (store: ClientSto
   try {
     return use(store);
   } catch (error) {
-    if (error instanceof ClientStoreError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT')) throw new UsageError(error.message);
+    if (error instanceof ClientStoreError && (error.code === 'NOT_FOUND' || error.code === 'INVALID_INPUT'))
+      throw new UsageError(error.message);
     throw error;
   } finally {
     store.close();
@@ -31,18 +32,27 @@ function withStore<T>(io: CliIo, options: ClientsOptions, use: (store: ClientSto
 
 function originArgument(text: string): string {
   const origin = normalizeOrigin(text);
-  if (origin === undefined) throw new UsageError(`"${text}" is not an origin (scheme://host[:port], e.g. https://pos.example.com)`);
+  if (origin === undefined)
+    throw new UsageError(`"${text}" is not an origin (scheme://host[:port], e.g. https://pos.example.com)`);
   return origin;
 }
 
 export function registerClientsCommand(program: Command, io: CliIo): void {
   const clients = program
     .command('clients')
-    .description('The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unlock pairing after wrong codes.');
+    .description(
+      'The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unlock pairing after wrong codes.',
+    );
   const common = (command: Command): Command =>
-    command.option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)').option('--json', 'one JSON line instead of text');
+    command
+      .option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)')
+      .option('--json', 'one JSON line instead of text');
 
-  common(clients.command('list').description('Paired clients (active and revoked), pending pairing requests and blocked origins.')).action((options: ClientsOptions) => {
+  common(
+    clients
+      .command('list')
+      .description('Paired clients (active and revoked), pending pairing requests and blocked origins.'),
+  ).action((options: ClientsOptions) => {
     // Listing reads: with no file yet (no agent has run) there is nothing to list, and no file to make.
     const file = options.file ?? clientsPath(io.env.HOME);
     if (!existsSync(file)) {
@@ -51,7 +61,12 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
     }
     withStore(io, options, (store) => {
       const guard = store.pairingGuard();
-      const data = { clients: store.list(), pending: store.pendingPairings(), blocked: store.blockedOrigins(), pairingGuard: guard };
+      const data = {
+        clients: store.list(),
+        pending: store.pendingPairings(),
+        blocked: store.blockedOrigins(),
+        pairingGuard: guard,
+      };
       const lines = [
         ...(guard.wrongCodes === 0
           ? []
@@ -60,7 +75,8 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
               ...guard.origins.map((entry) => `wrong codes  ${entry.wrongCodes}  from ${entry.origin ?? '(program)'}`),
             ]),
         ...data.clients.map(
-          (c) => `${c.id}  ${c.revokedAt === null ? 'active ' : 'revoked'}  ${c.name}  ${c.origin ?? '(program)'}  last seen ${c.lastSeenAt ?? 'never'}`,
+          (c) =>
+            `${c.id}  ${c.revokedAt === null ? 'active ' : 'revoked'}  ${c.name}  ${c.origin ?? '(program)'}  last seen ${c.lastSeenAt ?? 'never'}`,
         ),
         ...data.pending.map((p) => `${p.id}  pending  ${p.name}  ${p.origin ?? '(program)'}  expires ${p.expiresAt}`),
         ...data.blocked.map((b) => `blocked  ${b.origin}  since ${b.blockedAt}`),
@@ -69,25 +85,42 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
     });
   });
 
-  common(clients.command('revoke').argument('<client-id>', 'the id from `pinbridge clients list`').description('Revoke a client: its token stops working at once.')).action(
-    (clientId: string, options: ClientsOptions) =>
-      withStore(io, options, (store) => {
-        const client = store.revoke(clientId);
-        emit(io, options.json, { client }, `Revoked ${client.name} (${client.id}).`);
-      }),
-  );
-
-  common(clients.command('block').argument('<origin>', 'a web origin, e.g. https://pos.example.com').description('Refuse every connection and pairing request from a web origin.')).action(
-    (origin: string, options: ClientsOptions) =>
-      withStore(io, options, (store) => {
-        const normalized = originArgument(origin);
-        store.blockOrigin(normalized);
-        emit(io, options.json, { blocked: normalized }, `Blocked ${normalized}. Its paired clients keep their tokens until revoked, but cannot connect.`);
-      }),
+  common(
+    clients
+      .command('revoke')
+      .argument('<client-id>', 'the id from `pinbridge clients list`')
+      .description('Revoke a client: its token stops working at once.'),
+  ).action((clientId: string, options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const client = store.revoke(clientId);
+      emit(io, options.json, { client }, `Revoked ${client.name} (${client.id}).`);
+    }),
   );
 
   common(
-    clients.command('unlock').description('Unlock pairing after too many wrong codes (block the origins that guessed first: `pinbridge clients list` names them).'),
+    clients
+      .command('block')
+      .argument('<origin>', 'a web origin, e.g. https://pos.example.com')
+      .description('Refuse every connection and pairing request from a web origin.'),
+  ).action((origin: string, options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const normalized = originArgument(origin);
+      store.blockOrigin(normalized);
+      emit(
+        io,
+        options.json,
+        { blocked: normalized },
+        `Blocked ${normalized}. Its paired clients keep their tokens until revoked, but cannot connect.`,
+      );
+    }),
+  );
+
+  common(
+    clients
+      .command('unlock')
+      .description(
+        'Unlock pairing after too many wrong codes (block the origins that guessed first: `pinbridge clients list` names them).',
+      ),
   ).action((options: ClientsOptions) =>
     withStore(io, options, (store) => {
       const before = store.pairingGuard();
@@ -96,7 +129,12 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
     }),
   );
 
-  common(clients.command('unblock').argument('<origin>', 'a blocked web origin').description('Allow a blocked web origin again.')).action((origin: string, options: ClientsOptions) =>
+  common(
+    clients
+      .command('unblock')
+      .argument('<origin>', 'a blocked web origin')
+      .description('Allow a blocked web origin again.'),
+  ).action((origin: string, options: ClientsOptions) =>
     withStore(io, options, (store) => {
       const normalized = originArgument(origin);
       store.unblockOrigin(normalized);

@@ -71,7 +71,11 @@ export function formatDoctorReport(report: DoctorReport): string {
  * used. Nothing (training mode) when neither names one; a settings file that cannot be read is the
  * settings check's to report.
  */
-function apiToCheck(options: DoctorOptions, settingsPath: string | undefined, env: NodeJS.ProcessEnv): { api?: PaymentsApiTarget; apiProblem?: string } {
+function apiToCheck(
+  options: DoctorOptions,
+  settingsPath: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { api?: PaymentsApiTarget; apiProblem?: string } {
   // `start --training` runs against the embedded sandbox: there is no payments API to check.
   if (options.training === true) return {};
   if (options.api !== undefined) {
@@ -87,11 +91,18 @@ function apiToCheck(options: DoctorOptions, settingsPath: string | undefined, en
   try {
     const tokens = headlessTokenStore(apiTokenPath(env.HOME), env);
     const passphrases = headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE);
-    const chosen = chooseApi({ flags: {}, trainingFlag: false, settings, storedToken: () => tokens.read(), storedPassphrase: () => passphrases.read() });
+    const chosen = chooseApi({
+      flags: {},
+      trainingFlag: false,
+      settings,
+      storedToken: () => tokens.read(),
+      storedPassphrase: () => passphrases.read(),
+    });
     const target = doctorTarget(chosen);
     return target === undefined ? {} : { api: target };
   } catch (error) {
-    if (error instanceof SettingsError) return { apiProblem: error.violations.map((v) => `${v.field} ${v.message}`).join('; ') };
+    if (error instanceof SettingsError)
+      return { apiProblem: error.violations.map((v) => `${v.field} ${v.message}`).join('; ') };
     if (error instanceof TokenStoreError) return { apiProblem: error.message };
     throw error;
   }
@@ -105,10 +116,20 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
         'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start`, so its line can be pasted as it is ' +
         '(--journal and --headless are accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
     )
-    .option('--port <address>', 'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address; without any the serial ports are only listed)')
+    .option(
+      '--port <address>',
+      'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address; without any the serial ports are only listed)',
+    )
     .option('--config <file>', 'the settings file (same as --settings)')
-    .option('--pos-port <port>', 'the POS API port to check, as `start --pos-port` takes it (default: settings pos.ports, else 17301, 17302, 17303)', parsePort)
-    .option('--training', 'as `start --training`: the payments API is not checked (training mode runs against the embedded sandbox)')
+    .option(
+      '--pos-port <port>',
+      'the POS API port to check, as `start --pos-port` takes it (default: settings pos.ports, else 17301, 17302, 17303)',
+      parsePort,
+    )
+    .option(
+      '--training',
+      'as `start --training`: the payments API is not checked (training mode runs against the embedded sandbox)',
+    )
     .option('--headless', 'accepted as `start` takes it; the doctor never opens a window')
     .option('--timeout <seconds>', 'time limit of each check', parseTimeoutSeconds, DEFAULT_CHECK_TIMEOUT_MS / 1000)
     .option('--json', 'one JSON line: {"checks": [...], "ok": boolean}')
@@ -118,15 +139,20 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
       }
       checkApiOptions(options);
       if (options.training === true && options.api !== undefined) {
-        throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
+        throw new UsageError(
+          '--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller',
+        );
       }
       const settingsPath = options.config ?? options.settings;
-      const fromEnvironment = options.port === undefined && io.env.PINBRIDGE_PINPAD !== undefined && io.env.PINBRIDGE_PINPAD !== '';
+      const fromEnvironment =
+        options.port === undefined && io.env.PINBRIDGE_PINPAD !== undefined && io.env.PINBRIDGE_PINPAD !== '';
       const address = options.port ?? (fromEnvironment ? io.env.PINBRIDGE_PINPAD : undefined);
       const report = await runDoctor({
         timeoutMs: Math.round(options.timeout * 1000),
         logger: createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
-        ...(address === undefined ? {} : { pinpadAddress: address, ...(fromEnvironment ? { pinpadAddressFrom: 'PINBRIDGE_PINPAD' } : {}) }),
+        ...(address === undefined
+          ? {}
+          : { pinpadAddress: address, ...(fromEnvironment ? { pinpadAddressFrom: 'PINBRIDGE_PINPAD' } : {}) }),
         ...(options.posPort === undefined ? {} : { posPorts: [options.posPort] }),
         ...(settingsPath === undefined ? {} : { settingsPath }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),

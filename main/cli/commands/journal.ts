@@ -58,7 +58,9 @@ export function openJournal(io: CliIo, path: string): Journal {
     });
   } catch (error) {
     if (error instanceof JournalError && error.code === 'NOT_FOUND') {
-      throw new UsageError(`there is no journal at ${path}; name the file with --journal <path> (or --training for training mode's)`);
+      throw new UsageError(
+        `there is no journal at ${path}; name the file with --journal <path> (or --training for training mode's)`,
+      );
     }
     throw error;
   }
@@ -66,7 +68,8 @@ export function openJournal(io: CliIo, path: string): Journal {
 
 /** The journal file the options name: --journal, --training's, or the default. */
 export function journalPathOf(io: CliIo, options: { journal?: string; training?: boolean }): string {
-  if (options.journal !== undefined && options.training) throw new UsageError('--journal and --training exclude each other');
+  if (options.journal !== undefined && options.training)
+    throw new UsageError('--journal and --training exclude each other');
   return options.journal ?? (options.training ? trainingJournalPath(io.env.HOME) : defaultJournalPath(io.env.HOME));
 }
 
@@ -81,7 +84,10 @@ function withJournal<T>(io: CliIo, options: JournalCliOptions, use: (journal: Jo
 
 /** "confirmed,declined" or several words: each must be a payment state. */
 function parseStates(values: readonly string[]): PaymentState[] {
-  const states = values.flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  const states = values
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
   for (const state of states) {
     if (!(PAYMENT_STATES as readonly string[]).includes(state)) {
       throw new UsageError(`"${state}" is not a payment state (one of ${PAYMENT_STATES.join(', ')})`);
@@ -99,17 +105,20 @@ function parseTime(value: string): string {
 
 /** The same rules as the POS API's payment.list: what an NSU, a code or last 4 digits can be. */
 function parseNsu(value: string): string {
-  if (!/^[0-9A-Za-z]{1,20}$/.test(value)) throw new UsageError(`"${value}" is not an NSU (1 to 20 letters or digits, as printed on the receipt)`);
+  if (!/^[0-9A-Za-z]{1,20}$/.test(value))
+    throw new UsageError(`"${value}" is not an NSU (1 to 20 letters or digits, as printed on the receipt)`);
   return value;
 }
 
 function parseAuthorizationCode(value: string): string {
-  if (!/^[0-9A-Za-z]{1,12}$/.test(value)) throw new UsageError(`"${value}" is not an authorization code (1 to 12 letters or digits)`);
+  if (!/^[0-9A-Za-z]{1,12}$/.test(value))
+    throw new UsageError(`"${value}" is not an authorization code (1 to 12 letters or digits)`);
   return value;
 }
 
 function parseLast4(value: string): string {
-  if (!/^[0-9]{4}$/.test(value)) throw new UsageError(`"${value}" is not the last 4 digits of a card (exactly 4 digits)`);
+  if (!/^[0-9]{4}$/.test(value))
+    throw new UsageError(`"${value}" is not the last 4 digits of a card (exactly 4 digits)`);
   return value;
 }
 
@@ -141,23 +150,39 @@ export function localTime(iso: string, milliseconds = false): string {
 }
 
 const typeLabel = (record: PaymentRecord): string =>
-  record.installments !== null && record.installments > 1 ? `${record.paymentType} ${record.installments}x` : record.paymentType;
+  record.installments !== null && record.installments > 1
+    ? `${record.paymentType} ${record.installments}x`
+    : record.paymentType;
 
-const cardLabel = (record: PaymentRecord): string => (record.card ? `${record.card.brand} ${record.card.maskedPan}` : '-');
+const cardLabel = (record: PaymentRecord): string =>
+  record.card ? `${record.card.brand} ${record.card.maskedPan}` : '-';
 
 /** Columns padded to their widest cell; the last one is left ragged. */
 function columns(rows: readonly (readonly string[])[]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ')).join('\n');
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+    )
+    .join('\n');
 }
 
 function listText(items: readonly PaymentRecord[], total: number): string {
   if (items.length === 0) return 'No payments.';
   const rows = [
     ['TIME', 'REFERENCE', 'STATE', 'AMOUNT', 'TYPE', 'CARD', 'TRANSACTION'],
-    ...items.map((r) => [localTime(r.createdAt), r.referenceId, r.state, formatBrl(r.amount), typeLabel(r), cardLabel(r), r.transactionId ?? '-']),
+    ...items.map((r) => [
+      localTime(r.createdAt),
+      r.referenceId,
+      r.state,
+      formatBrl(r.amount),
+      typeLabel(r),
+      cardLabel(r),
+      r.transactionId ?? '-',
+    ]),
   ];
-  const footer = items.length < total ? `\n${items.length} of ${total} payments (newest first; --limit shows more)` : '';
+  const footer =
+    items.length < total ? `\n${items.length} of ${total} payments (newest first; --limit shows more)` : '';
   return `${columns(rows)}${footer}`;
 }
 
@@ -238,31 +263,47 @@ function csvCell(value: string | number | null | undefined): string {
 }
 
 export function registerJournalCommand(program: Command, io: CliIo): void {
-  const journal = program.command('journal').description('Read the payment journal: list payments, show one with its history, export them for support.');
+  const journal = program
+    .command('journal')
+    .description('Read the payment journal: list payments, show one with its history, export them for support.');
 
   journal
     .command('list')
-    .description('List payments, newest first: time, reference, state, amount, type, masked card, transaction id. The filters find a past sale (amount, NSU, authorization code, last 4 digits, time range).')
+    .description(
+      'List payments, newest first: time, reference, state, amount, type, masked card, transaction id. The filters find a past sale (amount, NSU, authorization code, last 4 digits, time range).',
+    )
     .option('--journal <path>', JOURNAL_HELP)
     .option('--training', TRAINING_HELP)
     .option(
       '--today',
       "only today's payments: since midnight on the store's clock (the settings' receipts.time_zone, else this computer's zone when it is a Brazilian one, else America/Sao_Paulo)",
     )
-    .option('--settings <file>', "the settings file whose receipts.time_zone --today reads; default ~/.pinbridge/settings.json")
+    .option(
+      '--settings <file>',
+      'the settings file whose receipts.time_zone --today reads; default ~/.pinbridge/settings.json',
+    )
     .option('--from <time>', 'only payments created at or after this time (ISO; local time without a zone)', parseTime)
     .option('--to <time>', 'only payments created before this time', parseTime)
     .option('--state <state...>', 'only payments in these states (several words or comma-separated)')
     .option('--terminal <serial>', 'only payments on this PINPAD (serial number)')
-    .option('--amount <centavos>', 'only payments of exactly this amount in centavos (1990 = R$ 19,90)', parsePositiveInteger)
+    .option(
+      '--amount <centavos>',
+      'only payments of exactly this amount in centavos (1990 = R$ 19,90)',
+      parsePositiveInteger,
+    )
     .option('--nsu <nsu>', 'only the payment with this NSU, exactly as printed (leading zeros count)', parseNsu)
-    .option('--authorization <code>', 'only the payment with this authorization code (letters in any case)', parseAuthorizationCode)
+    .option(
+      '--authorization <code>',
+      'only the payment with this authorization code (letters in any case)',
+      parseAuthorizationCode,
+    )
     .option('--card-last4 <digits>', 'only payments by a card ending in these 4 digits', parseLast4)
     .option('--limit <n>', `how many (newest first; at most ${LIST_MAX_LIMIT})`, parseLimit, 100)
     .option('--json', 'print JSON: {"items": [payment records], "total"}')
     .action((options: ListCliOptions) => {
       const states = options.state === undefined ? undefined : parseStates(options.state);
-      if (options.today && options.from !== undefined) throw new UsageError('--today and --from exclude each other (--today is --from midnight)');
+      if (options.today && options.from !== undefined)
+        throw new UsageError('--today and --from exclude each other (--today is --from midnight)');
       const from = options.today ? storeMidnight(io, options.settings) : options.from;
       const result = withJournal(io, options, (j) =>
         j.list({

@@ -60,7 +60,10 @@ function humanResult(outcome: PaymentOutcome): string {
     ['status', outcome.status.toUpperCase()],
     ['amount', formatBrl(outcome.amount)],
     ['installments', outcome.installments ?? undefined],
-    ['card', outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan} (${outcome.card.entry_mode})` : undefined],
+    [
+      'card',
+      outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan} (${outcome.card.entry_mode})` : undefined,
+    ],
     ['authorization', outcome.authorization_code ?? undefined],
     ['nsu', outcome.nsu ?? undefined],
     ['transaction', outcome.transaction_id ?? undefined],
@@ -79,12 +82,23 @@ export function registerPayCommand(program: Command, io: CliIo): void {
     .requiredOption('--port <address>', PORT_HELP)
     .requiredOption('--amount <centavos>', 'amount in centavos (1990 = R$ 19,90)', parsePositiveInteger)
     .requiredOption('--type <type>', 'credit or debit')
-    .option('--installments <n>', 'credit installments, 1–12 (left out: the customer chooses on the PINPAD)', parsePositiveInteger)
+    .option(
+      '--installments <n>',
+      'credit installments, 1–12 (left out: the customer chooses on the PINPAD)',
+      parsePositiveInteger,
+    )
     .option('--notification <text>', 'text shown on the PINPAD while it waits for the card (≤ 32 characters)')
     .option('--description <text>', 'description of the sale', 'Venda Pinbridge')
     .option('--reference <id>', 'the sale reference (repeat it to get the same payment back); a new one by default')
-    .option('--card <name>', `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`, 'visaCredit')
-    .option('--confirmation <policy>', 'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto')
+    .option(
+      '--card <name>',
+      `test card the simulated customer uses with --port sim (${TEST_CARD_NAMES.join(', ')})`,
+      'visaCredit',
+    )
+    .option(
+      '--confirmation <policy>',
+      'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (options: PayOptions) => {
       if (options.type !== 'credit' && options.type !== 'debit') throw new UsageError('--type must be credit or debit');
@@ -105,7 +119,11 @@ export function registerPayCommand(program: Command, io: CliIo): void {
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
           // One payment and out: no polling for pending transactions.
-          config: { ...settings.engine, confirmation: options.confirmation ?? settings.engine.confirmation, pendingPollMs: 0 },
+          config: {
+            ...settings.engine,
+            confirmation: options.confirmation ?? settings.engine.confirmation,
+            pendingPollMs: 0,
+          },
           logger,
         });
         cleanups.push(() => stack.close());
@@ -116,7 +134,11 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         });
         cleanups.push(() => connection.close());
 
-        const serial = await attachPinpad(engine, connection.pinpad, { timeouts: settings.sale, ...pinpadSaleOptionsOf(settings), logger });
+        const serial = await attachPinpad(engine, connection.pinpad, {
+          timeouts: settings.sale,
+          ...pinpadSaleOptionsOf(settings),
+          logger,
+        });
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
         }
@@ -133,7 +155,10 @@ export function registerPayCommand(program: Command, io: CliIo): void {
             terminal: serial,
           })
           .catch((error: unknown) => {
-            if (error instanceof EngineError && (error.code === 'INVALID_PARAMS' || error.code === 'REFERENCE_CONFLICT')) {
+            if (
+              error instanceof EngineError &&
+              (error.code === 'INVALID_PARAMS' || error.code === 'REFERENCE_CONFLICT')
+            ) {
               throw new UsageError(error.message);
             }
             throw error;

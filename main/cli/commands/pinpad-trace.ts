@@ -41,7 +41,9 @@ const MAX_CENTAVOS = 999_999_999_999;
 export function parseCentavos(value: string): number {
   const n = Number(value);
   if (!/^\d{1,12}$/.test(value) || n < 1 || n > MAX_CENTAVOS) {
-    throw new UsageError(`"${value}" is not an amount in centavos (a whole number from 1 to ${MAX_CENTAVOS}, e.g. 1000 for R$ 10,00)`);
+    throw new UsageError(
+      `"${value}" is not an amount in centavos (a whole number from 1 to ${MAX_CENTAVOS}, e.g. 1000 for R$ 10,00)`,
+    );
   }
   return n;
 }
@@ -54,7 +56,9 @@ async function checkWritable(file: string): Promise<void> {
   try {
     await access(dirname(path), constants.W_OK);
   } catch {
-    throw new UsageError(`cannot write the trace to ${file}: the folder ${dirname(path)} does not exist or is not writable`);
+    throw new UsageError(
+      `cannot write the trace to ${file}: the folder ${dirname(path)} does not exist or is not writable`,
+    );
   }
 }
 
@@ -70,7 +74,12 @@ function pinpadOf(info: PinpadInfo): TracePinpad {
 }
 
 /** Amount on the display, the card read (GCX, then GOX or GPN), the card out (RMC). */
-async function readOneCard(pinpad: Pinpad, amount: number, paymentType: 'credit' | 'debit', logger: DriverLogger): Promise<SaleOutcome> {
+async function readOneCard(
+  pinpad: Pinpad,
+  amount: number,
+  paymentType: 'credit' | 'debit',
+  logger: DriverLogger,
+): Promise<SaleOutcome> {
   const sale = new PinpadSale(pinpad, { logger });
   try {
     await sale.showAmount(amount, null);
@@ -101,7 +110,11 @@ export function registerPinpadTraceCommand(pinpad: Command, io: CliIo, portHelp:
     )
     .requiredOption('--port <address>', portHelp)
     .requiredOption('--out <file>', 'the trace file to write (JSON lines)')
-    .option('--sale <centavos>', 'also read a card as a sale of this amount would (e.g. 1000 for R$ 10,00): amount, card, PIN, card out', parseCentavos)
+    .option(
+      '--sale <centavos>',
+      'also read a card as a sale of this amount would (e.g. 1000 for R$ 10,00): amount, card, PIN, card out',
+      parseCentavos,
+    )
     .option('--debit', 'with --sale: read the card for debit (credit by default)')
     .option('--json', 'print JSON')
     .addHelpText(
@@ -118,10 +131,14 @@ export function registerPinpadTraceCommand(pinpad: Command, io: CliIo, portHelp:
       let sale: SaleOutcome | undefined;
       let failure: Error | undefined;
       try {
-        const connection = await connectPinpad(options.port, { logger, wrapTransport: (transport) => new RecordingTransport(transport, recorder) });
+        const connection = await connectPinpad(options.port, {
+          logger,
+          wrapTransport: (transport) => new RecordingTransport(transport, recorder),
+        });
         try {
           recorder.pinpad = pinpadOf(await connection.pinpad.info());
-          if (options.sale !== undefined) sale = await readOneCard(connection.pinpad, options.sale, options.debit ? 'debit' : 'credit', logger);
+          if (options.sale !== undefined)
+            sale = await readOneCard(connection.pinpad, options.sale, options.debit ? 'debit' : 'credit', logger);
         } finally {
           await connection.close();
         }
@@ -133,10 +150,17 @@ export function registerPinpadTraceCommand(pinpad: Command, io: CliIo, portHelp:
       if (trace.events.length > 0 || failure === undefined) await writeTraceFile(options.out, trace);
       const packets = recorder.packetCount;
       if (failure !== undefined) {
-        if (trace.events.length > 0) io.stderr(`The session failed; the ${packets} packets recorded until then are in ${options.out}.\n`);
+        if (trace.events.length > 0)
+          io.stderr(`The session failed; the ${packets} packets recorded until then are in ${options.out}.\n`);
         throw failure;
       }
-      const data = { file: options.out, packets, events: trace.events.length, ...(trace.header.pinpad ? { pinpad: trace.header.pinpad } : {}), ...(sale ? { sale } : {}) };
+      const data = {
+        file: options.out,
+        packets,
+        events: trace.events.length,
+        ...(trace.header.pinpad ? { pinpad: trace.header.pinpad } : {}),
+        ...(sale ? { sale } : {}),
+      };
       emit(io, options.json, data, `Recorded ${packets} packets to ${options.out}${sale ? saleText(sale) : ''}.`);
       if (sale && !sale.ok) throw new CommandExit(EXIT_FAILURE);
     });

@@ -11,7 +11,8 @@ import { connectPinpad, type PinpadConnection } from '../../agent/pinpad-connect
 import { parseSeconds } from '../parse.js';
 import { registerPinpadTraceCommand } from './pinpad-trace.js';
 
-const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, "sim", or sim:replay:<trace file>';
+const PORT_HELP =
+  'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, "sim", or sim:replay:<trace file>';
 
 interface PortOptions {
   port: string;
@@ -92,7 +93,9 @@ export function registerPinpadCommands(program: Command, io: CliIo): void {
       const tcp = configuredTcpPinpads(options.tcp ?? []);
       const bleSeconds = options.ble === true ? DEFAULT_BLE_SCAN_SECONDS : options.ble;
       const ble =
-        bleSeconds === undefined ? [] : await scanBlePinpads({ noble: createNoble(), ownsNoble: true, durationMs: bleSeconds * 1000 });
+        bleSeconds === undefined
+          ? []
+          : await scanBlePinpads({ noble: createNoble(), ownsNoble: true, durationMs: bleSeconds * 1000 });
       const rows: ListedPinpad[] = [
         ...serial.map((p) =>
           listed(p.address, 'serial', {

@@ -31,7 +31,9 @@ export function trustSteps(caFile: string): Record<'linux' | 'windows' | 'macos'
     ],
     windows: [`certutil -user -addstore Root "${caFile}"   # Chrome and Edge use this store`],
     macos: [`sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain '${caFile}'`],
-    firefox: ['Settings → Privacy & Security → Certificates → View Certificates → Authorities → Import, or the enterprise policy Certificates.Install'],
+    firefox: [
+      'Settings → Privacy & Security → Certificates → View Certificates → Authorities → Import, or the enterprise policy Certificates.Install',
+    ],
   };
 }
 
@@ -43,7 +45,10 @@ function platformKey(platform: NodeJS.Platform): 'linux' | 'windows' | 'macos' {
 
 function parseDays(value: string): number {
   const days = parsePositiveInteger(value);
-  if (days > MAX_SERVER_DAYS) throw new UsageError(`--days must be at most ${MAX_SERVER_DAYS} (browsers on macOS refuse longer server certificates)`);
+  if (days > MAX_SERVER_DAYS)
+    throw new UsageError(
+      `--days must be at most ${MAX_SERVER_DAYS} (browsers on macOS refuse longer server certificates)`,
+    );
   return days;
 }
 
@@ -56,14 +61,19 @@ export function registerPosCommand(program: Command, io: CliIo): void {
     )
     .option('--dir <dir>', 'where to write the files (default ~/.pinbridge/tls)')
     .option('--days <n>', `days the certificate is valid (1-${MAX_SERVER_DAYS}, default ${MAX_SERVER_DAYS})`, parseDays)
-    .option('--force', 'replace certificate files that are already there (the old CA must then be removed from the trust stores)')
+    .option(
+      '--force',
+      'replace certificate files that are already there (the old CA must then be removed from the trust stores)',
+    )
     .option('--json', 'one JSON line instead of text')
     .action(async (options: CertOptions) => {
       const dir = resolve(options.dir ?? join(defaultDataDir(io.env.HOME), 'tls'));
       const files = { ca: join(dir, CERT_FILES.ca), cert: join(dir, CERT_FILES.cert), key: join(dir, CERT_FILES.key) };
       const present = Object.values(files).filter((file) => existsSync(file));
       if (present.length > 0 && options.force !== true) {
-        throw new UsageError(`${present.join(', ')} already exists; pass --force to make a new certificate (and a new CA to trust)`);
+        throw new UsageError(
+          `${present.join(', ')} already exists; pass --force to make a new certificate (and a new CA to trust)`,
+        );
       }
       // The X.509 library loads only for this command, not at every start of the agent.
       const { createLocalCertificate } = await import('../../pos/tls/local-certificate.js');

@@ -66,7 +66,11 @@ function storeOf(settings: AgentSettings, training: boolean): ReceiptSettings {
 }
 
 /** Runs `use` with the receipts of the journal the options name (and its print journal, when there is one). */
-async function withReceipts<T>(io: CliIo, options: ReceiptCliOptions, use: (service: ReceiptService, settings: AgentSettings) => Promise<T>): Promise<T> {
+async function withReceipts<T>(
+  io: CliIo,
+  options: ReceiptCliOptions,
+  use: (service: ReceiptService, settings: AgentSettings) => Promise<T>,
+): Promise<T> {
   const settings = loadSettings(options.settings, io.env.HOME);
   const training = options.training === true;
   const journalPath = journalPathOf(io, options);
@@ -83,7 +87,8 @@ async function withReceipts<T>(io: CliIo, options: ReceiptCliOptions, use: (serv
   const printsPath = join(dirname(journalPath), 'print-jobs.db');
   const prints = existsSync(printsPath) ? PrintJournal.open(printsPath) : undefined;
   try {
-    const printedBefore = (subject: string): boolean => prints !== undefined && prints.list({ subject, states: ['printed'], limit: 1 }).length > 0;
+    const printedBefore = (subject: string): boolean =>
+      prints !== undefined && prints.list({ subject, states: ['printed'], limit: 1 }).length > 0;
     return await use(new ReceiptService({ journal, settings: store, training, printedBefore }), settings);
   } finally {
     prints?.close();
@@ -109,7 +114,9 @@ function printerOf(settings: AgentSettings, options: PrintCliOptions): PrinterSe
 }
 
 export function registerReceiptCommand(program: Command, io: CliIo): void {
-  const receipt = program.command('receipt').description("A payment's receipt from the journal: show it (text, ESC/POS, HTML, PDF) or print it.");
+  const receipt = program
+    .command('receipt')
+    .description("A payment's receipt from the journal: show it (text, ESC/POS, HTML, PDF) or print it.");
 
   receipt
     .command('show')
@@ -122,13 +129,18 @@ export function registerReceiptCommand(program: Command, io: CliIo): void {
     .option('--reprint', 'mark it as a reprint (default: when the agent printed that copy before)')
     .option('--journal <path>', 'the journal file (default: ~/.pinbridge/journal.db)')
     .option('--training', "training mode's journal and store")
-    .option('--settings <file>', "the settings file with the store's name and CNPJ (receipts.merchant) and the printers; default ~/.pinbridge/settings.json")
+    .option(
+      '--settings <file>',
+      "the settings file with the store's name and CNPJ (receipts.merchant) and the printers; default ~/.pinbridge/settings.json",
+    )
     .action(async (key: string, options: ShowCliOptions) => {
-      if (!(RECEIPT_FORMATS as readonly string[]).includes(options.format)) throw new UsageError(`--format must be one of ${RECEIPT_FORMATS.join(', ')}`);
+      if (!(RECEIPT_FORMATS as readonly string[]).includes(options.format))
+        throw new UsageError(`--format must be one of ${RECEIPT_FORMATS.join(', ')}`);
       const format = options.format as ReceiptFormat;
       const [copy] = parseCopies(options.copy, ['customer']);
       if (options.copy === 'both') throw new UsageError('--copy must be customer or merchant (show writes one copy)');
-      if ((format === 'escpos' || format === 'pdf') && options.out === undefined) throw new UsageError(`${format} is binary: name a file with --out`);
+      if ((format === 'escpos' || format === 'pdf') && options.out === undefined)
+        throw new UsageError(`${format} is binary: name a file with --out`);
       const output = await withReceipts(io, options, async (service, settings) => {
         const document = service.document(key, copy!, options.reprint === true ? { reprint: true } : {});
         const printer = settings.printers[DEFAULT_PRINTER];
@@ -142,10 +154,15 @@ export function registerReceiptCommand(program: Command, io: CliIo): void {
 
   receipt
     .command('print')
-    .description('Print copies of the receipt on a receipt printer (the settings\' "default", another by name, or an address).')
+    .description(
+      'Print copies of the receipt on a receipt printer (the settings\' "default", another by name, or an address).',
+    )
     .argument('<reference-or-id>', KEY_HELP)
     .option('--copy <copy>', 'customer, merchant or both', 'both')
-    .option('--printer <name-or-address>', 'a printer of the settings, or tcp://HOST:9100, serial:///dev/ttyUSB0?baud=9600, file:///dev/usb/lp0, lp://NAME')
+    .option(
+      '--printer <name-or-address>',
+      'a printer of the settings, or tcp://HOST:9100, serial:///dev/ttyUSB0?baud=9600, file:///dev/usb/lp0, lp://NAME',
+    )
     .option('--model <id>', 'ESC/POS printer model (picks the code page for ç, ã, é)')
     .option('--columns <n>', 'paper width in characters: 32 (58 mm), 42 or 48 (80 mm)', parseColumns)
     .option('--reprint', 'mark it as a reprint (default: when the agent printed that copy before)')
@@ -159,12 +176,18 @@ export function registerReceiptCommand(program: Command, io: CliIo): void {
         const target = printerOf(settings, options);
         const printer = new SettingsPrinter(target);
         try {
-          for (const copy of copies) await printer.print(service.document(key, copy, options.reprint === true ? { reprint: true } : {}));
+          for (const copy of copies)
+            await printer.print(service.document(key, copy, options.reprint === true ? { reprint: true } : {}));
         } finally {
           await printer.close();
         }
         return { printed: copies, printer: target.address };
       });
-      emit(io, options.json, { printed: result.printed, printer: result.printer }, `Printed the ${result.printed.join(' and ')} cop${result.printed.length > 1 ? 'ies' : 'y'} on ${result.printer}.`);
+      emit(
+        io,
+        options.json,
+        { printed: result.printed, printer: result.printer },
+        `Printed the ${result.printed.join(' and ')} cop${result.printed.length > 1 ? 'ies' : 'y'} on ${result.printer}.`,
+      );
     });
 }

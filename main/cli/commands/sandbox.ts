@@ -37,7 +37,9 @@ function sandboxTls(options: SandboxCliOptions): SandboxTls | undefined {
   const { tlsCert, tlsKey, tlsCa } = options;
   if (tlsCert === undefined && tlsKey === undefined && tlsCa === undefined) return undefined;
   if (tlsCert === undefined || tlsKey === undefined) {
-    throw new UsageError('--tls-cert and --tls-key (the server certificate and its key) are needed for HTTPS, and with --tls-ca');
+    throw new UsageError(
+      '--tls-cert and --tls-key (the server certificate and its key) are needed for HTTPS, and with --tls-ca',
+    );
   }
   const read = (path: string, flag: string): Buffer => {
     try {
@@ -65,26 +67,52 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
     .option('--port <port>', 'TCP port on the loopback address (0 picks a free one)', parsePort, 0)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--data <dir>', 'keep the records in this directory (SQLite); without it they live in memory')
-    .option('--amounts <format>', 'transaction amounts in responses: integer (centavos) or decimal (reais strings)', 'integer')
+    .option(
+      '--amounts <format>',
+      'transaction amounts in responses: integer (centavos) or decimal (reais strings)',
+      'integer',
+    )
     .option('--cancellation-delay <ms>', 'delay before a boleto cancellation takes effect', parseMilliseconds)
-    .option('--slow-authorization <ms>', 'how long the "slow" test amount (…96 centavos) holds its answer', parseMilliseconds)
-    .option('--auth <scheme>', 'how the key may arrive: bearer (the contract), basic (Zoop: the key as the Basic user name) or any', 'bearer')
-    .option('--no-idempotency-key', 'ignore Idempotency-Key, as a provider that does not document it (a repeated POST does it again)')
-    .option('--no-find-by-reference', "answer 404 to the marketplace's transaction list (the reference_id filter): only the seller's list, as GoPag documents")
+    .option(
+      '--slow-authorization <ms>',
+      'how long the "slow" test amount (…96 centavos) holds its answer',
+      parseMilliseconds,
+    )
+    .option(
+      '--auth <scheme>',
+      'how the key may arrive: bearer (the contract), basic (Zoop: the key as the Basic user name) or any',
+      'bearer',
+    )
+    .option(
+      '--no-idempotency-key',
+      'ignore Idempotency-Key, as a provider that does not document it (a repeated POST does it again)',
+    )
+    .option(
+      '--no-find-by-reference',
+      "answer 404 to the marketplace's transaction list (the reference_id filter): only the seller's list, as GoPag documents",
+    )
     .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
     .option(
       '--tls-ca <file>',
       'require a client certificate issued by this CA (PEM) on every call, whose serial number is the marketplace id (mutual TLS, as GoPag); needs --tls-cert and --tls-key',
     )
-    .option('--openapi [part]', 'print the OpenAPI document of the sandbox and exit; `--openapi terminal-channel`: the terminal channel alone, as a provider implements it')
+    .option(
+      '--openapi [part]',
+      'print the OpenAPI document of the sandbox and exit; `--openapi terminal-channel`: the terminal channel alone, as a provider implements it',
+    )
     .action(async (options: SandboxCliOptions) => {
       if (!AMOUNT_FORMATS.includes(options.amounts as AmountFormat)) {
         throw new UsageError(`--amounts must be one of ${AMOUNT_FORMATS.join(', ')}`);
       }
-      if (!(AUTH_SCHEMES as readonly string[]).includes(options.auth)) throw new UsageError(`--auth must be one of ${AUTH_SCHEMES.join(', ')}`);
+      if (!(AUTH_SCHEMES as readonly string[]).includes(options.auth))
+        throw new UsageError(`--auth must be one of ${AUTH_SCHEMES.join(', ')}`);
       const tls = options.openapi ? undefined : sandboxTls(options);
-      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-sandbox' });
+      const logger = createLogger({
+        format: logFormat(io.env),
+        level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info',
+        name: 'pinbridge-sandbox',
+      });
       const sandbox = await startSandbox({
         host: options.host,
         port: options.openapi ? 0 : options.port,
@@ -101,13 +129,19 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
         },
       }).catch((error: unknown) => {
         throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
-          ? new Error(`port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`)
+          ? new Error(
+              `port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`,
+            )
           : error;
       });
       try {
         if (options.openapi) {
-          if (options.openapi !== true && options.openapi !== 'terminal-channel') throw new UsageError('--openapi takes nothing, or terminal-channel');
-          const document = options.openapi === 'terminal-channel' ? terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION)) : sandbox.openapi();
+          if (options.openapi !== true && options.openapi !== 'terminal-channel')
+            throw new UsageError('--openapi takes nothing, or terminal-channel');
+          const document =
+            options.openapi === 'terminal-channel'
+              ? terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION))
+              : sandbox.openapi();
           io.stdout(`${JSON.stringify(document, null, 2)}\n`);
           return;
         }

@@ -96,11 +96,21 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       'Serve a simulated ABECS PINPAD on a pseudo terminal (--pty) or over TCP (--tcp) until stopped. ' +
         'Prints one JSON line when ready: {"path": …} or {"host": …, "port": …}.',
     )
-    .option('--profile <name>', `how the simulated PINPAD behaves: ${SIMULATOR_PROFILE_NAMES.join(', ')} (see below)`, 'training')
-    .option('--replay <file>', 'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile')
+    .option(
+      '--profile <name>',
+      `how the simulated PINPAD behaves: ${SIMULATOR_PROFILE_NAMES.join(', ')} (see below)`,
+      'training',
+    )
+    .option(
+      '--replay <file>',
+      'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile',
+    )
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
-    .option('--serial <number>', 'the serial number the simulator reports (default: SIM00000001; the profile\'s own for other profiles)')
+    .option(
+      '--serial <number>',
+      "the serial number the simulator reports (default: SIM00000001; the profile's own for other profiles)",
+    )
     .option('--baud <rate>', 'pace the bytes like a serial line at this speed, e.g. 19200', parsePositiveInteger)
     .option('--auto', 'answer like a customer without waiting for the console (CPF, card, PIN)')
     .option('--cpf <digits>', 'with --auto: the CPF the customer types', '12345678909')
@@ -117,19 +127,27 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       }
       const profile = options.profile;
       if (!isSimulatorProfileName(profile)) {
-        throw new UsageError(`there is no simulator profile named "${profile}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}`);
+        throw new UsageError(
+          `there is no simulator profile named "${profile}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}`,
+        );
       }
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
       }
       const replay = options.replay === undefined ? undefined : await loadReplay(options.replay);
-      const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info', name: 'pinbridge-simulator' });
+      const logger = createLogger({
+        format: logFormat(io.env),
+        level: io.env.PINBRIDGE_LOG_LEVEL ?? 'info',
+        name: 'pinbridge-simulator',
+      });
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,
         ...(replay ? { replay } : {}),
         // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
-        ...(options.serial !== undefined || profile === 'training' ? { serialNumber: options.serial ?? 'SIM00000001' } : {}),
+        ...(options.serial !== undefined || profile === 'training'
+          ? { serialNumber: options.serial ?? 'SIM00000001' }
+          : {}),
         ...(options.baud ? { paceBaud: options.baud } : {}),
         ...(options.auto
           ? {

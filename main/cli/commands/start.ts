@@ -40,7 +40,8 @@ interface StartOptions extends ApiFlags {
 
 function parsePort(text: string): number {
   const port = Number(text);
-  if (!/^[0-9]+$/.test(text) || port > 65535) throw new UsageError(`--pos-port must be a port number (0–65535), not "${text}"`);
+  if (!/^[0-9]+$/.test(text) || port > 65535)
+    throw new UsageError(`--pos-port must be a port number (0–65535), not "${text}"`);
   return port;
 }
 
@@ -77,27 +78,44 @@ export function registerStartCommand(program: Command, io: CliIo): void {
   addPaymentStackOptions(command)
     .description(
       'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox, unless the settings name a payments API; ' +
-        'without --port, $PINBRIDGE_PINPAD or the settings\' pinpad.address it uses a simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. ' +
+        "without --port, $PINBRIDGE_PINPAD or the settings' pinpad.address it uses a simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. " +
         'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
     )
-    .option('--port <address>', 'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address, else sim)')
-    .option('--headless', 'run without the desktop window (what this command always does; the desktop app runs the same agent with its window)')
-    .option('--training', 'training mode even when a payments API is configured: embedded sandbox, receipts marked TREINAMENTO')
+    .option(
+      '--port <address>',
+      'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address, else sim)',
+    )
+    .option(
+      '--headless',
+      'run without the desktop window (what this command always does; the desktop app runs the same agent with its window)',
+    )
+    .option(
+      '--training',
+      'training mode even when a payments API is configured: embedded sandbox, receipts marked TREINAMENTO',
+    )
     .option('--config <file>', 'the settings file (same as --settings)')
-    .option('--pos-port <port>', 'port of the POS API (WebSocket and demo page) on 127.0.0.1; 0 = any free port (default: settings pos.ports, else 17301, 17302, 17303)')
+    .option(
+      '--pos-port <port>',
+      'port of the POS API (WebSocket and demo page) on 127.0.0.1; 0 = any free port (default: settings pos.ports, else 17301, 17302, 17303)',
+    )
     .action(async (options: StartOptions) => {
       if (options.config !== undefined && options.settings !== undefined && options.config !== options.settings) {
         throw new UsageError('--config and --settings name the same file: give one of them');
       }
       checkApiOptions(options);
       if (options.training === true && options.api !== undefined) {
-        throw new UsageError('--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller');
+        throw new UsageError(
+          '--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller',
+        );
       }
       // Checked here as the settings check theirs: a mistyped address stops the start with one line,
       // instead of an agent looking for a PINPAD that cannot be there.
       const given = options.port ?? io.env.PINBRIDGE_PINPAD;
       const addressProblem = given === undefined ? undefined : pinpadAddressProblem(given);
-      if (addressProblem !== undefined) throw new UsageError(`${options.port === undefined ? 'PINBRIDGE_PINPAD' : '--port'}: ${addressProblem.message}`);
+      if (addressProblem !== undefined)
+        throw new UsageError(
+          `${options.port === undefined ? 'PINBRIDGE_PINPAD' : '--port'}: ${addressProblem.message}`,
+        );
       const settingsPath = options.config ?? options.settings;
       const posPorts = options.posPort === undefined ? undefined : [parsePort(options.posPort)];
       const logFile = logFilePath(io.env.HOME);

@@ -18,7 +18,9 @@ export { looksLikeCardNumber };
 export function findCardNumber(value: unknown, exempt: ReadonlySet<string> = new Set(), path = ''): string | undefined {
   if (typeof value === 'string') return looksLikeCardNumber(value) ? path || '(value)' : undefined;
   if (value === null || typeof value !== 'object') return undefined;
-  const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+  const entries = Array.isArray(value)
+    ? value.map((item, index) => [String(index), item] as const)
+    : Object.entries(value);
   for (const [key, item] of entries) {
     const itemPath = path === '' ? key : `${path}.${key}`;
     if (exempt.has(itemPath)) continue;

@@ -16,7 +16,15 @@ import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record
  * they claim to be: a CNPJ, numeric or alphanumeric (a letter and 13 digits, "B4111111431277", holds a
  * 13-digit run that may pass the Luhn check), is kept only when its check digits match.
  */
-const NOT_SEARCHED = new Set(['referenceId', 'terminal', 'paramsHash', 'transactionId', 'customerTaxId', 'authorization.transactionNumber', 'owner']);
+const NOT_SEARCHED = new Set([
+  'referenceId',
+  'terminal',
+  'paramsHash',
+  'transactionId',
+  'customerTaxId',
+  'authorization.transactionNumber',
+  'owner',
+]);
 
 const cardData = (field: string, paymentId?: string): JournalError =>
   new JournalError(
@@ -66,12 +74,15 @@ export function checkNewPayment(payment: NewPayment): void {
   if (!Number.isSafeInteger(payment.amount) || payment.amount <= 0) {
     throw invalid('amount must be a whole number of centavos greater than zero');
   }
-  if (payment.paymentType !== 'credit' && payment.paymentType !== 'debit') throw invalid('paymentType must be "credit" or "debit"');
+  if (payment.paymentType !== 'credit' && payment.paymentType !== 'debit')
+    throw invalid('paymentType must be "credit" or "debit"');
   checkInstallments(payment.installments, payment.paymentType);
   if (!isText(payment.description)) throw invalid('description must be a string');
-  if (payment.notification !== null && !isText(payment.notification)) throw invalid('notification must be a string or null');
+  if (payment.notification !== null && !isText(payment.notification))
+    throw invalid('notification must be a string or null');
   if (!isNonEmptyText(payment.paramsHash)) throw invalid('paramsHash must be a non-empty string');
-  if (payment.confirmation !== 'auto' && payment.confirmation !== 'pos') throw invalid('confirmation must be "auto" or "pos"');
+  if (payment.confirmation !== 'auto' && payment.confirmation !== 'pos')
+    throw invalid('confirmation must be "auto" or "pos"');
   if (payment.transactionId !== undefined && payment.transactionId !== null) checkTransactionId(payment.transactionId);
 }
 
@@ -108,7 +119,8 @@ function checkPendingUndo(undo: PendingUndo, paymentId: string): void {
 /** `paymentType` is the record's, for the credit-only rule on installments. */
 export function checkPatch(patch: PaymentPatch, paymentType: string, paymentId: string): void {
   if (patch.installments !== undefined) checkInstallments(patch.installments, paymentType, paymentId);
-  if (patch.transactionId !== undefined && patch.transactionId !== null) checkTransactionId(patch.transactionId, paymentId);
+  if (patch.transactionId !== undefined && patch.transactionId !== null)
+    checkTransactionId(patch.transactionId, paymentId);
   if (patch.card !== undefined && patch.card !== null) checkCard(patch.card, paymentId);
   if (patch.authorization !== undefined && patch.authorization !== null) {
     const a = patch.authorization;
@@ -122,8 +134,15 @@ export function checkPatch(patch: PaymentPatch, paymentType: string, paymentId: 
       throw invalid('problem must carry code, message and cashierMessage', paymentId);
     }
   }
-  if (patch.customerTaxId !== undefined && patch.customerTaxId !== null && !(CPF_SHAPE.test(patch.customerTaxId) || CNPJ_SHAPE.test(patch.customerTaxId))) {
-    throw invalid('customerTaxId must be a CPF (11 digits) or a CNPJ (14 characters: digits, or uppercase letters in the first 12), without punctuation', paymentId);
+  if (
+    patch.customerTaxId !== undefined &&
+    patch.customerTaxId !== null &&
+    !(CPF_SHAPE.test(patch.customerTaxId) || CNPJ_SHAPE.test(patch.customerTaxId))
+  ) {
+    throw invalid(
+      'customerTaxId must be a CPF (11 digits) or a CNPJ (14 characters: digits, or uppercase letters in the first 12), without punctuation',
+      paymentId,
+    );
   }
   if (patch.confirmDeadline !== undefined && patch.confirmDeadline !== null && !isText(patch.confirmDeadline)) {
     throw invalid('confirmDeadline must be an ISO time or null', paymentId);

@@ -124,12 +124,19 @@ const isMemory = (path: string): boolean => path === ':memory:' || path === '';
 function translate(error: unknown, path: string): unknown {
   if (error instanceof Database.SqliteError) {
     if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
-      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.message}`, { cause: error });
+      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.message}`, {
+        cause: error,
+      });
     }
     if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
-      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.message}`, { cause: error });
+      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.message}`, {
+        cause: error,
+      });
     }
-    if (isDiskFull(error)) return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.message}`, { cause: error });
+    if (isDiskFull(error))
+      return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.message}`, {
+        cause: error,
+      });
   }
   return error;
 }
@@ -162,7 +169,8 @@ export class Journal {
     this.#now = options.now ?? (() => new Date());
     this.#onCorrupt =
       options.onCorrupt ?? ((error) => process.emitWarning(error.message, { code: 'PINBRIDGE_JOURNAL_CORRUPT' }));
-    this.#onDiskFull = options.onDiskFull ?? ((message) => process.emitWarning(message, { code: 'PINBRIDGE_DISK_FULL' }));
+    this.#onDiskFull =
+      options.onDiskFull ?? ((message) => process.emitWarning(message, { code: 'PINBRIDGE_DISK_FULL' }));
     if (!isMemory(path) && !options.mustExist) {
       this.#reserve = new DiskReserve(path, {
         reserveBytes: options.reserveBytes ?? DEFAULT_RESERVE_BYTES,
@@ -209,12 +217,15 @@ export class Journal {
     checkNewPayment(payment);
     return this.#write(true, () => {
       const existing = this.#statement('SELECT id FROM payments WHERE reference_id = ?').get(payment.referenceId) as
-        | { id: string }
-        | undefined;
+        { id: string } | undefined;
       if (existing) {
-        throw new JournalError('REFERENCE_EXISTS', `reference ${payment.referenceId} is already journaled as payment ${existing.id}`, {
-          paymentId: existing.id,
-        });
+        throw new JournalError(
+          'REFERENCE_EXISTS',
+          `reference ${payment.referenceId} is already journaled as payment ${existing.id}`,
+          {
+            paymentId: existing.id,
+          },
+        );
       }
       const at = this.#timestamp();
       const transactionId = payment.transactionId ?? null;
@@ -244,7 +255,13 @@ export class Journal {
         owner: payment.owner ?? null,
       };
       this.#statement(INSERT_PAYMENT).run(toRow(record));
-      this.#appendEvent(record.id, at, null, record.state, transactionId === null ? 'payment intent' : 'pending transaction picked up');
+      this.#appendEvent(
+        record.id,
+        at,
+        null,
+        record.state,
+        transactionId === null ? 'payment intent' : 'pending transaction picked up',
+      );
       return record;
     });
   }
@@ -306,12 +323,26 @@ export class Journal {
         // The -wal file exists from the first commit on; fsync through any descriptor flushes the file.
         fd = this.#walFd ??= openSync(`${this.path}-wal`, 'r+');
       } catch (error) {
-        reject(new JournalError('IO', `the journal's write-ahead log ${this.path}-wal cannot be opened: ${String(error)}`, { cause: error }));
+        reject(
+          new JournalError('IO', `the journal's write-ahead log ${this.path}-wal cannot be opened: ${String(error)}`, {
+            cause: error,
+          }),
+        );
         return;
       }
       fsync(fd, (error) => {
-        if (error?.code === 'ENOSPC') reject(new JournalError('DISK_FULL', `the disk of the journal ${this.path} is full: ${error.message}`, { cause: error }));
-        else if (error) reject(new JournalError('IO', `the journal ${this.path} could not be written to the disk: ${error.message}`, { cause: error }));
+        if (error?.code === 'ENOSPC')
+          reject(
+            new JournalError('DISK_FULL', `the disk of the journal ${this.path} is full: ${error.message}`, {
+              cause: error,
+            }),
+          );
+        else if (error)
+          reject(
+            new JournalError('IO', `the journal ${this.path} could not be written to the disk: ${error.message}`, {
+              cause: error,
+            }),
+          );
         else resolve();
       });
     });
@@ -319,21 +350,22 @@ export class Journal {
 
   #moves(id: string, moves: readonly JournalMove[], syncNow = true): PaymentRecord[] {
     for (const move of moves) refuseCardData(move.patch ?? {}, move.note ?? '', id);
-    return this.#write(
-      syncNow && moves.some((move) => SYNCED_STATES.has(move.to)),
-      () => {
-        let current = this.#readForWrite(id);
-        return moves.map(({ to, patch = {}, note = '' }) => {
-          if (!canMove(current.state, to)) {
-            throw new JournalError('INVALID_TRANSITION', `payment ${id} cannot move from ${current.state} to ${String(to)}`, {
+    return this.#write(syncNow && moves.some((move) => SYNCED_STATES.has(move.to)), () => {
+      let current = this.#readForWrite(id);
+      return moves.map(({ to, patch = {}, note = '' }) => {
+        if (!canMove(current.state, to)) {
+          throw new JournalError(
+            'INVALID_TRANSITION',
+            `payment ${id} cannot move from ${current.state} to ${String(to)}`,
+            {
               paymentId: id,
-            });
-          }
-          current = this.#save(current, to, patch, note);
-          return current;
-        });
-      },
-    );
+            },
+          );
+        }
+        current = this.#save(current, to, patch, note);
+        return current;
+      });
+    });
   }
 
   /** Changes a payment's fields without moving it (installments chosen, an undo attempt…), with an event. */
@@ -342,9 +374,13 @@ export class Journal {
     return this.#write(false, () => {
       const current = this.#readForWrite(id);
       if (isFinal(current.state)) {
-        throw new JournalError('INVALID_TRANSITION', `payment ${id} is ${current.state} (final); its record no longer changes`, {
-          paymentId: id,
-        });
+        throw new JournalError(
+          'INVALID_TRANSITION',
+          `payment ${id} is ${current.state} (final); its record no longer changes`,
+          {
+            paymentId: id,
+          },
+        );
       }
       return this.#save(current, current.state, patch, note);
     });
@@ -374,7 +410,10 @@ export class Journal {
 
   /** The oldest payment carrying this API transaction id. */
   findByTransactionId(transactionId: string): PaymentRecord | undefined {
-    return this.#one(`SELECT ${COLUMNS} FROM payments WHERE transaction_id = ? ORDER BY created_at, rowid LIMIT 1`, transactionId);
+    return this.#one(
+      `SELECT ${COLUMNS} FROM payments WHERE transaction_id = ? ORDER BY created_at, rowid LIMIT 1`,
+      transactionId,
+    );
   }
 
   /** Every payment not in a final state, oldest first: what recovery reads at start-up. */
@@ -405,12 +444,17 @@ export class Journal {
     const limit = Math.min(LIST_MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? LIST_DEFAULT_LIMIT)));
     const offset = Math.max(0, Math.floor(query.offset ?? 0));
     return this.#read(() => {
-      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM payments ${where}`).get(params) as { total: number };
-      const items = this.#many(`SELECT ${COLUMNS} FROM payments ${where} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`, {
-        ...params,
-        limit,
-        offset,
-      });
+      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM payments ${where}`).get(params) as {
+        total: number;
+      };
+      const items = this.#many(
+        `SELECT ${COLUMNS} FROM payments ${where} ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+        {
+          ...params,
+          limit,
+          offset,
+        },
+      );
       return { items, total };
     });
   }
@@ -422,7 +466,10 @@ export class Journal {
    */
   today(timeZone: string, now: Date = this.#now()): PaymentRecord[] {
     const midnight = startOfDay(now, timeZone);
-    return this.#many(`SELECT ${COLUMNS} FROM payments WHERE created_at >= ? ORDER BY created_at DESC, rowid DESC`, midnight.toISOString());
+    return this.#many(
+      `SELECT ${COLUMNS} FROM payments WHERE created_at >= ? ORDER BY created_at DESC, rowid DESC`,
+      midnight.toISOString(),
+    );
   }
 
   /**
@@ -431,7 +478,10 @@ export class Journal {
    */
   *records(range: RecordRange = {}): Generator<PaymentRecord> {
     const { where, params } = this.#filter(range);
-    const after = where === '' ? 'WHERE (created_at, rowid) > (@afterAt, @afterRow)' : `${where} AND (created_at, rowid) > (@afterAt, @afterRow)`;
+    const after =
+      where === ''
+        ? 'WHERE (created_at, rowid) > (@afterAt, @afterRow)'
+        : `${where} AND (created_at, rowid) > (@afterAt, @afterRow)`;
     const sql = `SELECT rowid AS row_key, ${COLUMNS} FROM payments ${after} ORDER BY created_at, rowid LIMIT ${RECORDS_PAGE}`;
     let afterAt = '';
     let afterRow = 0;
@@ -453,7 +503,10 @@ export class Journal {
   /** A payment's history, in order; empty for an unknown id. */
   events(id: string): JournalEvent[] {
     const rows = this.#read(
-      () => this.#statement('SELECT payment_id, seq, at, from_state, to_state, note FROM events WHERE payment_id = ? ORDER BY seq').all(id) as EventRow[],
+      () =>
+        this.#statement(
+          'SELECT payment_id, seq, at, from_state, to_state, note FROM events WHERE payment_id = ? ORDER BY seq',
+        ).all(id) as EventRow[],
     );
     return rows.map(toEvent);
   }
@@ -502,7 +555,9 @@ export class Journal {
       // The disk filled: the transaction was rolled back. Give the reserve back and write again,
       // so a payment in flight still reaches its next state.
       if (isDiskFull(error) && this.#reserve?.release() === true) {
-        this.#onDiskFull(`the disk of the journal ${this.path} is full; its reserve was given back to finish the payments in flight`);
+        this.#onDiskFull(
+          `the disk of the journal ${this.path} is full; its reserve was given back to finish the payments in flight`,
+        );
         try {
           return this.#db.transaction(work).immediate();
         } catch (again) {

@@ -13,7 +13,8 @@ export type PaymentSource = 'pos' | 'remote';
 /** `auto`: an approval is confirmed at once. `pos`: the POS confirms; undone after the deadline. */
 export type ConfirmationPolicy = 'auto' | 'pos';
 
-export type EntryMode = 'chip' | 'contactless_chip' | 'contactless_magstripe' | 'magstripe' | 'magstripe_fallback' | 'manually_keyed';
+export type EntryMode =
+  'chip' | 'contactless_chip' | 'contactless_magstripe' | 'magstripe' | 'magstripe_fallback' | 'manually_keyed';
 
 /** How the cardholder proved who they are: a receipt asks for a signature when nothing else did. */
 export type CardholderVerification = 'online_pin' | 'offline_pin' | 'signature' | 'none';
@@ -141,7 +142,16 @@ export interface JournalEvent {
 /** What `createIntent` needs: the fields fixed at the intent. */
 export type NewPayment = Pick<
   PaymentRecord,
-  'referenceId' | 'source' | 'terminal' | 'amount' | 'paymentType' | 'installments' | 'description' | 'notification' | 'paramsHash' | 'confirmation'
+  | 'referenceId'
+  | 'source'
+  | 'terminal'
+  | 'amount'
+  | 'paymentType'
+  | 'installments'
+  | 'description'
+  | 'notification'
+  | 'paramsHash'
+  | 'confirmation'
 > & {
   /** Set for a pending transaction picked up from the API (source "remote"). */
   readonly transactionId?: string | null;

@@ -58,7 +58,10 @@ function object<T>(text: string | null, paymentId: string, column: string): T | 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new JournalError('CORRUPT', `payment ${paymentId}: column ${column} is not valid JSON`, { paymentId, cause: error });
+    throw new JournalError('CORRUPT', `payment ${paymentId}: column ${column} is not valid JSON`, {
+      paymentId,
+      cause: error,
+    });
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new JournalError('CORRUPT', `payment ${paymentId}: column ${column} does not hold an object`, { paymentId });

@@ -24,7 +24,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { draw, generatePairingCode, hashPairingCode, normalizePairingCode, pairingCodeMatches, type RandomSource } from './pairing-code.js';
+import {
+  draw,
+  generatePairingCode,
+  hashPairingCode,
+  normalizePairingCode,
+  pairingCodeMatches,
+  type RandomSource,
+} from './pairing-code.js';
 
 export { PAIRING_CODE_DIGITS, type RandomSource } from './pairing-code.js';
 
@@ -74,7 +81,11 @@ export class ClientStoreError extends Error {
   /** PAIRING_LOCKED: until the oldest wrong code of the window ages out. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(code: ClientStoreErrorCode, message: string, options: { attemptsLeft?: number; retryAfterMs?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ClientStoreErrorCode,
+    message: string,
+    options: { attemptsLeft?: number; retryAfterMs?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.attemptsLeft = options.attemptsLeft;
@@ -334,10 +345,16 @@ const toPairing = (row: PairingRow, nowIso: string): PairingRequest => ({
 function translate(error: unknown, path: string): unknown {
   if (error instanceof Database.SqliteError) {
     if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
-      return new ClientStoreError('LOCKED', `the client store ${path} is locked by another process: ${error.message}`, { cause: error });
+      return new ClientStoreError('LOCKED', `the client store ${path} is locked by another process: ${error.message}`, {
+        cause: error,
+      });
     }
     if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
-      return new ClientStoreError('CORRUPT', `the client store ${path} is damaged or not a client store: ${error.message}`, { cause: error });
+      return new ClientStoreError(
+        'CORRUPT',
+        `the client store ${path} is damaged or not a client store: ${error.message}`,
+        { cause: error },
+      );
     }
   }
   return error;
@@ -357,7 +374,10 @@ function checkName(name: unknown): string {
   const trimmed = name.trim();
   const length = [...trimmed].length;
   if (length === 0 || length > NAME_MAX_LENGTH) {
-    throw new ClientStoreError('INVALID_INPUT', `the POS name must have 1 to ${NAME_MAX_LENGTH} characters (it has ${length})`);
+    throw new ClientStoreError(
+      'INVALID_INPUT',
+      `the POS name must have 1 to ${NAME_MAX_LENGTH} characters (it has ${length})`,
+    );
   }
   if (NAME_FORBIDDEN.test(trimmed)) {
     throw new ClientStoreError('INVALID_INPUT', 'the POS name contains control or direction-changing characters');
@@ -370,7 +390,10 @@ function checkOrigin(origin: unknown): string | null {
   if (origin === null) return null;
   const normalized = typeof origin === 'string' ? normalizeOrigin(origin) : undefined;
   if (normalized === undefined) {
-    throw new ClientStoreError('INVALID_INPUT', `${JSON.stringify(origin)} is not an origin (expected http(s)://host[:port] or null)`);
+    throw new ClientStoreError(
+      'INVALID_INPUT',
+      `${JSON.stringify(origin)} is not an origin (expected http(s)://host[:port] or null)`,
+    );
   }
   return normalized;
 }
@@ -457,11 +480,16 @@ export class ClientStore {
       const now = this.#now();
       const nowIso = now.toISOString();
       this.#assertUnlocked(now);
-      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM pairings WHERE state = 'pending' AND expires_at > ?`).get(nowIso) as {
+      const { total } = this.#statement(
+        `SELECT COUNT(*) AS total FROM pairings WHERE state = 'pending' AND expires_at > ?`,
+      ).get(nowIso) as {
         total: number;
       };
       if (total >= this.#maxPending) {
-        throw new ClientStoreError('TOO_MANY_PENDING', `${total} pairing requests are waiting already (at most ${this.#maxPending} at once)`);
+        throw new ClientStoreError(
+          'TOO_MANY_PENDING',
+          `${total} pairing requests are waiting already (at most ${this.#maxPending} at once)`,
+        );
       }
       // Programs without an origin have nothing to be counted by: only the total above bounds them,
       // so one program cannot use up a shared count and lock the others out.
@@ -510,7 +538,10 @@ export class ClientStore {
    * racing, in this process or another, one wins and the other is told PAIRING_USED. A wrong code
    * or a wrong origin uses up one attempt; the last one kills the request (PAIRING_FAILED after).
    */
-  completePairing(input: { pairingId: string; code: string; origin: string | null }): { client: PairedClient; token: string } {
+  completePairing(input: { pairingId: string; code: string; origin: string | null }): {
+    client: PairedClient;
+    token: string;
+  } {
     if (typeof input.pairingId !== 'string' || input.pairingId.length === 0 || input.pairingId.length > 64) {
       throw new ClientStoreError('INVALID_INPUT', 'the pairing id must be a non-empty string');
     }
@@ -524,8 +555,10 @@ export class ClientStore {
       // Locked: no code is even looked at, so guessing on gains nothing.
       const locked = this.#lockError(this.#now());
       if (locked) return { error: locked };
-      const row = this.#statement(`SELECT ${PAIRING_COLUMNS} FROM pairings WHERE id = ?`).get(input.pairingId) as PairingRow | undefined;
-      if (!row) return { error: new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${input.pairingId}`) };
+      const row = this.#statement(`SELECT ${PAIRING_COLUMNS} FROM pairings WHERE id = ?`).get(input.pairingId) as
+        PairingRow | undefined;
+      if (!row)
+        return { error: new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${input.pairingId}`) };
       const nowIso = this.#now().toISOString();
       const ended = this.#endedError(row, nowIso);
       if (ended) return { error: ended };
@@ -539,7 +572,11 @@ export class ClientStore {
           attemptsLeft === 0 ? 'failed' : 'pending',
           row.id,
         );
-        this.#statement(`INSERT INTO pairing_failures (at, origin, pairing_id) VALUES (?, ?, ?)`).run(nowIso, origin, row.id);
+        this.#statement(`INSERT INTO pairing_failures (at, origin, pairing_id) VALUES (?, ?, ?)`).run(
+          nowIso,
+          origin,
+          row.id,
+        );
         // The origin is checked first so that a caller from another origin learns nothing about the code.
         return origin === row.origin
           ? { error: new ClientStoreError('WRONG_CODE', `wrong code for pairing request ${row.id}`, { attemptsLeft }) }
@@ -608,12 +645,17 @@ export class ClientStore {
    */
   rejectPairing(pairingId: string): void {
     this.#write(() => {
-      const row = this.#statement(`SELECT state FROM pairings WHERE id = ?`).get(pairingId) as { state: PairingState } | undefined;
+      const row = this.#statement(`SELECT state FROM pairings WHERE id = ?`).get(pairingId) as
+        { state: PairingState } | undefined;
       if (!row) throw new ClientStoreError('PAIRING_NOT_FOUND', `there is no pairing request ${String(pairingId)}`);
       if (row.state === 'completed') {
-        throw new ClientStoreError('PAIRING_USED', `pairing request ${pairingId} was already completed; revoke its client instead`);
+        throw new ClientStoreError(
+          'PAIRING_USED',
+          `pairing request ${pairingId} was already completed; revoke its client instead`,
+        );
       }
-      if (row.state === 'pending') this.#statement(`UPDATE pairings SET state = 'rejected' WHERE id = ?`).run(pairingId);
+      if (row.state === 'pending')
+        this.#statement(`UPDATE pairings SET state = 'rejected' WHERE id = ?`).run(pairingId);
     });
   }
 
@@ -631,10 +673,13 @@ export class ClientStore {
     }
     const presented = presentedOrigin(origin);
     const row = this.#read(
-      () => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE token_hash = ?`).get(sha256(token)) as ClientRow | undefined,
+      () =>
+        this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE token_hash = ?`).get(sha256(token)) as
+          ClientRow | undefined,
     );
     if (!row) throw new ClientStoreError('TOKEN_INVALID', 'the client token is not known');
-    if (row.revoked_at !== null) throw new ClientStoreError('TOKEN_REVOKED', `client ${row.id} was revoked at ${row.revoked_at}`);
+    if (row.revoked_at !== null)
+      throw new ClientStoreError('TOKEN_REVOKED', `client ${row.id} was revoked at ${row.revoked_at}`);
     if (presented !== row.origin) {
       throw new ClientStoreError(
         'ORIGIN_MISMATCH',
@@ -656,7 +701,9 @@ export class ClientStore {
   /** Whether the client exists and is not revoked: one indexed read, fresh from the file each time. */
   isActive(clientId: string): boolean {
     const row = this.#read(
-      () => this.#statement(`SELECT revoked_at FROM clients WHERE id = ?`).get(clientId) as { revoked_at: string | null } | undefined,
+      () =>
+        this.#statement(`SELECT revoked_at FROM clients WHERE id = ?`).get(clientId) as
+          { revoked_at: string | null } | undefined,
     );
     return row !== undefined && row.revoked_at === null;
   }
@@ -666,26 +713,37 @@ export class ClientStore {
     const normalized = normalizeOrigin(origin);
     if (normalized === undefined) return false;
     return this.#read(
-      () => this.#statement(`SELECT 1 FROM clients WHERE origin = ? AND revoked_at IS NULL LIMIT 1`).get(normalized) !== undefined,
+      () =>
+        this.#statement(`SELECT 1 FROM clients WHERE origin = ? AND revoked_at IS NULL LIMIT 1`).get(normalized) !==
+        undefined,
     );
   }
 
   /** Every client ever paired, revoked ones included, oldest first. */
   list(): PairedClient[] {
-    const rows = this.#read(() => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients ORDER BY created_at, rowid`).all() as ClientRow[]);
+    const rows = this.#read(
+      () => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients ORDER BY created_at, rowid`).all() as ClientRow[],
+    );
     return rows.map(toClient);
   }
 
   get(clientId: string): PairedClient | undefined {
-    const row = this.#read(() => this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as ClientRow | undefined);
+    const row = this.#read(
+      () =>
+        this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as ClientRow | undefined,
+    );
     return row === undefined ? undefined : toClient(row);
   }
 
   /** Revokes the client's token for good (a new pairing is needed); revoking twice keeps the first time. */
   revoke(clientId: string): PairedClient {
     return this.#write(() => {
-      this.#statement(`UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(this.#now().toISOString(), clientId);
-      const row = this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as ClientRow | undefined;
+      this.#statement(`UPDATE clients SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL`).run(
+        this.#now().toISOString(),
+        clientId,
+      );
+      const row = this.#statement(`SELECT ${CLIENT_COLUMNS} FROM clients WHERE id = ?`).get(clientId) as
+        ClientRow | undefined;
       if (!row) throw new ClientStoreError('NOT_FOUND', `there is no client ${String(clientId)}`);
       return toClient(row);
     });
@@ -699,12 +757,14 @@ export class ClientStore {
    */
   claimPayment(referenceId: string, clientId: string): string {
     return this.#write(() => {
-      this.#statement(`INSERT OR IGNORE INTO payment_owners (reference_id, client_id, started_at) VALUES (?, ?, ?)`).run(
-        referenceId,
-        clientId,
-        this.#now().toISOString(),
-      );
-      return (this.#statement(`SELECT client_id FROM payment_owners WHERE reference_id = ?`).get(referenceId) as { client_id: string }).client_id;
+      this.#statement(
+        `INSERT OR IGNORE INTO payment_owners (reference_id, client_id, started_at) VALUES (?, ?, ?)`,
+      ).run(referenceId, clientId, this.#now().toISOString());
+      return (
+        this.#statement(`SELECT client_id FROM payment_owners WHERE reference_id = ?`).get(referenceId) as {
+          client_id: string;
+        }
+      ).client_id;
     });
   }
 
@@ -720,7 +780,9 @@ export class ClientStore {
   ownedPayments(clientId: string): string[] {
     const rows = this.#read(
       () =>
-        this.#statement(`SELECT reference_id FROM payment_owners WHERE client_id = ? ORDER BY started_at, reference_id`).all(clientId) as {
+        this.#statement(
+          `SELECT reference_id FROM payment_owners WHERE client_id = ? ORDER BY started_at, reference_id`,
+        ).all(clientId) as {
           reference_id: string;
         }[],
     );
@@ -739,7 +801,10 @@ export class ClientStore {
     const normalized = checkOrigin(origin);
     if (normalized === null) throw new ClientStoreError('INVALID_INPUT', 'only a browser origin can be blocked');
     this.#write(() => {
-      this.#statement(`INSERT OR IGNORE INTO blocked_origins (origin, blocked_at) VALUES (?, ?)`).run(normalized, this.#now().toISOString());
+      this.#statement(`INSERT OR IGNORE INTO blocked_origins (origin, blocked_at) VALUES (?, ?)`).run(
+        normalized,
+        this.#now().toISOString(),
+      );
       this.#statement(`UPDATE pairings SET state = 'rejected' WHERE state = 'pending' AND origin = ?`).run(normalized);
     });
   }
@@ -782,25 +847,31 @@ export class ClientStore {
 
   #guard(now: Date): PairingGuard {
     const since = new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString();
-    const { count, oldest } = this.#statement(`SELECT COUNT(*) AS count, MIN(at) AS oldest FROM pairing_failures WHERE at > ?`).get(since) as {
+    const { count, oldest } = this.#statement(
+      `SELECT COUNT(*) AS count, MIN(at) AS oldest FROM pairing_failures WHERE at > ?`,
+    ).get(since) as {
       count: number;
       oldest: string | null;
     };
     const origins = (
-      this.#statement(`SELECT origin, COUNT(*) AS count FROM pairing_failures WHERE at > ? GROUP BY origin ORDER BY count DESC, origin`).all(since) as {
+      this.#statement(
+        `SELECT origin, COUNT(*) AS count FROM pairing_failures WHERE at > ? GROUP BY origin ORDER BY count DESC, origin`,
+      ).all(since) as {
         origin: string | null;
         count: number;
       }[]
     ).map((row) => ({ origin: row.origin, wrongCodes: row.count }));
     const locked = count >= this.#wrongCodeBudget;
-    const unlocksAt = locked && oldest !== null ? new Date(Date.parse(oldest) + WRONG_CODE_WINDOW_MS).toISOString() : null;
+    const unlocksAt =
+      locked && oldest !== null ? new Date(Date.parse(oldest) + WRONG_CODE_WINDOW_MS).toISOString() : null;
     return { wrongCodes: count, budget: this.#wrongCodeBudget, locked, unlocksAt, origins };
   }
 
   #lockError(now: Date): ClientStoreError | undefined {
     const guard = this.#guard(now);
     if (!guard.locked) return undefined;
-    const retryAfterMs = guard.unlocksAt === null ? WRONG_CODE_WINDOW_MS : Math.max(0, Date.parse(guard.unlocksAt) - now.getTime());
+    const retryAfterMs =
+      guard.unlocksAt === null ? WRONG_CODE_WINDOW_MS : Math.max(0, Date.parse(guard.unlocksAt) - now.getTime());
     return new ClientStoreError(
       'PAIRING_LOCKED',
       `pairing is locked: ${guard.wrongCodes} wrong codes in 24 hours (at most ${guard.budget}); the cashier can unlock it in Pinbridge's window`,
@@ -821,11 +892,18 @@ export class ClientStore {
   #endedError(row: PairingRow, nowIso: string): ClientStoreError | undefined {
     switch (row.state) {
       case 'completed':
-        return new ClientStoreError('PAIRING_USED', `pairing request ${row.id} was already completed; its code cannot be used again`);
+        return new ClientStoreError(
+          'PAIRING_USED',
+          `pairing request ${row.id} was already completed; its code cannot be used again`,
+        );
       case 'failed':
-        return new ClientStoreError('PAIRING_FAILED', `pairing request ${row.id} had too many wrong attempts; ask to pair again`, {
-          attemptsLeft: 0,
-        });
+        return new ClientStoreError(
+          'PAIRING_FAILED',
+          `pairing request ${row.id} had too many wrong attempts; ask to pair again`,
+          {
+            attemptsLeft: 0,
+          },
+        );
       case 'rejected':
         return new ClientStoreError('PAIRING_REJECTED', `pairing request ${row.id} was rejected by the cashier`);
       case 'expired':
@@ -835,7 +913,10 @@ export class ClientStore {
         this.#statement(`UPDATE pairings SET state = 'expired' WHERE id = ?`).run(row.id);
         return new ClientStoreError('PAIRING_EXPIRED', `pairing request ${row.id} expired at ${row.expires_at}`);
       default:
-        throw new ClientStoreError('CORRUPT', `pairing request ${row.id} has an unknown state ${JSON.stringify(row.state)}`);
+        throw new ClientStoreError(
+          'CORRUPT',
+          `pairing request ${row.id} has an unknown state ${JSON.stringify(row.state)}`,
+        );
     }
   }
 
@@ -843,10 +924,18 @@ export class ClientStore {
   #cleanUp(): void {
     const now = this.#now();
     this.#write(() => {
-      this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(now.toISOString());
-      const pairings = this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString());
-      this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString());
-      const failures = this.#statement(`DELETE FROM pairing_failures WHERE at < ?`).run(new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString());
+      this.#statement(`UPDATE pairings SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`).run(
+        now.toISOString(),
+      );
+      const pairings = this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(
+        new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString(),
+      );
+      this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(
+        new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString(),
+      );
+      const failures = this.#statement(`DELETE FROM pairing_failures WHERE at < ?`).run(
+        new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString(),
+      );
       if (pairings.changes > 0 || failures.changes > 0) this.#afterDelete = true;
     });
   }

@@ -31,7 +31,9 @@ const MAX_DRAWS = 100;
 export function draw(random: RandomSource, count: number): Buffer {
   const bytes = random(count);
   if (!Buffer.isBuffer(bytes) || bytes.length !== count) {
-    throw new Error(`the random source returned ${Buffer.isBuffer(bytes) ? bytes.length : 'no'} bytes instead of ${count}`);
+    throw new Error(
+      `the random source returned ${Buffer.isBuffer(bytes) ? bytes.length : 'no'} bytes instead of ${count}`,
+    );
   }
   return bytes;
 }

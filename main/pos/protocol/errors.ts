@@ -19,21 +19,53 @@ interface ErrorEntry {
 
 export const POS_ERRORS = {
   // JSON-RPC 2.0's own.
-  PARSE_ERROR: { rpc: -32700, message: 'The message is not valid JSON.', cashier: 'Mensagem inválida do sistema de vendas.' },
-  INVALID_REQUEST: { rpc: -32600, message: 'The message is not a JSON-RPC 2.0 request.', cashier: 'Mensagem inválida do sistema de vendas.' },
+  PARSE_ERROR: {
+    rpc: -32700,
+    message: 'The message is not valid JSON.',
+    cashier: 'Mensagem inválida do sistema de vendas.',
+  },
+  INVALID_REQUEST: {
+    rpc: -32600,
+    message: 'The message is not a JSON-RPC 2.0 request.',
+    cashier: 'Mensagem inválida do sistema de vendas.',
+  },
   METHOD_NOT_FOUND: { rpc: -32601, message: 'There is no such method.', cashier: 'Operação desconhecida.' },
-  INVALID_PARAMS: { rpc: -32602, message: 'The parameters break a rule; see data.violations.', cashier: 'Dados inválidos.' },
-  INTERNAL_ERROR: { rpc: -32603, message: 'Pinbridge failed to run the request.', cashier: 'Erro interno do Pinbridge.' },
+  INVALID_PARAMS: {
+    rpc: -32602,
+    message: 'The parameters break a rule; see data.violations.',
+    cashier: 'Dados inválidos.',
+  },
+  INTERNAL_ERROR: {
+    rpc: -32603,
+    message: 'Pinbridge failed to run the request.',
+    cashier: 'Erro interno do Pinbridge.',
+  },
   // Session and pairing.
   UNAUTHENTICATED: {
     rpc: -32001,
     message: 'Send session.hello with the client token (or pair first) before this method.',
     cashier: 'Sistema de vendas não autorizado no Pinbridge.',
   },
-  TOKEN_INVALID: { rpc: -32002, message: 'The client token is unknown, revoked or bound to another origin.', cashier: 'Autorização do sistema de vendas inválida; pareie de novo.' },
-  PAIRING_INVALID: { rpc: -32003, message: 'The pairing request is unknown, expired, used or failed; see data.reason.', cashier: 'Pareamento inválido ou expirado.' },
-  WRONG_CODE: { rpc: -32004, message: 'The pairing code is wrong; see data.attempts_left.', cashier: 'Código de pareamento incorreto.' },
-  ORIGIN_BLOCKED: { rpc: -32005, message: 'This origin was blocked in Pinbridge.', cashier: 'Este sistema foi bloqueado no Pinbridge.' },
+  TOKEN_INVALID: {
+    rpc: -32002,
+    message: 'The client token is unknown, revoked or bound to another origin.',
+    cashier: 'Autorização do sistema de vendas inválida; pareie de novo.',
+  },
+  PAIRING_INVALID: {
+    rpc: -32003,
+    message: 'The pairing request is unknown, expired, used or failed; see data.reason.',
+    cashier: 'Pareamento inválido ou expirado.',
+  },
+  WRONG_CODE: {
+    rpc: -32004,
+    message: 'The pairing code is wrong; see data.attempts_left.',
+    cashier: 'Código de pareamento incorreto.',
+  },
+  ORIGIN_BLOCKED: {
+    rpc: -32005,
+    message: 'This origin was blocked in Pinbridge.',
+    cashier: 'Este sistema foi bloqueado no Pinbridge.',
+  },
   CARD_DATA_REFUSED: {
     rpc: -32008,
     message:
@@ -42,30 +74,54 @@ export const POS_ERRORS = {
   },
   PAIRING_LOCKED: {
     rpc: -32009,
-    message: "Too many wrong pairing codes in 24 hours: pairing is locked until data.retry_after_ms passes or the cashier unlocks it in Pinbridge's window.",
-    cashier: 'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge, página Caixas (PDV).',
+    message:
+      "Too many wrong pairing codes in 24 hours: pairing is locked until data.retry_after_ms passes or the cashier unlocks it in Pinbridge's window.",
+    cashier:
+      'Pareamento bloqueado por excesso de códigos errados. Desbloqueie na janela do Pinbridge, página Caixas (PDV).',
   },
   OPERATOR_ONLY: {
     rpc: -32007,
     message: "Only Pinbridge's own window (session.operator with the agent's key) may call this method.",
     cashier: 'Somente a janela do Pinbridge pode fazer isso.',
   },
-  RATE_LIMITED: { rpc: -32006, message: 'Too many requests; retry after data.retry_after_ms.', cashier: 'Muitas solicitações; aguarde.' },
+  RATE_LIMITED: {
+    rpc: -32006,
+    message: 'Too many requests; retry after data.retry_after_ms.',
+    cashier: 'Muitas solicitações; aguarde.',
+  },
   // The payment engine.
   BUSY: {
     rpc: -32010,
-    message: 'The PINPAD is running another payment (its reference_id in data.reference_id) or another operation (a message, a key, a customer prompt).',
+    message:
+      'The PINPAD is running another payment (its reference_id in data.reference_id) or another operation (a message, a key, a customer prompt).',
     cashier: 'O PINPAD está ocupado com outra operação.',
   },
-  PINPAD_NOT_FOUND: { rpc: -32011, message: 'No PINPAD with that serial is connected (or none at all).', cashier: 'PINPAD não encontrado. Verifique a conexão.' },
-  PINPAD_REQUIRED: { rpc: -32012, message: 'Several PINPADs are connected: say which with "terminal".', cashier: 'Escolha o PINPAD.' },
+  PINPAD_NOT_FOUND: {
+    rpc: -32011,
+    message: 'No PINPAD with that serial is connected (or none at all).',
+    cashier: 'PINPAD não encontrado. Verifique a conexão.',
+  },
+  PINPAD_REQUIRED: {
+    rpc: -32012,
+    message: 'Several PINPADs are connected: say which with "terminal".',
+    cashier: 'Escolha o PINPAD.',
+  },
   NOT_FOUND: { rpc: -32013, message: 'No such payment, receipt or record.', cashier: 'Não encontrado.' },
-  INVALID_STATE: { rpc: -32014, message: "The operation does not apply in the payment's state.", cashier: 'Esta operação não é possível nesta venda.' },
-  REFERENCE_CONFLICT: { rpc: -32015, message: 'The reference_id was used before with other parameters.', cashier: 'Esta venda já foi registrada com outros dados.' },
+  INVALID_STATE: {
+    rpc: -32014,
+    message: "The operation does not apply in the payment's state.",
+    cashier: 'Esta operação não é possível nesta venda.',
+  },
+  REFERENCE_CONFLICT: {
+    rpc: -32015,
+    message: 'The reference_id was used before with other parameters.',
+    cashier: 'Esta venda já foi registrada com outros dados.',
+  },
   CLOSED: { rpc: -32016, message: 'Pinbridge is shutting down.', cashier: 'O Pinbridge está sendo encerrado.' },
   DISK_FULL: {
     rpc: -32017,
-    message: "The computer's disk is (nearly) full: Pinbridge cannot journal a sale, so none starts until there is room. Nothing was done.",
+    message:
+      "The computer's disk is (nearly) full: Pinbridge cannot journal a sale, so none starts until there is room. Nothing was done.",
     cashier: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.',
   },
   // The supervisor's authorization of voids (settings supervisor).
@@ -82,25 +138,59 @@ export const POS_ERRORS = {
   },
   SUPERVISOR_LOCKED: {
     rpc: -32024,
-    message: 'Too many wrong supervisor PINs in a row: every PIN is refused until data.retry_after_ms passes; nothing was done.',
+    message:
+      'Too many wrong supervisor PINs in a row: every PIN is refused until data.retry_after_ms passes; nothing was done.',
     cashier: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Aguarde alguns minutos.',
   },
   // The PINPAD outside a payment.
-  PINPAD_TIMEOUT: { rpc: -32020, message: 'The customer did not answer on the PINPAD in time.', cashier: 'Tempo esgotado no PINPAD.' },
-  PINPAD_CANCELLED: { rpc: -32021, message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).', cashier: 'Operação cancelada no PINPAD.' },
-  PINPAD_ERROR: { rpc: -32022, message: 'The PINPAD failed or was disconnected.', cashier: 'Falha de comunicação com o PINPAD.' },
+  PINPAD_TIMEOUT: {
+    rpc: -32020,
+    message: 'The customer did not answer on the PINPAD in time.',
+    cashier: 'Tempo esgotado no PINPAD.',
+  },
+  PINPAD_CANCELLED: {
+    rpc: -32021,
+    message: 'The customer pressed CANCEL on the PINPAD (or the request was cancelled).',
+    cashier: 'Operação cancelada no PINPAD.',
+  },
+  PINPAD_ERROR: {
+    rpc: -32022,
+    message: 'The PINPAD failed or was disconnected.',
+    cashier: 'Falha de comunicação com o PINPAD.',
+  },
   CUSTOMER_DATA_INVALID: {
     rpc: -32023,
-    message: 'The customer typed an invalid CPF/CNPJ (wrong check digits) on the PINPAD at every attempt (asked again after each); nothing was searched.',
+    message:
+      'The customer typed an invalid CPF/CNPJ (wrong check digits) on the PINPAD at every attempt (asked again after each); nothing was searched.',
     cashier: 'CPF/CNPJ inválido digitado no PINPAD.',
   },
   // Receipts.
-  NO_RECEIPT: { rpc: -32030, message: 'That payment has no receipt (it never reached the card).', cashier: 'Esta venda não tem comprovante.' },
-  PRINTING_OFF: { rpc: -32031, message: 'No receipt printer is configured (or the store data is missing).', cashier: 'Nenhuma impressora configurada.' },
+  NO_RECEIPT: {
+    rpc: -32030,
+    message: 'That payment has no receipt (it never reached the card).',
+    cashier: 'Esta venda não tem comprovante.',
+  },
+  PRINTING_OFF: {
+    rpc: -32031,
+    message: 'No receipt printer is configured (or the store data is missing).',
+    cashier: 'Nenhuma impressora configurada.',
+  },
   // The payments API behind Pinbridge (relays).
-  API_REJECTED: { rpc: -32040, message: 'The payments API refused the request; see data.api.', cashier: 'O serviço de pagamentos recusou a operação.' },
-  API_UNAVAILABLE: { rpc: -32041, message: 'The payments API could not be reached or did not answer in time.', cashier: 'Sem comunicação com o serviço de pagamentos.' },
-  API_NOT_FOUND: { rpc: -32042, message: 'The payments API has no such record.', cashier: 'Registro não encontrado no serviço de pagamentos.' },
+  API_REJECTED: {
+    rpc: -32040,
+    message: 'The payments API refused the request; see data.api.',
+    cashier: 'O serviço de pagamentos recusou a operação.',
+  },
+  API_UNAVAILABLE: {
+    rpc: -32041,
+    message: 'The payments API could not be reached or did not answer in time.',
+    cashier: 'Sem comunicação com o serviço de pagamentos.',
+  },
+  API_NOT_FOUND: {
+    rpc: -32042,
+    message: 'The payments API has no such record.',
+    cashier: 'Registro não encontrado no serviço de pagamentos.',
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type PosErrorCode = keyof typeof POS_ERRORS;
@@ -109,12 +199,19 @@ export const POS_ERROR_CODES = Object.keys(POS_ERRORS) as PosErrorCode[];
 /** One broken rule of a request's parameters. */
 export const Violation = Type.Object(
   {
-    field: Type.String({ description: 'Dotted path of the parameter ("amount", "installments"), "" for the whole params.' }),
+    field: Type.String({
+      description: 'Dotted path of the parameter ("amount", "installments"), "" for the whole params.',
+    }),
     code: Type.Optional(
-      Type.String({ description: 'The rule broken, where it has a stable code (operator.saveSettings: REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS, OUT_OF_RANGE…).' }),
+      Type.String({
+        description:
+          'The rule broken, where it has a stable code (operator.saveSettings: REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS, OUT_OF_RANGE…).',
+      }),
     ),
     message: Type.String({ description: 'English.' }),
-    cashier_message: Type.Optional(Type.String({ description: 'pt-BR, for the cashier, where the rule has one (operator.saveSettings).' })),
+    cashier_message: Type.Optional(
+      Type.String({ description: 'pt-BR, for the cashier, where the rule has one (operator.saveSettings).' }),
+    ),
   },
   { additionalProperties: false, title: 'Violation' },
 );
@@ -129,7 +226,10 @@ export const ErrorData = Type.Object(
     attempts_left: Type.Optional(Type.Integer({ minimum: 0 })),
     reason: Type.Optional(Type.String({ description: 'A finer cause, e.g. PAIRING_EXPIRED, TOKEN_REVOKED.' })),
     reference_id: Type.Optional(
-      Type.String({ description: 'BUSY: the reference_id of the payment the PINPAD is running (absent when it runs another operation: a message, a key, a customer prompt).' }),
+      Type.String({
+        description:
+          'BUSY: the reference_id of the payment the PINPAD is running (absent when it runs another operation: a message, a key, a customer prompt).',
+      }),
     ),
     api: Type.Optional(
       Type.Object(
@@ -152,7 +252,12 @@ export class PosError extends Error {
   readonly data: Omit<ErrorData, 'code' | 'cashier_message'>;
   readonly cashierMessage: string;
 
-  constructor(code: PosErrorCode, message?: string, data: Omit<ErrorData, 'code' | 'cashier_message'> = {}, cashierMessage?: string) {
+  constructor(
+    code: PosErrorCode,
+    message?: string,
+    data: Omit<ErrorData, 'code' | 'cashier_message'> = {},
+    cashierMessage?: string,
+  ) {
     super(message ?? POS_ERRORS[code].message);
     this.name = 'PosError';
     this.code = code;

@@ -10,7 +10,19 @@
  */
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
-import { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadLinkView, PinpadView, PrinterView, PrintJobView, RelayTransaction } from './models.js';
+import {
+  ApiHealth,
+  ClientRecordView,
+  PairingGuardView,
+  PairingRequestView,
+  PaymentOutcome,
+  PaymentProgress,
+  PinpadLinkView,
+  PinpadView,
+  PrinterView,
+  PrintJobView,
+  RelayTransaction,
+} from './models.js';
 
 export interface EventSpec<P extends TSchema = TSchema> {
   readonly summary: string;
@@ -23,7 +35,8 @@ const event = <P extends TSchema>(spec: EventSpec<P>): EventSpec<P> => spec;
 export const EVENTS = {
   'payment.progress': event({
     audience: 'owner',
-    summary: 'A payment moved a step: the same texts the PINPAD and the cashier’s window show (pt-BR in cashier_message).',
+    summary:
+      'A payment moved a step: the same texts the PINPAD and the cashier’s window show (pt-BR in cashier_message).',
     payload: PaymentProgress,
   }),
   'payment.result': event({
@@ -33,8 +46,16 @@ export const EVENTS = {
       'also for a payment payment.start answered in_progress (RESULT_PENDING), once Pinbridge has confirmed it.',
     payload: PaymentOutcome,
   }),
-  'pinpad.connected': event({ audience: 'all', summary: 'A PINPAD answered and is ready for payments.', payload: PinpadView }),
-  'pinpad.disconnected': event({ audience: 'all', summary: 'A PINPAD went away (unplugged, powered off, link lost).', payload: PinpadView }),
+  'pinpad.connected': event({
+    audience: 'all',
+    summary: 'A PINPAD answered and is ready for payments.',
+    payload: PinpadView,
+  }),
+  'pinpad.disconnected': event({
+    audience: 'all',
+    summary: 'A PINPAD went away (unplugged, powered off, link lost).',
+    payload: PinpadView,
+  }),
   'pinpad.link': event({
     audience: 'all',
     summary:
@@ -51,13 +72,22 @@ export const EVENTS = {
     summary: "A PINPAD's EMV tables started loading, were loaded, or cannot be used (its `tables`).",
     payload: PinpadView,
   }),
-  'printer.status': event({ audience: 'all', summary: 'A receipt printer changed: paper, cover, connection.', payload: PrinterView }),
+  'printer.status': event({
+    audience: 'all',
+    summary: 'A receipt printer changed: paper, cover, connection.',
+    payload: PrinterView,
+  }),
   'printer.job': event({
     audience: 'owner',
-    summary: "A print job changed state (printed, waiting for the printer, failed): a payment's receipts to the client that started the payment.",
+    summary:
+      "A print job changed state (printed, waiting for the printer, failed): a payment's receipts to the client that started the payment.",
     payload: PrintJobView,
   }),
-  'api.health': event({ audience: 'all', summary: 'The payments API became reachable or unreachable.', payload: ApiHealth }),
+  'api.health': event({
+    audience: 'all',
+    summary: 'The payments API became reachable or unreachable.',
+    payload: ApiHealth,
+  }),
   'tapToPay.updated': event({
     audience: 'owner',
     summary: 'A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled).',
@@ -82,12 +112,15 @@ export const EVENTS = {
   }),
   'pairing.failed': event({
     audience: 'operator',
-    summary: 'A wrong pairing code was sent (or a code from another origin than the one that asked): who, and the 24-hour count that locks pairing.',
+    summary:
+      'A wrong pairing code was sent (or a code from another origin than the one that asked): who, and the 24-hour count that locks pairing.',
     payload: Type.Object(
       {
         pairing_id: Type.String(),
         name: Type.String({ description: 'The name of the request guessed at.' }),
-        origin: Type.Union([Type.String(), Type.Null()], { description: 'Where the wrong code came from; null for a program.' }),
+        origin: Type.Union([Type.String(), Type.Null()], {
+          description: 'Where the wrong code came from; null for a program.',
+        }),
         attempts_left: Type.Integer({ minimum: 0, description: 'Before this request dies.' }),
         guard: PairingGuardView,
       },
@@ -97,7 +130,10 @@ export const EVENTS = {
   'pos.clients': event({
     audience: 'operator',
     summary: 'A POS connected, logged in, disconnected or was revoked: the paired clients with their open sessions.',
-    payload: Type.Object({ clients: Type.Array(ClientRecordView), anonymous_sessions: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    payload: Type.Object(
+      { clients: Type.Array(ClientRecordView), anonymous_sessions: Type.Integer({ minimum: 0 }) },
+      { additionalProperties: false },
+    ),
   }),
 } as const;
 

@@ -4,5 +4,13 @@
  */
 import { Type, type TSchemaOptions, type TUnsafe } from 'typebox';
 
-export const Literals = <const T extends readonly string[]>(values: T, options: TSchemaOptions = {}): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value)), options));
+export const Literals = <const T extends readonly string[]>(
+  values: T,
+  options: TSchemaOptions = {},
+): TUnsafe<T[number]> =>
+  Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((value) => Type.Literal(value)),
+      options,
+    ),
+  );

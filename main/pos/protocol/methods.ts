@@ -12,11 +12,22 @@
  */
 import { Literals } from './literals.js';
 import { Type, type Static, type TSchema } from 'typebox';
-import { BillingInstructions, BoletoCancellation, BoletoPayer, BolepixPaymentMethod } from '../../contract/transactions.js';
+import {
+  BillingInstructions,
+  BoletoCancellation,
+  BoletoPayer,
+  BolepixPaymentMethod,
+} from '../../contract/transactions.js';
 import { BuyerUpdateRequest } from '../../contract/buyers.js';
 import { Address } from '../../contract/common.js';
 import { CNPJ_PATTERN } from '../../validation/taxpayer-id.js';
-import { DESCRIPTION_MAX, INSTALLMENTS_MAX, INSTALLMENTS_MIN, NOTIFICATION_MAX_TAP_TO_PAY, REFERENCE_ID_MAX } from '../../contract/index.js';
+import {
+  DESCRIPTION_MAX,
+  INSTALLMENTS_MAX,
+  INSTALLMENTS_MIN,
+  NOTIFICATION_MAX_TAP_TO_PAY,
+  REFERENCE_ID_MAX,
+} from '../../contract/index.js';
 import { StartParams } from '../../core/params.js';
 import { PAYMENT_STATES } from '../../core/states.js';
 import { SETTINGS_VIOLATION_CODES } from '../../core/settings-violations.js';
@@ -56,10 +67,16 @@ const method = <P extends TSchema, R extends TSchema>(spec: MethodSpec<P, R>): M
 const NoParams = Type.Object({}, { additionalProperties: false });
 const Empty = Type.Object({}, { additionalProperties: false });
 const Terminal = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 64, description: 'Serial number of the PINPAD; needed only when several are connected.' }),
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'Serial number of the PINPAD; needed only when several are connected.',
+  }),
 );
 const Reference = Type.Object(
-  { reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: "The POS's id of the sale." }) },
+  {
+    reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: "The POS's id of the sale." }),
+  },
   { additionalProperties: false },
 );
 /** payment.undo and payment.cancel: the reference, and the supervisor's PIN when the store asks for it (settings supervisor). */
@@ -75,7 +92,8 @@ const VoidParams = Type.Object(
     ),
     supervisor_entry: Type.Optional(
       Type.Union([Type.Literal('window'), Type.Literal('pinpad')], {
-        description: '"pinpad": the supervisor types the PIN on the PINPAD keypad instead (the request answers once it is typed, or with PINPAD_CANCELLED / PINPAD_TIMEOUT).',
+        description:
+          '"pinpad": the supervisor types the PIN on the PINPAD keypad instead (the request answers once it is typed, or with PINPAD_CANCELLED / PINPAD_TIMEOUT).',
       }),
     ),
   },
@@ -87,13 +105,20 @@ const SupervisorView = Type.Object(
     min_amount_centavos: Type.Integer({ minimum: 0 }),
     entry: Type.Union([Type.Literal('window'), Type.Literal('pinpad'), Type.Literal('either')]),
     pos_voids: Type.Union([Type.Literal('trusted'), Type.Literal('pinpad')]),
-    pin_set: Type.Boolean({ description: 'A supervisor PIN is stored (its salted hash); the PIN itself is never sent back.' }),
-    training_pin: Type.Boolean({ description: 'Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too.' }),
-    locked_until: Type.Union([Type.String(), Type.Null()], { description: 'Too many wrong PINs: every PIN is refused until this ISO time; null when not locked.' }),
+    pin_set: Type.Boolean({
+      description: 'A supervisor PIN is stored (its salted hash); the PIN itself is never sent back.',
+    }),
+    training_pin: Type.Boolean({
+      description: 'Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too.',
+    }),
+    locked_until: Type.Union([Type.String(), Type.Null()], {
+      description: 'Too many wrong PINs: every PIN is refused until this ISO time; null when not locked.',
+    }),
   },
   { additionalProperties: false, title: 'SupervisorView' },
 );
-const ApiId = (name: string) => Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
+const ApiId = (name: string) =>
+  Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });
 /** A settings mistake: its field, a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…), English and pt-BR. */
 const Violation = Type.Object(
   {
@@ -106,10 +131,15 @@ const Violation = Type.Object(
 );
 /** How a secret the window cannot read back is kept, and whether one is. */
 const StoredSecret = Type.Object(
-  { kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]), stored: Type.Boolean() },
+  {
+    kind: Type.Union([Type.Literal('safeStorage'), Type.Literal('file'), Type.Literal('environment')]),
+    stored: Type.Boolean(),
+  },
   { additionalProperties: false },
 );
-const Seconds = Type.Optional(Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }));
+const Seconds = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }),
+);
 
 /**
  * What the customer may type on the PINPAD for the POS. Card data (the last digits, the security
@@ -128,9 +158,15 @@ const BoletoBody = {
   customer: ApiId('buyer (customer) id'),
   amount: Type.Integer({ minimum: 1, description: 'Centavos, an integer > 0.' }),
   description: Type.String({ minLength: 1, maxLength: DESCRIPTION_MAX }),
-  reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: 'The POS’s id: repeating it returns the same boleto.' }),
+  reference_id: Type.String({
+    minLength: 1,
+    maxLength: REFERENCE_ID_MAX,
+    description: 'The POS’s id: repeating it returns the same boleto.',
+  }),
   metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-  print: Type.Optional(Type.Boolean({ description: 'Also print the slip (digitable line, barcode, Pix QR) on the receipt printer.' })),
+  print: Type.Optional(
+    Type.Boolean({ description: 'Also print the slip (digitable line, barcode, Pix QR) on the receipt printer.' }),
+  ),
 };
 
 export const METHODS = {
@@ -160,12 +196,19 @@ export const METHODS = {
     tag: 'session',
     access: 'public',
     cost: 20,
-    summary: 'Asks to pair this POS. Pinbridge shows a 6-digit code to the cashier; send it back with session.confirmPairing.',
+    summary:
+      'Asks to pair this POS. Pinbridge shows a 6-digit code to the cashier; send it back with session.confirmPairing.',
     description:
-      'The origin is the page\'s (from the WebSocket upgrade), never a parameter. Codes live 2 minutes and allow 5 attempts. ' +
+      "The origin is the page's (from the WebSocket upgrade), never a parameter. Codes live 2 minutes and allow 5 attempts. " +
       'Blocked origins get ORIGIN_BLOCKED; too many open requests RATE_LIMITED.',
     params: Type.Object(
-      { name: Type.String({ minLength: 1, maxLength: 64, description: 'How the cashier will see this POS ("Caixa 3 — Loja Centro").' }) },
+      {
+        name: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'How the cashier will see this POS ("Caixa 3 — Loja Centro").',
+        }),
+      },
       { additionalProperties: false },
     ),
     result: Type.Object(
@@ -189,7 +232,11 @@ export const METHODS = {
       { additionalProperties: false },
     ),
     result: Type.Object(
-      { client_id: Type.String(), name: Type.String(), token: Type.String({ description: 'Send it in session.hello on every connection.' }) },
+      {
+        client_id: Type.String(),
+        name: Type.String(),
+        token: Type.String({ description: 'Send it in session.hello on every connection.' }),
+      },
       { additionalProperties: false },
     ),
   }),
@@ -214,7 +261,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'public',
     cost: 20,
-    summary: "Logs in Pinbridge's own window with the agent's operator key: it then sees every payment, the pairing codes and the paired clients.",
+    summary:
+      "Logs in Pinbridge's own window with the agent's operator key: it then sees every payment, the pairing codes and the paired clients.",
     description:
       'Only from a page the agent serves (its own origin) or a program on this computer; the key is in the `ui` address the agent prints when ready ' +
       '(and in ~/.pinbridge/operator.key). A wrong key is OPERATOR_ONLY.',
@@ -225,7 +273,8 @@ export const METHODS = {
         version: Type.String(),
         mode: Type.Union([Type.Literal('training'), Type.Literal('live')]),
         time_zone: Type.String({
-          description: "The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them.",
+          description:
+            "The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them.",
         }),
       },
       { additionalProperties: false },
@@ -259,7 +308,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 2,
-    summary: 'Unlocks pairing after too many wrong codes (block the origins that guessed first): the wrong codes so far stop counting.',
+    summary:
+      'Unlocks pairing after too many wrong codes (block the origins that guessed first): the wrong codes so far stop counting.',
     params: NoParams,
     result: PairingGuardView,
   }),
@@ -272,7 +322,9 @@ export const METHODS = {
     result: Type.Object(
       {
         clients: Type.Array(ClientRecordView),
-        blocked_origins: Type.Array(Type.Object({ origin: Type.String(), blocked_at: Type.String() }, { additionalProperties: false })),
+        blocked_origins: Type.Array(
+          Type.Object({ origin: Type.String(), blocked_at: Type.String() }, { additionalProperties: false }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -306,21 +358,27 @@ export const METHODS = {
     access: 'operator',
     cost: 1,
     summary:
-      'The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token and the client certificate\'s passphrase are kept.',
+      "The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token and the client certificate's passphrase are kept.",
     params: NoParams,
     result: Type.Object(
       {
         path: Type.String(),
-        settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The file\'s JSON; null when there is none (defaults, training mode).' }),
+        settings: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+          description: "The file's JSON; null when there is none (defaults, training mode).",
+        }),
         problem: Type.Union([
           Type.Object({ message: Type.String(), violations: Type.Array(Violation) }, { additionalProperties: false }),
           Type.Null(),
         ]),
         api_token: StoredSecret,
         certificate_passphrase: StoredSecret,
-        supervisor_pin: Type.Object({ stored: Type.Boolean() }, { additionalProperties: false, description: 'Whether a supervisor PIN is stored (never the PIN).' }),
+        supervisor_pin: Type.Object(
+          { stored: Type.Boolean() },
+          { additionalProperties: false, description: 'Whether a supervisor PIN is stored (never the PIN).' },
+        ),
         not_applied: Type.Union([Type.String(), Type.Null()], {
-          description: 'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
+          description:
+            'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
         }),
       },
       { additionalProperties: false },
@@ -333,7 +391,10 @@ export const METHODS = {
     summary:
       'Checks and writes the whole settings file; a mistake is INVALID_PARAMS with data.violations, each naming its field with a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…, docs/settings.md), the English and the pt-BR cashier_message (the file is then untouched). They apply when the agent restarts (operator.restart).',
     params: Type.Object({ settings: Type.Record(Type.String(), Type.Unknown()) }, { additionalProperties: false }),
-    result: Type.Object({ saved: Type.Literal(true), restart_required: Type.Literal(true) }, { additionalProperties: false }),
+    result: Type.Object(
+      { saved: Type.Literal(true), restart_required: Type.Literal(true) },
+      { additionalProperties: false },
+    ),
   }),
   'operator.restart': method({
     tag: 'operator',
@@ -376,7 +437,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 1,
-    summary: 'When a void needs the supervisor in the settings in use (not the saved file), whether a PIN is set, and whether wrong PINs locked it.',
+    summary:
+      'When a void needs the supervisor in the settings in use (not the saved file), whether a PIN is set, and whether wrong PINs locked it.',
     params: NoParams,
     result: SupervisorView,
   }),
@@ -384,7 +446,8 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 20,
-    summary: 'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix.',
+    summary:
+      'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix.',
     params: NoParams,
     result: Type.Object(
       {
@@ -393,13 +456,22 @@ export const METHODS = {
           Type.Object(
             {
               id: Type.String(),
-              status: Type.Union([Type.Literal('ok'), Type.Literal('warn'), Type.Literal('fail'), Type.Literal('skip')]),
+              status: Type.Union([
+                Type.Literal('ok'),
+                Type.Literal('warn'),
+                Type.Literal('fail'),
+                Type.Literal('skip'),
+              ]),
               summary: Type.String(),
               details: Type.Record(Type.String(), Type.Unknown()),
               fix: Type.Optional(Type.String()),
               pt: Type.Object(
                 { summary: Type.String(), fix: Type.Optional(Type.String()) },
-                { additionalProperties: false, description: 'The summary and the fix in Brazilian Portuguese (the window shows them in pt-BR); fix exactly when the English one is there.' },
+                {
+                  additionalProperties: false,
+                  description:
+                    'The summary and the fix in Brazilian Portuguese (the window shows them in pt-BR); fix exactly when the English one is there.',
+                },
               ),
             },
             { additionalProperties: false },
@@ -413,11 +485,17 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 10,
-    summary: "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4).",
-    params: Type.Object({ max_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, default: 2_000 })) }, { additionalProperties: false }),
+    summary:
+      "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4).",
+    params: Type.Object(
+      { max_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, default: 2_000 })) },
+      { additionalProperties: false },
+    ),
     result: Type.Object(
       {
-        file: Type.Union([Type.String(), Type.Null()], { description: 'The log file; null when this agent logs to the terminal only.' }),
+        file: Type.Union([Type.String(), Type.Null()], {
+          description: 'The log file; null when this agent logs to the terminal only.',
+        }),
         text: Type.String(),
         lines: Type.Integer({ minimum: 0 }),
         masked: Type.Integer({ minimum: 0, description: 'Card-like values masked in this export (expected 0).' }),
@@ -429,21 +507,41 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 10,
-    summary: 'Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings.',
-    params: Type.Object({ printer: Type.Optional(Type.String({ minLength: 1, maxLength: 32, description: 'The printer\'s name in the settings (default "default").' })) }, { additionalProperties: false }),
+    summary:
+      'Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings.',
+    params: Type.Object(
+      {
+        printer: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 32,
+            description: 'The printer\'s name in the settings (default "default").',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
     result: PrintJobView,
   }),
   'operator.scanBle': method({
     tag: 'operator',
     access: 'operator',
     cost: 20,
-    summary: 'Listens for Bluetooth LE PINPADs (the serial-over-BLE service) for a few seconds; each address is ready for the PINPAD setting.',
-    params: Type.Object({ seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 5 })) }, { additionalProperties: false }),
+    summary:
+      'Listens for Bluetooth LE PINPADs (the serial-over-BLE service) for a few seconds; each address is ready for the PINPAD setting.',
+    params: Type.Object(
+      { seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 5 })) },
+      { additionalProperties: false },
+    ),
     result: Type.Object(
       {
         devices: Type.Array(
           Type.Object(
-            { address: Type.String({ description: 'ble:<id>' }), name: Type.Union([Type.String(), Type.Null()]), rssi: Type.Integer() },
+            {
+              address: Type.String({ description: 'ble:<id>' }),
+              name: Type.Union([Type.String(), Type.Null()]),
+              rssi: Type.Integer(),
+            },
             { additionalProperties: false },
           ),
         ),
@@ -455,12 +553,16 @@ export const METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 5,
-    summary: "The operating system's printers, each with the lp://NAME address the printer setting takes (the desktop app prints them at the receipt's own size).",
+    summary:
+      "The operating system's printers, each with the lp://NAME address the printer setting takes (the desktop app prints them at the receipt's own size).",
     params: NoParams,
     result: Type.Object(
       {
         printers: Type.Array(
-          Type.Object({ address: Type.String(), name: Type.String(), is_default: Type.Boolean() }, { additionalProperties: false }),
+          Type.Object(
+            { address: Type.String(), name: Type.String(), is_default: Type.Boolean() },
+            { additionalProperties: false },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -494,13 +596,15 @@ export const METHODS = {
     tag: 'agent',
     access: 'client',
     cost: 1,
-    summary: 'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients.',
+    summary:
+      'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients.',
     params: NoParams,
     result: Type.Object(
       {
         pinpads: Type.Array(PinpadView),
         pinpad_link: Type.Union([PinpadLinkView, Type.Null()], {
-          description: 'The link to the PINPAD Pinbridge is set to use: why `pinpads` is empty or its PINPAD disconnected (null: Pinbridge keeps none).',
+          description:
+            'The link to the PINPAD Pinbridge is set to use: why `pinpads` is empty or its PINPAD disconnected (null: Pinbridge keeps none).',
         }),
         printers: Type.Array(PrinterView),
         api: ApiHealth,
@@ -536,7 +640,11 @@ export const METHODS = {
     params: Type.Object(
       {
         terminal: Terminal,
-        text: Type.String({ minLength: 1, maxLength: 33, description: '≤ 32 characters plus an optional "\\n" between the lines.' }),
+        text: Type.String({
+          minLength: 1,
+          maxLength: 33,
+          description: '≤ 32 characters plus an optional "\\n" between the lines.',
+        }),
       },
       { additionalProperties: false },
     ),
@@ -547,7 +655,8 @@ export const METHODS = {
     access: 'client',
     cost: 10,
     summary: 'Asks the customer to type a CPF, CNPJ, phone… on the PINPAD keypad; returns the digits.',
-    description: 'Never card data: the last digits and the security code are not offered. CANCEL on the PINPAD is PINPAD_CANCELLED.',
+    description:
+      'Never card data: the last digits and the security code are not offered. CANCEL on the PINPAD is PINPAD_CANCELLED.',
     params: Type.Object(
       {
         terminal: Terminal,
@@ -556,13 +665,17 @@ export const METHODS = {
       },
       { additionalProperties: false },
     ),
-    result: Type.Object({ kind: Type.String(), value: Type.String({ description: 'Digits only.' }) }, { additionalProperties: false }),
+    result: Type.Object(
+      { kind: Type.String(), value: Type.String({ description: 'Digits only.' }) },
+      { additionalProperties: false },
+    ),
   }),
   'pinpad.readKey': method({
     tag: 'pinpad',
     access: 'client',
     cost: 10,
-    summary: 'Waits for the customer to press a function key (ENTRA, ANULA, LIMPA, F1–F4, arrows), with an optional prompt.',
+    summary:
+      'Waits for the customer to press a function key (ENTRA, ANULA, LIMPA, F1–F4, arrows), with an optional prompt.',
     params: Type.Object(
       {
         terminal: Terminal,
@@ -599,7 +712,8 @@ export const METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 5,
-    summary: 'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void (which may need the supervisor: see payment.undo).',
+    summary:
+      'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void (which may need the supervisor: see payment.undo).',
     params: VoidParams,
     result: PaymentOutcome,
   }),
@@ -607,7 +721,8 @@ export const METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 1,
-    summary: 'Processed (with the result and both receipts) / InProgress / NotFound: how a POS recovers after losing the connection.',
+    summary:
+      'Processed (with the result and both receipts) / InProgress / NotFound: how a POS recovers after losing the connection.',
     params: Reference,
     result: PaymentStatus,
   }),
@@ -636,21 +751,35 @@ export const METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 2,
-    summary: 'Payments from the journal, newest first; finds a past sale by date range, amount, NSU, authorization code or the last 4 digits of the card.',
+    summary:
+      'Payments from the journal, newest first; finds a past sale by date range, amount, NSU, authorization code or the last 4 digits of the card.',
     params: Type.Object(
       {
-        from: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created at or after (ISO time).' })),
+        from: Type.Optional(
+          Type.String({ minLength: 10, maxLength: 40, description: 'Created at or after (ISO time).' }),
+        ),
         to: Type.Optional(Type.String({ minLength: 10, maxLength: 40, description: 'Created before (ISO time).' })),
         states: Type.Optional(Type.Array(Literals(PAYMENT_STATES), { maxItems: PAYMENT_STATES.length })),
         terminal: Terminal,
-        amount: Type.Optional(Type.Integer({ minimum: 1, description: 'Only payments of exactly this amount: centavos, an integer > 0.' })),
+        amount: Type.Optional(
+          Type.Integer({ minimum: 1, description: 'Only payments of exactly this amount: centavos, an integer > 0.' }),
+        ),
         nsu: Type.Optional(
-          Type.String({ pattern: '^[0-9A-Za-z]{1,20}$', description: 'Only the payment with this NSU, exactly as printed (leading zeros count): 1–20 letters or digits.' }),
+          Type.String({
+            pattern: '^[0-9A-Za-z]{1,20}$',
+            description:
+              'Only the payment with this NSU, exactly as printed (leading zeros count): 1–20 letters or digits.',
+          }),
         ),
         authorization_code: Type.Optional(
-          Type.String({ pattern: '^[0-9A-Za-z]{1,12}$', description: 'Only the payment with this authorization code (letters in any case): 1–12 letters or digits.' }),
+          Type.String({
+            pattern: '^[0-9A-Za-z]{1,12}$',
+            description: 'Only the payment with this authorization code (letters in any case): 1–12 letters or digits.',
+          }),
         ),
-        card_last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', description: 'Only payments by a card ending in these 4 digits.' })),
+        card_last4: Type.Optional(
+          Type.String({ pattern: '^[0-9]{4}$', description: 'Only payments by a card ending in these 4 digits.' }),
+        ),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
         offset: Type.Optional(Type.Integer({ minimum: 0 })),
       },
@@ -664,7 +793,10 @@ export const METHODS = {
     cost: 2,
     summary: 'Approvals waiting for confirmation, and voids waiting for the payments API.',
     params: NoParams,
-    result: Type.Object({ confirmations: Type.Array(PaymentOutcome), undos: Type.Array(PaymentOutcome) }, { additionalProperties: false }),
+    result: Type.Object(
+      { confirmations: Type.Array(PaymentOutcome), undos: Type.Array(PaymentOutcome) },
+      { additionalProperties: false },
+    ),
   }),
 
   // ------------------------------------------------------------------------------------------
@@ -673,16 +805,21 @@ export const METHODS = {
     tag: 'receipt',
     access: 'client',
     cost: 2,
-    summary: "One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself.",
+    summary:
+      "One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself.",
     params: Type.Object(
       {
         reference_id: Reference.properties.reference_id,
         copy: Copy,
         format: Type.Optional(Literals(RECEIPT_FORMATS_FOR_POS, { default: 'text' })),
         columns: Type.Optional(
-          Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], { description: 'Paper width in characters: 32 (58 mm), 42 or 48 (80 mm, the default).' }),
+          Type.Union([Type.Literal(32), Type.Literal(42), Type.Literal(48)], {
+            description: 'Paper width in characters: 32 (58 mm), 42 or 48 (80 mm, the default).',
+          }),
         ),
-        reprint: Type.Optional(Type.Boolean({ description: 'Mark it as a reprint (default: marked when that copy was printed before).' })),
+        reprint: Type.Optional(
+          Type.Boolean({ description: 'Mark it as a reprint (default: marked when that copy was printed before).' }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -702,7 +839,8 @@ export const METHODS = {
     tag: 'receipt',
     access: 'client',
     cost: 10,
-    summary: 'Prints copies on the receipt printer (in the background, journaled); a copy printed before comes out as a reprint.',
+    summary:
+      'Prints copies on the receipt printer (in the background, journaled); a copy printed before comes out as a reprint.',
     params: Type.Object(
       {
         reference_id: Reference.properties.reference_id,
@@ -743,7 +881,8 @@ export const METHODS = {
     tag: 'relay',
     access: 'client',
     cost: 5,
-    summary: 'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
+    summary:
+      'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
     description:
       'Exactly one of taxpayer_id, ein or from_pinpad. No such buyer is API_NOT_FOUND. With from_pinpad, a CPF/CNPJ typed with wrong ' +
       'check digits (a typo) is not the POS\'s mistake: the PINPAD shows "CPF INVALIDO / DIGITE NOVAMENTE" (or CNPJ) and asks again ' +
@@ -754,12 +893,14 @@ export const METHODS = {
         ein: Type.Optional(
           Type.String({
             pattern: CNPJ_PATTERN,
-            description: 'CNPJ, 14 characters without punctuation: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
+            description:
+              'CNPJ, 14 characters without punctuation: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
           }),
         ),
         from_pinpad: Type.Optional(
           Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')], {
-            description: 'The customer types it on the PINPAD. Its keypad has digits only: a company with an alphanumeric CNPJ is searched with `ein`.',
+            description:
+              'The customer types it on the PINPAD. Its keypad has digits only: a company with an alphanumeric CNPJ is searched with `ein`.',
           }),
         ),
         terminal: Terminal,
@@ -768,7 +909,10 @@ export const METHODS = {
       { additionalProperties: false },
     ),
     result: Type.Object(
-      { buyer: Buyer, searched: Type.Object({ taxpayer_id: Type.Optional(Type.String()), ein: Type.Optional(Type.String()) }) },
+      {
+        buyer: Buyer,
+        searched: Type.Object({ taxpayer_id: Type.Optional(Type.String()), ein: Type.Optional(Type.String()) }),
+      },
       { additionalProperties: false },
     ),
   }),
@@ -790,8 +934,12 @@ export const METHODS = {
       'has_more says whether another page follows, total how many accounts the seller has.',
     params: Type.Object(
       {
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Accounts per page (1–100; 100 when not given).' })),
-        offset: Type.Optional(Type.Integer({ minimum: 0, description: 'How many accounts to skip (0 when not given).' })),
+        limit: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 100, description: 'Accounts per page (1–100; 100 when not given).' }),
+        ),
+        offset: Type.Optional(
+          Type.Integer({ minimum: 0, description: 'How many accounts to skip (0 when not given).' }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -833,26 +981,43 @@ export const METHODS = {
             {
               ...BoletoPayer.properties,
               // The buyer record's address is nullable under the same title; the documents need one name per shape.
-              address: Type.Optional(Type.Object(Address.properties, { additionalProperties: false, title: 'PayerAddress', description: 'The payer’s address.' })),
+              address: Type.Optional(
+                Type.Object(Address.properties, {
+                  additionalProperties: false,
+                  title: 'PayerAddress',
+                  description: 'The payer’s address.',
+                }),
+              ),
             },
             {
               additionalProperties: false,
-              description: 'The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer.',
+              description:
+                'The payer given inline (name, CPF or CNPJ, e-mail, phone, birth date, address): overrides `customer` on the slip. Sent as payment_method.buyer.',
             },
           ),
         ),
       },
       { additionalProperties: false },
     ),
-    result: Type.Object({ transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+    result: Type.Object(
+      { transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) },
+      { additionalProperties: false },
+    ),
   }),
   'bolepix.create': method({
     tag: 'relay',
     access: 'client',
     cost: 10,
-    summary: 'Issues a bolepix (a boleto that can also be paid by Pix) for the seller; `print` prints its slip with the QR code.',
-    params: Type.Object({ ...BoletoBody, payment_method: Type.Optional(BolepixPaymentMethod) }, { additionalProperties: false }),
-    result: Type.Object({ transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+    summary:
+      'Issues a bolepix (a boleto that can also be paid by Pix) for the seller; `print` prints its slip with the QR code.',
+    params: Type.Object(
+      { ...BoletoBody, payment_method: Type.Optional(BolepixPaymentMethod) },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      { transaction: RelayTransaction, print_jobs: Type.Array(PrintJobView) },
+      { additionalProperties: false },
+    ),
   }),
   'boleto.cancel': method({
     tag: 'relay',
@@ -866,7 +1031,8 @@ export const METHODS = {
     tag: 'relay',
     access: 'client',
     cost: 10,
-    summary: "Pushes a charge to a seller's phone (tap to pay); a tapToPay.updated event follows when the phone completes it.",
+    summary:
+      "Pushes a charge to a seller's phone (tap to pay); a tapToPay.updated event follows when the phone completes it.",
     params: Type.Object(
       {
         terminal: Type.String({ minLength: 1, maxLength: 64, description: 'Id of the phone (NFC device).' }),

@@ -15,17 +15,27 @@ import { PROGRESS_STEPS } from '../../core/events.js';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const IsoTime = Type.String({ description: 'ISO 8601 time.' });
 
-export const PaymentState = Literals(PAYMENT_STATES, { description: "The journal state (see docs/architecture.md); `status` is what most POSes need." },
-);
+export const PaymentState = Literals(PAYMENT_STATES, {
+  description: 'The journal state (see docs/architecture.md); `status` is what most POSes need.',
+});
 
 export const PaymentOutcome = Type.Object(
   {
-    status: Type.Union([Type.Literal('approved'), Type.Literal('declined'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('in_progress')], {
-      description:
-        'in_progress: not decided yet. From payment.start it means the sale stopped before its result (problem RESULT_PENDING: ' +
-        'a full disk, an internal error): the card may be charged — do not charge again; payment.result follows when ' +
-        'Pinbridge has confirmed it with the payments API.',
-    }),
+    status: Type.Union(
+      [
+        Type.Literal('approved'),
+        Type.Literal('declined'),
+        Type.Literal('failed'),
+        Type.Literal('cancelled'),
+        Type.Literal('in_progress'),
+      ],
+      {
+        description:
+          'in_progress: not decided yet. From payment.start it means the sale stopped before its result (problem RESULT_PENDING: ' +
+          'a full disk, an internal error): the card may be charged — do not charge again; payment.result follows when ' +
+          'Pinbridge has confirmed it with the payments API.',
+      },
+    ),
     reference_id: Type.String(),
     payment_id: Type.String({ description: "Pinbridge's id of the payment (its journal record)." }),
     transaction_id: Nullable(Type.String({ description: "The payments API's transaction id." })),
@@ -65,13 +75,20 @@ export const PaymentOutcome = Type.Object(
       }),
     ),
     issuer_response_code: Nullable(
-      Type.String({ description: 'The issuer response code as received: "00" on an approval, e.g. "51" or "55" on a decline; null when no issuer answered.' }),
+      Type.String({
+        description:
+          'The issuer response code as received: "00" on an approval, e.g. "51" or "55" on a decline; null when no issuer answered.',
+      }),
     ),
     customer_tax_id: Nullable(Type.String({ description: 'The CPF the customer typed on the PINPAD, when asked.' })),
     created_at: IsoTime,
     finished_at: Nullable(IsoTime),
   },
-  { additionalProperties: false, title: 'PaymentOutcome', description: 'What the POS learns about a payment; the same before and after a restart.' },
+  {
+    additionalProperties: false,
+    title: 'PaymentOutcome',
+    description: 'What the POS learns about a payment; the same before and after a restart.',
+  },
 );
 export type PaymentOutcome = Static<typeof PaymentOutcome>;
 
@@ -111,9 +128,9 @@ export const PaymentStatus = Type.Union(
   { title: 'PaymentStatus', description: 'Processed (with the result and receipts) / InProgress / NotFound.' },
 );
 
-
-export const ProgressStep = Literals(Object.keys(PROGRESS_STEPS) as (keyof typeof PROGRESS_STEPS)[], { description: 'Where the payment is.' },
-);
+export const ProgressStep = Literals(Object.keys(PROGRESS_STEPS) as (keyof typeof PROGRESS_STEPS)[], {
+  description: 'Where the payment is.',
+});
 
 export const PaymentProgress = Type.Object(
   {
@@ -144,15 +161,19 @@ export const PinpadView = Type.Object(
       Type.Object(
         {
           state: Type.Union([Type.Literal('loading'), Type.Literal('current'), Type.Literal('failed')], {
-            description: 'loading: being written into the PINPAD (sales wait); current: the PINPAD holds `version`; failed: sales are refused (see `error`).',
+            description:
+              'loading: being written into the PINPAD (sales wait); current: the PINPAD holds `version`; failed: sales are refused (see `error`).',
           }),
           version: Nullable(Type.String({ description: 'The tables version (PP_TABVERnn) being loaded or held.' })),
-          acquirers: Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), { description: 'Acquirer indexes being loaded or held.' }),
+          acquirers: Type.Array(Type.Integer({ minimum: 1, maximum: 99 }), {
+            description: 'Acquirer indexes being loaded or held.',
+          }),
           error: Nullable(Type.String({ description: 'Why the tables cannot be read or loaded (English).' })),
         },
         {
           additionalProperties: false,
-          description: 'Its EMV tables (AIDs and CAPKs), from the tables file or the payments provider; null when the agent manages none (the PINPAD keeps its own).',
+          description:
+            'Its EMV tables (AIDs and CAPKs), from the tables file or the payments provider; null when the agent manages none (the PINPAD keeps its own).',
         },
       ),
     ),
@@ -161,7 +182,14 @@ export const PinpadView = Type.Object(
 );
 export type PinpadView = Static<typeof PinpadView>;
 
-export const PINPAD_LINK_STATES = ['connecting', 'ready', 'not_found', 'unreachable', 'not_answering', 'disconnected'] as const;
+export const PINPAD_LINK_STATES = [
+  'connecting',
+  'ready',
+  'not_found',
+  'unreachable',
+  'not_answering',
+  'disconnected',
+] as const;
 
 export const PinpadLinkView = Type.Object(
   {
@@ -172,10 +200,16 @@ export const PinpadLinkView = Type.Object(
         '(in use, no permission, refused, not a valid address); not_answering: something is there but does not answer as a PINPAD; disconnected: it went away. ' +
         'Pinbridge keeps trying (1 s doubling to 60 s, at once when its serial port appears).',
     }),
-    code: Nullable(Type.String({ description: 'The driver’s code of the failure (PORT_NOT_FOUND, PERMISSION_DENIED, CONNECT_TIMEOUT, …).' })),
+    code: Nullable(
+      Type.String({
+        description: 'The driver’s code of the failure (PORT_NOT_FOUND, PERMISSION_DENIED, CONNECT_TIMEOUT, …).',
+      }),
+    ),
     error: Nullable(Type.String({ description: 'The driver’s own sentence about the failure (English).' })),
     message: Type.String({ description: 'What the state means (English).' }),
-    cashier_message: Type.String({ description: 'The same for the cashier (pt-BR), e.g. "PINPAD não encontrado em /dev/ttyACM0. …".' }),
+    cashier_message: Type.String({
+      description: 'The same for the cashier (pt-BR), e.g. "PINPAD não encontrado em /dev/ttyACM0. …".',
+    }),
     since: IsoTime,
   },
   {
@@ -190,7 +224,8 @@ export const PrinterView = Type.Object(
   {
     name: Type.String({ description: 'Its name in the settings ("default").' }),
     address: Type.String({
-      description: 'Where it is, in the settings\' syntax (tcp://…, serial:…, file:///…/, lp://…): what a technician checks first. In training with no printer, a folder where each receipt is kept as a PDF.',
+      description:
+        "Where it is, in the settings' syntax (tcp://…, serial:…, file:///…/, lp://…): what a technician checks first. In training with no printer, a folder where each receipt is kept as a PDF.",
     }),
     connected: Nullable(Type.Boolean({ description: 'null until the first job or status check.' })),
     paper_out: Type.Boolean(),
@@ -239,7 +274,10 @@ export const PairingRequestView = Type.Object(
     pairing_id: Type.String(),
     name: Type.String({ description: 'How the POS named itself.' }),
     origin: Nullable(Type.String({ description: 'The web page asking; null for a program on this computer.' })),
-    code: Type.String({ pattern: '^[0-9]{6}$', description: 'The code the cashier reads to the POS: only the window ever receives it.' }),
+    code: Type.String({
+      pattern: '^[0-9]{6}$',
+      description: 'The code the cashier reads to the POS: only the window ever receives it.',
+    }),
     expires_at: IsoTime,
   },
   { additionalProperties: false, title: 'PairingRequest' },
@@ -248,13 +286,22 @@ export type PairingRequestView = Static<typeof PairingRequestView>;
 
 export const PairingGuardView = Type.Object(
   {
-    wrong_codes: Type.Integer({ minimum: 0, description: 'Wrong pairing codes in the last 24 hours, from everyone together.' }),
-    budget: Type.Integer({ minimum: 1, description: 'How many lock pairing (see "Security model" in docs/pos-api.md).' }),
+    wrong_codes: Type.Integer({
+      minimum: 0,
+      description: 'Wrong pairing codes in the last 24 hours, from everyone together.',
+    }),
+    budget: Type.Integer({
+      minimum: 1,
+      description: 'How many lock pairing (see "Security model" in docs/pos-api.md).',
+    }),
     locked: Type.Boolean({ description: 'No pairing request is taken and no code checked until unlocked.' }),
     unlocks_at: Nullable(IsoTime),
     origins: Type.Array(
       Type.Object(
-        { origin: Nullable(Type.String({ description: 'null: programs without an origin.' })), wrong_codes: Type.Integer({ minimum: 1 }) },
+        {
+          origin: Nullable(Type.String({ description: 'null: programs without an origin.' })),
+          wrong_codes: Type.Integer({ minimum: 1 }),
+        },
         { additionalProperties: false },
       ),
       { description: 'Where the wrong codes came from, most first.' },
@@ -293,7 +340,9 @@ export const RelayTransaction = Type.Object(
     reference_id: Nullable(Type.String()),
     description: Nullable(Type.String()),
     customer: Nullable(Type.String()),
-    terminal: Nullable(Type.String({ description: 'Tap to pay: the id of the phone (NFC device) that takes the payment.' })),
+    terminal: Nullable(
+      Type.String({ description: 'Tap to pay: the id of the phone (NFC device) that takes the payment.' }),
+    ),
     notification: Nullable(Type.String({ description: 'The message shown on the device, as created.' })),
     installment_plan: Nullable(
       Type.Object(
@@ -301,22 +350,30 @@ export const RelayTransaction = Type.Object(
           number_installments: Type.Integer({ minimum: 1 }),
           mode: Type.Optional(Type.Union([Type.Literal('interest_free'), Type.Literal('with_interest')])),
         },
-        { additionalProperties: false, description: 'Credit in installments; null for a payment in full (and for boletos).' },
+        {
+          additionalProperties: false,
+          description: 'Credit in installments; null for a payment in full (and for boletos).',
+        },
       ),
     ),
-    authorization_code: Nullable(Type.String({ description: "The issuer's authorization code, once the card payment is approved." })),
+    authorization_code: Nullable(
+      Type.String({ description: "The issuer's authorization code, once the card payment is approved." }),
+    ),
     nsu: Nullable(Type.String({ description: 'The NSU of the authorization, once approved (for the receipt).' })),
     card: Nullable(
       Type.Object(
         {
           brand: Type.String({ description: 'Visa, MasterCard, Elo, …' }),
-          first6_digits: Nullable(Type.String({ description: 'The first 6 digits (BIN), when the payments API returns them.' })),
+          first6_digits: Nullable(
+            Type.String({ description: 'The first 6 digits (BIN), when the payments API returns them.' }),
+          ),
           last4_digits: Type.String(),
           entry_mode: Nullable(Type.String({ description: 'contactless_chip, contactless_magstripe, …' })),
         },
         {
           additionalProperties: false,
-          description: 'The card of a completed card payment as a receipt may show it: brand, first 6 / last 4 digits, entry mode — never more.',
+          description:
+            'The card of a completed card payment as a receipt may show it: brand, first 6 / last 4 digits, entry mode — never more.',
         },
       ),
     ),

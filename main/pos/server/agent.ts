@@ -100,5 +100,13 @@ export interface OperatorServices {
   /** The operating system's printers, each as the `lp://NAME` address the printer setting takes. */
   systemPrinters(): Promise<readonly { address: string; name: string; is_default: boolean }[]>;
   /** Serial ports that look like PINPADs (USB ids, maker names). */
-  detectPinpads(): Promise<readonly { address: string; maker: string | null; model: string | null; manufacturer: string | null; likely_pinpad: boolean }[]>;
+  detectPinpads(): Promise<
+    readonly {
+      address: string;
+      maker: string | null;
+      model: string | null;
+      manufacturer: string | null;
+      likely_pinpad: boolean;
+    }[]
+  >;
 }

@@ -51,7 +51,9 @@ export function findPosCardData(params: unknown, path = ''): CardDataFound | und
     return kind === undefined ? undefined : { field: path || '(params)', kind };
   }
   if (params === null || typeof params !== 'object') return undefined;
-  const entries = Array.isArray(params) ? params.map((item: unknown, index) => [String(index), item] as const) : Object.entries(params);
+  const entries = Array.isArray(params)
+    ? params.map((item: unknown, index) => [String(index), item] as const)
+    : Object.entries(params);
   for (const [key, value] of entries) {
     if (!Array.isArray(params) && DIGITS_BY_NATURE.has(key)) continue;
     const found = findPosCardData(value, path === '' ? key : `${path}.${key}`);

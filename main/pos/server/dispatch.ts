@@ -34,20 +34,26 @@ export interface CallContext {
   readonly ownOrigins: ReadonlySet<string>;
 }
 
-export type Handler<M extends MethodName> = (params: ParamsOf<M>, context: CallContext) => Promise<ResultOf<M>> | ResultOf<M>;
+export type Handler<M extends MethodName> = (
+  params: ParamsOf<M>,
+  context: CallContext,
+) => Promise<ResultOf<M>> | ResultOf<M>;
 export type Handlers<K extends MethodName = MethodName> = { readonly [M in K]: Handler<M> };
 
 /** Requests one session may have unanswered at once (payment.start waits long; a flood should not pile up). */
 export const MAX_IN_FLIGHT = 32;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 /** JSON-RPC 2.0 allows a null id (discouraged, but a request all the same): it is answered with id null. */
 const isId = (value: unknown): value is RequestId =>
-  value === null || (typeof value === 'string' && value.length <= 200) || (typeof value === 'number' && Number.isFinite(value));
+  value === null ||
+  (typeof value === 'string' && value.length <= 200) ||
+  (typeof value === 'number' && Number.isFinite(value));
 
 /** The sentence for params sent by position: the schema validator's own ("Body must be of type object") means nothing to a POS. */
-export const POSITIONAL_PARAMS = 'params must be an object with named members (e.g. {"reference_id": "…"}), not an array: this API has no positional parameters.';
-
+export const POSITIONAL_PARAMS =
+  'params must be an object with named members (e.g. {"reference_id": "…"}), not an array: this API has no positional parameters.';
 
 function failure(id: RequestId | null, error: PosError): object {
   return { jsonrpc: '2.0', id, error: errorObject(error) };
@@ -76,38 +82,55 @@ export class Dispatcher {
     } catch {
       return failure(null, new PosError('PARSE_ERROR'));
     }
-    if (Array.isArray(message)) return failure(null, new PosError('INVALID_REQUEST', 'Batches are not supported: send one request per message.'));
+    if (Array.isArray(message))
+      return failure(null, new PosError('INVALID_REQUEST', 'Batches are not supported: send one request per message.'));
     if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
       return failure(isRecord(message) && isId(message.id) ? message.id : null, new PosError('INVALID_REQUEST'));
     }
     // A notification (no id) expects no answer; the API has no notification methods, so it is dropped.
     if (!('id' in message)) return undefined;
-    if (!isId(message.id)) return failure(null, new PosError('INVALID_REQUEST', 'The id must be a string (≤ 200 characters), a number or null.'));
+    if (!isId(message.id))
+      return failure(
+        null,
+        new PosError('INVALID_REQUEST', 'The id must be a string (≤ 200 characters), a number or null.'),
+      );
     const id = message.id;
     // JSON-RPC 2.0 §4.2: params, when present, is a structured value. Anything else (a string, a
     // number, null) makes the message no valid request (answered before the method is even looked up); an array is one, but not for this API.
     if ('params' in message && (typeof message.params !== 'object' || message.params === null)) {
-      return failure(id, new PosError('INVALID_REQUEST', 'params must be an object (or left out), not a string, number, boolean or null.'));
+      return failure(
+        id,
+        new PosError(
+          'INVALID_REQUEST',
+          'params must be an object (or left out), not a string, number, boolean or null.',
+        ),
+      );
     }
     const name = message.method;
     const spec = Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
 
     const wait = this.#context.hub.bucketFor(session).take(spec?.cost ?? 1);
     if (wait > 0) return failure(id, new PosError('RATE_LIMITED', undefined, { retry_after_ms: wait }));
-    if (spec === undefined) return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method "${name.slice(0, 64)}".`));
+    if (spec === undefined)
+      return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method "${name.slice(0, 64)}".`));
     if (spec.access === 'operator' && !session.operator) return failure(id, new PosError('OPERATOR_ONLY'));
     if (spec.access === 'client' && !session.operator) {
       const client = session.client;
       if (client === undefined) return failure(id, new PosError('UNAUTHENTICATED'));
       // Checked per request: a revocation (from the window or another process) takes effect at once.
       if (!this.#context.agent.clients.isActive(client.id)) {
-        session.send(failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' })));
+        session.send(
+          failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' })),
+        );
         session.close('TOKEN_REVOKED');
         return undefined;
       }
     }
     if (Array.isArray(message.params)) {
-      return failure(id, new PosError('INVALID_PARAMS', POSITIONAL_PARAMS, { violations: [{ field: '', message: POSITIONAL_PARAMS }] }));
+      return failure(
+        id,
+        new PosError('INVALID_PARAMS', POSITIONAL_PARAMS, { violations: [{ field: '', message: POSITIONAL_PARAMS }] }),
+      );
     }
     const params = message.params ?? {};
     const violations = schemaViolations(spec.params, params).map(paramsViolation);
@@ -117,18 +140,30 @@ export class Dispatcher {
     // Before anything is stored, logged or sent on: a POS never sends card data (card-data-guard.ts).
     const cardData = session.operator ? undefined : findPosCardData(params);
     if (cardData !== undefined) {
-      this.#context.log.warn({ method: name, field: cardData.field, kind: cardData.kind }, 'request refused: a parameter looks like card data');
+      this.#context.log.warn(
+        { method: name, field: cardData.field, kind: cardData.kind },
+        'request refused: a parameter looks like card data',
+      );
       const what = cardData.kind === 'track' ? 'a magnetic track' : 'a card number';
       return failure(
         id,
-        new PosError('CARD_DATA_REFUSED', `params.${cardData.field} looks like ${what}; card data must never be sent to Pinbridge (the PINPAD reads the card).`, {
-          reason: cardData.kind === 'track' ? 'TRACK' : 'CARD_NUMBER',
-          violations: [{ field: cardData.field, message: `looks like ${what}` }],
-        }),
+        new PosError(
+          'CARD_DATA_REFUSED',
+          `params.${cardData.field} looks like ${what}; card data must never be sent to Pinbridge (the PINPAD reads the card).`,
+          {
+            reason: cardData.kind === 'track' ? 'TRACK' : 'CARD_NUMBER',
+            violations: [{ field: cardData.field, message: `looks like ${what}` }],
+          },
+        ),
       );
     }
     if (session.inFlight >= MAX_IN_FLIGHT) {
-      return failure(id, new PosError('RATE_LIMITED', `At most ${MAX_IN_FLIGHT} requests may wait for an answer at once.`, { retry_after_ms: 100 }));
+      return failure(
+        id,
+        new PosError('RATE_LIMITED', `At most ${MAX_IN_FLIGHT} requests may wait for an answer at once.`, {
+          retry_after_ms: 100,
+        }),
+      );
     }
     session.inFlight++;
     try {
@@ -138,7 +173,10 @@ export class Dispatcher {
     } catch (error) {
       const known = toPosError(error);
       if (known !== null) return failure(id, known);
-      this.#context.log.error({ method: name, err: error instanceof Error ? error.message : String(error) }, 'POS request failed');
+      this.#context.log.error(
+        { method: name, err: error instanceof Error ? error.message : String(error) },
+        'POS request failed',
+      );
       return failure(id, new PosError('INTERNAL_ERROR'));
     } finally {
       session.inFlight--;

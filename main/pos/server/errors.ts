@@ -58,7 +58,8 @@ export function invalidParamsFromApiClient(error: InvalidRequestError, renames: 
       // '' stands for the whole API body: every field moves under `pos`.
       if (api === '') return field === '' ? pos : `${pos}.${field}`;
       if (field === api) return pos;
-      if (field.startsWith(`${api}.`)) return pos === '' ? field.slice(api.length + 1) : `${pos}${field.slice(api.length)}`;
+      if (field.startsWith(`${api}.`))
+        return pos === '' ? field.slice(api.length + 1) : `${pos}${field.slice(api.length)}`;
     }
     return field;
   };
@@ -113,9 +114,19 @@ export function toPosError(error: unknown): PosError | null {
   if (error instanceof EngineError) {
     if (error.violations.length > 0) {
       const violations = error.violations.map(paramsViolation);
-      return new PosError(error.code, violations.map((v) => v.message).join('; '), { violations }, error.cashierMessage);
+      return new PosError(
+        error.code,
+        violations.map((v) => v.message).join('; '),
+        { violations },
+        error.cashierMessage,
+      );
     }
-    return new PosError(error.code, error.message, error.busyWith === undefined ? {} : { reference_id: error.busyWith }, error.cashierMessage);
+    return new PosError(
+      error.code,
+      error.message,
+      error.busyWith === undefined ? {} : { reference_id: error.busyWith },
+      error.cashierMessage,
+    );
   }
   if (error instanceof ReceiptError) {
     switch (error.code) {
@@ -150,7 +161,8 @@ export function toPosError(error: unknown): PosError | null {
     });
   }
   if (error instanceof DriverError) {
-    if (PINPAD_CANCELLED.has(error.code)) return new PosError('PINPAD_CANCELLED', error.message, { reason: error.code });
+    if (PINPAD_CANCELLED.has(error.code))
+      return new PosError('PINPAD_CANCELLED', error.message, { reason: error.code });
     if (PINPAD_TIMEOUT.has(error.code)) return new PosError('PINPAD_TIMEOUT', error.message, { reason: error.code });
     return new PosError('PINPAD_ERROR', error.message, { reason: error.code });
   }

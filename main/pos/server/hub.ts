@@ -19,7 +19,17 @@ import type { PosAgent } from './agent.js';
 import type { PairingAnnouncement } from './dispatch.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
-import { apiHealthView, clientRecordView, pairingGuardView, pairingRequestView, pinpadLinkView, pinpadView, printerView, printJobView, progressView } from './views.js';
+import {
+  apiHealthView,
+  clientRecordView,
+  pairingGuardView,
+  pairingRequestView,
+  pinpadLinkView,
+  pinpadView,
+  printerView,
+  printJobView,
+  progressView,
+} from './views.js';
 
 /** Results given at one hello at most (the newest; the rest at the next one). */
 export const MISSED_MAX = 100;
@@ -47,7 +57,8 @@ export class Hub {
     this.#agent = agent;
     this.#log = log;
     const { engine, pinpads, pinpadLink, apiHealth, printQueue } = agent;
-    const onProgress = (event: PaymentProgressEvent): void => this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
+    const onProgress = (event: PaymentProgressEvent): void =>
+      this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
     const onResult = (outcome: PaymentOutcome): void => this.settled(outcome);
     const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
     const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
@@ -64,7 +75,11 @@ export class Hub {
     printQueue?.on('job', onJob);
     this.#unsubscribe.push(() => {
       engine.off('progress', onProgress).off('result', onResult);
-      pinpads.off('connected', onConnected).off('disconnected', onDisconnected).off('busy', onBusy).off('tables', onTables);
+      pinpads
+        .off('connected', onConnected)
+        .off('disconnected', onDisconnected)
+        .off('busy', onBusy)
+        .off('tables', onTables);
       apiHealth.off('change', onHealth);
       pinpadLink?.off('change', onLink);
       printQueue?.off('job', onJob);
@@ -72,7 +87,9 @@ export class Hub {
     for (const [name, { device }] of agent.printers) {
       const changed = (): void => this.publish('printer.status', printerView(name, device));
       device.on('status', changed).on('connected', changed).on('disconnected', changed);
-      this.#unsubscribe.push(() => device.off('status', changed).off('connected', changed).off('disconnected', changed));
+      this.#unsubscribe.push(() =>
+        device.off('status', changed).off('connected', changed).off('disconnected', changed),
+      );
     }
   }
 
@@ -140,7 +157,8 @@ export class Hub {
       told = true;
     }
     // The window sees every result (it does not count as the owner hearing it).
-    for (const session of this.sessions) if (session.operator && session.open && session !== answered) session.sendRaw(text);
+    for (const session of this.sessions)
+      if (session.operator && session.open && session !== answered) session.sendRaw(text);
     if (told) this.#release(owner, [outcome.reference_id]);
   }
 
@@ -207,7 +225,8 @@ export class Hub {
       const reached =
         audience === 'all' ||
         session.operator ||
-        (audience === 'owner' && (owner === undefined || shared || (typeof owner === 'string' && session.client?.id === owner)));
+        (audience === 'owner' &&
+          (owner === undefined || shared || (typeof owner === 'string' && session.client?.id === owner)));
       if (reached) session.sendRaw(text);
     }
   }
@@ -245,14 +264,19 @@ export class Hub {
   /** A pairing request is over (the POS sent the code, or the cashier refused it). */
   pairingEnded(pairingId: string, state: 'completed' | 'rejected', client: PairedClient | null): void {
     this.#pairings.delete(pairingId);
-    this.publish('pairing.ended', { pairing_id: pairingId, state, client: client === null ? null : clientRecordView(client, this.openSessions(client.id)) });
+    this.publish('pairing.ended', {
+      pairing_id: pairingId,
+      state,
+      client: client === null ? null : clientRecordView(client, this.openSessions(client.id)),
+    });
     this.clientsChanged();
   }
 
   /** The requests still waiting for their code (expired ones are dropped here). */
   pendingPairings(now = new Date()): PairingAnnouncement[] {
     const pending = new Set(this.#agent.clients.pendingPairings().map((pairing) => pairing.id));
-    for (const [id, pairing] of this.#pairings) if (!pending.has(id) || new Date(pairing.expiresAt) <= now) this.#pairings.delete(id);
+    for (const [id, pairing] of this.#pairings)
+      if (!pending.has(id) || new Date(pairing.expiresAt) <= now) this.#pairings.delete(id);
     return [...this.#pairings.values()];
   }
 
@@ -271,12 +295,16 @@ export class Hub {
       if (session.client === undefined) anonymous++;
       else open.set(session.client.id, (open.get(session.client.id) ?? 0) + 1);
     }
-    return { clients: this.#agent.clients.list().map((client) => clientRecordView(client, open.get(client.id) ?? 0)), anonymous_sessions: anonymous };
+    return {
+      clients: this.#agent.clients.list().map((client) => clientRecordView(client, open.get(client.id) ?? 0)),
+      anonymous_sessions: anonymous,
+    };
   }
 
   /** Closes the sessions of a web origin the cashier just blocked (4003, as at the upgrade). */
   blockedOrigin(origin: string): void {
-    for (const session of this.sessions) if (session.origin === origin && session.open && !session.operator) session.close('ORIGIN_BLOCKED');
+    for (const session of this.sessions)
+      if (session.origin === origin && session.open && !session.operator) session.close('ORIGIN_BLOCKED');
   }
 
   /** Closes the sessions of a revoked client. */
@@ -305,7 +333,10 @@ export class Hub {
   }
 
   #storeFailed(error: unknown, referenceId?: string): void {
-    this.#log.warn({ err: error instanceof Error ? error.message : String(error), reference_id: referenceId }, 'POS client store: payment owner not recorded');
+    this.#log.warn(
+      { err: error instanceof Error ? error.message : String(error), reference_id: referenceId },
+      'POS client store: payment owner not recorded',
+    );
   }
 
   /** The open sessions of one paired client. */

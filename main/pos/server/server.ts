@@ -185,7 +185,15 @@ export class PosServer {
     const allowedHosts = new Set<string>();
     const ownOrigins = new Set<string>();
     const dispatcher = new Dispatcher(
-      { ...sessionHandlers, ...operatorHandlers, ...agentHandlers, ...pinpadHandlers, ...paymentHandlers, ...receiptHandlers, ...relayHandlers },
+      {
+        ...sessionHandlers,
+        ...operatorHandlers,
+        ...agentHandlers,
+        ...pinpadHandlers,
+        ...paymentHandlers,
+        ...receiptHandlers,
+        ...relayHandlers,
+      },
       {
         agent,
         hub,
@@ -210,7 +218,12 @@ export class PosServer {
       const host = (request.headers.host ?? '').toLowerCase();
       if (!allowedHosts.has(host)) {
         logger.warn({ host: host.slice(0, 100) }, 'POS connection refused: Host is not this agent (DNS rebinding?)');
-        return refuse(socket, 403, 'HOST_NOT_ALLOWED', 'The Host header must be 127.0.0.1, localhost or [::1] with this port.');
+        return refuse(
+          socket,
+          403,
+          'HOST_NOT_ALLOWED',
+          'The Host header must be 127.0.0.1, localhost or [::1] with this port.',
+        );
       }
       const rawOrigin = request.headers.origin;
       wss.handleUpgrade(request, socket, head, (ws) => {
@@ -239,7 +252,11 @@ export class PosServer {
         ws.on('pong', () => alive.set(ws, true));
         ws.on('message', (data, isBinary) => {
           session.lastHeardAt = performance.now();
-          const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data));
+          const bytes = Array.isArray(data)
+            ? Buffer.concat(data)
+            : Buffer.isBuffer(data)
+              ? data
+              : Buffer.from(new Uint8Array(data));
           void dispatcher.handle(session, bytes, isBinary);
         });
         ws.on('close', () => {
@@ -253,7 +270,9 @@ export class PosServer {
 
     const makeServer = (): Server => {
       const handler = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
-      const server = options.tls ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler) : createHttpServer(handler);
+      const server = options.tls
+        ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+        : createHttpServer(handler);
       server.on('upgrade', onUpgrade);
       return server;
     };
@@ -276,7 +295,9 @@ export class PosServer {
       hub.close();
       await app.close();
       const detail = lastError instanceof Error ? lastError.message : String(lastError);
-      throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`, { cause: lastError });
+      throw new Error(`No free port for the POS API among ${(options.ports ?? DEFAULT_PORTS).join(', ')}: ${detail}`, {
+        cause: lastError,
+      });
     }
     for (const name of ['127.0.0.1', 'localhost', '[::1]']) {
       allowedHosts.add(`${name}:${port}`);
@@ -302,16 +323,22 @@ export class PosServer {
     }, options.heartbeatMs ?? 30_000);
     heartbeat.unref();
     // Connections that never log in cannot pile up or linger: silent ones are closed.
-    const idleSweep = setInterval(() => {
-      const now = performance.now();
-      for (const session of hub.sessions) {
-        if (!session.open || session.authenticated) continue;
-        if (session.pairingUntil > Date.now()) continue;
-        if (now - session.lastHeardAt >= idleMs) session.close('IDLE');
-      }
-    }, Math.max(50, Math.min(5_000, Math.floor(idleMs / 3))));
+    const idleSweep = setInterval(
+      () => {
+        const now = performance.now();
+        for (const session of hub.sessions) {
+          if (!session.open || session.authenticated) continue;
+          if (session.pairingUntil > Date.now()) continue;
+          if (now - session.lastHeardAt >= idleMs) session.close('IDLE');
+        }
+      },
+      Math.max(50, Math.min(5_000, Math.floor(idleMs / 3))),
+    );
     idleSweep.unref();
-    logger.info({ url: `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${port}${WS_PATH}`, ipv6: servers.length > 1 }, 'POS API listening');
+    logger.info(
+      { url: `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${port}${WS_PATH}`, ipv6: servers.length > 1 },
+      'POS API listening',
+    );
     return new PosServer({ port, secure: options.tls !== undefined, servers, wss, hub, app, heartbeat, idleSweep });
   }
 
@@ -340,7 +367,12 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
   const app = fastify({ logger: false });
   app.addHook('onRequest', async (request, reply) => {
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) {
-      await reply.code(403).send({ error: { code: 'HOST_NOT_ALLOWED', message: 'The Host header must be 127.0.0.1, localhost or [::1] with this port.' } });
+      await reply.code(403).send({
+        error: {
+          code: 'HOST_NOT_ALLOWED',
+          message: 'The Host header must be 127.0.0.1, localhost or [::1] with this port.',
+        },
+      });
     }
   });
   app.addHook('onSend', async (_request, reply) => {
@@ -349,10 +381,13 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
     reply.header('Cross-Origin-Resource-Policy', 'same-origin');
   });
   app.get(WS_PATH, async (_request, reply) =>
-    reply.code(426).send({ error: { code: 'UPGRADE_REQUIRED', message: 'The POS API is a WebSocket: connect with ws://.' } }),
+    reply
+      .code(426)
+      .send({ error: { code: 'UPGRADE_REQUIRED', message: 'The POS API is a WebSocket: connect with ws://.' } }),
   );
   const serve = (root: string) => async (file: string, reply: FastifyReply) => {
-    if (!STATIC_FILE.test(file)) return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such file.' } });
+    if (!STATIC_FILE.test(file))
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such file.' } });
     let body: Buffer;
     try {
       body = await readFile(join(root, file));
@@ -375,7 +410,9 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
   // Pinbridge's window: it logs in with the operator key from the address's fragment.
   app.get('/', async (_request, reply) => windowFiles('index.html', reply));
   app.get<{ Params: { file: string } }>('/app/:file', async (request, reply) =>
-    request.params.file.endsWith('.js') ? windowScripts(request.params.file, reply) : windowFiles(request.params.file, reply),
+    request.params.file.endsWith('.js')
+      ? windowScripts(request.params.file, reply)
+      : windowFiles(request.params.file, reply),
   );
   app.get('/demo/', async (_request, reply) => demo('index.html', reply));
   app.get<{ Params: { file: string } }>('/demo/:file', async (request, reply) => demo(request.params.file, reply));

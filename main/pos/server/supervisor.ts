@@ -73,7 +73,8 @@ export function supervisorNeed(
   outcome: Pick<PaymentOutcome, 'state' | 'amount'>,
   fromWindow: boolean,
 ): { needed: false } | { needed: true; entries: readonly SupervisorEntry[] } {
-  if (policy.requiredFor !== 'voids' || !VOIDABLE.has(outcome.state) || outcome.amount < policy.minAmountCentavos) return { needed: false };
+  if (policy.requiredFor !== 'voids' || !VOIDABLE.has(outcome.state) || outcome.amount < policy.minAmountCentavos)
+    return { needed: false };
   if (!fromWindow) return policy.posVoids === 'pinpad' ? { needed: true, entries: ['pinpad'] } : { needed: false };
   return { needed: true, entries: policy.entry === 'either' ? ['window', 'pinpad'] : [policy.entry] };
 }
@@ -83,13 +84,18 @@ function note(context: CallContext, referenceId: string, text: string): void {
   try {
     context.agent.engine.note(referenceId, text);
   } catch (error) {
-    context.log.error({ reference: referenceId, err: error instanceof Error ? error.message : String(error) }, 'supervisor attempt not noted in the journal');
+    context.log.error(
+      { reference: referenceId, err: error instanceof Error ? error.message : String(error) },
+      'supervisor attempt not noted in the journal',
+    );
   }
 }
 
 /** The PINPAD the sale ran on when it is connected, else the one the registry picks. */
 function pinpadFor(context: CallContext, terminal: string): string | undefined {
-  return context.agent.pinpads.list().some((pinpad) => pinpad.serialNumber === terminal && pinpad.connected) ? terminal : undefined;
+  return context.agent.pinpads.list().some((pinpad) => pinpad.serialNumber === terminal && pinpad.connected)
+    ? terminal
+    : undefined;
 }
 
 /**
@@ -97,7 +103,11 @@ function pinpadFor(context: CallContext, terminal: string): string | undefined {
  * note for the void's journal entry ("authorized by the supervisor (…)"), or undefined when no
  * authorization is needed; throws SUPERVISOR_REQUIRED / SUPERVISOR_PIN_WRONG / SUPERVISOR_LOCKED.
  */
-export async function authorizeVoid(context: CallContext, referenceId: string, params: SupervisorParams): Promise<string | undefined> {
+export async function authorizeVoid(
+  context: CallContext,
+  referenceId: string,
+  params: SupervisorParams,
+): Promise<string | undefined> {
   const { agent, session, log } = context;
   const guard = agent.supervisor;
   if (guard === undefined) return undefined;
@@ -119,7 +129,10 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
   }
   const locked = guard.lock();
   if (locked !== null) {
-    log.warn({ reference: referenceId, by: who, lockedUntil: locked.until }, 'void refused: the supervisor PIN is locked after too many wrong ones');
+    log.warn(
+      { reference: referenceId, by: who, lockedUntil: locked.until },
+      'void refused: the supervisor PIN is locked after too many wrong ones',
+    );
     note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked.until}`);
     throw lockedError(locked.retryAfterMs);
   }
@@ -140,9 +153,13 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
     const onPinpad = need.entries.includes('pinpad');
     throw new PosError(
       'SUPERVISOR_REQUIRED',
-      onPinpad ? 'This store takes the supervisor PIN on the PINPAD only (settings supervisor.entry).' : 'This store takes the supervisor PIN in the window only (settings supervisor.entry).',
+      onPinpad
+        ? 'This store takes the supervisor PIN on the PINPAD only (settings supervisor.entry).'
+        : 'This store takes the supervisor PIN in the window only (settings supervisor.entry).',
       { reason: onPinpad ? 'PINPAD_ONLY' : 'WINDOW_ONLY' },
-      onPinpad ? 'A senha do supervisor deve ser digitada no PINPAD.' : 'A senha do supervisor deve ser digitada na janela do Pinbridge.',
+      onPinpad
+        ? 'A senha do supervisor deve ser digitada no PINPAD.'
+        : 'A senha do supervisor deve ser digitada na janela do Pinbridge.',
     );
   }
 
@@ -153,17 +170,27 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
     where = 'PIN typed in the window';
   } else {
     const terminal = pinpadFor(context, sale.terminal);
-    log.info({ reference: referenceId, by: who, terminal: terminal ?? null }, 'asking the supervisor for the PIN on the PINPAD');
+    log.info(
+      { reference: referenceId, by: who, terminal: terminal ?? null },
+      'asking the supervisor for the PIN on the PINPAD',
+    );
     // The PINPAD's fixed IDENTIFICACAO prompt (GCD 1Dh): there is no "supervisor password" prompt,
     // and the digits show in clear under it (free prompts are not allowed, abecs.md §3.8).
     where = `PIN typed on the PINPAD ${terminal ?? sale.terminal}`;
     try {
-      pin = await agent.pinpads.readCustomerData(terminal, 'identification', { timeoutSeconds: PINPAD_PIN_SECONDS, minDigits: 4, maxDigits: 8 });
+      pin = await agent.pinpads.readCustomerData(terminal, 'identification', {
+        timeoutSeconds: PINPAD_PIN_SECONDS,
+        minDigits: 4,
+        maxDigits: 8,
+      });
     } catch (error) {
       // CANCEL pressed, no answer in time, the PINPAD busy or gone: an attempt all the same.
       // Said as the API says it to the caller (PINPAD_CANCELLED, PINPAD_TIMEOUT, BUSY…), not the driver's status.
       const code = toPosError(error)?.code ?? 'INTERNAL_ERROR';
-      log.warn({ reference: referenceId, by: who, code }, 'void not authorized: no supervisor PIN came from the PINPAD');
+      log.warn(
+        { reference: referenceId, by: who, code },
+        'void not authorized: no supervisor PIN came from the PINPAD',
+      );
       note(context, referenceId, `void refused: no supervisor PIN typed on the PINPAD (${code})`);
       throw error;
     }
@@ -177,7 +204,12 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
     return how;
   }
   if (check.reason === 'NOT_SET') {
-    throw new PosError('SUPERVISOR_REQUIRED', 'No supervisor PIN is set.', { reason: 'PIN_NOT_SET' }, 'Nenhuma senha de supervisor cadastrada. Cadastre em Configurações → Supervisor.');
+    throw new PosError(
+      'SUPERVISOR_REQUIRED',
+      'No supervisor PIN is set.',
+      { reason: 'PIN_NOT_SET' },
+      'Nenhuma senha de supervisor cadastrada. Cadastre em Configurações → Supervisor.',
+    );
   }
   if (check.reason === 'WRONG') {
     log.warn({ ...fields, attemptsLeft: check.attemptsLeft }, 'supervisor PIN wrong; void refused');
@@ -186,11 +218,20 @@ export async function authorizeVoid(context: CallContext, referenceId: string, p
       'SUPERVISOR_PIN_WRONG',
       `The supervisor PIN is wrong; ${check.attemptsLeft} attempt(s) left before it locks.`,
       { attempts_left: check.attemptsLeft },
-      check.attemptsLeft === 1 ? 'Senha do supervisor incorreta. Resta 1 tentativa.' : `Senha do supervisor incorreta. Restam ${check.attemptsLeft} tentativas.`,
+      check.attemptsLeft === 1
+        ? 'Senha do supervisor incorreta. Resta 1 tentativa.'
+        : `Senha do supervisor incorreta. Restam ${check.attemptsLeft} tentativas.`,
     );
   }
-  log.warn({ ...fields, retryAfterMs: check.retryAfterMs }, 'supervisor PIN wrong too many times: locked; void refused');
-  note(context, referenceId, `void refused: wrong supervisor PIN (${where}); supervisor PIN locked for ${minutes(check.retryAfterMs)} min`);
+  log.warn(
+    { ...fields, retryAfterMs: check.retryAfterMs },
+    'supervisor PIN wrong too many times: locked; void refused',
+  );
+  note(
+    context,
+    referenceId,
+    `void refused: wrong supervisor PIN (${where}); supervisor PIN locked for ${minutes(check.retryAfterMs)} min`,
+  );
   throw lockedError(check.retryAfterMs);
 }
 

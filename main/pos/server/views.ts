@@ -12,7 +12,19 @@ import { pinpadLinkSentence, type PinpadLinkStatus } from '../../pinpad/link-sta
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
-import type { ApiHealth, ClientRecordView, PairingGuardView, PairingRequestView, PaymentOutcome, PaymentProgress, PinpadLinkView, PinpadView, PrinterView, PrintJobView, RelayTransaction } from '../protocol/index.js';
+import type {
+  ApiHealth,
+  ClientRecordView,
+  PairingGuardView,
+  PairingRequestView,
+  PaymentOutcome,
+  PaymentProgress,
+  PinpadLinkView,
+  PinpadView,
+  PrinterView,
+  PrintJobView,
+  RelayTransaction,
+} from '../protocol/index.js';
 import type { PairingAnnouncement } from './dispatch.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
@@ -24,7 +36,15 @@ export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   connected: entry.connected,
   busy: entry.busy,
   payment_reference: entry.paymentReference,
-  tables: entry.tables === null ? null : { state: entry.tables.state, version: entry.tables.version, acquirers: [...entry.tables.acquirers], error: entry.tables.error },
+  tables:
+    entry.tables === null
+      ? null
+      : {
+          state: entry.tables.state,
+          version: entry.tables.version,
+          acquirers: [...entry.tables.acquirers],
+          error: entry.tables.error,
+        },
 });
 
 export const pinpadLinkView = (status: PinpadLinkStatus): PinpadLinkView => ({
@@ -79,8 +99,12 @@ export const apiHealthView = (health: ApiHealthSnapshot): ApiHealth => ({
   last_error: health.lastError === null ? null : { code: health.lastError.code, message: health.lastError.message },
 });
 
-const installmentPlanView = (plan: Transaction['installment_plan'] | undefined): RelayTransaction['installment_plan'] =>
-  plan === null || plan === undefined ? null : { number_installments: plan.number_installments, ...(plan.mode === undefined ? {} : { mode: plan.mode }) };
+const installmentPlanView = (
+  plan: Transaction['installment_plan'] | undefined,
+): RelayTransaction['installment_plan'] =>
+  plan === null || plan === undefined
+    ? null
+    : { number_installments: plan.number_installments, ...(plan.mode === undefined ? {} : { mode: plan.mode }) };
 
 /**
  * Only the masked fields, picked one by one: the API's card object also carries the holder's
@@ -90,10 +114,17 @@ const installmentPlanView = (plan: Transaction['installment_plan'] | undefined):
 function cardView(transaction: Transaction): RelayTransaction['card'] {
   const card = transaction.payment_method;
   if (card === null || card === undefined || card.resource !== 'card') return null;
-  const first6 = typeof card.first6_digits === 'string' && /^[0-9]{6}$/.test(card.first6_digits) ? card.first6_digits : null;
-  const last4 = typeof card.last4_digits === 'string' && /^[0-9]{4}$/.test(card.last4_digits) ? card.last4_digits : null;
+  const first6 =
+    typeof card.first6_digits === 'string' && /^[0-9]{6}$/.test(card.first6_digits) ? card.first6_digits : null;
+  const last4 =
+    typeof card.last4_digits === 'string' && /^[0-9]{4}$/.test(card.last4_digits) ? card.last4_digits : null;
   if (last4 === null) return null;
-  return { brand: card.card_brand, first6_digits: first6, last4_digits: last4, entry_mode: transaction.point_of_sale?.entry_mode ?? null };
+  return {
+    brand: card.card_brand,
+    first6_digits: first6,
+    last4_digits: last4,
+    entry_mode: transaction.point_of_sale?.entry_mode ?? null,
+  };
 }
 
 export const relayTransactionView = (transaction: Transaction): RelayTransaction => ({
@@ -147,5 +178,11 @@ export function pairingGuardView(guard: PairingGuard): PairingGuardView {
 }
 
 export function pairingRequestView(pairing: PairingAnnouncement): PairingRequestView {
-  return { pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, code: pairing.code, expires_at: pairing.expiresAt };
+  return {
+    pairing_id: pairing.pairingId,
+    name: pairing.name,
+    origin: pairing.origin,
+    code: pairing.code,
+    expires_at: pairing.expiresAt,
+  };
 }

@@ -98,7 +98,9 @@ export function boletoBarcode(input: BoletoBarcodeInput): string {
   const { bankCode, amountCentavos, dueDate, freeField } = input;
   if (!/^[0-9]{3}$/.test(bankCode)) throw new Error(`Bank code must be 3 digits, got "${bankCode}"`);
   if (!Number.isInteger(amountCentavos) || amountCentavos < 0 || amountCentavos > AMOUNT_MAX_CENTAVOS) {
-    throw new Error(`Amount must be an integer number of centavos from 0 to ${AMOUNT_MAX_CENTAVOS}, got ${amountCentavos}`);
+    throw new Error(
+      `Amount must be an integer number of centavos from 0 to ${AMOUNT_MAX_CENTAVOS}, got ${amountCentavos}`,
+    );
   }
   if (!/^[0-9]{25}$/.test(freeField)) throw new Error(`Free field must be 25 digits, got "${freeField}"`);
   const factor = dueDateFactor(dueDate);

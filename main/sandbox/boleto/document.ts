@@ -60,7 +60,11 @@ function statusOf(transaction: Transaction): BoletoPdfStatus {
 export const isBoletoTransaction = (transaction: Transaction): boolean =>
   (transaction.payment_type === 'boleto' || transaction.payment_type === 'bolepix') && transaction.boleto !== undefined;
 
-export function boletoPdfInput(transaction: Transaction, seller: SellerData | undefined, buyer: BuyerData | undefined): BoletoPdfInput {
+export function boletoPdfInput(
+  transaction: Transaction,
+  seller: SellerData | undefined,
+  buyer: BuyerData | undefined,
+): BoletoPdfInput {
   const boleto = transaction.boleto;
   if (!boleto) throw new Error(`Transaction ${transaction.id} has no boleto`);
   const parsed = parseBoletoBarcode(boleto.barcode);

@@ -61,7 +61,8 @@ export function formatSandboxNossoNumero(nossoNumero: string): string {
 export const SANDBOX_AGENCIA_CODIGO = `${SANDBOX_AGENCIA} / ${SANDBOX_CONTA}-${itauAccountDac(SANDBOX_AGENCIA, SANDBOX_CONTA)}`;
 
 /** The public link of a boleto's PDF (served by routes/documents.ts), e.g. for `boleto.url`. */
-export const boletoPdfUrl = (baseUrl: string, transactionId: string): string => `${baseUrl}/boletos/${transactionId}.pdf`;
+export const boletoPdfUrl = (baseUrl: string, transactionId: string): string =>
+  `${baseUrl}/boletos/${transactionId}.pdf`;
 
 export { boletoBarcode, dueDateFactor, generalCheckDigit, parseBoletoBarcode } from './barcode.js';
 export { barcodeFromDigitableLine, digitableLine, mod10 } from './digitable-line.js';

@@ -17,7 +17,8 @@ import { formatBrl, formatDateBr, formatDecimalBr } from '../../locale/br-format
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function numberOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -25,12 +26,18 @@ function numberOf(value: unknown): number | undefined {
   return undefined;
 }
 
-const stringOf = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
+const stringOf = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
 
 const FREQUENCY: Record<string, string> = { DAILY: 'ao dia', MONTHLY: 'ao mês', ANNUALLY: 'ao ano' };
 
 /** "R$ 2,00" for a fixed part, "2% (R$ 2,00)" for a percentage of the document amount. */
-function charge(mode: string, fixed: number | undefined, percent: number | undefined, base: number): string | undefined {
+function charge(
+  mode: string,
+  fixed: number | undefined,
+  percent: number | undefined,
+  base: number,
+): string | undefined {
   if (mode === 'FIXED' || mode === 'DAILY_AMOUNT') {
     return fixed === undefined ? undefined : formatBrl(Math.round(fixed));
   }
@@ -44,7 +51,9 @@ function lateFeeLine(lateFee: Loose, base: number): string | undefined {
   const text = charge(mode, numberOf(lateFee.amount) ?? value, numberOf(lateFee.percentage) ?? value, base);
   if (text === undefined) return undefined;
   const from = stringOf(lateFee.start_date) ?? stringOf(lateFee.start_at);
-  return from ? `A partir de ${formatDateBr(from)}, cobrar multa de ${text}.` : `Após o vencimento, cobrar multa de ${text}.`;
+  return from
+    ? `A partir de ${formatDateBr(from)}, cobrar multa de ${text}.`
+    : `Após o vencimento, cobrar multa de ${text}.`;
 }
 
 function interestLine(interest: Loose): string | undefined {
@@ -53,17 +62,23 @@ function interestLine(interest: Loose): string | undefined {
   let text: string | undefined;
   if (mode === 'DAILY_AMOUNT' || mode === 'FIXED') {
     const fixed = numberOf(interest.amount) ?? value;
-    const per = mode === 'DAILY_AMOUNT' ? 'ao dia' : FREQUENCY[stringOf(interest.frequency) ?? 'DAILY'] ?? 'ao dia';
+    const per = mode === 'DAILY_AMOUNT' ? 'ao dia' : (FREQUENCY[stringOf(interest.frequency) ?? 'DAILY'] ?? 'ao dia');
     text = fixed === undefined ? undefined : `${formatBrl(Math.round(fixed))} ${per}`;
   } else {
     const percent = numberOf(interest.percentage) ?? value;
     const per =
-      mode === 'DAILY_PERCENTAGE' ? 'ao dia' : mode === 'MONTHLY_PERCENTAGE' ? 'ao mês' : FREQUENCY[stringOf(interest.frequency) ?? ''];
+      mode === 'DAILY_PERCENTAGE'
+        ? 'ao dia'
+        : mode === 'MONTHLY_PERCENTAGE'
+          ? 'ao mês'
+          : FREQUENCY[stringOf(interest.frequency) ?? ''];
     text = percent === undefined || per === undefined ? undefined : `${formatDecimalBr(percent)}% ${per}`;
   }
   if (text === undefined) return undefined;
   const from = stringOf(interest.start_date) ?? stringOf(interest.start_at);
-  return from ? `A partir de ${formatDateBr(from)}, cobrar juros de ${text}.` : `Após o vencimento, cobrar juros de ${text}.`;
+  return from
+    ? `A partir de ${formatDateBr(from)}, cobrar juros de ${text}.`
+    : `Após o vencimento, cobrar juros de ${text}.`;
 }
 
 function discountLine(discount: Loose, base: number): string | undefined {
@@ -79,7 +94,11 @@ function discountLine(discount: Loose, base: number): string | undefined {
  * The instruction lines of a boleto of `amountCentavos`, from its stored billing instructions
  * (either shape) plus any free-text instructions.
  */
-export function instructionLines(billingInstructions: unknown, amountCentavos: number, extra: readonly string[] = []): string[] {
+export function instructionLines(
+  billingInstructions: unknown,
+  amountCentavos: number,
+  extra: readonly string[] = [],
+): string[] {
   const lines: string[] = [];
   if (isObject(billingInstructions)) {
     const { late_fee: lateFee, interest, discount } = billingInstructions;
@@ -91,7 +110,8 @@ export function instructionLines(billingInstructions: unknown, amountCentavos: n
     const body = billingInstructions.body_instructions;
     if (Array.isArray(body)) for (const text of body) lines.push(stringOf(text) ?? '');
     const messages = billingInstructions.billing_message_list;
-    if (Array.isArray(messages)) for (const item of messages) lines.push(isObject(item) ? stringOf(item.message) ?? '' : '');
+    if (Array.isArray(messages))
+      for (const item of messages) lines.push(isObject(item) ? (stringOf(item.message) ?? '') : '');
   }
   lines.push(...extra);
   return lines.map((line) => line.trim()).filter((line) => line.length > 0);

@@ -42,7 +42,9 @@ function requireDigits(value: string, length: number, name: string): void {
 /** DAC of the nosso número as printed "109/12345678-8". */
 export function itauNossoNumeroDac(input: ItauFreeFieldInput): number {
   const { carteira, nossoNumero, agencia, conta } = input;
-  return DAC_WITHOUT_ACCOUNT.has(carteira) ? mod10(carteira + nossoNumero) : mod10(agencia + conta + carteira + nossoNumero);
+  return DAC_WITHOUT_ACCOUNT.has(carteira)
+    ? mod10(carteira + nossoNumero)
+    : mod10(agencia + conta + carteira + nossoNumero);
 }
 
 /** DAC of the account as printed "0057 / 12345-7". */

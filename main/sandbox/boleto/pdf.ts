@@ -80,7 +80,11 @@ function cell(
   options: { align?: 'left' | 'right'; bold?: boolean; size?: number } = {},
 ): void {
   doc.lineWidth(0.5).strokeColor('#000').rect(x, y, w, h).stroke();
-  doc.font('Helvetica').fontSize(LABEL_SIZE).fillColor('#333').text(label, x + 3, y + 2, { width: w - 6, lineBreak: false });
+  doc
+    .font('Helvetica')
+    .fontSize(LABEL_SIZE)
+    .fillColor('#333')
+    .text(label, x + 3, y + 2, { width: w - 6, lineBreak: false });
   doc
     .font(options.bold ? 'Helvetica-Bold' : 'Helvetica')
     .fontSize(options.size ?? VALUE_SIZE)
@@ -97,19 +101,40 @@ function cell(
 function bankHeader(doc: Doc, input: BoletoPdfInput, y: number, right: string, rightSize: number): number {
   const x = PAGE_MARGIN;
   const width = doc.page.width - 2 * PAGE_MARGIN;
-  doc.font('Helvetica-Bold').fontSize(14).fillColor('#000').text(input.bankName, x, y + 4, { width: 110, lineBreak: false });
-  doc.moveTo(x + 112, y).lineTo(x + 112, y + 22).lineWidth(1).stroke();
-  doc.font('Helvetica-Bold').fontSize(14).text(`${input.bankCode}-${bankCodeDigit(input.bankCode)}`, x + 116, y + 4, {
-    width: 50,
-    lineBreak: false,
-  });
-  doc.moveTo(x + 168, y).lineTo(x + 168, y + 22).stroke();
-  doc.font('Helvetica-Bold').fontSize(rightSize).text(right, x + 172, y + 22 - rightSize - 4, {
-    width: width - 172,
-    align: 'right',
-    lineBreak: false,
-  });
-  doc.moveTo(x, y + 22).lineTo(x + width, y + 22).lineWidth(1).stroke();
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .fillColor('#000')
+    .text(input.bankName, x, y + 4, { width: 110, lineBreak: false });
+  doc
+    .moveTo(x + 112, y)
+    .lineTo(x + 112, y + 22)
+    .lineWidth(1)
+    .stroke();
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .text(`${input.bankCode}-${bankCodeDigit(input.bankCode)}`, x + 116, y + 4, {
+      width: 50,
+      lineBreak: false,
+    });
+  doc
+    .moveTo(x + 168, y)
+    .lineTo(x + 168, y + 22)
+    .stroke();
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(rightSize)
+    .text(right, x + 172, y + 22 - rightSize - 4, {
+      width: width - 172,
+      align: 'right',
+      lineBreak: false,
+    });
+  doc
+    .moveTo(x, y + 22)
+    .lineTo(x + width, y + 22)
+    .lineWidth(1)
+    .stroke();
   return y + 24;
 }
 
@@ -173,7 +198,11 @@ function sandboxMark(doc: Doc): void {
     .fontSize(56)
     .fillColor('#d0d0d0')
     .fillOpacity(0.45)
-    .text('SANDBOX — SEM VALOR', -150, doc.page.height / 2 - 28, { width: doc.page.width + 300, align: 'center', lineBreak: false });
+    .text('SANDBOX — SEM VALOR', -150, doc.page.height / 2 - 28, {
+      width: doc.page.width + 300,
+      align: 'center',
+      lineBreak: false,
+    });
   doc.restore();
   doc.fillOpacity(1);
 }
@@ -188,7 +217,12 @@ function statusStamp(doc: Doc, input: BoletoPdfInput, centerY: number): void {
   const x = (doc.page.width - width) / 2;
   doc.save();
   doc.rotate(-12, { origin: [doc.page.width / 2, centerY] });
-  doc.lineWidth(4).strokeColor(color).strokeOpacity(0.85).roundedRect(x, centerY - 45, width, 90, 10).stroke();
+  doc
+    .lineWidth(4)
+    .strokeColor(color)
+    .strokeOpacity(0.85)
+    .roundedRect(x, centerY - 45, width, 90, 10)
+    .stroke();
   doc.font('Helvetica-Bold').fontSize(48).fillColor(color).fillOpacity(0.85);
   doc.text(title, x, centerY - 36, { width, align: 'center', lineBreak: false });
   if (detail) doc.fontSize(14).text(detail, x, centerY + 18, { width, align: 'center', lineBreak: false });
@@ -207,13 +241,18 @@ function payerReceipt(doc: Doc, input: BoletoPdfInput, top: number): number {
   cell(doc, x + left, y, RIGHT_COLUMN, row, 'Vencimento', formatDateBr(input.dueDate), { align: 'right', bold: true });
   y += row;
   cell(doc, x, y, left, row, 'Pagador', partyText(input.payer));
-  cell(doc, x + left, y, RIGHT_COLUMN, row, 'Agência / Código do Beneficiário', input.agenciaCodigo, { align: 'right' });
+  cell(doc, x + left, y, RIGHT_COLUMN, row, 'Agência / Código do Beneficiário', input.agenciaCodigo, {
+    align: 'right',
+  });
   y += row;
   const third = left / 3;
   cell(doc, x, y, third, row, 'Número do documento', input.documentNumber);
   cell(doc, x + third, y, third, row, 'Data do documento', formatDateBr(input.documentDate));
   cell(doc, x + 2 * third, y, third, row, 'Nosso número', input.nossoNumero);
-  cell(doc, x + left, y, RIGHT_COLUMN, row, 'Valor do documento', formatBrl(input.amountCentavos), { align: 'right', bold: true });
+  cell(doc, x + left, y, RIGHT_COLUMN, row, 'Valor do documento', formatBrl(input.amountCentavos), {
+    align: 'right',
+    bold: true,
+  });
   y += row;
   cell(doc, x, y, width, row, 'Linha digitável', input.digitableLine, { bold: true });
   y += row;
@@ -234,34 +273,56 @@ function pixSection(doc: Doc, pix: NonNullable<BoletoPdfInput['pix']>, top: numb
   drawQr(doc, pix.copyAndPaste, x + 8, top + 8, qrSize);
   const textX = x + qrSize + 20;
   const textWidth = width - qrSize - 28;
-  doc.font('Helvetica-Bold').fontSize(11).fillColor('#000').text('Pague com Pix', textX, top + 10, { width: textWidth });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(11)
+    .fillColor('#000')
+    .text('Pague com Pix', textX, top + 10, { width: textWidth });
   doc
     .font('Helvetica')
     .fontSize(8)
     .text('Aponte a câmera do app do seu banco para o QR Code ou use o Pix Copia e Cola:', textX, top + 26, {
       width: textWidth,
     });
-  doc.font('Courier').fontSize(6.5).text(pix.copyAndPaste, textX, top + 40, { width: textWidth, lineBreak: true });
+  doc
+    .font('Courier')
+    .fontSize(6.5)
+    .text(pix.copyAndPaste, textX, top + 40, { width: textWidth, lineBreak: true });
   if (pix.expiresAt) {
     doc
       .font('Helvetica')
       .fontSize(7)
-      .text(`QR Code válido até ${formatDateBr(pix.expiresAt)} ${pix.expiresAt.slice(11, 16)} (UTC).`, textX, top + height - 16, {
-        width: textWidth,
-        lineBreak: false,
-      });
+      .text(
+        `QR Code válido até ${formatDateBr(pix.expiresAt)} ${pix.expiresAt.slice(11, 16)} (UTC).`,
+        textX,
+        top + height - 16,
+        {
+          width: textWidth,
+          lineBreak: false,
+        },
+      );
   }
   return top + height;
 }
 
 function cutLine(doc: Doc, y: number): void {
   const width = doc.page.width - 2 * PAGE_MARGIN;
-  doc.lineWidth(0.5).dash(3, { space: 3 }).moveTo(PAGE_MARGIN, y).lineTo(PAGE_MARGIN + width, y).stroke().undash();
-  doc.font('Helvetica').fontSize(6).fillColor('#555').text('Corte na linha pontilhada', PAGE_MARGIN, y + 2, {
-    width,
-    align: 'right',
-    lineBreak: false,
-  });
+  doc
+    .lineWidth(0.5)
+    .dash(3, { space: 3 })
+    .moveTo(PAGE_MARGIN, y)
+    .lineTo(PAGE_MARGIN + width, y)
+    .stroke()
+    .undash();
+  doc
+    .font('Helvetica')
+    .fontSize(6)
+    .fillColor('#555')
+    .text('Corte na linha pontilhada', PAGE_MARGIN, y + 2, {
+      width,
+      align: 'right',
+      lineBreak: false,
+    });
 }
 
 /** The compensation slip the bank processes. Returns the y below it. */
@@ -314,14 +375,23 @@ function compensationSlip(doc: Doc, input: BoletoPdfInput, top: number): number 
   y += row;
 
   // Instructions (left, tall) beside the deduction / addition boxes (right).
-  const boxes = ['(-) Desconto / Abatimento', '(-) Outras deduções', '(+) Mora / Multa', '(+) Outros acréscimos', '(=) Valor cobrado'];
+  const boxes = [
+    '(-) Desconto / Abatimento',
+    '(-) Outras deduções',
+    '(+) Mora / Multa',
+    '(+) Outros acréscimos',
+    '(=) Valor cobrado',
+  ];
   const instructionsHeight = boxes.length * row;
   doc.lineWidth(0.5).rect(x, y, left, instructionsHeight).stroke();
   doc
     .font('Helvetica')
     .fontSize(LABEL_SIZE)
     .fillColor('#333')
-    .text('Instruções (texto de responsabilidade do beneficiário)', x + 3, y + 2, { width: left - 6, lineBreak: false });
+    .text('Instruções (texto de responsabilidade do beneficiário)', x + 3, y + 2, {
+      width: left - 6,
+      lineBreak: false,
+    });
   const lines = input.instructions.length > 0 ? input.instructions : ['Não receber após a data limite de pagamento.'];
   doc
     .font('Helvetica')
@@ -335,20 +405,34 @@ function compensationSlip(doc: Doc, input: BoletoPdfInput, top: number): number 
   const address = input.payer.addressLines ?? [];
   const payerHeight = 26 + 10 * Math.max(address.length, 1);
   doc.lineWidth(0.5).rect(x, y, width, payerHeight).stroke();
-  doc.font('Helvetica').fontSize(LABEL_SIZE).fillColor('#333').text('Pagador', x + 3, y + 2, { lineBreak: false });
-  doc.font('Helvetica').fontSize(VALUE_SIZE).fillColor('#000').text(partyText(input.payer), x + 3, y + 12, {
-    width: width - 6,
-    lineBreak: false,
-    ellipsis: true,
-  });
-  doc.fontSize(8).text(address.length > 0 ? address.join('\n') : 'Endereço não informado', x + 3, y + 24, { width: width - 6 });
+  doc
+    .font('Helvetica')
+    .fontSize(LABEL_SIZE)
+    .fillColor('#333')
+    .text('Pagador', x + 3, y + 2, { lineBreak: false });
+  doc
+    .font('Helvetica')
+    .fontSize(VALUE_SIZE)
+    .fillColor('#000')
+    .text(partyText(input.payer), x + 3, y + 12, {
+      width: width - 6,
+      lineBreak: false,
+      ellipsis: true,
+    });
+  doc
+    .fontSize(8)
+    .text(address.length > 0 ? address.join('\n') : 'Endereço não informado', x + 3, y + 24, { width: width - 6 });
   y += payerHeight;
 
-  doc.font('Helvetica').fontSize(LABEL_SIZE).fillColor('#333').text('Autenticação mecânica — Ficha de Compensação', x, y + 3, {
-    width,
-    align: 'right',
-    lineBreak: false,
-  });
+  doc
+    .font('Helvetica')
+    .fontSize(LABEL_SIZE)
+    .fillColor('#333')
+    .text('Autenticação mecânica — Ficha de Compensação', x, y + 3, {
+      width,
+      align: 'right',
+      lineBreak: false,
+    });
   drawItf(doc, input.barcode, x + 4, y + 14);
   return y + 14 + 13 * MM;
 }
@@ -415,11 +499,16 @@ export function renderBoletoPdf(raw: BoletoPdfInput, options: RenderBoletoPdfOpt
         .font('Helvetica-Bold')
         .fontSize(9)
         .fillColor('#c62828')
-        .text('SANDBOX — SEM VALOR. Documento de teste: não pague, não é um boleto registrado.', PAGE_MARGIN, PAGE_MARGIN - 14, {
-          width: doc.page.width - 2 * PAGE_MARGIN,
-          align: 'center',
-          lineBreak: false,
-        });
+        .text(
+          'SANDBOX — SEM VALOR. Documento de teste: não pague, não é um boleto registrado.',
+          PAGE_MARGIN,
+          PAGE_MARGIN - 14,
+          {
+            width: doc.page.width - 2 * PAGE_MARGIN,
+            align: 'center',
+            lineBreak: false,
+          },
+        );
       let y = payerReceipt(doc, input, PAGE_MARGIN + 4);
       const receiptBottom = y;
       if (input.pix) y = pixSection(doc, input.pix, y + 10);

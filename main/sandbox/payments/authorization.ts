@@ -87,7 +87,12 @@ const digits = (count: number): string => String(randomInt(0, 10 ** count)).padS
  * Applies the outcome to a pending card transaction. NSUs come from a counter in the same
  * database transaction as the update, so they are unique for the life of the data directory.
  */
-export function authorize(db: SandboxDatabase, record: TransactionRecord, input: AuthorizationInput, at: Date): Transition {
+export function authorize(
+  db: SandboxDatabase,
+  record: TransactionRecord,
+  input: AuthorizationInput,
+  at: Date,
+): Transition {
   const card = input.card ? cardDetails(input.card) : null;
   const pointOfSale = { entry_mode: input.entryMode, identification_number: record.terminal };
   if (input.outcome.kind === 'declined') return decline(record, input.outcome.decline, { card, pointOfSale }, at);
@@ -101,7 +106,11 @@ export function authorize(db: SandboxDatabase, record: TransactionRecord, input:
     {
       status: 'succeeded',
       captured: true,
-      payment_authorization: { authorizer_id: 'sandbox', authorization_code: authorizationCode, authorization_nsu: nsu },
+      payment_authorization: {
+        authorizer_id: 'sandbox',
+        authorization_code: authorizationCode,
+        authorization_nsu: nsu,
+      },
       transaction_number: `Z${digits(6)}-${nsu.padStart(9, '0')}`,
       gateway_authorizer: 'sandbox',
       point_of_sale: pointOfSale,
@@ -162,7 +171,11 @@ export function issuerEmvData(record: TransactionRecord, entry: HistoryRecord): 
   const responseCode = entry.response_code ?? '05';
   const tag8a = `8A02${asciiHex(responseCode)}`;
   if (entry.status !== 'succeeded') return tag8a;
-  const arpc = createHash('sha256').update(`${record.id}:${entry.authorization_nsu ?? ''}`).digest('hex').slice(0, 32).toUpperCase();
+  const arpc = createHash('sha256')
+    .update(`${record.id}:${entry.authorization_nsu ?? ''}`)
+    .digest('hex')
+    .slice(0, 32)
+    .toUpperCase();
   return `${tag8a}9110${arpc}`;
 }
 

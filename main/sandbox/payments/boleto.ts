@@ -3,7 +3,13 @@
  * documents (R$ 3,00 minimum, R$ 30,00 with a late fee or interest, R$ 10.000,00 maximum —
  * shared/payments-api-notes.md §2.1), the FEBRABAN numbers, and for bolepix the Pix payload.
  */
-import type { BillingInstructions, BoletoDetails, BolepixTransactionRequest, BoletoTransactionRequest, PixDetails } from '../../contract/index.js';
+import type {
+  BillingInstructions,
+  BoletoDetails,
+  BolepixTransactionRequest,
+  BoletoTransactionRequest,
+  PixDetails,
+} from '../../contract/index.js';
 import { DUE_DATE_MAX, DUE_DATE_MIN, parseCalendarDate } from '../boleto/barcode.js';
 import { issueBoletoNumbers } from '../boleto/index.js';
 import { badRequest } from '../errors.js';
@@ -61,7 +67,8 @@ function dueAndLimit(
 }
 
 function checkAmount(amount: number, withCharges: boolean): void {
-  if (amount < BOLETO_AMOUNT_MIN) throw badRequest(`Field amount must be at least ${BOLETO_AMOUNT_MIN} (R$ 3,00) for a boleto`);
+  if (amount < BOLETO_AMOUNT_MIN)
+    throw badRequest(`Field amount must be at least ${BOLETO_AMOUNT_MIN} (R$ 3,00) for a boleto`);
   if (amount > BOLETO_AMOUNT_MAX) {
     throw badRequest(`Field amount must be at most ${BOLETO_AMOUNT_MAX} (R$ 10.000,00) for a boleto`);
   }
@@ -112,8 +119,16 @@ export function bolepixBillingInstructions(method: BolepixMethod | undefined): B
   if (lateFee) {
     result.late_fee =
       lateFee.mode === 'FIXED'
-        ? { mode: 'FIXED', amount: fixedCentavos('payment_method.late_fee.value', lateFee.value), start_date: lateFee.start_at ?? null }
-        : { mode: 'PERCENTAGE', percentage: percent('payment_method.late_fee.value', lateFee.value), start_date: lateFee.start_at ?? null };
+        ? {
+            mode: 'FIXED',
+            amount: fixedCentavos('payment_method.late_fee.value', lateFee.value),
+            start_date: lateFee.start_at ?? null,
+          }
+        : {
+            mode: 'PERCENTAGE',
+            percentage: percent('payment_method.late_fee.value', lateFee.value),
+            start_date: lateFee.start_at ?? null,
+          };
   }
   if (interest) {
     const start = interest.start_at ?? null;
@@ -121,9 +136,17 @@ export function bolepixBillingInstructions(method: BolepixMethod | undefined): B
       if (interest.frequency !== 'DAILY') {
         throw badRequest('Field payment_method.interest.frequency must be DAILY when mode is FIXED');
       }
-      result.interest = { mode: 'DAILY_AMOUNT', amount: fixedCentavos('payment_method.interest.value', interest.value), start_date: start };
+      result.interest = {
+        mode: 'DAILY_AMOUNT',
+        amount: fixedCentavos('payment_method.interest.value', interest.value),
+        start_date: start,
+      };
     } else if (interest.frequency === 'DAILY') {
-      result.interest = { mode: 'DAILY_PERCENTAGE', percentage: percent('payment_method.interest.value', interest.value), start_date: start };
+      result.interest = {
+        mode: 'DAILY_PERCENTAGE',
+        percentage: percent('payment_method.interest.value', interest.value),
+        start_date: start,
+      };
     } else {
       const rate = percent('payment_method.interest.value', interest.value);
       const monthly = interest.frequency === 'MONTHLY' ? rate : Math.round((rate / 12) * 10_000) / 10_000;
@@ -133,8 +156,16 @@ export function bolepixBillingInstructions(method: BolepixMethod | undefined): B
   if (discount) {
     result.discount = [
       discount.mode === 'FIXED'
-        ? { mode: 'FIXED', amount: fixedCentavos('payment_method.discount.value', discount.value), limit_date: discount.limit_at }
-        : { mode: 'PERCENTAGE', percentage: percent('payment_method.discount.value', discount.value), limit_date: discount.limit_at },
+        ? {
+            mode: 'FIXED',
+            amount: fixedCentavos('payment_method.discount.value', discount.value),
+            limit_date: discount.limit_at,
+          }
+        : {
+            mode: 'PERCENTAGE',
+            percentage: percent('payment_method.discount.value', discount.value),
+            limit_date: discount.limit_at,
+          },
     ];
   }
   return Object.keys(result).length === 0 ? null : result;
@@ -155,7 +186,10 @@ export function bolepixTerms(request: BolepixTransactionRequest, today: Date): B
  * The boleto's numbers and details. The sequence (nosso número) is a counter taken in the
  * caller's database transaction, so it is unique and never skipped by a rolled-back creation.
  */
-export function issueBoleto(db: SandboxDatabase, input: { id: string; amount: number; terms: BoletoTerms }): BoletoDetails {
+export function issueBoleto(
+  db: SandboxDatabase,
+  input: { id: string; amount: number; terms: BoletoTerms },
+): BoletoDetails {
   const sequence = nextCounter(db, 'boleto_sequence', 1);
   const numbers = issueBoletoNumbers({ amountCentavos: input.amount, dueDate: input.terms.expirationDate, sequence });
   return {

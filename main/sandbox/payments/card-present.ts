@@ -24,7 +24,20 @@ import { badRequest } from '../errors.js';
 export const SANDBOX_PIN = '1234';
 
 /** Tags a chip authorization must carry (EMV Book 4 §6.5.5 and the acquirers' online message specs). */
-export const REQUIRED_EMV_TAGS = ['9F26', '9F27', '9F10', '9F37', '9F36', '95', '9A', '9C', '9F02', '5F2A', '82', '9F1A'] as const;
+export const REQUIRED_EMV_TAGS = [
+  '9F26',
+  '9F27',
+  '9F10',
+  '9F37',
+  '9F36',
+  '95',
+  '9A',
+  '9C',
+  '9F02',
+  '5F2A',
+  '82',
+  '9F1A',
+] as const;
 /** Tags that hold the PAN, track 2 equivalent or the cardholder name: never in the clear EMV data. */
 const CARD_DATA_TAGS = ['5A', '57', '5F20', '9F1F', '9F20', '56', '9F6B'];
 
@@ -96,7 +109,8 @@ function luhnValid(pan: string): boolean {
 function checkEmvData(body: TerminalAuthorizationRequestV2, amountCentavos: number): void {
   const chip = body.entry_mode === 'chip' || body.entry_mode === 'contactless_chip';
   if (!chip) {
-    if (body.emv_data !== undefined) throw badRequest(`Field emv_data must be absent for entry_mode ${body.entry_mode}`);
+    if (body.emv_data !== undefined)
+      throw badRequest(`Field emv_data must be absent for entry_mode ${body.entry_mode}`);
     return;
   }
   if (body.emv_data === undefined) throw badRequest(`Field emv_data is required for entry_mode ${body.entry_mode}`);
@@ -105,25 +119,36 @@ function checkEmvData(body: TerminalAuthorizationRequestV2, amountCentavos: numb
   if (missing.length > 0) throw badRequest(`Field emv_data lacks tag ${missing.join(', ')}`);
   const leaked = CARD_DATA_TAGS.find((tag) => tags.has(tag));
   if (leaked !== undefined) throw badRequest(`Field emv_data must not carry card data in clear (tag ${leaked})`);
-  if (tags.get('9F27')!.toString('hex') !== '80') throw badRequest('Field emv_data: 9F27 must be 80 (an ARQC) for an online authorization');
+  if (tags.get('9F27')!.toString('hex') !== '80')
+    throw badRequest('Field emv_data: 9F27 must be 80 (an ARQC) for an online authorization');
   const amount = tags.get('9F02')!.toString('hex');
   if (!/^[0-9]{12}$/.test(amount) || Number(amount) !== amountCentavos) {
-    throw badRequest(`Field emv_data: 9F02 (amount) ${amount} does not match the transaction's amount ${amountCentavos}`);
+    throw badRequest(
+      `Field emv_data: 9F02 (amount) ${amount} does not match the transaction's amount ${amountCentavos}`,
+    );
   }
-  if (tags.get('5F2A')!.toString('hex') !== '0986') throw badRequest('Field emv_data: 5F2A (currency) must be 0986 (BRL)');
+  if (tags.get('5F2A')!.toString('hex') !== '0986')
+    throw badRequest('Field emv_data: 5F2A (currency) must be 0986 (BRL)');
 }
 
 /** Opens the sealed track 2 or PAN and checks it is the card the request names. */
-function openCardData(body: TerminalAuthorizationRequestV2): { pan: string; expiration: string | undefined; serviceCode: string | undefined } {
+function openCardData(body: TerminalAuthorizationRequestV2): {
+  pan: string;
+  expiration: string | undefined;
+  serviceCode: string | undefined;
+} {
   const sealed = body.encrypted_card_data;
   const payload = Buffer.from(sealed.payload, 'hex');
-  if (payload.length === 0 || payload.length % 8 !== 0) throw badRequest('Field encrypted_card_data.payload must be whole 8-byte TDES blocks');
+  if (payload.length === 0 || payload.length % 8 !== 0)
+    throw badRequest('Field encrypted_card_data.payload must be whole 8-byte TDES blocks');
   const ksn = Buffer.from(sealed.ksn, 'hex');
   const clear = unpackDigits(tdesDecrypt(dataKey(initialKey(TEST_BDK, ksn), ksn), payload));
   const track2 = /^([0-9]{12,19})D([0-9]{4})([0-9]{3})[0-9D]*$/.exec(clear);
   const pan = sealed.format === 'track2' ? track2?.[1] : /^[0-9]{12,19}$/.test(clear) ? clear : undefined;
   if (pan === undefined) {
-    throw badRequest(`Field encrypted_card_data does not open to a ${sealed.format === 'track2' ? 'track 2' : 'PAN'} under its KSN (another BDK, or another key slot?)`);
+    throw badRequest(
+      `Field encrypted_card_data does not open to a ${sealed.format === 'track2' ? 'track 2' : 'PAN'} under its KSN (another BDK, or another key slot?)`,
+    );
   }
   const { card } = body;
   if (pan.slice(0, 6) !== card.first6_digits || pan.slice(-4) !== card.last4_digits || pan.length !== card.pan_length) {
@@ -145,14 +170,19 @@ function openCardData(body: TerminalAuthorizationRequestV2): { pan: string; expi
 function checkPin(body: TerminalAuthorizationRequestV2, pan: string): boolean | null {
   const online = body.cardholder_verification === 'online_pin';
   if (!online) {
-    if (body.pin_block !== undefined) throw badRequest(`Field pin_block must be absent when cardholder_verification is ${body.cardholder_verification}`);
+    if (body.pin_block !== undefined)
+      throw badRequest(
+        `Field pin_block must be absent when cardholder_verification is ${body.cardholder_verification}`,
+      );
     return null;
   }
-  if (body.pin_block === undefined) throw badRequest('Field pin_block is required when cardholder_verification is online_pin');
+  if (body.pin_block === undefined)
+    throw badRequest('Field pin_block is required when cardholder_verification is online_pin');
   const ksn = Buffer.from(body.pin_block.ksn, 'hex');
   const clear = tdesDecrypt(pinKey(initialKey(TEST_BDK, ksn), ksn), Buffer.from(body.pin_block.block, 'hex'));
   const pin = pinOfBlock(clear, pan);
-  if (pin === undefined) throw badRequest('Field pin_block does not open to an ISO format 0 PIN block for this card under its KSN');
+  if (pin === undefined)
+    throw badRequest('Field pin_block does not open to an ISO format 0 PIN block for this card under its KSN');
   return pin === SANDBOX_PIN;
 }
 
@@ -160,7 +190,9 @@ function checkPin(body: TerminalAuthorizationRequestV2, pan: string): boolean | 
 export function openCardPresent(body: TerminalAuthorizationRequestV2, amountCentavos: number): OpenedCard {
   const expected = POS_ENTRY_MODES[body.entry_mode];
   if (body.pos_entry_mode !== expected) {
-    throw badRequest(`Field pos_entry_mode must be ${expected} for entry_mode ${body.entry_mode}, not ${body.pos_entry_mode}`);
+    throw badRequest(
+      `Field pos_entry_mode must be ${expected} for entry_mode ${body.entry_mode}, not ${body.pos_entry_mode}`,
+    );
   }
   checkEmvData(body, amountCentavos);
   const card = openCardData(body);

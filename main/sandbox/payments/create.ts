@@ -37,7 +37,12 @@ export interface TransactionBasics {
  * nothing authorized and no history yet. Exported for tests that write or serve records of
  * their own, so they start from the same record the sandbox does.
  */
-export function blankTransaction(marketplaceId: string, id: string, request: TransactionBasics, timestamp: string): BlankTransaction {
+export function blankTransaction(
+  marketplaceId: string,
+  id: string,
+  request: TransactionBasics,
+  timestamp: string,
+): BlankTransaction {
   return {
     id,
     resource: 'transaction',
@@ -112,7 +117,12 @@ function boletoRecord(
     boleto: issueBoleto(ctx.db, { id: base.id, amount: request.amount, terms }),
   };
   if (request.payment_type === 'bolepix') {
-    record.pix = issuePix({ id: base.id, amount: request.amount, merchantName: seller.business_name, dueDate: terms.expirationDate });
+    record.pix = issuePix({
+      id: base.id,
+      amount: request.amount,
+      merchantName: seller.business_name,
+      dueDate: terms.expirationDate,
+    });
   }
   return record;
 }

@@ -7,7 +7,8 @@ import type { WebhookEventInput } from '../context.js';
 import type { TransactionRecord } from '../store/transactions.js';
 import { offsetTimestamp } from '../time.js';
 
-const isCard = (type: TransactionRecord['payment_type']): type is CardPaymentType => type === 'credit' || type === 'debit';
+const isCard = (type: TransactionRecord['payment_type']): type is CardPaymentType =>
+  type === 'credit' || type === 'debit';
 
 /** A card payment approved (terminal or phone). */
 export function approvedEvent(record: TransactionRecord, at: Date): WebhookEventInput {
@@ -20,7 +21,9 @@ export function approvedEvent(record: TransactionRecord, at: Date): WebhookEvent
     payment_type: record.payment_type,
     status: 'succeeded',
     amount: record.amount,
-    ...(record.installment_plan ? { installment_plan: { number_installments: record.installment_plan.number_installments } } : {}),
+    ...(record.installment_plan
+      ? { installment_plan: { number_installments: record.installment_plan.number_installments } }
+      : {}),
     ...(record.payment_authorization
       ? {
           authorization_code: record.payment_authorization.authorization_code,

@@ -57,7 +57,11 @@ export const AMOUNT_ENDINGS: ReadonlyMap<number, Outcome> = new Map<number, Outc
   [96, { kind: 'approved_slow' }],
 ]);
 
-export function decideOutcome(input: { amountCentavos: number; first6?: string | undefined; last4?: string | undefined }): Outcome {
+export function decideOutcome(input: {
+  amountCentavos: number;
+  first6?: string | undefined;
+  last4?: string | undefined;
+}): Outcome {
   if (input.first6 !== undefined && input.last4 !== undefined) {
     const card = TEST_CARDS.get(`${input.first6}${input.last4}`);
     if (card) return { kind: 'declined', decline: card };

@@ -64,7 +64,12 @@ export function completeAccepted(record: TransactionRecord, at: Date): Transitio
   if (record.status !== 'succeeded') throw conflict(`Transaction is ${record.status}; it cannot be completed`);
   if (record.history.some((entry) => entry.operation_type === 'completion')) return unchanged(record);
   return {
-    record: withChange(record, at, {}, { operation_type: 'completion', status: 'succeeded', response_message: 'Chip accepted' }),
+    record: withChange(
+      record,
+      at,
+      {},
+      { operation_type: 'completion', status: 'succeeded', response_message: 'Chip accepted' },
+    ),
     changed: true,
   };
 }
@@ -75,20 +80,38 @@ export function completeAccepted(record: TransactionRecord, at: Date): Transitio
  */
 export function reverse(record: TransactionRecord, reason: string, at: Date): Transition {
   if (record.status === 'succeeded') {
-    const next = withChange(record, at, { status: 'reversed' }, {
-      operation_type: 'reversal',
-      status: 'succeeded',
-      response_message: `Reversed (${reason})`,
-    });
-    return { record: next, changed: true, event: undoneEvent(next, { event: 'transaction.reversed', amount: next.amount, reason }, at) };
+    const next = withChange(
+      record,
+      at,
+      { status: 'reversed' },
+      {
+        operation_type: 'reversal',
+        status: 'succeeded',
+        response_message: `Reversed (${reason})`,
+      },
+    );
+    return {
+      record: next,
+      changed: true,
+      event: undoneEvent(next, { event: 'transaction.reversed', amount: next.amount, reason }, at),
+    };
   }
   if (record.status === 'pending') {
-    const next = withChange(record, at, { status: 'canceled' }, {
-      operation_type: 'canceled',
-      status: 'succeeded',
-      response_message: `Canceled before authorization (${reason})`,
-    });
-    return { record: next, changed: true, event: undoneEvent(next, { event: 'transaction.canceled', amount: next.amount, reason }, at) };
+    const next = withChange(
+      record,
+      at,
+      { status: 'canceled' },
+      {
+        operation_type: 'canceled',
+        status: 'succeeded',
+        response_message: `Canceled before authorization (${reason})`,
+      },
+    );
+    return {
+      record: next,
+      changed: true,
+      event: undoneEvent(next, { event: 'transaction.canceled', amount: next.amount, reason }, at),
+    };
   }
   return unchanged(record);
 }
@@ -112,22 +135,36 @@ export function voidTransaction(record: TransactionRecord, amount: number | unde
     throw badRequest('Partial void is allowed for captured credit transactions only');
   }
   if (partial) {
-    const next = withChange(record, at, { amount: record.amount - amount }, {
-      operation_type: 'void_partial',
-      status: 'succeeded',
-      amount,
-    });
+    const next = withChange(
+      record,
+      at,
+      { amount: record.amount - amount },
+      {
+        operation_type: 'void_partial',
+        status: 'succeeded',
+        amount,
+      },
+    );
     return {
       record: next,
       changed: true,
       event: undoneEvent(next, { event: 'transaction.canceled', amount, reason: 'partial_void' }, at),
     };
   }
-  const next = withChange(record, at, { status: 'canceled', voided: true, voided_at: offsetTimestamp(at) }, {
-    operation_type: 'void',
-    status: 'succeeded',
-  });
-  return { record: next, changed: true, event: undoneEvent(next, { event: 'transaction.canceled', amount: next.amount, reason: 'void' }, at) };
+  const next = withChange(
+    record,
+    at,
+    { status: 'canceled', voided: true, voided_at: offsetTimestamp(at) },
+    {
+      operation_type: 'void',
+      status: 'succeeded',
+    },
+  );
+  return {
+    record: next,
+    changed: true,
+    event: undoneEvent(next, { event: 'transaction.canceled', amount: next.amount, reason: 'void' }, at),
+  };
 }
 
 /** The boleto (or bolepix) was paid: at the bank, or by Pix. */
@@ -149,7 +186,10 @@ export function markBoletoPaid(record: TransactionRecord, at: Date): Transition 
 }
 
 /** A requested cancellation reached the end of its processing delay. A paid boleto ignores it. */
-export function applyBoletoCancellation(record: TransactionRecord, at: Date): Transition & { outcome: 'canceled' | 'ignored' } {
+export function applyBoletoCancellation(
+  record: TransactionRecord,
+  at: Date,
+): Transition & { outcome: 'canceled' | 'ignored' } {
   if (!record.boleto || record.boleto.status === 'paid') {
     return { ...unchanged(record), outcome: 'ignored', event: cancellationIgnoredEvent(record, at) };
   }

@@ -155,7 +155,7 @@ export const registerBankAccountRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['bank accounts'],
         operationId: 'deleteBankAccount',
         summary: 'Remove a bank account',
-        description: 'Afterwards the account is not found and is left out of its seller\'s list.',
+        description: "Afterwards the account is not found and is left out of its seller's list.",
         params: BankAccountParams,
         response: { 200: BankAccountDeleted, ...errors },
       },

@@ -135,7 +135,8 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['buyers'],
         operationId: 'searchBuyer',
         summary: 'Search a buyer by CPF (taxpayer_id) or CNPJ (ein)',
-        description: 'ein is the CNPJ as the buyer was created with it: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
+        description:
+          'ein is the CNPJ as the buyer was created with it: 14 digits, or the alphanumeric CNPJ in uppercase (12ABC34501DE35).',
         params: MarketplaceParams,
         querystring: BuyerSearchQuery,
         response: { 200: BuyerSearchResult, ...errors },
@@ -147,7 +148,10 @@ export const registerBuyerRoutes: RouteRegistrar = (app, ctx) => {
       const { taxpayer_id: cpf, ein: cnpj } = request.query;
       const taxId = cpf !== undefined ? { taxpayer_id: cpf } : { ein: cnpj ?? '' };
       const record = findBuyerByTaxId(ctx.db, request.marketplaceId, taxId);
-      if (!record) throw notFound(cpf !== undefined ? `Buyer not found with taxpayer_id: ${cpf}` : `Buyer not found with ein: ${cnpj}`);
+      if (!record)
+        throw notFound(
+          cpf !== undefined ? `Buyer not found with taxpayer_id: ${cpf}` : `Buyer not found with ein: ${cnpj}`,
+        );
       return reply.send(buyerSearchView(record));
     },
   );

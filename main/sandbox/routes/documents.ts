@@ -29,10 +29,13 @@ interface TransactionRow {
   seller_id: string;
 }
 
-function findBoletoTransaction(ctx: SandboxContext, transactionId: string): { transaction: Transaction; row: TransactionRow } {
-  const row = ctx.db.prepare('SELECT data, marketplace_id, seller_id FROM transactions WHERE id = ?').get(transactionId) as
-    | TransactionRow
-    | undefined;
+function findBoletoTransaction(
+  ctx: SandboxContext,
+  transactionId: string,
+): { transaction: Transaction; row: TransactionRow } {
+  const row = ctx.db
+    .prepare('SELECT data, marketplace_id, seller_id FROM transactions WHERE id = ?')
+    .get(transactionId) as TransactionRow | undefined;
   const transaction = row ? (JSON.parse(row.data) as Transaction) : undefined;
   if (!row || !transaction || !isBoletoTransaction(transaction)) {
     throw notFound(`Boleto not found: ${transactionId}`);

@@ -64,7 +64,9 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (_request, reply) => {
       const info = createMarketplace(ctx);
-      return reply.code(201).send({ marketplace_id: info.marketplaceId, seller_id: info.sellerId, access_token: info.token });
+      return reply
+        .code(201)
+        .send({ marketplace_id: info.marketplaceId, seller_id: info.sellerId, access_token: info.token });
     },
   );
 
@@ -75,7 +77,8 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['sandbox'],
         operationId: 'replaceSandboxEmvTables',
         summary: "Replace the EMV tables the terminal channel serves this marketplace's PINPADs (sandbox only)",
-        description: 'Kept until the sandbox restarts (then the test set again). A new `version` makes every PINPAD load them.',
+        description:
+          'Kept until the sandbox restarts (then the test set again). A new `version` makes every PINPAD load them.',
         params: Type.Object({ marketplace_id: Type.String() }),
         body: EmvTablesDocument,
         response: { 200: EmvTablesDocument, 400: ErrorA, ...AUTH_ERRORS.A },
@@ -95,7 +98,13 @@ export const registerSandboxHelperRoutes: RouteRegistrar = (app, ctx) => {
         operationId: 'deleteSandboxEmvTables',
         summary: "Serve no EMV tables to this marketplace's PINPADs (sandbox only): the terminal channel answers 404",
         params: Type.Object({ marketplace_id: Type.String() }),
-        response: { 200: Type.Object({ resource: Type.Literal('emv_tables'), deleted: Type.Literal(true) }, { title: 'SandboxEmvTablesDeleted' }), ...AUTH_ERRORS.A },
+        response: {
+          200: Type.Object(
+            { resource: Type.Literal('emv_tables'), deleted: Type.Literal(true) },
+            { title: 'SandboxEmvTablesDeleted' },
+          ),
+          ...AUTH_ERRORS.A,
+        },
       },
     },
     (request) => {

@@ -2,7 +2,12 @@
  * Sandbox-only helpers that play the outside world: the payer who pays a boleto (at the bank
  * or by Pix), and the seller's phone that reads the card of a tap-to-pay transaction.
  */
-import { ErrorA, SandboxTapToPayRequest, Transaction, type SandboxTapToPayRequest as TapToPayBody } from '../../contract/index.js';
+import {
+  ErrorA,
+  SandboxTapToPayRequest,
+  Transaction,
+  type SandboxTapToPayRequest as TapToPayBody,
+} from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
 import { AUTH_ERRORS, badRequest, conflict } from '../errors.js';
 import { authorize, type CardInput } from '../payments/authorization.js';

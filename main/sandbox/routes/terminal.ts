@@ -36,11 +36,15 @@ import { listTransactions, type TransactionRecord } from '../store/transactions.
 import { transactionListView, transactionView } from '../views/transaction.js';
 import { requestPath, TransactionParams } from './transactions.js';
 
-const TerminalParams = Type.Object({ marketplace_id: Type.String(), terminal: Type.String({ minLength: 1, maxLength: 64 }) });
+const TerminalParams = Type.Object({
+  marketplace_id: Type.String(),
+  terminal: Type.String({ minLength: 1, maxLength: 64 }),
+});
 
 const endings = [...AMOUNT_ENDINGS.entries()]
-  .map(([ending, outcome]) =>
-    `${String(ending).padStart(2, '0')} → ${outcome.kind === 'declined' ? `${outcome.decline.code} (${outcome.decline.responseCode})` : 'approved, answer held (slow)'}`,
+  .map(
+    ([ending, outcome]) =>
+      `${String(ending).padStart(2, '0')} → ${outcome.kind === 'declined' ? `${outcome.decline.code} (${outcome.decline.responseCode})` : 'approved, answer held (slow)'}`,
   )
   .join('; ');
 const cards = [...TEST_CARDS.entries()]
@@ -105,7 +109,12 @@ function authorizeForTerminal(
       throw conflict('Transaction is not pending');
     }
     slow = request.outcome.kind === 'approved_slow';
-    return authorize(ctx.db, record, { card: request.card, entryMode: request.entryMode, outcome: request.outcome }, ctx.now());
+    return authorize(
+      ctx.db,
+      record,
+      { card: request.card, entryMode: request.entryMode, outcome: request.outcome },
+      ctx.now(),
+    );
   });
   return { record: transition.record, slow: slow && transition.changed };
 }
@@ -114,9 +123,18 @@ function authorizeForTerminal(
 const readV1 =
   (body: TerminalAuthorizationRequest) =>
   (record: TransactionRecord): ReadRequest => ({
-    card: { brand: body.card.brand, first6: body.card.first6_digits, last4: body.card.last4_digits, holderName: body.card.holder_name },
+    card: {
+      brand: body.card.brand,
+      first6: body.card.first6_digits,
+      last4: body.card.last4_digits,
+      holderName: body.card.holder_name,
+    },
     entryMode: body.entry_mode,
-    outcome: decideOutcome({ amountCentavos: record.amount, first6: body.card.first6_digits, last4: body.card.last4_digits }),
+    outcome: decideOutcome({
+      amountCentavos: record.amount,
+      first6: body.card.first6_digits,
+      last4: body.card.last4_digits,
+    }),
   });
 
 /** v2: every field checked and the sealed data opened (card-present.ts); a wrong PIN is the issuer's 55. */
@@ -128,7 +146,11 @@ const readV2 =
     const outcome: Outcome =
       opened.pinMatches === false
         ? { kind: 'declined', decline: DECLINES.incorrect_pin }
-        : decideOutcome({ amountCentavos: record.amount, first6: body.card.first6_digits, last4: body.card.last4_digits });
+        : decideOutcome({
+            amountCentavos: record.amount,
+            first6: body.card.first6_digits,
+            last4: body.card.last4_digits,
+          });
     return { card, entryMode: body.entry_mode, outcome };
   };
 
@@ -178,7 +200,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'per acquirer as PP_TABVERnn and is loaded only when it differs), with the application types of credit and debit ' +
           'and the DUKPT key slots of each acquirer: the same document as a tables file (docs/pinpads.md). With ' +
           '`known_version` equal to the current version the answer is `{changed: false}` without the tables. 404 when the ' +
-          "provider serves no tables for this terminal (the PINPAD keeps its own). The sandbox serves payment-scheme TEST " +
+          'provider serves no tables for this terminal (the PINPAD keeps its own). The sandbox serves payment-scheme TEST ' +
           'keys and AIDs for acquirer 02 (docs/emv-tables.sample.json), replaceable per marketplace with ' +
           '`PUT /v1/sandbox/marketplaces/{mid}/emv_tables`.',
         params: TerminalParams,
@@ -200,7 +222,8 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
       schema: {
         tags: ['terminal channel'],
         operationId: 'authorizeTerminalTransaction',
-        summary: 'Authorize a pending PINPAD transaction with the card read by the terminal (v1; v2 carries what a host needs)',
+        summary:
+          'Authorize a pending PINPAD transaction with the card read by the terminal (v1; v2 carries what a host needs)',
         deprecated: true,
         description:
           'Only for a `pending` pinpad transaction of this terminal (another terminal: 400; tap to pay: 400; not pending: ' +
@@ -221,7 +244,13 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     async (request, reply) => {
       const body = request.body;
       if (body.entry_mode === 'barcode') throw badRequest('Field entry_mode must be a card entry mode');
-      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body.terminal, readV1(body));
+      const { record, slow } = authorizeForTerminal(
+        ctx,
+        request.marketplaceId,
+        request.params.transaction_id,
+        body.terminal,
+        readV1(body),
+      );
       return answerAuthorization(record, slow, reply);
     },
   );
@@ -240,7 +269,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           '9F1A and never 5A, 57 or 5F20; encrypted_card_data, the track 2 (or PAN) the PINPAD encrypted under the DUKPT data ' +
           'key of its KSN, which must be the card named by first6_digits / last4_digits / pan_length / expiration; with ' +
           'cardholder_verification online_pin (and only then) pin_block, an ISO 9564 format 0 block under the DUKPT PIN key of ' +
-          'its KSN. The sandbox holds the ANSI X9.24 test BDK (0123456789ABCDEFFEDCBA9876543210) and every test card\'s PIN ' +
+          "its KSN. The sandbox holds the ANSI X9.24 test BDK (0123456789ABCDEFFEDCBA9876543210) and every test card's PIN " +
           `is ${SANDBOX_PIN}: another PIN is declined with 55 (incorrect_pin). Then the outcome is decided as in v1 (test ` +
           `cards, then the amount's last two digits: ${endings}). Repeating the authorization of a decided transaction ` +
           'returns the same result. Only brand, first 6 / last 4 digits and entry mode are kept.',
@@ -251,13 +280,23 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       const body = request.body;
-      const { record, slow } = authorizeForTerminal(ctx, request.marketplaceId, request.params.transaction_id, body.terminal.serial_number, readV2(body));
+      const { record, slow } = authorizeForTerminal(
+        ctx,
+        request.marketplaceId,
+        request.params.transaction_id,
+        body.terminal.serial_number,
+        readV2(body),
+      );
       return answerAuthorization(record, slow, reply);
     },
   );
 
   /** The decision as the terminal is told it; the slow test amount holds it back first. */
-  async function answerAuthorization(record: TransactionRecord, slow: boolean, reply: FastifyReply): Promise<TerminalAuthorizationResultV2> {
+  async function answerAuthorization(
+    record: TransactionRecord,
+    slow: boolean,
+    reply: FastifyReply,
+  ): Promise<TerminalAuthorizationResultV2> {
     const answer = authorizationAnswer(record);
     if (!answer) throw new Error('an authorized transaction has no authorization entry');
     if (slow && (await holds.hold(ctx.settings.slowAuthorizationDelayMs)) === 'closing') {
@@ -300,7 +339,8 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
       schema: {
         tags: ['terminal channel'],
         operationId: 'reverseTerminalTransaction',
-        summary: 'Reverse a PINPAD transaction (technical undo: timeout, lost answer, chip refusal, cancel on the terminal)',
+        summary:
+          'Reverse a PINPAD transaction (technical undo: timeout, lost answer, chip refusal, cancel on the terminal)',
         description:
           'succeeded → `reversed` (webhook `transaction.reversed`); pending → `canceled`, since nothing was authorized ' +
           '(webhook `transaction.canceled`); already reversed, canceled or failed → unchanged, 200 (safe to repeat).',
@@ -326,7 +366,7 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
         operationId: 'voidTransaction',
         summary: 'Void a card transaction (pending or approved), fully or partially',
         description:
-          'The service family\'s void. on_behalf_of must be the transaction\'s seller. Without amount (or with the whole ' +
+          "The service family's void. on_behalf_of must be the transaction's seller. Without amount (or with the whole " +
           'remaining amount) a pending or succeeded card transaction becomes `canceled`, `voided: true`, `voided_at`, ' +
           'history `void`, webhook `transaction.canceled`. A smaller amount is a partial void, for captured credit only: ' +
           '`amount` drops, `original_amount` stays, the status stays `succeeded`. Already canceled: unchanged, 200. Failed ' +
@@ -339,7 +379,8 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
     async (request, reply) => {
       const { on_behalf_of: seller, amount } = request.body;
       return answerChange(ctx, request, reply, request.params.transaction_id, (record) => {
-        if (record.on_behalf_of !== seller) throw badRequest("Field on_behalf_of does not match the transaction's seller");
+        if (record.on_behalf_of !== seller)
+          throw badRequest("Field on_behalf_of does not match the transaction's seller");
         return voidTransaction(record, amount, ctx.now());
       });
     },

@@ -80,7 +80,9 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       sweeper.applyDue();
-      return reply.send(transactionView(ctx, loadTransaction(ctx, request.marketplaceId, request.params.transaction_id)));
+      return reply.send(
+        transactionView(ctx, loadTransaction(ctx, request.marketplaceId, request.params.transaction_id)),
+      );
     },
   );
 
@@ -99,7 +101,9 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
     },
     async (request, reply) => {
       if (!ctx.settings.marketplaceTransactionList) {
-        throw notFound('Endpoint not found: list the transactions of a seller (GET /v1/marketplaces/{mid}/sellers/{sid}/transactions)');
+        throw notFound(
+          'Endpoint not found: list the transactions of a seller (GET /v1/marketplaces/{mid}/sellers/{sid}/transactions)',
+        );
       }
       sweeper.applyDue();
       const { limit = 100, offset = 0, reference_id, status, terminal, payment_type } = request.query;

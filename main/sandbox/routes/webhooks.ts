@@ -140,7 +140,8 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
         tags: TAGS,
         operationId: 'deleteWebhook',
         summary: 'Delete a webhook',
-        description: 'No more deliveries are made to it; deliveries still waiting are given up. Its log stays readable.',
+        description:
+          'No more deliveries are made to it; deliveries still waiting are given up. Its log stays readable.',
         params: WebhookParams,
         response: { 200: WebhookDeleted, ...AUTH_ERRORS.A, 404: ErrorA },
       },
@@ -159,8 +160,9 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       schema: {
         tags: TAGS,
         operationId: 'listWebhookDeliveries',
-        summary: 'List a webhook\'s deliveries (newest first)',
-        description: 'Each delivery: its event, status, attempts so far, the last HTTP status or error, and the next attempt.',
+        summary: "List a webhook's deliveries (newest first)",
+        description:
+          'Each delivery: its event, status, attempts so far, the last HTTP status or error, and the next attempt.',
         params: WebhookParams,
         querystring: ListQuery,
         response: { 200: WebhookDeliveryList, ...AUTH_ERRORS.A, 400: ErrorA, 404: ErrorA },
@@ -194,7 +196,8 @@ export const registerWebhookRoutes: RouteRegistrar = (app, ctx) => {
       const webhook = requireWebhook(ctx, request.marketplaceId, webhookId);
       const delivery = findDelivery(ctx.db, webhook.id, deliveryId);
       if (!delivery) throw notFound(`Webhook delivery not found: ${deliveryId}`);
-      if (webhook.status === 'deleted') throw conflict(`Webhook ${webhook.id} is deleted; its deliveries cannot be retried`);
+      if (webhook.status === 'deleted')
+        throw conflict(`Webhook ${webhook.id} is deleted; its deliveries cannot be retried`);
       if (delivery.status !== 'failed') {
         throw conflict(`Only a failed delivery can be retried; this one is ${delivery.status}`);
       }

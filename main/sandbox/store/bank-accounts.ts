@@ -51,7 +51,12 @@ export interface BankAccountPage {
 
 const parse = (row: { data: string }): BankAccountRecord => JSON.parse(row.data) as BankAccountRecord;
 
-export function insertBankAccount(db: SandboxDatabase, marketplaceId: string, input: NewBankAccount, now: Date): BankAccountRecord {
+export function insertBankAccount(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  input: NewBankAccount,
+  now: Date,
+): BankAccountRecord {
   const at = offsetTimestamp(now);
   const record: BankAccountRecord = {
     id: newId(),
@@ -97,13 +102,20 @@ export function listBankAccounts(
     )
     .all(marketplaceId, sellerId, page.limit, page.offset) as Array<{ data: string }>;
   const { total } = db
-    .prepare('SELECT COUNT(*) AS total FROM bank_accounts WHERE marketplace_id = ? AND seller_id = ? AND deleted_at IS NULL')
+    .prepare(
+      'SELECT COUNT(*) AS total FROM bank_accounts WHERE marketplace_id = ? AND seller_id = ? AND deleted_at IS NULL',
+    )
     .get(marketplaceId, sellerId) as { total: number };
   return { records: rows.map(parse), total };
 }
 
 /** Marks the account removed; returns the removed record, or undefined if there was no active account. */
-export function softDeleteBankAccount(db: SandboxDatabase, marketplaceId: string, id: string, now: Date): BankAccountRecord | undefined {
+export function softDeleteBankAccount(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  id: string,
+  now: Date,
+): BankAccountRecord | undefined {
   const remove = db.transaction((): BankAccountRecord | undefined => {
     const record = findBankAccount(db, marketplaceId, id);
     if (!record) return undefined;

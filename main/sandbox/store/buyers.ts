@@ -60,7 +60,11 @@ export function findBuyer(
 }
 
 /** Active buyer of the marketplace with this CPF or CNPJ, or undefined. */
-export function findBuyerByTaxId(db: SandboxDatabase, marketplaceId: string, taxId: BuyerTaxId): BuyerRecord | undefined {
+export function findBuyerByTaxId(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  taxId: BuyerTaxId,
+): BuyerRecord | undefined {
   const [column, value] = 'taxpayer_id' in taxId ? ['taxpayer_id', taxId.taxpayer_id] : ['ein', taxId.ein];
   return rowToRecord(
     db
@@ -73,7 +77,12 @@ export function findBuyerByTaxId(db: SandboxDatabase, marketplaceId: string, tax
  * Stores a new buyer built from a creation request whose schema and tax id were already checked.
  * The duplicate check belongs to the caller (it answers 409 in its own words).
  */
-export function insertBuyer(db: SandboxDatabase, marketplaceId: string, request: BuyerCreateRequest, now: Date): BuyerRecord {
+export function insertBuyer(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  request: BuyerCreateRequest,
+  now: Date,
+): BuyerRecord {
   const at = utcTimestamp(now);
   const record: BuyerRecord = {
     id: newId(),
@@ -91,7 +100,14 @@ export function insertBuyer(db: SandboxDatabase, marketplaceId: string, request:
   };
   db.prepare(
     'INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
-  ).run(record.id, marketplaceId, record.taxpayer_id ?? null, record.ein ?? null, JSON.stringify(record), record.created_at);
+  ).run(
+    record.id,
+    marketplaceId,
+    record.taxpayer_id ?? null,
+    record.ein ?? null,
+    JSON.stringify(record),
+    record.created_at,
+  );
   return record;
 }
 
@@ -124,7 +140,12 @@ export function saveBuyer(db: SandboxDatabase, record: BuyerRecord): void {
 }
 
 /** Marks the buyer removed; returns the removed record, or undefined if there was no active buyer. */
-export function softDeleteBuyer(db: SandboxDatabase, marketplaceId: string, buyerId: string, now: Date): BuyerRecord | undefined {
+export function softDeleteBuyer(
+  db: SandboxDatabase,
+  marketplaceId: string,
+  buyerId: string,
+  now: Date,
+): BuyerRecord | undefined {
   const remove = db.transaction((): BuyerRecord | undefined => {
     const record = findBuyer(db, marketplaceId, buyerId);
     if (!record) return undefined;

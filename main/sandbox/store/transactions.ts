@@ -25,8 +25,10 @@ export interface HistoryRecord {
 }
 
 /** The contract's Transaction as stored: integer money, integer installments, relative links. */
-export interface TransactionRecord
-  extends Omit<Transaction, 'amount' | 'original_amount' | 'installment_plan' | 'history' | 'boleto' | 'pix' | 'payment_method' | 'error'> {
+export interface TransactionRecord extends Omit<
+  Transaction,
+  'amount' | 'original_amount' | 'installment_plan' | 'history' | 'boleto' | 'pix' | 'payment_method' | 'error'
+> {
   amount: number;
   original_amount: number;
   installment_plan: { number_installments: number; mode: 'interest_free' | 'with_interest' } | null;
@@ -101,8 +103,7 @@ export function updateTransaction(db: SandboxDatabase, marketplaceId: string, re
 
 export function findTransaction(db: SandboxDatabase, marketplaceId: string, id: string): TransactionRecord | undefined {
   const row = db.prepare('SELECT data FROM transactions WHERE id = ? AND marketplace_id = ?').get(id, marketplaceId) as
-    | DataRow
-    | undefined;
+    DataRow | undefined;
   return row ? parse(row) : undefined;
 }
 
@@ -130,9 +131,13 @@ export function listTransactions(
   const { sql, args } = whereClause(marketplaceId, filters);
   const direction = page.order === 'newest_first' ? 'DESC' : 'ASC';
   const rows = db
-    .prepare(`SELECT data FROM transactions WHERE ${sql} ORDER BY created_at ${direction}, rowid ${direction} LIMIT ? OFFSET ?`)
+    .prepare(
+      `SELECT data FROM transactions WHERE ${sql} ORDER BY created_at ${direction}, rowid ${direction} LIMIT ? OFFSET ?`,
+    )
     .all(...args, page.limit, page.offset) as DataRow[];
-  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM transactions WHERE ${sql}`).get(...args) as { total: number };
+  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM transactions WHERE ${sql}`).get(...args) as {
+    total: number;
+  };
   return { items: rows.map(parse), total };
 }
 
@@ -163,8 +168,7 @@ export interface CancellationRow {
 
 export function findCancellation(db: SandboxDatabase, transactionId: string): CancellationRow | undefined {
   return db.prepare('SELECT * FROM boleto_cancellations WHERE transaction_id = ?').get(transactionId) as
-    | CancellationRow
-    | undefined;
+    CancellationRow | undefined;
 }
 
 export function insertCancellation(

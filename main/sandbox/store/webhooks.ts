@@ -86,8 +86,7 @@ export function insertWebhook(
 /** A registration of the marketplace, deleted ones included (their log stays readable). */
 export function findWebhook(db: SandboxDatabase, marketplaceId: string, id: string): WebhookRecord | undefined {
   const row = db.prepare(`${WEBHOOK_SELECT} WHERE w.id = ? AND w.marketplace_id = ?`).get(id, marketplaceId) as
-    | WebhookRow
-    | undefined;
+    WebhookRow | undefined;
   return row ? toWebhook(row) : undefined;
 }
 
@@ -146,7 +145,10 @@ export function softDeleteWebhook(db: SandboxDatabase, webhook: WebhookRecord, a
 
 export function insertDelivery(
   db: SandboxDatabase,
-  delivery: Pick<DeliveryRecord, 'id' | 'webhook_id' | 'marketplace_id' | 'event_id' | 'event' | 'body' | 'created_at'> & {
+  delivery: Pick<
+    DeliveryRecord,
+    'id' | 'webhook_id' | 'marketplace_id' | 'event_id' | 'event' | 'body' | 'created_at'
+  > & {
     next_attempt_at_ms: number;
   },
 ): void {
@@ -167,8 +169,7 @@ export function insertDelivery(
 
 export function findDelivery(db: SandboxDatabase, webhookId: string, id: string): DeliveryRecord | undefined {
   return db.prepare('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ?').get(id, webhookId) as
-    | DeliveryRecord
-    | undefined;
+    DeliveryRecord | undefined;
 }
 
 /** A webhook's delivery log, newest first. */
@@ -181,7 +182,9 @@ export function listDeliveries(
   const items = db
     .prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?')
     .all(webhookId, limit, offset) as DeliveryRecord[];
-  const { total } = db.prepare('SELECT COUNT(*) AS total FROM webhook_deliveries WHERE webhook_id = ?').get(webhookId) as {
+  const { total } = db
+    .prepare('SELECT COUNT(*) AS total FROM webhook_deliveries WHERE webhook_id = ?')
+    .get(webhookId) as {
     total: number;
   };
   return { items, total };
@@ -245,7 +248,7 @@ export function recordAttempt(db: SandboxDatabase, id: string, attempts: number,
     attempts,
     outcome.responseStatus,
     outcome.error,
-    outcome.kind === 'retry' ? outcome.nextAttemptAtMs ?? null : null,
+    outcome.kind === 'retry' ? (outcome.nextAttemptAtMs ?? null) : null,
     id,
   );
 }
@@ -260,7 +263,9 @@ export function abandonDelivery(db: SandboxDatabase, id: string, reason: string)
 /** Puts a failed delivery back in the queue, due at `atMs`; false if it was not failed. */
 export function requeueDelivery(db: SandboxDatabase, id: string, atMs: number): boolean {
   const result = db
-    .prepare("UPDATE webhook_deliveries SET status = 'pending', next_attempt_at_ms = ? WHERE id = ? AND status = 'failed'")
+    .prepare(
+      "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at_ms = ? WHERE id = ? AND status = 'failed'",
+    )
     .run(atMs, id);
   return result.changes > 0;
 }

@@ -3,7 +3,12 @@
  * exactly the contract's fields, so the full account number and the account's internal metadata
  * cannot leak through a forgotten `delete`.
  */
-import { BANK_NAMES, type BankAccount, type BankAccountDeleted, type BankAccountListItem } from '../../contract/index.js';
+import {
+  BANK_NAMES,
+  type BankAccount,
+  type BankAccountDeleted,
+  type BankAccountListItem,
+} from '../../contract/index.js';
 import type { BankAccountRecord } from '../store/bank-accounts.js';
 
 /** The full bank name for the codes the contract lists; null for any other code. */

@@ -19,7 +19,8 @@ export function wireAmount(centavos: number, format: AmountFormat): WireAmount {
   return format === 'decimal' ? centavosToReais(centavos) : centavos;
 }
 
-const absolute = (ctx: SandboxContext, path: string): string => (path.startsWith('/') ? `${ctx.baseUrl()}${path}` : path);
+const absolute = (ctx: SandboxContext, path: string): string =>
+  path.startsWith('/') ? `${ctx.baseUrl()}${path}` : path;
 
 export function transactionView(ctx: SandboxContext, record: TransactionRecord): Transaction {
   const format = ctx.settings.amountFormat;

@@ -115,7 +115,12 @@ export function createWebhookDispatcher(ctx: Ctx): WebhookDispatcher {
       'user-agent': WEBHOOK_USER_AGENT,
       [WEBHOOK_HEADERS.id]: delivery.event_id,
       [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signWebhook({ secret: webhook.secret, id: delivery.event_id, timestamp, body: delivery.body }),
+      [WEBHOOK_HEADERS.signature]: signWebhook({
+        secret: webhook.secret,
+        id: delivery.event_id,
+        timestamp,
+        body: delivery.body,
+      }),
     };
     const timeout = AbortSignal.timeout(settings.webhookTimeoutMs);
     let responseStatus: number | null = null;
@@ -150,7 +155,10 @@ export function createWebhookDispatcher(ctx: Ctx): WebhookDispatcher {
       outcome = { kind: 'failed', responseStatus, error };
     }
     recordAttempt(db, delivery.id, attempts, outcome);
-    log.debug({ delivery: delivery.id, webhook: webhook.id, attempts, outcome: outcome.kind, error }, 'webhook delivery attempt');
+    log.debug(
+      { delivery: delivery.id, webhook: webhook.id, attempts, outcome: outcome.kind, error },
+      'webhook delivery attempt',
+    );
   }
 
   function settleFlushWaiters(): void {

@@ -87,7 +87,13 @@ export interface VerifyWebhookInput {
  * Checks a delivery's headers and body against the secret. Returns true when authentic; otherwise
  * throws WebhookVerificationError saying which check failed.
  */
-export function verifyWebhook({ secret, headers, body, toleranceSeconds = 300, now = new Date() }: VerifyWebhookInput): true {
+export function verifyWebhook({
+  secret,
+  headers,
+  body,
+  toleranceSeconds = 300,
+  now = new Date(),
+}: VerifyWebhookInput): true {
   const id = header(headers, WEBHOOK_HEADERS.id);
   const timestampText = header(headers, WEBHOOK_HEADERS.timestamp);
   const signatures = header(headers, WEBHOOK_HEADERS.signature);
@@ -101,10 +107,14 @@ export function verifyWebhook({ secret, headers, body, toleranceSeconds = 300, n
   const timestamp = Number(timestampText);
   const nowSeconds = toSeconds(now);
   if (nowSeconds - timestamp > toleranceSeconds) {
-    throw new WebhookVerificationError(`Timestamp too old: ${nowSeconds - timestamp} s before now (tolerance ${toleranceSeconds} s)`);
+    throw new WebhookVerificationError(
+      `Timestamp too old: ${nowSeconds - timestamp} s before now (tolerance ${toleranceSeconds} s)`,
+    );
   }
   if (timestamp - nowSeconds > toleranceSeconds) {
-    throw new WebhookVerificationError(`Timestamp too new: ${timestamp - nowSeconds} s after now (tolerance ${toleranceSeconds} s)`);
+    throw new WebhookVerificationError(
+      `Timestamp too new: ${timestamp - nowSeconds} s after now (tolerance ${toleranceSeconds} s)`,
+    );
   }
 
   const expected = Buffer.from(signWebhook({ secret, id, timestamp, body }));
@@ -115,6 +125,7 @@ export function verifyWebhook({ secret, headers, body, toleranceSeconds = 300, n
       const candidate = Buffer.from(entry);
       return candidate.length === expected.length && timingSafeEqual(candidate, expected);
     });
-  if (!matched) throw new WebhookVerificationError('No matching signature: wrong secret, or the body, id or timestamp was changed');
+  if (!matched)
+    throw new WebhookVerificationError('No matching signature: wrong secret, or the body, id or timestamp was changed');
   return true;
 }

@@ -9,7 +9,9 @@ const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex
 
 describe('EMV BER-TLV', () => {
   it('decodes the GOC_EMVDAT of the spec example (one- and two-byte tags)', () => {
-    const items = decodeEmvTlv(hex('820258009F2701809F2608765DC13807D1E4C89F36020006950500100000008F01059F37045A77ACF0'));
+    const items = decodeEmvTlv(
+      hex('820258009F2701809F2608765DC13807D1E4C89F36020006950500100000008F01059F37045A77ACF0'),
+    );
     expect(items.map((item) => [item.tag, item.value.toString('hex').toUpperCase()])).toEqual([
       ['82', '5800'],
       ['9F27', '80'],

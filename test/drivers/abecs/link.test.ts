@@ -102,7 +102,9 @@ describe('HostLink: sending commands and receiving responses', () => {
 
     // Only the command went out (S220 §1.5 worked frame, CRC byte 13h raw): no ACK for the response.
     expect(wire.sent()).toEqual(
-      hex('16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13'),
+      hex(
+        '16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13',
+      ),
     );
     expect(traces).toEqual([
       { direction: 'out', kind: 'packet', command: 'DSP', length: 38 },
@@ -431,9 +433,9 @@ describe('HostLink: cancelling', () => {
 
   it('rejects at once, sending nothing, when the signal is already aborted', async () => {
     const wire = await openWire();
-    await expect(
-      wire.host.exchange(ascii('GCD000'), { signal: AbortSignal.abort() }),
-    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    await expect(wire.host.exchange(ascii('GCD000'), { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: 'CANCELLED',
+    });
     await sleep(5);
     expect(wire.sent().length).toBe(0);
   });
@@ -640,7 +642,9 @@ describe('a line that carries noise, not the protocol (a babbling device or a ba
       const babble = setInterval(() => void wire.link.device.write(Buffer.of(0x30, 0x31, 0x32)), 5);
       cleanups.push(() => clearInterval(babble));
     });
-    await expect(wire.host.exchange(ascii('GCX000'), { blocking: true, timeoutMs: 60_000 })).rejects.toMatchObject({ code: 'LINE_NOISE' });
+    await expect(wire.host.exchange(ascii('GCX000'), { blocking: true, timeoutMs: 60_000 })).rejects.toMatchObject({
+      code: 'LINE_NOISE',
+    });
   });
 
   it('tolerates the few stray bytes a real line has', async () => {

@@ -80,11 +80,18 @@ async function abecsPinpad(reading: Reading): Promise<{ pinpad: Pinpad; sent: Bu
     else if (id === 'GIX') {
       const ids = idList(pktdata);
       if (ids === null) {
-        reply = reading === 'literal' ? answer('GIX', 19) : answer('GIX', 0, Buffer.concat([...ITEMS].map(([key, value]) => tlv(key, value))));
+        reply =
+          reading === 'literal'
+            ? answer('GIX', 19)
+            : answer('GIX', 0, Buffer.concat([...ITEMS].map(([key, value]) => tlv(key, value))));
       } else if (reading === 'listRefused') {
         reply = answer('GIX', 11);
       } else {
-        reply = answer('GIX', 0, Buffer.concat(ids.flatMap((key) => (ITEMS.has(key) ? [tlv(key, ITEMS.get(key)!)] : []))));
+        reply = answer(
+          'GIX',
+          0,
+          Buffer.concat(ids.flatMap((key) => (ITEMS.has(key) ? [tlv(key, ITEMS.get(key)!)] : []))),
+        );
       }
     } else reply = answer('ERR', 10);
     void device.respond(reply); // the device side of the link layer frames it (SYN … ETB CRC)
@@ -128,7 +135,11 @@ describe('Identifying a PINPAD', () => {
       [...IDENTIFICATION_ITEMS],
       null,
     ]);
-    expect(info).toMatchObject({ serialNumber: '7200032299990001', protocol: 'abecs', display: { lines: 8, columns: 16 } });
+    expect(info).toMatchObject({
+      serialNumber: '7200032299990001',
+      protocol: 'abecs',
+      display: { lines: 8, columns: 16 },
+    });
   });
 
   it('reads identification once and keeps it', async () => {

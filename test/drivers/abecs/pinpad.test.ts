@@ -102,7 +102,6 @@ async function open(medium: Medium): Promise<Rig> {
   return r;
 }
 
-
 describe.each<Medium>(['memory', 'pty', 'tcp'])('Pinpad over %s', (medium) => {
   it('opens and identifies the PINPAD (GIX)', async () => {
     const { pinpad } = await open(medium);

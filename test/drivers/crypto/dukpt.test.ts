@@ -34,14 +34,21 @@ describe('DUKPT (ANSI X9.24-1:2009, TDES)', () => {
     ['E00001', '042666B49184CFA368DE9628D0397BC9', '1B9C1845EB993A7A'],
     ['E00002', 'C46551CEF9FD24B0AA9AD834130D3BC7', '10A01C8D02C69107'],
     ['E00003', '0DF3D9422ACA56E547676D07AD6BADFA', '18DC07B94797B466'],
-  ])('gives KSN …%s its key and encrypts the Annex A PIN block with its PIN variant', (counter, key, encryptedBlock) => {
-    const ipek = hex(IPEK);
-    expect(transactionKey(ipek, KSN(counter)).toString('hex').toUpperCase()).toBe(key);
-    const block = pinBlockFormat0('1234', '4012345678909');
-    expect(block.toString('hex').toUpperCase()).toBe('041274EDCBA9876F');
-    expect(tdesEncrypt(pinKey(ipek, KSN(counter)), block).toString('hex').toUpperCase()).toBe(encryptedBlock);
-    expect(pinOfBlock(tdesDecrypt(pinKey(ipek, KSN(counter)), hex(encryptedBlock)), '4012345678909')).toBe('1234');
-  });
+  ])(
+    'gives KSN …%s its key and encrypts the Annex A PIN block with its PIN variant',
+    (counter, key, encryptedBlock) => {
+      const ipek = hex(IPEK);
+      expect(transactionKey(ipek, KSN(counter)).toString('hex').toUpperCase()).toBe(key);
+      const block = pinBlockFormat0('1234', '4012345678909');
+      expect(block.toString('hex').toUpperCase()).toBe('041274EDCBA9876F');
+      expect(
+        tdesEncrypt(pinKey(ipek, KSN(counter)), block)
+          .toString('hex')
+          .toUpperCase(),
+      ).toBe(encryptedBlock);
+      expect(pinOfBlock(tdesDecrypt(pinKey(ipek, KSN(counter)), hex(encryptedBlock)), '4012345678909')).toBe('1234');
+    },
+  );
 
   it('gives each transaction a different data key, and data encrypted under it opens only with it', () => {
     const ipek = hex(IPEK);

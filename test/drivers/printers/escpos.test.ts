@@ -62,7 +62,11 @@ type Printed =
   | { readonly kind: 'qrcode'; readonly data: string };
 
 /** The paper `layout()` plans, with `printed` applied to the text (for characters a code page lacks). */
-function plannedPaper(document: PrintDocument, columns: PaperColumns, printed: (text: string) => string = (t) => t): Printed[] {
+function plannedPaper(
+  document: PrintDocument,
+  columns: PaperColumns,
+  printed: (text: string) => string = (t) => t,
+): Printed[] {
   return layout(document, columns).lines.map((line): Printed => {
     if (line.kind !== 'text') return line;
     const text = printed(line.text).trimEnd();
@@ -77,7 +81,11 @@ function printedPaper(decoded: DecodedEscPos): Printed[] {
   const codes = decoded.events.filter((e) => e.kind === 'barcode' || e.kind === 'qrcode');
   decoded.lines.forEach((line, index) => {
     for (const code of codes.filter((c) => c.afterLines === index)) {
-      paper.push(code.kind === 'barcode' ? { kind: 'barcode', symbology: code.symbology, data: code.data } : { kind: 'qrcode', data: code.data });
+      paper.push(
+        code.kind === 'barcode'
+          ? { kind: 'barcode', symbology: code.symbology, data: code.data }
+          : { kind: 'qrcode', data: code.data },
+      );
     }
     expect(line.uniform, `line ${index} "${line.text}" has one style`).toBe(true);
     expect(line.align, 'lines are positioned with spaces and printed left-aligned').toBe('left');
@@ -87,7 +95,11 @@ function printedPaper(decoded: DecodedEscPos): Printed[] {
     paper.push({ kind: 'text', text: line.text.trimEnd(), bold: line.bold, large });
   });
   for (const code of codes.filter((c) => c.afterLines === decoded.lines.length)) {
-    paper.push(code.kind === 'barcode' ? { kind: 'barcode', symbology: code.symbology, data: code.data } : { kind: 'qrcode', data: code.data });
+    paper.push(
+      code.kind === 'barcode'
+        ? { kind: 'barcode', symbology: code.symbology, data: code.data }
+        : { kind: 'qrcode', data: code.data },
+    );
   }
   return paper;
 }
@@ -96,7 +108,9 @@ function printedPaper(decoded: DecodedEscPos): Printed[] {
 function expectPaper(decoded: DecodedEscPos, planned: readonly Printed[], feedBeforeCut: number): void {
   const paper = printedPaper(decoded);
   expect(paper.slice(0, planned.length)).toEqual(planned);
-  expect(paper.slice(planned.length)).toEqual(Array.from({ length: feedBeforeCut }, () => ({ kind: 'text', text: '', bold: false, large: false })));
+  expect(paper.slice(planned.length)).toEqual(
+    Array.from({ length: feedBeforeCut }, () => ({ kind: 'text', text: '', bold: false, large: false })),
+  );
   expect(decoded.unprinted).toBe('');
 }
 
@@ -112,22 +126,38 @@ function escPosError(fn: () => unknown): EscPosError {
 
 describe('encodeEscPos', () => {
   describe('prints exactly the lines of layout()', () => {
-    it.each([32, 42, 48] as const)('at %i columns: every text line, bold and double size as laid out, the codes in their place', (columns) => {
-      const decoded = decodeEscPos(encodeEscPos(RECEIPT, { columns }));
-      expectPaper(decoded, plannedPaper(RECEIPT, columns), 4);
-      expect(decoded.events[0]).toEqual({ kind: 'initialize', afterLines: 0 });
-    });
+    it.each([32, 42, 48] as const)(
+      'at %i columns: every text line, bold and double size as laid out, the codes in their place',
+      (columns) => {
+        const decoded = decodeEscPos(encodeEscPos(RECEIPT, { columns }));
+        expectPaper(decoded, plannedPaper(RECEIPT, columns), 4);
+        expect(decoded.events[0]).toEqual({ kind: 'initialize', afterLines: 0 });
+      },
+    );
 
-    it.each([42, 48] as const)('at %i columns: the shared sample receipt with its boleto barcode and Pix QR code', (columns) => {
-      const decoded = decodeEscPos(encodeEscPos(SAMPLE_DOCUMENT, { columns }));
-      // The em dash is in none of the Portuguese code pages but Windows-1252: it prints as a hyphen.
-      expectPaper(decoded, plannedPaper(SAMPLE_DOCUMENT, columns, (t) => t.replaceAll('—', '-')), 4);
-    });
+    it.each([42, 48] as const)(
+      'at %i columns: the shared sample receipt with its boleto barcode and Pix QR code',
+      (columns) => {
+        const decoded = decodeEscPos(encodeEscPos(SAMPLE_DOCUMENT, { columns }));
+        // The em dash is in none of the Portuguese code pages but Windows-1252: it prints as a hyphen.
+        expectPaper(
+          decoded,
+          plannedPaper(SAMPLE_DOCUMENT, columns, (t) => t.replaceAll('—', '-')),
+          4,
+        );
+      },
+    );
 
     it('prints a large bold line in double width and height, and the next line back in normal size', () => {
       const decoded = decodeEscPos(
         encodeEscPos(
-          { title: 't', blocks: [{ kind: 'text', text: 'TOTAL R$ 5,00', bold: true, large: true }, { kind: 'text', text: 'obrigado' }] },
+          {
+            title: 't',
+            blocks: [
+              { kind: 'text', text: 'TOTAL R$ 5,00', bold: true, large: true },
+              { kind: 'text', text: 'obrigado' },
+            ],
+          },
           { columns: 32 },
         ),
       );
@@ -145,29 +175,120 @@ describe('encodeEscPos', () => {
       readonly table: number;
       readonly codepage: DecodedCodepage;
     }> = [
-      { printer: 'no model (an Epson-compatible printer)', options: {}, columns: 48, tables: EPSON_CODE_TABLES, table: 2, codepage: 'cp850' },
-      { printer: 'Epson TM-T20III', options: { printerModel: 'epson-tm-t20iii' }, columns: 48, tables: EPSON_CODE_TABLES, table: 2, codepage: 'cp850' },
-      { printer: 'Epson TM-T88V', options: { printerModel: 'epson-tm-t88v' }, columns: 42, tables: EPSON_CODE_TABLES, table: 2, codepage: 'cp850' },
-      { printer: 'Star TSP100IV in ESC/POS emulation', options: { printerModel: 'star-tsp100iv' }, columns: 48, tables: EPSON_CODE_TABLES, table: 2, codepage: 'cp850' },
-      { printer: 'generic POS-5890 (58 mm)', options: { printerModel: 'pos-5890' }, columns: 32, tables: POS5890_CODE_TABLES, table: 2, codepage: 'cp850' },
-      { printer: 'HP A779 (its own numbering)', options: { printerModel: 'hp-a779' }, columns: 42, tables: HP_CODE_TABLES, table: 1, codepage: 'cp850' },
-      { printer: 'no model, CP860 forced', options: { codepage: 'cp860' }, columns: 48, tables: EPSON_CODE_TABLES, table: 3, codepage: 'cp860' },
-      { printer: 'no model, Windows-1252 forced', options: { codepage: 'windows1252' }, columns: 42, tables: EPSON_CODE_TABLES, table: 16, codepage: 'windows1252' },
-      { printer: 'no model, ISO-8859-15 forced', options: { codepage: 'iso8859-15' }, columns: 42, tables: EPSON_CODE_TABLES, table: 40, codepage: 'iso8859-15' },
-      { printer: 'Epson TM-m30III, CP858 forced', options: { printerModel: 'epson-tm-m30iii', codepage: 'cp858' }, columns: 48, tables: EPSON_CODE_TABLES, table: 19, codepage: 'cp858' },
-      { printer: 'POS-5890, ISO-8859-1 forced', options: { printerModel: 'pos-5890', codepage: 'iso8859-1' }, columns: 32, tables: POS5890_CODE_TABLES, table: 6, codepage: 'iso8859-1' },
-      { printer: 'HP A779, CP860 forced', options: { printerModel: 'hp-a779', codepage: 'cp860' }, columns: 42, tables: HP_CODE_TABLES, table: 3, codepage: 'cp860' },
+      {
+        printer: 'no model (an Epson-compatible printer)',
+        options: {},
+        columns: 48,
+        tables: EPSON_CODE_TABLES,
+        table: 2,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'Epson TM-T20III',
+        options: { printerModel: 'epson-tm-t20iii' },
+        columns: 48,
+        tables: EPSON_CODE_TABLES,
+        table: 2,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'Epson TM-T88V',
+        options: { printerModel: 'epson-tm-t88v' },
+        columns: 42,
+        tables: EPSON_CODE_TABLES,
+        table: 2,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'Star TSP100IV in ESC/POS emulation',
+        options: { printerModel: 'star-tsp100iv' },
+        columns: 48,
+        tables: EPSON_CODE_TABLES,
+        table: 2,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'generic POS-5890 (58 mm)',
+        options: { printerModel: 'pos-5890' },
+        columns: 32,
+        tables: POS5890_CODE_TABLES,
+        table: 2,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'HP A779 (its own numbering)',
+        options: { printerModel: 'hp-a779' },
+        columns: 42,
+        tables: HP_CODE_TABLES,
+        table: 1,
+        codepage: 'cp850',
+      },
+      {
+        printer: 'no model, CP860 forced',
+        options: { codepage: 'cp860' },
+        columns: 48,
+        tables: EPSON_CODE_TABLES,
+        table: 3,
+        codepage: 'cp860',
+      },
+      {
+        printer: 'no model, Windows-1252 forced',
+        options: { codepage: 'windows1252' },
+        columns: 42,
+        tables: EPSON_CODE_TABLES,
+        table: 16,
+        codepage: 'windows1252',
+      },
+      {
+        printer: 'no model, ISO-8859-15 forced',
+        options: { codepage: 'iso8859-15' },
+        columns: 42,
+        tables: EPSON_CODE_TABLES,
+        table: 40,
+        codepage: 'iso8859-15',
+      },
+      {
+        printer: 'Epson TM-m30III, CP858 forced',
+        options: { printerModel: 'epson-tm-m30iii', codepage: 'cp858' },
+        columns: 48,
+        tables: EPSON_CODE_TABLES,
+        table: 19,
+        codepage: 'cp858',
+      },
+      {
+        printer: 'POS-5890, ISO-8859-1 forced',
+        options: { printerModel: 'pos-5890', codepage: 'iso8859-1' },
+        columns: 32,
+        tables: POS5890_CODE_TABLES,
+        table: 6,
+        codepage: 'iso8859-1',
+      },
+      {
+        printer: 'HP A779, CP860 forced',
+        options: { printerModel: 'hp-a779', codepage: 'cp860' },
+        columns: 42,
+        tables: HP_CODE_TABLES,
+        table: 3,
+        codepage: 'cp860',
+      },
     ];
 
-    it.each(printers)('come out right on $printer: $codepage, selected as ESC t $table', ({ options, columns, tables, table, codepage }) => {
-      const decoded = decodeEscPos(encodeEscPos(ACCENTS_DOCUMENT, { ...options, columns }), { codeTables: tables });
-      expectPaper(decoded, plannedPaper(ACCENTS_DOCUMENT, columns), decoded.lines.length - textLineCount(ACCENTS_DOCUMENT, columns));
-      const selections = decoded.events.filter((e) => e.kind === 'codepage');
-      expect(selections.length).toBeGreaterThan(0);
-      expect(selections[0]?.afterLines).toBe(0);
-      for (const selection of selections) expect(selection).toMatchObject({ table, codepage });
-      expect(escPosCodepage({ ...options, columns })).toBe(codepage);
-    });
+    it.each(printers)(
+      'come out right on $printer: $codepage, selected as ESC t $table',
+      ({ options, columns, tables, table, codepage }) => {
+        const decoded = decodeEscPos(encodeEscPos(ACCENTS_DOCUMENT, { ...options, columns }), { codeTables: tables });
+        expectPaper(
+          decoded,
+          plannedPaper(ACCENTS_DOCUMENT, columns),
+          decoded.lines.length - textLineCount(ACCENTS_DOCUMENT, columns),
+        );
+        const selections = decoded.events.filter((e) => e.kind === 'codepage');
+        expect(selections.length).toBeGreaterThan(0);
+        expect(selections[0]?.afterLines).toBe(0);
+        for (const selection of selections) expect(selection).toMatchObject({ table, codepage });
+        expect(escPosCodepage({ ...options, columns })).toBe(codepage);
+      },
+    );
 
     it('are printed by every model in a code page that has them', () => {
       for (const model of ESC_POS_PRINTER_MODELS) {
@@ -178,7 +299,9 @@ describe('encodeEscPos', () => {
     });
 
     it('print a letter typed as a base letter and a combining accent as the composed letter', () => {
-      const decoded = decodeEscPos(encodeEscPos({ title: 't', blocks: [{ kind: 'text', text: 'Promoc\u0327a\u0303o' }] }, { columns: 32 }));
+      const decoded = decodeEscPos(
+        encodeEscPos({ title: 't', blocks: [{ kind: 'text', text: 'Promoc\u0327a\u0303o' }] }, { columns: 32 }),
+      );
       expect(decoded.lines[0]?.text).toBe('Promoção');
     });
 
@@ -191,7 +314,9 @@ describe('encodeEscPos', () => {
 
     it('never send a control character of the text to the printer as a command', () => {
       const text = 'Cliente\u001bp\u0000\u0019\u00fa\u001dV\u0001 fim';
-      const decoded = decodeEscPos(encodeEscPos({ title: 't', blocks: [{ kind: 'text', text }], cut: false }, { columns: 32 }));
+      const decoded = decodeEscPos(
+        encodeEscPos({ title: 't', blocks: [{ kind: 'text', text }], cut: false }, { columns: 32 }),
+      );
       expect(decoded.lines.map((l) => l.text)).toEqual(['Cliente?p??ú?V? fim']);
       expect(decoded.events.map((e) => e.kind)).toEqual(['initialize', 'codepage']);
     });
@@ -223,7 +348,9 @@ describe('encodeEscPos', () => {
     it('pulses the drawer (pin 2, 100 ms) after the last line and before the cut, only when asked', () => {
       const opened = decodeEscPos(encodeEscPos({ ...RECEIPT, openDrawer: true }, { columns: 42 }));
       const pulses = opened.events.filter((e) => e.kind === 'pulse');
-      expect(pulses).toEqual([{ kind: 'pulse', pin: 2, onMs: 100, offMs: 500, afterLines: textLineCount(RECEIPT, 42) }]);
+      expect(pulses).toEqual([
+        { kind: 'pulse', pin: 2, onMs: 100, offMs: 500, afterLines: textLineCount(RECEIPT, 42) },
+      ]);
       expect(opened.events.at(-1)?.kind).toBe('cut');
       expect(opened.lines.length - textLineCount(RECEIPT, 42)).toBe(4);
 
@@ -239,22 +366,38 @@ describe('encodeEscPos', () => {
   describe('barcodes', () => {
     const boleto: PrintDocument = {
       title: 'Boleto',
-      blocks: [{ kind: 'barcode', symbology: 'itf', data: BOLETO_BARCODE, caption: '23793.38128 60000.000004 30000.000049 1 84630000012345' }],
+      blocks: [
+        {
+          kind: 'barcode',
+          symbology: 'itf',
+          data: BOLETO_BARCODE,
+          caption: '23793.38128 60000.000004 30000.000049 1 84630000012345',
+        },
+      ],
     };
 
-    it.each([42, 48] as const)('prints the 44 digits of a boleto as an ITF barcode that fits %i-column paper', (columns) => {
-      expect(BOLETO_BARCODE).toMatch(/^\d{44}$/);
-      const decoded = decodeEscPos(encodeEscPos(boleto, { columns }));
-      const barcodes = decoded.events.filter((e) => e.kind === 'barcode');
-      expect(barcodes).toHaveLength(1);
-      expect(barcodes[0]).toMatchObject({ symbology: 'itf', data: BOLETO_BARCODE, align: 'center', hri: 0, moduleWidth: 1 });
-      // FEBRABAN's 13 mm, about 100 dots at 180–203 dpi.
-      expect(barcodes[0]?.height).toBeGreaterThanOrEqual(90);
-      expect(barcodes[0]?.height).toBeLessThanOrEqual(120);
-      // The caption is the layout's, not the printer's digits (hri 0): it is the line after the bars.
-      expect(barcodes[0]?.afterLines).toBe(0);
-      expect(decoded.lines[0]?.text.trim()).toBe('23793.38128 60000.000004 30000.000049 1');
-    });
+    it.each([42, 48] as const)(
+      'prints the 44 digits of a boleto as an ITF barcode that fits %i-column paper',
+      (columns) => {
+        expect(BOLETO_BARCODE).toMatch(/^\d{44}$/);
+        const decoded = decodeEscPos(encodeEscPos(boleto, { columns }));
+        const barcodes = decoded.events.filter((e) => e.kind === 'barcode');
+        expect(barcodes).toHaveLength(1);
+        expect(barcodes[0]).toMatchObject({
+          symbology: 'itf',
+          data: BOLETO_BARCODE,
+          align: 'center',
+          hri: 0,
+          moduleWidth: 1,
+        });
+        // FEBRABAN's 13 mm, about 100 dots at 180–203 dpi.
+        expect(barcodes[0]?.height).toBeGreaterThanOrEqual(90);
+        expect(barcodes[0]?.height).toBeLessThanOrEqual(120);
+        // The caption is the layout's, not the printer's digits (hri 0): it is the line after the bars.
+        expect(barcodes[0]?.afterLines).toBe(0);
+        expect(decoded.lines[0]?.text.trim()).toBe('23793.38128 60000.000004 30000.000049 1');
+      },
+    );
 
     it('refuses a 44-digit ITF barcode on 58 mm paper, where even the thinnest bars do not fit', () => {
       expect(escPosError(() => encodeEscPos(boleto, { columns: 32 })).code).toBe('BARCODE_TOO_WIDE');
@@ -262,13 +405,18 @@ describe('encodeEscPos', () => {
 
     it('prints CODE128 data with a "{" in it, and with wider bars when the paper has room', () => {
       const document: PrintDocument = { title: 't', blocks: [{ kind: 'barcode', symbology: 'code128', data: 'A{1}' }] };
-      const [barcode] = decodeEscPos(encodeEscPos(document, { columns: 32 })).events.filter((e) => e.kind === 'barcode');
+      const [barcode] = decodeEscPos(encodeEscPos(document, { columns: 32 })).events.filter(
+        (e) => e.kind === 'barcode',
+      );
       expect(barcode).toMatchObject({ symbology: 'code128', data: 'A{1}', hri: 0 });
       expect(barcode?.kind === 'barcode' && barcode.moduleWidth).toBeGreaterThanOrEqual(2);
     });
 
     it('refuses data the symbology cannot hold', () => {
-      const itf = (data: string): PrintDocument => ({ title: 't', blocks: [{ kind: 'barcode', symbology: 'itf', data }] });
+      const itf = (data: string): PrintDocument => ({
+        title: 't',
+        blocks: [{ kind: 'barcode', symbology: 'itf', data }],
+      });
       expect(escPosError(() => encodeEscPos(itf('12345'), { columns: 48 })).code).toBe('INVALID_CODE_DATA');
       expect(escPosError(() => encodeEscPos(itf('12a4'), { columns: 48 })).code).toBe('INVALID_CODE_DATA');
       const code128: PrintDocument = { title: 't', blocks: [{ kind: 'barcode', symbology: 'code128', data: 'Pão' }] };
@@ -284,7 +432,9 @@ describe('encodeEscPos', () => {
       expect(codes).toHaveLength(1);
       const [qr] = codes;
       expect(qr).toMatchObject({ data: PIX_PAYLOAD, model: 2, errorLevel: 'M', align: 'center', afterLines: 0 });
-      const modules = QRCode.create([{ data: Buffer.from(PIX_PAYLOAD, 'latin1'), mode: 'byte' }], { errorCorrectionLevel: 'M' }).modules.size;
+      const modules = QRCode.create([{ data: Buffer.from(PIX_PAYLOAD, 'latin1'), mode: 'byte' }], {
+        errorCorrectionLevel: 'M',
+      }).modules.size;
       const moduleSize = qr?.kind === 'qrcode' ? qr.moduleSize : 0;
       // 58 mm paper prints 384 dots; the symbol and its 4-module quiet zones fit, with modules a phone reads (≥ 3 dots).
       expect(moduleSize * (modules + 8)).toBeLessThanOrEqual(384);
@@ -294,7 +444,9 @@ describe('encodeEscPos', () => {
 
     it('refuses a QR code on a printer that cannot print one, and data that is not ASCII', () => {
       const pix: PrintDocument = { title: 'Pix', blocks: [{ kind: 'qrcode', data: PIX_PAYLOAD }] };
-      expect(escPosError(() => encodeEscPos(pix, { columns: 42, printerModel: 'epson-tm-t88ii' })).code).toBe('UNSUPPORTED_CODE');
+      expect(escPosError(() => encodeEscPos(pix, { columns: 42, printerModel: 'epson-tm-t88ii' })).code).toBe(
+        'UNSUPPORTED_CODE',
+      );
       const accented: PrintDocument = { title: 'Pix', blocks: [{ kind: 'qrcode', data: 'São Paulo' }] };
       expect(escPosError(() => encodeEscPos(accented, { columns: 42 })).code).toBe('INVALID_CODE_DATA');
     });
@@ -322,8 +474,12 @@ describe('encodeEscPos', () => {
     });
 
     it('refuses a paper wider than the printer prints, and a column count no paper has', () => {
-      expect(escPosError(() => encodeEscPos(RECEIPT, { columns: 48, printerModel: 'pos-5890' })).code).toBe('UNSUPPORTED_COLUMNS');
-      expect(escPosError(() => encodeEscPos(RECEIPT, { columns: 40 as PaperColumns })).code).toBe('UNSUPPORTED_COLUMNS');
+      expect(escPosError(() => encodeEscPos(RECEIPT, { columns: 48, printerModel: 'pos-5890' })).code).toBe(
+        'UNSUPPORTED_COLUMNS',
+      );
+      expect(escPosError(() => encodeEscPos(RECEIPT, { columns: 40 as PaperColumns })).code).toBe(
+        'UNSUPPORTED_COLUMNS',
+      );
     });
   });
 
@@ -354,7 +510,9 @@ describe('decodeEscPos (test helper)', () => {
   it('throws on a command cut short, a code page the table lacks, and a barcode after text in the line', () => {
     expect(thrown(() => decodeEscPos(Uint8Array.of(ESC, 0x74)))).toBeInstanceOf(EscPosDecodeError);
     expect(thrown(() => decodeEscPos(Uint8Array.of(ESC, 0x74, 5)))).toBeInstanceOf(EscPosDecodeError);
-    expect(thrown(() => decodeEscPos(Uint8Array.of(0x41, GS, 0x6b, 5, 0x31, 0x32, 0)))).toBeInstanceOf(EscPosDecodeError);
+    expect(thrown(() => decodeEscPos(Uint8Array.of(0x41, GS, 0x6b, 5, 0x31, 0x32, 0)))).toBeInstanceOf(
+      EscPosDecodeError,
+    );
     // A hole of Windows-1252 is no character.
     expect(thrown(() => decodeEscPos(Uint8Array.of(ESC, 0x74, 16, 0x81, LF)))).toBeInstanceOf(EscPosDecodeError);
   });
@@ -369,7 +527,9 @@ describe('decodeEscPos (test helper)', () => {
       ...[ESC, 0x74, 40, 0xa4, 0xd5, LF],
     );
     expect(decodeEscPos(bytes).lines.map((l) => l.text)).toEqual(['çä', 'ãõÀ', 'ãÃÔ', 'ãÃ—', '€Õ', '€Õ']);
-    expect(decodeEscPos(Uint8Array.of(ESC, 0x74, 6, 0xe3, LF), { codeTables: POS5890_CODE_TABLES }).lines[0]?.text).toBe('ã');
+    expect(
+      decodeEscPos(Uint8Array.of(ESC, 0x74, 6, 0xe3, LF), { codeTables: POS5890_CODE_TABLES }).lines[0]?.text,
+    ).toBe('ã');
   });
 
   it('reads styles, feeds, barcodes, QR codes, the pulse and the cut in order', () => {
@@ -385,7 +545,15 @@ describe('decodeEscPos (test helper)', () => {
       { text: 'A', bold: true, width: 2, height: 2, uniform: true, align: 'left', font: 0 },
       { text: 'B', bold: false, width: 1, height: 1, uniform: true, align: 'left', font: 0 },
     ]);
-    expect(decoded.events.map((e) => e.kind)).toEqual(['initialize', 'barcode', 'feed', 'qrcode', 'pulse', 'feed', 'cut']);
+    expect(decoded.events.map((e) => e.kind)).toEqual([
+      'initialize',
+      'barcode',
+      'feed',
+      'qrcode',
+      'pulse',
+      'feed',
+      'cut',
+    ]);
     expect(decoded.events[1]).toMatchObject({ symbology: 'code128', data: '{' });
     expect(decoded.events[3]).toMatchObject({ data: 'hi', model: 2, errorLevel: 'M', moduleSize: 3 });
     expect(decoded.events[6]).toEqual({ kind: 'cut', mode: 'partial', feedUnits: 0, afterLines: 2 });

@@ -86,7 +86,8 @@ describe('renderHtml in Chromium', () => {
     expect(box?.height).toBeCloseTo(planPaper(SAMPLE_DOCUMENT, columns).heightMm * CSS_PX_PER_MM, 1);
     // The screenshot takes the whole CSS pixels the paper touches (it is centred, so it starts mid-pixel).
     const { width, height } = pngSize(png);
-    const touched = (start: number, size: number): number => (Math.ceil(start + size) - Math.floor(start)) * deviceScaleFactor;
+    const touched = (start: number, size: number): number =>
+      (Math.ceil(start + size) - Math.floor(start)) * deviceScaleFactor;
     expect(Math.abs(width - touched(box?.x ?? 0, box?.width ?? 0))).toBeLessThanOrEqual(deviceScaleFactor);
     expect(Math.abs(height - touched(box?.y ?? 0, box?.height ?? 0))).toBeLessThanOrEqual(deviceScaleFactor);
     // White paper with black print on it: neither blank nor a black box.
@@ -95,7 +96,9 @@ describe('renderHtml in Chromium', () => {
     expect(ink).toBeLessThan(0.5);
 
     const seen = (await page.locator('body').innerText()).split('\n').map((line) => line.trim());
-    const laidOut = textLinesOf(SAMPLE_DOCUMENT, columns).map((line) => line.trim()).filter((line) => line.length > 0);
+    const laidOut = textLinesOf(SAMPLE_DOCUMENT, columns)
+      .map((line) => line.trim())
+      .filter((line) => line.length > 0);
     expect(seen.filter((line) => line.length > 0)).toEqual(laidOut);
     expect(await paper.locator('text').allTextContents()).toEqual(textLinesOf(SAMPLE_DOCUMENT, columns));
   });
@@ -107,7 +110,8 @@ describe('renderHtml in Chromium', () => {
       `() => { const selection = getSelection(); selection.selectAllChildren(document.body); return selection.toString(); }`,
       null,
     );
-    for (const line of textLinesOf(SAMPLE_DOCUMENT, 32).filter((line) => line.trim().length > 0)) expect(selected).toContain(line.trim());
+    for (const line of textLinesOf(SAMPLE_DOCUMENT, 32).filter((line) => line.trim().length > 0))
+      expect(selected).toContain(line.trim());
   });
 
   it('names the picture and its codes for screen readers', async () => {
@@ -131,6 +135,8 @@ describe('renderHtml in Chromium', () => {
     const pointsPerMm = 72 / 25.4;
     // Chromium rounds the page to whole CSS pixels.
     expect(Math.abs((widthPt ?? 0) - widthMm * pointsPerMm)).toBeLessThan(1);
-    expect(Math.abs((heightPt ?? 0) - Math.ceil(planPaper(SAMPLE_DOCUMENT, columns).heightMm) * pointsPerMm)).toBeLessThan(1);
+    expect(
+      Math.abs((heightPt ?? 0) - Math.ceil(planPaper(SAMPLE_DOCUMENT, columns).heightMm) * pointsPerMm),
+    ).toBeLessThan(1);
   });
 });

@@ -44,7 +44,11 @@ async function readPaper(pdf: Buffer, columns: PaperColumns): Promise<PaperText>
   // PDF y grows upwards: the top line has the largest y.
   const ordered = [...rows.entries()].sort(([a], [b]) => b - a).map(([, row]) => row);
   return {
-    lines: ordered.map((row) => Array.from(row.characters, (c) => c ?? ' ').join('').trimEnd()),
+    lines: ordered.map((row) =>
+      Array.from(row.characters, (c) => c ?? ' ')
+        .join('')
+        .trimEnd(),
+    ),
     styles: ordered.map((row) => ({ size: row.size, font: row.font })),
   };
 }
@@ -77,18 +81,25 @@ describe('renderPdf', () => {
     expect(height).toBeCloseTo(planPaper(SAMPLE_DOCUMENT, columns).heightMm * POINTS_PER_MM, 3);
   });
 
-  it.each([32, 42, 48] as const)('on %i columns, holds every laid-out line, accents included, each character in its column', async (columns) => {
-    const pdf = await renderPdf(SAMPLE_DOCUMENT, columns, { creationDate: CREATED });
-    const paper = await readPaper(pdf, columns);
-    expect(paper.lines).toEqual(textLinesOf(SAMPLE_DOCUMENT, columns).filter((line) => line.length > 0));
-    for (const accented of 'çãéõêáàü—') expect(paper.lines.join('\n')).toContain(accented);
-  });
+  it.each([32, 42, 48] as const)(
+    'on %i columns, holds every laid-out line, accents included, each character in its column',
+    async (columns) => {
+      const pdf = await renderPdf(SAMPLE_DOCUMENT, columns, { creationDate: CREATED });
+      const paper = await readPaper(pdf, columns);
+      expect(paper.lines).toEqual(textLinesOf(SAMPLE_DOCUMENT, columns).filter((line) => line.length > 0));
+      for (const accented of 'çãéõêáàü—') expect(paper.lines.join('\n')).toContain(accented);
+    },
+  );
 
   it('reads back through unpdf.extractText as the laid-out lines (spaces collapsed by pdf.js)', async () => {
     const pdf = await renderPdf(SAMPLE_DOCUMENT, 32, { creationDate: CREATED });
     const { text } = await extractText(new Uint8Array(pdf), { mergePages: true });
     const collapse = (line: string): string => line.replace(/\s+/g, ' ').trim();
-    expect(text.split('\n').map(collapse)).toEqual(textLinesOf(SAMPLE_DOCUMENT, 32).map(collapse).filter((line) => line.length > 0));
+    expect(text.split('\n').map(collapse)).toEqual(
+      textLinesOf(SAMPLE_DOCUMENT, 32)
+        .map(collapse)
+        .filter((line) => line.length > 0),
+    );
   });
 
   it('sets bold lines in Courier-Bold and large lines at twice the size', async () => {
@@ -119,7 +130,9 @@ describe('renderPdf', () => {
   });
 
   it('has the document title in its metadata', async () => {
-    const pdf = await renderPdf({ ...SAMPLE_DOCUMENT, title: 'Boleto — Padaria "Pão & Açúcar" <2ª via>' }, 42, { creationDate: CREATED });
+    const pdf = await renderPdf({ ...SAMPLE_DOCUMENT, title: 'Boleto — Padaria "Pão & Açúcar" <2ª via>' }, 42, {
+      creationDate: CREATED,
+    });
     const { info } = await getMeta(new Uint8Array(pdf));
     expect(info['Title']).toBe('Boleto — Padaria "Pão & Açúcar" <2ª via>');
     expect(info['Creator']).toBe('Pinbridge');
@@ -128,7 +141,9 @@ describe('renderPdf', () => {
 
   it('gives the same bytes for the same document and creation date', async () => {
     const first = await renderPdf(SAMPLE_DOCUMENT, 48, { creationDate: CREATED });
-    const second = await renderPdf({ ...SAMPLE_DOCUMENT, blocks: [...SAMPLE_DOCUMENT.blocks] }, 48, { creationDate: CREATED });
+    const second = await renderPdf({ ...SAMPLE_DOCUMENT, blocks: [...SAMPLE_DOCUMENT.blocks] }, 48, {
+      creationDate: CREATED,
+    });
     expect(first.equals(second)).toBe(true);
   });
 

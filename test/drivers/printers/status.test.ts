@@ -90,11 +90,36 @@ describe('the offline cause answer (DLE EOT 2)', () => {
 
 describe('the error cause answer (DLE EOT 3)', () => {
   it('reads bits 2, 3, 5 and 6 as mechanical, autocutter, unrecoverable and auto-recoverable errors', () => {
-    expect(parseErrorCauseByte(0x12)).toEqual({ mechanical: false, autocutter: false, unrecoverable: false, autoRecoverable: false });
-    expect(parseErrorCauseByte(0x16)).toEqual({ mechanical: true, autocutter: false, unrecoverable: false, autoRecoverable: false });
-    expect(parseErrorCauseByte(0x1a)).toEqual({ mechanical: false, autocutter: true, unrecoverable: false, autoRecoverable: false });
-    expect(parseErrorCauseByte(0x32)).toEqual({ mechanical: false, autocutter: false, unrecoverable: true, autoRecoverable: false });
-    expect(parseErrorCauseByte(0x52)).toEqual({ mechanical: false, autocutter: false, unrecoverable: false, autoRecoverable: true });
+    expect(parseErrorCauseByte(0x12)).toEqual({
+      mechanical: false,
+      autocutter: false,
+      unrecoverable: false,
+      autoRecoverable: false,
+    });
+    expect(parseErrorCauseByte(0x16)).toEqual({
+      mechanical: true,
+      autocutter: false,
+      unrecoverable: false,
+      autoRecoverable: false,
+    });
+    expect(parseErrorCauseByte(0x1a)).toEqual({
+      mechanical: false,
+      autocutter: true,
+      unrecoverable: false,
+      autoRecoverable: false,
+    });
+    expect(parseErrorCauseByte(0x32)).toEqual({
+      mechanical: false,
+      autocutter: false,
+      unrecoverable: true,
+      autoRecoverable: false,
+    });
+    expect(parseErrorCauseByte(0x52)).toEqual({
+      mechanical: false,
+      autocutter: false,
+      unrecoverable: false,
+      autoRecoverable: true,
+    });
   });
 });
 
@@ -118,7 +143,10 @@ describe('a malformed answer byte', () => {
   const parsers = [parsePrinterStatusByte, parseOfflineCauseByte, parseErrorCauseByte, parseRollPaperByte];
   // The free bits are 2, 3, 5 and 6: sixteen combinations, each with bits 1 and 4 on.
   const valid = new Set(
-    Array.from({ length: 16 }, (_, i) => 0x12 | (i & 1 ? 0x04 : 0) | (i & 2 ? 0x08 : 0) | (i & 4 ? 0x20 : 0) | (i & 8 ? 0x40 : 0)),
+    Array.from(
+      { length: 16 },
+      (_, i) => 0x12 | (i & 1 ? 0x04 : 0) | (i & 2 ? 0x08 : 0) | (i & 4 ? 0x20 : 0) | (i & 8 ? 0x40 : 0),
+    ),
   );
 
   it('is accepted only with bit 0 off, bit 1 on, bit 4 on and bit 7 off, by every parser', () => {

@@ -15,12 +15,18 @@ function textLinesOf(document: PrintDocument, columns: PaperColumns): string[] {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&(lt|gt|quot|apos|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] ?? '');
+  return text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] ?? '',
+  );
 }
 
 /** The <text> elements of an SVG string: their attributes and their characters. */
 function textElements(svg: string): Array<{ attributes: string; text: string }> {
-  return [...svg.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)].map((m) => ({ attributes: m[1] ?? '', text: unescapeXml(m[2] ?? '') }));
+  return [...svg.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)].map((m) => ({
+    attributes: m[1] ?? '',
+    text: unescapeXml(m[2] ?? ''),
+  }));
 }
 
 function attribute(attributes: string, name: string): string | undefined {
@@ -42,11 +48,14 @@ describe('renderSvg', () => {
     expect(svg).toContain(`<rect width="${widthMm}" height="${Math.round(heightMm * 1000) / 1000}" fill="#fff"/>`);
   });
 
-  it.each([32, 42, 48] as const)('has one <text> per laid-out text line on %i columns, in order, leading spaces kept', (columns) => {
-    const elements = textElements(renderSvg(SAMPLE_DOCUMENT, columns));
-    expect(elements.map((element) => element.text)).toEqual(textLinesOf(SAMPLE_DOCUMENT, columns));
-    for (const element of elements) expect(attribute(element.attributes, 'xml:space')).toBe('preserve');
-  });
+  it.each([32, 42, 48] as const)(
+    'has one <text> per laid-out text line on %i columns, in order, leading spaces kept',
+    (columns) => {
+      const elements = textElements(renderSvg(SAMPLE_DOCUMENT, columns));
+      expect(elements.map((element) => element.text)).toEqual(textLinesOf(SAMPLE_DOCUMENT, columns));
+      for (const element of elements) expect(attribute(element.attributes, 'xml:space')).toBe('preserve');
+    },
+  );
 
   it('sets bold lines in bold and large lines at twice the font size, on a line twice as high', () => {
     const document: PrintDocument = {
@@ -64,8 +73,12 @@ describe('renderSvg', () => {
     expect(attribute(large?.attributes ?? '', 'font-weight')).toBe('bold');
     expect(Number(attribute(large?.attributes ?? '', 'font-size'))).toBeCloseTo(2 * geometry.fontSizeMm, 3);
     // A large character is two columns wide.
-    expect(Number(attribute(large?.attributes ?? '', 'textLength'))).toBeCloseTo('APROVADA'.length * 2 * geometry.charWidthMm, 3);
-    const baseline = (element: { attributes: string } | undefined): number => Number(attribute(element?.attributes ?? '', 'y'));
+    expect(Number(attribute(large?.attributes ?? '', 'textLength'))).toBeCloseTo(
+      'APROVADA'.length * 2 * geometry.charWidthMm,
+      3,
+    );
+    const baseline = (element: { attributes: string } | undefined): number =>
+      Number(attribute(element?.attributes ?? '', 'y'));
     // One line, then the large one's two: the next line starts three lines further down.
     expect(baseline(after) - baseline(normal)).toBeCloseTo(3 * geometry.lineHeightMm, 3);
   });
@@ -111,7 +124,9 @@ describe('renderSvg', () => {
   });
 
   it('gives the same string for the same document', () => {
-    expect(renderSvg(SAMPLE_DOCUMENT, 42)).toBe(renderSvg({ ...SAMPLE_DOCUMENT, blocks: [...SAMPLE_DOCUMENT.blocks] }, 42));
+    expect(renderSvg(SAMPLE_DOCUMENT, 42)).toBe(
+      renderSvg({ ...SAMPLE_DOCUMENT, blocks: [...SAMPLE_DOCUMENT.blocks] }, 42),
+    );
   });
 
   it.each([
@@ -173,7 +188,9 @@ describe('renderSvg in Chromium', () => {
 
     const png = await page.locator('svg').first().screenshot();
     writeFileSync(join(printerArtifactsDir(), `sample-${widthMm}mm.svg.png`), png);
-    expect(Math.abs(pngSize(png).width - widthMm * CSS_PX_PER_MM * deviceScaleFactor)).toBeLessThanOrEqual(deviceScaleFactor);
+    expect(Math.abs(pngSize(png).width - widthMm * CSS_PX_PER_MM * deviceScaleFactor)).toBeLessThanOrEqual(
+      deviceScaleFactor,
+    );
 
     const geometry = paperGeometry(columns);
     const laidOut = layout(SAMPLE_DOCUMENT, columns).lines.flatMap((line) => (line.kind === 'text' ? [line] : []));
@@ -183,11 +200,17 @@ describe('renderSvg in Chromium', () => {
       const columnWidth = geometry.charWidthMm * (laidOut[index]?.large === true ? 2 : 1);
       // Leading spaces are laid out too (not collapsed): character i starts at column i.
       expect(line.starts).toHaveLength(line.text.length);
-      line.starts.forEach((x, column) => expect(Math.abs(x - (geometry.marginMm + column * columnWidth))).toBeLessThan(0.05));
+      line.starts.forEach((x, column) =>
+        expect(Math.abs(x - (geometry.marginMm + column * columnWidth))).toBeLessThan(0.05),
+      );
     });
 
     // The codes are drawn (ink where they are), inside the printable width.
-    const boxes = await runInPage<Array<{ x: number; y: number; width: number; height: number }>>(page, READ_BOXES, null);
+    const boxes = await runInPage<Array<{ x: number; y: number; width: number; height: number }>>(
+      page,
+      READ_BOXES,
+      null,
+    );
     expect(boxes).toHaveLength(2);
     for (const box of boxes) {
       expect(box.x).toBeGreaterThanOrEqual(geometry.marginMm * CSS_PX_PER_MM - 0.5);

@@ -14,7 +14,9 @@ function fakeLpstat(script: string): string {
 
 describe('listSystemPrinters', () => {
   it('names every destination and marks the default one', async () => {
-    const lpstat = fakeLpstat('case "$1" in -e) printf "Recibos_80mm\\nEscritorio\\n";; -d) echo "system default destination: Escritorio";; esac');
+    const lpstat = fakeLpstat(
+      'case "$1" in -e) printf "Recibos_80mm\\nEscritorio\\n";; -d) echo "system default destination: Escritorio";; esac',
+    );
     expect(await listSystemPrinters({ lpstat })).toEqual([
       { name: 'Recibos_80mm', isDefault: false },
       { name: 'Escritorio', isDefault: true },
@@ -23,6 +25,8 @@ describe('listSystemPrinters', () => {
 
   it('is empty without CUPS: no lpstat, or one that fails', async () => {
     expect(await listSystemPrinters({ lpstat: join(tmpdir(), 'no-such-lpstat') })).toEqual([]);
-    expect(await listSystemPrinters({ lpstat: fakeLpstat('echo "lpstat: No destinations added." >&2; exit 1') })).toEqual([]);
+    expect(
+      await listSystemPrinters({ lpstat: fakeLpstat('echo "lpstat: No destinations added." >&2; exit 1') }),
+    ).toEqual([]);
   });
 });

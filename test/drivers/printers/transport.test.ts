@@ -74,14 +74,20 @@ describe('parsePrinterAddress', () => {
     ['serial:///dev/ttyUSB0?baud=9600', { kind: 'serial', path: '/dev/ttyUSB0', baudRate: 9600 }],
     ['serial:///dev/ttyUSB0', { kind: 'serial', path: '/dev/ttyUSB0', baudRate: 9600 }],
     ['serial:///dev/ttyS0?baud=115200', { kind: 'serial', path: '/dev/ttyS0', baudRate: 115200 }],
-    ['serial:/dev/serial/by-id/usb-Elgin_i9-if00', { kind: 'serial', path: '/dev/serial/by-id/usb-Elgin_i9-if00', baudRate: 9600 }],
+    [
+      'serial:/dev/serial/by-id/usb-Elgin_i9-if00',
+      { kind: 'serial', path: '/dev/serial/by-id/usb-Elgin_i9-if00', baudRate: 9600 },
+    ],
     ['serial:COM3', { kind: 'serial', path: 'COM3', baudRate: 9600 }],
     ['serial://com12?baud=19200', { kind: 'serial', path: 'COM12', baudRate: 19200 }],
     ['serial:\\\\.\\COM12', { kind: 'serial', path: '\\\\.\\COM12', baudRate: 9600 }],
     ['file:///dev/usb/lp0', { kind: 'file', path: '/dev/usb/lp0' }],
     ['file:///var/spool/receipts/', { kind: 'folder', path: '/var/spool/receipts' }],
     ['file://localhost/dev/usb/lp0', { kind: 'file', path: '/dev/usb/lp0' }],
-    ['file:///var/spool/pinbridge/fila%20caixa%201.bin', { kind: 'file', path: '/var/spool/pinbridge/fila caixa 1.bin' }],
+    [
+      'file:///var/spool/pinbridge/fila%20caixa%201.bin',
+      { kind: 'file', path: '/var/spool/pinbridge/fila caixa 1.bin' },
+    ],
     ['file:///C:/spool/recibo.prn', { kind: 'file', path: 'C:/spool/recibo.prn' }],
     ['lp://EPSON_TM_T20', { kind: 'system', printer: 'EPSON_TM_T20' }],
     ['lp://Caixa-1.Térreo', { kind: 'system', printer: 'Caixa-1.Térreo' }],
@@ -187,7 +193,9 @@ describe('createTransport', () => {
       '-',
     ]);
     expect(thrown(() => createTransport('lp://', { system: { command } }))).toMatchObject({ code: 'INVALID_ADDRESS' });
-    expect(thrown(() => createTransport('lp://X', { system: { command: [] } }))).toMatchObject({ code: 'COMMAND_FAILED' });
+    expect(thrown(() => createTransport('lp://X', { system: { command: [] } }))).toMatchObject({
+      code: 'COMMAND_FAILED',
+    });
   });
 });
 
@@ -365,7 +373,9 @@ describe('serial transport over a socat pty pair', () => {
   });
 
   it('reports a port that does not exist as UNREACHABLE', async () => {
-    await expect(openTransport('serial:///dev/pinbridge-no-such-printer')).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    await expect(openTransport('serial:///dev/pinbridge-no-such-printer')).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+    });
   });
 });
 
@@ -419,9 +429,13 @@ describe('device file transport', () => {
 
   it('reports a missing folder or a directory as UNREACHABLE', async () => {
     const dir = await tempDir();
-    await expect(openTransport(`file://${join(dir, 'missing', 'job.bin')}`)).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    await expect(openTransport(`file://${join(dir, 'missing', 'job.bin')}`)).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+    });
     await mkdir(join(dir, 'folder'));
-    await expect(new DeviceFileTransport({ path: join(dir, 'folder') }).open()).rejects.toMatchObject({ code: 'UNREACHABLE' });
+    await expect(new DeviceFileTransport({ path: join(dir, 'folder') }).open()).rejects.toMatchObject({
+      code: 'UNREACHABLE',
+    });
   });
 
   it('gives up opening a FIFO nobody reads with TIMEOUT instead of hanging', async () => {
@@ -463,7 +477,9 @@ describe('print command transport', () => {
     const script = "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))";
     const out = join(dir, 'argv.json');
     const transport = track(
-      await openTransport('lp://Caixa-1', { system: { command: [process.execPath, '-e', script, out, '-d', '{printer}'] } }),
+      await openTransport('lp://Caixa-1', {
+        system: { command: [process.execPath, '-e', script, out, '-d', '{printer}'] },
+      }),
     );
     await transport.write(Uint8Array.of(1));
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual(['-d', 'Caixa-1']);

@@ -18,7 +18,12 @@ import { FrameDecoder, encodeFrame } from '../../../drivers/abecs/frame.js';
 import { encodeTableEntry, type EmvTableEntry } from '../../../drivers/abecs/tables/records.js';
 import { MAX_BLOCK } from '../../../drivers/abecs/tlv.js';
 import { createMemoryLink, type MemoryTransport } from '../../../drivers/transports/memory.js';
-import { PinpadSimulator, TEST_CARDS, type PinpadSimulatorOptions, type SimCard } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  TEST_CARDS,
+  type PinpadSimulatorOptions,
+  type SimCard,
+} from '../../../drivers/simulator/index.js';
 import { factoryAidRecords } from '../../../drivers/simulator/factory-tables.js';
 import { decodeAidRecord } from '../../../drivers/simulator/wire/tables.js';
 
@@ -30,12 +35,16 @@ class WireHost {
   constructor(private readonly transport: MemoryTransport) {
     transport.on('data', (chunk) => {
       for (const item of this.decoder.push(chunk)) {
-        if (item.kind === 'packet' && item.data.subarray(0, 3).toString('latin1') !== 'NTM') this.packets.push(item.data);
+        if (item.kind === 'packet' && item.data.subarray(0, 3).toString('latin1') !== 'NTM')
+          this.packets.push(item.data);
       }
     });
   }
 
-  async call<Req, Res>(codec: CommandCodec<Req, Res>, req: Req): Promise<{ status: number; result?: Res; raw: string }> {
+  async call<Req, Res>(
+    codec: CommandCodec<Req, Res>,
+    req: Req,
+  ): Promise<{ status: number; result?: Res; raw: string }> {
     await this.transport.write(encodeFrame(encodeCommandPacket(codec.encodeRequest(req))));
     const deadline = Date.now() + 5000;
     while (this.packets.length === 0) {
@@ -45,7 +54,9 @@ class WireHost {
     const raw = this.packets.shift()!;
     const rsp = decodeResponsePacket(raw);
     const ok = rsp.status === 0 || (codec.resultStatuses ?? []).includes(rsp.status);
-    return ok ? { status: rsp.status, result: codec.decodeResponse(rsp), raw: raw.toString('latin1') } : { status: rsp.status, raw: raw.toString('latin1') };
+    return ok
+      ? { status: rsp.status, result: codec.decodeResponse(rsp), raw: raw.toString('latin1') }
+      : { status: rsp.status, raw: raw.toString('latin1') };
   }
 }
 
@@ -92,7 +103,12 @@ function batches(records: readonly TableRecord[]): TableRecord[][] {
 }
 
 /** TLI (acquirer, version) → TLR… → TLE, as a host loads tables. */
-async function loadTables(host: WireHost, acquirer: number, entries: readonly EmvTableEntry[], version = sample.version): Promise<void> {
+async function loadTables(
+  host: WireHost,
+  acquirer: number,
+  entries: readonly EmvTableEntry[],
+  version = sample.version,
+): Promise<void> {
   expect([0, 20]).toContain((await host.call(tliCommand, { acquirer, tableVersion: version })).status);
   for (const records of batches(entries.map((entry) => encodeTableEntry(entry)))) {
     expect((await host.call(tlrCommand, { records })).status).toBe(0);
@@ -100,7 +116,12 @@ async function loadTables(host: WireHost, acquirer: number, entries: readonly Em
   expect((await host.call(tleCommand, {})).status).toBe(0);
 }
 
-const gcx = (extra: Partial<GcxRequest> = {}): GcxRequest => ({ amount: 1000, date: '250301', time: '120000', ...extra });
+const gcx = (extra: Partial<GcxRequest> = {}): GcxRequest => ({
+  amount: 1000,
+  date: '250301',
+  time: '120000',
+  ...extra,
+});
 const gcr = (extra: Partial<GcrStartRequest> = {}): GcrStartRequest => ({
   acquirer: 2,
   appType: 99,
@@ -162,13 +183,22 @@ describe('simulated PINPAD with loaded AID tables', () => {
     const { sim, host } = await setup();
     await loadTables(host, 2, sample.entries);
     sim.insertCard('mastercardCredit');
-    expect((await host.call(gcrCommand, gcr())).result).toMatchObject({ cardTypeCode: '03', acquirer: 2, record: '03', appType: 1 });
+    expect((await host.call(gcrCommand, gcr())).result).toMatchObject({
+      cardTypeCode: '03',
+      acquirer: 2,
+      record: '03',
+      appType: 1,
+    });
     expect((await host.call(gcrCommand, gcr({ appType: 2 }))).status).toBe(70);
     // GCR_APPTYPREQ "00": only the GCR_IDAPPn records, whatever their type.
-    expect((await host.call(gcrCommand, gcr({ appType: 0, applications: [{ acquirer: 2, record: '03' }] }))).result).toMatchObject({
+    expect(
+      (await host.call(gcrCommand, gcr({ appType: 0, applications: [{ acquirer: 2, record: '03' }] }))).result,
+    ).toMatchObject({
       record: '03',
     });
-    expect((await host.call(gcrCommand, gcr({ appType: 0, applications: [{ acquirer: 2, record: '01' }] }))).status).toBe(70);
+    expect(
+      (await host.call(gcrCommand, gcr({ appType: 0, applications: [{ acquirer: 2, record: '01' }] }))).status,
+    ).toBe(70);
   });
 
   it('lists every record of conflicting AIDs loaded for several acquirers (unified load, §6.9.1.2)', async () => {
@@ -182,13 +212,15 @@ describe('simulated PINPAD with loaded AID tables', () => {
     ]);
   });
 
-  it('discards TLR records of another acquirer than the TLI\'s (§6.7.3)', async () => {
+  it("discards TLR records of another acquirer than the TLI's (§6.7.3)", async () => {
     const { sim, host } = await setup();
     const visa = sample.entries.filter((entry) => entry.table === 'aid' && entry.aid === 'A0000000031010');
     await loadTables(host, 3, visa); // records say acquirer 02
     sim.insertCard('visaCredit');
     // Nothing usable loaded: the training simulator invents the match as before.
-    expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([{ acquirer: 1, record: '01', appType: 1 }]);
+    expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([
+      { acquirer: 1, record: '01', appType: 1 },
+    ]);
   });
 
   it('selects contactless cards among contactless-capable records only: ST_CTLSAPPNAV (084) otherwise', async () => {
@@ -227,11 +259,17 @@ describe('simulated PINPAD without tables', () => {
     sim.insertCard('visaCredit');
     expect((await host.call(gcxCommand, gcx({ acquirer: 2 }))).status).toBe(70);
     await loadTables(host, 2, sample.entries);
-    expect((await host.call(gcxCommand, gcx({ acquirer: 2 }))).result?.aidTableInfo).toEqual([{ acquirer: 2, record: '01', appType: 1 }]);
+    expect((await host.call(gcxCommand, gcx({ acquirer: 2 }))).result?.aidTableInfo).toEqual([
+      { acquirer: 2, record: '01', appType: 1 },
+    ]);
   });
 
   it('training, and a profile told requireTables: false, invent the match from the card', async () => {
-    for (const options of [{ profile: 'strict' as const, requireTables: false }, { profile: 'training' as const, requireTables: true }, {}]) {
+    for (const options of [
+      { profile: 'strict' as const, requireTables: false },
+      { profile: 'training' as const, requireTables: true },
+      {},
+    ]) {
       const { sim, host } = await setup(options);
       sim.insertCard('visaDebit');
       const read = await host.call(gcxCommand, gcx({ acquirer: 5 }));
@@ -242,11 +280,16 @@ describe('simulated PINPAD without tables', () => {
 
 describe('the tables a PINPAD arrives with (factory-tables.ts)', () => {
   it('strict and legacy hold acquirer 01’s AID records, ppc930 acquirer 04’s, and select from them', async () => {
-    for (const [profile, acquirer] of [['strict', 1], ['ppc930', 4]] as const) {
+    for (const [profile, acquirer] of [
+      ['strict', 1],
+      ['ppc930', 4],
+    ] as const) {
       const { sim, host } = await setup({ profile });
       sim.insertCard('visaDebit');
       // Visa Electron is the second record of the brand order visa, mastercard, elo.
-      expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([{ acquirer, record: '02', appType: 2 }]);
+      expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([
+        { acquirer, record: '02', appType: 2 },
+      ]);
       // An acquirer the PINPAD holds nothing for has no application for the card.
       sim.removeCard();
       sim.insertCard('visaDebit');
@@ -262,7 +305,12 @@ describe('the tables a PINPAD arrives with (factory-tables.ts)', () => {
     const records = factoryAidRecords(1);
     expect(records.map((record) => record.raw.length)).toEqual(Array(6).fill(340));
     expect(records.map((record) => decodeAidRecord(record)?.aid)).toEqual([
-      'A0000000031010', 'A0000000032010', 'A0000000041010', 'A0000000043060', 'A0000004941010', 'A0000004942010',
+      'A0000000031010',
+      'A0000000032010',
+      'A0000000041010',
+      'A0000000043060',
+      'A0000004941010',
+      'A0000004942010',
     ]);
     expect(records.map((record) => decodeAidRecord(record)?.applicationType)).toEqual([1, 2, 1, 2, 1, 2]);
     expect(records[0]!.raw.subarray(0, 8).toString('latin1')).toBe('34010101');

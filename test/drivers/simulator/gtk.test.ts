@@ -8,8 +8,20 @@ import { gcxCommand } from '../../../drivers/abecs/commands/gcx.js';
 import { gpnCommand } from '../../../drivers/abecs/commands/gpn.js';
 import { gtkCommand, unpackDigits, type GtkRequest } from '../../../drivers/abecs/commands/gtk.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { dataKey, initialKey, tdesCbcDecrypt, tdesDecrypt, TEST_BDK, withCounter } from '../../../drivers/crypto/dukpt.js';
-import { PinpadSimulator, startMemorySimulator, TEST_CARDS, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  dataKey,
+  initialKey,
+  tdesCbcDecrypt,
+  tdesDecrypt,
+  TEST_BDK,
+  withCounter,
+} from '../../../drivers/crypto/dukpt.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  TEST_CARDS,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { track2Of } from '../../../drivers/simulator/cards.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,7 +43,12 @@ async function open(options: PinpadSimulatorOptions = {}): Promise<{ sim: Pinpad
 
 async function swiped(pinpad: Pinpad, sim: PinpadSimulator): Promise<void> {
   sim.swipeCard('visaMagstripe');
-  await pinpad.execute(gcxCommand, { date: '261126', time: '120000', amount: 1990, options: { contactless: false, hideAmount: false } });
+  await pinpad.execute(gcxCommand, {
+    date: '261126',
+    time: '120000',
+    amount: 1990,
+    options: { contactless: false, hideAmount: false },
+  });
 }
 
 const DUKPT_ECB: GtkRequest = { tracks: { pan: true, track2: true }, encryption: { method: 'dukptEcb', keyIndex: 1 } };
@@ -60,7 +77,9 @@ describe('GTK on the simulated PINPAD', () => {
     await swiped(pinpad, sim);
     const result = await pinpad.execute(gtkCommand, { ...DUKPT_ECB, encryption: { method: 'dukptCbc', keyIndex: 1 } });
     expect(result.ksns?.pan).not.toEqual(result.ksns?.track2);
-    expect(unpackDigits(tdesCbcDecrypt(keyOf(result.ksns!.track2!), result.track2!))).toBe(track2Of(TEST_CARDS.visaMagstripe));
+    expect(unpackDigits(tdesCbcDecrypt(keyOf(result.ksns!.track2!), result.track2!))).toBe(
+      track2Of(TEST_CARDS.visaMagstripe),
+    );
   });
 
   it('answers ST_ERRKEY for a data slot with no key, and ST_INVCALL before any card was read', async () => {

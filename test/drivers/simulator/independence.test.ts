@@ -22,7 +22,11 @@ function sources(dir: string): string[] {
 /** Every module specifier of a file: `import … from`, `export … from`, `import '…'`, `import('…')`. */
 function specifiersOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   return patterns.flatMap((pattern) => [...text.matchAll(pattern)].map((match) => match[1]!));
 }
 
@@ -49,7 +53,13 @@ describe('drivers/simulator', () => {
   });
 
   it('reaches outside itself only for transports, errors, logging, crypto and card-number helpers', () => {
-    const allowed = ['drivers/transports/', 'drivers/crypto/', 'drivers/errors.js', 'drivers/log.js', 'drivers/card-number.js'];
+    const allowed = [
+      'drivers/transports/',
+      'drivers/crypto/',
+      'drivers/errors.js',
+      'drivers/log.js',
+      'drivers/card-number.js',
+    ];
     const outside = sources(SIMULATOR).flatMap((file) =>
       targetsOf(file)
         .filter((target) => !target.startsWith('drivers/simulator/'))

@@ -38,7 +38,8 @@ class WireHost {
     transport.on('data', (chunk) => {
       for (const item of this.decoder.push(chunk)) {
         if (item.kind !== 'packet') continue;
-        if (item.data.subarray(0, 3).toString('latin1') === 'NTM') this.notifications.push(item.data.subarray(9).toString('latin1'));
+        if (item.data.subarray(0, 3).toString('latin1') === 'NTM')
+          this.notifications.push(item.data.subarray(9).toString('latin1'));
         else this.packets.push(item.data);
       }
     });
@@ -64,7 +65,10 @@ class WireHost {
   }
 
   /** One command through the codec; the status, and the decoded result on ST_OK. */
-  async call<Req, Res>(codec: CommandCodec<Req, Res>, req: Req): Promise<{ status: number; result?: Res; raw: Buffer }> {
+  async call<Req, Res>(
+    codec: CommandCodec<Req, Res>,
+    req: Req,
+  ): Promise<{ status: number; result?: Res; raw: Buffer }> {
     await this.send(codec, req);
     const raw = await this.response();
     const rsp = decodeResponsePacket(raw);
@@ -93,7 +97,10 @@ async function setup(options: PinpadSimulatorOptions = {}): Promise<{ sim: Pinpa
 const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 /** TLV items of a successful response, by id (values as latin1 text). */
 function items(raw: Buffer): Array<[number, string]> {
-  return blocksToTlvs(decodeResponsePacket(raw).blocks, 'MALFORMED_RESPONSE').map((tlv) => [tlv.id, Buffer.from(tlv.value).toString('latin1')]);
+  return blocksToTlvs(decodeResponsePacket(raw).blocks, 'MALFORMED_RESPONSE').map((tlv) => [
+    tlv.id,
+    Buffer.from(tlv.value).toString('latin1'),
+  ]);
 }
 
 /** Resolves once the display shows `first` on line 1. */
@@ -105,8 +112,19 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
   }
 }
 
-const sale = (extra: Partial<GcxRequest> = {}): GcxRequest => ({ amount: 1000, date: '250301', time: '120000', ...extra });
-const goxReq = (extra: Partial<GoxRequest> = {}): GoxRequest => ({ acquirer: 1, amount: 1000, pinMethod: 'dukpt', keyIndex: 1, ...extra });
+const sale = (extra: Partial<GcxRequest> = {}): GcxRequest => ({
+  amount: 1000,
+  date: '250301',
+  time: '120000',
+  ...extra,
+});
+const goxReq = (extra: Partial<GoxRequest> = {}): GoxRequest => ({
+  acquirer: 1,
+  amount: 1000,
+  pinMethod: 'dukpt',
+  keyIndex: 1,
+  ...extra,
+});
 const gpnReq = (extra: Partial<GpnRequest> = {}): GpnRequest => ({
   method: 'dukpt',
   keyIndex: 1,
@@ -150,11 +168,35 @@ describe('strict profile (Abecs 2.20 read literally)', () => {
 
   it('answers a listed GIX in request order, ignoring unknown ids and absent key slots', async () => {
     const { host } = await setup({ profile: 'strict', serialNumber: '1234567890' });
-    const ids = [PP.SPECVER, 0x9001, PP.DSPTXTSZ, ppKsnTdesPin(1), ppKsnTdesPin(5), ppKsnTdesData(1), PP.DKPTTDESP, PP.MKTDESP, PP.SPECVER];
+    const ids = [
+      PP.SPECVER,
+      0x9001,
+      PP.DSPTXTSZ,
+      ppKsnTdesPin(1),
+      ppKsnTdesPin(5),
+      ppKsnTdesData(1),
+      PP.DKPTTDESP,
+      PP.MKTDESP,
+      PP.SPECVER,
+    ];
     const list = Buffer.concat(ids.map((id) => Buffer.of(id >> 8, id & 0xff)));
-    const raw = await host.exchange(Buffer.concat([latin1(`GIX${String(4 + list.length).padStart(3, '0')}`), Buffer.of(0x00, 0x01, 0x00, list.length), list]));
+    const raw = await host.exchange(
+      Buffer.concat([
+        latin1(`GIX${String(4 + list.length).padStart(3, '0')}`),
+        Buffer.of(0x00, 0x01, 0x00, list.length),
+        list,
+      ]),
+    );
     const got = items(raw);
-    expect(got.map(([id]) => id)).toEqual([PP.SPECVER, PP.DSPTXTSZ, ppKsnTdesPin(1), ppKsnTdesData(1), PP.DKPTTDESP, PP.MKTDESP, PP.SPECVER]);
+    expect(got.map(([id]) => id)).toEqual([
+      PP.SPECVER,
+      PP.DSPTXTSZ,
+      ppKsnTdesPin(1),
+      ppKsnTdesData(1),
+      PP.DKPTTDESP,
+      PP.MKTDESP,
+      PP.SPECVER,
+    ]);
     expect(got[0]![1]).toBe('2.20');
     expect(got[1]![1]).toBe('0416');
     expect(got[4]![1]).toBe('01' + '0'.repeat(98));
@@ -163,7 +205,9 @@ describe('strict profile (Abecs 2.20 read literally)', () => {
 
   it('answers GIX011 to an odd-length SPE_IDLIST', async () => {
     const { host } = await setup({ profile: 'strict' });
-    const raw = await host.exchange(Buffer.concat([latin1('GIX007'), Buffer.of(0x00, 0x01, 0x00, 0x03, 0x80, 0x07, 0x80)]));
+    const raw = await host.exchange(
+      Buffer.concat([latin1('GIX007'), Buffer.of(0x00, 0x01, 0x00, 0x03, 0x80, 0x07, 0x80)]),
+    );
     expect(raw.toString('latin1')).toBe('GIX011');
   });
 
@@ -254,7 +298,11 @@ describe('key slots and PIN entry', () => {
   it('strict: GPN answers GPN042 for an empty DUKPT slot and for MK/WK (no master keys)', async () => {
     const { host } = await setup({ profile: 'strict' });
     expect((await host.call(gpnCommand, gpnReq({ keyIndex: 2 }))).raw.toString('latin1')).toBe('GPN042');
-    expect((await host.call(gpnCommand, gpnReq({ method: 'mkwk', keyIndex: 1, workingKey: '0'.repeat(32) }))).raw.toString('latin1')).toBe('GPN042');
+    expect(
+      (await host.call(gpnCommand, gpnReq({ method: 'mkwk', keyIndex: 1, workingKey: '0'.repeat(32) }))).raw.toString(
+        'latin1',
+      ),
+    ).toBe('GPN042');
   });
 
   it('keySlots overrides the profile, here on training', async () => {
@@ -315,7 +363,15 @@ describe('card scenarios', () => {
     const { sim, host } = await setup({ profile: 'strict' });
     sim.swipeCard('visaUnreadableStripe');
     const raw = (await host.call(gcxCommand, sale())).raw;
-    expect(raw).toEqual(Buffer.concat([latin1('GCX000011'), Buffer.of(0x80, 0x4f, 0x00, 0x02), latin1('00'), Buffer.of(0x80, 0x50, 0x00, 0x01), latin1('0')]));
+    expect(raw).toEqual(
+      Buffer.concat([
+        latin1('GCX000011'),
+        Buffer.of(0x80, 0x4f, 0x00, 0x02),
+        latin1('00'),
+        Buffer.of(0x80, 0x50, 0x00, 0x01),
+        latin1('0'),
+      ]),
+    );
     // GPN with PANLEN "00" has no card data to use.
     expect((await host.call(gpnCommand, gpnReq({ pan: undefined }))).status).toBe(10);
   });
@@ -324,9 +380,15 @@ describe('card scenarios', () => {
     const twice: SimCard = { ...TEST_CARDS.visaMagstripe, unreadableSwipes: 2 };
     const { sim, host } = await setup();
     sim.swipeCard(twice);
-    expect((await host.call(cexCommand, { key: false, magstripe: true, icc: 'ignore', contactless: false })).result).toEqual({ event: 'cardSwiped' });
+    expect(
+      (await host.call(cexCommand, { key: false, magstripe: true, icc: 'ignore', contactless: false })).result,
+    ).toEqual({ event: 'cardSwiped' });
     sim.swipeCard(twice);
-    expect((await host.call(gcxCommand, sale())).result).toEqual({ cardType: 'magstripe', cardTypeCode: '00', iccStatus: 0 });
+    expect((await host.call(gcxCommand, sale())).result).toEqual({
+      cardType: 'magstripe',
+      cardTypeCode: '00',
+      iccStatus: 0,
+    });
     sim.swipeCard(twice);
     expect((await host.call(gcxCommand, sale())).result?.track2).toMatch(/^4012888888881881=/);
   });
@@ -374,8 +436,17 @@ describe('ppc930 profile (the Gertec PPC-930 of the TRACE)', () => {
     const request = Buffer.from('47495830313600 01 00 0C 90 01 91 01 91 05 93 00 93 04 93 06'.replace(/ /g, ''), 'hex');
     const raw = await host.exchange(request);
     expect(raw.subarray(0, 9).toString('latin1')).toBe('GIX000056');
-    expect(items(raw).map(([id]) => id)).toEqual([ppKsnTdesPin(1), ppTableVersion(0), ppTableVersion(4), ppTableVersion(6)]);
-    expect(items(raw).slice(1).map(([, value]) => value)).toEqual(['1807202408', '1807202408', '1807202408']);
+    expect(items(raw).map(([id]) => id)).toEqual([
+      ppKsnTdesPin(1),
+      ppTableVersion(0),
+      ppTableVersion(4),
+      ppTableVersion(6),
+    ]);
+    expect(
+      items(raw)
+        .slice(1)
+        .map(([, value]) => value),
+    ).toEqual(['1807202408', '1807202408', '1807202408']);
   });
 
   it('shows the TRACE DEX on its 8-line display', async () => {
@@ -393,7 +464,18 @@ describe('ppc930 profile (the Gertec PPC-930 of the TRACE)', () => {
 describe('legacy profile (BibComp 1.08)', () => {
   it('answers ERR010 to every Abecs TLV command it is sent', async () => {
     const { host } = await setup({ profile: 'legacy' });
-    for (const packet of ['GIX000', 'GIX', 'CLX000', 'CEX010', 'GCX000', 'GOX000', 'GED000', 'FCX000', 'MNU000', 'GCD000']) {
+    for (const packet of [
+      'GIX000',
+      'GIX',
+      'CLX000',
+      'CEX010',
+      'GCX000',
+      'GOX000',
+      'GED000',
+      'FCX000',
+      'MNU000',
+      'GCD000',
+    ]) {
       expect((await host.exchange(packet)).toString('latin1')).toBe('ERR010');
     }
   });

@@ -32,7 +32,9 @@ async function roundTrip(transport: ByteTransport): Promise<{ serial: string | u
 
 function socketTransport(port: number): Promise<{ socket: Socket; transport: SocketTransport }> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => resolve({ socket, transport: new SocketTransport(socket) }));
+    const socket = connect({ host: '127.0.0.1', port }, () =>
+      resolve({ socket, transport: new SocketTransport(socket) }),
+    );
     socket.once('error', reject);
   });
 }

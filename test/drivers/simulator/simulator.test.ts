@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialKey, ksnCounter, pinKey, pinOfBlock, tdesDecrypt, TEST_BDK, withCounter } from '../../../drivers/crypto/dukpt.js';
+import {
+  initialKey,
+  ksnCounter,
+  pinKey,
+  pinOfBlock,
+  tdesDecrypt,
+  TEST_BDK,
+  withCounter,
+} from '../../../drivers/crypto/dukpt.js';
 import type { CommandCodec } from '../../../drivers/abecs/codec.js';
 import { cexCommand } from '../../../drivers/abecs/commands/cex.js';
 import { cloCommand } from '../../../drivers/abecs/commands/clo.js';
@@ -29,7 +37,12 @@ import { decodeResponsePacket, encodeCommandPacket } from '../../../drivers/abec
 import { CAN, EOT, FrameDecoder, encodeFrame } from '../../../drivers/abecs/frame.js';
 import { PP, ppTableVersion } from '../../../drivers/abecs/ids.js';
 import { createMemoryLink, type MemoryTransport } from '../../../drivers/transports/memory.js';
-import { PinpadSimulator, TEST_CARDS, luhnValid, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  TEST_CARDS,
+  luhnValid,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 
 /** A bare-bones host: writes command frames and collects what the PINPAD sends back. */
 class RawHost {
@@ -206,7 +219,9 @@ describe('PinpadSimulator — information and display', () => {
     expect(all.result?.serialNumber).toBe('1234567890');
     expect(all.result?.specVersion).toBe('2.20');
     expect(all.result?.items.length).toBeGreaterThan(10);
-    const some = await host.call(gixCommand, { ids: [PP.SPECVER, 0x7777, ppTableVersion(3), PP.SERNUM, ppTableVersion(4)] });
+    const some = await host.call(gixCommand, {
+      ids: [PP.SPECVER, 0x7777, ppTableVersion(3), PP.SERNUM, ppTableVersion(4)],
+    });
     expect(some.result?.items.map((item) => item.id)).toEqual([PP.SPECVER, ppTableVersion(3), PP.SERNUM]);
     expect(some.result?.tableVersions).toEqual({ 3: '1807202408' });
   });
@@ -348,7 +363,13 @@ describe('PinpadSimulator — events (CEX)', () => {
     const { host } = await setup({ timings: { ctlsIdleMs: 30 } });
     const ctls = await host.call(cexCommand, { key: true, magstripe: false, icc: 'ignore', contactless: true });
     expect(ctls.result).toEqual({ event: 'contactlessTimeout' });
-    const keys = await host.call(cexCommand, { key: true, magstripe: false, icc: 'ignore', contactless: false, timeoutSeconds: 2 });
+    const keys = await host.call(cexCommand, {
+      key: true,
+      magstripe: false,
+      icc: 'ignore',
+      contactless: false,
+      timeoutSeconds: 2,
+    });
     expect(keys.status).toBe(12);
   });
 });
@@ -399,7 +420,10 @@ describe('PinpadSimulator — Abecs chip sale (GCX → GOX → FCX → RMC)', ()
   it('runs a contactless sale without PIN and an RMC that returns at once', async () => {
     const { sim, host } = await setup();
     sim.tapCard('mastercardContactless');
-    const gcx = await host.call(gcxCommand, gcxSale({ amount: 100, options: { contactless: true, hideAmount: false } }));
+    const gcx = await host.call(
+      gcxCommand,
+      gcxSale({ amount: 100, options: { contactless: true, hideAmount: false } }),
+    );
     expect(gcx.result).toMatchObject({ cardTypeCode: '06', deviceType: '00', applicationLabel: 'CREDITO' });
     const gox = await host.call(goxCommand, goxRequest({ amount: 100 }));
     expect(gox.result).toMatchObject({ decision: 'goOnline', onlinePinCaptured: false });
@@ -473,7 +497,12 @@ describe('PinpadSimulator — legacy chip sale and tables (GCR/GOC/FNC, TLI/TLR/
     sim.keypad.press('enter');
     const goc = await host.call(gocCommand, gocRequest());
     expect(goc.result).toMatchObject({ decision: 'goOnline', onlinePinCaptured: true });
-    const fnc = await host.call(fncCommand, { communication: 'ok', arc: '51', issuerData: Buffer.alloc(0), tags: ['9F27'] });
+    const fnc = await host.call(fncCommand, {
+      communication: 'ok',
+      arc: '51',
+      issuerData: Buffer.alloc(0),
+      tags: ['9F27'],
+    });
     expect(fnc.result?.decision).toBe('declinedByHost');
   });
 
@@ -509,8 +538,16 @@ describe('PinpadSimulator — legacy chip sale and tables (GCR/GOC/FNC, TLI/TLR/
     await host.call(gcrCommand, gcrRequest());
     sim.keypad.type('1234');
     sim.keypad.press('enter');
-    expect((await host.call(gocCommand, gocRequest())).result).toMatchObject({ decision: 'approvedOffline', offlinePinVerified: true });
-    const fnc = await host.call(fncCommand, { communication: 'failed', arc: '00', issuerData: Buffer.alloc(0), tags: [] });
+    expect((await host.call(gocCommand, gocRequest())).result).toMatchObject({
+      decision: 'approvedOffline',
+      offlinePinVerified: true,
+    });
+    const fnc = await host.call(fncCommand, {
+      communication: 'failed',
+      arc: '00',
+      issuerData: Buffer.alloc(0),
+      tags: [],
+    });
     expect(fnc.result?.decision).toBe('approved');
   });
 });
@@ -571,7 +608,9 @@ describe('PinpadSimulator — autoCustomer', () => {
 
   it('types its identification (a supervisor PIN in training) under IDENTIFICACAO, and its cpf elsewhere', async () => {
     const { host } = await setup({ autoCustomer: { delayMs: 1, cpf: '52998224725', identification: '1234' } });
-    expect((await host.call(gcdCommand, { ...gcdRequestFor('identification'), minDigits: 4, maxDigits: 8 })).result).toEqual({ value: '1234' });
+    expect(
+      (await host.call(gcdCommand, { ...gcdRequestFor('identification'), minDigits: 4, maxDigits: 8 })).result,
+    ).toEqual({ value: '1234' });
     expect((await host.call(gcdCommand, gcdRequestFor('cpf'))).result).toEqual({ value: '52998224725' });
   });
 });

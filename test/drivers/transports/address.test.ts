@@ -13,7 +13,6 @@ import { TcpTransport } from '../../../drivers/transports/tcp.js';
 import { TransportError } from '../../../drivers/transports/transport.js';
 import { thrown } from '../../helpers/thrown.js';
 
-
 describe('parseTransportAddress', () => {
   it.each([
     ['/dev/ttyACM0', '/dev/ttyACM0'],

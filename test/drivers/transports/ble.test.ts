@@ -5,7 +5,6 @@ import type { TransportCloseInfo } from '../../../drivers/transports/transport.j
 import { thrown } from '../../helpers/thrown.js';
 import { NUS, PINPAD, setup, type FakeBindings, type FakePeripheral } from '../../helpers/noble-double.js';
 
-
 describe('BleTransport', () => {
   it('connects, subscribes, and splits a 100-byte write into 20-byte writes in order (default MTU 23)', async () => {
     const { bindings, noble } = setup();
@@ -114,7 +113,12 @@ describe('BleTransport', () => {
     expect(owned.bindings.stopped).toBe(true);
 
     const missing = setup([]);
-    const lost = new BleTransport({ noble: missing.noble, ownsNoble: true, peripheralId: PINPAD.id, scanTimeoutMs: 50 });
+    const lost = new BleTransport({
+      noble: missing.noble,
+      ownsNoble: true,
+      peripheralId: PINPAD.id,
+      scanTimeoutMs: 50,
+    });
     await expect(lost.open()).rejects.toMatchObject({ code: 'BLE_DEVICE_NOT_FOUND' });
     expect(missing.bindings.stopped).toBe(true);
 
@@ -152,14 +156,30 @@ describe('BleTransport', () => {
 
   it('rejects with BLE_SERVICE_NOT_FOUND when configured characteristics are missing', async () => {
     const { noble } = setup();
-    const t = new BleTransport({ noble, peripheralId: PINPAD.id, notifyCharacteristicUuid: '0000fff1-0000-1000-8000-00805f9b34fb' });
+    const t = new BleTransport({
+      noble,
+      peripheralId: PINPAD.id,
+      notifyCharacteristicUuid: '0000fff1-0000-1000-8000-00805f9b34fb',
+    });
     await expect(t.open()).rejects.toMatchObject({ code: 'BLE_SERVICE_NOT_FOUND' });
   });
 });
 
 describe('scanBlePinpads', () => {
-  const other: FakePeripheral = { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] };
-  const second: FakePeripheral = { id: 'c0ffee000003', address: 'c0:ff:ee:00:00:03', name: 'PINPAD-2', rssi: -50, services: [NUS] };
+  const other: FakePeripheral = {
+    id: 'feed00000002',
+    address: 'fe:ed:00:00:00:02',
+    name: 'Heart',
+    rssi: -40,
+    services: ['180d'],
+  };
+  const second: FakePeripheral = {
+    id: 'c0ffee000003',
+    address: 'c0:ff:ee:00:00:03',
+    name: 'PINPAD-2',
+    rssi: -50,
+    services: [NUS],
+  };
 
   it('lists devices advertising the UART service by default, strongest first', async () => {
     const { noble } = setup([{ ...PINPAD }, other, second]);
@@ -200,7 +220,7 @@ describe('createNoble', () => {
     expect(createNoble(() => noble)).toBe(noble);
   });
 
-  it('makes a new instance per call through the module\'s withBindings', () => {
+  it("makes a new instance per call through the module's withBindings", () => {
     const made: string[] = [];
     const module = {
       withBindings: (type: string): NobleLike => {
@@ -214,7 +234,7 @@ describe('createNoble', () => {
     expect(made).toEqual(['default', 'default']);
   });
 
-  it('keeps noble\'s adapter warnings off the console and still reports the state', async () => {
+  it("keeps noble's adapter warnings off the console and still reports the state", async () => {
     const { noble, bindings } = setup();
     // noble's HCI bindings print these on an unsupported adapter, from their onStateChange.
     const printed: unknown[][] = [];

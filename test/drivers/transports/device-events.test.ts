@@ -33,8 +33,10 @@ afterEach(() => {
 
 describe('serial device names', () => {
   it('are the ones serialport lists on Linux: USB CDC-ACM and USB-serial, UARTs and Bluetooth SPP, not consoles or disks', () => {
-    for (const name of ['ttyACM0', 'ttyUSB1', 'ttyS0', 'ttyAMA0', 'ttyWCH0', 'ttyXRUSB0', 'rfcomm0']) expect(name).toMatch(SERIAL_DEVICE_NAME);
-    for (const name of ['tty', 'tty1', 'sda1', 'null', 'pts', 'ttyprintk']) expect(name).not.toMatch(SERIAL_DEVICE_NAME);
+    for (const name of ['ttyACM0', 'ttyUSB1', 'ttyS0', 'ttyAMA0', 'ttyWCH0', 'ttyXRUSB0', 'rfcomm0'])
+      expect(name).toMatch(SERIAL_DEVICE_NAME);
+    for (const name of ['tty', 'tty1', 'sda1', 'null', 'pts', 'ttyprintk'])
+      expect(name).not.toMatch(SERIAL_DEVICE_NAME);
   });
 });
 
@@ -44,7 +46,10 @@ describe('the device directory', () => {
     dirs.push(dir);
     const source = watchDeviceDirectory({ dir });
     let changes = 0;
-    await source.start(() => changes++, () => undefined);
+    await source.start(
+      () => changes++,
+      () => undefined,
+    );
     try {
       writeFileSync(join(dir, 'rfcomm0'), '');
       await vi.waitFor(() => expect(changes).toBeGreaterThan(0), { timeout: 5_000 });
@@ -55,7 +60,12 @@ describe('the device directory', () => {
 
   it('cannot start on a directory that is not there', async () => {
     const source = watchDeviceDirectory({ dir: join(tmpdir(), 'pinbridge-no-such-dev') });
-    await expect(source.start(() => undefined, () => undefined)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(
+      source.start(
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 
@@ -65,7 +75,10 @@ describe('USB hot-plug', () => {
     const source = usbDeviceEvents({ load: () => Promise.resolve(usb) });
     expect(source.kind).toBe('usb');
     let changes = 0;
-    await source.start(() => changes++, () => undefined);
+    await source.start(
+      () => changes++,
+      () => undefined,
+    );
     usb.emit('attach', { deviceDescriptor: { idVendor: 0x1753 } });
     usb.emit('detach', { deviceDescriptor: { idVendor: 0x1753 } });
     expect(changes).toBe(2);
@@ -78,16 +91,27 @@ describe('USB hot-plug', () => {
 
   it('cannot start when the usb package does not load', async () => {
     const source = usbDeviceEvents({ load: () => Promise.reject(new Error('No native build was found')) });
-    await expect(source.start(() => undefined, () => undefined)).rejects.toThrow('No native build was found');
+    await expect(
+      source.start(
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toThrow('No native build was found');
   });
 });
 
 describe('the first source that works', () => {
   it('falls through to the next source, says which one runs, and stops that one', async () => {
     const usb = new FakeUsb();
-    const source = firstWorking([watchDeviceDirectory({ dir: join(tmpdir(), 'pinbridge-no-such-dev') }), usbDeviceEvents({ load: () => Promise.resolve(usb) })]);
+    const source = firstWorking([
+      watchDeviceDirectory({ dir: join(tmpdir(), 'pinbridge-no-such-dev') }),
+      usbDeviceEvents({ load: () => Promise.resolve(usb) }),
+    ]);
     expect(source.kind).toBe('dev');
-    await source.start(() => undefined, () => undefined);
+    await source.start(
+      () => undefined,
+      () => undefined,
+    );
     expect(source.kind).toBe('usb');
     expect(usb.listenerCount('attach')).toBe(1);
     source.stop();
@@ -95,8 +119,17 @@ describe('the first source that works', () => {
   });
 
   it('fails with the last reason when none starts', async () => {
-    const broken = (message: string): DeviceEvents => ({ kind: 'usb', start: () => Promise.reject(new Error(message)), stop: () => undefined });
-    await expect(firstWorking([broken('first'), broken('second')]).start(() => undefined, () => undefined)).rejects.toThrow('second');
+    const broken = (message: string): DeviceEvents => ({
+      kind: 'usb',
+      start: () => Promise.reject(new Error(message)),
+      stop: () => undefined,
+    });
+    await expect(
+      firstWorking([broken('first'), broken('second')]).start(
+        () => undefined,
+        () => undefined,
+      ),
+    ).rejects.toThrow('second');
   });
 
   it('is /dev (then USB) on Linux and USB hot-plug elsewhere', () => {

@@ -11,7 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPtyPair, type PtyPair } from '../../../drivers/simulator/socat.js';
-import { SERIAL_DEVICE_NAME, watchDeviceDirectory, type DeviceEvents } from '../../../drivers/transports/device-events.js';
+import {
+  SERIAL_DEVICE_NAME,
+  watchDeviceDirectory,
+  type DeviceEvents,
+} from '../../../drivers/transports/device-events.js';
 import {
   HotplugWatcher,
   configuredTcpPinpads,
@@ -23,14 +27,23 @@ import {
 import { lookupUsbId, makerFromText, PINPAD_USB_IDS } from '../../../drivers/transports/usb-ids.js';
 import { thrown } from '../../helpers/thrown.js';
 
-
-const GERTEC: PortInfo = { path: '/dev/ttyACM0', vendorId: '1753', productId: 'c902', manufacturer: 'GERTEC', serialNumber: 'A1' };
+const GERTEC: PortInfo = {
+  path: '/dev/ttyACM0',
+  vendorId: '1753',
+  productId: 'c902',
+  manufacturer: 'GERTEC',
+  serialNumber: 'A1',
+};
 const INGENICO: PortInfo = { path: '/dev/ttyACM1', vendorId: '0B00', productId: '0060', manufacturer: undefined };
 const FTDI: PortInfo = { path: '/dev/ttyUSB0', vendorId: '0403', productId: '6001', manufacturer: 'FTDI' };
 const BUILTIN: PortInfo = { path: '/dev/ttyS0' };
 
 /** A list function whose answer the test changes, counting calls. */
-function fakeList(initial: PortInfo[]): { list: () => Promise<PortInfo[]>; set(ports: PortInfo[]): void; calls(): number } {
+function fakeList(initial: PortInfo[]): {
+  list: () => Promise<PortInfo[]>;
+  set(ports: PortInfo[]): void;
+  calls(): number;
+} {
   let ports = initial;
   let calls = 0;
   return {
@@ -81,7 +94,9 @@ describe('USB id table', () => {
 
 describe('listSerialPinpads', () => {
   it('describes each port, guessing the maker from USB ids or the manufacturer string', async () => {
-    const list = vi.fn(() => Promise.resolve([BUILTIN, FTDI, GERTEC, INGENICO, { path: 'COM7', manufacturer: 'Verifone' }]));
+    const list = vi.fn(() =>
+      Promise.resolve([BUILTIN, FTDI, GERTEC, INGENICO, { path: 'COM7', manufacturer: 'Verifone' }]),
+    );
     const found = await listSerialPinpads({ list });
     expect(list).toHaveBeenCalledOnce();
     expect(found.map((p) => [p.address, p.maker, p.likelyPinpad])).toEqual([
@@ -106,14 +121,21 @@ describe('listSerialPinpads', () => {
   });
 
   it('passes list failures through', async () => {
-    await expect(listSerialPinpads({ list: () => Promise.reject(new Error('udev gone')) })).rejects.toThrow('udev gone');
+    await expect(listSerialPinpads({ list: () => Promise.reject(new Error('udev gone')) })).rejects.toThrow(
+      'udev gone',
+    );
   });
 });
 
 describe('configuredTcpPinpads', () => {
   it('turns host:port entries into tcp:// addresses', () => {
     expect(
-      configuredTcpPinpads(['10.0.0.5:4000', 'tcp://pinpad.local:4001', '[fe80::1]:4002', { host: '::1', port: 4003, name: 'Caixa 2' }]),
+      configuredTcpPinpads([
+        '10.0.0.5:4000',
+        'tcp://pinpad.local:4001',
+        '[fe80::1]:4002',
+        { host: '::1', port: 4003, name: 'Caixa 2' },
+      ]),
     ).toEqual([
       { address: 'tcp://10.0.0.5:4000', transport: 'tcp', host: '10.0.0.5', port: 4000, name: undefined },
       { address: 'tcp://pinpad.local:4001', transport: 'tcp', host: 'pinpad.local', port: 4001, name: undefined },
@@ -124,7 +146,9 @@ describe('configuredTcpPinpads', () => {
 
   it('rejects entries without a valid port', () => {
     expect(thrown(() => configuredTcpPinpads(['10.0.0.5']))).toMatchObject({ code: 'INVALID_PORT' });
-    expect(thrown(() => configuredTcpPinpads([{ host: '10.0.0.5', port: 70000 }]))).toMatchObject({ code: 'INVALID_PORT' });
+    expect(thrown(() => configuredTcpPinpads([{ host: '10.0.0.5', port: 70000 }]))).toMatchObject({
+      code: 'INVALID_PORT',
+    });
   });
 });
 
@@ -326,11 +350,15 @@ describe('HotplugWatcher driven by device events', () => {
     expect(ports.calls()).toBe(1);
 
     writeFileSync(join(dir, 'ttyACM0'), '');
-    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), {
+      timeout: 5_000,
+    });
     expect(ports.calls()).toBe(2);
 
     unlinkSync(join(dir, 'ttyACM0'));
-    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM0')]), {
+      timeout: 5_000,
+    });
     expect(ports.calls()).toBe(3);
   });
 
@@ -359,9 +387,13 @@ describe('HotplugWatcher driven by device events', () => {
     await watcher.start();
 
     pty = await createPtyPair({ linkB: join(dir, 'ttyACM3') });
-    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(events.attached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), {
+      timeout: 5_000,
+    });
     await pty.close();
-    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), { timeout: 5_000 });
+    await vi.waitFor(() => expect(events.detached.map((port) => port.address)).toEqual([join(dir, 'ttyACM3')]), {
+      timeout: 5_000,
+    });
   });
 
   it('lists once per burst of events after it settles, then again after each recheck delay, then stops', async () => {
@@ -424,7 +456,11 @@ describe('HotplugWatcher driven by device events', () => {
   it('falls back to listing every 30 s, said once, when the device events cannot start', async () => {
     vi.useFakeTimers();
     const ports = fakeList([]);
-    const broken: DeviceEvents = { kind: 'usb', start: () => Promise.reject(new Error('libusb could not be initialised')), stop: () => undefined };
+    const broken: DeviceEvents = {
+      kind: 'usb',
+      start: () => Promise.reject(new Error('libusb could not be initialised')),
+      stop: () => undefined,
+    };
     const watcher = watcherOf({ list: ports.list, events: broken });
     const fallbacks: [string, number][] = [];
     watcher.on('fallback', (error, pollMs) => fallbacks.push([error.message, pollMs]));

@@ -161,7 +161,11 @@ describe('SerialTransport with an injected port (serialport mock binding)', () =
     SerialPortMock.binding.createPort('/dev/mock0', { echo: false, record: true });
   });
 
-  function mockTransport(extra: { baudRate?: number } = {}): { t: SerialTransport; seen: SerialPortOpenOptions[]; ports: SerialPortMock[] } {
+  function mockTransport(extra: { baudRate?: number } = {}): {
+    t: SerialTransport;
+    seen: SerialPortOpenOptions[];
+    ports: SerialPortMock[];
+  } {
     const seen: SerialPortOpenOptions[] = [];
     const ports: SerialPortMock[] = [];
     const t = new SerialTransport('/dev/mock0', {

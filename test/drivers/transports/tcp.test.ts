@@ -141,7 +141,9 @@ describe('TcpTransport', () => {
 
   it('stops reconnecting when close() is called during the backoff', async () => {
     const first = await startServer();
-    const t = track(new TcpTransport({ host: HOST, port: first.port, reconnect: { initialDelayMs: 10, maxDelayMs: 20 } }));
+    const t = track(
+      new TcpTransport({ host: HOST, port: first.port, reconnect: { initialDelayMs: 10, maxDelayMs: 20 } }),
+    );
     await t.open();
     const closed = nextEvent<TransportCloseInfo>(t, 'close');
     await stopServer(first.server, first.sockets);
@@ -171,7 +173,11 @@ describe('TcpTransport', () => {
   it('gives up after maxAttempts failed reconnections', async () => {
     const first = await startServer();
     const t = track(
-      new TcpTransport({ host: HOST, port: first.port, reconnect: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 } }),
+      new TcpTransport({
+        host: HOST,
+        port: first.port,
+        reconnect: { initialDelayMs: 5, maxDelayMs: 10, maxAttempts: 2 },
+      }),
     );
     await t.open();
     const closed = nextEvent<TransportCloseInfo>(t, 'close');
@@ -198,7 +204,9 @@ describe('TcpTransport', () => {
       child.stdin?.end();
       child.kill();
     });
-    const port = await new Promise<number>((resolve) => child.stdout?.once('data', (d) => resolve(Number(String(d).trim()))));
+    const port = await new Promise<number>((resolve) =>
+      child.stdout?.once('data', (d) => resolve(Number(String(d).trim()))),
+    );
     // Fill the accept queue.
     const fillers: net.Socket[] = [];
     cleanups.push(() => fillers.forEach((s) => s.destroy()));

@@ -28,7 +28,14 @@ function newHome(): string {
 /** Options as `pinbridge start` builds them: the settings file read at every (re)start. */
 function buildFrom(home: string): () => AgentOptions {
   const logger = createLogger({ level: 'info', file: join(home, 'agent.log') });
-  return () => ({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+  return () => ({
+    settings: loadSettings(undefined, home),
+    api: {},
+    pinpadAddress: 'sim',
+    home,
+    posPorts: [0],
+    logger,
+  });
 }
 
 async function startRunner(home: string, start?: (options: AgentOptions) => Promise<Agent>): Promise<AgentRunner> {
@@ -54,7 +61,9 @@ function printersOf(agent: Agent): string[] {
   return [...(agent.printing?.printers.keys() ?? [])];
 }
 
-const BALCAO = (home: string): Record<string, unknown> => ({ printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } });
+const BALCAO = (home: string): Record<string, unknown> => ({
+  printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } },
+});
 
 describe('a restart from the window', () => {
   it('applies the saved settings in a new agent at the same address, where the window logs in again', async () => {
@@ -64,7 +73,10 @@ describe('a restart from the window', () => {
     expect(printersOf(first)).not.toContain('balcao');
     const window = await windowOf(first);
 
-    expect(await call(window, 'operator.saveSettings', { settings: BALCAO(home) })).toEqual({ saved: true, restart_required: true });
+    expect(await call(window, 'operator.saveSettings', { settings: BALCAO(home) })).toEqual({
+      saved: true,
+      restart_required: true,
+    });
     const restarted = new Promise<Agent>((resolve) => runner.once('restarted', resolve));
     expect(await call(window, 'operator.restart')).toEqual({ restarting: true });
 
@@ -98,7 +110,9 @@ describe('a restart from the window', () => {
     const runner = await startRunner(home);
     const agent = runner.agent;
     writeFileSync(defaultSettingsPath(home), JSON.stringify({ confirmation: 'sometimes' }));
-    const failed = new Promise<[Error, Agent]>((resolve) => runner.once('restartFailed', (error, running) => resolve([error, running])));
+    const failed = new Promise<[Error, Agent]>((resolve) =>
+      runner.once('restartFailed', (error, running) => resolve([error, running])),
+    );
 
     expect(await runner.restart()).toBe(agent);
     const [error, running] = await failed;
@@ -111,12 +125,16 @@ describe('a restart from the window', () => {
     const home = newHome();
     // A start that fails with the new printer (as a port taken or a journal locked would).
     const start = (options: AgentOptions): Promise<Agent> =>
-      'balcao' in options.settings.printers ? Promise.reject(new Error('the balcao printer broke the start')) : RealAgent.start(options);
+      'balcao' in options.settings.printers
+        ? Promise.reject(new Error('the balcao printer broke the start'))
+        : RealAgent.start(options);
     const runner = await startRunner(home, start);
     const first = runner.agent;
     const window = await windowOf(first);
     await call(window, 'operator.saveSettings', { settings: BALCAO(home) });
-    const failed = new Promise<[Error, Agent]>((resolve) => runner.once('restartFailed', (error, running) => resolve([error, running])));
+    const failed = new Promise<[Error, Agent]>((resolve) =>
+      runner.once('restartFailed', (error, running) => resolve([error, running])),
+    );
 
     await call(window, 'operator.restart');
     const [error, running] = await failed;
@@ -127,7 +145,10 @@ describe('a restart from the window', () => {
     expect(printersOf(running)).not.toContain('balcao');
     await running.ready;
     // The window is told its saved settings are not the ones running, and why.
-    expect(await call(await windowOf(running), 'operator.settings')).toMatchObject({ settings: BALCAO(home), not_applied: 'the balcao printer broke the start' });
+    expect(await call(await windowOf(running), 'operator.settings')).toMatchObject({
+      settings: BALCAO(home),
+      not_applied: 'the balcao printer broke the start',
+    });
   });
 
   it('does one restart for two asked at once, and none once stopped', async () => {

@@ -32,10 +32,22 @@ afterEach(() => {
 
 describe('Agent', () => {
   it('starts in training mode with the simulated PINPAD, takes a credit and a debit sale, and stops', async () => {
-    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger,
+    });
     try {
       const ready = await agent.ready;
-      expect(ready).toMatchObject({ mode: 'training', pinpad: { port: 'sim' }, printers: ['default'], recovered: expect.any(Object) as unknown });
+      expect(ready).toMatchObject({
+        mode: 'training',
+        pinpad: { port: 'sim' },
+        printers: ['default'],
+        recovered: expect.any(Object) as unknown,
+      });
       expect(ready.pos.ws).toBe(agent.pos.url);
       // The window's address carries the operator key in its fragment, which a browser never sends.
       expect(ready.ui).toBe(`http://127.0.0.1:${agent.pos.port}/#key=${agent.operatorKey}`);
@@ -43,13 +55,30 @@ describe('Agent', () => {
       expect(readFileSync(join(home, '.pinbridge', 'operator.key'), 'utf8').trim()).toBe(agent.operatorKey);
       expect(ready.metrics).toBeUndefined();
       expect(ready.sandbox?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+/);
-      expect(agent.pinpads.list()).toEqual([expect.objectContaining({ serialNumber: ready.pinpad.serial_number, connected: true })]);
+      expect(agent.pinpads.list()).toEqual([
+        expect.objectContaining({ serialNumber: ready.pinpad.serial_number, connected: true }),
+      ]);
       // The training customer inserts a Visa credit card by itself.
-      const outcome = await agent.stack.engine.start({ reference_id: 'agent-1', amount: 1050, payment_type: 'credit', installments: 1, description: 'Teste' });
+      const outcome = await agent.stack.engine.start({
+        reference_id: 'agent-1',
+        amount: 1050,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Teste',
+      });
       expect(outcome).toMatchObject({ status: 'approved', amount: 1050 });
       // And a debit card for a debit sale.
-      const debit = await agent.stack.engine.start({ reference_id: 'agent-2', amount: 2050, payment_type: 'debit', description: 'Débito' });
-      expect(debit).toMatchObject({ status: 'approved', payment_type: 'debit', card: { masked_pan: '400005******5556' } });
+      const debit = await agent.stack.engine.start({
+        reference_id: 'agent-2',
+        amount: 2050,
+        payment_type: 'debit',
+        description: 'Débito',
+      });
+      expect(debit).toMatchObject({
+        status: 'approved',
+        payment_type: 'debit',
+        card: { masked_pan: '400005******5556' },
+      });
     } finally {
       await agent.stop();
     }
@@ -59,12 +88,30 @@ describe('Agent', () => {
   }, 30_000);
 
   it('in training with no printer in the settings, prints each receipt as a PDF in a folder beside the training journal, so reprinting can be practised', async () => {
-    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger,
+    });
     const folder = join(home, '.pinbridge', 'training', 'receipts');
-    const printed = (): string[] => (existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.pdf')).sort() : []);
+    const printed = (): string[] =>
+      existsSync(folder)
+        ? readdirSync(folder)
+            .filter((name) => name.endsWith('.pdf'))
+            .sort()
+        : [];
     try {
       await agent.ready;
-      await agent.stack.engine.start({ reference_id: 'paper-1', amount: 4_321, payment_type: 'credit', installments: 1, description: 'Teste' });
+      await agent.stack.engine.start({
+        reference_id: 'paper-1',
+        amount: 4_321,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Teste',
+      });
       // Both copies print by themselves when the sale ends, as on a store's printer.
       await vi.waitFor(() => expect(printed()).toHaveLength(2), { timeout: 10_000 });
       const service = agent.printing?.service;
@@ -72,7 +119,10 @@ describe('Agent', () => {
       const [job] = service.print('paper-1', { copies: ['customer'] });
       expect(job).toMatchObject({ printer: 'default' });
       await vi.waitFor(() => expect(printed()).toHaveLength(3), { timeout: 10_000 });
-      const reprint = printed().map((name) => readFileSync(join(folder, name))).at(-1) ?? Buffer.alloc(0);
+      const reprint =
+        printed()
+          .map((name) => readFileSync(join(folder, name)))
+          .at(-1) ?? Buffer.alloc(0);
       expect(reprint.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       const { text } = await extractText(new Uint8Array(reprint), { mergePages: true });
       expect(text).toContain('TREINAMENTO');
@@ -90,10 +140,21 @@ describe('Agent', () => {
       const ready = await agent.ready;
       const serial = ready.pinpad.serial_number;
       // The training sandbox serves its test set; the PINPAD got it at attach.
-      expect(agent.pinpads.get(serial).tables).toEqual({ state: 'current', version: TEST_EMV_TABLES.version, acquirers: [2], error: null });
+      expect(agent.pinpads.get(serial).tables).toEqual({
+        state: 'current',
+        version: TEST_EMV_TABLES.version,
+        acquirers: [2],
+        error: null,
+      });
       const cached = join(home, '.pinbridge', 'training', 'emv-tables', `${serial}.json`);
       expect(JSON.parse(readFileSync(cached, 'utf8'))).toMatchObject({ version: TEST_EMV_TABLES.version });
-      const outcome = await agent.stack.engine.start({ reference_id: 'tables-1', amount: 1050, payment_type: 'credit', installments: 1, description: 'Tabelas' });
+      const outcome = await agent.stack.engine.start({
+        reference_id: 'tables-1',
+        amount: 1050,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Tabelas',
+      });
       expect(outcome).toMatchObject({ status: 'approved' });
     } finally {
       await agent.stop();
@@ -106,7 +167,13 @@ describe('Agent', () => {
     try {
       const ready = await agent.ready;
       expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-      await agent.stack.engine.start({ reference_id: 'metrics-1', amount: 700, payment_type: 'credit', installments: 1, description: 'Métrica' });
+      await agent.stack.engine.start({
+        reference_id: 'metrics-1',
+        amount: 700,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Métrica',
+      });
       const text = await (await fetch(ready.metrics!)).text();
       expect(text).toMatch(/^pinbridge_payments_total\{outcome="approved",payment_type="credit"\} 1$/m);
       expect(text).toMatch(/^pinbridge_info\{version="[^"]+",mode="training"\} 1$/m);
@@ -117,21 +184,40 @@ describe('Agent', () => {
 
   it('settles `ready` with an error when stopped before the PINPAD answered', async () => {
     // Nothing listens on this port: the PINPAD never answers.
-    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'tcp://127.0.0.1:9', home, posPorts: [0], logger });
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'tcp://127.0.0.1:9',
+      home,
+      posPorts: [0],
+      logger,
+    });
     await agent.stop();
     await expect(agent.ready).rejects.toThrow('the agent stopped before its PINPAD answered');
   });
 
   it('stops at once while its PINPAD is still opening', async () => {
-    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger,
+    });
     await agent.stop();
     // ready either came just in time or reports the stop; the stop itself did not hang.
     await agent.ready.catch((error: unknown) => expect(String(error)).toContain('stopped before'));
   });
 
   it('refuses a certificate it cannot read, naming the setting, before opening anything', async () => {
-    const settings = { ...loadSettings(undefined, home), pos: { tls: { cert_file: join(home, 'missing.pem'), key_file: join(home, 'missing-key.pem') } } };
-    const error = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger }).catch((caught: unknown) => caught);
+    const settings = {
+      ...loadSettings(undefined, home),
+      pos: { tls: { cert_file: join(home, 'missing.pem'), key_file: join(home, 'missing-key.pem') } },
+    };
+    const error = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(SettingsError);
     expect((error as SettingsError).message).toContain('pos.tls.cert_file');
     // Nothing was opened: not even the training journal's folder.
@@ -164,7 +250,11 @@ describe('Agent without its PINPAD', () => {
         events: watchDeviceDirectory({ dir: dev }),
         list: () => {
           listings++;
-          return Promise.resolve(readdirSync(dev).filter((name) => SERIAL_DEVICE_NAME.test(name)).map((name) => ({ path: join(dev, name) })));
+          return Promise.resolve(
+            readdirSync(dev)
+              .filter((name) => SERIAL_DEVICE_NAME.test(name))
+              .map((name) => ({ path: join(dev, name) })),
+          );
         },
         settleMs: 10,
         recheckMs: [],
@@ -205,7 +295,9 @@ describe('Agent without its PINPAD', () => {
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as { level: number; msg: string });
     // The keeper's lines (the driver adds its own about the link it lost).
-    const pinpadLines = lines.filter((line) => /^PINPAD (not available|did not answer|ready|disconnected;)/.test(line.msg));
+    const pinpadLines = lines.filter((line) =>
+      /^PINPAD (not available|did not answer|ready|disconnected;)/.test(line.msg),
+    );
     expect(pinpadLines.map((line) => [line.level, line.msg])).toEqual([
       [40, 'PINPAD not available; trying again with backoff'],
       [30, 'PINPAD ready'],
@@ -252,7 +344,9 @@ describe('Agent without its PINPAD', () => {
       }
       broken = false;
       writeFileSync(join(dev, 'ttyACM0'), '');
-      await vi.waitFor(() => expect(readFileSync(logFile, 'utf8')).toContain('serial ports listed again'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(readFileSync(logFile, 'utf8')).toContain('serial ports listed again'), {
+        timeout: 10_000,
+      });
     } finally {
       await agent.stop();
     }

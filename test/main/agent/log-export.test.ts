@@ -12,14 +12,17 @@ import { createLogger } from '../../../main/log.js';
 
 describe('maskCardData', () => {
   it('masks Luhn-valid card numbers to first 6 / last 4 and removes track data', () => {
-    const { text, masked } = maskCardData('pan 4111111111111111 and ;4111111111111111=25121010000000000000? and %B4111111111111111^DOE/JOHN^2512101?');
+    const { text, masked } = maskCardData(
+      'pan 4111111111111111 and ;4111111111111111=25121010000000000000? and %B4111111111111111^DOE/JOHN^2512101?',
+    );
     expect(text).toBe('pan 411111******1111 and [track removed] and [track removed]');
     expect(masked).toBe(3);
   });
 
   it('leaves numbers that are not card numbers alone', () => {
     // 1763712345679 is a log line's time and passes Luhn: a time, not a card (cards start with 2 to 6).
-    const line = '{"time":1763712345679,"nsu":"000123456","amount":1234,"transaction":"1234567890123","cnpj":"11222333000181"}';
+    const line =
+      '{"time":1763712345679,"nsu":"000123456","amount":1234,"transaction":"1234567890123","cnpj":"11222333000181"}';
     expect(maskCardData(line)).toEqual({ text: line, masked: 0 });
   });
 });
@@ -29,11 +32,16 @@ describe('exportLogs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinbridge-logs-'));
     const file = join(dir, 'pinbridge.log');
     writeFileSync(file, ['{"msg":"one"}', '{"msg":"two","pan":"5555555555554444"}', '{"msg":"three"}', ''].join('\n'));
-    expect(exportLogs(file, 2)).toEqual({ file, text: '{"msg":"two","pan":"555555******4444"}\n{"msg":"three"}\n', lines: 2, masked: 1 });
+    expect(exportLogs(file, 2)).toEqual({
+      file,
+      text: '{"msg":"two","pan":"555555******4444"}\n{"msg":"three"}\n',
+      lines: 2,
+      masked: 1,
+    });
     expect(exportLogs(join(dir, 'none.log'))).toEqual({ file: join(dir, 'none.log'), text: '', lines: 0, masked: 0 });
   });
 
-  it('reads what the agent\'s logger copies to its file', () => {
+  it("reads what the agent's logger copies to its file", () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pinbridge-logs-')), 'logs', 'pinbridge.log');
     const logger = createLogger({ level: 'info', copyTo: file });
     logger.info({ pinpad: 'PBSIM-1' }, 'PINPAD ready');

@@ -18,7 +18,12 @@ import { createLogger } from '../../../main/log.js';
 import type { PinpadLinkStatus } from '../../../main/pinpad/link-status.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 
-const INFO = { manufacturer: 'GERTEC', model: 'PPC930', serialNumber: 'PP-1', firmware: '1.0' } as unknown as PinpadInfo;
+const INFO = {
+  manufacturer: 'GERTEC',
+  model: 'PPC930',
+  serialNumber: 'PP-1',
+  firmware: '1.0',
+} as unknown as PinpadInfo;
 const ADDRESS = '/dev/ttyACM0';
 
 /** A PINPAD that answers, and whose cable `unplug` pulls. */
@@ -48,7 +53,10 @@ function plugs(): {
   failWith(error: Error): void;
   plugIn(connection: PinpadConnection): void;
 } {
-  let failure: Error = new TransportError('PORT_NOT_FOUND', `The serial port ${ADDRESS} does not exist; check the cable and the port name.`);
+  let failure: Error = new TransportError(
+    'PORT_NOT_FOUND',
+    `The serial port ${ADDRESS} does not exist; check the cable and the port name.`,
+  );
   let plugged: PinpadConnection | undefined;
   const at: number[] = [];
   return {
@@ -97,11 +105,18 @@ describe('keeping a PINPAD that is not there', () => {
     process.on('warning', onWarning);
     const stop = new AbortController();
     const port = plugs();
-    const kept = keepPinpad(join('/nonexistent', 'ttyPINPAD'), false, createLogger({ level: 'silent' }), stop.signal, hooks(), {
-      reconnectDelayMs: 1,
-      maxReconnectDelayMs: 1,
-      connect: port.connect,
-    });
+    const kept = keepPinpad(
+      join('/nonexistent', 'ttyPINPAD'),
+      false,
+      createLogger({ level: 'silent' }),
+      stop.signal,
+      hooks(),
+      {
+        reconnectDelayMs: 1,
+        maxReconnectDelayMs: 1,
+        connect: port.connect,
+      },
+    );
     await vi.waitFor(() => expect(port.at.length).toBeGreaterThanOrEqual(25), { timeout: 10_000 });
 
     expect(getEventListeners(stop.signal, 'abort').length).toBeLessThanOrEqual(1);
@@ -115,7 +130,9 @@ describe('keeping a PINPAD that is not there', () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const port = plugs();
-    const kept = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), { connect: port.connect }).run(stop.signal);
+    const kept = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), {
+      connect: port.connect,
+    }).run(stop.signal);
     await vi.advanceTimersByTimeAsync(10 * 60 * 1000);
     const gaps = port.at.slice(1).map((time, i) => time - port.at[i]!);
     expect(gaps.slice(0, 9)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000]);
@@ -129,12 +146,19 @@ describe('keeping a PINPAD that is not there', () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const port = plugs();
-    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(), { connect: port.connect });
+    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(), {
+      connect: port.connect,
+    });
     const kept = keeper.run(stop.signal);
     await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
     expect(port.at.length).toBeGreaterThan(60);
     expect(logLines()).toEqual([
-      expect.objectContaining({ level: 40, msg: 'PINPAD not available; trying again with backoff', port: ADDRESS, code: 'PORT_NOT_FOUND' }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'PINPAD not available; trying again with backoff',
+        port: ADDRESS,
+        code: 'PORT_NOT_FOUND',
+      }),
     ]);
 
     port.plugIn(pinpadDouble().connection);
@@ -153,7 +177,9 @@ describe('keeping a PINPAD that is not there', () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const port = plugs();
-    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(), { connect: port.connect });
+    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(), {
+      connect: port.connect,
+    });
     const kept = keeper.run(stop.signal);
     await vi.advanceTimersByTimeAsync(10_000);
     port.failWith(new TransportError('PERMISSION_DENIED', `No permission to open ${ADDRESS}.`));
@@ -171,7 +197,9 @@ describe('keeping a PINPAD that is not there', () => {
     vi.useFakeTimers();
     const stop = new AbortController();
     const port = plugs();
-    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), { connect: port.connect });
+    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), {
+      connect: port.connect,
+    });
     const kept = keeper.run(stop.signal);
     await vi.advanceTimersByTimeAsync(5 * 60 * 1000 + 1);
     const attempts = port.at.length;
@@ -197,7 +225,9 @@ describe('the link state', () => {
     const stop = new AbortController();
     const port = plugs();
     const statuses: PinpadLinkStatus[] = [];
-    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(statuses), { connect: port.connect });
+    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'info', file: logFile }), hooks(statuses), {
+      connect: port.connect,
+    });
     expect(keeper.status).toMatchObject({ address: ADDRESS, state: 'connecting', code: null });
     const kept = keeper.run(stop.signal);
     await vi.advanceTimersByTimeAsync(30_000);
@@ -238,12 +268,19 @@ describe('the link state', () => {
     const stop = new AbortController();
     const port = plugs();
     const silent = pinpadDouble();
-    (silent.connection.pinpad as unknown as { info: () => Promise<never> }).info = () => Promise.reject(Object.assign(new Error('No answer to OPN within 2 s'), { code: 'TIMEOUT' }));
+    (silent.connection.pinpad as unknown as { info: () => Promise<never> }).info = () =>
+      Promise.reject(Object.assign(new Error('No answer to OPN within 2 s'), { code: 'TIMEOUT' }));
     port.plugIn(silent.connection);
-    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), { connect: port.connect });
+    const keeper = new PinpadKeeper(ADDRESS, false, createLogger({ level: 'silent' }), hooks(), {
+      connect: port.connect,
+    });
     const kept = keeper.run(stop.signal);
     await vi.advanceTimersByTimeAsync(0);
-    expect(keeper.status).toMatchObject({ state: 'not_answering', code: 'TIMEOUT', error: 'No answer to OPN within 2 s' });
+    expect(keeper.status).toMatchObject({
+      state: 'not_answering',
+      code: 'TIMEOUT',
+      error: 'No answer to OPN within 2 s',
+    });
     stop.abort();
     await kept;
   });

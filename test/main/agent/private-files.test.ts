@@ -33,7 +33,15 @@ describe.skipIf(process.platform === 'win32')('the agent’s folder', () => {
     writeFileSync(outside, 'x', { mode: 0o644 });
     symlinkSync(outside, join(dir, 'link'));
 
-    expect(makePrivate(dir).sort()).toEqual([dir, join(dir, 'journal.db'), join(dir, 'logs'), join(dir, 'logs', 'pinbridge.log'), join(dir, 'tool.sh')].sort());
+    expect(makePrivate(dir).sort()).toEqual(
+      [
+        dir,
+        join(dir, 'journal.db'),
+        join(dir, 'logs'),
+        join(dir, 'logs', 'pinbridge.log'),
+        join(dir, 'tool.sh'),
+      ].sort(),
+    );
     expect(lstatSync(dir).mode & 0o777).toBe(0o700);
     expect(lstatSync(join(dir, 'journal.db')).mode & 0o777).toBe(0o600);
     expect(lstatSync(join(dir, 'tool.sh')).mode & 0o777).toBe(0o700);
@@ -53,10 +61,24 @@ describe.skipIf(process.platform === 'win32')('the agent’s folder', () => {
     const logFile = join(data, 'logs', 'pinbridge.log');
     mkdirSync(join(data, 'logs'), { recursive: true });
     const logger = createLogger({ level: 'info', file: logFile });
-    const agent = await Agent.start({ settings: loadSettings(undefined, home), api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger, logFile });
+    const agent = await Agent.start({
+      settings: loadSettings(undefined, home),
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger,
+      logFile,
+    });
     try {
       await agent.ready;
-      const outcome = await agent.stack.engine.start({ reference_id: 'private-1', amount: 1990, payment_type: 'credit', installments: 1, description: 'Venda' });
+      const outcome = await agent.stack.engine.start({
+        reference_id: 'private-1',
+        amount: 1990,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Venda',
+      });
       expect(outcome.status).toBe('approved');
     } finally {
       await agent.stop();

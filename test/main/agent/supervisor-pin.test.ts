@@ -8,7 +8,13 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LOCK_MS, MAX_FAILURES, SupervisorPin, SupervisorPinError, TRAINING_SUPERVISOR_PIN } from '../../../main/agent/supervisor-pin.js';
+import {
+  LOCK_MS,
+  MAX_FAILURES,
+  SupervisorPin,
+  SupervisorPinError,
+  TRAINING_SUPERVISOR_PIN,
+} from '../../../main/agent/supervisor-pin.js';
 import { thrown } from '../../helpers/thrown.js';
 
 const file = (): string => join(mkdtempSync(join(tmpdir(), 'pinbridge-supervisor-')), '.pinbridge', 'supervisor-pin');
@@ -78,7 +84,8 @@ describe('checking a PIN typed', () => {
     const time = clock();
     const pin = new SupervisorPin(file(), { now: time.now });
     pin.set('482193');
-    for (let attempt = 1; attempt < MAX_FAILURES; attempt++) expect(pin.check('111111')).toMatchObject({ reason: 'WRONG' });
+    for (let attempt = 1; attempt < MAX_FAILURES; attempt++)
+      expect(pin.check('111111')).toMatchObject({ reason: 'WRONG' });
     expect(pin.check('111111')).toEqual({ ok: false, reason: 'LOCKED', retryAfterMs: LOCK_MS });
     expect(pin.lockedUntil()).toBe(new Date(time.now() + LOCK_MS).toISOString());
     time.advance(LOCK_MS - 1_000);
@@ -125,7 +132,8 @@ describe('in training', () => {
 
   it('locks after wrong PINs as the store would, with nothing stored', () => {
     const pin = new SupervisorPin(file(), { training: true });
-    for (let attempt = 1; attempt < MAX_FAILURES; attempt++) expect(pin.check('0000')).toMatchObject({ reason: 'WRONG' });
+    for (let attempt = 1; attempt < MAX_FAILURES; attempt++)
+      expect(pin.check('0000')).toMatchObject({ reason: 'WRONG' });
     expect(pin.check('0000')).toMatchObject({ reason: 'LOCKED' });
     expect(pin.check(TRAINING_SUPERVISOR_PIN)).toMatchObject({ reason: 'LOCKED' });
   });

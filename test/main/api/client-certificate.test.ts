@@ -6,7 +6,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certificateInfo, ClientCertificateError, daysToExpiry, loadClientTls, serialMatchesMarketplace } from '../../../main/api/index.js';
+import {
+  certificateInfo,
+  ClientCertificateError,
+  daysToExpiry,
+  loadClientTls,
+  serialMatchesMarketplace,
+} from '../../../main/api/index.js';
 import { thrown } from '../../helpers/thrown.js';
 import { createTestPki, type IssuedCertificate, type TestPki } from '../../helpers/test-pki.js';
 
@@ -52,13 +58,43 @@ describe('the client certificate', () => {
 
   it.each([
     ['a certificate without its key', () => ({ cert: store.cert }), 'INCOMPLETE', /private key is missing/],
-    ['PEM and PKCS#12 together', () => ({ cert: store.cert, key: store.key, pfx: store.pfx }), 'INCOMPLETE', /not both/],
-    ['a file that is not there', () => ({ cert: join(pki.dir, 'nope.pem'), key: store.key }), 'UNREADABLE', /nope\.pem cannot be read: it does not exist/],
-    ['the key of another certificate', () => ({ cert: store.cert, key: other.key }), 'KEY_MISMATCH', /outra\.key is not the key of the certificate .*loja\.pem/],
-    ['a key file in the certificate’s place', () => ({ cert: store.key, key: store.key }), 'NOT_PEM', /holds no PEM certificate/],
-    ['a PKCS#12 file without its passphrase', () => ({ pfx: store.pfx }), 'PFX_PASSPHRASE', /passphrase .* is missing \(enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE\)/],
+    [
+      'PEM and PKCS#12 together',
+      () => ({ cert: store.cert, key: store.key, pfx: store.pfx }),
+      'INCOMPLETE',
+      /not both/,
+    ],
+    [
+      'a file that is not there',
+      () => ({ cert: join(pki.dir, 'nope.pem'), key: store.key }),
+      'UNREADABLE',
+      /nope\.pem cannot be read: it does not exist/,
+    ],
+    [
+      'the key of another certificate',
+      () => ({ cert: store.cert, key: other.key }),
+      'KEY_MISMATCH',
+      /outra\.key is not the key of the certificate .*loja\.pem/,
+    ],
+    [
+      'a key file in the certificate’s place',
+      () => ({ cert: store.key, key: store.key }),
+      'NOT_PEM',
+      /holds no PEM certificate/,
+    ],
+    [
+      'a PKCS#12 file without its passphrase',
+      () => ({ pfx: store.pfx }),
+      'PFX_PASSPHRASE',
+      /passphrase .* is missing \(enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE\)/,
+    ],
     ['a wrong passphrase', () => ({ pfx: store.pfx, passphrase: 'errada' }), 'PFX_PASSPHRASE', /is wrong/],
-    ['a PEM file given as PKCS#12', () => ({ pfx: store.cert, passphrase: 'x' }), 'PFX_INVALID', /is not a PKCS#12 certificate/],
+    [
+      'a PEM file given as PKCS#12',
+      () => ({ pfx: store.cert, passphrase: 'x' }),
+      'PFX_INVALID',
+      /is not a PKCS#12 certificate/,
+    ],
   ] as const)('refuses %s with %s and a sentence naming the file', (_, files, code, message) => {
     const error = thrown(() => loadClientTls(files()));
     expect(error).toBeInstanceOf(ClientCertificateError);

@@ -35,7 +35,10 @@ async function errorFor(reply: StubReply): Promise<PaymentsApiError> {
 
 describe('error body shapes', () => {
   it('reads shape A {status, detail, trace_id}', async () => {
-    const error = await errorFor({ status: 404, body: { status: 404, detail: 'Transaction not found', trace_id: 'a1b2c3' } });
+    const error = await errorFor({
+      status: 404,
+      body: { status: 404, detail: 'Transaction not found', trace_id: 'a1b2c3' },
+    });
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'not_found', detail: 'Transaction not found', traceId: 'a1b2c3' });
     expect(error.message).toBe('Transaction not found');
@@ -46,7 +49,11 @@ describe('error body shapes', () => {
   it('reads shape B {status_code, type, message}', async () => {
     const error = await errorFor({
       status: 400,
-      body: { status_code: 400, type: 'validation_error', message: 'Invalid bank_account_id: expected 32 hexadecimal characters' },
+      body: {
+        status_code: 400,
+        type: 'validation_error',
+        message: 'Invalid bank_account_id: expected 32 hexadecimal characters',
+      },
     });
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({
@@ -128,14 +135,27 @@ describe('error body shapes', () => {
   it('reads a 403 into PermissionError', async () => {
     const error = await errorFor({
       status: 403,
-      body: { type: 'https://httpstatuses.com/403', title: 'Forbidden', status: 403, detail: 'Unauthorized to access this seller', trace_id: 'x' },
+      body: {
+        type: 'https://httpstatuses.com/403',
+        title: 'Forbidden',
+        status: 403,
+        detail: 'Unauthorized to access this seller',
+        trace_id: 'x',
+      },
     });
     expect(error).toBeInstanceOf(PermissionError);
-    expect(error).toMatchObject({ status: 403, code: 'permission_denied', detail: 'Unauthorized to access this seller' });
+    expect(error).toMatchObject({
+      status: 403,
+      code: 'permission_denied',
+      detail: 'Unauthorized to access this seller',
+    });
   });
 
   it('reads a 422 into ValidationError', async () => {
-    const error = await errorFor({ status: 422, body: { status: 422, detail: 'Unexpected fields in request [foo, bar]', trace_id: 't' } });
+    const error = await errorFor({
+      status: 422,
+      body: { status: 422, detail: 'Unexpected fields in request [foo, bar]', trace_id: 't' },
+    });
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe('foo');
   });
@@ -143,20 +163,42 @@ describe('error body shapes', () => {
   it('reads a 401 of any shape into AuthenticationError', async () => {
     const error = await errorFor({
       status: 401,
-      body: { type: 'https://httpstatuses.com/401', title: 'Unauthorized', status: 401, detail: 'Token OAuth expirado', trace_id: 'z9' },
+      body: {
+        type: 'https://httpstatuses.com/401',
+        title: 'Unauthorized',
+        status: 401,
+        detail: 'Token OAuth expirado',
+        trace_id: 'z9',
+      },
     });
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error).toMatchObject({ status: 401, code: 'authentication_failed', detail: 'Token OAuth expirado', traceId: 'z9' });
+    expect(error).toMatchObject({
+      status: 401,
+      code: 'authentication_failed',
+      detail: 'Token OAuth expirado',
+      traceId: 'z9',
+    });
   });
 
   it('reads a 408 into RequestTimeoutError and a 501 into NotEnabledError', async () => {
     const timeout = await errorFor({
       status: 408,
-      body: { error: { status: 'Request Timeout', status_code: 408, type: 'invalid_request_error', category: 'service_request_timeout', message: 'Request timed out' } },
+      body: {
+        error: {
+          status: 'Request Timeout',
+          status_code: 408,
+          type: 'invalid_request_error',
+          category: 'service_request_timeout',
+          message: 'Request timed out',
+        },
+      },
     });
     expect(timeout).toBeInstanceOf(RequestTimeoutError);
     expect(timeout).toMatchObject({ status: 408, code: 'request_timeout', category: 'service_request_timeout' });
-    const disabled = await errorFor({ status: 501, body: { status: 501, detail: 'Tap to pay flow not yet implemented', trace_id: 'n1' } });
+    const disabled = await errorFor({
+      status: 501,
+      body: { status: 501, detail: 'Tap to pay flow not yet implemented', trace_id: 'n1' },
+    });
     expect(disabled).toBeInstanceOf(NotEnabledError);
     expect(disabled).toMatchObject({ status: 501, code: 'not_enabled', detail: 'Tap to pay flow not yet implemented' });
   });
@@ -164,10 +206,22 @@ describe('error body shapes', () => {
   it('keeps a status without a class as a PaymentsApiError with code request_failed', async () => {
     const error = await errorFor({
       status: 402,
-      body: { error: { status_code: 402, type: 'card_error', category: 'insufficient_funds_error', message: 'Insufficient funds' } },
+      body: {
+        error: {
+          status_code: 402,
+          type: 'card_error',
+          category: 'insufficient_funds_error',
+          message: 'Insufficient funds',
+        },
+      },
     });
     expect(error.constructor).toBe(PaymentsApiError);
-    expect(error).toMatchObject({ status: 402, code: 'request_failed', type: 'card_error', category: 'insufficient_funds_error' });
+    expect(error).toMatchObject({
+      status: 402,
+      code: 'request_failed',
+      type: 'card_error',
+      category: 'insufficient_funds_error',
+    });
   });
 });
 
@@ -184,7 +238,11 @@ describe('bodies that are not JSON', () => {
   });
 
   it('reads a plain text body as the detail', async () => {
-    const error = await errorFor({ status: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream connect error' });
+    const error = await errorFor({
+      status: 503,
+      headers: { 'content-type': 'text/plain' },
+      body: 'upstream connect error',
+    });
     expect(error).toBeInstanceOf(ServerError);
     expect(error.detail).toBe('upstream connect error');
   });
@@ -204,7 +262,11 @@ describe('bodies that are not JSON', () => {
 
 describe('success responses that cannot be read', () => {
   it('throws InvalidResponseError for a 200 whose body is not JSON', async () => {
-    const error = await errorFor({ status: 200, headers: { 'content-type': 'text/html' }, body: '<html>captive portal</html>' });
+    const error = await errorFor({
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<html>captive portal</html>',
+    });
     expect(error).toBeInstanceOf(InvalidResponseError);
     expect(error).toMatchObject({ status: 200, code: 'invalid_response' });
     expect(stub?.requests).toHaveLength(1);

@@ -50,10 +50,18 @@ describe('a provider with only the documented calls (the sandbox without its ext
     const api = client(documented, true);
     expect(await failure(api.transactions.findByReference('ref-x'))).toBeInstanceOf(NotFoundError);
     const body = sale(documented, 'ref-twice');
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${documented.token}`, 'idempotency-key': 'same-key' };
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${documented.token}`,
+      'idempotency-key': 'same-key',
+    };
     const path = `${documented.url}/v1/marketplaces/${documented.marketplaceId}/transactions`;
-    const first = (await (await fetch(path, { method: 'POST', headers, body: JSON.stringify({ ...body, currency: 'BRL' }) })).json()) as { id: string };
-    const second = (await (await fetch(path, { method: 'POST', headers, body: JSON.stringify({ ...body, currency: 'BRL' }) })).json()) as { id: string };
+    const first = (await (
+      await fetch(path, { method: 'POST', headers, body: JSON.stringify({ ...body, currency: 'BRL' }) })
+    ).json()) as { id: string };
+    const second = (await (
+      await fetch(path, { method: 'POST', headers, body: JSON.stringify({ ...body, currency: 'BRL' }) })
+    ).json()) as { id: string };
     expect(second.id).not.toBe(first.id);
   });
 
@@ -68,12 +76,23 @@ describe('a provider with only the documented calls (the sandbox without its ext
 
   it('finds a transaction by reference_id, or by its metadata, in the seller’s list', async () => {
     const api = client(documented, false);
-    const created = await api.transactions.create(sale(documented, 'ref-find', { pinbridge_payment_id: 'a'.repeat(32) }));
-    const lookup = { sellerId: documented.sellerId, metadata: { pinbridge_payment_id: 'a'.repeat(32) }, createdAfter: new Date(Date.now() - 60_000).toISOString() };
+    const created = await api.transactions.create(
+      sale(documented, 'ref-find', { pinbridge_payment_id: 'a'.repeat(32) }),
+    );
+    const lookup = {
+      sellerId: documented.sellerId,
+      metadata: { pinbridge_payment_id: 'a'.repeat(32) },
+      createdAfter: new Date(Date.now() - 60_000).toISOString(),
+    };
     expect((await api.transactions.findByReference('ref-find', lookup))?.id).toBe(created.id);
     // A provider that does not echo reference_id still returns the metadata.
     expect((await api.transactions.findByReference('not-echoed', lookup))?.id).toBe(created.id);
-    expect(await api.transactions.findByReference('ref-none', { ...lookup, metadata: { pinbridge_payment_id: 'b'.repeat(32) } })).toBeUndefined();
+    expect(
+      await api.transactions.findByReference('ref-none', {
+        ...lookup,
+        metadata: { pinbridge_payment_id: 'b'.repeat(32) },
+      }),
+    ).toBeUndefined();
   });
 
   it('needs the seller to look in', async () => {
@@ -83,13 +102,33 @@ describe('a provider with only the documented calls (the sandbox without its ext
 
 describe('the scan of the seller’s list', () => {
   const page = (start: number, createdAt: string) =>
-    Array.from({ length: 100 }, (_, i) => wireTransaction({ id: (start + i).toString(16).padStart(32, '0'), reference_id: `other-${start + i}`, created_at: createdAt }));
-  const envelope = (items: unknown[]) => ({ resource: 'list', items, limit: 100, offset: 0, has_more: true, total: 1000 });
+    Array.from({ length: 100 }, (_, i) =>
+      wireTransaction({
+        id: (start + i).toString(16).padStart(32, '0'),
+        reference_id: `other-${start + i}`,
+        created_at: createdAt,
+      }),
+    );
+  const envelope = (items: unknown[]) => ({
+    resource: 'list',
+    items,
+    limit: 100,
+    offset: 0,
+    has_more: true,
+    total: 1000,
+  });
 
   it('stops at the first page that reaches back before the payment began', async () => {
-    stub = await startStub({ body: envelope(page(1, '2026-01-02 10:00:00')) }, { body: envelope(page(101, '2026-01-01 09:00:00')) });
+    stub = await startStub(
+      { body: envelope(page(1, '2026-01-02 10:00:00')) },
+      { body: envelope(page(101, '2026-01-01 09:00:00')) },
+    );
     const api = stubClient(stub, { capabilities: { idempotencyKey: false, findByReference: false } });
-    const found = await api.transactions.findByReference('sale-x', { sellerId: SELLER_ID, metadata: {}, createdAfter: '2026-01-02T09:59:00Z' });
+    const found = await api.transactions.findByReference('sale-x', {
+      sellerId: SELLER_ID,
+      metadata: {},
+      createdAfter: '2026-01-02T09:59:00Z',
+    });
     expect(found).toBeUndefined();
     expect(stub.requests.map((r) => r.query.get('offset'))).toEqual(['0', '100']);
     expect(stub.requests[0]?.path).toBe(`/v1/marketplaces/${MARKETPLACE_ID}/sellers/${SELLER_ID}/transactions`);
@@ -99,14 +138,23 @@ describe('the scan of the seller’s list', () => {
   it(`gives up after ${SELLER_SCAN_PAGES} full pages`, async () => {
     stub = await startStub({ body: envelope(page(1, '2026-01-02 10:00:00')) });
     const api = stubClient(stub, { capabilities: { idempotencyKey: false, findByReference: false } });
-    expect(await api.transactions.findByReference('sale-x', { sellerId: SELLER_ID, metadata: {}, createdAfter: '2026-01-02T09:59:00Z' })).toBeUndefined();
+    expect(
+      await api.transactions.findByReference('sale-x', {
+        sellerId: SELLER_ID,
+        metadata: {},
+        createdAfter: '2026-01-02T09:59:00Z',
+      }),
+    ).toBeUndefined();
     expect(stub.requests).toHaveLength(SELLER_SCAN_PAGES);
   });
 });
 
 describe('a client told the provider has no Idempotency-Key', () => {
   it('sends none, and so never sends a POST again after a lost answer', async () => {
-    stub = await startStub({ status: 503, body: { status: 503, detail: 'busy', trace_id: 'x1' } }, { status: 201, body: wireTransaction() });
+    stub = await startStub(
+      { status: 503, body: { status: 503, detail: 'busy', trace_id: 'x1' } },
+      { status: 201, body: wireTransaction() },
+    );
     const api = stubClient(stub, { maxRetries: 2, capabilities: { idempotencyKey: false, findByReference: false } });
     const error = await failure(api.transactions.create({ ...sale(documented, 'sale-1'), on_behalf_of: SELLER_ID }));
     expect(error.status).toBe(503);

@@ -26,7 +26,14 @@ function watchedClient(): { client: PaymentsClient; health: ApiHealthMonitor; ch
   const health = new ApiHealthMonitor();
   const changes: ApiHealthSnapshot[] = [];
   health.on('change', (snapshot) => changes.push(snapshot));
-  const client = new PaymentsClient({ baseUrl: proxy.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, maxRetries: 0, timeoutMs: 5_000, onAttempt: health.record });
+  const client = new PaymentsClient({
+    baseUrl: proxy.url,
+    token: sandbox.token,
+    marketplaceId: sandbox.marketplaceId,
+    maxRetries: 0,
+    timeoutMs: 5_000,
+    onAttempt: health.record,
+  });
   return { client, health, changes };
 }
 
@@ -46,7 +53,9 @@ describe('the payments API health', () => {
     const transaction = await pending(client);
     expect(health.snapshot().state).toBe('up');
 
-    await expect(client.transactions.waitForCompletion(transaction.id, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(client.transactions.waitForCompletion(transaction.id, { timeoutMs: 1 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
 
     expect(health.snapshot().state).toBe('up');
     expect(changes.map((change) => change.state)).toEqual(['up']);
@@ -56,7 +65,9 @@ describe('the payments API health', () => {
     const { client, health } = watchedClient();
     const transaction = await pending(client);
     const held = proxy.add({ ...PAYMENT_CALLS.retrieve, action: 'timeout', times: 1 });
-    await expect(client.transactions.retrieve(transaction.id, { timeoutMs: 1_000 })).rejects.toMatchObject({ code: 'timeout' });
+    await expect(client.transactions.retrieve(transaction.id, { timeoutMs: 1_000 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
     expect(held.hits).toBe(1);
     expect(health.snapshot()).toMatchObject({ state: 'down', lastError: { code: 'timeout' } });
 

@@ -21,7 +21,16 @@ import {
   ValidationError,
   type PaymentsApiError,
 } from '../../../main/api/index.js';
-import { captureLogger, MARKETPLACE_ID, startStub, startStubAt, stubClient, TOKEN, wireTransaction, type Stub } from './stub-server.js';
+import {
+  captureLogger,
+  MARKETPLACE_ID,
+  startStub,
+  startStubAt,
+  stubClient,
+  TOKEN,
+  wireTransaction,
+  type Stub,
+} from './stub-server.js';
 import { rejection } from '../../helpers/thrown.js';
 import { chipRequest } from '../../helpers/sealed-card.js';
 
@@ -38,7 +47,14 @@ afterEach(async () => {
 const failure = (promise: Promise<unknown>): Promise<PaymentsApiError> => rejection<PaymentsApiError>(promise);
 
 function core(s: Stub, options: Partial<ConstructorParameters<typeof HttpCore>[0]> = {}): HttpCore {
-  return new HttpCore({ baseUrl: s.url, token: TOKEN, retryBaseDelayMs: 1, retryMaxDelayMs: 5, timeoutMs: 2_000, ...options });
+  return new HttpCore({
+    baseUrl: s.url,
+    token: TOKEN,
+    retryBaseDelayMs: 1,
+    retryMaxDelayMs: 5,
+    timeoutMs: 2_000,
+    ...options,
+  });
 }
 
 describe('request headers', () => {
@@ -72,7 +88,9 @@ describe('request headers', () => {
   });
 
   it('refuses an auth scheme it does not know, before any request', () => {
-    expect(() => new HttpCore({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, authScheme: 'digest' as never })).toThrow(/authScheme/);
+    expect(() => new HttpCore({ baseUrl: 'http://127.0.0.1:1', token: TOKEN, authScheme: 'digest' as never })).toThrow(
+      /authScheme/,
+    );
   });
 
   it('uses a custom user agent when given', async () => {
@@ -121,7 +139,12 @@ describe('transport', () => {
     await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
     try {
-      const error = await failure(new HttpCore({ baseUrl: url, token: TOKEN, timeoutMs: 100, maxRetries: 0 }).request({ method: 'GET', path: '/v1/x' }));
+      const error = await failure(
+        new HttpCore({ baseUrl: url, token: TOKEN, timeoutMs: 100, maxRetries: 0 }).request({
+          method: 'GET',
+          path: '/v1/x',
+        }),
+      );
       expect(error).toBeInstanceOf(TimeoutError);
       expect(error.message).toMatch(/did not answer GET \/v1\/x within 100 ms/);
     } finally {
@@ -156,7 +179,11 @@ describe('retries of requests that are safe to repeat', () => {
 
   it('retries a 429 after the Retry-After seconds the server asked for', async () => {
     stub = await startStub(
-      { status: 429, headers: { 'retry-after': '1' }, body: { status: 429, detail: 'Rate limit exceeded', trace_id: 'r1' } },
+      {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { status: 429, detail: 'Rate limit exceeded', trace_id: 'r1' },
+      },
       { body: buyer },
     );
     // random() = 0: without Retry-After the backoff would not wait at all.
@@ -227,7 +254,11 @@ describe('retries of requests that are safe to repeat', () => {
   });
 
   it('retries a POST that carries an Idempotency-Key, sending the same key and body each time', async () => {
-    stub = await startStub({ status: 502, body: '<html>bad gateway</html>' }, { reset: true }, { status: 201, body: wireTransaction() });
+    stub = await startStub(
+      { status: 502, body: '<html>bad gateway</html>' },
+      { reset: true },
+      { status: 201, body: wireTransaction() },
+    );
     const client = stubClient(stub);
     const created = await client.transactions.create({
       payment_locale: 'pinpad',
@@ -255,7 +286,11 @@ describe('retries of requests that are safe to repeat', () => {
 
   it('retries a POST without a key after a 429: the service refused it before doing anything', async () => {
     stub = await startStub(
-      { status: 429, headers: { 'retry-after': '0' }, body: { status: 429, detail: 'Rate limit exceeded. Try again in 60 seconds', trace_id: 'q1' } },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { status: 429, detail: 'Rate limit exceeded. Try again in 60 seconds', trace_id: 'q1' },
+      },
       { status: 201, body: { ok: true } },
     );
     expect(await core(stub).request({ method: 'POST', path: '/v1/x', body: { a: 1 } })).toEqual({ ok: true });
@@ -267,8 +302,17 @@ describe('retries of requests that are safe to repeat', () => {
     const { port } = new URL(first.url);
     await first.close();
     // Nothing listens for the first attempt; the server is back for the retry.
-    const back = new Promise<Stub>((resolve) => setTimeout(() => resolve(startStubAt(Number(port), { status: 201, body: { ok: true } })), 20));
-    const http = new HttpCore({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retryBaseDelayMs: 400, retryMaxDelayMs: 400, random: () => 1, maxRetries: 3 });
+    const back = new Promise<Stub>((resolve) =>
+      setTimeout(() => resolve(startStubAt(Number(port), { status: 201, body: { ok: true } })), 20),
+    );
+    const http = new HttpCore({
+      baseUrl: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+      retryBaseDelayMs: 400,
+      retryMaxDelayMs: 400,
+      random: () => 1,
+      maxRetries: 3,
+    });
     const answer = await http.request({ method: 'POST', path: '/v1/x', body: { a: 1 } });
     stub = await back;
     expect(answer).toEqual({ ok: true });
@@ -278,11 +322,22 @@ describe('retries of requests that are safe to repeat', () => {
   it('never retries a 501 (the feature is not enabled), not even a GET', async () => {
     stub = await startStub({
       status: 501,
-      body: { type: 'https://httpstatuses.com/501', title: 'Not Implemented', status: 501, detail: 'PINPAD flow not yet implemented', validated_data: { payment_locale: 'pinpad' } },
+      body: {
+        type: 'https://httpstatuses.com/501',
+        title: 'Not Implemented',
+        status: 501,
+        detail: 'PINPAD flow not yet implemented',
+        validated_data: { payment_locale: 'pinpad' },
+      },
     });
     const error = await failure(core(stub).request({ method: 'GET', path: '/v1/x' }));
     expect(error).toBeInstanceOf(NotEnabledError);
-    expect(error).toMatchObject({ status: 501, code: 'not_enabled', detail: 'PINPAD flow not yet implemented', validatedData: { payment_locale: 'pinpad' } });
+    expect(error).toMatchObject({
+      status: 501,
+      code: 'not_enabled',
+      detail: 'PINPAD flow not yet implemented',
+      validatedData: { payment_locale: 'pinpad' },
+    });
     expect(stub.requests).toHaveLength(1);
   });
 
@@ -308,7 +363,9 @@ describe('retries of requests that are safe to repeat', () => {
     stub = await startStub({ status, body: { status, detail: 'no', trace_id: 'n1' } });
     const http = core(stub);
     expect(await failure(http.request({ method: 'GET', path: '/v1/x' }))).toBeInstanceOf(errorClass);
-    expect(await failure(http.request({ method: 'POST', path: '/v1/x', body: {}, idempotencyKey: 'k1' }))).toBeInstanceOf(errorClass);
+    expect(
+      await failure(http.request({ method: 'POST', path: '/v1/x', body: {}, idempotencyKey: 'k1' })),
+    ).toBeInstanceOf(errorClass);
     expect(stub.requests).toHaveLength(2);
   });
 
@@ -332,7 +389,10 @@ describe('retries of requests that are safe to repeat', () => {
 });
 
 describe('401: credentials invalid or expired', () => {
-  const unauthorized = { status: 401, body: { status_code: 401, type: 'unauthorized', message: 'Access token expired' } };
+  const unauthorized = {
+    status: 401,
+    body: { status_code: 401, type: 'unauthorized', message: 'Access token expired' },
+  };
 
   it('throws AuthenticationError with a fixed message after one request, without retry', async () => {
     stub = await startStub(unauthorized);
@@ -388,7 +448,12 @@ describe('secrets stay out of errors and logs', () => {
       await failure(client.buyers.retrieve(BUYER_ID)),
       await failure(client.buyers.retrieve(BUYER_ID)),
       await failure(
-        client.terminal.authorize('22222222222222222222222222222222', chipRequest(1000, { pin_block: { format: 'iso_0', key_slot: 1, ksn: 'FFFF9876543210E00001', block: 'ABCDEF0123456789' } })),
+        client.terminal.authorize(
+          '22222222222222222222222222222222',
+          chipRequest(1000, {
+            pin_block: { format: 'iso_0', key_slot: 1, ksn: 'FFFF9876543210E00001', block: 'ABCDEF0123456789' },
+          }),
+        ),
       ),
     ];
     expect(errors.map((e) => e.constructor.name)).toEqual([
@@ -423,7 +488,12 @@ describe('secrets stay out of errors and logs', () => {
     expect(stub.requests[0]?.query.get('taxpayer_id')).toBe('52998224725');
     const [retry, success] = lines;
     expect(retry?.level).toBe('warn');
-    expect(retry?.obj).toMatchObject({ method: 'GET', path: `/v1/marketplaces/${MARKETPLACE_ID}/buyers/search`, status: 503, attempt: 1 });
+    expect(retry?.obj).toMatchObject({
+      method: 'GET',
+      path: `/v1/marketplaces/${MARKETPLACE_ID}/buyers/search`,
+      status: 503,
+      attempt: 1,
+    });
     expect(typeof retry?.obj.durationMs).toBe('number');
     expect(typeof retry?.obj.retryInMs).toBe('number');
     expect(success?.obj).toMatchObject({ status: 200, attempt: 2 });
@@ -441,9 +511,20 @@ describe('secrets stay out of errors and logs', () => {
     });
     const logger = pino({ level: 'debug' }, sink);
     await failure(stubClient(stub, { logger, maxRetries: 1 }).buyers.retrieve(BUYER_ID));
-    const lines = written.join('').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = written
+      .join('')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatchObject({ msg: 'payments api request failed', method: 'GET', path: buyerPath, status: 500, attempt: 2, traceId: 'pz1' });
+    expect(lines[1]).toMatchObject({
+      msg: 'payments api request failed',
+      method: 'GET',
+      path: buyerPath,
+      status: 500,
+      attempt: 2,
+      traceId: 'pz1',
+    });
     expect(written.join('')).not.toContain(TOKEN);
   });
 });

@@ -94,7 +94,8 @@ describe('Idempotency-Key on every creating POST', () => {
   it('sends a key with buyers, bank accounts, webhooks, boletos, cancellations and terminal calls', async () => {
     stub = await startStub((request) => {
       if (request.path.endsWith('/buyers')) return { status: 201, body: { id: TXN_ID, resource: 'buyer' } };
-      if (request.path.endsWith('/bank_accounts')) return { status: 201, body: { id: TXN_ID, resource: 'bank_account' } };
+      if (request.path.endsWith('/bank_accounts'))
+        return { status: 201, body: { id: TXN_ID, resource: 'bank_account' } };
       if (request.path.endsWith('/webhooks')) return { status: 201, body: { id: TXN_ID, resource: 'webhook' } };
       if (request.path.startsWith('/v1/cancellation/')) {
         return { body: { resource: 'cancellation', status: 'REQUESTED', message: 'ok', transaction_id: TXN_ID } };
@@ -127,7 +128,13 @@ describe('Idempotency-Key on every creating POST', () => {
       routing_number: '1234',
     });
     await client.webhooks.create({ url: 'https://pos.example/hooks', event: ['all'] });
-    await client.boletos.create({ on_behalf_of: SELLER_ID, customer: TXN_ID, amount: 5000, description: 'Mensalidade', reference_id: 'b-1' });
+    await client.boletos.create({
+      on_behalf_of: SELLER_ID,
+      customer: TXN_ID,
+      amount: 5000,
+      description: 'Mensalidade',
+      reference_id: 'b-1',
+    });
     await client.boletos.cancel(TXN_ID);
     await client.terminal.authorize(TXN_ID, chipRequest(1000, {}, 'PP1'));
     await client.terminal.complete(TXN_ID, { terminal: 'PP1', chip_result: 'accepted' });
@@ -144,6 +151,8 @@ describe('Idempotency-Key on every creating POST', () => {
     expect(new Set(keys.map(([, , key]) => key)).size).toBe(10);
     expect(stub.requests[4]?.headers['idempotency-key']).toBe(cancellationIdempotencyKey(MARKETPLACE_ID, TXN_ID));
     expect(stub.requests[4]?.body).toBe('{}');
-    expect(stub.requests[5]?.headers['idempotency-key']).toBe(terminalIdempotencyKey(MARKETPLACE_ID, TXN_ID, 'authorization'));
+    expect(stub.requests[5]?.headers['idempotency-key']).toBe(
+      terminalIdempotencyKey(MARKETPLACE_ID, TXN_ID, 'authorization'),
+    );
   });
 });

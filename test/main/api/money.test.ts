@@ -30,9 +30,12 @@ describe('toCentavos', () => {
     expect(thrown(() => toCentavos(value))).toBeInstanceOf(RangeError);
   });
 
-  it.each(['1.234,56', '30,00', 'R$ 30', '1e3', '30.123', '', ' 30', '.5', '30.', 'abc', '0x10'])('refuses the string "%s"', (value) => {
-    expect(thrown(() => toCentavos(value))).toBeInstanceOf(RangeError);
-  });
+  it.each(['1.234,56', '30,00', 'R$ 30', '1e3', '30.123', '', ' 30', '.5', '30.', 'abc', '0x10'])(
+    'refuses the string "%s"',
+    (value) => {
+      expect(thrown(() => toCentavos(value))).toBeInstanceOf(RangeError);
+    },
+  );
 });
 
 describe('transactions are exposed with integer centavos', () => {
@@ -70,7 +73,12 @@ describe('transactions are exposed with integer centavos', () => {
 
   it('reads integer amounts unchanged', async () => {
     stub = await startStub({
-      body: wireTransaction({ amount: 3000, original_amount: 3050, installment_plan: { number_installments: 3 }, history: history(3050) }),
+      body: wireTransaction({
+        amount: 3000,
+        original_amount: 3050,
+        installment_plan: { number_installments: 3 },
+        history: history(3050),
+      }),
     });
     const transaction = await stubClient(stub).transactions.retrieve(TXN_ID);
     expect(transaction.amount).toBe(3000);

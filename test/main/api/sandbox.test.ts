@@ -38,12 +38,16 @@ async function post<T>(url: string, body: unknown, bearer?: string): Promise<T> 
 }
 
 /** A fresh marketplace with a seller and a token (sandbox helper). */
-async function freshMarketplace(base: string): Promise<{ marketplace_id: string; seller_id: string; access_token: string }> {
+async function freshMarketplace(
+  base: string,
+): Promise<{ marketplace_id: string; seller_id: string; access_token: string }> {
   return post(`${base}/v1/sandbox/marketplaces`, {});
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ settings: { boletoCancellationDelayMs: 50, webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000 } });
+  sandbox = await startSandbox({
+    settings: { boletoCancellationDelayMs: 50, webhookRetryBaseMs: 20, webhookTimeoutMs: 1_000 },
+  });
   const fresh = await freshMarketplace(sandbox.url);
   marketplaceId = fresh.marketplace_id;
   sellerId = fresh.seller_id;
@@ -110,7 +114,9 @@ describe('buyers', () => {
 
   it('maps a duplicate CPF to ConflictError and an unknown tax id to NotFoundError with the trace id', async () => {
     await client.buyers.create({ first_name: 'Duda', taxpayer_id: '39053344705' });
-    const conflict = await client.buyers.create({ first_name: 'Outra Duda', taxpayer_id: '39053344705' }).catch((e: unknown) => e);
+    const conflict = await client.buyers
+      .create({ first_name: 'Outra Duda', taxpayer_id: '39053344705' })
+      .catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect(conflict).toMatchObject({ status: 409, code: 'conflict' });
 
@@ -132,7 +138,12 @@ describe('bank accounts', () => {
       account_number: '123456-7',
       routing_number: '0001',
     });
-    expect(account).toMatchObject({ resource: 'bank_account', bank_code: '341', bank_name: 'Itaú Unibanco S.A.', customer: sellerId });
+    expect(account).toMatchObject({
+      resource: 'bank_account',
+      bank_code: '341',
+      bank_name: 'Itaú Unibanco S.A.',
+      customer: sellerId,
+    });
     expect(account.account_number).not.toBe('123456-7');
 
     const detail = await client.bankAccounts.retrieve(account.id);
@@ -160,7 +171,11 @@ describe('bank accounts', () => {
       account_number: '765432-1',
       routing_number: '0002',
     });
-    expect(account).toMatchObject({ resource: 'bank_account', holder_name: 'Mercadinho Nova Era Ltda', taxpayer_id: 'A1B2C3D4000193' });
+    expect(account).toMatchObject({
+      resource: 'bank_account',
+      holder_name: 'Mercadinho Nova Era Ltda',
+      taxpayer_id: 'A1B2C3D4000193',
+    });
     expect((await client.bankAccounts.retrieve(account.id)).taxpayer_id).toBe('A1B2C3D4000193');
   });
 
@@ -173,7 +188,13 @@ describe('bank accounts', () => {
 describe('PINPAD transactions through the terminal channel', () => {
   it('creates a pending sale, sees it pending for the terminal, authorizes and completes it', async () => {
     const sale = await client.transactions.create(pinpadSale('pinpad-ok-1', 1234));
-    expect(sale).toMatchObject({ status: 'pending', amount: 1234, original_amount: 1234, payment_locale: 'pinpad', currency: 'BRL' });
+    expect(sale).toMatchObject({
+      status: 'pending',
+      amount: 1234,
+      original_amount: 1234,
+      payment_locale: 'pinpad',
+      currency: 'BRL',
+    });
 
     const pending = await client.terminal.pendingTransactions('PB-TEST-0001');
     expect(pending.map((t) => t.id)).toContain(sale.id);
@@ -222,7 +243,10 @@ describe('PINPAD transactions through the terminal channel', () => {
 
   it('reverses an approved sale whose chip refused, and voids another', async () => {
     const first = await client.transactions.create(pinpadSale('pinpad-rev', 700));
-    await client.terminal.authorize(first.id, chipRequest(first.amount, { entry_mode: 'contactless_chip', pos_entry_mode: '071' }, 'PB-TEST-0001'));
+    await client.terminal.authorize(
+      first.id,
+      chipRequest(first.amount, { entry_mode: 'contactless_chip', pos_entry_mode: '071' }, 'PB-TEST-0001'),
+    );
     const reversed = await client.terminal.reverse(first.id, { terminal: 'PB-TEST-0001', reason: 'chip_refused' });
     expect(reversed.status).toBe('reversed');
 
@@ -250,12 +274,18 @@ describe('PINPAD transactions through the terminal channel', () => {
     const retried = await client.transactions.void(sale.id, { on_behalf_of: sellerId, amount: 300 });
     expect(first.amount).toBe(700);
     expect(retried.amount).toBe(700);
-    const second = await client.transactions.void(sale.id, { on_behalf_of: sellerId, amount: 300 }, { attempt: 'second' });
+    const second = await client.transactions.void(
+      sale.id,
+      { on_behalf_of: sellerId, amount: 300 },
+      { attempt: 'second' },
+    );
     expect(second.amount).toBe(400);
   });
 
   it('maps an unknown seller to a service error with the trace id', async () => {
-    const error = await client.transactions.create({ ...pinpadSale('pinpad-no-seller', 100), on_behalf_of: MISSING_ID }).catch((e: unknown) => e);
+    const error = await client.transactions
+      .create({ ...pinpadSale('pinpad-no-seller', 100), on_behalf_of: MISSING_ID })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, detail: 'Seller not found' });
   });
@@ -274,7 +304,11 @@ describe('tap to pay', () => {
     });
     expect(sale).toMatchObject({ status: 'pending', payment_locale: 'tap_to_pay' });
     setTimeout(() => {
-      void post(`${sandbox.url}/v1/sandbox/marketplaces/${marketplaceId}/transactions/${sale.id}/tap_to_pay`, { outcome: 'approved' }, token);
+      void post(
+        `${sandbox.url}/v1/sandbox/marketplaces/${marketplaceId}/transactions/${sale.id}/tap_to_pay`,
+        { outcome: 'approved' },
+        token,
+      );
     }, 60);
     const done = await client.tapToPay.waitForCompletion(sale.id, { intervalMs: 20, timeoutMs: 5_000 });
     expect(done).toMatchObject({ id: sale.id, status: 'succeeded', amount: 650 });
@@ -291,7 +325,11 @@ describe('tap to pay', () => {
       reference_id: 'ttp-2',
     });
     expect(sale.installment_plan?.number_installments).toBe(2);
-    await post(`${sandbox.url}/v1/sandbox/marketplaces/${marketplaceId}/transactions/${sale.id}/tap_to_pay`, { outcome: 'declined' }, token);
+    await post(
+      `${sandbox.url}/v1/sandbox/marketplaces/${marketplaceId}/transactions/${sale.id}/tap_to_pay`,
+      { outcome: 'declined' },
+      token,
+    );
     const done = await client.tapToPay.waitForCompletion(sale.id, { intervalMs: 10 });
     expect(done.status).toBe('failed');
   });
@@ -333,7 +371,13 @@ describe('boletos', () => {
   it('lets the service refuse a boleto below its minimum (ValidationError)', async () => {
     const payer = await client.buyers.search({ taxpayer_id: '86288366757' });
     const error = await client.boletos
-      .create({ on_behalf_of: sellerId, customer: payer.id, amount: 100, description: 'Barato', reference_id: 'boleto-min' })
+      .create({
+        on_behalf_of: sellerId,
+        customer: payer.id,
+        amount: 100,
+        description: 'Barato',
+        reference_id: 'boleto-min',
+      })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({ status: 400 });
@@ -363,7 +407,11 @@ describe('webhooks', () => {
   });
 
   it('registers a webhook, lists it, sees its deliveries and deletes it', async () => {
-    const webhook = await client.webhooks.create({ url: receiverUrl, event: ['transaction.succeeded'], description: 'POS' });
+    const webhook = await client.webhooks.create({
+      url: receiverUrl,
+      event: ['transaction.succeeded'],
+      description: 'POS',
+    });
     expect(webhook).toMatchObject({ resource: 'webhook', url: receiverUrl, status: 'active' });
     expect(webhook.secret).toEqual(expect.any(String));
     expect((await client.webhooks.list()).items.map((w) => w.id)).toContain(webhook.id);
@@ -376,7 +424,11 @@ describe('webhooks', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       deliveries = await client.webhooks.deliveries(webhook.id);
     }
-    expect(deliveries.items[0]).toMatchObject({ webhook_id: webhook.id, event: 'transaction.succeeded', status: 'succeeded' });
+    expect(deliveries.items[0]).toMatchObject({
+      webhook_id: webhook.id,
+      event: 'transaction.succeeded',
+      status: 'succeeded',
+    });
     expect(received.some((body) => body.includes(sale.id))).toBe(true);
 
     expect(await client.webhooks.delete(webhook.id)).toMatchObject({ id: webhook.id, deleted: true });
@@ -393,11 +445,19 @@ describe('webhooks', () => {
 
 describe('credentials', () => {
   it('maps an expired token to AuthenticationError, then fails fast without hammering the service', async () => {
-    const expired = await post<{ access_token: string }>(`${sandbox.url}/v1/sandbox/tokens`, { marketplace_id: marketplaceId, expires_in: 0 });
+    const expired = await post<{ access_token: string }>(`${sandbox.url}/v1/sandbox/tokens`, {
+      marketplace_id: marketplaceId,
+      expires_in: 0,
+    });
     const stale = new PaymentsClient({ baseUrl: sandbox.url, token: expired.access_token, marketplaceId });
     const first = await stale.buyers.search({ taxpayer_id: CPF }).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(AuthenticationError);
-    expect(first).toMatchObject({ status: 401, message: 'Payments API credentials invalid or expired', type: 'unauthorized', sent: true });
+    expect(first).toMatchObject({
+      status: 401,
+      message: 'Payments API credentials invalid or expired',
+      type: 'unauthorized',
+      sent: true,
+    });
     expect((first as Error).message).not.toContain(expired.access_token);
 
     const second = await stale.transactions.list().catch((e: unknown) => e);
@@ -414,9 +474,9 @@ describe('credentials', () => {
   });
 
   it('refuses invalid input before the sandbox sees it', async () => {
-    await expect(client.transactions.create({ ...pinpadSale('x', 100), notification: 'n'.repeat(33) })).rejects.toBeInstanceOf(
-      InvalidRequestError,
-    );
+    await expect(
+      client.transactions.create({ ...pinpadSale('x', 100), notification: 'n'.repeat(33) }),
+    ).rejects.toBeInstanceOf(InvalidRequestError);
   });
 });
 
@@ -433,14 +493,21 @@ describe('a sandbox that writes amounts as decimal reais', () => {
     decimalSeller = fresh.seller_id;
     decimalToken = fresh.access_token;
     decimalMarketplace = fresh.marketplace_id;
-    decimalClient = new PaymentsClient({ baseUrl: decimal.url, token: decimalToken, marketplaceId: decimalMarketplace });
+    decimalClient = new PaymentsClient({
+      baseUrl: decimal.url,
+      token: decimalToken,
+      marketplaceId: decimalMarketplace,
+    });
   });
   afterAll(async () => {
     await decimal.close();
   });
 
   it('still gives the client integer centavos', async () => {
-    const sale = await decimalClient.transactions.create({ ...pinpadSale('decimal-1', 1234), on_behalf_of: decimalSeller });
+    const sale = await decimalClient.transactions.create({
+      ...pinpadSale('decimal-1', 1234),
+      on_behalf_of: decimalSeller,
+    });
     expect(sale.amount).toBe(1234);
     expect(sale.original_amount).toBe(1234);
 

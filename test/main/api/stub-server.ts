@@ -142,7 +142,10 @@ export function wireTransaction(overrides: Record<string, unknown> = {}): Record
 }
 
 /** Captures log lines (as a pino logger would receive them). */
-export function captureLogger(): { logger: PaymentsClientOptions['logger'] & object; lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }> } {
+export function captureLogger(): {
+  logger: PaymentsClientOptions['logger'] & object;
+  lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }>;
+} {
   const lines: Array<{ level: string; obj: Record<string, unknown>; msg: string }> = [];
   const at =
     (level: string) =>

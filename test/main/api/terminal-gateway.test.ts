@@ -36,9 +36,16 @@ describe('the authorization of a card-present sale', () => {
     const s = await served();
     const request = chipRequest(1500, {}, 'PP123456');
     const answer = await stubClient(s).terminal.authorize(TXN_ID, request);
-    expect(answer).toMatchObject({ decision: 'approved', authorization_code: '123456', transaction: { status: 'succeeded', amount: 1500 } });
+    expect(answer).toMatchObject({
+      decision: 'approved',
+      authorization_code: '123456',
+      transaction: { status: 'succeeded', amount: 1500 },
+    });
     expect(s.requests).toHaveLength(1);
-    expect(s.requests[0]).toMatchObject({ method: 'POST', path: `/v2/marketplaces/${MARKETPLACE_ID}/transactions/${TXN_ID}/authorization` });
+    expect(s.requests[0]).toMatchObject({
+      method: 'POST',
+      path: `/v2/marketplaces/${MARKETPLACE_ID}/transactions/${TXN_ID}/authorization`,
+    });
     expect(JSON.parse(s.requests[0]!.body)).toEqual(request);
   });
 
@@ -50,7 +57,13 @@ describe('the authorization of a card-present sale', () => {
     expect(JSON.parse(s.requests[0]!.body)).toEqual({
       terminal: 'PP123456',
       entry_mode: 'chip',
-      card: { brand: 'visa', first6_digits: '476173', last4_digits: '0010', expiration: '2812', pan_sequence_number: '1' },
+      card: {
+        brand: 'visa',
+        first6_digits: '476173',
+        last4_digits: '0010',
+        expiration: '2812',
+        pan_sequence_number: '1',
+      },
       cardholder_verification: 'online_pin',
       encrypted_card_data: { ksn: request.encrypted_card_data.ksn, payload: request.encrypted_card_data.payload },
       pin_block: { ksn: request.pin_block!.ksn, block: request.pin_block!.block },
@@ -63,7 +76,9 @@ describe('the authorization of a card-present sale', () => {
     const { encrypted_card_data: _, ...unsealed } = swipeRequest('magstripe', '901', 'PP123456');
     const error = await rejection(stubClient(s).terminal.authorize(TXN_ID, unsealed));
     expect(error).toBeInstanceOf(InvalidRequestError);
-    expect((error as InvalidRequestError).violations).toContainEqual(expect.objectContaining({ field: 'encrypted_card_data', code: 'required' }));
+    expect((error as InvalidRequestError).violations).toContainEqual(
+      expect.objectContaining({ field: 'encrypted_card_data', code: 'required' }),
+    );
     expect(s.requests).toHaveLength(0);
 
     await stubClient(s, { capabilities: { terminalChannel: 1 } }).terminal.authorize(TXN_ID, unsealed);
@@ -73,8 +88,12 @@ describe('the authorization of a card-present sale', () => {
 
   it('refuses a pos_entry_mode that is not ISO 8583 field 22 before sending', async () => {
     const s = await served();
-    const error = await rejection(stubClient(s).terminal.authorize(TXN_ID, chipRequest(1500, { pos_entry_mode: 'chip' }, 'PP123456')));
-    expect((error as InvalidRequestError).violations).toContainEqual(expect.objectContaining({ field: 'pos_entry_mode' }));
+    const error = await rejection(
+      stubClient(s).terminal.authorize(TXN_ID, chipRequest(1500, { pos_entry_mode: 'chip' }, 'PP123456')),
+    );
+    expect((error as InvalidRequestError).violations).toContainEqual(
+      expect.objectContaining({ field: 'pos_entry_mode' }),
+    );
     expect(s.requests).toHaveLength(0);
   });
 });

@@ -46,10 +46,12 @@ async function refused(call: () => Promise<unknown>): Promise<Array<{ field: str
 
 describe('transactions are checked against the contract before sending', () => {
   it('refuses a PINPAD notification longer than 32 characters', async () => {
-    expect(await refused(() => client.transactions.create({ ...pinpad, notification: 'x'.repeat(33) }))).toContainEqual({
-      field: 'notification',
-      code: 'too_long',
-    });
+    expect(await refused(() => client.transactions.create({ ...pinpad, notification: 'x'.repeat(33) }))).toContainEqual(
+      {
+        field: 'notification',
+        code: 'too_long',
+      },
+    );
   });
 
   it('refuses a tap-to-pay notification longer than 200 characters', async () => {
@@ -96,7 +98,12 @@ describe('transactions are checked against the contract before sending', () => {
 
   it('refuses a boleto without reference_id or a valid customer id', async () => {
     const violations = await refused(() =>
-      client.boletos.create({ on_behalf_of: SELLER_ID, customer: 'nope', amount: 5000, description: 'Mensalidade' } as never),
+      client.boletos.create({
+        on_behalf_of: SELLER_ID,
+        customer: 'nope',
+        amount: 5000,
+        description: 'Mensalidade',
+      } as never),
     );
     expect(violations).toContainEqual({ field: 'reference_id', code: 'required' });
     expect(violations).toContainEqual({ field: 'customer', code: 'invalid_format' });
@@ -127,7 +134,10 @@ describe('transactions are checked against the contract before sending', () => {
         reference_id: 'b-2',
         payment_method: { buyer: { first_name: 'Mercadinho Nova Era', ein } },
       });
-    expect(await refused(boleto('12ABC34501DE36'))).toContainEqual({ field: 'payment_method.buyer.ein', code: 'invalid_check_digits' });
+    expect(await refused(boleto('12ABC34501DE36'))).toContainEqual({
+      field: 'payment_method.buyer.ein',
+      code: 'invalid_check_digits',
+    });
   });
 
   it('refuses unknown fields', async () => {
@@ -138,7 +148,9 @@ describe('transactions are checked against the contract before sending', () => {
   });
 
   it('refuses a partial void with a zero amount', async () => {
-    expect(await refused(() => client.transactions.void(TXN_ID, { on_behalf_of: SELLER_ID, amount: 0 }))).toContainEqual({
+    expect(
+      await refused(() => client.transactions.void(TXN_ID, { on_behalf_of: SELLER_ID, amount: 0 })),
+    ).toContainEqual({
       field: 'amount',
       code: 'out_of_range',
     });
@@ -154,17 +166,22 @@ describe('transactions are checked against the contract before sending', () => {
 
 describe('buyers and bank accounts are checked before sending', () => {
   it('refuses a buyer without a tax id, or with both', async () => {
-    expect(await refused(() => client.buyers.create({ first_name: 'Ana' }))).toContainEqual({ field: 'taxpayer_id', code: 'required' });
+    expect(await refused(() => client.buyers.create({ first_name: 'Ana' }))).toContainEqual({
+      field: 'taxpayer_id',
+      code: 'required',
+    });
     expect(
       await refused(() => client.buyers.create({ first_name: 'Ana', taxpayer_id: VALID_CPF, ein: VALID_CNPJ })),
     ).toContainEqual({ field: 'ein', code: 'not_allowed' });
   });
 
   it('refuses a buyer whose CPF or CNPJ check digits are wrong', async () => {
-    expect(await refused(() => client.buyers.create({ first_name: 'Ana', taxpayer_id: '52998224726' }))).toContainEqual({
-      field: 'taxpayer_id',
-      code: 'invalid_check_digits',
-    });
+    expect(await refused(() => client.buyers.create({ first_name: 'Ana', taxpayer_id: '52998224726' }))).toContainEqual(
+      {
+        field: 'taxpayer_id',
+        code: 'invalid_check_digits',
+      },
+    );
     expect(await refused(() => client.buyers.create({ first_name: 'Loja', ein: '11222333000182' }))).toContainEqual({
       field: 'ein',
       code: 'invalid_check_digits',
@@ -177,7 +194,10 @@ describe('buyers and bank accounts are checked before sending', () => {
 
   it('refuses an alphanumeric CNPJ in lowercase or with its mask: the API takes 14 characters, uppercase, no punctuation', async () => {
     for (const ein of ['12abc34501de35', '12.ABC.345/01DE-35']) {
-      expect(await refused(() => client.buyers.create({ first_name: 'Loja', ein }))).toContainEqual({ field: 'ein', code: 'invalid_format' });
+      expect(await refused(() => client.buyers.create({ first_name: 'Loja', ein }))).toContainEqual({
+        field: 'ein',
+        code: 'invalid_format',
+      });
     }
   });
 
@@ -263,8 +283,14 @@ describe('ids in paths are 32 hexadecimal characters', () => {
   });
 
   it('refuses a PINPAD serial with spaces or of the wrong length', async () => {
-    expect(await refused(() => client.terminal.pendingTransactions('PP 1'))).toContainEqual({ field: 'terminal', code: 'invalid_format' });
-    expect(await refused(() => client.terminal.pendingTransactions(''))).toContainEqual({ field: 'terminal', code: 'required' });
+    expect(await refused(() => client.terminal.pendingTransactions('PP 1'))).toContainEqual({
+      field: 'terminal',
+      code: 'invalid_format',
+    });
+    expect(await refused(() => client.terminal.pendingTransactions(''))).toContainEqual({
+      field: 'terminal',
+      code: 'required',
+    });
     expect(await refused(() => client.terminal.pendingTransactions('P'.repeat(65)))).toContainEqual({
       field: 'terminal',
       code: 'invalid_format',
@@ -273,7 +299,14 @@ describe('ids in paths are 32 hexadecimal characters', () => {
 
   it('refuses card data that is more than first 6 / last 4 digits', async () => {
     const violations = await refused(() =>
-      client.terminal.authorize(TXN_ID, chipRequest(1000, { card: { brand: 'visa', first6_digits: '4111111111111111', last4_digits: '1111', pan_length: 16 } }, 'PP1')),
+      client.terminal.authorize(
+        TXN_ID,
+        chipRequest(
+          1000,
+          { card: { brand: 'visa', first6_digits: '4111111111111111', last4_digits: '1111', pan_length: 16 } },
+          'PP1',
+        ),
+      ),
     );
     expect(violations).toContainEqual({ field: 'card.first6_digits', code: 'invalid_format' });
   });

@@ -44,8 +44,13 @@ describe('transactions.waitForCompletion', () => {
   });
 
   it('throws the error of a poll that cannot get better (404)', async () => {
-    stub = await startStub(pending, { status: 404, body: { status: 404, detail: 'Transaction not found', trace_id: 'x' } });
-    await expect(stubClient(stub).transactions.waitForCompletion(TXN_ID, { intervalMs: 5 })).rejects.toBeInstanceOf(NotFoundError);
+    stub = await startStub(pending, {
+      status: 404,
+      body: { status: 404, detail: 'Transaction not found', trace_id: 'x' },
+    });
+    await expect(stubClient(stub).transactions.waitForCompletion(TXN_ID, { intervalMs: 5 })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('throws TimeoutError when the transaction is still pending at the deadline', async () => {
@@ -62,7 +67,10 @@ describe('transactions.waitForCompletion', () => {
     stub = await startStub(pending);
     const controller = new AbortController();
     const reason = new Error('sale cancelled');
-    const waiting = stubClient(stub).transactions.waitForCompletion(TXN_ID, { intervalMs: 1_000, signal: controller.signal });
+    const waiting = stubClient(stub).transactions.waitForCompletion(TXN_ID, {
+      intervalMs: 1_000,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(reason), 50);
     await expect(waiting).rejects.toBe(reason);
     const polls = stub.requests.length;

@@ -54,7 +54,7 @@ describe('which words make the app a command', () => {
 });
 
 describe('runCliInApp', () => {
-  it('exits the app with the command\'s exit code, after hiding the Dock icon', async () => {
+  it("exits the app with the command's exit code, after hiding the Dock icon", async () => {
     const exits: number[] = [];
     let dockHidden = false;
     const app = { exit: (code = 0) => void exits.push(code), dock: { hide: () => void (dockHidden = true) } };
@@ -66,7 +66,9 @@ describe('runCliInApp', () => {
   it('turns a crash of the command into one line and exit code 1', async () => {
     const exits: number[] = [];
     const written = captureWrites(process.stderr);
-    await runCliInApp({ exit: (code = 0) => void exits.push(code) }, ['doctor'], () => Promise.reject(new Error('boom')));
+    await runCliInApp({ exit: (code = 0) => void exits.push(code) }, ['doctor'], () =>
+      Promise.reject(new Error('boom')),
+    );
     expect(exits).toEqual([1]);
     expect(written.join('')).toBe('pinbridge: boom\n');
   });
@@ -101,11 +103,13 @@ describe('the packaged app started from a terminal', () => {
   it('`pinbridge pinpad list --tcp … --json` runs the subcommand and prints its JSON', async () => {
     const { exitCodes, stdout } = await startApp(['pinpad', 'list', '--tcp', '127.0.0.1:4000', '--json']);
     expect(exitCodes).toEqual([0]);
-    expect(JSON.parse(stdout)).toContainEqual(expect.objectContaining({ port: 'tcp://127.0.0.1:4000', transport: 'tcp' }));
+    expect(JSON.parse(stdout)).toContainEqual(
+      expect.objectContaining({ port: 'tcp://127.0.0.1:4000', transport: 'tcp' }),
+    );
     expect(FakeWindow.all).toEqual([]);
   });
 
-  it('a bad subcommand option exits 2 with the CLI\'s one-line usage error', async () => {
+  it("a bad subcommand option exits 2 with the CLI's one-line usage error", async () => {
     const errors = captureWrites(process.stderr);
     const { exitCodes } = await startApp(['doctor', '--no-such-option']);
     expect(exitCodes).toEqual([2]);

@@ -113,9 +113,18 @@ export class FakeTray extends EventEmitter {
 
 export interface ElectronDouble {
   readonly electron: ShellElectron;
-  readonly app: EventEmitter & { lock: boolean; quitCalls: number; exitCodes: number[]; relaunches: ({ args?: string[] } | undefined)[]; loginItem: { openAtLogin: boolean; args?: string[] } };
+  readonly app: EventEmitter & {
+    lock: boolean;
+    quitCalls: number;
+    exitCodes: number[];
+    relaunches: ({ args?: string[] } | undefined)[];
+    loginItem: { openAtLogin: boolean; args?: string[] };
+  };
   readonly handlers: Map<string, (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown>;
-  readonly permissions: { request?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void; check?: (contents: unknown, permission: string) => boolean };
+  readonly permissions: {
+    request?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void;
+    check?: (contents: unknown, permission: string) => boolean;
+  };
   readonly keyring: { available: boolean; backend: string };
   /** Fires before-quit: whether the app may quit now. */
   beforeQuit(): boolean;

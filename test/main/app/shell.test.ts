@@ -67,7 +67,7 @@ afterEach(async () => {
 });
 
 describe('the Electron shell', () => {
-  it('opens one locked-down window on the agent\'s own page, logged in with the operator key', async () => {
+  it("opens one locked-down window on the agent's own page, logged in with the operator key", async () => {
     const shell = await run();
     const [window] = FakeWindow.all;
     expect(window!.options.webPreferences).toMatchObject({
@@ -97,7 +97,17 @@ describe('the Electron shell', () => {
     expect(window).toMatchObject({ visible: true, focused: true, minimized: false });
     const second = electronDouble();
     second.app.lock = false;
-    expect(await Shell.run(second.electron, { argv: [], env: {}, home, platform: 'linux', preload: 'p', logger, startAgent })).toBeUndefined();
+    expect(
+      await Shell.run(second.electron, {
+        argv: [],
+        env: {},
+        home,
+        platform: 'linux',
+        preload: 'p',
+        logger,
+        startAgent,
+      }),
+    ).toBeUndefined();
     expect(second.app.quitCalls).toBe(1);
   });
 
@@ -110,7 +120,7 @@ describe('the Electron shell', () => {
     expect(double.app.exitCodes).toEqual([]);
   });
 
-  it('keeps every page on the agent\'s origin, opens no new window and grants no permission', async () => {
+  it("keeps every page on the agent's origin, opens no new window and grants no permission", async () => {
     const shell = await run();
     const contents = FakeWindow.all[0]!.webContents;
     double.app.emit('web-contents-created', {}, contents);
@@ -124,11 +134,17 @@ describe('the Electron shell', () => {
     expect(double.permissions.check?.({}, 'notifications')).toBe(false);
   });
 
-  it('answers the preload\'s calls from the window only, and switches start on login (XDG autostart on Linux)', async () => {
+  it("answers the preload's calls from the window only, and switches start on login (XDG autostart on Linux)", async () => {
     const shell = await run();
     const own = { senderFrame: { url: `http://127.0.0.1:${shell.agent.pos.port}/` } };
-    expect(await double.handlers.get(IPC.info)!(own)).toEqual({ version: '9.9.9-test', platform: 'linux', startOnLogin: false });
-    expect(() => double.handlers.get(IPC.info)!({ senderFrame: { url: 'https://evil.example/' } })).toThrow('not the Pinbridge window');
+    expect(await double.handlers.get(IPC.info)!(own)).toEqual({
+      version: '9.9.9-test',
+      platform: 'linux',
+      startOnLogin: false,
+    });
+    expect(() => double.handlers.get(IPC.info)!({ senderFrame: { url: 'https://evil.example/' } })).toThrow(
+      'not the Pinbridge window',
+    );
     expect(() => double.handlers.get(IPC.setStartOnLogin)!(own, 'yes')).toThrow();
     expect(await double.handlers.get(IPC.setStartOnLogin)!(own, true)).toBe(true);
     const entry = readFileSync(join(home, '.config', 'autostart', 'pinbridge.desktop'), 'utf8');
@@ -152,7 +168,13 @@ describe('the Electron shell', () => {
     expect(tray.tooltip).toContain('PINPAD: conectado');
     expect(tray.tooltip).toContain('MODO TREINAMENTO');
     // The API is "waiting" until the first call: a sale makes it "ok".
-    await shell.agent.stack.engine.start({ reference_id: 'tray-1', amount: 500, payment_type: 'credit', installments: 1, description: 'Bandeja' });
+    await shell.agent.stack.engine.start({
+      reference_id: 'tray-1',
+      amount: 500,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Bandeja',
+    });
     expect(trayColour()).toBe('green');
     expect(tray.item('Pagamentos: ok').enabled).toBe(false);
     shell.agent.pinpads.detach(shell.agent.pinpads.list()[0]!.serialNumber);
@@ -163,7 +185,13 @@ describe('the Electron shell', () => {
   it('brings the window forward when a POS asks to pair, so the cashier sees the code', async () => {
     const shell = await run(['--autostart']);
     const window = FakeWindow.all[0]!;
-    shell.agent.emit('pairing', { pairingId: 'p1', name: 'Caixa 2', origin: null, code: '123456', expiresAt: new Date().toISOString() });
+    shell.agent.emit('pairing', {
+      pairingId: 'p1',
+      name: 'Caixa 2',
+      origin: null,
+      code: '123456',
+      expiresAt: new Date().toISOString(),
+    });
     expect(window.visible).toBe(true);
   });
 
@@ -202,7 +230,16 @@ describe('the Electron shell', () => {
       quitAndInstall: () => void installs.push('installed'),
     });
     const withUpdater = async (): Promise<Shell> => {
-      const shell = await Shell.run(double.electron, { argv: [], env: {}, home, platform: 'linux', preload: '/app/preload.cjs', logger, startAgent, updater: () => Promise.resolve(updater) });
+      const shell = await Shell.run(double.electron, {
+        argv: [],
+        env: {},
+        home,
+        platform: 'linux',
+        preload: '/app/preload.cjs',
+        logger,
+        startAgent,
+        updater: () => Promise.resolve(updater),
+      });
       if (shell === undefined) throw new Error('the shell did not start');
       shells.push(shell);
       return shell;
@@ -212,7 +249,10 @@ describe('the Electron shell', () => {
     await shells.pop()!.quit();
 
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ updates: { enabled: true, feed_url: 'https://updates.example/pinbridge' } }));
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({ updates: { enabled: true, feed_url: 'https://updates.example/pinbridge' } }),
+    );
     double = electronDouble();
     const shell = await withUpdater();
     expect(loads).toEqual(['https://updates.example/pinbridge']);
@@ -231,7 +271,12 @@ describe('the Electron shell', () => {
     await shells.pop()!.quit();
     double = electronDouble();
     await run(['--api', 'https://api.example', '--marketplace', 'm1', '--seller', 's1']);
-    expect(started.at(-1)!.api).toEqual({ api: 'https://api.example', token: 'zpk_test_secret', marketplace: 'm1', seller: 's1' });
+    expect(started.at(-1)!.api).toEqual({
+      api: 'https://api.example',
+      token: 'zpk_test_secret',
+      marketplace: 'm1',
+      seller: 's1',
+    });
   });
 
   it('opens the window in training mode, showing why, when the client certificate cannot be used; its passphrase entered there is kept encrypted and used at the next start', async () => {
@@ -241,14 +286,29 @@ describe('the Electron shell', () => {
       mkdirSync(join(home, '.pinbridge'), { recursive: true });
       writeFileSync(
         join(home, '.pinbridge', 'settings.json'),
-        JSON.stringify({ api: { base_url: 'https://127.0.0.1:9', marketplace_id: 'abc123', seller_id: 's1', client_certificate: { pfx: store.pfx } } }),
+        JSON.stringify({
+          api: {
+            base_url: 'https://127.0.0.1:9',
+            marketplace_id: 'abc123',
+            seller_id: 's1',
+            client_certificate: { pfx: store.pfx },
+          },
+        }),
       );
       // The agent as it really starts: it reads the certificate before anything else.
       const strict = (options: AgentOptions): Promise<Agent> => {
         started.push(options);
         return Agent.start({ ...options, posPorts: [0] });
       };
-      const shell = await Shell.run(double.electron, { argv: ['--token', 'zpk_test_secret'], env: {}, home, platform: 'linux', preload: '/app/preload.cjs', logger, startAgent: strict });
+      const shell = await Shell.run(double.electron, {
+        argv: ['--token', 'zpk_test_secret'],
+        env: {},
+        home,
+        platform: 'linux',
+        preload: '/app/preload.cjs',
+        logger,
+        startAgent: strict,
+      });
       if (shell === undefined) throw new Error('the shell did not start');
       shells.push(shell);
       // First with the store's API (no passphrase yet), then training mode with the reason.
@@ -268,8 +328,13 @@ describe('the Electron shell', () => {
       ]);
       expect(read.certificate_passphrase).toEqual({ kind: 'safeStorage', stored: false });
 
-      expect(await checkedCall(window, 'operator.setCertificatePassphrase', { passphrase: store.pfxPassphrase })).toEqual({ stored: true });
-      expect((await checkedCall(window, 'operator.settings')).certificate_passphrase).toEqual({ kind: 'safeStorage', stored: true });
+      expect(
+        await checkedCall(window, 'operator.setCertificatePassphrase', { passphrase: store.pfxPassphrase }),
+      ).toEqual({ stored: true });
+      expect((await checkedCall(window, 'operator.settings')).certificate_passphrase).toEqual({
+        kind: 'safeStorage',
+        stored: true,
+      });
       const sealed = readFileSync(join(home, '.pinbridge', 'cert-passphrase.enc'));
       expect(sealed.toString('utf8')).not.toContain(store.pfxPassphrase);
       window.socket.terminate();
@@ -285,13 +350,23 @@ describe('the Electron shell', () => {
     }
   }, 30_000);
 
-  it('prints receipts on a system printer (lp://NAME) through Chromium, silently, at the slip\'s own size', async () => {
+  it("prints receipts on a system printer (lp://NAME) through Chromium, silently, at the slip's own size", async () => {
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ printers: { default: { address: 'lp://Recibos', format: 'pdf', columns: 48 } } }));
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({ printers: { default: { address: 'lp://Recibos', format: 'pdf', columns: 48 } } }),
+    );
     const shell = await run();
     await shell.agent.ready;
-    await shell.agent.stack.engine.start({ reference_id: 'system-print-1', amount: 1234, payment_type: 'credit', installments: 1, description: 'Impressão' });
-    const printWindows = (): FakeWindow[] => FakeWindow.all.filter((window) => window.options.show === false && window.webContents.printed.length > 0);
+    await shell.agent.stack.engine.start({
+      reference_id: 'system-print-1',
+      amount: 1234,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Impressão',
+    });
+    const printWindows = (): FakeWindow[] =>
+      FakeWindow.all.filter((window) => window.options.show === false && window.webContents.printed.length > 0);
     await expect.poll(() => printWindows().length, { timeout: 10_000 }).toBe(2);
     const [customer, merchant] = printWindows();
     expect(decodeURIComponent(customer!.loaded[0]!)).toContain('VIA DO CLIENTE');
@@ -303,11 +378,13 @@ describe('the Electron shell', () => {
     expect(customer!.destroyed).toBe(true);
   }, 30_000);
 
-  it('lists the system\'s printers as Chromium knows them (also where there is no lpstat)', async () => {
+  it("lists the system's printers as Chromium knows them (also where there is no lpstat)", async () => {
     const shell = await run([], 'win32');
     const window = new RpcClient(await openSocket(shell.agent.pos.url));
     await window.call('session.operator', { key: shell.agent.operatorKey });
-    expect(await window.call('operator.systemPrinters')).toEqual({ printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: false }] });
+    expect(await window.call('operator.systemPrinters')).toEqual({
+      printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: false }],
+    });
     window.socket.terminate();
   });
 

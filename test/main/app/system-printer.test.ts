@@ -42,7 +42,10 @@ const document: PrintDocument = {
   ],
 };
 
-function printer(answer: [boolean, string] = [true, ''], deviceName?: string): { printer: ElectronSystemPrinter; windows: WindowDouble[] } {
+function printer(
+  answer: [boolean, string] = [true, ''],
+  deviceName?: string,
+): { printer: ElectronSystemPrinter; windows: WindowDouble[] } {
   const windows: WindowDouble[] = [];
   const make = (options: BrowserWindowConstructorOptions): WindowDouble => {
     const window = new WindowDouble(options, answer);
@@ -61,8 +64,15 @@ describe('printing a receipt on a system printer from the Electron shell', () =>
       show: false,
       webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false },
     });
-    expect(decodeURIComponent(window!.loaded!.replace(/^data:text\/html;charset=utf-8,/, ''))).toBe(renderHtml(document, 48, { title: document.title }));
-    expect(window!.printed).toMatchObject({ silent: true, deviceName: 'EPSON_TM_T20', printBackground: true, margins: { marginType: 'none' } });
+    expect(decodeURIComponent(window!.loaded!.replace(/^data:text\/html;charset=utf-8,/, ''))).toBe(
+      renderHtml(document, 48, { title: document.title }),
+    );
+    expect(window!.printed).toMatchObject({
+      silent: true,
+      deviceName: 'EPSON_TM_T20',
+      printBackground: true,
+      margins: { marginType: 'none' },
+    });
     expect(window!.destroyed).toBe(true);
   });
 
@@ -72,14 +82,19 @@ describe('printing a receipt on a system printer from the Electron shell', () =>
     const plan = planPaper(document, 48);
     expect(windows[0]!.printed!.pageSize).toEqual({ width: 80_000, height: Math.ceil(plan.heightMm * 1000) });
     expect(windows[0]!.printed).not.toHaveProperty('deviceName');
-    const narrow = new ElectronSystemPrinter(() => new WindowDouble({}, [true, '']), { columns: 32 }).printOptions(document);
+    const narrow = new ElectronSystemPrinter(() => new WindowDouble({}, [true, '']), { columns: 32 }).printOptions(
+      document,
+    );
     expect(narrow.pageSize).toMatchObject({ width: 58_000 });
   });
 
   it('turns a failed print into PRINTER_ERROR with the reason, and still closes the window', async () => {
     const { printer: system, windows } = printer([false, 'Print job failed'], 'BALCAO');
     const error = await system.print(document).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PRINTER_ERROR', message: expect.stringContaining('Print job failed') as unknown });
+    expect(error).toMatchObject({
+      code: 'PRINTER_ERROR',
+      message: expect.stringContaining('Print job failed') as unknown,
+    });
     expect((error as Error).message).toContain('BALCAO');
     expect(windows[0]!.destroyed).toBe(true);
   });

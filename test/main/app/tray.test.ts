@@ -10,10 +10,19 @@ describe('trayState', () => {
   });
 
   it('is red without a PINPAD or without the API, and yellow for a printer to check', () => {
-    expect(trayState({ ...healthy, pinpadsConnected: 0 })).toMatchObject({ level: 'error', tooltip: expect.stringContaining('PINPAD: desconectado') as unknown });
+    expect(trayState({ ...healthy, pinpadsConnected: 0 })).toMatchObject({
+      level: 'error',
+      tooltip: expect.stringContaining('PINPAD: desconectado') as unknown,
+    });
     expect(trayState({ ...healthy, pinpadsConnected: 0, pinpadsKnown: 0 }).tooltip).toContain('PINPAD: procurando…');
-    expect(trayState({ ...healthy, api: 'down' })).toMatchObject({ level: 'error', tooltip: expect.stringContaining('Pagamentos: sem comunicação') as unknown });
-    expect(trayState({ ...healthy, printersInTrouble: 2 })).toMatchObject({ level: 'warn', tooltip: expect.stringContaining('Impressoras: 2 para verificar') as unknown });
+    expect(trayState({ ...healthy, api: 'down' })).toMatchObject({
+      level: 'error',
+      tooltip: expect.stringContaining('Pagamentos: sem comunicação') as unknown,
+    });
+    expect(trayState({ ...healthy, printersInTrouble: 2 })).toMatchObject({
+      level: 'warn',
+      tooltip: expect.stringContaining('Impressoras: 2 para verificar') as unknown,
+    });
     expect(trayState({ ...healthy, printersInTrouble: 1, api: 'down' }).level).toBe('error');
   });
 
@@ -41,7 +50,9 @@ describe('trayMenu', () => {
       'Sair do Pinbridge',
     ]);
     const click = (label: string, checked = false): void =>
-      (menu.find((item) => item.label === label)!.click as unknown as (item: { checked: boolean }) => void)({ checked });
+      (menu.find((item) => item.label === label)!.click as unknown as (item: { checked: boolean }) => void)({
+        checked,
+      });
     click('Abrir o Pinbridge');
     click('Iniciar com o computador', false);
     click('Sair do Pinbridge');
@@ -50,7 +61,7 @@ describe('trayMenu', () => {
 });
 
 describe('trayBitmap', () => {
-  it('draws an opaque dot of the level\'s colour with transparent corners (BGRA)', () => {
+  it("draws an opaque dot of the level's colour with transparent corners (BGRA)", () => {
     const size = 32;
     const bitmap = trayBitmap('ok', size);
     expect(bitmap.length).toBe(size * size * 4);

@@ -47,7 +47,12 @@ function recordingLogger(): { logger: Logger; lines: Record<string, unknown>[] }
 }
 
 /** A manual clock for the check interval. */
-function manualInterval(): { fire(): void; ms: number[]; setInterval: (callback: () => void, ms: number) => { unref(): void }; cleared: number } {
+function manualInterval(): {
+  fire(): void;
+  ms: number[];
+  setInterval: (callback: () => void, ms: number) => { unref(): void };
+  cleared: number;
+} {
   const callbacks: (() => void)[] = [];
   const state = {
     ms: [] as number[],
@@ -71,7 +76,13 @@ describe('updates of the desktop app', () => {
     };
     const { logger } = recordingLogger();
     expect(await startUpdateChecks({ settings: parseSettings({}, null).updates, load, logger })).toBeUndefined();
-    expect(await startUpdateChecks({ settings: { enabled: false, feed_url: 'https://updates.example/pinbridge' }, load, logger })).toBeUndefined();
+    expect(
+      await startUpdateChecks({
+        settings: { enabled: false, feed_url: 'https://updates.example/pinbridge' },
+        load,
+        logger,
+      }),
+    ).toBeUndefined();
     expect(loads).toBe(0);
   });
 
@@ -109,7 +120,12 @@ describe('updates of the desktop app', () => {
     updater.next = () => {
       throw new Error('net::ERR_NAME_NOT_RESOLVED');
     };
-    await startUpdateChecks({ settings: { enabled: true, feed_url: 'https://updates.example/p' }, load: () => Promise.resolve(updater), logger, setInterval: clock.setInterval });
+    await startUpdateChecks({
+      settings: { enabled: true, feed_url: 'https://updates.example/p' },
+      load: () => Promise.resolve(updater),
+      logger,
+      setInterval: clock.setInterval,
+    });
     clock.fire();
     clock.fire();
     updater.next = () => {
@@ -117,7 +133,9 @@ describe('updates of the desktop app', () => {
     };
     clock.fire();
     await new Promise((resolve) => setImmediate(resolve));
-    const failures = lines.filter((line) => line.msg === 'update check failed; trying again later').map((line) => line.err);
+    const failures = lines
+      .filter((line) => line.msg === 'update check failed; trying again later')
+      .map((line) => line.err);
     expect(updater.checks).toBe(4);
     expect(failures).toEqual(['net::ERR_NAME_NOT_RESOLVED', 'HttpError: 404']);
   });
@@ -126,9 +144,16 @@ describe('updates of the desktop app', () => {
     const missing = thrown(() => parseSettings({ updates: { enabled: true } }, 'settings.json'));
     expect(missing).toBeInstanceOf(SettingsError);
     expect((missing as SettingsError).violations).toEqual([
-      { field: 'updates.feed_url', code: 'REQUIRED', message: 'is required when updates are enabled', cashier_message: 'Preencha este campo.' },
+      {
+        field: 'updates.feed_url',
+        code: 'REQUIRED',
+        message: 'is required when updates are enabled',
+        cashier_message: 'Preencha este campo.',
+      },
     ]);
-    const plain = thrown(() => parseSettings({ updates: { enabled: true, feed_url: 'http://updates.example/p' } }, 'settings.json'));
+    const plain = thrown(() =>
+      parseSettings({ updates: { enabled: true, feed_url: 'http://updates.example/p' } }, 'settings.json'),
+    );
     expect((plain as SettingsError).violations.map((v) => v.field)).toEqual(['updates.feed_url']);
     expect(parseSettings({ updates: { enabled: true, feed_url: 'https://updates.example/p' } }, null).updates).toEqual({
       enabled: true,

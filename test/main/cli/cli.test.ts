@@ -151,4 +151,3 @@ describe('pinbridge pinpad list', () => {
     expect(result.stderr).not.toMatch(/noble warning|at .*\.js:\d+/);
   });
 });
-

@@ -73,14 +73,22 @@ describe('pinbridge clients', () => {
     const store = ClientStore.open(clientsPath(home), { wrongCodeBudget: 2 });
     for (let i = 0; i < 2; i++) {
       const { pairing, code } = store.requestPairing({ name: `Adivinho ${i}`, origin: 'https://adivinho.example' });
-      expect(() => store.completePairing({ pairingId: pairing.id, code: code === '000000' ? '000001' : '000000', origin: 'https://adivinho.example' })).toThrow();
+      expect(() =>
+        store.completePairing({
+          pairingId: pairing.id,
+          code: code === '000000' ? '000001' : '000000',
+          origin: 'https://adivinho.example',
+        }),
+      ).toThrow();
     }
     store.close();
     // The CLI opens the store with the default budget (50): a warning, not locked.
     const listed = await runMain(['clients', 'list'], { HOME: home });
     expect(listed.stdout).toContain('warning  2 wrong pairing codes in 24 h (locks at 50)');
     expect(listed.stdout).toContain('wrong codes  2  from https://adivinho.example');
-    const json = JSON.parse((await runMain(['clients', 'list', '--json'], { HOME: home })).stdout) as { pairingGuard: { wrongCodes: number } };
+    const json = JSON.parse((await runMain(['clients', 'list', '--json'], { HOME: home })).stdout) as {
+      pairingGuard: { wrongCodes: number };
+    };
     expect(json.pairingGuard.wrongCodes).toBe(2);
 
     const unlocked = await runMain(['clients', 'unlock'], { HOME: home });

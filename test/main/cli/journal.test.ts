@@ -54,7 +54,12 @@ function fixture(start: Date = new Date('2026-03-10T12:00:00.000Z')): Fixture {
   try {
     let sold = journal.createIntent(newPayment('sale-1', { installments: 3 }));
     sold = journal.transition(sold.id, 'created', { transactionId: '1'.repeat(32) });
-    sold = journal.transition(sold.id, 'card_read', { card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } }, 'card read');
+    sold = journal.transition(
+      sold.id,
+      'card_read',
+      { card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } },
+      'card read',
+    );
     sold = journal.transition(sold.id, 'authorizing');
     sold = journal.transition(sold.id, 'approved', {
       authorization: { authorizationCode: 'A1B2C3', nsu: '000123', responseCode: '00', responseMessage: 'approved' },
@@ -63,9 +68,13 @@ function fixture(start: Date = new Date('2026-03-10T12:00:00.000Z')): Fixture {
     sold = journal.transition(sold.id, 'awaiting_confirmation');
     sold = journal.transition(sold.id, 'confirmed', {}, 'confirmed by policy');
     at += 3_600_000;
-    let declined = journal.createIntent(newPayment('sale-2', { paymentType: 'debit', amount: 990, terminal: 'PP-0002', description: 'Café, "expresso"' }));
+    let declined = journal.createIntent(
+      newPayment('sale-2', { paymentType: 'debit', amount: 990, terminal: 'PP-0002', description: 'Café, "expresso"' }),
+    );
     declined = journal.transition(declined.id, 'created', { transactionId: '2'.repeat(32) });
-    declined = journal.transition(declined.id, 'card_read', { card: { brand: 'elo', maskedPan: '636368******1234', entryMode: 'contactless_chip' } });
+    declined = journal.transition(declined.id, 'card_read', {
+      card: { brand: 'elo', maskedPan: '636368******1234', entryMode: 'contactless_chip' },
+    });
     declined = journal.transition(declined.id, 'authorizing');
     declined = journal.transition(declined.id, 'declined', {
       problem: { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' },
@@ -129,11 +138,22 @@ describe('pinbridge journal list', () => {
       journal.close();
     }
     const settings = join(dir, 'settings.json');
-    writeFileSync(settings, JSON.stringify({ receipts: { merchant: { name: 'LOJA DO ACRE LTDA', cnpj: '11222333000181' }, time_zone: 'America/Rio_Branco' } }));
+    writeFileSync(
+      settings,
+      JSON.stringify({
+        receipts: { merchant: { name: 'LOJA DO ACRE LTDA', cnpj: '11222333000181' }, time_zone: 'America/Rio_Branco' },
+      }),
+    );
     const result = await pinbridge('journal', 'list', '--journal', path, '--today', '--settings', settings, '--json');
     expect(result.stderr).toBe('');
-    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['now', 'first-minute-of-today']);
-    expect((await pinbridge('journal', 'list', '--journal', path, '--today', '--from', '2026-03-10', '--settings', settings)).code).toBe(2);
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual([
+      'now',
+      'first-minute-of-today',
+    ]);
+    expect(
+      (await pinbridge('journal', 'list', '--journal', path, '--today', '--from', '2026-03-10', '--settings', settings))
+        .code,
+    ).toBe(2);
   });
 
   it('finds a past sale by --amount, --nsu, --authorization, --card-last4 and a --from/--to range', async () => {
@@ -151,7 +171,9 @@ describe('pinbridge journal list', () => {
     expect(await references('--card-last4', '1234')).toEqual(['sale-2']);
     expect(await references('--card-last4', '1111', '--amount', '123456')).toEqual(['sale-1']);
     expect(await references('--from', '2026-03-10T12:30:00Z', '--to', '2026-03-10T13:30:00Z')).toEqual(['sale-2']);
-    expect((await pinbridge('journal', 'list', '--journal', path, '--amount', '12,34')).stderr).toMatch(/"12,34" is not a positive whole number/);
+    expect((await pinbridge('journal', 'list', '--journal', path, '--amount', '12,34')).stderr).toMatch(
+      /"12,34" is not a positive whole number/,
+    );
   });
 
   it('exits 2 for search filters a sale cannot have, naming the rule', async () => {
@@ -191,7 +213,10 @@ describe('pinbridge journal list', () => {
     db.close();
     const result = await pinbridge('journal', 'list', '--journal', path, '--json');
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual(['sale-3', 'sale-1']);
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((r) => r.referenceId)).toEqual([
+      'sale-3',
+      'sale-1',
+    ]);
     expect(result.stderr).toContain(declined.id);
   });
 });
@@ -235,15 +260,32 @@ describe('pinbridge journal export', () => {
     const { sold, declined, pending } = fixture();
     const result = await pinbridge('journal', 'export', '--journal', path);
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as PaymentRecord & { events: JournalEvent[] });
+    const lines = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as PaymentRecord & { events: JournalEvent[] });
     expect(lines.map(({ events: _events, ...record }) => record)).toEqual([sold, declined, pending]);
     expect(lines.map((line) => line.events.length)).toEqual([8, 5, 1]);
   });
 
   it('keeps to the --from / --to range of creation times', async () => {
     fixture();
-    const result = await pinbridge('journal', 'export', '--journal', path, '--from', '2026-03-10T12:30:00Z', '--to', '2026-03-10T13:30:00Z');
-    expect(result.stdout.trimEnd().split('\n').map((line) => (JSON.parse(line) as PaymentRecord).referenceId)).toEqual(['sale-2']);
+    const result = await pinbridge(
+      'journal',
+      'export',
+      '--journal',
+      path,
+      '--from',
+      '2026-03-10T12:30:00Z',
+      '--to',
+      '2026-03-10T13:30:00Z',
+    );
+    expect(
+      result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as PaymentRecord).referenceId),
+    ).toEqual(['sale-2']);
   });
 
   it('writes CSV with a header, quoting commas and quotes, and defusing spreadsheet formulas', async () => {
@@ -283,13 +325,18 @@ describe('pinbridge journal export', () => {
 });
 
 describe('a missing journal', () => {
-  it.each([['list'], ['show', 'sale-1'], ['export']])('is a clear error (exit 2) for "journal %s", and no file is created', async (...words) => {
-    const missing = join(dir, 'nowhere', 'journal.db');
-    const result = await pinbridge('journal', ...words, '--journal', missing);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`pinbridge: there is no journal at ${missing}; name the file with --journal <path> (or --training for training mode's)\n`);
-    expect(existsSync(join(dir, 'nowhere'))).toBe(false);
-  });
+  it.each([['list'], ['show', 'sale-1'], ['export']])(
+    'is a clear error (exit 2) for "journal %s", and no file is created',
+    async (...words) => {
+      const missing = join(dir, 'nowhere', 'journal.db');
+      const result = await pinbridge('journal', ...words, '--journal', missing);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `pinbridge: there is no journal at ${missing}; name the file with --journal <path> (or --training for training mode's)\n`,
+      );
+      expect(existsSync(join(dir, 'nowhere'))).toBe(false);
+    },
+  );
 
   it('is looked for at ~/.pinbridge/journal.db by default, and not created there either', async () => {
     const home = process.env.HOME;
@@ -314,7 +361,9 @@ describe('a missing journal', () => {
     journal.close();
     const result = await runMain(['journal', 'list', '--training', '--json'], { HOME: dir });
     expect(result.code).toBe(0);
-    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((p) => p.referenceId)).toEqual(['practice-1']);
+    expect((JSON.parse(result.stdout) as { items: PaymentRecord[] }).items.map((p) => p.referenceId)).toEqual([
+      'practice-1',
+    ]);
     const both = await runMain(['journal', 'list', '--training', '--journal', path], { HOME: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/exclude each other/);

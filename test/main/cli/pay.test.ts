@@ -23,11 +23,33 @@ const json = (result: Result): Record<string, unknown> => JSON.parse(result.stdo
 
 describe('pinbridge pay', () => {
   it('runs an approved payment and prints the result keys as JSON (exit 0)', async () => {
-    const result = await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--installments', '2', '--reference', 'pdv-1', '--json');
+    const result = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '1990',
+      '--type',
+      'credit',
+      '--installments',
+      '2',
+      '--reference',
+      'pdv-1',
+      '--json',
+    );
     expect(result.code).toBe(0);
     const out = json(result);
     expect(Object.keys(out).sort()).toEqual(
-      ['amount', 'authorization_code', 'card', 'installments', 'nsu', 'reference_id', 'status', 'transaction_id'].sort(),
+      [
+        'amount',
+        'authorization_code',
+        'card',
+        'installments',
+        'nsu',
+        'reference_id',
+        'status',
+        'transaction_id',
+      ].sort(),
     );
     expect(out).toMatchObject({
       status: 'approved',
@@ -45,19 +67,83 @@ describe('pinbridge pay', () => {
   });
 
   it('returns the same payment for the same reference run again, without charging twice', async () => {
-    const first = json(await pinbridge('pay', '--port', 'sim', '--amount', '2500', '--type', 'debit', '--card', 'visaDebit', '--reference', 'pdv-2', '--json'));
-    const second = json(await pinbridge('pay', '--port', 'sim', '--amount', '2500', '--type', 'debit', '--card', 'visaDebit', '--reference', 'pdv-2', '--json'));
+    const first = json(
+      await pinbridge(
+        'pay',
+        '--port',
+        'sim',
+        '--amount',
+        '2500',
+        '--type',
+        'debit',
+        '--card',
+        'visaDebit',
+        '--reference',
+        'pdv-2',
+        '--json',
+      ),
+    );
+    const second = json(
+      await pinbridge(
+        'pay',
+        '--port',
+        'sim',
+        '--amount',
+        '2500',
+        '--type',
+        'debit',
+        '--card',
+        'visaDebit',
+        '--reference',
+        'pdv-2',
+        '--json',
+      ),
+    );
     expect(second).toEqual(first);
-    const conflict = await pinbridge('pay', '--port', 'sim', '--amount', '2600', '--type', 'debit', '--reference', 'pdv-2', '--json');
+    const conflict = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '2600',
+      '--type',
+      'debit',
+      '--reference',
+      'pdv-2',
+      '--json',
+    );
     expect(conflict.code).toBe(2);
     expect(conflict.stderr).toMatch(/pdv-2/);
   });
 
   it('exits 1 with the reason when the payment ends without a sale', async () => {
-    const declined = await pinbridge('pay', '--port', 'sim', '--amount', '10051', '--type', 'credit', '--installments', '1', '--json');
+    const declined = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '10051',
+      '--type',
+      'credit',
+      '--installments',
+      '1',
+      '--json',
+    );
     expect(declined.code).toBe(1);
     expect(json(declined)).toMatchObject({ status: 'declined', problem: { code: 'CARD_DECLINED' } });
-    const refused = await pinbridge('pay', '--port', 'sim', '--amount', '5000', '--type', 'credit', '--installments', '1', '--card', 'visaRefuseAfterOnline');
+    const refused = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '5000',
+      '--type',
+      'credit',
+      '--installments',
+      '1',
+      '--card',
+      'visaRefuseAfterOnline',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/DECLINED/);
     expect(refused.stderr).toMatch(/Autorizando/);
@@ -80,8 +166,24 @@ describe('pinbridge pay', () => {
 
   it('takes its payment settings from ~/.pinbridge/settings.json, or from --settings', async () => {
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ confirmation: 'pos', timeouts: { api_ms: 10_000 } }));
-    const waiting = await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--installments', '1', '--reference', 'pdv-s1', '--json');
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({ confirmation: 'pos', timeouts: { api_ms: 10_000 } }),
+    );
+    const waiting = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '1990',
+      '--type',
+      'credit',
+      '--installments',
+      '1',
+      '--reference',
+      'pdv-s1',
+      '--json',
+    );
     expect(waiting.code).toBe(0);
     const journal = Journal.open(join(home, '.pinbridge', 'training', 'journal.db'));
     // The pos policy: the approval waits for the POS instead of being confirmed at once.
@@ -94,9 +196,23 @@ describe('pinbridge pay', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^pinbridge: Invalid settings in .*bad-settings\.json: timeouts\.card_ms: /);
     writeFileSync(bad, '{ not json');
-    expect((await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', bad)).stderr).toMatch(/not valid JSON/);
-    expect((await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', join(home, 'none.json'))).stderr).toMatch(
-      /does not exist/,
-    );
+    expect(
+      (await pinbridge('pay', '--port', 'sim', '--amount', '1990', '--type', 'credit', '--settings', bad)).stderr,
+    ).toMatch(/not valid JSON/);
+    expect(
+      (
+        await pinbridge(
+          'pay',
+          '--port',
+          'sim',
+          '--amount',
+          '1990',
+          '--type',
+          'credit',
+          '--settings',
+          join(home, 'none.json'),
+        )
+      ).stderr,
+    ).toMatch(/does not exist/);
   });
 });

@@ -18,7 +18,11 @@ let dir: string;
 beforeAll(async () => {
   dir = join(artifactsDir(), `cli-trace-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const sim = new PinpadSimulator({ profile: 'strict', autoCustomer: { delayMs: 5, card: 'visaCredit' }, timeScale: 0.05 });
+  const sim = new PinpadSimulator({
+    profile: 'strict',
+    autoCustomer: { delayMs: 5, card: 'visaCredit' },
+    timeScale: 0.05,
+  });
   pty = await startPtySimulator(sim);
 });
 
@@ -27,28 +31,52 @@ afterAll(async () => {
 });
 
 describe('pinbridge pinpad trace', () => {
-  it('records the identification and a card read from a PINPAD on a serial port, masked', { timeout: 30_000 }, async () => {
-    const file = join(dir, 'sale.jsonl');
-    const result = await runMain(['pinpad', 'trace', '--port', pty.path, '--out', file, '--sale', '1000', '--json']);
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout) as { file: string; packets: number; sale: Record<string, unknown>; pinpad: Record<string, unknown> };
-    expect(output).toMatchObject({ file, pinpad: { model: 'PBSIM-220', serial_number: 'SIM0000000000220' }, sale: { amount: 1000, ok: true, entry_mode: 'chip', brand: 'visa' } });
-    const trace = await readTraceFile(file);
-    expect(output.packets).toBe(trace.events.filter((e) => e.kind === 'packet').length);
-    expect(trace.header).toMatchObject({ address: pty.path, pinpad: { manufacturer: 'PINBRIDGE SIM' } });
-    const commands = trace.events.filter((e) => e.dir === 'host' && e.kind === 'packet').map((e) => e.id);
-    expect(commands).toEqual(['OPN', 'GIX', 'DSP', 'GCX', 'GTK', 'GOX', 'RMC', 'CLO']);
-    const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.pan).toString('hex'));
-    expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.cardholderName).toString('hex'));
-    expect(scanText(text, [], file)).toEqual([]);
+  it(
+    'records the identification and a card read from a PINPAD on a serial port, masked',
+    { timeout: 30_000 },
+    async () => {
+      const file = join(dir, 'sale.jsonl');
+      const result = await runMain(['pinpad', 'trace', '--port', pty.path, '--out', file, '--sale', '1000', '--json']);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const output = JSON.parse(result.stdout) as {
+        file: string;
+        packets: number;
+        sale: Record<string, unknown>;
+        pinpad: Record<string, unknown>;
+      };
+      expect(output).toMatchObject({
+        file,
+        pinpad: { model: 'PBSIM-220', serial_number: 'SIM0000000000220' },
+        sale: { amount: 1000, ok: true, entry_mode: 'chip', brand: 'visa' },
+      });
+      const trace = await readTraceFile(file);
+      expect(output.packets).toBe(trace.events.filter((e) => e.kind === 'packet').length);
+      expect(trace.header).toMatchObject({ address: pty.path, pinpad: { manufacturer: 'PINBRIDGE SIM' } });
+      const commands = trace.events.filter((e) => e.dir === 'host' && e.kind === 'packet').map((e) => e.id);
+      expect(commands).toEqual(['OPN', 'GIX', 'DSP', 'GCX', 'GTK', 'GOX', 'RMC', 'CLO']);
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.pan).toString('hex'));
+      expect(text).not.toContain(Buffer.from(TEST_CARDS.visaCredit.cardholderName).toString('hex'));
+      expect(scanText(text, [], file)).toEqual([]);
 
-    // The human line says where and how many.
-    const human = await runMain(['pinpad', 'trace', '--port', `sim:replay:${file}`, '--out', join(dir, 'again.jsonl'), '--sale', '1000']);
-    expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^Recorded \d+ packets to .*again\.jsonl; card read for R\$ 10,00: visa chip \(nothing was authorized\)\.\n$/);
-  });
+      // The human line says where and how many.
+      const human = await runMain([
+        'pinpad',
+        'trace',
+        '--port',
+        `sim:replay:${file}`,
+        '--out',
+        join(dir, 'again.jsonl'),
+        '--sale',
+        '1000',
+      ]);
+      expect(human.code).toBe(0);
+      expect(human.stdout).toMatch(
+        /^Recorded \d+ packets to .*again\.jsonl; card read for R\$ 10,00: visa chip \(nothing was authorized\)\.\n$/,
+      );
+    },
+  );
 
   it('identifies the recorded PINPAD from the file with --port sim:replay:<file>', { timeout: 20_000 }, async () => {
     const file = join(dir, 'info.jsonl');
@@ -67,7 +95,9 @@ describe('pinbridge pinpad trace', () => {
     expect(sale.stderr).toMatch(/"10,00" is not an amount in centavos/);
     const out = await runMain(['pinpad', 'trace', '--port', 'sim', '--out', join(dir, 'missing', 'x.jsonl')]);
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(/cannot write the trace to .*x\.jsonl: the folder .*missing does not exist or is not writable/);
+    expect(out.stderr).toMatch(
+      /cannot write the trace to .*x\.jsonl: the folder .*missing does not exist or is not writable/,
+    );
     const debit = await runMain(['pinpad', 'trace', '--port', 'sim', '--out', join(dir, 'x.jsonl'), '--debit']);
     expect(debit.code).toBe(2);
     expect((await runMain(['pinpad', 'trace', '--port', 'sim'])).code).toBe(2);
@@ -84,16 +114,23 @@ describe('pinbridge pinpad trace', () => {
 describe('a trace that does not parse', () => {
   it('is refused with exit 2 by sim:replay:<file> and by simulator --replay', async () => {
     const bad = join(dir, 'bad.jsonl');
-    writeFileSync(bad, '{"format":"pinbridge-abecs-trace","version":1,"address":"x","started":"2025-01-01T00:00:00Z"}\nnot json\n');
+    writeFileSync(
+      bad,
+      '{"format":"pinbridge-abecs-trace","version":1,"address":"x","started":"2025-01-01T00:00:00Z"}\nnot json\n',
+    );
     const info = await runMain(['pinpad', 'info', '--port', `sim:replay:${bad}`, '--json']);
     expect(info.code).toBe(2);
-    expect(JSON.parse(info.stdout)).toMatchObject({ error: { code: 'INVALID_TRACE', message: expect.stringMatching(/line 2, is not JSON/) as string } });
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      error: { code: 'INVALID_TRACE', message: expect.stringMatching(/line 2, is not JSON/) as string },
+    });
     const sim = await runMain(['simulator', '--pty', '--replay', bad]);
     expect(sim.code).toBe(2);
     expect(sim.stderr).toMatch(/The trace .*bad\.jsonl, line 2, is not JSON/);
     const other = join(dir, 'other.jsonl');
     writeFileSync(other, '{"hello":"world"}\n');
-    expect((await runMain(['simulator', '--pty', '--replay', other])).stderr).toMatch(/is not a Pinbridge ABECS trace header/);
+    expect((await runMain(['simulator', '--pty', '--replay', other])).stderr).toMatch(
+      /is not a Pinbridge ABECS trace header/,
+    );
     const missing = await runMain(['pinpad', 'info', '--port', `sim:replay:${join(dir, 'nope.jsonl')}`]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/there is no such file/);

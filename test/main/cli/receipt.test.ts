@@ -27,7 +27,20 @@ type Result = Awaited<ReturnType<typeof runMain>>;
 const pinbridge = (...args: string[]): Promise<Result> => runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' });
 
 async function paid(reference: string, ...extra: string[]): Promise<void> {
-  const result = await pinbridge('pay', '--port', 'sim', '--amount', '45000', '--type', 'credit', '--installments', '3', '--reference', reference, ...extra);
+  const result = await pinbridge(
+    'pay',
+    '--port',
+    'sim',
+    '--amount',
+    '45000',
+    '--type',
+    'credit',
+    '--installments',
+    '3',
+    '--reference',
+    reference,
+    ...extra,
+  );
   expect(result.code).toBe(0);
 }
 
@@ -37,7 +50,9 @@ function settingsFile(content: unknown): string {
   return path;
 }
 
-const STORE = { merchant: { name: 'PADARIA PÃO DOURADO LTDA', cnpj: '11222333000181', address: ['Av. São João, 1000'] } };
+const STORE = {
+  merchant: { name: 'PADARIA PÃO DOURADO LTDA', cnpj: '11222333000181', address: ['Av. São João, 1000'] },
+};
 
 describe('pinbridge receipt show', () => {
   it("shows training mode's receipt as text, marked TREINAMENTO, with the installments", async () => {
@@ -56,25 +71,85 @@ describe('pinbridge receipt show', () => {
     await paid('pdv-11');
     const settings = settingsFile({ receipts: STORE });
     const escpos = join(home, 'r.bin');
-    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--copy', 'merchant', '--format', 'escpos', '--out', escpos)).code).toBe(0);
-    const paper = decodeEscPos(readFileSync(escpos), { codeTables: EPSON_CODE_TABLES }).lines.map((line) => line.text.trim());
+    expect(
+      (
+        await pinbridge(
+          'receipt',
+          'show',
+          'pdv-11',
+          '--training',
+          '--settings',
+          settings,
+          '--copy',
+          'merchant',
+          '--format',
+          'escpos',
+          '--out',
+          escpos,
+        )
+      ).code,
+    ).toBe(0);
+    const paper = decodeEscPos(readFileSync(escpos), { codeTables: EPSON_CODE_TABLES }).lines.map((line) =>
+      line.text.trim(),
+    );
     expect(paper).toContain('PADARIA PÃO DOURADO LTDA');
     expect(paper).toContain('VIA DO ESTABELECIMENTO');
 
     const html = join(home, 'r.html');
-    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--format', 'html', '--out', html)).code).toBe(0);
+    expect(
+      (
+        await pinbridge(
+          'receipt',
+          'show',
+          'pdv-11',
+          '--training',
+          '--settings',
+          settings,
+          '--format',
+          'html',
+          '--out',
+          html,
+        )
+      ).code,
+    ).toBe(0);
     expect(readFileSync(html, 'utf8')).toMatch(/<html[^>]*lang="pt-BR"/);
 
     const pdf = join(home, 'r.pdf');
-    expect((await pinbridge('receipt', 'show', 'pdv-11', '--training', '--settings', settings, '--format', 'pdf', '--out', pdf)).code).toBe(0);
+    expect(
+      (
+        await pinbridge(
+          'receipt',
+          'show',
+          'pdv-11',
+          '--training',
+          '--settings',
+          settings,
+          '--format',
+          'pdf',
+          '--out',
+          pdf,
+        )
+      ).code,
+    ).toBe(0);
     const { text } = await extractText(await getDocumentProxy(new Uint8Array(readFileSync(pdf))), { mergePages: true });
     expect(text).toContain('PADARIA PÃO DOURADO LTDA');
   });
 
   it('shows the store of the settings with its alphanumeric CNPJ masked, CNPJ 12.ABC.345/01DE-35', async () => {
     await paid('pdv-13');
-    const settings = settingsFile({ receipts: { merchant: { name: 'MERCADINHO NOVA ERA LTDA', cnpj: '12ABC34501DE35' } } });
-    const result = await pinbridge('receipt', 'show', 'pdv-13', '--training', '--settings', settings, '--columns', '42');
+    const settings = settingsFile({
+      receipts: { merchant: { name: 'MERCADINHO NOVA ERA LTDA', cnpj: '12ABC34501DE35' } },
+    });
+    const result = await pinbridge(
+      'receipt',
+      'show',
+      'pdv-13',
+      '--training',
+      '--settings',
+      settings,
+      '--columns',
+      '42',
+    );
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n').map((line) => line.trim());
     expect(lines).toContain('MERCADINHO NOVA ERA LTDA');
@@ -92,20 +167,42 @@ describe('pinbridge receipt show', () => {
     expect((await pinbridge('receipt', 'show', 'pdv-12', '--training', '--columns', '40')).code).toBe(2);
     // Outside training mode a receipt needs the store's name and CNPJ.
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
-    const noStore = await pinbridge('receipt', 'show', 'pdv-12', '--journal', join(home, '.pinbridge', 'training', 'journal.db'));
+    const noStore = await pinbridge(
+      'receipt',
+      'show',
+      'pdv-12',
+      '--journal',
+      join(home, '.pinbridge', 'training', 'journal.db'),
+    );
     expect(noStore.code).toBe(2);
     expect(noStore.stderr).toBe(
-      'pinbridge: a receipt outside training mode shows the store\'s name and CNPJ, and there is no settings file: set them in the window (Configurações) or as ' +
+      "pinbridge: a receipt outside training mode shows the store's name and CNPJ, and there is no settings file: set them in the window (Configurações) or as " +
         '"receipts": {"merchant": {"name": …, "cnpj": …}} in the settings; for a sale made in training mode, add --training\n',
     );
     // Without the live journal at all, the answer is --training.
     const noJournal = await pinbridge('receipt', 'show', 'pdv-12');
     expect(noJournal.code).toBe(2);
-    expect(noJournal.stderr).toBe(`pinbridge: there is no journal at ${join(home, '.pinbridge', 'journal.db')}; name the file with --journal <path> (or --training for training mode's)\n`);
-    const badSettings = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '123' } } }));
+    expect(noJournal.stderr).toBe(
+      `pinbridge: there is no journal at ${join(home, '.pinbridge', 'journal.db')}; name the file with --journal <path> (or --training for training mode's)\n`,
+    );
+    const badSettings = await pinbridge(
+      'receipt',
+      'show',
+      'pdv-12',
+      '--training',
+      '--settings',
+      settingsFile({ receipts: { merchant: { name: 'X', cnpj: '123' } } }),
+    );
     expect(badSettings.code).toBe(2);
     expect(badSettings.stderr).toContain('receipts.merchant.cnpj');
-    const wrongDigits = await pinbridge('receipt', 'show', 'pdv-12', '--training', '--settings', settingsFile({ receipts: { merchant: { name: 'X', cnpj: '12ABC34501DE36' } } }));
+    const wrongDigits = await pinbridge(
+      'receipt',
+      'show',
+      'pdv-12',
+      '--training',
+      '--settings',
+      settingsFile({ receipts: { merchant: { name: 'X', cnpj: '12ABC34501DE36' } } }),
+    );
     expect(wrongDigits.code).toBe(2);
     expect(wrongDigits.stderr).toContain('receipts.merchant.cnpj: is not a valid CNPJ (check digits do not match)');
   });
@@ -115,7 +212,10 @@ describe('pinbridge receipt print', () => {
   it('prints both copies on a TCP receipt printer, and says so', async () => {
     await paid('pdv-20');
     sim = await PrinterSimulator.listen();
-    const settings = settingsFile({ receipts: STORE, printers: { default: { address: sim.address, model: 'epson-tm-t20iii', columns: 42 } } });
+    const settings = settingsFile({
+      receipts: STORE,
+      printers: { default: { address: sim.address, model: 'epson-tm-t20iii', columns: 42 } },
+    });
     const result = await pinbridge('receipt', 'print', 'pdv-20', '--training', '--settings', settings, '--json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ printed: ['customer', 'merchant'], printer: sim.address });
@@ -128,13 +228,25 @@ describe('pinbridge receipt print', () => {
   it('keeps each copy as a PDF in a folder, for a headless store without an ESC/POS printer', async () => {
     await paid('pdv-23');
     const folder = join(home, 'receipts');
-    const settings = settingsFile({ receipts: STORE, printers: { pdfs: { address: `file://${folder}/`, format: 'pdf' } } });
-    expect((await pinbridge('receipt', 'print', 'pdv-23', '--training', '--settings', settings, '--printer', 'pdfs')).code).toBe(0);
+    const settings = settingsFile({
+      receipts: STORE,
+      printers: { pdfs: { address: `file://${folder}/`, format: 'pdf' } },
+    });
+    expect(
+      (await pinbridge('receipt', 'print', 'pdv-23', '--training', '--settings', settings, '--printer', 'pdfs')).code,
+    ).toBe(0);
     const files = readdirSync(folder).sort();
     expect(files).toHaveLength(2);
     expect(files.every((name) => name.endsWith('.pdf'))).toBe(true);
     const copies = await Promise.all(
-      files.map(async (name) => (await extractText(await getDocumentProxy(new Uint8Array(readFileSync(join(folder, name)))), { mergePages: true })).text),
+      files.map(
+        async (name) =>
+          (
+            await extractText(await getDocumentProxy(new Uint8Array(readFileSync(join(folder, name)))), {
+              mergePages: true,
+            })
+          ).text,
+      ),
     );
     expect(copies[0]).toContain('VIA DO CLIENTE');
     expect(copies[1]).toContain('VIA DO ESTABELECIMENTO');
@@ -144,7 +256,16 @@ describe('pinbridge receipt print', () => {
     await paid('pdv-21');
     sim = await PrinterSimulator.listen();
     sim.set({ paperOut: true });
-    const result = await pinbridge('receipt', 'print', 'pdv-21', '--training', '--printer', sim.address, '--copy', 'customer');
+    const result = await pinbridge(
+      'receipt',
+      'print',
+      'pdv-21',
+      '--training',
+      '--printer',
+      sim.address,
+      '--copy',
+      'customer',
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/out of paper/);
     expect(sim.printed.length).toBe(0);
@@ -164,7 +285,8 @@ describe('pinbridge receipt print', () => {
 async function waitForCuts(printer: PrinterSimulator, count: number): Promise<Buffer> {
   for (let waited = 0; waited < 10_000; waited += 10) {
     const bytes = printer.printed;
-    if (decodeEscPos(bytes, { codeTables: EPSON_CODE_TABLES }).events.filter((e) => e.kind === 'cut').length >= count) return bytes;
+    if (decodeEscPos(bytes, { codeTables: EPSON_CODE_TABLES }).events.filter((e) => e.kind === 'cut').length >= count)
+      return bytes;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return printer.printed;

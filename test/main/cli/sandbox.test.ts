@@ -26,9 +26,12 @@ describe('pinbridge sandbox', () => {
     expect(ready.marketplace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(ready.seller_id).toMatch(/^[0-9a-f]{32}$/);
 
-    const response = await fetch(`${ready.url}/v1/marketplaces/${ready.marketplace_id}/sellers/${ready.seller_id}/bank_accounts`, {
-      headers: { authorization: `Bearer ${ready.token}` },
-    });
+    const response = await fetch(
+      `${ready.url}/v1/marketplaces/${ready.marketplace_id}/sellers/${ready.seller_id}/bank_accounts`,
+      {
+        headers: { authorization: `Bearer ${ready.token}` },
+      },
+    );
     expect(response.status).toBe(200);
     const list = (await response.json()) as { resource: string; total: number };
     expect(list.resource).toBe('list');
@@ -65,7 +68,9 @@ describe('pinbridge sandbox', () => {
   it('answers 401 with type "unauthorized" without a token', async () => {
     const sandbox = await serve(['sandbox']);
     const ready = sandbox.ready as unknown as Ready;
-    const response = await fetch(`${ready.url}/v1/marketplaces/${ready.marketplace_id}/sellers/${ready.seller_id}/bank_accounts`);
+    const response = await fetch(
+      `${ready.url}/v1/marketplaces/${ready.marketplace_id}/sellers/${ready.seller_id}/bank_accounts`,
+    );
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ status_code: 401, type: 'unauthorized' });
   });

@@ -11,13 +11,16 @@ describe('pinbridge simulator --profile', () => {
     const result = await runMain(['simulator', '--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('--profile <name>');
-    for (const name of ['training', 'strict', 'ppc930', 'legacy']) expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['training', 'strict', 'ppc930', 'legacy'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
   });
 
   it('exits 2 with a clear sentence for an unknown profile', async () => {
     const result = await runMain(['simulator', '--tcp', '127.0.0.1:0', '--profile', 'ppc999']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/there is no simulator profile named "ppc999"; known: training, strict, ppc930, legacy/);
+    expect(result.stderr).toMatch(
+      /there is no simulator profile named "ppc999"; known: training, strict, ppc930, legacy/,
+    );
   });
 });
 
@@ -36,7 +39,12 @@ describe('the sim:<profile> PINPAD address', () => {
     expect(JSON.parse(strict.stdout)).toMatchObject({ spec_version: '2.20' });
     const ppc = await runMain(['pinpad', 'info', '--port', 'sim:ppc930', '--json']);
     expect(ppc.code).toBe(0);
-    expect(JSON.parse(ppc.stdout)).toMatchObject({ manufacturer: 'GERTEC', model: 'PPC-930', memory: '192MB', spec_version: '2.12' });
+    expect(JSON.parse(ppc.stdout)).toMatchObject({
+      manufacturer: 'GERTEC',
+      model: 'PPC-930',
+      memory: '192MB',
+      spec_version: '2.12',
+    });
   });
 
   it('exits 2 for sim:<unknown profile>', async () => {

@@ -49,7 +49,13 @@ describe('pinbridge start', () => {
     }
     expect(agent.stderr()).toContain(`code ${announced!.code}`);
     // The person reads the store's clock (São Paulo, the tests' computer being on UTC); the JSON line keeps ISO.
-    const storeClock = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(announced!.expires_at));
+    const storeClock = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'America/Sao_Paulo',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(announced!.expires_at));
     expect(agent.stderr()).toContain(`type it in the POS before ${storeClock} (America/Sao_Paulo).`);
     expect(announced!.expires_at).toMatch(/Z$/);
     await client.call('session.confirmPairing', { pairing_id: started.pairing_id, code: announced!.code });
@@ -79,7 +85,10 @@ describe('pinbridge start', () => {
       pinpad: { manufacturer: 'PINBRIDGE SIM' },
       journal: join(home, '.pinbridge', 'training', 'journal.db'),
       recovered: { found: 0, settled: 0, pending: 0 },
-      sandbox: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown, token: expect.any(String) as unknown },
+      sandbox: {
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) as unknown,
+        token: expect.any(String) as unknown,
+      },
     });
     expect(await agent.stop()).toBe(0);
     expect(agent.stderr()).toMatch(/"msg":"Pinbridge stopped"/);
@@ -96,7 +105,11 @@ describe('pinbridge start', () => {
     expect(agent.ready.printers).toEqual(['default']);
     const sandbox = agent.ready.sandbox as { url: string; marketplace_id: string; seller_id: string; token: string };
     const serial = (agent.ready.pinpad as { serial_number: string }).serial_number;
-    const backEnd = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplace_id });
+    const backEnd = new PaymentsClient({
+      baseUrl: sandbox.url,
+      token: sandbox.token,
+      marketplaceId: sandbox.marketplace_id,
+    });
     const created = await backEnd.transactions.create({
       payment_locale: 'pinpad',
       payment_type: 'credit',
@@ -110,8 +123,15 @@ describe('pinbridge start', () => {
     // The journal is read beside the running agent (WAL lets a reader in).
     const journal = Journal.open(join(home, '.pinbridge', 'training', 'journal.db'));
     try {
-      await vi.waitFor(() => expect(journal.findByReference('pedido-501')?.state).toBe('confirmed'), { timeout: 25_000, interval: 250 });
-      expect(journal.findByReference('pedido-501')).toMatchObject({ source: 'remote', transactionId: created.id, amount: 3590 });
+      await vi.waitFor(() => expect(journal.findByReference('pedido-501')?.state).toBe('confirmed'), {
+        timeout: 25_000,
+        interval: 250,
+      });
+      expect(journal.findByReference('pedido-501')).toMatchObject({
+        source: 'remote',
+        transactionId: created.id,
+        amount: 3590,
+      });
     } finally {
       journal.close();
     }
@@ -121,7 +141,9 @@ describe('pinbridge start', () => {
       () => expect(decodeEscPos(printer!.printed).events.filter((event) => event.kind === 'cut')).toHaveLength(2),
       { timeout: 10_000, interval: 100 },
     );
-    const paper = decodeEscPos(printer.printed).lines.map((line) => line.text).join('\n');
+    const paper = decodeEscPos(printer.printed)
+      .lines.map((line) => line.text)
+      .join('\n');
     expect(paper).toMatch(/TREINAMENTO[\s\S]*VIA DO CLIENTE[\s\S]*R\$ 35,90[\s\S]*VIA DO ESTABELECIMENTO/);
     expect(await agent.stop()).toBe(0);
     expect(agent.stderr()).toMatch(/"msg":"receipt printed"/);
@@ -130,8 +152,13 @@ describe('pinbridge start', () => {
 
   it('takes --config for the settings file and --training, and says where the POS connects in "ws"', async () => {
     const config = join(home, 'caixa.json');
-    writeFileSync(config, JSON.stringify({ printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } }));
-    const agent = await serve(['start', '--headless', '--training', '--config', config, '--pos-port', '0'], { HOME: home });
+    writeFileSync(
+      config,
+      JSON.stringify({ printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } }),
+    );
+    const agent = await serve(['start', '--headless', '--training', '--config', config, '--pos-port', '0'], {
+      HOME: home,
+    });
     expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training', printers: ['balcao'] });
     expect(agent.ready.ws).toBe((agent.ready.pos as { ws: string }).ws);
     expect(agent.ready.ws).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/pos$/);
@@ -150,12 +177,17 @@ describe('pinbridge start', () => {
     // The window: a program on this computer with the agent's key.
     const window = new RpcClient(await openSocket(ws));
     await window.call('session.operator', { key: readFileSync(operatorKeyPath(home), 'utf8').trim() });
-    await window.call('operator.saveSettings', { settings: { printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } } });
+    await window.call('operator.saveSettings', {
+      settings: { printers: { balcao: { address: `file://${home}/printed/`, format: 'escpos' } } },
+    });
     expect(await window.call('operator.restart')).toEqual({ restarting: true });
     expect((await window.closed).code).toBe(1001);
 
     await vi.waitFor(() => expect(stdout).toContain('"status":"ready"'), { timeout: 20_000 });
-    const again = JSON.parse(stdout.split('\n').find((line) => line.includes('"status":"ready"'))!) as Record<string, unknown>;
+    const again = JSON.parse(stdout.split('\n').find((line) => line.includes('"status":"ready"'))!) as Record<
+      string,
+      unknown
+    >;
     expect(again).toMatchObject({ status: 'ready', mode: 'training', printers: ['balcao'], ws });
     expect(agent.stderr()).toMatch(/"msg":"restarting with the saved settings"/);
     const reconnected = new RpcClient(await openSocket(ws));
@@ -178,7 +210,11 @@ describe('pinbridge start', () => {
         cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.`,
       },
     });
-    await vi.waitFor(() => expect(agent.stderr()).toContain(`PINPAD not found at ${address}; Pinbridge keeps trying. Check it in the window: ${String(agent.ready.ui)}`));
+    await vi.waitFor(() =>
+      expect(agent.stderr()).toContain(
+        `PINPAD not found at ${address}; Pinbridge keeps trying. Check it in the window: ${String(agent.ready.ui)}`,
+      ),
+    );
 
     // The window is served, and its status says where the PINPAD is looked for.
     const page = await fetch(String(agent.ready.ui));
@@ -187,7 +223,12 @@ describe('pinbridge start', () => {
     await window.call('session.operator', { key: readFileSync(operatorKeyPath(home), 'utf8').trim() });
     expect(await window.call('agent.status')).toMatchObject({
       pinpads: [],
-      pinpad_link: { address, state: 'not_found', code: 'PORT_NOT_FOUND', cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.` },
+      pinpad_link: {
+        address,
+        state: 'not_found',
+        code: 'PORT_NOT_FOUND',
+        cashier_message: `PINPAD não encontrado em ${address}. Verifique o cabo e se ele está ligado.`,
+      },
     });
     await window.close();
     expect(await agent.stop()).toBe(0);
@@ -202,13 +243,29 @@ describe('pinbridge start', () => {
     const agent = await serve(['start', '--port', 'tcp://127.0.0.1:9', '--pos-port', '0'], { HOME: home });
     expect(agent.ready).toMatchObject({
       status: 'ready',
-      pinpad: { port: 'tcp://127.0.0.1:9', state: 'unreachable', code: 'CONNECTION_REFUSED', cashier_message: expect.stringContaining('PINPAD inacessível em tcp://127.0.0.1:9') as unknown },
+      pinpad: {
+        port: 'tcp://127.0.0.1:9',
+        state: 'unreachable',
+        code: 'CONNECTION_REFUSED',
+        cashier_message: expect.stringContaining('PINPAD inacessível em tcp://127.0.0.1:9') as unknown,
+      },
     });
     expect(await agent.stop()).toBe(0);
   });
 
   it('refuses --training together with a payments API, and --config naming another file than --settings (exit 2)', async () => {
-    const both = await run(['start', '--training', '--api', 'http://127.0.0.1:1', '--token', 't', '--marketplace', 'm', '--seller', 's']);
+    const both = await run([
+      'start',
+      '--training',
+      '--api',
+      'http://127.0.0.1:1',
+      '--token',
+      't',
+      '--marketplace',
+      'm',
+      '--seller',
+      's',
+    ]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--training runs against the embedded sandbox');
     const two = await run(['start', '--config', join(home, 'a.json'), '--settings', join(home, 'b.json')]);
@@ -247,10 +304,17 @@ describe('pinbridge start', () => {
       const sentence =
         `pinbridge: another Pinbridge (or another program) is already using port ${port} for the POS API: stop it, or give this one another port with --pos-port <port> ` +
         `(or the settings' pos.ports, the same the POS connects to); \`pinbridge doctor --pos-port ${port}\` tells whether it is a Pinbridge\n`;
-      const pretty = await run(['start', '--training', '--pos-port', String(port)], 20_000, { HOME: home, PINBRIDGE_LOG_FORMAT: 'pretty', PINBRIDGE_LOG_LEVEL: '' });
+      const pretty = await run(['start', '--training', '--pos-port', String(port)], 20_000, {
+        HOME: home,
+        PINBRIDGE_LOG_FORMAT: 'pretty',
+        PINBRIDGE_LOG_LEVEL: '',
+      });
       expect(pretty.code).toBe(1);
       expect(pretty.stderr).toBe(sentence);
-      const json = await run(['start', '--training', '--pos-port', String(port)], 20_000, { HOME: home, PINBRIDGE_LOG_FORMAT: 'json' });
+      const json = await run(['start', '--training', '--pos-port', String(port)], 20_000, {
+        HOME: home,
+        PINBRIDGE_LOG_FORMAT: 'json',
+      });
       expect(json.code).toBe(1);
       const lines = json.stderr.trimEnd().split('\n');
       expect(`${lines.pop()}\n`).toBe(sentence);

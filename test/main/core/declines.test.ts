@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DECLINE_CATEGORIES, declineCategories, declineReasonOf, responseCodesOf } from '../../../main/core/declines.js';
+import {
+  DECLINE_CATEGORIES,
+  declineCategories,
+  declineReasonOf,
+  responseCodesOf,
+} from '../../../main/core/declines.js';
 import { declinedProblem } from '../../../main/core/problems.js';
 
 describe('why an issuer declined', () => {
@@ -26,7 +31,10 @@ describe('why an issuer declined', () => {
   it('takes the issuer code over the provider’s own word, which decides only when the code is missing or unknown', () => {
     expect(declineReasonOf('51', 'invalid_pin').category).toBe('insufficient_funds');
     expect(declineReasonOf(null, 'invalid_pin').category).toBe('incorrect_pin');
-    expect(declineReasonOf('Z9', 'insufficient_funds_error')).toMatchObject({ category: 'insufficient_funds', issuerCode: 'Z9' });
+    expect(declineReasonOf('Z9', 'insufficient_funds_error')).toMatchObject({
+      category: 'insufficient_funds',
+      issuerCode: 'Z9',
+    });
     expect(declineReasonOf(undefined, 'Invalid-PIN-Code').category).toBe('incorrect_pin');
   });
 

@@ -34,7 +34,9 @@ const SALE_STEPS: readonly ProgressStep[] = [
   'confirmed',
 ];
 /** Steps after which the sale's next journal write needs new space: the sale stops undecided. */
-const STOPPED_AT: ReadonlySet<ProgressStep> = new Set(SALE_STEPS.slice(SALE_STEPS.indexOf('started'), SALE_STEPS.indexOf('removing_card') + 1));
+const STOPPED_AT: ReadonlySet<ProgressStep> = new Set(
+  SALE_STEPS.slice(SALE_STEPS.indexOf('started'), SALE_STEPS.indexOf('removing_card') + 1),
+);
 /** Every step under the auto policy; the steps around the approval under the POS policy too. */
 const CASES: readonly (readonly [ProgressStep, 'auto' | 'pos'])[] = [
   ...SALE_STEPS.map((step) => [step, 'auto'] as const),
@@ -56,7 +58,8 @@ afterEach(async () => {
   // The journal leaves the small disk for the card-data scan of the whole run.
   if (journalDir !== undefined) {
     const kept = mkdtempSync(join(artifactsDir(), 'disk-full-'));
-    for (const name of readdirSync(journalDir)) if (name.startsWith('journal.db')) copyFileSync(join(journalDir, name), join(kept, name));
+    for (const name of readdirSync(journalDir))
+      if (name.startsWith('journal.db')) copyFileSync(join(journalDir, name), join(kept, name));
   }
   disk?.unmount();
   pos = undefined;
@@ -64,7 +67,9 @@ afterEach(async () => {
 });
 
 let counter = 0;
-const sale = (amount = 1990): { reference_id: string; amount: number; payment_type: 'credit'; installments: number; description: string } => ({
+const sale = (
+  amount = 1990,
+): { reference_id: string; amount: number; payment_type: 'credit'; installments: number; description: string } => ({
   reference_id: `disk-full-${++counter}-${Date.now()}`,
   amount,
   payment_type: 'credit',
@@ -85,12 +90,19 @@ function agrees(status: PaymentOutcome['status'], apiStatus: string | null): boo
 }
 
 /** The payment's final state — or, under the POS policy, an approval waiting for the POS. */
-async function finalWithin(rig: PosRig, referenceId: string, ms: number, policy: 'auto' | 'pos'): Promise<PaymentState> {
+async function finalWithin(
+  rig: PosRig,
+  referenceId: string,
+  ms: number,
+  policy: 'auto' | 'pos',
+): Promise<PaymentState> {
   const deadline = Date.now() + ms;
   for (;;) {
     const state = rig.rig.journal.findByReference(referenceId)?.state;
-    if (state !== undefined && (FINAL_STATES.has(state) || (policy === 'pos' && state === 'awaiting_confirmation'))) return state;
-    if (Date.now() > deadline) throw new Error(`payment ${referenceId} still ${String(state)} ${ms} ms after the space came back`);
+    if (state !== undefined && (FINAL_STATES.has(state) || (policy === 'pos' && state === 'awaiting_confirmation')))
+      return state;
+    if (Date.now() > deadline)
+      throw new Error(`payment ${referenceId} still ${String(state)} ${ms} ms after the space came back`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -101,8 +113,15 @@ describe('a full disk in the middle of a payment', () => {
     pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 0, minFreeBytes: MiB } });
     const client = await pos.paired();
     const params = sale();
-    expect(await checkedCall(client, 'payment.start', params)).toMatchObject({ status: 'approved', state: 'confirmed' });
-    expect(pos.rig.events.filter((e) => e.referenceId === params.reference_id && e.step !== 'pinpad_message').map((e) => e.step)).toEqual(SALE_STEPS);
+    expect(await checkedCall(client, 'payment.start', params)).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+    });
+    expect(
+      pos.rig.events
+        .filter((e) => e.referenceId === params.reference_id && e.step !== 'pinpad_message')
+        .map((e) => e.step),
+    ).toEqual(SALE_STEPS);
   });
 
   it.each(CASES)(
@@ -110,7 +129,11 @@ describe('a full disk in the middle of a payment', () => {
     async (step, policy) => {
       disk = mountSmallDisk(16 * MiB);
       // No reserve: the write after the step fails, as it would once the reserve is used up.
-      pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 0, minFreeBytes: MiB }, config: { confirmation: policy } });
+      pos = await posRig({
+        journalDir: disk.dir,
+        journalOptions: { reserveBytes: 0, minFreeBytes: MiB },
+        config: { confirmation: policy },
+      });
       expect(pos.rig.engine.config.recoveryRetry).toEqual(DEFAULT_ENGINE_CONFIG.recoveryRetry);
       const client = await pos.paired();
       const params = sale();
@@ -133,11 +156,17 @@ describe('a full disk in the middle of a payment', () => {
       expect(answer.status).not.toBe('failed');
 
       if (answer.status === 'in_progress') {
-        expect(answer.problem).toMatchObject({ code: 'RESULT_PENDING', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' });
+        expect(answer.problem).toMatchObject({
+          code: 'RESULT_PENDING',
+          cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.',
+        });
         expect(shown.some((text) => /VERIFICANDO/.test(text))).toBe(true);
         // Nothing drives it now: payment.status says so with the outcome, and a POS can stop waiting.
         const status = await checkedCall(client, 'payment.status', { reference_id: params.reference_id });
-        expect(status).toMatchObject({ status: 'InProgress', result: { status: 'in_progress', problem: { code: 'RESULT_PENDING' } } });
+        expect(status).toMatchObject({
+          status: 'InProgress',
+          result: { status: 'in_progress', problem: { code: 'RESULT_PENDING' } },
+        });
       }
       // Recovery meets the full disk too, and keeps trying.
       await new Promise((resolve) => setTimeout(resolve, FULL_FOR_MS));
@@ -148,7 +177,9 @@ describe('a full disk in the middle of a payment', () => {
       const decided = state;
       if (state === 'awaiting_confirmation') {
         // The POS policy: the approval waits for the POS, which confirms it as usual.
-        expect(await checkedCall(client, 'payment.confirm', { reference_id: params.reference_id })).toMatchObject({ confirmation: 'confirmed' });
+        expect(await checkedCall(client, 'payment.confirm', { reference_id: params.reference_id })).toMatchObject({
+          confirmation: 'confirmed',
+        });
         state = 'confirmed';
       }
 
@@ -189,20 +220,31 @@ describe('the journal reserve', () => {
       if (event.referenceId === params.reference_id && event.step === 'authorizing') disk!.fill();
     });
     // The card is charged with the disk full: the approval and the confirmation go to the reserve.
-    expect(await checkedCall(client, 'payment.start', params)).toMatchObject({ status: 'approved', state: 'confirmed' });
+    expect(await checkedCall(client, 'payment.start', params)).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+    });
     expect(await atApi(pos, params.reference_id)).toBe('succeeded');
     expect(existsSync(`${pos.rig.journalPath}.reserve`)).toBe(false);
 
     // No reserve and no room: the next sale is refused before anything happens.
     const refused = sale();
     const error = await checkedFailure(client, 'payment.start', refused);
-    expect(error).toMatchObject({ code: 'DISK_FULL', cashier_message: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.' });
-    expect(await checkedCall(client, 'payment.status', { reference_id: refused.reference_id })).toEqual({ status: 'NotFound' });
+    expect(error).toMatchObject({
+      code: 'DISK_FULL',
+      cashier_message: 'Disco do computador cheio: libere espaço antes de vender. Nada foi cobrado.',
+    });
+    expect(await checkedCall(client, 'payment.status', { reference_id: refused.reference_id })).toEqual({
+      status: 'NotFound',
+    });
     expect(await atApi(pos, refused.reference_id)).toBeNull();
 
     // Room again: the reserve is put back and sales go on.
     disk.free();
-    expect(await checkedCall(client, 'payment.start', sale())).toMatchObject({ status: 'approved', state: 'confirmed' });
+    expect(await checkedCall(client, 'payment.start', sale())).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+    });
     expect(existsSync(`${pos.rig.journalPath}.reserve`)).toBe(true);
   });
 

@@ -29,7 +29,8 @@ import { createLogger } from '../../../main/log.js';
 import { recordSecrets } from '../../helpers/card-data-scan.js';
 
 /** The API calls the engine makes, by the name a crash point uses. */
-export type ApiCall = 'create' | 'retrieve' | 'findByReference' | 'pendingTransactions' | 'authorize' | 'complete' | 'reverse' | 'void';
+export type ApiCall =
+  'create' | 'retrieve' | 'findByReference' | 'pendingTransactions' | 'authorize' | 'complete' | 'reverse' | 'void';
 
 export type CrashPoint = `state:${PaymentState}` | `after:${ApiCall}`;
 
@@ -69,7 +70,14 @@ export interface AgentOrder {
 
 /** One line of the agent's stdout. */
 export type AgentLine =
-  | { readonly kind: 'event'; readonly paymentId: string; readonly seq: number; readonly from: PaymentState | null; readonly to: PaymentState; readonly note: string }
+  | {
+      readonly kind: 'event';
+      readonly paymentId: string;
+      readonly seq: number;
+      readonly from: PaymentState | null;
+      readonly to: PaymentState;
+      readonly note: string;
+    }
   | { readonly kind: 'api'; readonly call: ApiCall; readonly answer: string }
   | { readonly kind: 'crash'; readonly at: CrashPoint }
   | { readonly kind: 'end'; readonly state: PaymentState | null };
@@ -152,7 +160,11 @@ function watchPayments(client: PaymentsClient, order: AgentOrder): PaymentsPort 
       create: (params, options) => answered('create', transactions.create(params, options), status),
       retrieve: (id, options) => answered('retrieve', transactions.retrieve(id, options), status),
       findByReference: (reference, options) =>
-        answered('findByReference', transactions.findByReference(reference, options), (found) => found?.status ?? 'none'),
+        answered(
+          'findByReference',
+          transactions.findByReference(reference, options),
+          (found) => found?.status ?? 'none',
+        ),
     },
     terminal: {
       pendingTransactions: (serial, options) =>
@@ -204,7 +216,10 @@ async function main(order: AgentOrder): Promise<void> {
   const served = await startMemorySimulator(sim, { name: order.serial });
   const pinpad = new Pinpad(served.link.host, { logger });
   await pinpad.open();
-  await attachPinpad(engine, pinpad, { logger, ...(order.cardTimeoutMs === undefined ? {} : { timeouts: { cardMs: order.cardTimeoutMs } }) });
+  await attachPinpad(engine, pinpad, {
+    logger,
+    ...(order.cardTimeoutMs === undefined ? {} : { timeouts: { cardMs: order.cardTimeoutMs } }),
+  });
 
   const reference = order.params.reference_id;
   if (order.posCancels) {
@@ -239,6 +254,8 @@ async function main(order: AgentOrder): Promise<void> {
 const argument = process.argv[2];
 if (argument === undefined) throw new Error("usage: engine-crash-agent.ts '<order as JSON>'");
 main(JSON.parse(argument) as AgentOrder).catch((error: unknown) => {
-  process.stderr.write(`engine crash agent failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `engine crash agent failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(2);
 });

@@ -23,7 +23,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type TestCardName } from '../../../drivers/simulator/index.js';
-import { PaymentsClient, type ProviderCapabilities, type Transaction, type TransactionStatus } from '../../../main/api/index.js';
+import {
+  PaymentsClient,
+  type ProviderCapabilities,
+  type Transaction,
+  type TransactionStatus,
+} from '../../../main/api/index.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy, JournalEvent, PaymentRecord } from '../../../main/core/journal/record.js';
@@ -142,7 +147,10 @@ interface AgentRun {
 /** Runs the agent to its end (its own SIGKILL, normally); a child still alive after 30 s is killed and reported. */
 function runAgent(order: AgentOrder): Promise<AgentRun> {
   // The child runs the TypeScript source through tsx, so the test needs no build.
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, JSON.stringify(order)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, JSON.stringify(order)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: AgentLine[] = [];
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -179,7 +187,11 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** A payment is settled when nothing is left for the engine to do on its own: final, or waiting for the POS before its deadline. */
 function isSettled(record: PaymentRecord, now: number): boolean {
   if (isFinal(record.state)) return true;
-  return record.state === 'awaiting_confirmation' && record.confirmDeadline !== null && Date.parse(record.confirmDeadline) > now;
+  return (
+    record.state === 'awaiting_confirmation' &&
+    record.confirmDeadline !== null &&
+    Date.parse(record.confirmDeadline) > now
+  );
 }
 
 /** Waits (up to 10 s) for recovery's queued work — an undo, a deadline's void — to land. */
@@ -193,8 +205,16 @@ async function settled(journal: Journal, id: string): Promise<PaymentRecord> {
 }
 
 /** A live PINPAD with the same serial, as the restarted agent would find it on its port. */
-async function plugPinpad(engine: PaymentEngine, serial: string, logger: ReturnType<typeof createLogger>): Promise<() => Promise<void>> {
-  const sim = new PinpadSimulator({ serialNumber: serial, timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } });
+async function plugPinpad(
+  engine: PaymentEngine,
+  serial: string,
+  logger: ReturnType<typeof createLogger>,
+): Promise<() => Promise<void>> {
+  const sim = new PinpadSimulator({
+    serialNumber: serial,
+    timeScale: 0.05,
+    autoCustomer: { delayMs: 5, card: 'visaCredit' },
+  });
   const served = await startMemorySimulator(sim, { name: serial });
   const pinpad = new Pinpad(served.link.host, { logger });
   await pinpad.open();
@@ -227,7 +247,13 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
   // 1. The agent runs the payment and dies at the crash point.
   const run = await inTurn(() =>
     runAgent({
-      api: { url: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId, capabilities: provider.capabilities },
+      api: {
+        url: sandbox.url,
+        token: sandbox.token,
+        marketplaceId: sandbox.marketplaceId,
+        sellerId: sandbox.sellerId,
+        capabilities: provider.capabilities,
+      },
       journalPath,
       logPath: join(dir, 'agent.log'),
       serial,
@@ -252,7 +278,12 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
     journal,
     payments: client,
     sellerId: sandbox.sellerId,
-    config: { confirmation: policy, apiTimeoutMs: API_TIMEOUT_MS, unknownResolution: { attempts: 2, delayMs: 10 }, undoRetry: { baseMs: 20, maxMs: 200 } },
+    config: {
+      confirmation: policy,
+      apiTimeoutMs: API_TIMEOUT_MS,
+      unknownResolution: { attempts: 2, delayMs: 10 },
+      undoRetry: { baseMs: 20, maxMs: 200 },
+    },
     logger,
   });
   let unplug: (() => Promise<void>) | undefined;
@@ -281,7 +312,8 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
     expect(record.state, story).toBe(c.end);
     expect(record.problem?.code ?? null, story).toBe(c.problem);
     expect(journal.pendingUndos()).toEqual([]);
-    if (record.state === 'awaiting_confirmation') expect(Date.parse(record.confirmDeadline!)).toBeGreaterThan(Date.now());
+    if (record.state === 'awaiting_confirmation')
+      expect(Date.parse(record.confirmDeadline!)).toBeGreaterThan(Date.now());
 
     // Exactly once at the API, and the journal agrees with it.
     const transactions = await apiTransactions(provider, params.reference_id);
@@ -294,8 +326,12 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
 
     // Status tells the truth.
     const status = engine.status(params.reference_id);
-    expect(status).toMatchObject({ kind: 'processed', outcome: { payment_id: id, state: c.end, status: c.result, transaction_id: record.transactionId } });
-    if (status.kind === 'processed') expect(status.outcome.status === 'approved').toBe(apiView(transactions) === 'succeeded');
+    expect(status).toMatchObject({
+      kind: 'processed',
+      outcome: { payment_id: id, state: c.end, status: c.result, transaction_id: record.transactionId },
+    });
+    if (status.kind === 'processed')
+      expect(status.outcome.status === 'approved').toBe(apiView(transactions) === 'succeeded');
 
     // The POS asks again: the same payment, and nothing new at the API.
     const again = await engine.start(params);
@@ -319,83 +355,389 @@ const MATRIX: ReadonlyArray<readonly [string, readonly CrashCase[]]> = [
   [
     'an approved chip sale, killed after each state it commits',
     [
-      { crash: 'state:intent', journal: 'intent', apiAtCrash: 'none', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'none' },
-      { crash: 'state:created', journal: 'created', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'canceled' },
+      {
+        crash: 'state:intent',
+        journal: 'intent',
+        apiAtCrash: 'none',
+        end: 'failed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'none',
+      },
+      {
+        crash: 'state:created',
+        journal: 'created',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'canceled',
+      },
       // The card read and the authorization's announcement are one commit: the kill finds both.
-      { crash: 'state:card_read', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
-      { crash: 'state:authorizing', journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
+      {
+        crash: 'state:card_read',
+        journal: 'authorizing',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'AUTHORIZATION_NOT_RECEIVED',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:authorizing',
+        journal: 'authorizing',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'AUTHORIZATION_NOT_RECEIVED',
+        api: 'canceled',
+      },
       // An accepted chip journals the approval and completing together: the kill finds both.
-      { crash: 'state:approved', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
-      { crash: 'state:completing', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
+      {
+        crash: 'state:approved',
+        journal: 'completing',
+        apiAtCrash: 'succeeded',
+        end: 'confirmed',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
+      {
+        crash: 'state:completing',
+        journal: 'completing',
+        apiAtCrash: 'succeeded',
+        end: 'confirmed',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
       // Under 'auto', awaiting confirmation and confirmed are one commit.
-      { crash: 'state:awaiting_confirmation', journal: 'confirmed', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
-      { crash: 'state:confirmed', journal: 'confirmed', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
+      {
+        crash: 'state:awaiting_confirmation',
+        journal: 'confirmed',
+        apiAtCrash: 'succeeded',
+        end: 'confirmed',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
+      {
+        crash: 'state:confirmed',
+        journal: 'confirmed',
+        apiAtCrash: 'succeeded',
+        end: 'confirmed',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
     ],
   ],
   [
     'a sale the issuer declines (10051), killed on the way',
     [
-      { crash: 'state:authorizing', amount: 10051, journal: 'authorizing', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'AUTHORIZATION_NOT_RECEIVED', api: 'canceled' },
-      { crash: 'state:declined', amount: 10051, journal: 'declined', apiAtCrash: 'failed', end: 'declined', result: 'declined', problem: 'CARD_DECLINED', api: 'failed' },
+      {
+        crash: 'state:authorizing',
+        amount: 10051,
+        journal: 'authorizing',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'AUTHORIZATION_NOT_RECEIVED',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:declined',
+        amount: 10051,
+        journal: 'declined',
+        apiAtCrash: 'failed',
+        end: 'declined',
+        result: 'declined',
+        problem: 'CARD_DECLINED',
+        api: 'failed',
+      },
     ],
   ],
   [
     'a card that refuses after the online approval, killed on the way to the reversal',
     [
-      { crash: 'state:approved', card: 'visaRefuseAfterOnline', journal: 'approved', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
-      { crash: 'state:reversing', card: 'visaRefuseAfterOnline', journal: 'reversing', apiAtCrash: 'succeeded', end: 'reversed', result: 'declined', problem: 'CHIP_REFUSED', api: 'reversed' },
-      { crash: 'state:reversed', card: 'visaRefuseAfterOnline', journal: 'reversed', apiAtCrash: 'reversed', end: 'reversed', result: 'declined', problem: 'CHIP_REFUSED', api: 'reversed' },
+      {
+        crash: 'state:approved',
+        card: 'visaRefuseAfterOnline',
+        journal: 'approved',
+        apiAtCrash: 'succeeded',
+        end: 'reversed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'reversed',
+      },
+      {
+        crash: 'state:reversing',
+        card: 'visaRefuseAfterOnline',
+        journal: 'reversing',
+        apiAtCrash: 'succeeded',
+        end: 'reversed',
+        result: 'declined',
+        problem: 'CHIP_REFUSED',
+        api: 'reversed',
+      },
+      {
+        crash: 'state:reversed',
+        card: 'visaRefuseAfterOnline',
+        journal: 'reversed',
+        apiAtCrash: 'reversed',
+        end: 'reversed',
+        result: 'declined',
+        problem: 'CHIP_REFUSED',
+        api: 'reversed',
+      },
     ],
   ],
   [
     'a card that declines offline, killed while the pending transaction is cancelled',
     [
-      { crash: 'state:card_read', card: 'visaOfflineDeclined', journal: 'card_read', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'canceled' },
-      { crash: 'state:aborting', card: 'visaOfflineDeclined', journal: 'aborting', apiAtCrash: 'pending', end: 'declined', result: 'declined', problem: 'CARD_DECLINED_OFFLINE', api: 'canceled' },
-      { crash: 'state:declined', card: 'visaOfflineDeclined', journal: 'declined', apiAtCrash: 'canceled', end: 'declined', result: 'declined', problem: 'CARD_DECLINED_OFFLINE', api: 'canceled' },
+      {
+        crash: 'state:card_read',
+        card: 'visaOfflineDeclined',
+        journal: 'card_read',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:aborting',
+        card: 'visaOfflineDeclined',
+        journal: 'aborting',
+        apiAtCrash: 'pending',
+        end: 'declined',
+        result: 'declined',
+        problem: 'CARD_DECLINED_OFFLINE',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:declined',
+        card: 'visaOfflineDeclined',
+        journal: 'declined',
+        apiAtCrash: 'canceled',
+        end: 'declined',
+        result: 'declined',
+        problem: 'CARD_DECLINED_OFFLINE',
+        api: 'canceled',
+      },
     ],
   ],
   [
     'a sale the POS cancels while the PINPAD waits for the card',
     [
-      { crash: 'state:aborting', card: null, posCancels: true, journal: 'aborting', apiAtCrash: 'pending', end: 'cancelled', result: 'cancelled', problem: 'CANCELLED_BY_POS', api: 'canceled' },
-      { crash: 'after:reverse', card: null, posCancels: true, journal: 'aborting', apiAtCrash: 'canceled', end: 'cancelled', result: 'cancelled', problem: 'CANCELLED_BY_POS', api: 'canceled' },
-      { crash: 'state:cancelled', card: null, posCancels: true, journal: 'cancelled', apiAtCrash: 'canceled', end: 'cancelled', result: 'cancelled', problem: 'CANCELLED_BY_POS', api: 'canceled' },
+      {
+        crash: 'state:aborting',
+        card: null,
+        posCancels: true,
+        journal: 'aborting',
+        apiAtCrash: 'pending',
+        end: 'cancelled',
+        result: 'cancelled',
+        problem: 'CANCELLED_BY_POS',
+        api: 'canceled',
+      },
+      {
+        crash: 'after:reverse',
+        card: null,
+        posCancels: true,
+        journal: 'aborting',
+        apiAtCrash: 'canceled',
+        end: 'cancelled',
+        result: 'cancelled',
+        problem: 'CANCELLED_BY_POS',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:cancelled',
+        card: null,
+        posCancels: true,
+        journal: 'cancelled',
+        apiAtCrash: 'canceled',
+        end: 'cancelled',
+        result: 'cancelled',
+        problem: 'CANCELLED_BY_POS',
+        api: 'canceled',
+      },
     ],
   ],
   [
     'a sale that fails because no card comes in time',
     [
-      { crash: 'state:aborting', card: null, cardTimeoutMs: 300, journal: 'aborting', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'CARD_TIMEOUT', api: 'canceled' },
-      { crash: 'state:failed', card: null, cardTimeoutMs: 300, journal: 'failed', apiAtCrash: 'canceled', end: 'failed', result: 'failed', problem: 'CARD_TIMEOUT', api: 'canceled' },
+      {
+        crash: 'state:aborting',
+        card: null,
+        cardTimeoutMs: 300,
+        journal: 'aborting',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'CARD_TIMEOUT',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:failed',
+        card: null,
+        cardTimeoutMs: 300,
+        journal: 'failed',
+        apiAtCrash: 'canceled',
+        end: 'failed',
+        result: 'failed',
+        problem: 'CARD_TIMEOUT',
+        api: 'canceled',
+      },
     ],
   ],
   [
     'the API answered, the journal never heard it',
     [
-      { crash: 'after:create', journal: 'intent', apiAtCrash: 'pending', end: 'failed', result: 'failed', problem: 'INTERRUPTED', api: 'canceled' },
-      { crash: 'after:authorize', journal: 'authorizing', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
-      { crash: 'after:authorize', amount: 10051, journal: 'authorizing', apiAtCrash: 'failed', end: 'declined', result: 'declined', problem: 'CARD_DECLINED', api: 'failed' },
-      { crash: 'after:complete', journal: 'completing', apiAtCrash: 'succeeded', end: 'confirmed', result: 'approved', problem: null, api: 'succeeded' },
-      { crash: 'after:reverse', card: 'visaRefuseAfterOnline', journal: 'reversing', apiAtCrash: 'reversed', end: 'reversed', result: 'declined', problem: 'CHIP_REFUSED', api: 'reversed' },
-      { crash: 'after:reverse', card: 'visaOfflineDeclined', journal: 'aborting', apiAtCrash: 'canceled', end: 'declined', result: 'declined', problem: 'CARD_DECLINED_OFFLINE', api: 'canceled' },
+      {
+        crash: 'after:create',
+        journal: 'intent',
+        apiAtCrash: 'pending',
+        end: 'failed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'canceled',
+      },
+      {
+        crash: 'after:authorize',
+        journal: 'authorizing',
+        apiAtCrash: 'succeeded',
+        end: 'reversed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'reversed',
+      },
+      {
+        crash: 'after:authorize',
+        amount: 10051,
+        journal: 'authorizing',
+        apiAtCrash: 'failed',
+        end: 'declined',
+        result: 'declined',
+        problem: 'CARD_DECLINED',
+        api: 'failed',
+      },
+      {
+        crash: 'after:complete',
+        journal: 'completing',
+        apiAtCrash: 'succeeded',
+        end: 'confirmed',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
+      {
+        crash: 'after:reverse',
+        card: 'visaRefuseAfterOnline',
+        journal: 'reversing',
+        apiAtCrash: 'reversed',
+        end: 'reversed',
+        result: 'declined',
+        problem: 'CHIP_REFUSED',
+        api: 'reversed',
+      },
+      {
+        crash: 'after:reverse',
+        card: 'visaOfflineDeclined',
+        journal: 'aborting',
+        apiAtCrash: 'canceled',
+        end: 'declined',
+        result: 'declined',
+        problem: 'CARD_DECLINED_OFFLINE',
+        api: 'canceled',
+      },
     ],
   ],
   [
     "the 'pos' policy: an approval waits for the POS, and is voided after its deadline",
     [
-      { crash: 'state:awaiting_confirmation', policy: 'pos', journal: 'awaiting_confirmation', apiAtCrash: 'succeeded', end: 'awaiting_confirmation', result: 'approved', problem: null, api: 'succeeded' },
-      { crash: 'state:awaiting_confirmation', policy: 'pos', deadlineMs: 1, journal: 'awaiting_confirmation', apiAtCrash: 'succeeded', end: 'undone', result: 'cancelled', problem: 'NOT_CONFIRMED', api: 'canceled' },
-      { crash: 'state:undoing', policy: 'pos', deadlineMs: 1, journal: 'undoing', apiAtCrash: 'succeeded', end: 'undone', result: 'cancelled', problem: 'NOT_CONFIRMED', api: 'canceled' },
-      { crash: 'after:void', policy: 'pos', deadlineMs: 1, journal: 'undoing', apiAtCrash: 'canceled', end: 'undone', result: 'cancelled', problem: 'NOT_CONFIRMED', api: 'canceled' },
-      { crash: 'state:undone', policy: 'pos', deadlineMs: 1, journal: 'undone', apiAtCrash: 'canceled', end: 'undone', result: 'cancelled', problem: 'NOT_CONFIRMED', api: 'canceled' },
+      {
+        crash: 'state:awaiting_confirmation',
+        policy: 'pos',
+        journal: 'awaiting_confirmation',
+        apiAtCrash: 'succeeded',
+        end: 'awaiting_confirmation',
+        result: 'approved',
+        problem: null,
+        api: 'succeeded',
+      },
+      {
+        crash: 'state:awaiting_confirmation',
+        policy: 'pos',
+        deadlineMs: 1,
+        journal: 'awaiting_confirmation',
+        apiAtCrash: 'succeeded',
+        end: 'undone',
+        result: 'cancelled',
+        problem: 'NOT_CONFIRMED',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:undoing',
+        policy: 'pos',
+        deadlineMs: 1,
+        journal: 'undoing',
+        apiAtCrash: 'succeeded',
+        end: 'undone',
+        result: 'cancelled',
+        problem: 'NOT_CONFIRMED',
+        api: 'canceled',
+      },
+      {
+        crash: 'after:void',
+        policy: 'pos',
+        deadlineMs: 1,
+        journal: 'undoing',
+        apiAtCrash: 'canceled',
+        end: 'undone',
+        result: 'cancelled',
+        problem: 'NOT_CONFIRMED',
+        api: 'canceled',
+      },
+      {
+        crash: 'state:undone',
+        policy: 'pos',
+        deadlineMs: 1,
+        journal: 'undone',
+        apiAtCrash: 'canceled',
+        end: 'undone',
+        result: 'cancelled',
+        problem: 'NOT_CONFIRMED',
+        api: 'canceled',
+      },
     ],
   ],
   [
     'a lost authorization answer (slow 10096), killed while it is resolved',
     [
-      { crash: 'state:unknown', amount: 10096, apiTimeoutMs: LOST_ANSWER_TIMEOUT_MS, journal: 'unknown', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
-      { crash: 'after:retrieve', amount: 10096, apiTimeoutMs: LOST_ANSWER_TIMEOUT_MS, journal: 'unknown', apiAtCrash: 'succeeded', end: 'reversed', result: 'failed', problem: 'INTERRUPTED', api: 'reversed' },
+      {
+        crash: 'state:unknown',
+        amount: 10096,
+        apiTimeoutMs: LOST_ANSWER_TIMEOUT_MS,
+        journal: 'unknown',
+        apiAtCrash: 'succeeded',
+        end: 'reversed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'reversed',
+      },
+      {
+        crash: 'after:retrieve',
+        amount: 10096,
+        apiTimeoutMs: LOST_ANSWER_TIMEOUT_MS,
+        journal: 'unknown',
+        apiAtCrash: 'succeeded',
+        end: 'reversed',
+        result: 'failed',
+        problem: 'INTERRUPTED',
+        api: 'reversed',
+      },
     ],
   ],
 ];
@@ -411,7 +753,9 @@ describe.concurrent('the payment engine after kill -9, restarted', { timeout: 90
     });
   }
 
-  it('kills the agent at every state of the machine, and after every API call that changes a transaction', ({ expect }) => {
+  it('kills the agent at every state of the machine, and after every API call that changes a transaction', ({
+    expect,
+  }) => {
     const points = new Set(MATRIX.flatMap(([, cases]) => cases.map((c) => c.crash)));
     expect(PAYMENT_STATES.filter((state) => !points.has(`state:${state}`))).toEqual([]);
     const changing: CrashPoint[] = ['after:create', 'after:authorize', 'after:complete', 'after:reverse', 'after:void'];

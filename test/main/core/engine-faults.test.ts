@@ -17,7 +17,14 @@ import type { EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
 import type { PaymentState } from '../../../main/core/states.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
-import { PAYMENT_CALLS, SELLER_LIST, startFaultProxy, type FaultProxy, type FaultRule, type PaymentCall } from '../../helpers/fault-proxy.js';
+import {
+  PAYMENT_CALLS,
+  SELLER_LIST,
+  startFaultProxy,
+  type FaultProxy,
+  type FaultRule,
+  type PaymentCall,
+} from '../../helpers/fault-proxy.js';
 import { engineRig, saleParams, type EnginePinpad, type EngineRig } from './engine-rig.js';
 
 const SERIAL = 'PB-FAULTS-1';
@@ -91,14 +98,23 @@ async function open(options: OpenOptions = {}): Promise<Stack> {
     pinpadTimings: { ...QUICK_LINK, ...options.pinpadTimings },
   });
   const started = proxy;
-  opened.push(async () => started?.close(), () => rig.close());
+  opened.push(
+    async () => started?.close(),
+    () => rig.close(),
+  );
   if (!started) throw new Error('the fault proxy did not start');
-  const api = new PaymentsClient({ baseUrl: target.url, token: target.token, marketplaceId: target.marketplaceId, maxRetries: 0 });
+  const api = new PaymentsClient({
+    baseUrl: target.url,
+    token: target.token,
+    marketplaceId: target.marketplaceId,
+    maxRetries: 0,
+  });
   const pinpad = await rig.addPinpad(SERIAL);
   return { rig, proxy: started, api, pinpad };
 }
 
-const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } => saleParams('fault', overrides);
+const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } =>
+  saleParams('fault', overrides);
 
 /** Rejects when `promise` is not settled in time: a hang is a failure with a clear message. */
 async function settledWithin<T>(promise: Promise<T>, what: string, ms = HANG_GUARD_MS): Promise<T> {
@@ -120,13 +136,20 @@ type FaultName = 'timeout' | '500' | '502' | '503' | 'reset_before' | 'reset_aft
 
 function fault(call: PaymentCall, name: FaultName, times = 1): FaultRule {
   const { method, path } = PAYMENT_CALLS[call];
-  if (name === '500' || name === '502' || name === '503') return { method, path, action: 'status', status: Number(name) as 500 | 502 | 503, times };
+  if (name === '500' || name === '502' || name === '503')
+    return { method, path, action: 'status', status: Number(name) as 500 | 502 | 503, times };
   return { method, path, action: name, times };
 }
 
 /** The transactions the API holds for the reference (read straight from the sandbox). */
-async function apiTransactions(api: PaymentsClient, reference: string, sellerId = sandbox.sellerId): Promise<readonly Transaction[]> {
-  return (await api.transactions.listBySeller(sellerId, { limit: 100 })).items.filter((t) => t.reference_id === reference);
+async function apiTransactions(
+  api: PaymentsClient,
+  reference: string,
+  sellerId = sandbox.sellerId,
+): Promise<readonly Transaction[]> {
+  return (await api.transactions.listBySeller(sellerId, { limit: 100 })).items.filter(
+    (t) => t.reference_id === reference,
+  );
 }
 
 const authorizations = (transaction: Transaction): number =>
@@ -164,7 +187,10 @@ const undoPendingEvents = (s: Stack, reference: string): number =>
 async function landed(s: Stack, reference: string): Promise<PaymentOutcome> {
   await expect
     .poll(() => s.rig.engine.status(reference), { timeout: 10_000, interval: 20 })
-    .toMatchObject({ kind: 'processed', outcome: { state: expect.not.stringMatching(/^(aborting|reversing|undoing)$/) as unknown } });
+    .toMatchObject({
+      kind: 'processed',
+      outcome: { state: expect.not.stringMatching(/^(aborting|reversing|undoing)$/) as unknown },
+    });
   const answer = s.rig.engine.status(reference);
   if (answer.kind !== 'processed') throw new Error(`payment ${reference} is ${answer.kind}`);
   return answer.outcome;
@@ -198,13 +224,19 @@ const SCENARIOS: Record<PaymentCall, Scenario> = {
   lookup: {
     open: {},
     // Every attempt of the create loses its answer, so the engine has to look the reference up.
-    faults: (name, retries) => [fault('create', 'reset_after', retries + 1), fault('lookup', name, retries > 0 ? 1 : Infinity)],
+    faults: (name, retries) => [
+      fault('create', 'reset_after', retries + 1),
+      fault('lookup', name, retries > 0 ? 1 : Infinity),
+    ],
     act: startSale,
   },
   authorize: { open: {}, faults: (name) => [fault('authorize', name)], act: startSale },
   retrieve: {
     open: {},
-    faults: (name, retries) => [fault('authorize', 'reset_after', retries + 1), fault('retrieve', name, retries > 0 ? 1 : Infinity)],
+    faults: (name, retries) => [
+      fault('authorize', 'reset_after', retries + 1),
+      fault('retrieve', name, retries > 0 ? 1 : Infinity),
+    ],
     act: startSale,
   },
   complete: { open: {}, faults: (name) => [fault('complete', name)], act: startSale },
@@ -231,7 +263,11 @@ interface End {
   readonly state: PaymentState;
   readonly problem: string | null;
 }
-const end = (status: End['status'], state: PaymentState, problem: string | null = null): End => ({ status, state, problem });
+const end = (status: End['status'], state: PaymentState, problem: string | null = null): End => ({
+  status,
+  state,
+  problem,
+});
 
 interface ApiFaultCase {
   readonly call: PaymentCall;
@@ -310,13 +346,17 @@ const endOf = (outcome: PaymentOutcome): End => end(outcome.status, outcome.stat
 
 /** "reversed (CHIP_REFUSED)", for test names. */
 const said = (e: End): string => (e.problem === null ? e.state : `${e.state} (${e.problem})`);
-const apiSaid = (status: Transaction['status'] | null): string => (status === null ? 'no transaction at the API' : `the API shows ${status}`);
+const apiSaid = (status: Transaction['status'] | null): string =>
+  status === null ? 'no transaction at the API' : `the API shows ${status}`;
 /** Test names in full (vitest's $field names cut long values short). */
-const named = <T>(rows: readonly T[], name: (row: T) => string): Array<[string, T]> => rows.map((row) => [name(row), row]);
+const named = <T>(rows: readonly T[], name: (row: T) => string): Array<[string, T]> =>
+  rows.map((row) => [name(row), row]);
 
 describe('payments API faults at each call of a sale (no client retries)', () => {
-  const cases = named(API_FAULTS, (c) =>
-    `${c.call} → ${c.fault}: answers ${said(c.answers)}${c.answers.state === c.ends.state ? '' : `, then ${said(c.ends)} once the API is back`}; ${apiSaid(c.api)}`,
+  const cases = named(
+    API_FAULTS,
+    (c) =>
+      `${c.call} → ${c.fault}: answers ${said(c.answers)}${c.answers.state === c.ends.state ? '' : `, then ${said(c.ends)} once the API is back`}; ${apiSaid(c.api)}`,
   );
   it.each(cases)('%s', async (_, { call, fault: name, answers, ends, api }) => {
     const scenario = SCENARIOS[call];
@@ -338,13 +378,18 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
       // Visible while the API refuses it: a pending undo and an undo_pending progress event.
       expect(s.rig.engine.pending().undos.map((u) => u.reference_id)).toEqual([params.reference_id]);
       expect(undoPendingEvents(s, params.reference_id)).toBeGreaterThan(0);
-      expect(s.rig.engine.status(params.reference_id)).toMatchObject({ kind: 'processed', outcome: { state: answers.state } });
+      expect(s.rig.engine.status(params.reference_id)).toMatchObject({
+        kind: 'processed',
+        outcome: { state: answers.state },
+      });
       s.proxy.clear();
     }
     const final = queued ? await landed(s, params.reference_id) : answer;
     expect(endOf(final)).toEqual(ends);
     // Its end reached the listeners (POS, window, metrics) as a progress event in its final state.
-    expect(s.rig.events.filter((event) => event.referenceId === params.reference_id).map((event) => event.state)).toContain(final.state);
+    expect(
+      s.rig.events.filter((event) => event.referenceId === params.reference_id).map((event) => event.state),
+    ).toContain(final.state);
     const transaction = await expectConsistent(s, final);
     expect(transaction?.status ?? null).toBe(api);
     // Never a second authorization: the engine sent at most one, whatever it lost.
@@ -370,37 +415,40 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
 
 describe('the client’s own retries absorb 5xx and resets on calls that are safe to repeat', () => {
   // Every call of the engine is retry-safe: GETs, and POSTs with an Idempotency-Key.
-  const RETRIED: Array<{ call: PaymentCall; fault: FaultName }> = (['create', 'lookup', 'authorize', 'retrieve', 'complete', 'reverse', 'void'] as const).flatMap(
-    (call) => (['503', 'reset_before', 'reset_after'] as const).map((name) => ({ call, fault: name })),
+  const RETRIED: Array<{ call: PaymentCall; fault: FaultName }> = (
+    ['create', 'lookup', 'authorize', 'retrieve', 'complete', 'reverse', 'void'] as const
+  ).flatMap((call) => (['503', 'reset_before', 'reset_after'] as const).map((name) => ({ call, fault: name })));
+
+  it.each(named(RETRIED, (c) => `${c.call} → ${c.fault} once: absorbed; the payment ends as if nothing happened`))(
+    '%s',
+    async (_, { call, fault: name }) => {
+      const retries = 2;
+      const scenario = SCENARIOS[call];
+      const s = await open({ ...scenario.open, retries });
+      const params = sale();
+      const outcome = await settledWithin(
+        scenario.act(s, params, () => scenario.faults(name, retries).forEach((rule) => s.proxy.add(rule))),
+        'the payment',
+      );
+
+      const expected = call === 'reverse' ? REVERSED : call === 'void' ? VOIDED : APPROVED;
+      expect(endOf(outcome)).toEqual(expected);
+      // Nothing was queued: the retry landed the call at once.
+      expect(undoPendingEvents(s, params.reference_id)).toBe(0);
+      const transaction = await expectConsistent(s, outcome);
+      expect(transaction?.status).toBe(call === 'reverse' ? 'reversed' : call === 'void' ? 'canceled' : 'succeeded');
+      // The call was sent again, under the same Idempotency-Key where it carries one.
+      const sent = s.proxy.requests(PAYMENT_CALLS[call]);
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      expect(sent.at(-1)!.action).toBe('forward');
+      if (PAYMENT_CALLS[call].method === 'POST') expect(new Set(sent.map((r) => r.idempotencyKey)).size).toBe(1);
+      // Repeats of the authorization are the client's, under one key: the API decided once.
+      const authorizeKeys = new Set(s.proxy.requests(PAYMENT_CALLS.authorize).map((r) => r.idempotencyKey));
+      expect(authorizeKeys.size).toBe(1);
+      expect(authorizations(transaction!)).toBe(1);
+      if (call === 'complete') expect(completions(transaction!)).toBe(1);
+    },
   );
-
-  it.each(named(RETRIED, (c) => `${c.call} → ${c.fault} once: absorbed; the payment ends as if nothing happened`))('%s', async (_, { call, fault: name }) => {
-    const retries = 2;
-    const scenario = SCENARIOS[call];
-    const s = await open({ ...scenario.open, retries });
-    const params = sale();
-    const outcome = await settledWithin(
-      scenario.act(s, params, () => scenario.faults(name, retries).forEach((rule) => s.proxy.add(rule))),
-      'the payment',
-    );
-
-    const expected = call === 'reverse' ? REVERSED : call === 'void' ? VOIDED : APPROVED;
-    expect(endOf(outcome)).toEqual(expected);
-    // Nothing was queued: the retry landed the call at once.
-    expect(undoPendingEvents(s, params.reference_id)).toBe(0);
-    const transaction = await expectConsistent(s, outcome);
-    expect(transaction?.status).toBe(call === 'reverse' ? 'reversed' : call === 'void' ? 'canceled' : 'succeeded');
-    // The call was sent again, under the same Idempotency-Key where it carries one.
-    const sent = s.proxy.requests(PAYMENT_CALLS[call]);
-    expect(sent.length).toBeGreaterThanOrEqual(2);
-    expect(sent.at(-1)!.action).toBe('forward');
-    if (PAYMENT_CALLS[call].method === 'POST') expect(new Set(sent.map((r) => r.idempotencyKey)).size).toBe(1);
-    // Repeats of the authorization are the client's, under one key: the API decided once.
-    const authorizeKeys = new Set(s.proxy.requests(PAYMENT_CALLS.authorize).map((r) => r.idempotencyKey));
-    expect(authorizeKeys.size).toBe(1);
-    expect(authorizations(transaction!)).toBe(1);
-    if (call === 'complete') expect(completions(transaction!)).toBe(1);
-  });
 });
 
 describe('the provider refuses the create: each answer its own problem, retried only where repeating is safe', () => {
@@ -411,34 +459,39 @@ describe('the provider refuses the create: each answer its own problem, retried 
     { status: 429, problem: 'API_BUSY', says: /ocupado; nada foi cobrado/ },
   ] as const;
 
-  it.each(named(REFUSALS, (r) => `${r.status} → failed (${r.problem}); nothing was created, so nothing is looked up or undone`))(
-    '%s',
-    async (_, { status, problem, says }) => {
-      const s = await open();
-      s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status, times: Infinity });
-      const params = sale();
-      const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
-      expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
-      expect(outcome.problem?.cashier_message).toMatch(says);
-      expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
-      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
-      expect(s.rig.engine.pending().undos).toEqual([]);
-      expect(await apiTransactions(s.api, params.reference_id)).toEqual([]);
-    },
-  );
+  it.each(
+    named(
+      REFUSALS,
+      (r) => `${r.status} → failed (${r.problem}); nothing was created, so nothing is looked up or undone`,
+    ),
+  )('%s', async (_, { status, problem, says }) => {
+    const s = await open();
+    s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status, times: Infinity });
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
+    expect(outcome.problem?.cashier_message).toMatch(says);
+    expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
+    expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
+    expect(s.rig.engine.pending().undos).toEqual([]);
+    expect(await apiTransactions(s.api, params.reference_id)).toEqual([]);
+  });
 
   it.each([
     [408, 'API_UNAVAILABLE'],
     [409, 'API_REJECTED'],
-  ] as const)('%i → the outcome is not known: the reference is looked up before deciding, and with nothing found the sale fails (%s)', async (status, problem) => {
-    const s = await open();
-    s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status });
-    const params = sale();
-    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
-    expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
-    expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(1);
-    await expectConsistent(s, outcome);
-  });
+  ] as const)(
+    '%i → the outcome is not known: the reference is looked up before deciding, and with nothing found the sale fails (%s)',
+    async (status, problem) => {
+      const s = await open();
+      s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status', status });
+      const params = sale();
+      const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+      expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
+      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(1);
+      await expectConsistent(s, outcome);
+    },
+  );
 
   it('429 once with Retry-After: the create is sent again after the wait, and the sale goes through with one transaction', async () => {
     const s = await open({ retries: 2 });
@@ -525,21 +578,63 @@ const UNPLUGGED = end('failed', 'failed', 'PINPAD_DISCONNECTED');
 
 const UNPLUGS: UnplugCase[] = [
   // Before any transaction: nothing at the API.
-  { step: 'while the customer chooses the installments', command: 'MNU', sale: { amount: 30000, installments: undefined }, customer: 'nothing',
-    ends: UNPLUGGED, api: null, authorizations: 0 },
-  { step: 'while the customer types the CPF', command: 'GCD', sale: { ask_tax_id: true }, customer: 'nothing',
-    ends: UNPLUGGED, api: null, authorizations: 0 },
+  {
+    step: 'while the customer chooses the installments',
+    command: 'MNU',
+    sale: { amount: 30000, installments: undefined },
+    customer: 'nothing',
+    ends: UNPLUGGED,
+    api: null,
+    authorizations: 0,
+  },
+  {
+    step: 'while the customer types the CPF',
+    command: 'GCD',
+    sale: { ask_tax_id: true },
+    customer: 'nothing',
+    ends: UNPLUGGED,
+    api: null,
+    authorizations: 0,
+  },
   // The pending transaction exists: it is cancelled.
-  { step: 'while the PINPAD waits for the card', command: 'GCX', sale: {}, customer: 'nothing',
-    ends: UNPLUGGED, api: 'canceled', authorizations: 0 },
-  { step: 'at the PIN', command: 'GOX', sale: {}, customer: 'inserts the card',
-    ends: UNPLUGGED, api: 'canceled', authorizations: 0 },
+  {
+    step: 'while the PINPAD waits for the card',
+    command: 'GCX',
+    sale: {},
+    customer: 'nothing',
+    ends: UNPLUGGED,
+    api: 'canceled',
+    authorizations: 0,
+  },
+  {
+    step: 'at the PIN',
+    command: 'GOX',
+    sale: {},
+    customer: 'inserts the card',
+    ends: UNPLUGGED,
+    api: 'canceled',
+    authorizations: 0,
+  },
   // Approved by the issuer, but the card never heard it: reversed, nothing charged.
-  { step: 'after the approval, before the chip’s final word', command: 'FCX', sale: {}, customer: 'does everything (automatic)',
-    ends: end('failed', 'reversed', 'PINPAD_DISCONNECTED'), api: 'reversed', authorizations: 1 },
+  {
+    step: 'after the approval, before the chip’s final word',
+    command: 'FCX',
+    sale: {},
+    customer: 'does everything (automatic)',
+    ends: end('failed', 'reversed', 'PINPAD_DISCONNECTED'),
+    api: 'reversed',
+    authorizations: 1,
+  },
   // The chip accepted and the API was told: the sale stands.
-  { step: 'while the card is removed after the sale completed', command: 'RMC', sale: {}, customer: 'inserts the card and types the PIN',
-    ends: APPROVED, api: 'succeeded', authorizations: 1 },
+  {
+    step: 'while the card is removed after the sale completed',
+    command: 'RMC',
+    sale: {},
+    customer: 'inserts the card and types the PIN',
+    ends: APPROVED,
+    api: 'succeeded',
+    authorizations: 1,
+  },
 ];
 
 /** Types the PIN when the PINPAD asks for it. */
@@ -557,28 +652,34 @@ function typePinWhenAsked(pinpad: EnginePinpad): Promise<void> {
 }
 
 describe('the PINPAD unplugged at each step', () => {
-  it.each(named(UNPLUGS, (c) => `${c.step} (${c.command}): ends ${said(c.ends)}; ${apiSaid(c.api)}`))('%s', async (_, c) => {
-    const s = await open({ auto: c.customer === 'does everything (automatic)' ? { delayMs: 5, card: 'visaCredit' } : null });
-    const { pinpad } = s;
-    const params = sale(c.sale);
-    // Pulled the moment the step's command reaches the PINPAD, before it is acknowledged.
-    const unplugged = whenCommandArrives(pinpad, c.command, () => pinpad.link.unplug());
-    if (c.customer === 'inserts the card' || c.customer === 'inserts the card and types the PIN') pinpad.sim.insertCard('visaCredit');
-    const pinTyped = c.customer === 'inserts the card and types the PIN' ? typePinWhenAsked(pinpad) : undefined;
-    const running = s.rig.engine.start(params);
-    if (pinTyped) await settledWithin(pinTyped, 'the PIN prompt');
-    await settledWithin(unplugged, `the ${c.command} step`);
-    const outcome = await settledWithin(running, 'the payment');
+  it.each(named(UNPLUGS, (c) => `${c.step} (${c.command}): ends ${said(c.ends)}; ${apiSaid(c.api)}`))(
+    '%s',
+    async (_, c) => {
+      const s = await open({
+        auto: c.customer === 'does everything (automatic)' ? { delayMs: 5, card: 'visaCredit' } : null,
+      });
+      const { pinpad } = s;
+      const params = sale(c.sale);
+      // Pulled the moment the step's command reaches the PINPAD, before it is acknowledged.
+      const unplugged = whenCommandArrives(pinpad, c.command, () => pinpad.link.unplug());
+      if (c.customer === 'inserts the card' || c.customer === 'inserts the card and types the PIN')
+        pinpad.sim.insertCard('visaCredit');
+      const pinTyped = c.customer === 'inserts the card and types the PIN' ? typePinWhenAsked(pinpad) : undefined;
+      const running = s.rig.engine.start(params);
+      if (pinTyped) await settledWithin(pinTyped, 'the PIN prompt');
+      await settledWithin(unplugged, `the ${c.command} step`);
+      const outcome = await settledWithin(running, 'the payment');
 
-    expect(endOf(outcome)).toEqual(c.ends);
-    const transaction = await expectConsistent(s, outcome);
-    expect(transaction?.status ?? null).toBe(c.api);
-    expect(s.proxy.count(PAYMENT_CALLS.authorize)).toBe(c.authorizations);
-    if (c.api === null) expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(0);
-    if (c.api === 'succeeded') expect(completions(transaction!)).toBe(1);
-    // The dead run does not keep the PINPAD reserved.
-    expect(s.rig.engine.terminals()).toEqual([{ serial: SERIAL, busy: false, payment: null }]);
-  });
+      expect(endOf(outcome)).toEqual(c.ends);
+      const transaction = await expectConsistent(s, outcome);
+      expect(transaction?.status ?? null).toBe(c.api);
+      expect(s.proxy.count(PAYMENT_CALLS.authorize)).toBe(c.authorizations);
+      if (c.api === null) expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(0);
+      if (c.api === 'succeeded') expect(completions(transaction!)).toBe(1);
+      // The dead run does not keep the PINPAD reserved.
+      expect(s.rig.engine.terminals()).toEqual([{ serial: SERIAL, busy: false, payment: null }]);
+    },
+  );
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -601,7 +702,6 @@ const NOISY: Array<{ step: string; command: string; noise: Noise }> = STEPS.flat
   (['two NAKs', 'two corrupted responses'] as const).map((noise) => ({ step, command, noise })),
 );
 
-
 const noisySale = (): ReturnType<typeof sale> => sale({ amount: 30000, installments: undefined, ask_tax_id: true });
 const CUSTOMER: AutoCustomerOptions = { delayMs: 5, card: 'visaCredit', keys: '3', cpf: '52998224725' };
 
@@ -617,7 +717,9 @@ function countTraces(pinpad: EnginePinpad): { naksSent: number; naksReceived: nu
 }
 
 describe('noise on the PINPAD line', () => {
-  it.each(named(NOISY, (c) => `${c.noise} at ${c.step} (${c.command}): the link layer recovers; approved exactly once`))('%s', async (_, { command, noise }) => {
+  it.each(
+    named(NOISY, (c) => `${c.noise} at ${c.step} (${c.command}): the link layer recovers; approved exactly once`),
+  )('%s', async (_, { command, noise }) => {
     const s = await open({ auto: CUSTOMER });
     const { pinpad } = s;
     const traffic = countTraces(pinpad);
@@ -631,7 +733,12 @@ describe('noise on the PINPAD line', () => {
     const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
     await hit;
 
-    expect(outcome).toMatchObject({ status: 'approved', state: 'confirmed', installments: 3, customer_tax_id: '52998224725' });
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+      installments: 3,
+      customer_tax_id: '52998224725',
+    });
     // The noise happened and the link layer asked again: the PINPAD's NAKs, or the host's for the
     // corrupted frames (two corrupted frames in a row may be purged together and cost one NAK).
     if (noise === 'two NAKs') expect(traffic.naksSent).toBe(2);
@@ -651,23 +758,31 @@ describe('noise on the PINPAD line', () => {
   const DROPPED_ACK: Array<{ step: string; command: string; ends: End; api: Transaction['status'] | null }> = [
     { step: 'the installments menu', command: 'MNU', ends: end('failed', 'failed', 'PINPAD_ERROR'), api: null },
     { step: 'the CPF', command: 'GCD', ends: end('failed', 'failed', 'PINPAD_ERROR'), api: null },
-    { step: 'the amount on the display', command: 'DSP', ends: end('failed', 'failed', 'PINPAD_ERROR'), api: 'canceled' },
+    {
+      step: 'the amount on the display',
+      command: 'DSP',
+      ends: end('failed', 'failed', 'PINPAD_ERROR'),
+      api: 'canceled',
+    },
     { step: 'the card read', command: 'GCX', ends: end('failed', 'failed', 'PINPAD_ERROR'), api: 'canceled' },
     { step: 'the PIN', command: 'GOX', ends: end('failed', 'failed', 'PINPAD_ERROR'), api: 'canceled' },
     { step: 'the chip’s final word', command: 'FCX', ends: end('failed', 'reversed', 'PINPAD_ERROR'), api: 'reversed' },
     { step: 'the card removal', command: 'RMC', ends: APPROVED, api: 'succeeded' },
   ];
 
-  it.each(named(DROPPED_ACK, (c) => `a lost ACK at ${c.step} (${c.command}): ends ${said(c.ends)}; ${apiSaid(c.api)}`))('%s', async (_, { command, ends, api }) => {
-    const s = await open({ auto: CUSTOMER, pinpadTimings: SHORT_ACK_WAIT });
-    const { pinpad } = s;
-    const hit = whenCommandArrives(pinpad, command, () => pinpad.deviceLink.faults.dropAcks(1));
-    const outcome = await settledWithin(s.rig.engine.start(noisySale()), 'the payment');
-    await hit;
+  it.each(named(DROPPED_ACK, (c) => `a lost ACK at ${c.step} (${c.command}): ends ${said(c.ends)}; ${apiSaid(c.api)}`))(
+    '%s',
+    async (_, { command, ends, api }) => {
+      const s = await open({ auto: CUSTOMER, pinpadTimings: SHORT_ACK_WAIT });
+      const { pinpad } = s;
+      const hit = whenCommandArrives(pinpad, command, () => pinpad.deviceLink.faults.dropAcks(1));
+      const outcome = await settledWithin(s.rig.engine.start(noisySale()), 'the payment');
+      await hit;
 
-    expect(endOf(outcome)).toEqual(ends);
-    const transaction = await expectConsistent(s, outcome);
-    expect(transaction?.status ?? null).toBe(api);
-    expect(s.proxy.count(PAYMENT_CALLS.authorize)).toBeLessThanOrEqual(1);
-  });
+      expect(endOf(outcome)).toEqual(ends);
+      const transaction = await expectConsistent(s, outcome);
+      expect(transaction?.status ?? null).toBe(api);
+      expect(s.proxy.count(PAYMENT_CALLS.authorize)).toBeLessThanOrEqual(1);
+    },
+  );
 });

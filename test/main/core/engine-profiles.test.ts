@@ -99,7 +99,11 @@ describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 
   });
 
   it('refuses the sale before anything is created on the API when the PIN key slot is empty', async () => {
-    const { rig } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-0002', keySlots: { dukptPin: [2], dukptData: [1] } });
+    const { rig } = await openOnPty({
+      profile: 'strict',
+      serialNumber: 'STRICT-0002',
+      keySlots: { dukptPin: [2], dukptData: [1] },
+    });
     const outcome = await rig.engine.start(sale('Mesa 7'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_KEYS_MISSING' } });
     expect(outcome.problem?.message).toContain('PIN slot 01');
@@ -122,7 +126,10 @@ describe('the store’s EMV tables', () => {
   it('are loaded into a PINPAD that selects applications only from its tables, at attach, and the sale runs on them', async () => {
     const tables = readEmvTables(SAMPLE_TABLES);
     const acquirer = [...tables.records.keys()][0]!;
-    const { rig, sim } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-TABLES', requireTables: true }, { tables });
+    const { rig, sim } = await openOnPty(
+      { profile: 'strict', serialNumber: 'STRICT-TABLES', requireTables: true },
+      { tables },
+    );
     expect(sim.tableVersion(acquirer)).toBe(tables.version);
     const running = rig.engine.start(sale('Mesa 7'));
     await displayed(sim, /Mesa 7/);
@@ -166,7 +173,11 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
 
   it('is attached through GIN and sells with GCR, GOC and FNC for a v1 provider: the transaction is approved on the API', async () => {
     const tables = readEmvTables(SAMPLE_TABLES);
-    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0001' }, { tables, requireSealedCardData: false }, V1_PROVIDER);
+    const { rig, sim } = await openOnPty(
+      { profile: 'legacy', serialNumber: 'LEGACY-0001' },
+      { tables, requireSealedCardData: false },
+      V1_PROVIDER,
+    );
     expect(rig.engine.terminals().map((terminal) => terminal.serial)).toEqual(['LEGACY-0001']);
     // The tables were loaded at attach with GTS/TLI/TLR/TLE.
     expect(sim.tableVersion([...tables.records.keys()][0]!)).toBe(tables.version);
@@ -182,7 +193,10 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
   });
 
   it('refuses every sale for a v2 provider before anything is created: it cannot seal the card data (no GTK)', async () => {
-    const { rig, sim } = await openOnPty({ profile: 'legacy', serialNumber: 'LEGACY-0003' }, { tables: readEmvTables(SAMPLE_TABLES) });
+    const { rig, sim } = await openOnPty(
+      { profile: 'legacy', serialNumber: 'LEGACY-0003' },
+      { tables: readEmvTables(SAMPLE_TABLES) },
+    );
     const outcome = await rig.engine.start(sale('Mesa 7'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
     expect(outcome.problem?.message).toContain('cannot encrypt the card data');

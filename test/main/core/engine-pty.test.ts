@@ -27,7 +27,11 @@ const SERIAL = 'PB-PTY-0001';
 /** The stack with one PINPAD on a pty; `card` is what the simulated customer presents. */
 async function openOnPty(card?: string): Promise<{ rig: EngineRig; sim: PinpadSimulator }> {
   rig = await engineRig();
-  const sim = new PinpadSimulator({ serialNumber: SERIAL, timeScale: 0.05, ...(card ? { autoCustomer: { delayMs: 5, card } } : {}) });
+  const sim = new PinpadSimulator({
+    serialNumber: SERIAL,
+    timeScale: 0.05,
+    ...(card ? { autoCustomer: { delayMs: 5, card } } : {}),
+  });
   pty = await startPtySimulator(sim);
   pinpad = new Pinpad(new SerialTransport(pty.path), { logger: rig.logger });
   await pinpad.open();
@@ -49,8 +53,15 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
   it('approves a chip sale: the API shows it succeeded for this PINPAD', async () => {
     const { rig } = await openOnPty('visaCredit');
     const outcome = await rig.engine.start(sale());
-    expect(outcome).toMatchObject({ status: 'approved', state: 'confirmed', card: { masked_pan: '411111******1111', entry_mode: 'chip' } });
-    expect(await rig.client.transactions.retrieve(outcome.transaction_id!)).toMatchObject({ status: 'succeeded', terminal: SERIAL });
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      state: 'confirmed',
+      card: { masked_pan: '411111******1111', entry_mode: 'chip' },
+    });
+    expect(await rig.client.transactions.retrieve(outcome.transaction_id!)).toMatchObject({
+      status: 'succeeded',
+      terminal: SERIAL,
+    });
   });
 
   it('ends a declined sale declined, with nothing charged', async () => {

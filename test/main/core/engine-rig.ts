@@ -7,7 +7,12 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import type { LinkTimings } from '../../../drivers/abecs/link.js';
-import { PinpadSimulator, startMemorySimulator, type DeviceLink, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type DeviceLink,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import type { MemoryLink } from '../../../drivers/transports/memory.js';
 import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/index.js';
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
@@ -60,7 +65,9 @@ export interface RigOptions {
   /** Where the client sends its requests (e.g. a fault proxy in front of the sandbox); the sandbox by default. */
   readonly apiBaseUrl?: (sandbox: RunningSandbox) => string | Promise<string>;
   /** The client's retry and timeout settings (default: no retries, 2 s per attempt). */
-  readonly clientOptions?: Partial<Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'capabilities'>>;
+  readonly clientOptions?: Partial<
+    Pick<PaymentsClientOptions, 'maxRetries' | 'timeoutMs' | 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'capabilities'>
+  >;
   /** The host driver's link-layer timings (shorter ACK and silence waits for line-noise tests). */
   readonly pinpadTimings?: Partial<LinkTimings>;
   /** Where the journal lives (a small disk of its own); default: the rig's artifacts folder. */
@@ -105,7 +112,9 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   const dir = mkdtempSync(join(artifactsDir(), 'engine-'));
   const logPath = join(dir, 'engine.log');
   const logger = createLogger({ level: 'trace', name: 'engine-test', file: logPath });
-  const sandbox = options.sandbox ?? (await startSandbox({ settings: { slowAuthorizationDelayMs: options.slowAuthorizationMs ?? 1_500 } }));
+  const sandbox =
+    options.sandbox ??
+    (await startSandbox({ settings: { slowAuthorizationDelayMs: options.slowAuthorizationMs ?? 1_500 } }));
   const client = new PaymentsClient({
     baseUrl: options.apiBaseUrl ? await options.apiBaseUrl(sandbox) : sandbox.url,
     token: sandbox.token,
@@ -146,13 +155,21 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
       rig.journal.close();
       rig.journal = Journal.open(journalPath, options.journalOptions);
       rig.engine = makeEngine(rig.journal, config, payments);
-      for (const p of pinpads) await attachPinpad(rig.engine, p.pinpad, options.timeouts ? { timeouts: options.timeouts, logger } : { logger });
+      for (const p of pinpads)
+        await attachPinpad(
+          rig.engine,
+          p.pinpad,
+          options.timeouts ? { timeouts: options.timeouts, logger } : { logger },
+        );
       return rig.engine;
     },
     async addPinpad(serial, simOptions) {
       const sim = new PinpadSimulator({ serialNumber: serial, ...options.simulator, ...simOptions });
       const served = await startMemorySimulator(sim, { name: serial });
-      const pinpad = new Pinpad(served.link.host, { logger, ...(options.pinpadTimings ? { timings: options.pinpadTimings } : {}) });
+      const pinpad = new Pinpad(served.link.host, {
+        logger,
+        ...(options.pinpadTimings ? { timings: options.pinpadTimings } : {}),
+      });
       await pinpad.open();
       closers.push(async () => {
         await pinpad.close(null).catch(() => {});
@@ -175,9 +192,12 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   return rig;
 }
 
-
 /** Resolves at the first progress event of `step` for the reference. */
-export function progressed(engine: PaymentEngine, reference: string, step: PaymentProgress['step']): Promise<PaymentProgress> {
+export function progressed(
+  engine: PaymentEngine,
+  reference: string,
+  step: PaymentProgress['step'],
+): Promise<PaymentProgress> {
   return new Promise((resolve) => {
     const listener = (event: PaymentProgress): void => {
       if (event.referenceId === reference && event.step === step) {
@@ -192,7 +212,10 @@ export function progressed(engine: PaymentEngine, reference: string, step: Payme
 let saleCounter = 0;
 
 /** `start` parameters of a R$ 19,90 credit sale in one installment, with a fresh reference. */
-export function saleParams(prefix: string, overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } {
+export function saleParams(
+  prefix: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> & { reference_id: string } {
   return {
     reference_id: `${prefix}-${++saleCounter}-${Date.now()}`,
     amount: 1990,

@@ -35,14 +35,23 @@ async function open(options: RigOptions = {}): Promise<Stack> {
 }
 
 const authorizations = (p: FaultProxy): Pick<SeenRequest, 'path' | 'status'>[] =>
-  p.requests(PAYMENT_CALLS.authorize).map(({ path, status }) => ({ path: path.replace(/[0-9a-f]{32}/g, '{id}'), status }));
+  p
+    .requests(PAYMENT_CALLS.authorize)
+    .map(({ path, status }) => ({ path: path.replace(/[0-9a-f]{32}/g, '{id}'), status }));
 
 const V2_ROUTE = '/v2/marketplaces/{id}/transactions/{id}/authorization';
 
 /** Every screen of the PINPAD from now on, its lines trimmed and joined by "\n". */
 function screens(rigged: EngineRig): string[] {
   const shown: string[] = [];
-  rigged.pinpads[0]!.sim.on('display', ({ lines }: { lines: readonly string[] }) => shown.push(lines.map((line) => line.trim()).join('\n').trimEnd()));
+  rigged.pinpads[0]!.sim.on('display', ({ lines }: { lines: readonly string[] }) =>
+    shown.push(
+      lines
+        .map((line) => line.trim())
+        .join('\n')
+        .trimEnd(),
+    ),
+  );
   return shown;
 }
 
@@ -52,16 +61,24 @@ async function entryModeAtApi(client: PaymentsClient, transactionId: string | nu
 
 describe('a sale through terminal channel v2, every field checked by the host', () => {
   it('approves a chip card with its online PIN: the sandbox opened the track 2 and the PIN block', async () => {
-    const { rig: r, proxy: p } = await open({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } } });
+    const { rig: r, proxy: p } = await open({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } },
+    });
     const outcome = await r.engine.start(saleParams('v2-chip'));
-    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'chip', masked_pan: '411111******1111' }, issuer_response_code: '00' });
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      card: { entry_mode: 'chip', masked_pan: '411111******1111' },
+      issuer_response_code: '00',
+    });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
     expect(await entryModeAtApi(r.client, outcome.transaction_id)).toBe('chip');
     expect(r.journal.get(outcome.payment_id)?.card).toMatchObject({ verification: 'online_pin' });
   });
 
   it('approves a contactless card under the CVM limit, without a PIN', async () => {
-    const { rig: r, proxy: p } = await open({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaContactless' } } });
+    const { rig: r, proxy: p } = await open({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaContactless' } },
+    });
     const outcome = await r.engine.start(saleParams('v2-ctls', { amount: 4990 }));
     expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'contactless_chip' } });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
@@ -79,13 +96,18 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     await displayed(sim, /^FALHA NO CHIP\nPASSE O CARTAO$/);
     sim.swipeCard('visaChipFallback');
     const outcome = await running;
-    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'magstripe_fallback', masked_pan: '444433******1111' } });
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      card: { entry_mode: 'magstripe_fallback', masked_pan: '444433******1111' },
+    });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
     expect(await entryModeAtApi(r.client, outcome.transaction_id)).toBe('magstripe_fallback');
   });
 
   it('declines a wrong PIN with the issuer’s 55: incorrect_pin to the POS, "Senha inválida" to the cashier, SENHA INVALIDA on the PINPAD', async () => {
-    const { rig: r, proxy: p } = await open({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', pin: '4321' } } });
+    const { rig: r, proxy: p } = await open({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', pin: '4321' } },
+    });
     const shown = screens(r);
     // An amount the sandbox approves: only the PIN makes it decline.
     const outcome = await r.engine.start(saleParams('v2-wrong-pin', { amount: 1990 }));
@@ -113,7 +135,9 @@ describe('a provider on another terminal channel', () => {
   });
 
   it('ends the sale at once, nothing charged, when the provider has no v2 route (404): API_REJECTED, never a lookup loop', async () => {
-    const { rig: r, proxy: p } = await open({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } } });
+    const { rig: r, proxy: p } = await open({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } },
+    });
     p.add({ ...PAYMENT_CALLS.authorize, action: 'status', status: 404, times: Infinity });
     const outcome = await r.engine.start(saleParams('v2-missing'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'API_REJECTED' } });

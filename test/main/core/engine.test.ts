@@ -20,7 +20,8 @@ async function open(options: RigOptions = {}, card = 'visaCredit'): Promise<Engi
   return rig;
 }
 
-const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } => saleParams('sale', overrides);
+const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } =>
+  saleParams('sale', overrides);
 
 describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
   it('approves a chip credit sale and confirms it by the auto policy', async () => {
@@ -38,7 +39,12 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     expect(outcome.authorization_code).toMatch(/^[0-9]{6}$/);
     expect(outcome.nsu).toMatch(/^[0-9]+$/);
     const transaction = await client.transactions.retrieve(outcome.transaction_id!);
-    expect(transaction).toMatchObject({ status: 'succeeded', reference_id: params.reference_id, terminal: 'PB-ENGINE-1', amount: 1990 });
+    expect(transaction).toMatchObject({
+      status: 'succeeded',
+      reference_id: params.reference_id,
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+    });
     // What the receipts print: how the cardholder was verified, the transaction number, the acquirer.
     expect(journal.get(outcome.payment_id)).toMatchObject({
       card: { verification: 'online_pin' },
@@ -47,10 +53,25 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     // Every step journaled, in order.
     const states = journal.events(outcome.payment_id).map((event) => event.to);
     expect(states.filter((state, i) => state !== states[i - 1])).toEqual([
-      'intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed',
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'confirmed',
     ]);
     const steps = events.filter((e) => e.referenceId === params.reference_id).map((e) => e.step);
-    for (const step of ['started', 'creating_transaction', 'waiting_card', 'card_read', 'authorizing', 'approved', 'confirmed'] as const) {
+    for (const step of [
+      'started',
+      'creating_transaction',
+      'waiting_card',
+      'card_read',
+      'authorizing',
+      'approved',
+      'confirmed',
+    ] as const) {
       expect(steps).toContain(step);
     }
     expect(steps).toContain('pinpad_message');
@@ -62,19 +83,50 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
 
   it.each([
     [10051, '51', 'insufficient_funds', 'Saldo insuficiente', 'NAO AUTORIZADA'],
-    [10005, '05', 'do_not_honor', 'Não autorizada pelo emissor. O cliente deve contatar a central do cartão', 'NAO AUTORIZADA\nCONTATE EMISSOR'],
+    [
+      10005,
+      '05',
+      'do_not_honor',
+      'Não autorizada pelo emissor. O cliente deve contatar a central do cartão',
+      'NAO AUTORIZADA\nCONTATE EMISSOR',
+    ],
     [10054, '54', 'expired_card', 'Cartão vencido', 'NAO AUTORIZADA\nCARTAO VENCIDO'],
     [10055, '55', 'incorrect_pin', 'Senha inválida', 'NAO AUTORIZADA\nSENHA INVALIDA'],
-    [10057, '57', 'transaction_not_allowed', 'Transação não permitida para este cartão', 'NAO AUTORIZADA\nNAO PERMITIDA'],
-    [10059, '59', 'suspected_fraud', 'Não autorizada (suspeita de fraude). O cliente deve contatar a central do cartão', 'NAO AUTORIZADA\nCONTATE EMISSOR'],
-    [10091, '91', 'issuer_unavailable', 'Emissor do cartão fora do ar: tente novamente em instantes', 'NAO AUTORIZADA\nTENTE NOVAMENTE'],
+    [
+      10057,
+      '57',
+      'transaction_not_allowed',
+      'Transação não permitida para este cartão',
+      'NAO AUTORIZADA\nNAO PERMITIDA',
+    ],
+    [
+      10059,
+      '59',
+      'suspected_fraud',
+      'Não autorizada (suspeita de fraude). O cliente deve contatar a central do cartão',
+      'NAO AUTORIZADA\nCONTATE EMISSOR',
+    ],
+    [
+      10091,
+      '91',
+      'issuer_unavailable',
+      'Emissor do cartão fora do ar: tente novamente em instantes',
+      'NAO AUTORIZADA\nTENTE NOVAMENTE',
+    ],
   ])(
     'ends a sale of %i centavos declined by the issuer (%s: %s), telling the POS why, the cashier in Portuguese and the customer on the PINPAD',
     async (amount, issuerCode, declineCode, cashierMessage, pinpadText) => {
       const { engine, client, journal, pinpads } = await open();
       const sim = pinpads[0]!.sim;
       const shown: string[] = [];
-      sim.on('display', ({ lines }: { lines: readonly string[] }) => shown.push(lines.map((line) => line.trim()).join('\n').trimEnd()));
+      sim.on('display', ({ lines }: { lines: readonly string[] }) =>
+        shown.push(
+          lines
+            .map((line) => line.trim())
+            .join('\n')
+            .trimEnd(),
+        ),
+      );
       const outcome = await engine.start(sale({ amount }));
       expect(outcome).toMatchObject({
         status: 'declined',
@@ -100,31 +152,54 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
   it('cancels the pending transaction when the card declines offline', async () => {
     const { engine, client } = await open({}, 'visaOfflineDeclined');
     const outcome = await engine.start(sale());
-    expect(outcome).toMatchObject({ status: 'declined', state: 'declined', problem: { code: 'CARD_DECLINED_OFFLINE' } });
+    expect(outcome).toMatchObject({
+      status: 'declined',
+      state: 'declined',
+      problem: { code: 'CARD_DECLINED_OFFLINE' },
+    });
     expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
   });
 
   it('approves a debit sale with a debit card, and a contactless credit sale', async () => {
     const { engine } = await open({}, 'visaDebit');
-    expect(await engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'approved', installments: null });
+    expect(await engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({
+      status: 'approved',
+      installments: null,
+    });
     await rig!.close();
     rig = undefined;
     const contactless = await open({}, 'visaContactless');
-    expect(await contactless.engine.start(sale())).toMatchObject({ status: 'approved', card: { entry_mode: 'contactless_chip' } });
+    expect(await contactless.engine.start(sale())).toMatchObject({
+      status: 'approved',
+      card: { entry_mode: 'contactless_chip' },
+    });
   });
 
   it('hands the PINPAD a credit card for a debit sale unless the scripted customer matches the application (training mode does)', async () => {
     const plain = await open();
-    expect(await plain.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'failed', problem: { code: 'UNSUPPORTED_CARD' } });
+    expect(await plain.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({
+      status: 'failed',
+      problem: { code: 'UNSUPPORTED_CARD' },
+    });
     await plain.close();
-    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } } });
+    rig = await engineRig({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } },
+    });
     await rig.addPinpad('PB-ENGINE-1');
-    expect(await rig.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({ status: 'approved', card: { masked_pan: '400005******5556' } });
-    expect(await rig.engine.start(sale())).toMatchObject({ status: 'approved', card: { masked_pan: '411111******1111' } });
+    expect(await rig.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({
+      status: 'approved',
+      card: { masked_pan: '400005******5556' },
+    });
+    expect(await rig.engine.start(sale())).toMatchObject({
+      status: 'approved',
+      card: { masked_pan: '411111******1111' },
+    });
   });
 
   it('lets the customer choose the installments on the PINPAD when the POS leaves them open', async () => {
-    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', keys: '3' } } });
+    rig = await engineRig({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', keys: '3' } },
+    });
     await rig.addPinpad('PB-ENGINE-1');
     const outcome = await rig.engine.start(sale({ amount: 30000, installments: undefined }));
     expect(outcome).toMatchObject({ status: 'approved', installments: 3 });
@@ -133,7 +208,9 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
   });
 
   it('asks for the CPF on the keypad when told to, and keeps it for the receipt', async () => {
-    rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', cpf: '52998224725' } } });
+    rig = await engineRig({
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit', cpf: '52998224725' } },
+    });
     await rig.addPinpad('PB-ENGINE-1');
     const outcome = await rig.engine.start(sale({ ask_tax_id: true }));
     expect(outcome).toMatchObject({ status: 'approved', customer_tax_id: '52998224725' });
@@ -180,7 +257,9 @@ describe('cancelling and failing at each step', () => {
     const outcome = await engine.start(sale());
     expect(outcome.status).not.toBe('approved');
     expect(outcome.problem?.code).toMatch(/CARD_REMOVED|CARD_ERROR/);
-    expect(['canceled', 'reversed', 'failed']).toContain((await client.transactions.retrieve(outcome.transaction_id!)).status);
+    expect(['canceled', 'reversed', 'failed']).toContain(
+      (await client.transactions.retrieve(outcome.transaction_id!)).status,
+    );
   });
 });
 
@@ -257,7 +336,8 @@ describe('exactly once', () => {
     });
     const commands: string[] = [];
     pinpads[0]!.deviceLink.on('trace', (trace) => {
-      if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined) commands.push(trace.command);
+      if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined)
+        commands.push(trace.command);
     });
     const outcome = await engine.start(sale());
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'AUTHORIZATION_NOT_RECEIVED' } });
@@ -345,10 +425,12 @@ describe('the confirmation policy "pos"', () => {
     const { engine, client, events } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
     const kept = await engine.start(sale());
     expect(kept).toMatchObject({ status: 'approved', state: 'awaiting_confirmation', confirmation: 'pending' });
-    expect(events.find((e) => e.referenceId === kept.reference_id && e.step === 'awaiting_confirmation')).toMatchObject({
-      message: 'Approved; waiting for the POS to confirm',
-      cashierMessage: 'Aprovada; aguardando confirmação',
-    });
+    expect(events.find((e) => e.referenceId === kept.reference_id && e.step === 'awaiting_confirmation')).toMatchObject(
+      {
+        message: 'Approved; waiting for the POS to confirm',
+        cashierMessage: 'Aprovada; aguardando confirmação',
+      },
+    );
     expect(await engine.confirm(kept.reference_id)).toMatchObject({ state: 'confirmed' });
 
     const dropped = await engine.start(sale());
@@ -362,10 +444,12 @@ describe('the confirmation policy "pos"', () => {
     const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 200 } });
     const outcome = await engine.start(sale());
     expect(outcome.state).toBe('awaiting_confirmation');
-    await expect.poll(() => engine.status(outcome.reference_id), { timeout: 5_000 }).toMatchObject({
-      kind: 'processed',
-      outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
-    });
+    await expect
+      .poll(() => engine.status(outcome.reference_id), { timeout: 5_000 })
+      .toMatchObject({
+        kind: 'processed',
+        outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
+      });
     expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
   });
 
@@ -379,7 +463,10 @@ describe('the confirmation policy "pos"', () => {
     const restarted = await rig!.restart();
     const report = await restarted.recover();
     expect(report).toMatchObject({ found: 1, settled: 1 });
-    expect(restarted.status(outcome.reference_id)).toMatchObject({ kind: 'processed', outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } } });
+    expect(restarted.status(outcome.reference_id)).toMatchObject({
+      kind: 'processed',
+      outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
+    });
     expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
     await expect(restarted.confirm(outcome.reference_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
   });
@@ -393,7 +480,8 @@ describe('the confirmation policy "pos"', () => {
 });
 
 /** The real client, with chosen calls failing as if the network were down. */
-const networkDown = (): ConnectionError => new ConnectionError({ message: 'network down (test)', method: 'POST', path: '/v1/…' });
+const networkDown = (): ConnectionError =>
+  new ConnectionError({ message: 'network down (test)', method: 'POST', path: '/v1/…' });
 
 function flaky(client: PaymentsPort, down: { reverse: boolean; void: boolean }): PaymentsPort {
   return {
@@ -423,7 +511,9 @@ describe('the undo queue', () => {
     expect(engine.pending().undos.map((u) => u.reference_id)).toEqual([outcome.reference_id]);
     expect(rig!.events.some((e) => e.step === 'undo_pending')).toBe(true);
     down.reverse = false;
-    await expect.poll(() => engine.status(outcome.reference_id), { timeout: 5_000 }).toMatchObject({ outcome: { state: 'reversed' } });
+    await expect
+      .poll(() => engine.status(outcome.reference_id), { timeout: 5_000 })
+      .toMatchObject({ outcome: { state: 'reversed' } });
     expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('reversed');
     expect(engine.pending().undos).toEqual([]);
   });
@@ -458,7 +548,10 @@ describe('recovery after a restart', () => {
     const engine = await rig!.restart();
     const report = await engine.recover();
     expect(report).toMatchObject({ found: 1, settled: 1 });
-    expect(engine.status('crashed-1')).toMatchObject({ kind: 'processed', outcome: { status: 'failed', problem: { code: 'INTERRUPTED' } } });
+    expect(engine.status('crashed-1')).toMatchObject({
+      kind: 'processed',
+      outcome: { status: 'failed', problem: { code: 'INTERRUPTED' } },
+    });
     expect((await client.transactions.retrieve(transaction.id)).status).toBe('canceled');
   });
 
@@ -483,12 +576,25 @@ describe('recovery after a restart', () => {
       }),
     });
     const leftover = journal.createIntent({
-      referenceId: 'left-over-1', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
-      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+      referenceId: 'left-over-1',
+      source: 'pos',
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
     });
     const transaction = await client.transactions.create({
-      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990,
-      terminal: 'PB-ENGINE-1', reference_id: 'left-over-1',
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'x',
+      amount: 1990,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'left-over-1',
     });
     journal.transition(leftover.id, 'created', { transactionId: transaction.id });
 
@@ -503,17 +609,37 @@ describe('recovery after a restart', () => {
   it('adopts by reference_id an intent whose creation answer was never journaled, and closes one that has none', async () => {
     const { client, sandbox } = await open();
     const { journal } = rig!;
-    const base = { source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1, description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto' } as const;
+    const base = {
+      source: 'pos',
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
+    } as const;
     journal.createIntent({ ...base, referenceId: 'crashed-created' });
     journal.createIntent({ ...base, referenceId: 'crashed-early' });
     const created = await client.transactions.create({
-      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990, terminal: 'PB-ENGINE-1', reference_id: 'crashed-created',
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'x',
+      amount: 1990,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'crashed-created',
     });
     const engine = await rig!.restart();
     await engine.recover();
-    expect(engine.status('crashed-created')).toMatchObject({ outcome: { status: 'failed', transaction_id: created.id } });
+    expect(engine.status('crashed-created')).toMatchObject({
+      outcome: { status: 'failed', transaction_id: created.id },
+    });
     expect((await client.transactions.retrieve(created.id)).status).toBe('canceled');
-    expect(engine.status('crashed-early')).toMatchObject({ outcome: { status: 'failed', transaction_id: null, state: 'failed' } });
+    expect(engine.status('crashed-early')).toMatchObject({
+      outcome: { status: 'failed', transaction_id: null, state: 'failed' },
+    });
   });
 
   it('resolves an authorization in flight at the crash against the API: an approval nobody finished is reversed', async () => {
@@ -522,11 +648,21 @@ describe('recovery after a restart', () => {
     // Rewind the journal's view: the same transaction, as if the crash came right after sending the authorization.
     const { journal } = rig!;
     const intent = journal.createIntent({
-      referenceId: 'crashed-authorizing', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
-      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+      referenceId: 'crashed-authorizing',
+      source: 'pos',
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
     });
     journal.transition(intent.id, 'created', { transactionId: approved.transaction_id });
-    journal.transition(intent.id, 'card_read', { card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } });
+    journal.transition(intent.id, 'card_read', {
+      card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' },
+    });
     journal.transition(intent.id, 'authorizing');
     const restarted = await rig!.restart();
     await restarted.recover();
@@ -539,12 +675,23 @@ describe('pending transactions created elsewhere', () => {
   it('runs a pending PINPAD transaction addressed to this PINPAD like any sale', async () => {
     const { engine, client, sandbox } = await open();
     const created = await client.transactions.create({
-      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'Pedido 77', amount: 4590,
-      terminal: 'PB-ENGINE-1', reference_id: 'backend-77', notification: 'Pedido 77',
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'Pedido 77',
+      amount: 4590,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'backend-77',
+      notification: 'Pedido 77',
     });
     const outcomes = await engine.runPendingFor('PB-ENGINE-1');
     expect(outcomes).toHaveLength(1);
-    expect(outcomes[0]).toMatchObject({ status: 'approved', transaction_id: created.id, reference_id: 'backend-77', amount: 4590 });
+    expect(outcomes[0]).toMatchObject({
+      status: 'approved',
+      transaction_id: created.id,
+      reference_id: 'backend-77',
+      amount: 4590,
+    });
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
     expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
   });
@@ -552,13 +699,26 @@ describe('pending transactions created elsewhere', () => {
   it('cancels a pending transaction left behind by a payment that already ended (its creation landed after recovery)', async () => {
     const { engine, client, sandbox, journal } = await open();
     const ended = journal.createIntent({
-      referenceId: 'late-create-1', source: 'pos', terminal: 'PB-ENGINE-1', amount: 1990, paymentType: 'credit', installments: 1,
-      description: 'x', notification: null, paramsHash: 'h', confirmation: 'auto',
+      referenceId: 'late-create-1',
+      source: 'pos',
+      terminal: 'PB-ENGINE-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
     });
     journal.transition(ended.id, 'failed', { problem: problem('INTERRUPTED') });
     const late = await client.transactions.create({
-      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'x', amount: 1990,
-      terminal: 'PB-ENGINE-1', reference_id: 'late-create-1',
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'x',
+      amount: 1990,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'late-create-1',
     });
     expect(await engine.runPendingFor('PB-ENGINE-1')).toEqual([]);
     expect((await client.transactions.retrieve(late.id)).status).toBe('canceled');
@@ -589,13 +749,21 @@ describe('pending transactions created elsewhere', () => {
     const confirmed = progressed(engine, 'backend-78', 'confirmed');
     apiDown = false;
     const created = await client.transactions.create({
-      payment_locale: 'pinpad', payment_type: 'credit', on_behalf_of: sandbox.sellerId, description: 'Pedido 78', amount: 2500,
-      terminal: 'PB-ENGINE-1', reference_id: 'backend-78',
+      payment_locale: 'pinpad',
+      payment_type: 'credit',
+      on_behalf_of: sandbox.sellerId,
+      description: 'Pedido 78',
+      amount: 2500,
+      terminal: 'PB-ENGINE-1',
+      reference_id: 'backend-78',
     });
     const approved = await confirmed;
     expect(approved.terminal).toBe('PB-ENGINE-1');
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
-    expect(engine.status('backend-78')).toMatchObject({ kind: 'processed', outcome: { status: 'approved', transaction_id: created.id } });
+    expect(engine.status('backend-78')).toMatchObject({
+      kind: 'processed',
+      outcome: { status: 'approved', transaction_id: created.id },
+    });
     expect(calls.every((serial) => serial === 'PB-ENGINE-1')).toBe(true);
   });
 });

@@ -36,7 +36,9 @@ describe('a PINPAD flooding notifications', () => {
     // The held-back newest text goes out when its second is over.
     await new Promise((resolve) => setTimeout(resolve, 1_200));
 
-    const relayed = rig.events.filter((e) => e.referenceId === params.reference_id && e.step === 'pinpad_message').map((e) => e.cashierMessage);
+    const relayed = rig.events
+      .filter((e) => e.referenceId === params.reference_id && e.step === 'pinpad_message')
+      .map((e) => e.cashierMessage);
     expect(relayed.length).toBeGreaterThan(0);
     expect(relayed.length).toBeLessThanOrEqual(PINPAD_MESSAGES_PER_SECOND * (Math.ceil(floodSeconds) + 2));
     for (let i = 1; i < relayed.length; i++) expect(relayed[i]).not.toBe(relayed[i - 1]);

@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const CORE = join(ROOT, 'main/core');
-const ABOVE = ['main/pinpad', 'main/agent', 'main/pos', 'main/app', 'main/cli', 'main/doctor', 'main/metrics', 'drivers/abecs', 'drivers/simulator'];
+const ABOVE = [
+  'main/pinpad',
+  'main/agent',
+  'main/pos',
+  'main/app',
+  'main/cli',
+  'main/doctor',
+  'main/metrics',
+  'drivers/abecs',
+  'drivers/simulator',
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

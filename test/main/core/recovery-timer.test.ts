@@ -61,7 +61,11 @@ describe('recovery on its own timer', () => {
     sandbox = await startSandbox();
     proxy = await startFaultProxy(sandbox.url);
     const target = proxy;
-    rig = await engineRig({ sandbox, apiBaseUrl: () => target.url, config: { recoveryRetry: { baseMs: 100, maxMs: 1_000 } } });
+    rig = await engineRig({
+      sandbox,
+      apiBaseUrl: () => target.url,
+      config: { recoveryRetry: { baseMs: 100, maxMs: 1_000 } },
+    });
     const { referenceId, transactionId } = await crashedAfterCreation();
 
     // The restart: the payments API answers nothing.
@@ -72,7 +76,10 @@ describe('recovery on its own timer', () => {
     expect(waiting).toMatchObject({
       kind: 'in_progress',
       state: 'intent',
-      stalled: { status: 'in_progress', problem: { code: 'RESULT_PENDING', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' } },
+      stalled: {
+        status: 'in_progress',
+        problem: { code: 'RESULT_PENDING', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' },
+      },
     });
 
     // Nobody starts a sale; the engine keeps asking, with a backoff.
@@ -84,7 +91,12 @@ describe('recovery on its own timer', () => {
     const announced = once(engine, 'result', { signal: AbortSignal.timeout(GUARD_MS) }) as Promise<[PaymentOutcome]>;
     down.remove();
     const [outcome] = await announced;
-    expect(outcome).toMatchObject({ reference_id: referenceId, status: 'failed', state: 'failed', problem: { code: 'INTERRUPTED' } });
+    expect(outcome).toMatchObject({
+      reference_id: referenceId,
+      status: 'failed',
+      state: 'failed',
+      problem: { code: 'INTERRUPTED' },
+    });
     expect(engine.status(referenceId)).toEqual({ kind: 'processed', outcome });
     // Nothing charged, and nothing left pending at the API.
     expect((await rig.client.transactions.retrieve(transactionId)).status).toBe('canceled');

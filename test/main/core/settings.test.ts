@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_CONFIG } from '../../../main/core/engine.js';
 import { DEFAULT_SALE_TIMEOUTS } from '../../../main/pinpad/sale-session.js';
-import { DEFAULT_PENDING_POLL_MS, resolveSettings, SettingsError, settingsViolations } from '../../../main/core/settings.js';
+import {
+  DEFAULT_PENDING_POLL_MS,
+  resolveSettings,
+  SettingsError,
+  settingsViolations,
+} from '../../../main/core/settings.js';
 import { thrown } from '../../helpers/thrown.js';
 
 describe('payment settings', () => {
@@ -47,7 +52,10 @@ describe('payment settings', () => {
 
   it('refuse bad values with the field, a sentence and where they came from', () => {
     const error = thrown(() =>
-      resolveSettings({ confirmation: 'later', timeouts: { card_ms: 100, pin_ms: '60s' }, colour: 'blue' }, '/etc/pinbridge.json'),
+      resolveSettings(
+        { confirmation: 'later', timeouts: { card_ms: 100, pin_ms: '60s' }, colour: 'blue' },
+        '/etc/pinbridge.json',
+      ),
     );
     expect(error).toBeInstanceOf(SettingsError);
     const settingsError = error as SettingsError;
@@ -63,16 +71,34 @@ describe('payment settings', () => {
     expect(settingsViolations([])).not.toEqual([]);
     expect(settingsViolations(null)).not.toEqual([]);
     expect(settingsViolations({ timeouts: { undo_retry_base_ms: 90_000, undo_retry_max_ms: 60_000 } })).toEqual([
-      { field: 'timeouts.undo_retry_base_ms', code: 'INCONSISTENT', message: 'must not be greater than timeouts.undo_retry_max_ms', cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown },
+      {
+        field: 'timeouts.undo_retry_base_ms',
+        code: 'INCONSISTENT',
+        message: 'must not be greater than timeouts.undo_retry_max_ms',
+        cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown,
+      },
     ]);
-    expect(settingsViolations({ timeouts: { recovery_retry_base_ms: 40_000, recovery_retry_max_ms: 30_000 } })).toEqual([
-      { field: 'timeouts.recovery_retry_base_ms', code: 'INCONSISTENT', message: 'must not be greater than timeouts.recovery_retry_max_ms', cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown },
-    ]);
+    expect(settingsViolations({ timeouts: { recovery_retry_base_ms: 40_000, recovery_retry_max_ms: 30_000 } })).toEqual(
+      [
+        {
+          field: 'timeouts.recovery_retry_base_ms',
+          code: 'INCONSISTENT',
+          message: 'must not be greater than timeouts.recovery_retry_max_ms',
+          cashier_message: expect.stringContaining('o mínimo não pode passar do máximo') as unknown,
+        },
+      ],
+    );
   });
 
   it('keep a lone recovery ceiling below the default start, and a lone start above the default ceiling, consistent', () => {
-    expect(resolveSettings({ timeouts: { recovery_retry_max_ms: 1_000 } }).engine.recoveryRetry).toEqual({ baseMs: 1_000, maxMs: 1_000 });
-    expect(resolveSettings({ timeouts: { recovery_retry_base_ms: 50_000 } }).engine.recoveryRetry).toEqual({ baseMs: 50_000, maxMs: 50_000 });
+    expect(resolveSettings({ timeouts: { recovery_retry_max_ms: 1_000 } }).engine.recoveryRetry).toEqual({
+      baseMs: 1_000,
+      maxMs: 1_000,
+    });
+    expect(resolveSettings({ timeouts: { recovery_retry_base_ms: 50_000 } }).engine.recoveryRetry).toEqual({
+      baseMs: 50_000,
+      maxMs: 50_000,
+    });
     expect(resolveSettings({}).engine.recoveryRetry).toEqual({ baseMs: 1_000, maxMs: 30_000 });
   });
 });

@@ -22,7 +22,14 @@ describe('payment states', () => {
 
     it('leave out the steps whose loss recovery repairs from the API (it cancels or reverses what they did there)', () => {
       expect(PAYMENT_STATES.filter((state) => !SYNCED_STATES.has(state))).toEqual([
-        'created', 'card_read', 'authorizing', 'unknown', 'approved', 'completing', 'reversing', 'aborting',
+        'created',
+        'card_read',
+        'authorizing',
+        'unknown',
+        'approved',
+        'completing',
+        'reversing',
+        'aborting',
       ]);
     });
   });

@@ -26,7 +26,13 @@ describe('checkResult', () => {
   });
 
   it('leaves the fix out in both languages when there is none', () => {
-    const result = checkResult({ id: 'settings', status: 'ok', summary: bilingual('Settings loaded', 'Configurações carregadas'), details: {}, fix: undefined });
+    const result = checkResult({
+      id: 'settings',
+      status: 'ok',
+      summary: bilingual('Settings loaded', 'Configurações carregadas'),
+      details: {},
+      fix: undefined,
+    });
     expect(result).not.toHaveProperty('fix');
     expect(result.pt).toEqual({ summary: 'Configurações carregadas' });
     expect(result.pt).not.toHaveProperty('fix');
@@ -35,9 +41,18 @@ describe('checkResult', () => {
 
 describe('joinBilingual', () => {
   it('joins each language from its own parts, with one separator or one per language', () => {
-    const parts = [bilingual('17301 free', '17301 livre'), bilingual('17302 used by another program', '17302 usada por outro programa')];
-    expect(joinBilingual(parts, ', ')).toEqual({ en: '17301 free, 17302 used by another program', pt: '17301 livre, 17302 usada por outro programa' });
-    expect(joinBilingual(parts, bilingual(' and ', ' e '))).toEqual({ en: '17301 free and 17302 used by another program', pt: '17301 livre e 17302 usada por outro programa' });
+    const parts = [
+      bilingual('17301 free', '17301 livre'),
+      bilingual('17302 used by another program', '17302 usada por outro programa'),
+    ];
+    expect(joinBilingual(parts, ', ')).toEqual({
+      en: '17301 free, 17302 used by another program',
+      pt: '17301 livre, 17302 usada por outro programa',
+    });
+    expect(joinBilingual(parts, bilingual(' and ', ' e '))).toEqual({
+      en: '17301 free and 17302 used by another program',
+      pt: '17301 livre e 17302 usada por outro programa',
+    });
   });
 });
 

@@ -22,34 +22,63 @@ const daysBefore = (days: number): Date => new Date(Date.now() + 2 * DAY - days 
 
 describe('the client-certificate check', () => {
   it('is skipped when no certificate is configured (a CA alone is not one)', () => {
-    expect(checkClientCertificate({ certificate: undefined, marketplaceId: MARKETPLACE })).toMatchObject({ status: 'skip', details: { configured: false } });
+    expect(checkClientCertificate({ certificate: undefined, marketplaceId: MARKETPLACE })).toMatchObject({
+      status: 'skip',
+      details: { configured: false },
+    });
     expect(checkClientCertificate({ certificate: { ca: pki.caCert }, marketplaceId: MARKETPLACE }).status).toBe('skip');
   });
 
   it('fails when the files cannot be used, with the error code and what to do, in both languages', () => {
-    const result = checkClientCertificate({ certificate: { pfx: store.pfx, passphrase: 'errada' }, marketplaceId: MARKETPLACE });
+    const result = checkClientCertificate({
+      certificate: { pfx: store.pfx, passphrase: 'errada' },
+      marketplaceId: MARKETPLACE,
+    });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'PFX_PASSPHRASE' } });
     expect(result.fix).toContain('PINBRIDGE_CERT_PASSPHRASE');
-    expect(result.pt.fix).toContain('Digite a senha do certificado (a escolhida na emissão do certificado) na janela do Pinbridge');
+    expect(result.pt.fix).toContain(
+      'Digite a senha do certificado (a escolhida na emissão do certificado) na janela do Pinbridge',
+    );
   });
 
   it('is ok with the days left and the serial number, far from expiry', () => {
-    const result = checkClientCertificate({ certificate: { cert: store.cert, key: store.key }, marketplaceId: MARKETPLACE, now: daysBefore(EXPIRY_WARNING_DAYS + 10) });
-    expect(result).toMatchObject({ status: 'ok', details: { serial_number: MARKETPLACE.toUpperCase(), days_to_expiry: EXPIRY_WARNING_DAYS + 10 } });
-    expect(result.pt.summary).toMatch(/^O certificado do cliente \(série [0-9A-F]+\) vale por mais \d+ dias, até \d{4}-\d{2}-\d{2}$/);
+    const result = checkClientCertificate({
+      certificate: { cert: store.cert, key: store.key },
+      marketplaceId: MARKETPLACE,
+      now: daysBefore(EXPIRY_WARNING_DAYS + 10),
+    });
+    expect(result).toMatchObject({
+      status: 'ok',
+      details: { serial_number: MARKETPLACE.toUpperCase(), days_to_expiry: EXPIRY_WARNING_DAYS + 10 },
+    });
+    expect(result.pt.summary).toMatch(
+      /^O certificado do cliente \(série [0-9A-F]+\) vale por mais \d+ dias, até \d{4}-\d{2}-\d{2}$/,
+    );
   });
 
   it(`warns within ${EXPIRY_WARNING_DAYS} days of expiry, and fails once expired`, () => {
-    const soon = checkClientCertificate({ certificate: { cert: store.cert, key: store.key }, marketplaceId: MARKETPLACE, now: daysBefore(10) });
+    const soon = checkClientCertificate({
+      certificate: { cert: store.cert, key: store.key },
+      marketplaceId: MARKETPLACE,
+      now: daysBefore(10),
+    });
     expect(soon).toMatchObject({ status: 'warn', details: { days_to_expiry: 10 } });
     expect(soon.fix).toMatch(/Renew it/);
-    const expired = checkClientCertificate({ certificate: { cert: store.cert, key: store.key }, marketplaceId: MARKETPLACE, now: new Date(Date.now() + 3 * DAY) });
+    const expired = checkClientCertificate({
+      certificate: { cert: store.cert, key: store.key },
+      marketplaceId: MARKETPLACE,
+      now: new Date(Date.now() + 3 * DAY),
+    });
     expect(expired.status).toBe('fail');
     expect(expired.summary).toMatch(/expired on \d{4}-\d{2}-\d{2}: the payments API will refuse every call/);
   });
 
   it('warns when the serial number is not the marketplace id (GoPag refuses it)', () => {
-    const result = checkClientCertificate({ certificate: { cert: store.cert, key: store.key }, marketplaceId: 'HOMOLOG', now: daysBefore(100) });
+    const result = checkClientCertificate({
+      certificate: { cert: store.cert, key: store.key },
+      marketplaceId: 'HOMOLOG',
+      now: daysBefore(100),
+    });
     expect(result).toMatchObject({ status: 'warn', details: { marketplace_id: 'HOMOLOG' } });
     expect(result.pt.summary).toContain('não é o id do marketplace HOMOLOG');
   });

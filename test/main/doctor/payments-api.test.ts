@@ -14,7 +14,12 @@ let target: PaymentsApiTarget;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  target = { baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId };
+  target = {
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    marketplaceId: sandbox.marketplaceId,
+    sellerId: sandbox.sellerId,
+  };
 });
 afterAll(async () => {
   await sandbox.close();
@@ -31,7 +36,11 @@ async function closedTcpPort(): Promise<number> {
 describe('the payments-api check', () => {
   it('is ok when the API accepts the token, and never shows the token', async () => {
     const result = await checkPaymentsApi({ api: target, timeoutMs: 5000 });
-    expect(result).toMatchObject({ id: 'payments-api', status: 'ok', details: { mode: 'live', url: sandbox.url, marketplace_id: sandbox.marketplaceId } });
+    expect(result).toMatchObject({
+      id: 'payments-api',
+      status: 'ok',
+      details: { mode: 'live', url: sandbox.url, marketplace_id: sandbox.marketplaceId },
+    });
     expect(result.summary).toContain('accepted the token');
     expect(result.pt).toEqual({
       summary: `A API de pagamentos em ${sandbox.url} aceitou o token (marketplace ${sandbox.marketplaceId}, vendedor ${sandbox.sellerId})`,
@@ -43,24 +52,30 @@ describe('the payments-api check', () => {
     const wrong = 'sbx_wrong_token_0123456789abcdef';
     const result = await checkPaymentsApi({ api: { ...target, token: wrong }, timeoutMs: 5000 });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 401 } });
-    expect(result.summary).toBe(`The payments API at ${sandbox.url} refused the credentials (401: Invalid access token)`);
+    expect(result.summary).toBe(
+      `The payments API at ${sandbox.url} refused the credentials (401: Invalid access token)`,
+    );
     expect(result.fix).toContain('--token');
     // Which scheme the key went in, and what else a provider may want: the other scheme, a certificate.
     expect(result.fix).toContain('--auth-scheme basic');
     expect(result.fix).toContain('--cert/--key or --pfx');
     expect(result.pt).toEqual({
       summary: `A API de pagamentos em ${sandbox.url} recusou as credenciais (401: Invalid access token)`,
-      fix:
-        'Obtenha uma chave de API válida no painel do provedor de pagamentos e informe-a com --token; ela é enviada como token Bearer — um provedor que use o outro esquema precisa de --auth-scheme basic. Um provedor que exige certificado do cliente (TLS mútuo) precisa de --cert/--key ou --pfx.',
+      fix: 'Obtenha uma chave de API válida no painel do provedor de pagamentos e informe-a com --token; ela é enviada como token Bearer — um provedor que use o outro esquema precisa de --auth-scheme basic. Um provedor que exige certificado do cliente (TLS mútuo) precisa de --cert/--key ou --pfx.',
     });
     expect(JSON.stringify(result)).not.toContain(wrong);
   });
 
-  it('fails with an ids fix when the marketplace is not the token\'s (404)', async () => {
-    const result = await checkPaymentsApi({ api: { ...target, marketplaceId: 'e0c5c7e3b3a14d6f9a9a2b7c1d0e4f56' }, timeoutMs: 5000 });
+  it("fails with an ids fix when the marketplace is not the token's (404)", async () => {
+    const result = await checkPaymentsApi({
+      api: { ...target, marketplaceId: 'e0c5c7e3b3a14d6f9a9a2b7c1d0e4f56' },
+      timeoutMs: 5000,
+    });
     expect(result).toMatchObject({ status: 'fail', details: { problem: 'ids', http_status: 404 } });
     expect(result.fix).toContain('--marketplace and --seller');
-    expect(result.pt.fix).toBe('Confira --marketplace e --seller no painel do provedor de pagamentos (o token precisa ser desse marketplace).');
+    expect(result.pt.fix).toBe(
+      'Confira --marketplace e --seller no painel do provedor de pagamentos (o token precisa ser desse marketplace).',
+    );
   });
 
   it('fails with a network fix when nothing answers on the address', async () => {
@@ -97,7 +112,9 @@ describe('the payments-api check', () => {
   it('tells a 403 (credentials) from a 500 (the service) on an API that answers with them', async () => {
     let status = 403;
     const server: Server = createServer((_request, response) => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { status_code: status, type: 'error', message: 'no' } }));
+      response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { status_code: status, type: 'error', message: 'no' } }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -108,7 +125,9 @@ describe('the payments-api check', () => {
       status = 500;
       const failing = await checkPaymentsApi({ api, timeoutMs: 5000 });
       expect(failing).toMatchObject({ status: 'fail', details: { problem: 'service', http_status: 500 } });
-      expect(failing.pt.summary).toMatch(/^A API de pagamentos em http:\/\/127\.0\.0\.1:\d+ está com falha \(HTTP 500\): /);
+      expect(failing.pt.summary).toMatch(
+        /^A API de pagamentos em http:\/\/127\.0\.0\.1:\d+ está com falha \(HTTP 500\): /,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -119,6 +138,9 @@ describe('the payments-api check', () => {
     const result = await checkPaymentsApi({ api: undefined, timeoutMs: 5000 });
     expect(result).toMatchObject({ status: 'skip', details: { mode: 'training' } });
     expect(result.summary).toContain('embedded sandbox');
-    expect(result.pt).toEqual({ summary: 'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar' });
+    expect(result.pt).toEqual({
+      summary:
+        'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar',
+    });
   });
 });

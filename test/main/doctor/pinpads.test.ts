@@ -5,7 +5,13 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PinpadSimulator, createPtyPair, startPtySimulator, startTcpSimulator, type PtyPair } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  createPtyPair,
+  startPtySimulator,
+  startTcpSimulator,
+  type PtyPair,
+} from '../../../drivers/simulator/index.js';
 import type { PortInfo } from '../../../drivers/transports/discovery.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { checkPinpads } from '../../../main/doctor/pinpads.js';
@@ -39,12 +45,18 @@ describe('the pinpads check', () => {
     expect(result).toMatchObject({
       id: 'pinpads',
       status: 'ok',
-      details: { address: pty.path, transport: 'serial', pinpad: { manufacturer: 'PINBRIDGE SIM', serial_number: 'PB0000012345' } },
+      details: {
+        address: pty.path,
+        transport: 'serial',
+        pinpad: { manufacturer: 'PINBRIDGE SIM', serial_number: 'PB0000012345' },
+      },
     });
     expect(result.summary).toContain(`The PINPAD on ${pty.path} answered: PINBRIDGE SIM`);
     expect(result.summary).toContain('serial number PB0000012345');
     expect(result.fix).toBeUndefined();
-    expect(result.pt.summary).toMatch(new RegExp(`^O PINPAD em ${pty.path} respondeu: PINBRIDGE SIM .*, número de série PB0000012345, firmware `));
+    expect(result.pt.summary).toMatch(
+      new RegExp(`^O PINPAD em ${pty.path} respondeu: PINBRIDGE SIM .*, número de série PB0000012345, firmware `),
+    );
     expect(result.pt.fix).toBeUndefined();
   });
 
@@ -52,7 +64,10 @@ describe('the pinpads check', () => {
     const tcp = await startTcpSimulator(new PinpadSimulator());
     cleanups.push(() => tcp.close());
     const result = await checkPinpads({ address: tcp.address, timeoutMs: 5000, listPorts: noPorts });
-    expect(result).toMatchObject({ status: 'ok', details: { transport: 'tcp', pinpad: { serial_number: 'SIM0000000000001' } } });
+    expect(result).toMatchObject({
+      status: 'ok',
+      details: { transport: 'tcp', pinpad: { serial_number: 'SIM0000000000001' } },
+    });
   });
 
   it('opens the in-process simulator ("sim")', async () => {
@@ -63,11 +78,15 @@ describe('the pinpads check', () => {
   it('fails a legacy (BibComp 1.08) PINPAD where the provider is on terminal channel v2: it cannot encrypt card data', async () => {
     const result = await checkPinpads({ address: 'sim:legacy', timeoutMs: 5000, listPorts: noPorts });
     expect(result).toMatchObject({ status: 'fail', details: { pinpad: { protocol: 'legacy' } } });
-    expect(result.summary).toMatch(/legacy \(BibComp 1\.08\) PINPAD, which cannot encrypt card data, so no sale can run on it/);
+    expect(result.summary).toMatch(
+      /legacy \(BibComp 1\.08\) PINPAD, which cannot encrypt card data, so no sale can run on it/,
+    );
     expect(result.fix).toContain('ABECS 2.x PINPAD');
     expect(result.pt.summary).toContain('não criptografa os dados do cartão');
     // A provider still on v1 takes its reads.
-    expect((await checkPinpads({ address: 'sim:legacy', timeoutMs: 5000, listPorts: noPorts, terminalChannel: 1 })).status).toBe('ok');
+    expect(
+      (await checkPinpads({ address: 'sim:legacy', timeoutMs: 5000, listPorts: noPorts, terminalChannel: 1 })).status,
+    ).toBe('ok');
   });
 
   it('fails when the PINPAD does not answer within the time limit, with a fix naming the port', async () => {
@@ -132,7 +151,10 @@ describe('the pinpads check', () => {
     expect(result.status).toBe('ok');
     expect(result.summary).toContain('/dev/ttyACM0 (Gertec PPC930)');
     expect(result.summary).toContain('`pinbridge doctor --port /dev/ttyACM0`');
-    expect(result.pt).toEqual({ summary: 'Provável PINPAD encontrado em /dev/ttyACM0 (Gertec PPC930); execute `pinbridge doctor --port /dev/ttyACM0` para abri-lo' });
+    expect(result.pt).toEqual({
+      summary:
+        'Provável PINPAD encontrado em /dev/ttyACM0 (Gertec PPC930); execute `pinbridge doctor --port /dev/ttyACM0` para abri-lo',
+    });
     expect(result.details.serial_ports).toEqual([
       expect.objectContaining({ address: '/dev/ttyACM0', likely_pinpad: true, maker: 'Gertec' }),
       expect.objectContaining({ address: '/dev/ttyS0', likely_pinpad: false }),
@@ -144,7 +166,8 @@ describe('the pinpads check', () => {
     expect(result.status).toBe('warn');
     expect(result.fix).toContain('`pinbridge pinpad list`');
     expect(result.pt).toEqual({
-      summary: 'Nenhum PINPAD encontrado: 1 porta serial, nenhuma com o id USB de um fabricante de PINPAD; nenhum endereço de PINPAD informado para abrir',
+      summary:
+        'Nenhum PINPAD encontrado: 1 porta serial, nenhuma com o id USB de um fabricante de PINPAD; nenhum endereço de PINPAD informado para abrir',
       fix: 'Conecte o cabo USB do PINPAD e ligue-o, depois execute `pinbridge pinpad list`; um PINPAD de rede é verificado com `pinbridge doctor --port tcp://HOST:PORT`.',
     });
   });

@@ -64,7 +64,21 @@ async function wsAgent(name: string, tls?: { cert: string; key: string }): Promi
     socket.on('message', (data: Buffer) => {
       const request = JSON.parse(data.toString()) as { id: number; method: string };
       if (request.method !== 'agent.info') return;
-      socket.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { name, version: '0.1.0', protocol: 1, mode: 'training', authenticated: false, methods: [], events: [] } }));
+      socket.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: request.id,
+          result: {
+            name,
+            version: '0.1.0',
+            protocol: 1,
+            mode: 'training',
+            authenticated: false,
+            methods: [],
+            events: [],
+          },
+        }),
+      );
     });
   });
   return portOf(http);
@@ -73,18 +87,36 @@ async function wsAgent(name: string, tls?: { cert: string; key: string }): Promi
 describe('probePosPort', () => {
   it('tells a free port, a running Pinbridge and other programs apart', async () => {
     expect(await probePosPort(await freePort(), { timeoutMs: 1000 })).toEqual({ state: 'free' });
-    expect(await probePosPort(await wsAgent('Pinbridge'), { timeoutMs: 1000 })).toEqual({ state: 'pinbridge', version: '0.1.0', mode: 'training', secure: false });
-    expect(await probePosPort(await wsAgent('QZ Tray'), { timeoutMs: 1000 })).toMatchObject({ state: 'other', reason: expect.stringContaining('"QZ Tray"') as unknown });
-    expect(await probePosPort(await tcpService('SSH-2.0-OpenSSH_9.6\r\n'), { timeoutMs: 1000 })).toMatchObject({ state: 'other' });
+    expect(await probePosPort(await wsAgent('Pinbridge'), { timeoutMs: 1000 })).toEqual({
+      state: 'pinbridge',
+      version: '0.1.0',
+      mode: 'training',
+      secure: false,
+    });
+    expect(await probePosPort(await wsAgent('QZ Tray'), { timeoutMs: 1000 })).toMatchObject({
+      state: 'other',
+      reason: expect.stringContaining('"QZ Tray"') as unknown,
+    });
+    expect(await probePosPort(await tcpService('SSH-2.0-OpenSSH_9.6\r\n'), { timeoutMs: 1000 })).toMatchObject({
+      state: 'other',
+    });
     expect(await probePosPort(await tcpService(), { timeoutMs: 300 })).toMatchObject({ state: 'other' });
     const web = await listening(createHttpServer((_request, response) => response.writeHead(404).end('not here')));
-    expect(await probePosPort(portOf(web), { timeoutMs: 1000 })).toMatchObject({ state: 'other', reason: expect.stringContaining('HTTP 404') as unknown });
+    expect(await probePosPort(portOf(web), { timeoutMs: 1000 })).toMatchObject({
+      state: 'other',
+      reason: expect.stringContaining('HTTP 404') as unknown,
+    });
   });
 
   it('finds an agent serving wss:// (settings pos.tls), whose certificate Node does not trust', async () => {
     const { cert, key } = await createLocalCertificate({ days: 1 });
     const port = await wsAgent('Pinbridge', { cert, key });
-    expect(await probePosPort(port, { timeoutMs: 2000, tls: true })).toEqual({ state: 'pinbridge', version: '0.1.0', mode: 'training', secure: true });
+    expect(await probePosPort(port, { timeoutMs: 2000, tls: true })).toEqual({
+      state: 'pinbridge',
+      version: '0.1.0',
+      mode: 'training',
+      secure: true,
+    });
     // Asked in plain ws://, a TLS server does not answer as the POS API.
     expect(await probePosPort(port, { timeoutMs: 1000 })).toMatchObject({ state: 'other' });
   });
@@ -94,9 +126,21 @@ describe('the pos-ports check', () => {
   it('is ok when the ports are free, saying where `pinbridge start` will listen', async () => {
     const ports = [await freePort(), await freePort()];
     const result = await checkPosPorts({ ports, settingsPath: SETTINGS, timeoutMs: 1000 });
-    expect(result).toMatchObject({ id: 'pos-ports', status: 'ok', details: { source: 'settings', ports: [{ port: ports[0], state: 'free' }, { port: ports[1], state: 'free' }] } });
+    expect(result).toMatchObject({
+      id: 'pos-ports',
+      status: 'ok',
+      details: {
+        source: 'settings',
+        ports: [
+          { port: ports[0], state: 'free' },
+          { port: ports[1], state: 'free' },
+        ],
+      },
+    });
     expect(result.summary).toContain(`\`pinbridge start\` will listen on port ${ports[0]}`);
-    expect(result.pt).toEqual({ summary: `O \`pinbridge start\` vai escutar na porta ${ports[0]}: ${ports[0]} livre, ${ports[1]} livre` });
+    expect(result.pt).toEqual({
+      summary: `O \`pinbridge start\` vai escutar na porta ${ports[0]}: ${ports[0]} livre, ${ports[1]} livre`,
+    });
   });
 
   it('is ok when a running Pinbridge holds a port', async () => {
@@ -105,20 +149,33 @@ describe('the pos-ports check', () => {
     expect(result.status).toBe('ok');
     expect(result.summary).toContain(`Pinbridge is running on port ${agent}`);
     expect(result.fix).toBeUndefined();
-    expect(result.pt.summary).toMatch(new RegExp(`^O Pinbridge está em execução na porta ${agent}: ${agent} Pinbridge 0\\.1\\.0 \\(treinamento\\), \\d+ livre$`));
+    expect(result.pt.summary).toMatch(
+      new RegExp(
+        `^O Pinbridge está em execução na porta ${agent}: ${agent} Pinbridge 0\\.1\\.0 \\(treinamento\\), \\d+ livre$`,
+      ),
+    );
     expect(result.pt.fix).toBeUndefined();
   });
 
   it('fails when another program holds a port, naming the pos.ports setting and how to find the program', async () => {
     const taken = await tcpService('220 ftp ready\r\n');
-    const result = await checkPosPorts({ ports: [taken, await freePort()], settingsPath: SETTINGS, timeoutMs: 1000, platform: 'linux' });
+    const result = await checkPosPorts({
+      ports: [taken, await freePort()],
+      settingsPath: SETTINGS,
+      timeoutMs: 1000,
+      platform: 'linux',
+    });
     expect(result.status).toBe('fail');
     expect(result.summary).toContain(`${taken} used by another program`);
     expect(result.fix).toContain(`sudo ss -ltnp 'sport = :${taken}'`);
     expect(result.fix).toContain('`pos.ports`');
     expect(result.fix).toContain(SETTINGS);
     expect(result.fix).toMatch(/"ports": \[\d+, \d+, \d+\]/);
-    expect(result.pt.summary).toMatch(new RegExp(`^Uma porta da API do PDV está ocupada por outro programa: ${taken} usada por outro programa, \\d+ livre$`));
+    expect(result.pt.summary).toMatch(
+      new RegExp(
+        `^Uma porta da API do PDV está ocupada por outro programa: ${taken} usada por outro programa, \\d+ livre$`,
+      ),
+    );
     // The same command and setting, with the same suggested ports.
     const setting = /`"pos": \{ "ports": \[\d+, \d+, \d+\] \}`/.exec(result.fix ?? '')?.[0];
     expect(setting).toBeDefined();
@@ -136,6 +193,9 @@ describe('the pos-ports check', () => {
 
   it('checks the default ports when the settings name none', async () => {
     const result = await checkPosPorts({ settingsPath: SETTINGS, timeoutMs: 1000 });
-    expect(result.details).toMatchObject({ source: 'default', ports: [{ port: 17301 }, { port: 17302 }, { port: 17303 }] });
+    expect(result.details).toMatchObject({
+      source: 'default',
+      ports: [{ port: 17301 }, { port: 17302 }, { port: 17303 }],
+    });
   });
 });

@@ -35,12 +35,20 @@ async function closedTcpPort(): Promise<number> {
 describe('the printers check', () => {
   it('reaches a ready printer, reads its status and prints nothing', async () => {
     const sim = await printer();
-    const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
+    const result = await checkPrinters({
+      printers: { default: { address: sim.address } },
+      settingsPath: SETTINGS,
+      timeoutMs: 2000,
+    });
     expect(result).toMatchObject({ id: 'printers', status: 'ok' });
     expect(result.summary).toBe(`Printer: "default" (${sim.address}) ready`);
     expect(result.pt).toEqual({ summary: `Impressora: padrão (${sim.address}) pronta` });
     expect(result.details.printers).toEqual([
-      expect.objectContaining({ name: 'default', status: 'ok', printer_status: { online: true, paper_out: false, paper_near_end: false, cover_open: false, error: null } }),
+      expect.objectContaining({
+        name: 'default',
+        status: 'ok',
+        printer_status: { online: true, paper_out: false, paper_near_end: false, cover_open: false, error: null },
+      }),
     ]);
     expect(sim.requests).toEqual([1, 2, 3, 4]);
     expect(sim.printed.length).toBe(0);
@@ -49,7 +57,11 @@ describe('the printers check', () => {
   it('fails on a printer out of paper, telling to load a roll', async () => {
     const sim = await printer();
     sim.set({ paperOut: true });
-    const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
+    const result = await checkPrinters({
+      printers: { default: { address: sim.address } },
+      settingsPath: SETTINGS,
+      timeoutMs: 2000,
+    });
     expect(result.status).toBe('fail');
     expect(result.summary).toContain('out of paper');
     expect(result.fix).toContain('Load a new paper roll');
@@ -62,7 +74,11 @@ describe('the printers check', () => {
   it('fails on an open cover', async () => {
     const sim = await printer();
     sim.set({ coverOpen: true });
-    const result = await checkPrinters({ printers: { balcao: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
+    const result = await checkPrinters({
+      printers: { balcao: { address: sim.address } },
+      settingsPath: SETTINGS,
+      timeoutMs: 2000,
+    });
     expect(result.status).toBe('fail');
     expect(result.summary).toContain('"balcao"');
     expect(result.summary).toContain('cover open');
@@ -73,7 +89,11 @@ describe('the printers check', () => {
   it('warns when the paper is near its end', async () => {
     const sim = await printer();
     sim.set({ paperNearEnd: true });
-    const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 2000 });
+    const result = await checkPrinters({
+      printers: { default: { address: sim.address } },
+      settingsPath: SETTINGS,
+      timeoutMs: 2000,
+    });
     expect(result.status).toBe('warn');
     expect(result.fix).toContain('new paper roll ready');
   });
@@ -81,7 +101,11 @@ describe('the printers check', () => {
   it('warns when the printer is reached but does not answer the status request, offering check_status: false', async () => {
     const sim = await printer();
     sim.answering = false;
-    const result = await checkPrinters({ printers: { default: { address: sim.address } }, settingsPath: SETTINGS, timeoutMs: 300 });
+    const result = await checkPrinters({
+      printers: { default: { address: sim.address } },
+      settingsPath: SETTINGS,
+      timeoutMs: 300,
+    });
     expect(result.status).toBe('warn');
     expect(result.summary).toContain('did not answer the status request');
     expect(result.fix).toContain('"check_status": false');
@@ -100,11 +124,15 @@ describe('the printers check', () => {
     expect(result.summary).toContain(`"default" (${address}) unreachable`);
     expect(result.fix).toContain('`ping 127.0.0.1`');
     expect(result.fix).toContain(`\`printers.default.address\` in ${SETTINGS}`);
-    expect(result.pt.summary).toContain(`padrão (${address}) sem comunicação (a impressora não atende nesse endereço: veja se está ligada e conectada)`);
+    expect(result.pt.summary).toContain(
+      `padrão (${address}) sem comunicação (a impressora não atende nesse endereço: veja se está ligada e conectada)`,
+    );
     expect(result.pt.fix).toBe(
       `Verifique se a impressora está ligada e na rede (\`ping 127.0.0.1\`; a página de autoteste dela mostra o endereço IP) ou corrija \`printers.default.address\` em ${SETTINGS}.`,
     );
-    expect(result.details.printers).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'UNREACHABLE' }) as unknown })]);
+    expect(result.details.printers).toEqual([
+      expect.objectContaining({ error: expect.objectContaining({ code: 'UNREACHABLE' }) as unknown }),
+    ]);
   });
 
   it('checks every printer: one down makes the check fail, the other is still reported', async () => {
@@ -121,8 +149,12 @@ describe('the printers check', () => {
       expect.objectContaining({ name: 'cozinha', status: 'fail' }),
     ]);
     // Each printer in the summary, in both languages; the fix is the failing one's.
-    expect(result.summary).toContain(`Printers: "default" (${sim.address}) ready; "cozinha" (tcp://127.0.0.1:${port}) unreachable (`);
-    expect(result.pt.summary).toContain(`Impressoras: padrão (${sim.address}) pronta; "cozinha" (tcp://127.0.0.1:${port}) sem comunicação (`);
+    expect(result.summary).toContain(
+      `Printers: "default" (${sim.address}) ready; "cozinha" (tcp://127.0.0.1:${port}) unreachable (`,
+    );
+    expect(result.pt.summary).toContain(
+      `Impressoras: padrão (${sim.address}) pronta; "cozinha" (tcp://127.0.0.1:${port}) sem comunicação (`,
+    );
     expect(result.pt.fix).toContain('`printers.cozinha.address`');
   });
 
@@ -132,7 +164,11 @@ describe('the printers check', () => {
     const sim = await PrinterSimulator.onPty(pair.a);
     cleanups.push(() => sim.close());
     sim.set({ coverOpen: true });
-    const result = await checkPrinters({ printers: { default: { address: `serial://${pair.b}?baud=9600` } }, settingsPath: SETTINGS, timeoutMs: 2000 });
+    const result = await checkPrinters({
+      printers: { default: { address: `serial://${pair.b}?baud=9600` } },
+      settingsPath: SETTINGS,
+      timeoutMs: 2000,
+    });
     expect(result.status).toBe('fail');
     expect(result.summary).toContain('cover open');
   });
@@ -155,9 +191,17 @@ describe('the printers check', () => {
   });
 
   it('is skipped without printers, and when the settings did not load', async () => {
-    expect(await checkPrinters({ printers: {}, settingsPath: SETTINGS, timeoutMs: 2000 })).toMatchObject({ status: 'skip' });
+    expect(await checkPrinters({ printers: {}, settingsPath: SETTINGS, timeoutMs: 2000 })).toMatchObject({
+      status: 'skip',
+    });
     const unloaded = await checkPrinters({ printers: undefined, settingsPath: SETTINGS, timeoutMs: 2000 });
-    expect(unloaded).toMatchObject({ status: 'skip', summary: expect.stringContaining('settings file did not load') as unknown });
-    expect(unloaded.pt).toEqual({ summary: 'Não verificadas: o arquivo de configurações não carregou (veja a verificação do arquivo de configurações)' });
+    expect(unloaded).toMatchObject({
+      status: 'skip',
+      summary: expect.stringContaining('settings file did not load') as unknown,
+    });
+    expect(unloaded.pt).toEqual({
+      summary:
+        'Não verificadas: o arquivo de configurações não carregou (veja a verificação do arquivo de configurações)',
+    });
   });
 });

@@ -30,7 +30,11 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  [pty, printer, sandbox] = await Promise.all([startPtySimulator(new PinpadSimulator()), PrinterSimulator.listen(), startSandbox()]);
+  [pty, printer, sandbox] = await Promise.all([
+    startPtySimulator(new PinpadSimulator()),
+    PrinterSimulator.listen(),
+    startSandbox(),
+  ]);
   const dir = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-run-'));
   const root = join(dir, 'root');
   mkdirSync(join(root, 'etc'), { recursive: true });
@@ -40,15 +44,31 @@ beforeAll(async () => {
   const gid = statSync(join(root, 'dev', 'ttyACM0')).gid;
   writeFileSync(join(root, 'etc', 'group'), `dialout:x:${gid}:maria\n`);
   const settingsPath = join(dir, 'settings.json');
-  writeFileSync(settingsPath, JSON.stringify({ printers: { default: { address: printer.address } }, pos: { ports: [await freePort(), await freePort()] } }));
+  writeFileSync(
+    settingsPath,
+    JSON.stringify({
+      printers: { default: { address: printer.address } },
+      pos: { ports: [await freePort(), await freePort()] },
+    }),
+  );
   store = {
     timeoutMs: 3000,
     pinpadAddress: pty.path,
     settingsPath,
-    api: { baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId, sellerId: sandbox.sellerId },
+    api: {
+      baseUrl: sandbox.url,
+      token: sandbox.token,
+      marketplaceId: sandbox.marketplaceId,
+      sellerId: sandbox.sellerId,
+    },
     platform: 'linux',
     rootDir: root,
-    identity: { username: 'maria', uid: statSync(join(root, 'dev', 'ttyACM0')).uid + 1000, gid: gid + 1000, groups: [gid] },
+    identity: {
+      username: 'maria',
+      uid: statSync(join(root, 'dev', 'ttyACM0')).uid + 1000,
+      gid: gid + 1000,
+      groups: [gid],
+    },
     listPorts: () => Promise.resolve([{ path: pty.path }]),
   };
 });
@@ -61,7 +81,14 @@ afterAll(async () => {
  * options, paths and addresses, and numbers of three digits or more (ports, HTTP codes, ids).
  */
 function verbatimParts(text: string): string[] {
-  return [...new Set([...(text.match(/`[^`]+`/g) ?? []), ...(text.match(/--[a-z][a-z-]*/g) ?? []), ...(text.match(/(?:\/[\w.:-]+)+/g) ?? []), ...(text.match(/\b\d{3,}\b/g) ?? [])])];
+  return [
+    ...new Set([
+      ...(text.match(/`[^`]+`/g) ?? []),
+      ...(text.match(/--[a-z][a-z-]*/g) ?? []),
+      ...(text.match(/(?:\/[\w.:-]+)+/g) ?? []),
+      ...(text.match(/\b\d{3,}\b/g) ?? []),
+    ]),
+  ];
 }
 
 /** Each check in Portuguese too: a summary, a fix exactly when there is an English one, and the English's commands and numbers in both. */
@@ -121,7 +148,10 @@ describe('runDoctor', () => {
     writeFileSync(settingsPath, JSON.stringify({ pos: { ports: ['17301'] } }));
     const report = await runDoctor({ ...store, settingsPath, pinpadAddress: undefined, api: undefined });
     expect(report.ok).toBe(false);
-    expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'fail', summary: expect.stringContaining('pos.ports') as unknown });
+    expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({
+      status: 'fail',
+      summary: expect.stringContaining('pos.ports') as unknown,
+    });
     expect(report.checks.find((check) => check.id === 'printers')).toMatchObject({ status: 'skip' });
     expect(report.checks.find((check) => check.id === 'pos-ports')?.details).toMatchObject({ source: 'default' });
     expectPortuguese(report);
@@ -146,7 +176,10 @@ describe('runDoctor', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const takenPort = (taken.address() as net.AddressInfo).port;
     const settingsPath = join(root, 'settings.json');
-    writeFileSync(settingsPath, JSON.stringify({ printers: { default: { address: printer.address } }, pos: { ports: [takenPort] } }));
+    writeFileSync(
+      settingsPath,
+      JSON.stringify({ printers: { default: { address: printer.address } }, pos: { ports: [takenPort] } }),
+    );
     printer.set({ paperOut: true });
     try {
       const report = await runDoctor({
@@ -170,7 +203,9 @@ describe('runDoctor', () => {
       const pt = Object.fromEntries(report.checks.map((check) => [check.id, check.pt]));
       expect(pt['serial-permissions']?.fix).toContain('`sudo usermod -aG dialout maria`');
       expect(pt['pinpads']?.fix).toContain('`pinbridge pinpad list`');
-      expect(pt['printers']?.fix).toBe(`Coloque uma bobina de papel nova na impressora "default" (${printer.address}).`);
+      expect(pt['printers']?.fix).toBe(
+        `Coloque uma bobina de papel nova na impressora "default" (${printer.address}).`,
+      );
       expect(pt['payments-api']?.fix).toContain('--token');
       expect(pt['pos-ports']?.fix).toContain(`\`sudo ss -ltnp 'sport = :${takenPort}'\``);
     } finally {

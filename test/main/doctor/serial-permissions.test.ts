@@ -18,9 +18,14 @@ interface FakeRoot {
 }
 
 /** A root with /etc, /dev and udev folders; `group` lines are written with the devices' real gid as `GID`. */
-function fakeRoot(options: { group: (gid: number) => string; devices?: Record<string, number>; rules?: string[] }): FakeRoot {
+function fakeRoot(options: {
+  group: (gid: number) => string;
+  devices?: Record<string, number>;
+  rules?: string[];
+}): FakeRoot {
   const root = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-root-'));
-  for (const dir of ['etc', 'dev', 'etc/udev/rules.d', 'lib/udev/rules.d']) mkdirSync(join(root, dir), { recursive: true });
+  for (const dir of ['etc', 'dev', 'etc/udev/rules.d', 'lib/udev/rules.d'])
+    mkdirSync(join(root, dir), { recursive: true });
   writeFileSync(join(root, 'dev', 'null'), '');
   for (const [name, mode] of Object.entries(options.devices ?? {})) {
     const path = join(root, 'dev', name);
@@ -30,12 +35,20 @@ function fakeRoot(options: { group: (gid: number) => string; devices?: Record<st
   for (const rule of options.rules ?? []) writeFileSync(join(root, rule), 'SUBSYSTEM=="tty", TAG+="uaccess"\n');
   const probe = join(root, 'dev', 'null');
   const { gid, uid } = statSync(probe);
-  writeFileSync(join(root, 'etc', 'group'), `audio:x:${gid + 2000}:maria\n${options.group(gid)}\nmaria:x:${gid + 1000}:\n`);
+  writeFileSync(
+    join(root, 'etc', 'group'),
+    `audio:x:${gid + 2000}:maria\n${options.group(gid)}\nmaria:x:${gid + 1000}:\n`,
+  );
   return { root, deviceGid: gid, strangerUid: uid + 1000 };
 }
 
 function maria(root: FakeRoot, sessionGroups: number[]): UserIdentity {
-  return { username: 'maria', uid: root.strangerUid, gid: root.deviceGid + 1000, groups: [root.deviceGid + 1000, ...sessionGroups] };
+  return {
+    username: 'maria',
+    uid: root.strangerUid,
+    gid: root.deviceGid + 1000,
+    groups: [root.deviceGid + 1000, ...sessionGroups],
+  };
 }
 
 describe('parseGroupFile', () => {
@@ -50,12 +63,30 @@ describe('parseGroupFile', () => {
 describe('the serial-permissions check', () => {
   it('is ok when the user is in the dialout group and can open the devices', async () => {
     const root = fakeRoot({ group: (gid) => `dialout:x:${gid}:maria`, devices: { ttyACM0: 0o660, ttyUSB0: 0o660 } });
-    const result = await checkSerialPermissions({ platform: 'linux', rootDir: root.root, identity: maria(root, [root.deviceGid]) });
-    expect(result).toMatchObject({ id: 'serial-permissions', status: 'ok', details: { group: 'dialout', in_group_file: true, in_session: true } });
+    const result = await checkSerialPermissions({
+      platform: 'linux',
+      rootDir: root.root,
+      identity: maria(root, [root.deviceGid]),
+    });
+    expect(result).toMatchObject({
+      id: 'serial-permissions',
+      status: 'ok',
+      details: { group: 'dialout', in_group_file: true, in_session: true },
+    });
     expect(result.summary).toContain('maria can open');
     expect(result.details.devices).toEqual([
-      expect.objectContaining({ path: join(root.root, 'dev', 'ttyACM0'), group: 'dialout', mode: '0660', read_write: true }),
-      expect.objectContaining({ path: join(root.root, 'dev', 'ttyUSB0'), group: 'dialout', mode: '0660', read_write: true }),
+      expect.objectContaining({
+        path: join(root.root, 'dev', 'ttyACM0'),
+        group: 'dialout',
+        mode: '0660',
+        read_write: true,
+      }),
+      expect.objectContaining({
+        path: join(root.root, 'dev', 'ttyUSB0'),
+        group: 'dialout',
+        mode: '0660',
+        read_write: true,
+      }),
     ]);
     expect(result.fix).toBeUndefined();
     expect(result.pt).toEqual({
@@ -107,14 +138,21 @@ describe('the serial-permissions check', () => {
   });
 
   it('finds the Pinbridge udev rule, and is ok when the devices open without the group', async () => {
-    const root = fakeRoot({ group: (gid) => `dialout:x:${gid}:`, devices: { ttyACM0: 0o666 }, rules: ['etc/udev/rules.d/60-pinbridge-pinpad.rules'] });
+    const root = fakeRoot({
+      group: (gid) => `dialout:x:${gid}:`,
+      devices: { ttyACM0: 0o666 },
+      rules: ['etc/udev/rules.d/60-pinbridge-pinpad.rules'],
+    });
     const result = await checkSerialPermissions({ platform: 'linux', rootDir: root.root, identity: maria(root, []) });
     expect(result.status).toBe('ok');
     expect(result.details.udev_rules).toEqual(['/etc/udev/rules.d/60-pinbridge-pinpad.rules']);
   });
 
   it('is ok with the rule installed and nothing plugged in', async () => {
-    const root = fakeRoot({ group: (gid) => `dialout:x:${gid}:`, rules: ['lib/udev/rules.d/60-pinbridge-pinpad.rules'] });
+    const root = fakeRoot({
+      group: (gid) => `dialout:x:${gid}:`,
+      rules: ['lib/udev/rules.d/60-pinbridge-pinpad.rules'],
+    });
     const result = await checkSerialPermissions({ platform: 'linux', rootDir: root.root, identity: maria(root, []) });
     expect(result.status).toBe('ok');
     expect(result.summary).toContain('udev rule');
@@ -133,7 +171,9 @@ describe('the serial-permissions check', () => {
     const root = fakeRoot({ group: (gid) => `dialout:x:${gid}:`, devices: { ttyACM3: 0o600 } });
     const result = await checkSerialPermissions({ platform: 'linux', rootDir: root.root });
     expect(result.status).toBe('ok');
-    expect(result.details.devices).toEqual([expect.objectContaining({ path: join(root.root, 'dev', 'ttyACM3'), read_write: true })]);
+    expect(result.details.devices).toEqual([
+      expect.objectContaining({ path: join(root.root, 'dev', 'ttyACM3'), read_write: true }),
+    ]);
   });
 
   it('is skipped on Windows and macOS, saying why', async () => {

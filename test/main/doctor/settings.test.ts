@@ -17,23 +17,47 @@ function settingsFile(content: string): string {
 
 describe('the settings check', () => {
   it('is ok for a valid file and returns what it loaded', () => {
-    const path = settingsFile(JSON.stringify({ printers: { default: { address: 'tcp://192.168.0.50:9100' } }, pos: { ports: [18001] } }));
+    const path = settingsFile(
+      JSON.stringify({ printers: { default: { address: 'tcp://192.168.0.50:9100' } }, pos: { ports: [18001] } }),
+    );
     const { result, settings } = checkSettings({ settingsPath: path });
-    expect(result).toMatchObject({ id: 'settings', status: 'ok', details: { path, printers: ['default'], pos_ports: [18001] } });
+    expect(result).toMatchObject({
+      id: 'settings',
+      status: 'ok',
+      details: { path, printers: ['default'], pos_ports: [18001] },
+    });
     expect(result.summary).toContain(`Settings loaded from ${path}`);
-    expect(result.pt).toEqual({ summary: `Configurações carregadas de ${path} (1 impressora(s), comprovantes sem o nome e o CNPJ da loja)` });
+    expect(result.pt).toEqual({
+      summary: `Configurações carregadas de ${path} (1 impressora(s), comprovantes sem o nome e o CNPJ da loja)`,
+    });
     expect(settings?.printers.default?.address).toBe('tcp://192.168.0.50:9100');
   });
 
-  it("is ok for a store with an alphanumeric CNPJ, and fails naming the field when its check digits do not match", () => {
-    const good = checkSettings({ settingsPath: settingsFile(JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' } } })) });
+  it('is ok for a store with an alphanumeric CNPJ, and fails naming the field when its check digits do not match', () => {
+    const good = checkSettings({
+      settingsPath: settingsFile(
+        JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' } } }),
+      ),
+    });
     expect(good.result.status).toBe('ok');
     expect(good.result.pt.summary).toContain('comprovantes com o nome e o CNPJ da loja');
     expect(good.settings?.receipts?.merchant.cnpj).toBe('12ABC34501DE35');
-    const bad = checkSettings({ settingsPath: settingsFile(JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } })) });
+    const bad = checkSettings({
+      settingsPath: settingsFile(
+        JSON.stringify({ receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } }),
+      ),
+    });
     expect(bad.result.status).toBe('fail');
-    expect(bad.result.details.violations).toEqual([{ field: 'receipts.merchant.cnpj', code: 'INVALID_CNPJ_CHECK_DIGITS', message: 'is not a valid CNPJ (check digits do not match)' }]);
-    expect(bad.result.pt.fix).toContain('`receipts.merchant.cnpj` (Os dígitos verificadores não conferem: confira o CNPJ.)');
+    expect(bad.result.details.violations).toEqual([
+      {
+        field: 'receipts.merchant.cnpj',
+        code: 'INVALID_CNPJ_CHECK_DIGITS',
+        message: 'is not a valid CNPJ (check digits do not match)',
+      },
+    ]);
+    expect(bad.result.pt.fix).toContain(
+      '`receipts.merchant.cnpj` (Os dígitos verificadores não conferem: confira o CNPJ.)',
+    );
     expect(bad.result.fix).toContain('`receipts.merchant.cnpj` (is not a valid CNPJ (check digits do not match))');
   });
 
@@ -64,7 +88,9 @@ describe('the settings check', () => {
   });
 
   it('fails on a bad field, naming the field in the summary and the fix', () => {
-    const path = settingsFile(JSON.stringify({ printers: { default: { address: 'ftp://printer' } }, confirmation: 'sometimes' }));
+    const path = settingsFile(
+      JSON.stringify({ printers: { default: { address: 'ftp://printer' } }, confirmation: 'sometimes' }),
+    );
     const { result, settings } = checkSettings({ settingsPath: path });
     expect(settings).toBeUndefined();
     expect(result.status).toBe('fail');
@@ -72,13 +98,18 @@ describe('the settings check', () => {
     expect(result.summary).toContain('printers.default.address');
     expect(result.fix).toContain(`Edit ${path}`);
     expect(result.fix).toContain('`printers.default.address`');
-    expect(result.details.violations).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'printers.default.address' })]));
+    expect(result.details.violations).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field: 'printers.default.address' })]),
+    );
     // In Portuguese around the same fields and command, each rule in its Portuguese sentence (by its code).
     const violations = result.details.violations as { field: string; code: string; message: string }[];
     expect(violations.map((v) => v.field)).toEqual(['printers.default.address', 'confirmation']);
     expect(violations.map((v) => v.code)).toEqual(['INVALID_PRINTER_ADDRESS', 'INVALID_CHOICE']);
-    const printerPt = 'Endereço de impressora inválido: use tcp://IP:9100, serial:///dev/ttyUSB0, file:///dev/usb/lp0 ou lp://NOME.';
-    expect(result.pt.summary).toBe(`O arquivo de configurações ${path} é inválido: printers.default.address: ${printerPt}; confirmation: Escolha uma das opções.`);
+    const printerPt =
+      'Endereço de impressora inválido: use tcp://IP:9100, serial:///dev/ttyUSB0, file:///dev/usb/lp0 ou lp://NOME.';
+    expect(result.pt.summary).toBe(
+      `O arquivo de configurações ${path} é inválido: printers.default.address: ${printerPt}; confirmation: Escolha uma das opções.`,
+    );
     expect(result.pt.fix).toBe(
       `Edite ${path} e corrija \`printers.default.address\` (${printerPt}), \`confirmation\` (Escolha uma das opções.); depois execute \`pinbridge doctor --settings ${path}\` de novo.`,
     );
@@ -93,7 +124,9 @@ describe('the settings check', () => {
     expect(result.summary).toContain('(file): is not valid JSON');
     expect(result.fix).toContain('correct the file');
     expect(result.fix).toContain('`pinbridge doctor`');
-    expect(result.pt.fix).toMatch(/: O arquivo de configurações está corrompido ou fora do formato\. Chame o suporte técnico; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/);
+    expect(result.pt.fix).toMatch(
+      /: O arquivo de configurações está corrompido ou fora do formato\. Chame o suporte técnico; corrija o arquivo e depois execute `pinbridge doctor` de novo\.$/,
+    );
   });
 
   it('fails when the file given with --settings does not exist', () => {

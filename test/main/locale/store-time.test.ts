@@ -12,7 +12,7 @@ describe("the store's clock", () => {
     expect(storeTimeZone(undefined, 'America/Noronha')).toBe('America/Noronha');
   });
 
-  it("is Brasília time when the computer is on UTC or set abroad", () => {
+  it('is Brasília time when the computer is on UTC or set abroad', () => {
     expect(storeTimeZone(undefined, 'UTC')).toBe('America/Sao_Paulo');
     expect(storeTimeZone(undefined, 'Etc/UTC')).toBe('America/Sao_Paulo');
     expect(storeTimeZone(undefined, 'America/New_York')).toBe('America/Sao_Paulo');
@@ -43,9 +43,13 @@ describe("the store's clock", () => {
       const start = startOfDay(new Date('2018-11-04T15:00:00Z'), 'America/Sao_Paulo');
       expect(start.toISOString()).toBe('2018-11-04T03:00:00.000Z');
       // At its end clocks went back from 00:00 to 23:00 of the day before: the day began at the second midnight.
-      expect(startOfDay(new Date('2019-02-17T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2019-02-17T03:00:00.000Z');
+      expect(startOfDay(new Date('2019-02-17T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe(
+        '2019-02-17T03:00:00.000Z',
+      );
       // And on an ordinary summer day the offset was −2.
-      expect(startOfDay(new Date('2019-01-15T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe('2019-01-15T02:00:00.000Z');
+      expect(startOfDay(new Date('2019-01-15T15:00:00Z'), 'America/Sao_Paulo').toISOString()).toBe(
+        '2019-01-15T02:00:00.000Z',
+      );
     });
   });
 });

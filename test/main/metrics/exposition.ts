@@ -69,7 +69,9 @@ export function parseExposition(text: string): Exposition {
     types,
     all,
     value(name, wanted = {}) {
-      const found = all(name).filter((sample) => Object.entries(wanted).every(([key, value]) => sample.labels[key] === value));
+      const found = all(name).filter((sample) =>
+        Object.entries(wanted).every(([key, value]) => sample.labels[key] === value),
+      );
       if (found.length > 1) throw new Error(`${found.length} samples of ${name} match ${JSON.stringify(wanted)}`);
       return found[0]?.value;
     },

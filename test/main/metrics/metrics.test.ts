@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import type { PrintDocument } from '../../../drivers/printers/document.js';
-import { PinpadSimulator, startMemorySimulator, TEST_CARDS, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  TEST_CARDS,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient, type AttemptReport } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
@@ -189,7 +194,9 @@ describe('payments', () => {
     }
 
     // The sales' API calls, timed by method and outcome; the API is up.
-    expect(after.value('pinbridge_api_request_duration_seconds_count', { method: 'POST', outcome: 'ok' })).toBeGreaterThanOrEqual(4);
+    expect(
+      after.value('pinbridge_api_request_duration_seconds_count', { method: 'POST', outcome: 'ok' }),
+    ).toBeGreaterThanOrEqual(4);
     expect(after.value('pinbridge_api_up')).toBe(1);
     for (const sample of after.all('pinbridge_api_request_duration_seconds_count')) {
       expect(Object.keys(sample.labels).sort()).toEqual(['method', 'outcome']);
@@ -207,7 +214,9 @@ describe('payments', () => {
 
     const scrape = await shop.scrape();
     const counted = scrape.all('pinbridge_payments_total').filter((sample) => sample.value > 0);
-    expect(counted).toEqual([{ name: 'pinbridge_payments_total', labels: { outcome: 'failed', payment_type: 'credit' }, value: 1 }]);
+    expect(counted).toEqual([
+      { name: 'pinbridge_payments_total', labels: { outcome: 'failed', payment_type: 'credit' }, value: 1 },
+    ]);
     expect(scrape.value('pinbridge_payment_duration_seconds_count')).toBe(1);
     expect(scrape.value('pinbridge_api_request_duration_seconds_count', { method: 'POST', outcome: '4xx' })).toBe(1);
     // A 404 is an answer: the API is there.
@@ -329,8 +338,12 @@ describe('payments API', () => {
   it('times every attempt into its bucket by method and outcome, never by path', async () => {
     const shop = await checkout();
     shop.metrics.recordApiAttempt(attempt({ durationMs: 120 }));
-    shop.metrics.recordApiAttempt(attempt({ method: 'POST', ok: false, status: 503, code: 'server_error', message: 'down', durationMs: 40 }));
-    shop.metrics.recordApiAttempt(attempt({ method: 'POST', ok: false, status: null, code: 'timeout', message: 'slow', durationMs: 20_000 }));
+    shop.metrics.recordApiAttempt(
+      attempt({ method: 'POST', ok: false, status: 503, code: 'server_error', message: 'down', durationMs: 40 }),
+    );
+    shop.metrics.recordApiAttempt(
+      attempt({ method: 'POST', ok: false, status: null, code: 'timeout', message: 'slow', durationMs: 20_000 }),
+    );
     const scrape = await shop.scrape();
     const histogram = 'pinbridge_api_request_duration_seconds';
     expect(scrape.value(`${histogram}_bucket`, { method: 'GET', outcome: 'ok', le: '0.1' })).toBe(0);
@@ -350,7 +363,9 @@ describe('payments API', () => {
     expect(scrape.all('pinbridge_api_up')).toEqual([]);
     expect(scrape.value('pinbridge_api_outages_total')).toBe(0);
 
-    shop.apiHealth.record(attempt({ ok: false, status: null, code: 'connection_error', message: 'refused', durationMs: 3 }));
+    shop.apiHealth.record(
+      attempt({ ok: false, status: null, code: 'connection_error', message: 'refused', durationMs: 3 }),
+    );
     scrape = await shop.scrape();
     expect(scrape.value('pinbridge_api_up')).toBe(0);
     expect(scrape.value('pinbridge_api_outages_total')).toBe(1);
@@ -380,14 +395,25 @@ describe('print jobs, POS sessions, the agent', () => {
     const journal = PrintJournal.open(join(dir, 'print-jobs.db'));
     const printer = new FlakyPrinter();
     const queue = new PrintQueue({ journal, printer: () => printer, retryBaseMs: 5, retryMaxMs: 20 });
-    closers.push(() => rmSync(dir, { recursive: true, force: true }), () => journal.close(), () => queue.close());
+    closers.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => journal.close(),
+      () => queue.close(),
+    );
     const shop = await checkout({ sources: { printQueue: queue } });
-    const printed = new Promise<PrintJob>((resolve) => queue.on('job', (job) => job.state === 'printed' && resolve(job)));
-    queue.submit('default', 'payment:whatever:customer', { title: 'Comprovante', blocks: [{ kind: 'text', text: 'VIA DO CLIENTE' }] });
+    const printed = new Promise<PrintJob>((resolve) =>
+      queue.on('job', (job) => job.state === 'printed' && resolve(job)),
+    );
+    queue.submit('default', 'payment:whatever:customer', {
+      title: 'Comprovante',
+      blocks: [{ kind: 'text', text: 'VIA DO CLIENTE' }],
+    });
     await printed;
     const scrape = await shop.scrape();
     // queued (new) → printing → queued (waiting after PAPER_OUT) → printing → printed.
-    expect(Object.fromEntries(scrape.all('pinbridge_print_jobs_total').map((sample) => [sample.labels.state, sample.value]))).toEqual({
+    expect(
+      Object.fromEntries(scrape.all('pinbridge_print_jobs_total').map((sample) => [sample.labels.state, sample.value])),
+    ).toEqual({
       queued: 2,
       printing: 2,
       printed: 1,
@@ -404,7 +430,9 @@ describe('print jobs, POS sessions, the agent', () => {
     sessions = 3;
     const scrape = await shop.scrape();
     expect(scrape.value('pinbridge_pos_sessions')).toBe(3);
-    expect(scrape.all('pinbridge_info')).toEqual([{ name: 'pinbridge_info', labels: { version: '9.8.7', mode: 'live' }, value: 1 }]);
+    expect(scrape.all('pinbridge_info')).toEqual([
+      { name: 'pinbridge_info', labels: { version: '9.8.7', mode: 'live' }, value: 1 },
+    ]);
     expect(shop.metrics.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
   });
 
@@ -446,7 +474,11 @@ describe('close', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinbridge-metrics-close-'));
     const journal = PrintJournal.open(join(dir, 'print-jobs.db'));
     const queue = new PrintQueue({ journal, printer: () => ({ print: () => Promise.resolve() }) });
-    closers.push(() => rmSync(dir, { recursive: true, force: true }), () => journal.close(), () => queue.close());
+    closers.push(
+      () => rmSync(dir, { recursive: true, force: true }),
+      () => journal.close(),
+      () => queue.close(),
+    );
     const listeners = (): number[] => [
       shop.rig.engine.listenerCount('progress'),
       shop.rig.engine.listenerCount('terminal'),
@@ -463,7 +495,16 @@ describe('close', () => {
     expect(listeners().map((count, i) => subscribed[i]! - count)).toEqual([1, 1, 1, 1, 1]);
     const sale = await shop.rig.engine.start(saleParams('metrics-after-close'));
     expect(sale.status).toBe('approved');
-    shop.metrics.recordApiAttempt({ method: 'GET', path: '/v1/x', ok: true, status: 200, code: null, message: null, durationMs: 5, timeoutMs: 20_000 });
+    shop.metrics.recordApiAttempt({
+      method: 'GET',
+      path: '/v1/x',
+      ok: true,
+      status: 200,
+      code: null,
+      message: null,
+      durationMs: 5,
+      timeoutMs: 20_000,
+    });
     queue.submit('default', 'payment:after-close:customer', { title: 'x', blocks: [] });
     await queue.idle();
     pinpad.unplug();

@@ -29,7 +29,13 @@ beforeEach(() => {
   // No sale runs here: the client is never called.
   const payments = new PaymentsClient({ baseUrl: 'http://127.0.0.1:9', token: 'unused', marketplaceId: 'mkt-unused' });
   engine = new PaymentEngine({ journal, payments, sellerId: 'seller-unused' });
-  metrics = new AgentMetrics({ engine, pinpads: new PinpadRegistry(engine), apiHealth: new ApiHealthMonitor(), mode: 'training', version: '4.5.6-test' });
+  metrics = new AgentMetrics({
+    engine,
+    pinpads: new PinpadRegistry(engine),
+    apiHealth: new ApiHealthMonitor(),
+    mode: 'training',
+    version: '4.5.6-test',
+  });
 });
 
 afterEach(async () => {
@@ -40,9 +46,12 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function recordingLogger(): MetricsServerLogger & { lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> } {
+function recordingLogger(): MetricsServerLogger & {
+  lines: Array<{ level: string; fields: Record<string, unknown>; message: string }>;
+} {
   const lines: Array<{ level: string; fields: Record<string, unknown>; message: string }> = [];
-  const at = (level: string) => (fields: Record<string, unknown>, message: string) => lines.push({ level, fields, message });
+  const at = (level: string) => (fields: Record<string, unknown>, message: string) =>
+    lines.push({ level, fields, message });
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -64,9 +73,15 @@ describe('GET /metrics', () => {
     expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(response.headers.get('cache-control')).toBe('no-store');
     const exposition = parseExposition(await response.text());
-    expect(exposition.all('pinbridge_info')).toEqual([{ name: 'pinbridge_info', labels: { version: '4.5.6-test', mode: 'training' }, value: 1 }]);
+    expect(exposition.all('pinbridge_info')).toEqual([
+      { name: 'pinbridge_info', labels: { version: '4.5.6-test', mode: 'training' }, value: 1 },
+    ]);
     expect(exposition.value('pinbridge_payments_total', { outcome: 'approved', payment_type: 'credit' })).toBe(0);
-    expect(logger.lines).toContainEqual({ level: 'info', fields: { url: server.url, loopback: true }, message: 'Prometheus metrics served' });
+    expect(logger.lines).toContainEqual({
+      level: 'info',
+      fields: { url: server.url, loopback: true },
+      message: 'Prometheus metrics served',
+    });
   });
 
   it('ignores a query string, and answers HEAD with the headers only', async () => {
@@ -86,30 +101,46 @@ describe('GET /metrics', () => {
 
   it('answers 500 with no detail when the metrics cannot be collected, and logs why', async () => {
     const logger = recordingLogger();
-    const failing = { contentType: metrics.contentType, text: () => Promise.reject(new Error('journal closed under the scrape')) };
+    const failing = {
+      contentType: metrics.contentType,
+      text: () => Promise.reject(new Error('journal closed under the scrape')),
+    };
     const server = await serve({ metrics: failing, logger });
     const response = await fetch(server.url);
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('journal');
-    expect(logger.lines).toContainEqual({ level: 'error', fields: { err: 'journal closed under the scrape' }, message: 'metrics could not be collected' });
+    expect(logger.lines).toContainEqual({
+      level: 'error',
+      fields: { err: 'journal closed under the scrape' },
+      message: 'metrics could not be collected',
+    });
   });
 });
 
 describe('nothing else is served', () => {
-  it.each(['/', '/metrics/', '/metrics.json', '/favicon.ico', '/api/status', '//metrics'])('GET %s is 404', async (path) => {
-    const server = await serve();
-    const response = await fetch(`${base(server)}${path}`);
-    expect(response.status).toBe(404);
-    expect(await response.text()).not.toContain('pinbridge_');
-  });
+  it.each(['/', '/metrics/', '/metrics.json', '/favicon.ico', '/api/status', '//metrics'])(
+    'GET %s is 404',
+    async (path) => {
+      const server = await serve();
+      const response = await fetch(`${base(server)}${path}`);
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain('pinbridge_');
+    },
+  );
 
-  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('%s /metrics is 405, allowing GET and HEAD', async (method) => {
-    const server = await serve();
-    const response = await fetch(server.url, { method, ...(method === 'POST' || method === 'PUT' ? { body: 'x=1' } : {}) });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toBe('GET, HEAD');
-    expect(await response.text()).not.toContain('pinbridge_');
-  });
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])(
+    '%s /metrics is 405, allowing GET and HEAD',
+    async (method) => {
+      const server = await serve();
+      const response = await fetch(server.url, {
+        method,
+        ...(method === 'POST' || method === 'PUT' ? { body: 'x=1' } : {}),
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      expect(await response.text()).not.toContain('pinbridge_');
+    },
+  );
 });
 
 describe('lifecycle', () => {
@@ -118,7 +149,9 @@ describe('lifecycle', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as { port: number };
     try {
-      await expect(MetricsServer.start({ metrics, host: '127.0.0.1', port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await expect(MetricsServer.start({ metrics, host: '127.0.0.1', port })).rejects.toMatchObject({
+        code: 'EADDRINUSE',
+      });
     } finally {
       await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }

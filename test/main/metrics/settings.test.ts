@@ -10,15 +10,23 @@ describe('the metrics settings', () => {
   it('serve nothing by default, and 127.0.0.1:9464 once enabled', () => {
     expect(resolveMetricsSettings()).toEqual({ enabled: false, host: '127.0.0.1', port: 9464 });
     expect(resolveMetricsSettings({ enabled: true })).toEqual({ enabled: true, host: '127.0.0.1', port: 9464 });
-    expect(resolveMetricsSettings({ enabled: true, host: '0.0.0.0', port: 9100 })).toEqual({ enabled: true, host: '0.0.0.0', port: 9100 });
+    expect(resolveMetricsSettings({ enabled: true, host: '0.0.0.0', port: 9100 })).toEqual({
+      enabled: true,
+      host: '0.0.0.0',
+      port: 9100,
+    });
   });
 
-  it.each([{}, { enabled: true }, { enabled: false, host: '192.168.0.20', port: 9464 }, { host: '::' }, { host: 'caixa-01.loja.local' }, { host: 'fe80::1%eth0' }])(
-    'accept %j',
-    (section) => {
-      expect(schemaViolations(MetricsSettings, section)).toEqual([]);
-    },
-  );
+  it.each([
+    {},
+    { enabled: true },
+    { enabled: false, host: '192.168.0.20', port: 9464 },
+    { host: '::' },
+    { host: 'caixa-01.loja.local' },
+    { host: 'fe80::1%eth0' },
+  ])('accept %j', (section) => {
+    expect(schemaViolations(MetricsSettings, section)).toEqual([]);
+  });
 
   it.each([
     [{ enabled: 'yes' }, 'enabled'],

@@ -68,25 +68,53 @@ const onlinePin = (overrides: Partial<GoxResult> = {}): GoxResult =>
   });
 
 /** GTK's answer as the sale session hands it on (the payload's value does not matter here). */
-const SEALED = { format: 'track2', method: 'dukpt_tdes_ecb', key_slot: 2, ksn: 'FF82000012345E000001', payload: '00112233445566778899AABBCCDDEEFF' } as const;
+const SEALED = {
+  format: 'track2',
+  method: 'dukpt_tdes_ecb',
+  key_slot: 2,
+  ksn: 'FF82000012345E000001',
+  payload: '00112233445566778899AABBCCDDEEFF',
+} as const;
 const PPC930 = { model: 'GERTEC PPC-930', table_versions: { '01': '2611260001' } };
 
 /** A terminal channel v2 request once the payment adds the PINPAD's serial number. */
 function expectValidRequest(data: CardSaleData): void {
   const { terminal, ...card } = data.authorization;
-  expect(schemaViolations(TerminalAuthorizationRequestV2, { ...card, terminal: { serial_number: 'PB0000012345', ...terminal } })).toEqual([]);
+  expect(
+    schemaViolations(TerminalAuthorizationRequestV2, {
+      ...card,
+      terminal: { serial_number: 'PB0000012345', ...terminal },
+    }),
+  ).toEqual([]);
 }
 
 describe('a chip card read and its PIN', () => {
   it('becomes the masked card and a valid terminal channel v2 request', () => {
-    const data = cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin(), encryptedCardData: SEALED, pinKeySlot: 2, acquirer: 1 }, PPC930);
-    expect(data.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
+    const data = cardSaleData(
+      summarizeCardRead(chipRead()),
+      { chip: onlinePin(), encryptedCardData: SEALED, pinKeySlot: 2, acquirer: 1 },
+      PPC930,
+    );
+    expect(data.card).toEqual({
+      brand: 'visa',
+      maskedPan: '411111******1111',
+      entryMode: 'chip',
+      verification: 'online_pin',
+    });
     expect(data.authorization).toEqual({
       terminal: PPC930,
       entry_mode: 'chip',
       pos_entry_mode: '051',
       acquirer: '01',
-      card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', pan_length: 16, expiration: '3012', pan_sequence_number: '01', service_code: '201' },
+      card: {
+        brand: 'visa',
+        first6_digits: '411111',
+        last4_digits: '1111',
+        pan_length: 16,
+        expiration: '3012',
+        pan_sequence_number: '01',
+        service_code: '201',
+      },
       cardholder_verification: 'online_pin',
       encrypted_card_data: SEALED,
       pin_block: { format: 'iso_0', key_slot: 2, ksn: 'FFFF9876543210E00001', block: '0123456789ABCDEF' },
@@ -97,8 +125,16 @@ describe('a chip card read and its PIN', () => {
 
   it('names a contactless chip read 071 and keeps the PIN-less tap without a PIN block', () => {
     const tap = chipRead({ cardType: 'contactlessChip', cardTypeCode: '06' });
-    const data = cardSaleData(summarizeCardRead(tap), { chip: onlinePin({ onlinePinCaptured: false, pinBlock: undefined, ksn: undefined }), encryptedCardData: SEALED, acquirer: 1 });
-    expect(data.authorization).toMatchObject({ entry_mode: 'contactless_chip', pos_entry_mode: '071', cardholder_verification: 'none' });
+    const data = cardSaleData(summarizeCardRead(tap), {
+      chip: onlinePin({ onlinePinCaptured: false, pinBlock: undefined, ksn: undefined }),
+      encryptedCardData: SEALED,
+      acquirer: 1,
+    });
+    expect(data.authorization).toMatchObject({
+      entry_mode: 'contactless_chip',
+      pos_entry_mode: '071',
+      cardholder_verification: 'none',
+    });
     expect(data.authorization.pin_block).toBeUndefined();
     expectValidRequest(data);
   });
@@ -130,7 +166,12 @@ describe('a chip card read and its PIN', () => {
 
   it('drops EMV objects holding the PAN, tracks or the name even when the PINPAD sends them', () => {
     const leaky = onlinePin({
-      emvData: emv(['5A', PAN], ['57', `${PAN}D3012201`], ['5F20', Buffer.from('TESTE').toString('hex')], ['9F27', '80']),
+      emvData: emv(
+        ['5A', PAN],
+        ['57', `${PAN}D3012201`],
+        ['5F20', Buffer.from('TESTE').toString('hex')],
+        ['9F27', '80'],
+      ),
     });
     const hex = cardSaleData(summarizeCardRead(chipRead()), { chip: leaky, pinKeySlot: 1 }).authorization.emv_data!;
     expect(decodeEmvTlv(Buffer.from(hex, 'hex')).map((item) => item.tag)).toEqual(['9F27']);
@@ -138,10 +179,14 @@ describe('a chip card read and its PIN', () => {
   });
 
   it('fails with INCOMPLETE_PIN_BLOCK when an online PIN comes without its KSN or its key slot', () => {
-    const error = thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin({ ksn: undefined }), pinKeySlot: 1 }));
+    const error = thrown(() =>
+      cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin({ ksn: undefined }), pinKeySlot: 1 }),
+    );
     expect(error).toBeInstanceOf(CardDataError);
     expect(error).toMatchObject({ code: 'INCOMPLETE_PIN_BLOCK' });
-    expect(thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin() }))).toMatchObject({ code: 'INCOMPLETE_PIN_BLOCK' });
+    expect(thrown(() => cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin() }))).toMatchObject({
+      code: 'INCOMPLETE_PIN_BLOCK',
+    });
   });
 });
 
@@ -149,7 +194,11 @@ describe('entry modes', () => {
   it('names each card type as the API does', () => {
     expect(entryModeOf(chipRead())).toBe('chip');
     expect(entryModeOf(chipRead({ cardType: 'contactlessChip', cardTypeCode: '06' }))).toBe('contactless_chip');
-    const ctlsStripe = gcx({ cardType: 'contactlessMagstripe', cardTypeCode: '05', track2: '411111******1111=3012201' });
+    const ctlsStripe = gcx({
+      cardType: 'contactlessMagstripe',
+      cardTypeCode: '05',
+      track2: '411111******1111=3012201',
+    });
     expect(entryModeOf(ctlsStripe)).toBe('contactless_magstripe');
   });
 
@@ -182,12 +231,24 @@ describe('a swiped card', () => {
     const summary = summarizeCardRead(swipe);
     expect(summary).toMatchObject({ first6: '401288', last4: '1881', expiration: '3012', serviceCode: '101' });
     const data = cardSaleData(summary, { encryptedCardData: SEALED });
-    expect(data.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
+    expect(data.card).toEqual({
+      brand: 'visa',
+      maskedPan: '401288******1881',
+      entryMode: 'magstripe',
+      verification: 'none',
+    });
     expect(data.authorization).toEqual({
       terminal: { table_versions: {} },
       entry_mode: 'magstripe',
       pos_entry_mode: '901',
-      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', pan_length: 16, expiration: '3012', service_code: '101' },
+      card: {
+        brand: 'visa',
+        first6_digits: '401288',
+        last4_digits: '1881',
+        pan_length: 16,
+        expiration: '3012',
+        service_code: '101',
+      },
       cardholder_verification: 'none',
       encrypted_card_data: SEALED,
     });
@@ -196,16 +257,32 @@ describe('a swiped card', () => {
   });
 
   it('carries the PIN typed with GPN as an online PIN', () => {
-    const data = cardSaleData(summarizeCardRead(swipe), { swipedPin: { pinBlock: 'abcdef0123456789', ksn: 'ffff9876543210e00002' }, pinKeySlot: 1, encryptedCardData: SEALED });
+    const data = cardSaleData(summarizeCardRead(swipe), {
+      swipedPin: { pinBlock: 'abcdef0123456789', ksn: 'ffff9876543210e00002' },
+      pinKeySlot: 1,
+      encryptedCardData: SEALED,
+    });
     expect(data.authorization.cardholder_verification).toBe('online_pin');
-    expect(data.authorization.pin_block).toEqual({ format: 'iso_0', key_slot: 1, ksn: 'FFFF9876543210E00002', block: 'ABCDEF0123456789' });
+    expect(data.authorization.pin_block).toEqual({
+      format: 'iso_0',
+      key_slot: 1,
+      ksn: 'FFFF9876543210E00002',
+      block: 'ABCDEF0123456789',
+    });
     expectValidRequest(data);
   });
 
   it('names a swipe after a chip failure 801 (fallback), a contactless magnetic stripe 911', () => {
-    const fallback = summarizeCardRead(gcx({ cardType: 'magstripe', cardTypeCode: '00', iccStatus: 1, track2: '401288******1881=3012201' }));
-    expect(cardSaleData(fallback, { encryptedCardData: SEALED }).authorization).toMatchObject({ entry_mode: 'magstripe_fallback', pos_entry_mode: '801' });
-    const tapped = summarizeCardRead(gcx({ cardType: 'contactlessMagstripe', cardTypeCode: '05', track2: '401288******1881=3012201' }));
+    const fallback = summarizeCardRead(
+      gcx({ cardType: 'magstripe', cardTypeCode: '00', iccStatus: 1, track2: '401288******1881=3012201' }),
+    );
+    expect(cardSaleData(fallback, { encryptedCardData: SEALED }).authorization).toMatchObject({
+      entry_mode: 'magstripe_fallback',
+      pos_entry_mode: '801',
+    });
+    const tapped = summarizeCardRead(
+      gcx({ cardType: 'contactlessMagstripe', cardTypeCode: '05', track2: '401288******1881=3012201' }),
+    );
     const data = cardSaleData(tapped, { encryptedCardData: SEALED });
     expect(data.authorization).toMatchObject({ entry_mode: 'contactless_magstripe', pos_entry_mode: '911' });
     expect(data.authorization.emv_data).toBeUndefined();
@@ -230,8 +307,14 @@ describe('a swiped card', () => {
 });
 
 describe('cardholderVerificationOf', () => {
-  const result = (fields: Partial<GoxResult>): GoxResult =>
-    ({ decision: 'goOnline', signatureRequired: false, offlinePinVerified: false, onlinePinCaptured: false, deviceCvm: false, ...fields });
+  const result = (fields: Partial<GoxResult>): GoxResult => ({
+    decision: 'goOnline',
+    signatureRequired: false,
+    offlinePinVerified: false,
+    onlinePinCaptured: false,
+    deviceCvm: false,
+    ...fields,
+  });
 
   it('says which method verified the cardholder', () => {
     expect(cardholderVerificationOf(result({ onlinePinCaptured: true }))).toBe('online_pin');
@@ -274,6 +357,7 @@ describe('small pieces', () => {
   });
 
   it('lists the EMV objects that carry card data', () => {
-    for (const tag of ['5A', '57', '56', '5F20', '9F6B', '9F1F', '9F20', '9F0B']) expect(CARD_DATA_TAGS.has(tag)).toBe(true);
+    for (const tag of ['5A', '57', '56', '5F20', '9F6B', '9F1F', '9F20', '9F0B'])
+      expect(CARD_DATA_TAGS.has(tag)).toBe(true);
   });
 });

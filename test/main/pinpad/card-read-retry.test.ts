@@ -46,20 +46,28 @@ describe('cardReadRetryFor', () => {
     });
   });
 
-  it.each(['ST_ERRFALLBACK', 'ST_DUMBCARD', 'ST_ERRCARD'])('asks for the card out and a swipe, as a fallback, after %s (S220 §6.9.1.1)', (status) => {
-    for (const contactless of [true, false]) {
-      expect(cardReadRetryFor(status, { ...first, contactless })).toEqual({
-        retry: true,
-        contactless: false,
-        prompt: FALLBACK_PROMPT,
-        fallback: true,
-        removeCardFirst: true,
-      });
-    }
-  });
+  it.each(['ST_ERRFALLBACK', 'ST_DUMBCARD', 'ST_ERRCARD'])(
+    'asks for the card out and a swipe, as a fallback, after %s (S220 §6.9.1.1)',
+    (status) => {
+      for (const contactless of [true, false]) {
+        expect(cardReadRetryFor(status, { ...first, contactless })).toEqual({
+          retry: true,
+          contactless: false,
+          prompt: FALLBACK_PROMPT,
+          fallback: true,
+          removeCardFirst: true,
+        });
+      }
+    },
+  );
 
   it('asks for a swiped chip card to be inserted, and for an unreadable swipe to be swiped again', () => {
-    expect(cardReadRetryFor(CHIP_CARD_SWIPED, first)).toEqual({ retry: true, contactless: true, prompt: INSERT_CHIP_PROMPT, fallback: false });
+    expect(cardReadRetryFor(CHIP_CARD_SWIPED, first)).toEqual({
+      retry: true,
+      contactless: true,
+      prompt: INSERT_CHIP_PROMPT,
+      fallback: false,
+    });
     expect(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, contactless: false })).toEqual({
       retry: true,
       contactless: false,
@@ -70,7 +78,9 @@ describe('cardReadRetryFor', () => {
   });
 
   it('takes a legacy GCR’s ST_MCDATAERR (no "swiped, nothing read" answer on GCR) as an unreadable swipe', () => {
-    expect(cardReadRetryFor('ST_MCDATAERR', { ...first, contactless: false })).toEqual(cardReadRetryFor(UNREADABLE_SWIPE, { ...first, contactless: false }));
+    expect(cardReadRetryFor('ST_MCDATAERR', { ...first, contactless: false })).toEqual(
+      cardReadRetryFor(UNREADABLE_SWIPE, { ...first, contactless: false }),
+    );
     expect(cardReadRetryFor('ST_MCDATAERR', { ...first, reads: MAX_CARD_READS })).toEqual({ retry: false });
   });
 

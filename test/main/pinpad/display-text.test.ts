@@ -47,15 +47,9 @@ describe('the card prompt with the notification (GCX SPE_DSPMSG)', () => {
   const screen = (message: string | undefined): string[] | undefined => message?.split('\r');
 
   it('lays the amount, the whole notification and the request out on an 8 × 16 display (PPC-930), with blank lines between', () => {
-    expect(screen(cardPromptScreen({ lines: 8, columns: 16 }, 123456, 'Pedido 4521 Loja Centro', { contactless: true }))).toEqual([
-      'R$ 1.234,56',
-      '',
-      'Pedido 4521 Loja',
-      'Centro',
-      '',
-      'APROXIME, INSIRA',
-      'OU PASSE CARTAO',
-    ]);
+    expect(
+      screen(cardPromptScreen({ lines: 8, columns: 16 }, 123456, 'Pedido 4521 Loja Centro', { contactless: true })),
+    ).toEqual(['R$ 1.234,56', '', 'Pedido 4521 Loja', 'Centro', '', 'APROXIME, INSIRA', 'OU PASSE CARTAO']);
   });
 
   it('asks only for insertion or a swipe when contactless is off (after a fallback)', () => {
@@ -77,26 +71,24 @@ describe('the card prompt with the notification (GCX SPE_DSPMSG)', () => {
       'ja do Centro SP',
       'APRESENTE CARTAO',
     ]);
-    expect(screen(cardPromptScreen({ lines: 4, columns: 16 }, 1000, 'Obrigado pela preferência', { contactless: true }))).toEqual([
-      'R$ 10,00',
-      'Obrigado pela',
-      'preferência',
-      'APRESENTE CARTAO',
-    ]);
+    expect(
+      screen(cardPromptScreen({ lines: 4, columns: 16 }, 1000, 'Obrigado pela preferência', { contactless: true })),
+    ).toEqual(['R$ 10,00', 'Obrigado pela', 'preferência', 'APRESENTE CARTAO']);
   });
 
   it('uses wider lines where the display has them', () => {
-    expect(screen(cardPromptScreen({ lines: 4, columns: 32 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true }))).toEqual([
-      'R$ 10,00',
-      'Pedido 4521 - Loja do Centro SP',
-      'APROXIME, INSIRA',
-      'OU PASSE CARTAO',
-    ]);
+    expect(
+      screen(
+        cardPromptScreen({ lines: 4, columns: 32 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true }),
+      ),
+    ).toEqual(['R$ 10,00', 'Pedido 4521 - Loja do Centro SP', 'APROXIME, INSIRA', 'OU PASSE CARTAO']);
   });
 
   it('gives up where the display cannot hold amount, notification and request: 2 lines, or 3 for a 2-line notification', () => {
     expect(cardPromptScreen({ lines: 2, columns: 16 }, 1000, 'Mesa 12', { contactless: true })).toBeUndefined();
-    expect(cardPromptScreen({ lines: 3, columns: 16 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true })).toBeUndefined();
+    expect(
+      cardPromptScreen({ lines: 3, columns: 16 }, 1000, 'Pedido 4521 - Loja do Centro SP', { contactless: true }),
+    ).toBeUndefined();
     expect(screen(cardPromptScreen({ lines: 3, columns: 16 }, 1000, 'Mesa 12', { contactless: true }))).toEqual([
       'R$ 10,00',
       'Mesa 12',
@@ -110,7 +102,9 @@ describe('the card prompt with the notification (GCX SPE_DSPMSG)', () => {
       { lines: 16, columns: 40 },
       { lines: 99, columns: 99 },
     ]) {
-      const message = cardPromptScreen(display, 999_999_999_999, 'Açaí & Cia 😀 — ' + 'x'.repeat(16), { contactless: true });
+      const message = cardPromptScreen(display, 999_999_999_999, 'Açaí & Cia 😀 — ' + 'x'.repeat(16), {
+        contactless: true,
+      });
       expect(message).toBeDefined();
       expect(message!.length).toBeLessThanOrEqual(128);
       expect(message!.split('\r').length).toBeLessThanOrEqual(display.lines);
@@ -141,8 +135,12 @@ describe('installmentChoices', () => {
   });
 
   it('stops at max, and offers only "A VISTA" when even two installments are too small', () => {
-    expect(installmentChoices(1_000_000, { max: 3, minInstallmentAmount: 500 }).map((c) => c.installments)).toEqual([1, 2, 3]);
-    expect(installmentChoices(900, { max: 12, minInstallmentAmount: 500 })).toEqual([{ installments: 1, label: 'A VISTA' }]);
+    expect(installmentChoices(1_000_000, { max: 3, minInstallmentAmount: 500 }).map((c) => c.installments)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(installmentChoices(900, { max: 12, minInstallmentAmount: 500 })).toEqual([
+      { installments: 1, label: 'A VISTA' },
+    ]);
   });
 
   it('keeps every label within the 24 columns of a menu option', () => {

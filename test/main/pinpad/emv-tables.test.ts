@@ -10,7 +10,12 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TableRecord } from '../../../drivers/abecs/commands/tlr.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type MemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type MemorySimulator,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { parseEmvTables, readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
 import { PinpadSale, type TablesStatus } from '../../../main/pinpad/sale-session.js';
 import { syncTables, tlrBatches } from '../../../main/pinpad/table-loader.js';
@@ -23,7 +28,9 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function open(options: PinpadSimulatorOptions = {}): Promise<{ sim: PinpadSimulator; pinpad: Pinpad; sent: string[]; served: MemorySimulator }> {
+async function open(
+  options: PinpadSimulatorOptions = {},
+): Promise<{ sim: PinpadSimulator; pinpad: Pinpad; sent: string[]; served: MemorySimulator }> {
   const sim = new PinpadSimulator({ timeScale: 0.05, profile: 'strict', ...options });
   const served = await startMemorySimulator(sim);
   const sent: string[] = [];
@@ -53,7 +60,11 @@ describe('the tables file', () => {
   it('names every mistake, with its place in the file', () => {
     const json = sampleJson();
     const entries = json.entries as Array<Record<string, unknown>>;
-    const bad = { ...json, version: 'MUITO LONGA DEMAIS', entries: [{ ...entries[0], aid: 'XYZ' }, entries[0], entries[0]] };
+    const bad = {
+      ...json,
+      version: 'MUITO LONGA DEMAIS',
+      entries: [{ ...entries[0], aid: 'XYZ' }, entries[0], entries[0]],
+    };
     const error = (() => {
       try {
         parseEmvTables(bad, 'tables.json');
@@ -84,7 +95,12 @@ describe('the tables file', () => {
   });
 
   it('packs records into TLR commands of at most 99 records and one 999-byte block', () => {
-    const record = (index: number, size: number): TableRecord => ({ table: 'aid', acquirer: 2, record: String(index).padStart(2, '0'), body: 'x'.repeat(size) });
+    const record = (index: number, size: number): TableRecord => ({
+      table: 'aid',
+      acquirer: 2,
+      record: String(index).padStart(2, '0'),
+      body: 'x'.repeat(size),
+    });
     const big = Array.from({ length: 5 }, (_, i) => record(i, 332));
     expect(tlrBatches(big).map((batch) => batch.length)).toEqual([2, 2, 1]);
     const small = Array.from({ length: 150 }, (_, i) => record(i % 90, 1));
@@ -134,16 +150,21 @@ describe('loading the tables into a PINPAD', () => {
 });
 
 describe('the key slots the tables give each acquirer', () => {
-  const withSlots = (slots: { pin?: number; data?: number }) => parseEmvTables({ ...sampleJson(), acquirers: { '02': { name: 'TESTE', key_slots: slots } } });
+  const withSlots = (slots: { pin?: number; data?: number }) =>
+    parseEmvTables({ ...sampleJson(), acquirers: { '02': { name: 'TESTE', key_slots: slots } } });
 
   it('checks the acquirer’s slots instead of the settings’ before a sale', async () => {
     const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [3] } });
-    await expect(new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }), keySlots: { pin: 5, data: 5 } }).prepare()).resolves.toBeUndefined();
+    await expect(
+      new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }), keySlots: { pin: 5, data: 5 } }).prepare(),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses the sale with KEYS_MISSING naming the acquirer whose slot is empty', async () => {
     const { pinpad } = await open({ keySlots: { dukptPin: [1], dukptData: [3] } });
-    const error: unknown = await new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) }).prepare().catch((e: unknown) => e);
+    const error: unknown = await new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) })
+      .prepare()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'KEYS_MISSING', step: 'prepare' });
     expect((error as Error).message).toContain('PIN slot 02 (acquirer 02)');
     expect((error as Error).message).not.toContain('data slot');
@@ -151,16 +172,25 @@ describe('the key slots the tables give each acquirer', () => {
 
   it('takes a slot the tables leave out from the settings', async () => {
     const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [4] } });
-    await expect(new PinpadSale(pinpad, { tables: withSlots({ pin: 2 }), keySlots: { data: 4 } }).prepare()).resolves.toBeUndefined();
+    await expect(
+      new PinpadSale(pinpad, { tables: withSlots({ pin: 2 }), keySlots: { data: 4 } }).prepare(),
+    ).resolves.toBeUndefined();
   });
 
   it('asks for the PIN under the slot of the acquirer whose AID matched the chip', async () => {
     // Keys only in slots 02/03: a PIN asked under 01 would end in ST_ERRKEY.
-    const { pinpad } = await open({ keySlots: { dukptPin: [2], dukptData: [3] }, requireTables: true, autoCustomer: { delayMs: 5, card: 'visaCredit' } });
+    const { pinpad } = await open({
+      keySlots: { dukptPin: [2], dukptData: [3] },
+      requireTables: true,
+      autoCustomer: { delayMs: 5, card: 'visaCredit' },
+    });
     const sale = new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) });
     await sale.prepare();
     const read = await sale.readCard({ amount: 1990, paymentType: 'credit' });
-    expect(read).toMatchObject({ chipDecision: 'online', authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' } });
+    expect(read).toMatchObject({
+      chipDecision: 'online',
+      authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' },
+    });
     expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
   });
 });
@@ -183,7 +213,9 @@ describe('the tables’ state, for the window', () => {
     const { pinpad } = await open();
     const states: TablesStatus[] = [];
     const broken = new TablesFileError('tables.json', [{ field: 'version', message: 'is missing' }]);
-    await new PinpadSale(pinpad, { tables: broken, onTablesStatus: (status) => states.push(status) }).prepare().catch(() => {});
+    await new PinpadSale(pinpad, { tables: broken, onTablesStatus: (status) => states.push(status) })
+      .prepare()
+      .catch(() => {});
     expect(states).toEqual([{ state: 'failed', version: null, acquirers: [], error: broken.message }]);
     expect(broken.message).toContain('version: is missing');
   });

@@ -11,7 +11,11 @@ import { tleCommand } from '../../../drivers/abecs/commands/tle.js';
 import { tliCommand } from '../../../drivers/abecs/commands/tli.js';
 import { tlrCommand } from '../../../drivers/abecs/commands/tlr.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { readEmvTables, type EmvTables } from '../../../main/pinpad/emv-tables.js';
 import { PinpadSale, type PinpadSaleOptions } from '../../../main/pinpad/sale-session.js';
@@ -59,17 +63,23 @@ async function rig(options: PinpadSimulatorOptions = {}, saleOptions: Partial<Pi
   expect((await pinpad.info()).protocol).toBe('legacy');
   const sent: Wire[] = [];
   served.session.link.on('trace', (trace) => {
-    if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined) sent.push({ id: trace.command, length: trace.length ?? 0 });
+    if (trace.direction === 'in' && trace.kind === 'packet' && trace.command !== undefined)
+      sent.push({ id: trace.command, length: trace.length ?? 0 });
   });
   const tables = readEmvTables(SAMPLE_TABLES);
   const messages: string[] = [];
   // A legacy PINPAD sells only for a provider on terminal channel v1 (it cannot seal card data).
-  const sale = new PinpadSale(pinpad, { tables, legacyNoticeMs: 100, requireSealedCardData: false, onMessage: (text) => messages.push(text), ...saleOptions });
+  const sale = new PinpadSale(pinpad, {
+    tables,
+    legacyNoticeMs: 100,
+    requireSealedCardData: false,
+    onMessage: (text) => messages.push(text),
+    ...saleOptions,
+  });
   const shown: string[] = [];
   sim.on('display', ({ lines }) => shown.push(lines.join('\n')));
   return { sim, pinpad, sale, sent, shown, messages, tables };
 }
-
 
 function typePin(sim: PinpadSimulator): void {
   sim.keypad.type('1234');
@@ -83,13 +93,22 @@ describe('a chip sale on a legacy PINPAD', () => {
     const { sim, sale, sent, shown } = await rig();
     await sale.prepare({ paymentType: 'credit' });
     sent.length = 0;
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit', notification: 'Pedido 4521 - Loja do Centro SP' });
+    const reading = sale.readCard({
+      amount: 1990,
+      paymentType: 'credit',
+      notification: 'Pedido 4521 - Loja do Centro SP',
+    });
     await displayed(sim, /^VALOR: 19,90\nINSIRA OU PASSE$/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
     typePin(sim);
     const read = await reading;
-    expect(read.card).toMatchObject({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
+    expect(read.card).toMatchObject({
+      brand: 'visa',
+      maskedPan: '411111******1111',
+      entryMode: 'chip',
+      verification: 'online_pin',
+    });
     expect(read).toMatchObject({ chipDecision: 'online', needsChipCompletion: true });
     expect(read.authorization.pin_block?.block).toMatch(/^[0-9A-F]{16}$/);
     expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
@@ -137,7 +156,8 @@ describe('a chip sale on a legacy PINPAD', () => {
     const { sim, pinpad, sale, sent, tables } = await rig({}, { tables: undefined });
     // Another TEF's unified load (TLI "00"): the global version is its own.
     await pinpad.execute(tliCommand, { acquirer: 0, tableVersion: 'OTHERTEF01' });
-    for (const batch of tlrBatches([...tables.records.values()].flat())) await pinpad.execute(tlrCommand, { records: batch });
+    for (const batch of tlrBatches([...tables.records.values()].flat()))
+      await pinpad.execute(tlrCommand, { records: batch });
     await pinpad.execute(tleCommand, {});
     await sale.prepare({ paymentType: 'credit' });
     sent.length = 0;
@@ -226,7 +246,11 @@ describe('a swiped card on a legacy PINPAD', () => {
     await displayed(sim, /SENHA/);
     typePin(sim);
     const read = await reading;
-    expect(read.card).toMatchObject({ maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'online_pin' });
+    expect(read.card).toMatchObject({
+      maskedPan: '401288******1881',
+      entryMode: 'magstripe',
+      verification: 'online_pin',
+    });
     expect(read).toMatchObject({ chipDecision: 'online', needsChipCompletion: false });
     expect(read.authorization.pin_block).toBeDefined();
     expect(read.authorization.encrypted_card_data).toBeUndefined();
@@ -284,7 +308,9 @@ describe('the customer’s keypad on a legacy PINPAD', () => {
 
   it('ends the installments with CUSTOMER_CANCELLED on CANCEL', async () => {
     const { sim, sale } = await rig();
-    const choosing = sale.chooseInstallments(10000, { max: 3, minInstallmentAmount: 1000 }).catch((error: unknown) => error);
+    const choosing = sale
+      .chooseInstallments(10000, { max: 3, minInstallmentAmount: 1000 })
+      .catch((error: unknown) => error);
     await displayed(sim, /A VISTA/);
     sim.keypad.press('cancel');
     expect(await choosing).toMatchObject({ code: 'CUSTOMER_CANCELLED', step: 'installments' });

@@ -41,7 +41,8 @@ beforeEach(async () => {
 
 /** The real client's terminal channel, noting each question the sandbox answered. */
 const channel = (baseUrl = sandbox.url): TablesChannel => {
-  const terminal = new PaymentsClient({ baseUrl, token: market.token, marketplaceId: market.id, maxRetries: 0 }).terminal;
+  const terminal = new PaymentsClient({ baseUrl, token: market.token, marketplaceId: market.id, maxRetries: 0 })
+    .terminal;
   return {
     emvTables: async (serial, knownVersion, options) => {
       const answer = await terminal.emvTables(serial, knownVersion, options);
@@ -51,13 +52,22 @@ const channel = (baseUrl = sandbox.url): TablesChannel => {
   };
 };
 const source = (over: Partial<ConstructorParameters<typeof ProviderTables>[0]> = {}) =>
-  new ProviderTables({ channel: channel(), serial: SERIAL, cacheFile, refreshMs: 6 * HOUR, retryMs: 60_000, now: () => clock, ...over });
+  new ProviderTables({
+    channel: channel(),
+    serial: SERIAL,
+    cacheFile,
+    refreshMs: 6 * HOUR,
+    retryMs: 60_000,
+    now: () => clock,
+    ...over,
+  });
 const serve = (document: EmvTablesDocument | null) =>
   document === null
     ? call(market, 'DELETE', `/v1/sandbox/marketplaces/${market.id}/emv_tables`)
     : call(market, 'PUT', `/v1/sandbox/marketplaces/${market.id}/emv_tables`, document);
 const cachedVersion = (): unknown => (JSON.parse(readFileSync(cacheFile, 'utf8')) as { version?: unknown }).version;
-const versionOf = (tables: EmvTables | TablesFileError | undefined) => (tables instanceof TablesFileError || tables === undefined ? tables : tables.version);
+const versionOf = (tables: EmvTables | TablesFileError | undefined) =>
+  tables instanceof TablesFileError || tables === undefined ? tables : tables.version;
 
 describe('ProviderTables', () => {
   it('fetches the tables, keeps them on disk, and asks again only after the refresh interval, for the version', async () => {
@@ -102,7 +112,21 @@ describe('ProviderTables', () => {
     const tables = source();
     await tables.current();
     // Valid in shape, but the CAPK's modulus cannot be a TLR record (the encoder refuses it).
-    const broken = { ...TEST_EMV_TABLES, version: '2612019999', entries: [{ table: 'capk', acquirer: 2, record: '01', rid: 'A000000003', capkIndex: '92', exponent: '0303', modulus: 'AB' }] };
+    const broken = {
+      ...TEST_EMV_TABLES,
+      version: '2612019999',
+      entries: [
+        {
+          table: 'capk',
+          acquirer: 2,
+          record: '01',
+          rid: 'A000000003',
+          capkIndex: '92',
+          exponent: '0303',
+          modulus: 'AB',
+        },
+      ],
+    };
     await serve(broken as EmvTablesDocument);
     clock += 6 * HOUR;
     expect(versionOf(await tables.current())).toBe(TEST_EMV_TABLES.version);
@@ -110,7 +134,21 @@ describe('ProviderTables', () => {
   });
 
   it('with nothing good held, says why the provider’s tables cannot be used (sales are then refused)', async () => {
-    await serve({ ...TEST_EMV_TABLES, version: 'X', entries: [{ table: 'capk', acquirer: 2, record: '01', rid: 'A000000003', capkIndex: '92', exponent: '0303', modulus: 'AB' }] });
+    await serve({
+      ...TEST_EMV_TABLES,
+      version: 'X',
+      entries: [
+        {
+          table: 'capk',
+          acquirer: 2,
+          record: '01',
+          rid: 'A000000003',
+          capkIndex: '92',
+          exponent: '0303',
+          modulus: 'AB',
+        },
+      ],
+    });
     const held = await source().current();
     expect(held).toBeInstanceOf(TablesFileError);
     expect((held as TablesFileError).message).toContain("payments provider's EMV tables");

@@ -6,7 +6,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { PinpadSale, type SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import { displayed } from '../../helpers/pinpad-display.js';
@@ -45,7 +49,6 @@ async function rig(options: PinpadSimulatorOptions = {}, timeouts: Partial<SaleT
   return { sim, sale, shown, messages };
 }
 
-
 function typePin(sim: PinpadSimulator): void {
   sim.keypad.type('1234');
   sim.keypad.press('enter');
@@ -54,7 +57,11 @@ function typePin(sim: PinpadSimulator): void {
 describe('the notification on a 2 × 16 PINPAD', () => {
   it('shows the whole notification and the card prompt with the amount in turns while the card is asked for, then reads the card inserted', async () => {
     const { sim, sale, shown } = await rig();
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit', notification: 'Pedido 4521 - Loja do Centro SP' });
+    const reading = sale.readCard({
+      amount: 1990,
+      paymentType: 'credit',
+      notification: 'Pedido 4521 - Loja do Centro SP',
+    });
     // Two full turns: the notification, then the PINPAD's own card prompt with the amount.
     for (let turn = 0; turn < 2; turn++) {
       await displayed(sim, /^Pedido 4521 - Lo\nja do Centro SP$/);
@@ -65,7 +72,9 @@ describe('the notification on a 2 × 16 PINPAD', () => {
     typePin(sim);
     expect((await reading).card).toMatchObject({ entryMode: 'chip', maskedPan: '411111******1111' });
     // The notification was never shown cut.
-    expect(shown.filter((screen) => screen.includes('Pedido') && screen !== 'Pedido 4521 - Lo\nja do Centro SP')).toEqual([]);
+    expect(
+      shown.filter((screen) => screen.includes('Pedido') && screen !== 'Pedido 4521 - Lo\nja do Centro SP'),
+    ).toEqual([]);
   });
 
   it('lets the training customer, who hands over the card matching the sale, pay a debit sale', async () => {
@@ -92,8 +101,14 @@ describe('the notification on a 2 × 16 PINPAD', () => {
 
   it('ends with TIMEOUT when no card comes within the card step’s limit', async () => {
     const { sale } = await rig({}, { cardMs: 1_200 });
-    const error = await sale.readCard({ amount: 1990, paymentType: 'credit', notification: 'Mesa 12' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'TIMEOUT', step: 'read_card', cashierMessage: 'Tempo esgotado aguardando o cartão.' });
+    const error = await sale
+      .readCard({ amount: 1990, paymentType: 'credit', notification: 'Mesa 12' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'TIMEOUT',
+      step: 'read_card',
+      cashierMessage: 'Tempo esgotado aguardando o cartão.',
+    });
   });
 });
 
@@ -140,7 +155,11 @@ describe('card rules', () => {
     const { sim, sale } = await rig({ autoCustomer: { delayMs: 5, card: 'visaUnreadableStripe' } });
     const error = await sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SaleStepError);
-    expect(error).toMatchObject({ code: 'CARD_ERROR', step: 'read_card', cashierMessage: 'Não foi possível ler a tarja do cartão.' });
+    expect(error).toMatchObject({
+      code: 'CARD_ERROR',
+      step: 'read_card',
+      cashierMessage: 'Não foi possível ler a tarja do cartão.',
+    });
     expect(sim.display.lines.join('\n')).not.toContain('4012');
   });
 
@@ -183,7 +202,11 @@ describe('a PIN the chip verifies (offline PIN)', () => {
     await displayed(sim, /^SENHA BLOQUEADA/);
     const error = await reading;
     expect(error).toBeInstanceOf(SaleStepError);
-    expect(error).toMatchObject({ code: 'PIN_BLOCKED', step: 'chip', cashierMessage: 'Senha bloqueada. O cliente deve procurar o banco emissor do cartão.' });
+    expect(error).toMatchObject({
+      code: 'PIN_BLOCKED',
+      step: 'chip',
+      cashierMessage: 'Senha bloqueada. O cliente deve procurar o banco emissor do cartão.',
+    });
   });
 
   it('ends with PIN_BLOCKED without asking for a PIN when the card’s PIN is already blocked', async () => {

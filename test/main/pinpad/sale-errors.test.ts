@@ -30,36 +30,58 @@ describe('saleStepErrorOf', () => {
       code: 'CARD_ERROR',
       cashierMessage: 'Erro na leitura do cartão magnético. Passe o cartão novamente.',
     });
-    expect(saleStepErrorOf(status('GCX', 79), 'read_card')).toMatchObject({ code: 'CARD_ERROR', cashierMessage: 'Cartão bloqueado.' });
+    expect(saleStepErrorOf(status('GCX', 79), 'read_card')).toMatchObject({
+      code: 'CARD_ERROR',
+      cashierMessage: 'Cartão bloqueado.',
+    });
     for (const code of [70, 71, 84, 85, 22]) {
       expect(saleStepErrorOf(status('GCX', code), 'read_card')).toMatchObject({ code: 'UNSUPPORTED_CARD' });
     }
   });
 
   it('maps other statuses to PINPAD_ERROR', () => {
-    expect(saleStepErrorOf(status('GOX', 42), 'chip')).toMatchObject({ code: 'PINPAD_ERROR', cashierMessage: 'Chave de criptografia ausente no PINPAD.' });
+    expect(saleStepErrorOf(status('GOX', 42), 'chip')).toMatchObject({
+      code: 'PINPAD_ERROR',
+      cashierMessage: 'Chave de criptografia ausente no PINPAD.',
+    });
     expect(saleStepErrorOf(status('FCX', 10), 'finish_chip')).toMatchObject({ code: 'PINPAD_ERROR' });
   });
 
   it('maps link and transport failures', () => {
-    expect(saleStepErrorOf(new LinkError('CANCELLED', 'GCX was cancelled.'), 'read_card')).toMatchObject({ code: 'CANCELLED' });
+    expect(saleStepErrorOf(new LinkError('CANCELLED', 'GCX was cancelled.'), 'read_card')).toMatchObject({
+      code: 'CANCELLED',
+    });
     expect(saleStepErrorOf(new LinkError('TIMEOUT', 'late'), 'remove_card')).toMatchObject({ code: 'TIMEOUT' });
-    expect(saleStepErrorOf(new LinkError('RESPONSE_TIMEOUT', 'late'), 'show_amount')).toMatchObject({ code: 'TIMEOUT' });
-    expect(saleStepErrorOf(new LinkError('DISCONNECTED', 'gone'), 'chip')).toMatchObject({ code: 'PINPAD_DISCONNECTED' });
-    expect(saleStepErrorOf(new TransportError('NOT_OPEN', 'closed'), 'chip')).toMatchObject({ code: 'PINPAD_DISCONNECTED' });
+    expect(saleStepErrorOf(new LinkError('RESPONSE_TIMEOUT', 'late'), 'show_amount')).toMatchObject({
+      code: 'TIMEOUT',
+    });
+    expect(saleStepErrorOf(new LinkError('DISCONNECTED', 'gone'), 'chip')).toMatchObject({
+      code: 'PINPAD_DISCONNECTED',
+    });
+    expect(saleStepErrorOf(new TransportError('NOT_OPEN', 'closed'), 'chip')).toMatchObject({
+      code: 'PINPAD_DISCONNECTED',
+    });
     expect(saleStepErrorOf(new LinkError('BUSY', 'busy'), 'show_amount')).toMatchObject({ code: 'PINPAD_BUSY' });
     for (const code of ['ACK_TIMEOUT', 'NAK_LIMIT', 'BAD_RESPONSE', 'CANCEL_UNANSWERED'] as const) {
       expect(saleStepErrorOf(new LinkError(code, 'x'), 'chip')).toMatchObject({ code: 'PINPAD_ERROR' });
     }
-    expect(saleStepErrorOf(new AbecsFormatError('MALFORMED_RESPONSE', 'bad'), 'chip')).toMatchObject({ code: 'PINPAD_ERROR' });
+    expect(saleStepErrorOf(new AbecsFormatError('MALFORMED_RESPONSE', 'bad'), 'chip')).toMatchObject({
+      code: 'PINPAD_ERROR',
+    });
     expect(saleStepErrorOf(new InvalidArgumentError('bad'), 'chip')).toMatchObject({ code: 'PINPAD_ERROR' });
     expect(saleStepErrorOf(new Error('bug'), 'chip')).toMatchObject({ code: 'PINPAD_ERROR' });
   });
 
   it('maps card data the PINPAD returned that cannot make a request', () => {
-    expect(saleStepErrorOf(new CardDataError('UNREADABLE_CARD', 'x'), 'read_card')).toMatchObject({ code: 'CARD_ERROR' });
-    expect(saleStepErrorOf(new CardDataError('UNSUPPORTED_CARD_TYPE', 'x'), 'read_card')).toMatchObject({ code: 'UNSUPPORTED_CARD' });
-    expect(saleStepErrorOf(new CardDataError('MALFORMED_EMV_DATA', 'x'), 'chip')).toMatchObject({ code: 'PINPAD_ERROR' });
+    expect(saleStepErrorOf(new CardDataError('UNREADABLE_CARD', 'x'), 'read_card')).toMatchObject({
+      code: 'CARD_ERROR',
+    });
+    expect(saleStepErrorOf(new CardDataError('UNSUPPORTED_CARD_TYPE', 'x'), 'read_card')).toMatchObject({
+      code: 'UNSUPPORTED_CARD',
+    });
+    expect(saleStepErrorOf(new CardDataError('MALFORMED_EMV_DATA', 'x'), 'chip')).toMatchObject({
+      code: 'PINPAD_ERROR',
+    });
   });
 
   it('keeps the driver error as the cause, names the step in English and leaves a SaleStepError alone', () => {

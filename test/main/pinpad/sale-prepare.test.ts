@@ -5,7 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { PinpadSale, type KeySlots } from '../../../main/pinpad/sale-session.js';
 
@@ -14,7 +18,11 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlots>, requireSealedCardData?: boolean): Promise<PinpadSale> {
+async function saleOn(
+  options: PinpadSimulatorOptions,
+  keySlots?: Partial<KeySlots>,
+  requireSealedCardData?: boolean,
+): Promise<PinpadSale> {
   const sim = new PinpadSimulator({ timeScale: 0.05, ...options });
   const served = await startMemorySimulator(sim);
   const pinpad = new Pinpad(served.link.host);
@@ -23,7 +31,10 @@ async function saleOn(options: PinpadSimulatorOptions, keySlots?: Partial<KeySlo
     await pinpad.close(null).catch(() => {});
     await served.close();
   });
-  return new PinpadSale(pinpad, { ...(keySlots ? { keySlots } : {}), ...(requireSealedCardData !== undefined ? { requireSealedCardData } : {}) });
+  return new PinpadSale(pinpad, {
+    ...(keySlots ? { keySlots } : {}),
+    ...(requireSealedCardData !== undefined ? { requireSealedCardData } : {}),
+  });
 }
 
 async function refusal(sale: PinpadSale): Promise<SaleStepError> {
@@ -53,14 +64,18 @@ describe('PinpadSale.prepare', () => {
 
   it('checks the slots the settings name instead of 01', async () => {
     const keys = { dukptPin: [2], dukptData: [3] };
-    await expect((await saleOn({ profile: 'strict', keySlots: keys }, { pin: 2, data: 3 })).prepare()).resolves.toBeUndefined();
+    await expect(
+      (await saleOn({ profile: 'strict', keySlots: keys }, { pin: 2, data: 3 })).prepare(),
+    ).resolves.toBeUndefined();
     const error = await refusal(await saleOn({ profile: 'strict', keySlots: keys }, { pin: 2, data: 2 }));
     expect(error.message).toContain('data slot 02');
   });
 
   it('lets a sale go on on a PINPAD that knows only the legacy commands (GCR/GOC/FNC) for a v1 provider, without a key check it cannot make', async () => {
     // BibComp 1.08 has no GIX key maps: even an empty PIN slot is found only at the PIN step (ST_ERRKEY).
-    await expect((await saleOn({ profile: 'legacy', keySlots: { dukptPin: [2], dukptData: [2] } }, undefined, false)).prepare()).resolves.toBeUndefined();
+    await expect(
+      (await saleOn({ profile: 'legacy', keySlots: { dukptPin: [2], dukptData: [2] } }, undefined, false)).prepare(),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses every sale on a legacy PINPAD where the provider authorizes only sealed card data (terminal channel v2, the default)', async () => {

@@ -7,7 +7,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeEmvTlv } from '../../../drivers/abecs/emv.js';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { unpackDigits } from '../../../drivers/abecs/commands/gtk.js';
-import { dataKey, initialKey, pinKey, pinOfBlock, tdesDecrypt, TEST_BDK, withCounter } from '../../../drivers/crypto/dukpt.js';
+import {
+  dataKey,
+  initialKey,
+  pinKey,
+  pinOfBlock,
+  tdesDecrypt,
+  TEST_BDK,
+  withCounter,
+} from '../../../drivers/crypto/dukpt.js';
 import { applicationTypeOf, track2Of } from '../../../drivers/simulator/cards.js';
 import {
   PinpadSimulator,
@@ -18,12 +26,7 @@ import {
 } from '../../../drivers/simulator/index.js';
 import { schemaViolations } from '../../../main/contract/rules.js';
 import { TerminalAuthorizationRequestV2 } from '../../../main/contract/terminal-v2.js';
-import {
-  PinpadSale,
-  SaleStepError,
-  type CardRead,
-  type SaleTimeouts,
-} from '../../../main/pinpad/sale-session.js';
+import { PinpadSale, SaleStepError, type CardRead, type SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import { displayed } from '../../helpers/pinpad-display.js';
 
 /** Short link timings so failures finish fast; the protocol's rules stay the same. */
@@ -52,7 +55,9 @@ afterEach(async () => {
   while (open.length > 0) await open.pop()!();
 });
 
-async function rig(options: { autoCustomer?: AutoCustomerOptions; timeouts?: Partial<SaleTimeouts> } = {}): Promise<Rig> {
+async function rig(
+  options: { autoCustomer?: AutoCustomerOptions; timeouts?: Partial<SaleTimeouts> } = {},
+): Promise<Rig> {
   const sim = new PinpadSimulator({
     serialNumber: 'SN-SALE',
     timeScale: TIME_SCALE,
@@ -73,7 +78,6 @@ async function rig(options: { autoCustomer?: AutoCustomerOptions; timeouts?: Par
   });
   return { sim, pinpad, sale, served, messages };
 }
-
 
 /** Every line-2 text the display showed from now on. */
 function secondLines(sim: PinpadSimulator): string[] {
@@ -112,7 +116,9 @@ function openTrack(sealed: { ksn: string; payload: string } | undefined): string
 
 function expectValidRequest(read: CardRead): void {
   const { terminal, ...card } = read.authorization;
-  expect(schemaViolations(TerminalAuthorizationRequestV2, { ...card, terminal: { serial_number: 'SN-SALE', ...terminal } })).toEqual([]);
+  expect(
+    schemaViolations(TerminalAuthorizationRequestV2, { ...card, terminal: { serial_number: 'SN-SALE', ...terminal } }),
+  ).toEqual([]);
 }
 
 describe('PinpadSale: the card', () => {
@@ -122,10 +128,21 @@ describe('PinpadSale: the card', () => {
     typePin(sim);
     const read = await sale.readCard({ amount: 123456, paymentType: 'credit' });
 
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip', verification: 'online_pin' });
+    expect(read.card).toEqual({
+      brand: 'visa',
+      maskedPan: '411111******1111',
+      entryMode: 'chip',
+      verification: 'online_pin',
+    });
     expect(read.authorization).toMatchObject({
       entry_mode: 'chip',
-      card: { brand: 'visa', first6_digits: '411111', last4_digits: '1111', expiration: '3012', pan_sequence_number: '00' },
+      card: {
+        brand: 'visa',
+        first6_digits: '411111',
+        last4_digits: '1111',
+        expiration: '3012',
+        pan_sequence_number: '00',
+      },
       cardholder_verification: 'online_pin',
     });
     expect(read.authorization.pin_block?.block).toMatch(/^[0-9A-F]{16}$/);
@@ -159,14 +176,21 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.tapCard('visaContactless');
     const read = await sale.readCard({ amount: 5000, paymentType: 'credit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '476173******0010', entryMode: 'contactless_chip', verification: 'none' });
+    expect(read.card).toEqual({
+      brand: 'visa',
+      maskedPan: '476173******0010',
+      entryMode: 'contactless_chip',
+      verification: 'none',
+    });
     expect(read.authorization.cardholder_verification).toBe('none');
     expect(read.authorization.pin_block).toBeUndefined();
     expect(emvTags(read)).toContain('9F26');
     expect(openTrack(read.authorization.encrypted_card_data)).toBe(track2Of(TEST_CARDS.visaContactless));
     expect(read.needsChipCompletion).toBe(true);
     expectValidRequest(read);
-    expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: null })).decision).toBe('accepted');
+    expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: null })).decision).toBe(
+      'accepted',
+    );
     await sale.removeCard('OBRIGADO');
     expect(sim.display.lines).toEqual(['OBRIGADO', '']);
   });
@@ -175,13 +199,25 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.swipeCard('visaMagstripe');
     const read = await sale.readCard({ amount: 2500, paymentType: 'credit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '401288******1881', entryMode: 'magstripe', verification: 'none' });
+    expect(read.card).toEqual({
+      brand: 'visa',
+      maskedPan: '401288******1881',
+      entryMode: 'magstripe',
+      verification: 'none',
+    });
     const { encrypted_card_data: sealed, ...clear } = read.authorization;
     expect(clear).toEqual({
       terminal: { model: 'PINBRIDGE SIM PBSIM-1', table_versions: {} },
       entry_mode: 'magstripe',
       pos_entry_mode: '901',
-      card: { brand: 'visa', first6_digits: '401288', last4_digits: '1881', pan_length: 16, expiration: '3012', service_code: '101' },
+      card: {
+        brand: 'visa',
+        first6_digits: '401288',
+        last4_digits: '1881',
+        pan_length: 16,
+        expiration: '3012',
+        service_code: '101',
+      },
       cardholder_verification: 'none',
     });
     expect(sealed).toMatchObject({ format: 'track2', method: 'dukpt_tdes_ecb', key_slot: 1 });
@@ -213,7 +249,12 @@ describe('PinpadSale: the card', () => {
     sim.insertCard('visaDebit');
     typePin(sim);
     const read = await sale.readCard({ amount: 4200, paymentType: 'debit' });
-    expect(read.card).toEqual({ brand: 'visa', maskedPan: '400005******5556', entryMode: 'chip', verification: 'online_pin' });
+    expect(read.card).toEqual({
+      brand: 'visa',
+      maskedPan: '400005******5556',
+      entryMode: 'chip',
+      verification: 'online_pin',
+    });
     expect(read.authorization.cardholder_verification).toBe('online_pin');
     expect(read.needsChipCompletion).toBe(true);
   });
@@ -248,7 +289,9 @@ describe('PinpadSale: the card', () => {
     typePin(sim);
     const read = await sale.readCard({ amount: 1000, paymentType: 'credit' });
     expect(read.needsChipCompletion).toBe(true);
-    expect((await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).decision).toBe('refused');
+    expect(
+      (await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).decision,
+    ).toBe('refused');
   });
 
   it("closes the chip with 'refused' after a host decline and after no host answer", async () => {
@@ -294,7 +337,11 @@ describe('PinpadSale: the card', () => {
   it('fails with TIMEOUT when no card comes within the card time limit', async () => {
     const { sale } = await rig({ timeouts: { cardMs: 1000 } });
     const error = await failure(sale.readCard({ amount: 1000, paymentType: 'credit' }));
-    expect(error).toMatchObject({ code: 'TIMEOUT', step: 'read_card', cashierMessage: 'Tempo esgotado aguardando o cartão.' });
+    expect(error).toMatchObject({
+      code: 'TIMEOUT',
+      step: 'read_card',
+      cashierMessage: 'Tempo esgotado aguardando o cartão.',
+    });
   });
 
   it('fails with PINPAD_BUSY when another step is asked for while the card is awaited', async () => {
@@ -332,7 +379,9 @@ describe('PinpadSale: the card', () => {
       } else if (chipSwiped || card.iccFailure !== undefined || card.unreadableSwipe === true) {
         expect(outcome, name).toMatchObject({ code: 'CARD_ERROR', step: 'read_card' });
       } else {
-        expect(outcome, name).toMatchObject({ card: { maskedPan: `${card.pan.slice(0, 6)}${'*'.repeat(card.pan.length - 10)}${card.pan.slice(-4)}` } });
+        expect(outcome, name).toMatchObject({
+          card: { maskedPan: `${card.pan.slice(0, 6)}${'*'.repeat(card.pan.length - 10)}${card.pan.slice(-4)}` },
+        });
       }
     }
   });

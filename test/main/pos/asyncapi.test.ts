@@ -18,14 +18,20 @@ import {
   type JsonObject,
   type PosAsyncApiDocument,
 } from '../../../main/pos/asyncapi.js';
-import { CLOSE_CODES, EVENTS, METHODS, POS_ERRORS, type EventName, type MethodName } from '../../../main/pos/protocol/index.js';
+import {
+  CLOSE_CODES,
+  EVENTS,
+  METHODS,
+  POS_ERRORS,
+  type EventName,
+  type MethodName,
+} from '../../../main/pos/protocol/index.js';
 import { VERSION } from '../../../main/version.js';
 import { posRig, type PosRig, type RpcClient } from './pos-rig.js';
 
 // ajv-formats is CommonJS with a default export property.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv2020,
-) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const DOC_ID = 'pos-asyncapi.json';
 const document = posAsyncApi();
@@ -52,7 +58,9 @@ const payloadOf = (message: string): ValidateFunction => validatorAt(`/component
 
 /** What a validator says about a value: [] when it passes. */
 function problems(validate: ValidateFunction, value: unknown): string[] {
-  return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
+  return validate(value)
+    ? []
+    : (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message ?? ''}`);
 }
 
 /** Every `$ref` in the document, with where it is. */
@@ -75,13 +83,29 @@ function resolvePointer(doc: Json, ref: string): Json | undefined {
   return node;
 }
 
-const startRequest = (params: unknown): JsonObject => ({ jsonrpc: '2.0', id: 'sale-1', method: 'payment.start', params: params as Json });
-const validSale = { reference_id: 'venda-000123', amount: 15990, payment_type: 'credit', installments: 3, description: 'Pedido 123' };
+const startRequest = (params: unknown): JsonObject => ({
+  jsonrpc: '2.0',
+  id: 'sale-1',
+  method: 'payment.start',
+  params: params as Json,
+});
+const validSale = {
+  reference_id: 'venda-000123',
+  amount: 15990,
+  payment_type: 'credit',
+  installments: 3,
+  description: 'Pedido 123',
+};
 
 describe('the POS AsyncAPI document', () => {
   it('is AsyncAPI 3.0 with the agent on ws://127.0.0.1:17301/pos and one channel', () => {
     expect(document.asyncapi).toBe('3.0.0');
-    expect(document.servers.local).toMatchObject({ host: '127.0.0.1:17301', pathname: '/pos', protocol: 'ws', 'x-fallback-ports': [17302, 17303] });
+    expect(document.servers.local).toMatchObject({
+      host: '127.0.0.1:17301',
+      pathname: '/pos',
+      protocol: 'ws',
+      'x-fallback-ports': [17302, 17303],
+    });
     expect(Object.keys(document.channels)).toEqual(['pos']);
     expect(document.info.version).toBe(VERSION);
     expect(posAsyncApi({ version: '9.9.9' }).info.version).toBe('9.9.9');
@@ -96,7 +120,10 @@ describe('the POS AsyncAPI document', () => {
         summary: METHODS[name].summary,
         messages: [{ $ref: `#/channels/pos/messages/${requestMessageName(name)}` }],
         reply: {
-          messages: [{ $ref: `#/channels/pos/messages/${resultMessageName(name)}` }, { $ref: `#/channels/pos/messages/${ERROR_MESSAGE}` }],
+          messages: [
+            { $ref: `#/channels/pos/messages/${resultMessageName(name)}` },
+            { $ref: `#/channels/pos/messages/${ERROR_MESSAGE}` },
+          ],
         },
         'x-access': METHODS[name].access,
         'x-cost': METHODS[name].cost,
@@ -126,12 +153,26 @@ describe('the POS AsyncAPI document', () => {
 
   it('keeps the shared records as named schemas with their titles and descriptions, and no TypeBox bookkeeping', () => {
     const { schemas } = document.components;
-    for (const name of ['PaymentOutcome', 'PaymentProgress', 'PaymentStatus', 'PaymentStartParams', 'Pinpad', 'Printer', 'PrintJob', 'ApiHealth', 'ErrorData']) {
+    for (const name of [
+      'PaymentOutcome',
+      'PaymentProgress',
+      'PaymentStatus',
+      'PaymentStartParams',
+      'Pinpad',
+      'Printer',
+      'PrintJob',
+      'ApiHealth',
+      'ErrorData',
+    ]) {
       expect(schemas[name]?.title, name).toBe(name);
     }
-    expect(schemas.PaymentOutcome?.description).toBe('What the POS learns about a payment; the same before and after a restart.');
+    expect(schemas.PaymentOutcome?.description).toBe(
+      'What the POS learns about a payment; the same before and after a restart.',
+    );
     expect(document.components.messages['session.hello.result']?.payload).toMatchObject({
-      properties: { result: { properties: { missed_results: { items: { $ref: '#/components/schemas/PaymentOutcome' } } } } },
+      properties: {
+        result: { properties: { missed_results: { items: { $ref: '#/components/schemas/PaymentOutcome' } } } },
+      },
     });
     expect(JSON.stringify(document)).not.toContain('~kind');
   });
@@ -154,7 +195,9 @@ describe('the POS AsyncAPI document', () => {
     const request = payloadOf(requestMessageName('payment.start'));
     const params = validatorAt('/components/schemas/PaymentStartParams');
     expect(problems(request, startRequest(validSale))).toEqual([]);
-    expect(problems(params, { reference_id: 'v-1', amount: 100, payment_type: 'debit', description: 'Café' })).toEqual([]);
+    expect(problems(params, { reference_id: 'v-1', amount: 100, payment_type: 'debit', description: 'Café' })).toEqual(
+      [],
+    );
 
     const broken: Array<[string, unknown]> = [
       ['centavos as a fraction', { ...validSale, amount: 159.9 }],
@@ -189,11 +232,21 @@ describe('the POS AsyncAPI document', () => {
   it('lists every error code with its JSON-RPC number and pt-BR text, and the close codes', () => {
     const error = document.components.messages[ERROR_MESSAGE]!;
     expect(error['x-error-codes']).toEqual(
-      Object.entries(POS_ERRORS).map(([code, entry]) => ({ code, rpc: entry.rpc, message: entry.message, cashier_message: entry.cashier })),
+      Object.entries(POS_ERRORS).map(([code, entry]) => ({
+        code,
+        rpc: entry.rpc,
+        message: entry.message,
+        cashier_message: entry.cashier,
+      })),
     );
-    for (const [code, entry] of Object.entries(POS_ERRORS)) expect(error.description, code).toContain(`| \`${code}\` | ${entry.rpc} |`);
+    for (const [code, entry] of Object.entries(POS_ERRORS))
+      expect(error.description, code).toContain(`| \`${code}\` | ${entry.rpc} |`);
     const envelope = payloadOf(ERROR_MESSAGE);
-    const answer = (rpc: number, code: string) => ({ jsonrpc: '2.0', id: 7, error: { code: rpc, message: 'm', data: { code, cashier_message: 'c' } } });
+    const answer = (rpc: number, code: string) => ({
+      jsonrpc: '2.0',
+      id: 7,
+      error: { code: rpc, message: 'm', data: { code, cashier_message: 'c' } },
+    });
     expect(problems(envelope, answer(-32010, 'BUSY'))).toEqual([]);
     expect(problems(envelope, answer(-32010, 'NOT_A_CODE'))).not.toEqual([]);
     expect(problems(envelope, answer(-1, 'BUSY'))).not.toEqual([]);
@@ -202,7 +255,9 @@ describe('the POS AsyncAPI document', () => {
   });
 
   it('is what docs/pos-asyncapi.json holds (regenerate it: npx tsx scripts/pos-asyncapi.ts)', () => {
-    const published = JSON.parse(readFileSync(new URL('../../../docs/pos-asyncapi.json', import.meta.url), 'utf8')) as unknown;
+    const published = JSON.parse(
+      readFileSync(new URL('../../../docs/pos-asyncapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(published).toEqual(posAsyncApi());
   });
 });
@@ -217,12 +272,19 @@ describe('the guide docs/pos-api.md', () => {
       expect(guide, name).toContain(`| \`${name}\` | ${shown} | ${cost} |`);
     }
     for (const name of eventNames) {
-      const audience = { owner: 'the client that started it', all: 'every client that said hello', operator: "Pinbridge's window" }[EVENTS[name].audience];
+      const audience = {
+        owner: 'the client that started it',
+        all: 'every client that said hello',
+        operator: "Pinbridge's window",
+      }[EVENTS[name].audience];
       expect(guide, name).toContain(`| \`${name}\` | ${audience} |`);
     }
-    for (const [code, entry] of Object.entries(POS_ERRORS)) expect(guide, code).toContain(`| \`${code}\` | ${entry.rpc} |`);
+    for (const [code, entry] of Object.entries(POS_ERRORS))
+      expect(guide, code).toContain(`| \`${code}\` | ${entry.rpc} |`);
     for (const [reason, code] of Object.entries(CLOSE_CODES)) {
-      expect(guide, reason).toContain(code === CLOSE_CODES.MESSAGE_TOO_BIG ? `| ${code} | (empty) |` : `| ${code} | \`${reason}\` |`);
+      expect(guide, reason).toContain(
+        code === CLOSE_CODES.MESSAGE_TOO_BIG ? `| ${code} | (empty) |` : `| ${code} | \`${reason}\` |`,
+      );
     }
   });
 
@@ -230,7 +292,9 @@ describe('the guide docs/pos-api.md', () => {
     for (const { category, retryable, cashier, pinpad } of declineCategories()) {
       const codes = responseCodesOf(category).join(', ') || '—';
       const shown = pinpad === '' ? 'NAO AUTORIZADA' : `NAO AUTORIZADA / ${pinpad}`;
-      expect(guide, category).toContain(`| \`${category}\` | ${codes} | ${retryable ? 'yes' : 'no'} | ${cashier} | ${shown} |`);
+      expect(guide, category).toContain(
+        `| \`${category}\` | ${codes} | ${retryable ? 'yes' : 'no'} | ${cashier} | ${shown} |`,
+      );
     }
   });
 });
@@ -249,11 +313,17 @@ describe('the frames of a real agent', () => {
 
   /** Sends a request that must match its request message, and checks the answer against the reply messages. */
   async function exchange(method: MethodName, params: JsonObject): Promise<{ result?: unknown; error?: unknown }> {
-    expect(problems(payloadOf(requestMessageName(method)), { jsonrpc: '2.0', id: 1, method, params }), `${method} request`).toEqual([]);
+    expect(
+      problems(payloadOf(requestMessageName(method)), { jsonrpc: '2.0', id: 1, method, params }),
+      `${method} request`,
+    ).toEqual([]);
     const answer = await client.request(method, params);
     const asResult = problems(payloadOf(resultMessageName(method)), answer);
     const asError = problems(payloadOf(ERROR_MESSAGE), answer);
-    expect(asResult.length === 0 || asError.length === 0, `${method} answer ${JSON.stringify(answer)}: ${[...asResult, ...asError].join('; ')}`).toBe(true);
+    expect(
+      asResult.length === 0 || asError.length === 0,
+      `${method} answer ${JSON.stringify(answer)}: ${[...asResult, ...asError].join('; ')}`,
+    ).toBe(true);
     return answer;
   }
 
@@ -262,14 +332,23 @@ describe('the frames of a real agent', () => {
     await exchange('pinpad.list', {});
     await exchange('agent.status', {});
     expect((await exchange('payment.status', { reference_id: 'aa-1' })).result).toEqual({ status: 'NotFound' });
-    const started = await exchange('payment.start', { reference_id: 'aa-1', amount: 2500, payment_type: 'credit', description: 'Teste AsyncAPI' });
+    const started = await exchange('payment.start', {
+      reference_id: 'aa-1',
+      amount: 2500,
+      payment_type: 'credit',
+      description: 'Teste AsyncAPI',
+    });
     expect(started.result).toMatchObject({ status: 'approved', confirmation: 'pending' });
     expect((await exchange('payment.status', { reference_id: 'aa-1' })).result).toMatchObject({ status: 'Processed' });
     await exchange('payment.confirm', { reference_id: 'aa-1' });
     await exchange('payment.list', { limit: 5 });
     await exchange('receipt.get', { reference_id: 'aa-1', copy: 'customer' });
-    expect((await exchange('payment.confirm', { reference_id: 'no-such-sale' })).error).toMatchObject({ data: { code: 'NOT_FOUND' } });
-    expect((await exchange('pinpad.status', { terminal: 'NO-SUCH-PINPAD' })).error).toMatchObject({ data: { code: 'PINPAD_NOT_FOUND' } });
+    expect((await exchange('payment.confirm', { reference_id: 'no-such-sale' })).error).toMatchObject({
+      data: { code: 'NOT_FOUND' },
+    });
+    expect((await exchange('pinpad.status', { terminal: 'NO-SUCH-PINPAD' })).error).toMatchObject({
+      data: { code: 'PINPAD_NOT_FOUND' },
+    });
 
     const seen = new Set<string>();
     for (const notification of client.notifications) {

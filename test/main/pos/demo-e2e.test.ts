@@ -19,7 +19,8 @@ let pos: PosRig;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(join(PACKAGE_ROOT, 'client', 'dist', 'index.js'))) throw new Error('client/dist is missing: run `npm run build` first');
+  if (!existsSync(join(PACKAGE_ROOT, 'client', 'dist', 'index.js')))
+    throw new Error('client/dist is missing: run `npm run build` first');
   pos = await posRig();
   browser = await launchChromium();
 });
@@ -64,8 +65,12 @@ describe('the demo POS page on the real agent', () => {
     expect(await page.locator('#result-status').textContent()).toContain('APROVADA');
     expect(await page.locator('#result-card').textContent()).toContain('411111******1111');
     expect(await page.locator('#log').textContent()).toContain('Aguardando o cartão');
-    await expect.poll(() => page.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
-    await expect.poll(() => page.frameLocator('#receipt-merchant').locator('body').textContent()).toContain('VIA DO ESTABELECIMENTO');
+    await expect
+      .poll(() => page.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 })
+      .toContain('VIA DO CLIENTE');
+    await expect
+      .poll(() => page.frameLocator('#receipt-merchant').locator('body').textContent())
+      .toContain('VIA DO ESTABELECIMENTO');
 
     // The agent's journal holds exactly that sale, in centavos.
     const sale = pos.rig.engine.list().items.find((item) => item.reference_id === reference);
@@ -177,7 +182,9 @@ describe('the demo POS page opened again', () => {
     expect(await again.locator('#result-reference').textContent()).toBe(reference);
     expect(await again.inputValue('#reference')).toBe(reference);
     expect(await again.locator('#log').textContent()).toContain(`Última venda: ${reference} (APROVADA)`);
-    await expect.poll(() => again.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 }).toContain('VIA DO CLIENTE');
+    await expect
+      .poll(() => again.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 })
+      .toContain('VIA DO CLIENTE');
     expect(slow.rig.engine.list().items.filter((item) => item.reference_id === reference)).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 90_000);
@@ -187,10 +194,20 @@ describe('the demo POS page opened again', () => {
     const page = await context.newPage();
     await pairPage(page, slow, 'Caixa sem rede');
     // As a tab closed between pressing Pagar and payment.start leaving it would have kept it.
-    const params = { reference_id: 'demo-nunca-enviada', amount: 4321, payment_type: 'debit', description: 'Venda perdida' };
-    await page.evaluate((sale) => localStorage.setItem('pinbridge-demo:sale', JSON.stringify({ params: sale, paying: true })), params);
+    const params = {
+      reference_id: 'demo-nunca-enviada',
+      amount: 4321,
+      payment_type: 'debit',
+      description: 'Venda perdida',
+    };
+    await page.evaluate(
+      (sale) => localStorage.setItem('pinbridge-demo:sale', JSON.stringify({ params: sale, paying: true })),
+      params,
+    );
     await page.reload();
-    await expect.poll(() => page.locator('#log').textContent(), { timeout: 10_000 }).toContain('A venda demo-nunca-enviada não chegou ao Pinbridge');
+    await expect
+      .poll(() => page.locator('#log').textContent(), { timeout: 10_000 })
+      .toContain('A venda demo-nunca-enviada não chegou ao Pinbridge');
     expect(await page.inputValue('#reference')).toBe('demo-nunca-enviada');
     expect(await page.inputValue('#amount')).toBe('43,21');
     expect(await page.inputValue('#payment-type')).toBe('debit');

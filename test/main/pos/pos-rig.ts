@@ -9,7 +9,11 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
-import { PinpadSimulator, startMemorySimulator, type PinpadSimulatorOptions } from '../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  startMemorySimulator,
+  type PinpadSimulatorOptions,
+} from '../../../drivers/simulator/index.js';
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
@@ -18,7 +22,14 @@ import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 import type { AttachOptions } from '../../../main/pinpad/attach.js';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
 import { schemaViolations } from '../../../main/contract/index.js';
-import { ErrorData, EVENTS, METHODS, type EventName, type MethodName, type ResultOf } from '../../../main/pos/protocol/index.js';
+import {
+  ErrorData,
+  EVENTS,
+  METHODS,
+  type EventName,
+  type MethodName,
+  type ResultOf,
+} from '../../../main/pos/protocol/index.js';
 import type { PairingAnnouncement } from '../../../main/pos/server/dispatch.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
@@ -81,7 +92,9 @@ export class RpcClient {
 
   constructor(socket: WebSocket) {
     this.socket = socket;
-    this.closed = new Promise((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     socket.on('message', (data) => {
       const message = JSON.parse((data as Buffer).toString('utf8')) as RpcMessage;
       if (message.id === undefined) this.notifications.push(message);
@@ -105,7 +118,8 @@ export class RpcClient {
   /** The result; an error answer throws with its data code. */
   async call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
     const answer = await this.request(method, params);
-    if (answer.error) throw Object.assign(new Error(`${method}: ${answer.error.data.code} ${answer.error.message}`), { answer });
+    if (answer.error)
+      throw Object.assign(new Error(`${method}: ${answer.error.data.code} ${answer.error.message}`), { answer });
     return answer.result as T;
   }
 
@@ -126,7 +140,11 @@ export class RpcClient {
   }
 
   /** Resolves with the first notification (past or future) matching. */
-  async next(method: string, match: (params: Record<string, unknown>) => boolean = () => true, timeoutMs = 10_000): Promise<Record<string, unknown>> {
+  async next(
+    method: string,
+    match: (params: Record<string, unknown>) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<Record<string, unknown>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.notifications.find((n) => n.method === method && match(n.params as Record<string, unknown>));
@@ -152,14 +170,22 @@ function assertSchema(schema: Parameters<typeof schemaViolations>[0], value: unk
 }
 
 /** Calls a method and checks its answer against the method's result schema. */
-export async function checkedCall<M extends MethodName>(client: RpcClient, method: M, params?: unknown): Promise<ResultOf<M>> {
+export async function checkedCall<M extends MethodName>(
+  client: RpcClient,
+  method: M,
+  params?: unknown,
+): Promise<ResultOf<M>> {
   const result = await client.call<ResultOf<M>>(method, params);
   assertSchema(METHODS[method].result, result, `${method} result`);
   return result;
 }
 
 /** Calls a method expected to fail; checks the error data against the protocol's schema. */
-export async function checkedFailure(client: RpcClient, method: MethodName, params?: unknown): Promise<ErrorData & { message: string }> {
+export async function checkedFailure(
+  client: RpcClient,
+  method: MethodName,
+  params?: unknown,
+): Promise<ErrorData & { message: string }> {
   const error = await client.failure(method, params);
   assertSchema(ErrorData, error.data, `${method} error data`);
   return { ...(error.data as ErrorData), message: error.message };
@@ -185,7 +211,11 @@ export function openSocket(url: string, headers: Record<string, string> = {}, ca
     socket.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode, body })));
+      response.on('end', () =>
+        reject(
+          Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { status: response.statusCode, body }),
+        ),
+      );
     });
   });
 }
@@ -245,7 +275,10 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
   const registry = new PinpadRegistry(rig.engine);
   const printing = openReceiptPrinting({
     journal: rig.journal,
-    store: options.timeZone === undefined ? TRAINING_RECEIPT_SETTINGS : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
+    store:
+      options.timeZone === undefined
+        ? TRAINING_RECEIPT_SETTINGS
+        : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
     training: true,
     printers: { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
     autoPrint: [],
@@ -280,7 +313,9 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       announcePairing: (pairing) => announced.push(pairing),
       operatorKey: OPERATOR_KEY,
       ...(options.unauthenticated?.max === undefined ? {} : { maxUnauthenticated: options.unauthenticated.max }),
-      ...(options.unauthenticated?.idleMs === undefined ? {} : { unauthenticatedIdleMs: options.unauthenticated.idleMs }),
+      ...(options.unauthenticated?.idleMs === undefined
+        ? {}
+        : { unauthenticatedIdleMs: options.unauthenticated.idleMs }),
     });
     return { server, clients };
   };
@@ -337,7 +372,10 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       const client = await posRigValue.connect(pairOptions.origin === undefined ? {} : { origin: pairOptions.origin });
       const started = await client.call<{ pairing_id: string }>('session.pair', { name });
       const code = announced.find((a) => a.pairingId === started.pairing_id)!.code;
-      const done = await client.call<{ token: string }>('session.confirmPairing', { pairing_id: started.pairing_id, code });
+      const done = await client.call<{ token: string }>('session.confirmPairing', {
+        pairing_id: started.pairing_id,
+        code,
+      });
       client.token = done.token;
       return client;
     },

@@ -21,7 +21,12 @@ beforeAll(async () => {
   sandbox = await startSandbox({});
   client = new PaymentsClient({ baseUrl: sandbox.url, token: sandbox.token, marketplaceId: sandbox.marketplaceId });
   const payer = await client.buyers.create({ first_name: 'Bruno', taxpayer_id: '86288366757' });
-  const common = { on_behalf_of: sandbox.sellerId, customer: payer.id, amount: 15_000, description: 'Mensalidade março' };
+  const common = {
+    on_behalf_of: sandbox.sellerId,
+    customer: payer.id,
+    amount: 15_000,
+    description: 'Mensalidade março',
+  };
   boleto = await client.boletos.create({ ...common, reference_id: 'slip-boleto' });
   bolepix = await client.boletos.createBolepix({ ...common, reference_id: 'slip-bolepix' });
 });
@@ -52,21 +57,29 @@ describe('the boleto slip', () => {
   it('leaves the barcode off 58 mm paper, too narrow for 44 digits, and says to pay by the digitable line', () => {
     const document = boletoSlipDocument(boleto, { settings, columns: 32 });
     expect(layout(document, 32).lines.filter((line) => line.kind !== 'text')).toEqual([]);
-    expect(renderText(document, 32).replace(/\s+/g, ' ')).toContain('Pague digitando a linha acima no app do seu banco.');
+    expect(renderText(document, 32).replace(/\s+/g, ' ')).toContain(
+      'Pague digitando a linha acima no app do seu banco.',
+    );
   });
 
   it('marks a cancelled boleto "do not pay", training slips and reprints', () => {
     const cancelled: Transaction = { ...boleto, boleto: { ...boleto.boleto!, status: 'canceled' } };
     expect(renderText(boletoSlipDocument(cancelled, { settings }), 42)).toContain('N Ã O   P A G U E');
-    const training = renderText(boletoSlipDocument(boleto, { settings, training: true, reprint: true }), 32).split('\n');
+    const training = renderText(boletoSlipDocument(boleto, { settings, training: true, reprint: true }), 32).split(
+      '\n',
+    );
     expect(training[0]).toContain('TREINAMENTO');
     expect(training.at(-1)).toContain('TREINAMENTO');
     expect(training.join('\n')).toContain('REIMPRESSÃO');
   });
 
   it('refuses a card transaction or a boleto without its barcode (INVALID_INPUT)', () => {
-    expect(thrown(() => boletoSlipDocument({ ...boleto, payment_type: 'credit' }, { settings }))).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(thrown(() => boletoSlipDocument({ ...boleto, boleto: { ...boleto.boleto!, barcode: '123' } }, { settings }))).toMatchObject({
+    expect(thrown(() => boletoSlipDocument({ ...boleto, payment_type: 'credit' }, { settings }))).toMatchObject({
+      code: 'INVALID_INPUT',
+    });
+    expect(
+      thrown(() => boletoSlipDocument({ ...boleto, boleto: { ...boleto.boleto!, barcode: '123' } }, { settings })),
+    ).toMatchObject({
       code: 'INVALID_INPUT',
     });
   });
@@ -88,6 +101,8 @@ describe('the bolepix slip', () => {
 
   it('refuses a bolepix without its Pix (INVALID_INPUT)', () => {
     const { pix: _pix, ...withoutPix } = bolepix;
-    expect(thrown(() => boletoSlipDocument(withoutPix as Transaction, { settings }))).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(thrown(() => boletoSlipDocument(withoutPix as Transaction, { settings }))).toMatchObject({
+      code: 'INVALID_INPUT',
+    });
   });
 });

@@ -20,7 +20,8 @@ class RecordingPrinter implements DocumentPrinter {
 
   async print(document: PrintDocument): Promise<void> {
     if (this.hold) await this.hold;
-    if (this.refusal !== undefined) throw Object.assign(new Error(`the printer says ${this.refusal}`), { code: this.refusal });
+    if (this.refusal !== undefined)
+      throw Object.assign(new Error(`the printer says ${this.refusal}`), { code: this.refusal });
     this.printed.push(document.title);
   }
 }
@@ -42,9 +43,18 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function openQueue(printer: DocumentPrinter | undefined, options: { maxAttempts?: number } = {}): { journal: PrintJournal; queue: PrintQueue } {
+function openQueue(
+  printer: DocumentPrinter | undefined,
+  options: { maxAttempts?: number } = {},
+): { journal: PrintJournal; queue: PrintQueue } {
   const journal = PrintJournal.open(join(dir, 'print-jobs.db'));
-  const queue = new PrintQueue({ journal, printer: (name) => (name === 'default' ? printer : undefined), retryBaseMs: 5, retryMaxMs: 20, ...options });
+  const queue = new PrintQueue({
+    journal,
+    printer: (name) => (name === 'default' ? printer : undefined),
+    retryBaseMs: 5,
+    retryMaxMs: 20,
+    ...options,
+  });
   journals.push(journal);
   queues.push(queue);
   return { journal, queue };
@@ -70,7 +80,12 @@ describe('the print queue', () => {
     const states: PrintJobState[] = [];
     queue.on('job', (job) => states.push(job.state));
     const job = queue.submit('default', 'payment:pedido-1:customer', doc('via do cliente'));
-    expect(job).toMatchObject({ state: 'queued', attempts: 0, subject: 'payment:pedido-1:customer', title: 'via do cliente' });
+    expect(job).toMatchObject({
+      state: 'queued',
+      attempts: 0,
+      subject: 'payment:pedido-1:customer',
+      title: 'via do cliente',
+    });
     expect(printer.printed).toEqual([]);
     const printed = await reaches(queue, job.id, 'printed');
     expect(printed).toMatchObject({ attempts: 1, lastError: null });
@@ -161,7 +176,10 @@ describe('what a printed receipt leaves behind', () => {
   it('keeps a copy of the document only until it is on paper: printed or cancelled, it is blanked in the file and its log', async () => {
     const printer = new RecordingPrinter();
     const { journal, queue } = openQueue(printer);
-    const withCpf = (title: string): PrintDocument => ({ title, blocks: [{ kind: 'text', text: 'CPF/CNPJ 123.456.789-09' }] });
+    const withCpf = (title: string): PrintDocument => ({
+      title,
+      blocks: [{ kind: 'text', text: 'CPF/CNPJ 123.456.789-09' }],
+    });
     const job = queue.submit('default', 'payment:venda-cpf:sale:customer', withCpf('Via do cliente'));
     await reaches(queue, job.id, 'printed');
     printer.refusal = 'PAPER_OUT';

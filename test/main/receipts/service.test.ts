@@ -35,12 +35,21 @@ afterEach(async () => {
 });
 
 async function open(config: Partial<EngineConfig> = {}): Promise<Rig> {
-  const engine = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } }, config });
+  const engine = await engineRig({
+    simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } },
+    config,
+  });
   await engine.addPinpad('PB-RECEIPT-1');
   const sim = await PrinterSimulator.listen();
   const printer = new SettingsPrinter({ address: sim.address, model: 'epson-tm-t20iii', columns: 42 });
   const prints = PrintJournal.open(join(engine.journalPath, '..', 'print-jobs.db'));
-  const queue = new PrintQueue({ journal: prints, printer: (name) => (name === 'default' ? printer : undefined), retryBaseMs: 10, retryMaxMs: 50, maxAttempts: 1000 });
+  const queue = new PrintQueue({
+    journal: prints,
+    printer: (name) => (name === 'default' ? printer : undefined),
+    retryBaseMs: 10,
+    retryMaxMs: 50,
+    maxAttempts: 1000,
+  });
   const service = new ReceiptService({ journal: engine.journal, settings, training: false, queue });
   engine.engine.on('progress', (event) => service.onProgress(event));
   close = async () => {
@@ -68,7 +77,10 @@ async function open(config: Partial<EngineConfig> = {}): Promise<Rig> {
 /** The jobs of a reference, oldest first, once `count` of them reached `state`. */
 async function jobsOf(rig: Rig, reference: string, count: number, state: PrintJobState): Promise<PrintJob[]> {
   for (;;) {
-    const jobs = rig.queue.journal.list({}).filter((job) => job.subject.startsWith(`payment:${reference}:`)).reverse();
+    const jobs = rig.queue.journal
+      .list({})
+      .filter((job) => job.subject.startsWith(`payment:${reference}:`))
+      .reverse();
     if (jobs.filter((job) => job.state === state).length >= count) return jobs;
     await new Promise((resolve) => rig.queue.once('job', resolve));
   }
@@ -99,7 +111,9 @@ async function paper(sim: PrinterSimulator, count: number, from = 0): Promise<st
 }
 
 const paperLines = (rig: Rig, reference: string, copy: 'customer' | 'merchant', reprint = false): string[] =>
-  layout(rig.service.document(reference, copy, { reprint }), 42).lines.flatMap((line) => (line.kind === 'text' ? [line.text] : []));
+  layout(rig.service.document(reference, copy, { reprint }), 42).lines.flatMap((line) =>
+    line.kind === 'text' ? [line.text] : [],
+  );
 
 describe('receipts printed when a payment ends', () => {
   it('prints both copies of an approved sale by itself, the customer copy first, exactly as laid out', async () => {
@@ -164,7 +178,10 @@ describe('receipts printed when a payment ends', () => {
     const before = rig.sim.printed.length;
     expect((await rig.engine.engine.undo(params.reference_id)).state).toBe('undone');
     const jobs = await jobsOf(rig, params.reference_id, 4, 'printed');
-    expect(jobs.slice(2).map((job) => job.subject.split(':').slice(2).join(':'))).toEqual(['cancellation:customer', 'cancellation:merchant']);
+    expect(jobs.slice(2).map((job) => job.subject.split(':').slice(2).join(':'))).toEqual([
+      'cancellation:customer',
+      'cancellation:merchant',
+    ]);
     const [customer] = await paper(rig.sim, 1, before);
     expect(customer!.join('\n')).toMatch(/COMPROVANTE DE CANCELAMENTO[\s\S]*CANCELADA EM/);
   });

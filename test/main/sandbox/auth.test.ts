@@ -69,7 +69,12 @@ afterAll(async () => {
 
 describe('401 unauthorized, in the shape of the route family', () => {
   /** Shape A (buyers and every family but bank accounts) with the contract's type beside its three fields. */
-  const shapeA = (detail: string): Record<string, unknown> => ({ status: 401, type: 'unauthorized', detail, trace_id: TRACE_ID });
+  const shapeA = (detail: string): Record<string, unknown> => ({
+    status: 401,
+    type: 'unauthorized',
+    detail,
+    trace_id: TRACE_ID,
+  });
   /** Shape B (bank accounts). */
   const shapeB = (message: string): Record<string, unknown> => ({ status_code: 401, type: 'unauthorized', message });
 
@@ -96,7 +101,10 @@ describe('401 unauthorized, in the shape of the route family', () => {
   });
 
   it('answers 401 for a header that is not "Bearer <token>"', async () => {
-    await expectUnauthorized({ authorization: `Basic ${b.access_token}` }, 'Authorization header must be "Bearer <token>"');
+    await expectUnauthorized(
+      { authorization: `Basic ${b.access_token}` },
+      'Authorization header must be "Bearer <token>"',
+    );
     await expectUnauthorized({ authorization: 'Bearer' }, 'Authorization header must be "Bearer <token>"');
   });
 
@@ -115,7 +123,8 @@ describe('401 unauthorized, in the shape of the route family', () => {
     };
     await expectUnauthorized(bearer(await mint(0)), 'Access token expired');
     const live = await mint(3600);
-    for (const { path } of families()) expect((await call({ sandbox, token: live }, 'GET', path)).status, path).toBe(200);
+    for (const { path } of families())
+      expect((await call({ sandbox, token: live }, 'GET', path)).status, path).toBe(200);
   });
 
   it('answers 401 before looking at the body of a write', async () => {
@@ -159,7 +168,11 @@ describe('isolation between marketplaces', () => {
     });
     const buyer = await call(as(a), 'GET', `/v1/marketplaces/${b.marketplace_id}/buyers/${buyerOfB.id}`);
     expect(buyer.status).toBe(404);
-    expect(buyer.body).toEqual({ status: 404, detail: `Marketplace not found: ${b.marketplace_id}`, trace_id: TRACE_ID });
+    expect(buyer.body).toEqual({
+      status: 404,
+      detail: `Marketplace not found: ${b.marketplace_id}`,
+      trace_id: TRACE_ID,
+    });
   });
 
   it("does not let A remove or list B's records", async () => {
@@ -167,7 +180,11 @@ describe('isolation between marketplaces', () => {
     const asA = as(a);
     expect((await call(asA, 'DELETE', `${base}/bank_accounts/${accountOfB.id}`)).status).toBe(404);
     expect((await call(asA, 'DELETE', `${base}/buyers/${buyerOfB.id}`)).status).toBe(404);
-    const list = await call<ListEnvelope<BankAccountListItem>>(asA, 'GET', `${base}/sellers/${b.seller_id}/bank_accounts`);
+    const list = await call<ListEnvelope<BankAccountListItem>>(
+      asA,
+      'GET',
+      `${base}/sellers/${b.seller_id}/bank_accounts`,
+    );
     expect(list.body).toMatchObject({ items: [], total: 0 });
     const search = await call(asA, 'GET', `${base}/buyers/search?taxpayer_id=93541134780`);
     expect(search.status).toBe(404);
@@ -238,7 +255,11 @@ describe('restarting on the same data directory', () => {
       expect(again.body).toEqual(buyer.body);
       const accountAgain = await call<BankAccount>(onSecond, 'GET', `${base}/bank_accounts/${account.body.id}`);
       expect(accountAgain.body).toEqual(account.body);
-      const list = await call<ListEnvelope<BankAccountListItem>>(onSecond, 'GET', `${base}/sellers/${second.sellerId}/bank_accounts`);
+      const list = await call<ListEnvelope<BankAccountListItem>>(
+        onSecond,
+        'GET',
+        `${base}/sellers/${second.sellerId}/bank_accounts`,
+      );
       expect(list.body).toEqual(seededBefore.body);
       expect(list.body.total).toBe(4);
       // The seeded buyers are there, once: the seed does not run again.

@@ -6,7 +6,12 @@
  * for the seeded accounts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BANK_NAMES, type BankAccount, type BankAccountListItem, type ListEnvelope } from '../../../main/contract/index.js';
+import {
+  BANK_NAMES,
+  type BankAccount,
+  type BankAccountListItem,
+  type ListEnvelope,
+} from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { findBankAccount } from '../../../main/sandbox/store/bank-accounts.js';
 import { freshMarket, marketplaceCaller, type Market } from '../../helpers/sandbox.js';
@@ -67,7 +72,10 @@ const accountRequest = (overrides: Record<string, unknown> = {}): Record<string,
   ...overrides,
 });
 
-async function createAccount(overrides: Record<string, unknown> = {}, headers?: Record<string, string>): Promise<BankAccount> {
+async function createAccount(
+  overrides: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+): Promise<BankAccount> {
   const reply = await call<BankAccount>('POST', '/bank_accounts', { body: accountRequest(overrides), headers });
   expect(reply.status).toBe(201);
   return reply.body;
@@ -112,7 +120,12 @@ describe('creating a bank account (POST /bank_accounts)', () => {
   });
 
   it("shows the holder's CPF as taxpayer_id when a CPF was used", async () => {
-    const account = await createAccount({ ein: undefined, taxpayer_id: HOLDER_CPF, holder_name: 'Maria Souza', type: 'savings' });
+    const account = await createAccount({
+      ein: undefined,
+      taxpayer_id: HOLDER_CPF,
+      holder_name: 'Maria Souza',
+      type: 'savings',
+    });
     expect(account.taxpayer_id).toBe(HOLDER_CPF);
     expect(account.type).toBe('savings');
   });
@@ -313,8 +326,14 @@ describe('removing a bank account (DELETE /bank_accounts/{bank_account_id})', ()
   });
 
   it('answers 400 for a malformed id and 404 for an unknown one', async () => {
-    expect((await call('DELETE', '/bank_accounts/xyz')).body).toMatchObject({ status_code: 400, type: 'validation_error' });
-    expect((await call('DELETE', `/bank_accounts/${'9'.repeat(32)}`)).body).toMatchObject({ status_code: 404, type: 'not_found' });
+    expect((await call('DELETE', '/bank_accounts/xyz')).body).toMatchObject({
+      status_code: 400,
+      type: 'validation_error',
+    });
+    expect((await call('DELETE', `/bank_accounts/${'9'.repeat(32)}`)).body).toMatchObject({
+      status_code: 404,
+      type: 'not_found',
+    });
   });
 });
 
@@ -339,7 +358,7 @@ describe('the seeded accounts and their sensitive metadata', () => {
     ]);
   });
 
-  it('never shows an account\'s internal metadata or full number in a detail, list, create or delete response', async () => {
+  it("never shows an account's internal metadata or full number in a detail, list, create or delete response", async () => {
     const { marketplace, token: seedToken, seller } = seeded();
     const options = { marketplace, token: seedToken };
     const created = await call<BankAccount>('POST', '/bank_accounts', {

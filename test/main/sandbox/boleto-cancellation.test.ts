@@ -55,7 +55,8 @@ async function cardSale(market: Market, overrides: Record<string, unknown>): Pro
 }
 
 const cancelPath = (market: Market, id: string) => `/v1/cancellation/marketplaces/${market.id}/transactions/${id}`;
-const cancel = (market: Market, id: string) => call<BoletoCancellation & Problem>(market, 'POST', cancelPath(market, id), {});
+const cancel = (market: Market, id: string) =>
+  call<BoletoCancellation & Problem>(market, 'POST', cancelPath(market, id), {});
 const pay = (market: Market, id: string) =>
   call<Transaction & Problem>(market, 'POST', `/v1/sandbox/marketplaces/${market.id}/transactions/${id}/pay`, {});
 const lookup = async (market: Market, id: string): Promise<Transaction> =>
@@ -113,7 +114,12 @@ describe('requesting the cancellation of a boleto', () => {
     expect(after.boleto?.status).toBe('canceled');
     expect(after.history.at(-1)).toMatchObject({ operation_type: 'canceled', status: 'succeeded' });
     const event = await eventFor(receiver, boleto.id, 'transaction.canceled');
-    expect(event).toMatchObject({ payment_type: 'boleto', status: 'canceled', amount: 9900, reference_id: 'to-cancel' });
+    expect(event).toMatchObject({
+      payment_type: 'boleto',
+      status: 'canceled',
+      amount: 9900,
+      reference_id: 'to-cancel',
+    });
   });
 
   it('refuses a payment after the cancellation took effect', async () => {
@@ -133,14 +139,19 @@ describe('requesting the cancellation of a boleto', () => {
     const after = await lookup(market, boleto.id);
     expect(after.status).toBe('succeeded');
     expect(after.boleto?.status).toBe('paid');
-    expect(await eventFor(receiver, boleto.id, 'transaction.cancellation.ignored')).toMatchObject({ payment_type: 'boleto', status: 'succeeded' });
+    expect(await eventFor(receiver, boleto.id, 'transaction.cancellation.ignored')).toMatchObject({
+      payment_type: 'boleto',
+      status: 'succeeded',
+    });
   });
 
   it('is irreversible: a repeat answers REQUESTED and moves nothing', async () => {
     const boleto = await issue(market);
     await cancel(market, boleto.id);
     const row = () =>
-      clocked.context.db.prepare('SELECT apply_at_ms FROM boleto_cancellations WHERE transaction_id = ?').get(boleto.id) as { apply_at_ms: number };
+      clocked.context.db
+        .prepare('SELECT apply_at_ms FROM boleto_cancellations WHERE transaction_id = ?')
+        .get(boleto.id) as { apply_at_ms: number };
     const due = row().apply_at_ms;
     advance(10_000);
     const again = await cancel(market, boleto.id);
@@ -186,7 +197,9 @@ describe('requesting the cancellation of a boleto', () => {
 
   it('rejects a body that is not an empty object', async () => {
     const boleto = await issue(market);
-    const { status, body } = await call<ErrorA>(market, 'POST', cancelPath(market, boleto.id), { reason: 'changed my mind' });
+    const { status, body } = await call<ErrorA>(market, 'POST', cancelPath(market, boleto.id), {
+      reason: 'changed my mind',
+    });
     expect(status).toBe(400);
     expect(body.detail).toBe('Unexpected fields in request [reason]');
   });
@@ -195,7 +208,9 @@ describe('requesting the cancellation of a boleto', () => {
     const card = await cardSale(market, { payment_locale: 'pinpad', terminal: 'PINPAD-1' });
     const { status, body } = await cancel(market, card.id);
     expect(status).toBe(400);
-    expect(body.detail).toBe('Only boleto and bolepix transactions can be cancelled here; void card transactions instead');
+    expect(body.detail).toBe(
+      'Only boleto and bolepix transactions can be cancelled here; void card transactions instead',
+    );
   });
 
   it('answers 404 for an unknown transaction', async () => {
@@ -240,7 +255,9 @@ describe('the processing delay on the real clock', () => {
       const second = await startSandbox({ dataDir, settings: { boletoCancellationDelayMs: 100 } });
       try {
         // Applied during startup, before any request reads it.
-        const row = second.context.db.prepare('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ?').get(boleto.id) as {
+        const row = second.context.db
+          .prepare('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ?')
+          .get(boleto.id) as {
           outcome: string | null;
         };
         expect(row.outcome).toBe('canceled');
@@ -265,7 +282,13 @@ describe('paying a boleto (sandbox helper)', () => {
     expect(body.boleto?.paid_at).toMatch(/\+00:00$/);
     expect(body.history.at(-1)).toMatchObject({ operation_type: 'paid', status: 'succeeded', amount: 9900 });
     const event = await eventFor(receiver, boleto.id, 'transaction.succeeded');
-    expect(event).toMatchObject({ payment_type: 'boleto', status: 'succeeded', amount: 9900, reference_id: 'to-pay', paid_at: body.boleto?.paid_at });
+    expect(event).toMatchObject({
+      payment_type: 'boleto',
+      status: 'succeeded',
+      amount: 9900,
+      reference_id: 'to-pay',
+      paid_at: body.boleto?.paid_at,
+    });
   });
 
   it('answers 409 for a boleto already paid', async () => {

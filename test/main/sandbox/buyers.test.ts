@@ -122,7 +122,11 @@ describe('creating a buyer (POST /buyers)', () => {
   });
 
   it('takes a company with an alphanumeric CNPJ, although the contract says digits only (the law changed)', async () => {
-    const buyer = await createBuyer({ first_name: 'Mercadinho Nova Era', last_name: 'Ltda', ein: OTHER_ALPHANUMERIC_CNPJ });
+    const buyer = await createBuyer({
+      first_name: 'Mercadinho Nova Era',
+      last_name: 'Ltda',
+      ein: OTHER_ALPHANUMERIC_CNPJ,
+    });
     expect(buyer.ein).toBe(OTHER_ALPHANUMERIC_CNPJ);
     expect(keysOf(buyer)).toEqual([...PERSON_KEYS.filter((k) => k !== 'taxpayer_id'), 'ein'].sort());
     expect((await call<Buyer>('GET', `/buyers/${buyer.id}`)).body.ein).toBe(OTHER_ALPHANUMERIC_CNPJ);
@@ -149,7 +153,11 @@ describe('creating a buyer (POST /buyers)', () => {
   it('shows unset fields as null, metadata as {} and keeps only the address keys that were sent', async () => {
     const bare = await createBuyer({ first_name: 'Ana', taxpayer_id: freshCpf() });
     expect(bare).toMatchObject(UNSET);
-    const partial = await createBuyer({ first_name: 'Bia', taxpayer_id: freshCpf(), address: { line1: 'Rua A, 1', city: 'Recife' } });
+    const partial = await createBuyer({
+      first_name: 'Bia',
+      taxpayer_id: freshCpf(),
+      address: { line1: 'Rua A, 1', city: 'Recife' },
+    });
     expect(partial.address).toEqual({ line1: 'Rua A, 1', city: 'Recife' });
   });
 
@@ -169,11 +177,15 @@ describe('creating a buyer (POST /buyers)', () => {
   });
 
   it('rejects an invalid e-mail, an unknown field and a missing first_name with 400 in error shape A', async () => {
-    const email = await call('POST', '/buyers', { body: { first_name: 'X', taxpayer_id: freshCpf(), email: 'maria@' } });
+    const email = await call('POST', '/buyers', {
+      body: { first_name: 'X', taxpayer_id: freshCpf(), email: 'maria@' },
+    });
     expect(email.status).toBe(400);
     expect(keysOf(email.body)).toEqual(ERROR_A_KEYS);
     expect(email.body).toMatchObject({ status: 400, detail: 'Invalid email format: maria@' });
-    const unknown = await call('POST', '/buyers', { body: { first_name: 'X', taxpayer_id: freshCpf(), nickname: 'x' } });
+    const unknown = await call('POST', '/buyers', {
+      body: { first_name: 'X', taxpayer_id: freshCpf(), nickname: 'x' },
+    });
     expect(unknown.body).toMatchObject({ status: 400, detail: 'Unexpected fields in request [nickname]' });
     const missing = await call('POST', '/buyers', { body: { taxpayer_id: freshCpf() } });
     expect(missing.body).toMatchObject({ status: 400, detail: 'Field first_name is required' });
@@ -250,12 +262,15 @@ describe('getting a buyer (GET /buyers/{buyer_id})', () => {
 });
 
 describe('updating a buyer (PATCH /buyers/{buyer_id})', () => {
-  const patch = (id: string, body: unknown): Promise<Reply<Record<string, unknown>>> => call('PATCH', `/buyers/${id}`, { body });
+  const patch = (id: string, body: unknown): Promise<Reply<Record<string, unknown>>> =>
+    call('PATCH', `/buyers/${id}`, { body });
 
   it('answers 200 with the full buyer, the new values and a new updated_at; created_at stays', async () => {
     const created = await createBuyer(fullPerson());
     clock = new Date(clock.getTime() + 60_000);
-    const reply = await call<Buyer>('PATCH', `/buyers/${created.id}`, { body: { first_name: 'Maria', phone_number: '11911112222' } });
+    const reply = await call<Buyer>('PATCH', `/buyers/${created.id}`, {
+      body: { first_name: 'Maria', phone_number: '11911112222' },
+    });
     expect(reply.status).toBe(200);
     expect(keysOf(reply.body)).toEqual(PERSON_KEYS);
     expect(reply.body).toEqual({
@@ -292,7 +307,12 @@ describe('updating a buyer (PATCH /buyers/{buyer_id})', () => {
 
   it('rule 1: the immutable field is reported before any other problem of the body, and nothing changes', async () => {
     const created = await createBuyer({ first_name: 'First', taxpayer_id: freshCpf() });
-    const reply = await patch(created.id, { email: 'broken', nickname: 'x', first_name: 'Changed', taxpayer_id: OTHER_CPF });
+    const reply = await patch(created.id, {
+      email: 'broken',
+      nickname: 'x',
+      first_name: 'Changed',
+      taxpayer_id: OTHER_CPF,
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.detail).toBe('Field taxpayer_id cannot be modified');
     expect((await call<Buyer>('GET', `/buyers/${created.id}`)).body).toEqual(created);
@@ -318,7 +338,9 @@ describe('updating a buyer (PATCH /buyers/{buyer_id})', () => {
 
   it('rejects values of the wrong type or format with 400', async () => {
     const created = await createBuyer({ first_name: 'Types', taxpayer_id: freshCpf() });
-    expect((await patch(created.id, { first_name: 42 })).body.detail).toBe('Field first_name must be of type string or null');
+    expect((await patch(created.id, { first_name: 42 })).body.detail).toBe(
+      'Field first_name must be of type string or null',
+    );
     expect((await patch(created.id, { birthdate: '14/03/1985' })).status).toBe(400);
     expect((await patch(created.id, { phone_number: '(11) 98765-4321' })).status).toBe(400);
     expect((await patch(created.id, { address: { line1: 'x', floor: 3 } })).body.detail).toBe(
@@ -411,15 +433,25 @@ describe('searching a buyer by tax id (GET /buyers/search)', () => {
     const reply = await call<Buyer>('GET', `/buyers/search?ein=${ALPHANUMERIC_CNPJ}`);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ id: created.id, first_name: 'Armazém Alfa', ein: ALPHANUMERIC_CNPJ });
-    expect(keysOf(reply.body)).toEqual([...PERSON_KEYS.filter((k) => k !== 'metadata' && k !== 'taxpayer_id'), 'ein'].sort());
+    expect(keysOf(reply.body)).toEqual(
+      [...PERSON_KEYS.filter((k) => k !== 'metadata' && k !== 'taxpayer_id'), 'ein'].sort(),
+    );
   });
 
   it('answers 400 saying 14 characters are expected for a malformed CNPJ, lowercase or masked included', async () => {
-    for (const value of ['4533982700016', '453398270001620', '45.339.827/0001-62', '12abc34501de35', '12ABC34501DEAB']) {
+    for (const value of [
+      '4533982700016',
+      '453398270001620',
+      '45.339.827/0001-62',
+      '12abc34501de35',
+      '12ABC34501DEAB',
+    ]) {
       const reply = await call('GET', `/buyers/search?ein=${encodeURIComponent(value)}`);
       expect(reply.status, value).toBe(400);
       expect(keysOf(reply.body)).toEqual(ERROR_A_KEYS);
-      expect(reply.body.detail).toBe('Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation');
+      expect(reply.body.detail).toBe(
+        'Invalid ein: expected 14 characters (CNPJ): 12 digits or uppercase letters, then 2 digits, no punctuation',
+      );
     }
   });
 
@@ -459,7 +491,9 @@ describe('removing a buyer (DELETE /buyers/{buyer_id})', () => {
     expect(keysOf(reply.body)).toEqual(['deleted', 'deleted_at', 'id', 'resource']);
     expect(reply.body).toEqual({ id: created.id, resource: 'buyer', deleted: true, deleted_at: clock.toISOString() });
     expect((await call('GET', `/buyers/${created.id}`)).status).toBe(404);
-    expect((await call('GET', `/buyers/search?taxpayer_id=${cpf}`)).body.detail).toBe(`Buyer not found with taxpayer_id: ${cpf}`);
+    expect((await call('GET', `/buyers/search?taxpayer_id=${cpf}`)).body.detail).toBe(
+      `Buyer not found with taxpayer_id: ${cpf}`,
+    );
     expect((await call('PATCH', `/buyers/${created.id}`, { body: { first_name: 'Back' } })).status).toBe(404);
     expect((await call('DELETE', `/buyers/${created.id}`)).status).toBe(404);
   });

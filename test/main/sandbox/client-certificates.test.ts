@@ -26,7 +26,9 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   pki = createTestPki();
   stranger = createTestPki('Someone Else CA');
-  sandbox = await startSandbox({ tls: { cert: readPem(pki.server.cert), key: readPem(pki.server.key), ca: readPem(pki.caCert) } });
+  sandbox = await startSandbox({
+    tls: { cert: readPem(pki.server.cert), key: readPem(pki.server.key), ca: readPem(pki.caCert) },
+  });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -34,7 +36,12 @@ afterAll(async () => {
   stranger.remove();
 });
 
-function client(url: string, token: string, marketplaceId: string, options: { tls?: ClientTls; authScheme?: AuthScheme } = {}): PaymentsClient {
+function client(
+  url: string,
+  token: string,
+  marketplaceId: string,
+  options: { tls?: ClientTls; authScheme?: AuthScheme } = {},
+): PaymentsClient {
   return new PaymentsClient({ baseUrl: url, token, marketplaceId, maxRetries: 0, timeoutMs: 5_000, ...options });
 }
 
@@ -48,7 +55,11 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
   });
 
   it('refuses a call without a client certificate: 401 saying a certificate is required', async () => {
-    const error = await failure(listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: loadClientTls({ ca: pki.caCert })! })));
+    const error = await failure(
+      listTransactions(
+        client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: loadClientTls({ ca: pki.caCert })! }),
+      ),
+    );
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error.detail).toBe('A client certificate is required (mutual TLS)');
     // The transactions family answers in shape A, with the contract's type of a 401.
@@ -86,7 +97,9 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
   it('answers the bank accounts family’s 403 in its shape B', async () => {
     const wrong = pki.client('outra-loja-b', 'ABCDEF0124');
     const tls = loadClientTls({ cert: wrong.cert, key: wrong.key, ca: pki.caCert })!;
-    const error = await failure(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls }).bankAccounts.retrieve('a'.repeat(32)));
+    const error = await failure(
+      client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls }).bankAccounts.retrieve('a'.repeat(32)),
+    );
     expect(error).toBeInstanceOf(PermissionError);
     expect(error.raw).toEqual({ status_code: 403, type: 'unauthorized', message: error.detail });
     expect(error.detail).toMatch(new RegExp(`does not match marketplace_id ${sandbox.marketplaceId}$`));
@@ -95,9 +108,13 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
   it('takes a certificate for the marketplace, given as PEM files or as a PKCS#12 file with its passphrase', async () => {
     const store = pki.client('loja', sandbox.marketplaceId);
     const pem = loadClientTls({ cert: store.cert, key: store.key, ca: pki.caCert })!;
-    await expect(listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: pem }))).resolves.toMatchObject({ items: [] });
+    await expect(
+      listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: pem })),
+    ).resolves.toMatchObject({ items: [] });
     const pfx = loadClientTls({ pfx: store.pfx, passphrase: store.pfxPassphrase, ca: pki.caCert })!;
-    await expect(listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: pfx }))).resolves.toMatchObject({ items: [] });
+    await expect(
+      listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: pfx })),
+    ).resolves.toMatchObject({ items: [] });
   });
 
   it('is not reached by a client that does not trust its server certificate: a connection error that says why', async () => {
@@ -130,16 +147,24 @@ describe('how the key is sent', () => {
 
   it('HTTP Basic with the key as the user name, when the sandbox is set for it (Zoop)', async () => {
     const s = await started('basic');
-    await expect(listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'basic' }))).resolves.toBeDefined();
+    await expect(
+      listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'basic' })),
+    ).resolves.toBeDefined();
     const error = await failure(listTransactions(client(s.url, s.token, s.marketplaceId)));
     expect(error.detail).toBe('Authorization header must be "Basic base64(<key>:)"');
-    const wrongKey = await failure(listTransactions(client(s.url, 'not-the-key', s.marketplaceId, { authScheme: 'basic' })));
+    const wrongKey = await failure(
+      listTransactions(client(s.url, 'not-the-key', s.marketplaceId, { authScheme: 'basic' })),
+    );
     expect(wrongKey.detail).toBe('Invalid access token');
   });
 
   it('either, when the sandbox accepts any', async () => {
     const s = await started('any');
-    await expect(listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'basic' }))).resolves.toBeDefined();
-    await expect(listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'bearer' }))).resolves.toBeDefined();
+    await expect(
+      listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'basic' })),
+    ).resolves.toBeDefined();
+    await expect(
+      listTransactions(client(s.url, s.token, s.marketplaceId, { authScheme: 'bearer' })),
+    ).resolves.toBeDefined();
   });
 });

@@ -41,7 +41,10 @@ function transaction(kind: 'boleto' | 'bolepix' | 'credit', overrides: Partial<T
             url: boletoPdfUrl('', id),
             expiration_date: '2026-12-05',
             payment_limit_date: '2026-12-15',
-            billing_instructions: { late_fee: { mode: 'PERCENTAGE', percentage: 2 }, interest: { mode: 'MONTHLY_PERCENTAGE', percentage: 1 } },
+            billing_instructions: {
+              late_fee: { mode: 'PERCENTAGE', percentage: 2 },
+              interest: { mode: 'MONTHLY_PERCENTAGE', percentage: 1 },
+            },
             status: 'not_paid' as const,
             paid_at: null,
           },
@@ -77,7 +80,19 @@ function store(tx: Transaction): Transaction {
       `INSERT INTO transactions (id, marketplace_id, seller_id, reference_id, terminal, payment_type, payment_locale, status, data, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(tx.id, market.id, market.sellerId, tx.reference_id, tx.terminal, tx.payment_type, tx.payment_locale, tx.status, JSON.stringify(tx), tx.created_at, tx.updated_at);
+    .run(
+      tx.id,
+      market.id,
+      market.sellerId,
+      tx.reference_id,
+      tx.terminal,
+      tx.payment_type,
+      tx.payment_locale,
+      tx.status,
+      JSON.stringify(tx),
+      tx.created_at,
+      tx.updated_at,
+    );
   return tx;
 }
 
@@ -88,7 +103,13 @@ beforeAll(async () => {
     first_name: 'Maria Aparecida',
     last_name: 'Souza',
     taxpayer_id: '52998224725',
-    address: { line1: 'Rua das Flores, 123', neighborhood: 'Centro', city: 'São Paulo', state: 'SP', postal_code: '01001000' },
+    address: {
+      line1: 'Rua das Flores, 123',
+      neighborhood: 'Centro',
+      city: 'São Paulo',
+      state: 'SP',
+      postal_code: '01001000',
+    },
   });
 });
 
@@ -122,7 +143,10 @@ describe('GET /boletos/{transaction_id}.pdf', () => {
 
   it('prints inline payer data kept on the record as `payer` instead of the customer', async () => {
     const tx = transaction('boleto');
-    const stored = store({ ...tx, payer: { first_name: 'Pedro', last_name: 'Alves', taxpayer_id: '39053344705', address: null } } as Transaction);
+    const stored = store({
+      ...tx,
+      payer: { first_name: 'Pedro', last_name: 'Alves', taxpayer_id: '39053344705', address: null },
+    } as Transaction);
     const text = await servedPdfText(stored.id);
     expect(text).toContain('Pedro Alves — CPF 390.533.447-05');
     expect(text).not.toContain('Maria Aparecida');
@@ -130,13 +154,19 @@ describe('GET /boletos/{transaction_id}.pdf', () => {
 
   it('names a company payer with an alphanumeric CNPJ as CNPJ 12.ABC.345/01DE-35', async () => {
     const tx = transaction('boleto');
-    const stored = store({ ...tx, payer: { first_name: 'Mercadinho Nova Era', last_name: 'Ltda', ein: '12ABC34501DE35', address: null } } as Transaction);
+    const stored = store({
+      ...tx,
+      payer: { first_name: 'Mercadinho Nova Era', last_name: 'Ltda', ein: '12ABC34501DE35', address: null },
+    } as Transaction);
     expect(await servedPdfText(stored.id)).toContain('Mercadinho Nova Era Ltda — CNPJ 12.ABC.345/01DE-35');
   });
 
   it('stamps a paid boleto PAGO and a cancelled one CANCELADO', async () => {
     const paid = transaction('boleto', { status: 'succeeded' });
-    const paidTx = store({ ...paid, boleto: { ...paid.boleto!, status: 'paid', paid_at: '2026-11-30T10:00:00+00:00' } });
+    const paidTx = store({
+      ...paid,
+      boleto: { ...paid.boleto!, status: 'paid', paid_at: '2026-11-30T10:00:00+00:00' },
+    });
     const paidText = await servedPdfText(paidTx.id);
     expect(paidText).toContain('PAGO');
     expect(paidText).toContain('em 30/11/2026');
@@ -194,7 +224,13 @@ describe('GET /pix/{transaction_id}.png', () => {
 
 describe('documents in the OpenAPI document', () => {
   it('are public routes tagged documents with binary responses', () => {
-    const paths = sandbox.openapi().paths as Record<string, Record<string, { tags: string[]; security: unknown[]; responses: Record<string, { content: Record<string, unknown> }> }>>;
+    const paths = sandbox.openapi().paths as Record<
+      string,
+      Record<
+        string,
+        { tags: string[]; security: unknown[]; responses: Record<string, { content: Record<string, unknown> }> }
+      >
+    >;
     const pdf = paths['/boletos/{transaction_id}.pdf']?.get;
     const png = paths['/pix/{transaction_id}.png']?.get;
     expect(pdf?.tags).toEqual(['documents']);

@@ -28,7 +28,8 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const tablesPath = (owner: Market = market, query = '') => `/v1/marketplaces/${owner.id}/terminals/${TERMINAL}/emv_tables${query}`;
+const tablesPath = (owner: Market = market, query = '') =>
+  `/v1/marketplaces/${owner.id}/terminals/${TERMINAL}/emv_tables${query}`;
 
 const ownTables = (version: string): EmvTablesDocument => ({
   ...TEST_EMV_TABLES,
@@ -49,7 +50,11 @@ describe('GET …/terminals/{serial}/emv_tables', () => {
   });
 
   it('answers only the version to a caller that holds it', async () => {
-    const { status, body } = await call<EmvTablesAnswer>(market, 'GET', tablesPath(market, `?known_version=${TEST_EMV_TABLES.version}`));
+    const { status, body } = await call<EmvTablesAnswer>(
+      market,
+      'GET',
+      tablesPath(market, `?known_version=${TEST_EMV_TABLES.version}`),
+    );
     expect(status).toBe(200);
     expect(body).toEqual({ version: TEST_EMV_TABLES.version, changed: false });
     const older = await call<EmvTablesAnswer>(market, 'GET', tablesPath(market, '?known_version=2001010001'));
@@ -58,29 +63,44 @@ describe('GET …/terminals/{serial}/emv_tables', () => {
 
   it('serves what the marketplace set, to that marketplace only, and 404 once withdrawn', async () => {
     const own = await freshMarket(sandbox);
-    const put = await call<EmvTablesDocument>(own, 'PUT', `/v1/sandbox/marketplaces/${own.id}/emv_tables`, ownTables('2612010001'));
+    const put = await call<EmvTablesDocument>(
+      own,
+      'PUT',
+      `/v1/sandbox/marketplaces/${own.id}/emv_tables`,
+      ownTables('2612010001'),
+    );
     expect(put.status).toBe(200);
     const served = await call<EmvTablesAnswer>(own, 'GET', tablesPath(own));
     expect(served.body.version).toBe('2612010001');
-    expect(served.body.tables?.acquirers).toEqual({ '02': { name: 'ADQUIRENTE TESTE', key_slots: { pin: 2, data: 2 } } });
+    expect(served.body.tables?.acquirers).toEqual({
+      '02': { name: 'ADQUIRENTE TESTE', key_slots: { pin: 2, data: 2 } },
+    });
     // Another marketplace still gets the test set.
     expect((await call<EmvTablesAnswer>(market, 'GET', tablesPath())).body.version).toBe(TEST_EMV_TABLES.version);
 
-    expect(await call(own, 'DELETE', `/v1/sandbox/marketplaces/${own.id}/emv_tables`)).toMatchObject({ status: 200, body: { deleted: true } });
+    expect(await call(own, 'DELETE', `/v1/sandbox/marketplaces/${own.id}/emv_tables`)).toMatchObject({
+      status: 200,
+      body: { deleted: true },
+    });
     const none = await call<{ status: number; detail: string }>(own, 'GET', tablesPath(own));
     expect(none.status).toBe(404);
     expect(none.body.detail).toContain(TERMINAL);
   });
 
   it('refuses a document that is not EMV tables, and another marketplace (as every route: 404)', async () => {
-    const bad = await call(market, 'PUT', `/v1/sandbox/marketplaces/${market.id}/emv_tables`, { ...TEST_EMV_TABLES, entries: [{ table: 'aid', acquirer: 2 }] });
+    const bad = await call(market, 'PUT', `/v1/sandbox/marketplaces/${market.id}/emv_tables`, {
+      ...TEST_EMV_TABLES,
+      entries: [{ table: 'aid', acquirer: 2 }],
+    });
     expect(bad.status).toBe(400);
     const other = await freshMarket(sandbox);
     expect((await call(other, 'GET', tablesPath(market))).status).toBe(404);
   });
 
   it('is the set docs/emv-tables.sample.json shows', () => {
-    expect(JSON.parse(readFileSync(new URL('../../../docs/emv-tables.sample.json', import.meta.url), 'utf8'))).toEqual(TEST_EMV_TABLES);
+    expect(JSON.parse(readFileSync(new URL('../../../docs/emv-tables.sample.json', import.meta.url), 'utf8'))).toEqual(
+      TEST_EMV_TABLES,
+    );
   });
 });
 
@@ -89,8 +109,15 @@ describe('the API client', () => {
     const own = await freshMarket(sandbox);
     const client = new PaymentsClient({ baseUrl: sandbox.url, token: own.token, marketplaceId: own.id });
     const first = await client.terminal.emvTables(TERMINAL, undefined);
-    expect(first).toMatchObject({ version: TEST_EMV_TABLES.version, changed: true, tables: { format: 'pinbridge-emv-tables' } });
-    expect(await client.terminal.emvTables(TERMINAL, TEST_EMV_TABLES.version)).toEqual({ version: TEST_EMV_TABLES.version, changed: false });
+    expect(first).toMatchObject({
+      version: TEST_EMV_TABLES.version,
+      changed: true,
+      tables: { format: 'pinbridge-emv-tables' },
+    });
+    expect(await client.terminal.emvTables(TERMINAL, TEST_EMV_TABLES.version)).toEqual({
+      version: TEST_EMV_TABLES.version,
+      changed: false,
+    });
     await call(own, 'DELETE', `/v1/sandbox/marketplaces/${own.id}/emv_tables`);
     expect(await client.terminal.emvTables(TERMINAL, undefined)).toBeNull();
   });
@@ -107,7 +134,12 @@ describe('the API client', () => {
     afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
     const client = () =>
-      new PaymentsClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 't', marketplaceId: 'm', maxRetries: 0 });
+      new PaymentsClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        token: 't',
+        marketplaceId: 'm',
+        maxRetries: 0,
+      });
 
     it.each([
       ['tables that are not a document', { version: '1', changed: true, tables: { format: 'other' } }],

@@ -35,7 +35,8 @@ describe("the OpenAPI documents under Redocly's recommended ruleset", () => {
     it(`finds no error in docs/${name}`, async () => {
       const problems = await lint(readFileSync(pathOf(name), 'utf8'), pathOf(name));
       const warnings = problems.filter((problem) => problem.severity !== 'error');
-      if (warnings.length > 0) console.log(`docs/${name}: ${warnings.length} warning(s)\n${warnings.map(describeProblem).join('\n')}`);
+      if (warnings.length > 0)
+        console.log(`docs/${name}: ${warnings.length} warning(s)\n${warnings.map(describeProblem).join('\n')}`);
       expect(problems.filter((problem) => problem.severity === 'error').map(describeProblem)).toEqual([]);
     });
   }
@@ -48,7 +49,12 @@ describe("the OpenAPI documents under Redocly's recommended ruleset", () => {
     delete document.servers;
     const [first, second] = Object.values(document.paths).flatMap((item) => Object.values(item));
     second!.operationId = first!.operationId;
-    const errors = (await lint(JSON.stringify(document), pathOf('sandbox-openapi.json'))).filter((problem) => problem.severity === 'error');
-    expect(errors.map((problem) => problem.ruleId).sort()).toEqual(['no-empty-servers', 'operation-operationId-unique']);
+    const errors = (await lint(JSON.stringify(document), pathOf('sandbox-openapi.json'))).filter(
+      (problem) => problem.severity === 'error',
+    );
+    expect(errors.map((problem) => problem.ruleId).sort()).toEqual([
+      'no-empty-servers',
+      'operation-operationId-unique',
+    ]);
   });
 });

@@ -28,7 +28,11 @@ const METHODS = ['get', 'post', 'patch', 'put', 'delete'] as const;
 function operations(document: Record<string, unknown>): Array<[string, string, Operation]> {
   const paths = document.paths as Record<string, Record<string, Operation>>;
   return Object.entries(paths).flatMap(([path, item]) =>
-    METHODS.filter((method) => item[method]).map((method): [string, string, Operation] => [method, path, item[method]!]),
+    METHODS.filter((method) => item[method]).map((method): [string, string, Operation] => [
+      method,
+      path,
+      item[method]!,
+    ]),
   );
 }
 
@@ -78,7 +82,12 @@ describe('the sandbox OpenAPI document', () => {
   });
 
   it('names every operation with a stable, unique camelCase operationId (renaming one breaks generated clients)', () => {
-    const ids = Object.fromEntries(operations(sandbox.openapi()).map(([method, path, operation]) => [`${method.toUpperCase()} ${path}`, operation.operationId]));
+    const ids = Object.fromEntries(
+      operations(sandbox.openapi()).map(([method, path, operation]) => [
+        `${method.toUpperCase()} ${path}`,
+        operation.operationId,
+      ]),
+    );
     const m = '/v1/marketplaces/{marketplace_id}';
     expect(ids).toEqual({
       [`POST ${m}/buyers`]: 'createBuyer',
@@ -97,7 +106,8 @@ describe('the sandbox OpenAPI document', () => {
       [`GET ${m}/terminals/{terminal}/pending_transactions`]: 'listPendingTerminalTransactions',
       [`GET ${m}/terminals/{terminal}/emv_tables`]: 'getTerminalEmvTables',
       [`POST ${m}/transactions/{transaction_id}/authorization`]: 'authorizeTerminalTransaction',
-      ['POST /v2/marketplaces/{marketplace_id}/transactions/{transaction_id}/authorization']: 'authorizeTerminalTransactionV2',
+      ['POST /v2/marketplaces/{marketplace_id}/transactions/{transaction_id}/authorization']:
+        'authorizeTerminalTransactionV2',
       [`POST ${m}/transactions/{transaction_id}/completion`]: 'completeTerminalTransaction',
       [`POST ${m}/transactions/{transaction_id}/reversal`]: 'reverseTerminalTransaction',
       [`POST ${m}/transactions/{transaction_id}/void`]: 'voidTransaction',
@@ -122,8 +132,11 @@ describe('the sandbox OpenAPI document', () => {
     for (const id of values) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
   });
 
-  it('says where it is served (a server template of the ready line\'s url) and under what license', () => {
-    const document = sandbox.openapi() as { servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>; info: { license?: { name: string } } };
+  it("says where it is served (a server template of the ready line's url) and under what license", () => {
+    const document = sandbox.openapi() as {
+      servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+      info: { license?: { name: string } };
+    };
     expect(document.servers).toHaveLength(1);
     const [server] = document.servers!;
     const url = server!.url.replace(/\{(\w+)\}/g, (_all, name: string) => server!.variables![name]!.default);
@@ -133,24 +146,32 @@ describe('the sandbox OpenAPI document', () => {
     expect(document.info.license?.name).toMatch(/UNLICENSED/);
   });
 
-  it('documents each family\'s 401 in its own error shape: shape A with type unauthorized, shape B for bank accounts', () => {
+  it("documents each family's 401 in its own error shape: shape A with type unauthorized, shape B for bank accounts", () => {
     const ref = (operation: Operation, status: string): unknown =>
       (operation.responses?.[status]?.content?.['application/json']?.schema as { $ref?: string } | undefined)?.$ref;
     for (const [method, path, operation] of operations(sandbox.openapi())) {
       if (Array.isArray(operation.security) && operation.security.length === 0) continue;
       const where = `${method.toUpperCase()} ${path}`;
       const bankAccounts = operation.tags?.includes('bank accounts') === true;
-      expect(ref(operation, '401'), where).toBe(bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorAUnauthorized');
-      expect(ref(operation, '403'), where).toBe(bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorA');
+      expect(ref(operation, '401'), where).toBe(
+        bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorAUnauthorized',
+      );
+      expect(ref(operation, '403'), where).toBe(
+        bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorA',
+      );
       for (const status of ['400', '404', '409']) {
         if (operation.responses?.[status] === undefined) continue;
-        expect(ref(operation, status), `${where} ${status}`).toBe(bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorA');
+        expect(ref(operation, status), `${where} ${status}`).toBe(
+          bankAccounts ? '#/components/schemas/ErrorB' : '#/components/schemas/ErrorA',
+        );
       }
     }
   });
 
   it('gives every schema a shape: no empty schema that matches anything, billing_instructions spelled out', () => {
-    const document = sandbox.openapi() as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const document = sandbox.openapi() as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+    };
     const empty: string[] = [];
     const visit = (node: unknown, where: string, isSchema: boolean): void => {
       if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}/${i}`, isSchema));
@@ -159,18 +180,25 @@ describe('the sandbox OpenAPI document', () => {
       if (isSchema && keys.length === 0) empty.push(where);
       for (const [key, value] of Object.entries(node)) {
         // Children of these keywords are schemas; `properties`' children are, the map itself is not.
-        const childIsSchema = ['schema', 'items', 'additionalProperties', 'not', 'anyOf', 'oneOf', 'allOf'].includes(key) || (where.endsWith('/properties') && isSchema === false);
+        const childIsSchema =
+          ['schema', 'items', 'additionalProperties', 'not', 'anyOf', 'oneOf', 'allOf'].includes(key) ||
+          (where.endsWith('/properties') && isSchema === false);
         visit(value, `${where}/${key}`, key === 'properties' ? false : childIsSchema && typeof value === 'object');
       }
     };
-    for (const [name, schema] of Object.entries(document.components.schemas)) visit(schema, `#/components/schemas/${name}`, true);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      visit(schema, `#/components/schemas/${name}`, true);
     visit(document, '#', false);
     expect(empty).toEqual([]);
     expect(JSON.stringify(document)).not.toMatch(/"additionalProperties":\{\}/);
 
     const billing = document.components.schemas.BoletoDetails!.properties!.billing_instructions;
     expect(billing).toEqual({ anyOf: [{ $ref: '#/components/schemas/BillingInstructionsRecord' }, { type: 'null' }] });
-    expect(Object.keys(document.components.schemas.BillingInstructionsRecord!.properties!)).toEqual(['late_fee', 'interest', 'discount']);
+    expect(Object.keys(document.components.schemas.BillingInstructionsRecord!.properties!)).toEqual([
+      'late_fee',
+      'interest',
+      'discount',
+    ]);
   });
 
   it('requires the bearer token everywhere but on the token helper and the public documents', () => {
@@ -181,14 +209,27 @@ describe('the sandbox OpenAPI document', () => {
       .map(([method, path]) => `${method.toUpperCase()} ${path}`)
       .sort();
     expect(open).toEqual(
-      ['GET /boletos/{transaction_id}.pdf', 'GET /pix/{transaction_id}.png', 'POST /v1/sandbox/marketplaces', 'POST /v1/sandbox/tokens'].sort(),
+      [
+        'GET /boletos/{transaction_id}.pdf',
+        'GET /pix/{transaction_id}.png',
+        'POST /v1/sandbox/marketplaces',
+        'POST /v1/sandbox/tokens',
+      ].sort(),
     );
   });
 
-  it('names the contract\'s schemas once under components and every $ref resolves', () => {
+  it("names the contract's schemas once under components and every $ref resolves", () => {
     const document = sandbox.openapi() as { components: { schemas: Record<string, unknown> } };
     expect(Object.keys(document.components.schemas)).toEqual(
-      expect.arrayContaining(['Transaction', 'Buyer', 'BankAccount', 'BankAccountListItem', 'ErrorA', 'ErrorB', 'TerminalAuthorizationResult']),
+      expect.arrayContaining([
+        'Transaction',
+        'Buyer',
+        'BankAccount',
+        'BankAccountListItem',
+        'ErrorA',
+        'ErrorB',
+        'TerminalAuthorizationResult',
+      ]),
     );
     const refs = JSON.stringify(document).match(/"\$ref":"#\/components\/schemas\/[A-Za-z0-9]+"/g) ?? [];
     expect(refs.length).toBeGreaterThan(50);
@@ -199,13 +240,16 @@ describe('the sandbox OpenAPI document', () => {
   });
 
   it('is the document committed in docs/sandbox-openapi.json (regenerate with `npm run docs:openapi`)', () => {
-    const committed = JSON.parse(readFileSync(new URL('../../../docs/sandbox-openapi.json', import.meta.url), 'utf8')) as unknown;
+    const committed = JSON.parse(
+      readFileSync(new URL('../../../docs/sandbox-openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(sandbox.openapi())));
   });
 });
 
 describe('the terminal channel’s own OpenAPI document (what a provider implements)', () => {
-  const document = (): Record<string, unknown> => terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION));
+  const document = (): Record<string, unknown> =>
+    terminalChannelDocument(sandbox.openapi(), String(TERMINAL_CHANNEL_VERSION));
 
   it('holds the channel’s operations only — v2 authorization beside v1, which is marked deprecated — and every schema they name', () => {
     const ops = operations(document());
@@ -219,17 +263,29 @@ describe('the terminal channel’s own OpenAPI document (what a provider impleme
       'POST /v1/marketplaces/{marketplace_id}/transactions/{transaction_id}/void',
     ]);
     expect(ops.every(([, , operation]) => operation.tags?.join() === 'terminal channel')).toBe(true);
-    const v1 = ops.find(([, path]) => path.startsWith('/v1/') && path.endsWith('/authorization'))![2] as Operation & { deprecated?: boolean };
+    const v1 = ops.find(([, path]) => path.startsWith('/v1/') && path.endsWith('/authorization'))![2] as Operation & {
+      deprecated?: boolean;
+    };
     expect(v1.deprecated).toBe(true);
     const schemas = (document() as { components: { schemas: Record<string, unknown> } }).components.schemas;
     const refs = new Set(JSON.stringify(document()).match(/#\/components\/schemas\/[A-Za-z0-9]+/g) ?? []);
     for (const ref of refs) expect(schemas[ref.split('/').at(-1)!], ref).toBeDefined();
-    expect(Object.keys(schemas)).toEqual(expect.arrayContaining(['TerminalAuthorizationRequestV2', 'EncryptedCardDataV2', 'PinBlockV2', 'TerminalIdentity']));
+    expect(Object.keys(schemas)).toEqual(
+      expect.arrayContaining([
+        'TerminalAuthorizationRequestV2',
+        'EncryptedCardDataV2',
+        'PinBlockV2',
+        'TerminalIdentity',
+      ]),
+    );
     expect(Object.keys(schemas)).not.toContain('Buyer');
   });
 
   it('names the provider that implements it as its first server, the sandbox second, and keeps the license and operationIds', () => {
-    const doc = document() as { servers: Array<{ url: string; variables: Record<string, { default: string }> }>; info: { license?: unknown } };
+    const doc = document() as {
+      servers: Array<{ url: string; variables: Record<string, { default: string }> }>;
+      info: { license?: unknown };
+    };
     expect(doc.servers.map((server) => server.url)).toEqual(['{base_url}', '{scheme}://{host}:{port}']);
     expect(doc.servers[0]!.variables.base_url!.default).not.toMatch(/\/$/);
     expect(doc.info.license).toEqual((sandbox.openapi() as { info: { license?: unknown } }).info.license);
@@ -245,7 +301,9 @@ describe('the terminal channel’s own OpenAPI document (what a provider impleme
   });
 
   it('is the document committed in docs/terminal-channel-openapi.json (regenerate with `npm run docs:openapi`)', () => {
-    const committed = JSON.parse(readFileSync(new URL('../../../docs/terminal-channel-openapi.json', import.meta.url), 'utf8')) as unknown;
+    const committed = JSON.parse(
+      readFileSync(new URL('../../../docs/terminal-channel-openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect(committed).toEqual(JSON.parse(JSON.stringify(document())));
   });
 });

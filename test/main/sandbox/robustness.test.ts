@@ -30,7 +30,11 @@ const pinpadSale = (reference: string, amount = 1500): Record<string, unknown> =
   reference_id: reference,
 });
 
-async function post(path: string, body: string, extra: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+async function post(
+  path: string,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   const response = await fetch(`${base}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body });
   return { status: response.status, text: await response.text() };
 }
@@ -53,7 +57,10 @@ describe('bad request bodies', () => {
   });
 
   it('answers 413 for a body over the limit', async () => {
-    const answer = await post('/transactions', JSON.stringify({ ...pinpadSale('big'), description: 'x'.repeat(100 * 1024) }));
+    const answer = await post(
+      '/transactions',
+      JSON.stringify({ ...pinpadSale('big'), description: 'x'.repeat(100 * 1024) }),
+    );
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.text)).toMatchObject({ status: 413, detail: 'Request body is too large' });
   });
@@ -72,9 +79,14 @@ describe('bad request bodies', () => {
 
 describe('200 concurrent requests', () => {
   it('creates 100 transactions and reads 100 times while doing it, every answer right', async () => {
-    const creates = Array.from({ length: 100 }, (_, i) => post('/transactions', JSON.stringify(pinpadSale(`burst-${i}`, 1000 + i))));
+    const creates = Array.from({ length: 100 }, (_, i) =>
+      post('/transactions', JSON.stringify(pinpadSale(`burst-${i}`, 1000 + i))),
+    );
     const reads = Array.from({ length: 100 }, () =>
-      fetch(`${base}/sellers/${sandbox.sellerId}/bank_accounts`, { headers }).then(async (r) => ({ status: r.status, text: await r.text() })),
+      fetch(`${base}/sellers/${sandbox.sellerId}/bank_accounts`, { headers }).then(async (r) => ({
+        status: r.status,
+        text: await r.text(),
+      })),
     );
     const answers = await Promise.all([...creates, ...reads]);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(100);
@@ -146,8 +158,16 @@ describe('restart with the same data directory', () => {
       const second = await startSandbox({ dataDir });
       try {
         const again = { authorization: `Bearer ${second.token}` };
-        for (const path of [`/buyers/${buyer.id}`, `/bank_accounts/${account.id}`, `/transactions/${sale.id}`, `/transactions/${boleto.id}`, `/webhooks/${webhook.id}`]) {
-          const response = await fetch(`${second.url}/v1/marketplaces/${second.marketplaceId}${path}`, { headers: again });
+        for (const path of [
+          `/buyers/${buyer.id}`,
+          `/bank_accounts/${account.id}`,
+          `/transactions/${sale.id}`,
+          `/transactions/${boleto.id}`,
+          `/webhooks/${webhook.id}`,
+        ]) {
+          const response = await fetch(`${second.url}/v1/marketplaces/${second.marketplaceId}${path}`, {
+            headers: again,
+          });
           expect(response.status, path).toBe(200);
         }
         const replay = await fetch(`${second.url}/v1/marketplaces/${second.marketplaceId}/transactions`, {

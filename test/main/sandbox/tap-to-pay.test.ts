@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorA, Transaction } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
-import { call, eventFor, freshMarket, subscribedReceiver, type Market, type Problem, type Receiver } from '../../helpers/sandbox.js';
+import {
+  call,
+  eventFor,
+  freshMarket,
+  subscribedReceiver,
+  type Market,
+  type Problem,
+  type Receiver,
+} from '../../helpers/sandbox.js';
 
 const DEVICE = 'nfc-a1b2c3';
 
@@ -26,7 +34,12 @@ async function pending(amount = 2500, overrides: Record<string, unknown> = {}): 
 }
 
 const phone = (id: string, body: Record<string, unknown> = {}) =>
-  call<Transaction & Problem>(market, 'POST', `/v1/sandbox/marketplaces/${market.id}/transactions/${id}/tap_to_pay`, body);
+  call<Transaction & Problem>(
+    market,
+    'POST',
+    `/v1/sandbox/marketplaces/${market.id}/transactions/${id}/tap_to_pay`,
+    body,
+  );
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -42,7 +55,11 @@ afterAll(async () => {
 describe('completing a tap-to-pay transaction on the phone', () => {
   it('approves it: succeeded, contactless chip on that device, card brand and last 4 digits', async () => {
     const created = await pending(2500, { installment_plan: { number_installments: 2 }, reference_id: 'ttp-1' });
-    const { status, body } = await phone(created.id, { outcome: 'approved', card_brand: 'mastercard', last4_digits: '4321' });
+    const { status, body } = await phone(created.id, {
+      outcome: 'approved',
+      card_brand: 'mastercard',
+      last4_digits: '4321',
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({
       status: 'succeeded',
@@ -53,7 +70,11 @@ describe('completing a tap-to-pay transaction on the phone', () => {
       error: null,
     });
     expect(body.payment_authorization?.authorization_code).toMatch(/^[0-9]{6}$/);
-    expect(body.history.at(-1)).toMatchObject({ operation_type: 'authorization', status: 'succeeded', response_code: '00' });
+    expect(body.history.at(-1)).toMatchObject({
+      operation_type: 'authorization',
+      status: 'succeeded',
+      response_code: '00',
+    });
     const event = await eventFor(receiver, created.id, 'transaction.succeeded');
     expect(event).toMatchObject({
       payment_locale: 'tap_to_pay',
@@ -129,21 +150,35 @@ describe('completing a tap-to-pay transaction on the phone', () => {
 
   it('keeps a tap-to-pay transaction off the terminal channel', async () => {
     const created = await pending();
-    const list = await call<{ items: Transaction[] }>(market, 'GET', `/v1/marketplaces/${market.id}/terminals/${DEVICE}/pending_transactions`);
+    const list = await call<{ items: Transaction[] }>(
+      market,
+      'GET',
+      `/v1/marketplaces/${market.id}/terminals/${DEVICE}/pending_transactions`,
+    );
     expect(list.body.items).toEqual([]);
-    const reversal = await call<ErrorA>(market, 'POST', `/v1/marketplaces/${market.id}/transactions/${created.id}/reversal`, {
-      terminal: DEVICE,
-      reason: 'cancelled',
-    });
+    const reversal = await call<ErrorA>(
+      market,
+      'POST',
+      `/v1/marketplaces/${market.id}/transactions/${created.id}/reversal`,
+      {
+        terminal: DEVICE,
+        reason: 'cancelled',
+      },
+    );
     expect(reversal.status).toBe(400);
   });
 
   it('can be voided after approval like any card payment', async () => {
     const created = await pending(2500);
     await phone(created.id, { outcome: 'approved' });
-    const { status, body } = await call<Transaction>(market, 'POST', `/v1/marketplaces/${market.id}/transactions/${created.id}/void`, {
-      on_behalf_of: market.sellerId,
-    });
+    const { status, body } = await call<Transaction>(
+      market,
+      'POST',
+      `/v1/marketplaces/${market.id}/transactions/${created.id}/void`,
+      {
+        on_behalf_of: market.sellerId,
+      },
+    );
     expect(status).toBe(200);
     expect(body).toMatchObject({ status: 'canceled', voided: true });
   });

@@ -48,7 +48,11 @@ let sandbox: RunningSandbox;
 let market: Market;
 let receiver: Receiver;
 
-async function pending(amount = 3000, overrides: Record<string, unknown> = {}, owner: Market = market): Promise<Transaction> {
+async function pending(
+  amount = 3000,
+  overrides: Record<string, unknown> = {},
+  owner: Market = market,
+): Promise<Transaction> {
   const { status, body } = await call<Transaction>(owner, 'POST', `/v1/marketplaces/${owner.id}/transactions`, {
     payment_locale: 'pinpad',
     payment_type: 'credit',
@@ -69,7 +73,8 @@ const path = (id: string, action?: string): string =>
 const authorize = (id: string, overrides: Record<string, unknown> = {}) =>
   call<TerminalAuthorizationResult & Problem>(market, 'POST', path(id, 'authorization'), authorizationBody(overrides));
 
-const fetchTransaction = async (id: string): Promise<Transaction> => (await call<Transaction>(market, 'GET', path(id))).body;
+const fetchTransaction = async (id: string): Promise<Transaction> =>
+  (await call<Transaction>(market, 'GET', path(id))).body;
 
 const asciiHex = (text: string): string => Buffer.from(text, 'ascii').toString('hex').toUpperCase();
 
@@ -92,7 +97,9 @@ describe('the pending list of a terminal', () => {
     await pending(3000, { terminal: 'OTHER-PINPAD' }, own);
     await pending(4000, { payment_locale: 'tap_to_pay' }, own);
     const decided = await pending(5000, {}, own);
-    await call(own, 'POST', `/v1/marketplaces/${own.id}/transactions/${decided.id}/void`, { on_behalf_of: own.sellerId });
+    await call(own, 'POST', `/v1/marketplaces/${own.id}/transactions/${decided.id}/void`, {
+      on_behalf_of: own.sellerId,
+    });
 
     const listPath = `/v1/marketplaces/${own.id}/terminals/${TERMINAL}/pending_transactions`;
     const { status, body } = await call<ListEnvelope<Transaction>>(own, 'GET', listPath);
@@ -102,7 +109,11 @@ describe('the pending list of a terminal', () => {
   });
 
   it('is empty for a terminal with nothing to do', async () => {
-    const { body } = await call<ListEnvelope<Transaction>>(market, 'GET', `/v1/marketplaces/${market.id}/terminals/IDLE-1/pending_transactions`);
+    const { body } = await call<ListEnvelope<Transaction>>(
+      market,
+      'GET',
+      `/v1/marketplaces/${market.id}/terminals/IDLE-1/pending_transactions`,
+    );
     expect(body.items).toEqual([]);
     expect(body.total).toBe(0);
   });
@@ -113,7 +124,12 @@ describe('authorizing a PINPAD transaction', () => {
     const created = await pending(3000, { installment_plan: { number_installments: 3 }, reference_id: 'sale-77' });
     const { status, body } = await authorize(created.id);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ decision: 'approved', response_code: '00', response_message: 'Approved', decline_code: null });
+    expect(body).toMatchObject({
+      decision: 'approved',
+      response_code: '00',
+      response_message: 'Approved',
+      decline_code: null,
+    });
     expect(body.authorization_code).toMatch(/^[0-9]{6}$/);
     expect(body.nsu).toMatch(/^[0-9]{6,9}$/);
     expect(body.issuer_emv_data).toMatch(/^8A0230309110[0-9A-F]{32}$/);
@@ -123,7 +139,11 @@ describe('authorizing a PINPAD transaction', () => {
       status: 'succeeded',
       captured: true,
       gateway_authorizer: 'sandbox',
-      payment_authorization: { authorizer_id: 'sandbox', authorization_code: body.authorization_code, authorization_nsu: body.nsu },
+      payment_authorization: {
+        authorizer_id: 'sandbox',
+        authorization_code: body.authorization_code,
+        authorization_nsu: body.nsu,
+      },
       point_of_sale: { entry_mode: 'chip', identification_number: TERMINAL },
       payment_method: {
         resource: 'card',
@@ -145,7 +165,10 @@ describe('authorizing a PINPAD transaction', () => {
 
   it('sends transaction.succeeded with the authorization, card and installments', async () => {
     const created = await pending(4200, { installment_plan: { number_installments: 2 }, reference_id: 'hook-ok' });
-    const { body } = await authorize(created.id, { entry_mode: 'contactless_chip', card: card('545301', '1234', 'MASTERCARD') });
+    const { body } = await authorize(created.id, {
+      entry_mode: 'contactless_chip',
+      card: card('545301', '1234', 'MASTERCARD'),
+    });
     const event = await eventFor(receiver, created.id, 'transaction.succeeded');
     expect(event).toMatchObject({
       transaction_id: created.id,
@@ -174,33 +197,45 @@ describe('authorizing a PINPAD transaction', () => {
     { ending: 5, code: 'do_not_honor', responseCode: '05', message: 'Do not honor' },
     { ending: 54, code: 'expired_card', responseCode: '54', message: 'Expired card' },
     { ending: 55, code: 'incorrect_pin', responseCode: '55', message: 'Incorrect PIN' },
-    { ending: 57, code: 'transaction_not_allowed', responseCode: '57', message: 'Transaction not permitted to cardholder' },
+    {
+      ending: 57,
+      code: 'transaction_not_allowed',
+      responseCode: '57',
+      message: 'Transaction not permitted to cardholder',
+    },
     { ending: 59, code: 'suspected_fraud', responseCode: '59', message: 'Suspected fraud' },
     { ending: 91, code: 'issuer_unavailable', responseCode: '91', message: 'Issuer or switch inoperative' },
   ];
 
-  it.each(amountEndings)('declines an amount ending in $ending with $code ($responseCode)', async ({ ending, code, responseCode, message }) => {
-    const created = await pending(1000 + ending);
-    const { status, body } = await authorize(created.id);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
-      decision: 'declined',
-      response_code: responseCode,
-      response_message: message,
-      decline_code: code,
-      authorization_code: null,
-      nsu: null,
-      issuer_emv_data: `8A02${asciiHex(responseCode)}`,
-    });
-    expect(body.transaction).toMatchObject({
-      status: 'failed',
-      captured: false,
-      payment_authorization: null,
-      error: { code, message, response_code: responseCode },
-      payment_method: { card_brand: 'Visa', last4_digits: '0010' },
-    });
-    expect(body.transaction.history.at(-1)).toMatchObject({ operation_type: 'authorization', status: 'failed', response_code: responseCode });
-  });
+  it.each(amountEndings)(
+    'declines an amount ending in $ending with $code ($responseCode)',
+    async ({ ending, code, responseCode, message }) => {
+      const created = await pending(1000 + ending);
+      const { status, body } = await authorize(created.id);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        decision: 'declined',
+        response_code: responseCode,
+        response_message: message,
+        decline_code: code,
+        authorization_code: null,
+        nsu: null,
+        issuer_emv_data: `8A02${asciiHex(responseCode)}`,
+      });
+      expect(body.transaction).toMatchObject({
+        status: 'failed',
+        captured: false,
+        payment_authorization: null,
+        error: { code, message, response_code: responseCode },
+        payment_method: { card_brand: 'Visa', last4_digits: '0010' },
+      });
+      expect(body.transaction.history.at(-1)).toMatchObject({
+        operation_type: 'authorization',
+        status: 'failed',
+        response_code: responseCode,
+      });
+    },
+  );
 
   const testCards = [
     { first6: '601145', last4: '0087', code: 'insufficient_funds', responseCode: '51' },
@@ -209,12 +244,15 @@ describe('authorizing a PINPAD transaction', () => {
     { first6: '400000', last4: '0002', code: 'do_not_honor', responseCode: '05' },
   ];
 
-  it.each(testCards)('declines the test card $first6…$last4 with $code whatever the amount', async ({ first6, last4, code, responseCode }) => {
-    const created = await pending(2000);
-    const { body } = await authorize(created.id, { card: card(first6, last4) });
-    expect(body).toMatchObject({ decision: 'declined', decline_code: code, response_code: responseCode });
-    expect(body.transaction.status).toBe('failed');
-  });
+  it.each(testCards)(
+    'declines the test card $first6…$last4 with $code whatever the amount',
+    async ({ first6, last4, code, responseCode }) => {
+      const created = await pending(2000);
+      const { body } = await authorize(created.id, { card: card(first6, last4) });
+      expect(body).toMatchObject({ decision: 'declined', decline_code: code, response_code: responseCode });
+      expect(body.transaction.status).toBe('failed');
+    },
+  );
 
   it('approves any other card and amount ending', async () => {
     for (const amount of [1000, 1099, 1050, 1052]) {
@@ -258,7 +296,9 @@ describe('authorizing a PINPAD transaction', () => {
       const again = await authorize(created.id, { card: card('400000', '0002') });
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
-      expect((await fetchTransaction(created.id)).history.filter((h) => h.operation_type === 'authorization')).toHaveLength(1);
+      expect(
+        (await fetchTransaction(created.id)).history.filter((h) => h.operation_type === 'authorization'),
+      ).toHaveLength(1);
     }
   });
 
@@ -301,7 +341,11 @@ describe('authorizing a PINPAD transaction', () => {
     const approved = await pending(3000);
     const declined = await pending(3051);
     const answers = [await authorize(approved.id), await authorize(declined.id), await authorize(approved.id)];
-    await call(market, 'POST', path(approved.id, 'completion'), { terminal: TERMINAL, chip_result: 'accepted', emv_data: BLOBS.emv });
+    await call(market, 'POST', path(approved.id, 'completion'), {
+      terminal: TERMINAL,
+      chip_result: 'accepted',
+      emv_data: BLOBS.emv,
+    });
     const texts = answers.map((a) => JSON.stringify(a.body));
     for (const id of [approved.id, declined.id]) {
       texts.push(JSON.stringify(await fetchTransaction(id)));
@@ -333,7 +377,10 @@ describe('reporting the chip decision (completion)', () => {
   it('reverses an approved transaction the chip refused, with transaction.reversed (chip_refused)', async () => {
     const created = await pending(2500);
     await authorize(created.id);
-    const { status, body } = await call<Transaction>(market, 'POST', path(created.id, 'completion'), { terminal: TERMINAL, chip_result: 'refused' });
+    const { status, body } = await call<Transaction>(market, 'POST', path(created.id, 'completion'), {
+      terminal: TERMINAL,
+      chip_result: 'refused',
+    });
     expect(status).toBe(200);
     expect(body.status).toBe('reversed');
     expect(body.history.at(-1)).toMatchObject({ operation_type: 'reversal', status: 'succeeded' });
@@ -345,7 +392,10 @@ describe('reporting the chip decision (completion)', () => {
     const created = await pending(2051);
     const declined = (await authorize(created.id)).body.transaction;
     for (const chipResult of ['accepted', 'refused']) {
-      const { status, body } = await call<Transaction>(market, 'POST', path(created.id, 'completion'), { terminal: TERMINAL, chip_result: chipResult });
+      const { status, body } = await call<Transaction>(market, 'POST', path(created.id, 'completion'), {
+        terminal: TERMINAL,
+        chip_result: chipResult,
+      });
       expect(status).toBe(200);
       expect(body).toEqual(declined);
     }
@@ -353,7 +403,10 @@ describe('reporting the chip decision (completion)', () => {
 
   it('answers 409 for a transaction not authorized yet', async () => {
     const created = await pending();
-    const { status, body } = await call<ErrorA>(market, 'POST', path(created.id, 'completion'), { terminal: TERMINAL, chip_result: 'accepted' });
+    const { status, body } = await call<ErrorA>(market, 'POST', path(created.id, 'completion'), {
+      terminal: TERMINAL,
+      chip_result: 'accepted',
+    });
     expect(status).toBe(409);
     expect(body.detail).toBe('Transaction has not been authorized yet');
   });
@@ -361,7 +414,10 @@ describe('reporting the chip decision (completion)', () => {
   it('answers 400 when another terminal reports it', async () => {
     const created = await pending();
     await authorize(created.id);
-    const { status } = await call<ErrorA>(market, 'POST', path(created.id, 'completion'), { terminal: 'OTHER', chip_result: 'refused' });
+    const { status } = await call<ErrorA>(market, 'POST', path(created.id, 'completion'), {
+      terminal: 'OTHER',
+      chip_result: 'refused',
+    });
     expect(status).toBe(400);
     expect((await fetchTransaction(created.id)).status).toBe('succeeded');
   });
@@ -382,7 +438,9 @@ describe('reversing (technical undo)', () => {
     expect(again.body).toEqual(first.body);
     const event = await eventFor(receiver, created.id, 'transaction.reversed');
     expect(event).toMatchObject({ reason: 'unknown_outcome', amount: 1800 });
-    expect(receiver.events.filter((e) => e.transaction_id === created.id && e.event === 'transaction.reversed')).toHaveLength(1);
+    expect(
+      receiver.events.filter((e) => e.transaction_id === created.id && e.event === 'transaction.reversed'),
+    ).toHaveLength(1);
   });
 
   it('cancels a pending transaction (nothing was authorized), after which it cannot be authorized', async () => {
@@ -493,7 +551,12 @@ describe('a lost authorization answer', () => {
     const created = await pending(7796, {}, own);
     const transactionPath = `/v1/marketplaces/${own.id}/transactions/${created.id}`;
     let settled = false;
-    const answer = call<TerminalAuthorizationResult>(own, 'POST', `${transactionPath}/authorization`, authorizationBody()).finally(() => {
+    const answer = call<TerminalAuthorizationResult>(
+      own,
+      'POST',
+      `${transactionPath}/authorization`,
+      authorizationBody(),
+    ).finally(() => {
       settled = true;
     });
     const seen = await eventually(async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { dateOnly, historyTimestamp, newId, newTraceId, offsetTimestamp, utcTimestamp } from '../../../main/sandbox/time.js';
+import {
+  dateOnly,
+  historyTimestamp,
+  newId,
+  newTraceId,
+  offsetTimestamp,
+  utcTimestamp,
+} from '../../../main/sandbox/time.js';
 
 describe('sandbox ids', () => {
   it('are 32 lowercase hex characters and never repeat, across many refills of the entropy pool', () => {

@@ -26,7 +26,11 @@ const pinpad = (market: Market, overrides: Record<string, unknown> = {}): Record
 const tapToPay = (market: Market, overrides: Record<string, unknown> = {}): Record<string, unknown> =>
   pinpad(market, { payment_locale: 'tap_to_pay', terminal: 'nfc-device-1', ...overrides });
 
-const boleto = (market: Market, customer: string, overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
+const boleto = (
+  market: Market,
+  customer: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   payment_type: 'boleto',
   on_behalf_of: market.sellerId,
   customer,
@@ -60,7 +64,11 @@ describe('creating a PINPAD transaction', () => {
   it('answers 201 with a pending transaction echoing terminal, notification and installments', async () => {
     const { status, body } = await create(
       market,
-      pinpad(market, { notification: 'Insira o cartão', installment_plan: { number_installments: 3 }, reference_id: 'sale-1' }),
+      pinpad(market, {
+        notification: 'Insira o cartão',
+        installment_plan: { number_installments: 3 },
+        reference_id: 'sale-1',
+      }),
     );
     expect(status).toBe(201);
     expect(body).toMatchObject({
@@ -107,7 +115,10 @@ describe('creating a PINPAD transaction', () => {
 
   it('accepts 1 and 12 installments', async () => {
     for (const count of [1, 12]) {
-      const { status, body } = await create(market, pinpad(market, { installment_plan: { number_installments: count } }));
+      const { status, body } = await create(
+        market,
+        pinpad(market, { installment_plan: { number_installments: count } }),
+      );
       expect(status).toBe(201);
       expect(body.installment_plan?.number_installments).toBe(count);
     }
@@ -115,7 +126,11 @@ describe('creating a PINPAD transaction', () => {
 
   const INSTALLMENTS_RANGE = 'Field installment_plan.number_installments must be between 1 and 12';
   const rejections: Array<[string, Record<string, unknown>, string]> = [
-    ['a notification longer than 32 characters', { notification: 'x'.repeat(33) }, 'Field notification must be at most 32 characters'],
+    [
+      'a notification longer than 32 characters',
+      { notification: 'x'.repeat(33) },
+      'Field notification must be at most 32 characters',
+    ],
     [
       'installments on a debit payment',
       { payment_type: 'debit', installment_plan: { number_installments: 2 } },
@@ -127,7 +142,11 @@ describe('creating a PINPAD transaction', () => {
     ['a fractional amount (amounts are integer centavos)', { amount: 30.5 }, 'Field amount must be of type integer'],
     ['an amount sent as a string', { amount: '3000' }, 'Field amount must be of type integer'],
     ['a currency other than BRL', { currency: 'USD' }, 'Field currency must be "BRL"'],
-    ['an on_behalf_of that is not 32 hexadecimal characters', { on_behalf_of: 'seller-1' }, 'Invalid on_behalf_of (seller_id) format'],
+    [
+      'an on_behalf_of that is not 32 hexadecimal characters',
+      { on_behalf_of: 'seller-1' },
+      'Invalid on_behalf_of (seller_id) format',
+    ],
     ['fields the contract does not have', { tip: 100 }, 'Unexpected fields in request [tip]'],
   ];
 
@@ -141,7 +160,11 @@ describe('creating a PINPAD transaction', () => {
   it.each([
     ['the terminal', 'terminal', 'Field terminal is required'],
     ['the description', 'description', 'Field description is required'],
-    ['payment_locale for a card payment', 'payment_locale', 'Field payment_locale is required for card payments (pinpad or tap_to_pay)'],
+    [
+      'payment_locale for a card payment',
+      'payment_locale',
+      'Field payment_locale is required for card payments (pinpad or tap_to_pay)',
+    ],
   ])('requires %s', async (_what, field, detail) => {
     const body = pinpad(market);
     delete body[field];
@@ -164,7 +187,12 @@ describe('creating a tap-to-pay transaction', () => {
   it('answers 201 pending with the NFC device as terminal', async () => {
     const { status, body } = await create(market, tapToPay(market, { payment_type: 'debit' }));
     expect(status).toBe(201);
-    expect(body).toMatchObject({ status: 'pending', payment_locale: 'tap_to_pay', payment_type: 'debit', terminal: 'nfc-device-1' });
+    expect(body).toMatchObject({
+      status: 'pending',
+      payment_locale: 'tap_to_pay',
+      payment_type: 'debit',
+      terminal: 'nfc-device-1',
+    });
   });
 
   it('accepts a notification of 200 characters', async () => {
@@ -178,7 +206,10 @@ describe('creating a tap-to-pay transaction', () => {
   });
 
   it('rejects installments on a debit payment', async () => {
-    const { status, body } = await create(market, tapToPay(market, { payment_type: 'debit', installment_plan: { number_installments: 3 } }));
+    const { status, body } = await create(
+      market,
+      tapToPay(market, { payment_type: 'debit', installment_plan: { number_installments: 3 } }),
+    );
     expect(status).toBe(400);
     expect(body.detail).toBe('Field installment_plan is allowed for credit payments only');
   });
@@ -193,7 +224,13 @@ describe('Idempotency-Key on creation', () => {
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body.id).toBe(first.body.id);
-    const { total } = (await call<ListEnvelope<Transaction>>(market, 'GET', `/v1/marketplaces/${market.id}/transactions?reference_id=idem-1`)).body;
+    const { total } = (
+      await call<ListEnvelope<Transaction>>(
+        market,
+        'GET',
+        `/v1/marketplaces/${market.id}/transactions?reference_id=idem-1`,
+      )
+    ).body;
     expect(total).toBe(1);
   });
 
@@ -213,7 +250,11 @@ describe('Idempotency-Key on creation', () => {
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
     const { total } = (
-      await call<ListEnvelope<Transaction>>(market, 'GET', `/v1/marketplaces/${market.id}/transactions?reference_id=${String(body.reference_id)}`)
+      await call<ListEnvelope<Transaction>>(
+        market,
+        'GET',
+        `/v1/marketplaces/${market.id}/transactions?reference_id=${String(body.reference_id)}`,
+      )
     ).body;
     expect(total).toBe(1);
   });
@@ -228,7 +269,11 @@ describe('Idempotency-Key on creation', () => {
 describe('looking a transaction up', () => {
   it('answers 200 with the transaction as created', async () => {
     const created = (await create(market, pinpad(market))).body;
-    const { status, body } = await call<Transaction>(market, 'GET', `/v1/marketplaces/${market.id}/transactions/${created.id}`);
+    const { status, body } = await call<Transaction>(
+      market,
+      'GET',
+      `/v1/marketplaces/${market.id}/transactions/${created.id}`,
+    );
     expect(status).toBe(200);
     expect(body).toEqual(created);
   });
@@ -248,7 +293,11 @@ describe('looking a transaction up', () => {
   it("answers 404 for another marketplace's transaction", async () => {
     const other = await freshMarket(sandbox);
     const theirs = (await create(other, pinpad(other))).body;
-    const { status, body } = await call<ErrorA>(market, 'GET', `/v1/marketplaces/${market.id}/transactions/${theirs.id}`);
+    const { status, body } = await call<ErrorA>(
+      market,
+      'GET',
+      `/v1/marketplaces/${market.id}/transactions/${theirs.id}`,
+    );
     expect(status).toBe(404);
     expect(body.detail).toBe('Transaction not found');
   });
@@ -293,7 +342,11 @@ describe('listing transactions', () => {
   });
 
   it('rejects an unknown status filter with 400', async () => {
-    const { status, body } = await call<ErrorA>(market, 'GET', `/v1/marketplaces/${market.id}/transactions?status=paid`);
+    const { status, body } = await call<ErrorA>(
+      market,
+      'GET',
+      `/v1/marketplaces/${market.id}/transactions?status=paid`,
+    );
     expect(status).toBe(400);
     expect(body.detail).toContain('status');
   });
@@ -301,9 +354,18 @@ describe('listing transactions', () => {
 
 describe('creating a boleto', () => {
   it('answers 201 pending with a 44-digit barcode that parses back to the amount and due date', async () => {
-    const { status, body } = await create(market, boleto(market, buyerId, { payment_method: { expiration_date: '2030-05-17' } }));
+    const { status, body } = await create(
+      market,
+      boleto(market, buyerId, { payment_method: { expiration_date: '2030-05-17' } }),
+    );
     expect(status).toBe(201);
-    expect(body).toMatchObject({ status: 'pending', payment_type: 'boleto', payment_locale: 'api', customer: buyerId, amount: 12_345 });
+    expect(body).toMatchObject({
+      status: 'pending',
+      payment_type: 'boleto',
+      payment_locale: 'api',
+      customer: buyerId,
+      amount: 12_345,
+    });
     const details = body.boleto;
     if (!details) throw new Error('no boleto details');
     expect(details.barcode).toMatch(/^[0-9]{44}$/);
@@ -344,7 +406,11 @@ describe('creating a boleto', () => {
     const { status, body } = await create(
       market,
       boleto(market, buyerId, {
-        payment_method: { expiration_date: '2030-05-17', payment_limit_date: '2030-05-20', billing_instructions: instructions },
+        payment_method: {
+          expiration_date: '2030-05-17',
+          payment_limit_date: '2030-05-20',
+          billing_instructions: instructions,
+        },
       }),
     );
     expect(status).toBe(201);
@@ -358,11 +424,16 @@ describe('creating a boleto', () => {
       boleto(market, buyerId, { payment_method: { expiration_date: '2030-05-17', payment_limit_date: '2030-05-16' } }),
     );
     expect(status).toBe(400);
-    expect(body.detail).toBe('Field payment_method.payment_limit_date must not be before payment_method.expiration_date');
+    expect(body.detail).toBe(
+      'Field payment_method.payment_limit_date must not be before payment_method.expiration_date',
+    );
   });
 
   it('rejects an expiration date that is not a calendar date', async () => {
-    const { status, body } = await create(market, boleto(market, buyerId, { payment_method: { expiration_date: '2030-02-30' } }));
+    const { status, body } = await create(
+      market,
+      boleto(market, buyerId, { payment_method: { expiration_date: '2030-02-30' } }),
+    );
     expect(status).toBe(400);
     expect(body.detail).toBe('Field payment_method.expiration_date is not a calendar date');
   });
@@ -411,7 +482,9 @@ describe('creating a boleto', () => {
   it('does not need a registered customer when the payer is given inline', async () => {
     const { status, body } = await create(
       market,
-      boleto(market, newId(), { payment_method: { buyer: { first_name: 'João', last_name: 'Souza', taxpayer_id: '52998224725' } } }),
+      boleto(market, newId(), {
+        payment_method: { buyer: { first_name: 'João', last_name: 'Souza', taxpayer_id: '52998224725' } },
+      }),
     );
     expect(status).toBe(201);
     expect(body.boleto?.status).toBe('not_paid');
@@ -434,13 +507,21 @@ describe('creating a boleto', () => {
 });
 
 describe('creating a bolepix', () => {
-  const bolepix = (overrides: Record<string, unknown> = {}) => boleto(market, buyerId, { payment_type: 'bolepix', ...overrides });
+  const bolepix = (overrides: Record<string, unknown> = {}) =>
+    boleto(market, buyerId, { payment_type: 'bolepix', ...overrides });
 
   it('carries a boleto and a Pix payload with a valid CRC for the same amount', async () => {
-    const { status, body } = await create(market, bolepix({ payment_method: { due_at: '2030-06-10', payment_limit_at: '2030-06-20' } }));
+    const { status, body } = await create(
+      market,
+      bolepix({ payment_method: { due_at: '2030-06-10', payment_limit_at: '2030-06-20' } }),
+    );
     expect(status).toBe(201);
     expect(body.payment_type).toBe('bolepix');
-    expect(body.boleto).toMatchObject({ expiration_date: '2030-06-10', payment_limit_date: '2030-06-20', status: 'not_paid' });
+    expect(body.boleto).toMatchObject({
+      expiration_date: '2030-06-10',
+      payment_limit_date: '2030-06-20',
+      status: 'not_paid',
+    });
     expect(parseBoletoBarcode(body.boleto?.barcode ?? '').dueDateFactor).toBe(dueDateFactor('2030-06-10'));
     const pix = body.pix;
     if (!pix) throw new Error('no pix details');
@@ -475,13 +556,19 @@ describe('creating a bolepix', () => {
   });
 
   it('rejects a FIXED interest charged per month (a boleto has no such instruction)', async () => {
-    const { status, body } = await create(market, bolepix({ payment_method: { interest: { mode: 'FIXED', frequency: 'MONTHLY', value: 100 } } }));
+    const { status, body } = await create(
+      market,
+      bolepix({ payment_method: { interest: { mode: 'FIXED', frequency: 'MONTHLY', value: 100 } } }),
+    );
     expect(status).toBe(400);
     expect(body.detail).toBe('Field payment_method.interest.frequency must be DAILY when mode is FIXED');
   });
 
   it('rejects a payment limit before the due date', async () => {
-    const { status, body } = await create(market, bolepix({ payment_method: { due_at: '2030-06-10', payment_limit_at: '2030-06-09' } }));
+    const { status, body } = await create(
+      market,
+      bolepix({ payment_method: { due_at: '2030-06-10', payment_limit_at: '2030-06-09' } }),
+    );
     expect(status).toBe(400);
     expect(body.detail).toBe('Field payment_method.payment_limit_at must not be before payment_method.due_at');
   });
@@ -497,8 +584,17 @@ describe('storage', () => {
   it('keeps integer amounts and relative links in the stored record', async () => {
     const created = (await create(market, boleto(market, buyerId, { payment_type: 'bolepix' }))).body;
     const row = sandbox.context.db
-      .prepare('SELECT data, reference_id, status, payment_type, payment_locale, seller_id FROM transactions WHERE id = ?')
-      .get(created.id) as { data: string; reference_id: string; status: string; payment_type: string; payment_locale: string; seller_id: string };
+      .prepare(
+        'SELECT data, reference_id, status, payment_type, payment_locale, seller_id FROM transactions WHERE id = ?',
+      )
+      .get(created.id) as {
+      data: string;
+      reference_id: string;
+      status: string;
+      payment_type: string;
+      payment_locale: string;
+      seller_id: string;
+    };
     const stored = JSON.parse(row.data) as Transaction;
     expect(stored.amount).toBe(12_345);
     expect(stored.history[0]?.amount).toBe(12_345);
@@ -519,7 +615,10 @@ describe('amountFormat "decimal"', () => {
     const decimal = await startSandbox({ settings: { amountFormat: 'decimal' } });
     try {
       const own = await freshMarket(decimal);
-      const { status, body } = await create(own, pinpad(own, { amount: 3000, installment_plan: { number_installments: 2 } }));
+      const { status, body } = await create(
+        own,
+        pinpad(own, { amount: 3000, installment_plan: { number_installments: 2 } }),
+      );
       expect(status).toBe(201);
       expect(body.amount).toBe('30.00');
       expect(body.original_amount).toBe('30.00');
@@ -527,7 +626,9 @@ describe('amountFormat "decimal"', () => {
       expect(body.installment_plan?.number_installments).toBe('2');
       const cents = (await create(own, pinpad(own, { amount: 1205 }))).body;
       expect(cents.amount).toBe('12.05');
-      const row = decimal.context.db.prepare('SELECT data FROM transactions WHERE id = ?').get(body.id) as { data: string };
+      const row = decimal.context.db.prepare('SELECT data FROM transactions WHERE id = ?').get(body.id) as {
+        data: string;
+      };
       expect((JSON.parse(row.data) as Transaction).amount).toBe(3000);
     } finally {
       await decimal.close();
@@ -546,7 +647,11 @@ describe('restarting with the same data directory', () => {
       const second = await startSandbox({ dataDir });
       try {
         const again = { ...own, sandbox: second };
-        const { status, body } = await call<Transaction>(again, 'GET', `/v1/marketplaces/${own.id}/transactions/${created.id}`);
+        const { status, body } = await call<Transaction>(
+          again,
+          'GET',
+          `/v1/marketplaces/${own.id}/transactions/${created.id}`,
+        );
         expect(status).toBe(200);
         expect(body).toEqual(created);
       } finally {

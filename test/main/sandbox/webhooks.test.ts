@@ -208,8 +208,16 @@ describe('webhook registration', () => {
   it('refuses a bad URL, an unknown event name and malformed bodies with 400 (shape A)', async () => {
     const mp = await freshMarket(sandbox);
     const post = (body: unknown) => call(mp, 'POST', webhooksPath(mp), body);
-    expectErrorA(await post({ url: 'ftp://example.com/hook', event: ['all'] }), 400, 'Field url must be an http or https URL');
-    expectErrorA(await post({ url: 'mailto:ops@example.com', event: ['all'] }), 400, 'Field url must be an http or https URL');
+    expectErrorA(
+      await post({ url: 'ftp://example.com/hook', event: ['all'] }),
+      400,
+      'Field url must be an http or https URL',
+    );
+    expectErrorA(
+      await post({ url: 'mailto:ops@example.com', event: ['all'] }),
+      400,
+      'Field url must be an http or https URL',
+    );
     expectErrorA(await post({ url: 'not a url', event: ['all'] }), 400, /url/);
     expectErrorA(await post({ url: 'https://example.com/h', event: ['transaction.paid'] }), 400, /event/);
     expectErrorA(await post({ url: 'https://example.com/h', event: [] }), 400, /event/);
@@ -241,7 +249,7 @@ describe('webhook registration', () => {
     expect(await call(mp, 'DELETE', `${webhooksPath(mp)}/${webhook.id}`)).toEqual(deleted);
   });
 
-  it('answers 404 for unknown ids and keeps each marketplace\'s webhooks to itself', async () => {
+  it("answers 404 for unknown ids and keeps each marketplace's webhooks to itself", async () => {
     const mine = await freshMarket(sandbox);
     const theirs = await freshMarket(sandbox);
     const webhook = await register(mine, 'https://example.com/hook');
@@ -263,12 +271,20 @@ describe('webhook registration', () => {
       ['DELETE', ''],
       ['GET', '/deliveries'],
     ] as const) {
-      expectErrorA(await call(theirs, method, `${webhooksPath(theirs)}/${webhook.id}${suffix}`), 404, /Webhook not found/);
+      expectErrorA(
+        await call(theirs, method, `${webhooksPath(theirs)}/${webhook.id}${suffix}`),
+        404,
+        /Webhook not found/,
+      );
     }
     const theirList = await call<ListEnvelope<Webhook>>(theirs, 'GET', webhooksPath(theirs));
     expect(theirList.body.total).toBe(0);
     // …and on the owner's path, the marketplace itself is not found.
-    expectErrorA(await call(theirs, 'GET', `${webhooksPath(mine)}/${webhook.id}`), 404, `Marketplace not found: ${mine.id}`);
+    expectErrorA(
+      await call(theirs, 'GET', `${webhooksPath(mine)}/${webhook.id}`),
+      404,
+      `Marketplace not found: ${mine.id}`,
+    );
 
     const stillThere = await call<Webhook>(mine, 'GET', `${webhooksPath(mine)}/${webhook.id}`);
     expect(stillThere.body.status).toBe('active');
@@ -297,7 +313,10 @@ describe('webhook deliveries', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: 'pending', attempts: 0 });
 
-      const [got] = await eventually(() => (receiver.received.length > 0 ? receiver.received : undefined), 'the delivery');
+      const [got] = await eventually(
+        () => (receiver.received.length > 0 ? receiver.received : undefined),
+        'the delivery',
+      );
       if (got === undefined) throw new Error('no delivery');
       expect(got.path).toBe('/hooks/pinbridge?store=1');
       expect(got.body).toBe(rows[0]?.body);
@@ -314,7 +333,13 @@ describe('webhook deliveries', () => {
       for (const attempt of [
         () => verifyWebhook({ secret: otherSecret, headers: got.headers, body: got.body }),
         () => verifyWebhook({ secret: webhook.secret, headers: got.headers, body: got.body.replace('15990', '1599') }),
-        () => verifyWebhook({ secret: webhook.secret, headers: got.headers, body: got.body, now: new Date(Date.now() + 10 * 60_000) }),
+        () =>
+          verifyWebhook({
+            secret: webhook.secret,
+            headers: got.headers,
+            body: got.body,
+            now: new Date(Date.now() + 10 * 60_000),
+          }),
       ]) {
         expect(thrown(attempt)).toBeInstanceOf(WebhookVerificationError);
       }
@@ -418,7 +443,8 @@ describe('webhook deliveries', () => {
       await register(mp, `${receiver.url}/all`, ['all']);
       await register(mp, `${receiver.url}/outcomes`, ['transaction.succeeded', 'transaction.canceled']);
 
-      for (const event of [transactionSucceeded(), transactionFailed, transactionCanceled]) sandbox.context.webhooks.emit(mp.id, event);
+      for (const event of [transactionSucceeded(), transactionFailed, transactionCanceled])
+        sandbox.context.webhooks.emit(mp.id, event);
       await dispatcherOf(sandbox).flush();
 
       const eventsAt = (path: string) =>
@@ -436,7 +462,7 @@ describe('webhook deliveries', () => {
     }
   });
 
-  it('does not send one marketplace\'s events to another marketplace\'s webhooks', async () => {
+  it("does not send one marketplace's events to another marketplace's webhooks", async () => {
     const receiver = await startReceiver();
     try {
       const emitting = await freshMarket(sandbox);
@@ -484,16 +510,29 @@ describe('webhook deliveries', () => {
       expect(sortedKeys(requeued.body)).toEqual(DELIVERY_FIELDS);
       expect(requeued.body).toMatchObject({ id: failed.id, status: 'pending', attempts: 3 });
       expect(requeued.body.next_attempt_at).toMatch(/\+00:00$/);
-      expect(await settledDelivery(mp, webhook.id)).toMatchObject({ status: 'failed', attempts: 4, last_error: 'HTTP 503' });
+      expect(await settledDelivery(mp, webhook.id)).toMatchObject({
+        status: 'failed',
+        attempts: 4,
+        last_error: 'HTTP 503',
+      });
 
       receiver.answer = () => 204;
       expect((await call(mp, 'POST', retryPath)).status).toBe(202);
       const delivered = await settledDelivery(mp, webhook.id);
-      expect(delivered).toMatchObject({ status: 'succeeded', attempts: 5, last_response_status: 204, last_error: null });
+      expect(delivered).toMatchObject({
+        status: 'succeeded',
+        attempts: 5,
+        last_response_status: 204,
+        last_error: null,
+      });
       expect(receiver.received).toHaveLength(5);
       expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
 
-      expectErrorA(await call(mp, 'POST', retryPath), 409, 'Only a failed delivery can be retried; this one is succeeded');
+      expectErrorA(
+        await call(mp, 'POST', retryPath),
+        409,
+        'Only a failed delivery can be retried; this one is succeeded',
+      );
     } finally {
       await receiver.close();
     }
@@ -567,7 +606,9 @@ describe('webhook deliveries across a restart', () => {
         const [got] = receiver.received;
         expect(got?.headers['webhook-id']).toBe(delivery.event_id);
         expect(JSON.parse(got?.body ?? '{}')).toMatchObject({ reference_id: 'PEDIDO-RESTART' });
-        expect(verifyWebhook({ secret: webhook.secret, headers: got?.headers ?? {}, body: got?.body ?? '' })).toBe(true);
+        expect(verifyWebhook({ secret: webhook.secret, headers: got?.headers ?? {}, body: got?.body ?? '' })).toBe(
+          true,
+        );
       } finally {
         await second.close();
       }

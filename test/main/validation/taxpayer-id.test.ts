@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cnpjCheckDigits, formatCnpj, formatCpf, isValidCnpj, isValidCpf, normalizeCnpj } from '../../../main/validation/taxpayer-id.js';
+import {
+  cnpjCheckDigits,
+  formatCnpj,
+  formatCpf,
+  isValidCnpj,
+  isValidCpf,
+  normalizeCnpj,
+} from '../../../main/validation/taxpayer-id.js';
 
 describe('CPF', () => {
   it('accepts numbers whose two check digits match, with or without punctuation', () => {

@@ -120,7 +120,9 @@ export interface GcxResult {
 /** PP_AIDTABINFO: up to 20 "AARRTT" entries. */
 export function aidTableInfoText(entries: readonly AidTableInfo[]): string {
   if (entries.length > 20) throw new RangeError('PP_AIDTABINFO holds at most 20 entries.');
-  return entries.map((entry) => formatN(entry.acquirer, 2) + formatA(entry.record, 2) + formatN(entry.appType, 2)).join('');
+  return entries
+    .map((entry) => formatN(entry.acquirer, 2) + formatA(entry.record, 2) + formatN(entry.appType, 2))
+    .join('');
 }
 
 export const GCX: DeviceCommand<GcxRequest, GcxResult> = {
@@ -133,17 +135,22 @@ export const GCX: DeviceCommand<GcxRequest, GcxResult> = {
     const time = params.require(params.digits(SPE.TRNTIME, 'SPE_TRNTIME', { exact: 6 }), 'SPE_TRNTIME');
     const acquirerDigits = params.digits(SPE.ACQREF, 'SPE_ACQREF', { exact: 2 });
     const appTypeDigits = params.digits(SPE.APPTYPE, 'SPE_APPTYPE', { min: 2, max: 20 });
-    if (appTypeDigits !== undefined && appTypeDigits.length % 2 !== 0) throw invalid('GCX: SPE_APPTYPE is a list of two-digit types.');
+    if (appTypeDigits !== undefined && appTypeDigits.length % 2 !== 0)
+      throw invalid('GCX: SPE_APPTYPE is a list of two-digit types.');
     const appTypes = appTypeDigits?.match(/../g)?.map(Number);
     if (appTypes?.some((type) => type < 1 || type > 98)) throw invalid('GCX: an SPE_APPTYPE is not 01–98.');
     const aidList = params.alpha(SPE.AIDLIST, 'SPE_AIDLIST', { max: 512 });
-    if (aidList !== undefined && aidList.length % 4 !== 0) throw invalid('GCX: SPE_AIDLIST is a list of "AARR" entries.');
+    if (aidList !== undefined && aidList.length % 4 !== 0)
+      throw invalid('GCX: SPE_AIDLIST is a list of "AARR" entries.');
     const aids = aidList?.match(/.{4}/g)?.map((entry) => aidRefOf(entry, 'GCX'));
     const optionDigits = params.digits(SPE.GCXOPT, 'SPE_GCXOPT', { exact: 5 });
     const options =
       optionDigits === undefined
         ? undefined
-        : { contactless: optionFlag(optionDigits, 0, 'SPE_GCXOPT'), hideAmount: optionFlag(optionDigits, 1, 'SPE_GCXOPT') };
+        : {
+            contactless: optionFlag(optionDigits, 0, 'SPE_GCXOPT'),
+            hideAmount: optionFlag(optionDigits, 1, 'SPE_GCXOPT'),
+          };
     return defined({
       transactionType: transactionTypeOf(params),
       acquirer: acquirerDigits === undefined ? undefined : Number(acquirerDigits),
@@ -251,7 +258,8 @@ export const GOX: DeviceCommand<GoxRequest, GoxResult> = {
     const pinMethod = pinMethodOf(methodDigit, 'GOX');
     const keyIndex = Number(params.require(params.digits(SPE.KEYIDX, 'SPE_KEYIDX', { exact: 2 }), 'SPE_KEYIDX'));
     const workingKey = params.bytes(SPE.WKENC, 'SPE_WKENC', {});
-    if (workingKey !== undefined && workingKey.length !== 8 && workingKey.length !== 16) throw invalid('GOX: SPE_WKENC is B8 or B16.');
+    if (workingKey !== undefined && workingKey.length !== 8 && workingKey.length !== 16)
+      throw invalid('GOX: SPE_WKENC is B8 or B16.');
     // "MD": mandatory only for SPE_MTHDPIN "0" or "1" (§3.7.3).
     if ((pinMethod === 'mkwk' || pinMethod === 'mkwkDes') && workingKey === undefined) {
       throw new WireStatusError(ST.MANDAT, 'GOX: SPE_WKENC is mandatory with an MK/WK PIN method.');
@@ -280,7 +288,8 @@ export const GOX: DeviceCommand<GoxRequest, GoxResult> = {
   },
   encode(r) {
     const cvm = r.offlinePinVerified ? '1' : r.onlinePinCaptured ? '2' : '0';
-    const result = GOXRES_DECISION[r.decision] + (r.signatureRequired ? '1' : '0') + cvm + (r.deviceCvm ? '1' : '0') + '00';
+    const result =
+      GOXRES_DECISION[r.decision] + (r.signatureRequired ? '1' : '0') + cvm + (r.deviceCvm ? '1' : '0') + '00';
     const items: TlvItem[] = [item(PP.GOXRES, result)];
     if (r.pinBlock !== undefined) {
       if (r.pinBlock.length !== 8) throw new RangeError('PP_PINBLK is 8 bytes.');
@@ -332,8 +341,15 @@ export const FCX: DeviceCommand<FcxRequest, FcxResult> = {
     if (outcome === undefined) throw invalid(`FCX: SPE_FCXOPT "${options}" is not 0xxx, 1xxx or 2xxx.`);
     const arc = params.alpha(SPE.ARC, 'SPE_ARC', { exact: 2 });
     // "MD": mandatory when SPE_FCXOPT is "0xxx" or "1xxx" (§3.7.4).
-    if (outcome !== 'noHostResponse' && arc === undefined) throw new WireStatusError(ST.MANDAT, 'FCX: SPE_ARC is mandatory with an approval or a denial.');
-    return defined({ outcome, arc, emvData: emvDataOf(params), tagList: tagListOf(params), timeout: timeoutOf(params) });
+    if (outcome !== 'noHostResponse' && arc === undefined)
+      throw new WireStatusError(ST.MANDAT, 'FCX: SPE_ARC is mandatory with an approval or a denial.');
+    return defined({
+      outcome,
+      arc,
+      emvData: emvDataOf(params),
+      tagList: tagListOf(params),
+      timeout: timeoutOf(params),
+    });
   },
   encode(r) {
     const items: TlvItem[] = [item(PP.FCXRES, (r.decision === 'approved' ? '0' : '1') + '00')];

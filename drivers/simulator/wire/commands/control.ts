@@ -31,7 +31,8 @@ export const OPN: DeviceCommand<OpnRequest, Record<string, never>> = {
     const fields = new FieldReader(packet.blocks[0]!, 'OPN');
     if (fields.digits(1, 'OPN_OPMODE') !== '0') throw invalid('OPN: OPN_OPMODE is "0".');
     const modulusLength = fields.number(3, 'OPN_MODLEN');
-    if (modulusLength === 0 || (reading.strict && modulusLength !== 256)) throw invalid(`OPN: OPN_MODLEN ${modulusLength} (fixed "256").`);
+    if (modulusLength === 0 || (reading.strict && modulusLength !== 256))
+      throw invalid(`OPN: OPN_MODLEN ${modulusLength} (fixed "256").`);
     const modulus = fields.hex(modulusLength * 2, 'OPN_MOD');
     const exponentLength = fields.number(1, 'OPN_EXPLEN');
     if (exponentLength < 1 || exponentLength > 3) throw invalid(`OPN: OPN_EXPLEN ${exponentLength} (H..6: 1–3 bytes).`);
@@ -61,7 +62,12 @@ export type GinResult =
       readonly managerVersion: string;
       readonly serialNumber: string;
     }
-  | { readonly kind: 'acquirer02'; readonly kernelVersion: string; readonly appVersion: string; readonly specVersion: string }
+  | {
+      readonly kind: 'acquirer02';
+      readonly kernelVersion: string;
+      readonly appVersion: string;
+      readonly specVersion: string;
+    }
   | {
       readonly kind: 'acquirer03';
       readonly kernelVersion: string;
@@ -89,7 +95,13 @@ function ginData(result: GinResult): string {
       );
     case 'acquirer02':
       // GIN_ACQNAM A8 "Abecs", GIN_KRNLVER A12, GIN_APPVERS A13, GIN_SPECVER A4, RUF A3 spaces, RUF N2 "00".
-      return formatA('Abecs', 8) + formatA(result.kernelVersion, 12) + formatA(result.appVersion, 13) + formatA(result.specVersion, 4) + '   00';
+      return (
+        formatA('Abecs', 8) +
+        formatA(result.kernelVersion, 12) +
+        formatA(result.appVersion, 13) +
+        formatA(result.specVersion, 4) +
+        '   00'
+      );
     case 'acquirer03':
       // A6 "Abecs", KRNLVER A4, CTLSVER A4, MCTLSVER A3, VCTLSVER A3, APPVERS A13, SPECVER A4, RUF A2, DUKPT A1, RUF N2.
       return (
@@ -192,7 +204,10 @@ export const CLX: DeviceCommand<ClxRequest, Record<string, never>> = {
 };
 
 /** TLE, GKY and other commands without parameters: bare or with one empty block. */
-export function noParameters(id: string, blocking: boolean): DeviceCommand<Record<string, never>, Record<string, never>> {
+export function noParameters(
+  id: string,
+  blocking: boolean,
+): DeviceCommand<Record<string, never>, Record<string, never>> {
   return {
     id,
     blocking,

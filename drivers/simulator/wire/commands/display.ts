@@ -70,14 +70,16 @@ export const DEX: DeviceCommand<DexRequest, Record<string, never>> = {
     if (length > MAX_DEX_MESSAGE) throw invalid(`DEX: DEX_MSGLEN ${length} is over ${MAX_DEX_MESSAGE}.`);
     const extra = fields.remaining - length;
     const withOptions = extra === 6 && specAtLeast(reading, '2.20');
-    if (extra !== 0 && !withOptions) throw invalid(`DEX: DEX_MSGLEN ${length} does not match the ${fields.remaining} bytes of DEX_MSG.`);
+    if (extra !== 0 && !withOptions)
+      throw invalid(`DEX: DEX_MSGLEN ${length} does not match the ${fields.remaining} bytes of DEX_MSG.`);
     const message = fields.bytes(length, 'DEX_MSG').toString('latin1');
     if (!withOptions) return { message };
     const digits = fields.digits(6, 'DEX_OPTIONS');
     const horizontal = HORIZONTAL[Number(digits[0])];
     const vertical = VERTICAL[Number(digits[1])];
     const type = TYPES[Number(digits[2])];
-    if (horizontal === undefined || vertical === undefined || type === undefined) throw invalid(`DEX: DEX_OPTIONS "${digits}" out of range.`);
+    if (horizontal === undefined || vertical === undefined || type === undefined)
+      throw invalid(`DEX: DEX_OPTIONS "${digits}" out of range.`);
     return { message, options: { horizontal, vertical, type } };
   },
   encode: () => okReply(),

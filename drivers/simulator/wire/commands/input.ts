@@ -139,7 +139,8 @@ export const CEX: DeviceCommand<CexRequest, CexResult> = {
       ...(panMask === undefined ? {} : { panMask }),
     };
   },
-  encode: (result) => abecsReply([item(PP.EVENT, CEX_EVENT_CODES[result.event]), ...incompleteTrackItems(result.tracks)]),
+  encode: (result) =>
+    abecsReply([item(PP.EVENT, CEX_EVENT_CODES[result.event]), ...incompleteTrackItems(result.tracks)]),
 };
 
 // ------------------------------------------------------------------------------------------------
@@ -165,7 +166,8 @@ export const GCD: DeviceCommand<GcdRequest, { readonly value: string }> = {
     const minDigits = params.uint(SPE.MINDIG, 'SPE_MINDIG', 1);
     const maxDigits = params.uint(SPE.MAXDIG, 'SPE_MAXDIG', 1);
     if (minDigits !== undefined && minDigits > 32) throw invalid(`GCD: SPE_MINDIG ${minDigits} is over 32.`);
-    if (maxDigits !== undefined && (maxDigits < 1 || maxDigits > 32)) throw invalid(`GCD: SPE_MAXDIG ${maxDigits} is not 1–32.`);
+    if (maxDigits !== undefined && (maxDigits < 1 || maxDigits > 32))
+      throw invalid(`GCD: SPE_MAXDIG ${maxDigits} is not 1–32.`);
     // "Se presente, [SPE_MAXDIG] deve ser maior ou igual a SPE_MINDIG" (§3.3.8).
     if (maxDigits !== undefined && maxDigits < (minDigits ?? 0)) throw invalid('GCD: SPE_MAXDIG is below SPE_MINDIG.');
     const timeoutSeconds = timeoutOf(params);
@@ -205,13 +207,18 @@ export const MNU: DeviceCommand<MnuRequest, { readonly index: number }> = {
     // §6.5.13 lists "no option" under both ST_INVPARM and ST_MANDAT; the first SPE_MNUOPT is "M"
     // (§3.3.13), and a missing "M" parameter is ST_MANDAT (§3.1.3.1).
     if (options.length === 0) throw new WireStatusError(ST.MANDAT, 'MNU: no SPE_MNUOPT.');
-    if (options.length > MAX_MENU_OPTIONS) throw invalid(`MNU: ${options.length} options; at most ${MAX_MENU_OPTIONS}.`);
+    if (options.length > MAX_MENU_OPTIONS)
+      throw invalid(`MNU: ${options.length} options; at most ${MAX_MENU_OPTIONS}.`);
     if (options.some((option) => option.length > MAX_MENU_OPTION_LENGTH)) {
       throw invalid(`MNU: an option is longer than ${MAX_MENU_OPTION_LENGTH} characters.`);
     }
     const title = params.text(SPE.DSPMSG, 'SPE_DSPMSG', { max: 128 }, 'any');
     const timeoutSeconds = timeoutOf(params);
-    return { options, ...(title === undefined ? {} : { title }), ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }) };
+    return {
+      options,
+      ...(title === undefined ? {} : { title }),
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    };
   },
   encode: (result) => {
     if (!Number.isInteger(result.index) || result.index < 1 || result.index > MAX_MENU_OPTIONS) {

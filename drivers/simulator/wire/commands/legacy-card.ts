@@ -3,7 +3,17 @@
  * and FNC. Fixed positional fields; H fields are preceded by a length counting bytes (hex digits
  * ÷ 2, S220 §1.3).
  */
-import { aidRefOf, okReply, onlyBlock, pinMethodOf, type AidRef, type CardTypeCode, type ChipDecision, type DeviceCommand, type PinMethod } from '../command.js';
+import {
+  aidRefOf,
+  okReply,
+  onlyBlock,
+  pinMethodOf,
+  type AidRef,
+  type CardTypeCode,
+  type ChipDecision,
+  type DeviceCommand,
+  type PinMethod,
+} from '../command.js';
 import { decodeEmvObjects, decodeTagList, type EmvObject } from '../emv.js';
 import { WireStatusError } from '../errors.js';
 import { FieldReader, formatA, formatH, formatN, invalid } from '../fields.js';
@@ -61,7 +71,8 @@ export const GCR: DeviceCommand<GcrRequest, GcrResult> = {
   blocking: true,
   abecs: false,
   decode(packet, reading) {
-    if (packet.blocks.length === 0 || (packet.blocks.length === 1 && packet.blocks[0]!.length === 0)) return { resume: true };
+    if (packet.blocks.length === 0 || (packet.blocks.length === 1 && packet.blocks[0]!.length === 0))
+      return { resume: true };
     const fields = new FieldReader(onlyBlock(packet, reading), 'GCR');
     const acquirer = fields.number(2, 'GCR_ACQIDXREQ');
     const appType = fields.number(2, 'GCR_APPTYPREQ');
@@ -82,7 +93,16 @@ export const GCR: DeviceCommand<GcrRequest, GcrResult> = {
       contactless = digit === '1';
     }
     fields.end();
-    return { acquirer, appType, amount, date, time, tableVersion, applications, ...(contactless === undefined ? {} : { contactless }) };
+    return {
+      acquirer,
+      appType,
+      amount,
+      date,
+      time,
+      tableVersion,
+      applications,
+      ...(contactless === undefined ? {} : { contactless }),
+    };
   },
   encode(r) {
     const data =
@@ -177,7 +197,8 @@ export const GOC: DeviceCommand<GocRequest, GocResult> = {
   abecs: false,
   decode(packet, reading) {
     const first = packet.blocks[0];
-    if (first === undefined || first.length === 0) throw new WireStatusError(ST.MANDAT, 'GOC: the command\'s fields are missing.');
+    if (first === undefined || first.length === 0)
+      throw new WireStatusError(ST.MANDAT, "GOC: the command's fields are missing.");
     const fields = new FieldReader(first, 'GOC');
     const amount = fields.number(12, 'GOC_AMOUNT');
     const cashback = fields.number(12, 'GOC_CASHBACK');
@@ -204,7 +225,8 @@ export const GOC: DeviceCommand<GocRequest, GocResult> = {
     const tags1 = packet.blocks[1];
     if (tags1 === undefined) throw new WireStatusError(ST.MANDAT, 'GOC: block 2 (GOC_TAGS1) is missing.');
     const tags2 = packet.blocks[2];
-    if (tags2 === undefined && reading.strict) throw new WireStatusError(ST.MANDAT, 'GOC: block 3 (GOC_TAGS2) is missing.');
+    if (tags2 === undefined && reading.strict)
+      throw new WireStatusError(ST.MANDAT, 'GOC: block 3 (GOC_TAGS2) is missing.');
     if (packet.blocks.length > 3) throw invalid('GOC has three blocks.');
     const tags = [...tagBlock(tags1, 'GOC_TAGS1'), ...(tags2 === undefined ? [] : tagBlock(tags2, 'GOC_TAGS2'))];
     return {
@@ -225,7 +247,8 @@ export const GOC: DeviceCommand<GocRequest, GocResult> = {
     };
   },
   encode(r) {
-    if (r.pinBlock.length !== 8 || r.ksn.length !== 10) throw new RangeError('GOC answers an 8-byte PIN block and a 10-byte KSN.');
+    if (r.pinBlock.length !== 8 || r.ksn.length !== 10)
+      throw new RangeError('GOC answers an 8-byte PIN block and a 10-byte KSN.');
     const bit = (value: boolean): string => (value ? '1' : '0');
     const data =
       DECISION_DIGIT[r.decision] +
@@ -277,7 +300,8 @@ export const FNC: DeviceCommand<FncRequest, FncResult> = {
   abecs: false,
   decode(packet, reading) {
     const first = packet.blocks[0];
-    if (first === undefined || first.length === 0) throw new WireStatusError(ST.MANDAT, 'FNC: the command\'s fields are missing.');
+    if (first === undefined || first.length === 0)
+      throw new WireStatusError(ST.MANDAT, "FNC: the command's fields are missing.");
     const fields = new FieldReader(first, 'FNC');
     const communication = COMMUNICATION[fields.digits(1, 'FNC_COMMST')];
     if (communication === undefined) throw invalid('FNC: FNC_COMMST is not "0", "1" or "9".');

@@ -52,7 +52,8 @@ export const GPN: DeviceCommand<GpnRequest, GpnResult> = {
     const pan = panField.slice(0, panLength);
     // "O PAN fornecido possui caracteres não numéricos (espaços, letras, etc.)" (§6.5.11).
     if (!/^[0-9]*$/.test(pan)) throw invalid('GPN: GPN_PAN has characters that are not digits.');
-    if (reading.strict && panField.slice(panLength).trim() !== '') throw invalid('GPN: GPN_PAN is longer than GPN_PANLEN.');
+    if (reading.strict && panField.slice(panLength).trim() !== '')
+      throw invalid('GPN: GPN_PAN is longer than GPN_PANLEN.');
     if (fields.digits(1, 'GPN_ENTRIES') !== '1') throw invalid('GPN: GPN_ENTRIES is not "1".');
     const minDigits = fields.number(2, 'GPN_MIN1');
     const maxDigits = fields.number(2, 'GPN_MAX1');
@@ -63,7 +64,8 @@ export const GPN: DeviceCommand<GpnRequest, GpnResult> = {
     return { method, keyIndex, workingKey, ...(panLength === 0 ? {} : { pan }), minDigits, maxDigits, message };
   },
   encode(result) {
-    if (result.pinBlock.length !== 8 || result.ksn.length !== 10) throw new RangeError('GPN answers an 8-byte PIN block and a 10-byte KSN.');
+    if (result.pinBlock.length !== 8 || result.ksn.length !== 10)
+      throw new RangeError('GPN answers an 8-byte PIN block and a 10-byte KSN.');
     return okReply([Buffer.from(formatH(result.pinBlock) + formatH(result.ksn), 'latin1')]);
   },
 };
@@ -72,7 +74,16 @@ export const GPN: DeviceCommand<GpnRequest, GpnResult> = {
 // GTK
 
 /** SPE_MTHDDAT (§3.1.3.1, §3.3.12). */
-export type DataMethod = 'mkwkDesEcb' | 'mkwkDesCbc' | 'mkwkEcb' | 'mkwkCbc' | 'dukptDat1Ecb' | 'dukptEcb' | 'dukptCbc' | 'randomEcb' | 'randomCbc';
+export type DataMethod =
+  | 'mkwkDesEcb'
+  | 'mkwkDesCbc'
+  | 'mkwkEcb'
+  | 'mkwkCbc'
+  | 'dukptDat1Ecb'
+  | 'dukptEcb'
+  | 'dukptCbc'
+  | 'randomEcb'
+  | 'randomCbc';
 
 const DATA_METHODS: Readonly<Record<string, DataMethod>> = {
   '00': 'mkwkDesEcb',
@@ -88,7 +99,12 @@ const DATA_METHODS: Readonly<Record<string, DataMethod>> = {
 
 export interface GtkRequest {
   /** SPE_TRACKS "PTTT" ("1" = wanted; any length; absent = everything known). */
-  readonly tracks: { readonly pan: boolean; readonly track1: boolean; readonly track2: boolean; readonly track3: boolean };
+  readonly tracks: {
+    readonly pan: boolean;
+    readonly track1: boolean;
+    readonly track2: boolean;
+    readonly track3: boolean;
+  };
   readonly encryption?: {
     readonly method: DataMethod;
     /** SPE_KEYIDX (absent for the random-key methods). */
@@ -108,7 +124,12 @@ export interface GtkResult {
   readonly track2?: Buffer;
   readonly track3?: Buffer;
   /** KSN of each field encrypted under DUKPT. */
-  readonly ksns?: { readonly pan?: Buffer; readonly track1?: Buffer; readonly track2?: Buffer; readonly track3?: Buffer };
+  readonly ksns?: {
+    readonly pan?: Buffer;
+    readonly track1?: Buffer;
+    readonly track2?: Buffer;
+    readonly track3?: Buffer;
+  };
   /** PP_ENCKRAND (random-key methods). */
   readonly encryptedKey?: Buffer;
 }
@@ -121,9 +142,11 @@ function gtkEncryption(params: Params): GtkRequest['encryption'] {
   const random = code.startsWith('9');
   const keyDigits = params.digits(SPE.KEYIDX, 'SPE_KEYIDX', { exact: 2 });
   // SPE_KEYIDX "MD": mandatory when SPE_MTHDDAT is present and not "9x" (§3.3.12, §6.5.12).
-  if (!random && keyDigits === undefined) throw new WireStatusError(ST.MANDAT, 'GTK: SPE_KEYIDX is mandatory with SPE_MTHDDAT.');
+  if (!random && keyDigits === undefined)
+    throw new WireStatusError(ST.MANDAT, 'GTK: SPE_KEYIDX is mandatory with SPE_MTHDDAT.');
   const workingKey = params.bytes(SPE.WKENC, 'SPE_WKENC', {});
-  if (workingKey !== undefined && workingKey.length !== 8 && workingKey.length !== 16) throw invalid('GTK: SPE_WKENC is B8 or B16.');
+  if (workingKey !== undefined && workingKey.length !== 8 && workingKey.length !== 16)
+    throw invalid('GTK: SPE_WKENC is B8 or B16.');
   if ((code[0] === '0' || code[0] === '1') && workingKey === undefined) {
     throw new WireStatusError(ST.MANDAT, 'GTK: SPE_WKENC is mandatory with an MK/WK method.');
   }
@@ -134,7 +157,8 @@ function gtkEncryption(params: Params): GtkRequest['encryption'] {
     throw new WireStatusError(ST.MANDAT, 'GTK: SPE_PBKMOD and SPE_PBKEXP are mandatory with a random key.');
   }
   const openDigits = params.digits(SPE.OPNDIG, 'SPE_OPNDIG', { exact: 1 });
-  if (openDigits !== undefined && !['0', '2', '4', '6', '8'].includes(openDigits)) throw invalid(`GTK: SPE_OPNDIG "${openDigits}" is not 0, 2, 4, 6 or 8.`);
+  if (openDigits !== undefined && !['0', '2', '4', '6', '8'].includes(openDigits))
+    throw invalid(`GTK: SPE_OPNDIG "${openDigits}" is not 0, 2, 4, 6 or 8.`);
   return {
     method,
     ...(keyDigits === undefined ? {} : { keyIndex: Number(keyDigits) }),

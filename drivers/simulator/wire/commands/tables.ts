@@ -31,7 +31,10 @@ export const GTS: DeviceCommand<{ readonly acquirer: number }, { readonly tableV
  * faz críticas quanto ao conteúdo de TLI_TABVER"). ST_OK when it equals the stored one,
  * ST_TABVERDIF (informative) when it differs: both start the load.
  */
-export const TLI: DeviceCommand<{ readonly acquirer: number; readonly tableVersion: string }, { readonly versionDiffers: boolean }> = {
+export const TLI: DeviceCommand<
+  { readonly acquirer: number; readonly tableVersion: string },
+  { readonly versionDiffers: boolean }
+> = {
   id: 'TLI',
   blocking: false,
   abecs: false,

@@ -31,13 +31,17 @@ function originArgument(origin: string): string {
 
 function services(context: CallContext): OperatorServices {
   const found = context.agent.operator;
-  if (found === undefined) throw new PosError('INVALID_STATE', 'This agent has no settings or diagnostics to manage.', { reason: 'NO_OPERATOR_SERVICES' });
+  if (found === undefined)
+    throw new PosError('INVALID_STATE', 'This agent has no settings or diagnostics to manage.', {
+      reason: 'NO_OPERATOR_SERVICES',
+    });
   return found;
 }
 
 function supervisorOf(context: CallContext): SupervisorGuard {
   const found = context.agent.supervisor;
-  if (found === undefined) throw new PosError('INVALID_STATE', 'This agent has no supervisor PIN to manage.', { reason: 'NO_SUPERVISOR' });
+  if (found === undefined)
+    throw new PosError('INVALID_STATE', 'This agent has no supervisor PIN to manage.', { reason: 'NO_SUPERVISOR' });
   return found;
 }
 
@@ -70,11 +74,19 @@ export const operatorHandlers: Handlers<
     const fromOwnPage = session.origin === null || ownOrigins.has(session.origin);
     if (operatorKey === undefined || !fromOwnPage || !sameKey(key, operatorKey)) {
       log.warn({ origin: session.origin }, 'operator login refused');
-      throw new PosError('OPERATOR_ONLY', 'This key does not open the Pinbridge window (or the page is not served by Pinbridge).');
+      throw new PosError(
+        'OPERATOR_ONLY',
+        'This key does not open the Pinbridge window (or the page is not served by Pinbridge).',
+      );
     }
     session.operator = true;
     hub.clientsChanged();
-    return { name: 'Pinbridge', version: agent.version, mode: agent.mode, time_zone: agent.timeZone ?? storeTimeZone(undefined) };
+    return {
+      name: 'Pinbridge',
+      version: agent.version,
+      mode: agent.mode,
+      time_zone: agent.timeZone ?? storeTimeZone(undefined),
+    };
   },
 
   'operator.pairings': (_params, { hub }) => ({ pairings: hub.pendingPairings().map(pairingRequestView) }),
@@ -98,7 +110,9 @@ export const operatorHandlers: Handlers<
 
   'operator.clients': (_params, { agent, hub }) => ({
     clients: hub.clientsView().clients,
-    blocked_origins: agent.clients.blockedOrigins().map((blocked) => ({ origin: blocked.origin, blocked_at: blocked.blockedAt })),
+    blocked_origins: agent.clients
+      .blockedOrigins()
+      .map((blocked) => ({ origin: blocked.origin, blocked_at: blocked.blockedAt })),
   }),
 
   'operator.revokeClient': (params, context) => {
@@ -122,11 +136,23 @@ export const operatorHandlers: Handlers<
   'operator.settings': (_params, context) => {
     const operator = services(context);
     const { path, json, problem, notApplied } = operator.readSettings();
-    const settings = typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+    const settings =
+      typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
     return {
       path,
       settings,
-      problem: problem === null ? null : { message: problem.message, violations: problem.violations.map(({ field, code, message, cashier_message }) => ({ field, code, message, cashier_message })) },
+      problem:
+        problem === null
+          ? null
+          : {
+              message: problem.message,
+              violations: problem.violations.map(({ field, code, message, cashier_message }) => ({
+                field,
+                code,
+                message,
+                cashier_message,
+              })),
+            },
       api_token: operator.apiToken(),
       certificate_passphrase: operator.certificatePassphrase(),
       supervisor_pin: { stored: context.agent.supervisor?.isStored() ?? false },
@@ -137,9 +163,18 @@ export const operatorHandlers: Handlers<
   'operator.saveSettings': ({ settings }, context) => {
     const saved = services(context).saveSettings(settings);
     if (!saved.saved) {
-      throw new PosError('INVALID_PARAMS', `The settings have ${saved.violations.length} mistake(s): ${saved.violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`, {
-        violations: saved.violations.map((v) => ({ field: `settings.${v.field}`, code: v.code, message: v.message, cashier_message: v.cashier_message })),
-      });
+      throw new PosError(
+        'INVALID_PARAMS',
+        `The settings have ${saved.violations.length} mistake(s): ${saved.violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`,
+        {
+          violations: saved.violations.map((v) => ({
+            field: `settings.${v.field}`,
+            code: v.code,
+            message: v.message,
+            cashier_message: v.cashier_message,
+          })),
+        },
+      );
     }
     context.log.info({}, 'settings saved from the window');
     return { saved: true as const, restart_required: true as const };
@@ -148,13 +183,19 @@ export const operatorHandlers: Handlers<
   'operator.restart': (_params, context) => {
     const restart = services(context).restart;
     if (restart === undefined) {
-      throw new PosError('INVALID_STATE', 'This agent cannot restart itself: stop it and start it again.', { reason: 'NO_RESTART' });
+      throw new PosError('INVALID_STATE', 'This agent cannot restart itself: stop it and start it again.', {
+        reason: 'NO_RESTART',
+      });
     }
     // A restart in the middle of a sale would leave the customer at the PINPAD mid-way: refused.
     const busy = context.agent.pinpads.list().filter((pinpad) => pinpad.busy);
     if (busy.length > 0) {
       const terminals = busy.map((pinpad) => pinpad.serialNumber).join(', ');
-      throw new PosError('BUSY', `The PINPAD ${terminals} is running a payment or waiting for the customer: restart once it ends.`, { reason: 'PAYMENT_IN_PROGRESS' });
+      throw new PosError(
+        'BUSY',
+        `The PINPAD ${terminals} is running a payment or waiting for the customer: restart once it ends.`,
+        { reason: 'PAYMENT_IN_PROGRESS' },
+      );
     }
     context.log.info({}, 'restart asked from the window');
     restart();
@@ -207,15 +248,21 @@ export const operatorHandlers: Handlers<
 
   'operator.testPrint': ({ printer }, { agent }) => {
     const receipts = agent.receipts;
-    if (receipts === undefined) throw new PosError('PRINTING_OFF', 'Receipts are off: the store (receipts.merchant) is not in the settings.');
-    if (printer !== undefined && !agent.printers.has(printer)) throw new PosError('NOT_FOUND', `There is no printer "${printer}" in the settings.`);
+    if (receipts === undefined)
+      throw new PosError('PRINTING_OFF', 'Receipts are off: the store (receipts.merchant) is not in the settings.');
+    if (printer !== undefined && !agent.printers.has(printer))
+      throw new PosError('NOT_FOUND', `There is no printer "${printer}" in the settings.`);
     return printJobView(receipts.printTestPage(printer === undefined ? {} : { printer }));
   },
 
   // No Bluetooth on this machine is PINPAD_ERROR with reason BLE_UNAVAILABLE (a driver error).
-  'operator.scanBle': async ({ seconds }, context) => ({ devices: [...(await services(context).scanBle(seconds ?? 5))] }),
+  'operator.scanBle': async ({ seconds }, context) => ({
+    devices: [...(await services(context).scanBle(seconds ?? 5))],
+  }),
 
-  'operator.systemPrinters': async (_params, context) => ({ printers: [...(await services(context).systemPrinters())] }),
+  'operator.systemPrinters': async (_params, context) => ({
+    printers: [...(await services(context).systemPrinters())],
+  }),
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),
 

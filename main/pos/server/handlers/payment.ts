@@ -32,14 +32,23 @@ export function receiptTexts(agent: PosAgent, referenceId: string): ReceiptTexts
 }
 
 export const paymentHandlers: Handlers<
-  'payment.start' | 'payment.cancel' | 'payment.status' | 'payment.confirm' | 'payment.undo' | 'payment.list' | 'payment.pending'
+  | 'payment.start'
+  | 'payment.cancel'
+  | 'payment.status'
+  | 'payment.confirm'
+  | 'payment.undo'
+  | 'payment.list'
+  | 'payment.pending'
 > = {
   'payment.start': async (params, { agent, hub, session }) => {
     // The window (a training sale) owns nothing: its payments' events go to every session.
     const clientId = session.client?.id;
     // Another client's reference is not joined (nor its existence confirmed beyond the conflict).
     if (!maySee(agent, session, params.reference_id)) {
-      throw new PosError('REFERENCE_CONFLICT', 'The reference_id was used before by another POS client; use your own references');
+      throw new PosError(
+        'REFERENCE_CONFLICT',
+        'The reference_id was used before by another POS client; use your own references',
+      );
     }
     const known = agent.engine.status(params.reference_id).kind !== 'not_found';
     if (clientId !== undefined) hub.own(params.reference_id, clientId);
@@ -49,7 +58,8 @@ export const paymentHandlers: Handlers<
       return outcomeView(outcome);
     } catch (error) {
       // Refused before anything was journaled (BUSY, bad params…): nobody owns it yet.
-      if (clientId !== undefined && !known && agent.engine.status(params.reference_id).kind === 'not_found') hub.disown(params.reference_id, clientId);
+      if (clientId !== undefined && !known && agent.engine.status(params.reference_id).kind === 'not_found')
+        hub.disown(params.reference_id, clientId);
       throw error;
     }
   },
@@ -78,7 +88,11 @@ export const paymentHandlers: Handlers<
           ...(answer.stalled === undefined ? {} : { result: outcomeView(answer.stalled) }),
         };
       case 'processed':
-        return { status: 'Processed' as const, result: outcomeView(answer.outcome), receipts: receiptTexts(agent, reference_id) };
+        return {
+          status: 'Processed' as const,
+          result: outcomeView(answer.outcome),
+          receipts: receiptTexts(agent, reference_id),
+        };
     }
   },
 
@@ -94,7 +108,10 @@ export const paymentHandlers: Handlers<
     return outcomeView(await agent.engine.undo(reference_id, note === undefined ? {} : { note }));
   },
 
-  'payment.list': ({ from, to, states, terminal, amount, nsu, authorization_code, card_last4, limit, offset }, { agent, session }) => {
+  'payment.list': (
+    { from, to, states, terminal, amount, nsu, authorization_code, card_last4, limit, offset },
+    { agent, session },
+  ) => {
     // The owner scope applies to every search too: a POS finds only its own sales.
     const owner = ownerScope(agent, session);
     const { items, total } = agent.engine.list({

@@ -7,16 +7,20 @@ import { pinpadView } from '../views.js';
 function displayViolation(text: string): string | undefined {
   const lines = text.split('\n');
   if (lines.length > 2) return 'At most two lines (one "\\n")';
-  if (lines.length === 2) return lines.some((line) => line.length > 16) ? 'Each line holds at most 16 characters' : undefined;
+  if (lines.length === 2)
+    return lines.some((line) => line.length > 16) ? 'Each line holds at most 16 characters' : undefined;
   return text.length > 32 ? 'At most 32 characters' : undefined;
 }
 
 function checkDisplayText(field: string, text: string): void {
   const problem = displayViolation(text);
-  if (problem !== undefined) throw new PosError('INVALID_PARAMS', `${field}: ${problem}`, { violations: [{ field, message: problem }] });
+  if (problem !== undefined)
+    throw new PosError('INVALID_PARAMS', `${field}: ${problem}`, { violations: [{ field, message: problem }] });
 }
 
-export const pinpadHandlers: Handlers<'pinpad.list' | 'pinpad.status' | 'pinpad.display' | 'pinpad.readCustomerData' | 'pinpad.readKey' | 'pinpad.abort'> = {
+export const pinpadHandlers: Handlers<
+  'pinpad.list' | 'pinpad.status' | 'pinpad.display' | 'pinpad.readCustomerData' | 'pinpad.readKey' | 'pinpad.abort'
+> = {
   'pinpad.list': (_params, { agent }) => ({ pinpads: agent.pinpads.list().map(pinpadView) }),
 
   'pinpad.status': ({ terminal }, { agent }): PinpadView => pinpadView(agent.pinpads.get(terminal)),

@@ -7,7 +7,11 @@ import { printJobView } from '../views.js';
 import { assertMaySee } from '../payment-access.js';
 
 function service(agent: PosAgent): NonNullable<PosAgent['receipts']> {
-  if (agent.receipts === undefined) throw new PosError('PRINTING_OFF', 'Receipts are off: the settings have no store data ("receipts": {"merchant": …}).');
+  if (agent.receipts === undefined)
+    throw new PosError(
+      'PRINTING_OFF',
+      'Receipts are off: the settings have no store data ("receipts": {"merchant": …}).',
+    );
   return agent.receipts;
 }
 
@@ -23,7 +27,9 @@ export const receiptHandlers: Handlers<'receipt.get' | 'receipt.print'> = {
       copy,
       kind: receipt.kind,
       format,
-      ...(typeof content === 'string' ? { encoding: 'utf8' as const, content } : { encoding: 'base64' as const, content: Buffer.from(content).toString('base64') }),
+      ...(typeof content === 'string'
+        ? { encoding: 'utf8' as const, content }
+        : { encoding: 'base64' as const, content: Buffer.from(content).toString('base64') }),
     };
   },
 

@@ -15,10 +15,19 @@ import { printJobView, relayTransactionView } from '../views.js';
 /** How long a tap-to-pay charge is followed for its tapToPay.updated event. */
 const TAP_TO_PAY_WATCH_MS = 15 * 60_000;
 
-function printSlip(context: CallContext, transaction: RelayTransaction, print: boolean | undefined, source: Parameters<NonNullable<CallContext['agent']['receipts']>['printBoletoSlip']>[0]): PrintJobView[] {
+function printSlip(
+  context: CallContext,
+  transaction: RelayTransaction,
+  print: boolean | undefined,
+  source: Parameters<NonNullable<CallContext['agent']['receipts']>['printBoletoSlip']>[0],
+): PrintJobView[] {
   if (print !== true) return [];
   const receipts = context.agent.receipts;
-  if (receipts === undefined) throw new PosError('PRINTING_OFF', `Boleto ${transaction.id} was issued, but receipts are off: it was not printed.`);
+  if (receipts === undefined)
+    throw new PosError(
+      'PRINTING_OFF',
+      `Boleto ${transaction.id} was issued, but receipts are off: it was not printed.`,
+    );
   return [printJobView(receipts.printBoletoSlip(source))];
 }
 
@@ -38,7 +47,11 @@ function watchTapToPay(context: CallContext, transactionId: string): void {
     })
     .catch((error: unknown) => {
       hub.releaseTapToPay(transactionId);
-      if (!hub.stopping.aborted) log.warn({ transaction: transactionId, err: error instanceof Error ? error.message : String(error) }, 'stopped following a tap-to-pay charge');
+      if (!hub.stopping.aborted)
+        log.warn(
+          { transaction: transactionId, err: error instanceof Error ? error.message : String(error) },
+          'stopped following a tap-to-pay charge',
+        );
     });
 }
 
@@ -60,27 +73,43 @@ const BOLETO_RENAMES: readonly FieldRename[] = [['payment_method', '']];
 /** buyer.update's changes are the API body. */
 const BUYER_UPDATE_RENAMES: readonly FieldRename[] = [['', 'changes']];
 /** tapToPay.create's installments is the API's installment plan. */
-const TAP_TO_PAY_RENAMES: readonly FieldRename[] = [['installment_plan.number_installments', 'installments'], ['installment_plan', 'installments']];
+const TAP_TO_PAY_RENAMES: readonly FieldRename[] = [
+  ['installment_plan.number_installments', 'installments'],
+  ['installment_plan', 'installments'],
+];
 
 /** How many times the customer may type a CPF/CNPJ whose check digits are wrong before the search gives up. */
 export const TAX_ID_ATTEMPTS = 3;
 
 /** What the PINPAD shows (two lines of ≤ 16, its own unaccented charset) before asking again. */
-export const TAX_ID_RETYPE_MESSAGES = { cpf: 'CPF INVALIDO\nDIGITE NOVAMENTE', cnpj: 'CNPJ INVALIDO\nDIGITE NOVAMENTE' } as const;
+export const TAX_ID_RETYPE_MESSAGES = {
+  cpf: 'CPF INVALIDO\nDIGITE NOVAMENTE',
+  cnpj: 'CNPJ INVALIDO\nDIGITE NOVAMENTE',
+} as const;
 
 /**
  * A CPF or CNPJ typed by the customer. A typo (wrong check digits) is the customer's to fix, not
  * the POS's: the PINPAD says so and asks again (under its "REDIGITE" prompt), up to
  * TAX_ID_ATTEMPTS times; only then does the POS hear of it (CUSTOMER_DATA_INVALID).
  */
-async function readTaxIdOnPinpad(context: CallContext, kind: 'cpf' | 'cnpj', terminal: string | undefined, timeoutSeconds: number | undefined): Promise<string> {
+async function readTaxIdOnPinpad(
+  context: CallContext,
+  kind: 'cpf' | 'cnpj',
+  terminal: string | undefined,
+  timeoutSeconds: number | undefined,
+): Promise<string> {
   const valid = kind === 'cpf' ? isValidCpf : isValidCnpj;
-  const read = await context.agent.pinpads.readCustomerDataChecked(terminal, kind, (value) => (valid(value) ? undefined : TAX_ID_RETYPE_MESSAGES[kind]), {
-    attempts: TAX_ID_ATTEMPTS,
-    againKind: kind === 'cpf' ? 'cpfAgain' : 'cnpjAgain',
-    signal: context.session.ended,
-    ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
-  });
+  const read = await context.agent.pinpads.readCustomerDataChecked(
+    terminal,
+    kind,
+    (value) => (valid(value) ? undefined : TAX_ID_RETYPE_MESSAGES[kind]),
+    {
+      attempts: TAX_ID_ATTEMPTS,
+      againKind: kind === 'cpf' ? 'cpfAgain' : 'cnpjAgain',
+      signal: context.session.ended,
+      ...(timeoutSeconds === undefined ? {} : { timeoutSeconds }),
+    },
+  );
   if (read.accepted) return read.value;
   const name = kind === 'cpf' ? 'CPF' : 'CNPJ';
   throw new PosError(
@@ -105,7 +134,8 @@ export const relayHandlers: Handlers<
 > = {
   'buyer.get': ({ buyer_id }, { agent }) => agent.api.buyers.retrieve(buyer_id),
 
-  'buyer.update': ({ buyer_id, changes }, { agent }) => relayed(() => agent.api.buyers.update(buyer_id, changes), BUYER_UPDATE_RENAMES),
+  'buyer.update': ({ buyer_id, changes }, { agent }) =>
+    relayed(() => agent.api.buyers.update(buyer_id, changes), BUYER_UPDATE_RENAMES),
 
   'buyer.search': async ({ taxpayer_id, ein, from_pinpad, terminal, timeout_s }, context) => {
     const { agent } = context;
@@ -133,11 +163,20 @@ export const relayHandlers: Handlers<
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),
     });
-    return { resource: page.resource, uri: page.uri, items: [...page.items], has_more: page.has_more, limit: page.limit, offset: page.offset, total: page.total };
+    return {
+      resource: page.resource,
+      uri: page.uri,
+      items: [...page.items],
+      has_more: page.has_more,
+      limit: page.limit,
+      offset: page.offset,
+      total: page.total,
+    };
   },
 
   'boleto.create': async (params, context) => {
-    const { print, expiration_date, payment_limit_date, body_instructions, billing_instructions, buyer, ...body } = params;
+    const { print, expiration_date, payment_limit_date, body_instructions, billing_instructions, buyer, ...body } =
+      params;
     const paymentMethod = {
       ...(buyer === undefined ? {} : { buyer }),
       ...(billing_instructions === undefined ? {} : { billing_instructions }),
@@ -160,7 +199,10 @@ export const relayHandlers: Handlers<
 
   'bolepix.create': async (params, context) => {
     const { print, ...body } = params;
-    const transaction = await context.agent.api.boletos.createBolepix({ ...body, on_behalf_of: context.agent.sellerId });
+    const transaction = await context.agent.api.boletos.createBolepix({
+      ...body,
+      on_behalf_of: context.agent.sellerId,
+    });
     const view = relayTransactionView(transaction);
     return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
   },
@@ -173,7 +215,9 @@ export const relayHandlers: Handlers<
         context.agent.api.tapToPay.create({
           ...params,
           on_behalf_of: context.agent.sellerId,
-          ...(installments === undefined || installments <= 1 ? {} : { installment_plan: { number_installments: installments } }),
+          ...(installments === undefined || installments <= 1
+            ? {}
+            : { installment_plan: { number_installments: installments } }),
         }),
       TAP_TO_PAY_RENAMES,
     );
@@ -181,5 +225,6 @@ export const relayHandlers: Handlers<
     return relayTransactionView(transaction);
   },
 
-  'tapToPay.status': async ({ transaction_id }, { agent }) => relayTransactionView(await agent.api.transactions.retrieve(transaction_id)),
+  'tapToPay.status': async ({ transaction_id }, { agent }) =>
+    relayTransactionView(await agent.api.transactions.retrieve(transaction_id)),
 };

@@ -25,9 +25,23 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
     const { pairing, code } = agent.clients.requestPairing({ name, origin: session.origin });
     // The POS waits silently for the cashier to read the code out: not idle until it expires.
     session.pairingUntil = Date.parse(pairing.expiresAt);
-    log.info({ pairing: pairing.id, name: pairing.name, origin: pairing.origin, expiresAt: pairing.expiresAt }, 'POS asks to pair');
-    announcePairing({ pairingId: pairing.id, name: pairing.name, origin: pairing.origin, code, expiresAt: pairing.expiresAt });
-    return { pairing_id: pairing.id, expires_at: pairing.expiresAt, code_length: code.length, message: PAIRING_MESSAGE };
+    log.info(
+      { pairing: pairing.id, name: pairing.name, origin: pairing.origin, expiresAt: pairing.expiresAt },
+      'POS asks to pair',
+    );
+    announcePairing({
+      pairingId: pairing.id,
+      name: pairing.name,
+      origin: pairing.origin,
+      code,
+      expiresAt: pairing.expiresAt,
+    });
+    return {
+      pairing_id: pairing.id,
+      expires_at: pairing.expiresAt,
+      code_length: code.length,
+      message: PAIRING_MESSAGE,
+    };
   },
 
   'session.confirmPairing': ({ pairing_id, code }, { agent, session, hub, log }) => {
@@ -42,7 +56,14 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
         // Every wrong guess is seen: in the log, and by the cashier, who can block where it came from.
         const guard = agent.clients.pairingGuard();
         log.warn(
-          { pairing: pairing_id, origin: session.origin, reason: error.code, attemptsLeft: error.attemptsLeft, wrongCodes: guard.wrongCodes, budget: guard.budget },
+          {
+            pairing: pairing_id,
+            origin: session.origin,
+            reason: error.code,
+            attemptsLeft: error.attemptsLeft,
+            wrongCodes: guard.wrongCodes,
+            budget: guard.budget,
+          },
           guard.locked ? 'wrong pairing code; pairing is now locked' : 'wrong pairing code',
         );
         hub.pairingFailed(pairing_id, session.origin, error.attemptsLeft ?? 0, guard);

@@ -63,7 +63,9 @@ export function freeText(maxLength: number): fc.Arbitrary<string> {
 }
 
 export const upperHex = (chars: number): fc.Arbitrary<string> =>
-  fc.uint8Array({ minLength: chars / 2, maxLength: chars / 2 }).map((b) => Buffer.from(b).toString('hex').toUpperCase());
+  fc
+    .uint8Array({ minLength: chars / 2, maxLength: chars / 2 })
+    .map((b) => Buffer.from(b).toString('hex').toUpperCase());
 
 /** Random blocks: raw bytes, or well-formed TLVs with the given ids and random values. */
 export function garbageBlocks(ids: readonly number[]): fc.Arbitrary<Buffer[]> {
@@ -71,13 +73,18 @@ export function garbageBlocks(ids: readonly number[]): fc.Arbitrary<Buffer[]> {
   const tlvBlock = fc
     .array(
       fc.record({
-        id: ids.length > 0 ? fc.oneof(fc.constantFrom(...ids), fc.integer({ min: 0, max: 0xffff })) : fc.integer({ min: 0, max: 0xffff }),
+        id:
+          ids.length > 0
+            ? fc.oneof(fc.constantFrom(...ids), fc.integer({ min: 0, max: 0xffff }))
+            : fc.integer({ min: 0, max: 0xffff }),
         value: fc.uint8Array({ maxLength: 40 }),
       }),
       { maxLength: 6 },
     )
     .map((tlvs) => Buffer.concat(tlvs.map((t) => encodeTlv(t.id, t.value))));
-  const digits = fc.string({ unit: fc.constantFrom(...'0123456789 ABC'.split('')), maxLength: 120 }).map((s) => Buffer.from(s, 'latin1'));
+  const digits = fc
+    .string({ unit: fc.constantFrom(...'0123456789 ABC'.split('')), maxLength: 120 })
+    .map((s) => Buffer.from(s, 'latin1'));
   return fc.array(fc.oneof(raw, tlvBlock, digits), { maxLength: 3 });
 }
 

@@ -5,7 +5,13 @@ import { decodeCommandPacket, decodeResponsePacket, encodeCommandPacket } from '
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
 import { PP, SPE } from '../../../../drivers/abecs/ids.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
-import { asciiText, checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, fromHex } from './basic-arbitraries.js';
+import {
+  asciiText,
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  fromHex,
+} from './basic-arbitraries.js';
 
 describe('CEX codec', () => {
   it('is blocking', () => {
@@ -20,12 +26,16 @@ describe('CEX codec', () => {
   });
 
   it('decodes the TRACE request', () => {
-    const cmd = decodeCommandPacket(Buffer.concat([Buffer.from('CEX010'), fromHex('00 06 00 06'), Buffer.from('111100')]));
+    const cmd = decodeCommandPacket(
+      Buffer.concat([Buffer.from('CEX010'), fromHex('00 06 00 06'), Buffer.from('111100')]),
+    );
     expect(cexCommand.decodeRequest(cmd)).toEqual({ key: true, magstripe: true, icc: 'insertion', contactless: true });
   });
 
   it('decodes the TRACE response CEX000006 80 40 00 02 "94" as a contactless card', () => {
-    const rsp = decodeResponsePacket(Buffer.concat([Buffer.from('CEX000006'), fromHex('80 40 00 02'), Buffer.from('94')]));
+    const rsp = decodeResponsePacket(
+      Buffer.concat([Buffer.from('CEX000006'), fromHex('80 40 00 02'), Buffer.from('94')]),
+    );
     expect(cexCommand.decodeResponse(rsp)).toEqual({ event: 'contactlessDetected' });
   });
 
@@ -67,11 +77,21 @@ describe('CEX codec', () => {
         ]),
       ],
     };
-    expect(cexCommand.decodeResponse(rsp)).toEqual({ event: 'cardSwiped', tracks: { track2: '4761739001010010=2212201' } });
+    expect(cexCommand.decodeResponse(rsp)).toEqual({
+      event: 'cardSwiped',
+      tracks: { track2: '4761739001010010=2212201' },
+    });
   });
 
   it('maps every event code', () => {
-    expect(CEX_EVENT_CODES).toMatchObject({ enter: '00', f1: '04', clear: '08', cancel: '13', iccInserted: '92', contactlessTimeout: '93' });
+    expect(CEX_EVENT_CODES).toMatchObject({
+      enter: '00',
+      f1: '04',
+      clear: '08',
+      cancel: '13',
+      iccInserted: '92',
+      contactlessTimeout: '93',
+    });
   });
 
   it('rejects an unknown event and a missing SPE_CEXOPT', () => {
@@ -97,10 +117,9 @@ describe('CEX codec', () => {
       ),
     );
     const events = Object.keys(CEX_EVENT_CODES) as CexEvent[];
-    const tracks = fc.record(
-      { track1: asciiText(60), track2: asciiText(30), track3: asciiText(30) },
-      { requiredKeys: [] },
-    ).filter((t) => Object.keys(t).length > 0);
+    const tracks = fc
+      .record({ track1: asciiText(60), track2: asciiText(30), track3: asciiText(30) }, { requiredKeys: [] })
+      .filter((t) => Object.keys(t).length > 0);
     checkResponseRoundTrip(
       cexCommand,
       fc.record({ event: fc.constantFrom(...events), tracks }, { requiredKeys: ['event'] }),

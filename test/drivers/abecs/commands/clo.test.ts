@@ -4,7 +4,14 @@ import { cloCommand } from '../../../../drivers/abecs/commands/clo.js';
 import { decodeResponsePacket, encodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
 import { encodeFrame } from '../../../../drivers/abecs/frame.js';
 import { AbecsStatusError } from '../../../../drivers/abecs/status.js';
-import { checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, display2x16, hex, wireHex } from './basic-arbitraries.js';
+import {
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  display2x16,
+  hex,
+  wireHex,
+} from './basic-arbitraries.js';
 
 describe('CLO codec', () => {
   it('sends CLO032 with the message laid out on 2×16 (spec example)', () => {
@@ -39,7 +46,13 @@ describe('CLO codec', () => {
   });
 
   it('round-trips requests and results', () => {
-    checkRequestRoundTrip(cloCommand, fc.oneof(fc.constant({}), display2x16.map((message) => ({ message }))));
+    checkRequestRoundTrip(
+      cloCommand,
+      fc.oneof(
+        fc.constant({}),
+        display2x16.map((message) => ({ message })),
+      ),
+    );
     checkResponseRoundTrip(cloCommand, fc.constant({}));
   });
 

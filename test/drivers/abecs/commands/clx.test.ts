@@ -29,10 +29,7 @@ describe('CLX codec', () => {
 
   it('round-trips requests and results', () => {
     const mediaFile = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);
-    checkRequestRoundTrip(
-      clxCommand,
-      fc.record({ message: freeText(128), mediaFile }, { requiredKeys: [] }),
-    );
+    checkRequestRoundTrip(clxCommand, fc.record({ message: freeText(128), mediaFile }, { requiredKeys: [] }));
     checkResponseRoundTrip(clxCommand, fc.constant({}));
   });
 

@@ -49,9 +49,9 @@ export function responseRoundTrip<Res>(codec: CommandCodec<unknown, Res>, arb: f
 /** Digits, spaces and random bytes: fixed-field garbage that gets past the first checks. */
 const fieldGarbage = fc.oneof(
   fc.uint8Array({ maxLength: 400 }).map((bytes) => Buffer.from(bytes)),
-  fc.string({ unit: fc.constantFrom('0', '1', '2', '9', ' ', 'A', 'F'), maxLength: 400 }).map((text) =>
-    Buffer.from(text, 'latin1'),
-  ),
+  fc
+    .string({ unit: fc.constantFrom('0', '1', '2', '9', ' ', 'A', 'F'), maxLength: 400 })
+    .map((text) => Buffer.from(text, 'latin1')),
 );
 
 const knownIds = [...Object.values(SPE), ...Object.values(PP)];
@@ -63,9 +63,9 @@ const tlvGarbage = fc
       id: fc.constantFrom(...knownIds),
       value: fc.oneof(
         fc.uint8Array({ maxLength: 40 }),
-        fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '9', 'M'), maxLength: 12 }).map((text) =>
-          Buffer.from(text, 'latin1'),
-        ),
+        fc
+          .string({ unit: fc.constantFrom('0', '1', '2', '3', '9', 'M'), maxLength: 12 })
+          .map((text) => Buffer.from(text, 'latin1')),
       ),
     }),
     { maxLength: 12 },
@@ -112,11 +112,19 @@ export function asciiText(maxLength: number, minLength = 0): fc.Arbitrary<string
 
 /** Printable ASCII kept exactly (variable-length fields). */
 export function rawAscii(maxLength: number, minLength = 0): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength, maxLength });
+  return fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength,
+    maxLength,
+  });
 }
 
 export function latin1Text(maxLength: number, minLength = 0): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)), minLength, maxLength });
+  return fc.string({
+    unit: fc.integer({ min: 0x20, max: 0xff }).map((c) => String.fromCharCode(c)),
+    minLength,
+    maxLength,
+  });
 }
 
 export function digitText(length: number): fc.Arbitrary<string> {
@@ -139,11 +147,20 @@ export const recordIndex: fc.Arbitrary<string> = fc.string({
 
 /** Well-formed EMV tags: one byte, or 1Fh-style multi-byte. */
 export const emvTag: fc.Arbitrary<string> = fc.oneof(
-  fc.integer({ min: 0, max: 0xff }).filter((b) => (b & 0x1f) !== 0x1f).map((b) => b.toString(16).toUpperCase().padStart(2, '0')),
   fc
-    .tuple(fc.integer({ min: 0, max: 7 }), fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 2 }), fc.integer({ min: 0, max: 0x7f }))
+    .integer({ min: 0, max: 0xff })
+    .filter((b) => (b & 0x1f) !== 0x1f)
+    .map((b) => b.toString(16).toUpperCase().padStart(2, '0')),
+  fc
+    .tuple(
+      fc.integer({ min: 0, max: 7 }),
+      fc.array(fc.integer({ min: 0x80, max: 0xff }), { maxLength: 2 }),
+      fc.integer({ min: 0, max: 0x7f }),
+    )
     .map(([top, middle, last]) =>
-      Buffer.from([(top << 5) | 0x1f, ...middle, last]).toString('hex').toUpperCase(),
+      Buffer.from([(top << 5) | 0x1f, ...middle, last])
+        .toString('hex')
+        .toUpperCase(),
     ),
 );
 

@@ -14,7 +14,10 @@ describe('DEX codec', () => {
 
   it('appends the 2.20 DEX_OPTIONS when given', () => {
     const pkt = encodeCommandPacket(
-      dexCommand.encodeRequest({ message: 'OK', options: { horizontal: 'center', vertical: 'center', type: 'success' } }),
+      dexCommand.encodeRequest({
+        message: 'OK',
+        options: { horizontal: 'center', vertical: 'center', type: 'success' },
+      }),
     ).toString('latin1');
     expect(pkt).toBe('DEX011002OK221000');
   });

@@ -4,7 +4,14 @@ import { InvalidArgumentError } from '../../../../drivers/errors.js';
 import { dspCommand } from '../../../../drivers/abecs/commands/dsp.js';
 import { decodeCommandPacket, encodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
 import { encodeFrame } from '../../../../drivers/abecs/frame.js';
-import { checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, display2x16, hex, wireHex } from './basic-arbitraries.js';
+import {
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  display2x16,
+  hex,
+  wireHex,
+} from './basic-arbitraries.js';
 
 describe('DSP codec', () => {
   it('reproduces the spec worked frame DSP032 "    OPERAÇÃO       FINALIZADA   " byte for byte', () => {
@@ -35,7 +42,10 @@ describe('DSP codec', () => {
   });
 
   it('round-trips requests and results', () => {
-    checkRequestRoundTrip(dspCommand, display2x16.map((message) => ({ message })));
+    checkRequestRoundTrip(
+      dspCommand,
+      display2x16.map((message) => ({ message })),
+    );
     checkResponseRoundTrip(dspCommand, fc.constant({}));
   });
 

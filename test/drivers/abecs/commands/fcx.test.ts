@@ -11,7 +11,15 @@ import { encodeFrame } from '../../../../drivers/abecs/frame.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
 import { InvalidArgumentError } from '../../../../drivers/errors.js';
-import { bytesOf, emvTag, garbageProperties, rawAscii, requestRoundTrip, responseRoundTrip, expectFormatError } from './codec-properties.js';
+import {
+  bytesOf,
+  emvTag,
+  garbageProperties,
+  rawAscii,
+  requestRoundTrip,
+  responseRoundTrip,
+  expectFormatError,
+} from './codec-properties.js';
 import { TRACE_EMV_HEX, TRACE_TAGLIST_HEX, TRACE_TAGS } from './trace-emv.js';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
@@ -85,7 +93,9 @@ describe('FCX codec', () => {
 
   it('rejects an unknown FCXOPT outcome or FCXRES decision', () => {
     expect(() => fcxCommand.decodeRequest({ id: 'FCX', blocks: [tlv(0x19, '3000')] })).toThrow(AbecsFormatError);
-    expect(() => fcxCommand.decodeResponse({ id: 'FCX', status: 0, blocks: [tlv(0x8058, '200')] })).toThrow(AbecsFormatError);
+    expect(() => fcxCommand.decodeResponse({ id: 'FCX', status: 0, blocks: [tlv(0x8058, '200')] })).toThrow(
+      AbecsFormatError,
+    );
   });
 
   describe('properties', () => {

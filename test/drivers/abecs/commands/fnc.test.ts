@@ -8,12 +8,21 @@ import {
   encodeResponsePacket,
 } from '../../../../drivers/abecs/envelope.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
-import { bytesOf, emvTag, garbageProperties, rawAscii, requestRoundTrip, responseRoundTrip, expectFormatError } from './codec-properties.js';
+import {
+  bytesOf,
+  emvTag,
+  garbageProperties,
+  rawAscii,
+  requestRoundTrip,
+  responseRoundTrip,
+  expectFormatError,
+} from './codec-properties.js';
 
 const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 
 /** S220 §3.6.4 example: the host approved ("00") and sent Issuer Authentication Data (tag 91). */
-const SPEC_REQUEST = 'FNC030' + '0' + '0' + '00' + '010' + '9108E64A2FE21FD88672' + '000' + '025' + '011' + '829F279F269F36958F9F37';
+const SPEC_REQUEST =
+  'FNC030' + '0' + '0' + '00' + '010' + '9108E64A2FE21FD88672' + '000' + '025' + '011' + '829F279F269F36958F9F37';
 
 const specRequest: FncRequest = {
   communication: 'ok',
@@ -62,9 +71,9 @@ describe('FNC codec', () => {
   });
 
   it('rejects unknown communication statuses and decisions', () => {
-    expect(() => fncCommand.decodeRequest(decodeCommandPacket(latin1(SPEC_REQUEST.replace('FNC0300', 'FNC0305'))))).toThrow(
-      AbecsFormatError,
-    );
+    expect(() =>
+      fncCommand.decodeRequest(decodeCommandPacket(latin1(SPEC_REQUEST.replace('FNC0300', 'FNC0305')))),
+    ).toThrow(AbecsFormatError);
     expect(() =>
       fncCommand.decodeResponse(decodeResponsePacket(latin1(SPEC_RESPONSE.replace('FNC0000911', 'FNC0000913')))),
     ).toThrow(AbecsFormatError);

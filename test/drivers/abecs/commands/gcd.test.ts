@@ -6,7 +6,14 @@ import { decodeCommandPacket, decodeResponsePacket, encodeResponsePacket } from 
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
 import { SPE } from '../../../../drivers/abecs/ids.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
-import { asciiText, checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, fromHex, wireHex } from './basic-arbitraries.js';
+import {
+  asciiText,
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  fromHex,
+  wireHex,
+} from './basic-arbitraries.js';
 
 describe('GCD codec', () => {
   it('is blocking', () => {
@@ -25,7 +32,9 @@ describe('GCD codec', () => {
   });
 
   it('decodes the spec example response GCD000013 + PP_VALUE "169937823"', () => {
-    const rsp = decodeResponsePacket(Buffer.concat([Buffer.from('GCD000013'), fromHex('80 4D 00 09'), Buffer.from('169937823')]));
+    const rsp = decodeResponsePacket(
+      Buffer.concat([Buffer.from('GCD000013'), fromHex('80 4D 00 09'), Buffer.from('169937823')]),
+    );
     expect(gcdCommand.decodeResponse(rsp)).toEqual({ value: '169937823' });
     expect(encodeResponsePacket(gcdCommand.encodeResponse({ value: '169937823' }))).toEqual(encodeResponsePacket(rsp));
   });
@@ -82,7 +91,10 @@ describe('GCD codec', () => {
       )
       .filter((req) => (req.minDigits ?? 0) <= (req.maxDigits ?? 32));
     checkRequestRoundTrip(gcdCommand, request);
-    checkResponseRoundTrip(gcdCommand, asciiText(32).map((value) => ({ value })));
+    checkResponseRoundTrip(
+      gcdCommand,
+      asciiText(32).map((value) => ({ value })),
+    );
   });
 
   it('only ever throws AbecsFormatError on garbage', () => {

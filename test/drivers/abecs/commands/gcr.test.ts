@@ -24,7 +24,8 @@ const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 const pad = (text: string, size: number): string => text.padEnd(size, ' ');
 
 /** S220 §3.6.1 example: acquirer "02" records 14, 22 and 17, R$ 10,00, CTLS left at its default. */
-const SPEC_REQUEST = 'GCR052' + '00' + '00' + '000000001000' + '131207' + '102355' + '8765234568' + '03' + '0214' + '0222' + '0217';
+const SPEC_REQUEST =
+  'GCR052' + '00' + '00' + '000000001000' + '131207' + '102355' + '8765234568' + '03' + '0214' + '0222' + '0217';
 
 /** CAPPTA PinPadEmulator's expected GCR answer: an EMV chip card of acquirer 02 (AUC 9F0702FF00). */
 const CAPPTA_RESPONSE =
@@ -120,7 +121,9 @@ describe('GCR codec', () => {
         applications: [],
         ctlsEnabled: false,
       };
-      expect(encodeCommandPacket(gcrCommand.encodeRequest(req))).toEqual(latin1('GCR041009900000000283714072411392' + '2TABVER0918000'));
+      expect(encodeCommandPacket(gcrCommand.encodeRequest(req))).toEqual(
+        latin1('GCR041009900000000283714072411392' + '2TABVER0918000'),
+      );
     });
 
     it('sends the resume request as a bare GCR and reads GCR and GCR000 as resume', () => {
@@ -134,7 +137,10 @@ describe('GCR codec', () => {
       expect(short).toThrow(AbecsFormatError);
       expectFormatError(() => short(), { code: 'MALFORMED_COMMAND', status: 19 });
       const badCtls = latin1(SPEC_REQUEST.replace('GCR052', 'GCR053') + '7');
-      expectFormatError(() => gcrCommand.decodeRequest(decodeCommandPacket(badCtls)), { code: 'MALFORMED_COMMAND', status: 11 });
+      expectFormatError(() => gcrCommand.decodeRequest(decodeCommandPacket(badCtls)), {
+        code: 'MALFORMED_COMMAND',
+        status: 11,
+      });
       const missingEntry = latin1(SPEC_REQUEST.replace('GCR052', 'GCR048').slice(0, -4));
       expect(() => gcrCommand.decodeRequest(decodeCommandPacket(missingEntry))).toThrow(AbecsFormatError);
     });
@@ -172,9 +178,28 @@ describe('GCR codec', () => {
       const track2 = '4444333322221111=16081018127365476154';
       const track3 = '4444333322221111==16081018127365476152364517862354876123764576123=837482747872368400001991';
       const body =
-        '00' + '1' + '00' + '00' + '00' + '76' + track1 + '37' + track2 + '090' + pad(track3, 104) +
-        '00' + pad('', 19) + '00' + pad('', 16) + '000' + pad('', 26) + '000000' + '0'.repeat(29) +
-        '000' + '000' + '0'.repeat(10);
+        '00' +
+        '1' +
+        '00' +
+        '00' +
+        '00' +
+        '76' +
+        track1 +
+        '37' +
+        track2 +
+        '090' +
+        pad(track3, 104) +
+        '00' +
+        pad('', 19) +
+        '00' +
+        pad('', 16) +
+        '000' +
+        pad('', 26) +
+        '000000' +
+        '0'.repeat(29) +
+        '000' +
+        '000' +
+        '0'.repeat(10);
       const result = gcrCommand.decodeResponse(decodeResponsePacket(latin1('GCR000352' + body)));
       expect(result).toStrictEqual({
         cardType: 'magstripe',
@@ -248,7 +273,12 @@ describe('GCR codec', () => {
     );
     const request: fc.Arbitrary<GcrRequest> = fc.oneof(start, fc.constant({ resume: true as const }));
 
-    const codes: Record<CardType, string> = { magstripe: '00', chip: '03', contactlessMagstripe: '05', contactlessChip: '06' };
+    const codes: Record<CardType, string> = {
+      magstripe: '00',
+      chip: '03',
+      contactlessMagstripe: '05',
+      contactlessChip: '06',
+    };
     const result: fc.Arbitrary<GcrResult> = fc
       .record({
         cardType: fc.constantFrom(...(Object.keys(codes) as CardType[])),

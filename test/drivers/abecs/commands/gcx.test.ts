@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gcxCommand, type GcxRequest, type GcxResult } from '../../../../drivers/abecs/commands/gcx.js';
-import {
-  decodeCommandPacket,
-  decodeResponsePacket,
-  encodeCommandPacket,
-} from '../../../../drivers/abecs/envelope.js';
+import { decodeCommandPacket, decodeResponsePacket, encodeCommandPacket } from '../../../../drivers/abecs/envelope.js';
 import { encodeFrame } from '../../../../drivers/abecs/frame.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
@@ -123,17 +119,31 @@ describe('GCX codec', () => {
 
     it('answers ST_MANDAT (019) without date or time', () => {
       const cmd = packet('GCX010', tlv(0x15, '251111'));
-      expectFormatError(() => gcxCommand.decodeRequest(decodeCommandPacket(cmd)), { code: 'MALFORMED_COMMAND', status: 19 });
+      expectFormatError(() => gcxCommand.decodeRequest(decodeCommandPacket(cmd)), {
+        code: 'MALFORMED_COMMAND',
+        status: 19,
+      });
     });
 
     it('answers ST_INVPARM (011) for a broken AID list or non-digit amount', () => {
       const base = [tlv(0x15, '251111'), tlv(0x16, '173647')];
-      expectFormatError(() => gcxCommand.decodeRequest({ id: 'GCX', blocks: [Buffer.concat([...base, tlv(0x12, '020')])] }), { status: 11 });
-      expectFormatError(() => gcxCommand.decodeRequest({ id: 'GCX', blocks: [Buffer.concat([...base, tlv(0x13, '00000000001A')])] }), { status: 11 });
+      expectFormatError(
+        () => gcxCommand.decodeRequest({ id: 'GCX', blocks: [Buffer.concat([...base, tlv(0x12, '020')])] }),
+        { status: 11 },
+      );
+      expectFormatError(
+        () => gcxCommand.decodeRequest({ id: 'GCX', blocks: [Buffer.concat([...base, tlv(0x13, '00000000001A')])] }),
+        { status: 11 },
+      );
     });
 
     it('writes GCXOPT from typed flags and PANMASK as "eedd"', () => {
-      const cmd = gcxCommand.encodeRequest({ date: '251111', time: '173647', options: { contactless: false, hideAmount: true }, panMask: { left: 6, right: 4 } });
+      const cmd = gcxCommand.encodeRequest({
+        date: '251111',
+        time: '173647',
+        options: { contactless: false, hideAmount: true },
+        panMask: { left: 6, right: 4 },
+      });
       const params = cmd.blocks[0]!;
       expect(params.includes(tlv(0x17, '01000'))).toBe(true);
       expect(params.includes(tlv(0x23, '0604'))).toBe(true);
@@ -217,13 +227,19 @@ describe('GCX codec', () => {
     });
 
     it('requires PP_CARDTYPE', () => {
-      expect(() => gcxCommand.decodeResponse({ id: 'GCX', status: 0, blocks: [tlv(0x805b, 'CREDITO')] })).toThrow(AbecsFormatError);
+      expect(() => gcxCommand.decodeResponse({ id: 'GCX', status: 0, blocks: [tlv(0x805b, 'CREDITO')] })).toThrow(
+        AbecsFormatError,
+      );
     });
 
     it('keeps the PAN out of error messages', () => {
       const pan = '5413330089010434';
       try {
-        gcxCommand.decodeResponse({ id: 'GCX', status: 0, blocks: [Buffer.concat([tlv(0x804f, '03'), tlv(0x8052, `${pan}\x01`)])] });
+        gcxCommand.decodeResponse({
+          id: 'GCX',
+          status: 0,
+          blocks: [Buffer.concat([tlv(0x804f, '03'), tlv(0x8052, `${pan}\x01`)])],
+        });
         expect.unreachable();
       } catch (error) {
         expect(error).toBeInstanceOf(AbecsFormatError);
@@ -238,7 +254,10 @@ describe('GCX codec', () => {
         transactionType: fc.integer({ min: 0, max: 255 }),
         acquirer: fc.integer({ min: 0, max: 99 }),
         appTypes: fc.array(fc.integer({ min: 0, max: 99 }), { minLength: 1, maxLength: 10 }),
-        aids: fc.array(fc.record({ acquirer: fc.integer({ min: 0, max: 99 }), record: recordIndex }), { minLength: 1, maxLength: 128 }),
+        aids: fc.array(fc.record({ acquirer: fc.integer({ min: 0, max: 99 }), record: recordIndex }), {
+          minLength: 1,
+          maxLength: 128,
+        }),
         amount: fc.integer({ min: 0, max: 999_999_999_999 }),
         cashback: fc.integer({ min: 0, max: 999_999_999_999 }),
         currency: fc.integer({ min: 0, max: 999 }),
@@ -253,14 +272,23 @@ describe('GCX codec', () => {
       },
       { requiredKeys: ['date', 'time'] },
     );
-    const codes: Record<CardType, string> = { magstripe: '00', chip: '03', contactlessMagstripe: '05', contactlessChip: '06' };
+    const codes: Record<CardType, string> = {
+      magstripe: '00',
+      chip: '03',
+      contactlessMagstripe: '05',
+      contactlessChip: '06',
+    };
     const result: fc.Arbitrary<GcxResult> = fc
       .record(
         {
           cardType: fc.constantFrom(...(Object.keys(codes) as CardType[])),
           iccStatus: fc.integer({ min: 0, max: 9 }),
           aidTableInfo: fc.array(
-            fc.record({ acquirer: fc.integer({ min: 0, max: 99 }), record: recordIndex, appType: fc.integer({ min: 0, max: 99 }) }),
+            fc.record({
+              acquirer: fc.integer({ min: 0, max: 99 }),
+              record: recordIndex,
+              appType: fc.integer({ min: 0, max: 99 }),
+            }),
             { maxLength: 20 },
           ),
           pan: rawAscii(19, 1),

@@ -8,7 +8,14 @@ import {
   encodeResponsePacket,
 } from '../../../../drivers/abecs/envelope.js';
 import { decodeEmvTlv } from '../../../../drivers/abecs/emv.js';
-import { bytesOf, emvTag, garbageProperties, requestRoundTrip, responseRoundTrip, expectFormatError } from './codec-properties.js';
+import {
+  bytesOf,
+  emvTag,
+  garbageProperties,
+  requestRoundTrip,
+  responseRoundTrip,
+  expectFormatError,
+} from './codec-properties.js';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 
@@ -25,11 +32,15 @@ describe('GED codec', () => {
   });
 
   it('encodes the spec example byte for byte', () => {
-    expect(encodeCommandPacket(gedCommand.encodeRequest({ tagList: ['9F07', '9F08', '4F', 'DF55'] }))).toEqual(SPEC_REQUEST);
+    expect(encodeCommandPacket(gedCommand.encodeRequest({ tagList: ['9F07', '9F08', '4F', 'DF55'] }))).toEqual(
+      SPEC_REQUEST,
+    );
   });
 
   it('decodes the spec example', () => {
-    expect(gedCommand.decodeRequest(decodeCommandPacket(SPEC_REQUEST))).toEqual({ tagList: ['9F07', '9F08', '4F', 'DF55'] });
+    expect(gedCommand.decodeRequest(decodeCommandPacket(SPEC_REQUEST))).toEqual({
+      tagList: ['9F07', '9F08', '4F', 'DF55'],
+    });
   });
 
   it('decodes the spec answer, which leaves out the unknown 9F08', () => {
@@ -43,14 +54,19 @@ describe('GED codec', () => {
   });
 
   it('requires PP_EMVDATA in the answer (possibly empty)', () => {
-    expectFormatError(() => gedCommand.decodeResponse({ id: 'GED', status: 0, blocks: [] }), { code: 'MALFORMED_RESPONSE' });
-    expect(gedCommand.decodeResponse({ id: 'GED', status: 0, blocks: [hex('80540000')] })).toEqual({ emvData: Buffer.alloc(0) });
+    expectFormatError(() => gedCommand.decodeResponse({ id: 'GED', status: 0, blocks: [] }), {
+      code: 'MALFORMED_RESPONSE',
+    });
+    expect(gedCommand.decodeResponse({ id: 'GED', status: 0, blocks: [hex('80540000')] })).toEqual({
+      emvData: Buffer.alloc(0),
+    });
   });
 
   describe('properties', () => {
     it('decodeRequest(encodeRequest(x)) is x', () =>
       requestRoundTrip(gedCommand, fc.record({ tagList: fc.array(emvTag, { minLength: 1, maxLength: 40 }) })));
-    it('decodeResponse(encodeResponse(y)) is y', () => responseRoundTrip(gedCommand, fc.record({ emvData: bytesOf(512) })));
+    it('decodeResponse(encodeResponse(y)) is y', () =>
+      responseRoundTrip(gedCommand, fc.record({ emvData: bytesOf(512) })));
     garbageProperties(gedCommand);
   });
 });

@@ -4,7 +4,14 @@ import { InvalidArgumentError } from '../../../../drivers/errors.js';
 import { ginAcquirerInfo, ginCommand, type GinResult } from '../../../../drivers/abecs/commands/gin.js';
 import { decodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
-import { asciiChar, checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, trimmedText, wireHex } from './basic-arbitraries.js';
+import {
+  asciiChar,
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  trimmedText,
+  wireHex,
+} from './basic-arbitraries.js';
 
 const SPEC_EXAMPLE =
   'CYGNUS'.padEnd(20) +
@@ -63,7 +70,10 @@ describe('GIN codec', () => {
   });
 
   it('round-trips requests and results', () => {
-    checkRequestRoundTrip(ginCommand, fc.integer({ min: 0, max: 99 }).map((acquirer) => ({ acquirer })));
+    checkRequestRoundTrip(
+      ginCommand,
+      fc.integer({ min: 0, max: 99 }).map((acquirer) => ({ acquirer })),
+    );
     const general: fc.Arbitrary<GinResult> = fc.record({
       kind: fc.constant('general' as const),
       manufacturer: trimmedText(20),

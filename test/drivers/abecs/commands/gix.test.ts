@@ -9,7 +9,12 @@ import {
   keySlotState,
   type GixItem,
 } from '../../../../drivers/abecs/commands/gix.js';
-import { decodeCommandPacket, decodeResponsePacket, encodeCommandPacket, encodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
+import {
+  decodeCommandPacket,
+  decodeResponsePacket,
+  encodeCommandPacket,
+  encodeResponsePacket,
+} from '../../../../drivers/abecs/envelope.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
 import { PP, SPE } from '../../../../drivers/abecs/ids.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
@@ -63,8 +68,12 @@ describe('GIX codec', () => {
   });
 
   it('encodes the TRACE GIX016 asking for 9001, 9101, 9105, 9300, 9304 and 9306', () => {
-    const pkt = encodeCommandPacket(gixCommand.encodeRequest({ ids: [0x9001, 0x9101, 0x9105, 0x9300, 0x9304, 0x9306] }));
-    expect(pkt).toEqual(Buffer.concat([Buffer.from('GIX016'), fromHex('00 01 00 0C 90 01 91 01 91 05 93 00 93 04 93 06')]));
+    const pkt = encodeCommandPacket(
+      gixCommand.encodeRequest({ ids: [0x9001, 0x9101, 0x9105, 0x9300, 0x9304, 0x9306] }),
+    );
+    expect(pkt).toEqual(
+      Buffer.concat([Buffer.from('GIX016'), fromHex('00 01 00 0C 90 01 91 01 91 05 93 00 93 04 93 06')]),
+    );
   });
 
   it('decodes the TRACE GIX000056 answer into KSNs and table versions', () => {
@@ -121,7 +130,9 @@ describe('GIX codec', () => {
   it('splits a large answer into blocks of at most 999 bytes and reads it back in order', () => {
     const many = [
       ...TRACE_ITEMS,
-      ...Array.from({ length: 40 }, (_, acquirer) => item(0x9300 + acquirer, `TAB${String(acquirer).padStart(7, '0')}`)),
+      ...Array.from({ length: 40 }, (_, acquirer) =>
+        item(0x9300 + acquirer, `TAB${String(acquirer).padStart(7, '0')}`),
+      ),
     ];
     const rsp = gixCommand.encodeResponse(gixResult(many));
     expect(rsp.blocks.length).toBeGreaterThan(1);
@@ -136,7 +147,9 @@ describe('GIX codec', () => {
   });
 
   it('refuses more than 64 ids, and an odd SPE_IDLIST with ST_INVPARM', () => {
-    expect(() => gixCommand.encodeRequest({ ids: Array.from({ length: 65 }, () => PP.SERNUM) })).toThrow(InvalidArgumentError);
+    expect(() => gixCommand.encodeRequest({ ids: Array.from({ length: 65 }, () => PP.SERNUM) })).toThrow(
+      InvalidArgumentError,
+    );
     const error = formatErrorOf(() =>
       gixCommand.decodeRequest({ id: 'GIX', blocks: [encodeTlv(SPE.IDLIST, fromHex('80 01 80'))] }),
     );
@@ -152,7 +165,10 @@ describe('GIX codec', () => {
   it('round-trips requests and results', () => {
     checkRequestRoundTrip(
       gixCommand,
-      fc.oneof(fc.constant({}), fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 1, maxLength: 64 }).map((ids) => ({ ids }))),
+      fc.oneof(
+        fc.constant({}),
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 1, maxLength: 64 }).map((ids) => ({ ids })),
+      ),
     );
     const knownIds = [...Object.values(PP), 0x9101, 0x9205, 0x9300, 0x9363, 0x8030];
     const items = fc.array(
@@ -172,7 +188,9 @@ describe('GIX codec', () => {
         fc.array(
           fc.record({
             id: fc.constantFrom(...knownIds),
-            value: fc.string({ unit: fc.constantFrom(...'0123456789 AB'.split('')), maxLength: 12 }).map((s) => Buffer.from(s)),
+            value: fc
+              .string({ unit: fc.constantFrom(...'0123456789 AB'.split('')), maxLength: 12 })
+              .map((s) => Buffer.from(s)),
           }),
           { maxLength: 15 },
         ),
@@ -186,6 +204,8 @@ describe('GIX codec', () => {
 
   it('only ever throws AbecsFormatError on garbage', () => {
     checkGarbage(gixCommand, [SPE.IDLIST, PP.SERNUM, PP.DSPTXTSZ, 0x9300]);
-    expect(() => gixCommand.decodeResponse({ id: 'GIX', status: 0, blocks: [fromHex('80 01 00 09 41')] })).toThrow(AbecsFormatError);
+    expect(() => gixCommand.decodeResponse({ id: 'GIX', status: 0, blocks: [fromHex('80 01 00 09 41')] })).toThrow(
+      AbecsFormatError,
+    );
   });
 });

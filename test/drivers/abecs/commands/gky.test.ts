@@ -29,7 +29,9 @@ describe('GKY codec', () => {
     };
     for (const key of KEYS) {
       expect(encodeResponsePacket(gkyCommand.encodeResponse({ key })).toString('latin1')).toBe(statuses[key]);
-      expect(gkyCommand.decodeResponse({ id: 'GKY', status: Number(statuses[key].slice(3)), blocks: [] })).toEqual({ key });
+      expect(gkyCommand.decodeResponse({ id: 'GKY', status: Number(statuses[key].slice(3)), blocks: [] })).toEqual({
+        key,
+      });
     }
   });
 
@@ -39,7 +41,10 @@ describe('GKY codec', () => {
 
   it('round-trips requests and results', () => {
     checkRequestRoundTrip(gkyCommand, fc.constant({}));
-    checkResponseRoundTrip(gkyCommand, fc.constantFrom(...KEYS).map((key) => ({ key })));
+    checkResponseRoundTrip(
+      gkyCommand,
+      fc.constantFrom(...KEYS).map((key) => ({ key })),
+    );
   });
 
   it('only ever throws AbecsFormatError on garbage', () => {

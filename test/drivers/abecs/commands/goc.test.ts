@@ -25,8 +25,26 @@ const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 
 /** S220 §3.6.3 example: amount R$ 12,00, DUKPT slot 01, risk management parameters, 7 tags. */
 const SPEC_REQUEST =
-  'GOC086' + '000000001200' + '000000000200' + '0' + '0' + '1' + '3' + '01' + '0'.repeat(32) + '1' + '00001388' + '20' +
-  '000003E8' + '80' + '000' + '025' + '011' + '829F279F269F36958F9F37' + '003' + '000';
+  'GOC086' +
+  '000000001200' +
+  '000000000200' +
+  '0' +
+  '0' +
+  '1' +
+  '3' +
+  '01' +
+  '0'.repeat(32) +
+  '1' +
+  '00001388' +
+  '20' +
+  '000003E8' +
+  '80' +
+  '000' +
+  '025' +
+  '011' +
+  '829F279F269F36958F9F37' +
+  '003' +
+  '000';
 
 const specRequest: GocRequest = {
   amount: 1200,
@@ -83,7 +101,15 @@ describe('GOC codec', () => {
   it('decodes the spec answer and its EMV objects', () => {
     const result = gocCommand.decodeResponse(decodeResponsePacket(latin1(SPEC_RESPONSE)));
     expect(result).toEqual(specResult);
-    expect(decodeEmvTlv(result.emvData).map((item) => item.tag)).toEqual(['82', '9F27', '9F26', '9F36', '95', '8F', '9F37']);
+    expect(decodeEmvTlv(result.emvData).map((item) => item.tag)).toEqual([
+      '82',
+      '9F27',
+      '9F26',
+      '9F36',
+      '95',
+      '8F',
+      '9F37',
+    ]);
   });
 
   it('encodes the spec answer byte for byte', () => {
@@ -127,8 +153,18 @@ describe('GOC codec', () => {
       },
       {
         requiredKeys: [
-          'amount', 'cashback', 'exceptionList', 'forceOnline', 'pinMethod', 'keyIndex', 'workingKey',
-          'floorLimit', 'targetPercent', 'thresholdValue', 'maxTargetPercent', 'tags',
+          'amount',
+          'cashback',
+          'exceptionList',
+          'forceOnline',
+          'pinMethod',
+          'keyIndex',
+          'workingKey',
+          'floorLimit',
+          'targetPercent',
+          'thresholdValue',
+          'maxTargetPercent',
+          'tags',
         ],
       },
     );

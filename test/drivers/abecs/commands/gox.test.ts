@@ -148,9 +148,15 @@ describe('GOX codec', () => {
   });
 
   it('rejects malformed results and keeps PIN data out of messages', () => {
-    expect(() => goxCommand.decodeResponse({ id: 'GOX', status: 0, blocks: [tlv(0x8056, '300000')] })).toThrow(AbecsFormatError);
+    expect(() => goxCommand.decodeResponse({ id: 'GOX', status: 0, blocks: [tlv(0x8056, '300000')] })).toThrow(
+      AbecsFormatError,
+    );
     try {
-      goxCommand.decodeResponse({ id: 'GOX', status: 0, blocks: [Buffer.concat([tlv(0x8056, '202000'), tlv(0x8057, hex('B9DF0A996EA6CC'))])] });
+      goxCommand.decodeResponse({
+        id: 'GOX',
+        status: 0,
+        blocks: [Buffer.concat([tlv(0x8056, '202000'), tlv(0x8057, hex('B9DF0A996EA6CC'))])],
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(AbecsFormatError);
@@ -160,7 +166,13 @@ describe('GOX codec', () => {
 
   it('refuses a PIN both verified offline and captured online', () => {
     expect(() =>
-      goxCommand.encodeResponse({ decision: 'goOnline', signatureRequired: false, offlinePinVerified: true, onlinePinCaptured: true, deviceCvm: false }),
+      goxCommand.encodeResponse({
+        decision: 'goOnline',
+        signatureRequired: false,
+        offlinePinVerified: true,
+        onlinePinCaptured: true,
+        deviceCvm: false,
+      }),
     ).toThrow(InvalidArgumentError);
   });
 

@@ -4,7 +4,13 @@ import { InvalidArgumentError } from '../../../../drivers/errors.js';
 import { gpnCommand, type GpnRequest } from '../../../../drivers/abecs/commands/gpn.js';
 import { decodeResponsePacket, encodeCommandPacket } from '../../../../drivers/abecs/envelope.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
-import { checkGarbage, checkRequestRoundTrip, checkResponseRoundTrip, display2x16, upperHex } from './basic-arbitraries.js';
+import {
+  checkGarbage,
+  checkRequestRoundTrip,
+  checkResponseRoundTrip,
+  display2x16,
+  upperHex,
+} from './basic-arbitraries.js';
 
 const PIN_BLOCK = '0123456789ABCDEF';
 const KSN = 'FFFF9876543210E00001';
@@ -26,12 +32,27 @@ describe('GPN codec', () => {
       }),
     ).toString('latin1');
     expect(pkt).toBe(
-      'GPN093' + '3' + '02' + '0'.repeat(32) + '16' + '4761739001010010   ' + '1' + '04' + '12' + 'VALOR: 10,00    SENHA:          ',
+      'GPN093' +
+        '3' +
+        '02' +
+        '0'.repeat(32) +
+        '16' +
+        '4761739001010010   ' +
+        '1' +
+        '04' +
+        '12' +
+        'VALOR: 10,00    SENHA:          ',
     );
   });
 
   it('sends PANLEN 00 to use the card read by CEX/GCX', () => {
-    const block = gpnCommand.encodeRequest({ method: 'dukpt', keyIndex: 1, minDigits: 4, maxDigits: 6, message: 'SENHA:' }).blocks[0]!;
+    const block = gpnCommand.encodeRequest({
+      method: 'dukpt',
+      keyIndex: 1,
+      minDigits: 4,
+      maxDigits: 6,
+      message: 'SENHA:',
+    }).blocks[0]!;
     expect(block.toString('latin1', 35, 37)).toBe('00');
   });
 
@@ -53,7 +74,14 @@ describe('GPN codec', () => {
   });
 
   it('validates the request before sending it', () => {
-    const base: GpnRequest = { method: 'mkwk', keyIndex: 1, workingKey: 'A'.repeat(32), minDigits: 4, maxDigits: 12, message: '' };
+    const base: GpnRequest = {
+      method: 'mkwk',
+      keyIndex: 1,
+      workingKey: 'A'.repeat(32),
+      minDigits: 4,
+      maxDigits: 12,
+      message: '',
+    };
     expect(() => gpnCommand.encodeRequest({ ...base, workingKey: undefined })).toThrow(InvalidArgumentError);
     expect(() => gpnCommand.encodeRequest({ ...base, minDigits: 3 })).toThrow(/4 ≤ minimum/);
     expect(() => gpnCommand.encodeRequest({ ...base, pan: '4761-7390' })).toThrow(/2 to 19 digits/);

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gtkCommand, packDigits, unpackDigits, type GtkResult } from '../../../../drivers/abecs/commands/gtk.js';
-import { decodeCommandPacket, encodeCommandPacket, encodeResponsePacket, decodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
+import {
+  decodeCommandPacket,
+  encodeCommandPacket,
+  encodeResponsePacket,
+  decodeResponsePacket,
+} from '../../../../drivers/abecs/envelope.js';
 import { bytesOf, expectFormatError, garbageProperties, responseRoundTrip } from './codec-properties.js';
 
 const hex = (text: string): Buffer => Buffer.from(text.replace(/\s+/g, ''), 'hex');
@@ -21,8 +26,23 @@ describe('GTK codec', () => {
   });
 
   it('asks for DUKPT DAT#3 ECB under a data key slot: SPE_MTHDDAT "50", SPE_KEYIDX "02"', () => {
-    const packet = encodeCommandPacket(gtkCommand.encodeRequest({ tracks: { pan: true, track2: true }, encryption: { method: 'dukptEcb', keyIndex: 2 } }));
-    expect(packet).toEqual(Buffer.concat([Buffer.from('GTK020'), hex('0007 0004'), Buffer.from('1010'), hex('0003 0002'), Buffer.from('50'), hex('0009 0002'), Buffer.from('02')]));
+    const packet = encodeCommandPacket(
+      gtkCommand.encodeRequest({
+        tracks: { pan: true, track2: true },
+        encryption: { method: 'dukptEcb', keyIndex: 2 },
+      }),
+    );
+    expect(packet).toEqual(
+      Buffer.concat([
+        Buffer.from('GTK020'),
+        hex('0007 0004'),
+        Buffer.from('1010'),
+        hex('0003 0002'),
+        Buffer.from('50'),
+        hex('0009 0002'),
+        Buffer.from('02'),
+      ]),
+    );
     expect(gtkCommand.decodeRequest(decodeCommandPacket(packet))).toEqual({
       tracks: { pan: true, track1: false, track2: true, track3: false },
       encryption: { method: 'dukptEcb', keyIndex: 2 },
@@ -31,19 +51,41 @@ describe('GTK codec', () => {
 
   it('reads SPE_TRACKS of any length, a missing or unknown character meaning "no" (S220 §6.5.12)', () => {
     const short = Buffer.concat([Buffer.from('GTK006'), hex('0007 0002'), Buffer.from('1X')]);
-    expect(gtkCommand.decodeRequest(decodeCommandPacket(short)).tracks).toEqual({ pan: true, track1: false, track2: false, track3: false });
+    expect(gtkCommand.decodeRequest(decodeCommandPacket(short)).tracks).toEqual({
+      pan: true,
+      track1: false,
+      track2: false,
+      track3: false,
+    });
   });
 
   it('refuses a key-based method without its key slot (ST_MANDAT) and an odd SPE_OPNDIG (ST_INVPARM)', () => {
-    const noSlot = Buffer.concat([Buffer.from('GTK014'), hex('0007 0004'), Buffer.from('0010'), hex('0003 0002'), Buffer.from('50')]);
+    const noSlot = Buffer.concat([
+      Buffer.from('GTK014'),
+      hex('0007 0004'),
+      Buffer.from('0010'),
+      hex('0003 0002'),
+      Buffer.from('50'),
+    ]);
     expectFormatError(() => gtkCommand.decodeRequest(decodeCommandPacket(noSlot)), { status: 19 });
-    expect(() => gtkCommand.encodeRequest({ tracks: { pan: true }, encryption: { method: 'dukptEcb', keyIndex: 1, openDigits: 3 } })).toThrow(/SPE_OPNDIG/);
-    expect(() => gtkCommand.encodeRequest({ tracks: { pan: true }, encryption: { method: 'mkwkEcb', keyIndex: 1 } })).toThrow(/working key/);
+    expect(() =>
+      gtkCommand.encodeRequest({
+        tracks: { pan: true },
+        encryption: { method: 'dukptEcb', keyIndex: 1, openDigits: 3 },
+      }),
+    ).toThrow(/SPE_OPNDIG/);
+    expect(() =>
+      gtkCommand.encodeRequest({ tracks: { pan: true }, encryption: { method: 'mkwkEcb', keyIndex: 1 } }),
+    ).toThrow(/working key/);
   });
 
   it('carries each field with its KSN, and answers with no card field after an unreadable swipe', () => {
     const ksn = hex('FF01123456789AE00001');
-    const result: GtkResult = { pan: hex('0011223344556677'), track2: hex('00112233445566778899AABBCCDDEEFF'), ksns: { pan: ksn, track2: ksn } };
+    const result: GtkResult = {
+      pan: hex('0011223344556677'),
+      track2: hex('00112233445566778899AABBCCDDEEFF'),
+      ksns: { pan: ksn, track2: ksn },
+    };
     const packet = encodeResponsePacket(gtkCommand.encodeResponse(result));
     expect(gtkCommand.decodeResponse(decodeResponsePacket(packet))).toEqual(result);
     expect(gtkCommand.decodeResponse(decodeResponsePacket(Buffer.from('GTK000')))).toEqual({});

@@ -8,7 +8,13 @@ import {
   encodeResponsePacket,
 } from '../../../../drivers/abecs/envelope.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
-import { asciiText, garbageProperties, requestRoundTrip, responseRoundTrip, expectFormatError } from './codec-properties.js';
+import {
+  asciiText,
+  garbageProperties,
+  requestRoundTrip,
+  responseRoundTrip,
+  expectFormatError,
+} from './codec-properties.js';
 
 const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 
@@ -17,7 +23,7 @@ describe('GTS codec', () => {
     expect(gtsCommand.blocking).toBe(false);
   });
 
-  it('asks for one acquirer\'s table version as GTS002 + N2', () => {
+  it("asks for one acquirer's table version as GTS002 + N2", () => {
     expect(encodeCommandPacket(gtsCommand.encodeRequest({ acquirer: 4 }))).toEqual(latin1('GTS00204'));
     expect(gtsCommand.decodeRequest(decodeCommandPacket(latin1('GTS00204')))).toEqual({ acquirer: 4 });
   });
@@ -29,7 +35,9 @@ describe('GTS codec', () => {
   });
 
   it('pads short versions with spaces', () => {
-    expect(encodeResponsePacket(gtsCommand.encodeResponse({ tableVersion: 'V1' })).toString()).toBe('GTS000010V1        ');
+    expect(encodeResponsePacket(gtsCommand.encodeResponse({ tableVersion: 'V1' })).toString()).toBe(
+      'GTS000010V1        ',
+    );
   });
 
   it('rejects a command without the acquirer or with extra bytes', () => {

@@ -21,7 +21,11 @@ describe('MNU codec', () => {
   });
 
   it('sends timeout, title and the options in order', () => {
-    const cmd = mnuCommand.encodeRequest({ title: 'FORMA DE\nPAGAMENTO', options: ['1 CRÉDITO', '2 DÉBITO'], timeoutSeconds: 30 });
+    const cmd = mnuCommand.encodeRequest({
+      title: 'FORMA DE\nPAGAMENTO',
+      options: ['1 CRÉDITO', '2 DÉBITO'],
+      timeoutSeconds: 30,
+    });
     expect(cmd.blocks).toEqual([
       Buffer.concat([
         encodeTlv(SPE.TIMEOUT, Buffer.of(30)),
@@ -33,7 +37,9 @@ describe('MNU codec', () => {
   });
 
   it('decodes the spec example answer MNU000006 80 4D 00 02 "02"', () => {
-    const rsp = decodeResponsePacket(Buffer.concat([Buffer.from('MNU000006'), fromHex('80 4D 00 02'), Buffer.from('02')]));
+    const rsp = decodeResponsePacket(
+      Buffer.concat([Buffer.from('MNU000006'), fromHex('80 4D 00 02'), Buffer.from('02')]),
+    );
     expect(mnuCommand.decodeResponse(rsp)).toEqual({ index: 2 });
     expect(encodeResponsePacket(mnuCommand.encodeResponse({ index: 2 }))).toEqual(
       Buffer.concat([Buffer.from('MNU000006'), encodeTlv(PP.VALUE, Buffer.from('02'))]),
@@ -42,12 +48,16 @@ describe('MNU codec', () => {
 
   it('refuses no options, more than 20, and options over 24 characters', () => {
     expect(() => mnuCommand.encodeRequest({ options: [] })).toThrow(InvalidArgumentError);
-    expect(() => mnuCommand.encodeRequest({ options: Array.from({ length: 21 }, (_, i) => `OPCAO ${i}`) })).toThrow(/1 to 20/);
+    expect(() => mnuCommand.encodeRequest({ options: Array.from({ length: 21 }, (_, i) => `OPCAO ${i}`) })).toThrow(
+      /1 to 20/,
+    );
     expect(() => mnuCommand.encodeRequest({ options: ['X'.repeat(25)] })).toThrow(/1 to 24 characters; it has 25/);
   });
 
   it('answers ST_MANDAT when no option is sent', () => {
-    const error = formatErrorOf(() => mnuCommand.decodeRequest({ id: 'MNU', blocks: [encodeTlv(SPE.TIMEOUT, Buffer.of(5))] }));
+    const error = formatErrorOf(() =>
+      mnuCommand.decodeRequest({ id: 'MNU', blocks: [encodeTlv(SPE.TIMEOUT, Buffer.of(5))] }),
+    );
     expect(error.status).toBe(19);
   });
 
@@ -63,7 +73,10 @@ describe('MNU codec', () => {
         { requiredKeys: ['options'] },
       ),
     );
-    checkResponseRoundTrip(mnuCommand, fc.integer({ min: 1, max: 20 }).map((index) => ({ index })));
+    checkResponseRoundTrip(
+      mnuCommand,
+      fc.integer({ min: 1, max: 20 }).map((index) => ({ index })),
+    );
   });
 
   it('only ever throws AbecsFormatError on garbage', () => {

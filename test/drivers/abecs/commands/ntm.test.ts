@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeNotification, encodeNotification, isNotificationPacket } from '../../../../drivers/abecs/commands/ntm.js';
+import {
+  decodeNotification,
+  encodeNotification,
+  isNotificationPacket,
+} from '../../../../drivers/abecs/commands/ntm.js';
 import { encodeFrame } from '../../../../drivers/abecs/frame.js';
 import { AbecsFormatError } from '../../../../drivers/abecs/format-error.js';
 import { formatDisplay2x16 } from '../../../../drivers/abecs/text.js';

@@ -28,7 +28,9 @@ describe('OPN codec', () => {
   });
 
   it('refuses a modulus that is not 2048 bits and a too long exponent', () => {
-    expect(() => opnCommand.encodeRequest({ publicKey: { modulus: 'AB', exponent: '03' } })).toThrow(InvalidArgumentError);
+    expect(() => opnCommand.encodeRequest({ publicKey: { modulus: 'AB', exponent: '03' } })).toThrow(
+      InvalidArgumentError,
+    );
     expect(() => opnCommand.encodeRequest({ publicKey: { modulus: MODULUS, exponent: '01000100' } })).toThrow(
       /1 to 3 bytes/,
     );
@@ -39,7 +41,9 @@ describe('OPN codec', () => {
     const rsp = decodeResponsePacket(Buffer.from(`OPN000515256${crksec}`, 'latin1'));
     expect(opnCommand.decodeResponse(rsp)).toEqual({ crksec });
     expect(opnCommand.decodeResponse(decodeResponsePacket(Buffer.from('OPN000')))).toEqual({});
-    expect(encodeResponsePacket(opnCommand.encodeResponse({ crksec })).toString('latin1')).toBe(`OPN000515256${crksec}`);
+    expect(encodeResponsePacket(opnCommand.encodeResponse({ crksec })).toString('latin1')).toBe(
+      `OPN000515256${crksec}`,
+    );
   });
 
   it('refuses a secure OPN in another mode with ST_INVPARM', () => {
@@ -58,8 +62,20 @@ describe('OPN codec', () => {
       modulus: upperHex(512),
       exponent: fc.integer({ min: 1, max: 3 }).chain((bytes) => upperHex(bytes * 2)),
     });
-    checkRequestRoundTrip(opnCommand, fc.oneof(fc.constant({}), keys.map((publicKey) => ({ publicKey }))));
-    checkResponseRoundTrip(opnCommand, fc.oneof(fc.constant({}), upperHex(512).map((crksec) => ({ crksec }))));
+    checkRequestRoundTrip(
+      opnCommand,
+      fc.oneof(
+        fc.constant({}),
+        keys.map((publicKey) => ({ publicKey })),
+      ),
+    );
+    checkResponseRoundTrip(
+      opnCommand,
+      fc.oneof(
+        fc.constant({}),
+        upperHex(512).map((crksec) => ({ crksec })),
+      ),
+    );
   });
 
   it('only ever throws AbecsFormatError on garbage', () => {

@@ -10,13 +10,16 @@ describe('RMC codec', () => {
   });
 
   it('sends RMC032 with the 2×16 message', () => {
-    expect(encodeCommandPacket(rmcCommand.encodeRequest({ message: 'OBRIGADO\nVOLTE SEMPRE' })).toString('latin1')).toBe(
-      'RMC032OBRIGADO        VOLTE SEMPRE    ',
-    );
+    expect(
+      encodeCommandPacket(rmcCommand.encodeRequest({ message: 'OBRIGADO\nVOLTE SEMPRE' })).toString('latin1'),
+    ).toBe('RMC032OBRIGADO        VOLTE SEMPRE    ');
   });
 
   it('round-trips requests and results', () => {
-    checkRequestRoundTrip(rmcCommand, display2x16.map((message) => ({ message })));
+    checkRequestRoundTrip(
+      rmcCommand,
+      display2x16.map((message) => ({ message })),
+    );
     checkResponseRoundTrip(rmcCommand, fc.constant({}));
   });
 

@@ -1,10 +1,30 @@
 /** EMV data and tag list recorded in the TRACE session (abecs.md §6.3), shared by GOX and FCX tests. */
-export const TRACE_TAGLIST_HEX =
-  '9F269F279F109F379F36959A9C9F025F2A829F1A9F039F349F06509F335F249F0B5F345A579F6E';
+export const TRACE_TAGLIST_HEX = '9F269F279F109F379F36959A9C9F025F2A829F1A9F039F349F06509F335F249F0B5F345A579F6E';
 
 export const TRACE_TAGS = [
-  '9F26', '9F27', '9F10', '9F37', '9F36', '95', '9A', '9C', '9F02', '5F2A', '82', '9F1A', '9F03', '9F34', '9F06', '50',
-  '9F33', '5F24', '9F0B', '5F34', '5A', '57', '9F6E',
+  '9F26',
+  '9F27',
+  '9F10',
+  '9F37',
+  '9F36',
+  '95',
+  '9A',
+  '9C',
+  '9F02',
+  '5F2A',
+  '82',
+  '9F1A',
+  '9F03',
+  '9F34',
+  '9F06',
+  '50',
+  '9F33',
+  '5F24',
+  '9F0B',
+  '5F34',
+  '5A',
+  '57',
+  '9F6E',
 ];
 
 /** The 149-byte PP_EMVDATA of GOX000163 and FCX000160. */

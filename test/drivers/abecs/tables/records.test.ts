@@ -146,7 +146,9 @@ const aidRecord: fc.Arbitrary<EmvTableEntry> = fc.record({
   record: recordIndex,
   aid: hexOf(5, 16),
   applicationType: fc.integer({ min: 1, max: 98 }),
-  label: latin1Text(16).map((text) => text.replace(/ +$/, '')).filter((text) => !/[\x7f-\x9f]/.test(text)),
+  label: latin1Text(16)
+    .map((text) => text.replace(/ +$/, ''))
+    .filter((text) => !/[\x7f-\x9f]/.test(text)),
   iccStandard: fc.integer({ min: 0, max: 99 }),
   applicationVersion1: upperHex(2),
   applicationVersion2: upperHex(2),
@@ -240,7 +242,12 @@ describe('EMV table records (S220 §4.1)', () => {
     it('reads the 314-byte (2.0x) example with the CTLS fields a 2.10 PINPAD assumes, and writes it back in that layout', () => {
       expect(SPEC_AID_314).toHaveLength(314);
       const entry = decodeTableEntry(parse(SPEC_AID_314));
-      expect(entry).toMatchObject({ acquirer: 17, record: '01', aid: 'A0000000041010', contactlessTacOnline: 'F000000000' });
+      expect(entry).toMatchObject({
+        acquirer: 17,
+        record: '01',
+        aid: 'A0000000041010',
+        contactlessTacOnline: 'F000000000',
+      });
       // "Se não fornecido, o pinpad assume o valor de T1_TRMCAPAB / T1_ADDTRMCP / T1_CTLSTRNLIM", "0".
       expect(entry).toMatchObject({
         contactlessTerminalCapabilities: 'E0F8E8',
@@ -288,7 +295,14 @@ describe('EMV table records (S220 §4.1)', () => {
     it('decodes the CAPK example (§4.1.2), whose checksum is SHA-1 of RID, index, modulus and exponent', () => {
       expect(SPEC_CAPK).toHaveLength(611);
       const entry = decodeTableEntry(parse(SPEC_CAPK)) as CapkRecord;
-      expect(entry).toMatchObject({ acquirer: 1, record: '03', rid: 'A000000025', capkIndex: '0E', exponent: '03', checksumStatus: 1 });
+      expect(entry).toMatchObject({
+        acquirer: 1,
+        record: '03',
+        rid: 'A000000025',
+        capkIndex: '0E',
+        exponent: '03',
+        checksumStatus: 1,
+      });
       expect(entry.modulus).toHaveLength(144 * 2);
       expect(entry.checksum).toBe('A7266ABAE64B42A3668851191D49856E17F8FBCD');
       // Left out, the checksum is computed to the same value.
@@ -298,7 +312,14 @@ describe('EMV table records (S220 §4.1)', () => {
 
     it('decodes the revoked-certificate example (§4.1.3)', () => {
       const entry = decodeTableEntry(parse(SPEC_REVOKED));
-      expect(entry).toEqual({ table: 'revokedCertificate', acquirer: 2, record: '23', rid: 'A000000004', capkIndex: 'FE', serialNumber: '333333' });
+      expect(entry).toEqual({
+        table: 'revokedCertificate',
+        acquirer: 2,
+        record: '23',
+        rid: 'A000000004',
+        capkIndex: 'FE',
+        serialNumber: '333333',
+      });
       expect(wire(encodeTableEntry(entry))).toBe(SPEC_REVOKED);
     });
 
@@ -370,16 +391,35 @@ describe('EMV table records (S220 §4.1)', () => {
         contactlessMobileTransactionLimit: 0,
         contactlessIssuerScripts: 0,
       });
-      const capk = normalizeTableEntry({ table: 'capk', acquirer: 0, record: '01', rid: 'a000000003', capkIndex: '95', exponent: '03', modulus: 'C1' });
+      const capk = normalizeTableEntry({
+        table: 'capk',
+        acquirer: 0,
+        record: '01',
+        rid: 'a000000003',
+        capkIndex: '95',
+        exponent: '03',
+        modulus: 'C1',
+      });
       expect(capk).toMatchObject({ rid: 'A000000003', checksumStatus: 1 });
-      const zero = normalizeTableEntry({ table: 'capk', acquirer: 0, record: '01', rid: 'A000000003', capkIndex: '95', exponent: '03', modulus: 'C1', checksumStatus: 0 });
+      const zero = normalizeTableEntry({
+        table: 'capk',
+        acquirer: 0,
+        record: '01',
+        rid: 'A000000003',
+        capkIndex: '95',
+        exponent: '03',
+        modulus: 'C1',
+        checksumStatus: 0,
+      });
       expect(zero).toMatchObject({ checksumStatus: 0, checksum: '0'.repeat(40) });
     });
 
     it('survives a trip through TLR packets', () => {
       fc.assert(
         fc.property(fc.array(anyEntry, { minLength: 1, maxLength: 1 }), (entries) => {
-          const packet = encodeCommandPacket(tlrCommand.encodeRequest({ records: entries.map((entry) => encodeTableEntry(entry)) }));
+          const packet = encodeCommandPacket(
+            tlrCommand.encodeRequest({ records: entries.map((entry) => encodeTableEntry(entry)) }),
+          );
           const records = tlrCommand.decodeRequest(decodeCommandPacket(packet)).records;
           expect(records.map(decodeTableEntry)).toEqual(entries);
         }),
@@ -423,35 +463,79 @@ describe('EMV table records (S220 §4.1)', () => {
       [{ checksum: 'AB' }, /checksum \(T2_CHECKSUM\) must be 40 hex digits/],
       [{ checksumStatus: 2 }, /checksumStatus \(T2_CHKSTAT\) must be from 0 to 1/],
     ])('refuses a CAPK entry with %o', (change, message) => {
-      const entry = { table: 'capk', acquirer: 0, record: '01', rid: 'A000000003', capkIndex: '95', exponent: '03', modulus: 'C1', ...change };
+      const entry = {
+        table: 'capk',
+        acquirer: 0,
+        record: '01',
+        rid: 'A000000003',
+        capkIndex: '95',
+        exponent: '03',
+        modulus: 'C1',
+        ...change,
+      };
       expect(invalid(entry).message).toMatch(message);
     });
 
     it('refuses a revoked certificate with a short serial number or acquirer 00', () => {
-      const entry = { table: 'revokedCertificate', acquirer: 2, record: '01', rid: 'A000000004', capkIndex: 'FE', serialNumber: '3333' };
+      const entry = {
+        table: 'revokedCertificate',
+        acquirer: 2,
+        record: '01',
+        rid: 'A000000004',
+        capkIndex: 'FE',
+        serialNumber: '3333',
+      };
       expect(invalid(entry).message).toMatch(/serialNumber \(T3_CERTSN\) must be 6 hex digits/);
       expect(invalid({ ...entry, serialNumber: '333333', acquirer: 0 }).message).toMatch(/from 1 to 99/);
     });
 
     it('refuses bodies of the wrong length', () => {
       const aid = encodeTableEntry(MINIMAL_AID);
-      expect(malformed({ ...aid, body: aid.body.slice(0, 300) }).message).toMatch(/TAB_LEN is 308; an AID record has 284, 314 or at least 340 bytes/);
-      const capk = encodeTableEntry({ table: 'capk', acquirer: 1, record: '01', rid: 'A000000003', capkIndex: '95', exponent: '03', modulus: 'C1' });
+      expect(malformed({ ...aid, body: aid.body.slice(0, 300) }).message).toMatch(
+        /TAB_LEN is 308; an AID record has 284, 314 or at least 340 bytes/,
+      );
+      const capk = encodeTableEntry({
+        table: 'capk',
+        acquirer: 1,
+        record: '01',
+        rid: 'A000000003',
+        capkIndex: '95',
+        exponent: '03',
+        modulus: 'C1',
+      });
       expect(malformed({ ...capk, body: `${capk.body}0` }).message).toMatch(/TAB_LEN is 612, not 611/);
-      expect(malformed({ table: 'revokedCertificate', acquirer: 2, record: '23', body: 'A000000004FE3333' }).message).toMatch(/not 26/);
+      expect(
+        malformed({ table: 'revokedCertificate', acquirer: 2, record: '23', body: 'A000000004FE3333' }).message,
+      ).toMatch(/not 26/);
     });
 
     it('refuses fields of the wrong format', () => {
       const aid = encodeTableEntry(MINIMAL_AID);
       // T1_AIDLEN "04": below the 5 bytes of a RID.
-      expect(malformed({ ...aid, body: `04${aid.body.slice(2)}` }).message).toMatch(/T1_AIDLEN\/T1_AID length must be 5–16 bytes/);
+      expect(malformed({ ...aid, body: `04${aid.body.slice(2)}` }).message).toMatch(
+        /T1_AIDLEN\/T1_AID length must be 5–16 bytes/,
+      );
       // T1_APPTYPE "00".
-      expect(malformed({ ...aid, body: `${aid.body.slice(0, 34)}00${aid.body.slice(36)}` }).message).toMatch(/T1_APPTYPE must be from 1 to 98/);
+      expect(malformed({ ...aid, body: `${aid.body.slice(0, 34)}00${aid.body.slice(36)}` }).message).toMatch(
+        /T1_APPTYPE must be from 1 to 98/,
+      );
       // T1_TRMCAPAB not hex.
       const at = 2 + 32 + 2 + 16 + 2 + 12 + 3 + 3 + 1 + 15 + 4 + 8;
-      expect(malformed({ ...aid, body: `${aid.body.slice(0, at)}XYZ123${aid.body.slice(at + 6)}` }).message).toMatch(/T1_TRMCAPAB must be hex digits/);
-      const capk = encodeTableEntry({ table: 'capk', acquirer: 1, record: '01', rid: 'A000000003', capkIndex: '95', exponent: '03', modulus: 'C1' });
-      expect(malformed({ ...capk, body: `${capk.body.slice(0, 14)}2${capk.body.slice(15)}` }).message).toMatch(/T2_EXPLEN\/T2_EXP length must be 1 or 3 bytes/);
+      expect(malformed({ ...aid, body: `${aid.body.slice(0, at)}XYZ123${aid.body.slice(at + 6)}` }).message).toMatch(
+        /T1_TRMCAPAB must be hex digits/,
+      );
+      const capk = encodeTableEntry({
+        table: 'capk',
+        acquirer: 1,
+        record: '01',
+        rid: 'A000000003',
+        capkIndex: '95',
+        exponent: '03',
+        modulus: 'C1',
+      });
+      expect(malformed({ ...capk, body: `${capk.body.slice(0, 14)}2${capk.body.slice(15)}` }).message).toMatch(
+        /T2_EXPLEN\/T2_EXP length must be 1 or 3 bytes/,
+      );
       expect(malformed({ ...capk, acquirer: 100 }).message).toMatch(/TAB_ACQ 100/);
       expect(malformed({ ...aid, acquirer: 0 }).message).toMatch(/TAB_ACQ 0/);
     });
@@ -459,20 +543,27 @@ describe('EMV table records (S220 §4.1)', () => {
     it('raises nothing but AbecsFormatError on garbage bodies', () => {
       const tables = fc.constantFrom('aid' as const, 'capk' as const, 'revokedCertificate' as const);
       fc.assert(
-        fc.property(tables, fc.integer({ min: 0, max: 99 }), fc.string({ unit: fc.constantFrom('0', '1', '3', '9', 'A', 'F', ' ', 'Z'), maxLength: 700 }), (table, acquirer, body) => {
-          try {
-            decodeTableEntry({ table, acquirer, record: '01', body });
-          } catch (error) {
-            expect(error).toBeInstanceOf(AbecsFormatError);
-          }
-        }),
+        fc.property(
+          tables,
+          fc.integer({ min: 0, max: 99 }),
+          fc.string({ unit: fc.constantFrom('0', '1', '3', '9', 'A', 'F', ' ', 'Z'), maxLength: 700 }),
+          (table, acquirer, body) => {
+            try {
+              decodeTableEntry({ table, acquirer, record: '01', body });
+            } catch (error) {
+              expect(error).toBeInstanceOf(AbecsFormatError);
+            }
+          },
+        ),
         { numRuns: 500 },
       );
     });
   });
 
   describe('docs/emv-tables.sample.json', () => {
-    const sample = JSON.parse(readFileSync(new URL('../../../../docs/emv-tables.sample.json', import.meta.url), 'utf8')) as {
+    const sample = JSON.parse(
+      readFileSync(new URL('../../../../docs/emv-tables.sample.json', import.meta.url), 'utf8'),
+    ) as {
       format: string;
       version: string;
       source: string;

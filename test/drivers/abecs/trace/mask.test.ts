@@ -12,7 +12,12 @@ import { gocCommand } from '../../../../drivers/abecs/commands/goc.js';
 import { goxCommand } from '../../../../drivers/abecs/commands/gox.js';
 import { gpnCommand } from '../../../../drivers/abecs/commands/gpn.js';
 import { decodeEmvTlv, encodeEmvTlv } from '../../../../drivers/abecs/emv.js';
-import { decodeCommandPacket, decodeResponsePacket, encodeCommandPacket, encodeResponsePacket } from '../../../../drivers/abecs/envelope.js';
+import {
+  decodeCommandPacket,
+  decodeResponsePacket,
+  encodeCommandPacket,
+  encodeResponsePacket,
+} from '../../../../drivers/abecs/envelope.js';
 import { PP, ppKsnTdesPin } from '../../../../drivers/abecs/ids.js';
 import { encodeTlv } from '../../../../drivers/abecs/tlv.js';
 import { maskPacket } from '../../../../drivers/abecs/trace/mask.js';
@@ -44,13 +49,23 @@ describe('masking values', () => {
   it('reduces tracks to the masked PAN, expiry and service code', () => {
     expect(maskTrackText(`;${PAN}=30122011234567890?`)).toBe(`;${MASKED}=30122010000000000?`);
     expect(maskTrackText(`${PAN}D3012201999`)).toBe(`${MASKED}D3012201000`);
-    expect(maskTrackText(`%B${PAN}^${NAME}^3012201123456?`)).toBe(`%B${MASKED}^${' '.repeat(NAME.length)}^3012201000000?`);
+    expect(maskTrackText(`%B${PAN}^${NAME}^3012201123456?`)).toBe(
+      `%B${MASKED}^${' '.repeat(NAME.length)}^3012201000000?`,
+    );
     // Another layout (a track 3 with its sentinel): a masked PAN-looking run, everything else zeroed.
     expect(maskTrackText(`!01${PAN}=7240ABC`)).toBe('!014111********1111=0000000');
   });
 
   it('removes card-data EMV objects and zeroes cryptograms, keeping the rest', () => {
-    const data = emv('5A=4111111111111111', '57=4111111111111111D30122011', '5F20=54455354', '9F26=1122334455667788', '9F27=80', '95=0000008000', '9F37=AABBCCDD');
+    const data = emv(
+      '5A=4111111111111111',
+      '57=4111111111111111D30122011',
+      '5F20=54455354',
+      '9F26=1122334455667788',
+      '9F27=80',
+      '95=0000008000',
+      '9F37=AABBCCDD',
+    );
     const items = decodeEmvTlv(maskEmvData(data));
     expect(items.map((i) => i.tag)).toEqual(['9F26', '9F27', '95', '9F37']);
     expect(items[0]!.value.toString('hex')).toBe('0000000000000000');
@@ -82,19 +97,54 @@ describe('masking packets', () => {
     };
     const masked = maskedResponse(gcxCommand.encodeResponse(read));
     const decoded = gcxCommand.decodeResponse(decodeResponsePacket(masked));
-    expect(decoded).toMatchObject({ cardType: 'chip', pan: MASKED, track2: `${MASKED}=3012201`, expiry: '301231', applicationLabel: 'CREDITO' });
+    expect(decoded).toMatchObject({
+      cardType: 'chip',
+      pan: MASKED,
+      track2: `${MASKED}=3012201`,
+      expiry: '301231',
+      applicationLabel: 'CREDITO',
+    });
     expect(decoded.track1).toBe(`B${MASKED}^${' '.repeat(NAME.length)}^3012201`);
     expect(decoded.cardholderName).toBeUndefined();
-    expect(decodeEmvTlv(decoded.emvData!).map((i) => `${i.tag}=${i.value.toString('hex')}`)).toEqual(['9F26=0000000000000000', '9F27=80']);
+    expect(decodeEmvTlv(decoded.emvData!).map((i) => `${i.tag}=${i.value.toString('hex')}`)).toEqual([
+      '9F26=0000000000000000',
+      '9F27=80',
+    ]);
     expect(masked.toString('latin1')).not.toContain(PAN);
   });
 
   it('GOX and GPN: PIN block and KSN zeroed, same length; GPN keeps the PAN masked', () => {
-    const gox = maskedResponse(goxCommand.encodeResponse({ decision: 'goOnline', signatureRequired: false, offlinePinVerified: false, onlinePinCaptured: true, deviceCvm: false, pinBlock: PIN_BLOCK, ksn: KSN }));
-    expect(goxCommand.decodeResponse(decodeResponsePacket(gox))).toMatchObject({ decision: 'goOnline', pinBlock: '0'.repeat(16), ksn: '0'.repeat(20) });
+    const gox = maskedResponse(
+      goxCommand.encodeResponse({
+        decision: 'goOnline',
+        signatureRequired: false,
+        offlinePinVerified: false,
+        onlinePinCaptured: true,
+        deviceCvm: false,
+        pinBlock: PIN_BLOCK,
+        ksn: KSN,
+      }),
+    );
+    expect(goxCommand.decodeResponse(decodeResponsePacket(gox))).toMatchObject({
+      decision: 'goOnline',
+      pinBlock: '0'.repeat(16),
+      ksn: '0'.repeat(20),
+    });
     const gpn = maskedResponse(gpnCommand.encodeResponse({ pinBlock: PIN_BLOCK, ksn: KSN }));
-    expect(gpnCommand.decodeResponse(decodeResponsePacket(gpn))).toEqual({ pinBlock: '0'.repeat(16), ksn: '0'.repeat(20) });
-    const command = encodeCommandPacket(gpnCommand.encodeRequest({ method: 'dukpt', keyIndex: 1, pan: PAN, minDigits: 4, maxDigits: 12, message: 'SENHA:' }));
+    expect(gpnCommand.decodeResponse(decodeResponsePacket(gpn))).toEqual({
+      pinBlock: '0'.repeat(16),
+      ksn: '0'.repeat(20),
+    });
+    const command = encodeCommandPacket(
+      gpnCommand.encodeRequest({
+        method: 'dukpt',
+        keyIndex: 1,
+        pan: PAN,
+        minDigits: 4,
+        maxDigits: 12,
+        message: 'SENHA:',
+      }),
+    );
     const cleaned = maskPacket('host', command);
     expect(cleaned.id).toBe('GPN');
     expect(cleaned.data!.length).toBe(command.length);
@@ -104,22 +154,70 @@ describe('masking packets', () => {
 
   it('GCR and GOC (legacy): fields cleaned in place, still decodable', () => {
     const gcr: GcrResult = {
-      cardType: 'magstripe', cardTypeCode: '00', chipStatus: 0, appType: 1, acquirer: 1, record: '01',
-      track1: `B${PAN}^${NAME}^30122011234`, track2: `${PAN}=30122011234`, track3: '', pan: '', panSequence: '00',
-      applicationLabel: 'CREDITO', serviceCode: '201', cardholderName: NAME, expiry: '301231', issuerCountry: '076', acquirerData: '',
+      cardType: 'magstripe',
+      cardTypeCode: '00',
+      chipStatus: 0,
+      appType: 1,
+      acquirer: 1,
+      record: '01',
+      track1: `B${PAN}^${NAME}^30122011234`,
+      track2: `${PAN}=30122011234`,
+      track3: '',
+      pan: '',
+      panSequence: '00',
+      applicationLabel: 'CREDITO',
+      serviceCode: '201',
+      cardholderName: NAME,
+      expiry: '301231',
+      issuerCountry: '076',
+      acquirerData: '',
     };
     const masked = gcrCommand.decodeResponse(decodeResponsePacket(maskedResponse(gcrCommand.encodeResponse(gcr))));
-    expect(masked).toMatchObject({ track2: `${MASKED}=30122010000`, cardholderName: '', serviceCode: '201', expiry: '301231' });
+    expect(masked).toMatchObject({
+      track2: `${MASKED}=30122010000`,
+      cardholderName: '',
+      serviceCode: '201',
+      expiry: '301231',
+    });
     const goc = maskedResponse(
-      gocCommand.encodeResponse({ decision: 'goOnline', signatureRequired: false, offlinePinVerified: false, offlinePinErrors: 0, pinBlocked: false, onlinePinCaptured: true, pinBlock: PIN_BLOCK, ksn: KSN, emvData: emv('9F26=1122334455667788') }),
+      gocCommand.encodeResponse({
+        decision: 'goOnline',
+        signatureRequired: false,
+        offlinePinVerified: false,
+        offlinePinErrors: 0,
+        pinBlocked: false,
+        onlinePinCaptured: true,
+        pinBlock: PIN_BLOCK,
+        ksn: KSN,
+        emvData: emv('9F26=1122334455667788'),
+      }),
     );
-    expect(gocCommand.decodeResponse(decodeResponsePacket(goc))).toMatchObject({ pinBlock: '0'.repeat(16), ksn: '0'.repeat(20), emvData: emv('9F26=0000000000000000') });
+    expect(gocCommand.decodeResponse(decodeResponsePacket(goc))).toMatchObject({
+      pinBlock: '0'.repeat(16),
+      ksn: '0'.repeat(20),
+      emvData: emv('9F26=0000000000000000'),
+    });
   });
 
   it('CEX tracks and GIX slot KSNs; identification kept', () => {
-    const cex = maskedResponse(cexCommand.encodeResponse({ event: 'cardSwiped', tracks: { track2: `${PAN}=3012201` } }));
-    expect(cexCommand.decodeResponse(decodeResponsePacket(cex))).toEqual({ event: 'cardSwiped', tracks: { track2: `${MASKED}=3012201` } });
-    const gix = encodeResponsePacket({ id: 'GIX', status: 0, blocks: [Buffer.concat([encodeTlv(PP.SERNUM, Buffer.from('SN123')), encodeTlv(ppKsnTdesPin(1), Buffer.from(KSN, 'hex')), encodeTlv(0x8099, Buffer.from('VENDOR'))])] });
+    const cex = maskedResponse(
+      cexCommand.encodeResponse({ event: 'cardSwiped', tracks: { track2: `${PAN}=3012201` } }),
+    );
+    expect(cexCommand.decodeResponse(decodeResponsePacket(cex))).toEqual({
+      event: 'cardSwiped',
+      tracks: { track2: `${MASKED}=3012201` },
+    });
+    const gix = encodeResponsePacket({
+      id: 'GIX',
+      status: 0,
+      blocks: [
+        Buffer.concat([
+          encodeTlv(PP.SERNUM, Buffer.from('SN123')),
+          encodeTlv(ppKsnTdesPin(1), Buffer.from(KSN, 'hex')),
+          encodeTlv(0x8099, Buffer.from('VENDOR')),
+        ]),
+      ],
+    });
     const masked = decodeResponsePacket(maskPacket('pinpad', gix).data!);
     expect(gixCommand.decodeResponse(masked)).toMatchObject({ serialNumber: 'SN123' });
     expect(masked.blocks[0]!.toString('hex')).toContain(`910100 0a${'00'.repeat(10)}`.replace(' ', ''));
@@ -132,7 +230,9 @@ describe('masking packets', () => {
     expect(maskPacket('pinpad', Buffer.from('GCX000005', 'latin1'))).toEqual({ id: 'GCX', status: '000' });
     // Error answers carry nothing to clean; NTM and DSP are kept as they are.
     expect(maskPacket('pinpad', Buffer.from('GCX013', 'latin1')).data?.toString('latin1')).toBe('GCX013');
-    expect(maskPacket('pinpad', Buffer.from('NTM000007SENHA:X', 'latin1')).data?.toString('latin1')).toBe('NTM000007SENHA:X');
+    expect(maskPacket('pinpad', Buffer.from('NTM000007SENHA:X', 'latin1')).data?.toString('latin1')).toBe(
+      'NTM000007SENHA:X',
+    );
     const dsp = Buffer.from(`DSP032${'VALOR: R$ 10,00'.padEnd(32)}`, 'latin1');
     expect(decodeCommandPacket(maskPacket('host', dsp).data!)).toEqual(decodeCommandPacket(dsp));
   });

@@ -15,7 +15,13 @@ import { Pinpad, localDateTime, type PinpadInfo } from '../../../../drivers/abec
 import { AbecsStatusError } from '../../../../drivers/abecs/status.js';
 import { readTraceFile, writeTraceFile, type RecordedTrace } from '../../../../drivers/abecs/trace/format.js';
 import { RecordingTransport } from '../../../../drivers/abecs/trace/recorder.js';
-import { PinpadSimulator, TEST_CARDS, startMemorySimulator, startPtySimulator, type PtySimulator } from '../../../../drivers/simulator/index.js';
+import {
+  PinpadSimulator,
+  TEST_CARDS,
+  startMemorySimulator,
+  startPtySimulator,
+  type PtySimulator,
+} from '../../../../drivers/simulator/index.js';
 import { SerialTransport } from '../../../../drivers/transports/serial.js';
 import type { ByteTransport } from '../../../../drivers/transports/transport.js';
 import { PinpadSale } from '../../../../main/pinpad/sale-session.js';
@@ -27,7 +33,11 @@ const TIME_SCALE = 0.05;
 
 /** A raw GCX without SPE_PANMASK: the PINPAD answers the PAN in clear, with the name. */
 function rawCardRead(pinpad: Pinpad): Promise<GcxResult> {
-  return pinpad.execute(gcxCommand, { ...localDateTime(new Date()), amount: 1000, appTypes: [1], timeout: 5, tagList: ['9F26', '9F27', '9F37', '95'] }, { timeoutMs: 10_000 });
+  return pinpad.execute(
+    gcxCommand,
+    { ...localDateTime(new Date()), amount: 1000, appTypes: [1], timeout: 5, tagList: ['9F26', '9F27', '9F37', '95'] },
+    { timeoutMs: 10_000 },
+  );
 }
 
 interface Session {
@@ -77,7 +87,11 @@ afterEach(async () => {
 
 describe('recording and replaying an ABECS session', () => {
   it('records the session masked and replays it to a host over a pty', { timeout: 30_000 }, async () => {
-    const sim = new PinpadSimulator({ profile: 'strict', autoCustomer: { delayMs: 5, card: 'visaCredit' }, timeScale: TIME_SCALE });
+    const sim = new PinpadSimulator({
+      profile: 'strict',
+      autoCustomer: { delayMs: 5, card: 'visaCredit' },
+      timeScale: TIME_SCALE,
+    });
     const served = await startMemorySimulator(sim);
     const secrets = secretsOnTheWire(served.link.host);
     const recording = new RecordingTransport(served.link.host);
@@ -100,7 +114,12 @@ describe('recording and replaying an ABECS session', () => {
     // The file: a header, then the commands in the order the host sent them, each acknowledged and answered.
     const text = readFileSync(file, 'utf8');
     const trace: RecordedTrace = await readTraceFile(file);
-    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ format: 'pinbridge-abecs-trace', version: 1, address: 'memory:pinpad/host', pinpad: { model: 'PBSIM-220' } });
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({
+      format: 'pinbridge-abecs-trace',
+      version: 1,
+      address: 'memory:pinpad/host',
+      pinpad: { model: 'PBSIM-220' },
+    });
     const commands = trace.events.filter((e) => e.dir === 'host' && e.kind === 'packet').map((e) => e.id);
     expect(commands).toEqual(['OPN', 'GIX', 'GCX', 'RMC', 'DSP', 'GCX', 'GTK', 'GOX', 'RMC', 'CLO']);
     expect(trace.events[0]).toMatchObject({ dir: 'host', kind: 'can' });
@@ -113,7 +132,14 @@ describe('recording and replaying an ABECS session', () => {
 
     // No card data in it: not as text, not as the hex of text, not in the packets' bytes.
     const hexOf = (value: string): string => Buffer.from(value, 'latin1').toString('hex');
-    for (const needle of [CARD.pan, hexOf(CARD.pan), CARD.cardholderName, hexOf(CARD.cardholderName), secrets.pinBlock!, secrets.ksn!]) {
+    for (const needle of [
+      CARD.pan,
+      hexOf(CARD.pan),
+      CARD.cardholderName,
+      hexOf(CARD.cardholderName),
+      secrets.pinBlock!,
+      secrets.ksn!,
+    ]) {
       expect(text.toLowerCase()).not.toContain(needle.toLowerCase());
     }
     const bytes = trace.events.map((e) => (e.data ? Buffer.from(e.data, 'hex').toString('latin1') : '')).join('\n');
@@ -130,7 +156,13 @@ describe('recording and replaying an ABECS session', () => {
     expect(replayed.raw.pan).toBe('411111******1111');
     expect(replayed.raw.track2).toBe('411111******1111=3012201');
     expect(replayed.raw.cardholderName).toBeUndefined();
-    const withoutCardData = (read: GcxResult): Partial<GcxResult> => ({ ...read, pan: undefined, track2: undefined, cardholderName: undefined, emvData: undefined });
+    const withoutCardData = (read: GcxResult): Partial<GcxResult> => ({
+      ...read,
+      pan: undefined,
+      track2: undefined,
+      cardholderName: undefined,
+      emvData: undefined,
+    });
     expect(withoutCardData(replayed.raw)).toEqual(withoutCardData(original.raw));
     expect(replayed.read.card).toEqual(original.read.card);
     expect(replayed.read.chipDecision).toBe(original.read.chipDecision);

@@ -9,7 +9,6 @@ export const latin1 = (text: string): Buffer => Buffer.from(text, 'latin1');
 export const cat = (...parts: Array<Buffer | string>): Buffer =>
   Buffer.concat(parts.map((part) => (typeof part === 'string' ? latin1(part) : part)));
 
-
 /** The status `run` is refused with (a WireStatusError), undefined when it runs through. */
 export function statusOf(run: () => unknown): number | undefined {
   try {
@@ -38,12 +37,20 @@ export const GCX062 = cat(
 );
 
 /** A command's PKTDATA as the PINPAD reads it. */
-export function decode<Req>(command: DeviceCommand<Req, unknown>, pktdata: Buffer | string, reading: Reading = LENIENT): Req {
+export function decode<Req>(
+  command: DeviceCommand<Req, unknown>,
+  pktdata: Buffer | string,
+  reading: Reading = LENIENT,
+): Req {
   return command.decode(decodeCommandPacket(typeof pktdata === 'string' ? latin1(pktdata) : pktdata), reading);
 }
 
 /** The status a command's PKTDATA is refused with (undefined when accepted). */
-export function refusal(command: DeviceCommand<unknown, unknown>, pktdata: Buffer | string, reading: Reading = LENIENT): number | undefined {
+export function refusal(
+  command: DeviceCommand<unknown, unknown>,
+  pktdata: Buffer | string,
+  reading: Reading = LENIENT,
+): number | undefined {
   return statusOf(() => decode(command, pktdata, reading));
 }
 

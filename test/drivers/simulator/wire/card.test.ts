@@ -65,7 +65,7 @@ describe('GCX (§3.7.1, §6.9.1)', () => {
     });
   });
 
-  it('reads the TRACE\'s GCX062: AID records 0201 and 0204, 1 cent, contactless, a purchase', () => {
+  it("reads the TRACE's GCX062: AID records 0201 and 0204, 1 cent, contactless, a purchase", () => {
     const gcx = abecs('GCX', [
       [0x12, '02010204'],
       [0x13, '000000000001'],
@@ -115,14 +115,19 @@ describe('GCX (§3.7.1, §6.9.1)', () => {
     expect(refusal(GCX, abecs('GCX', base))).toBeUndefined();
   });
 
-  it('takes CR as SPE_DSPMSG\'s line break; other controls only in the lenient reading', () => {
-    const prompt = (text: string): Buffer => abecs('GCX', [[0x15, '250301'], [0x16, '120000'], [0x1b, text]]);
+  it("takes CR as SPE_DSPMSG's line break; other controls only in the lenient reading", () => {
+    const prompt = (text: string): Buffer =>
+      abecs('GCX', [
+        [0x15, '250301'],
+        [0x16, '120000'],
+        [0x1b, text],
+      ]);
     expect(decode(GCX, prompt('LINHA 1\rLINHA 2'), STRICT).prompt).toBe('LINHA 1\rLINHA 2');
     expect(decode(GCX, prompt('LINHA 1\nLINHA 2')).prompt).toBe('LINHA 1\nLINHA 2');
     expect(refusal(GCX, prompt('LINHA 1\nLINHA 2'), STRICT)).toBe(ST.INVPARM);
   });
 
-  it('writes the items of the first example\'s answer (an ICC card read through acquirer 08)', () => {
+  it("writes the items of the first example's answer (an ICC card read through acquirer 08)", () => {
     const spec = hex(`47 43 58 30 30 30 31 32 35 80 55 00 08 4A 4F 48 4E 20 44 4F 45 80 52 00 10 34 34 34 34 33 33 33
       33 32 32 32 32 31 31 31 31 80 42 00 18 34 34 34 34 33 33 33 33 32 32 32 32 31 31 31 31 3D 31 36
       30 38 32 30 31 80 4F 00 02 30 33 80 51 00 06 30 38 30 33 30 31 80 53 00 02 30 31 80 54 00 0B 5F
@@ -144,7 +149,7 @@ describe('GCX (§3.7.1, §6.9.1)', () => {
     expect(itemsOf(ours)).toEqual(itemsOf(spec));
   });
 
-  it('writes the items of the second example\'s answer (contactless, two acquirers in PP_AIDTABINFO)', () => {
+  it("writes the items of the second example's answer (contactless, two acquirers in PP_AIDTABINFO)", () => {
     const spec = hex(`47 43 58 30 30 30 30 39 36 80 42 00 19 35 30 30 39 38 32 33 37 32 33 34 32 33 38 30 30 32 3D 31
       37 30 31 36 30 30 80 4F 00 02 30 36 80 51 00 0C 30 32 30 35 30 33 32 35 30 34 30 33 80 52 00 11
       35 30 30 39 38 32 33 37 32 33 34 32 33 38 30 30 32 80 53 00 02 30 30 80 5B 00 07 50 41 59 50 41
@@ -165,14 +170,20 @@ describe('GCX (§3.7.1, §6.9.1)', () => {
   });
 
   it('writes an unreadable swipe as PP_CARDTYPE "00" and PP_ICCSTAT only (§6.9.1.1)', () => {
-    expect(answer(GCX, { cardType: '00', iccStatus: 1 })).toEqual(cat('GCX000011', hex('80 4F 00 02'), '00', hex('80 50 00 01'), '1'));
+    expect(answer(GCX, { cardType: '00', iccStatus: 1 })).toEqual(
+      cat('GCX000011', hex('80 4F 00 02'), '00', hex('80 50 00 01'), '1'),
+    );
   });
 });
 
 describe('GED (§3.7.2)', () => {
-  it('reads the example\'s SPE_TAGLIST and writes its answer byte for byte', () => {
-    expect(decode(GED, hex('47 45 44 30 31 31 00 04 00 07 9F 07 9F 08 4F DF 55'))).toEqual({ tagList: ['9F07', '9F08', '4F', 'DF55'] });
-    expect(answer(GED, { emvData: hex('9F 07 02 FF 00 4F 07 A0 00 00 00 03 10 10 DF 55 08 11 22 33 44 55 66 77 88') })).toEqual(
+  it("reads the example's SPE_TAGLIST and writes its answer byte for byte", () => {
+    expect(decode(GED, hex('47 45 44 30 31 31 00 04 00 07 9F 07 9F 08 4F DF 55'))).toEqual({
+      tagList: ['9F07', '9F08', '4F', 'DF55'],
+    });
+    expect(
+      answer(GED, { emvData: hex('9F 07 02 FF 00 4F 07 A0 00 00 00 03 10 10 DF 55 08 11 22 33 44 55 66 77 88') }),
+    ).toEqual(
       hex(`47 45 44 30 30 30 30 32 39 80 54 00 19 9F 07 02 FF 00 4F 07 A0 00 00 00 03 10 10 DF 55 08 11 22
         33 44 55 66 77 88`),
     );
@@ -204,23 +215,84 @@ describe('GOX (§3.7.3, §6.9.3)', () => {
   });
 
   it('reads the TRACE\'s SPE_GOXOPT "00100" (no PIN bypass)', () => {
-    const gox = abecs('GOX', [[0x10, '02'], [0x02, '3'], [0x09, '02'], [0x18, '00100']]);
+    const gox = abecs('GOX', [
+      [0x10, '02'],
+      [0x02, '3'],
+      [0x09, '02'],
+      [0x18, '00100'],
+    ]);
     expect(decode(GOX, gox).options).toEqual({ exceptionList: false, forceOnline: false, noPinBypass: true });
   });
 
   it('answers ST_MANDAT without SPE_ACQREF, SPE_MTHDPIN or SPE_KEYIDX, and without SPE_WKENC under MK/WK', () => {
-    expect(refusal(GOX, abecs('GOX', [[0x02, '3'], [0x09, '07']]))).toBe(ST.MANDAT);
-    expect(refusal(GOX, abecs('GOX', [[0x10, '08'], [0x09, '07']]))).toBe(ST.MANDAT);
-    expect(refusal(GOX, abecs('GOX', [[0x10, '08'], [0x02, '3']]))).toBe(ST.MANDAT);
-    expect(refusal(GOX, abecs('GOX', [[0x10, '08'], [0x02, '1'], [0x09, '07']]))).toBe(ST.MANDAT);
-    expect(refusal(GOX, abecs('GOX', [[0x10, '08'], [0x02, '1'], [0x09, '07'], [0x0a, Buffer.alloc(16)]]))).toBeUndefined();
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x02, '3'],
+          [0x09, '07'],
+        ]),
+      ),
+    ).toBe(ST.MANDAT);
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x10, '08'],
+          [0x09, '07'],
+        ]),
+      ),
+    ).toBe(ST.MANDAT);
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x10, '08'],
+          [0x02, '3'],
+        ]),
+      ),
+    ).toBe(ST.MANDAT);
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x10, '08'],
+          [0x02, '1'],
+          [0x09, '07'],
+        ]),
+      ),
+    ).toBe(ST.MANDAT);
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x10, '08'],
+          [0x02, '1'],
+          [0x09, '07'],
+          [0x0a, Buffer.alloc(16)],
+        ]),
+      ),
+    ).toBeUndefined();
   });
 
   it('answers ST_INVPARM for malformed parameters', () => {
-    const base: Array<[number, Buffer | string]> = [[0x10, '08'], [0x02, '3'], [0x09, '07']];
+    const base: Array<[number, Buffer | string]> = [
+      [0x10, '08'],
+      [0x02, '3'],
+      [0x09, '07'],
+    ];
     expect(refusal(GOX, abecs('GOX', [...base, [0x1a, Buffer.alloc(9)]]))).toBe(ST.INVPARM); // SPE_TRMPAR is B10
     expect(refusal(GOX, abecs('GOX', [...base, [0x18, '00200']]))).toBe(ST.INVPARM); // GOXOPT digits are 0/1
-    expect(refusal(GOX, abecs('GOX', [[0x10, '08'], [0x02, '5'], [0x09, '07']]))).toBe(ST.INVPARM);
+    expect(
+      refusal(
+        GOX,
+        abecs('GOX', [
+          [0x10, '08'],
+          [0x02, '5'],
+          [0x09, '07'],
+        ]),
+      ),
+    ).toBe(ST.INVPARM);
     expect(refusal(GOX, abecs('GOX', [...base, [0x0a, Buffer.alloc(12)]]))).toBe(ST.INVPARM); // WKENC B8/B16
   });
 
@@ -245,7 +317,16 @@ describe('GOX (§3.7.3, §6.9.3)', () => {
 
   it('writes PP_GOXRES digit by digit (§3.1.3.2)', () => {
     const result = (r: Partial<Parameters<typeof GOX.encode>[0]>): string =>
-      itemsOf(answer(GOX, { decision: 'approvedOffline', signatureRequired: false, offlinePinVerified: false, onlinePinCaptured: false, deviceCvm: false, ...r }))[0]!.value.toString('latin1');
+      itemsOf(
+        answer(GOX, {
+          decision: 'approvedOffline',
+          signatureRequired: false,
+          offlinePinVerified: false,
+          onlinePinCaptured: false,
+          deviceCvm: false,
+          ...r,
+        }),
+      )[0]!.value.toString('latin1');
     expect(result({})).toBe('000000');
     expect(result({ decision: 'declined' })).toBe('100000');
     expect(result({ offlinePinVerified: true, signatureRequired: true })).toBe('011000');
@@ -264,7 +345,11 @@ describe('FCX (§3.7.4, §6.9.4)', () => {
   });
 
   it('reads the TRACE\'s FCX: FCXOPT "0000", ARC "00", 8A and 89', () => {
-    const fcx = abecs('FCX', [[0x19, '0000'], [0x1c, '00'], [0x05, cat(hex('8A 02'), '00', hex('89 06'), '062501')]]);
+    const fcx = abecs('FCX', [
+      [0x19, '0000'],
+      [0x1c, '00'],
+      [0x05, cat(hex('8A 02'), '00', hex('89 06'), '062501')],
+    ]);
     expect(decode(FCX, fcx)).toMatchObject({ outcome: 'approved', arc: '00', emvData: [{ tag: '8A' }, { tag: '89' }] });
   });
 
@@ -272,7 +357,15 @@ describe('FCX (§3.7.4, §6.9.4)', () => {
     expect(refusal(FCX, 'FCX')).toBe(ST.MANDAT);
     expect(refusal(FCX, abecs('FCX', [[0x19, '1000']]))).toBe(ST.MANDAT);
     expect(decode(FCX, abecs('FCX', [[0x19, '2000']]))).toEqual({ outcome: 'noHostResponse' });
-    expect(refusal(FCX, abecs('FCX', [[0x19, '3000'], [0x1c, '00']]))).toBe(ST.INVPARM);
+    expect(
+      refusal(
+        FCX,
+        abecs('FCX', [
+          [0x19, '3000'],
+          [0x1c, '00'],
+        ]),
+      ),
+    ).toBe(ST.INVPARM);
   });
 
   it('writes the items of the §3.7.4 answer — PP_FCXRES under its id 8058h (the example prints 8056h, PP_GOXRES)', () => {
@@ -280,18 +373,22 @@ describe('FCX (§3.7.4, §6.9.4)', () => {
       80 00 00 00 9F 26 08 95 24 B3 FC 02 5E 51 72 9F 27 01 40 9F 10 0A 7D 89 5F FF F0 15 D7 72 FB C9`);
     const ours = answer(FCX, {
       decision: 'approved',
-      emvData: hex('95 05 00 80 00 00 00 9F 26 08 95 24 B3 FC 02 5E 51 72 9F 27 01 40 9F 10 0A 7D 89 5F FF F0 15 D7 72 FB C9'),
+      emvData: hex(
+        '95 05 00 80 00 00 00 9F 26 08 95 24 B3 FC 02 5E 51 72 9F 27 01 40 9F 10 0A 7D 89 5F FF F0 15 D7 72 FB C9',
+      ),
       issuerScriptResults: hex('20 00 00 00 00'),
     });
     expect(ours.subarray(0, 9)).toEqual(spec.subarray(0, 9));
-    const renamed = itemsOf(spec).map((entry) => (entry.id === 0x8056 ? { ...entry, id: 0x8058 } : entry)).sort((a, b) => a.id - b.id);
+    const renamed = itemsOf(spec)
+      .map((entry) => (entry.id === 0x8056 ? { ...entry, id: 0x8058 } : entry))
+      .sort((a, b) => a.id - b.id);
     expect(itemsOf(ours)).toEqual(renamed);
   });
 
   it('writes PP_ISRESULTS only when scripts came (§3.7.4) and PP_FCXRES "1xx" for a decline', () => {
     expect(answer(FCX, { decision: 'declined' })).toEqual(cat('FCX000007', hex('80 58 00 03'), '100'));
-    expect(answer(FCX, { decision: 'approved', issuerScriptResults: Buffer.alloc(0), emvData: Buffer.alloc(0) })).toEqual(
-      cat('FCX000011', hex('80 58 00 03'), '000', hex('80 54 00 00')),
-    );
+    expect(
+      answer(FCX, { decision: 'approved', issuerScriptResults: Buffer.alloc(0), emvData: Buffer.alloc(0) }),
+    ).toEqual(cat('FCX000011', hex('80 58 00 03'), '000', hex('80 54 00 00')));
   });
 });

@@ -68,7 +68,9 @@ describe('GIN (§3.2.3)', () => {
   });
 
   it('writes the "02" answer of the §3.2.3 example byte for byte, and the "03" and common layouts in 42 bytes', () => {
-    expect(answer(GIN, { kind: 'acquirer02', kernelVersion: 'V1.09', appVersion: '001.03 130715', specVersion: '2.00' })).toEqual(
+    expect(
+      answer(GIN, { kind: 'acquirer02', kernelVersion: 'V1.09', appVersion: '001.03 130715', specVersion: '2.00' }),
+    ).toEqual(
       hex(`47 49 4E 30 30 30 30 34 32 41 62 65 63 73 20 20 20 56 31 2E 30 39 20 20 20 20 20 20 20 30 30 31
         2E 30 33 20 31 33 30 37 31 35 32 2E 30 30 20 20 20 30 30`),
     );
@@ -82,7 +84,9 @@ describe('GIN (§3.2.3)', () => {
       specVersion: '2.20',
       dukptSlot01: true,
     });
-    expect(cielo.toString('latin1')).toBe('GIN000042' + 'Abecs ' + '4.3e' + '2.6 ' + '3.1' + '2.2' + '001.00 250228' + '2.20' + '  ' + 'T' + '00');
+    expect(cielo.toString('latin1')).toBe(
+      'GIN000042' + 'Abecs ' + '4.3e' + '2.6 ' + '3.1' + '2.2' + '001.00 250228' + '2.20' + '  ' + 'T' + '00',
+    );
     expect(answer(GIN, { kind: 'acquirer', appVersion: '001.00 250228', specVersion: '2.20' }).toString('latin1')).toBe(
       'GIN000042' + 'Abecs'.padEnd(20) + '001.00 250228' + '2.20' + '   00',
     );
@@ -118,7 +122,7 @@ describe('GIX (§3.2.4, §6.4.3)', () => {
     expect(raw.length).toBe(160);
   });
 
-  it('splits more than 999 bytes into blocks and answers ST_RSPOVRFL past the protocol\'s limit', () => {
+  it("splits more than 999 bytes into blocks and answers ST_RSPOVRFL past the protocol's limit", () => {
     const many = Array.from({ length: 12 }, (_, i) => item(0x8030 + i, '0'.repeat(100)));
     expect(answer(GIX, { items: many }).subarray(0, 9).toString('latin1')).toBe('GIX000936'); // 9 × 104, then 3 × 104
     const tooMuch = Array.from({ length: 3 }, (_, i) => item(0x9300 + i, 'X'.repeat(995)));
@@ -128,7 +132,9 @@ describe('GIX (§3.2.4, §6.4.3)', () => {
 
 describe('CLO (§3.2.6, §6.4.5)', () => {
   it('reads CLO_MSG as 2×16 (the §3.2.6 example) and answers CLO000', () => {
-    expect(decode(CLO, 'CLO032POSTO FORÇA 10  OBRIGADO!!!     ')).toEqual({ message: 'POSTO FORÇA 10  OBRIGADO!!!     ' });
+    expect(decode(CLO, 'CLO032POSTO FORÇA 10  OBRIGADO!!!     ')).toEqual({
+      message: 'POSTO FORÇA 10  OBRIGADO!!!     ',
+    });
     expect(answer(CLO, {})).toEqual(latin1('CLO000'));
   });
 

@@ -25,8 +25,10 @@ describe('DSP (§3.3.5, §6.5.5)', () => {
 });
 
 describe('RMC (§3.3.14, §6.5.14)', () => {
-  it('reads RMC_MSG of the §3.3.14 example with DSP\'s rules and answers RMC000', () => {
-    expect(decode(RMC, 'RMC032    OPERAÇÃO       FINALIZADA   ')).toEqual({ message: '    OPERAÇÃO       FINALIZADA   ' });
+  it("reads RMC_MSG of the §3.3.14 example with DSP's rules and answers RMC000", () => {
+    expect(decode(RMC, 'RMC032    OPERAÇÃO       FINALIZADA   ')).toEqual({
+      message: '    OPERAÇÃO       FINALIZADA   ',
+    });
     expect(RMC.blocking).toBe(true);
     expect(answer(RMC, {})).toEqual(latin1('RMC000'));
   });
@@ -40,7 +42,7 @@ describe('DEX (§3.3.4, §6.5.4)', () => {
     expect(answer(DEX, {})).toEqual(latin1('DEX000'));
   });
 
-  it('reads the TRACE\'s DEX070067', () => {
+  it("reads the TRACE's DEX070067", () => {
     const message = 'VALOR:         1\r                \rAPROXIME, INSIRA\rOU PASSE  CARTAO';
     expect(decode(DEX, `DEX070067${message}`)).toEqual({ message });
   });
@@ -55,8 +57,14 @@ describe('DEX (§3.3.4, §6.5.4)', () => {
   });
 
   it('reads DEX_OPTIONS (N6, 2.20): horizontal, vertical, type — and on a 2.12 PINPAD the extra bytes are a length mismatch', () => {
-    expect(decode(DEX, 'DEX014005HELLO221000')).toEqual({ message: 'HELLO', options: { horizontal: 'center', vertical: 'center', type: 'success' } });
-    expect(decode(DEX, 'DEX014005HELLO100000')).toEqual({ message: 'HELLO', options: { horizontal: 'right', vertical: 'top', type: 'generic' } });
+    expect(decode(DEX, 'DEX014005HELLO221000')).toEqual({
+      message: 'HELLO',
+      options: { horizontal: 'center', vertical: 'center', type: 'success' },
+    });
+    expect(decode(DEX, 'DEX014005HELLO100000')).toEqual({
+      message: 'HELLO',
+      options: { horizontal: 'right', vertical: 'top', type: 'generic' },
+    });
     expect(refusal(DEX, 'DEX014005HELLO221000', SPEC_212)).toBe(ST.INVPARM);
     expect(refusal(DEX, 'DEX014005HELLO350000')).toBe(ST.INVPARM);
   });

@@ -45,14 +45,23 @@ describe('EMV objects (§7.1)', () => {
   });
 
   it('answers ST_INVPARM to a broken structure', () => {
-    for (const bad of ['9F', '9F 26', '9F 26 08 01 02', '72 80 01', '72 81']) expect(() => decodeEmvObjects(hex(bad))).toThrow(WireStatusError);
+    for (const bad of ['9F', '9F 26', '9F 26 08 01 02', '72 80 01', '72 81'])
+      expect(() => decodeEmvObjects(hex(bad))).toThrow(WireStatusError);
   });
 });
 
 describe('tag lists', () => {
   it('reads concatenated tags (the GED011 of §3.7.2, the FNC_TAGS of §3.6.4)', () => {
     expect(decodeTagList(hex('9F 07 9F 08 4F DF 55'))).toEqual(['9F07', '9F08', '4F', 'DF55']);
-    expect(decodeTagList(hex('82 9F 27 9F 26 9F 36 95 8F 9F 37'))).toEqual(['82', '9F27', '9F26', '9F36', '95', '8F', '9F37']);
+    expect(decodeTagList(hex('82 9F 27 9F 26 9F 36 95 8F 9F 37'))).toEqual([
+      '82',
+      '9F27',
+      '9F26',
+      '9F36',
+      '95',
+      '8F',
+      '9F37',
+    ]);
   });
 
   it('reads three-byte tags and refuses a tag cut short', () => {

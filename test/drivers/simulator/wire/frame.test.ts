@@ -47,7 +47,9 @@ describe('encodeFrame (what the PINPAD sends)', () => {
   it('substitutes 13h, 16h and 17h inside PKTDATA with DC3 + byte + 20h (the TRACE GCX062)', () => {
     expect(encodeFrame(GCX062)).toEqual(GCX062_WIRE);
     const crc = crc16(Buffer.of(0x13, 0x16, 0x17, 0x18, ETB));
-    expect(encodeFrame(Buffer.of(0x13, 0x16, 0x17, 0x18))).toEqual(cat(hex('16 13 33 13 36 13 37 18 17'), Buffer.of(crc >> 8, crc & 0xff)));
+    expect(encodeFrame(Buffer.of(0x13, 0x16, 0x17, 0x18))).toEqual(
+      cat(hex('16 13 33 13 36 13 37 18 17'), Buffer.of(crc >> 8, crc & 0xff)),
+    );
   });
 
   it('refuses a PKTDATA over 2049 bytes (§2.2.1)', () => {
@@ -57,15 +59,15 @@ describe('encodeFrame (what the PINPAD sends)', () => {
 });
 
 describe('FrameReceiver (what the PINPAD receives, §6.2.1)', () => {
-  it('reads the spec\'s command frames', () => {
+  it("reads the spec's command frames", () => {
     const receiver = new FrameReceiver();
     expect(receiver.push(hex('16 4F 50 4E 17 A8 A9'))).toEqual([packet(latin1('OPN'))]);
     expect(receiver.push(hex('16 47 49 58 30 30 30 17 7F 4A'))).toEqual([packet(latin1('GIX000'))]);
     expect(receiver.push(hex('16 47 49 4E 30 30 32 30 30 17 EE CA'))).toEqual([packet(latin1('GIN00200'))]);
     expect(receiver.push(DSP032_WIRE)).toEqual([packet(DSP032)]);
-    expect(receiver.push(hex('16 47 43 44 30 31 36 00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09 17 C1 42'))).toEqual([
-      packet(cat('GCD016', hex('00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09'))),
-    ]);
+    expect(receiver.push(hex('16 47 43 44 30 31 36 00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09 17 C1 42'))).toEqual(
+      [packet(cat('GCD016', hex('00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09')))],
+    );
   });
 
   it('undoes the DC3 substitution and reads the CRC raw (GCX062)', () => {
@@ -77,7 +79,9 @@ describe('FrameReceiver (what the PINPAD receives, §6.2.1)', () => {
   });
 
   it('reports a DC3 followed by anything but 33h, 36h or 37h as an error', () => {
-    expect(new FrameReceiver().push(hex('16 47 13 41 49 58 17 00 00'))).toEqual([{ kind: 'error', reason: 'substitution' }]);
+    expect(new FrameReceiver().push(hex('16 47 13 41 49 58 17 00 00'))).toEqual([
+      { kind: 'error', reason: 'substitution' },
+    ]);
   });
 
   it('reports a raw SYN inside a packet as an error (only DC3 36h may stand for it)', () => {
@@ -93,12 +97,16 @@ describe('FrameReceiver (what the PINPAD receives, §6.2.1)', () => {
 
   it('stops at an error: the rest of the chunk belongs to the purge', () => {
     const receiver = new FrameReceiver();
-    expect(receiver.push(cat(hex('16 4F 50 4E 17 00 00'), encodeFrame(latin1('GIX000'))))).toEqual([{ kind: 'error', reason: 'crc' }]);
+    expect(receiver.push(cat(hex('16 4F 50 4E 17 00 00'), encodeFrame(latin1('GIX000'))))).toEqual([
+      { kind: 'error', reason: 'crc' },
+    ]);
     expect(receiver.receiving).toBe(false);
   });
 
   it('reports the bytes outside a packet as they are: CAN, NAK, noise', () => {
-    expect(new FrameReceiver().push(Buffer.concat([Buffer.of(CAN, NAK, 0x00, 0x41), encodeFrame(latin1('GIX000'))]))).toEqual([
+    expect(
+      new FrameReceiver().push(Buffer.concat([Buffer.of(CAN, NAK, 0x00, 0x41), encodeFrame(latin1('GIX000'))])),
+    ).toEqual([
       { kind: 'byte', byte: CAN },
       { kind: 'byte', byte: NAK },
       { kind: 'byte', byte: 0x00 },
@@ -108,7 +116,9 @@ describe('FrameReceiver (what the PINPAD receives, §6.2.1)', () => {
   });
 
   it('takes CAN and NAK inside a packet as data', () => {
-    expect(new FrameReceiver().push(encodeFrame(Buffer.of(0x47, CAN, NAK)))).toEqual([packet(Buffer.of(0x47, CAN, NAK))]);
+    expect(new FrameReceiver().push(encodeFrame(Buffer.of(0x47, CAN, NAK)))).toEqual([
+      packet(Buffer.of(0x47, CAN, NAK)),
+    ]);
   });
 
   it('assembles a packet fed one byte at a time and says when it is mid-packet', () => {

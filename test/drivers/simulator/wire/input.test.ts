@@ -24,7 +24,12 @@ describe('GKY (§3.3.10)', () => {
 
 describe('CEX (§3.3.1, §6.5.1)', () => {
   it('reads SPE_CEXOPT of the §3.3.1 example: the magnetic stripe only', () => {
-    expect(decode(CEX, cat('CEX010', hex('00 06 00 06'), '010000'))).toEqual({ key: false, magstripe: true, icc: 'ignore', contactless: false });
+    expect(decode(CEX, cat('CEX010', hex('00 06 00 06'), '010000'))).toEqual({
+      key: false,
+      magstripe: true,
+      icc: 'ignore',
+      contactless: false,
+    });
   });
 
   it('reads the TRACE\'s CEX010 "111100": keys, stripe, ICC insertion, contactless', () => {
@@ -37,9 +42,24 @@ describe('CEX (§3.3.1, §6.5.1)', () => {
   });
 
   it('accepts SPE_CEXOPT of any length, anything out of range read as "0" (§6.5.1)', () => {
-    expect(decode(CEX, cat('CEX005', hex('00 06 00 01'), '1'))).toEqual({ key: true, magstripe: false, icc: 'ignore', contactless: false });
-    expect(decode(CEX, cat('CEX012', hex('00 06 00 08'), 'X1X1XXXX'))).toEqual({ key: false, magstripe: true, icc: 'ignore', contactless: true });
-    expect(decode(CEX, cat('CEX010', hex('00 06 00 06'), '2' + '3' + '9' + '7' + '00'))).toEqual({ key: false, magstripe: false, icc: 'ignore', contactless: false });
+    expect(decode(CEX, cat('CEX005', hex('00 06 00 01'), '1'))).toEqual({
+      key: true,
+      magstripe: false,
+      icc: 'ignore',
+      contactless: false,
+    });
+    expect(decode(CEX, cat('CEX012', hex('00 06 00 08'), 'X1X1XXXX'))).toEqual({
+      key: false,
+      magstripe: true,
+      icc: 'ignore',
+      contactless: true,
+    });
+    expect(decode(CEX, cat('CEX010', hex('00 06 00 06'), '2' + '3' + '9' + '7' + '00'))).toEqual({
+      key: false,
+      magstripe: false,
+      icc: 'ignore',
+      contactless: false,
+    });
     expect(decode(CEX, cat('CEX010', hex('00 06 00 06'), '002000')).icc).toBe('removal');
   });
 
@@ -53,7 +73,7 @@ describe('CEX (§3.3.1, §6.5.1)', () => {
     expect(refusal(CEX, cat('CEX005', hex('00 0C 00 01 1E')))).toBe(ST.MANDAT);
   });
 
-  it('writes the §3.3.1 answer (a swipe with track 2 only) and the TRACE\'s contactless event byte for byte', () => {
+  it("writes the §3.3.1 answer (a swipe with track 2 only) and the TRACE's contactless event byte for byte", () => {
     expect(answer(CEX, { event: 'cardSwiped', tracks: { track2: '4313032929830011=1508601' } })).toEqual(
       hex(`43 45 58 30 30 30 30 33 34 80 40 00 02 39 30 80 42 00 18 34 33 31 33 30 33 32 39 32 39 38 33 30 30 31 31
         3D 31 35 30 38 36 30 31`),
@@ -79,7 +99,11 @@ describe('CEX (§3.3.1, §6.5.1)', () => {
       contactlessDetected: '94',
     } as const;
     for (const [event, code] of Object.entries(events)) {
-      expect(answer(CEX, { event: event as keyof typeof events }).subarray(13).toString('latin1')).toBe(code);
+      expect(
+        answer(CEX, { event: event as keyof typeof events })
+          .subarray(13)
+          .toString('latin1'),
+      ).toBe(code);
     }
   });
 });

@@ -64,7 +64,11 @@ describe('GCR (§3.6.1, §6.8.1, §6.8.2)', () => {
   it('lets GCR_QTDAPP be absent when GCR_APPTYPREQ is not "00" (§6.8.1), never when it is', () => {
     expect(decode(GCR, gcr(head('99')))).toMatchObject({ appType: 99, applications: [] });
     expect(decode(GCR, gcr(head('99') + '1'))).toMatchObject({ appType: 99, applications: [], contactless: true });
-    expect(decode(GCR, gcr(head('01') + '00' + '0'))).toMatchObject({ appType: 1, applications: [], contactless: false });
+    expect(decode(GCR, gcr(head('01') + '00' + '0'))).toMatchObject({
+      appType: 1,
+      applications: [],
+      contactless: false,
+    });
     expect(refusal(GCR, gcr(head('00')))).toBe(ST.INVPARM);
     expect(refusal(GCR, gcr(head('00') + '1'))).toBe(ST.INVPARM);
   });
@@ -105,8 +109,24 @@ describe('GCR (§3.6.1, §6.8.1, §6.8.2)', () => {
     expect(data.slice(0, 9)).toBe('GCR000352');
     // Up to GCR_CARDEXP, byte for byte as printed in the example.
     expect(data.slice(9, 9 + 307)).toBe(
-      '03' + '0' + '01' + '02' + '22' + '00' + ' '.repeat(76) + '37' + '5464999910769990=19122062812366907700' + '000' + ' '.repeat(104) +
-        '16' + '5464999910769990   ' + '00' + 'CREDITO         ' + '000' + 'LEE WEINRIB / GEDDY       ' + '191231',
+      '03' +
+        '0' +
+        '01' +
+        '02' +
+        '22' +
+        '00' +
+        ' '.repeat(76) +
+        '37' +
+        '5464999910769990=19122062812366907700' +
+        '000' +
+        ' '.repeat(104) +
+        '16' +
+        '5464999910769990   ' +
+        '00' +
+        'CREDITO         ' +
+        '000' +
+        'LEE WEINRIB / GEDDY       ' +
+        '191231',
     );
     // GCR_RUF1 N29, GCR_ISSCNTRY, GCR_ACQRDLEN "010" and the AUC. (The example prints a 39-byte
     // RUF1 and GCR_ACQRDLEN "000" — 352 bytes again — where the field table says N29.)
@@ -142,7 +162,9 @@ describe('GOC (§3.6.3, §6.8.4)', () => {
   it('needs the first tag block; the second only in the strict reading', () => {
     expect(refusal(GOC, GOC086.slice(0, 6 + 86))).toBe(ST.MANDAT);
     expect(decode(GOC, GOC086.slice(0, GOC086.length - 6)).tags).toHaveLength(7);
-    expect(refusal(GOC, GOC086.slice(0, GOC086.length - 6).replace('000000000200001', '000000000200000'), STRICT)).toBe(ST.MANDAT);
+    expect(refusal(GOC, GOC086.slice(0, GOC086.length - 6).replace('000000000200001', '000000000200000'), STRICT)).toBe(
+      ST.MANDAT,
+    );
   });
 
   it('answers ST_INVPARM for malformed fields', () => {
@@ -165,12 +187,17 @@ describe('GOC (§3.6.3, §6.8.4)', () => {
         ksn: Buffer.alloc(10),
         emvData: emv,
       }),
-    ).toEqual(latin1('GOC000130' + '201000' + '0'.repeat(16) + '0'.repeat(20) + '041' + emv.toString('hex').toUpperCase() + '000'));
+    ).toEqual(
+      latin1(
+        'GOC000130' + '201000' + '0'.repeat(16) + '0'.repeat(20) + '041' + emv.toString('hex').toUpperCase() + '000',
+      ),
+    );
   });
 });
 
 describe('FNC (§3.6.4, §6.8.5)', () => {
-  const FNC030 = 'FNC030' + '0' + '0' + '00' + '010' + '9108E64A2FE21FD88672' + '000' + '025' + '011' + '829F279F269F36958F9F37';
+  const FNC030 =
+    'FNC030' + '0' + '0' + '00' + '010' + '9108E64A2FE21FD88672' + '000' + '025' + '011' + '829F279F269F36958F9F37';
 
   it('reads the §3.6.4 example: host answered, ARC "00", the issuer authentication data, seven tags', () => {
     expect(decode(FNC, FNC030)).toEqual({
@@ -189,7 +216,7 @@ describe('FNC (§3.6.4, §6.8.5)', () => {
     expect(refusal(FNC, FNC030.slice(0, 6 + 30))).toBe(ST.MANDAT); // no FNC_TAGS block
   });
 
-  it('writes the §3.6.4 answer byte for byte: declined by the card after the host\'s approval', () => {
+  it("writes the §3.6.4 answer byte for byte: declined by the card after the host's approval", () => {
     const emv = hex('820258009F2701009F260869EBA3BE1CC8B38D9F36020006950500100000008F01059F37045A77ACF0');
     expect(answer(FNC, { decision: 'declinedByCard', emvData: emv, issuerScriptResults: Buffer.alloc(0) })).toEqual(
       latin1('FNC000091' + '1' + '041' + emv.toString('hex').toUpperCase() + '00' + '000'),

@@ -23,13 +23,17 @@ describe('commands as the PINPAD reads them (§2.3.1)', () => {
     expect(decodeCommandPacket(latin1('OPN000'))).toEqual({ id: 'OPN', blocks: [Buffer.alloc(0)] });
   });
 
-  it('reads the N3-length blocks (GIN00200, the GCD016 of §2.2.2.3, GOC\'s three blocks)', () => {
+  it("reads the N3-length blocks (GIN00200, the GCD016 of §2.2.2.3, GOC's three blocks)", () => {
     expect(decodeCommandPacket(latin1('GIN00200'))).toEqual({ id: 'GIN', blocks: [latin1('00')] });
     expect(decodeCommandPacket(cat('GCD016', hex('00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09')))).toEqual({
       id: 'GCD',
       blocks: [hex('00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09')],
     });
-    expect(decodeCommandPacket(latin1('GOC003abc002de003000')).blocks).toEqual([latin1('abc'), latin1('de'), latin1('000')]);
+    expect(decodeCommandPacket(latin1('GOC003abc002de003000')).blocks).toEqual([
+      latin1('abc'),
+      latin1('de'),
+      latin1('000'),
+    ]);
   });
 
   it('refuses block lengths that are not three digits, or blocks that run past the packet', () => {
@@ -62,7 +66,9 @@ describe('commands as the PINPAD reads them (§2.3.1)', () => {
 describe('responses as the PINPAD writes them (§2.3.2, §2.3.4)', () => {
   it('writes RSP_ID, RSP_STAT and the blocks with their N3 lengths', () => {
     expect(encodeResponsePacket({ id: 'DSP', status: 0, blocks: [] })).toEqual(latin1('DSP000'));
-    expect(encodeResponsePacket({ id: 'GTS', status: 0, blocks: [latin1('XEMVST0003')] })).toEqual(latin1('GTS000010XEMVST0003'));
+    expect(encodeResponsePacket({ id: 'GTS', status: 0, blocks: [latin1('XEMVST0003')] })).toEqual(
+      latin1('GTS000010XEMVST0003'),
+    );
     expect(encodeResponsePacket({ id: 'GKY', status: 13, blocks: [] })).toEqual(latin1('GKY013'));
     expect(encodeResponsePacket({ id: 'ERR', status: 10, blocks: [] })).toEqual(latin1('ERR010'));
   });

@@ -13,7 +13,14 @@ const GPN093 = hex(`47 50 4E 30 39 33 31 30 38 34 31 33 35 45 41 35 38 42 41 31 
   34 31 32 52 24 20 20 20 20 20 20 20 20 20 33 34 2C 35 36 44 49 47 49 54 45 20 53 55 41 20 53 45
   4E 48 41`);
 
-const gpn = (fields: { method?: string; pan?: string; panLength?: string; entries?: string; min?: string; max?: string }): string =>
+const gpn = (fields: {
+  method?: string;
+  pan?: string;
+  panLength?: string;
+  entries?: string;
+  min?: string;
+  max?: string;
+}): string =>
   'GPN093' +
   (fields.method ?? '3') +
   '01' +
@@ -87,19 +94,44 @@ describe('GTK (§3.3.12, §6.5.12)', () => {
   });
 
   it('reads the third example (GTK281): PAN, tracks 1 and 2 under a random key, with a 2048-bit RSA key (B256)', () => {
-    const gtk = cat('GTK281', hex('00 07 00 04'), '1110', hex('00 03 00 02'), '91', hex('00 24 01 00'), Buffer.alloc(256, 0x80), hex('00 25 00 03 01 00 01'));
+    const gtk = cat(
+      'GTK281',
+      hex('00 07 00 04'),
+      '1110',
+      hex('00 03 00 02'),
+      '91',
+      hex('00 24 01 00'),
+      Buffer.alloc(256, 0x80),
+      hex('00 25 00 03 01 00 01'),
+    );
     expect(decode(GTK, gtk)).toMatchObject({
       tracks: { pan: true, track1: true, track2: true, track3: false },
       encryption: { method: 'randomCbc', iv: Buffer.alloc(8), openDigits: 0, publicKey: { exponent: hex('01 00 01') } },
     });
-    const shortKey = cat('GTK153', hex('00 07 00 04'), '1110', hex('00 03 00 02'), '91', hex('00 24 00 80'), Buffer.alloc(128, 0x80), hex('00 25 00 03 01 00 01'));
+    const shortKey = cat(
+      'GTK153',
+      hex('00 07 00 04'),
+      '1110',
+      hex('00 03 00 02'),
+      '91',
+      hex('00 24 00 80'),
+      Buffer.alloc(128, 0x80),
+      hex('00 25 00 03 01 00 01'),
+    );
     expect(refusal(GTK, shortKey)).toBe(ST.INVPARM);
   });
 
   it('reads the TRACE\'s GTK008 "1111" in clear, and everything when SPE_TRACKS is absent or short', () => {
-    expect(decode(GTK, cat('GTK008', hex('00 07 00 04'), '1111'))).toEqual({ tracks: { pan: true, track1: true, track2: true, track3: true } });
+    expect(decode(GTK, cat('GTK008', hex('00 07 00 04'), '1111'))).toEqual({
+      tracks: { pan: true, track1: true, track2: true, track3: true },
+    });
     expect(decode(GTK, 'GTK')).toEqual({ tracks: { pan: true, track1: true, track2: true, track3: true } });
-    expect(decode(GTK, cat('GTK006', hex('00 07 00 02'), '1X')).tracks).toEqual({ pan: true, track1: false, track2: false, track3: false });
+    expect(decode(GTK, cat('GTK006', hex('00 07 00 02'), '1X')).tracks).toEqual({
+      pan: true,
+      track1: false,
+      track2: false,
+      track3: false,
+    });
   });
 
   it('answers ST_MANDAT and ST_INVPARM as §6.5.12 lists', () => {
@@ -107,10 +139,12 @@ describe('GTK (§3.3.12, §6.5.12)', () => {
     expect(refusal(GTK, cat('GTK012', hex('00 03 00 02'), '10', hex('00 09 00 02'), '01'))).toBe(ST.MANDAT); // no SPE_WKENC
     expect(refusal(GTK, cat('GTK006', hex('00 03 00 02'), '90'))).toBe(ST.MANDAT); // no RSA key
     expect(refusal(GTK, cat('GTK006', hex('00 03 00 02'), '42'))).toBe(ST.INVPARM);
-    expect(refusal(GTK, cat('GTK017', hex('00 03 00 02'), '50', hex('00 09 00 02'), '01', hex('00 08 00 01'), '3'))).toBe(ST.INVPARM);
+    expect(
+      refusal(GTK, cat('GTK017', hex('00 03 00 02'), '50', hex('00 09 00 02'), '01', hex('00 08 00 01'), '3')),
+    ).toBe(ST.INVPARM);
   });
 
-  it('writes the second example\'s answer: PP_ENCPAN then PP_TRACK2', () => {
+  it("writes the second example's answer: PP_ENCPAN then PP_TRACK2", () => {
     const pan = hex('41 23 FC 45 2F 36 15 44 A7 32');
     const track2 = hex('41 23 BB 80 F6 58 D4 4F BC 29 4B 8A 63 99 01 26 95 48 B8 8A C9 52 01 E8 4F BF');
     expect(answer(GTK, { pan, track2 })).toEqual(

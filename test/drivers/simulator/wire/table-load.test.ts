@@ -31,7 +31,7 @@ describe('TLI (§3.5.2, §6.7.2)', () => {
     expect(answer(TLI, { versionDiffers: false })).toEqual(latin1('TLI000'));
   });
 
-  it('does not judge TLI_TABVER\'s content, zeros included (§6.7.2), but wants its 12 bytes', () => {
+  it("does not judge TLI_TABVER's content, zeros included (§6.7.2), but wants its 12 bytes", () => {
     expect(decode(TLI, 'TLI012010000000000')).toEqual({ acquirer: 1, tableVersion: '0000000000' });
     expect(refusal(TLI, 'TLI01101TABVER000')).toBe(ST.INVPARM);
     expect(refusal(TLI, 'TLI')).toBe(ST.MANDAT);

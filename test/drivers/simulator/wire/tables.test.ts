@@ -103,20 +103,27 @@ describe('TLR records (§3.5.3)', () => {
       contactlessTransactionLimit: 0x1387,
       contactlessMobileTransactionLimit: 0x1387, // a 314-byte record: T1_CTLSTRNLIM stands in (§4.1.1)
     });
-    expect(debit).toMatchObject({ record: '02', aid: 'A0000000043060', applicationType: 2, defaultLabel: 'CTLESS--DEBITO' });
+    expect(debit).toMatchObject({
+      record: '02',
+      aid: 'A0000000043060',
+      applicationType: 2,
+      defaultLabel: 'CTLESS--DEBITO',
+    });
   });
 
   it('answers ST_INVPARM when TLR_NREC and the records do not add up', () => {
     expect(statusOf(() => decodeTlrBlock(latin1('01')))).toBe(ST.INVPARM); // one record announced, none there
     expect(statusOf(() => decodeTlrBlock(Buffer.concat([latin1('01'), TLR630.subarray(8)])))).toBe(ST.INVPARM); // two records, NREC 01
-    expect(statusOf(() => decodeTlrBlock(Buffer.concat([latin1('01'), latin1('999'), Buffer.alloc(10)])))).toBe(ST.INVPARM);
+    expect(statusOf(() => decodeTlrBlock(Buffer.concat([latin1('01'), latin1('999'), Buffer.alloc(10)])))).toBe(
+      ST.INVPARM,
+    );
     expect(statusOf(() => decodeTlrBlock(latin1('X1')))).toBe(ST.INVPARM);
     expect(decodeTlrBlock(latin1('00'))).toEqual([]);
   });
 });
 
 describe('AID records (§4.1.1)', () => {
-  it('reads the three layouts of the spec\'s examples', () => {
+  it("reads the three layouts of the spec's examples", () => {
     expect([AID_340.length, AID_314.length, AID_284.length]).toEqual([340, 314, 284]);
     expect(decodeAidRecord(tableRecordOf(AID_340)!)).toEqual({
       acquirer: 2,
@@ -130,7 +137,11 @@ describe('AID records (§4.1.1)', () => {
       contactlessTransactionLimit: 0x1387,
       contactlessMobileTransactionLimit: 0x1387, // T1_CTLSMBTLIM
     });
-    expect(decodeAidRecord(tableRecordOf(AID_314)!)).toMatchObject({ acquirer: 17, record: '01', aid: 'A0000000041010' });
+    expect(decodeAidRecord(tableRecordOf(AID_314)!)).toMatchObject({
+      acquirer: 17,
+      record: '01',
+      aid: 'A0000000041010',
+    });
     expect(decodeAidRecord(tableRecordOf(AID_284)!)).toMatchObject({
       acquirer: 23,
       record: '12',
@@ -161,10 +172,18 @@ describe('AID records (§4.1.1)', () => {
 
 describe('other tables (§4.1.2, §4.1.3)', () => {
   it('reads the header of a revoked certificate (TAB_ID "3", §4.1.3) and ignores unknown tables', () => {
-    expect(tableRecordOf(latin1('02630223A000000004FE333333'))).toMatchObject({ table: 'revoked', acquirer: 2, record: '23' });
+    expect(tableRecordOf(latin1('02630223A000000004FE333333'))).toMatchObject({
+      table: 'revoked',
+      acquirer: 2,
+      record: '23',
+    });
     // The example of §4.1.3 itself carries TAB_ID "2" (CAPK) although the layout fixes "3": the
     // PINPAD reads the TAB_ID it is given.
-    expect(tableRecordOf(latin1('02620223A000000004FE333333'))).toMatchObject({ table: 'capk', acquirer: 2, record: '23' });
+    expect(tableRecordOf(latin1('02620223A000000004FE333333'))).toMatchObject({
+      table: 'capk',
+      acquirer: 2,
+      record: '23',
+    });
     expect(tableRecordOf(latin1('02640223A000000004FE333333'))).toBeUndefined(); // TAB_ID "4"
     expect(tableRecordOf(latin1('02632X23A000000004FE333333'))).toBeUndefined(); // TAB_ACQ not N2
   });

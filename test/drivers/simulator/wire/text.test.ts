@@ -3,7 +3,12 @@
  * free text where any character below 20h breaks a line (§6.5.4), NTM_MSG as 2×16 (§2.3.3).
  */
 import { describe, expect, it } from 'vitest';
-import { fixedLines, fixedMessage, freeTextLines, notificationMessage } from '../../../../drivers/simulator/wire/text.js';
+import {
+  fixedLines,
+  fixedMessage,
+  freeTextLines,
+  notificationMessage,
+} from '../../../../drivers/simulator/wire/text.js';
 
 describe('fixed 2×16 messages (DSP_MSG, CLO_MSG, RMC_MSG)', () => {
   it('splits 32 characters into lines 1–16 and 17–32 (the CLO example of §3.2.6)', () => {
@@ -18,7 +23,12 @@ describe('fixed 2×16 messages (DSP_MSG, CLO_MSG, RMC_MSG)', () => {
 
 describe('free text (DEX_MSG, SPE_DSPMSG)', () => {
   it('breaks lines at CR (the DEX example of §3.3.4) and at any other character below 20h', () => {
-    expect(freeTextLines('Feliz Natal\re um\rPróspero\rAno Novo!')).toEqual(['Feliz Natal', 'e um', 'Próspero', 'Ano Novo!']);
+    expect(freeTextLines('Feliz Natal\re um\rPróspero\rAno Novo!')).toEqual([
+      'Feliz Natal',
+      'e um',
+      'Próspero',
+      'Ano Novo!',
+    ]);
     expect(freeTextLines('A\nB\x01C')).toEqual(['A', 'B', 'C']);
   });
 });

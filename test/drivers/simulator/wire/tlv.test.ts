@@ -39,7 +39,10 @@ describe('reading parameters (§3.1.3.1)', () => {
   });
 
   it('takes parameters from every block, keeps the first of a repeated one, and all of them on request', () => {
-    const params = Params.decode('MNU', [cat(hex('00 20 00 01'), 'A', hex('00 0C 00 01 1E')), cat(hex('00 20 00 01'), 'B', hex('00 0C 00 01 05'))]);
+    const params = Params.decode('MNU', [
+      cat(hex('00 20 00 01'), 'A', hex('00 0C 00 01 1E')),
+      cat(hex('00 20 00 01'), 'B', hex('00 0C 00 01 05')),
+    ]);
     expect(params.first(0x0020)).toEqual(latin1('A'));
     expect(params.all(0x0020)).toEqual([latin1('A'), latin1('B')]);
     expect(params.uint(0x000c, 'SPE_TIMEOUT', 1)).toBe(30);
@@ -55,7 +58,9 @@ describe('reading parameters (§3.1.3.1)', () => {
 
   it('answers ST_MANDAT for a missing mandatory parameter and ST_INVPARM for a wrong format', () => {
     const params = Params.decode('GCX', [cat(hex('00 16 00 06'), '120000', hex('00 13 00 0B'), '00000000001')]);
-    expect(statusOf(() => params.require(params.digits(0x0015, 'SPE_TRNDATE', { exact: 6 }), 'SPE_TRNDATE'))).toBe(ST.MANDAT);
+    expect(statusOf(() => params.require(params.digits(0x0015, 'SPE_TRNDATE', { exact: 6 }), 'SPE_TRNDATE'))).toBe(
+      ST.MANDAT,
+    );
     expect(params.digits(0x0016, 'SPE_TRNTIME', { exact: 6 })).toBe('120000');
     expect(statusOf(() => params.digits(0x0013, 'SPE_AMOUNT', { exact: 12 }))).toBe(ST.INVPARM);
   });
@@ -83,7 +88,11 @@ describe('writing response data (§3.1.3.2)', () => {
   });
 
   it('starts a new block rather than pass 999 bytes or split an item', () => {
-    const blocks = encodeTlvBlocks([item(0x8030, 'A'.repeat(600)), item(0x8031, 'B'.repeat(400)), item(0x8032, 'C'.repeat(10))]);
+    const blocks = encodeTlvBlocks([
+      item(0x8030, 'A'.repeat(600)),
+      item(0x8031, 'B'.repeat(400)),
+      item(0x8032, 'C'.repeat(10)),
+    ]);
     expect(blocks.map((block) => block.length)).toEqual([604, 418]);
     expect(encodeTlvBlocks([item(0x8001, 'X'.repeat(995))]).map((block) => block.length)).toEqual([999]);
     expect(() => encodeTlvBlocks([item(0x8001, 'X'.repeat(996))])).toThrow(RangeError);

@@ -20,7 +20,13 @@ const surrounding = fc.string({ maxLength: 20 }).map((text) => text.replace(/[\d
 
 describe('luhnValid', () => {
   it('accepts the test card numbers and refuses them with one digit changed', () => {
-    for (const number of ['4111111111111111', '5555555555554444', '378282246310005', '6011111111111117', '3530111333300000']) {
+    for (const number of [
+      '4111111111111111',
+      '5555555555554444',
+      '378282246310005',
+      '6011111111111117',
+      '3530111333300000',
+    ]) {
       expect(luhnValid(number)).toBe(true);
       const last = Number(number.at(-1));
       expect(luhnValid(`${number.slice(0, -1)}${(last + 1) % 10}`)).toBe(false);
@@ -30,7 +36,11 @@ describe('luhnValid', () => {
 
 describe('looksLikeCardNumber', () => {
   it('finds any Luhn-valid run of 13 to 19 digits inside other text', () => {
-    fc.assert(fc.property(surrounding, pan, surrounding, (before, number, after) => looksLikeCardNumber(`${before}${number}${after}`)));
+    fc.assert(
+      fc.property(surrounding, pan, surrounding, (before, number, after) =>
+        looksLikeCardNumber(`${before}${number}${after}`),
+      ),
+    );
   });
 
   it('finds a card number grouped by spaces or dashes, and next to other digit groups', () => {
@@ -60,7 +70,11 @@ describe('looksLikeCardNumber', () => {
 
 describe('findCardNumber', () => {
   it('names the path of the first string that holds a card number, skipping exempt top-level keys', () => {
-    const value = { referenceId: '4111111111111111', card: { brand: 'visa', maskedPan: '411111******1111' }, list: ['ok', 'x 4111111111111111'] };
+    const value = {
+      referenceId: '4111111111111111',
+      card: { brand: 'visa', maskedPan: '411111******1111' },
+      list: ['ok', 'x 4111111111111111'],
+    };
     expect(findCardNumber(value, new Set(['referenceId']))).toBe('list.1');
     expect(findCardNumber(value)).toBe('referenceId');
     expect(findCardNumber({ a: 1, b: null, c: { d: 'fine' } })).toBeUndefined();

@@ -23,7 +23,9 @@ const HAPPY_PATH: readonly PaymentState[] = [
 
 const patches: Partial<Record<PaymentState, PaymentPatch>> = {
   card_read: { card: { brand: 'mastercard', maskedPan: '555555******4444', entryMode: 'contactless_chip' } },
-  approved: { authorization: { authorizationCode: 'XYZ123', nsu: '123456', responseCode: '00', responseMessage: 'approved' } },
+  approved: {
+    authorization: { authorizationCode: 'XYZ123', nsu: '123456', responseCode: '00', responseMessage: 'approved' },
+  },
 };
 
 const journal = Journal.open(path);

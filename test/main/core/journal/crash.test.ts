@@ -14,7 +14,16 @@ import type { PaymentState } from '../../../../main/core/states.js';
 
 const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const HAPPY_PATH: readonly PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed'];
+const HAPPY_PATH: readonly PaymentState[] = [
+  'intent',
+  'created',
+  'card_read',
+  'authorizing',
+  'approved',
+  'completing',
+  'awaiting_confirmation',
+  'confirmed',
+];
 
 let dir: string;
 beforeEach(() => {
@@ -25,7 +34,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs the writer until it has reported `lines` commits, then kills it with SIGKILL. */
 async function writeUntilKilled(path: string, lines: number): Promise<Array<[string, PaymentState]>> {
   // The child runs the TypeScript source through tsx, so the test needs no build.
-  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', WRITER, path], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));

@@ -10,7 +10,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, UNFINISHED_SQL, type JournalOptions } from '../../../../main/core/journal/journal.js';
 import type { NewPayment, PaymentPatch, PaymentRecord } from '../../../../main/core/journal/record.js';
 import { SCHEMA_VERSION } from '../../../../main/core/journal/schema.js';
-import { FINAL_STATES, PAYMENT_STATES, TRANSITIONS, UNDO_STATES, type PaymentState } from '../../../../main/core/states.js';
+import {
+  FINAL_STATES,
+  PAYMENT_STATES,
+  TRANSITIONS,
+  UNDO_STATES,
+  type PaymentState,
+} from '../../../../main/core/states.js';
 import { thrown } from '../../../helpers/thrown.js';
 import { luhnValid } from '../../../../drivers/card-number.js';
 
@@ -71,7 +77,12 @@ function payment(overrides: Partial<NewPayment> = {}): NewPayment {
 }
 
 const card = { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' } as const;
-const authorization = { authorizationCode: 'A1B2C3', nsu: '000123456', responseCode: '00', responseMessage: 'approved' };
+const authorization = {
+  authorizationCode: 'A1B2C3',
+  nsu: '000123456',
+  responseCode: '00',
+  responseMessage: 'approved',
+};
 const problem = { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' };
 
 /** What a step of the engine writes along with each state (so paths carry realistic records). */
@@ -139,10 +150,19 @@ describe('Journal.open', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as { name: string }[]).map(
-      (row) => row.name,
+    const indexes = (
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payments'").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        'payments_by_reference',
+        'payments_by_transaction',
+        'payments_by_created',
+        'payments_unfinished',
+      ]),
     );
-    expect(indexes).toEqual(expect.arrayContaining(['payments_by_reference', 'payments_by_transaction', 'payments_by_created', 'payments_unfinished']));
     db.close();
   });
 
@@ -187,7 +207,10 @@ describe('Journal.open', () => {
     const db = new Database(path);
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(thrown(() => Journal.open(path))).toMatchObject({ code: 'CORRUPT', message: expect.stringMatching(/newer/) as unknown });
+    expect(thrown(() => Journal.open(path))).toMatchObject({
+      code: 'CORRUPT',
+      message: expect.stringMatching(/newer/) as unknown,
+    });
   });
 
   it('refuses a file that is not a SQLite database with CORRUPT', () => {
@@ -198,7 +221,7 @@ describe('Journal.open', () => {
 });
 
 describe('createIntent', () => {
-  it('journals the payment in state intent with a new 32-hex id, the clock\'s times and a first event', () => {
+  it("journals the payment in state intent with a new 32-hex id, the clock's times and a first event", () => {
     const journal = open({ now: () => new Date('2026-03-10T12:00:00.123Z') });
     const record = journal.createIntent(payment({ referenceId: 'pos-42', installments: 2 }));
     expect(record).toMatchObject({
@@ -215,7 +238,14 @@ describe('createIntent', () => {
     expect(record.id).toMatch(/^[0-9a-f]{32}$/);
     expect(journal.get(record.id)).toEqual(record);
     expect(journal.events(record.id)).toEqual([
-      { paymentId: record.id, seq: 1, at: '2026-03-10T12:00:00.123Z', from: null, to: 'intent', note: 'payment intent' },
+      {
+        paymentId: record.id,
+        seq: 1,
+        at: '2026-03-10T12:00:00.123Z',
+        from: null,
+        to: 'intent',
+        note: 'payment intent',
+      },
     ]);
   });
 
@@ -258,7 +288,16 @@ describe('createIntent', () => {
 describe('transition', () => {
   it('walks the happy path, applying each patch, with one event per step in order', () => {
     const journal = open();
-    const path: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed'];
+    const path: PaymentState[] = [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'confirmed',
+    ];
     const record = walk(journal, path);
     expect(record).toMatchObject({
       state: 'confirmed',
@@ -285,23 +324,35 @@ describe('transition', () => {
     expect([...used].sort()).toEqual(declared.sort());
   });
 
-  it.each(allPaths.map((path) => [path.join(' → '), path] as const))('%s ends final, finishedAt set exactly while final', (_, path) => {
-    const journal = open();
-    let record = journal.createIntent(payment());
-    for (const to of path.slice(1)) {
-      record = journal.transition(record.id, to, patchFor(to));
-      expect(record.finishedAt).toBe(FINAL_STATES.has(to) ? record.updatedAt : null);
-    }
-    expect(record.state).toBe(path.at(-1));
-    expect(FINAL_STATES.has(record.state)).toBe(true);
-    expect(journal.get(record.id)).toEqual(record);
-    expect(journal.events(record.id)).toHaveLength(path.length);
-    expect(journal.unfinished()).toEqual([]);
-  });
+  it.each(allPaths.map((path) => [path.join(' → '), path] as const))(
+    '%s ends final, finishedAt set exactly while final',
+    (_, path) => {
+      const journal = open();
+      let record = journal.createIntent(payment());
+      for (const to of path.slice(1)) {
+        record = journal.transition(record.id, to, patchFor(to));
+        expect(record.finishedAt).toBe(FINAL_STATES.has(to) ? record.updatedAt : null);
+      }
+      expect(record.state).toBe(path.at(-1));
+      expect(FINAL_STATES.has(record.state)).toBe(true);
+      expect(journal.get(record.id)).toEqual(record);
+      expect(journal.events(record.id)).toHaveLength(path.length);
+      expect(journal.unfinished()).toEqual([]);
+    },
+  );
 
   it('puts a confirmed sale voided later back among the unfinished payments and the undo queue until it is undone', () => {
     const journal = open();
-    const confirmed = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    const confirmed = walk(journal, [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'confirmed',
+    ]);
     expect(journal.unfinished()).toEqual([]);
     const undoing = journal.transition(confirmed.id, 'undoing', patchFor('undoing'), 'voided by the cashier');
     expect(undoing.finishedAt).toBeNull();
@@ -356,7 +407,9 @@ describe('transition', () => {
   it('refuses an invalid patch with INVALID_RECORD and writes nothing', () => {
     const journal = open();
     const record = walk(journal, ['intent', 'created']);
-    expect(thrown(() => journal.transition(record.id, 'card_read', { installments: 13 }))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(thrown(() => journal.transition(record.id, 'card_read', { installments: 13 }))).toMatchObject({
+      code: 'INVALID_RECORD',
+    });
     expect(journal.get(record.id)).toEqual(record);
     expect(journal.events(record.id)).toHaveLength(2);
   });
@@ -364,7 +417,9 @@ describe('transition', () => {
   it('refuses a card whose PAN is not masked to first 6 / last 4 with INVALID_RECORD', () => {
     const journal = open();
     const record = walk(journal, ['intent', 'created']);
-    const error = thrown(() => journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: '4111********1111' } }));
+    const error = thrown(() =>
+      journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: '4111********1111' } }),
+    );
     expect(error).toMatchObject({ code: 'INVALID_RECORD' });
   });
 });
@@ -392,7 +447,9 @@ describe('transitions', () => {
     const journal = open();
     const created = walk(journal, ['intent', 'created']);
     const events = journal.events(created.id);
-    const error = thrown(() => journal.transitions(created.id, [{ to: 'card_read', patch: patchFor('card_read') }, { to: 'confirmed' }]));
+    const error = thrown(() =>
+      journal.transitions(created.id, [{ to: 'card_read', patch: patchFor('card_read') }, { to: 'confirmed' }]),
+    );
     expect(error).toMatchObject({ code: 'INVALID_TRANSITION' });
     expect(journal.get(created.id)).toEqual(created);
     expect(journal.events(created.id)).toEqual(events);
@@ -411,7 +468,9 @@ describe('transitionsSyncedLater and flush', () => {
     // Another connection (the support CLI) sees the commit before the fsync is done: it is in the log.
     const reader = new Database(join(dir, 'journal.db'), { readonly: true });
     try {
-      expect(reader.prepare('SELECT state FROM payments WHERE id = ?').get(completing.id)).toEqual({ state: 'confirmed' });
+      expect(reader.prepare('SELECT state FROM payments WHERE id = ?').get(completing.id)).toEqual({
+        state: 'confirmed',
+      });
     } finally {
       reader.close();
     }
@@ -422,7 +481,9 @@ describe('transitionsSyncedLater and flush', () => {
   it('refuses a move it may not make, like transitions, and writes nothing', () => {
     const journal = open();
     const created = walk(journal, ['intent', 'created']);
-    expect(thrown(() => journal.transitionsSyncedLater(created.id, [{ to: 'confirmed' }]))).toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect(thrown(() => journal.transitionsSyncedLater(created.id, [{ to: 'confirmed' }]))).toMatchObject({
+      code: 'INVALID_TRANSITION',
+    });
     expect(journal.get(created.id)).toEqual(created);
   });
 
@@ -476,13 +537,26 @@ describe('transitionsSyncedLater and flush', () => {
 describe('annotate', () => {
   it('adds a line to a final payment’s history (a void refused for a wrong supervisor PIN) and leaves the payment as it was', () => {
     const journal = open();
-    const confirmed = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    const confirmed = walk(journal, [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'confirmed',
+    ]);
     const before = journal.events(confirmed.id).length;
     journal.annotate(confirmed.id, 'void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left');
     expect(journal.get(confirmed.id)).toEqual(confirmed);
     const events = journal.events(confirmed.id);
     expect(events).toHaveLength(before + 1);
-    expect(events.at(-1)).toMatchObject({ from: 'confirmed', to: 'confirmed', note: 'void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left' });
+    expect(events.at(-1)).toMatchObject({
+      from: 'confirmed',
+      to: 'confirmed',
+      note: 'void refused: wrong supervisor PIN (PIN typed in the window); 4 attempt(s) left',
+    });
   });
 
   it('refuses a note that looks like a card number, writing nothing', () => {
@@ -503,16 +577,26 @@ describe('update', () => {
       { pendingUndo: { attempts: 1, nextAttemptAt: '2026-03-10T12:05:00.000Z', lastError: 'API_UNAVAILABLE' } },
       'reversal attempt 1 failed',
     );
-    expect(retried).toMatchObject({ state: 'reversing', pendingUndo: { attempts: 1, lastError: 'API_UNAVAILABLE' }, finishedAt: null });
+    expect(retried).toMatchObject({
+      state: 'reversing',
+      pendingUndo: { attempts: 1, lastError: 'API_UNAVAILABLE' },
+      finishedAt: null,
+    });
     expect(retried.updatedAt > record.updatedAt).toBe(true);
     expect(journal.get(record.id)).toEqual(retried);
-    expect(journal.events(record.id).at(-1)).toMatchObject({ from: 'reversing', to: 'reversing', note: 'reversal attempt 1 failed' });
+    expect(journal.events(record.id).at(-1)).toMatchObject({
+      from: 'reversing',
+      to: 'reversing',
+      note: 'reversal attempt 1 failed',
+    });
   });
 
   it('refuses to change a final payment (INVALID_TRANSITION)', () => {
     const journal = open();
     const record = walk(journal, ['intent', 'cancelled']);
-    expect(thrown(() => journal.update(record.id, { customerTaxId: '52998224725' }))).toMatchObject({ code: 'INVALID_TRANSITION' });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '52998224725' }))).toMatchObject({
+      code: 'INVALID_TRANSITION',
+    });
     expect(journal.get(record.id)).toEqual(record);
   });
 
@@ -525,7 +609,9 @@ describe('lookups', () => {
   it('finds a payment by its id, its reference and its transaction id; undefined when there is none', () => {
     const journal = open();
     const a = journal.createIntent(payment({ referenceId: 'ref-a' }));
-    const b = journal.transition(journal.createIntent(payment({ referenceId: 'ref-b' })).id, 'created', { transactionId: 'b'.repeat(32) });
+    const b = journal.transition(journal.createIntent(payment({ referenceId: 'ref-b' })).id, 'created', {
+      transactionId: 'b'.repeat(32),
+    });
     expect(journal.get(a.id)).toEqual(a);
     expect(journal.findByReference('ref-b')).toEqual(b);
     expect(journal.findByTransactionId('b'.repeat(32))).toEqual(b);
@@ -542,13 +628,29 @@ describe('recovery queues', () => {
     walk(journal, ['intent', 'cancelled']);
     const unknown = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'unknown']);
     walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'declined']);
-    const awaiting = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation']);
+    const awaiting = walk(journal, [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+    ]);
     expect(journal.unfinished().map((r) => r.id)).toEqual([intent.id, unknown.id, awaiting.id]);
   });
 
   it('pendingConfirmations() lists the approvals awaiting confirmation, oldest first', () => {
     const journal = open();
-    const toAwaiting: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation'];
+    const toAwaiting: PaymentState[] = [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+    ];
     const first = walk(journal, toAwaiting, { confirmation: 'pos' });
     walk(journal, [...toAwaiting, 'confirmed']);
     walk(journal, ['intent', 'created']);
@@ -559,10 +661,23 @@ describe('recovery queues', () => {
   it('pendingUndos() lists aborting, reversing and undoing payments by next attempt, never-tried first', () => {
     const journal = open();
     const later = walk(journal, ['intent', 'aborting']);
-    journal.update(later.id, { pendingUndo: { attempts: 2, nextAttemptAt: '2026-03-10T13:00:00.000Z', lastError: 'timeout' } });
+    journal.update(later.id, {
+      pendingUndo: { attempts: 2, nextAttemptAt: '2026-03-10T13:00:00.000Z', lastError: 'timeout' },
+    });
     const sooner = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'reversing']);
-    journal.update(sooner.id, { pendingUndo: { attempts: 1, nextAttemptAt: '2026-03-10T12:30:00.000Z', lastError: 'timeout' } });
-    const toUndoing: PaymentState[] = ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'undoing'];
+    journal.update(sooner.id, {
+      pendingUndo: { attempts: 1, nextAttemptAt: '2026-03-10T12:30:00.000Z', lastError: 'timeout' },
+    });
+    const toUndoing: PaymentState[] = [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'undoing',
+    ];
     const never = journal.createIntent(payment());
     for (const to of toUndoing.slice(1)) journal.transition(never.id, to, to === 'undoing' ? {} : patchFor(to));
     walk(journal, ['intent', 'aborting', 'cancelled']);
@@ -578,7 +693,9 @@ describe('recovery queues', () => {
     walk(journal, ['intent']);
     journal.close();
     const db = new Database(join(dir, 'journal.db'), { readonly: true });
-    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${UNFINISHED_SQL}`).all() as { detail: string }[]).map((row) => row.detail).join('\n');
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${UNFINISHED_SQL}`).all() as { detail: string }[])
+      .map((row) => row.detail)
+      .join('\n');
     db.close();
     expect(plan).toMatch(/USING INDEX payments_unfinished/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
@@ -619,20 +736,29 @@ describe('list', () => {
     expect(ids({ terminal: 'PP-B' })).toEqual([atEleven.id]);
     expect(ids({ from: '2026-03-10T11:00:00.000Z' })).toEqual([noon.id, atEleven.id]);
     expect(ids({ to: '2026-03-10T11:00:00.000Z' })).toEqual([early.id]);
-    expect(ids({ from: '2026-03-10T10:30:00.000Z', to: '2026-03-10T12:30:00.000Z', terminal: 'PP-A' })).toEqual([noon.id]);
+    expect(ids({ from: '2026-03-10T10:30:00.000Z', to: '2026-03-10T12:30:00.000Z', terminal: 'PP-A' })).toEqual([
+      noon.id,
+    ]);
     expect(journal.list({ terminal: 'PP-A', states: ['failed', 'created'] }).total).toBe(1);
   });
 });
 
 describe('list: finding a past sale', () => {
   /** An approved sale with this amount, card and authorization. */
-  function approved(journal: Journal, options: { amount?: number; pan?: string; nsu?: string | null; code?: string | null } = {}): PaymentRecord {
+  function approved(
+    journal: Journal,
+    options: { amount?: number; pan?: string; nsu?: string | null; code?: string | null } = {},
+  ): PaymentRecord {
     const record = journal.createIntent(payment({ amount: options.amount ?? 12_345 }));
     journal.transition(record.id, 'created', { transactionId: 'f'.repeat(32) });
     journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: options.pan ?? card.maskedPan } });
     journal.transition(record.id, 'authorizing');
     return journal.transition(record.id, 'approved', {
-      authorization: { ...authorization, nsu: options.nsu === undefined ? authorization.nsu : options.nsu, authorizationCode: options.code === undefined ? authorization.authorizationCode : options.code },
+      authorization: {
+        ...authorization,
+        nsu: options.nsu === undefined ? authorization.nsu : options.nsu,
+        authorizationCode: options.code === undefined ? authorization.authorizationCode : options.code,
+      },
     });
   }
 
@@ -691,9 +817,16 @@ describe('list: finding a past sale', () => {
     const declined = journal.createIntent(payment({ amount: 5000 }));
     journal.transition(declined.id, 'cancelled', { problem });
 
-    const found = journal.list({ amount: 5000, cardLast4: '1111', from: '2026-03-10T03:00:00.000Z', to: '2026-03-11T03:00:00.000Z' });
+    const found = journal.list({
+      amount: 5000,
+      cardLast4: '1111',
+      from: '2026-03-10T03:00:00.000Z',
+      to: '2026-03-11T03:00:00.000Z',
+    });
     expect(found).toMatchObject({ total: 1, items: [{ id: today.id }] });
-    expect(journal.list({ amount: 5000, to: '2026-03-10T03:00:00.000Z' }).items.map((r) => r.id)).toEqual([yesterday.id]);
+    expect(journal.list({ amount: 5000, to: '2026-03-10T03:00:00.000Z' }).items.map((r) => r.id)).toEqual([
+      yesterday.id,
+    ]);
     expect(journal.list({ amount: 5000 }).total).toBe(4);
     expect(journal.list({ amount: 5000, states: ['cancelled'] }).items.map((r) => r.id)).toEqual([declined.id]);
     expect(journal.list({ amount: 5000, owner: 'pos-a' }).total).toBe(0);
@@ -705,12 +838,17 @@ describe('list: finding a past sale', () => {
     const good = approved(journal, { nsu: '111', code: 'AAA111', pan: '411111******1111' });
     const bad = approved(journal, { nsu: '111', code: 'AAA111', pan: '411111******1111' });
     const db = new Database(join(dir, 'journal.db'));
-    db.prepare(`UPDATE payments SET authorization_json = '{"nsu": "111", ', card_json = '[not json' WHERE id = ?`).run(bad.id);
+    db.prepare(`UPDATE payments SET authorization_json = '{"nsu": "111", ', card_json = '[not json' WHERE id = ?`).run(
+      bad.id,
+    );
     db.close();
 
     expect(journal.list({ nsu: '111' }).items.map((r) => r.id)).toEqual([good.id]);
     expect(journal.list({ authorizationCode: 'AAA111' }).items.map((r) => r.id)).toEqual([good.id]);
-    expect(journal.list({ cardLast4: '1111' })).toEqual({ items: [expect.objectContaining({ id: good.id })], total: 1 });
+    expect(journal.list({ cardLast4: '1111' })).toEqual({
+      items: [expect.objectContaining({ id: good.id })],
+      total: 1,
+    });
     // The damaged row is still there for the lists that read it, and reported when they do.
     expect(journal.list().total).toBe(2);
     expect(reported.map((e) => e.paymentId)).toEqual([bad.id]);
@@ -728,10 +866,16 @@ describe('today', () => {
     const midnight = journal.createIntent(payment());
     time.set('2026-03-10T22:30:00.000Z');
     const evening = journal.createIntent(payment());
-    expect(journal.today('America/Manaus', new Date('2026-03-10T23:00:00.000Z')).map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today('America/Manaus', new Date('2026-03-10T23:00:00.000Z')).map((r) => r.id)).toEqual([
+      evening.id,
+      midnight.id,
+    ]);
     expect(journal.today('America/Manaus').map((r) => r.id)).toEqual([evening.id, midnight.id]);
     // 02:00 UTC on the 11th is still the 10th in Manaus, and already the 11th in UTC.
-    expect(journal.today('America/Manaus', new Date('2026-03-11T02:00:00.000Z')).map((r) => r.id)).toEqual([evening.id, midnight.id]);
+    expect(journal.today('America/Manaus', new Date('2026-03-11T02:00:00.000Z')).map((r) => r.id)).toEqual([
+      evening.id,
+      midnight.id,
+    ]);
     expect(journal.today('UTC', new Date('2026-03-11T02:00:00.000Z'))).toEqual([]);
     expect(journal.today('America/Manaus', new Date('2026-03-11T08:00:00.000Z'))).toEqual([]);
   });
@@ -747,17 +891,25 @@ describe('records', () => {
       if (seen.length % 500 === 0) expect(journal.events(record.id)).toHaveLength(1);
     }
     expect(seen).toEqual(created.map((r) => r.id));
-    expect([...journal.records({ from: created[1000]!.createdAt, to: created[1002]!.createdAt })].map((r) => r.id)).toEqual([
-      created[1000]!.id,
-      created[1001]!.id,
-    ]);
+    expect(
+      [...journal.records({ from: created[1000]!.createdAt, to: created[1002]!.createdAt })].map((r) => r.id),
+    ).toEqual([created[1000]!.id, created[1001]!.id]);
   });
 });
 
 describe('on disk', () => {
   it('keeps everything after close and reopen', () => {
     const journal = open();
-    const done = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'approved', 'completing', 'awaiting_confirmation', 'confirmed']);
+    const done = walk(journal, [
+      'intent',
+      'created',
+      'card_read',
+      'authorizing',
+      'approved',
+      'completing',
+      'awaiting_confirmation',
+      'confirmed',
+    ]);
     const pending = walk(journal, ['intent', 'created', 'card_read', 'authorizing', 'unknown']);
     const events = journal.events(done.id);
     journal.close();
@@ -786,7 +938,9 @@ describe('on disk', () => {
     const journal = open({ busyTimeoutMs: 20 });
     const other = new Database(join(dir, 'journal.db'));
     other.exec('BEGIN IMMEDIATE');
-    expect(thrown(() => journal.createIntent(payment({ referenceId: 'while-locked' })))).toMatchObject({ code: 'LOCKED' });
+    expect(thrown(() => journal.createIntent(payment({ referenceId: 'while-locked' })))).toMatchObject({
+      code: 'LOCKED',
+    });
     other.exec('COMMIT');
     other.close();
     expect(journal.createIntent(payment({ referenceId: 'while-locked' })).state).toBe('intent');
@@ -796,15 +950,21 @@ describe('on disk', () => {
 describe('card data', () => {
   it("keeps the API's transaction number even when its digit groups pass the Luhn check, and still searches the rest of the authorization", () => {
     // "Z123456-000000NNN": the sandbox's shape; one such number in ten looks like a 15-digit card number.
-    const transactionNumber = Array.from({ length: 100 }, (_, n) => `Z123456-000000${String(n).padStart(3, '0')}`).find((text) =>
-      luhnValid(text.replace(/\D/g, '')),
+    const transactionNumber = Array.from({ length: 100 }, (_, n) => `Z123456-000000${String(n).padStart(3, '0')}`).find(
+      (text) => luhnValid(text.replace(/\D/g, '')),
     )!;
     const journal = open();
     const authorizing = walk(journal, ['intent', 'created', 'card_read', 'authorizing']);
-    const approved = journal.transition(authorizing.id, 'approved', { authorization: { ...authorization, transactionNumber } });
+    const approved = journal.transition(authorizing.id, 'approved', {
+      authorization: { ...authorization, transactionNumber },
+    });
     expect(approved.authorization?.transactionNumber).toBe(transactionNumber);
     const other = walk(journal, ['intent', 'created', 'card_read', 'authorizing']);
-    const error = thrown(() => journal.transition(other.id, 'approved', { authorization: { ...authorization, responseMessage: transactionNumber } }));
+    const error = thrown(() =>
+      journal.transition(other.id, 'approved', {
+        authorization: { ...authorization, responseMessage: transactionNumber },
+      }),
+    );
     expect(error).toMatchObject({ code: 'CARD_DATA' });
   });
 
@@ -837,25 +997,40 @@ describe('card data', () => {
     ['the authorization', { authorization: { ...authorization, responseMessage: `pan=${PAN}` } }],
     ['the problem', { problem: { ...problem, message: `chip error 5555-5555-5555-4444` } }],
     ['the note', {}, `card ${PAN} read`],
-  ])('refuses a full card number in %s of a transition with CARD_DATA, leaving the row and events unchanged', (_, patch, note) => {
-    const journal = open();
-    const record = walk(journal, ['intent', 'created']);
-    expect(thrown(() => journal.transition(record.id, 'card_read', patch, note))).toMatchObject({ code: 'CARD_DATA', paymentId: record.id });
-    expect(thrown(() => journal.update(record.id, patch, note))).toMatchObject({ code: 'CARD_DATA' });
-    expect(journal.get(record.id)).toEqual(record);
-    expect(journal.events(record.id)).toHaveLength(2);
-    journal.close();
-    expect(bytesOnDisk()).not.toContain(PAN);
-    expect(bytesOnDisk()).not.toContain('5555-5555');
-  });
+  ])(
+    'refuses a full card number in %s of a transition with CARD_DATA, leaving the row and events unchanged',
+    (_, patch, note) => {
+      const journal = open();
+      const record = walk(journal, ['intent', 'created']);
+      expect(thrown(() => journal.transition(record.id, 'card_read', patch, note))).toMatchObject({
+        code: 'CARD_DATA',
+        paymentId: record.id,
+      });
+      expect(thrown(() => journal.update(record.id, patch, note))).toMatchObject({ code: 'CARD_DATA' });
+      expect(journal.get(record.id)).toEqual(record);
+      expect(journal.events(record.id)).toHaveLength(2);
+      journal.close();
+      expect(bytesOnDisk()).not.toContain(PAN);
+      expect(bytesOnDisk()).not.toContain('5555-5555');
+    },
+  );
 
   it('accepts what is digits by nature: masked PAN, CPF, NSU, numeric references and serials, long digit runs that fail Luhn', () => {
     const journal = open();
     const record = journal.createIntent(
-      payment({ referenceId: '4111111111111111', terminal: '5555555555554444', description: 'pedido 4111111111111112' }),
+      payment({
+        referenceId: '4111111111111111',
+        terminal: '5555555555554444',
+        description: 'pedido 4111111111111112',
+      }),
     );
     const read = journal.transition(record.id, 'created', { transactionId: 'e'.repeat(32) });
-    const patched = journal.transition(read.id, 'card_read', { card, customerTaxId: '52998224725' }, 'NSU 000000123456');
+    const patched = journal.transition(
+      read.id,
+      'card_read',
+      { card, customerTaxId: '52998224725' },
+      'NSU 000000123456',
+    );
     expect(patched).toMatchObject({ card, customerTaxId: '52998224725' });
   });
 
@@ -871,9 +1046,16 @@ describe('card data', () => {
     const journal = open();
     const record = walk(journal, ['intent', 'created']);
     // "B" and the 13-digit test card 4222222222222.
-    expect(thrown(() => journal.update(record.id, { customerTaxId: 'B4222222222222' }))).toMatchObject({ code: 'CARD_DATA', paymentId: record.id });
-    expect(thrown(() => journal.update(record.id, { customerTaxId: '12.ABC.345/01DE-35' }))).toMatchObject({ code: 'INVALID_RECORD' });
-    expect(thrown(() => journal.update(record.id, { customerTaxId: '12abc34501de35' }))).toMatchObject({ code: 'INVALID_RECORD' });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: 'B4222222222222' }))).toMatchObject({
+      code: 'CARD_DATA',
+      paymentId: record.id,
+    });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '12.ABC.345/01DE-35' }))).toMatchObject({
+      code: 'INVALID_RECORD',
+    });
+    expect(thrown(() => journal.update(record.id, { customerTaxId: '12abc34501de35' }))).toMatchObject({
+      code: 'INVALID_RECORD',
+    });
     expect(journal.get(record.id)).toEqual(record);
     journal.close();
     expect(bytesOnDisk()).not.toContain('4222222222222');
@@ -907,7 +1089,10 @@ describe('damaged rows', () => {
     expect(reported.map((e) => e.paymentId)).toEqual([bad.id, bad.id, bad.id]);
     expect(reported.every((e) => e.code === 'CORRUPT')).toBe(true);
 
-    expect(thrown(() => journal.transition(bad.id, 'authorizing'))).toMatchObject({ code: 'CORRUPT', paymentId: bad.id });
+    expect(thrown(() => journal.transition(bad.id, 'authorizing'))).toMatchObject({
+      code: 'CORRUPT',
+      paymentId: bad.id,
+    });
     expect(journal.transition(good.id, 'card_read', { card }).state).toBe('card_read');
     expect(journal.createIntent(payment()).state).toBe('intent');
   });

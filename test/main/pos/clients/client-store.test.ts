@@ -77,7 +77,11 @@ const wrong = (code: string): string => (code === '000000' ? '000001' : '000000'
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Pairs a POS end to end and returns its client and token. */
-function pair(store: ClientStore, origin: string | null = POS, name = 'Caixa 1'): { client: PairedClient; token: string } {
+function pair(
+  store: ClientStore,
+  origin: string | null = POS,
+  name = 'Caixa 1',
+): { client: PairedClient; token: string } {
   const { pairing, code } = store.requestPairing({ name, origin });
   return store.completePairing({ pairingId: pairing.id, code, origin });
 }
@@ -253,7 +257,10 @@ describe('pairing', () => {
     const store = open();
     const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
     for (const attemptsLeft of [2, 1, 0]) {
-      const error = failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE');
+      const error = failure(
+        () => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }),
+        'WRONG_CODE',
+      );
       expect(error.attemptsLeft).toBe(attemptsLeft);
     }
     failure(() => store.completePairing({ pairingId: pairing.id, code, origin: POS }), 'PAIRING_FAILED');
@@ -264,10 +271,13 @@ describe('pairing', () => {
   it('honours maxCodeAttempts and accepts the right code before they run out', () => {
     const store = open({ maxCodeAttempts: 2 });
     const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE').attemptsLeft).toBe(1);
-    expect(store.completePairing({ pairingId: pairing.id, code: `${code.slice(0, 3)} ${code.slice(3)}`, origin: POS }).token).toMatch(
-      /^pbt_/,
-    );
+    expect(
+      failure(() => store.completePairing({ pairingId: pairing.id, code: wrong(code), origin: POS }), 'WRONG_CODE')
+        .attemptsLeft,
+    ).toBe(1);
+    expect(
+      store.completePairing({ pairingId: pairing.id, code: `${code.slice(0, 3)} ${code.slice(3)}`, origin: POS }).token,
+    ).toMatch(/^pbt_/);
   });
 
   it('recognises a replayed code, from this store or another one on the same file', () => {
@@ -326,15 +336,23 @@ describe('pairing', () => {
     const store = open({ now: time.now });
     const early = store.requestPairing({ name: 'Caixa 1', origin: POS });
     time.advance(119_999);
-    expect(store.completePairing({ pairingId: early.pairing.id, code: early.code, origin: POS }).client.name).toBe('Caixa 1');
+    expect(store.completePairing({ pairingId: early.pairing.id, code: early.code, origin: POS }).client.name).toBe(
+      'Caixa 1',
+    );
 
     const late = store.requestPairing({ name: 'Caixa 2', origin: POS });
     time.advance(120_000);
     expect(store.pendingPairings()).toEqual([]);
-    failure(() => store.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }), 'PAIRING_EXPIRED');
+    failure(
+      () => store.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }),
+      'PAIRING_EXPIRED',
+    );
     // The expiry is stored: moving the clock back does not bring the code to life.
     const reopened = open({ now: clock().now });
-    failure(() => reopened.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }), 'PAIRING_EXPIRED');
+    failure(
+      () => reopened.completePairing({ pairingId: late.pairing.id, code: late.code, origin: POS }),
+      'PAIRING_EXPIRED',
+    );
   });
 
   it('honours codeTtlMs', () => {
@@ -349,10 +367,18 @@ describe('pairing', () => {
   it('refuses completion from another origin than the one that asked, counting it as an attempt', () => {
     const store = open();
     const { pairing, code } = store.requestPairing({ name: 'Caixa 1', origin: POS });
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: OTHER }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(2);
-    expect(failure(() => store.completePairing({ pairingId: pairing.id, code, origin: null }), 'ORIGIN_MISMATCH').attemptsLeft).toBe(1);
+    expect(
+      failure(() => store.completePairing({ pairingId: pairing.id, code, origin: OTHER }), 'ORIGIN_MISMATCH')
+        .attemptsLeft,
+    ).toBe(2);
+    expect(
+      failure(() => store.completePairing({ pairingId: pairing.id, code, origin: null }), 'ORIGIN_MISMATCH')
+        .attemptsLeft,
+    ).toBe(1);
     // The same origin written differently is the same origin.
-    expect(store.completePairing({ pairingId: pairing.id, code, origin: 'HTTPS://pos.example.com:443' }).client.origin).toBe(POS);
+    expect(
+      store.completePairing({ pairingId: pairing.id, code, origin: 'HTTPS://pos.example.com:443' }).client.origin,
+    ).toBe(POS);
   });
 
   it('refuses a browser origin completing a non-browser request', () => {
@@ -424,8 +450,14 @@ describe('pairing', () => {
 
     time.advance(2 * 60 * 60 * 1000);
     const reopened = open({ now: time.now });
-    failure(() => reopened.completePairing({ pairingId: old.pairing.id, code: old.code, origin: POS }), 'PAIRING_NOT_FOUND');
-    failure(() => reopened.completePairing({ pairingId: recent.pairing.id, code: recent.code, origin: POS }), 'PAIRING_USED');
+    failure(
+      () => reopened.completePairing({ pairingId: old.pairing.id, code: old.code, origin: POS }),
+      'PAIRING_NOT_FOUND',
+    );
+    failure(
+      () => reopened.completePairing({ pairingId: recent.pairing.id, code: recent.code, origin: POS }),
+      'PAIRING_USED',
+    );
     // The clients themselves stay.
     expect(reopened.list()).toHaveLength(2);
   });
@@ -524,7 +556,10 @@ describe('blocked origins', () => {
     expect(store.isBlocked(OTHER)).toBe(false);
     expect(store.isBlocked(null)).toBe(false);
     failure(() => store.requestPairing({ name: 'Caixa 2', origin: POS }), 'ORIGIN_BLOCKED');
-    failure(() => store.completePairing({ pairingId: pending.pairing.id, code: pending.code, origin: POS }), 'PAIRING_REJECTED');
+    failure(
+      () => store.completePairing({ pairingId: pending.pairing.id, code: pending.code, origin: POS }),
+      'PAIRING_REJECTED',
+    );
     expect(store.pendingPairings().map((pairing) => pairing.id)).toEqual([unrelated.pairing.id]);
 
     store.unblockOrigin('https://pos.example.com');
@@ -575,14 +610,18 @@ describe('malformed input', () => {
     expect(store.requestPairing({ name: `  ${name}  `, origin: POS }).pairing.name).toBe(name);
   });
 
-  it.each(['null', 'file:///home/caixa/pos.html', 'http://pos.example.com/caixa', 'ftp://pos.example.com', '', 'pos.example.com'])(
-    'refuses the origin %j',
-    (origin) => {
-      const store = open();
-      failure(() => store.requestPairing({ name: 'Caixa 1', origin }), 'INVALID_INPUT');
-      failure(() => store.blockOrigin(origin), 'INVALID_INPUT');
-    },
-  );
+  it.each([
+    'null',
+    'file:///home/caixa/pos.html',
+    'http://pos.example.com/caixa',
+    'ftp://pos.example.com',
+    '',
+    'pos.example.com',
+  ])('refuses the origin %j', (origin) => {
+    const store = open();
+    failure(() => store.requestPairing({ name: 'Caixa 1', origin }), 'INVALID_INPUT');
+    failure(() => store.blockOrigin(origin), 'INVALID_INPUT');
+  });
 
   it('refuses codes that are not six digits without using an attempt', () => {
     const store = open({ maxCodeAttempts: 1 });

@@ -36,7 +36,11 @@ beforeAll(async () => {
     logger: createLogger({ level: 'info', file: logFile }),
     logFile,
     // A radio with a BLE PINPAD and a heart-rate belt (no Bluetooth hardware here: noble's own core over fake bindings).
-    noble: () => setup([{ ...PINPAD }, { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] }]).noble,
+    noble: () =>
+      setup([
+        { ...PINPAD },
+        { id: 'feed00000002', address: 'fe:ed:00:00:00:02', name: 'Heart', rssi: -40, services: ['180d'] },
+      ]).noble,
     listSystemPrinters: () => Promise.resolve([{ name: 'Recibos_80mm', isDefault: true }]),
   });
   window = await connect(`http://127.0.0.1:${agent.pos.port}`);
@@ -63,7 +67,11 @@ describe('settings from the window', () => {
   });
 
   it('saves a good file, privately, to apply when the agent restarts', async () => {
-    const settings = { confirmation: 'pos', pinpad: { address: 'sim' }, api: { base_url: 'https://api.example.com', marketplace_id: 'm', seller_id: 's' } };
+    const settings = {
+      confirmation: 'pos',
+      pinpad: { address: 'sim' },
+      api: { base_url: 'https://api.example.com', marketplace_id: 'm', seller_id: 's' },
+    };
     expect(await call(window, 'operator.saveSettings', { settings })).toEqual({ saved: true, restart_required: true });
     expect(JSON.parse(readFileSync(settingsPath(), 'utf8'))).toEqual(settings);
     expect(statSync(settingsPath()).mode & 0o777).toBe(0o600);
@@ -72,20 +80,26 @@ describe('settings from the window', () => {
 
   it('refuses a bad file naming each field, and leaves the saved one', async () => {
     const before = readFileSync(settingsPath(), 'utf8');
-    const error = await refused(window, 'operator.saveSettings', { settings: { confirmation: 'sometimes', api: { base_url: 'nope' } } });
+    const error = await refused(window, 'operator.saveSettings', {
+      settings: { confirmation: 'sometimes', api: { base_url: 'nope' } },
+    });
     expect(error.code).toBe('INVALID_PARAMS');
     const fields = (error.violations as { field: string }[]).map((v) => v.field);
-    expect(fields).toEqual(expect.arrayContaining(['settings.confirmation', 'settings.api.base_url', 'settings.api.marketplace_id']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['settings.confirmation', 'settings.api.base_url', 'settings.api.marketplace_id']),
+    );
     expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
   });
 
-  it("saves a store with an alphanumeric CNPJ, and refuses one whose check digits do not match, naming the field", async () => {
+  it('saves a store with an alphanumeric CNPJ, and refuses one whose check digits do not match, naming the field', async () => {
     const earlier = (await call(window, 'operator.settings')).settings;
     const settings = { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE35' } } };
     expect(await call(window, 'operator.saveSettings', { settings })).toEqual({ saved: true, restart_required: true });
     expect((await call(window, 'operator.settings')).settings).toEqual(settings);
     const before = readFileSync(settingsPath(), 'utf8');
-    const error = await refused(window, 'operator.saveSettings', { settings: { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } } });
+    const error = await refused(window, 'operator.saveSettings', {
+      settings: { receipts: { merchant: { name: 'Mercadinho Nova Era', cnpj: '12ABC34501DE36' } } },
+    });
     expect(error.code).toBe('INVALID_PARAMS');
     expect(error.violations).toEqual([
       {
@@ -106,8 +120,13 @@ describe('settings from the window', () => {
       const error = await refused(window, 'operator.saveSettings', { settings: { pinpad: { address } } });
       expect(error.code).toBe('INVALID_PARAMS');
       const violations = error.violations as { field: string; message: string }[];
-      expect(violations.map((v) => v.field), address).toEqual(['settings.pinpad.address']);
-      expect(violations[0]?.message).toMatch(new RegExp(`^"${address.replace(/[.]/g, '\\.')}" is not a valid PINPAD address \\(`));
+      expect(
+        violations.map((v) => v.field),
+        address,
+      ).toEqual(['settings.pinpad.address']);
+      expect(violations[0]?.message).toMatch(
+        new RegExp(`^"${address.replace(/[.]/g, '\\.')}" is not a valid PINPAD address \\(`),
+      );
     }
     expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
   });
@@ -121,7 +140,9 @@ describe('settings from the window', () => {
   });
 
   it('keeps the client certificate’s passphrase in a private file, exactly as typed, and never sends it back', async () => {
-    expect(await call(window, 'operator.setCertificatePassphrase', { passphrase: ' senha do A1 ' })).toEqual({ stored: true });
+    expect(await call(window, 'operator.setCertificatePassphrase', { passphrase: ' senha do A1 ' })).toEqual({
+      stored: true,
+    });
     const file = join(home, '.pinbridge', 'cert-passphrase');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const read = await call(window, 'operator.settings');
@@ -156,7 +177,9 @@ describe('settings from the window', () => {
 
   it('runs the doctor with each check and its fix, in English and Portuguese, and lists the serial ports', async () => {
     const report = await call(window, 'operator.doctor');
-    expect(report.checks.map((check) => check.id)).toEqual(expect.arrayContaining(['settings', 'pinpads', 'printers', 'payments-api', 'pos-ports']));
+    expect(report.checks.map((check) => check.id)).toEqual(
+      expect.arrayContaining(['settings', 'pinpads', 'printers', 'payments-api', 'pos-ports']),
+    );
     expect(report.checks.find((check) => check.id === 'settings')).toMatchObject({ status: 'ok' });
     // Each check also in Brazilian Portuguese, for the window, with a fix exactly when there is one in English.
     for (const check of report.checks) {
@@ -176,13 +199,19 @@ describe('settings from the window', () => {
     const report = await call(window, 'operator.doctor');
     const ports = report.checks.find((check) => check.id === 'pos-ports');
     expect(ports?.details).toMatchObject({ source: 'in-use', ports: [{ port: agent.pos.port, state: 'pinbridge' }] });
-    expect(ports?.summary).toMatch(new RegExp(`^Pinbridge is running on port ${agent.pos.port}: ${agent.pos.port} Pinbridge `));
+    expect(ports?.summary).toMatch(
+      new RegExp(`^Pinbridge is running on port ${agent.pos.port}: ${agent.pos.port} Pinbridge `),
+    );
     const pinpads = report.checks.find((check) => check.id === 'pinpads');
-    expect(pinpads).toMatchObject({ status: 'ok', summary: 'PINPAD ready at sim (in use by this Pinbridge)', details: { address: 'sim', link: { state: 'ready' } } });
+    expect(pinpads).toMatchObject({
+      status: 'ok',
+      summary: 'PINPAD ready at sim (in use by this Pinbridge)',
+      details: { address: 'sim', link: { state: 'ready' } },
+    });
     expect(pinpads?.pt.summary).toBe('PINPAD pronto em sim (em uso por este Pinbridge)');
   }, 30_000);
 
-  it('exports the agent\'s recent log lines for support', async () => {
+  it("exports the agent's recent log lines for support", async () => {
     await agent.ready;
     const exported = await call(window, 'operator.exportLogs', { max_lines: 50 });
     expect(exported.file).toBe(join(home, 'agent.log'));
@@ -192,11 +221,15 @@ describe('settings from the window', () => {
   });
 
   it('scans Bluetooth LE for PINPADs, giving addresses ready for the PINPAD setting', async () => {
-    expect(await call(window, 'operator.scanBle', { seconds: 1 })).toEqual({ devices: [{ address: `ble:${PINPAD.id}`, name: 'PINPAD-BLE', rssi: -60 }] });
+    expect(await call(window, 'operator.scanBle', { seconds: 1 })).toEqual({
+      devices: [{ address: `ble:${PINPAD.id}`, name: 'PINPAD-BLE', rssi: -60 }],
+    });
   });
 
-  it('lists the system\'s printers as lp:// addresses for the printer setting', async () => {
-    expect(await call(window, 'operator.systemPrinters')).toEqual({ printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: true }] });
+  it("lists the system's printers as lp:// addresses for the printer setting", async () => {
+    expect(await call(window, 'operator.systemPrinters')).toEqual({
+      printers: [{ address: 'lp://Recibos_80mm', name: 'Recibos_80mm', is_default: true }],
+    });
   });
 
   it('cannot restart an agent whose starter cannot (INVALID_STATE, NO_RESTART): the window says to restart by hand', async () => {
@@ -205,11 +238,21 @@ describe('settings from the window', () => {
 
   it('keeps all of it from a paired POS', async () => {
     const posClient = await connect();
-    for (const method of ['operator.settings', 'operator.doctor', 'operator.detectPinpads', 'operator.exportLogs', 'operator.restart'] as const) {
+    for (const method of [
+      'operator.settings',
+      'operator.doctor',
+      'operator.detectPinpads',
+      'operator.exportLogs',
+      'operator.restart',
+    ] as const) {
       expect(await refused(posClient, method)).toMatchObject({ code: 'OPERATOR_ONLY' });
     }
-    expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({ code: 'OPERATOR_ONLY' });
-    expect(await refused(posClient, 'operator.setCertificatePassphrase', { passphrase: 'x' })).toMatchObject({ code: 'OPERATOR_ONLY' });
+    expect(await refused(posClient, 'operator.setApiToken', { token: 'zpk_stolen_token' })).toMatchObject({
+      code: 'OPERATOR_ONLY',
+    });
+    expect(await refused(posClient, 'operator.setCertificatePassphrase', { passphrase: 'x' })).toMatchObject({
+      code: 'OPERATOR_ONLY',
+    });
     posClient.socket.terminate();
   });
 });

@@ -8,7 +8,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
-import { checkedCall as call, checkedEvent as event, checkedFailure as refused, OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import {
+  checkedCall as call,
+  checkedEvent as event,
+  checkedFailure as refused,
+  OPERATOR_KEY,
+  posRig,
+  type PosRig,
+  type RpcClient,
+} from '../pos-rig.js';
 
 let pos: PosRig;
 
@@ -25,9 +33,12 @@ beforeAll(async () => {
 afterAll(async () => pos.close());
 
 describe('session.operator', () => {
-  it('logs in the agent\'s own page and a program on this computer with the key', async () => {
+  it("logs in the agent's own page and a program on this computer with the key", async () => {
     const page = await pos.connect({ origin: `http://localhost:${pos.server.port}` });
-    expect(await call(page, 'session.operator', { key: OPERATOR_KEY })).toMatchObject({ name: 'Pinbridge', mode: 'training' });
+    expect(await call(page, 'session.operator', { key: OPERATOR_KEY })).toMatchObject({
+      name: 'Pinbridge',
+      mode: 'training',
+    });
     const program = await pos.connect();
     await call(program, 'session.operator', { key: OPERATOR_KEY });
     expect(await call(program, 'operator.pairings')).toEqual({ pairings: [] });
@@ -35,7 +46,9 @@ describe('session.operator', () => {
 
   it('refuses a wrong key, and the right key from any other web page (OPERATOR_ONLY)', async () => {
     const page = await pos.connect({ origin: `http://127.0.0.1:${pos.server.port}` });
-    expect(await refused(page, 'session.operator', { key: `${OPERATOR_KEY}x` })).toMatchObject({ code: 'OPERATOR_ONLY' });
+    expect(await refused(page, 'session.operator', { key: `${OPERATOR_KEY}x` })).toMatchObject({
+      code: 'OPERATOR_ONLY',
+    });
     expect(await refused(page, 'session.operator', { key: 'short' })).toMatchObject({ code: 'OPERATOR_ONLY' });
     const foreign = await pos.connect({ origin: 'https://pos.loja.example' });
     expect(await refused(foreign, 'session.operator', { key: OPERATOR_KEY })).toMatchObject({ code: 'OPERATOR_ONLY' });
@@ -79,7 +92,11 @@ describe('pairing from the window', () => {
     const newcomer = await pos.connect({ origin: 'https://pos.loja.example' });
     const { pairing_id } = await call(newcomer, 'session.pair', { name: 'Caixa novo' });
     const shown = await event(window, 'pairing.requested', (p) => p.pairing_id === pairing_id);
-    expect(shown).toMatchObject({ name: 'Caixa novo', origin: 'https://pos.loja.example', code: pos.announced.at(-1)!.code });
+    expect(shown).toMatchObject({
+      name: 'Caixa novo',
+      origin: 'https://pos.loja.example',
+      code: pos.announced.at(-1)!.code,
+    });
     expect((await call(window, 'operator.pairings')).pairings.map((p) => p.pairing_id)).toContain(pairing_id);
     const { client_id } = await call(newcomer, 'session.confirmPairing', { pairing_id, code: shown.code as string });
     const ended = await event(window, 'pairing.ended', (p) => p.pairing_id === pairing_id);
@@ -95,12 +112,20 @@ describe('pairing from the window', () => {
     const { pairing_id } = await call(newcomer, 'session.pair', { name: 'Caixa desconhecido' });
     const shown = await event(window, 'pairing.requested', (p) => p.pairing_id === pairing_id);
     expect(await call(window, 'operator.rejectPairing', { pairing_id })).toEqual({});
-    expect(await event(window, 'pairing.ended', (p) => p.pairing_id === pairing_id)).toMatchObject({ state: 'rejected', client: null });
-    expect(await refused(newcomer, 'session.confirmPairing', { pairing_id, code: shown.code as string })).toMatchObject({
-      code: 'PAIRING_INVALID',
-      reason: 'PAIRING_REJECTED',
+    expect(await event(window, 'pairing.ended', (p) => p.pairing_id === pairing_id)).toMatchObject({
+      state: 'rejected',
+      client: null,
     });
-    expect(await refused(window, 'operator.rejectPairing', { pairing_id: 'nope' })).toMatchObject({ code: 'PAIRING_INVALID', reason: 'PAIRING_NOT_FOUND' });
+    expect(await refused(newcomer, 'session.confirmPairing', { pairing_id, code: shown.code as string })).toMatchObject(
+      {
+        code: 'PAIRING_INVALID',
+        reason: 'PAIRING_REJECTED',
+      },
+    );
+    expect(await refused(window, 'operator.rejectPairing', { pairing_id: 'nope' })).toMatchObject({
+      code: 'PAIRING_INVALID',
+      reason: 'PAIRING_NOT_FOUND',
+    });
   });
 });
 
@@ -111,28 +136,45 @@ describe('paired clients from the window', () => {
     const listed = await call(window, 'operator.clients');
     expect(listed.clients.find((c) => c.name === 'Caixa listado')).toMatchObject({ connected: 1, revoked_at: null });
     await caixa.close();
-    await event(window, 'pos.clients', (p) => (p.clients as { name: string; connected: number }[]).some((c) => c.name === 'Caixa listado' && c.connected === 0));
+    await event(window, 'pos.clients', (p) =>
+      (p.clients as { name: string; connected: number }[]).some((c) => c.name === 'Caixa listado' && c.connected === 0),
+    );
   });
 
   it('revokes one: its connections close with 4004 and its token stops working', async () => {
     const window = await pos.operator();
     const caixa = await pos.paired('Caixa revogado');
-    const { client_id } = await call(caixa, 'agent.info').then(() => call(window, 'operator.clients')).then((l) => l.clients.find((c) => c.name === 'Caixa revogado')!);
-    expect(await call(window, 'operator.revokeClient', { client_id })).toMatchObject({ client_id, revoked_at: expect.any(String) as unknown });
+    const { client_id } = await call(caixa, 'agent.info')
+      .then(() => call(window, 'operator.clients'))
+      .then((l) => l.clients.find((c) => c.name === 'Caixa revogado')!);
+    expect(await call(window, 'operator.revokeClient', { client_id })).toMatchObject({
+      client_id,
+      revoked_at: expect.any(String) as unknown,
+    });
     expect((await caixa.closed).code).toBe(4004);
     const again = await pos.connect();
     expect(await refused(again, 'session.hello', { token: caixa.token! })).toMatchObject({ code: 'TOKEN_INVALID' });
-    expect(await refused(window, 'operator.revokeClient', { client_id: 'cli_none' })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refused(window, 'operator.revokeClient', { client_id: 'cli_none' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('blocks a web origin (its open connections close with 4003) and unblocks it', async () => {
     const window = await pos.operator();
     const page = await pos.paired('Caixa bloqueado', { origin: 'https://bloqueado.example' });
-    expect(await call(window, 'operator.blockOrigin', { origin: 'HTTPS://Bloqueado.Example:443' })).toEqual({ origin: 'https://bloqueado.example' });
+    expect(await call(window, 'operator.blockOrigin', { origin: 'HTTPS://Bloqueado.Example:443' })).toEqual({
+      origin: 'https://bloqueado.example',
+    });
     expect((await page.closed).code).toBe(4003);
-    expect((await call(window, 'operator.clients')).blocked_origins.map((b) => b.origin)).toContain('https://bloqueado.example');
-    expect(await call(window, 'operator.unblockOrigin', { origin: 'https://bloqueado.example' })).toEqual({ origin: 'https://bloqueado.example' });
-    expect(await refused(window, 'operator.blockOrigin', { origin: 'not an origin' })).toMatchObject({ code: 'INVALID_PARAMS' });
+    expect((await call(window, 'operator.clients')).blocked_origins.map((b) => b.origin)).toContain(
+      'https://bloqueado.example',
+    );
+    expect(await call(window, 'operator.unblockOrigin', { origin: 'https://bloqueado.example' })).toEqual({
+      origin: 'https://bloqueado.example',
+    });
+    expect(await refused(window, 'operator.blockOrigin', { origin: 'not an origin' })).toMatchObject({
+      code: 'INVALID_PARAMS',
+    });
   });
 });
 
@@ -141,8 +183,12 @@ describe('a test print from the window', () => {
     const window = await pos.operator();
     const job = await call(window, 'operator.testPrint', {});
     expect(job).toMatchObject({ printer: 'default' });
-    await expect.poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 }).toBeGreaterThan(0);
-    const printed = readdirSync(pos.printDir).flatMap((file) => decodeEscPos(readFileSync(join(pos.printDir, file))).lines.map((line) => line.text)).join('\n');
+    await expect
+      .poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 })
+      .toBeGreaterThan(0);
+    const printed = readdirSync(pos.printDir)
+      .flatMap((file) => decodeEscPos(readFileSync(join(pos.printDir, file))).lines.map((line) => line.text))
+      .join('\n');
     expect(printed).toContain('TESTE DE IMPRESSÃO');
     expect(printed).toContain('Acentos: ÁÉÍÓÚ');
     expect(await refused(window, 'operator.testPrint', { printer: 'cozinha' })).toMatchObject({ code: 'NOT_FOUND' });
@@ -156,17 +202,36 @@ describe('payments in the window', () => {
     const window = await pos.operator();
     const caixa = await pos.paired('Caixa vendendo');
     const other = await pos.paired('Outro caixa');
-    const outcome = await call(caixa, 'payment.start', { reference_id: 'window-1', amount: 2200, payment_type: 'credit', installments: 1, description: 'Janela' });
+    const outcome = await call(caixa, 'payment.start', {
+      reference_id: 'window-1',
+      amount: 2200,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Janela',
+    });
     expect(outcome.status).toBe('approved');
     await event(window, 'payment.progress', (p) => p.reference_id === 'window-1' && p.step === 'waiting_card');
-    expect(await event(window, 'payment.result', (p) => p.reference_id === 'window-1')).toMatchObject({ status: 'approved', amount: 2200 });
-    expect(other.events('payment.progress').filter((p) => (p as { reference_id: string }).reference_id === 'window-1')).toEqual([]);
+    expect(await event(window, 'payment.result', (p) => p.reference_id === 'window-1')).toMatchObject({
+      status: 'approved',
+      amount: 2200,
+    });
+    expect(
+      other.events('payment.progress').filter((p) => (p as { reference_id: string }).reference_id === 'window-1'),
+    ).toEqual([]);
   });
 
   it('runs a training sale of its own, whose steps every session may see', async () => {
     const window = await pos.operator();
-    const outcome = await call(window, 'payment.start', { reference_id: 'window-own-1', amount: 990, payment_type: 'credit', installments: 1, description: 'Venda de teste' });
+    const outcome = await call(window, 'payment.start', {
+      reference_id: 'window-own-1',
+      amount: 990,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Venda de teste',
+    });
     expect(outcome).toMatchObject({ status: 'approved', amount: 990 });
-    expect(await call(window, 'payment.status', { reference_id: 'window-own-1' })).toMatchObject({ status: 'Processed' });
+    expect(await call(window, 'payment.status', { reference_id: 'window-own-1' })).toMatchObject({
+      status: 'Processed',
+    });
   });
 });

@@ -23,12 +23,20 @@ let window: RpcClient;
 const sales: Record<string, Sale> = {};
 
 const start = async (client: RpcClient, reference: string, amount: number, type: 'credit' | 'debit'): Promise<void> => {
-  const params = { reference_id: reference, amount, payment_type: type, ...(type === 'credit' ? { installments: 1 } : {}), description: 'Pedido' };
+  const params = {
+    reference_id: reference,
+    amount,
+    payment_type: type,
+    ...(type === 'credit' ? { installments: 1 } : {}),
+    description: 'Pedido',
+  };
   sales[reference] = await checkedCall(client, 'payment.start', params);
 };
 
 const references = async (client: RpcClient, params: Record<string, unknown>): Promise<string[]> =>
-  ((await checkedCall(client, 'payment.list', params)) as unknown as { items: Sale[] }).items.map((item) => item.reference_id);
+  ((await checkedCall(client, 'payment.list', params)) as unknown as { items: Sale[] }).items.map(
+    (item) => item.reference_id,
+  );
 
 beforeAll(async () => {
   // The customer's card follows the sale's type: credit sales by Visa …1111, debit by Visa …5556.
@@ -59,7 +67,9 @@ describe('payment.list finds a past sale', () => {
     expect(sale.authorization_code).toMatch(/^[0-9A-Za-z]+$/);
     expect(await references(first, { nsu: sale.nsu })).toEqual(['busca-2']);
     expect(await references(first, { authorization_code: sale.authorization_code })).toEqual(['busca-2']);
-    expect(await references(first, { authorization_code: sale.authorization_code!.toLowerCase() })).toEqual(['busca-2']);
+    expect(await references(first, { authorization_code: sale.authorization_code!.toLowerCase() })).toEqual([
+      'busca-2',
+    ]);
     expect(await references(first, { nsu: '999999999' })).toEqual([]);
   });
 

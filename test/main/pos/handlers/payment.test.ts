@@ -9,9 +9,16 @@ import { EVENTS, type MethodName } from '../../../../main/pos/protocol/index.js'
 import { AUTO_CUSTOMER, checkedCall, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 /** A schema-checked call, typed loosely for the assertions that follow. */
-const checked = <T>(client: RpcClient, method: MethodName, params: unknown): Promise<T> => checkedCall(client, method, params) as Promise<unknown> as Promise<T>;
+const checked = <T>(client: RpcClient, method: MethodName, params: unknown): Promise<T> =>
+  checkedCall(client, method, params) as Promise<unknown> as Promise<T>;
 
-const sale = (reference: string, amount = 1234) => ({ reference_id: reference, amount, payment_type: 'credit', installments: 1, description: 'Pedido' });
+const sale = (reference: string, amount = 1234) => ({
+  reference_id: reference,
+  amount,
+  payment_type: 'credit',
+  installments: 1,
+  description: 'Pedido',
+});
 
 describe('with the auto confirmation policy', () => {
   let pos: PosRig;
@@ -31,14 +38,33 @@ describe('with the auto confirmation policy', () => {
 
   it('runs a sale to its result, with a progress event at every step in pt-BR', async () => {
     const cashier = await paired('Caixa 1');
-    const outcome = await checked<{ status: string; card: { masked_pan: string }; confirmation: string }>(cashier, 'payment.start', sale('p-1'));
-    expect(outcome).toMatchObject({ status: 'approved', confirmation: 'confirmed', card: { masked_pan: '411111******1111' } });
+    const outcome = await checked<{ status: string; card: { masked_pan: string }; confirmation: string }>(
+      cashier,
+      'payment.start',
+      sale('p-1'),
+    );
+    expect(outcome).toMatchObject({
+      status: 'approved',
+      confirmation: 'confirmed',
+      card: { masked_pan: '411111******1111' },
+    });
     const steps = cashier.events('payment.progress').map((event) => {
       expect(schemaViolations(EVENTS['payment.progress'].payload, event)).toEqual([]);
       return (event as { step: string }).step;
     });
-    expect(steps).toEqual(expect.arrayContaining(['started', 'creating_transaction', 'waiting_card', 'authorizing', 'approved', 'confirmed']));
-    const texts = cashier.events('payment.progress').map((event) => (event as { cashier_message: string }).cashier_message);
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        'started',
+        'creating_transaction',
+        'waiting_card',
+        'authorizing',
+        'approved',
+        'confirmed',
+      ]),
+    );
+    const texts = cashier
+      .events('payment.progress')
+      .map((event) => (event as { cashier_message: string }).cashier_message);
     expect(texts).toContain('Aguardando o cartão');
   });
 
@@ -67,7 +93,11 @@ describe('with the auto confirmation policy', () => {
     const cashier = await paired('Status');
     expect(await checked(cashier, 'payment.status', { reference_id: 'p-status' })).toEqual({ status: 'NotFound' });
     await cashier.call('payment.start', sale('p-status', 4321));
-    const status = await checked<{ status: string; result: { amount: number }; receipts: { customer: string; merchant: string } }>(cashier, 'payment.status', {
+    const status = await checked<{
+      status: string;
+      result: { amount: number };
+      receipts: { customer: string; merchant: string };
+    }>(cashier, 'payment.status', {
       reference_id: 'p-status',
     });
     expect(status.status).toBe('Processed');
@@ -90,7 +120,11 @@ describe('with the auto confirmation policy', () => {
 
   it('declines with the reason, in both languages', async () => {
     const cashier = await paired('Decline');
-    const outcome = await checked<{ status: string; problem: { code: string; cashier_message: string } }>(cashier, 'payment.start', sale('p-decline', 1051));
+    const outcome = await checked<{ status: string; problem: { code: string; cashier_message: string } }>(
+      cashier,
+      'payment.start',
+      sale('p-decline', 1051),
+    );
     expect(outcome.status).toBe('declined');
     expect(outcome.problem.cashier_message.length).toBeGreaterThan(0);
   });
@@ -131,9 +165,16 @@ describe('with a PINPAD waiting for a card', () => {
   it('answers BUSY to a second sale on the same PINPAD, naming the running sale by its reference_id (never the agent’s payment id)', async () => {
     const cashier = await pos.paired('Busy');
     const running = cashier.call('payment.start', sale('w-busy-1'));
-    const progress = await cashier.next('payment.progress', (p) => p.reference_id === 'w-busy-1' && p.step === 'waiting_card');
+    const progress = await cashier.next(
+      'payment.progress',
+      (p) => p.reference_id === 'w-busy-1' && p.step === 'waiting_card',
+    );
     const busy = await cashier.failure('payment.start', sale('w-busy-2'));
-    expect(busy.data).toMatchObject({ code: 'BUSY', cashier_message: 'O PINPAD está ocupado com outra operação.', reference_id: 'w-busy-1' });
+    expect(busy.data).toMatchObject({
+      code: 'BUSY',
+      cashier_message: 'O PINPAD está ocupado com outra operação.',
+      reference_id: 'w-busy-1',
+    });
     expect(busy.message).toContain('reference_id "w-busy-1"');
     expect(JSON.stringify(busy)).not.toContain(String(progress.payment_id));
     // A refused start leaves nothing behind: the same reference can be started later.
@@ -147,13 +188,20 @@ describe('with a PINPAD waiting for a card', () => {
     const cashier = await pos.paired('Confirm');
     // A second PINPAD whose customer inserts the card and types the PIN by themselves.
     const auto = await pos.addPinpad('POS0000000000002', AUTO_CUSTOMER);
-    const confirmRun = cashier.call<{ confirmation: string }>('payment.start', { ...sale('w-confirm'), terminal: auto.serial });
+    const confirmRun = cashier.call<{ confirmation: string }>('payment.start', {
+      ...sale('w-confirm'),
+      terminal: auto.serial,
+    });
     expect((await confirmRun).confirmation).toBe('pending');
     const pending = await checked<{ confirmations: { reference_id: string }[] }>(cashier, 'payment.pending', {});
     expect(pending.confirmations.map((p) => p.reference_id)).toContain('w-confirm');
-    const confirmed = await checked<{ confirmation: string }>(cashier, 'payment.confirm', { reference_id: 'w-confirm' });
+    const confirmed = await checked<{ confirmation: string }>(cashier, 'payment.confirm', {
+      reference_id: 'w-confirm',
+    });
     expect(confirmed.confirmation).toBe('confirmed');
-    const undone = await checked<{ status: string; confirmation: string }>(cashier, 'payment.undo', { reference_id: 'w-confirm' });
+    const undone = await checked<{ status: string; confirmation: string }>(cashier, 'payment.undo', {
+      reference_id: 'w-confirm',
+    });
     expect(undone).toMatchObject({ status: 'cancelled', confirmation: 'undone' });
     expect((await cashier.failure('payment.confirm', { reference_id: 'nope' })).data.code).toBe('NOT_FOUND');
     await cashier.close();
@@ -171,11 +219,18 @@ describe('a PINPAD that goes away during the sale', () => {
     // Nobody at the PINPAD: it waits for a card until the cable is pulled.
     pos = await posRig({ simulator: {} });
     const cashier = await pos.paired('Cabo');
-    const running = checked<{ status: string; state: string; problem: { code: string; cashier_message: string } }>(cashier, 'payment.start', sale('w-unplugged'));
+    const running = checked<{ status: string; state: string; problem: { code: string; cashier_message: string } }>(
+      cashier,
+      'payment.start',
+      sale('w-unplugged'),
+    );
     await cashier.next('payment.progress', (p) => p.reference_id === 'w-unplugged' && p.step === 'waiting_card');
     pos.pinpads[0]!.unplug();
     const outcome = await running;
-    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_DISCONNECTED', cashier_message: 'PINPAD desconectado' } });
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      problem: { code: 'PINPAD_DISCONNECTED', cashier_message: 'PINPAD desconectado' },
+    });
     expect(outcome.state === 'failed' || outcome.state === 'aborting').toBe(true);
   });
 });

@@ -10,7 +10,14 @@ import { schemaViolations } from '../../../../main/contract/index.js';
 import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import type { PinpadSimulator } from '../../../../drivers/simulator/index.js';
 import { displayed, saleParams } from '../../core/engine-rig.js';
-import { checkedCall as call, checkedEvent as event, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import {
+  checkedCall as call,
+  checkedEvent as event,
+  checkedFailure as refused,
+  posRig,
+  type PosRig,
+  type RpcClient,
+} from '../pos-rig.js';
 
 const FIRST = 'POS0000000000001';
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
@@ -74,7 +81,9 @@ describe('one PINPAD, a customer at the keypad', () => {
     });
 
     it('is PINPAD_NOT_FOUND for a serial nobody attached', async () => {
-      expect(await refused(client, 'pinpad.status', { terminal: 'NO-SUCH-PINPAD' })).toMatchObject({ code: 'PINPAD_NOT_FOUND' });
+      expect(await refused(client, 'pinpad.status', { terminal: 'NO-SUCH-PINPAD' })).toMatchObject({
+        code: 'PINPAD_NOT_FOUND',
+      });
     });
   });
 
@@ -172,24 +181,31 @@ describe('one PINPAD, a customer at the keypad', () => {
       expect(await call(client, 'pinpad.status', { terminal: FIRST })).toMatchObject({ busy: false });
     });
 
-    it.each(['lastFourDigits', 'securityCode', 'cardNumber'])('refuses card data (%s) by the schema, before the PINPAD is asked', async (kind) => {
-      const error = await refused(client, 'pinpad.readCustomerData', { kind });
-      expect(error.code).toBe('INVALID_PARAMS');
-      expect(error.violations?.map((v) => v.field)).toContain('kind');
-      expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
-    });
+    it.each(['lastFourDigits', 'securityCode', 'cardNumber'])(
+      'refuses card data (%s) by the schema, before the PINPAD is asked',
+      async (kind) => {
+        const error = await refused(client, 'pinpad.readCustomerData', { kind });
+        expect(error.code).toBe('INVALID_PARAMS');
+        expect(error.violations?.map((v) => v.field)).toContain('kind');
+        expect(await call(client, 'pinpad.status', {})).toMatchObject({ busy: false });
+      },
+    );
   });
 
   describe('the customer does not answer', () => {
     it('ends a readKey after timeout_s with PINPAD_TIMEOUT', async () => {
       const startedAt = Date.now();
-      expect(await refused(client, 'pinpad.readKey', { prompt: 'ALGUEM AI?', timeout_s: 1 })).toMatchObject({ code: 'PINPAD_TIMEOUT' });
+      expect(await refused(client, 'pinpad.readKey', { prompt: 'ALGUEM AI?', timeout_s: 1 })).toMatchObject({
+        code: 'PINPAD_TIMEOUT',
+      });
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(900);
       await untilBusy(client, FIRST, false);
     });
 
     it('ends a readCustomerData after timeout_s with PINPAD_TIMEOUT', async () => {
-      expect(await refused(client, 'pinpad.readCustomerData', { kind: 'cpf', timeout_s: 1 })).toMatchObject({ code: 'PINPAD_TIMEOUT' });
+      expect(await refused(client, 'pinpad.readCustomerData', { kind: 'cpf', timeout_s: 1 })).toMatchObject({
+        code: 'PINPAD_TIMEOUT',
+      });
       await untilBusy(client, FIRST, false);
     });
   });
@@ -207,7 +223,7 @@ describe('one PINPAD, a customer at the keypad', () => {
       expect(sim.display.lines[0]).toBe('LIVRE');
     });
 
-    it('frees the PINPAD at once when the POS that asked for a key or a CPF disconnects, not at the prompt\'s timeout', async () => {
+    it("frees the PINPAD at once when the POS that asked for a key or a CPF disconnects, not at the prompt's timeout", async () => {
       for (const [method, params, prompt] of [
         ['pinpad.readKey', { prompt: 'QUEM PEDIU SAIU' }, /QUEM PEDIU SAIU/],
         ['pinpad.readCustomerData', { kind: 'cpf' }, /CPF/],
@@ -243,7 +259,9 @@ describe('one PINPAD, a customer at the keypad', () => {
       expect(busy.reference_id).toBeUndefined();
       expect(busy.message).toMatch(/another operation/);
       // Nothing was journaled for the refused sale.
-      expect(await call(client, 'payment.status', { reference_id: params.reference_id })).toEqual({ status: 'NotFound' });
+      expect(await call(client, 'payment.status', { reference_id: params.reference_id })).toEqual({
+        status: 'NotFound',
+      });
       sim.keypad.press('f2');
       expect(await waiting).toEqual({ key: 'f2' });
     });
@@ -252,11 +270,17 @@ describe('one PINPAD, a customer at the keypad', () => {
       const params = saleParams('busy-pay', { amount: 1234 });
       const payment = call(client, 'payment.start', params);
       await untilBusy(client, FIRST);
-      expect(await call(client, 'pinpad.status', { terminal: FIRST })).toMatchObject({ busy: true, payment_reference: params.reference_id });
+      expect(await call(client, 'pinpad.status', { terminal: FIRST })).toMatchObject({
+        busy: true,
+        payment_reference: params.reference_id,
+      });
       const busy = await refused(client, 'pinpad.display', { text: 'OI' });
       expect(busy).toMatchObject({ code: 'BUSY', reference_id: params.reference_id });
       expect(busy.message).toContain(`reference_id "${params.reference_id}"`);
-      expect(await refused(client, 'pinpad.readKey', {})).toMatchObject({ code: 'BUSY', reference_id: params.reference_id });
+      expect(await refused(client, 'pinpad.readKey', {})).toMatchObject({
+        code: 'BUSY',
+        reference_id: params.reference_id,
+      });
       // pinpad.abort does not touch a payment (that is payment.cancel).
       expect(await call(client, 'pinpad.abort', {})).toEqual({ aborted: false });
       await customerPays(sim);
@@ -300,7 +324,10 @@ describe('several PINPADs, and one unplugged', () => {
   afterAll(async () => pos.close());
 
   it('announces the PINPAD attached after the client logged in (pinpad.connected)', async () => {
-    expect(await event(client, 'pinpad.connected', (p) => p.serial_number === SECOND)).toMatchObject({ model: 'PBSIM-2', connected: true });
+    expect(await event(client, 'pinpad.connected', (p) => p.serial_number === SECOND)).toMatchObject({
+      model: 'PBSIM-2',
+      connected: true,
+    });
   });
 
   it('lists both', async () => {
@@ -327,7 +354,9 @@ describe('several PINPADs, and one unplugged', () => {
     ['pinpad.readKey', {}],
     ['pinpad.abort', {}],
   ] as const)('%s with an unknown terminal is PINPAD_NOT_FOUND', async (method, params) => {
-    expect(await refused(client, method, { ...params, terminal: 'PB-UNKNOWN' })).toMatchObject({ code: 'PINPAD_NOT_FOUND' });
+    expect(await refused(client, method, { ...params, terminal: 'PB-UNKNOWN' })).toMatchObject({
+      code: 'PINPAD_NOT_FOUND',
+    });
   });
 
   it('reaches the PINPAD named by "terminal" and leaves the other alone', async () => {
@@ -345,7 +374,10 @@ describe('several PINPADs, and one unplugged', () => {
     second.unplug();
     // The POS waiting on it hears at once, rather than at the end of the customer's time.
     expect(await waiting).toMatchObject({ code: 'PINPAD_ERROR', reason: 'DISCONNECTED' });
-    expect(await event(client, 'pinpad.disconnected', (p) => p.serial_number === SECOND)).toMatchObject({ connected: false, busy: false });
+    expect(await event(client, 'pinpad.disconnected', (p) => p.serial_number === SECOND)).toMatchObject({
+      connected: false,
+      busy: false,
+    });
     const { pinpads } = await call(client, 'pinpad.list');
     expect(pinpads.find((p) => p.serial_number === SECOND)).toMatchObject({ connected: false });
     expect(pinpads.find((p) => p.serial_number === FIRST)).toMatchObject({ connected: true });
@@ -360,6 +392,8 @@ describe('several PINPADs, and one unplugged', () => {
   it('refuses an operation on the unplugged PINPAD by its serial', async () => {
     const error = await refused(client, 'pinpad.display', { terminal: SECOND, text: 'OI' });
     expect(error).toMatchObject({ code: 'PINPAD_NOT_FOUND' });
-    expect(await refused(client, 'payment.start', saleParams('unplugged', { terminal: SECOND }))).toMatchObject({ code: 'PINPAD_NOT_FOUND' });
+    expect(await refused(client, 'payment.start', saleParams('unplugged', { terminal: SECOND }))).toMatchObject({
+      code: 'PINPAD_NOT_FOUND',
+    });
   });
 });

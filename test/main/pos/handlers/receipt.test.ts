@@ -57,7 +57,8 @@ async function newFiles(dir: string, count: number, expected: number): Promise<s
   for (;;) {
     const files = printedFiles(dir);
     if (files.length >= count + expected) return files.slice(count).map((name) => join(dir, name));
-    if (Date.now() > deadline) throw new Error(`the printer folder got ${files.length - count} of ${expected} new files`);
+    if (Date.now() > deadline)
+      throw new Error(`the printer folder got ${files.length - count} of ${expected} new files`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -90,7 +91,12 @@ beforeAll(async () => {
 afterAll(async () => pos.close());
 
 it('runs the payments the receipts are made of', () => {
-  expect(shown).toMatchObject({ status: 'approved', amount: 1234, installments: 1, card: { masked_pan: '411111******1111' } });
+  expect(shown).toMatchObject({
+    status: 'approved',
+    amount: 1234,
+    installments: 1,
+    card: { masked_pan: '411111******1111' },
+  });
   expect(printed).toMatchObject({ status: 'approved' });
   expect(declined).toMatchObject({ status: 'declined', amount: 1051 });
 });
@@ -98,7 +104,13 @@ it('runs the payments the receipts are made of', () => {
 describe('receipt.get', () => {
   it('gives the customer copy as text: the copy, the masked card, the amount, and never the card number', async () => {
     const answer = await call(client, 'receipt.get', { reference_id: shown.reference_id, copy: 'customer' });
-    expect(answer).toMatchObject({ reference_id: shown.reference_id, copy: 'customer', kind: 'sale', format: 'text', encoding: 'utf8' });
+    expect(answer).toMatchObject({
+      reference_id: shown.reference_id,
+      copy: 'customer',
+      kind: 'sale',
+      format: 'text',
+      encoding: 'utf8',
+    });
     const text = answer.content;
     expect(text).toContain('VIA DO CLIENTE');
     expect(text).toContain('411111******1111');
@@ -131,7 +143,11 @@ describe('receipt.get', () => {
   });
 
   it('gives an HTML document for a preview', async () => {
-    const answer = await call(client, 'receipt.get', { reference_id: shown.reference_id, copy: 'customer', format: 'html' });
+    const answer = await call(client, 'receipt.get', {
+      reference_id: shown.reference_id,
+      copy: 'customer',
+      format: 'html',
+    });
     expect(answer).toMatchObject({ format: 'html', encoding: 'utf8' });
     expect(answer.content).toMatch(/^<!DOCTYPE html>/i);
     expect(answer.content).toMatch(/<\/html>\s*$/);
@@ -141,7 +157,12 @@ describe('receipt.get', () => {
   });
 
   it('gives ESC/POS bytes in base64, starting with ESC @, that print the receipt', async () => {
-    const answer = await call(client, 'receipt.get', { reference_id: shown.reference_id, copy: 'customer', format: 'escpos', columns: 42 });
+    const answer = await call(client, 'receipt.get', {
+      reference_id: shown.reference_id,
+      copy: 'customer',
+      format: 'escpos',
+      columns: 42,
+    });
     expect(answer).toMatchObject({ format: 'escpos', encoding: 'base64' });
     const bytes = Buffer.from(answer.content, 'base64');
     expect([...bytes.subarray(0, 2)]).toEqual([0x1b, 0x40]);
@@ -156,11 +177,17 @@ describe('receipt.get', () => {
   it('marks a reprint when asked, and only then (the copy was never printed)', async () => {
     const marked = await receiptText(client, { reference_id: shown.reference_id, copy: 'customer', reprint: true });
     expect(marked).toContain(REPRINT_MARK);
-    expect(await receiptText(client, { reference_id: shown.reference_id, copy: 'customer' })).not.toContain(REPRINT_MARK);
+    expect(await receiptText(client, { reference_id: shown.reference_id, copy: 'customer' })).not.toContain(
+      REPRINT_MARK,
+    );
   });
 
   it('gives a declined payment its receipt, NEGADA with the reason', async () => {
-    const answer = await call(client, 'receipt.get', { reference_id: declined.reference_id, copy: 'customer', format: 'escpos' });
+    const answer = await call(client, 'receipt.get', {
+      reference_id: declined.reference_id,
+      copy: 'customer',
+      format: 'escpos',
+    });
     const text = printedText(Buffer.from(answer.content, 'base64'));
     expect(text).toContain('NEGADA');
     expect(text).not.toContain('APROVADA');
@@ -169,12 +196,18 @@ describe('receipt.get', () => {
     expect(declined.problem!.cashier_message).toBe('Saldo insuficiente');
     expect(text).toMatch(/CÓD\. RESPOSTA +51/);
     // The text format spreads the large status line out ("N E G A D A").
-    expect(await receiptText(client, { reference_id: declined.reference_id, copy: 'merchant' })).toMatch(/N ?E ?G ?A ?D ?A/);
+    expect(await receiptText(client, { reference_id: declined.reference_id, copy: 'merchant' })).toMatch(
+      /N ?E ?G ?A ?D ?A/,
+    );
   });
 
   it('is NOT_FOUND for a reference no payment has, and the connection goes on', async () => {
-    expect(await refused(client, 'receipt.get', { reference_id: 'no-such-sale', copy: 'customer' })).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await refused(client, 'receipt.print', { reference_id: 'no-such-sale' })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await refused(client, 'receipt.get', { reference_id: 'no-such-sale', copy: 'customer' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await refused(client, 'receipt.print', { reference_id: 'no-such-sale' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     await call(client, 'receipt.get', { reference_id: shown.reference_id, copy: 'merchant' });
   });
 
@@ -192,7 +225,10 @@ describe('receipt.get', () => {
 describe('payment.status', () => {
   it('hands a Processed payment back with both receipt texts', async () => {
     const status = await call(client, 'payment.status', { reference_id: shown.reference_id });
-    expect(status).toMatchObject({ status: 'Processed', result: { reference_id: shown.reference_id, status: 'approved' } });
+    expect(status).toMatchObject({
+      status: 'Processed',
+      result: { reference_id: shown.reference_id, status: 'approved' },
+    });
     if (status.status !== 'Processed') throw new Error('not processed');
     expect(status.receipts).not.toBeNull();
     expect(status.receipts!.customer).toContain('VIA DO CLIENTE');
@@ -256,7 +292,9 @@ describe('receipt.print', () => {
     expect(text).toContain(REPRINT_MARK);
     await client.next('printer.job', (p) => p.id === jobs[0]!.id && p.state === 'printed');
     expect(await receiptText(client, { reference_id: printed.reference_id, copy: 'customer' })).toContain(REPRINT_MARK);
-    expect(await receiptText(client, { reference_id: printed.reference_id, copy: 'customer', reprint: false })).not.toContain(REPRINT_MARK);
+    expect(
+      await receiptText(client, { reference_id: printed.reference_id, copy: 'customer', reprint: false }),
+    ).not.toContain(REPRINT_MARK);
   });
 
   it('refuses a repeated copy and an empty list of copies', async () => {
@@ -273,7 +311,11 @@ describe('receipt.print', () => {
   });
 
   it('refuses a printer that is not configured, naming the field, and queues nothing', async () => {
-    const error = await client.failure('receipt.print', { reference_id: printed.reference_id, copies: ['merchant'], printer: 'cozinha' });
+    const error = await client.failure('receipt.print', {
+      reference_id: printed.reference_id,
+      copies: ['merchant'],
+      printer: 'cozinha',
+    });
     expect(error.data).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'printer' }] });
     expect(pos.printing.queue!.journal.list({ limit: 1000 }).some((job) => job.printer === 'cozinha')).toBe(false);
   });
@@ -286,17 +328,26 @@ describe('a payment without a receipt yet, or at all', () => {
     const params = { ...sale(2000), terminal: idle.serial };
     const running = call(client, 'payment.start', params);
     await client.next('payment.progress', (p) => p.reference_id === params.reference_id && p.step === 'waiting_card');
-    expect(await refused(client, 'receipt.get', { reference_id: params.reference_id, copy: 'customer' })).toMatchObject({
-      code: 'INVALID_STATE',
-      reason: 'NOT_READY',
-    });
+    expect(await refused(client, 'receipt.get', { reference_id: params.reference_id, copy: 'customer' })).toMatchObject(
+      {
+        code: 'INVALID_STATE',
+        reason: 'NOT_READY',
+      },
+    );
     const status = await call(client, 'payment.status', { reference_id: params.reference_id });
     expect(status.status).toBe('InProgress');
     await call(client, 'payment.cancel', { reference_id: params.reference_id });
     expect(await running).toMatchObject({ status: 'cancelled', card: null });
-    expect(await refused(client, 'receipt.get', { reference_id: params.reference_id, copy: 'customer' })).toMatchObject({ code: 'NO_RECEIPT' });
-    expect(await refused(client, 'receipt.print', { reference_id: params.reference_id })).toMatchObject({ code: 'NO_RECEIPT' });
-    expect(await call(client, 'payment.status', { reference_id: params.reference_id })).toMatchObject({ status: 'Processed', receipts: null });
+    expect(await refused(client, 'receipt.get', { reference_id: params.reference_id, copy: 'customer' })).toMatchObject(
+      { code: 'NO_RECEIPT' },
+    );
+    expect(await refused(client, 'receipt.print', { reference_id: params.reference_id })).toMatchObject({
+      code: 'NO_RECEIPT',
+    });
+    expect(await call(client, 'payment.status', { reference_id: params.reference_id })).toMatchObject({
+      status: 'Processed',
+      receipts: null,
+    });
   });
 });
 
@@ -304,8 +355,14 @@ describe('an approval undone', () => {
   it('has the cancellation receipt (kind "cancellation", CANCELADA)', async () => {
     // On the PINPAD with the customer at it (a second one may be attached by now).
     const approved = await call(client, 'payment.start', { ...sale(1500), terminal: shown.terminal });
-    expect(await call(client, 'payment.undo', { reference_id: approved.reference_id })).toMatchObject({ confirmation: 'undone' });
-    const answer = await call(client, 'receipt.get', { reference_id: approved.reference_id, copy: 'customer', format: 'html' });
+    expect(await call(client, 'payment.undo', { reference_id: approved.reference_id })).toMatchObject({
+      confirmation: 'undone',
+    });
+    const answer = await call(client, 'receipt.get', {
+      reference_id: approved.reference_id,
+      copy: 'customer',
+      format: 'html',
+    });
     expect(answer.kind).toBe('cancellation');
     expect(answer.content).toContain('COMPROVANTE DE CANCELAMENTO');
     expect(answer.content).toContain('CANCELADA');

@@ -56,7 +56,12 @@ describe('the relays, with the payments API up', () => {
     pos = await posRig({ simulator: {}, rateLimit: RATE });
     client = recordFrames(await pos.paired('Caixa relays'));
     const taxpayerId = freshCpf();
-    const created = await pos.rig.client.buyers.create({ first_name: 'Clara', last_name: 'Nunes', taxpayer_id: taxpayerId, email: 'clara@example.com' });
+    const created = await pos.rig.client.buyers.create({
+      first_name: 'Clara',
+      last_name: 'Nunes',
+      taxpayer_id: taxpayerId,
+      email: 'clara@example.com',
+    });
     buyer = { id: created.id, taxpayer_id: taxpayerId };
   });
   afterAll(async () => pos.close());
@@ -65,7 +70,12 @@ describe('the relays, with the payments API up', () => {
     it('finds a buyer by the CPF given', async () => {
       const found = await call(client, 'buyer.search', { taxpayer_id: buyer.taxpayer_id });
       expect(found.searched).toEqual({ taxpayer_id: buyer.taxpayer_id });
-      expect(found.buyer).toMatchObject({ id: buyer.id, first_name: 'Clara', last_name: 'Nunes', taxpayer_id: buyer.taxpayer_id });
+      expect(found.buyer).toMatchObject({
+        id: buyer.id,
+        first_name: 'Clara',
+        last_name: 'Nunes',
+        taxpayer_id: buyer.taxpayer_id,
+      });
     });
 
     it('finds a buyer by the CPF the customer types on the PINPAD (from_pinpad)', async () => {
@@ -199,7 +209,11 @@ describe('the relays, with the payments API up', () => {
 
   describe('buyer.get and buyer.update', () => {
     it('reads a buyer by id', async () => {
-      expect(await call(client, 'buyer.get', { buyer_id: buyer.id })).toMatchObject({ id: buyer.id, resource: 'buyer', email: 'clara@example.com' });
+      expect(await call(client, 'buyer.get', { buyer_id: buyer.id })).toMatchObject({
+        id: buyer.id,
+        resource: 'buyer',
+        email: 'clara@example.com',
+      });
     });
 
     it('is API_NOT_FOUND for an id no buyer has, and INVALID_PARAMS for one that is not an id', async () => {
@@ -208,8 +222,16 @@ describe('the relays, with the payments API up', () => {
     });
 
     it('changes the first name', async () => {
-      const updated = await call(client, 'buyer.update', { buyer_id: buyer.id, changes: { first_name: 'Clara Maria' } });
-      expect(updated).toMatchObject({ id: buyer.id, first_name: 'Clara Maria', last_name: 'Nunes', taxpayer_id: buyer.taxpayer_id });
+      const updated = await call(client, 'buyer.update', {
+        buyer_id: buyer.id,
+        changes: { first_name: 'Clara Maria' },
+      });
+      expect(updated).toMatchObject({
+        id: buyer.id,
+        first_name: 'Clara Maria',
+        last_name: 'Nunes',
+        taxpayer_id: buyer.taxpayer_id,
+      });
       expect((await pos.rig.client.buyers.retrieve(buyer.id)).first_name).toBe('Clara Maria');
     });
 
@@ -235,8 +257,16 @@ describe('the relays, with the payments API up', () => {
 
     it('answers the API’s whole list envelope: resource, uri, has_more, limit, offset, total', async () => {
       const page = await call(client, 'bankAccount.list', {});
-      expect(page).toMatchObject({ resource: 'list', has_more: false, limit: 100, offset: 0, total: page.items.length });
-      expect(page.uri).toBe(`/v1/marketplaces/${pos.rig.sandbox.marketplaceId}/sellers/${pos.rig.sandbox.sellerId}/bank_accounts`);
+      expect(page).toMatchObject({
+        resource: 'list',
+        has_more: false,
+        limit: 100,
+        offset: 0,
+        total: page.items.length,
+      });
+      expect(page.uri).toBe(
+        `/v1/marketplaces/${pos.rig.sandbox.marketplaceId}/sellers/${pos.rig.sandbox.sellerId}/bank_accounts`,
+      );
     });
 
     it('pages with limit and offset, and says when more follow (has_more)', async () => {
@@ -252,8 +282,14 @@ describe('the relays, with the payments API up', () => {
     });
 
     it('refuses a limit over 100 or a negative offset before asking the API', async () => {
-      expect(await refused(client, 'bankAccount.list', { limit: 101 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'limit' }] });
-      expect(await refused(client, 'bankAccount.list', { offset: -1 })).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'offset' }] });
+      expect(await refused(client, 'bankAccount.list', { limit: 101 })).toMatchObject({
+        code: 'INVALID_PARAMS',
+        violations: [{ field: 'limit' }],
+      });
+      expect(await refused(client, 'bankAccount.list', { offset: -1 })).toMatchObject({
+        code: 'INVALID_PARAMS',
+        violations: [{ field: 'offset' }],
+      });
     });
   });
 
@@ -269,7 +305,13 @@ describe('the relays, with the payments API up', () => {
     it('issues a boleto with its digitable line and barcode, for the seller', async () => {
       const { transaction, print_jobs } = await call(client, 'boleto.create', boleto());
       expect(print_jobs).toEqual([]);
-      expect(transaction).toMatchObject({ status: 'pending', amount: 15_000, payment_type: 'boleto', customer: buyer.id, pix: null });
+      expect(transaction).toMatchObject({
+        status: 'pending',
+        amount: 15_000,
+        payment_type: 'boleto',
+        customer: buyer.id,
+        pix: null,
+      });
       expect(transaction.boleto?.digitable_line.replace(/\D/g, '')).toMatch(/^[0-9]{47}$/);
       expect(transaction.boleto?.barcode).toMatch(/^[0-9]{44}$/);
       expect((await pos.rig.client.transactions.retrieve(transaction.id)).on_behalf_of).toBe(pos.rig.sandbox.sellerId);
@@ -293,12 +335,16 @@ describe('the relays, with the payments API up', () => {
         .map((name) => decodeEscPos(readFileSync(join(pos.printDir, name))));
       // The digitable line (54 characters) wraps on the 48-column paper: compare its digits.
       const digits = (text: string): string => text.replace(/\D/g, '');
-      const slip = slips.find((decoded) => digits(decoded.lines.map((line) => line.text).join('')).includes(digits(transaction.boleto!.digitable_line)));
+      const slip = slips.find((decoded) =>
+        digits(decoded.lines.map((line) => line.text).join('')).includes(digits(transaction.boleto!.digitable_line)),
+      );
       expect(slip, 'a printed file with the digitable line').toBeDefined();
       const text = slip!.lines.map((line) => line.text).join('\n');
       expect(text).toContain('BOLETO BANCÁRIO');
       expect(text).toContain('R$ 49,90');
-      expect(slip!.events).toContainEqual(expect.objectContaining({ kind: 'barcode', data: transaction.boleto!.barcode }));
+      expect(slip!.events).toContainEqual(
+        expect.objectContaining({ kind: 'barcode', data: transaction.boleto!.barcode }),
+      );
     });
 
     it('sets late fee, interest and discount (billing_instructions), as the API keeps them', async () => {
@@ -307,15 +353,27 @@ describe('the relays, with the payments API up', () => {
         interest: { mode: 'MONTHLY_PERCENTAGE', percentage: 1, start_date: '2030-01-11' },
         discount: [{ mode: 'FIXED', amount: 500, limit_date: '2030-01-05' }],
       };
-      const { transaction } = await call(client, 'boleto.create', boleto({ expiration_date: '2030-01-10', billing_instructions: billing }));
+      const { transaction } = await call(
+        client,
+        'boleto.create',
+        boleto({ expiration_date: '2030-01-10', billing_instructions: billing }),
+      );
       expect(transaction.boleto?.billing_instructions).toBeTruthy();
       const stored = await pos.rig.client.transactions.retrieve(transaction.id);
       expect(JSON.stringify(stored.boleto?.billing_instructions)).toMatch(/PERCENTAGE/);
-      expect(stored.boleto?.billing_instructions).toMatchObject({ late_fee: { mode: 'PERCENTAGE' }, interest: { mode: 'MONTHLY_PERCENTAGE' }, discount: [{ mode: 'FIXED' }] });
+      expect(stored.boleto?.billing_instructions).toMatchObject({
+        late_fee: { mode: 'PERCENTAGE' },
+        interest: { mode: 'MONTHLY_PERCENTAGE' },
+        discount: [{ mode: 'FIXED' }],
+      });
     });
 
     it('refuses a late fee in a mode the contract does not know (INVALID_PARAMS naming it)', async () => {
-      const error = await refused(client, 'boleto.create', boleto({ billing_instructions: { late_fee: { mode: 'DAILY', amount: 100 } } }));
+      const error = await refused(
+        client,
+        'boleto.create',
+        boleto({ billing_instructions: { late_fee: { mode: 'DAILY', amount: 100 } } }),
+      );
       expect(error.code).toBe('INVALID_PARAMS');
       expect(error.violations?.map((v) => v.field).join(' ')).toContain('billing_instructions.late_fee');
     });
@@ -323,7 +381,9 @@ describe('the relays, with the payments API up', () => {
     it('takes the payer inline (buyer), which the API uses instead of the customer record', async () => {
       // No buyer has this id: only the inline payer lets the API issue the slip.
       const unknownCustomer = '0'.repeat(32);
-      expect(await refused(client, 'boleto.create', boleto({ customer: unknownCustomer }))).toMatchObject({ code: 'API_NOT_FOUND' });
+      expect(await refused(client, 'boleto.create', boleto({ customer: unknownCustomer }))).toMatchObject({
+        code: 'API_NOT_FOUND',
+      });
       const payer = { first_name: 'Rita', last_name: 'Lee', taxpayer_id: freshCpf(), email: 'rita@example.com' };
       const { transaction } = await call(client, 'boleto.create', boleto({ customer: unknownCustomer, buyer: payer }));
       expect(transaction).toMatchObject({ status: 'pending', payment_type: 'boleto' });
@@ -333,8 +393,20 @@ describe('the relays, with the payments API up', () => {
     it('refuses an inline payer whose CPF check digits are wrong, naming the POS’s parameter (buyer.taxpayer_id), before asking the API', async () => {
       const cpf = freshCpf();
       const wrong = `${cpf.slice(0, 10)}${(Number(cpf[10]) + 1) % 10}`;
-      const error = await refused(client, 'boleto.create', boleto({ buyer: { first_name: 'Rita', taxpayer_id: wrong } }));
-      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'buyer.taxpayer_id', message: 'params.buyer.taxpayer_id is not a valid CPF (check digits do not match)' }] });
+      const error = await refused(
+        client,
+        'boleto.create',
+        boleto({ buyer: { first_name: 'Rita', taxpayer_id: wrong } }),
+      );
+      expect(error).toMatchObject({
+        code: 'INVALID_PARAMS',
+        violations: [
+          {
+            field: 'buyer.taxpayer_id',
+            message: 'params.buyer.taxpayer_id is not a valid CPF (check digits do not match)',
+          },
+        ],
+      });
       expect(error.api).toBeUndefined();
       expect(error.message).not.toMatch(/payment_method|\bField\b/);
     });
@@ -360,7 +432,11 @@ describe('the relays, with the payments API up', () => {
     it('asks to cancel a boleto: REQUESTED', async () => {
       const { transaction } = await call(client, 'boleto.create', boleto());
       const cancellation = await call(client, 'boleto.cancel', { transaction_id: transaction.id });
-      expect(cancellation).toMatchObject({ resource: 'cancellation', status: 'REQUESTED', transaction_id: transaction.id });
+      expect(cancellation).toMatchObject({
+        resource: 'cancellation',
+        status: 'REQUESTED',
+        transaction_id: transaction.id,
+      });
     });
   });
 
@@ -374,7 +450,11 @@ describe('the relays, with the payments API up', () => {
     });
 
     /** The seller's phone reads the card (the sandbox's helper). */
-    async function phoneCompletes(transactionId: string, outcome: 'approved' | 'declined', card: Record<string, string> = {}): Promise<void> {
+    async function phoneCompletes(
+      transactionId: string,
+      outcome: 'approved' | 'declined',
+      card: Record<string, string> = {},
+    ): Promise<void> {
       const { sandbox } = pos.rig;
       const path = `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${transactionId}/tap_to_pay`;
       const reply = await sandboxCall({ sandbox, token: sandbox.token }, 'POST', path, { outcome, ...card });
@@ -385,7 +465,10 @@ describe('the relays, with the payments API up', () => {
       const other = recordFrames(await pos.paired('Outro caixa'));
       const created = await call(client, 'tapToPay.create', charge());
       expect(created).toMatchObject({ status: 'pending', payment_locale: 'tap_to_pay', amount: 2_500 });
-      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({ id: created.id, status: 'pending' });
+      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({
+        id: created.id,
+        status: 'pending',
+      });
 
       await phoneCompletes(created.id, 'approved');
       const updated = await client.next('tapToPay.updated', (p) => p.id === created.id);
@@ -394,7 +477,9 @@ describe('the relays, with the payments API up', () => {
       // Anything sent to the other client before this answer arrives first on its socket.
       await call(other, 'pinpad.list');
       expect(other.events('tapToPay.updated')).toEqual([]);
-      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({ status: 'succeeded' });
+      expect(await call(client, 'tapToPay.status', { transaction_id: created.id })).toMatchObject({
+        status: 'succeeded',
+      });
       await other.close();
     });
 
@@ -430,11 +515,20 @@ describe('the relays, with the payments API up', () => {
       const updated = await client.next('tapToPay.updated', (p) => p.id === created.id);
       const done = await call(client, 'tapToPay.status', { transaction_id: created.id });
       for (const view of [updated, done]) {
-        expect(view).toMatchObject({ status: 'succeeded', terminal: 'phone-caixa-1', installment_plan: { number_installments: 3 } });
+        expect(view).toMatchObject({
+          status: 'succeeded',
+          terminal: 'phone-caixa-1',
+          installment_plan: { number_installments: 3 },
+        });
         expect(view.authorization_code).toMatch(/^[0-9]{6}$/);
         expect(view.nsu).toMatch(/^[0-9]+$/);
         // Only what a receipt may print: the API's card object also has the holder's name, which is not passed on.
-        expect(view.card).toEqual({ brand: 'MasterCard', first6_digits: null, last4_digits: '4242', entry_mode: 'contactless_chip' });
+        expect(view.card).toEqual({
+          brand: 'MasterCard',
+          first6_digits: null,
+          last4_digits: '4242',
+          entry_mode: 'contactless_chip',
+        });
       }
       const api = await pos.rig.client.transactions.retrieve(created.id);
       expect(done.authorization_code).toBe(api.payment_authorization?.authorization_code);
@@ -443,7 +537,10 @@ describe('the relays, with the payments API up', () => {
 
     it('refuses installments on a debit charge, naming installments (not the API’s installment_plan)', async () => {
       const error = await refused(client, 'tapToPay.create', { ...charge(), payment_type: 'debit', installments: 3 });
-      expect(error).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'installments', message: 'params.installments is allowed for credit payments only' }] });
+      expect(error).toMatchObject({
+        code: 'INVALID_PARAMS',
+        violations: [{ field: 'installments', message: 'params.installments is allowed for credit payments only' }],
+      });
     });
 
     it('tells the creator of a declined tap too (failed)', async () => {
@@ -453,7 +550,9 @@ describe('the relays, with the payments API up', () => {
     });
 
     it('is API_NOT_FOUND for a transaction the API does not have', async () => {
-      expect(await refused(client, 'tapToPay.status', { transaction_id: 'f'.repeat(32) })).toMatchObject({ code: 'API_NOT_FOUND' });
+      expect(await refused(client, 'tapToPay.status', { transaction_id: 'f'.repeat(32) })).toMatchObject({
+        code: 'API_NOT_FOUND',
+      });
     });
   });
 

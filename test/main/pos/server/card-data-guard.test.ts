@@ -32,7 +32,14 @@ afterAll(async () => {
   await pos.close();
 });
 
-const sale = (reference: string, extra: Record<string, unknown> = {}) => ({ reference_id: reference, amount: 1234, payment_type: 'credit', installments: 1, description: 'Pedido', ...extra });
+const sale = (reference: string, extra: Record<string, unknown> = {}) => ({
+  reference_id: reference,
+  amount: 1234,
+  payment_type: 'credit',
+  installments: 1,
+  description: 'Pedido',
+  ...extra,
+});
 
 /** Every file the agent wrote (the journal and its WAL, the log; clients.db and its WAL, the receipts), as text. */
 function everythingWritten(): string {
@@ -45,15 +52,25 @@ function everythingWritten(): string {
 
 describe('findPosCardData: which field of the params', () => {
   it('names the field, however deep', () => {
-    expect(findPosCardData({ buyer: { address: { line1: `Rua ${REFUSED.grouped}` } } })).toEqual({ field: 'buyer.address.line1', kind: 'card_number' });
-    expect(findPosCardData({ metadata: [{ note: 'ok' }, { note: REFUSED.track2 }] })).toEqual({ field: 'metadata.1.note', kind: 'track' });
+    expect(findPosCardData({ buyer: { address: { line1: `Rua ${REFUSED.grouped}` } } })).toEqual({
+      field: 'buyer.address.line1',
+      kind: 'card_number',
+    });
+    expect(findPosCardData({ metadata: [{ note: 'ok' }, { note: REFUSED.track2 }] })).toEqual({
+      field: 'metadata.1.note',
+      kind: 'track',
+    });
   });
 
   it('leaves alone what is digits by nature, and generated hex ids', () => {
     // A 14-digit tax id that starts like a card and passes the Luhn check, a bank account, a PINPAD serial.
-    expect(findPosCardData({ taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' })).toBeUndefined();
+    expect(
+      findPosCardData({ taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' }),
+    ).toBeUndefined();
     expect(findPosCardData({ payment_id: 'a3f94111111111111111bcdefabcdefa' })).toBeUndefined();
-    expect(findPosCardData({ pairing_id: 'pair_a3f94111111111111111bcdefabcdefa', client_id: 'cli_4111111111111111' })).toBeUndefined();
+    expect(
+      findPosCardData({ pairing_id: 'pair_a3f94111111111111111bcdefabcdefa', client_id: 'cli_4111111111111111' }),
+    ).toBeUndefined();
     // The same digits anywhere else are refused, in an id-named field too when it is not an id.
     expect(findPosCardData({ description: '34028316000109' })).toEqual({ field: 'description', kind: 'card_number' });
     expect(findPosCardData({ payment_id: '4111111111111111' })).toEqual({ field: 'payment_id', kind: 'card_number' });
@@ -62,8 +79,13 @@ describe('findPosCardData: which field of the params', () => {
   it('takes an alphanumeric CNPJ for no card number, as the ein or anywhere else, and still finds a card number beside it', () => {
     // B4111111431277: a valid alphanumeric CNPJ whose 13 digits pass the Luhn check, and start like a Visa.
     expect(findPosCardData({ ein: 'B4111111431277' })).toBeUndefined();
-    expect(findPosCardData({ ein: '12ABC34501DE35', description: 'Pedido da empresa 12.ABC.345/01DE-35' })).toBeUndefined();
-    expect(findPosCardData({ ein: '12ABC34501DE35', description: `Pago com ${REFUSED.pan}` })).toEqual({ field: 'description', kind: 'card_number' });
+    expect(
+      findPosCardData({ ein: '12ABC34501DE35', description: 'Pedido da empresa 12.ABC.345/01DE-35' }),
+    ).toBeUndefined();
+    expect(findPosCardData({ ein: '12ABC34501DE35', description: `Pago com ${REFUSED.pan}` })).toEqual({
+      field: 'description',
+      kind: 'card_number',
+    });
   });
 });
 
@@ -71,16 +93,31 @@ describe('card data in what a POS sends', () => {
   it.each([
     ['a card number as the sale’s reference', sale(REFUSED.pan), 'reference_id', 'CARD_NUMBER'],
     ['a track 2 as the reference', sale(REFUSED.track2), 'reference_id', 'TRACK'],
-    ['a grouped card number in the description', sale('ref-desc', { description: `Pago com ${REFUSED.grouped}` }), 'description', 'CARD_NUMBER'],
-    ['a track 1 in the PINPAD notification', sale('ref-note', { notification: REFUSED.track1.slice(0, 32) }), 'notification', 'TRACK'],
-  ])('refuses %s: CARD_DATA_REFUSED naming the field, no payment, nothing written', async (_, params, field, reason) => {
-    const before = pos.rig.engine.list().items.length;
-    const error = await checkedFailure(cashier, 'payment.start', params);
-    expect(error).toMatchObject({ code: 'CARD_DATA_REFUSED', reason, violations: [{ field }] });
-    expect(error.cashier_message).toBe('O sistema de vendas enviou o que parece um número de cartão; por segurança, nada foi feito.');
-    expect(error.message).not.toMatch(/\d{13}/);
-    expect(pos.rig.engine.list().items.length).toBe(before);
-  });
+    [
+      'a grouped card number in the description',
+      sale('ref-desc', { description: `Pago com ${REFUSED.grouped}` }),
+      'description',
+      'CARD_NUMBER',
+    ],
+    [
+      'a track 1 in the PINPAD notification',
+      sale('ref-note', { notification: REFUSED.track1.slice(0, 32) }),
+      'notification',
+      'TRACK',
+    ],
+  ])(
+    'refuses %s: CARD_DATA_REFUSED naming the field, no payment, nothing written',
+    async (_, params, field, reason) => {
+      const before = pos.rig.engine.list().items.length;
+      const error = await checkedFailure(cashier, 'payment.start', params);
+      expect(error).toMatchObject({ code: 'CARD_DATA_REFUSED', reason, violations: [{ field }] });
+      expect(error.cashier_message).toBe(
+        'O sistema de vendas enviou o que parece um número de cartão; por segurança, nada foi feito.',
+      );
+      expect(error.message).not.toMatch(/\d{13}/);
+      expect(pos.rig.engine.list().items.length).toBe(before);
+    },
+  );
 
   it('refuses a POS that pairs under a name holding a card number', async () => {
     const stranger = await pos.connect();
@@ -105,7 +142,14 @@ describe('card data in what a POS sends', () => {
 
   it('wrote none of the refused values anywhere: journal, clients database, their WALs, the log', () => {
     const written = everythingWritten();
-    for (const value of [REFUSED.pan, '4111111111111111', REFUSED.posName, '5105105105105100', '2223000048400011', '6362970000457013']) {
+    for (const value of [
+      REFUSED.pan,
+      '4111111111111111',
+      REFUSED.posName,
+      '5105105105105100',
+      '2223000048400011',
+      '6362970000457013',
+    ]) {
       expect(written.includes(value), value.slice(0, 6)).toBe(false);
     }
     // The refusals were logged, by field only; the clients database was there to be searched.

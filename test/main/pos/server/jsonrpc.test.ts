@@ -48,7 +48,11 @@ function answerTo(id: number, message: Record<string, unknown>): Promise<RpcMess
 describe('a request whose id is null', () => {
   it('is answered, with id null, like any other request', async () => {
     const answer = await anonymous(JSON.stringify({ jsonrpc: '2.0', id: null, method: 'pinpad.list' }));
-    expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, result: { pinpads: [expect.objectContaining({ connected: true })] } });
+    expect(answer).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      result: { pinpads: [expect.objectContaining({ connected: true })] },
+    });
     expect(answer.error).toBeUndefined();
   });
 
@@ -92,7 +96,10 @@ describe('params that are not an object', () => {
 
 describe('the wording of a parameter refusal', () => {
   it('names params and its members, never the validator’s "Body" or "Field"', async () => {
-    const answer = await answerTo(201, { method: 'payment.start', params: { reference_id: 'w-1', amount: 12.5, payment_type: 'pix', description: 'x', colour: 'red' } });
+    const answer = await answerTo(201, {
+      method: 'payment.start',
+      params: { reference_id: 'w-1', amount: 12.5, payment_type: 'pix', description: 'x', colour: 'red' },
+    });
     expect(answer.error?.code).toBe(-32602);
     const { violations } = answer.error!.data as unknown as { violations: { field: string; message: string }[] };
     expect(violations.map((v) => v.field)).toEqual(expect.arrayContaining(['amount', 'payment_type', 'colour']));
@@ -100,15 +107,29 @@ describe('the wording of a parameter refusal', () => {
       expect(message).toMatch(/^params[. ]/);
       expect(message).not.toMatch(/\bBody\b|\bField\b|in request/);
     }
-    expect(violations.find((v) => v.field === 'colour')?.message).toBe('params.colour is not a parameter of this method');
+    expect(violations.find((v) => v.field === 'colour')?.message).toBe(
+      'params.colour is not a parameter of this method',
+    );
     expect(answer.error?.message).not.toMatch(/\bBody\b|\bField\b/);
   });
 
   it('rewrites each of the validator’s shapes of sentence', () => {
-    expect(paramsViolation({ field: '', message: 'Body must be of type object' })).toEqual({ field: '', message: 'params must be of type object' });
-    expect(paramsViolation({ field: 'amount', message: 'Field amount must be of type integer' })).toEqual({ field: 'amount', message: 'params.amount must be of type integer' });
-    expect(paramsViolation({ field: 'a', message: 'Unexpected fields in request [a, b]' })).toEqual({ field: 'a', message: 'params.a, params.b are not a parameter of this method' });
-    expect(paramsViolation({ field: 'installments', message: 'Installments are for credit only' })).toEqual({ field: 'installments', message: 'Installments are for credit only' });
+    expect(paramsViolation({ field: '', message: 'Body must be of type object' })).toEqual({
+      field: '',
+      message: 'params must be of type object',
+    });
+    expect(paramsViolation({ field: 'amount', message: 'Field amount must be of type integer' })).toEqual({
+      field: 'amount',
+      message: 'params.amount must be of type integer',
+    });
+    expect(paramsViolation({ field: 'a', message: 'Unexpected fields in request [a, b]' })).toEqual({
+      field: 'a',
+      message: 'params.a, params.b are not a parameter of this method',
+    });
+    expect(paramsViolation({ field: 'installments', message: 'Installments are for credit only' })).toEqual({
+      field: 'installments',
+      message: 'Installments are for credit only',
+    });
   });
 
   it('the engine’s own rules (after the schema) read the same way', async () => {
@@ -121,4 +142,3 @@ describe('the wording of a parameter refusal', () => {
     expect(violations).toContainEqual({ field: 'notification', message: 'params.notification must be one line' });
   });
 });
-

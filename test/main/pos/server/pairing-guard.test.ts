@@ -33,7 +33,10 @@ describe('guessing pairing codes', () => {
         const { pairing_id: pairingId } = started.result as { pairing_id: string };
         const real = pos.announced.find((a) => a.pairingId === pairingId)!.code;
         for (let attempt = 0; attempt < 5; attempt++) {
-          const answer = await attacker.request('session.confirmPairing', { pairing_id: pairingId, code: real === '000000' ? '000001' : '000000' });
+          const answer = await attacker.request('session.confirmPairing', {
+            pairing_id: pairingId,
+            code: real === '000000' ? '000001' : '000000',
+          });
           const code = answer.error?.data.code;
           if (code === 'WRONG_CODE') guesses++;
           if (code === 'PAIRING_LOCKED') {
@@ -50,13 +53,18 @@ describe('guessing pairing codes', () => {
     expect((locked as { retry_after_ms?: number }).retry_after_ms).toBeGreaterThan(23 * 60 * 60 * 1000);
 
     // The window heard every one, with its origin and the count.
-    const failed = window.events('pairing.failed') as { origin: string | null; guard: { wrong_codes: number; locked: boolean } }[];
+    const failed = window.events('pairing.failed') as {
+      origin: string | null;
+      guard: { wrong_codes: number; locked: boolean };
+    }[];
     expect(failed).toHaveLength(50);
     expect(failed.at(-1)!.guard).toMatchObject({ wrong_codes: 50, locked: true });
     expect(new Set(failed.map((event) => event.origin)).size).toBeGreaterThan(1);
 
     // Even the honest POS with the right code waits: nothing is checked while locked.
-    expect(await checkedFailure(honest, 'session.confirmPairing', { pairing_id: honestId, code: honestCode })).toMatchObject({ code: 'PAIRING_LOCKED' });
+    expect(
+      await checkedFailure(honest, 'session.confirmPairing', { pairing_id: honestId, code: honestCode }),
+    ).toMatchObject({ code: 'PAIRING_LOCKED' });
 
     // The cashier blocks an origin that guessed, in one click, and unlocks pairing.
     const guard = await checkedCall(window, 'operator.pairingGuard', {});

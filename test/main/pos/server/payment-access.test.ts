@@ -13,7 +13,13 @@ afterEach(async () => {
   pos = undefined;
 });
 
-const sale = (reference: string, amount = 1234) => ({ reference_id: reference, amount, payment_type: 'credit' as const, installments: 1, description: 'Pedido' });
+const sale = (reference: string, amount = 1234) => ({
+  reference_id: reference,
+  amount,
+  payment_type: 'credit' as const,
+  installments: 1,
+  description: 'Pedido',
+});
 
 const eventsAbout = (client: RpcClient, reference: string): unknown[] =>
   client.notifications.filter((n) => (n.params as { reference_id?: string } | undefined)?.reference_id === reference);
@@ -27,14 +33,24 @@ describe('payments between POS clients', () => {
     expect(approved).toMatchObject({ status: 'approved', confirmation: 'pending' });
 
     // The other till: as if it did not exist.
-    expect(await checkedCall(second, 'payment.status', { reference_id: 'till-1-sale' })).toEqual({ status: 'NotFound' });
+    expect(await checkedCall(second, 'payment.status', { reference_id: 'till-1-sale' })).toEqual({
+      status: 'NotFound',
+    });
     for (const method of ['payment.undo', 'payment.confirm', 'payment.cancel'] as const) {
-      expect(await checkedFailure(second, method, { reference_id: 'till-1-sale' }), method).toMatchObject({ code: 'NOT_FOUND' });
+      expect(await checkedFailure(second, method, { reference_id: 'till-1-sale' }), method).toMatchObject({
+        code: 'NOT_FOUND',
+      });
     }
-    expect(await checkedFailure(second, 'receipt.get', { reference_id: 'till-1-sale', copy: 'customer' })).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await checkedFailure(second, 'receipt.print', { reference_id: 'till-1-sale' })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      await checkedFailure(second, 'receipt.get', { reference_id: 'till-1-sale', copy: 'customer' }),
+    ).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await checkedFailure(second, 'receipt.print', { reference_id: 'till-1-sale' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     // Its reference cannot be joined either (that would hand over the result).
-    expect(await checkedFailure(second, 'payment.start', sale('till-1-sale'))).toMatchObject({ code: 'REFERENCE_CONFLICT' });
+    expect(await checkedFailure(second, 'payment.start', sale('till-1-sale'))).toMatchObject({
+      code: 'REFERENCE_CONFLICT',
+    });
     const listed = await checkedCall(second, 'payment.list', {});
     expect(listed.items.map((item) => item.reference_id)).not.toContain('till-1-sale');
     expect(listed.total).toBe(0);
@@ -43,15 +59,28 @@ describe('payments between POS clients', () => {
     expect(eventsAbout(second, 'till-1-sale')).toEqual([]);
 
     // The owner still has it all, and the sale is untouched.
-    expect((await checkedCall(first, 'payment.pending', {})).confirmations.map((item) => item.reference_id)).toEqual(['till-1-sale']);
-    expect((await checkedCall(first, 'payment.list', {})).items.map((item) => item.reference_id)).toEqual(['till-1-sale']);
-    expect(await checkedCall(first, 'payment.confirm', { reference_id: 'till-1-sale' })).toMatchObject({ confirmation: 'confirmed' });
-    expect(await checkedCall(first, 'receipt.get', { reference_id: 'till-1-sale', copy: 'customer' })).toMatchObject({ reference_id: 'till-1-sale' });
+    expect((await checkedCall(first, 'payment.pending', {})).confirmations.map((item) => item.reference_id)).toEqual([
+      'till-1-sale',
+    ]);
+    expect((await checkedCall(first, 'payment.list', {})).items.map((item) => item.reference_id)).toEqual([
+      'till-1-sale',
+    ]);
+    expect(await checkedCall(first, 'payment.confirm', { reference_id: 'till-1-sale' })).toMatchObject({
+      confirmation: 'confirmed',
+    });
+    expect(await checkedCall(first, 'receipt.get', { reference_id: 'till-1-sale', copy: 'customer' })).toMatchObject({
+      reference_id: 'till-1-sale',
+    });
 
     // The window sees every till's sales, and the owner hears what the window does to its sale.
     const window = await pos.operator();
-    expect((await checkedCall(window, 'payment.list', {})).items.map((item) => item.reference_id)).toContain('till-1-sale');
-    expect(await checkedCall(window, 'payment.undo', { reference_id: 'till-1-sale' })).toMatchObject({ status: 'cancelled', confirmation: 'undone' });
+    expect((await checkedCall(window, 'payment.list', {})).items.map((item) => item.reference_id)).toContain(
+      'till-1-sale',
+    );
+    expect(await checkedCall(window, 'payment.undo', { reference_id: 'till-1-sale' })).toMatchObject({
+      status: 'cancelled',
+      confirmation: 'undone',
+    });
     await first.next('payment.progress', (p) => p.reference_id === 'till-1-sale' && p.step === 'undone');
     expect(eventsAbout(second, 'till-1-sale')).toEqual([]);
   });
@@ -62,9 +91,15 @@ describe('payments between POS clients', () => {
     const second = await pos.paired('Caixa 2');
     const running = checkedCall(first, 'payment.start', sale('till-1-running'));
     await first.next('payment.progress', (p) => p.reference_id === 'till-1-running' && p.step === 'waiting_card');
-    expect(await checkedFailure(second, 'payment.cancel', { reference_id: 'till-1-running' })).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await checkedCall(second, 'payment.status', { reference_id: 'till-1-running' })).toEqual({ status: 'NotFound' });
-    expect(await checkedCall(first, 'payment.status', { reference_id: 'till-1-running' })).toMatchObject({ status: 'InProgress' });
+    expect(await checkedFailure(second, 'payment.cancel', { reference_id: 'till-1-running' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await checkedCall(second, 'payment.status', { reference_id: 'till-1-running' })).toEqual({
+      status: 'NotFound',
+    });
+    expect(await checkedCall(first, 'payment.status', { reference_id: 'till-1-running' })).toMatchObject({
+      status: 'InProgress',
+    });
     await checkedCall(first, 'payment.cancel', { reference_id: 'till-1-running' });
     expect(await running).toMatchObject({ status: 'cancelled' });
     expect(eventsAbout(second, 'till-1-running')).toEqual([]);
@@ -75,9 +110,15 @@ describe('payments between POS clients', () => {
     const first = await pos.paired('Caixa 1');
     const second = await pos.paired('Caixa 2');
     await checkedCall(first, 'payment.start', sale('shared-sale'));
-    expect(await checkedCall(second, 'payment.status', { reference_id: 'shared-sale' })).toMatchObject({ status: 'Processed' });
-    expect((await checkedCall(second, 'payment.list', {})).items.map((item) => item.reference_id)).toEqual(['shared-sale']);
-    expect(await checkedCall(second, 'payment.undo', { reference_id: 'shared-sale' })).toMatchObject({ confirmation: 'undone' });
+    expect(await checkedCall(second, 'payment.status', { reference_id: 'shared-sale' })).toMatchObject({
+      status: 'Processed',
+    });
+    expect((await checkedCall(second, 'payment.list', {})).items.map((item) => item.reference_id)).toEqual([
+      'shared-sale',
+    ]);
+    expect(await checkedCall(second, 'payment.undo', { reference_id: 'shared-sale' })).toMatchObject({
+      confirmation: 'undone',
+    });
     expect(eventsAbout(second, 'shared-sale').length).toBeGreaterThan(0);
   });
 });

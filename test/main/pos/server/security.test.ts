@@ -25,7 +25,10 @@ async function stillServing(): Promise<void> {
   await client.close();
 }
 
-function httpGet(path: string, host: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+function httpGet(
+  path: string,
+  host: string,
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     http
       .get({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
@@ -93,7 +96,14 @@ describe('origins', () => {
     const page = await pos.connect({ origin: 'https://unpaired.example' });
     const info = await page.call<{ name: string; authenticated: boolean }>('agent.info');
     expect(info).toMatchObject({ name: 'Pinbridge', authenticated: false });
-    for (const method of ['payment.start', 'payment.list', 'pinpad.display', 'buyer.search', 'receipt.get', 'agent.status']) {
+    for (const method of [
+      'payment.start',
+      'payment.list',
+      'pinpad.display',
+      'buyer.search',
+      'receipt.get',
+      'agent.status',
+    ]) {
       const error = await page.failure(method, {});
       expect(error.data.code, method).toBe('UNAUTHENTICATED');
     }
@@ -118,20 +128,27 @@ describe('origins', () => {
 describe('pairing', () => {
   it('shows the code to the cashier only, and gives a token that works on later connections', async () => {
     const page = await pos.connect({ origin: 'https://pos.loja.example' });
-    const started = await page.call<{ pairing_id: string; code_length: number; expires_at: string }>('session.pair', { name: 'Caixa 7' });
+    const started = await page.call<{ pairing_id: string; code_length: number; expires_at: string }>('session.pair', {
+      name: 'Caixa 7',
+    });
     expect(started.code_length).toBe(6);
     const announcement = pos.announced.find((a) => a.pairingId === started.pairing_id)!;
     expect(announcement).toMatchObject({ name: 'Caixa 7', origin: 'https://pos.loja.example' });
     // The code never travels to the POS.
     expect(JSON.stringify(started)).not.toContain(announcement.code);
-    const done = await page.call<{ token: string; client_id: string }>('session.confirmPairing', { pairing_id: started.pairing_id, code: announcement.code });
+    const done = await page.call<{ token: string; client_id: string }>('session.confirmPairing', {
+      pairing_id: started.pairing_id,
+      code: announcement.code,
+    });
     expect(done.token).toMatch(/^pbt_/);
     // This session is now logged in.
     await page.call('pinpad.list');
     await page.close();
 
     const later = await pos.connect({ origin: 'https://pos.loja.example' });
-    const hello = await later.call<{ client_id: string; missed_results: unknown[] }>('session.hello', { token: done.token });
+    const hello = await later.call<{ client_id: string; missed_results: unknown[] }>('session.hello', {
+      token: done.token,
+    });
     expect(hello).toMatchObject({ client_id: done.client_id, missed_results: [] });
     await later.call('pinpad.list');
     await later.close();
@@ -156,7 +173,8 @@ describe('pairing', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const first = await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
     expect(first.data).toMatchObject({ code: 'WRONG_CODE', attempts_left: 2 });
-    for (let i = 0; i < 2; i++) await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
+    for (let i = 0; i < 2; i++)
+      await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: wrong });
     const after = await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code });
     expect(after.data).toMatchObject({ code: 'PAIRING_INVALID', reason: 'PAIRING_FAILED' });
     await page.close();
@@ -213,7 +231,10 @@ describe('tokens', () => {
     expect(error.data).toMatchObject({ code: 'TOKEN_INVALID', reason: 'TOKEN_REVOKED' });
     expect((await client.closed).code).toBe(4004);
     const again = await pos.connect();
-    expect((await again.failure('session.hello', { token: client.token })).data).toMatchObject({ code: 'TOKEN_INVALID', reason: 'TOKEN_REVOKED' });
+    expect((await again.failure('session.hello', { token: client.token })).data).toMatchObject({
+      code: 'TOKEN_INVALID',
+      reason: 'TOKEN_REVOKED',
+    });
     await again.close();
   });
 
@@ -229,7 +250,9 @@ describe('tokens', () => {
 describe('hostile and broken input', () => {
   it('closes a 1 MB message with 1009 and goes on serving everyone else', async () => {
     const client = await pos.paired('Big');
-    client.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.info', params: { pad: 'x'.repeat(1024 * 1024) } }));
+    client.socket.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'agent.info', params: { pad: 'x'.repeat(1024 * 1024) } }),
+    );
     expect((await client.closed).code).toBe(1009);
     await stillServing();
   });
@@ -237,11 +260,20 @@ describe('hostile and broken input', () => {
   it('answers 10,000 malformed messages without closing, then serves the same connection', async () => {
     const flooder = await pos.paired('Flood');
     const bystander = await pos.paired('Bystander');
-    const junk = ['{', 'null', '[]', '{"jsonrpc":"1.0"}', '{"jsonrpc":"2.0","id":{},"method":"x"}', '"text"', '{"jsonrpc":"2.0","id":5,"method":7}'];
+    const junk = [
+      '{',
+      'null',
+      '[]',
+      '{"jsonrpc":"1.0"}',
+      '{"jsonrpc":"2.0","id":{},"method":"x"}',
+      '"text"',
+      '{"jsonrpc":"2.0","id":5,"method":7}',
+    ];
     for (let i = 0; i < 10_000; i++) flooder.socket.send(junk[i % junk.length]!);
     // Every one gets an error answer (parse, invalid request or rate limited); none a result.
     const deadline = Date.now() + 20_000;
-    while (flooder.anonymousAnswers.length < 10_000 - Math.ceil(10_000 / junk.length) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (flooder.anonymousAnswers.length < 10_000 - Math.ceil(10_000 / junk.length) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     expect(flooder.anonymousAnswers.every((answer) => answer.error !== undefined)).toBe(true);
     expect(flooder.socket.readyState).toBe(WebSocket.OPEN);
     // The bystander was never slowed into failure.
@@ -255,7 +287,12 @@ describe('hostile and broken input', () => {
   it('answers unknown methods, bad envelopes and bad params precisely', async () => {
     const client = await pos.paired('Precise');
     expect((await client.failure('payment.teleport', {})).data.code).toBe('METHOD_NOT_FOUND');
-    const invalid = await client.failure('payment.start', { reference_id: 'x', amount: 12.5, payment_type: 'pix', description: '' });
+    const invalid = await client.failure('payment.start', {
+      reference_id: 'x',
+      amount: 12.5,
+      payment_type: 'pix',
+      description: '',
+    });
     expect(invalid.code).toBe(-32602);
     expect(invalid.data.code).toBe('INVALID_PARAMS');
     const fields = (invalid.data.violations as { field: string }[]).map((v) => v.field);
@@ -268,7 +305,9 @@ describe('hostile and broken input', () => {
   it('limits the rate per client: a burst gets RATE_LIMITED with how long to wait, and the connection stays', async () => {
     const client = await pos.paired('Burst');
     // payment.start costs 20 of a budget of 200: the burst runs dry after about ten (bad params, so nothing is charged).
-    const answers = await Promise.all(Array.from({ length: 40 }, () => client.request('payment.start', { reference_id: 'burst' })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => client.request('payment.start', { reference_id: 'burst' })),
+    );
     const limited = answers.filter((a) => a.error?.data.code === 'RATE_LIMITED');
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0]!.error!.data.retry_after_ms).toBeGreaterThan(0);
@@ -292,12 +331,19 @@ describe('hostile and broken input', () => {
  */
 async function saleWhileAway(local: PosRig, referenceId: string, amount: number): Promise<string> {
   const cashier = await local.paired('Caixa que cai');
-  void cashier.request('payment.start', { reference_id: referenceId, amount, payment_type: 'credit', installments: 1, description: 'Queda' });
+  void cashier.request('payment.start', {
+    reference_id: referenceId,
+    amount,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Queda',
+  });
   await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
   cashier.socket.terminate();
   // The payment goes on without anyone listening, exactly once.
   const deadline = Date.now() + 15_000;
-  while (local.rig.engine.status(referenceId).kind !== 'processed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (local.rig.engine.status(referenceId).kind !== 'processed' && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
   return cashier.token!;
 }
 
@@ -307,9 +353,13 @@ describe('a POS that disconnects in the middle of a payment', () => {
     try {
       const token = await saleWhileAway(local, 'drop-1', 2500);
       const back = await local.connect();
-      const hello = await back.call<{ missed_results: { reference_id: string; status: string }[] }>('session.hello', { token });
+      const hello = await back.call<{ missed_results: { reference_id: string; status: string }[] }>('session.hello', {
+        token,
+      });
       expect(hello.missed_results).toEqual([expect.objectContaining({ reference_id: 'drop-1', status: 'approved' })]);
-      const status = await back.call<{ status: string; result: { status: string } }>('payment.status', { reference_id: 'drop-1' });
+      const status = await back.call<{ status: string; result: { status: string } }>('payment.status', {
+        reference_id: 'drop-1',
+      });
       expect(status).toMatchObject({ status: 'Processed', result: { status: 'approved' } });
       expect(local.rig.engine.list().total).toBe(1);
       // Delivered once: the next hello has nothing more.
@@ -327,8 +377,13 @@ describe('a POS that disconnects in the middle of a payment', () => {
       // The agent's POS layer stops and starts again: nothing of it is left in memory.
       await local.restartServer();
       const back = await local.connect();
-      const hello = await back.call<{ missed_results: { reference_id: string; status: string; amount: number }[] }>('session.hello', { token });
-      expect(hello.missed_results).toEqual([expect.objectContaining({ reference_id: 'restart-1', status: 'approved', amount: 3100 })]);
+      const hello = await back.call<{ missed_results: { reference_id: string; status: string; amount: number }[] }>(
+        'session.hello',
+        { token },
+      );
+      expect(hello.missed_results).toEqual([
+        expect.objectContaining({ reference_id: 'restart-1', status: 'approved', amount: 3100 }),
+      ]);
       const again = await local.connect();
       expect((await again.call<{ missed_results: unknown[] }>('session.hello', { token })).missed_results).toEqual([]);
     } finally {
@@ -341,7 +396,13 @@ describe('a POS that disconnects in the middle of a payment', () => {
     try {
       const cashier = await local.paired('Caixa que consulta');
       const token = cashier.token!;
-      void cashier.request('payment.start', { reference_id: 'status-1', amount: 1900, payment_type: 'credit', installments: 1, description: 'Consulta' });
+      void cashier.request('payment.start', {
+        reference_id: 'status-1',
+        amount: 1900,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Consulta',
+      });
       await cashier.next('payment.progress', (p) => p.step === 'waiting_card');
       // The agent's POS layer restarts while the customer still holds the card.
       await local.restartServer();

@@ -54,7 +54,9 @@ describe('the POS API over wss://', () => {
     const page = await httpsGet(pos.server.demoUrl, made.caCert);
     expect(page.status).toBe(200);
     expect(page.type).toContain('text/html');
-    expect(await httpsGet(`https://localhost:${pos.server.port}/client/index.js`, made.caCert)).toMatchObject({ status: 200 });
+    expect(await httpsGet(`https://localhost:${pos.server.port}/client/index.js`, made.caCert)).toMatchObject({
+      status: 200,
+    });
   });
 
   it('gives nothing to a client that does not trust the CA, or that speaks plain ws://', async () => {

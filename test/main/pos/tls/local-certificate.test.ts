@@ -8,7 +8,11 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalCertificate, MAX_SERVER_DAYS, type LocalCertificate } from '../../../../main/pos/tls/local-certificate.js';
+import {
+  createLocalCertificate,
+  MAX_SERVER_DAYS,
+  type LocalCertificate,
+} from '../../../../main/pos/tls/local-certificate.js';
 
 let made: LocalCertificate;
 let server: Server;
@@ -21,7 +25,12 @@ function certificates(pem: string): X509Certificate[] {
 /** A TLS handshake with the test server: 'ok' or the error code the client saw. */
 async function handshake(options: { host: string; servername?: string; ca?: string }): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect({ host: options.host, port, ...(options.servername ? { servername: options.servername } : {}), ...(options.ca ? { ca: options.ca } : {}) });
+    const socket = connect({
+      host: options.host,
+      port,
+      ...(options.servername ? { servername: options.servername } : {}),
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
     socket.once('secureConnect', () => {
       socket.end();
       resolve('ok');
@@ -74,7 +83,7 @@ describe('createLocalCertificate', () => {
     await expect(createLocalCertificate({ days: 0 })).rejects.toThrow(RangeError);
   });
 
-  it('hands out one private key, the server\'s: the CA\'s key is discarded, so it can sign nothing else', () => {
+  it("hands out one private key, the server's: the CA's key is discarded, so it can sign nothing else", () => {
     const everything = made.caCert + made.cert + made.key;
     expect(everything.match(/PRIVATE KEY-----/g)).toHaveLength(2); // BEGIN and END of the one key
     expect(made.caCert).not.toContain('PRIVATE');
@@ -87,6 +96,8 @@ describe('createLocalCertificate', () => {
     expect(await handshake({ host: '127.0.0.1' })).toBe('SELF_SIGNED_CERT_IN_CHAIN');
     const other = await createLocalCertificate();
     expect(await handshake({ host: '127.0.0.1', ca: other.caCert })).toBe('SELF_SIGNED_CERT_IN_CHAIN');
-    expect(await handshake({ host: '127.0.0.1', servername: 'pos.example.com', ca: made.caCert })).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+    expect(await handshake({ host: '127.0.0.1', servername: 'pos.example.com', ca: made.caCert })).toBe(
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    );
   });
 });

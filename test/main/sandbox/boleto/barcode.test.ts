@@ -92,19 +92,32 @@ describe('boleto barcode', () => {
     ).toBe('34194254800006757871090001015271248021246000');
     // Same source: vencimento 2008-02-02, R$ 135,00.
     expect(
-      boletoBarcode({ bankCode: '341', amountCentavos: 13_500, dueDate: '2008-02-02', freeField: '1750025828170810536789000' }),
+      boletoBarcode({
+        bankCode: '341',
+        amountCentavos: 13_500,
+        dueDate: '2008-02-02',
+        freeField: '1750025828170810536789000',
+      }),
     ).toBe('34191377000000135001750025828170810536789000');
   });
 
   it('refuses malformed inputs with clear messages', () => {
     const base = { bankCode: '341', amountCentavos: 100, dueDate: '2026-01-10', freeField: '1'.repeat(25) };
-    expect((thrown(() => boletoBarcode({ ...base, bankCode: '34' })) as Error).message).toMatch(/Bank code must be 3 digits/);
-    expect((thrown(() => boletoBarcode({ ...base, amountCentavos: 1.5 })) as Error).message).toMatch(/integer number of centavos/);
-    expect((thrown(() => boletoBarcode({ ...base, amountCentavos: -1 })) as Error).message).toMatch(/integer number of centavos/);
-    expect((thrown(() => boletoBarcode({ ...base, amountCentavos: AMOUNT_MAX_CENTAVOS + 1 })) as Error).message).toMatch(
+    expect((thrown(() => boletoBarcode({ ...base, bankCode: '34' })) as Error).message).toMatch(
+      /Bank code must be 3 digits/,
+    );
+    expect((thrown(() => boletoBarcode({ ...base, amountCentavos: 1.5 })) as Error).message).toMatch(
       /integer number of centavos/,
     );
-    expect((thrown(() => boletoBarcode({ ...base, freeField: '123' })) as Error).message).toMatch(/Free field must be 25 digits/);
+    expect((thrown(() => boletoBarcode({ ...base, amountCentavos: -1 })) as Error).message).toMatch(
+      /integer number of centavos/,
+    );
+    expect(
+      (thrown(() => boletoBarcode({ ...base, amountCentavos: AMOUNT_MAX_CENTAVOS + 1 })) as Error).message,
+    ).toMatch(/integer number of centavos/);
+    expect((thrown(() => boletoBarcode({ ...base, freeField: '123' })) as Error).message).toMatch(
+      /Free field must be 25 digits/,
+    );
     expect(boletoBarcode({ ...base, amountCentavos: AMOUNT_MAX_CENTAVOS }).slice(9, 19)).toBe('9999999999');
   });
 
@@ -127,7 +140,10 @@ const barcodeInputs = fc.record({
   bankCode: fc.stringMatching(/^[0-9]{3}$/),
   amountCentavos: fc.integer({ min: 0, max: AMOUNT_MAX_CENTAVOS }),
   dueDate: fc
-    .integer({ min: Date.parse(`${DUE_DATE_MIN}T00:00:00Z`) / 86_400_000, max: Date.parse(`${DUE_DATE_MAX}T00:00:00Z`) / 86_400_000 })
+    .integer({
+      min: Date.parse(`${DUE_DATE_MIN}T00:00:00Z`) / 86_400_000,
+      max: Date.parse(`${DUE_DATE_MAX}T00:00:00Z`) / 86_400_000,
+    })
     .map((day) => new Date(day * 86_400_000).toISOString().slice(0, 10)),
   freeField: fc.stringMatching(/^[0-9]{25}$/),
 });
@@ -150,15 +166,21 @@ describe('barcode properties', () => {
     // Weights 2..9 and a change of 1..9 never change the sum by a multiple of 11, so the
     // remainder always changes; only remainders 0 and 1 share a DV (both become 1).
     fc.assert(
-      fc.property(barcodeInputs, fc.integer({ min: 0, max: 43 }), fc.integer({ min: 1, max: 9 }), (input, position, delta) => {
-        const barcode = boletoBarcode(input);
-        const changed = barcode.slice(0, position) + String((Number(barcode[position]) + delta) % 10) + barcode.slice(position + 1);
-        const detected = !parseBoletoBarcode(changed).valid;
-        if (!detected) {
-          expect(position).not.toBe(4);
-          expect(barcode[4]).toBe('1');
-        }
-      }),
+      fc.property(
+        barcodeInputs,
+        fc.integer({ min: 0, max: 43 }),
+        fc.integer({ min: 1, max: 9 }),
+        (input, position, delta) => {
+          const barcode = boletoBarcode(input);
+          const changed =
+            barcode.slice(0, position) + String((Number(barcode[position]) + delta) % 10) + barcode.slice(position + 1);
+          const detected = !parseBoletoBarcode(changed).valid;
+          if (!detected) {
+            expect(position).not.toBe(4);
+            expect(barcode[4]).toBe('1');
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

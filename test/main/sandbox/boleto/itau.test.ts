@@ -57,9 +57,15 @@ describe('Itaú free field', () => {
 
   it('refuses wrong lengths and the 15-position portfolios', () => {
     const base = { carteira: '109', nossoNumero: '12345678', agencia: '0057', conta: '12345' };
-    expect((thrown(() => itauFreeField({ ...base, nossoNumero: '123' })) as Error).message).toMatch(/nosso número must be 8 digits/);
-    expect((thrown(() => itauFreeField({ ...base, agencia: '57' })) as Error).message).toMatch(/agência must be 4 digits/);
-    expect((thrown(() => itauFreeField({ ...base, conta: '1234' })) as Error).message).toMatch(/conta must be 5 digits/);
+    expect((thrown(() => itauFreeField({ ...base, nossoNumero: '123' })) as Error).message).toMatch(
+      /nosso número must be 8 digits/,
+    );
+    expect((thrown(() => itauFreeField({ ...base, agencia: '57' })) as Error).message).toMatch(
+      /agência must be 4 digits/,
+    );
+    expect((thrown(() => itauFreeField({ ...base, conta: '1234' })) as Error).message).toMatch(
+      /conta must be 5 digits/,
+    );
     expect((thrown(() => itauFreeField({ ...base, carteira: '198' })) as Error).message).toMatch(/15-position layout/);
   });
 });
@@ -70,15 +76,19 @@ describe('sandbox boleto numbers', () => {
     expect(issued.nossoNumero).toBe('00000042');
     const parsed = parseBoletoBarcode(issued.barcode);
     expect(parsed).toMatchObject({ bankCode: '341', currency: '9', amountCentavos: 12_345, valid: true });
-    expect(parsed.freeField).toBe(itauFreeField({ carteira: '109', nossoNumero: '00000042', agencia: '0057', conta: '12345' }));
+    expect(parsed.freeField).toBe(
+      itauFreeField({ carteira: '109', nossoNumero: '00000042', agencia: '0057', conta: '12345' }),
+    );
     expect(barcodeFromDigitableLine(issued.digitableLine)).toBe(issued.barcode);
   });
 
   it('wraps the nosso número modulo 10^8 and refuses a non-positive sequence', () => {
-    expect(issueBoletoNumbers({ amountCentavos: 300, dueDate: '2026-01-05', sequence: 100_000_007 }).nossoNumero).toBe('00000007');
-    expect((thrown(() => issueBoletoNumbers({ amountCentavos: 300, dueDate: '2026-01-05', sequence: 0 })) as Error).message).toMatch(
-      /positive integer/,
+    expect(issueBoletoNumbers({ amountCentavos: 300, dueDate: '2026-01-05', sequence: 100_000_007 }).nossoNumero).toBe(
+      '00000007',
     );
+    expect(
+      (thrown(() => issueBoletoNumbers({ amountCentavos: 300, dueDate: '2026-01-05', sequence: 0 })) as Error).message,
+    ).toMatch(/positive integer/);
   });
 
   it('prints the nosso número and agência/código as Itaú does', () => {

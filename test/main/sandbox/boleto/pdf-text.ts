@@ -9,7 +9,9 @@ import { inflateSync } from 'node:zlib';
 const CP1252_HIGH = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
 const winAnsi = {
   decode: (bytes: Buffer): string =>
-    [...bytes].map((byte) => (byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte))).join(''),
+    [...bytes]
+      .map((byte) => (byte >= 0x80 && byte <= 0x9f ? CP1252_HIGH[byte - 0x80] : String.fromCharCode(byte)))
+      .join(''),
 };
 
 function contentStreams(pdf: Buffer): string[] {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatSandboxNossoNumero, issueBoletoNumbers, SANDBOX_AGENCIA_CODIGO } from '../../../../main/sandbox/boleto/index.js';
+import {
+  formatSandboxNossoNumero,
+  issueBoletoNumbers,
+  SANDBOX_AGENCIA_CODIGO,
+} from '../../../../main/sandbox/boleto/index.js';
 import { formatBrl, formatDateBr, formatTaxId, taxIdKind } from '../../../../main/locale/br-format.js';
 import { instructionLines } from '../../../../main/sandbox/boleto/instructions.js';
 import { renderBoletoPdf, toWinAnsi, type BoletoPdfInput } from '../../../../main/sandbox/boleto/pdf.js';
@@ -57,7 +61,12 @@ describe('boleto PDF', () => {
   });
 
   it('names a company payer with an alphanumeric CNPJ as CNPJ 12.ABC.345/01DE-35', async () => {
-    const text = pdfText(await renderBoletoPdf({ ...base, payer: { name: 'Mercadinho Nova Era Ltda', taxId: '12ABC34501DE35', addressLines: [] } }, { compress: false }));
+    const text = pdfText(
+      await renderBoletoPdf(
+        { ...base, payer: { name: 'Mercadinho Nova Era Ltda', taxId: '12ABC34501DE35', addressLines: [] } },
+        { compress: false },
+      ),
+    );
     expect(text).toContain('Mercadinho Nova Era Ltda — CNPJ 12.ABC.345/01DE-35');
   });
 
@@ -69,7 +78,9 @@ describe('boleto PDF', () => {
   });
 
   it('stamps PAGO with the payment date, or CANCELADO', async () => {
-    const paid = pdfText(await renderBoletoPdf({ ...base, status: 'paid', paidAt: '2026-11-30T10:00:00+00:00' }, { compress: false }));
+    const paid = pdfText(
+      await renderBoletoPdf({ ...base, status: 'paid', paidAt: '2026-11-30T10:00:00+00:00' }, { compress: false }),
+    );
     expect(paid).toContain('PAGO');
     expect(paid).toContain('em 30/11/2026');
     const canceled = pdfText(await renderBoletoPdf({ ...base, status: 'canceled' }, { compress: false }));
@@ -78,7 +89,12 @@ describe('boleto PDF', () => {
   });
 
   it('shows the Pix QR code section with the copia-e-cola text for a bolepix', async () => {
-    const payload = pixCopyAndPaste({ key: '11222333000181', merchantName: 'Loja Exemplo', merchantCity: 'Sao Paulo', amountCentavos: 123_456 });
+    const payload = pixCopyAndPaste({
+      key: '11222333000181',
+      merchantName: 'Loja Exemplo',
+      merchantCity: 'Sao Paulo',
+      amountCentavos: 123_456,
+    });
     const pdf = await renderBoletoPdf(
       { ...base, pix: { copyAndPaste: payload, expiresAt: '2026-12-01T23:59:59+00:00' } },
       { compress: false },
@@ -129,10 +145,16 @@ describe('instruction lines', () => {
     ]);
     expect(
       instructionLines(
-        { late_fee: { mode: 'FIXED', amount: '300', start_date: '2026-12-02' }, interest: { mode: 'DAILY_AMOUNT', amount: 10 } },
+        {
+          late_fee: { mode: 'FIXED', amount: '300', start_date: '2026-12-02' },
+          interest: { mode: 'DAILY_AMOUNT', amount: 10 },
+        },
         10_000,
       ),
-    ).toEqual(['A partir de 02/12/2026, cobrar multa de R$ 3,00.', 'Após o vencimento, cobrar juros de R$ 0,10 ao dia.']);
+    ).toEqual([
+      'A partir de 02/12/2026, cobrar multa de R$ 3,00.',
+      'Após o vencimento, cobrar juros de R$ 0,10 ao dia.',
+    ]);
   });
 
   it('words the bolepix shape (value, frequency, single discount, message list)', () => {
@@ -156,7 +178,9 @@ describe('instruction lines', () => {
 
   it('is empty without instructions and skips parts that make no sense', () => {
     expect(instructionLines(null, 100)).toEqual([]);
-    expect(instructionLines({ late_fee: { mode: 'FIXED' }, discount: [{ mode: 'FIXED', amount: 1 }] }, 100)).toEqual([]);
+    expect(instructionLines({ late_fee: { mode: 'FIXED' }, discount: [{ mode: 'FIXED', amount: 1 }] }, 100)).toEqual(
+      [],
+    );
   });
 });
 

@@ -36,7 +36,11 @@ describe('CRC-16/CCITT-FALSE', () => {
 describe('Pix copia e cola', () => {
   it('reproduces the BCB static example byte for byte', () => {
     expect(
-      pixCopyAndPaste({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' }),
+      pixCopyAndPaste({
+        key: '123e4567-e12b-12d1-a456-426655440000',
+        merchantName: 'Fulano de Tal',
+        merchantCity: 'BRASILIA',
+      }),
     ).toBe(BCB_STATIC);
   });
 
@@ -63,15 +67,29 @@ describe('Pix copia e cola', () => {
     expect(crcValid).toBe(true);
     expect(fields['54']).toBe('123.45');
     expect(fields['62']).toBe('0508PEDIDO42');
-    expect(parseTlv(fields['26'] ?? '')).toEqual({ '00': 'br.gov.bcb.pix', '01': 'fulano@example.com', '02': 'Pedido 42' });
+    expect(parseTlv(fields['26'] ?? '')).toEqual({
+      '00': 'br.gov.bcb.pix',
+      '01': 'fulano@example.com',
+      '02': 'Pedido 42',
+    });
     expect(fields['01']).toBeUndefined();
-    expect(parseBrCode(pixCopyAndPaste({ key: 'k', merchantName: 'A', merchantCity: 'B', amountCentavos: 5 })).fields['54']).toBe('0.05');
-    expect(parseBrCode(pixCopyAndPaste({ key: 'k', merchantName: 'A', merchantCity: 'B', amountCentavos: 100 })).fields['54']).toBe('1.00');
+    expect(
+      parseBrCode(pixCopyAndPaste({ key: 'k', merchantName: 'A', merchantCity: 'B', amountCentavos: 5 })).fields['54'],
+    ).toBe('0.05');
+    expect(
+      parseBrCode(pixCopyAndPaste({ key: 'k', merchantName: 'A', merchantCity: 'B', amountCentavos: 100 })).fields[
+        '54'
+      ],
+    ).toBe('1.00');
   });
 
   it('removes accents and truncates the name to 25 and the city to 15 characters', () => {
     const { fields } = parseBrCode(
-      pixCopyAndPaste({ key: 'k', merchantName: 'Padaria e Confeitaria São João Ltda', merchantCity: 'São José dos Campos' }),
+      pixCopyAndPaste({
+        key: 'k',
+        merchantName: 'Padaria e Confeitaria São João Ltda',
+        merchantCity: 'São José dos Campos',
+      }),
     );
     expect(fields['59']).toBe('Padaria e Confeitaria Sao');
     expect(fields['60']).toBe('Sao Jose dos Ca');
@@ -81,13 +99,18 @@ describe('Pix copia e cola', () => {
     const base = { key: 'k', merchantName: 'A', merchantCity: 'B' };
     expect((thrown(() => pixCopyAndPaste({ ...base, txid: 'with-dash' })) as Error).message).toMatch(/txid/);
     expect((thrown(() => pixCopyAndPaste({ ...base, txid: 'A'.repeat(26) })) as Error).message).toMatch(/txid/);
-    expect((thrown(() => pixCopyAndPaste({ merchantName: 'A', merchantCity: 'B' })) as Error).message).toMatch(/exactly one/);
-    expect((thrown(() => pixCopyAndPaste({ ...base, locationUrl: 'x.y/z' })) as Error).message).toMatch(/exactly one/);
-    expect((thrown(() => pixCopyAndPaste({ locationUrl: 'https://x.y/z', merchantName: 'A', merchantCity: 'B' })) as Error).message).toMatch(
-      /without a scheme/,
+    expect((thrown(() => pixCopyAndPaste({ merchantName: 'A', merchantCity: 'B' })) as Error).message).toMatch(
+      /exactly one/,
     );
+    expect((thrown(() => pixCopyAndPaste({ ...base, locationUrl: 'x.y/z' })) as Error).message).toMatch(/exactly one/);
+    expect(
+      (thrown(() => pixCopyAndPaste({ locationUrl: 'https://x.y/z', merchantName: 'A', merchantCity: 'B' })) as Error)
+        .message,
+    ).toMatch(/without a scheme/);
     expect((thrown(() => pixCopyAndPaste({ ...base, merchantName: '  ' })) as Error).message).toMatch(/name is empty/);
-    expect((thrown(() => pixCopyAndPaste({ ...base, amountCentavos: 0 })) as Error).message).toMatch(/positive integer/);
+    expect((thrown(() => pixCopyAndPaste({ ...base, amountCentavos: 0 })) as Error).message).toMatch(
+      /positive integer/,
+    );
   });
 });
 
@@ -134,7 +157,8 @@ describe('parseBrCode', () => {
           expect(crcValid).toBe(true);
           expect(parseTlv(fields['26'] ?? '')['01']).toBe(input.key);
           expect(fields['62']).toBe(`05${String((input.txid ?? '***').length).padStart(2, '0')}${input.txid ?? '***'}`);
-          if (input.amountCentavos !== undefined) expect(Math.round(Number(fields['54']) * 100)).toBe(input.amountCentavos);
+          if (input.amountCentavos !== undefined)
+            expect(Math.round(Number(fields['54']) * 100)).toBe(input.amountCentavos);
           expect((fields['59'] ?? '').length).toBeLessThanOrEqual(25);
           expect((fields['60'] ?? '').length).toBeLessThanOrEqual(15);
         },

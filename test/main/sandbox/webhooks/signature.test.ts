@@ -23,7 +23,12 @@ const VECTOR = {
 const NOW = new Date('2026-03-02T12:00:00Z');
 const nowSeconds = Math.floor(NOW.getTime() / 1000);
 
-function signedHeaders(secret: string, body: string, timestamp = nowSeconds, id = 'evt_0123456789abcdef0123456789abcdef') {
+function signedHeaders(
+  secret: string,
+  body: string,
+  timestamp = nowSeconds,
+  id = 'evt_0123456789abcdef0123456789abcdef',
+) {
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
@@ -38,7 +43,7 @@ function verificationError(fn: () => unknown): string {
 }
 
 describe('webhook signatures (Standard Webhooks)', () => {
-  it('reproduces the reference library\'s known answer', () => {
+  it("reproduces the reference library's known answer", () => {
     expect(signWebhook(VECTOR)).toBe(VECTOR.signature);
   });
 
@@ -80,8 +85,14 @@ describe('webhook signatures (Standard Webhooks)', () => {
   });
 
   it('verifies the known-answer vector at its own time', () => {
-    const headers = { 'webhook-id': VECTOR.id, 'webhook-timestamp': String(VECTOR.timestamp), 'webhook-signature': VECTOR.signature };
-    expect(verifyWebhook({ secret: VECTOR.secret, headers, body: VECTOR.body, now: new Date(VECTOR.timestamp * 1000) })).toBe(true);
+    const headers = {
+      'webhook-id': VECTOR.id,
+      'webhook-timestamp': String(VECTOR.timestamp),
+      'webhook-signature': VECTOR.signature,
+    };
+    expect(
+      verifyWebhook({ secret: VECTOR.secret, headers, body: VECTOR.body, now: new Date(VECTOR.timestamp * 1000) }),
+    ).toBe(true);
   });
 
   it('accepts a list of signatures when one of them matches (secret rotation)', () => {
@@ -97,11 +108,19 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const secret = newWebhookSecret();
     const body = '{"amount":1500}';
     const headers = signedHeaders(secret, body);
-    expect(verificationError(() => verifyWebhook({ secret: newWebhookSecret(), headers, body, now: NOW }))).toMatch(/No matching signature/);
-    expect(verificationError(() => verifyWebhook({ secret, headers, body: '{"amount":15000}', now: NOW }))).toMatch(/No matching signature/);
-    expect(verificationError(() => verifyWebhook({ secret, headers, body: '{"amount": 1500}', now: NOW }))).toMatch(/No matching signature/);
+    expect(verificationError(() => verifyWebhook({ secret: newWebhookSecret(), headers, body, now: NOW }))).toMatch(
+      /No matching signature/,
+    );
+    expect(verificationError(() => verifyWebhook({ secret, headers, body: '{"amount":15000}', now: NOW }))).toMatch(
+      /No matching signature/,
+    );
+    expect(verificationError(() => verifyWebhook({ secret, headers, body: '{"amount": 1500}', now: NOW }))).toMatch(
+      /No matching signature/,
+    );
     expect(
-      verificationError(() => verifyWebhook({ secret, headers: { ...headers, 'webhook-id': 'evt_other' }, body, now: NOW })),
+      verificationError(() =>
+        verifyWebhook({ secret, headers: { ...headers, 'webhook-id': 'evt_other' }, body, now: NOW }),
+      ),
     ).toMatch(/No matching signature/);
     expect(
       verificationError(() =>
@@ -116,9 +135,11 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const headers = signedHeaders(secret, body);
     const signature = headers['webhook-signature'];
     for (const bad of [signature.slice(0, 8), 'v1,', signature.replace('v1,', 'v2,')]) {
-      expect(verificationError(() => verifyWebhook({ secret, headers: { ...headers, 'webhook-signature': bad }, body, now: NOW }))).toMatch(
-        /No matching signature/,
-      );
+      expect(
+        verificationError(() =>
+          verifyWebhook({ secret, headers: { ...headers, 'webhook-signature': bad }, body, now: NOW }),
+        ),
+      ).toMatch(/No matching signature/);
     }
   });
 
@@ -129,7 +150,9 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const future = signedHeaders(secret, body, nowSeconds + 301);
     expect(verificationError(() => verifyWebhook({ secret, headers: old, body, now: NOW }))).toMatch(/too old/);
     expect(verificationError(() => verifyWebhook({ secret, headers: future, body, now: NOW }))).toMatch(/too new/);
-    expect(verifyWebhook({ secret, headers: signedHeaders(secret, body, nowSeconds - 300), body, now: NOW })).toBe(true);
+    expect(verifyWebhook({ secret, headers: signedHeaders(secret, body, nowSeconds - 300), body, now: NOW })).toBe(
+      true,
+    );
     expect(verifyWebhook({ secret, headers: old, body, now: NOW, toleranceSeconds: 600 })).toBe(true);
   });
 
@@ -137,20 +160,27 @@ describe('webhook signatures (Standard Webhooks)', () => {
     const secret = newWebhookSecret();
     const body = '{}';
     const headers = signedHeaders(secret, body);
-    const without = (name: keyof typeof headers) => Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name));
-    expect(verificationError(() => verifyWebhook({ secret, headers: without('webhook-id'), body, now: NOW }))).toBe('Missing webhook-id header');
-    expect(verificationError(() => verifyWebhook({ secret, headers: without('webhook-timestamp'), body, now: NOW }))).toBe(
-      'Missing webhook-timestamp header',
-    );
-    expect(verificationError(() => verifyWebhook({ secret, headers: without('webhook-signature'), body, now: NOW }))).toBe(
-      'Missing webhook-signature header',
+    const without = (name: keyof typeof headers) =>
+      Object.fromEntries(Object.entries(headers).filter(([key]) => key !== name));
+    expect(verificationError(() => verifyWebhook({ secret, headers: without('webhook-id'), body, now: NOW }))).toBe(
+      'Missing webhook-id header',
     );
     expect(
-      verificationError(() => verifyWebhook({ secret, headers: { ...headers, 'webhook-timestamp': 'hello' }, body, now: NOW })),
+      verificationError(() => verifyWebhook({ secret, headers: without('webhook-timestamp'), body, now: NOW })),
+    ).toBe('Missing webhook-timestamp header');
+    expect(
+      verificationError(() => verifyWebhook({ secret, headers: without('webhook-signature'), body, now: NOW })),
+    ).toBe('Missing webhook-signature header');
+    expect(
+      verificationError(() =>
+        verifyWebhook({ secret, headers: { ...headers, 'webhook-timestamp': 'hello' }, body, now: NOW }),
+      ),
     ).toMatch(/integer Unix seconds/);
   });
 
   it('refuses an empty secret', () => {
-    expect(verificationError(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' }))).toMatch(/empty/);
+    expect(verificationError(() => signWebhook({ secret: 'whsec_', id: 'a', timestamp: 1, body: '' }))).toMatch(
+      /empty/,
+    );
   });
 });
