@@ -24,7 +24,12 @@ import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
-import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
+import {
+  pinpadLinkSentence,
+  type PinpadLink,
+  type PinpadLinkState,
+  type PinpadLinkStatus,
+} from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
