@@ -40,10 +40,8 @@ export class Hub {
   readonly #buckets = new Map<string, TokenBucket>();
   readonly #agent: PosAgent;
   readonly #log: Logger;
-  /** Who started which payment: the running ones (routing their events) and the unheard results. */
+  /** Who started which payment: the running ones (routing their events), the unheard results, tap-to-pay charges. */
   readonly #owners: OwnershipStore;
-  /** tap-to-pay transaction id → client id, until it completes. */
-  readonly #tapOwners = new Map<string, string>();
   /** Pairing requests waiting for their code, with the code: for the window, in memory only (they live 2 minutes). */
   readonly #pairings = new Map<string, PairingAnnouncement>();
   readonly #unsubscribe: (() => void)[] = [];
@@ -118,14 +116,12 @@ export class Hub {
   }
 
   ownTapToPay(transactionId: string, clientId: string): void {
-    this.#tapOwners.set(transactionId, clientId);
+    this.#owners.ownTapToPay(transactionId, clientId);
   }
 
   /** Who may hear of a tap-to-pay charge's end (and forgets it: it ends once). */
   releaseTapToPay(transactionId: string): string | undefined {
-    const owner = this.#tapOwners.get(transactionId);
-    this.#tapOwners.delete(transactionId);
-    return owner;
+    return this.#owners.releaseTapToPay(transactionId);
   }
 
   /**

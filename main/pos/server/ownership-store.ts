@@ -8,6 +8,8 @@
  *   at its next hello (the result itself is read from the journal then). A row nobody came back
  *   for is forgotten after 30 days (payment.status still has the result).
  * - After that, the journal's record of the payment says who started it (`journalOwner`).
+ * - A tap-to-pay charge relayed for a POS (handlers/relay.ts) is its creator's until it completes,
+ *   in memory: the charge lives in the payments API, not in the journal.
  *
  * The sale must not wait on bookkeeping: a file that cannot be written is reported to
  * `onStoreFailed` and the payment is routed in memory only.
@@ -35,6 +37,8 @@ export class OwnershipStore {
   readonly #now: () => Date;
   /** reference_id → client id of the payments started here and still running: what routes their events. */
   readonly #running = new Map<string, string>();
+  /** tap-to-pay transaction id → client id, until it completes. */
+  readonly #tapToPay = new Map<string, string>();
 
   constructor(options: OwnershipStoreOptions) {
     this.#file = options.file;
@@ -147,6 +151,19 @@ export class OwnershipStore {
     } catch (error) {
       this.#onStoreFailed(error);
     }
+  }
+
+  // --- tap-to-pay charges --------------------------------------------------------------------
+
+  ownTapToPay(transactionId: string, clientId: string): void {
+    this.#tapToPay.set(transactionId, clientId);
+  }
+
+  /** Who may hear of a tap-to-pay charge's end (and forgets it: it ends once). */
+  releaseTapToPay(transactionId: string): string | undefined {
+    const owner = this.#tapToPay.get(transactionId);
+    this.#tapToPay.delete(transactionId);
+    return owner;
   }
 
   /** Deletes the rows older than the retention (at open, as the clients file does with its own). */

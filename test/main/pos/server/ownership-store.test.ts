@@ -164,3 +164,12 @@ describe('the payments running here', () => {
     expect(failures).toHaveLength(1);
   });
 });
+
+describe('tap-to-pay charges', () => {
+  it('belong to the client that created them until they end, once', () => {
+    const { owners } = open();
+    owners.ownTapToPay('txn-1', 'cli_1');
+    expect(owners.releaseTapToPay('txn-1')).toBe('cli_1');
+    expect(owners.releaseTapToPay('txn-1')).toBeUndefined();
+  });
+});
