@@ -24,7 +24,10 @@ export interface OwnershipStoreOptions {
   readonly file: SqliteDatabase;
   /** Who the journal says started a payment (PaymentEngine.ownerOf): null for no POS client, undefined for no such payment. */
   readonly journalOwner?: (referenceId: string) => string | null | undefined;
-  /** Told when the file could not be read or written; the payment goes on, routed in memory. */
+  /**
+   * Told when the file could not be read or written by own/disown/forget; the payment goes on,
+   * routed in memory. Default: the error is thrown (for a caller with nothing better to do).
+   */
   readonly onStoreFailed?: (error: unknown, referenceId?: string) => void;
   /** The clock for started_at and the retention (tests pass their own). */
   readonly now?: () => Date;
