@@ -32,13 +32,7 @@ import {
 } from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
-import {
-  outcomeOf,
-  stalledOutcome,
-  statusOf,
-  type PaymentOutcome,
-  type PaymentStatusAnswer,
-} from './outcome.js';
+import { outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
 import { paramsHash } from './params-hash.js';
 import { startViolations, type InstallmentRules, type StartParams } from './params.js';
 import {
