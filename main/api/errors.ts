@@ -11,21 +11,24 @@
 import type { Violation } from '../contract/index.js';
 
 /** Stable machine codes, one per class (plus `request_failed` for statuses with no class). */
-export type PaymentsErrorCode =
-  | 'authentication_failed'
-  | 'permission_denied'
-  | 'not_found'
-  | 'validation_error'
-  | 'conflict'
-  | 'rate_limited'
-  | 'request_timeout'
-  | 'not_enabled'
-  | 'server_error'
-  | 'connection_error'
-  | 'timeout'
-  | 'invalid_response'
-  | 'invalid_request'
-  | 'request_failed';
+export const PAYMENTS_ERROR_CODES = [
+  'authentication_failed',
+  'permission_denied',
+  'not_found',
+  'validation_error',
+  'conflict',
+  'rate_limited',
+  'request_timeout',
+  'not_enabled',
+  'server_error',
+  'connection_error',
+  'timeout',
+  'invalid_response',
+  'invalid_request',
+  'request_failed',
+] as const;
+
+export type PaymentsErrorCode = (typeof PAYMENTS_ERROR_CODES)[number];
 
 export interface PaymentsApiErrorInit {
   readonly message: string;

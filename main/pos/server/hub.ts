@@ -22,6 +22,7 @@ import type { Session } from './session.js';
 import {
   apiHealthView,
   clientRecordView,
+  outcomeView,
   pairingGuardView,
   pairingRequestView,
   pinpadLinkView,
@@ -136,7 +137,7 @@ export class Hub {
     const owner = this.#owners.ended(outcome.reference_id);
     if (owner === undefined) return;
     let told = answered?.open === true && answered.client?.id === owner;
-    const text = notification('payment.result', outcome);
+    const text = notification('payment.result', outcomeView(outcome));
     for (const session of this.#sessionsOf(owner)) {
       if (session === answered) continue;
       session.sendRaw(text);
@@ -156,7 +157,7 @@ export class Hub {
     const owner = this.#ownerOf(outcome.reference_id);
     if (owner === null) {
       // No POS client started it (the window, a pending transaction): the window hears it.
-      this.publish('payment.result', outcome, null);
+      this.publish('payment.result', outcomeView(outcome), null);
       return;
     }
     this.#owners.resume(outcome.reference_id, owner);
