@@ -14,6 +14,7 @@
  * PINPAD's simulated person types (main/agent/pinpad-keeper.ts), so a cashier can practise the
  * supervisor's step in the window and on the PINPAD without knowing the store's PIN.
  */
+import { CodedError } from '../../lib/errors.js';
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -35,13 +36,9 @@ const SALT_LENGTH = 16;
 
 export type SupervisorPinErrorCode = 'INVALID_PIN' | 'UNREADABLE';
 
-export class SupervisorPinError extends Error {
-  constructor(
-    readonly code: SupervisorPinErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SupervisorPinError';
+export class SupervisorPinError extends CodedError<SupervisorPinErrorCode> {
+  constructor(code: SupervisorPinErrorCode, message: string) {
+    super(code, message);
   }
 }
 
