@@ -84,7 +84,7 @@ interface CodeTable<E extends CodedError> {
 }
 
 /** The table's translation of `error`; undefined when the error is not of the table's class. */
-type Translate = (error: CodedError) => PosError | null | undefined;
+type Translate = (error: unknown) => PosError | null | undefined;
 
 function table<E extends CodedError>({ of, codes = {}, otherwise = () => null }: CodeTable<E>): Translate {
   return (error) => {
