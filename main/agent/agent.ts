@@ -11,10 +11,10 @@
  * to fix a wrong address from. `stop` closes everything in reverse order, the PINPAD last showing
  * that the agent is off.
  */
-import { CodedError } from '../../lib/errors.js';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';

@@ -14,10 +14,10 @@
  * PINPAD's simulated person types (main/agent/pinpad-keeper.ts), so a cashier can practise the
  * supervisor's step in the window and on the PINPAD without knowing the store's PIN.
  */
-import { CodedError } from '../../lib/errors.js';
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import type { SupervisorGuard, SupervisorPolicy } from '../pos/server/supervisor.js';
 
 /** Wrong PINs in a row before the check locks. */

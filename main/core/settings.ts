@@ -7,8 +7,8 @@
  * Keys are snake_case like the rest of the published documents; `resolveSettings` turns them into
  * the engine's and the PINPAD session's own configuration.
  */
-import { CodedError } from '../../lib/errors.js';
 import { Type, type Static } from 'typebox';
+import { CodedError } from '../../lib/errors.js';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
 import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';

@@ -26,8 +26,8 @@
  * A file that cannot be used is reported as a TablesFileError with every mistake; the agent keeps
  * running and sales on a PINPAD that needs the tables end before anything is charged.
  */
-import { CodedError } from '../../lib/errors.js';
 import { readFileSync } from 'node:fs';
+import { CodedError } from '../../lib/errors.js';
 import type { TableRecord } from '../../drivers/abecs/commands/tlr.js';
 import { encodeTableEntry } from '../../drivers/abecs/tables/records.js';
 import { Type } from 'typebox';
