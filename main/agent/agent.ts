@@ -25,7 +25,12 @@ import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
-import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
+import {
+  pinpadLinkSentence,
+  type PinpadLink,
+  type PinpadLinkState,
+  type PinpadLinkStatus,
+} from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/server/dispatch.js';
 import { PosServer } from '../pos/server/server.js';
@@ -413,14 +418,17 @@ export class Agent extends EventEmitter<AgentEvents> {
    * STARTED_GRACE_MS after the start): the ready line. Rejects if the agent stops before.
    */
   readonly started: Promise<AgentStarted>;
-  /** The link to the PINPAD: its state while there is none, followed by the window and the POS API. */
-  readonly pinpadLink: PinpadLink;
   readonly #logger: Logger;
   readonly #stop = new AbortController();
   readonly #watcher: HotplugWatcher;
   readonly #keeper: PinpadKeeper;
   readonly #pinpadLoop: Promise<void>;
   #stopped: Promise<void> | undefined;
+
+  /** The link to the PINPAD: its state while there is none, followed by the window and the POS API (the registry's). */
+  get pinpadLink(): PinpadLink {
+    return this.pinpads.link;
+  }
 
   private constructor(parts: {
     options: AgentOptions;
@@ -431,7 +439,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     clients: ClientStore;
     pos: PosServer;
     watcher: HotplugWatcher;
-    pinpadLink: PinpadLink;
     recovered: AgentReady['recovered'];
     operatorKey: string;
     metrics: AgentMetrics | undefined;
@@ -450,7 +457,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.operatorKey = parts.operatorKey;
     this.metrics = parts.metrics;
     this.#metricsServer = parts.metricsServer;
-    this.pinpadLink = parts.pinpadLink;
     const address = options.pinpadAddress;
     const report = (): Omit<AgentReady, 'pinpad'> => ({
       mode: stack.training ? 'training' : 'live',
@@ -550,12 +556,10 @@ export class Agent extends EventEmitter<AgentEvents> {
         },
         lost: (info) => this.pinpads.detach(info.serialNumber),
         ready: announce,
-        status: (status) => {
-          this.pinpadLink.set(status);
-          startedWithout(status);
-        },
+        // The keeper writes the link into the registry (pinpadLink) before telling.
+        status: startedWithout,
       },
-      options.reconnect,
+      { ...options.reconnect, link: this.pinpadLink },
     );
     this.#pinpadLoop = this.#keeper.run(this.#stop.signal).finally(() => {
       clearTimeout(grace);
@@ -643,7 +647,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
-    const pinpadLink = new PinpadLink(options.pinpadAddress);
+    // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
+    const pinpads = new PinpadRegistry(engine, { address: options.pinpadAddress });
+    const pinpadLink = pinpads.link;
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       const receipts = printing?.service;
@@ -652,7 +658,6 @@ export class Agent extends EventEmitter<AgentEvents> {
           logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed'),
         ),
       );
-      const pinpads = new PinpadRegistry(engine);
       // Whatever a crash left in flight is finished or undone before the first sale.
       const recovered = await engine.recover();
       logger.info({ ...recovered }, 'journal recovered');
@@ -718,7 +723,6 @@ export class Agent extends EventEmitter<AgentEvents> {
         clients,
         pos,
         watcher,
-        pinpadLink,
         recovered,
         operatorKey,
         metrics,

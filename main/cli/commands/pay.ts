@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
-import { attachPinpad } from '../../pinpad/attach.js';
+import { PinpadRegistry } from '../../pinpad/registry.js';
 import { createLogger, logFormat } from '../../log.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
@@ -135,11 +135,12 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         });
         cleanups.push(() => connection.close());
 
-        const serial = await attachPinpad(engine, connection.pinpad, {
-          timeouts: settings.sale,
-          ...pinpadSaleOptionsOf(settings),
-          logger,
-        });
+        // Attached as the agent does, through the registry (the one owner of PINPAD state).
+        const { serialNumber: serial } = await new PinpadRegistry(engine, { address: options.port }).attach(
+          connection.pinpad,
+          options.port,
+          { timeouts: settings.sale, ...pinpadSaleOptionsOf(settings), logger },
+        );
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
         }
