@@ -14,6 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
@@ -370,20 +371,18 @@ function operatorServices(
 }
 
 /** The POS API's ports are all taken: a sentence for the person who started it, with the fix. */
-export class PosPortInUseError extends Error {
-  readonly code = 'POS_PORT_IN_USE';
-
+export class PosPortInUseError extends CodedError<'POS_PORT_IN_USE'> {
   constructor(
     readonly ports: readonly number[],
     options: { cause?: unknown } = {},
   ) {
     const which = ports.length === 1 ? `port ${ports[0]}` : `ports ${ports.join(', ')}`;
     super(
+      'POS_PORT_IN_USE',
       `another Pinbridge (or another program) is already using ${which} for the POS API: stop it, or give this one another port with --pos-port <port> (or the settings' pos.ports, the same the POS connects to); ` +
         `\`pinbridge doctor --pos-port ${ports[0] ?? 0}\` tells whether it is a Pinbridge`,
       options,
     );
-    this.name = 'PosPortInUseError';
   }
 }
 

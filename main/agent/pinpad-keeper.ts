@@ -12,7 +12,7 @@
  * (`PinpadRegistry.link`), which the POS API and the window follow — and reads it back from there.
  */
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
-import { backoffDelayMs } from '../../drivers/transports/tcp.js';
+import { backoffDelay } from '../../lib/backoff.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from './pinpad-connection.js';
@@ -233,12 +233,7 @@ export class PinpadKeeper {
   /** The wait after failure number `failures` (1-based): the initial delay doubled each time, capped. */
   #delayAfter(failures: number): number {
     if (this.#wokenDuringAttempt) return 0;
-    return backoffDelayMs(failures - 1, {
-      initialDelayMs: this.#initialDelayMs,
-      maxDelayMs: this.#maxDelayMs,
-      factor: 2,
-      jitter: 0,
-    });
+    return backoffDelay(failures, { baseMs: this.#initialDelayMs, capMs: this.#maxDelayMs });
   }
 
   /** Waits `ms`, less when the agent stops or retryNow() is called; leaves no listener behind. */

@@ -20,6 +20,7 @@
  *   `confirm`/`undo` and voids it after the deadline.
  */
 import { EventEmitter } from 'node:events';
+import { backoffDelay } from '../../lib/backoff.js';
 import { canonicalJson } from '../contract/index.js';
 import { EngineError } from './errors.js';
 import {
@@ -207,8 +208,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #stopped = new Map<string, PaymentProblem>();
   #undoTimer: NodeJS.Timeout | undefined;
   #recoveryTimer: NodeJS.Timeout | undefined;
-  /** The wait before the next recovery attempt: 0 after one that left nothing undecided. */
-  #recoveryDelayMs = 0;
+  /** Recovery attempts scheduled in a row (their backoff): 0 after one that left nothing undecided. */
+  #recoveryAttempts = 0;
   #closed = false;
 
   constructor(options: PaymentEngineOptions) {
@@ -821,11 +822,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       return;
     }
     if (!undecided) {
-      this.#recoveryDelayMs = 0;
+      this.#recoveryAttempts = 0;
       return;
     }
     const { baseMs, maxMs } = this.config.recoveryRetry;
-    this.#recoveryDelayMs = this.#recoveryDelayMs === 0 ? baseMs : Math.min(maxMs, this.#recoveryDelayMs * 2);
+    this.#recoveryAttempts += 1;
+    const delayMs = backoffDelay(this.#recoveryAttempts, { baseMs, capMs: maxMs });
     this.#recoveryTimer = setTimeout(() => {
       this.#recoveryTimer = undefined;
       void this.recover().catch((error: unknown) => {
@@ -834,7 +836,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
           'recovery failed; will try again',
         );
       });
-    }, this.#recoveryDelayMs);
+    }, delayMs);
     this.#recoveryTimer.unref();
   }
 

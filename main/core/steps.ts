@@ -5,6 +5,7 @@
  * journal before the call it announces, and reads the API's record rather than trusting a
  * missing answer.
  */
+import { backoffDelay } from '../../lib/backoff.js';
 import type { ProgressStep, StepText } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
@@ -253,7 +254,7 @@ export class PaymentSteps {
     } catch (error) {
       const attempts = undo.attempts + 1;
       const { baseMs, maxMs } = this.deps.config.undoRetry;
-      const delay = Math.min(maxMs, baseMs * 2 ** (attempts - 1));
+      const delay = backoffDelay(attempts, { baseMs, capMs: maxMs });
       const next: PendingUndo = {
         ...undo,
         attempts,

@@ -5,6 +5,7 @@
  * on, a bug in its SQL) is not a storage condition and is left as SQLite threw it.
  */
 import Database from 'better-sqlite3';
+import { CodedError } from '../../lib/errors.js';
 
 export type StorageErrorCode =
   /** Another connection held the lock longer than the busy timeout (SQLITE_BUSY, SQLITE_LOCKED). */
@@ -20,9 +21,7 @@ export type StorageErrorCode =
   /** `mustExist` and there is no file. */
   | 'NOT_FOUND';
 
-export class StorageError extends Error {
-  override readonly name = 'StorageError';
-  readonly code: StorageErrorCode;
+export class StorageError extends CodedError<StorageErrorCode> {
   /** The file (':memory:' for a database in memory). */
   readonly path: string;
   /** SQLite's own message, for the store's sentence ("… is locked by another process: <detail>"). */
@@ -36,8 +35,7 @@ export class StorageError extends Error {
     detail: string,
     options: { cause?: unknown; version?: { found: number; supported: number } } = {},
   ) {
-    super(`${path}: ${describe(code)}: ${detail}`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, `${path}: ${describe(code)}: ${detail}`, options);
     this.path = path;
     this.detail = detail;
     this.version = options.version;

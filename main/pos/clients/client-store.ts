@@ -20,6 +20,7 @@
  * replayed code is told PAIRING_USED rather than PAIRING_NOT_FOUND; rows older than a day are
  * deleted when a store is opened.
  */
+import { CodedError } from '../../../lib/errors.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { sqliteErrorOf, StorageError, type SqliteDatabase, type Statement } from '../../storage/sqlite.js';
 import { openClientsFile } from './clients-file.js';
@@ -73,9 +74,7 @@ export type ClientStoreErrorCode =
    */
   | 'PAIRING_LOCKED';
 
-export class ClientStoreError extends Error {
-  override readonly name = 'ClientStoreError';
-  readonly code: ClientStoreErrorCode;
+export class ClientStoreError extends CodedError<ClientStoreErrorCode> {
   /** WRONG_CODE and ORIGIN_MISMATCH on completion: the attempts the pairing request still allows. */
   readonly attemptsLeft: number | undefined;
   /** PAIRING_LOCKED: until the oldest wrong code of the window ages out. */
@@ -86,8 +85,7 @@ export class ClientStoreError extends Error {
     message: string,
     options: { attemptsLeft?: number; retryAfterMs?: number; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.attemptsLeft = options.attemptsLeft;
     this.retryAfterMs = options.retryAfterMs;
   }
