@@ -47,6 +47,7 @@ import { problem } from './problems.js';
 import { RunStopped, runSale, type LiveRun } from './sale.js';
 import { PaymentSteps, type StepsConfig } from './steps.js';
 import { isDecided, isFinal } from './states.js';
+import { onlyTerminal } from './terminals.js';
 import { createHash } from 'node:crypto';
 
 export interface EngineConfig extends StepsConfig {
@@ -198,6 +199,14 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #steps: PaymentSteps;
   readonly #log: EngineLogger;
   readonly #now: () => Date;
+  /**
+   * The attached PINPADs: the one record of which PINPADs are connected and can sell. The
+   * PinpadRegistry describes them (model, address, tables) and reads "connected" from here rather
+   * than keeping its own set. The set lives here, not behind a port the registry implements,
+   * because the engine must act at the moment one comes or goes (a poll timer, aborting the run
+   * on it), the registry is built on the engine (it holds PINPADs through `withTerminal`), and
+   * the engine's specs, the bench and the crash agent attach with no registry at all.
+   */
   readonly #terminals = new Map<string, Terminal>();
   /** Live runs by payment id. */
   readonly #runs = new Map<string, Run>();
@@ -254,6 +263,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   terminals(): TerminalState[] {
     return [...this.#terminals.values()].map((t) => this.#terminalState(t));
+  }
+
+  /** One attached PINPAD's state; undefined when none is attached under `serial`. */
+  terminal(serial: string): TerminalState | undefined {
+    const terminal = this.#terminals.get(serial);
+    return terminal && this.#terminalState(terminal);
   }
 
   /**
@@ -610,19 +625,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   #pickTerminal(serial: string | undefined): Terminal {
-    if (serial !== undefined) {
-      const terminal = this.#terminals.get(serial);
-      if (!terminal) throw new EngineError('PINPAD_NOT_FOUND', `No PINPAD with serial ${serial} is attached`);
-      return terminal;
-    }
-    if (this.#terminals.size === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is attached');
-    if (this.#terminals.size > 1) {
-      throw new EngineError(
-        'PINPAD_REQUIRED',
-        `Several PINPADs are attached (${[...this.#terminals.keys()].join(', ')}); say which with "terminal"`,
-      );
-    }
-    return [...this.#terminals.values()][0]!;
+    if (serial === undefined) return this.#terminals.get(onlyTerminal([...this.#terminals.keys()], 'attached'))!;
+    const terminal = this.#terminals.get(serial);
+    if (!terminal) throw new EngineError('PINPAD_NOT_FOUND', `No PINPAD with serial ${serial} is attached`);
+    return terminal;
   }
 
   async #repeat(existing: PaymentRecord, hash: string): Promise<PaymentOutcome> {

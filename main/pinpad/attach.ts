@@ -3,7 +3,7 @@
  * with the PINPAD's own messages (NTM: "SELECIONADO: CREDITO", "SOLICITE A SENHA"…) relayed as
  * progress events of the payment it is running.
  *
- * In the product this is a step of `PinpadRegistry.attach`, the one owner of PINPAD state (the
+ * In the product this is a step of `PinpadRegistry.attach`, which describes each PINPAD (the
  * agent and the CLI attach through the registry); the engine's own specs use it alone.
  */
 import type { Pinpad } from '../../drivers/abecs/pinpad.js';

@@ -5,10 +5,10 @@
  * payment — a message, a key, a CPF typed by the customer. Those hold the PINPAD through the
  * engine (`withTerminal`), so they and payments never interleave: either gets BUSY.
  *
- * The one owner of PINPAD state. Everything else asks it or follows its events:
- * - the engine's terminals are only the sale ports this registry attached (attach/detach go
- *   through here) and the run holding each; whether one is busy, and with which payment, is
- *   asked of the engine, never copied;
+ * The one owner of what is known of each PINPAD. Everything else asks it or follows its events:
+ * - attach/detach go through here; which PINPADs are attached (can sell: "connected") is the
+ *   engine's set of terminals, read from it, never copied; so are whether one is busy, and with
+ *   which payment, and the rule picking a PINPAD left unnamed (core/terminals.ts);
  * - the link to the PINPAD the agent keeps at its address (`link`: connecting, not found…) is
  *   written by the agent's keeper and read by the POS API, the window and the doctor.
  *
@@ -20,6 +20,7 @@ import type { CustomerDataKind, Pinpad, PinpadKey } from '../../drivers/abecs/pi
 import type { PaymentEngine, TerminalState } from '../core/engine.js';
 import { DriverError } from '../../drivers/errors.js';
 import { EngineError } from '../core/errors.js';
+import { onlyTerminal } from '../core/terminals.js';
 import { attachPinpad, type AttachOptions } from './attach.js';
 import { PinpadLink } from './link-status.js';
 import type { TablesStatus } from './sale-session.js';
@@ -51,7 +52,13 @@ export interface PinpadRegistryEvents {
 interface Known {
   info: { manufacturer: string; model: string; firmware: string };
   address: string;
-  pinpad: Pinpad | undefined;
+  /** The driver it was last opened with; used only while the engine has it attached. */
+  pinpad: Pinpad;
+  /**
+   * Being attached (its EMV tables loading before the engine has it): shown connected meanwhile,
+   * as it is — opened and answering. Once attached, "connected" is the engine's to say.
+   */
+  attaching: boolean;
   tables: TablesStatus | null;
 }
 
@@ -115,6 +122,7 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
       info: { manufacturer: info.manufacturer, model: info.model, firmware: info.firmware },
       address,
       pinpad,
+      attaching: true,
       tables: previous?.tables ?? null,
     });
     const serial = await attachPinpad(this.#engine, pinpad, {
@@ -131,6 +139,8 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
       else this.#known.set(info.serialNumber, previous);
       throw error;
     });
+    const attached = this.#known.get(serial);
+    if (attached !== undefined) attached.attaching = false;
     const entry = this.#entry(serial)!;
     this.emit('connected', entry);
     return entry;
@@ -139,9 +149,10 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
   /** The PINPAD went away: it leaves the engine (a payment on it is aborted) and shows as disconnected. */
   detach(serial: string): void {
     const known = this.#known.get(serial);
+    const wasConnected = this.#connected(serial);
     this.#engine.detachTerminal(serial);
-    if (known === undefined || known.pinpad === undefined) return;
-    known.pinpad = undefined;
+    if (known === undefined || !wasConnected) return;
+    known.attaching = false;
     this.emit('disconnected', this.#entry(serial)!);
   }
 
@@ -156,17 +167,11 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
       if (entry === undefined) throw new EngineError('PINPAD_NOT_FOUND', `No PINPAD with serial ${serial} is known`);
       return entry;
     }
-    const entries = this.list();
-    const connected = entries.filter((entry) => entry.connected);
-    const candidates = connected.length > 0 ? connected : entries;
-    if (candidates.length === 0) throw new EngineError('PINPAD_NOT_FOUND', 'No PINPAD is connected');
-    if (candidates.length > 1) {
-      throw new EngineError(
-        'PINPAD_REQUIRED',
-        `Several PINPADs are connected (${candidates.map((e) => e.serialNumber).join(', ')}); say which with "terminal"`,
-      );
-    }
-    return candidates[0]!;
+    // The engine's rule, over the connected ones; with none, over all known, so that a lone
+    // unplugged PINPAD answers "unplugged" rather than "unknown".
+    const known = [...this.#known.keys()];
+    const connected = known.filter((serial) => this.#connected(serial));
+    return this.#entry(onlyTerminal(connected.length > 0 ? connected : known, 'connected'))!;
   }
 
   /** Shows up to 32 characters ("\n" splits the two lines) on an idle PINPAD. */
@@ -265,22 +270,29 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     callerSignal?: AbortSignal,
   ): Promise<T> {
     const entry = this.get(serial);
+    // The engine refuses a PINPAD it does not have attached (PINPAD_NOT_FOUND): an unplugged one.
     return this.#engine.withTerminal(entry.serialNumber, (attached, signal) => {
-      const pinpad = this.#known.get(attached)?.pinpad;
-      if (pinpad === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not connected`);
-      return operation(pinpad, callerSignal === undefined ? signal : AbortSignal.any([signal, callerSignal]));
+      const known = this.#known.get(attached);
+      // Only a PINPAD attached to the engine behind the registry's back (a spec's rig).
+      if (known === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not known`);
+      return operation(known.pinpad, callerSignal === undefined ? signal : AbortSignal.any([signal, callerSignal]));
     });
+  }
+
+  /** Opened and answering: being attached, or attached to the engine. */
+  #connected(serial: string): boolean {
+    return this.#known.get(serial)?.attaching === true || this.#engine.terminal(serial) !== undefined;
   }
 
   #entry(serial: string, state?: TerminalState): PinpadEntry | undefined {
     const known = this.#known.get(serial);
     if (known === undefined) return undefined;
-    const terminal = state ?? this.#engine.terminals().find((t) => t.serial === serial);
+    const terminal = state ?? this.#engine.terminal(serial);
     return {
       serialNumber: serial,
       ...known.info,
       address: known.address,
-      connected: known.pinpad !== undefined,
+      connected: known.attaching || terminal !== undefined,
       busy: terminal?.busy ?? false,
       paymentReference: terminal?.payment?.referenceId ?? null,
       tables: known.tables,
