@@ -592,8 +592,13 @@ export class Agent extends EventEmitter<AgentEvents> {
       );
       if (serial) this.#keeper.retryNow();
     });
-    watcher.on('listed', () => {
+    watcher.on('listed', (ports) => {
       if (listing.ended({}, 'serial ports listed again') && serial) this.#keeper.retryNow();
+      // A PINPAD pulled and plugged back faster than one listing shows no `detached`/`attached`
+      // pair: its port is simply still there. Seen in a listing while the keeper has no PINPAD, it
+      // is tried at once (retryNow does nothing while it is ready) instead of at the end of the
+      // backoff, which after a disconnection may be a minute away.
+      else if (serial && ports.some((port) => isPortOf(address, port.address))) this.#keeper.retryNow();
     });
     watcher.on('fallback', (error, pollMs) =>
       logger.warn(
