@@ -66,10 +66,7 @@ function humanResult(outcome: PaymentOutcome): string {
     ['status', outcome.status.toUpperCase()],
     ['amount', formatBrl(outcome.amount)],
     ['installments', outcome.installments ?? undefined],
-    [
-      'card',
-      outcome.card ? `${outcome.card.brand} ${outcome.card.maskedPan} (${outcome.card.entryMode})` : undefined,
-    ],
+    ['card', outcome.card ? `${outcome.card.brand} ${outcome.card.maskedPan} (${outcome.card.entryMode})` : undefined],
     ['authorization', outcome.authorizationCode ?? undefined],
     ['nsu', outcome.nsu ?? undefined],
     ['transaction', outcome.transactionId ?? undefined],

@@ -425,12 +425,10 @@ describe('the confirmation policy "pos"', () => {
     const { engine, client, events } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
     const kept = await engine.start(sale());
     expect(kept).toMatchObject({ status: 'approved', state: 'awaiting_confirmation', confirmation: 'pending' });
-    expect(events.find((e) => e.referenceId === kept.referenceId && e.step === 'awaiting_confirmation')).toMatchObject(
-      {
-        message: 'Approved; waiting for the POS to confirm',
-        cashierMessage: 'Aprovada; aguardando confirmação',
-      },
-    );
+    expect(events.find((e) => e.referenceId === kept.referenceId && e.step === 'awaiting_confirmation')).toMatchObject({
+      message: 'Approved; waiting for the POS to confirm',
+      cashierMessage: 'Aprovada; aguardando confirmação',
+    });
     expect(await engine.confirm(kept.referenceId)).toMatchObject({ state: 'confirmed' });
 
     const dropped = await engine.start(sale());

@@ -92,7 +92,7 @@ describe('recovery on its own timer', () => {
     down.remove();
     const [outcome] = await announced;
     expect(outcome).toMatchObject({
-      reference_id: referenceId,
+      referenceId: referenceId,
       status: 'failed',
       state: 'failed',
       problem: { code: 'INTERRUPTED' },
