@@ -408,7 +408,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const record = this.journal.findByReference(referenceId);
     // In progress until its run answers: the journal holds an approval a moment before it is on
     // the disk (its fsync overlaps the card's removal), and no one may hear of it before that.
-    if (record && this.#runs.has(record.id)) return { kind: 'in_progress', state: record.state, payment_id: record.id };
+    if (record && this.#runs.has(record.id)) return { kind: 'in_progress', state: record.state, paymentId: record.id };
     const answer = statusOf(record);
     if (answer.kind !== 'in_progress' || record === undefined || this.#settling.has(record.id)) return answer;
     return { ...answer, stalled: stalledOutcome(record) };
@@ -442,7 +442,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   async confirm(referenceId: string): Promise<PaymentOutcome> {
     let record = this.#find(referenceId);
     const run = this.#runs.get(record.id);
-    if (run) record = this.journal.get((await run.promise).payment_id) ?? record;
+    if (run) record = this.journal.get((await run.promise).paymentId) ?? record;
     if (record.state === 'confirmed') return outcomeOf(record);
     if (record.state !== 'awaiting_confirmation') {
       throw new EngineError('INVALID_STATE', `Payment ${referenceId} cannot be confirmed: it is ${record.state}`);
@@ -469,7 +469,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const run = this.#runs.get(record.id);
     if (run) {
       run.undoRequested = true;
-      record = this.journal.get((await run.promise).payment_id) ?? record;
+      record = this.journal.get((await run.promise).paymentId) ?? record;
     }
     if (record.state === 'undone' || record.state === 'undoing') return outcomeOf(record);
     if (record.state !== 'awaiting_confirmation' && record.state !== 'confirmed') {

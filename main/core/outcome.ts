@@ -2,6 +2,10 @@
  * What the POS learns about a payment: the outcome of `start`, and the three answers of
  * `status` (Processed with the result, InProgress, NotFound). Built from the journal record
  * only, so it is the same before and after a restart.
+ *
+ * These are the core's own words (camelCase, domain names): the POS wire's snake_case names
+ * belong to pos/server/views.ts `outcomeView`, which maps this object field by field, so the
+ * core never builds the protocol and a wire rename never reaches the engine.
  */
 import { declineReasonOf, type DeclineCategory } from './declines.js';
 import type { PaymentProblem, PaymentRecord } from './journal/record.js';
@@ -18,27 +22,27 @@ export type PaymentResultStatus = 'approved' | 'declined' | 'failed' | 'cancelle
 
 export interface PaymentOutcome {
   readonly status: PaymentResultStatus;
-  readonly reference_id: string;
-  readonly payment_id: string;
-  readonly transaction_id: string | null;
+  readonly referenceId: string;
+  readonly paymentId: string;
+  readonly transactionId: string | null;
   readonly terminal: string;
   readonly amount: number;
-  readonly payment_type: 'credit' | 'debit';
+  readonly paymentType: 'credit' | 'debit';
   readonly installments: number | null;
-  readonly authorization_code: string | null;
+  readonly authorizationCode: string | null;
   readonly nsu: string | null;
-  readonly card: { readonly brand: string; readonly masked_pan: string; readonly entry_mode: string } | null;
+  readonly card: { readonly brand: string; readonly maskedPan: string; readonly entryMode: string } | null;
   /** For an approval: "pending" until the POS (or the policy) confirms; "undone" once voided. */
   readonly confirmation: 'pending' | 'confirmed' | 'undone' | null;
   readonly state: PaymentState;
-  readonly problem: { readonly code: string; readonly message: string; readonly cashier_message: string } | null;
+  readonly problem: { readonly code: string; readonly message: string; readonly cashierMessage: string } | null;
   /** Why the issuer declined (core/declines.ts), for a CARD_DECLINED payment; null otherwise. */
-  readonly decline_code: DeclineCategory | null;
+  readonly declineCode: DeclineCategory | null;
   /** The issuer's response code: "00" on an approval, e.g. "51" on a decline; null when no issuer answered. */
-  readonly issuer_response_code: string | null;
-  readonly customer_tax_id: string | null;
-  readonly created_at: string;
-  readonly finished_at: string | null;
+  readonly issuerResponseCode: string | null;
+  readonly customerTaxId: string | null;
+  readonly createdAt: string;
+  readonly finishedAt: string | null;
 }
 
 export type PaymentStatusAnswer =
@@ -46,7 +50,7 @@ export type PaymentStatusAnswer =
   | {
       readonly kind: 'in_progress';
       readonly state: PaymentState;
-      readonly payment_id: string;
+      readonly paymentId: string;
       /**
        * Set when nothing is driving the payment right now (no sale runs it, no recovery attempt is
        * in flight: the next one waits on its timer): `stalledOutcome` of its record.
@@ -83,33 +87,33 @@ function resultStatus(record: PaymentRecord): PaymentResultStatus {
 function problemView(problem: PaymentProblem | null): PaymentOutcome['problem'] {
   return problem === null
     ? null
-    : { code: problem.code, message: problem.message, cashier_message: problem.cashierMessage };
+    : { code: problem.code, message: problem.message, cashierMessage: problem.cashierMessage };
 }
 
 /** The decline's category and the issuer's code, read back from the journal record. */
-function issuerAnswerOf(record: PaymentRecord): Pick<PaymentOutcome, 'decline_code' | 'issuer_response_code'> {
+function issuerAnswerOf(record: PaymentRecord): Pick<PaymentOutcome, 'declineCode' | 'issuerResponseCode'> {
   const answered = record.authorization?.responseCode ?? null;
-  if (record.problem?.code !== 'CARD_DECLINED') return { decline_code: null, issuer_response_code: answered };
+  if (record.problem?.code !== 'CARD_DECLINED') return { declineCode: null, issuerResponseCode: answered };
   const reason = declineReasonOf(record.problem.issuerCode ?? answered, record.problem.declineCode);
-  return { decline_code: reason.category, issuer_response_code: reason.issuerCode };
+  return { declineCode: reason.category, issuerResponseCode: reason.issuerCode };
 }
 
 export function outcomeOf(record: PaymentRecord): PaymentOutcome {
   return {
     status: resultStatus(record),
-    reference_id: record.referenceId,
-    payment_id: record.id,
-    transaction_id: record.transactionId,
+    referenceId: record.referenceId,
+    paymentId: record.id,
+    transactionId: record.transactionId,
     terminal: record.terminal,
     amount: record.amount,
-    payment_type: record.paymentType,
+    paymentType: record.paymentType,
     installments: record.installments,
-    authorization_code: record.authorization?.authorizationCode ?? null,
+    authorizationCode: record.authorization?.authorizationCode ?? null,
     nsu: record.authorization?.nsu ?? null,
     card:
       record.card === null
         ? null
-        : { brand: record.card.brand, masked_pan: record.card.maskedPan, entry_mode: record.card.entryMode },
+        : { brand: record.card.brand, maskedPan: record.card.maskedPan, entryMode: record.card.entryMode },
     confirmation:
       record.state === 'awaiting_confirmation'
         ? 'pending'
@@ -121,9 +125,9 @@ export function outcomeOf(record: PaymentRecord): PaymentOutcome {
     state: record.state,
     problem: problemView(record.problem),
     ...issuerAnswerOf(record),
-    customer_tax_id: record.customerTaxId,
-    created_at: record.createdAt,
-    finished_at: record.finishedAt,
+    customerTaxId: record.customerTaxId,
+    createdAt: record.createdAt,
+    finishedAt: record.finishedAt,
   };
 }
 
@@ -139,5 +143,5 @@ export function stalledOutcome(record: PaymentRecord): PaymentOutcome {
 export function statusOf(record: PaymentRecord | undefined): PaymentStatusAnswer {
   if (record === undefined) return { kind: 'not_found' };
   if (isDecided(record.state)) return { kind: 'processed', outcome: outcomeOf(record) };
-  return { kind: 'in_progress', state: record.state, payment_id: record.id };
+  return { kind: 'in_progress', state: record.state, paymentId: record.id };
 }

@@ -395,7 +395,7 @@ async function pay(engine: PaymentEngine, terminal: string): Promise<PaymentOutc
   // A bench of payments that did not happen would measure the wrong thing.
   if (outcome.status !== 'approved' || outcome.state !== 'confirmed') {
     throw new Error(
-      `payment ${outcome.reference_id} ended ${outcome.state} (${outcome.problem?.code ?? 'no problem'}), not approved and confirmed`,
+      `payment ${outcome.referenceId} ended ${outcome.state} (${outcome.problem?.code ?? 'no problem'}), not approved and confirmed`,
     );
   }
   return outcome;

@@ -176,10 +176,10 @@ describe('payments', () => {
 
     const reference = await current.getAttribute('data-reference');
     expect(reference).toMatch(/^teste-/);
-    expect(pos.rig.engine.list().items.find((item) => item.reference_id === reference)).toMatchObject({
+    expect(pos.rig.engine.list().items.find((item) => item.referenceId === reference)).toMatchObject({
       status: 'approved',
       amount: 1234,
-      payment_type: 'credit',
+      paymentType: 'credit',
     });
     await page.screenshot({ path: join(SHOTS, 'payment-approved-1280x800.png') });
     expect(errors).toEqual([]);
@@ -506,9 +506,9 @@ describe('finding a past sale', () => {
       behindMs = 0;
       const big = await testSale('1.234,56', 'debit');
       const latest = await testSale('12,34', 'debit');
-      const bigSale = rig.rig.engine.list().items.find((item) => item.reference_id === big)!;
+      const bigSale = rig.rig.engine.list().items.find((item) => item.referenceId === big)!;
       const nsu = bigSale.nsu!;
-      const authorization = bigSale.authorization_code!;
+      const authorization = bigSale.authorizationCode!;
       expect(nsu).toMatch(/^[0-9A-Za-z]+$/);
       expect(authorization).toMatch(/^[0-9A-Za-z]+$/);
 

@@ -41,15 +41,21 @@ interface PayOptions extends ApiFlags {
   json?: boolean;
 }
 
-/** The result as the issue specifies it for `--json`, plus the problem when there was no sale. */
+/**
+ * The result as the issue specifies it for `--json`, plus the problem when there was no sale:
+ * snake_case like the POS wire, named here field by field from the core's domain outcome.
+ */
 function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
   return {
     status: outcome.status,
-    transaction_id: outcome.transaction_id,
-    reference_id: outcome.reference_id,
-    authorization_code: outcome.authorization_code,
+    transaction_id: outcome.transactionId,
+    reference_id: outcome.referenceId,
+    authorization_code: outcome.authorizationCode,
     nsu: outcome.nsu,
-    card: outcome.card,
+    card:
+      outcome.card === null
+        ? null
+        : { brand: outcome.card.brand, masked_pan: outcome.card.maskedPan, entry_mode: outcome.card.entryMode },
     installments: outcome.installments,
     amount: outcome.amount,
     ...(outcome.problem ? { problem: { code: outcome.problem.code, message: outcome.problem.message } } : {}),
@@ -61,14 +67,11 @@ function humanResult(outcome: PaymentOutcome): string {
     ['status', outcome.status.toUpperCase()],
     ['amount', formatBrl(outcome.amount)],
     ['installments', outcome.installments ?? undefined],
-    [
-      'card',
-      outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan} (${outcome.card.entry_mode})` : undefined,
-    ],
-    ['authorization', outcome.authorization_code ?? undefined],
+    ['card', outcome.card ? `${outcome.card.brand} ${outcome.card.maskedPan} (${outcome.card.entryMode})` : undefined],
+    ['authorization', outcome.authorizationCode ?? undefined],
     ['nsu', outcome.nsu ?? undefined],
-    ['transaction', outcome.transaction_id ?? undefined],
-    ['reference', outcome.reference_id],
+    ['transaction', outcome.transactionId ?? undefined],
+    ['reference', outcome.referenceId],
     ['reason', outcome.problem?.message],
   ]);
 }

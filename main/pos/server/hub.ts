@@ -134,7 +134,7 @@ export class Hub {
     // Not decided yet (the sale stopped before its result): the owner keeps it, and hears the
     // result when recovery decides it (`settled`).
     if (outcome.status === 'in_progress') return;
-    const owner = this.#owners.ended(outcome.reference_id);
+    const owner = this.#owners.ended(outcome.referenceId);
     if (owner === undefined) return;
     let told = answered?.open === true && answered.client?.id === owner;
     const text = notification('payment.result', outcomeView(outcome));
@@ -146,7 +146,7 @@ export class Hub {
     // The window sees every result (it does not count as the owner hearing it).
     for (const session of this.sessions)
       if (session.operator && session.open && session !== answered) session.sendRaw(text);
-    if (told) this.#release(owner, [outcome.reference_id]);
+    if (told) this.#release(owner, [outcome.referenceId]);
   }
 
   /**
@@ -154,13 +154,13 @@ export class Hub {
    * restart) gets `payment.result` now, the window too; an owner away gets it at its next hello.
    */
   settled(outcome: PaymentOutcome): void {
-    const owner = this.#ownerOf(outcome.reference_id);
+    const owner = this.#ownerOf(outcome.referenceId);
     if (owner === null) {
       // No POS client started it (the window, a pending transaction): the window hears it.
       this.publish('payment.result', outcomeView(outcome), null);
       return;
     }
-    this.#owners.resume(outcome.reference_id, owner);
+    this.#owners.resume(outcome.referenceId, owner);
     this.deliverResult(outcome, undefined);
   }
 
@@ -193,7 +193,7 @@ export class Hub {
     }
     // The newest MISSED_MAX now; older ones at the next hello.
     const given = missed.slice(-MISSED_MAX);
-    this.#release(clientId, [...forgotten, ...given.map((outcome) => outcome.reference_id)]);
+    this.#release(clientId, [...forgotten, ...given.map((outcome) => outcome.referenceId)]);
     return given;
   }
 

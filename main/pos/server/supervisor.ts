@@ -197,7 +197,7 @@ export async function authorizeVoid(
   }
 
   const check = guard.check(pin);
-  const fields = { reference: referenceId, payment: sale.payment_id, amount: sale.amount, by: who, entry };
+  const fields = { reference: referenceId, payment: sale.paymentId, amount: sale.amount, by: who, entry };
   if (check.ok) {
     const how = `authorized by the supervisor (${where}${check.training ? ', training PIN' : ''})`;
     log.info(fields, 'void authorized by the supervisor');

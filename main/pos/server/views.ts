@@ -152,24 +152,26 @@ export const relayTransactionView = (transaction: Transaction): RelayTransaction
 });
 
 /**
- * A payment's outcome on the wire, field by field; `phase` is the engine's own reading of the
- * state (core/states.ts), so no client keeps its own list of decided states.
+ * A payment's outcome on the wire, field by field: the core speaks camelCase domain words
+ * (core/outcome.ts) and this is the one place that names them as the POS protocol does
+ * (protocol/models.ts). `phase` is the engine's own reading of the state (core/states.ts), so
+ * no client keeps its own list of decided states.
  */
 export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
   status: outcome.status,
-  reference_id: outcome.reference_id,
-  payment_id: outcome.payment_id,
-  transaction_id: outcome.transaction_id,
+  reference_id: outcome.referenceId,
+  payment_id: outcome.paymentId,
+  transaction_id: outcome.transactionId,
   terminal: outcome.terminal,
   amount: outcome.amount,
-  payment_type: outcome.payment_type,
+  payment_type: outcome.paymentType,
   installments: outcome.installments,
-  authorization_code: outcome.authorization_code,
+  authorization_code: outcome.authorizationCode,
   nsu: outcome.nsu,
   card:
     outcome.card === null
       ? null
-      : { brand: outcome.card.brand, masked_pan: outcome.card.masked_pan, entry_mode: outcome.card.entry_mode },
+      : { brand: outcome.card.brand, masked_pan: outcome.card.maskedPan, entry_mode: outcome.card.entryMode },
   confirmation: outcome.confirmation,
   state: outcome.state,
   phase: phaseOf(outcome.state),
@@ -179,13 +181,13 @@ export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
       : {
           code: outcome.problem.code,
           message: outcome.problem.message,
-          cashier_message: outcome.problem.cashier_message,
+          cashier_message: outcome.problem.cashierMessage,
         },
-  decline_code: outcome.decline_code,
-  issuer_response_code: outcome.issuer_response_code,
-  customer_tax_id: outcome.customer_tax_id,
-  created_at: outcome.created_at,
-  finished_at: outcome.finished_at,
+  decline_code: outcome.declineCode,
+  issuer_response_code: outcome.issuerResponseCode,
+  customer_tax_id: outcome.customerTaxId,
+  created_at: outcome.createdAt,
+  finished_at: outcome.finishedAt,
 });
 
 export function clientRecordView(client: PairedClient, connected: number): ClientRecordView {

@@ -76,8 +76,8 @@ describe('Agent', () => {
       });
       expect(debit).toMatchObject({
         status: 'approved',
-        payment_type: 'debit',
-        card: { masked_pan: '400005******5556' },
+        paymentType: 'debit',
+        card: { maskedPan: '400005******5556' },
       });
     } finally {
       await agent.stop();

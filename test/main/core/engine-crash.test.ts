@@ -329,7 +329,7 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
     const status = engine.status(params.reference_id);
     expect(status).toMatchObject({
       kind: 'processed',
-      outcome: { payment_id: id, state: c.end, status: c.result, transaction_id: record.transactionId },
+      outcome: { paymentId: id, state: c.end, status: c.result, transactionId: record.transactionId },
     });
     if (status.kind === 'processed')
       expect(status.outcome.status === 'approved').toBe(apiView(transactions) === 'succeeded');

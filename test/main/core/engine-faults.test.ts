@@ -163,22 +163,22 @@ const completions = (transaction: Transaction): number =>
  * and no undo left waiting. Returns the API's transaction (undefined when none was created).
  */
 async function expectConsistent(s: Stack, outcome: PaymentOutcome): Promise<Transaction | undefined> {
-  const found = await apiTransactions(s.api, outcome.reference_id);
+  const found = await apiTransactions(s.api, outcome.referenceId);
   expect(found.length).toBeLessThanOrEqual(1);
   const transaction = found[0];
   if (transaction) {
-    expect(outcome.transaction_id).toBe(transaction.id);
+    expect(outcome.transactionId).toBe(transaction.id);
     expect(authorizations(transaction)).toBeLessThanOrEqual(1);
   }
   // approved ⇔ the API charged it.
   expect(outcome.status === 'approved').toBe(transaction?.status === 'succeeded');
-  expect(s.rig.engine.pending().undos.map((u) => u.reference_id)).not.toContain(outcome.reference_id);
-  expect(s.rig.engine.status(outcome.reference_id)).toEqual({ kind: 'processed', outcome });
+  expect(s.rig.engine.pending().undos.map((u) => u.referenceId)).not.toContain(outcome.referenceId);
+  expect(s.rig.engine.status(outcome.referenceId)).toEqual({ kind: 'processed', outcome });
   return transaction;
 }
 
 const journalStates = (s: Stack, outcome: PaymentOutcome): PaymentState[] =>
-  s.rig.journal.events(outcome.payment_id).map((event) => event.to);
+  s.rig.journal.events(outcome.paymentId).map((event) => event.to);
 
 const undoPendingEvents = (s: Stack, reference: string): number =>
   s.rig.events.filter((event) => event.referenceId === reference && event.step === 'undo_pending').length;
@@ -376,7 +376,7 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
     const queued = answers.state !== ends.state;
     if (queued) {
       // Visible while the API refuses it: a pending undo and an undo_pending progress event.
-      expect(s.rig.engine.pending().undos.map((u) => u.reference_id)).toEqual([params.reference_id]);
+      expect(s.rig.engine.pending().undos.map((u) => u.referenceId)).toEqual([params.reference_id]);
       expect(undoPendingEvents(s, params.reference_id)).toBeGreaterThan(0);
       expect(s.rig.engine.status(params.reference_id)).toMatchObject({
         kind: 'processed',
@@ -470,7 +470,7 @@ describe('the provider refuses the create: each answer its own problem, retried 
     const params = sale();
     const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
     expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
-    expect(outcome.problem?.cashier_message).toMatch(says);
+    expect(outcome.problem?.cashierMessage).toMatch(says);
     expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
     expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
     expect(s.rig.engine.pending().undos).toEqual([]);
@@ -737,7 +737,7 @@ describe('noise on the PINPAD line', () => {
       status: 'approved',
       state: 'confirmed',
       installments: 3,
-      customer_tax_id: '52998224725',
+      customerTaxId: '52998224725',
     });
     // The noise happened and the link layer asked again: the PINPAD's NAKs, or the host's for the
     // corrupted frames (two corrupted frames in a row may be purged together and cost one NAK).

@@ -88,7 +88,7 @@ describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(sim.display.lines).toEqual(['R$ 1.234,56', 'Pedido 4521 - Lo', 'ja do Centro SP', 'APRESENTE CARTAO']);
     await customerPaysByChip(sim);
-    expect(await running).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+    expect(await running).toMatchObject({ status: 'approved', card: { entryMode: 'chip' } });
     // The notification was never shown cut, and from the first screen that had it until the
     // card came no other screen replaced it.
     const whole = 'R$ 1.234,56\nPedido 4521 - Lo\nja do Centro SP\nAPRESENTE CARTAO';
@@ -107,7 +107,7 @@ describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 
     const outcome = await rig.engine.start(sale('Mesa 7'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_KEYS_MISSING' } });
     expect(outcome.problem?.message).toContain('PIN slot 01');
-    expect(outcome.transaction_id ?? null).toBeNull();
+    expect(outcome.transactionId ?? null).toBeNull();
   });
 
   it('sells with the slots the settings name, where the acquirer loaded its keys', async () => {
@@ -134,7 +134,7 @@ describe('the store’s EMV tables', () => {
     const running = rig.engine.start(sale('Mesa 7'));
     await displayed(sim, /Mesa 7/);
     await customerPaysByChip(sim);
-    expect(await running).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+    expect(await running).toMatchObject({ status: 'approved', card: { entryMode: 'chip' } });
   });
 
   it('refuse the sale with PINPAD_TABLES, before anything is created on the API, when their file is unusable', async () => {
@@ -142,7 +142,7 @@ describe('the store’s EMV tables', () => {
     const { rig } = await openOnPty({ profile: 'strict', serialNumber: 'STRICT-NOTABLES' }, { tables: broken });
     const outcome = await rig.engine.start(sale('Mesa 7'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_TABLES' } });
-    expect(outcome.transaction_id ?? null).toBeNull();
+    expect(outcome.transactionId ?? null).toBeNull();
   });
 });
 
@@ -188,8 +188,8 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
     expect(shown).toContain('R$ 19,90\nMesa 7');
     await customerPaysByChip(sim);
     const outcome = await running;
-    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
-    expect(outcome.transaction_id).toEqual(expect.any(String));
+    expect(outcome).toMatchObject({ status: 'approved', card: { entryMode: 'chip' } });
+    expect(outcome.transactionId).toEqual(expect.any(String));
   });
 
   it('refuses every sale for a v2 provider before anything is created: it cannot seal the card data (no GTK)', async () => {
@@ -200,8 +200,8 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
     const outcome = await rig.engine.start(sale('Mesa 7'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
     expect(outcome.problem?.message).toContain('cannot encrypt the card data');
-    expect(outcome.problem?.cashier_message).toMatch(/PINPAD não é compatível; nada foi cobrado/);
-    expect(outcome.transaction_id ?? null).toBeNull();
+    expect(outcome.problem?.cashierMessage).toMatch(/PINPAD não é compatível; nada foi cobrado/);
+    expect(outcome.transactionId ?? null).toBeNull();
     await displayed(sim, /NAO REALIZADA/);
   });
 
@@ -214,7 +214,7 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
     const outcome = await rig.engine.start({ ...sale('Mesa 7'), ask_tax_id: true });
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
     expect(outcome.problem?.message).toContain('CPF');
-    expect(outcome.transaction_id ?? null).toBeNull();
+    expect(outcome.transactionId ?? null).toBeNull();
     await displayed(sim, /NAO REALIZADA/);
   });
 });

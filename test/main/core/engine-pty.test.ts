@@ -56,9 +56,9 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     expect(outcome).toMatchObject({
       status: 'approved',
       state: 'confirmed',
-      card: { masked_pan: '411111******1111', entry_mode: 'chip' },
+      card: { maskedPan: '411111******1111', entryMode: 'chip' },
     });
-    expect(await rig.client.transactions.retrieve(outcome.transaction_id!)).toMatchObject({
+    expect(await rig.client.transactions.retrieve(outcome.transactionId!)).toMatchObject({
       status: 'succeeded',
       terminal: SERIAL,
     });
@@ -68,7 +68,7 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     const { rig } = await openOnPty('visaCredit');
     const outcome = await rig.engine.start(sale(10051));
     expect(outcome).toMatchObject({ status: 'declined', problem: { code: 'CARD_DECLINED' } });
-    expect((await rig.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
+    expect((await rig.client.transactions.retrieve(outcome.transactionId!)).status).toBe('failed');
   });
 
   it('cancels from the POS while the PINPAD waits for the card (CAN on the line)', async () => {
@@ -80,7 +80,7 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     const cancelled = await rig.engine.cancel(params.reference_id as string);
     expect(cancelled).toMatchObject({ status: 'cancelled', problem: { code: 'CANCELLED_BY_POS' } });
     expect(await running).toEqual(cancelled);
-    expect((await rig.client.transactions.retrieve(cancelled.transaction_id!)).status).toBe('canceled');
+    expect((await rig.client.transactions.retrieve(cancelled.transactionId!)).status).toBe('canceled');
     // The PINPAD is still usable after the CAN: the next sale goes through.
     sim.insertCard('visaCredit');
     const next = rig.engine.start(sale());
@@ -100,6 +100,6 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     await pty!.close();
     const outcome = await running;
     expect(outcome).toMatchObject({ status: 'failed', state: 'failed', problem: { code: 'PINPAD_DISCONNECTED' } });
-    expect((await rig.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+    expect((await rig.client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
   });
 });

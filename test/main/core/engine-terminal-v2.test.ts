@@ -67,12 +67,12 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     const outcome = await r.engine.start(saleParams('v2-chip'));
     expect(outcome).toMatchObject({
       status: 'approved',
-      card: { entry_mode: 'chip', masked_pan: '411111******1111' },
-      issuer_response_code: '00',
+      card: { entryMode: 'chip', maskedPan: '411111******1111' },
+      issuerResponseCode: '00',
     });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
-    expect(await entryModeAtApi(r.client, outcome.transaction_id)).toBe('chip');
-    expect(r.journal.get(outcome.payment_id)?.card).toMatchObject({ verification: 'online_pin' });
+    expect(await entryModeAtApi(r.client, outcome.transactionId)).toBe('chip');
+    expect(r.journal.get(outcome.paymentId)?.card).toMatchObject({ verification: 'online_pin' });
   });
 
   it('approves a contactless card under the CVM limit, without a PIN', async () => {
@@ -80,9 +80,9 @@ describe('a sale through terminal channel v2, every field checked by the host', 
       simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaContactless' } },
     });
     const outcome = await r.engine.start(saleParams('v2-ctls', { amount: 4990 }));
-    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'contactless_chip' } });
+    expect(outcome).toMatchObject({ status: 'approved', card: { entryMode: 'contactless_chip' } });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
-    expect(await entryModeAtApi(r.client, outcome.transaction_id)).toBe('contactless_chip');
+    expect(await entryModeAtApi(r.client, outcome.transactionId)).toBe('contactless_chip');
   });
 
   it('approves the swipe that follows a failed chip as a fallback (801), from its sealed track 2', async () => {
@@ -98,10 +98,10 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     const outcome = await running;
     expect(outcome).toMatchObject({
       status: 'approved',
-      card: { entry_mode: 'magstripe_fallback', masked_pan: '444433******1111' },
+      card: { entryMode: 'magstripe_fallback', maskedPan: '444433******1111' },
     });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
-    expect(await entryModeAtApi(r.client, outcome.transaction_id)).toBe('magstripe_fallback');
+    expect(await entryModeAtApi(r.client, outcome.transactionId)).toBe('magstripe_fallback');
   });
 
   it('declines a wrong PIN with the issuer’s 55: incorrect_pin to the POS, "Senha inválida" to the cashier, SENHA INVALIDA on the PINPAD', async () => {
@@ -113,13 +113,13 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     const outcome = await r.engine.start(saleParams('v2-wrong-pin', { amount: 1990 }));
     expect(outcome).toMatchObject({
       status: 'declined',
-      decline_code: 'incorrect_pin',
-      issuer_response_code: '55',
-      problem: { code: 'CARD_DECLINED', cashier_message: 'Senha inválida' },
+      declineCode: 'incorrect_pin',
+      issuerResponseCode: '55',
+      problem: { code: 'CARD_DECLINED', cashierMessage: 'Senha inválida' },
     });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
     expect(shown).toContain('NAO AUTORIZADA\nSENHA INVALIDA');
-    expect((await r.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
+    expect((await r.client.transactions.retrieve(outcome.transactionId!)).status).toBe('failed');
   });
 });
 
@@ -130,7 +130,7 @@ describe('a provider on another terminal channel', () => {
       simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } },
     });
     const outcome = await r.engine.start(saleParams('v1-chip'));
-    expect(outcome).toMatchObject({ status: 'approved', card: { entry_mode: 'chip' } });
+    expect(outcome).toMatchObject({ status: 'approved', card: { entryMode: 'chip' } });
     expect(authorizations(p)).toEqual([{ path: '/v1/marketplaces/{id}/transactions/{id}/authorization', status: 200 }]);
   });
 
@@ -143,8 +143,8 @@ describe('a provider on another terminal channel', () => {
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'API_REJECTED' } });
     expect(outcome.problem?.message).toContain('not_found');
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 404 }]);
-    expect((await r.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
-    const states = r.journal.events(outcome.payment_id).map((event) => event.to);
+    expect((await r.client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
+    const states = r.journal.events(outcome.paymentId).map((event) => event.to);
     expect(states).toContain('aborting');
     expect(states.at(-1)).toBe('failed');
   });

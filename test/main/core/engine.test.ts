@@ -34,11 +34,11 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
       confirmation: 'confirmed',
       amount: 1990,
       installments: 1,
-      card: { brand: 'visa', masked_pan: '411111******1111', entry_mode: 'chip' },
+      card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' },
     });
-    expect(outcome.authorization_code).toMatch(/^[0-9]{6}$/);
+    expect(outcome.authorizationCode).toMatch(/^[0-9]{6}$/);
     expect(outcome.nsu).toMatch(/^[0-9]+$/);
-    const transaction = await client.transactions.retrieve(outcome.transaction_id!);
+    const transaction = await client.transactions.retrieve(outcome.transactionId!);
     expect(transaction).toMatchObject({
       status: 'succeeded',
       reference_id: params.reference_id,
@@ -46,12 +46,12 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
       amount: 1990,
     });
     // What the receipts print: how the cardholder was verified, the transaction number, the acquirer.
-    expect(journal.get(outcome.payment_id)).toMatchObject({
+    expect(journal.get(outcome.paymentId)).toMatchObject({
       card: { verification: 'online_pin' },
       authorization: { transactionNumber: transaction.transaction_number, acquirer: 'sandbox' },
     });
     // Every step journaled, in order.
-    const states = journal.events(outcome.payment_id).map((event) => event.to);
+    const states = journal.events(outcome.paymentId).map((event) => event.to);
     expect(states.filter((state, i) => state !== states[i - 1])).toEqual([
       'intent',
       'created',
@@ -131,14 +131,14 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
       expect(outcome).toMatchObject({
         status: 'declined',
         state: 'declined',
-        decline_code: declineCode,
-        issuer_response_code: issuerCode,
-        problem: { code: 'CARD_DECLINED', cashier_message: cashierMessage },
+        declineCode: declineCode,
+        issuerResponseCode: issuerCode,
+        problem: { code: 'CARD_DECLINED', cashierMessage: cashierMessage },
       });
       expect(outcome.problem?.message).toContain(`(${issuerCode})`);
-      expect(journal.get(outcome.payment_id)?.problem).toMatchObject({ declineCode, issuerCode });
+      expect(journal.get(outcome.paymentId)?.problem).toMatchObject({ declineCode, issuerCode });
       expect(shown, JSON.stringify(shown)).toContain(pinpadText);
-      expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('failed');
+      expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('failed');
     },
   );
 
@@ -146,7 +146,7 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     const { engine, client } = await open({}, 'visaRefuseAfterOnline');
     const outcome = await engine.start(sale());
     expect(outcome).toMatchObject({ status: 'declined', state: 'reversed', problem: { code: 'CHIP_REFUSED' } });
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('reversed');
+    expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('reversed');
   });
 
   it('cancels the pending transaction when the card declines offline', async () => {
@@ -157,7 +157,7 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
       state: 'declined',
       problem: { code: 'CARD_DECLINED_OFFLINE' },
     });
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+    expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
   });
 
   it('approves a debit sale with a debit card, and a contactless credit sale', async () => {
@@ -171,7 +171,7 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     const contactless = await open({}, 'visaContactless');
     expect(await contactless.engine.start(sale())).toMatchObject({
       status: 'approved',
-      card: { entry_mode: 'contactless_chip' },
+      card: { entryMode: 'contactless_chip' },
     });
   });
 
@@ -188,11 +188,11 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     await rig.addPinpad('PB-ENGINE-1');
     expect(await rig.engine.start(sale({ payment_type: 'debit', installments: undefined }))).toMatchObject({
       status: 'approved',
-      card: { masked_pan: '400005******5556' },
+      card: { maskedPan: '400005******5556' },
     });
     expect(await rig.engine.start(sale())).toMatchObject({
       status: 'approved',
-      card: { masked_pan: '411111******1111' },
+      card: { maskedPan: '411111******1111' },
     });
   });
 
@@ -203,7 +203,7 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     await rig.addPinpad('PB-ENGINE-1');
     const outcome = await rig.engine.start(sale({ amount: 30000, installments: undefined }));
     expect(outcome).toMatchObject({ status: 'approved', installments: 3 });
-    const transaction = await rig.client.transactions.retrieve(outcome.transaction_id!);
+    const transaction = await rig.client.transactions.retrieve(outcome.transactionId!);
     expect(transaction.installment_plan?.number_installments).toBe(3);
   });
 
@@ -213,7 +213,7 @@ describe('a PINPAD payment, driver ⇄ simulator ⇄ sandbox', () => {
     });
     await rig.addPinpad('PB-ENGINE-1');
     const outcome = await rig.engine.start(sale({ ask_tax_id: true }));
-    expect(outcome).toMatchObject({ status: 'approved', customer_tax_id: '52998224725' });
+    expect(outcome).toMatchObject({ status: 'approved', customerTaxId: '52998224725' });
   });
 });
 
@@ -228,7 +228,7 @@ describe('cancelling and failing at each step', () => {
     const cancelled = await rig.engine.cancel(params.reference_id);
     expect(cancelled).toMatchObject({ status: 'cancelled', state: 'cancelled', problem: { code: 'CANCELLED_BY_POS' } });
     expect(await running).toEqual(cancelled);
-    expect((await rig.client.transactions.retrieve(cancelled.transaction_id!)).status).toBe('canceled');
+    expect((await rig.client.transactions.retrieve(cancelled.transactionId!)).status).toBe('canceled');
   });
 
   it('ends as cancelled when the customer presses CANCEL at the PIN', async () => {
@@ -249,7 +249,7 @@ describe('cancelling and failing at each step', () => {
     await rig.addPinpad('PB-ENGINE-1');
     const outcome = await rig.engine.start(sale());
     expect(outcome).toMatchObject({ status: 'failed', state: 'failed', problem: { code: 'CARD_TIMEOUT' } });
-    expect((await rig.client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+    expect((await rig.client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
   });
 
   it('fails with CARD_REMOVED when the card leaves the slot mid-way, with nothing charged', async () => {
@@ -258,7 +258,7 @@ describe('cancelling and failing at each step', () => {
     expect(outcome.status).not.toBe('approved');
     expect(outcome.problem?.code).toMatch(/CARD_REMOVED|CARD_ERROR/);
     expect(['canceled', 'reversed', 'failed']).toContain(
-      (await client.transactions.retrieve(outcome.transaction_id!)).status,
+      (await client.transactions.retrieve(outcome.transactionId!)).status,
     );
   });
 });
@@ -313,10 +313,10 @@ describe('exactly once', () => {
   it('learns a lost authorization answer from the API instead of authorizing again', async () => {
     const { engine, client, journal } = await open({ slowAuthorizationMs: 2_500, config: { apiTimeoutMs: 300 } });
     const outcome = await engine.start(sale({ amount: 10096 }));
-    const states = journal.events(outcome.payment_id).map((event) => event.to);
+    const states = journal.events(outcome.paymentId).map((event) => event.to);
     expect(states).toContain('unknown');
     expect(outcome.status).toBe('approved');
-    const transaction = await client.transactions.retrieve(outcome.transaction_id!);
+    const transaction = await client.transactions.retrieve(outcome.transactionId!);
     expect(transaction.status).toBe('succeeded');
     expect(transaction.history.filter((entry) => entry.operation_type === 'authorization')).toHaveLength(1);
   });
@@ -425,18 +425,16 @@ describe('the confirmation policy "pos"', () => {
     const { engine, client, events } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 60_000 } });
     const kept = await engine.start(sale());
     expect(kept).toMatchObject({ status: 'approved', state: 'awaiting_confirmation', confirmation: 'pending' });
-    expect(events.find((e) => e.referenceId === kept.reference_id && e.step === 'awaiting_confirmation')).toMatchObject(
-      {
-        message: 'Approved; waiting for the POS to confirm',
-        cashierMessage: 'Aprovada; aguardando confirmação',
-      },
-    );
-    expect(await engine.confirm(kept.reference_id)).toMatchObject({ state: 'confirmed' });
+    expect(events.find((e) => e.referenceId === kept.referenceId && e.step === 'awaiting_confirmation')).toMatchObject({
+      message: 'Approved; waiting for the POS to confirm',
+      cashierMessage: 'Aprovada; aguardando confirmação',
+    });
+    expect(await engine.confirm(kept.referenceId)).toMatchObject({ state: 'confirmed' });
 
     const dropped = await engine.start(sale());
-    const undone = await engine.undo(dropped.reference_id);
+    const undone = await engine.undo(dropped.referenceId);
     expect(undone).toMatchObject({ status: 'cancelled', state: 'undone', confirmation: 'undone' });
-    const transaction = await client.transactions.retrieve(dropped.transaction_id!);
+    const transaction = await client.transactions.retrieve(dropped.transactionId!);
     expect(transaction).toMatchObject({ status: 'canceled', voided: true });
   });
 
@@ -445,12 +443,12 @@ describe('the confirmation policy "pos"', () => {
     const outcome = await engine.start(sale());
     expect(outcome.state).toBe('awaiting_confirmation');
     await expect
-      .poll(() => engine.status(outcome.reference_id), { timeout: 5_000 })
+      .poll(() => engine.status(outcome.referenceId), { timeout: 5_000 })
       .toMatchObject({
         kind: 'processed',
         outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
       });
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
+    expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
   });
 
   it('voids at once, after a restart, an approval whose deadline passed while the agent was down; a late confirm is refused', async () => {
@@ -463,18 +461,18 @@ describe('the confirmation policy "pos"', () => {
     const restarted = await rig!.restart();
     const report = await restarted.recover();
     expect(report).toMatchObject({ found: 1, settled: 1 });
-    expect(restarted.status(outcome.reference_id)).toMatchObject({
+    expect(restarted.status(outcome.referenceId)).toMatchObject({
       kind: 'processed',
       outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
     });
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('canceled');
-    await expect(restarted.confirm(outcome.reference_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('canceled');
+    await expect(restarted.confirm(outcome.referenceId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
   });
 
   it('refuses to confirm a declined sale (INVALID_STATE)', async () => {
     const { engine } = await open();
     const declined = await engine.start(sale({ amount: 10051 }));
-    await expect(engine.confirm(declined.reference_id)).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(engine.confirm(declined.referenceId)).rejects.toMatchObject({ code: 'INVALID_STATE' });
     await expect(engine.confirm('no-such-sale')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
@@ -508,13 +506,13 @@ describe('the undo queue', () => {
     const { engine, client } = await open({ payments: (c) => flaky(c, down) }, 'visaRefuseAfterOnline');
     const outcome = await engine.start(sale());
     expect(outcome).toMatchObject({ status: 'declined', state: 'reversing' });
-    expect(engine.pending().undos.map((u) => u.reference_id)).toEqual([outcome.reference_id]);
+    expect(engine.pending().undos.map((u) => u.referenceId)).toEqual([outcome.referenceId]);
     expect(rig!.events.some((e) => e.step === 'undo_pending')).toBe(true);
     down.reverse = false;
     await expect
-      .poll(() => engine.status(outcome.reference_id), { timeout: 5_000 })
+      .poll(() => engine.status(outcome.referenceId), { timeout: 5_000 })
       .toMatchObject({ outcome: { state: 'reversed' } });
-    expect((await client.transactions.retrieve(outcome.transaction_id!)).status).toBe('reversed');
+    expect((await client.transactions.retrieve(outcome.transactionId!)).status).toBe('reversed');
     expect(engine.pending().undos).toEqual([]);
   });
 });
@@ -634,11 +632,11 @@ describe('recovery after a restart', () => {
     const engine = await rig!.restart();
     await engine.recover();
     expect(engine.status('crashed-created')).toMatchObject({
-      outcome: { status: 'failed', transaction_id: created.id },
+      outcome: { status: 'failed', transactionId: created.id },
     });
     expect((await client.transactions.retrieve(created.id)).status).toBe('canceled');
     expect(engine.status('crashed-early')).toMatchObject({
-      outcome: { status: 'failed', transaction_id: null, state: 'failed' },
+      outcome: { status: 'failed', transactionId: null, state: 'failed' },
     });
   });
 
@@ -659,7 +657,7 @@ describe('recovery after a restart', () => {
       paramsHash: 'h',
       confirmation: 'auto',
     });
-    journal.transition(intent.id, 'created', { transactionId: approved.transaction_id });
+    journal.transition(intent.id, 'created', { transactionId: approved.transactionId });
     journal.transition(intent.id, 'card_read', {
       card: { brand: 'visa', maskedPan: '411111******1111', entryMode: 'chip' },
     });
@@ -667,7 +665,7 @@ describe('recovery after a restart', () => {
     const restarted = await rig!.restart();
     await restarted.recover();
     expect(restarted.status('crashed-authorizing')).toMatchObject({ outcome: { state: 'reversed', status: 'failed' } });
-    expect((await client.transactions.retrieve(approved.transaction_id!)).status).toBe('reversed');
+    expect((await client.transactions.retrieve(approved.transactionId!)).status).toBe('reversed');
   });
 });
 
@@ -688,8 +686,8 @@ describe('pending transactions created elsewhere', () => {
     expect(outcomes).toHaveLength(1);
     expect(outcomes[0]).toMatchObject({
       status: 'approved',
-      transaction_id: created.id,
-      reference_id: 'backend-77',
+      transactionId: created.id,
+      referenceId: 'backend-77',
       amount: 4590,
     });
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
@@ -762,7 +760,7 @@ describe('pending transactions created elsewhere', () => {
     expect((await client.transactions.retrieve(created.id)).status).toBe('succeeded');
     expect(engine.status('backend-78')).toMatchObject({
       kind: 'processed',
-      outcome: { status: 'approved', transaction_id: created.id },
+      outcome: { status: 'approved', transactionId: created.id },
     });
     expect(calls.every((serial) => serial === 'PB-ENGINE-1')).toBe(true);
   });

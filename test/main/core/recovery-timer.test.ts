@@ -78,7 +78,7 @@ describe('recovery on its own timer', () => {
       state: 'intent',
       stalled: {
         status: 'in_progress',
-        problem: { code: 'RESULT_PENDING', cashier_message: 'Não cobre de novo: o resultado está sendo confirmado.' },
+        problem: { code: 'RESULT_PENDING', cashierMessage: 'Não cobre de novo: o resultado está sendo confirmado.' },
       },
     });
 
@@ -92,7 +92,7 @@ describe('recovery on its own timer', () => {
     down.remove();
     const [outcome] = await announced;
     expect(outcome).toMatchObject({
-      reference_id: referenceId,
+      referenceId: referenceId,
       status: 'failed',
       state: 'failed',
       problem: { code: 'INTERRUPTED' },

@@ -135,14 +135,14 @@ async function checkout(options: CheckoutOptions = {}): Promise<Checkout> {
 /** Nothing that identifies a payment or a card may be in the exposition, as a label or anywhere. */
 function expectNoPaymentData(text: string, outcomes: readonly PaymentOutcome[]): void {
   for (const outcome of outcomes) {
-    expect(text).not.toContain(outcome.reference_id);
-    expect(text).not.toContain(outcome.payment_id);
-    if (outcome.transaction_id !== null) expect(text).not.toContain(outcome.transaction_id);
+    expect(text).not.toContain(outcome.referenceId);
+    expect(text).not.toContain(outcome.paymentId);
+    if (outcome.transactionId !== null) expect(text).not.toContain(outcome.transactionId);
     if (outcome.card !== null) {
-      expect(text).not.toContain(outcome.card.masked_pan);
-      expect(text).not.toContain(outcome.card.masked_pan.slice(0, 6));
+      expect(text).not.toContain(outcome.card.maskedPan);
+      expect(text).not.toContain(outcome.card.maskedPan.slice(0, 6));
     }
-    if (outcome.authorization_code !== null) expect(text).not.toMatch(new RegExp(`"${outcome.authorization_code}"`));
+    if (outcome.authorizationCode !== null) expect(text).not.toMatch(new RegExp(`"${outcome.authorizationCode}"`));
   }
   for (const card of Object.values(TEST_CARDS)) expect(text).not.toContain(card.pan);
   // Sample values are floats whose fraction can look like a card number (0.5380401234567891):
@@ -257,10 +257,10 @@ describe('payments', () => {
     expect(scrape.value('pinbridge_payments_total', { outcome: 'approved', payment_type: 'debit' })).toBe(0);
     expect(scrape.value('pinbridge_payment_confirmations_pending')).toBe(1);
 
-    await engine.confirm(kept.reference_id);
+    await engine.confirm(kept.referenceId);
     const { installments: _again, ...undoneSale } = saleParams('metrics-pos', { payment_type: 'debit', amount: 1200 });
     const undone = await engine.start(undoneSale);
-    await engine.undo(undone.reference_id);
+    await engine.undo(undone.referenceId);
     scrape = await shop.scrape();
     expect(scrape.value('pinbridge_payments_total', { outcome: 'approved', payment_type: 'debit' })).toBe(1);
     expect(scrape.value('pinbridge_payments_total', { outcome: 'voided', payment_type: 'debit' })).toBe(1);
@@ -269,7 +269,7 @@ describe('payments', () => {
     expect(scrape.value('pinbridge_payment_confirmations_pending')).toBe(0);
 
     // The confirmed sale voided later (the cashier's cancel): a void, not a second outcome.
-    const voided = await engine.undo(kept.reference_id);
+    const voided = await engine.undo(kept.referenceId);
     expect(voided.state).toBe('undone');
     scrape = await shop.scrape();
     expect(scrape.value('pinbridge_payments_total', { outcome: 'approved', payment_type: 'debit' })).toBe(1);

@@ -73,8 +73,8 @@ describe('the demo POS page on the real agent', () => {
       .toContain('VIA DO ESTABELECIMENTO');
 
     // The agent's journal holds exactly that sale, in centavos.
-    const sale = pos.rig.engine.list().items.find((item) => item.reference_id === reference);
-    expect(sale).toMatchObject({ status: 'approved', amount: 1234, payment_type: 'credit' });
+    const sale = pos.rig.engine.list().items.find((item) => item.referenceId === reference);
+    expect(sale).toMatchObject({ status: 'approved', amount: 1234, paymentType: 'credit' });
     const shots = join(artifactsDir(), 'pos-demo');
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, 'demo-approved-1280.png'), fullPage: true });
@@ -160,7 +160,7 @@ describe('the demo POS page opened again', () => {
     expect(await again.locator('#result-amount').textContent()).toBe('R$ 12,34');
     // Progress of the joined sale reaches the new page too.
     expect(await again.locator('#log li[data-step]').count()).toBeGreaterThan(0);
-    const sales = slow.rig.engine.list().items.filter((item) => item.reference_id === reference);
+    const sales = slow.rig.engine.list().items.filter((item) => item.referenceId === reference);
     expect(sales).toHaveLength(1);
     expect(sales[0]).toMatchObject({ status: 'approved', amount: 1234 });
     expect(errors).toEqual([]);
@@ -185,7 +185,7 @@ describe('the demo POS page opened again', () => {
     await expect
       .poll(() => again.frameLocator('#receipt-customer').locator('body').textContent(), { timeout: 10_000 })
       .toContain('VIA DO CLIENTE');
-    expect(slow.rig.engine.list().items.filter((item) => item.reference_id === reference)).toHaveLength(1);
+    expect(slow.rig.engine.list().items.filter((item) => item.referenceId === reference)).toHaveLength(1);
     expect(errors).toEqual([]);
   }, 90_000);
 
@@ -213,6 +213,6 @@ describe('the demo POS page opened again', () => {
     expect(await page.inputValue('#payment-type')).toBe('debit');
     expect(await page.locator('#pay').isDisabled()).toBe(false);
     expect(await page.locator('#result').getAttribute('data-status')).toBe('none');
-    expect(slow.rig.engine.list().items.filter((item) => item.reference_id === 'demo-nunca-enviada')).toEqual([]);
+    expect(slow.rig.engine.list().items.filter((item) => item.referenceId === 'demo-nunca-enviada')).toEqual([]);
   }, 60_000);
 });

@@ -83,7 +83,7 @@ export const paymentHandlers: Handlers<
       case 'in_progress':
         return {
           status: 'InProgress' as const,
-          payment_id: answer.payment_id,
+          payment_id: answer.paymentId,
           state: answer.state,
           ...(answer.stalled === undefined ? {} : { result: outcomeView(answer.stalled) }),
         };
@@ -132,7 +132,7 @@ export const paymentHandlers: Handlers<
 
   'payment.pending': (_params, { agent, session }) => {
     const { confirmations, undos } = agent.engine.pending();
-    const mine = (outcome: { reference_id: string }): boolean => maySee(agent, session, outcome.reference_id);
+    const mine = (outcome: { referenceId: string }): boolean => maySee(agent, session, outcome.referenceId);
     return { confirmations: confirmations.filter(mine).map(outcomeView), undos: undos.filter(mine).map(outcomeView) };
   },
 };

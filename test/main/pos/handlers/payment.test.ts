@@ -115,7 +115,7 @@ describe('with the auto confirmation policy', () => {
     const conflict = await cashier.failure('payment.start', sale('p-repeat', 999));
     expect(conflict.data.code).toBe('REFERENCE_CONFLICT');
     expect(conflict.data.cashier_message).toMatch(/já foi registrada/);
-    expect(pos.rig.engine.list().items.filter((p) => p.reference_id === 'p-repeat')).toHaveLength(1);
+    expect(pos.rig.engine.list().items.filter((p) => p.referenceId === 'p-repeat')).toHaveLength(1);
   });
 
   it('declines with the reason, in both languages', async () => {
