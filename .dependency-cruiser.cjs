@@ -15,14 +15,15 @@
 const FLOORS = [
   ['main/app'], // the Electron shell
   ['main/cli'], // the `pinbridge` command (the shell runs it for its command-line mode)
-  ['main/agent'], // the composition root: Agent.start/stop, settings file, PINPAD keeper
-  ['main/doctor', 'main/metrics'], // support checks; Prometheus metrics
-  ['main/pos'], // the POS WebSocket API (protocol, server, paired clients, TLS)
+  ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
+  ['main/doctor'], // the support checks (`pinbridge doctor`, the window's Support)
+  ['main/settings'], // the settings file: every section's schema in one file, read and written
+  ['main/pos', 'main/metrics'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
   ['main/validation'], // tax ids
-  ['main/storage', 'main/log.ts', 'main/version.ts'], // the one SQLite module; logger; version
+  ['main/storage', 'main/log.ts', 'main/paths.ts', 'main/version.ts'], // SQLite module; logger; file places; version
   ['drivers/abecs', 'drivers/printers', 'drivers/simulator'], // PINPAD driver; printers; simulator
   ['drivers/transports', 'drivers/crypto'], // byte transports; DUKPT
   ['drivers/*.ts'], // the drivers' error base, logger port and card-number masking

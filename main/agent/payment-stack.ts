@@ -21,7 +21,7 @@ import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
-import { defaultDataDir, defaultJournalPath, trainingJournalPath } from './paths.js';
+import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { createPrivateFiles, makePrivate } from './private-files.js';
 
 /** The real payments API; absent fields mean training mode (all four or none). */
