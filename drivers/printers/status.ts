@@ -24,7 +24,7 @@
  * pair is enough.
  */
 import { PrinterError } from './errors.js';
-import type { PrinterStatus } from './printer-status.js';
+import type { PrinterFault, PrinterStatus } from './printer-status.js';
 
 // The status model itself lives in printer-status.ts, which errors.ts can name without a loop.
 export type { PrinterFault, PrinterStatus } from './printer-status.js';

@@ -14,6 +14,7 @@
  */
 import net from 'node:net';
 import { PrinterError } from './errors.js';
+import type { PrinterTransport } from './transports/printer-transport.js';
 import { CommandTransport, expandPrintCommand, systemPrintCommand } from './transports/command.js';
 import { DeviceFileTransport, formatFileAddress, type DeviceFileOptions } from './transports/device.js';
 import { FolderTransport } from './transports/folder.js';

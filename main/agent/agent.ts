@@ -26,7 +26,7 @@ import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
-import type { PairingAnnouncement } from '../pos/server/dispatch.js';
+import type { PairingAnnouncement } from '../pos/protocol/pairing.js';
 import { PosServer } from '../pos/server/server.js';
 import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';

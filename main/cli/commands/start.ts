@@ -22,7 +22,7 @@ import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-st
 import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../pinpad/connection.js';
 import { loadSettings } from '../../settings/settings-file.js';
 import { createLogger, logFormat } from '../../log.js';
-import type { PairingAnnouncement } from '../../pos/server/dispatch.js';
+import type { PairingAnnouncement } from '../../pos/protocol/pairing.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { addPaymentStackOptions, type ApiFlags, apiOptionsOf, checkApiOptions } from '../payment-stack.js';
