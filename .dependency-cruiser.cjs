@@ -152,9 +152,16 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     doNotFollow: { path: 'node_modules' },
-    // The programs the floors describe; test/, scripts/ and build tools are outside them. Cruising
-    // `.` rather than naming the folders keeps the command valid whichever of them exist.
-    exclude: { path: '^(?!(lib|drivers|main|client|renderer|node_modules)(/|$))|(^|/)dist(/|$)' },
+    // The programs the floors describe are lib/, drivers/, main/, client/ and renderer/: the rest
+    // (specs, scripts, build output, configuration files) is left out. Cruising `.` rather than naming
+    // the folders keeps the command valid whichever of them exist.
+    exclude: {
+      path: [
+        '^(test|scripts|bin|build|demo|docs|release|coverage|bench-results|test-artifacts)/',
+        '(^|/)dist/',
+        '^[^/]+\\.[cm]?[jt]s$',
+      ],
+    },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
