@@ -5,7 +5,8 @@
  * repository's own tree passes it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,5 +75,16 @@ describe('the layer check', () => {
     const run = depcruise(CONFIG, 'err');
     expect(run.stdout).toContain('no dependency violations found');
     expect(run.status, run.stdout).toBe(0);
+  });
+
+  it('is the table of docs/architecture.md: the same floors, in the same order', () => {
+    const { floors } = createRequire(import.meta.url)(CONFIG) as { floors: readonly (readonly string[])[] };
+    const doc = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const layers = doc.slice(doc.indexOf('## Layers'), doc.indexOf('\nRules:', doc.indexOf('## Layers')));
+    const table = [...layers.matchAll(/^ ?(\d+) {2}(\S+(?: · \S+)*)/gm)].map((row) => [
+      Number(row[1]),
+      row[2]!.split(' · ').map((member) => member.replace(/\/$/, '')),
+    ]);
+    expect(table).toEqual(floors.map((floor, index) => [index + 1, [...floor]]));
   });
 });
