@@ -23,7 +23,8 @@ const FLOORS = [
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
   ['main/validation'], // tax ids
-  ['main/storage', 'main/log.ts', 'main/paths.ts', 'main/version.ts'], // SQLite module; logger; file places; version
+  ['main/storage'], // the one SQLite module (above the logger: it may log)
+  ['main/log.ts', 'main/paths.ts', 'main/version.ts'], // logger; where the agent keeps its files; version
   ['drivers/abecs', 'drivers/printers', 'drivers/simulator'], // PINPAD driver; printers; simulator
   ['drivers/transports', 'drivers/crypto'], // byte transports; DUKPT
   ['drivers/*.ts'], // the drivers' error base, logger port and card-number masking
