@@ -70,6 +70,8 @@ export type PaymentOutcome = {
   confirmation: 'pending' | 'confirmed' | 'undone' | null;
   /** The journal state (see docs/architecture.md); `status` is what most POSes need. */
   state: 'intent' | 'created' | 'card_read' | 'authorizing' | 'unknown' | 'approved' | 'completing' | 'awaiting_confirmation' | 'confirmed' | 'declined' | 'reversing' | 'reversed' | 'aborting' | 'cancelled' | 'failed' | 'undoing' | 'undone';
+  /** Whether the result is decided, computed by Pinbridge from `state` — branch on this rather than on a list of states. in_progress: at the PINPAD or waiting for the authorization. decided: the result is known (an approval may still await its confirmation; a cancel, reversal or void may still be on its way to the payments API). */
+  phase: 'in_progress' | 'decided';
   problem: {
     code: string;
     message: string;
@@ -402,6 +404,8 @@ export type PaymentProgress = {
   step: 'started' | 'choosing_installments' | 'typing_tax_id' | 'creating_transaction' | 'waiting_card' | 'card_read' | 'entering_pin' | 'authorizing' | 'resolving_unknown' | 'approved' | 'declined' | 'finishing_chip' | 'removing_card' | 'awaiting_confirmation' | 'confirmed' | 'cancelling' | 'cancelled' | 'reversing' | 'reversed' | 'undoing' | 'undone' | 'undo_pending' | 'failed' | 'result_pending' | 'pinpad_message';
   /** The journal state (see docs/architecture.md); `status` is what most POSes need. */
   state: 'intent' | 'created' | 'card_read' | 'authorizing' | 'unknown' | 'approved' | 'completing' | 'awaiting_confirmation' | 'confirmed' | 'declined' | 'reversing' | 'reversed' | 'aborting' | 'cancelled' | 'failed' | 'undoing' | 'undone';
+  /** Whether the result is decided, computed by Pinbridge from `state` — branch on this rather than on a list of states. in_progress: at the PINPAD or waiting for the authorization. decided: the result is known (an approval may still await its confirmation; a cancel, reversal or void may still be on its way to the payments API). */
+  phase: 'in_progress' | 'decided';
   /** English. */
   message: string;
   /** pt-BR; for pinpad_message, the PINPAD’s own text. */

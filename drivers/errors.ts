@@ -1,15 +1,13 @@
+import { CodedError } from '../lib/errors.js';
+
 /**
  * The base of every error the drivers raise. `code` is stable and machine-readable (callers
  * switch on it, the CLI and the POS API expose it); `message` is one English sentence for logs
  * and technicians. Card data never goes into either.
  */
-export class DriverError extends Error {
-  readonly code: string;
-
+export class DriverError extends CodedError {
   constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
+    super(code, message, options);
   }
 
   /** A plain object for JSON output (`--json`, logs). */

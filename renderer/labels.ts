@@ -11,27 +11,16 @@ type PaymentState = PaymentOutcome['state'];
 export const SALE_CATEGORIES = ['approved', 'declined', 'failed', 'cancelled', 'in_progress'] as const;
 export type SaleCategory = (typeof SALE_CATEGORIES)[number];
 
-/** States whose result is decided (a cancel, reversal or void may still be on its way to the API). */
-const DECIDED: ReadonlySet<PaymentState> = new Set<PaymentState>([
-  'awaiting_confirmation',
-  'confirmed',
-  'declined',
-  'reversing',
-  'reversed',
-  'aborting',
-  'cancelled',
-  'failed',
-  'undoing',
-  'undone',
-]);
-
-/** Still at the PINPAD or waiting for the authorization: only `payment.cancel` applies. */
-export function isRunning(state: PaymentState): boolean {
-  return !DECIDED.has(state);
+/**
+ * Still at the PINPAD or waiting for the authorization: only `payment.cancel` applies. The agent
+ * says so in `phase` (from the engine's own states), so the window keeps no list of its own.
+ */
+export function isRunning(payment: Pick<PaymentOutcome, 'phase'>): boolean {
+  return payment.phase === 'in_progress';
 }
 
 export function saleCategory(outcome: PaymentOutcome): SaleCategory {
-  return isRunning(outcome.state) ? 'in_progress' : outcome.status;
+  return isRunning(outcome) ? 'in_progress' : outcome.status;
 }
 
 const STATE_LABELS: Partial<Record<PaymentState, MessageKey>> = {

@@ -115,10 +115,10 @@ export class PaymentPage {
     try {
       const { items } = await this.#context.client.call('payment.list', { from: todayStartIso(), limit: 50 });
       for (const outcome of items) {
-        if (!isRunning(outcome.state) && !this.#payments.has(outcome.reference_id)) continue;
+        if (!isRunning(outcome) && !this.#payments.has(outcome.reference_id)) continue;
         const tracked = this.#track(outcome.reference_id, outcome.terminal);
         this.#learnDetails(tracked, outcome);
-        if (!isRunning(outcome.state)) tracked.outcome = outcome;
+        if (!isRunning(outcome)) tracked.outcome = outcome;
       }
     } catch {
       // The list is a convenience here: the next progress event brings the payment anyway.
@@ -262,7 +262,7 @@ export class PaymentPage {
   #isRunning(tracked: TrackedPayment): boolean {
     if (tracked.outcome !== null) return false;
     const last = tracked.steps.at(-1);
-    return last === undefined || isRunning(last.state);
+    return last === undefined || isRunning(last);
   }
 
   #running(): TrackedPayment[] {

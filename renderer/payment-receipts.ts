@@ -51,7 +51,7 @@ export class PaymentReceipts {
 
   /** Shows the receipts of this outcome (null, or a payment still running: none). */
   show(outcome: PaymentOutcome | null): void {
-    const decided = outcome !== null && !isRunning(outcome.state);
+    const decided = outcome !== null && !isRunning(outcome);
     this.#section.hidden = !decided;
     if (!decided) {
       if (this.#reference !== null) this.#clear();

@@ -116,7 +116,7 @@ export class TransactionsPage {
     this.#receiptPrint.addEventListener('click', () => void this.#reprint());
     client.on('payment.result', () => this.#refreshSoon());
     client.on('payment.progress', (progress) => {
-      if (progress.step === 'started' || !isRunning(progress.state)) this.#refreshSoon();
+      if (progress.step === 'started' || !isRunning(progress)) this.#refreshSoon();
     });
     client.on('printer.job', (job) => {
       const referenceId = this.#printJobs.get(job.id);
@@ -315,7 +315,7 @@ export class TransactionsPage {
     );
 
     const actions: HTMLButtonElement[] = [];
-    if (isRunning(sale.state)) {
+    if (isRunning(sale)) {
       actions.push(
         button(t('sale.cancelRunning'), {
           variant: 'danger',
@@ -354,7 +354,7 @@ export class TransactionsPage {
     keepFocus(this.#saleActions, () => this.#saleActions.replaceChildren(...actions));
     this.#saleActions.hidden = actions.length === 0;
 
-    this.#receipt.hidden = isRunning(sale.state);
+    this.#receipt.hidden = isRunning(sale);
     this.#receiptCustomer.setAttribute('aria-pressed', String(this.#copy === 'customer'));
     this.#receiptMerchant.setAttribute('aria-pressed', String(this.#copy === 'merchant'));
     this.#receiptFrame.title = t('receipt.frameTitle', {
@@ -398,7 +398,7 @@ export class TransactionsPage {
     const request = ++this.#receiptRequest;
     this.#receiptLoaded = false;
     this.#receiptFrame.srcdoc = '';
-    if (sale === undefined || isRunning(sale.state)) return;
+    if (sale === undefined || isRunning(sale)) return;
     this.#receiptNote.textContent = t('receipt.loading');
     this.#renderSale();
     try {

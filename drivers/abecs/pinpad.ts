@@ -23,21 +23,30 @@ import { AbecsFormatError } from './format-error.js';
 import { HostLink, type LinkTimings, type ResetResult } from './link.js';
 import { AbecsStatusError } from './status.js';
 import { parseDisplay2x16 } from './text.js';
-import { cexCommand, type CexEvent } from './commands/cex.js';
+import { cexCommand, type CexEvent, type CexRequest, type CexResult } from './commands/cex.js';
 import { cloCommand } from './commands/clo.js';
+import { dexCommand, type DexOptions } from './commands/dex.js';
 import { dspCommand } from './commands/dsp.js';
 import { fcxCommand, type FcxRequest, type FcxResult } from './commands/fcx.js';
+import { fncCommand, type FncRequest, type FncResult } from './commands/fnc.js';
 import { gcdCommand, gcdRequestFor, GCD_MESSAGES, type GcdMessageName } from './commands/gcd.js';
+import { gcrCommand, type GcrRequest, type GcrResult } from './commands/gcr.js';
 import { gcxCommand, type GcxRequest, type GcxResult } from './commands/gcx.js';
 import { ginCommand, type GinGeneralInfo } from './commands/gin.js';
 import { gixCommand, GIX_MAX_IDS, type CommLink, type GixResult } from './commands/gix.js';
+import { gocCommand, type GocRequest, type GocResult } from './commands/goc.js';
+import { gpnCommand, type GpnRequest, type GpnResult } from './commands/gpn.js';
+import { gtkCommand, type GtkRequest, type GtkResult } from './commands/gtk.js';
 import { gtsCommand } from './commands/gts.js';
-import { PP, ppTableVersion } from './ids.js';
+import { PP, ppKsnTdesData, ppKsnTdesPin, ppTableVersion } from './ids.js';
 import { gkyCommand } from './commands/gky.js';
 import { goxCommand, type GoxRequest, type GoxResult } from './commands/gox.js';
 import { mnuCommand } from './commands/mnu.js';
 import { opnCommand } from './commands/opn.js';
 import { rmcCommand } from './commands/rmc.js';
+import { tleCommand } from './commands/tle.js';
+import { tliCommand } from './commands/tli.js';
+import { tlrBatches, tlrCommand, type TableRecord } from './commands/tlr.js';
 
 /** ST_INVCALL: what a PINPAD answers (as ERR010) to a command it does not know. */
 const ST_INVCALL = 10;
@@ -136,6 +145,17 @@ export interface WaitOptions {
   readonly signal?: AbortSignal;
   /** Overall limit in ms, enforced by the host (CAN, then TIMEOUT); the PINPAD's own limits still apply. */
   readonly timeoutMs?: number;
+  /**
+   * The NTM messages the PINPAD sends during this command only ("SOLICITE A SENHA"…), for a
+   * caller that shows the progress of its own command; `notification` events hear every command's.
+   */
+  readonly onNotification?: (notification: PinpadNotification) => void;
+}
+
+/** Whether a PINPAD's DUKPT slots hold keys, by the KSN it reports for each (absent: empty slot). */
+export interface DukptKsns {
+  readonly pin: Readonly<Record<number, string>>;
+  readonly data: Readonly<Record<number, string>>;
 }
 
 export interface CustomerDataOptions extends WaitOptions {
@@ -209,14 +229,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   }
 
   /**
-   * Runs one command and returns its typed result. Exposed for the commands the methods below
-   * do not wrap (tables, GOC/FNC, media…).
+   * Runs one command and returns its typed result. Pinbridge itself goes through the methods
+   * below, one per thing a PINPAD is asked to do; this stays public for what they do not wrap
+   * (media, key loading…), for a technician's tools and for specs of the wire.
    */
-  async execute<Req, Res>(
-    codec: CommandCodec<Req, Res>,
-    request: Req,
-    options: WaitOptions & { onNotification?: (n: PinpadNotification) => void } = {},
-  ): Promise<Res> {
+  async execute<Req, Res>(codec: CommandCodec<Req, Res>, request: Req, options: WaitOptions = {}): Promise<Res> {
     // Encoding validates the request: nothing is sent when it is refused.
     const packet = encodeCommandPacket(codec.encodeRequest(request));
     const { onNotification } = options;
@@ -309,6 +326,22 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     await this.execute(dspCommand, { message: text, ...(options.stripAccents ? { stripAccents: true } : {}) });
   }
 
+  /**
+   * Shows free text laid out by the PINPAD (DEX, 2.x): up to 160 characters, "\n" between lines,
+   * on as many lines as its display has (PP_DSPTXTSZ), where DSP has only 2 × 16.
+   */
+  async displayExtended(message: string, options?: DexOptions): Promise<void> {
+    await this.execute(dexCommand, { message, ...(options ? { options } : {}) });
+  }
+
+  /**
+   * Waits for whichever of the events `request` asks for comes first (CEX, 2.x): a key, a swipe
+   * (its truncated tracks), a chip card inserted or removed, a contactless card near the antenna.
+   */
+  async waitForEvent(request: CexRequest, options: WaitOptions = {}): Promise<CexResult> {
+    return this.execute(cexCommand, request, options);
+  }
+
   /** Waits for a key (CEX on Abecs PINPADs, GKY on older ones). */
   async readKey(options: WaitOptions & { timeoutSeconds?: number } = {}): Promise<PinpadKey> {
     const { protocol } = await this.info();
@@ -392,6 +425,54 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   /** Card step 4: asks for the card to be removed and waits until it is (RMC). */
   async removeCard(message: string, options: WaitOptions = {}): Promise<void> {
     await this.execute(rmcCommand, { message }, options);
+  }
+
+  /** The PIN of a card that has no chip to check it (a swiped card): encrypted PIN block and KSN (GPN). */
+  async readPin(request: GpnRequest, options: WaitOptions = {}): Promise<GpnResult> {
+    return this.execute(gpnCommand, request, options);
+  }
+
+  /**
+   * The PAN and tracks of the card just read, encrypted by the PINPAD under one of its keys
+   * (GTK, 2.x): what an authorizer receives instead of the clear card data.
+   */
+  async readEncryptedTracks(request: GtkRequest): Promise<GtkResult> {
+    return this.execute(gtkCommand, request);
+  }
+
+  /**
+   * The KSNs of the DUKPT TDES slots `pin` and `data` (GIX PP_KSNTDESPnn / PP_KSNTDESDnn, 2.x):
+   * a PINPAD reports a KSN only for a slot that holds a key.
+   */
+  async dukptKsns(slots: { readonly pin: number; readonly data: number }): Promise<DukptKsns> {
+    const { dukptKsns } = await this.execute(gixCommand, { ids: [ppKsnTdesPin(slots.pin), ppKsnTdesData(slots.data)] });
+    return dukptKsns ?? { pin: {}, data: {} };
+  }
+
+  /**
+   * Loads one acquirer's EMV tables (abecs.md §3.13): TLI with the new version, TLR with the
+   * records (as many per command as one block holds), TLE to commit. Nothing changes on the
+   * PINPAD until TLE, so a load cut short leaves the old tables.
+   */
+  async loadTables(acquirer: number, tableVersion: string, records: readonly TableRecord[]): Promise<void> {
+    await this.execute(tliCommand, { acquirer, tableVersion });
+    for (const batch of tlrBatches(records)) await this.execute(tlrCommand, { records: batch });
+    await this.execute(tleCommand, {});
+  }
+
+  /** Card step 1 on a legacy (BibComp 1.08) PINPAD, which has no GCX (GCR). */
+  async readCardLegacy(request: GcrRequest, options: WaitOptions = {}): Promise<GcrResult> {
+    return this.execute(gcrCommand, request, options);
+  }
+
+  /** Card step 2 on a legacy (BibComp 1.08) PINPAD, which has no GOX (GOC). */
+  async goOnChipLegacy(request: GocRequest, options: WaitOptions = {}): Promise<GocResult> {
+    return this.execute(gocCommand, request, options);
+  }
+
+  /** Card step 3 on a legacy (BibComp 1.08) PINPAD, which has no FCX (FNC). */
+  async finishChipLegacy(request: FncRequest, options: WaitOptions = {}): Promise<FncResult> {
+    return this.execute(fncCommand, request, options);
   }
 
   /** Aborts the blocking command in flight (CAN → EOT). */

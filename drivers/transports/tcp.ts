@@ -6,6 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import net from 'node:net';
+import { backoffDelay } from '../../lib/backoff.js';
 import { connectSocket, ConnectTimeout } from './connect.js';
 import { TransportError, type ByteTransport, type TransportEvents } from './transport.js';
 
@@ -56,8 +57,11 @@ export function backoffDelayMs(
   const max = options.maxDelayMs ?? 10_000;
   const factor = options.factor ?? 2;
   const jitter = Math.min(Math.max(options.jitter ?? 0, 0), 1);
-  const base = Math.min(initial * factor ** attempt, max);
-  return Math.max(0, base * (1 + jitter * (2 * random() - 1)));
+  return backoffDelay(
+    attempt + 1,
+    { baseMs: initial, capMs: max, factor, jitter: { kind: 'spread', ratio: jitter } },
+    random,
+  );
 }
 
 /** Formats a host for a URL: IPv6 literals go in brackets. */

@@ -14,6 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
@@ -24,7 +25,12 @@ import { ProviderTables } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
-import { PinpadLink, pinpadLinkSentence, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
+import {
+  pinpadLinkSentence,
+  type PinpadLink,
+  type PinpadLinkState,
+  type PinpadLinkStatus,
+} from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/protocol/pairing.js';
 import { PosServer } from '../pos/server/server.js';
@@ -365,20 +371,18 @@ function operatorServices(
 }
 
 /** The POS API's ports are all taken: a sentence for the person who started it, with the fix. */
-export class PosPortInUseError extends Error {
-  readonly code = 'POS_PORT_IN_USE';
-
+export class PosPortInUseError extends CodedError<'POS_PORT_IN_USE'> {
   constructor(
     readonly ports: readonly number[],
     options: { cause?: unknown } = {},
   ) {
     const which = ports.length === 1 ? `port ${ports[0]}` : `ports ${ports.join(', ')}`;
     super(
+      'POS_PORT_IN_USE',
       `another Pinbridge (or another program) is already using ${which} for the POS API: stop it, or give this one another port with --pos-port <port> (or the settings' pos.ports, the same the POS connects to); ` +
         `\`pinbridge doctor --pos-port ${ports[0] ?? 0}\` tells whether it is a Pinbridge`,
       options,
     );
-    this.name = 'PosPortInUseError';
   }
 }
 
@@ -414,14 +418,17 @@ export class Agent extends EventEmitter<AgentEvents> {
    * STARTED_GRACE_MS after the start): the ready line. Rejects if the agent stops before.
    */
   readonly started: Promise<AgentStarted>;
-  /** The link to the PINPAD: its state while there is none, followed by the window and the POS API. */
-  readonly pinpadLink: PinpadLink;
   readonly #logger: Logger;
   readonly #stop = new AbortController();
   readonly #watcher: HotplugWatcher;
   readonly #keeper: PinpadKeeper;
   readonly #pinpadLoop: Promise<void>;
   #stopped: Promise<void> | undefined;
+
+  /** The link to the PINPAD: its state while there is none, followed by the window and the POS API (the registry's). */
+  get pinpadLink(): PinpadLink {
+    return this.pinpads.link;
+  }
 
   private constructor(parts: {
     options: AgentOptions;
@@ -432,7 +439,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     clients: ClientStore;
     pos: PosServer;
     watcher: HotplugWatcher;
-    pinpadLink: PinpadLink;
     recovered: AgentReady['recovered'];
     operatorKey: string;
     metrics: AgentMetrics | undefined;
@@ -451,7 +457,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.operatorKey = parts.operatorKey;
     this.metrics = parts.metrics;
     this.#metricsServer = parts.metricsServer;
-    this.pinpadLink = parts.pinpadLink;
     const address = options.pinpadAddress;
     const report = (): Omit<AgentReady, 'pinpad'> => ({
       mode: stack.training ? 'training' : 'live',
@@ -551,12 +556,10 @@ export class Agent extends EventEmitter<AgentEvents> {
         },
         lost: (info) => this.pinpads.detach(info.serialNumber),
         ready: announce,
-        status: (status) => {
-          this.pinpadLink.set(status);
-          startedWithout(status);
-        },
+        // The keeper writes the link into the registry (pinpadLink) before telling.
+        status: startedWithout,
       },
-      options.reconnect,
+      { ...options.reconnect, link: this.pinpadLink },
     );
     this.#pinpadLoop = this.#keeper.run(this.#stop.signal).finally(() => {
       clearTimeout(grace);
@@ -644,7 +647,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
-    const pinpadLink = new PinpadLink(options.pinpadAddress);
+    // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
+    const pinpads = new PinpadRegistry(engine, { address: options.pinpadAddress });
+    const pinpadLink = pinpads.link;
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       const receipts = printing?.service;
@@ -653,7 +658,6 @@ export class Agent extends EventEmitter<AgentEvents> {
           logger.warn({ payment: event.paymentId, err: messageOf(error) }, 'receipt not printed'),
         ),
       );
-      const pinpads = new PinpadRegistry(engine);
       // Whatever a crash left in flight is finished or undone before the first sale.
       const recovered = await engine.recover();
       logger.info({ ...recovered }, 'journal recovered');
@@ -719,7 +723,6 @@ export class Agent extends EventEmitter<AgentEvents> {
         clients,
         pos,
         watcher,
-        pinpadLink,
         recovered,
         operatorKey,
         metrics,

@@ -21,6 +21,7 @@ import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import { paymentsPortOf } from './payments-port.js';
 import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { createPrivateFiles, makePrivate } from './private-files.js';
 
@@ -136,7 +137,13 @@ export async function openPaymentStack(options: {
       onDiskFull: (message) => logger.error({ journal: journalPath }, message),
     });
     closers.push(() => journal.close());
-    const engine = new PaymentEngine({ journal, payments: client, sellerId, logger, config: options.config });
+    const engine = new PaymentEngine({
+      journal,
+      payments: paymentsPortOf(client),
+      sellerId,
+      logger,
+      config: options.config,
+    });
     closers.push(() => engine.close());
     return { training, journalPath, journal, client, engine, sandbox, sellerId, close };
   } catch (error) {

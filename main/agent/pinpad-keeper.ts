@@ -7,12 +7,14 @@
  * a PINPAD that is not there is logged once when that starts and once when it is back, not at every
  * attempt (LoggedCondition). `retryNow()` — the hot-plug watcher saw the PINPAD's port appear —
  * cuts the wait short, so a replugged PINPAD is back within a second whatever the backoff reached.
- * Its state (`status`) is what the ready line and the window say when there is no PINPAD.
+ * Its state (`status`) is what the ready line and the window say when there is no PINPAD. The
+ * keeper holds no copy of it: it writes it into the link it is given — the PINPAD registry's
+ * (`PinpadRegistry.link`), which the POS API and the window follow — and reads it back from there.
  */
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
-import { backoffDelayMs } from '../../drivers/transports/tcp.js';
+import { backoffDelay } from '../../lib/backoff.js';
 import { LoggedCondition, type Logger } from '../log.js';
-import { failureState, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
+import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from '../pinpad/connection.js';
 import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
 
@@ -49,7 +51,10 @@ export interface PinpadHooks {
   readonly lost: (info: PinpadInfo) => void;
   /** Once, the first time the PINPAD is ready. */
   readonly ready: (info: PinpadInfo) => void;
-  /** The link's state (or its failure's code) changed; not called for a repeat of the same failure. */
+  /**
+   * The link's state (or its failure's code) changed, after the link holds it (its `change` event
+   * came first); not called for a repeat of the same failure.
+   */
   readonly status?: (status: PinpadLinkStatus) => void;
 }
 
@@ -61,6 +66,11 @@ export interface KeeperOptions {
   /** Opens the PINPAD (default connectPinpad; tests count attempts). */
   readonly connect?: typeof connectPinpad;
   readonly now?: () => number;
+  /**
+   * Where the link's state is kept: the PINPAD registry's link, in the agent. Default: a link of
+   * the keeper's own, for a keeper run on its own.
+   */
+  readonly link?: PinpadLink;
 }
 
 interface Attempt {
@@ -91,7 +101,7 @@ export class PinpadKeeper {
   readonly #connect: typeof connectPinpad;
   readonly #now: () => number;
   readonly #unavailable: LoggedCondition;
-  #status: PinpadLinkStatus;
+  readonly #link: PinpadLink;
   /** Ends the current wait early (retryNow); set only while waiting. */
   #wakeUp: (() => void) | undefined;
   /** retryNow() came during an attempt: the wait after it is skipped. */
@@ -107,12 +117,12 @@ export class PinpadKeeper {
     this.#connect = options.connect ?? connectPinpad;
     this.#now = options.now ?? Date.now;
     this.#unavailable = new LoggedCondition(logger, this.#now);
-    this.#status = { address, state: 'connecting', code: null, error: null, since: new Date(this.#now()) };
+    this.#link = options.link ?? new PinpadLink(address, new Date(this.#now()));
   }
 
   /** Where the link stands now. */
   get status(): PinpadLinkStatus {
-    return this.#status;
+    return this.#link.status;
   }
 
   /**
@@ -120,7 +130,7 @@ export class PinpadKeeper {
    * port appear). During an attempt, the wait after it is skipped; nothing happens when it is ready.
    */
   retryNow(): void {
-    if (this.#status.state === 'ready') return;
+    if (this.#link.status.state === 'ready') return;
     if (this.#wakeUp !== undefined) this.#wakeUp();
     else this.#wokenDuringAttempt = true;
   }
@@ -213,21 +223,17 @@ export class PinpadKeeper {
   }
 
   #setStatus(state: PinpadLinkState, code: string | null, error: string | null): void {
-    const current = this.#status;
+    const current = this.#link.status;
     if (current.state === state && current.code === code) return;
-    this.#status = { address: this.address, state, code, error, since: new Date(this.#now()) };
-    this.#hooks.status?.(this.#status);
+    const status: PinpadLinkStatus = { address: this.address, state, code, error, since: new Date(this.#now()) };
+    this.#link.set(status);
+    this.#hooks.status?.(status);
   }
 
   /** The wait after failure number `failures` (1-based): the initial delay doubled each time, capped. */
   #delayAfter(failures: number): number {
     if (this.#wokenDuringAttempt) return 0;
-    return backoffDelayMs(failures - 1, {
-      initialDelayMs: this.#initialDelayMs,
-      maxDelayMs: this.#maxDelayMs,
-      factor: 2,
-      jitter: 0,
-    });
+    return backoffDelay(failures, { baseMs: this.#initialDelayMs, capMs: this.#maxDelayMs });
   }
 
   /** Waits `ms`, less when the agent stops or retryNow() is called; leaves no listener behind. */

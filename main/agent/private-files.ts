@@ -6,14 +6,13 @@
  * tool left readable by others. On Windows the user's profile folder's ACL already keeps other
  * users out; nothing is changed there.
  */
+import { CodedError } from '../../lib/errors.js';
 import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export class PrivateFilesError extends Error {
-  readonly code = 'NOT_PRIVATE';
+export class PrivateFilesError extends CodedError<'NOT_PRIVATE'> {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'PrivateFilesError';
+    super('NOT_PRIVATE', message, options);
   }
 }
 

@@ -17,6 +17,7 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import type { SupervisorGuard, SupervisorPolicy } from '../pos/server/supervisor.js';
 
 /** Wrong PINs in a row before the check locks. */
@@ -35,13 +36,9 @@ const SALT_LENGTH = 16;
 
 export type SupervisorPinErrorCode = 'INVALID_PIN' | 'UNREADABLE';
 
-export class SupervisorPinError extends Error {
-  constructor(
-    readonly code: SupervisorPinErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'SupervisorPinError';
+export class SupervisorPinError extends CodedError<SupervisorPinErrorCode> {
+  constructor(code: SupervisorPinErrorCode, message: string) {
+    super(code, message);
   }
 }
 

@@ -5,6 +5,7 @@
  * (PINBRIDGE_API_TOKEN, PINBRIDGE_CERT_PASSPHRASE) wins, else a plain file readable by this user
  * only — and one readable by others is refused with the command that fixes it, never used.
  */
+import { CodedError } from '../../lib/errors.js';
 import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -19,13 +20,9 @@ export interface SafeStorageLike {
 
 export type TokenStoreErrorCode = 'ENCRYPTION_UNAVAILABLE' | 'WEAK_ENCRYPTION' | 'UNREADABLE' | 'TOO_OPEN';
 
-export class TokenStoreError extends Error {
-  constructor(
-    readonly code: TokenStoreErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TokenStoreError';
+export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
+  constructor(code: TokenStoreErrorCode, message: string) {
+    super(code, message);
   }
 }
 

@@ -9,6 +9,7 @@
  * and checked once, by Node's own TLS (the same OpenSSL that will present it), so a wrong
  * passphrase or a key of another certificate is a clear error at start-up, not a refused call.
  */
+import { CodedError } from '../../lib/errors.js';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, TLSSocket } from 'node:tls';
@@ -50,12 +51,9 @@ export type ClientCertificateErrorCode =
   /** The PKCS#12 file cannot be read as PKCS#12. */
   | 'PFX_INVALID';
 
-export class ClientCertificateError extends Error {
-  readonly code: ClientCertificateErrorCode;
+export class ClientCertificateError extends CodedError<ClientCertificateErrorCode> {
   constructor(code: ClientCertificateErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ClientCertificateError';
-    this.code = code;
+    super(code, message, options);
   }
 }
 

@@ -8,24 +8,28 @@
  * Nothing here ever holds the access token, a request body or card data: `raw` is the
  * service's response body (or a truncated text of it), never what we sent.
  */
+import { CodedError } from '../../lib/errors.js';
 import type { Violation } from '../contract/index.js';
 
 /** Stable machine codes, one per class (plus `request_failed` for statuses with no class). */
-export type PaymentsErrorCode =
-  | 'authentication_failed'
-  | 'permission_denied'
-  | 'not_found'
-  | 'validation_error'
-  | 'conflict'
-  | 'rate_limited'
-  | 'request_timeout'
-  | 'not_enabled'
-  | 'server_error'
-  | 'connection_error'
-  | 'timeout'
-  | 'invalid_response'
-  | 'invalid_request'
-  | 'request_failed';
+export const PAYMENTS_ERROR_CODES = [
+  'authentication_failed',
+  'permission_denied',
+  'not_found',
+  'validation_error',
+  'conflict',
+  'rate_limited',
+  'request_timeout',
+  'not_enabled',
+  'server_error',
+  'connection_error',
+  'timeout',
+  'invalid_response',
+  'invalid_request',
+  'request_failed',
+] as const;
+
+export type PaymentsErrorCode = (typeof PAYMENTS_ERROR_CODES)[number];
 
 export interface PaymentsApiErrorInit {
   readonly message: string;
@@ -47,10 +51,9 @@ export interface PaymentsApiErrorInit {
   readonly cause?: unknown;
 }
 
-export class PaymentsApiError extends Error {
+export class PaymentsApiError extends CodedError<PaymentsErrorCode> {
   /** HTTP status, or undefined when no response arrived (network, timeout, client-side validation). */
   readonly status: number | undefined;
-  readonly code: PaymentsErrorCode;
   readonly type: string | undefined;
   readonly category: string | undefined;
   readonly detail: string;
@@ -64,10 +67,8 @@ export class PaymentsApiError extends Error {
   readonly path: string | undefined;
 
   constructor(init: PaymentsApiErrorInit) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = new.target.name;
+    super(init.code, init.message, init);
     this.status = init.status;
-    this.code = init.code;
     this.type = init.type;
     this.category = init.category;
     this.detail = init.detail ?? init.message;

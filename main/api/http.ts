@@ -23,6 +23,7 @@
  */
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
 import { Agent, type Dispatcher } from 'undici';
+import { backoffDelay as exponentialBackoff } from '../../lib/backoff.js';
 import { VERSION } from '../version.js';
 import type { ClientTls } from './client-certificate.js';
 import { errorFromResponse, parseErrorBody } from './error-body.js';
@@ -160,10 +161,9 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   return Math.max(0, date - nowMs);
 }
 
-/** Full-jitter exponential backoff for retry number `retry` (1-based). */
+/** Full-jitter exponential backoff for retry number `retry` (1-based), in whole milliseconds. */
 export function backoffDelay(retry: number, baseMs: number, capMs: number, random: () => number): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** (retry - 1));
-  return Math.floor(random() * ceiling);
+  return Math.floor(exponentialBackoff(retry, { baseMs, capMs, jitter: { kind: 'full' } }, random));
 }
 
 /** Waits `ms`; rejects with the signal's reason when it aborts first. */

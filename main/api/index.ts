@@ -9,6 +9,7 @@ export {
   InvalidResponseError,
   NotFoundError,
   NotEnabledError,
+  PAYMENTS_ERROR_CODES,
   PaymentsApiError,
   type PaymentsErrorCode,
   PermissionError,

@@ -1,3 +1,4 @@
+import { CodedError } from '../../lib/errors.js';
 import { DriverError } from '../../drivers/errors.js';
 import { ClientCertificateError } from '../api/client-certificate.js';
 import { SettingsError } from '../core/settings.js';
@@ -9,8 +10,10 @@ export const EXIT_FAILURE = 1; // the device or the runtime failed
 export const EXIT_USAGE = 2; // bad usage or bad input
 
 /** A bad command line: wrong option, missing argument, unparseable value. Exit code 2. */
-export class UsageError extends Error {
-  readonly code = 'USAGE';
+export class UsageError extends CodedError<'USAGE'> {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('USAGE', message, options);
+  }
 }
 
 /**

@@ -1,4 +1,3 @@
-import { formatBrl as formatReais } from '../pinpad/display-text.js';
 import type { CliIo } from './io.js';
 
 /** Prints `data` as one JSON line with --json, else the human text. */
@@ -14,9 +13,4 @@ export function table(rows: ReadonlyArray<readonly [string, string | number | bo
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([key, value]) => `${key.padEnd(width)}  ${String(value)}`)
     .join('\n');
-}
-
-/** 123456 → "R$ 1.234,56" (integer centavos, pt-BR grouping). */
-export function formatBrl(centavos: number): string {
-  return `R$ ${formatReais(centavos)}`;
 }

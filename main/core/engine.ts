@@ -20,8 +20,8 @@
  *   `confirm`/`undo` and voids it after the deadline.
  */
 import { EventEmitter } from 'node:events';
+import { backoffDelay } from '../../lib/backoff.js';
 import { canonicalJson } from '../contract/index.js';
-import type { Transaction } from '../api/index.js';
 import { EngineError } from './errors.js';
 import {
   PROGRESS_STEPS,
@@ -33,21 +33,20 @@ import {
 } from './events.js';
 import { JournalError, type Journal } from './journal/journal.js';
 import type { ConfirmationPolicy, ListQuery, PaymentProblem, PaymentRecord } from './journal/record.js';
-import {
-  isDecided,
-  outcomeOf,
-  stalledOutcome,
-  statusOf,
-  type PaymentOutcome,
-  type PaymentStatusAnswer,
-} from './outcome.js';
+import { outcomeOf, stalledOutcome, statusOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
 import { paramsHash } from './params-hash.js';
 import { startViolations, type InstallmentRules, type StartParams } from './params.js';
-import { silentEngineLogger, type EngineLogger, type PaymentsPort, type SaleDevice } from './ports.js';
+import {
+  silentEngineLogger,
+  type EngineLogger,
+  type PaymentsPort,
+  type ProviderTransaction,
+  type SaleDevice,
+} from './ports.js';
 import { problem } from './problems.js';
 import { RunStopped, runSale, type LiveRun } from './sale.js';
 import { PaymentSteps, type StepsConfig } from './steps.js';
-import { isFinal } from './states.js';
+import { isDecided, isFinal } from './states.js';
 import { createHash } from 'node:crypto';
 
 export interface EngineConfig extends StepsConfig {
@@ -209,8 +208,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #stopped = new Map<string, PaymentProblem>();
   #undoTimer: NodeJS.Timeout | undefined;
   #recoveryTimer: NodeJS.Timeout | undefined;
-  /** The wait before the next recovery attempt: 0 after one that left nothing undecided. */
-  #recoveryDelayMs = 0;
+  /** Recovery attempts scheduled in a row (their backoff): 0 after one that left nothing undecided. */
+  #recoveryAttempts = 0;
   #closed = false;
 
   constructor(options: PaymentEngineOptions) {
@@ -823,11 +822,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       return;
     }
     if (!undecided) {
-      this.#recoveryDelayMs = 0;
+      this.#recoveryAttempts = 0;
       return;
     }
     const { baseMs, maxMs } = this.config.recoveryRetry;
-    this.#recoveryDelayMs = this.#recoveryDelayMs === 0 ? baseMs : Math.min(maxMs, this.#recoveryDelayMs * 2);
+    this.#recoveryAttempts += 1;
+    const delayMs = backoffDelay(this.#recoveryAttempts, { baseMs, capMs: maxMs });
     this.#recoveryTimer = setTimeout(() => {
       this.#recoveryTimer = undefined;
       void this.recover().catch((error: unknown) => {
@@ -836,7 +836,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
           'recovery failed; will try again',
         );
       });
-    }, this.#recoveryDelayMs);
+    }, delayMs);
     this.#recoveryTimer.unref();
   }
 
@@ -884,7 +884,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * its creation reached the API after a crash and after recovery looked for it. Nothing was
    * charged; it is cancelled so it cannot be paid later by mistake.
    */
-  async #cancelOrphan(transaction: Transaction, ended: PaymentRecord): Promise<void> {
+  async #cancelOrphan(transaction: ProviderTransaction, ended: PaymentRecord): Promise<void> {
     try {
       await this.#payments.terminal.reverse(
         transaction.id,
@@ -904,7 +904,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   /** Journals a pending transaction created elsewhere, under a reference no payment has yet. */
-  #remoteIntent(transaction: Transaction, referenceId: string, serial: string): PaymentRecord {
+  #remoteIntent(transaction: ProviderTransaction, referenceId: string, serial: string): PaymentRecord {
     const paymentType = transaction.payment_type === 'debit' ? 'debit' : 'credit';
     const installments = transaction.installment_plan ? Number(transaction.installment_plan.number_installments) : null;
     return this.journal.createIntent({

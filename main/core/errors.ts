@@ -3,6 +3,7 @@
  * the POS developer) and a pt-BR sentence for the cashier. What ends a *payment* (a decline, a
  * PINPAD timeout) is not an error of the operation: it is the payment's outcome (PaymentProblem).
  */
+import { CodedError } from '../../lib/errors.js';
 export type EngineErrorCode =
   /** The parameters of `start` break a rule; `violations` says which. */
   | 'INVALID_PARAMS'
@@ -40,8 +41,7 @@ export interface EngineViolation {
   readonly message: string;
 }
 
-export class EngineError extends Error {
-  readonly code: EngineErrorCode;
+export class EngineError extends CodedError<EngineErrorCode> {
   readonly cashierMessage: string;
   readonly violations: readonly EngineViolation[];
   /** BUSY with a payment: that payment's reference_id (what the POS knows it by). */
@@ -52,9 +52,7 @@ export class EngineError extends Error {
     message: string,
     options: { violations?: readonly EngineViolation[]; busyWith?: string; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'EngineError';
-    this.code = code;
+    super(code, message, options);
     this.cashierMessage = CASHIER_MESSAGES[code];
     this.violations = options.violations ?? [];
     this.busyWith = options.busyWith;

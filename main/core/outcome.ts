@@ -6,7 +6,7 @@
 import { declineReasonOf, type DeclineCategory } from './declines.js';
 import type { PaymentProblem, PaymentRecord } from './journal/record.js';
 import { problem } from './problems.js';
-import { isFinal, type PaymentState } from './states.js';
+import { isDecided, type PaymentState } from './states.js';
 
 /**
  * `in_progress`: the payment is not decided yet — running, or (answered to payment.start with the
@@ -54,13 +54,6 @@ export type PaymentStatusAnswer =
       readonly stalled?: PaymentOutcome;
     }
   | { readonly kind: 'not_found' };
-
-/** States where the payment's result is known to the POS (an approval may still await confirmation). */
-export const isProcessed = (state: PaymentState): boolean => isFinal(state) || state === 'awaiting_confirmation';
-
-/** States whose result is decided, though an API call (cancel, reverse, void) may still be queued. */
-export const isDecided = (state: PaymentState): boolean =>
-  isProcessed(state) || state === 'aborting' || state === 'reversing' || state === 'undoing';
 
 function resultStatus(record: PaymentRecord): PaymentResultStatus {
   switch (record.state) {

@@ -1,12 +1,21 @@
 /**
- * What the engine needs from the layers below, as plain interfaces: the payments API (the
- * PaymentsClient fits), a PINPAD driven through one sale at a time (PinpadSale fits), a logger
- * (pino fits). Tests and other channels can supply their own.
+ * What the engine needs from the layers below, as plain interfaces whose types the core owns:
+ * the payments API (`PaymentsPort`; the agent adapts the HTTP client to it, see
+ * main/agent/payments-port.ts), a PINPAD driven through one sale at a time (`SaleDevice`;
+ * main/pinpad's PinpadSale fits), a logger (pino fits). Tests and other channels can supply their own.
+ *
+ * The shapes below are what the engine reads and sends, in the payments contract's words
+ * (snake_case fields): the API client's records fit them as they are, so an adapter only
+ * classifies failures (`PaymentsPortFailure`).
  */
-import type { CallOptions, PinpadParams, Transaction } from '../api/index.js';
-import type { TerminalGateway } from '../api/terminal/gateway.js';
 import type { CardPresentAuthorization, TerminalIdentity } from '../contract/terminal-v2.js';
 import type { MaskedCard } from './journal/record.js';
+
+/** What every call may be given: the engine sets a per-call deadline. */
+export interface PaymentsCallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+}
 
 /**
  * What finds a payment's transaction by its reference where the provider cannot filter by it
@@ -19,14 +28,130 @@ export interface ReferenceLookup {
   readonly createdAfter: string;
 }
 
+/** A PINPAD transaction to create, pending until the terminal channel authorizes it. */
+export interface TransactionRequest {
+  readonly payment_locale: 'pinpad';
+  readonly payment_type: 'credit' | 'debit';
+  readonly on_behalf_of: string;
+  readonly description: string;
+  /** Centavos. */
+  readonly amount: number;
+  readonly terminal: string;
+  readonly reference_id: string;
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly notification?: string;
+  readonly installment_plan?: { readonly number_installments: number };
+}
+
+/** The provider's statuses of a transaction (the contract's, plus the rest of the service family's). */
+export type TransactionStatus =
+  | 'new'
+  | 'pending'
+  | 'pre_authorized'
+  | 'succeeded'
+  | 'failed'
+  | 'canceled'
+  | 'reversed'
+  | 'refunded'
+  | 'partial_refunded'
+  | 'dispute'
+  | 'charged_back';
+
+/** One operation in a transaction's history; the engine reads the authorization's. */
+export interface TransactionHistoryEntry {
+  readonly operation_type: string;
+  readonly response_code: string | null;
+  readonly response_message: string | null;
+  readonly authorization_code: string | null;
+  readonly authorization_nsu: string | null;
+}
+
+/** A transaction at the provider, reduced to what the engine reads. Amounts in centavos. */
+export interface ProviderTransaction {
+  readonly id: string;
+  readonly status: TransactionStatus;
+  readonly amount: number;
+  readonly payment_type: string;
+  readonly reference_id: string | null;
+  readonly description: string | null;
+  readonly notification: string | null;
+  readonly installment_plan: { readonly number_installments: number } | null;
+  readonly transaction_number: string | null;
+  readonly gateway_authorizer: string | null;
+  readonly payment_authorization: {
+    readonly authorizer_id: string;
+    readonly authorization_code: string;
+    readonly authorization_nsu: string;
+  } | null;
+  /** Why the provider failed it (a declined card): its code and, when an issuer answered, its response code. */
+  readonly error: { readonly code: string; readonly message: string; readonly response_code: string | null } | null;
+  readonly history: readonly TransactionHistoryEntry[];
+}
+
+/** The terminal channel's answer to an online authorization. */
+export interface AuthorizationAnswer {
+  readonly decision: 'approved' | 'declined';
+  /** Two characters; "00" approves. */
+  readonly response_code: string;
+  readonly response_message: string;
+  /** e.g. insufficient_funds; null when approved. */
+  readonly decline_code: string | null;
+  readonly authorization_code: string | null;
+  readonly nsu: string | null;
+  /** BER-TLV for the chip's second GENERATE AC (8A, 91…). */
+  readonly issuer_emv_data: string | null;
+  readonly transaction: ProviderTransaction;
+}
+
+/** Why a transaction is reversed (the terminal channel's reasons). */
+export type ReversalReason = 'chip_refused' | 'timeout' | 'cancelled' | 'unknown_outcome' | 'other';
+
+/**
+ * The payments API as the engine uses it: transactions, and the terminal channel's calls of a
+ * sale (the PINPAD's tables are the agent's business, not the engine's). Every call that
+ * changes state is idempotent for the same transaction and operation, so the engine may repeat
+ * a call whose answer it never saw.
+ *
+ * A call fails with a `PaymentsPortFailure` (an error carrying a `kind`, see
+ * payments-failure.ts); anything else it throws counts as a lost answer, the one reading that
+ * can never charge twice.
+ */
 export interface PaymentsPort {
   readonly transactions: {
-    create(params: PinpadParams, options?: CallOptions & { idempotencyKey?: string }): Promise<Transaction>;
-    retrieve(transactionId: string, options?: CallOptions): Promise<Transaction>;
-    findByReference(referenceId: string, options?: CallOptions & ReferenceLookup): Promise<Transaction | undefined>;
+    create(params: TransactionRequest, options?: PaymentsCallOptions): Promise<ProviderTransaction>;
+    retrieve(transactionId: string, options?: PaymentsCallOptions): Promise<ProviderTransaction>;
+    findByReference(
+      referenceId: string,
+      options?: PaymentsCallOptions & ReferenceLookup,
+    ): Promise<ProviderTransaction | undefined>;
   };
-  /** The calls of a sale (the PINPAD's tables are the agent's business, not the engine's). */
-  readonly terminal: Omit<TerminalGateway, 'emvTables'>;
+  readonly terminal: {
+    /** The pending PINPAD transactions addressed to this serial (created by the POS back end). */
+    pendingTransactions(serial: string, options?: PaymentsCallOptions): Promise<readonly ProviderTransaction[]>;
+    authorize(
+      transactionId: string,
+      request: CardPresentAuthorization,
+      options?: PaymentsCallOptions,
+    ): Promise<AuthorizationAnswer>;
+    /** The chip's final decision after an online approval. */
+    complete(
+      transactionId: string,
+      request: { terminal: string; chip_result: 'accepted' | 'refused'; emv_data?: string },
+      options?: PaymentsCallOptions,
+    ): Promise<ProviderTransaction>;
+    /** Technical undo when the outcome is unknown or the chip refused. */
+    reverse(
+      transactionId: string,
+      request: { terminal: string; reason: ReversalReason },
+      options?: PaymentsCallOptions,
+    ): Promise<ProviderTransaction>;
+    /** Cancels a pending or approved transaction. */
+    void(
+      transactionId: string,
+      request: { on_behalf_of: string },
+      options?: PaymentsCallOptions,
+    ): Promise<ProviderTransaction>;
+  };
 }
 
 /** The chip's final word (second GENERATE AC), with its EMV data for the completion report. */

@@ -4,6 +4,7 @@
  * error as `cause`. The core owns this type; a SaleDevice (main/pinpad, or a provider's own)
  * turns its driver's errors into it. Nothing built here holds card data.
  */
+import { CodedError } from '../../lib/errors.js';
 
 export type SaleStep =
   /** Before anything is asked of the customer or the API: is this PINPAD able to run the sale? */
@@ -84,8 +85,7 @@ const TIMEOUT_MESSAGES: Readonly<Partial<Record<SaleStep, string>>> = {
   remove_card: 'O cartão não foi retirado do PINPAD a tempo.',
 };
 
-export class SaleStepError extends Error {
-  readonly code: SaleStepErrorCode;
+export class SaleStepError extends CodedError<SaleStepErrorCode> {
   readonly step: SaleStep;
   /** One pt-BR sentence for the cashier's window. */
   readonly cashierMessage: string;
@@ -98,12 +98,7 @@ export class SaleStepError extends Error {
     options: { message?: string; cashierMessage?: string; cause?: unknown } = {},
   ) {
     const detail = options.message ?? (options.cause instanceof Error ? options.cause.message : code);
-    super(
-      `${STEP_NAMES[step]} failed (${code}): ${detail}`,
-      options.cause === undefined ? undefined : { cause: options.cause },
-    );
-    this.name = 'SaleStepError';
-    this.code = code;
+    super(code, `${STEP_NAMES[step]} failed (${code}): ${detail}`, options);
     this.step = step;
     this.cashierMessage =
       options.cashierMessage ?? (code === 'TIMEOUT' ? TIMEOUT_MESSAGES[step] : undefined) ?? CASHIER_MESSAGES[code];

@@ -8,6 +8,7 @@
  * the engine's and the PINPAD session's own configuration.
  */
 import { Type, type Static } from 'typebox';
+import { CodedError } from '../../lib/errors.js';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
 import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';
@@ -106,13 +107,14 @@ export interface ResolvedSettings {
 
 export { type SettingsViolation, type SettingsViolationCode } from './settings-violations.js';
 
-export class SettingsError extends Error {
-  readonly code = 'INVALID_SETTINGS';
+export class SettingsError extends CodedError<'INVALID_SETTINGS'> {
   readonly violations: readonly SettingsViolation[];
 
   constructor(violations: readonly SettingsViolation[], source: string) {
-    super(`Invalid settings in ${source}: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`);
-    this.name = 'SettingsError';
+    super(
+      'INVALID_SETTINGS',
+      `Invalid settings in ${source}: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`,
+    );
     this.violations = violations;
   }
 }

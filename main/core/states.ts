@@ -113,4 +113,19 @@ export const TRANSITIONS: Readonly<Record<PaymentState, readonly PaymentState[]>
 
 export const isFinal = (state: PaymentState): boolean => FINAL_STATES.has(state);
 
+/** States where the payment's result is known to the POS (an approval may still await confirmation). */
+export const isProcessed = (state: PaymentState): boolean => isFinal(state) || state === 'awaiting_confirmation';
+
+/** States whose result is decided, though an API call (cancel, reverse, void) may still be queued. */
+export const isDecided = (state: PaymentState): boolean => isProcessed(state) || UNDO_STATES.has(state);
+
+/**
+ * Whether a payment's result is decided, as the POS and the window are told it beside the state
+ * (so no client keeps its own copy of the list): `in_progress` at the PINPAD or waiting for
+ * the authorization, `decided` from then on.
+ */
+export type PaymentPhase = 'in_progress' | 'decided';
+
+export const phaseOf = (state: PaymentState): PaymentPhase => (isDecided(state) ? 'decided' : 'in_progress');
+
 export const canMove = (from: PaymentState, to: PaymentState): boolean => TRANSITIONS[from].includes(to);

@@ -5,12 +5,18 @@
  * journal before the call it announces, and reads the API's record rather than trusting a
  * missing answer.
  */
-import type { TerminalAuthorizationResult, Transaction } from '../api/index.js';
-import type { CardRead } from './ports.js';
+import { backoffDelay } from '../../lib/backoff.js';
 import type { ProgressStep, StepText } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
-import type { EngineLogger, PaymentsPort, ReferenceLookup } from './ports.js';
+import type {
+  AuthorizationAnswer,
+  CardRead,
+  EngineLogger,
+  PaymentsPort,
+  ProviderTransaction,
+  ReferenceLookup,
+} from './ports.js';
 import { declineReasonOf } from './declines.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
 import { declinedProblem, problem } from './problems.js';
@@ -49,7 +55,7 @@ const paymentMetadata = (record: PaymentRecord): Record<string, string> => ({ pi
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function authorizationFromTransaction(transaction: Transaction): AuthorizationData {
+export function authorizationFromTransaction(transaction: ProviderTransaction): AuthorizationData {
   const last = [...transaction.history].reverse().find((entry) => entry.operation_type === 'authorization');
   return {
     authorizationCode: transaction.payment_authorization?.authorization_code ?? last?.authorization_code ?? null,
@@ -61,7 +67,9 @@ export function authorizationFromTransaction(transaction: Transaction): Authoriz
 }
 
 /** What a receipt prints of the API's transaction beside the authorization: its number and the acquirer. */
-export function receiptFieldsOf(transaction: Transaction): Pick<AuthorizationData, 'transactionNumber' | 'acquirer'> {
+export function receiptFieldsOf(
+  transaction: ProviderTransaction,
+): Pick<AuthorizationData, 'transactionNumber' | 'acquirer'> {
   return {
     transactionNumber: transaction.transaction_number,
     acquirer: transaction.gateway_authorizer ?? transaction.payment_authorization?.authorizer_id ?? null,
@@ -164,7 +172,7 @@ export class PaymentSteps {
           );
         // A conflict the service explained is a refusal once nothing was created; the rest were lost answers.
         const why =
-          failure.code === 'conflict'
+          failure.kind === 'conflict'
             ? problem('API_REJECTED', failure.text)
             : problem('API_UNAVAILABLE', failure.text);
         return this.#end(record, 'failed', { problem: why }, 'transaction not created');
@@ -246,7 +254,7 @@ export class PaymentSteps {
     } catch (error) {
       const attempts = undo.attempts + 1;
       const { baseMs, maxMs } = this.deps.config.undoRetry;
-      const delay = Math.min(maxMs, baseMs * 2 ** (attempts - 1));
+      const delay = backoffDelay(attempts, { baseMs, capMs: maxMs });
       const next: PendingUndo = {
         ...undo,
         attempts,
@@ -295,7 +303,7 @@ export class PaymentSteps {
       const transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
       return transaction.status === 'canceled' || transaction.status === 'reversed' || transaction.status === 'failed';
     } catch (error) {
-      return paymentsFailureOf(error).code === 'not_found';
+      return paymentsFailureOf(error).kind === 'not_found';
     }
   }
 
@@ -316,7 +324,7 @@ export class PaymentSteps {
     const transactionId = record.transactionId;
     if (transactionId !== null) {
       for (let attempt = 1; attempt <= attempts; attempt++) {
-        let transaction: Transaction;
+        let transaction: ProviderTransaction;
         try {
           transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
         } catch (error) {
@@ -401,7 +409,7 @@ export class PaymentSteps {
    * answers that are safe to repeat (the call carries an idempotency key per transaction), so a
    * lost answer is never a second authorization.
    */
-  async authorize(record: PaymentRecord, card: CardRead): Promise<TerminalAuthorizationResult> {
+  async authorize(record: PaymentRecord, card: CardRead): Promise<AuthorizationAnswer> {
     if (record.transactionId === null) throw new Error('authorize: the payment has no transaction');
     const { authorization } = card;
     return this.deps.payments.terminal.authorize(
@@ -480,7 +488,7 @@ export class PaymentSteps {
   async recover(record: PaymentRecord, interrupted: PaymentProblem = problem('INTERRUPTED')): Promise<PaymentRecord> {
     switch (record.state) {
       case 'intent': {
-        let found: Transaction | undefined;
+        let found: ProviderTransaction | undefined;
         try {
           found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
         } catch (error) {

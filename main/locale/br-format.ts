@@ -1,21 +1,29 @@
 /**
- * How a boleto prints money, dates and tax ids: Brazilian conventions ("R$ 1.234,56",
- * "31/12/2026", "11.222.333/0001-81", "12.ABC.345/01DE-35").
+ * Money, dates and tax ids the Brazilian way ("R$ 1.234,56", "31/12/2026", "11.222.333/0001-81",
+ * "12.ABC.345/01DE-35"): the one place main/ formats them, for receipts, slips, the PINPAD's
+ * display, the CLI and the sandbox's boletos. (drivers/ cannot import main/, and renderer/ and
+ * demo/ are browser programs with their own copy.)
+ *
+ * Money is integer centavos; formatting never goes through floating point.
  */
 import { formatCnpj, formatCpf, normalizeCnpj } from '../validation/taxpayer-id.js';
 
-/** 123456 → "1.234,56" (no currency symbol). */
+/**
+ * 123456 → "1.234,56": the amount alone, for a place that says "R$" its own way (the PINPAD's
+ * "2X R$ 50,00", a fiscal decimal). A RangeError for anything but a whole, non-negative number
+ * of centavos: no amount Pinbridge shows is negative.
+ */
 export function formatReais(centavos: number): string {
-  if (!Number.isInteger(centavos)) throw new Error(`Amount must be integer centavos, got ${centavos}`);
-  const sign = centavos < 0 ? '-' : '';
-  const abs = Math.abs(centavos);
-  const reais = Math.floor(abs / 100)
+  if (!Number.isSafeInteger(centavos) || centavos < 0) {
+    throw new RangeError(`An amount is a non-negative integer number of centavos, got ${centavos}.`);
+  }
+  const reais = Math.trunc(centavos / 100)
     .toString()
     .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${sign}${reais},${String(abs % 100).padStart(2, '0')}`;
+  return `${reais},${String(centavos % 100).padStart(2, '0')}`;
 }
 
-/** 123456 → "R$ 1.234,56". */
+/** 123456 → "R$ 1.234,56": the amount as a person reads it on paper or a screen. */
 export const formatBrl = (centavos: number): string => `R$ ${formatReais(centavos)}`;
 
 /** "2026-12-31" (or a timestamp starting so) → "31/12/2026". */

@@ -2,6 +2,9 @@
  * Puts an opened driver `Pinpad` at the engine's disposal under its serial number (GIX/GIN),
  * with the PINPAD's own messages (NTM: "SELECIONADO: CREDITO", "SOLICITE A SENHA"…) relayed as
  * progress events of the payment it is running.
+ *
+ * In the product this is a step of `PinpadRegistry.attach`, the one owner of PINPAD state (the
+ * agent and the CLI attach through the registry); the engine's own specs use it alone.
  */
 import type { Pinpad } from '../../drivers/abecs/pinpad.js';
 import type { DriverLogger } from '../../drivers/log.js';

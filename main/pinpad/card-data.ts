@@ -12,6 +12,7 @@
  * the cardholder name are never copied; EMV objects that carry the PAN, tracks or the name are
  * dropped from the EMV data even if the PINPAD returned them. Everything here is pure.
  */
+import { CodedError } from '../../lib/errors.js';
 import type { AidTableInfo, GcxResult } from '../../drivers/abecs/commands/gcx.js';
 import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
 import { CARD_DATA_TAGS, decodeEmvTlv, encodeEmvTlv } from '../../drivers/abecs/emv.js';
@@ -54,13 +55,9 @@ export const CARD_DATA_ERROR_CODES = [
 export type CardDataErrorCode = (typeof CARD_DATA_ERROR_CODES)[number];
 
 /** What the PINPAD returned cannot make an authorization request. Messages never hold card data. */
-export class CardDataError extends Error {
-  readonly code: CardDataErrorCode;
-
+export class CardDataError extends CodedError<CardDataErrorCode> {
   constructor(code: CardDataErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'CardDataError';
-    this.code = code;
+    super(code, message, options);
   }
 }
 

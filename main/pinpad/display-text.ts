@@ -3,9 +3,10 @@
  * screen with the POS's notification, the installment menu, and the fitting of any text (from
  * the POS, from a cashier) into what the PINPAD can show without refusing it.
  *
- * Money is integer centavos; formatting never goes through floating point.
+ * Amounts are formatted by main/locale (integer centavos, never floating point).
  */
 import { toLatin1Display } from '../../drivers/abecs/text.js';
+import { formatReais } from '../locale/br-format.js';
 
 export const DISPLAY_COLUMNS = 16;
 /** SPE_MNUOPT holds at most 24 characters. */
@@ -13,20 +14,9 @@ export const MENU_OPTION_COLUMNS = 24;
 /** MNU offers at most 20 options. */
 export const MAX_MENU_OPTIONS = 20;
 
-/** "1.234,56" for 123456 centavos. */
-export function formatBrl(centavos: number): string {
-  if (!Number.isSafeInteger(centavos) || centavos < 0) {
-    throw new RangeError(`An amount is a non-negative integer number of centavos, got ${centavos}.`);
-  }
-  const reais = Math.trunc(centavos / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
-  return `${reais},${String(centavos % 100).padStart(2, '0')}`;
-}
-
 /** `prefix` + the amount when that fits one display line, else the bare amount. */
 export function amountLine(centavos: number, prefix = 'R$ '): string {
-  const amount = formatBrl(centavos);
+  const amount = formatReais(centavos);
   const withPrefix = prefix + amount;
   return withPrefix.length <= DISPLAY_COLUMNS ? withPrefix : amount;
 }
@@ -222,7 +212,7 @@ export function installmentChoices(centavos: number, rules: InstallmentRules): I
   for (let n = 2; n <= rules.max; n++) {
     const each = Math.floor(centavos / n);
     if (each < rules.minInstallmentAmount || each === 0) break;
-    choices.push({ installments: n, label: `${n}X R$ ${formatBrl(each)}`.slice(0, MENU_OPTION_COLUMNS) });
+    choices.push({ installments: n, label: `${n}X R$ ${formatReais(each)}`.slice(0, MENU_OPTION_COLUMNS) });
   }
   return choices;
 }

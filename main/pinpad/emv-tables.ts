@@ -27,6 +27,7 @@
  * running and sales on a PINPAD that needs the tables end before anything is charged.
  */
 import { readFileSync } from 'node:fs';
+import { CodedError } from '../../lib/errors.js';
 import type { TableRecord } from '../../drivers/abecs/commands/tlr.js';
 import { encodeTableEntry } from '../../drivers/abecs/tables/records.js';
 import { Type } from 'typebox';
@@ -83,15 +84,14 @@ export interface EmvTables {
   readonly keySlots: ReadonlyMap<number, { readonly pin?: number; readonly data?: number }>;
 }
 
-export class TablesFileError extends Error {
-  readonly code = 'INVALID_TABLES';
+export class TablesFileError extends CodedError<'INVALID_TABLES'> {
   readonly violations: readonly { readonly field: string; readonly message: string }[];
 
   constructor(source: string, violations: readonly { field: string; message: string }[]) {
     super(
+      'INVALID_TABLES',
       `The EMV tables file ${source} cannot be used: ${violations.map((v) => `${v.field}: ${v.message}`).join('; ')}`,
     );
-    this.name = 'TablesFileError';
     this.violations = violations;
   }
 }

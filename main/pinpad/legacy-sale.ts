@@ -20,12 +20,9 @@
  * only to summarizeCardRead (card-data.ts), which keeps first 6 / last 4; nothing here keeps,
  * logs or returns them otherwise.
  */
-import { dspCommand } from '../../drivers/abecs/commands/dsp.js';
-import { fncCommand, type FncRequest } from '../../drivers/abecs/commands/fnc.js';
-import { gcrCommand, type GcrRequest, type GcrResult } from '../../drivers/abecs/commands/gcr.js';
+import type { FncRequest } from '../../drivers/abecs/commands/fnc.js';
+import type { GcrRequest, GcrResult } from '../../drivers/abecs/commands/gcr.js';
 import type { GcxResult } from '../../drivers/abecs/commands/gcx.js';
-import { gkyCommand } from '../../drivers/abecs/commands/gky.js';
-import { gocCommand } from '../../drivers/abecs/commands/goc.js';
 import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
 import { localDateTime, type Pinpad, type WaitOptions } from '../../drivers/abecs/pinpad.js';
 import type { SaleTimeouts } from '../core/ports.js';
@@ -99,7 +96,7 @@ export async function readCardGcr(ctx: LegacySaleContext, request: GcrReadReques
         applications: [],
         ctlsEnabled: request.contactless,
       };
-  return cardReadOfGcr(await ctx.pinpad.execute(gcrCommand, gcr, ctx.wait(request.signal, remaining)));
+  return cardReadOfGcr(await ctx.pinpad.readCardLegacy(gcr, ctx.wait(request.signal, remaining)));
 }
 
 /**
@@ -169,8 +166,7 @@ export async function goOnChipGoc(
   ctx: LegacySaleContext,
   request: { amount: number; acquirer: number; signal: AbortSignal | undefined },
 ): Promise<GoxResult> {
-  const goc = await ctx.pinpad.execute(
-    gocCommand,
+  const goc = await ctx.pinpad.goOnChipLegacy(
     {
       amount: request.amount,
       cashback: 0,
@@ -222,7 +218,7 @@ export async function finishChipFnc(
           issuerData: answer.issuerData,
           tags: COMPLETION_TAGS,
         };
-  const result = await ctx.pinpad.execute(fncCommand, request, ctx.wait(signal, ctx.timeouts.cardMs));
+  const result = await ctx.pinpad.finishChipLegacy(request, ctx.wait(signal, ctx.timeouts.cardMs));
   return { approved: result.decision === 'approved', emvData: result.emvData };
 }
 
@@ -248,8 +244,9 @@ export async function chooseInstallmentsGky(
       });
     }
     const choice = choices[shown]!;
-    await ctx.pinpad.execute(dspCommand, { message: `${INSTALLMENTS_HINT}\n${fitLine(choice.label)}` });
-    const { key } = await ctx.pinpad.execute(gkyCommand, {}, ctx.wait(signal, remaining));
+    await ctx.pinpad.display(`${INSTALLMENTS_HINT}\n${fitLine(choice.label)}`);
+    // On a legacy PINPAD (known from the identification the session already read) this is GKY.
+    const key = await ctx.pinpad.readKey(ctx.wait(signal, remaining));
     if (key === 'enter') return choice.installments;
     if (key === 'cancel') {
       throw new SaleStepError('CUSTOMER_CANCELLED', 'installments', {
@@ -282,7 +279,7 @@ export async function showNotice(
   ms: number,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  await pinpad.execute(dspCommand, { message: fitMessage(text.replace(/\r/g, '\n')) });
+  await pinpad.display(fitMessage(text.replace(/\r/g, '\n')));
   if (ms <= 0 || signal?.aborted) return;
   await new Promise<void>((resolve) => {
     const done = (): void => {

@@ -5,7 +5,8 @@
  * in Brazilian Portuguese (the cashier's window, a POS showing it to its cashier).
  *
  * The PINPAD registry (registry.ts) lists the PINPADs that answered at least once, by serial
- * number; this says why there may be none, where the agent is looking for it.
+ * number; this says why there may be none, where the agent is looking for it. The registry owns
+ * the one `PinpadLink` of the agent (`PinpadRegistry.link`); the keeper writes it.
  */
 import { EventEmitter } from 'node:events';
 
@@ -117,7 +118,10 @@ export function pinpadLinkSentence(status: Pick<PinpadLinkStatus, 'address' | 's
   }
 }
 
-/** The link's status as it changes (the agent's keeper sets it; the POS API and the window read it and follow `change`). */
+/**
+ * The link's status as it changes: held by the PINPAD registry, set by the agent's keeper, read
+ * and followed (`change`) by the POS API, the window and the doctor.
+ */
 export class PinpadLink extends EventEmitter<{ change: [status: PinpadLinkStatus] }> {
   #status: PinpadLinkStatus;
 

@@ -5,6 +5,13 @@
  * payment — a message, a key, a CPF typed by the customer. Those hold the PINPAD through the
  * engine (`withTerminal`), so they and payments never interleave: either gets BUSY.
  *
+ * The one owner of PINPAD state. Everything else asks it or follows its events:
+ * - the engine's terminals are only the sale ports this registry attached (attach/detach go
+ *   through here) and the run holding each; whether one is busy, and with which payment, is
+ *   asked of the engine, never copied;
+ * - the link to the PINPAD the agent keeps at its address (`link`: connecting, not found…) is
+ *   written by the agent's keeper and read by the POS API, the window and the doctor.
+ *
  * A PINPAD that goes away stays listed as disconnected, so the POS sees "unplugged" rather than
  * "unknown"; it comes back under the same serial when it is reopened.
  */
@@ -14,6 +21,7 @@ import type { PaymentEngine, TerminalState } from '../core/engine.js';
 import { DriverError } from '../../drivers/errors.js';
 import { EngineError } from '../core/errors.js';
 import { attachPinpad, type AttachOptions } from './attach.js';
+import { PinpadLink } from './link-status.js';
 import type { TablesStatus } from './sale-session.js';
 
 export interface PinpadEntry {
@@ -73,13 +81,25 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+export interface PinpadRegistryOptions {
+  /** Where the agent keeps its PINPAD (the `--port` syntax): the address `link` reports. */
+  readonly address?: string;
+}
+
 export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
+  /**
+   * The link to the PINPAD at `address`: its state while there is none (not found, unreachable…),
+   * set by whoever keeps it connected (the agent's PinpadKeeper). Without an address nothing
+   * keeps one (a one-off CLI sale, a spec): it stays "connecting" to "" and nobody reads it.
+   */
+  readonly link: PinpadLink;
   readonly #engine: PaymentEngine;
   readonly #known = new Map<string, Known>();
 
-  constructor(engine: PaymentEngine) {
+  constructor(engine: PaymentEngine, options: PinpadRegistryOptions = {}) {
     super();
     this.#engine = engine;
+    this.link = new PinpadLink(options.address ?? '');
     engine.on('terminal', (state) => {
       const entry = this.#entry(state.serial, state);
       if (entry) this.emit('busy', entry);

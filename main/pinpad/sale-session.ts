@@ -16,21 +16,11 @@
  * none of them, gets GCR/GOC/FNC and DSP + GKY instead (legacy-sale.ts, abecs.md §6.1): the
  * session asks `pinpad.info()` which one it drives and dispatches step by step.
  */
+import type { CexResult } from '../../drivers/abecs/commands/cex.js';
 import type { FcxRequest } from '../../drivers/abecs/commands/fcx.js';
-import { fcxCommand } from '../../drivers/abecs/commands/fcx.js';
-import { dexCommand } from '../../drivers/abecs/commands/dex.js';
-import { dspCommand } from '../../drivers/abecs/commands/dsp.js';
-import { gcdCommand, gcdRequestFor } from '../../drivers/abecs/commands/gcd.js';
-import { cexCommand, type CexResult } from '../../drivers/abecs/commands/cex.js';
-import { gcxCommand, type GcxRequest, type GcxResult } from '../../drivers/abecs/commands/gcx.js';
-import { gixCommand } from '../../drivers/abecs/commands/gix.js';
-import { gtkCommand } from '../../drivers/abecs/commands/gtk.js';
-import { ppKsnTdesData, ppKsnTdesPin } from '../../drivers/abecs/ids.js';
-import { goxCommand, type GoxResult } from '../../drivers/abecs/commands/gox.js';
-import { gpnCommand } from '../../drivers/abecs/commands/gpn.js';
-import { mnuCommand } from '../../drivers/abecs/commands/mnu.js';
-import { rmcCommand } from '../../drivers/abecs/commands/rmc.js';
-import { localDateTime, type Pinpad, type PinpadNotification, type WaitOptions } from '../../drivers/abecs/pinpad.js';
+import type { GcxRequest, GcxResult } from '../../drivers/abecs/commands/gcx.js';
+import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
+import type { Pinpad, WaitOptions } from '../../drivers/abecs/pinpad.js';
 import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { isValidCpf } from '../validation/taxpayer-id.js';
@@ -437,10 +427,10 @@ export class PinpadSale {
       if (maps?.dukptPin !== undefined && maps.dukptData !== undefined) {
         return { pin: maps.dukptPin.includes(pin), data: maps.dukptData.includes(data) };
       }
-      const { dukptKsns } = await this.pinpad.execute(gixCommand, { ids: [ppKsnTdesPin(pin), ppKsnTdesData(data)] });
+      const ksns = await this.pinpad.dukptKsns({ pin, data });
       return {
-        pin: maps?.dukptPin?.includes(pin) ?? dukptKsns?.pin[pin] !== undefined,
-        data: maps?.dukptData?.includes(data) ?? dukptKsns?.data[data] !== undefined,
+        pin: maps?.dukptPin?.includes(pin) ?? ksns.pin[pin] !== undefined,
+        data: maps?.dukptData?.includes(data) ?? ksns.data[data] !== undefined,
       };
     })();
     this.keysChecked.set(key, check);
@@ -462,8 +452,8 @@ export class PinpadSale {
       text === '' ? undefined : cardPromptScreen(await this.displaySize(), amount, text, { contactless: true });
     await this.step('show_amount', () =>
       screen === undefined
-        ? this.pinpad.execute(dspCommand, { message: amountScreen(amount, notification) })
-        : this.pinpad.execute(dexCommand, { message: screen.replaceAll('\r', '\n') }),
+        ? this.pinpad.display(amountScreen(amount, notification))
+        : this.pinpad.displayExtended(screen.replaceAll('\r', '\n')),
     );
   }
 
@@ -484,19 +474,18 @@ export class PinpadSale {
       return this.step('installments', () => chooseInstallmentsGky(this.legacyContext(), choices, signal));
     }
     return this.step('installments', async () => {
-      const { index } = await this.pinpad.execute(
-        mnuCommand,
+      const index = await this.pinpad.menu(
+        'EM QUANTAS VEZES',
+        choices.map((choice) => choice.label),
         {
-          title: 'EM QUANTAS VEZES',
-          options: choices.map((choice) => choice.label),
           timeoutSeconds: pinpadSeconds(this.timeouts.menuMs),
+          ...this.wait(signal, this.timeouts.menuMs + HOST_GRACE_MS),
         },
-        this.wait(signal, this.timeouts.menuMs + HOST_GRACE_MS),
       );
-      const chosen = choices[index - 1];
+      const chosen = choices[index];
       if (!chosen)
         throw new SaleStepError('PINPAD_ERROR', 'installments', {
-          message: `the PINPAD answered option ${index} of ${choices.length}.`,
+          message: `the PINPAD answered option ${index + 1} of ${choices.length}.`,
         });
       return chosen.installments;
     });
@@ -521,11 +510,10 @@ export class PinpadSale {
             cashierMessage: 'CPF inválido digitado no PINPAD. Tempo esgotado.',
           });
         }
-        const { value } = await this.pinpad.execute(
-          gcdCommand,
-          gcdRequestFor(attempt === 1 ? 'cpf' : 'cpfAgain', pinpadSeconds(remaining)),
-          this.wait(signal, remaining + HOST_GRACE_MS),
-        );
+        const value = await this.pinpad.readCustomerData(attempt === 1 ? 'cpf' : 'cpfAgain', {
+          timeoutSeconds: pinpadSeconds(remaining),
+          ...this.wait(signal, remaining + HOST_GRACE_MS),
+        });
         if (/^[0-9]{11}$/.test(value) && isValidCpf(value)) return value;
         this.logger.info({ step: 'tax_id', attempt }, 'invalid CPF typed; asking again');
       }
@@ -571,8 +559,7 @@ export class PinpadSale {
       const chip = await this.step('chip', () =>
         legacy
           ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal })
-          : this.pinpad.execute(
-              goxCommand,
+          : this.pinpad.goOnChip(
               {
                 acquirer,
                 transactionType: TRANSACTION_PURCHASE,
@@ -603,8 +590,7 @@ export class PinpadSale {
     let swipedPin: SwipedCardPin | null = null;
     if (swipeNeedsPin(read, paymentType)) {
       swipedPin = await this.step('chip', () =>
-        this.pinpad.execute(
-          gpnCommand,
+        this.pinpad.readPin(
           {
             method: 'dukpt',
             keyIndex: this.keySlotsOf(undefined).pin,
@@ -645,7 +631,7 @@ export class PinpadSale {
    */
   private async encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
     const slot = this.keySlotsOf(acquirer).data;
-    const result = await this.pinpad.execute(gtkCommand, {
+    const result = await this.pinpad.readEncryptedTracks({
       tracks: { pan: true, track2: true },
       encryption: { method: 'dukptEcb', keyIndex: slot },
     });
@@ -742,7 +728,7 @@ export class PinpadSale {
       };
     }
     const result = await this.step('finish_chip', () =>
-      this.pinpad.execute(fcxCommand, request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
+      this.pinpad.finishChip(request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
     );
     return { approved: result.decision === 'approved', emvData: result.emvData };
   }
@@ -754,7 +740,7 @@ export class PinpadSale {
    */
   async removeCard(message: string, signal?: AbortSignal): Promise<void> {
     await this.step('remove_card', () =>
-      this.pinpad.execute(rmcCommand, { message: fitMessage(message) }, this.wait(signal, this.timeouts.removalMs)),
+      this.pinpad.removeCard(fitMessage(message), this.wait(signal, this.timeouts.removalMs)),
     );
   }
 
@@ -764,7 +750,7 @@ export class PinpadSale {
    */
   async showResult(text: string): Promise<void> {
     try {
-      await this.pinpad.execute(dspCommand, { message: fitMessage(text) });
+      await this.pinpad.display(fitMessage(text));
     } catch (error) {
       const failure = saleStepErrorOf(error, 'show_result');
       this.logger.warn({ step: 'show_result', code: failure.code }, 'the PINPAD did not show the result');
@@ -953,11 +939,7 @@ export class PinpadSale {
     };
     // The host waits for the whole card step: a card presented late in an idle wait still needs
     // the time to be read.
-    return this.pinpad.execute(
-      gcxCommand,
-      { ...localDateTime(new Date()), ...request },
-      this.wait(read.signal, remaining + HOST_GRACE_MS),
-    );
+    return this.pinpad.readCard(request, this.wait(read.signal, remaining + HOST_GRACE_MS));
   }
 
   /**
@@ -997,13 +979,10 @@ export class PinpadSale {
           throw error;
         }
       }
-      await this.step('read_card', () =>
-        this.pinpad.execute(dspCommand, { message: screens[(turn / 2) % screens.length]! }),
-      );
+      await this.step('read_card', () => this.pinpad.display(screens[(turn / 2) % screens.length]!));
       let event: CexResult;
       try {
-        event = await this.pinpad.execute(
-          cexCommand,
+        event = await this.pinpad.waitForEvent(
           {
             key: true,
             magstripe: true,
@@ -1073,10 +1052,7 @@ export class PinpadSale {
     return failure;
   }
 
-  private wait(
-    signal: AbortSignal | undefined,
-    timeoutMs: number,
-  ): WaitOptions & { onNotification: (notification: PinpadNotification) => void } {
+  private wait(signal: AbortSignal | undefined, timeoutMs: number): WaitOptions {
     return {
       ...(signal ? { signal } : {}),
       timeoutMs,

@@ -5,20 +5,12 @@
  * a 999-byte block holds) and TLE (commit). Nothing changes on the PINPAD until TLE, so a load
  * cut short (unplugged, cancelled) leaves the old tables and is simply done again next time.
  */
-import { tleCommand } from '../../drivers/abecs/commands/tle.js';
-import { tliCommand } from '../../drivers/abecs/commands/tli.js';
-import { tlrCommand, type TableRecord } from '../../drivers/abecs/commands/tlr.js';
 import type { Pinpad } from '../../drivers/abecs/pinpad.js';
-import { MAX_BLOCK } from '../../drivers/abecs/tlv.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import type { EmvTables } from './emv-tables.js';
 
-/** TLR_NREC is N2. */
-const MAX_RECORDS_PER_TLR = 99;
-/** TLR_NREC in front of the records. */
-const COUNT_BYTES = 2;
-/** TAB_LEN + TAB_ID + TAB_ACQ + TAB_RECIDX in front of each body. */
-const RECORD_HEADER = 8;
+/** How TLR splits records (the driver's rule, kept importable where the table specs count commands). */
+export { tlrBatches } from '../../drivers/abecs/commands/tlr.js';
 
 export interface TablesSync {
   /** Acquirers whose tables were loaded now. */
@@ -27,25 +19,6 @@ export interface TablesSync {
   readonly current: readonly number[];
   /** Records sent. */
   readonly records: number;
-}
-
-/** The records of one TLR command each: at most 99, within one block. */
-export function tlrBatches(records: readonly TableRecord[]): TableRecord[][] {
-  const batches: TableRecord[][] = [];
-  let batch: TableRecord[] = [];
-  let size = COUNT_BYTES;
-  for (const record of records) {
-    const length = RECORD_HEADER + record.body.length;
-    if (batch.length > 0 && (size + length > MAX_BLOCK || batch.length === MAX_RECORDS_PER_TLR)) {
-      batches.push(batch);
-      batch = [];
-      size = COUNT_BYTES;
-    }
-    batch.push(record);
-    size += length;
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
 }
 
 /**
@@ -74,9 +47,7 @@ export async function syncTables(
       { acquirer, records: records.length, version: tables.version, held: held[acquirer] ?? null },
       'loading EMV tables into the PINPAD',
     );
-    await pinpad.execute(tliCommand, { acquirer, tableVersion: tables.version });
-    for (const batch of tlrBatches(records)) await pinpad.execute(tlrCommand, { records: batch });
-    await pinpad.execute(tleCommand, {});
+    await pinpad.loadTables(acquirer, tables.version, records);
     sent += records.length;
     loaded.push(acquirer);
   }

@@ -1,4 +1,5 @@
 /** The receipts' one error type: a stable `code` for the POS and the CLI, an English sentence. */
+import { CodedError } from '../../lib/errors.js';
 
 export type ReceiptErrorCode =
   /** The payment is still running: its receipt comes when it ends. */
@@ -14,12 +15,8 @@ export type ReceiptErrorCode =
   /** A slip's input is not what it must be (a barcode of the wrong length…). */
   | 'INVALID_INPUT';
 
-export class ReceiptError extends Error {
-  override readonly name = 'ReceiptError';
-  readonly code: ReceiptErrorCode;
-
+export class ReceiptError extends CodedError<ReceiptErrorCode> {
   constructor(code: ReceiptErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
   }
 }

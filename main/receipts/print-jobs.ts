@@ -7,9 +7,7 @@
  * The documents are built from the payment journal's masked data: no card data here either.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase, type Migration, type SqliteDatabase } from '../storage/sqlite.js';
 import type { PrintDocument } from '../../drivers/printers/document.js';
 import { ReceiptError } from './errors.js';
 
@@ -48,7 +46,11 @@ export interface NewPrintJob {
   readonly reprintOf?: string | null;
 }
 
-const SCHEMA = `
+/**
+ * Version 1. Files written before the schema was versioned have these tables at user_version 0:
+ * the statements say IF NOT EXISTS, so on such a file the step only records the version.
+ */
+const V1 = `
 CREATE TABLE IF NOT EXISTS print_jobs (
   id              TEXT PRIMARY KEY,
   printer         TEXT NOT NULL,
@@ -67,6 +69,9 @@ CREATE TABLE IF NOT EXISTS print_jobs (
 CREATE INDEX IF NOT EXISTS print_jobs_by_subject ON print_jobs (subject, created_at);
 CREATE INDEX IF NOT EXISTS print_jobs_waiting ON print_jobs (printer, created_at) WHERE state IN ('queued', 'printing');
 `;
+
+/** MIGRATIONS[i] takes the file from version i to version i + 1. */
+export const PRINT_JOURNAL_MIGRATIONS: readonly Migration[] = [V1];
 
 interface Row {
   id: string;
@@ -125,10 +130,10 @@ export interface PrintJournalOptions {
 
 export class PrintJournal {
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #now: () => Date;
 
-  private constructor(path: string, db: Database.Database, now: () => Date) {
+  private constructor(path: string, db: SqliteDatabase, now: () => Date) {
     this.path = path;
     this.#db = db;
     this.#now = now;
@@ -136,16 +141,18 @@ export class PrintJournal {
 
   /** Opens (creating it) the print journal; jobs a crash left `printing` go back to the queue. */
   static open(path: string, options: PrintJournalOptions = {}): PrintJournal {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const db = new Database(path);
+    const db = openDatabase(path, {
+      pragmas: {
+        journal_mode: 'WAL',
+        // A queued job must survive a power cut like the receipt it prints.
+        synchronous: 'FULL',
+        // A printed receipt's document (the customer's CPF on its copy) is blanked once printed:
+        // zeroed in the file too, not left in free pages.
+        secure_delete: true,
+      },
+      migrations: PRINT_JOURNAL_MIGRATIONS,
+    });
     try {
-      db.pragma('journal_mode = WAL');
-      // A queued job must survive a power cut like the receipt it prints.
-      db.pragma('synchronous = FULL');
-      // A printed receipt's document (the customer's CPF on its copy) is blanked once printed:
-      // zeroed in the file too, not left in free pages.
-      db.pragma('secure_delete = ON');
-      db.exec(SCHEMA);
       const journal = new PrintJournal(path, db, options.now ?? (() => new Date()));
       journal.#requeueInterrupted();
       return journal;
@@ -162,7 +169,7 @@ export class PrintJournal {
   #requeueInterrupted(): void {
     const at = this.#at();
     this.#db
-      .prepare(
+      .statement(
         `UPDATE print_jobs SET state = 'queued', next_attempt_at = @at, updated_at = @at, last_error_json = @error WHERE state = 'printing'`,
       )
       .run({
@@ -189,7 +196,7 @@ export class PrintJournal {
       printed_at: null,
     };
     this.#db
-      .prepare(
+      .statement(
         `INSERT INTO print_jobs (id, printer, subject, title, document_json, state, attempts, last_error_json, next_attempt_at, reprint_of, created_at, updated_at, printed_at)
          VALUES (@id, @printer, @subject, @title, @document_json, @state, @attempts, @last_error_json, @next_attempt_at, @reprint_of, @created_at, @updated_at, @printed_at)`,
       )
@@ -198,7 +205,7 @@ export class PrintJournal {
   }
 
   get(id: string): PrintJob | undefined {
-    const row = this.#db.prepare('SELECT * FROM print_jobs WHERE id = ?').get(id) as Row | undefined;
+    const row = this.#db.statement('SELECT * FROM print_jobs WHERE id = ?').get(id) as Row | undefined;
     return row === undefined ? undefined : toJob(row);
   }
 
@@ -215,14 +222,14 @@ export class PrintJournal {
       query.states.forEach((state, i) => (params[`s${i}`] = state));
     }
     const sql = `SELECT * FROM print_jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at DESC, rowid DESC LIMIT @limit`;
-    return (this.#db.prepare(sql).all(params) as Row[]).map(toJob);
+    return (this.#db.statement(sql).all(params) as Row[]).map(toJob);
   }
 
   /** The queued jobs of a printer, oldest first: the order they must print in. */
   waiting(printer: string): PrintJob[] {
     return (
       this.#db
-        .prepare(
+        .statement(
           `SELECT * FROM print_jobs WHERE printer = ? AND state IN ('queued', 'printing') ORDER BY created_at, rowid`,
         )
         .all(printer) as Row[]
@@ -232,7 +239,7 @@ export class PrintJournal {
   /** Printers with jobs waiting. */
   printersWaiting(): string[] {
     return (
-      this.#db.prepare(`SELECT DISTINCT printer FROM print_jobs WHERE state IN ('queued', 'printing')`).all() as {
+      this.#db.statement(`SELECT DISTINCT printer FROM print_jobs WHERE state IN ('queued', 'printing')`).all() as {
         printer: string;
       }[]
     ).map((r) => r.printer);
@@ -241,7 +248,7 @@ export class PrintJournal {
   #update(id: string, sets: string, params: Record<string, unknown>, from: readonly PrintJobState[]): PrintJob {
     const at = this.#at();
     const result = this.#db
-      .prepare(
+      .statement(
         `UPDATE print_jobs SET ${sets}, updated_at = @at WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(', ')})`,
       )
       .run({ ...params, id, at });
@@ -299,12 +306,8 @@ export class PrintJournal {
 
   /** The write-ahead log still holds the blanked document's old page: copied into the file and truncated. */
   #forgetOldPages(): void {
-    if (this.path === ':memory:') return;
-    try {
-      this.#db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // A reader holds the log: the next print does it.
-    }
+    // False when a reader holds the log: the next print does it.
+    this.#db.truncateLog();
   }
 
   close(): void {

@@ -7,6 +7,7 @@
  * when the printer reports it is ready again.
  */
 import { EventEmitter } from 'node:events';
+import { backoffDelay } from '../../lib/backoff.js';
 import type { PrintDocument } from '../../drivers/printers/document.js';
 import { ReceiptError } from './errors.js';
 import type { PrintJob, PrintJobError, PrintJournal } from './print-jobs.js';
@@ -159,7 +160,7 @@ export class PrintQueue extends EventEmitter<QueueEvents> {
         outcome = this.#journal.markPrinted(job.id);
       } catch (error) {
         const attempts = job.attempts;
-        const wait = Math.min(this.#maxMs, this.#baseMs * 2 ** (attempts - 1));
+        const wait = backoffDelay(attempts, { baseMs: this.#baseMs, capMs: this.#maxMs });
         const nextAt = attempts >= this.#maxAttempts ? null : new Date(this.#now().getTime() + wait).toISOString();
         outcome = this.#journal.markFailed(job.id, errorOf(error), nextAt);
       }

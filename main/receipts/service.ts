@@ -5,6 +5,7 @@
  * voided sale. A copy printed before is marked as a reprint.
  */
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
+import { renderText } from '../../drivers/printers/layout.js';
 import type { Transaction } from '../api/index.js';
 import { boletoSlipDocument } from './boleto-slip.js';
 import { testPageDocument } from './test-page.js';
@@ -54,6 +55,11 @@ export class ReceiptService {
     const receipt = this.receipt(key);
     const reprint = options.reprint ?? this.#printedBefore(receiptSubject(receipt.referenceId, receipt.kind, copy));
     return cardReceiptDocument({ ...receipt, reprint }, copy);
+  }
+
+  /** One copy as plain text `columns` wide (what a POS shows on its screen), marked as `document` marks it. */
+  text(key: string, copy: ReceiptCopy, columns: PaperColumns, options: { reprint?: boolean } = {}): string {
+    return renderText(this.document(key, copy, options), columns);
   }
 
   /** Queues the copies on a printer; returns the journaled jobs at once. */

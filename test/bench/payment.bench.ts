@@ -33,6 +33,7 @@ import { destination, pino } from 'pino';
 import { Pinpad } from '../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator } from '../../drivers/simulator/index.js';
 import { PaymentsClient } from '../../main/api/index.js';
+import { paymentsPortOf } from '../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../main/core/engine.js';
 import { Journal } from '../../main/core/journal/journal.js';
 import type { PaymentProgress } from '../../main/core/events.js';
@@ -338,7 +339,7 @@ async function openStack(pinpadCount: number): Promise<Stack> {
       }),
     );
 
-    const payments = timedPayments(client, probe);
+    const payments = timedPayments(paymentsPortOf(client), probe);
     const sellerId = ready.seller_id!;
     return {
       dir,

@@ -698,6 +698,7 @@ describe('events', () => {
       terminal: 'SIM0001',
       step: 'waiting_card',
       state: 'created',
+      phase: 'in_progress',
       message: 'Waiting for the card',
       cashier_message: 'Aguardando o cartão',
       at: '2026-01-02T10:00:05.000Z',

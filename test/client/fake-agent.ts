@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import { phaseOf } from '../../main/core/states.js';
 import { schemaViolations } from '../../main/contract/index.js';
 import {
   EVENTS,
@@ -269,7 +270,9 @@ export class FakeAgent {
 
 /** A payment outcome as the agent reports it; `overrides` for what a test cares about. */
 export function outcome(overrides: Partial<PaymentOutcome> = {}): PaymentOutcome {
+  const state = overrides.state ?? 'awaiting_confirmation';
   return {
+    phase: phaseOf(state),
     status: 'approved',
     reference_id: 'sale-1',
     payment_id: 'pay-1',

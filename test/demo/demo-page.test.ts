@@ -109,6 +109,7 @@ describe('the demo POS page', () => {
         ...base,
         step: 'waiting_card',
         state: 'created',
+        phase: 'in_progress',
         message: 'Waiting for the card',
         cashier_message: 'Aguardando o cartão',
       });
@@ -116,6 +117,7 @@ describe('the demo POS page', () => {
         ...base,
         step: 'approved',
         state: 'approved',
+        phase: 'in_progress',
         message: 'Approved',
         cashier_message: 'Aprovada',
       });

@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentsErrorCode } from '../../main/api/errors.js';
-import { PAYMENTS_FAILURE_CODES } from '../../main/core/payments-failure.js';
+import { PAYMENTS_ERROR_CODES, type PaymentsErrorCode } from '../../main/api/errors.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { englishWordsIn } from '../helpers/english-words.js';
 
@@ -25,10 +24,10 @@ beforeAll(async () => {
   catalogs = (await import(pathToFileURL(built).href)) as Catalogs;
 });
 
-// The engine's list and the client's codes are the same set: `npm run typecheck` fails otherwise.
+// The client's list and its codes are the same set: `npm run typecheck` fails otherwise.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameCodes: Same<PaymentsErrorCode, (typeof PAYMENTS_FAILURE_CODES)[number]> = true;
-const clientCodes: readonly PaymentsErrorCode[] = PAYMENTS_FAILURE_CODES;
+const sameCodes: Same<PaymentsErrorCode, (typeof PAYMENTS_ERROR_CODES)[number]> = true;
+const clientCodes: readonly PaymentsErrorCode[] = PAYMENTS_ERROR_CODES;
 
 describe("the payments service's failures in the window", () => {
   it.each(clientCodes)('%s has a Portuguese and an English sentence of its own', (code) => {

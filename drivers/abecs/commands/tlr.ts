@@ -101,3 +101,25 @@ export const tlrCommand: CommandCodec<TlrRequest, TlrResult> = {
     return {};
   },
 };
+
+/** TLR_NREC is N2. */
+const MAX_RECORDS_PER_TLR = 99;
+
+/** The records of one TLR command each: at most 99, within one block. */
+export function tlrBatches(records: readonly TableRecord[]): TableRecord[][] {
+  const batches: TableRecord[][] = [];
+  let batch: TableRecord[] = [];
+  let size = COUNT_LENGTH;
+  for (const record of records) {
+    const length = RECORD_HEADER + record.body.length;
+    if (batch.length > 0 && (size + length > MAX_BLOCK || batch.length === MAX_RECORDS_PER_TLR)) {
+      batches.push(batch);
+      batch = [];
+      size = COUNT_LENGTH;
+    }
+    batch.push(record);
+    size += length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}

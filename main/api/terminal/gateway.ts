@@ -1,8 +1,9 @@
 /**
- * The terminal channel as the payment engine sees it: the calls a PINPAD agent makes to finish
- * a card-present transaction that was created pending. One interface, so a provider's own
- * channel (an SDK, a TEF bridge) can replace the HTTP implementation without touching the
- * engine. Results carry integer centavos, like every result of the client.
+ * The client's terminal channel: the calls a PINPAD agent makes to finish a card-present
+ * transaction that was created pending. One interface, so another channel of the client (an
+ * SDK, a TEF bridge) can replace the HTTP implementation; the engine sees it through its own
+ * PaymentsPort (main/core/ports.ts, adapted in main/agent/payments-port.ts). Results carry
+ * integer centavos, like every result of the client.
  *
  *   pendingTransactions  the pending pinpad transactions addressed to a PINPAD serial
  *   emvTables            the EMV tables (AIDs, CAPKs, key slots) the provider has for a PINPAD,

@@ -11,12 +11,13 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
-import { attachPinpad } from '../../pinpad/attach.js';
+import { PinpadRegistry } from '../../pinpad/registry.js';
 import { createLogger, logFormat } from '../../log.js';
 import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { emit, formatBrl, table } from '../output.js';
+import { formatBrl } from '../../locale/br-format.js';
+import { emit, table } from '../output.js';
 import { connectPinpad } from '../../pinpad/connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
@@ -134,11 +135,12 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         });
         cleanups.push(() => connection.close());
 
-        const serial = await attachPinpad(engine, connection.pinpad, {
-          timeouts: settings.sale,
-          ...pinpadSaleOptionsOf(settings),
-          logger,
-        });
+        // Attached as the agent does, through the registry (the one owner of PINPAD state).
+        const { serialNumber: serial } = await new PinpadRegistry(engine, { address: options.port }).attach(
+          connection.pinpad,
+          options.port,
+          { timeouts: settings.sale, ...pinpadSaleOptionsOf(settings), logger },
+        );
         if (!options.json) {
           engine.on('progress', (event) => io.stderr(`${event.cashierMessage}\n`));
         }

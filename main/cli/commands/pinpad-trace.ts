@@ -20,7 +20,8 @@ import { createLogger, logFormat } from '../../log.js';
 import { PinpadSale, saleStepErrorOf } from '../../pinpad/sale-session.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { emit, formatBrl } from '../output.js';
+import { formatBrl } from '../../locale/br-format.js';
+import { emit } from '../output.js';
 
 interface TraceCliOptions {
   port: string;

@@ -1,4 +1,5 @@
 /** The journal's one error type: a stable `code` for the engine, an English sentence for logs. */
+import { CodedError } from '../../../lib/errors.js';
 
 export type JournalErrorCode =
   /** createIntent: another payment already holds this reference. */
@@ -20,15 +21,12 @@ export type JournalErrorCode =
   /** The journal's disk is full (its reserve already given back): nothing of the write was kept. */
   | 'DISK_FULL';
 
-export class JournalError extends Error {
-  override readonly name = 'JournalError';
-  readonly code: JournalErrorCode;
+export class JournalError extends CodedError<JournalErrorCode> {
   /** The payment the error is about, when there is one (a CORRUPT row names its id). */
   readonly paymentId: string | undefined;
 
   constructor(code: JournalErrorCode, message: string, options: { paymentId?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.paymentId = options.paymentId;
   }
 }

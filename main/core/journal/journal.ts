@@ -19,9 +19,15 @@
  * - No card data at rest: every string is searched for a full card number before writing.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { closeSync, fsync, openSync } from 'node:fs';
+import {
+  isMemoryPath,
+  openDatabase,
+  sqliteErrorOf,
+  StorageError,
+  type SqliteDatabase,
+  type Statement,
+} from '../../storage/sqlite.js';
 import { startOfDay } from '../../locale/store-time.js';
 import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
 import { DEFAULT_MIN_FREE_BYTES, DEFAULT_RESERVE_BYTES, DiskReserve, type DiskRoom } from './disk-reserve.js';
@@ -29,7 +35,7 @@ import { JournalError } from './errors.js';
 import { checkNewPayment, checkPatch, refuseCardData } from './guard.js';
 import type { JournalEvent, ListQuery, NewPayment, PaymentPatch, PaymentRecord } from './record.js';
 import { PAYMENT_COLUMNS, toEvent, toRecord, toRow, type EventRow, type PaymentRow } from './rows.js';
-import { migrate } from './schema.js';
+import { MIGRATIONS } from './schema.js';
 
 export { JournalError, type JournalErrorCode } from './errors.js';
 export type { DiskRoom } from './disk-reserve.js';
@@ -118,40 +124,45 @@ function jsonField(column: 'card_json' | 'authorization_json', path: string): st
   return `(CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${path}') END)`;
 }
 
-const isMemory = (path: string): boolean => path === ':memory:' || path === '';
+const isMemory = isMemoryPath;
 
-/** Busy, damaged or foreign files become JournalErrors; anything else is a bug and stays as it is. */
+/**
+ * Busy, damaged, foreign or newer files and a full disk become JournalErrors; anything else is a
+ * bug and stays as SQLite threw it.
+ */
 function translate(error: unknown, path: string): unknown {
-  if (error instanceof Database.SqliteError) {
-    if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
-      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.message}`, {
-        cause: error,
-      });
-    }
-    if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
-      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.message}`, {
-        cause: error,
-      });
-    }
-    if (isDiskFull(error))
-      return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.message}`, {
-        cause: error,
-      });
+  if (!(error instanceof StorageError)) return error;
+  const cause = { cause: error.cause ?? error };
+  switch (error.code) {
+    case 'LOCKED':
+      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.detail}`, cause);
+    case 'CORRUPT':
+      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.detail}`, cause);
+    case 'TOO_NEW':
+      return new JournalError(
+        'CORRUPT',
+        `the journal is at schema version ${error.version?.found ?? '?'}, newer than this Pinbridge understands (${error.version?.supported ?? '?'}); update Pinbridge`,
+      );
+    case 'DISK_FULL':
+      return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.detail}`, cause);
+    case 'NOT_FOUND':
+      return new JournalError('NOT_FOUND', `there is no journal at ${path}`);
+    case 'READ_ONLY':
+      // Never a JournalError of its own: callers see what SQLite said, as before.
+      return sqliteErrorOf(error);
   }
-  return error;
 }
 
 /** SQLite reports ENOSPC as SQLITE_FULL (a write, a growing write-ahead log or checkpoint). */
 function isDiskFull(error: unknown): boolean {
-  return error instanceof Database.SqliteError && error.code === 'SQLITE_FULL';
+  return error instanceof StorageError && error.code === 'DISK_FULL';
 }
 
 export class Journal {
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #now: () => Date;
   readonly #onCorrupt: (error: JournalError) => void;
-  readonly #statements = new Map<string, Database.Statement>();
   /** The connection's current synchronous level: FULL (true) or NORMAL. */
   #synced = true;
   /** Our own descriptor of the write-ahead log, for fsyncs off the event loop (opened on first use). */
@@ -163,7 +174,7 @@ export class Journal {
   readonly #reserve: DiskReserve | undefined;
   readonly #onDiskFull: (message: string) => void;
 
-  private constructor(path: string, db: Database.Database, options: JournalOptions) {
+  private constructor(path: string, db: SqliteDatabase, options: JournalOptions) {
     this.path = path;
     this.#db = db;
     this.#now = options.now ?? (() => new Date());
@@ -190,20 +201,21 @@ export class Journal {
 
   /** Opens (creating directories, file and schema unless `mustExist`) the journal at `path`; ':memory:' works. */
   static open(path: string, options: JournalOptions = {}): Journal {
-    if (!isMemory(path)) {
-      if (options.mustExist && !existsSync(path)) throw new JournalError('NOT_FOUND', `there is no journal at ${path}`);
-      mkdirSync(dirname(path), { recursive: true });
-    }
-    let db: Database.Database | undefined;
+    let db: SqliteDatabase | undefined;
     try {
-      db = new Database(path, { fileMustExist: options.mustExist === true && !isMemory(path) });
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = FULL');
-      // macOS: a plain fsync leaves the data in the drive's cache; F_FULLFSYNC survives a power cut.
-      db.pragma('fullfsync = ON');
-      db.pragma('foreign_keys = ON');
-      migrate(db);
+      db = openDatabase(path, {
+        mustExist: options.mustExist === true,
+        pragmas: {
+          busy_timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+          journal_mode: 'WAL',
+          // Opened FULL (#synced); `#write` lowers it to NORMAL for the moves that may wait.
+          synchronous: 'FULL',
+          // macOS: a plain fsync leaves the data in the drive's cache; F_FULLFSYNC survives a power cut.
+          fullfsync: true,
+          foreign_keys: true,
+        },
+        migrations: MIGRATIONS,
+      });
       return new Journal(path, db, options);
     } catch (error) {
       db?.close();
@@ -512,7 +524,6 @@ export class Journal {
   }
 
   close(): void {
-    this.#statements.clear();
     const fd = this.#walFd;
     this.#walFd = undefined;
     if (fd !== undefined) {
@@ -530,14 +541,9 @@ export class Journal {
     return this.#now().toISOString();
   }
 
-  /** One compiled statement per SQL text: compiling costs more than running these. */
-  #statement(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+  /** One compiled statement per SQL text (the storage module's cache): compiling costs more than running these. */
+  #statement(sql: string): Statement {
+    return this.#db.statement(sql);
   }
 
   /**
@@ -547,10 +553,10 @@ export class Journal {
   #write<T>(synced: boolean, work: () => T): T {
     try {
       if (synced !== this.#synced) {
-        this.#db.pragma(synced ? 'synchronous = FULL' : 'synchronous = NORMAL');
+        this.#db.setPragma('synchronous', synced ? 'FULL' : 'NORMAL');
         this.#synced = synced;
       }
-      return this.#db.transaction(work).immediate();
+      return this.#db.write(work);
     } catch (error) {
       // The disk filled: the transaction was rolled back. Give the reserve back and write again,
       // so a payment in flight still reaches its next state.
@@ -559,7 +565,7 @@ export class Journal {
           `the disk of the journal ${this.path} is full; its reserve was given back to finish the payments in flight`,
         );
         try {
-          return this.#db.transaction(work).immediate();
+          return this.#db.write(work);
         } catch (again) {
           throw translate(again, this.path);
         }
@@ -570,7 +576,7 @@ export class Journal {
 
   #read<T>(work: () => T): T {
     try {
-      return work();
+      return this.#db.autocommit(work);
     } catch (error) {
       throw translate(error, this.path);
     }

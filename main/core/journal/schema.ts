@@ -1,10 +1,9 @@
 /**
- * The journal's tables, versioned with PRAGMA user_version. Each migration takes the file from
- * version n-1 to n inside one write transaction, so two processes opening a fresh file at once
- * cannot both apply it, and a crash mid-migration leaves the previous version intact.
+ * The journal's tables, versioned with PRAGMA user_version: the storage module applies each
+ * missing step in its own write transaction (main/storage/sqlite.ts), so two processes opening a
+ * fresh file at once cannot both apply it, and a crash mid-migration leaves the previous version
+ * intact. Steps are only ever appended: a file written by any earlier Pinbridge opens.
  */
-import type Database from 'better-sqlite3';
-import { JournalError } from './errors.js';
 
 /**
  * Version 1. Nested objects (card, authorization, problem, pending undo) are JSON text: they are
@@ -64,24 +63,6 @@ CREATE INDEX payments_by_owner ON payments (owner, created_at);
 `;
 
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-const MIGRATIONS: readonly string[] = [V1, V2];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
-
-/** Brings the file up to SCHEMA_VERSION; refuses a file written by a newer Pinbridge. */
-export function migrate(db: Database.Database): void {
-  const current = (): number => db.pragma('user_version', { simple: true }) as number;
-  if (current() === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated meanwhile.
-    const from = current();
-    if (from > SCHEMA_VERSION) {
-      throw new JournalError(
-        'CORRUPT',
-        `the journal is at schema version ${from}, newer than this Pinbridge understands (${SCHEMA_VERSION}); update Pinbridge`,
-      );
-    }
-    for (let version = from; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version]!);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
-}

@@ -20,10 +20,10 @@
  * replayed code is told PAIRING_USED rather than PAIRING_NOT_FOUND; rows older than a day are
  * deleted when a store is opened.
  */
+import { CodedError } from '../../../lib/errors.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import { sqliteErrorOf, StorageError, type SqliteDatabase, type Statement } from '../../storage/sqlite.js';
+import { openClientsFile } from './clients-file.js';
 import {
   draw,
   generatePairingCode,
@@ -34,6 +34,7 @@ import {
 } from './pairing-code.js';
 
 export { PAIRING_CODE_DIGITS, type RandomSource } from './pairing-code.js';
+export { CLIENT_STORE_SCHEMA_VERSION } from './clients-file.js';
 
 /** Stable codes for the server to map to JSON-RPC errors and to pt-BR sentences for the cashier. */
 export type ClientStoreErrorCode =
@@ -73,9 +74,7 @@ export type ClientStoreErrorCode =
    */
   | 'PAIRING_LOCKED';
 
-export class ClientStoreError extends Error {
-  override readonly name = 'ClientStoreError';
-  readonly code: ClientStoreErrorCode;
+export class ClientStoreError extends CodedError<ClientStoreErrorCode> {
   /** WRONG_CODE and ORIGIN_MISMATCH on completion: the attempts the pairing request still allows. */
   readonly attemptsLeft: number | undefined;
   /** PAIRING_LOCKED: until the oldest wrong code of the window ages out. */
@@ -86,8 +85,7 @@ export class ClientStoreError extends Error {
     message: string,
     options: { attemptsLeft?: number; retryAfterMs?: number; cause?: unknown } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.attemptsLeft = options.attemptsLeft;
     this.retryAfterMs = options.retryAfterMs;
   }
@@ -160,11 +158,8 @@ export const DEFAULT_WRONG_CODE_BUDGET = 50;
 /** The window the wrong-code budget counts over. */
 export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const NAME_MAX_LENGTH = 64;
-const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
 const PAIRING_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A result nobody came back for is forgotten after this long (payment.status still has it). */
-export const OWNED_PAYMENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const MAX_ORIGIN_LENGTH = 512;
 const TOKEN_PREFIX = 'pbt_';
 const TOKEN_BYTES = 32;
@@ -207,95 +202,6 @@ export function normalizeOrigin(origin: string): string | undefined {
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-const isMemory = (path: string): boolean => path === ':memory:' || path === '';
-
-// --- schema ----------------------------------------------------------------------------------
-
-/**
- * Version 1. `clients_by_origin` serves isPairedOrigin (asked on every upgrade); the partial index
- * on pending requests serves the per-origin count and the window's list.
- */
-const V1 = `
-CREATE TABLE clients (
-  id           TEXT PRIMARY KEY,
-  name         TEXT NOT NULL,
-  origin       TEXT,
-  token_hash   TEXT NOT NULL UNIQUE,
-  created_at   TEXT NOT NULL,
-  last_seen_at TEXT,
-  revoked_at   TEXT
-);
-CREATE INDEX clients_by_origin ON clients (origin) WHERE revoked_at IS NULL;
-
-CREATE TABLE pairings (
-  id         TEXT PRIMARY KEY,
-  name       TEXT NOT NULL,
-  origin     TEXT,
-  code_hash  TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  expires_at TEXT NOT NULL,
-  attempts   INTEGER NOT NULL DEFAULT 0,
-  state      TEXT NOT NULL CHECK (state IN ('pending', 'completed', 'expired', 'failed', 'rejected')),
-  client_id  TEXT REFERENCES clients (id)
-);
-CREATE INDEX pairings_pending ON pairings (origin, expires_at) WHERE state = 'pending';
-CREATE INDEX pairings_by_created ON pairings (created_at);
-
-CREATE TABLE blocked_origins (
-  origin     TEXT PRIMARY KEY,
-  blocked_at TEXT NOT NULL
-) WITHOUT ROWID;
-`;
-
-/**
- * Version 2: which client started which payment, until that client has heard its result. A row
- * outlives the agent, so a POS that was away when its payment ended — even across a restart —
- * gets the result at its next hello (the result itself is read from the journal then).
- */
-const V2 = `
-CREATE TABLE payment_owners (
-  reference_id TEXT PRIMARY KEY,
-  client_id    TEXT NOT NULL REFERENCES clients (id),
-  started_at   TEXT NOT NULL
-) WITHOUT ROWID;
-CREATE INDEX payment_owners_by_client ON payment_owners (client_id, started_at);
-`;
-
-/**
- * Version 3: every wrong pairing code (and completion from another origin), from all origins, so
- * the daily budget survives a restart and the window can say where the guesses came from.
- */
-const V3 = `
-CREATE TABLE pairing_failures (
-  at         TEXT NOT NULL,
-  origin     TEXT,
-  pairing_id TEXT NOT NULL
-);
-CREATE INDEX pairing_failures_by_at ON pairing_failures (at);
-`;
-
-/** MIGRATIONS[i] takes the file from version i to version i + 1. */
-const MIGRATIONS: readonly string[] = [V1, V2, V3];
-export const CLIENT_STORE_SCHEMA_VERSION = MIGRATIONS.length;
-
-/** Brings the file up to the current version in one write transaction; refuses a newer file. */
-function migrate(db: Database.Database): void {
-  const current = (): number => db.pragma('user_version', { simple: true }) as number;
-  if (current() === CLIENT_STORE_SCHEMA_VERSION) return;
-  db.transaction(() => {
-    // Read again under the write lock: another process may have migrated meanwhile.
-    const from = current();
-    if (from > CLIENT_STORE_SCHEMA_VERSION) {
-      throw new ClientStoreError(
-        'CORRUPT',
-        `the client store is at schema version ${from}, newer than this Pinbridge understands (${CLIENT_STORE_SCHEMA_VERSION}); update Pinbridge`,
-      );
-    }
-    for (let version = from; version < CLIENT_STORE_SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version]!);
-    db.pragma(`user_version = ${CLIENT_STORE_SCHEMA_VERSION}`);
-  }).immediate();
-}
 
 // --- rows ------------------------------------------------------------------------------------
 
@@ -341,23 +247,31 @@ const toPairing = (row: PairingRow, nowIso: string): PairingRequest => ({
   state: row.state === 'pending' && row.expires_at <= nowIso ? 'expired' : row.state,
 });
 
-/** Busy and damaged files become ClientStoreErrors; anything else is a bug and stays as it is. */
+/**
+ * Busy, damaged, foreign or newer files become ClientStoreErrors; anything else (a full disk
+ * included, which the store never named) stays as SQLite threw it.
+ */
 function translate(error: unknown, path: string): unknown {
-  if (error instanceof Database.SqliteError) {
-    if (error.code.startsWith('SQLITE_BUSY') || error.code.startsWith('SQLITE_LOCKED')) {
-      return new ClientStoreError('LOCKED', `the client store ${path} is locked by another process: ${error.message}`, {
-        cause: error,
+  if (!(error instanceof StorageError)) return error;
+  switch (error.code) {
+    case 'LOCKED':
+      return new ClientStoreError('LOCKED', `the client store ${path} is locked by another process: ${error.detail}`, {
+        cause: sqliteErrorOf(error),
       });
-    }
-    if (error.code.startsWith('SQLITE_CORRUPT') || error.code === 'SQLITE_NOTADB') {
+    case 'CORRUPT':
       return new ClientStoreError(
         'CORRUPT',
-        `the client store ${path} is damaged or not a client store: ${error.message}`,
-        { cause: error },
+        `the client store ${path} is damaged or not a client store: ${error.detail}`,
+        { cause: sqliteErrorOf(error) },
       );
-    }
+    case 'TOO_NEW':
+      return new ClientStoreError(
+        'CORRUPT',
+        `the client store is at schema version ${error.version?.found ?? '?'}, newer than this Pinbridge understands (${error.version?.supported ?? '?'}); update Pinbridge`,
+      );
+    default:
+      return sqliteErrorOf(error);
   }
-  return error;
 }
 
 function positiveInteger(value: number | undefined, fallback: number, option: string): number {
@@ -415,7 +329,7 @@ type Completion = { readonly client: PairedClient; readonly token: string } | { 
 
 export class ClientStore {
   readonly path: string;
-  readonly #db: Database.Database;
+  readonly #db: SqliteDatabase;
   readonly #now: () => Date;
   readonly #random: RandomSource;
   readonly #codeTtlMs: number;
@@ -423,11 +337,10 @@ export class ClientStore {
   readonly #pendingPerOrigin: number;
   readonly #maxPending: number;
   readonly #wrongCodeBudget: number;
-  readonly #statements = new Map<string, Database.Statement>();
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
 
-  private constructor(path: string, db: Database.Database, options: ClientStoreOptions) {
+  private constructor(path: string, db: SqliteDatabase, options: ClientStoreOptions) {
     this.path = path;
     this.#db = db;
     this.#now = options.now ?? (() => new Date());
@@ -441,20 +354,9 @@ export class ClientStore {
 
   /** Opens (creating the directories, file and schema) the store at `path`; ':memory:' works. */
   static open(path: string, options: ClientStoreOptions = {}): ClientStore {
-    let db: Database.Database | undefined;
+    let db: SqliteDatabase | undefined;
     try {
-      if (!isMemory(path)) mkdirSync(dirname(path), { recursive: true });
-      db = new Database(path);
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS))}`);
-      db.pragma('journal_mode = WAL');
-      // Writes are rare (a pairing, a revocation, a last-seen time): each can afford an fsync, and a
-      // revocation must not be lost to a power cut.
-      db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
-      // Deleted rows (old pairing requests with a POS's name and origin, unblocked origins) are
-      // overwritten with zeros, not left readable in the file's free pages.
-      db.pragma('secure_delete = ON');
-      migrate(db);
+      db = openClientsFile(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
       const store = new ClientStore(path, db, options);
       store.#cleanUp();
       return store;
@@ -749,46 +651,6 @@ export class ClientStore {
     });
   }
 
-  // --- payment owners --------------------------------------------------------------------------
-
-  /**
-   * Records that `clientId` started the payment `referenceId`, unless a client already did:
-   * the first one owns it. Returns the owner.
-   */
-  claimPayment(referenceId: string, clientId: string): string {
-    return this.#write(() => {
-      this.#statement(
-        `INSERT OR IGNORE INTO payment_owners (reference_id, client_id, started_at) VALUES (?, ?, ?)`,
-      ).run(referenceId, clientId, this.#now().toISOString());
-      return (
-        this.#statement(`SELECT client_id FROM payment_owners WHERE reference_id = ?`).get(referenceId) as {
-          client_id: string;
-        }
-      ).client_id;
-    });
-  }
-
-  /** The owner heard these results (or the starts were refused): forget them. Only the owner's rows go. */
-  releasePayments(clientId: string, referenceIds: readonly string[]): void {
-    this.#write(() => {
-      const remove = this.#statement(`DELETE FROM payment_owners WHERE reference_id = ? AND client_id = ?`);
-      for (const referenceId of referenceIds) remove.run(referenceId, clientId);
-    });
-  }
-
-  /** The payments `clientId` started and has not heard the result of, oldest first. */
-  ownedPayments(clientId: string): string[] {
-    const rows = this.#read(
-      () =>
-        this.#statement(
-          `SELECT reference_id FROM payment_owners WHERE client_id = ? ORDER BY started_at, reference_id`,
-        ).all(clientId) as {
-          reference_id: string;
-        }[],
-    );
-    return rows.map((row) => row.reference_id);
-  }
-
   // --- blocked origins -------------------------------------------------------------------------
 
   /**
@@ -838,8 +700,15 @@ export class ClientStore {
     return this.#read(() => this.#blocked(normalized));
   }
 
+  /**
+   * The open file, for the neighbour that keeps its records in it: the payment owners
+   * (pos/server/ownership-store.ts). It closes with this store.
+   */
+  get file(): SqliteDatabase {
+    return this.#db;
+  }
+
   close(): void {
-    this.#statements.clear();
     this.#db.close();
   }
 
@@ -920,7 +789,7 @@ export class ClientStore {
     }
   }
 
-  /** Marks pending requests past their expiry; deletes requests and payment owners older than their retention. */
+  /** Marks pending requests past their expiry; deletes requests and wrong codes older than their retention. */
   #cleanUp(): void {
     const now = this.#now();
     this.#write(() => {
@@ -929,9 +798,6 @@ export class ClientStore {
       );
       const pairings = this.#statement(`DELETE FROM pairings WHERE created_at < ?`).run(
         new Date(now.getTime() - PAIRING_RETENTION_MS).toISOString(),
-      );
-      this.#statement(`DELETE FROM payment_owners WHERE started_at < ?`).run(
-        new Date(now.getTime() - OWNED_PAYMENT_RETENTION_MS).toISOString(),
       );
       const failures = this.#statement(`DELETE FROM pairing_failures WHERE at < ?`).run(
         new Date(now.getTime() - WRONG_CODE_WINDOW_MS).toISOString(),
@@ -945,31 +811,21 @@ export class ClientStore {
    * they were, so it is copied into the file (where secure_delete zeroed the rows) and truncated.
    */
   #forgetDeleted(): void {
-    if (!this.#afterDelete || isMemory(this.path)) return;
-    this.#afterDelete = false;
-    try {
-      this.#db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      // A reader holds the log: the next delete (or start) tries again.
-      this.#afterDelete = true;
-    }
+    if (!this.#afterDelete) return;
+    // A reader holds the log: the next delete (or start) tries again.
+    this.#afterDelete = !this.#db.truncateLog();
   }
 
-  /** One compiled statement per SQL text. */
-  #statement(sql: string): Database.Statement {
-    let statement = this.#statements.get(sql);
-    if (statement === undefined) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+  /** One compiled statement per SQL text (the storage module's cache). */
+  #statement(sql: string): Statement {
+    return this.#db.statement(sql);
   }
 
   /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. */
   #write<T>(work: () => T): T {
     let result: T;
     try {
-      result = this.#db.transaction(work).immediate();
+      result = this.#db.write(work);
     } catch (error) {
       this.#afterDelete = false;
       throw translate(error, this.path);
@@ -980,7 +836,7 @@ export class ClientStore {
 
   #read<T>(work: () => T): T {
     try {
-      return work();
+      return this.#db.autocommit(work);
     } catch (error) {
       throw translate(error, this.path);
     }

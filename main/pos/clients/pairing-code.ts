@@ -1,13 +1,13 @@
 /**
  * Pairing codes: the six digits the Pinbridge window (or terminal) shows the cashier and the POS
- * user types back into the POS. Uniform draws from crypto randomness, the hash they are stored
- * as, and the constant-time comparison that checks them.
+ * user types back into the POS. Uniform draws from crypto randomness (`crypto.randomInt`), the hash
+ * they are stored as, and the constant-time comparison that checks them.
  *
  * The hash keeps codes out of plain sight in the database and its logs; it is no defence against
  * someone who can read the file (a million guesses are instant). What protects a code is its
  * short life and the few attempts a pairing request allows (client-store.ts).
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** Where random bytes come from: `crypto.randomBytes` unless a test passes its own. */
 export type RandomSource = (bytes: number) => Buffer;
@@ -38,8 +38,13 @@ export function draw(random: RandomSource, count: number): Buffer {
   return bytes;
 }
 
-/** A code of PAIRING_CODE_DIGITS decimal digits, leading zeros kept, every code equally likely. */
+/**
+ * A code of PAIRING_CODE_DIGITS decimal digits, leading zeros kept, every code equally likely.
+ * From crypto's own source, `crypto.randomInt` draws it (without modulo bias). A test's source
+ * of bytes cannot drive randomInt, so its bytes go through the same rejection sampling by hand.
+ */
 export function generatePairingCode(random: RandomSource = randomBytes): string {
+  if (random === randomBytes) return String(randomInt(CODE_SPACE)).padStart(PAIRING_CODE_DIGITS, '0');
   for (let attempt = 0; attempt < MAX_DRAWS; attempt++) {
     const value = draw(random, 4).readUInt32BE(0);
     if (value < ACCEPT_BELOW) return String(value % CODE_SPACE).padStart(PAIRING_CODE_DIGITS, '0');

@@ -8,6 +8,7 @@
  * connection: a page cannot read an HTTP refusal of the upgrade, but it can read a close code
  * and its reason, so "blocked" is told apart from "agent down" (QZ Tray's most asked gap).
  */
+import { CodedError } from '../../../lib/errors.js';
 import { Literals } from './literals.js';
 import { Type, type Static } from 'typebox';
 
@@ -247,8 +248,7 @@ export const ErrorData = Type.Object(
 export type ErrorData = Static<typeof ErrorData>;
 
 /** An error a method handler throws: becomes the JSON-RPC error object. */
-export class PosError extends Error {
-  readonly code: PosErrorCode;
+export class PosError extends CodedError<PosErrorCode> {
   readonly data: Omit<ErrorData, 'code' | 'cashier_message'>;
   readonly cashierMessage: string;
 
@@ -258,9 +258,7 @@ export class PosError extends Error {
     data: Omit<ErrorData, 'code' | 'cashier_message'> = {},
     cashierMessage?: string,
   ) {
-    super(message ?? POS_ERRORS[code].message);
-    this.name = 'PosError';
-    this.code = code;
+    super(code, message ?? POS_ERRORS[code].message);
     this.data = data;
     this.cashierMessage = cashierMessage ?? POS_ERRORS[code].cashier;
   }

@@ -19,6 +19,14 @@ export const PaymentState = Literals(PAYMENT_STATES, {
   description: 'The journal state (see docs/architecture.md); `status` is what most POSes need.',
 });
 
+export const PaymentPhase = Type.Union([Type.Literal('in_progress'), Type.Literal('decided')], {
+  description:
+    'Whether the result is decided, computed by Pinbridge from `state` — branch on this rather than on a list of ' +
+    'states. in_progress: at the PINPAD or waiting for the authorization. decided: the result is known (an approval ' +
+    'may still await its confirmation; a cancel, reversal or void may still be on its way to the payments API).',
+});
+export type PaymentPhase = Static<typeof PaymentPhase>;
+
 export const PaymentOutcome = Type.Object(
   {
     status: Type.Union(
@@ -61,6 +69,7 @@ export const PaymentOutcome = Type.Object(
       }),
     ),
     state: PaymentState,
+    phase: PaymentPhase,
     problem: Nullable(
       Type.Object(
         { code: Type.String(), message: Type.String(), cashier_message: Type.String({ description: 'pt-BR.' }) },
@@ -139,6 +148,7 @@ export const PaymentProgress = Type.Object(
     terminal: Type.String(),
     step: ProgressStep,
     state: PaymentState,
+    phase: PaymentPhase,
     message: Type.String({ description: 'English.' }),
     cashier_message: Type.String({ description: 'pt-BR; for pinpad_message, the PINPAD’s own text.' }),
     at: IsoTime,

@@ -5,6 +5,7 @@
  * paths or internals) goes to the log, not to the POS.
  */
 import { DriverError } from '../../../drivers/errors.js';
+import { CodedError } from '../../../lib/errors.js';
 import { InvalidRequestError, PaymentsApiError } from '../../api/index.js';
 import { EngineError } from '../../core/errors.js';
 import { JournalError } from '../../core/journal/journal.js';
@@ -71,6 +72,28 @@ export function invalidParamsFromApiClient(error: InvalidRequestError, renames: 
   return new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
 }
 
+/**
+ * How one error class's codes reach the POS: `codes` translates a code (a code it does not list
+ * goes to `otherwise`, by default a bug: null). Every error below the handlers is a CodedError, so
+ * one table per class replaces a branch per class.
+ */
+interface CodeTable<E extends CodedError> {
+  readonly of: abstract new (...args: never[]) => E;
+  readonly codes?: { readonly [C in E['code']]?: (error: E) => PosError | null };
+  readonly otherwise?: (error: E) => PosError | null;
+}
+
+/** The table's translation of `error`; undefined when the error is not of the table's class. */
+type Translate = (error: unknown) => PosError | null | undefined;
+
+function table<E extends CodedError>({ of, codes = {}, otherwise = () => null }: CodeTable<E>): Translate {
+  return (error) => {
+    if (!(error instanceof of)) return undefined;
+    const byCode = (codes as Partial<Record<string, (error: E) => PosError | null>>)[error.code];
+    return (byCode ?? otherwise)(error);
+  };
+}
+
 const PINPAD_CANCELLED = new Set(['ST_CANCEL', 'CANCELLED']);
 const PINPAD_TIMEOUT = new Set(['ST_TIMEOUT', 'TIMEOUT']);
 
@@ -91,6 +114,19 @@ function fromApi(error: PaymentsApiError): PosError {
   }
 }
 
+function fromEngine(error: EngineError): PosError {
+  if (error.violations.length > 0) {
+    const violations = error.violations.map(paramsViolation);
+    return new PosError(error.code, violations.map((v) => v.message).join('; '), { violations }, error.cashierMessage);
+  }
+  return new PosError(
+    error.code,
+    error.message,
+    error.busyWith === undefined ? {} : { reference_id: error.busyWith },
+    error.cashierMessage,
+  );
+}
+
 const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
   ORIGIN_BLOCKED: 'ORIGIN_BLOCKED',
   TOO_MANY_PENDING: 'RATE_LIMITED',
@@ -108,63 +144,56 @@ const CLIENT_STORE_CODES: Record<string, PosErrorCode> = {
   PAIRING_LOCKED: 'PAIRING_LOCKED',
 };
 
+function fromClientStore(error: ClientStoreError): PosError {
+  const code = CLIENT_STORE_CODES[error.code] ?? 'INTERNAL_ERROR';
+  // The store's sentence for a mismatch names the paired origin: not echoed, so a page learns
+  // nothing about which other origins are paired.
+  const message = error.code === 'ORIGIN_MISMATCH' ? 'This token was paired from another origin.' : error.message;
+  return new PosError(code, message, {
+    reason: error.code,
+    ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
+    ...(error.retryAfterMs === undefined ? {} : { retry_after_ms: error.retryAfterMs }),
+  });
+}
+
+function fromDriver(error: DriverError): PosError {
+  if (PINPAD_CANCELLED.has(error.code)) return new PosError('PINPAD_CANCELLED', error.message, { reason: error.code });
+  if (PINPAD_TIMEOUT.has(error.code)) return new PosError('PINPAD_TIMEOUT', error.message, { reason: error.code });
+  return new PosError('PINPAD_ERROR', error.message, { reason: error.code });
+}
+
+/** Each layer's errors in the POS API's words; the classes are unrelated, so the order does not matter. */
+const TABLES: readonly Translate[] = [
+  table({ of: EngineError, otherwise: fromEngine }),
+  table({
+    of: ReceiptError,
+    codes: {
+      NOT_FOUND: (error) => new PosError('NOT_FOUND', error.message),
+      NO_RECEIPT: (error) => new PosError('NO_RECEIPT', error.message),
+      NOT_READY: (error) => new PosError('INVALID_STATE', error.message, { reason: 'NOT_READY' }),
+      INVALID_SETTINGS: (error) => new PosError('PRINTING_OFF', error.message),
+    },
+  }),
+  // Its sentences name the journal's path: the POS gets the code's own.
+  table({
+    of: JournalError,
+    codes: {
+      DISK_FULL: () => new PosError('DISK_FULL'),
+      CARD_DATA: () => new PosError('CARD_DATA_REFUSED', undefined, { reason: 'CARD_NUMBER' }),
+    },
+  }),
+  table({ of: PaymentsApiError, otherwise: fromApi }),
+  table({ of: ClientStoreError, otherwise: fromClientStore }),
+  table({ of: DriverError, otherwise: fromDriver }),
+];
+
 /** Null for an unexpected error (a bug): the caller logs it and answers INTERNAL_ERROR. */
 export function toPosError(error: unknown): PosError | null {
   if (error instanceof PosError) return error;
-  if (error instanceof EngineError) {
-    if (error.violations.length > 0) {
-      const violations = error.violations.map(paramsViolation);
-      return new PosError(
-        error.code,
-        violations.map((v) => v.message).join('; '),
-        { violations },
-        error.cashierMessage,
-      );
-    }
-    return new PosError(
-      error.code,
-      error.message,
-      error.busyWith === undefined ? {} : { reference_id: error.busyWith },
-      error.cashierMessage,
-    );
-  }
-  if (error instanceof ReceiptError) {
-    switch (error.code) {
-      case 'NOT_FOUND':
-        return new PosError('NOT_FOUND', error.message);
-      case 'NO_RECEIPT':
-        return new PosError('NO_RECEIPT', error.message);
-      case 'NOT_READY':
-        return new PosError('INVALID_STATE', error.message, { reason: 'NOT_READY' });
-      case 'INVALID_SETTINGS':
-        return new PosError('PRINTING_OFF', error.message);
-      default:
-        return null;
-    }
-  }
-  if (error instanceof JournalError) {
-    // Its sentence names the journal's path: the POS gets the code's own.
-    if (error.code === 'DISK_FULL') return new PosError('DISK_FULL');
-    if (error.code === 'CARD_DATA') return new PosError('CARD_DATA_REFUSED', undefined, { reason: 'CARD_NUMBER' });
-    return null;
-  }
-  if (error instanceof PaymentsApiError) return fromApi(error);
-  if (error instanceof ClientStoreError) {
-    const code = CLIENT_STORE_CODES[error.code] ?? 'INTERNAL_ERROR';
-    // The store's sentence for a mismatch names the paired origin: not echoed, so a page learns
-    // nothing about which other origins are paired.
-    const message = error.code === 'ORIGIN_MISMATCH' ? 'This token was paired from another origin.' : error.message;
-    return new PosError(code, message, {
-      reason: error.code,
-      ...(error.attemptsLeft === undefined ? {} : { attempts_left: error.attemptsLeft }),
-      ...(error.retryAfterMs === undefined ? {} : { retry_after_ms: error.retryAfterMs }),
-    });
-  }
-  if (error instanceof DriverError) {
-    if (PINPAD_CANCELLED.has(error.code))
-      return new PosError('PINPAD_CANCELLED', error.message, { reason: error.code });
-    if (PINPAD_TIMEOUT.has(error.code)) return new PosError('PINPAD_TIMEOUT', error.message, { reason: error.code });
-    return new PosError('PINPAD_ERROR', error.message, { reason: error.code });
+  if (!(error instanceof CodedError)) return null;
+  for (const translate of TABLES) {
+    const translated = translate(error);
+    if (translated !== undefined) return translated;
   }
   return null;
 }

@@ -1,10 +1,9 @@
 /**
  * The connected POS sessions and what reaches them: it turns the agent's events into the API's
  * notifications and sends each to the sessions that may see it (protocol/events.ts: a payment's
- * events to the client that started it, the rest to every authenticated session). It also
- * records (in the client store, so it survives a restart) which client started which payment
- * until that client has heard the result: one that was away gets it at its next hello, read from
- * the journal.
+ * events to the client that started it, the rest to every authenticated session). Who started
+ * which payment is the ownership store's (ownership-store.ts): the hub routes by it, and tells it
+ * when the owner heard a result, so one that was away gets it at its next hello.
  */
 import type { Logger } from 'pino';
 import type { ApiHealthSnapshot } from '../../api/health.js';
@@ -17,11 +16,13 @@ import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js'
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
 import type { PosAgent } from './agent.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
+import { OwnershipStore } from './ownership-store.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
 import {
   apiHealthView,
   clientRecordView,
+  outcomeView,
   pairingGuardView,
   pairingRequestView,
   pinpadLinkView,
@@ -40,13 +41,8 @@ export class Hub {
   readonly #buckets = new Map<string, TokenBucket>();
   readonly #agent: PosAgent;
   readonly #log: Logger;
-  /**
-   * reference_id → client id of the payments started here and still running (their progress goes
-   * to that client). The lasting record is the client store's; this is what routes events.
-   */
-  readonly #owners = new Map<string, string>();
-  /** tap-to-pay transaction id → client id, until it completes. */
-  readonly #tapOwners = new Map<string, string>();
+  /** Who started which payment: the running ones (routing their events), the unheard results, tap-to-pay charges. */
+  readonly #owners: OwnershipStore;
   /** Pairing requests waiting for their code, with the code: for the window, in memory only (they live 2 minutes). */
   readonly #pairings = new Map<string, PairingAnnouncement>();
   readonly #unsubscribe: (() => void)[] = [];
@@ -56,6 +52,11 @@ export class Hub {
     this.#rateLimit = rateLimit;
     this.#agent = agent;
     this.#log = log;
+    this.#owners = new OwnershipStore({
+      file: agent.clients.file,
+      journalOwner: (referenceId) => agent.engine.ownerOf(referenceId),
+      onStoreFailed: (error, referenceId) => this.#storeFailed(error, referenceId),
+    });
     const { engine, pinpads, pinpadLink, apiHealth, printQueue } = agent;
     const onProgress = (event: PaymentProgressEvent): void =>
       this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
@@ -107,34 +108,21 @@ export class Hub {
 
   /** The first client to start a reference owns its events and its result. */
   own(referenceId: string, clientId: string): void {
-    if (this.#owners.has(referenceId)) return;
-    let owner = clientId;
-    try {
-      owner = this.#agent.clients.claimPayment(referenceId, clientId);
-    } catch (error) {
-      // The sale must not wait on bookkeeping: it goes on, routed in memory only (at worst the
-      // result is not kept for a hello after a restart; payment.status has it).
-      this.#storeFailed(error, referenceId);
-    }
-    this.#owners.set(referenceId, owner);
+    this.#owners.own(referenceId, clientId);
   }
 
   /** Undoes `own` for a start the engine refused before journaling anything. */
   disown(referenceId: string, clientId: string): void {
-    if (this.#owners.get(referenceId) !== clientId) return;
-    this.#owners.delete(referenceId);
-    this.#release(clientId, [referenceId]);
+    this.#owners.disown(referenceId, clientId);
   }
 
   ownTapToPay(transactionId: string, clientId: string): void {
-    this.#tapOwners.set(transactionId, clientId);
+    this.#owners.ownTapToPay(transactionId, clientId);
   }
 
   /** Who may hear of a tap-to-pay charge's end (and forgets it: it ends once). */
   releaseTapToPay(transactionId: string): string | undefined {
-    const owner = this.#tapOwners.get(transactionId);
-    this.#tapOwners.delete(transactionId);
-    return owner;
+    return this.#owners.releaseTapToPay(transactionId);
   }
 
   /**
@@ -146,11 +134,10 @@ export class Hub {
     // Not decided yet (the sale stopped before its result): the owner keeps it, and hears the
     // result when recovery decides it (`settled`).
     if (outcome.status === 'in_progress') return;
-    const owner = this.#owners.get(outcome.reference_id);
+    const owner = this.#owners.ended(outcome.reference_id);
     if (owner === undefined) return;
-    this.#owners.delete(outcome.reference_id);
     let told = answered?.open === true && answered.client?.id === owner;
-    const text = notification('payment.result', outcome);
+    const text = notification('payment.result', outcomeView(outcome));
     for (const session of this.#sessionsOf(owner)) {
       if (session === answered) continue;
       session.sendRaw(text);
@@ -170,16 +157,16 @@ export class Hub {
     const owner = this.#ownerOf(outcome.reference_id);
     if (owner === null) {
       // No POS client started it (the window, a pending transaction): the window hears it.
-      this.publish('payment.result', outcome, null);
+      this.publish('payment.result', outcomeView(outcome), null);
       return;
     }
-    this.#owners.set(outcome.reference_id, owner);
+    this.#owners.resume(outcome.reference_id, owner);
     this.deliverResult(outcome, undefined);
   }
 
   /** The owner read the result by payment.status: it is not given again at its next hello. */
   heard(referenceId: string, clientId: string): void {
-    if (!this.#owners.has(referenceId)) this.#release(clientId, [referenceId]);
+    if (!this.#owners.isRunning(referenceId)) this.#release(clientId, [referenceId]);
   }
 
   /**
@@ -190,7 +177,7 @@ export class Hub {
   takeMissed(clientId: string): PaymentOutcome[] {
     let owned: string[];
     try {
-      owned = this.#agent.clients.ownedPayments(clientId);
+      owned = this.#owners.owned(clientId);
     } catch (error) {
       this.#storeFailed(error);
       return [];
@@ -198,7 +185,7 @@ export class Hub {
     const missed: PaymentOutcome[] = [];
     const forgotten: string[] = [];
     for (const referenceId of owned) {
-      if (this.#owners.has(referenceId)) continue;
+      if (this.#owners.isRunning(referenceId)) continue;
       const status = this.#agent.engine.status(referenceId);
       if (status.kind === 'processed') missed.push(status.outcome);
       // Not in the journal (e.g. a start refused while the agent stopped): nothing to tell.
@@ -239,7 +226,7 @@ export class Hub {
 
   /** Who started a payment: this run's record, else the journal's (null: no POS client did). */
   #ownerOf(referenceId: string): string | null {
-    return this.#owners.get(referenceId) ?? this.#agent.engine.ownerOf(referenceId) ?? null;
+    return this.#owners.ownerOf(referenceId);
   }
 
   /** A POS asked to pair: the window shows the code. */
@@ -323,13 +310,7 @@ export class Hub {
   }
 
   #release(clientId: string, referenceIds: readonly string[]): void {
-    if (referenceIds.length === 0) return;
-    try {
-      this.#agent.clients.releasePayments(clientId, referenceIds);
-    } catch (error) {
-      // Not released: the result is given again at a later hello, which the POS tells by reference_id.
-      this.#storeFailed(error);
-    }
+    this.#owners.forget(clientId, referenceIds);
   }
 
   #storeFailed(error: unknown, referenceId?: string): void {

@@ -83,6 +83,8 @@ const STATIC_ROOTS = {
   windowScripts: join(PACKAGE_ROOT, 'dist', 'renderer'),
 } as const;
 const STATIC_FILE = /^[a-z0-9][a-z0-9-]*\.(html|css|js|svg)$/;
+/** A folder of the window's scripts (dist/renderer/settings, dist/renderer/i18n): one level, no dots. */
+const SCRIPT_FOLDER = /^[a-z][a-z0-9-]*$/;
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
@@ -415,6 +417,13 @@ function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
       ? windowScripts(request.params.file, reply)
       : windowFiles(request.params.file, reply),
   );
+  // The window's panels and catalogs in their folders: compiled scripts only, one level deep.
+  app.get<{ Params: { folder: string; file: string } }>('/app/:folder/:file', async (request, reply) => {
+    const { folder, file } = request.params;
+    if (!SCRIPT_FOLDER.test(folder) || !file.endsWith('.js'))
+      return reply.code(404).send({ error: { code: 'NOT_FOUND', message: 'No such file.' } });
+    return serve(join(STATIC_ROOTS.windowScripts, folder))(file, reply);
+  });
   app.get('/demo/', async (_request, reply) => demo('index.html', reply));
   app.get<{ Params: { file: string } }>('/demo/:file', async (request, reply) => demo(request.params.file, reply));
   app.get<{ Params: { file: string } }>('/client/:file', async (request, reply) => client(request.params.file, reply));

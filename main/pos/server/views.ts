@@ -8,6 +8,7 @@ import type { Transaction } from '../../api/index.js';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as CoreProgress } from '../../core/events.js';
 import type { PaymentOutcome as CoreOutcome } from '../../core/outcome.js';
+import { phaseOf } from '../../core/states.js';
 import { pinpadLinkSentence, type PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
@@ -62,6 +63,7 @@ export const progressView = (event: CoreProgress): PaymentProgress => ({
   terminal: event.terminal,
   step: event.step,
   state: event.state,
+  phase: phaseOf(event.state),
   message: event.message,
   cashier_message: event.cashierMessage,
   at: event.at,
@@ -150,10 +152,41 @@ export const relayTransactionView = (transaction: Transaction): RelayTransaction
 });
 
 /**
- * The engine's outcome is already the API's shape; this identity is where the compiler proves
- * it (a field added to one and not the other fails the build here).
+ * A payment's outcome on the wire, field by field; `phase` is the engine's own reading of the
+ * state (core/states.ts), so no client keeps its own list of decided states.
  */
-export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => outcome;
+export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
+  status: outcome.status,
+  reference_id: outcome.reference_id,
+  payment_id: outcome.payment_id,
+  transaction_id: outcome.transaction_id,
+  terminal: outcome.terminal,
+  amount: outcome.amount,
+  payment_type: outcome.payment_type,
+  installments: outcome.installments,
+  authorization_code: outcome.authorization_code,
+  nsu: outcome.nsu,
+  card:
+    outcome.card === null
+      ? null
+      : { brand: outcome.card.brand, masked_pan: outcome.card.masked_pan, entry_mode: outcome.card.entry_mode },
+  confirmation: outcome.confirmation,
+  state: outcome.state,
+  phase: phaseOf(outcome.state),
+  problem:
+    outcome.problem === null
+      ? null
+      : {
+          code: outcome.problem.code,
+          message: outcome.problem.message,
+          cashier_message: outcome.problem.cashier_message,
+        },
+  decline_code: outcome.decline_code,
+  issuer_response_code: outcome.issuer_response_code,
+  customer_tax_id: outcome.customer_tax_id,
+  created_at: outcome.created_at,
+  finished_at: outcome.finished_at,
+});
 
 export function clientRecordView(client: PairedClient, connected: number): ClientRecordView {
   return {

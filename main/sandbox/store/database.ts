@@ -2,34 +2,29 @@
  * Opens the sandbox's SQLite database: a file in the data directory (records survive a
  * restart) or, without one, an in-memory database. WAL and synchronous=NORMAL: the sandbox is a
  * test double, durable across process restarts but not promising power-loss durability.
+ *
+ * The stores are written against better-sqlite3 (`db.prepare(sql).get(…)` where they use it,
+ * which reads well): they get the connection itself, whose `prepare` is the storage module's
+ * statement cache, so compiling again on every request costs nothing.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { openDatabase, type Connection } from '../../storage/sqlite.js';
+import { SANDBOX_MIGRATIONS } from './schema.js';
 
-export type SandboxDatabase = Database.Database;
+export type SandboxDatabase = Connection;
 
 export const DATABASE_FILE = 'sandbox.sqlite';
 
 export function openSandboxDatabase(dataDir?: string): SandboxDatabase {
-  let db: SandboxDatabase;
-  if (dataDir === undefined) {
-    db = new Database(':memory:');
-  } else {
-    mkdirSync(dataDir, { recursive: true });
-    db = new Database(join(dataDir, DATABASE_FILE));
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-  }
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA_SQL);
-  cachePreparedStatements(db);
-  db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO NOTHING").run(
-    String(SCHEMA_VERSION),
-  );
-  return db;
+  const onDisk = dataDir !== undefined;
+  return openDatabase(onDisk ? join(dataDir, DATABASE_FILE) : ':memory:', {
+    pragmas: {
+      busy_timeout: 5000,
+      ...(onDisk ? { journal_mode: 'WAL', synchronous: 'NORMAL' } : {}),
+      foreign_keys: true,
+    },
+    migrations: SANDBOX_MIGRATIONS,
+  }).connection;
 }
 
 /** meta table: small named values (the seed's ids, the printed token). */
@@ -43,24 +38,4 @@ export function writeMeta(db: SandboxDatabase, key: string, value: string): void
     key,
     value,
   );
-}
-
-/**
- * Makes `db.prepare(sql)` return one compiled statement per SQL text. The stores prepare their
- * statements where they use them, which reads well; compiling them again on every request
- * would cost more than running them. Statements are only run synchronously (get/all/run, never
- * left half-iterated), so sharing one is safe.
- */
-function cachePreparedStatements(db: SandboxDatabase): void {
-  const prepare = db.prepare.bind(db);
-  const cache = new Map<string, ReturnType<SandboxDatabase['prepare']>>();
-  const cached = (sql: string): ReturnType<SandboxDatabase['prepare']> => {
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = prepare(sql);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-  db.prepare = cached as SandboxDatabase['prepare'];
 }

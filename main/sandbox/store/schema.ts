@@ -1,11 +1,36 @@
 /**
- * The sandbox's SQLite schema. Records are JSON documents (`data`) beside the columns they are
- * looked up by; every statement is idempotent, so opening an existing data directory is safe.
- * Money inside `data` is always integer centavos; the HTTP layer decides how to show it.
+ * The sandbox's SQLite schema, versioned with PRAGMA user_version (main/storage/sqlite.ts).
+ * Records are JSON documents (`data`) beside the columns they are looked up by. Money inside
+ * `data` is always integer centavos; the HTTP layer decides how to show it.
+ *
+ * Before user_version, a data directory's version was the `schema_version` row of `meta` ('1'),
+ * at user_version 0. Version 1's statements say IF NOT EXISTS, so on such a file the step only
+ * records the version; the meta row is still written, for a sandbox of that time opening the file.
  */
-export const SCHEMA_VERSION = 1;
+import type { Connection, Migration } from '../../storage/sqlite.js';
 
-export const SCHEMA_SQL = `
+/**
+ * Version 1: the tables as the sandbox first had them. On a file of the time before user_version
+ * it checks that file's own version first: anything but 1 is a file this code does not know.
+ */
+function v1(db: Connection): void {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+  if (hasMeta) {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+      { value: string } | undefined;
+    if (row !== undefined && row.value !== '1')
+      throw new Error(`the sandbox data directory has schema version ${row.value}; this sandbox understands 1`);
+  }
+  db.exec(V1);
+  db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '1') ON CONFLICT(key) DO NOTHING").run();
+}
+
+/** MIGRATIONS[i] takes the file from version i to version i + 1. */
+export const SANDBOX_MIGRATIONS: readonly Migration[] = [v1];
+
+export const SCHEMA_VERSION = SANDBOX_MIGRATIONS.length;
+
+const V1 = `
 CREATE TABLE IF NOT EXISTS meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL

@@ -16,6 +16,7 @@
  *
  * Times (next attempt, timestamps, the signature's timestamp) come from the sandbox clock.
  */
+import { backoffDelay } from '../../../lib/backoff.js';
 import type { SandboxContext, WebhookEmitter, WebhookEventInput } from '../context.js';
 import {
   abandonDelivery,
@@ -48,8 +49,7 @@ type Ctx = Omit<SandboxContext, 'webhooks'>;
 
 /** The next attempt's delay after `attempt` (1-based) failed. */
 export function retryDelayMs(baseMs: number, attempt: number, random: () => number = Math.random): number {
-  const delay = baseMs * 2 ** (attempt - 1);
-  return Math.round(delay + delay * JITTER * random());
+  return Math.round(backoffDelay(attempt, { baseMs, jitter: { kind: 'added', ratio: JITTER } }, random));
 }
 
 export function createWebhookDispatcher(ctx: Ctx): WebhookDispatcher {

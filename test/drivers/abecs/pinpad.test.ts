@@ -305,3 +305,76 @@ describe.each<Medium>(['memory', 'pty', 'tcp'])('Pinpad over %s', (medium) => {
     expect(pinpad.busy).toBe(false);
   });
 });
+
+describe('Pinpad: the methods a sale goes through (one road: no codec run by hand)', () => {
+  async function memory(options: ConstructorParameters<typeof PinpadSimulator>[0] = {}): Promise<Rig> {
+    const sim = new PinpadSimulator({ serialNumber: 'SN-SALE', timeScale: 0.01, link: DEVICE_LINK, ...options });
+    const served = await startMemorySimulator(sim);
+    const pinpad = new Pinpad(served.link.host, { timings: HOST_TIMINGS });
+    await pinpad.open();
+    const r: Rig = {
+      pinpad,
+      sim,
+      faults: () => served.session.link.faults,
+      unplug: () => Promise.resolve(served.link.unplug()),
+      close: async () => {
+        await pinpad.close(null).catch(() => {});
+        await served.close();
+      },
+    };
+    rigs.push(r);
+    return r;
+  }
+
+  it('shows free text laid out by the PINPAD (DEX) and waits for a swipe (CEX), tracks masked', async () => {
+    const { pinpad, sim } = await memory();
+    await pinpad.displayExtended('BEM-VINDO\nAO CAIXA 3');
+    expect(sim.display.lines[0]).toBe('BEM-VINDO');
+    const event = pinpad.waitForEvent({
+      key: true,
+      magstripe: true,
+      icc: 'insertion',
+      contactless: false,
+      timeoutSeconds: 5,
+      panMask: { left: 6, right: 4 },
+    });
+    sim.swipeCard('visaCredit');
+    const swiped = await event;
+    expect(swiped.event).toBe('cardSwiped');
+    expect(swiped.tracks?.track2).not.toMatch(/4111111111111111/);
+  });
+
+  it("relays the PINPAD's messages to the command that asked, and reads a swiped card's PIN (GPN)", async () => {
+    const { pinpad, sim } = await memory();
+    const mine: string[] = [];
+    sim.insertCard('visaCredit');
+    await pinpad.readCard(
+      { amount: 1000, options: { contactless: false, hideAmount: false } },
+      { onNotification: (n) => mine.push(n.lines[0]) },
+    );
+    expect(mine).toContain('SELECIONADO:');
+    sim.removeCard();
+
+    sim.keypad.type('4321');
+    sim.keypad.press('enter');
+    const pin = await pinpad.readPin({
+      method: 'dukpt',
+      keyIndex: 1,
+      pan: '4111111111111111',
+      minDigits: 4,
+      maxDigits: 12,
+      message: 'SENHA:',
+    });
+    expect(pin.pinBlock).toMatch(/^[0-9A-F]{16}$/);
+  });
+
+  it('says which DUKPT slots hold a key by their KSNs, and loads EMV tables (TLI, TLR…, TLE)', async () => {
+    const { pinpad } = await memory({ keySlots: { dukptPin: [1], dukptData: [1] } });
+    const ksns = await pinpad.dukptKsns({ pin: 1, data: 2 });
+    expect(ksns.pin[1]).toMatch(/^[0-9A-F]{20}$/i);
+    expect(ksns.data[2]).toBeUndefined();
+
+    await pinpad.loadTables(0, 'TABVER0009', []);
+    expect(await pinpad.tableVersions([0])).toEqual({ 0: 'TABVER0009' });
+  });
+});

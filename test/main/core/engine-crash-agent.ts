@@ -19,6 +19,7 @@ import { writeSync } from 'node:fs';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startMemorySimulator, type TestCardName } from '../../../drivers/simulator/index.js';
 import { PaymentsClient, type ProviderCapabilities } from '../../../main/api/index.js';
+import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal, type JournalMove } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy } from '../../../main/core/journal/record.js';
@@ -197,7 +198,7 @@ async function main(order: AgentOrder): Promise<void> {
   watchJournal(journal, order);
   const engine = new PaymentEngine({
     journal,
-    payments: watchPayments(client, order),
+    payments: paymentsPortOf(watchPayments(client, order)),
     sellerId: order.api.sellerId,
     config: {
       confirmation: order.confirmation,

@@ -29,6 +29,7 @@ import {
   type Transaction,
   type TransactionStatus,
 } from '../../../main/api/index.js';
+import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy, JournalEvent, PaymentRecord } from '../../../main/core/journal/record.js';
@@ -276,7 +277,7 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
   const logger = createLogger({ level: 'trace', name: 'engine-crash-restart', file: join(dir, 'restart.log') });
   const engine = new PaymentEngine({
     journal,
-    payments: client,
+    payments: paymentsPortOf(client),
     sellerId: sandbox.sellerId,
     config: {
       confirmation: policy,

@@ -15,6 +15,7 @@ import {
 } from '../../../drivers/simulator/index.js';
 import type { MemoryLink } from '../../../drivers/transports/memory.js';
 import { PaymentsClient, type PaymentsClientOptions } from '../../../main/api/index.js';
+import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
 import type { PaymentProgress } from '../../../main/core/events.js';
 import { Journal, type JournalOptions } from '../../../main/core/journal/journal.js';
@@ -131,7 +132,8 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
   const makeEngine = (journal: Journal, config?: Partial<EngineConfig>, payments?: PaymentsPort): PaymentEngine => {
     const engine = new PaymentEngine({
       journal,
-      payments: recordingSecrets(payments ?? options.payments?.(client) ?? client),
+      // The client's failures in the port's words, as the agent runs it (main/agent/payments-port.ts).
+      payments: recordingSecrets(paymentsPortOf(payments ?? options.payments?.(client) ?? client)),
       sellerId: sandbox.sellerId,
       config: { ...FAST, ...options.config, ...config },
       logger,

@@ -42,4 +42,13 @@ describe('main/core', () => {
     );
     expect(offending).toEqual([]);
   });
+
+  it('imports nothing from the payments API client: the PaymentsPort owns its types and failure kinds', () => {
+    const offending = sources(CORE).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target === 'main/api' || target.startsWith('main/api/'))
+        .map((target) => `${relative(ROOT, file)} → ${target}`),
+    );
+    expect(offending).toEqual([]);
+  });
 });

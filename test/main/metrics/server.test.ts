@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
+import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { PinpadRegistry } from '../../../main/pinpad/registry.js';
@@ -28,7 +29,7 @@ beforeEach(() => {
   journal = Journal.open(join(dir, 'journal.db'));
   // No sale runs here: the client is never called.
   const payments = new PaymentsClient({ baseUrl: 'http://127.0.0.1:9', token: 'unused', marketplaceId: 'mkt-unused' });
-  engine = new PaymentEngine({ journal, payments, sellerId: 'seller-unused' });
+  engine = new PaymentEngine({ journal, payments: paymentsPortOf(payments), sellerId: 'seller-unused' });
   metrics = new AgentMetrics({
     engine,
     pinpads: new PinpadRegistry(engine),

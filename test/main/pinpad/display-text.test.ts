@@ -6,19 +6,19 @@ import {
   cardPromptScreen,
   fitLine,
   fitMessage,
-  formatBrl,
   installmentChoices,
 } from '../../../main/pinpad/display-text.js';
+import { formatReais } from '../../../main/locale/br-format.js';
 
 describe('amounts in pt-BR', () => {
   it('formats centavos with thousands dots and a decimal comma', () => {
-    expect(formatBrl(0)).toBe('0,00');
-    expect(formatBrl(5)).toBe('0,05');
-    expect(formatBrl(100)).toBe('1,00');
-    expect(formatBrl(123456)).toBe('1.234,56');
-    expect(formatBrl(999_999_999_999)).toBe('9.999.999.999,99');
-    expect(() => formatBrl(1.5)).toThrow(RangeError);
-    expect(() => formatBrl(-1)).toThrow(RangeError);
+    expect(formatReais(0)).toBe('0,00');
+    expect(formatReais(5)).toBe('0,05');
+    expect(formatReais(100)).toBe('1,00');
+    expect(formatReais(123456)).toBe('1.234,56');
+    expect(formatReais(999_999_999_999)).toBe('9.999.999.999,99');
+    expect(() => formatReais(1.5)).toThrow(RangeError);
+    expect(() => formatReais(-1)).toThrow(RangeError);
   });
 
   it('drops the prefix when the amount would not fit one line', () => {

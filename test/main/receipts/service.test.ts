@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { layout } from '../../../drivers/printers/layout.js';
+import { layout, renderText } from '../../../drivers/printers/layout.js';
 import { PrintJournal, type PrintJob, type PrintJobState } from '../../../main/receipts/print-jobs.js';
 import { PrintQueue } from '../../../main/receipts/print-queue.js';
 import { SettingsPrinter } from '../../../main/receipts/printers.js';
@@ -184,5 +184,19 @@ describe('receipts printed when a payment ends', () => {
     ]);
     const [customer] = await paper(rig.sim, 1, before);
     expect(customer!.join('\n')).toMatch(/COMPROVANTE DE CANCELAMENTO[\s\S]*CANCELADA EM/);
+  });
+});
+
+describe('receipts as text', () => {
+  it('gives a copy laid out as plain text as wide as asked (what payment.status returns to a POS), marked as a reprint once printed', async () => {
+    const rig = await open();
+    const params = saleParams('text');
+    await rig.engine.engine.start(params);
+    await jobsOf(rig, params.reference_id, 2, 'printed');
+    const text = rig.service.text(params.reference_id, 'customer', 48);
+    expect(text).toBe(renderText(rig.service.document(params.reference_id, 'customer'), 48));
+    expect(text).toContain('VIA DO CLIENTE');
+    expect(text).toContain('*** REIMPRESSÃO ***');
+    expect(rig.service.text(params.reference_id, 'merchant', 48, { reprint: false })).not.toContain('REIMPRESSÃO');
   });
 });

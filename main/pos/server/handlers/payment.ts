@@ -5,7 +5,6 @@
  * that client — now, on its other sessions, or at its next hello.
  */
 import { ReceiptError } from '../../../receipts/errors.js';
-import { renderText } from '../../../../drivers/printers/layout.js';
 import type { PosAgent } from '../agent.js';
 import type { Handlers } from '../dispatch.js';
 import { outcomeView } from '../views.js';
@@ -14,6 +13,7 @@ import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
 import { authorizeVoid } from '../supervisor.js';
 
+/** The width of the receipts payment.status returns, the common 80 mm paper's. */
 const STATUS_COLUMNS = 48;
 
 /** Both copies as text, or null when the payment has none (it never reached a card) or receipts are off. */
@@ -22,8 +22,8 @@ export function receiptTexts(agent: PosAgent, referenceId: string): ReceiptTexts
   if (service === undefined) return null;
   try {
     return {
-      customer: renderText(service.document(referenceId, 'customer'), STATUS_COLUMNS),
-      merchant: renderText(service.document(referenceId, 'merchant'), STATUS_COLUMNS),
+      customer: service.text(referenceId, 'customer', STATUS_COLUMNS),
+      merchant: service.text(referenceId, 'merchant', STATUS_COLUMNS),
     };
   } catch (error) {
     if (error instanceof ReceiptError && (error.code === 'NO_RECEIPT' || error.code === 'NOT_READY')) return null;

@@ -640,59 +640,6 @@ describe('malformed input', () => {
   });
 });
 
-describe('payment owners', () => {
-  it('gives a payment to the first client that starts it, and keeps it until that client released it', () => {
-    const store = open();
-    const first = pair(store, POS, 'Caixa 1').client;
-    const second = pair(store, POS, 'Caixa 2').client;
-    expect(store.claimPayment('ref-1', first.id)).toBe(first.id);
-    expect(store.claimPayment('ref-1', second.id)).toBe(first.id);
-    expect(store.claimPayment('ref-2', second.id)).toBe(second.id);
-    expect(store.ownedPayments(first.id)).toEqual(['ref-1']);
-    // Another client cannot release what it does not own.
-    store.releasePayments(second.id, ['ref-1']);
-    expect(store.ownedPayments(first.id)).toEqual(['ref-1']);
-    store.releasePayments(first.id, ['ref-1', 'never-started']);
-    expect(store.ownedPayments(first.id)).toEqual([]);
-    expect(store.ownedPayments(second.id)).toEqual(['ref-2']);
-  });
-
-  it('lists them oldest first, survives reopening, and forgets one nobody came back for in 30 days', () => {
-    const time = clock();
-    const store = open({ now: time.now });
-    const { client } = pair(store);
-    store.claimPayment('b-first', client.id);
-    time.advance(1_000);
-    store.claimPayment('a-second', client.id);
-    store.close();
-    expect(open({ now: time.now }).ownedPayments(client.id)).toEqual(['b-first', 'a-second']);
-    time.advance(30 * 24 * 60 * 60 * 1000 - 500);
-    expect(open({ now: time.now }).ownedPayments(client.id)).toEqual(['a-second']);
-  });
-
-  it('are added to a file made by the first version, whose clients keep their tokens', () => {
-    const path = join(dir, 'v1.db');
-    const v1 = new Database(path);
-    v1.exec(`CREATE TABLE clients (id TEXT PRIMARY KEY, name TEXT NOT NULL, origin TEXT, token_hash TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, last_seen_at TEXT, revoked_at TEXT);
-      CREATE INDEX clients_by_origin ON clients (origin) WHERE revoked_at IS NULL;
-      CREATE TABLE pairings (id TEXT PRIMARY KEY, name TEXT NOT NULL, origin TEXT, code_hash TEXT NOT NULL, created_at TEXT NOT NULL, expires_at TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL, client_id TEXT REFERENCES clients (id));
-      CREATE TABLE blocked_origins (origin TEXT PRIMARY KEY, blocked_at TEXT NOT NULL) WITHOUT ROWID;`);
-    v1.prepare(`INSERT INTO clients (id, name, origin, token_hash, created_at) VALUES (?, ?, ?, ?, ?)`).run(
-      'cli_old',
-      'Caixa antigo',
-      POS,
-      sha256(`pbt_${'A'.repeat(43)}`),
-      '2026-01-01T00:00:00.000Z',
-    );
-    v1.pragma('user_version = 1');
-    v1.close();
-    const store = open({}, 'v1.db');
-    expect(store.get('cli_old')?.name).toBe('Caixa antigo');
-    expect(store.claimPayment('ref-old', 'cli_old')).toBe('cli_old');
-    expect(store.ownedPayments('cli_old')).toEqual(['ref-old']);
-  });
-});
-
 describe('the file', () => {
   it('is created with its folders, and an in-memory store works the same', () => {
     const path = join(dir, 'state', 'pos', 'clients.db');

@@ -5,10 +5,10 @@
  * agent keeps it (safeStorage in the desktop app, a private file or an environment variable
  * headless); a stored secret leaves the page at once and applies when the agent restarts.
  */
-import type { ResultOf } from '../client/index.js';
-import { errorText } from './context.js';
-import { byId } from './dom.js';
-import { t, type MessageKey } from './i18n.js';
+import type { ResultOf } from '../../client/index.js';
+import { errorText } from '../context.js';
+import { byId } from '../dom.js';
+import { t, type MessageKey } from '../i18n.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
 
@@ -61,11 +61,6 @@ export class SecretField {
       event.preventDefault();
       void this.#store();
     });
-  }
-
-  /** Whether `target` is this field's input (typing a secret is not an unsaved setting). */
-  owns(target: EventTarget | null): boolean {
-    return target === this.#input;
   }
 
   /** Stored since the agent started: it applies at the next restart. */

@@ -6,12 +6,12 @@
  * not the file): sent once (operator.setSupervisorPin), in use at once, never shown again; the
  * page only says whether one is set.
  */
-import { errorText, type WindowContext } from './context.js';
-import { byId } from './dom.js';
-import { t } from './i18n.js';
-import { formatCentavos, parseCentavos } from './money.js';
+import { errorText, type WindowContext } from '../context.js';
+import { byId } from '../dom.js';
+import { t } from '../i18n.js';
+import { formatCentavos, parseCentavos } from '../money.js';
+import { isObject, type Json } from './json.js';
 
-type Json = Record<string, unknown>;
 type Entry = 'window' | 'pinpad' | 'either';
 
 /** The controls a settings mistake under `supervisor` belongs to. */
@@ -24,8 +24,6 @@ export const SUPERVISOR_TARGETS: Readonly<Record<string, string>> = {
 };
 
 const PIN_PATTERN = /^\d{4,8}$/;
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The section as the controls show it: what the file says, with the defaults where it says nothing. */
 interface Shown {
@@ -57,11 +55,6 @@ export class SupervisorSettings {
       event.preventDefault();
       void this.#storePin();
     });
-  }
-
-  /** Whether `target` is the PIN's field (typing a PIN is not an unsaved setting). */
-  owns(target: EventTarget | null): boolean {
-    return target === this.#pin;
   }
 
   /** Whether a PIN is stored (operator.settings). */

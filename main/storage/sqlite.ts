@@ -1,0 +1,230 @@
+/**
+ * One way to open a SQLite file, for every store of Pinbridge (the payment journal, the POS
+ * clients file, the print journal, the sandbox): named pragmas, schema migrations counted by
+ * PRAGMA user_version, one compiled statement per SQL text, SQLite's failures as StorageErrors
+ * with a stable code, and read and write transactions.
+ *
+ * It sits below everything else: node built-ins and better-sqlite3 only. What a store promises
+ * (how durable a commit is, what a busy file means to its callers) stays the store's: it says so
+ * through the pragmas it asks for and the sentences it builds from a StorageError.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { StorageError, translateSqliteError } from './errors.js';
+
+export { StorageError, sqliteErrorOf, storageCodeOf, translateSqliteError, type StorageErrorCode } from './errors.js';
+
+/** The better-sqlite3 connection, for code written against it directly (the sandbox's stores, migrations). */
+export type Connection = Database.Database;
+export type Statement = Database.Statement;
+
+/**
+ * The pragmas a store may ask for, by SQLite's names. They are applied in this order, busy_timeout
+ * first: switching journal_mode to WAL needs a lock another process may hold for a moment.
+ */
+export interface Pragmas {
+  /** How long a statement waits for another connection's lock before LOCKED, in ms. Default 5000. */
+  readonly busy_timeout?: number;
+  /** WAL: readers and one writer at once, and a commit is one append to the log. */
+  readonly journal_mode?: 'WAL' | 'DELETE' | 'TRUNCATE' | 'PERSIST' | 'MEMORY' | 'OFF';
+  /** FULL: a commit is on the disk when it returns; NORMAL (in WAL): it survives a kill -9, maybe not a power cut. */
+  readonly synchronous?: 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+  /** macOS: F_FULLFSYNC instead of fsync, which would leave the data in the drive's cache. */
+  readonly fullfsync?: boolean;
+  readonly foreign_keys?: boolean;
+  /** Deleted rows are overwritten with zeros instead of left readable in free pages. */
+  readonly secure_delete?: boolean;
+}
+
+const PRAGMA_ORDER = [
+  'busy_timeout',
+  'journal_mode',
+  'synchronous',
+  'fullfsync',
+  'foreign_keys',
+  'secure_delete',
+] as const satisfies readonly (keyof Pragmas)[];
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * One step of a schema: SQL to run, or a function for what SQL alone cannot say. Step i takes the
+ * file from user_version i to i + 1.
+ */
+export type Migration = string | ((connection: Connection) => void);
+
+export interface OpenOptions {
+  readonly pragmas?: Pragmas;
+  /**
+   * The schema's history, oldest first. Each step missing from the file is applied in its own
+   * IMMEDIATE transaction together with its user_version, so a crash mid-way leaves the file at
+   * the previous version and two processes opening a fresh file never both apply a step. A file
+   * ahead of the list is refused (TOO_NEW). Absent: user_version is neither read nor written.
+   */
+  readonly migrations?: readonly Migration[];
+  /** Refuse a missing file (NOT_FOUND) instead of creating it (and its folders). */
+  readonly mustExist?: boolean;
+}
+
+export const isMemoryPath = (path: string): boolean => path === ':memory:' || path === '';
+
+/**
+ * Opens (creating its folders and the file unless `mustExist`) the database at `path`, applies
+ * the pragmas and brings the schema up to date. Failures are StorageErrors (LOCKED, CORRUPT,
+ * TOO_NEW, READ_ONLY, DISK_FULL, NOT_FOUND) or SQLite's own for anything else; nothing stays open.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): SqliteDatabase {
+  const memory = isMemoryPath(path);
+  if (!memory) {
+    if (options.mustExist === true && !existsSync(path))
+      throw new StorageError('NOT_FOUND', path, `there is no file at ${path}`);
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  let connection: Connection | undefined;
+  try {
+    connection = new Database(path, { fileMustExist: options.mustExist === true && !memory });
+    applyPragmas(connection, options.pragmas ?? {});
+    if (options.migrations !== undefined) migrate(connection, path, options.migrations);
+    return new SqliteDatabase(path, connection);
+  } catch (error) {
+    connection?.close();
+    throw translateSqliteError(error, path);
+  }
+}
+
+function applyPragmas(connection: Connection, pragmas: Pragmas): void {
+  const busy = pragmas.busy_timeout ?? DEFAULT_BUSY_TIMEOUT_MS;
+  connection.pragma(`busy_timeout = ${Math.max(0, Math.floor(busy))}`);
+  for (const name of PRAGMA_ORDER) {
+    if (name === 'busy_timeout') continue;
+    const value = pragmas[name];
+    if (value !== undefined) connection.pragma(`${name} = ${pragmaValue(value)}`);
+  }
+}
+
+const pragmaValue = (value: string | number | boolean): string =>
+  typeof value === 'boolean' ? (value ? 'ON' : 'OFF') : String(value);
+
+const userVersion = (connection: Connection): number => connection.pragma('user_version', { simple: true }) as number;
+
+function migrate(connection: Connection, path: string, migrations: readonly Migration[]): void {
+  const target = migrations.length;
+  const tooNew = (found: number): StorageError =>
+    new StorageError(
+      'TOO_NEW',
+      path,
+      `the schema is at version ${found}, newer than this code understands (${target})`,
+      { version: { found, supported: target } },
+    );
+  let version = userVersion(connection);
+  if (version > target) throw tooNew(version);
+  while (version < target) {
+    version = connection
+      .transaction((): number => {
+        // Read again under the write lock: another process may have migrated meanwhile.
+        const from = userVersion(connection);
+        if (from > target) throw tooNew(from);
+        if (from === target) return from;
+        const step = migrations[from]!;
+        if (typeof step === 'string') connection.exec(step);
+        else step(connection);
+        connection.pragma(`user_version = ${from + 1}`);
+        return from + 1;
+      })
+      .immediate();
+  }
+}
+
+/** An open SQLite file. Every method translates SQLite's failures into StorageErrors. */
+export class SqliteDatabase {
+  readonly path: string;
+  /**
+   * The connection itself. Its `prepare` is the statement cache (the same as `statement`): code
+   * written against better-sqlite3 gets one compiled statement per SQL text without knowing it.
+   * Never change a statement's mode (pluck, raw, expand) or leave one half-iterated: it is shared.
+   */
+  readonly connection: Connection;
+  readonly #statements = new Map<string, Statement>();
+
+  constructor(path: string, connection: Connection) {
+    this.path = path;
+    this.connection = connection;
+    const prepare = connection.prepare.bind(connection);
+    // Compiling a statement costs more than running most of them: one per SQL text.
+    const cached = (sql: string): Statement => {
+      let statement = this.#statements.get(sql);
+      if (statement === undefined) {
+        statement = prepare(sql);
+        this.#statements.set(sql, statement);
+      }
+      return statement;
+    };
+    connection.prepare = cached as Connection['prepare'];
+  }
+
+  get inMemory(): boolean {
+    return isMemoryPath(this.path);
+  }
+
+  /** The compiled statement for `sql`, compiled on first use. */
+  statement(sql: string): Statement {
+    return this.connection.prepare(sql);
+  }
+
+  /**
+   * Runs `work` in one IMMEDIATE transaction: the write lock is taken (waiting up to busy_timeout)
+   * before anything is read, so what `work` reads is still true when it writes. A throw rolls it
+   * all back. Inside another transaction it is a savepoint of it.
+   */
+  write<T>(work: () => T): T {
+    return this.#translated(() => this.connection.transaction(work).immediate());
+  }
+
+  /** Runs `work` in one DEFERRED transaction: every read sees the same snapshot of the file. */
+  read<T>(work: () => T): T {
+    return this.#translated(() => this.connection.transaction(work).deferred());
+  }
+
+  /** Runs `work` with no transaction of its own (each statement commits alone), failures translated. */
+  autocommit<T>(work: () => T): T {
+    return this.#translated(work);
+  }
+
+  /** Changes a pragma on the open connection (e.g. the journal's synchronous level per commit). */
+  setPragma<K extends keyof Pragmas>(name: K, value: NonNullable<Pragmas[K]>): void {
+    this.#translated(() => this.connection.pragma(`${name} = ${pragmaValue(value)}`));
+  }
+
+  get userVersion(): number {
+    return this.#translated(() => userVersion(this.connection));
+  }
+
+  /**
+   * Copies the write-ahead log into the file and truncates it: after a delete of personal data,
+   * whose old pages the log still holds. False when it could not (a reader holds the log); a
+   * database in memory has no log.
+   */
+  truncateLog(): boolean {
+    if (this.inMemory) return true;
+    try {
+      this.connection.pragma('wal_checkpoint(TRUNCATE)');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    this.#statements.clear();
+    this.connection.close();
+  }
+
+  #translated<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw translateSqliteError(error, this.path);
+    }
+  }
+}

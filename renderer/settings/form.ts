@@ -1,0 +1,271 @@
+/**
+ * Configurações → the settings form: the fields a store sets up at the checkout — the payments
+ * API, the PINPAD's address, the confirmation policy, training mode (training.ts), the supervisor
+ * (supervisor.ts), the store on the receipts and the default printer's address — over the settings
+ * file as operator.settings returns it (docs/settings.md). Saving (operator.saveSettings) writes
+ * the whole file back with every other key as it was: a field the cashier did not touch keeps the
+ * file's value exactly. The agent checks the file; each mistake it names is shown next to its
+ * field and nothing typed is lost.
+ */
+import { isPinbridgeError, type ResultOf } from '../../client/index.js';
+import { errorText, type WindowContext } from '../context.js';
+import { byId, fill, h } from '../dom.js';
+import { currentLanguage, t } from '../i18n.js';
+import {
+  ADDRESS_LINES,
+  ADDRESS_PATH,
+  addressLineId,
+  CONFIRMATION_TARGET,
+  ERROR_TARGETS,
+  targetOf,
+  TEXT_FIELDS,
+} from './fields.js';
+import { setAt, shownText, valueAt, type Json } from './json.js';
+import { SupervisorSettings } from './supervisor.js';
+import { TrainingSwitch } from './training.js';
+import { fieldMessage, type Violation } from './violations.js';
+
+type SettingsRead = ResultOf<'operator.settings'>;
+
+export interface SettingsFormOptions {
+  /** Reads the settings again after a save: the whole page's, which the saved file changes. */
+  readonly reload: () => Promise<void>;
+  /** A save went through and was read back (the restart panel offers to apply it). */
+  readonly onSaved: () => void;
+}
+
+export class SettingsForm {
+  readonly #context: WindowContext;
+  readonly #options: SettingsFormOptions;
+  /** The file as last read: what a save starts from. */
+  #file: Json | null = null;
+  #filePath = '';
+  #fileExists = false;
+  /** Saved from this window since the agent started: the start-up mistakes are no longer in the file. */
+  #savedSinceStart = false;
+  /** What each control showed when the file was read: an unchanged control leaves the file's value as it was. */
+  readonly #shown = new Map<string, string>();
+  #shownConfirmation: string | null = null;
+  /** The cashier typed since the last read: a new read must not throw it away. */
+  #dirty = false;
+  #saving = false;
+  /** The mistakes shown next to the fields, and whether a save was refused for them (kept to re-render them in another language). */
+  #shownErrors: { readonly violations: readonly Violation[]; readonly refusedSave: boolean } = {
+    violations: [],
+    refusedSave: false,
+  };
+
+  readonly #form = byId<HTMLFormElement>('settings-form');
+  readonly #path = byId('settings-path');
+  readonly #save = byId<HTMLButtonElement>('settings-save');
+  readonly #message = byId('settings-message');
+  readonly #error = byId('settings-error');
+  readonly #training: TrainingSwitch;
+  readonly #supervisor: SupervisorSettings;
+
+  constructor(context: WindowContext, options: SettingsFormOptions) {
+    this.#context = context;
+    this.#options = options;
+    this.#training = new TrainingSwitch(context);
+    this.#supervisor = new SupervisorSettings(context);
+    this.#form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void this.#saveSettings();
+    });
+    this.#form.addEventListener('input', (event) => {
+      // The secrets' and the supervisor PIN's fields sit in this form's cards but belong to forms of
+      // their own (form="…"): typing one is not an unsaved setting.
+      const target = event.target;
+      if (!(target instanceof HTMLInputElement) || target.form === this.#form) this.#dirty = true;
+    });
+  }
+
+  /** Saved from this window since the agent started (a restart will use it). */
+  get savedSinceStart(): boolean {
+    return this.#savedSinceStart;
+  }
+
+  /** The settings as read; what the cashier has typed and not saved stays on screen. */
+  read(read: SettingsRead): void {
+    this.#supervisor.pinStored = read.supervisor_pin.stored;
+    this.#filePath = read.path;
+    this.#fileExists = read.settings !== null;
+    if (!this.#dirty) {
+      this.#file = read.settings;
+      this.#fillForm();
+      this.#showErrors(this.#savedSinceStart ? [] : (read.problem?.violations ?? []), false);
+    }
+    this.#form.hidden = false;
+  }
+
+  render(): void {
+    this.#path.textContent = this.#fileExists
+      ? t('settings.path', { path: this.#filePath })
+      : t('settings.noFile', { path: this.#filePath });
+    this.#training.render();
+    this.#supervisor.render();
+    this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
+    this.#save.disabled = this.#saving;
+  }
+
+  /** The agent restarted with what was saved: nothing waits any more. */
+  restarted(): void {
+    this.#savedSinceStart = false;
+    // "Saved, applies when Pinbridge restarts" is no longer true: it has.
+    this.#message.textContent = '';
+  }
+
+  /** A value chosen elsewhere on the page (a PINPAD or printer found) goes into its field, unsaved, and the cashier lands there to check it. */
+  enter(fieldId: string, value: string): void {
+    const input = byId<HTMLInputElement>(fieldId);
+    input.value = value;
+    this.#dirty = true;
+    input.focus();
+  }
+
+  #fillForm(): void {
+    const file = this.#file;
+    this.#shown.clear();
+    for (const field of TEXT_FIELDS) {
+      const text = shownText(valueAt(file, field.path));
+      byId<HTMLInputElement>(field.id).value = text;
+      this.#shown.set(field.id, text);
+    }
+    const address = valueAt(file, ADDRESS_PATH);
+    const lines = Array.isArray(address) ? address.map(shownText) : [];
+    for (let index = 0; index < ADDRESS_LINES; index++) {
+      const text = lines[index] ?? '';
+      byId<HTMLInputElement>(addressLineId(index)).value = text;
+      this.#shown.set(addressLineId(index), text);
+    }
+    // No key in the file is the default ("auto"); a value the schema refuses checks neither.
+    const confirmation = valueAt(file, ['confirmation']);
+    this.#shownConfirmation =
+      confirmation === undefined ? 'auto' : confirmation === 'auto' || confirmation === 'pos' ? confirmation : null;
+    for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
+    this.#training.fill(valueAt(file, ['training']));
+    this.#supervisor.fill(valueAt(file, ['supervisor']));
+    this.#dirty = false;
+  }
+
+  #confirmationRadios(): HTMLInputElement[] {
+    return [...this.#form.querySelectorAll<HTMLInputElement>('input[name="settings-confirmation"]')];
+  }
+
+  /** The file to save: the one read, with what the cashier changed. */
+  #draft(): Json {
+    const draft: Json = structuredClone(this.#file ?? {});
+    for (const field of TEXT_FIELDS) {
+      const normalize = field.normalize ?? ((value: string) => value);
+      const value = normalize(byId<HTMLInputElement>(field.id).value.trim());
+      if (value === normalize((this.#shown.get(field.id) ?? '').trim())) continue;
+      setAt(draft, field.path, value === '' ? undefined : value);
+    }
+    const lineIds = Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index));
+    const changed = lineIds.some(
+      (id) => byId<HTMLInputElement>(id).value.trim() !== (this.#shown.get(id) ?? '').trim(),
+    );
+    if (changed) {
+      const lines = lineIds.map((id) => byId<HTMLInputElement>(id).value.trim()).filter((line) => line !== '');
+      setAt(draft, ADDRESS_PATH, lines.length === 0 ? undefined : lines);
+    }
+    const confirmation = this.#confirmationRadios().find((radio) => radio.checked)?.value ?? null;
+    if (confirmation !== null && confirmation !== this.#shownConfirmation) draft.confirmation = confirmation;
+    const training = this.#training.draft();
+    if (training !== undefined) draft.training = training;
+    setAt(draft, ['supervisor'], this.#supervisor.draft());
+    return draft;
+  }
+
+  async #saveSettings(): Promise<void> {
+    if (this.#saving) return;
+    this.#message.textContent = '';
+    this.#error.textContent = '';
+    this.#showErrors([], false);
+    this.#saving = true;
+    this.#save.disabled = true;
+    try {
+      await this.#context.client.call('operator.saveSettings', { settings: this.#draft() });
+      this.#dirty = false;
+      this.#savedSinceStart = true;
+      await this.#options.reload();
+      this.#message.textContent = t('settings.saved');
+      this.#options.onSaved();
+    } catch (error) {
+      const violations = isPinbridgeError(error, 'INVALID_PARAMS') ? (error.data?.violations ?? []) : [];
+      if (violations.length === 0) {
+        this.#error.textContent = errorText(error);
+      } else {
+        this.#showErrors(
+          violations.map((violation) => ({ ...violation, field: violation.field.replace(/^settings\.?/, '') })),
+          true,
+        );
+        this.#focusFirstError();
+      }
+    } finally {
+      this.#saving = false;
+      this.#save.disabled = false;
+    }
+  }
+
+  /**
+   * Each mistake next to its field. When they refused a save, the button says nothing was saved
+   * and lists those about keys this page does not edit.
+   */
+  #showErrors(violations: readonly Violation[], refusedSave: boolean): void {
+    this.#shownErrors = { violations: [...violations], refusedSave };
+    const byTarget = new Map<string, string[]>();
+    const elsewhere: Violation[] = [];
+    for (const violation of violations) {
+      const target = targetOf(violation.field);
+      if (target === null) elsewhere.push(violation);
+      else byTarget.set(target, [...(byTarget.get(target) ?? []), fieldMessage(violation)]);
+    }
+    for (const target of ERROR_TARGETS) {
+      const messages = byTarget.get(target) ?? [];
+      byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
+      // A choice's mistake marks its options (a fieldset is no control).
+      const radios =
+        target === CONFIRMATION_TARGET
+          ? this.#confirmationRadios()
+          : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      const controls = radios.length > 0 ? radios : [byId(target)];
+      for (const control of controls) {
+        if (messages.length > 0) control.setAttribute('aria-invalid', 'true');
+        else control.removeAttribute('aria-invalid');
+      }
+    }
+    if (!refusedSave || violations.length === 0) return;
+    fill(
+      this.#error,
+      h(
+        'p',
+        {},
+        violations.length === 1 ? t('settings.notSavedOne') : t('settings.notSavedMany', { n: violations.length }),
+      ),
+      elsewhere.length === 0
+        ? null
+        : h(
+            'ul',
+            { className: 'violation-list' },
+            ...elsewhere.map((violation) =>
+              h(
+                'li',
+                { attrs: { 'data-code': violation.code ?? null } },
+                h('code', {}, violation.field),
+                ': ',
+                currentLanguage() === 'en' || violation.cashier_message === undefined
+                  ? h('span', { attrs: { lang: 'en' } }, violation.message)
+                  : violation.cashier_message,
+              ),
+            ),
+          ),
+    );
+  }
+
+  #focusFirstError(): void {
+    const first = this.#form.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (first !== null) first.focus();
+    else this.#save.focus();
+  }
+}
