@@ -4,7 +4,7 @@
  * API can switch on it and the cashier's screen can say what to do (load paper, close the cover…).
  */
 import { DriverError } from '../errors.js';
-import type { PrinterStatus } from './status.js';
+import type { PrinterStatus } from './printer-status.js';
 
 export type PrinterErrorCode =
   /** A printer address (settings, CLI) that cannot be parsed. */

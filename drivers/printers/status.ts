@@ -24,6 +24,10 @@
  * pair is enough.
  */
 import { PrinterError } from './errors.js';
+import type { PrinterFault, PrinterStatus } from './printer-status.js';
+
+// The status model itself lives in printer-status.ts, which errors.ts can name without a loop.
+export type { PrinterFault, PrinterStatus } from './printer-status.js';
 
 export const DLE = 0x10;
 export const EOT = 0x04;
@@ -156,24 +160,6 @@ export function parseRollPaperByte(byte: number): RollPaperBits {
     nearEnd: (byte & 0b0000_1100) !== 0,
     paperOut: (byte & 0b0110_0000) !== 0,
   };
-}
-
-/**
- * The printer's error, most serious first when several are reported. UNKNOWN: DLE EOT 2 says an error
- * occurred but DLE EOT 3 names none of the causes this model defines.
- */
-export type PrinterFault = 'UNRECOVERABLE' | 'MECHANICAL' | 'AUTOCUTTER' | 'AUTO_RECOVERABLE' | 'UNKNOWN';
-
-export interface PrinterStatus {
-  /** DLE EOT 1 bit 3 off. */
-  readonly online: boolean;
-  readonly coverOpen: boolean;
-  /** The roll end sensor sees no paper, or printing stopped at paper end. */
-  readonly paperOut: boolean;
-  readonly paperNearEnd: boolean;
-  /** From the kick-out connector's pin 3; which level means "open" depends on the drawer's switch. */
-  readonly drawerOpen: boolean;
-  readonly error: PrinterFault | null;
 }
 
 /** The four answer bytes, in request order. */

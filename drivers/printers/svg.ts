@@ -204,6 +204,12 @@ const XML_ENTITIES: Readonly<Record<string, string>> = {
   "'": '&apos;',
 };
 
+/** What XML 1.0 forbids in text: control characters, U+FFFE/U+FFFF and lone surrogates. */
+/* eslint-disable no-control-regex -- finding the control characters XML forbids is the point */
+const XML_FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/* eslint-enable no-control-regex */
+
 /**
  * Text for XML content and attributes. Characters XML 1.0 forbids (control characters, lone
  * surrogates, U+FFFE/U+FFFF) become U+FFFD, one for one, so the SVG stays well-formed and every
@@ -212,11 +218,7 @@ const XML_ENTITIES: Readonly<Record<string, string>> = {
 export function escapeXml(text: string): string {
   return (
     text
-      // eslint-disable-next-line no-control-regex -- finding the control characters XML forbids is the point
-      .replace(
-        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-        '\uFFFD',
-      )
+      .replace(XML_FORBIDDEN, '\uFFFD')
       // A tab or line break inside a line would move the rest of it; the paper shows one space.
       .replace(/[\t\n\r]/g, ' ')
       .replace(/[&<>"']/g, (c) => XML_ENTITIES[c] ?? c)

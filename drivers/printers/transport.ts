@@ -12,9 +12,9 @@
  * Transports move bytes and, where the medium allows it, carry one request/answer exchange for the
  * ESC/POS status commands. They know nothing of receipts or of what the bytes mean.
  */
-import type { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { PrinterError } from './errors.js';
+import type { PrinterTransport } from './transports/printer-transport.js';
 import { CommandTransport, expandPrintCommand, systemPrintCommand } from './transports/command.js';
 import { DeviceFileTransport, formatFileAddress, type DeviceFileOptions } from './transports/device.js';
 import { FolderTransport } from './transports/folder.js';
@@ -31,33 +31,9 @@ import {
   type TcpPrinterOptions,
 } from './transports/tcp.js';
 
-export type PrinterTransportKind = 'tcp' | 'serial' | 'file' | 'command';
-
-export interface PrinterTransportEvents {
-  /** The link came up: after open(), and again when a job reconnects after a drop. */
-  connected: [];
-  /** The link went away by itself (not after close()); the next job tries again. */
-  disconnected: [error: PrinterError];
-}
-
-export interface PrinterTransport extends EventEmitter<PrinterTransportEvents> {
-  readonly kind: PrinterTransportKind;
-  /** Where it goes, in the address syntax above. */
-  readonly address: string;
-  /** Between open() and close(), whether or not the link is up right now. */
-  readonly isOpen: boolean;
-  /** Makes the printer reachable or rejects with a PrinterError saying why not. Idempotent. */
-  open(): Promise<void>;
-  /** Sends the bytes; resolves once the OS or the command took all of them. */
-  write(bytes: Uint8Array): Promise<void>;
-  /**
-   * Sends `bytes` and resolves with the next `answerLength` bytes the printer sends back, or rejects
-   * with PrinterError('TIMEOUT') after `timeoutMs`. Absent on write-only transports.
-   */
-  request?(bytes: Uint8Array, answerLength: number, timeoutMs: number): Promise<Uint8Array>;
-  /** Releases the link. Idempotent. */
-  close(): Promise<void>;
-}
+// The interface every transport implements lives beside them (transports/printer-transport.ts), so
+// they need not import this module, which imports them all.
+export type { PrinterTransport, PrinterTransportEvents, PrinterTransportKind } from './transports/printer-transport.js';
 
 export type PrinterAddress =
   | { readonly kind: 'tcp'; readonly host: string; readonly port: number }

@@ -32,7 +32,7 @@ import {
   type PinpadLinkStatus,
 } from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
-import type { PairingAnnouncement } from '../pos/server/dispatch.js';
+import type { PairingAnnouncement } from '../pos/protocol/pairing.js';
 import { PosServer } from '../pos/server/server.js';
 import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
@@ -44,10 +44,10 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath, supervisorPinPath } from './paths.js';
+import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath, supervisorPinPath } from '../paths.js';
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
-import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from './settings-file.js';
+import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
 import { exportLogs } from './log-export.js';
 import type { OperatorServices } from '../pos/server/agent.js';
@@ -58,7 +58,7 @@ import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/trans
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
-import type { AgentSettings } from './settings-file.js';
+import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
 export interface AgentOptions {

@@ -9,7 +9,7 @@ import type { ClientCertificateFiles } from '../api/index.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import type { ApiOptions } from './payment-stack.js';
-import type { AgentSettings, ApiSettings } from './settings-file.js';
+import type { AgentSettings, ApiSettings } from '../settings/settings-file.js';
 
 export interface ApiChoiceInput {
   readonly flags: ApiOptions;

@@ -22,7 +22,7 @@ import { Journal } from '../core/journal/journal.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { paymentsPortOf } from './payments-port.js';
-import { defaultDataDir, defaultJournalPath, trainingJournalPath } from './paths.js';
+import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { createPrivateFiles, makePrivate } from './private-files.js';
 
 /** The real payments API; absent fields mean training mode (all four or none). */

@@ -15,7 +15,7 @@ import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { backoffDelay } from '../../lib/backoff.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
-import { connectPinpad, type PinpadConnection } from './pinpad-connection.js';
+import { connectPinpad, type PinpadConnection } from '../pinpad/connection.js';
 import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';

@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import electron from 'electron';
-import { logFilePath } from '../agent/paths.js';
+import { logFilePath } from '../paths.js';
 import { createLogger } from '../log.js';
 import { cliInvocation, runCliInApp } from './cli-dispatch.js';
 import type { ShellElectron } from './electron-api.js';

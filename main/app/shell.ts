@@ -10,11 +10,11 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, type AgentOptions } from '../agent/agent.js';
-import { defaultDataDir } from '../agent/paths.js';
-import { SIMULATOR_ADDRESS } from '../agent/pinpad-connection.js';
+import { defaultDataDir } from '../paths.js';
+import { SIMULATOR_ADDRESS } from '../pinpad/connection.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
-import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../agent/settings-file.js';
+import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../settings/settings-file.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import type { Logger } from '../log.js';

@@ -6,7 +6,7 @@
  * downloads in the background and installs when the app next quits (after the agent stopped:
  * never in the middle of a sale), without restarting it.
  */
-import { DEFAULT_CHECK_INTERVAL_HOURS, type UpdateSettings } from '../agent/update-settings.js';
+import { DEFAULT_CHECK_INTERVAL_HOURS, type UpdateSettings } from '../settings/update-settings.js';
 import type { Logger } from '../log.js';
 
 /** The part of electron-updater's autoUpdater used here. */

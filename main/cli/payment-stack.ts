@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { apiTokenPath, certificatePassphrasePath } from '../agent/paths.js';
+import { apiTokenPath, certificatePassphrasePath } from '../paths.js';
 import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../agent/token-store.js';
 import type { AuthScheme, ClientCertificateFiles } from '../api/index.js';

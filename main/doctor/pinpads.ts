@@ -8,7 +8,7 @@ import { Pinpad, type PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { listSerialPinpads, type ListPorts, type SerialPinpadInfo } from '../../drivers/transports/discovery.js';
-import { connectPinpad, simulatorProfileOf } from '../agent/pinpad-connection.js';
+import { connectPinpad, simulatorProfileOf } from '../pinpad/connection.js';
 import {
   bilingual,
   checkResult,

@@ -23,7 +23,7 @@ import { checkPosPorts } from './pos-ports.js';
 import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
-import { readSettingsJson } from '../agent/settings-file.js';
+import { readSettingsJson } from '../settings/settings-file.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 

@@ -4,7 +4,7 @@
  * refused.
  */
 import { SettingsError } from '../core/settings.js';
-import { defaultSettingsPath, loadSettings, type AgentSettings } from '../agent/settings-file.js';
+import { defaultSettingsPath, loadSettings, type AgentSettings } from '../settings/settings-file.js';
 import { bilingual, checkResult, messageOf, shellQuote, type CheckResult } from './check.js';
 
 export interface SettingsCheckOptions {

@@ -255,8 +255,8 @@ export async function benchIdle(
 async function serveBaselineChild(address: string): Promise<void> {
   const [{ Agent }, { loadSettings }, { logFilePath }, { createLogger }] = await Promise.all([
     import('../../main/agent/agent.js'),
-    import('../../main/agent/settings-file.js'),
-    import('../../main/agent/paths.js'),
+    import('../../main/settings/settings-file.js'),
+    import('../../main/paths.js'),
     import('../../main/log.js'),
   ]);
   const home = process.env.HOME!;

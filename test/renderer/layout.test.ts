@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
 import { SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
 import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
-import { defaultSettingsPath, loadSettings } from '../../main/agent/settings-file.js';
+import { defaultSettingsPath, loadSettings } from '../../main/settings/settings-file.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';

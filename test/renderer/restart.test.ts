@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, type AgentOptions } from '../../main/agent/agent.js';
 import { AgentRunner } from '../../main/agent/agent-runner.js';
-import { loadSettings } from '../../main/agent/settings-file.js';
+import { loadSettings } from '../../main/settings/settings-file.js';
 import { createLogger } from '../../main/log.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';

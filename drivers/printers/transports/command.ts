@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { PrinterError } from '../errors.js';
-import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
+import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
 import { Exclusive } from './exclusive.js';
 
 /** Where the printer name goes in a configured command. */

@@ -12,7 +12,7 @@ import { constants as fsConstants } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { PrinterError } from '../errors.js';
-import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
+import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
 import { Exclusive } from './exclusive.js';
 
 export interface DeviceFileOptions {

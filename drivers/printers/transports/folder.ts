@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PrinterError } from '../errors.js';
-import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
+import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
 
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46]; // "%PDF"
 

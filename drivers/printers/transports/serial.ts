@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { SerialTransport, type SerialPortFactory } from '../../transports/serial.js';
 import { TransportError } from '../../transports/transport.js';
 import { PrinterError, type PrinterErrorCode } from '../errors.js';
-import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
+import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
 import { AnswerReader } from './answers.js';
 import { Exclusive } from './exclusive.js';
 

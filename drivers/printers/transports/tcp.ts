@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import { connectSocket, ConnectTimeout } from '../../transports/connect.js';
 import { PrinterError } from '../errors.js';
-import type { PrinterTransport, PrinterTransportEvents } from '../transport.js';
+import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
 import { AnswerReader } from './answers.js';
 import { Exclusive } from './exclusive.js';
 

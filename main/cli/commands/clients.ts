@@ -10,7 +10,7 @@ import { ClientStore, ClientStoreError, normalizeOrigin } from '../../pos/client
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
-import { clientsPath } from '../../agent/paths.js';
+import { clientsPath } from '../../paths.js';
 
 interface ClientsOptions {
   file?: string;

@@ -14,8 +14,8 @@ import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
 import { emit, table } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
-import { defaultJournalPath, trainingJournalPath } from '../../agent/paths.js';
-import { loadSettings } from '../../agent/settings-file.js';
+import { defaultJournalPath, trainingJournalPath } from '../../paths.js';
+import { loadSettings } from '../../settings/settings-file.js';
 import { startOfDay, storeTimeZone } from '../../locale/store-time.js';
 
 const JOURNAL_HELP = 'the journal file (default: ~/.pinbridge/journal.db)';

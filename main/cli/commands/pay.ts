@@ -18,11 +18,11 @@ import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
 import { emit, table } from '../output.js';
-import { connectPinpad } from '../../agent/pinpad-connection.js';
+import { connectPinpad } from '../../pinpad/connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
 import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
-import { loadSettings, pinpadSaleOptionsOf } from '../../agent/settings-file.js';
+import { loadSettings, pinpadSaleOptionsOf } from '../../settings/settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
 

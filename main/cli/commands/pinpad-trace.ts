@@ -15,7 +15,7 @@ import type { Pinpad, PinpadInfo } from '../../../drivers/abecs/pinpad.js';
 import { writeTraceFile, type TracePinpad } from '../../../drivers/abecs/trace/format.js';
 import { RecordingTransport, TraceRecorder } from '../../../drivers/abecs/trace/recorder.js';
 import type { DriverLogger } from '../../../drivers/log.js';
-import { connectPinpad } from '../../agent/pinpad-connection.js';
+import { connectPinpad } from '../../pinpad/connection.js';
 import { createLogger, logFormat } from '../../log.js';
 import { PinpadSale, saleStepErrorOf } from '../../pinpad/sale-session.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';

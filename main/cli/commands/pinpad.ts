@@ -7,7 +7,7 @@ import { createLogger, logFormat } from '../../log.js';
 import { formatCpf, isValidCpf } from '../../validation/taxpayer-id.js';
 import type { CliIo } from '../io.js';
 import { emit, table } from '../output.js';
-import { connectPinpad, type PinpadConnection } from '../../agent/pinpad-connection.js';
+import { connectPinpad, type PinpadConnection } from '../../pinpad/connection.js';
 import { parseSeconds } from '../parse.js';
 import { registerPinpadTraceCommand } from './pinpad-trace.js';
 

@@ -11,7 +11,7 @@ import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
 import { parsePositiveInteger } from '../parse.js';
-import { defaultDataDir } from '../../agent/paths.js';
+import { defaultDataDir } from '../../paths.js';
 
 interface CertOptions {
   dir?: string;

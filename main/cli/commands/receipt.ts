@@ -16,7 +16,7 @@ import { TRAINING_RECEIPT_SETTINGS, type ReceiptSettings } from '../../receipts/
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
-import { loadSettings, type AgentSettings } from '../../agent/settings-file.js';
+import { loadSettings, type AgentSettings } from '../../settings/settings-file.js';
 import { journalPathOf, openJournal } from './journal.js';
 
 const KEY_HELP = "the POS's reference, the API's transaction id or the journal's payment id";

@@ -9,6 +9,7 @@ export * from './errors.js';
 export * from './events.js';
 export * from './methods.js';
 export * from './models.js';
+export type * from './pairing.js';
 
 /** The POS API version (`agent.info.protocol`): additions keep it, breaking changes raise it. */
 export const PROTOCOL_VERSION = 1;

@@ -13,7 +13,7 @@ import type { PinpadRegistry } from '../../pinpad/registry.js';
 import type { PrintQueue } from '../../receipts/print-queue.js';
 import type { ReceiptService } from '../../receipts/service.js';
 import type { ClientStore } from '../clients/client-store.js';
-import type { SupervisorGuard } from './supervisor.js';
+import type { SupervisorGuard } from './supervisor-guard.js';
 import type { SettingsViolationCode } from '../../core/settings-violations.js';
 
 export interface PosAgent {

@@ -6,21 +6,20 @@
  */
 import type { Logger } from 'pino';
 import { schemaViolations } from '../../contract/index.js';
-import { METHODS, PosError, type MethodName, type ParamsOf, type RequestId, type ResultOf } from '../protocol/index.js';
+import {
+  METHODS,
+  PosError,
+  type MethodName,
+  type PairingAnnouncement,
+  type ParamsOf,
+  type RequestId,
+  type ResultOf,
+} from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
 import { findPosCardData } from './card-data-guard.js';
 import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { Session } from './session.js';
-
-/** What the cashier must see to approve a pairing: the code goes there and nowhere else. */
-export interface PairingAnnouncement {
-  readonly pairingId: string;
-  readonly name: string;
-  readonly origin: string | null;
-  readonly code: string;
-  readonly expiresAt: string;
-}
 
 export interface CallContext {
   readonly session: Session;

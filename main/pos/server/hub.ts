@@ -15,7 +15,7 @@ import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
 import type { PosAgent } from './agent.js';
-import type { PairingAnnouncement } from './dispatch.js';
+import type { PairingAnnouncement } from '../protocol/pairing.js';
 import { OwnershipStore } from './ownership-store.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';

@@ -18,37 +18,11 @@ import type { PaymentOutcome } from '../../core/outcome.js';
 import { PosError } from '../protocol/index.js';
 import type { CallContext } from './dispatch.js';
 import { toPosError } from './errors.js';
+import type { SupervisorPolicy } from './supervisor-guard.js';
 
-export interface SupervisorPolicy {
-  /** "voids": voids and undos of approvals need the supervisor. */
-  readonly requiredFor: 'none' | 'voids';
-  /** Sales below this amount (centavos) need nothing. */
-  readonly minAmountCentavos: number;
-  /** Where the window's supervisor types the PIN. */
-  readonly entry: 'window' | 'pinpad' | 'either';
-  /** A POS's voids: trusted, or the PIN on the PINPAD. */
-  readonly posVoids: 'trusted' | 'pinpad';
-}
-
-/** The answer to a PIN typed (main/agent/supervisor-pin.ts). */
-export type SupervisorPinCheck =
-  | { readonly ok: true; readonly training: boolean }
-  | { readonly ok: false; readonly reason: 'NOT_SET' }
-  | { readonly ok: false; readonly reason: 'WRONG'; readonly attemptsLeft: number }
-  | { readonly ok: false; readonly reason: 'LOCKED'; readonly retryAfterMs: number };
-
-/** The policy in use and the PIN's keeper: what the POS server needs, with no files in sight. */
-export interface SupervisorGuard {
-  readonly policy: SupervisorPolicy;
-  /** A PIN can be checked (one is stored; in training, its own PIN always can). */
-  isSet(): boolean;
-  /** A PIN is stored (the window's Configurações says so). */
-  isStored(): boolean;
-  /** The lock after too many wrong PINs: when it ends (ISO) and in how long; null when not locked. */
-  lock(): { readonly until: string; readonly retryAfterMs: number } | null;
-  check(pin: string): SupervisorPinCheck;
-  set(pin: string): void;
-}
+// The guard the agent provides lives apart (supervisor-guard.ts): agent.ts names it, and this module
+// names the dispatcher's CallContext, which names agent.ts.
+export type { SupervisorGuard, SupervisorPinCheck, SupervisorPolicy } from './supervisor-guard.js';
 
 export type SupervisorEntry = 'window' | 'pinpad';
 

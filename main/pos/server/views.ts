@@ -26,7 +26,7 @@ import type {
   PrintJobView,
   RelayTransaction,
 } from '../protocol/index.js';
-import type { PairingAnnouncement } from './dispatch.js';
+import type { PairingAnnouncement } from '../protocol/pairing.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   serial_number: entry.serialNumber,

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Agent, AgentOptions } from '../../../main/agent/agent.js';
 import { Agent as RealAgent } from '../../../main/agent/agent.js';
 import { AgentRunner } from '../../../main/agent/agent-runner.js';
-import { defaultSettingsPath, loadSettings } from '../../../main/agent/settings-file.js';
+import { defaultSettingsPath, loadSettings } from '../../../main/settings/settings-file.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { checkedCall as call, checkedFailure as refused, openSocket, RpcClient } from '../pos/pos-rig.js';

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SERIAL_DEVICE_NAME, watchDeviceDirectory } from '../../../drivers/transports/device-events.js';
 import { Agent } from '../../../main/agent/agent.js';
-import { loadSettings } from '../../../main/agent/settings-file.js';
+import { loadSettings } from '../../../main/settings/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { createLogger } from '../../../main/log.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Pinpad, PinpadInfo } from '../../../drivers/abecs/pinpad.js';
 import { TransportError } from '../../../drivers/transports/transport.js';
-import type { PinpadConnection } from '../../../main/agent/pinpad-connection.js';
+import type { PinpadConnection } from '../../../main/pinpad/connection.js';
 import { keepPinpad, PinpadKeeper, type PinpadHooks } from '../../../main/agent/pinpad-keeper.js';
 import { createLogger } from '../../../main/log.js';
 import type { PinpadLinkStatus } from '../../../main/pinpad/link-status.js';

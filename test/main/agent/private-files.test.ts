@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../../../main/agent/agent.js';
 import { makePrivate } from '../../../main/agent/private-files.js';
-import { loadSettings } from '../../../main/agent/settings-file.js';
+import { loadSettings } from '../../../main/settings/settings-file.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 

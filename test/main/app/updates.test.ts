@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../../main/agent/settings-file.js';
+import { parseSettings } from '../../../main/settings/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
 import { startUpdateChecks, type UpdaterLike } from '../../../main/app/updates.js';
 import { pino } from 'pino';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
-import { clientsPath } from '../../../main/agent/paths.js';
+import { clientsPath } from '../../../main/paths.js';
 import { runMain } from '../../helpers/cli.js';
 
 function pairedHome(): { home: string; token: string; clientId: string } {

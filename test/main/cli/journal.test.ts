@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatBrl, localTime } from '../../../main/cli/commands/journal.js';
 import { runMain } from '../../helpers/cli.js';
-import { defaultJournalPath } from '../../../main/agent/paths.js';
+import { defaultJournalPath } from '../../../main/paths.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { startOfDay } from '../../../main/locale/store-time.js';
 import type { JournalEvent, NewPayment, PaymentRecord } from '../../../main/core/journal/record.js';

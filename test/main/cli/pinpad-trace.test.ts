@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTraceFile } from '../../../drivers/abecs/trace/format.js';
 import { PinpadSimulator, TEST_CARDS, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
-import { simulatorProfileOf, simulatorReplayFileOf } from '../../../main/agent/pinpad-connection.js';
+import { simulatorProfileOf, simulatorReplayFileOf } from '../../../main/pinpad/connection.js';
 import { artifactsDir, scanText } from '../../helpers/card-data-scan.js';
 import { runMain } from '../../helpers/cli.js';
 

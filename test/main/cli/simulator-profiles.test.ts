@@ -3,7 +3,7 @@
  * through `main()` (no built dist/ needed).
  */
 import { describe, expect, it } from 'vitest';
-import { simulatorProfileOf } from '../../../main/agent/pinpad-connection.js';
+import { simulatorProfileOf } from '../../../main/pinpad/connection.js';
 import { runMain } from '../../helpers/cli.js';
 
 describe('pinbridge simulator --profile', () => {

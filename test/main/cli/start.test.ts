@@ -14,7 +14,7 @@ import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { run, serve, stopServers } from '../../helpers/cli.js';
 import { openSocket, RpcClient } from '../pos/pos-rig.js';
-import { logFilePath, operatorKeyPath } from '../../../main/agent/paths.js';
+import { logFilePath, operatorKeyPath } from '../../../main/paths.js';
 
 let home: string;
 beforeEach(() => {

@@ -4,7 +4,7 @@
  * its rule, sharpened by the field (a CNPJ, a URL, a choice among options).
  */
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../../main/agent/settings-file.js';
+import { parseSettings } from '../../../main/settings/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
 import { SETTINGS_CASHIER_MESSAGES, SETTINGS_VIOLATION_CODES } from '../../../main/core/settings-violations.js';
 import { englishWordsIn } from '../../helpers/english-words.js';

@@ -30,7 +30,7 @@ import {
   type MethodName,
   type ResultOf,
 } from '../../../main/pos/protocol/index.js';
-import type { PairingAnnouncement } from '../../../main/pos/server/dispatch.js';
+import type { PairingAnnouncement } from '../../../main/pos/protocol/pairing.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
 import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';

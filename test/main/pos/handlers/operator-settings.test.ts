@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../../../main/agent/agent.js';
-import { loadSettings, parseSettings } from '../../../../main/agent/settings-file.js';
+import { loadSettings, parseSettings } from '../../../../main/settings/settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../../../main/agent/token-store.js';
 import type { SettingsError } from '../../../../main/core/settings.js';
 import { createLogger } from '../../../../main/log.js';

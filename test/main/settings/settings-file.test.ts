@@ -14,7 +14,7 @@ import {
   parseSettings,
   saveSettings,
   SettingsFile,
-} from '../../../main/agent/settings-file.js';
+} from '../../../main/settings/settings-file.js';
 import { schemaViolations } from '../../../main/contract/index.js';
 import { SettingsError } from '../../../main/core/settings.js';
 import { thrown } from '../../helpers/thrown.js';
@@ -389,7 +389,7 @@ describe('chooseApi', () => {
 
 describe('docs/settings.schema.json', () => {
   it('is what the agent validates with (regenerate it: npm run docs:settings), and a JSON Schema Ajv compiles', async () => {
-    const { settingsJsonSchema } = await import('../../../main/agent/settings-schema.js');
+    const { settingsJsonSchema } = await import('../../../main/settings/settings-schema.js');
     const published = JSON.parse(
       readFileSync(new URL('../../../docs/settings.schema.json', import.meta.url), 'utf8'),
     ) as unknown;

@@ -25,7 +25,7 @@ import {
   type SettingsViolation,
 } from '../core/settings.js';
 import { fromSchemaViolation, settingsViolation } from '../core/settings-violations.js';
-import { pinpadAddressProblem } from './pinpad-connection.js';
+import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { UpdateSettings } from './update-settings.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
@@ -34,7 +34,7 @@ import { PosSettings } from '../pos/settings.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../receipts/card-receipt.js';
 import { printerViolations, PrintersSettings } from '../receipts/printers.js';
 import { receiptSettingsViolations, ReceiptSettings } from '../receipts/settings.js';
-import { defaultDataDir } from './paths.js';
+import { defaultDataDir } from '../paths.js';
 
 export const ApiSettings = Type.Object(
   {

@@ -1,0 +1,177 @@
+// @ts-check
+/**
+ * The layers of docs/architecture.md as a check: `npm run lint` runs
+ * `depcruise lib drivers main client renderer --config .dependency-cruiser.cjs`, and any import
+ * that runs up (or sideways, between two folders of one floor), any import loop (type-only imports
+ * included) and any import the rules below forbid fails it, naming the rule, the importing file and
+ * the imported one. test/scripts/layers.test.ts proves the check bites, on a fixture tree.
+ *
+ * FLOORS lists the floors from the top down. A module may import its own folder and any floor below
+ * its own — never a floor above, and never another folder of its own floor (siblings stay
+ * independent, so either can change without the other).
+ */
+
+/** One floor: the folders (or single files) on it, from the repository's root. */
+const FLOORS = [
+  ['main/app'], // the Electron shell
+  ['main/cli'], // the `pinbridge` command (the shell runs it for its command-line mode)
+  ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
+  ['main/doctor'], // the support checks (`pinbridge doctor`, the window's Support)
+  ['main/settings'], // the settings file: every section's schema in one file, read and written
+  ['main/pos', 'main/metrics'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus
+  ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
+  ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
+  ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
+  ['main/validation'], // tax ids
+  ['main/storage'], // the one SQLite module (above the logger: it may log)
+  ['main/log.ts', 'main/paths.ts', 'main/version.ts'], // logger; where the agent keeps its files; version
+  ['drivers/abecs', 'drivers/printers', 'drivers/simulator'], // PINPAD driver; printers; simulator
+  ['drivers/transports', 'drivers/crypto'], // byte transports; DUKPT
+  ['drivers/*.ts'], // the drivers' error base, logger port and card-number masking
+  ['lib'], // dependency-free basics: error base, CRC-16, backoff
+];
+
+const escape = (/** @type {string} */ text) => text.replace(/[.]/g, '\\.');
+/** A floor member as a path pattern: a folder, a file, or the files (not folders) of a folder. */
+const pattern = (/** @type {string} */ member) =>
+  member.endsWith('/*.ts')
+    ? `^${escape(member.slice(0, -'/*.ts'.length))}/[^/]+\\.ts$`
+    : member.endsWith('.ts')
+      ? `^${escape(member)}$`
+      : `^${escape(member)}/`;
+
+/** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
+const floorRules = FLOORS.flatMap((floor, index) =>
+  floor.flatMap((member) => {
+    const above = FLOORS.slice(0, index).flat();
+    const siblings = floor.filter((other) => other !== member);
+    // The top floor alone may import anything below: nothing to forbid (an empty list would match all).
+    if (above.length + siblings.length === 0) return [];
+    return {
+      name: `layer:${member}`,
+      severity: 'error',
+      comment:
+        `${member} sits on floor ${index + 1} of ${FLOORS.length}: it may import only floors below it. ` +
+        `Move what both sides need down to a lower floor (see docs/architecture.md, Layers).`,
+      from: { path: pattern(member) },
+      to: { path: [...above, ...siblings].map(pattern) },
+    };
+  }),
+);
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...floorRules,
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import loop (type-only imports count): move what both modules need into a third one.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-on-a-floor',
+      severity: 'error',
+      comment: 'Every module of lib/, drivers/ and main/ sits on a floor: add its folder to FLOORS.',
+      from: { path: '^(lib|drivers|main)/', pathNot: FLOORS.flat().map(pattern) },
+      to: {},
+    },
+    {
+      name: 'drivers-stay-in-drivers',
+      severity: 'error',
+      comment: 'drivers/ knows nothing of payments, Electron or the network API: it imports only drivers/ and lib/.',
+      from: { path: '^drivers/' },
+      to: { dependencyTypes: ['local', 'aliased'], pathNot: '^(drivers|lib)/' },
+    },
+    {
+      name: 'lib-is-dependency-free',
+      severity: 'error',
+      comment: "lib/ imports nothing but lib/ and Node's own modules.",
+      from: { path: '^lib/' },
+      to: { dependencyTypesNot: ['core'], pathNot: '^lib/' },
+    },
+    {
+      name: 'core-knows-no-frameworks',
+      severity: 'error',
+      comment:
+        'main/core knows nothing of Electron, WebSockets or HTTP frameworks: it talks to the API through ' +
+        'PaymentsPort and to a PINPAD through SaleDevice (main/core/ports.ts).',
+      from: { path: '^main/core/' },
+      to: { path: '^node_modules/(electron|electron-updater|ws|fastify|@fastify/[^/]+|undici)/' },
+    },
+    {
+      name: 'electron-only-in-the-shell',
+      severity: 'error',
+      comment: 'Only the thin Electron shell (main/app) needs the Electron runtime; everything else runs headless.',
+      from: { pathNot: '^main/app/' },
+      to: { path: '^node_modules/(electron|electron-updater)/' },
+    },
+    {
+      name: 'client-stands-alone',
+      severity: 'error',
+      comment:
+        'client/ is a program (an npm package) of its own: it imports nothing of the repository outside client/.',
+      from: { path: '^client/' },
+      to: { dependencyTypes: ['local', 'aliased'], pathNot: '^client/' },
+    },
+    {
+      name: 'renderer-stands-alone',
+      severity: 'error',
+      comment:
+        "renderer/ is the window's program (a web page): it imports only renderer/ and client/ — and, type-only, " +
+        'the POS protocol (main/pos/protocol), erased at build time.',
+      from: { path: '^renderer/' },
+      to: { dependencyTypes: ['local', 'aliased'], pathNot: '^(renderer|client|main/pos/protocol)/' },
+    },
+    {
+      name: 'renderer-protocol-types-only',
+      severity: 'error',
+      comment: "The window may name the POS protocol's types, never load its code: import type only.",
+      from: { path: '^renderer/' },
+      to: { path: '^main/pos/protocol/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'programs-import-no-programs',
+      severity: 'error',
+      comment:
+        'The window (renderer/) and the client package (client/) are separate programs, and test/ and scripts/ ' +
+        'are not shipped: the agent imports none of them.',
+      from: { path: '^(lib|drivers|main|client)/' },
+      to: { path: '^(renderer|test|scripts)/' },
+    },
+    {
+      name: 'resolvable',
+      severity: 'error',
+      comment: 'An import the check cannot follow is an arrow it cannot judge.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    // Type-only imports are arrows too: a loop or an upward arrow of types ties modules as much.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    // The programs the floors describe are lib/, drivers/, main/, client/ and renderer/: the rest
+    // (specs, scripts, build output, configuration files) is left out. Cruising `.` rather than naming
+    // the folders keeps the command valid whichever of them exist.
+    exclude: {
+      path: [
+        '^(test|scripts|bin|build|demo|docs|release|coverage|bench-results|test-artifacts)/',
+        '(^|/)dist/',
+        '^[^/]+\\.[cm]?[jt]s$',
+      ],
+    },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
+
+// For test/scripts/layers.test.ts, which holds docs/architecture.md's table to these floors; not
+// enumerable, so not part of the configuration dependency-cruiser validates.
+Object.defineProperty(module.exports, 'floors', { value: FLOORS, enumerable: false });

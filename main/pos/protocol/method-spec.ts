@@ -1,0 +1,45 @@
+/**
+ * What every POS API method is described by (MethodSpec), and the schema pieces several features'
+ * methods share. The methods themselves are described beside their handlers
+ * (main/pos/server/handlers/*.schema.ts) and assembled in methods.ts.
+ */
+import { Type, type TSchema } from 'typebox';
+import { REFERENCE_ID_MAX } from '../../contract/index.js';
+
+export type MethodAccess = 'public' | 'client' | 'operator';
+
+export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
+  readonly summary: string;
+  readonly description?: string;
+  readonly params: P;
+  readonly result: R;
+  readonly access: MethodAccess;
+  readonly cost: number;
+  /** Groups the methods in the documents. */
+  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay' | 'operator';
+}
+
+export const method = <P extends TSchema, R extends TSchema>(spec: MethodSpec<P, R>): MethodSpec<P, R> => spec;
+
+export const NoParams = Type.Object({}, { additionalProperties: false });
+
+export const Empty = Type.Object({}, { additionalProperties: false });
+
+export const Terminal = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'Serial number of the PINPAD; needed only when several are connected.',
+  }),
+);
+
+export const Reference = Type.Object(
+  {
+    reference_id: Type.String({ minLength: 1, maxLength: REFERENCE_ID_MAX, description: "The POS's id of the sale." }),
+  },
+  { additionalProperties: false },
+);
+
+export const Seconds = Type.Optional(
+  Type.Integer({ minimum: 1, maximum: 255, description: 'How long the customer has, in seconds (default 60).' }),
+);

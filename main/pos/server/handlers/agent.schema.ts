@@ -1,0 +1,32 @@
+/**
+ * `agent.status` (handler in agent.ts): the agent's PINPADs, printers, payments API and pairing state.
+ * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
+ * `cost`).
+ */
+import { Type } from 'typebox';
+import { ApiHealth, PinpadLinkView, PinpadView, PrinterView } from '../../protocol/models.js';
+import { method, NoParams } from '../../protocol/method-spec.js';
+
+export const AGENT_METHODS = {
+  'agent.status': method({
+    tag: 'agent',
+    access: 'client',
+    cost: 1,
+    summary:
+      'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        pinpads: Type.Array(PinpadView),
+        pinpad_link: Type.Union([PinpadLinkView, Type.Null()], {
+          description:
+            'The link to the PINPAD Pinbridge is set to use: why `pinpads` is empty or its PINPAD disconnected (null: Pinbridge keeps none).',
+        }),
+        printers: Type.Array(PrinterView),
+        api: ApiHealth,
+        clients_connected: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+} as const;
