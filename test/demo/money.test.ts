@@ -72,3 +72,11 @@ describe('parseInstallments', () => {
     expect(money.parseInstallments(typed)).toBe(installments);
   });
 });
+
+describe('the demo page and the agent', () => {
+  it('write every amount alike (the agent’s formatBrl, main/locale, is the reference)', async () => {
+    const { formatBrl } = await import('../../main/locale/br-format.js');
+    for (const centavos of [0, 1, 5, 99, 100, 1234, 99_999, 100_000, 123_456, 123_456_789])
+      expect(money.formatCentavos(centavos)).toBe(formatBrl(centavos));
+  });
+});
