@@ -55,11 +55,7 @@ export class FieldReader {
   /** Names the block in error messages. */
   readonly #where: string;
 
-  constructor(
-    data: Buffer,
-    /** Names the block in error messages. */
-    where: string,
-  ) {
+  constructor(data: Buffer, where: string) {
     this.#data = data;
     this.#where = where;
   }
