@@ -19,6 +19,21 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-floating-promises': 'error',
+      // One way to hide a member: ECMAScript's #name, which the runtime enforces, not TypeScript's
+      // `private`, which only the compiler sees. A private constructor has no #-form and stays.
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          "PropertyDefinition[accessibility='private']",
+          "MethodDefinition[accessibility='private'][kind!='constructor']",
+          "TSParameterProperty[accessibility='private']",
+          "AccessorProperty[accessibility='private']",
+        ].map((selector) => ({
+          selector,
+          message:
+            "Use an ECMAScript private member (#name) instead of TypeScript's `private`; a constructor parameter becomes a #field assigned in the constructor.",
+        })),
+      ],
     },
   },
   {

@@ -111,35 +111,35 @@ export function hexToBytes(text: string, what: string, code: FormatCode): Buffer
 
 /** Builds the TLV parameters of an Abecs command or response in a fixed order. */
 export class ParamWriter {
-  private readonly items: Tlv[] = [];
+  readonly #items: Tlv[] = [];
 
   /** Fixed-length N field. */
   n(id: number, name: string, value: number | string, length: number): this {
-    return this.push(id, new FieldWriter().n(name, value, length).toBuffer());
+    return this.#push(id, new FieldWriter().n(name, value, length).toBuffer());
   }
 
   /** Variable-length N field (N..max). */
   digits(id: number, name: string, value: string, min: number, max: number): this {
     if (!/^[0-9]*$/.test(value)) throw new InvalidArgumentError(`${name} must contain digits only.`);
-    this.checkLength(name, value.length, min, max);
-    return this.push(id, Buffer.from(value, 'latin1'));
+    this.#checkLength(name, value.length, min, max);
+    return this.#push(id, Buffer.from(value, 'latin1'));
   }
 
   /** A field (printable ASCII) of min..max characters, sent as given. */
   ascii(id: number, name: string, value: string, min: number, max: number): this {
-    this.checkLength(name, value.length, min, max);
-    return this.push(id, new FieldWriter().a(name, value, value.length).toBuffer());
+    this.#checkLength(name, value.length, min, max);
+    return this.#push(id, new FieldWriter().a(name, value, value.length).toBuffer());
   }
 
   /** S field (ISO-8859-1) of min..max characters, sent as given. */
   latin1(id: number, name: string, value: string, min: number, max: number): this {
-    this.checkLength(name, value.length, min, max);
-    return this.push(id, new FieldWriter().s(name, value, value.length).toBuffer());
+    this.#checkLength(name, value.length, min, max);
+    return this.#push(id, new FieldWriter().s(name, value, value.length).toBuffer());
   }
 
   bytes(id: number, name: string, value: Uint8Array, min: number, max: number): this {
-    this.checkLength(name, value.length, min, max, 'bytes');
-    return this.push(id, Buffer.from(value));
+    this.#checkLength(name, value.length, min, max, 'bytes');
+    return this.#push(id, Buffer.from(value));
   }
 
   /** X1 field: one binary byte. */
@@ -147,19 +147,19 @@ export class ParamWriter {
     if (!Number.isInteger(value) || value < 0 || value > 0xff) {
       throw new InvalidArgumentError(`${name} must be an integer from 0 to 255.`);
     }
-    return this.push(id, Buffer.of(value));
+    return this.#push(id, Buffer.of(value));
   }
 
   blocks(): Buffer[] {
-    return tlvsToBlocks(this.items);
+    return tlvsToBlocks(this.#items);
   }
 
-  private push(id: number, value: Buffer): this {
-    this.items.push({ id, value });
+  #push(id: number, value: Buffer): this {
+    this.#items.push({ id, value });
     return this;
   }
 
-  private checkLength(name: string, length: number, min: number, max: number, unit = 'characters'): void {
+  #checkLength(name: string, length: number, min: number, max: number, unit = 'characters'): void {
     if (length < min || length > max) {
       throw new InvalidArgumentError(
         min === max
@@ -172,28 +172,28 @@ export class ParamWriter {
 
 /** Reads the TLV parameters of an Abecs command or response, checking each value's format. */
 export class ParamReader {
-  private readonly list: TlvList;
+  readonly #list: TlvList;
+  readonly #what: string;
+  readonly #code: FormatCode;
 
-  constructor(
-    blocks: readonly Buffer[],
-    private readonly what: string,
-    private readonly code: FormatCode,
-  ) {
-    this.list = TlvList.fromBlocks(blocks, code);
+  constructor(blocks: readonly Buffer[], what: string, code: FormatCode) {
+    this.#what = what;
+    this.#code = code;
+    this.#list = TlvList.fromBlocks(blocks, code);
   }
 
   has(id: number): boolean {
-    return this.list.has(id);
+    return this.#list.has(id);
   }
 
   /** Fails with ST_MANDAT (019) when a mandatory parameter is absent. */
   required<T>(value: T | undefined, name: string): T {
-    if (value === undefined) throw formatError(this.code, `Malformed ${this.what}: ${name} is missing.`, 19);
+    if (value === undefined) throw formatError(this.#code, `Malformed ${this.#what}: ${name} is missing.`, 19);
     return value;
   }
 
   bytes(id: number, name: string, min: number, max: number): Buffer | undefined {
-    const value = this.list.get(id);
+    const value = this.#list.get(id);
     if (value === undefined) return undefined;
     if (value.length < min || value.length > max) {
       throw this.error(`${name} has ${value.length} bytes; expected ${min === max ? min : `${min} to ${max}`}`);
@@ -228,7 +228,7 @@ export class ParamReader {
   }
 
   error(detail: string): AbecsFormatError {
-    return formatError(this.code, `Malformed ${this.what}: ${detail}.`);
+    return formatError(this.#code, `Malformed ${this.#what}: ${detail}.`);
   }
 }
 

@@ -13,7 +13,7 @@ const HEX = /^[0-9A-Fa-f]*$/;
 const DIGITS = /^[0-9]*$/;
 
 export class FieldWriter {
-  private readonly parts: Buffer[] = [];
+  readonly #parts: Buffer[] = [];
 
   /** N field: a non-negative integer or digit string, zero-padded to `length`. */
   n(name: string, value: number | string, length: number): this {
@@ -25,7 +25,7 @@ export class FieldWriter {
     if (text.length > length) {
       throw new InvalidArgumentError(`${name} takes at most ${length} digits, got ${text.length}.`);
     }
-    this.parts.push(Buffer.from(text.padStart(length, '0'), 'latin1'));
+    this.#parts.push(Buffer.from(text.padStart(length, '0'), 'latin1'));
     return this;
   }
 
@@ -37,7 +37,7 @@ export class FieldWriter {
         throw new InvalidArgumentError(`${name} must be printable ASCII.`);
       }
     }
-    return this.padded(name, value, length);
+    return this.#padded(name, value, length);
   }
 
   /** S field: ISO-8859-1 text, space-padded to `length`. */
@@ -46,7 +46,7 @@ export class FieldWriter {
       const code = ch.codePointAt(0)!;
       if (code > 0xff) throw new InvalidArgumentError(`${name} has a character outside ISO-8859-1: "${ch}".`);
     }
-    return this.padded(name, value, length);
+    return this.#padded(name, value, length);
   }
 
   /** H field: hex digits written as given (upper case); `length` in hex characters when fixed. */
@@ -57,57 +57,60 @@ export class FieldWriter {
     if (length !== undefined && value.length !== length) {
       throw new InvalidArgumentError(`${name} must be ${length} hex digits, got ${value.length}.`);
     }
-    this.parts.push(Buffer.from(value.toUpperCase(), 'latin1'));
+    this.#parts.push(Buffer.from(value.toUpperCase(), 'latin1'));
     return this;
   }
 
   /** Bytes as they are. */
   raw(value: Uint8Array): this {
-    this.parts.push(Buffer.from(value));
+    this.#parts.push(Buffer.from(value));
     return this;
   }
 
   toBuffer(): Buffer {
-    return Buffer.concat(this.parts);
+    return Buffer.concat(this.#parts);
   }
 
-  private padded(name: string, value: string, length: number): this {
+  #padded(name: string, value: string, length: number): this {
     if (value.length > length) {
       throw new InvalidArgumentError(`${name} takes at most ${length} characters, got ${value.length}.`);
     }
-    this.parts.push(Buffer.from(value.padEnd(length, ' '), 'latin1'));
+    this.#parts.push(Buffer.from(value.padEnd(length, ' '), 'latin1'));
     return this;
   }
 }
 
 export class FieldReader {
-  private offset = 0;
+  #offset = 0;
+  readonly #data: Buffer;
+  readonly #what: string;
+  readonly #code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND';
 
   /**
    * @param what names the block in error messages, e.g. "GIN response".
    * @param code which error code malformed input raises.
    */
-  constructor(
-    private readonly data: Buffer,
-    private readonly what: string,
-    private readonly code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND' = 'MALFORMED_RESPONSE',
-  ) {}
+  constructor(data: Buffer, what: string, code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND' = 'MALFORMED_RESPONSE') {
+    this.#data = data;
+    this.#what = what;
+    this.#code = code;
+  }
 
   get remaining(): number {
-    return this.data.length - this.offset;
+    return this.#data.length - this.#offset;
   }
 
   get position(): number {
-    return this.offset;
+    return this.#offset;
   }
 
   /** The next `length` bytes, raw. */
   bytes(name: string, length: number): Buffer {
-    if (length < 0 || this.offset + length > this.data.length) {
-      throw this.error(`${name} needs ${length} bytes at offset ${this.offset}, only ${this.remaining} left`);
+    if (length < 0 || this.#offset + length > this.#data.length) {
+      throw this.error(`${name} needs ${length} bytes at offset ${this.#offset}, only ${this.remaining} left`);
     }
-    const out = this.data.subarray(this.offset, this.offset + length);
-    this.offset += length;
+    const out = this.#data.subarray(this.#offset, this.#offset + length);
+    this.#offset += length;
     return out;
   }
 
@@ -152,6 +155,6 @@ export class FieldReader {
   }
 
   error(detail: string): AbecsFormatError {
-    return new AbecsFormatError(this.code, `Malformed ${this.what}: ${detail}.`);
+    return new AbecsFormatError(this.#code, `Malformed ${this.#what}: ${detail}.`);
   }
 }

@@ -83,70 +83,70 @@ const enum State {
 }
 
 export class FrameDecoder {
-  private state = State.Idle;
-  private readonly buffer = Buffer.allocUnsafe(MAX_PKTDATA);
-  private length = 0;
-  private crcHigh = 0;
+  #state = State.Idle;
+  readonly #buffer = Buffer.allocUnsafe(MAX_PKTDATA);
+  #length = 0;
+  #crcHigh = 0;
 
   /** True while inside a packet (between SYN and the last CRC byte). */
   get receiving(): boolean {
-    return this.state !== State.Idle;
+    return this.#state !== State.Idle;
   }
 
   /** Drop any partial packet and wait for the next SYN. */
   reset(): void {
-    this.state = State.Idle;
-    this.length = 0;
+    this.#state = State.Idle;
+    this.#length = 0;
   }
 
   /** Feed bytes; returns what they completed, in order. */
   push(chunk: Uint8Array): DecodedItem[] {
     const items: DecodedItem[] = [];
     for (let i = 0; i < chunk.length; i++) {
-      const item = this.step(chunk[i]!);
+      const item = this.#step(chunk[i]!);
       if (item) items.push(item);
     }
     return items;
   }
 
-  private fail(reason: FrameErrorReason): DecodedItem {
+  #fail(reason: FrameErrorReason): DecodedItem {
     this.reset();
     return { kind: 'error', reason };
   }
 
-  private step(byte: number): DecodedItem | undefined {
-    switch (this.state) {
+  #step(byte: number): DecodedItem | undefined {
+    switch (this.#state) {
       case State.Idle:
         if (byte === SYN) {
-          this.state = State.Data;
-          this.length = 0;
+          this.#state = State.Data;
+          this.#length = 0;
           return undefined;
         }
         return { kind: 'byte', byte };
       case State.Data:
         if (byte === ETB) {
-          this.state = State.CrcHigh;
+          this.#state = State.CrcHigh;
           return undefined;
         }
         if (byte === DC3) {
-          this.state = State.Escape;
+          this.#state = State.Escape;
           return undefined;
         }
-        if (byte === SYN) return this.fail('syntax');
-        return this.append(byte);
+        if (byte === SYN) return this.#fail('syntax');
+        return this.#append(byte);
       case State.Escape:
-        if (byte !== 0x33 && byte !== 0x36 && byte !== 0x37) return this.fail('escape');
-        this.state = State.Data;
-        return this.append(byte - 0x20);
+        if (byte !== 0x33 && byte !== 0x36 && byte !== 0x37) return this.#fail('escape');
+        this.#state = State.Data;
+        return this.#append(byte - 0x20);
       case State.CrcHigh:
-        this.crcHigh = byte;
-        this.state = State.CrcLow;
+        this.#crcHigh = byte;
+        this.#state = State.CrcLow;
         return undefined;
       case State.CrcLow: {
-        const data = this.buffer.subarray(0, this.length);
+        const data = this.#buffer.subarray(0, this.#length);
         const expected = crc16Xmodem(ETB_BYTE, crc16Xmodem(data));
-        const received = (this.crcHigh << 8) | byte;
-        if (expected !== received || this.length === 0) return this.fail('crc');
+        const received = (this.#crcHigh << 8) | byte;
+        if (expected !== received || this.#length === 0) return this.#fail('crc');
         const packet = Buffer.from(data);
         this.reset();
         return { kind: 'packet', data: packet };
@@ -154,9 +154,9 @@ export class FrameDecoder {
     }
   }
 
-  private append(byte: number): DecodedItem | undefined {
-    if (this.length >= MAX_PKTDATA) return this.fail('overflow');
-    this.buffer[this.length++] = byte;
+  #append(byte: number): DecodedItem | undefined {
+    if (this.#length >= MAX_PKTDATA) return this.#fail('overflow');
+    this.#buffer[this.#length++] = byte;
     return undefined;
   }
 }
@@ -166,14 +166,14 @@ export class FrameDecoder {
  * `DecodedItem` object out per packet, out-of-packet byte, or framing error.
  */
 export class AbecsFrameParser extends Transform {
-  private readonly decoder = new FrameDecoder();
+  readonly #decoder = new FrameDecoder();
 
   constructor() {
     super({ readableObjectMode: true });
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    for (const item of this.decoder.push(chunk)) this.push(item);
+    for (const item of this.#decoder.push(chunk)) this.push(item);
     callback();
   }
 }

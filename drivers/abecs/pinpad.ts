@@ -179,25 +179,25 @@ const CEX_KEYS: Partial<Record<CexEvent, PinpadKey>> = {
 
 export class Pinpad extends EventEmitter<PinpadEvents> {
   readonly transport: ByteTransport;
-  private readonly link: HostLink;
-  private readonly logger: DriverLogger;
-  private cachedInfo: PinpadInfo | undefined;
-  private closing = false;
+  readonly #link: HostLink;
+  readonly #logger: DriverLogger;
+  #cachedInfo: PinpadInfo | undefined;
+  #closing = false;
 
   constructor(transport: ByteTransport, options: PinpadOptions = {}) {
     super();
     this.transport = transport;
-    this.logger = options.logger ?? silentLogger;
-    this.link = new HostLink(transport, {
-      logger: this.logger,
+    this.#logger = options.logger ?? silentLogger;
+    this.#link = new HostLink(transport, {
+      logger: this.#logger,
       ...(options.timings ? { timings: options.timings } : {}),
     });
-    this.link.on('notification', ({ text }) => {
+    this.#link.on('notification', ({ text }) => {
       this.emit('notification', toNotification(text));
     });
     transport.on('close', ({ expected, error }) => {
-      if (!expected && !this.closing) {
-        this.logger.warn({ address: transport.address, code: errorCode(error) }, 'PINPAD link lost');
+      if (!expected && !this.#closing) {
+        this.#logger.warn({ address: transport.address, code: errorCode(error) }, 'PINPAD link lost');
         this.emit('disconnected', error);
       }
     });
@@ -213,7 +213,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
 
   /** True while a command runs. */
   get busy(): boolean {
-    return this.link.busy;
+    return this.#link.busy;
   }
 
   /**
@@ -221,10 +221,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
    * left running (abecs.md §1.6 start-up), then OPN.
    */
   async open(): Promise<void> {
-    this.closing = false;
+    this.#closing = false;
     if (!this.transport.isOpen) await this.transport.open();
-    const reset: ResetResult = await this.link.reset();
-    this.logger.debug({ address: this.address, eot: reset.eot }, 'PINPAD reset');
+    const reset: ResetResult = await this.#link.reset();
+    this.#logger.debug({ address: this.address, eot: reset.eot }, 'PINPAD reset');
     await this.execute(opnCommand, {});
   }
 
@@ -238,7 +238,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     const packet = encodeCommandPacket(codec.encodeRequest(request));
     const { onNotification } = options;
     const started = performance.now();
-    const answer = await this.link.exchange(packet, {
+    const answer = await this.#link.exchange(packet, {
       blocking: codec.blocking,
       label: codec.id,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -247,7 +247,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     });
     const response = decodeResponsePacket(answer);
     const ms = Math.round(performance.now() - started);
-    this.logger.debug({ command: codec.id, status: response.status, ms }, 'PINPAD command');
+    this.#logger.debug({ command: codec.id, status: response.status, ms }, 'PINPAD command');
     if (response.id === 'ERR') throw new AbecsStatusError(codec.id, response.status);
     if (response.id !== codec.id) {
       throw new AbecsFormatError('MALFORMED_RESPONSE', `The PINPAD answered ${response.id} to ${codec.id}.`);
@@ -265,23 +265,23 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
    * more without it, the other reading of the spec.
    */
   async info(options: { refresh?: boolean } = {}): Promise<PinpadInfo> {
-    if (this.cachedInfo && !options.refresh) return this.cachedInfo;
+    if (this.#cachedInfo && !options.refresh) return this.#cachedInfo;
     let info: PinpadInfo;
     try {
       info = fromGix(await this.execute(gixCommand, { ids: IDENTIFICATION_ITEMS }));
     } catch (error) {
       if (!(error instanceof AbecsStatusError)) throw error;
       if (error.status === ST_INVCALL) {
-        info = fromGin(await this.generalInfo());
+        info = fromGin(await this.#generalInfo());
       } else {
-        this.logger.info(
+        this.#logger.info(
           { address: this.address, code: error.code },
           'GIX with an item list refused; asking without one',
         );
         info = fromGix(await this.execute(gixCommand, {}));
       }
     }
-    this.cachedInfo = info;
+    this.#cachedInfo = info;
     return info;
   }
 
@@ -310,7 +310,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return versions;
   }
 
-  private async generalInfo(): Promise<GinGeneralInfo> {
+  async #generalInfo(): Promise<GinGeneralInfo> {
     const general = await this.execute(ginCommand, { acquirer: 0 });
     if (general.kind !== 'general') {
       throw new AbecsFormatError('MALFORMED_RESPONSE', 'The PINPAD answered GIN 00 without its general information.');
@@ -477,7 +477,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
 
   /** Aborts the blocking command in flight (CAN → EOT). */
   async cancel(): Promise<void> {
-    await this.link.cancel();
+    await this.#link.cancel();
   }
 
   /**
@@ -485,13 +485,13 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
    * without CLO, leaving the display as it is. A PINPAD that is already gone is closed quietly.
    */
   async close(message?: string | null): Promise<void> {
-    this.closing = true;
+    this.#closing = true;
     try {
-      if (message !== null && this.transport.isOpen && !this.link.busy) {
+      if (message !== null && this.transport.isOpen && !this.#link.busy) {
         await this.execute(cloCommand, message === undefined ? {} : { message });
       }
     } finally {
-      this.link.dispose();
+      this.#link.dispose();
       await this.transport.close();
     }
   }

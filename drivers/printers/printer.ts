@@ -70,30 +70,30 @@ export function printRefusal(status: PrinterStatus): PrinterError | undefined {
 }
 
 export class ReceiptPrinter extends EventEmitter<ReceiptPrinterEvents> {
-  private readonly statusTimeoutMs: number;
-  private readonly pollMs: number;
-  private readonly checkStatusBeforePrint: boolean;
-  private readonly parseOptions: StatusParseOptions;
-  private readonly exclusive = new Exclusive();
-  private last: PrinterStatus | undefined;
+  readonly #statusTimeoutMs: number;
+  readonly #pollMs: number;
+  readonly #checkStatusBeforePrint: boolean;
+  readonly #parseOptions: StatusParseOptions;
+  readonly #exclusive = new Exclusive();
+  #last: PrinterStatus | undefined;
   /** undefined until the first contact (or failure) says which. */
-  private reachable: boolean | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private closed = false;
-  private readonly onTransportConnected = (): void => this.setReachable(true);
-  private readonly onTransportDisconnected = (error: PrinterError): void => this.setReachable(false, error);
+  #reachable: boolean | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+  readonly #onTransportConnected = (): void => this.#setReachable(true);
+  readonly #onTransportDisconnected = (error: PrinterError): void => this.#setReachable(false, error);
 
   constructor(
     readonly transport: PrinterTransport,
     options: ReceiptPrinterOptions = {},
   ) {
     super();
-    this.statusTimeoutMs = options.statusTimeoutMs ?? 2000;
-    this.pollMs = options.pollMs ?? 0;
-    this.checkStatusBeforePrint = options.checkStatusBeforePrint ?? true;
-    this.parseOptions = options.drawerOpenLevel ? { drawerOpenLevel: options.drawerOpenLevel } : {};
-    transport.on('connected', this.onTransportConnected);
-    transport.on('disconnected', this.onTransportDisconnected);
+    this.#statusTimeoutMs = options.statusTimeoutMs ?? 2000;
+    this.#pollMs = options.pollMs ?? 0;
+    this.#checkStatusBeforePrint = options.checkStatusBeforePrint ?? true;
+    this.#parseOptions = options.drawerOpenLevel ? { drawerOpenLevel: options.drawerOpenLevel } : {};
+    transport.on('connected', this.#onTransportConnected);
+    transport.on('disconnected', this.#onTransportDisconnected);
   }
 
   /** Whether status() can work on this transport (not on device files and print commands). */
@@ -103,25 +103,25 @@ export class ReceiptPrinter extends EventEmitter<ReceiptPrinterEvents> {
 
   /** The last status read, if any. */
   get lastStatus(): PrinterStatus | undefined {
-    return this.last;
+    return this.#last;
   }
 
   /** Whether the printer was reachable at the last contact (undefined before any). */
   get connected(): boolean | undefined {
-    return this.reachable;
+    return this.#reachable;
   }
 
   /** Opens the transport and starts polling when asked to; rejects with the transport's PrinterError. */
   async open(): Promise<void> {
-    this.closed = false;
+    this.#closed = false;
     try {
       await this.transport.open();
     } catch (error) {
-      if (isLinkFailure(error)) this.setReachable(false, error);
+      if (isLinkFailure(error)) this.#setReachable(false, error);
       throw error;
     }
-    this.setReachable(true);
-    this.schedulePoll();
+    this.#setReachable(true);
+    this.#schedulePoll();
   }
 
   /**
@@ -129,41 +129,41 @@ export class ReceiptPrinter extends EventEmitter<ReceiptPrinterEvents> {
    * PAPER_OUT, COVER_OPEN or PRINTER_ERROR (nothing sent), then sends the bytes.
    */
   print(bytes: Uint8Array): Promise<void> {
-    return this.exclusive.run(async () => {
-      if (this.checkStatusBeforePrint && this.canReportStatus) {
-        const refusal = printRefusal(await this.readStatus());
+    return this.#exclusive.run(async () => {
+      if (this.#checkStatusBeforePrint && this.canReportStatus) {
+        const refusal = printRefusal(await this.#readStatus());
         if (refusal) throw refusal;
       }
       try {
         await this.transport.write(bytes);
       } catch (error) {
-        if (isLinkFailure(error)) this.setReachable(false, error);
+        if (isLinkFailure(error)) this.#setReachable(false, error);
         throw error;
       }
-      this.setReachable(true);
+      this.#setReachable(true);
     });
   }
 
   /** Reads the printer's status now; PrinterError('STATUS_UNAVAILABLE') on write-only transports. */
   status(): Promise<PrinterStatus> {
-    return this.exclusive.run(() => this.readStatus());
+    return this.#exclusive.run(() => this.#readStatus());
   }
 
   /** Stops polling and closes the transport. */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = undefined;
+    this.#closed = true;
+    if (this.#pollTimer) clearTimeout(this.#pollTimer);
+    this.#pollTimer = undefined;
     await this.transport.close();
   }
 
   /** Stops listening to the transport (for a printer object that is being replaced). */
   dispose(): void {
-    this.transport.off('connected', this.onTransportConnected);
-    this.transport.off('disconnected', this.onTransportDisconnected);
+    this.transport.off('connected', this.#onTransportConnected);
+    this.transport.off('disconnected', this.#onTransportDisconnected);
   }
 
-  private async readStatus(): Promise<PrinterStatus> {
+  async #readStatus(): Promise<PrinterStatus> {
     const request = this.transport.request?.bind(this.transport);
     if (!request) {
       throw new PrinterError(
@@ -174,26 +174,26 @@ export class ReceiptPrinter extends EventEmitter<ReceiptPrinterEvents> {
     const answers: number[] = [];
     try {
       for (const n of REQUESTS) {
-        const answer = await request(statusRequestBytes(n), 1, this.statusTimeoutMs);
+        const answer = await request(statusRequestBytes(n), 1, this.#statusTimeoutMs);
         answers.push(answer[0] ?? -1);
       }
     } catch (error) {
-      if (isLinkFailure(error)) this.setReachable(false, error);
+      if (isLinkFailure(error)) this.#setReachable(false, error);
       throw error;
     }
-    this.setReachable(true);
+    this.#setReachable(true);
     const [printer = -1, offlineCause = -1, errorCause = -1, rollPaper = -1] = answers;
-    const status = parseStatusAnswers({ printer, offlineCause, errorCause, rollPaper }, this.parseOptions);
-    const previous = this.last;
-    this.last = status;
+    const status = parseStatusAnswers({ printer, offlineCause, errorCause, rollPaper }, this.#parseOptions);
+    const previous = this.#last;
+    this.#last = status;
     if (!previous || !sameStatus(previous, status)) this.emit('status', status, previous);
     return status;
   }
 
-  private setReachable(value: boolean, error?: PrinterError): void {
+  #setReachable(value: boolean, error?: PrinterError): void {
     // After close() the link goes away on purpose; that is not news.
-    if (this.closed || this.reachable === value) return;
-    this.reachable = value;
+    if (this.#closed || this.#reachable === value) return;
+    this.#reachable = value;
     if (value) this.emit('connected');
     else
       this.emit(
@@ -202,21 +202,21 @@ export class ReceiptPrinter extends EventEmitter<ReceiptPrinterEvents> {
       );
   }
 
-  private schedulePoll(): void {
-    if (this.closed || this.pollMs <= 0 || !this.canReportStatus || this.pollTimer) return;
-    this.pollTimer = setTimeout(() => {
-      void this.pollOnce().finally(() => {
-        this.pollTimer = undefined;
-        this.schedulePoll();
+  #schedulePoll(): void {
+    if (this.#closed || this.#pollMs <= 0 || !this.canReportStatus || this.#pollTimer) return;
+    this.#pollTimer = setTimeout(() => {
+      void this.#pollOnce().finally(() => {
+        this.#pollTimer = undefined;
+        this.#schedulePoll();
       });
-    }, this.pollMs);
+    }, this.#pollMs);
     // Polling alone must not keep the process alive.
-    this.pollTimer.unref();
+    this.#pollTimer.unref();
   }
 
-  private async pollOnce(): Promise<void> {
+  async #pollOnce(): Promise<void> {
     // A job or a status read in progress already tells us what a poll would; skip this round.
-    if (this.exclusive.busy) return;
+    if (this.#exclusive.busy) return;
     try {
       await this.status();
     } catch (error) {

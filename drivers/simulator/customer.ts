@@ -32,9 +32,12 @@ export class CustomerEvents extends EventEmitter<{ change: [] }> {
 }
 
 export class Keypad {
-  private readonly queue: SimKey[] = [];
+  readonly #queue: SimKey[] = [];
+  readonly #events: CustomerEvents;
 
-  constructor(private readonly events: CustomerEvents) {}
+  constructor(events: CustomerEvents) {
+    this.#events = events;
+  }
 
   /** Digits (and spaces, ignored) as the customer would type them. */
   type(digits: string): void {
@@ -42,8 +45,8 @@ export class Keypad {
     for (const key of keys) {
       if (!/^[0-9]$/.test(key)) throw new InvalidArgumentError(`The simulated keypad types digits only, not "${key}".`);
     }
-    this.queue.push(...(keys as DigitKey[]));
-    this.events.emit('change');
+    this.#queue.push(...(keys as DigitKey[]));
+    this.#events.emit('change');
   }
 
   /** One key: a digit or 'enter' | 'cancel' | 'clear' | 'f1'…'f4' | 'up' | 'down'. */
@@ -51,23 +54,23 @@ export class Keypad {
     if (!(FUNCTION_KEYS.has(key) || /^[0-9]$/.test(key))) {
       throw new InvalidArgumentError(`"${String(key)}" is not a key of the simulated keypad.`);
     }
-    this.queue.push(key);
-    this.events.emit('change');
+    this.#queue.push(key);
+    this.#events.emit('change');
   }
 
   /** Keys pressed and not read yet. */
   get pending(): readonly SimKey[] {
-    return [...this.queue];
+    return [...this.#queue];
   }
 
   /** Forgets keys typed ahead. */
   clear(): void {
-    this.queue.length = 0;
+    this.#queue.length = 0;
   }
 
   /** @internal the next queued key, if any. */
   take(): SimKey | undefined {
-    return this.queue.shift();
+    return this.#queue.shift();
   }
 }
 

@@ -65,22 +65,22 @@ export class DeviceLinkFaults {
   responseDelayMs = 0;
   /** When set, every byte the device sends is paced like a serial line at this baud rate (8N1). */
   paceBaud: number | undefined = undefined;
-  private readonly counts = { nak: 0, corrupt: 0, dropAck: 0, late: 0 };
-  private mute = false;
+  readonly #counts = { nak: 0, corrupt: 0, dropAck: 0, late: 0 };
+  #mute = false;
 
   /** Answer the next `n` command packets with NAK, even when they are intact. */
   nakNext(n = 1): void {
-    this.counts.nak = checkCount(n);
+    this.#counts.nak = checkCount(n);
   }
 
   /** Flip a CRC byte in the next `n` packet transmissions (responses, NTMs, retransmissions). */
   corruptNextResponses(n = 1): void {
-    this.counts.corrupt = checkCount(n);
+    this.#counts.corrupt = checkCount(n);
   }
 
   /** Send nothing instead of the ACK for the next `n` command packets (they are still processed). */
   dropAcks(n = 1): void {
-    this.counts.dropAck = checkCount(n);
+    this.#counts.dropAck = checkCount(n);
   }
 
   /**
@@ -89,37 +89,37 @@ export class DeviceLinkFaults {
    * must not take it for the answer to its next command.
    */
   lateResponseAfterCancel(n = 1): void {
-    this.counts.late = checkCount(n);
+    this.#counts.late = checkCount(n);
   }
 
   /** Stop answering anything, even CAN, and send nothing, as a hung device would. */
   silence(): void {
-    this.mute = true;
+    this.#mute = true;
   }
 
   unsilence(): void {
-    this.mute = false;
+    this.#mute = false;
   }
 
   get silenced(): boolean {
-    return this.mute;
+    return this.#mute;
   }
 
   /** Back to a well-behaved device. */
   clear(): void {
-    this.counts.nak = 0;
-    this.counts.corrupt = 0;
-    this.counts.dropAck = 0;
-    this.counts.late = 0;
-    this.mute = false;
+    this.#counts.nak = 0;
+    this.#counts.corrupt = 0;
+    this.#counts.dropAck = 0;
+    this.#counts.late = 0;
+    this.#mute = false;
     this.responseDelayMs = 0;
     this.paceBaud = undefined;
   }
 
   /** @internal Consumes one unit of a counted fault; true when the fault applies now. */
   take(fault: 'nak' | 'corrupt' | 'dropAck' | 'late'): boolean {
-    if (this.counts[fault] <= 0) return false;
-    this.counts[fault]--;
+    if (this.#counts[fault] <= 0) return false;
+    this.#counts[fault]--;
     return true;
   }
 }
@@ -138,56 +138,55 @@ function packetId(data: Uint8Array): string | undefined {
 export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
   readonly faults = new DeviceLinkFaults();
   readonly timings: DeviceLinkTimings;
-  private readonly logger: DriverLogger;
-  private readonly decoder = new FrameReceiver();
+  readonly #logger: DriverLogger;
+  readonly #decoder = new FrameReceiver();
   /** PKTDATA of the last packet sent, resent when the host answers NAK. */
-  private lastPacket: Buffer | undefined;
+  #lastPacket: Buffer | undefined;
   /** A command was ACKed and has not been answered (or cancelled) yet. */
-  private pending = false;
+  #pending = false;
   /** Id of the last command received (for the late-response fault). */
-  private pendingId = '';
+  #pendingId = '';
   /** After a bad packet: discarding input until the line is quiet, then NAK. */
-  private purging = false;
-  private silenceTimer: NodeJS.Timeout | undefined;
-  private interByteTimer: NodeJS.Timeout | undefined;
+  #purging = false;
+  #silenceTimer: NodeJS.Timeout | undefined;
+  #interByteTimer: NodeJS.Timeout | undefined;
   /** Responses waiting out `responseDelayMs`; a CAN drops them (the command was aborted). */
-  private readonly delayed = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
-  private pacer: LinePacer | undefined;
-  private disposed = false;
+  readonly #delayed = new Set<{ timer: NodeJS.Timeout; done: () => void }>();
+  #pacer: LinePacer | undefined;
+  #disposed = false;
 
-  private readonly onData = (chunk: Buffer): void => this.handleData(chunk);
+  readonly #onData = (chunk: Buffer): void => this.#handleData(chunk);
+  readonly #transport: ByteTransport;
 
-  constructor(
-    private readonly transport: ByteTransport,
-    options: DeviceLinkOptions = {},
-  ) {
+  constructor(transport: ByteTransport, options: DeviceLinkOptions = {}) {
     super();
+    this.#transport = transport;
     this.timings = { ...DEFAULT_DEVICE_LINK_TIMINGS, ...options.timings };
-    this.logger = options.logger ?? silentLogger;
-    transport.on('data', this.onData);
+    this.#logger = options.logger ?? silentLogger;
+    transport.on('data', this.#onData);
   }
 
   /** True between a command's ACK and its response (or a CAN). */
   get awaitingResponse(): boolean {
-    return this.pending;
+    return this.#pending;
   }
 
   /** Sends the response packet (after `faults.responseDelayMs`) and keeps it for NAK resends. */
   respond(pktdata: Buffer): Promise<void> {
     const data = Buffer.from(pktdata);
     encodeFrame(data); // validates now, so the caller sees a bad packet at once
-    this.pending = false;
+    this.#pending = false;
     const delay = this.faults.responseDelayMs;
-    if (delay <= 0) return this.sendPacket(data);
+    if (delay <= 0) return this.#sendPacket(data);
     return new Promise<void>((resolve) => {
       const entry = {
         timer: setTimeout(() => {
-          this.delayed.delete(entry);
-          this.sendPacket(data).then(resolve, resolve);
+          this.#delayed.delete(entry);
+          this.#sendPacket(data).then(resolve, resolve);
         }, delay),
         done: resolve,
       };
-      this.delayed.add(entry);
+      this.#delayed.add(entry);
     });
   }
 
@@ -199,171 +198,171 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
         `A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${length}.`,
       );
     }
-    return this.sendPacket(encodeNotification(text));
+    return this.#sendPacket(encodeNotification(text));
   }
 
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.transport.off('data', this.onData);
-    this.clearTimers();
-    this.dropDelayed();
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#transport.off('data', this.#onData);
+    this.#clearTimers();
+    this.#dropDelayed();
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private handleData(chunk: Buffer): void {
-    if (this.disposed) return;
+  #handleData(chunk: Buffer): void {
+    if (this.#disposed) return;
     if (this.faults.silenced) {
-      this.decoder.reset();
+      this.#decoder.reset();
       return;
     }
-    if (this.purging) {
+    if (this.#purging) {
       // The rest of a bad packet (or noise) is still arriving: wait for the line to go quiet.
-      this.armSilence();
+      this.#armSilence();
       return;
     }
-    for (const item of this.decoder.push(chunk)) {
-      this.handleItem(item);
-      if (this.purging) {
-        this.decoder.reset();
+    for (const item of this.#decoder.push(chunk)) {
+      this.#handleItem(item);
+      if (this.#purging) {
+        this.#decoder.reset();
         return;
       }
     }
-    clearTimeout(this.interByteTimer);
-    this.interByteTimer = undefined;
-    if (this.decoder.receiving) {
-      this.interByteTimer = setTimeout(() => {
-        this.interByteTimer = undefined;
-        this.badPacket('inter-byte timeout');
+    clearTimeout(this.#interByteTimer);
+    this.#interByteTimer = undefined;
+    if (this.#decoder.receiving) {
+      this.#interByteTimer = setTimeout(() => {
+        this.#interByteTimer = undefined;
+        this.#badPacket('inter-byte timeout');
       }, this.timings.interByteTimeoutMs);
     }
   }
 
-  private handleItem(item: ReceivedItem): void {
+  #handleItem(item: ReceivedItem): void {
     switch (item.kind) {
       case 'packet':
-        this.commandPacket(item.data);
+        this.#commandPacket(item.data);
         return;
       case 'error':
-        this.badPacket(item.reason);
+        this.#badPacket(item.reason);
         return;
       case 'byte':
-        if (item.byte === CAN) this.cancel();
-        else if (item.byte === NAK) this.resend();
+        if (item.byte === CAN) this.#cancel();
+        else if (item.byte === NAK) this.#resend();
         // Anything else outside a packet is noise and is ignored (S220 §6.2.1 idle loop).
         return;
     }
   }
 
-  private commandPacket(data: Buffer): void {
+  #commandPacket(data: Buffer): void {
     const command = packetId(data);
-    this.trace({ direction: 'in', kind: 'packet', command, length: data.length });
+    this.#trace({ direction: 'in', kind: 'packet', command, length: data.length });
     if (this.faults.take('nak')) {
-      this.logger.info({ command }, 'fault: NAK for an intact command');
-      this.sendControl(NAK, 'nak');
+      this.#logger.info({ command }, 'fault: NAK for an intact command');
+      this.#sendControl(NAK, 'nak');
       return;
     }
     if (this.faults.take('dropAck')) {
-      this.logger.info({ command }, 'fault: ACK dropped');
+      this.#logger.info({ command }, 'fault: ACK dropped');
     } else {
-      this.sendControl(ACK, 'ack');
+      this.#sendControl(ACK, 'ack');
     }
-    const abortsPending = this.pending;
-    this.pending = true;
-    this.pendingId = data.subarray(0, 3).toString('latin1');
+    const abortsPending = this.#pending;
+    this.#pending = true;
+    this.#pendingId = data.subarray(0, 3).toString('latin1');
     // A new command supersedes any response still waiting out its delay.
-    if (abortsPending) this.dropDelayed();
+    if (abortsPending) this.#dropDelayed();
     this.emit('command', data, { abortsPending });
   }
 
-  private badPacket(reason: string): void {
-    this.logger.info({ reason }, 'bad command packet; will NAK');
-    this.decoder.reset();
-    clearTimeout(this.interByteTimer);
-    this.interByteTimer = undefined;
-    this.purging = true;
-    this.armSilence();
+  #badPacket(reason: string): void {
+    this.#logger.info({ reason }, 'bad command packet; will NAK');
+    this.#decoder.reset();
+    clearTimeout(this.#interByteTimer);
+    this.#interByteTimer = undefined;
+    this.#purging = true;
+    this.#armSilence();
   }
 
-  private armSilence(): void {
-    clearTimeout(this.silenceTimer);
-    this.silenceTimer = setTimeout(() => {
-      this.silenceTimer = undefined;
-      this.purging = false;
-      if (!this.faults.silenced) this.sendControl(NAK, 'nak');
+  #armSilence(): void {
+    clearTimeout(this.#silenceTimer);
+    this.#silenceTimer = setTimeout(() => {
+      this.#silenceTimer = undefined;
+      this.#purging = false;
+      if (!this.faults.silenced) this.#sendControl(NAK, 'nak');
     }, this.timings.silenceMs);
   }
 
-  private cancel(): void {
-    this.trace({ direction: 'in', kind: 'can' });
-    this.sendControl(EOT, 'eot');
-    if (this.pending && this.faults.take('late')) {
-      void this.sendPacket(Buffer.from(`${this.pendingId}000`, 'latin1'));
+  #cancel(): void {
+    this.#trace({ direction: 'in', kind: 'can' });
+    this.#sendControl(EOT, 'eot');
+    if (this.#pending && this.faults.take('late')) {
+      void this.#sendPacket(Buffer.from(`${this.#pendingId}000`, 'latin1'));
     }
-    this.pending = false;
-    this.dropDelayed();
+    this.#pending = false;
+    this.#dropDelayed();
     this.emit('cancel');
   }
 
-  private resend(): void {
-    this.trace({ direction: 'in', kind: 'nak' });
-    if (!this.lastPacket) {
-      this.logger.debug({}, 'NAK with nothing to resend; ignored');
+  #resend(): void {
+    this.#trace({ direction: 'in', kind: 'nak' });
+    if (!this.#lastPacket) {
+      this.#logger.debug({}, 'NAK with nothing to resend; ignored');
       return;
     }
-    this.sendPacket(this.lastPacket).catch(() => {});
+    this.#sendPacket(this.#lastPacket).catch(() => {});
   }
 
-  private sendPacket(data: Buffer): Promise<void> {
-    if (this.faults.silenced || this.disposed) return Promise.resolve();
-    this.lastPacket = data;
+  #sendPacket(data: Buffer): Promise<void> {
+    if (this.faults.silenced || this.#disposed) return Promise.resolve();
+    this.#lastPacket = data;
     const frame = encodeFrame(data);
     if (this.faults.take('corrupt')) {
       // The last CRC byte: flipping it can never create a control byte the host would parse
       // differently, because the receiver reads the two CRC bytes raw.
       frame[frame.length - 1] = frame[frame.length - 1]! ^ 0xff;
-      this.logger.info({ command: packetId(data) }, 'fault: corrupted CRC');
+      this.#logger.info({ command: packetId(data) }, 'fault: corrupted CRC');
     }
-    this.trace({ direction: 'out', kind: 'packet', command: packetId(data), length: data.length });
-    return this.write(frame);
+    this.#trace({ direction: 'out', kind: 'packet', command: packetId(data), length: data.length });
+    return this.#write(frame);
   }
 
-  private sendControl(byte: number, kind: DeviceLinkTrace['kind']): void {
+  #sendControl(byte: number, kind: DeviceLinkTrace['kind']): void {
     if (this.faults.silenced) return;
-    this.trace({ direction: 'out', kind });
-    this.write(Buffer.of(byte)).catch(() => {});
+    this.#trace({ direction: 'out', kind });
+    this.#write(Buffer.of(byte)).catch(() => {});
   }
 
-  private write(bytes: Buffer): Promise<void> {
-    if (this.disposed) return Promise.resolve();
+  #write(bytes: Buffer): Promise<void> {
+    if (this.#disposed) return Promise.resolve();
     const baud = this.faults.paceBaud;
     const onError = (error: unknown): void => {
-      this.logger.warn({ error: (error as Error).message }, 'device write failed');
+      this.#logger.warn({ error: (error as Error).message }, 'device write failed');
     };
-    if (baud === undefined) return this.transport.write(bytes).catch(onError);
-    if (this.pacer?.baud !== baud) this.pacer = new LinePacer(baud);
-    return this.pacer.send(bytes, (slice) => {
-      if (!this.disposed) this.transport.write(slice).catch(onError);
+    if (baud === undefined) return this.#transport.write(bytes).catch(onError);
+    if (this.#pacer?.baud !== baud) this.#pacer = new LinePacer(baud);
+    return this.#pacer.send(bytes, (slice) => {
+      if (!this.#disposed) this.#transport.write(slice).catch(onError);
     });
   }
 
-  private dropDelayed(): void {
-    for (const entry of this.delayed) {
+  #dropDelayed(): void {
+    for (const entry of this.#delayed) {
       clearTimeout(entry.timer);
       entry.done();
     }
-    this.delayed.clear();
+    this.#delayed.clear();
   }
 
-  private clearTimers(): void {
-    clearTimeout(this.silenceTimer);
-    clearTimeout(this.interByteTimer);
-    this.silenceTimer = undefined;
-    this.interByteTimer = undefined;
+  #clearTimers(): void {
+    clearTimeout(this.#silenceTimer);
+    clearTimeout(this.#interByteTimer);
+    this.#silenceTimer = undefined;
+    this.#interByteTimer = undefined;
   }
 
-  private trace(trace: DeviceLinkTrace): void {
+  #trace(trace: DeviceLinkTrace): void {
     this.emit('trace', trace);
   }
 }

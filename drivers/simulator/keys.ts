@@ -19,30 +19,33 @@ interface Slot {
 }
 
 export class SimulatedDukptKeys {
-  private readonly slots = new Map<string, Slot>();
+  readonly #slots = new Map<string, Slot>();
+  readonly #serialNumber: string;
 
-  constructor(private readonly serialNumber: string) {}
+  constructor(serialNumber: string) {
+    this.#serialNumber = serialNumber;
+  }
 
   /** The KSN the slot's next use will carry. */
   currentKsn(kind: DukptKind, slot: number): Buffer {
-    const state = this.slot(kind, slot);
+    const state = this.#slot(kind, slot);
     return withCounter(state.initialKsn, state.counter >= KSN_COUNTER_MAX ? 1 : state.counter + 1);
   }
 
   /** Advances the slot's counter and returns the new KSN with its PIN or data key. */
   use(kind: DukptKind, slot: number): { ksn: Buffer; key: Buffer } {
-    const state = this.slot(kind, slot);
+    const state = this.#slot(kind, slot);
     // A real PINPAD stops at the counter's end (its key is exhausted); the simulator wraps round.
     state.counter = state.counter >= KSN_COUNTER_MAX ? 1 : state.counter + 1;
     const ksn = withCounter(state.initialKsn, state.counter);
     return { ksn, key: kind === 'pin' ? pinKey(state.ipek, ksn) : dataKey(state.ipek, ksn) };
   }
 
-  private slot(kind: DukptKind, slot: number): Slot {
+  #slot(kind: DukptKind, slot: number): Slot {
     const name = `${kind}:${slot}`;
-    let state = this.slots.get(name);
+    let state = this.#slots.get(name);
     if (state === undefined) {
-      const serial = this.serialNumber
+      const serial = this.#serialNumber
         .replace(/[^0-9A-Fa-f]/g, '')
         .toUpperCase()
         .slice(-10)
@@ -51,7 +54,7 @@ export class SimulatedDukptKeys {
       const slotByte = (slot & 0x7f) | (kind === 'data' ? 0x80 : 0);
       const initialKsn = Buffer.from(`FF${slotByte.toString(16).padStart(2, '0')}${serial}E00000`, 'hex');
       state = { ipek: initialKey(TEST_BDK, initialKsn), initialKsn, counter: 0 };
-      this.slots.set(name, state);
+      this.#slots.set(name, state);
     }
     return state;
   }

@@ -104,20 +104,22 @@ export async function startPtySimulator(
 export class SocketTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly kind = 'tcp' as const;
   readonly address: string;
-  private opened = true;
-  private closedOnPurpose = false;
+  #opened = true;
+  #closedOnPurpose = false;
+  readonly #socket: Socket;
 
-  constructor(private readonly socket: Socket) {
+  constructor(socket: Socket) {
     super();
+    this.#socket = socket;
     this.address = `tcp://${socket.remoteAddress ?? 'unknown'}:${socket.remotePort ?? 0}`;
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.emit('data', chunk));
     // Errors end in 'close'; without a listener Node would throw.
     socket.on('error', () => {});
     socket.on('close', () => {
-      if (!this.opened) return;
-      this.opened = false;
-      if (this.closedOnPurpose) this.emit('close', { expected: true });
+      if (!this.#opened) return;
+      this.#opened = false;
+      if (this.#closedOnPurpose) this.emit('close', { expected: true });
       else
         this.emit('close', {
           expected: false,
@@ -127,19 +129,19 @@ export class SocketTransport extends EventEmitter<TransportEvents> implements By
   }
 
   get isOpen(): boolean {
-    return this.opened;
+    return this.#opened;
   }
 
   /** The socket is already connected when accepted. */
   open(): Promise<void> {
-    if (!this.opened) return Promise.reject(new TransportError('DISCONNECTED', `${this.address} is closed.`));
+    if (!this.#opened) return Promise.reject(new TransportError('DISCONNECTED', `${this.address} is closed.`));
     return Promise.resolve();
   }
 
   write(data: Uint8Array): Promise<void> {
-    if (!this.opened) return Promise.reject(new TransportError('NOT_OPEN', `${this.address} is not open.`));
+    if (!this.#opened) return Promise.reject(new TransportError('NOT_OPEN', `${this.address} is not open.`));
     return new Promise<void>((resolve, reject) => {
-      this.socket.write(data, (error) =>
+      this.#socket.write(data, (error) =>
         error
           ? reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${error.message}.`))
           : resolve(),
@@ -148,13 +150,13 @@ export class SocketTransport extends EventEmitter<TransportEvents> implements By
   }
 
   close(): Promise<void> {
-    if (!this.opened) return Promise.resolve();
-    this.closedOnPurpose = true;
+    if (!this.#opened) return Promise.resolve();
+    this.#closedOnPurpose = true;
     return new Promise<void>((resolve) => {
-      this.socket.once('close', () => resolve());
-      this.socket.end();
+      this.#socket.once('close', () => resolve());
+      this.#socket.end();
       // A peer that never closes its side must not keep us waiting.
-      setTimeout(() => this.socket.destroy(), 1000).unref();
+      setTimeout(() => this.#socket.destroy(), 1000).unref();
     });
   }
 }

@@ -40,53 +40,57 @@ export class SimulatorSession {
   readonly link: DeviceLink;
   /** Resolves once the transport is open and commands are being served. */
   readonly ready: Promise<void>;
-  private running: Running | undefined;
-  private closed = false;
+  #running: Running | undefined;
+  #closed = false;
+  readonly #device: DeviceState;
+  readonly #handlers: ReadonlyMap<string, CommandHandler>;
 
   constructor(
-    private readonly device: DeviceState,
+    device: DeviceState,
     readonly transport: ByteTransport,
-    private readonly handlers: ReadonlyMap<string, CommandHandler>,
+    handlers: ReadonlyMap<string, CommandHandler>,
     options: SimulatorSessionOptions = {},
   ) {
+    this.#device = device;
+    this.#handlers = handlers;
     this.link = new DeviceLink(transport, { logger: device.logger, ...options.link });
-    this.link.on('command', (pktdata) => this.onCommand(pktdata));
-    this.link.on('cancel', () => this.onCancel());
+    this.link.on('command', (pktdata) => this.#onCommand(pktdata));
+    this.link.on('cancel', () => this.#onCancel());
     this.ready = transport.isOpen ? Promise.resolve() : transport.open();
   }
 
   /** Id of the command being processed, if any (for status screens and tests). */
   get currentCommand(): string | undefined {
-    return this.running?.id;
+    return this.#running?.id;
   }
 
   /** Resolves when the command in progress (if any) has finished or been aborted. */
   async idle(): Promise<void> {
-    while (this.running) await this.running.done;
+    while (this.#running) await this.#running.done;
   }
 
   /** Stops serving: aborts the running command and detaches from the transport (left open). */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    const running = this.running;
+    if (this.#closed) return;
+    this.#closed = true;
+    const running = this.#running;
     running?.controller.abort();
     this.link.dispose();
     await running?.done;
   }
 
-  private onCancel(): void {
-    const running = this.running;
+  #onCancel(): void {
+    const running = this.#running;
     if (!running) return;
-    this.device.logger.info({ command: running.id }, 'simulator: command aborted by CAN');
+    this.#device.logger.info({ command: running.id }, 'simulator: command aborted by CAN');
     running.controller.abort();
   }
 
-  private onCommand(pktdata: Buffer): void {
-    if (this.closed) return;
-    const previous = this.running;
+  #onCommand(pktdata: Buffer): void {
+    if (this.#closed) return;
+    const previous = this.#running;
     if (previous) {
-      this.device.logger.info({ command: previous.id }, 'simulator: command aborted by a new command');
+      this.#device.logger.info({ command: previous.id }, 'simulator: command aborted by a new command');
       previous.controller.abort();
     }
     const controller = new AbortController();
@@ -94,20 +98,20 @@ export class SimulatorSession {
     const running: Running = {
       id,
       controller,
-      done: this.process(pktdata, controller.signal, previous?.done).finally(() => {
-        if (this.running === running) this.running = undefined;
+      done: this.#process(pktdata, controller.signal, previous?.done).finally(() => {
+        if (this.#running === running) this.#running = undefined;
       }),
     };
-    this.running = running;
+    this.#running = running;
   }
 
-  private async process(pktdata: Buffer, signal: AbortSignal, previous: Promise<void> | undefined): Promise<void> {
+  async #process(pktdata: Buffer, signal: AbortSignal, previous: Promise<void> | undefined): Promise<void> {
     // The aborted command must be out of the way before the new one touches the device state.
     if (previous) await previous;
     if (signal.aborted) return;
-    const response = await this.respondTo(pktdata, signal);
-    if (response === undefined || signal.aborted || this.closed) return;
-    this.device.logger.debug(
+    const response = await this.#respondTo(pktdata, signal);
+    if (response === undefined || signal.aborted || this.#closed) return;
+    this.#device.logger.debug(
       { command: response.id, status: response.status, blocks: response.blocks.length },
       'simulator: response',
     );
@@ -115,12 +119,12 @@ export class SimulatorSession {
   }
 
   /** The handler of a command this device's profile knows (a BibComp PINPAD has no TLV commands). */
-  private handlerFor(id: string): CommandHandler | undefined {
-    if (!this.device.profile.abecsCommands && ABECS_TLV_COMMANDS.has(id)) return undefined;
-    return this.handlers.get(id);
+  #handlerFor(id: string): CommandHandler | undefined {
+    if (!this.#device.profile.abecsCommands && ABECS_TLV_COMMANDS.has(id)) return undefined;
+    return this.#handlers.get(id);
   }
 
-  private async respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponsePacket | undefined> {
+  async #respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponsePacket | undefined> {
     // An encrypted packet while no secure communication exists: ERR003 (S220 §6.3.2).
     if (pktdata[0] === DC2) return { id: ERR_ID, status: ST.NOSEC, blocks: [] };
     let cmd: CommandPacket;
@@ -130,23 +134,23 @@ export class SimulatorSession {
       // Block lengths that do not parse: an integrity error in a command the PINPAD knows is
       // ST_INVPARM for that command (S220 §6.2.2); the training simulator answers ERR010.
       const id = readCommandId(pktdata);
-      if (id !== undefined && this.device.profile.envelopeErrorIsInvparm && this.handlerFor(id)) {
+      if (id !== undefined && this.#device.profile.envelopeErrorIsInvparm && this.#handlerFor(id)) {
         return { id, status: ST.INVPARM, blocks: [] };
       }
       return { id: ERR_ID, status: ST.INVCALL, blocks: [] };
     }
-    const handler = this.handlerFor(cmd.id);
-    this.device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
+    const handler = this.#handlerFor(cmd.id);
+    this.#device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
     if (!handler) return { id: ERR_ID, status: ST.INVCALL, blocks: [] };
     const ctx: CommandContext = {
-      device: this.device,
+      device: this.#device,
       signal,
       notify: async (text) => {
-        if (signal.aborted || this.closed) throw new CommandAborted();
+        if (signal.aborted || this.#closed) throw new CommandAborted();
         // NTM_MSG is 2×16 (S220 §2.3.3, §7.4), as the PPC-930 sent it (TRACE "NTM000032…");
         // the training simulator keeps its historical unpadded text.
         await this.link.notify(
-          this.device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)),
+          this.#device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)),
         );
       },
     };
@@ -156,7 +160,7 @@ export class SimulatorSession {
       if (error instanceof CommandAborted || signal.aborted) return undefined;
       if (error instanceof StatusReply) return { id: cmd.id, status: error.status, blocks: [] };
       if (error instanceof WireStatusError) return { id: cmd.id, status: error.status, blocks: [] };
-      this.device.logger.error(
+      this.#device.logger.error(
         { command: cmd.id, error: error instanceof Error ? error.message : String(error) },
         'simulator: internal error while handling a command',
       );

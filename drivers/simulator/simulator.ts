@@ -146,11 +146,11 @@ function resolveAutoCustomer(auto: AutoCustomerOptions): AutoCustomer {
 }
 
 export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
-  private readonly device: DeviceState;
-  private readonly sessions = new Set<SimulatorSession>();
-  private readonly linkOptions: DeviceLinkOptions | undefined;
-  private readonly paceBaud: number | undefined;
-  private readonly replay:
+  readonly #device: DeviceState;
+  readonly #sessions = new Set<SimulatorSession>();
+  readonly #linkOptions: DeviceLinkOptions | undefined;
+  readonly #paceBaud: number | undefined;
+  readonly #replay:
     { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
@@ -173,7 +173,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     const profile = PROFILES[profileName];
     checkKeySlots(options.keySlots);
     const defaults = profile.identity;
-    this.device = new DeviceState(
+    this.#device = new DeviceState(
       {
         serialNumber: options.serialNumber ?? defaults.serialNumber,
         manufacturer: options.manufacturer ?? defaults.manufacturer,
@@ -197,45 +197,45 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
         requireTables: (options.requireTables ?? true) && profile.requiresAidTables,
       },
     );
-    this.linkOptions = options.link;
+    this.#linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {
       throw new InvalidArgumentError(`paceBaud must be a positive number, got ${options.paceBaud}.`);
     }
-    this.paceBaud = options.paceBaud;
-    this.replay = options.replay ? { script: replayScript(options.replay), timeScale } : undefined;
-    this.device.on('display', (display) => this.emit('display', display));
+    this.#paceBaud = options.paceBaud;
+    this.#replay = options.replay ? { script: replayScript(options.replay), timeScale } : undefined;
+    this.#device.on('display', (display) => this.emit('display', display));
   }
 
   /** The 16-column lines the customer sees (as many as the profile's display; trailing spaces removed). */
   get display(): DisplayState {
-    return this.device.display;
+    return this.#device.display;
   }
 
   /** The device profile this simulator follows. */
   get profile(): SimulatorProfileName {
-    return this.device.profile.name;
+    return this.#device.profile.name;
   }
 
   /** Keys the customer presses: `keypad.type('12345678909')`, `keypad.press('enter')`. */
   get keypad(): Keypad {
-    return this.device.keypad;
+    return this.#device.keypad;
   }
 
   get timings(): SimulatorTimings {
-    return this.device.timings;
+    return this.#device.timings;
   }
 
   /** EMV table version stored for an acquirer (0 = global); zeros when none. */
   tableVersion(acquirer: number): string {
-    return this.device.tables.version(acquirer);
+    return this.#device.tables.version(acquirer);
   }
 
   /** Slot and transaction state, free of card data (for status screens and tests). */
   get cardStatus(): SimulatorCardStatus {
-    const t = this.device.transaction;
+    const t = this.#device.transaction;
     return {
-      cardInSlot: this.device.slotCard !== undefined,
-      cardWaiting: this.device.nextCard?.how,
+      cardInSlot: this.#device.slotCard !== undefined,
+      cardWaiting: this.#device.nextCard?.how,
       transaction: t ? { source: t.source, cardType: t.cardType } : undefined,
     };
   }
@@ -243,28 +243,28 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   /** Puts a chip card in the slot; it stays there until `removeCard()`. */
   insertCard(card: SimCard | string): void {
     const resolved = resolveCard(card);
-    this.device.slotCard = resolved;
-    this.device.changed();
+    this.#device.slotCard = resolved;
+    this.#device.changed();
   }
 
   /** Holds a card near the antenna: read by the next command with contactless enabled. */
   tapCard(card: SimCard | string): void {
-    queueCard(this.device, resolveCard(card), 'tap');
+    queueCard(this.#device, resolveCard(card), 'tap');
   }
 
   /** Swipes a card: read by the next command reading the magnetic stripe. */
   swipeCard(card: SimCard | string): void {
-    queueCard(this.device, resolveCard(card), 'swipe');
+    queueCard(this.#device, resolveCard(card), 'swipe');
   }
 
   /** Takes the card out of the slot (RMC waits for this). */
   removeCard(): void {
-    removeFromSlot(this.device);
+    removeFromSlot(this.#device);
   }
 
   /** The card appears the next time a command waits for one, by its own entry mode. */
   presentNextCard(card: SimCard | string): void {
-    queueCard(this.device, resolveCard(card));
+    queueCard(this.#device, resolveCard(card));
   }
 
   /**
@@ -272,19 +272,21 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
    * served at once; they share this one device, as if several cables reached the same PINPAD.
    */
   serve(transport: ByteTransport): SimulatorSession {
-    const handlers = this.replay ? replayHandlers(this.replay.script, { timeScale: this.replay.timeScale }) : HANDLERS;
-    const session = new SimulatorSession(this.device, transport, handlers, {
-      ...(this.linkOptions ? { link: this.linkOptions } : {}),
+    const handlers = this.#replay
+      ? replayHandlers(this.#replay.script, { timeScale: this.#replay.timeScale })
+      : HANDLERS;
+    const session = new SimulatorSession(this.#device, transport, handlers, {
+      ...(this.#linkOptions ? { link: this.#linkOptions } : {}),
     });
-    session.link.faults.paceBaud = this.paceBaud;
-    this.sessions.add(session);
+    session.link.faults.paceBaud = this.#paceBaud;
+    this.#sessions.add(session);
     const address = transport.address;
     session.ready.then(
       () => this.emit('session', { kind: 'open', address }),
-      () => this.sessions.delete(session),
+      () => this.#sessions.delete(session),
     );
     transport.once('close', () => {
-      if (!this.sessions.delete(session)) return;
+      if (!this.#sessions.delete(session)) return;
       void session.close();
       this.emit('session', { kind: 'close', address });
     });
@@ -293,8 +295,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
 
   /** Stops serving every transport (the transports themselves stay open). */
   async close(): Promise<void> {
-    const sessions = [...this.sessions];
-    this.sessions.clear();
+    const sessions = [...this.#sessions];
+    this.#sessions.clear();
     await Promise.all(sessions.map((session) => session.close()));
   }
 }

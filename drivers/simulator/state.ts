@@ -164,7 +164,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   readonly pinTries = new Map<SimCard, number>();
   /** Key slots holding keys (profile defaults, or the `keySlots` option). */
   readonly keys: LoadedKeys;
-  private shown: readonly string[];
+  #shown: readonly string[];
 
   constructor(
     readonly identity: SimulatorIdentity,
@@ -183,7 +183,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     this.tables = new EmvTableStore(tableVersions, preloadedTables);
     this.dukpt = new SimulatedDukptKeys(identity.serialNumber);
     this.keys = keys;
-    this.shown = Array.from({ length: profile.display.lines }, () => '');
+    this.#shown = Array.from({ length: profile.display.lines }, () => '');
   }
 
   /** Text lines of the display (PP_DSPTXTSZ). */
@@ -197,7 +197,7 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   }
 
   get display(): DisplayState {
-    return { lines: [...this.shown] };
+    return { lines: [...this.#shown] };
   }
 
   /**
@@ -216,8 +216,8 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     const blankControls = (ch: string): string => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch);
     const clean = (line: string): string => [...line].map(blankControls).join('').slice(0, DISPLAY_COLUMNS).trimEnd();
     const next = Array.from({ length: this.lineCount }, (_, index) => clean(lines[index] ?? ''));
-    if (next.every((line, index) => line === this.shown[index])) return;
-    this.shown = next;
+    if (next.every((line, index) => line === this.#shown[index])) return;
+    this.#shown = next;
     this.emit('display', this.display);
   }
 

@@ -20,18 +20,18 @@ interface Staging {
 export const NO_TABLE_VERSION = '0000000000';
 
 export class EmvTableStore {
-  private readonly versions = new Map<number, string>();
-  private readonly records = new Map<number, TableRecord[]>();
-  private staging: Staging | undefined;
+  readonly #versions = new Map<number, string>();
+  readonly #records = new Map<number, TableRecord[]>();
+  #staging: Staging | undefined;
   /** Decoded AID records of every acquirer, rebuilt on each commit. */
-  private aids: readonly AidRecord[] = [];
+  #aids: readonly AidRecord[] = [];
 
   /** `initial`: versions per acquirer; `preloaded`: records already committed (factory tables). */
   constructor(initial: Readonly<Record<number, string>> = {}, preloaded: readonly TableRecord[] = []) {
-    for (const [acquirer, version] of Object.entries(initial)) this.versions.set(Number(acquirer), version);
+    for (const [acquirer, version] of Object.entries(initial)) this.#versions.set(Number(acquirer), version);
     for (const record of preloaded)
-      this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
-    this.aids = decodeAids(this.records);
+      this.#records.set(record.acquirer, [...(this.#records.get(record.acquirer) ?? []), record]);
+    this.#aids = decodeAids(this.#records);
   }
 
   /**
@@ -39,30 +39,32 @@ export class EmvTableStore {
    * covered by a unified load. Zeros when nothing is loaded.
    */
   version(acquirer: number): string {
-    return this.versions.get(acquirer) ?? (acquirer === 0 ? undefined : this.versions.get(0)) ?? NO_TABLE_VERSION;
+    return this.#versions.get(acquirer) ?? (acquirer === 0 ? undefined : this.#versions.get(0)) ?? NO_TABLE_VERSION;
   }
 
   /** Acquirers with a loaded version, ascending (0 = global). */
   loaded(): Array<{ acquirer: number; version: string }> {
-    return [...this.versions.entries()].sort(([a], [b]) => a - b).map(([acquirer, version]) => ({ acquirer, version }));
+    return [...this.#versions.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([acquirer, version]) => ({ acquirer, version }));
   }
 
   recordsOf(acquirer: number): readonly TableRecord[] {
-    return this.records.get(acquirer) ?? [];
+    return this.#records.get(acquirer) ?? [];
   }
 
   /** Every valid AID record loaded, acquirer ascending, each acquirer's in load order. */
   aidRecords(): readonly AidRecord[] {
-    return this.aids;
+    return this.#aids;
   }
 
   get loading(): boolean {
-    return this.staging !== undefined;
+    return this.#staging !== undefined;
   }
 
   /** TLI: starts a load; true when the version differs from the stored one (answer 020). */
   begin(acquirer: number, version: string): boolean {
-    this.staging = { acquirer, version, records: [] };
+    this.#staging = { acquirer, version, records: [] };
     return this.version(acquirer) !== version;
   }
 
@@ -72,7 +74,7 @@ export class EmvTableStore {
    * than the TLI's unless TLI named "00" (S220 §6.7.3).
    */
   add(records: readonly Buffer[]): boolean {
-    const staging = this.staging;
+    const staging = this.#staging;
     if (!staging) return false;
     for (const raw of records) {
       const record = tableRecordOf(raw);
@@ -84,29 +86,29 @@ export class EmvTableStore {
 
   /** TLE: commits; false when no TLI came first. A TLI with no TLR erases the acquirer's tables. */
   commit(): boolean {
-    const staging = this.staging;
+    const staging = this.#staging;
     if (!staging) return false;
-    this.staging = undefined;
+    this.#staging = undefined;
     if (staging.acquirer === 0) {
       // Unified management: one version for every acquirer; records keep their own acquirer.
-      this.versions.clear();
-      this.records.clear();
-      this.versions.set(0, staging.version);
+      this.#versions.clear();
+      this.#records.clear();
+      this.#versions.set(0, staging.version);
       for (const record of staging.records) {
-        this.records.set(record.acquirer, [...(this.records.get(record.acquirer) ?? []), record]);
+        this.#records.set(record.acquirer, [...(this.#records.get(record.acquirer) ?? []), record]);
       }
     } else {
-      this.versions.delete(0);
-      this.versions.set(staging.acquirer, staging.version);
-      this.records.set(staging.acquirer, staging.records);
+      this.#versions.delete(0);
+      this.#versions.set(staging.acquirer, staging.version);
+      this.#records.set(staging.acquirer, staging.records);
     }
-    this.aids = decodeAids(this.records);
+    this.#aids = decodeAids(this.#records);
     return true;
   }
 
   /** Drops a load in progress (CLO, OPN). */
   abort(): void {
-    this.staging = undefined;
+    this.#staging = undefined;
   }
 }
 

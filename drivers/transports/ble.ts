@@ -165,81 +165,81 @@ export function waitForPoweredOn(noble: NobleLike, timeoutMs: number): Promise<v
 export class BleTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly kind = 'ble' as const;
   readonly address: string;
-  private readonly noble: NobleLike;
-  private readonly ownsNoble: boolean;
-  private readonly peripheralId: string;
-  private readonly serviceUuid: string;
-  private readonly writeUuid: string;
-  private readonly notifyUuid: string;
-  private readonly defaultMtu: number;
-  private readonly writeWithoutResponseOption: boolean | undefined;
-  private readonly scanTimeoutMs: number;
-  private readonly operationTimeoutMs: number;
-  private peripheral: NoblePeripheralLike | undefined;
-  private writeCharacteristic: NobleCharacteristicLike | undefined;
-  private notifyCharacteristic: NobleCharacteristicLike | undefined;
-  private withoutResponse = false;
-  private opening: Promise<void> | undefined;
-  private closingOnPurpose = false;
+  readonly #noble: NobleLike;
+  readonly #ownsNoble: boolean;
+  readonly #peripheralId: string;
+  readonly #serviceUuid: string;
+  readonly #writeUuid: string;
+  readonly #notifyUuid: string;
+  readonly #defaultMtu: number;
+  readonly #writeWithoutResponseOption: boolean | undefined;
+  readonly #scanTimeoutMs: number;
+  readonly #operationTimeoutMs: number;
+  #peripheral: NoblePeripheralLike | undefined;
+  #writeCharacteristic: NobleCharacteristicLike | undefined;
+  #notifyCharacteristic: NobleCharacteristicLike | undefined;
+  #withoutResponse = false;
+  #opening: Promise<void> | undefined;
+  #closingOnPurpose = false;
   /** Writes run one after another so chunks of two writes never interleave. */
-  private writeChain: Promise<void> = Promise.resolve();
+  #writeChain: Promise<void> = Promise.resolve();
   /** Rejects in-flight writes when the link drops (their callbacks would never fire). */
-  private readonly dropListeners = new Set<(error: Error) => void>();
-  private readonly onStateChange = (state: string): void => {
-    if (state !== 'poweredOn' && this.peripheral) {
-      this.linkLost(new TransportError('BLE_UNAVAILABLE', `Bluetooth went ${state} while ${this.address} was open.`));
+  readonly #dropListeners = new Set<(error: Error) => void>();
+  readonly #onStateChange = (state: string): void => {
+    if (state !== 'poweredOn' && this.#peripheral) {
+      this.#linkLost(new TransportError('BLE_UNAVAILABLE', `Bluetooth went ${state} while ${this.address} was open.`));
     }
   };
 
   constructor(options: BleTransportOptions) {
     super();
-    this.noble = options.noble;
-    this.ownsNoble = options.ownsNoble ?? false;
-    this.peripheralId = options.peripheralId;
+    this.#noble = options.noble;
+    this.#ownsNoble = options.ownsNoble ?? false;
+    this.#peripheralId = options.peripheralId;
     this.address = `ble:${options.peripheralId}`;
-    this.serviceUuid = normalizeBleUuid(options.serviceUuid ?? NORDIC_UART_SERVICE_UUID);
-    this.writeUuid = normalizeBleUuid(options.writeCharacteristicUuid ?? NORDIC_UART_WRITE_UUID);
-    this.notifyUuid = normalizeBleUuid(options.notifyCharacteristicUuid ?? NORDIC_UART_NOTIFY_UUID);
-    this.defaultMtu = options.mtu ?? DEFAULT_ATT_MTU;
-    if (!Number.isInteger(this.defaultMtu) || this.defaultMtu <= ATT_WRITE_OVERHEAD) {
-      throw new RangeError(`mtu must be an integer above ${ATT_WRITE_OVERHEAD}, got ${this.defaultMtu}`);
+    this.#serviceUuid = normalizeBleUuid(options.serviceUuid ?? NORDIC_UART_SERVICE_UUID);
+    this.#writeUuid = normalizeBleUuid(options.writeCharacteristicUuid ?? NORDIC_UART_WRITE_UUID);
+    this.#notifyUuid = normalizeBleUuid(options.notifyCharacteristicUuid ?? NORDIC_UART_NOTIFY_UUID);
+    this.#defaultMtu = options.mtu ?? DEFAULT_ATT_MTU;
+    if (!Number.isInteger(this.#defaultMtu) || this.#defaultMtu <= ATT_WRITE_OVERHEAD) {
+      throw new RangeError(`mtu must be an integer above ${ATT_WRITE_OVERHEAD}, got ${this.#defaultMtu}`);
     }
-    this.writeWithoutResponseOption = options.writeWithoutResponse;
-    this.scanTimeoutMs = options.scanTimeoutMs ?? 10_000;
-    this.operationTimeoutMs = options.operationTimeoutMs ?? 10_000;
+    this.#writeWithoutResponseOption = options.writeWithoutResponse;
+    this.#scanTimeoutMs = options.scanTimeoutMs ?? 10_000;
+    this.#operationTimeoutMs = options.operationTimeoutMs ?? 10_000;
   }
 
   get isOpen(): boolean {
-    return this.peripheral !== undefined && !this.closingOnPurpose;
+    return this.#peripheral !== undefined && !this.#closingOnPurpose;
   }
 
   /** Bytes per write: the negotiated ATT MTU (or the configured one) minus the ATT header. */
   get chunkSize(): number {
-    const mtu = this.peripheral?.mtu ?? this.defaultMtu;
+    const mtu = this.#peripheral?.mtu ?? this.#defaultMtu;
     return Math.max(1, mtu - ATT_WRITE_OVERHEAD);
   }
 
   open(): Promise<void> {
-    if (this.opening) return this.opening;
-    if (this.peripheral) {
+    if (this.#opening) return this.#opening;
+    if (this.#peripheral) {
       return Promise.reject(new TransportError('ALREADY_OPEN', `${this.address} is already open.`));
     }
-    this.opening = this.doOpen()
+    this.#opening = this.#doOpen()
       .catch((error: unknown) => {
-        this.releaseNoble();
+        this.#releaseNoble();
         throw error;
       })
       .finally(() => {
-        this.opening = undefined;
+        this.#opening = undefined;
       });
-    return this.opening;
+    return this.#opening;
   }
 
-  private async doOpen(): Promise<void> {
-    await waitForPoweredOn(this.noble, this.operationTimeoutMs);
-    const peripheral = await this.findPeripheral();
+  async #doOpen(): Promise<void> {
+    await waitForPoweredOn(this.#noble, this.#operationTimeoutMs);
+    const peripheral = await this.#findPeripheral();
     await withTimeout(
-      this.operationTimeoutMs,
+      this.#operationTimeoutMs,
       () => new TransportError('CONNECT_TIMEOUT', `Connecting to ${this.address} timed out.`),
       new Promise<void>((resolve, reject) => {
         peripheral.connect((error) => {
@@ -256,87 +256,87 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
     );
     try {
       await withTimeout(
-        this.operationTimeoutMs,
+        this.#operationTimeoutMs,
         () => new TransportError('BLE_SERVICE_NOT_FOUND', `${this.address} did not list its GATT services in time.`),
-        this.setUpGatt(peripheral),
+        this.#setUpGatt(peripheral),
       );
     } catch (error) {
       peripheral.disconnect();
       throw error;
     }
-    this.peripheral = peripheral;
+    this.#peripheral = peripheral;
     peripheral.once('disconnect', () => {
-      if (this.peripheral !== peripheral) return;
-      if (this.closingOnPurpose) return;
-      this.linkLost(new TransportError('DISCONNECTED', `The BLE device ${this.address} disconnected.`));
+      if (this.#peripheral !== peripheral) return;
+      if (this.#closingOnPurpose) return;
+      this.#linkLost(new TransportError('DISCONNECTED', `The BLE device ${this.address} disconnected.`));
     });
-    this.noble.on('stateChange', this.onStateChange);
+    this.#noble.on('stateChange', this.#onStateChange);
     this.emit('open');
   }
 
   /** Scans until the wanted peripheral shows up, or fails with BLE_DEVICE_NOT_FOUND. */
-  private findPeripheral(): Promise<NoblePeripheralLike> {
+  #findPeripheral(): Promise<NoblePeripheralLike> {
     let onDiscover: ((p: NoblePeripheralLike) => void) | undefined;
     const found = new Promise<NoblePeripheralLike>((resolve, reject) => {
       onDiscover = (p: NoblePeripheralLike): void => {
-        if (sameDevice(p, this.peripheralId)) resolve(p);
+        if (sameDevice(p, this.#peripheralId)) resolve(p);
       };
-      this.noble.on('discover', onDiscover);
+      this.#noble.on('discover', onDiscover);
       // Scan for everything: many devices do not advertise their serial service UUID.
-      this.noble.startScanning([], false, (error) => {
+      this.#noble.startScanning([], false, (error) => {
         const err = asError(error);
         if (err)
           reject(new TransportError('BLE_UNAVAILABLE', `Bluetooth scanning failed: ${err.message}.`, { cause: err }));
       });
     });
     return withTimeout(
-      this.scanTimeoutMs,
+      this.#scanTimeoutMs,
       () =>
         new TransportError(
           'BLE_DEVICE_NOT_FOUND',
-          `The BLE device ${this.peripheralId} was not seen within ${this.scanTimeoutMs} ms; is it on, nearby and not connected elsewhere?`,
+          `The BLE device ${this.#peripheralId} was not seen within ${this.#scanTimeoutMs} ms; is it on, nearby and not connected elsewhere?`,
         ),
       found,
     ).finally(() => {
-      if (onDiscover) this.noble.removeListener('discover', onDiscover);
-      this.noble.stopScanning();
+      if (onDiscover) this.#noble.removeListener('discover', onDiscover);
+      this.#noble.stopScanning();
     });
   }
 
-  private async setUpGatt(peripheral: NoblePeripheralLike): Promise<void> {
+  async #setUpGatt(peripheral: NoblePeripheralLike): Promise<void> {
     const notFound = (what: string): TransportError =>
       new TransportError(
         'BLE_SERVICE_NOT_FOUND',
         `${this.address} has no ${what}; check the configured service and characteristic UUIDs.`,
       );
     const services = await new Promise<NobleServiceLike[]>((resolve, reject) => {
-      peripheral.discoverServices([this.serviceUuid], (error, list) => {
+      peripheral.discoverServices([this.#serviceUuid], (error, list) => {
         const err = asError(error);
-        if (err) reject(notFound(`service ${this.serviceUuid} (${err.message})`));
+        if (err) reject(notFound(`service ${this.#serviceUuid} (${err.message})`));
         else resolve(list ?? []);
       });
     });
-    const service = services.find((s) => normalizeBleUuid(s.uuid) === this.serviceUuid);
-    if (!service) throw notFound(`service ${this.serviceUuid}`);
+    const service = services.find((s) => normalizeBleUuid(s.uuid) === this.#serviceUuid);
+    if (!service) throw notFound(`service ${this.#serviceUuid}`);
     const characteristics = await new Promise<NobleCharacteristicLike[]>((resolve, reject) => {
-      service.discoverCharacteristics([this.writeUuid, this.notifyUuid], (error, list) => {
+      service.discoverCharacteristics([this.#writeUuid, this.#notifyUuid], (error, list) => {
         const err = asError(error);
-        if (err) reject(notFound(`characteristics in ${this.serviceUuid} (${err.message})`));
+        if (err) reject(notFound(`characteristics in ${this.#serviceUuid} (${err.message})`));
         else resolve(list ?? []);
       });
     });
-    const write = characteristics.find((c) => normalizeBleUuid(c.uuid) === this.writeUuid);
-    const notify = characteristics.find((c) => normalizeBleUuid(c.uuid) === this.notifyUuid);
-    if (!write) throw notFound(`write characteristic ${this.writeUuid}`);
-    if (!notify) throw notFound(`notify characteristic ${this.notifyUuid}`);
-    this.withoutResponse =
-      this.writeWithoutResponseOption ??
+    const write = characteristics.find((c) => normalizeBleUuid(c.uuid) === this.#writeUuid);
+    const notify = characteristics.find((c) => normalizeBleUuid(c.uuid) === this.#notifyUuid);
+    if (!write) throw notFound(`write characteristic ${this.#writeUuid}`);
+    if (!notify) throw notFound(`notify characteristic ${this.#notifyUuid}`);
+    this.#withoutResponse =
+      this.#writeWithoutResponseOption ??
       (write.properties.includes('writeWithoutResponse') && !write.properties.includes('write'));
     notify.on('data', (data: Buffer) => {
-      if (this.notifyCharacteristic === notify) this.emit('data', Buffer.from(data));
+      if (this.#notifyCharacteristic === notify) this.emit('data', Buffer.from(data));
     });
-    this.writeCharacteristic = write;
-    this.notifyCharacteristic = notify;
+    this.#writeCharacteristic = write;
+    this.#notifyCharacteristic = notify;
     await new Promise<void>((resolve, reject) => {
       notify.subscribe((error) => {
         const err = asError(error);
@@ -350,10 +350,10 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
   }
 
   write(data: Uint8Array): Promise<void> {
-    if (!this.isOpen || !this.writeCharacteristic) {
+    if (!this.isOpen || !this.#writeCharacteristic) {
       return Promise.reject(new TransportError('NOT_OPEN', `${this.address} is not open.`));
     }
-    const characteristic = this.writeCharacteristic;
+    const characteristic = this.#writeCharacteristic;
     const buffer = Buffer.from(data);
     const run = async (): Promise<void> => {
       let offset = 0;
@@ -361,21 +361,21 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
         if (!this.isOpen) throw new TransportError('NOT_OPEN', `${this.address} closed during a write.`);
         // Re-read the size each time: the MTU exchange may finish while a long write is under way.
         const chunk = buffer.subarray(offset, offset + this.chunkSize);
-        await this.writeChunk(characteristic, chunk);
+        await this.#writeChunk(characteristic, chunk);
         offset += chunk.length;
       }
     };
-    const result = this.writeChain.then(run);
-    this.writeChain = result.catch(() => undefined);
+    const result = this.#writeChain.then(run);
+    this.#writeChain = result.catch(() => undefined);
     return result;
   }
 
-  private writeChunk(characteristic: NobleCharacteristicLike, chunk: Buffer): Promise<void> {
+  #writeChunk(characteristic: NobleCharacteristicLike, chunk: Buffer): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const onDrop = (error: Error): void => reject(error);
-      this.dropListeners.add(onDrop);
-      characteristic.write(Buffer.from(chunk), this.withoutResponse, (error) => {
-        this.dropListeners.delete(onDrop);
+      this.#dropListeners.add(onDrop);
+      characteristic.write(Buffer.from(chunk), this.#withoutResponse, (error) => {
+        this.#dropListeners.delete(onDrop);
         const err = asError(error);
         if (err)
           reject(new TransportError('IO_ERROR', `Writing to ${this.address} failed: ${err.message}.`, { cause: err }));
@@ -385,43 +385,43 @@ export class BleTransport extends EventEmitter<TransportEvents> implements ByteT
   }
 
   async close(): Promise<void> {
-    if (this.opening) await this.opening.catch(() => undefined);
-    const peripheral = this.peripheral;
-    if (!peripheral || this.closingOnPurpose) return;
-    this.closingOnPurpose = true;
+    if (this.#opening) await this.#opening.catch(() => undefined);
+    const peripheral = this.#peripheral;
+    if (!peripheral || this.#closingOnPurpose) return;
+    this.#closingOnPurpose = true;
     try {
       await withTimeout(
-        this.operationTimeoutMs,
+        this.#operationTimeoutMs,
         () => new Error('disconnect timed out'),
         new Promise<void>((resolve) => peripheral.disconnect(() => resolve())),
       ).catch(() => undefined);
-      this.teardown(new TransportError('NOT_OPEN', `${this.address} was closed.`));
-      this.releaseNoble();
+      this.#teardown(new TransportError('NOT_OPEN', `${this.address} was closed.`));
+      this.#releaseNoble();
       this.emit('close', { expected: true });
     } finally {
-      this.closingOnPurpose = false;
+      this.#closingOnPurpose = false;
     }
   }
 
-  private linkLost(error: TransportError): void {
-    this.teardown(error);
-    this.releaseNoble();
+  #linkLost(error: TransportError): void {
+    this.#teardown(error);
+    this.#releaseNoble();
     this.emit('close', { expected: false, error });
   }
 
   /** Stops an owned noble; a closed BLE transport is not reopened (a new one is made). */
-  private releaseNoble(): void {
-    if (this.ownsNoble) this.noble.stop?.();
+  #releaseNoble(): void {
+    if (this.#ownsNoble) this.#noble.stop?.();
   }
 
-  private teardown(error: Error): void {
-    this.noble.removeListener('stateChange', this.onStateChange);
-    this.notifyCharacteristic?.removeAllListeners('data');
-    this.peripheral = undefined;
-    this.writeCharacteristic = undefined;
-    this.notifyCharacteristic = undefined;
-    for (const drop of this.dropListeners) drop(error);
-    this.dropListeners.clear();
+  #teardown(error: Error): void {
+    this.#noble.removeListener('stateChange', this.#onStateChange);
+    this.#notifyCharacteristic?.removeAllListeners('data');
+    this.#peripheral = undefined;
+    this.#writeCharacteristic = undefined;
+    this.#notifyCharacteristic = undefined;
+    for (const drop of this.#dropListeners) drop(error);
+    this.#dropListeners.clear();
   }
 }
 

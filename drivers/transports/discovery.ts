@@ -192,57 +192,58 @@ function asError(error: unknown): Error {
 export class HotplugWatcher extends EventEmitter<HotplugEvents> {
   /** The polling period when polling was asked for (`intervalMs`); undefined when driven by device events. */
   readonly intervalMs: number | undefined;
-  private readonly list: ListPorts;
-  private readonly emitInitial: boolean;
-  private readonly events: DeviceEvents;
-  private readonly fallbackPollMs: number;
-  private readonly settleMs: number;
-  private readonly recheckMs: readonly number[];
-  private known: Map<string, SerialPinpadInfo> | undefined;
-  private running = false;
+  readonly #list: ListPorts;
+  readonly #emitInitial: boolean;
+  readonly #events: DeviceEvents;
+  readonly #fallbackPollMs: number;
+  readonly #settleMs: number;
+  readonly #recheckMs: readonly number[];
+  #known: Map<string, SerialPinpadInfo> | undefined;
+  #running = false;
   /** Bumped by stop() so a listing still in flight, or a timer, does not report after it. */
-  private generation = 0;
+  #generation = 0;
   /** Listing every this many ms (asked for, or the fallback); undefined while events drive it. */
-  private pollMs: number | undefined;
-  private listing: Promise<void> | undefined;
+  #pollMs: number | undefined;
+  #listing: Promise<void> | undefined;
   /** Someone asked for a listing while one ran: one more follows it. */
-  private again = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private settleTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private listings = 0;
+  #again = false;
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #settleTimer: NodeJS.Timeout | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #listings = 0;
 
   constructor(options: HotplugWatcherOptions = {}) {
     super();
     if (options.intervalMs !== undefined && !(options.intervalMs > 0))
       throw new RangeError(`intervalMs must be positive, got ${options.intervalMs}`);
     this.intervalMs = options.intervalMs;
-    this.list = options.list ?? defaultList;
-    this.emitInitial = options.emitInitial ?? false;
-    this.events = options.events ?? platformDeviceEvents();
-    this.fallbackPollMs = options.fallbackPollMs ?? DEFAULT_FALLBACK_POLL_MS;
-    if (!(this.fallbackPollMs > 0)) throw new RangeError(`fallbackPollMs must be positive, got ${this.fallbackPollMs}`);
-    this.settleMs = Math.max(0, options.settleMs ?? DEFAULT_SETTLE_MS);
-    this.recheckMs = options.recheckMs ?? DEFAULT_RECHECK_MS;
+    this.#list = options.list ?? defaultList;
+    this.#emitInitial = options.emitInitial ?? false;
+    this.#events = options.events ?? platformDeviceEvents();
+    this.#fallbackPollMs = options.fallbackPollMs ?? DEFAULT_FALLBACK_POLL_MS;
+    if (!(this.#fallbackPollMs > 0))
+      throw new RangeError(`fallbackPollMs must be positive, got ${this.#fallbackPollMs}`);
+    this.#settleMs = Math.max(0, options.settleMs ?? DEFAULT_SETTLE_MS);
+    this.#recheckMs = options.recheckMs ?? DEFAULT_RECHECK_MS;
   }
 
   get isRunning(): boolean {
-    return this.running;
+    return this.#running;
   }
 
   /** The ports seen at the last successful listing. */
   get ports(): SerialPinpadInfo[] {
-    return [...(this.known?.values() ?? [])];
+    return [...(this.#known?.values() ?? [])];
   }
 
   /** How the watcher learns of changes now: device events ('dev', 'usb') or a timer ('poll'). */
   get mode(): DeviceEvents['kind'] | 'poll' {
-    return this.pollMs === undefined ? this.events.kind : 'poll';
+    return this.#pollMs === undefined ? this.#events.kind : 'poll';
   }
 
   /** How many times the ports were listed since the watcher was made (each one spawns udevadm on Linux). */
   get listingCount(): number {
-    return this.listings;
+    return this.#listings;
   }
 
   /**
@@ -250,25 +251,25 @@ export class HotplugWatcher extends EventEmitter<HotplugEvents> {
    * the device events cannot start, `fallback` is emitted and the ports are polled instead.
    */
   async start(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.generation += 1;
-    const generation = this.generation;
-    this.pollMs = this.intervalMs;
-    if (this.pollMs === undefined) {
+    if (this.#running) return;
+    this.#running = true;
+    this.#generation += 1;
+    const generation = this.#generation;
+    this.#pollMs = this.intervalMs;
+    if (this.#pollMs === undefined) {
       try {
-        await this.events.start(
-          () => this.changed(generation),
-          (error) => this.fallBack(generation, error),
+        await this.#events.start(
+          () => this.#changed(generation),
+          (error) => this.#fallBack(generation, error),
         );
       } catch (error) {
-        if (generation !== this.generation) return;
-        this.pollMs = this.fallbackPollMs;
-        this.emit('fallback', asError(error), this.fallbackPollMs);
+        if (generation !== this.#generation) return;
+        this.#pollMs = this.#fallbackPollMs;
+        this.emit('fallback', asError(error), this.#fallbackPollMs);
       }
-      if (generation !== this.generation) {
+      if (generation !== this.#generation) {
         // Stopped while the events were starting.
-        this.events.stop();
+        this.#events.stop();
         return;
       }
     }
@@ -276,16 +277,16 @@ export class HotplugWatcher extends EventEmitter<HotplugEvents> {
   }
 
   stop(): void {
-    this.running = false;
-    this.generation += 1;
-    this.events.stop();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-    this.settleTimer = undefined;
-    this.pollTimer = undefined;
-    this.known = undefined;
-    this.listing = undefined;
-    this.again = false;
+    this.#running = false;
+    this.#generation += 1;
+    this.#events.stop();
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    this.#settleTimer = undefined;
+    this.#pollTimer = undefined;
+    this.#known = undefined;
+    this.#listing = undefined;
+    this.#again = false;
   }
 
   /**
@@ -293,87 +294,87 @@ export class HotplugWatcher extends EventEmitter<HotplugEvents> {
    * when done. For an explicit request (someone looks for PINPADs), beside the events.
    */
   refresh(): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    const generation = this.generation;
-    if (this.listing !== undefined) {
-      this.again = true;
-      return this.listing;
+    if (!this.#running) return Promise.resolve();
+    const generation = this.#generation;
+    if (this.#listing !== undefined) {
+      this.#again = true;
+      return this.#listing;
     }
     const listing = (async () => {
       do {
-        this.again = false;
-        await this.listOnce(generation);
-      } while (this.again && generation === this.generation);
+        this.#again = false;
+        await this.#listOnce(generation);
+      } while (this.#again && generation === this.#generation);
     })();
-    this.listing = listing;
+    this.#listing = listing;
     void listing.finally(() => {
-      if (this.listing === listing) this.listing = undefined;
-      if (generation === this.generation) this.schedulePoll(generation);
+      if (this.#listing === listing) this.#listing = undefined;
+      if (generation === this.#generation) this.#schedulePoll(generation);
     });
     return listing;
   }
 
   /** A device event: list once the burst settles, then again after each recheck delay. */
-  private changed(generation: number): void {
-    if (generation !== this.generation || this.settleTimer !== undefined) return;
-    this.settleTimer = this.later(generation, this.settleMs, () => {
-      this.settleTimer = undefined;
+  #changed(generation: number): void {
+    if (generation !== this.#generation || this.#settleTimer !== undefined) return;
+    this.#settleTimer = this.#later(generation, this.#settleMs, () => {
+      this.#settleTimer = undefined;
       void this.refresh();
-      for (const delay of this.recheckMs) this.later(generation, delay, () => void this.refresh());
+      for (const delay of this.#recheckMs) this.#later(generation, delay, () => void this.refresh());
     });
   }
 
   /** The device events stopped working: poll from now on. */
-  private fallBack(generation: number, error: Error): void {
-    if (generation !== this.generation || this.pollMs !== undefined) return;
-    this.events.stop();
-    this.pollMs = this.fallbackPollMs;
-    this.emit('fallback', error, this.fallbackPollMs);
-    this.schedulePoll(generation);
+  #fallBack(generation: number, error: Error): void {
+    if (generation !== this.#generation || this.#pollMs !== undefined) return;
+    this.#events.stop();
+    this.#pollMs = this.#fallbackPollMs;
+    this.emit('fallback', error, this.#fallbackPollMs);
+    this.#schedulePoll(generation);
   }
 
   /** When polling: the next listing `pollMs` after the last one, whatever caused that one. */
-  private schedulePoll(generation: number): void {
-    if (this.pollMs === undefined || !this.running) return;
-    if (this.pollTimer !== undefined) {
-      clearTimeout(this.pollTimer);
-      this.timers.delete(this.pollTimer);
+  #schedulePoll(generation: number): void {
+    if (this.#pollMs === undefined || !this.#running) return;
+    if (this.#pollTimer !== undefined) {
+      clearTimeout(this.#pollTimer);
+      this.#timers.delete(this.#pollTimer);
     }
-    this.pollTimer = this.later(generation, this.pollMs, () => {
-      this.pollTimer = undefined;
+    this.#pollTimer = this.#later(generation, this.#pollMs, () => {
+      this.#pollTimer = undefined;
       void this.refresh();
     });
   }
 
-  private later(generation: number, ms: number, run: () => void): NodeJS.Timeout {
+  #later(generation: number, ms: number, run: () => void): NodeJS.Timeout {
     const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (generation === this.generation) run();
+      this.#timers.delete(timer);
+      if (generation === this.#generation) run();
     }, ms);
-    this.timers.add(timer);
+    this.#timers.add(timer);
     return timer;
   }
 
-  private async listOnce(generation: number): Promise<void> {
-    this.listings += 1;
+  async #listOnce(generation: number): Promise<void> {
+    this.#listings += 1;
     try {
-      const ports = await this.list();
-      if (generation !== this.generation) return;
-      this.update(ports);
+      const ports = await this.#list();
+      if (generation !== this.#generation) return;
+      this.#update(ports);
       this.emit('listed', this.ports);
     } catch (error) {
-      if (generation !== this.generation) return;
+      if (generation !== this.#generation) return;
       if (this.listenerCount('error') > 0) this.emit('error', asError(error));
     }
   }
 
-  private update(ports: readonly PortInfo[]): void {
+  #update(ports: readonly PortInfo[]): void {
     const current = new Map<string, SerialPinpadInfo>();
     for (const port of ports) current.set(portKey(port), describeSerialPort(port));
-    const previous = this.known;
-    this.known = current;
+    const previous = this.#known;
+    this.#known = current;
     if (!previous) {
-      if (this.emitInitial) for (const info of current.values()) this.emit('attached', info);
+      if (this.#emitInitial) for (const info of current.values()) this.emit('attached', info);
       return;
     }
     for (const [key, info] of previous) if (!current.has(key)) this.emit('detached', info);

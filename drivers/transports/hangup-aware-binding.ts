@@ -86,51 +86,55 @@ async function readUnix(
 
 /** A port of the wrapped binding whose unix reads end at a hang-up. */
 class HangupAwarePort implements BindingPortInterface {
-  constructor(private readonly inner: BindingPortInterface) {}
+  readonly #inner: BindingPortInterface;
+
+  constructor(inner: BindingPortInterface) {
+    this.#inner = inner;
+  }
 
   get openOptions(): Required<OpenOptions> {
-    return this.inner.openOptions;
+    return this.#inner.openOptions;
   }
 
   get isOpen(): boolean {
-    return this.inner.isOpen;
+    return this.#inner.isOpen;
   }
 
   read(buffer: Buffer, offset: number, length: number): Promise<{ bytesRead: number; buffer: Buffer }> {
-    const inner = this.inner;
+    const inner = this.#inner;
     return isUnixPort(inner) ? readUnix(inner, buffer, offset, length) : inner.read(buffer, offset, length);
   }
 
   write(buffer: Buffer): Promise<void> {
-    return this.inner.write(buffer);
+    return this.#inner.write(buffer);
   }
 
   close(): Promise<void> {
-    return this.inner.close();
+    return this.#inner.close();
   }
 
   update(options: UpdateOptions): Promise<void> {
-    return this.inner.update(options);
+    return this.#inner.update(options);
   }
 
   set(options: SetOptions): Promise<void> {
-    return this.inner.set(options);
+    return this.#inner.set(options);
   }
 
   get(): Promise<PortStatus> {
-    return this.inner.get();
+    return this.#inner.get();
   }
 
   getBaudRate(): Promise<{ baudRate: number }> {
-    return this.inner.getBaudRate();
+    return this.#inner.getBaudRate();
   }
 
   flush(): Promise<void> {
-    return this.inner.flush();
+    return this.#inner.flush();
   }
 
   drain(): Promise<void> {
-    return this.inner.drain();
+    return this.#inner.drain();
   }
 }
 

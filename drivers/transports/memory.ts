@@ -16,58 +16,58 @@ export interface MemoryLinkOptions {
 
 export class MemoryTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly kind = 'memory' as const;
-  private opened = false;
-  private peer: MemoryTransport | undefined;
-  private readonly pacer: LinePacer | undefined;
-  private connected = true;
+  #opened = false;
+  #peer: MemoryTransport | undefined;
+  readonly #pacer: LinePacer | undefined;
+  #connected = true;
 
   constructor(
     readonly address: string,
     baud: number | undefined,
   ) {
     super();
-    this.pacer = baud === undefined ? undefined : new LinePacer(baud);
+    this.#pacer = baud === undefined ? undefined : new LinePacer(baud);
   }
 
   /** @internal wires the two ends together. */
   static pair(a: MemoryTransport, b: MemoryTransport): void {
-    a.peer = b;
-    b.peer = a;
+    a.#peer = b;
+    b.#peer = a;
   }
 
   get isOpen(): boolean {
-    return this.opened;
+    return this.#opened;
   }
 
   open(): Promise<void> {
-    if (!this.connected) {
+    if (!this.#connected) {
       return Promise.reject(new TransportError('DISCONNECTED', `${this.address} is unplugged.`));
     }
-    if (!this.opened) {
-      this.opened = true;
+    if (!this.#opened) {
+      this.#opened = true;
       this.emit('open');
     }
     return Promise.resolve();
   }
 
   write(data: Uint8Array): Promise<void> {
-    if (!this.opened || !this.connected) {
+    if (!this.#opened || !this.#connected) {
       return Promise.reject(new TransportError('NOT_OPEN', `${this.address} is not open.`));
     }
-    const peer = this.peer;
+    const peer = this.#peer;
     const deliver = (slice: Buffer): void => {
-      if (this.connected && peer?.opened) peer.emit('data', slice);
+      if (this.#connected && peer !== undefined && peer.#opened) peer.emit('data', slice);
     };
-    if (this.pacer) return this.pacer.send(data, deliver);
+    if (this.#pacer) return this.#pacer.send(data, deliver);
     const copy = Buffer.from(data);
     setImmediate(() => deliver(copy));
     return Promise.resolve();
   }
 
   close(): Promise<void> {
-    if (this.opened) {
-      this.opened = false;
-      this.pacer?.reset();
+    if (this.#opened) {
+      this.#opened = false;
+      this.#pacer?.reset();
       this.emit('close', { expected: true });
     }
     return Promise.resolve();
@@ -75,17 +75,17 @@ export class MemoryTransport extends EventEmitter<TransportEvents> implements By
 
   /** @internal */
   dropLink(error: Error): void {
-    this.connected = false;
-    this.pacer?.reset();
-    if (this.opened) {
-      this.opened = false;
+    this.#connected = false;
+    this.#pacer?.reset();
+    if (this.#opened) {
+      this.#opened = false;
       this.emit('close', { expected: false, error });
     }
   }
 
   /** @internal */
   restoreLink(): void {
-    this.connected = true;
+    this.#connected = true;
   }
 }
 

@@ -8,17 +8,17 @@ const BITS_PER_BYTE = 10; // start bit + 8 data bits + stop bit
 const SLICE = 16;
 
 export class LinePacer {
-  private busyUntil = 0;
-  private readonly msPerByte: number;
+  #busyUntil = 0;
+  readonly #msPerByte: number;
 
   constructor(readonly baud: number) {
     if (!Number.isFinite(baud) || baud <= 0) throw new RangeError(`baud must be positive, got ${baud}`);
-    this.msPerByte = (BITS_PER_BYTE * 1000) / baud;
+    this.#msPerByte = (BITS_PER_BYTE * 1000) / baud;
   }
 
   /** Time the line needs for `bytes` bytes, in milliseconds. */
   wireTimeMs(bytes: number): number {
-    return bytes * this.msPerByte;
+    return bytes * this.#msPerByte;
   }
 
   /**
@@ -27,8 +27,8 @@ export class LinePacer {
    */
   send(data: Uint8Array, deliver: (slice: Buffer) => void): Promise<void> {
     const buffer = Buffer.from(data);
-    const start = Math.max(performance.now(), this.busyUntil);
-    this.busyUntil = start + this.wireTimeMs(buffer.length);
+    const start = Math.max(performance.now(), this.#busyUntil);
+    this.#busyUntil = start + this.wireTimeMs(buffer.length);
     const deliveries: Promise<void>[] = [];
     for (let offset = 0; offset < buffer.length; offset += SLICE) {
       const slice = buffer.subarray(offset, Math.min(offset + SLICE, buffer.length));
@@ -50,6 +50,6 @@ export class LinePacer {
 
   /** Forget queued time (the line was dropped). */
   reset(): void {
-    this.busyUntil = 0;
+    this.#busyUntil = 0;
   }
 }

@@ -71,12 +71,12 @@ const defaultPortFactory: SerialPortFactory = (options) => {
 export class SerialTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly kind = 'serial' as const;
   readonly settings: SerialLineSettings;
-  private readonly portFactory: SerialPortFactory;
-  private port: SerialPortLike | undefined;
-  private opening: Promise<void> | undefined;
+  readonly #portFactory: SerialPortFactory;
+  #port: SerialPortLike | undefined;
+  #opening: Promise<void> | undefined;
   /** Set while `close()` runs so the port's `close` event is reported as expected. */
-  private closingOnPurpose = false;
-  private readonly pendingWrites = new Set<(error: Error) => void>();
+  #closingOnPurpose = false;
+  readonly #pendingWrites = new Set<(error: Error) => void>();
 
   constructor(
     readonly address: string,
@@ -84,7 +84,7 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
   ) {
     super();
     const { portFactory, ...line } = options;
-    this.portFactory = portFactory ?? defaultPortFactory;
+    this.#portFactory = portFactory ?? defaultPortFactory;
     this.settings = Object.freeze({
       baudRate: line.baudRate ?? ABECS_SERIAL_SETTINGS.baudRate,
       dataBits: line.dataBits ?? ABECS_SERIAL_SETTINGS.dataBits,
@@ -95,24 +95,24 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
   }
 
   get isOpen(): boolean {
-    return this.port?.isOpen === true && !this.closingOnPurpose;
+    return this.#port?.isOpen === true && !this.#closingOnPurpose;
   }
 
   open(): Promise<void> {
-    if (this.opening) return this.opening;
-    if (this.port) {
+    if (this.#opening) return this.#opening;
+    if (this.#port) {
       return Promise.reject(new TransportError('ALREADY_OPEN', `The serial port ${this.address} is already open.`));
     }
-    this.opening = this.doOpen().finally(() => {
-      this.opening = undefined;
+    this.#opening = this.#doOpen().finally(() => {
+      this.#opening = undefined;
     });
-    return this.opening;
+    return this.#opening;
   }
 
-  private async doOpen(): Promise<void> {
+  async #doOpen(): Promise<void> {
     let port: SerialPortLike;
     try {
-      port = this.portFactory({ path: this.address, autoOpen: false, ...this.settings });
+      port = this.#portFactory({ path: this.address, autoOpen: false, ...this.settings });
     } catch (error) {
       // serialport validates options synchronously (e.g. an unsupported data-bit count).
       throw mapSerialOpenError(this.address, error);
@@ -120,26 +120,26 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
     await new Promise<void>((resolve, reject) => {
       port.open((error) => (error ? reject(mapSerialOpenError(this.address, error)) : resolve()));
     });
-    this.port = port;
+    this.#port = port;
     port.on('data', (chunk) => this.emit('data', chunk));
     // serialport emits 'error' for failed writes etc.; without a listener Node would throw. The
     // failure itself reaches the caller through write()'s promise or the 'close' event.
     port.on('error', () => {});
-    port.on('close', (error) => this.onPortClosed(port, error ?? undefined));
+    port.on('close', (error) => this.#onPortClosed(port, error ?? undefined));
     this.emit('open');
   }
 
   /** serialport emits `close` with a DisconnectedError when the device vanished (unplug). */
-  private onPortClosed(port: SerialPortLike, error: Error | undefined): void {
-    if (this.port !== port) return;
-    this.port = undefined;
+  #onPortClosed(port: SerialPortLike, error: Error | undefined): void {
+    if (this.#port !== port) return;
+    this.#port = undefined;
     port.removeAllListeners();
     port.on('error', () => {});
-    const pending = [...this.pendingWrites];
-    this.pendingWrites.clear();
+    const pending = [...this.#pendingWrites];
+    this.#pendingWrites.clear();
     const gone = new TransportError('NOT_OPEN', `The serial port ${this.address} closed before the write finished.`);
     for (const fail of pending) fail(gone);
-    if (this.closingOnPurpose) {
+    if (this.#closingOnPurpose) {
       this.emit('close', { expected: true });
       return;
     }
@@ -152,13 +152,13 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
   }
 
   write(data: Uint8Array): Promise<void> {
-    const port = this.port;
+    const port = this.#port;
     if (!port || !this.isOpen) {
       return Promise.reject(new TransportError('NOT_OPEN', `The serial port ${this.address} is not open.`));
     }
     return new Promise<void>((resolve, reject) => {
       const fail = (error: Error): void => {
-        this.pendingWrites.delete(fail);
+        this.#pendingWrites.delete(fail);
         reject(
           error instanceof TransportError
             ? error
@@ -168,7 +168,7 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
         );
       };
       // A port that vanishes mid-write may never call back; onPortClosed() fails these instead.
-      this.pendingWrites.add(fail);
+      this.#pendingWrites.add(fail);
       port.write(Buffer.from(data), (error) => {
         if (error) fail(error);
       });
@@ -177,7 +177,7 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
         if (error) {
           fail(error);
         } else {
-          this.pendingWrites.delete(fail);
+          this.#pendingWrites.delete(fail);
           resolve();
         }
       });
@@ -185,25 +185,25 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
   }
 
   async close(): Promise<void> {
-    if (this.opening) await this.opening.catch(() => undefined);
-    const port = this.port;
-    if (!port || this.closingOnPurpose) return;
-    this.closingOnPurpose = true;
+    if (this.#opening) await this.#opening.catch(() => undefined);
+    const port = this.#port;
+    if (!port || this.#closingOnPurpose) return;
+    this.#closingOnPurpose = true;
     try {
       await new Promise<void>((resolve) => {
         if (!port.isOpen) {
-          this.onPortClosed(port, undefined);
+          this.#onPortClosed(port, undefined);
           resolve();
           return;
         }
         port.close((error) => {
           // A failed close still leaves us without a usable port; report it as closed.
-          if (error && this.port === port) this.onPortClosed(port, undefined);
+          if (error && this.#port === port) this.#onPortClosed(port, undefined);
           resolve();
         });
       });
     } finally {
-      this.closingOnPurpose = false;
+      this.#closingOnPurpose = false;
     }
   }
 }

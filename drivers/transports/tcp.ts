@@ -74,28 +74,28 @@ export class TcpTransport extends EventEmitter<TransportEvents> implements ByteT
   readonly address: string;
   readonly host: string;
   readonly port: number;
-  private readonly connectTimeoutMs: number;
-  private readonly reconnectOptions: ResolvedReconnect | undefined;
-  private readonly keepAliveMs: number | undefined;
-  private socket: net.Socket | undefined;
-  private opening: Promise<void> | undefined;
+  readonly #connectTimeoutMs: number;
+  readonly #reconnectOptions: ResolvedReconnect | undefined;
+  readonly #keepAliveMs: number | undefined;
+  #socket: net.Socket | undefined;
+  #opening: Promise<void> | undefined;
   /** True between `open()` and `close()`: the user wants the link up. */
-  private wanted = false;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private attempts = 0;
-  private reconnectInFlight = false;
+  #wanted = false;
+  #reconnectTimer: NodeJS.Timeout | undefined;
+  #attempts = 0;
+  #reconnectInFlight = false;
 
   constructor(options: TcpTransportOptions) {
     super();
     this.host = options.host;
     this.port = options.port;
     this.address = formatTcpAddress(options.host, options.port);
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 5000;
     const keepAlive = options.keepAlive ?? true;
-    this.keepAliveMs = keepAlive === false ? undefined : keepAlive === true ? DEFAULT_KEEPALIVE_MS : keepAlive;
+    this.#keepAliveMs = keepAlive === false ? undefined : keepAlive === true ? DEFAULT_KEEPALIVE_MS : keepAlive;
     if (options.reconnect !== false) {
       const r = options.reconnect ?? {};
-      this.reconnectOptions = {
+      this.#reconnectOptions = {
         initialDelayMs: r.initialDelayMs ?? 500,
         maxDelayMs: r.maxDelayMs ?? 10_000,
         factor: r.factor ?? 2,
@@ -106,40 +106,40 @@ export class TcpTransport extends EventEmitter<TransportEvents> implements ByteT
   }
 
   get isOpen(): boolean {
-    return this.socket !== undefined;
+    return this.#socket !== undefined;
   }
 
   /** True while the link is down and a background reconnection is scheduled or in progress. */
   get reconnecting(): boolean {
-    return this.reconnectTimer !== undefined || this.reconnectInFlight;
+    return this.#reconnectTimer !== undefined || this.#reconnectInFlight;
   }
 
   /** Failed reconnection attempts since the link last went down. */
   get reconnectAttempts(): number {
-    return this.attempts;
+    return this.#attempts;
   }
 
   open(): Promise<void> {
-    if (this.opening) return this.opening;
-    if (this.socket) {
+    if (this.#opening) return this.#opening;
+    if (this.#socket) {
       return Promise.reject(new TransportError('ALREADY_OPEN', `The connection to ${this.address} is already open.`));
     }
-    this.cancelReconnect();
-    this.wanted = true;
-    this.opening = this.connect()
-      .then((socket) => this.adopt(socket))
+    this.#cancelReconnect();
+    this.#wanted = true;
+    this.#opening = this.#connect()
+      .then((socket) => this.#adopt(socket))
       .catch((error: unknown) => {
-        this.wanted = false;
+        this.#wanted = false;
         throw error;
       })
       .finally(() => {
-        this.opening = undefined;
+        this.#opening = undefined;
       });
-    return this.opening;
+    return this.#opening;
   }
 
   write(data: Uint8Array): Promise<void> {
-    const socket = this.socket;
+    const socket = this.#socket;
     if (!socket) {
       return Promise.reject(new TransportError('NOT_OPEN', `The connection to ${this.address} is not open.`));
     }
@@ -157,12 +157,12 @@ export class TcpTransport extends EventEmitter<TransportEvents> implements ByteT
   }
 
   async close(): Promise<void> {
-    this.wanted = false;
-    this.cancelReconnect();
-    if (this.opening) await this.opening.catch(() => undefined);
-    const socket = this.socket;
+    this.#wanted = false;
+    this.#cancelReconnect();
+    if (this.#opening) await this.#opening.catch(() => undefined);
+    const socket = this.#socket;
     if (!socket) return;
-    this.socket = undefined;
+    this.#socket = undefined;
     socket.removeAllListeners();
     socket.on('error', () => {});
     await new Promise<void>((resolve) => {
@@ -176,78 +176,78 @@ export class TcpTransport extends EventEmitter<TransportEvents> implements ByteT
   }
 
   /** One connection attempt, with timeout and error mapping. */
-  private connect(): Promise<net.Socket> {
-    return connectSocket(this.host, this.port, this.connectTimeoutMs).catch((error: unknown) => {
+  #connect(): Promise<net.Socket> {
+    return connectSocket(this.host, this.port, this.#connectTimeoutMs).catch((error: unknown) => {
       if (error instanceof ConnectTimeout) {
         throw new TransportError(
           'CONNECT_TIMEOUT',
-          `No answer from ${this.address} within ${this.connectTimeoutMs} ms; check the PINPAD's network address.`,
+          `No answer from ${this.address} within ${this.#connectTimeoutMs} ms; check the PINPAD's network address.`,
         );
       }
       throw mapConnectError(this.address, error as NodeJS.ErrnoException);
     });
   }
 
-  private adopt(socket: net.Socket): void {
-    if (!this.wanted) {
+  #adopt(socket: net.Socket): void {
+    if (!this.#wanted) {
       // close() was called while connecting.
       socket.destroy();
       return;
     }
     // ABECS packets are small and latency-bound (ACK within 2 s); Nagle would hold them back.
     socket.setNoDelay(true);
-    if (this.keepAliveMs !== undefined) socket.setKeepAlive(true, this.keepAliveMs);
-    this.socket = socket;
-    this.attempts = 0;
+    if (this.#keepAliveMs !== undefined) socket.setKeepAlive(true, this.#keepAliveMs);
+    this.#socket = socket;
+    this.#attempts = 0;
     let lastError: Error | undefined;
     socket.on('data', (chunk: Buffer) => this.emit('data', chunk));
     socket.on('error', (error) => {
       lastError = error;
     });
     socket.on('close', () => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
       const error = new TransportError(
         'DISCONNECTED',
         `The connection to ${this.address} was lost${lastError ? `: ${lastError.message}` : ''}.`,
         { cause: lastError },
       );
       // Schedule first so `close` listeners already see `reconnecting === true`.
-      if (this.wanted) this.scheduleReconnect();
+      if (this.#wanted) this.#scheduleReconnect();
       this.emit('close', { expected: false, error });
     });
     this.emit('open');
   }
 
-  private scheduleReconnect(): void {
-    const r = this.reconnectOptions;
-    if (!r || !this.wanted) return;
-    if (this.attempts >= r.maxAttempts) {
-      this.wanted = false;
+  #scheduleReconnect(): void {
+    const r = this.#reconnectOptions;
+    if (!r || !this.#wanted) return;
+    if (this.#attempts >= r.maxAttempts) {
+      this.#wanted = false;
       return;
     }
-    const delay = backoffDelayMs(this.attempts, r);
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      this.reconnectInFlight = true;
-      this.connect().then(
+    const delay = backoffDelayMs(this.#attempts, r);
+    this.#reconnectTimer = setTimeout(() => {
+      this.#reconnectTimer = undefined;
+      this.#reconnectInFlight = true;
+      this.#connect().then(
         (socket) => {
-          this.reconnectInFlight = false;
-          this.adopt(socket);
+          this.#reconnectInFlight = false;
+          this.#adopt(socket);
         },
         () => {
-          this.reconnectInFlight = false;
-          this.attempts += 1;
-          this.scheduleReconnect();
+          this.#reconnectInFlight = false;
+          this.#attempts += 1;
+          this.#scheduleReconnect();
         },
       );
     }, delay);
   }
 
-  private cancelReconnect(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
-    this.attempts = 0;
+  #cancelReconnect(): void {
+    if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    this.#reconnectTimer = undefined;
+    this.#attempts = 0;
   }
 }
 

@@ -46,18 +46,21 @@ export const PRINT_WINDOW_OPTIONS: BrowserWindowConstructorOptions = {
 };
 
 export class ElectronSystemPrinter implements DocumentPrinter {
-  constructor(
-    private readonly createWindow: PrintWindowFactory,
-    private readonly options: SystemPrinterOptions,
-  ) {}
+  readonly #createWindow: PrintWindowFactory;
+  readonly #options: SystemPrinterOptions;
+
+  constructor(createWindow: PrintWindowFactory, options: SystemPrinterOptions) {
+    this.#createWindow = createWindow;
+    this.#options = options;
+  }
 
   /** The print options for a document: silent, on the named printer, the page the size of the slip. */
   printOptions(document: PrintDocument): WebContentsPrintOptions {
-    const plan = planPaper(document, this.options.columns);
+    const plan = planPaper(document, this.#options.columns);
     return {
       silent: true,
       printBackground: true,
-      ...(this.options.deviceName !== undefined ? { deviceName: this.options.deviceName } : {}),
+      ...(this.#options.deviceName !== undefined ? { deviceName: this.#options.deviceName } : {}),
       margins: { marginType: 'none' },
       pageSize: {
         width: Math.max(MIN_MICRONS, Math.round(plan.geometry.widthMm * 1000)),
@@ -67,15 +70,15 @@ export class ElectronSystemPrinter implements DocumentPrinter {
   }
 
   async print(document: PrintDocument): Promise<void> {
-    const html = renderHtml(document, this.options.columns, { title: document.title });
-    const window = this.createWindow(PRINT_WINDOW_OPTIONS);
+    const html = renderHtml(document, this.#options.columns, { title: document.title });
+    const window = this.#createWindow(PRINT_WINDOW_OPTIONS);
     try {
       await window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
       await new Promise<void>((resolve, reject) => {
         window.webContents.print(this.printOptions(document), (success, failureReason) => {
           if (success) resolve();
           else {
-            const printer = this.options.deviceName ?? 'the default printer';
+            const printer = this.#options.deviceName ?? 'the default printer';
             reject(
               new PrinterError(
                 'PRINTER_ERROR',

@@ -77,14 +77,18 @@ export function receiptFieldsOf(
 }
 
 export class PaymentSteps {
-  constructor(private readonly deps: StepsDeps) {}
+  readonly #deps: StepsDeps;
+
+  constructor(deps: StepsDeps) {
+    this.#deps = deps;
+  }
 
   get journal(): Journal {
-    return this.deps.journal;
+    return this.#deps.journal;
   }
 
   move(record: PaymentRecord, to: PaymentState, patch: PaymentPatch = {}, note = ''): PaymentRecord {
-    return this.deps.journal.transition(record.id, to, patch, note);
+    return this.#deps.journal.transition(record.id, to, patch, note);
   }
 
   /**
@@ -93,17 +97,17 @@ export class PaymentSteps {
    */
   #end(record: PaymentRecord, to: 'failed' | 'cancelled', patch: PaymentPatch, note: string): PaymentRecord {
     const ended = this.move(record, to, patch, note);
-    this.deps.emit(ended, to);
+    this.#deps.emit(ended, to);
     return ended;
   }
 
   /** Moves with no side effect between them, in one journal commit; the record after each. */
   moveThrough(record: PaymentRecord, moves: readonly JournalMove[]): PaymentRecord[] {
-    return this.deps.journal.transitions(record.id, moves);
+    return this.#deps.journal.transitions(record.id, moves);
   }
 
   #call(): { timeoutMs: number } {
-    return { timeoutMs: this.deps.config.apiTimeoutMs };
+    return { timeoutMs: this.#deps.config.apiTimeoutMs };
   }
 
   /**
@@ -114,7 +118,7 @@ export class PaymentSteps {
   #lookup(record: PaymentRecord): { timeoutMs: number } & ReferenceLookup {
     return {
       ...this.#call(),
-      sellerId: this.deps.sellerId,
+      sellerId: this.#deps.sellerId,
       metadata: paymentMetadata(record),
       createdAfter: record.createdAt,
     };
@@ -122,7 +126,7 @@ export class PaymentSteps {
 
   /** A fresh undo entry: due now. */
   newUndo(extra: Pick<PendingUndo, 'abortAs' | 'reason'>): PendingUndo {
-    return { attempts: 0, nextAttemptAt: this.deps.now().toISOString(), lastError: null, ...extra };
+    return { attempts: 0, nextAttemptAt: this.#deps.now().toISOString(), lastError: null, ...extra };
   }
 
   /**
@@ -131,7 +135,7 @@ export class PaymentSteps {
    * lookup failed too).
    */
   async createTransaction(record: PaymentRecord): Promise<PaymentRecord> {
-    const { payments, sellerId } = this.deps;
+    const { payments, sellerId } = this.#deps;
     try {
       const transaction = await payments.transactions.create(
         {
@@ -157,7 +161,7 @@ export class PaymentSteps {
         return this.#end(record, 'failed', { problem: refusalProblem(failure) }, 'transaction refused by the API');
       }
       // The answer was lost: the transaction may exist. The reference tells.
-      this.deps.logger.warn(
+      this.#deps.logger.warn(
         { reference: record.referenceId, error: failure.text },
         'transaction creation answer lost; looking it up',
       );
@@ -207,7 +211,7 @@ export class PaymentSteps {
       { problem: why, pendingUndo: this.newUndo({ abortAs }) },
       `ending: ${why.code}`,
     );
-    this.deps.emit(aborting, 'cancelling');
+    this.#deps.emit(aborting, 'cancelling');
     return this.settle(aborting);
   }
 
@@ -218,7 +222,7 @@ export class PaymentSteps {
    * counts as landed.
    */
   async settle(record: PaymentRecord): Promise<PaymentRecord> {
-    const { payments, sellerId, journal } = this.deps;
+    const { payments, sellerId, journal } = this.#deps;
     const undo = record.pendingUndo ?? this.newUndo({});
     try {
       switch (record.state) {
@@ -253,12 +257,12 @@ export class PaymentSteps {
       }
     } catch (error) {
       const attempts = undo.attempts + 1;
-      const { baseMs, maxMs } = this.deps.config.undoRetry;
+      const { baseMs, maxMs } = this.#deps.config.undoRetry;
       const delay = backoffDelay(attempts, { baseMs, capMs: maxMs });
       const next: PendingUndo = {
         ...undo,
         attempts,
-        nextAttemptAt: new Date(this.deps.now().getTime() + delay).toISOString(),
+        nextAttemptAt: new Date(this.#deps.now().getTime() + delay).toISOString(),
         lastError: errorText(error),
       };
       const queued = journal.update(
@@ -266,7 +270,7 @@ export class PaymentSteps {
         { pendingUndo: next },
         `undo not sent (attempt ${attempts}): ${errorText(error)}`,
       );
-      this.deps.logger.warn(
+      this.#deps.logger.warn(
         {
           payment: record.id,
           reference: record.referenceId,
@@ -277,21 +281,21 @@ export class PaymentSteps {
         },
         'undo could not be sent; queued',
       );
-      this.deps.emit(queued, 'undo_pending');
-      this.deps.undoQueued(queued);
+      this.#deps.emit(queued, 'undo_pending');
+      this.#deps.undoQueued(queued);
       return queued;
     }
   }
 
   #land(record: PaymentRecord, to: PaymentState, note: string): PaymentRecord {
     const landed = this.move(record, to, { pendingUndo: null }, note);
-    this.deps.emit(landed, LANDED_STEPS[to] ?? 'failed');
+    this.#deps.emit(landed, LANDED_STEPS[to] ?? 'failed');
     return landed;
   }
 
   async #reverseOrConfirmGone(transactionId: string, terminal: string, reason: ReversalReason): Promise<void> {
     try {
-      await this.deps.payments.terminal.reverse(transactionId, { terminal, reason }, this.#call());
+      await this.#deps.payments.terminal.reverse(transactionId, { terminal, reason }, this.#call());
     } catch (error) {
       if (!(await this.#isGone(transactionId))) throw error;
     }
@@ -300,7 +304,7 @@ export class PaymentSteps {
   /** True when the API shows the transaction with nothing charged (or does not know it at all). */
   async #isGone(transactionId: string): Promise<boolean> {
     try {
-      const transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
+      const transaction = await this.#deps.payments.transactions.retrieve(transactionId, this.#call());
       return transaction.status === 'canceled' || transaction.status === 'reversed' || transaction.status === 'failed';
     } catch (error) {
       return paymentsFailureOf(error).kind === 'not_found';
@@ -319,16 +323,16 @@ export class PaymentSteps {
     live: boolean,
     interrupted: PaymentProblem = problem('INTERRUPTED'),
   ): Promise<PaymentRecord> {
-    const { attempts, delayMs } = this.deps.config.unknownResolution;
-    this.deps.emit(record, 'resolving_unknown');
+    const { attempts, delayMs } = this.#deps.config.unknownResolution;
+    this.#deps.emit(record, 'resolving_unknown');
     const transactionId = record.transactionId;
     if (transactionId !== null) {
       for (let attempt = 1; attempt <= attempts; attempt++) {
         let transaction: ProviderTransaction;
         try {
-          transaction = await this.deps.payments.transactions.retrieve(transactionId, this.#call());
+          transaction = await this.#deps.payments.transactions.retrieve(transactionId, this.#call());
         } catch (error) {
-          this.deps.logger.warn(
+          this.#deps.logger.warn(
             { payment: record.id, attempt, error: errorText(error) },
             'could not read the transaction of a lost authorization',
           );
@@ -362,7 +366,7 @@ export class PaymentSteps {
               },
               'declined (read from the API after a lost answer)',
             );
-            this.deps.emit(declined, 'declined');
+            this.#deps.emit(declined, 'declined');
             return declined;
           }
           default: {
@@ -388,7 +392,7 @@ export class PaymentSteps {
       { problem: why, pendingUndo: this.newUndo({ reason }) },
       `reversing: ${why.code}`,
     );
-    this.deps.emit(reversing, 'reversing');
+    this.#deps.emit(reversing, 'reversing');
     return this.settle(reversing);
   }
 
@@ -400,7 +404,7 @@ export class PaymentSteps {
       { problem: why, pendingUndo: this.newUndo({}) },
       note === undefined ? `undoing: ${why.code}` : `undoing: ${why.code}; ${note}`,
     );
-    this.deps.emit(undoing, 'undoing');
+    this.#deps.emit(undoing, 'undoing');
     return this.settle(undoing);
   }
 
@@ -412,7 +416,7 @@ export class PaymentSteps {
   async authorize(record: PaymentRecord, card: CardRead): Promise<AuthorizationAnswer> {
     if (record.transactionId === null) throw new Error('authorize: the payment has no transaction');
     const { authorization } = card;
-    return this.deps.payments.terminal.authorize(
+    return this.#deps.payments.terminal.authorize(
       record.transactionId,
       { ...authorization, terminal: { serial_number: record.terminal, ...authorization.terminal } },
       this.#call(),
@@ -423,13 +427,13 @@ export class PaymentSteps {
   async reportCompletion(record: PaymentRecord, emvData?: string): Promise<void> {
     if (record.transactionId === null) return;
     try {
-      await this.deps.payments.terminal.complete(
+      await this.#deps.payments.terminal.complete(
         record.transactionId,
         { terminal: record.terminal, chip_result: 'accepted', ...(emvData ? { emv_data: emvData } : {}) },
         this.#call(),
       );
     } catch (error) {
-      this.deps.logger.warn(
+      this.#deps.logger.warn(
         { payment: record.id, error: errorText(error) },
         'completion report not sent; the approval stands',
       );
@@ -458,26 +462,26 @@ export class PaymentSteps {
               to: 'awaiting_confirmation',
               patch: {
                 confirmDeadline: new Date(
-                  this.deps.now().getTime() + this.deps.config.confirmationDeadlineMs,
+                  this.#deps.now().getTime() + this.#deps.config.confirmationDeadlineMs,
                 ).toISOString(),
               },
               note: ready,
             },
           ];
-    const { records, onDisk } = this.deps.journal.transitionsSyncedLater(record.id, moves);
+    const { records, onDisk } = this.#deps.journal.transitionsSyncedLater(record.id, moves);
     // Both settle before either can throw: a failed fsync must not leave the PINPAD mid-command.
     const [synced, done] = await Promise.allSettled([onDisk, meanwhile()]);
     if (synced.status === 'rejected') throw synced.reason;
     if (done.status === 'rejected') throw done.reason;
     // Under `auto` nobody is waited for: "aguardando confirmação" would be untrue the moment it shows.
-    this.deps.emit(records[0]!, 'awaiting_confirmation', records[1] ? AUTO_CONFIRMED_TEXT : undefined);
-    if (records[1]) this.deps.emit(records[1], 'confirmed');
+    this.#deps.emit(records[0]!, 'awaiting_confirmation', records[1] ? AUTO_CONFIRMED_TEXT : undefined);
+    if (records[1]) this.#deps.emit(records[1], 'confirmed');
     return records.at(-1)!;
   }
 
   confirm(record: PaymentRecord, note: string): PaymentRecord {
     const confirmed = this.move(record, 'confirmed', {}, note);
-    this.deps.emit(confirmed, 'confirmed');
+    this.#deps.emit(confirmed, 'confirmed');
     return confirmed;
   }
 
@@ -490,9 +494,9 @@ export class PaymentSteps {
       case 'intent': {
         let found: ProviderTransaction | undefined;
         try {
-          found = await this.deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
+          found = await this.#deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
         } catch (error) {
-          this.deps.logger.warn(
+          this.#deps.logger.warn(
             { payment: record.id, error: errorText(error) },
             'recovery: could not look the reference up; will retry',
           );
@@ -500,11 +504,11 @@ export class PaymentSteps {
         }
         if (!found)
           return this.#land(
-            this.deps.journal.update(record.id, { problem: interrupted }, 'no transaction at the API'),
+            this.#deps.journal.update(record.id, { problem: interrupted }, 'no transaction at the API'),
             'failed',
             'interrupted before any transaction',
           );
-        const adopted = this.deps.journal.update(
+        const adopted = this.#deps.journal.update(
           record.id,
           { transactionId: found.id },
           'transaction found by reference at recovery',

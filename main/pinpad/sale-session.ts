@@ -261,38 +261,38 @@ function swipeNeedsPin(read: CardReadSummary, paymentType: 'credit' | 'debit'): 
 }
 
 export class PinpadSale {
-  private readonly pinpad: Pinpad;
-  private readonly timeouts: SaleTimeouts;
-  private readonly onMessage: ((text: string) => void) | undefined;
-  private readonly keySlots: KeySlots;
-  private readonly tablesSource: TablesSource | undefined;
+  readonly #pinpad: Pinpad;
+  readonly #timeouts: SaleTimeouts;
+  readonly #onMessage: ((text: string) => void) | undefined;
+  readonly #keySlots: KeySlots;
+  readonly #tablesSource: TablesSource | undefined;
   /** The tables of the coming sale (asked of tablesSource in prepare, never during a sale). */
-  private tables: EmvTables | TablesFileError | undefined;
+  #tables: EmvTables | TablesFileError | undefined;
   /** Whether key slots hold keys, per "pin/data" pair once the PINPAD was asked (the answer does not change while attached). */
-  private readonly keysChecked = new Map<string, Promise<KeyCheck>>();
-  private readonly legacyNoticeMs: number;
-  private readonly onTablesStatus: ((status: TablesStatus) => void) | undefined;
-  private lastTablesStatus: string | undefined;
+  readonly #keysChecked = new Map<string, Promise<KeyCheck>>();
+  readonly #legacyNoticeMs: number;
+  readonly #onTablesStatus: ((status: TablesStatus) => void) | undefined;
+  #lastTablesStatus: string | undefined;
   /** Table versions this session loaded, by acquirer (the identification read at attach predates them). */
-  private readonly loadedTableVersions = new Map<number, string>();
-  private readonly requireSealedCardData: boolean;
-  private readonly logger: DriverLogger;
+  readonly #loadedTableVersions = new Map<number, string>();
+  readonly #requireSealedCardData: boolean;
+  readonly #logger: DriverLogger;
 
   constructor(pinpad: Pinpad, options: PinpadSaleOptions = {}) {
-    this.pinpad = pinpad;
-    this.timeouts = checkTimeouts({ ...DEFAULT_SALE_TIMEOUTS, ...options.timeouts });
-    this.onMessage = options.onMessage;
-    this.keySlots = { ...DEFAULT_KEY_SLOTS, ...options.keySlots };
-    if (options.tables !== undefined && 'current' in options.tables) this.tablesSource = options.tables;
-    else this.tables = options.tables;
-    for (const [name, slot] of Object.entries(this.keySlots)) {
+    this.#pinpad = pinpad;
+    this.#timeouts = checkTimeouts({ ...DEFAULT_SALE_TIMEOUTS, ...options.timeouts });
+    this.#onMessage = options.onMessage;
+    this.#keySlots = { ...DEFAULT_KEY_SLOTS, ...options.keySlots };
+    if (options.tables !== undefined && 'current' in options.tables) this.#tablesSource = options.tables;
+    else this.#tables = options.tables;
+    for (const [name, slot] of Object.entries(this.#keySlots)) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99)
         throw new RangeError(`keySlots.${name} must be an integer from 0 to 99, got ${slot}.`);
     }
-    this.legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
-    this.onTablesStatus = options.onTablesStatus;
-    this.requireSealedCardData = options.requireSealedCardData ?? true;
-    this.logger = options.logger ?? silentLogger;
+    this.#legacyNoticeMs = Math.max(0, options.legacyNoticeMs ?? DEFAULT_LEGACY_NOTICE_MS);
+    this.#onTablesStatus = options.onTablesStatus;
+    this.#requireSealedCardData = options.requireSealedCardData ?? true;
+    this.#logger = options.logger ?? silentLogger;
   }
 
   /**
@@ -309,8 +309,8 @@ export class PinpadSale {
    * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED.
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
-    await this.step('prepare', async () => {
-      if (this.requireSealedCardData && (await this.isLegacy())) {
+    await this.#step('prepare', async () => {
+      if (this.#requireSealedCardData && (await this.#isLegacy())) {
         throw new SaleStepError('PINPAD_UNSUPPORTED', 'prepare', {
           message:
             'this legacy (BibComp 1.08) PINPAD cannot encrypt the card data (it has no GTK), and terminal channel v2 authorizes only from encrypted card data; use an ABECS 2.x PINPAD, or set api.capabilities.terminal_channel to 1 if the provider still serves v1.',
@@ -318,11 +318,11 @@ export class PinpadSale {
             'Este PINPAD é de um modelo antigo que não protege os dados do cartão como o sistema de pagamentos exige; nada foi cobrado. Chame o suporte técnico.',
         });
       }
-      if (this.tablesSource !== undefined) this.tables = await this.tablesSource.current();
+      if (this.#tablesSource !== undefined) this.#tables = await this.#tablesSource.current();
       await this.ensureTables();
-      if (await this.isLegacy()) return;
+      if (await this.#isLegacy()) return;
       const missing = new Set<string>();
-      for (const { acquirer, slots } of this.slotsInUse()) {
+      for (const { acquirer, slots } of this.#slotsInUse()) {
         const keys = await this.checkKeys(slots);
         const whose = acquirer === undefined ? '' : ` (acquirer ${two(acquirer)})`;
         if (!keys.pin) missing.add(`PIN slot ${two(slots.pin)}${whose}`);
@@ -342,24 +342,24 @@ export class PinpadSale {
    * not be read or the load failed.
    */
   async ensureTables(): Promise<void> {
-    const tables = this.tables;
+    const tables = this.#tables;
     if (tables === undefined) return;
     if (tables instanceof TablesFileError) {
-      this.tablesStatus({ state: 'failed', version: null, acquirers: [], error: tables.message });
+      this.#tablesStatus({ state: 'failed', version: null, acquirers: [], error: tables.message });
       throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message: tables.message });
     }
     const loading: number[] = [];
     try {
-      const sync = await syncTables(this.pinpad, tables, {
-        logger: this.logger,
+      const sync = await syncTables(this.#pinpad, tables, {
+        logger: this.#logger,
         onProgress: (acquirer) => {
           loading.push(acquirer);
-          this.tablesStatus({ state: 'loading', version: tables.version, acquirers: [...loading], error: null });
-          this.message('Atualizando as tabelas do PINPAD…');
+          this.#tablesStatus({ state: 'loading', version: tables.version, acquirers: [...loading], error: null });
+          this.#message('Atualizando as tabelas do PINPAD…');
         },
       });
-      for (const acquirer of [...sync.current, ...sync.loaded]) this.loadedTableVersions.set(acquirer, tables.version);
-      this.tablesStatus({
+      for (const acquirer of [...sync.current, ...sync.loaded]) this.#loadedTableVersions.set(acquirer, tables.version);
+      this.#tablesStatus({
         state: 'current',
         version: tables.version,
         acquirers: [...sync.current, ...sync.loaded].sort((a, b) => a - b),
@@ -368,25 +368,25 @@ export class PinpadSale {
     } catch (error) {
       const failure = saleStepErrorOf(error, 'prepare');
       const message = `loading the EMV tables failed: ${failure.message}`;
-      this.tablesStatus({ state: 'failed', version: tables.version, acquirers: [...loading], error: message });
+      this.#tablesStatus({ state: 'failed', version: tables.version, acquirers: [...loading], error: message });
       throw new SaleStepError('TABLES_UNAVAILABLE', 'prepare', { message, cause: error });
     }
   }
 
   /** The coming sale's tables, unless they could not be read. */
-  private usableTables(): EmvTables | undefined {
-    return this.tables instanceof TablesFileError ? undefined : this.tables;
+  #usableTables(): EmvTables | undefined {
+    return this.#tables instanceof TablesFileError ? undefined : this.#tables;
   }
 
   /** Tells onTablesStatus of a change (the same state again is not news). */
-  private tablesStatus(status: TablesStatus): void {
+  #tablesStatus(status: TablesStatus): void {
     const key = JSON.stringify(status);
-    if (this.onTablesStatus === undefined || key === this.lastTablesStatus) return;
-    this.lastTablesStatus = key;
+    if (this.#onTablesStatus === undefined || key === this.#lastTablesStatus) return;
+    this.#lastTablesStatus = key;
     try {
-      this.onTablesStatus(status);
+      this.#onTablesStatus(status);
     } catch (error) {
-      this.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onTablesStatus listener threw');
+      this.#logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onTablesStatus listener threw');
     }
   }
 
@@ -395,15 +395,15 @@ export class PinpadSale {
    * 01). Without an acquirer: the tables' one acquirer when they have exactly one.
    */
   keySlotsOf(acquirer: number | undefined): KeySlots {
-    const tables = this.usableTables();
-    const own = tables?.keySlots.get(acquirer ?? this.tableAcquirer() ?? 0);
-    return { ...this.keySlots, ...own };
+    const tables = this.#usableTables();
+    const own = tables?.keySlots.get(acquirer ?? this.#tableAcquirer() ?? 0);
+    return { ...this.#keySlots, ...own };
   }
 
   /** Every acquirer's slots a sale may use (each acquirer of the tables; `keySlots` without tables). */
-  private slotsInUse(): { acquirer: number | undefined; slots: KeySlots }[] {
-    const tables = this.usableTables();
-    if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.keySlots }];
+  #slotsInUse(): { acquirer: number | undefined; slots: KeySlots }[] {
+    const tables = this.#usableTables();
+    if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.#keySlots }];
     const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
     return acquirers.map((acquirer) => ({
       acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined,
@@ -416,26 +416,26 @@ export class PinpadSale {
    * read (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs (PP_KSNTDESPnn /
    * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots. Asked once per attach and pair.
    */
-  checkKeys(slots: KeySlots = this.keySlots): Promise<KeyCheck> {
+  checkKeys(slots: KeySlots = this.#keySlots): Promise<KeyCheck> {
     const key = `${slots.pin}/${slots.data}`;
-    const known = this.keysChecked.get(key);
+    const known = this.#keysChecked.get(key);
     if (known !== undefined) return known;
     const check = (async (): Promise<KeyCheck> => {
-      const info = await this.pinpad.info();
+      const info = await this.#pinpad.info();
       const { pin, data } = slots;
       const maps = info.keySlots;
       if (maps?.dukptPin !== undefined && maps.dukptData !== undefined) {
         return { pin: maps.dukptPin.includes(pin), data: maps.dukptData.includes(data) };
       }
-      const ksns = await this.pinpad.dukptKsns({ pin, data });
+      const ksns = await this.#pinpad.dukptKsns({ pin, data });
       return {
         pin: maps?.dukptPin?.includes(pin) ?? ksns.pin[pin] !== undefined,
         data: maps?.dukptData?.includes(data) ?? ksns.data[data] !== undefined,
       };
     })();
-    this.keysChecked.set(key, check);
+    this.#keysChecked.set(key, check);
     // A failed question is asked again next time.
-    check.catch(() => this.keysChecked.delete(key));
+    check.catch(() => this.#keysChecked.delete(key));
     return check;
   }
 
@@ -449,11 +449,11 @@ export class PinpadSale {
     checkAmount(amount);
     const text = notification?.trim() ?? '';
     const screen =
-      text === '' ? undefined : cardPromptScreen(await this.displaySize(), amount, text, { contactless: true });
-    await this.step('show_amount', () =>
+      text === '' ? undefined : cardPromptScreen(await this.#displaySize(), amount, text, { contactless: true });
+    await this.#step('show_amount', () =>
       screen === undefined
-        ? this.pinpad.display(amountScreen(amount, notification))
-        : this.pinpad.displayExtended(screen.replaceAll('\r', '\n')),
+        ? this.#pinpad.display(amountScreen(amount, notification))
+        : this.#pinpad.displayExtended(screen.replaceAll('\r', '\n')),
     );
   }
 
@@ -470,16 +470,16 @@ export class PinpadSale {
   ): Promise<number> {
     const choices = installmentChoices(amount, options);
     if (choices.length === 1) return 1;
-    if (await this.step('installments', () => this.isLegacy())) {
-      return this.step('installments', () => chooseInstallmentsGky(this.legacyContext(), choices, signal));
+    if (await this.#step('installments', () => this.#isLegacy())) {
+      return this.#step('installments', () => chooseInstallmentsGky(this.#legacyContext(), choices, signal));
     }
-    return this.step('installments', async () => {
-      const index = await this.pinpad.menu(
+    return this.#step('installments', async () => {
+      const index = await this.#pinpad.menu(
         'EM QUANTAS VEZES',
         choices.map((choice) => choice.label),
         {
-          timeoutSeconds: pinpadSeconds(this.timeouts.menuMs),
-          ...this.wait(signal, this.timeouts.menuMs + HOST_GRACE_MS),
+          timeoutSeconds: pinpadSeconds(this.#timeouts.menuMs),
+          ...this.#wait(signal, this.#timeouts.menuMs + HOST_GRACE_MS),
         },
       );
       const chosen = choices[index];
@@ -499,23 +499,23 @@ export class PinpadSale {
    * PINPAD_UNSUPPORTED (the engine asks before it creates the transaction).
    */
   async readTaxId(signal?: AbortSignal): Promise<string> {
-    return this.step('tax_id', async () => {
-      if (await this.isLegacy()) throw taxIdUnsupported();
-      const deadline = performance.now() + this.timeouts.menuMs;
+    return this.#step('tax_id', async () => {
+      if (await this.#isLegacy()) throw taxIdUnsupported();
+      const deadline = performance.now() + this.#timeouts.menuMs;
       for (let attempt = 1; ; attempt++) {
         const remaining = deadline - performance.now();
         if (remaining <= 0) {
           throw new SaleStepError('TIMEOUT', 'tax_id', {
-            message: `no valid CPF within ${this.timeouts.menuMs} ms (${attempt - 1} invalid).`,
+            message: `no valid CPF within ${this.#timeouts.menuMs} ms (${attempt - 1} invalid).`,
             cashierMessage: 'CPF inválido digitado no PINPAD. Tempo esgotado.',
           });
         }
-        const value = await this.pinpad.readCustomerData(attempt === 1 ? 'cpf' : 'cpfAgain', {
+        const value = await this.#pinpad.readCustomerData(attempt === 1 ? 'cpf' : 'cpfAgain', {
           timeoutSeconds: pinpadSeconds(remaining),
-          ...this.wait(signal, remaining + HOST_GRACE_MS),
+          ...this.#wait(signal, remaining + HOST_GRACE_MS),
         });
         if (/^[0-9]{11}$/.test(value) && isValidCpf(value)) return value;
-        this.logger.info({ step: 'tax_id', attempt }, 'invalid CPF typed; asking again');
+        this.#logger.info({ step: 'tax_id', attempt }, 'invalid CPF typed; asking again');
       }
     });
   }
@@ -541,25 +541,25 @@ export class PinpadSale {
     checkAmount(request.amount);
     const { amount, paymentType, signal } = request;
     const notification = request.notification?.trim() ? request.notification.trim() : null;
-    const legacy = await this.step('read_card', () => this.isLegacy());
+    const legacy = await this.#step('read_card', () => this.#isLegacy());
     // The raw GCX/GCR answer (maybe a clear PAN, tracks, the name) is reduced at once and
     // dropped; an unusable card fails here, before the customer is asked for a PIN.
     const read = legacy
-      ? await this.readCardLegacy(amount, paymentType, notification, signal)
-      : await this.readCardAbecs(amount, paymentType, notification, signal);
+      ? await this.#readCardLegacy(amount, paymentType, notification, signal)
+      : await this.#readCardAbecs(amount, paymentType, notification, signal);
     const chipCard = read.entryMode === 'chip' || read.entryMode === 'contactless_chip';
     if (chipCard) {
-      const acquirer = await this.step('read_card', () =>
-        acquirerFor(read, paymentType, this.applicationTypes(paymentType)),
+      const acquirer = await this.#step('read_card', () =>
+        acquirerFor(read, paymentType, this.#applicationTypes(paymentType)),
       );
       // The track 2 equivalent sealed for the acquirer's host, before the PIN (S220 §3.7.5: GCX,
       // then GTK, then GOX; a Gertec PPC-930 session does the same, abecs.md §6.3). GTK is 2.x.
-      const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks(acquirer));
+      const encryptedCardData = legacy ? null : await this.#step('read_card', () => this.#encryptedTracks(acquirer));
       const pinKeySlot = this.keySlotsOf(acquirer).pin;
-      const chip = await this.step('chip', () =>
+      const chip = await this.#step('chip', () =>
         legacy
-          ? goOnChipGoc(this.legacyContext(acquirer), { amount, acquirer, signal })
-          : this.pinpad.goOnChip(
+          ? goOnChipGoc(this.#legacyContext(acquirer), { amount, acquirer, signal })
+          : this.#pinpad.goOnChip(
               {
                 acquirer,
                 transactionType: TRANSACTION_PURCHASE,
@@ -569,9 +569,9 @@ export class PinpadSale {
                 pinMethod: 'dukpt',
                 keyIndex: pinKeySlot,
                 tagList: AUTHORIZATION_TAGS,
-                timeout: pinpadSeconds(this.timeouts.pinMs),
+                timeout: pinpadSeconds(this.#timeouts.pinMs),
               },
-              this.wait(signal, this.timeouts.pinMs + HOST_GRACE_MS),
+              this.#wait(signal, this.#timeouts.pinMs + HOST_GRACE_MS),
             ),
       );
       if (chip.decision === 'declined' && pinTryLimitExceeded(chip)) {
@@ -580,8 +580,8 @@ export class PinpadSale {
           message: 'the card blocked its PIN after too many wrong PINs (TVR: PIN try limit exceeded).',
         });
       }
-      const terminal = await this.step('chip', () => this.terminalDescription());
-      const data = await this.step('chip', () =>
+      const terminal = await this.#step('chip', () => this.#terminalDescription());
+      const data = await this.#step('chip', () =>
         cardSaleData(read, { chip, encryptedCardData, pinKeySlot, acquirer }, terminal),
       );
       const chipDecision = CHIP_DECISIONS[chip.decision];
@@ -589,8 +589,8 @@ export class PinpadSale {
     }
     let swipedPin: SwipedCardPin | null = null;
     if (swipeNeedsPin(read, paymentType)) {
-      swipedPin = await this.step('chip', () =>
-        this.pinpad.readPin(
+      swipedPin = await this.#step('chip', () =>
+        this.#pinpad.readPin(
           {
             method: 'dukpt',
             keyIndex: this.keySlotsOf(undefined).pin,
@@ -598,17 +598,17 @@ export class PinpadSale {
             maxDigits: PIN_MAX_DIGITS,
             message: `${amountLine(amount, 'VALOR: ')}\nSENHA:`,
           },
-          this.wait(signal, this.timeouts.pinMs + HOST_GRACE_MS),
+          this.#wait(signal, this.#timeouts.pinMs + HOST_GRACE_MS),
         ),
       );
     }
     // The tracks for the authorizer, encrypted on the PINPAD; after the PIN, because GTK takes the
     // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11). GTK is 2.x: a
     // legacy PINPAD's magstripe authorization goes without encrypted card data.
-    const encryptedCardData = legacy ? null : await this.step('read_card', () => this.encryptedTracks());
-    const terminal = await this.step('chip', () => this.terminalDescription());
-    const acquirer = this.tableAcquirer();
-    const data = await this.step('chip', () =>
+    const encryptedCardData = legacy ? null : await this.#step('read_card', () => this.#encryptedTracks());
+    const terminal = await this.#step('chip', () => this.#terminalDescription());
+    const acquirer = this.#tableAcquirer();
+    const data = await this.#step('chip', () =>
       cardSaleData(
         read,
         {
@@ -629,9 +629,9 @@ export class PinpadSale {
    * card-present authorization carries instead of the clear PAN and tracks (a chip card's track 2
    * equivalent included). Track 2 when the PINPAD gave it, else the PAN.
    */
-  private async encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
+  async #encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
     const slot = this.keySlotsOf(acquirer).data;
-    const result = await this.pinpad.readEncryptedTracks({
+    const result = await this.#pinpad.readEncryptedTracks({
       tracks: { pan: true, track2: true },
       encryption: { method: 'dukptEcb', keyIndex: slot },
     });
@@ -658,10 +658,10 @@ export class PinpadSale {
    * of each acquirer — as the identification read at attach gave them (GIX PP_TABVERnn), with
    * the versions this session loaded since. Versions that are not the spec's ten digits are left out.
    */
-  private async terminalDescription(): Promise<TerminalDescription> {
-    const info = await this.pinpad.info();
+  async #terminalDescription(): Promise<TerminalDescription> {
+    const info = await this.#pinpad.info();
     const versions: Record<string, string> = {};
-    for (const [acquirer, version] of [...Object.entries(info.tableVersions ?? {}), ...this.loadedTableVersions]) {
+    for (const [acquirer, version] of [...Object.entries(info.tableVersions ?? {}), ...this.#loadedTableVersions]) {
       if (/^[0-9]{10}$/.test(version)) versions[String(acquirer).padStart(2, '0')] = version;
     }
     const model = `${info.manufacturer} ${info.model}`.trim().slice(0, 64);
@@ -683,17 +683,17 @@ export class PinpadSale {
    * Issuer data that is not hex is left out (and logged): the card then decides without it.
    */
   async finishChip(answer: HostAnswer | null, signal?: AbortSignal): Promise<ChipFinish> {
-    const result = (await this.step('finish_chip', () => this.isLegacy()))
-      ? await this.step('finish_chip', () =>
-          finishChipFnc(this.legacyContext(), answer && { ...answer, issuerData: this.issuerData(answer) }, signal),
+    const result = (await this.#step('finish_chip', () => this.#isLegacy()))
+      ? await this.#step('finish_chip', () =>
+          finishChipFnc(this.#legacyContext(), answer && { ...answer, issuerData: this.#issuerData(answer) }, signal),
         )
-      : await this.fcx(answer, signal);
+      : await this.#fcx(answer, signal);
     // Chip data the PINPAD returns malformed must not turn an accepted card into a failed sale.
     let emvData: string | null = null;
     try {
       emvData = emvDataHex(result.emvData) ?? null;
     } catch (error) {
-      this.logger.warn(
+      this.#logger.warn(
         { code: error instanceof CardDataError ? error.code : 'UNKNOWN' },
         'completion EMV data unreadable; reported without it',
       );
@@ -702,33 +702,33 @@ export class PinpadSale {
   }
 
   /** The issuer's EMV data as bytes; data that is not hex is left out (and logged). */
-  private issuerData(answer: HostAnswer): Buffer {
+  #issuerData(answer: HostAnswer): Buffer {
     const issuerData = answer.issuerEmvData ?? '';
     if (/^(?:[0-9A-Fa-f]{2})*$/.test(issuerData)) return Buffer.from(issuerData, 'hex');
-    this.logger.warn({ length: issuerData.length }, 'issuer EMV data is not hex; finishing the chip without it');
+    this.#logger.warn({ length: issuerData.length }, 'issuer EMV data is not hex; finishing the chip without it');
     return Buffer.alloc(0);
   }
 
   /** FCX: the host's answer to an Abecs 2.x PINPAD. */
-  private async fcx(
+  async #fcx(
     answer: HostAnswer | null,
     signal: AbortSignal | undefined,
   ): Promise<{ approved: boolean; emvData: Buffer | undefined }> {
     let request: FcxRequest;
     if (answer === null) {
-      request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.timeouts.cardMs) };
+      request = { outcome: 'noHostResponse', tagList: COMPLETION_TAGS, timeout: pinpadSeconds(this.#timeouts.cardMs) };
     } else {
-      const issuerData = this.issuerData(answer);
+      const issuerData = this.#issuerData(answer);
       request = {
         outcome: answer.approved ? 'approved' : 'declined',
         arc: answer.responseCode,
         ...(issuerData.length > 0 ? { emvData: issuerData } : {}),
         tagList: COMPLETION_TAGS,
-        timeout: pinpadSeconds(this.timeouts.cardMs),
+        timeout: pinpadSeconds(this.#timeouts.cardMs),
       };
     }
-    const result = await this.step('finish_chip', () =>
-      this.pinpad.finishChip(request, this.wait(signal, this.timeouts.cardMs + HOST_GRACE_MS)),
+    const result = await this.#step('finish_chip', () =>
+      this.#pinpad.finishChip(request, this.#wait(signal, this.#timeouts.cardMs + HOST_GRACE_MS)),
     );
     return { approved: result.decision === 'approved', emvData: result.emvData };
   }
@@ -739,8 +739,8 @@ export class PinpadSale {
    * answers at once, so this is also safe after a failed read.
    */
   async removeCard(message: string, signal?: AbortSignal): Promise<void> {
-    await this.step('remove_card', () =>
-      this.pinpad.removeCard(fitMessage(message), this.wait(signal, this.timeouts.removalMs)),
+    await this.#step('remove_card', () =>
+      this.#pinpad.removeCard(fitMessage(message), this.#wait(signal, this.#timeouts.removalMs)),
     );
   }
 
@@ -750,10 +750,10 @@ export class PinpadSale {
    */
   async showResult(text: string): Promise<void> {
     try {
-      await this.pinpad.display(fitMessage(text));
+      await this.#pinpad.display(fitMessage(text));
     } catch (error) {
       const failure = saleStepErrorOf(error, 'show_result');
-      this.logger.warn({ step: 'show_result', code: failure.code }, 'the PINPAD did not show the result');
+      this.#logger.warn({ step: 'show_result', code: failure.code }, 'the PINPAD did not show the result');
     }
   }
 
@@ -769,12 +769,12 @@ export class PinpadSale {
    * loads the tables once and reads again — on GCR with the bare GCR that resumes with the card
    * already inserted (abecs.md §3.13).
    */
-  private async readCardWithRetries(
+  async #readCardWithRetries(
     signal: AbortSignal | undefined,
     promptFor: (contactless: boolean) => string | undefined,
     readOnce: CardReader,
   ): Promise<CardReadSummary> {
-    const deadline = performance.now() + this.timeouts.cardMs;
+    const deadline = performance.now() + this.#timeouts.cardMs;
     let contactless = true;
     let prompt = promptFor(contactless);
     let afterChipError = false;
@@ -791,17 +791,17 @@ export class PinpadSale {
         if (refusal === undefined) return summarizeCardRead(read, { afterChipError });
         why = refusal;
       } catch (error) {
-        if (!(error instanceof AbecsStatusError)) throw this.failure(error, 'read_card');
+        if (!(error instanceof AbecsStatusError)) throw this.#failure(error, 'read_card');
         if (error.code === 'ST_TABVERDIF') {
           // Tables the PINPAD calls outdated: loaded (once) and the card read again, else a clear TABLES error.
-          if (tablesReloaded || this.tables === undefined) {
+          if (tablesReloaded || this.#tables === undefined) {
             throw new SaleStepError('TABLES_UNAVAILABLE', 'read_card', {
               message: 'the PINPAD says its EMV tables are outdated.',
               cause: error,
             });
           }
           tablesReloaded = true;
-          await this.step('read_card', () => this.ensureTables());
+          await this.#step('read_card', () => this.ensureTables());
           resume = true;
           continue;
         }
@@ -810,9 +810,9 @@ export class PinpadSale {
       contactlessCommErrors = why.code === 'ST_CTLSCOMMERR' ? contactlessCommErrors + 1 : 0;
       const next = cardReadRetryFor(why.code, { reads, contactless, contactlessCommErrors });
       if (!next.retry || deadline - performance.now() <= 0 || signal?.aborted)
-        throw this.failure(why.cause, 'read_card');
-      this.logger.info({ step: 'read_card', code: why.code, contactless: next.contactless }, 'reading the card again');
-      this.message(why.cashierMessage);
+        throw this.#failure(why.cause, 'read_card');
+      this.#logger.info({ step: 'read_card', code: why.code, contactless: next.contactless }, 'reading the card again');
+      this.#message(why.cashierMessage);
       if (next.removeCardFirst) await this.removeCard('FALHA NO CHIP\nRETIRE O CARTAO', signal);
       contactless = next.contactless;
       prompt = next.prompt ?? promptFor(contactless);
@@ -826,13 +826,13 @@ export class PinpadSale {
    * a display too small for all of it (2 × 16) shows notification and amount in turns while the
    * first read waits (CEX).
    */
-  private async readCardAbecs(
+  async #readCardAbecs(
     amount: number,
     paymentType: 'credit' | 'debit',
     notification: string | null,
     signal: AbortSignal | undefined,
   ): Promise<CardReadSummary> {
-    const display = notification === null ? undefined : await this.displaySize();
+    const display = notification === null ? undefined : await this.#displaySize();
     const promptFor = (contactless: boolean): string | undefined =>
       notification === null || display === undefined
         ? undefined
@@ -841,10 +841,10 @@ export class PinpadSale {
       notification !== null && display !== undefined && promptFor(true) === undefined
         ? rotatingCardScreens(notification)
         : undefined;
-    return this.readCardWithRetries(signal, promptFor, ({ reads, contactless, prompt, deadline }) =>
+    return this.#readCardWithRetries(signal, promptFor, ({ reads, contactless, prompt, deadline }) =>
       reads === 1 && rotation !== undefined
-        ? this.readCardShowing(rotation, amount, paymentType, deadline, signal)
-        : this.gcx(amount, paymentType, { contactless, prompt, deadline, signal }),
+        ? this.#readCardShowing(rotation, amount, paymentType, deadline, signal)
+        : this.#gcx(amount, paymentType, { contactless, prompt, deadline, signal }),
     );
   }
 
@@ -855,7 +855,7 @@ export class PinpadSale {
    * field takes one; "99" without a file) and the version of gcrTableVersion. A retry's prompt
    * ("FALHA NO CHIP…") is shown the same way before the next GCR.
    */
-  private async readCardLegacy(
+  async #readCardLegacy(
     amount: number,
     paymentType: 'credit' | 'debit',
     notification: string | null,
@@ -867,25 +867,25 @@ export class PinpadSale {
         fitLine(notification) === notification
           ? amountScreen(amount, notification)
           : rotatingCardScreens(notification)[0];
-      await this.step('read_card', () => showNotice(this.pinpad, screen, this.legacyNoticeMs, signal));
+      await this.#step('read_card', () => showNotice(this.#pinpad, screen, this.#legacyNoticeMs, signal));
     }
-    const tables = this.usableTables();
-    const context = this.legacyContext();
-    const acquirer = this.tableAcquirer() ?? ALL_ACQUIRERS;
-    const tableVersion = await this.step('read_card', () => gcrTableVersion(this.pinpad, tables?.version, acquirer));
-    return this.readCardWithRetries(
+    const tables = this.#usableTables();
+    const context = this.#legacyContext();
+    const acquirer = this.#tableAcquirer() ?? ALL_ACQUIRERS;
+    const tableVersion = await this.#step('read_card', () => gcrTableVersion(this.#pinpad, tables?.version, acquirer));
+    return this.#readCardWithRetries(
       signal,
       () => undefined,
       async ({ contactless, prompt, resume, deadline }) => {
         if (prompt !== undefined && !resume)
-          await this.step('read_card', () => showNotice(this.pinpad, prompt, this.legacyNoticeMs, signal));
+          await this.#step('read_card', () => showNotice(this.#pinpad, prompt, this.#legacyNoticeMs, signal));
         return readCardGcr(context, {
           amount,
           acquirer,
           appType:
             tables === undefined
               ? ANY_APPLICATION_TYPE
-              : (this.applicationTypes(paymentType)[0] ?? ANY_APPLICATION_TYPE),
+              : (this.#applicationTypes(paymentType)[0] ?? ANY_APPLICATION_TYPE),
           tableVersion,
           contactless,
           resume,
@@ -897,22 +897,22 @@ export class PinpadSale {
   }
 
   /** What the legacy steps (legacy-sale.ts) use of this session. */
-  private legacyContext(acquirer?: number): LegacySaleContext {
+  #legacyContext(acquirer?: number): LegacySaleContext {
     return {
-      pinpad: this.pinpad,
-      timeouts: this.timeouts,
+      pinpad: this.#pinpad,
+      timeouts: this.#timeouts,
       pinSlot: this.keySlotsOf(acquirer).pin,
-      wait: (signal, timeoutMs) => this.wait(signal, timeoutMs),
+      wait: (signal, timeoutMs) => this.#wait(signal, timeoutMs),
     };
   }
 
   /** Whether the PINPAD knows only the legacy (BibComp 1.08) commands, from the identification read at attach. */
-  private async isLegacy(): Promise<boolean> {
-    return (await this.pinpad.info()).protocol === 'legacy';
+  async #isLegacy(): Promise<boolean> {
+    return (await this.#pinpad.info()).protocol === 'legacy';
   }
 
   /** One GCX with what the sale asks for, limited by the card step's deadline. */
-  private async gcx(
+  async #gcx(
     amount: number,
     paymentType: 'credit' | 'debit',
     read: {
@@ -927,8 +927,8 @@ export class PinpadSale {
     const remaining = Math.max(1, read.deadline - performance.now());
     const request: Omit<GcxRequest, 'date' | 'time'> = {
       transactionType: TRANSACTION_PURCHASE,
-      appTypes: this.applicationTypes(paymentType),
-      ...(this.tableAcquirer() !== undefined ? { acquirer: this.tableAcquirer()! } : {}),
+      appTypes: this.#applicationTypes(paymentType),
+      ...(this.#tableAcquirer() !== undefined ? { acquirer: this.#tableAcquirer()! } : {}),
       amount,
       currency: CURRENCY_BRL,
       options: { contactless: read.contactless, hideAmount: false },
@@ -939,7 +939,7 @@ export class PinpadSale {
     };
     // The host waits for the whole card step: a card presented late in an idle wait still needs
     // the time to be read.
-    return this.pinpad.readCard(request, this.wait(read.signal, remaining + HOST_GRACE_MS));
+    return this.#pinpad.readCard(request, this.#wait(read.signal, remaining + HOST_GRACE_MS));
   }
 
   /**
@@ -952,7 +952,7 @@ export class PinpadSale {
    * the read itself (its truncated tracks, PAN masked 6/4, as a magstripe read). A GCX status
    * other than its own time limit is thrown for the caller's retry rules.
    */
-  private async readCardShowing(
+  async #readCardShowing(
     screens: readonly string[],
     amount: number,
     paymentType: 'credit' | 'debit',
@@ -962,11 +962,11 @@ export class PinpadSale {
     for (let turn = 0; ; turn++) {
       const remaining = deadline - performance.now();
       if (remaining <= 0)
-        throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.timeouts.cardMs} ms.` });
+        throw new SaleStepError('TIMEOUT', 'read_card', { message: `no card within ${this.#timeouts.cardMs} ms.` });
       const seconds = Math.min(ROTATION_SECONDS, pinpadSeconds(remaining));
       if (turn % 2 === 1) {
         try {
-          return await this.gcx(amount, paymentType, {
+          return await this.#gcx(amount, paymentType, {
             contactless: true,
             prompt: undefined,
             deadline,
@@ -979,10 +979,10 @@ export class PinpadSale {
           throw error;
         }
       }
-      await this.step('read_card', () => this.pinpad.display(screens[(turn / 2) % screens.length]!));
+      await this.#step('read_card', () => this.#pinpad.display(screens[(turn / 2) % screens.length]!));
       let event: CexResult;
       try {
-        event = await this.pinpad.waitForEvent(
+        event = await this.#pinpad.waitForEvent(
           {
             key: true,
             magstripe: true,
@@ -991,16 +991,16 @@ export class PinpadSale {
             timeoutSeconds: seconds,
             panMask: { left: 6, right: 4 },
           },
-          this.wait(signal, seconds * 1000 + HOST_GRACE_MS),
+          this.#wait(signal, seconds * 1000 + HOST_GRACE_MS),
         );
       } catch (error) {
         if (error instanceof AbecsStatusError && error.code === 'ST_TIMEOUT') continue;
-        throw this.failure(error, 'read_card');
+        throw this.#failure(error, 'read_card');
       }
       switch (event.event) {
         case 'iccInserted':
         case 'contactlessDetected':
-          return this.gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline, signal });
+          return this.#gcx(amount, paymentType, { contactless: true, prompt: undefined, deadline, signal });
         case 'cardSwiped':
           return { cardType: 'magstripe', cardTypeCode: '00', ...event.tracks };
         case 'cancel':
@@ -1015,58 +1015,58 @@ export class PinpadSale {
   }
 
   /** SPE_APPTYPE of a sale: what the tables file says, else 01 credit / 02 debit. */
-  private applicationTypes(paymentType: 'credit' | 'debit'): number[] {
-    const tables = this.usableTables();
+  #applicationTypes(paymentType: 'credit' | 'debit'): number[] {
+    const tables = this.#usableTables();
     return [...(tables?.applicationTypes ?? DEFAULT_APPLICATION_TYPES)[paymentType]];
   }
 
   /** SPE_ACQREF: the one acquirer of the tables file, when it has exactly one. */
-  private tableAcquirer(): number | undefined {
-    const tables = this.usableTables();
+  #tableAcquirer(): number | undefined {
+    const tables = this.#usableTables();
     if (tables === undefined || tables.records.size !== 1) return undefined;
     return [...tables.records.keys()][0];
   }
 
   /** The text display's size (PP_DSPTXTSZ), from the identification read at attach; 2 × 16 when unknown. */
-  private async displaySize(): Promise<DisplaySize> {
+  async #displaySize(): Promise<DisplaySize> {
     try {
-      return (await this.pinpad.info()).display ?? CLASSIC_DISPLAY;
+      return (await this.#pinpad.info()).display ?? CLASSIC_DISPLAY;
     } catch {
       return CLASSIC_DISPLAY;
     }
   }
 
   /** Runs one step, turning whatever it throws into a SaleStepError of that step. */
-  private async step<T>(step: SaleStep, run: () => T | Promise<T>): Promise<T> {
+  async #step<T>(step: SaleStep, run: () => T | Promise<T>): Promise<T> {
     try {
       return await run();
     } catch (error) {
-      throw this.failure(error, step);
+      throw this.#failure(error, step);
     }
   }
 
   /** The SaleStepError for `error`, logged (code and step only: never card data). */
-  private failure(error: unknown, step: SaleStep): SaleStepError {
+  #failure(error: unknown, step: SaleStep): SaleStepError {
     const failure = saleStepErrorOf(error, step);
-    this.logger.info({ step, code: failure.code }, 'PINPAD sale step failed');
+    this.#logger.info({ step, code: failure.code }, 'PINPAD sale step failed');
     return failure;
   }
 
-  private wait(signal: AbortSignal | undefined, timeoutMs: number): WaitOptions {
+  #wait(signal: AbortSignal | undefined, timeoutMs: number): WaitOptions {
     return {
       ...(signal ? { signal } : {}),
       timeoutMs,
-      onNotification: (notification) => this.message(notification.lines.filter((line) => line.length > 0).join(' ')),
+      onNotification: (notification) => this.#message(notification.lines.filter((line) => line.length > 0).join(' ')),
     };
   }
 
-  private message(text: string): void {
-    if (!this.onMessage || text.length === 0) return;
+  #message(text: string): void {
+    if (!this.#onMessage || text.length === 0) return;
     try {
-      this.onMessage(text);
+      this.#onMessage(text);
     } catch (error) {
       // A listener's bug must not break the PINPAD exchange in flight.
-      this.logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onMessage listener threw');
+      this.#logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onMessage listener threw');
     }
   }
 }

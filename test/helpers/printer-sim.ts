@@ -81,37 +81,39 @@ interface Peer {
 
 /** Splits one connection's bytes into print data and status requests, across chunk boundaries. */
 class InputParser {
-  private held: number[] = [];
+  #held: number[] = [];
+  readonly #onPrinted: (byte: number) => void;
+  readonly #onRequest: (n: 1 | 2 | 3 | 4) => void;
 
-  constructor(
-    private readonly onPrinted: (byte: number) => void,
-    private readonly onRequest: (n: 1 | 2 | 3 | 4) => void,
-  ) {}
-
-  push(chunk: Uint8Array): void {
-    for (const byte of chunk) this.take(byte);
+  constructor(onPrinted: (byte: number) => void, onRequest: (n: 1 | 2 | 3 | 4) => void) {
+    this.#onPrinted = onPrinted;
+    this.#onRequest = onRequest;
   }
 
-  private take(byte: number): void {
-    if (this.held.length === 0) {
-      if (byte === DLE) this.held = [DLE];
-      else this.onPrinted(byte);
+  push(chunk: Uint8Array): void {
+    for (const byte of chunk) this.#take(byte);
+  }
+
+  #take(byte: number): void {
+    if (this.#held.length === 0) {
+      if (byte === DLE) this.#held = [DLE];
+      else this.#onPrinted(byte);
       return;
     }
-    if (this.held.length === 1 && byte === EOT) {
-      this.held.push(EOT);
+    if (this.#held.length === 1 && byte === EOT) {
+      this.#held.push(EOT);
       return;
     }
-    if (this.held.length === 2 && byte >= 1 && byte <= 4) {
-      this.held = [];
-      this.onRequest(byte as 1 | 2 | 3 | 4);
+    if (this.#held.length === 2 && byte >= 1 && byte <= 4) {
+      this.#held = [];
+      this.#onRequest(byte as 1 | 2 | 3 | 4);
       return;
     }
     // Not a status request after all: the held bytes were print data; look at this byte afresh.
-    const held = this.held;
-    this.held = [];
-    for (const b of held) this.onPrinted(b);
-    this.take(byte);
+    const held = this.#held;
+    this.#held = [];
+    for (const b of held) this.#onPrinted(b);
+    this.#take(byte);
   }
 }
 
@@ -131,33 +133,33 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
   /** Bytes sent right before each answer (e.g. XOFF/XON of a serial printer in software flow control). */
   answerPrefix: readonly number[] = [];
   /** Every byte received, status requests included. */
-  private readonly rawBytes: number[] = [];
-  private readonly printedBytes: number[] = [];
+  readonly #rawBytes: number[] = [];
+  readonly #printedBytes: number[] = [];
   /** The `n` of every status request received, in order. */
   readonly requests: number[] = [];
   /** TCP connections accepted so far. */
   connections = 0;
-  private dropOnRequest = false;
-  private server: net.Server | undefined;
-  private readonly sockets = new Set<net.Socket>();
-  private pty: SerialTransport | undefined;
+  #dropOnRequest = false;
+  #server: net.Server | undefined;
+  readonly #sockets = new Set<net.Socket>();
+  #pty: SerialTransport | undefined;
 
   /** Starts the TCP side on 127.0.0.1 and an OS-chosen port. */
   static async listen(): Promise<PrinterSimulator> {
     const sim = new PrinterSimulator();
-    await sim.listenTcp();
+    await sim.#listenTcp();
     return sim;
   }
 
   /** Serves one end of a pty pair (the printer's side of the "cable"). */
   static async onPty(path: string): Promise<PrinterSimulator> {
     const sim = new PrinterSimulator();
-    await sim.servePty(path);
+    await sim.#servePty(path);
     return sim;
   }
 
   get port(): number {
-    const address = this.server?.address();
+    const address = this.#server?.address();
     if (!address || typeof address === 'string') throw new Error('the simulator is not listening on TCP');
     return address.port;
   }
@@ -168,12 +170,12 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
   }
 
   get raw(): Buffer {
-    return Buffer.from(this.rawBytes);
+    return Buffer.from(this.#rawBytes);
   }
 
   /** What would reach the paper: every byte except the status requests. */
   get printed(): Buffer {
-    return Buffer.from(this.printedBytes);
+    return Buffer.from(this.#printedBytes);
   }
 
   set(change: Partial<SimulatedPrinterState>): void {
@@ -182,89 +184,89 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
 
   /** Closes every open TCP connection abruptly, as a printer switched off would. */
   dropConnections(): void {
-    for (const socket of this.sockets) socket.destroy();
+    for (const socket of this.#sockets) socket.destroy();
   }
 
   /** Stops reading from the TCP connections, as a printer with a full buffer does; TCP's window fills up. */
   stopReading(): void {
-    for (const socket of this.sockets) socket.pause();
+    for (const socket of this.#sockets) socket.pause();
   }
 
   /** The next status request closes the connection instead of being answered. */
   dropOnNextRequest(): void {
-    this.dropOnRequest = true;
+    this.#dropOnRequest = true;
   }
 
   /** Resolves once `printed` holds at least `length` bytes. */
   waitForPrinted(length: number, timeoutMs = 10_000): Promise<Buffer> {
-    return this.waitFor(() => this.printedBytes.length >= length, timeoutMs, `${length} printed bytes`).then(
+    return this.#waitFor(() => this.#printedBytes.length >= length, timeoutMs, `${length} printed bytes`).then(
       () => this.printed,
     );
   }
 
   /** Resolves once `raw` holds at least `length` bytes. */
   waitForRaw(length: number, timeoutMs = 10_000): Promise<Buffer> {
-    return this.waitFor(() => this.rawBytes.length >= length, timeoutMs, `${length} bytes`).then(() => this.raw);
+    return this.#waitFor(() => this.#rawBytes.length >= length, timeoutMs, `${length} bytes`).then(() => this.raw);
   }
 
   /** Resolves once `count` status requests arrived in total. */
   waitForRequests(count: number, timeoutMs = 10_000): Promise<void> {
-    return this.waitFor(() => this.requests.length >= count, timeoutMs, `${count} status requests`);
+    return this.#waitFor(() => this.requests.length >= count, timeoutMs, `${count} status requests`);
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    const server = this.server;
-    this.server = undefined;
+    for (const socket of this.#sockets) socket.destroy();
+    const server = this.#server;
+    this.#server = undefined;
     if (server?.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
-    const pty = this.pty;
-    this.pty = undefined;
+    const pty = this.#pty;
+    this.#pty = undefined;
     if (pty) await pty.close();
   }
 
-  private async listenTcp(): Promise<void> {
+  async #listenTcp(): Promise<void> {
     const server = net.createServer((socket) => {
       this.connections += 1;
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
       socket.on('error', () => {});
-      this.attach({ write: (bytes) => socket.write(bytes), destroy: () => socket.destroy() }, socket);
+      this.#attach({ write: (bytes) => socket.write(bytes), destroy: () => socket.destroy() }, socket);
       this.emit('connection');
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());
     });
-    this.server = server;
+    this.#server = server;
   }
 
-  private async servePty(path: string): Promise<void> {
+  async #servePty(path: string): Promise<void> {
     const line = new SerialTransport(path, { baudRate: 9600 });
     await line.open();
-    this.pty = line;
+    this.#pty = line;
     const peer: Peer = {
       write: (bytes) => void line.write(bytes).catch(() => undefined),
       destroy: () => void line.close(),
     };
-    this.attach(peer, line);
+    this.#attach(peer, line);
   }
 
-  private attach(peer: Peer, source: { on(event: 'data', listener: (chunk: Buffer) => void): unknown }): void {
+  #attach(peer: Peer, source: { on(event: 'data', listener: (chunk: Buffer) => void): unknown }): void {
     const parser = new InputParser(
-      (byte) => this.printedBytes.push(byte),
-      (n) => this.answer(peer, n),
+      (byte) => this.#printedBytes.push(byte),
+      (n) => this.#answer(peer, n),
     );
     source.on('data', (chunk: Buffer) => {
-      for (const byte of chunk) this.rawBytes.push(byte);
+      for (const byte of chunk) this.#rawBytes.push(byte);
       parser.push(chunk);
       this.emit('data');
     });
   }
 
-  private answer(peer: Peer, n: 1 | 2 | 3 | 4): void {
+  #answer(peer: Peer, n: 1 | 2 | 3 | 4): void {
     this.requests.push(n);
-    if (this.dropOnRequest) {
-      this.dropOnRequest = false;
+    if (this.#dropOnRequest) {
+      this.#dropOnRequest = false;
       peer.destroy();
       return;
     }
@@ -272,7 +274,7 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
     peer.write(Uint8Array.of(...this.answerPrefix, this.answerOverride ?? simulatedAnswer(n, this.state)));
   }
 
-  private waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  #waitFor(done: () => boolean, timeoutMs: number, what: string): Promise<void> {
     if (done()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {

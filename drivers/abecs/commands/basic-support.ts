@@ -77,11 +77,17 @@ export const tlv = {
 
 /** Reads TLV values of one command or response, raising errors in the right direction. */
 export class TlvFields {
+  readonly #what: string;
+  readonly #code: Direction;
+
   private constructor(
     readonly list: TlvList,
-    private readonly what: string,
-    private readonly code: Direction,
-  ) {}
+    what: string,
+    code: Direction,
+  ) {
+    this.#what = what;
+    this.#code = code;
+  }
 
   static command(cmd: CommandEnvelope): TlvFields {
     return new TlvFields(TlvList.fromBlocks(cmd.blocks, 'MALFORMED_COMMAND'), `${cmd.id} command`, 'MALFORMED_COMMAND');
@@ -97,7 +103,7 @@ export class TlvFields {
   }
 
   error(detail: string, status: MalformedStatus = 11): AbecsFormatError {
-    return new AbecsFormatError(this.code, `Malformed ${this.what}: ${detail}.`, status);
+    return new AbecsFormatError(this.#code, `Malformed ${this.#what}: ${detail}.`, status);
   }
 
   /** A mandatory value: a missing one is ST_MANDAT (019) for a command. */

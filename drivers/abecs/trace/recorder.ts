@@ -32,30 +32,30 @@ export class TraceRecorder {
   readonly started: Date;
   /** What the identification said, for the header (set by whoever ran it). */
   pinpad: TracePinpad | undefined;
-  private readonly origin: number;
-  private readonly events: TraceEvent[] = [];
-  private readonly decoders: Record<TraceDirection, FrameDecoder> = {
+  readonly #origin: number;
+  readonly #events: TraceEvent[] = [];
+  readonly #decoders: Record<TraceDirection, FrameDecoder> = {
     host: new FrameDecoder(),
     pinpad: new FrameDecoder(),
   };
 
   constructor(readonly address: string) {
     this.started = new Date();
-    this.origin = performance.now();
+    this.#origin = performance.now();
   }
 
   /** Packets recorded so far, both directions. */
   get packetCount(): number {
-    return this.events.filter((event) => event.kind === 'packet').length;
+    return this.#events.filter((event) => event.kind === 'packet').length;
   }
 
   /** Feeds bytes that went one way. */
   observe(dir: TraceDirection, bytes: Uint8Array): void {
-    const t = Math.round(performance.now() - this.origin);
-    for (const item of this.decoders[dir].push(bytes)) {
+    const t = Math.round(performance.now() - this.#origin);
+    for (const item of this.#decoders[dir].push(bytes)) {
       if (item.kind === 'packet') {
         const { id, status, data } = maskPacket(dir, item.data);
-        this.events.push({
+        this.#events.push({
           t,
           dir,
           kind: 'packet',
@@ -66,7 +66,7 @@ export class TraceRecorder {
         });
       } else if (item.kind === 'byte') {
         const kind = CONTROL_KINDS.get(item.byte);
-        if (kind !== undefined) this.events.push({ t, dir, kind });
+        if (kind !== undefined) this.#events.push({ t, dir, kind });
       }
     }
   }
@@ -81,7 +81,7 @@ export class TraceRecorder {
         started: this.started.toISOString(),
         ...(this.pinpad ? { pinpad: this.pinpad } : {}),
       },
-      events: [...this.events],
+      events: [...this.#events],
     };
   }
 }
@@ -89,12 +89,11 @@ export class TraceRecorder {
 /** A transport that records what crosses it (host writes = 'host', received bytes = 'pinpad'). */
 export class RecordingTransport extends EventEmitter<TransportEvents> implements ByteTransport {
   readonly recorder: TraceRecorder;
+  readonly #inner: ByteTransport;
 
-  constructor(
-    private readonly inner: ByteTransport,
-    recorder?: TraceRecorder,
-  ) {
+  constructor(inner: ByteTransport, recorder?: TraceRecorder) {
     super();
+    this.#inner = inner;
     this.recorder = recorder ?? new TraceRecorder(inner.address);
     inner.on('open', () => this.emit('open'));
     inner.on('data', (chunk) => {
@@ -105,28 +104,28 @@ export class RecordingTransport extends EventEmitter<TransportEvents> implements
   }
 
   get kind(): TransportKind {
-    return this.inner.kind;
+    return this.#inner.kind;
   }
 
   get address(): string {
-    return this.inner.address;
+    return this.#inner.address;
   }
 
   get isOpen(): boolean {
-    return this.inner.isOpen;
+    return this.#inner.isOpen;
   }
 
   open(): Promise<void> {
-    return this.inner.open();
+    return this.#inner.open();
   }
 
   write(data: Uint8Array): Promise<void> {
     // Recorded when handed over, whether or not the write then succeeds: that is what the host sent.
-    if (this.inner.isOpen) this.recorder.observe('host', data);
-    return this.inner.write(data);
+    if (this.#inner.isOpen) this.recorder.observe('host', data);
+    return this.#inner.write(data);
   }
 
   close(): Promise<void> {
-    return this.inner.close();
+    return this.#inner.close();
   }
 }

@@ -17,26 +17,29 @@ interface PendingAnswer {
 }
 
 export class AnswerReader {
-  private buffered: number[] = [];
-  private pending: PendingAnswer | undefined;
+  #buffered: number[] = [];
+  #pending: PendingAnswer | undefined;
+  readonly #keep: (byte: number) => boolean;
 
   /** @param keep returns false for bytes that are never part of an answer (e.g. XON/XOFF on serial). */
-  constructor(private readonly keep: (byte: number) => boolean = () => true) {}
+  constructor(keep: (byte: number) => boolean = () => true) {
+    this.#keep = keep;
+  }
 
   /** Bytes received from the printer, in arrival order. */
   feed(chunk: Uint8Array): void {
     for (const byte of chunk) {
-      if (!this.keep(byte)) continue;
-      this.buffered.push(byte);
+      if (!this.#keep(byte)) continue;
+      this.#buffered.push(byte);
     }
-    if (this.buffered.length > MAX_BUFFERED && !this.pending)
-      this.buffered.splice(0, this.buffered.length - MAX_BUFFERED);
-    this.settle();
+    if (this.#buffered.length > MAX_BUFFERED && !this.#pending)
+      this.#buffered.splice(0, this.#buffered.length - MAX_BUFFERED);
+    this.#settle();
   }
 
   /** Forgets bytes nobody asked for; called right before a request is sent. */
   discard(): void {
-    this.buffered = [];
+    this.#buffered = [];
   }
 
   /**
@@ -44,33 +47,33 @@ export class AnswerReader {
    * One answer at a time: the transport serialises its requests.
    */
   expect(length: number, timeoutMs: number, onTimeout: () => PrinterError): Promise<Uint8Array> {
-    if (this.pending) {
+    if (this.#pending) {
       return Promise.reject(new Error('AnswerReader.expect() called while another answer is awaited.'));
     }
     return new Promise<Uint8Array>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.pending = undefined;
+        this.#pending = undefined;
         reject(onTimeout());
       }, timeoutMs);
-      this.pending = { length, resolve, reject, timer };
-      this.settle();
+      this.#pending = { length, resolve, reject, timer };
+      this.#settle();
     });
   }
 
   /** Rejects the awaited answer, if any (link lost, transport closed). */
   fail(error: Error): void {
-    const pending = this.pending;
+    const pending = this.#pending;
     if (!pending) return;
-    this.pending = undefined;
+    this.#pending = undefined;
     clearTimeout(pending.timer);
     pending.reject(error);
   }
 
-  private settle(): void {
-    const pending = this.pending;
-    if (!pending || this.buffered.length < pending.length) return;
-    this.pending = undefined;
+  #settle(): void {
+    const pending = this.#pending;
+    if (!pending || this.#buffered.length < pending.length) return;
+    this.#pending = undefined;
     clearTimeout(pending.timer);
-    pending.resolve(Uint8Array.from(this.buffered.splice(0, pending.length)));
+    pending.resolve(Uint8Array.from(this.#buffered.splice(0, pending.length)));
   }
 }

@@ -64,9 +64,9 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
   readonly kind = 'command' as const;
   readonly address: string;
   readonly argv: readonly string[];
-  private readonly timeoutMs: number;
-  private readonly exclusive = new Exclusive();
-  private opened = false;
+  readonly #timeoutMs: number;
+  readonly #exclusive = new Exclusive();
+  #opened = false;
 
   constructor(options: CommandTransportOptions) {
     super();
@@ -74,36 +74,36 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
       throw new PrinterError('COMMAND_FAILED', 'The print command is empty; configure the program and its arguments.');
     }
     this.argv = Object.freeze([...options.argv]);
-    this.timeoutMs = options.timeoutMs ?? 60_000;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
     this.address = options.address ?? 'lp://';
   }
 
   get isOpen(): boolean {
-    return this.opened;
+    return this.#opened;
   }
 
   /** Nothing to connect to: the command runs per job. */
   open(): Promise<void> {
-    if (!this.opened) {
-      this.opened = true;
+    if (!this.#opened) {
+      this.#opened = true;
       this.emit('connected');
     }
     return Promise.resolve();
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    if (!this.opened) {
+    if (!this.#opened) {
       return Promise.reject(new PrinterError('NOT_OPEN', `The system printer ${this.address} is not open.`));
     }
-    return this.exclusive.run(() => this.runCommand(bytes));
+    return this.#exclusive.run(() => this.#runCommand(bytes));
   }
 
   close(): Promise<void> {
-    this.opened = false;
+    this.#opened = false;
     return Promise.resolve();
   }
 
-  private runCommand(bytes: Uint8Array): Promise<void> {
+  #runCommand(bytes: Uint8Array): Promise<void> {
     const [program, ...args] = this.argv as [string, ...string[]];
     const shown = this.argv.join(' ');
     return new Promise<void>((resolve, reject) => {
@@ -123,10 +123,10 @@ export class CommandTransport extends EventEmitter<PrinterTransportEvents> imple
         finish(
           new PrinterError(
             'TIMEOUT',
-            `The print command "${shown}" did not finish within ${this.timeoutMs} ms and was stopped.`,
+            `The print command "${shown}" did not finish within ${this.#timeoutMs} ms and was stopped.`,
           ),
         );
-      }, this.timeoutMs);
+      }, this.#timeoutMs);
       child.once('error', (error: NodeJS.ErrnoException) => {
         finish(
           error.code === 'ENOENT'

@@ -30,84 +30,84 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
   readonly kind = 'file' as const;
   readonly address: string;
   readonly path: string;
-  private readonly openTimeoutMs: number;
-  private readonly writeTimeoutMs: number;
-  private readonly exclusive = new Exclusive();
-  private handle: FileHandle | undefined;
-  private wanted = false;
+  readonly #openTimeoutMs: number;
+  readonly #writeTimeoutMs: number;
+  readonly #exclusive = new Exclusive();
+  #handle: FileHandle | undefined;
+  #wanted = false;
 
   constructor(options: DeviceFileOptions) {
     super();
     this.path = options.path;
     this.address = formatFileAddress(this.path);
-    this.openTimeoutMs = options.openTimeoutMs ?? 5000;
-    this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
+    this.#openTimeoutMs = options.openTimeoutMs ?? 5000;
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
   }
 
   get isOpen(): boolean {
-    return this.wanted;
+    return this.#wanted;
   }
 
   async open(): Promise<void> {
-    if (this.wanted && this.handle) return;
-    this.wanted = true;
+    if (this.#wanted && this.#handle) return;
+    this.#wanted = true;
     try {
-      await this.exclusive.run(() => this.ensureOpen());
+      await this.#exclusive.run(() => this.#ensureOpen());
     } catch (error) {
-      this.wanted = false;
+      this.#wanted = false;
       throw error;
     }
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.exclusive.run(async () => {
-      const handle = await this.ensureOpen();
+    return this.#exclusive.run(async () => {
+      const handle = await this.#ensureOpen();
       try {
         await withTimeout(
           writeAll(handle, bytes),
-          this.writeTimeoutMs,
+          this.#writeTimeoutMs,
           () =>
             new PrinterError(
               'TIMEOUT',
-              `The printer device ${this.path} did not take the data within ${this.writeTimeoutMs} ms.`,
+              `The printer device ${this.path} did not take the data within ${this.#writeTimeoutMs} ms.`,
             ),
         );
       } catch (error) {
-        throw this.onWriteError(handle, error);
+        throw this.#onWriteError(handle, error);
       }
     });
   }
 
   async close(): Promise<void> {
-    this.wanted = false;
-    const handle = this.handle;
-    this.handle = undefined;
+    this.#wanted = false;
+    const handle = this.#handle;
+    this.#handle = undefined;
     // A handle stuck in a blocked write cannot be waited for; close it in the background then.
     if (handle) await withTimeout(handle.close(), 1000, () => new Error('close timed out')).catch(() => undefined);
   }
 
-  private async ensureOpen(): Promise<FileHandle> {
-    if (!this.wanted) throw new PrinterError('NOT_OPEN', `The printer device ${this.path} is not open.`);
-    if (this.handle) return this.handle;
+  async #ensureOpen(): Promise<FileHandle> {
+    if (!this.#wanted) throw new PrinterError('NOT_OPEN', `The printer device ${this.path} is not open.`);
+    if (this.#handle) return this.#handle;
     const opening = openPrinterFile(this.path);
-    const handle = await withTimeout(opening, this.openTimeoutMs, () => {
+    const handle = await withTimeout(opening, this.#openTimeoutMs, () => {
       // Close the handle if the open completes after all.
       void opening.then((late) => late.close()).catch(() => undefined);
       return new PrinterError(
         'TIMEOUT',
-        `Opening the printer device ${this.path} did not finish within ${this.openTimeoutMs} ms.`,
+        `Opening the printer device ${this.path} did not finish within ${this.#openTimeoutMs} ms.`,
       );
     });
-    if (!this.wanted) {
+    if (!this.#wanted) {
       await handle.close();
       throw new PrinterError('NOT_OPEN', `The printer device ${this.path} was closed.`);
     }
-    this.handle = handle;
+    this.#handle = handle;
     this.emit('connected');
     return handle;
   }
 
-  private onWriteError(handle: FileHandle, error: unknown): PrinterError {
+  #onWriteError(handle: FileHandle, error: unknown): PrinterError {
     if (error instanceof PrinterError && error.code !== 'TIMEOUT') return error;
     const code = (error as NodeJS.ErrnoException).code ?? '';
     const gone = error instanceof PrinterError || GONE.has(code);
@@ -118,7 +118,7 @@ export class DeviceFileTransport extends EventEmitter<PrinterTransportEvents> im
       });
     }
     // Reopen on the next job: the device may come back (printer switched on, cable plugged in).
-    if (this.handle === handle) this.handle = undefined;
+    if (this.#handle === handle) this.#handle = undefined;
     void handle.close().catch(() => undefined);
     const failure =
       error instanceof PrinterError

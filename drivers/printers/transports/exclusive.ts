@@ -4,21 +4,21 @@
  * for its answer.
  */
 export class Exclusive {
-  private tail: Promise<unknown> = Promise.resolve();
-  private running = 0;
+  #tail: Promise<unknown> = Promise.resolve();
+  #running = 0;
 
   /** True while a task runs or waits its turn (pollers skip a round instead of queueing behind a job). */
   get busy(): boolean {
-    return this.running > 0;
+    return this.#running > 0;
   }
 
   run<T>(task: () => Promise<T>): Promise<T> {
-    this.running += 1;
-    const result = this.tail.then(task).finally(() => {
-      this.running -= 1;
+    this.#running += 1;
+    const result = this.#tail.then(task).finally(() => {
+      this.#running -= 1;
     });
     // The next task waits for this one whatever its outcome.
-    this.tail = result.catch(() => undefined);
+    this.#tail = result.catch(() => undefined);
     return result;
   }
 }

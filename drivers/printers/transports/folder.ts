@@ -24,19 +24,21 @@ function stamp(at: Date): string {
 export class FolderTransport extends EventEmitter<PrinterTransportEvents> implements PrinterTransport {
   readonly kind = 'file' as const;
   readonly address: string;
-  private opened = false;
-  private jobs = 0;
+  #opened = false;
+  #jobs = 0;
+  readonly #now: () => Date;
 
   constructor(
     readonly folder: string,
-    private readonly now: () => Date = () => new Date(),
+    now: () => Date = () => new Date(),
   ) {
     super();
+    this.#now = now;
     this.address = `file://${folder.endsWith('/') ? folder : `${folder}/`}`;
   }
 
   get isOpen(): boolean {
-    return this.opened;
+    return this.#opened;
   }
 
   /** Creates the folder when missing; a path that is a file is UNREACHABLE. */
@@ -51,13 +53,13 @@ export class FolderTransport extends EventEmitter<PrinterTransportEvents> implem
         { cause: error },
       );
     }
-    this.opened = true;
+    this.#opened = true;
   }
 
   async write(bytes: Uint8Array): Promise<void> {
-    if (!this.opened) throw new PrinterError('NOT_OPEN', `The receipt folder ${this.folder} is not open.`);
-    this.jobs += 1;
-    const name = `${stamp(this.now())}-${String(this.jobs).padStart(4, '0')}.${isPdf(bytes) ? 'pdf' : 'bin'}`;
+    if (!this.#opened) throw new PrinterError('NOT_OPEN', `The receipt folder ${this.folder} is not open.`);
+    this.#jobs += 1;
+    const name = `${stamp(this.#now())}-${String(this.#jobs).padStart(4, '0')}.${isPdf(bytes) ? 'pdf' : 'bin'}`;
     const temporary = join(this.folder, `.${name}.part`);
     try {
       await writeFile(temporary, bytes);
@@ -72,7 +74,7 @@ export class FolderTransport extends EventEmitter<PrinterTransportEvents> implem
   }
 
   close(): Promise<void> {
-    this.opened = false;
+    this.#opened = false;
     return Promise.resolve();
   }
 }

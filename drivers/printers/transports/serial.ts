@@ -36,22 +36,22 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
   readonly address: string;
   readonly path: string;
   readonly baudRate: number;
-  private readonly writeMarginMs: number;
-  private readonly line: SerialTransport;
+  readonly #writeMarginMs: number;
+  readonly #line: SerialTransport;
   // A DLE EOT answer always has bit 0 off, XON/XOFF have it on: dropping them never loses an answer.
-  private readonly answers = new AnswerReader((byte) => byte !== XON && byte !== XOFF);
-  private readonly exclusive = new Exclusive();
-  private wanted = false;
+  readonly #answers = new AnswerReader((byte) => byte !== XON && byte !== XOFF);
+  readonly #exclusive = new Exclusive();
+  #wanted = false;
   /** Between the line's `open` and the `disconnected` we report, so a loss is reported once. */
-  private linkUp = false;
+  #linkUp = false;
 
   constructor(options: SerialPrinterOptions) {
     super();
     this.path = options.path;
     this.baudRate = options.baudRate ?? DEFAULT_PRINTER_BAUD_RATE;
     this.address = formatSerialPrinterAddress(this.path, this.baudRate);
-    this.writeMarginMs = options.writeMarginMs ?? 10_000;
-    this.line = new SerialTransport(this.path, {
+    this.#writeMarginMs = options.writeMarginMs ?? 10_000;
+    this.#line = new SerialTransport(this.path, {
       baudRate: this.baudRate,
       dataBits: 8,
       parity: 'none',
@@ -59,47 +59,47 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
       rtscts: options.rtscts ?? false,
       ...(options.portFactory ? { portFactory: options.portFactory } : {}),
     });
-    this.line.on('data', (chunk) => this.answers.feed(chunk));
-    this.line.on('open', () => {
-      this.linkUp = true;
+    this.#line.on('data', (chunk) => this.#answers.feed(chunk));
+    this.#line.on('open', () => {
+      this.#linkUp = true;
       this.emit('connected');
     });
-    this.line.on('close', (info) => {
-      if (!info.expected) this.lost(info.error);
+    this.#line.on('close', (info) => {
+      if (!info.expected) this.#lost(info.error);
     });
   }
 
   get isOpen(): boolean {
-    return this.wanted;
+    return this.#wanted;
   }
 
   get connected(): boolean {
-    return this.line.isOpen;
+    return this.#line.isOpen;
   }
 
   async open(): Promise<void> {
-    if (this.wanted && this.line.isOpen) return;
-    this.wanted = true;
+    if (this.#wanted && this.#line.isOpen) return;
+    this.#wanted = true;
     try {
-      await this.ensureOpen();
+      await this.#ensureOpen();
     } catch (error) {
-      this.wanted = false;
+      this.#wanted = false;
       throw error;
     }
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.exclusive.run(async () => {
-      await this.ensureOpen();
-      await this.send(bytes);
+    return this.#exclusive.run(async () => {
+      await this.#ensureOpen();
+      await this.#send(bytes);
     });
   }
 
   request(bytes: Uint8Array, answerLength: number, timeoutMs: number): Promise<Uint8Array> {
-    return this.exclusive.run(async () => {
-      await this.ensureOpen();
-      this.answers.discard();
-      const answer = this.answers.expect(
+    return this.#exclusive.run(async () => {
+      await this.#ensureOpen();
+      this.#answers.discard();
+      const answer = this.#answers.expect(
         answerLength,
         timeoutMs,
         () =>
@@ -109,9 +109,9 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
           ),
       );
       try {
-        await this.send(bytes);
+        await this.#send(bytes);
       } catch (error) {
-        this.answers.fail(error as Error);
+        this.#answers.fail(error as Error);
         await answer.catch(() => undefined);
         throw error;
       }
@@ -120,16 +120,16 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
   }
 
   async close(): Promise<void> {
-    this.wanted = false;
-    this.answers.fail(new PrinterError('NOT_OPEN', `The printer's serial port ${this.path} was closed.`));
-    await this.line.close();
+    this.#wanted = false;
+    this.#answers.fail(new PrinterError('NOT_OPEN', `The printer's serial port ${this.path} was closed.`));
+    await this.#line.close();
   }
 
-  private async ensureOpen(): Promise<void> {
-    if (!this.wanted) throw new PrinterError('NOT_OPEN', `The printer's serial port ${this.path} is not open.`);
-    if (this.line.isOpen) return;
+  async #ensureOpen(): Promise<void> {
+    if (!this.#wanted) throw new PrinterError('NOT_OPEN', `The printer's serial port ${this.path} is not open.`);
+    if (this.#line.isOpen) return;
     try {
-      await this.line.open();
+      await this.#line.open();
     } catch (error) {
       const failure = fromTransportError(error);
       // A port that cannot be opened (EIO on a pty whose other end is gone, a USB adapter
@@ -140,7 +140,7 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
   }
 
   /** Reports the line gone (once) and fails a pending answer. */
-  private lost(cause: unknown): PrinterError {
+  #lost(cause: unknown): PrinterError {
     const error = new PrinterError(
       'DISCONNECTED',
       `The printer's serial port ${this.path} was disconnected; check the cable.`,
@@ -148,9 +148,9 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
         cause,
       },
     );
-    this.answers.fail(error);
-    if (this.linkUp) {
-      this.linkUp = false;
+    this.#answers.fail(error);
+    if (this.#linkUp) {
+      this.#linkUp = false;
       this.emit('disconnected', error);
     }
     return error;
@@ -160,17 +160,17 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
    * A write the port refuses means the device is gone even when serialport has not noticed yet (it
    * does not always see a vanished pty or USB adapter): close the port so the next job opens it again.
    */
-  private async failedWrite(error: PrinterError): Promise<PrinterError> {
+  async #failedWrite(error: PrinterError): Promise<PrinterError> {
     if (error.code === 'TIMEOUT') return error;
-    const lost = this.lost(error);
-    await this.line.close().catch(() => undefined);
+    const lost = this.#lost(error);
+    await this.#line.close().catch(() => undefined);
     return lost;
   }
 
   /** Resolves once the bytes left the port; the limit grows with the job (9600 bps is ~1 KB/s). */
-  private async send(bytes: Uint8Array): Promise<void> {
+  async #send(bytes: Uint8Array): Promise<void> {
     // 10 bits per byte on an 8N1 line, twice over for printers that pause to print.
-    const limitMs = this.writeMarginMs + Math.ceil(((bytes.length * 10) / this.baudRate) * 1000 * 2);
+    const limitMs = this.#writeMarginMs + Math.ceil(((bytes.length * 10) / this.baudRate) * 1000 * 2);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -185,9 +185,9 @@ export class SerialPrinterTransport extends EventEmitter<PrinterTransportEvents>
       );
     });
     try {
-      await Promise.race([this.line.write(bytes), timeout]);
+      await Promise.race([this.#line.write(bytes), timeout]);
     } catch (error) {
-      throw await this.failedWrite(fromTransportError(error));
+      throw await this.#failedWrite(fromTransportError(error));
     } finally {
       clearTimeout(timer);
     }

@@ -39,60 +39,60 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
   readonly address: string;
   readonly host: string;
   readonly port: number;
-  private readonly connectTimeoutMs: number;
-  private readonly writeTimeoutMs: number;
-  private readonly keepAliveMs: number;
-  private readonly answers = new AnswerReader();
-  private readonly exclusive = new Exclusive();
-  private socket: net.Socket | undefined;
-  private connecting: Promise<net.Socket> | undefined;
+  readonly #connectTimeoutMs: number;
+  readonly #writeTimeoutMs: number;
+  readonly #keepAliveMs: number;
+  readonly #answers = new AnswerReader();
+  readonly #exclusive = new Exclusive();
+  #socket: net.Socket | undefined;
+  #connecting: Promise<net.Socket> | undefined;
   /** Between open() and close(): jobs may (re)connect. */
-  private wanted = false;
+  #wanted = false;
   /** Why we destroyed the socket ourselves, reported instead of a plain "connection lost". */
-  private closeReason: PrinterError | undefined;
+  #closeReason: PrinterError | undefined;
 
   constructor(options: TcpPrinterOptions) {
     super();
     this.host = options.host;
     this.port = options.port ?? RAW_PRINTING_PORT;
     this.address = formatTcpPrinterAddress(this.host, this.port);
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 5000;
-    this.writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
-    this.keepAliveMs = options.keepAliveMs ?? 10_000;
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 5000;
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? 30_000;
+    this.#keepAliveMs = options.keepAliveMs ?? 10_000;
   }
 
   get isOpen(): boolean {
-    return this.wanted;
+    return this.#wanted;
   }
 
   /** True while a socket is up (false between a drop and the next job). */
   get connected(): boolean {
-    return this.socket !== undefined;
+    return this.#socket !== undefined;
   }
 
   async open(): Promise<void> {
-    if (this.wanted && this.socket) return;
-    this.wanted = true;
+    if (this.#wanted && this.#socket) return;
+    this.#wanted = true;
     try {
-      await this.ensureConnected();
+      await this.#ensureConnected();
     } catch (error) {
-      this.wanted = false;
+      this.#wanted = false;
       throw error;
     }
   }
 
   write(bytes: Uint8Array): Promise<void> {
-    return this.exclusive.run(async () => {
-      const socket = await this.ensureConnected();
-      await this.send(socket, bytes);
+    return this.#exclusive.run(async () => {
+      const socket = await this.#ensureConnected();
+      await this.#send(socket, bytes);
     });
   }
 
   request(bytes: Uint8Array, answerLength: number, timeoutMs: number): Promise<Uint8Array> {
-    return this.exclusive.run(async () => {
-      const socket = await this.ensureConnected();
-      this.answers.discard();
-      const answer = this.answers.expect(
+    return this.#exclusive.run(async () => {
+      const socket = await this.#ensureConnected();
+      this.#answers.discard();
+      const answer = this.#answers.expect(
         answerLength,
         timeoutMs,
         () =>
@@ -102,9 +102,9 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
           ),
       );
       try {
-        await this.send(socket, bytes);
+        await this.#send(socket, bytes);
       } catch (error) {
-        this.answers.fail(error as Error);
+        this.#answers.fail(error as Error);
         await answer.catch(() => undefined);
         throw error;
       }
@@ -113,12 +113,12 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
   }
 
   async close(): Promise<void> {
-    this.wanted = false;
-    this.answers.fail(new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} was closed.`));
-    if (this.connecting) await this.connecting.catch(() => undefined);
-    const socket = this.socket;
+    this.#wanted = false;
+    this.#answers.fail(new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} was closed.`));
+    if (this.#connecting) await this.#connecting.catch(() => undefined);
+    const socket = this.#socket;
     if (!socket) return;
-    this.socket = undefined;
+    this.#socket = undefined;
     await new Promise<void>((resolve) => {
       socket.once('close', () => resolve());
       socket.end();
@@ -127,59 +127,59 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
     });
   }
 
-  private ensureConnected(): Promise<net.Socket> {
-    if (!this.wanted) {
+  #ensureConnected(): Promise<net.Socket> {
+    if (!this.#wanted) {
       return Promise.reject(
         new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} is not open.`),
       );
     }
-    if (this.socket) return Promise.resolve(this.socket);
-    this.connecting ??= this.connect()
-      .then((socket) => this.adopt(socket))
+    if (this.#socket) return Promise.resolve(this.#socket);
+    this.#connecting ??= this.#connect()
+      .then((socket) => this.#adopt(socket))
       .finally(() => {
-        this.connecting = undefined;
+        this.#connecting = undefined;
       });
-    return this.connecting;
+    return this.#connecting;
   }
 
-  private connect(): Promise<net.Socket> {
-    return connectSocket(this.host, this.port, this.connectTimeoutMs).catch((error: unknown) => {
+  #connect(): Promise<net.Socket> {
+    return connectSocket(this.host, this.port, this.#connectTimeoutMs).catch((error: unknown) => {
       if (error instanceof ConnectTimeout) {
         throw new PrinterError(
           'TIMEOUT',
-          `The printer at ${this.address} did not accept a connection within ${this.connectTimeoutMs} ms; check that it is on and its network address.`,
+          `The printer at ${this.address} did not accept a connection within ${this.#connectTimeoutMs} ms; check that it is on and its network address.`,
         );
       }
       throw mapConnectError(this.address, error as NodeJS.ErrnoException);
     });
   }
 
-  private adopt(socket: net.Socket): net.Socket {
-    if (!this.wanted) {
+  #adopt(socket: net.Socket): net.Socket {
+    if (!this.#wanted) {
       socket.destroy();
       throw new PrinterError('NOT_OPEN', `The connection to the printer at ${this.address} was closed.`);
     }
     // Status requests are three bytes waiting for one; Nagle would hold them back.
     socket.setNoDelay(true);
-    socket.setKeepAlive(true, this.keepAliveMs);
-    this.socket = socket;
-    this.closeReason = undefined;
+    socket.setKeepAlive(true, this.#keepAliveMs);
+    this.#socket = socket;
+    this.#closeReason = undefined;
     let lastError: Error | undefined;
-    socket.on('data', (chunk: Buffer) => this.answers.feed(chunk));
+    socket.on('data', (chunk: Buffer) => this.#answers.feed(chunk));
     socket.on('error', (error) => {
       lastError = error;
     });
     socket.on('close', () => {
-      if (this.socket !== socket) return;
-      this.socket = undefined;
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
       const error =
-        this.closeReason ??
+        this.#closeReason ??
         new PrinterError(
           'DISCONNECTED',
           `The connection to the printer at ${this.address} was lost${lastError ? ` (${lastError.message})` : ''}.`,
           { cause: lastError },
         );
-      this.answers.fail(error);
+      this.#answers.fail(error);
       this.emit('disconnected', error);
     });
     this.emit('connected');
@@ -187,7 +187,7 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
   }
 
   /** Resolves once the OS took the bytes; fails on a drop or when the printer stops reading. */
-  private send(socket: net.Socket, bytes: Uint8Array): Promise<void> {
+  #send(socket: net.Socket, bytes: Uint8Array): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       let settled = false;
       const finish = (error?: PrinterError): void => {
@@ -200,7 +200,7 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
       };
       const onClose = (): void =>
         finish(
-          this.closeReason ??
+          this.#closeReason ??
             new PrinterError(
               'DISCONNECTED',
               `The connection to the printer at ${this.address} was lost while sending.`,
@@ -209,13 +209,13 @@ export class TcpPrinterTransport extends EventEmitter<PrinterTransportEvents> im
       const timer = setTimeout(() => {
         const error = new PrinterError(
           'TIMEOUT',
-          `The printer at ${this.address} did not take the data within ${this.writeTimeoutMs} ms; the connection was closed.`,
+          `The printer at ${this.address} did not take the data within ${this.#writeTimeoutMs} ms; the connection was closed.`,
         );
         // What reached the printer is unknown; a fresh connection is the only clean state.
-        this.closeReason = error;
+        this.#closeReason = error;
         finish(error);
         socket.destroy();
-      }, this.writeTimeoutMs);
+      }, this.#writeTimeoutMs);
       socket.once('close', onClose);
       socket.write(bytes, (error) => {
         if (!error) {

@@ -50,35 +50,37 @@ export function checkHex(value: Buffer, name: string): Buffer {
 
 /** Reads the positional fields of a fixed-field command block, in order. */
 export class FieldReader {
-  private offset = 0;
+  #offset = 0;
+  readonly #data: Buffer;
+  /** Names the block in error messages. */
+  readonly #where: string;
 
-  constructor(
-    private readonly data: Buffer,
-    /** Names the block in error messages. */
-    private readonly where: string,
-  ) {}
+  constructor(data: Buffer, where: string) {
+    this.#data = data;
+    this.#where = where;
+  }
 
   get remaining(): number {
-    return this.data.length - this.offset;
+    return this.#data.length - this.#offset;
   }
 
   get atEnd(): boolean {
-    return this.offset >= this.data.length;
+    return this.#offset >= this.#data.length;
   }
 
   /** The next `length` bytes as they are (B). */
   bytes(length: number, name: string): Buffer {
     if (this.remaining < length) {
-      throw invalid(`${this.where}: ${name} needs ${length} bytes, ${Math.max(0, this.remaining)} remain.`);
+      throw invalid(`${this.#where}: ${name} needs ${length} bytes, ${Math.max(0, this.remaining)} remain.`);
     }
-    const value = this.data.subarray(this.offset, this.offset + length);
-    this.offset += length;
+    const value = this.#data.subarray(this.#offset, this.#offset + length);
+    this.#offset += length;
     return Buffer.from(value);
   }
 
   /** N field as its digits. */
   digits(length: number, name: string): string {
-    return checkDigits(this.bytes(length, name), `${this.where}: ${name}`);
+    return checkDigits(this.bytes(length, name), `${this.#where}: ${name}`);
   }
 
   /** N field as a number. */
@@ -88,17 +90,17 @@ export class FieldReader {
 
   /** A field, trailing spaces kept. */
   alpha(length: number, name: string): string {
-    return checkAlpha(this.bytes(length, name), `${this.where}: ${name}`);
+    return checkAlpha(this.bytes(length, name), `${this.#where}: ${name}`);
   }
 
   /** S field, trailing spaces kept. */
   text(length: number, name: string): string {
-    return checkText(this.bytes(length, name), `${this.where}: ${name}`);
+    return checkText(this.bytes(length, name), `${this.#where}: ${name}`);
   }
 
   /** H field of `length` hex characters, as the bytes it encodes. */
   hex(length: number, name: string): Buffer {
-    return checkHex(this.bytes(length, name), `${this.where}: ${name}`);
+    return checkHex(this.bytes(length, name), `${this.#where}: ${name}`);
   }
 
   /** Everything not read yet. */
@@ -108,7 +110,7 @@ export class FieldReader {
 
   /** ST_INVPARM when bytes remain that no field accounts for. */
   end(): void {
-    if (!this.atEnd) throw invalid(`${this.where}: ${this.remaining} bytes follow the last field.`);
+    if (!this.atEnd) throw invalid(`${this.#where}: ${this.remaining} bytes follow the last field.`);
   }
 }
 

@@ -63,19 +63,19 @@ export type ReceivedItem =
 type State = 'idle' | 'data' | 'substitution' | 'crc1' | 'crc2';
 
 export class FrameReceiver {
-  private state: State = 'idle';
-  private data: number[] = [];
-  private crcHigh = 0;
+  #state: State = 'idle';
+  #data: number[] = [];
+  #crcHigh = 0;
 
   /** True between a SYN and the packet's second CRC byte. */
   get receiving(): boolean {
-    return this.state !== 'idle';
+    return this.#state !== 'idle';
   }
 
   /** Forgets a packet in progress (after an error, a timeout, or while the line is purged). */
   reset(): void {
-    this.state = 'idle';
-    this.data = [];
+    this.#state = 'idle';
+    this.#data = [];
   }
 
   /**
@@ -85,7 +85,7 @@ export class FrameReceiver {
   push(chunk: Uint8Array): ReceivedItem[] {
     const items: ReceivedItem[] = [];
     for (const byte of chunk) {
-      const item = this.feed(byte);
+      const item = this.#feed(byte);
       if (item === undefined) continue;
       items.push(item);
       if (item.kind === 'error') {
@@ -96,47 +96,47 @@ export class FrameReceiver {
     return items;
   }
 
-  private feed(byte: number): ReceivedItem | undefined {
-    switch (this.state) {
+  #feed(byte: number): ReceivedItem | undefined {
+    switch (this.#state) {
       case 'idle':
         if (byte !== SYN) return { kind: 'byte', byte };
-        this.state = 'data';
-        this.data = [];
+        this.#state = 'data';
+        this.#data = [];
         return undefined;
       case 'data':
         if (byte === ETB) {
-          this.state = 'crc1';
+          this.#state = 'crc1';
           return undefined;
         }
         if (byte === DC3) {
-          this.state = 'substitution';
+          this.#state = 'substitution';
           return undefined;
         }
         // A raw SYN never belongs to PKTDATA (S220 §2.2.1): the packet is not intact.
         if (byte === SYN) return { kind: 'error', reason: 'syn-in-packet' };
-        return this.append(byte);
+        return this.#append(byte);
       case 'substitution': {
         const original = RESTORED.get(byte);
         // Only the three substitutions of S220 §2.2.1 exist.
         if (original === undefined) return { kind: 'error', reason: 'substitution' };
-        this.state = 'data';
-        return this.append(original);
+        this.#state = 'data';
+        return this.#append(original);
       }
       case 'crc1':
-        this.crcHigh = byte;
-        this.state = 'crc2';
+        this.#crcHigh = byte;
+        this.#state = 'crc2';
         return undefined;
       case 'crc2': {
-        const data = Buffer.from(this.data);
+        const data = Buffer.from(this.#data);
         const expected = crc16(Uint8Array.of(ETB), crc16(data));
         this.reset();
-        return expected === ((this.crcHigh << 8) | byte) ? { kind: 'packet', data } : { kind: 'error', reason: 'crc' };
+        return expected === ((this.#crcHigh << 8) | byte) ? { kind: 'packet', data } : { kind: 'error', reason: 'crc' };
       }
     }
   }
 
-  private append(byte: number): ReceivedItem | undefined {
-    this.data.push(byte);
-    return this.data.length > MAX_PKTDATA ? { kind: 'error', reason: 'overflow' } : undefined;
+  #append(byte: number): ReceivedItem | undefined {
+    this.#data.push(byte);
+    return this.#data.length > MAX_PKTDATA ? { kind: 'error', reason: 'overflow' } : undefined;
   }
 }

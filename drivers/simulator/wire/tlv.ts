@@ -76,27 +76,31 @@ export function encodeTlvBlocks(items: readonly TlvItem[]): Buffer[] {
 
 /** The parameters of one Abecs command, with format-checked accessors. */
 export class Params {
+  readonly #items: readonly TlvItem[];
+
   private constructor(
     readonly command: string,
-    private readonly items: readonly TlvItem[],
-  ) {}
+    items: readonly TlvItem[],
+  ) {
+    this.#items = items;
+  }
 
   static decode(command: string, blocks: readonly Buffer[]): Params {
     return new Params(command, decodeTlvBlocks(blocks));
   }
 
   has(id: number): boolean {
-    return this.items.some((item) => item.id === id);
+    return this.#items.some((item) => item.id === id);
   }
 
   /** The first occurrence (later ones are ignored, S220 §6.2.2). */
   first(id: number): Buffer | undefined {
-    return this.items.find((item) => item.id === id)?.value;
+    return this.#items.find((item) => item.id === id)?.value;
   }
 
   /** Every occurrence, in order (for parameters a command repeats). */
   all(id: number): Buffer[] {
-    return this.items.filter((item) => item.id === id).map((item) => item.value);
+    return this.#items.filter((item) => item.id === id).map((item) => item.value);
   }
 
   /** ST_MANDAT when the parameter is absent. */
@@ -105,7 +109,7 @@ export class Params {
     return value;
   }
 
-  private sized(id: number, name: string, size: Size): Buffer | undefined {
+  #sized(id: number, name: string, size: Size): Buffer | undefined {
     const value = this.first(id);
     if (value === undefined) return undefined;
     if (size.exact !== undefined && value.length !== size.exact) {
@@ -122,13 +126,13 @@ export class Params {
 
   /** N field (digits). */
   digits(id: number, name: string, size: Size): string | undefined {
-    const value = this.sized(id, name, size);
+    const value = this.#sized(id, name, size);
     return value === undefined ? undefined : checkDigits(value, `${this.command}: ${name}`);
   }
 
   /** A field (ASCII 20h–7Eh). */
   alpha(id: number, name: string, size: Size): string | undefined {
-    const value = this.sized(id, name, size);
+    const value = this.#sized(id, name, size);
     return value === undefined ? undefined : checkAlpha(value, `${this.command}: ${name}`);
   }
 
@@ -137,7 +141,7 @@ export class Params {
    * breaks: SPE_DSPMSG is free text "com caracteres de quebras de linha (0Dh)".
    */
   text(id: number, name: string, size: Size, breaks: 'none' | 'cr' | 'any' = 'none'): string | undefined {
-    const value = this.sized(id, name, size);
+    const value = this.#sized(id, name, size);
     if (value === undefined) return undefined;
     const allowed = (byte: number): boolean => (breaks === 'any' ? byte < 0x20 : breaks === 'cr' && byte === 0x0d);
     checkText(Buffer.from(value.map((byte) => (allowed(byte) ? 0x20 : byte))), `${this.command}: ${name}`);
@@ -146,12 +150,12 @@ export class Params {
 
   /** B field (any bytes). */
   bytes(id: number, name: string, size: Size): Buffer | undefined {
-    return this.sized(id, name, size);
+    return this.#sized(id, name, size);
   }
 
   /** X field: a binary big-endian unsigned integer of exactly `width` bytes. */
   uint(id: number, name: string, width: number): number | undefined {
-    const value = this.sized(id, name, { exact: width });
+    const value = this.#sized(id, name, { exact: width });
     return value === undefined ? undefined : value.readUIntBE(0, width);
   }
 }

@@ -25,21 +25,25 @@ export interface ListParams {
 }
 
 export class BankAccountsResource {
-  constructor(private readonly ctx: ApiContext) {}
+  readonly #ctx: ApiContext;
+
+  constructor(ctx: ApiContext) {
+    this.#ctx = ctx;
+  }
 
   async retrieve(bankAccountId: string, options?: CallOptions): Promise<BankAccount> {
-    const path = this.ctx.path('bank_accounts', String(bankAccountId));
+    const path = this.#ctx.path('bank_accounts', String(bankAccountId));
     assertNoViolations([idViolation('bank_account_id', bankAccountId)], { method: 'GET', path });
-    return this.ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
       normalizeRecord<BankAccount>(body, 'bank_account', origin),
     );
   }
 
   /** One page of the seller's accounts (list view). */
   async list(sellerId: string, params: ListParams = {}, options?: CallOptions): Promise<List<BankAccountListItem>> {
-    const path = this.ctx.path('sellers', String(sellerId), 'bank_accounts');
+    const path = this.#ctx.path('sellers', String(sellerId), 'bank_accounts');
     assertNoViolations([idViolation('seller_id', sellerId), ...listQueryViolations(params)], { method: 'GET', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       { method: 'GET', path, query: { limit: params.limit, offset: params.offset }, ...callOptions(options) },
       (body, origin) =>
         normalizeList(body, (item) => normalizeRecord<BankAccountListItem>(item, 'bank_account', origin), origin),
@@ -47,14 +51,14 @@ export class BankAccountsResource {
   }
 
   async create(params: BankAccountCreateParams, options?: CreateOptions): Promise<BankAccount> {
-    const path = this.ctx.path('bank_accounts');
+    const path = this.#ctx.path('bank_accounts');
     assertNoViolations(bankAccountCreateViolations(params), { method: 'POST', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'POST',
         path,
         body: params,
-        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.ctx.marketplaceId, 'bank_account', params),
+        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.#ctx.marketplaceId, 'bank_account', params),
         ...callOptions(options),
       },
       (body, origin) => normalizeRecord<BankAccount>(body, 'bank_account', origin),
@@ -62,9 +66,9 @@ export class BankAccountsResource {
   }
 
   async delete(bankAccountId: string, options?: CallOptions): Promise<BankAccountDeleted> {
-    const path = this.ctx.path('bank_accounts', String(bankAccountId));
+    const path = this.#ctx.path('bank_accounts', String(bankAccountId));
     assertNoViolations([idViolation('bank_account_id', bankAccountId)], { method: 'DELETE', path });
-    return this.ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
       normalizeDeleted<BankAccountDeleted>(body, 'bank_account', origin),
     );
   }

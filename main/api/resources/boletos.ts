@@ -17,30 +17,33 @@ export type BoletoCreateParams = Omit<BoletoParams, 'payment_type'>;
 export type BolepixCreateParams = Omit<BolepixParams, 'payment_type'>;
 
 export class BoletosResource {
-  constructor(
-    private readonly ctx: ApiContext,
-    private readonly transactions: TransactionsResource,
-  ) {}
+  readonly #ctx: ApiContext;
+  readonly #transactions: TransactionsResource;
+
+  constructor(ctx: ApiContext, transactions: TransactionsResource) {
+    this.#ctx = ctx;
+    this.#transactions = transactions;
+  }
 
   async create(params: BoletoCreateParams, options?: CreateOptions): Promise<Transaction> {
-    return this.transactions.create({ ...params, payment_type: 'boleto' }, options);
+    return this.#transactions.create({ ...params, payment_type: 'boleto' }, options);
   }
 
   async createBolepix(params: BolepixCreateParams, options?: CreateOptions): Promise<Transaction> {
-    return this.transactions.create({ ...params, payment_type: 'bolepix' }, options);
+    return this.#transactions.create({ ...params, payment_type: 'bolepix' }, options);
   }
 
   /** POST /v1/cancellation/marketplaces/{mid}/transactions/{id} with `{}`. */
   async cancel(transactionId: string, options?: CreateOptions): Promise<BoletoCancellation> {
-    const path = `/v1/cancellation/marketplaces/${encodeURIComponent(this.ctx.marketplaceId)}/transactions/${encodeURIComponent(String(transactionId))}`;
+    const path = `/v1/cancellation/marketplaces/${encodeURIComponent(this.#ctx.marketplaceId)}/transactions/${encodeURIComponent(String(transactionId))}`;
     assertNoViolations([idViolation('transaction_id', transactionId)], { method: 'POST', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'POST',
         path,
         body: {},
         // Cancelling twice changes nothing more, so the request may carry a key and be retried.
-        idempotencyKey: options?.idempotencyKey ?? cancellationIdempotencyKey(this.ctx.marketplaceId, transactionId),
+        idempotencyKey: options?.idempotencyKey ?? cancellationIdempotencyKey(this.#ctx.marketplaceId, transactionId),
         ...callOptions(options),
       },
       normalizeCancellation,

@@ -28,17 +28,21 @@ export type BuyerSearchParams =
   | { readonly ein: string; readonly taxpayer_id?: undefined };
 
 export class BuyersResource {
-  constructor(private readonly ctx: ApiContext) {}
+  readonly #ctx: ApiContext;
+
+  constructor(ctx: ApiContext) {
+    this.#ctx = ctx;
+  }
 
   async create(params: BuyerCreateParams, options?: CreateOptions): Promise<Buyer> {
-    const path = this.ctx.path('buyers');
+    const path = this.#ctx.path('buyers');
     assertNoViolations(buyerCreateViolations(params), { method: 'POST', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'POST',
         path,
         body: params,
-        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.ctx.marketplaceId, 'buyer', params),
+        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.#ctx.marketplaceId, 'buyer', params),
         ...callOptions(options),
       },
       (body, origin) => normalizeRecord<Buyer>(body, 'buyer', origin),
@@ -46,37 +50,37 @@ export class BuyersResource {
   }
 
   async retrieve(buyerId: string, options?: CallOptions): Promise<Buyer> {
-    const path = this.ctx.path('buyers', String(buyerId));
+    const path = this.#ctx.path('buyers', String(buyerId));
     assertNoViolations([idViolation('buyer_id', buyerId)], { method: 'GET', path });
-    return this.ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
       normalizeRecord<Buyer>(body, 'buyer', origin),
     );
   }
 
   /** PATCH. `address` and `metadata` replace the whole object; null or "" removes a value. */
   async update(buyerId: string, params: BuyerUpdateParams, options?: CallOptions): Promise<Buyer> {
-    const path = this.ctx.path('buyers', String(buyerId));
+    const path = this.#ctx.path('buyers', String(buyerId));
     assertNoViolations([idViolation('buyer_id', buyerId), ...buyerUpdateViolations(params)], { method: 'PATCH', path });
     // Not retried: a PATCH without a key could race a concurrent update on a second attempt.
-    return this.ctx.send({ method: 'PATCH', path, body: params, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'PATCH', path, body: params, ...callOptions(options) }, (body, origin) =>
       normalizeRecord<Buyer>(body, 'buyer', origin),
     );
   }
 
   /** The buyer with that CPF or CNPJ (NotFoundError when there is none). */
   async search(params: BuyerSearchParams, options?: CallOptions): Promise<Buyer> {
-    const path = this.ctx.path('buyers', 'search');
+    const path = this.#ctx.path('buyers', 'search');
     assertNoViolations(buyerSearchViolations(params), { method: 'GET', path });
     const query = params.taxpayer_id !== undefined ? { taxpayer_id: params.taxpayer_id } : { ein: params.ein };
-    return this.ctx.send({ method: 'GET', path, query, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'GET', path, query, ...callOptions(options) }, (body, origin) =>
       normalizeRecord<Buyer>(body, 'buyer', origin),
     );
   }
 
   async delete(buyerId: string, options?: CallOptions): Promise<BuyerDeleted> {
-    const path = this.ctx.path('buyers', String(buyerId));
+    const path = this.#ctx.path('buyers', String(buyerId));
     assertNoViolations([idViolation('buyer_id', buyerId)], { method: 'DELETE', path });
-    return this.ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
       normalizeDeleted<BuyerDeleted>(body, 'buyer', origin),
     );
   }

@@ -11,14 +11,18 @@ import type { TapToPayParams, TransactionsResource, WaitOptions } from './transa
 export type TapToPayCreateParams = Omit<TapToPayParams, 'payment_locale'>;
 
 export class TapToPayResource {
-  constructor(private readonly transactions: TransactionsResource) {}
+  readonly #transactions: TransactionsResource;
+
+  constructor(transactions: TransactionsResource) {
+    this.#transactions = transactions;
+  }
 
   async create(params: TapToPayCreateParams, options?: CreateOptions): Promise<Transaction> {
-    return this.transactions.create({ ...params, payment_locale: 'tap_to_pay' }, options);
+    return this.#transactions.create({ ...params, payment_locale: 'tap_to_pay' }, options);
   }
 
   /** Resolves with the transaction once the phone has approved or declined it. */
   async waitForCompletion(transactionId: string, options?: WaitOptions): Promise<Transaction> {
-    return this.transactions.waitForCompletion(transactionId, options);
+    return this.#transactions.waitForCompletion(transactionId, options);
   }
 }

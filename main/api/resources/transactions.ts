@@ -151,39 +151,41 @@ export async function voidTransaction(
 
 export class TransactionsResource {
   readonly #findByReference: boolean;
+  readonly #ctx: ApiContext;
 
   /** `capabilities.findByReference` false: the provider cannot filter its list by reference_id. */
-  constructor(
-    private readonly ctx: ApiContext,
-    capabilities: Partial<ProviderCapabilities> = {},
-  ) {
+  constructor(ctx: ApiContext, capabilities: Partial<ProviderCapabilities> = {}) {
+    this.#ctx = ctx;
     this.#findByReference = capabilities.findByReference ?? true;
   }
 
   /** Creates a transaction of any kind; validated against the contract before sending. */
   async create(params: TransactionCreateParams, options?: CreateOptions): Promise<Transaction> {
-    const path = this.ctx.path('transactions');
+    const path = this.#ctx.path('transactions');
     const body = { ...params, currency: params.currency ?? 'BRL' } as TransactionRequest;
     assertNoViolations(transactionViolations(body), { method: 'POST', path });
     const idempotencyKey =
       options?.idempotencyKey ??
       (body.reference_id !== undefined
-        ? transactionIdempotencyKey(this.ctx.marketplaceId, kindOf(params), body.reference_id)
+        ? transactionIdempotencyKey(this.#ctx.marketplaceId, kindOf(params), body.reference_id)
         : randomIdempotencyKey());
-    return this.ctx.send({ method: 'POST', path, body, idempotencyKey, ...callOptions(options) }, normalizeTransaction);
+    return this.#ctx.send(
+      { method: 'POST', path, body, idempotencyKey, ...callOptions(options) },
+      normalizeTransaction,
+    );
   }
 
   async retrieve(transactionId: string, options?: CallOptions): Promise<Transaction> {
-    const path = this.ctx.path('transactions', String(transactionId));
+    const path = this.#ctx.path('transactions', String(transactionId));
     assertNoViolations([idViolation('transaction_id', transactionId)], { method: 'GET', path });
-    return this.ctx.send({ method: 'GET', path, ...callOptions(options) }, normalizeTransaction);
+    return this.#ctx.send({ method: 'GET', path, ...callOptions(options) }, normalizeTransaction);
   }
 
   async list(params: TransactionListParams = {}, options?: CallOptions): Promise<List<Transaction>> {
-    const path = this.ctx.path('transactions');
+    const path = this.#ctx.path('transactions');
     assertNoViolations(listQueryViolations(params), { method: 'GET', path });
     const { reference_id, status, terminal, payment_type, limit, offset } = params;
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'GET',
         path,
@@ -200,10 +202,10 @@ export class TransactionsResource {
     params: SellerTransactionListParams = {},
     options?: CallOptions,
   ): Promise<List<Transaction>> {
-    const path = this.ctx.path('sellers', String(sellerId), 'transactions');
+    const path = this.#ctx.path('sellers', String(sellerId), 'transactions');
     assertNoViolations([idViolation('seller_id', sellerId), ...listQueryViolations(params)], { method: 'GET', path });
     const { status, payment_type, limit, offset } = params;
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'GET',
         path,
@@ -248,7 +250,7 @@ export class TransactionsResource {
 
   /** Full void without `amount`; partial void (captured credit only) with it. */
   async void(transactionId: string, params: VoidParams, options?: VoidOptions): Promise<Transaction> {
-    return voidTransaction(this.ctx, transactionId, params, options);
+    return voidTransaction(this.#ctx, transactionId, params, options);
   }
 
   /**
@@ -258,7 +260,7 @@ export class TransactionsResource {
    * `TimeoutError` at the deadline and with the signal's reason when aborted.
    */
   async waitForCompletion(transactionId: string, options: WaitOptions = {}): Promise<Transaction> {
-    const path = this.ctx.path('transactions', String(transactionId));
+    const path = this.#ctx.path('transactions', String(transactionId));
     assertNoViolations([idViolation('transaction_id', transactionId)], { method: 'GET', path });
     const timeoutMs = options.timeoutMs ?? WAIT_DEFAULTS.timeoutMs;
     const maxIntervalMs = options.maxIntervalMs ?? WAIT_DEFAULTS.maxIntervalMs;
@@ -272,7 +274,7 @@ export class TransactionsResource {
       try {
         const transaction = await this.retrieve(transactionId, {
           signal: options.signal,
-          timeoutMs: Math.max(1, Math.min(this.ctx.http.timeoutMs, remaining())),
+          timeoutMs: Math.max(1, Math.min(this.#ctx.http.timeoutMs, remaining())),
         });
         if (!isPending(transaction.status)) return transaction;
         lastStatus = transaction.status;

@@ -24,17 +24,21 @@ export interface WebhookDeleted {
 }
 
 export class WebhooksResource {
-  constructor(private readonly ctx: ApiContext) {}
+  readonly #ctx: ApiContext;
+
+  constructor(ctx: ApiContext) {
+    this.#ctx = ctx;
+  }
 
   async create(params: WebhookCreateParams, options?: CreateOptions): Promise<Webhook> {
-    const path = this.ctx.path('webhooks');
+    const path = this.#ctx.path('webhooks');
     assertNoViolations(webhookCreateViolations(params), { method: 'POST', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       {
         method: 'POST',
         path,
         body: params,
-        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.ctx.marketplaceId, 'webhook', params),
+        idempotencyKey: options?.idempotencyKey ?? bodyIdempotencyKey(this.#ctx.marketplaceId, 'webhook', params),
         ...callOptions(options),
       },
       (body, origin) => normalizeRecord<Webhook>(body, 'webhook', origin),
@@ -42,35 +46,35 @@ export class WebhooksResource {
   }
 
   async list(params: ListParams = {}, options?: CallOptions): Promise<List<Webhook>> {
-    const path = this.ctx.path('webhooks');
+    const path = this.#ctx.path('webhooks');
     assertNoViolations(listQueryViolations(params), { method: 'GET', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       { method: 'GET', path, query: { limit: params.limit, offset: params.offset }, ...callOptions(options) },
       (body, origin) => normalizeList(body, (item) => normalizeRecord<Webhook>(item, 'webhook', origin), origin),
     );
   }
 
   async retrieve(webhookId: string, options?: CallOptions): Promise<Webhook> {
-    const path = this.ctx.path('webhooks', String(webhookId));
+    const path = this.#ctx.path('webhooks', String(webhookId));
     assertNoViolations([idViolation('webhook_id', webhookId)], { method: 'GET', path });
-    return this.ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
       normalizeRecord<Webhook>(body, 'webhook', origin),
     );
   }
 
   async delete(webhookId: string, options?: CallOptions): Promise<WebhookDeleted> {
-    const path = this.ctx.path('webhooks', String(webhookId));
+    const path = this.#ctx.path('webhooks', String(webhookId));
     assertNoViolations([idViolation('webhook_id', webhookId)], { method: 'DELETE', path });
-    return this.ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
+    return this.#ctx.send({ method: 'DELETE', path, ...callOptions(options) }, (body, origin) =>
       normalizeDeleted<WebhookDeleted>(body, 'webhook', origin),
     );
   }
 
   /** The delivery attempts of one webhook, newest first as the service orders them. */
   async deliveries(webhookId: string, params: ListParams = {}, options?: CallOptions): Promise<List<WebhookDelivery>> {
-    const path = this.ctx.path('webhooks', String(webhookId), 'deliveries');
+    const path = this.#ctx.path('webhooks', String(webhookId), 'deliveries');
     assertNoViolations([idViolation('webhook_id', webhookId), ...listQueryViolations(params)], { method: 'GET', path });
-    return this.ctx.send(
+    return this.#ctx.send(
       { method: 'GET', path, query: { limit: params.limit, offset: params.offset }, ...callOptions(options) },
       (body, origin) =>
         normalizeList(body, (item) => normalizeRecord<WebhookDelivery>(item, 'webhook_delivery', origin), origin),

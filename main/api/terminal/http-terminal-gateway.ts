@@ -48,18 +48,17 @@ export type TerminalChannelVersion = 1 | 2;
 
 export class HttpTerminalGateway implements TerminalGateway {
   readonly #version: TerminalChannelVersion;
+  readonly #ctx: ApiContext;
 
-  constructor(
-    private readonly ctx: ApiContext,
-    options: { version?: TerminalChannelVersion } = {},
-  ) {
+  constructor(ctx: ApiContext, options: { version?: TerminalChannelVersion } = {}) {
+    this.#ctx = ctx;
     this.#version = options.version ?? 2;
   }
 
   async pendingTransactions(serial: string, options?: CallOptions): Promise<readonly Transaction[]> {
-    const path = this.ctx.path('terminals', String(serial), 'pending_transactions');
+    const path = this.#ctx.path('terminals', String(serial), 'pending_transactions');
     assertNoViolations([serialViolation('terminal', serial)], { method: 'GET', path });
-    const page = await this.ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
+    const page = await this.#ctx.send({ method: 'GET', path, ...callOptions(options) }, (body, origin) =>
       normalizeList(body, (item) => normalizeTransaction(item, origin), origin),
     );
     return page.items;
@@ -70,10 +69,10 @@ export class HttpTerminalGateway implements TerminalGateway {
     knownVersion: string | undefined,
     options?: CallOptions,
   ): Promise<EmvTablesAnswer | null> {
-    const path = this.ctx.path('terminals', String(serial), 'emv_tables');
+    const path = this.#ctx.path('terminals', String(serial), 'emv_tables');
     assertNoViolations([serialViolation('terminal', serial)], { method: 'GET', path });
     try {
-      return await this.ctx.send(
+      return await this.#ctx.send(
         {
           method: 'GET',
           path,
@@ -140,7 +139,7 @@ export class HttpTerminalGateway implements TerminalGateway {
   }
 
   async void(transactionId: string, request: VoidRequest, options?: TerminalCallOptions): Promise<Transaction> {
-    return voidTransaction(this.ctx, transactionId, request, options);
+    return voidTransaction(this.#ctx, transactionId, request, options);
   }
 
   async #post<T>(
@@ -152,11 +151,11 @@ export class HttpTerminalGateway implements TerminalGateway {
     parse: (body: unknown, origin: ResponseOrigin) => T,
     version: TerminalChannelVersion = 1,
   ): Promise<T> {
-    const path = this.ctx.versionedPath(version, 'transactions', String(transactionId), operation);
+    const path = this.#ctx.versionedPath(version, 'transactions', String(transactionId), operation);
     assertNoViolations([idViolation('transaction_id', transactionId), ...violations], { method: 'POST', path });
     const idempotencyKey =
       options?.idempotencyKey ??
-      terminalIdempotencyKey(this.ctx.marketplaceId, transactionId, operation, options?.attempt);
-    return this.ctx.send({ method: 'POST', path, body, idempotencyKey, ...callOptions(options) }, parse);
+      terminalIdempotencyKey(this.#ctx.marketplaceId, transactionId, operation, options?.attempt);
+    return this.#ctx.send({ method: 'POST', path, body, idempotencyKey, ...callOptions(options) }, parse);
   }
 }

@@ -29,14 +29,16 @@ import { decodeAidRecord } from '../../../drivers/simulator/wire/tables.js';
 
 /** A bare host on a memory link: framed packets out, decoded packets in (NTMs set aside). */
 class WireHost {
-  private readonly packets: Buffer[] = [];
-  private readonly decoder = new FrameDecoder();
+  readonly #packets: Buffer[] = [];
+  readonly #decoder = new FrameDecoder();
+  readonly #transport: MemoryTransport;
 
-  constructor(private readonly transport: MemoryTransport) {
+  constructor(transport: MemoryTransport) {
+    this.#transport = transport;
     transport.on('data', (chunk) => {
-      for (const item of this.decoder.push(chunk)) {
+      for (const item of this.#decoder.push(chunk)) {
         if (item.kind === 'packet' && item.data.subarray(0, 3).toString('latin1') !== 'NTM')
-          this.packets.push(item.data);
+          this.#packets.push(item.data);
       }
     });
   }
@@ -45,13 +47,13 @@ class WireHost {
     codec: CommandCodec<Req, Res>,
     req: Req,
   ): Promise<{ status: number; result?: Res; raw: string }> {
-    await this.transport.write(encodeFrame(encodeCommandPacket(codec.encodeRequest(req))));
+    await this.#transport.write(encodeFrame(encodeCommandPacket(codec.encodeRequest(req))));
     const deadline = Date.now() + 5000;
-    while (this.packets.length === 0) {
+    while (this.#packets.length === 0) {
       if (Date.now() > deadline) throw new Error('no response from the simulator');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const raw = this.packets.shift()!;
+    const raw = this.#packets.shift()!;
     const rsp = decodeResponsePacket(raw);
     const ok = rsp.status === 0 || (codec.resultStatuses ?? []).includes(rsp.status);
     return ok

@@ -31,37 +31,39 @@ import {
 /** A bare host on a memory link: raw PKTDATA in, decoded packets out (NTMs set aside). */
 class WireHost {
   readonly notifications: string[] = [];
-  private readonly packets: Buffer[] = [];
-  private readonly decoder = new FrameDecoder();
+  readonly #packets: Buffer[] = [];
+  readonly #decoder = new FrameDecoder();
+  readonly #transport: MemoryTransport;
 
-  constructor(private readonly transport: MemoryTransport) {
+  constructor(transport: MemoryTransport) {
+    this.#transport = transport;
     transport.on('data', (chunk) => {
-      for (const item of this.decoder.push(chunk)) {
+      for (const item of this.#decoder.push(chunk)) {
         if (item.kind !== 'packet') continue;
         if (item.data.subarray(0, 3).toString('latin1') === 'NTM')
           this.notifications.push(item.data.subarray(9).toString('latin1'));
-        else this.packets.push(item.data);
+        else this.#packets.push(item.data);
       }
     });
   }
 
   /** Sends PKTDATA framed as on the wire (SYN … ETB CRC) and returns the response's PKTDATA. */
   async exchange(pktdata: Buffer | string, timeoutMs = 5000): Promise<Buffer> {
-    await this.transport.write(encodeFrame(typeof pktdata === 'string' ? Buffer.from(pktdata, 'latin1') : pktdata));
+    await this.#transport.write(encodeFrame(typeof pktdata === 'string' ? Buffer.from(pktdata, 'latin1') : pktdata));
     return this.response(timeoutMs);
   }
 
   async response(timeoutMs = 5000): Promise<Buffer> {
     const deadline = Date.now() + timeoutMs;
-    while (this.packets.length === 0) {
+    while (this.#packets.length === 0) {
       if (Date.now() > deadline) throw new Error('no response from the simulator');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    return this.packets.shift()!;
+    return this.#packets.shift()!;
   }
 
   send<Req>(codec: CommandCodec<Req, unknown>, req: Req): Promise<void> {
-    return this.transport.write(encodeFrame(encodeCommandPacket(codec.encodeRequest(req))));
+    return this.#transport.write(encodeFrame(encodeCommandPacket(codec.encodeRequest(req))));
   }
 
   /** One command through the codec; the status, and the decoded result on ST_OK. */

@@ -48,27 +48,29 @@ import {
 class RawHost {
   readonly notifications: string[] = [];
   readonly controlBytes: number[] = [];
-  private readonly packets: Buffer[] = [];
-  private waiter: (() => void) | undefined;
-  private readonly decoder = new FrameDecoder();
+  readonly #packets: Buffer[] = [];
+  #waiter: (() => void) | undefined;
+  readonly #decoder = new FrameDecoder();
+  readonly #transport: MemoryTransport;
 
-  constructor(private readonly transport: MemoryTransport) {
+  constructor(transport: MemoryTransport) {
+    this.#transport = transport;
     transport.on('data', (chunk) => {
-      for (const item of this.decoder.push(chunk)) {
+      for (const item of this.#decoder.push(chunk)) {
         if (item.kind === 'packet') {
           const id = item.data.subarray(0, 3).toString('latin1');
           if (id === 'NTM') this.notifications.push(item.data.subarray(9).toString('latin1'));
-          else this.packets.push(item.data);
+          else this.#packets.push(item.data);
         } else if (item.kind === 'byte') {
           this.controlBytes.push(item.byte);
         }
-        this.waiter?.();
+        this.#waiter?.();
       }
     });
   }
 
   send(pktdata: Buffer): Promise<void> {
-    return this.transport.write(encodeFrame(pktdata));
+    return this.#transport.write(encodeFrame(pktdata));
   }
 
   sendCommand<Req>(codec: CommandCodec<Req, unknown>, req: Req): Promise<void> {
@@ -76,24 +78,24 @@ class RawHost {
   }
 
   cancel(): Promise<void> {
-    return this.transport.write(Buffer.of(CAN));
+    return this.#transport.write(Buffer.of(CAN));
   }
 
   /** The next response packet (NTMs are collected aside). */
   async response(timeoutMs = 5000): Promise<Buffer> {
     const deadline = Date.now() + timeoutMs;
-    while (this.packets.length === 0) {
+    while (this.#packets.length === 0) {
       if (Date.now() > deadline) throw new Error('no response from the simulator');
       await new Promise<void>((resolve) => {
-        this.waiter = resolve;
+        this.#waiter = resolve;
         setTimeout(resolve, 20);
       });
     }
-    return this.packets.shift()!;
+    return this.#packets.shift()!;
   }
 
   get pendingPackets(): number {
-    return this.packets.length;
+    return this.#packets.length;
   }
 
   async until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {

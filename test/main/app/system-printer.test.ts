@@ -14,10 +14,14 @@ class WindowDouble implements PrintWindow {
   loaded: string | undefined;
   printed: WebContentsPrintOptions | undefined;
   destroyed = false;
+  readonly #answer: [boolean, string];
+
   constructor(
     readonly options: BrowserWindowConstructorOptions,
-    private readonly answer: [boolean, string],
-  ) {}
+    answer: [boolean, string],
+  ) {
+    this.#answer = answer;
+  }
   loadURL(url: string): Promise<void> {
     this.loaded = url;
     return Promise.resolve();
@@ -25,7 +29,7 @@ class WindowDouble implements PrintWindow {
   readonly webContents = {
     print: (options: WebContentsPrintOptions, callback: (success: boolean, failureReason: string) => void): void => {
       this.printed = options;
-      setImmediate(() => callback(...this.answer));
+      setImmediate(() => callback(...this.#answer));
     },
   };
   destroy(): void {
