@@ -18,6 +18,7 @@ import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
 import { emit, table } from '../output.js';
+import { outcomeView } from '../../pos/server/views.js';
 import { connectPinpad } from '../../pinpad/connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
@@ -43,22 +44,20 @@ interface PayOptions extends ApiFlags {
 
 /**
  * The result as the issue specifies it for `--json`, plus the problem when there was no sale:
- * snake_case like the POS wire, named here field by field from the core's domain outcome.
+ * the POS wire's names (views.ts names the core's domain outcome once, for both).
  */
 function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
+  const wire = outcomeView(outcome);
   return {
-    status: outcome.status,
-    transaction_id: outcome.transactionId,
-    reference_id: outcome.referenceId,
-    authorization_code: outcome.authorizationCode,
-    nsu: outcome.nsu,
-    card:
-      outcome.card === null
-        ? null
-        : { brand: outcome.card.brand, masked_pan: outcome.card.maskedPan, entry_mode: outcome.card.entryMode },
-    installments: outcome.installments,
-    amount: outcome.amount,
-    ...(outcome.problem ? { problem: { code: outcome.problem.code, message: outcome.problem.message } } : {}),
+    status: wire.status,
+    transaction_id: wire.transaction_id,
+    reference_id: wire.reference_id,
+    authorization_code: wire.authorization_code,
+    nsu: wire.nsu,
+    card: wire.card,
+    installments: wire.installments,
+    amount: wire.amount,
+    ...(wire.problem ? { problem: { code: wire.problem.code, message: wire.problem.message } } : {}),
   };
 }
 
