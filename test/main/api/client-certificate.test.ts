@@ -3,7 +3,8 @@
  * by Node's TLS the way it will present them, with a sentence naming the file when they are
  * wrong; and what the doctor reports of it (serial number, expiry).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,11 +21,13 @@ const MARKETPLACE = '3249465a7753536b62545a6e684e5931';
 let pki: TestPki;
 let store: IssuedCertificate;
 let other: IssuedCertificate;
+let rsa: IssuedCertificate;
 
 beforeAll(() => {
   pki = createTestPki();
   store = pki.client('loja', MARKETPLACE);
   other = pki.client('outra', '0A0B0C');
+  rsa = pki.client('loja-rsa', MARKETPLACE, { rsa: true });
 });
 afterAll(() => pki.remove());
 
@@ -49,6 +52,37 @@ describe('the client certificate', () => {
   it('reads a PKCS#12 file with its passphrase: the same certificate', () => {
     const info = certificateInfo(loadClientTls({ pfx: store.pfx, passphrase: store.pfxPassphrase })!);
     expect(info.serialNumber).toBe(MARKETPLACE.toUpperCase());
+  });
+
+  describe('a legacy PKCS#12 file (certificate under RC2-40, the OpenSSL 1.x default), which Node’s own TLS refuses', () => {
+    it('is the kind of file OpenSSL 3 will not open without its legacy provider', () => {
+      expect(() =>
+        createSecureContext({ pfx: readFileSync(store.legacyPfx), passphrase: store.pfxPassphrase }),
+      ).toThrow(/Unsupported PKCS12 PFX data/);
+    });
+
+    it.each([
+      ['an RSA key, as ICP-Brasil A1 certificates have', () => rsa],
+      ['an elliptic-curve key', () => store],
+    ])('loads with %s: handed on as the PEM certificate and its key', (_, issued) => {
+      const tls = loadClientTls({ pfx: issued().legacyPfx, passphrase: issued().pfxPassphrase, ca: pki.caCert })!;
+      expect(tls.pfx).toBeUndefined();
+      expect(tls.cert!.toString()).toBe(readFileSync(issued().cert, 'utf8'));
+      expect(tls.key!.toString()).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+      expect(tls.ca).toBeDefined();
+      expect(certificateInfo(tls).serialNumber).toBe(MARKETPLACE.toUpperCase());
+    });
+
+    it('still tells a wrong or missing passphrase from a bad file', () => {
+      expect(thrown(() => loadClientTls({ pfx: store.legacyPfx, passphrase: 'errada' }))).toMatchObject({
+        code: 'PFX_PASSPHRASE',
+        message: expect.stringMatching(/passphrase of the PKCS#12 file .*loja-legacy\.pfx is wrong/) as unknown,
+      });
+      expect(thrown(() => loadClientTls({ pfx: store.legacyPfx }))).toMatchObject({
+        code: 'PFX_PASSPHRASE',
+        message: expect.stringMatching(/is missing/) as unknown,
+      });
+    });
   });
 
   it('compares the serial with the marketplace id as hex, without case or leading zeros', () => {
