@@ -126,13 +126,31 @@ function pkcs12(pfx: Buffer, names: ClientCertificateFiles): ClientTls {
     } catch (legacy) {
       if (legacy instanceof LegacyPkcs12Error && legacy.problem === 'passphrase')
         throw passphraseError(names.pfx, names.passphrase, legacy);
+      const file = names.pfx ?? 'certificado.pfx';
+      if (legacy instanceof LegacyPkcs12Error && legacy.problem === 'incomplete') {
+        throw new ClientCertificateError(
+          'PFX_INVALID',
+          `The PKCS#12 file ${file} cannot be presented: ${legacy.message}. Export the certificate again with its private key.`,
+          { cause: legacy },
+        );
+      }
       throw new ClientCertificateError(
         'PFX_INVALID',
-        `The PKCS#12 file ${names.pfx ?? ''} uses a legacy encryption (RC2) and cannot be opened: ${legacy instanceof Error ? legacy.message : String(legacy)}.`,
+        `The PKCS#12 file ${file} uses a legacy encryption (RC2) and cannot be opened (${legacy instanceof Error ? legacy.message : String(legacy)}): re-export it with AES-256, typing its passphrase when asked: ${reexportCommand(file)}`,
         { cause: legacy },
       );
     }
   }
+}
+
+/**
+ * The commands that turn a legacy PKCS#12 file into one OpenSSL 3 reads (AES-256, SHA-256 MAC),
+ * with OpenSSL 3's own tool; the unencrypted middle file is private (umask) and removed. A pipe
+ * will not do: `pkcs12 -export` reads its input twice.
+ */
+export function reexportCommand(file: string): string {
+  const aes = file.replace(/(\.(pfx|p12))?$/i, '-aes.pfx');
+  return `\`(umask 077; openssl pkcs12 -legacy -in '${file}' -nodes -out chave-e-certificado.pem && openssl pkcs12 -export -in chave-e-certificado.pem -out '${aes}' -keypbe AES-256-CBC -certpbe AES-256-CBC -macalg sha256; rm -f chave-e-certificado.pem)\``;
 }
 
 function passphraseError(

@@ -19,9 +19,10 @@ export interface PemPair {
   readonly key: Buffer;
 }
 
-export type LegacyPkcs12Problem = 'passphrase' | 'invalid';
+/** The passphrase does not open it; it lacks the key or its certificate; or node-forge cannot read it. */
+export type LegacyPkcs12Problem = 'passphrase' | 'incomplete' | 'invalid';
 
-/** Why a legacy file could not be opened: the passphrase, or the file itself. */
+/** Why a legacy file could not be opened. */
 export class LegacyPkcs12Error extends Error {
   readonly problem: LegacyPkcs12Problem;
 
@@ -35,8 +36,10 @@ export class LegacyPkcs12Error extends Error {
 /** Whether Node's TLS refused a PKCS#12 file for its algorithms (not for its passphrase or shape). */
 export function isUnsupportedPkcs12(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // OpenSSL 3: "Unsupported PKCS12 PFX data"; BoringSSL (the Electron shell's): UNKNOWN_ALGORITHM or UNSUPPORTED_CIPHER.
   return (
-    (error as NodeJS.ErrnoException).code === 'ERR_CRYPTO_UNSUPPORTED_OPERATION' || /unsupported/i.test(error.message)
+    (error as NodeJS.ErrnoException).code === 'ERR_CRYPTO_UNSUPPORTED_OPERATION' ||
+    /unsupported|unknown[ _]algorithm/i.test(error.message)
   );
 }
 
@@ -67,8 +70,8 @@ function certificateDer(bag: Bag): Buffer | undefined {
 
 /**
  * Opens a PKCS#12 file whatever its (legacy) encryption. Throws LegacyPkcs12Error: `passphrase`
- * when the MAC or the key does not open with it, `invalid` when the file holds no certificate
- * with its private key.
+ * when the MAC or the key does not open with it, `incomplete` when the file holds no certificate
+ * with its private key, `invalid` when node-forge cannot read it.
  */
 export function openLegacyPkcs12(pfx: Buffer, passphrase: string | undefined): PemPair {
   let p12: forge.pkcs12.Pkcs12Pfx;
@@ -85,7 +88,7 @@ export function openLegacyPkcs12(pfx: Buffer, passphrase: string | undefined): P
   const keyBags = bags.filter((bag) => bag.type === SHROUDED_KEY_BAG || bag.type === KEY_BAG);
   const certBags = bags.filter((bag) => bag.type === CERT_BAG);
   const keyDer = keyBags.map(privateKeyInfo).find((der) => der !== undefined);
-  if (keyDer === undefined) throw new LegacyPkcs12Error('invalid', 'it holds no private key');
+  if (keyDer === undefined) throw new LegacyPkcs12Error('incomplete', 'it holds no private key');
   const key = createPrivateKey({ key: keyDer, format: 'der', type: 'pkcs8' });
   const certificates = certBags
     .map(certificateDer)
@@ -93,7 +96,7 @@ export function openLegacyPkcs12(pfx: Buffer, passphrase: string | undefined): P
     .map((der) => new X509Certificate(der));
   // TLS presents the first certificate of the PEM: the one the key belongs to, then its chain.
   const own = certificates.find((certificate) => certificate.checkPrivateKey(key));
-  if (own === undefined) throw new LegacyPkcs12Error('invalid', 'it holds no certificate of its private key');
+  if (own === undefined) throw new LegacyPkcs12Error('incomplete', 'it holds no certificate of its private key');
   const chain = [own, ...certificates.filter((certificate) => certificate !== own)];
   return {
     cert: Buffer.from(chain.map((certificate) => pem('CERTIFICATE', certificate.raw)).join('')),

@@ -3,6 +3,7 @@
  * by Node's TLS the way it will present them, with a sentence naming the file when they are
  * wrong; and what the doctor reports of it (serial number, expiry).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { join } from 'node:path';
@@ -82,6 +83,59 @@ describe('the client certificate', () => {
         code: 'PFX_PASSPHRASE',
         message: expect.stringMatching(/is missing/) as unknown,
       });
+    });
+  });
+
+  describe('a legacy PKCS#12 file that cannot be opened even so', () => {
+    const legacyExport = (name: string, extra: readonly string[]): string => {
+      const out = join(pki.dir, name);
+      execFileSync(
+        'openssl',
+        [
+          'pkcs12',
+          '-export',
+          '-legacy',
+          ...extra,
+          '-in',
+          store.cert,
+          '-out',
+          out,
+          '-passout',
+          `pass:${store.pfxPassphrase}`,
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      return out;
+    };
+
+    it('says it holds no private key when it was exported without one', () => {
+      const noKey = legacyExport('sem-chave.pfx', ['-nokeys']);
+      const error = thrown(() => loadClientTls({ pfx: noKey, passphrase: store.pfxPassphrase }));
+      expect(error).toMatchObject({ code: 'PFX_INVALID' });
+      expect((error as Error).message).toBe(
+        `The PKCS#12 file ${noKey} cannot be presented: it holds no private key. Export the certificate again with its private key.`,
+      );
+    });
+
+    it('names the reason and the exact command that re-exports it with AES-256 — a command that works', () => {
+      // A MAC algorithm (SHA-224) node-forge does not implement, on a file Node refuses for its RC2.
+      const odd = legacyExport('mac-sha224.pfx', ['-inkey', store.key, '-macalg', 'sha224']);
+      const error = thrown(() => loadClientTls({ pfx: odd, passphrase: store.pfxPassphrase }));
+      expect(error).toMatchObject({ code: 'PFX_INVALID' });
+      const message = (error as Error).message;
+      expect(message).toMatch(
+        /^The PKCS#12 file .*mac-sha224\.pfx uses a legacy encryption \(RC2\) and cannot be opened \(.*\): re-export it with AES-256, typing its passphrase when asked: `/,
+      );
+      // Run as the message gives it; a technician types the passphrase where `-passin`/`-passout` supply it here.
+      const command = /`([^`]+)`$/
+        .exec(message)![1]!
+        .replaceAll('openssl pkcs12', 'openssl pkcs12 -passin env:SENHA -passout env:SENHA');
+      execFileSync('sh', ['-c', command], { cwd: pki.dir, env: { ...process.env, SENHA: store.pfxPassphrase } });
+      const fixed = join(pki.dir, 'mac-sha224-aes.pfx');
+      expect(() => createSecureContext({ pfx: readFileSync(fixed), passphrase: store.pfxPassphrase })).not.toThrow();
+      expect(certificateInfo(loadClientTls({ pfx: fixed, passphrase: store.pfxPassphrase })!).serialNumber).toBe(
+        MARKETPLACE.toUpperCase(),
+      );
     });
   });
 
