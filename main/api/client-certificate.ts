@@ -8,11 +8,14 @@
  * provider (or a sandbox) whose server certificate is not from a public CA. Everything is read
  * and checked once, by Node's own TLS (the same OpenSSL that will present it), so a wrong
  * passphrase or a key of another certificate is a clear error at start-up, not a refused call.
+ * A legacy PKCS#12 file (RC2-40, the OpenSSL 1.x default), which OpenSSL 3 refuses without its
+ * legacy provider, is opened by legacy-pkcs12.ts and handed on as PEM.
  */
 import { CodedError } from '../../lib/errors.js';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, TLSSocket } from 'node:tls';
+import { isUnsupportedPkcs12, LegacyPkcs12Error, openLegacyPkcs12 } from './legacy-pkcs12.js';
 
 /** Where the certificate is: paths already resolved by the caller. */
 export interface ClientCertificateFiles {
@@ -100,11 +103,66 @@ export function loadClientTls(files: ClientCertificateFiles): ClientTls | undefi
   }
   const tls: ClientTls =
     pfx !== undefined
-      ? { pfx: read(pfx, 'PKCS#12 file'), ...(files.passphrase === undefined ? {} : { passphrase: files.passphrase }) }
+      ? pkcs12(read(pfx, 'PKCS#12 file'), files)
       : { cert: read(cert!, 'certificate file'), key: read(key!, 'private key file') };
   const withCa = ca === undefined ? tls : { ...tls, ca: read(ca, 'CA certificate file') };
   certificateInfo(withCa, files);
   return withCa;
+}
+
+/**
+ * A PKCS#12 file as TLS will take it: as it is when Node's OpenSSL reads it; as PEM when OpenSSL
+ * refuses its legacy encryption (RC2-40), which legacy-pkcs12.ts opens instead.
+ */
+function pkcs12(pfx: Buffer, names: ClientCertificateFiles): ClientTls {
+  const tls = { pfx, ...(names.passphrase === undefined ? {} : { passphrase: names.passphrase }) };
+  try {
+    createSecureContext(tls);
+    return tls;
+  } catch (error) {
+    if (!isUnsupportedPkcs12(error)) return tls; // certificateInfo names the problem
+    try {
+      return openLegacyPkcs12(pfx, names.passphrase);
+    } catch (legacy) {
+      if (legacy instanceof LegacyPkcs12Error && legacy.problem === 'passphrase')
+        throw passphraseError(names.pfx, names.passphrase, legacy);
+      const file = names.pfx ?? 'certificado.pfx';
+      if (legacy instanceof LegacyPkcs12Error && legacy.problem === 'incomplete') {
+        throw new ClientCertificateError(
+          'PFX_INVALID',
+          `The PKCS#12 file ${file} cannot be presented: ${legacy.message}. Export the certificate again with its private key.`,
+          { cause: legacy },
+        );
+      }
+      throw new ClientCertificateError(
+        'PFX_INVALID',
+        `The PKCS#12 file ${file} uses a legacy encryption (RC2) and cannot be opened (${legacy instanceof Error ? legacy.message : String(legacy)}): re-export it with AES-256, typing its passphrase when asked: ${reexportCommand(file)}`,
+        { cause: legacy },
+      );
+    }
+  }
+}
+
+/**
+ * The commands that turn a legacy PKCS#12 file into one OpenSSL 3 reads (AES-256, SHA-256 MAC),
+ * with OpenSSL 3's own tool; the unencrypted middle file is private (umask) and removed. A pipe
+ * will not do: `pkcs12 -export` reads its input twice.
+ */
+export function reexportCommand(file: string): string {
+  const aes = file.replace(/(\.(pfx|p12))?$/i, '-aes.pfx');
+  return `\`(umask 077; openssl pkcs12 -legacy -in '${file}' -nodes -out chave-e-certificado.pem && openssl pkcs12 -export -in chave-e-certificado.pem -out '${aes}' -keypbe AES-256-CBC -certpbe AES-256-CBC -macalg sha256; rm -f chave-e-certificado.pem)\``;
+}
+
+function passphraseError(
+  file: string | undefined,
+  passphrase: string | undefined,
+  cause: unknown,
+): ClientCertificateError {
+  return new ClientCertificateError(
+    'PFX_PASSPHRASE',
+    `The passphrase of the PKCS#12 file ${file ?? ''} is ${passphrase === undefined ? 'missing' : 'wrong'} (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`,
+    { cause },
+  );
 }
 
 /** The certificate TLS will present, checked the way TLS will use it. */
@@ -163,13 +221,8 @@ function secureContext(tls: ClientTls, names: ClientCertificateFiles): ReturnTyp
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/mac verify failure|bad decrypt|password/i.test(message)) {
-      throw new ClientCertificateError(
-        'PFX_PASSPHRASE',
-        `The passphrase of the PKCS#12 file ${names.pfx ?? ''} is ${tls.passphrase === undefined ? 'missing' : 'wrong'} (enter it in the Pinbridge window, or set PINBRIDGE_CERT_PASSPHRASE).`,
-        { cause: error },
-      );
-    }
+    if (/mac verify failure|bad decrypt|password/i.test(message))
+      throw passphraseError(names.pfx, tls.passphrase, error);
     throw new ClientCertificateError(
       'PFX_INVALID',
       `The file ${names.pfx ?? ''} is not a PKCS#12 certificate: ${message}.`,

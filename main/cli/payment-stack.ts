@@ -1,13 +1,17 @@
 /**
  * The command-line options of every command that runs payments (`pay`, `start`): the API (or
- * training mode), the journal, the settings. The stack itself is main/agent/payment-stack.ts.
+ * training mode), the journal, the settings; and the API they run against, chosen as the agent
+ * chooses it (main/agent/api-choice.ts) with the headless secrets. The stack itself is
+ * main/agent/payment-stack.ts.
  */
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { apiTokenPath, certificatePassphrasePath } from '../paths.js';
+import { chooseApi } from '../agent/api-choice.js';
 import { apiOptionsProblem, type ApiOptions } from '../agent/payment-stack.js';
-import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../agent/token-store.js';
+import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from '../agent/token-store.js';
 import type { AuthScheme, ClientCertificateFiles } from '../api/index.js';
+import type { AgentSettings } from '../settings/settings-file.js';
 import { UsageError } from './errors.js';
 
 /** The options of every command that runs payments: the API (or training mode), the journal, the settings. */
@@ -124,4 +128,38 @@ export function apiOptionsOf(options: ApiFlags, env: NodeJS.ProcessEnv): ApiOpti
     ...(options.authScheme === undefined ? {} : { authScheme: options.authScheme as AuthScheme }),
     ...(Object.keys(files).length === 0 ? {} : { certificate: { ...files, ...(passphrase ? { passphrase } : {}) } }),
   };
+}
+
+/**
+ * Where a command without the desktop keeps the secrets the settings' API needs: the API token in
+ * PINBRIDGE_API_TOKEN or ~/.pinbridge/api-token, the PKCS#12 passphrase in
+ * PINBRIDGE_CERT_PASSPHRASE or ~/.pinbridge/cert-passphrase.
+ */
+export function headlessSecrets(env: NodeJS.ProcessEnv): { tokens: TokenStore; passphrases: TokenStore } {
+  return {
+    tokens: headlessTokenStore(apiTokenPath(env.HOME), env),
+    passphrases: headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE),
+  };
+}
+
+/**
+ * The API a command runs against, as the agent chooses it: training asked for → the embedded
+ * sandbox; the flags' API; else the settings' `api` section (base URL, ids, auth scheme, client
+ * certificate, CA, capabilities) with the headless secrets; else training mode. Throws the
+ * SettingsError chooseApi throws when the settings name an API and no token is stored.
+ */
+export function commandApi(
+  flags: ApiOptions,
+  settings: AgentSettings,
+  env: NodeJS.ProcessEnv,
+  training: boolean,
+  secrets: { tokens: TokenStore; passphrases: TokenStore } = headlessSecrets(env),
+): ApiOptions {
+  return chooseApi({
+    flags,
+    trainingFlag: training,
+    settings,
+    storedToken: () => secrets.tokens.read(),
+    storedPassphrase: () => secrets.passphrases.read(),
+  });
 }

@@ -1,8 +1,9 @@
 /**
  * The `client-certificate` check: the certificate the payments API calls present (mutual TLS),
  * read and checked as the agent will use it — the files readable, the key the certificate's, the
- * PKCS#12 passphrase right —, then what makes a provider refuse it later: expired or close to it,
- * and (GoPag) a serial number that is not the marketplace id. Skipped when none is configured.
+ * PKCS#12 passphrase right —, then what makes a provider refuse it later: expired (a failure) or
+ * close to it (a warning), and a serial number that is not the marketplace id (a failure: GoPag
+ * refuses every call with it). Skipped when none is configured.
  * Nothing secret is printed: the serial number, subject, issuer, dates and fingerprint only.
  */
 import {
@@ -14,7 +15,7 @@ import {
   type CertificateInfo,
   type ClientCertificateFiles,
 } from '../api/index.js';
-import { bilingual, checkResult, messageOf, type Bilingual, type CheckResult } from './check.js';
+import { bilingual, checkResult, messageOf, type Bilingual, type CheckDetails, type CheckResult } from './check.js';
 
 /** Warn this many days before the certificate expires (ICP-Brasil A1 certificates last a year). */
 export const EXPIRY_WARNING_DAYS = 30;
@@ -67,6 +68,41 @@ function detailsOf(info: CertificateInfo, days: number): Record<string, string |
   };
 }
 
+/**
+ * A certificate whose serial number is not the marketplace id. GoPag refuses every call with it
+ * (401/403), so it fails — unless the id is no hex number at all (GoPag's homologation
+ * marketplace is "HOMOLOG"): no serial number can equal it, so the provider cannot be applying
+ * the rule there as written, and the payments-api check's answer is what counts; it only warns.
+ */
+function serialMismatch(info: CertificateInfo, marketplaceId: string, details: CheckDetails): CheckResult {
+  const comparable = /^[0-9a-f]+$/i.test(marketplaceId);
+  return checkResult({
+    id: 'client-certificate',
+    status: comparable ? 'fail' : 'warn',
+    summary: comparable
+      ? bilingual(
+          `The client certificate is not the marketplace's: serial ${info.serialNumber} ≠ marketplace ${marketplaceId}; GoPag refuses every call with it (401/403), whatever the token`,
+          `O certificado do cliente não é o do marketplace: série ${info.serialNumber} ≠ marketplace ${marketplaceId}; a GoPag recusa todas as chamadas com ele (401/403), seja qual for o token`,
+        )
+      : bilingual(
+          `The client certificate's serial ${info.serialNumber} cannot be the marketplace id ${marketplaceId} (not a hexadecimal number): a provider that requires the serial to be the marketplace id (GoPag) refuses it (401/403) — see the payments-api check`,
+          `A série ${info.serialNumber} do certificado do cliente não pode ser o id do marketplace ${marketplaceId} (não é um número hexadecimal): um provedor que exige a série igual ao id do marketplace (GoPag) o recusa (401/403) — veja a verificação payments-api`,
+        ),
+    details: { ...details, marketplace_id: marketplaceId, serial_matches_marketplace: false },
+    fix: wrongCertificateFix(marketplaceId),
+  });
+}
+
+/** What to do about a certificate that is not the marketplace's (this check's and the payments-api check's fix). */
+export function wrongCertificateFix(marketplaceId: string): Bilingual {
+  const show =
+    '`openssl x509 -noout -serial -in <certificate.pem>` (or `openssl pkcs12 -in <file.pfx> -nokeys | openssl x509 -noout -serial`)';
+  return bilingual(
+    `Use the ICP-Brasil certificate issued for marketplace ${marketplaceId}, whose serial number is ${marketplaceId} (${show} prints it), as api.client_certificate in the settings (--cert/--key or --pfx); if the marketplace id is the wrong one, correct api.marketplace_id (--marketplace) from the payments provider's dashboard.`,
+    `Use o certificado ICP-Brasil emitido para o marketplace ${marketplaceId}, cujo número de série é ${marketplaceId} (${show} mostra a série), em api.client_certificate nas configurações (--cert/--key ou --pfx); se o id do marketplace estiver errado, corrija api.marketplace_id (--marketplace) pelo painel do provedor de pagamentos.`,
+  );
+}
+
 export function checkClientCertificate(options: ClientCertificateCheckOptions): CheckResult {
   const { certificate, marketplaceId } = options;
   const tls = (() => {
@@ -117,21 +153,8 @@ export function checkClientCertificate(options: ClientCertificateCheckOptions): 
       ),
     });
   }
-  if (marketplaceId !== undefined && !serialMatchesMarketplace(info, marketplaceId)) {
-    return checkResult({
-      id: 'client-certificate',
-      status: 'warn',
-      summary: bilingual(
-        `The client certificate's serial number ${info.serialNumber} is not the marketplace id ${marketplaceId}: GoPag refuses such calls (401/403)`,
-        `O número de série ${info.serialNumber} do certificado do cliente não é o id do marketplace ${marketplaceId}: a GoPag recusa essas chamadas (401/403)`,
-      ),
-      details: { ...details, marketplace_id: marketplaceId },
-      fix: bilingual(
-        "Use the certificate issued for this marketplace, or check --marketplace against the payments provider's dashboard.",
-        'Use o certificado emitido para este marketplace ou confira --marketplace no painel do provedor de pagamentos.',
-      ),
-    });
-  }
+  if (marketplaceId !== undefined && !serialMatchesMarketplace(info, marketplaceId))
+    return serialMismatch(info, marketplaceId, details);
   if (days < EXPIRY_WARNING_DAYS) {
     return checkResult({
       id: 'client-certificate',

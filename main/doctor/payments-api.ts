@@ -2,12 +2,14 @@
  * The `payments-api` check: with the real API's options (base URL, token, marketplace, seller),
  * one authenticated read — the seller's bank accounts, first page, one record — through the typed
  * client, no retries. It tells apart the failures a technician fixes differently: no answer
- * (network: address, firewall, proxy), 401/403 (credentials), 404 (marketplace or seller id),
+ * (network: address, firewall, proxy), 401/403 (credentials — or, when the client certificate's
+ * serial number is not the marketplace id, that certificate), 404 (marketplace or seller id),
  * 5xx (the service itself). Without the options the agent runs in training mode on its embedded
  * sandbox, and there is nothing to reach. The token never appears in the result.
  */
 import {
   AuthenticationError,
+  certificateInfo,
   ClientCertificateError,
   ConnectionError,
   InvalidRequestError,
@@ -19,11 +21,15 @@ import {
   PaymentsClient,
   PermissionError,
   RateLimitError,
+  serialMatchesMarketplace,
   ServerError,
   TimeoutError,
   type AuthScheme,
+  type CertificateInfo,
   type ClientCertificateFiles,
+  type ClientTls,
 } from '../api/index.js';
+import { wrongCertificateFix } from './client-certificate.js';
 import {
   bilingual,
   checkResult,
@@ -76,11 +82,23 @@ export interface PaymentsApiCheckOptions {
   readonly unusable?: string;
 }
 
+/**
+ * The certificate the calls present when its serial number cannot be the marketplace id's (the id
+ * is a hex number the serial differs from): a 401/403 is then the certificate's doing, not the token's.
+ */
+function wrongCertificate(tls: ClientTls | undefined, marketplaceId: string): CertificateInfo | undefined {
+  if (tls === undefined || (tls.cert === undefined && tls.pfx === undefined)) return undefined;
+  if (!/^[0-9a-f]+$/i.test(marketplaceId)) return undefined;
+  const info = certificateInfo(tls);
+  return serialMatchesMarketplace(info, marketplaceId) ? undefined : info;
+}
+
 /** What each kind of failure says and what to do about it. */
 function diagnose(
   error: unknown,
   api: PaymentsApiTarget,
   timeoutMs: number,
+  wrong: CertificateInfo | undefined,
 ): { summary: Bilingual; fix: Bilingual; kind: string } {
   const url = api.baseUrl;
   const curl = `\`curl -sS -o /dev/null -w '%{http_code}\\n' ${url}\``;
@@ -107,6 +125,22 @@ function diagnose(
         `Não foi possível alcançar a API de pagamentos em ${url}: ${error.message}`,
       ),
       fix: network,
+    };
+  }
+  if (wrong !== undefined && (error instanceof AuthenticationError || error instanceof PermissionError)) {
+    const status = error instanceof AuthenticationError ? 401 : 403;
+    const said = error.detail === '' ? '' : `: ${error.detail}`;
+    const fix = wrongCertificateFix(api.marketplaceId);
+    return {
+      kind: 'certificate',
+      summary: bilingual(
+        `The payments API at ${url} refused the call (${status}${said}) because of the client certificate, not the token: serial ${wrong.serialNumber} ≠ marketplace ${api.marketplaceId}`,
+        `A API de pagamentos em ${url} recusou a chamada (${status}${said}) por causa do certificado do cliente, não do token: série ${wrong.serialNumber} ≠ marketplace ${api.marketplaceId}`,
+      ),
+      fix: bilingual(
+        `${fix.en} Only if the provider still refuses with the right certificate is the token (--token) to blame.`,
+        `${fix.pt} Só se o provedor continuar recusando com o certificado certo a culpa é do token (--token).`,
+      ),
     };
   }
   const certificate = api.certificate?.cert !== undefined || api.certificate?.pfx !== undefined;
@@ -258,9 +292,11 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
     seller_id: api.sellerId,
   };
   let client: PaymentsClient;
+  let wrong: CertificateInfo | undefined;
   try {
     new URL(api.baseUrl);
     const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
+    wrong = wrongCertificate(tls, api.marketplaceId);
     client = new PaymentsClient({
       baseUrl: api.baseUrl.replace(/\/+$/, ''),
       token: api.token,
@@ -317,7 +353,7 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
       details: { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length },
     });
   } catch (error) {
-    const { summary, fix, kind } = diagnose(error, api, timeoutMs);
+    const { summary, fix, kind } = diagnose(error, api, timeoutMs, wrong);
     return checkResult({
       id: 'payments-api',
       status: 'fail',

@@ -11,7 +11,10 @@
  *
  * Served over TLS with a client CA (mutual TLS), a call must also present a client certificate
  * issued by that CA (401 otherwise) whose serial number is the marketplace id (403 otherwise),
- * as GoPag requires of its ICP-Brasil certificates.
+ * as GoPag requires of its ICP-Brasil certificates. The certificate is judged first, before
+ * routing, on every request — helpers, public documents and unknown paths too —, as a provider's
+ * TLS front refuses a caller without one before its API says anything, not even that a route
+ * does not exist. Only the serial number waits for the key, which says the marketplace.
  */
 import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -54,8 +57,8 @@ function keyOf(
   };
 }
 
-/** The client certificate's check under mutual TLS; nothing when the sandbox is not serving it. */
-function checkClientCertificate(ctx: SandboxContext, request: FastifyRequest, marketplaceId: string): void {
+/** A client certificate the CA issued, under mutual TLS (401 otherwise); nothing when the sandbox is not serving it. */
+function requireClientCertificate(ctx: SandboxContext, request: FastifyRequest): void {
   if (!ctx.clientCertificates) return;
   const socket = request.raw.socket as TLSSocket;
   const certificate = socket.getPeerCertificate();
@@ -67,6 +70,12 @@ function checkClientCertificate(ctx: SandboxContext, request: FastifyRequest, ma
       `Client certificate not accepted: ${String(socket.authorizationError ?? 'not issued by a trusted CA')}`,
     );
   }
+}
+
+/** Under mutual TLS, the certificate's serial number is the key's marketplace id (403 otherwise). */
+function checkCertificateSerial(ctx: SandboxContext, request: FastifyRequest, marketplaceId: string): void {
+  if (!ctx.clientCertificates) return;
+  const certificate = (request.raw.socket as TLSSocket).getPeerCertificate();
   const serial = certificate.serialNumber.toLowerCase().replace(/^0+/, '');
   if (serial !== marketplaceId.toLowerCase().replace(/^0+/, '')) {
     throw new SandboxHttpError(
@@ -77,7 +86,8 @@ function checkClientCertificate(ctx: SandboxContext, request: FastifyRequest, ma
 }
 
 export async function authenticate(ctx: SandboxContext, request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  // Unknown routes fall through to the 404 handler; documents and helpers may opt out.
+  requireClientCertificate(ctx, request);
+  // Unknown routes fall through to the 404 handler; documents and helpers may opt out of the key.
   if (request.routeOptions.url === undefined || !/^\/v[12]\//.test(request.routeOptions.url)) return;
   if (request.routeOptions.config?.auth === false) return;
 
@@ -89,7 +99,7 @@ export async function authenticate(ctx: SandboxContext, request: FastifyRequest,
   if (!row) throw unauthorized('Invalid access token');
   if (row.expires_at_ms !== null && row.expires_at_ms <= ctx.now().getTime())
     throw unauthorized('Access token expired');
-  checkClientCertificate(ctx, request, row.marketplace_id);
+  checkCertificateSerial(ctx, request, row.marketplace_id);
 
   const params = request.params as { marketplace_id?: string } | undefined;
   const named = params?.marketplace_id;

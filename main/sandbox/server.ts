@@ -40,9 +40,9 @@ export interface SandboxOptions {
   /** The clock; tests may pass their own. */
   readonly now?: () => Date;
   /**
-   * Serve HTTPS with this server certificate and key (PEM). With `ca`, mutual TLS: every call
-   * must present a client certificate that CA issued, whose serial number is the marketplace id
-   * (auth.ts), as the GoPag front of this API family requires.
+   * Serve HTTPS with this server certificate and key (PEM). With `ca`, mutual TLS: every request
+   * must present a client certificate that CA issued (judged before routing), and every call's
+   * serial number must be the marketplace id (auth.ts), as the GoPag front of this API family requires.
    */
   readonly tls?: SandboxTls;
 }

@@ -14,6 +14,12 @@ export interface IssuedCertificate {
   /** PKCS#12 with the certificate and key, under `pfxPassphrase`. */
   readonly pfx: string;
   readonly pfxPassphrase: string;
+  /**
+   * The same certificate and key as a legacy PKCS#12 file, as OpenSSL 1.x exported by default
+   * (certificate bag under RC2-40-CBC, key under 3DES; `openssl pkcs12 -export -legacy`), same
+   * passphrase.
+   */
+  readonly legacyPfx: string;
 }
 
 export interface TestPki {
@@ -22,8 +28,11 @@ export interface TestPki {
   readonly caCert: string;
   /** Server certificate (127.0.0.1, localhost) and key files. */
   readonly server: { readonly cert: string; readonly key: string };
-  /** A client certificate with this serial number (hex), issued by the CA. */
-  client(name: string, serialHex: string): IssuedCertificate;
+  /**
+   * A client certificate with this serial number (hex), issued by the CA; its key is P-256, or
+   * RSA 2048 as ICP-Brasil A1 certificates have with `{ rsa: true }`.
+   */
+  client(name: string, serialHex: string, options?: { readonly rsa?: boolean }): IssuedCertificate;
   remove(): void;
 }
 
@@ -32,9 +41,17 @@ const openssl = (cwd: string, args: readonly string[]): void => {
 };
 
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+const RSA_KEY = ['-newkey', 'rsa:2048', '-nodes'];
 
-function issue(dir: string, name: string, serialHex: string, subject: string, extensions: string): void {
-  openssl(dir, ['req', ...EC_KEY, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
+function issue(
+  dir: string,
+  name: string,
+  serialHex: string,
+  subject: string,
+  extensions: string,
+  keyOptions: readonly string[] = EC_KEY,
+): void {
+  openssl(dir, ['req', ...keyOptions, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
   writeFileSync(join(dir, `${name}.ext`), extensions);
   openssl(dir, [
     'x509',
@@ -89,26 +106,32 @@ export function createTestPki(caName = 'Pinbridge Test CA'): TestPki {
     dir,
     caCert: join(dir, 'ca.pem'),
     server: { cert: join(dir, 'server.pem'), key: join(dir, 'server.key') },
-    client(name, serialHex) {
-      issue(dir, name, serialHex, `/C=BR/O=Loja Teste/CN=${name}`, 'extendedKeyUsage=clientAuth\n');
+    client(name, serialHex, options = {}) {
+      const subject = `/C=BR/O=Loja Teste/CN=${name}`;
+      issue(dir, name, serialHex, subject, 'extendedKeyUsage=clientAuth\n', options.rsa === true ? RSA_KEY : EC_KEY);
       const pfxPassphrase = `senha-${name}`;
-      openssl(dir, [
-        'pkcs12',
-        '-export',
-        '-in',
-        `${name}.pem`,
-        '-inkey',
-        `${name}.key`,
-        '-out',
-        `${name}.pfx`,
-        '-passout',
-        `pass:${pfxPassphrase}`,
-      ]);
+      const pkcs12 = (out: string, extra: readonly string[]): void =>
+        openssl(dir, [
+          'pkcs12',
+          '-export',
+          ...extra,
+          '-in',
+          `${name}.pem`,
+          '-inkey',
+          `${name}.key`,
+          '-out',
+          out,
+          '-passout',
+          `pass:${pfxPassphrase}`,
+        ]);
+      pkcs12(`${name}.pfx`, []);
+      pkcs12(`${name}-legacy.pfx`, ['-legacy']);
       return {
         cert: join(dir, `${name}.pem`),
         key: join(dir, `${name}.key`),
         pfx: join(dir, `${name}.pfx`),
         pfxPassphrase,
+        legacyPfx: join(dir, `${name}-legacy.pfx`),
       };
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),

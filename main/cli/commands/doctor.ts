@@ -13,13 +13,11 @@ import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import { parsePort } from '../parse.js';
 import type { CliIo } from '../io.js';
 import { emit } from '../output.js';
-import { chooseApi } from '../../agent/api-choice.js';
-import { apiTokenPath, certificatePassphrasePath } from '../../paths.js';
 import { loadSettings, type AgentSettings } from '../../settings/settings-file.js';
-import { CERTIFICATE_PASSPHRASE, headlessTokenStore, TokenStoreError } from '../../agent/token-store.js';
+import { TokenStoreError } from '../../agent/token-store.js';
 import { SettingsError } from '../../core/settings.js';
 import { doctorTarget, type PaymentsApiTarget } from '../../doctor/payments-api.js';
-import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
+import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions, commandApi } from '../payment-stack.js';
 
 interface DoctorOptions extends ApiFlags {
   port?: string;
@@ -89,15 +87,7 @@ function apiToCheck(
     return {};
   }
   try {
-    const tokens = headlessTokenStore(apiTokenPath(env.HOME), env);
-    const passphrases = headlessTokenStore(certificatePassphrasePath(env.HOME), env, CERTIFICATE_PASSPHRASE);
-    const chosen = chooseApi({
-      flags: {},
-      trainingFlag: false,
-      settings,
-      storedToken: () => tokens.read(),
-      storedPassphrase: () => passphrases.read(),
-    });
+    const chosen = commandApi({}, settings, env, false);
     const target = doctorTarget(chosen);
     return target === undefined ? {} : { api: target };
   } catch (error) {

@@ -1,8 +1,11 @@
 /**
  * `pinbridge pay`: one whole PINPAD payment from the terminal — the same engine, journal and
- * exactly-once rules as the agent. With no API options it runs against an embedded sandbox
- * (training mode); with `--port sim` the PINPAD is the simulator, and `--card` says which test
- * card the simulated customer presents.
+ * exactly-once rules as the agent, against the payments API the agent would use: the flags',
+ * else the one the settings name (`--settings`, else ~/.pinbridge/settings.json: base URL, ids,
+ * auth scheme, client certificate, CA, capabilities), with the stored token, as `start` chooses
+ * it; with none (or `--training`) an embedded sandbox (training mode, and the output says so).
+ * With `--port sim` the PINPAD is the simulator, and `--card` says which test card the simulated
+ * customer presents.
  *
  * Exit code 0 when the payment was approved, 1 when it ended without a sale (declined, cancelled,
  * failed: the JSON says which), 2 for bad input.
@@ -22,7 +25,7 @@ import { outcomeView } from '../../pos/server/views.js';
 import { connectPinpad } from '../../pinpad/connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
-import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions } from '../payment-stack.js';
+import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions, commandApi } from '../payment-stack.js';
 import { loadSettings, pinpadSaleOptionsOf } from '../../settings/settings-file.js';
 
 const PORT_HELP = 'the PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim"';
@@ -39,16 +42,20 @@ interface PayOptions extends ApiFlags {
   card: string;
   confirmation?: string;
   settings?: string;
+  training?: boolean;
   json?: boolean;
 }
 
 /**
- * The result as the issue specifies it for `--json`, plus the problem when there was no sale:
- * the POS wire's names (views.ts names the core's domain outcome once, for both).
+ * The result as the issue specifies it for `--json`, whether it ran on the embedded sandbox
+ * (`training`), the issuer's answer (`decline_code`, `issuer_response_code`: why a wrong PIN or a
+ * lack of funds was declined, in codes a program can switch on) and the problem when there was no
+ * sale: the POS wire's names (views.ts names the core's domain outcome once, for both).
  */
-function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
+function jsonResult(outcome: PaymentOutcome, training: boolean): Record<string, unknown> {
   const wire = outcomeView(outcome);
   return {
+    training,
     status: wire.status,
     transaction_id: wire.transaction_id,
     reference_id: wire.reference_id,
@@ -57,12 +64,28 @@ function jsonResult(outcome: PaymentOutcome): Record<string, unknown> {
     card: wire.card,
     installments: wire.installments,
     amount: wire.amount,
-    ...(wire.problem ? { problem: { code: wire.problem.code, message: wire.problem.message } } : {}),
+    decline_code: wire.decline_code,
+    issuer_response_code: wire.issuer_response_code,
+    ...(wire.problem
+      ? {
+          problem: {
+            code: wire.problem.code,
+            message: wire.problem.message,
+            cashier_message: wire.problem.cashier_message,
+          },
+        }
+      : {}),
   };
 }
 
-function humanResult(outcome: PaymentOutcome): string {
+/** Where the sale ran: the embedded sandbox (nothing real charged) or the payments API's address. */
+function modeOf(training: boolean, api: string | undefined): string {
+  return training ? 'TRAINING (embedded sandbox: nothing is charged)' : `live (${api ?? ''})`;
+}
+
+function humanResult(outcome: PaymentOutcome, mode: string): string {
   return table([
+    ['mode', mode],
     ['status', outcome.status.toUpperCase()],
     ['amount', formatBrl(outcome.amount)],
     ['installments', outcome.installments ?? undefined],
@@ -72,6 +95,9 @@ function humanResult(outcome: PaymentOutcome): string {
     ['transaction', outcome.transactionId ?? undefined],
     ['reference', outcome.referenceId],
     ['reason', outcome.problem?.message],
+    ['problem', outcome.problem?.code],
+    ['decline', outcome.declineCode ?? undefined],
+    ['issuer code', outcome.status === 'approved' ? undefined : (outcome.issuerResponseCode ?? undefined)],
   ]);
 }
 
@@ -79,7 +105,9 @@ export function registerPayCommand(program: Command, io: CliIo): void {
   const command = program.command('pay');
   addPaymentStackOptions(command)
     .description(
-      'Run one PINPAD payment end to end (journal, payments API, PINPAD). Without --api it uses an embedded sandbox. ' +
+      'Run one PINPAD payment end to end (journal, payments API, PINPAD). Without --api it uses the payments API the settings name ' +
+        '(--settings, else ~/.pinbridge/settings.json; token from PINBRIDGE_API_TOKEN or ~/.pinbridge/api-token), as `start` does; ' +
+        'without one, or with --training, an embedded sandbox (training mode, said in the output). ' +
         'Exit code 0 when approved, 1 when the payment ended without a sale.',
     )
     .requiredOption('--port <address>', PORT_HELP)
@@ -102,7 +130,8 @@ export function registerPayCommand(program: Command, io: CliIo): void {
       '--confirmation <policy>',
       'auto (confirm at once) or pos (leave it waiting for a confirmation); default from the settings, else auto',
     )
-    .option('--json', 'print the result as JSON')
+    .option('--training', 'run on the embedded sandbox even when the settings name a payments API (nothing is charged)')
+    .option('--json', 'print the result as JSON (with "training": true on the embedded sandbox)')
     .action(async (options: PayOptions) => {
       if (options.type !== 'credit' && options.type !== 'debit') throw new UsageError('--type must be credit or debit');
       if (options.confirmation !== undefined && options.confirmation !== 'auto' && options.confirmation !== 'pos') {
@@ -113,12 +142,18 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         throw new UsageError(`--card must be one of ${TEST_CARD_NAMES.join(', ')}`);
       }
       checkApiOptions(options);
+      if (options.training === true && options.api !== undefined) {
+        throw new UsageError(
+          '--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller',
+        );
+      }
+      const api = commandApi(apiOptionsOf(options, io.env), settings, io.env, options.training === true);
 
       const logger = createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' });
       const cleanups: Array<() => Promise<void> | void> = [];
       try {
         const stack = await openPaymentStack({
-          api: apiOptionsOf(options, io.env),
+          api,
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
           // One payment and out: no polling for pending transactions.
@@ -167,7 +202,12 @@ export function registerPayCommand(program: Command, io: CliIo): void {
             }
             throw error;
           });
-        emit(io, options.json, jsonResult(outcome), humanResult(outcome));
+        emit(
+          io,
+          options.json,
+          jsonResult(outcome, stack.training),
+          humanResult(outcome, modeOf(stack.training, api.api)),
+        );
         if (outcome.status !== 'approved') throw new CommandExit(1);
       } finally {
         for (const cleanup of cleanups.reverse()) {

@@ -80,7 +80,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
     )
     .option(
       '--auth <scheme>',
-      'how the key may arrive: bearer (the contract), basic (Zoop: the key as the Basic user name) or any',
+      "how the key may arrive: bearer (the contract; GoPag), basic (Zoop: the key as the Basic user name) or any; basic and any also take Zoop's sort=time-descending|time-ascending on the transaction listings",
       'bearer',
     )
     .option(

@@ -16,16 +16,21 @@
 import type { Command } from 'commander';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
 import { AgentRunner } from '../../agent/agent-runner.js';
-import { chooseApi } from '../../agent/api-choice.js';
-import { apiTokenPath, certificatePassphrasePath, logFilePath } from '../../paths.js';
-import { CERTIFICATE_PASSPHRASE, headlessTokenStore } from '../../agent/token-store.js';
+import { logFilePath } from '../../paths.js';
 import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../pinpad/connection.js';
 import { loadSettings } from '../../settings/settings-file.js';
 import { createLogger, logFormat } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/protocol/pairing.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
-import { addPaymentStackOptions, type ApiFlags, apiOptionsOf, checkApiOptions } from '../payment-stack.js';
+import {
+  addPaymentStackOptions,
+  type ApiFlags,
+  apiOptionsOf,
+  checkApiOptions,
+  commandApi,
+  headlessSecrets,
+} from '../payment-stack.js';
 import { storeTimeZone, wallClock } from '../../locale/store-time.js';
 
 interface StartOptions extends ApiFlags {
@@ -129,8 +134,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         ...(format === 'pretty' && !io.env.PINBRIDGE_LOG_LEVEL ? { stderrLevel: 'warn' } : {}),
       });
       const flags = apiOptionsOf(options, io.env);
-      const tokens = headlessTokenStore(apiTokenPath(io.env.HOME), io.env);
-      const passphrases = headlessTokenStore(certificatePassphrasePath(io.env.HOME), io.env, CERTIFICATE_PASSPHRASE);
+      const { tokens, passphrases } = headlessSecrets(io.env);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
       // window: the settings file and the stored token as they are then.
       let timeZone = storeTimeZone(undefined);
@@ -139,13 +143,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         timeZone = storeTimeZone(settings.receipts?.time_zone);
         return {
           settings,
-          api: chooseApi({
-            flags,
-            trainingFlag: options.training === true,
-            settings,
-            storedToken: () => tokens.read(),
-            storedPassphrase: () => passphrases.read(),
-          }),
+          api: commandApi(flags, settings, io.env, options.training === true, { tokens, passphrases }),
           pinpadAddress: options.port ?? io.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
           tokens,
           passphrases,

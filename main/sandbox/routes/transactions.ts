@@ -1,10 +1,11 @@
 /**
  * Transactions: create any of the four kinds, look one up, list them (the marketplace's list
- * filters by reference_id; the seller's list is the one GoPag documents). The creation body is checked by the contract's rules rather than by Ajv:
+ * filters by reference_id; the seller's list is the one GoPag documents). Both lists sort as the
+ * provider the sandbox plays documents it (sortOrder). The creation body is checked by the contract's rules rather than by Ajv:
  * Ajv's errors for a union of four schemas name no field, the rules name the broken one in the
  * service's words.
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import {
   ErrorA,
   Transaction,
@@ -15,6 +16,7 @@ import {
   TransactionStatus,
 } from '../../contract/index.js';
 import type { RouteRegistrar } from '../app.js';
+import type { SandboxContext } from '../context.js';
 import { AUTH_ERRORS, badRequest, notFound } from '../errors.js';
 import { findSeller } from '../marketplaces.js';
 import { idempotent, markReplay } from '../idempotency.js';
@@ -26,6 +28,47 @@ import { transactionListView, transactionView } from '../views/transaction.js';
 
 export const MarketplaceParams = Type.Object({ marketplace_id: Type.String() });
 export const TransactionParams = Type.Object({ marketplace_id: Type.String(), transaction_id: Type.String() });
+
+/**
+ * The listings' `sort`: GoPag's values (`created_at`, `-created_at`; G transacoes/listar.md) and
+ * the Zoop API's (`time-ascending`, `time-descending`; payments-api-notes.md §7). Which are taken
+ * follows the provider the sandbox plays, told by how it takes the key: the contract's Bearer
+ * (GoPag) takes GoPag's only and refuses Zoop's with 400, as a provider refuses a value it does
+ * not document; Basic or either (`--auth basic|any`, the Zoop API underneath) takes both, Zoop's
+ * own values and the ones GoPag's front passes on.
+ */
+const SORT_DESCRIPTION =
+  'Order by creation: `-created_at` or `time-descending` newest first (the default), `created_at` or `time-ascending` ' +
+  "oldest first. `created_at`/`-created_at` are GoPag's values; `time-descending`/`time-ascending` the Zoop API's, " +
+  "taken when the sandbox takes the key as Zoop does (`--auth basic` or `any`) and refused (400) with the contract's " +
+  'Bearer only, as GoPag documents only its own.';
+
+const ListSort = Type.Union(
+  [
+    Type.Literal('-created_at'),
+    Type.Literal('created_at'),
+    Type.Literal('time-descending'),
+    Type.Literal('time-ascending'),
+  ],
+  { description: SORT_DESCRIPTION },
+);
+type ListSort = Static<typeof ListSort>;
+
+/** The order a listing's `sort` asks for, if the provider the sandbox plays takes that value. */
+function sortOrder(ctx: SandboxContext, sort: ListSort | undefined): 'newest_first' | 'oldest_first' {
+  if ((sort === 'time-descending' || sort === 'time-ascending') && ctx.settings.authScheme === 'bearer') {
+    throw badRequest(
+      `Query parameter sort must be created_at or -created_at (${sort} is the Zoop API's value, taken when the sandbox takes the key as Zoop does: --auth basic or any)`,
+    );
+  }
+  return sort === 'created_at' || sort === 'time-ascending' ? 'oldest_first' : 'newest_first';
+}
+
+/** The marketplace listing's query: the contract's, and the sort the providers document. */
+const MarketplaceTransactionListQuery = Type.Object({
+  ...TransactionListQuery.properties,
+  sort: Type.Optional(ListSort),
+});
 
 /** The request's path without its query string (the list envelope's `uri`). */
 export const requestPath = (url: string): string => url.split('?')[0] ?? url;
@@ -93,9 +136,12 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
         tags: ['transactions'],
         operationId: 'listTransactions',
         summary: 'List transactions, newest first (filter by reference_id, status, terminal, payment_type)',
-        description: 'The way to find a transaction by its reference_id. limit defaults to 100 (the maximum).',
+        description:
+          'The way to find a transaction by its reference_id. limit defaults to 100 (the maximum). Newest first unless ' +
+          '`sort` says otherwise (GoPag: `created_at`/`-created_at`; Zoop: `time-ascending`/`time-descending`, with ' +
+          '`--auth basic` or `any`).',
         params: MarketplaceParams,
-        querystring: TransactionListQuery,
+        querystring: MarketplaceTransactionListQuery,
         response: { 200: TransactionList, 400: ErrorA, ...AUTH_ERRORS.A },
       },
     },
@@ -106,12 +152,13 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
         );
       }
       sweeper.applyDue();
-      const { limit = 100, offset = 0, reference_id, status, terminal, payment_type } = request.query;
+      const { limit = 100, offset = 0, reference_id, status, terminal, payment_type, sort } = request.query;
+      const order = sortOrder(ctx, sort);
       const page = listTransactions(
         ctx.db,
         request.marketplaceId,
         { reference_id, status, terminal, payment_type },
-        { limit, offset, order: 'newest_first' },
+        { limit, offset, order },
       );
       return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
     },
@@ -125,7 +172,8 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
         operationId: 'listSellerTransactions',
         summary: "List a seller's transactions (the listing GoPag documents)",
         description:
-          'Newest first unless `sort=created_at` (`-created_at` is the default); filter by status and payment_type. limit ' +
+          'Newest first unless `sort=created_at` (`-created_at` is the default; with `--auth basic` or `any` also the Zoop ' +
+          "API's `time-ascending`/`time-descending`); filter by status and payment_type. limit " +
           'defaults to 100 (the maximum). An unknown seller is 404. No reference_id filter: a client that lost the answer of ' +
           'a creation finds it here by its reference_id or metadata, page by page.',
         params: SellerParams,
@@ -138,12 +186,13 @@ export const registerTransactionRoutes: RouteRegistrar = (app, ctx) => {
       if (findSeller(ctx, request.marketplaceId, request.params.seller_id) === undefined) {
         throw notFound(`Seller not found: ${request.params.seller_id}`);
       }
-      const { limit = 100, offset = 0, status, payment_type, sort = '-created_at' } = request.query;
+      const { limit = 100, offset = 0, status, payment_type, sort } = request.query;
+      const order = sortOrder(ctx, sort);
       const page = listTransactions(
         ctx.db,
         request.marketplaceId,
         { seller_id: request.params.seller_id, status, payment_type },
-        { limit, offset, order: sort === 'created_at' ? 'oldest_first' : 'newest_first' },
+        { limit, offset, order },
       );
       return reply.send(transactionListView(ctx, page, { path: requestPath(request.url), limit, offset }));
     },
@@ -155,7 +204,7 @@ const SellerParams = Type.Object({ marketplace_id: Type.String(), seller_id: Typ
 const SellerTransactionListQuery = Type.Object({
   status: Type.Optional(TransactionStatus),
   payment_type: Type.Optional(Type.String()),
-  sort: Type.Optional(Type.Union([Type.Literal('created_at'), Type.Literal('-created_at')])),
+  sort: Type.Optional(ListSort),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
 });

@@ -1,6 +1,9 @@
 /**
  * `pinbridge pay`: one payment from the terminal, run in-process through the CLI's `main()`
- * with the simulated PINPAD (`--port sim`) and the embedded sandbox, the journal in a temp HOME.
+ * with the simulated PINPAD (`--port sim`), the journal in a temp HOME — on the embedded sandbox
+ * (training mode, said in the output), or on the payments API a store's settings name: here a
+ * sandbox started by the test the way a provider is set up (HTTP Basic as Zoop, or mutual TLS as
+ * GoPag), whose own records show the sale.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +11,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runMain } from '../../helpers/cli.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { createTestPki, readPem } from '../../helpers/test-pki.js';
 
 let home: string;
 beforeEach(() => {
@@ -18,6 +23,37 @@ afterEach(() => rmSync(home, { recursive: true, force: true }));
 type Result = Awaited<ReturnType<typeof runMain>>;
 
 const pinbridge = (...args: string[]): Promise<Result> => runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' });
+
+/** `pinbridge pay` with more environment (the token, the certificate's passphrase). */
+const pinbridgeWith = (env: NodeJS.ProcessEnv, ...args: string[]): Promise<Result> =>
+  runMain(args, { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent', ...env });
+
+const sale = (reference: string, amount = 1990): string[] => [
+  'pay',
+  '--port',
+  'sim',
+  '--amount',
+  String(amount),
+  '--type',
+  'credit',
+  '--installments',
+  '1',
+  '--reference',
+  reference,
+];
+
+/** The sandbox's own record of a transaction (what the provider holds), if it has it. */
+const heldBy = (sandbox: RunningSandbox, transactionId: unknown): { reference_id: string } | undefined =>
+  sandbox.context.db
+    .prepare('SELECT reference_id FROM transactions WHERE id = ? AND marketplace_id = ?')
+    .get(transactionId, sandbox.marketplaceId) as { reference_id: string } | undefined;
+
+const apiSection = (sandbox: RunningSandbox, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  base_url: sandbox.url,
+  marketplace_id: sandbox.marketplaceId,
+  seller_id: sandbox.sellerId,
+  ...extra,
+});
 
 const json = (result: Result): Record<string, unknown> => JSON.parse(result.stdout.trim()) as Record<string, unknown>;
 
@@ -44,14 +80,20 @@ describe('pinbridge pay', () => {
         'amount',
         'authorization_code',
         'card',
+        'decline_code',
         'installments',
+        'issuer_response_code',
         'nsu',
         'reference_id',
         'status',
+        'training',
         'transaction_id',
       ].sort(),
     );
     expect(out).toMatchObject({
+      training: true,
+      decline_code: null,
+      issuer_response_code: '00',
       status: 'approved',
       reference_id: 'pdv-1',
       amount: 1990,
@@ -149,6 +191,30 @@ describe('pinbridge pay', () => {
     expect(refused.stderr).toMatch(/Autorizando/);
   });
 
+  it('says training when it runs on the embedded sandbox, in its table and its JSON', async () => {
+    const human = await pinbridge(...sale('pdv-t1'));
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^mode +TRAINING \(embedded sandbox: nothing is charged\)$/m);
+    expect(json(await pinbridge(...sale('pdv-t2'), '--json'))).toMatchObject({ training: true });
+  });
+
+  it('gives a wrong PIN’s decline in codes with --json: decline_code, issuer_response_code and the problem’s code', async () => {
+    // The sandbox declines an amount ending in 55 as the issuer's 55, a wrong PIN.
+    const declined = await pinbridge(...sale('pdv-pin', 2055), '--json');
+    expect(declined.code).toBe(1);
+    expect(json(declined)).toMatchObject({
+      training: true,
+      status: 'declined',
+      decline_code: 'incorrect_pin',
+      issuer_response_code: '55',
+      problem: { code: 'CARD_DECLINED', cashier_message: expect.stringMatching(/Senha inválida/) as unknown },
+    });
+    const human = await pinbridge(...sale('pdv-pin-2', 2055));
+    expect(human.stdout).toMatch(/^problem +CARD_DECLINED$/m);
+    expect(human.stdout).toMatch(/^decline +incorrect_pin$/m);
+    expect(human.stdout).toMatch(/^issuer code +55$/m);
+  });
+
   it('refuses bad input with exit code 2 and one sentence', async () => {
     for (const args of [
       ['--amount', '0', '--type', 'credit'],
@@ -214,5 +280,99 @@ describe('pinbridge pay', () => {
         )
       ).stderr,
     ).toMatch(/does not exist/);
+  });
+
+  describe('on the payments API the store’s settings name, without --api', () => {
+    let sandbox: RunningSandbox;
+    afterEach(async () => {
+      await sandbox.close();
+    });
+
+    it('sells on the API of --settings with its auth scheme (Basic, as Zoop), not on the embedded sandbox', async () => {
+      // A provider that takes the key only as HTTP Basic: a sale reaching it proves the settings' auth_scheme was used.
+      sandbox = await startSandbox({ settings: { authScheme: 'basic' } });
+      const file = join(home, 'loja.json');
+      writeFileSync(file, JSON.stringify({ api: apiSection(sandbox, { auth_scheme: 'basic' }) }));
+      const result = await pinbridgeWith(
+        { PINBRIDGE_API_TOKEN: sandbox.token },
+        ...sale('pdv-api-1'),
+        '--settings',
+        file,
+        '--json',
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const out = json(result);
+      expect(out).toMatchObject({ training: false, status: 'approved', reference_id: 'pdv-api-1' });
+      expect(heldBy(sandbox, out.transaction_id)).toEqual({ reference_id: 'pdv-api-1' });
+      // The live journal, not the training one beside an embedded sandbox.
+      expect(existsSync(join(home, '.pinbridge', 'journal.db'))).toBe(true);
+      expect(existsSync(join(home, '.pinbridge', 'training'))).toBe(false);
+
+      const human = await pinbridgeWith(
+        { PINBRIDGE_API_TOKEN: sandbox.token },
+        ...sale('pdv-api-2'),
+        '--settings',
+        file,
+      );
+      expect(human.stdout).toMatch(new RegExp(`^mode +live \\(${sandbox.url}\\)$`, 'm'));
+      // --training still sells on the embedded sandbox.
+      const training = json(
+        await pinbridgeWith(
+          { PINBRIDGE_API_TOKEN: sandbox.token },
+          ...sale('pdv-api-3'),
+          '--settings',
+          file,
+          '--training',
+          '--json',
+        ),
+      );
+      expect(training).toMatchObject({ training: true, status: 'approved' });
+      expect(heldBy(sandbox, training.transaction_id)).toBeUndefined();
+    });
+
+    it('takes ~/.pinbridge/settings.json’s api section with the token kept in ~/.pinbridge/api-token', async () => {
+      sandbox = await startSandbox();
+      mkdirSync(join(home, '.pinbridge'), { recursive: true });
+      writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ api: apiSection(sandbox) }));
+      writeFileSync(join(home, '.pinbridge', 'api-token'), `${sandbox.token}\n`, { mode: 0o600 });
+      const out = json(await pinbridge(...sale('pdv-home-1'), '--json'));
+      expect(out).toMatchObject({ training: false, status: 'approved' });
+      expect(heldBy(sandbox, out.transaction_id)).toEqual({ reference_id: 'pdv-home-1' });
+    });
+
+    it('presents the settings’ client certificate (a legacy PKCS#12 file) and trusts their CA, on a provider with mutual TLS', async () => {
+      const pki = createTestPki();
+      try {
+        sandbox = await startSandbox({
+          tls: { cert: readPem(pki.server.cert), key: readPem(pki.server.key), ca: readPem(pki.caCert) },
+        });
+        const store = pki.client('loja-pay', sandbox.marketplaceId);
+        // Paths relative to the settings file's folder.
+        const file = join(pki.dir, 'settings.json');
+        writeFileSync(
+          file,
+          JSON.stringify({
+            api: apiSection(sandbox, { client_certificate: { pfx: 'loja-pay-legacy.pfx' }, ca: 'ca.pem' }),
+          }),
+        );
+        const env = { PINBRIDGE_API_TOKEN: sandbox.token, PINBRIDGE_CERT_PASSPHRASE: store.pfxPassphrase };
+        const result = await pinbridgeWith(env, ...sale('pdv-mtls'), '--settings', file, '--json');
+        expect(result.code, result.stderr).toBe(0);
+        const out = json(result);
+        expect(out).toMatchObject({ training: false, status: 'approved' });
+        expect(heldBy(sandbox, out.transaction_id)).toEqual({ reference_id: 'pdv-mtls' });
+      } finally {
+        pki.remove();
+      }
+    });
+
+    it('stops with exit 2 and what to do when the settings name an API but no token is stored', async () => {
+      sandbox = await startSandbox();
+      const file = join(home, 'loja.json');
+      writeFileSync(file, JSON.stringify({ api: apiSection(sandbox) }));
+      const result = await pinbridge(...sale('pdv-no-token'), '--settings', file);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/no API token is stored: .*PINBRIDGE_API_TOKEN/);
+    });
   });
 });

@@ -221,11 +221,17 @@ describe('pinbridge pay against a provider that requires a client certificate', 
     ]);
     const wrongReport = JSON.parse(wrong.stdout) as typeof report;
     const byId = (id: string) => wrongReport.checks.find((c) => c.id === id)!;
-    expect(byId('payments-api')).toMatchObject({ status: 'fail', details: { http_status: 403 } });
+    // The certificate is to blame, not the token: both checks fail naming it.
+    expect(byId('payments-api')).toMatchObject({
+      status: 'fail',
+      details: { http_status: 403, problem: 'certificate' },
+    });
     expect(byId('client-certificate')).toMatchObject({
-      status: 'warn',
+      status: 'fail',
       details: { serial_number: 'ABCDEF', marketplace_id: ready.marketplace_id },
     });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain(`serial ABCDEF ≠ marketplace ${ready.marketplace_id}`);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The `client-certificate` check as a support technician reads it: skipped without a certificate;
- * a file that cannot be used fails with what to do; an expired one fails; one close to expiry or
- * issued for another marketplace warns; a good one says how many days it has left.
+ * a file that cannot be used fails with what to do; an expired one, or one whose serial number is
+ * not the marketplace id, fails; one close to expiry warns; a good one says how many days it has left.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClientCertificate, EXPIRY_WARNING_DAYS } from '../../../main/doctor/client-certificate.js';
@@ -73,13 +73,44 @@ describe('the client-certificate check', () => {
     expect(expired.summary).toMatch(/expired on \d{4}-\d{2}-\d{2}: the payments API will refuse every call/);
   });
 
-  it('warns when the serial number is not the marketplace id (GoPag refuses it)', () => {
+  it('fails when the serial number is not the marketplace id, naming both and the certificate to use', () => {
+    const other = '0123456789abcdef0123456789abcdef';
+    const result = checkClientCertificate({
+      certificate: { cert: store.cert, key: store.key },
+      marketplaceId: other,
+      now: daysBefore(100),
+    });
+    expect(result).toMatchObject({
+      status: 'fail',
+      details: { marketplace_id: other, serial_number: MARKETPLACE.toUpperCase(), serial_matches_marketplace: false },
+    });
+    expect(result.summary).toBe(
+      `The client certificate is not the marketplace's: serial ${MARKETPLACE.toUpperCase()} ≠ marketplace ${other}; GoPag refuses every call with it (401/403), whatever the token`,
+    );
+    expect(result.fix).toContain(
+      `Use the ICP-Brasil certificate issued for marketplace ${other}, whose serial number is ${other}`,
+    );
+    expect(result.fix).toContain('openssl x509 -noout -serial');
+    expect(result.pt.summary).toContain(`série ${MARKETPLACE.toUpperCase()} ≠ marketplace ${other}`);
+  });
+
+  it('only warns for a marketplace id no serial number can be (HOMOLOG), pointing at the payments-api check', () => {
     const result = checkClientCertificate({
       certificate: { cert: store.cert, key: store.key },
       marketplaceId: 'HOMOLOG',
       now: daysBefore(100),
     });
     expect(result).toMatchObject({ status: 'warn', details: { marketplace_id: 'HOMOLOG' } });
-    expect(result.pt.summary).toContain('não é o id do marketplace HOMOLOG');
+    expect(result.summary).toContain('cannot be the marketplace id HOMOLOG (not a hexadecimal number)');
+    expect(result.pt.summary).toContain('não pode ser o id do marketplace HOMOLOG');
+  });
+
+  it('is ok for the marketplace’s own certificate given as a legacy PKCS#12 file (RC2-40)', () => {
+    const result = checkClientCertificate({
+      certificate: { pfx: store.legacyPfx, passphrase: store.pfxPassphrase },
+      marketplaceId: MARKETPLACE,
+      now: daysBefore(100),
+    });
+    expect(result).toMatchObject({ status: 'ok', details: { serial_number: MARKETPLACE.toUpperCase() } });
   });
 });

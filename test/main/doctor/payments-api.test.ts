@@ -8,6 +8,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkPaymentsApi, type PaymentsApiTarget } from '../../../main/doctor/payments-api.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
+import { createTestPki, readPem, type TestPki } from '../../helpers/test-pki.js';
 
 let sandbox: RunningSandbox;
 let target: PaymentsApiTarget;
@@ -142,5 +143,67 @@ describe('the payments-api check', () => {
       summary:
         'Modo de treinamento (sem --api): o sandbox embutido responde às chamadas de pagamento, não há API para alcançar',
     });
+  });
+});
+
+describe('the payments-api check against a provider that requires a client certificate (mutual TLS, GoPag)', () => {
+  let pki: TestPki;
+  let mtls: RunningSandbox;
+  let api: PaymentsApiTarget;
+  beforeAll(async () => {
+    pki = createTestPki();
+    mtls = await startSandbox({
+      tls: { cert: readPem(pki.server.cert), key: readPem(pki.server.key), ca: readPem(pki.caCert) },
+    });
+    api = { baseUrl: mtls.url, token: mtls.token, marketplaceId: mtls.marketplaceId, sellerId: mtls.sellerId };
+  });
+  afterAll(async () => {
+    await mtls.close();
+    pki.remove();
+  });
+
+  it('blames the certificate, not the token, for a 403 when its serial number is not the marketplace id', async () => {
+    const wrong = pki.client('outra-loja', 'ABCDEF0123');
+    const result = await checkPaymentsApi({
+      api: { ...api, certificate: { cert: wrong.cert, key: wrong.key, ca: pki.caCert } },
+      timeoutMs: 5000,
+    });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'certificate', http_status: 403 } });
+    expect(result.summary).toMatch(
+      new RegExp(
+        `^The payments API at ${mtls.url} refused the call \\(403: Client certificate serial number 0*ABCDEF0123 does not match marketplace_id ${mtls.marketplaceId}\\) because of the client certificate, not the token: serial 0*ABCDEF0123 ≠ marketplace ${mtls.marketplaceId}$`,
+      ),
+    );
+    expect(result.fix).toContain(`Use the ICP-Brasil certificate issued for marketplace ${mtls.marketplaceId}`);
+    expect(result.fix).not.toMatch(/Get a valid API key/);
+    expect(result.pt.summary).toContain('por causa do certificado do cliente, não do token');
+  });
+
+  it('blames the certificate for a 401 too while its serial is wrong, and says the token comes after', async () => {
+    const wrong = pki.client('outra-loja-401', 'ABCDEF0124');
+    const result = await checkPaymentsApi({
+      api: {
+        ...api,
+        token: 'sbx_wrong_token_0123456789abcdef',
+        certificate: { cert: wrong.cert, key: wrong.key, ca: pki.caCert },
+      },
+      timeoutMs: 5000,
+    });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'certificate', http_status: 401 } });
+    expect(result.fix).toContain(
+      'Only if the provider still refuses with the right certificate is the token (--token) to blame.',
+    );
+  });
+
+  it('blames the token when the certificate is the marketplace’s', async () => {
+    const store = pki.client('loja', mtls.marketplaceId);
+    const certificate = { cert: store.cert, key: store.key, ca: pki.caCert };
+    const result = await checkPaymentsApi({
+      api: { ...api, token: 'sbx_wrong_token_0123456789abcdef', certificate },
+      timeoutMs: 5000,
+    });
+    expect(result).toMatchObject({ status: 'fail', details: { problem: 'credentials', http_status: 401 } });
+    expect(result.fix).toContain('see the client-certificate check');
+    expect(await checkPaymentsApi({ api: { ...api, certificate }, timeoutMs: 5000 })).toMatchObject({ status: 'ok' });
   });
 });

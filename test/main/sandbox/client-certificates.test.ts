@@ -4,6 +4,7 @@
  * whose serial number is the marketplace id (401/403 otherwise) on top of its Bearer token, while
  * the Zoop API underneath takes the key as HTTP Basic user name.
  */
+import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
@@ -105,7 +106,7 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
     expect(error.detail).toMatch(new RegExp(`does not match marketplace_id ${sandbox.marketplaceId}$`));
   });
 
-  it('takes a certificate for the marketplace, given as PEM files or as a PKCS#12 file with its passphrase', async () => {
+  it('takes a certificate for the marketplace, given as PEM files or as a PKCS#12 file (legacy RC2-40 too) with its passphrase', async () => {
     const store = pki.client('loja', sandbox.marketplaceId);
     const pem = loadClientTls({ cert: store.cert, key: store.key, ca: pki.caCert })!;
     await expect(
@@ -115,6 +116,68 @@ describe('a sandbox that requires a client certificate (pinbridge sandbox --tls-
     await expect(
       listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: pfx })),
     ).resolves.toMatchObject({ items: [] });
+    const legacy = loadClientTls({ pfx: store.legacyPfx, passphrase: store.pfxPassphrase, ca: pki.caCert })!;
+    await expect(
+      listTransactions(client(sandbox.url, sandbox.token, sandbox.marketplaceId, { tls: legacy })),
+    ).resolves.toMatchObject({ items: [] });
+  });
+
+  describe('before routing, as a provider’s TLS front does', () => {
+    /** A bare HTTPS request, no key: what the sandbox says before any route is chosen. */
+    const raw = async (
+      method: 'GET' | 'POST',
+      path: string,
+      tls: ClientTls,
+    ): Promise<{ status: number; body: { status?: number; detail?: string } }> => {
+      const dispatcher = new Agent({ connect: { ...tls } });
+      try {
+        const response = await request(`${sandbox.url}${path}`, {
+          method,
+          dispatcher,
+          ...(method === 'POST' ? { headers: { 'content-type': 'application/json' }, body: '{}' } : {}),
+        });
+        return { status: response.statusCode, body: (await response.body.json()) as { status?: number } };
+      } finally {
+        await dispatcher.close();
+      }
+    };
+
+    it.each([
+      ['an unknown route', 'GET', '/v1/no-such-thing'],
+      ['a path outside the API', 'GET', '/favicon.ico'],
+      ['the sandbox helpers, which need no key', 'POST', '/v1/sandbox/marketplaces'],
+      ['a public document link', 'GET', `/boletos/${'a'.repeat(32)}.pdf`],
+    ] as const)(
+      'refuses %s without a client certificate: 401, not what the route would say',
+      async (_, method, path) => {
+        const noCertificate = loadClientTls({ ca: pki.caCert })!;
+        expect(await raw(method, path, noCertificate)).toEqual({
+          status: 401,
+          body: expect.objectContaining({ detail: 'A client certificate is required (mutual TLS)' }) as unknown,
+        });
+      },
+    );
+
+    it('refuses a certificate another CA issued on an unknown route too: 401', async () => {
+      const other = stranger.client('estranha-404', sandbox.marketplaceId);
+      const answer = await raw(
+        'GET',
+        '/v1/no-such-thing',
+        loadClientTls({ cert: other.cert, key: other.key, ca: pki.caCert })!,
+      );
+      expect(answer.status).toBe(401);
+      expect(answer.body.detail).toMatch(/^Client certificate not accepted/);
+    });
+
+    it('routes once the certificate is the CA’s: an unknown route is then 404', async () => {
+      const store = pki.client('loja-404', sandbox.marketplaceId);
+      const answer = await raw(
+        'GET',
+        '/v1/no-such-thing',
+        loadClientTls({ cert: store.cert, key: store.key, ca: pki.caCert })!,
+      );
+      expect(answer).toMatchObject({ status: 404, body: { detail: 'Route not found: GET /v1/no-such-thing' } });
+    });
   });
 
   it('is not reached by a client that does not trust its server certificate: a connection error that says why', async () => {

@@ -352,6 +352,73 @@ describe('listing transactions', () => {
   });
 });
 
+describe('sorting the listings, as the provider the sandbox plays documents it', () => {
+  const lists = (own: Market): Record<string, string> => ({
+    marketplace: `/v1/marketplaces/${own.id}/transactions`,
+    seller: `/v1/marketplaces/${own.id}/sellers/${own.sellerId}/transactions`,
+  });
+  const threeSales = async (own: Market, headers: Record<string, string> = {}): Promise<string[]> => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await create(own, pinpad(own), headers)).body.id);
+    return ids;
+  };
+
+  it.each(['marketplace', 'seller'])(
+    "GoPag's front (Bearer): the %s list takes created_at and -created_at, and refuses Zoop's time-descending with 400",
+    async (which) => {
+      const own = await freshMarket(sandbox);
+      const ids = await threeSales(own);
+      const path = lists(own)[which]!;
+      const ids$ = async (sort: string): Promise<string[]> =>
+        (await call<ListEnvelope<Transaction>>(own, 'GET', `${path}?sort=${sort}`)).body.items.map((t) => t.id);
+      expect(await ids$('created_at')).toEqual(ids);
+      expect(await ids$('-created_at')).toEqual([...ids].reverse());
+      const refused = await call<ErrorA>(own, 'GET', `${path}?sort=time-descending`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.detail).toBe(
+        "Query parameter sort must be created_at or -created_at (time-descending is the Zoop API's value, taken when the sandbox takes the key as Zoop does: --auth basic or any)",
+      );
+    },
+  );
+
+  describe('the Zoop API (--auth basic)', () => {
+    let zoop: RunningSandbox;
+    beforeAll(async () => {
+      zoop = await startSandbox({ settings: { authScheme: 'basic' } });
+    });
+    afterAll(() => zoop.close());
+
+    it.each(['marketplace', 'seller'])(
+      "the %s list takes Zoop's own sort=time-descending and time-ascending, and GoPag's values still",
+      async (which) => {
+        const own = await freshMarket(zoop);
+        const basic = { authorization: `Basic ${Buffer.from(`${own.token}:`).toString('base64')}` };
+        const ids = await threeSales(own, basic);
+        const path = lists(own)[which]!;
+        const ids$ = async (sort: string): Promise<string[]> => {
+          const reply = await call<ListEnvelope<Transaction>>(own, 'GET', `${path}?sort=${sort}`, undefined, {
+            headers: basic,
+          });
+          expect(reply.status, reply.text).toBe(200);
+          return reply.body.items.map((t) => t.id);
+        };
+        expect(await ids$('time-descending')).toEqual([...ids].reverse());
+        expect(await ids$('time-ascending')).toEqual(ids);
+        expect(await ids$('created_at')).toEqual(ids);
+        expect(await ids$('-created_at')).toEqual([...ids].reverse());
+      },
+    );
+
+    it('refuses a sort neither provider documents with 400', async () => {
+      const own = await freshMarket(zoop);
+      const basic = { authorization: `Basic ${Buffer.from(`${own.token}:`).toString('base64')}` };
+      const reply = await call<ErrorA>(own, 'GET', `${lists(own).seller}?sort=newest`, undefined, { headers: basic });
+      expect(reply.status).toBe(400);
+      expect(reply.body.detail).toContain('sort');
+    });
+  });
+});
+
 describe('creating a boleto', () => {
   it('answers 201 pending with a 44-digit barcode that parses back to the amount and due date', async () => {
     const { status, body } = await create(
