@@ -65,9 +65,16 @@ afterEach(async () => {
   for (const close of closers) await close();
 });
 
+/**
+ * What the file's sandbox offers (its defaults), declared to the client as a store's settings
+ * would: Idempotency-Key and the reference_id filter. The client assumes neither by default.
+ */
+const FULL_PROVIDER: Partial<ProviderCapabilities> = { idempotencyKey: true, findByReference: true };
+
 interface OpenOptions {
   /** Another sandbox than the file's (a provider with other features). */
   readonly sandbox?: RunningSandbox;
+  /** What the client is told the provider offers (default FULL_PROVIDER, the file's sandbox). */
   readonly capabilities?: Partial<ProviderCapabilities>;
   /** The simulated customer (card, keys, CPF); null: nobody acts unless the test does. */
   readonly auto?: AutoCustomerOptions | null;
@@ -93,7 +100,7 @@ async function open(options: OpenOptions = {}): Promise<Stack> {
       maxRetries: options.retries ?? 0,
       retryBaseDelayMs: 10,
       retryMaxDelayMs: 20,
-      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+      capabilities: options.capabilities ?? FULL_PROVIDER,
     },
     pinpadTimings: { ...QUICK_LINK, ...options.pinpadTimings },
   });
@@ -282,8 +289,12 @@ interface ApiFaultCase {
 
 const APPROVED = end('approved', 'confirmed');
 const NO_TRANSACTION = end('failed', 'failed', 'API_UNAVAILABLE');
+/** A 5xx: the API answered with an error of its own; nothing was created (the lookup said so). */
+const API_ERROR_NOTHING_CREATED = end('failed', 'failed', 'API_ERROR');
 const LOOKUP_QUEUED = end('failed', 'aborting', 'API_UNAVAILABLE');
 const NOT_RECEIVED = end('failed', 'failed', 'AUTHORIZATION_NOT_RECEIVED');
+/** A 5xx on the authorization: the API answered with an error, the transaction still pending; cancelled. */
+const API_ERROR_NOT_AUTHORIZED = end('failed', 'failed', 'API_ERROR');
 const UNKNOWN_REVERSED = end('failed', 'reversed', 'AUTHORIZATION_UNKNOWN');
 const REVERSAL_QUEUED = end('declined', 'reversing', 'CHIP_REFUSED');
 const REVERSED = end('declined', 'reversed', 'CHIP_REFUSED');
@@ -293,9 +304,9 @@ const VOIDED = end('cancelled', 'undone', 'UNDONE_BY_POS');
 const API_FAULTS: ApiFaultCase[] = [
   // The transaction is created: a refusal that did not reach the API leaves nothing to undo; a lost answer is adopted by reference.
   { call: 'create', fault: 'timeout', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '500', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '502', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '503', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
+  { call: 'create', fault: '500', answers: API_ERROR_NOTHING_CREATED, ends: API_ERROR_NOTHING_CREATED, api: null },
+  { call: 'create', fault: '502', answers: API_ERROR_NOTHING_CREATED, ends: API_ERROR_NOTHING_CREATED, api: null },
+  { call: 'create', fault: '503', answers: API_ERROR_NOTHING_CREATED, ends: API_ERROR_NOTHING_CREATED, api: null },
   { call: 'create', fault: 'reset_before', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
   { call: 'create', fault: 'reset_after', answers: APPROVED, ends: APPROVED, api: 'succeeded' },
   // The create's answer was lost and the lookup fails too: the cancel is queued and lands once the API answers.
@@ -307,9 +318,27 @@ const API_FAULTS: ApiFaultCase[] = [
   { call: 'lookup', fault: 'reset_after', answers: LOOKUP_QUEUED, ends: NO_TRANSACTION, api: 'canceled' },
   // The authorization: read from the API, never sent again. Not there → the pending transaction is cancelled.
   { call: 'authorize', fault: 'timeout', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '500', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '502', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '503', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
+  {
+    call: 'authorize',
+    fault: '500',
+    answers: API_ERROR_NOT_AUTHORIZED,
+    ends: API_ERROR_NOT_AUTHORIZED,
+    api: 'canceled',
+  },
+  {
+    call: 'authorize',
+    fault: '502',
+    answers: API_ERROR_NOT_AUTHORIZED,
+    ends: API_ERROR_NOT_AUTHORIZED,
+    api: 'canceled',
+  },
+  {
+    call: 'authorize',
+    fault: '503',
+    answers: API_ERROR_NOT_AUTHORIZED,
+    ends: API_ERROR_NOT_AUTHORIZED,
+    api: 'canceled',
+  },
   { call: 'authorize', fault: 'reset_before', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
   { call: 'authorize', fault: 'reset_after', answers: APPROVED, ends: APPROVED, api: 'succeeded' },
   // The authorization's answer was lost and the API cannot be read: the approval is reversed, nothing charged.
@@ -479,7 +508,7 @@ describe('the provider refuses the create: each answer its own problem, retried 
 
   it.each([
     [408, 'API_UNAVAILABLE'],
-    [409, 'API_REJECTED'],
+    [409, 'API_CONFLICT'],
   ] as const)(
     '%i → the outcome is not known: the reference is looked up before deciding, and with nothing found the sale fails (%s)',
     async (status, problem) => {

@@ -66,6 +66,8 @@ class MemoryProvider implements PaymentsPort {
         payment_authorization: null,
         error: null,
         history: [],
+        metadata: params.metadata ?? {},
+        created_at: new Date().toISOString(),
       };
       this.#byId.set(transaction.id, transaction);
       return Promise.resolve(transaction);
@@ -74,9 +76,9 @@ class MemoryProvider implements PaymentsPort {
       this.calls.push('retrieve');
       return Promise.resolve(this.#get(id));
     },
-    findByReference: (reference: string) => {
-      this.calls.push('findByReference');
-      return Promise.resolve([...this.#byId.values()].find((t) => t.reference_id === reference));
+    listByReference: (reference: string) => {
+      this.calls.push('listByReference');
+      return Promise.resolve([...this.#byId.values()].filter((t) => t.reference_id === reference));
     },
   };
 
