@@ -48,9 +48,10 @@ export class PaymentsClient {
       throw new TypeError('PaymentsClient: marketplaceId is required');
     }
     this.marketplaceId = options.marketplaceId;
-    // One knob for the client's user: the provider's capability decides whether keys are sent.
+    // One knob for the client's user: the provider's capability decides whether keys are sent
+    // (off unless the settings say the provider honours them).
     const context = new ApiContext(
-      new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? true }),
+      new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? false }),
       options.marketplaceId,
     );
     this.buyers = new BuyersResource(context);

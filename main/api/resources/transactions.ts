@@ -161,7 +161,7 @@ export class TransactionsResource {
   /** `capabilities.findByReference` true: the provider's marketplace list filters by reference_id (default false). */
   constructor(ctx: ApiContext, capabilities: Partial<ProviderCapabilities> = {}) {
     this.#ctx = ctx;
-    this.#findByReference = capabilities.findByReference ?? true;
+    this.#findByReference = capabilities.findByReference ?? false;
   }
 
   /** Creates a transaction of any kind; validated against the contract before sending. */
