@@ -5,6 +5,11 @@
  * (network: address, firewall, proxy), 401/403 (credentials), 404 (marketplace or seller id),
  * 5xx (the service itself). Without the options the agent runs in training mode on its embedded
  * sandbox, and there is nothing to reach. The token never appears in the result.
+ *
+ * With `probeCapabilities` (`doctor --probe-capabilities`, for a sandbox or homologation API) it
+ * also tries whether the provider honours Idempotency-Key and the reference_id filter, creating
+ * and cancelling test transactions (provider-capabilities.ts), and says what the settings'
+ * `api.capabilities` should be.
  */
 import {
   AuthenticationError,
@@ -29,12 +34,15 @@ import {
   checkResult,
   DeadlineError,
   formatDuration,
+  joinBilingual,
   messageOf,
   withDeadline,
+  worstStatus,
   type Bilingual,
   type CheckResult,
   type CheckDetails,
 } from './check.js';
+import { capabilityFindings, probeCapabilities, type DeclaredCapabilities } from './provider-capabilities.js';
 
 /** The real payments API; undefined: training mode. */
 export interface PaymentsApiTarget {
@@ -46,6 +54,8 @@ export interface PaymentsApiTarget {
   readonly authScheme?: AuthScheme;
   /** The client certificate the calls present (the client-certificate check reads it too). */
   readonly certificate?: ClientCertificateFiles;
+  /** What the settings say the provider offers (api.capabilities; absent: nothing). */
+  readonly capabilities?: Partial<DeclaredCapabilities>;
 }
 
 /** The doctor's target from the agent's API options; undefined in training mode (no API named). */
@@ -56,6 +66,7 @@ export function doctorTarget(api: {
   readonly seller?: string;
   readonly authScheme?: AuthScheme;
   readonly certificate?: ClientCertificateFiles;
+  readonly capabilities?: Partial<DeclaredCapabilities>;
 }): PaymentsApiTarget | undefined {
   if (api.api === undefined || api.token === undefined || api.marketplace === undefined || api.seller === undefined)
     return undefined;
@@ -66,6 +77,7 @@ export function doctorTarget(api: {
     sellerId: api.seller,
     ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
     ...(api.certificate === undefined ? {} : { certificate: api.certificate }),
+    ...(api.capabilities === undefined ? {} : { capabilities: api.capabilities }),
   };
 }
 
@@ -74,6 +86,11 @@ export interface PaymentsApiCheckOptions {
   readonly timeoutMs: number;
   /** Why the API the settings name cannot be used (no token stored, say): the check fails with it instead of saying training mode. */
   readonly unusable?: string;
+  /**
+   * Also try whether the provider honours Idempotency-Key and the reference_id filter: creates and
+   * cancels test transactions, so only on request (`--probe-capabilities`), for a sandbox or homologation API.
+   */
+  readonly probeCapabilities?: boolean;
 }
 
 /** What each kind of failure says and what to do about it. */
@@ -258,9 +275,10 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
     seller_id: api.sellerId,
   };
   let client: PaymentsClient;
+  let tls: ReturnType<typeof loadClientTls> | undefined;
   try {
     new URL(api.baseUrl);
-    const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
+    tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
     client = new PaymentsClient({
       baseUrl: api.baseUrl.replace(/\/+$/, ''),
       token: api.token,
@@ -307,14 +325,33 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
       timeoutMs,
       `Reading from the payments API at ${api.baseUrl}`,
     );
+    const accepted = bilingual(
+      `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
+      `A API de pagamentos em ${api.baseUrl} aceitou o token (marketplace ${api.marketplaceId}, vendedor ${api.sellerId})`,
+    );
+    const read = { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length };
+    if (options.probeCapabilities !== true) {
+      return checkResult({ id: 'payments-api', status: 'ok', summary: accepted, details: read });
+    }
+    const probe = await probeCapabilities({
+      baseUrl: api.baseUrl.replace(/\/+$/, ''),
+      token: api.token,
+      marketplaceId: api.marketplaceId,
+      sellerId: api.sellerId,
+      timeoutMs,
+      ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
+      ...(tls === undefined ? {} : { tls }),
+    });
+    const findings = capabilityFindings(probe, {
+      idempotencyKey: api.capabilities?.idempotencyKey ?? false,
+      findByReference: api.capabilities?.findByReference ?? false,
+    });
     return checkResult({
       id: 'payments-api',
-      status: 'ok',
-      summary: bilingual(
-        `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
-        `A API de pagamentos em ${api.baseUrl} aceitou o token (marketplace ${api.marketplaceId}, vendedor ${api.sellerId})`,
-      ),
-      details: { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length },
+      status: worstStatus(['ok', findings.status]),
+      summary: scrub(joinBilingual([accepted, findings.summary], '; '), api.token),
+      details: { ...read, ...findings.details },
+      fix: findings.fix === undefined ? undefined : scrub(findings.fix, api.token),
     });
   } catch (error) {
     const { summary, fix, kind } = diagnose(error, api, timeoutMs);
