@@ -57,7 +57,7 @@ const errorText = (error: unknown): string => paymentsFailureOf(error).text;
  * id: it finds the transaction again where reference_id cannot, and tells any agent that the
  * transaction is some Pinbridge agent's sale, never one to run as created elsewhere (engine.ts).
  */
-export const PAYMENT_ID_METADATA = 'pinbridge_payment_id';
+const PAYMENT_ID_METADATA = 'pinbridge_payment_id';
 
 const paymentMetadata = (record: PaymentRecord): Record<string, string> => ({ [PAYMENT_ID_METADATA]: record.id });
 
@@ -89,7 +89,7 @@ const oldestFirst = (a: ProviderTransaction, b: ProviderTransaction): number =>
   createdAtMs(a) - createdAtMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** Still waiting for its card: a cancel (a reversal of a pending transaction) leaves nothing to charge. */
-export const isPendingStatus = (status: TransactionStatus): boolean => status === 'pending' || status === 'new';
+const isPendingStatus = (status: TransactionStatus): boolean => status === 'pending' || status === 'new';
 
 /**
  * The problem a call whose outcome was unknown ends a payment with, once Pinbridge made sure
@@ -284,7 +284,8 @@ export class PaymentSteps {
         return this.#end(record, 'failed', { problem: refusalProblem(failure) }, 'transaction refused by the API');
       }
       // The outcome is unknown (no answer, a 5xx, a 409): the transaction may exist. The creation
-      // is never sent again; the seller's listing tells whether it exists.
+      // is never sent again; the provider's listing (by reference_id and this payment's metadata)
+      // tells whether it exists.
       this.#deps.logger.warn(
         { reference: record.referenceId, kind: failure.kind, error: failure.text },
         'transaction creation outcome unknown; looking it up',
