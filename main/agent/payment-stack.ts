@@ -35,7 +35,7 @@ export interface ApiOptions {
   authScheme?: AuthScheme;
   /** The client certificate every call presents (mutual TLS), and a CA for the provider's server; paths resolved. */
   certificate?: ClientCertificateFiles;
-  /** What the provider offers beyond its documented calls (both true by default). */
+  /** What the provider offers beyond its documented calls (both false by default: used only when the settings say so). */
   capabilities?: Partial<ProviderCapabilities>;
 }
 
@@ -113,7 +113,11 @@ export async function openPaymentStack(options: {
     let client: PaymentsClient;
     let sellerId: string;
     if (training) {
-      const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
+      const running = await startSandbox({
+        logger,
+        dataDir: join(dirname(journalPath), 'sandbox'),
+        settings: { idempotencyKeys: true, marketplaceTransactionList: true },
+      });
       closers.push(() => running.close());
       sandbox = running;
       client = new PaymentsClient({
@@ -121,6 +125,9 @@ export async function openPaymentStack(options: {
         token: running.token,
         marketplaceId: running.marketplaceId,
         onAttempt: options.onAttempt,
+        // The embedded sandbox is started with both, above: training uses what its own sandbox
+        // offers, said here rather than assumed by a default.
+        capabilities: { idempotencyKey: true, findByReference: true },
       });
       sellerId = running.sellerId;
     } else {

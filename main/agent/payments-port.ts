@@ -19,9 +19,10 @@ const KIND_OF_CODE: Readonly<Record<PaymentsErrorCode, PaymentsFailureKind>> = {
   not_enabled: 'not_enabled',
   rate_limited: 'rate_limited',
   conflict: 'conflict',
-  // 408, 5xx, no answer, an attempt's deadline, an unreadable answer: the outcome is unknown.
+  // The service answered with an error of its own (5xx): the outcome is unknown, the service reached.
+  server_error: 'server_error',
+  // 408, no answer, an attempt's deadline, an unreadable answer: the outcome is unknown.
   request_timeout: 'answer_unknown',
-  server_error: 'answer_unknown',
   connection_error: 'answer_unknown',
   timeout: 'answer_unknown',
   invalid_response: 'answer_unknown',
@@ -62,7 +63,7 @@ export function paymentsPortOf(client: PaymentsPort): PaymentsPort {
     transactions: {
       create: (params, options) => classified(() => transactions.create(params, options)),
       retrieve: (transactionId, options) => classified(() => transactions.retrieve(transactionId, options)),
-      findByReference: (referenceId, options) => classified(() => transactions.findByReference(referenceId, options)),
+      listByReference: (referenceId, options) => classified(() => transactions.listByReference(referenceId, options)),
     },
     terminal: {
       pendingTransactions: (serial, options) => classified(() => terminal.pendingTransactions(serial, options)),

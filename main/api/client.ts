@@ -35,6 +35,8 @@ export interface PaymentsClientOptions extends Omit<HttpCoreOptions, 'idempotenc
 
 export class PaymentsClient {
   readonly marketplaceId: string;
+  /** What the client was told the provider offers (undeclared: off), for callers that add what it lacks. */
+  readonly capabilities: ProviderCapabilities;
   readonly buyers: BuyersResource;
   readonly bankAccounts: BankAccountsResource;
   readonly transactions: TransactionsResource;
@@ -48,19 +50,25 @@ export class PaymentsClient {
       throw new TypeError('PaymentsClient: marketplaceId is required');
     }
     this.marketplaceId = options.marketplaceId;
+    // Off unless the settings say the provider has it: nothing undocumented is assumed.
+    this.capabilities = {
+      idempotencyKey: options.capabilities?.idempotencyKey ?? false,
+      findByReference: options.capabilities?.findByReference ?? false,
+      terminalChannel: options.capabilities?.terminalChannel ?? 2,
+    };
     // One knob for the client's user: the provider's capability decides whether keys are sent.
     const context = new ApiContext(
-      new HttpCore({ ...options, idempotencyKeys: options.capabilities?.idempotencyKey ?? true }),
+      new HttpCore({ ...options, idempotencyKeys: this.capabilities.idempotencyKey }),
       options.marketplaceId,
     );
     this.buyers = new BuyersResource(context);
     this.bankAccounts = new BankAccountsResource(context);
-    this.transactions = new TransactionsResource(context, options.capabilities);
+    this.transactions = new TransactionsResource(context, this.capabilities);
     this.boletos = new BoletosResource(context, this.transactions);
     this.tapToPay = new TapToPayResource(this.transactions);
     this.webhooks = new WebhooksResource(context);
     this.terminal = options.terminalGateway
       ? options.terminalGateway(context)
-      : new HttpTerminalGateway(context, { version: options.capabilities?.terminalChannel ?? 2 });
+      : new HttpTerminalGateway(context, { version: this.capabilities.terminalChannel });
   }
 }

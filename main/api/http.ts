@@ -4,7 +4,9 @@
  *
  * Retries. A request is retried only when repeating it cannot do something twice: GET and
  * DELETE, and POST/PATCH that carry an Idempotency-Key (the service answers a repeat with the
- * first response). It is retried on network errors, attempt timeouts, 408, 429, 500, 502, 503
+ * first response) — keys are sent only to a provider said to honour them (`idempotencyKeys`,
+ * off by default), so against any other a POST whose answer may have been lost is never sent
+ * again by the client. It is retried on network errors, attempt timeouts, 408, 429, 500, 502, 503
  * and 504 — never on another 4xx (409 included: it means the key was reused with another body,
  * or the state forbids the operation, and repeating changes nothing) nor on 501 (a feature not
  * enabled). Any request, even a POST without a key, is retried after a 429 or a refused
@@ -16,7 +18,9 @@
  * 401. Credentials do not heal by repetition: a 401 is thrown as `AuthenticationError` without
  * retry, and for `authFailureCooldownMs` (5 s) afterwards every call fails the same way without
  * a request, so a loop of callers cannot hammer the service with a dead token. The first call
- * after the window is sent for real; a success clears the state.
+ * after the window is sent for real; a success clears the state. An undo (a reversal or a void:
+ * `undo` on the request) is sent even within the window: it is what leaves nothing charged after
+ * a refused authorization, and one request per payment hammers nobody.
  *
  * Logs carry method, path (ids, never the query string: it may hold a CPF), status, attempt and
  * duration — never the token, a body or card data.
@@ -59,9 +63,9 @@ export interface HttpCoreOptions {
   /** Default `bearer`. */
   readonly authScheme?: AuthScheme;
   /**
-   * The provider honours Idempotency-Key (default true). False: no key is sent, so a POST or
-   * PATCH is never sent again after an answer that may have been lost (only after a 429 or a
-   * refused connection, which the service certainly did not act on).
+   * The provider honours Idempotency-Key (default false: neither GoPag nor Zoop documents it).
+   * False: no key is sent, so a POST or PATCH is never sent again after an answer that may have
+   * been lost (only after a 429 or a refused connection, which the service certainly did not act on).
    */
   readonly idempotencyKeys?: boolean;
   /**
@@ -130,6 +134,8 @@ export interface HttpRequest extends CallOptions {
   /** JSON body (POST/PATCH). */
   readonly body?: unknown;
   readonly idempotencyKey?: string;
+  /** An undo (reversal, void): sent even within the cool-down after a 401 (see the module comment). */
+  readonly undo?: boolean;
 }
 
 const MAX_TIMER_MS = 2_147_483_647;
@@ -300,7 +306,7 @@ export class HttpCore {
     this.#random = options.random ?? Math.random;
     this.#now = options.now ?? Date.now;
     this.#onAttempt = options.onAttempt;
-    this.#idempotencyKeys = options.idempotencyKeys ?? true;
+    this.#idempotencyKeys = options.idempotencyKeys ?? false;
   }
 
   /** The per-attempt timeout calls get unless they pass their own. */
@@ -314,7 +320,7 @@ export class HttpCore {
     const request =
       this.#idempotencyKeys || asked.idempotencyKey === undefined ? asked : { ...asked, idempotencyKey: undefined };
     const { method, path } = request;
-    if (this.#authBlockedUntil > this.#now()) {
+    if (this.#authBlockedUntil > this.#now() && request.undo !== true) {
       this.#log.warn(
         { method, path, code: 'authentication_failed' },
         'payments api call refused: credentials failed moments ago',

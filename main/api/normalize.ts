@@ -143,6 +143,8 @@ export function normalizeTransaction(body: unknown, origin: ResponseOrigin): Tra
     original_amount: original,
     installment_plan: installments(record.installment_plan, origin, body),
     history: history as unknown as TransactionHistoryEntry[],
+    // A provider that leaves metadata out (or sends null) has none: the lookups read it as an object.
+    metadata: isRecord(record.metadata) ? record.metadata : {},
   } as unknown as Transaction;
 }
 

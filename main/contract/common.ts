@@ -35,6 +35,14 @@ export const TimestampUtc = Type.String({ description: 'ISO 8601 UTC timestamp w
 export const TimestampOffset = Type.String({ description: 'ISO 8601 timestamp with a numeric UTC offset (+00:00).' });
 
 /**
+ * A provider's timestamp in ms since the epoch: ISO 8601, or the service family's
+ * "YYYY-MM-DD HH:mm:ss" (UTC, no zone); NaN when it is neither.
+ */
+export function serviceTimeMs(text: string): number {
+  return Date.parse(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+}
+
+/**
  * `T` or null. A schema with one JSON type becomes `type: [T, "null"]` rather than
  * `anyOf: [T, {type: "null"}]`: the same meaning, but fast-json-stringify serializes it without
  * running a validator per field on every response.

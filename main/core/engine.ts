@@ -45,7 +45,7 @@ import {
 } from './ports.js';
 import { problem } from './problems.js';
 import { RunStopped, runSale, type LiveRun } from './sale.js';
-import { PaymentSteps, type StepsConfig } from './steps.js';
+import { PaymentSteps, pinbridgePaymentOf, type StepsConfig } from './steps.js';
 import { isDecided, isFinal } from './states.js';
 import { onlyTerminal } from './terminals.js';
 import { createHash } from 'node:crypto';
@@ -64,6 +64,15 @@ export interface EngineConfig extends StepsConfig {
    * once the API and the disk are back.
    */
   readonly recoveryRetry: { readonly baseMs: number; readonly maxMs: number };
+  /**
+   * How long a pending transaction of another Pinbridge agent's sale (another journal: a second
+   * PC on the same PINPAD, a reinstall, `pay --journal`) must have been seen pending here before
+   * this agent cancels it as an orphan (see runPendingFor). Longer than any sale holds its
+   * transaction pending: under the settings' largest limits the card (10 min, twice for a
+   * contactless card presented again), the PIN (10 min) and the authorization's deadline (2 min)
+   * come to under 35 minutes.
+   */
+  readonly orphanAfterMs: number;
 }
 
 export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
@@ -75,6 +84,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   undoRetry: { baseMs: 2_000, maxMs: 5 * 60_000 },
   pendingPollMs: 0,
   recoveryRetry: { baseMs: 1_000, maxMs: 30_000 },
+  orphanAfterMs: 60 * 60_000,
 };
 
 export interface PaymentEngineOptions {
@@ -215,6 +225,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #deadlines = new Map<string, NodeJS.Timeout>();
   /** Why a run stopped without deciding its payment (a full disk…): recovery ends it with that. */
   readonly #stopped = new Map<string, PaymentProblem>();
+  /**
+   * Pending transactions of other agents' sales this engine has seen, by transaction id: when it
+   * first saw each (its own clock, so a provider's clock cannot make a live sale look old), and
+   * whether the skip was logged. Forgotten once a poll no longer lists them.
+   */
+  readonly #othersPending = new Map<string, { readonly serial: string; readonly firstSeen: number; logged: boolean }>();
   #undoTimer: NodeJS.Timeout | undefined;
   #recoveryTimer: NodeJS.Timeout | undefined;
   /** Recovery attempts scheduled in a row (their backoff): 0 after one that left nothing undecided. */
@@ -539,37 +555,130 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * Pending PINPAD transactions created elsewhere for this PINPAD (by the POS back end, through
-   * the API) run here like any other sale, oldest first, while the PINPAD is free.
+   * Pending PINPAD transactions created elsewhere for this PINPAD run here like any other sale,
+   * oldest first, while the PINPAD is free. "Created elsewhere" means meant for this PINPAD by
+   * someone other than a Pinbridge sale — the POS back end, through the API — and is known by
+   * what the transaction carries: a Pinbridge sale creates its transaction with
+   * `metadata.pinbridge_payment_id` (steps.ts), so one carrying it is some Pinbridge agent's sale
+   * and is never run here as a remote one. Each listed transaction is, in order:
+   *
+   * - this journal's (by transaction id, or by its payment id / reference): left to its run or to
+   *   recovery; once that payment has ended, a pending one is an orphan (a creation that reached
+   *   the API after the payment gave up on it, a gateway's second creation) and is cancelled;
+   * - another agent's Pinbridge sale (another journal on this PINPAD's serial): never run. Left
+   *   alone while its agent may still be running it; cancelled as an orphan once it has been seen
+   *   pending here for longer than any sale takes (`orphanAfterMs`), since no agent can still
+   *   authorize it then;
+   * - a remote sale under a reference_id another live transaction at the provider also has (a
+   *   charged or pending one: a duplicate, or a Pinbridge sale of the same reference): not run,
+   *   said once in the log — a second charge for one sale is not for this agent to make;
+   * - otherwise run.
    */
   async runPendingFor(serial: string): Promise<PaymentOutcome[]> {
     this.#assertOpen();
     const terminal = this.#pickTerminal(serial);
     if (terminal.busy) return [];
     const pending = await this.#payments.terminal.pendingTransactions(serial, { timeoutMs: this.config.apiTimeoutMs });
+    this.#forgetOthersPending(serial, pending);
     const outcomes: PaymentOutcome[] = [];
     for (const transaction of pending) {
       if (terminal.busy || this.#closed) break;
       if (this.journal.findByTransactionId(transaction.id)) continue;
       const referenceId = transaction.reference_id ?? `txn:${transaction.id}`;
-      const known = this.journal.findByReference(referenceId);
+      const sale = pinbridgePaymentOf(transaction);
+      // A Pinbridge sale is this journal's by its payment id; another transaction by its reference.
+      const known = sale === undefined ? this.journal.findByReference(referenceId) : this.journal.get(sale);
       if (known && isFinal(known.state)) {
-        await this.#cancelOrphan(transaction, known);
+        await this.#cancelOrphan(transaction, known.terminal, 'left behind by an ended payment', {
+          reference: known.referenceId,
+          payment: known.id,
+        });
         continue;
       }
       if (known) {
-        this.#log.warn(
-          { transaction: transaction.id, reference: referenceId },
-          'pending transaction reference already in the journal; skipped',
+        this.#log.debug(
+          { transaction: transaction.id, reference: referenceId, payment: known.id },
+          'pending transaction belongs to a payment in progress here; skipped',
         );
         continue;
       }
+      if (sale !== undefined) {
+        await this.#otherAgentsSale(transaction, serial, sale);
+        continue;
+      }
+      if (await this.#referenceTaken(transaction, serial)) continue;
       const record = this.#remoteIntent(transaction, referenceId, serial);
       const run = newRun(serial, false, record.referenceId);
       this.#setBusy(terminal, run);
       outcomes.push(await this.#launch(record, terminal, run));
     }
     return outcomes;
+  }
+
+  /** Another agent's Pinbridge sale pending on this PINPAD: left to that agent, or cancelled once it cannot be running (runPendingFor). */
+  async #otherAgentsSale(transaction: ProviderTransaction, serial: string, sale: string): Promise<void> {
+    const now = performance.now();
+    let seen = this.#othersPending.get(transaction.id);
+    if (seen === undefined) {
+      seen = { serial, firstSeen: now, logged: false };
+      this.#othersPending.set(transaction.id, seen);
+    }
+    if (now - seen.firstSeen >= this.config.orphanAfterMs) {
+      await this.#cancelOrphan(transaction, serial, "another agent's sale, pending longer than any sale takes", {
+        reference: transaction.reference_id,
+        sale,
+      });
+      return;
+    }
+    if (!seen.logged) {
+      seen.logged = true;
+      this.#log.info(
+        { transaction: transaction.id, reference: transaction.reference_id, sale, serial },
+        "pending transaction is another Pinbridge agent's sale: not run here",
+      );
+    }
+  }
+
+  /** Whether another live transaction at the provider has this remote sale's reference (then it is not run); logged once. */
+  async #referenceTaken(transaction: ProviderTransaction, serial: string): Promise<boolean> {
+    let others: readonly ProviderTransaction[];
+    try {
+      others = await this.#steps.liveOthersWithReference(transaction);
+    } catch (error) {
+      // Not known: not run now; the next poll looks again.
+      this.#log.warn(
+        { transaction: transaction.id, error: error instanceof Error ? error.message : String(error) },
+        'could not look up the reference of a pending transaction; not run now',
+      );
+      return true;
+    }
+    if (others.length === 0) return false;
+    const seen = this.#othersPending.get(transaction.id);
+    if (seen?.logged !== true) {
+      this.#othersPending.set(transaction.id, {
+        serial,
+        firstSeen: seen?.firstSeen ?? performance.now(),
+        logged: true,
+      });
+      this.#log.warn(
+        {
+          transaction: transaction.id,
+          reference: transaction.reference_id,
+          serial,
+          others: others.map((other) => `${other.id} (${other.status})`),
+        },
+        'pending transaction not run: another live transaction has its reference',
+      );
+    }
+    return true;
+  }
+
+  /** Forgets the other agents' transactions a poll of this PINPAD no longer lists (they ended). */
+  #forgetOthersPending(serial: string, pending: readonly ProviderTransaction[]): void {
+    const listed = new Set(pending.map((transaction) => transaction.id));
+    for (const [id, seen] of this.#othersPending) {
+      if (seen.serial === serial && !listed.has(id)) this.#othersPending.delete(id);
+    }
   }
 
   /** Stops timers and aborts live PINPAD steps; the journal stays open (its owner closes it). */
@@ -886,21 +995,26 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   /**
-   * A pending transaction whose reference belongs to a payment that already ended without it:
-   * its creation reached the API after a crash and after recovery looked for it. Nothing was
-   * charged; it is cancelled so it cannot be paid later by mistake.
+   * Cancels a pending transaction no sale will authorize any more (runPendingFor says which):
+   * one left behind by a payment that ended without it (its creation reached the API after a
+   * crash and after recovery looked for it, or a gateway created it twice), or another agent's
+   * sale pending longer than any sale takes. Nothing was charged; it is cancelled so it cannot be
+   * paid later by mistake.
    */
-  async #cancelOrphan(transaction: ProviderTransaction, ended: PaymentRecord): Promise<void> {
+  async #cancelOrphan(
+    transaction: ProviderTransaction,
+    serial: string,
+    why: string,
+    fields: Record<string, unknown>,
+  ): Promise<void> {
     try {
       await this.#payments.terminal.reverse(
         transaction.id,
-        { terminal: ended.terminal, reason: 'other' },
+        { terminal: serial, reason: 'other' },
         { timeoutMs: this.config.apiTimeoutMs },
       );
-      this.#log.warn(
-        { transaction: transaction.id, reference: ended.referenceId, payment: ended.id },
-        'cancelled a pending transaction left behind by an ended payment',
-      );
+      this.#othersPending.delete(transaction.id);
+      this.#log.warn({ transaction: transaction.id, ...fields }, `cancelled an orphan pending transaction: ${why}`);
     } catch (error) {
       this.#log.warn(
         { transaction: transaction.id, error: error instanceof Error ? error.message : String(error) },

@@ -21,7 +21,13 @@ export const PAYMENTS_FAILURE_KINDS = [
   'refused',
   /** A duplicate, or a state that forbids the operation (HTTP 409): something may exist. */
   'conflict',
-  /** No answer, a timeout, a server error, an unreadable answer: the outcome is unknown. */
+  /**
+   * The provider answered with an error of its own (HTTP 500, 502, 503, 504): it, or a gateway in
+   * front of it, may have acted on the request before failing, so the outcome is unknown — but it
+   * was reached, which a cashier and a technician must hear apart from a network that is down.
+   */
+  'server_error',
+  /** No answer, a timeout, an unreadable answer: the outcome is unknown. */
   'answer_unknown',
 ] as const;
 
@@ -53,7 +59,7 @@ export class PaymentsPortError extends Error implements PaymentsPortFailure {
 }
 
 export interface PaymentsFailure {
-  /** `answer_unknown` for an error that carries no known kind. */
+  /** `answer_unknown` for an error that carries no known kind. `server_error` reads as a lost answer too (isDefinitiveRefusal). */
   readonly kind: PaymentsFailureKind;
   /** "code: message", for the journal and the logs (the port's errors never hold card data). */
   readonly text: string;

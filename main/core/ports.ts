@@ -18,14 +18,15 @@ export interface PaymentsCallOptions {
 }
 
 /**
- * What finds a payment's transaction by its reference where the provider cannot filter by it
- * (capability `find_by_reference` off): the seller whose list holds it, the metadata it was
- * created with, and the time before which it cannot have been created.
+ * What finds a payment's transactions by its reference where the provider cannot filter by it
+ * (capability `find_by_reference` off): the seller whose list holds them, the metadata they were
+ * created with (none: by reference_id alone), and the time before which they cannot have been
+ * created (absent: as far back as the lookup reads).
  */
 export interface ReferenceLookup {
   readonly sellerId: string;
   readonly metadata: Readonly<Record<string, string>>;
-  readonly createdAfter: string;
+  readonly createdAfter?: string;
 }
 
 /** A PINPAD transaction to create, pending until the terminal channel authorizes it. */
@@ -86,6 +87,14 @@ export interface ProviderTransaction {
   /** Why the provider failed it (a declined card): its code and, when an issuer answered, its response code. */
   readonly error: { readonly code: string; readonly message: string; readonly response_code: string | null } | null;
   readonly history: readonly TransactionHistoryEntry[];
+  /**
+   * What its creator attached. A Pinbridge sale's carries `pinbridge_payment_id` (its journal id):
+   * how a transaction is known to be some Pinbridge agent's sale rather than one created
+   * elsewhere for the PINPAD to run (engine.ts, runPendingFor).
+   */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** When the provider created it, by its clock ("YYYY-MM-DD HH:mm:ss" UTC, or ISO). */
+  readonly created_at: string;
 }
 
 /** The terminal channel's answer to an online authorization. */
@@ -120,10 +129,14 @@ export interface PaymentsPort {
   readonly transactions: {
     create(params: TransactionRequest, options?: PaymentsCallOptions): Promise<ProviderTransaction>;
     retrieve(transactionId: string, options?: PaymentsCallOptions): Promise<ProviderTransaction>;
-    findByReference(
+    /**
+     * Every transaction with this reference_id or carrying the lookup's metadata (none: an empty
+     * list). Usually one; a gateway that sent a creation on twice leaves two.
+     */
+    listByReference(
       referenceId: string,
-      options?: PaymentsCallOptions & ReferenceLookup,
-    ): Promise<ProviderTransaction | undefined>;
+      options: PaymentsCallOptions & ReferenceLookup,
+    ): Promise<readonly ProviderTransaction[]>;
   };
   readonly terminal: {
     /** The pending PINPAD transactions addressed to this serial (created by the POS back end). */

@@ -40,6 +40,17 @@ const PROBLEMS = {
     'Cartão recusou após a aprovação; autorização desfeita, nada foi cobrado',
   ],
   API_UNAVAILABLE: ['The payments API could not be reached', 'Sem comunicação com o sistema de pagamentos'],
+  // A 5xx: the API (or its gateway) was reached and answered with an error of its own, so what it
+  // did was unknown until Pinbridge looked; it ends a payment only once nothing is charged.
+  API_ERROR: [
+    'The payments API answered with an error of its own (HTTP 5xx), so the outcome was unknown; Pinbridge checked: nothing was charged',
+    'O sistema de pagamentos respondeu com erro; nada foi cobrado. Tente de novo.',
+  ],
+  // A 409: the provider understood the request and explained why it refused it.
+  API_CONFLICT: [
+    "The payments API refused the operation as a conflict with the transaction's state (HTTP 409); nothing was charged",
+    'O sistema de pagamentos recusou a operação (conflito com a situação da transação); nada foi cobrado.',
+  ],
   API_REJECTED: ['The payments API refused the request', 'O sistema de pagamentos recusou a operação'],
   API_ACCESS_DENIED: [
     "The payments API refused Pinbridge's key or client certificate; nothing was charged",

@@ -233,8 +233,14 @@ export async function runSale(ctx: SaleContext, start: PaymentRecord, run: LiveR
       await finishWithCard(ctx, RESULT_TEXT.failed);
       return record;
     }
-    record = steps.move(record, 'unknown', {}, 'authorization answer lost');
-    record = await steps.resolveUnknown(record, true);
+    // The outcome is unknown — no answer, a 5xx, or a 409 whose conflict the transaction's state
+    // explains: read from the API, never authorized again.
+    const why =
+      failure.kind === 'answer_unknown'
+        ? 'authorization answer lost'
+        : `authorization answered ${failure.kind}: ${failure.text}`;
+    record = steps.move(record, 'unknown', {}, why);
+    record = await steps.resolveUnknown(record, true, undefined, failure);
     if (record.state !== 'approved') {
       // The chip still waits for its second GENERATE AC: it is told the host never answered.
       if (card.needsChipCompletion) await device.finishChip(null, run.signal).catch(() => undefined);

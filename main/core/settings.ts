@@ -188,6 +188,8 @@ export function resolveSettings(input: unknown, source = 'the settings'): Resolv
           Math.min(d.recoveryRetry.baseMs, t.recovery_retry_max_ms ?? d.recoveryRetry.baseMs),
         maxMs: t.recovery_retry_max_ms ?? Math.max(d.recoveryRetry.maxMs, t.recovery_retry_base_ms ?? 0),
       },
+      // Not a setting: derived from the largest sale limits the settings allow (engine.ts).
+      orphanAfterMs: d.orphanAfterMs,
     },
     sale: {
       cardMs: t.card_ms ?? DEFAULT_SALE_TIMEOUTS.cardMs,

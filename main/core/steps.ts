@@ -6,6 +6,7 @@
  * missing answer.
  */
 import { backoffDelay } from '../../lib/backoff.js';
+import { serviceTimeMs } from '../contract/index.js';
 import type { ProgressStep, StepText } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
@@ -16,10 +17,11 @@ import type {
   PaymentsPort,
   ProviderTransaction,
   ReferenceLookup,
+  TransactionStatus,
 } from './ports.js';
 import { declineReasonOf } from './declines.js';
-import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
-import { declinedProblem, problem } from './problems.js';
+import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem, type PaymentsFailure } from './payments-failure.js';
+import { declinedProblem, problem, type ProblemCode } from './problems.js';
 import type { PaymentState } from './states.js';
 
 export interface StepsConfig {
@@ -50,8 +52,62 @@ const AUTO_CONFIRMED_TEXT: StepText = ['Approved; confirmed automatically', 'Apr
 
 const errorText = (error: unknown): string => paymentsFailureOf(error).text;
 
-/** The metadata a payment's transaction is created with: its journal id, which finds it again where reference_id cannot. */
-const paymentMetadata = (record: PaymentRecord): Record<string, string> => ({ pinbridge_payment_id: record.id });
+/**
+ * The metadata key a Pinbridge sale's transaction is created with, holding the payment's journal
+ * id: it finds the transaction again where reference_id cannot, and tells any agent that the
+ * transaction is some Pinbridge agent's sale, never one to run as created elsewhere (engine.ts).
+ */
+const PAYMENT_ID_METADATA = 'pinbridge_payment_id';
+
+const paymentMetadata = (record: PaymentRecord): Record<string, string> => ({ [PAYMENT_ID_METADATA]: record.id });
+
+/** The journal id of the Pinbridge sale a transaction was created for; undefined: not a Pinbridge sale's. */
+export function pinbridgePaymentOf(transaction: ProviderTransaction): string | undefined {
+  const id = transaction.metadata[PAYMENT_ID_METADATA];
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/**
+ * Whether a transaction found by the payment's reference is the payment's own: created with its
+ * journal id, or — at a provider that does not echo metadata — with its reference and no other
+ * Pinbridge payment's id. One carrying another payment's id (another journal's sale under the
+ * same reference) is that payment's, never adopted or cancelled here.
+ */
+function isOwnTransaction(transaction: ProviderTransaction, record: PaymentRecord): boolean {
+  const owner = pinbridgePaymentOf(transaction);
+  return owner === undefined ? transaction.reference_id === record.referenceId : owner === record.id;
+}
+
+/** created_at in ms (the service family's "YYYY-MM-DD HH:mm:ss" UTC, or ISO); unreadable sorts last. */
+function createdAtMs(transaction: ProviderTransaction): number {
+  const parsed = serviceTimeMs(transaction.created_at);
+  return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
+}
+
+/** Oldest first; the id breaks a tie, so every reader keeps the same one. */
+const oldestFirst = (a: ProviderTransaction, b: ProviderTransaction): number =>
+  createdAtMs(a) - createdAtMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Still waiting for its card: a cancel (a reversal of a pending transaction) leaves nothing to charge. */
+const isPendingStatus = (status: TransactionStatus): boolean => status === 'pending' || status === 'new';
+
+/**
+ * The problem a call whose outcome was unknown ends a payment with, once Pinbridge made sure
+ * nothing is charged: what the provider said (a 409, a 5xx), or that it could not be reached.
+ */
+function unknownOutcomeProblem(failure: PaymentsFailure): ProblemCode {
+  if (failure.kind === 'conflict') return 'API_CONFLICT';
+  if (failure.kind === 'server_error') return 'API_ERROR';
+  return 'API_UNAVAILABLE';
+}
+
+/** Problems whose cause may have left a transaction at the provider: never ended without looking. */
+const MAY_HAVE_CREATED: ReadonlySet<string> = new Set<ProblemCode>([
+  'API_UNAVAILABLE',
+  'API_ERROR',
+  'API_CONFLICT',
+  'INTERRUPTED',
+]);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -124,6 +180,73 @@ export class PaymentSteps {
     };
   }
 
+  /**
+   * The payment's own transaction at the provider, found by its reference (after a lost creation,
+   * at recovery, before cancelling one whose id the journal never heard), or undefined.
+   *
+   * Normally there is one. A gateway that sent the creation on twice (it retried upstream after
+   * its own timeout) leaves two: the oldest is kept — the creation that reached the provider
+   * first, the one an answer that did arrive would have named, and the same one whichever agent
+   * or restart looks — and every other pending one is cancelled at once (a reversal of a pending
+   * transaction), so nothing can ever charge it. Such a cancel that does not land is logged; the
+   * pending poll cancels the transaction once this payment has ended (engine.ts, runPendingFor).
+   */
+  async #findOwn(record: PaymentRecord): Promise<ProviderTransaction | undefined> {
+    const found = await this.#deps.payments.transactions.listByReference(record.referenceId, this.#lookup(record));
+    const [kept, ...extras] = found.filter((transaction) => isOwnTransaction(transaction, record)).sort(oldestFirst);
+    if (kept === undefined) return undefined;
+    for (const extra of extras) await this.#cancelExtra(record, extra, kept);
+    return kept;
+  }
+
+  /** Cancels a second transaction of one payment (see #findOwn), and says so in the journal and the log. */
+  async #cancelExtra(record: PaymentRecord, extra: ProviderTransaction, kept: ProviderTransaction): Promise<void> {
+    const fields = { payment: record.id, reference: record.referenceId, kept: kept.id, extra: extra.id };
+    if (!isPendingStatus(extra.status)) {
+      // Decided already: cancelled (nothing to do), or charged by something other than this
+      // payment's run — not undone behind anyone's back; a person looks at it.
+      if (extra.status === 'canceled' || extra.status === 'failed' || extra.status === 'reversed') return;
+      this.#deps.logger.error(
+        { ...fields, status: extra.status },
+        'a second transaction for this payment is not pending; left as it is',
+      );
+      this.#deps.journal.annotate(
+        record.id,
+        `second transaction ${extra.id} for this reference is ${extra.status}; left as it is (kept ${kept.id})`,
+      );
+      return;
+    }
+    try {
+      await this.#reverseOrConfirmGone(extra.id, record.terminal, 'other');
+      this.#deps.logger.warn(fields, 'a second transaction for this payment was cancelled');
+      this.#deps.journal.annotate(
+        record.id,
+        `second transaction ${extra.id} for this reference cancelled (kept ${kept.id})`,
+      );
+    } catch (error) {
+      this.#deps.logger.warn(
+        { ...fields, error: errorText(error) },
+        'a second transaction for this payment could not be cancelled; the pending poll cancels it once the payment ends',
+      );
+    }
+  }
+
+  /**
+   * The other transactions at the provider under a transaction's reference_id that may still be
+   * charged or hold a charge (all but failed, canceled, reversed, refunded and charged back):
+   * what stops a pending transaction created elsewhere from being run (engine.ts). A declined or
+   * cancelled earlier attempt under the same reference does not: a POS back end may try again.
+   */
+  async liveOthersWithReference(transaction: ProviderTransaction): Promise<readonly ProviderTransaction[]> {
+    if (transaction.reference_id === null) return [];
+    const found = await this.#deps.payments.transactions.listByReference(transaction.reference_id, {
+      ...this.#call(),
+      sellerId: this.#deps.sellerId,
+      metadata: {},
+    });
+    return found.filter((other) => other.id !== transaction.id && !ENDED_WITHOUT_CHARGE.has(other.status));
+  }
+
   /** A fresh undo entry: due now. */
   newUndo(extra: Pick<PendingUndo, 'abortAs' | 'reason'>): PendingUndo {
     return { attempts: 0, nextAttemptAt: this.#deps.now().toISOString(), lastError: null, ...extra };
@@ -160,29 +283,39 @@ export class PaymentSteps {
       if (isDefinitiveRefusal(failure)) {
         return this.#end(record, 'failed', { problem: refusalProblem(failure) }, 'transaction refused by the API');
       }
-      // The answer was lost: the transaction may exist. The reference tells.
+      // The outcome is unknown (no answer, a 5xx, a 409): the transaction may exist. The creation
+      // is never sent again; the provider's listing (by reference_id and this payment's metadata)
+      // tells whether it exists.
       this.#deps.logger.warn(
-        { reference: record.referenceId, error: failure.text },
-        'transaction creation answer lost; looking it up',
+        { reference: record.referenceId, kind: failure.kind, error: failure.text },
+        'transaction creation outcome unknown; looking it up',
       );
+      const code = unknownOutcomeProblem(failure);
+      let found: ProviderTransaction | undefined;
       try {
-        const found = await payments.transactions.findByReference(record.referenceId, this.#lookup(record));
-        if (found)
-          return this.move(
-            record,
-            'created',
-            { transactionId: found.id },
-            'transaction found by reference after a lost answer',
-          );
-        // A conflict the service explained is a refusal once nothing was created; the rest were lost answers.
-        const why =
-          failure.kind === 'conflict'
-            ? problem('API_REJECTED', failure.text)
-            : problem('API_UNAVAILABLE', failure.text);
-        return this.#end(record, 'failed', { problem: why }, 'transaction not created');
+        found = await this.#findOwn(record);
       } catch (lookupError) {
-        return this.abort(record, problem('API_UNAVAILABLE', errorText(lookupError)), 'failed');
+        // Neither the creation nor the listing answered: recorded as possibly created, and the
+        // undo queue looks again until it can cancel what exists (or sees nothing does).
+        return this.abort(
+          record,
+          problem(code, `${failure.text}; the lookup failed too: ${errorText(lookupError)}`),
+          'failed',
+        );
       }
+      if (found)
+        return this.move(
+          record,
+          'created',
+          { transactionId: found.id },
+          `transaction found by reference after an unknown outcome (${failure.kind})`,
+        );
+      return this.#end(
+        record,
+        'failed',
+        { problem: problem(code, `${failure.text}; no transaction was created`) },
+        'transaction not created',
+      );
     }
   }
 
@@ -191,12 +324,7 @@ export class PaymentSteps {
    * exist, otherwise through `aborting` (the pending transaction is cancelled, retried until it lands).
    */
   async abort(record: PaymentRecord, why: PaymentProblem, abortAs: AbortAs): Promise<PaymentRecord> {
-    if (
-      record.state === 'intent' &&
-      record.transactionId === null &&
-      why.code !== 'API_UNAVAILABLE' &&
-      why.code !== 'INTERRUPTED'
-    ) {
+    if (record.state === 'intent' && record.transactionId === null && !MAY_HAVE_CREATED.has(why.code)) {
       // Nothing was sent to the API yet (cancelled while choosing installments, say).
       return this.#end(
         record,
@@ -230,7 +358,7 @@ export class PaymentSteps {
           const abortAs = undo.abortAs ?? 'failed';
           let transactionId = record.transactionId;
           if (transactionId === null) {
-            const found = await payments.transactions.findByReference(record.referenceId, this.#lookup(record));
+            const found = await this.#findOwn(record);
             if (!found) return this.#land(record, abortAs, 'no transaction existed at the API');
             transactionId = found.id;
             record = journal.update(record.id, { transactionId }, 'transaction found by reference');
@@ -322,6 +450,7 @@ export class PaymentSteps {
     record: PaymentRecord,
     live: boolean,
     interrupted: PaymentProblem = problem('INTERRUPTED'),
+    cause?: PaymentsFailure,
   ): Promise<PaymentRecord> {
     const { attempts, delayMs } = this.#deps.config.unknownResolution;
     this.#deps.emit(record, 'resolving_unknown');
@@ -370,11 +499,15 @@ export class PaymentSteps {
             return declined;
           }
           default: {
-            // Pending: the authorization never arrived. Canceled / reversed: already nothing charged.
+            // Not decided by an issuer: pending, canceled, reversed. Nothing is charged; the
+            // pending transaction is cancelled. Why is what the provider answered: a 409 it
+            // explained, a 5xx of its own — or, with no answer at all, that the authorization
+            // never reached it.
+            const why = notAuthorizedProblem(cause, transaction.status);
             const aborting = this.move(
               record,
               'aborting',
-              { problem: problem('AUTHORIZATION_NOT_RECEIVED'), pendingUndo: this.newUndo({ abortAs: 'failed' }) },
+              { problem: why, pendingUndo: this.newUndo({ abortAs: 'failed' }) },
               `authorization not at the API (status ${transaction.status})`,
             );
             return this.settle(aborting);
@@ -494,7 +627,7 @@ export class PaymentSteps {
       case 'intent': {
         let found: ProviderTransaction | undefined;
         try {
-          found = await this.#deps.payments.transactions.findByReference(record.referenceId, this.#lookup(record));
+          found = await this.#findOwn(record);
         } catch (error) {
           this.#deps.logger.warn(
             { payment: record.id, error: errorText(error) },
@@ -553,6 +686,23 @@ const LANDED_STEPS: Partial<Record<PaymentState, ProgressStep>> = {
   declined: 'declined',
   failed: 'failed',
 };
+
+/** Transactions that hold no charge and never will: what does not stop another from being run. */
+const ENDED_WITHOUT_CHARGE: ReadonlySet<TransactionStatus> = new Set([
+  'failed',
+  'canceled',
+  'reversed',
+  'refunded',
+  'charged_back',
+]);
+
+/** Why an authorization left its transaction undecided (see resolveUnknown). */
+function notAuthorizedProblem(cause: PaymentsFailure | undefined, status: TransactionStatus): PaymentProblem {
+  const detail = cause === undefined ? undefined : `${cause.text} (the transaction is ${status})`;
+  if (cause?.kind === 'conflict') return problem('API_CONFLICT', detail);
+  if (cause?.kind === 'server_error') return problem('API_ERROR', detail);
+  return problem('AUTHORIZATION_NOT_RECEIVED');
+}
 
 function reasonFor(abortAs: AbortAs): ReversalReason {
   return abortAs === 'cancelled' ? 'cancelled' : 'other';

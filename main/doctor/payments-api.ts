@@ -6,6 +6,11 @@
  * serial number is not the marketplace id, that certificate), 404 (marketplace or seller id),
  * 5xx (the service itself). Without the options the agent runs in training mode on its embedded
  * sandbox, and there is nothing to reach. The token never appears in the result.
+ *
+ * With `probeCapabilities` (`doctor --probe-capabilities`, for a sandbox or homologation API) it
+ * also tries whether the provider honours Idempotency-Key and the reference_id filter, creating
+ * and cancelling test transactions (provider-capabilities.ts), and says what the settings'
+ * `api.capabilities` should be.
  */
 import {
   AuthenticationError,
@@ -35,12 +40,15 @@ import {
   checkResult,
   DeadlineError,
   formatDuration,
+  joinBilingual,
   messageOf,
   withDeadline,
+  worstStatus,
   type Bilingual,
   type CheckResult,
   type CheckDetails,
 } from './check.js';
+import { capabilityFindings, probeCapabilities, type DeclaredCapabilities } from './provider-capabilities.js';
 
 /** The real payments API; undefined: training mode. */
 export interface PaymentsApiTarget {
@@ -52,6 +60,8 @@ export interface PaymentsApiTarget {
   readonly authScheme?: AuthScheme;
   /** The client certificate the calls present (the client-certificate check reads it too). */
   readonly certificate?: ClientCertificateFiles;
+  /** What the settings say the provider offers (api.capabilities; absent: nothing). */
+  readonly capabilities?: Partial<DeclaredCapabilities>;
 }
 
 /** The doctor's target from the agent's API options; undefined in training mode (no API named). */
@@ -62,6 +72,7 @@ export function doctorTarget(api: {
   readonly seller?: string;
   readonly authScheme?: AuthScheme;
   readonly certificate?: ClientCertificateFiles;
+  readonly capabilities?: Partial<DeclaredCapabilities>;
 }): PaymentsApiTarget | undefined {
   if (api.api === undefined || api.token === undefined || api.marketplace === undefined || api.seller === undefined)
     return undefined;
@@ -72,6 +83,7 @@ export function doctorTarget(api: {
     sellerId: api.seller,
     ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
     ...(api.certificate === undefined ? {} : { certificate: api.certificate }),
+    ...(api.capabilities === undefined ? {} : { capabilities: api.capabilities }),
   };
 }
 
@@ -80,6 +92,11 @@ export interface PaymentsApiCheckOptions {
   readonly timeoutMs: number;
   /** Why the API the settings name cannot be used (no token stored, say): the check fails with it instead of saying training mode. */
   readonly unusable?: string;
+  /**
+   * Also try whether the provider honours Idempotency-Key and the reference_id filter: creates and
+   * cancels test transactions, so only on request (`--probe-capabilities`), for a sandbox or homologation API.
+   */
+  readonly probeCapabilities?: boolean;
 }
 
 /**
@@ -293,9 +310,10 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
   };
   let client: PaymentsClient;
   let wrong: CertificateInfo | undefined;
+  let tls: ReturnType<typeof loadClientTls> | undefined;
   try {
     new URL(api.baseUrl);
-    const tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
+    tls = api.certificate === undefined ? undefined : loadClientTls(api.certificate);
     wrong = wrongCertificate(tls, api.marketplaceId);
     client = new PaymentsClient({
       baseUrl: api.baseUrl.replace(/\/+$/, ''),
@@ -343,14 +361,33 @@ export async function checkPaymentsApi(options: PaymentsApiCheckOptions): Promis
       timeoutMs,
       `Reading from the payments API at ${api.baseUrl}`,
     );
+    const accepted = bilingual(
+      `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
+      `A API de pagamentos em ${api.baseUrl} aceitou o token (marketplace ${api.marketplaceId}, vendedor ${api.sellerId})`,
+    );
+    const read = { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length };
+    if (options.probeCapabilities !== true) {
+      return checkResult({ id: 'payments-api', status: 'ok', summary: accepted, details: read });
+    }
+    const probe = await probeCapabilities({
+      baseUrl: api.baseUrl.replace(/\/+$/, ''),
+      token: api.token,
+      marketplaceId: api.marketplaceId,
+      sellerId: api.sellerId,
+      timeoutMs,
+      ...(api.authScheme === undefined ? {} : { authScheme: api.authScheme }),
+      ...(tls === undefined ? {} : { tls }),
+    });
+    const findings = capabilityFindings(probe, {
+      idempotencyKey: api.capabilities?.idempotencyKey ?? false,
+      findByReference: api.capabilities?.findByReference ?? false,
+    });
     return checkResult({
       id: 'payments-api',
-      status: 'ok',
-      summary: bilingual(
-        `The payments API at ${api.baseUrl} accepted the token (marketplace ${api.marketplaceId}, seller ${api.sellerId})`,
-        `A API de pagamentos em ${api.baseUrl} aceitou o token (marketplace ${api.marketplaceId}, vendedor ${api.sellerId})`,
-      ),
-      details: { ...details, ms: Math.round(performance.now() - started), bank_accounts_seen: page.items.length },
+      status: worstStatus(['ok', findings.status]),
+      summary: scrub(joinBilingual([accepted, findings.summary], '; '), api.token),
+      details: { ...read, ...findings.details },
+      fix: findings.fix === undefined ? undefined : scrub(findings.fix, api.token),
     });
   } catch (error) {
     const { summary, fix, kind } = diagnose(error, api, timeoutMs, wrong);

@@ -52,6 +52,11 @@ export interface DoctorOptions {
   readonly api?: PaymentsApiTarget;
   /** Why the API the settings name cannot be used (no token stored…): the payments check fails with it. */
   readonly apiProblem?: string;
+  /**
+   * Probe the API for Idempotency-Key and the reference_id filter (creates and cancels test
+   * transactions: a sandbox or homologation API only; never by default).
+   */
+  readonly probeCapabilities?: boolean;
   /** Default process.platform. */
   readonly platform?: NodeJS.Platform;
   /** Root the serial-permissions check reads /etc and /dev under (default "/"). */
@@ -157,6 +162,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         api: options.api,
         timeoutMs,
         ...(options.apiProblem === undefined ? {} : { unusable: options.apiProblem }),
+        ...(options.probeCapabilities === true ? { probeCapabilities: true } : {}),
       }),
     ),
     guarded('client-certificate', () =>

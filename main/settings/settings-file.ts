@@ -94,13 +94,13 @@ export const ApiSettings = Type.Object(
           idempotency_key: Type.Optional(
             Type.Boolean({
               description:
-                'The provider answers a repeated POST carrying the same Idempotency-Key with the first result (default true). False: no key is sent and a creation whose answer was lost is never sent again; it is looked up instead.',
+                'The provider answers a repeated POST carrying the same Idempotency-Key with the first result (default false: neither GoPag nor Zoop documents it). False: no key is sent and a creation whose outcome is unknown is never sent again; it is looked up instead. Set true only for a provider that documents it (`pinbridge doctor --probe-capabilities` tries it on a sandbox or homologation API).',
             }),
           ),
           find_by_reference: Type.Optional(
             Type.Boolean({
               description:
-                "The provider's marketplace transaction list filters by reference_id (default true). False: a lost creation is found in the seller's list (GET …/sellers/{id}/transactions, the listing GoPag documents) by reference_id or metadata.",
+                "The provider's marketplace transaction list filters by reference_id (default false: undocumented). False: a creation whose outcome is unknown is found in the seller's list (GET …/sellers/{id}/transactions, the listing GoPag documents) by reference_id or metadata. Set true only for a provider that documents it (`pinbridge doctor --probe-capabilities` tries it).",
             }),
           ),
           terminal_channel: Type.Optional(
@@ -113,7 +113,7 @@ export const ApiSettings = Type.Object(
         {
           additionalProperties: false,
           description:
-            'What the provider offers beyond the calls GoPag documents (both default to true), and the terminal channel it serves.',
+            'What the provider offers beyond the calls GoPag documents (both default to false: nothing undocumented is assumed; each is used only when set true here), and the terminal channel it serves.',
         },
       ),
     ),

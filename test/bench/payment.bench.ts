@@ -202,10 +202,10 @@ function timedPayments(payments: PaymentsPort, probe: Probe): PaymentsPort {
     transactions: {
       create: timedAsync(probe, 'api.transactions.create', transactions.create.bind(transactions)),
       retrieve: timedAsync(probe, 'api.transactions.retrieve', transactions.retrieve.bind(transactions)),
-      findByReference: timedAsync(
+      listByReference: timedAsync(
         probe,
-        'api.transactions.findByReference',
-        transactions.findByReference.bind(transactions),
+        'api.transactions.listByReference',
+        transactions.listByReference.bind(transactions),
       ),
     },
     terminal: {

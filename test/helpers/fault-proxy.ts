@@ -10,7 +10,11 @@
  *   JSON error body (shape A), not forwarded;
  * - `reset_before`: the connection is reset without forwarding: the API never saw the request;
  * - `reset_after`: forwarded, the API's complete answer awaited, then the connection is reset
- *   instead of relaying it — the ambiguous outcome: the API did it, the client never heard.
+ *   instead of relaying it — the ambiguous outcome: the API did it, the client never heard;
+ * - `status_after`: forwarded, the API's complete answer awaited, then answered 502/504 (or the
+ *   status given) instead — a gateway that timed out on an upstream that did the work. With
+ *   `forwards: 2` the gateway sends the request upstream twice first (it retried after its own
+ *   timeout): a create becomes two transactions.
  *
  * Bodies are passed through and never kept (authorization bodies carry card data).
  */
@@ -25,7 +29,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type FaultAction = 'timeout' | 'status' | 'reset_before' | 'reset_after';
+export type FaultAction = 'timeout' | 'status' | 'reset_before' | 'reset_after' | 'status_after';
 
 /** Which requests a rule applies to: the method, and a pattern for the path (without the query). */
 export interface CallMatcher {
@@ -35,8 +39,13 @@ export interface CallMatcher {
 
 export interface FaultRule extends CallMatcher {
   readonly action: FaultAction;
-  /** For `status` (default 503): a 5xx, or a provider's refusal (401, 403, 404, 408, 409, 429, 501). */
-  readonly status?: 401 | 403 | 404 | 408 | 409 | 429 | 500 | 501 | 502 | 503;
+  /**
+   * For `status` (default 503): a 5xx, or a provider's refusal (401, 403, 404, 408, 409, 429, 501).
+   * For `status_after` (default 502): what the gateway answers after the API did the work.
+   */
+  readonly status?: 401 | 403 | 404 | 408 | 409 | 429 | 500 | 501 | 502 | 503 | 504;
+  /** For `status_after`: how many times the request is sent upstream (default 1). */
+  readonly forwards?: number;
   /** Extra response headers for `status` (e.g. Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
   /** How many matching requests get the fault (default 1; Infinity until the rule is removed). */
@@ -137,6 +146,21 @@ function reset(socket: Socket): void {
   socket.resetAndDestroy();
 }
 
+/** An injected error answer, in the API's JSON error shape (A). */
+function answerStatus(res: ServerResponse, status: number, headers: Readonly<Record<string, string>> = {}): void {
+  const text = JSON.stringify({
+    status,
+    detail: `Injected ${status} (fault proxy)`,
+    trace_id: randomBytes(8).toString('hex'),
+  });
+  res.writeHead(status, {
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
 const matches = (call: CallMatcher, method: string, path: string): boolean =>
   call.method === method && call.path.test(path);
 
@@ -210,20 +234,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       case 'reset_before':
         reset(req.socket);
         return;
-      case 'status': {
-        const status = rule.status ?? 503;
-        entry.status = status;
-        const text = JSON.stringify({
-          status,
-          detail: `Injected ${status} (fault proxy)`,
-          trace_id: randomBytes(8).toString('hex'),
-        });
-        res.writeHead(status, {
-          ...rule.headers,
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(text),
-        });
-        res.end(text);
+      case 'status':
+        entry.status = rule.status ?? 503;
+        answerStatus(res, entry.status, rule.headers);
+        return;
+      case 'status_after': {
+        for (let sent = 0; sent < Math.max(1, rule.forwards ?? 1); sent++) await forward(req, body);
+        entry.status = rule.status ?? 502;
+        answerStatus(res, entry.status, rule.headers);
         return;
       }
       default: {

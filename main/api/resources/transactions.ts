@@ -4,17 +4,20 @@
  *
  * `currency` may be omitted by the caller: the contract allows only "BRL", so the client fills
  * it in (any other value is still refused before sending). Creation carries an Idempotency-Key
- * derived from the marketplace, the kind and `reference_id` (see idempotency.ts): the same sale
- * sent twice — by a retry, or after a restart — is one transaction. Note that a replay answers
- * with the record as it was created; read it again for its current state.
+ * derived from the marketplace, the kind and `reference_id` (see idempotency.ts) where the
+ * provider honours one (capability `idempotencyKey`): the same sale sent twice — by a retry, or
+ * after a restart — is then one transaction. Note that a replay answers with the record as it
+ * was created; read it again for its current state. Without the capability no key is sent and a
+ * creation is never sent again by the client (http.ts).
  */
-import type {
-  BolepixTransactionRequest,
-  BoletoTransactionRequest,
-  PinpadTransactionRequest,
-  TapToPayTransactionRequest,
-  TransactionRequest,
-  VoidRequest,
+import {
+  serviceTimeMs,
+  type BolepixTransactionRequest,
+  type BoletoTransactionRequest,
+  type PinpadTransactionRequest,
+  type TapToPayTransactionRequest,
+  type TransactionRequest,
+  type VoidRequest,
 } from '../../contract/index.js';
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from '../errors.js';
 import { type CallOptions, sleep } from '../http.js';
@@ -79,9 +82,11 @@ export interface WaitOptions {
 const WAIT_DEFAULTS = { timeoutMs: 120_000, intervalMs: 1_000, maxIntervalMs: 5_000 } as const;
 
 /**
- * What the provider offers beyond the calls it documents (GoPag documents neither):
- * `idempotencyKey`, a repeated POST with the same Idempotency-Key answers the first result;
- * `findByReference`, its transaction list filters by reference_id. Both default to true.
+ * What the provider offers beyond the calls it documents (neither GoPag nor Zoop documents
+ * either): `idempotencyKey`, a repeated POST with the same Idempotency-Key answers the first
+ * result; `findByReference`, its marketplace transaction list filters by reference_id. Both
+ * default to false — nothing is assumed that the provider has not documented — and are used
+ * only where the store's settings say the provider has them.
  * `terminalChannel`: the terminal channel version it serves (docs/terminal-channel.md), 2 by
  * default; 1 for a provider that has not moved on from the deprecated version.
  */
@@ -116,8 +121,7 @@ const CLOCK_SKEW_MS = 10 * 60_000;
 
 /** created_at of the service family: "YYYY-MM-DD HH:mm:ss" in UTC, or ISO. */
 function createdAtMs(transaction: Transaction): number {
-  const text = transaction.created_at;
-  const parsed = Date.parse(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
+  const parsed = serviceTimeMs(transaction.created_at);
   return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
 }
 
@@ -143,8 +147,9 @@ export async function voidTransaction(
   const idempotencyKey =
     options?.idempotencyKey ??
     terminalIdempotencyKey(ctx.marketplaceId, transactionId, 'void', options?.attempt, String(params.amount ?? 'full'));
+  // An undo: it goes out even within the client's cool-down after a 401 (http.ts).
   return ctx.send(
-    { method: 'POST', path, body: params, idempotencyKey, ...callOptions(options) },
+    { method: 'POST', path, body: params, idempotencyKey, undo: true, ...callOptions(options) },
     normalizeTransaction,
   );
 }
@@ -153,10 +158,10 @@ export class TransactionsResource {
   readonly #findByReference: boolean;
   readonly #ctx: ApiContext;
 
-  /** `capabilities.findByReference` false: the provider cannot filter its list by reference_id. */
+  /** `capabilities.findByReference` true: the provider's marketplace list filters by reference_id (default false). */
   constructor(ctx: ApiContext, capabilities: Partial<ProviderCapabilities> = {}) {
     this.#ctx = ctx;
-    this.#findByReference = capabilities.findByReference ?? true;
+    this.#findByReference = capabilities.findByReference ?? false;
   }
 
   /** Creates a transaction of any kind; validated against the contract before sending. */
@@ -217,12 +222,21 @@ export class TransactionsResource {
   }
 
   /**
-   * The transaction created with this reference_id, or undefined (how a restart finds its sale).
-   * With the `findByReference` capability, the marketplace's list filtered by reference_id; without
-   * it, the seller's list read newest first, matched by reference_id or by the `metadata` the
-   * creation carried, until a page reaches before `createdAfter` (or SELLER_SCAN_PAGES pages).
+   * The transaction created with this reference_id, or undefined (how a restart finds its sale):
+   * the first of `listByReference`'s matches.
    */
   async findByReference(referenceId: string, options?: ReferenceLookupOptions): Promise<Transaction | undefined> {
+    return (await this.listByReference(referenceId, options))[0];
+  }
+
+  /**
+   * Every transaction created with this reference_id, or carrying the `metadata` the lookup names
+   * (newest first where the provider lists newest first). With the `findByReference` capability,
+   * the marketplace's list filtered by reference_id; without it, the seller's list read newest
+   * first until a page reaches before `createdAfter` (or SELLER_SCAN_PAGES pages): a gateway that
+   * created a sale twice shows both, so the caller can keep one and cancel the other.
+   */
+  async listByReference(referenceId: string, options?: ReferenceLookupOptions): Promise<Transaction[]> {
     const wanted = Object.entries(options?.metadata ?? {});
     const matches = (transaction: Transaction): boolean =>
       transaction.reference_id === referenceId ||
@@ -230,22 +244,29 @@ export class TransactionsResource {
     if (this.#findByReference) {
       const page = await this.list({ reference_id: referenceId }, options);
       // Filtered again here: a service that ignored the filter must not hand back someone else's sale.
-      return page.items.find((transaction) => transaction.reference_id === referenceId);
+      return page.items.filter((transaction) => transaction.reference_id === referenceId);
     }
     const sellerId = options?.sellerId;
     if (sellerId === undefined) {
       throw new TypeError('findByReference needs the seller id when the provider cannot filter by reference_id');
     }
     const since = options?.createdAfter === undefined ? undefined : Date.parse(options.createdAfter) - CLOCK_SKEW_MS;
+    const found: Transaction[] = [];
+    const seen = new Set<string>();
     for (let page = 0; page < SELLER_SCAN_PAGES; page++) {
       const { items } = await this.listBySeller(sellerId, { limit: 100, offset: page * 100 }, options);
-      const found = items.find(matches);
-      if (found !== undefined) return found;
+      // A page boundary that moved under a new sale shows a transaction twice: once is enough.
+      for (const transaction of items) {
+        if (matches(transaction) && !seen.has(transaction.id)) {
+          seen.add(transaction.id);
+          found.push(transaction);
+        }
+      }
       const oldest = items.at(-1);
       const reachedBefore = since !== undefined && oldest !== undefined && createdAtMs(oldest) < since;
-      if (items.length < 100 || reachedBefore) return undefined;
+      if (items.length < 100 || reachedBefore) break;
     }
-    return undefined;
+    return found;
   }
 
   /** Full void without `amount`; partial void (captured credit only) with it. */

@@ -156,6 +156,10 @@ export class HttpTerminalGateway implements TerminalGateway {
     const idempotencyKey =
       options?.idempotencyKey ??
       terminalIdempotencyKey(this.#ctx.marketplaceId, transactionId, operation, options?.attempt);
-    return this.#ctx.send({ method: 'POST', path, body, idempotencyKey, ...callOptions(options) }, parse);
+    // A reversal is an undo: it goes out even within the client's cool-down after a 401 (http.ts).
+    return this.#ctx.send(
+      { method: 'POST', path, body, idempotencyKey, undo: operation === 'reversal', ...callOptions(options) },
+      parse,
+    );
   }
 }

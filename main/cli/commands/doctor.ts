@@ -28,6 +28,7 @@ interface DoctorOptions extends ApiFlags {
   headless?: boolean;
   journal?: string;
   json?: boolean;
+  probeCapabilities?: boolean;
   timeout: number;
 }
 
@@ -123,11 +124,18 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
     .option('--headless', 'accepted as `start` takes it; the doctor never opens a window')
     .option('--timeout <seconds>', 'time limit of each check', parseTimeoutSeconds, DEFAULT_CHECK_TIMEOUT_MS / 1000)
     .option('--json', 'one JSON line: {"checks": [...], "ok": boolean}')
+    .option(
+      '--probe-capabilities',
+      'also try whether the payments API honours Idempotency-Key and the reference_id filter, and say what api.capabilities should be; it creates test transactions and cancels them at once, so only against a sandbox or homologation API',
+    )
     .action(async (options: DoctorOptions) => {
       if (options.config !== undefined && options.settings !== undefined && options.config !== options.settings) {
         throw new UsageError('--config and --settings name the same file: give one of them');
       }
       checkApiOptions(options);
+      if (options.probeCapabilities === true && options.training === true) {
+        throw new UsageError('--probe-capabilities tries a payments API: it has nothing to try with --training');
+      }
       if (options.training === true && options.api !== undefined) {
         throw new UsageError(
           '--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller',
@@ -147,6 +155,7 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
         ...(settingsPath === undefined ? {} : { settingsPath }),
         ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
         ...apiToCheck(options, settingsPath, io.env),
+        ...(options.probeCapabilities === true ? { probeCapabilities: true } : {}),
       });
       emit(io, options.json, report, formatDoctorReport(report));
       if (!report.ok) throw new CommandExit(EXIT_FAILURE);

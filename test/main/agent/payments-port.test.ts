@@ -31,7 +31,7 @@ describe("the payments API client's failures, in the port's words", () => {
     [new NotEnabledError({ message: 'PINPAD off' }), 'not_enabled'],
     [new RateLimitError({ message: 'slow down' }), 'rate_limited'],
     [new ConflictError({ message: 'duplicate' }), 'conflict'],
-    [new ServerError({ message: 'bad gateway' }), 'answer_unknown'],
+    [new ServerError({ message: 'bad gateway' }), 'server_error'],
     [new ConnectionError({ message: 'reset' }), 'answer_unknown'],
     [new TimeoutError({ message: 'slow', timeoutMs: 1 }), 'answer_unknown'],
   ])('%s is %s', (error, kind) => {
@@ -57,7 +57,7 @@ describe("the payments API client's failures, in the port's words", () => {
   it('classifies every call of the port', async () => {
     const refused = (): Promise<never> => Promise.reject(new ValidationError({ message: 'no' }));
     const client: PaymentsPort = {
-      transactions: { create: refused, retrieve: refused, findByReference: refused },
+      transactions: { create: refused, retrieve: refused, listByReference: refused },
       terminal: {
         pendingTransactions: refused,
         authorize: refused,
@@ -70,7 +70,7 @@ describe("the payments API client's failures, in the port's words", () => {
     const calls = [
       port.transactions.create({} as never),
       port.transactions.retrieve('t'),
-      port.transactions.findByReference('r'),
+      port.transactions.listByReference('r', { sellerId: 'seller', metadata: {} }),
       port.terminal.pendingTransactions('s'),
       port.terminal.authorize('t', {} as never),
       port.terminal.complete('t', { terminal: 's', chip_result: 'accepted' }),

@@ -24,10 +24,12 @@ import {
 import {
   captureLogger,
   MARKETPLACE_ID,
+  SELLER_ID,
   startStub,
   startStubAt,
   stubClient,
   TOKEN,
+  TXN_ID,
   wireTransaction,
   type Stub,
 } from './stub-server.js';
@@ -253,13 +255,13 @@ describe('retries of requests that are safe to repeat', () => {
     expect(error.cause).toBeInstanceOf(Error);
   });
 
-  it('retries a POST that carries an Idempotency-Key, sending the same key and body each time', async () => {
+  it('retries a POST that carries an Idempotency-Key to a provider said to honour it, sending the same key and body each time', async () => {
     stub = await startStub(
       { status: 502, body: '<html>bad gateway</html>' },
       { reset: true },
       { status: 201, body: wireTransaction() },
     );
-    const client = stubClient(stub);
+    const client = stubClient(stub, { capabilities: { idempotencyKey: true } });
     const created = await client.transactions.create({
       payment_locale: 'pinpad',
       payment_type: 'debit',
@@ -429,6 +431,23 @@ describe('401: credentials invalid or expired', () => {
     const found = await client.buyers.retrieve(BUYER_ID);
     expect(found.id).toBe(BUYER_ID);
     expect(stub.requests).toHaveLength(3);
+  });
+
+  it('sends an undo (a reversal, a void) within the window: it is what leaves nothing charged', async () => {
+    const canceled = { status: 200, body: wireTransaction({ status: 'canceled' }) };
+    stub = await startStub(unauthorized, canceled, canceled);
+    const client = stubClient(stub, { now: () => 1_000_000, authFailureCooldownMs: 5_000 });
+    await failure(client.terminal.authorize(TXN_ID, chipRequest(1000, {}, 'PP123456')));
+    // Anything else fails fast, unsent…
+    expect(await failure(client.transactions.retrieve(TXN_ID))).toMatchObject({ sent: false });
+    // …an undo goes out.
+    expect((await client.terminal.reverse(TXN_ID, { terminal: 'PP123456', reason: 'other' })).status).toBe('canceled');
+    expect((await client.terminal.void(TXN_ID, { on_behalf_of: SELLER_ID })).status).toBe('canceled');
+    expect(stub.requests.map((request) => request.path.split('/').at(-1))).toEqual([
+      'authorization',
+      'reversal',
+      'void',
+    ]);
   });
 });
 

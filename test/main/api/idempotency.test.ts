@@ -63,11 +63,15 @@ describe('Idempotency-Key derivation', () => {
   });
 });
 
-describe('Idempotency-Key on every creating POST', () => {
+/** A client told that the provider honours Idempotency-Key (settings `api.capabilities.idempotency_key`). */
+const keyedClient = (server: Stub): ReturnType<typeof stubClient> =>
+  stubClient(server, { capabilities: { idempotencyKey: true } });
+
+describe('Idempotency-Key on every creating POST, for a provider said to honour it', () => {
   it('sends the derived transaction key, the same from two clients', async () => {
     stub = await startStub({ status: 201, body: wireTransaction() });
-    await stubClient(stub).transactions.create(pinpad);
-    await stubClient(stub).transactions.create(pinpad);
+    await keyedClient(stub).transactions.create(pinpad);
+    await keyedClient(stub).transactions.create(pinpad);
     const keys = stub.requests.map((r) => r.headers['idempotency-key']);
     expect(keys[0]).toBe(transactionIdempotencyKey(MARKETPLACE_ID, 'pinpad', 'pos-1:sale-42'));
     expect(keys[1]).toBe(keys[0]);
@@ -75,14 +79,14 @@ describe('Idempotency-Key on every creating POST', () => {
 
   it('uses the key the caller gives', async () => {
     stub = await startStub({ status: 201, body: wireTransaction() });
-    await stubClient(stub).transactions.create(pinpad, { idempotencyKey: 'my-own-key' });
+    await keyedClient(stub).transactions.create(pinpad, { idempotencyKey: 'my-own-key' });
     expect(stub.requests[0]?.headers['idempotency-key']).toBe('my-own-key');
   });
 
   it('gives a card sale without reference_id a fresh key per call, kept across its retries', async () => {
     const { reference_id: _reference, ...noReference } = pinpad;
     stub = await startStub({ status: 503, body: 'busy' }, { status: 201, body: wireTransaction() });
-    const client = stubClient(stub);
+    const client = keyedClient(stub);
     await client.transactions.create(noReference);
     await client.transactions.create(noReference);
     const keys = stub.requests.map((r) => r.headers['idempotency-key']);
@@ -116,7 +120,7 @@ describe('Idempotency-Key on every creating POST', () => {
       }
       return { status: 201, body: wireTransaction() };
     });
-    const client = stubClient(stub);
+    const client = keyedClient(stub);
     await client.buyers.create({ first_name: 'Ana', taxpayer_id: '52998224725' });
     await client.bankAccounts.create({
       customer: SELLER_ID,
@@ -154,5 +158,24 @@ describe('Idempotency-Key on every creating POST', () => {
     expect(stub.requests[5]?.headers['idempotency-key']).toBe(
       terminalIdempotencyKey(MARKETPLACE_ID, TXN_ID, 'authorization'),
     );
+  });
+});
+
+describe('Idempotency-Key for a provider not said to honour it (the default)', () => {
+  it('sends no key, and never sends a creation again after a 502 or a 504 whose outcome is unknown', async () => {
+    for (const status of [502, 504]) {
+      stub = await startStub(
+        { status, body: { status, detail: 'gateway', trace_id: 'g1' } },
+        { status: 201, body: wireTransaction() },
+      );
+      const error = await stubClient(stub, { maxRetries: 2 })
+        .transactions.create(pinpad)
+        .catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ status, code: 'server_error' });
+      expect(stub.requests).toHaveLength(1);
+      expect(stub.requests[0]?.headers['idempotency-key']).toBeUndefined();
+      await stub.close();
+      stub = undefined;
+    }
   });
 });

@@ -52,7 +52,15 @@ beforeAll(async () => {
   marketplaceId = fresh.marketplace_id;
   sellerId = fresh.seller_id;
   token = fresh.access_token;
-  client = new PaymentsClient({ baseUrl: sandbox.url, token, marketplaceId, retryBaseDelayMs: 5, retryMaxDelayMs: 20 });
+  // The sandbox offers Idempotency-Key and the reference_id filter (its defaults); these specs use both.
+  client = new PaymentsClient({
+    baseUrl: sandbox.url,
+    token,
+    marketplaceId,
+    retryBaseDelayMs: 5,
+    retryMaxDelayMs: 20,
+    capabilities: { idempotencyKey: true, findByReference: true },
+  });
 });
 afterAll(async () => {
   await sandbox.close();

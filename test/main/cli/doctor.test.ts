@@ -177,6 +177,32 @@ describe('pinbridge doctor', () => {
     });
   });
 
+  it('probes the API for its capabilities only with --probe-capabilities, and says what the settings should be', async () => {
+    const result = await runMain(
+      ['doctor', '--json', '--settings', settingsPath, '--timeout', '3', '--probe-capabilities', ...apiArgs],
+      { HOME: home },
+    );
+    const report = JSON.parse(result.stdout) as DoctorReport;
+    const check = report.checks.find((c) => c.id === 'payments-api');
+    // The sandbox honours both; settings that name no capabilities rely on neither.
+    expect(check).toMatchObject({
+      status: 'warn',
+      details: {
+        capabilities: {
+          idempotency_key: { honoured: true, declared: false },
+          find_by_reference: { honoured: true, declared: false },
+          left_pending: [],
+        },
+      },
+    });
+    expect(check?.summary).toContain('set api.capabilities.idempotency_key = true');
+    expect(check?.summary).toContain('set api.capabilities.find_by_reference = true');
+    expect(result.stdout).not.toContain(sandbox.token);
+    const training = await runMain(['doctor', '--training', '--probe-capabilities'], { HOME: home });
+    expect(training.code).toBe(2);
+    expect(training.stderr).toContain('--probe-capabilities tries a payments API');
+  });
+
   it('refuses a partial set of API options and a bad --timeout (exit 2)', async () => {
     const partial = await runMain(['doctor', '--api', sandbox.url, '--token', sandbox.token], { HOME: home });
     expect(partial.code).toBe(2);

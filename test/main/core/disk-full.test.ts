@@ -78,7 +78,7 @@ const sale = (
 });
 
 async function atApi(rig: PosRig, referenceId: string): Promise<string | null> {
-  const found = await rig.rig.client.transactions.findByReference(referenceId);
+  const found = await rig.rig.client.transactions.findByReference(referenceId, { sellerId: rig.rig.sandbox.sellerId });
   return found?.status ?? null;
 }
 

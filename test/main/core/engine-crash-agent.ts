@@ -31,7 +31,7 @@ import { recordSecrets } from '../../helpers/card-data-scan.js';
 
 /** The API calls the engine makes, by the name a crash point uses. */
 export type ApiCall =
-  'create' | 'retrieve' | 'findByReference' | 'pendingTransactions' | 'authorize' | 'complete' | 'reverse' | 'void';
+  'create' | 'retrieve' | 'listByReference' | 'pendingTransactions' | 'authorize' | 'complete' | 'reverse' | 'void';
 
 export type CrashPoint = `state:${PaymentState}` | `after:${ApiCall}`;
 
@@ -160,11 +160,11 @@ function watchPayments(client: PaymentsClient, order: AgentOrder): PaymentsPort 
     transactions: {
       create: (params, options) => answered('create', transactions.create(params, options), status),
       retrieve: (id, options) => answered('retrieve', transactions.retrieve(id, options), status),
-      findByReference: (reference, options) =>
+      listByReference: (reference, options) =>
         answered(
-          'findByReference',
-          transactions.findByReference(reference, options),
-          (found) => found?.status ?? 'none',
+          'listByReference',
+          transactions.listByReference(reference, options),
+          (found) => found.map((transaction) => transaction.status).join(',') || 'none',
         ),
     },
     terminal: {

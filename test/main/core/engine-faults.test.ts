@@ -65,9 +65,16 @@ afterEach(async () => {
   for (const close of closers) await close();
 });
 
+/**
+ * What the file's sandbox offers (its defaults), declared to the client as a store's settings
+ * would: Idempotency-Key and the reference_id filter. The client assumes neither by default.
+ */
+const FULL_PROVIDER: Partial<ProviderCapabilities> = { idempotencyKey: true, findByReference: true };
+
 interface OpenOptions {
   /** Another sandbox than the file's (a provider with other features). */
   readonly sandbox?: RunningSandbox;
+  /** What the client is told the provider offers (default FULL_PROVIDER, the file's sandbox). */
   readonly capabilities?: Partial<ProviderCapabilities>;
   /** The simulated customer (card, keys, CPF); null: nobody acts unless the test does. */
   readonly auto?: AutoCustomerOptions | null;
@@ -93,7 +100,7 @@ async function open(options: OpenOptions = {}): Promise<Stack> {
       maxRetries: options.retries ?? 0,
       retryBaseDelayMs: 10,
       retryMaxDelayMs: 20,
-      ...(options.capabilities === undefined ? {} : { capabilities: options.capabilities }),
+      capabilities: options.capabilities ?? FULL_PROVIDER,
     },
     pinpadTimings: { ...QUICK_LINK, ...options.pinpadTimings },
   });
@@ -132,12 +139,12 @@ async function settledWithin<T>(promise: Promise<T>, what: string, ms = HANG_GUA
 // ------------------------------------------------------------------------------------------------
 // Faults and what the API shows
 
-type FaultName = 'timeout' | '500' | '502' | '503' | 'reset_before' | 'reset_after';
+type FaultName = 'timeout' | '500' | '502' | '503' | '504' | 'reset_before' | 'reset_after';
 
 function fault(call: PaymentCall, name: FaultName, times = 1): FaultRule {
   const { method, path } = PAYMENT_CALLS[call];
-  if (name === '500' || name === '502' || name === '503')
-    return { method, path, action: 'status', status: Number(name) as 500 | 502 | 503, times };
+  if (name === '500' || name === '502' || name === '503' || name === '504')
+    return { method, path, action: 'status', status: Number(name) as 500 | 502 | 503 | 504, times };
   return { method, path, action: name, times };
 }
 
@@ -282,8 +289,12 @@ interface ApiFaultCase {
 
 const APPROVED = end('approved', 'confirmed');
 const NO_TRANSACTION = end('failed', 'failed', 'API_UNAVAILABLE');
+/** A 5xx: the API answered with an error of its own; nothing was created (the lookup said so). */
+const ERROR_NOT_CREATED = end('failed', 'failed', 'API_ERROR');
 const LOOKUP_QUEUED = end('failed', 'aborting', 'API_UNAVAILABLE');
 const NOT_RECEIVED = end('failed', 'failed', 'AUTHORIZATION_NOT_RECEIVED');
+/** A 5xx on the authorization: the API answered with an error, the transaction still pending; cancelled. */
+const ERROR_NOT_AUTHORIZED = end('failed', 'failed', 'API_ERROR');
 const UNKNOWN_REVERSED = end('failed', 'reversed', 'AUTHORIZATION_UNKNOWN');
 const REVERSAL_QUEUED = end('declined', 'reversing', 'CHIP_REFUSED');
 const REVERSED = end('declined', 'reversed', 'CHIP_REFUSED');
@@ -293,9 +304,10 @@ const VOIDED = end('cancelled', 'undone', 'UNDONE_BY_POS');
 const API_FAULTS: ApiFaultCase[] = [
   // The transaction is created: a refusal that did not reach the API leaves nothing to undo; a lost answer is adopted by reference.
   { call: 'create', fault: 'timeout', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '500', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '502', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
-  { call: 'create', fault: '503', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
+  { call: 'create', fault: '500', answers: ERROR_NOT_CREATED, ends: ERROR_NOT_CREATED, api: null },
+  { call: 'create', fault: '502', answers: ERROR_NOT_CREATED, ends: ERROR_NOT_CREATED, api: null },
+  { call: 'create', fault: '503', answers: ERROR_NOT_CREATED, ends: ERROR_NOT_CREATED, api: null },
+  { call: 'create', fault: '504', answers: ERROR_NOT_CREATED, ends: ERROR_NOT_CREATED, api: null },
   { call: 'create', fault: 'reset_before', answers: NO_TRANSACTION, ends: NO_TRANSACTION, api: null },
   { call: 'create', fault: 'reset_after', answers: APPROVED, ends: APPROVED, api: 'succeeded' },
   // The create's answer was lost and the lookup fails too: the cancel is queued and lands once the API answers.
@@ -307,9 +319,10 @@ const API_FAULTS: ApiFaultCase[] = [
   { call: 'lookup', fault: 'reset_after', answers: LOOKUP_QUEUED, ends: NO_TRANSACTION, api: 'canceled' },
   // The authorization: read from the API, never sent again. Not there → the pending transaction is cancelled.
   { call: 'authorize', fault: 'timeout', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '500', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '502', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
-  { call: 'authorize', fault: '503', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
+  { call: 'authorize', fault: '500', answers: ERROR_NOT_AUTHORIZED, ends: ERROR_NOT_AUTHORIZED, api: 'canceled' },
+  { call: 'authorize', fault: '502', answers: ERROR_NOT_AUTHORIZED, ends: ERROR_NOT_AUTHORIZED, api: 'canceled' },
+  { call: 'authorize', fault: '503', answers: ERROR_NOT_AUTHORIZED, ends: ERROR_NOT_AUTHORIZED, api: 'canceled' },
+  { call: 'authorize', fault: '504', answers: ERROR_NOT_AUTHORIZED, ends: ERROR_NOT_AUTHORIZED, api: 'canceled' },
   { call: 'authorize', fault: 'reset_before', answers: NOT_RECEIVED, ends: NOT_RECEIVED, api: 'canceled' },
   { call: 'authorize', fault: 'reset_after', answers: APPROVED, ends: APPROVED, api: 'succeeded' },
   // The authorization's answer was lost and the API cannot be read: the approval is reversed, nothing charged.
@@ -479,7 +492,7 @@ describe('the provider refuses the create: each answer its own problem, retried 
 
   it.each([
     [408, 'API_UNAVAILABLE'],
-    [409, 'API_REJECTED'],
+    [409, 'API_CONFLICT'],
   ] as const)(
     '%i → the outcome is not known: the reference is looked up before deciding, and with nothing found the sale fails (%s)',
     async (status, problem) => {
@@ -505,6 +518,40 @@ describe('the provider refuses the create: each answer its own problem, retried 
   });
 });
 
+describe('the provider refuses the authorization: each answer named for what it is, the pending transaction cancelled at once', () => {
+  const ANSWERS = [
+    // The client then blocks its calls for a cool-down (5 s): the cancel must get through anyway.
+    { status: 401, problem: 'API_ACCESS_DENIED', says: /recusou o acesso do Pinbridge/ },
+    { status: 403, problem: 'API_ACCESS_DENIED', says: /recusou o acesso do Pinbridge/ },
+    { status: 409, problem: 'API_CONFLICT', says: /recusou a operação \(conflito/ },
+    { status: 502, problem: 'API_ERROR', says: /respondeu com erro; nada foi cobrado/ },
+    { status: 504, problem: 'API_ERROR', says: /respondeu com erro; nada foi cobrado/ },
+  ] as const;
+
+  it.each(
+    named(
+      ANSWERS,
+      (a) => `${a.status} → failed (${a.problem}); the provider's record ends canceled, nothing left pending`,
+    ),
+  )('%s', async (_, { status, problem, says }) => {
+    const s = await open();
+    s.proxy.add({ ...PAYMENT_CALLS.authorize, action: 'status', status });
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
+    expect(outcome.problem?.cashierMessage).toMatch(says);
+    // Not the words of a request that never arrived, nor of a network that is down.
+    expect(outcome.problem?.message).not.toMatch(/never reached|could not be reached/);
+    expect(s.proxy.count(PAYMENT_CALLS.authorize)).toBe(1);
+    expect(s.rig.engine.pending().undos).toEqual([]);
+    // The provider's own record: cancelled, and no longer in the PINPAD's pending list.
+    const transaction = await expectConsistent(s, outcome);
+    expect(transaction?.status).toBe('canceled');
+    const pending = await s.api.terminal.pendingTransactions(SERIAL);
+    expect(pending.map((t) => t.id)).not.toContain(transaction?.id);
+  });
+});
+
 describe('a provider with only the documented calls: no Idempotency-Key, no reference_id filter', () => {
   let documented: RunningSandbox;
   beforeAll(async () => {
@@ -527,6 +574,43 @@ describe('a provider with only the documented calls: no Idempotency-Key, no refe
     expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
     expect(s.proxy.count(SELLER_LIST)).toBeGreaterThanOrEqual(1);
     expect(await apiTransactions(s.api, params.reference_id, documented.sellerId)).toHaveLength(1);
+  });
+
+  it.each([502, 504] as const)(
+    'answers a create the gateway forwarded and then failed with %i from the seller’s list: one transaction, the sale goes on',
+    async (status) => {
+      const s = await open({ sandbox: documented, capabilities, retries: 2 });
+      s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status_after', status });
+      const params = sale();
+      const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+      expect(endOf(outcome)).toEqual(APPROVED);
+      expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
+      const held = await apiTransactions(s.api, params.reference_id, documented.sellerId);
+      expect(held.map((t) => t.status)).toEqual(['succeeded']);
+    },
+  );
+
+  it('cancels at once the second transaction of a gateway that sent the create on twice, and sells on the oldest', async () => {
+    const s = await open({ sandbox: documented, capabilities, retries: 2 });
+    s.proxy.add({ ...PAYMENT_CALLS.create, action: 'status_after', status: 504, forwards: 2 });
+    const params = sale();
+    const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
+    expect(endOf(outcome)).toEqual(APPROVED);
+    const held = await apiTransactions(s.api, params.reference_id, documented.sellerId);
+    expect(held.map((t) => t.status).sort()).toEqual(['canceled', 'succeeded']);
+    const kept = held.find((t) => t.status === 'succeeded')!;
+    const extra = held.find((t) => t.status === 'canceled')!;
+    expect(outcome.transactionId).toBe(kept.id);
+    // The oldest is kept (the id decides between two of the same second).
+    const keptFirst =
+      Date.parse(kept.created_at) < Date.parse(extra.created_at) ||
+      (kept.created_at === extra.created_at && kept.id < extra.id);
+    expect(keptFirst).toBe(true);
+    // Cancelled before the card was read, not at a later start; the journal says so.
+    const notes = s.rig.journal.events(outcome.paymentId).map((event) => event.note);
+    const cancelled = notes.findIndex((note) => note.includes(`second transaction ${extra.id}`));
+    expect(cancelled).toBeGreaterThanOrEqual(0);
+    expect(cancelled).toBeLessThan(notes.findIndex((note) => note.startsWith('card read')));
   });
 
   it('ends the sale without sending the create again when the answer is lost and nothing was created', async () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, NotEnabledError, RateLimitError, ValidationError } from '../../../main/api/index.js';
+import {
+  ConnectionError,
+  NotEnabledError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+} from '../../../main/api/index.js';
 import { paymentsPortFailureOf } from '../../../main/agent/payments-port.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from '../../../main/core/payments-failure.js';
 
@@ -36,6 +42,13 @@ describe('how the engine reads a failed payments call', () => {
     expect(isDefinitiveRefusal(paymentsFailureOf(throughPort(new ConnectionError({ message: 'refused' }))))).toBe(
       false,
     );
+  });
+
+  it('reads a 5xx as the service answering with an error of its own: reached, its outcome unknown, never a refusal', () => {
+    const failure = paymentsFailureOf(throughPort(new ServerError({ message: 'Bad gateway', status: 502 })));
+    expect(failure.kind).toBe('server_error');
+    expect(failure.text).toContain('server_error: Bad gateway');
+    expect(isDefinitiveRefusal(failure)).toBe(false);
   });
 
   it('ends a refused create with its own problem: access, not enabled, busy (with the wait), or rejected', () => {

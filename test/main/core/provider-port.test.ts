@@ -39,9 +39,9 @@ function provider(failure: Error): { port: PaymentsPort; calls: string[] } {
         return Promise.reject(failure);
       },
       retrieve: never('retrieve'),
-      findByReference: () => {
-        calls.push('findByReference');
-        return Promise.resolve(undefined);
+      listByReference: () => {
+        calls.push('listByReference');
+        return Promise.resolve([]);
       },
     },
     terminal: {
@@ -107,6 +107,6 @@ describe("a provider's own PaymentsPort", () => {
     const { port, calls } = provider(Object.assign(new Error('bridge socket closed'), { code: 'EPIPE' }));
     const outcome = await engineOver(port).start(sale('provider-lost-1'));
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'API_UNAVAILABLE' } });
-    expect(calls).toEqual(['create', 'findByReference']);
+    expect(calls).toEqual(['create', 'listByReference']);
   });
 });

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
-import { PAYMENT_CALLS, startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
+import { PAYMENT_CALLS, SELLER_LIST, startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
 import { engineRig, saleParams, type EngineRig } from './engine-rig.js';
 
 const SERIAL = 'PB-RECOVERY-1';
@@ -68,8 +68,11 @@ describe('recovery on its own timer', () => {
     });
     const { referenceId, transactionId } = await crashedAfterCreation();
 
-    // The restart: the payments API answers nothing.
-    const down = proxy.add({ ...PAYMENT_CALLS.lookup, action: 'status', status: 503, times: Infinity });
+    // The restart: the payments API answers nothing — the reference lookup fails whichever list it reads.
+    const lookups = (): number => proxy!.count(PAYMENT_CALLS.lookup) + proxy!.count(SELLER_LIST);
+    const down = [PAYMENT_CALLS.lookup, SELLER_LIST].map((call) =>
+      proxy!.add({ ...call, action: 'status', status: 503, times: Infinity }),
+    );
     const engine = await rig.restart({ recoveryRetry: { baseMs: 100, maxMs: 1_000 } });
     expect(await engine.recover()).toMatchObject({ found: 1, settled: 0, pending: 1 });
     const waiting = engine.status(referenceId);
@@ -84,12 +87,12 @@ describe('recovery on its own timer', () => {
 
     // Nobody starts a sale; the engine keeps asking, with a backoff.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    const asked = down.hits;
+    const asked = down.reduce((hits, rule) => hits + rule.hits, 0);
     expect(asked).toBeGreaterThanOrEqual(3);
     expect(engine.status(referenceId)).toMatchObject({ kind: 'in_progress', state: 'intent' });
 
     const announced = once(engine, 'result', { signal: AbortSignal.timeout(GUARD_MS) }) as Promise<[PaymentOutcome]>;
-    down.remove();
+    for (const rule of down) rule.remove();
     const [outcome] = await announced;
     expect(outcome).toMatchObject({
       referenceId: referenceId,
@@ -101,8 +104,8 @@ describe('recovery on its own timer', () => {
     // Nothing charged, and nothing left pending at the API.
     expect((await rig.client.transactions.retrieve(transactionId)).status).toBe('canceled');
     // The timer stops once nothing is undecided: no more lookups.
-    const lookups = proxy.count(PAYMENT_CALLS.lookup);
+    const looked = lookups();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
-    expect(proxy.count(PAYMENT_CALLS.lookup)).toBe(lookups);
+    expect(lookups()).toBe(looked);
   });
 });

@@ -46,6 +46,8 @@ describe('payment settings', () => {
       undoRetry: { baseMs: 1_000, maxMs: 60_000 },
       pendingPollMs: 0,
       recoveryRetry: { baseMs: 500, maxMs: 20_000 },
+      // Not a setting: longer than the largest limits above allow a sale to take.
+      orphanAfterMs: 3_600_000,
     });
     expect(resolved.sale).toEqual({ cardMs: 90_000, pinMs: 45_000, menuMs: 20_000, removalMs: 10_000 });
   });

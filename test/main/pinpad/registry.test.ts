@@ -19,7 +19,7 @@ import { PinpadRegistry } from '../../../main/pinpad/registry.js';
 /** No sale runs in this spec: the API is never reached. */
 const unreachable = (): Promise<never> => Promise.reject(new Error('unreachable in this spec'));
 const payments: PaymentsPort = {
-  transactions: { create: unreachable, retrieve: unreachable, findByReference: unreachable },
+  transactions: { create: unreachable, retrieve: unreachable, listByReference: unreachable },
   terminal: {
     pendingTransactions: () => Promise.resolve([]),
     authorize: unreachable,

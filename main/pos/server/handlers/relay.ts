@@ -5,7 +5,7 @@
  * receipt printer), and tap-to-pay charges followed until the phone completes them. Inputs are
  * the method's schema here and the contract's rules again in the API client.
  */
-import { InvalidRequestError, isPending } from '../../../api/index.js';
+import { InvalidRequestError, isPending, type Transaction } from '../../../api/index.js';
 import { isValidCnpj, isValidCpf } from '../../../validation/taxpayer-id.js';
 import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
@@ -66,6 +66,39 @@ async function relayed<T>(call: () => Promise<T>, renames: readonly FieldRename[
     if (error instanceof InvalidRequestError) throw invalidParamsFromApiClient(error, renames);
     throw error;
   }
+}
+
+/** How far back a repeated creation is looked for by its reference_id (createOnce). */
+const REPEAT_WINDOW_MS = 24 * 3_600_000;
+
+/**
+ * A relayed creation, idempotent by reference_id as the POS API promises. Where the provider
+ * honours Idempotency-Key (settings api.capabilities) its key does it. Anywhere else the seller's
+ * transactions of the last day are asked first, so a POS that repeats a creation whose answer it
+ * lost gets the first boleto or charge back rather than a second one; the same reference for
+ * another amount is REFERENCE_CONFLICT, as the provider's 409 would be.
+ */
+async function createOnce(
+  context: CallContext,
+  wanted: { readonly referenceId: string; readonly amount: number; readonly kind: (t: Transaction) => boolean },
+  create: () => Promise<Transaction>,
+): Promise<Transaction> {
+  const { api, sellerId } = context.agent;
+  if (api.capabilities.idempotencyKey) return create();
+  const found = await api.transactions.listByReference(wanted.referenceId, {
+    sellerId,
+    createdAfter: new Date(Date.now() - REPEAT_WINDOW_MS).toISOString(),
+  });
+  // The seller's list is newest first: the last is the first created.
+  const first = found.filter((t) => t.reference_id === wanted.referenceId && wanted.kind(t)).at(-1);
+  if (first === undefined) return create();
+  if (first.original_amount !== wanted.amount) {
+    throw new PosError(
+      'REFERENCE_CONFLICT',
+      `reference_id "${wanted.referenceId}" was used for transaction ${first.id} of another amount (${first.original_amount} centavos)`,
+    );
+  }
+  return first;
 }
 
 /** boleto.create's parameters flatten payment_method: its members are top-level params. */
@@ -184,14 +217,19 @@ export const relayHandlers: Handlers<
       ...(payment_limit_date === undefined ? {} : { payment_limit_date }),
       ...(body_instructions === undefined ? {} : { body_instructions }),
     };
-    const transaction = await relayed(
+    const transaction = await createOnce(
+      context,
+      { referenceId: body.reference_id, amount: body.amount, kind: (t) => t.payment_type === 'boleto' },
       () =>
-        context.agent.api.boletos.create({
-          ...body,
-          on_behalf_of: context.agent.sellerId,
-          ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
-        }),
-      BOLETO_RENAMES,
+        relayed(
+          () =>
+            context.agent.api.boletos.create({
+              ...body,
+              on_behalf_of: context.agent.sellerId,
+              ...(Object.keys(paymentMethod).length > 0 ? { payment_method: paymentMethod } : {}),
+            }),
+          BOLETO_RENAMES,
+        ),
     );
     const view = relayTransactionView(transaction);
     return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
@@ -199,10 +237,11 @@ export const relayHandlers: Handlers<
 
   'bolepix.create': async (params, context) => {
     const { print, ...body } = params;
-    const transaction = await context.agent.api.boletos.createBolepix({
-      ...body,
-      on_behalf_of: context.agent.sellerId,
-    });
+    const transaction = await createOnce(
+      context,
+      { referenceId: body.reference_id, amount: body.amount, kind: (t) => t.payment_type === 'bolepix' },
+      () => context.agent.api.boletos.createBolepix({ ...body, on_behalf_of: context.agent.sellerId }),
+    );
     const view = relayTransactionView(transaction);
     return { transaction: view, print_jobs: printSlip(context, view, print, transaction) };
   },
@@ -210,16 +249,21 @@ export const relayHandlers: Handlers<
   'boleto.cancel': ({ transaction_id }, { agent }) => agent.api.boletos.cancel(transaction_id),
 
   'tapToPay.create': async ({ installments, ...params }, context) => {
-    const transaction = await relayed(
+    const transaction = await createOnce(
+      context,
+      { referenceId: params.reference_id, amount: params.amount, kind: (t) => t.payment_locale === 'tap_to_pay' },
       () =>
-        context.agent.api.tapToPay.create({
-          ...params,
-          on_behalf_of: context.agent.sellerId,
-          ...(installments === undefined || installments <= 1
-            ? {}
-            : { installment_plan: { number_installments: installments } }),
-        }),
-      TAP_TO_PAY_RENAMES,
+        relayed(
+          () =>
+            context.agent.api.tapToPay.create({
+              ...params,
+              on_behalf_of: context.agent.sellerId,
+              ...(installments === undefined || installments <= 1
+                ? {}
+                : { installment_plan: { number_installments: installments } }),
+            }),
+          TAP_TO_PAY_RENAMES,
+        ),
     );
     if (isPending(transaction.status)) watchTapToPay(context, transaction.id);
     return relayTransactionView(transaction);

@@ -317,12 +317,25 @@ describe('the relays, with the payments API up', () => {
       expect((await pos.rig.client.transactions.retrieve(transaction.id)).on_behalf_of).toBe(pos.rig.sandbox.sellerId);
     });
 
+    // The agent's client is told of no capability (the settings' default), so no Idempotency-Key
+    // does this: the seller's list is asked before creating.
     it('returns the same boleto for the same reference_id', async () => {
       const params = boleto();
       const first = await call(client, 'boleto.create', params);
       const again = await call(client, 'boleto.create', params);
       expect(again.transaction.id).toBe(first.transaction.id);
       expect(again.transaction.boleto?.digitable_line).toBe(first.transaction.boleto?.digitable_line);
+    });
+
+    it('refuses the same reference_id for another amount (REFERENCE_CONFLICT), creating nothing', async () => {
+      const params = boleto();
+      const first = await call(client, 'boleto.create', params);
+      const error = await refused(client, 'boleto.create', { ...params, amount: 16_000 });
+      expect(error).toMatchObject({ code: 'REFERENCE_CONFLICT' });
+      const { items } = await pos.rig.client.transactions.listBySeller(pos.rig.sandbox.sellerId, { limit: 100 });
+      expect(items.filter((t) => t.reference_id === params.reference_id).map((t) => t.id)).toEqual([
+        first.transaction.id,
+      ]);
     });
 
     it('prints the slip with the digitable line when asked (print: true)', async () => {
