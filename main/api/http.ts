@@ -264,6 +264,7 @@ export class HttpCore {
   readonly #now: () => number;
   readonly #onAttempt: ((attempt: AttemptReport) => void) | undefined;
   readonly #idempotencyKeys: boolean;
+  readonly #authScheme: AuthScheme;
   /** Until when calls fail fast after a 401 (ms since epoch). */
   #authBlockedUntil = 0;
 
@@ -285,6 +286,7 @@ export class HttpCore {
     const scheme = options.authScheme ?? 'bearer';
     if (scheme !== 'bearer' && scheme !== 'basic')
       throw new TypeError('PaymentsClient: authScheme must be "bearer" or "basic"');
+    this.#authScheme = scheme;
     this.#authorization =
       scheme === 'basic' ? `Basic ${Buffer.from(`${options.token}:`).toString('base64')}` : `Bearer ${options.token}`;
     this.#log = options.logger ?? silentLogger;
@@ -307,6 +309,11 @@ export class HttpCore {
     this.#now = options.now ?? Date.now;
     this.#onAttempt = options.onAttempt;
     this.#idempotencyKeys = options.idempotencyKeys ?? false;
+  }
+
+  /** How the key is presented: `bearer` (GoPag's front) or `basic` (the Zoop API underneath). */
+  get authScheme(): AuthScheme {
+    return this.#authScheme;
   }
 
   /** The per-attempt timeout calls get unless they pass their own. */

@@ -20,7 +20,7 @@ import {
   type VoidRequest,
 } from '../../contract/index.js';
 import { ConnectionError, RateLimitError, ServerError, TimeoutError } from '../errors.js';
-import { type CallOptions, sleep } from '../http.js';
+import { type AuthScheme, type CallOptions, sleep } from '../http.js';
 import {
   randomIdempotencyKey,
   terminalIdempotencyKey,
@@ -114,6 +114,9 @@ export interface ReferenceLookupOptions extends CallOptions {
   readonly createdAfter?: string;
 }
 
+/** The sort value that lists newest first, by how the key is presented (GoPag: Bearer, Zoop: Basic). */
+const NEWEST_FIRST: Readonly<Record<AuthScheme, string>> = { bearer: '-created_at', basic: 'time-descending' };
+
 /** Pages of the seller's list read at most (100 transactions each) before the lookup gives up. */
 export const SELLER_SCAN_PAGES = 5;
 /** The provider's clock may be behind ours. */
@@ -201,7 +204,11 @@ export class TransactionsResource {
     );
   }
 
-  /** A seller's transactions, newest first: the listing GoPag documents (no reference_id filter). */
+  /**
+   * A seller's transactions, newest first: the listing GoPag documents (no reference_id filter).
+   * "Newest first" in the dialect of the service the key is presented to: GoPag's `-created_at`
+   * with a Bearer token, Zoop's own `time-descending` with HTTP Basic (payments-api-notes §7).
+   */
   async listBySeller(
     sellerId: string,
     params: SellerTransactionListParams = {},
@@ -214,7 +221,7 @@ export class TransactionsResource {
       {
         method: 'GET',
         path,
-        query: { status, payment_type, sort: '-created_at', limit, offset },
+        query: { status, payment_type, sort: NEWEST_FIRST[this.#ctx.http.authScheme], limit, offset },
         ...callOptions(options),
       },
       (body, origin) => normalizeList(body, (item) => normalizeTransaction(item, origin), origin),

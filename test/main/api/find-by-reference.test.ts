@@ -135,6 +135,16 @@ describe('the scan of the seller’s list', () => {
     expect(stub.requests[0]?.query.get('sort')).toBe('-created_at');
   });
 
+  it("asks for newest first in Zoop's own words when the key goes as HTTP Basic", async () => {
+    stub = await startStub({ body: envelope([]) });
+    const api = stubClient(stub, {
+      authScheme: 'basic',
+      capabilities: { idempotencyKey: false, findByReference: false },
+    });
+    await api.transactions.findByReference('sale-x', { sellerId: SELLER_ID, metadata: {} });
+    expect(stub.requests[0]?.query.get('sort')).toBe('time-descending');
+  });
+
   it(`gives up after ${SELLER_SCAN_PAGES} full pages`, async () => {
     stub = await startStub({ body: envelope(page(1, '2026-01-02 10:00:00')) });
     const api = stubClient(stub, { capabilities: { idempotencyKey: false, findByReference: false } });
