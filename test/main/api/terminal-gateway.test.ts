@@ -65,8 +65,12 @@ describe('the authorization of a card-present sale', () => {
         pan_sequence_number: '1',
       },
       cardholder_verification: 'online_pin',
-      encrypted_card_data: { ksn: request.encrypted_card_data.ksn, payload: request.encrypted_card_data.payload },
-      pin_block: { ksn: request.pin_block!.ksn, block: request.pin_block!.block },
+      // chipRequest seals by DUKPT, the method v1's blobs can carry.
+      encrypted_card_data: {
+        ksn: (request.encrypted_card_data as { ksn: string }).ksn,
+        payload: request.encrypted_card_data.payload,
+      },
+      pin_block: { ksn: (request.pin_block as { ksn: string }).ksn, block: request.pin_block!.block },
       emv_data: request.emv_data,
     });
   });

@@ -166,7 +166,7 @@ describe('the key slots the tables give each acquirer', () => {
       .prepare()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'KEYS_MISSING', step: 'prepare' });
-    expect((error as Error).message).toContain('PIN slot 02 (acquirer 02)');
+    expect((error as Error).message).toContain('the PIN of acquirer 02: DUKPT PIN slot 02 is empty');
     expect((error as Error).message).not.toContain('data slot');
   });
 
@@ -191,7 +191,10 @@ describe('the key slots the tables give each acquirer', () => {
       chipDecision: 'online',
       authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' },
     });
-    expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
+    expect(read.authorization.pin_block).toMatchObject({
+      method: 'dukpt',
+      ksn: expect.stringMatching(/^[0-9A-F]{20}$/) as unknown,
+    });
   });
 });
 
