@@ -42,7 +42,7 @@ import {
   RevokedCertificateTableEntry,
 } from '../contract/emv-tables.js';
 import { schemaViolations } from '../contract/rules.js';
-import type { CardDataKeyMethod, PinKeyMethod } from './key-methods.js';
+import type { CardDataKeyMethod, PinKeyMethod } from '../contract/emv-tables.js';
 
 export const TABLES_FORMAT = EMV_TABLES_FORMAT;
 

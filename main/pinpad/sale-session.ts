@@ -52,10 +52,13 @@ import {
   chooseMethod,
   missingKeyProblem,
   neededKey,
+  offerOf,
+  offersInUse,
+  onlyAcquirer,
   statusFromMaps,
+  type AcquirerOffer,
   type CardDataKeyMethod,
   type ChosenMethods,
-  type KeyOffer,
   type KeyStatus,
   type KeyUse,
   type NeededKey,
@@ -116,11 +119,6 @@ export interface TablesStatus {
 export interface KeyCheck {
   readonly pin: boolean;
   readonly data: boolean;
-}
-
-/** One acquirer's key methods, and whether each use's came from the settings (no list or slot in the tables). */
-interface AcquirerOffer extends KeyOffer {
-  readonly settings: { readonly data: boolean; readonly pin: boolean };
 }
 
 const two = (n: number): string => String(n).padStart(2, '0');
@@ -344,7 +342,7 @@ export class PinpadSale {
       await this.ensureTables();
       if (await this.#isLegacy()) return;
       const problems = new Set<string>();
-      for (const offer of this.#offersInUse())
+      for (const offer of offersInUse(this.#usableTables(), this.#keySlots))
         for (const problem of await this.#keyProblems(offer)) problems.add(problem);
       if (problems.size > 0) throw keysMissing([...problems]);
     });
@@ -404,47 +402,9 @@ export class PinpadSale {
     }
   }
 
-  /**
-   * The DUKPT slots of an acquirer: what the tables give it, else `keySlots` (the settings, else
-   * 01). Without an acquirer: the tables' one acquirer when they have exactly one.
-   */
-  keySlotsOf(acquirer: number | undefined): KeySlots {
-    const tables = this.#usableTables();
-    const own = tables?.keySlots.get(acquirer ?? this.#tableAcquirer() ?? 0);
-    return { ...this.#keySlots, ...own };
-  }
-
-  /**
-   * The key methods an acquirer's host opens, in the provider's order (key-methods.ts): the
-   * tables' `keys`, else DUKPT in keySlotsOf. Without an acquirer: the tables' one acquirer when
-   * they have exactly one, else the settings' DUKPT slots.
-   */
+  /** The key methods an acquirer's host opens, in the provider's order (key-methods.ts offerOf). */
   #offerOf(acquirer: number | undefined): AcquirerOffer {
-    const index = acquirer ?? this.#tableAcquirer() ?? 0;
-    const tables = this.#usableTables();
-    const methods = tables?.keyMethods.get(index);
-    const tableSlots = tables?.keySlots.get(index);
-    const slots = this.keySlotsOf(acquirer);
-    return {
-      cardData: methods?.cardData ?? [{ method: 'dukpt', slot: slots.data }],
-      pin: methods?.pin ?? [{ method: 'dukpt', slot: slots.pin }],
-      settings: {
-        data: methods?.cardData === undefined && tableSlots?.data === undefined,
-        pin: methods?.pin === undefined && tableSlots?.pin === undefined,
-      },
-    };
-  }
-
-  /** Every acquirer's methods a sale may use (each acquirer of the tables; the settings' without tables). */
-  #offersInUse(): { acquirer: number | undefined; offer: AcquirerOffer }[] {
-    const tables = this.#usableTables();
-    if (tables === undefined || tables.records.size === 0)
-      return [{ acquirer: undefined, offer: this.#offerOf(undefined) }];
-    const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
-    return acquirers.map((acquirer) => ({
-      acquirer: tables.keySlots.has(acquirer) || tables.keyMethods.has(acquirer) ? acquirer : undefined,
-      offer: this.#offerOf(acquirer),
-    }));
+    return offerOf(this.#usableTables(), this.#keySlots, acquirer);
   }
 
   /** The methods of an acquirer's card data and PIN this PINPAD can use; KEYS_MISSING naming the fix when there is none. */
@@ -453,13 +413,13 @@ export class PinpadSale {
     const cardData = await this.#choose(offer.cardData, 'data');
     const pin = await this.#choose(offer.pin, 'pin');
     if (cardData !== undefined && pin !== undefined) return { cardData, pin };
-    throw keysMissing(await this.#keyProblems({ acquirer, offer }));
+    throw keysMissing(await this.#keyProblems(offer));
   }
 
   /** Why an acquirer's card data or PIN has no usable method (none when both have one). */
-  async #keyProblems({ acquirer, offer }: { acquirer: number | undefined; offer: AcquirerOffer }): Promise<string[]> {
+  async #keyProblems(offer: AcquirerOffer): Promise<string[]> {
     const problems: string[] = [];
-    const whose = acquirer === undefined ? '' : ` of acquirer ${two(acquirer)}`;
+    const whose = offer.acquirer === undefined ? '' : ` of acquirer ${two(offer.acquirer)}`;
     for (const use of ['data', 'pin'] as const) {
       const offered = use === 'data' ? offer.cardData : offer.pin;
       if ((await this.#choose(offered, use)) !== undefined) continue;
@@ -1141,9 +1101,7 @@ export class PinpadSale {
 
   /** SPE_ACQREF: the one acquirer of the tables file, when it has exactly one. */
   #tableAcquirer(): number | undefined {
-    const tables = this.#usableTables();
-    if (tables === undefined || tables.records.size !== 1) return undefined;
-    return [...tables.records.keys()][0];
+    return onlyAcquirer(this.#usableTables());
   }
 
   /** The text display's size (PP_DSPTXTSZ), from the identification read at attach; 2 × 16 when unknown. */
