@@ -189,9 +189,15 @@ export const RandomKeyMethod = Type.Object(
   },
 );
 
-export const CardDataKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod, RandomKeyMethod]);
+export const CardDataKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod, RandomKeyMethod], {
+  title: 'CardDataKeyMethod',
+  description: 'A way the host opens sealed card data, by `method`.',
+});
 export type CardDataKeyMethod = Static<typeof CardDataKeyMethod>;
-export const PinKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod]);
+export const PinKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod], {
+  title: 'PinKeyMethod',
+  description: 'A way the host opens online PIN blocks, by `method`.',
+});
 export type PinKeyMethod = Static<typeof PinKeyMethod>;
 
 export const AcquirerKeys = Type.Object(

@@ -173,6 +173,7 @@ export const RandomKeyCardDataV2 = Type.Object(
 );
 
 export const EncryptedCardDataV2 = Type.Union([DukptCardDataV2, MkwkCardDataV2, RandomKeyCardDataV2], {
+  title: 'EncryptedCardDataV2',
   description: 'The track 2 (or PAN) as the PINPAD sealed it, with what the host needs to open it (by `method`).',
 });
 export type EncryptedCardDataV2 = Static<typeof EncryptedCardDataV2>;
@@ -210,6 +211,7 @@ export const MkwkPinBlockV2 = Type.Object(
 );
 
 export const PinBlockV2 = Type.Union([DukptPinBlockV2, MkwkPinBlockV2], {
+  title: 'PinBlockV2',
   description: 'The online PIN as the PINPAD encrypted it, with what the host needs to open it (by `method`).',
 });
 export type PinBlockV2 = Static<typeof PinBlockV2>;
