@@ -113,7 +113,14 @@ export async function openPaymentStack(options: {
     let client: PaymentsClient;
     let sellerId: string;
     if (training) {
-      const running = await startSandbox({ logger, dataDir: join(dirname(journalPath), 'sandbox') });
+      const running = await startSandbox({
+        logger,
+        dataDir: join(dirname(journalPath), 'sandbox'),
+        // The simulated PINPAD (`--port sim`) starts its DUKPT counters again at every start, where
+        // a real PINPAD keeps them: with replays refused, the training data directory would refuse
+        // every sale of a restarted simulator until its counters passed the last run's.
+        settings: { refuseReplayedKsn: false },
+      });
       closers.push(() => running.close());
       sandbox = running;
       client = new PaymentsClient({

@@ -128,7 +128,7 @@ function authorizeForTerminal(
       if (authorizationAnswer(record)) return unchanged(record);
       throw conflict('Transaction is not pending');
     }
-    checkKsnsAdvance(ctx, request.dukpt ?? [], record.id);
+    if (ctx.settings.refuseReplayedKsn) checkKsnsAdvance(ctx, request.dukpt ?? [], record.id);
     slow = request.outcome.kind === 'approved_slow';
     return authorize(
       ctx.db,

@@ -435,6 +435,18 @@ describe('terminal channel v2: DUKPT counters must advance (a replayed KSN is re
     expect((await authorize(await pending(1990), withDataKsn(1990, otherKsn))).status).toBe(200);
   });
 
+  it('accepts replays only where told not to check (the agent’s training sandbox, whose simulated PINPAD restarts its counters)', async () => {
+    const lenient = await startSandbox({ settings: { refuseReplayedKsn: false } });
+    try {
+      const where = await freshMarket(lenient);
+      const ksn = nextKsn('data');
+      expect((await authorize(await pending(1990, where), withDataKsn(1990, ksn), where)).status).toBe(200);
+      expect((await authorize(await pending(1990, where), withDataKsn(1990, ksn), where)).status).toBe(200);
+    } finally {
+      await lenient.close();
+    }
+  });
+
   it('remembers the counters across a restart of a sandbox with a data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pinbridge-ksn-'));
     try {
