@@ -326,7 +326,9 @@ export class PinpadSale {
    * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its keys
    * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN key is
    * missing. Its tables are loaded all the same (GTS/TLI/TLR/TLE). It cannot seal card data (no
-   * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED.
+   * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED — the
+   * agent does not seal GCR's clear tracks itself, which would put the PC in PCI scope and prove
+   * nothing to the host (docs/terminal-channel.md, "Legacy PINPADs are not sealed by the agent").
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
     await this.#step('prepare', async () => {
