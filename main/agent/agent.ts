@@ -21,7 +21,7 @@ import { ApiHealthMonitor } from '../api/health.js';
 import type { AttemptReport } from '../api/index.js';
 import type { Journal } from '../core/journal/journal.js';
 import { PinpadRegistry } from '../pinpad/registry.js';
-import { ProviderTables } from '../pinpad/provider-tables.js';
+import { ProviderTables, providerTablesCacheFile } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
@@ -537,7 +537,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           new ProviderTables({
             channel: stack.client.terminal,
             serial,
-            cacheFile: join(dirname(stack.journalPath), 'emv-tables', `${serial.replace(/[^A-Za-z0-9_-]/g, '_')}.json`),
+            cacheFile: providerTablesCacheFile(stack.journalPath, serial),
             logger: options.logger,
           })
       : undefined;

@@ -1,7 +1,9 @@
 /**
  * EMV tables as a document: the AID and CAPK records an acquirer gives its PINPADs (ABECS 2.20
  * §4.1, abecs.md §3.13), versioned, with the application types a credit and a debit sale select
- * and the DUKPT key slots each acquirer's keys live in. The same document is a store's tables
+ * and, per acquirer, the key methods its host opens (`keys`: DUKPT, MK/WK with the working key it
+ * issues, the random-key method with its RSA public key) or, in the short form, its DUKPT key
+ * slots (`key_slots`). The same document is a store's tables
  * file (settings `pinpad.tables`) and the terminal channel's answer to
  * `GET …/terminals/{serial}/emv_tables` (docs/terminal-channel.md), so a provider that serves
  * tables and a technician who copies a file speak one format.
@@ -122,6 +124,109 @@ export type EmvTableEntry = Static<typeof EmvTableEntry>;
 const ApplicationTypes = Type.Array(Type.Integer({ minimum: 1, maximum: 98 }), { minItems: 1, maxItems: 10 });
 const KeySlot = (what: string) =>
   Type.Integer({ minimum: 0, maximum: 99, description: `DUKPT slot of the ${what} key.` });
+const MethodSlot = (description: string) => Type.Integer({ minimum: 0, maximum: 99, description });
+
+/** DUKPT (ANSI X9.24-1:2009): the host derives each transaction's key from its BDK and the KSN the PINPAD sends. */
+export const DukptKeyMethod = Type.Object(
+  {
+    method: Type.Literal('dukpt'),
+    slot: MethodSlot(
+      'The PINPAD slot (SPE_KEYIDX) of the DUKPT key: a PIN key (PP_DKPTTDESP) in `pin`, a data key (PP_DKPTTDESD) in `card_data`.',
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'DukptKeyMethod',
+    description:
+      'DUKPT TDES: card data under DAT#3 (GTK SPE_MTHDDAT "50"), the PIN under the PIN variant (GOX/GPN method 3).',
+  },
+);
+
+/** MK/WK: the host issues a working key encrypted under the master key its key-loading device put in `slot`. */
+export const MkwkKeyMethod = Type.Object(
+  {
+    method: Type.Literal('mkwk'),
+    slot: MethodSlot(
+      'The PINPAD slot (SPE_KEYIDX) of the TDES master key: a PIN master key (PP_MKTDESP) in `pin`, a data master key (PP_MKTDESD) in `card_data`.',
+    ),
+    working_key: Type.String({
+      pattern: '^[0-9A-Fa-f]{32}$',
+      description:
+        "SPE_WKENC: the 16-byte TDES working key the host issues, encrypted (TDES ECB) under the slot's master key, in hex. The PINPAD opens it inside; it travels back in each authorization so the host knows which one sealed the data.",
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'MkwkKeyMethod',
+    description:
+      'Master key / working key TDES: card data with GTK SPE_MTHDDAT "10", the PIN with GOX/GPN method 1, both under the working key.',
+  },
+);
+
+/** The random-key method (card data only): the PINPAD makes a TDES key per GTK and returns it under the host's RSA key. */
+export const RandomKeyMethod = Type.Object(
+  {
+    method: Type.Literal('random_key'),
+    key_id: Type.String({
+      pattern: '^[\\x21-\\x7e]{1,64}$',
+      description:
+        "The host's name for this RSA key pair, sent back with each authorization so the host knows which private key opens the random key.",
+    }),
+    modulus: Type.String({
+      pattern: '^[0-9A-Fa-f]{512}$',
+      description: 'SPE_PBKMOD: the RSA-2048 public modulus, 256 bytes in hex (big-endian, top bit set).',
+    }),
+    exponent: Type.String({
+      pattern: '^([0-9A-Fa-f]{2}){1,3}$',
+      description: 'SPE_PBKEXP: the public exponent, 1 to 3 bytes in hex (010001 for 65537).',
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'RandomKeyMethod',
+    description:
+      'GTK SPE_MTHDDAT "90": TDES ECB under a random key KRAND the PINPAD makes for each card, returned RSA-encrypted (PKCS #1 v1.5 type 2) under this public key as PP_ENCKRAND. Needs no key in the PINPAD.',
+  },
+);
+
+export const CardDataKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod, RandomKeyMethod], {
+  title: 'CardDataKeyMethod',
+  description: 'A way the host opens sealed card data, by `method`.',
+});
+export type CardDataKeyMethod = Static<typeof CardDataKeyMethod>;
+export const PinKeyMethod = Type.Union([DukptKeyMethod, MkwkKeyMethod], {
+  title: 'PinKeyMethod',
+  description: 'A way the host opens online PIN blocks, by `method`.',
+});
+export type PinKeyMethod = Static<typeof PinKeyMethod>;
+
+export const AcquirerKeys = Type.Object(
+  {
+    card_data: Type.Optional(
+      Type.Array(CardDataKeyMethod, {
+        minItems: 1,
+        maxItems: 10,
+        description:
+          "How the host opens sealed card data, in the provider's order of preference: a sale uses the first one whose key the PINPAD holds (random_key needs none).",
+      }),
+    ),
+    pin: Type.Optional(
+      Type.Array(PinKeyMethod, {
+        minItems: 1,
+        maxItems: 10,
+        description:
+          "How the host opens online PIN blocks, in the provider's order of preference: a sale uses the first one whose key the PINPAD holds.",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    title: 'AcquirerKeys',
+    description:
+      "The key methods this acquirer's host opens. A list given here replaces `key_slots` for its use (a document may not give both).",
+  },
+);
+export type AcquirerKeys = Static<typeof AcquirerKeys>;
 
 export const AcquirerSettings = Type.Object(
   {
@@ -129,9 +234,14 @@ export const AcquirerSettings = Type.Object(
     key_slots: Type.Optional(
       Type.Object(
         { pin: Type.Optional(KeySlot('PIN (SPE_KEYIDX of GOX/GOC)')), data: Type.Optional(KeySlot('card data (GTK)')) },
-        { additionalProperties: false, description: "Where this acquirer's DUKPT keys are in the PINPAD." },
+        {
+          additionalProperties: false,
+          description:
+            "Where this acquirer's DUKPT keys are in the PINPAD: the short form of `keys` with one DUKPT method each.",
+        },
       ),
     ),
+    keys: Type.Optional(AcquirerKeys),
   },
   { additionalProperties: false, title: 'AcquirerSettings' },
 );
@@ -160,7 +270,7 @@ export const EmvTablesDocument = Type.Object(
     acquirers: Type.Optional(
       Type.Record(Type.String({ pattern: '^[0-9]{1,2}$' }), AcquirerSettings, {
         description:
-          'Per acquirer index ("2" or "02"): its name and DUKPT key slots. Slots not given here come from the settings (pinpad.key_slots), else 1.',
+          'Per acquirer index ("2" or "02"): its name and the key methods its host opens (`keys`), or its DUKPT key slots (`key_slots`). What neither gives is DUKPT in the settings\' slots (pinpad.key_slots), else 1.',
       }),
     ),
     entries: Type.Array(EmvTableEntry, {

@@ -22,9 +22,13 @@
  * chip, 07 contactless chip, 91 contactless magstripe, 90 magstripe read whole, 80 magstripe after
  * a chip failure) and the terminal's PIN capability (1: it can take a PIN — every PINPAD can).
  *
- * Card data is never in clear: the PAN and track 2 travel as the PINPAD encrypted them (ABECS GTK
- * under the DUKPT data key of `key_slot`, TDES ECB, S220 §6.3.4.2), the PIN as an ISO 9564 format
- * 0 block under the DUKPT PIN key of its slot, each with the KSN the host derives the key from.
+ * Card data is never in clear: the PAN and track 2 travel as the PINPAD encrypted them (ABECS GTK,
+ * TDES ECB, S220 §5.4.2) by one of the three methods the spec defines — under the DUKPT data key of
+ * a slot (with its KSN), under a working key the host issued for a data master key slot (MK/WK),
+ * or under a random key the PINPAD made for this card and returned RSA-encrypted under the host's
+ * public key — and the PIN as an ISO 9564 format 0 block under a DUKPT PIN key (with its KSN) or
+ * an MK/WK PIN working key. Each carries what the host needs to open it (`method` and its fields).
+ * Only ECB: Pinbridge asks GTK for ECB, and CBC would add nothing the host needs.
  */
 import { Type, type Static } from 'typebox';
 import { Nullable } from './common.js';
@@ -39,11 +43,12 @@ const Ksn = Type.String({
   pattern: '^[0-9A-F]{20}$',
   description: 'DUKPT key serial number (10 bytes, upper-case hex): the host derives the key from it and its BDK.',
 });
-const KeySlot = Type.Integer({
-  minimum: 0,
-  maximum: 99,
-  description: 'The PINPAD key slot (ABECS SPE_KEYIDX) of the DUKPT key used.',
-});
+const KeySlot = (description: string) => Type.Integer({ minimum: 0, maximum: 99, description });
+const WorkingKey = (kind: string) =>
+  Type.String({
+    pattern: '^[0-9A-F]{32}$',
+    description: `SPE_WKENC: the ${kind} working key the host issued (its EMV tables' \`keys\`), encrypted under the master key of \`key_slot\`, as the PINPAD was given it. Upper-case hex.`,
+  });
 
 export const CardEntryMode = Type.Union(
   [
@@ -111,39 +116,104 @@ export const CardV2 = Type.Object(
 );
 export type CardV2 = Static<typeof CardV2>;
 
-export const EncryptedCardDataV2 = Type.Object(
-  {
-    format: Type.Union([Type.Literal('track2'), Type.Literal('pan')], {
-      description: 'What was encrypted: track 2 (PAN=YYMM service code and discretionary data) or the PAN alone.',
-    }),
-    method: Type.Literal('dukpt_tdes_ecb', {
-      description: 'DUKPT data key (X9.24-1:2009, request direction), TDES ECB.',
-    }),
-    key_slot: KeySlot,
-    ksn: Ksn,
-    payload: Hex(
-      'The digits packed two a byte, padded with F nibbles to a multiple of 8 bytes, encrypted (ABECS S220 §5.4.2).',
-      64,
-    ),
-  },
-  { additionalProperties: false, title: 'EncryptedCardDataV2' },
+const CardDataFormat = Type.Union([Type.Literal('track2'), Type.Literal('pan')], {
+  description: 'What was encrypted: track 2 (PAN=YYMM service code and discretionary data) or the PAN alone.',
+});
+const Payload = Hex(
+  'The digits packed two a byte ("=" as the nibble D), padded with F nibbles to a multiple of 8 bytes, encrypted TDES ECB (ABECS S220 §5.4.2).',
+  64,
 );
+
+export const DukptCardDataV2 = Type.Object(
+  {
+    format: CardDataFormat,
+    method: Type.Literal('dukpt_tdes_ecb', {
+      description: 'DUKPT data key (X9.24-1:2009, request direction), TDES ECB (GTK SPE_MTHDDAT "50").',
+    }),
+    key_slot: KeySlot('The PINPAD slot (ABECS SPE_KEYIDX) of the DUKPT data key used.'),
+    ksn: Ksn,
+    payload: Payload,
+  },
+  { additionalProperties: false, title: 'DukptCardDataV2' },
+);
+
+export const MkwkCardDataV2 = Type.Object(
+  {
+    format: CardDataFormat,
+    method: Type.Literal('mkwk_tdes_ecb', {
+      description: 'A working key under a data master key (MK/WK), TDES ECB (GTK SPE_MTHDDAT "10").',
+    }),
+    key_slot: KeySlot('The PINPAD slot (ABECS SPE_KEYIDX) of the data master key the working key was opened under.'),
+    working_key: WorkingKey('data'),
+    payload: Payload,
+  },
+  { additionalProperties: false, title: 'MkwkCardDataV2' },
+);
+
+export const RandomKeyCardDataV2 = Type.Object(
+  {
+    format: CardDataFormat,
+    method: Type.Literal('random_key_tdes_ecb', {
+      description:
+        'A TDES key the PINPAD made for this card alone (KRAND), TDES ECB (GTK SPE_MTHDDAT "90"); the key travels RSA-encrypted in `encrypted_key`.',
+    }),
+    encrypted_key: Type.String({
+      pattern: '^[0-9A-F]{512}$',
+      description:
+        "PP_ENCKRAND: the 16-byte random key as a PKCS #1 v1.5 type 2 block (00 02, non-zero random bytes, 00, the key) encrypted under the host's RSA-2048 public key (S220 §5.2.1). Upper-case hex.",
+    }),
+    key_id: Type.String({
+      pattern: '^[\\x21-\\x7e]{1,64}$',
+      description:
+        "The host's name of the RSA key pair (its EMV tables' `keys`) whose public key sealed the random key.",
+    }),
+    payload: Payload,
+  },
+  { additionalProperties: false, title: 'RandomKeyCardDataV2' },
+);
+
+export const EncryptedCardDataV2 = Type.Union([DukptCardDataV2, MkwkCardDataV2, RandomKeyCardDataV2], {
+  title: 'EncryptedCardDataV2',
+  description: 'The track 2 (or PAN) as the PINPAD sealed it, with what the host needs to open it (by `method`).',
+});
 export type EncryptedCardDataV2 = Static<typeof EncryptedCardDataV2>;
 
-export const PinBlockV2 = Type.Object(
+const PinFormat = Type.Literal('iso_0', {
+  description: "ISO 9564-1 format 0 (the PIN XOR the PAN's 12 digits before the check digit).",
+});
+const PinBlock = (key: string) =>
+  Type.String({ pattern: '^[0-9A-F]{16}$', description: `The PIN block encrypted under ${key}. Upper-case hex.` });
+
+export const DukptPinBlockV2 = Type.Object(
   {
-    format: Type.Literal('iso_0', {
-      description: "ISO 9564-1 format 0 (the PIN XOR the PAN's 12 digits before the check digit).",
-    }),
-    key_slot: KeySlot,
+    format: PinFormat,
+    method: Type.Optional(
+      Type.Literal('dukpt', {
+        description: 'DUKPT PIN key (GOX/GPN method 3). Absent in requests of older agents: absent means dukpt.',
+      }),
+    ),
+    key_slot: KeySlot('The PINPAD slot (ABECS SPE_KEYIDX) of the DUKPT PIN key used.'),
     ksn: Ksn,
-    block: Type.String({
-      pattern: '^[0-9A-F]{16}$',
-      description: 'The PIN block encrypted under the DUKPT PIN key. Upper-case hex.',
-    }),
+    block: PinBlock('the DUKPT PIN key of the KSN'),
   },
-  { additionalProperties: false, title: 'PinBlockV2' },
+  { additionalProperties: false, title: 'DukptPinBlockV2' },
 );
+
+export const MkwkPinBlockV2 = Type.Object(
+  {
+    format: PinFormat,
+    method: Type.Literal('mkwk', { description: 'A working key under a PIN master key (GOX/GPN method 1).' }),
+    key_slot: KeySlot('The PINPAD slot (ABECS SPE_KEYIDX) of the PIN master key the working key was opened under.'),
+    working_key: WorkingKey('PIN'),
+    block: PinBlock('the PIN working key'),
+  },
+  { additionalProperties: false, title: 'MkwkPinBlockV2' },
+);
+
+export const PinBlockV2 = Type.Union([DukptPinBlockV2, MkwkPinBlockV2], {
+  title: 'PinBlockV2',
+  description: 'The online PIN as the PINPAD encrypted it, with what the host needs to open it (by `method`).',
+});
 export type PinBlockV2 = Static<typeof PinBlockV2>;
 
 export const TerminalAuthorizationRequestV2 = Type.Object(
@@ -187,7 +257,8 @@ export type CardPresentAuthorization = Omit<TerminalAuthorizationRequestV2, 'enc
  * The same authorization for a provider that serves only v1: the card as brand, masked digits,
  * expiry and sequence number, the blobs without their formats and key slots, the terminal as its
  * serial number. What v1 has no field for (pos_entry_mode, acquirer, pan_length, service_code,
- * model, table versions) is dropped.
+ * model, table versions) is dropped — and so are card data and PIN blocks sealed other than by
+ * DUKPT: v1's blobs are a KSN and bytes, nothing else could be opened from them.
  */
 export function toV1Authorization(request: CardPresentAuthorization): TerminalAuthorizationRequest {
   const { card, encrypted_card_data: sealed, pin_block: pin } = request;
@@ -202,8 +273,10 @@ export function toV1Authorization(request: CardPresentAuthorization): TerminalAu
       ...(card.pan_sequence_number !== undefined ? { pan_sequence_number: card.pan_sequence_number } : {}),
     },
     cardholder_verification: request.cardholder_verification,
-    ...(sealed !== undefined ? { encrypted_card_data: { ksn: sealed.ksn, payload: sealed.payload } } : {}),
-    ...(pin !== undefined ? { pin_block: { ksn: pin.ksn, block: pin.block } } : {}),
+    ...(sealed?.method === 'dukpt_tdes_ecb'
+      ? { encrypted_card_data: { ksn: sealed.ksn, payload: sealed.payload } }
+      : {}),
+    ...(pin !== undefined && pin.method !== 'mkwk' ? { pin_block: { ksn: pin.ksn, block: pin.block } } : {}),
     ...(request.emv_data !== undefined ? { emv_data: request.emv_data } : {}),
   };
 }

@@ -3,6 +3,8 @@
  * drivers/transports/usb-ids.ts), and — when an address is given, in the `--port` syntax of
  * `pinbridge start` — whether that PINPAD really answers: it is opened (CAN, OPN), asked for its
  * identification (GIX, or GIN on older PINPADs) and closed, all within the check's time limit.
+ * For an ABECS 2.x PINPAD it also says its key maps and the key method each acquirer's sales will
+ * use (pinpad-keys.ts), and fails when an acquirer has none.
  */
 import { Pinpad, type PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
@@ -22,6 +24,7 @@ import {
   type CheckResult,
   type CheckDetails,
 } from './check.js';
+import { pinpadKeysReport, type PinpadKeysSource } from './pinpad-keys.js';
 
 export interface PinpadsCheckOptions {
   /** The PINPAD to open and identify; without it only the serial ports are listed. */
@@ -42,6 +45,8 @@ export interface PinpadsCheckOptions {
    * instead of opening the port, which the agent holds.
    */
   readonly link?: PinpadLinkReport;
+  /** Where the sales' key methods come from (the settings' tables and key slots). */
+  readonly keys?: PinpadKeysSource;
 }
 
 /** A running agent's link to its PINPAD, with its sentences (main/pinpad/link-status.ts). */
@@ -264,15 +269,24 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
   );
   // A BibComp 1.08 PINPAD has no GTK: its card data cannot be sealed, and terminal channel v2 authorizes nothing else.
   const cannotSell = info.protocol === 'legacy' && (options.terminalChannel ?? 2) === 2;
+  // Key maps are GIX's (ABECS 2.x): a legacy PINPAD has none to report.
+  const keys = info.protocol === 'abecs' ? pinpadKeysReport(info, options.keys) : undefined;
+  const withKeys =
+    keys === undefined
+      ? answered
+      : bilingual(
+          `${answered.en}; ${keys.maps.en}; ${keys.methods.en}`,
+          `${answered.pt}; ${keys.maps.pt}; ${keys.methods.pt}`,
+        );
   return checkResult({
     id: 'pinpads',
-    status: cannotSell ? 'fail' : 'ok',
+    status: cannotSell || keys?.problem !== undefined ? 'fail' : 'ok',
     summary: cannotSell
       ? bilingual(
           `${answered.en}; it is a legacy (BibComp 1.08) PINPAD, which cannot encrypt card data, so no sale can run on it (terminal channel v2)`,
           `${answered.pt}; é um PINPAD antigo (BibComp 1.08), que não criptografa os dados do cartão, então nenhuma venda pode ser feita nele (canal de terminal v2)`,
         )
-      : answered,
+      : withKeys,
     ...(cannotSell
       ? {
           fix: bilingual(
@@ -280,7 +294,14 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
             'Troque-o por um PINPAD ABECS 2.x; ou, somente se o sistema de pagamentos ainda atende o canal de terminal v1, defina "api": {"capabilities": {"terminal_channel": 1}} nas configurações.',
           ),
         }
-      : {}),
+      : keys?.problem !== undefined
+        ? {
+            fix: bilingual(
+              `No sale can run on it until it holds a key the payments provider opens: ${keys.problem.en}.`,
+              `Nenhuma venda pode ser feita nele até que tenha uma chave que o sistema de pagamentos abre: ${keys.problem.pt}.`,
+            ),
+          }
+        : {}),
     details: {
       ...baseDetails,
       address,
@@ -292,7 +313,9 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         firmware: info.firmware,
         spec_version: info.specVersion,
         protocol: info.protocol,
+        ...(keys !== undefined ? { key_maps: keys.details.key_maps } : {}),
       },
+      ...(keys !== undefined ? { key_methods: keys.details.key_methods } : {}),
       ms: outcome.ms,
     },
   });

@@ -23,7 +23,10 @@ import { checkPosPorts } from './pos-ports.js';
 import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
-import { readSettingsJson } from '../settings/settings-file.js';
+import { pinpadSaleOptionsOf, readSettingsJson, type AgentSettings } from '../settings/settings-file.js';
+import { defaultJournalPath, trainingJournalPath } from '../paths.js';
+import { providerTablesCacheFile, readCachedTables } from '../pinpad/provider-tables.js';
+import type { PinpadKeysSource } from './pinpad-keys.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 5000;
 
@@ -124,6 +127,24 @@ function rawPinpadAddress(path: string): string | undefined {
   }
 }
 
+/**
+ * Where the sales' key methods come from, as `pinbridge start` would read them: the tables file,
+ * or the provider's tables cached beside the journal (training's when there is no API), and the
+ * settings' DUKPT slots.
+ */
+function keysSource(settings: AgentSettings | undefined, options: DoctorOptions): PinpadKeysSource {
+  if (settings === undefined) return {};
+  const { tables, keySlots, tablesFromProvider } = pinpadSaleOptionsOf(settings);
+  const journalPath = options.api === undefined ? trainingJournalPath(options.home) : defaultJournalPath(options.home);
+  return {
+    ...(tables !== undefined ? { tables } : {}),
+    ...(keySlots !== undefined ? { keySlots } : {}),
+    ...(tablesFromProvider
+      ? { providerTables: (serial: string) => readCachedTables(providerTablesCacheFile(journalPath, serial)) }
+      : {}),
+  };
+}
+
 export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
   const username = options.identity?.username ?? currentUsername();
@@ -152,6 +173,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         ...(settings?.api?.capabilities?.terminal_channel === undefined
           ? {}
           : { terminalChannel: settings.api.capabilities.terminal_channel }),
+        keys: keysSource(settings, options),
       }),
     ),
     guarded('printers', () =>

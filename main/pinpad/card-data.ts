@@ -20,6 +20,7 @@ import { POS_ENTRY_MODES, type CardEntryMode } from '../contract/terminal-v2.js'
 import type { CardAuthorization } from '../core/ports.js';
 import type { MaskedCard } from '../core/journal/record.js';
 import { brandOf } from './card-brand.js';
+import type { PinKeyMethod } from './key-methods.js';
 
 export type { CardAuthorization };
 
@@ -33,7 +34,7 @@ export interface CardSaleData {
   readonly authorization: CardAuthorization;
 }
 
-/** PAN or track 2 encrypted by the PINPAD (GTK) under the DUKPT data key of a slot, with its KSN, hex. */
+/** PAN or track 2 encrypted by the PINPAD (GTK) by one of the card data methods, with what opens it, hex. */
 export type EncryptedCardData = NonNullable<CardAuthorization['encrypted_card_data']>;
 
 /** The online PIN of a swiped card (GPN), for cards that have no chip to run GOX on. */
@@ -49,7 +50,7 @@ export const CARD_DATA_ERROR_CODES = [
   'UNSUPPORTED_CARD_TYPE',
   /** PP_EMVDATA is not BER-TLV. */
   'MALFORMED_EMV_DATA',
-  /** The PINPAD said it captured an online PIN but gave no PIN block or no KSN. */
+  /** The PINPAD said it captured an online PIN but gave no PIN block (or, for DUKPT, no KSN). */
   'INCOMPLETE_PIN_BLOCK',
 ] as const;
 export type CardDataErrorCode = (typeof CARD_DATA_ERROR_CODES)[number];
@@ -240,21 +241,34 @@ export function emvDataHex(data: Buffer | undefined): string | undefined {
 }
 
 function pinBlockOf(verification: CardVerification): CardAuthorization['pin_block'] {
-  const { chip, swipedPin, pinKeySlot } = verification;
+  const { chip, swipedPin, pinMethod } = verification;
   const source = swipedPin ?? (chip?.onlinePinCaptured ? chip : undefined);
   if (!source) return undefined;
+  if (pinMethod === undefined)
+    throw new CardDataError('INCOMPLETE_PIN_BLOCK', 'An online PIN block came without the key it was encrypted under.');
+  // MK/WK blocks have no KSN (GPN returns it zeroed, S220 §3.3.11): the working key names the key.
+  if (source.pinBlock && pinMethod.method === 'mkwk') {
+    return {
+      format: 'iso_0',
+      method: 'mkwk',
+      key_slot: pinMethod.slot,
+      working_key: pinMethod.working_key,
+      block: source.pinBlock.toUpperCase(),
+    };
+  }
   if (!source.pinBlock || !source.ksn) {
     throw new CardDataError(
       'INCOMPLETE_PIN_BLOCK',
       'The PINPAD captured an online PIN but returned no PIN block or no DUKPT KSN.',
     );
   }
-  if (pinKeySlot === undefined)
-    throw new CardDataError(
-      'INCOMPLETE_PIN_BLOCK',
-      'An online PIN block came without the key slot it was encrypted under.',
-    );
-  return { format: 'iso_0', key_slot: pinKeySlot, ksn: source.ksn.toUpperCase(), block: source.pinBlock.toUpperCase() };
+  return {
+    format: 'iso_0',
+    method: 'dukpt',
+    key_slot: pinMethod.slot,
+    ksn: source.ksn.toUpperCase(),
+    block: source.pinBlock.toUpperCase(),
+  };
 }
 
 /**
@@ -324,8 +338,8 @@ export interface CardVerification {
   readonly swipedPin?: SwipedCardPin | null;
   /** GTK's encrypted track 2 (or PAN); null from a legacy PINPAD, which has no GTK. */
   readonly encryptedCardData?: EncryptedCardData | null;
-  /** The DUKPT slot the online PIN (GOX or GPN) was encrypted under; needed when there is one. */
-  readonly pinKeySlot?: number;
+  /** The key method the online PIN (GOX, GOC or GPN) was encrypted by; needed when there is one. */
+  readonly pinMethod?: PinKeyMethod;
   /** The acquirer index whose AID table took the card (chip), or the tables' one acquirer. */
   readonly acquirer?: number;
 }

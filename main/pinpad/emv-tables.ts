@@ -16,7 +16,10 @@
  * - `payment_types` says which AID application types (T1_APPTYPE) a credit and a debit sale may
  *   select: GCX's SPE_APPTYPE. Each acquirer's tables define them (S220 §3.7.1); 01 credit and
  *   02 debit when the file does not say.
- * - `acquirers` names, per acquirer index, the DUKPT key slots its keys live in.
+ * - `acquirers` names, per acquirer index, the key methods its host opens (`keys`: DUKPT slots,
+ *   MK/WK master key slots with the working keys it issues, the random-key method's RSA public
+ *   key, in its order of preference — key-methods.ts chooses) or just its DUKPT key slots
+ *   (`key_slots`).
  * - `entries` are typed table records (drivers/abecs/tables/records.ts); each is encoded at load
  *   time, so a mistake is found when the file is read, not halfway through a load.
  *
@@ -39,6 +42,7 @@ import {
   RevokedCertificateTableEntry,
 } from '../contract/emv-tables.js';
 import { schemaViolations } from '../contract/rules.js';
+import type { CardDataKeyMethod, PinKeyMethod } from '../contract/emv-tables.js';
 
 export const TABLES_FORMAT = EMV_TABLES_FORMAT;
 
@@ -82,6 +86,11 @@ export interface EmvTables {
   readonly records: ReadonlyMap<number, readonly TableRecord[]>;
   /** Acquirer index → the DUKPT slots the document names for it (the rest come from the settings). */
   readonly keySlots: ReadonlyMap<number, { readonly pin?: number; readonly data?: number }>;
+  /** Acquirer index → the key methods its host opens (`keys`), hex in upper case; a use it leaves out is not here. */
+  readonly keyMethods: ReadonlyMap<
+    number,
+    { readonly cardData?: readonly CardDataKeyMethod[]; readonly pin?: readonly PinKeyMethod[] }
+  >;
 }
 
 export class TablesFileError extends CodedError<'INVALID_TABLES'> {
@@ -134,6 +143,7 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
     records.set(record.acquirer, [...(records.get(record.acquirer) ?? []), record]);
   });
   const keySlots = new Map<number, { pin?: number; data?: number }>();
+  const keyMethods = new Map<number, { cardData?: CardDataKeyMethod[]; pin?: PinKeyMethod[] }>();
   for (const [index, acquirer] of Object.entries(file.acquirers ?? {})) {
     const number = Number(index);
     if (number < 1 || number > 99)
@@ -141,6 +151,29 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
     else if (!records.has(number))
       violations.push({ field: `acquirers.${index}`, message: 'names an acquirer with no table records' });
     if (acquirer.key_slots !== undefined) keySlots.set(number, { ...acquirer.key_slots });
+    const { keys } = acquirer;
+    if (keys === undefined) continue;
+    // One place per use: a slot in key_slots beside a list in keys would leave the reader guessing.
+    if (keys.card_data !== undefined && acquirer.key_slots?.data !== undefined)
+      violations.push({
+        field: `acquirers.${index}.keys.card_data`,
+        message: 'gives the card data key twice (key_slots.data and keys.card_data): keep one',
+      });
+    if (keys.pin !== undefined && acquirer.key_slots?.pin !== undefined)
+      violations.push({
+        field: `acquirers.${index}.keys.pin`,
+        message: 'gives the PIN key twice (key_slots.pin and keys.pin): keep one',
+      });
+    keys.card_data?.forEach((method, at) => {
+      if (method.method !== 'random_key') return;
+      const problem = rsaKeyProblem(method.modulus, method.exponent);
+      if (problem !== undefined)
+        violations.push({ field: `acquirers.${index}.keys.card_data.${at}`, message: problem });
+    });
+    keyMethods.set(number, {
+      ...(keys.card_data !== undefined ? { cardData: keys.card_data.map(upperCaseHex) } : {}),
+      ...(keys.pin !== undefined ? { pin: keys.pin.map(upperCaseHex) } : {}),
+    });
   }
   if (violations.length > 0) throw new TablesFileError(source, violations);
   return {
@@ -152,7 +185,30 @@ export function parseEmvTables(json: unknown, source = 'the tables file'): EmvTa
     },
     records,
     keySlots,
+    keyMethods,
   };
+}
+
+/** A method with its hex fields in upper case, as the terminal channel carries them. */
+function upperCaseHex<M extends CardDataKeyMethod>(method: M): M {
+  switch (method.method) {
+    case 'mkwk':
+      return { ...method, working_key: method.working_key.toUpperCase() };
+    case 'random_key':
+      return { ...method, modulus: method.modulus.toUpperCase(), exponent: method.exponent.toUpperCase() };
+    default:
+      return method;
+  }
+}
+
+/** Why an RSA public key cannot be an RSA-2048 key a PINPAD encrypts under; undefined when it can be. */
+function rsaKeyProblem(modulus: string, exponent: string): string | undefined {
+  const n = Buffer.from(modulus, 'hex');
+  if ((n[0]! & 0x80) === 0) return 'modulus is not 2048 bits (its first byte must have the top bit set)';
+  if ((n[n.length - 1]! & 1) === 0) return 'modulus is even: not an RSA modulus';
+  const e = Number.parseInt(exponent, 16);
+  if (e < 3 || e % 2 === 0) return 'exponent must be odd and at least 3 (010001 for 65537)';
+  return undefined;
 }
 
 /** Reads and checks a tables file. */

@@ -13,8 +13,9 @@
  * - GCD (the CPF) is 2.x: a sale asking for a CPF is refused (PINPAD_UNSUPPORTED, step tax_id)
  *   before anything is created on the payments API.
  * - GTK is 2.x: a swiped card's authorization carries no encrypted_card_data.
- * - GIX's key maps are 2.x: the key slots are not checked before the sale; GOC/GPN answer
- *   ST_ERRKEY (042) at the PIN step when the PIN slot is empty (S220 §6.5.11).
+ * - GIX's key maps are 2.x: the keys are not checked before the sale (the provider's first PIN
+ *   method is used, key-methods.ts); GOC/GPN answer ST_ERRKEY (042) at the PIN step when its key
+ *   is missing (S220 §6.5.11).
  *
  * Card data: GCR returns the PAN, the tracks and the name in clear. `cardReadOfGcr` hands them
  * only to summarizeCardRead (card-data.ts), which keeps first 6 / last 4; nothing here keeps,
@@ -28,14 +29,15 @@ import { localDateTime, type Pinpad, type WaitOptions } from '../../drivers/abec
 import type { SaleTimeouts } from '../core/ports.js';
 import { AUTHORIZATION_TAGS, COMPLETION_TAGS } from './card-data.js';
 import { fitLine, fitMessage, type InstallmentChoice } from './display-text.js';
+import type { PinKeyMethod } from './key-methods.js';
 import { SaleStepError } from './sale-errors.js';
 
 /** What the legacy steps need of the session that runs them. */
 export interface LegacySaleContext {
   readonly pinpad: Pinpad;
   readonly timeouts: SaleTimeouts;
-  /** DUKPT TDES slot of the PIN key (GOC_KEYIDX). */
-  readonly pinSlot: number;
+  /** The PIN's key method (GOC_METHOD, GOC_KEYIDX, GOC_WKENC): DUKPT, or MK/WK with the host's working key. */
+  readonly pinKey: PinKeyMethod;
   /** The session's wait options (signal, host limit, NTM relay) for one command. */
   wait(signal: AbortSignal | undefined, timeoutMs: number): WaitOptions;
 }
@@ -172,10 +174,10 @@ export async function goOnChipGoc(
       cashback: 0,
       exceptionList: false,
       forceOnline: true,
-      pinMethod: 'dukpt',
-      keyIndex: ctx.pinSlot,
+      pinMethod: ctx.pinKey.method,
+      keyIndex: ctx.pinKey.slot,
       // GOC_WKENC is ignored for DUKPT (S220 §3.6.3).
-      workingKey: '0'.repeat(32),
+      workingKey: ctx.pinKey.method === 'mkwk' ? ctx.pinKey.working_key : '0'.repeat(32),
       floorLimit: 0,
       targetPercent: 0,
       thresholdValue: 0,

@@ -14,7 +14,7 @@
  * - A provider that serves no tables (404) leaves the PINPAD with its own.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { parseEmvTables, TablesFileError, type EmvTables } from './emv-tables.js';
 
@@ -59,6 +59,26 @@ export interface ProviderTablesOptions {
 export const PROVIDER_TABLES_DEFAULTS = Object.freeze({ refreshMs: 6 * 3600_000, retryMs: 60_000, timeoutMs: 5_000 });
 
 const SOURCE = "the payments provider's EMV tables";
+
+/** Where the agent keeps a PINPAD's last provider tables: `emv-tables/<serial>.json` beside the journal. */
+export function providerTablesCacheFile(journalPath: string, serial: string): string {
+  return join(dirname(journalPath), 'emv-tables', `${serial.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+}
+
+/** The cached provider tables of a file; undefined when there are none or they cannot be used. */
+export function readCachedTables(file: string): EmvTables | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return parseEmvTables(JSON.parse(text), file);
+  } catch {
+    return undefined;
+  }
+}
 
 export class ProviderTables implements TablesSource {
   readonly #options: ProviderTablesOptions;

@@ -20,7 +20,8 @@ import type { CexResult } from '../../drivers/abecs/commands/cex.js';
 import type { FcxRequest } from '../../drivers/abecs/commands/fcx.js';
 import type { GcxRequest, GcxResult } from '../../drivers/abecs/commands/gcx.js';
 import type { GoxResult } from '../../drivers/abecs/commands/gox.js';
-import type { Pinpad, WaitOptions } from '../../drivers/abecs/pinpad.js';
+import type { GtkEncryption } from '../../drivers/abecs/commands/gtk.js';
+import type { DukptKsns, Pinpad, WaitOptions } from '../../drivers/abecs/pinpad.js';
 import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { isValidCpf } from '../validation/taxpayer-id.js';
@@ -47,6 +48,22 @@ import {
 } from './card-data.js';
 import { CHIP_CARD_SWIPED, cardReadRetryFor, UNREADABLE_SWIPE } from './card-read-retry.js';
 import { DEFAULT_APPLICATION_TYPES, TablesFileError, type EmvTables } from './emv-tables.js';
+import {
+  chooseMethod,
+  missingKeyProblem,
+  neededKey,
+  offerOf,
+  offersInUse,
+  onlyAcquirer,
+  statusFromMaps,
+  type AcquirerOffer,
+  type CardDataKeyMethod,
+  type ChosenMethods,
+  type KeyStatus,
+  type KeyUse,
+  type NeededKey,
+  type PinKeyMethod,
+} from './key-methods.js';
 import type { TablesSource } from './provider-tables.js';
 import { syncTables } from './table-loader.js';
 import {
@@ -174,16 +191,17 @@ export interface PinpadSaleOptions {
   /**
    * The DUKPT key slots the store's acquirer loaded into its PINPADs: `pin` for online PINs
    * (SPE_KEYIDX / GPN_KEYIDX), `data` for card data. Slot 01 each unless the settings say
-   * otherwise (the real PPC-930 trace uses 02). Sales are refused before anything is created
-   * when the PINPAD reports either slot empty (see prepare).
+   * otherwise (the real PPC-930 trace uses 02). Used where the tables name no key method for an
+   * acquirer (key-methods.ts). Sales are refused before anything is created when the PINPAD
+   * holds no usable key (see prepare).
    */
   readonly keySlots?: Partial<KeySlots>;
   /**
    * The store's EMV tables (emv-tables.ts), loaded into the PINPAD when its version differs —
    * or why the tables file could not be read (every sale then ends before anything is created) —
    * or where to ask for them before each sale (provider-tables.ts). Absent: the PINPAD keeps
-   * whatever tables it holds. Acquirers the tables give key slots use those slots instead of
-   * `keySlots`.
+   * whatever tables it holds. The key methods (or DUKPT slots) the tables give an acquirer are
+   * used for it instead of `keySlots`.
    */
   readonly tables?: EmvTables | TablesFileError | TablesSource;
   /**
@@ -268,8 +286,8 @@ export class PinpadSale {
   readonly #tablesSource: TablesSource | undefined;
   /** The tables of the coming sale (asked of tablesSource in prepare, never during a sale). */
   #tables: EmvTables | TablesFileError | undefined;
-  /** Whether key slots hold keys, per "pin/data" pair once the PINPAD was asked (the answer does not change while attached). */
-  readonly #keysChecked = new Map<string, Promise<KeyCheck>>();
+  /** The DUKPT KSNs of a slot (PIN and data), once asked of a PINPAD without key maps (they do not change while attached). */
+  readonly #ksnsAsked = new Map<number, Promise<DukptKsns>>();
   readonly #legacyNoticeMs: number;
   readonly #onTablesStatus: ((status: TablesStatus) => void) | undefined;
   #lastTablesStatus: string | undefined;
@@ -299,14 +317,18 @@ export class PinpadSale {
    * Refuses, before the customer or the API is asked anything, a sale this PINPAD cannot run:
    *
    * - tables the file cannot give or the PINPAD refuses to load: TABLES_UNAVAILABLE;
-   * - a DUKPT slot that holds no key (PP_DKPTTDESP/D, else PP_KSNTDESPnn/Dnn) — the slots of
-   *   every acquirer of the tables, or `keySlots` without tables: KEYS_MISSING — a PIN would
-   *   fail with ST_ERRKEY mid-sale, or card data would be encrypted under another acquirer's key.
+   * - an acquirer (every acquirer of the tables, or the settings' slots without tables) for whose
+   *   card data or PIN the PINPAD holds the key of no method the provider offers (key-methods.ts:
+   *   the key maps PP_MKTDESP/D and PP_DKPTTDESP/D, else the DUKPT slots' PP_KSNTDESPnn/Dnn):
+   *   KEYS_MISSING, naming the fix — a PIN would fail with ST_ERRKEY mid-sale, or card data would
+   *   be encrypted under another acquirer's key.
    *
-   * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its slots
-   * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN slot is
-   * empty. Its tables are loaded all the same (GTS/TLI/TLR/TLE). It cannot seal card data (no
-   * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED.
+   * A legacy (BibComp 1.08) PINPAD has no key maps to ask (GIX is 2.x, abecs.md §3.3): its keys
+   * are not checked, and GOC/GPN answer ST_ERRKEY (042) at the PIN step when the PIN key is
+   * missing. Its tables are loaded all the same (GTS/TLI/TLR/TLE). It cannot seal card data (no
+   * GTK): where the provider needs sealed data (`requireSealedCardData`), PINPAD_UNSUPPORTED — the
+   * agent does not seal GCR's clear tracks itself, which would put the PC in PCI scope and prove
+   * nothing to the host (docs/terminal-channel.md, "Legacy PINPADs are not sealed by the agent").
    */
   async prepare(_request?: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void> {
     await this.#step('prepare', async () => {
@@ -321,18 +343,10 @@ export class PinpadSale {
       if (this.#tablesSource !== undefined) this.#tables = await this.#tablesSource.current();
       await this.ensureTables();
       if (await this.#isLegacy()) return;
-      const missing = new Set<string>();
-      for (const { acquirer, slots } of this.#slotsInUse()) {
-        const keys = await this.checkKeys(slots);
-        const whose = acquirer === undefined ? '' : ` (acquirer ${two(acquirer)})`;
-        if (!keys.pin) missing.add(`PIN slot ${two(slots.pin)}${whose}`);
-        if (!keys.data) missing.add(`data slot ${two(slots.data)}${whose}`);
-      }
-      if (missing.size > 0) {
-        throw new SaleStepError('KEYS_MISSING', 'prepare', {
-          message: `the PINPAD has no DUKPT key in ${[...missing].join(' and ')}.`,
-        });
-      }
+      const problems = new Set<string>();
+      for (const offer of offersInUse(this.#usableTables(), this.#keySlots))
+        for (const problem of await this.#keyProblems(offer)) problems.add(problem);
+      if (problems.size > 0) throw keysMissing([...problems]);
     });
   }
 
@@ -390,53 +404,76 @@ export class PinpadSale {
     }
   }
 
-  /**
-   * The DUKPT slots of an acquirer: what the tables give it, else `keySlots` (the settings, else
-   * 01). Without an acquirer: the tables' one acquirer when they have exactly one.
-   */
-  keySlotsOf(acquirer: number | undefined): KeySlots {
-    const tables = this.#usableTables();
-    const own = tables?.keySlots.get(acquirer ?? this.#tableAcquirer() ?? 0);
-    return { ...this.#keySlots, ...own };
+  /** The key methods an acquirer's host opens, in the provider's order (key-methods.ts offerOf). */
+  #offerOf(acquirer: number | undefined): AcquirerOffer {
+    return offerOf(this.#usableTables(), this.#keySlots, acquirer);
   }
 
-  /** Every acquirer's slots a sale may use (each acquirer of the tables; `keySlots` without tables). */
-  #slotsInUse(): { acquirer: number | undefined; slots: KeySlots }[] {
-    const tables = this.#usableTables();
-    if (tables === undefined || tables.records.size === 0) return [{ acquirer: undefined, slots: this.#keySlots }];
-    const acquirers = [...tables.records.keys()].sort((a, b) => a - b);
-    return acquirers.map((acquirer) => ({
-      acquirer: tables.keySlots.has(acquirer) ? acquirer : undefined,
-      slots: this.keySlotsOf(acquirer),
-    }));
+  /** The methods of an acquirer's card data and PIN this PINPAD can use; KEYS_MISSING naming the fix when there is none. */
+  async #methodsFor(acquirer: number | undefined): Promise<ChosenMethods> {
+    const offer = this.#offerOf(acquirer);
+    const cardData = await this.#choose(offer.cardData, 'data');
+    const pin = await this.#choose(offer.pin, 'pin');
+    if (cardData !== undefined && pin !== undefined) return { cardData, pin };
+    throw keysMissing(await this.#keyProblems(offer));
+  }
+
+  /** Why an acquirer's card data or PIN has no usable method (none when both have one). */
+  async #keyProblems(offer: AcquirerOffer): Promise<string[]> {
+    const problems: string[] = [];
+    const whose = offer.acquirer === undefined ? '' : ` of acquirer ${two(offer.acquirer)}`;
+    for (const use of ['data', 'pin'] as const) {
+      const offered = use === 'data' ? offer.cardData : offer.pin;
+      if ((await this.#choose(offered, use)) !== undefined) continue;
+      const maps = (await this.#pinpad.info()).keySlots;
+      const what = use === 'pin' ? 'the PIN' : 'card data';
+      problems.push(`${what}${whose}: ${missingKeyProblem(offered, use, maps, { fromSettings: offer.settings[use] })}`);
+    }
+    return problems;
+  }
+
+  /** The first method of `offered` whose key the PINPAD holds (key-methods.ts chooseMethod). */
+  async #choose<M extends CardDataKeyMethod | PinKeyMethod>(
+    offered: readonly M[],
+    use: KeyUse,
+  ): Promise<M | undefined> {
+    const statuses = new Map<string, KeyStatus>();
+    for (const method of offered) {
+      const key = neededKey(method, use);
+      if (key !== undefined) statuses.set(`${key.kind}:${key.slot}`, await this.#keyStatus(key));
+    }
+    return chooseMethod(offered, use, (key) => statuses.get(`${key.kind}:${key.slot}`) ?? 'unknown');
   }
 
   /**
-   * Whether the DUKPT slots hold keys (`keySlots` unless said): from the key maps identification
-   * read (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs (PP_KSNTDESPnn /
-   * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots. Asked once per attach and pair.
+   * Whether the PINPAD holds a key: from the key maps read at attach (PP_MKTDESP/D,
+   * PP_DKPTTDESP/D); for DUKPT without a map, by asking GIX for the slot's KSNs (PP_KSNTDESPnn /
+   * PP_KSNTDESDnn), which a PINPAD returns only for loaded slots; unknown for a master key
+   * without a map, and for everything on a legacy PINPAD (no GIX).
    */
-  checkKeys(slots: KeySlots = this.#keySlots): Promise<KeyCheck> {
-    const key = `${slots.pin}/${slots.data}`;
-    const known = this.#keysChecked.get(key);
-    if (known !== undefined) return known;
-    const check = (async (): Promise<KeyCheck> => {
-      const info = await this.#pinpad.info();
-      const { pin, data } = slots;
-      const maps = info.keySlots;
-      if (maps?.dukptPin !== undefined && maps.dukptData !== undefined) {
-        return { pin: maps.dukptPin.includes(pin), data: maps.dukptData.includes(data) };
-      }
-      const ksns = await this.#pinpad.dukptKsns({ pin, data });
-      return {
-        pin: maps?.dukptPin?.includes(pin) ?? ksns.pin[pin] !== undefined,
-        data: maps?.dukptData?.includes(data) ?? ksns.data[data] !== undefined,
-      };
-    })();
-    this.#keysChecked.set(key, check);
-    // A failed question is asked again next time.
-    check.catch(() => this.#keysChecked.delete(key));
-    return check;
+  async #keyStatus(key: NeededKey): Promise<KeyStatus> {
+    if (await this.#isLegacy()) return 'unknown';
+    const fromMaps = statusFromMaps((await this.#pinpad.info()).keySlots, key);
+    if (fromMaps !== 'unknown' || (key.kind !== 'dukptPin' && key.kind !== 'dukptData')) return fromMaps;
+    let asked = this.#ksnsAsked.get(key.slot);
+    if (asked === undefined) {
+      asked = this.#pinpad.dukptKsns({ pin: key.slot, data: key.slot });
+      this.#ksnsAsked.set(key.slot, asked);
+      // A failed question is asked again next time.
+      asked.catch(() => this.#ksnsAsked.delete(key.slot));
+    }
+    const ksns = await asked;
+    return (key.kind === 'dukptPin' ? ksns.pin : ksns.data)[key.slot] !== undefined ? 'held' : 'empty';
+  }
+
+  /**
+   * Whether the DUKPT slots hold keys (`keySlots` unless said): from the key maps read at attach
+   * (PP_DKPTTDESP / PP_DKPTTDESD), else by asking GIX for the slots' KSNs.
+   */
+  async checkKeys(slots: KeySlots = this.#keySlots): Promise<KeyCheck> {
+    const pin = await this.#keyStatus({ kind: 'dukptPin', slot: slots.pin });
+    const data = await this.#keyStatus({ kind: 'dukptData', slot: slots.data });
+    return { pin: pin === 'held', data: data === 'held' };
   }
 
   /**
@@ -528,9 +565,10 @@ export class PinpadSale {
    *    tags of the authorization. Contactless and fallback failures are read again as the spec
    *    says (card-read-retry.ts) within the same limit. A chip card whose matching AID tables
    *    (PP_AIDTABINFO) hold no application of the wanted type fails with UNSUPPORTED_CARD.
-   * 2. Chip and contactless chip: GOX (step chip, limit pinMs): force online, DUKPT online PIN in
-   *    slot `keySlots.pin`, PIN bypass not allowed. A swiped card: GPN (step chip) for the PIN on a
-   *    debit sale or when its service code asks for one; nothing otherwise.
+   * 2. Chip and contactless chip: GTK seals track 2 by the acquirer's card data method, then GOX
+   *    (step chip, limit pinMs): force online, online PIN by the acquirer's PIN method (DUKPT or
+   *    MK/WK, key-methods.ts), PIN bypass not allowed. A swiped card: GPN (step chip) for the PIN
+   *    on a debit sale or when its service code asks for one; nothing otherwise; then GTK.
    *
    * A chip card stays in the slot whatever happens: call removeCard afterwards, on failure too.
    *
@@ -552,13 +590,15 @@ export class PinpadSale {
       const acquirer = await this.#step('read_card', () =>
         acquirerFor(read, paymentType, this.#applicationTypes(paymentType)),
       );
+      const methods = await this.#step('read_card', () => this.#methodsFor(acquirer));
       // The track 2 equivalent sealed for the acquirer's host, before the PIN (S220 §3.7.5: GCX,
       // then GTK, then GOX; a Gertec PPC-930 session does the same, abecs.md §6.3). GTK is 2.x.
-      const encryptedCardData = legacy ? null : await this.#step('read_card', () => this.#encryptedTracks(acquirer));
-      const pinKeySlot = this.keySlotsOf(acquirer).pin;
+      const encryptedCardData = legacy
+        ? null
+        : await this.#step('read_card', () => this.#encryptedTracks(methods.cardData));
       const chip = await this.#step('chip', () =>
         legacy
-          ? goOnChipGoc(this.#legacyContext(acquirer), { amount, acquirer, signal })
+          ? goOnChipGoc(this.#legacyContext(methods.pin), { amount, acquirer, signal })
           : this.#pinpad.goOnChip(
               {
                 acquirer,
@@ -566,8 +606,9 @@ export class PinpadSale {
                 amount,
                 currency: CURRENCY_BRL,
                 options: { exceptionList: false, forceOnline: true, noPinBypass: true },
-                pinMethod: 'dukpt',
-                keyIndex: pinKeySlot,
+                pinMethod: methods.pin.method,
+                keyIndex: methods.pin.slot,
+                ...(methods.pin.method === 'mkwk' ? { workingKey: Buffer.from(methods.pin.working_key, 'hex') } : {}),
                 tagList: AUTHORIZATION_TAGS,
                 timeout: pinpadSeconds(this.#timeouts.pinMs),
               },
@@ -582,18 +623,22 @@ export class PinpadSale {
       }
       const terminal = await this.#step('chip', () => this.#terminalDescription());
       const data = await this.#step('chip', () =>
-        cardSaleData(read, { chip, encryptedCardData, pinKeySlot, acquirer }, terminal),
+        cardSaleData(read, { chip, encryptedCardData, pinMethod: methods.pin, acquirer }, terminal),
       );
       const chipDecision = CHIP_DECISIONS[chip.decision];
       return { ...data, chipDecision, needsChipCompletion: chipDecision === 'online' };
     }
+    const acquirer = this.#tableAcquirer();
+    const methods = await this.#step('read_card', () => this.#methodsFor(acquirer));
     let swipedPin: SwipedCardPin | null = null;
     if (swipeNeedsPin(read, paymentType)) {
       swipedPin = await this.#step('chip', () =>
         this.#pinpad.readPin(
           {
-            method: 'dukpt',
-            keyIndex: this.keySlotsOf(undefined).pin,
+            ...(methods.pin.method === 'mkwk'
+              ? { method: 'mkwk', workingKey: methods.pin.working_key }
+              : { method: 'dukpt' }),
+            keyIndex: methods.pin.slot,
             minDigits: PIN_MIN_DIGITS,
             maxDigits: PIN_MAX_DIGITS,
             message: `${amountLine(amount, 'VALOR: ')}\nSENHA:`,
@@ -605,16 +650,17 @@ export class PinpadSale {
     // The tracks for the authorizer, encrypted on the PINPAD; after the PIN, because GTK takes the
     // card out of the PINPAD's memory and GPN "00" needs it there (S220 §6.5.11). GTK is 2.x: a
     // legacy PINPAD's magstripe authorization goes without encrypted card data.
-    const encryptedCardData = legacy ? null : await this.#step('read_card', () => this.#encryptedTracks());
+    const encryptedCardData = legacy
+      ? null
+      : await this.#step('read_card', () => this.#encryptedTracks(methods.cardData));
     const terminal = await this.#step('chip', () => this.#terminalDescription());
-    const acquirer = this.#tableAcquirer();
     const data = await this.#step('chip', () =>
       cardSaleData(
         read,
         {
           swipedPin,
           encryptedCardData,
-          pinKeySlot: this.keySlotsOf(undefined).pin,
+          pinMethod: methods.pin,
           ...(acquirer !== undefined ? { acquirer } : {}),
         },
         terminal,
@@ -624,33 +670,65 @@ export class PinpadSale {
   }
 
   /**
-   * GTK: the PAN and track 2 of the card just read, encrypted by the PINPAD under the DUKPT data
-   * key of the acquirer's data slot (DAT#3, ECB: one KSN for both, S220 §6.3.4.2) — what every
-   * card-present authorization carries instead of the clear PAN and tracks (a chip card's track 2
-   * equivalent included). Track 2 when the PINPAD gave it, else the PAN.
+   * GTK: the PAN and track 2 of the card just read, encrypted by the PINPAD for the acquirer's host
+   * by its card data method (TDES ECB): under the DUKPT data key of a slot (DAT#3: one KSN for
+   * both, S220 §6.3.4.2), under the working key the host issued for a data master key slot, or
+   * under a random key the PINPAD makes for this card and returns under the host's RSA public key
+   * (PP_ENCKRAND) — what every card-present authorization carries instead of the clear PAN and
+   * tracks (a chip card's track 2 equivalent included). Track 2 when the PINPAD gave it, else the
+   * PAN. Only ECB: the host needs nothing CBC would add.
    */
-  async #encryptedTracks(acquirer?: number): Promise<EncryptedCardData> {
-    const slot = this.keySlotsOf(acquirer).data;
-    const result = await this.#pinpad.readEncryptedTracks({
-      tracks: { pan: true, track2: true },
-      encryption: { method: 'dukptEcb', keyIndex: slot },
-    });
+  async #encryptedTracks(method: CardDataKeyMethod): Promise<EncryptedCardData> {
+    const encryption: GtkEncryption =
+      method.method === 'dukpt'
+        ? { method: 'dukptEcb', keyIndex: method.slot }
+        : method.method === 'mkwk'
+          ? { method: 'mkwkEcb', keyIndex: method.slot, workingKey: Buffer.from(method.working_key, 'hex') }
+          : {
+              method: 'randomEcb',
+              publicKey: { modulus: Buffer.from(method.modulus, 'hex'), exponent: Buffer.from(method.exponent, 'hex') },
+            };
+    const result = await this.#pinpad.readEncryptedTracks({ tracks: { pan: true, track2: true }, encryption });
     const format = result.track2 !== undefined ? 'track2' : 'pan';
-    const payload = result.track2 ?? result.pan;
-    const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
-    if (payload === undefined || ksn === undefined) {
-      throw new CardDataError(
-        'UNREADABLE_CARD',
-        'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).',
-      );
+    const sealed = result.track2 ?? result.pan;
+    if (sealed === undefined) {
+      throw new CardDataError('UNREADABLE_CARD', 'The PINPAD returned no encrypted track or PAN (GTK).');
     }
-    return {
-      format,
-      method: 'dukpt_tdes_ecb',
-      key_slot: slot,
-      ksn: ksn.toString('hex').toUpperCase(),
-      payload: payload.toString('hex').toUpperCase(),
-    };
+    const payload = sealed.toString('hex').toUpperCase();
+    switch (method.method) {
+      case 'dukpt': {
+        const ksn = result.track2 !== undefined ? result.ksns?.track2 : result.ksns?.pan;
+        if (ksn === undefined) {
+          throw new CardDataError(
+            'UNREADABLE_CARD',
+            'The PINPAD returned no encrypted track or PAN, or no KSN for it (GTK).',
+          );
+        }
+        return {
+          format,
+          method: 'dukpt_tdes_ecb',
+          key_slot: method.slot,
+          ksn: ksn.toString('hex').toUpperCase(),
+          payload,
+        };
+      }
+      case 'mkwk':
+        return { format, method: 'mkwk_tdes_ecb', key_slot: method.slot, working_key: method.working_key, payload };
+      default:
+        if (result.encryptedKey === undefined) {
+          throw new CardDataError(
+            'UNREADABLE_CARD',
+            'The PINPAD returned no encrypted random key (PP_ENCKRAND) with the tracks it sealed under it (GTK "90").',
+          );
+        }
+        return {
+          format,
+          method: 'random_key_tdes_ecb',
+          encrypted_key: result.encryptedKey.toString('hex').toUpperCase(),
+          key_id: method.key_id,
+          payload,
+        };
+    }
   }
 
   /**
@@ -896,12 +974,15 @@ export class PinpadSale {
     );
   }
 
-  /** What the legacy steps (legacy-sale.ts) use of this session. */
-  #legacyContext(acquirer?: number): LegacySaleContext {
+  /**
+   * What the legacy steps (legacy-sale.ts) use of this session. The PIN's method is the one
+   * chosen for the card's acquirer; for steps without a PIN, the settings' (unused).
+   */
+  #legacyContext(pinKey?: PinKeyMethod): LegacySaleContext {
     return {
       pinpad: this.#pinpad,
       timeouts: this.#timeouts,
-      pinSlot: this.keySlotsOf(acquirer).pin,
+      pinKey: pinKey ?? this.#offerOf(undefined).pin[0]!,
       wait: (signal, timeoutMs) => this.#wait(signal, timeoutMs),
     };
   }
@@ -1022,9 +1103,7 @@ export class PinpadSale {
 
   /** SPE_ACQREF: the one acquirer of the tables file, when it has exactly one. */
   #tableAcquirer(): number | undefined {
-    const tables = this.#usableTables();
-    if (tables === undefined || tables.records.size !== 1) return undefined;
-    return [...tables.records.keys()][0];
+    return onlyAcquirer(this.#usableTables());
   }
 
   /** The text display's size (PP_DSPTXTSZ), from the identification read at attach; 2 × 16 when unknown. */
@@ -1069,6 +1148,13 @@ export class PinpadSale {
       this.#logger.warn({ error: error instanceof Error ? error.name : typeof error }, 'onMessage listener threw');
     }
   }
+}
+
+/** KEYS_MISSING for the problems of missingKeyProblem, each naming its fix. */
+function keysMissing(problems: readonly string[]): SaleStepError {
+  return new SaleStepError('KEYS_MISSING', 'prepare', {
+    message: `the PINPAD holds no usable key for ${problems.join('; ')}.`,
+  });
 }
 
 /** The acquirer whose AID table matched the card with an application of the sale's type. */

@@ -42,6 +42,12 @@ export interface SandboxSettings {
    */
   readonly idempotencyKeys: boolean;
   readonly marketplaceTransactionList: boolean;
+  /**
+   * Refuse (400) a DUKPT KSN whose counter is not above the last one accepted for its key, as a
+   * host does (store/dukpt-counters.ts). On by default; the agent's training sandbox turns it off
+   * (payment-stack.ts), since the simulated PINPAD starts its counters again at every start.
+   */
+  readonly refuseReplayedKsn: boolean;
 }
 
 export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
@@ -55,6 +61,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   authScheme: 'bearer',
   idempotencyKeys: true,
   marketplaceTransactionList: true,
+  refuseReplayedKsn: true,
 };
 
 /** Queues an event for every webhook of the marketplace subscribed to it. The emitter adds the event id. */

@@ -159,7 +159,7 @@ export const PinpadSettings = Type.Object(
         {
           additionalProperties: false,
           description:
-            "The PINPAD key slots where the store's acquirer loaded its DUKPT keys. A PINPAD whose slot is empty refuses sales before anything is charged.",
+            "The PINPAD key slots where the store's acquirer loaded its DUKPT keys, for the acquirers whose EMV tables name no key method (docs/pinpads.md, Keys). A PINPAD that holds no usable key refuses sales before anything is charged.",
         },
       ),
     ),

@@ -25,6 +25,7 @@ interface SandboxCliOptions {
   auth: string;
   idempotencyKey: boolean;
   findByReference: boolean;
+  allowReplayedKsn?: boolean;
   tlsCert?: string;
   tlsKey?: string;
   tlsCa?: string;
@@ -91,6 +92,10 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
       '--no-find-by-reference',
       "answer 404 to the marketplace's transaction list (the reference_id filter): only the seller's list, as GoPag documents",
     )
+    .option(
+      '--allow-replayed-ksn',
+      'accept a DUKPT KSN whose counter does not advance (a host refuses it): for the simulated PINPAD, which starts its counters again at every start',
+    )
     .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')
     .option(
@@ -124,6 +129,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
           authScheme: options.auth as (typeof AUTH_SCHEMES)[number],
           idempotencyKeys: options.idempotencyKey,
           marketplaceTransactionList: options.findByReference,
+          refuseReplayedKsn: options.allowReplayedKsn !== true,
           ...(options.cancellationDelay === undefined ? {} : { boletoCancellationDelayMs: options.cancellationDelay }),
           ...(options.slowAuthorization === undefined ? {} : { slowAuthorizationDelayMs: options.slowAuthorization }),
         },

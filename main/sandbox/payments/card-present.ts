@@ -6,11 +6,18 @@
  * - chip and contactless chip carry the first GENERATE AC's data: an ARQC (9F27 = 80) for the
  *   transaction's amount (9F02) in reais (5F2A = 0986), with the tags an authorization needs and
  *   none that carry card data (5A, 57, 5F20); a magnetic read carries none;
- * - the encrypted track 2 (or PAN) opens under the DUKPT data key its KSN names (the sandbox holds
- *   the public ANSI X9.24 test BDK, the one test PINPADs are loaded from) and is the card the
- *   request names: first 6 / last 4 digits, length, expiry, service code, Luhn check digit;
- * - an online PIN comes as a PIN block (and only then), opens under the PIN key of its KSN as an
- *   ISO 9564 format 0 block for that PAN, and is compared with the issuer's PIN for the card.
+ * - the encrypted track 2 (or PAN) opens by its method with the sandbox's published test keys
+ *   (test-keys.ts) — under the DUKPT data key its KSN names (the ANSI X9.24 test BDK, the one test
+ *   PINPADs are loaded from), under the working key the sandbox issued for its data master key
+ *   slot (a working key it did not issue is refused), or under the random key its test RSA key
+ *   opens from `encrypted_key` — and is the card the request names: first 6 / last 4 digits,
+ *   length, expiry, service code, Luhn check digit;
+ * - an online PIN comes as a PIN block (and only then), opens under the DUKPT PIN key of its KSN
+ *   or the PIN working key the sandbox issued, as an ISO 9564 format 0 block for that PAN, and is
+ *   compared with the issuer's PIN for the card.
+ *
+ * The DUKPT KSNs a request used are returned for the replay check (store/dukpt-counters.ts),
+ * which the route makes once the authorization is really decided.
  *
  * A request that breaks a rule is a 400 naming the field (it is the terminal's mistake, not the
  * card's); a wrong PIN is the issuer's decline 55. The TLV reader here is the sandbox's own
@@ -19,6 +26,7 @@
 import { dataKey, initialKey, pinKey, pinOfBlock, tdesDecrypt, TEST_BDK } from '../../../drivers/crypto/dukpt.js';
 import { POS_ENTRY_MODES, type TerminalAuthorizationRequestV2 } from '../../contract/terminal-v2.js';
 import { badRequest } from '../errors.js';
+import { openIssuedWorkingKey, openRandomKey, TEST_RSA_KEY_ID } from './test-keys.js';
 
 /** The issuer's PINs of the sandbox: every test card's is 1234 (docs/terminal-channel.md). */
 export const SANDBOX_PIN = '1234';
@@ -41,6 +49,14 @@ export const REQUIRED_EMV_TAGS = [
 /** Tags that hold the PAN, track 2 equivalent or the cardholder name: never in the clear EMV data. */
 const CARD_DATA_TAGS = ['5A', '57', '5F20', '9F1F', '9F20', '56', '9F6B'];
 
+/** A DUKPT KSN a request used, for the replay check. */
+export interface DukptUse {
+  /** The request's field that carried it, for the 400's detail. */
+  readonly field: string;
+  readonly kind: 'pin' | 'data';
+  readonly ksn: Buffer;
+}
+
 /** What the host learned from the sealed data: the whole PAN stays inside this module's caller only. */
 export interface OpenedCard {
   readonly pan: string;
@@ -49,6 +65,52 @@ export interface OpenedCard {
   readonly serviceCode: string | undefined;
   /** The PIN typed matched the issuer's; null when no online PIN was asked. */
   readonly pinMatches: boolean | null;
+  /** The DUKPT KSNs of the card data and the PIN block, to check they advance. */
+  readonly dukpt: readonly DukptUse[];
+}
+
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/**
+ * The TDES key that opens the sealed card data, by its method, and the KSN it used (DUKPT);
+ * 400 naming the field when the sandbox cannot have issued the key.
+ */
+function cardDataKey(sealed: TerminalAuthorizationRequestV2['encrypted_card_data']): {
+  key: Buffer;
+  dukpt?: DukptUse;
+} {
+  switch (sealed.method) {
+    case 'dukpt_tdes_ecb': {
+      const ksn = Buffer.from(sealed.ksn, 'hex');
+      return {
+        key: dataKey(initialKey(TEST_BDK, ksn), ksn),
+        dukpt: { field: 'encrypted_card_data.ksn', kind: 'data', ksn },
+      };
+    }
+    case 'mkwk_tdes_ecb': {
+      const key = openIssuedWorkingKey('data', sealed.key_slot, sealed.working_key);
+      if (key === undefined) {
+        throw badRequest(
+          `Field encrypted_card_data.working_key is not a working key the sandbox issued for data master key slot ${two(sealed.key_slot)} (its EMV tables' keys)`,
+        );
+      }
+      return { key };
+    }
+    default: {
+      if (sealed.key_id !== TEST_RSA_KEY_ID) {
+        throw badRequest(
+          `Field encrypted_card_data.key_id names an RSA key the sandbox does not hold (it holds ${TEST_RSA_KEY_ID})`,
+        );
+      }
+      const key = openRandomKey(Buffer.from(sealed.encrypted_key, 'hex'));
+      if (key === undefined) {
+        throw badRequest(
+          "Field encrypted_card_data.encrypted_key does not open to a PKCS #1 v1.5 type 2 block holding a TDES key under the sandbox's RSA key",
+        );
+      }
+      return { key };
+    }
+  }
 }
 
 /** BER-TLV objects of the first level (constructed ones are kept whole), by tag in upper-case hex. */
@@ -136,18 +198,25 @@ function openCardData(body: TerminalAuthorizationRequestV2): {
   pan: string;
   expiration: string | undefined;
   serviceCode: string | undefined;
+  dukpt: DukptUse | undefined;
 } {
   const sealed = body.encrypted_card_data;
   const payload = Buffer.from(sealed.payload, 'hex');
   if (payload.length === 0 || payload.length % 8 !== 0)
     throw badRequest('Field encrypted_card_data.payload must be whole 8-byte TDES blocks');
-  const ksn = Buffer.from(sealed.ksn, 'hex');
-  const clear = unpackDigits(tdesDecrypt(dataKey(initialKey(TEST_BDK, ksn), ksn), payload));
+  const { key, dukpt } = cardDataKey(sealed);
+  const clear = unpackDigits(tdesDecrypt(key, payload));
   const track2 = /^([0-9]{12,19})D([0-9]{4})([0-9]{3})[0-9D]*$/.exec(clear);
   const pan = sealed.format === 'track2' ? track2?.[1] : /^[0-9]{12,19}$/.test(clear) ? clear : undefined;
   if (pan === undefined) {
+    const under =
+      sealed.method === 'dukpt_tdes_ecb'
+        ? 'under its KSN (another BDK, or another key slot?)'
+        : sealed.method === 'mkwk_tdes_ecb'
+          ? 'under its working key'
+          : 'under its random key';
     throw badRequest(
-      `Field encrypted_card_data does not open to a ${sealed.format === 'track2' ? 'track 2' : 'PAN'} under its KSN (another BDK, or another key slot?)`,
+      `Field encrypted_card_data does not open to a ${sealed.format === 'track2' ? 'track 2' : 'PAN'} ${under}`,
     );
   }
   const { card } = body;
@@ -163,27 +232,44 @@ function openCardData(body: TerminalAuthorizationRequestV2): {
   if (card.service_code !== undefined && serviceCode !== undefined && card.service_code !== serviceCode) {
     throw badRequest("Field card.service_code is not the card's");
   }
-  return { pan, expiration, serviceCode };
+  return { pan, expiration, serviceCode, dukpt };
 }
 
-/** Whether the online PIN is the issuer's; null when none was asked. */
-function checkPin(body: TerminalAuthorizationRequestV2, pan: string): boolean | null {
+/** Whether the online PIN is the issuer's (null when none was asked), and the KSN of a DUKPT PIN block. */
+function checkPin(body: TerminalAuthorizationRequestV2, pan: string): { matches: boolean | null; dukpt?: DukptUse } {
   const online = body.cardholder_verification === 'online_pin';
+  const block = body.pin_block;
   if (!online) {
-    if (body.pin_block !== undefined)
+    if (block !== undefined)
       throw badRequest(
         `Field pin_block must be absent when cardholder_verification is ${body.cardholder_verification}`,
       );
-    return null;
+    return { matches: null };
   }
-  if (body.pin_block === undefined)
-    throw badRequest('Field pin_block is required when cardholder_verification is online_pin');
-  const ksn = Buffer.from(body.pin_block.ksn, 'hex');
-  const clear = tdesDecrypt(pinKey(initialKey(TEST_BDK, ksn), ksn), Buffer.from(body.pin_block.block, 'hex'));
-  const pin = pinOfBlock(clear, pan);
-  if (pin === undefined)
-    throw badRequest('Field pin_block does not open to an ISO format 0 PIN block for this card under its KSN');
-  return pin === SANDBOX_PIN;
+  if (block === undefined) throw badRequest('Field pin_block is required when cardholder_verification is online_pin');
+  let key: Buffer;
+  let dukpt: DukptUse | undefined;
+  if (block.method === 'mkwk') {
+    const workingKey = openIssuedWorkingKey('pin', block.key_slot, block.working_key);
+    if (workingKey === undefined) {
+      throw badRequest(
+        `Field pin_block.working_key is not a working key the sandbox issued for PIN master key slot ${two(block.key_slot)} (its EMV tables' keys)`,
+      );
+    }
+    key = workingKey;
+  } else {
+    // Without `method` (older agents) the block is DUKPT.
+    const ksn = Buffer.from(block.ksn, 'hex');
+    key = pinKey(initialKey(TEST_BDK, ksn), ksn);
+    dukpt = { field: 'pin_block.ksn', kind: 'pin', ksn };
+  }
+  const pin = pinOfBlock(tdesDecrypt(key, Buffer.from(block.block, 'hex')), pan);
+  if (pin === undefined) {
+    throw badRequest(
+      `Field pin_block does not open to an ISO format 0 PIN block for this card under ${block.method === 'mkwk' ? 'its working key' : 'its KSN'}`,
+    );
+  }
+  return { matches: pin === SANDBOX_PIN, ...(dukpt !== undefined ? { dukpt } : {}) };
 }
 
 /** Checks the request against the transaction's amount and opens its card; throws 400 naming the field. */
@@ -195,6 +281,11 @@ export function openCardPresent(body: TerminalAuthorizationRequestV2, amountCent
     );
   }
   checkEmvData(body, amountCentavos);
-  const card = openCardData(body);
-  return { ...card, pinMatches: checkPin(body, card.pan) };
+  const { dukpt, ...card } = openCardData(body);
+  const pin = checkPin(body, card.pan);
+  return {
+    ...card,
+    pinMatches: pin.matches,
+    dukpt: [...(dukpt !== undefined ? [dukpt] : []), ...(pin.dukpt !== undefined ? [pin.dukpt] : [])],
+  };
 }

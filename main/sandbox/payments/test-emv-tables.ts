@@ -1,7 +1,10 @@
 /**
  * The EMV tables the sandbox's terminal channel serves by default (GET …/terminals/{serial}/
- * emv_tables): payment-scheme TEST AIDs and CAPKs for acquirer 02 — the same set as
- * docs/emv-tables.sample.json (a spec keeps the two equal). Never an acquirer's real tables.
+ * emv_tables): payment-scheme TEST AIDs and CAPKs for acquirer 02, and the key methods the
+ * sandbox opens for it with its published test keys (test-keys.ts: DUKPT slot 01, MK/WK master
+ * key slot 02 with the working keys it issues, the random-key method under its test RSA key) —
+ * the same set as docs/emv-tables.sample.json (specs keep the two equal, and the keys equal to
+ * what test-keys.ts issues). Never an acquirer's real tables or keys.
  */
 import type { EmvTablesDocument } from '../../contract/emv-tables.js';
 
@@ -9,10 +12,27 @@ export const TEST_EMV_TABLES: EmvTablesDocument = {
   format: 'pinbridge-emv-tables',
   version: '2611260001',
   source:
-    "SAMPLE FOR TESTS AND TRAINING, NOT AN ACQUIRER'S TABLES: acquirer 02 is a test index. AIDs: public RIDs/AIDs of Visa (A0000000031010 credit, A0000000032010 Electron/debit), Mastercard (A0000000041010) and Maestro (A0000000043060); Elo A0000004941010 (credit) and A0000004942010 (debit) as seen in public ABECS TLR records and real Elo transaction data (tag 84). Terminal parameters (capabilities, TACs, limits, MCC) are illustrative values, not any acquirer's; Elo is loaded without contactless (its T1_CTLSMODE could not be confirmed). CAPKs: payment-scheme TEST keys only, never production keys: Visa VSDC CA public test keys 92, 94, 95 (Visa 'VSDC CA Public Test Keys', as transcribed in github.com/merlokk/PCSCEMV EMVkeys.pas) and Mastercard test keys EF (also in the ABECS 2.20 TLR example, S220 3.5.3) and F1 (public ABECS CAPK records of a CloudWalk PINPAD demo); every T2_CHECKSUM equals SHA-1(RID|index|modulus|exponent).",
+    "SAMPLE FOR TESTS AND TRAINING, NOT AN ACQUIRER'S TABLES: acquirer 02 is a test index. AIDs: public RIDs/AIDs of Visa (A0000000031010 credit, A0000000032010 Electron/debit), Mastercard (A0000000041010) and Maestro (A0000000043060); Elo A0000004941010 (credit) and A0000004942010 (debit) as seen in public ABECS TLR records and real Elo transaction data (tag 84). Keys: the sandbox's published test keys (docs/terminal-channel.md), never a provider's: DUKPT under the ANSI X9.24 test BDK, MK/WK working keys issued under Pinbridge's test master keys, the random-key method under Pinbridge's test RSA key. Terminal parameters (capabilities, TACs, limits, MCC) are illustrative values, not any acquirer's; Elo is loaded without contactless (its T1_CTLSMODE could not be confirmed). CAPKs: payment-scheme TEST keys only, never production keys: Visa VSDC CA public test keys 92, 94, 95 (Visa 'VSDC CA Public Test Keys', as transcribed in github.com/merlokk/PCSCEMV EMVkeys.pas) and Mastercard test keys EF (also in the ABECS 2.20 TLR example, S220 3.5.3) and F1 (public ABECS CAPK records of a CloudWalk PINPAD demo); every T2_CHECKSUM equals SHA-1(RID|index|modulus|exponent).",
   acquirers: {
     '02': {
       name: 'ADQUIRENTE DE TESTE',
+      keys: {
+        card_data: [
+          { method: 'dukpt', slot: 1 },
+          { method: 'mkwk', slot: 2, working_key: '288E39659C75147CD68D2E41583DC81E' },
+          {
+            method: 'random_key',
+            key_id: 'pinbridge-sandbox-test-rsa-1',
+            modulus:
+              'D8F9D9D8FBAB7419514D0A1D30F034328C3AFF528D4A31D8DAB9AF8F5EDCCD7A73FFDB9674868C0197E113F15008810F703C227CC41A2A5F84EB0F7DB91A1B02391B035CC89A783E32E948F175F03035DB7C3F90C8966E4B01BE29D1679D3F8B8142D78D923FC0DA39B73A4302F4C10160A4A67BB82573C7E8C6637F698BE3C520A56A13CF1F8E40B83F3E7B033FA528914ED92B7ECD71DD578ABE3FBA862C1ABB6FF7187CFFA68BAB095B5734AE70A436223703A9966C974F5D1EEE76C42858CB7A40A9EBA75501CBB4662765DDDFD779E3D5820154A60BA8C996A910274008A74481EEFE1BFB576B570B4D123F4CD3C9E793E44F61A44706067A7B31D23275',
+            exponent: '010001',
+          },
+        ],
+        pin: [
+          { method: 'dukpt', slot: 1 },
+          { method: 'mkwk', slot: 2, working_key: '8FA68EFA08DDFF411EAF9752EB413231' },
+        ],
+      },
     },
   },
   entries: [

@@ -29,9 +29,10 @@ import { authorizationAnswer, authorize } from '../payments/authorization.js';
 import { changeTransaction } from '../payments/change.js';
 import type { Transition } from '../payments/transitions.js';
 import { AMOUNT_ENDINGS, DECLINES, decideOutcome, TEST_CARDS, type Outcome } from '../payments/outcomes.js';
-import { openCardPresent, SANDBOX_PIN } from '../payments/card-present.js';
+import { openCardPresent, SANDBOX_PIN, type DukptUse } from '../payments/card-present.js';
 import { completeAccepted, reverse, unchanged, voidTransaction } from '../payments/transitions.js';
 import { servedTables } from '../payments/emv-tables.js';
+import { acceptKsn } from '../store/dukpt-counters.js';
 import { listTransactions, type TransactionRecord } from '../store/transactions.js';
 import { transactionListView, transactionView } from '../views/transaction.js';
 import { requestPath, TransactionParams } from './transactions.js';
@@ -89,6 +90,25 @@ interface ReadRequest {
   readonly card: { brand: string; first6: string; last4: string; holderName?: string | undefined };
   readonly entryMode: TerminalAuthorizationRequest['entry_mode'];
   readonly outcome: Outcome;
+  /** v2: the DUKPT KSNs it used, which must advance (checked when the authorization is decided). */
+  readonly dukpt?: readonly DukptUse[];
+}
+
+/**
+ * Refuses (400) a KSN whose counter is not above the last one accepted for its DUKPT key, and
+ * records the others — in the transaction that decides the authorization, so a request refused
+ * for any reason records nothing. A repeat of a decided authorization is answered before this.
+ */
+function checkKsnsAdvance(ctx: SandboxContext, uses: readonly DukptUse[], transactionId: string): void {
+  for (const use of uses) {
+    const replayed = acceptKsn(ctx.db, { kind: use.kind, ksn: use.ksn, transactionId }, ctx.now());
+    if (replayed !== undefined) {
+      // The counters, not the KSN: a detail may be logged by the terminal, and the key serial is the terminal's secret to keep.
+      throw badRequest(
+        `Field ${use.field} is a replayed KSN: its counter ${replayed.counter} is not above ${replayed.last}, the last this DUKPT key used`,
+      );
+    }
+  }
 }
 
 function authorizeForTerminal(
@@ -108,6 +128,7 @@ function authorizeForTerminal(
       if (authorizationAnswer(record)) return unchanged(record);
       throw conflict('Transaction is not pending');
     }
+    if (ctx.settings.refuseReplayedKsn) checkKsnsAdvance(ctx, request.dukpt ?? [], record.id);
     slow = request.outcome.kind === 'approved_slow';
     return authorize(
       ctx.db,
@@ -151,7 +172,7 @@ const readV2 =
             first6: body.card.first6_digits,
             last4: body.card.last4_digits,
           });
-    return { card, entryMode: body.entry_mode, outcome };
+    return { card, entryMode: body.entry_mode, outcome, dukpt: opened.dukpt };
   };
 
 export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
@@ -194,14 +215,17 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
       schema: {
         tags: ['terminal channel'],
         operationId: 'getTerminalEmvTables',
-        summary: "The EMV tables (AIDs, CAPKs, key slots) this terminal's PINPAD loads",
+        summary: "The EMV tables (AIDs, CAPKs, key methods) this terminal's PINPAD loads",
         description:
           'The AID and CAPK records of the acquirers this terminal sells through, versioned (the PINPAD stores the version ' +
           'per acquirer as PP_TABVERnn and is loaded only when it differs), with the application types of credit and debit ' +
-          'and the DUKPT key slots of each acquirer: the same document as a tables file (docs/pinpads.md). With ' +
+          "and the key methods each acquirer's host opens (DUKPT slots, MK/WK master key slots with the working keys it " +
+          'issues, the random-key RSA public key, in its order of preference): the same document as a tables file ' +
+          '(docs/pinpads.md). With ' +
           '`known_version` equal to the current version the answer is `{changed: false}` without the tables. 404 when the ' +
           'provider serves no tables for this terminal (the PINPAD keeps its own). The sandbox serves payment-scheme TEST ' +
-          'keys and AIDs for acquirer 02 (docs/emv-tables.sample.json), replaceable per marketplace with ' +
+          'keys and AIDs for acquirer 02, with every key method it opens under its published test keys ' +
+          '(docs/emv-tables.sample.json), replaceable per marketplace with ' +
           '`PUT /v1/sandbox/marketplaces/{mid}/emv_tables`.',
         params: TerminalParams,
         querystring: EmvTablesQuery,
@@ -266,13 +290,19 @@ export const registerTerminalRoutes: RouteRegistrar = (app, ctx) => {
           'What an acquirer host needs, checked field by field (400 naming the field otherwise): pos_entry_mode (ISO 8583 ' +
           'field 22) agreeing with entry_mode; for chip and contactless chip the first GENERATE AC in emv_data — an ARQC ' +
           '(9F27 = 80) for the transaction amount (9F02) in BRL (5F2A = 0986) with 9F26, 9F10, 9F37, 9F36, 95, 9A, 9C, 82, ' +
-          '9F1A and never 5A, 57 or 5F20; encrypted_card_data, the track 2 (or PAN) the PINPAD encrypted under the DUKPT data ' +
-          'key of its KSN, which must be the card named by first6_digits / last4_digits / pan_length / expiration; with ' +
-          'cardholder_verification online_pin (and only then) pin_block, an ISO 9564 format 0 block under the DUKPT PIN key of ' +
-          "its KSN. The sandbox holds the ANSI X9.24 test BDK (0123456789ABCDEFFEDCBA9876543210) and every test card's PIN " +
-          `is ${SANDBOX_PIN}: another PIN is declined with 55 (incorrect_pin). Then the outcome is decided as in v1 (test ` +
-          `cards, then the amount's last two digits: ${endings}). Repeating the authorization of a decided transaction ` +
-          'returns the same result. Only brand, first 6 / last 4 digits and entry mode are kept.',
+          '9F1A and never 5A, 57 or 5F20; encrypted_card_data, the track 2 (or PAN) the PINPAD sealed, opened by its method ' +
+          '(dukpt_tdes_ecb: the DUKPT data key of its KSN; mkwk_tdes_ecb: the working key issued for its data master key ' +
+          'slot; random_key_tdes_ecb: the random key in encrypted_key, under the RSA key key_id names), which must be the ' +
+          'card named by first6_digits / last4_digits / pan_length / expiration; with cardholder_verification online_pin ' +
+          '(and only then) pin_block, an ISO 9564 format 0 block under the DUKPT PIN key of its KSN (method dukpt, or ' +
+          'absent) or the PIN working key issued for its master key slot (method mkwk). The sandbox holds published test ' +
+          'keys only: the ANSI X9.24 test BDK (0123456789ABCDEFFEDCBA9876543210), the working keys its EMV tables issue ' +
+          "under Pinbridge's test master keys (a working key it did not issue is refused) and its test RSA key " +
+          `(docs/terminal-channel.md). Each DUKPT key's counter must advance: a KSN not above the last one it accepted for ` +
+          `that key is refused (a replay). Every test card's PIN is ${SANDBOX_PIN}: another PIN is declined with 55 ` +
+          `(incorrect_pin). Then the outcome is decided as in v1 (test cards, then the amount's last two digits: ` +
+          `${endings}). Repeating the authorization of a decided transaction returns the same result. Only brand, first ` +
+          '6 / last 4 digits and entry mode are kept.',
         params: TransactionParams,
         body: TerminalAuthorizationRequestV2,
         response: { 200: TerminalAuthorizationResultV2, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },

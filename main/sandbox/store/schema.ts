@@ -25,8 +25,24 @@ function v1(db: Connection): void {
   db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '1') ON CONFLICT(key) DO NOTHING").run();
 }
 
+/**
+ * Version 2: the last transaction counter the sandbox accepted per DUKPT key (the KSN with its
+ * 21-bit counter cleared, per kind: pin or data), so a replayed KSN is refused as a host refuses
+ * it (store/dukpt-counters.ts). The KSN's key part is what a host keeps; no card data is stored.
+ */
+const V2 = `
+CREATE TABLE dukpt_counters (
+  kind           TEXT NOT NULL,      -- pin | data
+  key_serial     TEXT NOT NULL,      -- the KSN with its counter bits zero, upper-case hex
+  counter        INTEGER NOT NULL,   -- the last counter accepted
+  transaction_id TEXT NOT NULL,      -- the transaction that used it
+  updated_at     TEXT NOT NULL,
+  PRIMARY KEY (kind, key_serial)
+);
+`;
+
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-export const SANDBOX_MIGRATIONS: readonly Migration[] = [v1];
+export const SANDBOX_MIGRATIONS: readonly Migration[] = [v1, V2];
 
 export const SCHEMA_VERSION = SANDBOX_MIGRATIONS.length;
 

@@ -5,7 +5,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../../main/api/index.js';
-import { chipRequest, swipeRequest } from '../../helpers/sealed-card.js';
+import {
+  chipRequest,
+  issuedMkwk,
+  PAN,
+  sealPinMkwk,
+  sealTrackRandom,
+  swipeRequest,
+  TRACK2,
+} from '../../helpers/sealed-card.js';
 import { rejection } from '../../helpers/thrown.js';
 import { MARKETPLACE_ID, startStub, stubClient, TXN_ID, wireTransaction, type Stub } from './stub-server.js';
 
@@ -65,10 +73,38 @@ describe('the authorization of a card-present sale', () => {
         pan_sequence_number: '1',
       },
       cardholder_verification: 'online_pin',
-      encrypted_card_data: { ksn: request.encrypted_card_data.ksn, payload: request.encrypted_card_data.payload },
-      pin_block: { ksn: request.pin_block!.ksn, block: request.pin_block!.block },
+      // chipRequest seals by DUKPT, the method v1's blobs can carry.
+      encrypted_card_data: {
+        ksn: (request.encrypted_card_data as { ksn: string }).ksn,
+        payload: request.encrypted_card_data.payload,
+      },
+      pin_block: { ksn: (request.pin_block as { ksn: string }).ksn, block: request.pin_block!.block },
       emv_data: request.emv_data,
     });
+  });
+
+  it('sends v1 neither card data nor a PIN block sealed other than by DUKPT: v1’s blobs are a KSN and bytes', async () => {
+    const s = await served();
+    const issued = issuedMkwk('pin');
+    const request = chipRequest(
+      1500,
+      {
+        encrypted_card_data: { format: 'track2', method: 'random_key_tdes_ecb', ...sealTrackRandom(TRACK2) },
+        pin_block: {
+          format: 'iso_0',
+          method: 'mkwk',
+          key_slot: issued.slot,
+          working_key: issued.working_key,
+          block: sealPinMkwk('1234', PAN),
+        },
+      },
+      'PP123456',
+    );
+    await stubClient(s, { capabilities: { terminalChannel: 1 } }).terminal.authorize(TXN_ID, request);
+    const body = JSON.parse(s.requests[0]!.body) as Record<string, unknown>;
+    expect(body).not.toHaveProperty('encrypted_card_data');
+    expect(body).not.toHaveProperty('pin_block');
+    expect(body).toMatchObject({ terminal: 'PP123456', emv_data: request.emv_data });
   });
 
   it('refuses, before sending, a read without sealed card data (a legacy PINPAD) on v2 — and sends it on v1', async () => {

@@ -15,6 +15,9 @@ import {
 import type { PortInfo } from '../../../drivers/transports/discovery.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { checkPinpads } from '../../../main/doctor/pinpads.js';
+import type { EmvTablesDocument } from '../../../main/contract/index.js';
+import { parseEmvTables } from '../../../main/pinpad/emv-tables.js';
+import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -175,5 +178,106 @@ describe('the pinpads check', () => {
   it('warns when the serial ports cannot be listed', async () => {
     const result = await checkPinpads({ timeoutMs: 2000, listPorts: () => Promise.reject(new Error('udev is gone')) });
     expect(result).toMatchObject({ status: 'warn', details: { list_error: 'udev is gone' } });
+  });
+});
+
+describe('the pinpads check: the PINPAD’s keys', () => {
+  async function tcpPinpad(keySlots: ConstructorParameters<typeof PinpadSimulator>[0]): Promise<string> {
+    const tcp = await startTcpSimulator(new PinpadSimulator({ profile: 'strict', ...keySlots }));
+    cleanups.push(() => tcp.close());
+    return tcp.address;
+  }
+  const withKeys = (keys: NonNullable<NonNullable<EmvTablesDocument['acquirers']>[string]['keys']>) =>
+    parseEmvTables({ ...TEST_EMV_TABLES, acquirers: { '02': { keys } } });
+
+  it('shows the key maps and the method each acquirer will use, from the tables the settings name', async () => {
+    const address = await tcpPinpad({ keySlots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [2] } });
+    const result = await checkPinpads({
+      address,
+      timeoutMs: 5000,
+      listPorts: noPorts,
+      keys: { tables: parseEmvTables(TEST_EMV_TABLES) },
+    });
+    expect(result.status).toBe('ok');
+    expect(result.summary).toContain(
+      'key maps: DUKPT PIN 01; DUKPT data none; PIN master keys none; data master keys 02; acquirer 02: card data by MK/WK with data master key slot 02, the PIN by DUKPT PIN slot 01',
+    );
+    expect(result.pt.summary).toContain(
+      'mapas de chaves: DUKPT de PIN 01; DUKPT de dados nenhuma; chaves mestras de PIN nenhuma; chaves mestras de dados 02; adquirente 02: dados do cartão por MK/WK com a chave mestra de dados do slot 02, a senha por DUKPT de PIN no slot 01',
+    );
+    expect(result.details).toMatchObject({
+      pinpad: { key_maps: { dukpt_pin: [1], dukpt_data: [], mk_pin: [], mk_data: [2] } },
+      key_methods: [{ acquirer: '02', card_data: { method: 'mkwk', slot: 2 }, pin: { method: 'dukpt', slot: 1 } }],
+    });
+    // The working keys and the RSA modulus stay out of the report.
+    expect(JSON.stringify(result)).not.toMatch(/working_key|modulus/);
+  });
+
+  it('takes the provider’s cached tables for this PINPAD’s serial when the settings say "provider"', async () => {
+    const address = await tcpPinpad({ keySlots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [] } });
+    const asked: string[] = [];
+    const result = await checkPinpads({
+      address,
+      timeoutMs: 5000,
+      listPorts: noPorts,
+      keys: {
+        providerTables: (serial) => {
+          asked.push(serial);
+          return parseEmvTables(TEST_EMV_TABLES);
+        },
+      },
+    });
+    expect(asked).toHaveLength(1);
+    expect(result.summary).toContain('card data by the random-key method (RSA key pinbridge-sandbox-test-rsa-1)');
+    expect(result.details).toMatchObject({
+      key_methods: [{ card_data: { method: 'random_key', key_id: 'pinbridge-sandbox-test-rsa-1' } }],
+    });
+  });
+
+  it('uses the settings’ DUKPT slots without tables', async () => {
+    const address = await tcpPinpad({ keySlots: { dukptPin: [2], dukptData: [2] } });
+    const result = await checkPinpads({
+      address,
+      timeoutMs: 5000,
+      listPorts: noPorts,
+      keys: { keySlots: { pin: 2, data: 2 } },
+    });
+    expect(result.status).toBe('ok');
+    expect(result.summary).toContain('every sale: card data by DUKPT data slot 02, the PIN by DUKPT PIN slot 02');
+  });
+
+  it('fails a PINPAD with no key the provider opens, naming the fix in both languages', async () => {
+    const address = await tcpPinpad({ keySlots: { dukptPin: [], dukptData: [1], mkPin: [3], mkData: [] } });
+    const result = await checkPinpads({
+      address,
+      timeoutMs: 5000,
+      listPorts: noPorts,
+      keys: { tables: withKeys({ card_data: [{ method: 'dukpt', slot: 1 }], pin: [{ method: 'dukpt', slot: 1 }] }) },
+    });
+    expect(result.status).toBe('fail');
+    expect(result.summary).toContain('the PIN by nothing usable');
+    expect(result.fix).toBe(
+      'No sale can run on it until it holds a key the payments provider opens: the PIN of acquirer 02: DUKPT PIN slot 01 is empty — load a DUKPT PIN key in slot 01, or have the provider offer MK/WK for PIN master key slot 03.',
+    );
+    expect(result.pt.fix).toBe(
+      'Nenhuma venda pode ser feita nele até que tenha uma chave que o sistema de pagamentos abre: a senha do adquirente 02: DUKPT de PIN no slot 01 está vazio — carregue uma chave DUKPT de PIN no slot 01, ou peça ao provedor de pagamentos que ofereça MK/WK para a chave mestra de PIN do slot 03.',
+    );
+    expect(result.details).toMatchObject({
+      key_methods: [{ acquirer: '02', card_data: { method: 'dukpt' }, pin: null }],
+    });
+  });
+
+  it('says nothing of keys for a legacy PINPAD, which has no key maps', async () => {
+    const tcp = await startTcpSimulator(new PinpadSimulator({ profile: 'legacy' }));
+    cleanups.push(() => tcp.close());
+    const result = await checkPinpads({
+      address: tcp.address,
+      timeoutMs: 5000,
+      listPorts: noPorts,
+      terminalChannel: 1,
+    });
+    expect(result.status).toBe('ok');
+    expect(result.details).not.toHaveProperty('key_methods');
+    expect(result.summary).not.toContain('key maps');
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { CHECK_IDS, type CheckResult, type DoctorReport } from '../../../main/doctor/check.js';
 import { runDoctor, type DoctorOptions } from '../../../main/doctor/runner.js';
+import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
 
@@ -213,6 +214,34 @@ describe('runDoctor', () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }
+  });
+
+  it('says which key method each acquirer will use from the provider’s tables cached beside the journal ("tables": "provider")', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-keys-'));
+    const settingsPath = join(home, 'settings.json');
+    writeFileSync(settingsPath, JSON.stringify({ pinpad: { address: pty.path, tables: 'provider' } }));
+    // What the agent keeps of the provider's answer for this PINPAD (serial SIM0000000000001).
+    mkdirSync(join(home, '.pinbridge', 'emv-tables'), { recursive: true });
+    const onlyMkwk = {
+      ...TEST_EMV_TABLES,
+      acquirers: {
+        '02': {
+          keys: {
+            card_data: TEST_EMV_TABLES.acquirers!['02']!.keys!.card_data!.filter((m) => m.method === 'mkwk'),
+            pin: [{ method: 'dukpt' as const, slot: 1 }],
+          },
+        },
+      },
+    };
+    writeFileSync(join(home, '.pinbridge', 'emv-tables', 'SIM0000000000001.json'), JSON.stringify(onlyMkwk));
+    const report = await runDoctor({ ...store, home, settingsPath });
+    const pinpads = report.checks.find((check) => check.id === 'pinpads')!;
+    expect(pinpads.status).toBe('ok');
+    expect(pinpads.summary).toContain(
+      'acquirer 02: card data by MK/WK with data master key slot 02, the PIN by DUKPT PIN slot 01',
+    );
+    expect(pinpads.summary).toContain('key maps: DUKPT PIN 00–99');
+    expectPortugueseOf(pinpads);
   });
 
   it('reports a check that threw as a failure of its own, in both languages', async () => {

@@ -32,7 +32,9 @@ import { parseExposition, type Exposition } from './exposition.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: 1_500 } });
+  // Every test plugs in a new simulated PINPAD of the same serial, whose DUKPT counters start again
+  // where a real PINPAD's would go on: the replay check would refuse its sales.
+  sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: 1_500, refuseReplayedKsn: false } });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -92,7 +92,7 @@ describe('a chip card read and its PIN', () => {
   it('becomes the masked card and a valid terminal channel v2 request', () => {
     const data = cardSaleData(
       summarizeCardRead(chipRead()),
-      { chip: onlinePin(), encryptedCardData: SEALED, pinKeySlot: 2, acquirer: 1 },
+      { chip: onlinePin(), encryptedCardData: SEALED, pinMethod: { method: 'dukpt', slot: 2 }, acquirer: 1 },
       PPC930,
     );
     expect(data.card).toEqual({
@@ -117,7 +117,13 @@ describe('a chip card read and its PIN', () => {
       },
       cardholder_verification: 'online_pin',
       encrypted_card_data: SEALED,
-      pin_block: { format: 'iso_0', key_slot: 2, ksn: 'FFFF9876543210E00001', block: '0123456789ABCDEF' },
+      pin_block: {
+        format: 'iso_0',
+        method: 'dukpt',
+        key_slot: 2,
+        ksn: 'FFFF9876543210E00001',
+        block: '0123456789ABCDEF',
+      },
       emv_data: '9F260811223344556677889F2701809505' + '0000000000',
     });
     expectValidRequest(data);
@@ -142,7 +148,7 @@ describe('a chip card read and its PIN', () => {
   it('masks a PAN that arrives in clear and keeps nothing of it beyond first 6 / last 4', () => {
     const read = chipRead({ pan: PAN, track2: `${PAN}=3012201`, track1: `B${PAN}^TESTE/VISA^3012201` });
     const summary = summarizeCardRead(read);
-    const data = cardSaleData(summary, { chip: onlinePin(), pinKeySlot: 1 });
+    const data = cardSaleData(summary, { chip: onlinePin(), pinMethod: { method: 'dukpt', slot: 1 } });
     expect(data.card.maskedPan).toBe('411111******1111');
     for (const kept of [summary, data]) {
       const json = JSON.stringify(kept);
@@ -159,9 +165,13 @@ describe('a chip card read and its PIN', () => {
 
   it("prefers GOX's EMV data (the first GENERATE AC) and falls back to the read's", () => {
     const summary = summarizeCardRead(chipRead());
-    expect(cardSaleData(summary, { chip: onlinePin(), pinKeySlot: 1 }).authorization.emv_data).toMatch(/^9F2608/);
+    expect(
+      cardSaleData(summary, { chip: onlinePin(), pinMethod: { method: 'dukpt', slot: 1 } }).authorization.emv_data,
+    ).toMatch(/^9F2608/);
     const noData = onlinePin({ emvData: Buffer.alloc(0) });
-    expect(cardSaleData(summary, { chip: noData, pinKeySlot: 1 }).authorization.emv_data).toBe('9F2701809A03250101');
+    expect(
+      cardSaleData(summary, { chip: noData, pinMethod: { method: 'dukpt', slot: 1 } }).authorization.emv_data,
+    ).toBe('9F2701809A03250101');
   });
 
   it('drops EMV objects holding the PAN, tracks or the name even when the PINPAD sends them', () => {
@@ -173,14 +183,18 @@ describe('a chip card read and its PIN', () => {
         ['9F27', '80'],
       ),
     });
-    const hex = cardSaleData(summarizeCardRead(chipRead()), { chip: leaky, pinKeySlot: 1 }).authorization.emv_data!;
+    const hex = cardSaleData(summarizeCardRead(chipRead()), { chip: leaky, pinMethod: { method: 'dukpt', slot: 1 } })
+      .authorization.emv_data!;
     expect(decodeEmvTlv(Buffer.from(hex, 'hex')).map((item) => item.tag)).toEqual(['9F27']);
     expect(hex).not.toContain(PAN);
   });
 
   it('fails with INCOMPLETE_PIN_BLOCK when an online PIN comes without its KSN or its key slot', () => {
     const error = thrown(() =>
-      cardSaleData(summarizeCardRead(chipRead()), { chip: onlinePin({ ksn: undefined }), pinKeySlot: 1 }),
+      cardSaleData(summarizeCardRead(chipRead()), {
+        chip: onlinePin({ ksn: undefined }),
+        pinMethod: { method: 'dukpt', slot: 1 },
+      }),
     );
     expect(error).toBeInstanceOf(CardDataError);
     expect(error).toMatchObject({ code: 'INCOMPLETE_PIN_BLOCK' });
@@ -259,12 +273,13 @@ describe('a swiped card', () => {
   it('carries the PIN typed with GPN as an online PIN', () => {
     const data = cardSaleData(summarizeCardRead(swipe), {
       swipedPin: { pinBlock: 'abcdef0123456789', ksn: 'ffff9876543210e00002' },
-      pinKeySlot: 1,
+      pinMethod: { method: 'dukpt', slot: 1 },
       encryptedCardData: SEALED,
     });
     expect(data.authorization.cardholder_verification).toBe('online_pin');
     expect(data.authorization.pin_block).toEqual({
       format: 'iso_0',
+      method: 'dukpt',
       key_slot: 1,
       ksn: 'FFFF9876543210E00002',
       block: 'ABCDEF0123456789',

@@ -166,7 +166,7 @@ describe('the key slots the tables give each acquirer', () => {
       .prepare()
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'KEYS_MISSING', step: 'prepare' });
-    expect((error as Error).message).toContain('PIN slot 02 (acquirer 02)');
+    expect((error as Error).message).toContain('the PIN of acquirer 02: DUKPT PIN slot 02 is empty');
     expect((error as Error).message).not.toContain('data slot');
   });
 
@@ -191,7 +191,63 @@ describe('the key slots the tables give each acquirer', () => {
       chipDecision: 'online',
       authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' },
     });
-    expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
+    expect(read.authorization.pin_block).toMatchObject({
+      method: 'dukpt',
+      ksn: expect.stringMatching(/^[0-9A-F]{20}$/) as unknown,
+    });
+  });
+});
+
+describe('the key methods the tables give each acquirer (keys)', () => {
+  const withKeys = (acquirer: Record<string, unknown>) =>
+    parseEmvTables({ ...sampleJson(), acquirers: { '02': { name: 'TESTE', ...acquirer } } });
+  const violations = (acquirer: Record<string, unknown>): string[] => {
+    try {
+      withKeys(acquirer);
+    } catch (error) {
+      if (error instanceof TablesFileError) return error.violations.map((v) => `${v.field}: ${v.message}`);
+      throw error;
+    }
+    return [];
+  };
+  const RSA = { method: 'random_key', key_id: 'k1', modulus: 'C1'.repeat(255) + '01', exponent: '010001' };
+
+  it('keeps each list in the provider’s order, hex in upper case as the terminal channel carries it', () => {
+    const tables = withKeys({
+      keys: {
+        card_data: [
+          { method: 'mkwk', slot: 2, working_key: 'ab'.repeat(16) },
+          { ...RSA, modulus: RSA.modulus.toLowerCase() },
+          { method: 'dukpt', slot: 1 },
+        ],
+        pin: [{ method: 'dukpt', slot: 3 }],
+      },
+    });
+    expect(tables.keyMethods.get(2)).toEqual({
+      cardData: [{ method: 'mkwk', slot: 2, working_key: 'AB'.repeat(16) }, RSA, { method: 'dukpt', slot: 1 }],
+      pin: [{ method: 'dukpt', slot: 3 }],
+    });
+  });
+
+  it('leaves a use the document does not list to key_slots or the settings', () => {
+    const tables = withKeys({ key_slots: { pin: 4 }, keys: { card_data: [RSA] } });
+    expect(tables.keyMethods.get(2)).toEqual({ cardData: [RSA] });
+    expect(tables.keySlots.get(2)).toEqual({ pin: 4 });
+  });
+
+  it('refuses a use given twice, an RSA key a PINPAD cannot use, and a method it does not know, naming each place', () => {
+    expect(violations({ key_slots: { data: 1 }, keys: { card_data: [{ method: 'dukpt', slot: 1 }] } })).toEqual([
+      'acquirers.02.keys.card_data: gives the card data key twice (key_slots.data and keys.card_data): keep one',
+    ]);
+    expect(violations({ keys: { card_data: [{ ...RSA, modulus: '41'.repeat(255) + '01' }] } })).toEqual([
+      'acquirers.02.keys.card_data.0: modulus is not 2048 bits (its first byte must have the top bit set)',
+    ]);
+    expect(violations({ keys: { card_data: [{ ...RSA, exponent: '02' }] } })).toEqual([
+      'acquirers.02.keys.card_data.0: exponent must be odd and at least 3 (010001 for 65537)',
+    ]);
+    expect(violations({ keys: { pin: [RSA] } })).not.toEqual([]);
+    expect(violations({ keys: { pin: [{ method: 'mkwk', slot: 2 }] } })).not.toEqual([]);
+    expect(violations({ keys: { card_data: [] } })).not.toEqual([]);
   });
 });
 

@@ -111,7 +111,10 @@ describe('a chip sale on a legacy PINPAD', () => {
     });
     expect(read).toMatchObject({ chipDecision: 'online', needsChipCompletion: true });
     expect(read.authorization.pin_block?.block).toMatch(/^[0-9A-F]{16}$/);
-    expect(read.authorization.pin_block?.ksn).toMatch(/^[0-9A-F]{20}$/);
+    expect(read.authorization.pin_block).toMatchObject({
+      method: 'dukpt',
+      ksn: expect.stringMatching(/^[0-9A-F]{20}$/) as unknown,
+    });
     expect(read.authorization.emv_data).toMatch(/9F26/);
     // The clear PAN GCR returned went no further than first 6 / last 4.
     expect(JSON.stringify(read)).not.toContain('4111111111111111');
@@ -209,8 +212,12 @@ describe('the PIN key on a legacy PINPAD', () => {
     expect(error).toMatchObject({ step: 'chip', cause: { code: 'ST_ERRKEY' } });
   });
 
-  it('is the configured PIN slot in GOC', async () => {
-    const { sim, sale } = await rig({ keySlots: { dukptPin: [2], dukptData: [2] } }, { keySlots: { pin: 2, data: 2 } });
+  it('is the configured PIN slot in GOC where the tables name no key method', async () => {
+    const tables = readEmvTables(SAMPLE_TABLES);
+    const { sim, sale } = await rig(
+      { keySlots: { dukptPin: [2], dukptData: [2] } },
+      { keySlots: { pin: 2, data: 2 }, tables: { ...tables, keyMethods: new Map() } },
+    );
     await sale.prepare({ paymentType: 'credit' });
     const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);

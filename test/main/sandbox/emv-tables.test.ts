@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidResponseError, PaymentsClient } from '../../../main/api/index.js';
 import { EmvTablesAnswer, schemaViolations, type EmvTablesDocument } from '../../../main/contract/index.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
+import { sandboxKeyMethods } from '../../../main/sandbox/payments/test-keys.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { parseEmvTables } from '../../../main/pinpad/emv-tables.js';
 import { call, freshMarket, type Market } from '../../helpers/sandbox.js';
@@ -95,6 +96,14 @@ describe('GET …/terminals/{serial}/emv_tables', () => {
     expect(bad.status).toBe(400);
     const other = await freshMarket(sandbox);
     expect((await call(other, 'GET', tablesPath(market))).status).toBe(404);
+  });
+
+  it('offers acquirer 02 every key method the sandbox opens: DUKPT 01, MK/WK 02 with the working keys it issues, the random-key method under its test RSA key', () => {
+    expect(TEST_EMV_TABLES.acquirers?.['02']?.keys).toEqual(sandboxKeyMethods());
+    expect(parseEmvTables(TEST_EMV_TABLES).keyMethods.get(2)).toEqual({
+      cardData: sandboxKeyMethods().card_data,
+      pin: sandboxKeyMethods().pin,
+    });
   });
 
   it('is the set docs/emv-tables.sample.json shows', () => {
