@@ -3,11 +3,11 @@
  * card, and the scripted customer (`autoCustomer`) acting when nobody is at the keypad. Every wait
  * ends early with CommandAborted on CAN or a new command.
  */
-import { randomBytes } from 'node:crypto';
 import { pinBlockFormat0, tdesEncrypt } from '../crypto/dukpt.js';
 import { applicationTypeOf, resolveCard, TEST_CARDS, type SimCard } from './cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOptions } from './customer.js';
 import { ST, StatusReply, type CommandContext } from './handler.js';
+import { openWorkingKey } from './keys.js';
 import type { DeviceState, Presentation } from './state.js';
 
 function autoAction(
@@ -155,9 +155,9 @@ export function formatAmount(centavos: number): string {
 
 export interface PinCapture {
   /**
-   * The encrypted PIN block, 16 hex digits: under DUKPT, the ISO 9564 format 0 block of the PIN
-   * and the card's PAN encrypted with the slot's PIN key (keys.ts); under MK/WK, whose working
-   * key the simulator does not decrypt, 8 random bytes.
+   * The encrypted PIN block, 16 hex digits: the ISO 9564 format 0 block of the PIN and the card's
+   * PAN, encrypted (TDES ECB) under DUKPT with the slot's PIN key of this use (keys.ts), under
+   * MK/WK with the working key opened from the slot's test master key (S220 §5.3).
    */
   readonly pinBlock: string;
   /** 20 hex digits: the DUKPT KSN of this use, or zeros for MK/WK. */
@@ -197,15 +197,21 @@ export async function capturePin(
     min: number;
     max: number;
     idleMs: number;
-    key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number };
+    /** The PIN key; `workingKey` is the encrypted WK (SPE_WKENC, GPN_WKENC, GOC_WKENC) under MK/WK. */
+    key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number; readonly workingKey?: Buffer };
     /** The PAN the block is bound to (format 0). */
     pan: string;
     cardPin?: string;
   },
 ): Promise<PinCapture> {
   const pin = await readPin(ctx, options);
-  if (options.key.method !== 'dukpt')
-    return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
+  if (options.key.method === 'mkwk') {
+    const { workingKey } = options.key;
+    if (workingKey === undefined) throw new RangeError('An MK/WK PIN needs the encrypted working key.');
+    const block = tdesEncrypt(openWorkingKey('pin', options.key.index, workingKey), pinBlockFormat0(pin, options.pan));
+    // No KSN under MK/WK: GPN_KSN and GOC_KSN are zeros, GOX sends no PP_KSN (S220 §3.3.11, §3.7.3).
+    return { pinBlock: block.toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
+  }
   const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
   const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));
   return { pinBlock: block.toString('hex').toUpperCase(), ksn: ksn.toString('hex').toUpperCase() };

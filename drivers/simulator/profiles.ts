@@ -42,6 +42,44 @@ export interface SimulatorKeySlots {
   readonly mkData?: readonly number[];
 }
 
+/**
+ * The ways acquirers and TEFs key the PINPADs stores really have, by name — for tests, training and
+ * `pinbridge simulator --keys`. Each names all four key types (a type it leaves empty has no key).
+ */
+export type KeyLoadoutName = 'dukpt' | 'mkwk' | 'pinOnly' | 'trace';
+
+export interface KeyLoadout {
+  readonly description: string;
+  readonly slots: Required<SimulatorKeySlots>;
+}
+
+export const KEY_LOADOUTS: Readonly<Record<KeyLoadoutName, KeyLoadout>> = Object.freeze({
+  dukpt: {
+    description: 'DUKPT only: DUKPT PIN key 01 and DUKPT data key 01',
+    slots: { dukptPin: [1], dukptData: [1], mkPin: [], mkData: [] },
+  },
+  mkwk: {
+    description: 'MK/WK only: PIN master key 01 and data master key 01, no DUKPT key',
+    slots: { dukptPin: [], dukptData: [], mkPin: [1], mkData: [1] },
+  },
+  pinOnly: {
+    description: 'DUKPT PIN key 01 and no data key: card data only by the random-key method (SPE_MTHDDAT 9x)',
+    slots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [] },
+  },
+  trace: {
+    description: 'the real PPC-930 trace: DUKPT PIN key 01, data master key 02 (MK/WK), no DUKPT data key',
+    slots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [2] },
+  },
+} satisfies Record<KeyLoadoutName, KeyLoadout>);
+
+export const KEY_LOADOUT_NAMES: readonly KeyLoadoutName[] = Object.freeze(
+  Object.keys(KEY_LOADOUTS) as KeyLoadoutName[],
+);
+
+export function isKeyLoadoutName(name: string): name is KeyLoadoutName {
+  return Object.prototype.hasOwnProperty.call(KEY_LOADOUTS, name);
+}
+
 /** Slots loaded per key type; `'all'` = every slot (the training simulator). */
 export interface LoadedKeys {
   readonly dukptPin: ReadonlySet<number> | 'all';
@@ -265,8 +303,15 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
   },
 } satisfies Record<SimulatorProfileName, SimulatorProfile>);
 
-/** The profile's key slots with `keySlots` (when given) overriding each type it names. */
-export function resolveKeys(profile: SimulatorProfile, overrides: SimulatorKeySlots | undefined): LoadedKeys {
+/**
+ * The profile's key slots with `keySlots` (when given) overriding each type it names; a loadout
+ * name stands for its slots (every type).
+ */
+export function resolveKeys(
+  profile: SimulatorProfile,
+  keySlots: SimulatorKeySlots | KeyLoadoutName | undefined,
+): LoadedKeys {
+  const overrides = typeof keySlots === 'string' ? KEY_LOADOUTS[keySlots].slots : keySlots;
   const pick = (
     given: readonly number[] | undefined,
     fallback: ReadonlySet<number> | 'all',

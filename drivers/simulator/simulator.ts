@@ -22,14 +22,18 @@ import type { DeviceLinkOptions } from './device-link.js';
 import type { CommandHandler } from './handler.js';
 import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
+import { ENCRYPTION_HANDLERS } from './handlers/encryption.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
 import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
 import {
+  isKeyLoadoutName,
   isSimulatorProfileName,
+  KEY_LOADOUT_NAMES,
   PROFILES,
   resolveKeys,
   SIMULATOR_PROFILE_NAMES,
+  type KeyLoadoutName,
   type SimulatorKeySlots,
   type SimulatorProfileName,
 } from './profiles.js';
@@ -57,8 +61,13 @@ export interface PinpadSimulatorOptions {
    * real session), 'legacy' (BibComp 1.08). Identity options below win over the profile's.
    */
   readonly profile?: SimulatorProfileName;
-  /** Which key slots hold keys, per type; overrides the profile's (training: every slot). */
-  readonly keySlots?: SimulatorKeySlots;
+  /**
+   * Which key slots hold keys, per type, or a named loadout (KEY_LOADOUTS: 'dukpt', 'mkwk',
+   * 'pinOnly', 'trace'); overrides the profile's (training: every slot). DUKPT slots hold keys
+   * derived from the ANSI test BDK (keys.ts), MK slots the published test master keys
+   * (drivers/crypto/master-keys.ts).
+   */
+  readonly keySlots?: SimulatorKeySlots | KeyLoadoutName;
   /** GPN/GOX/GOC refuse PIN entry with ST_PINBUSY (044), as a PINPAD rate-limiting PINs does. */
   readonly pinBusy?: boolean;
   /**
@@ -113,7 +122,10 @@ export interface SimulatorCardStatus {
 }
 
 const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map(
-  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS].map((handler) => [handler.id, handler]),
+  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS, ...ENCRYPTION_HANDLERS].map((handler) => [
+    handler.id,
+    handler,
+  ]),
 );
 
 /** Command ids the simulator implements. */
@@ -130,7 +142,17 @@ function scaledTimings(timeScale: number, overrides: Partial<SimulatorTimings> |
   };
 }
 
-function checkKeySlots(slots: SimulatorKeySlots | undefined): void {
+function checkKeySlots(slots: SimulatorKeySlots | KeyLoadoutName | undefined): void {
+  if (typeof slots === 'string') {
+    // Callers outside TypeScript (the CLI, settings) may pass any text.
+    const name: string = slots;
+    if (!isKeyLoadoutName(name)) {
+      throw new InvalidArgumentError(
+        `There is no key loadout named "${name}"; known: ${KEY_LOADOUT_NAMES.join(', ')}.`,
+      );
+    }
+    return;
+  }
   for (const [kind, list] of Object.entries(slots ?? {})) {
     for (const slot of (list as readonly number[] | undefined) ?? []) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99) {

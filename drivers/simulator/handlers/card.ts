@@ -4,7 +4,6 @@
  * sequence (ST_INVCALL when out of order) and what the scripted card does (decision, PIN,
  * refusal after online approval, early removal).
  */
-import { tdesCbcEncrypt, tdesEncrypt } from '../../crypto/dukpt.js';
 import {
   aidTableInfoOf,
   candidateRecords,
@@ -16,6 +15,7 @@ import {
 } from '../aid-selection.js';
 import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
+import { dataSealer } from '../data-encryption.js';
 import { aidOf, emvDataFor, type Cryptogram } from '../emv-data.js';
 import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
 import { capturePin, formatAmount, readPin, swipeReadable, waitForCard, type PresentedCard } from '../interaction.js';
@@ -189,7 +189,14 @@ async function rememberStatus<T>(
  * key must be loaded (ST_ERRKEY otherwise) and the PINPAD must accept a PIN entry now
  * (ST_PINBUSY under the `pinBusy` scenario).
  */
-function checkPinEntry(device: DeviceState, key: { method: PinMethod; index: number } | undefined): void {
+/** The online PIN's key: method, slot and, under MK/WK, the working key encrypted under the slot's MK. */
+interface PinKey {
+  readonly method: PinMethod;
+  readonly index: number;
+  readonly workingKey?: Buffer;
+}
+
+function checkPinEntry(device: DeviceState, key: PinKey | undefined): void {
   if (key) {
     // The simulated PINPAD holds no (obsolete, optional) DES key: S220 §5.1.
     if (key.method === 'dukptDes' || key.method === 'mkwkDes') throw new StatusReply(ST.ERRKEY);
@@ -583,7 +590,7 @@ async function verifyOfflinePin(
 async function firstGenerateAc(
   ctx: CommandContext,
   t: Transaction,
-  options: { forceOnline: boolean; key: { method: PinMethod; index: number }; idleMs: number; prompt?: string },
+  options: { forceOnline: boolean; key: PinKey; idleMs: number; prompt?: string },
 ): Promise<FirstAcResult> {
   const { card } = t;
   let decision: ChipDecision =
@@ -620,7 +627,11 @@ async function firstGenerateAc(
       min: PIN_MIN,
       max: PIN_MAX,
       idleMs: options.idleMs,
-      key: { method: options.key.method === 'dukpt' ? 'dukpt' : 'mkwk', index: options.key.index },
+      key: {
+        method: options.key.method === 'dukpt' ? 'dukpt' : 'mkwk',
+        index: options.key.index,
+        ...(options.key.workingKey ? { workingKey: options.key.workingKey } : {}),
+      },
       pan: card.pan,
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
@@ -642,7 +653,7 @@ const goc = defineHandler(GOC, (req, ctx) =>
     await processing(ctx);
     const result = await firstGenerateAc(ctx, t, {
       forceOnline: req.forceOnline,
-      key: { method: req.pinMethod, index: req.keyIndex },
+      key: { method: req.pinMethod, index: req.keyIndex, workingKey: req.workingKey },
       idleMs: ctx.device.timings.pinIdleMs,
     });
     return {
@@ -676,7 +687,7 @@ async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxRes
   await processing(ctx);
   const result = await firstGenerateAc(ctx, t, {
     forceOnline: req.options.forceOnline,
-    key: { method: req.pinMethod, index: req.keyIndex },
+    key: { method: req.pinMethod, index: req.keyIndex, ...(req.workingKey ? { workingKey: req.workingKey } : {}) },
     idleMs: req.timeout === undefined ? ctx.device.timings.pinIdleMs : ctx.device.hostSeconds(req.timeout),
     // SPE_DSPMSG: the PIN screen's lines up to the entry (§6.9.5.1); the simulator shows the first.
     ...(req.pinPrompt === undefined ? {} : { prompt: freeTextLines(req.pinPrompt)[0] ?? '' }),
@@ -799,7 +810,7 @@ const gpn = defineHandler(GPN, async (req, ctx) => {
       min: req.minDigits,
       max: req.maxDigits,
       idleMs: device.timings.pinIdleMs,
-      key: { method: req.method === 'dukpt' ? 'dukpt' : 'mkwk', index: req.keyIndex },
+      key: { method: req.method === 'dukpt' ? 'dukpt' : 'mkwk', index: req.keyIndex, workingKey: req.workingKey },
       pan: req.pan ?? stored!.pan,
       ...(stored?.pin === undefined ? {} : { cardPin: stored.pin }),
     });
@@ -830,11 +841,11 @@ function sealField(name: TrackName, clear: Buffer, openDigits: number, encrypt: 
 
 /**
  * GTK: the PAN and full tracks of the card CEX or GCX read, once (S220 §6.5.12), packed and
- * encrypted as §5.4.2 says — under DUKPT ECB every field with the same data key and KSN
- * (§6.3.4.2), under DUKPT CBC each field with a key of its own. The MK/WK and random-key methods
- * are refused with ST_INVPARM: the simulator holds no master keys to open a working key with and
- * does not implement the RSA key exchange. A swipe with no readable track leaves nothing to read:
- * ST_OK with no card field (§6.5.12), once.
+ * encrypted as §5.4.2 says with the key SPE_MTHDDAT names (data-encryption.ts): MK/WK under the
+ * working key, DUKPT ECB every field under one data key and KSN (§6.3.4.2), DUKPT CBC each field
+ * with a key of its own, the random-key method under a fresh KRAND sent back as PP_ENCKRAND. The
+ * key is checked (ST_ERRKEY) before the tracks leave the PINPAD's memory. A swipe with no readable
+ * track leaves nothing to read: ST_OK with no card field (§6.5.12), once.
  */
 const gtk = defineHandler(GTK, (req, { device }) => {
   const t = device.transaction;
@@ -848,10 +859,7 @@ const gtk = defineHandler(GTK, (req, { device }) => {
     throw new StatusReply(ST.INVCALL);
   }
   const encryption = req.encryption;
-  if (encryption !== undefined) {
-    if (encryption.method !== 'dukptEcb' && encryption.method !== 'dukptCbc') throw new StatusReply(ST.INVPARM);
-    if (!keyLoaded(device.keys.dukptData, encryption.keyIndex!)) throw new StatusReply(ST.ERRKEY);
-  }
+  const sealer = encryption === undefined ? undefined : dataSealer(device, encryption);
   // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
   if (t !== undefined) t.tracksRead = true;
   else device.swipedTracksRead = true;
@@ -860,21 +868,21 @@ const gtk = defineHandler(GTK, (req, { device }) => {
     ...(req.tracks.track1 ? { track1: Buffer.from(track1Of(card), 'latin1') } : {}),
     ...(req.tracks.track2 ? { track2: packDigits(track2Of(card)) } : {}),
   };
-  if (encryption === undefined) return clear;
+  if (encryption === undefined || sealer === undefined) return clear;
   const out: Partial<Record<TrackName, Buffer>> = {};
   const ksns: Partial<Record<TrackName, Buffer>> = {};
-  const cbc = encryption.method === 'dukptCbc';
-  let shared: { ksn: Buffer; key: Buffer } | undefined;
   for (const [name, value] of Object.entries(clear) as Array<[TrackName, Buffer]>) {
-    const { ksn, key } = cbc
-      ? device.dukpt.use('data', encryption.keyIndex!)
-      : (shared ??= device.dukpt.use('data', encryption.keyIndex!));
-    out[name] = sealField(name, value, encryption.openDigits, (data) =>
-      cbc ? tdesCbcEncrypt(key, data, encryption.iv) : tdesEncrypt(key, data),
-    );
-    ksns[name] = ksn;
+    out[name] = sealField(name, value, encryption.openDigits, (data) => {
+      const sealed = sealer.encrypt(data);
+      if (sealed.ksn) ksns[name] = sealed.ksn;
+      return sealed.data;
+    });
   }
-  return { ...out, ksns };
+  return {
+    ...out,
+    ...(Object.keys(ksns).length > 0 ? { ksns } : {}),
+    ...(sealer.encryptedKey ? { encryptedKey: sealer.encryptedKey } : {}),
+  };
 });
 
 export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn, gtk];

@@ -6,7 +6,10 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import {
+  isKeyLoadoutName,
   isSimulatorProfileName,
+  KEY_LOADOUT_NAMES,
+  KEY_LOADOUTS,
   PinpadSimulator,
   SIMULATOR_PROFILE_NAMES,
   SIMULATOR_PROFILES,
@@ -24,6 +27,7 @@ import { parseHostPort, parsePositiveInteger } from '../parse.js';
 
 interface SimulatorCliOptions {
   profile: string;
+  keys?: string;
   replay?: string;
   pty?: boolean;
   tcp?: { host: string; port: number };
@@ -102,6 +106,10 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       'training',
     )
     .option(
+      '--keys <loadout>',
+      `the keys the PINPAD holds, one of ${KEY_LOADOUT_NAMES.join(', ')} (see below; default: the profile's)`,
+    )
+    .option(
       '--replay <file>',
       'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile',
     )
@@ -119,7 +127,8 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     .option('--no-console', 'do not read console commands from standard input')
     .addHelpText(
       'after',
-      `\nProfiles (--profile):\n${SIMULATOR_PROFILE_NAMES.map((name) => `  ${name.padEnd(9)} ${SIMULATOR_PROFILES[name]}`).join('\n')}\n`,
+      `\nProfiles (--profile):\n${SIMULATOR_PROFILE_NAMES.map((name) => `  ${name.padEnd(9)} ${SIMULATOR_PROFILES[name]}`).join('\n')}\n` +
+        `\nKey loadouts (--keys; DUKPT keys from the ANSI test BDK, MK/WK from the published test master keys):\n${KEY_LOADOUT_NAMES.map((name) => `  ${name.padEnd(9)} ${KEY_LOADOUTS[name].description}`).join('\n')}\n`,
     )
     .action(async (options: SimulatorCliOptions) => {
       if (Boolean(options.pty) === Boolean(options.tcp)) {
@@ -130,6 +139,9 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
         throw new UsageError(
           `there is no simulator profile named "${profile}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}`,
         );
+      }
+      if (options.keys !== undefined && !isKeyLoadoutName(options.keys)) {
+        throw new UsageError(`there is no key loadout named "${options.keys}"; known: ${KEY_LOADOUT_NAMES.join(', ')}`);
       }
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
@@ -143,6 +155,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,
+        ...(options.keys !== undefined && isKeyLoadoutName(options.keys) ? { keySlots: options.keys } : {}),
         ...(replay ? { replay } : {}),
         // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
         ...(options.serial !== undefined || profile === 'training'
