@@ -207,8 +207,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       scaledTimings(timeScale, options.timings),
       options.logger ?? silentLogger,
       options.tableVersions ?? profile.tableVersions,
-      options.requireTables === undefined && profile.factoryAcquirer !== undefined
-        ? factoryAidRecords(profile.factoryAcquirer)
+      options.requireTables === undefined
+        ? (profile.factoryTables ?? []).flatMap((table) => factoryAidRecords(table.acquirer, table.brands))
         : [],
       auto ? resolveAutoCustomer(auto) : undefined,
       timeScale,

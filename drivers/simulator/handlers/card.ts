@@ -761,6 +761,11 @@ const fnc = defineHandler(FNC, (req, { device }) => {
  * FCX (S220 §6.9.4): after an offline decision in GOX, approved only when GOX approved and the
  * host did too (§6.9.4.1); for a contactless card, the host's decision echoed (§6.9.4.4);
  * otherwise the chip's second Generate AC (§6.9.4.2, §6.9.4.3).
+ *
+ * PP_EMVDATA for a contactless card: §6.9.4.4 says to return it empty, §3.7.4 to return the
+ * requested objects that exist ("objetos não encontrados simplesmente não são devolvidos"),
+ * empty only when none does. Every profile follows §3.7.4, as the real PPC-930 did in the TRACE
+ * (FCX000160: the 20 tags of its GOX answer): the card's data of the read, its ARQC included.
  */
 const fcx = defineHandler(FCX, (req, { device }) => {
   const t = chipTransaction(device, 'GCX');
@@ -771,12 +776,7 @@ const fcx = defineHandler(FCX, (req, { device }) => {
     const approved = req.outcome === 'approved' && (t.cardType === '06' || t.decision === 'approvedOffline');
     return {
       decision: approved ? ('approved' as const) : ('declined' as const),
-      ...(req.tagList
-        ? {
-            emvData:
-              t.cardType === '06' ? Buffer.alloc(0) : emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList),
-          }
-        : {}),
+      ...(req.tagList ? { emvData: emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList) } : {}),
       ...(scripts ? { issuerScriptResults: scripts } : {}),
     };
   }
