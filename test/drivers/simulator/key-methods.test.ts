@@ -156,6 +156,36 @@ describe('PIN under MK/WK (S220 §5.3 Modalidade 1, §3.3.11, §3.7.3)', () => {
     expect(pinOfBlock(block, TEST_CARDS.visaCredit.pan)).toBe(TEST_CARDS.visaCredit.pin);
   });
 
+  it('GOC method "1" (BibComp flow): the online PIN block under the working key, GOC_KSN zeros', async () => {
+    const { host } = await open({ keySlots: 'mkwk', autoCustomer: { delayMs: 1, card: 'visaCredit' } });
+    // GCR: any acquirer, any type, R$ 19,90, no table version loaded, no list, contactless off.
+    const read = await host.exchange(fixed('GCR', `0099${'1990'.padStart(12, '0')}261126120000${'0'.repeat(10)}000`));
+    expect(head(read)).toBe('GCR000');
+    const block1 =
+      '1990'.padStart(12, '0') +
+      '0'.repeat(12) +
+      '0' + // GOC_EXCLIST
+      '0' + // GOC_CONNECT
+      '0' + // GOC_RUF1
+      '1' + // GOC_METHOD: MK/WK TDES
+      '01' +
+      wkenc('pin', 1).toString('hex').toUpperCase() +
+      '1' + // GOC_RISKMAN
+      '00000000' +
+      '00' +
+      '00000000' +
+      '00' +
+      '000'; // GOC_ACQPRLEN
+    const raw = await host.exchange(Buffer.concat([fixed('GOC', block1), Buffer.from('003000003000', 'latin1')]));
+    expect(head(raw)).toBe('GOC000');
+    const data = raw.subarray(9).toString('latin1');
+    expect(data[0]).toBe('2');
+    expect(data[5]).toBe('1'); // GOC_PINONL
+    expect(data.slice(22, 42)).toBe('0'.repeat(20));
+    const block = tdesDecrypt(testWorkingKey('pin'), Buffer.from(data.slice(6, 22), 'hex'));
+    expect(pinOfBlock(block, TEST_CARDS.visaCredit.pan)).toBe(TEST_CARDS.visaCredit.pin);
+  });
+
   it('answers ST_ERRKEY (042) before the PIN screen when the MK slot is empty, for GPN and GOX', async () => {
     const { sim, host } = await open({ keySlots: 'dukpt', autoCustomer: { delayMs: 1, card: 'visaCredit' } });
     expect(head(await host.exchange(gpn('1', 1, wkenc('pin', 1), '4111111111111111')))).toBe('GPN042');
