@@ -104,6 +104,25 @@ function presentationOf(card: SimCard): Presentation {
   return card.entry === 'chip' ? 'insert' : card.entry === 'contactless' ? 'tap' : 'swipe';
 }
 
+/** The display asks for a swipe and nothing else (the host's "FALHA NO CHIP / PASSE O CARTAO"). */
+function askedToSwipe(device: DeviceState): boolean {
+  const text = device.display.lines.join(' ');
+  return /PASSE/.test(text) && !/INSIRA|APROXIME/.test(text);
+}
+
+/**
+ * How the scripted customer presents `card` to a command waiting for one, following the PINPAD:
+ * a card whose chip just failed is swiped (the fallback the PINPAD or the host asks for), and so
+ * is any card when the display asks for a swipe only; a contactless card taps only where the
+ * antenna is on, else it is inserted (or swiped); every other card goes in by its entry mode.
+ */
+function customerPresentation(device: DeviceState, card: SimCard, wait: CardWait): Presentation {
+  if (wait.mag && (device.failedChip === card || askedToSwipe(device))) return 'swipe';
+  const own = presentationOf(card);
+  if (own === 'tap' && !wait.ctls) return wait.icc ? 'insert' : 'swipe';
+  return own;
+}
+
 /** Makes `card` appear the next time a command waits for one (the way its entry mode says). */
 export function queueCard(device: DeviceState, card: SimCard, how: Presentation = presentationOf(card)): void {
   device.nextCard = { card, how };
@@ -128,9 +147,7 @@ export function waitForCard(ctx: CommandContext, wait: CardWait): Promise<Presen
     ...(wait.timeoutMs === undefined ? {} : { timeoutMs: wait.timeoutMs }),
     auto: autoAction(device, (auto) => {
       const card = scriptedCard(auto, wait);
-      // A scripted contactless card taps only where CTLS is on; otherwise it is inserted/swiped.
-      const how = presentationOf(card) === 'tap' && !wait.ctls ? (wait.icc ? 'insert' : 'swipe') : presentationOf(card);
-      queueCard(device, card, how);
+      queueCard(device, card, customerPresentation(device, card, wait));
     }),
   });
 }

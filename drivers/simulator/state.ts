@@ -164,6 +164,11 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
    * magnetic read is derived from it (S220 §6.8.1.1, §6.9.1.1). Undefined before any.
    */
   lastCardStatus: { readonly command: 'GCR' | 'GOC' | 'GCX' | 'GOX'; readonly status: number } | undefined;
+  /**
+   * The card whose chip failed on the last card read (ST_DUMBCARD, ST_ERRCARD, ST_ERRFALLBACK):
+   * the scripted customer swipes it when asked for the card again. Cleared by a card read.
+   */
+  failedChip: SimCard | undefined;
   /** Swipes seen per card, for `SimCard.unreadableSwipes`. */
   readonly swipes = new Map<SimCard, number>();
   /** Offline PIN tries left per card (its chip's PIN try counter), once the card was used. */

@@ -50,7 +50,8 @@ const PIN_MAX = 12;
 
 function cardTypeCodeOf(presented: PresentedCard): CardTypeCode {
   if (presented.how === 'swipe') return '00';
-  if (presented.how === 'tap') return '06';
+  // A tap reads "CTLS EMV" (06), or "CTLS simulando tarja" (05) for a magstripe-only contactless card.
+  if (presented.how === 'tap') return presented.card.contactlessMagstripe === true ? '05' : '06';
   return '03';
 }
 
@@ -150,6 +151,8 @@ function failChip(device: DeviceState, presented: PresentedCard): void {
   const failure = presented.card.iccFailure;
   if (presented.how !== 'insert' || failure === undefined) return;
   device.transaction = undefined;
+  // The customer saw the chip fail: asked for the card again, they swipe it (interaction.ts).
+  device.failedChip = presented.card;
   device.clearDisplay();
   throw new StatusReply(ICC_FAILURE_STATUS[failure]);
 }
@@ -239,6 +242,7 @@ function startTransaction(
     finished: false,
   };
   device.transaction = transaction;
+  device.failedChip = undefined;
   return transaction;
 }
 
@@ -294,8 +298,10 @@ function gcrResult(t: Transaction, chipStatus: number): GcrResult {
     appType: Number(t.appType),
     acquirer: t.acquirer,
     record: t.record,
+    // A contactless card simulating the stripe (05) gives its tracks and no PAN field (S220 §3.6.1).
+    ...(t.cardType === '05' ? { track1: track1Of(card).slice(0, 76) } : {}),
     track2: track2Of(card).slice(0, 37),
-    pan: card.pan,
+    pan: t.cardType === '05' ? '' : card.pan,
     panSequence: card.panSequenceNumber ?? '00',
     applicationLabel: card.label,
     serviceCode: card.serviceCode,
@@ -396,11 +402,24 @@ function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResul
   const track2 = truncatedTrack2(card).replace(card.pan, pan);
   if (t.cardType === '00')
     return { cardType: '00', iccStatus, track1: truncatedTrack1(card).replace(card.pan, pan), track2 };
+  const aidTableInfo = t.aidTableInfo
+    ? [...t.aidTableInfo]
+    : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }];
+  // "Dados de Saída (CTLS simulando tarja)" (S220 §6.9.1.3): the tracks, the label, the device
+  // type — no PAN, expiry, country or EMV data.
+  if (t.cardType === '05') {
+    return {
+      cardType: '05',
+      aidTableInfo,
+      track1: truncatedTrack1(card).replace(card.pan, pan),
+      track2,
+      applicationLabel: card.label,
+      deviceType: '00',
+    };
+  }
   return {
     cardType: t.cardType,
-    aidTableInfo: t.aidTableInfo
-      ? [...t.aidTableInfo]
-      : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
+    aidTableInfo,
     pan,
     panSequence: card.panSequenceNumber ?? '00',
     track2,
