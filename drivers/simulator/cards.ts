@@ -312,6 +312,17 @@ export function resolveCard(card: SimCard | string): SimCard {
   return found;
 }
 
+/**
+ * The PAN as SPE_PANMASK "eedd" leaves it (S220 §5.4.1): `left` digits open on the left, `right`
+ * on the right, '*' between; no mask, or more open digits than the PAN has, leaves it whole.
+ */
+export function maskPanWith(pan: string, mask: { readonly left: number; readonly right: number } | undefined): string {
+  if (!mask) return pan;
+  const right = Math.min(mask.right, pan.length);
+  const left = Math.min(mask.left, pan.length - right);
+  return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
+}
+
 /** PAN masked as the project allows it to be shown: first 6, last 4. */
 export function maskPan(pan: string): string {
   return `${pan.slice(0, 6)}${'*'.repeat(Math.max(0, pan.length - 10))}${pan.slice(-4)}`;

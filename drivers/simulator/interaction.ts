@@ -222,14 +222,27 @@ export async function capturePin(
   },
 ): Promise<PinCapture> {
   const pin = await readPin(ctx, options);
-  if (options.key.method === 'mkwk') {
-    const { workingKey } = options.key;
+  return encryptPin(ctx.device, options.key, pin, options.pan);
+}
+
+/**
+ * The PIN block of `pin` for `pan` (ISO 9564 format 0) under the PIN key: MK/WK with the working
+ * key opened from the slot's test master key, or DUKPT with the slot's PIN key of a new use.
+ */
+export function encryptPin(
+  device: DeviceState,
+  key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number; readonly workingKey?: Buffer },
+  pin: string,
+  pan: string,
+): PinCapture {
+  if (key.method === 'mkwk') {
+    const { workingKey } = key;
     if (workingKey === undefined) throw new RangeError('An MK/WK PIN needs the encrypted working key.');
-    const block = tdesEncrypt(openWorkingKey('pin', options.key.index, workingKey), pinBlockFormat0(pin, options.pan));
+    const block = tdesEncrypt(openWorkingKey('pin', key.index, workingKey), pinBlockFormat0(pin, pan));
     // No KSN under MK/WK: GPN_KSN and GOC_KSN are zeros, GOX sends no PP_KSN (S220 §3.3.11, §3.7.3).
     return { pinBlock: block.toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
   }
-  const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
-  const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));
+  const { ksn, key: pinKey } = device.dukpt.use('pin', key.index);
+  const block = tdesEncrypt(pinKey, pinBlockFormat0(pin, pan));
   return { pinBlock: block.toString('hex').toUpperCase(), ksn: ksn.toString('hex').toUpperCase() };
 }

@@ -105,6 +105,12 @@ export interface PinpadSimulatorOptions {
    * recorded delays.
    */
   readonly replay?: ReplayTrace;
+  /**
+   * With `replay`: the test card whose data replaces the recording's masked and zeroed card data,
+   * sealed for real under the keys the host's commands name and the published test keys
+   * (replay-reseal.ts) — so a replayed sale is one the sandbox authorizes.
+   */
+  readonly resealCard?: SimCard | string;
 }
 
 export interface PinpadSimulatorEvents {
@@ -173,7 +179,12 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   readonly #linkOptions: DeviceLinkOptions | undefined;
   readonly #paceBaud: number | undefined;
   readonly #replay:
-    { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
+    | {
+        readonly script: ReadonlyMap<string, readonly ReplayExchange[]>;
+        readonly timeScale: number;
+        readonly reseal?: SimCard;
+      }
+    | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
     super();
@@ -224,7 +235,15 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       throw new InvalidArgumentError(`paceBaud must be a positive number, got ${options.paceBaud}.`);
     }
     this.#paceBaud = options.paceBaud;
-    this.#replay = options.replay ? { script: replayScript(options.replay), timeScale } : undefined;
+    if (options.resealCard !== undefined && !options.replay)
+      throw new InvalidArgumentError('resealCard re-seals a replayed session: it needs replay.');
+    this.#replay = options.replay
+      ? {
+          script: replayScript(options.replay),
+          timeScale,
+          ...(options.resealCard === undefined ? {} : { reseal: resolveCard(options.resealCard) }),
+        }
+      : undefined;
     this.#device.on('display', (display) => this.emit('display', display));
   }
 
@@ -295,7 +314,10 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
    */
   serve(transport: ByteTransport): SimulatorSession {
     const handlers = this.#replay
-      ? replayHandlers(this.#replay.script, { timeScale: this.#replay.timeScale })
+      ? replayHandlers(this.#replay.script, {
+          timeScale: this.#replay.timeScale,
+          ...(this.#replay.reseal ? { reseal: this.#replay.reseal } : {}),
+        })
       : HANDLERS;
     const session = new SimulatorSession(this.#device, transport, handlers, {
       ...(this.#linkOptions ? { link: this.#linkOptions } : {}),

@@ -13,9 +13,16 @@ import {
   type AidEntry,
   type CandidateFilter,
 } from '../aid-selection.js';
-import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
+import {
+  applicationTypeOf,
+  maskPanWith,
+  track1Of,
+  track2Of,
+  truncatedTrack1,
+  truncatedTrack2,
+  type SimCard,
+} from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
-import { dataSealer } from '../data-encryption.js';
 import { aidOf, emvDataFor, type Cryptogram } from '../emv-data.js';
 import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
 import { capturePin, formatAmount, readPin, swipeReadable, waitForCard, type PresentedCard } from '../interaction.js';
@@ -41,7 +48,8 @@ import {
   type GcrResult,
   type GcrStart,
 } from '../wire/commands/legacy-card.js';
-import { GPN, GTK, packDigits } from '../wire/commands/security.js';
+import { GPN, GTK } from '../wire/commands/security.js';
+import { gtkAnswer } from '../track-sealing.js';
 import type { EmvObject } from '../wire/emv.js';
 import { fixedLines, freeTextLines } from '../wire/text.js';
 
@@ -383,13 +391,6 @@ async function readCardGcr(req: GcrRequest, ctx: CommandContext): Promise<GcrRes
 
 // ------------------------------------------------------------------------------------------------
 // GCX
-
-function maskPanWith(pan: string, mask: GcxRequest['panMask']): string {
-  if (!mask) return pan;
-  const right = Math.min(mask.right, pan.length);
-  const left = Math.min(mask.left, pan.length - right);
-  return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
-}
 
 /**
  * GCX's answer (S220 §3.7.1, §6.9.1): a magnetic card gives PP_ICCSTAT and the incomplete tracks
@@ -842,29 +843,11 @@ const gpn = defineHandler(GPN, async (req, ctx) => {
 // ------------------------------------------------------------------------------------------------
 // GTK
 
-type TrackName = 'pan' | 'track1' | 'track2' | 'track3';
-
-/**
- * One field of GTK under encryption (S220 §5.4.2): the first characters left in clear as
- * SPE_OPNDIG asks (track 1: the format character and then the digits, §5.4.2.1; PAN and tracks
- * 2/3: two digits a byte, §5.4.2.2), the rest filled to a multiple of 8 bytes (00h for track 1,
- * Fh nibbles for the others) and encrypted.
- */
-function sealField(name: TrackName, clear: Buffer, openDigits: number, encrypt: (data: Buffer) => Buffer): Buffer {
-  const open = name === 'track1' ? (openDigits > 0 ? 1 + openDigits : 0) : openDigits / 2;
-  const head = clear.subarray(0, Math.min(open, clear.length));
-  const rest = clear.subarray(head.length);
-  const filler = Buffer.alloc((8 - (rest.length % 8)) % 8, name === 'track1' ? 0x00 : 0xff);
-  return Buffer.concat([head, encrypt(Buffer.concat([rest, filler]))]);
-}
-
 /**
  * GTK: the PAN and full tracks of the card CEX or GCX read, once (S220 §6.5.12), packed and
- * encrypted as §5.4.2 says with the key SPE_MTHDDAT names (data-encryption.ts): MK/WK under the
- * working key, DUKPT ECB every field under one data key and KSN (§6.3.4.2), DUKPT CBC each field
- * with a key of its own, the random-key method under a fresh KRAND sent back as PP_ENCKRAND. The
- * key is checked (ST_ERRKEY) before the tracks leave the PINPAD's memory. A swipe with no readable
- * track leaves nothing to read: ST_OK with no card field (§6.5.12), once.
+ * encrypted as §5.4.2 says (track-sealing.ts). The key is checked (ST_ERRKEY) before the tracks
+ * leave the PINPAD's memory. A swipe with no readable track leaves nothing to read: ST_OK with no
+ * card field (§6.5.12), once.
  */
 const gtk = defineHandler(GTK, (req, { device }) => {
   const t = device.transaction;
@@ -877,31 +860,11 @@ const gtk = defineHandler(GTK, (req, { device }) => {
     }
     throw new StatusReply(ST.INVCALL);
   }
-  const encryption = req.encryption;
-  const sealer = encryption === undefined ? undefined : dataSealer(device, encryption);
-  // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
-  if (t !== undefined) t.tracksRead = true;
-  else device.swipedTracksRead = true;
-  const clear: Partial<Record<TrackName, Buffer>> = {
-    ...(req.tracks.pan ? { pan: packDigits(card.pan) } : {}),
-    ...(req.tracks.track1 ? { track1: Buffer.from(track1Of(card), 'latin1') } : {}),
-    ...(req.tracks.track2 ? { track2: packDigits(track2Of(card)) } : {}),
-  };
-  if (encryption === undefined || sealer === undefined) return clear;
-  const out: Partial<Record<TrackName, Buffer>> = {};
-  const ksns: Partial<Record<TrackName, Buffer>> = {};
-  for (const [name, value] of Object.entries(clear) as Array<[TrackName, Buffer]>) {
-    out[name] = sealField(name, value, encryption.openDigits, (data) => {
-      const sealed = sealer.encrypt(data);
-      if (sealed.ksn) ksns[name] = sealed.ksn;
-      return sealed.data;
-    });
-  }
-  return {
-    ...out,
-    ...(Object.keys(ksns).length > 0 ? { ksns } : {}),
-    ...(sealer.encryptedKey ? { encryptedKey: sealer.encryptedKey } : {}),
-  };
+  return gtkAnswer(device, card, req, () => {
+    // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
+    if (t !== undefined) t.tracksRead = true;
+    else device.swipedTracksRead = true;
+  });
 });
 
 export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn, gtk];

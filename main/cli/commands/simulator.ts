@@ -29,6 +29,7 @@ interface SimulatorCliOptions {
   profile: string;
   keys?: string;
   replay?: string;
+  reseal?: string;
   pty?: boolean;
   tcp?: { host: string; port: number };
   serial?: string;
@@ -113,6 +114,10 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       '--replay <file>',
       'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile',
     )
+    .option(
+      '--reseal <card>',
+      "with --replay: answer the recording's card data (masked and zeroed in the file) with this test card's, sealed for real under the test keys, so the replayed sale can be authorized by the sandbox",
+    )
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
     .option(
@@ -146,6 +151,13 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
       }
+      if (options.reseal !== undefined) {
+        if (options.replay === undefined)
+          throw new UsageError('--reseal re-seals a replayed session: add --replay <file>');
+        if (!TEST_CARD_NAMES.includes(options.reseal as (typeof TEST_CARD_NAMES)[number])) {
+          throw new UsageError(`there is no test card named "${options.reseal}"; known: ${TEST_CARD_NAMES.join(', ')}`);
+        }
+      }
       const replay = options.replay === undefined ? undefined : await loadReplay(options.replay);
       const logger = createLogger({
         format: logFormat(io.env),
@@ -157,6 +169,7 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
         profile,
         ...(options.keys !== undefined && isKeyLoadoutName(options.keys) ? { keySlots: options.keys } : {}),
         ...(replay ? { replay } : {}),
+        ...(replay && options.reseal !== undefined ? { resealCard: options.reseal } : {}),
         // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
         ...(options.serial !== undefined || profile === 'training'
           ? { serialNumber: options.serial ?? 'SIM00000001' }
