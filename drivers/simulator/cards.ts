@@ -63,6 +63,12 @@ export interface SimCard {
    * the same simulated PINPAD, and a right PIN resets it.
    */
   readonly offlinePin?: { readonly tries: number };
+  /**
+   * The card's contactless interface emulates the magnetic stripe only (Visa MSD, PayPass Mag
+   * Stripe, S220 §6.9.1 "CTLS simulando tarja"): a tap reads as PP_CARDTYPE / GCR_CARDTYPE "05",
+   * with the tracks and no EMV processing after the read (no GOX, processed as a swipe).
+   */
+  readonly contactlessMagstripe?: boolean;
 }
 
 export type IccFailure = 'mute' | 'error' | 'fallback' | 'noApplication';
@@ -98,6 +104,9 @@ export function validateCard(card: SimCard): void {
   }
   if (card.unreadableSwipes !== undefined && !(Number.isInteger(card.unreadableSwipes) && card.unreadableSwipes >= 0)) {
     throw new InvalidArgumentError('unreadableSwipes counts swipes: an integer ≥ 0.');
+  }
+  if (card.contactlessMagstripe === true && card.entry !== 'contactless') {
+    throw new InvalidArgumentError('A contactless magstripe card is a contactless card (entry "contactless").');
   }
 }
 
@@ -172,7 +181,8 @@ function card(shape: CardShape): SimCard {
 /**
  * Well-known test cards. PANs: Visa 4111…1111 / 4012888888881881 / 4000056655665556 /
  * 4761739001010010, Mastercard 5555…4444 / 5200828282828210 / 2223000048400011 /
- * 5105105105105100, Elo 6362970000457013 / 5066991111111118 — all public test numbers.
+ * 2223003122003222 / 5105105105105100, Elo 6362970000457013 / 5066991111111118 — all public
+ * test numbers.
  */
 export const TEST_CARDS = Object.freeze({
   visaCredit: card({ pan: '4111111111111111', label: 'CREDITO', name: 'TESTE/VISA CREDITO' }),
@@ -207,6 +217,15 @@ export const TEST_CARDS = Object.freeze({
     name: 'TESTE/MASTER CTLS',
     entry: 'contactless',
     requiresPin: false,
+  }),
+  // PayPass Mag Stripe: the tap reads as "CTLS simulando tarja" (PP_CARDTYPE 05, entry mode 911).
+  mastercardContactlessMagstripe: card({
+    pan: '2223003122003222',
+    label: 'CREDITO',
+    name: 'TESTE/MASTER CTLS TARJA',
+    entry: 'contactless',
+    requiresPin: false,
+    extra: { contactlessMagstripe: true },
   }),
   visaMagstripe: card({
     pan: '4012888888881881',
@@ -291,6 +310,17 @@ export function resolveCard(card: SimCard | string): SimCard {
     throw new InvalidArgumentError(`There is no test card named "${card}"; known: ${TEST_CARD_NAMES.join(', ')}.`);
   }
   return found;
+}
+
+/**
+ * The PAN as SPE_PANMASK "eedd" leaves it (S220 §5.4.1): `left` digits open on the left, `right`
+ * on the right, '*' between; no mask, or more open digits than the PAN has, leaves it whole.
+ */
+export function maskPanWith(pan: string, mask: { readonly left: number; readonly right: number } | undefined): string {
+  if (!mask) return pan;
+  const right = Math.min(mask.right, pan.length);
+  const left = Math.min(mask.left, pan.length - right);
+  return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
 }
 
 /** PAN masked as the project allows it to be shown: first 6, last 4. */

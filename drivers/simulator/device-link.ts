@@ -198,7 +198,12 @@ export class DeviceLink extends EventEmitter<DeviceLinkEvents> {
         `A notification holds at most ${MAX_NOTIFICATION_LENGTH} characters; this one has ${length}.`,
       );
     }
-    return this.#sendPacket(encodeNotification(text));
+    return this.notifyPacket(encodeNotification(text));
+  }
+
+  /** Sends an NTM packet already built (an encrypted one in secure communication). */
+  notifyPacket(pktdata: Buffer): Promise<void> {
+    return this.#sendPacket(pktdata);
   }
 
   dispose(): void {

@@ -21,9 +21,10 @@ const KERNELS: Readonly<Record<CardBrand, string>> = { mastercard: '2', visa: '3
 /** Contactless limit of the factory records (R$ 10.000,00): the simulator's cards all fit. */
 const CONTACTLESS_LIMIT = 1_000_000;
 
-/** The factory AID records of `acquirer`, credit then debit per brand, records 01, 02, … */
-export function factoryAidRecords(acquirer: number): TableRecord[] {
-  const brands: readonly CardBrand[] = ['visa', 'mastercard', 'elo'];
+const BRANDS: readonly CardBrand[] = ['visa', 'mastercard', 'elo'];
+
+/** The factory AID records of `acquirer`, credit then debit per brand in `brands`' order, records 01, 02, … */
+export function factoryAidRecords(acquirer: number, brands: readonly CardBrand[] = BRANDS): TableRecord[] {
   return brands
     .flatMap((brand) =>
       [

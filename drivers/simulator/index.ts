@@ -16,9 +16,14 @@ export {
   type ReplayTraceEvent,
 } from './replay.js';
 export {
+  KEY_LOADOUTS,
+  KEY_LOADOUT_NAMES,
   SIMULATOR_PROFILES,
   SIMULATOR_PROFILE_NAMES,
+  isKeyLoadoutName,
   isSimulatorProfileName,
+  type KeyLoadout,
+  type KeyLoadoutName,
   type SimulatorKeySlots,
   type SimulatorProfileName,
 } from './profiles.js';

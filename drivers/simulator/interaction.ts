@@ -3,11 +3,11 @@
  * card, and the scripted customer (`autoCustomer`) acting when nobody is at the keypad. Every wait
  * ends early with CommandAborted on CAN or a new command.
  */
-import { randomBytes } from 'node:crypto';
 import { pinBlockFormat0, tdesEncrypt } from '../crypto/dukpt.js';
 import { applicationTypeOf, resolveCard, TEST_CARDS, type SimCard } from './cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey, type TimedOut, type WaitOptions } from './customer.js';
 import { ST, StatusReply, type CommandContext } from './handler.js';
+import { openWorkingKey } from './keys.js';
 import type { DeviceState, Presentation } from './state.js';
 
 function autoAction(
@@ -104,6 +104,25 @@ function presentationOf(card: SimCard): Presentation {
   return card.entry === 'chip' ? 'insert' : card.entry === 'contactless' ? 'tap' : 'swipe';
 }
 
+/** The display asks for a swipe and nothing else (the host's "FALHA NO CHIP / PASSE O CARTAO"). */
+function askedToSwipe(device: DeviceState): boolean {
+  const text = device.display.lines.join(' ');
+  return /PASSE/.test(text) && !/INSIRA|APROXIME/.test(text);
+}
+
+/**
+ * How the scripted customer presents `card` to a command waiting for one, following the PINPAD:
+ * a card whose chip just failed is swiped (the fallback the PINPAD or the host asks for), and so
+ * is any card when the display asks for a swipe only; a contactless card taps only where the
+ * antenna is on, else it is inserted (or swiped); every other card goes in by its entry mode.
+ */
+function customerPresentation(device: DeviceState, card: SimCard, wait: CardWait): Presentation {
+  if (wait.mag && (device.failedChip === card || askedToSwipe(device))) return 'swipe';
+  const own = presentationOf(card);
+  if (own === 'tap' && !wait.ctls) return wait.icc ? 'insert' : 'swipe';
+  return own;
+}
+
 /** Makes `card` appear the next time a command waits for one (the way its entry mode says). */
 export function queueCard(device: DeviceState, card: SimCard, how: Presentation = presentationOf(card)): void {
   device.nextCard = { card, how };
@@ -128,9 +147,7 @@ export function waitForCard(ctx: CommandContext, wait: CardWait): Promise<Presen
     ...(wait.timeoutMs === undefined ? {} : { timeoutMs: wait.timeoutMs }),
     auto: autoAction(device, (auto) => {
       const card = scriptedCard(auto, wait);
-      // A scripted contactless card taps only where CTLS is on; otherwise it is inserted/swiped.
-      const how = presentationOf(card) === 'tap' && !wait.ctls ? (wait.icc ? 'insert' : 'swipe') : presentationOf(card);
-      queueCard(device, card, how);
+      queueCard(device, card, customerPresentation(device, card, wait));
     }),
   });
 }
@@ -155,9 +172,9 @@ export function formatAmount(centavos: number): string {
 
 export interface PinCapture {
   /**
-   * The encrypted PIN block, 16 hex digits: under DUKPT, the ISO 9564 format 0 block of the PIN
-   * and the card's PAN encrypted with the slot's PIN key (keys.ts); under MK/WK, whose working
-   * key the simulator does not decrypt, 8 random bytes.
+   * The encrypted PIN block, 16 hex digits: the ISO 9564 format 0 block of the PIN and the card's
+   * PAN, encrypted (TDES ECB) under DUKPT with the slot's PIN key of this use (keys.ts), under
+   * MK/WK with the working key opened from the slot's test master key (S220 §5.3).
    */
   readonly pinBlock: string;
   /** 20 hex digits: the DUKPT KSN of this use, or zeros for MK/WK. */
@@ -197,16 +214,35 @@ export async function capturePin(
     min: number;
     max: number;
     idleMs: number;
-    key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number };
+    /** The PIN key; `workingKey` is the encrypted WK (SPE_WKENC, GPN_WKENC, GOC_WKENC) under MK/WK. */
+    key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number; readonly workingKey?: Buffer };
     /** The PAN the block is bound to (format 0). */
     pan: string;
     cardPin?: string;
   },
 ): Promise<PinCapture> {
   const pin = await readPin(ctx, options);
-  if (options.key.method !== 'dukpt')
-    return { pinBlock: randomBytes(8).toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
-  const { ksn, key } = ctx.device.dukpt.use('pin', options.key.index);
-  const block = tdesEncrypt(key, pinBlockFormat0(pin, options.pan));
+  return encryptPin(ctx.device, options.key, pin, options.pan);
+}
+
+/**
+ * The PIN block of `pin` for `pan` (ISO 9564 format 0) under the PIN key: MK/WK with the working
+ * key opened from the slot's test master key, or DUKPT with the slot's PIN key of a new use.
+ */
+export function encryptPin(
+  device: DeviceState,
+  key: { readonly method: 'dukpt' | 'mkwk'; readonly index: number; readonly workingKey?: Buffer },
+  pin: string,
+  pan: string,
+): PinCapture {
+  if (key.method === 'mkwk') {
+    const { workingKey } = key;
+    if (workingKey === undefined) throw new RangeError('An MK/WK PIN needs the encrypted working key.');
+    const block = tdesEncrypt(openWorkingKey('pin', key.index, workingKey), pinBlockFormat0(pin, pan));
+    // No KSN under MK/WK: GPN_KSN and GOC_KSN are zeros, GOX sends no PP_KSN (S220 §3.3.11, §3.7.3).
+    return { pinBlock: block.toString('hex').toUpperCase(), ksn: '0'.repeat(20) };
+  }
+  const { ksn, key: pinKey } = device.dukpt.use('pin', key.index);
+  const block = tdesEncrypt(pinKey, pinBlockFormat0(pin, pan));
   return { pinBlock: block.toString('hex').toUpperCase(), ksn: ksn.toString('hex').toUpperCase() };
 }

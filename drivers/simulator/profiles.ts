@@ -6,14 +6,23 @@
  * - `strict` — an Abecs 2.20 PINPAD that reads the spec literally (GIX without SPE_IDLIST is
  *   ST_MANDAT, S220 §6.4.3; the strict side of every lenient or inconsistent field rule,
  *   `strictReading`; keys only where loaded, ST_ERRKEY before any PIN screen, §6.5.11 and
- *   §6.9.3.1; a 4-line display).
+ *   §6.9.3.1; a command without an OPN before it gets an implicit classic OPN, §6.4.1; a 4-line
+ *   display).
  * - `ppc930` — what the Gertec PPC-930 of the TRACE (abecs.md §0) answered: its identity, its
- *   8×16 display, its key maps and table versions, spec 2.12.
- * - `legacy` — a BibComp 1.08 PINPAD: no Abecs (TLV) command at all, GIN reports "1.08".
+ *   8×16 display, its key maps and table versions, AID records for acquirers 02 and 04, spec 2.12;
+ *   it replays the TRACE's 25 host commands with the statuses the real one answered.
+ * - `legacy` — a BibComp 1.08 PINPAD: no Abecs (TLV) command at all, no secure communication (a
+ *   secure OPN is answered as a classic one), GIN reports "1.08".
+ *
+ * Every 2.x profile answers a secure OPN with CRKSEC and then speaks secure communication
+ * (S220 §5.2), and implements every key method (MK/WK, DUKPT, random key); `keySlots` or a named
+ * loadout (KEY_LOADOUTS) says which slots hold keys.
  *
  * A profile is data the handlers consult (`DeviceState.profile`); the handlers themselves stay
  * one implementation of the spec.
  */
+
+import type { CardBrand } from './cards.js';
 
 export type SimulatorProfileName = 'training' | 'strict' | 'ppc930' | 'legacy';
 
@@ -21,9 +30,10 @@ export type SimulatorProfileName = 'training' | 'strict' | 'ppc930' | 'legacy';
 export const SIMULATOR_PROFILES: Readonly<Record<SimulatorProfileName, string>> = Object.freeze({
   training: 'lenient simulator (default): answers what the host sends, every key slot loaded, 2x16 display',
   strict:
-    'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, keys only in slot 01, ST_ERRKEY, 4x16 display',
-  ppc930: 'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, 8x16 display',
-  legacy: 'BibComp 1.08 PINPAD: ERR010 to every Abecs (TLV) command, GIN spec "1.08", 2x16 display',
+    'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, DUKPT keys only in slot 01, ST_ERRKEY, implicit OPN, 4x16 display',
+  ppc930:
+    'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, tables for acquirers 02 and 04, 8x16 display',
+  legacy: 'BibComp 1.08 PINPAD: ERR010 to every Abecs (TLV) command, no secure OPN, GIN spec "1.08", 2x16 display',
 });
 
 export const SIMULATOR_PROFILE_NAMES: readonly SimulatorProfileName[] = Object.freeze(
@@ -34,12 +44,57 @@ export function isSimulatorProfileName(name: string): name is SimulatorProfileNa
   return Object.prototype.hasOwnProperty.call(SIMULATOR_PROFILES, name);
 }
 
+/** AID records a PINPAD holds for one acquirer when it reaches the store (factory-tables.ts). */
+export interface FactoryTable {
+  readonly acquirer: number;
+  /** The brands' credit and debit records in this order (records 01, 02, …); visa, mastercard, elo by default. */
+  readonly brands?: readonly CardBrand[];
+}
+
 /** Key slots (00–99) holding a key, per key type (S220 §5.1, §6.1.2). */
 export interface SimulatorKeySlots {
   readonly dukptPin?: readonly number[];
   readonly dukptData?: readonly number[];
   readonly mkPin?: readonly number[];
   readonly mkData?: readonly number[];
+}
+
+/**
+ * The ways acquirers and TEFs key the PINPADs stores really have, by name — for tests, training and
+ * `pinbridge simulator --keys`. Each names all four key types (a type it leaves empty has no key).
+ */
+export type KeyLoadoutName = 'dukpt' | 'mkwk' | 'pinOnly' | 'trace';
+
+export interface KeyLoadout {
+  readonly description: string;
+  readonly slots: Required<SimulatorKeySlots>;
+}
+
+export const KEY_LOADOUTS: Readonly<Record<KeyLoadoutName, KeyLoadout>> = Object.freeze({
+  dukpt: {
+    description: 'DUKPT only: DUKPT PIN key 01 and DUKPT data key 01',
+    slots: { dukptPin: [1], dukptData: [1], mkPin: [], mkData: [] },
+  },
+  mkwk: {
+    description: 'MK/WK only: PIN master key 01 and data master key 01, no DUKPT key',
+    slots: { dukptPin: [], dukptData: [], mkPin: [1], mkData: [1] },
+  },
+  pinOnly: {
+    description: 'DUKPT PIN key 01 and no data key: card data only by the random-key method (SPE_MTHDDAT 9x)',
+    slots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [] },
+  },
+  trace: {
+    description: 'the real PPC-930 trace: DUKPT PIN key 01, data master key 02 (MK/WK), no DUKPT data key',
+    slots: { dukptPin: [1], dukptData: [], mkPin: [], mkData: [2] },
+  },
+} satisfies Record<KeyLoadoutName, KeyLoadout>);
+
+export const KEY_LOADOUT_NAMES: readonly KeyLoadoutName[] = Object.freeze(
+  Object.keys(KEY_LOADOUTS) as KeyLoadoutName[],
+);
+
+export function isKeyLoadoutName(name: string): name is KeyLoadoutName {
+  return Object.prototype.hasOwnProperty.call(KEY_LOADOUTS, name);
 }
 
 /** Slots loaded per key type; `'all'` = every slot (the training simulator). */
@@ -104,6 +159,19 @@ export interface SimulatorProfile {
    * false keeps the training simulator's ERR010.
    */
   readonly envelopeErrorIsInvparm: boolean;
+  /**
+   * A secure OPN gets CRKSEC and secure communication follows (S220 §3.2.2, §5.2): every 2.x
+   * PINPAD. False: a BibComp PINPAD, which answers it as a classic OPN — what tells a host not to
+   * use Abecs commands.
+   */
+  readonly secureCommunication: boolean;
+  /**
+   * A command arriving while the PINPAD is not open (never opened, or closed by CLO/CLX) first
+   * gets the processing of a classic OPN (S220 §6.4.1: "ele deve antes efetuar internamente os
+   * processamentos equivalentes a um OPN (clássico)") — the display cleared and the backlight on
+   * (§7.3.1) — and is then processed. False keeps the training simulator's display as it was.
+   */
+  readonly implicitOpen: boolean;
   /** Default key slots (overridden by `keySlots`). */
   readonly keys: LoadedKeys;
   /** EMV table versions loaded at power-on (overridden by `tableVersions`). */
@@ -117,10 +185,11 @@ export interface SimulatorProfile {
    */
   readonly requiresAidTables: boolean;
   /**
-   * The acquirer whose AID records the device holds when it arrives at the store (loaded by the
-   * store's TEF; factory-tables.ts), unless `requireTables` says otherwise. Undefined: none.
+   * The acquirers whose AID records the device holds when it arrives at the store (loaded by the
+   * store's TEF; factory-tables.ts), each with the order its records list the brands in, unless
+   * `requireTables` says otherwise. Undefined: none.
    */
-  readonly factoryAcquirer?: number;
+  readonly factoryTables?: readonly FactoryTable[];
 }
 
 const SLOT_01: ReadonlySet<number> = new Set([1]);
@@ -167,6 +236,8 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     gixNeedsIdList: false,
     strictReading: false,
     envelopeErrorIsInvparm: false,
+    secureCommunication: true,
+    implicitOpen: false,
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},
     reservedKeyMaps: false,
@@ -192,11 +263,13 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     gixNeedsIdList: true,
     strictReading: true,
     envelopeErrorIsInvparm: true,
+    secureCommunication: true,
+    implicitOpen: true,
     keys: { dukptPin: SLOT_01, dukptData: SLOT_01, mkPin: NONE, mkData: NONE },
     tableVersions: {},
     reservedKeyMaps: false,
     requiresAidTables: true,
-    factoryAcquirer: 1,
+    factoryTables: [{ acquirer: 1 }],
   },
   ppc930: {
     name: 'ppc930',
@@ -220,6 +293,8 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     gixNeedsIdList: false,
     strictReading: false,
     envelopeErrorIsInvparm: true,
+    secureCommunication: true,
+    implicitOpen: false,
     keys: {
       dukptPin: new Set(slotsOfMap(PPC930_MAPS.dukptPin)),
       dukptData: new Set(slotsOfMap(PPC930_MAPS.dukptData)),
@@ -230,8 +305,10 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     tableVersions: { 0: '1807202408', 4: '1807202408', 6: '1807202408' },
     reservedKeyMaps: true,
     requiresAidTables: true,
-    // The trace's PP_TABVER04 and 06: acquirer 04 is one this store's TEF loaded.
-    factoryAcquirer: 4,
+    // The TRACE's own card read: GCX with SPE_AIDLIST "02010204" answered PP_AIDTABINFO "020101" for
+    // a contactless Mastercard credit card — acquirer 02's record 01 is Mastercard credit (and its
+    // record 04 another application). Acquirer 04 is one of the trace's PP_TABVERnn.
+    factoryTables: [{ acquirer: 2, brands: ['mastercard', 'visa', 'elo'] }, { acquirer: 4 }],
   },
   legacy: {
     name: 'legacy',
@@ -257,16 +334,25 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
     gixNeedsIdList: false,
     strictReading: false,
     envelopeErrorIsInvparm: false,
+    secureCommunication: false,
+    implicitOpen: false,
     keys: { dukptPin: 'all', dukptData: 'all', mkPin: 'all', mkData: 'all' },
     tableVersions: {},
     reservedKeyMaps: false,
     requiresAidTables: true,
-    factoryAcquirer: 1,
+    factoryTables: [{ acquirer: 1 }],
   },
 } satisfies Record<SimulatorProfileName, SimulatorProfile>);
 
-/** The profile's key slots with `keySlots` (when given) overriding each type it names. */
-export function resolveKeys(profile: SimulatorProfile, overrides: SimulatorKeySlots | undefined): LoadedKeys {
+/**
+ * The profile's key slots with `keySlots` (when given) overriding each type it names; a loadout
+ * name stands for its slots (every type).
+ */
+export function resolveKeys(
+  profile: SimulatorProfile,
+  keySlots: SimulatorKeySlots | KeyLoadoutName | undefined,
+): LoadedKeys {
+  const overrides = typeof keySlots === 'string' ? KEY_LOADOUTS[keySlots].slots : keySlots;
   const pick = (
     given: readonly number[] | undefined,
     fallback: ReadonlySet<number> | 'all',

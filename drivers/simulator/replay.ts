@@ -15,10 +15,13 @@
  * - Each host connection starts the recording from its beginning.
  *
  * The command's own parameters are not compared with the recording's: the replay answers by id
- * and order only.
+ * and order only. With a test card to re-seal (`reseal`), the answers that carried card data —
+ * masked or zeroed in the file — carry that card's, sealed for real (replay-reseal.ts).
  */
+import type { SimCard } from './cards.js';
 import { CommandAborted, sleep } from './customer.js';
 import type { CommandContext, CommandHandler } from './handler.js';
+import { finishChip, resealAnswer } from './replay-reseal.js';
 import { decodeResponsePacket, notificationText, type ResponsePacket } from './wire/packet.js';
 
 /**
@@ -142,24 +145,30 @@ async function play(exchange: ReplayExchange, ctx: CommandContext, timeScale: nu
 
 /**
  * One handler per recorded command id, for one host connection (the counters of "the n-th GCX"
- * are per connection). The session answers every other id with ERR010.
+ * are per connection). The session answers every other id with ERR010 — but FCX, when re-sealing
+ * and the recording has none (finishChip).
  */
 export function replayHandlers(
   script: ReadonlyMap<string, readonly ReplayExchange[]>,
-  options: { readonly timeScale: number },
+  options: { readonly timeScale: number; readonly reseal?: SimCard },
 ): ReadonlyMap<string, CommandHandler> {
   const played = new Map<string, number>();
   const handlers = new Map<string, CommandHandler>();
+  const { reseal } = options;
   for (const [id, exchanges] of script) {
     handlers.set(id, {
       id,
       blocking: true,
-      run(_cmd, ctx) {
+      async run(cmd, ctx) {
         const n = played.get(id) ?? 0;
         played.set(id, n + 1);
-        return play(exchanges[Math.min(n, exchanges.length - 1)]!, ctx, options.timeScale);
+        const recorded = await play(exchanges[Math.min(n, exchanges.length - 1)]!, ctx, options.timeScale);
+        return reseal === undefined ? recorded : resealAnswer(reseal, cmd, recorded, ctx.device);
       },
     });
+  }
+  if (reseal !== undefined && !handlers.has('FCX')) {
+    handlers.set('FCX', { id: 'FCX', blocking: false, run: (cmd) => Promise.resolve(finishChip(cmd)) });
   }
   return handlers;
 }

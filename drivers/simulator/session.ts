@@ -3,8 +3,8 @@
  * dispatcher that runs one command at a time (abecs.md §1.6, §9). A CAN aborts the running
  * command and nothing is answered for it; a new valid command aborts the running one too and is
  * answered instead. Unknown ids get ERR010 (and so do the Abecs TLV commands on a legacy-profile
- * PINPAD), malformed commands the status the wire layer reads in them (011/019), encrypted
- * packets ERR003 (the simulator never establishes secure communication).
+ * PINPAD), malformed commands the status the wire layer reads in them (011/019). After a secure
+ * OPN, commands and answers travel encrypted (S220 §5.2.2, `#answer`).
  *
  * Logs carry command ids, lengths and statuses only, never packet contents.
  */
@@ -18,12 +18,14 @@ import { WireStatusError } from './wire/errors.js';
 import { DC2 } from './wire/frame.js';
 import {
   decodeCommandPacket,
+  encodeNotification,
   encodeResponsePacket,
   ERR_ID,
   readCommandId,
   type CommandPacket,
   type ResponsePacket,
 } from './wire/packet.js';
+import { openPacket, sealPacket } from './wire/secure.js';
 import { notificationMessage } from './wire/text.js';
 
 export interface SimulatorSessionOptions {
@@ -109,13 +111,56 @@ export class SimulatorSession {
     // The aborted command must be out of the way before the new one touches the device state.
     if (previous) await previous;
     if (signal.aborted) return;
-    const response = await this.#respondTo(pktdata, signal);
-    if (response === undefined || signal.aborted || this.#closed) return;
+    const answer = await this.#answer(pktdata, signal);
+    if (answer === undefined || signal.aborted || this.#closed) return;
+    const { response, ksec } = answer;
     this.#device.logger.debug(
-      { command: response.id, status: response.status, blocks: response.blocks.length },
+      { command: response.id, status: response.status, blocks: response.blocks.length, encrypted: ksec !== undefined },
       'simulator: response',
     );
-    await this.link.respond(encodeResponsePacket(response));
+    const packet = encodeResponsePacket(response);
+    await this.link.respond(ksec === undefined ? packet : sealPacket(ksec, packet));
+  }
+
+  /**
+   * Secure communication around the command (S220 §5.2.2, §6.3.2, §6.4.1): the response, and the
+   * KSEC to encrypt it with (none: in clear).
+   *
+   * - An encrypted packet while secure communication is off: ERR003.
+   * - An encrypted packet that fails the checks of §5.2.2.2: ERR009, and an encrypted OPN:
+   *   OPN010 — both in clear, after the processing of CLO (secure communication ends, the PINPAD
+   *   is closed).
+   * - Any other encrypted command is answered encrypted, its NTMs too, except CLO and CLX, whose
+   *   answers are always in clear (they end secure communication).
+   * - A clear command while secure communication is on: `<ID>009` in clear, the session kept —
+   *   except OPN, which is only ever sent in clear and always accepted.
+   */
+  async #answer(
+    pktdata: Buffer,
+    signal: AbortSignal,
+  ): Promise<{ readonly response: ResponsePacket; readonly ksec?: Buffer } | undefined> {
+    const device = this.#device;
+    const ksec = device.ksec;
+    if (pktdata[0] === DC2) {
+      if (ksec === undefined) return { response: { id: ERR_ID, status: ST.NOSEC, blocks: [] } };
+      const clear = openPacket(ksec, pktdata);
+      if (clear === undefined) {
+        device.close();
+        return { response: { id: ERR_ID, status: ST.ERRPKTSEC, blocks: [] } };
+      }
+      const id = readCommandId(clear);
+      if (id === 'OPN') {
+        device.close();
+        return { response: { id, status: ST.INVCALL, blocks: [] } };
+      }
+      const response = await this.#respondTo(clear, signal, ksec);
+      if (response === undefined) return undefined;
+      return id === 'CLO' || id === 'CLX' ? { response } : { response, ksec };
+    }
+    const id = readCommandId(pktdata);
+    if (ksec !== undefined && id !== 'OPN') return { response: { id: id ?? ERR_ID, status: ST.ERRPKTSEC, blocks: [] } };
+    const response = await this.#respondTo(pktdata, signal, undefined);
+    return response === undefined ? undefined : { response };
   }
 
   /** The handler of a command this device's profile knows (a BibComp PINPAD has no TLV commands). */
@@ -124,9 +169,12 @@ export class SimulatorSession {
     return this.#handlers.get(id);
   }
 
-  async #respondTo(pktdata: Buffer, signal: AbortSignal): Promise<ResponsePacket | undefined> {
-    // An encrypted packet while no secure communication exists: ERR003 (S220 §6.3.2).
-    if (pktdata[0] === DC2) return { id: ERR_ID, status: ST.NOSEC, blocks: [] };
+  /** The command's response; `ksec` when it came encrypted (its NTMs are encrypted too). */
+  async #respondTo(
+    pktdata: Buffer,
+    signal: AbortSignal,
+    ksec: Buffer | undefined,
+  ): Promise<ResponsePacket | undefined> {
     let cmd: CommandPacket;
     try {
       cmd = decodeCommandPacket(pktdata);
@@ -142,6 +190,8 @@ export class SimulatorSession {
     const handler = this.#handlerFor(cmd.id);
     this.#device.logger.debug({ command: cmd.id, length: pktdata.length }, 'simulator: command');
     if (!handler) return { id: ERR_ID, status: ST.INVCALL, blocks: [] };
+    // S220 §6.4.1: a command before any OPN (or after CLO/CLX) runs as if a classic OPN came first.
+    if (!this.#device.opened && this.#device.profile.implicitOpen && cmd.id !== 'OPN') this.#device.open();
     const ctx: CommandContext = {
       device: this.#device,
       signal,
@@ -149,9 +199,10 @@ export class SimulatorSession {
         if (signal.aborted || this.#closed) throw new CommandAborted();
         // NTM_MSG is 2×16 (S220 §2.3.3, §7.4), as the PPC-930 sent it (TRACE "NTM000032…");
         // the training simulator keeps its historical unpadded text.
-        await this.link.notify(
+        const ntm = encodeNotification(
           this.#device.profile.name === 'training' ? text : notificationMessage(text.slice(0, 16), text.slice(16)),
         );
+        await this.link.notifyPacket(ksec === undefined ? ntm : sealPacket(ksec, ntm));
       },
     };
     try {

@@ -22,14 +22,18 @@ import type { DeviceLinkOptions } from './device-link.js';
 import type { CommandHandler } from './handler.js';
 import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
+import { ENCRYPTION_HANDLERS } from './handlers/encryption.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
 import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
 import {
+  isKeyLoadoutName,
   isSimulatorProfileName,
+  KEY_LOADOUT_NAMES,
   PROFILES,
   resolveKeys,
   SIMULATOR_PROFILE_NAMES,
+  type KeyLoadoutName,
   type SimulatorKeySlots,
   type SimulatorProfileName,
 } from './profiles.js';
@@ -57,8 +61,13 @@ export interface PinpadSimulatorOptions {
    * real session), 'legacy' (BibComp 1.08). Identity options below win over the profile's.
    */
   readonly profile?: SimulatorProfileName;
-  /** Which key slots hold keys, per type; overrides the profile's (training: every slot). */
-  readonly keySlots?: SimulatorKeySlots;
+  /**
+   * Which key slots hold keys, per type, or a named loadout (KEY_LOADOUTS: 'dukpt', 'mkwk',
+   * 'pinOnly', 'trace'); overrides the profile's (training: every slot). DUKPT slots hold keys
+   * derived from the ANSI test BDK (keys.ts), MK slots the published test master keys
+   * (drivers/crypto/master-keys.ts).
+   */
+  readonly keySlots?: SimulatorKeySlots | KeyLoadoutName;
   /** GPN/GOX/GOC refuse PIN entry with ST_PINBUSY (044), as a PINPAD rate-limiting PINs does. */
   readonly pinBusy?: boolean;
   /**
@@ -96,6 +105,12 @@ export interface PinpadSimulatorOptions {
    * recorded delays.
    */
   readonly replay?: ReplayTrace;
+  /**
+   * With `replay`: the test card whose data replaces the recording's masked and zeroed card data,
+   * sealed for real under the keys the host's commands name and the published test keys
+   * (replay-reseal.ts) — so a replayed sale is one the sandbox authorizes.
+   */
+  readonly resealCard?: SimCard | string;
 }
 
 export interface PinpadSimulatorEvents {
@@ -113,7 +128,10 @@ export interface SimulatorCardStatus {
 }
 
 const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map(
-  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS].map((handler) => [handler.id, handler]),
+  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS, ...ENCRYPTION_HANDLERS].map((handler) => [
+    handler.id,
+    handler,
+  ]),
 );
 
 /** Command ids the simulator implements. */
@@ -130,7 +148,17 @@ function scaledTimings(timeScale: number, overrides: Partial<SimulatorTimings> |
   };
 }
 
-function checkKeySlots(slots: SimulatorKeySlots | undefined): void {
+function checkKeySlots(slots: SimulatorKeySlots | KeyLoadoutName | undefined): void {
+  if (typeof slots === 'string') {
+    // Callers outside TypeScript (the CLI, settings) may pass any text.
+    const name: string = slots;
+    if (!isKeyLoadoutName(name)) {
+      throw new InvalidArgumentError(
+        `There is no key loadout named "${name}"; known: ${KEY_LOADOUT_NAMES.join(', ')}.`,
+      );
+    }
+    return;
+  }
   for (const [kind, list] of Object.entries(slots ?? {})) {
     for (const slot of (list as readonly number[] | undefined) ?? []) {
       if (!Number.isInteger(slot) || slot < 0 || slot > 99) {
@@ -151,7 +179,12 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   readonly #linkOptions: DeviceLinkOptions | undefined;
   readonly #paceBaud: number | undefined;
   readonly #replay:
-    { readonly script: ReadonlyMap<string, readonly ReplayExchange[]>; readonly timeScale: number } | undefined;
+    | {
+        readonly script: ReadonlyMap<string, readonly ReplayExchange[]>;
+        readonly timeScale: number;
+        readonly reseal?: SimCard;
+      }
+    | undefined;
 
   constructor(options: PinpadSimulatorOptions = {}) {
     super();
@@ -185,8 +218,8 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       scaledTimings(timeScale, options.timings),
       options.logger ?? silentLogger,
       options.tableVersions ?? profile.tableVersions,
-      options.requireTables === undefined && profile.factoryAcquirer !== undefined
-        ? factoryAidRecords(profile.factoryAcquirer)
+      options.requireTables === undefined
+        ? (profile.factoryTables ?? []).flatMap((table) => factoryAidRecords(table.acquirer, table.brands))
         : [],
       auto ? resolveAutoCustomer(auto) : undefined,
       timeScale,
@@ -202,7 +235,15 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
       throw new InvalidArgumentError(`paceBaud must be a positive number, got ${options.paceBaud}.`);
     }
     this.#paceBaud = options.paceBaud;
-    this.#replay = options.replay ? { script: replayScript(options.replay), timeScale } : undefined;
+    if (options.resealCard !== undefined && !options.replay)
+      throw new InvalidArgumentError('resealCard re-seals a replayed session: it needs replay.');
+    this.#replay = options.replay
+      ? {
+          script: replayScript(options.replay),
+          timeScale,
+          ...(options.resealCard === undefined ? {} : { reseal: resolveCard(options.resealCard) }),
+        }
+      : undefined;
     this.#device.on('display', (display) => this.emit('display', display));
   }
 
@@ -273,7 +314,10 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
    */
   serve(transport: ByteTransport): SimulatorSession {
     const handlers = this.#replay
-      ? replayHandlers(this.#replay.script, { timeScale: this.#replay.timeScale })
+      ? replayHandlers(this.#replay.script, {
+          timeScale: this.#replay.timeScale,
+          ...(this.#replay.reseal ? { reseal: this.#replay.reseal } : {}),
+        })
       : HANDLERS;
     const session = new SimulatorSession(this.#device, transport, handlers, {
       ...(this.#linkOptions ? { link: this.#linkOptions } : {}),

@@ -151,13 +151,24 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   gcrResume: { readonly request: unknown; readonly card: SimCard } | undefined;
   /** Last application transaction counter handed out. */
   atc = 0;
+  /** An OPN (or, on a profile that does it, an implicit one) came since power-on or the last CLO/CLX. */
   opened = false;
   backlight = false;
+  /**
+   * KSEC while secure communication is on (S220 §5.2): set by a secure OPN, erased by OPN,
+   * CLO/CLX and the failures of §6.3.2. One per PINPAD, whichever cable the host uses.
+   */
+  ksec: Buffer | undefined;
   /**
    * RSP_STAT of the last GCR, GOC, GCX or GOX that answered: GCR_STATCHIP / PP_ICCSTAT of a later
    * magnetic read is derived from it (S220 §6.8.1.1, §6.9.1.1). Undefined before any.
    */
   lastCardStatus: { readonly command: 'GCR' | 'GOC' | 'GCX' | 'GOX'; readonly status: number } | undefined;
+  /**
+   * The card whose chip failed on the last card read (ST_DUMBCARD, ST_ERRCARD, ST_ERRFALLBACK):
+   * the scripted customer swipes it when asked for the card again. Cleared by a card read.
+   */
+  failedChip: SimCard | undefined;
   /** Swipes seen per card, for `SimCard.unreadableSwipes`. */
   readonly swipes = new Map<SimCard, number>();
   /** Offline PIN tries left per card (its chip's PIN try counter), once the card was used. */
@@ -231,6 +242,31 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     this.swipedCard = undefined;
     this.emptySwipe = false;
     this.gcrResume = undefined;
+  }
+
+  /**
+   * What a classic OPN does (S220 §6.4.1, §7.3.1): resources set up again (tracks, transaction and
+   * a table load in progress dropped), secure communication off, backlight on, display cleared.
+   */
+  open(): void {
+    this.endSession();
+    this.tables.abort();
+    this.ksec = undefined;
+    this.opened = true;
+    this.backlight = true;
+    this.clearDisplay();
+  }
+
+  /**
+   * What CLO and CLX do besides their message (S220 §6.4.5), and what §6.3.2 asks after a broken
+   * secure packet or an encrypted OPN: secure communication off and KSEC erased, stored tracks
+   * erased, ICC and antenna off, backlight off — the PINPAD is closed.
+   */
+  close(): void {
+    this.endSession();
+    this.ksec = undefined;
+    this.opened = false;
+    this.backlight = false;
   }
 
   /** Customer-facing changes call this so waiting commands re-check. */

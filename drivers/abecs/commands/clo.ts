@@ -1,6 +1,7 @@
 /**
- * CLO — close (abecs.md §3.5): `CLO032` + a 2×16 message left on the display. An empty message
- * is sent as a bare `CLO` (ACBr does the same); the PINPAD then leaves its idle screen.
+ * CLO — close (abecs.md §3.5): always `CLO032` + CLO_MSG S32, a 2×16 message left on the display.
+ * S220 §3.2.6 fixes CMD_LEN1 at "032", so no message is sent as 32 spaces (a blank display), never
+ * as a bare `CLO`: ACBr sends the bare form, but a PINPAD reading §3.2.6 literally may refuse it.
  * The message goes through formatDisplay2x16, so a pre-formatted 32-character string passes
  * unchanged and a free text is laid out on two lines.
  */
@@ -26,15 +27,17 @@ export const cloCommand: CommandCodec<CloRequest, CloResult> = {
   resultStatuses: [15],
 
   encodeRequest(req) {
-    if (req.message === undefined || req.message === '') return { id: ID, blocks: [] };
-    const block = new FieldWriter().s('CLO_MSG', formatDisplay2x16(req.message), DISPLAY_SIZE).toBuffer();
+    const message = req.message === undefined || req.message === '' ? '' : formatDisplay2x16(req.message);
+    const block = new FieldWriter().s('CLO_MSG', message.padEnd(DISPLAY_SIZE, ' '), DISPLAY_SIZE).toBuffer();
     return { id: ID, blocks: [block] };
   },
 
   decodeRequest(cmd) {
     const block = commandBlock(cmd);
-    // An inconsistent CLO_MSG is shown like DSP does, never refused (S220 §6.4.5).
-    return block ? { message: normalizeDisplay2x16(block.toString('latin1')) } : {};
+    // An inconsistent CLO_MSG is shown like DSP does, never refused (S220 §6.4.5); a blank one
+    // (what encodeRequest sends for no message) is no message.
+    const message = block ? normalizeDisplay2x16(block.toString('latin1')) : '';
+    return message.trim() === '' ? {} : { message };
   },
 
   encodeResponse() {

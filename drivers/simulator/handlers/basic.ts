@@ -2,14 +2,17 @@
  * Handlers of the basic commands (abecs.md §3.2–§3.12): session (OPN/CLO/CLX), information (GIN),
  * display (DSP/DEX), keypad and events (GKY/CEX/GCD/MNU) and card removal (RMC).
  */
+import { randomBytes } from 'node:crypto';
 import { truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
 import { isDigitKey, waitFor, TIMED_OUT, type SimKey } from '../customer.js';
 import { defineHandler, ST, StatusReply, type CommandHandler } from '../handler.js';
 import { keyLoaded } from '../profiles.js';
 import { nextKey, queueCard, readDigits, swipeReadable, typeScript } from '../interaction.js';
 import { resolveCard, TEST_CARDS } from '../cards.js';
+import { encryptKeyForHost, usablePublicKey } from '../rsa.js';
 import type { DeviceState } from '../state.js';
 import { CLO, CLX, GIN, OPN, type GinResult } from '../wire/commands/control.js';
+import { KSEC_BYTES } from '../wire/secure.js';
 import { DEX, DSP, RMC, type DexOptions } from '../wire/commands/display.js';
 import { CEX, GCD, GKY, MNU, type CexEvent, type CexResult, type GkyKey } from '../wire/commands/input.js';
 import { DISPLAY_COLUMNS, freeTextLines } from '../wire/text.js';
@@ -21,25 +24,33 @@ export const MANAGER_VERSION = '001.00 250228';
 // Session
 
 /**
- * OPN. A secure OPN (with an RSA key) is answered like a classic one, `OPN000` without CRKSEC:
- * the simulator does not implement "Comunicação Segura", and per S220 §3.2.2 a compliant host
- * then treats the device as a pre-Abecs PINPAD and sends no encrypted packets.
+ * OPN (S220 §3.2.1, §3.2.2, §6.4.1): always accepted, even without a CLO before it; it drops any
+ * secure communication. A secure OPN (with the host's RSA key) on a 2.x PINPAD answers CRKSEC — a
+ * fresh 16-byte KSEC in the PKCS #1 block of §5.2.1 under that key — and secure communication
+ * starts (the session encrypts from the next command). A BibComp PINPAD (the legacy profile)
+ * answers it as a classic OPN, `OPN000` with no data: what tells a host it is not an Abecs
+ * PINPAD (§3.2.2). A public key no PINPAD can encrypt under is ST_INVPARM.
  */
-const opn = defineHandler(OPN, (_req, { device }) => {
-  device.endSession();
-  device.tables.abort();
-  device.opened = true;
-  device.backlight = true;
-  device.clearDisplay();
-  return {};
+const opn = defineHandler(OPN, (req, { device }) => {
+  const publicKey = device.profile.secureCommunication ? req.publicKey : undefined;
+  if (publicKey !== undefined && !usablePublicKey(publicKey, KSEC_BYTES)) throw new StatusReply(ST.INVPARM);
+  device.open();
+  if (publicKey === undefined) return {};
+  const ksec = randomBytes(KSEC_BYTES);
+  device.ksec = ksec;
+  return { crksec: encryptKeyForHost(ksec, publicKey) };
 });
 
+/**
+ * CLO (S220 §3.2.6, §6.4.5): the message stays on the idle display; secure communication, stored
+ * tracks and the transaction end. "Situações de exceção: não há": an inconsistent CLO_MSG —
+ * shorter or longer than 32 characters, or none at all (a bare `CLO`) — is shown as DSP shows
+ * its message (§6.5.5: spaces for what is missing, the excess ignored), never refused, on every
+ * profile.
+ */
 const clo = defineHandler(CLO, (req, { device }) => {
-  // The message stays on the idle display (a missing one is blank); tracks and the transaction
-  // are forgotten.
   device.show2x16(req.message);
-  device.endSession();
-  device.backlight = false;
+  device.close();
   return {};
 });
 
@@ -51,8 +62,7 @@ const clo = defineHandler(CLO, (req, { device }) => {
 const clx = defineHandler(CLX, (req, { device }) => {
   if (req.message !== undefined) showFreeText(device, req.message);
   else device.clearDisplay();
-  device.endSession();
-  device.backlight = false;
+  device.close();
   return {};
 });
 
@@ -134,6 +144,12 @@ export function showFreeText(device: DeviceState, text: string, options?: DexOpt
   device.setLines(...shown.map((line) => align(line, options?.horizontal)));
 }
 
+/**
+ * DSP (S220 §3.3.5, §6.5.5): CMD_LEN1 is "fixo 032" for the host, yet the PINPAD's processing
+ * opens robustness exceptions — controls shown as spaces, a short message (a bare `DSP` too)
+ * completed with spaces, extra characters ignored — and lists no exception situation. So a DSP
+ * of any length is shown, never refused, on every profile, the strict one included.
+ */
 const dsp = defineHandler(DSP, (req, { device }) => {
   device.show2x16(req.message);
   return {};

@@ -4,7 +4,6 @@
  * sequence (ST_INVCALL when out of order) and what the scripted card does (decision, PIN,
  * refusal after online approval, early removal).
  */
-import { tdesCbcEncrypt, tdesEncrypt } from '../../crypto/dukpt.js';
 import {
   aidTableInfoOf,
   candidateRecords,
@@ -14,7 +13,15 @@ import {
   type AidEntry,
   type CandidateFilter,
 } from '../aid-selection.js';
-import { applicationTypeOf, track1Of, track2Of, truncatedTrack1, truncatedTrack2, type SimCard } from '../cards.js';
+import {
+  applicationTypeOf,
+  maskPanWith,
+  track1Of,
+  track2Of,
+  truncatedTrack1,
+  truncatedTrack2,
+  type SimCard,
+} from '../cards.js';
 import { sleep, TIMED_OUT } from '../customer.js';
 import { aidOf, emvDataFor, type Cryptogram } from '../emv-data.js';
 import { defineHandler, ST, StatusReply, type CommandContext, type CommandHandler } from '../handler.js';
@@ -41,7 +48,8 @@ import {
   type GcrResult,
   type GcrStart,
 } from '../wire/commands/legacy-card.js';
-import { GPN, GTK, packDigits } from '../wire/commands/security.js';
+import { GPN, GTK } from '../wire/commands/security.js';
+import { gtkAnswer } from '../track-sealing.js';
 import type { EmvObject } from '../wire/emv.js';
 import { fixedLines, freeTextLines } from '../wire/text.js';
 
@@ -50,7 +58,8 @@ const PIN_MAX = 12;
 
 function cardTypeCodeOf(presented: PresentedCard): CardTypeCode {
   if (presented.how === 'swipe') return '00';
-  if (presented.how === 'tap') return '06';
+  // A tap reads "CTLS EMV" (06), or "CTLS simulando tarja" (05) for a magstripe-only contactless card.
+  if (presented.how === 'tap') return presented.card.contactlessMagstripe === true ? '05' : '06';
   return '03';
 }
 
@@ -150,6 +159,8 @@ function failChip(device: DeviceState, presented: PresentedCard): void {
   const failure = presented.card.iccFailure;
   if (presented.how !== 'insert' || failure === undefined) return;
   device.transaction = undefined;
+  // The customer saw the chip fail: asked for the card again, they swipe it (interaction.ts).
+  device.failedChip = presented.card;
   device.clearDisplay();
   throw new StatusReply(ICC_FAILURE_STATUS[failure]);
 }
@@ -189,7 +200,14 @@ async function rememberStatus<T>(
  * key must be loaded (ST_ERRKEY otherwise) and the PINPAD must accept a PIN entry now
  * (ST_PINBUSY under the `pinBusy` scenario).
  */
-function checkPinEntry(device: DeviceState, key: { method: PinMethod; index: number } | undefined): void {
+/** The online PIN's key: method, slot and, under MK/WK, the working key encrypted under the slot's MK. */
+interface PinKey {
+  readonly method: PinMethod;
+  readonly index: number;
+  readonly workingKey?: Buffer;
+}
+
+function checkPinEntry(device: DeviceState, key: PinKey | undefined): void {
   if (key) {
     // The simulated PINPAD holds no (obsolete, optional) DES key: S220 §5.1.
     if (key.method === 'dukptDes' || key.method === 'mkwkDes') throw new StatusReply(ST.ERRKEY);
@@ -232,6 +250,7 @@ function startTransaction(
     finished: false,
   };
   device.transaction = transaction;
+  device.failedChip = undefined;
   return transaction;
 }
 
@@ -287,8 +306,10 @@ function gcrResult(t: Transaction, chipStatus: number): GcrResult {
     appType: Number(t.appType),
     acquirer: t.acquirer,
     record: t.record,
+    // A contactless card simulating the stripe (05) gives its tracks and no PAN field (S220 §3.6.1).
+    ...(t.cardType === '05' ? { track1: track1Of(card).slice(0, 76) } : {}),
     track2: track2Of(card).slice(0, 37),
-    pan: card.pan,
+    pan: t.cardType === '05' ? '' : card.pan,
     panSequence: card.panSequenceNumber ?? '00',
     applicationLabel: card.label,
     serviceCode: card.serviceCode,
@@ -371,13 +392,6 @@ async function readCardGcr(req: GcrRequest, ctx: CommandContext): Promise<GcrRes
 // ------------------------------------------------------------------------------------------------
 // GCX
 
-function maskPanWith(pan: string, mask: GcxRequest['panMask']): string {
-  if (!mask) return pan;
-  const right = Math.min(mask.right, pan.length);
-  const left = Math.min(mask.left, pan.length - right);
-  return pan.slice(0, left) + '*'.repeat(pan.length - left - right) + pan.slice(pan.length - right);
-}
-
 /**
  * GCX's answer (S220 §3.7.1, §6.9.1): a magnetic card gives PP_ICCSTAT and the incomplete tracks
  * (no PP_ISSCNTRY / PP_CARDEXP: "não é devolvido pelo pinpad se PP_CARDTYPE = 00"); a chip card
@@ -389,11 +403,24 @@ function gcxResult(t: Transaction, req: GcxRequest, iccStatus: number): GcxResul
   const track2 = truncatedTrack2(card).replace(card.pan, pan);
   if (t.cardType === '00')
     return { cardType: '00', iccStatus, track1: truncatedTrack1(card).replace(card.pan, pan), track2 };
+  const aidTableInfo = t.aidTableInfo
+    ? [...t.aidTableInfo]
+    : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }];
+  // "Dados de Saída (CTLS simulando tarja)" (S220 §6.9.1.3): the tracks, the label, the device
+  // type — no PAN, expiry, country or EMV data.
+  if (t.cardType === '05') {
+    return {
+      cardType: '05',
+      aidTableInfo,
+      track1: truncatedTrack1(card).replace(card.pan, pan),
+      track2,
+      applicationLabel: card.label,
+      deviceType: '00',
+    };
+  }
   return {
     cardType: t.cardType,
-    aidTableInfo: t.aidTableInfo
-      ? [...t.aidTableInfo]
-      : [{ acquirer: t.acquirer, record: t.record, appType: Number(t.appType) }],
+    aidTableInfo,
     pan,
     panSequence: card.panSequenceNumber ?? '00',
     track2,
@@ -583,7 +610,7 @@ async function verifyOfflinePin(
 async function firstGenerateAc(
   ctx: CommandContext,
   t: Transaction,
-  options: { forceOnline: boolean; key: { method: PinMethod; index: number }; idleMs: number; prompt?: string },
+  options: { forceOnline: boolean; key: PinKey; idleMs: number; prompt?: string },
 ): Promise<FirstAcResult> {
   const { card } = t;
   let decision: ChipDecision =
@@ -620,7 +647,11 @@ async function firstGenerateAc(
       min: PIN_MIN,
       max: PIN_MAX,
       idleMs: options.idleMs,
-      key: { method: options.key.method === 'dukpt' ? 'dukpt' : 'mkwk', index: options.key.index },
+      key: {
+        method: options.key.method === 'dukpt' ? 'dukpt' : 'mkwk',
+        index: options.key.index,
+        ...(options.key.workingKey ? { workingKey: options.key.workingKey } : {}),
+      },
       pan: card.pan,
       ...(card.pin === undefined ? {} : { cardPin: card.pin }),
     });
@@ -642,7 +673,7 @@ const goc = defineHandler(GOC, (req, ctx) =>
     await processing(ctx);
     const result = await firstGenerateAc(ctx, t, {
       forceOnline: req.forceOnline,
-      key: { method: req.pinMethod, index: req.keyIndex },
+      key: { method: req.pinMethod, index: req.keyIndex, workingKey: req.workingKey },
       idleMs: ctx.device.timings.pinIdleMs,
     });
     return {
@@ -676,7 +707,7 @@ async function goOnChipGox(req: GoxRequest, ctx: CommandContext): Promise<GoxRes
   await processing(ctx);
   const result = await firstGenerateAc(ctx, t, {
     forceOnline: req.options.forceOnline,
-    key: { method: req.pinMethod, index: req.keyIndex },
+    key: { method: req.pinMethod, index: req.keyIndex, ...(req.workingKey ? { workingKey: req.workingKey } : {}) },
     idleMs: req.timeout === undefined ? ctx.device.timings.pinIdleMs : ctx.device.hostSeconds(req.timeout),
     // SPE_DSPMSG: the PIN screen's lines up to the entry (§6.9.5.1); the simulator shows the first.
     ...(req.pinPrompt === undefined ? {} : { prompt: freeTextLines(req.pinPrompt)[0] ?? '' }),
@@ -750,6 +781,11 @@ const fnc = defineHandler(FNC, (req, { device }) => {
  * FCX (S220 §6.9.4): after an offline decision in GOX, approved only when GOX approved and the
  * host did too (§6.9.4.1); for a contactless card, the host's decision echoed (§6.9.4.4);
  * otherwise the chip's second Generate AC (§6.9.4.2, §6.9.4.3).
+ *
+ * PP_EMVDATA for a contactless card: §6.9.4.4 says to return it empty, §3.7.4 to return the
+ * requested objects that exist ("objetos não encontrados simplesmente não são devolvidos"),
+ * empty only when none does. Every profile follows §3.7.4, as the real PPC-930 did in the TRACE
+ * (FCX000160: the 20 tags of its GOX answer): the card's data of the read, its ARQC included.
  */
 const fcx = defineHandler(FCX, (req, { device }) => {
   const t = chipTransaction(device, 'GCX');
@@ -760,12 +796,7 @@ const fcx = defineHandler(FCX, (req, { device }) => {
     const approved = req.outcome === 'approved' && (t.cardType === '06' || t.decision === 'approvedOffline');
     return {
       decision: approved ? ('approved' as const) : ('declined' as const),
-      ...(req.tagList
-        ? {
-            emvData:
-              t.cardType === '06' ? Buffer.alloc(0) : emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList),
-          }
-        : {}),
+      ...(req.tagList ? { emvData: emvDataFor(emvContext(t, cryptogramOf(t.decision)), req.tagList) } : {}),
       ...(scripts ? { issuerScriptResults: scripts } : {}),
     };
   }
@@ -799,7 +830,7 @@ const gpn = defineHandler(GPN, async (req, ctx) => {
       min: req.minDigits,
       max: req.maxDigits,
       idleMs: device.timings.pinIdleMs,
-      key: { method: req.method === 'dukpt' ? 'dukpt' : 'mkwk', index: req.keyIndex },
+      key: { method: req.method === 'dukpt' ? 'dukpt' : 'mkwk', index: req.keyIndex, workingKey: req.workingKey },
       pan: req.pan ?? stored!.pan,
       ...(stored?.pin === undefined ? {} : { cardPin: stored.pin }),
     });
@@ -812,29 +843,11 @@ const gpn = defineHandler(GPN, async (req, ctx) => {
 // ------------------------------------------------------------------------------------------------
 // GTK
 
-type TrackName = 'pan' | 'track1' | 'track2' | 'track3';
-
-/**
- * One field of GTK under encryption (S220 §5.4.2): the first characters left in clear as
- * SPE_OPNDIG asks (track 1: the format character and then the digits, §5.4.2.1; PAN and tracks
- * 2/3: two digits a byte, §5.4.2.2), the rest filled to a multiple of 8 bytes (00h for track 1,
- * Fh nibbles for the others) and encrypted.
- */
-function sealField(name: TrackName, clear: Buffer, openDigits: number, encrypt: (data: Buffer) => Buffer): Buffer {
-  const open = name === 'track1' ? (openDigits > 0 ? 1 + openDigits : 0) : openDigits / 2;
-  const head = clear.subarray(0, Math.min(open, clear.length));
-  const rest = clear.subarray(head.length);
-  const filler = Buffer.alloc((8 - (rest.length % 8)) % 8, name === 'track1' ? 0x00 : 0xff);
-  return Buffer.concat([head, encrypt(Buffer.concat([rest, filler]))]);
-}
-
 /**
  * GTK: the PAN and full tracks of the card CEX or GCX read, once (S220 §6.5.12), packed and
- * encrypted as §5.4.2 says — under DUKPT ECB every field with the same data key and KSN
- * (§6.3.4.2), under DUKPT CBC each field with a key of its own. The MK/WK and random-key methods
- * are refused with ST_INVPARM: the simulator holds no master keys to open a working key with and
- * does not implement the RSA key exchange. A swipe with no readable track leaves nothing to read:
- * ST_OK with no card field (§6.5.12), once.
+ * encrypted as §5.4.2 says (track-sealing.ts). The key is checked (ST_ERRKEY) before the tracks
+ * leave the PINPAD's memory. A swipe with no readable track leaves nothing to read: ST_OK with no
+ * card field (§6.5.12), once.
  */
 const gtk = defineHandler(GTK, (req, { device }) => {
   const t = device.transaction;
@@ -847,34 +860,11 @@ const gtk = defineHandler(GTK, (req, { device }) => {
     }
     throw new StatusReply(ST.INVCALL);
   }
-  const encryption = req.encryption;
-  if (encryption !== undefined) {
-    if (encryption.method !== 'dukptEcb' && encryption.method !== 'dukptCbc') throw new StatusReply(ST.INVPARM);
-    if (!keyLoaded(device.keys.dukptData, encryption.keyIndex!)) throw new StatusReply(ST.ERRKEY);
-  }
-  // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
-  if (t !== undefined) t.tracksRead = true;
-  else device.swipedTracksRead = true;
-  const clear: Partial<Record<TrackName, Buffer>> = {
-    ...(req.tracks.pan ? { pan: packDigits(card.pan) } : {}),
-    ...(req.tracks.track1 ? { track1: Buffer.from(track1Of(card), 'latin1') } : {}),
-    ...(req.tracks.track2 ? { track2: packDigits(track2Of(card)) } : {}),
-  };
-  if (encryption === undefined) return clear;
-  const out: Partial<Record<TrackName, Buffer>> = {};
-  const ksns: Partial<Record<TrackName, Buffer>> = {};
-  const cbc = encryption.method === 'dukptCbc';
-  let shared: { ksn: Buffer; key: Buffer } | undefined;
-  for (const [name, value] of Object.entries(clear) as Array<[TrackName, Buffer]>) {
-    const { ksn, key } = cbc
-      ? device.dukpt.use('data', encryption.keyIndex!)
-      : (shared ??= device.dukpt.use('data', encryption.keyIndex!));
-    out[name] = sealField(name, value, encryption.openDigits, (data) =>
-      cbc ? tdesCbcEncrypt(key, data, encryption.iv) : tdesEncrypt(key, data),
-    );
-    ksns[name] = ksn;
-  }
-  return { ...out, ksns };
+  return gtkAnswer(device, card, req, () => {
+    // The tracks leave the PINPAD's memory now (PCI): GTK and GPN "00" cannot use them again.
+    if (t !== undefined) t.tracksRead = true;
+    else device.swipedTracksRead = true;
+  });
 });
 
 export const CARD_HANDLERS: readonly CommandHandler[] = [gcr, gcx, ged, goc, gox, fnc, fcx, gpn, gtk];

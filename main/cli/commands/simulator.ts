@@ -6,7 +6,10 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import {
+  isKeyLoadoutName,
   isSimulatorProfileName,
+  KEY_LOADOUT_NAMES,
+  KEY_LOADOUTS,
   PinpadSimulator,
   SIMULATOR_PROFILE_NAMES,
   SIMULATOR_PROFILES,
@@ -24,7 +27,9 @@ import { parseHostPort, parsePositiveInteger } from '../parse.js';
 
 interface SimulatorCliOptions {
   profile: string;
+  keys?: string;
   replay?: string;
+  reseal?: string;
   pty?: boolean;
   tcp?: { host: string; port: number };
   serial?: string;
@@ -102,8 +107,16 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       'training',
     )
     .option(
+      '--keys <loadout>',
+      `the keys the PINPAD holds, one of ${KEY_LOADOUT_NAMES.join(', ')} (see below; default: the profile's)`,
+    )
+    .option(
       '--replay <file>',
       'answer as the PINPAD of a recorded session did (a trace from "pinbridge pinpad trace"); replaces --profile',
+    )
+    .option(
+      '--reseal <card>',
+      "with --replay: answer the recording's card data (masked and zeroed in the file) with this test card's, sealed for real under the test keys, so the replayed sale can be authorized by the sandbox",
     )
     .option('--pty', 'serve on a new pseudo terminal (needs socat)')
     .option('--tcp <host:port>', 'serve over TCP, e.g. 127.0.0.1:0 (port 0 picks a free one)', parseHostPort)
@@ -119,7 +132,8 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     .option('--no-console', 'do not read console commands from standard input')
     .addHelpText(
       'after',
-      `\nProfiles (--profile):\n${SIMULATOR_PROFILE_NAMES.map((name) => `  ${name.padEnd(9)} ${SIMULATOR_PROFILES[name]}`).join('\n')}\n`,
+      `\nProfiles (--profile):\n${SIMULATOR_PROFILE_NAMES.map((name) => `  ${name.padEnd(9)} ${SIMULATOR_PROFILES[name]}`).join('\n')}\n` +
+        `\nKey loadouts (--keys; DUKPT keys from the ANSI test BDK, MK/WK from the published test master keys):\n${KEY_LOADOUT_NAMES.map((name) => `  ${name.padEnd(9)} ${KEY_LOADOUTS[name].description}`).join('\n')}\n`,
     )
     .action(async (options: SimulatorCliOptions) => {
       if (Boolean(options.pty) === Boolean(options.tcp)) {
@@ -131,8 +145,18 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
           `there is no simulator profile named "${profile}"; known: ${SIMULATOR_PROFILE_NAMES.join(', ')}`,
         );
       }
+      if (options.keys !== undefined && !isKeyLoadoutName(options.keys)) {
+        throw new UsageError(`there is no key loadout named "${options.keys}"; known: ${KEY_LOADOUT_NAMES.join(', ')}`);
+      }
       if (options.card !== undefined && !TEST_CARD_NAMES.includes(options.card as (typeof TEST_CARD_NAMES)[number])) {
         throw new UsageError(`there is no test card named "${options.card}"; known: ${TEST_CARD_NAMES.join(', ')}`);
+      }
+      if (options.reseal !== undefined) {
+        if (options.replay === undefined)
+          throw new UsageError('--reseal re-seals a replayed session: add --replay <file>');
+        if (!TEST_CARD_NAMES.includes(options.reseal as (typeof TEST_CARD_NAMES)[number])) {
+          throw new UsageError(`there is no test card named "${options.reseal}"; known: ${TEST_CARD_NAMES.join(', ')}`);
+        }
       }
       const replay = options.replay === undefined ? undefined : await loadReplay(options.replay);
       const logger = createLogger({
@@ -143,7 +167,9 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,
+        ...(options.keys !== undefined && isKeyLoadoutName(options.keys) ? { keySlots: options.keys } : {}),
         ...(replay ? { replay } : {}),
+        ...(replay && options.reseal !== undefined ? { resealCard: options.reseal } : {}),
         // A given --serial wins; otherwise training keeps its historical serial, other profiles report their own.
         ...(options.serial !== undefined || profile === 'training'
           ? { serialNumber: options.serial ?? 'SIM00000001' }

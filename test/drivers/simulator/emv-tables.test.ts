@@ -281,22 +281,32 @@ describe('simulated PINPAD without tables', () => {
 });
 
 describe('the tables a PINPAD arrives with (factory-tables.ts)', () => {
-  it('strict and legacy hold acquirer 01’s AID records, ppc930 acquirer 04’s, and select from them', async () => {
-    for (const [profile, acquirer] of [
-      ['strict', 1],
-      ['ppc930', 4],
-    ] as const) {
-      const { sim, host } = await setup({ profile });
-      sim.insertCard('visaDebit');
-      // Visa Electron is the second record of the brand order visa, mastercard, elo.
-      expect((await host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([
-        { acquirer, record: '02', appType: 2 },
-      ]);
-      // An acquirer the PINPAD holds nothing for has no application for the card.
-      sim.removeCard();
-      sim.insertCard('visaDebit');
-      expect((await host.call(gcxCommand, gcx({ acquirer: 9 }))).status).toBe(70);
-    }
+  it('strict and legacy hold acquirer 01’s AID records, ppc930 acquirers 02 and 04’s, and select from them', async () => {
+    const strict = await setup({ profile: 'strict' });
+    strict.sim.insertCard('visaDebit');
+    // Visa Electron is the second record of the brand order visa, mastercard, elo.
+    expect((await strict.host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([
+      { acquirer: 1, record: '02', appType: 2 },
+    ]);
+    // An acquirer the PINPAD holds nothing for has no application for the card.
+    strict.sim.removeCard();
+    strict.sim.insertCard('visaDebit');
+    expect((await strict.host.call(gcxCommand, gcx({ acquirer: 9 }))).status).toBe(70);
+
+    // The PPC-930 of the TRACE: acquirer 02 lists Mastercard first (its record 01 is the trace's
+    // Mastercard credit), acquirer 04 the default order. Both hold Visa Electron: both are listed.
+    const ppc = await setup({ profile: 'ppc930' });
+    ppc.sim.insertCard('visaDebit');
+    expect((await ppc.host.call(gcxCommand, gcx())).result?.aidTableInfo).toEqual([
+      { acquirer: 2, record: '04', appType: 2 },
+      { acquirer: 4, record: '02', appType: 2 },
+    ]);
+    ppc.sim.removeCard();
+    ppc.sim.insertCard('mastercardCredit');
+    expect((await ppc.host.call(gcxCommand, gcx({ acquirer: 2 }))).result?.aidTableInfo).toEqual([
+      { acquirer: 2, record: '01', appType: 1 },
+    ]);
+
     const legacy = await setup({ profile: 'legacy' });
     legacy.sim.insertCard('eloCredit');
     const read = await legacy.host.call(gcrCommand, gcr({ acquirer: 0, tableVersion: '0000000000' }));

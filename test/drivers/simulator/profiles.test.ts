@@ -297,7 +297,7 @@ describe('key slots and PIN entry', () => {
     expect(ok.result).toMatchObject({ decision: 'goOnline', onlinePinCaptured: true });
   });
 
-  it('strict: GPN answers GPN042 for an empty DUKPT slot and for MK/WK (no master keys)', async () => {
+  it('strict: GPN answers GPN042 for an empty DUKPT slot and for MK/WK (no master key loaded)', async () => {
     const { host } = await setup({ profile: 'strict' });
     expect((await host.call(gpnCommand, gpnReq({ keyIndex: 2 }))).raw.toString('latin1')).toBe('GPN042');
     expect(

@@ -208,11 +208,17 @@ describe('PinpadSimulator — information and display', () => {
     expect(acquirer.result).toMatchObject({ kind: 'acquirer', specVersion: '2.20' });
   });
 
-  it('answers a secure OPN with a classic OPN000 (no CRKSEC), as a pre-Abecs device', async () => {
+  it('answers a secure OPN with CRKSEC (secure-communication.test.ts), but as a classic OPN000 on the legacy profile', async () => {
     const { host } = await setup();
     const secure = await host.call(opnCommand, { publicKey: { modulus: 'AB'.repeat(256), exponent: '010001' } });
     expect(secure.status).toBe(0);
-    expect(secure.result?.crksec).toBeUndefined();
+    expect(secure.result?.crksec).toHaveLength(512);
+    const legacy = await setup({ profile: 'legacy' });
+    const classic = await legacy.host.call(opnCommand, {
+      publicKey: { modulus: 'AB'.repeat(256), exponent: '010001' },
+    });
+    expect(classic.status).toBe(0);
+    expect(classic.result?.crksec).toBeUndefined();
   });
 
   it('returns every standard GIX item by default and the requested ones in request order', async () => {

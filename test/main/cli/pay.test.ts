@@ -215,6 +215,49 @@ describe('pinbridge pay', () => {
     expect(human.stdout).toMatch(/^issuer code +55$/m);
   });
 
+  it('follows the PINPAD like a customer: swipes after a chip failure (fallback, 801) and taps a magstripe-only contactless card (911)', async () => {
+    for (const [card, pan] of [
+      ['visaChipFallback', '444433******1111'],
+      ['visaMuteChip', '401200******0026'],
+      ['mastercardChipError', '545454******5454'],
+    ] as const) {
+      const result = await pinbridge(
+        'pay',
+        '--port',
+        'sim',
+        '--amount',
+        '1990',
+        '--type',
+        'credit',
+        '--card',
+        card,
+        '--json',
+      );
+      expect(result.code).toBe(0);
+      expect(json(result)).toMatchObject({
+        status: 'approved',
+        card: { masked_pan: pan, entry_mode: 'magstripe_fallback' },
+      });
+    }
+    const tapped = await pinbridge(
+      'pay',
+      '--port',
+      'sim',
+      '--amount',
+      '1990',
+      '--type',
+      'credit',
+      '--card',
+      'mastercardContactlessMagstripe',
+      '--json',
+    );
+    expect(tapped.code).toBe(0);
+    expect(json(tapped)).toMatchObject({
+      status: 'approved',
+      card: { brand: 'mastercard', masked_pan: '222300******3222', entry_mode: 'contactless_magstripe' },
+    });
+  });
+
   it('refuses bad input with exit code 2 and one sentence', async () => {
     for (const args of [
       ['--amount', '0', '--type', 'credit'],

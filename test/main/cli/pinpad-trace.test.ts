@@ -111,6 +111,53 @@ describe('pinbridge pinpad trace', () => {
   });
 });
 
+describe('a replayed sale, re-sealed with a test card (simulator --reseal)', () => {
+  it(
+    'is refused by the provider as recorded (zeroed card data) and authorized once re-sealed',
+    { timeout: 60_000 },
+    async () => {
+      const file = join(dir, 'reseal.jsonl');
+      expect((await runMain(['pinpad', 'trace', '--port', pty.path, '--out', file, '--sale', '1990'])).code).toBe(0);
+      const trace = await readTraceFile(file);
+      const home = join(dir, `home-${Date.now()}`);
+      mkdirSync(home, { recursive: true });
+      const pay = async (resealCard?: string): Promise<Record<string, unknown>> => {
+        const replay = await startPtySimulator(
+          new PinpadSimulator({ replay: trace, timeScale: 0.01, ...(resealCard ? { resealCard } : {}) }),
+        );
+        try {
+          const args = ['pay', '--port', replay.path, '--amount', '1990', '--type', 'credit', '--installments', '1'];
+          const result = await runMain([...args, '--json'], { HOME: home, PINBRIDGE_LOG_LEVEL: 'silent' });
+          return JSON.parse(result.stdout) as Record<string, unknown>;
+        } finally {
+          await replay.close();
+        }
+      };
+      expect(await pay()).toMatchObject({
+        status: 'failed',
+        problem: {
+          code: 'API_REJECTED',
+          message: expect.stringMatching(/encrypted_card_data does not open/) as string,
+        },
+      });
+      expect(await pay('visaCredit')).toMatchObject({
+        status: 'approved',
+        card: { brand: 'visa', masked_pan: '411111******1111', entry_mode: 'chip' },
+      });
+    },
+  );
+
+  it('is refused with exit 2 without --replay or for an unknown card', async () => {
+    const alone = await runMain(['simulator', '--pty', '--reseal', 'visaCredit']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--reseal re-seals a replayed session: add --replay <file>/);
+    const unknown = await runMain(['simulator', '--pty', '--replay', join(dir, 'x.jsonl'), '--reseal', 'amex']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/there is no test card named "amex"/);
+    expect((await runMain(['simulator', '--help'])).stdout).toContain('--reseal <card>');
+  });
+});
+
 describe('a trace that does not parse', () => {
   it('is refused with exit 2 by sim:replay:<file> and by simulator --replay', async () => {
     const bad = join(dir, 'bad.jsonl');

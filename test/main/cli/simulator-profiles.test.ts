@@ -2,9 +2,30 @@
  * `pinbridge simulator --profile <name>` and the `sim:<profile>` PINPAD address, run in-process
  * through `main()` (no built dist/ needed).
  */
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { encodeFrame, FrameDecoder } from '../../../drivers/abecs/frame.js';
 import { simulatorProfileOf } from '../../../main/pinpad/connection.js';
-import { runMain } from '../../helpers/cli.js';
+import { runMain, serve, stopServers } from '../../helpers/cli.js';
+
+afterEach(stopServers);
+
+/** One raw command over TCP to a served simulator; the response's PKTDATA. */
+async function exchange(port: number, pktdata: Buffer): Promise<Buffer> {
+  const socket = connect(port, '127.0.0.1');
+  const decoder = new FrameDecoder();
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      socket.on('error', reject);
+      socket.on('data', (chunk) => {
+        for (const item of decoder.push(chunk)) if (item.kind === 'packet') resolve(item.data);
+      });
+      socket.write(encodeFrame(pktdata));
+    });
+  } finally {
+    socket.destroy();
+  }
+}
 
 describe('pinbridge simulator --profile', () => {
   it('lists the profiles in --help', async () => {
@@ -21,6 +42,32 @@ describe('pinbridge simulator --profile', () => {
     expect(result.stderr).toMatch(
       /there is no simulator profile named "ppc999"; known: training, strict, ppc930, legacy/,
     );
+  });
+});
+
+describe('pinbridge simulator --keys', () => {
+  it('lists the key loadouts in --help', async () => {
+    const result = await runMain(['simulator', '--help']);
+    expect(result.stdout).toContain('--keys <loadout>');
+    for (const name of ['dukpt', 'mkwk', 'pinOnly', 'trace'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+  });
+
+  it('exits 2 with a clear sentence for an unknown loadout', async () => {
+    const result = await runMain(['simulator', '--tcp', '127.0.0.1:0', '--keys', 'everything']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/there is no key loadout named "everything"; known: dukpt, mkwk, pinOnly, trace/);
+  });
+
+  it('serves a PINPAD keyed as the loadout says (GIX key maps)', { timeout: 20_000 }, async () => {
+    const sim = await serve(['simulator', '--tcp', '127.0.0.1:0', '--profile', 'strict', '--keys', 'trace']);
+    // GIX asking PP_MKTDESD (8033h) and PP_DKPTTDESP (8035h).
+    const gix = Buffer.from([...Buffer.from('GIX008'), 0x00, 0x01, 0x00, 0x04, 0x80, 0x33, 0x80, 0x35]);
+    const answer = await exchange(Number(sim.ready.port), gix);
+    expect(answer.subarray(0, 6).toString('latin1')).toBe('GIX000');
+    const text = answer.toString('latin1');
+    expect(text).toContain('001' + '0'.repeat(97));
+    expect(text).toContain('01' + '0'.repeat(98));
   });
 });
 

@@ -264,6 +264,8 @@ export const GOX: DeviceCommand<GoxRequest, GoxResult> = {
     if ((pinMethod === 'mkwk' || pinMethod === 'mkwkDes') && workingKey === undefined) {
       throw new WireStatusError(ST.MANDAT, 'GOX: SPE_WKENC is mandatory with an MK/WK PIN method.');
     }
+    // A TDES working key is double length: it cannot be the B8 of a DES one (S220 §5.3).
+    if (pinMethod === 'mkwk' && workingKey?.length !== 16) throw invalid('GOX: an MK/WK:TDES SPE_WKENC is B16.');
     const optionDigits = params.digits(SPE.GOXOPT, 'SPE_GOXOPT', { exact: 5 }) ?? '00000';
     return defined({
       acquirer,

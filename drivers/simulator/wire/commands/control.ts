@@ -2,7 +2,7 @@
  * Control commands (S220 §3.2, §6.4; abecs.md §3.2–§3.5): OPN, GIN, GIX, CLO, CLX.
  */
 import { okReply, onlyBlock, paramsOf, type DeviceCommand, type Reply } from '../command.js';
-import { FieldReader, formatA, invalid } from '../fields.js';
+import { FieldReader, formatA, formatH, formatN, invalid } from '../fields.js';
 import { SPE } from '../ids.js';
 import { expectNoParameters } from '../packet.js';
 import { ST } from '../statuses.js';
@@ -21,7 +21,13 @@ export interface OpnRequest {
   readonly publicKey?: { readonly modulus: Buffer; readonly exponent: Buffer };
 }
 
-export const OPN: DeviceCommand<OpnRequest, Record<string, never>> = {
+/** The answer to a secure OPN from an Abecs PINPAD: CRKSEC; none for a classic one (or a pre-Abecs PINPAD). */
+export interface OpnResult {
+  /** OPN_CRKSEC: KSEC in the PKCS #1 block under the host's key, as long as OPN_MOD. */
+  readonly crksec?: Buffer;
+}
+
+export const OPN: DeviceCommand<OpnRequest, OpnResult> = {
   id: 'OPN',
   blocking: false,
   abecs: false,
@@ -40,7 +46,11 @@ export const OPN: DeviceCommand<OpnRequest, Record<string, never>> = {
     fields.end();
     return { publicKey: { modulus, exponent } };
   },
-  encode: () => okReply(),
+  // OPN_CRKSLEN N3 (bytes, "256") + OPN_CRKSEC H: the TRACE's "OPN000515256…".
+  encode: (result) =>
+    result.crksec === undefined
+      ? okReply()
+      : okReply([Buffer.from(formatN(result.crksec.length, 3) + formatH(result.crksec), 'latin1')]),
 };
 
 /** GIN (§3.2.3): GIN_ACQIDX N2, "fixo 002". */

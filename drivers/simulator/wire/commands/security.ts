@@ -1,6 +1,6 @@
 /**
- * PIN and track commands (S220 §3.3.11, §3.3.12, §5.4, §6.3.4, §6.5.11, §6.5.12; abecs.md §3.10,
- * §3.12): GPN and GTK.
+ * PIN, track and data-encryption commands (S220 §3.3.6, §3.3.11, §3.3.12, §5.4, §6.3.4, §6.5.6,
+ * §6.5.11, §6.5.12; abecs.md §3.10, §3.12): GPN, GTK and EBX.
  */
 import { WireStatusError } from '../errors.js';
 import { okReply, onlyBlock, paramsOf, pinMethodOf, type DeviceCommand, type PinMethod } from '../command.js';
@@ -150,6 +150,8 @@ function gtkEncryption(params: Params): GtkRequest['encryption'] {
   if ((code[0] === '0' || code[0] === '1') && workingKey === undefined) {
     throw new WireStatusError(ST.MANDAT, 'GTK: SPE_WKENC is mandatory with an MK/WK method.');
   }
+  // A TDES working key is double length (S220 §5.3): "1x" cannot take the B8 of a DES one.
+  if (code[0] === '1' && workingKey?.length !== 16) throw invalid('GTK: an MK/WK:TDES SPE_WKENC is B16.');
   // SPE_PBKMOD: B256, the modulus of a 2048-bit RSA key.
   const modulus = params.bytes(SPE.PBKMOD, 'SPE_PBKMOD', { exact: 256 });
   const exponent = params.bytes(SPE.PBKEXP, 'SPE_PBKEXP', { min: 1, max: 3 });
@@ -219,3 +221,83 @@ export function packDigits(text: string): Buffer {
   for (let i = 0; i < out.length; i++) out[i] = (nibbles[2 * i]! << 4) | nibbles[2 * i + 1]!;
   return out;
 }
+
+// ------------------------------------------------------------------------------------------------
+// EBX
+
+/** The SPE_MTHDDAT codes EBX takes (§3.3.6): MK/WK DES and TDES, DUKPT DAT#1 and DAT#3 — no "9x". */
+const EBX_METHODS: ReadonlySet<DataMethod> = new Set([
+  'mkwkDesEcb',
+  'mkwkDesCbc',
+  'mkwkEcb',
+  'mkwkCbc',
+  'dukptDat1Ecb',
+  'dukptEcb',
+  'dukptCbc',
+]);
+
+/** Largest SPE_DATAIN of EBX: "máximo de 256 bytes" (§3.3.6). */
+export const MAX_EBX_DATA = 256;
+
+export interface EbxRequest {
+  /** SPE_DATAIN (M): a multiple of 8 bytes, at most 256. */
+  readonly data: Buffer;
+  readonly encryption: {
+    readonly method: DataMethod;
+    /** SPE_KEYIDX (M): an MK:DAT or DUKPT:DAT slot. */
+    readonly keyIndex: number;
+    /** SPE_WKENC ("MD": "0x" and "1x"). */
+    readonly workingKey?: Buffer;
+    /** SPE_IVCBC, zeros when absent. */
+    readonly iv: Buffer;
+  };
+}
+
+export interface EbxResult {
+  /** PP_DATAOUT: as long as SPE_DATAIN. */
+  readonly data: Buffer;
+  /** PP_KSN ("MD": DUKPT methods). */
+  readonly ksn?: Buffer;
+}
+
+/**
+ * EBX (§3.3.6, §6.5.6): SPE_DATAIN, SPE_MTHDDAT and SPE_KEYIDX are mandatory (ST_MANDAT), so is
+ * SPE_WKENC for "0x"/"1x"; a SPE_DATAIN that is not a multiple of 8 or passes 256 bytes, or a
+ * method EBX does not define, is ST_INVPARM.
+ */
+export const EBX: DeviceCommand<EbxRequest, EbxResult> = {
+  id: 'EBX',
+  blocking: false,
+  abecs: true,
+  decode(packet) {
+    const params = paramsOf(packet);
+    const data = params.require(params.bytes(SPE.DATAIN, 'SPE_DATAIN', {}), 'SPE_DATAIN');
+    const code = params.require(params.digits(SPE.MTHDDAT, 'SPE_MTHDDAT', { exact: 2 }), 'SPE_MTHDDAT');
+    const keyDigits = params.require(params.digits(SPE.KEYIDX, 'SPE_KEYIDX', { exact: 2 }), 'SPE_KEYIDX');
+    const method = DATA_METHODS[code];
+    if (method === undefined || !EBX_METHODS.has(method))
+      throw invalid(`EBX: SPE_MTHDDAT "${code}" is not an EBX method.`);
+    if (data.length === 0 || data.length % 8 !== 0 || data.length > MAX_EBX_DATA)
+      throw invalid(`EBX: SPE_DATAIN has ${data.length} bytes; a multiple of 8, at most ${MAX_EBX_DATA}.`);
+    const workingKey = params.bytes(SPE.WKENC, 'SPE_WKENC', {});
+    if (workingKey !== undefined && workingKey.length !== 8 && workingKey.length !== 16)
+      throw invalid('EBX: SPE_WKENC is B8 or B16.');
+    if ((code[0] === '0' || code[0] === '1') && workingKey === undefined)
+      throw new WireStatusError(ST.MANDAT, 'EBX: SPE_WKENC is mandatory with an MK/WK method.');
+    if (code[0] === '1' && workingKey?.length !== 16) throw invalid('EBX: an MK/WK:TDES SPE_WKENC is B16.');
+    return {
+      data,
+      encryption: {
+        method,
+        keyIndex: Number(keyDigits),
+        ...(workingKey === undefined ? {} : { workingKey }),
+        iv: params.bytes(SPE.IVCBC, 'SPE_IVCBC', { exact: 8 }) ?? Buffer.alloc(8),
+      },
+    };
+  },
+  encode(result) {
+    const items: TlvItem[] = [item(PP.DATAOUT, result.data)];
+    if (result.ksn !== undefined) items.push(item(PP.KSN, result.ksn));
+    return abecsReply(items);
+  },
+};

@@ -20,9 +20,16 @@ describe('CLO codec', () => {
     expect(cmd.blocks[0]![9]).toBe(0xc7);
   });
 
-  it('sends a bare CLO when the message is empty', () => {
-    expect(cloCommand.encodeRequest({})).toEqual({ id: 'CLO', blocks: [] });
-    expect(wireHex(cloCommand.encodeRequest({ message: '' }))).toBe(wireHex({ id: 'CLO', blocks: [] }));
+  it('sends CLO032 with 32 spaces when there is no message, never a bare CLO (CMD_LEN1 fixed "032", S220 §3.2.6)', () => {
+    const blank = { id: 'CLO', blocks: [Buffer.from(' '.repeat(32), 'latin1')] };
+    expect(cloCommand.encodeRequest({})).toEqual(blank);
+    expect(wireHex(cloCommand.encodeRequest({ message: '' }))).toBe(wireHex(blank));
+    expect(wireHex(cloCommand.encodeRequest({}))).toMatch(/^16 43 4C 4F 30 33 32( 20){32} 17 /);
+  });
+
+  it('reads a blank CLO_MSG back as no message', () => {
+    expect(cloCommand.decodeRequest({ id: 'CLO', blocks: [Buffer.from(' '.repeat(32))] })).toEqual({});
+    expect(cloCommand.decodeRequest({ id: 'CLO', blocks: [] })).toEqual({});
   });
 
   it('answers CLO000 (worked frame 16 43 4C 4F 30 30 30 17 9E 03)', () => {
@@ -50,7 +57,7 @@ describe('CLO codec', () => {
       cloCommand,
       fc.oneof(
         fc.constant({}),
-        display2x16.map((message) => ({ message })),
+        display2x16.filter((message) => message.trim() !== '').map((message) => ({ message })),
       ),
     );
     checkResponseRoundTrip(cloCommand, fc.constant({}));
