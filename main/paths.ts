@@ -48,3 +48,11 @@ export function logFilePath(home: string = homedir()): string {
 export function supervisorPinPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'supervisor-pin');
 }
+
+/**
+ * The simulated PINPADs' DUKPT counters, so a restarted simulator never repeats a KSN (a host
+ * refuses one that does not advance, as the sandbox does): `~/.pinbridge/simulator/ksn-counters.json`.
+ */
+export function simulatorCountersPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'simulator', 'ksn-counters.json');
+}

@@ -8,6 +8,7 @@ export {
   type SimulatorCardStatus,
 } from './simulator.js';
 export { SimulatorSession, type SimulatorSessionOptions } from './session.js';
+export { fileCounterStore, memoryCounterStore, type DukptCounterStore } from './keys.js';
 export {
   replayScript,
   type ReplayAnswer,

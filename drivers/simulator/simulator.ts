@@ -25,6 +25,7 @@ import { CARD_HANDLERS } from './handlers/card.js';
 import { ENCRYPTION_HANDLERS } from './handlers/encryption.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
 import { queueCard } from './interaction.js';
+import type { DukptCounterStore } from './keys.js';
 import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
 import {
   isKeyLoadoutName,
@@ -111,6 +112,12 @@ export interface PinpadSimulatorOptions {
    * (replay-reseal.ts) — so a replayed sale is one the sandbox authorizes.
    */
   readonly resealCard?: SimCard | string;
+  /**
+   * Where the DUKPT transaction counters are kept (keys.ts): by default shared by every simulator
+   * of this process with the same serial number; `fileCounterStore(path)` keeps them across runs,
+   * as a real PINPAD does, so a host that refuses a replayed KSN keeps taking this one's sales.
+   */
+  readonly dukptCounters?: DukptCounterStore;
 }
 
 export interface PinpadSimulatorEvents {
@@ -229,6 +236,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
         pinBusy: options.pinBusy === true,
         requireTables: (options.requireTables ?? true) && profile.requiresAidTables,
       },
+      options.dukptCounters,
     );
     this.#linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {

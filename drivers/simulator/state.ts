@@ -9,7 +9,7 @@ import { silentLogger, type DriverLogger } from '../log.js';
 import type { SimCard } from './cards.js';
 import { CustomerEvents, Keypad } from './customer.js';
 import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from './profiles.js';
-import { SimulatedDukptKeys } from './keys.js';
+import { SimulatedDukptKeys, type DukptCounterStore } from './keys.js';
 import { EmvTableStore, type TableRecord } from './tables.js';
 import { DISPLAY_COLUMNS, fixedLines } from './wire/text.js';
 
@@ -189,10 +189,11 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     readonly profile: SimulatorProfile = PROFILES.training,
     keys: LoadedKeys = resolveKeys(profile, undefined),
     readonly scenario: DeviceScenario = {},
+    dukptCounters?: DukptCounterStore,
   ) {
     super();
     this.tables = new EmvTableStore(tableVersions, preloadedTables);
-    this.dukpt = new SimulatedDukptKeys(identity.serialNumber);
+    this.dukpt = new SimulatedDukptKeys(identity.serialNumber, dukptCounters);
     this.keys = keys;
     this.#shown = Array.from({ length: profile.display.lines }, () => '');
   }

@@ -44,7 +44,15 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { apiTokenPath, certificatePassphrasePath, clientsPath, operatorKeyPath, supervisorPinPath } from '../paths.js';
+import { fileCounterStore } from '../../drivers/simulator/index.js';
+import {
+  apiTokenPath,
+  certificatePassphrasePath,
+  clientsPath,
+  operatorKeyPath,
+  simulatorCountersPath,
+  supervisorPinPath,
+} from '../paths.js';
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
@@ -559,7 +567,16 @@ export class Agent extends EventEmitter<AgentEvents> {
         // The keeper writes the link into the registry (pinpadLink) before telling.
         status: startedWithout,
       },
-      { ...options.reconnect, link: this.pinpadLink },
+      {
+        ...options.reconnect,
+        link: this.pinpadLink,
+        simulatorCounters: fileCounterStore(simulatorCountersPath(options.home), (error) =>
+          options.logger.warn(
+            { error: error.message },
+            "cannot keep the simulated PINPAD's DUKPT counters on disk; they go on in memory",
+          ),
+        ),
+      },
     );
     this.#pinpadLoop = this.#keeper.run(this.#stop.signal).finally(() => {
       clearTimeout(grace);

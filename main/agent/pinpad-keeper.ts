@@ -12,6 +12,7 @@
  * (`PinpadRegistry.link`), which the POS API and the window follow — and reads it back from there.
  */
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
+import type { DukptCounterStore } from '../../drivers/simulator/index.js';
 import { backoffDelay } from '../../lib/backoff.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
@@ -71,6 +72,8 @@ export interface KeeperOptions {
    * the keeper's own, for a keeper run on its own.
    */
   readonly link?: PinpadLink;
+  /** Where the simulated PINPAD (address `sim`) keeps its DUKPT counters across restarts. */
+  readonly simulatorCounters?: DukptCounterStore;
 }
 
 interface Attempt {
@@ -99,6 +102,7 @@ export class PinpadKeeper {
   readonly #initialDelayMs: number;
   readonly #maxDelayMs: number;
   readonly #connect: typeof connectPinpad;
+  readonly #simulatorCounters: DukptCounterStore | undefined;
   readonly #now: () => number;
   readonly #unavailable: LoggedCondition;
   readonly #link: PinpadLink;
@@ -115,6 +119,7 @@ export class PinpadKeeper {
     this.#initialDelayMs = options.reconnectDelayMs ?? RECONNECT_INITIAL_DELAY_MS;
     this.#maxDelayMs = Math.max(this.#initialDelayMs, options.maxReconnectDelayMs ?? RECONNECT_MAX_DELAY_MS);
     this.#connect = options.connect ?? connectPinpad;
+    this.#simulatorCounters = options.simulatorCounters;
     this.#now = options.now ?? Date.now;
     this.#unavailable = new LoggedCondition(logger, this.#now);
     this.#link = options.link ?? new PinpadLink(address, new Date(this.#now()));
@@ -186,7 +191,10 @@ export class PinpadKeeper {
     try {
       connection = await this.#connect(this.address, {
         logger: this.#logger,
-        simulator: { autoCustomer: TRAINING_CUSTOMER },
+        simulator: {
+          autoCustomer: TRAINING_CUSTOMER,
+          ...(this.#simulatorCounters === undefined ? {} : { dukptCounters: this.#simulatorCounters }),
+        },
       });
     } catch (error) {
       this.#failed('connect', error);

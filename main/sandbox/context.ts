@@ -44,8 +44,8 @@ export interface SandboxSettings {
   readonly marketplaceTransactionList: boolean;
   /**
    * Refuse (400) a DUKPT KSN whose counter is not above the last one accepted for its key, as a
-   * host does (store/dukpt-counters.ts). On by default; the agent's training sandbox turns it off
-   * (payment-stack.ts), since the simulated PINPAD starts its counters again at every start.
+   * host does (store/dukpt-counters.ts). On by default, training included: the simulated PINPAD
+   * keeps its counters across runs (drivers/simulator/keys.ts), as a real one does.
    */
   readonly refuseReplayedKsn: boolean;
 }

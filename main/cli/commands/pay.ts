@@ -16,7 +16,8 @@ import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { PinpadRegistry } from '../../pinpad/registry.js';
 import { createLogger, logFormat } from '../../log.js';
-import { TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
+import { fileCounterStore, TEST_CARD_NAMES } from '../../../drivers/simulator/index.js';
+import { simulatorCountersPath } from '../../paths.js';
 import { CommandExit, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
@@ -168,7 +169,12 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         const { engine } = stack;
         const connection = await connectPinpad(options.port, {
           logger,
-          simulator: { autoCustomer: { delayMs: 50, card: options.card } },
+          simulator: {
+            autoCustomer: { delayMs: 50, card: options.card },
+            dukptCounters: fileCounterStore(simulatorCountersPath(io.env.HOME), (error) =>
+              logger.warn({ error: error.message }, "cannot keep the simulated PINPAD's DUKPT counters on disk"),
+            ),
+          },
         });
         cleanups.push(() => connection.close());
 

@@ -94,7 +94,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
     )
     .option(
       '--allow-replayed-ksn',
-      'accept a DUKPT KSN whose counter does not advance (a host refuses it): for the simulated PINPAD, which starts its counters again at every start',
+      'accept a DUKPT KSN whose counter does not advance (a host refuses it): for a test PINPAD that cannot keep its counters (the simulated one keeps them in ~/.pinbridge/simulator/ksn-counters.json)',
     )
     .option('--tls-cert <file>', 'serve HTTPS with this server certificate (PEM), with --tls-key')
     .option('--tls-key <file>', 'private key (PEM) of --tls-cert')

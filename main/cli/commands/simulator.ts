@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import {
+  fileCounterStore,
   isKeyLoadoutName,
   isSimulatorProfileName,
   KEY_LOADOUT_NAMES,
@@ -21,6 +22,7 @@ import {
 import type { SimKey } from '../../../drivers/simulator/index.js';
 import { readTraceFile, TraceFileError, type RecordedTrace } from '../../../drivers/abecs/trace/format.js';
 import { createLogger, logFormat } from '../../log.js';
+import { simulatorCountersPath } from '../../paths.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { parseHostPort, parsePositiveInteger } from '../parse.js';
@@ -38,6 +40,7 @@ interface SimulatorCliOptions {
   cpf?: string;
   card?: string;
   pin?: string;
+  ksnCounters?: string;
   console: boolean;
 }
 
@@ -129,6 +132,10 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
     .option('--cpf <digits>', 'with --auto: the CPF the customer types', '12345678909')
     .option('--card <name>', 'with --auto: the test card presented', 'visaCredit')
     .option('--pin <digits>', 'with --auto: the PIN the customer types')
+    .option(
+      '--ksn-counters <file>',
+      'where the DUKPT counters are kept across runs, as a real PINPAD keeps them (a host refuses a KSN that does not advance; default: ~/.pinbridge/simulator/ksn-counters.json)',
+    )
     .option('--no-console', 'do not read console commands from standard input')
     .addHelpText(
       'after',
@@ -167,6 +174,9 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
       const simOptions: PinpadSimulatorOptions = {
         logger,
         profile,
+        dukptCounters: fileCounterStore(options.ksnCounters ?? simulatorCountersPath(io.env.HOME), (error) =>
+          logger.warn({ error: error.message }, 'cannot keep the DUKPT counters on disk; they go on in memory'),
+        ),
         ...(options.keys !== undefined && isKeyLoadoutName(options.keys) ? { keySlots: options.keys } : {}),
         ...(replay ? { replay } : {}),
         ...(replay && options.reseal !== undefined ? { resealCard: options.reseal } : {}),

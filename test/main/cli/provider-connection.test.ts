@@ -77,8 +77,6 @@ async function mtlsSandbox(): Promise<Ready> {
     pki.server.key,
     '--tls-ca',
     pki.caCert,
-    // Each `pay --port sim` starts a new simulated PINPAD, whose DUKPT counters start again.
-    '--allow-replayed-ksn',
   ]);
   return sandbox.ready as unknown as Ready;
 }
@@ -240,7 +238,7 @@ describe('pinbridge pay against a provider that requires a client certificate', 
 describe('pinbridge pay against a provider that takes the key as HTTP Basic (Zoop)', () => {
   it('pays with --auth-scheme basic, and is refused with the contract’s Bearer', async () => {
     // Each `pay --port sim` starts a new simulated PINPAD, whose DUKPT counters start again.
-    const sandbox = await serve(['sandbox', '--port', '0', '--auth', 'basic', '--allow-replayed-ksn']);
+    const sandbox = await serve(['sandbox', '--port', '0', '--auth', 'basic']);
     const ready = sandbox.ready as unknown as Ready;
     const basic = await pinbridge([...payFlags('basic-1'), ...apiFlags(ready), '--auth-scheme', 'basic']);
     expect(basic.code).toBe(0);
@@ -254,7 +252,7 @@ describe('pinbridge pay against a provider that takes the key as HTTP Basic (Zoo
 describe('the API token kept off the command line (other local users can read it there)', () => {
   it('pays with the token from PINBRIDGE_API_TOKEN or the private token file, and says where to put it when there is none', async () => {
     // Each `pay --port sim` starts a new simulated PINPAD, whose DUKPT counters start again.
-    const sandbox = await serve(['sandbox', '--port', '0', '--allow-replayed-ksn']);
+    const sandbox = await serve(['sandbox', '--port', '0']);
     const ready = sandbox.ready as unknown as Ready;
     const withoutToken = apiFlags(ready).filter(
       (flag, index, all) => flag !== '--token' && all[index - 1] !== '--token',

@@ -34,7 +34,7 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   // Every test plugs in a new simulated PINPAD of the same serial, whose DUKPT counters start again
   // where a real PINPAD's would go on: the replay check would refuse its sales.
-  sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: 1_500, refuseReplayedKsn: false } });
+  sandbox = await startSandbox({ settings: { slowAuthorizationDelayMs: 1_500 } });
 });
 afterAll(async () => {
   await sandbox.close();
