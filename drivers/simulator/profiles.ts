@@ -76,8 +76,10 @@ export const KEY_LOADOUTS: Readonly<Record<KeyLoadoutName, KeyLoadout>> = Object
     slots: { dukptPin: [1], dukptData: [1], mkPin: [], mkData: [] },
   },
   mkwk: {
-    description: 'MK/WK only: PIN master key 01 and data master key 01, no DUKPT key',
-    slots: { dukptPin: [], dukptData: [], mkPin: [1], mkData: [1] },
+    // Slot 02 is where the PPC-930 of the trace keeps its data master key, and the slot the
+    // sandbox's tables name for MK/WK; 01 beside it for hosts that use the first slot.
+    description: 'MK/WK only: PIN and data master keys in slots 01 and 02, no DUKPT key',
+    slots: { dukptPin: [], dukptData: [], mkPin: [1, 2], mkData: [1, 2] },
   },
   pinOnly: {
     description: 'DUKPT PIN key 01 and no data key: card data only by the random-key method (SPE_MTHDDAT 9x)',
