@@ -42,6 +42,12 @@ export function serviceTimeMs(text: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? `${text.replace(' ', 'T')}Z` : text);
 }
 
+/** A record's created_at in ms (serviceTimeMs); one that does not parse counts as the newest. */
+export function createdAtMs(record: { readonly created_at: string }): number {
+  const parsed = serviceTimeMs(record.created_at);
+  return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
+}
+
 /**
  * `T` or null. A schema with one JSON type becomes `type: [T, "null"]` rather than
  * `anyOf: [T, {type: "null"}]`: the same meaning, but fast-json-stringify serializes it without

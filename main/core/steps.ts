@@ -6,7 +6,7 @@
  * missing answer.
  */
 import { backoffDelay } from '../../lib/backoff.js';
-import { serviceTimeMs } from '../contract/index.js';
+import { createdAtMs } from '../contract/index.js';
 import type { ProgressStep, StepText } from './events.js';
 import type { Journal, JournalMove } from './journal/journal.js';
 import type { AuthorizationData, PaymentPatch, PaymentProblem, PaymentRecord, PendingUndo } from './journal/record.js';
@@ -76,12 +76,6 @@ export function pinbridgePaymentOf(transaction: ProviderTransaction): string | u
 function isOwnTransaction(transaction: ProviderTransaction, record: PaymentRecord): boolean {
   const owner = pinbridgePaymentOf(transaction);
   return owner === undefined ? transaction.reference_id === record.referenceId : owner === record.id;
-}
-
-/** created_at in ms (the service family's "YYYY-MM-DD HH:mm:ss" UTC, or ISO); unreadable sorts last. */
-function createdAtMs(transaction: ProviderTransaction): number {
-  const parsed = serviceTimeMs(transaction.created_at);
-  return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
 }
 
 /** Oldest first; the id breaks a tie, so every reader keeps the same one. */

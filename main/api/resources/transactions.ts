@@ -11,7 +11,7 @@
  * creation is never sent again by the client (http.ts).
  */
 import {
-  serviceTimeMs,
+  createdAtMs,
   type BolepixTransactionRequest,
   type BoletoTransactionRequest,
   type PinpadTransactionRequest,
@@ -121,12 +121,6 @@ const NEWEST_FIRST: Readonly<Record<AuthScheme, string>> = { bearer: '-created_a
 export const SELLER_SCAN_PAGES = 5;
 /** The provider's clock may be behind ours. */
 const CLOCK_SKEW_MS = 10 * 60_000;
-
-/** created_at of the service family: "YYYY-MM-DD HH:mm:ss" in UTC, or ISO. */
-function createdAtMs(transaction: Transaction): number {
-  const parsed = serviceTimeMs(transaction.created_at);
-  return Number.isNaN(parsed) ? Number.POSITIVE_INFINITY : parsed;
-}
 
 /** Still waiting for the card (or the boleto payer). */
 export const isPending = (status: TransactionStatus): boolean => status === 'pending' || status === 'new';
