@@ -6,6 +6,7 @@
  * the method's schema here and the contract's rules again in the API client.
  */
 import { InvalidRequestError, isPending, type Transaction } from '../../../api/index.js';
+import { createdAtMs } from '../../../contract/index.js';
 import { isValidCnpj, isValidCpf } from '../../../validation/taxpayer-id.js';
 import { PosError, type PrintJobView, type RelayTransaction } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
@@ -89,8 +90,11 @@ async function createOnce(
     sellerId,
     createdAfter: new Date(Date.now() - REPEAT_WINDOW_MS).toISOString(),
   });
-  // The seller's list is newest first: the last is the first created.
-  const first = found.filter((t) => t.reference_id === wanted.referenceId && wanted.kind(t)).at(-1);
+  // The first created, by its created_at: whichever list answered (the seller's is newest first,
+  // the marketplace's reference filter promises no order).
+  const first = found
+    .filter((t) => t.reference_id === wanted.referenceId && wanted.kind(t))
+    .sort((a, b) => createdAtMs(a) - createdAtMs(b))[0];
   if (first === undefined) return create();
   if (first.original_amount !== wanted.amount) {
     throw new PosError(
