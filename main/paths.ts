@@ -56,3 +56,8 @@ export function supervisorPinPath(home: string = homedir()): string {
 export function simulatorCountersPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'simulator', 'ksn-counters.json');
 }
+
+/** The security audit trail (pairing, blocks, supervisor, tampering, disk), apart from the log: `~/.pinbridge/logs/audit.log`. */
+export function auditLogPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'logs', 'audit.log');
+}

@@ -25,6 +25,7 @@ import { ProviderTables, providerTablesCacheFile } from '../pinpad/provider-tabl
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import { LoggedCondition, type Logger } from '../log.js';
+import { AuditLog } from '../audit-log.js';
 import {
   pinpadLinkSentence,
   type PinpadLink,
@@ -46,6 +47,7 @@ import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { fileCounterStore } from '../../drivers/simulator/index.js';
 import {
+  auditLogPath,
   apiTokenPath,
   certificatePassphrasePath,
   clientsPath,
@@ -91,6 +93,8 @@ export interface AgentOptions {
   readonly settingsProblem?: SettingsError;
   /** The file the logger also writes (see createLogger's copyTo), for the window's log export. */
   readonly logFile?: string;
+  /** The security audit trail (default `~/.pinbridge/logs/audit.log`, see auditLogPath). */
+  readonly audit?: AuditLog;
   /** The system's printers (the desktop app: Chromium's list; headless: CUPS's lpstat). */
   readonly listSystemPrinters?: () => Promise<readonly SystemPrinter[]>;
   /** The Bluetooth LE stack for the window's scan (default noble, loaded on first use; tests give a double). */
@@ -415,6 +419,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly printing: ReceiptPrinting | undefined;
   readonly clients: ClientStore;
   readonly pos: PosServer;
+  /** Security events (pairing, blocks, supervisor, tampering, disk), apart from the log. */
+  readonly audit: AuditLog;
   /** The key of Pinbridge's own window (session.operator). */
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
@@ -446,6 +452,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     pinpads: PinpadRegistry;
     clients: ClientStore;
     pos: PosServer;
+    audit: AuditLog;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -460,6 +467,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.pinpads = parts.pinpads;
     this.clients = parts.clients;
     this.pos = pos;
+    this.audit = parts.audit;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
     this.operatorKey = parts.operatorKey;
@@ -632,6 +640,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   static async start(options: AgentOptions): Promise<Agent> {
     const { settings, logger } = options;
     const tls = readTls(settings);
+    const audit = options.audit ?? new AuditLog(auditLogPath(options.home));
     const metricsSettings = resolveMetricsSettings(settings.metrics);
     const apiHealth = new ApiHealthMonitor();
     // Made before the engine it watches: API attempts reach it once it exists.
@@ -664,6 +673,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       },
       'Pinbridge starting',
     );
+    audit.record({ kind: 'agent.started', mode: training ? 'training' : 'live', version: VERSION });
     let printing: ReceiptPrinting | undefined;
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
@@ -707,6 +717,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,
+        audit,
         ...(posPorts === undefined ? {} : { ports: posPorts }),
         ...(tls === undefined ? {} : { tls }),
         announcePairing: (pairing) => emitter.agent?.emit('pairing', pairing),
@@ -744,6 +755,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         pinpads,
         clients,
         pos,
+        audit,
         watcher,
         recovered,
         operatorKey,
@@ -764,6 +776,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       clients?.close();
       await printing?.close();
       await stack.close();
+      if (options.audit === undefined) audit.close();
       throw error;
     }
   }
@@ -784,6 +797,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.clients.close();
     await this.printing?.close();
     await this.stack.close();
+    this.audit.close();
     this.#logger.info({}, 'Pinbridge stopped');
   }
 }

@@ -26,6 +26,7 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PACKAGE_ROOT } from '../../version.js';
 import { normalizeOrigin } from '../clients/client-store.js';
+import type { AuditLog } from '../../audit-log.js';
 import { CLOSE_CODES, DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
 import { Dispatcher } from './dispatch.js';
@@ -44,6 +45,8 @@ import { Session } from './session.js';
 export interface PosServerOptions {
   readonly agent: PosAgent;
   readonly logger: Logger;
+  /** Where security events go (pairing, blocks, refused connections in aggregate); none: the log alone. */
+  readonly audit?: AuditLog;
   /** Ports tried in order until one is free; [0] takes any free port (tests). Default DEFAULT_PORTS. */
   readonly ports?: readonly number[];
   /** Also listen on ::1 (same port) when the machine has IPv6 loopback. Default true. */
