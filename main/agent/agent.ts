@@ -326,6 +326,13 @@ function storeSupervisor(
     audit,
     logger: options.logger,
   });
+  // Read once now, not at the first void: a file from before seals is sealed at the start that made
+  // the key (later it would be taken for tampering), and a tampered file is reported at start.
+  try {
+    pin.tampered();
+  } catch (error) {
+    options.logger.warn({ err: messageOf(error) }, 'the supervisor PIN file cannot be read');
+  }
   return supervisorGuard(pin, settings.supervisor);
 }
 
