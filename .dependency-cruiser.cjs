@@ -24,7 +24,7 @@ const FLOORS = [
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
   ['main/validation'], // tax ids
   ['main/storage'], // the one SQLite module (above the logger: it may log)
-  ['main/log.ts', 'main/audit-log.ts', 'main/paths.ts', 'main/version.ts'], // logger; security audit trail; where the agent keeps its files; version
+  ['main/log.ts', 'main/audit-log.ts', 'main/integrity.ts', 'main/paths.ts', 'main/version.ts'], // logger; security audit trail; seals of payment files; where the agent keeps its files; version
   ['drivers/abecs', 'drivers/printers', 'drivers/simulator'], // PINPAD driver; printers; simulator
   ['drivers/transports', 'drivers/crypto'], // byte transports; DUKPT
   ['drivers/*.ts'], // the drivers' error base, logger port and card-number masking

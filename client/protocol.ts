@@ -142,8 +142,12 @@ export type SupervisorView = {
   pin_set: boolean;
   /** Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too. */
   training_pin: boolean;
-  /** Too many wrong PINs: every PIN is refused until this ISO time; null when not locked. */
+  /** Too many wrong PINs for the window's voids: every PIN is refused there until this ISO time; null when not locked. */
   locked_until: string | null;
+  /** Too many wrong PINs for POS systems' voids (typed on the PINPAD): refused for them until this ISO time (the window's voids are counted apart); null when not locked. */
+  pos_locked_until: string | null;
+  /** The supervisor PIN file was changed outside Pinbridge (its seal fails): every PIN is refused until the PIN is set again (operator.setSupervisorPin). */
+  tampered: boolean;
 };
 
 export type PrintJob = {
@@ -178,6 +182,8 @@ export type Pinpad = {
     /** Acquirer indexes being loaded or held. */
     acquirers: number[];
     error: string | null;
+    /** The provider's tables cached on this computer failed their seal at this start (changed outside Pinbridge): they were refused and asked of the provider again (docs/security.md). */
+    cache_tampered: boolean;
   } | null;
 };
 
@@ -685,6 +691,8 @@ export interface Methods {
       /** Whether a supervisor PIN is stored (never the PIN). */
       supervisor_pin: {
         stored: boolean;
+        /** The PIN file was changed outside Pinbridge: every PIN is refused until it is set again (operator.setSupervisorPin). */
+        tampered: boolean;
       };
       /** Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does. */
       not_applied: string | null;
@@ -709,7 +717,7 @@ export interface Methods {
       restarting: true;
     };
   };
-  /** Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back. */
+  /** Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back. Where the token comes from the environment variable PINBRIDGE_API_TOKEN (headless), it is refused with INVALID_STATE, data.reason SET_BY_ENVIRONMENT. */
   'operator.setApiToken': {
     params: {
       token: string;
@@ -718,7 +726,7 @@ export interface Methods {
       stored: true;
     };
   };
-  /** Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts. */
+  /** Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts. Where it comes from the environment variable PINBRIDGE_CERT_PASSPHRASE, it is refused with INVALID_STATE, data.reason SET_BY_ENVIRONMENT. */
   'operator.setCertificatePassphrase': {
     params: {
       passphrase: string;
@@ -727,7 +735,7 @@ export interface Methods {
       stored: true;
     };
   };
-  /** Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash; it is never sent back nor logged. It applies at once (no restart), and the wrong PINs counted so far stop counting. */
+  /** Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash, sealed; it is never sent back nor logged. It applies at once (no restart), the wrong PINs counted so far stop counting, and a PIN file changed outside Pinbridge (operator.supervisor's tampered) is replaced: the store's way back. */
   'operator.setSupervisorPin': {
     params: {
       pin: string;

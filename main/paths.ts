@@ -61,3 +61,13 @@ export function simulatorCountersPath(home: string = homedir()): string {
 export function auditLogPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'logs', 'audit.log');
 }
+
+/** Headless, the key that seals the EMV tables cache and the supervisor PIN file: `~/.pinbridge/integrity.key` (0600). */
+export function integrityKeyPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'integrity.key');
+}
+
+/** The desktop app's sealing key, encrypted by the OS (safeStorage): `~/.pinbridge/integrity-key.enc`. */
+export function sealedIntegrityKeyPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'integrity-key.enc');
+}

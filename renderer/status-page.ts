@@ -42,9 +42,18 @@ function details(entries: readonly (readonly [string, string])[]): HTMLDListElem
   );
 }
 
-/** The PINPAD's EMV tables: a load in progress, the version held, or sales refused for want of them. */
-function tablesLine(tables: Pinpad['tables']): HTMLParagraphElement | null {
-  if (tables === null) return null;
+/**
+ * The PINPAD's EMV tables: a load in progress, the version held, or sales refused for want of them
+ * — and, when the copy kept on this computer was changed outside Pinbridge, that it was refused.
+ */
+function tablesLines(tables: Pinpad['tables']): HTMLParagraphElement[] {
+  if (tables === null) return [];
+  const lines = [tablesLine(tables)];
+  if (tables.cache_tampered) lines.push(stateLine('warn', t('status.tablesTampered'), 'state-line tables-tampered'));
+  return lines;
+}
+
+function tablesLine(tables: NonNullable<Pinpad['tables']>): HTMLParagraphElement {
   const line =
     tables.state === 'loading'
       ? stateLine('warn', t('status.tablesLoading', { version: tables.version ?? '' }), 'state-line tables')
@@ -184,7 +193,7 @@ export class StatusPage {
           pinpad.busy && pinpad.payment_reference !== null
             ? h('p', { className: 'hint' }, t('status.busyWith', { reference: pinpad.payment_reference }))
             : null,
-          tablesLine(pinpad.tables),
+          ...tablesLines(pinpad.tables),
           details([
             [t('status.serial'), pinpad.serial_number],
             [t('status.firmware'), pinpad.firmware],

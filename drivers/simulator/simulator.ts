@@ -24,6 +24,7 @@ import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
 import { ENCRYPTION_HANDLERS } from './handlers/encryption.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
+import type { AidEntry } from './tables.js';
 import { queueCard } from './interaction.js';
 import type { DukptCounterStore } from './keys.js';
 import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
@@ -277,6 +278,14 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
   /** EMV table version stored for an acquirer (0 = global); zeros when none. */
   tableVersion(acquirer: number): string {
     return this.#device.tables.version(acquirer);
+  }
+
+  /**
+   * The AID records the PINPAD holds (decoded from what TLR loaded and TLE committed), with their
+   * contactless limits: what a table load really left in the device, for status screens and tests.
+   */
+  aidRecords(): readonly AidEntry[] {
+    return this.#device.tables.aidRecords();
   }
 
   /** Slot and transaction state, free of card data (for status screens and tests). */

@@ -51,6 +51,7 @@ import {
   apiTokenPath,
   certificatePassphrasePath,
   clientsPath,
+  integrityKeyPath,
   operatorKeyPath,
   simulatorCountersPath,
   supervisorPinPath,
@@ -58,9 +59,17 @@ import {
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
-import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
+import {
+  API_TOKEN,
+  CERTIFICATE_PASSPHRASE,
+  headlessTokenStore,
+  type SecretKind,
+  type TokenStore,
+} from './token-store.js';
+import { fileIntegrityKey } from './integrity-key.js';
+import type { IntegrityKey } from '../integrity.js';
 import { exportLogs } from './log-export.js';
-import type { OperatorServices } from '../pos/server/agent.js';
+import type { OperatorServices, SecretStored } from '../pos/server/agent.js';
 import { doctorTarget } from '../doctor/payments-api.js';
 import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
@@ -95,6 +104,11 @@ export interface AgentOptions {
   readonly logFile?: string;
   /** The security audit trail (default `~/.pinbridge/logs/audit.log`, see auditLogPath). */
   readonly audit?: AuditLog;
+  /**
+   * The key that seals the EMV tables cache and the supervisor PIN file (the desktop app: encrypted
+   * by the OS; default, headless: `~/.pinbridge/integrity.key`, see main/agent/integrity-key.ts).
+   */
+  readonly integrity?: IntegrityKey;
   /** The system's printers (the desktop app: Chromium's list; headless: CUPS's lpstat). */
   readonly listSystemPrinters?: () => Promise<readonly SystemPrinter[]>;
   /** The Bluetooth LE stack for the window's scan (default noble, loaded on first use; tests give a double). */
@@ -288,9 +302,38 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
   return { kind: store.kind, stored };
 }
 
-/** The supervisor's PIN (its hash file) under the settings' policy; training also takes its own PIN. */
-function storeSupervisor(settings: AgentSettings, home: string | undefined, training: boolean): SupervisorGuard {
-  return supervisorGuard(new SupervisorPin(supervisorPinPath(home), { training }), settings.supervisor);
+/**
+ * Keeps a secret from the window, unless its environment variable gives it: that one wins at every
+ * start, so storing another would change nothing (the window is told which variable to change).
+ */
+function keepSecret(store: TokenStore, secret: SecretKind, value: string): SecretStored {
+  if (store.kind === 'environment') return { stored: false, fromEnvironment: secret.envVar };
+  store.write(value);
+  return { stored: true };
+}
+
+/** The supervisor's PIN (its sealed hash file) under the settings' policy; training also takes its own PIN. */
+function storeSupervisor(
+  settings: AgentSettings,
+  options: Pick<AgentOptions, 'home' | 'logger'>,
+  training: boolean,
+  integrity: IntegrityKey,
+  audit: AuditLog,
+): SupervisorGuard {
+  const pin = new SupervisorPin(supervisorPinPath(options.home), {
+    training,
+    integrity,
+    audit,
+    logger: options.logger,
+  });
+  // Read once now, not at the first void: a file from before seals is sealed at the start that made
+  // the key (later it would be taken for tampering), and a tampered file is reported at start.
+  try {
+    pin.tampered();
+  } catch (error) {
+    options.logger.warn({ err: messageOf(error) }, 'the supervisor PIN file cannot be read');
+  }
+  return supervisorGuard(pin, settings.supervisor);
 }
 
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
@@ -322,9 +365,9 @@ function operatorServices(
       }
     },
     apiToken: () => secretState(tokens),
-    setApiToken: (token) => tokens.write(token),
+    setApiToken: (token) => keepSecret(tokens, API_TOKEN, token),
     certificatePassphrase: () => secretState(passphrases),
-    setCertificatePassphrase: (passphrase) => passphrases.write(passphrase),
+    setCertificatePassphrase: (passphrase) => keepSecret(passphrases, CERTIFICATE_PASSPHRASE, passphrase),
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
@@ -453,6 +496,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     clients: ClientStore;
     pos: PosServer;
     audit: AuditLog;
+    integrity: IntegrityKey;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -554,6 +598,8 @@ export class Agent extends EventEmitter<AgentEvents> {
             channel: stack.client.terminal,
             serial,
             cacheFile: providerTablesCacheFile(stack.journalPath, serial),
+            integrity: parts.integrity,
+            audit: parts.audit,
             logger: options.logger,
           })
       : undefined;
@@ -641,6 +687,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     const { settings, logger } = options;
     const tls = readTls(settings);
     const audit = options.audit ?? new AuditLog(auditLogPath(options.home));
+    const integrity =
+      options.integrity ??
+      fileIntegrityKey(integrityKeyPath(options.home), (problem) => logger.warn({ problem }, 'integrity key'));
     const metricsSettings = resolveMetricsSettings(settings.metrics);
     const apiHealth = new ApiHealthMonitor();
     // Made before the engine it watches: API attempts reach it once it exists.
@@ -713,7 +762,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
-          supervisor: storeSupervisor(settings, options.home, training),
+          supervisor: storeSupervisor(settings, options, training, integrity, audit),
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,
@@ -756,6 +805,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         clients,
         pos,
         audit,
+        integrity,
         watcher,
         recovered,
         operatorKey,

@@ -18,7 +18,13 @@ export interface SafeStorageLike {
   decryptString(encrypted: Buffer): string;
 }
 
-export type TokenStoreErrorCode = 'ENCRYPTION_UNAVAILABLE' | 'WEAK_ENCRYPTION' | 'UNREADABLE' | 'TOO_OPEN';
+export type TokenStoreErrorCode =
+  | 'ENCRYPTION_UNAVAILABLE'
+  | 'WEAK_ENCRYPTION'
+  | 'UNREADABLE'
+  | 'TOO_OPEN'
+  /** The secret comes from its environment variable: there is nothing to write. */
+  | 'FROM_ENVIRONMENT';
 
 export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
   constructor(code: TokenStoreErrorCode, message: string) {
@@ -125,7 +131,10 @@ export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv, secret:
       kind: 'environment',
       read: () => fromEnv,
       write: () => {
-        throw new TokenStoreError('UNREADABLE', `The ${secret.name} comes from ${secret.envVar}: change it there.`);
+        throw new TokenStoreError(
+          'FROM_ENVIRONMENT',
+          `The ${secret.name} comes from ${secret.envVar}: change it there.`,
+        );
       },
       clear: () => {},
     };

@@ -10,7 +10,8 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent, type AgentOptions } from '../agent/agent.js';
-import { defaultDataDir } from '../paths.js';
+import { defaultDataDir, integrityKeyPath, sealedIntegrityKeyPath } from '../paths.js';
+import { fileIntegrityKey, osIntegrityKey } from '../agent/integrity-key.js';
 import { SIMULATOR_ADDRESS } from '../pinpad/connection.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
@@ -186,6 +187,15 @@ export class Shell {
     );
     // The token from a shortcut's --token is kept encrypted, so the next start needs only the settings' `api`.
     if (args.api.token !== undefined) tokens.write(args.api.token);
+    // The key that seals the EMV tables cache and the supervisor PIN file, encrypted by the OS like the token
+    // (the headless key file where the OS has no real key); once per run, for every agent it starts.
+    const keyProblem = (problem: string): void => options.logger.warn({ problem }, 'integrity key');
+    const integrity = osIntegrityKey(
+      electron.safeStorage,
+      sealedIntegrityKeyPath(options.home),
+      () => fileIntegrityKey(integrityKeyPath(options.home), keyProblem),
+      keyProblem,
+    );
     const startAgent = options.startAgent ?? ((agentOptions: AgentOptions) => Agent.start(agentOptions));
     const start = (api: ApiOptions, problem: SettingsError | undefined): Promise<Agent> =>
       startAgent({
@@ -194,6 +204,7 @@ export class Shell {
         pinpadAddress: args.pinpad ?? options.env.PINBRIDGE_PINPAD ?? settings.pinpad?.address ?? SIMULATOR_ADDRESS,
         tokens,
         passphrases,
+        integrity,
         ...(problem === undefined ? {} : { settingsProblem: problem }),
         ...(options.logFile === undefined ? {} : { logFile: options.logFile }),
         // Chromium knows every platform's printers (Windows has no lpstat), though not which is the default.

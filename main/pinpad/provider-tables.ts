@@ -12,10 +12,21 @@
  * - Tables the provider sends but that cannot be used are not loaded; the previous ones stay,
  *   and with none held every sale ends with TABLES_UNAVAILABLE before anything is charged.
  * - A provider that serves no tables (404) leaves the PINPAD with its own.
+ * - The cache is sealed (main/integrity.ts: an HMAC under the agent's key, bound to the PINPAD's
+ *   serial). The tables decide what a PINPAD does offline and without a PIN (contactless and
+ *   floor limits, CVM limits, TACs), and the version alone cannot tell an edited file from the
+ *   provider's: an edit keeping the version would be loaded into the next PINPAD attached and
+ *   never corrected (the provider answers "unchanged"). So a cache whose seal fails is refused,
+ *   recorded as tampering (the log, the audit trail, the window: `cacheTampered`), and the tables
+ *   are asked of the provider as if none were held. A cache with no seal at all (written before
+ *   seals existed) is refused and fetched again too, logged as such.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
+import type { AuditLog } from '../audit-log.js';
+import { canonicalJson } from '../contract/canonical-json.js';
+import type { IntegrityKey } from '../integrity.js';
 import { parseEmvTables, TablesFileError, type EmvTables } from './emv-tables.js';
 
 /** The provider's answer, as the terminal channel gives it. */
@@ -40,14 +51,20 @@ export interface TablesChannel {
 export interface TablesSource {
   /** The tables to hold the PINPAD to; undefined: the PINPAD keeps its own. */
   current(): Promise<EmvTables | TablesFileError | undefined>;
+  /** The tables cached on this computer failed their seal at this start (changed outside Pinbridge): refused. */
+  readonly cacheTampered?: boolean;
 }
 
 export interface ProviderTablesOptions {
   readonly channel: TablesChannel;
   /** The PINPAD's serial number (the terminal the provider knows). */
   readonly serial: string;
-  /** The cache file (the provider's last document). */
+  /** The cache file (the provider's last document, sealed). */
   readonly cacheFile: string;
+  /** Seals the cache, so tables changed on disk are refused. */
+  readonly integrity: IntegrityKey;
+  /** Where a cache that fails its seal is recorded (the security audit trail). */
+  readonly audit?: Pick<AuditLog, 'record'>;
   readonly refreshMs?: number;
   readonly retryMs?: number;
   /** Longest wait for the provider before a sale goes on with the cached tables. */
@@ -60,12 +77,38 @@ export const PROVIDER_TABLES_DEFAULTS = Object.freeze({ refreshMs: 6 * 3600_000,
 
 const SOURCE = "the payments provider's EMV tables";
 
+/** What the cache file holds: the provider's document and its seal. */
+export const CACHE_FORMAT = 'pinbridge-emv-tables-cache';
+
+interface SealedCache {
+  readonly format: typeof CACHE_FORMAT;
+  readonly serial: string;
+  /** Which key sealed it (a hint for support: the desktop app's OS key or the headless key file); not trusted. */
+  readonly sealed_by: string;
+  readonly seal: string;
+  readonly document: unknown;
+}
+
+function isSealedCache(value: unknown): value is SealedCache {
+  if (typeof value !== 'object' || value === null) return false;
+  const cache = value as Record<string, unknown>;
+  return cache.format === CACHE_FORMAT && typeof cache.seal === 'string' && 'document' in cache;
+}
+
+/** The seal's purpose: one PINPAD's cache (a cache copied from another PINPAD's file does not fit). */
+const purposeOf = (serial: string): string => `emv-tables-cache:${serial}`;
+
 /** Where the agent keeps a PINPAD's last provider tables: `emv-tables/<serial>.json` beside the journal. */
 export function providerTablesCacheFile(journalPath: string, serial: string): string {
   return join(dirname(journalPath), 'emv-tables', `${serial.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
 }
 
-/** The cached provider tables of a file; undefined when there are none or they cannot be used. */
+/**
+ * The cached provider tables of a file, for `pinbridge doctor`'s account of the key methods;
+ * undefined when there are none or they cannot be used. The seal is not checked here (the doctor
+ * may run where the agent's key cannot be opened, outside the desktop app): nothing read here is
+ * ever loaded into a PINPAD, and the agent checks the seal before it uses the cache.
+ */
 export function readCachedTables(file: string): EmvTables | undefined {
   let text: string;
   try {
@@ -74,7 +117,8 @@ export function readCachedTables(file: string): EmvTables | undefined {
     return undefined;
   }
   try {
-    return parseEmvTables(JSON.parse(text), file);
+    const parsed: unknown = JSON.parse(text);
+    return parseEmvTables(isSealedCache(parsed) ? parsed.document : parsed, file);
   } catch {
     return undefined;
   }
@@ -88,12 +132,17 @@ export class ProviderTables implements TablesSource {
   /** Time of the next question to the provider. */
   #nextCheck = 0;
   #asking: Promise<void> | undefined;
+  #cacheTampered = false;
 
   constructor(options: ProviderTablesOptions) {
     this.#options = options;
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.now ?? Date.now;
     this.#held = this.#readCache();
+  }
+
+  get cacheTampered(): boolean {
+    return this.#cacheTampered;
   }
 
   async current(): Promise<EmvTables | TablesFileError | undefined> {
@@ -148,29 +197,76 @@ export class ProviderTables implements TablesSource {
   }
 
   #readCache(): EmvTables | undefined {
+    const { cacheFile: file, serial, integrity } = this.#options;
     let text: string;
     try {
-      text = readFileSync(this.#options.cacheFile, 'utf8');
+      text = readFileSync(file, 'utf8');
     } catch {
       return undefined;
     }
+    let cached: unknown;
     try {
-      return parseEmvTables(JSON.parse(text), this.#options.cacheFile);
+      cached = JSON.parse(text);
     } catch (error) {
       this.#logger.warn(
-        { file: this.#options.cacheFile, reason: error instanceof Error ? error.message : String(error) },
+        { file, reason: error instanceof Error ? error.message : String(error) },
+        'the cached EMV tables cannot be used; asking the provider',
+      );
+      return undefined;
+    }
+    if (!isSealedCache(cached)) {
+      this.#logger.warn(
+        { file, serial },
+        'the cached EMV tables have no seal (written by a Pinbridge from before seals, or by something else); not used, asking the provider',
+      );
+      return undefined;
+    }
+    if (cached.serial !== serial || !integrity.verify(purposeOf(serial), canonicalJson(cached.document), cached.seal)) {
+      this.#cacheTampered = true;
+      const claimed = (cached.document as { version?: unknown } | null)?.version;
+      this.#logger.error(
+        {
+          file,
+          serial,
+          claimedVersion: typeof claimed === 'string' ? claimed : null,
+          sealedBy: String(cached.sealed_by),
+          key: integrity.source,
+        },
+        'the cached EMV tables fail their seal: changed outside Pinbridge (or sealed with another key); refused, asking the provider for its tables',
+      );
+      this.#options.audit?.record({
+        kind: 'tamper.detected',
+        what: 'emv_tables_cache',
+        file: `emv-tables/${basename(file)}`,
+        serial,
+        action: 'refused; fetched again from the payments provider',
+      });
+      return undefined;
+    }
+    try {
+      return parseEmvTables(cached.document, file);
+    } catch (error) {
+      this.#logger.warn(
+        { file, reason: error instanceof Error ? error.message : String(error) },
         'the cached EMV tables cannot be used; asking the provider',
       );
       return undefined;
     }
   }
 
-  /** Written whole or not at all (a crash mid-write leaves the previous file). */
+  /** Written whole or not at all (a crash mid-write leaves the previous file), with its seal. */
   #writeCache(document: unknown): void {
-    const file = this.#options.cacheFile;
+    const { cacheFile: file, serial, integrity } = this.#options;
+    const cache: SealedCache = {
+      format: CACHE_FORMAT,
+      serial,
+      sealed_by: integrity.source,
+      seal: integrity.seal(purposeOf(serial), canonicalJson(document)),
+      document,
+    };
     try {
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(`${file}.tmp`, JSON.stringify(document), { mode: 0o600 });
+      writeFileSync(`${file}.tmp`, JSON.stringify(cache), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
     } catch (error) {
       this.#logger.warn(

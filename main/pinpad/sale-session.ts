@@ -113,6 +113,8 @@ export interface TablesStatus {
   readonly acquirers: readonly number[];
   /** Why the tables cannot be used or loaded (English). */
   readonly error: string | null;
+  /** The tables cached on this computer failed their seal at this start: refused, and asked of the provider again. */
+  readonly cacheTampered?: boolean;
 }
 
 /** Whether each configured slot holds a key. */
@@ -393,7 +395,8 @@ export class PinpadSale {
   }
 
   /** Tells onTablesStatus of a change (the same state again is not news). */
-  #tablesStatus(status: TablesStatus): void {
+  #tablesStatus(reported: TablesStatus): void {
+    const status = this.#tablesSource?.cacheTampered === true ? { ...reported, cacheTampered: true } : reported;
     const key = JSON.stringify(status);
     if (this.#onTablesStatus === undefined || key === this.#lastTablesStatus) return;
     this.#lastTablesStatus = key;

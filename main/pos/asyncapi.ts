@@ -430,13 +430,13 @@ const EVENT_EXAMPLES: Partial<Record<EventName, JsonObject>> = {
     ...EXAMPLE_PINPAD,
     busy: true,
     payment_reference: 'venda-000123',
-    tables: { state: 'current', version: '2611260001', acquirers: [2], error: null },
+    tables: { state: 'current', version: '2611260001', acquirers: [2], error: null, cache_tampered: false },
   },
   'pinpad.tables': {
     ...EXAMPLE_PINPAD,
     busy: false,
     payment_reference: null,
-    tables: { state: 'loading', version: '2612010001', acquirers: [2], error: null },
+    tables: { state: 'loading', version: '2612010001', acquirers: [2], error: null, cache_tampered: false },
   },
 };
 

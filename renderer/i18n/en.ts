@@ -54,6 +54,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'status.tablesLoading': 'Loading the EMV tables (version {version})…',
   'status.tablesCurrent': 'EMV tables up to date (version {version})',
   'status.tablesFailed': 'EMV tables unavailable: sales will be refused. Call technical support.',
+  'status.tablesTampered':
+    'The EMV tables kept on this computer were changed outside Pinbridge: they were discarded and fetched again from the payments provider. Tell technical support.',
   'status.serial': 'Serial number',
   'status.firmware': 'Firmware',
   'status.address': 'Port',
@@ -295,9 +297,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'supervisor.pin': 'Supervisor PIN (4 to 8 digits)',
   'supervisor.pinSave': 'Store supervisor PIN',
   'supervisor.pinHint':
-    'The PIN is never shown and is not in the settings file. To change it, type the new one and store it. Five wrong PINs in a row lock it for 5 minutes.',
+    'The PIN is never shown and is not in the settings file. To change it, type the new one and store it. Five wrong PINs in a row lock it for 5 minutes (in this window and for the POS systems, counted apart).',
   'supervisor.pinStored': 'A supervisor PIN is set.',
   'supervisor.pinNone': 'No supervisor PIN is set.',
+  'supervisor.pinTampered':
+    'The supervisor PIN file was changed outside Pinbridge: for safety, no PIN is taken. The supervisor must set the PIN again here.',
   'supervisor.pinNow': 'It is in use now.',
   'supervisor.pinInvalid': 'The supervisor PIN must be 4 to 8 digits.',
   'supervisor.pinLabel': 'Supervisor PIN',

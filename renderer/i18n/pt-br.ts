@@ -54,6 +54,8 @@ export const PT_BR = {
   'status.tablesLoading': 'Atualizando as tabelas EMV (versão {version})…',
   'status.tablesCurrent': 'Tabelas EMV em dia (versão {version})',
   'status.tablesFailed': 'Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.',
+  'status.tablesTampered':
+    'As tabelas EMV guardadas neste computador foram alteradas fora do Pinbridge: foram descartadas e baixadas de novo do serviço de pagamentos. Avise o suporte técnico.',
   'status.serial': 'Número de série',
   'status.firmware': 'Firmware',
   'status.address': 'Porta',
@@ -298,9 +300,11 @@ export const PT_BR = {
   'supervisor.pin': 'Senha do supervisor (4 a 8 números)',
   'supervisor.pinSave': 'Guardar senha do supervisor',
   'supervisor.pinHint':
-    'A senha nunca é mostrada e não fica no arquivo de configurações. Para trocá-la, digite a nova e guarde. Cinco senhas erradas seguidas bloqueiam a senha por 5 minutos.',
+    'A senha nunca é mostrada e não fica no arquivo de configurações. Para trocá-la, digite a nova e guarde. Cinco senhas erradas seguidas bloqueiam a senha por 5 minutos (nesta janela e nos PDVs, contadas em separado).',
   'supervisor.pinStored': 'Senha do supervisor cadastrada.',
   'supervisor.pinNone': 'Nenhuma senha de supervisor cadastrada.',
+  'supervisor.pinTampered':
+    'O arquivo da senha do supervisor foi alterado fora do Pinbridge: por segurança, nenhuma senha é aceita. O supervisor deve cadastrar a senha de novo aqui.',
   'supervisor.pinNow': 'Já está valendo.',
   'supervisor.pinInvalid': 'A senha do supervisor deve ter de 4 a 8 números.',
   'supervisor.pinLabel': 'Senha do supervisor',

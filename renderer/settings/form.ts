@@ -88,6 +88,7 @@ export class SettingsForm {
   /** The settings as read; what the cashier has typed and not saved stays on screen. */
   read(read: SettingsRead): void {
     this.#supervisor.pinStored = read.supervisor_pin.stored;
+    this.#supervisor.pinTampered = read.supervisor_pin.tampered;
     this.#filePath = read.path;
     this.#fileExists = read.settings !== null;
     if (!this.#dirty) {

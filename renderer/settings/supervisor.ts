@@ -47,6 +47,7 @@ export class SupervisorSettings {
   /** The file's section as read (its keys this card does not edit are kept). */
   #section: Json = {};
   #pinStored: boolean | null = null;
+  #pinTampered = false;
   #justStored = false;
 
   constructor(context: WindowContext) {
@@ -60,6 +61,11 @@ export class SupervisorSettings {
   /** Whether a PIN is stored (operator.settings). */
   set pinStored(stored: boolean) {
     this.#pinStored = stored;
+  }
+
+  /** Whether the PIN's file was changed outside Pinbridge (operator.settings): no PIN is taken until it is set again. */
+  set pinTampered(tampered: boolean) {
+    this.#pinTampered = tampered;
   }
 
   /** Shows the file's section (absent: the defaults, no supervisor). */
@@ -105,9 +111,14 @@ export class SupervisorSettings {
 
   render(): void {
     if (this.#pinStored === null) return;
-    const said = this.#pinStored ? t('supervisor.pinStored') : t('supervisor.pinNone');
+    const said = this.#pinTampered
+      ? t('supervisor.pinTampered')
+      : this.#pinStored
+        ? t('supervisor.pinStored')
+        : t('supervisor.pinNone');
     this.#pinStatus.textContent = this.#justStored ? `${said} ${t('supervisor.pinNow')}` : said;
     this.#pinStatus.dataset.stored = String(this.#pinStored);
+    this.#pinStatus.dataset.tampered = String(this.#pinTampered);
   }
 
   #entryRadios(): HTMLInputElement[] {
@@ -130,6 +141,7 @@ export class SupervisorSettings {
       // Gone from the page at once: the PIN is never shown again.
       this.#pin.value = '';
       this.#pinStored = true;
+      this.#pinTampered = false;
       this.#justStored = true;
     } catch (error) {
       this.#pinError.textContent = errorText(error);

@@ -20,6 +20,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
 import { SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
+import { testIntegrityKey } from '../helpers/integrity-key.js';
 import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
 import { defaultSettingsPath, loadSettings } from '../../main/settings/settings-file.js';
 import { createLogger } from '../../main/log.js';
@@ -540,7 +541,7 @@ const STATES: readonly State[] = [
 
 /** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
 function storeSupervisor(file: string): SupervisorGuard {
-  const pin = new SupervisorPin(file, { training: true });
+  const pin = new SupervisorPin(file, { training: true, integrity: testIntegrityKey() });
   pin.set('482193');
   return supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' });
 }

@@ -22,6 +22,7 @@ import { apiTokenPath, certificatePassphrasePath, supervisorPinPath } from '../.
 import { defaultSettingsPath, loadSettings, parseSettings } from '../../main/settings/settings-file.js';
 import { SettingsError } from '../../main/core/settings.js';
 import { settingsViolation } from '../../main/core/settings-violations.js';
+import { headlessTokenStore } from '../../main/agent/token-store.js';
 import { englishWordsIn } from '../helpers/english-words.js';
 import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
@@ -438,6 +439,33 @@ describe('the settings page', () => {
     expect(again.errors).toEqual([]);
   });
 
+  it('says when the supervisor PIN file was changed outside Pinbridge, and takes the PIN set again there as the way back', async () => {
+    // The same OS user writes the hash of a PIN they know over the sealed file (its seal no longer fits).
+    const file = supervisorPinPath(home);
+    const sealed = JSON.parse(readFileSync(file, 'utf8')) as { pin: { hash: string } };
+    writeFileSync(
+      file,
+      JSON.stringify({ ...sealed, pin: { ...sealed.pin, hash: Buffer.alloc(32, 7).toString('base64') } }),
+    );
+    const { page, errors } = await openWindow('settings');
+    await expect
+      .poll(() => text(page, '#settings-supervisor-pin-status'))
+      .toBe(
+        'O arquivo da senha do supervisor foi alterado fora do Pinbridge: por segurança, nenhuma senha é aceita. O supervisor deve cadastrar a senha de novo aqui.',
+      );
+    expect(await page.getAttribute('#settings-supervisor-pin-status', 'data-tampered')).toBe('true');
+    const field = page.getByLabel('Senha do supervisor (4 a 8 números)');
+    await field.fill('482193');
+    await field.press('Enter');
+    await expect
+      .poll(() => text(page, '#settings-supervisor-pin-status'), { timeout: 10_000 })
+      .toBe('Senha do supervisor cadastrada. Já está valendo.');
+    const again = await openWindow('settings');
+    expect(await text(again.page, '#settings-supervisor-pin-status')).toBe('Senha do supervisor cadastrada.');
+    expect(errors).toEqual([]);
+    expect(again.errors).toEqual([]);
+  });
+
   it('searches for PINPAD ports and puts the one chosen in the PINPAD field', async () => {
     const { page, errors } = await openWindow('settings');
     await page.getByRole('button', { name: 'Procurar', exact: true }).click();
@@ -838,6 +866,49 @@ describe('an agent that could not use its client certificate', () => {
     expect(await page.content()).not.toContain('senha do A1');
     // Stored, it waits for a restart like a saved file or a token.
     expect(await page.isVisible('#settings-restart-now')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('an agent whose API token comes from the environment', () => {
+  let started: Agent;
+
+  beforeAll(async () => {
+    // Headless with PINBRIDGE_API_TOKEN set (given as the agent's token store, not this process's environment).
+    const envHome = mkdtempSync(join(artifactsDir(), 'window-settings-env-'));
+    started = await Agent.start({
+      settings: loadSettings(undefined, envHome),
+      api: {},
+      pinpadAddress: 'sim',
+      home: envHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+      tokens: headlessTokenStore(apiTokenPath(envHome), { PINBRIDGE_API_TOKEN: 'zpk_from_the_environment' }),
+    });
+  });
+
+  afterAll(async () => {
+    await started?.stop();
+  });
+
+  it('says where the token comes from and offers no field for it; a page that sends one anyway is told why in Portuguese', async () => {
+    const { page, errors } = await openWindow('settings', { of: started });
+    await expect
+      .poll(() => text(page, '#settings-token-status'))
+      .toBe('O token vem da variável de ambiente PINBRIDGE_API_TOKEN: para trocá-lo, mude a variável.');
+    expect(await page.isDisabled('#settings-api-token')).toBe(true);
+    // A page that had not read that yet (as one open before a restart): its token reaches the agent, which refuses it.
+    await page.evaluate(
+      "for (const id of ['settings-api-token', 'settings-token-save']) document.getElementById(id).disabled = false",
+    );
+    await page.fill('#settings-api-token', TOKEN);
+    await page.press('#settings-api-token', 'Enter');
+    await expect
+      .poll(() => text(page, '#settings-token-error'))
+      .toBe(
+        'O token do serviço de pagamentos é definido pela variável de ambiente PINBRIDGE_API_TOKEN e não pode ser trocado pela janela: mude a variável e reinicie o Pinbridge.',
+      );
+    expect(await page.content()).not.toContain('zpk_from_the_environment');
     expect(errors).toEqual([]);
   });
 });

@@ -8,14 +8,16 @@
  * touch. Screenshots of the main pages at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClock } from '../../main/locale/store-time.js';
 import { SupervisorPin, supervisorGuard, TRAINING_SUPERVISOR_PIN } from '../../main/agent/supervisor-pin.js';
+import { testIntegrityKey } from '../helpers/integrity-key.js';
 import { readEmvTables, TablesFileError } from '../../main/pinpad/emv-tables.js';
+import { ProviderTables, type TablesChannel } from '../../main/pinpad/provider-tables.js';
 import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
@@ -804,7 +806,7 @@ describe('a void the store gives to the supervisor', () => {
   it('asks for the supervisor PIN in the void dialog, says a wrong one there (field cleared, focus kept), voids with the right one — or with the PIN typed on the PINPAD', async () => {
     const pinFile = join(mkdtempSync(join(artifactsDir(), 'window-supervisor-')), 'supervisor-pin');
     // Training, as the agent runs it: the store's PIN, and the training PIN the simulated PINPAD types.
-    const pin = new SupervisorPin(pinFile, { training: true });
+    const pin = new SupervisorPin(pinFile, { training: true, integrity: testIntegrityKey() });
     pin.set('482193');
     const rig = await posRig({
       simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: TRAINING_SUPERVISOR_PIN } },
@@ -1018,7 +1020,7 @@ describe('POS clients', () => {
 });
 
 describe('the PINPAD’s EMV tables', () => {
-  it('shows the version the PINPAD holds, and says in Portuguese when its tables cannot be used', async () => {
+  it('shows the version the PINPAD holds, says in Portuguese when its tables cannot be used, and when their copy here was changed outside Pinbridge', async () => {
     const rig = await posRig({ noPinpad: true });
     try {
       const { page, errors } = await openWindow({ rig });
@@ -1039,6 +1041,41 @@ describe('the PINPAD’s EMV tables', () => {
         'Tabelas EMV indisponíveis: as vendas serão recusadas. Chame o suporte técnico.',
       );
       expect(await tablesOf('TABLES0000000002').getAttribute('data-level')).toBe('bad');
+
+      // The provider's tables, whose copy on this computer was edited: refused, fetched again, and said.
+      const sample = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'docs', 'emv-tables.sample.json'), 'utf8')) as {
+        version: string;
+      };
+      const cacheFile = join(mkdtempSync(join(artifactsDir(), 'window-tables-')), 'TABLES0000000003.json');
+      writeFileSync(
+        cacheFile,
+        JSON.stringify({
+          format: 'pinbridge-emv-tables-cache',
+          serial: 'TABLES0000000003',
+          sealed_by: 'file',
+          seal: 'A'.repeat(43),
+          document: sample,
+        }),
+      );
+      // The provider's side: its own tables, whatever version the caller holds.
+      const provider: TablesChannel = {
+        emvTables: () => Promise.resolve({ version: sample.version, changed: true, tables: sample }),
+      };
+      await rig.addPinpad(
+        'TABLES0000000003',
+        {},
+        {
+          tablesFrom: (serial) =>
+            new ProviderTables({ channel: provider, serial, cacheFile, integrity: testIntegrityKey() }),
+        },
+      );
+      await expect.poll(() => tablesOf('TABLES0000000003').getAttribute('data-tables')).toBe('current');
+      const tampered = page.locator('#status-pinpads [data-serial="TABLES0000000003"] .tables-tampered');
+      expect(await tampered.innerText()).toBe(
+        'As tabelas EMV guardadas neste computador foram alteradas fora do Pinbridge: foram descartadas e baixadas de novo do serviço de pagamentos. Avise o suporte técnico.',
+      );
+      expect(await tampered.getAttribute('data-level')).toBe('warn');
+      expect(await page.locator('#status-pinpads [data-serial="TABLES0000000001"] .tables-tampered').count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {
       await rig.close();

@@ -140,7 +140,7 @@ export const POS_ERRORS = {
   SUPERVISOR_LOCKED: {
     rpc: -32024,
     message:
-      'Too many wrong supervisor PINs in a row: every PIN is refused until data.retry_after_ms passes; nothing was done.',
+      'Every supervisor PIN is refused; nothing was done. data.reason WRONG_PINS: too many wrong PINs in a row, until data.retry_after_ms passes (the window and the POS systems are counted apart); TAMPERED: the PIN file was changed outside Pinbridge, until the PIN is set again in the window.',
     cashier: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Aguarde alguns minutos.',
   },
   // The PINPAD outside a payment.

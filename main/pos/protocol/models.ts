@@ -179,6 +179,10 @@ export const PinpadView = Type.Object(
             description: 'Acquirer indexes being loaded or held.',
           }),
           error: Nullable(Type.String({ description: 'Why the tables cannot be read or loaded (English).' })),
+          cache_tampered: Type.Boolean({
+            description:
+              "The provider's tables cached on this computer failed their seal at this start (changed outside Pinbridge): they were refused and asked of the provider again (docs/security.md).",
+          }),
         },
         {
           additionalProperties: false,

@@ -54,6 +54,9 @@ export interface SettingsViolation {
   readonly cashier_message: string;
 }
 
+/** A secret kept, or not: it comes from this environment variable, which wins over anything stored. */
+export type SecretStored = { readonly stored: true } | { readonly stored: false; readonly fromEnvironment: string };
+
 /**
  * The agent's services for its window, behind an interface so the POS server knows nothing of
  * files, keychains or the doctor's checks.
@@ -71,10 +74,11 @@ export interface OperatorServices {
   saveSettings(json: unknown): { saved: true } | { saved: false; violations: readonly SettingsViolation[] };
   /** How the API token is kept, and whether one is. */
   apiToken(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
-  setApiToken(token: string): void;
+  /** Keeps the token; not where it comes from an environment variable (named), which the window cannot change. */
+  setApiToken(token: string): SecretStored;
   /** How the PKCS#12 certificate's passphrase is kept, and whether one is. */
   certificatePassphrase(): { kind: 'safeStorage' | 'file' | 'environment'; stored: boolean };
-  setCertificatePassphrase(passphrase: string): void;
+  setCertificatePassphrase(passphrase: string): SecretStored;
   /**
    * Restarts the agent with the settings file as it is now, shortly after the caller's answer went
    * out; absent where whatever started the agent cannot restart it.

@@ -13,16 +13,26 @@
  *
  * Every attempt is logged (never a digit of the PIN) and noted in the payment's journal history;
  * the void itself carries "authorized by the supervisor (…)" in its journal note.
+ *
+ * Wrong PINs lock the channel they were typed for: the window's voids, or the POS systems' (typed
+ * on the PINPAD), so a POS cannot lock the store's window out. A PIN file changed outside Pinbridge
+ * locks both until the PIN is set again in the window (SUPERVISOR_LOCKED, reason TAMPERED).
  */
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { PosError } from '../protocol/index.js';
 import type { CallContext } from './dispatch.js';
 import { toPosError } from './errors.js';
-import type { SupervisorPolicy } from './supervisor-guard.js';
+import type { SupervisorChannel, SupervisorLock, SupervisorPolicy } from './supervisor-guard.js';
 
 // The guard the agent provides lives apart (supervisor-guard.ts): agent.ts names it, and this module
 // names the dispatcher's CallContext, which names agent.ts.
-export type { SupervisorGuard, SupervisorPinCheck, SupervisorPolicy } from './supervisor-guard.js';
+export type {
+  SupervisorChannel,
+  SupervisorGuard,
+  SupervisorLock,
+  SupervisorPinCheck,
+  SupervisorPolicy,
+} from './supervisor-guard.js';
 
 export type SupervisorEntry = 'window' | 'pinpad';
 
@@ -92,6 +102,8 @@ export async function authorizeVoid(
   const need = supervisorNeed(guard.policy, sale, fromWindow);
   if (!need.needed) return undefined;
   const who = fromWindow ? 'window' : (session.client?.id ?? 'pos');
+  // The window's voids and the POS systems' are counted and locked apart (supervisor-guard.ts).
+  const channel: SupervisorChannel = fromWindow ? 'window' : 'pos';
   if (!guard.isSet()) {
     log.warn({ reference: referenceId, by: who }, 'void refused: the supervisor PIN is required and none is set');
     throw new PosError(
@@ -101,15 +113,8 @@ export async function authorizeVoid(
       'Esta operação precisa da senha do supervisor, e nenhuma foi cadastrada. Cadastre em Configurações → Supervisor.',
     );
   }
-  const locked = guard.lock();
-  if (locked !== null) {
-    log.warn(
-      { reference: referenceId, by: who, lockedUntil: locked.until },
-      'void refused: the supervisor PIN is locked after too many wrong ones',
-    );
-    note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked.until}`);
-    throw lockedError(locked.retryAfterMs);
-  }
+  const locked = guard.lock(channel);
+  if (locked !== null) throw refusedLocked(context, referenceId, who, locked);
 
   let entry: SupervisorEntry;
   if (params.supervisor_pin !== undefined) entry = 'window';
@@ -170,8 +175,9 @@ export async function authorizeVoid(
     }
   }
 
-  const check = guard.check(pin);
+  const check = guard.check(pin, channel);
   const fields = { reference: referenceId, payment: sale.paymentId, amount: sale.amount, by: who, entry };
+  if (!check.ok && check.reason === 'TAMPERED') throw refusedLocked(context, referenceId, who, { reason: 'TAMPERED' });
   if (check.ok) {
     const how = `authorized by the supervisor (${where}${check.training ? ', training PIN' : ''})`;
     log.info(fields, 'void authorized by the supervisor');
@@ -209,12 +215,40 @@ export async function authorizeVoid(
   throw lockedError(check.retryAfterMs);
 }
 
+/** A void refused under a lock in force: logged, noted in the sale's history, and said as SUPERVISOR_LOCKED. */
+function refusedLocked(context: CallContext, referenceId: string, who: string, locked: SupervisorLock): PosError {
+  if (locked.reason === 'TAMPERED') {
+    context.log.warn(
+      { reference: referenceId, by: who },
+      'void refused: the supervisor PIN file was changed outside Pinbridge; set the PIN again in the window',
+    );
+    note(context, referenceId, 'void refused: the supervisor PIN file was changed outside Pinbridge');
+    return tamperedError();
+  }
+  context.log.warn(
+    { reference: referenceId, by: who, lockedUntil: locked.until },
+    'void refused: the supervisor PIN is locked after too many wrong ones',
+  );
+  note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked.until}`);
+  return lockedError(locked.retryAfterMs);
+}
+
 function lockedError(retryAfterMs: number): PosError {
   const wait = minutes(retryAfterMs);
   return new PosError(
     'SUPERVISOR_LOCKED',
     `Too many wrong supervisor PINs: locked for ${wait} more minute(s) (data.retry_after_ms).`,
-    { retry_after_ms: Math.max(0, Math.round(retryAfterMs)) },
+    { reason: 'WRONG_PINS', retry_after_ms: Math.max(0, Math.round(retryAfterMs)) },
     `Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em ${wait} ${wait === 1 ? 'minuto' : 'minutos'}.`,
+  );
+}
+
+/** The PIN's file failed its seal: no PIN is taken until the supervisor sets it again in the window. */
+function tamperedError(): PosError {
+  return new PosError(
+    'SUPERVISOR_LOCKED',
+    "The supervisor PIN file was changed outside Pinbridge (its seal fails): every PIN is refused until the PIN is set again in Pinbridge's window (Configurações → Supervisor, operator.setSupervisorPin).",
+    { reason: 'TAMPERED' },
+    'O arquivo da senha do supervisor foi alterado fora do Pinbridge e, por segurança, a senha está bloqueada. O supervisor deve cadastrar a senha de novo em Configurações → Supervisor.',
   );
 }

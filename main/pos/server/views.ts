@@ -45,6 +45,7 @@ export const pinpadView = (entry: PinpadEntry): PinpadView => ({
           version: entry.tables.version,
           acquirers: [...entry.tables.acquirers],
           error: entry.tables.error,
+          cache_tampered: entry.tables.cacheTampered === true,
         },
 });
 

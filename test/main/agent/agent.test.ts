@@ -14,6 +14,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SERIAL_DEVICE_NAME, watchDeviceDirectory } from '../../../drivers/transports/device-events.js';
 import { Agent } from '../../../main/agent/agent.js';
+import { SupervisorPin } from '../../../main/agent/supervisor-pin.js';
+import { supervisorPinPath } from '../../../main/paths.js';
+import { testIntegrityKey } from '../../helpers/integrity-key.js';
 import { loadSettings } from '../../../main/settings/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
@@ -147,7 +150,10 @@ describe('Agent', () => {
         error: null,
       });
       const cached = join(home, '.pinbridge', 'training', 'emv-tables', `${serial}.json`);
-      expect(JSON.parse(readFileSync(cached, 'utf8'))).toMatchObject({ version: TEST_EMV_TABLES.version });
+      expect(JSON.parse(readFileSync(cached, 'utf8'))).toMatchObject({
+        serial,
+        document: { version: TEST_EMV_TABLES.version },
+      });
       const outcome = await agent.stack.engine.start({
         reference_id: 'tables-1',
         amount: 1050,
@@ -158,6 +164,68 @@ describe('Agent', () => {
       expect(outcome).toMatchObject({ status: 'approved' });
     } finally {
       await agent.stop();
+    }
+  }, 30_000);
+
+  it('refuses at the next start a tables cache changed on disk (limits raised, version kept): fetched again, in the audit trail, flagged for the window', async () => {
+    const settings = { ...loadSettings(undefined, home), pinpad: { address: 'sim', tables: 'provider' } };
+    const first = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    let serial: string;
+    try {
+      serial = (await first.ready).pinpad.serial_number;
+    } finally {
+      await first.stop();
+    }
+    const cached = join(home, '.pinbridge', 'training', 'emv-tables', `${serial}.json`);
+    const cache = JSON.parse(readFileSync(cached, 'utf8')) as { document: { entries: Record<string, unknown>[] } };
+    for (const entry of cache.document.entries)
+      if ('contactlessTransactionLimit' in entry) entry.contactlessTransactionLimit = 999_999;
+    writeFileSync(cached, JSON.stringify(cache));
+
+    const next = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    try {
+      await next.ready;
+      expect(next.pinpads.get(serial).tables).toMatchObject({
+        state: 'current',
+        version: TEST_EMV_TABLES.version,
+        cacheTampered: true,
+      });
+      expect(next.audit.recent).toContainEqual(
+        expect.objectContaining({ kind: 'tamper.detected', what: 'emv_tables_cache', serial }),
+      );
+      // The provider's own tables are cached again, under a good seal.
+      expect((JSON.parse(readFileSync(cached, 'utf8')) as { document: unknown }).document).toEqual(TEST_EMV_TABLES);
+    } finally {
+      await next.stop();
+    }
+    expect(readFileSync(join(home, '.pinbridge', 'logs', 'audit.log'), 'utf8')).toContain('"kind":"tamper.detected"');
+  }, 30_000);
+
+  it('seals a supervisor PIN file from before seals at the first start, so the next start takes it and its lock', async () => {
+    // As an earlier Pinbridge left it: the hash at the top, one count, a lock in force, no seal (and no key yet).
+    const file = supervisorPinPath(home);
+    const made = join(mkdtempSync(join(artifactsDir(), 'agent-pin-')), 'pin');
+    new SupervisorPin(made, { integrity: testIntegrityKey() }).set('482193');
+    const { pin } = JSON.parse(readFileSync(made, 'utf8')) as { pin: object };
+    const until = new Date(Date.now() + 60_000).toISOString();
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ version: 1, ...pin, failures: 0, locked_until: until }));
+    for (let start = 0; start < 2; start++) {
+      const agent = await Agent.start({
+        settings: loadSettings(undefined, home),
+        api: {},
+        pinpadAddress: 'sim',
+        home,
+        posPorts: [0],
+        logger,
+      });
+      await agent.stop();
+      expect(JSON.parse(readFileSync(file, 'utf8')), `start ${start + 1}`).toMatchObject({
+        version: 2,
+        lockouts: { window: { locked_until: until } },
+        seal: expect.any(String) as unknown,
+      });
+      expect(agent.audit.recent.filter((line) => line.kind === 'tamper.detected')).toEqual([]);
     }
   }, 30_000);
 

@@ -57,6 +57,16 @@ describe('the headless token store', () => {
     expect(store.read()).toBe('from-env');
   });
 
+  it('refuses to write over a token from the environment with FROM_ENVIRONMENT, naming the variable', () => {
+    const path = file('api-token');
+    const store = headlessTokenStore(path, { PINBRIDGE_API_TOKEN: 'from-env' });
+    const error = thrown(() => store.write('zpk_window'));
+    expect(error).toBeInstanceOf(TokenStoreError);
+    expect(error).toMatchObject({ code: 'FROM_ENVIRONMENT' });
+    expect((error as Error).message).toContain('PINBRIDGE_API_TOKEN');
+    expect(() => readFileSync(path)).toThrow(/ENOENT/);
+  });
+
   it('else keeps it in a file only its user may read, and refuses one others can read', () => {
     const path = file('api-token');
     const store = headlessTokenStore(path, {});

@@ -2,8 +2,8 @@
  * The Electron shell's wiring, against a test double of Electron and the real agent (training
  * mode, simulated PINPAD, POS API on a free port): one instance, a locked-down window on the
  * agent's own page, closing to the tray, a tray whose colour follows the PINPAD, start on login,
- * the preload's two IPC calls guarded by origin, permissions denied, the API token kept
- * encrypted, a quit that stops the agent before the app exits, and a restart asked from the
+ * the preload's two IPC calls guarded by origin, permissions denied, the API token and the key
+ * that seals the payment files kept encrypted, a quit that stops the agent before the app exits, and a restart asked from the
  * window that relaunches the app once the agent stopped.
  */
 import { EventEmitter } from 'node:events';
@@ -277,6 +277,23 @@ describe('the Electron shell', () => {
       marketplace: 'm1',
       seller: 's1',
     });
+  });
+
+  it('gives the agent the key that seals its payment files, encrypted with safeStorage, the same at the next start', async () => {
+    await run();
+    const first = started.at(-1)!.integrity!;
+    expect(first).toMatchObject({ source: 'os', fresh: true });
+    const sealed = readFileSync(join(home, '.pinbridge', 'integrity-key.enc'));
+    // Only the OS key opens it: the clear key is nowhere on disk.
+    const clear = double.electron.safeStorage.decryptString(sealed);
+    expect(sealed.toString('utf8')).not.toContain(clear);
+    expect(existsSync(join(home, '.pinbridge', 'integrity.key'))).toBe(false);
+    await shells.pop()!.quit();
+    double = electronDouble();
+    await run();
+    const next = started.at(-1)!.integrity!;
+    expect(next).toMatchObject({ source: 'os', fresh: false });
+    expect(next.verify('spec', 'text', first.seal('spec', 'text'))).toBe(true);
   });
 
   it('opens the window in training mode, showing why, when the client certificate cannot be used; its passphrase entered there is kept encrypted and used at the next start', async () => {

@@ -2,7 +2,8 @@
  * EMV tables from the payments provider (provider-tables.ts), against the real sandbox's
  * terminal channel through the real API client: fetched once and cached on disk, asked again
  * only after the refresh interval and then only for the version, kept when the provider is
- * unreachable or sends tables that cannot be used, and given up when it serves none.
+ * unreachable or sends tables that cannot be used, and given up when it serves none. (A cache
+ * changed on disk: provider-tables-tamper.test.ts.)
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { ProviderTables, type TablesChannel } from '../../../main/pinpad/provide
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { call, freshMarket, type Market } from '../../helpers/sandbox.js';
+import { testIntegrityKey } from '../../helpers/integrity-key.js';
 
 const SERIAL = 'PB0000012345';
 const HOUR = 3600_000;
@@ -23,6 +25,8 @@ let sandbox: RunningSandbox;
 let market: Market;
 let cacheFile: string;
 let clock: number;
+/** The agent's sealing key (one per spec: one per machine). */
+const integrity = testIntegrityKey();
 /** The questions that reached the sandbox, by the version the caller held. */
 let asked: (string | null)[];
 
@@ -56,6 +60,7 @@ const source = (over: Partial<ConstructorParameters<typeof ProviderTables>[0]> =
     channel: channel(),
     serial: SERIAL,
     cacheFile,
+    integrity,
     refreshMs: 6 * HOUR,
     retryMs: 60_000,
     now: () => clock,
@@ -65,15 +70,17 @@ const serve = (document: EmvTablesDocument | null) =>
   document === null
     ? call(market, 'DELETE', `/v1/sandbox/marketplaces/${market.id}/emv_tables`)
     : call(market, 'PUT', `/v1/sandbox/marketplaces/${market.id}/emv_tables`, document);
-const cachedVersion = (): unknown => (JSON.parse(readFileSync(cacheFile, 'utf8')) as { version?: unknown }).version;
+const cached = (): { seal?: unknown; document?: { version?: unknown } } =>
+  JSON.parse(readFileSync(cacheFile, 'utf8')) as { seal?: unknown; document?: { version?: unknown } };
+const cachedVersion = (): unknown => cached().document?.version;
 const versionOf = (tables: EmvTables | TablesFileError | undefined) =>
   tables instanceof TablesFileError || tables === undefined ? tables : tables.version;
 
 describe('ProviderTables', () => {
-  it('fetches the tables, keeps them on disk, and asks again only after the refresh interval, for the version', async () => {
+  it('fetches the tables, keeps them on disk, sealed, and asks again only after the refresh interval, for the version', async () => {
     const tables = source();
     expect(versionOf(await tables.current())).toBe(TEST_EMV_TABLES.version);
-    expect(JSON.parse(readFileSync(cacheFile, 'utf8'))).toEqual(TEST_EMV_TABLES);
+    expect(cached()).toMatchObject({ serial: SERIAL, seal: expect.any(String) as unknown, document: TEST_EMV_TABLES });
     clock += HOUR;
     await tables.current();
     expect(asked).toEqual([null]);

@@ -23,7 +23,16 @@ const SupervisorView = Type.Object(
       description: 'Training mode: the training PIN (1234, which the simulated PINPAD types) is taken too.',
     }),
     locked_until: Type.Union([Type.String(), Type.Null()], {
-      description: 'Too many wrong PINs: every PIN is refused until this ISO time; null when not locked.',
+      description:
+        "Too many wrong PINs for the window's voids: every PIN is refused there until this ISO time; null when not locked.",
+    }),
+    pos_locked_until: Type.Union([Type.String(), Type.Null()], {
+      description:
+        "Too many wrong PINs for POS systems' voids (typed on the PINPAD): refused for them until this ISO time (the window's voids are counted apart); null when not locked.",
+    }),
+    tampered: Type.Boolean({
+      description:
+        'The supervisor PIN file was changed outside Pinbridge (its seal fails): every PIN is refused until the PIN is set again (operator.setSupervisorPin).',
     }),
   },
   { additionalProperties: false, title: 'SupervisorView' },
@@ -166,7 +175,13 @@ export const OPERATOR_METHODS = {
         api_token: StoredSecret,
         certificate_passphrase: StoredSecret,
         supervisor_pin: Type.Object(
-          { stored: Type.Boolean() },
+          {
+            stored: Type.Boolean(),
+            tampered: Type.Boolean({
+              description:
+                'The PIN file was changed outside Pinbridge: every PIN is refused until it is set again (operator.setSupervisorPin).',
+            }),
+          },
           { additionalProperties: false, description: 'Whether a supervisor PIN is stored (never the PIN).' },
         ),
         not_applied: Type.Union([Type.String(), Type.Null()], {
@@ -204,7 +219,8 @@ export const OPERATOR_METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 5,
-    summary: 'Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back.',
+    summary:
+      'Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back. Where the token comes from the environment variable PINBRIDGE_API_TOKEN (headless), it is refused with INVALID_STATE, data.reason SET_BY_ENVIRONMENT.',
     params: Type.Object({ token: Type.String({ minLength: 8, maxLength: 500 }) }, { additionalProperties: false }),
     result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
   }),
@@ -213,7 +229,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 5,
     summary:
-      'Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts.',
+      'Keeps the passphrase of the PKCS#12 client certificate the settings name (api.client_certificate.pfx), encrypted by the OS in the desktop app; it is never sent back. It applies when the agent restarts. Where it comes from the environment variable PINBRIDGE_CERT_PASSPHRASE, it is refused with INVALID_STATE, data.reason SET_BY_ENVIRONMENT.',
     params: Type.Object({ passphrase: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
     result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
   }),
@@ -222,7 +238,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 5,
     summary:
-      "Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash; it is never sent back nor logged. It applies at once (no restart), and the wrong PINs counted so far stop counting.",
+      "Keeps the supervisor's PIN (4–8 digits) as a salted scrypt hash, sealed; it is never sent back nor logged. It applies at once (no restart), the wrong PINs counted so far stop counting, and a PIN file changed outside Pinbridge (operator.supervisor's tampered) is replaced: the store's way back.",
     params: Type.Object({ pin: Type.String({ pattern: '^[0-9]{4,8}$' }) }, { additionalProperties: false }),
     result: Type.Object({ stored: Type.Literal(true) }, { additionalProperties: false }),
   }),

@@ -9,7 +9,7 @@ import { normalizeOrigin } from '../../clients/client-store.js';
 import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
-import type { SupervisorGuard } from '../supervisor.js';
+import type { SupervisorGuard, SupervisorLock } from '../supervisor.js';
 import { clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
 import { storeTimeZone } from '../../../locale/store-time.js';
 
@@ -38,11 +38,26 @@ function services(context: CallContext): OperatorServices {
   return found;
 }
 
+/** When wrong PINs' lock ends (ISO), or null (none, or a tampered file's lock, said by `tampered`). */
+const lockedUntil = (lock: SupervisorLock | null): string | null => (lock?.reason === 'WRONG_PINS' ? lock.until : null);
+
 function supervisorOf(context: CallContext): SupervisorGuard {
   const found = context.agent.supervisor;
   if (found === undefined)
     throw new PosError('INVALID_STATE', 'This agent has no supervisor PIN to manage.', { reason: 'NO_SUPERVISOR' });
   return found;
+}
+
+/** A secret the agent takes from an environment variable, which the window cannot change. */
+function fromEnvironment(secret: 'token' | 'passphrase', variable: string): PosError {
+  const english = secret === 'token' ? 'payments API token' : 'client certificate passphrase';
+  const portuguese = secret === 'token' ? 'O token do serviço de pagamentos' : 'A senha do certificado digital';
+  return new PosError(
+    'INVALID_STATE',
+    `The ${english} is set by the environment variable ${variable}, which wins over the window: change it there and restart Pinbridge.`,
+    { reason: 'SET_BY_ENVIRONMENT' },
+    `${portuguese} é definid${secret === 'token' ? 'o' : 'a'} pela variável de ambiente ${variable} e não pode ser trocad${secret === 'token' ? 'o' : 'a'} pela janela: mude a variável e reinicie o Pinbridge.`,
+  );
 }
 
 export const operatorHandlers: Handlers<
@@ -155,7 +170,10 @@ export const operatorHandlers: Handlers<
             },
       api_token: operator.apiToken(),
       certificate_passphrase: operator.certificatePassphrase(),
-      supervisor_pin: { stored: context.agent.supervisor?.isStored() ?? false },
+      supervisor_pin: {
+        stored: context.agent.supervisor?.isStored() ?? false,
+        tampered: context.agent.supervisor?.tampered() ?? false,
+      },
       not_applied: notApplied,
     };
   },
@@ -203,13 +221,15 @@ export const operatorHandlers: Handlers<
   },
 
   'operator.setApiToken': ({ token }, context) => {
-    services(context).setApiToken(token);
+    const kept = services(context).setApiToken(token);
+    if (!kept.stored) throw fromEnvironment('token', kept.fromEnvironment);
     context.log.info({}, 'payments API token stored from the window');
     return { stored: true as const };
   },
 
   'operator.setCertificatePassphrase': ({ passphrase }, context) => {
-    services(context).setCertificatePassphrase(passphrase);
+    const kept = services(context).setCertificatePassphrase(passphrase);
+    if (!kept.stored) throw fromEnvironment('passphrase', kept.fromEnvironment);
     context.log.info({}, 'client certificate passphrase stored from the window');
     return { stored: true as const };
   },
@@ -231,7 +251,9 @@ export const operatorHandlers: Handlers<
       pos_voids: policy.posVoids,
       pin_set: guard.isStored(),
       training_pin: context.agent.mode === 'training',
-      locked_until: guard.lock()?.until ?? null,
+      locked_until: lockedUntil(guard.lock('window')),
+      pos_locked_until: lockedUntil(guard.lock('pos')),
+      tampered: guard.tampered(),
     };
   },
 

@@ -61,7 +61,7 @@ describe('settings from the window', () => {
       problem: null,
       api_token: { kind: 'file', stored: false },
       certificate_passphrase: { kind: 'file', stored: false },
-      supervisor_pin: { stored: false },
+      supervisor_pin: { stored: false, tampered: false },
       not_applied: null,
     });
   });
@@ -161,13 +161,15 @@ describe('settings from the window', () => {
       pin_set: false,
       training_pin: true,
       locked_until: null,
+      pos_locked_until: null,
+      tampered: false,
     });
     expect(await call(window, 'operator.setSupervisorPin', { pin: '73915846' })).toEqual({ stored: true });
     const file = join(home, '.pinbridge', 'supervisor-pin');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toContain('73915846');
     const read = await call(window, 'operator.settings');
-    expect(read.supervisor_pin).toEqual({ stored: true });
+    expect(read.supervisor_pin).toEqual({ stored: true, tampered: false });
     expect(JSON.stringify(read)).not.toContain('73915846');
     expect((await call(window, 'operator.supervisor')).pin_set).toBe(true);
     const log = readFileSync(join(home, 'agent.log'), 'utf8');
@@ -283,6 +285,48 @@ describe('an agent started despite a bad settings file', () => {
       const read = await call(own, 'operator.settings');
       expect(read.settings).toEqual({ confirmation: 'sometimes' });
       expect(read.problem?.violations.map((v) => v.field)).toEqual(['confirmation']);
+      own.socket.terminate();
+    } finally {
+      await started.stop();
+    }
+  }, 30_000);
+});
+
+describe('an agent whose secrets come from the environment (headless)', () => {
+  it('refuses a token or passphrase from the window with INVALID_STATE, SET_BY_ENVIRONMENT, naming the variable, in Portuguese too', async () => {
+    const envHome = mkdtempSync(join(artifactsDir(), 'operator-env-'));
+    const env = { PINBRIDGE_API_TOKEN: 'zpk_from_env_123', PINBRIDGE_CERT_PASSPHRASE: 'from env' };
+    const started = await Agent.start({
+      settings: loadSettings(undefined, envHome),
+      api: {},
+      pinpadAddress: 'sim',
+      home: envHome,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+      tokens: headlessTokenStore(join(envHome, '.pinbridge', 'api-token'), env),
+      passphrases: headlessTokenStore(join(envHome, '.pinbridge', 'cert-passphrase'), env, CERTIFICATE_PASSPHRASE),
+    });
+    try {
+      const own = new RpcClient(await openSocket(started.pos.url));
+      await call(own, 'session.operator', { key: started.operatorKey });
+      expect((await call(own, 'operator.settings')).api_token).toEqual({ kind: 'environment', stored: true });
+      const token = await refused(own, 'operator.setApiToken', { token: 'zpk_window_0123' });
+      expect(token).toMatchObject({
+        code: 'INVALID_STATE',
+        reason: 'SET_BY_ENVIRONMENT',
+        cashier_message:
+          'O token do serviço de pagamentos é definido pela variável de ambiente PINBRIDGE_API_TOKEN e não pode ser trocado pela janela: mude a variável e reinicie o Pinbridge.',
+      });
+      expect(token.message).toContain('PINBRIDGE_API_TOKEN');
+      const passphrase = await refused(own, 'operator.setCertificatePassphrase', { passphrase: 'senha' });
+      expect(passphrase).toMatchObject({
+        code: 'INVALID_STATE',
+        reason: 'SET_BY_ENVIRONMENT',
+        cashier_message:
+          'A senha do certificado digital é definida pela variável de ambiente PINBRIDGE_CERT_PASSPHRASE e não pode ser trocada pela janela: mude a variável e reinicie o Pinbridge.',
+      });
+      // Nothing written where the window would have kept them.
+      expect(() => readFileSync(join(envHome, '.pinbridge', 'api-token'))).toThrow(/ENOENT/);
       own.socket.terminate();
     } finally {
       await started.stop();

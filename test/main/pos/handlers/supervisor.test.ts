@@ -5,19 +5,24 @@
  * one, and after five wrong ones is refused with a machine-readable code and a pt-BR sentence,
  * nothing voided; with the right one (typed in the window, or on the PINPAD under its fixed
  * IDENTIFICACAO prompt) it goes through, and the journal says who authorized it and how. A POS
- * is trusted unless the store says its voids need the PINPAD too. No PIN digit reaches the log
+ * is trusted unless the store says its voids need the PINPAD too; wrong PINs typed on the PINPAD
+ * for a POS's voids lock the POS systems' voids, never the window's. A PIN file changed outside
+ * Pinbridge locks every void until the window sets the PIN again. No PIN digit reaches the log
  * or the journal.
  */
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_MS, MAX_FAILURES, SupervisorPin, supervisorGuard } from '../../../../main/agent/supervisor-pin.js';
 import type { SupervisorGuard, SupervisorPolicy } from '../../../../main/pos/server/supervisor.js';
 import { artifactsDir } from '../../../helpers/card-data-scan.js';
+import { testIntegrityKey } from '../../../helpers/integrity-key.js';
 import { checkedCall, checkedFailure, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
 
 const STORE_PIN = '482193';
 const WRONG_PIN = '907153';
+/** A PIN someone who edits the file knows. */
+const KNOWN_PIN = '246810';
 const BIG = 123_456;
 const SMALL = 5_000;
 
@@ -52,7 +57,7 @@ beforeAll(async () => {
     // A dozen sales and voids in a few seconds is far faster than any cashier: a budget that the
     // simulator's quick customer cannot exhaust, so no spec here depends on the machine's speed.
     rateLimit: { capacity: 2_000, refillPerSecond: 1_000 },
-    supervisor: guardOver(new SupervisorPin(pinFile, { now: () => now })),
+    supervisor: guardOver(new SupervisorPin(pinFile, { integrity: testIntegrityKey(), now: () => now })),
     // The person at the PINPAD: a card shortly after each prompt, the store's PIN under IDENTIFICACAO.
     simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit', identification: STORE_PIN } },
   });
@@ -69,11 +74,16 @@ afterAll(async () => {
 
 /** An approved sale, confirmed unless `confirm` is false (then it waits for the POS). */
 async function approved(reference: string, amount: number, confirm = true): Promise<void> {
-  const outcome = await checkedCall(window, 'payment.start', sale(reference, amount));
+  // On the first PINPAD (the one whose person types the store's PIN), once others are attached too.
+  const outcome = await checkedCall(window, 'payment.start', {
+    ...sale(reference, amount),
+    terminal: pos.pinpads[0]!.serial,
+  });
   expect(outcome).toMatchObject({ status: 'approved', confirmation: 'pending' });
   if (confirm) await checkedCall(window, 'payment.confirm', { reference_id: reference });
 }
 
+type Json = Record<string, unknown>;
 const stateOf = (reference: string): string | undefined => pos.rig.journal.findByReference(reference)?.state;
 const notesOf = (reference: string): string[] =>
   pos.rig.journal.events(pos.rig.journal.findByReference(reference)!.id).map((event) => event.note);
@@ -88,6 +98,8 @@ describe('setting the PIN from the window', () => {
       pin_set: false,
       training_pin: true,
       locked_until: null,
+      pos_locked_until: null,
+      tampered: false,
     });
     const pos1 = await pos.paired('Caixa 1');
     open.push(pos1);
@@ -192,6 +204,7 @@ describe('a void from the window', () => {
     });
     expect(locked).toMatchObject({
       code: 'SUPERVISOR_LOCKED',
+      reason: 'WRONG_PINS',
       retry_after_ms: LOCK_MS,
       cashier_message: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em 5 minutos.',
     });
@@ -302,13 +315,94 @@ describe('the supervisor at the PINPAD who presses CANCEL', () => {
   });
 });
 
+describe("a POS's voids with the PIN on the PINPAD, and the window's", () => {
+  it("are locked apart: wrong PINs typed on the PINPAD for a POS's void lock the POS systems' voids, while the window still voids with the right PIN", async () => {
+    policy = { ...policy, posVoids: 'pinpad' };
+    await checkedCall(window, 'operator.setSupervisorPin', { pin: STORE_PIN });
+    // A PINPAD whose person types a wrong PIN at every prompt.
+    const guessing = await pos.addPinpad('POS0000000000003', {
+      autoCustomer: { delayMs: 30, card: 'visaCredit', identification: WRONG_PIN },
+    });
+    const cashier = await pos.paired('Caixa que erra');
+    open.push(cashier);
+    await checkedCall(cashier, 'payment.start', { ...sale('sup-pos-guess', BIG), terminal: guessing.serial });
+    await checkedCall(cashier, 'payment.confirm', { reference_id: 'sup-pos-guess' });
+    for (let attempt = 1; attempt < MAX_FAILURES; attempt++)
+      expect((await checkedFailure(cashier, 'payment.undo', { reference_id: 'sup-pos-guess' })).code).toBe(
+        'SUPERVISOR_PIN_WRONG',
+      );
+    expect(await checkedFailure(cashier, 'payment.undo', { reference_id: 'sup-pos-guess' })).toMatchObject({
+      code: 'SUPERVISOR_LOCKED',
+      reason: 'WRONG_PINS',
+      retry_after_ms: LOCK_MS,
+    });
+    const view = await checkedCall(window, 'operator.supervisor');
+    expect(view.pos_locked_until).toBe(new Date(now + LOCK_MS).toISOString());
+    expect(view.locked_until).toBeNull();
+    expect(stateOf('sup-pos-guess')).toBe('confirmed');
+
+    // The store's window is not locked out by it.
+    await approved('sup-window-free', BIG);
+    expect(
+      await checkedCall(window, 'payment.undo', { reference_id: 'sup-window-free', supervisor_pin: STORE_PIN }),
+    ).toMatchObject({ state: 'undone' });
+    // And the window may still void the POS's sale it could not.
+    expect(
+      await checkedCall(window, 'payment.undo', { reference_id: 'sup-pos-guess', supervisor_pin: STORE_PIN }),
+    ).toMatchObject({ state: 'undone' });
+    now += LOCK_MS;
+  });
+});
+
+describe('a PIN file changed outside Pinbridge', () => {
+  it('locks every void (window and POS) with a sentence that says what happened and what to do, until the window sets the PIN again', async () => {
+    await checkedCall(window, 'operator.setSupervisorPin', { pin: STORE_PIN });
+    await approved('sup-tampered', BIG);
+    // The same OS user writes in the hash of a PIN they know (made by a Pinbridge of their own): the seal no longer fits.
+    const theirs = join(mkdtempSync(join(artifactsDir(), 'supervisor-theirs-')), 'supervisor-pin');
+    new SupervisorPin(theirs, { integrity: testIntegrityKey() }).set(KNOWN_PIN);
+    const edited = JSON.parse(readFileSync(pinFile, 'utf8')) as Record<string, unknown>;
+    writeFileSync(pinFile, JSON.stringify({ ...edited, pin: (JSON.parse(readFileSync(theirs, 'utf8')) as Json).pin }));
+    const refused = await checkedFailure(window, 'payment.undo', {
+      reference_id: 'sup-tampered',
+      supervisor_pin: KNOWN_PIN,
+    });
+    expect(refused).toMatchObject({
+      code: 'SUPERVISOR_LOCKED',
+      reason: 'TAMPERED',
+      cashier_message:
+        'O arquivo da senha do supervisor foi alterado fora do Pinbridge e, por segurança, a senha está bloqueada. O supervisor deve cadastrar a senha de novo em Configurações → Supervisor.',
+    });
+    expect(refused).not.toHaveProperty('retry_after_ms');
+    expect(stateOf('sup-tampered')).toBe('confirmed');
+    expect(notesOf('sup-tampered')).toContain('void refused: the supervisor PIN file was changed outside Pinbridge');
+    expect(await checkedCall(window, 'operator.supervisor')).toMatchObject({ tampered: true, pin_set: false });
+    // The POS systems' voids too, before anything is asked on the PINPAD.
+    policy = { ...policy, posVoids: 'pinpad' };
+    const cashier = await pos.paired('Caixa depois da edição');
+    open.push(cashier);
+    await checkedCall(cashier, 'payment.start', { ...sale('sup-tampered-pos', BIG), terminal: pos.pinpads[0]!.serial });
+    expect(await checkedFailure(cashier, 'payment.undo', { reference_id: 'sup-tampered-pos' })).toMatchObject({
+      code: 'SUPERVISOR_LOCKED',
+      reason: 'TAMPERED',
+    });
+
+    // The way back: the supervisor sets the PIN again in the window.
+    await checkedCall(window, 'operator.setSupervisorPin', { pin: STORE_PIN });
+    expect(await checkedCall(window, 'operator.supervisor')).toMatchObject({ tampered: false, pin_set: true });
+    expect(
+      await checkedCall(window, 'payment.undo', { reference_id: 'sup-tampered', supervisor_pin: STORE_PIN }),
+    ).toMatchObject({ state: 'undone' });
+  });
+});
+
 describe('what is written down', () => {
   it('never holds a digit of the PINs typed: not the log, not the journal file', () => {
     const journalFiles = [pos.rig.journalPath, `${pos.rig.journalPath}-wal`].filter((file) => existsSync(file));
     const log = readFileSync(pos.rig.logPath, 'utf8');
     expect(log).toContain('void authorized by the supervisor');
     expect(log).toContain('supervisor PIN wrong; void refused');
-    for (const pin of [STORE_PIN, WRONG_PIN]) {
+    for (const pin of [STORE_PIN, WRONG_PIN, KNOWN_PIN]) {
       expect(log, pin).not.toContain(pin);
       for (const file of journalFiles)
         expect(readFileSync(file).includes(Buffer.from(pin)), `${pin} in ${file}`).toBe(false);
