@@ -291,16 +291,25 @@ export function cardDataIn(text: string): 'track' | 'card_number' | undefined {
 const ENDS_IN_DIGITS = /[0-9]{3}$/;
 const STARTS_WITH_DIGITS = /^[0-9]{3}/;
 
+/** True when `text` holds a digit of any script: only such a text can hold part of a number. */
+export function holdsDigits(text: string): boolean {
+  return /[0-9]/.test(normaliseDigits(text));
+}
+
 /**
  * Card data the strict search finds in `texts` read as one (several fields of a request): spaced
  * — the end of one and the start of the next as neighbouring groups ("5555 5555" + "5555 4444")
  * — and glued where digits meet digits ("55555555" + "55554444"). Only digits are glued (3 or
  * more on each side): gluing letters would change the tokens around them, and the digits of a
- * UUID glued to a word ("…f2c19f" + "Pedido") would no longer read as a hex id's.
+ * UUID glued to a word ("…f2c19f" + "Pedido") would no longer read as a hex id's. Texts without
+ * a digit are left out: they hold no part of a number, and must not stand between two parts (a
+ * request's "credit" between its reference and its description).
  */
-export function cardDataAcross(texts: readonly string[]): 'track' | 'card_number' | undefined {
+export function cardDataAcross(all: readonly string[]): 'track' | 'card_number' | undefined {
+  const texts = all.filter(holdsDigits);
+  if (texts.length < 2) return undefined;
   const spaced = texts.join(' ');
-  let glued = texts[0] ?? '';
+  let glued = texts[0]!;
   for (const text of texts.slice(1)) {
     const digitsMeet = ENDS_IN_DIGITS.test(normaliseDigits(glued)) && STARTS_WITH_DIGITS.test(normaliseDigits(text));
     glued += digitsMeet ? text : ` ${text}`;
