@@ -25,6 +25,7 @@ import {
   type LoggerOptions,
 } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { maskCardDataInLine } from './log-card-data.js';
 
 export type { Logger } from 'pino';
 
@@ -203,7 +204,8 @@ export function createLogger(
       // Defence in depth: the drivers never log card data, but if a field with one of these
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
-      hooks: collapsingRepeats(),
+      // And if card data reaches a line anyway, it is masked as the line is written (log-card-data.ts).
+      hooks: { ...collapsingRepeats(), streamWrite: maskCardDataInLine },
     },
     logDestination({ ...options, format: options.format ?? logFormat(), stderrLevel }),
   );
