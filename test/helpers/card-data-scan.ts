@@ -63,11 +63,23 @@ const CARD_LIKE = /(?<![0-9A-Za-z])[2-6]\d{12,18}(?![0-9A-Za-z])/g;
  * "55555555５５５５…" → "5555555555554444".
  */
 export function compacted(text: string): string {
-  const unescaped = text
-    .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\\[bfnrt]/g, ' ');
-  return normaliseDigits(unescaped).replace(/[^\p{L}\p{N}]+/gu, '');
+  // In slices: one regular expression over megabytes of a journal's pages overflows V8's stack.
+  const parts: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + SLICE);
+    // Never between the two halves of a surrogate pair.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++;
+    const unescaped = text
+      .slice(at, end)
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\[bfnrt]/g, ' ');
+    parts.push(normaliseDigits(unescaped).replace(/[^\p{L}\p{N}]+/gu, ''));
+    at = end;
+  }
+  return parts.join('');
 }
+
+const SLICE = 64 * 1024;
 
 /**
  * What a corpus number looks like encoded: its hex (either case), and its base64 at each of the
