@@ -9,8 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENCODED_REMOVED, TRACK_REMOVED } from '../../drivers/card-number.js';
-import { maskCardDataInLine } from '../../main/log-card-data.js';
-import { createLogger } from '../../main/log.js';
+import { createLogger, maskCardDataInLine } from '../../main/log.js';
 import { artifactsDir, compacted } from '../helpers/card-data-scan.js';
 import { CORPUS_PANS, DISGUISED } from '../fixtures/card-data-corpus.js';
 
