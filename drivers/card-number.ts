@@ -60,8 +60,8 @@ export interface CardNumberSearch {
   /**
    * Only what is written like a payment card: a number that starts with a major industry
    * identifier of 2 to 6 (ISO/IEC 7812: 2 and 5 Mastercard, 3 Amex/JCB/Diners/Hipercard, 4 Visa
-   * and Elo, 6 Elo/Discover/Hipercard), bare or in the groups cards are printed in (3 to 6
-   * digits: 4-4-4-4, 4-6-5). A POS's order numbers and timestamps (13 digits starting with 1), and
+   * and Elo, 6 Elo/Discover/Hipercard), bare, in the groups cards are printed in (3 to 6
+   * digits: 4-4-4-4, 4-6-5) or cut in two halves of 7 to 10 digits (see joins). A POS's order numbers and timestamps (13 digits starting with 1), and
    * references such as "pedido-5-1764150000008" (a lone digit before a timestamp), then pass; the
    * journal, for what Pinbridge itself writes, takes every first digit and every grouping.
    *
