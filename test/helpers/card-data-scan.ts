@@ -59,7 +59,7 @@ const CARD_LIKE = /(?<![0-9A-Za-z])[2-6]\d{12,18}(?![0-9A-Za-z])/g;
 
 /**
  * The text with JSON's escapes read as what they stand for, every digit of any script made ASCII,
- * and everything that is neither a letter nor a digit taken out: "5555.5555\t５５５５…" reads
+ * and everything that is neither a letter nor a digit taken out (binary bytes but kept as a break): "5555.5555\t５５５５…" reads
  * "55555555５５５５…" → "5555555555554444".
  */
 export function compacted(text: string): string {
@@ -71,6 +71,9 @@ export function compacted(text: string): string {
     if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++;
     const unescaped = text
       .slice(at, end)
+      // Binary (a NUL, a control byte, bytes that are no UTF-8) separates values in a database
+      // page, where no one reads them as one number: kept as a break.
+      .replace(BINARY, 'x')
       .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
       .replace(/\\[bfnrt]/g, ' ');
     parts.push(normaliseDigits(unescaped).replace(/[^\p{L}\p{N}]+/gu, ''));
@@ -80,6 +83,8 @@ export function compacted(text: string): string {
 }
 
 const SLICE = 64 * 1024;
+/** Control characters but the whitespace ones (tab, line breaks), and U+FFFD (bytes that are no UTF-8). */
+const BINARY = /(?:(?![\t\n\v\f\r])[\p{Cc}\uFFFD])+/gu;
 
 /**
  * What a corpus number looks like encoded: its hex (either case), and its base64 at each of the
