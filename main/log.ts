@@ -12,6 +12,8 @@
  * On stderr the lines are JSON for a program reading them (a supervisor, a pipe, a file) and
  * readable text (pino-pretty) when a person watches a terminal; PINBRIDGE_LOG_FORMAT=json|pretty
  * forces either. Log files are always JSON: the window's log export and support read them.
+ *
+ * Card data that reaches a line anyway is masked as the line is written (maskCardDataInLine).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -25,6 +27,7 @@ import {
   type LoggerOptions,
 } from 'pino';
 import pinoPretty from 'pino-pretty';
+import { cardDataIn, maskCardData } from '../drivers/card-number.js';
 
 export type { Logger } from 'pino';
 
@@ -203,7 +206,8 @@ export function createLogger(
       // Defence in depth: the drivers never log card data, but if a field with one of these
       // names ever reaches a log line it is censored.
       redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
-      hooks: collapsingRepeats(),
+      // And if card data reaches a line anyway, it is masked as the line is written (maskCardDataInLine).
+      hooks: { ...collapsingRepeats(), streamWrite: maskCardDataInLine },
     },
     logDestination({ ...options, format: options.format ?? logFormat(), stderrLevel }),
   );
@@ -260,5 +264,44 @@ export class LoggedCondition {
     this.#key = undefined;
     this.#attempts = 0;
     return true;
+  }
+}
+
+/**
+ * The log's last resort against card data: the drivers never log it, names that could hold it are
+ * redacted (`redact` in createLogger), and the POS API refuses it at the door — yet if a card number or a track ever
+ * reaches a log line (in the message, a field, a child logger's bindings, an error's text), it is
+ * masked just before the line is written, with the POS API's search (drivers/card-number.ts:
+ * normalised digits, any grouping, decoded base64/hex): a number keeps its first 6 and last 4
+ * digits, a track or an encoded number is removed. The line stays JSON: it is parsed, its strings
+ * (and numbers) masked, and written again — only when the search found something in it, so every
+ * other line is written as pino made it.
+ */
+const JSON_CONTROL_ESCAPE = /\\[bfnrt]|\\u00[01][0-9a-fA-F]/g;
+
+function masked(value: unknown): unknown {
+  if (typeof value === 'string') return maskCardData(value).text;
+  if (typeof value === 'number') {
+    const text = String(value);
+    return cardDataIn(text) === undefined ? value : maskCardData(text).text;
+  }
+  if (Array.isArray(value)) return value.map(masked);
+  if (value !== null && typeof value === 'object') {
+    // Keys too: a field named by what a POS sent.
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [maskCardData(key).text, masked(item)]));
+  }
+  return value;
+}
+
+/** One stringified log line (pino's, JSON with its newline) with any card data in it masked. */
+export function maskCardDataInLine(line: string): string {
+  // JSON writes a tab or a newline inside a string as "\t", "\n": read as the separators they are.
+  if (cardDataIn(line.replace(JSON_CONTROL_ESCAPE, ' ')) === undefined) return line;
+  const newline = line.endsWith('\n') ? '\n' : '';
+  try {
+    return `${JSON.stringify(masked(JSON.parse(line)))}${newline}`;
+  } catch {
+    // Not JSON after all: masked as text (separators and the rest of the line are kept).
+    return maskCardData(line).text;
   }
 }

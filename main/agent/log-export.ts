@@ -1,33 +1,28 @@
 /**
  * The agent's recent log lines for a support technician, safe to send: the log never holds card
- * data by design (structured fields, redacted names), and this export masks whatever might
- * still look like it — a card number (13–19 digits starting with 2 to 6, the industries of
- * payment cards, and passing the Luhn check) keeps only its first 6 and last 4 digits, and
- * anything shaped like magnetic-track data is removed. The first digit matters: every log line's
- * time is a 13-digit number starting with 1, and one in ten of those passes Luhn.
+ * data by design (structured fields, redacted names, and main/log.ts masks what slips through as
+ * it writes), and this export masks whatever might still look like it, line by line, with the POS
+ * API's search (drivers/card-number.ts): a card number (13–19 digits starting with 2 to 6, the
+ * industries of payment cards, passing the Luhn check, in any digits or grouping) keeps only its
+ * first 6 and last 4 digits, a track or an encoded card number is removed. The first digit
+ * matters: every log line's time is a 13-digit number starting with 1, and one in ten of those
+ * passes Luhn.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { luhnValid } from '../../drivers/card-number.js';
+import { maskCardData as maskLine } from '../../drivers/card-number.js';
 
 /** At most this much of the end of the file is read. */
 const TAIL_BYTES = 2 * 1024 * 1024;
 
-const TRACK = /%B\d{12,19}\^[^?\n]*\?|;\d{12,19}=\d*\??/g;
-const DIGIT_RUN = /(?<!\d)[2-6]\d{12,18}(?!\d)/g;
-
-/** The text with track-like data removed and card-number-like digit runs masked; how many were. */
+/** The text with track-like data removed and card-number-like numbers masked; how many were. */
 export function maskCardData(text: string): { text: string; masked: number } {
   let masked = 0;
-  const withoutTracks = text.replace(TRACK, () => {
-    masked++;
-    return '[track removed]';
+  const lines = text.split('\n').map((line) => {
+    const result = maskLine(line);
+    masked += result.masked;
+    return result.text;
   });
-  const result = withoutTracks.replace(DIGIT_RUN, (run) => {
-    if (!luhnValid(run)) return run;
-    masked++;
-    return `${run.slice(0, 6)}${'*'.repeat(run.length - 10)}${run.slice(-4)}`;
-  });
-  return { text: result, masked };
+  return { text: lines.join('\n'), masked };
 }
 
 export interface LogExport {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CORPUS_PANS, DIGITS_BY_NATURE, LEGITIMATE } from '../fixtures/card-data-corpus.js';
 import { scanArtifacts, scanText } from './card-data-scan.js';
 
 describe('the card-data scan of test logs and journals', () => {
@@ -49,6 +50,33 @@ describe('the card-data scan of test logs and journals', () => {
       expect(findings).toEqual([
         { file: join('engine-1', 'engine.log'), kind: 'recorded secret', offset: 21, hint: 'DEADBE…' },
       ]);
+    });
+
+    it('finds a corpus card number in any disguise: other digits, separators, JSON escapes, base64, hex', () => {
+      dir = mkdtempSync(join(tmpdir(), 'scan-test-'));
+      const pan = CORPUS_PANS.hipercard;
+      const disguises = [
+        pan.replace(/(\d{4})(?=\d)/g, '$1.'),
+        JSON.stringify({ d: pan.replace(/(\d{4})(?=\d)/g, '$1\t') }),
+        pan.replace(/[0-9]/g, (d) => String.fromCodePoint(0xff10 + Number(d))),
+        pan.replace(/[0-9]/g, (d) => String.fromCodePoint(0x0660 + Number(d))),
+        `x${Buffer.from(`  ${pan}`).toString('base64')}`,
+        Buffer.from(pan).toString('hex').toUpperCase(),
+      ];
+      disguises.forEach((text, n) => writeFileSync(join(dir, `${n}.log`), `{"msg":"${text}"}\n`));
+      const { findings } = scanArtifacts(dir);
+      const corpus = findings.filter((finding) => finding.kind === 'corpus card number');
+      expect(corpus.map((finding) => finding.file).sort()).toEqual(disguises.map((_, n) => `${n}.log`));
+      expect(corpus.every((finding) => finding.hint.startsWith('606282…'))).toBe(true);
+    });
+
+    it('leaves the legitimate free-text corpus values alone, all in one file', () => {
+      dir = mkdtempSync(join(tmpdir(), 'scan-test-'));
+      // Digits by nature (a CNPJ, a client id of 16 digits) may be Luhn-valid runs that start like a
+      // card: the scan's plainest net flags them, by design — the specs keep those out of the artifacts.
+      const freeText = LEGITIMATE.filter((entry) => !DIGITS_BY_NATURE.includes(entry.field));
+      writeFileSync(join(dir, 'legit.log'), freeText.map((entry) => JSON.stringify(entry)).join('\n'));
+      expect(scanArtifacts(dir).findings).toEqual([]);
     });
 
     it("checks a journal's disk reserve for zeros only, and reports anything else in it", () => {

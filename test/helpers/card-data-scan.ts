@@ -1,16 +1,22 @@
 /**
  * "No card data at rest", checked after the whole test run: every log and journal the tests
- * leave in the artifacts folder is searched for card data. Three nets:
+ * leave in the artifacts folder is searched for card data. Four nets:
  * - the exact sensitive values the agent handled (PIN blocks, encrypted card data, chip data with
  *   its cryptogram), which the tests record as they pass through the payments port;
  * - the simulator's test card numbers, bare or as track 2 ("PAN=YYMM…") and track 1 ("B PAN^…");
- * - any 13–19 digit run that starts like a card number (2–6) and passes the Luhn check.
+ * - any 13–19 digit run that starts like a card number (2–6) and passes the Luhn check;
+ * - the card-data corpus's numbers (test/fixtures/card-data-corpus.ts) in any disguise: in the
+ *   text as read, and once more with every digit of any script made ASCII and everything that
+ *   is neither a letter nor a digit taken out (JSON's \t, \n and \uXXXX read as what they
+ *   stand for), and as base64 or hex — so a disguised number the specs sent that slipped to disk
+ *   is found.
  */
 import { appendFileSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { luhnValid } from '../../drivers/card-number.js';
+import { luhnValid, normaliseDigits } from '../../drivers/card-number.js';
 import { TEST_CARDS } from '../../drivers/simulator/index.js';
+import { CORPUS_CARD_NUMBERS } from '../fixtures/card-data-corpus.js';
 
 export const ARTIFACTS_ENV = 'PINBRIDGE_TEST_ARTIFACTS';
 const SECRETS_DIR = 'secrets';
@@ -33,7 +39,13 @@ export function recordSecrets(values: ReadonlyArray<string | undefined | null>):
 
 export interface CardDataFinding {
   readonly file: string;
-  readonly kind: 'recorded secret' | 'test card number' | 'track data' | 'card-like number' | 'data in a disk reserve';
+  readonly kind:
+    | 'recorded secret'
+    | 'test card number'
+    | 'track data'
+    | 'card-like number'
+    | 'corpus card number'
+    | 'data in a disk reserve';
   /** Where in the file, and the first six characters of what was found (never the whole value). */
   readonly offset: number;
   readonly hint: string;
@@ -44,6 +56,64 @@ const TEST_PANS: readonly string[] = [...new Set(Object.values(TEST_CARDS).map((
 const TRACK2 = /(?<![0-9A-Za-z])[2-6]\d{12,18}[=D]\d{4}/g;
 const TRACK1 = /B[2-6]\d{12,18}\^/g;
 const CARD_LIKE = /(?<![0-9A-Za-z])[2-6]\d{12,18}(?![0-9A-Za-z])/g;
+
+/**
+ * The text with JSON's escapes read as what they stand for, every digit of any script made ASCII,
+ * and everything that is neither a letter nor a digit taken out (binary bytes but kept as a break): "5555.5555\t５５５５…" reads
+ * "55555555５５５５…" → "5555555555554444".
+ */
+export function compacted(text: string): string {
+  // In slices: one regular expression over megabytes of a journal's pages overflows V8's stack.
+  const parts: string[] = [];
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + SLICE);
+    // Never between the two halves of a surrogate pair.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end++;
+    const unescaped = text
+      .slice(at, end)
+      // Binary (a NUL, a control byte, bytes that are no UTF-8) separates values in a database
+      // page, where no one reads them as one number: kept as a break.
+      .replace(BINARY, 'x')
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\[bfnrt]/g, ' ');
+    parts.push(normaliseDigits(unescaped).replace(/[^\p{L}\p{N}]+/gu, ''));
+    at = end;
+  }
+  return parts.join('');
+}
+
+const SLICE = 64 * 1024;
+/** Control characters but the whitespace ones (tab, line breaks), and U+FFFD (bytes that are no UTF-8). */
+const BINARY = /(?:(?![\t\n\v\f\r])[\p{Cc}\uFFFD])+/gu;
+
+/**
+ * What a corpus number looks like encoded: its hex (either case), and its base64 at each of the
+ * three alignments it may start at, without the characters its neighbours share.
+ */
+function encodings(pan: string): string[] {
+  const base64 = [0, 1, 2].map((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), Buffer.from(pan)]).toString('base64');
+    return encoded.slice(shift === 0 ? 0 : 4, -4);
+  });
+  const hex = Buffer.from(pan).toString('hex');
+  return [...base64, hex, hex.toUpperCase()];
+}
+
+const CORPUS_NEEDLES: readonly { readonly pan: string; readonly encoded: readonly string[] }[] =
+  CORPUS_CARD_NUMBERS.map((pan) => ({ pan, encoded: encodings(pan) }));
+
+/** The corpus's numbers in `text` (read as UTF-8), in any disguise. */
+function corpusFindings(text: string, file: string): CardDataFinding[] {
+  const compact = compacted(text);
+  return CORPUS_NEEDLES.flatMap(({ pan, encoded }) => {
+    const at = compact.indexOf(pan);
+    if (at >= 0) return [{ file, kind: 'corpus card number' as const, offset: at, hint: `${pan.slice(0, 6)}…` }];
+    const inEncoded = encoded.map((needle) => text.indexOf(needle)).find((offset) => offset >= 0);
+    return inEncoded === undefined
+      ? []
+      : [{ file, kind: 'corpus card number' as const, offset: inEncoded, hint: `${pan.slice(0, 6)}… (encoded)` }];
+  });
+}
 
 /** Findings in one text (files are read as latin1, so SQLite pages and WAL frames scan too). */
 export function scanText(text: string, secrets: readonly string[], file = '(text)'): CardDataFinding[] {
@@ -103,7 +173,8 @@ export function scanArtifacts(dir: string): { files: number; findings: CardDataF
         },
       ];
     }
-    return scanText(bytes.toString('latin1'), secrets, relative(dir, file));
+    const name = relative(dir, file);
+    return [...scanText(bytes.toString('latin1'), secrets, name), ...corpusFindings(bytes.toString('utf8'), name)];
   });
   return { files: files.length, findings };
 }

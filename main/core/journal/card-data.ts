@@ -1,13 +1,15 @@
 /**
  * The journal's last line of defence for "no card data at rest": before anything is written,
  * every string headed for disk is searched for what a full card number looks like — 13 to 19
- * digits, bare or grouped by single spaces or dashes ("4111 1111 1111 1111"), that pass the Luhn
- * check. A masked PAN ("411111******1111") never matches: its asterisks break the run.
+ * digits that pass the Luhn check, in any script's digits, bare, zero-padded, grouped by any
+ * separators ("4111 1111 1111 1111", "4111.1111/1111_1111") or encoded in base64 or hex
+ * (drivers/card-number.ts). A masked PAN ("411111******1111") never matches: its asterisks leave
+ * 6 and 4 digits.
  */
 
 import { looksLikeCardNumber } from '../../../drivers/card-number.js';
 
-export { looksLikeCardNumber };
+export { cardDataAcross, cardDataIn, looksLikeCardNumber } from '../../../drivers/card-number.js';
 
 /**
  * The dotted path of the first string in `value` (objects and arrays walked) that looks like a

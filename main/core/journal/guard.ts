@@ -4,20 +4,23 @@
  * disk — not even an event.
  */
 import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../../validation/taxpayer-id.js';
-import { findCardNumber, looksLikeCardNumber } from './card-data.js';
+import { cardDataAcross, cardDataIn, findCardNumber, looksLikeCardNumber } from './card-data.js';
 import { JournalError } from './errors.js';
 import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record.js';
 
 /**
- * Identifiers skipped by the card-number search: a POS reference, a PINPAD serial or the API's
- * transaction number may be long runs of digits by nature, and refusing one would block every
+ * Identifiers skipped by the wide search below: a PINPAD serial (read from the PINPAD itself) or the
+ * API's transaction number may be long runs of digits by nature, and refusing one would block every
  * sale with it. Hex ids (the owner's `cli_` + 16 hex digits holds a Luhn-valid run now and then) and the
  * CPF/CNPJ are handled by `refuseCardData`, which still searches them when they are not what
  * they claim to be: a CNPJ, numeric or alphanumeric (a letter and 13 digits, "B4111111431277", holds a
- * 13-digit run that may pass the Luhn check), is kept only when its check digits match.
+ * 13-digit run that may pass the Luhn check), is kept only when its check digits match. What a POS
+ * typed (POS_TEXT) gets the POS API's search instead.
  */
 const NOT_SEARCHED = new Set([
   'referenceId',
+  'description',
+  'notification',
   'terminal',
   'paramsHash',
   'transactionId',
@@ -25,6 +28,16 @@ const NOT_SEARCHED = new Set([
   'authorization.transactionNumber',
   'owner',
 ]);
+
+/**
+ * The fields a POS (or, for a remote payment, whoever created it at the API) typed: searched as
+ * the POS API searches what a POS sends (drivers/card-number.ts, `paymentCardsOnly`: normalised,
+ * numbers starting like a payment card, their printed groups, decoded tokens), one by one and
+ * together — a number split between the reference and the description is found. The wider
+ * search the rest gets would refuse a numeric order number the POS API accepted ("1234567890123452",
+ * a Luhn-valid 16 digits starting with 1) and leave the sale without a journal.
+ */
+const POS_TEXT = ['referenceId', 'description', 'notification'] as const;
 
 const cardData = (field: string, paymentId?: string): JournalError =>
   new JournalError(
@@ -38,6 +51,12 @@ const invalid = (message: string, paymentId?: string): JournalError =>
 
 /** Throws CARD_DATA when a string of `fields` (or `note`) looks like a card number. */
 export function refuseCardData(fields: object, note: string | undefined, paymentId?: string): void {
+  const typed = fields as Partial<Record<(typeof POS_TEXT)[number], unknown>>;
+  const texts = POS_TEXT.filter((key) => typeof typed[key] === 'string');
+  for (const key of texts) if (cardDataIn(typed[key] as string) !== undefined) throw cardData(key, paymentId);
+  if (texts.length > 1 && cardDataAcross(texts.map((key) => typed[key] as string)) !== undefined) {
+    throw cardData(texts.join(' + '), paymentId);
+  }
   const found = findCardNumber(fields, NOT_SEARCHED);
   if (found !== undefined) throw cardData(found, paymentId);
   if (note !== undefined && looksLikeCardNumber(note)) throw cardData('note', paymentId);

@@ -1,17 +1,23 @@
 /**
  * No card data from the POS: the card is read by the PINPAD, so nothing a POS sends may hold a
  * card number or a magnetic track — not its sale's reference or description, not the notification,
- * a buyer's name or address, its own name when it pairs, nor metadata. Every string of a request's
- * params is searched (drivers/card-number.ts: track shapes, and Luhn-valid 13–19 digit runs that
- * start like a payment card, 2 to 6), before anything is stored, logged or sent on.
+ * a buyer's name or address, its own name when it pairs, metadata (values and keys), nor the
+ * headers of its connection that get logged. Every string of a request's params is searched
+ * (drivers/card-number.ts: normalised — digits of any script, any separators, zero padding —
+ * track shapes, Luhn-valid 13–19 digit numbers that start like a payment card, 2 to 6, and what
+ * base64 or hex tokens decode to), and so is their concatenation, in the order sent, so a number
+ * split between `reference_id` and `description` is found too — before anything is stored,
+ * logged or sent on.
  *
  * Keys whose values are digits by nature are left out: tax ids (a CNPJ has 14 digits and passes
  * the Luhn check one time in ten; an alphanumeric one may hold a run of 13), bank account and
- * routing numbers, phone numbers, postal codes, boleto lines, PINPAD serial numbers and pairing
- * codes. Their methods' schemas, checked first, let nothing else into those keys: `ein` is a
- * CNPJ's 14 characters, no more than a numeric CNPJ's 14 digits could hide.
+ * routing numbers, phone numbers, postal codes, boleto lines and barcodes (a 47-digit line in its
+ * printed groups holds a Luhn-valid 15 or 16 digit window one time in five), PINPAD serial numbers
+ * and pairing codes. Their methods' schemas, checked next, let nothing else into those keys: `ein`
+ * is a CNPJ's 14 characters, no more than a numeric CNPJ's 14 digits could hide. Inside metadata,
+ * which the POS fills as it likes and no schema closes, no key is left out.
  */
-import { cardDataIn } from '../../../drivers/card-number.js';
+import { cardDataAcross, cardDataIn, holdsDigits } from '../../../drivers/card-number.js';
 
 const DIGITS_BY_NATURE: ReadonlySet<string> = new Set([
   'taxpayer_id',
@@ -24,40 +30,127 @@ const DIGITS_BY_NATURE: ReadonlySet<string> = new Set([
   'postal_code',
   'digitable_line',
   'barcode',
-  'terminal',
   'serial_number',
   'code',
 ]);
 
+/** Objects the POS fills freely (any key, any value): nothing in them is left out. */
+const FREE_FORM: ReadonlySet<string> = new Set(['metadata']);
+
+const API_ID = /^[0-9a-f]{32}$/i;
+
 /**
- * Generated ids — the payments API's and Pinbridge's payment ids (32 hexadecimal characters),
- * pairing requests (`pair_` + 32) and clients (`cli_` + 16) — are random hex, not typed, and random
- * hex holds a 13–19 digit run that passes the search about once in a thousand ids: they are
- * skipped.
+ * Ids Pinbridge or the payments API generated, which a POS only sends back: by field, the shape
+ * each has. Random hex holds a 13–19 digit run that passes the search about once in a thousand
+ * ids (drivers/card-number.ts), and refusing one would lock a POS out of its own buyer or pairing:
+ * in its field and in its exact shape, such an id is not searched. Anything a POS types
+ * (`reference_id`, descriptions, names, metadata) is, whatever it looks like.
  */
-const GENERATED_ID = /^(?:[a-z]+_[0-9a-f]{16,64}|[0-9a-f]{32})$/i;
+const GENERATED_IDS: ReadonlyMap<string, RegExp> = new Map([
+  ['pairing_id', /^pair_[0-9a-f]{32}$/],
+  ['client_id', /^cli_[0-9a-f]{16}$/],
+  ['payment_id', API_ID],
+  ['buyer_id', API_ID],
+  ['customer', API_ID],
+  ['bank_account_id', API_ID],
+  ['transaction_id', API_ID],
+]);
+
+/** The headers of a POS's connection that reach a log line or a store (server.ts). */
+const LOGGED_HEADERS = ['origin', 'host'] as const;
 
 export interface CardDataFound {
-  /** The dotted path of the field ("reference_id", "buyer.address.line1"); never its value. */
+  /**
+   * The dotted path of the field ("reference_id", "buyer.address.line1"), "metadata.(key)" for a
+   * key, or the fields joined by " + " when only their concatenation holds card data; never its value.
+   */
   readonly field: string;
   readonly kind: 'track' | 'card_number';
 }
 
-/** The first field of `params` that holds card data, or undefined. */
-export function findPosCardData(params: unknown, path = ''): CardDataFound | undefined {
-  if (typeof params === 'string') {
-    if (GENERATED_ID.test(params)) return undefined;
-    const kind = cardDataIn(params);
-    return kind === undefined ? undefined : { field: path || '(params)', kind };
+export interface PosCardDataOptions {
+  /** True for the serial number of a PINPAD this agent has: a `terminal` naming one is not searched. */
+  readonly knownTerminal?: (serial: string) => boolean;
+}
+
+interface Text {
+  readonly field: string;
+  readonly text: string;
+}
+
+const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
+
+/** Searches `value`; the strings searched are collected in `texts` for their concatenation. */
+function walk(
+  value: unknown,
+  path: string,
+  freeForm: boolean,
+  texts: Text[],
+  options: PosCardDataOptions,
+): CardDataFound | undefined {
+  if (typeof value === 'string') {
+    const kind = cardDataIn(value);
+    if (kind !== undefined) return { field: path || '(params)', kind };
+    texts.push({ field: path || '(params)', text: value });
+    return undefined;
   }
-  if (params === null || typeof params !== 'object') return undefined;
-  const entries = Array.isArray(params)
-    ? params.map((item: unknown, index) => [String(index), item] as const)
-    : Object.entries(params);
-  for (const [key, value] of entries) {
-    if (!Array.isArray(params) && DIGITS_BY_NATURE.has(key)) continue;
-    const found = findPosCardData(value, path === '' ? key : `${path}.${key}`);
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = walk(item, join(path, String(index)), freeForm, texts, options);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    // A key is text too — one the schema does not know would be named in its refusal — and is
+    // named without being repeated.
+    const keyField = join(path, '(key)');
+    const kind = cardDataIn(key);
+    if (kind !== undefined) return { field: keyField, kind };
+    if (freeForm) {
+      texts.push({ field: keyField, text: key });
+    } else if (typeof item === 'string') {
+      if (DIGITS_BY_NATURE.has(key)) continue;
+      if (GENERATED_IDS.get(key)?.test(item) === true) continue;
+      if (key === 'terminal' && options.knownTerminal?.(item) === true) continue;
+    }
+    const found = walk(item, join(path, key), freeForm || FREE_FORM.has(key), texts, options);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * The fewest consecutive `texts` (those with digits: see cardDataAcross) whose concatenation
+ * holds card data, named together ("reference_id + description"), or undefined.
+ */
+function acrossFields(all: readonly Text[]): CardDataFound | undefined {
+  const texts = all.filter((t) => holdsDigits(t.text));
+  if (texts.length < 2 || cardDataAcross(texts.map((t) => t.text)) === undefined) return undefined;
+  for (let size = 2; size <= texts.length; size++) {
+    for (let first = 0; first + size <= texts.length; first++) {
+      const window = texts.slice(first, first + size);
+      const kind = cardDataAcross(window.map((t) => t.text));
+      if (kind !== undefined) return { field: window.map((t) => t.field).join(' + '), kind };
+    }
+  }
+  return undefined;
+}
+
+/** The first field of `params` (or run of fields) that holds card data, or undefined. */
+export function findPosCardData(params: unknown, options: PosCardDataOptions = {}): CardDataFound | undefined {
+  const texts: Text[] = [];
+  return walk(params, '', false, texts, options) ?? acrossFields(texts);
+}
+
+/** The name of the first logged header ("origin", "host") that holds card data, or undefined. */
+export function findHeaderCardData(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+): (typeof LOGGED_HEADERS)[number] | undefined {
+  return LOGGED_HEADERS.find((name) => {
+    const value = headers[name];
+    const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
+    return values.some((text) => cardDataIn(text) !== undefined);
+  });
 }

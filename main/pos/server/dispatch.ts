@@ -16,6 +16,7 @@ import {
   type ResultOf,
 } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
+import { cardDataIn } from '../../../drivers/card-number.js';
 import { findPosCardData } from './card-data-guard.js';
 import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
@@ -110,8 +111,11 @@ export class Dispatcher {
 
     const wait = this.#context.hub.bucketFor(session).take(spec?.cost ?? 1);
     if (wait > 0) return failure(id, new PosError('RATE_LIMITED', undefined, { retry_after_ms: wait }));
-    if (spec === undefined)
-      return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method "${name.slice(0, 64)}".`));
+    if (spec === undefined) {
+      // A name that holds card data is not repeated back.
+      const shown = cardDataIn(name) === undefined ? `"${name.slice(0, 64)}"` : 'by that name';
+      return failure(id, new PosError('METHOD_NOT_FOUND', `There is no method ${shown}.`));
+    }
     if (spec.access === 'operator' && !session.operator) return failure(id, new PosError('OPERATOR_ONLY'));
     if (spec.access === 'client' && !session.operator) {
       const client = session.client;
@@ -132,29 +136,37 @@ export class Dispatcher {
       );
     }
     const params = message.params ?? {};
-    const violations = schemaViolations(spec.params, params).map(paramsViolation);
-    if (violations.length > 0) {
-      return failure(id, new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations }));
-    }
-    // Before anything is stored, logged or sent on: a POS never sends card data (card-data-guard.ts).
-    const cardData = session.operator ? undefined : findPosCardData(params);
+    // Before anything is stored, logged or sent on — and before the schema, whose messages name
+    // unexpected keys: a POS never sends card data (card-data-guard.ts).
+    const cardData = session.operator
+      ? undefined
+      : findPosCardData(params, {
+          knownTerminal: (serial) => this.#context.agent.engine.terminal(serial) !== undefined,
+        });
     if (cardData !== undefined) {
       this.#context.log.warn(
         { method: name, field: cardData.field, kind: cardData.kind },
         'request refused: a parameter looks like card data',
       );
       const what = cardData.kind === 'track' ? 'a magnetic track' : 'a card number';
+      // A number split between fields is named by all of them ("reference_id + description").
+      const fields = cardData.field.split(' + ').map((field) => `params.${field}`);
+      const subject = fields.length === 1 ? `${fields[0]} looks` : `${fields.join(' and ')} together look`;
       return failure(
         id,
         new PosError(
           'CARD_DATA_REFUSED',
-          `params.${cardData.field} looks like ${what}; card data must never be sent to Pinbridge (the PINPAD reads the card).`,
+          `${subject} like ${what}; card data must never be sent to Pinbridge (the PINPAD reads the card).`,
           {
             reason: cardData.kind === 'track' ? 'TRACK' : 'CARD_NUMBER',
             violations: [{ field: cardData.field, message: `looks like ${what}` }],
           },
         ),
       );
+    }
+    const violations = schemaViolations(spec.params, params).map(paramsViolation);
+    if (violations.length > 0) {
+      return failure(id, new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations }));
     }
     if (session.inFlight >= MAX_IN_FLIGHT) {
       return failure(

@@ -29,6 +29,7 @@ import { normalizeOrigin } from '../clients/client-store.js';
 import type { AuditLog } from '../../audit-log.js';
 import { CLOSE_CODES, DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
+import { findHeaderCardData } from './card-data-guard.js';
 import { Dispatcher } from './dispatch.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import { agentHandlers } from './handlers/agent.js';
@@ -221,9 +222,14 @@ export class PosServer {
       socket.on('error', () => socket.destroy());
       const path = (request.url ?? '').split('?')[0];
       if (path !== WS_PATH) return refuse(socket, 404, 'NOT_FOUND', `The POS API is at ${WS_PATH}.`);
+      // A header that gets logged and holds card data is refused without its value reaching the log.
+      const cardDataHeader = findHeaderCardData(request.headers);
       const host = (request.headers.host ?? '').toLowerCase();
       if (!allowedHosts.has(host)) {
-        logger.warn({ host: host.slice(0, 100) }, 'POS connection refused: Host is not this agent (DNS rebinding?)');
+        logger.warn(
+          { host: cardDataHeader === 'host' ? '[card data]' : host.slice(0, 100) },
+          'POS connection refused: Host is not this agent (DNS rebinding?)',
+        );
         return refuse(
           socket,
           403,
@@ -235,6 +241,10 @@ export class PosServer {
       wss.handleUpgrade(request, socket, head, (ws) => {
         let origin: string | null = null;
         if (rawOrigin !== undefined) {
+          if (cardDataHeader === 'origin') {
+            logger.warn({ header: 'origin' }, 'POS connection refused: its Origin header looks like card data');
+            return ws.close(4001, 'ORIGIN_NOT_ALLOWED');
+          }
           const normalized = normalizeOrigin(rawOrigin);
           if (normalized === undefined) {
             logger.warn({ origin: rawOrigin.slice(0, 100) }, 'POS connection refused: origin cannot be paired');

@@ -978,6 +978,8 @@ describe('card data', () => {
   it.each<[string, Partial<NewPayment>]>([
     ['a description', { description: `cartao ${PAN}` }],
     ['a notification', { notification: '4111 1111 1111 1111' }],
+    ['the reference, shaped like a generated id', { referenceId: `ref_${PAN}` }],
+    ['the reference and the description, split between them', { referenceId: '41111111', description: '11111111' }],
     ['a transaction id made of digits', { source: 'remote', transactionId: PAN }],
   ])('refuses a full card number in %s of a new payment with CARD_DATA, and nothing reaches disk', (_, overrides) => {
     const journal = open();
@@ -1015,11 +1017,12 @@ describe('card data', () => {
     },
   );
 
-  it('accepts what is digits by nature: masked PAN, CPF, NSU, numeric references and serials, long digit runs that fail Luhn', () => {
+  it('accepts what is digits by nature: masked PAN, CPF, NSU, numeric references that are no card number, serials, long digit runs that fail Luhn', () => {
     const journal = open();
     const record = journal.createIntent(
       payment({
-        referenceId: '4111111111111111',
+        // Luhn-valid, but no payment card starts with 1: the POS API takes it, and so does the journal.
+        referenceId: '1234567890123452',
         terminal: '5555555555554444',
         description: 'pedido 4111111111111112',
       }),

@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPosCardData } from '../../../../main/pos/server/card-data-guard.js';
+import { findHeaderCardData, findPosCardData } from '../../../../main/pos/server/card-data-guard.js';
 import { recordSecrets } from '../../../helpers/card-data-scan.js';
-import { checkedCall, checkedFailure, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import { checkedCall, checkedFailure, openSocket, posRig, RpcClient, type PosRig } from '../pos-rig.js';
 
 const REFUSED = {
   pan: '5555555555554444',
@@ -62,11 +62,22 @@ describe('findPosCardData: which field of the params', () => {
     });
   });
 
-  it('leaves alone what is digits by nature, and generated hex ids', () => {
+  it('leaves alone what is digits by nature, the serial of a PINPAD the agent has, and generated hex ids in their fields', () => {
     // A 14-digit tax id that starts like a card and passes the Luhn check, a bank account, a PINPAD serial.
+    const attached = (serial: string): boolean => serial === '34028316000109';
     expect(
-      findPosCardData({ taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' }),
+      findPosCardData(
+        { taxpayer_id: '34028316000109', account_number: '34028316000109', terminal: '34028316000109' },
+        { knownTerminal: attached },
+      ),
     ).toBeUndefined();
+    // A terminal no PINPAD has is text the POS typed, searched like any other.
+    expect(findPosCardData({ terminal: '34028316000109' })).toEqual({ field: 'terminal', kind: 'card_number' });
+    // Inside metadata no key is left out: any key may be chosen there.
+    expect(findPosCardData({ metadata: { barcode: REFUSED.pan } })).toEqual({
+      field: 'metadata.barcode',
+      kind: 'card_number',
+    });
     expect(findPosCardData({ payment_id: 'a3f94111111111111111bcdefabcdefa' })).toBeUndefined();
     expect(
       findPosCardData({ pairing_id: 'pair_a3f94111111111111111bcdefabcdefa', client_id: 'cli_4111111111111111' }),
@@ -86,6 +97,42 @@ describe('findPosCardData: which field of the params', () => {
       field: 'description',
       kind: 'card_number',
     });
+  });
+});
+
+describe('findPosCardData: what a POS types, however written, alone and together', () => {
+  it('searches what a POS types whatever it looks like: an id-shaped reference is text like any other', () => {
+    expect(findPosCardData({ reference_id: `ref_${REFUSED.pan}` })).toEqual({
+      field: 'reference_id',
+      kind: 'card_number',
+    });
+    expect(findPosCardData({ reference_id: 'a3fe4111111111111111bcdefabcdefa' })).toEqual({
+      field: 'reference_id',
+      kind: 'card_number',
+    });
+  });
+
+  it('searches the keys of metadata, naming them without repeating them', () => {
+    expect(findPosCardData({ metadata: { [REFUSED.pan]: 'x' } })).toEqual({
+      field: 'metadata.(key)',
+      kind: 'card_number',
+    });
+  });
+
+  it('reads the fields together, naming the fewest that hold a number between them', () => {
+    expect(
+      findPosCardData({ reference_id: '55555555', amount: 100, description: '55554444', notification: 'ok' }),
+    ).toEqual({ field: 'reference_id + description', kind: 'card_number' });
+    expect(findPosCardData({ reference_id: 'PED-000123', description: 'Pedido 123 - 2 itens' })).toBeUndefined();
+  });
+});
+
+describe('findHeaderCardData: the headers that get logged', () => {
+  it('names the Origin or Host that holds card data, and nothing else', () => {
+    expect(findHeaderCardData({ origin: `http://${REFUSED.pan}.example`, host: '127.0.0.1:1' })).toBe('origin');
+    expect(findHeaderCardData({ host: `${REFUSED.grouped.replaceAll(' ', '.')}:80` })).toBe('host');
+    expect(findHeaderCardData({ origin: 'https://pos.loja.example:8443', host: 'localhost:17301' })).toBeUndefined();
+    expect(findHeaderCardData({ 'user-agent': REFUSED.pan })).toBeUndefined();
   });
 });
 
@@ -133,6 +180,45 @@ describe('card data in what a POS sends', () => {
   it('lets a POS search a buyer by an alphanumeric CNPJ: not card data (the API answers, here not found)', async () => {
     const error = await checkedFailure(cashier, 'buyer.search', { ein: '12ABC34501DE35' });
     expect(error.code).toBe('API_NOT_FOUND');
+  });
+
+  it('refuses a number split between the reference and the description, naming both and neither value', async () => {
+    const error = await checkedFailure(cashier, 'payment.start', sale('41111111', { description: '11111111' }));
+    expect(error).toMatchObject({
+      code: 'CARD_DATA_REFUSED',
+      reason: 'CARD_NUMBER',
+      violations: [{ field: 'reference_id + description' }],
+    });
+    expect(error.message).toContain('params.reference_id and params.description together look like a card number');
+    expect(error.message).not.toMatch(/\d{8}/);
+  });
+
+  it('refuses a card number sent as an unexpected key before the schema could name the key', async () => {
+    const error = await checkedFailure(cashier, 'payment.start', { ...sale('ref-key'), [REFUSED.pan]: true });
+    expect(error).toMatchObject({ code: 'CARD_DATA_REFUSED' });
+    expect(JSON.stringify(error)).not.toContain(REFUSED.pan);
+  });
+
+  it('does not repeat a method name that holds a card number', async () => {
+    const answer = await cashier.request(`payment.${REFUSED.pan}`, {});
+    expect(answer.error?.data.code).toBe('METHOD_NOT_FOUND');
+    expect(JSON.stringify(answer)).not.toContain(REFUSED.pan);
+  });
+
+  it('closes a connection whose Origin holds a card number (4001), logging only that it did', async () => {
+    const client = new RpcClient(await openSocket(pos.server.url, { Origin: `http://${REFUSED.pan}.example` }));
+    expect(await client.closed).toEqual({ code: 4001, reason: 'ORIGIN_NOT_ALLOWED' });
+    const log = readFileSync(pos.rig.logPath, 'utf8');
+    expect(log).toContain('POS connection refused: its Origin header looks like card data');
+  });
+
+  it('refuses an upgrade whose Host holds a card number, logging the refusal without the value', async () => {
+    const refused = await openSocket(pos.server.url, { Host: `${REFUSED.pan}.example:${pos.server.port}` }).then(
+      () => undefined,
+      (error: { status?: number }) => error,
+    );
+    expect(refused?.status).toBe(403);
+    expect(readFileSync(pos.rig.logPath, 'utf8')).toContain('"host":"[card data]"');
   });
 
   it('still sells with a numeric order number that is not a card number (starts with 1, Luhn-valid)', async () => {
