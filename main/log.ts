@@ -17,7 +17,7 @@
  * read-only disk) sends its lines to stderr and keeps the newest in memory, for the window and
  * `doctor` (logFileOf), and is tried again after a back-off.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   destination,
@@ -108,8 +108,9 @@ function writeWhole(fd: number, line: string): number {
  * It never throws — not when made (a folder that cannot be created, a full disk) and not when
  * writing or rotating (issue 33): a line the file cannot take goes to `fallback` (stderr), the
  * newest lines stay in memory (`recent`, for the window and `doctor`), and the file is tried
- * again after a back-off. When it takes lines again, it first says how long it could not and
- * writes the lines still held in memory, so the file has no silent hole.
+ * again after a back-off. When it takes lines again, it first takes off a line cut by the full disk,
+ * says how long it could not be written and writes the lines still held in memory: the file has
+ * no silent hole and no broken line.
  */
 export class RotatingFile implements DestinationStream, LogFileHealth {
   readonly path: string;
@@ -125,8 +126,8 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
   #missed = 0;
   #retryAt = 0;
   #failures = 0;
-  /** A write failed part-way: the file ends mid-line. */
-  #partial = false;
+  /** A write failed part-way: where the file's last whole line ends (the cut line is taken off). */
+  #cutAt: number | undefined;
 
   constructor(path: string, maxBytes = LOG_ROTATE_BYTES, options: RotatingFileOptions = {}) {
     this.path = path;
@@ -189,7 +190,6 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
     if (this.#size > 0 && this.#size + bytes > this.#maxBytes) {
       this.#close();
       renameSync(this.path, `${this.path}.1`);
-      this.#partial = false;
       this.#open(false);
     }
     this.#size += writeWhole(this.#fd!, line);
@@ -199,9 +199,11 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
   #resume(): void {
     const failure = this.#failure!;
     const held = this.#ring.slice(-1 - this.#missed, -1);
-    if (this.#partial) {
-      this.#append('\n');
-      this.#partial = false;
+    if (this.#cutAt !== undefined) {
+      this.#open(false);
+      ftruncateSync(this.#fd!, this.#cutAt);
+      this.#size = this.#cutAt;
+      this.#cutAt = undefined;
     }
     const lost = failure.unwritten - held.length;
     this.#append(
@@ -226,7 +228,7 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
   }
 
   #fail(error: unknown): void {
-    if ((error as { partial?: boolean }).partial === true) this.#partial = true;
+    if ((error as { partial?: boolean }).partial === true) this.#cutAt ??= this.#size;
     this.#close();
     this.#failures += 1;
     this.#retryAt = this.#now() + Math.min(LOG_RETRY_MAX_MS, LOG_RETRY_MS * 2 ** (this.#failures - 1));
