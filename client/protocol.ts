@@ -219,6 +219,23 @@ export type ApiHealth = {
   } | null;
 };
 
+/** Whether the computer’s disk takes the agent’s writes. Full, nothing stops: payments in flight finish, what cannot be written waits in memory, and everything resumes by itself once there is room. */
+export type Disk = {
+  /** full: the computer’s disk refuses the agent’s writes (or has no room for a sale); ok: it takes them. */
+  state: 'ok' | 'full';
+  /** ISO 8601 time. */
+  since: string;
+  /** What the disk refuses: journal (no room for a new sale: payment.start answers DISK_FULL), logs, print_journal (jobs wait in memory), other (another file of the agent). */
+  sources: ('journal' | 'logs' | 'print_journal' | 'other')[];
+  code: string | null;
+  /** New sales are refused with DISK_FULL until there is room. */
+  sales_refused: boolean;
+  /** What it means (English). */
+  message: string;
+  /** The same for the cashier (pt-BR); empty when ok. */
+  cashier_message: string;
+};
+
 export type PaymentStartParams = {
   /** The POS's own id of this sale: repeating `start` with it returns the same payment. */
   reference_id: string;
@@ -822,7 +839,7 @@ export interface Methods {
       }[];
     };
   };
-  /** Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients. */
+  /** Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, the disk, connected POS clients. */
   'agent.status': {
     params: object;
     result: {
@@ -832,6 +849,8 @@ export interface Methods {
       printers: Printer[];
       /** Whether the payments API answered its last calls. */
       api: ApiHealth;
+      /** Whether the computer’s disk takes the agent’s writes. Full, nothing stops: payments in flight finish, what cannot be written waits in memory, and everything resumes by itself once there is room. */
+      disk: Disk;
       clients_connected: number;
     };
   };
@@ -1252,6 +1271,8 @@ export interface Events {
   'printer.job': PrintJob;
   /** The payments API became reachable or unreachable. */
   'api.health': ApiHealth;
+  /** The computer’s disk filled (or refuses writes) or has room again: while sales_refused, payment.start answers DISK_FULL; nothing else stops. */
+  'agent.disk': Disk;
   /** A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled). */
   'tapToPay.updated': RelayTransaction;
   /** A POS asks to pair: show the cashier its name, origin and code. */

@@ -75,8 +75,11 @@ export interface LogFileHealth {
   recent(): readonly string[];
   /** Told when the file starts failing (with why) and when it is written again (undefined). */
   onChange(listener: (failure: LogFileFailure | undefined) => void): () => void;
-  /** Tries the file at the next line instead of after the back-off (the disk has room again). */
-  retryNow(): void;
+  /**
+   * Tries the file now instead of after the back-off (the disk has room again): writes what it
+   * missed (see RotatingFile). True when the file is being written.
+   */
+  retryNow(): boolean;
 }
 
 /** Writes to stderr without ever throwing: the fallback of last resort. */
@@ -154,8 +157,15 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
     return () => this.#listeners.delete(listener);
   }
 
-  retryNow(): void {
-    this.#retryAt = 0;
+  retryNow(): boolean {
+    if (this.#failure === undefined) return true;
+    try {
+      this.#resume(false);
+      return true;
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
   }
 
   write(line: string): void {
@@ -166,7 +176,7 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
       return;
     }
     try {
-      if (this.#failure !== undefined) this.#resume();
+      if (this.#failure !== undefined) this.#resume(true);
       this.#append(line);
     } catch (error) {
       this.#fail(error);
@@ -195,10 +205,14 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
     this.#size += writeWhole(this.#fd!, line);
   }
 
-  /** The file takes lines again: end a cut line, say what happened, write what the ring still holds. */
-  #resume(): void {
+  /**
+   * The file takes lines again: take off a cut line, say what happened, write what the ring still
+   * holds of what it missed (`current`: the ring's newest line is being written now, not missed).
+   */
+  #resume(current: boolean): void {
     const failure = this.#failure!;
-    const held = this.#ring.slice(-1 - this.#missed, -1);
+    const end = this.#ring.length - (current ? 1 : 0);
+    const held = this.#ring.slice(Math.max(0, end - this.#missed), end);
     if (this.#cutAt !== undefined) {
       this.#open(false);
       ftruncateSync(this.#fd!, this.#cutAt);

@@ -15,6 +15,8 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CodedError } from '../../lib/errors.js';
+import { ioFaultOf } from '../../lib/io-faults.js';
+import { PosError } from '../pos/protocol/index.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
@@ -24,7 +26,7 @@ import { PinpadRegistry } from '../pinpad/registry.js';
 import { ProviderTables, providerTablesCacheFile } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
-import { LoggedCondition, type Logger } from '../log.js';
+import { LoggedCondition, logFileOf, type Logger } from '../log.js';
 import { AuditLog } from '../audit-log.js';
 import {
   pinpadLinkSentence,
@@ -67,7 +69,8 @@ import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
-import { PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
+import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
+import { DiskWatch } from './disk-watch.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -173,6 +176,8 @@ export interface AgentEvents {
 
 /** How long a restart waits after the window was answered. */
 const RESTART_DELAY_MS = 100;
+/** How long a sale's result stays on the PINPAD before the disk-full text comes back. */
+const RESULT_SHOWN_MS = 3_000;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -242,6 +247,9 @@ function startReceiptPrinting(
     );
     printer.device.on('connected', () => logger.info({ printer: name }, 'printer connected'));
   }
+  printing.queue?.on('fault', (error, printer) =>
+    logger.warn({ printer, err: messageOf(error) }, 'the print queue met an error; it tries again'),
+  );
   printing.queue?.on('job', (job) => {
     const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
     if (job.state === 'printed') logger.info(fields, 'receipt printed');
@@ -293,6 +301,48 @@ function storeSupervisor(settings: AgentSettings, home: string | undefined, trai
   return supervisorGuard(new SupervisorPin(supervisorPinPath(home), { training }), settings.supervisor);
 }
 
+/** What the window could not save, in English and for the cashier. */
+interface NotSaved {
+  readonly what: string;
+  readonly pt: string;
+}
+const SETTINGS_NOT_SAVED: NotSaved = { what: 'The settings were not saved', pt: 'As configurações não foram salvas' };
+const TOKEN_NOT_SAVED: NotSaved = { what: 'The API token was not saved', pt: 'O token da API não foi salvo' };
+const PASSPHRASE_NOT_SAVED: NotSaved = {
+  what: "The certificate's passphrase was not saved",
+  pt: 'A senha do certificado não foi salva',
+};
+
+/**
+ * A file the window asked to write that the disk refused (issue 33): said plainly — full, or not
+ * taking writes — never as an internal error. Anything else is thrown as it was.
+ */
+function notSaved(error: unknown, what: NotSaved): unknown {
+  const fault = ioFaultOf(error);
+  if (fault === undefined) return error;
+  if (fault.kind === 'full')
+    return new PosError(
+      'DISK_FULL',
+      `${what.what}: the computer's disk is full (${fault.code}). Free some space and save again.`,
+      { reason: fault.code },
+      `${what.pt}: o disco do computador está cheio. Libere espaço e salve de novo.`,
+    );
+  return new PosError(
+    'INTERNAL_ERROR',
+    `${what.what}: the computer's disk does not take writes (${fault.code}).`,
+    { reason: fault.code },
+    `${what.pt}: o disco do computador não aceita gravação. Chame o suporte técnico.`,
+  );
+}
+
+function savedOrSaid(write: () => void, what: NotSaved): void {
+  try {
+    write();
+  } catch (error) {
+    throw notSaved(error, what);
+  }
+}
+
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
@@ -318,13 +368,13 @@ function operatorServices(
         return { saved: true };
       } catch (error) {
         if (error instanceof SettingsError) return { saved: false, violations: error.violations };
-        throw error;
+        throw notSaved(error, SETTINGS_NOT_SAVED);
       }
     },
     apiToken: () => secretState(tokens),
-    setApiToken: (token) => tokens.write(token),
+    setApiToken: (token) => savedOrSaid(() => tokens.write(token), TOKEN_NOT_SAVED),
     certificatePassphrase: () => secretState(passphrases),
-    setCertificatePassphrase: (passphrase) => passphrases.write(passphrase),
+    setCertificatePassphrase: (passphrase) => savedOrSaid(() => passphrases.write(passphrase), PASSPHRASE_NOT_SAVED),
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
@@ -421,6 +471,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly pos: PosServer;
   /** Security events (pairing, blocks, supervisor, tampering, disk), apart from the log. */
   readonly audit: AuditLog;
+  /** Whether the disk takes the agent's writes (issue 33): the window's banner, the PINPAD's idle text. */
+  readonly disk: DiskWatch;
   /** The key of Pinbridge's own window (session.operator). */
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
@@ -438,6 +490,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #keeper: PinpadKeeper;
   readonly #pinpadLoop: Promise<void>;
   #stopped: Promise<void> | undefined;
+  /** The PINPAD's disk-full text, shown again after a sale's result. */
+  #diskText: NodeJS.Timeout | undefined;
 
   /** The link to the PINPAD: its state while there is none, followed by the window and the POS API (the registry's). */
   get pinpadLink(): PinpadLink {
@@ -453,6 +507,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     clients: ClientStore;
     pos: PosServer;
     audit: AuditLog;
+    disk: DiskWatch;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -468,6 +523,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.clients = parts.clients;
     this.pos = pos;
     this.audit = parts.audit;
+    this.disk = parts.disk;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
     this.operatorKey = parts.operatorKey;
@@ -578,6 +634,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       {
         ...options.reconnect,
         link: this.pinpadLink,
+        idleText: () => idleText(stack.training, this.disk.status.salesRefused),
         simulatorCounters: fileCounterStore(simulatorCountersPath(options.home), (error) =>
           options.logger.warn(
             { error: error.message },
@@ -592,6 +649,36 @@ export class Agent extends EventEmitter<AgentEvents> {
       abandonStarted(new Error('the agent stopped before it was ready'));
     });
     this.#watchPorts(options.logger, address);
+    this.#showDiskOnPinpad(stack.training);
+  }
+
+  /**
+   * The idle PINPAD says why no sale starts while the journal's disk has no room for one, and that
+   * the checkout is free again once it has (issue 33): at each change, and after a sale that ran
+   * meanwhile, once its result has been seen. The keeper shows the same when the PINPAD (re)opens.
+   */
+  #showDiskOnPinpad(training: boolean): void {
+    let shown = this.disk.status.salesRefused;
+    const show = (): void => {
+      try {
+        void this.pinpads.display(undefined, idleText(training, this.disk.status.salesRefused)).catch(() => undefined);
+      } catch {
+        // No PINPAD attached now: the keeper shows the text when one is.
+      }
+    };
+    this.disk.on('change', (status) => {
+      if (status.salesRefused === shown) return;
+      shown = status.salesRefused;
+      show();
+    });
+    this.pinpads.on('busy', (entry) => {
+      if (entry.busy || !this.disk.status.salesRefused) return;
+      clearTimeout(this.#diskText);
+      this.#diskText = setTimeout(() => {
+        if (this.disk.status.salesRefused) show();
+      }, RESULT_SHOWN_MS);
+      this.#diskText.unref();
+    });
   }
 
   /**
@@ -678,12 +765,28 @@ export class Agent extends EventEmitter<AgentEvents> {
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
+    let disk: DiskWatch | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
     // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
     const pinpads = new PinpadRegistry(engine, { address: options.pinpadAddress });
     const pinpadLink = pinpads.link;
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
+      // Before recovery: a start on a full disk is recorded and shown as one (issue 33).
+      disk = new DiskWatch({
+        journal: stack.journal,
+        audit,
+        logger,
+        logFile: logFileOf(logger),
+        printQueue: printing?.queue,
+      });
+      disk.start();
+      const watching = disk;
+      if (stack.journal.held)
+        logger.error(
+          { journal: stack.journal.path },
+          'the journal was opened on a full disk: it is read, not written, until there is room; new sales are refused (DISK_FULL)',
+        );
       const receipts = printing?.service;
       engine.on('progress', (event) =>
         receipts?.onProgress(event, (error) =>
@@ -694,7 +797,13 @@ export class Agent extends EventEmitter<AgentEvents> {
       const recovered = await engine.recover();
       logger.info({ ...recovered }, 'journal recovered');
       clients = ClientStore.open(clientsPath(options.home));
-      const operatorKey = loadOperatorKey(operatorKeyPath(options.home));
+      const operatorKey = loadOperatorKey(operatorKeyPath(options.home), (error) => {
+        logger.warn(
+          { err: error.message },
+          "the window's key could not be saved: it works until Pinbridge stops, then a new one is made",
+        );
+        watching.report(error, 'other', operatorKeyPath(options.home));
+      });
       const emitter: { agent?: Agent } = {};
       const posPorts = options.posPorts ?? settings.pos.ports;
       pos = await startPosServer(posPorts, {
@@ -714,6 +823,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           clients,
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options.home, training),
+          disk: watching,
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
         },
         logger,
@@ -756,6 +866,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         clients,
         pos,
         audit,
+        disk,
         watcher,
         recovered,
         operatorKey,
@@ -770,6 +881,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       return agent;
     } catch (error) {
       watcher.stop();
+      disk?.stop();
       await metricsServer?.close();
       metrics?.close();
       await pos?.close();
@@ -789,6 +901,8 @@ export class Agent extends EventEmitter<AgentEvents> {
 
   async #shutdown(): Promise<void> {
     this.#watcher.stop();
+    this.disk.stop();
+    clearTimeout(this.#diskText);
     await this.pos.close();
     await this.#metricsServer?.close();
     this.metrics?.close();
