@@ -779,7 +779,7 @@ export interface Methods {
       }[];
     };
   };
-  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). */
+  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). When the log file cannot be written, the lines it missed come from memory and `not_written` says why. */
   'operator.exportLogs': {
     params: {
       max_lines?: number;
@@ -791,6 +791,15 @@ export interface Methods {
       lines: number;
       /** Card-like values masked in this export (expected 0). */
       masked: number;
+      /** The log file is not being written (a full or read-only disk): the lines it missed are kept in memory — the newest few hundred, at the end of `text` — and written to it once it can be. Null while it is written. */
+      not_written: {
+        /** Why: ENOSPC (the disk is full), EROFS, EIO… */
+        code: string;
+        message: string;
+        since: string;
+        /** Lines the file missed since. */
+        unwritten: number;
+      } | null;
     };
   };
   /** Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings. */

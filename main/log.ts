@@ -73,6 +73,8 @@ export interface LogFileHealth {
   readonly failure: LogFileFailure | undefined;
   /** The newest lines (up to LOG_RING_LINES, oldest first), written to the file or not. */
   recent(): readonly string[];
+  /** Of those, the ones the file does not have (written since it failed), oldest first. */
+  unwritten(): readonly string[];
   /** Told when the file starts failing (with why) and when it is written again (undefined). */
   onChange(listener: (failure: LogFileFailure | undefined) => void): () => void;
   /**
@@ -150,6 +152,10 @@ export class RotatingFile implements DestinationStream, LogFileHealth {
 
   recent(): readonly string[] {
     return [...this.#ring];
+  }
+
+  unwritten(): readonly string[] {
+    return this.#failure === undefined ? [] : this.#ring.slice(Math.max(0, this.#ring.length - this.#missed));
   }
 
   onChange(listener: (failure: LogFileFailure | undefined) => void): () => void {

@@ -399,10 +399,23 @@ function operatorServices(
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
-    exportLogs: (maxLines) =>
-      options.logFile === undefined
-        ? { file: null, text: '', lines: 0, masked: 0 }
-        : exportLogs(options.logFile, maxLines),
+    exportLogs: (maxLines) => {
+      if (options.logFile === undefined) return { file: null, text: '', lines: 0, masked: 0, not_written: null };
+      const health = logFileOf(options.logger);
+      const failure = health?.failure;
+      if (failure === undefined) return { ...exportLogs(options.logFile, maxLines), not_written: null };
+      // The file has stopped taking lines (a full disk): the ones it missed come from memory, after it.
+      const missed = health!.unwritten();
+      return {
+        ...exportLogs(options.logFile, maxLines, missed),
+        not_written: {
+          code: failure.code,
+          message: failure.message,
+          since: failure.since,
+          unwritten: failure.unwritten,
+        },
+      };
+    },
     scanBle: async (seconds) =>
       (
         await scanBlePinpads({

@@ -64,6 +64,8 @@ interface Failing {
   readonly code: string;
   /** The file whose folder is looked at before the writer tries again (none: the journal's). */
   readonly path: string | undefined;
+  /** When it was found failing. */
+  readonly at: number;
 }
 
 export class DiskWatch extends EventEmitter<{ change: [DiskStatus] }> {
@@ -130,7 +132,8 @@ export class DiskWatch extends EventEmitter<{ change: [DiskStatus] }> {
     }
     if (room !== undefined) {
       if (room.enough) this.#failing.delete('journal');
-      else if (!this.#failing.has('journal')) this.#failing.set('journal', { code: 'DISK_FULL', path: undefined });
+      else if (!this.#failing.has('journal'))
+        this.#failing.set('journal', { code: 'DISK_FULL', path: undefined, at: this.#now() });
     }
     if (this.#failing.size > 0) this.#retryWriters(room?.enough === true);
     this.#update();
@@ -153,7 +156,15 @@ export class DiskWatch extends EventEmitter<{ change: [DiskStatus] }> {
       printQueue.retryWrites();
       if (printQueue.journalFailure === undefined) this.#failing.delete('print_journal');
     }
-    if (journalHasRoom) this.#failing.delete('other');
+    // A fault with no writer to try again: over once its folder (else the journal's) has room, a
+    // full look after it was found — so the window shows it, however briefly it lasted.
+    const other = this.#failing.get('other');
+    if (
+      other !== undefined &&
+      this.#now() - other.at >= (this.#options.fullPollMs ?? FULL_POLL_MS) &&
+      (other.path === undefined ? journalHasRoom : hasRoom(other.path))
+    )
+      this.#failing.delete('other');
   }
 
   /**
@@ -161,7 +172,7 @@ export class DiskWatch extends EventEmitter<{ change: [DiskStatus] }> {
    * here, inside the writer's own failing write (the log's, which this would log into).
    */
   #failed(source: DiskSource, code: string, path: string | undefined): void {
-    if (!this.#failing.has(source)) this.#failing.set(source, { code, path });
+    if (!this.#failing.has(source)) this.#failing.set(source, { code, path, at: this.#now() });
     this.#schedule(0);
   }
 

@@ -18,14 +18,25 @@
  * Faults are counted, for `doctor` and the window (`faults`).
  */
 import { ioFaultOf } from '../../lib/io-faults.js';
-import type { Logger } from '../log.js';
+
+/** What the guard logs with (the agent's pino logger). */
+export interface FaultLogger {
+  error(fields: object, message: string): void;
+  fatal(fields: object, message: string): void;
+}
+
+/** Where uncaught errors are told (the process; tests give an EventEmitter). */
+export interface FaultSource {
+  on(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown, origin?: unknown) => void): unknown;
+  off(event: 'uncaughtException' | 'unhandledRejection', listener: (error: unknown, origin?: unknown) => void): unknown;
+}
 
 export interface FaultGuardOptions {
-  readonly logger: Pick<Logger, 'error' | 'fatal'>;
+  readonly logger: FaultLogger;
   /** Told about each disk fault nobody handled (the running agent's DiskWatch.report). */
   readonly onDiskFault?: (error: unknown) => void;
-  /** The process whose events are watched (tests give an EventEmitter). */
-  readonly process?: Pick<NodeJS.Process, 'on' | 'off'>;
+  /** The process whose events are watched (default: this process). */
+  readonly process?: FaultSource;
 }
 
 export interface FaultCounts {
@@ -70,7 +81,8 @@ export function guardProcess(options: FaultGuardOptions): FaultGuard {
       // The guard itself must not throw: that would be the exit it exists to prevent.
     }
   };
-  const onException = (error: unknown, origin: string): void => fault(error, origin);
+  const onException = (error: unknown, origin?: unknown): void =>
+    fault(error, typeof origin === 'string' ? origin : 'uncaughtException');
   const onRejection = (reason: unknown): void => fault(reason, 'unhandledRejection');
   target.on('uncaughtException', onException);
   target.on('unhandledRejection', onRejection);

@@ -122,8 +122,17 @@ export interface OperatorServices {
       pt: { summary: string; fix?: string };
     }[];
   }>;
-  /** The recent log lines, with anything card-like masked, for a support technician. */
-  exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
+  /**
+   * The recent log lines, with anything card-like masked, for a support technician; when the log
+   * file is not being written (a full disk), why, and the lines it missed from memory.
+   */
+  exportLogs(maxLines: number): {
+    file: string | null;
+    text: string;
+    lines: number;
+    masked: number;
+    not_written: { code: string; message: string; since: string; unwritten: number } | null;
+  };
   /** Bluetooth LE devices advertising the serial (Nordic UART) service, strongest first. */
   scanBle(seconds: number): Promise<readonly { address: string; name: string | null; rssi: number }[]>;
   /** The operating system's printers, each as the `lp://NAME` address the printer setting takes. */
