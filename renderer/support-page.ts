@@ -36,6 +36,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'payments-api': 'support.checkApi',
   'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
+  disk: 'support.checkDisk',
 };
 
 type CopyResult = 'copied' | 'selected';

@@ -61,7 +61,8 @@ import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
-import { exportLogs } from './log-export.js';
+import { exportLogs, maskCardData } from './log-export.js';
+import { RECENT_LINES_SHOWN, type RunningDiskReport } from '../doctor/disk.js';
 import type { OperatorServices } from '../pos/server/agent.js';
 import { doctorTarget } from '../doctor/payments-api.js';
 import { runDoctor } from '../doctor/runner.js';
@@ -70,7 +71,7 @@ import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/trans
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
-import { DiskWatch } from './disk-watch.js';
+import { DiskWatch, type DiskStatus } from './disk-watch.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -343,10 +344,40 @@ function savedOrSaid(write: () => void, what: NotSaved): void {
   }
 }
 
+/** What the doctor asked from the window reports of this agent's disk and log file (the lines masked). */
+function runningDisk(options: AgentOptions, status: DiskStatus | undefined): RunningDiskReport {
+  const health = logFileOf(options.logger);
+  const failure = health?.failure;
+  return {
+    disk: {
+      state: status?.state ?? 'ok',
+      salesRefused: status?.salesRefused ?? false,
+      code: status?.code ?? null,
+      sources: status?.sources ?? [],
+    },
+    logs:
+      health === undefined
+        ? null
+        : {
+            path: health.path,
+            notWritten:
+              failure === undefined ? null : { code: failure.code, since: failure.since, unwritten: failure.unwritten },
+            recent: health
+              .recent()
+              .slice(-RECENT_LINES_SHOWN)
+              .map((line) => maskCardData(line.replace(/\n$/, '')).text),
+          },
+  };
+}
+
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
-  running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined },
+  running: {
+    readonly pinpadLink: PinpadLink;
+    readonly posPort: () => number | undefined;
+    readonly disk: () => DiskStatus | undefined;
+  },
 ): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
@@ -396,6 +427,7 @@ function operatorServices(
         },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
+        disk: runningDisk(options, running.disk()),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
@@ -837,7 +869,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options.home, training),
           disk: watching,
-          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
+          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port, disk: () => disk?.status }),
         },
         logger,
         audit,

@@ -549,6 +549,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.checkApi': 'Payments service',
   'support.checkCertificate': 'Client certificate',
   'support.checkPorts': 'POS ports',
+  'support.checkDisk': 'Disk and logs',
   'support.fix': 'How to fix it:',
   'support.copy': 'Copy',
   'support.copyFixLabel': 'Copy how to fix: {check}',

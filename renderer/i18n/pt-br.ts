@@ -556,6 +556,7 @@ export const PT_BR = {
   'support.checkApi': 'Serviço de pagamentos',
   'support.checkCertificate': 'Certificado digital',
   'support.checkPorts': 'Portas do PDV',
+  'support.checkDisk': 'Disco e registros',
   'support.fix': 'Como resolver:',
   'support.copy': 'Copiar',
   'support.copyFixLabel': 'Copiar como resolver: {check}',

@@ -863,6 +863,7 @@ describe('the support page', () => {
       'payments-api',
       'client-certificate',
       'pos-ports',
+      'disk',
       'settings',
     ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');

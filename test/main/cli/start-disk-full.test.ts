@@ -246,6 +246,25 @@ describe('pinbridge start with its home on a disk that fills (issue 33)', () => 
             }),
           { timeout: 10_000, interval: 250 },
         );
+        if (step === SALE_STEPS[0]) {
+          // The window's saves say the disk is full, in Portuguese, and leave the file as it was.
+          const settingsFile = join(home, '.pinbridge', 'settings.json');
+          const before = readFileSync(settingsFile, 'utf8');
+          const saved = await checkedFailure(window, 'operator.saveSettings', { settings: { confirmation: 'pos' } });
+          expect(saved).toMatchObject({
+            code: 'DISK_FULL',
+            cashier_message:
+              'As configurações não foram salvas: o disco do computador está cheio. Libere espaço e salve de novo.',
+          });
+          expect(readFileSync(settingsFile, 'utf8')).toBe(before);
+          // And the log export says the log file is not being written, with the lines it missed from memory.
+          const logs = await checkedCall(window, 'operator.exportLogs', {});
+          expect(logs.not_written).toMatchObject({ code: 'ENOSPC' });
+          const inFile = readFileSync(join(home, '.pinbridge', 'logs', 'pinbridge.log'), 'utf8');
+          expect(logs.text.split('\n').filter((line) => line !== '' && !inFile.includes(line)).length).toBeGreaterThan(
+            0,
+          );
+        }
         await filled;
         stillRunning(agent, pid);
 
