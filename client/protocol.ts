@@ -758,7 +758,7 @@ export interface Methods {
     params: object;
     result: SupervisorView;
   };
-  /** Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix. */
+  /** Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports, the disk and the log file): each check with its fix. */
   'operator.doctor': {
     params: object;
     result: {

@@ -15,8 +15,6 @@ import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CodedError } from '../../lib/errors.js';
-import { ioFaultOf } from '../../lib/io-faults.js';
-import { PosError } from '../pos/protocol/index.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
@@ -61,8 +59,8 @@ import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
 import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
 import { CERTIFICATE_PASSPHRASE, headlessTokenStore, type TokenStore } from './token-store.js';
-import { exportLogs, maskCardData } from './log-export.js';
-import { RECENT_LINES_SHOWN, type RunningDiskReport } from '../doctor/disk.js';
+import { exportLogs } from './log-export.js';
+import { notSaved, PASSPHRASE_NOT_SAVED, savedOrSaid, SETTINGS_NOT_SAVED, TOKEN_NOT_SAVED } from './not-saved.js';
 import type { OperatorServices } from '../pos/server/agent.js';
 import { doctorTarget } from '../doctor/payments-api.js';
 import { runDoctor } from '../doctor/runner.js';
@@ -71,7 +69,7 @@ import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/trans
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
-import { DiskWatch, type DiskStatus } from './disk-watch.js';
+import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -302,74 +300,6 @@ function storeSupervisor(settings: AgentSettings, home: string | undefined, trai
   return supervisorGuard(new SupervisorPin(supervisorPinPath(home), { training }), settings.supervisor);
 }
 
-/** What the window could not save, in English and for the cashier. */
-interface NotSaved {
-  readonly what: string;
-  readonly pt: string;
-}
-const SETTINGS_NOT_SAVED: NotSaved = { what: 'The settings were not saved', pt: 'As configurações não foram salvas' };
-const TOKEN_NOT_SAVED: NotSaved = { what: 'The API token was not saved', pt: 'O token da API não foi salvo' };
-const PASSPHRASE_NOT_SAVED: NotSaved = {
-  what: "The certificate's passphrase was not saved",
-  pt: 'A senha do certificado não foi salva',
-};
-
-/**
- * A file the window asked to write that the disk refused (issue 33): said plainly — full, or not
- * taking writes — never as an internal error. Anything else is thrown as it was.
- */
-function notSaved(error: unknown, what: NotSaved): unknown {
-  const fault = ioFaultOf(error);
-  if (fault === undefined) return error;
-  if (fault.kind === 'full')
-    return new PosError(
-      'DISK_FULL',
-      `${what.what}: the computer's disk is full (${fault.code}). Free some space and save again.`,
-      { reason: fault.code },
-      `${what.pt}: o disco do computador está cheio. Libere espaço e salve de novo.`,
-    );
-  return new PosError(
-    'INTERNAL_ERROR',
-    `${what.what}: the computer's disk does not take writes (${fault.code}).`,
-    { reason: fault.code },
-    `${what.pt}: o disco do computador não aceita gravação. Chame o suporte técnico.`,
-  );
-}
-
-function savedOrSaid(write: () => void, what: NotSaved): void {
-  try {
-    write();
-  } catch (error) {
-    throw notSaved(error, what);
-  }
-}
-
-/** What the doctor asked from the window reports of this agent's disk and log file (the lines masked). */
-function runningDisk(options: AgentOptions, status: DiskStatus | undefined): RunningDiskReport {
-  const health = logFileOf(options.logger);
-  const failure = health?.failure;
-  return {
-    disk: {
-      state: status?.state ?? 'ok',
-      salesRefused: status?.salesRefused ?? false,
-      code: status?.code ?? null,
-      sources: status?.sources ?? [],
-    },
-    logs:
-      health === undefined
-        ? null
-        : {
-            path: health.path,
-            notWritten:
-              failure === undefined ? null : { code: failure.code, since: failure.since, unwritten: failure.unwritten },
-            recent: health
-              .recent()
-              .slice(-RECENT_LINES_SHOWN)
-              .map((line) => maskCardData(line.replace(/\n$/, '')).text),
-          },
-  };
-}
-
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
@@ -427,7 +357,7 @@ function operatorServices(
         },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
-        disk: runningDisk(options, running.disk()),
+        disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },

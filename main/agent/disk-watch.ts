@@ -20,6 +20,8 @@ import { ioFaultOf } from '../../lib/io-faults.js';
 import type { AuditLog } from '../audit-log.js';
 import type { Journal } from '../core/journal/journal.js';
 import type { LogFileFailure, LogFileHealth, Logger } from '../log.js';
+import { RECENT_LINES_SHOWN, type RunningDiskReport } from '../doctor/disk.js';
+import { maskCardData } from './log-export.js';
 import type { DiskSource, DiskState } from '../pos/server/agent.js';
 import type { PrintJournalFailure, PrintQueue } from '../receipts/print-queue.js';
 
@@ -266,3 +268,31 @@ const SOURCE_NAMES: Readonly<Record<DiskSource, string>> = {
   print_journal: 'the print journal',
   other: 'a file of the agent',
 };
+
+/** What the doctor asked from the window reports of the agent's disk and its log file (the lines masked). */
+export function runningDiskReport(
+  status: DiskStatus | undefined,
+  logFile: LogFileHealth | undefined,
+): RunningDiskReport {
+  const failure = logFile?.failure;
+  return {
+    disk: {
+      state: status?.state ?? 'ok',
+      salesRefused: status?.salesRefused ?? false,
+      code: status?.code ?? null,
+      sources: status?.sources ?? [],
+    },
+    logs:
+      logFile === undefined
+        ? null
+        : {
+            path: logFile.path,
+            notWritten:
+              failure === undefined ? null : { code: failure.code, since: failure.since, unwritten: failure.unwritten },
+            recent: logFile
+              .recent()
+              .slice(-RECENT_LINES_SHOWN)
+              .map((line) => maskCardData(line.replace(/\n$/, '')).text),
+          },
+  };
+}

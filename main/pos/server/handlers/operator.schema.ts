@@ -240,7 +240,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 20,
     summary:
-      'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix.',
+      'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports, the disk and the log file): each check with its fix.',
     params: NoParams,
     result: Type.Object(
       {
