@@ -387,4 +387,26 @@ describe('pinbridge start with its home on a disk that fills (issue 33)', () => 
     },
     180_000,
   );
+
+  it('in training mode too: the embedded sandbox opens on the journal’s reserve, and new sales are refused with DISK_FULL until there is room', async () => {
+    disk = mountSmallDisk(DISK_BYTES);
+    const home = disk.dir;
+    const first = await serve(['start', '--pos-port', '0'], { HOME: home, PINBRIDGE_LOG_FORMAT: 'json' });
+    await first.stop();
+    disk.fill();
+    const agent = await serve(['start', '--pos-port', '0'], { HOME: home, PINBRIDGE_LOG_FORMAT: 'json' });
+    expect(agent.ready).toMatchObject({ status: 'ready', mode: 'training' });
+    expect(agent.stderr()).toContain("the journal's reserve was given back so that training's sandbox can open");
+    const window = new RpcClient(await openSocket(agent.ready.ws as string));
+    await window.call('session.operator', {
+      key: readFileSync(join(home, '.pinbridge', 'operator.key'), 'utf8').trim(),
+    });
+    expect((await checkedFailure(window, 'payment.start', sale())).code).toBe('DISK_FULL');
+    disk.free();
+    expect(await answered(checkedCall(window, 'payment.start', sale()), 'a training sale with room')).toMatchObject({
+      status: 'approved',
+    });
+    noUnhandledFault(agent);
+    expect(await agent.stop()).toBe(0);
+  }, 120_000);
 });
