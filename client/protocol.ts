@@ -225,6 +225,23 @@ export type ApiHealth = {
   } | null;
 };
 
+/** Whether the computer’s disk takes the agent’s writes. Full, nothing stops: payments in flight finish, what cannot be written waits in memory, and everything resumes by itself once there is room. */
+export type Disk = {
+  /** full: the computer’s disk refuses the agent’s writes (or has no room for a sale); ok: it takes them. */
+  state: 'ok' | 'full';
+  /** ISO 8601 time. */
+  since: string;
+  /** What the disk refuses: journal (no room for a new sale: payment.start answers DISK_FULL), logs, print_journal (jobs wait in memory), other (another file of the agent). */
+  sources: ('journal' | 'logs' | 'print_journal' | 'other')[];
+  code: string | null;
+  /** New sales are refused with DISK_FULL until there is room. */
+  sales_refused: boolean;
+  /** What it means (English). */
+  message: string;
+  /** The same for the cashier (pt-BR); empty when ok. */
+  cashier_message: string;
+};
+
 export type PaymentStartParams = {
   /** The POS's own id of this sale: repeating `start` with it returns the same payment. */
   reference_id: string;
@@ -749,7 +766,7 @@ export interface Methods {
     params: object;
     result: SupervisorView;
   };
-  /** Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix. */
+  /** Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports, the disk and the log file): each check with its fix. */
   'operator.doctor': {
     params: object;
     result: {
@@ -770,7 +787,7 @@ export interface Methods {
       }[];
     };
   };
-  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). */
+  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). When the log file cannot be written, the lines it missed come from memory and `not_written` says why. */
   'operator.exportLogs': {
     params: {
       max_lines?: number;
@@ -782,6 +799,15 @@ export interface Methods {
       lines: number;
       /** Card-like values masked in this export (expected 0). */
       masked: number;
+      /** The log file is not being written (a full or read-only disk): the lines it missed are kept in memory — the newest few hundred, at the end of `text` — and written to it once it can be. Null while it is written. */
+      not_written: {
+        /** Why: ENOSPC (the disk is full), EROFS, EIO… */
+        code: string;
+        message: string;
+        since: string;
+        /** Lines the file missed since. */
+        unwritten: number;
+      } | null;
     };
   };
   /** Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings. */
@@ -830,7 +856,7 @@ export interface Methods {
       }[];
     };
   };
-  /** Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients. */
+  /** Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, the disk, connected POS clients. */
   'agent.status': {
     params: object;
     result: {
@@ -840,6 +866,8 @@ export interface Methods {
       printers: Printer[];
       /** Whether the payments API answered its last calls. */
       api: ApiHealth;
+      /** Whether the computer’s disk takes the agent’s writes. Full, nothing stops: payments in flight finish, what cannot be written waits in memory, and everything resumes by itself once there is room. */
+      disk: Disk;
       clients_connected: number;
     };
   };
@@ -1260,6 +1288,8 @@ export interface Events {
   'printer.job': PrintJob;
   /** The payments API became reachable or unreachable. */
   'api.health': ApiHealth;
+  /** The computer’s disk filled (or refuses writes) or has room again: while sales_refused, payment.start answers DISK_FULL; nothing else stops. */
+  'agent.disk': Disk;
   /** A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled). */
   'tapToPay.updated': RelayTransaction;
   /** A POS asks to pair: show the cashier its name, origin and code. */

@@ -14,13 +14,19 @@
  * forces either. Log files are always JSON: the window's log export and support read them.
  *
  * Card data that reaches a line anyway is masked as the line is written (maskCardDataInLine).
+ *
+ * A log line never stops the agent (issue 33): a log file that cannot be written (a full or
+ * read-only disk) sends its lines to stderr and keeps the newest in memory, for the window and
+ * `doctor` (logFileOf), and is tried again after a back-off.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   destination,
+  levels,
   multistream,
   pino,
+  symbols,
   type DestinationStream,
   type Level,
   type Logger,
@@ -40,38 +46,235 @@ export const REPEAT_WINDOW_MS = 60_000;
 /** Fields that differ between otherwise identical lines (timings, attempt numbers). */
 const VOLATILE_FIELDS = new Set(['durationMs', 'attempt', 'retryInMs', 'elapsedMs']);
 
+/** How many of the newest lines a log file keeps in memory, whatever happens to the file. */
+export const LOG_RING_LINES = 300;
+/** After a write that failed, the file is tried again this long after (doubling up to LOG_RETRY_MAX_MS). */
+export const LOG_RETRY_MS = 1_000;
+export const LOG_RETRY_MAX_MS = 30_000;
+
+/** Why a log file is not being written now. */
+export interface LogFileFailure {
+  /** ENOSPC, EROFS, EIO… (or the error's name when it has no code). */
+  readonly code: string;
+  readonly message: string;
+  /** ISO time of the first write that failed. */
+  readonly since: string;
+  /** Lines that could not be written since. */
+  readonly unwritten: number;
+}
+
+export interface RotatingFileOptions {
+  /** Where a line goes when the file cannot take it (default: stderr; its own failures are ignored). */
+  readonly fallback?: (line: string) => void;
+  readonly now?: () => number;
+}
+
+/** The newest lines of the log: what the window and `doctor` show when the file is not being written. */
+export interface LogFileHealth {
+  readonly path: string;
+  /** Why the file is not being written now; undefined while it is. */
+  readonly failure: LogFileFailure | undefined;
+  /** The newest lines (up to LOG_RING_LINES, oldest first), written to the file or not. */
+  recent(): readonly string[];
+  /** Of those, the ones the file does not have (written since it failed), oldest first. */
+  unwritten(): readonly string[];
+  /** Told when the file starts failing (with why) and when it is written again (undefined). */
+  onChange(listener: (failure: LogFileFailure | undefined) => void): () => void;
+  /**
+   * Tries the file now instead of after the back-off (the disk has room again): writes what it
+   * missed (see RotatingFile). True when the file is being written.
+   */
+  retryNow(): boolean;
+}
+
+/** Writes to stderr without ever throwing: the fallback of last resort. */
+function toStderr(line: string): void {
+  try {
+    writeSync(2, line);
+  } catch {
+    // stderr closed or full too: the line is still in the ring.
+  }
+}
+
+/** writeSync that writes all of `line` or throws (a regular file may take part of it before ENOSPC). */
+function writeWhole(fd: number, line: string): number {
+  const buffer = Buffer.from(line);
+  let done = 0;
+  try {
+    while (done < buffer.length) done += writeSync(fd, buffer, done, buffer.length - done);
+  } catch (error) {
+    throw Object.assign(error as Error, { partial: done > 0 });
+  }
+  return buffer.length;
+}
+
 /**
  * A log file written synchronously (a crash loses no line) and moved aside to `<file>.1` once it
  * passes `maxBytes`. Written by hand: pino-roll builds its stream asynchronously, and the
  * logger is made synchronously everywhere it is needed.
+ *
+ * It never throws — not when made (a folder that cannot be created, a full disk) and not when
+ * writing or rotating (issue 33): a line the file cannot take goes to `fallback` (stderr), the
+ * newest lines stay in memory (`recent`, for the window and `doctor`), and the file is tried
+ * again after a back-off. When it takes lines again, it first takes off a line cut by the full disk,
+ * says how long it could not be written and writes the lines still held in memory: the file has
+ * no silent hole and no broken line.
  */
-export class RotatingFile implements DestinationStream {
-  readonly #path: string;
+export class RotatingFile implements DestinationStream, LogFileHealth {
+  readonly path: string;
   readonly #maxBytes: number;
-  #fd: number;
-  #size: number;
+  readonly #fallback: (line: string) => void;
+  readonly #now: () => number;
+  readonly #ring: string[] = [];
+  readonly #listeners = new Set<(failure: LogFileFailure | undefined) => void>();
+  #fd: number | undefined;
+  #size = 0;
+  #failure: LogFileFailure | undefined;
+  /** Lines of the ring not in the file: the newest `#missed` (at most the ring's length). */
+  #missed = 0;
+  #retryAt = 0;
+  #failures = 0;
+  /** A write failed part-way: where the file's last whole line ends (the cut line is taken off). */
+  #cutAt: number | undefined;
 
-  constructor(path: string, maxBytes = LOG_ROTATE_BYTES) {
-    this.#path = path;
+  constructor(path: string, maxBytes = LOG_ROTATE_BYTES, options: RotatingFileOptions = {}) {
+    this.path = path;
     this.#maxBytes = maxBytes;
-    // Private from the start: the logger is made before the agent sets its umask, and a folder
-    // created 0755 here was "repaired" at once with a warning on every first start.
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    rotate(path, maxBytes);
-    this.#fd = openSync(path, 'a', 0o600);
-    this.#size = fstatSync(this.#fd).size;
+    this.#fallback = options.fallback ?? toStderr;
+    this.#now = options.now ?? Date.now;
+    try {
+      this.#open(true);
+    } catch (error) {
+      this.#fail(error);
+    }
+  }
+
+  get failure(): LogFileFailure | undefined {
+    return this.#failure;
+  }
+
+  recent(): readonly string[] {
+    return [...this.#ring];
+  }
+
+  unwritten(): readonly string[] {
+    return this.#failure === undefined ? [] : this.#ring.slice(Math.max(0, this.#ring.length - this.#missed));
+  }
+
+  onChange(listener: (failure: LogFileFailure | undefined) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  retryNow(): boolean {
+    if (this.#failure === undefined) return true;
+    try {
+      this.#resume(false);
+      return true;
+    } catch (error) {
+      this.#fail(error);
+      return false;
+    }
   }
 
   write(line: string): void {
+    this.#ring.push(line);
+    if (this.#ring.length > LOG_RING_LINES) this.#ring.shift();
+    if (this.#failure !== undefined && this.#now() < this.#retryAt) {
+      this.#unwritten(line);
+      return;
+    }
+    try {
+      if (this.#failure !== undefined) this.#resume(true);
+      this.#append(line);
+    } catch (error) {
+      this.#fail(error);
+      this.#unwritten(line);
+    }
+  }
+
+  #open(atStart: boolean): void {
+    if (this.#fd !== undefined) return;
+    // Private from the start: the logger is made before the agent sets its umask, and a folder
+    // created 0755 here was "repaired" at once with a warning on every first start.
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    if (atStart) rotate(this.path, this.#maxBytes);
+    this.#fd = openSync(this.path, 'a', 0o600);
+    this.#size = fstatSync(this.#fd).size;
+  }
+
+  #append(line: string): void {
+    this.#open(false);
     const bytes = Buffer.byteLength(line);
     if (this.#size > 0 && this.#size + bytes > this.#maxBytes) {
-      closeSync(this.#fd);
-      renameSync(this.#path, `${this.#path}.1`);
-      this.#fd = openSync(this.#path, 'a', 0o600);
-      this.#size = 0;
+      this.#close();
+      renameSync(this.path, `${this.path}.1`);
+      this.#open(false);
     }
-    writeSync(this.#fd, line);
-    this.#size += bytes;
+    this.#size += writeWhole(this.#fd!, line);
+  }
+
+  /**
+   * The file takes lines again: take off a cut line, say what happened, write what the ring still
+   * holds of what it missed (`current`: the ring's newest line is being written now, not missed).
+   */
+  #resume(current: boolean): void {
+    const failure = this.#failure!;
+    const end = this.#ring.length - (current ? 1 : 0);
+    const held = this.#ring.slice(Math.max(0, end - this.#missed), end);
+    if (this.#cutAt !== undefined) {
+      this.#open(false);
+      ftruncateSync(this.#fd!, this.#cutAt);
+      this.#size = this.#cutAt;
+      this.#cutAt = undefined;
+    }
+    const lost = failure.unwritten - held.length;
+    this.#append(
+      `${JSON.stringify({
+        level: 40,
+        time: this.#now(),
+        msg: `the log file could not be written from ${failure.since} (${failure.code}): ${held.length} lines kept in memory follow${lost > 0 ? `, ${lost} older ones went to stderr only` : ''}`,
+        code: failure.code,
+      })}\n`,
+    );
+    for (const line of held) this.#append(line);
+    this.#failure = undefined;
+    this.#missed = 0;
+    this.#failures = 0;
+    for (const listener of this.#listeners) listener(undefined);
+  }
+
+  #unwritten(line: string): void {
+    this.#missed = Math.min(this.#missed + 1, LOG_RING_LINES);
+    if (this.#failure !== undefined) this.#failure = { ...this.#failure, unwritten: this.#failure.unwritten + 1 };
+    this.#fallback(line);
+  }
+
+  #fail(error: unknown): void {
+    if ((error as { partial?: boolean }).partial === true) this.#cutAt ??= this.#size;
+    this.#close();
+    this.#failures += 1;
+    this.#retryAt = this.#now() + Math.min(LOG_RETRY_MAX_MS, LOG_RETRY_MS * 2 ** (this.#failures - 1));
+    if (this.#failure !== undefined) return;
+    const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.name : 'ERROR');
+    this.#failure = {
+      code,
+      message: error instanceof Error ? error.message : String(error),
+      since: new Date(this.#now()).toISOString(),
+      unwritten: 0,
+    };
+    const failure = this.#failure;
+    for (const listener of this.#listeners) listener(failure);
+  }
+
+  #close(): void {
+    if (this.#fd === undefined) return;
+    try {
+      closeSync(this.#fd);
+    } catch {
+      // Reopened at the next attempt.
+    }
+    this.#fd = undefined;
   }
 }
 
@@ -81,6 +284,17 @@ function rotate(file: string, maxBytes = LOG_ROTATE_BYTES): void {
   } catch {
     // No file yet: nothing to rotate.
   }
+}
+
+/**
+ * The log file behind `logger` (createLogger's `file` or `copyTo`), for the window and `doctor`:
+ * whether it is being written and its newest lines. Undefined for a logger writing stderr only.
+ */
+export function logFileOf(logger: Logger): LogFileHealth | undefined {
+  const stream = (logger as unknown as Record<symbol, unknown>)[symbols.streamSym];
+  if (stream instanceof RotatingFile) return stream;
+  const streams = (stream as { streams?: readonly { stream: unknown }[] } | undefined)?.streams;
+  return streams?.map((entry) => entry.stream).find((each): each is RotatingFile => each instanceof RotatingFile);
 }
 
 export type LogFormat = 'json' | 'pretty';
@@ -121,9 +335,15 @@ function logDestination(options: {
 }): DestinationStream {
   if (options.file !== undefined) return new RotatingFile(options.file, options.rotateBytes);
   if (options.copyTo === undefined) return stderrStream(options.format);
+  // A line the file cannot take goes to stderr unless stderr had it already (from stderrLevel up).
+  const onStderr = levels.values[options.stderrLevel] ?? 0;
+  const fallback = (line: string): void => {
+    const level = Number(/^\{"level":(\d+)/.exec(line)?.[1] ?? 0);
+    if (level < onStderr) toStderr(line);
+  };
   return multistream([
     { level: options.stderrLevel, stream: stderrStream(options.format) },
-    { level: 'trace', stream: new RotatingFile(options.copyTo, options.rotateBytes) },
+    { level: 'trace', stream: new RotatingFile(options.copyTo, options.rotateBytes, { fallback }) },
   ]);
 }
 

@@ -159,6 +159,11 @@ function startWindow(operatorKey: string): void {
     byId('connection-text').textContent = t(CONNECTION_TEXTS[state]);
     byId('training-banner').hidden = mode !== 'training';
     byId('notice-connection').hidden = state !== 'reconnecting';
+    // The disk (issue 33): a banner on every page while it refuses the agent's writes.
+    const disk = statusPage.disk();
+    byId('notice-disk').hidden = disk === null || disk.state !== 'full';
+    if (disk !== null && disk.state === 'full')
+      byId('notice-disk-text').textContent = t(disk.sales_refused ? 'notice.diskFull' : 'notice.diskFailing');
     const version = client.operator?.version ?? client.agentInfo?.version;
     byId('agent-version').textContent = version === undefined ? '' : version;
 

@@ -4,7 +4,7 @@
  * /dev/ttyACM0…”),
  * the receipt printers, the payments API, the POS clients connected and the mode. Read with
  * agent.status at each (re)connection, then kept current by the pinpad.*, printer.status,
- * pinpad.link, api.health and pos.clients events.
+ * pinpad.link, api.health and pos.clients events. The disk (agent.disk) it keeps for the shell's banner.
  */
 import type { EventPayload } from '../client/index.js';
 import type { WindowContext } from './context.js';
@@ -16,6 +16,7 @@ type Pinpad = EventPayload<'pinpad.connected'>;
 type PinpadLink = EventPayload<'pinpad.link'>;
 type Printer = EventPayload<'printer.status'>;
 type ApiHealth = EventPayload<'api.health'>;
+type Disk = EventPayload<'agent.disk'>;
 type Level = 'ok' | 'warn' | 'bad' | 'off';
 
 export interface PosCounts {
@@ -70,6 +71,7 @@ export class StatusPage {
   readonly #pinpads = new Map<string, Pinpad>();
   readonly #printers = new Map<string, Printer>();
   #api: ApiHealth | null = null;
+  #disk: Disk | null = null;
   #link: PinpadLink | null = null;
   #loaded = false;
   /**
@@ -108,6 +110,16 @@ export class StatusPage {
       this.#api = health;
       this.render();
     });
+    // The shell's banner shows it on every page.
+    client.on('agent.disk', (disk) => {
+      this.#disk = disk;
+      context.changed();
+    });
+  }
+
+  /** The disk as the agent last said (agent.status, agent.disk); null before the first status. */
+  disk(): Disk | null {
+    return this.#lostAt === null ? this.#disk : null;
   }
 
   async load(): Promise<void> {
@@ -119,6 +131,7 @@ export class StatusPage {
       this.#printers.clear();
       for (const printer of status.printers) this.#printers.set(printer.name, printer);
       this.#api = status.api;
+      this.#disk = status.disk;
       this.#loaded = true;
       this.#lostAt = null;
     } catch {

@@ -36,6 +36,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'payments-api': 'support.checkApi',
   'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
+  disk: 'support.checkDisk',
 };
 
 type CopyResult = 'copied' | 'selected';
@@ -252,6 +253,12 @@ export class SupportPage {
     if (logs === null) return;
     this.#logsText.value = logs.text;
     this.#logsStatus.dataset.lines = String(logs.lines);
+    // The file is not being written (a full disk): said first, the lines in memory are in the text.
+    const notWritten =
+      logs.not_written === null
+        ? ''
+        : `${t('support.logsNotWritten', { code: logs.not_written.code, time: formatTime(logs.not_written.since) })} `;
+    this.#logsStatus.dataset.notWritten = logs.not_written === null ? '' : logs.not_written.code;
     if (logs.file === null) {
       this.#logsStatus.textContent = t('support.logsNoFile');
       return;
@@ -263,7 +270,7 @@ export class SupportPage {
           ? t('support.logsOne')
           : t('support.logsMany', { n: logs.lines.toLocaleString(currentLanguage()) });
     const masked = logs.masked === 0 ? t('support.logsMaskedNone') : t('support.logsMasked', { n: logs.masked });
-    this.#logsStatus.textContent = `${lines} ${masked}`;
+    this.#logsStatus.textContent = `${notWritten}${lines} ${masked}`;
   }
 
   async #copyTheLogs(): Promise<void> {

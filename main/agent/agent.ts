@@ -24,7 +24,7 @@ import { PinpadRegistry } from '../pinpad/registry.js';
 import { ProviderTables, providerTablesCacheFile } from '../pinpad/provider-tables.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
-import { LoggedCondition, type Logger } from '../log.js';
+import { LoggedCondition, logFileOf, type Logger } from '../log.js';
 import { AuditLog } from '../audit-log.js';
 import {
   pinpadLinkSentence,
@@ -69,6 +69,14 @@ import {
 import { fileIntegrityKey } from './integrity-key.js';
 import type { IntegrityKey } from '../integrity.js';
 import { exportLogs } from './log-export.js';
+import {
+  notSaved,
+  PASSPHRASE_NOT_SAVED,
+  savedOrSaid,
+  SETTINGS_NOT_SAVED,
+  TOKEN_NOT_SAVED,
+  type NotSaved,
+} from './not-saved.js';
 import type { OperatorServices, SecretStored } from '../pos/server/agent.js';
 import { doctorTarget } from '../doctor/payments-api.js';
 import { runDoctor } from '../doctor/runner.js';
@@ -76,7 +84,8 @@ import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
-import { PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
+import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
+import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -187,6 +196,8 @@ export interface AgentEvents {
 
 /** How long a restart waits after the window was answered. */
 const RESTART_DELAY_MS = 100;
+/** How long a sale's result stays on the PINPAD before the disk-full text comes back. */
+const RESULT_SHOWN_MS = 3_000;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -256,6 +267,9 @@ function startReceiptPrinting(
     );
     printer.device.on('connected', () => logger.info({ printer: name }, 'printer connected'));
   }
+  printing.queue?.on('fault', (error, printer) =>
+    logger.warn({ printer, err: messageOf(error) }, 'the print queue met an error; it tries again'),
+  );
   printing.queue?.on('job', (job) => {
     const fields = { job: job.id, subject: job.subject, printer: job.printer, attempts: job.attempts };
     if (job.state === 'printed') logger.info(fields, 'receipt printed');
@@ -306,9 +320,9 @@ function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boo
  * Keeps a secret from the window, unless its environment variable gives it: that one wins at every
  * start, so storing another would change nothing (the window is told which variable to change).
  */
-function keepSecret(store: TokenStore, secret: SecretKind, value: string): SecretStored {
+function keepSecret(store: TokenStore, secret: SecretKind, value: string, what: NotSaved): SecretStored {
   if (store.kind === 'environment') return { stored: false, fromEnvironment: secret.envVar };
-  store.write(value);
+  savedOrSaid(() => store.write(value), what);
   return { stored: true };
 }
 
@@ -339,7 +353,11 @@ function storeSupervisor(
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
-  running: { readonly pinpadLink: PinpadLink; readonly posPort: () => number | undefined },
+  running: {
+    readonly pinpadLink: PinpadLink;
+    readonly posPort: () => number | undefined;
+    readonly disk: () => DiskStatus | undefined;
+  },
 ): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
   const tokens = options.tokens ?? headlessTokenStore(apiTokenPath(options.home), process.env);
@@ -361,13 +379,14 @@ function operatorServices(
         return { saved: true };
       } catch (error) {
         if (error instanceof SettingsError) return { saved: false, violations: error.violations };
-        throw error;
+        throw notSaved(error, SETTINGS_NOT_SAVED);
       }
     },
     apiToken: () => secretState(tokens),
-    setApiToken: (token) => keepSecret(tokens, API_TOKEN, token),
+    setApiToken: (token) => keepSecret(tokens, API_TOKEN, token, TOKEN_NOT_SAVED),
     certificatePassphrase: () => secretState(passphrases),
-    setCertificatePassphrase: (passphrase) => keepSecret(passphrases, CERTIFICATE_PASSPHRASE, passphrase),
+    setCertificatePassphrase: (passphrase) =>
+      keepSecret(passphrases, CERTIFICATE_PASSPHRASE, passphrase, PASSPHRASE_NOT_SAVED),
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
@@ -389,13 +408,27 @@ function operatorServices(
         },
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
+        disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
-    exportLogs: (maxLines) =>
-      options.logFile === undefined
-        ? { file: null, text: '', lines: 0, masked: 0 }
-        : exportLogs(options.logFile, maxLines),
+    exportLogs: (maxLines) => {
+      if (options.logFile === undefined) return { file: null, text: '', lines: 0, masked: 0, not_written: null };
+      const health = logFileOf(options.logger);
+      const failure = health?.failure;
+      if (failure === undefined) return { ...exportLogs(options.logFile, maxLines), not_written: null };
+      // The file has stopped taking lines (a full disk): the ones it missed come from memory, after it.
+      const missed = health!.unwritten();
+      return {
+        ...exportLogs(options.logFile, maxLines, missed),
+        not_written: {
+          code: failure.code,
+          message: failure.message,
+          since: failure.since,
+          unwritten: failure.unwritten,
+        },
+      };
+    },
     scanBle: async (seconds) =>
       (
         await scanBlePinpads({
@@ -464,6 +497,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly pos: PosServer;
   /** Security events (pairing, blocks, supervisor, tampering, disk), apart from the log. */
   readonly audit: AuditLog;
+  /** Whether the disk takes the agent's writes (issue 33): the window's banner, the PINPAD's idle text. */
+  readonly disk: DiskWatch;
   /** The key of Pinbridge's own window (session.operator). */
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
@@ -481,6 +516,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #keeper: PinpadKeeper;
   readonly #pinpadLoop: Promise<void>;
   #stopped: Promise<void> | undefined;
+  /** The PINPAD's disk-full text, shown again after a sale's result. */
+  #diskText: NodeJS.Timeout | undefined;
 
   /** The link to the PINPAD: its state while there is none, followed by the window and the POS API (the registry's). */
   get pinpadLink(): PinpadLink {
@@ -497,6 +534,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     pos: PosServer;
     audit: AuditLog;
     integrity: IntegrityKey;
+    disk: DiskWatch;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -512,6 +550,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.clients = parts.clients;
     this.pos = pos;
     this.audit = parts.audit;
+    this.disk = parts.disk;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
     this.operatorKey = parts.operatorKey;
@@ -624,6 +663,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       {
         ...options.reconnect,
         link: this.pinpadLink,
+        idleText: () => idleText(stack.training, this.disk.status.salesRefused),
         simulatorCounters: fileCounterStore(simulatorCountersPath(options.home), (error) =>
           options.logger.warn(
             { error: error.message },
@@ -638,6 +678,36 @@ export class Agent extends EventEmitter<AgentEvents> {
       abandonStarted(new Error('the agent stopped before it was ready'));
     });
     this.#watchPorts(options.logger, address);
+    this.#showDiskOnPinpad(stack.training);
+  }
+
+  /**
+   * The idle PINPAD says why no sale starts while the journal's disk has no room for one, and that
+   * the checkout is free again once it has (issue 33): at each change, and after a sale that ran
+   * meanwhile, once its result has been seen. The keeper shows the same when the PINPAD (re)opens.
+   */
+  #showDiskOnPinpad(training: boolean): void {
+    let shown = this.disk.status.salesRefused;
+    const show = (): void => {
+      try {
+        void this.pinpads.display(undefined, idleText(training, this.disk.status.salesRefused)).catch(() => undefined);
+      } catch {
+        // No PINPAD attached now: the keeper shows the text when one is.
+      }
+    };
+    this.disk.on('change', (status) => {
+      if (status.salesRefused === shown) return;
+      shown = status.salesRefused;
+      show();
+    });
+    this.pinpads.on('busy', (entry) => {
+      if (entry.busy || !this.disk.status.salesRefused) return;
+      clearTimeout(this.#diskText);
+      this.#diskText = setTimeout(() => {
+        if (this.disk.status.salesRefused) show();
+      }, RESULT_SHOWN_MS);
+      this.#diskText.unref();
+    });
   }
 
   /**
@@ -727,12 +797,28 @@ export class Agent extends EventEmitter<AgentEvents> {
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
+    let disk: DiskWatch | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
     // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
     const pinpads = new PinpadRegistry(engine, { address: options.pinpadAddress });
     const pinpadLink = pinpads.link;
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
+      // Before recovery: a start on a full disk is recorded and shown as one (issue 33).
+      disk = new DiskWatch({
+        journal: stack.journal,
+        audit,
+        logger,
+        logFile: logFileOf(logger),
+        printQueue: printing?.queue,
+      });
+      disk.start();
+      const watching = disk;
+      if (stack.journal.held)
+        logger.error(
+          { journal: stack.journal.path },
+          'the journal was opened on a full disk: it is read, not written, until there is room; new sales are refused (DISK_FULL)',
+        );
       const receipts = printing?.service;
       engine.on('progress', (event) =>
         receipts?.onProgress(event, (error) =>
@@ -743,7 +829,13 @@ export class Agent extends EventEmitter<AgentEvents> {
       const recovered = await engine.recover();
       logger.info({ ...recovered }, 'journal recovered');
       clients = ClientStore.open(clientsPath(options.home));
-      const operatorKey = loadOperatorKey(operatorKeyPath(options.home));
+      const operatorKey = loadOperatorKey(operatorKeyPath(options.home), (error) => {
+        logger.warn(
+          { err: error.message },
+          "the window's key could not be saved: it works until Pinbridge stops, then a new one is made",
+        );
+        watching.report(error, 'other', operatorKeyPath(options.home));
+      });
       const emitter: { agent?: Agent } = {};
       const posPorts = options.posPorts ?? settings.pos.ports;
       pos = await startPosServer(posPorts, {
@@ -763,7 +855,8 @@ export class Agent extends EventEmitter<AgentEvents> {
           clients,
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options, training, integrity, audit),
-          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port }),
+          disk: watching,
+          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port, disk: () => disk?.status }),
         },
         logger,
         audit,
@@ -806,6 +899,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         pos,
         audit,
         integrity,
+        disk,
         watcher,
         recovered,
         operatorKey,
@@ -820,6 +914,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       return agent;
     } catch (error) {
       watcher.stop();
+      disk?.stop();
       await metricsServer?.close();
       metrics?.close();
       await pos?.close();
@@ -839,6 +934,8 @@ export class Agent extends EventEmitter<AgentEvents> {
 
   async #shutdown(): Promise<void> {
     this.#watcher.stop();
+    this.disk.stop();
+    clearTimeout(this.#diskText);
     await this.pos.close();
     await this.#metricsServer?.close();
     this.metrics?.close();

@@ -34,8 +34,11 @@ export interface LogExport {
   readonly masked: number;
 }
 
-/** The last `maxLines` lines of `file` (its final 2 MB at most), masked; an absent file is empty. */
-export function exportLogs(file: string, maxLines = 2_000): LogExport {
+/**
+ * The last `maxLines` lines of `file` (its final 2 MB at most) — and after them `missed`, lines the
+ * file could not take, kept in memory — masked; an absent or unreadable file is empty.
+ */
+export function exportLogs(file: string, maxLines = 2_000, missed: readonly string[] = []): LogExport {
   let tail = '';
   let fd: number | undefined;
   try {
@@ -48,12 +51,12 @@ export function exportLogs(file: string, maxLines = 2_000): LogExport {
     // A cut first line is dropped rather than shown half.
     if (length < size) tail = tail.slice(tail.indexOf('\n') + 1);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Missing, or on a disk that fails: what memory holds is still exported.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && missed.length === 0) throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  const lines = tail
-    .split('\n')
+  const lines = [...tail.split('\n'), ...missed.map((line) => line.replace(/\n$/, ''))]
     .filter((line) => line !== '')
     .slice(-maxLines);
   const { text, masked } = maskCardData(lines.join('\n'));

@@ -19,6 +19,8 @@ import {
 } from '../api/index.js';
 import { PaymentEngine, type EngineConfig } from '../core/engine.js';
 import { Journal } from '../core/journal/journal.js';
+import { DEFAULT_RESERVE_BYTES, DiskReserve } from '../core/journal/disk-reserve.js';
+import { ioFaultOf } from '../../lib/io-faults.js';
 import type { Logger } from '../log.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
 import { paymentsPortOf } from './payments-port.js';
@@ -76,6 +78,31 @@ export interface PaymentStack {
   close(): Promise<void>;
 }
 
+/**
+ * Training's embedded sandbox, its data beside the training journal. On a full disk (issue 33) the
+ * journal's reserve is given back for it to open on — as the journal itself would — so training
+ * starts on a full disk too (new sales are refused there all the same, DISK_FULL).
+ */
+async function startTrainingSandbox(journalPath: string, logger: Logger): Promise<RunningSandbox> {
+  const start = (): Promise<RunningSandbox> =>
+    startSandbox({
+      logger,
+      dataDir: join(dirname(journalPath), 'sandbox'),
+      settings: { idempotencyKeys: true, marketplaceTransactionList: true },
+    });
+  try {
+    return await start();
+  } catch (error) {
+    const reserve = new DiskReserve(journalPath, { reserveBytes: DEFAULT_RESERVE_BYTES, minFreeBytes: 0 });
+    if (ioFaultOf(error)?.kind !== 'full' || !reserve.release()) throw error;
+    logger.error(
+      { journal: journalPath },
+      "the disk is full: the journal's reserve was given back so that training's sandbox can open",
+    );
+    return start();
+  }
+}
+
 export async function openPaymentStack(options: {
   readonly api: ApiOptions;
   readonly journalPath?: string;
@@ -113,11 +140,7 @@ export async function openPaymentStack(options: {
     let client: PaymentsClient;
     let sellerId: string;
     if (training) {
-      const running = await startSandbox({
-        logger,
-        dataDir: join(dirname(journalPath), 'sandbox'),
-        settings: { idempotencyKeys: true, marketplaceTransactionList: true },
-      });
+      const running = await startTrainingSandbox(journalPath, logger);
       closers.push(() => running.close());
       sandbox = running;
       client = new PaymentsClient({

@@ -22,6 +22,14 @@ import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
 const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
+/** While the disk has no room for a sale (issue 33): the customer sees why nothing starts (2 × 16). */
+export const DISK_FULL_IDLE_TEXT = 'DISCO CHEIO\nVENDAS SUSPENSAS';
+
+/** What an idle PINPAD shows: why sales are refused when they are, else that the checkout is free. */
+export function idleText(training: boolean, salesRefused = false): string {
+  if (salesRefused) return DISK_FULL_IDLE_TEXT;
+  return training ? TRAINING_IDLE_TEXT : IDLE_TEXT;
+}
 
 /** The first wait after a failure; each further failure doubles it, up to RECONNECT_MAX_DELAY_MS. */
 export const RECONNECT_INITIAL_DELAY_MS = 1_000;
@@ -74,6 +82,8 @@ export interface KeeperOptions {
   readonly link?: PinpadLink;
   /** Where the simulated PINPAD (address `sim`) keeps its DUKPT counters across restarts. */
   readonly simulatorCounters?: DukptCounterStore;
+  /** What it shows once opened (default idleText(training)): the agent's, which knows the disk. */
+  readonly idleText?: () => string;
 }
 
 interface Attempt {
@@ -96,13 +106,13 @@ function whenAborted(signal: AbortSignal): { readonly promise: Promise<void>; of
 
 export class PinpadKeeper {
   readonly address: string;
-  readonly #training: boolean;
   readonly #logger: Logger;
   readonly #hooks: PinpadHooks;
   readonly #initialDelayMs: number;
   readonly #maxDelayMs: number;
   readonly #connect: typeof connectPinpad;
   readonly #simulatorCounters: DukptCounterStore | undefined;
+  readonly #idleText: () => string;
   readonly #now: () => number;
   readonly #unavailable: LoggedCondition;
   readonly #link: PinpadLink;
@@ -113,13 +123,13 @@ export class PinpadKeeper {
 
   constructor(address: string, training: boolean, logger: Logger, hooks: PinpadHooks, options: KeeperOptions = {}) {
     this.address = address;
-    this.#training = training;
     this.#logger = logger;
     this.#hooks = hooks;
     this.#initialDelayMs = options.reconnectDelayMs ?? RECONNECT_INITIAL_DELAY_MS;
     this.#maxDelayMs = Math.max(this.#initialDelayMs, options.maxReconnectDelayMs ?? RECONNECT_MAX_DELAY_MS);
     this.#connect = options.connect ?? connectPinpad;
     this.#simulatorCounters = options.simulatorCounters;
+    this.#idleText = options.idleText ?? (() => idleText(training));
     this.#now = options.now ?? Date.now;
     this.#unavailable = new LoggedCondition(logger, this.#now);
     this.#link = options.link ?? new PinpadLink(address, new Date(this.#now()));
@@ -203,7 +213,7 @@ export class PinpadKeeper {
     const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
     try {
       const info = await connection.pinpad.info();
-      await connection.pinpad.display(this.#training ? TRAINING_IDLE_TEXT : IDLE_TEXT);
+      await connection.pinpad.display(this.#idleText());
       await this.#hooks.connected(connection);
       this.#setStatus('ready', null, null);
       // One line either way: after a time without it, with how long that was.

@@ -6,7 +6,7 @@
  * only — and one readable by others is refused with the command that fixes it, never used.
  */
 import { CodedError } from '../../lib/errors.js';
-import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** What the desktop app's safeStorage offers (Electron's `safeStorage` has this shape). */
@@ -24,11 +24,13 @@ export type TokenStoreErrorCode =
   | 'UNREADABLE'
   | 'TOO_OPEN'
   /** The secret comes from its environment variable: there is nothing to write. */
-  | 'FROM_ENVIRONMENT';
+  | 'FROM_ENVIRONMENT'
+  /** The file could not be written (a full or read-only disk): the secret kept before is untouched. */
+  | 'UNWRITABLE';
 
 export class TokenStoreError extends CodedError<TokenStoreErrorCode> {
-  constructor(code: TokenStoreErrorCode, message: string) {
-    super(code, message);
+  constructor(code: TokenStoreErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(code, message, options);
   }
 }
 
@@ -67,10 +69,25 @@ function readOptional(path: string, secret: SecretKind): Buffer | undefined {
   }
 }
 
-function writePrivate(path: string, data: Buffer | string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, data, { mode: 0o600 });
-  chmodSync(path, 0o600);
+/**
+ * Through a temporary file and a rename: a disk that fills mid-write (issue 33) must not leave half
+ * a token where the whole one was. UNWRITABLE when it cannot be written, the old file untouched.
+ */
+function writePrivate(path: string, data: Buffer | string, secret: SecretKind): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(temporary, data, { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new TokenStoreError(
+      'UNWRITABLE',
+      `The ${secret.name} could not be saved in ${path}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
 }
 
 /** safeStorage's Linux keyring backend; undefined elsewhere (Electron offers it on Linux only). */
@@ -115,7 +132,7 @@ export function encryptedTokenStore(
     },
     write(token) {
       available();
-      writePrivate(path, safeStorage.encryptString(token));
+      writePrivate(path, safeStorage.encryptString(token), secret);
     },
     clear() {
       rmSync(path, { force: true });
@@ -154,7 +171,7 @@ export function headlessTokenStore(path: string, env: NodeJS.ProcessEnv, secret:
       return secret.trim ? value.trim() : value.replace(/\r?\n$/, '');
     },
     write(token) {
-      writePrivate(path, `${token}\n`);
+      writePrivate(path, `${token}\n`, secret);
     },
     clear() {
       rmSync(path, { force: true });

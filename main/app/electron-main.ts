@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import electron from 'electron';
 import { logFilePath } from '../paths.js';
 import { createLogger } from '../log.js';
+import { guardProcess } from '../agent/fault-guard.js';
 import { cliInvocation, runCliInApp } from './cli-dispatch.js';
 import type { ShellElectron } from './electron-api.js';
 import { Shell } from './shell.js';
@@ -32,6 +33,10 @@ function startDesktopApp(): void {
   const api: ShellElectron = electron;
   const logFile = logFilePath(homedir());
   const logger = createLogger({ level: process.env.PINBRIDGE_LOG_LEVEL ?? 'info', copyTo: logFile });
+  // No uncaught error ends the app (issue 33): a disk fault goes to the agent's disk watch, anything
+  // else is logged as fatal (main/agent/fault-guard.ts says why it keeps running).
+  let shell: Shell | undefined;
+  guardProcess({ logger, onDiskFault: (error) => shell?.agent.disk.report(error) });
 
   Shell.run(api, {
     argv,
@@ -47,9 +52,14 @@ function startDesktopApp(): void {
       : process.platform === 'linux'
         ? { exec: process.execPath }
         : {}),
-  }).catch((error: unknown) => {
-    logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
-    electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));
-    electron.app.exit(1);
-  });
+  }).then(
+    (running) => {
+      shell = running;
+    },
+    (error: unknown) => {
+      logger.fatal({ err: error instanceof Error ? error.message : String(error) }, 'Pinbridge could not start');
+      electron.dialog.showErrorBox('Pinbridge não iniciou', error instanceof Error ? error.message : String(error));
+      electron.app.exit(1);
+    },
+  );
 }

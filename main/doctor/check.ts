@@ -12,6 +12,7 @@ export const CHECK_IDS = [
   'payments-api',
   'client-certificate',
   'pos-ports',
+  'disk',
   'settings',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -2,7 +2,7 @@
  * `runDoctor`: every support check of `pinbridge doctor`, in plain Node (the CLI only parses
  * options and prints). The settings are loaded first — the printers and the POS ports come from
  * them — then the other checks run side by side, each within its own time limit, so the whole
- * report takes about one time limit, not six.
+ * report takes about one time limit, not seven.
  */
 import { userInfo } from 'node:os';
 import type { DriverLogger } from '../../drivers/log.js';
@@ -17,6 +17,7 @@ import {
   type DoctorReport,
 } from './check.js';
 import { checkClientCertificate } from './client-certificate.js';
+import { checkDisk, type RunningDiskReport } from './disk.js';
 import { checkPaymentsApi, type PaymentsApiTarget } from './payments-api.js';
 import { checkPinpads, type PinpadLinkReport } from './pinpads.js';
 import { checkPosPorts } from './pos-ports.js';
@@ -24,7 +25,7 @@ import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
 import { pinpadSaleOptionsOf, readSettingsJson, type AgentSettings } from '../settings/settings-file.js';
-import { defaultJournalPath, trainingJournalPath } from '../paths.js';
+import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { providerTablesCacheFile, readCachedTables } from '../pinpad/provider-tables.js';
 import type { PinpadKeysSource } from './pinpad-keys.js';
 
@@ -43,6 +44,8 @@ export interface DoctorOptions {
   readonly pinpadAddressFrom?: string;
   /** A running agent's link to its own PINPAD (the window's doctor): reported instead of opening the port it holds. */
   readonly pinpadLink?: PinpadLinkReport;
+  /** A running agent's disk and log file as it sees them (the window's doctor). */
+  readonly disk?: RunningDiskReport;
   /** The POS API ports to check instead of the settings' (`--pos-port`; the window's doctor: the port the agent listens on). */
   readonly posPorts?: readonly number[];
   /** Where `posPorts` came from (default "option"). */
@@ -206,6 +209,14 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         timeoutMs,
         ...(options.platform === undefined ? {} : { platform: options.platform }),
       }),
+    ),
+    guarded('disk', () =>
+      Promise.resolve(
+        checkDisk({
+          dataDir: defaultDataDir(options.home),
+          ...(options.disk === undefined ? {} : { running: options.disk }),
+        }),
+      ),
     ),
     Promise.resolve(loaded.result),
   ]);

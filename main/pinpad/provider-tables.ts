@@ -269,6 +269,8 @@ export class ProviderTables implements TablesSource {
       writeFileSync(`${file}.tmp`, JSON.stringify(cache), { mode: 0o600 });
       renameSync(`${file}.tmp`, file);
     } catch (error) {
+      // A full disk leaves half a document behind: not kept (issue 33).
+      rmSync(`${file}.tmp`, { force: true });
       this.#logger.warn(
         { file, reason: error instanceof Error ? error.message : String(error) },
         'the EMV tables could not be cached; they are asked again at the next start',

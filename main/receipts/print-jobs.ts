@@ -7,6 +7,7 @@
  * The documents are built from the payment journal's masked data: no card data here either.
  */
 import { randomBytes } from 'node:crypto';
+import { isIoFault } from '../../lib/io-faults.js';
 import { openDatabase, type Migration, type SqliteDatabase } from '../storage/sqlite.js';
 import type { PrintDocument } from '../../drivers/printers/document.js';
 import { ReceiptError } from './errors.js';
@@ -40,6 +41,8 @@ export interface PrintJob {
 }
 
 export interface NewPrintJob {
+  /** Its id when it has one already (a job the queue held in memory while the disk was full). */
+  readonly id?: string;
   readonly printer: string;
   readonly subject: string;
   readonly document: PrintDocument;
@@ -132,6 +135,8 @@ export class PrintJournal {
   readonly path: string;
   readonly #db: SqliteDatabase;
   readonly #now: () => Date;
+  /** Jobs a crash left `printing` are still to go back to the queue: the disk was full at open. */
+  #requeuePending = true;
 
   private constructor(path: string, db: SqliteDatabase, now: () => Date) {
     this.path = path;
@@ -151,6 +156,8 @@ export class PrintJournal {
         secure_delete: true,
       },
       migrations: PRINT_JOURNAL_MIGRATIONS,
+      // On a full disk it opens read-only (held) and writes again once there is room (issue 33).
+      whenFull: 'hold',
     });
     try {
       const journal = new PrintJournal(path, db, options.now ?? (() => new Date()));
@@ -166,22 +173,36 @@ export class PrintJournal {
     return this.#now().toISOString();
   }
 
+  /** Opened on a full disk: read-only until there is room (each write tries again). */
+  get held(): boolean {
+    return this.#db.held;
+  }
+
+  /** Jobs a crash left `printing` go back to the queue; on a full disk, at the first read after there is room. */
   #requeueInterrupted(): void {
+    if (!this.#requeuePending) return;
     const at = this.#at();
-    this.#db
-      .statement(
-        `UPDATE print_jobs SET state = 'queued', next_attempt_at = @at, updated_at = @at, last_error_json = @error WHERE state = 'printing'`,
-      )
-      .run({
-        at,
-        error: JSON.stringify({ code: 'INTERRUPTED', message: 'the agent stopped while this job was printing' }),
-      });
+    try {
+      this.#db.write(() =>
+        this.#db
+          .statement(
+            `UPDATE print_jobs SET state = 'queued', next_attempt_at = @at, updated_at = @at, last_error_json = @error WHERE state = 'printing'`,
+          )
+          .run({
+            at,
+            error: JSON.stringify({ code: 'INTERRUPTED', message: 'the agent stopped while this job was printing' }),
+          }),
+      );
+      this.#requeuePending = false;
+    } catch (error) {
+      if (!isIoFault(error)) throw error;
+    }
   }
 
   enqueue(job: NewPrintJob): PrintJob {
     const at = this.#at();
     const row: Row = {
-      id: randomBytes(16).toString('hex'),
+      id: job.id ?? randomBytes(16).toString('hex'),
       printer: job.printer,
       subject: job.subject,
       title: job.document.title,
@@ -195,12 +216,15 @@ export class PrintJournal {
       updated_at: at,
       printed_at: null,
     };
-    this.#db
-      .statement(
-        `INSERT INTO print_jobs (id, printer, subject, title, document_json, state, attempts, last_error_json, next_attempt_at, reprint_of, created_at, updated_at, printed_at)
+    // Through write(): a file held on a full disk tries to open as it should first.
+    this.#db.write(() =>
+      this.#db
+        .statement(
+          `INSERT INTO print_jobs (id, printer, subject, title, document_json, state, attempts, last_error_json, next_attempt_at, reprint_of, created_at, updated_at, printed_at)
          VALUES (@id, @printer, @subject, @title, @document_json, @state, @attempts, @last_error_json, @next_attempt_at, @reprint_of, @created_at, @updated_at, @printed_at)`,
-      )
-      .run(row);
+        )
+        .run(row),
+    );
     return toJob(row);
   }
 
@@ -227,6 +251,7 @@ export class PrintJournal {
 
   /** The queued jobs of a printer, oldest first: the order they must print in. */
   waiting(printer: string): PrintJob[] {
+    this.#requeueInterrupted();
     return (
       this.#db
         .statement(
@@ -238,6 +263,7 @@ export class PrintJournal {
 
   /** Printers with jobs waiting. */
   printersWaiting(): string[] {
+    this.#requeueInterrupted();
     return (
       this.#db.statement(`SELECT DISTINCT printer FROM print_jobs WHERE state IN ('queued', 'printing')`).all() as {
         printer: string;
@@ -247,11 +273,13 @@ export class PrintJournal {
 
   #update(id: string, sets: string, params: Record<string, unknown>, from: readonly PrintJobState[]): PrintJob {
     const at = this.#at();
-    const result = this.#db
-      .statement(
-        `UPDATE print_jobs SET ${sets}, updated_at = @at WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(', ')})`,
-      )
-      .run({ ...params, id, at });
+    const result = this.#db.write(() =>
+      this.#db
+        .statement(
+          `UPDATE print_jobs SET ${sets}, updated_at = @at WHERE id = @id AND state IN (${from.map((s) => `'${s}'`).join(', ')})`,
+        )
+        .run({ ...params, id, at }),
+    );
     const job = this.get(id);
     if (job === undefined) throw new ReceiptError('NOT_FOUND', `There is no print job ${id}.`);
     if (result.changes === 0)

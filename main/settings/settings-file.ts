@@ -12,7 +12,7 @@
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
  * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Type, type Static } from 'typebox';
 import { readEmvTables, TablesFileError, type EmvTables } from '../pinpad/emv-tables.js';
@@ -413,13 +413,19 @@ export function loadSettings(explicitPath: string | undefined, home?: string): A
 /**
  * Checks `json` as a whole and writes it (two-space JSON) in place of the file, atomically: a
  * crash mid-write leaves the old file, never half a new one. Refused with every violation, the
- * file untouched.
+ * file untouched; a disk that refuses the write throws its error (ENOSPC…), the file untouched too.
  */
 export function saveSettings(path: string, json: unknown): AgentSettings {
   const settings = parseSettings(json, path);
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, path);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600 });
+    renameSync(temporary, path);
+  } catch (error) {
+    // A full disk (issue 33): the file stays as it was, and no half-written copy is left beside it.
+    rmSync(temporary, { force: true });
+    throw error;
+  }
   return settings;
 }

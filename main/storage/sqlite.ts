@@ -8,9 +8,10 @@
  * (how durable a commit is, what a busy file means to its callers) stays the store's: it says so
  * through the pragmas it asks for and the sentences it builds from a StorageError.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { ioFaultOf } from '../../lib/io-faults.js';
 import { StorageError, translateSqliteError } from './errors.js';
 
 export { StorageError, sqliteErrorOf, storageCodeOf, translateSqliteError, type StorageErrorCode } from './errors.js';
@@ -65,7 +66,34 @@ export interface OpenOptions {
   readonly migrations?: readonly Migration[];
   /** Refuse a missing file (NOT_FOUND) instead of creating it (and its folders). */
   readonly mustExist?: boolean;
+  /**
+   * `hold`: a file that cannot be opened for want of room (a full disk: SQLITE_FULL, or the
+   * write-ahead log's shared-memory index that cannot grow) is opened anyway, `held`: in exclusive
+   * locking mode, whose index lives in memory, so it can be read; a file with nothing in it yet,
+   * in memory with its schema (empty). Every write of a held file is refused (DISK_FULL) until
+   * `reopen` opens it as asked — tried again by each write. Exclusive: no
+   * other process can open the file meanwhile.
+   */
+  readonly whenFull?: 'hold';
 }
+
+/** How often a held file tries to open as asked while its disk shows no room, on writes and `reopen()`. */
+export const HELD_RETRY_MS = 1_000;
+
+/** Free space that lets a held file try to open at once (its -shm index and a few pages of log). */
+const HELD_ROOM_BYTES = 256 * 1024;
+
+function freeBytes(path: string): number {
+  try {
+    const fs = statfsSync(dirname(path));
+    return fs.bavail * fs.bsize;
+  } catch {
+    return 0;
+  }
+}
+
+/** SQLITE_FULL, a -shm index that cannot grow, ENOSPC from making the folder: no room on the disk. */
+const isNoRoom = (error: unknown): boolean => ioFaultOf(error)?.kind === 'full';
 
 export const isMemoryPath = (path: string): boolean => path === ':memory:' || path === '';
 
@@ -75,6 +103,16 @@ export const isMemoryPath = (path: string): boolean => path === ':memory:' || pa
  * TOO_NEW, READ_ONLY, DISK_FULL, NOT_FOUND) or SQLite's own for anything else; nothing stays open.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): SqliteDatabase {
+  try {
+    return new SqliteDatabase(path, connect(path, options), options);
+  } catch (error) {
+    if (options.whenFull !== 'hold' || isMemoryPath(path) || !isNoRoom(error)) throw error;
+    return new SqliteDatabase(path, connectHeld(path, options), options, true);
+  }
+}
+
+/** A connection as `options` ask: pragmas applied, schema up to date. */
+function connect(path: string, options: OpenOptions): Connection {
   const memory = isMemoryPath(path);
   if (!memory) {
     if (options.mustExist === true && !existsSync(path))
@@ -86,11 +124,53 @@ export function openDatabase(path: string, options: OpenOptions = {}): SqliteDat
     connection = new Database(path, { fileMustExist: options.mustExist === true && !memory });
     applyPragmas(connection, options.pragmas ?? {});
     if (options.migrations !== undefined) migrate(connection, path, options.migrations);
-    return new SqliteDatabase(path, connection);
+    return connection;
   } catch (error) {
     connection?.close();
     throw translateSqliteError(error, path);
   }
+}
+
+/**
+ * The file read-only-ish on a full disk: exclusive locking (the write-ahead log's index in this
+ * process's memory, so no -shm file to grow) when it holds a schema already; otherwise an empty
+ * database in memory with the schema, standing in until the file can be made.
+ */
+function connectHeld(path: string, options: OpenOptions): Connection {
+  let connection: Connection | undefined;
+  try {
+    connection = new Database(path, { fileMustExist: true });
+    // Before anything reads the file: exclusive mode must be set before the first WAL access.
+    connection.pragma('locking_mode = EXCLUSIVE');
+    connection.pragma(
+      `busy_timeout = ${Math.max(0, Math.floor(options.pragmas?.busy_timeout ?? DEFAULT_BUSY_TIMEOUT_MS))}`,
+    );
+    const version = userVersion(connection);
+    const target = options.migrations?.length;
+    if (target !== undefined && version > target) {
+      throw new StorageError(
+        'TOO_NEW',
+        path,
+        `the schema is at version ${version}, newer than this code understands (${target})`,
+        {
+          version: { found: version, supported: target },
+        },
+      );
+    }
+    // A schema that needs a migration needs a write: not on a full disk.
+    if (target === undefined || (version === target && version > 0)) return connection;
+    connection.close();
+  } catch (error) {
+    connection?.close();
+    if (error instanceof StorageError) throw error;
+    if (!(error instanceof Database.SqliteError) || error.code !== 'SQLITE_CANTOPEN') {
+      const translated = translateSqliteError(error, path);
+      if (!isNoRoom(translated)) throw translated;
+    }
+  }
+  const memory = new Database(':memory:');
+  if (options.migrations !== undefined) migrate(memory, ':memory:', options.migrations);
+  return memory;
 }
 
 function applyPragmas(connection: Connection, pragmas: Pragmas): void {
@@ -139,19 +219,61 @@ function migrate(connection: Connection, path: string, migrations: readonly Migr
 /** An open SQLite file. Every method translates SQLite's failures into StorageErrors. */
 export class SqliteDatabase {
   readonly path: string;
+  readonly #statements = new Map<string, Statement>();
+  readonly #options: OpenOptions;
+  #connection: Connection;
+  #held: boolean;
+  #triedAt = 0;
+
+  constructor(path: string, connection: Connection, options: OpenOptions = {}, held = false) {
+    this.path = path;
+    this.#options = options;
+    this.#held = held;
+    this.#connection = this.#cached(connection);
+  }
+
   /**
    * The connection itself. Its `prepare` is the statement cache (the same as `statement`): code
    * written against better-sqlite3 gets one compiled statement per SQL text without knowing it.
    * Never change a statement's mode (pluck, raw, expand) or leave one half-iterated: it is shared.
+   * A held file's connection changes when it reopens: ask for it each time.
    */
-  readonly connection: Connection;
-  readonly #statements = new Map<string, Statement>();
+  get connection(): Connection {
+    return this.#connection;
+  }
 
-  constructor(path: string, connection: Connection) {
-    this.path = path;
-    this.connection = connection;
+  /** Opened on a full disk (OpenOptions.whenFull): readable, every write refused until `reopen` succeeds. */
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /**
+   * A held file tries to open as asked (at once when its disk shows room, else at most once every
+   * HELD_RETRY_MS unless `force`); true when it is no longer held. Statements compiled before are dropped with the old connection.
+   */
+  reopen(force = false): boolean {
+    if (!this.#held) return true;
+    const now = Date.now();
+    // statfs is cheap, an open is not: tried at once when the disk shows room, else once a second.
+    if (!force && now - this.#triedAt < HELD_RETRY_MS && freeBytes(this.path) < HELD_ROOM_BYTES) return false;
+    this.#triedAt = now;
+    // The exclusive lock of the held connection would keep the new one out: let go first.
+    this.#statements.clear();
+    this.#connection.close();
+    try {
+      this.#connection = this.#cached(connect(this.path, this.#options));
+      this.#held = false;
+      return true;
+    } catch (error) {
+      this.#connection = this.#cached(connectHeld(this.path, this.#options));
+      if (!isNoRoom(error)) throw error;
+      return false;
+    }
+  }
+
+  /** Compiling a statement costs more than running most of them: one per SQL text. */
+  #cached(connection: Connection): Connection {
     const prepare = connection.prepare.bind(connection);
-    // Compiling a statement costs more than running most of them: one per SQL text.
     const cached = (sql: string): Statement => {
       let statement = this.#statements.get(sql);
       if (statement === undefined) {
@@ -161,6 +283,7 @@ export class SqliteDatabase {
       return statement;
     };
     connection.prepare = cached as Connection['prepare'];
+    return connection;
   }
 
   get inMemory(): boolean {
@@ -178,6 +301,8 @@ export class SqliteDatabase {
    * all back. Inside another transaction it is a savepoint of it.
    */
   write<T>(work: () => T): T {
+    if (this.#held && !this.reopen())
+      throw new StorageError('DISK_FULL', this.path, 'the disk has no room: the file is read-only until it has');
     return this.#translated(() => this.connection.transaction(work).immediate());
   }
 

@@ -151,6 +151,9 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'notice.payment': 'Payment in progress: {amount} — {message}',
   'notice.pairing': 'Pairing request from “{name}”: code {code}',
   'notice.see': 'Show',
+  'notice.diskFull':
+    'The computer’s disk is full: new sales are refused until there is room; then everything resumes by itself.',
+  'notice.diskFailing': 'The computer’s disk refuses writes: logs and prints wait in memory. Sales go on.',
 
   'result.approved': 'APPROVED',
   'result.declined': 'DECLINED',
@@ -550,6 +553,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.checkApi': 'Payments service',
   'support.checkCertificate': 'Client certificate',
   'support.checkPorts': 'POS ports',
+  'support.checkDisk': 'Disk and logs',
   'support.fix': 'How to fix it:',
   'support.copy': 'Copy',
   'support.copyFixLabel': 'Copy how to fix: {check}',
@@ -564,6 +568,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.logsCopy': 'Copy logs',
   'support.logsCopied': 'Logs copied.',
   'support.logsLabel': 'Exported logs',
+  'support.logsNotWritten':
+    'Logs are not being written to disk ({code}) since {time}: the last lines below are in memory only.',
   'support.logsNoFile': 'This Pinbridge logs to the terminal only: there is no log file to export.',
   'support.logsEmpty': 'The log is still empty.',
   'support.logsOne': '1 line exported.',

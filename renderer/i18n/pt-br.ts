@@ -155,6 +155,10 @@ export const PT_BR = {
   'notice.payment': 'Pagamento em andamento: {amount} — {message}',
   'notice.pairing': 'Pedido de pareamento de “{name}”: código {code}',
   'notice.see': 'Ver',
+  'notice.diskFull':
+    'Disco do computador cheio: novas vendas estão suspensas até liberar espaço; depois, tudo volta sozinho.',
+  'notice.diskFailing':
+    'O disco do computador não aceita gravação: registros e impressões aguardam na memória. As vendas continuam.',
 
   'result.approved': 'APROVADA',
   'result.declined': 'NEGADA',
@@ -556,6 +560,7 @@ export const PT_BR = {
   'support.checkApi': 'Serviço de pagamentos',
   'support.checkCertificate': 'Certificado digital',
   'support.checkPorts': 'Portas do PDV',
+  'support.checkDisk': 'Disco e registros',
   'support.fix': 'Como resolver:',
   'support.copy': 'Copiar',
   'support.copyFixLabel': 'Copiar como resolver: {check}',
@@ -570,6 +575,8 @@ export const PT_BR = {
   'support.logsCopy': 'Copiar registros',
   'support.logsCopied': 'Registros copiados.',
   'support.logsLabel': 'Registros exportados',
+  'support.logsNotWritten':
+    'Os registros não estão sendo gravados no disco ({code}) desde {time}: as últimas linhas abaixo estão só na memória.',
   'support.logsNoFile': 'Este Pinbridge registra só no terminal: não há arquivo de registros para exportar.',
   'support.logsEmpty': 'O registro ainda está vazio.',
   'support.logsOne': '1 linha exportada.',

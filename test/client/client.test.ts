@@ -291,6 +291,15 @@ describe('calls', () => {
         pinpad_link: null,
         printers: [],
         api: { state: 'up', since: null, last_error: null },
+        disk: {
+          state: 'ok',
+          since: '2026-01-01T00:00:00.000Z',
+          sources: [],
+          code: null,
+          sales_refused: false,
+          message: 'the disk takes writes',
+          cashier_message: '',
+        },
         clients_connected: 1,
       };
     });

@@ -24,6 +24,11 @@ import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { CONTROLS, controlsUnder44px, FOCUSED, tabAround, text } from './keyboard.js';
 import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
+import { DiskWatch } from '../../main/agent/disk-watch.js';
+import { AuditLog } from '../../main/audit-log.js';
+import { Journal } from '../../main/core/journal/journal.js';
+import { createLogger } from '../../main/log.js';
+import { mountSmallDisk } from '../helpers/small-disk.js';
 
 let pos: PosRig;
 let browser: Browser;
@@ -693,6 +698,44 @@ describe('a receipt printer that is off', () => {
       expect(errors).toEqual([]);
     } finally {
       await offline.close();
+    }
+  });
+});
+
+describe('a full disk', () => {
+  it('puts a banner on every page while no sale fits, in Portuguese, and takes it away once there is room', async () => {
+    const disk = mountSmallDisk(8 * 1024 * 1024);
+    const journal = Journal.open(join(disk.dir, 'journal.db'), { reserveBytes: 0, minFreeBytes: 1024 * 1024 });
+    const watch = new DiskWatch({
+      journal,
+      audit: new AuditLog(join(mkdtempSync(join(artifactsDir(), 'window-audit-')), 'audit.log')),
+      logger: createLogger({ level: 'silent' }),
+      okPollMs: 100,
+      fullPollMs: 100,
+    });
+    watch.start();
+    const rig = await posRig({ disk: watch });
+    try {
+      const { page, errors } = await openWindow({ rig });
+      const banner = page.locator('#notice-disk');
+      expect(await banner.isHidden()).toBe(true);
+      disk.fill();
+      await banner.waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await text(page, '#notice-disk')).toBe(
+        'Disco do computador cheio: novas vendas estão suspensas até liberar espaço; depois, tudo volta sozinho.',
+      );
+      expect(await banner.getAttribute('role')).toBe('alert');
+      // On every page, not only the status.
+      await go(page, 'transactions');
+      expect(await banner.isVisible()).toBe(true);
+      disk.free();
+      await banner.waitFor({ state: 'hidden', timeout: 10_000 });
+      expect(errors).toEqual([]);
+    } finally {
+      watch.stop();
+      await rig.close();
+      journal.close();
+      disk.unmount();
     }
   });
 });

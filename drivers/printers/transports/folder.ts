@@ -6,7 +6,7 @@
  * folder). Write-only: there is no status to ask a folder for.
  */
 import { EventEmitter } from 'node:events';
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PrinterError } from '../errors.js';
 import type { PrinterTransport, PrinterTransportEvents } from './printer-transport.js';
@@ -65,6 +65,8 @@ export class FolderTransport extends EventEmitter<PrinterTransportEvents> implem
       await writeFile(temporary, bytes);
       await rename(temporary, join(this.folder, name));
     } catch (error) {
+      // A full disk leaves half a receipt behind: taken away, so the folder holds only whole ones.
+      await rm(temporary, { force: true }).catch(() => undefined);
       throw new PrinterError(
         'IO_ERROR',
         `The receipt could not be written to ${this.folder}: ${(error as Error).message}.`,

@@ -12,10 +12,15 @@
  * JSON lines on stdout too (and a sentence on stderr); logs go to stderr — JSON lines, or on a
  * terminal readable lines from warnings up (PINBRIDGE_LOG_FORMAT=json|pretty to choose) — and,
  * all of them, to the log file.
+ *
+ * No error ends it once it runs (issue 33): the process guard (main/agent/fault-guard.ts) turns an
+ * uncaught exception or an unhandled rejection into a logged fault, a disk fault reported to the
+ * agent's disk watch; the agent starts on a full disk too.
  */
 import type { Command } from 'commander';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
 import { AgentRunner } from '../../agent/agent-runner.js';
+import { guardProcess } from '../../agent/fault-guard.js';
 import { logFilePath } from '../../paths.js';
 import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../pinpad/connection.js';
 import { loadSettings } from '../../settings/settings-file.js';
@@ -133,6 +138,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         copyTo: logFile,
         ...(format === 'pretty' && !io.env.PINBRIDGE_LOG_LEVEL ? { stderrLevel: 'warn' } : {}),
       });
+      // No uncaught error ends the agent (issue 33): a disk fault is reported to the running
+      // agent's disk watch, anything else logged as fatal (fault-guard.ts says why it keeps running).
+      let running: Agent | undefined;
+      const guard = guardProcess({ logger, onDiskFault: (error) => running?.disk.report(error) });
       const flags = apiOptionsOf(options, io.env);
       const { tokens, passphrases } = headlessSecrets(io.env);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
@@ -154,11 +163,18 @@ export function registerStartCommand(program: Command, io: CliIo): void {
           logger,
         };
       };
-      const runner = await AgentRunner.start({ build, logger });
+      let runner: AgentRunner;
+      try {
+        runner = await AgentRunner.start({ build, logger });
+      } catch (error) {
+        guard.uninstall();
+        throw error;
+      }
       // Each agent (the first, and each after a restart) says when it is ready and shows pairing codes.
       let announced: Agent | undefined;
       const announce = (agent: Agent): void => {
         announced = agent;
+        running = agent;
         agent.on('pairing', (pairing) => announcePairing(io, pairing, timeZone));
         // Without waiting for a PINPAD that is not there: the line says where the window is to fix it from.
         agent.started.then(
@@ -186,6 +202,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
         ]);
       } finally {
         await runner.stop();
+        guard.uninstall();
       }
     });
 }

@@ -196,7 +196,26 @@ export class Journal {
    * disk has room again) and enough free space besides. Always enough for a journal in memory.
    */
   room(): DiskRoom {
-    return this.#reserve?.room() ?? { freeBytes: Number.MAX_SAFE_INTEGER, reserveHeld: true, enough: true };
+    // Opened on a full disk: read-only until it opens as it should (tried again here, before each sale).
+    const held = this.#db.held && !this.#reopen();
+    const room = this.#reserve?.room() ?? { freeBytes: Number.MAX_SAFE_INTEGER, reserveHeld: true, enough: true };
+    return held ? { ...room, enough: false } : room;
+  }
+
+  /**
+   * Opened on a full disk (Journal.open): readable — recovery and payment.status tell the truth —
+   * but every write is refused (DISK_FULL) until there is room; `room()` and each write try again.
+   */
+  get held(): boolean {
+    return this.#db.held;
+  }
+
+  #reopen(force = false): boolean {
+    try {
+      return this.#db.reopen(force);
+    } catch (error) {
+      throw translate(error, this.path);
+    }
   }
 
   /** Opens (creating directories, file and schema unless `mustExist`) the journal at `path`; ':memory:' works. */
@@ -215,8 +234,18 @@ export class Journal {
           foreign_keys: true,
         },
         migrations: MIGRATIONS,
+        // The agent must start on a full disk (issue 33): the journal is then read, not written.
+        ...(options.mustExist === true ? {} : { whenFull: 'hold' as const }),
       });
-      return new Journal(path, db, options);
+      const journal = new Journal(path, db, options);
+      // The reserve is there for this: given back, the journal opens as it should and recovery can write.
+      if (db.held && journal.#reserve?.release() === true) {
+        journal.#onDiskFull(
+          `the disk of the journal ${path} is full; its reserve was given back so that the journal opens and recovery can write`,
+        );
+        journal.#reopen(true);
+      }
+      return journal;
     } catch (error) {
       db?.close();
       throw translate(error, path);
@@ -565,6 +594,7 @@ export class Journal {
           `the disk of the journal ${this.path} is full; its reserve was given back to finish the payments in flight`,
         );
         try {
+          this.#reopen(true);
           return this.#db.write(work);
         } catch (again) {
           throw translate(again, this.path);

@@ -21,6 +21,7 @@
  * deleted when a store is opened.
  */
 import { CodedError } from '../../../lib/errors.js';
+import { isIoFault } from '../../../lib/io-faults.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { sqliteErrorOf, StorageError, type SqliteDatabase, type Statement } from '../../storage/sqlite.js';
 import { openClientsFile } from './clients-file.js';
@@ -358,7 +359,8 @@ export class ClientStore {
     try {
       db = openClientsFile(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
       const store = new ClientStore(path, db, options);
-      store.#cleanUp();
+      // Housekeeping: on a full disk it waits for the next start.
+      if (!db.held) store.#cleanUp();
       return store;
     } catch (error) {
       db?.close();
@@ -592,10 +594,19 @@ export class ClientStore {
       throw new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${row.origin}`);
     }
     const seenAt = this.#now().toISOString();
-    // Conditional on not revoked: a revocation committed since the read above wins.
-    const { changes } = this.#read(() =>
-      this.#statement(`UPDATE clients SET last_seen_at = ? WHERE id = ? AND revoked_at IS NULL`).run(seenAt, row.id),
-    );
+    let changes: number;
+    try {
+      // Conditional on not revoked: a revocation committed since the read above wins.
+      changes = this.#read(
+        () =>
+          this.#statement(`UPDATE clients SET last_seen_at = ? WHERE id = ? AND revoked_at IS NULL`).run(seenAt, row.id)
+            .changes,
+      );
+    } catch (error) {
+      // A full disk does not lock a POS out (issue 33): the time is just not kept. Read above: not revoked.
+      if (!isIoFault(error)) throw error;
+      return toClient(row);
+    }
     if (changes === 0) throw new ClientStoreError('TOKEN_REVOKED', `client ${row.id} was revoked`);
     return toClient({ ...row, last_seen_at: seenAt });
   }

@@ -92,5 +92,7 @@ export function openClientsFile(path: string, options: { readonly busyTimeoutMs?
       secure_delete: true,
     },
     migrations: CLIENTS_FILE_MIGRATIONS,
+    // The agent must start on a full disk (issue 33): paired POS clients can still log in.
+    whenFull: 'hold',
   });
 }

@@ -13,6 +13,7 @@ import { Type } from 'typebox';
 import {
   ApiHealth,
   ClientRecordView,
+  DiskView,
   PairingGuardView,
   PairingRequestView,
   PaymentOutcome,
@@ -87,6 +88,12 @@ export const EVENTS = {
     audience: 'all',
     summary: 'The payments API became reachable or unreachable.',
     payload: ApiHealth,
+  }),
+  'agent.disk': event({
+    audience: 'all',
+    summary:
+      'The computer’s disk filled (or refuses writes) or has room again: while sales_refused, payment.start answers DISK_FULL; nothing else stops.',
+    payload: DiskView,
   }),
   'tapToPay.updated': event({
     audience: 'owner',

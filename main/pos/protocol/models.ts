@@ -264,6 +264,33 @@ export const PrintJobView = Type.Object(
 );
 export type PrintJobView = Static<typeof PrintJobView>;
 
+export const DISK_SOURCES = ['journal', 'logs', 'print_journal', 'other'] as const;
+
+export const DiskView = Type.Object(
+  {
+    state: Type.Union([Type.Literal('ok'), Type.Literal('full')], {
+      description:
+        'full: the computer’s disk refuses the agent’s writes (or has no room for a sale); ok: it takes them.',
+    }),
+    since: IsoTime,
+    sources: Type.Array(Literals(DISK_SOURCES), {
+      description:
+        'What the disk refuses: journal (no room for a new sale: payment.start answers DISK_FULL), logs, print_journal (jobs wait in memory), other (another file of the agent).',
+    }),
+    code: Nullable(Type.String({ description: 'The first failure’s code: DISK_FULL, ENOSPC, EROFS, SQLITE_IOERR…' })),
+    sales_refused: Type.Boolean({ description: 'New sales are refused with DISK_FULL until there is room.' }),
+    message: Type.String({ description: 'What it means (English).' }),
+    cashier_message: Type.String({ description: 'The same for the cashier (pt-BR); empty when ok.' }),
+  },
+  {
+    additionalProperties: false,
+    title: 'Disk',
+    description:
+      'Whether the computer’s disk takes the agent’s writes. Full, nothing stops: payments in flight finish, what cannot be written waits in memory, and everything resumes by itself once there is room.',
+  },
+);
+export type DiskView = Static<typeof DiskView>;
+
 export const ApiHealth = Type.Object(
   {
     state: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('unknown')]),

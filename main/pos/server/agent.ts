@@ -44,6 +44,35 @@ export interface PosAgent {
   readonly supervisor?: SupervisorGuard;
   /** What the window manages beyond the POS API (settings, the API token, diagnostics); absent in tests that need none. */
   readonly operator?: OperatorServices;
+  /** Whether the disk takes the agent's writes (agent.status, event agent.disk); absent: not watched. */
+  readonly disk?: DiskWatcher;
+}
+
+/** What the disk refuses, as the agent watches it (main/agent/disk-watch.ts). */
+export type DiskSource = 'journal' | 'logs' | 'print_journal' | 'other';
+
+/** The computer's disk as the agent sees it (issue 33). */
+export interface DiskState {
+  readonly state: 'ok' | 'full';
+  /** ISO time of the last change of state. */
+  readonly since: string;
+  /** The writers the disk refuses (the journal: no room for a new sale); empty when ok. */
+  readonly sources: readonly DiskSource[];
+  /** The first failure's code (ENOSPC, DISK_FULL, EROFS…); null when ok. */
+  readonly code: string | null;
+  /** Whether new sales are refused (DISK_FULL): the journal has no room for one. */
+  readonly salesRefused: boolean;
+  readonly message: string;
+  /** For the cashier (pt-BR): the window's banner; empty when ok. */
+  readonly cashierMessage: string;
+}
+
+export interface DiskWatcher {
+  readonly status: DiskState;
+  /** Looks at the disk now (a sale was just refused for want of room). */
+  check(): void;
+  on(event: 'change', listener: (status: DiskState) => void): unknown;
+  off(event: 'change', listener: (status: DiskState) => void): unknown;
 }
 
 /** One mistake of a settings file, naming its field: its stable code, English and pt-BR. */
@@ -97,8 +126,17 @@ export interface OperatorServices {
       pt: { summary: string; fix?: string };
     }[];
   }>;
-  /** The recent log lines, with anything card-like masked, for a support technician. */
-  exportLogs(maxLines: number): { file: string | null; text: string; lines: number; masked: number };
+  /**
+   * The recent log lines, with anything card-like masked, for a support technician; when the log
+   * file is not being written (a full disk), why, and the lines it missed from memory.
+   */
+  exportLogs(maxLines: number): {
+    file: string | null;
+    text: string;
+    lines: number;
+    masked: number;
+    not_written: { code: string; message: string; since: string; unwritten: number } | null;
+  };
   /** Bluetooth LE devices advertising the serial (Nordic UART) service, strongest first. */
   scanBle(seconds: number): Promise<readonly { address: string; name: string | null; rssi: number }[]>;
   /** The operating system's printers, each as the `lp://NAME` address the printer setting takes. */

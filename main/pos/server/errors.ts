@@ -1,11 +1,13 @@
 /**
  * Turns whatever a handler throws into the POS API's error: the engine's, the receipts', the
  * PINPAD driver's, the payments API client's and the client store's errors each map to a stable
- * code. Anything else is INTERNAL_ERROR with a generic sentence — its message (which could name
- * paths or internals) goes to the log, not to the POS.
+ * code; a write any store or file had no room for is DISK_FULL. Anything else is INTERNAL_ERROR
+ * with a generic sentence — its message (which could name paths or internals) goes to the log, not
+ * to the POS.
  */
 import { DriverError } from '../../../drivers/errors.js';
 import { CodedError } from '../../../lib/errors.js';
+import { ioFaultOf } from '../../../lib/io-faults.js';
 import { InvalidRequestError, PaymentsApiError } from '../../api/index.js';
 import { EngineError } from '../../core/errors.js';
 import { JournalError } from '../../core/journal/journal.js';
@@ -190,10 +192,19 @@ const TABLES: readonly Translate[] = [
 /** Null for an unexpected error (a bug): the caller logs it and answers INTERNAL_ERROR. */
 export function toPosError(error: unknown): PosError | null {
   if (error instanceof PosError) return error;
-  if (!(error instanceof CodedError)) return null;
-  for (const translate of TABLES) {
-    const translated = translate(error);
-    if (translated !== undefined) return translated;
+  if (error instanceof CodedError) {
+    for (const translate of TABLES) {
+      const translated = translate(error);
+      if (translated !== undefined) return translated;
+    }
   }
+  // A write the disk had no room for, from any store or file (issue 33): not a bug, and said so.
+  if (ioFaultOf(error)?.kind === 'full')
+    return new PosError(
+      'DISK_FULL',
+      "The computer's disk is full: this could not be saved. Free some space and try again.",
+      {},
+      'Disco do computador cheio: nada foi gravado. Libere espaço e tente de novo.',
+    );
   return null;
 }

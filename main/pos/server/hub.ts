@@ -14,12 +14,13 @@ import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
-import type { PosAgent } from './agent.js';
+import type { DiskState, PosAgent } from './agent.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import { OwnershipStore } from './ownership-store.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
 import {
+  diskView,
   apiHealthView,
   clientRecordView,
   outcomeView,
@@ -74,6 +75,9 @@ export class Hub {
     apiHealth.on('change', onHealth);
     pinpadLink?.on('change', onLink);
     printQueue?.on('job', onJob);
+    const onDisk = (status: DiskState): void => this.publish('agent.disk', diskView(status));
+    agent.disk?.on('change', onDisk);
+    this.#unsubscribe.push(() => agent.disk?.off('change', onDisk));
     this.#unsubscribe.push(() => {
       engine.off('progress', onProgress).off('result', onResult);
       pinpads

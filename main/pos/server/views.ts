@@ -16,6 +16,7 @@ import type { PairedClient, PairingGuard } from '../clients/client-store.js';
 import type {
   ApiHealth,
   ClientRecordView,
+  DiskView,
   PairingGuardView,
   PairingRequestView,
   PaymentOutcome,
@@ -27,6 +28,7 @@ import type {
   RelayTransaction,
 } from '../protocol/index.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
+import type { DiskState } from './agent.js';
 
 export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   serial_number: entry.serialNumber,
@@ -95,6 +97,28 @@ export const printJobView = (job: PrintJob): PrintJobView => ({
   attempts: job.attempts,
   error: job.lastError === null ? null : { code: job.lastError.code, message: job.lastError.message },
 });
+
+/** The disk as the agent watches it (absent where nothing does: taken as ok). */
+export const diskView = (status: DiskState | undefined): DiskView =>
+  status === undefined
+    ? {
+        state: 'ok',
+        since: new Date(0).toISOString(),
+        sources: [],
+        code: null,
+        sales_refused: false,
+        message: 'the disk is not watched here',
+        cashier_message: '',
+      }
+    : {
+        state: status.state,
+        since: status.since,
+        sources: [...status.sources],
+        code: status.code,
+        sales_refused: status.salesRefused,
+        message: status.message,
+        cashier_message: status.cashierMessage,
+      };
 
 export const apiHealthView = (health: ApiHealthSnapshot): ApiHealth => ({
   state: health.state,

@@ -1,7 +1,8 @@
 /**
  * The log export a technician asks for: the last lines of the agent's log, a cut first line
  * dropped, and anything card-like masked once more (first 6 / last 4; track data removed) — a
- * Luhn-valid number only, so NSUs, amounts and ids pass untouched.
+ * Luhn-valid number only, so NSUs, amounts and ids pass untouched. The lines a log file missed on
+ * a full disk (kept in memory) come after the file's.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +40,21 @@ describe('exportLogs', () => {
       masked: 1,
     });
     expect(exportLogs(join(dir, 'none.log'))).toEqual({ file: join(dir, 'none.log'), text: '', lines: 0, masked: 0 });
+  });
+
+  it('adds after the file the lines it missed (kept in memory while the disk was full), masked the same', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinbridge-logs-'));
+    const file = join(dir, 'pinbridge.log');
+    writeFileSync(file, '{"msg":"written"}\n');
+    const missed = ['{"msg":"in memory"}\n', '{"msg":"card","note":"4111111111111111"}\n'];
+    expect(exportLogs(file, 10, missed)).toEqual({
+      file,
+      text: '{"msg":"written"}\n{"msg":"in memory"}\n{"msg":"card","note":"411111******1111"}\n',
+      lines: 3,
+      masked: 1,
+    });
+    // A file that cannot be read at all still gives what memory holds.
+    expect(exportLogs(join(dir, 'none.log'), 10, missed).lines).toBe(2);
   });
 
   it("reads what the agent's logger copies to its file", () => {

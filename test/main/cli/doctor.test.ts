@@ -70,6 +70,7 @@ describe('pinbridge doctor', () => {
       'payments-api',
       'client-certificate',
       'pos-ports',
+      'disk',
       'settings',
     ]);
     const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));

@@ -122,6 +122,7 @@ describe('runDoctor', () => {
       ['payments-api', 'ok'],
       ['client-certificate', 'skip'],
       ['pos-ports', 'ok'],
+      ['disk', 'ok'],
       ['settings', 'ok'],
     ]);
     expect(report.ok).toBe(true);
@@ -198,6 +199,7 @@ describe('runDoctor', () => {
         ['payments-api', 'fail'],
         ['client-certificate', 'skip'],
         ['pos-ports', 'fail'],
+        ['disk', 'ok'],
         ['settings', 'ok'],
       ]);
       expectPortuguese(report);

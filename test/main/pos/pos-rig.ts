@@ -34,6 +34,7 @@ import type { PairingAnnouncement } from '../../../main/pos/protocol/pairing.js'
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
 import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
+import type { DiskWatcher } from '../../../main/pos/server/agent.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
@@ -247,6 +248,8 @@ export interface PosRigOptions {
   readonly supervisor?: SupervisorGuard;
   /** What the agent says it runs in (the window shows it): training by default; payments go to the rig's sandbox either way. */
   readonly mode?: 'training' | 'live';
+  /** The disk as the agent watches it (agent.status, agent.disk); none by default. */
+  readonly disk?: DiskWatcher;
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -304,6 +307,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         ...(options.sharePayments === undefined ? {} : { sharePayments: options.sharePayments }),
         ...(options.pinpadLink === undefined ? {} : { pinpadLink: options.pinpadLink }),
         ...(options.supervisor === undefined ? {} : { supervisor: options.supervisor }),
+        ...(options.disk === undefined ? {} : { disk: options.disk }),
       },
       logger: rig.logger,
       ports: [0],

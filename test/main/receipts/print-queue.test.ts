@@ -1,7 +1,7 @@
 /**
  * The print queue over a real print journal file: jobs print in the background, in order, one at
  * a time per printer; a printer that refuses (paper out) gets the job again later; a job is never
- * lost — not to a failure, not to a crash mid-print.
+ * lost — not to a failure, not to a crash mid-print, not to a full disk (a real small tmpfs).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrintDocument } from '../../../drivers/printers/document.js';
 import { PrintJournal, type PrintJob, type PrintJobState } from '../../../main/receipts/print-jobs.js';
 import { PrintQueue, type DocumentPrinter } from '../../../main/receipts/print-queue.js';
+import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 
 /** A printer that records what it printed and refuses with a code while told to. */
 class RecordingPrinter implements DocumentPrinter {
@@ -194,5 +195,86 @@ describe('what a printed receipt leaves behind', () => {
         .join('');
     expect(bytes()).not.toContain('123.456.789-09');
     expect(journal.get(job.id)).toMatchObject({ state: 'printed', document: { blocks: [] } });
+  });
+});
+
+describe('the print queue on a full disk (issue 33)', () => {
+  let disk: SmallDisk | undefined;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+  beforeEach(() => {
+    unhandled.length = 0;
+    process.on('unhandledRejection', onUnhandled);
+  });
+  afterEach(async () => {
+    for (const queue of queues.splice(0)) await queue.close();
+    for (const journal of journals.splice(0)) journal.close();
+    disk?.unmount();
+    disk = undefined;
+    process.off('unhandledRejection', onUnhandled);
+  });
+
+  function onSmallDisk(printer: DocumentPrinter): { journal: PrintJournal; queue: PrintQueue; disk: SmallDisk } {
+    disk = mountSmallDisk(2 * 1024 * 1024);
+    const journal = PrintJournal.open(join(disk.dir, 'print-jobs.db'));
+    const queue = new PrintQueue({ journal, printer: () => printer, retryBaseMs: 5, retryMaxMs: 50 });
+    journals.push(journal);
+    queues.push(queue);
+    return { journal, queue, disk };
+  }
+
+  it('holds a job the journal cannot take in memory, unprinted and saying why, then journals and prints it once there is room', async () => {
+    const printer = new RecordingPrinter();
+    const { queue, journal, disk } = onSmallDisk(printer);
+    const failures: (string | undefined)[] = [];
+    queue.on('journal', (failure) => failures.push(failure?.code));
+    await reaches(queue, queue.submit('default', 's', doc('antes')).id, 'printed');
+    disk.fill();
+    // The write-ahead log's last page may take one more row; the next cannot be journaled.
+    let held: PrintJob | undefined;
+    for (let n = 0; n < 20 && held === undefined; n++) {
+      const job = queue.submit('default', 's', doc(`cheio ${n}`));
+      if (job.lastError?.code === 'DISK_FULL') held = job;
+    }
+    expect(held).toMatchObject({ state: 'queued', lastError: { code: 'DISK_FULL' } });
+    expect(queue.journalFailure).toMatchObject({ code: 'DISK_FULL', heldJobs: 1 });
+    expect(failures).toEqual(['DISK_FULL']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(printer.printed).not.toContain(held!.title);
+    expect(journal.get(held!.id)).toBeUndefined();
+
+    disk.free();
+    // Its own back-off finds the room (retryWrites: at once, when the agent sees it first).
+    await reaches(queue, held!.id, 'printed');
+    expect(printer.printed.at(-1)).toBe(held!.title);
+    expect(journal.get(held!.id)?.state).toBe('printed');
+    expect(queue.journalFailure).toBeUndefined();
+    expect(failures).toEqual(['DISK_FULL', undefined]);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('owes the journal an outcome it could not take (the disk filled while printing), writes it once there is room, and nothing rejects unhandled', async () => {
+    const printer = new RecordingPrinter();
+    let release!: () => void;
+    printer.hold = new Promise((resolve) => (release = resolve));
+    const { queue, journal, disk } = onSmallDisk(printer);
+    const job = queue.submit('default', 's', doc('via do cliente'));
+    await reaches(queue, job.id, 'printing');
+    disk.fill();
+    const told = reaches(queue, job.id, 'printed');
+    release();
+    // On paper: said at once, from memory.
+    expect(await told).toMatchObject({ state: 'printed' });
+    expect(printer.printed).toEqual(['via do cliente']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The journal still says printing (a restart would print it again: twice beats never).
+    expect(journal.get(job.id)?.state).toBe('printing');
+    expect(queue.journalFailure?.code).toBe('DISK_FULL');
+    disk.free();
+    queue.retryWrites();
+    expect(journal.get(job.id)?.state).toBe('printed');
+    expect(queue.journalFailure).toBeUndefined();
+    expect(printer.printed).toEqual(['via do cliente']);
+    expect(unhandled).toEqual([]);
   });
 });

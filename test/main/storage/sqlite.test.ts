@@ -2,7 +2,8 @@
  * The storage module, on real SQLite files in a temp directory: a store names its pragmas and
  * gets them; its schema steps run in order, once each, each with its version; a file from newer
  * code is refused with TOO_NEW; SQLite's busy, damaged, read-only and full conditions arrive as
- * StorageErrors with a stable code; a transaction that throws leaves nothing behind.
+ * StorageErrors with a stable code; a transaction that throws leaves nothing behind. On a real full
+ * disk (a small tmpfs), a store that asks for it still opens its file, read-only, until there is room.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import {
   type OpenOptions,
   type SqliteDatabase,
 } from '../../../main/storage/sqlite.js';
+import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 import { thrown } from '../../helpers/thrown.js';
 
 let dir: string;
@@ -283,5 +285,62 @@ describe('statements', () => {
     const first = db.statement('SELECT text FROM notes');
     expect(db.statement('SELECT text FROM notes')).toBe(first);
     expect(db.connection.prepare('SELECT text FROM notes')).toBe(first);
+  });
+});
+
+describe('a file opened on a full disk (whenFull: hold)', () => {
+  const WAL: OpenOptions = { pragmas: { journal_mode: 'WAL' }, migrations: [NOTES], whenFull: 'hold' };
+  let disk: SmallDisk | undefined;
+  afterEach(() => {
+    disk?.unmount();
+    disk = undefined;
+  });
+
+  it('is read (its write-ahead index in memory), refuses every write with DISK_FULL, and opens as asked once there is room', () => {
+    disk = mountSmallDisk(2 * 1024 * 1024);
+    const path = join(disk.dir, 'store.db');
+    const first = openDatabase(path, WAL);
+    first.write(() => first.statement('INSERT INTO notes (text) VALUES (?)').run('before'));
+    first.close();
+    disk.fill();
+    // As asked it cannot open: the -shm index cannot grow on a full disk.
+    expect(thrown(() => openDatabase(path, { ...WAL, whenFull: undefined }))).toMatchObject({
+      code: 'SQLITE_IOERR_SHMSIZE',
+    });
+    const held = openDatabase(path, WAL);
+    opened.push(held);
+    expect(held.held).toBe(true);
+    expect(held.statement('SELECT text FROM notes').all()).toEqual([{ text: 'before' }]);
+    failure(() => held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('lost')), 'DISK_FULL');
+    expect(held.reopen(true)).toBe(false);
+    disk.free();
+    // The next write opens it as asked (at most once a second unless forced) and goes through.
+    expect(held.reopen(true)).toBe(true);
+    expect(held.held).toBe(false);
+    held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('after'));
+    expect(held.statement('SELECT text FROM notes ORDER BY id').all()).toEqual([{ text: 'before' }, { text: 'after' }]);
+    expect(pragma(held, 'journal_mode')).toBe('wal');
+  });
+
+  it('stands in empty, in memory with its schema, for a file that could not be made, and makes it once there is room', () => {
+    disk = mountSmallDisk(1024 * 1024);
+    disk.fill();
+    const path = join(disk.dir, 'fresh', 'store.db');
+    const held = openDatabase(path, WAL);
+    opened.push(held);
+    expect(held.held).toBe(true);
+    expect(held.statement('SELECT COUNT(*) AS n FROM notes').get()).toEqual({ n: 0 });
+    failure(() => held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('x')), 'DISK_FULL');
+    disk.free();
+    expect(held.reopen(true)).toBe(true);
+    held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('x'));
+    const reader = new Database(path, { readonly: true });
+    opened.push(reader);
+    expect(reader.prepare('SELECT text FROM notes').all()).toEqual([{ text: 'x' }]);
+  });
+
+  it('is refused as before without whenFull, and a damaged file stays CORRUPT with it', () => {
+    writeFileSync(join(dir, 'junk.db'), 'not a database at all, but long enough to have a header '.repeat(20));
+    failure(() => open({ ...WAL }, 'junk.db'), 'CORRUPT');
   });
 });

@@ -4,7 +4,7 @@
  * `cost`).
  */
 import { Type } from 'typebox';
-import { ApiHealth, PinpadLinkView, PinpadView, PrinterView } from '../../protocol/models.js';
+import { ApiHealth, DiskView, PinpadLinkView, PinpadView, PrinterView } from '../../protocol/models.js';
 import { method, NoParams } from '../../protocol/method-spec.js';
 
 export const AGENT_METHODS = {
@@ -13,7 +13,7 @@ export const AGENT_METHODS = {
     access: 'client',
     cost: 1,
     summary:
-      'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, connected POS clients.',
+      'Everything at a glance: PINPADs, the link to the PINPAD in use, printers, the payments API, the disk, connected POS clients.',
     params: NoParams,
     result: Type.Object(
       {
@@ -24,6 +24,7 @@ export const AGENT_METHODS = {
         }),
         printers: Type.Array(PrinterView),
         api: ApiHealth,
+        disk: DiskView,
         clients_connected: Type.Integer(),
       },
       { additionalProperties: false },

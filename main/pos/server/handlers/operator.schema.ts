@@ -256,7 +256,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 20,
     summary:
-      'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports): each check with its fix.',
+      'Runs `pinbridge doctor` (settings, serial permissions, PINPADs, printers, payments API, ports, the disk and the log file): each check with its fix.',
     params: NoParams,
     result: Type.Object(
       {
@@ -295,7 +295,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 10,
     summary:
-      "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4).",
+      "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). When the log file cannot be written, the lines it missed come from memory and `not_written` says why.",
     params: Type.Object(
       { max_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, default: 2_000 })) },
       { additionalProperties: false },
@@ -308,6 +308,24 @@ export const OPERATOR_METHODS = {
         text: Type.String(),
         lines: Type.Integer({ minimum: 0 }),
         masked: Type.Integer({ minimum: 0, description: 'Card-like values masked in this export (expected 0).' }),
+        not_written: Type.Union(
+          [
+            Type.Object(
+              {
+                code: Type.String({ description: 'Why: ENOSPC (the disk is full), EROFS, EIO…' }),
+                message: Type.String(),
+                since: Type.String({ format: 'date-time' }),
+                unwritten: Type.Integer({ minimum: 0, description: 'Lines the file missed since.' }),
+              },
+              { additionalProperties: false },
+            ),
+            Type.Null(),
+          ],
+          {
+            description:
+              'The log file is not being written (a full or read-only disk): the lines it missed are kept in memory — the newest few hundred, at the end of `text` — and written to it once it can be. Null while it is written.',
+          },
+        ),
       },
       { additionalProperties: false },
     ),

@@ -60,6 +60,8 @@ export const paymentHandlers: Handlers<
       // Refused before anything was journaled (BUSY, bad params…): nobody owns it yet.
       if (clientId !== undefined && !known && agent.engine.status(params.reference_id).kind === 'not_found')
         hub.disown(params.reference_id, clientId);
+      // No room for a sale: the window and every POS hear it now (agent.disk), not at the next look.
+      if ((error as { code?: unknown }).code === 'DISK_FULL') agent.disk?.check();
       throw error;
     }
   },

@@ -17,6 +17,7 @@ import {
   UNDO_STATES,
   type PaymentState,
 } from '../../../../main/core/states.js';
+import { mountSmallDisk, type SmallDisk } from '../../../helpers/small-disk.js';
 import { thrown } from '../../../helpers/thrown.js';
 import { luhnValid } from '../../../../drivers/card-number.js';
 
@@ -217,6 +218,77 @@ describe('Journal.open', () => {
     const path = join(dir, 'journal.db');
     writeFileSync(path, 'this is not a database, just some text that is long enough to have a header'.repeat(20));
     expect(thrown(() => Journal.open(path))).toMatchObject({ code: 'CORRUPT' });
+  });
+});
+
+describe('Journal.open on a full disk', () => {
+  const MiB = 1024 * 1024;
+  let disk: SmallDisk | undefined;
+  afterEach(() => {
+    for (const journal of opened.splice(0)) journal.close();
+    disk?.unmount();
+    disk = undefined;
+  });
+
+  /** A journal on a small disk with one sale left in flight, closed; then the disk filled. */
+  function leftOnFullDisk(reserveBytes: number): { path: string; inFlight: PaymentRecord } {
+    disk = mountSmallDisk(8 * MiB);
+    const path = join(disk.dir, 'journal.db');
+    const before = Journal.open(path, { now: clock().now, reserveBytes, minFreeBytes: MiB });
+    const inFlight = walk(before, shortestPath('authorizing'));
+    before.close();
+    disk.fill();
+    return { path, inFlight };
+  }
+
+  it('gives its reserve back and opens as usual, so recovery can write', () => {
+    const { path, inFlight } = leftOnFullDisk(2 * MiB);
+    const said: string[] = [];
+    const journal = Journal.open(path, { reserveBytes: 2 * MiB, minFreeBytes: MiB, onDiskFull: (m) => said.push(m) });
+    opened.push(journal);
+    expect(journal.held).toBe(false);
+    expect(said).toEqual([expect.stringContaining('its reserve was given back so that the journal opens')]);
+    expect(journal.transition(inFlight.id, 'unknown').state).toBe('unknown');
+    // No room for a new sale though: the reserve cannot be held again.
+    expect(journal.room()).toMatchObject({ reserveHeld: false, enough: false });
+  });
+
+  it('with no reserve to give, opens read-only: it tells the truth, refuses every write (DISK_FULL) and opens as usual once there is room', () => {
+    const { path, inFlight } = leftOnFullDisk(0);
+    const journal = Journal.open(path, { reserveBytes: 0, minFreeBytes: MiB });
+    opened.push(journal);
+    expect(journal.held).toBe(true);
+    expect(journal.unfinished().map((record) => [record.referenceId, record.state])).toEqual([
+      [inFlight.referenceId, 'authorizing'],
+    ]);
+    expect(journal.findByReference(inFlight.referenceId)?.state).toBe('authorizing');
+    expect(thrown(() => journal.transition(inFlight.id, 'unknown'))).toMatchObject({ code: 'DISK_FULL' });
+    expect(thrown(() => journal.createIntent(payment()))).toMatchObject({ code: 'DISK_FULL' });
+    expect(journal.room().enough).toBe(false);
+
+    disk!.free();
+    // room() (before each sale) opens it as usual; the write it refused goes through now.
+    expect(journal.room().enough).toBe(true);
+    expect(journal.held).toBe(false);
+    expect(journal.transition(inFlight.id, 'unknown').state).toBe('unknown');
+    expect(journal.createIntent(payment()).state).toBe('intent');
+  });
+
+  it('with no journal yet, starts empty in memory and makes its file once there is room', () => {
+    disk = mountSmallDisk(4 * MiB);
+    disk.fill();
+    const path = join(disk.dir, 'journal.db');
+    const journal = Journal.open(path, { reserveBytes: 0, minFreeBytes: 0 });
+    opened.push(journal);
+    expect(journal.held).toBe(true);
+    expect(journal.unfinished()).toEqual([]);
+    expect(thrown(() => journal.createIntent(payment()))).toMatchObject({ code: 'DISK_FULL' });
+    disk.free();
+    const record = journal.createIntent(payment());
+    expect(journal.held).toBe(false);
+    const reader = Journal.open(path, { mustExist: true });
+    opened.push(reader);
+    expect(reader.get(record.id)?.referenceId).toBe(record.referenceId);
   });
 });
 
