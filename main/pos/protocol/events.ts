@@ -100,11 +100,12 @@ export const EVENTS = {
   }),
   'pairing.ended': event({
     audience: 'operator',
-    summary: 'A pairing request is over: completed (the POS sent the code back) or rejected by the cashier.',
+    summary:
+      'A pairing request is over: completed (the POS sent the code back), rejected by the cashier (or by blocking its origin or program), or withdrawn (the same connection or program asked again: the newer request took its place).',
     payload: Type.Object(
       {
         pairing_id: Type.String(),
-        state: Type.Union([Type.Literal('completed'), Type.Literal('rejected')]),
+        state: Type.Union([Type.Literal('completed'), Type.Literal('rejected'), Type.Literal('withdrawn')]),
         client: Type.Union([ClientRecordView, Type.Null()]),
       },
       { additionalProperties: false },

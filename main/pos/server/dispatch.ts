@@ -19,6 +19,7 @@ import type { PosAgent } from './agent.js';
 import { findPosCardData } from './card-data-guard.js';
 import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
+import type { RefusalReason } from './refusals.js';
 import type { Session } from './session.js';
 
 export interface CallContext {
@@ -26,7 +27,10 @@ export interface CallContext {
   readonly agent: PosAgent;
   readonly hub: Hub;
   readonly log: Logger;
-  readonly announcePairing: (pairing: PairingAnnouncement) => void;
+  /** Shows a pairing code to the cashier; `session` asked for it (and may wait for it). */
+  readonly announcePairing: (pairing: PairingAnnouncement, session: Session) => void;
+  /** Counts a refusal for the log's summary (refusals.ts) rather than logging it alone. */
+  readonly refused: (reason: RefusalReason, session: Session) => void;
   /** The key of session.operator; undefined: this agent has no window, nobody is the operator. */
   readonly operatorKey: string | undefined;
   /** The origins of pages the agent itself serves (the window's), normalized. */
@@ -58,6 +62,20 @@ function failure(id: RequestId | null, error: PosError): object {
   return { jsonrpc: '2.0', id, error: errorObject(error) };
 }
 
+/** The refusals that a flood produces by the thousand: counted, not logged one by one. */
+const REFUSALS: Readonly<Partial<Record<string, RefusalReason>>> = {
+  PARSE_ERROR: 'MALFORMED',
+  INVALID_REQUEST: 'MALFORMED',
+  METHOD_NOT_FOUND: 'MALFORMED',
+  RATE_LIMITED: 'RATE_LIMITED',
+};
+
+function refusalOf(answer: object): RefusalReason | undefined {
+  const error = (answer as { error?: { data?: { code?: unknown } } }).error;
+  const code = error?.data?.code;
+  return typeof code === 'string' ? REFUSALS[code] : undefined;
+}
+
 export class Dispatcher {
   readonly #handlers: Handlers;
   readonly #context: Omit<CallContext, 'session'>;
@@ -69,8 +87,14 @@ export class Dispatcher {
 
   /** Answers one message on `session` (never throws). */
   async handle(session: Session, data: Buffer | string, isBinary: boolean): Promise<void> {
+    // A blocked program's connection is closed before anything it sent is read.
+    await session.ready;
+    if (!session.open) return;
     const answer = await this.#answer(session, data, isBinary);
-    if (answer !== undefined) session.send(answer);
+    if (answer === undefined) return;
+    const refusal = refusalOf(answer);
+    if (refusal !== undefined) this.#context.refused(refusal, session);
+    session.send(answer);
   }
 
   async #answer(session: Session, data: Buffer | string, isBinary: boolean): Promise<object | undefined> {
