@@ -61,6 +61,8 @@ export type ClientStoreErrorCode =
   | 'PAIRING_REJECTED'
   /** A newer request from the same connection or program took this one's place. */
   | 'PAIRING_WITHDRAWN'
+  /** requestPairing from a program the cashier blocked. */
+  | 'PROGRAM_BLOCKED'
   /** The code does not match; `attemptsLeft` says how many tries remain. */
   | 'WRONG_CODE'
   /** The origin differs from the one that requested the pairing, or the one the token is bound to. */
@@ -459,6 +461,10 @@ export class ClientStore {
     return this.#write(() => {
       if (origin !== null && this.#blocked(origin)) {
         throw new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${origin}`);
+      }
+      const program = from?.peer.process?.program;
+      if (program !== undefined && this.#blockedProgram(programId(program)) !== undefined) {
+        throw new ClientStoreError('PROGRAM_BLOCKED', `the cashier blocked the program ${program}`);
       }
       const now = this.#now();
       const nowIso = now.toISOString();

@@ -52,7 +52,7 @@ import type { PeerFinder } from './peer/peer.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_SUMMARY_INTERVAL_MS, RefusalLog, type RefusalReason } from './refusals.js';
 import { Session } from './session.js';
-import { makeRoom, timeIsUp } from './waiting-room.js';
+import { roomFor, timeIsUp } from './waiting-room.js';
 
 export interface PosServerOptions {
   readonly agent: PosAgent;
@@ -293,24 +293,39 @@ export class PosServer {
         }
         const session = new Session(ws, origin, rateLimit, { remote, finder });
         hub.sessions.add(session);
-        // A blocked program is closed before anything it sends is read (Dispatcher waits for `ready`).
-        if (agent.clients.hasBlockedPrograms()) {
+        const waiting = [...hub.sessions].filter(
+          (other) => other !== session && other.open && !other.authenticated && other.admitted,
+        );
+        const crowded = waiting.length >= maxUnauthenticated;
+        session.admitted = !crowded;
+        // What the connection sends is read once its program is known to be allowed and to have room
+        // (Dispatcher waits for `ready`); in the common case (no block, room) at once.
+        if (crowded || agent.clients.hasBlockedPrograms()) {
+          // Under pressure every waiting connection's program counts: each is looked up once.
+          if (crowded) for (const other of waiting) void other.lookUpPeer();
           session.ready = session.lookUpPeer().then((peer) => {
+            if (!session.open) return;
             if (peer.process !== null && agent.clients.isProgramBlocked(peer.process.program)) {
               refusals.count('PROGRAM_BLOCKED', session.describe());
-              session.close('PROGRAM_BLOCKED');
+              return session.close('PROGRAM_BLOCKED');
             }
+            if (session.admitted) return;
+            const room = roomFor(
+              session,
+              [...hub.sessions].filter((other) => other.open && !other.authenticated && other.admitted),
+              maxUnauthenticated,
+            );
+            if (!room.admit) {
+              // Its own program holds the most waiting connections already.
+              refusals.count('TOO_MANY_CONNECTIONS', session.describe());
+              return session.close('TOO_MANY_CONNECTIONS');
+            }
+            for (const victim of room.evict) {
+              refusals.count('TOO_MANY_CONNECTIONS', victim.describe());
+              victim.close('TOO_MANY_CONNECTIONS');
+            }
+            session.admitted = true;
           });
-        }
-        // Room for the newcomer: the program holding the most waiting connections gives up its oldest.
-        const waiting = [...hub.sessions].filter((other) => other.open && !other.authenticated);
-        if (waiting.length > maxUnauthenticated) {
-          // Under pressure each waiting connection's program counts; they are looked up (once each).
-          for (const other of waiting) void other.lookUpPeer();
-          for (const victim of makeRoom(session, waiting, maxUnauthenticated)) {
-            refusals.count('TOO_MANY_CONNECTIONS', victim.describe());
-            victim.close('TOO_MANY_CONNECTIONS');
-          }
         }
         hub.clientsChanged();
         alive.set(ws, true);

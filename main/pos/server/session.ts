@@ -46,7 +46,12 @@ export class Session {
   /** Its pairing request waiting for a code, and until when (ms since epoch): it may stay that long. */
   pairingId: string | undefined;
   pairingUntil = 0;
-  /** Requests wait for this before they are read: the check of a blocked program, when there is one. */
+  /**
+   * Counted among the connections that have not logged in: false for a newcomer that came when they
+   * were too many, until its program is looked up and it is given room (waiting-room.ts).
+   */
+  admitted = true;
+  /** Requests wait for this before they are read: the check of a blocked program, and of room. */
   ready: Promise<void> = Promise.resolve();
   readonly #ended = new AbortController();
 

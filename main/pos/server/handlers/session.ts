@@ -26,11 +26,23 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
     // Who asks: one request per connection and per program (a newer one withdraws the older),
     // so no program can take every place (client-store.ts requestPairing).
     const peer = await session.lookUpPeer();
-    const { pairing, code, withdrawn } = agent.clients.requestPairing({
-      name,
-      origin: session.origin,
-      from: { connection: session.id, peer: { ...peerGroup(peer), process: peer.process } },
-    });
+    let requested: ReturnType<typeof agent.clients.requestPairing>;
+    try {
+      requested = agent.clients.requestPairing({
+        name,
+        origin: session.origin,
+        from: { connection: session.id, peer: { ...peerGroup(peer), process: peer.process } },
+      });
+    } catch (error) {
+      // Blocked while this connection was open (its closing is on its way): closed now.
+      if (error instanceof ClientStoreError && error.code === 'PROGRAM_BLOCKED') {
+        refused('PROGRAM_BLOCKED', session);
+        session.close('PROGRAM_BLOCKED');
+        throw new PosError('INVALID_STATE', 'This program is blocked in Pinbridge.', { reason: 'PROGRAM_BLOCKED' });
+      }
+      throw error;
+    }
+    const { pairing, code, withdrawn } = requested;
     hub.pairingsWithdrawn(withdrawn);
     const program = pairing.program;
     if (withdrawn.length > 0) {

@@ -26,7 +26,10 @@ export const runCommand: CommandRunner = (file, args) =>
 
 export const NO_PEER_FINDER: PeerFinder = { find: () => Promise.resolve(UNKNOWN_PEER) };
 
-export function peerFinderFor(platform: NodeJS.Platform = process.platform, run: CommandRunner = runCommand): PeerFinder {
+export function peerFinderFor(
+  platform: NodeJS.Platform = process.platform,
+  run: CommandRunner = runCommand,
+): PeerFinder {
   switch (platform) {
     case 'linux':
       return new LinuxPeerFinder();

@@ -6,7 +6,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientSocket, LinuxPeerFinder, parseProcNetTcp, procAddress } from '../../../../../main/pos/server/peer/linux.js';
+import {
+  clientSocket,
+  LinuxPeerFinder,
+  parseProcNetTcp,
+  procAddress,
+} from '../../../../../main/pos/server/peer/linux.js';
 
 const linux = process.platform === 'linux';
 
@@ -117,7 +122,9 @@ describe.runIf(linux)('the process behind a loopback connection, for real', () =
     while (accepted.filter((socket) => !socket.destroyed).length < 20 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 10));
     const finder = new LinuxPeerFinder();
-    const open = accepted.filter((socket) => !socket.destroyed && clients.some((c) => c.localPort === socket.remotePort));
+    const open = accepted.filter(
+      (socket) => !socket.destroyed && clients.some((c) => c.localPort === socket.remotePort),
+    );
     const found = await Promise.all(
       open.map((socket) => finder.find({ address: socket.remoteAddress!, port: socket.remotePort!, serverPort: port })),
     );
