@@ -76,6 +76,9 @@ function refusalOf(answer: object): RefusalReason | undefined {
   return typeof code === 'string' ? REFUSALS[code] : undefined;
 }
 
+/** What a POS is told of a PINPAD busy with a sale that is not its own: that it is busy, not with which sale. */
+const BUSY_WITH_ANOTHER_SALE = 'The PINPAD is busy with a payment; try again when it is free (pinpad.busy tells when).';
+
 export class Dispatcher {
   readonly #handlers: Handlers;
   readonly #context: Omit<CallContext, 'session'>;
@@ -95,6 +98,15 @@ export class Dispatcher {
     const refusal = refusalOf(answer);
     if (refusal !== undefined) this.#context.refused(refusal, session);
     session.send(answer);
+  }
+
+  /** The error as `session` may see it: the reference of another POS's sale is not named (BUSY). */
+  #forSession(session: Session, error: PosError): PosError {
+    const reference = error.data.reference_id;
+    if (error.code !== 'BUSY' || typeof reference !== 'string') return error;
+    if (this.#context.hub.mayKnowReference(session, reference)) return error;
+    const { reference_id: _hidden, ...data } = error.data;
+    return new PosError('BUSY', BUSY_WITH_ANOTHER_SALE, data, error.cashierMessage);
   }
 
   async #answer(session: Session, data: Buffer | string, isBinary: boolean): Promise<object | undefined> {
@@ -195,7 +207,7 @@ export class Dispatcher {
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
       const known = toPosError(error);
-      if (known !== null) return failure(id, known);
+      if (known !== null) return failure(id, this.#forSession(session, known));
       this.#context.log.error(
         { method: name, err: error instanceof Error ? error.message : String(error) },
         'POS request failed',
