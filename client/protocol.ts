@@ -1278,7 +1278,7 @@ export interface Events {
   'pinpad.disconnected': Pinpad;
   /** The link to the PINPAD Pinbridge is set to use changed state: not found at its address, unreachable, not answering, disconnected, ready again (not repeated while Pinbridge keeps trying). */
   'pinpad.link': PinpadLink;
-  /** A PINPAD became busy (a payment or another operation) or free again. */
+  /** A PINPAD became busy (a payment or another operation) or free again; payment_reference only for the client whose sale it runs. */
   'pinpad.busy': Pinpad;
   /** A PINPAD's EMV tables started loading, were loaded, or cannot be used (its `tables`). */
   'pinpad.tables': Pinpad;

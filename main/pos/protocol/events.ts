@@ -64,7 +64,8 @@ export const EVENTS = {
   }),
   'pinpad.busy': event({
     audience: 'all',
-    summary: 'A PINPAD became busy (a payment or another operation) or free again.',
+    summary:
+      'A PINPAD became busy (a payment or another operation) or free again; payment_reference only for the client whose sale it runs.',
     payload: PinpadView,
   }),
   'pinpad.tables': event({

@@ -166,7 +166,12 @@ export const PinpadView = Type.Object(
     address: Type.String({ description: 'Where it is connected: a serial port, tcp://…, ble:…, sim.' }),
     connected: Type.Boolean(),
     busy: Type.Boolean({ description: 'Running a payment or another operation.' }),
-    payment_reference: Nullable(Type.String({ description: 'The reference_id of the payment it is running.' })),
+    payment_reference: Nullable(
+      Type.String({
+        description:
+          'The reference_id of the payment it is running — told only to the client that started it (and the window, or every client with share_payments); null for the others, and while no payment runs.',
+      }),
+    ),
     tables: Nullable(
       Type.Object(
         {

@@ -222,6 +222,18 @@ export class PosServer {
       intervalMs: options.refusalSummaryMs ?? DEFAULT_SUMMARY_INTERVAL_MS,
     });
     const refused = (reason: RefusalReason, session: Session): void => refusals.count(reason, session.describe());
+    /**
+     * Whether any program is blocked, or this one; a clients file that cannot be read (locked by
+     * another process) blocks nothing rather than refusing everyone.
+     */
+    const blockedPrograms = (program?: string): boolean => {
+      try {
+        return program === undefined ? agent.clients.hasBlockedPrograms() : agent.clients.isProgramBlocked(program);
+      } catch (error) {
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'blocked programs not read');
+        return false;
+      }
+    };
     const allowedHosts = new Set<string>();
     const ownOrigins = new Set<string>();
     const dispatcher = new Dispatcher(
@@ -300,30 +312,32 @@ export class PosServer {
         session.admitted = !crowded;
         // What the connection sends is read once its program is known to be allowed and to have room
         // (Dispatcher waits for `ready`); in the common case (no block, room) at once.
-        if (crowded || agent.clients.hasBlockedPrograms()) {
+        if (crowded || blockedPrograms()) {
           // Under pressure every waiting connection's program counts: each is looked up once.
           if (crowded) for (const other of waiting) void other.lookUpPeer();
-          session.ready = session.lookUpPeer().then((peer) => {
+          session.ready = (async () => {
+            const peer = await session.lookUpPeer();
             if (!session.open) return;
-            if (peer.process !== null && agent.clients.isProgramBlocked(peer.process.program)) {
+            if (peer.process !== null && blockedPrograms(peer.process.program)) {
               refusals.count('PROGRAM_BLOCKED', session.describe());
               return session.close('PROGRAM_BLOCKED');
             }
             if (session.admitted) return;
-            const room = roomFor(
-              session,
-              [...hub.sessions].filter((other) => other.open && !other.authenticated && other.admitted),
-              maxUnauthenticated,
-            );
-            if (!room.admit) {
-              // Its own program holds the most waiting connections already.
-              refusals.count('TOO_MANY_CONNECTIONS', session.describe());
-              return session.close('TOO_MANY_CONNECTIONS');
-            }
-            for (const victim of room.evict) {
+            // Room is decided by program: every waiting connection's program is known first.
+            const waitingNow = (): Session[] =>
+              [...hub.sessions].filter((other) => other.open && !other.authenticated && other.admitted);
+            for (let round = 0; round < 3 && waitingNow().some((other) => other.peerInfo === undefined); round++)
+              await Promise.all(waitingNow().map((other) => other.lookUpPeer()));
+            if (!session.open) return;
+            // The program holding the most gives up its oldest: the newcomer's own, for a squatter.
+            for (const victim of roomFor(session, waitingNow(), maxUnauthenticated)) {
               refusals.count('TOO_MANY_CONNECTIONS', victim.describe());
               victim.close('TOO_MANY_CONNECTIONS');
             }
+            session.admitted = true;
+          })().catch((error: unknown) => {
+            // Never a connection left unread: it is served as if there were room.
+            logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'POS connection check failed');
             session.admitted = true;
           });
         }

@@ -7,11 +7,12 @@
  *   that request ends — and each connection and each program has one request at a time
  *   (client-store.ts), so that cannot hold many connections either.
  * - Room is decided by program (Session.group: the process behind the connection). When `max` are
- *   open, a newcomer's program is looked up before anything it sent is read: if that program
- *   already holds the most waiting connections, the newcomer is closed (4009) — a squatter only
- *   ever competes with itself; otherwise the program holding the most gives up its oldest
- *   connection (4009) and the newcomer stays. A POS reconnecting with its token therefore gets in
- *   and says hello however many connections another program holds.
+ *   open, a newcomer's program is looked up before anything it sent is read, and the program
+ *   holding the most waiting connections gives up its oldest (4009) — the newcomer's own program
+ *   when that is the one: a squatter only ever competes with itself. A newcomer is never turned
+ *   away, and it is read (its hello first) the moment it has its place, so it is never the oldest:
+ *   a POS reconnecting with its token gets in however many connections another program holds, or
+ *   another page of its own browser.
  */
 import type { PeerGroup } from './session.js';
 
@@ -29,28 +30,23 @@ export interface WaitingConnection {
 /** The group a waiting connection counts in: its program's once known, else its own. */
 const groupOf = (session: WaitingConnection): string => session.group?.key ?? `session:${session.id}`;
 
-export type RoomDecision<S> = { readonly admit: true; readonly evict: readonly S[] } | { readonly admit: false };
-
 /**
- * Whether `newcomer` gets a place among `waiting` (the connections already admitted, not it) with
- * at most `max` open, and whom it displaces: from the largest group other than its own, a
- * connection whose pairing request waits for its code last, the oldest first.
+ * Whom `newcomer` displaces so that it fits among `waiting` (the connections already admitted,
+ * not it) with at most `max` open: from the largest group (its own included), a connection whose
+ * pairing request waits for its code last, the oldest first.
  */
 export function roomFor<S extends WaitingConnection>(
   newcomer: S,
   waiting: readonly S[],
   max: number,
   now = Date.now(),
-): RoomDecision<S> {
+): S[] {
   const others = waiting.filter((session) => session !== newcomer);
-  if (others.length < max) return { admit: true, evict: [] };
+  if (others.length < max) return [];
+  // Counted with the newcomer: a program that holds as many as another and adds one gives way first.
   const sizes = new Map<string, number>();
   for (const session of [...others, newcomer]) sizes.set(groupOf(session), (sizes.get(groupOf(session)) ?? 0) + 1);
-  const own = groupOf(newcomer);
-  const largestOther = Math.max(0, ...[...sizes].filter(([key]) => key !== own).map(([, size]) => size));
-  // Its own program holds the most already: it waits for one of them to go.
-  if (sizes.get(own)! > largestOther) return { admit: false };
-  const left = others.filter((session) => groupOf(session) !== own);
+  const left = [...others];
   const evict: S[] = [];
   while (left.length > 0 && others.length - evict.length + 1 > max) {
     const rank = (session: S): [number, number, number] => [
@@ -67,7 +63,7 @@ export function roomFor<S extends WaitingConnection>(
     left.splice(left.indexOf(victim), 1);
     sizes.set(groupOf(victim), sizes.get(groupOf(victim))! - 1);
   }
-  return { admit: true, evict };
+  return evict;
 }
 
 /** Whether a waiting session's time is up: `lifetimeMs` after it connected, or when its pairing request ends if later. */

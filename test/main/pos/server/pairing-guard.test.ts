@@ -102,20 +102,23 @@ describe('connections that never log in', () => {
     }
   });
 
-  it('from one program, compete only with each other: over the limit its newcomer is closed, and its logged-in connections stay', async () => {
+  it('make room for a newcomer rather than turn it away: the oldest goes, the one waiting for its code last', async () => {
     const rig = await posRig({ noPinpad: true, unauthenticated: { max: 3, lifetimeMs: 60_000 } });
     try {
       const paired = await rig.paired('Caixa 1');
-      const waiting = [await rig.connect(), await rig.connect(), await rig.connect()];
-      // A fourth from the same program (this test's process), which holds all three: it is the one to go.
-      const extra = await rig.connect();
-      expect(await extra.closed).toEqual({ code: 4009, reason: 'TOO_MANY_CONNECTIONS' });
-      for (const connection of waiting)
-        expect((await connection.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
-      // A paired POS reconnecting says hello first thing: logged in, it no longer counts.
-      await waiting[0]!.call('session.hello', { token: paired.token });
-      const next = await rig.connect();
-      expect((await next.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
+      const token = paired.token!;
+      await paired.close();
+      const pairing = await rig.connect();
+      await pairing.call('session.pair', { name: 'Caixa 2' });
+      const older = await rig.connect();
+      const newer = await rig.connect();
+      // Three open without a login: the fourth — a paired POS coming back — gets in, and the oldest
+      // without a pairing request goes (all four are this test's process: one program).
+      const back = await rig.connect();
+      expect((await back.call<{ name: string }>('session.hello', { token })).name).toBe('Caixa 1');
+      expect(await older.closed).toEqual({ code: 4009, reason: 'TOO_MANY_CONNECTIONS' });
+      expect((await newer.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
+      expect((await pairing.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
     } finally {
       await rig.close();
     }

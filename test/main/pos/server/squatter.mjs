@@ -13,7 +13,9 @@ const pairing = Number(pairingText);
 const rotating = Number(rotatingText);
 const pingMs = Number(pingText);
 
-const stats = { open: 0, opened: 0, closed: {}, refusedUpgrades: 0, answers: 0, paired: 0, pairErrors: {} };
+const stats = { open: 0, opened: 0, closed: {}, refusedUpgrades: 0, answers: 0, paired: 0, pairErrors: {}, oldestIdleMs: 0 };
+/** When each open connection that only pings opened: the agent must not keep any past its time. */
+const idleOpenedAt = new Set();
 let originSeq = 0;
 let stopping = false;
 
@@ -23,9 +25,14 @@ function keep(kind) {
   const socket = new WebSocket(url, { headers });
   let timer;
   let id = 0;
+  let openedAt;
   socket.on('open', () => {
     stats.open++;
     stats.opened++;
+    if (kind === 'idle') {
+      openedAt = { at: Date.now() };
+      idleOpenedAt.add(openedAt);
+    }
     const act = () => {
       if (socket.readyState !== WebSocket.OPEN) return;
       const method = kind === 'idle' ? 'agent.info' : 'session.pair';
@@ -48,6 +55,7 @@ function keep(kind) {
   socket.on('error', () => {});
   socket.on('close', (code) => {
     clearInterval(timer);
+    if (openedAt !== undefined) idleOpenedAt.delete(openedAt);
     if (timer !== undefined) stats.open--;
     stats.closed[code] = (stats.closed[code] ?? 0) + 1;
     // Straight back: a squatter never gives up its place.
@@ -59,7 +67,11 @@ for (let n = 0; n < idle; n++) keep('idle');
 for (let n = 0; n < pairing; n++) keep('pairing');
 for (let n = 0; n < rotating; n++) keep('rotating');
 
-const report = setInterval(() => process.stdout.write(`${JSON.stringify(stats)}\n`), 100);
+const report = setInterval(() => {
+  const now = Date.now();
+  stats.oldestIdleMs = Math.max(0, ...[...idleOpenedAt].map((opened) => now - opened.at));
+  process.stdout.write(`${JSON.stringify(stats)}\n`);
+}, 100);
 process.stdin.on('end', () => {
   stopping = true;
   clearInterval(report);

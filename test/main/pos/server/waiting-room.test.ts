@@ -1,7 +1,7 @@
 /**
- * Who gives way when too many connections have not logged in (waiting-room.ts): the program
- * holding the most, never a newcomer from a program holding fewer; a connection waiting for its
- * pairing code last; and when each connection's time is up.
+ * Who gives way when too many connections have not logged in (waiting-room.ts): the oldest of the
+ * program holding the most — the newcomer's own program when that is the one — never the
+ * newcomer; a connection waiting for its pairing code last; and when each connection's time is up.
  */
 import { describe, expect, it } from 'vitest';
 import { roomFor, timeIsUp, type WaitingConnection } from '../../../../main/pos/server/waiting-room.js';
@@ -20,18 +20,18 @@ function connection(pid: number | undefined, age: number, pairingUntil = 0): Wai
 describe('making room', () => {
   it('admits anyone while there is room', () => {
     const waiting = [connection(1, 10), connection(1, 5)];
-    expect(roomFor(connection(2, 0), waiting, 3)).toEqual({ admit: true, evict: [] });
+    expect(roomFor(connection(2, 0), waiting, 3)).toEqual([]);
   });
 
   it("gives a newcomer the oldest place of the program holding the most, whatever that program's count", () => {
     const squatter = [connection(666, 50), connection(666, 40), connection(666, 30)];
     const honest = connection(7, 0);
-    expect(roomFor(honest, squatter, 3)).toEqual({ admit: true, evict: [squatter[0]] });
+    expect(roomFor(honest, squatter, 3)).toEqual([squatter[0]]);
   });
 
-  it('closes a newcomer whose own program holds the most: a squatter only competes with itself', () => {
-    const waiting = [connection(666, 50), connection(666, 40), connection(7, 30)];
-    expect(roomFor(connection(666, 0), waiting, 3)).toEqual({ admit: false });
+  it('takes the oldest place of its own program when that one holds the most: a squatter only competes with itself', () => {
+    const waiting = [connection(666, 50), connection(666, 40), connection(7, 60)];
+    expect(roomFor(connection(666, 0), waiting, 3)).toEqual([waiting[0]]);
   });
 
   it('takes a place from another program when counts are level, and a pairing connection last', () => {
@@ -40,13 +40,13 @@ describe('making room', () => {
     const plain = connection(5, 10);
     const waiting = [pairing, plain, connection(6, 80)];
     // Program 5 holds the most: its connection without a pairing request goes, though younger.
-    expect(roomFor(connection(9, 0), waiting, 3, now)).toEqual({ admit: true, evict: [plain] });
+    expect(roomFor(connection(9, 0), waiting, 3, now)).toEqual([plain]);
   });
 
   it('counts a connection not looked up yet on its own', () => {
     const unknown = [connection(undefined, 50), connection(undefined, 40)];
     const decision = roomFor(connection(undefined, 0), unknown, 2);
-    expect(decision).toEqual({ admit: true, evict: [unknown[0]] });
+    expect(decision).toEqual([unknown[0]]);
   });
 });
 
