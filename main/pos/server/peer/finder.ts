@@ -20,7 +20,10 @@ export const runCommand: CommandRunner = (file, args) =>
       file,
       [...args],
       { timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, windowsHide: true, encoding: 'utf8' },
-      (error, stdout) => (error !== null && stdout.length === 0 ? reject(error) : resolve(stdout)),
+      (error, stdout) => {
+        if (error !== null && stdout.length === 0) reject(new Error(`${file}: ${error.message}`, { cause: error }));
+        else resolve(stdout);
+      },
     );
   });
 

@@ -123,9 +123,8 @@ export class BatchedSearch<K, V> {
 
 /** `text` cut to PROGRAM_MAX_CHARS, on one line. */
 export function programText(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\p{Cc}+/gu, ' ')
     .trim()
     .slice(0, PROGRAM_MAX_CHARS);
 }

@@ -13,7 +13,16 @@ const pairing = Number(pairingText);
 const rotating = Number(rotatingText);
 const pingMs = Number(pingText);
 
-const stats = { open: 0, opened: 0, closed: {}, refusedUpgrades: 0, answers: 0, paired: 0, pairErrors: {}, oldestIdleMs: 0 };
+const stats = {
+  open: 0,
+  opened: 0,
+  closed: {},
+  refusedUpgrades: 0,
+  answers: 0,
+  paired: 0,
+  pairErrors: {},
+  oldestIdleMs: 0,
+};
 /** When each open connection that only pings opened: the agent must not keep any past its time. */
 const idleOpenedAt = new Set();
 let originSeq = 0;

@@ -4,6 +4,8 @@
  * client's end of a connection, whatever the other rows; and lookups made together share one run.
  */
 import { describe, expect, it } from 'vitest';
+import { NO_PEER_FINDER, peerFinderFor, runCommand } from '../../../../../main/pos/server/peer/finder.js';
+import { LinuxPeerFinder } from '../../../../../main/pos/server/peer/linux.js';
 import { LSOF_ARGS, MacPeerFinder, parseLsof, parsePsArgs } from '../../../../../main/pos/server/peer/macos.js';
 import { BatchedSearch, type CommandRunner } from '../../../../../main/pos/server/peer/peer.js';
 import { parseNetstat, parseTasklist, WindowsPeerFinder } from '../../../../../main/pos/server/peer/windows.js';
@@ -158,9 +160,9 @@ describe('batched searches', () => {
   it('answers every key waiting when a search starts, and spaces searches apart', async () => {
     const searches: number[][] = [];
     const search = new BatchedSearch<number, number>(
-      async (keys) => {
+      (keys) => {
         searches.push([...keys]);
-        return new Map([...keys].map((key) => [key, key * 2]));
+        return Promise.resolve(new Map([...keys].map((key) => [key, key * 2])));
       },
       { gapMs: 100 },
     );
@@ -180,5 +182,23 @@ describe('batched searches', () => {
   it('answers undefined when the search fails', async () => {
     const search = new BatchedSearch<number, number>(() => Promise.reject(new Error('no')));
     expect(await search.find(1)).toBeUndefined();
+  });
+});
+
+describe('running the tools', () => {
+  it('gives their output, also when they exit non-zero with output (lsof), and refuses one that failed silently', async () => {
+    expect(await runCommand(process.execPath, ['-e', 'process.stdout.write("ok")'])).toBe('ok');
+    expect(await runCommand(process.execPath, ['-e', 'process.stdout.write("partial"); process.exit(1)'])).toBe(
+      'partial',
+    );
+    await expect(runCommand(process.execPath, ['-e', 'process.exit(3)'])).rejects.toThrow(Error);
+    await expect(runCommand('pinbridge-no-such-tool', [])).rejects.toThrow(/ENOENT/);
+  });
+
+  it("picks each system's finder, and none where there is no way to tell", () => {
+    expect(peerFinderFor('linux')).toBeInstanceOf(LinuxPeerFinder);
+    expect(peerFinderFor('win32', recorded({}))).toBeInstanceOf(WindowsPeerFinder);
+    expect(peerFinderFor('darwin', recorded({}))).toBeInstanceOf(MacPeerFinder);
+    expect(peerFinderFor('aix')).toBe(NO_PEER_FINDER);
   });
 });
