@@ -265,6 +265,9 @@ export class Hub {
 
   /** A POS asked to pair on `session`: the window shows the code; the session may wait for it. */
   pairingRequested(pairing: PairingAnnouncement, session?: Session): void {
+    // Expired ones go now, with the session each kept: nothing piles up while the window is closed.
+    const now = new Date();
+    for (const [id, waiting] of this.#pairings) if (new Date(waiting.expiresAt) <= now) this.#forgetPairing(id);
     this.#pairings.set(pairing.pairingId, pairing);
     if (session !== undefined) {
       session.pairingId = pairing.pairingId;
