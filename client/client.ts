@@ -23,7 +23,7 @@ import { globalWebSocket, READY_STATE, type WebSocketCtor, type WebSocketLike } 
  * - `open`: connected, anonymous (no token: pair, or only public methods);
  * - `ready`: connected and authenticated (hello or pairing done);
  * - `reconnecting`: the connection dropped; retrying with backoff;
- * - `blocked`: the agent refused this page's origin (close 4003/4001): no retry until `connect()`;
+ * - `blocked`: the agent refused this page's origin or this program (close 4003/4001/4005): no retry until `connect()`;
  * - `closed`: `close()` was called, the first connection failed, or reconnect is off.
  */
 export type ClientState = 'idle' | 'connecting' | 'open' | 'ready' | 'reconnecting' | 'blocked' | 'closed';
@@ -831,9 +831,9 @@ function pauseAfter(error: PinbridgeError): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
-/** The agent refused this page's origin: retrying cannot help. */
+/** The agent refused this page's origin or this program: retrying cannot help. */
 function isRefusal(error: unknown): error is PinbridgeError {
-  return isPinbridgeError(error, 'ORIGIN_BLOCKED', 'ORIGIN_NOT_ALLOWED');
+  return isPinbridgeError(error, 'ORIGIN_BLOCKED', 'ORIGIN_NOT_ALLOWED', 'PROGRAM_BLOCKED');
 }
 
 function errorForClose(code: number, reason: string): PinbridgeError {
@@ -845,6 +845,8 @@ function errorForClose(code: number, reason: string): PinbridgeError {
       return clientError('ORIGIN_NOT_ALLOWED', `This origin cannot pair with Pinbridge; ${detail}`);
     case CLOSE_CODES.TOKEN_REVOKED:
       return clientError('TOKEN_REVOKED', `The client token was revoked; ${detail}`);
+    case CLOSE_CODES.PROGRAM_BLOCKED:
+      return clientError('PROGRAM_BLOCKED', `This program is blocked in Pinbridge; ${detail}`);
     default:
       return clientError('CONNECTION_LOST', `Connection lost; ${detail}`);
   }

@@ -1,7 +1,7 @@
 /**
  * The one error type the client rejects with. `code` is the server's `error.data.code` when the
  * agent answered, or one of the client's own codes when it could not (connection lost, timeout,
- * agent not found, origin refused, token revoked); a POS branches on `code` and shows
+ * agent not found, origin or program refused, token revoked); a POS branches on `code` and shows
  * `cashierMessage` (pt-BR) to the cashier.
  */
 import type { ErrorData, PosErrorCode } from './protocol.js';
@@ -18,7 +18,9 @@ export type ClientErrorCode =
   /** The agent closed the connection with 4001: this page's origin cannot pair at all (file:, sandboxed frame). */
   | 'ORIGIN_NOT_ALLOWED'
   /** The agent closed the connection with 4004: the token was revoked; pair again. */
-  | 'TOKEN_REVOKED';
+  | 'TOKEN_REVOKED'
+  /** The agent closed the connection with 4005: the cashier blocked this program. */
+  | 'PROGRAM_BLOCKED';
 
 export type PinbridgeErrorCode = PosErrorCode | ClientErrorCode;
 
@@ -29,6 +31,7 @@ const CLIENT_CASHIER_MESSAGES: Record<ClientErrorCode, string> = {
   ORIGIN_BLOCKED: 'Este sistema foi bloqueado no Pinbridge.',
   ORIGIN_NOT_ALLOWED: 'Esta página não pode se conectar ao Pinbridge (abra-a por um endereço http ou https).',
   TOKEN_REVOKED: 'A autorização deste sistema foi revogada no Pinbridge; pareie de novo.',
+  PROGRAM_BLOCKED: 'Este programa foi bloqueado no Pinbridge.',
 };
 
 /** What the agent's cashier text is replaced with when an error arrives without one. */

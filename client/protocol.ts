@@ -91,6 +91,8 @@ export type PairingRequest = {
   /** How the POS named itself. */
   name: string;
   origin: string | null;
+  /** The process that asked: the program itself, or the browser of a web page; null when it could not be told (another user’s process, a system without the tools). */
+  program: PeerProgram | null;
   /** The code the cashier reads to the POS: only the window ever receives it. */
   code: string;
   /** ISO 8601 time. */
@@ -122,6 +124,15 @@ export type ClientRecord = {
   revoked_at: string | null;
   /** Its sessions open now. */
   connected: number;
+};
+
+export type BlockedProgram = {
+  program_id: string;
+  name: string;
+  /** What is matched: see PeerProgram.command. */
+  command: string;
+  /** ISO 8601 time. */
+  blocked_at: string;
 };
 
 export type SettingsViolation = {
@@ -457,6 +468,16 @@ export type ErrorData = {
   };
 };
 
+/** The process at the other end of a connection, found from its TCP port (docs/pos-api.md). */
+export type PeerProgram = {
+  /** Its process id now. */
+  pid: number;
+  /** Its short name ("node", "chrome.exe"). */
+  name: string;
+  /** What a block matches: the executable and its arguments on Linux and macOS, the image name on Windows. */
+  command: string;
+};
+
 export type ReceiptTexts = {
   /** The customer copy, one line per row, at the printer width. */
   customer: string;
@@ -648,7 +669,7 @@ export interface Methods {
     params: object;
     result: PairingGuard;
   };
-  /** Every paired POS client (revoked ones too) with its open sessions, and the blocked origins. */
+  /** Every paired POS client (revoked ones too) with its open sessions, the blocked origins and the blocked programs. */
   'operator.clients': {
     params: object;
     result: {
@@ -657,6 +678,7 @@ export interface Methods {
         origin: string;
         blocked_at: string;
       }[];
+      blocked_programs: BlockedProgram[];
     };
   };
   /** Revokes a POS client for good: its sessions are closed (4004) and its token stops working. */
@@ -683,6 +705,20 @@ export interface Methods {
     result: {
       origin: string;
     };
+  };
+  /** Blocks the program behind a pairing request (a program on this computer, not a web page): its connections are closed at once (4005) and refused from then on, and its pending requests rejected. */
+  'operator.blockProgram': {
+    params: {
+      pairing_id: string;
+    };
+    result: BlockedProgram;
+  };
+  /** Allows a blocked program to connect again. */
+  'operator.unblockProgram': {
+    params: {
+      program_id: string;
+    };
+    result: BlockedProgram;
   };
   /** The settings file as it is (docs/settings.md), the mistake the agent started despite, why the saved settings are not the ones in use (a restart that could not start with them), and how the API token and the client certificate's passphrase are kept. */
   'operator.settings': {
@@ -1278,7 +1314,7 @@ export interface Events {
   'pinpad.disconnected': Pinpad;
   /** The link to the PINPAD Pinbridge is set to use changed state: not found at its address, unreachable, not answering, disconnected, ready again (not repeated while Pinbridge keeps trying). */
   'pinpad.link': PinpadLink;
-  /** A PINPAD became busy (a payment or another operation) or free again. */
+  /** A PINPAD became busy (a payment or another operation) or free again; payment_reference only for the client whose sale it runs. */
   'pinpad.busy': Pinpad;
   /** A PINPAD's EMV tables started loading, were loaded, or cannot be used (its `tables`). */
   'pinpad.tables': Pinpad;
@@ -1294,10 +1330,10 @@ export interface Events {
   'tapToPay.updated': RelayTransaction;
   /** A POS asks to pair: show the cashier its name, origin and code. */
   'pairing.requested': PairingRequest;
-  /** A pairing request is over: completed (the POS sent the code back) or rejected by the cashier. */
+  /** A pairing request is over: completed (the POS sent the code back), rejected by the cashier (or by blocking its origin or program), or withdrawn (the same connection or program asked again: the newer request took its place). */
   'pairing.ended': {
     pairing_id: string;
-    state: 'completed' | 'rejected';
+    state: 'completed' | 'rejected' | 'withdrawn';
     client: ClientRecord | null;
   };
   /** A wrong pairing code was sent (or a code from another origin than the one that asked): who, and the 24-hour count that locks pairing. */

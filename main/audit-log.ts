@@ -26,10 +26,13 @@ export const AUDIT_KINDS = [
   'pairing.requested',
   'pairing.approved',
   'pairing.rejected',
+  'pairing.wrong_code',
+  'pairing.unlocked',
   'client.blocked',
   'client.unblocked',
   'client.revoked',
   'program.blocked',
+  'program.unblocked',
   'connections.refused',
   'card_data.refused',
   'supervisor.pin_set',
@@ -60,7 +63,8 @@ export interface AuditLine {
 }
 
 export const ROTATE_BYTES = 2 * 1024 * 1024;
-export const KEEP_FILES = 5;
+/** Six files of 2 MiB: a day of every kind flooding at once, with room for a few more kinds (retentionHours). */
+export const KEEP_FILES = 6;
 export const BURST_LINES = 30;
 export const LINES_PER_HOUR = 40;
 /** A line's fields are cut to this many characters each, and a line to MAX_LINE_BYTES. */

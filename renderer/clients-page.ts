@@ -1,9 +1,12 @@
 /**
  * The POS clients: pairing requests as they arrive (pairing.requested; operator.pairings at
- * load) with their 6-digit code in very large type, the POS's name and origin, a countdown and
- * "Recusar" (operator.rejectPairing) — gone on pairing.ended; the paired clients (operator.clients,
- * then pos.clients events) with their connections, last seen and "Revogar" (behind a
- * confirmation, operator.revokeClient); and the blocked origins with "Desbloquear".
+ * load) with their 6-digit code in very large type, the POS's name and origin, the program behind
+ * it (the browser, for a page), a countdown and "Recusar" (operator.rejectPairing) — gone on
+ * pairing.ended; "Bloquear o programa" for a program (behind a confirmation,
+ * operator.blockProgram) and "Bloquear o site" for a page (operator.blockOrigin); the paired
+ * clients (operator.clients, then pos.clients events) with their connections, last seen and
+ * "Revogar" (behind a confirmation, operator.revokeClient); and the blocked origins and programs
+ * with "Desbloquear".
  */
 import type { EventPayload, ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
@@ -14,6 +17,7 @@ import { formatCountdown, formatDateTime, formatTime, t } from './i18n.js';
 type PairingRequest = EventPayload<'pairing.requested'>;
 type ClientRecord = EventPayload<'pos.clients'>['clients'][number];
 type BlockedOrigin = ResultOf<'operator.clients'>['blocked_origins'][number];
+type BlockedProgram = ResultOf<'operator.clients'>['blocked_programs'][number];
 type PairingGuard = ResultOf<'operator.pairingGuard'>;
 
 export class ClientsPage {
@@ -22,6 +26,7 @@ export class ClientsPage {
   #clients: ClientRecord[] = [];
   #anonymous = 0;
   #blocked: BlockedOrigin[] = [];
+  #blockedPrograms: BlockedProgram[] = [];
   #guard: PairingGuard | null = null;
 
   readonly #pairingList = byId('pairings');
@@ -34,6 +39,8 @@ export class ClientsPage {
   readonly #revokedList = byId('revoked-list');
   readonly #blockedList = byId('blocked-list');
   readonly #blockedEmpty = byId('blocked-empty');
+  readonly #blockedProgramsList = byId('blocked-programs-list');
+  readonly #blockedProgramsEmpty = byId('blocked-programs-empty');
   readonly #guardBox = byId('pairing-guard');
   readonly #guardText = byId('pairing-guard-text');
   readonly #guardOrigins = byId('pairing-guard-origins');
@@ -81,6 +88,7 @@ export class ClientsPage {
       for (const pairing of pairings) this.#pairings.set(pairing.pairing_id, pairing);
       this.#clients = clients.clients;
       this.#blocked = clients.blocked_origins;
+      this.#blockedPrograms = clients.blocked_programs;
     } catch (error) {
       this.#error.textContent = errorText(error);
       return;
@@ -197,6 +205,20 @@ export class ClientsPage {
         { className: 'pairing-origin' },
         pairing.origin === null ? t('pairings.program') : t('pairings.origin', { origin: pairing.origin }),
       ),
+      // Who is behind it: a request nobody at the checkout made shows its program here.
+      h(
+        'p',
+        {
+          className: 'pairing-program',
+          attrs: { 'data-pid': String(pairing.program?.pid ?? ''), title: pairing.program?.command ?? '' },
+        },
+        pairing.program === null
+          ? t('pairings.unknownProgram')
+          : t(pairing.origin === null ? 'pairings.viaProgram' : 'pairings.viaBrowser', {
+              name: pairing.program.name,
+              pid: pairing.program.pid,
+            }),
+      ),
       h(
         'p',
         { className: 'pairing-code', attrs: { 'data-code': pairing.code } },
@@ -214,13 +236,63 @@ export class ClientsPage {
           this.#countdownText(pairing.expires_at, now),
         ),
       ),
-      button(t('pairings.reject'), {
-        variant: 'danger',
-        label: t('pairings.rejectLabel', { name: pairing.name }),
-        focusKey: `reject:${pairing.pairing_id}`,
-        onClick: () => void this.#reject(pairing),
-      }),
+      h(
+        'p',
+        { className: 'pairing-actions' },
+        button(t('pairings.reject'), {
+          variant: 'danger',
+          label: t('pairings.rejectLabel', { name: pairing.name }),
+          focusKey: `reject:${pairing.pairing_id}`,
+          onClick: () => void this.#reject(pairing),
+        }),
+        ...this.#blockButtons(pairing),
+      ),
     );
+  }
+
+  /**
+   * A program is blocked as a program; a page by its site (its program is the browser, with every
+   * other page in it, the store's POS perhaps among them).
+   */
+  #blockButtons(pairing: PairingRequest): HTMLButtonElement[] {
+    const origin = pairing.origin;
+    if (origin !== null) {
+      if (this.#blocked.some((blocked) => blocked.origin === origin)) return [];
+      return [
+        button(t('pairings.blockSite'), {
+          label: t('pairings.blockSiteLabel', { origin }),
+          focusKey: `block-site:${pairing.pairing_id}`,
+          onClick: () => void this.#block(origin),
+        }),
+      ];
+    }
+    const program = pairing.program;
+    if (program === null) return [];
+    return [
+      button(t('pairings.blockProgram'), {
+        label: t('pairings.blockProgramLabel', { name: program.name, pid: program.pid }),
+        focusKey: `block-program:${pairing.pairing_id}`,
+        onClick: () => void this.#blockProgram(pairing, program),
+      }),
+    ];
+  }
+
+  async #blockProgram(pairing: PairingRequest, program: NonNullable<PairingRequest['program']>): Promise<void> {
+    this.#clearMessages();
+    const confirmed = await confirmAction({
+      title: t('blockProgram.title', { name: program.name }),
+      text: t('blockProgram.text', { command: program.command }),
+      confirm: t('blockProgram.yes'),
+    });
+    if (!confirmed) return;
+    try {
+      await this.#context.client.call('operator.blockProgram', { pairing_id: pairing.pairing_id });
+      this.#message.textContent = t('blockProgram.done', { name: program.name });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    await this.load();
+    byId('blocked-programs-title').focus();
   }
 
   #countdownText(expiresAt: string, now: number): string {
@@ -286,6 +358,35 @@ export class ClientsPage {
               label: t('blocked.unblockLabel', { origin: blocked.origin }),
               focusKey: `unblock:${blocked.origin}`,
               onClick: () => void this.#unblock(blocked.origin),
+            }),
+          ),
+        ),
+      ),
+    );
+    this.#blockedProgramsEmpty.hidden = this.#blockedPrograms.length > 0;
+    keepFocus(this.#blockedProgramsList, () =>
+      this.#blockedProgramsList.replaceChildren(
+        ...this.#blockedPrograms.map((blocked) =>
+          h(
+            'li',
+            { attrs: { 'data-program-id': blocked.program_id } },
+            h(
+              'span',
+              { className: 'blocked-origin' },
+              blocked.name,
+              ' ',
+              h('span', { className: 'hint' }, blocked.command),
+              ' ',
+              h(
+                'span',
+                { className: 'hint' },
+                t('blockedPrograms.since', { time: formatDateTime(blocked.blocked_at) }),
+              ),
+            ),
+            button(t('blocked.unblock'), {
+              label: t('blockedPrograms.unblockLabel', { name: blocked.name }),
+              focusKey: `unblock-program:${blocked.program_id}`,
+              onClick: () => void this.#unblockProgram(blocked),
             }),
           ),
         ),
@@ -369,6 +470,18 @@ export class ClientsPage {
     }
     await this.load();
     byId('paired-title').focus();
+  }
+
+  async #unblockProgram(blocked: BlockedProgram): Promise<void> {
+    this.#clearMessages();
+    try {
+      await this.#context.client.call('operator.unblockProgram', { program_id: blocked.program_id });
+      this.#message.textContent = t('blockedPrograms.unblocked', { name: blocked.name });
+    } catch (error) {
+      this.#error.textContent = errorText(error);
+    }
+    await this.load();
+    byId('blocked-programs-title').focus();
   }
 
   async #unblock(origin: string): Promise<void> {

@@ -189,11 +189,15 @@ function closeCodeTable(): string {
     TOKEN_REVOKED:
       'The client was revoked while connected (in the Pinbridge window, or with `pinbridge clients revoke` — then at its next request, ' +
       'which is answered TOKEN_INVALID first). Pair again.',
+    PROGRAM_BLOCKED:
+      'The cashier blocked the program behind this connection (Pinbridge tells it by its TCP port; see "Security model"). ' +
+      'Sent right after the upgrade, and to its open connections when it is blocked. Tell the cashier; do not retry.',
     IDLE:
-      'A connection that has not logged in (session.hello, or a pairing) sent nothing for 30 s — 2 minutes while its pairing request waits for the ' +
-      'code. Reconnect when you need the agent; log in right after connecting.',
+      'The connection had not logged in (session.hello, a pairing, the window) 30 s after it connected, whatever it sent meanwhile — ' +
+      'or, with a pairing request waiting for its code, when that request ended. Log in right after connecting; reconnect when you need the agent.',
     TOO_MANY_CONNECTIONS:
-      'Too many connections that have not logged in are open (32). Sent right after the upgrade. Retry with backoff.',
+      'Room for a newer connection: 32 connections that have not logged in were open and this program held the most of them, so its oldest went. ' +
+      'A newcomer is never turned away. Log in right after connecting.',
     AGENT_STOPPING: 'Pinbridge is stopping. Reconnect with backoff; recover payments with payment.status.',
     MESSAGE_TOO_BIG: `A message over ${MAX_MESSAGE_BYTES} bytes. The WebSocket library closes it by itself: the reason text is empty.`,
   };

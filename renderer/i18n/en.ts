@@ -345,6 +345,18 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'pairings.expiresIn': 'Expires in {time} (at {at})',
   'pairings.expired': 'Expired',
   'pairings.reject': 'Reject',
+  'pairings.viaProgram': 'Program: {name} (PID {pid})',
+  'pairings.viaBrowser': 'In the browser: {name} (PID {pid})',
+  'pairings.unknownProgram': 'Program not identified',
+  'pairings.blockProgram': 'Block the program',
+  'pairings.blockProgramLabel': 'Block the program {name} (PID {pid})',
+  'pairings.blockSite': 'Block the site',
+  'pairings.blockSiteLabel': 'Block the site {origin}',
+  'blockProgram.title': 'Block the program “{name}”?',
+  'blockProgram.text':
+    "This program's connections to Pinbridge are closed now and refused until you unblock it. Do this to a program that is not the store's POS: {command}",
+  'blockProgram.yes': 'Yes, block',
+  'blockProgram.done': 'The program {name} was blocked.',
   'guard.wrong':
     'Warning: {n} wrong pairing code(s) in the last 24 hours (pairing locks at {budget}). Unless a till of this store mistyped, block the origin.',
   'guard.locked':
@@ -375,6 +387,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'blocked.unblock': 'Unblock',
   'blocked.unblockLabel': 'Unblock {origin}',
   'blocked.unblocked': '{origin} was unblocked.',
+  'blockedPrograms.title': 'Blocked programs',
+  'blockedPrograms.empty': 'No blocked programs.',
+  'blockedPrograms.since': 'blocked on {time}',
+  'blockedPrograms.unblockLabel': 'Unblock the program {name}',
+  'blockedPrograms.unblocked': 'The program {name} was unblocked.',
 
   'settings.title': 'Settings',
   'settings.loading': 'Loading the settings…',

@@ -349,6 +349,18 @@ export const PT_BR = {
   'pairings.expiresIn': 'Expira em {time} (às {at})',
   'pairings.expired': 'Expirado',
   'pairings.reject': 'Recusar',
+  'pairings.viaProgram': 'Programa: {name} (PID {pid})',
+  'pairings.viaBrowser': 'No navegador: {name} (PID {pid})',
+  'pairings.unknownProgram': 'Programa não identificado',
+  'pairings.blockProgram': 'Bloquear o programa',
+  'pairings.blockProgramLabel': 'Bloquear o programa {name} (PID {pid})',
+  'pairings.blockSite': 'Bloquear o site',
+  'pairings.blockSiteLabel': 'Bloquear o site {origin}',
+  'blockProgram.title': 'Bloquear o programa “{name}”?',
+  'blockProgram.text':
+    'As conexões deste programa com o Pinbridge serão fechadas agora e recusadas até você desbloqueá-lo. Faça isso com um programa que não é o sistema de vendas da loja: {command}',
+  'blockProgram.yes': 'Sim, bloquear',
+  'blockProgram.done': 'O programa {name} foi bloqueado.',
   'guard.wrong':
     'Atenção: {n} código(s) de pareamento errado(s) nas últimas 24 horas (o pareamento trava em {budget}). Se não foi um caixa da loja digitando errado, bloqueie a origem.',
   'guard.locked':
@@ -379,6 +391,11 @@ export const PT_BR = {
   'blocked.unblock': 'Desbloquear',
   'blocked.unblockLabel': 'Desbloquear {origin}',
   'blocked.unblocked': '{origin} foi desbloqueada.',
+  'blockedPrograms.title': 'Programas bloqueados',
+  'blockedPrograms.empty': 'Nenhum programa bloqueado.',
+  'blockedPrograms.since': 'bloqueado em {time}',
+  'blockedPrograms.unblockLabel': 'Desbloquear o programa {name}',
+  'blockedPrograms.unblocked': 'O programa {name} foi desbloqueado.',
 
   'settings.title': 'Configurações',
   'settings.loading': 'Carregando as configurações…',

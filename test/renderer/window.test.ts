@@ -8,6 +8,7 @@
  * touch. Screenshots of the main pages at 1280×800 and 1024×600 go to the artifacts folder.
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -29,6 +30,9 @@ import { AuditLog } from '../../main/audit-log.js';
 import { Journal } from '../../main/core/journal/journal.js';
 import { createLogger } from '../../main/log.js';
 import { mountSmallDisk } from '../helpers/small-disk.js';
+
+/** A separate program that asks to pair (test/main/pos/server/squatter.mjs). */
+const SQUATTER = join(PACKAGE_ROOT, 'test', 'main', 'pos', 'server', 'squatter.mjs');
 
 let pos: PosRig;
 let browser: Browser;
@@ -1060,6 +1064,65 @@ describe('POS clients', () => {
     expect(pos.clients.isBlocked('https://bloqueado.example.com')).toBe(false);
     expect(errors).toEqual([]);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'shows the program behind each request, and blocks a program after a confirmation (a page by its site); unblocks it',
+    async () => {
+      const { page, errors } = await openWindow();
+      await go(page, 'clients');
+      // A web page: its program is the browser (here this test's process), blocked by its site only.
+      const site = await pos.connect({ origin: 'https://pagina.example.com' });
+      const fromPage = await site.call<{ pairing_id: string }>('session.pair', { name: 'Página estranha' });
+      const pageCard = page.locator(`.pairing[data-pairing-id="${fromPage.pairing_id}"]`);
+      await pageCard.waitFor({ timeout: 10_000 });
+      expect(await pageCard.locator('.pairing-program').innerText()).toBe(`No navegador: node (PID ${process.pid})`);
+      expect(await pageCard.getByRole('button', { name: 'Bloquear o site https://pagina.example.com' }).count()).toBe(
+        1,
+      );
+      expect(await pageCard.getByRole('button', { name: /Bloquear o programa/ }).count()).toBe(0);
+
+      // A program of its own: a separate process asking to pair.
+      const program = spawn(process.execPath, [SQUATTER, pos.server.url, '0', '1', '0', '60000'], { stdio: 'pipe' });
+      try {
+        const card = page.locator(`.pairing:has(.pairing-program[data-pid="${program.pid}"])`);
+        await card.waitFor({ timeout: 10_000 });
+        expect(await card.locator('.pairing-program').innerText()).toBe(`Programa: node (PID ${program.pid})`);
+        expect(await card.locator('.pairing-program').getAttribute('title')).toContain('squatter.mjs');
+        await page.screenshot({ path: join(SHOTS, 'clients-program-1280x800.png') });
+
+        await card.getByRole('button', { name: `Bloquear o programa node (PID ${program.pid})` }).click();
+        expect(await page.isVisible('#confirm-dialog')).toBe(true);
+        expect(await text(page, '#confirm-dialog')).toContain('squatter.mjs');
+        await page.locator('#confirm-yes').click();
+
+        await card.waitFor({ state: 'detached' });
+        expect(await text(page, '#clients-message')).toBe('O programa node foi bloqueado.');
+        const blocked = page.locator('#blocked-programs-list li');
+        await blocked.waitFor();
+        expect(await blocked.innerText()).toMatch(/node[\s\S]*squatter\.mjs[\s\S]*bloqueado em/);
+        expect(pos.clients.blockedPrograms()).toHaveLength(1);
+        // The page's request is untouched.
+        expect(await pageCard.isVisible()).toBe(true);
+
+        // It ends before it is let back in (it would ask again at once).
+        const exited = new Promise((resolve) => program.once('exit', resolve));
+        program.kill();
+        await exited;
+        await blocked.getByRole('button', { name: 'Desbloquear o programa node' }).click();
+        await blocked.waitFor({ state: 'detached' });
+        expect(await text(page, '#clients-message')).toBe('O programa node foi desbloqueado.');
+        expect(pos.clients.hasBlockedPrograms()).toBe(false);
+      } finally {
+        program.stdin.end();
+        program.kill();
+        await site.close();
+      }
+      // The page's request goes too: the other specs expect no request waiting.
+      await pageCard.getByRole('button', { name: 'Recusar o pedido de “Página estranha”' }).click();
+      await pageCard.waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+    },
+  );
 });
 
 describe('the PINPAD’s EMV tables', () => {

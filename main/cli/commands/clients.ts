@@ -1,6 +1,7 @@
 /**
- * `pinbridge clients list|revoke|block|unblock`: the paired POS clients, for a technician (or a
- * store without the window). They work on ~/.pinbridge/clients.db while the agent runs: the
+ * `pinbridge clients list|revoke|block|unblock|unblock-program|unlock`: the paired POS clients, for
+ * a technician (or a store without the window). A program is blocked from the window (only the
+ * running agent can tell which program is behind a request); it can be unblocked here too. They work on ~/.pinbridge/clients.db while the agent runs: the
  * agent checks a client's standing at every request, so a revocation cuts its sessions off at
  * their next message.
  */
@@ -41,7 +42,7 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
   const clients = program
     .command('clients')
     .description(
-      'The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unlock pairing after wrong codes.',
+      'The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unblock a program, unlock pairing after wrong codes.',
     );
   const common = (command: Command): Command =>
     command
@@ -56,7 +57,12 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
     // Listing reads: with no file yet (no agent has run) there is nothing to list, and no file to make.
     const file = options.file ?? clientsPath(io.env.HOME);
     if (!existsSync(file)) {
-      emit(io, options.json, { clients: [], pending: [], blocked: [] }, 'No POS client has paired yet.');
+      emit(
+        io,
+        options.json,
+        { clients: [], pending: [], blocked: [], blockedPrograms: [] },
+        'No POS client has paired yet.',
+      );
       return;
     }
     withStore(io, options, (store) => {
@@ -65,6 +71,7 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
         clients: store.list(),
         pending: store.pendingPairings(),
         blocked: store.blockedOrigins(),
+        blockedPrograms: store.blockedPrograms(),
         pairingGuard: guard,
       };
       const lines = [
@@ -78,8 +85,12 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
           (c) =>
             `${c.id}  ${c.revokedAt === null ? 'active ' : 'revoked'}  ${c.name}  ${c.origin ?? '(program)'}  last seen ${c.lastSeenAt ?? 'never'}`,
         ),
-        ...data.pending.map((p) => `${p.id}  pending  ${p.name}  ${p.origin ?? '(program)'}  expires ${p.expiresAt}`),
+        ...data.pending.map(
+          (p) =>
+            `${p.id}  pending  ${p.name}  ${p.origin ?? '(program)'}${p.program === null ? '' : `  ${p.program.name} PID ${p.program.pid}`}  expires ${p.expiresAt}`,
+        ),
         ...data.blocked.map((b) => `blocked  ${b.origin}  since ${b.blockedAt}`),
+        ...data.blockedPrograms.map((b) => `${b.id}  blocked program  ${b.program}  since ${b.blockedAt}`),
       ];
       emit(io, options.json, data, lines.length > 0 ? lines.join('\n') : 'No POS client has paired yet.');
     });
@@ -126,6 +137,18 @@ export function registerClientsCommand(program: Command, io: CliIo): void {
       const before = store.pairingGuard();
       const guard = store.unlockPairing();
       emit(io, options.json, { pairingGuard: guard }, `Pairing unlocked (${before.wrongCodes} wrong codes forgotten).`);
+    }),
+  );
+
+  common(
+    clients
+      .command('unblock-program')
+      .argument('<program-id>', 'the prg_… id from `pinbridge clients list`')
+      .description('Allow a program blocked in the window to connect again.'),
+  ).action((programId: string, options: ClientsOptions) =>
+    withStore(io, options, (store) => {
+      const unblocked = store.unblockProgram(programId);
+      emit(io, options.json, { unblockedProgram: unblocked }, `Unblocked the program ${unblocked.program}.`);
     }),
   );
 

@@ -60,12 +60,15 @@ function parsePort(text: string): number {
  * (for a supervisor program) and to stderr as a sentence (for a person).
  */
 function announcePairing(io: CliIo, pairing: PairingAnnouncement, timeZone: string): void {
+  const program = pairing.program;
   io.stdout(
-    `${JSON.stringify({ event: 'pairing_requested', pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, code: pairing.code, expires_at: pairing.expiresAt })}\n`,
+    `${JSON.stringify({ event: 'pairing_requested', pairing_id: pairing.pairingId, name: pairing.name, origin: pairing.origin, program: program === null ? null : { pid: program.pid, name: program.name, command: program.program }, code: pairing.code, expires_at: pairing.expiresAt })}\n`,
   );
+  // Which program asked (the browser, for a page): a request nobody at the checkout made shows here.
+  const from = `${pairing.origin ?? 'a program on this computer'}${program === null ? '' : `, ${program.name} PID ${program.pid}`}`;
   // The person reads the store's clock (the one on its receipts), not UTC; the JSON line keeps ISO.
   io.stderr(
-    `Pairing request from "${pairing.name}" (${pairing.origin ?? 'a program on this computer'}): code ${pairing.code} — type it in the POS before ${clockTime(pairing.expiresAt, timeZone)} (${timeZone}).\n`,
+    `Pairing request from "${pairing.name}" (${from}): code ${pairing.code} — type it in the POS before ${clockTime(pairing.expiresAt, timeZone)} (${timeZone}).\n`,
   );
 }
 

@@ -10,6 +10,8 @@
  *    (null for a non-browser client). `requestPairing` stores the request and returns a six-digit
  *    code. The code goes to the cashier's screen only, never back to the POS: typing it into the
  *    POS is what proves someone at this checkout agreed.
+ *    One request waits per connection and per program: a newer one withdraws the older (its code
+ *    stops working), so neither a connection nor a program can hold many places (`PairingSource`).
  * 2. The POS sends the pairing id and the code back; `completePairing` checks them (same origin,
  *    not expired, not used, few wrong attempts) and returns a long-lived client token, once.
  * 3. Every connection then presents the token to `authenticate`, from the origin it was paired
@@ -43,7 +45,10 @@ export type ClientStoreErrorCode =
   | 'INVALID_INPUT'
   /** requestPairing (or authenticate) from an origin the cashier blocked. */
   | 'ORIGIN_BLOCKED'
-  /** The origin already has `pendingPerOrigin` pairing requests waiting. */
+  /**
+   * The origin already has `pendingPerOrigin` pairing requests waiting, the program
+   * `pendingPerProgram`, or everyone together `maxPending` with no program holding more than its share.
+   */
   | 'TOO_MANY_PENDING'
   /** completePairing / rejectPairing: no such pairing request (or it was cleaned up). */
   | 'PAIRING_NOT_FOUND'
@@ -53,8 +58,12 @@ export type ClientStoreErrorCode =
   | 'PAIRING_USED'
   /** Too many wrong codes (or wrong origins): the request is dead, start a new one. */
   | 'PAIRING_FAILED'
-  /** The cashier said no (or blocked the origin). */
+  /** The cashier said no (or blocked the origin or the program). */
   | 'PAIRING_REJECTED'
+  /** A newer request from the same connection or program took this one's place. */
+  | 'PAIRING_WITHDRAWN'
+  /** requestPairing from a program the cashier blocked. */
+  | 'PROGRAM_BLOCKED'
   /** The code does not match; `attemptsLeft` says how many tries remain. */
   | 'WRONG_CODE'
   /** The origin differs from the one that requested the pairing, or the one the token is bound to. */
@@ -103,6 +112,8 @@ export interface ClientStoreOptions {
   readonly pendingPerOrigin?: number;
   /** Unexpired pending requests from everyone together (programs without an origin included). Default 10. */
   readonly maxPending?: number;
+  /** Unexpired pending requests one program (a process, e.g. a browser with several pages) may have at once. Default 3. */
+  readonly pendingPerProgram?: number;
   /** Wrong codes from everyone together in 24 hours before pairing locks. Default 50 (docs/pos-api.md has the arithmetic). */
   readonly wrongCodeBudget?: number;
   /** Random bytes for codes, ids and tokens. Default `crypto.randomBytes`. */
@@ -111,7 +122,33 @@ export interface ClientStoreOptions {
   readonly busyTimeoutMs?: number;
 }
 
-export type PairingState = 'pending' | 'completed' | 'expired' | 'failed' | 'rejected';
+/** `withdrawn`: the same connection or program asked again, and the newer request took its place. */
+export type PairingState = 'pending' | 'completed' | 'expired' | 'failed' | 'rejected' | 'withdrawn';
+
+/** The process behind a pairing request, when the server could tell it. */
+export interface PairingProgram {
+  readonly pid: number;
+  /** Its short name ("node", "chrome.exe"). */
+  readonly name: string;
+  /** What a block matches: its executable and arguments where the system tells them (see pos/server/peer). */
+  readonly program: string;
+}
+
+/**
+ * Who asks to pair, as the POS server saw it. A request withdraws the pending ones of the same
+ * connection, and — when `peer.exact` — those of the same program for the same origin.
+ */
+export interface PairingSource {
+  /** The connection's id. */
+  readonly connection: string;
+  readonly peer: {
+    /** Groups the program's requests: "pid:1234"; "uid:1001" or "unknown" when no process could be told. */
+    readonly key: string;
+    /** The key names one process (its requests replace each other per origin); else a group of several. */
+    readonly exact: boolean;
+    readonly process: PairingProgram | null;
+  };
+}
 
 /** A pairing request as the window shows it (never its code). */
 export interface PairingRequest {
@@ -122,6 +159,16 @@ export interface PairingRequest {
   readonly createdAt: string;
   readonly expiresAt: string;
   readonly state: PairingState;
+  /** The process that asked (the browser, for a web page); null when it could not be told. */
+  readonly program: PairingProgram | null;
+}
+
+/** A program the cashier blocked: its connections are refused. */
+export interface BlockedProgram {
+  readonly id: string;
+  readonly name: string;
+  readonly program: string;
+  readonly blockedAt: string;
 }
 
 /** A POS that paired (never its token or the token's hash). */
@@ -155,6 +202,7 @@ export const DEFAULT_CODE_TTL_MS = 120_000;
 export const DEFAULT_MAX_CODE_ATTEMPTS = 3;
 export const DEFAULT_PENDING_PER_ORIGIN = 3;
 export const DEFAULT_MAX_PENDING = 10;
+export const DEFAULT_PENDING_PER_PROGRAM = 3;
 export const DEFAULT_WRONG_CODE_BUDGET = 50;
 /** The window the wrong-code budget counts over. */
 export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -224,10 +272,14 @@ interface PairingRow {
   readonly expires_at: string;
   readonly attempts: number;
   readonly state: PairingState;
+  readonly peer_pid: number | null;
+  readonly peer_name: string | null;
+  readonly peer_program: string | null;
 }
 
 const CLIENT_COLUMNS = 'id, name, origin, created_at, last_seen_at, revoked_at';
-const PAIRING_COLUMNS = 'id, name, origin, code_hash, created_at, expires_at, attempts, state';
+const PAIRING_COLUMNS =
+  'id, name, origin, code_hash, created_at, expires_at, attempts, state, peer_pid, peer_name, peer_program';
 
 const toClient = (row: ClientRow): PairedClient => ({
   id: row.id,
@@ -246,7 +298,16 @@ const toPairing = (row: PairingRow, nowIso: string): PairingRequest => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
   state: row.state === 'pending' && row.expires_at <= nowIso ? 'expired' : row.state,
+  program:
+    row.peer_pid === null || row.peer_name === null || row.peer_program === null
+      ? null
+      : { pid: row.peer_pid, name: row.peer_name, program: row.peer_program },
 });
+
+/** A blocked program's id: stable for the same program text, short enough to pass around. */
+const programId = (program: string): string =>
+  `prg_${createHash('sha256').update(program, 'utf8').digest('hex').slice(0, 16)}`;
+const PROGRAM_MAX_LENGTH = 1_000;
 
 /**
  * Busy, damaged, foreign or newer files become ClientStoreErrors; anything else (a full disk
@@ -324,6 +385,10 @@ function presentedOrigin(origin: string | null): string | null | typeof MALFORME
   return normalizeOrigin(origin) ?? MALFORMED;
 }
 const describeOrigin = (origin: string | null): string => origin ?? 'a non-browser client';
+const describeSource = (from: PairingSource): string =>
+  from.peer.process === null
+    ? `the program group ${from.peer.key}`
+    : `${from.peer.process.name} (PID ${from.peer.process.pid})`;
 
 /** What a completion attempt decided: committed first, thrown after (a throw would roll it back). */
 type Completion = { readonly client: PairedClient; readonly token: string } | { readonly error: ClientStoreError };
@@ -337,6 +402,7 @@ export class ClientStore {
   readonly #maxCodeAttempts: number;
   readonly #pendingPerOrigin: number;
   readonly #maxPending: number;
+  readonly #pendingPerProgram: number;
   readonly #wrongCodeBudget: number;
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
@@ -350,6 +416,11 @@ export class ClientStore {
     this.#maxCodeAttempts = positiveInteger(options.maxCodeAttempts, DEFAULT_MAX_CODE_ATTEMPTS, 'maxCodeAttempts');
     this.#pendingPerOrigin = positiveInteger(options.pendingPerOrigin, DEFAULT_PENDING_PER_ORIGIN, 'pendingPerOrigin');
     this.#maxPending = positiveInteger(options.maxPending, DEFAULT_MAX_PENDING, 'maxPending');
+    this.#pendingPerProgram = positiveInteger(
+      options.pendingPerProgram,
+      DEFAULT_PENDING_PER_PROGRAM,
+      'pendingPerProgram',
+    );
     this.#wrongCodeBudget = positiveInteger(options.wrongCodeBudget, DEFAULT_WRONG_CODE_BUDGET, 'wrongCodeBudget');
   }
 
@@ -371,43 +442,108 @@ export class ClientStore {
   // --- pairing ---------------------------------------------------------------------------------
 
   /**
-   * Stores a pairing request and returns it with its code. The code is for the cashier's screen
-   * only: the server must never send it to the POS.
+   * Stores a pairing request and returns it with its code, and the ids of the requests it
+   * withdrew. The code is for the cashier's screen only: the server must never send it to the POS.
+   *
+   * With `from` (the server always gives it), no one connection or program can take the places of
+   * the others: the request withdraws the same connection's pending one and, from a known process,
+   * that process's pending one for the same origin; a program has at most `pendingPerProgram`
+   * waiting; and when everyone together has `maxPending`, a program with fewer gives the oldest
+   * request of the program with the most (at least two more than it) its place — a program with
+   * one request waiting never loses it to another program.
    */
-  requestPairing(input: { name: string; origin: string | null }): { pairing: PairingRequest; code: string } {
+  requestPairing(input: { name: string; origin: string | null; from?: PairingSource }): {
+    pairing: PairingRequest;
+    code: string;
+    withdrawn: string[];
+  } {
     const name = checkName(input.name);
     const origin = checkOrigin(input.origin);
+    const from = input.from;
     return this.#write(() => {
       if (origin !== null && this.#blocked(origin)) {
         throw new ClientStoreError('ORIGIN_BLOCKED', `the cashier blocked ${origin}`);
       }
+      const program = from?.peer.process?.program;
+      if (program !== undefined && this.#blockedProgram(programId(program)) !== undefined) {
+        throw new ClientStoreError('PROGRAM_BLOCKED', `the cashier blocked the program ${program}`);
+      }
       const now = this.#now();
       const nowIso = now.toISOString();
       this.#assertUnlocked(now);
-      const { total } = this.#statement(
-        `SELECT COUNT(*) AS total FROM pairings WHERE state = 'pending' AND expires_at > ?`,
-      ).get(nowIso) as {
+      const withdrawn: string[] = [];
+      const withdraw = (ids: readonly { id: string }[]): void => {
+        for (const { id } of ids) {
+          this.#statement(`UPDATE pairings SET state = 'withdrawn' WHERE id = ?`).run(id);
+          withdrawn.push(id);
+        }
+      };
+      const PENDING = `state = 'pending' AND expires_at > ?`;
+      let mine = 0;
+      if (from !== undefined) {
+        withdraw(
+          this.#statement(`SELECT id FROM pairings WHERE ${PENDING} AND connection_id = ?`).all(
+            nowIso,
+            from.connection,
+          ) as { id: string }[],
+        );
+        if (from.peer.exact) {
+          withdraw(
+            this.#statement(`SELECT id FROM pairings WHERE ${PENDING} AND peer_key = ? AND origin IS ?`).all(
+              nowIso,
+              from.peer.key,
+              origin,
+            ) as { id: string }[],
+          );
+        }
+        mine = (
+          this.#statement(`SELECT COUNT(*) AS count FROM pairings WHERE ${PENDING} AND peer_key = ?`).get(
+            nowIso,
+            from.peer.key,
+          ) as { count: number }
+        ).count;
+        if (mine >= this.#pendingPerProgram) {
+          throw new ClientStoreError(
+            'TOO_MANY_PENDING',
+            `${describeSource(from)} already has ${mine} pairing requests waiting (at most ${this.#pendingPerProgram} per program)`,
+          );
+        }
+      }
+      if (origin !== null) {
+        const { pending } = this.#statement(
+          `SELECT COUNT(*) AS pending FROM pairings WHERE ${PENDING} AND origin = ?`,
+        ).get(nowIso, origin) as { pending: number };
+        if (pending >= this.#pendingPerOrigin) {
+          throw new ClientStoreError(
+            'TOO_MANY_PENDING',
+            `${origin} already has ${pending} pairing requests waiting (at most ${this.#pendingPerOrigin})`,
+          );
+        }
+      }
+      const { total } = this.#statement(`SELECT COUNT(*) AS total FROM pairings WHERE ${PENDING}`).get(nowIso) as {
         total: number;
       };
       if (total >= this.#maxPending) {
-        throw new ClientStoreError(
-          'TOO_MANY_PENDING',
-          `${total} pairing requests are waiting already (at most ${this.#maxPending} at once)`,
-        );
-      }
-      // Programs without an origin have nothing to be counted by: only the total above bounds them,
-      // so one program cannot use up a shared count and lock the others out.
-      const { pending } = this.#statement(
-        `SELECT COUNT(*) AS pending FROM pairings WHERE state = 'pending' AND origin IS ? AND expires_at > ?`,
-      ).get(origin, nowIso) as { pending: number };
-      if (origin !== null && pending >= this.#pendingPerOrigin) {
-        throw new ClientStoreError(
-          'TOO_MANY_PENDING',
-          `${describeOrigin(origin)} already has ${pending} pairing requests waiting (at most ${this.#pendingPerOrigin})`,
+        // Requests stored without a source (by hand, or before version 4) each count alone.
+        const busiest = this.#statement(
+          `SELECT peer_key AS key, COUNT(*) AS count FROM pairings WHERE ${PENDING} AND peer_key IS NOT NULL
+           GROUP BY peer_key ORDER BY count DESC, MIN(created_at) LIMIT 1`,
+        ).get(nowIso) as { key: string; count: number } | undefined;
+        if (from === undefined || busiest === undefined || busiest.count < mine + 2) {
+          throw new ClientStoreError(
+            'TOO_MANY_PENDING',
+            `${total} pairing requests are waiting already (at most ${this.#maxPending} at once)`,
+          );
+        }
+        withdraw(
+          this.#statement(
+            `SELECT id FROM pairings WHERE ${PENDING} AND peer_key = ? ORDER BY created_at, rowid LIMIT 1`,
+          ).all(nowIso, busiest.key) as { id: string }[],
         );
       }
       const id = `pair_${draw(this.#random, 16).toString('hex')}`;
       const code = generatePairingCode(this.#random);
+      const process = from?.peer.process ?? null;
       const pairing: PairingRequest = {
         id,
         name,
@@ -415,13 +551,37 @@ export class ClientStore {
         createdAt: nowIso,
         expiresAt: new Date(now.getTime() + this.#codeTtlMs).toISOString(),
         state: 'pending',
+        program: process === null ? null : { pid: process.pid, name: process.name, program: process.program },
       };
       this.#statement(
-        `INSERT INTO pairings (id, name, origin, code_hash, created_at, expires_at, attempts, state)
-         VALUES (?, ?, ?, ?, ?, ?, 0, 'pending')`,
-      ).run(id, name, origin, hashPairingCode(id, code), pairing.createdAt, pairing.expiresAt);
-      return { pairing, code };
+        `INSERT INTO pairings (id, name, origin, code_hash, created_at, expires_at, attempts, state,
+           connection_id, peer_key, peer_pid, peer_name, peer_program)
+         VALUES (?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?, ?, ?)`,
+      ).run(
+        id,
+        name,
+        origin,
+        hashPairingCode(id, code),
+        pairing.createdAt,
+        pairing.expiresAt,
+        from?.connection ?? null,
+        from?.peer.key ?? null,
+        process?.pid ?? null,
+        process?.name ?? null,
+        process?.program ?? null,
+      );
+      return { pairing, code, withdrawn };
     });
+  }
+
+  /** One pairing request (any state), or undefined: the window blocks the program behind one. */
+  pairing(pairingId: string): PairingRequest | undefined {
+    const row = this.#read(
+      () =>
+        this.#statement(`SELECT ${PAIRING_COLUMNS} FROM pairings WHERE id = ?`).get(pairingId) as
+          PairingRow | undefined,
+    );
+    return row === undefined ? undefined : toPairing(row, this.#now().toISOString());
   }
 
   /** The requests waiting for their code, oldest first (for the window; codes are not stored). */
@@ -711,6 +871,64 @@ export class ClientStore {
     return this.#read(() => this.#blocked(normalized));
   }
 
+  // --- blocked programs ------------------------------------------------------------------------
+
+  /**
+   * Blocks a program (as the POS server identified it: pos/server/peer): the server refuses its
+   * connections, and its pending requests are rejected. Blocking twice keeps the first time.
+   */
+  blockProgram(input: { name: string; program: string }): BlockedProgram {
+    const program = typeof input.program === 'string' ? input.program.trim() : '';
+    if (program.length === 0 || program.length > PROGRAM_MAX_LENGTH)
+      throw new ClientStoreError('INVALID_INPUT', `a program must have 1 to ${PROGRAM_MAX_LENGTH} characters`);
+    const name = typeof input.name === 'string' && input.name.trim() !== '' ? input.name.trim().slice(0, 200) : program;
+    return this.#write(() => {
+      this.#statement(`INSERT OR IGNORE INTO blocked_programs (id, program, name, blocked_at) VALUES (?, ?, ?, ?)`).run(
+        programId(program),
+        program,
+        name,
+        this.#now().toISOString(),
+      );
+      this.#statement(`UPDATE pairings SET state = 'rejected' WHERE state = 'pending' AND peer_program = ?`).run(
+        program,
+      );
+      return this.#blockedProgram(programId(program))!;
+    });
+  }
+
+  /** Lets a blocked program connect again; NOT_FOUND for an id not blocked. */
+  unblockProgram(id: string): BlockedProgram {
+    return this.#write(() => {
+      const blocked = this.#blockedProgram(id);
+      if (blocked === undefined) throw new ClientStoreError('NOT_FOUND', `no blocked program ${String(id)}`);
+      this.#statement(`DELETE FROM blocked_programs WHERE id = ?`).run(id);
+      this.#afterDelete = true;
+      return blocked;
+    });
+  }
+
+  blockedPrograms(): BlockedProgram[] {
+    const rows = this.#read(
+      () =>
+        this.#statement(`SELECT id, program, name, blocked_at FROM blocked_programs ORDER BY blocked_at, id`).all() as {
+          id: string;
+          program: string;
+          name: string;
+          blocked_at: string;
+        }[],
+    );
+    return rows.map((row) => ({ id: row.id, name: row.name, program: row.program, blockedAt: row.blocked_at }));
+  }
+
+  /** Whether any program is blocked (asked at every connection: one indexed read). */
+  hasBlockedPrograms(): boolean {
+    return this.#read(() => this.#statement(`SELECT 1 FROM blocked_programs LIMIT 1`).get() !== undefined);
+  }
+
+  isProgramBlocked(program: string): boolean {
+    return this.#read(() => this.#blockedProgram(programId(program)) !== undefined);
+  }
+
   /**
    * The open file, for the neighbour that keeps its records in it: the payment owners
    * (pos/server/ownership-store.ts). It closes with this store.
@@ -764,6 +982,14 @@ export class ClientStore {
     if (locked) throw locked;
   }
 
+  #blockedProgram(id: string): BlockedProgram | undefined {
+    const row = this.#statement(`SELECT id, program, name, blocked_at FROM blocked_programs WHERE id = ?`).get(id) as
+      { id: string; program: string; name: string; blocked_at: string } | undefined;
+    return row === undefined
+      ? undefined
+      : { id: row.id, name: row.name, program: row.program, blockedAt: row.blocked_at };
+  }
+
   #blocked(normalized: string): boolean {
     return this.#statement(`SELECT 1 FROM blocked_origins WHERE origin = ?`).get(normalized) !== undefined;
   }
@@ -788,6 +1014,11 @@ export class ClientStore {
         return new ClientStoreError('PAIRING_REJECTED', `pairing request ${row.id} was rejected by the cashier`);
       case 'expired':
         return new ClientStoreError('PAIRING_EXPIRED', `pairing request ${row.id} expired at ${row.expires_at}`);
+      case 'withdrawn':
+        return new ClientStoreError(
+          'PAIRING_WITHDRAWN',
+          `pairing request ${row.id} was replaced by a newer request from the same connection or program`,
+        );
       case 'pending':
         if (row.expires_at > nowIso) return undefined;
         this.#statement(`UPDATE pairings SET state = 'expired' WHERE id = ?`).run(row.id);

@@ -3,7 +3,7 @@
  * the paired clients, their pairing requests and the blocked origins (client-store.ts), and which
  * client started which payment until it heard the result (pos/server/ownership-store.ts). Its
  * tables and their history live here, in one list, because PRAGMA user_version counts the file's
- * history, not one store's.
+ * history, not one store's. The programs the cashier blocked are here too (version 4).
  */
 import { openDatabase, type SqliteDatabase } from '../../storage/sqlite.js';
 
@@ -70,8 +70,48 @@ CREATE TABLE pairing_failures (
 CREATE INDEX pairing_failures_by_at ON pairing_failures (at);
 `;
 
+/**
+ * Version 4: who asked to pair — the connection and the program behind it (its group key, PID,
+ * name and command line, as the POS server found them) — so that each connection and each program
+ * has one request waiting at a time, a newer one withdrawing the older (state `withdrawn`); and
+ * the programs the cashier blocked. SQLite cannot change a CHECK constraint in place: the pairing
+ * requests move to a new table.
+ */
+const V4 = `
+CREATE TABLE pairings_v4 (
+  id            TEXT PRIMARY KEY,
+  name          TEXT NOT NULL,
+  origin        TEXT,
+  code_hash     TEXT NOT NULL,
+  created_at    TEXT NOT NULL,
+  expires_at    TEXT NOT NULL,
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  state         TEXT NOT NULL CHECK (state IN ('pending', 'completed', 'expired', 'failed', 'rejected', 'withdrawn')),
+  client_id     TEXT REFERENCES clients (id),
+  connection_id TEXT,
+  peer_key      TEXT,
+  peer_pid      INTEGER,
+  peer_name     TEXT,
+  peer_program  TEXT
+);
+INSERT INTO pairings_v4 (id, name, origin, code_hash, created_at, expires_at, attempts, state, client_id)
+  SELECT id, name, origin, code_hash, created_at, expires_at, attempts, state, client_id FROM pairings;
+DROP TABLE pairings;
+ALTER TABLE pairings_v4 RENAME TO pairings;
+CREATE INDEX pairings_pending ON pairings (origin, expires_at) WHERE state = 'pending';
+CREATE INDEX pairings_by_created ON pairings (created_at);
+CREATE INDEX pairings_pending_by_peer ON pairings (peer_key, created_at) WHERE state = 'pending';
+
+CREATE TABLE blocked_programs (
+  id         TEXT PRIMARY KEY,
+  program    TEXT NOT NULL UNIQUE,
+  name       TEXT NOT NULL,
+  blocked_at TEXT NOT NULL
+) WITHOUT ROWID;
+`;
+
 /** MIGRATIONS[i] takes the file from version i to version i + 1. */
-export const CLIENTS_FILE_MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const CLIENTS_FILE_MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 export const CLIENT_STORE_SCHEMA_VERSION = CLIENTS_FILE_MIGRATIONS.length;
 
 /**

@@ -275,9 +275,14 @@ export const CLOSE_CODES = {
   ORIGIN_BLOCKED: 4003,
   /** The client's token was revoked while it was connected. */
   TOKEN_REVOKED: 4004,
-  /** A connection that never logged in stayed silent too long (30 s; a pairing request's 2 minutes while it waits for its code). */
+  /** The cashier blocked the program behind this connection (sent right after the upgrade, and to its open connections). */
+  PROGRAM_BLOCKED: 4005,
+  /**
+   * The connection had not logged in 30 s after it connected, whatever it sent meanwhile (with a
+   * pairing request waiting for its code: when that request ends).
+   */
   IDLE: 4008,
-  /** Too many connections that have not logged in are open already (32): retry later. */
+  /** Room for a newer connection: too many connections had not logged in, and this program held the most of them (the oldest goes). */
   TOO_MANY_CONNECTIONS: 4009,
   /** Pinbridge is stopping (1001 is "going away"). */
   AGENT_STOPPING: 1001,

@@ -65,7 +65,8 @@ export const EVENTS = {
   }),
   'pinpad.busy': event({
     audience: 'all',
-    summary: 'A PINPAD became busy (a payment or another operation) or free again.',
+    summary:
+      'A PINPAD became busy (a payment or another operation) or free again; payment_reference only for the client whose sale it runs.',
     payload: PinpadView,
   }),
   'pinpad.tables': event({
@@ -107,11 +108,12 @@ export const EVENTS = {
   }),
   'pairing.ended': event({
     audience: 'operator',
-    summary: 'A pairing request is over: completed (the POS sent the code back) or rejected by the cashier.',
+    summary:
+      'A pairing request is over: completed (the POS sent the code back), rejected by the cashier (or by blocking its origin or program), or withdrawn (the same connection or program asked again: the newer request took its place).',
     payload: Type.Object(
       {
         pairing_id: Type.String(),
-        state: Type.Union([Type.Literal('completed'), Type.Literal('rejected')]),
+        state: Type.Union([Type.Literal('completed'), Type.Literal('rejected'), Type.Literal('withdrawn')]),
         client: Type.Union([ClientRecordView, Type.Null()]),
       },
       { additionalProperties: false },

@@ -166,7 +166,12 @@ export const PinpadView = Type.Object(
     address: Type.String({ description: 'Where it is connected: a serial port, tcp://…, ble:…, sim.' }),
     connected: Type.Boolean(),
     busy: Type.Boolean({ description: 'Running a payment or another operation.' }),
-    payment_reference: Nullable(Type.String({ description: 'The reference_id of the payment it is running.' })),
+    payment_reference: Nullable(
+      Type.String({
+        description:
+          'The reference_id of the payment it is running — told only to the client that started it (and the window, or every client with share_payments); null for the others, and while no payment runs.',
+      }),
+    ),
     tables: Nullable(
       Type.Object(
         {
@@ -310,11 +315,43 @@ export const PairedClientView = Type.Object(
   { additionalProperties: false, title: 'PairedClient' },
 );
 
+export const PeerProgramView = Type.Object(
+  {
+    pid: Type.Integer({ minimum: 0, description: 'Its process id now.' }),
+    name: Type.String({ description: 'Its short name ("node", "chrome.exe").' }),
+    command: Type.String({
+      description:
+        'What a block matches: the executable and its arguments on Linux and macOS, the image name on Windows.',
+    }),
+  },
+  {
+    additionalProperties: false,
+    title: 'PeerProgram',
+    description: 'The process at the other end of a connection, found from its TCP port (docs/pos-api.md).',
+  },
+);
+export type PeerProgramView = Static<typeof PeerProgramView>;
+
+export const BlockedProgramView = Type.Object(
+  {
+    program_id: Type.String(),
+    name: Type.String(),
+    command: Type.String({ description: 'What is matched: see PeerProgram.command.' }),
+    blocked_at: IsoTime,
+  },
+  { additionalProperties: false, title: 'BlockedProgram' },
+);
+export type BlockedProgramView = Static<typeof BlockedProgramView>;
+
 export const PairingRequestView = Type.Object(
   {
     pairing_id: Type.String(),
     name: Type.String({ description: 'How the POS named itself.' }),
     origin: Nullable(Type.String({ description: 'The web page asking; null for a program on this computer.' })),
+    program: Type.Union([PeerProgramView, Type.Null()], {
+      description:
+        'The process that asked: the program itself, or the browser of a web page; null when it could not be told (another user’s process, a system without the tools).',
+    }),
     code: Type.String({
       pattern: '^[0-9]{6}$',
       description: 'The code the cashier reads to the POS: only the window ever receives it.',

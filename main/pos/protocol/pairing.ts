@@ -10,4 +10,6 @@ export interface PairingAnnouncement {
   readonly origin: string | null;
   readonly code: string;
   readonly expiresAt: string;
+  /** The process that asked (the browser, for a page), when the server could tell it. */
+  readonly program: { readonly pid: number; readonly name: string; readonly program: string } | null;
 }

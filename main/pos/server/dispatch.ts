@@ -20,6 +20,7 @@ import { cardDataIn } from '../../../drivers/card-number.js';
 import { findPosCardData } from './card-data-guard.js';
 import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
+import type { RefusalReason } from './refusals.js';
 import type { Session } from './session.js';
 
 export interface CallContext {
@@ -27,7 +28,10 @@ export interface CallContext {
   readonly agent: PosAgent;
   readonly hub: Hub;
   readonly log: Logger;
-  readonly announcePairing: (pairing: PairingAnnouncement) => void;
+  /** Shows a pairing code to the cashier; `session` asked for it (and may wait for it). */
+  readonly announcePairing: (pairing: PairingAnnouncement, session: Session) => void;
+  /** Counts a refusal for the log's summary (refusals.ts) rather than logging it alone. */
+  readonly refused: (reason: RefusalReason, session: Session) => void;
   /** The key of session.operator; undefined: this agent has no window, nobody is the operator. */
   readonly operatorKey: string | undefined;
   /** The origins of pages the agent itself serves (the window's), normalized. */
@@ -59,6 +63,23 @@ function failure(id: RequestId | null, error: PosError): object {
   return { jsonrpc: '2.0', id, error: errorObject(error) };
 }
 
+/** The refusals that a flood produces by the thousand: counted, not logged one by one. */
+const REFUSALS: Readonly<Partial<Record<string, RefusalReason>>> = {
+  PARSE_ERROR: 'MALFORMED',
+  INVALID_REQUEST: 'MALFORMED',
+  METHOD_NOT_FOUND: 'MALFORMED',
+  RATE_LIMITED: 'RATE_LIMITED',
+};
+
+function refusalOf(answer: object): RefusalReason | undefined {
+  const error = (answer as { error?: { data?: { code?: unknown } } }).error;
+  const code = error?.data?.code;
+  return typeof code === 'string' ? REFUSALS[code] : undefined;
+}
+
+/** What a POS is told of a PINPAD busy with a sale that is not its own: that it is busy, not with which sale. */
+const BUSY_WITH_ANOTHER_SALE = 'The PINPAD is busy with a payment; try again when it is free (pinpad.busy tells when).';
+
 export class Dispatcher {
   readonly #handlers: Handlers;
   readonly #context: Omit<CallContext, 'session'>;
@@ -70,8 +91,23 @@ export class Dispatcher {
 
   /** Answers one message on `session` (never throws). */
   async handle(session: Session, data: Buffer | string, isBinary: boolean): Promise<void> {
+    // A blocked program's connection is closed before anything it sent is read.
+    await session.ready;
+    if (!session.open) return;
     const answer = await this.#answer(session, data, isBinary);
-    if (answer !== undefined) session.send(answer);
+    if (answer === undefined) return;
+    const refusal = refusalOf(answer);
+    if (refusal !== undefined) this.#context.refused(refusal, session);
+    session.send(answer);
+  }
+
+  /** The error as `session` may see it: the reference of another POS's sale is not named (BUSY). */
+  #forSession(session: Session, error: PosError): PosError {
+    const reference = error.data.reference_id;
+    if (error.code !== 'BUSY' || typeof reference !== 'string') return error;
+    if (this.#context.hub.mayKnowReference(session, reference)) return error;
+    const { reference_id: _hidden, ...data } = error.data;
+    return new PosError('BUSY', BUSY_WITH_ANOTHER_SALE, data, error.cashierMessage);
   }
 
   async #answer(session: Session, data: Buffer | string, isBinary: boolean): Promise<object | undefined> {
@@ -183,7 +219,7 @@ export class Dispatcher {
       return { jsonrpc: '2.0', id, result };
     } catch (error) {
       const known = toPosError(error);
-      if (known !== null) return failure(id, known);
+      if (known !== null) return failure(id, this.#forSession(session, known));
       this.#context.log.error(
         { method: name, err: error instanceof Error ? error.message : String(error) },
         'POS request failed',

@@ -6,6 +6,7 @@
  * when the owner heard a result, so one that was away gets it at its next hello.
  */
 import type { Logger } from 'pino';
+import type { AuditEvent } from '../../audit-log.js';
 import type { ApiHealthSnapshot } from '../../api/health.js';
 import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
@@ -46,10 +47,15 @@ export class Hub {
   readonly #owners: OwnershipStore;
   /** Pairing requests waiting for their code, with the code: for the window, in memory only (they live 2 minutes). */
   readonly #pairings = new Map<string, PairingAnnouncement>();
+  /** The session that asked for each of them: it may wait for its code as long as the request lives. */
+  readonly #pairingSessions = new Map<string, Session>();
+  /** Where security events go (main/audit-log.ts); a no-op without one. */
+  readonly audit: (event: AuditEvent) => void;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #stopping = new AbortController();
 
-  constructor(agent: PosAgent, rateLimit: RateLimitOptions, log: Logger) {
+  constructor(agent: PosAgent, rateLimit: RateLimitOptions, log: Logger, audit?: (event: AuditEvent) => void) {
+    this.audit = audit ?? (() => {});
     this.#rateLimit = rateLimit;
     this.#agent = agent;
     this.#log = log;
@@ -62,10 +68,10 @@ export class Hub {
     const onProgress = (event: PaymentProgressEvent): void =>
       this.publish('payment.progress', progressView(event), this.#ownerOf(event.referenceId));
     const onResult = (outcome: PaymentOutcome): void => this.settled(outcome);
-    const onConnected = (entry: PinpadEntry): void => this.publish('pinpad.connected', pinpadView(entry));
-    const onDisconnected = (entry: PinpadEntry): void => this.publish('pinpad.disconnected', pinpadView(entry));
-    const onBusy = (entry: PinpadEntry): void => this.publish('pinpad.busy', pinpadView(entry));
-    const onTables = (entry: PinpadEntry): void => this.publish('pinpad.tables', pinpadView(entry));
+    const onConnected = (entry: PinpadEntry): void => this.#publishPinpad('pinpad.connected', entry);
+    const onDisconnected = (entry: PinpadEntry): void => this.#publishPinpad('pinpad.disconnected', entry);
+    const onBusy = (entry: PinpadEntry): void => this.#publishPinpad('pinpad.busy', entry);
+    const onTables = (entry: PinpadEntry): void => this.#publishPinpad('pinpad.tables', entry);
     const onHealth = (health: ApiHealthSnapshot): void => this.publish('api.health', apiHealthView(health));
     const onLink = (status: PinpadLinkStatus): void => this.publish('pinpad.link', pinpadLinkView(status));
     // A payment's receipts tell its reference: they reach its owner (and the window) only.
@@ -222,6 +228,34 @@ export class Hub {
     }
   }
 
+  /**
+   * Whether a session may know that a payment with this reference exists (a PINPAD's
+   * payment_reference): its owner, the window, or everyone when the POS clients share payments.
+   */
+  mayKnowReference(session: Session, referenceId: string): boolean {
+    if (session.operator || this.#agent.sharePayments === true) return true;
+    return session.client !== undefined && this.#ownerOf(referenceId) === session.client.id;
+  }
+
+  /** A PINPAD event: each session gets the reference of the sale it runs only if it may know it. */
+  #publishPinpad(
+    event: 'pinpad.connected' | 'pinpad.disconnected' | 'pinpad.busy' | 'pinpad.tables',
+    entry: PinpadEntry,
+  ): void {
+    if (this.sessions.size === 0) return;
+    const reference = entry.paymentReference;
+    const full = notification(event, pinpadView(entry));
+    const hidden = reference === null ? full : notification(event, pinpadView(entry, false));
+    for (const session of this.#authenticated())
+      session.sendRaw(reference === null || this.mayKnowReference(session, reference) ? full : hidden);
+  }
+
+  /** A PINPAD as `session` may see it (pinpad.list, pinpad.status, agent.status). */
+  pinpadViewFor(session: Session, entry: PinpadEntry): ReturnType<typeof pinpadView> {
+    const reference = entry.paymentReference;
+    return pinpadView(entry, reference === null || this.mayKnowReference(session, reference));
+  }
+
   /** The owner of the payment a print job is for ("payment:<reference_id>:…"); undefined for other jobs (slips, test prints). */
   #jobOwner(subject: string): string | null | undefined {
     const match = /^payment:(.+):[a-z_]+:[a-z]+$/.exec(subject);
@@ -233,10 +267,23 @@ export class Hub {
     return this.#owners.ownerOf(referenceId);
   }
 
-  /** A POS asked to pair: the window shows the code. */
-  pairingRequested(pairing: PairingAnnouncement): void {
+  /** A POS asked to pair on `session`: the window shows the code; the session may wait for it. */
+  pairingRequested(pairing: PairingAnnouncement, session?: Session): void {
+    // Expired ones go now, with the session each kept: nothing piles up while the window is closed.
+    const now = new Date();
+    for (const [id, waiting] of this.#pairings) if (new Date(waiting.expiresAt) <= now) this.#forgetPairing(id);
     this.#pairings.set(pairing.pairingId, pairing);
+    if (session !== undefined) {
+      session.pairingId = pairing.pairingId;
+      session.pairingUntil = Date.parse(pairing.expiresAt);
+      this.#pairingSessions.set(pairing.pairingId, session);
+    }
     this.publish('pairing.requested', pairingRequestView(pairing));
+  }
+
+  /** Requests a newer one took the place of (client-store requestPairing): gone from the window. */
+  pairingsWithdrawn(pairingIds: readonly string[]): void {
+    for (const pairingId of pairingIds) this.pairingEnded(pairingId, 'withdrawn', null);
   }
 
   /** A wrong code was sent for a pairing request: the window shows who guessed, and the day's count. */
@@ -249,12 +296,23 @@ export class Hub {
       attempts_left: attemptsLeft,
       guard: pairingGuardView(guard),
     });
-    if (attemptsLeft === 0) this.#pairings.delete(pairingId);
+    if (attemptsLeft === 0) this.#forgetPairing(pairingId);
   }
 
-  /** A pairing request is over (the POS sent the code, or the cashier refused it). */
-  pairingEnded(pairingId: string, state: 'completed' | 'rejected', client: PairedClient | null): void {
+  /** The request is no longer pending: its session no longer waits for a code (it has its usual time). */
+  #forgetPairing(pairingId: string): void {
     this.#pairings.delete(pairingId);
+    const session = this.#pairingSessions.get(pairingId);
+    this.#pairingSessions.delete(pairingId);
+    if (session !== undefined && session.pairingId === pairingId) {
+      session.pairingId = undefined;
+      session.pairingUntil = 0;
+    }
+  }
+
+  /** A pairing request is over (the POS sent the code, the cashier refused it, or a newer one took its place). */
+  pairingEnded(pairingId: string, state: 'completed' | 'rejected' | 'withdrawn', client: PairedClient | null): void {
+    this.#forgetPairing(pairingId);
     this.publish('pairing.ended', {
       pairing_id: pairingId,
       state,
@@ -267,7 +325,7 @@ export class Hub {
   pendingPairings(now = new Date()): PairingAnnouncement[] {
     const pending = new Set(this.#agent.clients.pendingPairings().map((pairing) => pairing.id));
     for (const [id, pairing] of this.#pairings)
-      if (!pending.has(id) || new Date(pairing.expiresAt) <= now) this.#pairings.delete(id);
+      if (!pending.has(id) || new Date(pairing.expiresAt) <= now) this.#forgetPairing(id);
     return [...this.#pairings.values()];
   }
 
@@ -296,6 +354,22 @@ export class Hub {
   blockedOrigin(origin: string): void {
     for (const session of this.sessions)
       if (session.origin === origin && session.open && !session.operator) session.close('ORIGIN_BLOCKED');
+  }
+
+  /**
+   * Closes every connection of a program the cashier just blocked (4005), the window's aside; the
+   * program of a connection not looked up yet is looked up first.
+   */
+  async blockedProgram(program: string): Promise<number> {
+    const sessions = [...this.sessions].filter((session) => session.open && !session.operator);
+    const peers = await Promise.all(sessions.map((session) => session.lookUpPeer()));
+    let closed = 0;
+    sessions.forEach((session, index) => {
+      if (peers[index]!.process?.program !== program || !session.open || session.operator) return;
+      session.close('PROGRAM_BLOCKED');
+      closed++;
+    });
+    return closed;
   }
 
   /** Closes the sessions of a revoked client. */

@@ -9,9 +9,17 @@
  * - a browser's `Origin` must be one that can be paired (http/https); a blocked origin is closed
  *   at once with 4003 and an unpairable one (a file, a sandboxed frame) with 4001 — close codes,
  *   not HTTP refusals, because a page can read a close code but not a refused upgrade;
+ * - a program the cashier blocked (found from the connection's TCP port: peer/) is closed at once
+ *   with 4005, before anything it sent is read;
  * - a session may only find the agent, pair and say hello until it has presented a client token
  *   bound to its origin (dispatch.ts); a non-browser client has no Origin and uses its token;
+ * - connections that have not logged in are closed a fixed time after they connect, and when too
+ *   many are open the program holding the most gives up its oldest (waiting-room.ts): a newcomer,
+ *   such as a paired POS reconnecting, is never turned away;
  * - messages over the size limit close the connection (1009); everything else is answered.
+ *
+ * Refusals are counted and logged once a minute per reason (refusals.ts), never one line each;
+ * pairing, blocks and revocations also go to the audit trail (`options.audit`).
  *
  * Optional `wss://` (and https for the page) with a certificate the machine trusts (settings
  * `pos.tls`, made by `pinbridge pos cert`); see docs/pos-api.md for what browsers require.
@@ -40,8 +48,12 @@ import { relayHandlers } from './handlers/relay.js';
 import { operatorHandlers } from './handlers/operator.js';
 import { sessionHandlers } from './handlers/session.js';
 import { Hub } from './hub.js';
+import { peerFinderFor } from './peer/finder.js';
+import type { PeerFinder } from './peer/peer.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
+import { DEFAULT_SUMMARY_INTERVAL_MS, RefusalLog, type RefusalReason } from './refusals.js';
 import { Session } from './session.js';
+import { roomFor, timeIsUp } from './waiting-room.js';
 
 export interface PosServerOptions {
   readonly agent: PosAgent;
@@ -65,14 +77,24 @@ export interface PosServerOptions {
   readonly announcePairing: (pairing: PairingAnnouncement) => void;
   /** How often idle connections are pinged; one that misses a pong is dropped. Default 30 s. */
   readonly heartbeatMs?: number;
-  /** Connections open at once that have not logged in (paired, hello or the window). Default 32. */
+  /**
+   * Connections open at once that have not logged in (paired, hello or the window); over it, the
+   * program holding the most gives up its oldest. Default 32.
+   */
   readonly maxUnauthenticated?: number;
-  /** How long one of those may stay silent (a pending pairing request: until its code expires). Default 30 s. */
-  readonly unauthenticatedIdleMs?: number;
+  /**
+   * How long after connecting one of those is closed, whatever it sends (with a pairing request
+   * waiting for its code: when that request ends). Default 30 s.
+   */
+  readonly unauthenticatedLifetimeMs?: number;
+  /** Finds the program behind a connection; default: this system's (peer/finder.ts). */
+  readonly peerFinder?: PeerFinder;
+  /** How often the counted refusals are written to the log. Default a minute. */
+  readonly refusalSummaryMs?: number;
 }
 
 export const DEFAULT_MAX_UNAUTHENTICATED = 32;
-export const DEFAULT_UNAUTHENTICATED_IDLE_MS = 30_000;
+export const DEFAULT_UNAUTHENTICATED_LIFETIME_MS = 30_000;
 
 /**
  * The pages the agent serves: the demo POS (demo/), the browser client (client/dist, the build of
@@ -124,6 +146,7 @@ export class PosServer {
   readonly #app: FastifyInstance;
   readonly #heartbeat: NodeJS.Timeout;
   readonly #idleSweep: NodeJS.Timeout;
+  readonly #refusals: RefusalLog;
 
   private constructor(parts: {
     port: number;
@@ -134,6 +157,7 @@ export class PosServer {
     app: FastifyInstance;
     heartbeat: NodeJS.Timeout;
     idleSweep: NodeJS.Timeout;
+    refusals: RefusalLog;
   }) {
     this.port = parts.port;
     this.secure = parts.secure;
@@ -143,6 +167,7 @@ export class PosServer {
     this.#app = parts.app;
     this.#heartbeat = parts.heartbeat;
     this.#idleSweep = parts.idleSweep;
+    this.#refusals = parts.refusals;
   }
 
   /** ws://127.0.0.1:PORT/pos (wss:// with TLS). */
@@ -187,8 +212,29 @@ export class PosServer {
     const { agent, logger } = options;
     const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     const maxUnauthenticated = options.maxUnauthenticated ?? DEFAULT_MAX_UNAUTHENTICATED;
-    const idleMs = options.unauthenticatedIdleMs ?? DEFAULT_UNAUTHENTICATED_IDLE_MS;
-    const hub = new Hub(agent, rateLimit, logger);
+    const lifetimeMs = options.unauthenticatedLifetimeMs ?? DEFAULT_UNAUTHENTICATED_LIFETIME_MS;
+    const finder = options.peerFinder ?? peerFinderFor();
+    const audit = options.audit;
+    const record = audit === undefined ? undefined : audit.record.bind(audit);
+    const hub = new Hub(agent, rateLimit, logger, record);
+    const refusals = new RefusalLog({
+      logger,
+      ...(record === undefined ? {} : { audit: record }),
+      intervalMs: options.refusalSummaryMs ?? DEFAULT_SUMMARY_INTERVAL_MS,
+    });
+    const refused = (reason: RefusalReason, session: Session): void => refusals.count(reason, session.describe());
+    /**
+     * Whether any program is blocked, or this one; a clients file that cannot be read (locked by
+     * another process) blocks nothing rather than refusing everyone.
+     */
+    const blockedPrograms = (program?: string): boolean => {
+      try {
+        return program === undefined ? agent.clients.hasBlockedPrograms() : agent.clients.isProgramBlocked(program);
+      } catch (error) {
+        logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'blocked programs not read');
+        return false;
+      }
+    };
     const allowedHosts = new Set<string>();
     const ownOrigins = new Set<string>();
     const dispatcher = new Dispatcher(
@@ -205,10 +251,11 @@ export class PosServer {
         agent,
         hub,
         log: logger,
-        announcePairing: (pairing) => {
-          hub.pairingRequested(pairing);
+        announcePairing: (pairing, session) => {
+          hub.pairingRequested(pairing, session);
           options.announcePairing(pairing);
         },
+        refused,
         operatorKey: options.operatorKey,
         ownOrigins,
       },
@@ -221,15 +268,17 @@ export class PosServer {
     const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
       socket.on('error', () => socket.destroy());
       const path = (request.url ?? '').split('?')[0];
-      if (path !== WS_PATH) return refuse(socket, 404, 'NOT_FOUND', `The POS API is at ${WS_PATH}.`);
       // A header that gets logged and holds card data is refused without its value reaching the log.
       const cardDataHeader = findHeaderCardData(request.headers);
       const host = (request.headers.host ?? '').toLowerCase();
+      const who = `Host ${cardDataHeader === 'host' ? '[card data]' : host.slice(0, 60)}, port ${request.socket.remotePort ?? '?'}`;
+      if (path !== WS_PATH) {
+        refusals.count('NOT_FOUND', who);
+        return refuse(socket, 404, 'NOT_FOUND', `The POS API is at ${WS_PATH}.`);
+      }
       if (!allowedHosts.has(host)) {
-        logger.warn(
-          { host: cardDataHeader === 'host' ? '[card data]' : host.slice(0, 100) },
-          'POS connection refused: Host is not this agent (DNS rebinding?)',
-        );
+        // DNS rebinding? Counted and summed up once a minute: a flood must not flush the log.
+        refusals.count('HOST_NOT_ALLOWED', who);
         return refuse(
           socket,
           403,
@@ -238,36 +287,73 @@ export class PosServer {
         );
       }
       const rawOrigin = request.headers.origin;
+      const remote = {
+        address: request.socket.remoteAddress ?? '',
+        port: request.socket.remotePort ?? 0,
+        serverPort: request.socket.localPort ?? 0,
+      };
       wss.handleUpgrade(request, socket, head, (ws) => {
         let origin: string | null = null;
         if (rawOrigin !== undefined) {
           if (cardDataHeader === 'origin') {
-            logger.warn({ header: 'origin' }, 'POS connection refused: its Origin header looks like card data');
-            return ws.close(4001, 'ORIGIN_NOT_ALLOWED');
+            // Counted like any refusal (a flood stays a summary line), its value never logged.
+            refusals.count('ORIGIN_NOT_ALLOWED', 'Origin [card data]');
+            record?.({ kind: 'card_data.refused', field: 'Origin header' });
+            return ws.close(CLOSE_CODES.ORIGIN_NOT_ALLOWED, 'ORIGIN_NOT_ALLOWED');
           }
           const normalized = normalizeOrigin(rawOrigin);
           if (normalized === undefined) {
-            logger.warn({ origin: rawOrigin.slice(0, 100) }, 'POS connection refused: origin cannot be paired');
-            return ws.close(4001, 'ORIGIN_NOT_ALLOWED');
+            refusals.count('ORIGIN_NOT_ALLOWED', `Origin ${rawOrigin.slice(0, 60)}`);
+            return ws.close(CLOSE_CODES.ORIGIN_NOT_ALLOWED, 'ORIGIN_NOT_ALLOWED');
           }
           if (agent.clients.isBlocked(normalized)) {
-            logger.info({ origin: normalized }, 'POS connection refused: origin blocked');
-            return ws.close(4003, 'ORIGIN_BLOCKED');
+            refusals.count('ORIGIN_BLOCKED', normalized);
+            return ws.close(CLOSE_CODES.ORIGIN_BLOCKED, 'ORIGIN_BLOCKED');
           }
           origin = normalized;
         }
-        const waiting = [...hub.sessions].filter((other) => other.open && !other.authenticated).length;
-        if (waiting >= maxUnauthenticated) {
-          logger.warn({ origin, waiting }, 'POS connection refused: too many connections have not logged in');
-          return ws.close(CLOSE_CODES.TOO_MANY_CONNECTIONS, 'TOO_MANY_CONNECTIONS');
-        }
-        const session = new Session(ws, origin, rateLimit);
+        const session = new Session(ws, origin, rateLimit, { remote, finder });
         hub.sessions.add(session);
+        const waiting = [...hub.sessions].filter(
+          (other) => other !== session && other.open && !other.authenticated && other.admitted,
+        );
+        const crowded = waiting.length >= maxUnauthenticated;
+        session.admitted = !crowded;
+        // What the connection sends is read once its program is known to be allowed and to have room
+        // (Dispatcher waits for `ready`); in the common case (no block, room) at once.
+        if (crowded || blockedPrograms()) {
+          // Under pressure every waiting connection's program counts: each is looked up once.
+          if (crowded) for (const other of waiting) void other.lookUpPeer();
+          session.ready = (async () => {
+            const peer = await session.lookUpPeer();
+            if (!session.open) return;
+            if (peer.process !== null && blockedPrograms(peer.process.program)) {
+              refusals.count('PROGRAM_BLOCKED', session.describe());
+              return session.close('PROGRAM_BLOCKED');
+            }
+            if (session.admitted) return;
+            // Room is decided by program: every waiting connection's program is known first.
+            const waitingNow = (): Session[] =>
+              [...hub.sessions].filter((other) => other.open && !other.authenticated && other.admitted);
+            for (let round = 0; round < 3 && waitingNow().some((other) => other.peerInfo === undefined); round++)
+              await Promise.all(waitingNow().map((other) => other.lookUpPeer()));
+            if (!session.open) return;
+            // The program holding the most gives up its oldest: the newcomer's own, for a squatter.
+            for (const victim of roomFor(session, waitingNow(), maxUnauthenticated)) {
+              refusals.count('TOO_MANY_CONNECTIONS', victim.describe());
+              victim.close('TOO_MANY_CONNECTIONS');
+            }
+            session.admitted = true;
+          })().catch((error: unknown) => {
+            // Never a connection left unread: it is served as if there were room.
+            logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'POS connection check failed');
+            session.admitted = true;
+          });
+        }
         hub.clientsChanged();
         alive.set(ws, true);
         ws.on('pong', () => alive.set(ws, true));
         ws.on('message', (data, isBinary) => {
-          session.lastHeardAt = performance.now();
           const bytes = Array.isArray(data)
             ? Buffer.concat(data)
             : Buffer.isBuffer(data)
@@ -275,7 +361,8 @@ export class PosServer {
               : Buffer.from(new Uint8Array(data));
           void dispatcher.handle(session, bytes, isBinary);
         });
-        ws.on('close', () => {
+        ws.on('close', (code) => {
+          if (code === CLOSE_CODES.MESSAGE_TOO_BIG) refusals.count('MALFORMED', session.describe());
           hub.sessions.delete(session);
           session.end();
           hub.clientsChanged();
@@ -338,30 +425,40 @@ export class PosServer {
       }
     }, options.heartbeatMs ?? 30_000);
     heartbeat.unref();
-    // Connections that never log in cannot pile up or linger: silent ones are closed.
+    // Connections that never log in cannot pile up or linger: each is closed a fixed time after it connected.
     const idleSweep = setInterval(
       () => {
-        const now = performance.now();
         for (const session of hub.sessions) {
-          if (!session.open || session.authenticated) continue;
-          if (session.pairingUntil > Date.now()) continue;
-          if (now - session.lastHeardAt >= idleMs) session.close('IDLE');
+          if (!session.open || session.authenticated || !timeIsUp(session, lifetimeMs)) continue;
+          refusals.count('IDLE', session.describe());
+          session.close('IDLE');
         }
       },
-      Math.max(50, Math.min(5_000, Math.floor(idleMs / 3))),
+      Math.max(50, Math.min(5_000, Math.floor(lifetimeMs / 3))),
     );
     idleSweep.unref();
     logger.info(
       { url: `${options.tls ? 'wss' : 'ws'}://127.0.0.1:${port}${WS_PATH}`, ipv6: servers.length > 1 },
       'POS API listening',
     );
-    return new PosServer({ port, secure: options.tls !== undefined, servers, wss, hub, app, heartbeat, idleSweep });
+    return new PosServer({
+      port,
+      secure: options.tls !== undefined,
+      servers,
+      wss,
+      hub,
+      app,
+      heartbeat,
+      idleSweep,
+      refusals,
+    });
   }
 
   /** Tells every session the agent is going away (1001), then stops listening. */
   async close(): Promise<void> {
     clearInterval(this.#heartbeat);
     clearInterval(this.#idleSweep);
+    this.#refusals.close();
     this.#hub.close();
     for (const ws of this.#wss.clients) ws.close(1001, 'AGENT_STOPPING');
     await Promise.all(

@@ -12,9 +12,11 @@ import { phaseOf } from '../../core/states.js';
 import { pinpadLinkSentence, type PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
-import type { PairedClient, PairingGuard } from '../clients/client-store.js';
+import type { BlockedProgram, PairedClient, PairingGuard } from '../clients/client-store.js';
 import type {
   ApiHealth,
+  BlockedProgramView,
+  PeerProgramView,
   ClientRecordView,
   DiskView,
   PairingGuardView,
@@ -30,7 +32,12 @@ import type {
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import type { DiskState } from './agent.js';
 
-export const pinpadView = (entry: PinpadEntry): PinpadView => ({
+/**
+ * A PINPAD as a session sees it: the reference of the sale it runs only for a session that may
+ * know it (the sale's owner, the window, or everyone with share_payments; Hub.mayKnowReference),
+ * null for the others — another till's reference_id is that till's business.
+ */
+export const pinpadView = (entry: PinpadEntry, showReference = true): PinpadView => ({
   serial_number: entry.serialNumber,
   manufacturer: entry.manufacturer,
   model: entry.model,
@@ -38,7 +45,7 @@ export const pinpadView = (entry: PinpadEntry): PinpadView => ({
   address: entry.address,
   connected: entry.connected,
   busy: entry.busy,
-  payment_reference: entry.paymentReference,
+  payment_reference: showReference ? entry.paymentReference : null,
   tables:
     entry.tables === null
       ? null
@@ -244,5 +251,14 @@ export function pairingRequestView(pairing: PairingAnnouncement): PairingRequest
     origin: pairing.origin,
     code: pairing.code,
     expires_at: pairing.expiresAt,
+    program: pairing.program === null ? null : peerProgramView(pairing.program),
   };
+}
+
+export function peerProgramView(program: { pid: number; name: string; program: string }): PeerProgramView {
+  return { pid: program.pid, name: program.name, command: program.program };
+}
+
+export function blockedProgramView(blocked: BlockedProgram): BlockedProgramView {
+  return { program_id: blocked.id, name: blocked.name, command: blocked.program, blocked_at: blocked.blockedAt };
 }

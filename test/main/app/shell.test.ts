@@ -191,6 +191,7 @@ describe('the Electron shell', () => {
       origin: null,
       code: '123456',
       expiresAt: new Date().toISOString(),
+      program: null,
     });
     expect(window.visible).toBe(true);
   });

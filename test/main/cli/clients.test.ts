@@ -35,7 +35,7 @@ describe('pinbridge clients', () => {
     expect(text.code).toBe(0);
     expect(text.stdout.trim()).toBe('No POS client has paired yet.');
     const json = await runMain(['clients', 'list', '--json'], { HOME: home });
-    expect(JSON.parse(json.stdout)).toEqual({ clients: [], pending: [], blocked: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ clients: [], pending: [], blocked: [], blockedPrograms: [] });
     expect(existsSync(clientsPath(home))).toBe(false);
   });
 
@@ -66,6 +66,19 @@ describe('pinbridge clients', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('is not an origin');
     expect((await runMain(['clients', 'revoke', 'cli_unknown'], { HOME: home })).code).toBe(2);
+  });
+
+  it('lists the programs blocked in the window, and unblocks one', async () => {
+    const { home } = pairedHome();
+    const store = ClientStore.open(clientsPath(home));
+    const blocked = store.blockProgram({ name: 'node', program: '/usr/bin/node /tmp/squatter.mjs' });
+    store.close();
+    const listed = await runMain(['clients', 'list'], { HOME: home });
+    expect(listed.stdout).toContain(`${blocked.id}  blocked program  /usr/bin/node /tmp/squatter.mjs  since`);
+    const unblocked = await runMain(['clients', 'unblock-program', blocked.id], { HOME: home });
+    expect(unblocked.code).toBe(0);
+    expect(unblocked.stdout).toContain('Unblocked the program /usr/bin/node /tmp/squatter.mjs.');
+    expect((await runMain(['clients', 'unblock-program', blocked.id], { HOME: home })).code).toBe(2);
   });
 
   it('names where wrong pairing codes came from, and unlocks pairing after too many', async () => {

@@ -31,6 +31,9 @@ import {
   type ResultOf,
 } from '../../../main/pos/protocol/index.js';
 import type { PairingAnnouncement } from '../../../main/pos/protocol/pairing.js';
+import type { AuditLog } from '../../../main/audit-log.js';
+import type { Logger } from '../../../main/log.js';
+import type { PeerFinder } from '../../../main/pos/server/peer/peer.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
 import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
@@ -224,7 +227,15 @@ export function openSocket(url: string, headers: Record<string, string> = {}, ca
 export interface PosRigOptions {
   readonly config?: Partial<EngineConfig>;
   /** Limits on connections that have not logged in (the server's defaults otherwise). */
-  readonly unauthenticated?: { readonly max?: number; readonly idleMs?: number };
+  readonly unauthenticated?: { readonly max?: number; readonly lifetimeMs?: number };
+  /** The audit trail the server records security events in (none by default). */
+  readonly audit?: AuditLog;
+  /** Finds the program behind a connection (this system's by default). */
+  readonly peerFinder?: PeerFinder;
+  /** The logger (the engine rig's by default). */
+  readonly logger?: Logger;
+  /** How often refusals are summed up in the log (the server's minute by default). */
+  readonly refusalSummaryMs?: number;
   /** Every POS client sees every payment (settings `pos.share_payments`). */
   readonly sharePayments?: boolean;
   /** The engine rig's journal folder and options (a small disk of its own). */
@@ -309,17 +320,20 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         ...(options.supervisor === undefined ? {} : { supervisor: options.supervisor }),
         ...(options.disk === undefined ? {} : { disk: options.disk }),
       },
-      logger: rig.logger,
+      logger: options.logger ?? rig.logger,
       ports: [0],
+      ...(options.audit === undefined ? {} : { audit: options.audit }),
+      ...(options.peerFinder === undefined ? {} : { peerFinder: options.peerFinder }),
+      ...(options.refusalSummaryMs === undefined ? {} : { refusalSummaryMs: options.refusalSummaryMs }),
       ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
       ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
       announcePairing: (pairing) => announced.push(pairing),
       operatorKey: OPERATOR_KEY,
       ...(options.unauthenticated?.max === undefined ? {} : { maxUnauthenticated: options.unauthenticated.max }),
-      ...(options.unauthenticated?.idleMs === undefined
+      ...(options.unauthenticated?.lifetimeMs === undefined
         ? {}
-        : { unauthenticatedIdleMs: options.unauthenticated.idleMs }),
+        : { unauthenticatedLifetimeMs: options.unauthenticated.lifetimeMs }),
     });
     return { server, clients };
   };

@@ -7,7 +7,13 @@
 import { Literals } from '../../protocol/literals.js';
 import { Type } from 'typebox';
 import { SETTINGS_VIOLATION_CODES } from '../../../core/settings-violations.js';
-import { ClientRecordView, PairingGuardView, PairingRequestView, PrintJobView } from '../../protocol/models.js';
+import {
+  BlockedProgramView,
+  ClientRecordView,
+  PairingGuardView,
+  PairingRequestView,
+  PrintJobView,
+} from '../../protocol/models.js';
 import { method, NoParams, Empty } from '../../protocol/method-spec.js';
 
 const SupervisorView = Type.Object(
@@ -119,7 +125,8 @@ export const OPERATOR_METHODS = {
     tag: 'operator',
     access: 'operator',
     cost: 1,
-    summary: 'Every paired POS client (revoked ones too) with its open sessions, and the blocked origins.',
+    summary:
+      'Every paired POS client (revoked ones too) with its open sessions, the blocked origins and the blocked programs.',
     params: NoParams,
     result: Type.Object(
       {
@@ -127,6 +134,7 @@ export const OPERATOR_METHODS = {
         blocked_origins: Type.Array(
           Type.Object({ origin: Type.String(), blocked_at: Type.String() }, { additionalProperties: false }),
         ),
+        blocked_programs: Type.Array(BlockedProgramView),
       },
       { additionalProperties: false },
     ),
@@ -154,6 +162,27 @@ export const OPERATOR_METHODS = {
     summary: 'Allows a blocked web origin again.',
     params: Type.Object({ origin: Type.String({ minLength: 1, maxLength: 512 }) }, { additionalProperties: false }),
     result: Type.Object({ origin: Type.String() }, { additionalProperties: false }),
+  }),
+  'operator.blockProgram': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary:
+      'Blocks the program behind a pairing request (a program on this computer, not a web page): its connections are closed at once (4005) and refused from then on, and its pending requests rejected.',
+    description:
+      'The program is what Pinbridge found behind the request (PairingRequest.program). A request from a web page is INVALID_STATE with reason WEB_PAGE ' +
+      '(its program is the browser, with every other page in it: block the origin instead); one whose program could not be told is INVALID_STATE with ' +
+      'reason PROGRAM_UNKNOWN; Pinbridge itself is INVALID_STATE with reason OWN_PROGRAM; an unknown request is NOT_FOUND.',
+    params: Type.Object({ pairing_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    result: BlockedProgramView,
+  }),
+  'operator.unblockProgram': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 2,
+    summary: 'Allows a blocked program to connect again.',
+    params: Type.Object({ program_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+    result: BlockedProgramView,
   }),
   'operator.settings': method({
     tag: 'operator',

@@ -10,7 +10,7 @@ import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { SupervisorGuard, SupervisorLock } from '../supervisor.js';
-import { clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
+import { blockedProgramView, clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
 import { storeTimeZone } from '../../../locale/store-time.js';
 
 function sameKey(given: string, expected: string): boolean {
@@ -70,6 +70,8 @@ export const operatorHandlers: Handlers<
   | 'operator.revokeClient'
   | 'operator.blockOrigin'
   | 'operator.unblockOrigin'
+  | 'operator.blockProgram'
+  | 'operator.unblockProgram'
   | 'operator.settings'
   | 'operator.saveSettings'
   | 'operator.restart'
@@ -84,11 +86,12 @@ export const operatorHandlers: Handlers<
   | 'operator.scanBle'
   | 'operator.systemPrinters'
 > = {
-  'session.operator': ({ key }, { agent, session, hub, log, operatorKey, ownOrigins }) => {
+  'session.operator': ({ key }, { agent, session, hub, operatorKey, ownOrigins, refused }) => {
     // A web page other than the agent's own never becomes the window, whatever key it found.
     const fromOwnPage = session.origin === null || ownOrigins.has(session.origin);
     if (operatorKey === undefined || !fromOwnPage || !sameKey(key, operatorKey)) {
-      log.warn({ origin: session.origin }, 'operator login refused');
+      // Counted for the log's summary: a flood of wrong keys must not flush the log.
+      refused('OPERATOR_REFUSED', session);
       throw new PosError(
         'OPERATOR_ONLY',
         'This key does not open the Pinbridge window (or the page is not served by Pinbridge).',
@@ -111,15 +114,17 @@ export const operatorHandlers: Handlers<
     agent.clients.rejectPairing(pairing_id);
     log.info({ pairing: pairing_id }, 'pairing rejected by the cashier');
     hub.pairingEnded(pairing_id, 'rejected', null);
+    hub.audit({ kind: 'pairing.rejected', pairing: pairing_id, by: 'cashier' });
     return {};
   },
 
   'operator.pairingGuard': (_params, { agent }) => pairingGuardView(agent.clients.pairingGuard()),
 
-  'operator.unlockPairing': (_params, { agent, log }) => {
+  'operator.unlockPairing': (_params, { agent, hub, log }) => {
     const before = agent.clients.pairingGuard();
     const after = agent.clients.unlockPairing();
     log.warn({ wrongCodes: before.wrongCodes, origins: before.origins }, 'pairing unlocked by the cashier');
+    hub.audit({ kind: 'pairing.unlocked', wrong_codes: before.wrongCodes });
     return pairingGuardView(after);
   },
 
@@ -128,12 +133,14 @@ export const operatorHandlers: Handlers<
     blocked_origins: agent.clients
       .blockedOrigins()
       .map((blocked) => ({ origin: blocked.origin, blocked_at: blocked.blockedAt })),
+    blocked_programs: agent.clients.blockedPrograms().map(blockedProgramView),
   }),
 
   'operator.revokeClient': (params, context) => {
     const { agent, hub, log } = context;
     const revoked = agent.clients.revoke(params.client_id);
     log.info({ client: revoked.id, name: revoked.name }, 'POS client revoked from the window');
+    hub.audit({ kind: 'client.revoked', client: revoked.id, name: revoked.name, origin: revoked.origin });
     hub.revoked(revoked.id);
     hub.clientsChanged();
     return clientRecordView(revoked, hub.openSessions(revoked.id));
@@ -143,6 +150,7 @@ export const operatorHandlers: Handlers<
     const normalized = originArgument(origin);
     agent.clients.blockOrigin(normalized);
     log.info({ origin: normalized }, 'origin blocked from the window');
+    hub.audit({ kind: 'client.blocked', origin: normalized });
     hub.blockedOrigin(normalized);
     hub.clientsChanged();
     return { origin: normalized };
@@ -288,10 +296,51 @@ export const operatorHandlers: Handlers<
 
   'operator.detectPinpads': async (_params, context) => ({ ports: [...(await services(context).detectPinpads())] }),
 
-  'operator.unblockOrigin': ({ origin }, { agent, hub }) => {
+  'operator.unblockOrigin': ({ origin }, { agent, hub, log }) => {
     const normalized = originArgument(origin);
     agent.clients.unblockOrigin(normalized);
+    log.info({ origin: normalized }, 'origin unblocked from the window');
+    hub.audit({ kind: 'client.unblocked', origin: normalized });
     hub.clientsChanged();
     return { origin: normalized };
+  },
+
+  'operator.blockProgram': async ({ pairing_id }, { agent, hub, log }) => {
+    const pairing = agent.clients.pairing(pairing_id);
+    if (pairing === undefined) throw new PosError('NOT_FOUND', `There is no pairing request ${pairing_id}.`);
+    if (pairing.origin !== null) {
+      throw new PosError(
+        'INVALID_STATE',
+        `This request came from the web page ${pairing.origin}: block its origin instead (its program is the browser, with every other page in it).`,
+        { reason: 'WEB_PAGE' },
+      );
+    }
+    const program = pairing.program;
+    if (program === null)
+      throw new PosError('INVALID_STATE', 'Pinbridge could not tell which program made this request.', {
+        reason: 'PROGRAM_UNKNOWN',
+      });
+    if (program.pid === process.pid)
+      throw new PosError('INVALID_STATE', 'This request came from Pinbridge itself.', { reason: 'OWN_PROGRAM' });
+    const pending = agent.clients.pendingPairings().filter((other) => other.program?.program === program.program);
+    const blocked = agent.clients.blockProgram({ name: program.name, program: program.program });
+    // Its requests were rejected with the block: gone from the window.
+    for (const other of pending) hub.pairingEnded(other.id, 'rejected', null);
+    const closed = await hub.blockedProgram(blocked.program);
+    log.warn(
+      { program: blocked.name, pid: program.pid, command: blocked.program, closed },
+      'program blocked from the window',
+    );
+    hub.audit({ kind: 'program.blocked', program: blocked.name, pid: program.pid, command: blocked.program, closed });
+    hub.clientsChanged();
+    return blockedProgramView(blocked);
+  },
+
+  'operator.unblockProgram': ({ program_id }, { agent, hub, log }) => {
+    const unblocked = agent.clients.unblockProgram(program_id);
+    log.info({ program: unblocked.name, command: unblocked.program }, 'program unblocked from the window');
+    hub.audit({ kind: 'program.unblocked', program: unblocked.name, command: unblocked.program });
+    hub.clientsChanged();
+    return blockedProgramView(unblocked);
   },
 };

@@ -4,6 +4,7 @@
  * work; this layer records which client started a payment, so its events and its result reach
  * that client — now, on its other sessions, or at its next hello.
  */
+import { EngineError } from '../../../core/errors.js';
 import { ReceiptError } from '../../../receipts/errors.js';
 import type { PosAgent } from '../agent.js';
 import type { Handlers } from '../dispatch.js';
@@ -12,6 +13,15 @@ import { assertMaySee, maySee, ownerScope } from '../payment-access.js';
 import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
 import { authorizeVoid } from '../supervisor.js';
+
+/**
+ * The one answer to a reference_id that cannot start this payment, whether this POS used it with
+ * other parameters or another POS used it at all: whose it was is not told (nor its amount or
+ * state). A POS recovers a sale of its own by payment.status, which another POS's sale answers
+ * NotFound.
+ */
+export const REFERENCE_CONFLICT_MESSAGE =
+  'This reference_id was used before for another payment (other parameters, or another POS client): use a new reference_id for a new sale, and payment.status to follow a sale of your own.';
 
 /** The width of the receipts payment.status returns, the common 80 mm paper's. */
 const STATUS_COLUMNS = 48;
@@ -43,13 +53,10 @@ export const paymentHandlers: Handlers<
   'payment.start': async (params, { agent, hub, session }) => {
     // The window (a training sale) owns nothing: its payments' events go to every session.
     const clientId = session.client?.id;
-    // Another client's reference is not joined (nor its existence confirmed beyond the conflict).
-    if (!maySee(agent, session, params.reference_id)) {
-      throw new PosError(
-        'REFERENCE_CONFLICT',
-        'The reference_id was used before by another POS client; use your own references',
-      );
-    }
+    // Another client's reference is not joined, and the refusal is the one a POS gets for its own
+    // reference with other parameters: nothing says whose it was.
+    if (!maySee(agent, session, params.reference_id))
+      throw new PosError('REFERENCE_CONFLICT', REFERENCE_CONFLICT_MESSAGE);
     const known = agent.engine.status(params.reference_id).kind !== 'not_found';
     if (clientId !== undefined) hub.own(params.reference_id, clientId);
     try {
@@ -62,6 +69,8 @@ export const paymentHandlers: Handlers<
         hub.disown(params.reference_id, clientId);
       // No room for a sale: the window and every POS hear it now (agent.disk), not at the next look.
       if ((error as { code?: unknown }).code === 'DISK_FULL') agent.disk?.check();
+      if (error instanceof EngineError && error.code === 'REFERENCE_CONFLICT')
+        throw new PosError('REFERENCE_CONFLICT', REFERENCE_CONFLICT_MESSAGE);
       throw error;
     }
   },

@@ -1,7 +1,6 @@
 /** The PINPADs outside a payment: list, status, a message, a key, data the customer types. */
 import { PosError, type PinpadView } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
-import { pinpadView } from '../views.js';
 
 /** The PINPAD shows two lines of 16: "\n" splits them, or the text wraps after 16. */
 function displayViolation(text: string): string | undefined {
@@ -21,9 +20,13 @@ function checkDisplayText(field: string, text: string): void {
 export const pinpadHandlers: Handlers<
   'pinpad.list' | 'pinpad.status' | 'pinpad.display' | 'pinpad.readCustomerData' | 'pinpad.readKey' | 'pinpad.abort'
 > = {
-  'pinpad.list': (_params, { agent }) => ({ pinpads: agent.pinpads.list().map(pinpadView) }),
+  // The reference of the sale a PINPAD runs is shown to that sale's owner (and the window) only.
+  'pinpad.list': (_params, { agent, hub, session }) => ({
+    pinpads: agent.pinpads.list().map((entry) => hub.pinpadViewFor(session, entry)),
+  }),
 
-  'pinpad.status': ({ terminal }, { agent }): PinpadView => pinpadView(agent.pinpads.get(terminal)),
+  'pinpad.status': ({ terminal }, { agent, hub, session }): PinpadView =>
+    hub.pinpadViewFor(session, agent.pinpads.get(terminal)),
 
   'pinpad.display': async ({ terminal, text }, { agent }) => {
     checkDisplayText('text', text);

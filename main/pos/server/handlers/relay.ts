@@ -97,9 +97,10 @@ async function createOnce(
     .sort((a, b) => createdAtMs(a) - createdAtMs(b))[0];
   if (first === undefined) return create();
   if (first.original_amount !== wanted.amount) {
+    // Not which transaction, nor its amount: the seller's transactions are every POS's.
     throw new PosError(
       'REFERENCE_CONFLICT',
-      `reference_id "${wanted.referenceId}" was used for transaction ${first.id} of another amount (${first.original_amount} centavos)`,
+      `reference_id "${wanted.referenceId}" was used before for a transaction of another amount: use a new reference_id`,
     );
   }
   return first;

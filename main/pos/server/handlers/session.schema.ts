@@ -36,8 +36,9 @@ export const SESSION_METHODS = {
     summary:
       'Asks to pair this POS. Pinbridge shows a 6-digit code to the cashier; send it back with session.confirmPairing.',
     description:
-      "The origin is the page's (from the WebSocket upgrade), never a parameter. Codes live 2 minutes and allow 5 attempts. " +
-      'Blocked origins get ORIGIN_BLOCKED; too many open requests RATE_LIMITED.',
+      "The origin is the page's (from the WebSocket upgrade), never a parameter. Codes live 2 minutes and allow 3 attempts. " +
+      'One request waits per connection and per program (and origin): asking again withdraws the previous request (PAIRING_INVALID, reason PAIRING_WITHDRAWN, for its code). ' +
+      'Blocked origins get ORIGIN_BLOCKED; a program with 3 requests waiting, or a full list, RATE_LIMITED.',
     params: Type.Object(
       {
         name: Type.String({

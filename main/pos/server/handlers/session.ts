@@ -5,6 +5,7 @@
 import { ClientStoreError } from '../../clients/client-store.js';
 import { EVENT_NAMES, METHOD_NAMES, PosError, PROTOCOL_VERSION } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
+import { peerGroup } from '../session.js';
 import { outcomeView } from '../views.js';
 
 /** Shown by the POS next to its code input (pt-BR: it is for the cashier). */
@@ -21,21 +22,65 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
     events: EVENT_NAMES,
   }),
 
-  'session.pair': ({ name }, { agent, session, announcePairing, log }) => {
-    const { pairing, code } = agent.clients.requestPairing({ name, origin: session.origin });
-    // The POS waits silently for the cashier to read the code out: not idle until it expires.
-    session.pairingUntil = Date.parse(pairing.expiresAt);
-    log.info(
-      { pairing: pairing.id, name: pairing.name, origin: pairing.origin, expiresAt: pairing.expiresAt },
-      'POS asks to pair',
+  'session.pair': async ({ name }, { agent, session, hub, announcePairing, log, refused }) => {
+    // Who asks: one request per connection and per program (a newer one withdraws the older),
+    // so no program can take every place (client-store.ts requestPairing).
+    const peer = await session.lookUpPeer();
+    let requested: ReturnType<typeof agent.clients.requestPairing>;
+    try {
+      requested = agent.clients.requestPairing({
+        name,
+        origin: session.origin,
+        from: { connection: session.id, peer: { ...peerGroup(peer), process: peer.process } },
+      });
+    } catch (error) {
+      // Blocked while this connection was open (its closing is on its way): closed now.
+      if (error instanceof ClientStoreError && error.code === 'PROGRAM_BLOCKED') {
+        refused('PROGRAM_BLOCKED', session);
+        session.close('PROGRAM_BLOCKED');
+        throw new PosError('INVALID_STATE', 'This program is blocked in Pinbridge.', { reason: 'PROGRAM_BLOCKED' });
+      }
+      throw error;
+    }
+    const { pairing, code, withdrawn } = requested;
+    hub.pairingsWithdrawn(withdrawn);
+    const program = pairing.program;
+    if (withdrawn.length > 0) {
+      // Asking again is routine for a POS but endless for a squatter: counted, not logged one by one.
+      for (let n = 0; n < withdrawn.length; n++) refused('PAIRING_REPLACED', session);
+    } else {
+      log.info(
+        {
+          pairing: pairing.id,
+          name: pairing.name,
+          origin: pairing.origin,
+          program: program?.name,
+          pid: program?.pid,
+          expiresAt: pairing.expiresAt,
+        },
+        'POS asks to pair',
+      );
+      hub.audit({
+        kind: 'pairing.requested',
+        pairing: pairing.id,
+        name: pairing.name,
+        origin: pairing.origin,
+        program: program?.name ?? null,
+        pid: program?.pid ?? null,
+      });
+    }
+    // The POS waits for the cashier to read the code out: its connection stays until the request ends.
+    announcePairing(
+      {
+        pairingId: pairing.id,
+        name: pairing.name,
+        origin: pairing.origin,
+        code,
+        expiresAt: pairing.expiresAt,
+        program,
+      },
+      session,
     );
-    announcePairing({
-      pairingId: pairing.id,
-      name: pairing.name,
-      origin: pairing.origin,
-      code,
-      expiresAt: pairing.expiresAt,
-    });
     return {
       pairing_id: pairing.id,
       expires_at: pairing.expiresAt,
@@ -50,6 +95,13 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
       session.client = client;
       hub.pairingEnded(pairing_id, 'completed', client);
       log.info({ client: client.id, name: client.name, origin: client.origin }, 'POS paired');
+      hub.audit({
+        kind: 'pairing.approved',
+        pairing: pairing_id,
+        client: client.id,
+        name: client.name,
+        origin: client.origin,
+      });
       return { client_id: client.id, name: client.name, token };
     } catch (error) {
       if (error instanceof ClientStoreError && (error.code === 'WRONG_CODE' || error.code === 'ORIGIN_MISMATCH')) {
@@ -67,6 +119,15 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
           guard.locked ? 'wrong pairing code; pairing is now locked' : 'wrong pairing code',
         );
         hub.pairingFailed(pairing_id, session.origin, error.attemptsLeft ?? 0, guard);
+        hub.audit({
+          kind: 'pairing.wrong_code',
+          pairing: pairing_id,
+          origin: session.origin,
+          reason: error.code,
+          attempts_left: error.attemptsLeft ?? 0,
+          wrong_codes: guard.wrongCodes,
+          locked: guard.locked,
+        });
       }
       // Completing from another origin than the one that asked is a failed attempt at this
       // pairing, not a bad token.

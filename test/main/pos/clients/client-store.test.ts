@@ -19,7 +19,9 @@ import {
   type ClientStoreErrorCode,
   type ClientStoreOptions,
   type PairedClient,
+  type PairingSource,
 } from '../../../../main/pos/clients/client-store.js';
+import { CLIENTS_FILE_MIGRATIONS } from '../../../../main/pos/clients/clients-file.js';
 import { generatePairingCode, normalizePairingCode } from '../../../../main/pos/clients/pairing-code.js';
 import { thrown } from '../../../helpers/thrown.js';
 
@@ -191,6 +193,7 @@ describe('pairing', () => {
       createdAt: '2026-03-10T12:00:00.000Z',
       expiresAt: '2026-03-10T12:02:00.000Z',
       state: 'pending',
+      program: null,
     });
     expect(code).toMatch(/^\d{6}$/);
     // The window lists the request, never its code.
@@ -747,5 +750,158 @@ describe('the wrong-code budget', () => {
     time.advance(24 * 60 * 60 * 1000 + 1);
     expect(reopened.pairingGuard()).toMatchObject({ wrongCodes: 0, locked: false });
     expect(reopened.requestPairing({ name: 'Caixa 1', origin: POS }).code).toMatch(/^\d{6}$/);
+  });
+});
+
+/** A source as the POS server gives it: a connection of a known process (or of an unknown group). */
+function from(
+  connection: string,
+  pid: number | null,
+  program = `/usr/bin/node /srv/pos-${pid ?? 'x'}.js`,
+): PairingSource {
+  return {
+    connection,
+    peer:
+      pid === null
+        ? { key: 'unknown', exact: false, process: null }
+        : { key: `pid:${pid}`, exact: true, process: { pid, name: program.split(' ')[0]!.split('/').pop()!, program } },
+  };
+}
+
+describe('who asks to pair: no connection and no program takes every place', () => {
+  it('keeps one request per connection: a newer one withdraws the older, whose code stops working', () => {
+    const store = open();
+    const first = store.requestPairing({ name: 'Caixa 1', origin: null, from: from('c1', 100) });
+    expect(first.withdrawn).toEqual([]);
+    expect(first.pairing.program).toEqual({ pid: 100, name: 'node', program: '/usr/bin/node /srv/pos-100.js' });
+    const second = store.requestPairing({ name: 'Caixa 1', origin: null, from: from('c1', 100) });
+    expect(second.withdrawn).toEqual([first.pairing.id]);
+    expect(store.pendingPairings().map((pairing) => pairing.id)).toEqual([second.pairing.id]);
+    expect(store.pairing(first.pairing.id)?.state).toBe('withdrawn');
+    failure(
+      () => store.completePairing({ pairingId: first.pairing.id, code: first.code, origin: null }),
+      'PAIRING_WITHDRAWN',
+    );
+    expect(store.completePairing({ pairingId: second.pairing.id, code: second.code, origin: null }).client.name).toBe(
+      'Caixa 1',
+    );
+  });
+
+  it('keeps one request per program and origin across its connections', () => {
+    const store = open();
+    const squatter = Array.from({ length: 20 }, (_, n) =>
+      store.requestPairing({ name: `Squat ${n}`, origin: null, from: from(`s${n}`, 666) }),
+    );
+    expect(squatter.slice(1).every((request, n) => request.withdrawn[0] === squatter[n]!.pairing.id)).toBe(true);
+    // The honest programs each still get their place.
+    const honest = Array.from({ length: 9 }, (_, n) =>
+      store.requestPairing({ name: `PDV ${n}`, origin: null, from: from(`h${n}`, 200 + n) }),
+    );
+    expect(store.pendingPairings()).toHaveLength(10);
+    expect(honest.every((request) => request.withdrawn.length === 0)).toBe(true);
+  });
+
+  it('lets a browser hold a request per origin, up to pendingPerProgram', () => {
+    const store = open();
+    const browser = (connection: string): PairingSource => from(connection, 300, '/usr/lib/chromium/chromium');
+    store.requestPairing({ name: 'PDV web', origin: POS, from: browser('b1') });
+    store.requestPairing({ name: 'Outro', origin: 'https://one.example', from: browser('b2') });
+    store.requestPairing({ name: 'Outro', origin: 'https://two.example', from: browser('b3') });
+    const refused = failure(
+      () => store.requestPairing({ name: 'Outro', origin: 'https://three.example', from: browser('b4') }),
+      'TOO_MANY_PENDING',
+    );
+    expect(refused.message).toContain('chromium');
+    // The same origin again replaces its own request: a page that reloads is never refused.
+    const again = store.requestPairing({ name: 'PDV web', origin: POS, from: browser('b5') });
+    expect(again.withdrawn).toHaveLength(1);
+    // Another program is not affected.
+    store.requestPairing({ name: 'PDV', origin: null, from: from('p1', 400) });
+  });
+
+  it('when everyone together has maxPending, takes the place of the oldest request of the program holding the most', () => {
+    const store = open({ maxPending: 4, pendingPerProgram: 3 });
+    const browser = (connection: string): PairingSource => from(connection, 300, 'chromium');
+    const pages = ['https://a.example', 'https://b.example', 'https://c.example'].map((origin, n) =>
+      store.requestPairing({ name: `Página ${n}`, origin, from: browser(`b${n}`) }),
+    );
+    store.requestPairing({ name: 'PDV 1', origin: null, from: from('p1', 401) });
+    // Full: a program with none takes the browser's oldest place (it holds 3, at least two more).
+    const second = store.requestPairing({ name: 'PDV 2', origin: null, from: from('p2', 402) });
+    expect(second.withdrawn).toEqual([pages[0]!.pairing.id]);
+    // The browser now holds 2, the newcomer 0: still two more.
+    const third = store.requestPairing({ name: 'PDV 3', origin: null, from: from('p3', 403) });
+    expect(third.withdrawn).toEqual([pages[1]!.pairing.id]);
+    // Now every program holds one: nobody loses its only request; the newcomer waits.
+    failure(() => store.requestPairing({ name: 'PDV 4', origin: null, from: from('p4', 404) }), 'TOO_MANY_PENDING');
+    expect(store.pendingPairings()).toHaveLength(4);
+  });
+
+  it('groups connections whose process is unknown, without letting them replace each other', () => {
+    const store = open({ pendingPerProgram: 2 });
+    store.requestPairing({ name: 'A', origin: null, from: from('u1', null) });
+    store.requestPairing({ name: 'B', origin: null, from: from('u2', null) });
+    failure(() => store.requestPairing({ name: 'C', origin: null, from: from('u3', null) }), 'TOO_MANY_PENDING');
+    expect(store.pendingPairings().map((pairing) => pairing.name)).toEqual(['A', 'B']);
+    // A known program still pairs.
+    store.requestPairing({ name: 'D', origin: null, from: from('k1', 500) });
+  });
+
+  it('undoes the withdrawals of a request it then refuses', () => {
+    const store = open({ pendingPerOrigin: 1 });
+    const kept = store.requestPairing({ name: 'Caixa', origin: POS, from: from('c1', 100) });
+    store.requestPairing({ name: 'Outro', origin: OTHER, from: from('c2', 101) });
+    // Connection c1 asks for OTHER, which already has its one: refused, and its request for POS stays.
+    failure(() => store.requestPairing({ name: 'Caixa', origin: OTHER, from: from('c1', 100) }), 'TOO_MANY_PENDING');
+    expect(store.pairing(kept.pairing.id)?.state).toBe('pending');
+  });
+});
+
+describe('blocked programs', () => {
+  it('are kept in the file with their name, and reject their pending requests', () => {
+    const store = open();
+    const squat = store.requestPairing({
+      name: 'Squat',
+      origin: null,
+      from: from('s1', 666, '/usr/bin/node /tmp/squat.mjs'),
+    });
+    const honest = store.requestPairing({ name: 'PDV', origin: null, from: from('h1', 200) });
+    expect(store.hasBlockedPrograms()).toBe(false);
+    const blocked = store.blockProgram({ name: 'node', program: '/usr/bin/node /tmp/squat.mjs' });
+    expect(blocked).toMatchObject({ id: expect.stringMatching(/^prg_[0-9a-f]{16}$/) as unknown, name: 'node' });
+    expect(store.pairing(squat.pairing.id)?.state).toBe('rejected');
+    expect(store.pairing(honest.pairing.id)?.state).toBe('pending');
+    // Twice keeps the first.
+    expect(store.blockProgram({ name: 'node', program: '/usr/bin/node /tmp/squat.mjs' })).toEqual(blocked);
+    store.close();
+    const reopened = open();
+    expect(reopened.hasBlockedPrograms()).toBe(true);
+    expect(reopened.isProgramBlocked('/usr/bin/node /tmp/squat.mjs')).toBe(true);
+    expect(reopened.isProgramBlocked('/usr/bin/node /srv/pos-200.js')).toBe(false);
+    expect(reopened.blockedPrograms()).toEqual([blocked]);
+    expect(reopened.unblockProgram(blocked.id)).toEqual(blocked);
+    expect(reopened.hasBlockedPrograms()).toBe(false);
+    failure(() => reopened.unblockProgram(blocked.id), 'NOT_FOUND');
+    failure(() => reopened.blockProgram({ name: 'x', program: '  ' }), 'INVALID_INPUT');
+  });
+
+  it('come with version 4 of the file, which keeps the requests of a version 3 file', () => {
+    const path = join(dir, 'v3.db');
+    const old = new Database(path);
+    for (const step of CLIENTS_FILE_MIGRATIONS.slice(0, 3)) old.exec(step);
+    old.pragma('user_version = 3');
+    const now = new Date();
+    old
+      .prepare(
+        `INSERT INTO pairings (id, name, origin, code_hash, created_at, expires_at, attempts, state) VALUES (?, ?, ?, ?, ?, ?, 0, 'pending')`,
+      )
+      .run('pair_old', 'Caixa antigo', POS, 'x', now.toISOString(), new Date(now.getTime() + 60_000).toISOString());
+    old.close();
+    const store = open({}, 'v3.db');
+    expect(store.pendingPairings()).toEqual([
+      expect.objectContaining({ id: 'pair_old', name: 'Caixa antigo', program: null }),
+    ]);
+    store.blockProgram({ name: 'node', program: '/usr/bin/node squat.mjs' });
+    expect(store.blockedPrograms()).toHaveLength(1);
   });
 });

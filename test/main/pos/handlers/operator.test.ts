@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_PEER_FINDER } from '../../../../main/pos/server/peer/finder.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
 import {
   checkedCall as call,
@@ -232,6 +233,40 @@ describe('payments in the window', () => {
     expect(outcome).toMatchObject({ status: 'approved', amount: 990 });
     expect(await call(window, 'payment.status', { reference_id: 'window-own-1' })).toMatchObject({
       status: 'Processed',
+    });
+  });
+});
+
+describe('operator.blockProgram', () => {
+  it('refuses what it cannot or must not block: an unknown request, Pinbridge itself, a program it could not tell', async () => {
+    const window = await pos.operator();
+    expect(await refused(window, 'operator.blockProgram', { pairing_id: 'pair_unknown' })).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // This spec's own connections are the agent's own process.
+    const self = await pos.connect();
+    const { pairing_id: own } = await call(self, 'session.pair', { name: 'Eu mesmo' });
+    expect(await refused(window, 'operator.blockProgram', { pairing_id: own })).toMatchObject({
+      code: 'INVALID_STATE',
+      reason: 'OWN_PROGRAM',
+    });
+    await call(window, 'operator.rejectPairing', { pairing_id: own });
+
+    const blind = await posRig({ noPinpad: true, peerFinder: NO_PEER_FINDER });
+    try {
+      const blindWindow = await blind.operator();
+      const unknown = await blind.connect();
+      const { pairing_id: unseen } = await call(unknown, 'session.pair', { name: 'Quem?' });
+      expect((await call(blindWindow, 'operator.pairings')).pairings[0]).toMatchObject({ program: null });
+      expect(await refused(blindWindow, 'operator.blockProgram', { pairing_id: unseen })).toMatchObject({
+        code: 'INVALID_STATE',
+        reason: 'PROGRAM_UNKNOWN',
+      });
+    } finally {
+      await blind.close();
+    }
+    expect(await refused(window, 'operator.unblockProgram', { program_id: 'prg_0000000000000000' })).toMatchObject({
+      code: 'NOT_FOUND',
     });
   });
 });

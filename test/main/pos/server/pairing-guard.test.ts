@@ -77,22 +77,48 @@ describe('guessing pairing codes', () => {
 });
 
 describe('connections that never log in', () => {
-  it('are capped, and closed when silent — except one waiting for its pairing code, and those that logged in', async () => {
-    const rig = await posRig({ noPinpad: true, unauthenticated: { max: 3, idleMs: 300 } });
+  it('are closed a fixed time after they connected, whatever they send — except one waiting for its pairing code, and those that logged in', async () => {
+    const rig = await posRig({ noPinpad: true, unauthenticated: { max: 10, lifetimeMs: 300 } });
     try {
       const loggedIn = await rig.paired('Caixa 1');
       const pairing = await rig.connect();
       await pairing.call('session.pair', { name: 'Caixa 2' });
-      const silent = [await rig.connect(), await rig.connect()];
-      // Three open without a login: the fourth is turned away at once.
-      const extra = await rig.connect();
-      expect(await extra.closed).toEqual({ code: 4009, reason: 'TOO_MANY_CONNECTIONS' });
-
-      for (const connection of silent) expect(await connection.closed).toEqual({ code: 4008, reason: 'IDLE' });
+      const silent = await rig.connect();
+      const chatty = await rig.connect();
+      // agent.info every 50 ms does not keep a connection that never logs in.
+      const ping = setInterval(() => void chatty.request('agent.info').catch(() => {}), 50);
+      try {
+        expect(await silent.closed).toEqual({ code: 4008, reason: 'IDLE' });
+        expect(await chatty.closed).toEqual({ code: 4008, reason: 'IDLE' });
+      } finally {
+        clearInterval(ping);
+      }
       // The one waiting for its code, and the logged-in one, are still there.
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect((await pairing.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
       expect((await loggedIn.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(true);
+    } finally {
+      await rig.close();
+    }
+  });
+
+  it('make room for a newcomer rather than turn it away: the oldest goes, the one waiting for its code last', async () => {
+    const rig = await posRig({ noPinpad: true, unauthenticated: { max: 3, lifetimeMs: 60_000 } });
+    try {
+      const paired = await rig.paired('Caixa 1');
+      const token = paired.token!;
+      await paired.close();
+      const pairing = await rig.connect();
+      await pairing.call('session.pair', { name: 'Caixa 2' });
+      const older = await rig.connect();
+      const newer = await rig.connect();
+      // Three open without a login: the fourth — a paired POS coming back — gets in, and the oldest
+      // without a pairing request goes (all four are this test's process: one program).
+      const back = await rig.connect();
+      expect((await back.call<{ name: string }>('session.hello', { token })).name).toBe('Caixa 1');
+      expect(await older.closed).toEqual({ code: 4009, reason: 'TOO_MANY_CONNECTIONS' });
+      expect((await newer.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
+      expect((await pairing.call<{ authenticated: boolean }>('agent.info')).authenticated).toBe(false);
     } finally {
       await rig.close();
     }
