@@ -28,7 +28,8 @@ let pos: PosRig;
 let cashier: RpcClient;
 let buyerId: string;
 beforeAll(async () => {
-  pos = await posRig({ rateLimit: GENEROUS });
+  // Refusals are logged as a summary per interval: a short one, so the spec reads it.
+  pos = await posRig({ rateLimit: GENEROUS, refusalSummaryMs: 100 });
   cashier = await pos.paired('Caixa corpus');
   buyerId = (
     await pos.rig.client.buyers.create({ first_name: 'Clara', last_name: 'Nunes', taxpayer_id: '11144477735' })
@@ -130,7 +131,8 @@ describe('every disguised card number a POS sends', () => {
     },
   );
 
-  it('left nothing anywhere: no payment, no transaction at the API, no pairing, no number on disk however written', () => {
+  it('left nothing anywhere: no payment, no transaction at the API, no pairing, no number on disk however written', async () => {
+    await expect.poll(everythingWritten, { timeout: 5_000 }).toContain('Origin [card data]');
     expect(pos.rig.engine.list().total).toBe(0);
     expect(sandboxTransactions()).toBe(0);
     expect(pos.announced.map((pairing) => pairing.name)).toEqual(['Caixa corpus']);
@@ -138,7 +140,6 @@ describe('every disguised card number a POS sends', () => {
     for (const pan of CORPUS_CARD_NUMBERS) expect(written.includes(pan), pan.slice(0, 6)).toBe(false);
     // The refusals were logged, by field only.
     expect(everythingWritten()).toContain('request refused: a parameter looks like card data');
-    expect(everythingWritten()).toContain('POS connection refused: its Origin header looks like card data');
   });
 });
 
