@@ -823,7 +823,7 @@ export interface Methods {
       }[];
     };
   };
-  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). When the log file cannot be written, the lines it missed come from memory and `not_written` says why. */
+  /** The agent's recent log lines for support: they hold no card data, and anything card-like is masked again in any disguise (first 6 / last 4; a track or an encoded number removed). When the log file cannot be written, the lines it missed come from memory and `not_written` says why. */
   'operator.exportLogs': {
     params: {
       max_lines?: number;

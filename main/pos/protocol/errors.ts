@@ -269,7 +269,10 @@ export class PosError extends CodedError<PosErrorCode> {
  * so a page reads `event.code` / `event.reason` on its `close` event.
  */
 export const CLOSE_CODES = {
-  /** The page's Origin cannot be paired at all ("null" from a file or a sandboxed frame, not http/https). */
+  /**
+   * The page's Origin cannot be paired at all ("null" from a file or a sandboxed frame, not
+   * http/https), or it holds what looks like card data (never logged).
+   */
   ORIGIN_NOT_ALLOWED: 4001,
   /** The page's origin is on the blocked list. */
   ORIGIN_BLOCKED: 4003,
@@ -296,7 +299,7 @@ export type CloseReason = keyof typeof CLOSE_CODES;
  * non-browser clients and rebinding attackers see these.
  */
 export const UPGRADE_REFUSALS = {
-  /** The Host header is not this agent's loopback address (DNS rebinding). */
+  /** The Host header is not this agent's loopback address (DNS rebinding), or it holds what looks like card data. */
   HOST_NOT_ALLOWED: 403,
   /** The path is not the API's. */
   NOT_FOUND: 404,

@@ -324,7 +324,7 @@ export const OPERATOR_METHODS = {
     access: 'operator',
     cost: 10,
     summary:
-      "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again (first 6 / last 4). When the log file cannot be written, the lines it missed come from memory and `not_written` says why.",
+      "The agent's recent log lines for support: they hold no card data, and anything card-like is masked again in any disguise (first 6 / last 4; a track or an encoded number removed). When the log file cannot be written, the lines it missed come from memory and `not_written` says why.",
     params: Type.Object(
       { max_lines: Type.Optional(Type.Integer({ minimum: 1, maximum: 20_000, default: 2_000 })) },
       { additionalProperties: false },
