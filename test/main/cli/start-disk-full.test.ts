@@ -13,28 +13,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PaymentsClient } from '../../../main/api/index.js';
-import type { ProgressStep } from '../../../main/core/events.js';
 import type { PaymentOutcome } from '../../../main/pos/protocol/index.js';
 import { serve, stopServers, type Server } from '../../helpers/cli.js';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 import { checkedCall, checkedFailure, openSocket, RpcClient } from '../pos/pos-rig.js';
+import { CHIP_SALE_STEPS } from '../../helpers/chip-sale-steps.js';
 
 const MiB = 1024 * 1024;
 /** Room for the agent's files, the journal's reserve (8 MiB) and its 32 MiB floor for a sale. */
 const DISK_BYTES = 64 * MiB;
-/** The steps a chip credit sale goes through (test/main/core/disk-full.test.ts checks the list). */
-const SALE_STEPS: readonly ProgressStep[] = [
-  'started',
-  'creating_transaction',
-  'waiting_card',
-  'card_read',
-  'authorizing',
-  'finishing_chip',
-  'approved',
-  'removing_card',
-  'awaiting_confirmation',
-  'confirmed',
-];
+const SALE_STEPS = CHIP_SALE_STEPS;
 /** How long the disk stays full each time: every freed byte (the journal's reserve too) is taken again at once. */
 const FULL_FOR_MS = 3_000;
 /** The POS must get its answer within this, full disk or not. */

@@ -18,21 +18,10 @@ import type { PaymentOutcome } from '../../../main/pos/protocol/index.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 import { checkedCall, checkedEvent, checkedFailure, posRig, type PosRig, type RpcClient } from '../pos/pos-rig.js';
+import { CHIP_SALE_STEPS } from '../../helpers/chip-sale-steps.js';
 
 const MiB = 1024 * 1024;
-/** The steps a chip credit sale goes through, in order (checked against a sale on a disk with room). */
-const SALE_STEPS: readonly ProgressStep[] = [
-  'started',
-  'creating_transaction',
-  'waiting_card',
-  'card_read',
-  'authorizing',
-  'finishing_chip',
-  'approved',
-  'removing_card',
-  'awaiting_confirmation',
-  'confirmed',
-];
+const SALE_STEPS = CHIP_SALE_STEPS;
 /** Steps after which the sale's next journal write needs new space: the sale stops undecided. */
 const STOPPED_AT: ReadonlySet<ProgressStep> = new Set(
   SALE_STEPS.slice(SALE_STEPS.indexOf('started'), SALE_STEPS.indexOf('removing_card') + 1),
