@@ -13,7 +13,7 @@ import { extractText } from 'unpdf';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SERIAL_DEVICE_NAME, watchDeviceDirectory } from '../../../drivers/transports/device-events.js';
-import { Agent } from '../../../main/agent/agent.js';
+import { Agent, type AgentOptions } from '../../../main/agent/agent.js';
 import { SupervisorPin } from '../../../main/agent/supervisor-pin.js';
 import { supervisorPinPath } from '../../../main/paths.js';
 import { testIntegrityKey } from '../../helpers/integrity-key.js';
@@ -26,6 +26,18 @@ import { artifactsDir } from '../../helpers/card-data-scan.js';
 let home: string;
 const logger = createLogger({ level: 'silent' });
 
+/** The agent in training (on the simulated PINPAD unless told), its POS API on any free port, in this spec's home. */
+const startAgent = (options: Partial<AgentOptions> = {}): Promise<Agent> =>
+  Agent.start({
+    settings: loadSettings(undefined, home),
+    api: {},
+    pinpadAddress: 'sim',
+    home,
+    posPorts: [0],
+    logger,
+    ...options,
+  });
+
 beforeEach(() => {
   home = mkdtempSync(join(artifactsDir(), 'agent-'));
 });
@@ -35,14 +47,7 @@ afterEach(() => {
 
 describe('Agent', () => {
   it('starts in training mode with the simulated PINPAD, takes a credit and a debit sale, and stops', async () => {
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'sim',
-      home,
-      posPorts: [0],
-      logger,
-    });
+    const agent = await startAgent();
     try {
       const ready = await agent.ready;
       expect(ready).toMatchObject({
@@ -91,14 +96,7 @@ describe('Agent', () => {
   }, 30_000);
 
   it('in training with no printer in the settings, prints each receipt as a PDF in a folder beside the training journal, so reprinting can be practised', async () => {
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'sim',
-      home,
-      posPorts: [0],
-      logger,
-    });
+    const agent = await startAgent();
     const folder = join(home, '.pinbridge', 'training', 'receipts');
     const printed = (): string[] =>
       existsSync(folder)
@@ -138,7 +136,7 @@ describe('Agent', () => {
 
   it('loads the payments provider’s EMV tables into the PINPAD when the settings say "provider", caches them and shows them', async () => {
     const settings = { ...loadSettings(undefined, home), pinpad: { address: 'sim', tables: 'provider' } };
-    const agent = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const agent = await startAgent({ settings });
     try {
       const ready = await agent.ready;
       const serial = ready.pinpad.serial_number;
@@ -169,7 +167,7 @@ describe('Agent', () => {
 
   it('refuses at the next start a tables cache changed on disk (limits raised, version kept): fetched again, in the audit trail, flagged for the window', async () => {
     const settings = { ...loadSettings(undefined, home), pinpad: { address: 'sim', tables: 'provider' } };
-    const first = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const first = await startAgent({ settings });
     let serial: string;
     try {
       serial = (await first.ready).pinpad.serial_number;
@@ -182,7 +180,7 @@ describe('Agent', () => {
       if ('contactlessTransactionLimit' in entry) entry.contactlessTransactionLimit = 999_999;
     writeFileSync(cached, JSON.stringify(cache));
 
-    const next = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const next = await startAgent({ settings });
     try {
       await next.ready;
       expect(next.pinpads.get(serial).tables).toMatchObject({
@@ -211,14 +209,7 @@ describe('Agent', () => {
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
     writeFileSync(file, JSON.stringify({ version: 1, ...pin, failures: 0, locked_until: until }));
     for (let start = 0; start < 2; start++) {
-      const agent = await Agent.start({
-        settings: loadSettings(undefined, home),
-        api: {},
-        pinpadAddress: 'sim',
-        home,
-        posPorts: [0],
-        logger,
-      });
+      const agent = await startAgent();
       await agent.stop();
       expect(JSON.parse(readFileSync(file, 'utf8')), `start ${start + 1}`).toMatchObject({
         version: 2,
@@ -231,7 +222,7 @@ describe('Agent', () => {
 
   it('serves Prometheus metrics when the settings enable them, counting the sales it takes', async () => {
     const settings = { ...loadSettings(undefined, home), metrics: { enabled: true, port: 0 } };
-    const agent = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger });
+    const agent = await startAgent({ settings });
     try {
       const ready = await agent.ready;
       expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
@@ -252,27 +243,13 @@ describe('Agent', () => {
 
   it('settles `ready` with an error when stopped before the PINPAD answered', async () => {
     // Nothing listens on this port: the PINPAD never answers.
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'tcp://127.0.0.1:9',
-      home,
-      posPorts: [0],
-      logger,
-    });
+    const agent = await startAgent({ pinpadAddress: 'tcp://127.0.0.1:9' });
     await agent.stop();
     await expect(agent.ready).rejects.toThrow('the agent stopped before its PINPAD answered');
   });
 
   it('stops at once while its PINPAD is still opening', async () => {
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'sim',
-      home,
-      posPorts: [0],
-      logger,
-    });
+    const agent = await startAgent();
     await agent.stop();
     // ready either came just in time or reports the stop; the stop itself did not hang.
     await agent.ready.catch((error: unknown) => expect(String(error)).toContain('stopped before'));
@@ -283,9 +260,7 @@ describe('Agent', () => {
       ...loadSettings(undefined, home),
       pos: { tls: { cert_file: join(home, 'missing.pem'), key_file: join(home, 'missing-key.pem') } },
     };
-    const error = await Agent.start({ settings, api: {}, pinpadAddress: 'sim', home, posPorts: [0], logger }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await startAgent({ settings }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SettingsError);
     expect((error as SettingsError).message).toContain('pos.tls.cert_file');
     // Nothing was opened: not even the training journal's folder.
@@ -306,12 +281,8 @@ describe('Agent without its PINPAD', () => {
     const address = join(dev, 'ttyACM0');
     const logFile = join(home, 'agent.log');
     let listings = 0;
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
+    const agent = await startAgent({
       pinpadAddress: address,
-      home,
-      posPorts: [0],
       logger: createLogger({ level: 'info', file: logFile }),
       // A folder standing for /dev, listed as serialport would list it.
       hotplug: {
@@ -384,12 +355,7 @@ describe('Agent without its PINPAD', () => {
     const logFile = join(home, 'agent.log');
     let broken = true;
     let failures = 0;
-    const agent = await Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'sim',
-      home,
-      posPorts: [0],
+    const agent = await startAgent({
       logger: createLogger({ level: 'info', file: logFile }),
       hotplug: {
         events: watchDeviceDirectory({ dir: dev }),
