@@ -376,8 +376,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (existing) return this.#repeat(existing, hash);
 
     const terminal = this.#pickTerminal(params.terminal);
-    if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
+    // Room first: on a full disk the POS is told the lasting reason (DISK_FULL), not that the
+    // PINPAD is still finishing the sale the disk interrupted (BUSY, which would soon pass).
     this.#assertRoom();
+    if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
     // Reserve the PINPAD before any await, so two starts cannot both get it.
     const reservation = newRun(terminal.serial, params.ask_tax_id === true, params.reference_id);
     this.#setBusy(terminal, reservation);

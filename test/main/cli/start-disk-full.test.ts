@@ -146,8 +146,9 @@ function agrees(status: PaymentOutcome['status'], apiStatus: string | null): boo
 /** Fills the disk and keeps it full for `ms`: what the agent frees (its reserve, a deleted file) is taken again. */
 async function keepFull(ms: number): Promise<void> {
   const until = Date.now() + ms;
-  while (Date.now() < until) {
-    disk!.fill();
+  // The disk may be gone already: a failed spec unmounts it while this still runs.
+  while (Date.now() < until && disk !== undefined) {
+    disk.fill();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

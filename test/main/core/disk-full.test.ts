@@ -237,6 +237,25 @@ describe('the journal reserve', () => {
     expect(existsSync(`${pos.rig.journalPath}.reserve`)).toBe(true);
   });
 
+  it('tells a sale started while the PINPAD still finishes another on a full disk DISK_FULL, the lasting reason, not BUSY', async () => {
+    disk = mountSmallDisk(48 * MiB);
+    pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 8 * MiB, minFreeBytes: 4 * MiB } });
+    const client = await pos.paired();
+    const held = sale();
+    let reading!: () => void;
+    const waiting = new Promise<void>((resolve) => (reading = resolve));
+    pos.rig.engine.on('progress', (event) => {
+      if (event.referenceId === held.reference_id && event.step === 'card_read') reading();
+    });
+    const first = checkedCall(client, 'payment.start', held);
+    await waiting;
+    expect(pos.rig.engine.terminals()[0]?.busy).toBeTruthy();
+    disk.fill(MiB);
+    expect(await checkedFailure(client, 'payment.start', sale())).toMatchObject({ code: 'DISK_FULL' });
+    disk.free();
+    expect(await first).toMatchObject({ status: 'approved' });
+  });
+
   it('refuses a sale when the disk is nearly full though the reserve is held', async () => {
     disk = mountSmallDisk(16 * MiB);
     pos = await posRig({ journalDir: disk.dir, journalOptions: { reserveBytes: 2 * MiB, minFreeBytes: 4 * MiB } });
