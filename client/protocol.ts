@@ -611,6 +611,7 @@ export interface Methods {
   'session.confirmPairing': {
     params: {
       pairing_id: string;
+      /** The 6 digits, as the cashier typed them: the spaces, hyphens or dots a person adds ("422 105", "422-105") and full-width digits are read past. */
       code: string;
     };
     result: {
