@@ -1050,7 +1050,7 @@ export interface Methods {
       undos: PaymentOutcome[];
     };
   };
-  /** One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself. */
+  /** One copy of a payment's receipt, in `content`: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself. */
   'receipt.get': {
     params: {
       /** The POS's id of the sale. */
