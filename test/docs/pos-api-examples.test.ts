@@ -291,10 +291,10 @@ describe(`the examples of ${FILE}`, () => {
 
   it('say in words the attempts a pairing code allows that the WRONG_CODE example counts down from', () => {
     const wrong = EXAMPLES.flatMap((block) => (block.words[0] === 'frames' ? framesOf(block) : [])).find(
-      (frame) => (frame.message.error?.data as { code?: string } | undefined)?.code === 'WRONG_CODE',
+      (frame) => frame.message.error?.data.code === 'WRONG_CODE',
     );
     // The first wrong code leaves all the attempts but one.
-    const attempts = (wrong!.message.error!.data as { attempts_left: number }).attempts_left + 1;
+    const attempts = Number(wrong!.message.error!.data.attempts_left) + 1;
     const prose = GUIDE.replace(/\s+/g, ' ');
     expect(prose).toContain(`allows **${attempts} attempts**`);
     expect(prose).toContain(`A code dies after 2 minutes or ${attempts} wrong attempts`);
