@@ -14,6 +14,7 @@ import type { EventName, EventPayload, MethodName, ParamsOf, PaymentOutcome, Res
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { CLOSE_CODES, defaultUrls } from './constants.js';
 import { Emitter, type Listener } from './emitter.js';
+import { pairingCodeDigits } from './pairing-code.js';
 import { clientError, isPinbridgeError, PinbridgeError, errorFromRpc } from './errors.js';
 import { globalWebSocket, READY_STATE, type WebSocketCtor, type WebSocketLike } from './websocket.js';
 
@@ -297,8 +298,12 @@ export class PinbridgeClient {
     }
     let paired: ResultOf<'session.confirmPairing'>;
     try {
-      // Cashiers type "123 456" as often as "123456".
-      paired = await this.call('session.confirmPairing', { pairing_id: pairingId, code: code.replace(/\s+/g, '') });
+      // Cashiers type "123 456" (as the window shows it), "123-456" or wide digits as often as
+      // "123456". What is no code at all goes as typed: the agent's INVALID_PARAMS says why.
+      paired = await this.call('session.confirmPairing', {
+        pairing_id: pairingId,
+        code: pairingCodeDigits(code) ?? code.trim(),
+      });
     } catch (error) {
       if (isPinbridgeError(error, 'PAIRING_INVALID')) this.#pairingId = null;
       throw error;

@@ -20,6 +20,7 @@ export {
   type PinbridgeClientOptions,
 } from './client.js';
 export { PinbridgeError, isPinbridgeError, type ClientErrorCode, type PinbridgeErrorCode } from './errors.js';
+export { PAIRING_CODE_LENGTH, pairingCodeDigits } from './pairing-code.js';
 export { CLOSE_CODES, DEFAULT_PORTS, WS_PATH, defaultUrls } from './constants.js';
 export { type BackoffOptions } from './backoff.js';
 export type { WebSocketCtor, WebSocketLike } from './websocket.js';

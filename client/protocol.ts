@@ -611,6 +611,7 @@ export interface Methods {
   'session.confirmPairing': {
     params: {
       pairing_id: string;
+      /** The 6 digits, as the cashier typed them: the spaces, hyphens or dots a person adds ("422 105", "422-105") and full-width digits are read past. */
       code: string;
     };
     result: {
@@ -1049,7 +1050,7 @@ export interface Methods {
       undos: PaymentOutcome[];
     };
   };
-  /** One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself. */
+  /** One copy of a payment's receipt, in `content`: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself. */
   'receipt.get': {
     params: {
       /** The POS's id of the sale. */

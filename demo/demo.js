@@ -7,7 +7,7 @@
  * the same reference, or shows the last result. Plain browser module, no build step: the client
  * comes from the agent at /client/index.js. Cashier texts are pt-BR.
  */
-import { PinbridgeClient } from '/client/index.js';
+import { PinbridgeClient, pairingCodeDigits } from '/client/index.js';
 import { formatCentavos, parseCentavos, parseInstallments } from './money.js';
 
 const TOKEN_KEY = 'pinbridge-demo:token';
@@ -411,8 +411,9 @@ ui.pairForm.addEventListener('submit', async (event) => {
 ui.pairCodeForm.addEventListener('submit', async (event) => {
   event.preventDefault();
   clearErrors();
-  const code = ui.pairCode.value.replace(/\s+/g, '');
-  if (!/^\d{6}$/.test(code)) {
+  // As the window shows it ("422 105"), with a hyphen, or in wide digits: the same six digits.
+  const code = pairingCodeDigits(ui.pairCode.value);
+  if (code === null) {
     ui.pairError.textContent = 'O código tem 6 dígitos.';
     ui.pairCode.setAttribute('aria-invalid', 'true');
     ui.pairCode.focus();

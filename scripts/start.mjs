@@ -3,7 +3,7 @@
 // configured either one runs in training mode: embedded sandbox, simulated PINPAD, receipts on
 // screen. Arguments after `npm start --` go to either (same words as `pinbridge start`).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,14 +14,29 @@ const AGENT_NODE_FLAGS = '--max-semi-space-size=4';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 
-/** The Electron binary's path, or undefined where the runtime was never downloaded. */
+/**
+ * The Electron binary's path, or undefined where the runtime was never downloaded. Found the way
+ * the electron package's index.js finds it (path.txt under dist/, or ELECTRON_OVERRIDE_DIST_PATH),
+ * without requiring that module: where the binary is missing, `require('electron')` starts a
+ * download from the internet and prints "Downloading Electron binary..." and, offline, a fetch
+ * error before anything of ours could say why.
+ */
 function electronBinary() {
+  let packageDir;
   try {
-    const path = require('electron');
-    return typeof path === 'string' && existsSync(path) ? path : undefined;
+    packageDir = dirname(require.resolve('electron/package.json'));
   } catch {
-    return undefined;
+    return undefined; // installed without dev dependencies
   }
+  const pathFile = join(packageDir, 'path.txt');
+  const executable = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '';
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const binary = override
+    ? join(override, executable || 'electron')
+    : executable
+      ? join(packageDir, 'dist', executable)
+      : undefined;
+  return binary !== undefined && existsSync(binary) ? binary : undefined;
 }
 
 const electron = electronBinary();

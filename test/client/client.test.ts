@@ -340,7 +340,7 @@ describe('pairing', () => {
 
     const wrong = await rejection(client.confirmPairing('000000'));
     expect(wrong.code).toBe('WRONG_CODE');
-    expect(wrong.data?.attempts_left).toBe(4);
+    expect(wrong.data?.attempts_left).toBe(2);
 
     // Spaces are the cashier's, not the code's.
     await expect(client.confirmPairing(`${PAIRING_CODE.slice(0, 3)} ${PAIRING_CODE.slice(3)}`)).resolves.toEqual({
@@ -361,6 +361,23 @@ describe('pairing', () => {
     const later = newClient(agent, { token: tokens[0] ?? null });
     await later.connect();
     expect(later.state).toBe('ready');
+  });
+
+  it('sends the code as six digits however the cashier typed it: hyphen, dot, full-width digits', async () => {
+    const agent = await startAgent();
+    const wide = [...PAIRING_CODE].map((digit) => String.fromCodePoint(0xff10 + Number(digit))).join('');
+    for (const typed of [
+      `${PAIRING_CODE.slice(0, 3)}-${PAIRING_CODE.slice(3)}`,
+      ` ${PAIRING_CODE.slice(0, 3)}.${PAIRING_CODE.slice(3)}`,
+      wide,
+    ]) {
+      const client = newClient(agent);
+      await client.connect();
+      await client.pair('Caixa 3');
+      await client.confirmPairing(typed);
+      expect(agent.received('session.confirmPairing').at(-1)?.params, typed).toMatchObject({ code: PAIRING_CODE });
+      client.close();
+    }
   });
 
   it('confirmPairing before pair fails here, without a request', async () => {

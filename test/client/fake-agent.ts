@@ -246,7 +246,7 @@ export class FakeAgent {
         const { pairing_id: pairingId, code } = params as ParamsOf<'session.confirmPairing'>;
         const name = this.#pairings.get(pairingId);
         if (name === undefined) throw new PosError('PAIRING_INVALID', undefined, { reason: 'PAIRING_UNKNOWN' });
-        if (code !== PAIRING_CODE) throw new PosError('WRONG_CODE', undefined, { attempts_left: 4 });
+        if (code !== PAIRING_CODE) throw new PosError('WRONG_CODE', undefined, { attempts_left: 2 });
         this.#pairings.delete(pairingId);
         const client = { client_id: `client-${this.tokens.size + 1}`, name };
         const token = `token-${client.client_id}`;

@@ -8,6 +8,7 @@
  * short life and the few attempts a pairing request allows (client-store.ts).
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { normaliseDigits } from '../../../drivers/card-text.js';
 
 /** Where random bytes come from: `crypto.randomBytes` unless a test passes its own. */
 export type RandomSource = (bytes: number) => Buffer;
@@ -52,14 +53,24 @@ export function generatePairingCode(random: RandomSource = randomBytes): string 
   throw new Error(`the random source gave ${MAX_DRAWS} unusable values in a row; it is not random`);
 }
 
+/** Longer input is no code a person typed: refused before any work. */
+const MAX_TYPED_LENGTH = 64;
 /**
- * The code as the POS typed it, without the spaces or hyphens a person adds to read it ("123 456",
- * "123-456"); undefined when what is left is not PAIRING_CODE_DIGITS digits.
+ * What a person puts between digits to read them: spaces of every kind (the window shows
+ * "422 105"), dashes and other punctuation ("422-105", "422.105", "422/105").
+ */
+const SEPARATORS = /[\p{Z}\s\p{P}]/gu;
+
+/**
+ * The code as the POS typed it, read as the cashier meant it: every way of writing a digit made an
+ * ASCII digit (full-width "４２２", other scripts' digits; drivers/card-text.ts), invisible
+ * characters dropped, and the spaces, hyphens and other separators a person adds removed
+ * ("422 105", "422-105"). Undefined when what is left is not PAIRING_CODE_DIGITS digits.
  */
 export function normalizePairingCode(input: string): string | undefined {
-  if (typeof input !== 'string' || input.length > 32) return undefined;
-  const digits = input.replace(/[\s-]/gu, '');
-  return /^[0-9]{6}$/u.test(digits) ? digits : undefined;
+  if (typeof input !== 'string' || input.length > MAX_TYPED_LENGTH) return undefined;
+  const digits = normaliseDigits(input).replace(SEPARATORS, '');
+  return digits.length === PAIRING_CODE_DIGITS && /^[0-9]+$/u.test(digits) ? digits : undefined;
 }
 
 /**

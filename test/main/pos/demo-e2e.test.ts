@@ -52,7 +52,8 @@ describe('the demo POS page on the real agent', () => {
     await page.locator('#pair-code').waitFor({ state: 'visible' });
     const announced = pos.announced.at(-1)!;
     expect(announced).toMatchObject({ name: 'Caixa da demonstração', origin: new URL(pos.server.demoUrl).origin });
-    await page.fill('#pair-code', announced.code);
+    // Typed as the window shows it: "422 105".
+    await page.fill('#pair-code', `${announced.code.slice(0, 3)} ${announced.code.slice(3)}`);
     await page.click('#pair-confirm');
     await expect.poll(() => page.locator('#state').getAttribute('data-state')).toBe('ready');
     expect(pos.clients.list().map((client) => client.name)).toContain('Caixa da demonstração');
@@ -104,7 +105,11 @@ async function pairPage(page: Page, rig: PosRig, name: string): Promise<void> {
   await page.fill('#pair-name', name);
   await page.click('#pair-start');
   await page.locator('#pair-code').waitFor({ state: 'visible' });
-  await page.fill('#pair-code', rig.announced.at(-1)!.code);
+  // Typed in wide digits with a hyphen, as an input method in full-width mode gives them.
+  const code = rig.announced.at(-1)!.code;
+  const wide = (digits: string): string =>
+    [...digits].map((digit) => String.fromCodePoint(0xff10 + Number(digit))).join('');
+  await page.fill('#pair-code', `${wide(code.slice(0, 3))}-${wide(code.slice(3))}`);
   await page.click('#pair-confirm');
   await expect.poll(() => page.locator('#state').getAttribute('data-state')).toBe('ready');
 }

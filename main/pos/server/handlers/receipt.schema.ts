@@ -18,7 +18,7 @@ export const RECEIPT_METHODS = {
     access: 'client',
     cost: 2,
     summary:
-      "One copy of a payment's receipt: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself.",
+      "One copy of a payment's receipt, in `content`: plain text, HTML (a preview), or ESC/POS bytes (base64) for a POS that prints itself.",
     params: Type.Object(
       {
         reference_id: Reference.properties.reference_id,

@@ -66,7 +66,15 @@ export const SESSION_METHODS = {
     summary: 'Sends back the code the cashier read; returns the long-lived client token and logs this session in.',
     description: 'Keep the token (it is shown only once). A replayed code is PAIRING_INVALID (reason PAIRING_USED).',
     params: Type.Object(
-      { pairing_id: Type.String({ minLength: 1, maxLength: 64 }), code: Type.String({ pattern: '^[0-9]{6}$' }) },
+      {
+        pairing_id: Type.String({ minLength: 1, maxLength: 64 }),
+        code: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description:
+            'The 6 digits, as the cashier typed them: the spaces, hyphens or dots a person adds ("422 105", "422-105") and full-width digits are read past.',
+        }),
+      },
       { additionalProperties: false },
     ),
     result: Type.Object(

@@ -3,6 +3,7 @@
  * session.hello — the only methods a session may call before it is authenticated.
  */
 import { ClientStoreError } from '../../clients/client-store.js';
+import { normalizePairingCode } from '../../clients/pairing-code.js';
 import { EVENT_NAMES, METHOD_NAMES, PosError, PROTOCOL_VERSION } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
 import { peerGroup } from '../session.js';
@@ -10,6 +11,7 @@ import { outcomeView } from '../views.js';
 
 /** Shown by the POS next to its code input (pt-BR: it is for the cashier). */
 const PAIRING_MESSAGE = 'Digite aqui o código de 6 dígitos mostrado na janela do Pinbridge.';
+const BAD_CODE = 'params.code must be the 6 digits of the pairing code (spaces and hyphens between them are allowed)';
 
 export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.confirmPairing' | 'session.hello'> = {
   'agent.info': (_params, { agent, session }) => ({
@@ -89,7 +91,12 @@ export const sessionHandlers: Handlers<'agent.info' | 'session.pair' | 'session.
     };
   },
 
-  'session.confirmPairing': ({ pairing_id, code }, { agent, session, hub, log }) => {
+  'session.confirmPairing': ({ pairing_id, code: typed }, { agent, session, hub, log }) => {
+    // The code as the window shows it ("422 105") or as a person types it: read past separators
+    // and full-width digits here, so every POS gets the same answer whatever its own input does.
+    const code = normalizePairingCode(typed);
+    if (code === undefined)
+      throw new PosError('INVALID_PARAMS', BAD_CODE, { violations: [{ field: 'code', message: BAD_CODE }] });
     try {
       const { client, token } = agent.clients.completePairing({ pairingId: pairing_id, code, origin: session.origin });
       session.client = client;

@@ -166,13 +166,21 @@ describe('pairing codes', () => {
     expect(() => generatePairingCode(() => Buffer.alloc(2))).toThrow(/2 bytes instead of 4/);
   });
 
-  it('are read back without the spaces or hyphens a person adds', () => {
+  it('are read back as the cashier meant them: without the spaces, hyphens or dots a person adds, full-width and other digits as ASCII', () => {
     expect(normalizePairingCode('123 456')).toBe('123456');
     expect(normalizePairingCode(' 012-345 ')).toBe('012345');
+    expect(normalizePairingCode('123\u00a0456')).toBe('123456'); // a no-break space, as copied from a page
+    expect(normalizePairingCode('123.456')).toBe('123456');
+    expect(normalizePairingCode('123 – 456')).toBe('123456');
+    expect(normalizePairingCode('１２３４５６')).toBe('123456');
+    expect(normalizePairingCode('１２３\u3000４５６')).toBe('123456'); // an ideographic space between
+    expect(normalizePairingCode('١٢٣٤٥٦')).toBe('123456'); // Arabic-Indic digits
+    expect(normalizePairingCode('123\u200b456')).toBe('123456'); // a zero-width space
     expect(normalizePairingCode('12345')).toBeUndefined();
     expect(normalizePairingCode('1234567')).toBeUndefined();
     expect(normalizePairingCode('12345a')).toBeUndefined();
-    expect(normalizePairingCode('１２３４５６')).toBeUndefined();
+    expect(normalizePairingCode('123+456')).toBeUndefined(); // a sign is no separator
+    expect(normalizePairingCode(`123456${' '.repeat(64)}`)).toBeUndefined();
   });
 
   it('come from the injected random source through the store', () => {

@@ -154,6 +154,40 @@ describe('pairing', () => {
     await later.close();
   });
 
+  it('takes the code as the window shows it ("422 105") or as a person types it: hyphen, full-width digits', async () => {
+    const fullWidth = (code: string): string =>
+      [...code].map((digit) => String.fromCodePoint(0xff10 + Number(digit))).join('');
+    const typings = [
+      (code: string) => `${code.slice(0, 3)} ${code.slice(3)}`,
+      (code: string) => `${code.slice(0, 3)}-${code.slice(3)}`,
+      // As an input method in full-width mode types it, with its own wide space.
+      (code: string) => `${fullWidth(code.slice(0, 3))}\u3000${fullWidth(code.slice(3))}`,
+    ];
+    for (const typed of typings) {
+      const page = await pos.connect();
+      const started = await page.call<{ pairing_id: string }>('session.pair', { name: 'Caixa digitado' });
+      const code = pos.announced.find((a) => a.pairingId === started.pairing_id)!.code;
+      const done = await page.call<{ token: string }>('session.confirmPairing', {
+        pairing_id: started.pairing_id,
+        code: typed(code),
+      });
+      expect(done.token, typed(code)).toMatch(/^pbt_/);
+      await page.close();
+    }
+  });
+
+  it('refuses a code that is not 6 digits with INVALID_PARAMS naming it, without using up an attempt', async () => {
+    const page = await pos.connect();
+    const started = await page.call<{ pairing_id: string }>('session.pair', { name: 'Caixa com letra' });
+    const code = pos.announced.find((a) => a.pairingId === started.pairing_id)!.code;
+    for (const typed of ['12345', '1234567', '12a456', '123+456']) {
+      const error = await page.failure('session.confirmPairing', { pairing_id: started.pairing_id, code: typed });
+      expect(error.data, typed).toMatchObject({ code: 'INVALID_PARAMS', violations: [{ field: 'code' }] });
+    }
+    await page.call('session.confirmPairing', { pairing_id: started.pairing_id, code });
+    await page.close();
+  });
+
   it('refuses a replayed pairing code', async () => {
     const first = await pos.connect();
     const started = await first.call<{ pairing_id: string }>('session.pair', { name: 'Replay' });
