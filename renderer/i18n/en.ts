@@ -314,6 +314,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'supervisor.checking': 'Checking the PIN…',
   'supervisor.waitingPinpad': 'Waiting for the supervisor to type the PIN on the PINPAD…',
   'supervisor.trainingHint': 'Training: the PIN 1234 works too (the simulated PINPAD types it by itself).',
+  'supervisor.locked': 'Supervisor PIN locked after too many wrong tries. Try again in {time}.',
+  'supervisor.unlocked': 'The supervisor PIN can be typed again.',
 
   'pending.title': 'Waiting for confirmation',
   'pending.text':

@@ -318,6 +318,8 @@ export const PT_BR = {
   'supervisor.checking': 'Conferindo a senha…',
   'supervisor.waitingPinpad': 'Aguardando o supervisor digitar a senha no PINPAD…',
   'supervisor.trainingHint': 'Treinamento: a senha 1234 também vale (o PINPAD simulado a digita sozinho).',
+  'supervisor.locked': 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em {time}.',
+  'supervisor.unlocked': 'A senha do supervisor pode ser digitada de novo.',
 
   'pending.title': 'Aguardando confirmação',
   'pending.text':

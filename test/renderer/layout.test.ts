@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
+import { MAX_FAILURES, SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
 import { testIntegrityKey } from '../helpers/integrity-key.js';
 import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
 import { defaultSettingsPath, loadSettings } from '../../main/settings/settings-file.js';
@@ -407,6 +407,24 @@ const STATES: readonly State[] = [
     teardown: (page) => page.click('#confirm-no'),
   },
   {
+    page: 'sale',
+    name: 'void-supervisor-locked',
+    host: 'pos',
+    setup: async (page) => {
+      // Five wrong PINs for the window's voids (as the agent counts them): locked for 5 minutes.
+      for (let attempt = 0; attempt < MAX_FAILURES; attempt++) storePin.check('000000', 'window');
+      await openSale(page, 'parcelado-1');
+      await page.click('#sale-actions button.danger');
+      await page.locator('#confirm-supervisor-countdown').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#confirm-supervisor-lock', '#confirm-no', '#confirm-yes'],
+    // The store sets its PIN again: the lock and the wrong PINs so far are gone.
+    teardown: async (page) => {
+      await page.click('#confirm-no');
+      storePin.set(STORE_PIN);
+    },
+  },
+  {
     page: 'settings',
     name: 'unreadable',
     host: 'pos',
@@ -539,11 +557,20 @@ const STATES: readonly State[] = [
   },
 ];
 
+const STORE_PIN = '482193';
+/** The store's supervisor PIN (the pos rig's): a state locks it, and sets it again after. */
+let storePin: SupervisorPin;
+
 /** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
 function storeSupervisor(file: string): SupervisorGuard {
-  const pin = new SupervisorPin(file, { training: true, integrity: testIntegrityKey() });
-  pin.set('482193');
-  return supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' });
+  storePin = new SupervisorPin(file, { training: true, integrity: testIntegrityKey() });
+  storePin.set(STORE_PIN);
+  return supervisorGuard(storePin, {
+    requiredFor: 'voids',
+    minAmountCentavos: 0,
+    entry: 'either',
+    posVoids: 'trusted',
+  });
 }
 
 let rigs: Rigs;
