@@ -280,6 +280,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'cancelRunning.text':
     'The {amount} payment will be stopped on the PINPAD. If it was approved already, the approval will be undone.',
   'cancelRunning.yes': 'Yes, cancel the payment',
+  'escCancel.title': 'Cancel the sale in progress?',
+  'escCancel.text':
+    'The sale of {amount} will be stopped on the PINPAD. If it was already approved, the approval is undone.',
+  'escCancel.no': 'No',
+  'escCancel.yes': 'Yes, cancel the sale',
   'revoke.title': 'Revoke “{name}”?',
   'revoke.text':
     'This POS can no longer charge through this Pinbridge and is disconnected now. To use it again, it must be paired again.',
@@ -336,6 +341,12 @@ export const EN: Readonly<Record<MessageKey, string>> = {
     'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
   'training.start': 'Start test sale',
   'training.badAmount': 'Invalid amount: type reais and centavos with a comma, e.g. 12,34.',
+  'training.installments': 'Installments',
+  'training.installmentsSingle': 'In full',
+  'training.installmentsN': '{n}x',
+  'training.installmentsEach': '{n}x of {amount}',
+  'training.installmentsHint': 'Credit only: the simulated customer pays in the installments chosen here.',
+  'training.tooManyInstallments': 'For {amount}, at most {n}x: each installment must be at least {min}.',
 
   'clients.title': 'POS clients',
   'pairings.title': 'Pairing requests',

@@ -284,6 +284,11 @@ export const PT_BR = {
   'cancelRunning.text':
     'O pagamento de {amount} será interrompido no PINPAD. Se já tiver sido aprovado, a aprovação será desfeita.',
   'cancelRunning.yes': 'Sim, cancelar pagamento',
+  'escCancel.title': 'Cancelar a venda em andamento?',
+  'escCancel.text':
+    'A venda de {amount} será interrompida no PINPAD. Se já tiver sido aprovada, a aprovação será desfeita.',
+  'escCancel.no': 'Não',
+  'escCancel.yes': 'Sim, cancelar a venda',
   'revoke.title': 'Revogar “{name}”?',
   'revoke.text':
     'Este caixa (PDV) deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
@@ -340,6 +345,12 @@ export const PT_BR = {
     'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
   'training.start': 'Iniciar venda de teste',
   'training.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
+  'training.installments': 'Parcelas',
+  'training.installmentsSingle': 'À vista',
+  'training.installmentsN': '{n}x',
+  'training.installmentsEach': '{n}x de {amount}',
+  'training.installmentsHint': 'Só no crédito: o cliente simulado paga nas parcelas escolhidas aqui.',
+  'training.tooManyInstallments': 'Para {amount}, no máximo {n}x: cada parcela deve ser de pelo menos {min}.',
 
   'clients.title': 'Caixas (PDV)',
   'pairings.title': 'Pedidos de pareamento',

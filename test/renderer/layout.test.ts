@@ -169,6 +169,39 @@ const STATES: readonly State[] = [
   },
   {
     page: 'payment',
+    name: 'installments',
+    host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.fill('#training-amount', '150,00');
+      // Reached as the cashier reaches it (Tab, a tap): the browser brings it into view.
+      await page.focus('#training-installments');
+      await page.selectOption('#training-installments', '3');
+    },
+    inView: ['#training-installments'],
+  },
+  {
+    page: 'payment',
+    name: 'installments-mistake',
+    host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.fill('#training-amount', '150,00');
+      await page.selectOption('#training-installments', '12');
+      await page.fill('#training-amount', '25,00');
+      await page.click('#training-start');
+      await page.locator('#training-installments-error:not(:empty)').waitFor();
+    },
+    // The field is focused: in view, its mistake under it.
+    inView: ['#training-installments', '#training-installments-error'],
+    // À vista again, and no amount: the next sales are the ones they ask for.
+    teardown: async (page) => {
+      await page.selectOption('#training-installments', '1');
+      await page.fill('#training-amount', '');
+    },
+  },
+  {
+    page: 'payment',
     name: 'running',
     host: 'pos',
     setup: (page) => trainingSale(page, '12,34', 'running'),
@@ -177,10 +210,25 @@ const STATES: readonly State[] = [
   },
   {
     page: 'payment',
+    name: 'esc-confirm',
+    host: 'pos',
+    setup: async (page) => {
+      // A sale of its own (the one just shown may be over by now), and Esc as soon as it runs.
+      await go(page, 'payment');
+      await page.locator('#training-start:not([disabled])').waitFor({ timeout: 20_000 });
+      await trainingSale(page, '12,34', 'running');
+      await page.keyboard.press('Escape');
+      await page.locator('#confirm-dialog[open]').waitFor();
+    },
+    inView: ['#confirm-title', '#confirm-text', '#confirm-no', '#confirm-yes'],
+    // "Sim": the next state shows the sale cancelled.
+    teardown: (page) => page.click('#confirm-yes'),
+  },
+  {
+    page: 'payment',
     name: 'cancelled',
     host: 'pos',
     setup: async (page) => {
-      await page.keyboard.press('Escape');
       await expect
         .poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 })
         .toBe('cancelled');
