@@ -404,6 +404,24 @@ const STATES: readonly State[] = [
   },
   {
     page: 'sale',
+    name: 'void-supervisor-locked',
+    host: 'pos',
+    setup: async (page) => {
+      // Five wrong PINs for the window's voids (as the agent counts them): locked for 5 minutes.
+      for (let attempt = 0; attempt < MAX_FAILURES; attempt++) storePin.check('000000', 'window');
+      await openSale(page, 'parcelado-1');
+      await page.click('#sale-actions button.danger');
+      await page.locator('#confirm-supervisor-countdown').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#confirm-supervisor-lock', '#confirm-no', '#confirm-yes'],
+    // The store sets its PIN again: the lock and the wrong PINs so far are gone.
+    teardown: async (page) => {
+      await page.click('#confirm-no');
+      storePin.set(STORE_PIN);
+    },
+  },
+  {
+    page: 'sale',
     name: 'voided-receipt',
     host: 'pos',
     setup: async (page) => {
@@ -453,24 +471,6 @@ const STATES: readonly State[] = [
     },
     inView: ['#confirm-no', '#confirm-yes'],
     teardown: (page) => page.click('#confirm-no'),
-  },
-  {
-    page: 'sale',
-    name: 'void-supervisor-locked',
-    host: 'pos',
-    setup: async (page) => {
-      // Five wrong PINs for the window's voids (as the agent counts them): locked for 5 minutes.
-      for (let attempt = 0; attempt < MAX_FAILURES; attempt++) storePin.check('000000', 'window');
-      await openSale(page, 'parcelado-1');
-      await page.click('#sale-actions button.danger');
-      await page.locator('#confirm-supervisor-countdown').waitFor({ timeout: 10_000 });
-    },
-    inView: ['#confirm-supervisor-lock', '#confirm-no', '#confirm-yes'],
-    // The store sets its PIN again: the lock and the wrong PINs so far are gone.
-    teardown: async (page) => {
-      await page.click('#confirm-no');
-      storePin.set(STORE_PIN);
-    },
   },
   {
     page: 'settings',
