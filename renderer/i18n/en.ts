@@ -217,6 +217,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
     'Type the NSU or the authorization code as the receipt shows it: letters and digits only, up to 20.',
   'search.badLast4': 'Type the last 4 digits of the card, digits only.',
   'search.badDates': 'The end date is before the start date.',
+  'search.dateHint': 'dd/mm/yyyy',
+  'search.badDate': 'Invalid date: type day, month and year, for example 10/03/2026.',
   'search.resultTitle': 'Search results',
   'search.caption': 'Sales found, newest first',
   'search.countNone': 'No sales found',

@@ -221,6 +221,8 @@ export const PT_BR = {
   'search.badCode': 'Digite o NSU ou o código de autorização como estão no comprovante: só letras e números, até 20.',
   'search.badLast4': 'Digite os 4 últimos números do cartão, só números.',
   'search.badDates': 'A data final é anterior à data inicial.',
+  'search.dateHint': 'dd/mm/aaaa',
+  'search.badDate': 'Data inválida: digite dia, mês e ano, por exemplo 10/03/2026.',
   'search.resultTitle': 'Resultado da busca',
   'search.caption': 'Vendas encontradas, da mais recente para a mais antiga',
   'search.countNone': 'Nenhuma venda encontrada',

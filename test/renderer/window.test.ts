@@ -496,7 +496,8 @@ describe('finding a past sale', () => {
     const printed = (): number => (existsSync(rig.printDir) ? readdirSync(rig.printDir).length : 0);
     const day = (msAgo: number): string => {
       const wall = wallClock(new Date(Date.now() - msAgo), 'America/Sao_Paulo');
-      return `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
+      // As the search's date fields take and show it: dd/mm/aaaa.
+      return `${String(wall.day).padStart(2, '0')}/${String(wall.month).padStart(2, '0')}/${wall.year}`;
     };
     try {
       // A browser on another clock (American Samoa, UTC−11): the dates are the store's all the same.
