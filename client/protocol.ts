@@ -455,6 +455,8 @@ export type ErrorData = {
   cashier_message: string;
   violations?: Violation[];
   retry_after_ms?: number;
+  /** SUPERVISOR_LOCKED with reason WRONG_PINS: when the lock ends (ISO time), the same after a restart of Pinbridge; retry_after_ms says how long from now. */
+  locked_until?: string;
   attempts_left?: number;
   /** A finer cause, e.g. PAIRING_EXPIRED, TOKEN_REVOKED. */
   reason?: string;
@@ -644,6 +646,13 @@ export interface Methods {
       mode: 'training' | 'live';
       /** The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them. */
       time_zone: string;
+      /** The installments in use (settings installments, else the defaults): what payment.start accepts, and what the window's test sale offers. */
+      installments: {
+        /** Most installments a credit sale may have. */
+        max: number;
+        /** Smallest installment, in centavos: an amount allows n installments while amount / n is at least this. */
+        min_installment_amount: number;
+      };
     };
   };
   /** The pairing requests waiting for their code, with the code to show the cashier. */

@@ -8,6 +8,7 @@
  * comes from the agent at /client/index.js. Cashier texts are pt-BR.
  */
 import { PinbridgeClient, pairingCodeDigits } from '/client/index.js';
+import { cardLabel, typeLabel } from './labels.js';
 import { formatCentavos, parseCentavos, parseInstallments } from './money.js';
 
 const TOKEN_KEY = 'pinbridge-demo:token';
@@ -31,7 +32,6 @@ function confirmationLabel(outcome) {
     return 'venda cancelada';
   return CONFIRMATION_LABELS[outcome.confirmation];
 }
-const TYPE_LABELS = { credit: 'Crédito', debit: 'Débito' };
 
 /** Each connection state as the cashier reads it: headline and what to do. */
 const STATE_TEXTS = {
@@ -251,13 +251,10 @@ function showOutcome(outcome) {
   ui.resultStatus.textContent = `${STATUS_LABELS[outcome.status] ?? outcome.status.toUpperCase()}${confirmation}`;
   ui.resultDetails.hidden = false;
   ui.resultAmount.textContent = formatCentavos(outcome.amount);
-  ui.resultType.textContent =
-    outcome.payment_type === 'credit' && outcome.installments
-      ? `${TYPE_LABELS.credit} em ${outcome.installments}x`
-      : TYPE_LABELS[outcome.payment_type];
+  ui.resultType.textContent = typeLabel(outcome.payment_type, outcome.installments);
   ui.resultNsu.textContent = outcome.nsu ?? '—';
   ui.resultAuthorization.textContent = outcome.authorization_code ?? '—';
-  ui.resultCard.textContent = outcome.card ? `${outcome.card.brand} ${outcome.card.masked_pan}` : '—';
+  ui.resultCard.textContent = cardLabel(outcome.card);
   ui.resultReference.textContent = outcome.reference_id;
   ui.resultConfirmation.textContent = outcome.confirmation ? confirmationLabel(outcome) : '—';
   ui.resultProblem.textContent = outcome.problem?.cashier_message ?? '—';
@@ -528,8 +525,8 @@ ui.payForm.addEventListener('submit', async (event) => {
   const params = readSale();
   if (params === null) return;
   clearOutcome();
-  const how =
-    params.payment_type === 'credit' ? `crédito${params.installments ? ` em ${params.installments}x` : ''}` : 'débito';
+  // "no crédito à vista", "no crédito em 3x", "no débito"; "no crédito" when the customer chooses on the PINPAD.
+  const how = typeLabel(params.payment_type, params.installments).toLowerCase();
   log(`Venda ${params.reference_id}: ${formatCentavos(params.amount)} no ${how}.`);
   await runPayment(params);
 });

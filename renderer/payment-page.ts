@@ -4,10 +4,14 @@
  * then its result (payment.result, or the answer of a sale started here): the outcome as the
  * page's title, the type with its installments, the card, NSU and authorization, and the
  * receipts (payment-receipts.ts). In training mode it also holds the "Venda de teste" form,
- * which starts a sale from the window itself.
+ * which starts a sale from the window itself: an amount, credit or debit, and for credit the
+ * installments (à vista, 2x… up to the installments in use, which session.operator names) — sent
+ * with the sale, so the PINPAD does not ask and the simulated customer pays as the cashier chose.
+ * Esc asks before it cancels the sale on screen ("Cancelar a venda em andamento?", "Não" first).
  */
 import type { PaymentOutcome, PaymentProgress } from '../client/index.js';
 import { errorText, todayStartIso, type WindowContext } from './context.js';
+import { confirmAction } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
 import { currentLanguage, formatTime, t, type MessageKey } from './i18n.js';
 import { cardLabel, confirmationLabel, isRunning, resultLabel, typeLabel } from './labels.js';
@@ -64,6 +68,8 @@ export class PaymentPage {
   #focused: string | null = null;
   /** A test sale started here and not answered yet. */
   #trainingRunning = false;
+  /** The payment Esc asked about while its question is on screen. */
+  #asking: string | null = null;
 
   readonly #receipts: PaymentReceipts;
 
@@ -87,6 +93,8 @@ export class PaymentPage {
   readonly #trainingAmount = byId<HTMLInputElement>('training-amount');
   readonly #trainingStart = byId<HTMLButtonElement>('training-start');
   readonly #trainingError = byId('training-error');
+  readonly #trainingInstallments = byId<HTMLSelectElement>('training-installments');
+  readonly #trainingInstallmentsError = byId('training-installments-error');
 
   constructor(context: WindowContext) {
     this.#context = context;
@@ -99,14 +107,18 @@ export class PaymentPage {
       event.preventDefault();
       void this.#startTrainingSale();
     });
-    // Esc cancels the sale on screen, as on a TEF screen — unless a dialog takes the key first.
+    // Each installment's value follows the amount typed; debit has none.
+    this.#trainingAmount.addEventListener('input', () => this.#renderInstallments());
+    this.#trainingForm.addEventListener('change', () => this.#renderInstallments());
+    // Esc cancels the sale on screen, as on a TEF screen, after a question (a key pressed by mistake
+    // must not cost the customer the sale) — unless a dialog takes the key first.
     document.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape' || event.defaultPrevented || byId('page-payment').hidden) return;
       if (document.querySelector('dialog[open]') !== null) return;
       const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
       if (tracked === undefined || !this.#isRunning(tracked)) return;
       event.preventDefault();
-      void this.#cancelFocused();
+      void this.#askCancel(tracked);
     });
   }
 
@@ -141,6 +153,8 @@ export class PaymentPage {
     const training = this.#context.mode() === 'training';
     this.#training.hidden = !training;
     this.#trainingStart.disabled = this.#trainingRunning;
+    this.#renderInstallments();
+    this.#endQuestionIfOver();
     const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
     this.#empty.hidden = tracked !== undefined;
     this.#current.hidden = tracked === undefined;
@@ -205,7 +219,7 @@ export class PaymentPage {
     this.#error.textContent = tracked.error ?? '';
 
     this.#steps.replaceChildren(
-      ...tracked.steps.map((step) =>
+      ...this.#listedSteps(tracked).map((step) =>
         h(
           'li',
           { attrs: { 'data-step': step.step } },
@@ -244,6 +258,22 @@ export class PaymentPage {
         ),
       ),
     );
+  }
+
+  /**
+   * The steps as listed: one that only repeats what an earlier one said — the automatic
+   * confirmation's "Aprovada" right after the issuer's — is not listed twice. The PINPAD's own
+   * messages are all listed (the same text twice there is two things the customer saw).
+   */
+  #listedSteps(tracked: TrackedPayment): PaymentProgress[] {
+    const said = new Set<string>();
+    return tracked.steps.filter((step) => {
+      if (step.step === 'pinpad_message') return true;
+      const text = this.#stepText(step, true);
+      if (said.has(text)) return false;
+      said.add(text);
+      return true;
+    });
   }
 
   /** The text of a step in the current language; the PINPAD's own text stays as the PINPAD shows it. */
@@ -352,6 +382,34 @@ export class PaymentPage {
     }
   }
 
+  /** Esc: "Cancelar a venda em andamento?", with "Não" focused; only "Sim" cancels, and only a sale still running. */
+  async #askCancel(tracked: TrackedPayment): Promise<void> {
+    if (tracked.cancelling || this.#asking !== null) return;
+    this.#asking = tracked.referenceId;
+    let confirmed: boolean;
+    try {
+      confirmed = await confirmAction({
+        title: t('escCancel.title'),
+        text: t('escCancel.text', { amount: tracked.amount === null ? '—' : formatCentavos(tracked.amount) }),
+        confirm: t('escCancel.yes'),
+        back: t('escCancel.no'),
+      });
+    } finally {
+      this.#asking = null;
+    }
+    // Decided while the question was on screen: a "Sim" must not turn into the void of an approval.
+    if (confirmed && this.#isRunning(tracked) && this.#focused === tracked.referenceId) await this.#cancelFocused();
+  }
+
+  /** The sale Esc asked about ended meanwhile (approved, declined…): the question is moot, and goes. */
+  #endQuestionIfOver(): void {
+    if (this.#asking === null) return;
+    const asked = this.#payments.get(this.#asking);
+    if (asked !== undefined && this.#isRunning(asked)) return;
+    const dialog = byId<HTMLDialogElement>('confirm-dialog');
+    if (dialog.open) dialog.close();
+  }
+
   async #cancelFocused(): Promise<void> {
     const tracked = this.#focused === null ? undefined : this.#payments.get(this.#focused);
     if (tracked === undefined || tracked.cancelling) return;
@@ -374,9 +432,66 @@ export class PaymentPage {
     }
   }
 
+  /** Credit or debit, as the form says. */
+  #trainingType(): 'credit' | 'debit' {
+    const checked = this.#trainingForm.querySelector<HTMLInputElement>('input[name="training-type"]:checked');
+    return checked?.value === 'debit' ? 'debit' : 'credit';
+  }
+
+  /**
+   * The installments choice: "À vista", then "2x" up to the most in use — "2x de R$ 6,17" once the
+   * amount can be read, and greyed where an installment would be below the smallest one; disabled
+   * for debit. The options are rewritten in place, so the choice stays.
+   */
+  #renderInstallments(): void {
+    const select = this.#trainingInstallments;
+    const max = this.#context.client.operator?.installments.max ?? 1;
+    const amount = parseCentavos(this.#trainingAmount.value);
+    const allowed = amount === null ? max : this.#allowedInstallments(amount);
+    while (select.options.length > max) select.options[select.options.length - 1]?.remove();
+    for (let n = 1; n <= max; n++) {
+      const label =
+        n === 1
+          ? t('training.installmentsSingle')
+          : amount === null
+            ? t('training.installmentsN', { n })
+            : t('training.installmentsEach', { n, amount: formatCentavos(Math.floor(amount / n)) });
+      const option = select.options[n - 1] ?? select.appendChild(h('option', { attrs: { value: String(n) } }));
+      if (option.textContent !== label) option.textContent = label;
+      option.disabled = n > allowed;
+    }
+    select.disabled = this.#trainingType() === 'debit';
+  }
+
+  /** The most installments `amount` allows: what the agent takes (main/core/params.ts), each at least the smallest. */
+  #allowedInstallments(amount: number): number {
+    const rules = this.#context.client.operator?.installments;
+    if (rules === undefined) return 1;
+    return Math.max(1, Math.min(rules.max, Math.floor(amount / Math.max(1, rules.min_installment_amount))));
+  }
+
+  /** The installments chosen for a credit sale of `amount`, or null (said at the field) when the amount does not allow them. */
+  #chosenInstallments(amount: number): number | null {
+    const rules = this.#context.client.operator?.installments;
+    const chosen = Number(this.#trainingInstallments.value) || 1;
+    if (rules === undefined || chosen === 1) return chosen;
+    const allowed = this.#allowedInstallments(amount);
+    if (chosen <= allowed) return chosen;
+    this.#trainingInstallmentsError.textContent = t('training.tooManyInstallments', {
+      amount: formatCentavos(amount),
+      n: allowed,
+      min: formatCentavos(rules.min_installment_amount),
+    });
+    this.#trainingInstallments.setAttribute('aria-invalid', 'true');
+    this.#trainingInstallments.focus();
+    return null;
+  }
+
   async #startTrainingSale(): Promise<void> {
     this.#trainingError.textContent = '';
+    this.#trainingInstallmentsError.textContent = '';
     this.#trainingAmount.removeAttribute('aria-invalid');
+    this.#trainingInstallments.removeAttribute('aria-invalid');
     const amount = parseCentavos(this.#trainingAmount.value);
     if (amount === null) {
       this.#trainingError.textContent = t('training.badAmount');
@@ -384,12 +499,14 @@ export class PaymentPage {
       this.#trainingAmount.focus();
       return;
     }
-    const checked = this.#trainingForm.querySelector<HTMLInputElement>('input[name="training-type"]:checked');
-    const paymentType = checked?.value === 'debit' ? 'debit' : 'credit';
+    const paymentType = this.#trainingType();
+    const installments = paymentType === 'credit' ? this.#chosenInstallments(amount) : null;
+    if (paymentType === 'credit' && installments === null) return;
     const referenceId = newTestReference();
     const tracked = this.#track(referenceId, '');
     tracked.amount = amount;
     tracked.paymentType = paymentType;
+    tracked.installments = installments;
     this.#focused = referenceId;
     this.#trainingRunning = true;
     this.render();
@@ -399,6 +516,8 @@ export class PaymentPage {
         reference_id: referenceId,
         amount,
         payment_type: paymentType,
+        // Sent with the sale: the PINPAD does not ask, and the simulated customer pays it as chosen.
+        ...(installments === null ? {} : { installments }),
         description: TRAINING_DESCRIPTION,
       });
       // The sale is over: an Enter in a still-filled amount would start the same sale again.

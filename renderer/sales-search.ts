@@ -2,10 +2,12 @@
  * Finding a past sale on the Vendas page: the search form (dates on the store's clock, amount,
  * NSU or authorization code, the card's last 4 digits), each field checked as the cashier left
  * it and said in pt-BR next to it, and the payment.list calls of the search applied. With the
- * dates on today and nothing else typed, the page is "Vendas de hoje" again.
+ * dates on today and nothing else typed, the page is "Vendas de hoje" again. The dates are typed
+ * dd/mm/aaaa whatever the browser's language (date-field.ts).
  */
 import type { ParamsOf, PaymentOutcome } from '../client/index.js';
 import { dayBoundsIso, todayDate } from './context.js';
+import { dateField, isoDate, typedDate } from './date-field.js';
 import { byId } from './dom.js';
 import { t, type MessageKey } from './i18n.js';
 import { parseCentavos } from './money.js';
@@ -38,7 +40,7 @@ export class SalesSearch {
   #applied: AppliedSearch | null = null;
   readonly #errors = new Map<Field, MessageKey>();
   readonly #onChange: () => void;
-  /** The date the fields were last set to by themselves (today, then). */
+  /** The date the fields were last set to by themselves (today, then), as they show it (dd/mm/aaaa). */
   #defaultDate = '';
 
   readonly #form = byId<HTMLFormElement>('search-form');
@@ -58,6 +60,7 @@ export class SalesSearch {
       this.#submit();
     });
     byId('search-clear').addEventListener('click', () => this.clear());
+    for (const field of ['from', 'to'] as const) dateField(this.#inputs[field]);
     this.#resetDates();
   }
 
@@ -140,7 +143,7 @@ export class SalesSearch {
   }
 
   #resetDates(): void {
-    const today = todayDate();
+    const today = typedDate(todayDate());
     this.#defaultDate = today;
     this.#inputs.from.value = today;
     this.#inputs.to.value = today;
@@ -156,9 +159,15 @@ export class SalesSearch {
     if (code !== null && !NSU_PATTERN.test(code)) this.#errors.set('code', 'search.badCode');
     const last4 = value('last4') === '' ? null : value('last4');
     if (last4 !== null && !LAST4_PATTERN.test(last4)) this.#errors.set('last4', 'search.badLast4');
-    // A date field holds a whole date or nothing (the browser keeps a half-typed one empty).
-    const from = value('from');
-    const to = value('to');
+    // A date field holds a whole date (dd/mm/aaaa, on the calendar) or nothing.
+    const date = (field: 'from' | 'to'): string => {
+      if (value(field) === '') return '';
+      const iso = isoDate(value(field));
+      if (iso === null) this.#errors.set(field, 'search.badDate');
+      return iso ?? '';
+    };
+    const from = date('from');
+    const to = date('to');
     if (from !== '' && to !== '' && to < from) this.#errors.set('to', 'search.badDates');
     this.render();
     const firstBad = (['from', 'to', 'amount', 'code', 'last4'] as const).find((field) => this.#errors.has(field));

@@ -9,9 +9,9 @@
  * Where the store requires the supervisor for voids (operator.supervisor), the void and undo
  * dialogs ask for the supervisor's PIN and send it with the request; the agent checks it.
  */
-import type { PaymentOutcome, ResultOf } from '../client/index.js';
+import { isPinbridgeError, type PaymentOutcome, type ResultOf } from '../client/index.js';
 import { errorText, todayStartIso, type WindowContext } from './context.js';
-import { confirmAction, type Confirmation, type SupervisorAuthorization } from './dialog.js';
+import { confirmAction, type Confirmation, type SupervisorAuthorization, type SupervisorRefusal } from './dialog.js';
 import { button, byId, h, keepFocus } from './dom.js';
 import { currentLanguage, formatDateTime, formatTime, plural, t, type MessageKey } from './i18n.js';
 import {
@@ -38,6 +38,8 @@ const LIST_LIMIT = 1000;
 const MONEY_MOVE_TIMEOUT_MS = 120_000;
 /** Result steps come in bursts: the list is read once they settle. */
 const REFRESH_DEBOUNCE_MS = 400;
+/** The supervisor's lock read as a void's dialog opens: past this, the dialog goes on with what it knew. */
+const LOCK_READ_TIMEOUT_MS = 5_000;
 
 const FILTER_LABELS: Readonly<Record<Filter, MessageKey>> = {
   all: 'filter.all',
@@ -490,7 +492,7 @@ export class TransactionsPage {
       if (await confirmAction(question)) await this.#moveMoney(sale, 'payment.undo', done);
       return;
     }
-    const attempt = async (authorization: SupervisorAuthorization): Promise<string | null> => {
+    const attempt = async (authorization: SupervisorAuthorization): Promise<SupervisorRefusal | null> => {
       const supervisor =
         'pin' in authorization ? { supervisor_pin: authorization.pin } : { supervisor_entry: 'pinpad' as const };
       try {
@@ -501,15 +503,41 @@ export class TransactionsPage {
         );
         return null;
       } catch (failure) {
-        return errorText(failure);
+        return refusalOf(failure);
       }
     };
+    // A lock the agent keeps is counted down as the dialog opens: as last read, then as it is now
+    // (another window locked it, the agent restarted, the PIN was set again).
+    const lockedUntil = lockEnd(this.#supervisor?.locked_until);
+    const lockNow = this.#readSupervisor().then((view) =>
+      view === null ? null : { lockedUntil: lockEnd(view.locked_until) ?? null },
+    );
     const hint = this.#supervisor?.training_pin === true ? t('supervisor.trainingHint') : undefined;
     const voided = await confirmAction({
       ...question,
-      supervisor: { entries, attempt, ...(hint === undefined ? {} : { hint }) },
+      supervisor: {
+        entries,
+        attempt,
+        lockNow,
+        ...(hint === undefined ? {} : { hint }),
+        ...(lockedUntil === undefined ? {} : { lockedUntil }),
+      },
     });
     if (voided) await this.#moveMoney(sale, 'payment.undo', done, { done: true });
+  }
+
+  /** operator.supervisor read again; null when it cannot be (the agent checks the lock itself anyway). */
+  async #readSupervisor(): Promise<SupervisorView | null> {
+    try {
+      this.#supervisor = await this.#context.client.call(
+        'operator.supervisor',
+        {},
+        { timeoutMs: LOCK_READ_TIMEOUT_MS },
+      );
+      return this.#supervisor;
+    } catch {
+      return null;
+    }
   }
 
   async #cancelRunning(sale: PaymentOutcome): Promise<void> {
@@ -567,4 +595,23 @@ export class TransactionsPage {
       void this.load();
     }, REFRESH_DEBOUNCE_MS);
   }
+}
+
+/** An ISO time still ahead, as ms since the epoch; undefined for none or one past. */
+function lockEnd(iso: string | null | undefined): number | undefined {
+  const until = iso === null || iso === undefined ? Number.NaN : Date.parse(iso);
+  return Number.isFinite(until) && until > Date.now() ? until : undefined;
+}
+
+/**
+ * A void refused, as the supervisor's dialog says it: a lock by wrong PINs comes with its end
+ * (locked_until; retry_after_ms from now for an agent that does not send it), counted down there.
+ */
+function refusalOf(failure: unknown): SupervisorRefusal {
+  const message = errorText(failure);
+  if (!isPinbridgeError(failure) || failure.code !== 'SUPERVISOR_LOCKED' || failure.data?.reason !== 'WRONG_PINS')
+    return { message };
+  const { locked_until: until, retry_after_ms: retryAfterMs } = failure.data;
+  const lockedUntil = lockEnd(until) ?? (retryAfterMs === undefined ? undefined : Date.now() + retryAfterMs);
+  return lockedUntil === undefined ? { message } : { message, lockedUntil };
 }

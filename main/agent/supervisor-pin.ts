@@ -105,7 +105,7 @@ export type PinCheck =
   | { readonly ok: true; readonly training: boolean }
   | { readonly ok: false; readonly reason: 'NOT_SET' }
   | { readonly ok: false; readonly reason: 'WRONG'; readonly attemptsLeft: number }
-  | { readonly ok: false; readonly reason: 'LOCKED'; readonly retryAfterMs: number }
+  | { readonly ok: false; readonly reason: 'LOCKED'; readonly until: string; readonly retryAfterMs: number }
   | { readonly ok: false; readonly reason: 'TAMPERED' };
 
 export interface SupervisorPinOptions {
@@ -292,7 +292,13 @@ export class SupervisorPin {
     const stored = state?.pin ?? null;
     if (stored === null && !this.#training) return { ok: false, reason: 'NOT_SET' };
     const lockEnd = state === undefined ? null : this.#lockEnd(state, channel);
-    if (lockEnd !== null) return { ok: false, reason: 'LOCKED', retryAfterMs: lockEnd - this.#now() };
+    if (lockEnd !== null)
+      return {
+        ok: false,
+        reason: 'LOCKED',
+        until: new Date(lockEnd).toISOString(),
+        retryAfterMs: lockEnd - this.#now(),
+      };
     // Hashed whatever its shape, so a malformed PIN takes as long as a wrong one.
     const storedOk = stored !== null && this.#matches(pin, stored);
     const trainingOk = this.#training && sameText(pin, TRAINING_SUPERVISOR_PIN);
@@ -307,7 +313,7 @@ export class SupervisorPin {
       this.#record(state, channel, { failures: 0, locked_until: until });
       this.#audit?.record({ kind: 'supervisor.wrong_pin', channel, attempts_left: 0 });
       this.#audit?.record({ kind: 'supervisor.locked', channel, until });
-      return { ok: false, reason: 'LOCKED', retryAfterMs: this.#lockMs };
+      return { ok: false, reason: 'LOCKED', until, retryAfterMs: this.#lockMs };
     }
     this.#record(state, channel, { failures, locked_until: null });
     this.#audit?.record({ kind: 'supervisor.wrong_pin', channel, attempts_left: this.#maxFailures - failures });

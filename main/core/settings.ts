@@ -38,7 +38,8 @@ export const PaymentSettings = Type.Object(
             Type.Integer({
               minimum: 1,
               maximum: INSTALLMENTS_MAX,
-              description: 'Most installments offered on the PINPAD.',
+              description:
+                "Most installments a credit sale may have: offered on the PINPAD, and in the window's test sale.",
             }),
           ),
           min_installment_amount: Type.Optional(

@@ -217,6 +217,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
     'Type the NSU or the authorization code as the receipt shows it: letters and digits only, up to 20.',
   'search.badLast4': 'Type the last 4 digits of the card, digits only.',
   'search.badDates': 'The end date is before the start date.',
+  'search.dateHint': 'dd/mm/yyyy',
+  'search.badDate': 'Invalid date: type day, month and year, for example 10/03/2026.',
   'search.resultTitle': 'Search results',
   'search.caption': 'Sales found, newest first',
   'search.countNone': 'No sales found',
@@ -280,6 +282,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'cancelRunning.text':
     'The {amount} payment will be stopped on the PINPAD. If it was approved already, the approval will be undone.',
   'cancelRunning.yes': 'Yes, cancel the payment',
+  'escCancel.title': 'Cancel the sale in progress?',
+  'escCancel.text':
+    'The sale of {amount} will be stopped on the PINPAD. If it was already approved, the approval is undone.',
+  'escCancel.no': 'No',
+  'escCancel.yes': 'Yes, cancel the sale',
   'revoke.title': 'Revoke “{name}”?',
   'revoke.text':
     'This POS can no longer charge through this Pinbridge and is disconnected now. To use it again, it must be paired again.',
@@ -314,6 +321,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'supervisor.checking': 'Checking the PIN…',
   'supervisor.waitingPinpad': 'Waiting for the supervisor to type the PIN on the PINPAD…',
   'supervisor.trainingHint': 'Training: the PIN 1234 works too (the simulated PINPAD types it by itself).',
+  'supervisor.locked': 'Supervisor PIN locked after too many wrong tries. Try again in {time}.',
+  'supervisor.unlocked': 'The supervisor PIN can be typed again.',
 
   'pending.title': 'Waiting for confirmation',
   'pending.text':
@@ -334,6 +343,12 @@ export const EN: Readonly<Record<MessageKey, string>> = {
     'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
   'training.start': 'Start test sale',
   'training.badAmount': 'Invalid amount: type reais and centavos with a comma, e.g. 12,34.',
+  'training.installments': 'Installments',
+  'training.installmentsSingle': 'In full',
+  'training.installmentsN': '{n}x',
+  'training.installmentsEach': '{n}x of {amount}',
+  'training.installmentsHint': 'Credit only: the simulated customer pays in the installments chosen here.',
+  'training.tooManyInstallments': 'For {amount}, at most {n}x: each installment must be at least {min}.',
 
   'clients.title': 'POS clients',
   'pairings.title': 'Pairing requests',

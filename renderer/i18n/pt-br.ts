@@ -221,6 +221,8 @@ export const PT_BR = {
   'search.badCode': 'Digite o NSU ou o código de autorização como estão no comprovante: só letras e números, até 20.',
   'search.badLast4': 'Digite os 4 últimos números do cartão, só números.',
   'search.badDates': 'A data final é anterior à data inicial.',
+  'search.dateHint': 'dd/mm/aaaa',
+  'search.badDate': 'Data inválida: digite dia, mês e ano, por exemplo 10/03/2026.',
   'search.resultTitle': 'Resultado da busca',
   'search.caption': 'Vendas encontradas, da mais recente para a mais antiga',
   'search.countNone': 'Nenhuma venda encontrada',
@@ -284,6 +286,11 @@ export const PT_BR = {
   'cancelRunning.text':
     'O pagamento de {amount} será interrompido no PINPAD. Se já tiver sido aprovado, a aprovação será desfeita.',
   'cancelRunning.yes': 'Sim, cancelar pagamento',
+  'escCancel.title': 'Cancelar a venda em andamento?',
+  'escCancel.text':
+    'A venda de {amount} será interrompida no PINPAD. Se já tiver sido aprovada, a aprovação será desfeita.',
+  'escCancel.no': 'Não',
+  'escCancel.yes': 'Sim, cancelar a venda',
   'revoke.title': 'Revogar “{name}”?',
   'revoke.text':
     'Este caixa (PDV) deixa de poder cobrar neste Pinbridge e é desconectado agora. Para usá-lo de novo, será preciso pareá-lo outra vez.',
@@ -318,6 +325,8 @@ export const PT_BR = {
   'supervisor.checking': 'Conferindo a senha…',
   'supervisor.waitingPinpad': 'Aguardando o supervisor digitar a senha no PINPAD…',
   'supervisor.trainingHint': 'Treinamento: a senha 1234 também vale (o PINPAD simulado a digita sozinho).',
+  'supervisor.locked': 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em {time}.',
+  'supervisor.unlocked': 'A senha do supervisor pode ser digitada de novo.',
 
   'pending.title': 'Aguardando confirmação',
   'pending.text':
@@ -338,6 +347,12 @@ export const PT_BR = {
     'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
   'training.start': 'Iniciar venda de teste',
   'training.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
+  'training.installments': 'Parcelas',
+  'training.installmentsSingle': 'À vista',
+  'training.installmentsN': '{n}x',
+  'training.installmentsEach': '{n}x de {amount}',
+  'training.installmentsHint': 'Só no crédito: o cliente simulado paga nas parcelas escolhidas aqui.',
+  'training.tooManyInstallments': 'Para {amount}, no máximo {n}x: cada parcela deve ser de pelo menos {min}.',
 
   'clients.title': 'Caixas (PDV)',
   'pairings.title': 'Pedidos de pareamento',

@@ -757,13 +757,14 @@ describe('events', () => {
 
 describe("Pinbridge's own window (operatorKey)", () => {
   const KEY = 'operator-key-of-this-agent';
+  const installments = { max: 12, min_installment_amount: 500 };
 
   /** The agent's session.operator: the right key logs the session in as the window. */
   function acceptOperatorKey(agent: FakeAgent, mode: 'training' | 'live' = 'training'): void {
     agent.handle('session.operator', ({ key }, session) => {
       if (key !== KEY) throw new PosError('OPERATOR_ONLY');
       session.clientId = 'operator-window';
-      return { name: 'Pinbridge', version: '0.0.0-test', mode, time_zone: 'America/Sao_Paulo' };
+      return { name: 'Pinbridge', version: '0.0.0-test', mode, time_zone: 'America/Sao_Paulo', installments };
     });
   }
 
@@ -783,6 +784,7 @@ describe("Pinbridge's own window (operatorKey)", () => {
       version: '0.0.0-test',
       mode: 'live',
       time_zone: 'America/Sao_Paulo',
+      installments,
     });
     expect(agent.requests.map((request) => request.method)).toEqual(['agent.info', 'session.operator']);
     expect(agent.received('session.operator')[0]?.params).toEqual({ key: KEY });
@@ -844,7 +846,13 @@ describe("Pinbridge's own window (operatorKey)", () => {
     agent.handle('session.operator', (_params, session) => {
       if (!accepted) throw new PosError('OPERATOR_ONLY');
       session.clientId = 'operator-window';
-      return { name: 'Pinbridge', version: '0.0.0-test', mode: 'training', time_zone: 'America/Sao_Paulo' };
+      return {
+        name: 'Pinbridge',
+        version: '0.0.0-test',
+        mode: 'training',
+        time_zone: 'America/Sao_Paulo',
+        installments,
+      };
     });
     agent.handle('payment.start', (_params, session) => {
       // The agent restarts with a new key while the payment is waiting.

@@ -180,7 +180,9 @@ describe('the demo POS page', () => {
     expect(await page.locator('#result-status').textContent()).toContain('APROVADA');
     expect(await page.locator('#result-nsu').textContent()).toBe('000123');
     expect(await page.locator('#result-authorization').textContent()).toBe('A1B2C3');
-    expect(await page.locator('#result-card').textContent()).toBe('Visa 411111******1111');
+    // In the window's words (the customer chose 3 on the PINPAD here), the brand in capitals.
+    expect(await page.locator('#result-type').textContent()).toBe('Crédito em 3x');
+    expect(await page.locator('#result-card').textContent()).toBe('VISA 411111******1111');
     await expect
       .poll(() => page.locator('#receipt-customer').getAttribute('srcdoc'))
       .toContain(`VIA CLIENTE ${reference}`);

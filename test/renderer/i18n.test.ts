@@ -23,6 +23,8 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'support.checkPinpads',
   // "Supervisor" is the Portuguese word too.
   'supervisor.title',
+  // "3x": installments are written so in both.
+  'training.installmentsN',
 ]);
 
 describe("the window's catalogs", () => {

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent } from '../../main/agent/agent.js';
-import { SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
+import { MAX_FAILURES, SupervisorPin, supervisorGuard } from '../../main/agent/supervisor-pin.js';
 import { testIntegrityKey } from '../helpers/integrity-key.js';
 import type { SupervisorGuard } from '../../main/pos/server/supervisor.js';
 import { defaultSettingsPath, loadSettings } from '../../main/settings/settings-file.js';
@@ -169,6 +169,39 @@ const STATES: readonly State[] = [
   },
   {
     page: 'payment',
+    name: 'installments',
+    host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.fill('#training-amount', '150,00');
+      // Reached as the cashier reaches it (Tab, a tap): the browser brings it into view.
+      await page.focus('#training-installments');
+      await page.selectOption('#training-installments', '3');
+    },
+    inView: ['#training-installments'],
+  },
+  {
+    page: 'payment',
+    name: 'installments-mistake',
+    host: 'pos',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await page.fill('#training-amount', '150,00');
+      await page.selectOption('#training-installments', '12');
+      await page.fill('#training-amount', '25,00');
+      await page.click('#training-start');
+      await page.locator('#training-installments-error:not(:empty)').waitFor();
+    },
+    // The field is focused: in view, its mistake under it.
+    inView: ['#training-installments', '#training-installments-error'],
+    // À vista again, and no amount: the next sales are the ones they ask for.
+    teardown: async (page) => {
+      await page.selectOption('#training-installments', '1');
+      await page.fill('#training-amount', '');
+    },
+  },
+  {
+    page: 'payment',
     name: 'running',
     host: 'pos',
     setup: (page) => trainingSale(page, '12,34', 'running'),
@@ -177,10 +210,25 @@ const STATES: readonly State[] = [
   },
   {
     page: 'payment',
+    name: 'esc-confirm',
+    host: 'pos',
+    setup: async (page) => {
+      // A sale of its own (the one just shown may be over by now), and Esc as soon as it runs.
+      await go(page, 'payment');
+      await page.locator('#training-start:not([disabled])').waitFor({ timeout: 20_000 });
+      await trainingSale(page, '12,34', 'running');
+      await page.keyboard.press('Escape');
+      await page.locator('#confirm-dialog[open]').waitFor();
+    },
+    inView: ['#confirm-title', '#confirm-text', '#confirm-no', '#confirm-yes'],
+    // "Sim": the next state shows the sale cancelled.
+    teardown: (page) => page.click('#confirm-yes'),
+  },
+  {
+    page: 'payment',
     name: 'cancelled',
     host: 'pos',
     setup: async (page) => {
-      await page.keyboard.press('Escape');
       await expect
         .poll(() => page.locator('#payment-current').getAttribute('data-status'), { timeout: 20_000 })
         .toBe('cancelled');
@@ -353,6 +401,24 @@ const STATES: readonly State[] = [
     },
     inView: ['#confirm-supervisor-pin', '#confirm-supervisor-error', '#confirm-no', '#confirm-yes'],
     teardown: (page) => page.click('#confirm-no'),
+  },
+  {
+    page: 'sale',
+    name: 'void-supervisor-locked',
+    host: 'pos',
+    setup: async (page) => {
+      // Five wrong PINs for the window's voids (as the agent counts them): locked for 5 minutes.
+      for (let attempt = 0; attempt < MAX_FAILURES; attempt++) storePin.check('000000', 'window');
+      await openSale(page, 'parcelado-1');
+      await page.click('#sale-actions button.danger');
+      await page.locator('#confirm-supervisor-countdown').waitFor({ timeout: 10_000 });
+    },
+    inView: ['#confirm-supervisor-lock', '#confirm-no', '#confirm-yes'],
+    // The store sets its PIN again: the lock and the wrong PINs so far are gone.
+    teardown: async (page) => {
+      await page.click('#confirm-no');
+      storePin.set(STORE_PIN);
+    },
   },
   {
     page: 'sale',
@@ -539,11 +605,20 @@ const STATES: readonly State[] = [
   },
 ];
 
+const STORE_PIN = '482193';
+/** The store's supervisor PIN (the pos rig's): a state locks it, and sets it again after. */
+let storePin: SupervisorPin;
+
 /** The store gives every void from the window to the supervisor (a PIN in the window or on the PINPAD). */
 function storeSupervisor(file: string): SupervisorGuard {
-  const pin = new SupervisorPin(file, { training: true, integrity: testIntegrityKey() });
-  pin.set('482193');
-  return supervisorGuard(pin, { requiredFor: 'voids', minAmountCentavos: 0, entry: 'either', posVoids: 'trusted' });
+  storePin = new SupervisorPin(file, { training: true, integrity: testIntegrityKey() });
+  storePin.set(STORE_PIN);
+  return supervisorGuard(storePin, {
+    requiredFor: 'voids',
+    minAmountCentavos: 0,
+    entry: 'either',
+    posVoids: 'trusted',
+  });
 }
 
 let rigs: Rigs;

@@ -248,7 +248,7 @@ describe('payments', () => {
 });
 
 describe('the keyboard at the checkout', () => {
-  it('cancels the sale on screen with Esc, and clears the amount after a sale so Enter cannot start it again', async () => {
+  it('cancels the sale on screen with Esc after asking ("Não" first: Enter keeps the sale), and clears the amount after a sale so Enter cannot start it again', async () => {
     const slow = await posRig({ simulator: { autoCustomer: { delayMs: 3000, card: 'visaCredit' } } });
     try {
       const { page, errors } = await openWindow({ rig: slow });
@@ -258,7 +258,22 @@ describe('the keyboard at the checkout', () => {
       const current = page.locator('#payment-current');
       await expect.poll(() => current.getAttribute('data-status'), { timeout: 10_000 }).toBe('running');
 
+      // Esc asks first, "Não" focused: Enter by habit keeps the sale running.
       await page.keyboard.press('Escape');
+      await page.locator('#confirm-dialog[open]').waitFor();
+      expect(await text(page, '#confirm-title')).toBe('Cancelar a venda em andamento?');
+      expect(await text(page, '#confirm-text')).toContain('R$ 42,00');
+      expect(await text(page, '#confirm-no')).toBe('Não');
+      expect(await page.evaluate<string>(FOCUSED)).toBe('confirm-no');
+      await page.keyboard.press('Enter');
+      await page.locator('#confirm-dialog').waitFor({ state: 'hidden' });
+      expect(await current.getAttribute('data-status')).toBe('running');
+      expect(await page.isVisible('#payment-cancel')).toBe(true);
+
+      // Esc and "Sim": cancelled.
+      await page.keyboard.press('Escape');
+      await page.locator('#confirm-dialog[open]').waitFor();
+      await page.click('#confirm-yes');
       await expect.poll(() => current.getAttribute('data-status'), { timeout: 15_000 }).toBe('cancelled');
       expect(await text(page, '#payment-result-status')).toBe('CANCELADA');
       expect(await page.inputValue('#training-amount')).toBe('');
@@ -481,7 +496,8 @@ describe('finding a past sale', () => {
     const printed = (): number => (existsSync(rig.printDir) ? readdirSync(rig.printDir).length : 0);
     const day = (msAgo: number): string => {
       const wall = wallClock(new Date(Date.now() - msAgo), 'America/Sao_Paulo');
-      return `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
+      // As the search's date fields take and show it: dd/mm/aaaa.
+      return `${String(wall.day).padStart(2, '0')}/${String(wall.month).padStart(2, '0')}/${wall.year}`;
     };
     try {
       // A browser on another clock (American Samoa, UTC−11): the dates are the store's all the same.

@@ -140,7 +140,7 @@ export const POS_ERRORS = {
   SUPERVISOR_LOCKED: {
     rpc: -32024,
     message:
-      'Every supervisor PIN is refused; nothing was done. data.reason WRONG_PINS: too many wrong PINs in a row, until data.retry_after_ms passes (the window and the POS systems are counted apart); TAMPERED: the PIN file was changed outside Pinbridge, until the PIN is set again in the window.',
+      'Every supervisor PIN is refused; nothing was done. data.reason WRONG_PINS: too many wrong PINs in a row, until data.locked_until (data.retry_after_ms from now; the window and the POS systems are counted apart); TAMPERED: the PIN file was changed outside Pinbridge, until the PIN is set again in the window.',
     cashier: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Aguarde alguns minutos.',
   },
   // The PINPAD outside a payment.
@@ -224,6 +224,12 @@ export const ErrorData = Type.Object(
     cashier_message: Type.String({ description: 'pt-BR, for the cashier.' }),
     violations: Type.Optional(Type.Array(Violation)),
     retry_after_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    locked_until: Type.Optional(
+      Type.String({
+        description:
+          'SUPERVISOR_LOCKED with reason WRONG_PINS: when the lock ends (ISO time), the same after a restart of Pinbridge; retry_after_ms says how long from now.',
+      }),
+    ),
     attempts_left: Type.Optional(Type.Integer({ minimum: 0 })),
     reason: Type.Optional(Type.String({ description: 'A finer cause, e.g. PAIRING_EXPIRED, TOKEN_REVOKED.' })),
     reference_id: Type.Optional(

@@ -26,7 +26,7 @@ export type SupervisorPinCheck =
   | { readonly ok: true; readonly training: boolean }
   | { readonly ok: false; readonly reason: 'NOT_SET' }
   | { readonly ok: false; readonly reason: 'WRONG'; readonly attemptsLeft: number }
-  | { readonly ok: false; readonly reason: 'LOCKED'; readonly retryAfterMs: number }
+  | { readonly ok: false; readonly reason: 'LOCKED'; readonly until: string; readonly retryAfterMs: number }
   | { readonly ok: false; readonly reason: 'TAMPERED' };
 
 /**

@@ -212,7 +212,7 @@ export async function authorizeVoid(
     referenceId,
     `void refused: wrong supervisor PIN (${where}); supervisor PIN locked for ${minutes(check.retryAfterMs)} min`,
   );
-  throw lockedError(check.retryAfterMs);
+  throw lockedError(check.until, check.retryAfterMs);
 }
 
 /** A void refused under a lock in force: logged, noted in the sale's history, and said as SUPERVISOR_LOCKED. */
@@ -230,15 +230,19 @@ function refusedLocked(context: CallContext, referenceId: string, who: string, l
     'void refused: the supervisor PIN is locked after too many wrong ones',
   );
   note(context, referenceId, `void refused: the supervisor PIN is locked until ${locked.until}`);
-  return lockedError(locked.retryAfterMs);
+  return lockedError(locked.until, locked.retryAfterMs);
 }
 
-function lockedError(retryAfterMs: number): PosError {
+/**
+ * Locked by wrong PINs: how long (retry_after_ms) and until when (locked_until, the time the
+ * window counts down to: a lock read again after a restart ends when it always would have).
+ */
+function lockedError(until: string, retryAfterMs: number): PosError {
   const wait = minutes(retryAfterMs);
   return new PosError(
     'SUPERVISOR_LOCKED',
-    `Too many wrong supervisor PINs: locked for ${wait} more minute(s) (data.retry_after_ms).`,
-    { reason: 'WRONG_PINS', retry_after_ms: Math.max(0, Math.round(retryAfterMs)) },
+    `Too many wrong supervisor PINs: locked for ${wait} more minute(s), until ${until} (data.locked_until, data.retry_after_ms).`,
+    { reason: 'WRONG_PINS', retry_after_ms: Math.max(0, Math.round(retryAfterMs)), locked_until: until },
     `Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em ${wait} ${wait === 1 ? 'minuto' : 'minutos'}.`,
   );
 }

@@ -127,12 +127,13 @@ describe('checking a PIN typed', () => {
     pin.set('482193');
     for (let attempt = 1; attempt < MAX_FAILURES; attempt++)
       expect(pin.check('111111')).toMatchObject({ reason: 'WRONG' });
-    expect(pin.check('111111')).toEqual({ ok: false, reason: 'LOCKED', retryAfterMs: LOCK_MS });
     const until = new Date(time.now() + LOCK_MS).toISOString();
+    expect(pin.check('111111')).toEqual({ ok: false, reason: 'LOCKED', until, retryAfterMs: LOCK_MS });
     expect(pin.lockedUntil()).toBe(until);
     expect(pin.lock('window')).toEqual({ reason: 'WRONG_PINS', until, retryAfterMs: LOCK_MS });
     time.advance(LOCK_MS - 1_000);
-    expect(pin.check('482193')).toEqual({ ok: false, reason: 'LOCKED', retryAfterMs: 1_000 });
+    // The same end as the lock's, whenever it is asked: what the window counts down to.
+    expect(pin.check('482193')).toEqual({ ok: false, reason: 'LOCKED', until, retryAfterMs: 1_000 });
     time.advance(1_000);
     expect(pin.lockedUntil()).toBeNull();
     expect(pin.check('482193')).toEqual({ ok: true, training: false });

@@ -84,6 +84,21 @@ export const OPERATOR_METHODS = {
           description:
             "The store's IANA time zone (settings receipts.time_zone, else the computer's Brazilian zone, else America/Sao_Paulo): the window shows times and today's sales on this clock, as the receipts print them.",
         }),
+        installments: Type.Object(
+          {
+            max: Type.Integer({ minimum: 1, description: 'Most installments a credit sale may have.' }),
+            min_installment_amount: Type.Integer({
+              minimum: 0,
+              description:
+                'Smallest installment, in centavos: an amount allows n installments while amount / n is at least this.',
+            }),
+          },
+          {
+            additionalProperties: false,
+            description:
+              "The installments in use (settings installments, else the defaults): what payment.start accepts, and what the window's test sale offers.",
+          },
+        ),
       },
       { additionalProperties: false },
     ),

@@ -104,6 +104,10 @@ export const operatorHandlers: Handlers<
       version: agent.version,
       mode: agent.mode,
       time_zone: agent.timeZone ?? storeTimeZone(undefined),
+      installments: {
+        max: agent.engine.config.installments.max,
+        min_installment_amount: agent.engine.config.installments.minInstallmentAmount,
+      },
     };
   },
 

@@ -78,7 +78,7 @@ export const PAYMENT_METHODS = {
       'A confirmed sale is voided (problem VOIDED_BY_POS, "cancelada"); an approval still waiting for confirmation is undone (UNDONE_BY_POS, "desfeita"). ' +
       'When the store requires the supervisor (settings supervisor), a request from the window carries supervisor_pin or supervisor_entry "pinpad", ' +
       'and a POS\'s request needs the PIN on the PINPAD only where supervisor.pos_voids is "pinpad" (the agent then asks for it there by itself). ' +
-      'Refused with SUPERVISOR_REQUIRED, SUPERVISOR_PIN_WRONG (data.attempts_left) or SUPERVISOR_LOCKED (data.retry_after_ms); nothing is voided then.',
+      'Refused with SUPERVISOR_REQUIRED, SUPERVISOR_PIN_WRONG (data.attempts_left) or SUPERVISOR_LOCKED (data.locked_until, data.retry_after_ms); nothing is voided then.',
     params: VoidParams,
     result: PaymentOutcome,
   }),

@@ -45,6 +45,21 @@ describe('session.operator', () => {
     expect(await call(program, 'operator.pairings')).toEqual({ pairings: [] });
   });
 
+  it('tells the window the installments in use (settings installments, else the defaults): what its test sale offers', async () => {
+    const page = await pos.connect({ origin: `http://127.0.0.1:${pos.server.port}` });
+    expect(await call(page, 'session.operator', { key: OPERATOR_KEY })).toMatchObject({
+      installments: { max: 12, min_installment_amount: 500 },
+    });
+    const store = await posRig({ noPinpad: true, config: { installments: { max: 6, minInstallmentAmount: 2_000 } } });
+    try {
+      expect(await call(await store.connect(), 'session.operator', { key: OPERATOR_KEY })).toMatchObject({
+        installments: { max: 6, min_installment_amount: 2_000 },
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses a wrong key, and the right key from any other web page (OPERATOR_ONLY)', async () => {
     const page = await pos.connect({ origin: `http://127.0.0.1:${pos.server.port}` });
     expect(await refused(page, 'session.operator', { key: `${OPERATOR_KEY}x` })).toMatchObject({

@@ -202,17 +202,27 @@ describe('a void from the window', () => {
       reference_id: 'sup-lock',
       supervisor_pin: WRONG_PIN,
     });
+    // When the lock ends, as well as how long from now: what the window counts down to.
     expect(locked).toMatchObject({
       code: 'SUPERVISOR_LOCKED',
       reason: 'WRONG_PINS',
       retry_after_ms: LOCK_MS,
+      locked_until: new Date(now + LOCK_MS).toISOString(),
       cashier_message: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em 5 minutos.',
     });
+    now += 90_000;
     const stillLocked = await checkedFailure(window, 'payment.undo', {
       reference_id: 'sup-lock',
       supervisor_pin: STORE_PIN,
     });
-    expect(stillLocked.code).toBe('SUPERVISOR_LOCKED');
+    // Asked again later: the same end, and less time to wait.
+    expect(stillLocked).toMatchObject({
+      code: 'SUPERVISOR_LOCKED',
+      retry_after_ms: LOCK_MS - 90_000,
+      locked_until: new Date(now - 90_000 + LOCK_MS).toISOString(),
+      cashier_message: 'Senha do supervisor bloqueada por excesso de tentativas erradas. Tente de novo em 4 minutos.',
+    });
+    now -= 90_000;
     expect((await checkedCall(window, 'operator.supervisor')).locked_until).toBe(new Date(now + LOCK_MS).toISOString());
     expect(stateOf('sup-lock')).toBe('confirmed');
     expect(notesOf('sup-lock').filter((note) => note.startsWith('void refused'))).toHaveLength(MAX_FAILURES + 1);
@@ -374,6 +384,7 @@ describe('a PIN file changed outside Pinbridge', () => {
         'O arquivo da senha do supervisor foi alterado fora do Pinbridge e, por segurança, a senha está bloqueada. O supervisor deve cadastrar a senha de novo em Configurações → Supervisor.',
     });
     expect(refused).not.toHaveProperty('retry_after_ms');
+    expect(refused).not.toHaveProperty('locked_until');
     expect(stateOf('sup-tampered')).toBe('confirmed');
     expect(notesOf('sup-tampered')).toContain('void refused: the supervisor PIN file was changed outside Pinbridge');
     expect(await checkedCall(window, 'operator.supervisor')).toMatchObject({ tampered: true, pin_set: false });
