@@ -23,6 +23,11 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'support.checkPinpads',
   // "Supervisor" is the Portuguese word too.
   'supervisor.title',
+  'support.pinpad',
+  'pinpad.kind.bluetooth',
+  'pinpad.kind.serial',
+  // Only placeholders: a printer's trouble and its name.
+  'ready.printerNamed',
 ]);
 
 describe("the window's catalogs", () => {
