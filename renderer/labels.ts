@@ -108,3 +108,37 @@ export function printerName(name: string): string {
 export function canVoid(outcome: PaymentOutcome): boolean {
   return outcome.state === 'confirmed' || outcome.state === 'awaiting_confirmation';
 }
+
+/**
+ * What a printer is, in words, from its address (tcp://, serial:, file:///dev/…, a folder, lp://):
+ * what the cashier reads instead of the address, which only Suporte and Configurações show.
+ */
+export function printerKind(address: string, training: boolean): string {
+  const scheme = /^([a-z]+):/i.exec(address)?.[1]?.toLowerCase();
+  if (scheme === 'tcp') return t('printer.kind.network');
+  if (scheme === 'serial') return t('printer.kind.serial');
+  if (scheme === 'lp') {
+    const name = address.slice('lp://'.length).replace(/\/$/, '');
+    return name === '' ? t('printer.kind.systemDefault') : t('printer.kind.system', { name });
+  }
+  if (isFolderPrinter(address)) return t(training ? 'printer.kind.trainingFolder' : 'printer.kind.folder');
+  return t('printer.kind.usb');
+}
+
+/** A folder "printer" (training's, or a headless store's): each receipt a file, no paper. */
+export function isFolderPrinter(address: string): boolean {
+  return address.startsWith('file://') && address.endsWith('/');
+}
+
+/** A system printer (lp://): its spooler takes the jobs, so the agent has no state of its own to show. */
+export function isSystemPrinter(address: string): boolean {
+  return /^lp:/i.test(address);
+}
+
+/** How a PINPAD is connected, in words, from its address (sim, ble:…, tcp://…, a serial port). */
+export function pinpadKind(address: string): string {
+  if (address === 'sim' || address.startsWith('sim:')) return t('pinpad.kind.simulated');
+  if (address.startsWith('ble:')) return t('pinpad.kind.bluetooth');
+  if (address.startsWith('tcp://')) return t('pinpad.kind.network');
+  return t('pinpad.kind.serial');
+}

@@ -4,10 +4,10 @@
  * on every reconnection), then shows six pages on hash routes: #/status (home), #/payment,
  * #/transactions, #/clients, #/settings, #/support. Without a key, or with a refused one, it
  * says where the right address is. The shell here owns the login, the connection, the
- * navigation, the training banner, the language switch and the notices that follow the cashier
- * across pages.
+ * navigation, the status line and the training banner on top of every page, the language switch
+ * and the notices that follow the cashier across pages.
  */
-import { PinbridgeClient, isPinbridgeError, type ClientState } from '../client/index.js';
+import { PinbridgeClient, isPinbridgeError } from '../client/index.js';
 import { ClientsPage } from './clients-page.js';
 import type { Mode, WindowContext } from './context.js';
 import { byId, h } from './dom.js';
@@ -23,6 +23,7 @@ import {
 } from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
+import { readiness, type Readiness } from './readiness.js';
 import { ReprintLast } from './reprint-last.js';
 import { SettingsPage } from './settings-page.js';
 import { StatusPage } from './status-page.js';
@@ -48,15 +49,6 @@ const LOGIN_TEXTS: Readonly<Record<LoginProblem, readonly [MessageKey, MessageKe
   refused: ['login.refused.title', 'login.refused.text'],
   unreachable: ['login.unreachable.title', 'login.unreachable.text'],
 };
-const CONNECTION_TEXTS: Readonly<Record<ClientState, MessageKey>> = {
-  idle: 'connection.connecting',
-  connecting: 'connection.connecting',
-  open: 'connection.connecting',
-  ready: 'connection.ready',
-  reconnecting: 'connection.reconnecting',
-  blocked: 'connection.closed',
-  closed: 'connection.closed',
-};
 
 function currentRoute(): Route {
   const name = /^#\/([a-z]+)/.exec(location.hash)?.[1];
@@ -73,25 +65,42 @@ for (const id of ['language', 'login-language']) {
 }
 
 function renderLanguageSwitches(): void {
-  // Each switch names the other language in that language (and says so to screen readers).
-  const other = currentLanguage() === 'en' ? 'pt-BR' : 'en';
-  for (const id of ['language', 'login-language']) byId(id).setAttribute('lang', other);
+  // Each switch is labelled "Idioma" (in the window's language) beside both languages' names, each
+  // in its own language (lang): the one in use is marked.
+  const current = currentLanguage();
+  for (const name of document.querySelectorAll<HTMLElement>('.language-name')) {
+    if (name.lang === current) name.dataset.current = 'true';
+    else delete name.dataset.current;
+  }
 }
 renderLanguageSwitches();
 
-// The training banner sticks on top: what the page scrolls to is placed below it (window.css reads
-// --banner-height for scroll-padding-top), however many lines the banner takes at this width.
-const banner = byId('training-banner');
+// The status line and the training banner stick on top: what the page scrolls to is placed below
+// them (window.css reads --banner-height for scroll-padding-top), however many lines they take.
+const topBar = byId('top-bar');
 new ResizeObserver(() => {
-  if (banner.offsetHeight > 0)
-    document.documentElement.style.setProperty('--banner-height', `${banner.offsetHeight}px`);
-}).observe(banner);
+  if (topBar.offsetHeight > 0)
+    document.documentElement.style.setProperty('--banner-height', `${topBar.offsetHeight}px`);
+}).observe(topBar);
 
 // The skip link moves the focus without touching the hash (the hash is the route).
 byId('skip-link').addEventListener('click', (event) => {
   event.preventDefault();
   byId('main').focus();
 });
+
+/**
+ * The status line on top of every page: "Pronto para vender" or what is missing, in words and
+ * colour. A live region (role="status"): a change is read out politely, the focus never moves;
+ * the same text again is not touched, so it is not read again.
+ */
+function renderReadyLine(ready: Readiness): void {
+  const line = byId('ready-line');
+  line.dataset.level = ready.level;
+  line.dataset.missing = ready.missing.map((item) => item.what).join(' ');
+  const text = byId('ready-text');
+  if (text.textContent !== ready.text) text.textContent = ready.text;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Login
@@ -151,14 +160,13 @@ function startWindow(operatorKey: string): void {
   // Its buttons are on the Pagamento and Vendas pages; its key (F8) works on every page.
   new ReprintLast(context);
   const settingsPage = new SettingsPage(context);
-  const supportPage = new SupportPage(context);
+  const supportPage = new SupportPage(context, () => statusPage.devices());
 
   function renderShell(): void {
     const state = client.state;
     document.body.dataset.connection = state;
-    byId('connection-text').textContent = t(CONNECTION_TEXTS[state]);
     byId('training-banner').hidden = mode !== 'training';
-    byId('notice-connection').hidden = state !== 'reconnecting';
+    renderReadyLine(readiness({ connection: state, mode, devices: statusPage.devices() }));
     // The disk (issue 33): a banner on every page while it refuses the agent's writes.
     const disk = statusPage.disk();
     byId('notice-disk').hidden = disk === null || disk.state !== 'full';
@@ -199,6 +207,7 @@ function startWindow(operatorKey: string): void {
       });
 
     statusPage.render();
+    supportPage.renderAbout();
   }
 
   function showRoute(next: Route, moveFocus: boolean): void {

@@ -98,6 +98,9 @@ export class PaymentReceipts {
         reference_id: referenceId,
         copy: 'customer',
         format: 'html',
+        // The receipt as its first paper reads: showing it prints nothing, so it is no reprint. A print
+        // from the window (receipt.print) comes out marked when that copy was printed before.
+        reprint: false,
       });
       if (request !== this.#request) return;
       this.#frame.srcdoc =

@@ -1,16 +1,18 @@
 /**
- * Status at a glance, the window's home: the PINPADs (model, serial number, connected, busy,
- * their EMV tables) and, while the PINPAD in use is not ready, why (“PINPAD não encontrado em
- * /dev/ttyACM0…”),
- * the receipt printers, the payments API, the POS clients connected and the mode. Read with
- * agent.status at each (re)connection, then kept current by the pinpad.*, printer.status,
- * pinpad.link, api.health and pos.clients events. The disk (agent.disk) it keeps for the shell's banner.
+ * Status at a glance, the window's home: the PINPADs (model, serial number, how they are
+ * connected in words, connected, busy, their EMV tables) and, while the PINPAD in use is not
+ * ready, why (“PINPAD não encontrado em /dev/ttyACM0…”), the receipt printers (what each is, in
+ * words: the address is on Suporte), the payments API, the POS clients connected and the mode.
+ * Read with agent.status at each (re)connection, then kept current by the pinpad.*,
+ * printer.status, pinpad.link, api.health and pos.clients events. What it hears it also hands the
+ * shell (`devices()`): the status line on top of every page and the disk's banner.
  */
 import type { EventPayload } from '../client/index.js';
 import type { WindowContext } from './context.js';
 import { byId, fill, h } from './dom.js';
 import { currentLanguage, formatDateTime, formatTime, plural, t } from './i18n.js';
-import { apiErrorText, printErrorText, printerName } from './labels.js';
+import { apiErrorText, isSystemPrinter, pinpadKind, printErrorText, printerKind, printerName } from './labels.js';
+import type { DeviceStates } from './readiness.js';
 
 type Pinpad = EventPayload<'pinpad.connected'>;
 type PinpadLink = EventPayload<'pinpad.link'>;
@@ -90,9 +92,10 @@ export class StatusPage {
     this.#context = context;
     this.#posCounts = posCounts;
     const { client } = context;
+    // Every change also reaches the shell (context.changed renders the status line, then this page).
     const pinpadChanged = (pinpad: Pinpad): void => {
       this.#pinpads.set(pinpad.serial_number, pinpad);
-      this.render();
+      context.changed();
     };
     client.on('pinpad.connected', pinpadChanged);
     client.on('pinpad.disconnected', pinpadChanged);
@@ -100,15 +103,15 @@ export class StatusPage {
     client.on('pinpad.tables', pinpadChanged);
     client.on('pinpad.link', (link) => {
       this.#link = link;
-      this.render();
+      context.changed();
     });
     client.on('printer.status', (printer) => {
       this.#printers.set(printer.name, printer);
-      this.render();
+      context.changed();
     });
     client.on('api.health', (health) => {
       this.#api = health;
-      this.render();
+      context.changed();
     });
     // The shell's banner shows it on every page.
     client.on('agent.disk', (disk) => {
@@ -120,6 +123,18 @@ export class StatusPage {
   /** The disk as the agent last said (agent.status, agent.disk); null before the first status. */
   disk(): Disk | null {
     return this.#lostAt === null ? this.#disk : null;
+  }
+
+  /** What the agent last said of its devices; null before agent.status was read, and while the connection is lost. */
+  devices(): DeviceStates | null {
+    if (!this.#loaded || this.#lostAt !== null) return null;
+    return {
+      pinpads: [...this.#pinpads.values()],
+      link: this.#link,
+      printers: [...this.#printers.values()],
+      api: this.#api,
+      disk: this.#disk,
+    };
   }
 
   async load(): Promise<void> {
@@ -210,7 +225,7 @@ export class StatusPage {
           details([
             [t('status.serial'), pinpad.serial_number],
             [t('status.firmware'), pinpad.firmware],
-            [t('status.address'), pinpad.address],
+            [t('status.connection'), pinpadKind(pinpad.address)],
           ]),
         );
       }),
@@ -242,21 +257,18 @@ export class StatusPage {
               : problems.length > 0
                 ? 'warn'
                 : 'ok';
+        // Not known: being checked (the agent looks at each printer as it starts), or a system
+        // printer (lp://), whose spooler takes the jobs and answers for it.
+        const unknown = isSystemPrinter(printer.address) ? t('status.printerSystem') : t('status.printerUnknown');
         const text =
-          problems.length > 0
-            ? problems.join(' · ')
-            : printer.connected === null
-              ? t('status.printerUnknown')
-              : t('status.printerReady');
-        // A folder "printer" (a headless store's, or training's when the settings name none) prints no paper.
-        const folder = printer.address.startsWith('file://') && printer.address.endsWith('/');
+          problems.length > 0 ? problems.join(' · ') : printer.connected === null ? unknown : t('status.printerReady');
         return h(
           'article',
           { className: 'device', attrs: { 'data-printer': printer.name } },
           h('h3', {}, printerName(printer.name)),
           stateLine(level, text),
-          folder ? h('p', { className: 'hint' }, t('status.folderPrinter')) : null,
-          details([[t('status.printerAddress'), printer.address]]),
+          // What it is in words (a folder "printer", training's or a headless store's, says it prints no paper).
+          h('p', { className: 'hint printer-kind' }, printerKind(printer.address, this.#context.mode() === 'training')),
         );
       }),
     );

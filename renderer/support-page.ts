@@ -1,5 +1,6 @@
 /**
- * The support page: which Pinbridge this is (version and mode from session.operator), the
+ * The support page: which Pinbridge this is (version and mode from session.operator; the PINPAD
+ * and the printers in words, each with its technical address as a detail for the technician), the
  * diagnostics (operator.doctor: each check with its state in words and an icon, what was found,
  * and the fix in a monospace block the cashier can copy for whoever helps them — both in the
  * window's language, as the doctor words them in pt-BR and English), and the log
@@ -9,6 +10,8 @@ import type { ResultOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { button, byId, fill, h, keepFocus } from './dom.js';
 import { currentLanguage, formatTime, t, type MessageKey } from './i18n.js';
+import { pinpadKind, printerKind, printerName } from './labels.js';
+import type { DeviceStates } from './readiness.js';
 
 type DoctorReport = ResultOf<'operator.doctor'>;
 type Check = DoctorReport['checks'][number];
@@ -73,6 +76,7 @@ async function copyText(text: string, source: HTMLElement): Promise<CopyResult> 
 
 export class SupportPage {
   readonly #context: WindowContext;
+  readonly #devices: () => DeviceStates | null;
   #report: DoctorReport | null = null;
   #reportAt: string | null = null;
   #running = false;
@@ -92,20 +96,22 @@ export class SupportPage {
   readonly #logsBox = byId('support-logs-box');
   readonly #logsText = byId<HTMLTextAreaElement>('support-logs-text');
 
-  constructor(context: WindowContext) {
+  constructor(context: WindowContext, devices: () => DeviceStates | null) {
     this.#context = context;
+    this.#devices = devices;
     this.#run.addEventListener('click', () => void this.#runDoctor());
     this.#export.addEventListener('click', () => void this.#exportLogs());
     this.#copyLogs.addEventListener('click', () => void this.#copyTheLogs());
   }
 
   render(): void {
-    this.#renderAbout();
+    this.renderAbout();
     this.#renderDoctor();
     this.#renderLogs();
   }
 
-  #renderAbout(): void {
+  /** Which Pinbridge this is and its devices: rendered again whenever the shell hears of a change. */
+  renderAbout(): void {
     const operator = this.#context.client.operator;
     const mode = this.#context.mode();
     const modeText =
@@ -113,12 +119,33 @@ export class SupportPage {
         ? '—'
         : `${t(mode === 'training' ? 'mode.training' : 'mode.live')} — ${t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')}`;
     this.#about.dataset.mode = mode ?? '';
+    const devices = this.#devices();
+    // What each device is, in words; its address (what a technician checks first) as a detail.
+    const technical = (value: string): HTMLElement =>
+      h('span', { className: 'technical-detail' }, t('support.technical', { value }));
+    const pinpad = devices?.pinpads.find((found) => found.connected) ?? devices?.pinpads[0];
+    const pinpadAddress = pinpad?.address ?? devices?.link?.address;
     fill(
       this.#about,
       h('dt', {}, t('support.version')),
       h('dd', { id: 'support-version' }, operator?.version ?? '—'),
       h('dt', {}, t('support.mode')),
       h('dd', { id: 'support-mode' }, modeText),
+      ...(pinpadAddress === undefined
+        ? []
+        : [
+            h('dt', {}, t('support.pinpad')),
+            h('dd', { id: 'support-pinpad' }, pinpadKind(pinpadAddress), technical(pinpadAddress)),
+          ]),
+      ...(devices?.printers ?? []).flatMap((printer) => [
+        h('dt', {}, devices !== null && devices.printers.length > 1 ? printerName(printer.name) : t('support.printer')),
+        h(
+          'dd',
+          { attrs: { 'data-printer': printer.name } },
+          printerKind(printer.address, mode === 'training'),
+          technical(printer.address),
+        ),
+      ]),
     );
   }
 

@@ -408,6 +408,9 @@ export class TransactionsPage {
         reference_id: sale.reference_id,
         copy: this.#copy,
         format: 'html',
+        // The receipt as its first paper reads: showing it prints nothing, so it is no reprint. A print
+        // from the window (receipt.print) comes out marked when that copy was printed before.
+        reprint: false,
       });
       if (request !== this.#receiptRequest) return;
       this.#receiptFrame.srcdoc =

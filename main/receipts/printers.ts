@@ -118,34 +118,80 @@ export async function printerBytes(settings: PrinterSettings, document: PrintDoc
 /**
  * A DocumentPrinter over a ReceiptPrinter: opened on first use, kept open between jobs (the
  * transport reconnects after a drop), status checked before each job where the link can.
+ * `check()` is its first look, at start, so the window knows at once whether it can print.
  */
 export class SettingsPrinter implements DocumentPrinter {
   readonly device: ReceiptPrinter;
+  readonly #statusChecks: boolean;
+  readonly #retryMs: number;
   #opened: Promise<void> | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   constructor(
     readonly settings: PrinterSettings,
-    options: { transport?: PrinterTransportOptions; pollMs?: number } = {},
+    options: { transport?: PrinterTransportOptions; pollMs?: number; retryMs?: number } = {},
   ) {
     // A PDF goes to a system printer as a file: there is no status to ask for on that link.
+    this.#statusChecks = settings.format !== 'pdf' && settings.check_status !== false;
+    this.#retryMs = options.retryMs ?? options.pollMs ?? 0;
     this.device = new ReceiptPrinter(createTransport(settings.address, options.transport ?? {}), {
-      checkStatusBeforePrint: settings.format !== 'pdf' && settings.check_status !== false,
+      checkStatusBeforePrint: this.#statusChecks,
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
     });
   }
 
+  /**
+   * The printer's first check, at start: opens its link (a connection within the transport's time
+   * limit, 5 s for a network printer) and, where the link can say, reads its status. Until then
+   * the printer is "not checked yet"; after it, connected or not, within seconds of start rather
+   * than at the first receipt. A printer out of reach is tried again every `retryMs` (the polling
+   * period by default) until it answers; from then on the device's polling watches it. A system
+   * printer (lp://) is not looked at: its spooler takes every job whatever the printer's state.
+   * Never rejects: what it found is the device's state and events.
+   */
+  async check(): Promise<void> {
+    if (this.#closed || this.device.transport.kind === 'command') return;
+    try {
+      await this.#open();
+    } catch {
+      this.#retryLater();
+      return;
+    }
+    // A link failure here is reported by the device (disconnected); its polling tries again.
+    if (this.#statusChecks && this.device.canReportStatus) await this.device.status().catch(() => undefined);
+  }
+
   async print(document: PrintDocument): Promise<void> {
     const bytes = await printerBytes(this.settings, document);
-    this.#opened ??= this.device.open().catch((error: unknown) => {
-      this.#opened = undefined;
-      throw error;
-    });
-    await this.#opened;
+    await this.#open();
     await this.device.print(bytes);
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
     this.#opened = undefined;
     await this.device.close();
+  }
+
+  /** One open shared by the first check and the first job; a failed one is tried again next time. */
+  #open(): Promise<void> {
+    this.#opened ??= this.device.open().catch((error: unknown) => {
+      this.#opened = undefined;
+      throw error;
+    });
+    return this.#opened;
+  }
+
+  #retryLater(): void {
+    if (this.#closed || this.#retryMs <= 0 || this.#retryTimer !== undefined) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.check();
+    }, this.#retryMs);
+    // Watching a printer must not keep the process alive.
+    this.#retryTimer.unref();
   }
 }

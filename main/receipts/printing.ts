@@ -22,7 +22,10 @@ export interface ReceiptPrintingOptions {
   readonly training: boolean;
   readonly printers: PrintersSettings;
   readonly autoPrint: readonly ReceiptCopy[];
-  /** Read each printer's status this often and report changes (0: only around jobs). */
+  /**
+   * Read each printer's status this often and report changes (0: only around jobs); a printer out
+   * of reach at start is looked for again as often.
+   */
   readonly pollMs?: number;
   /**
    * Who prints a system printer's jobs (an `lp://NAME` address) instead of the `lp` command: the
@@ -82,6 +85,8 @@ export function openReceiptPrinting(options: ReceiptPrintingOptions): ReceiptPri
     },
   });
   queue?.start();
+  // Each printer's first check, now: the window says whether it can print within seconds of start.
+  for (const printer of printers.values()) void printer.check();
   return {
     service,
     queue,

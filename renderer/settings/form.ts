@@ -100,9 +100,12 @@ export class SettingsForm {
   }
 
   render(): void {
-    this.#path.textContent = this.#fileExists
-      ? t('settings.path', { path: this.#filePath })
-      : t('settings.noFile', { path: this.#filePath });
+    // Words first; the file's path is a detail, on a line of its own, for whoever edits the file.
+    fill(
+      this.#path,
+      this.#fileExists ? null : h('span', { className: 'settings-path-sentence' }, t('settings.noFile')),
+      h('span', { className: 'settings-path-file' }, t('settings.path', { path: this.#filePath })),
+    );
     this.#training.render();
     this.#supervisor.render();
     this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);

@@ -144,10 +144,10 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
   readonly #sockets = new Set<net.Socket>();
   #pty: SerialTransport | undefined;
 
-  /** Starts the TCP side on 127.0.0.1 and an OS-chosen port. */
-  static async listen(): Promise<PrinterSimulator> {
+  /** Starts the TCP side on 127.0.0.1 and `port` (default: one the OS chooses). */
+  static async listen(port = 0): Promise<PrinterSimulator> {
     const sim = new PrinterSimulator();
-    await sim.#listenTcp();
+    await sim.#listenTcp(port);
     return sim;
   }
 
@@ -224,7 +224,7 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
     if (pty) await pty.close();
   }
 
-  async #listenTcp(): Promise<void> {
+  async #listenTcp(port: number): Promise<void> {
     const server = net.createServer((socket) => {
       this.connections += 1;
       this.#sockets.add(socket);
@@ -235,7 +235,7 @@ export class PrinterSimulator extends EventEmitter<PrinterSimulatorEvents> {
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     this.#server = server;
   }

@@ -29,10 +29,9 @@ export async function windowCatalogs(): Promise<Catalogs> {
 
 /**
  * Words of the English catalog that are names, not English: they read the same to a Brazilian
- * cashier (ICP-Brasil, the CUPS printing system) or are the name of Portuguese in Portuguese
- * (the language switch of the English window).
+ * cashier (ICP-Brasil, the CUPS printing system).
  */
-export const NOT_ENGLISH: ReadonlySet<string> = new Set(['icp', 'brasil', 'cups', 'português']);
+export const NOT_ENGLISH: ReadonlySet<string> = new Set(['icp', 'brasil', 'cups']);
 
 /** The words of a text, lower case, without its placeholders, code in backticks, addresses, paths, file names, host names and codes. */
 export function wordsOf(text: string): string[] {
@@ -71,7 +70,7 @@ export function englishIn(texts: readonly string[], english: ReadonlySet<string>
  * What the cashier can read or hear on the page as it is now: the text of every element shown
  * (screen-reader-only text included), the title, and the names and hints in title, aria-label,
  * aria-description, placeholder and alt. Left out: what is marked as another language (lang="en"
- * on the language switch) or not to translate (translate="no": commands, addresses), and the
+ * on the language switch's "English") or not to translate (translate="no": commands, addresses), and the
  * text inside fields (the logs for the support technician, what the cashier typed).
  */
 export function shownTexts(page: Page): Promise<string[]> {

@@ -25,6 +25,11 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'supervisor.title',
   // "3x": installments are written so in both.
   'training.installmentsN',
+  'support.pinpad',
+  'pinpad.kind.bluetooth',
+  'pinpad.kind.serial',
+  // Only placeholders: a printer's trouble and its name.
+  'ready.printerNamed',
 ]);
 
 describe("the window's catalogs", () => {

@@ -28,7 +28,7 @@ import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { PINPAD, setup as nobleDouble } from '../helpers/noble-double.js';
-import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
+import { AUTO_CUSTOMER, OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
 import { englishIn, englishOnlyWords, shownTexts, windowCatalogs } from './english.js';
 import { controlsUnder44px } from './keyboard.js';
 import { layoutProblems, notInView, seriousA11yViolations } from './layout.js';
@@ -123,6 +123,24 @@ async function openSale(page: Page, reference: string): Promise<void> {
     .toMatch(/VIA D/);
 }
 
+/** Waits until the status line on top says `text` (issue 34: one "ready to sell" answer on every page). */
+async function readyLineSays(page: Page, text: string): Promise<void> {
+  await expect.poll(() => page.locator('#ready-text').innerText(), { timeout: 15_000 }).toBe(text);
+}
+
+/** An attempt at the payments API as its client reports it, answered or not (the health monitor's input). */
+const apiAttempt = (answered: boolean) =>
+  ({
+    method: 'GET',
+    path: '/v1/health',
+    ok: answered,
+    status: answered ? 200 : null,
+    code: answered ? null : 'connection_error',
+    message: answered ? null : 'connection refused',
+    durationMs: 5,
+    timeoutMs: 2_000,
+  }) as const;
+
 /** The sale dialog's head and the receipt's buttons: always on screen, whatever the window. */
 const SALE_DIALOG_IN_VIEW = ['#sale-title', '#sale-close', '#receipt-customer', '#receipt-merchant', '#receipt-print'];
 
@@ -144,6 +162,16 @@ const STATES: readonly State[] = [
       await go(page, 'status');
       await page.locator('#status-pinpads [data-connected="true"]').waitFor();
     },
+  },
+  {
+    page: 'status',
+    name: 'ready-line',
+    host: 'pos',
+    setup: async (page) => {
+      await go(page, 'status');
+      await readyLineSays(page, 'Pronto para vender (treinamento)');
+    },
+    inView: ['#ready-line', '#training-banner'],
   },
   {
     page: 'payment',
@@ -551,6 +579,16 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'payment',
+    name: 'ready-line-printer-down',
+    host: 'agent',
+    setup: async (page) => {
+      await go(page, 'payment');
+      await readyLineSays(page, 'Impressora desconectada — as vendas seguem, o comprovante fica na fila');
+    },
+    inView: ['#ready-line'],
+  },
+  {
     page: 'support',
     name: 'doctor-and-logs',
     host: 'agent',
@@ -591,6 +629,38 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'transactions',
+    name: 'ready-line-api-down',
+    host: 'live',
+    setup: async (page, { live }) => {
+      await go(page, 'transactions');
+      live.apiHealth.record(apiAttempt(false));
+      await readyLineSays(page, 'Sem conexão com o serviço de pagamentos');
+    },
+    inView: ['#ready-line'],
+    teardown: async (page, { live }) => {
+      live.apiHealth.record(apiAttempt(true));
+      await readyLineSays(page, 'Pronto para vender');
+    },
+  },
+  {
+    page: 'status',
+    name: 'ready-line-pinpad-down',
+    host: 'live',
+    setup: async (page, { live }) => {
+      await go(page, 'status');
+      // The one plugged in now (a state at an earlier size plugged in another after pulling the first).
+      live.pinpads.at(-1)?.unplug();
+      await readyLineSays(page, 'PINPAD desconectado');
+    },
+    inView: ['#ready-line'],
+    // A PINPAD plugged in again (another serial number: the one pulled stays listed, disconnected).
+    teardown: async (page, { live }) => {
+      await live.addPinpad(`LIVE${String(live.pinpads.length + 1).padStart(12, '0')}`, AUTO_CUSTOMER);
+      await readyLineSays(page, 'Pronto para vender');
+    },
+  },
+  {
     page: 'status',
     name: 'connection-lost',
     host: 'lost',
@@ -602,6 +672,14 @@ const STATES: readonly State[] = [
       await doomed.close();
       await page.locator('#status-pinpads[data-stale="true"]').waitFor({ state: 'attached', timeout: 15_000 });
     },
+  },
+  {
+    page: 'status',
+    name: 'ready-line-connection-lost',
+    host: 'lost',
+    // The window of the state before, its agent gone.
+    setup: (page) => readyLineSays(page, 'Sem conexão com o Pinbridge — reconectando…'),
+    inView: ['#ready-line'],
   },
 ];
 

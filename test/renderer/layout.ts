@@ -25,11 +25,11 @@ const IN_PAGE = `
     return false;
   };
   const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  /** Where the content starts: below the sticky training banner when it shows. */
+  /** Where the content starts: below the sticky top bar (the status line, and the training banner when it shows). */
   const topEdge = (el) => {
-    const banner = document.getElementById('training-banner');
-    if (!banner || !shown(banner) || el.closest('.sidebar, dialog')) return 0; // the banner sits over the main column only, under any dialog
-    return Math.max(0, banner.getBoundingClientRect().bottom);
+    const bar = document.getElementById('top-bar') ?? document.getElementById('training-banner');
+    if (!bar || !shown(bar) || el.closest('.sidebar, dialog, #top-bar')) return 0; // the bar sits over the main column only, under any dialog
+    return Math.max(0, bar.getBoundingClientRect().bottom);
   };
 `;
 

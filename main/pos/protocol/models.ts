@@ -246,7 +246,12 @@ export const PrinterView = Type.Object(
       description:
         "Where it is, in the settings' syntax (tcp://…, serial:…, file:///…/, lp://…): what a technician checks first. In training with no printer, a folder where each receipt is kept as a PDF.",
     }),
-    connected: Nullable(Type.Boolean({ description: 'null until the first job or status check.' })),
+    connected: Nullable(
+      Type.Boolean({
+        description:
+          'null until the first check, made when the agent starts (within seconds: a connection within its time limit, then the status); a system printer (lp://), which its spooler answers for, stays null until its first job.',
+      }),
+    ),
     paper_out: Type.Boolean(),
     paper_low: Type.Boolean(),
     cover_open: Type.Boolean(),

@@ -169,6 +169,36 @@ describe('receipts printed when a payment ends', () => {
     expect(reprinted).toEqual(paperLines(rig, params.reference_id, 'customer', true));
   });
 
+  it('prints the first paper of a sale and of its cancellation unmarked, and marks only a second print of the same copy', async () => {
+    const rig = await open({ confirmation: 'pos' });
+    const params = saleParams('first-paper');
+    await rig.engine.engine.start(params);
+    await jobsOf(rig, params.reference_id, 2, 'printed');
+    const sale = await paper(rig.sim, 2);
+    expect(sale.map((receipt) => receipt.join('\n'))).toEqual([
+      expect.stringContaining('VIA DO CLIENTE'),
+      expect.stringContaining('VIA DO ESTABELECIMENTO'),
+    ]);
+    for (const receipt of sale) expect(receipt.join('\n')).not.toContain('REIMPRESSÃO');
+
+    let from = rig.sim.printed.length;
+    expect((await rig.engine.engine.undo(params.reference_id)).state).toBe('undone');
+    await jobsOf(rig, params.reference_id, 4, 'printed');
+    const cancellation = await paper(rig.sim, 2, from);
+    expect(cancellation.map((receipt) => receipt.join('\n'))).toEqual([
+      expect.stringMatching(/COMPROVANTE DE CANCELAMENTO[\s\S]*VIA DO CLIENTE/),
+      expect.stringMatching(/COMPROVANTE DE CANCELAMENTO[\s\S]*VIA DO ESTABELECIMENTO/),
+    ]);
+    for (const receipt of cancellation) expect(receipt.join('\n')).not.toContain('REIMPRESSÃO');
+
+    // The cashier prints the customer's cancellation copy again: that paper, and only it, is a reprint.
+    from = rig.sim.printed.length;
+    const [again] = rig.service.print(params.reference_id, { copies: ['customer'] });
+    await rig.printed(again!.id);
+    const [reprinted] = await paper(rig.sim, 1, from);
+    expect(reprinted!.join('\n')).toMatch(/COMPROVANTE DE CANCELAMENTO\s+VIA DO CLIENTE\s+\*\*\* REIMPRESSÃO \*\*\*/);
+  });
+
   it('prints the cancellation receipt when an approved sale is voided', async () => {
     const rig = await open({ confirmation: 'pos' });
     const params = saleParams('void');
