@@ -143,6 +143,7 @@ function startWindow(operatorKey: string): void {
     client,
     mode: () => mode,
     changed: () => renderShell(),
+    printer: (name) => statusPage.printer(name),
   };
   const clientsPage = new ClientsPage(context);
   const statusPage = new StatusPage(context, () => clientsPage.counts());

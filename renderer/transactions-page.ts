@@ -18,7 +18,6 @@ import {
   canVoid,
   cardLabel,
   isRunning,
-  printErrorText,
   saleCategory,
   SALE_CATEGORIES,
   stateLabel,
@@ -26,6 +25,7 @@ import {
   type SaleCategory,
 } from './labels.js';
 import { formatCentavos } from './money.js';
+import { PrintWatch } from './print-watch.js';
 import { SalesSearch } from './sales-search.js';
 
 type Filter = 'all' | SaleCategory;
@@ -62,8 +62,8 @@ export class TransactionsPage {
   #busy = false;
   /** When a void needs the supervisor (the settings in use); null: never, or unknown. */
   #supervisor: SupervisorView | null = null;
-  /** Print jobs started here → the sale they belong to (their printer.job events say how it went). */
-  readonly #printJobs = new Map<string, string>();
+  /** The reprint asked for in the sale's dialog, followed to its end (printer.job). */
+  readonly #print: PrintWatch;
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
   /** The last list asked for: an older answer arriving later is dropped. */
   #listRequest = 0;
@@ -114,26 +114,10 @@ export class TransactionsPage {
     this.#receiptCustomer.addEventListener('click', () => this.#showCopy('customer'));
     this.#receiptMerchant.addEventListener('click', () => this.#showCopy('merchant'));
     this.#receiptPrint.addEventListener('click', () => void this.#reprint());
+    this.#print = new PrintWatch(context, () => this.#sayPrint());
     client.on('payment.result', () => this.#refreshSoon());
     client.on('payment.progress', (progress) => {
       if (progress.step === 'started' || !isRunning(progress)) this.#refreshSoon();
-    });
-    client.on('printer.job', (job) => {
-      const referenceId = this.#printJobs.get(job.id);
-      if (referenceId === undefined || referenceId !== this.#selected) return;
-      // Said as it happens: "Enviado" never stands for a receipt still waiting for a printer that is off.
-      if (job.state === 'printed') this.#saleMessage.textContent = t('sale.printPrinted');
-      else if (job.state === 'printing') this.#saleMessage.textContent = t('sale.printPrinting');
-      else if (job.state === 'queued' && job.error !== null)
-        this.#saleMessage.textContent = t('sale.printRetrying', { error: printErrorText(job.error.code) });
-      else if (job.state === 'failed') {
-        this.#saleMessage.textContent = '';
-        this.#saleError.textContent = t('sale.printFailed', {
-          error: printErrorText(job.error?.code ?? 'PRINTER_ERROR'),
-        });
-      }
-      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled')
-        this.#printJobs.delete(job.id);
     });
   }
 
@@ -366,6 +350,7 @@ export class TransactionsPage {
   #open(referenceId: string): void {
     this.#selected = referenceId;
     this.#copy = 'customer';
+    this.#print.stop();
     this.#saleMessage.textContent = '';
     this.#saleError.textContent = '';
     this.render();
@@ -377,6 +362,7 @@ export class TransactionsPage {
   #closed(): void {
     const referenceId = this.#selected;
     this.#selected = null;
+    this.#print.stop();
     this.#receiptRequest += 1;
     this.#receiptFrame.srcdoc = '';
     this.render();
@@ -428,18 +414,33 @@ export class TransactionsPage {
     if (sale === undefined) return;
     this.#saleMessage.textContent = '';
     this.#saleError.textContent = '';
+    this.#print.sending();
     try {
       const { jobs } = await this.#context.client.call('receipt.print', {
         reference_id: sale.reference_id,
         copies: [this.#copy],
       });
-      for (const job of jobs) this.#printJobs.set(job.id, sale.reference_id);
-      this.#saleMessage.textContent = jobs.some((job) => job.state === 'printed')
-        ? t('sale.printPrinted')
-        : t('sale.printQueued');
+      if (this.#selected !== sale.reference_id) return;
+      this.#print.follow(jobs[0]);
     } catch (error) {
-      this.#saleError.textContent = errorText(error);
+      this.#print.follow(undefined);
+      this.#sayInDialog(null, errorText(error));
     }
+  }
+
+  /** The reprint's progress: said as it happens; "not printed" in the failure style, with its reason. */
+  #sayPrint(): void {
+    const words = this.#print.words();
+    if (words === null || !this.#sale.open) return;
+    if (words.tone === 'bad') this.#sayInDialog(null, words.text);
+    else this.#sayInDialog(words.text, null);
+  }
+
+  /** A line at the top of the sale's details, scrolled into view there (the column scrolls on a short screen). */
+  #sayInDialog(message: string | null, error: string | null): void {
+    if (this.#saleMessage.textContent !== (message ?? '')) this.#saleMessage.textContent = message ?? '';
+    if (this.#saleError.textContent !== (error ?? '')) this.#saleError.textContent = error ?? '';
+    (error === null ? this.#saleMessage : this.#saleError).scrollIntoView({ block: 'nearest' });
   }
 
   async #void(sale: PaymentOutcome): Promise<void> {
