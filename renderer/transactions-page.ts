@@ -67,7 +67,8 @@ export class TransactionsPage {
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
   /** The last list asked for: an older answer arriving later is dropped. */
   #listRequest = 0;
-  readonly #search = new SalesSearch(() => void this.load());
+  /** A search applied or cleared by the cashier: its result is brought into view and said. */
+  readonly #search = new SalesSearch(() => void this.load({ reveal: true }));
   readonly #title = byId('transactions-title');
   readonly #caption = byId('transactions-caption');
 
@@ -121,11 +122,16 @@ export class TransactionsPage {
     });
   }
 
-  /** Reads today's sales (or the search's) and the pending confirmations again. */
-  async load(): Promise<void> {
+  /**
+   * Reads today's sales (or the search's) and the pending confirmations again. `reveal`: the
+   * cashier asked for this list (Buscar, Limpar, "Vendas de hoje"): its count and first rows are
+   * brought into view, and the count is said again (a live region) even when it reads the same.
+   */
+  async load(options: { readonly reveal?: boolean } = {}): Promise<void> {
     const { client } = this.#context;
     const request = ++this.#listRequest;
     this.#search.followToday();
+    if (options.reveal === true) this.#count.textContent = '';
     try {
       const [answers, pending, supervisor] = await Promise.all([
         Promise.all(
@@ -148,6 +154,17 @@ export class TransactionsPage {
       return;
     }
     this.render();
+    if (options.reveal === true) this.#reveal();
+  }
+
+  /**
+   * The answer to a search in view, below the training banner (scroll-padding): the first row (or
+   * "no sale found") at least wholly, and the count above it.
+   */
+  #reveal(): void {
+    const first = this.#table.hidden ? this.#empty : this.#body.querySelector('tr');
+    (first ?? this.#count).scrollIntoView({ block: 'nearest' });
+    this.#count.scrollIntoView({ block: 'nearest' });
   }
 
   render(): void {

@@ -212,6 +212,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'search.last4': 'Last 4 digits',
   'search.submit': 'Search',
   'search.clear': 'Clear',
+  'search.toggle': 'Search fields',
+  'search.today': "Today's sales",
   'search.badAmount': 'Invalid amount: type reais and centavos with a comma, for example 12,34.',
   'search.badCode':
     'Type the NSU or the authorization code as the receipt shows it: letters and digits only, up to 20.',

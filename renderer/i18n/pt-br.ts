@@ -217,6 +217,8 @@ export const PT_BR = {
   'search.last4': 'Últimos 4 dígitos',
   'search.submit': 'Buscar',
   'search.clear': 'Limpar',
+  'search.toggle': 'Campos da busca',
+  'search.today': 'Vendas de hoje',
   'search.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
   'search.badCode': 'Digite o NSU ou o código de autorização como estão no comprovante: só letras e números, até 20.',
   'search.badLast4': 'Digite os 4 últimos números do cartão, só números.',
