@@ -20,6 +20,7 @@ import {
   isRunning,
   saleCategory,
   SALE_CATEGORIES,
+  saleWords,
   stateLabel,
   typeLabel,
   type SaleCategory,
@@ -565,13 +566,16 @@ export class TransactionsPage {
           { reference_id: sale.reference_id },
           { timeoutMs: MONEY_MOVE_TIMEOUT_MS },
         );
-      message.textContent = `${t(done)} (${formatCentavos(sale.amount)}, ${sale.reference_id})`;
+      // The sale as the cashier knows it (amount, time, card, NSU), never its reference id.
+      message.textContent = `${t(done)} (${saleWords(sale)})`;
     } catch (failure) {
       error.textContent = errorText(failure);
     } finally {
       this.#busy = false;
     }
     await this.load();
+    // The answer where the cashier looks: on top of the sale's details, or on the page under the banner.
+    for (const said of [message, error]) if (said.textContent !== '') said.scrollIntoView({ block: 'nearest' });
     if (!inDialog) return;
     void this.#loadReceipt();
     // The button pressed may be gone (a voided sale has no void button): keep the cashier on the sale.

@@ -249,6 +249,9 @@ export const EN: Readonly<Record<MessageKey, string>> = {
 
   'sale.title': 'Sale of {amount}',
   'sale.close': 'Close',
+  'sale.infoLabel': 'Sale details',
+  'sale.which': '{amount} at {time}',
+  'sale.whichCard': '{brand} ending {last4}',
   'sale.reprint': 'Reprint this copy',
   'sale.printQueued': 'Waiting for the printer…',
   'sale.printPrinting': 'Printing…',

@@ -253,6 +253,9 @@ export const PT_BR = {
 
   'sale.title': 'Venda de {amount}',
   'sale.close': 'Fechar',
+  'sale.infoLabel': 'Detalhes da venda',
+  'sale.which': '{amount} das {time}',
+  'sale.whichCard': '{brand} final {last4}',
   'sale.reprint': 'Reimprimir esta via',
   'sale.printQueued': 'Na fila da impressora…',
   'sale.printPrinting': 'Imprimindo…',
