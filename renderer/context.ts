@@ -2,7 +2,7 @@
  * What the pages of the window share: the connected client, the agent's mode, and a small
  * "something changed" signal the shell listens to (badges in the navigation, the notices on top).
  */
-import type { PinbridgeClient } from '../client/index.js';
+import type { EventPayload, PinbridgeClient } from '../client/index.js';
 import { dateIn, startOfDate, startOfDayIn } from './clock.js';
 import { currentLanguage, currentTimeZone } from './i18n.js';
 
@@ -14,6 +14,11 @@ export interface WindowContext {
   mode(): Mode | null;
   /** A page's state changed in a way the shell shows elsewhere (badges, notices). */
   changed(): void;
+  /**
+   * A receipt printer as the agent last said (agent.status, printer.status) by its settings name
+   * ("default"); undefined when not known (before the first status, or while disconnected).
+   */
+  printer(name: string): EventPayload<'printer.status'> | undefined;
 }
 
 /** ISO time of today's midnight on the store's clock: where "today's sales" begin. */

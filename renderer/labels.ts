@@ -3,7 +3,8 @@
  * state in the cashier's words, and which group of the day's list it falls in.
  */
 import type { PaymentOutcome } from '../main/pos/protocol/index.js';
-import { isMessageKey, t, type MessageKey } from './i18n.js';
+import { formatTime, isMessageKey, t, type MessageKey } from './i18n.js';
+import { formatCentavos } from './money.js';
 
 type PaymentState = PaymentOutcome['state'];
 
@@ -78,6 +79,18 @@ export function typeLabel(paymentType: PaymentOutcome['payment_type'], installme
 /** "VISA 411111******1111" — the brand and the masked number, never more. */
 export function cardLabel(card: PaymentOutcome['card']): string {
   return card === null ? '—' : `${card.brand.toUpperCase()} ${card.masked_pan}`;
+}
+
+/**
+ * A sale as the cashier knows it from the counter and the receipt — "R$ 45,60 das 14:32:10 · VISA
+ * final 1111 · NSU 123456" — never its reference id (the POS's key, meaningless at the counter).
+ */
+export function saleWords(sale: Pick<PaymentOutcome, 'amount' | 'created_at' | 'card' | 'nsu'>): string {
+  const words = [t('sale.which', { amount: formatCentavos(sale.amount), time: formatTime(sale.created_at) })];
+  if (sale.card !== null)
+    words.push(t('sale.whichCard', { brand: sale.card.brand.toUpperCase(), last4: sale.card.masked_pan.slice(-4) }));
+  if (sale.nsu !== null) words.push(`${t('payment.nsu')} ${sale.nsu}`);
+  return words.join(' · ');
 }
 
 export function confirmationLabel(confirmation: PaymentOutcome['confirmation']): string {

@@ -28,6 +28,7 @@ import { ReprintLast } from './reprint-last.js';
 import { SettingsPage } from './settings-page.js';
 import { StatusPage } from './status-page.js';
 import { SupportPage } from './support-page.js';
+import { Toast } from './toast.js';
 import { TransactionsPage } from './transactions-page.js';
 
 const ROUTES = ['status', 'payment', 'transactions', 'clients', 'settings', 'support'] as const;
@@ -152,13 +153,15 @@ function startWindow(operatorKey: string): void {
     client,
     mode: () => mode,
     changed: () => renderShell(),
+    printer: (name) => statusPage.printer(name),
   };
   const clientsPage = new ClientsPage(context);
   const statusPage = new StatusPage(context, () => clientsPage.counts());
   const paymentPage = new PaymentPage(context);
   const transactionsPage = new TransactionsPage(context);
-  // Its buttons are on the Pagamento and Vendas pages; its key (F8) works on every page.
-  new ReprintLast(context);
+  // Its buttons are on the Pagamento and Vendas pages; its key (F8) works on every page, and its
+  // outcome is said in the toast at the bottom of the window, whatever the page.
+  new ReprintLast(context, new Toast());
   const settingsPage = new SettingsPage(context);
   const supportPage = new SupportPage(context, () => statusPage.devices());
 

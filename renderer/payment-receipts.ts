@@ -2,13 +2,15 @@
  * The receipts of the sale on the payment page, once it is decided: the customer copy previewed
  * (receipt.get as HTML in a sandboxed frame, as on the day's list), a print button per copy
  * (receipt.print) and what became of each print, said as it happens (printer.job) — including
- * the copies Pinbridge prints by itself when a sale is approved.
+ * the copies Pinbridge prints by itself when a sale is approved. A print that has not printed is
+ * said in the failure style, with its reason.
  */
 import type { PaymentOutcome } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { byId } from './dom.js';
 import { t } from './i18n.js';
-import { isRunning, printErrorText } from './labels.js';
+import { isRunning } from './labels.js';
+import { printWords, type PrintJob } from './print-watch.js';
 
 type Copy = 'customer' | 'merchant';
 
@@ -20,6 +22,8 @@ export class PaymentReceipts {
   #state: PaymentOutcome['state'] | null = null;
   #request = 0;
   #loaded = false;
+  /** The print jobs of the sale shown as their events last told. */
+  readonly #seen = new Map<string, PrintJob>();
 
   readonly #section = byId('payment-receipt');
   readonly #note = byId('payment-receipt-note');
@@ -36,16 +40,8 @@ export class PaymentReceipts {
     context.client.on('printer.job', (job) => {
       // "payment:<reference_id>:sale:customer": the jobs of the sale on screen, whoever started them.
       if (this.#reference === null || !job.subject.startsWith(`payment:${this.#reference}:`)) return;
-      if (job.state === 'printed') this.#say(t('sale.printPrinted'));
-      else if (job.state === 'printing') this.#say(t('sale.printPrinting'));
-      else if (job.state === 'queued')
-        this.#say(
-          job.error === null
-            ? t('sale.printQueued')
-            : t('sale.printRetrying', { error: printErrorText(job.error.code) }),
-        );
-      else if (job.state === 'failed')
-        this.#fail(t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') }));
+      this.#seen.set(job.id, job);
+      this.#sayJob(job);
     });
   }
 
@@ -59,6 +55,7 @@ export class PaymentReceipts {
     }
     this.#frame.title = t('receipt.frameTitle', { copy: t('receipt.customer') });
     if (outcome.reference_id !== this.#reference) {
+      this.#seen.clear();
       this.#printMessage.textContent = '';
       this.#printError.textContent = '';
     }
@@ -71,6 +68,7 @@ export class PaymentReceipts {
   }
 
   #clear(): void {
+    this.#seen.clear();
     this.#reference = null;
     this.#state = null;
     this.#request += 1;
@@ -126,10 +124,20 @@ export class PaymentReceipts {
     try {
       const { jobs } = await this.#context.client.call('receipt.print', { reference_id: referenceId, copies: [copy] });
       if (referenceId !== this.#reference) return;
-      this.#say(jobs.some((job) => job.state === 'printed') ? t('sale.printPrinted') : t('sale.printQueued'));
+      // Its events may have come before this answer: the newest word on the job stands.
+      const latest = jobs.map((job) => this.#seen.get(job.id) ?? job);
+      const job = latest.find((each) => each.state === 'printed') ?? latest[0];
+      if (job !== undefined) this.#sayJob(job);
     } catch (error) {
       if (referenceId === this.#reference) this.#fail(errorText(error));
     }
+  }
+
+  /** A print that has not printed is said as a failure, with its reason (the printer's, when known). */
+  #sayJob(job: PrintJob): void {
+    const words = printWords(job, this.#context.printer(job.printer));
+    if (words.tone === 'bad') this.#fail(words.text);
+    else this.#say(words.text);
   }
 
   #say(message: string): void {

@@ -3,14 +3,17 @@
  * the F8 key anywhere in the window (F8 is free in Chromium and Electron; Ctrl+R would reload the
  * window). It prints the customer's copy of the newest sale with a receipt — approved, or voided
  * (its cancellation receipt) — on this agent, and says how the print goes as it happens (the
- * printer.job events), next to each button. With no such sale it says so, and asks nothing.
+ * printer.job events) in the toast at the bottom of the window, on whatever page the cashier is:
+ * a print that has not printed is said as a failure, with its reason. With no such sale it says
+ * so, and asks nothing.
  */
 import type { ParamsOf } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { byId } from './dom.js';
-import { formatTime, t, type MessageKey } from './i18n.js';
-import { printErrorText } from './labels.js';
+import { formatTime, t } from './i18n.js';
 import { formatCentavos } from './money.js';
+import { PrintWatch } from './print-watch.js';
+import type { Toast, ToastWords } from './toast.js';
 
 /** The key, as aria-keyshortcuts and KeyboardEvent.key name it. */
 export const REPRINT_LAST_KEY = 'F8';
@@ -23,22 +26,23 @@ const WITH_RECEIPT: NonNullable<ParamsOf<'payment.list'>['states']> = [
   'undone',
 ];
 
-/** Where the button is, and where its outcome is said. */
+/** Where the button is. */
 const PLACES = ['payment', 'transactions'] as const;
-
-type Said =
-  { readonly kind: 'status'; readonly text: string } | { readonly kind: 'error'; readonly text: string } | null;
 
 export class ReprintLast {
   readonly #context: WindowContext;
-  /** The job printing now (its printer.job events are told), and the sale it belongs to. */
-  #job: string | null = null;
+  readonly #toast: Toast;
+  readonly #watch: PrintWatch;
+  /** The sale printed, as the cashier knows it ("Último comprovante: venda de R$ 12,34 às 10:02:03."). */
   #which = '';
-  #said: Said = null;
+  /** Said when no job is followed: no sale to reprint, or the call failed. */
+  #said: ToastWords | null = null;
   #busy = false;
 
-  constructor(context: WindowContext) {
+  constructor(context: WindowContext, toast: Toast) {
     this.#context = context;
+    this.#toast = toast;
+    this.#watch = new PrintWatch(context, () => this.#render());
     for (const place of PLACES) byId(`${place}-reprint-last`).addEventListener('click', () => void this.reprint());
     document.addEventListener('keydown', (event) => {
       if (
@@ -56,63 +60,44 @@ export class ReprintLast {
       event.preventDefault();
       void this.reprint();
     });
-    context.client.on('printer.job', (job) => {
-      if (job.id !== this.#job) return;
-      if (job.state === 'printed') this.#status('sale.printPrinted');
-      else if (job.state === 'printing') this.#status('sale.printPrinting');
-      else if (job.state === 'queued' && job.error !== null)
-        this.#status('sale.printRetrying', { error: printErrorText(job.error.code) });
-      else if (job.state === 'failed')
-        this.#error(
-          `${this.#which} ${t('sale.printFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') })}`,
-        );
-      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled') this.#job = null;
-    });
   }
 
   /** Finds the newest sale with a receipt and prints its customer copy. */
   async reprint(): Promise<void> {
     if (this.#busy) return;
     this.#busy = true;
+    this.#which = '';
+    this.#said = { tone: 'pending', text: t('reprintLast.looking') };
+    this.#watch.stop();
     this.#render();
     const { client } = this.#context;
     try {
       const { items } = await client.call('payment.list', { states: [...WITH_RECEIPT], limit: 1 });
       const sale = items[0];
       if (sale === undefined) {
-        this.#which = '';
-        this.#said = { kind: 'status', text: t('reprintLast.none') };
+        this.#said = { tone: 'pending', text: t('reprintLast.none') };
         return;
       }
       this.#which = t('reprintLast.which', { amount: formatCentavos(sale.amount), time: formatTime(sale.created_at) });
+      this.#watch.sending();
       const { jobs } = await client.call('receipt.print', { reference_id: sale.reference_id, copies: ['customer'] });
-      const job = jobs[0];
-      this.#job = job?.id ?? null;
-      this.#status(job?.state === 'printed' ? 'sale.printPrinted' : 'sale.printQueued');
+      this.#said = null;
+      this.#watch.follow(jobs[0]);
     } catch (error) {
-      this.#error(this.#which === '' ? errorText(error) : `${this.#which} ${errorText(error)}`);
+      this.#watch.follow(undefined);
+      this.#said = { tone: 'bad', text: errorText(error) };
     } finally {
       this.#busy = false;
       this.#render();
     }
   }
 
-  #status(key: MessageKey, values: Record<string, string> = {}): void {
-    this.#said = { kind: 'status', text: `${this.#which} ${t(key, values)}` };
-    this.#render();
-  }
-
-  #error(text: string): void {
-    this.#said = { kind: 'error', text };
-    this.#render();
-  }
-
   #render(): void {
     for (const place of PLACES) {
       // Not disabled while it looks (a disabled button loses the keyboard focus): #busy ignores a second press.
       byId(`${place}-reprint-last`).setAttribute('aria-busy', String(this.#busy));
-      byId(`${place}-reprint-status`).textContent = this.#said?.kind === 'status' ? this.#said.text : '';
-      byId(`${place}-reprint-error`).textContent = this.#said?.kind === 'error' ? this.#said.text : '';
     }
+    const words = this.#watch.words() ?? this.#said;
+    this.#toast.say(words === null ? null : { tone: words.tone, text: [this.#which, words.text].join(' ').trim() });
   }
 }

@@ -4,6 +4,11 @@
  * it and said in pt-BR next to it, and the payment.list calls of the search applied. With the
  * dates on today and nothing else typed, the page is "Vendas de hoje" again. The dates are typed
  * dd/mm/aaaa whatever the browser's language (date-field.ts).
+ *
+ * On a short screen (800 × 480; window.css shows the toggle there only) the fields fold away
+ * behind "Campos da busca" — folded at first, and again once a search is applied or cleared — so
+ * the day's list, or what the search found, is in view under the form; "Vendas de hoje" there
+ * goes back to the day's list without unfolding the fields.
  */
 import type { ParamsOf, PaymentOutcome } from '../client/index.js';
 import { dayBoundsIso, todayDate } from './context.js';
@@ -42,8 +47,12 @@ export class SalesSearch {
   readonly #onChange: () => void;
   /** The date the fields were last set to by themselves (today, then), as they show it (dd/mm/aaaa). */
   #defaultDate = '';
+  /** The fields folded away (on a short screen only: elsewhere they always show). */
+  #folded = true;
 
   readonly #form = byId<HTMLFormElement>('search-form');
+  readonly #toggle = byId<HTMLButtonElement>('search-toggle');
+  readonly #today = byId<HTMLButtonElement>('search-today');
   readonly #inputs: Readonly<Record<Field, HTMLInputElement>> = {
     from: byId<HTMLInputElement>('search-from'),
     to: byId<HTMLInputElement>('search-to'),
@@ -61,7 +70,13 @@ export class SalesSearch {
     });
     byId('search-clear').addEventListener('click', () => this.clear());
     for (const field of ['from', 'to'] as const) dateField(this.#inputs[field]);
+    this.#today.addEventListener('click', () => this.clear());
+    this.#toggle.addEventListener('click', () => {
+      this.#folded = !this.#folded;
+      this.#renderFold();
+    });
     this.#resetDates();
+    this.#renderFold();
   }
 
   /** Whether the list shows a search (not today's sales). */
@@ -113,12 +128,14 @@ export class SalesSearch {
     this.#resetDates();
     this.#errors.clear();
     this.#applied = null;
+    this.#fold();
     this.render();
     this.#onChange();
   }
 
-  /** The field errors in the current language. */
+  /** The field errors in the current language, and whether the fields show. */
   render(): void {
+    this.#renderFold();
     for (const field of Object.keys(this.#inputs) as Field[]) {
       const key = this.#errors.get(field);
       const input = this.#inputs[field];
@@ -178,6 +195,24 @@ export class SalesSearch {
     const today = todayDate();
     const onlyToday = from === today && to === today && amount === null && code === null && last4 === null;
     this.#applied = onlyToday ? null : { from, to, amount, code, last4 };
+    this.#fold();
     this.#onChange();
+  }
+
+  /** Folds the fields away where they fold (the results get the room); the focus stays on screen. */
+  #fold(): void {
+    this.#folded = true;
+    this.#renderFold();
+    const focused = document.activeElement;
+    const hidden =
+      focused instanceof HTMLElement && this.#form.contains(focused) && focused.getClientRects().length === 0;
+    if (hidden && this.#toggle.getClientRects().length > 0) this.#toggle.focus();
+  }
+
+  #renderFold(): void {
+    this.#form.dataset.folded = String(this.#folded);
+    this.#toggle.setAttribute('aria-expanded', String(!this.#folded));
+    // Back to the day's list from a folded search: only while a search is shown.
+    this.#today.hidden = this.#applied === null;
   }
 }

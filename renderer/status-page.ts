@@ -137,6 +137,11 @@ export class StatusPage {
     };
   }
 
+  /** A printer as the agent last said (agent.status, printer.status); undefined when unknown or disconnected. */
+  printer(name: string): Printer | undefined {
+    return this.#lostAt === null ? this.#printers.get(name) : undefined;
+  }
+
   async load(): Promise<void> {
     try {
       const status = await this.#context.client.call('agent.status', {});

@@ -18,14 +18,15 @@ import {
   canVoid,
   cardLabel,
   isRunning,
-  printErrorText,
   saleCategory,
   SALE_CATEGORIES,
+  saleWords,
   stateLabel,
   typeLabel,
   type SaleCategory,
 } from './labels.js';
 import { formatCentavos } from './money.js';
+import { PrintWatch } from './print-watch.js';
 import { SalesSearch } from './sales-search.js';
 
 type Filter = 'all' | SaleCategory;
@@ -64,12 +65,13 @@ export class TransactionsPage {
   #busy = false;
   /** When a void needs the supervisor (the settings in use); null: never, or unknown. */
   #supervisor: SupervisorView | null = null;
-  /** Print jobs started here → the sale they belong to (their printer.job events say how it went). */
-  readonly #printJobs = new Map<string, string>();
+  /** The reprint asked for in the sale's dialog, followed to its end (printer.job). */
+  readonly #print: PrintWatch;
   #refreshTimer: ReturnType<typeof setTimeout> | null = null;
   /** The last list asked for: an older answer arriving later is dropped. */
   #listRequest = 0;
-  readonly #search = new SalesSearch(() => void this.load());
+  /** A search applied or cleared by the cashier: its result is brought into view and said. */
+  readonly #search = new SalesSearch(() => void this.load({ reveal: true }));
   readonly #title = byId('transactions-title');
   readonly #caption = byId('transactions-caption');
 
@@ -116,34 +118,23 @@ export class TransactionsPage {
     this.#receiptCustomer.addEventListener('click', () => this.#showCopy('customer'));
     this.#receiptMerchant.addEventListener('click', () => this.#showCopy('merchant'));
     this.#receiptPrint.addEventListener('click', () => void this.#reprint());
+    this.#print = new PrintWatch(context, () => this.#sayPrint());
     client.on('payment.result', () => this.#refreshSoon());
     client.on('payment.progress', (progress) => {
       if (progress.step === 'started' || !isRunning(progress)) this.#refreshSoon();
     });
-    client.on('printer.job', (job) => {
-      const referenceId = this.#printJobs.get(job.id);
-      if (referenceId === undefined || referenceId !== this.#selected) return;
-      // Said as it happens: "Enviado" never stands for a receipt still waiting for a printer that is off.
-      if (job.state === 'printed') this.#saleMessage.textContent = t('sale.printPrinted');
-      else if (job.state === 'printing') this.#saleMessage.textContent = t('sale.printPrinting');
-      else if (job.state === 'queued' && job.error !== null)
-        this.#saleMessage.textContent = t('sale.printRetrying', { error: printErrorText(job.error.code) });
-      else if (job.state === 'failed') {
-        this.#saleMessage.textContent = '';
-        this.#saleError.textContent = t('sale.printFailed', {
-          error: printErrorText(job.error?.code ?? 'PRINTER_ERROR'),
-        });
-      }
-      if (job.state === 'printed' || job.state === 'failed' || job.state === 'cancelled')
-        this.#printJobs.delete(job.id);
-    });
   }
 
-  /** Reads today's sales (or the search's) and the pending confirmations again. */
-  async load(): Promise<void> {
+  /**
+   * Reads today's sales (or the search's) and the pending confirmations again. `reveal`: the
+   * cashier asked for this list (Buscar, Limpar, "Vendas de hoje"): its count and first rows are
+   * brought into view, and the count is said again (a live region) even when it reads the same.
+   */
+  async load(options: { readonly reveal?: boolean } = {}): Promise<void> {
     const { client } = this.#context;
     const request = ++this.#listRequest;
     this.#search.followToday();
+    if (options.reveal === true) this.#count.textContent = '';
     try {
       const [answers, pending, supervisor] = await Promise.all([
         Promise.all(
@@ -166,6 +157,17 @@ export class TransactionsPage {
       return;
     }
     this.render();
+    if (options.reveal === true) this.#reveal();
+  }
+
+  /**
+   * The answer to a search in view, below the training banner (scroll-padding): the first row (or
+   * "no sale found") at least wholly, and the count above it.
+   */
+  #reveal(): void {
+    const first = this.#table.hidden ? this.#empty : this.#body.querySelector('tr');
+    (first ?? this.#count).scrollIntoView({ block: 'nearest' });
+    this.#count.scrollIntoView({ block: 'nearest' });
   }
 
   render(): void {
@@ -368,6 +370,7 @@ export class TransactionsPage {
   #open(referenceId: string): void {
     this.#selected = referenceId;
     this.#copy = 'customer';
+    this.#print.stop();
     this.#saleMessage.textContent = '';
     this.#saleError.textContent = '';
     this.render();
@@ -379,6 +382,7 @@ export class TransactionsPage {
   #closed(): void {
     const referenceId = this.#selected;
     this.#selected = null;
+    this.#print.stop();
     this.#receiptRequest += 1;
     this.#receiptFrame.srcdoc = '';
     this.render();
@@ -433,18 +437,33 @@ export class TransactionsPage {
     if (sale === undefined) return;
     this.#saleMessage.textContent = '';
     this.#saleError.textContent = '';
+    this.#print.sending();
     try {
       const { jobs } = await this.#context.client.call('receipt.print', {
         reference_id: sale.reference_id,
         copies: [this.#copy],
       });
-      for (const job of jobs) this.#printJobs.set(job.id, sale.reference_id);
-      this.#saleMessage.textContent = jobs.some((job) => job.state === 'printed')
-        ? t('sale.printPrinted')
-        : t('sale.printQueued');
+      if (this.#selected !== sale.reference_id) return;
+      this.#print.follow(jobs[0]);
     } catch (error) {
-      this.#saleError.textContent = errorText(error);
+      this.#print.follow(undefined);
+      this.#sayInDialog(null, errorText(error));
     }
+  }
+
+  /** The reprint's progress: said as it happens; "not printed" in the failure style, with its reason. */
+  #sayPrint(): void {
+    const words = this.#print.words();
+    if (words === null || !this.#sale.open) return;
+    if (words.tone === 'bad') this.#sayInDialog(null, words.text);
+    else this.#sayInDialog(words.text, null);
+  }
+
+  /** A line at the top of the sale's details, scrolled into view there (the column scrolls on a short screen). */
+  #sayInDialog(message: string | null, error: string | null): void {
+    if (this.#saleMessage.textContent !== (message ?? '')) this.#saleMessage.textContent = message ?? '';
+    if (this.#saleError.textContent !== (error ?? '')) this.#saleError.textContent = error ?? '';
+    (error === null ? this.#saleMessage : this.#saleError).scrollIntoView({ block: 'nearest' });
   }
 
   async #void(sale: PaymentOutcome): Promise<void> {
@@ -578,13 +597,16 @@ export class TransactionsPage {
           { reference_id: sale.reference_id },
           { timeoutMs: MONEY_MOVE_TIMEOUT_MS },
         );
-      message.textContent = `${t(done)} (${formatCentavos(sale.amount)}, ${sale.reference_id})`;
+      // The sale as the cashier knows it (amount, time, card, NSU), never its reference id.
+      message.textContent = `${t(done)} (${saleWords(sale)})`;
     } catch (failure) {
       error.textContent = errorText(failure);
     } finally {
       this.#busy = false;
     }
     await this.load();
+    // The answer where the cashier looks: on top of the sale's details, or on the page under the banner.
+    for (const said of [message, error]) if (said.textContent !== '') said.scrollIntoView({ block: 'nearest' });
     if (!inDialog) return;
     void this.#loadReceipt();
     // The button pressed may be gone (a voided sale has no void button): keep the cashier on the sale.

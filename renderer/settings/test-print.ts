@@ -1,49 +1,51 @@
 /**
  * Configurações → "Imprimir teste": a test page on the default printer the agent started with
- * (operator.testPrint), followed to its end by the printer.job events — queued, printing, retrying
- * after a failed attempt, printed, failed or cancelled.
+ * (operator.testPrint), followed to its end by the printer.job events — queued, printing, printed,
+ * failed or cancelled. A test that has not printed is said as a failure with its reason as soon as
+ * it is known (its first attempt failed, or the printer is known to be off): the agent keeps
+ * trying by itself, and the page keeps following it until it prints or fails for good.
  */
-import { isPinbridgeError, type ResultOf } from '../../client/index.js';
+import { isPinbridgeError } from '../../client/index.js';
 import { errorText, type WindowContext } from '../context.js';
 import { byId } from '../dom.js';
 import { t } from '../i18n.js';
-import { printErrorText } from '../labels.js';
+import { PrintWatch, type PrintTexts } from '../print-watch.js';
 
-type PrintJobView = ResultOf<'operator.testPrint'>;
+const TEST_PRINT_TEXTS: PrintTexts = {
+  queued: 'settings.testPrintQueued',
+  printing: 'settings.testPrintPrinting',
+  printed: 'settings.testPrintPrinted',
+  notYet: 'settings.testPrintRetrying',
+  failed: 'settings.testPrintFailed',
+  cancelled: 'settings.testPrintCancelled',
+};
 
-/** The last test print: being sent, its job as the agent last told, or why there was none. */
+/** The last test print when no job is followed: never asked, being sent, or why there was none. */
 type TestPrintState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'sending' }
-  | { readonly kind: 'job'; readonly job: PrintJobView }
+  | { readonly kind: 'job' }
   | { readonly kind: 'off' }
   | { readonly kind: 'failed'; readonly error: unknown };
 
-/** A job in one of these states will not change again. */
-const FINAL_JOB_STATES: ReadonlySet<PrintJobView['state']> = new Set(['printed', 'failed', 'cancelled']);
-
 export class TestPrint {
-  readonly #context: WindowContext;
   #testPrint: TestPrintState = { kind: 'idle' };
-  /**
-   * printer.job events that came while the test print's call was in flight: the job can change
-   * state before its answer arrives, and the answer must not take it back to "queued".
-   */
-  readonly #jobsWhileSending = new Map<string, PrintJobView>();
+  readonly #context: WindowContext;
+  readonly #watch: PrintWatch;
 
   readonly #button = byId<HTMLButtonElement>('settings-test-print');
   readonly #status = byId('settings-test-print-status');
 
   constructor(context: WindowContext) {
     this.#context = context;
+    this.#watch = new PrintWatch(context, () => this.render(), TEST_PRINT_TEXTS);
     this.#button.addEventListener('click', () => void this.#printTest());
-    context.client.on('printer.job', (job) => this.#onPrintJob(job));
   }
 
   render(): void {
     const shown = this.#testPrint;
     const status = this.#status;
-    let level: 'ok' | 'warn' | 'bad' | null = null;
+    let level: 'ok' | 'bad' | null = null;
     let state: string = shown.kind;
     let message = '';
     switch (shown.kind) {
@@ -61,26 +63,13 @@ export class TestPrint {
         message = errorText(shown.error);
         break;
       case 'job': {
-        const { job } = shown;
+        const job = this.#watch.job;
+        const words = this.#watch.words();
+        if (job === null || words === null) break;
         state = job.state;
-        if (job.state === 'printed') {
-          level = 'ok';
-          message = t('settings.testPrintPrinted');
-        } else if (job.state === 'failed') {
-          level = 'bad';
-          message = t('settings.testPrintFailed', { error: printErrorText(job.error?.code ?? 'PRINTER_ERROR') });
-        } else if (job.state === 'cancelled') {
-          level = 'bad';
-          message = t('settings.testPrintCancelled');
-        } else if (job.state === 'printing') {
-          message = t('settings.testPrintPrinting');
-        } else if (job.error !== null) {
-          // Queued after a failed attempt: the queue retries by itself.
-          level = 'warn';
-          message = t('settings.testPrintRetrying', { error: printErrorText(job.error.code) });
-        } else {
-          message = t('settings.testPrintQueued');
-        }
+        // Not printed (yet) is a failure on screen: the cashier must not take it for done.
+        level = words.tone === 'ok' ? 'ok' : words.tone === 'bad' ? 'bad' : null;
+        message = words.text;
         break;
       }
     }
@@ -93,31 +82,21 @@ export class TestPrint {
   async #printTest(): Promise<void> {
     this.#button.disabled = true;
     this.#testPrint = { kind: 'sending' };
-    this.#jobsWhileSending.clear();
+    this.#watch.sending();
     this.render();
     try {
       const job = await this.#context.client.call('operator.testPrint', {});
-      this.#testPrint = { kind: 'job', job: this.#jobsWhileSending.get(job.id) ?? job };
+      this.#testPrint = { kind: 'job' };
+      this.#watch.follow(job);
     } catch (error) {
+      this.#watch.follow(undefined);
       // Receipts off (no store data) or no default printer: the agent prints only with both, as it started.
       this.#testPrint = isPinbridgeError(error, 'PRINTING_OFF', 'NOT_FOUND')
         ? { kind: 'off' }
         : { kind: 'failed', error };
     } finally {
-      this.#jobsWhileSending.clear();
       this.#button.disabled = false;
       this.render();
     }
-  }
-
-  #onPrintJob(job: PrintJobView): void {
-    const shown = this.#testPrint;
-    if (shown.kind === 'sending') {
-      this.#jobsWhileSending.set(job.id, job);
-      return;
-    }
-    if (shown.kind !== 'job' || shown.job.id !== job.id || FINAL_JOB_STATES.has(shown.job.state)) return;
-    this.#testPrint = { kind: 'job', job };
-    this.render();
   }
 }

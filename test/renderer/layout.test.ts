@@ -4,7 +4,10 @@
  * running, after a sale, a pairing request…), in training mode, in real Chromium: no sideways
  * scroll, no text cut, nothing past the window's edge, every control reachable, uncovered and at
  * least 44 px tall, what must be in view (the sale just started, a dialog's buttons) in view and
- * clear of the training banner, no axe-core violation of impact serious or critical, and not one
+ * clear of the training banner, the answer to what the cashier just did (a search's count and
+ * first row, a reprint's outcome, a void's confirmation) in view and said in a live region, a
+ * failure (a print that has not printed) in the window's failure style and never in success's
+ * green, no axe-core violation of impact serious or critical, and not one
  * English word on the window in Portuguese (its default; english.ts says which words). Each
  * state is screenshotted (artifacts, not golden images) to test-artifacts/screenshots/, printed
  * at the end of the run.
@@ -31,7 +34,14 @@ import { PINPAD, setup as nobleDouble } from '../helpers/noble-double.js';
 import { AUTO_CUSTOMER, OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
 import { englishIn, englishOnlyWords, shownTexts, windowCatalogs } from './english.js';
 import { controlsUnder44px } from './keyboard.js';
-import { layoutProblems, notInView, seriousA11yViolations } from './layout.js';
+import {
+  announcementMark,
+  failureStyleProblems,
+  layoutProblems,
+  notAnnounced,
+  notInView,
+  seriousA11yViolations,
+} from './layout.js';
 
 const SIZES = [
   { width: 1280, height: 800 },
@@ -53,9 +63,10 @@ const SHOTS = process.env.PINBRIDGE_SCREENSHOTS ?? join(PACKAGE_ROOT, 'test-arti
  * printer that is off, for the settings and support pages), or `login` (the pos rig's window
  * opened without its key), `confirm` (a POS rig whose policy leaves approvals to the POS to
  * confirm: two wait on top of the day's sales), `lost` (a window whose agent stops: each state
- * starts an agent of its own for it), `live` (an agent out of training: no banner, no test sale).
+ * starts an agent of its own for it), `live` (an agent out of training: no banner, no test sale),
+ * `down` (a POS rig whose receipt printer is off: a port nothing listens on).
  */
-type Host = 'pos' | 'agent' | 'login' | 'confirm' | 'lost' | 'live';
+type Host = 'pos' | 'agent' | 'login' | 'confirm' | 'lost' | 'live' | 'down';
 
 interface Rigs {
   readonly pos: PosRig;
@@ -66,6 +77,10 @@ interface Rigs {
   readonly confirm: PosRig;
   /** The rig that says it runs live. */
   readonly live: PosRig;
+  /** A paired POS of the live rig (Caixa 3): its sales are voided without the supervisor. */
+  readonly liveCaixa: RpcClient;
+  /** The rig whose receipt printer is off. */
+  readonly down: PosRig;
 }
 
 interface State {
@@ -76,6 +91,10 @@ interface State {
   readonly setup: (page: Page, rigs: Rigs) => Promise<void>;
   /** What must be wholly on screen as the state is reached, without scrolling. */
   readonly inView?: readonly string[];
+  /** What must be in the window's failure style (a print not printed), not success's green; and announced. */
+  readonly failure?: readonly string[];
+  /** What must have been said to screen readers by the setup: a live region changed to hold its text. */
+  readonly announced?: readonly string[];
   /** Leaves the state (undoes what would get in the next one's way). */
   readonly teardown?: (page: Page, rigs: Rigs) => Promise<void>;
 }
@@ -140,6 +159,86 @@ const apiAttempt = (answered: boolean) =>
     durationMs: 5,
     timeoutMs: 2_000,
   }) as const;
+
+/** Takes the toast (the answer to F8) away, so it covers nothing of the next state. */
+async function closeToast(page: Page): Promise<void> {
+  const close = page.locator('#toast-close');
+  if (await close.isVisible()) await close.click();
+}
+
+/** "Reimprimir último comprovante" by `how` (F8, or a button), until the toast says the outcome's `tone`. */
+async function reprintLast(page: Page, how: string, tone: 'ok' | 'bad'): Promise<void> {
+  await closeToast(page);
+  if (how === 'F8') await page.keyboard.press('F8');
+  else await page.click(how);
+  const toast = page.locator('#toast');
+  await expect
+    .poll(async () => `${await toast.getAttribute('data-tone')}: ${await toast.innerText()}`, { timeout: 15_000 })
+    .toMatch(new RegExp(`^${tone}: `));
+}
+
+type SearchField = 'from' | 'to' | 'amount' | 'code' | 'last4';
+
+/** Unfolds the search's fields where they fold away (a short screen). */
+async function unfoldSearch(page: Page): Promise<void> {
+  const toggle = page.locator('#search-toggle');
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
+}
+
+/** Vendas → a search by `fields` with Buscar, until the list shows the sale `found` (null: "no sale found"). */
+async function search(page: Page, fields: Partial<Record<SearchField, string>>, found: string | null): Promise<void> {
+  await go(page, 'transactions');
+  await unfoldSearch(page);
+  for (const [field, value] of Object.entries(fields)) await page.fill(`#search-${field}`, value);
+  await page.click('#search-submit');
+  await expect
+    .poll(() => page.locator('#transactions-title').innerText(), { timeout: 10_000 })
+    .toBe('Resultado da busca');
+  if (found === null) await page.locator('#transactions-empty:not([hidden])').waitFor({ timeout: 10_000 });
+  else await page.locator(`#transactions-body tr[data-reference="${found}"]`).waitFor({ timeout: 10_000 });
+  await page.locator('#transactions-count:not(:empty)').waitFor();
+}
+
+/** Back to the day's list from a search: "Vendas de hoje" where the fields are folded away, else "Limpar". */
+async function backToToday(page: Page): Promise<void> {
+  const today = page.locator('#search-today');
+  await ((await today.isVisible()) ? today : page.locator('#search-clear')).click();
+  await expect.poll(() => page.locator('#transactions-title').innerText()).toBe('Vendas de hoje');
+}
+
+/** The sale of `reference` in the journal of `rig`: its NSU and authorization code, as the receipt prints them. */
+function journalSale(rig: PosRig, reference: string): { nsu: string; authorization: string } {
+  const sale = rig.rig.engine.list().items.find((item) => item.referenceId === reference);
+  const nsu = sale?.nsu;
+  const authorization = sale?.authorizationCode;
+  if (typeof nsu !== 'string' || typeof authorization !== 'string')
+    throw new Error(`${reference} has no NSU or authorization code`);
+  return { nsu, authorization };
+}
+
+/**
+ * A confirmed sale of `client` (a paired POS) voided from its dialog in the window — with the
+ * supervisor's PIN where `pin` is given — until the dialog says it is voided.
+ */
+async function voidNewSale(page: Page, client: RpcClient, reference: string, pin?: string): Promise<void> {
+  await client.call('payment.start', {
+    reference_id: reference,
+    amount: 4560,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Para cancelar',
+  });
+  await openSale(page, reference);
+  await page.click('#sale-actions button.danger');
+  await page.locator('#confirm-dialog[open]').waitFor();
+  if (pin !== undefined) await page.fill('#confirm-supervisor-pin', pin);
+  await page.click('#confirm-yes');
+  await expect.poll(() => page.locator('#sale-message').innerText(), { timeout: 30_000 }).toContain('Venda cancelada');
+  // The sale as the cashier knows it (amount, time, card, NSU), never its reference id.
+  const said = await page.locator('#sale-message').innerText();
+  expect(said).toMatch(/R\$ 45,60 das \d{2}:\d{2}:\d{2} · VISA final 1111 · NSU \S+\)$/);
+  expect(said).not.toContain(reference);
+}
 
 /** The sale dialog's head and the receipt's buttons: always on screen, whatever the window. */
 const SALE_DIALOG_IN_VIEW = ['#sale-title', '#sale-close', '#receipt-customer', '#receipt-merchant', '#receipt-print'];
@@ -282,15 +381,28 @@ const STATES: readonly State[] = [
     page: 'payment',
     name: 'reprint-last',
     host: 'pos',
+    // After a sale (the declined one is on the page): its outcome at the bottom of the window.
     setup: async (page) => {
       await go(page, 'payment');
-      await page.click('#payment-reprint-last');
-      await page
-        .locator('#payment-reprint-status:not(:empty), #payment-reprint-error:not(:empty)')
-        .first()
-        .waitFor({ timeout: 10_000 });
+      await reprintLast(page, '#payment-reprint-last', 'ok');
     },
-    inView: ['#payment-reprint-last'],
+    inView: ['#payment-reprint-last', '#toast-status'],
+    announced: ['#toast-status'],
+    teardown: closeToast,
+  },
+  {
+    page: 'status',
+    name: 'reprint-last-f8',
+    host: 'pos',
+    // F8 on Situação, where there is no button: the outcome is said there all the same.
+    setup: async (page) => {
+      await go(page, 'status');
+      await reprintLast(page, 'F8', 'ok');
+      expect(await page.locator('#toast-status').innerText()).toMatch(/^Último comprovante: .* Impresso\.$/);
+    },
+    inView: ['#toast-status', '#toast-close'],
+    announced: ['#toast-status'],
+    teardown: closeToast,
   },
   {
     page: 'status',
@@ -338,16 +450,83 @@ const STATES: readonly State[] = [
     page: 'transactions',
     name: 'search-results',
     host: 'pos',
+    setup: (page) => search(page, { amount: '1.234,56' }, 'parcelado-1'),
+    // What Buscar found: its count and first row in view, the count said.
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+    teardown: backToToday,
+  },
+  {
+    page: 'transactions',
+    name: 'search-by-dates',
+    host: 'pos',
+    setup: (page) => search(page, { from: '2020-01-01' }, 'parcelado-1'),
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+    teardown: backToToday,
+  },
+  {
+    page: 'transactions',
+    name: 'search-by-nsu',
+    host: 'pos',
+    setup: (page, { pos }) => search(page, { code: journalSale(pos, 'parcelado-1').nsu }, 'parcelado-1'),
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+    teardown: backToToday,
+  },
+  {
+    page: 'transactions',
+    name: 'search-by-authorization',
+    host: 'pos',
+    setup: (page, { pos }) => search(page, { code: journalSale(pos, 'parcelado-1').authorization }, 'parcelado-1'),
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+    teardown: backToToday,
+  },
+  {
+    page: 'transactions',
+    name: 'search-by-last4',
+    host: 'pos',
+    setup: (page) => search(page, { last4: '1111' }, 'parcelado-1'),
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+    teardown: backToToday,
+  },
+  {
+    page: 'transactions',
+    name: 'search-none-found',
+    host: 'pos',
+    setup: async (page) => {
+      await search(page, { amount: '9.876,54' }, null);
+      expect(await page.locator('#transactions-count').innerText()).toBe('Nenhuma venda encontrada');
+    },
+    inView: ['#transactions-count', '#transactions-empty'],
+    announced: ['#transactions-count'],
+  },
+  {
+    page: 'transactions',
+    name: 'back-to-today',
+    host: 'pos',
+    // "Vendas de hoje" (or "Limpar" where the fields show) after a search: the day's list in view, its count said.
+    setup: async (page) => {
+      await backToToday(page);
+      await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
+      await expect.poll(() => page.locator('#transactions-count').innerText()).toMatch(/vendas hoje$/);
+    },
+    inView: ['#transactions-count', '#transactions-body tr:first-child'],
+    announced: ['#transactions-count'],
+  },
+  {
+    page: 'transactions',
+    name: 'reprint-last',
+    host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
-      await page.fill('#search-amount', '1.234,56');
-      await page.click('#search-submit');
-      await expect
-        .poll(() => page.locator('#transactions-title').innerText(), { timeout: 10_000 })
-        .toBe('Resultado da busca');
-      await page.locator('#transactions-body tr[data-reference="parcelado-1"]').waitFor({ timeout: 10_000 });
+      await reprintLast(page, '#transactions-reprint-last', 'ok');
     },
-    teardown: (page) => page.click('#search-clear'),
+    inView: ['#transactions-reprint-last', '#toast-status'],
+    announced: ['#toast-status'],
+    teardown: closeToast,
   },
   {
     page: 'transactions',
@@ -355,6 +534,7 @@ const STATES: readonly State[] = [
     host: 'pos',
     setup: async (page) => {
       await go(page, 'transactions');
+      await unfoldSearch(page);
       await page.fill('#search-amount', 'doze');
       await page.fill('#search-last4', '12a4');
       await page.click('#search-submit');
@@ -447,6 +627,15 @@ const STATES: readonly State[] = [
       await page.click('#confirm-no');
       storePin.set(STORE_PIN);
     },
+  },
+  {
+    page: 'sale',
+    name: 'voided-with-supervisor',
+    host: 'pos',
+    // The supervisor's PIN, then the void's confirmation on top of the sale's details, in view.
+    setup: (page, { caixa }) => voidNewSale(page, caixa, `anular-${Date.now()}`, '482193'),
+    inView: ['#sale-message', '#sale-title', '#sale-close'],
+    announced: ['#sale-message'],
   },
   {
     page: 'sale',
@@ -561,13 +750,15 @@ const STATES: readonly State[] = [
     setup: async (page) => {
       await go(page, 'settings');
       await page.click('#settings-test-print');
-      // The printer does not answer: the page says so, and that Pinbridge tries again.
-      await page
-        .locator('#settings-test-print-status[data-level="warn"], #settings-test-print-status[data-level="bad"]')
-        .waitFor({ timeout: 20_000 });
+      // The printer does not answer: the page says the test has not printed and why, as a failure, and that Pinbridge tries again.
+      await page.locator('#settings-test-print-status[data-level="bad"]').waitFor({ timeout: 20_000 });
+      expect(await page.locator('#settings-test-print-status').innerText()).toMatch(
+        /^Teste ainda não impresso: a impressora não foi encontrada.*O Pinbridge tenta de novo sozinho\.$/,
+      );
       await page.locator('#settings-test-print-status').scrollIntoViewIfNeeded();
     },
     inView: ['#settings-test-print-status'],
+    failure: ['#settings-test-print-status'],
   },
   {
     page: 'status',
@@ -661,6 +852,72 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'sale',
+    name: 'voided-without-supervisor',
+    host: 'live',
+    // No supervisor in this store: "Sim, cancelar venda", then the confirmation in view.
+    setup: (page, { liveCaixa }) => voidNewSale(page, liveCaixa, `anular-ao-vivo-${Date.now()}`),
+    inView: ['#sale-message', '#sale-title', '#sale-close'],
+    announced: ['#sale-message'],
+  },
+  {
+    page: 'status',
+    name: 'reprint-last-f8-printer-down',
+    host: 'down',
+    // F8 with the printer off: not printed, said as a failure with the reason, where the cashier is.
+    setup: async (page) => {
+      await go(page, 'status');
+      await reprintLast(page, 'F8', 'bad');
+      expect(await page.locator('#toast-error').innerText()).toMatch(
+        /^Último comprovante: venda de R\$ [\d.,]+ às .*\. Ainda não impresso: a impressora não foi encontrada/,
+      );
+    },
+    inView: ['#toast-error', '#toast-close'],
+    failure: ['#toast-error'],
+    teardown: closeToast,
+  },
+  {
+    page: 'payment',
+    name: 'reprint-last-printer-down',
+    host: 'down',
+    // After a sale, the printer known to be off: said at once, not "Na fila…" until a retry fails.
+    setup: async (page) => {
+      await trainingSale(page, '23,45', 'approved');
+      await reprintLast(page, '#payment-reprint-last', 'bad');
+    },
+    inView: ['#payment-reprint-last', '#toast-error'],
+    failure: ['#toast-error'],
+    teardown: closeToast,
+  },
+  {
+    page: 'transactions',
+    name: 'reprint-last-printer-down',
+    host: 'down',
+    setup: async (page) => {
+      await go(page, 'transactions');
+      await reprintLast(page, '#transactions-reprint-last', 'bad');
+    },
+    inView: ['#transactions-reprint-last', '#toast-error'],
+    failure: ['#toast-error'],
+    teardown: closeToast,
+  },
+  {
+    page: 'sale',
+    name: 'reprint-printer-down',
+    host: 'down',
+    setup: async (page) => {
+      await openSale(page, 'sem-impressora-1');
+      // Scrolled first: Playwright's own scroll-and-click can land on the receipt frame just above.
+      await page.locator('#receipt-print').scrollIntoViewIfNeeded();
+      await page.click('#receipt-print');
+      await expect
+        .poll(() => page.locator('#sale-error').innerText(), { timeout: 15_000 })
+        .toMatch(/^Ainda não impresso: a impressora não foi encontrada/);
+    },
+    inView: ['#sale-error', ...SALE_DIALOG_IN_VIEW],
+    failure: ['#sale-error'],
+  },
+  {
     page: 'status',
     name: 'connection-lost',
     host: 'lost',
@@ -732,7 +989,7 @@ beforeAll(async () => {
     }),
   );
   // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
-  const [pos, confirm, live, agent, launched] = await Promise.all([
+  const [pos, confirm, live, down, agent, launched] = await Promise.all([
     posRig({
       simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } },
       supervisor: storeSupervisor(join(home, 'supervisor-pin')),
@@ -743,6 +1000,11 @@ beforeAll(async () => {
       simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
     }),
     posRig({ mode: 'live', simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
+    // Its receipt printer is off: the same closed port as the agent's.
+    posRig({
+      printerAddress: `tcp://127.0.0.1:${closed}`,
+      simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
+    }),
     Agent.start({
       settings: loadSettings(undefined, home),
       api: {},
@@ -806,7 +1068,15 @@ beforeAll(async () => {
     installments: 1,
     description: 'Ao vivo',
   });
-  rigs = { pos, agent, caixa, confirm, live };
+  const caixa4 = await down.paired('Caixa 4');
+  await caixa4.call('payment.start', {
+    reference_id: 'sem-impressora-1',
+    amount: 1500,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Sem impressora',
+  });
+  rigs = { pos, agent, caixa, confirm, live, liveCaixa: caixa3, down };
 }, 120_000);
 
 afterAll(async () => {
@@ -814,6 +1084,7 @@ afterAll(async () => {
   await rigs?.pos.close();
   await rigs?.confirm.close();
   await rigs?.live.close();
+  await rigs?.down.close();
   await rigs?.agent.stop();
   console.log(`Layout screenshots: ${SHOTS}`);
 });
@@ -834,8 +1105,9 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
       // Its state opens an agent of its own; until then, any page.
       lost: 'about:blank',
       live: rigs.live.server.uiUrl(OPERATOR_KEY),
+      down: rigs.down.server.uiUrl(OPERATOR_KEY),
     };
-    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost', 'live'] as const) {
+    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost', 'live', 'down'] as const) {
       const context = await browser.newContext({ viewport: size, hasTouch: true });
       contexts.push(context);
       const page = await context.newPage();
@@ -860,12 +1132,15 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
     it(`${state.page} — ${state.name}`, async () => {
       const page = pages.get(state.host);
       if (page === undefined) throw new Error(`no window for ${state.host}`);
+      const mark = await announcementMark(page);
       await state.setup(page, rigs);
       // Let a scroll, a resize observer and the fonts settle before looking.
       await page.waitForTimeout(200);
       await page.screenshot({ path: join(SHOTS, label, `${state.page}-${state.name}.png`) });
       const found = {
         inView: await notInView(page, state.inView ?? []),
+        failure: await failureStyleProblems(page, state.failure ?? []),
+        announced: await notAnnounced(page, [...(state.announced ?? []), ...(state.failure ?? [])], mark),
         touch: await controlsUnder44px(page),
         layout: await layoutProblems(page),
         axe: await seriousA11yViolations(page),
@@ -874,7 +1149,7 @@ describe.each(SIZES)('at $width×$height', (size: Size) => {
       await state.teardown?.(page, rigs);
       // Vitest folds failures with the same message: LAYOUT_DEBUG=1 prints what each state found.
       if (process.env.LAYOUT_DEBUG !== undefined) console.log(label, state.page, state.name, JSON.stringify(found));
-      expect(found).toEqual({ inView: [], touch: [], layout: [], axe: [], english: [] });
+      expect(found).toEqual({ inView: [], failure: [], announced: [], touch: [], layout: [], axe: [], english: [] });
       expect(errors).toEqual([]);
     }, 90_000);
   }

@@ -3,7 +3,9 @@
  * sideways scroll, no text cut by its box, nothing pushed past the window's edge, every control
  * reachable and not covered by something else (the sticky banner, the save bar, another layer),
  * and the parts that must be on screen as they are (the sale just started, a dialog's buttons)
- * inside the window and clear of the banner. Run in the page as text (no DOM library here).
+ * inside the window and clear of the banner; a failure in the window's failure style, never in
+ * success's green; and the answer to what the cashier did said to screen readers (a live region
+ * changed to say it). Run in the page as text (no DOM library here).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -117,4 +119,92 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   >(`axe.run(document, { iframes: false, resultTypes: ['violations'] }).then((results) => results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => violation.id + ' (' + violation.impact + '): ' + violation.help + ' — ' + violation.nodes.slice(0, 5).map((node) => node.target.join(' ')).join(', ')))`);
+}
+
+/**
+ * The failure style of the window (window.css): the text in --bad, and the element (or the box
+ * it is in) marked as a failure — class `error` or `field-error`, `data-level`/`data-tone`
+ * "bad", or role=alert — so it reads as one in colour and to a screen reader alike. The elements
+ * of `selectors` that are not shown, or not in that style (green like a success, grey like a
+ * hint), one line each.
+ */
+export function failureStyleProblems(page: Page, selectors: readonly string[]): Promise<string[]> {
+  return page.evaluate<string[]>(`((selectors) => {
+    ${IN_PAGE}
+    const colour = (name) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(' + name + ')';
+      document.body.append(probe);
+      const value = getComputedStyle(probe).color;
+      probe.remove();
+      return value;
+    };
+    const bad = colour('--bad');
+    const ok = colour('--ok');
+    const marked = (el) => {
+      for (let node = el, depth = 0; node && node !== document.body && depth < 4; node = node.parentElement, depth++) {
+        if (node.matches('.error, .field-error, [data-level="bad"], [data-tone="bad"], [role="alert"]')) return true;
+      }
+      return false;
+    };
+    const problems = [];
+    for (const selector of selectors) {
+      const el = document.querySelector(selector);
+      if (!el || !shown(el) || el.innerText.trim() === '') { problems.push(selector + ': no failure shown'); continue; }
+      const shownColour = getComputedStyle(el).color;
+      if (shownColour === ok) problems.push(selector + ': in the green of a success (' + describe(el) + ')');
+      else if (shownColour !== bad) problems.push(selector + ': not in the failure colour ' + bad + ' but ' + shownColour + ' (' + describe(el) + ')');
+      if (!marked(el)) problems.push(selector + ': not marked as a failure (class error, data-level/data-tone "bad" or role=alert): ' + describe(el));
+    }
+    return problems;
+  })(${JSON.stringify(selectors)})`);
+}
+
+/**
+ * Records in the page, from now on, each change of text inside a live region (aria-live polite or
+ * assertive, role status, alert or log): what a screen reader says without the cashier moving.
+ * Returns how many were recorded so far: what `notAnnounced` reads after this mark is new. (Put in
+ * the page when asked, not as an init script: that would run in the receipts' sandboxed frames too,
+ * which refuse scripts and say so on the console.)
+ */
+export function announcementMark(page: Page): Promise<number> {
+  return page.evaluate<number>(`(() => {
+    if (window.__announced === undefined) {
+      const said = (window.__announced = []);
+      const region = (node) => {
+        const el = node.nodeType === 1 ? node : node.parentElement;
+        return el ? el.closest('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]') : null;
+      };
+      new MutationObserver((records) => {
+        for (const record of records) {
+          const live = region(record.target);
+          if (live && !live.closest('[aria-hidden="true"]')) said.push({ region: live, text: live.textContent.trim().replace(/\\s+/g, ' ') });
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    }
+    return window.__announced.length;
+  })()`);
+}
+
+/**
+ * The elements of `selectors` whose text was not announced since `mark`: each must sit in a live
+ * region whose text changed to hold it after the mark (the same text left as it was is not said
+ * again by a screen reader).
+ */
+export function notAnnounced(page: Page, selectors: readonly string[], mark: number): Promise<string[]> {
+  return page.evaluate<string[]>(`((selectors, mark) => {
+    const problems = [];
+    if (selectors.length === 0) return [];
+    if (window.__announced === undefined) return ['the page records no announcements since it was loaded again (announcementMark)'];
+    const said = window.__announced.slice(mark);
+    for (const selector of selectors) {
+      const el = document.querySelector(selector);
+      const text = el ? el.textContent.trim().replace(/\\s+/g, ' ') : '';
+      if (!el || text === '') { problems.push(selector + ': nothing to announce'); continue; }
+      const live = el.closest('[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"]');
+      if (!live) { problems.push(selector + ': not in a live region (aria-live, role status or alert): "' + text.slice(0, 60) + '"'); continue; }
+      if (!said.some((entry) => entry.region === live && entry.text.includes(text))) problems.push(selector + ': its live region did not change to say "' + text.slice(0, 60) + '"');
+    }
+    return problems;
+  })(${JSON.stringify(selectors)}, ${mark})`);
 }
