@@ -184,12 +184,15 @@ export class PaymentPage {
       .filter((part) => part !== null)
       .join(' · ');
     const decided = outcome !== null && !running;
-    // Once decided, the last step ("Venda confirmada") would repeat the result: the line is kept
-    // for screen readers only, saying the outcome the title and the result show.
-    this.#message.textContent = decided ? t(OUTCOME_TITLES[outcome.status]) : this.#currentMessage(tracked);
+    // Once decided, the last step ("Venda confirmada") would repeat the result: the line goes
+    // quiet, and the result's own live region (its status and reason) says the outcome.
+    this.#message.textContent = decided ? '' : this.#currentMessage(tracked);
     this.#message.classList.toggle('visually-hidden', decided);
 
     this.#result.hidden = !decided;
+    // A decline or a failure is marked as one (the failure style), not only coloured.
+    if (decided && (outcome.status === 'declined' || outcome.status === 'failed')) this.#result.dataset.level = 'bad';
+    else delete this.#result.dataset.level;
     if (decided) {
       // "confirmada" is said once, by the steps; only a confirmation still due or undone is news here.
       const confirmation =

@@ -46,5 +46,15 @@ export class Toast {
     if (words === null) delete this.#box.dataset.tone;
     else this.#box.dataset.tone = words.tone;
     if (words?.tone === 'ok') this.#timer = setTimeout(() => this.say(null), SUCCESS_SHOWN_MS);
+    // The control the cashier just used (a reprint button low on the page) must not end up under
+    // the answer: once the toast has its size (and --toast-height its value), it is scrolled clear.
+    if (words !== null) requestAnimationFrame(() => requestAnimationFrame(() => this.#keepFocusClear()));
+  }
+
+  #keepFocusClear(): void {
+    const focused = document.activeElement;
+    if (!(focused instanceof HTMLElement) || focused === document.body || this.#box.contains(focused)) return;
+    const toastTop = this.#box.getBoundingClientRect().top;
+    if (focused.getBoundingClientRect().bottom > toastTop) focused.scrollIntoView({ block: 'nearest' });
   }
 }

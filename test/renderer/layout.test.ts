@@ -293,6 +293,7 @@ const STATES: readonly State[] = [
       await page.locator('#training-error:not(:empty)').waitFor();
     },
     inView: ['#training-error', '#training-amount'],
+    failure: ['#training-error'],
   },
   {
     page: 'payment',
@@ -321,6 +322,7 @@ const STATES: readonly State[] = [
     },
     // The field is focused: in view, its mistake under it.
     inView: ['#training-installments', '#training-installments-error'],
+    failure: ['#training-installments-error'],
     // À vista again, and no amount: the next sales are the ones they ask for.
     teardown: async (page) => {
       await page.selectOption('#training-installments', '1');
@@ -368,6 +370,7 @@ const STATES: readonly State[] = [
     host: 'pos',
     setup: (page) => trainingSale(page, '1.234,56', 'approved'),
     inView: ['#payment-amount', '#payment-result-status'],
+    announced: ['#payment-result-status'],
   },
   {
     page: 'payment',
@@ -376,6 +379,7 @@ const STATES: readonly State[] = [
     // ,51: the sandbox's insufficient funds; the reason is said beside NEGADA.
     setup: (page) => trainingSale(page, '10,51', 'declined'),
     inView: ['#payment-amount', '#payment-result-reason'],
+    failure: ['#payment-result-status', '#payment-result-reason'],
   },
   {
     page: 'payment',
@@ -460,7 +464,7 @@ const STATES: readonly State[] = [
     page: 'transactions',
     name: 'search-by-dates',
     host: 'pos',
-    setup: (page) => search(page, { from: '2020-01-01' }, 'parcelado-1'),
+    setup: (page) => search(page, { from: '01/01/2020' }, 'parcelado-1'),
     inView: ['#transactions-count', '#transactions-body tr:first-child'],
     announced: ['#transactions-count'],
     teardown: backToToday,
@@ -542,6 +546,7 @@ const STATES: readonly State[] = [
     },
     // The first mistake is brought into view (the focus goes to it).
     inView: ['#search-amount', '#search-amount-error'],
+    failure: ['#search-amount-error', '#search-last4-error'],
     teardown: (page) => page.click('#search-clear'),
   },
   {
@@ -608,6 +613,7 @@ const STATES: readonly State[] = [
       await page.locator('#confirm-supervisor-error:not(:empty)').waitFor({ timeout: 10_000 });
     },
     inView: ['#confirm-supervisor-pin', '#confirm-supervisor-error', '#confirm-no', '#confirm-yes'],
+    failure: ['#confirm-supervisor-error'],
     teardown: (page) => page.click('#confirm-no'),
   },
   {
@@ -622,6 +628,7 @@ const STATES: readonly State[] = [
       await page.locator('#confirm-supervisor-countdown').waitFor({ timeout: 10_000 });
     },
     inView: ['#confirm-supervisor-lock', '#confirm-no', '#confirm-yes'],
+    failure: ['#confirm-supervisor-lock'],
     // The store sets its PIN again: the lock and the wrong PINs so far are gone.
     teardown: async (page) => {
       await page.click('#confirm-no');
@@ -727,6 +734,7 @@ const STATES: readonly State[] = [
       await page.locator('#settings-error:not(:empty)').waitFor({ timeout: 10_000 });
     },
     inView: ['#settings-save', '#settings-error'],
+    failure: ['#settings-error'],
     teardown: reload,
   },
   {
@@ -829,6 +837,8 @@ const STATES: readonly State[] = [
       await readyLineSays(page, 'Sem conexão com o serviço de pagamentos');
     },
     inView: ['#ready-line'],
+    failure: ['#ready-line'],
+    announced: ['#ready-text'],
     teardown: async (page, { live }) => {
       live.apiHealth.record(apiAttempt(true));
       await readyLineSays(page, 'Pronto para vender');
@@ -845,6 +855,8 @@ const STATES: readonly State[] = [
       await readyLineSays(page, 'PINPAD desconectado');
     },
     inView: ['#ready-line'],
+    failure: ['#ready-line'],
+    announced: ['#ready-text'],
     // A PINPAD plugged in again (another serial number: the one pulled stays listed, disconnected).
     teardown: async (page, { live }) => {
       await live.addPinpad(`LIVE${String(live.pinpads.length + 1).padStart(12, '0')}`, AUTO_CUSTOMER);
@@ -935,7 +947,11 @@ const STATES: readonly State[] = [
     name: 'ready-line-connection-lost',
     host: 'lost',
     // The window of the state before, its agent gone.
-    setup: (page) => readyLineSays(page, 'Sem conexão com o Pinbridge — reconectando…'),
+    // (Said as it changed, in the state before: its page was loaded there, so nothing before is recorded.)
+    setup: async (page) => {
+      await readyLineSays(page, 'Sem conexão com o Pinbridge — reconectando…');
+      expect(await failureStyleProblems(page, ['#ready-line'])).toEqual([]);
+    },
     inView: ['#ready-line'],
   },
 ];

@@ -200,6 +200,8 @@ describe('the words a cashier reads', () => {
       expect(shown, route).not.toMatch(technical);
     }
     await page.click('#nav-status');
+    // Read once shown: innerText of a hidden page is its bare text, without the breaks a cashier sees.
+    await page.locator('#status-pinpads').waitFor({ state: 'visible' });
     expect(await page.locator('#status-pinpads').innerText()).toMatch(/Conexão\s+PINPAD simulado/);
     expect(await page.locator('#status-printers').innerText()).toMatch(
       /Impressora de comprovantes\s+Pronta\s+Impressora de treino \(arquivos, sem papel\)/,
@@ -207,6 +209,7 @@ describe('the words a cashier reads', () => {
 
     await page.click('#nav-support');
     const about = page.locator('#support-about');
+    await about.waitFor({ state: 'visible' });
     expect(await about.innerText()).toMatch(/PINPAD\s+PINPAD simulado\s+Endereço técnico: sim/);
     expect(await about.innerText()).toMatch(
       /Impressora\s+Impressora de treino \(arquivos, sem papel\)\s+Endereço técnico: file:\/\/\/.*\/training\/receipts\//,
