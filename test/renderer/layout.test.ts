@@ -409,6 +409,20 @@ const STATES: readonly State[] = [
     teardown: closeToast,
   },
   {
+    page: 'clients',
+    name: 'reprint-last-f8',
+    host: 'pos',
+    // F8 works from every page: on Caixas too, the answer is where the cashier is.
+    setup: async (page) => {
+      await go(page, 'clients');
+      await reprintLast(page, 'F8', 'ok');
+      expect(await page.locator('#toast-status').innerText()).toMatch(/^Último comprovante: .* Impresso\.$/);
+    },
+    inView: ['#toast-status', '#toast-close'],
+    announced: ['#toast-status'],
+    teardown: closeToast,
+  },
+  {
     page: 'status',
     name: 'pos-sale-notice',
     host: 'pos',
