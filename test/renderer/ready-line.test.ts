@@ -22,6 +22,7 @@ import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { OPERATOR_KEY, posRig, type PosRig } from '../main/pos/pos-rig.js';
+import { openWindowPage } from './window-page.js';
 
 const ROUTES = ['status', 'payment', 'transactions', 'clients', 'settings', 'support'] as const;
 const CASHIER_PAGES = ['status', 'payment', 'transactions', 'clients'] as const;
@@ -53,14 +54,10 @@ function closedPort(): Promise<number> {
 }
 
 async function open(url: string, viewport = SMALL): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport, hasTouch: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
-  await expect.poll(() => page.locator('body').getAttribute('data-connection')).toBe('ready');
-  return { page, errors };
+  // Console lines are not read: a spec here stops the agent, and the page's exceptions are what count.
+  const opened = await openWindowPage(browser, url, { viewport, hasTouch: true, reconnects: true });
+  contexts.push(opened.context);
+  return opened;
 }
 
 const line = (page: Page): Promise<string> => page.locator('#ready-text').innerText();

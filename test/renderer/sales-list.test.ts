@@ -12,6 +12,7 @@ import { wallClock } from '../../main/locale/store-time.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { OPERATOR_KEY, posRig, type PosRig } from '../main/pos/pos-rig.js';
 import { FOCUSED, text } from './keyboard.js';
+import { openWindowPage } from './window-page.js';
 
 let browser: Browser;
 let pos: PosRig;
@@ -52,19 +53,8 @@ async function salesPage(options: { viewport: { width: number; height: number };
   page: Page;
   errors: string[];
 }> {
-  const context = await browser.newContext({
-    viewport: options.viewport,
-    ...(options.locale === undefined ? {} : { locale: options.locale }),
-  });
+  const { page, context, errors } = await openWindowPage(browser, pos.server.uiUrl(OPERATOR_KEY), options);
   contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  await page.goto(pos.server.uiUrl(OPERATOR_KEY));
-  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 10_000 }).toBe('ready');
   await page.click('#nav-transactions');
   await expect.poll(() => page.locator('#transactions-body tr').count(), { timeout: 10_000 }).toBe(3);
   return { page, errors };

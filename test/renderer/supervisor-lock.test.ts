@@ -19,6 +19,7 @@ import { serve, stopServers, type Server } from '../helpers/cli.js';
 import { testIntegrityKey } from '../helpers/integrity-key.js';
 import { OPERATOR_KEY, posRig } from '../main/pos/pos-rig.js';
 import { FOCUSED, text } from './keyboard.js';
+import { openWindowPage, windowReady } from './window-page.js';
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -40,23 +41,16 @@ const LOCKED_LINE =
 
 /** A window on `url`; its page errors (and console errors but the browser's own line for a lost WebSocket). */
 async function openWindow(url: string): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 600 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/WebSocket connection to .* failed/.test(message.text()))
-      errors.push(message.text());
+  const opened = await openWindowPage(browser, url, {
+    viewport: { width: 1024, height: 600 },
+    reconnects: true,
+    readyWithinMs: 20_000,
   });
-  await page.goto(url);
-  await waitReady(page);
-  return { page, errors };
+  contexts.push(opened.context);
+  return opened;
 }
 
-async function waitReady(page: Page): Promise<void> {
-  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 20_000 }).toBe('ready');
-}
+const waitReady = (page: Page): Promise<void> => windowReady(page, 20_000);
 
 /** Vendas → the sale → "Cancelar venda": the dialog with the supervisor's PIN. */
 async function openVoid(page: Page, reference: string): Promise<void> {

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { OPERATOR_KEY, posRig, type PosRig } from '../main/pos/pos-rig.js';
 import { FOCUSED, text } from './keyboard.js';
+import { openWindowPage } from './window-page.js';
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -32,16 +33,10 @@ afterAll(async () => {
 
 /** The payment page of a window on `rig`, and the errors of the page. */
 async function paymentPage(rig: PosRig): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 600 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+  const { page, context, errors } = await openWindowPage(browser, rig.server.uiUrl(OPERATOR_KEY), {
+    viewport: { width: 1024, height: 600 },
   });
-  await page.goto(rig.server.uiUrl(OPERATOR_KEY));
-  await expect.poll(() => page.locator('body').getAttribute('data-connection'), { timeout: 10_000 }).toBe('ready');
+  contexts.push(context);
   await page.click('#nav-payment');
   await page.locator('#training-sale').waitFor();
   return { page, errors };

@@ -9,7 +9,7 @@
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -325,7 +325,7 @@ describe('the payment page after a sale', () => {
     await expect
       .poll(() => page.frameLocator('#payment-receipt-frame').locator('body').innerText())
       .toContain('R$ 7,00');
-    const printed = (): number => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0);
+    const printed = (): number => pos.printedJobs().length;
     // Pinbridge prints both copies of an approval by itself: wait for them before counting.
     await expect.poll(() => text(page, '#payment-print-message'), { timeout: 10_000 }).toMatch(/^(Impresso\.)?$/);
     const before = printed();
@@ -435,13 +435,11 @@ describe("today's sales", () => {
     await page.screenshot({ path: join(SHOTS, 'transactions-receipt-1280x800.png') });
 
     // Reprint: the folder printer gets a job.
-    const printedBefore = existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0;
+    const printedBefore = pos.printedJobs().length;
     // Scrolled first: Playwright's own scroll-and-click can land on the receipt frame just above.
     await page.locator('#receipt-print').scrollIntoViewIfNeeded();
     await page.click('#receipt-print');
-    await expect
-      .poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 })
-      .toBeGreaterThan(printedBefore);
+    await expect.poll(() => pos.printedJobs().length, { timeout: 10_000 }).toBeGreaterThan(printedBefore);
     await expect.poll(() => text(page, '#sale-message')).toMatch(/Na fila da impressora|Imprimindo|Impresso/);
 
     // Void: "Voltar" leaves the sale as it was; "Sim, cancelar venda" voids it.
@@ -492,7 +490,7 @@ describe('finding a past sale', () => {
       simulator: { autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } },
       journalOptions: { now: () => new Date(Date.now() - behindMs) },
     });
-    const printed = (): number => (existsSync(rig.printDir) ? readdirSync(rig.printDir).length : 0);
+    const printed = (): number => rig.printedJobs().length;
     const day = (msAgo: number): string => {
       const wall = wallClock(new Date(Date.now() - msAgo), 'America/Sao_Paulo');
       // As the search's date fields take and show it: dd/mm/aaaa.
@@ -668,9 +666,7 @@ describe('finding a past sale', () => {
       await expect
         .poll(() => text(page, '#toast-status'), { timeout: 10_000 })
         .toMatch(/^Último comprovante: venda de R\$ 12,34 às \d{2}:\d{2}:\d{2}\. Impresso\.$/);
-      const lastPrinted = readdirSync(rig.printDir)
-        .sort()
-        .map((name) => readFileSync(join(rig.printDir, name), 'latin1'));
+      const lastPrinted = rig.printedJobs().map((file) => readFileSync(file, 'latin1'));
       expect(lastPrinted.filter((job) => job.includes('VIA DO CLIENTE'))).toHaveLength(3);
       expect(lastPrinted.some((job) => job.includes('VIA DO ESTABELECIMENTO'))).toBe(false);
       expect(errors).toEqual([]);

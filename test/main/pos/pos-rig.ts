@@ -5,7 +5,7 @@
  * talk to it with real `ws` clients (`RpcClient`), as a POS would.
  */
 import type { PinpadLink } from '../../../main/pinpad/link-status.js';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
@@ -60,6 +60,11 @@ export interface PosRig {
   readonly apiHealth: ApiHealthMonitor;
   /** Where the folder printer writes each job. */
   readonly printDir: string;
+  /**
+   * The jobs the folder printer has written whole, oldest first (full paths): not the hidden
+   * `.part` file of a job still being written, which a spec reading the folder mid-job would see.
+   */
+  printedJobs(): string[];
   /** Every pairing code the "window" was shown. */
   readonly announced: PairingAnnouncement[];
   readonly pinpads: PosPinpad[];
@@ -354,6 +359,13 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
     printing,
     apiHealth,
     printDir,
+    printedJobs: () =>
+      existsSync(printDir)
+        ? readdirSync(printDir)
+            .filter((name) => !name.startsWith('.'))
+            .sort()
+            .map((name) => join(printDir, name))
+        : [],
     announced,
     pinpads,
     async addPinpad(serial, simOptions, attachOptions = {}) {

@@ -4,8 +4,7 @@
  * request, lists, revokes and blocks clients, and sees every payment. No POS can do any of it.
  * Answers and events are checked against their schemas.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_PEER_FINDER } from '../../../../main/pos/server/peer/finder.js';
 import { decodeEscPos } from '../../../helpers/escpos-decode.js';
@@ -199,11 +198,10 @@ describe('a test print from the window', () => {
     const window = await pos.operator();
     const job = await call(window, 'operator.testPrint', {});
     expect(job).toMatchObject({ printer: 'default' });
-    await expect
-      .poll(() => (existsSync(pos.printDir) ? readdirSync(pos.printDir).length : 0), { timeout: 10_000 })
-      .toBeGreaterThan(0);
-    const printed = readdirSync(pos.printDir)
-      .flatMap((file) => decodeEscPos(readFileSync(join(pos.printDir, file))).lines.map((line) => line.text))
+    await expect.poll(() => pos.printedJobs().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    const printed = pos
+      .printedJobs()
+      .flatMap((file) => decodeEscPos(readFileSync(file)).lines.map((line) => line.text))
       .join('\n');
     expect(printed).toContain('TESTE DE IMPRESSÃO');
     expect(printed).toContain('Acentos: ÁÉÍÓÚ');

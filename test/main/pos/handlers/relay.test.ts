@@ -7,8 +7,7 @@
  * api.health event). Every answer and event is checked against its schema, and no frame a POS
  * receives may carry the API token.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaViolations } from '../../../../main/contract/index.js';
 import { EVENTS } from '../../../../main/pos/protocol/index.js';
@@ -343,9 +342,10 @@ describe('the relays, with the payments API up', () => {
       expect(print_jobs).toMatchObject([{ subject: `boleto:${transaction.id}`, printer: 'default' }]);
       const done = await client.next('printer.job', (p) => p.id === print_jobs[0]!.id && p.state === 'printed');
       expect(schemaViolations(EVENTS['printer.job'].payload, done)).toEqual([]);
-      const slips = readdirSync(pos.printDir)
-        .filter((name) => name.endsWith('.bin'))
-        .map((name) => decodeEscPos(readFileSync(join(pos.printDir, name))));
+      const slips = pos
+        .printedJobs()
+        .filter((file) => file.endsWith('.bin'))
+        .map((file) => decodeEscPos(readFileSync(file)));
       // The digitable line (54 characters) wraps on the 48-column paper: compare its digits.
       const digits = (text: string): string => text.replace(/\D/g, '');
       const slip = slips.find((decoded) =>
