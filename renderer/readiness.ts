@@ -15,6 +15,7 @@ import type { ClientState, EventPayload } from '../client/index.js';
 import type { Mode } from './context.js';
 import { t, type MessageKey } from './i18n.js';
 import { printerName } from './labels.js';
+import { printerTrouble } from './print-watch.js';
 
 type Pinpad = EventPayload<'pinpad.connected'>;
 type PinpadLink = EventPayload<'pinpad.link'>;
@@ -95,10 +96,12 @@ function printerMissing(printer: Printer, named: boolean): Missing | null {
       text: named ? t('ready.printerNamed', { problem, name: printerName(printer.name) }) : problem,
     };
   };
-  if (printer.connected === false) return warn('ready.printerOffline', true);
-  if (printer.paper_out) return warn('ready.printerPaperOut', true);
-  if (printer.cover_open) return warn('ready.printerCoverOpen', true);
-  if (printer.error !== null && printer.error !== 'AUTO_RECOVERABLE') return warn('ready.printerError', true);
+  // The same trouble, in the same order, as a print waiting on this printer is told (print-watch.ts).
+  const trouble = printerTrouble(printer);
+  if (trouble === 'UNREACHABLE') return warn('ready.printerOffline', true);
+  if (trouble === 'PAPER_OUT') return warn('ready.printerPaperOut', true);
+  if (trouble === 'COVER_OPEN') return warn('ready.printerCoverOpen', true);
+  if (trouble !== null && trouble !== 'AUTO_RECOVERABLE') return warn('ready.printerError', true);
   if (printer.paper_low) return warn('ready.printerPaperLow', false);
   // connected null: being checked (seconds after start), or a system printer its spooler answers for.
   return null;
