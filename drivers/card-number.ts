@@ -322,13 +322,17 @@ export const TRACK_REMOVED = '[track removed]';
 export const ENCODED_REMOVED = '[card data removed]';
 
 /**
- * `text` with what the strict search finds masked: a card number keeps its first 6 and last 4
+ * `text` with what the search finds masked — the strict search unless `search` says otherwise
+ * (the journal masks what its wider search finds): a card number keeps its first 6 and last 4
  * digits ("555555******4444", its separators kept), a track becomes "[track removed]" and an
  * encoded token that holds card data "[card data removed]". `masked` counts what was masked (a
  * PAN inside a track counts once, with its track); 0 is the expected answer.
  */
-export function maskCardData(text: string): { text: string; masked: number } {
-  const all = findCardData(text, { paymentCardsOnly: true });
+export function maskCardData(
+  text: string,
+  search: CardNumberSearch = { paymentCardsOnly: true },
+): { text: string; masked: number } {
+  const all = findCardData(text, search);
   if (all.length === 0) return { text, masked: 0 };
   const removed = all.filter((find) => find.hide === undefined);
   const inRemoved = (find: CardDataFound): boolean =>

@@ -4,7 +4,7 @@
  * disk — not even an event.
  */
 import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../../validation/taxpayer-id.js';
-import { cardDataAcross, cardDataIn, findCardNumber, looksLikeCardNumber } from './card-data.js';
+import { cardDataAcross, cardDataIn, findCardNumber, looksLikeCardNumber, maskForJournal } from './card-data.js';
 import { JournalError } from './errors.js';
 import type { MaskedCard, NewPayment, PaymentPatch, PendingUndo } from './record.js';
 
@@ -48,6 +48,28 @@ const cardData = (field: string, paymentId?: string): JournalError =>
 
 const invalid = (message: string, paymentId?: string): JournalError =>
   new JournalError('INVALID_RECORD', message, paymentId === undefined ? {} : { paymentId });
+
+/**
+ * The patch and note with their diagnostics masked (maskForJournal): the note, the problem's
+ * English message and the undo's last error are what Pinbridge writes about a payment, quoting
+ * error messages it did not compose — a hex id in an API path may hold a Luhn-valid run. They are
+ * written masked rather than refused, so the move they explain still reaches the disk. Everything
+ * else (the card, the authorization, what the POS typed, the cashier's sentence) is the payment
+ * itself, and `refuseCardData` still refuses it.
+ */
+export function maskDiagnostics(patch: PaymentPatch, note: string): { patch: PaymentPatch; note: string } {
+  let masked = patch;
+  if (patch.problem !== undefined && patch.problem !== null && typeof patch.problem.message === 'string') {
+    const message = maskForJournal(patch.problem.message);
+    if (message !== patch.problem.message) masked = { ...masked, problem: { ...patch.problem, message } };
+  }
+  const undo = patch.pendingUndo;
+  if (undo !== undefined && undo !== null && typeof undo.lastError === 'string') {
+    const lastError = maskForJournal(undo.lastError);
+    if (lastError !== undo.lastError) masked = { ...masked, pendingUndo: { ...undo, lastError } };
+  }
+  return { patch: masked, note: maskForJournal(note) };
+}
 
 /** Throws CARD_DATA when a string of `fields` (or `note`) looks like a card number. */
 export function refuseCardData(fields: object, note: string | undefined, paymentId?: string): void {

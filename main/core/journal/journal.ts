@@ -32,7 +32,7 @@ import { startOfDay } from '../../locale/store-time.js';
 import { canMove, isFinal, SYNCED_STATES, UNDO_STATES, type PaymentState } from '../states.js';
 import { DEFAULT_MIN_FREE_BYTES, DEFAULT_RESERVE_BYTES, DiskReserve, type DiskRoom } from './disk-reserve.js';
 import { JournalError } from './errors.js';
-import { checkNewPayment, checkPatch, refuseCardData } from './guard.js';
+import { checkNewPayment, checkPatch, maskDiagnostics, refuseCardData } from './guard.js';
 import type { JournalEvent, ListQuery, NewPayment, PaymentPatch, PaymentRecord } from './record.js';
 import { PAYMENT_COLUMNS, toEvent, toRecord, toRow, type EventRow, type PaymentRow } from './rows.js';
 import { MIGRATIONS } from './schema.js';
@@ -389,11 +389,12 @@ export class Journal {
     });
   }
 
-  #moves(id: string, moves: readonly JournalMove[], syncNow = true): PaymentRecord[] {
-    for (const move of moves) refuseCardData(move.patch ?? {}, move.note ?? '', id);
+  #moves(id: string, given: readonly JournalMove[], syncNow = true): PaymentRecord[] {
+    const moves = given.map((move) => ({ to: move.to, ...maskDiagnostics(move.patch ?? {}, move.note ?? '') }));
+    for (const move of moves) refuseCardData(move.patch, move.note, id);
     return this.#write(syncNow && moves.some((move) => SYNCED_STATES.has(move.to)), () => {
       let current = this.#readForWrite(id);
-      return moves.map(({ to, patch = {}, note = '' }) => {
+      return moves.map(({ to, patch, note }) => {
         if (!canMove(current.state, to)) {
           throw new JournalError(
             'INVALID_TRANSITION',
@@ -410,7 +411,8 @@ export class Journal {
   }
 
   /** Changes a payment's fields without moving it (installments chosen, an undo attempt…), with an event. */
-  update(id: string, patch: PaymentPatch, note = ''): PaymentRecord {
+  update(id: string, given: PaymentPatch, givenNote = ''): PaymentRecord {
+    const { patch, note } = maskDiagnostics(given, givenNote);
     refuseCardData(patch, note, id);
     return this.#write(false, () => {
       const current = this.#readForWrite(id);
@@ -432,8 +434,8 @@ export class Journal {
    * (its record stays as it is): an attempt on it that did not go through, e.g. a void refused
    * for a wrong supervisor PIN. The event goes from its state to the same state.
    */
-  annotate(id: string, note: string): void {
-    refuseCardData({}, note, id);
+  annotate(id: string, givenNote: string): void {
+    const { note } = maskDiagnostics({}, givenNote);
     this.#write(false, () => {
       const current = this.#readForWrite(id);
       this.#appendEvent(current.id, this.#timestamp(), current.state, current.state, note);

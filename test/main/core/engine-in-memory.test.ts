@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { PaymentsPortError } from '../../../main/core/payments-failure.js';
 import { MemoryPinpad, MemoryProvider } from './memory-ports.js';
 
 const SERIAL = 'PB-MEMORY-1';
@@ -20,7 +21,7 @@ afterEach(async () => {
   for (const engine of engines.splice(0)) await engine.close();
 });
 
-function rig(): { engine: PaymentEngine; provider: MemoryProvider; pinpad: MemoryPinpad } {
+function rig(): { engine: PaymentEngine; provider: MemoryProvider; pinpad: MemoryPinpad; journal: Journal } {
   const journal = Journal.open(join(mkdtempSync(join(tmpdir(), 'pinbridge-engine-memory-')), 'journal.db'));
   const provider = new MemoryProvider();
   const pinpad = new MemoryPinpad();
@@ -33,7 +34,7 @@ function rig(): { engine: PaymentEngine; provider: MemoryProvider; pinpad: Memor
   });
   engine.attachTerminal(SERIAL, pinpad);
   engines.push(engine);
-  return { engine, provider, pinpad };
+  return { engine, provider, pinpad, journal };
 }
 
 const sale = (reference: string, amount = 1990): Record<string, unknown> => ({
@@ -84,6 +85,33 @@ describe('the engine over memory ports', () => {
     const outcome = await engine.start(sale('memory-chip-refused'));
     expect(outcome).toMatchObject({ status: 'declined', problem: { code: 'CHIP_REFUSED' } });
     expect(provider.calls).toEqual(['create', 'authorize', 'reverse']);
+  });
+
+  it('keeps a refused reversal queued when its error quotes an id whose digits pass the Luhn check: the journal masks the run, never refuses the move', async () => {
+    const { engine, provider, pinpad, journal } = rig();
+    pinpad.chipDecision = 'refused';
+    // What the HTTP client says of a timeout, naming the path; this marketplace id holds "4539578763621486".
+    const path = '/v1/marketplaces/ab4539578763621486cdef0123456789/card_present_transactions/tr-1/reverse';
+    const reverse = provider.terminal.reverse.bind(provider.terminal);
+    let refusals = 1;
+    Object.assign(provider.terminal, {
+      reverse: (id: string) =>
+        refusals-- > 0
+          ? Promise.reject(
+              new PaymentsPortError({
+                kind: 'answer_unknown',
+                code: 'timeout_error',
+                message: `Payments API did not answer POST ${path} within 15000 ms (attempt 1)`,
+              }),
+            )
+          : reverse(id),
+    });
+    const outcome = await engine.start(sale('memory-reverse-luhn-id'));
+    expect(outcome).toMatchObject({ status: 'declined', state: 'reversing', problem: { code: 'CHIP_REFUSED' } });
+    expect(engine.pending().undos.map((undo) => undo.referenceId)).toEqual(['memory-reverse-luhn-id']);
+    const record = journal.get(outcome.paymentId);
+    expect(record.pendingUndo?.lastError).toContain('ab453957******1486cdef');
+    expect(journal.events(record.id).at(-1)?.note).toContain('ab453957******1486cdef');
   });
 
   it('learns a lost answer from the provider’s record instead of asking twice: read back, found approved, the chip told so', async () => {

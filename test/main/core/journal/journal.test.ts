@@ -631,12 +631,15 @@ describe('annotate', () => {
     });
   });
 
-  it('refuses a note that looks like a card number, writing nothing', () => {
+  it('writes a note that holds a card number masked: the line is kept, the number is not', () => {
     const journal = open();
     const record = walk(journal, ['intent']);
     const before = journal.events(record.id).length;
-    expect(thrown(() => journal.annotate(record.id, `typed ${PAN}`))).toMatchObject({ code: 'CARD_DATA' });
-    expect(journal.events(record.id)).toHaveLength(before);
+    journal.annotate(record.id, `typed ${PAN}`);
+    expect(journal.events(record.id)).toHaveLength(before + 1);
+    expect(journal.events(record.id).at(-1)?.note).toBe('typed 411111******1111');
+    journal.close();
+    expect(bytesOnDisk()).not.toContain(PAN);
   });
 });
 
@@ -1069,8 +1072,7 @@ describe('card data', () => {
   it.each<[string, PaymentPatch, string?]>([
     ['the card', { card: { ...card, maskedPan: PAN } }],
     ['the authorization', { authorization: { ...authorization, responseMessage: `pan=${PAN}` } }],
-    ['the problem', { problem: { ...problem, message: `chip error 5555-5555-5555-4444` } }],
-    ['the note', {}, `card ${PAN} read`],
+    ["the cashier's sentence", { problem: { ...problem, cashierMessage: `Cartão 5555-5555-5555-4444 recusado` } }],
   ])(
     'refuses a full card number in %s of a transition with CARD_DATA, leaving the row and events unchanged',
     (_, patch, note) => {
@@ -1088,6 +1090,59 @@ describe('card data', () => {
       expect(bytesOnDisk()).not.toContain('5555-5555');
     },
   );
+
+  describe("diagnostics — the note, the problem's English message, the undo's last error — are written masked, never refused", () => {
+    // An error message quoting an API path: this marketplace id's digits "4539578763621486" pass the Luhn check.
+    const path =
+      '/v1/marketplaces/ab4539578763621486cdef0123456789/sellers/e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0e0/transactions';
+    const timedOut = `Payments API did not answer GET ${path} within 15000 ms (attempt 1)`;
+
+    it.each<
+      [
+        string,
+        (journal: Journal, record: PaymentRecord) => PaymentRecord,
+        (journal: Journal, record: PaymentRecord) => unknown,
+      ]
+    >([
+      [
+        'a problem quoting an API path',
+        (journal, record) =>
+          journal.transition(record.id, 'aborting', { problem: { ...problem, message: `lookup failed: ${timedOut}` } }),
+        (_journal, record) => record.problem?.message,
+      ],
+      [
+        "an undo's last error",
+        (journal, record) =>
+          journal.update(record.id, {
+            pendingUndo: { attempts: 1, nextAttemptAt: '2026-11-28T12:00:00.000Z', lastError: timedOut },
+          }),
+        (_journal, record) => record.pendingUndo?.lastError,
+      ],
+      [
+        'a note',
+        (journal, record) => journal.transition(record.id, 'aborting', {}, `undo not sent (attempt 1): ${timedOut}`),
+        (journal, record) => journal.events(record.id).at(-1)?.note,
+      ],
+    ])('%s: the move is journaled, the run masked (first 6 and last 4 kept)', (_, write, text) => {
+      const journal = open();
+      const record = walk(journal, ['intent', 'created']);
+      const written = write(journal, record);
+      expect(journal.get(record.id)).toEqual(written);
+      expect(text(journal, written)).toContain('/v1/marketplaces/ab453957******1486cdef0123456789/sellers/');
+      journal.close();
+      expect(bytesOnDisk()).not.toContain('4539578763621486');
+    });
+
+    it('masks a number its own kept digits would join into another, until the search finds nothing', () => {
+      const journal = open();
+      const record = walk(journal, ['intent', 'created']);
+      // Masked once, "4111 111111******1111 4111 11" still joins its kept digits and its neighbours.
+      const moved = journal.transition(record.id, 'aborting', {}, `read 4111 ${PAN} 4111 1111 1111 1111 4111`);
+      const note = journal.events(moved.id).at(-1)?.note ?? '';
+      expect(note).not.toContain(PAN);
+      expect(note.startsWith('read ')).toBe(true);
+    });
+  });
 
   it('accepts what is digits by nature: masked PAN, CPF, NSU, numeric references that are no card number, serials, long digit runs that fail Luhn', () => {
     const journal = open();
