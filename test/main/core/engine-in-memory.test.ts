@@ -95,7 +95,7 @@ describe('the engine over memory ports', () => {
     const reverse = provider.terminal.reverse.bind(provider.terminal);
     let refusals = 1;
     Object.assign(provider.terminal, {
-      reverse: (id: string) =>
+      reverse: (...args: Parameters<typeof reverse>) =>
         refusals-- > 0
           ? Promise.reject(
               new PaymentsPortError({
@@ -104,12 +104,12 @@ describe('the engine over memory ports', () => {
                 message: `Payments API did not answer POST ${path} within 15000 ms (attempt 1)`,
               }),
             )
-          : reverse(id),
+          : reverse(...args),
     });
     const outcome = await engine.start(sale('memory-reverse-luhn-id'));
     expect(outcome).toMatchObject({ status: 'declined', state: 'reversing', problem: { code: 'CHIP_REFUSED' } });
     expect(engine.pending().undos.map((undo) => undo.referenceId)).toEqual(['memory-reverse-luhn-id']);
-    const record = journal.get(outcome.paymentId);
+    const record = journal.get(outcome.paymentId)!;
     expect(record.pendingUndo?.lastError).toContain('ab453957******1486cdef');
     expect(journal.events(record.id).at(-1)?.note).toContain('ab453957******1486cdef');
   });
