@@ -420,17 +420,25 @@ export function createLogger(
   // 'silent' is not a stream level: a terminal that should show nothing gets only fatal lines.
   const stderrLevel = (quieter ? options.stderrLevel : level === 'silent' ? 'fatal' : level) as Level;
   return pino(
-    {
-      name: options.name ?? 'pinbridge',
-      level,
-      // Defence in depth: the drivers never log card data, but if a field with one of these
-      // names ever reaches a log line it is censored.
-      redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
-      // And if card data reaches a line anyway, it is masked as the line is written (maskCardDataInLine).
-      hooks: { ...collapsingRepeats(), streamWrite: maskCardDataInLine },
-    },
+    loggerOptions(level, options.name),
     logDestination({ ...options, format: options.format ?? logFormat(), stderrLevel }),
   );
+}
+
+/**
+ * What createLogger's loggers are, whatever they write to. Exported for the log benchmark
+ * (test/bench/log.bench.ts), which weighs the masking hook against these options without it.
+ */
+export function loggerOptions(level: string, name = 'pinbridge'): LoggerOptions {
+  return {
+    name,
+    level,
+    // Defence in depth: the drivers never log card data, but if a field with one of these
+    // names ever reaches a log line it is censored.
+    redact: { paths: ['pan', 'track1', 'track2', 'track3', 'pinBlock', '*.pan', '*.pinBlock'], censor: '[redacted]' },
+    // And if card data reaches a line anyway, it is masked as the line is written (maskCardDataInLine).
+    hooks: { ...collapsingRepeats(), streamWrite: maskCardDataInLine },
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ import { benchLinkEfficiency, benchRoundTrips } from './pinpad.bench.js';
 import { benchSandboxThroughput } from './sandbox.bench.js';
 import { benchClientOverhead } from './client.bench.js';
 import { benchJournalRecovery } from './journal.bench.js';
+import { benchLog } from './log.bench.js';
 import { benchPaymentConcurrency, benchPaymentEndToEnd } from './payment.bench.js';
 import { benchReceipts } from './receipts.bench.js';
 import { benchPos } from './pos.bench.js';
@@ -59,6 +60,11 @@ const BENCHMARKS: Benchmark[] = [
     name: 'journalRecovery',
     title: 'start-up recovery with 1,000,000 finished payments and 10 unfinished (ms)',
     run: (quick) => (quick ? benchJournalRecovery(2_000, 2) : benchJournalRecovery()),
+  },
+  {
+    name: 'log',
+    title: 'log line with card-data masking vs the same logger without it (µs per line, ratio), and the masking alone',
+    run: (quick) => (quick ? benchLog(50, 3) : benchLog()),
   },
   {
     name: 'paymentEndToEnd',
