@@ -43,12 +43,13 @@ import {
   seriousA11yViolations,
 } from './layout.js';
 
-const SIZES = [
+/** The three screens a checkout has; each is one spec file. */
+export const SIZES = [
   { width: 1280, height: 800 },
   { width: 1024, height: 600 },
   { width: 800, height: 480 },
 ] as const;
-type Size = (typeof SIZES)[number];
+export type Size = (typeof SIZES)[number];
 
 /**
  * Where the screenshots go: test-artifacts/screenshots/<width>x<height>/<page>-<state>.png in the
@@ -992,195 +993,201 @@ let home: string;
 /** English words no Portuguese text of the window uses (english.ts): none may show on the pt-BR window. */
 let english: ReadonlySet<string>;
 
-beforeAll(async () => {
-  for (const built of [
-    ['dist', 'renderer', 'main.js'],
-    ['dist', 'client', 'index.js'],
-  ]) {
-    if (!existsSync(join(PACKAGE_ROOT, ...built)))
-      throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
-  }
-  home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
-  const logFile = join(home, 'agent.log');
-  // The store, and a receipt printer that is off (a port nothing listens on): its troubles are shown too.
-  const closed = await new Promise<number>((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
+/**
+ * The spec at one screen size: its own agents, POS servers and Chromium, so the three sizes run as
+ * three files, side by side (layout-<width>x<height>.test.ts).
+ */
+export function layoutSpecAt(size: Size): void {
+  beforeAll(async () => {
+    for (const built of [
+      ['dist', 'renderer', 'main.js'],
+      ['dist', 'client', 'index.js'],
+    ]) {
+      if (!existsSync(join(PACKAGE_ROOT, ...built)))
+        throw new Error(`${built.join('/')} is missing: run \`npm run build\` first`);
+    }
+    home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
+    const logFile = join(home, 'agent.log');
+    // The store, and a receipt printer that is off (a port nothing listens on): its troubles are shown too.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer();
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
     });
-  });
-  mkdirSync(join(home, '.pinbridge'));
-  writeFileSync(
-    defaultSettingsPath(home),
-    JSON.stringify({
-      receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
-      printers: { default: { address: `tcp://127.0.0.1:${closed}`, format: 'escpos' } },
-    }),
-  );
-  // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
-  const [pos, confirm, live, down, agent, launched] = await Promise.all([
-    posRig({
-      simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } },
-      supervisor: storeSupervisor(join(home, 'supervisor-pin')),
-    }),
-    // Long enough a deadline that the approvals still wait when the last size is shown.
-    posRig({
-      config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 },
-      simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
-    }),
-    posRig({ mode: 'live', simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
-    // Its receipt printer is off: the same closed port as the agent's.
-    posRig({
-      printerAddress: `tcp://127.0.0.1:${closed}`,
-      simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
-    }),
-    Agent.start({
-      settings: loadSettings(undefined, home),
-      api: {},
-      pinpadAddress: 'sim',
-      home,
-      posPorts: [0],
-      logger: createLogger({ level: 'info', file: logFile }),
-      logFile,
-      noble: () => nobleDouble([{ ...PINPAD }]).noble,
-      listSystemPrinters: () =>
-        Promise.resolve([
-          { name: 'Recibos_80mm', isDefault: true },
-          { name: 'Escritorio', isDefault: false },
-        ]),
-    }),
-    launchChromium(),
-  ]);
-  browser = launched;
-  english = englishOnlyWords(await windowCatalogs());
-  await agent.ready;
-  // The day so far: a sale in 3 installments, a voided one, a paired POS, a wrong pairing code, a blocked origin.
-  const caixa = await pos.paired('Caixa 1 — Frente de loja', { origin: 'https://caixa1.loja-exemplo.com.br' });
-  await caixa.call('payment.start', {
-    reference_id: 'parcelado-1',
-    amount: 123456,
-    payment_type: 'credit',
-    installments: 3,
-    description: 'Parcelado',
-  });
-  await caixa.call('payment.start', {
-    reference_id: 'estornada-1',
-    amount: 1990,
-    payment_type: 'credit',
-    installments: 1,
-    description: 'Estornada',
-  });
-  await caixa.call('payment.undo', { reference_id: 'estornada-1' });
-  const guesser = await pos.connect({ origin: 'https://adivinho.example.net' });
-  const { pairing_id } = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
-  const code = pos.announced.find((announced) => announced.pairingId === pairing_id)?.code ?? '';
-  await guesser.failure('session.confirmPairing', { pairing_id, code: code === '000000' ? '000001' : '000000' });
-  pos.clients.blockOrigin('https://bloqueado.example.com');
-  const caixa2 = await confirm.paired('Caixa 2 — Balcão');
-  for (const [reference, amount] of [
-    ['pendente-1', 1500],
-    ['pendente-2', 2500],
-  ] as const) {
-    await caixa2.call('payment.start', {
-      reference_id: reference,
-      amount,
+    mkdirSync(join(home, '.pinbridge'));
+    writeFileSync(
+      defaultSettingsPath(home),
+      JSON.stringify({
+        receipts: { merchant: { name: 'Padaria Teste', cnpj: '11222333000181' } },
+        printers: { default: { address: `tcp://127.0.0.1:${closed}`, format: 'escpos' } },
+      }),
+    );
+    // The simulated customer takes two seconds at each prompt: long enough to see a sale running.
+    const [pos, confirm, live, down, agent, launched] = await Promise.all([
+      posRig({
+        simulator: { autoCustomer: { delayMs: 2000, card: 'visaCredit' } },
+        supervisor: storeSupervisor(join(home, 'supervisor-pin')),
+      }),
+      // Long enough a deadline that the approvals still wait when the last size is shown.
+      posRig({
+        config: { confirmation: 'pos', confirmationDeadlineMs: 3_600_000 },
+        simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
+      }),
+      posRig({ mode: 'live', simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } } }),
+      // Its receipt printer is off: the same closed port as the agent's.
+      posRig({
+        printerAddress: `tcp://127.0.0.1:${closed}`,
+        simulator: { autoCustomer: { delayMs: 30, card: 'visaCredit' } },
+      }),
+      Agent.start({
+        settings: loadSettings(undefined, home),
+        api: {},
+        pinpadAddress: 'sim',
+        home,
+        posPorts: [0],
+        logger: createLogger({ level: 'info', file: logFile }),
+        logFile,
+        noble: () => nobleDouble([{ ...PINPAD }]).noble,
+        listSystemPrinters: () =>
+          Promise.resolve([
+            { name: 'Recibos_80mm', isDefault: true },
+            { name: 'Escritorio', isDefault: false },
+          ]),
+      }),
+      launchChromium(),
+    ]);
+    browser = launched;
+    english = englishOnlyWords(await windowCatalogs());
+    await agent.ready;
+    // The day so far: a sale in 3 installments, a voided one, a paired POS, a wrong pairing code, a blocked origin.
+    const caixa = await pos.paired('Caixa 1 — Frente de loja', { origin: 'https://caixa1.loja-exemplo.com.br' });
+    await caixa.call('payment.start', {
+      reference_id: 'parcelado-1',
+      amount: 123456,
+      payment_type: 'credit',
+      installments: 3,
+      description: 'Parcelado',
+    });
+    await caixa.call('payment.start', {
+      reference_id: 'estornada-1',
+      amount: 1990,
       payment_type: 'credit',
       installments: 1,
-      description: 'Pendente',
+      description: 'Estornada',
     });
-  }
-  const caixa3 = await live.paired('Caixa 3');
-  await caixa3.call('payment.start', {
-    reference_id: 'ao-vivo-1',
-    amount: 4590,
-    payment_type: 'credit',
-    installments: 1,
-    description: 'Ao vivo',
-  });
-  const caixa4 = await down.paired('Caixa 4');
-  await caixa4.call('payment.start', {
-    reference_id: 'sem-impressora-1',
-    amount: 1500,
-    payment_type: 'credit',
-    installments: 1,
-    description: 'Sem impressora',
-  });
-  rigs = { pos, agent, caixa, confirm, live, liveCaixa: caixa3, down };
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await rigs?.pos.close();
-  await rigs?.confirm.close();
-  await rigs?.live.close();
-  await rigs?.down.close();
-  await rigs?.agent.stop();
-  console.log(`Layout screenshots: ${SHOTS}`);
-});
-
-describe.each(SIZES)('at $width×$height', (size: Size) => {
-  const label = `${size.width}x${size.height}`;
-  const contexts: BrowserContext[] = [];
-  const pages = new Map<Host, Page>();
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    mkdirSync(join(SHOTS, label), { recursive: true });
-    const urls: Record<Host, string> = {
-      pos: rigs.pos.server.uiUrl(OPERATOR_KEY),
-      agent: rigs.agent.pos.uiUrl(rigs.agent.operatorKey),
-      login: `http://127.0.0.1:${rigs.pos.server.port}/`,
-      confirm: rigs.confirm.server.uiUrl(OPERATOR_KEY),
-      // Its state opens an agent of its own; until then, any page.
-      lost: 'about:blank',
-      live: rigs.live.server.uiUrl(OPERATOR_KEY),
-      down: rigs.down.server.uiUrl(OPERATOR_KEY),
-    };
-    for (const host of ['pos', 'agent', 'login', 'confirm', 'lost', 'live', 'down'] as const) {
-      const context = await browser.newContext({ viewport: size, hasTouch: true });
-      contexts.push(context);
-      const page = await context.newPage();
-      page.on('pageerror', (error) => errors.push(`${host}: ${error.message}`));
-      page.on('console', (message) => {
-        // The browser's own line for each failed reconnection is the state being shown, not a fault of the page.
-        const reconnecting = host === 'lost' && /WebSocket connection to .* failed/.test(message.text());
-        if (message.type() === 'error' && !reconnecting) errors.push(`${host}: ${message.text()}`);
+    await caixa.call('payment.undo', { reference_id: 'estornada-1' });
+    const guesser = await pos.connect({ origin: 'https://adivinho.example.net' });
+    const { pairing_id } = await guesser.call<{ pairing_id: string }>('session.pair', { name: 'Caixa falso' });
+    const code = pos.announced.find((announced) => announced.pairingId === pairing_id)?.code ?? '';
+    await guesser.failure('session.confirmPairing', { pairing_id, code: code === '000000' ? '000001' : '000000' });
+    pos.clients.blockOrigin('https://bloqueado.example.com');
+    const caixa2 = await confirm.paired('Caixa 2 — Balcão');
+    for (const [reference, amount] of [
+      ['pendente-1', 1500],
+      ['pendente-2', 2500],
+    ] as const) {
+      await caixa2.call('payment.start', {
+        reference_id: reference,
+        amount,
+        payment_type: 'credit',
+        installments: 1,
+        description: 'Pendente',
       });
-      await page.goto(urls[host]);
-      if (host !== 'login' && host !== 'lost')
-        await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
-      pages.set(host, page);
     }
-  }, 60_000);
+    const caixa3 = await live.paired('Caixa 3');
+    await caixa3.call('payment.start', {
+      reference_id: 'ao-vivo-1',
+      amount: 4590,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Ao vivo',
+    });
+    const caixa4 = await down.paired('Caixa 4');
+    await caixa4.call('payment.start', {
+      reference_id: 'sem-impressora-1',
+      amount: 1500,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Sem impressora',
+    });
+    rigs = { pos, agent, caixa, confirm, live, liveCaixa: caixa3, down };
+  }, 120_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await rigs?.pos.close();
+    await rigs?.confirm.close();
+    await rigs?.live.close();
+    await rigs?.down.close();
+    await rigs?.agent.stop();
+    console.log(`Layout screenshots: ${SHOTS}`);
   });
 
-  for (const state of STATES) {
-    it(`${state.page} — ${state.name}`, async () => {
-      const page = pages.get(state.host);
-      if (page === undefined) throw new Error(`no window for ${state.host}`);
-      const mark = await announcementMark(page);
-      await state.setup(page, rigs);
-      // Let a scroll, a resize observer and the fonts settle before looking.
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(SHOTS, label, `${state.page}-${state.name}.png`) });
-      const found = {
-        inView: await notInView(page, state.inView ?? []),
-        failure: await failureStyleProblems(page, state.failure ?? []),
-        announced: await notAnnounced(page, [...(state.announced ?? []), ...(state.failure ?? [])], mark),
-        touch: await controlsUnder44px(page),
-        layout: await layoutProblems(page),
-        axe: await seriousA11yViolations(page),
-        english: englishIn(await shownTexts(page), english),
+  describe(`at ${size.width}×${size.height}`, () => {
+    const label = `${size.width}x${size.height}`;
+    const contexts: BrowserContext[] = [];
+    const pages = new Map<Host, Page>();
+    const errors: string[] = [];
+
+    beforeAll(async () => {
+      mkdirSync(join(SHOTS, label), { recursive: true });
+      const urls: Record<Host, string> = {
+        pos: rigs.pos.server.uiUrl(OPERATOR_KEY),
+        agent: rigs.agent.pos.uiUrl(rigs.agent.operatorKey),
+        login: `http://127.0.0.1:${rigs.pos.server.port}/`,
+        confirm: rigs.confirm.server.uiUrl(OPERATOR_KEY),
+        // Its state opens an agent of its own; until then, any page.
+        lost: 'about:blank',
+        live: rigs.live.server.uiUrl(OPERATOR_KEY),
+        down: rigs.down.server.uiUrl(OPERATOR_KEY),
       };
-      await state.teardown?.(page, rigs);
-      // Vitest folds failures with the same message: LAYOUT_DEBUG=1 prints what each state found.
-      if (process.env.LAYOUT_DEBUG !== undefined) console.log(label, state.page, state.name, JSON.stringify(found));
-      expect(found).toEqual({ inView: [], failure: [], announced: [], touch: [], layout: [], axe: [], english: [] });
-      expect(errors).toEqual([]);
-    }, 90_000);
-  }
-});
+      for (const host of ['pos', 'agent', 'login', 'confirm', 'lost', 'live', 'down'] as const) {
+        const context = await browser.newContext({ viewport: size, hasTouch: true });
+        contexts.push(context);
+        const page = await context.newPage();
+        page.on('pageerror', (error) => errors.push(`${host}: ${error.message}`));
+        page.on('console', (message) => {
+          // The browser's own line for each failed reconnection is the state being shown, not a fault of the page.
+          const reconnecting = host === 'lost' && /WebSocket connection to .* failed/.test(message.text());
+          if (message.type() === 'error' && !reconnecting) errors.push(`${host}: ${message.text()}`);
+        });
+        await page.goto(urls[host]);
+        if (host !== 'login' && host !== 'lost')
+          await page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+        pages.set(host, page);
+      }
+    }, 60_000);
+
+    afterAll(async () => {
+      for (const context of contexts) await context.close().catch(() => undefined);
+    });
+
+    for (const state of STATES) {
+      it(`${state.page} — ${state.name}`, async () => {
+        const page = pages.get(state.host);
+        if (page === undefined) throw new Error(`no window for ${state.host}`);
+        const mark = await announcementMark(page);
+        await state.setup(page, rigs);
+        // Let a scroll, a resize observer and the fonts settle before looking.
+        await page.waitForTimeout(200);
+        await page.screenshot({ path: join(SHOTS, label, `${state.page}-${state.name}.png`) });
+        const found = {
+          inView: await notInView(page, state.inView ?? []),
+          failure: await failureStyleProblems(page, state.failure ?? []),
+          announced: await notAnnounced(page, [...(state.announced ?? []), ...(state.failure ?? [])], mark),
+          touch: await controlsUnder44px(page),
+          layout: await layoutProblems(page),
+          axe: await seriousA11yViolations(page),
+          english: englishIn(await shownTexts(page), english),
+        };
+        await state.teardown?.(page, rigs);
+        // Vitest folds failures with the same message: LAYOUT_DEBUG=1 prints what each state found.
+        if (process.env.LAYOUT_DEBUG !== undefined) console.log(label, state.page, state.name, JSON.stringify(found));
+        expect(found).toEqual({ inView: [], failure: [], announced: [], touch: [], layout: [], axe: [], english: [] });
+        expect(errors).toEqual([]);
+      }, 90_000);
+    }
+  });
+}
