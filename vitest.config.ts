@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -15,6 +16,10 @@ export default defineConfig({
     // as CI does (UTC, so America/Sao_Paulo), wherever the developer is.
     env: { TZ: 'UTC' },
     pool: 'forks',
+    // Twice the cores: most specs wait — on sockets, pseudo-terminals, a browser, the simulated
+    // PINPAD's clock — rather than compute, and vitest's default (cores − 1) left one of two cores
+    // idle and ran the files one at a time. PINBRIDGE_TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.PINBRIDGE_TEST_WORKERS ?? '') || Math.max(2, availableParallelism() * 2),
     reporters: ['default'],
   },
 });
