@@ -1,0 +1,125 @@
+/**
+ * `pinbridge` loads only the command it runs (issue 35): `--version`, `--help` and a mistyped
+ * command load no command's module, `pinbridge sandbox` the sandbox's and not the agent's — read
+ * from a trace of the modules the real bin loads, not from timings. And the help stays whole: the
+ * root help made without loading the commands is the one they make loaded, and each command's own
+ * help comes out the same whichever way it is asked for.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { COMMAND_NAMES } from '../../../main/cli/command-list.js';
+import { buildProgram, COMMAND_MODULES, type RegisterCommand } from '../../../main/cli/main.js';
+import type { CommandName } from '../../../main/cli/command-list.js';
+import type { CliIo } from '../../../main/cli/io.js';
+import { runMain } from '../../helpers/cli.js';
+import { MODULE_TRACE_ARGS, MODULE_TRACE_ENV, moduleGroup, readModuleTrace } from '../../helpers/module-trace.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/pinbridge.js', import.meta.url));
+const folder = mkdtempSync(join(tmpdir(), 'pinbridge-lazy-'));
+let traces = 0;
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/**
+ * The modules `pinbridge <args>` loaded (URLs): run to its end, or — with `untilReady` — until its
+ * ready line on stdout, then stopped with SIGTERM.
+ */
+async function loadedBy(args: readonly string[], untilReady = false): Promise<string[]> {
+  const trace = join(folder, `trace-${++traces}.txt`);
+  const child = spawn(process.execPath, [...MODULE_TRACE_ARGS, BIN, ...args], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, [MODULE_TRACE_ENV]: trace, HOME: folder },
+  });
+  const exited = once(child, 'exit');
+  if (untilReady) {
+    for await (const line of createInterface({ input: child.stdout })) if (line.startsWith('{')) break;
+    child.kill('SIGTERM');
+  } else {
+    child.stdout.resume();
+  }
+  await exited;
+  return readModuleTrace(trace);
+}
+
+/** What the CLI's entry alone is made of: the bin, main/cli's own small modules, the version, commander. */
+const ENTRY_GROUPS = new Set([
+  'bin/pinbridge.js',
+  'main/cli',
+  'main/version.js',
+  'lib/errors.js',
+  'commander',
+  'node:',
+]);
+
+describe('what pinbridge loads', () => {
+  it.each([[['--version']], [['--help']], [[]], [['sandbx']]])(
+    '`pinbridge %j` loads no command, nothing of the agent, the sandbox or the drivers, and no package but commander',
+    async (args) => {
+      const loaded = await loadedBy(args);
+      expect(loaded.some((url) => url.endsWith('/main/cli/main.js'))).toBe(true);
+      expect(loaded.filter((url) => url.includes('/main/cli/commands/'))).toEqual([]);
+      expect([...new Set(loaded.map(moduleGroup))].filter((group) => !ENTRY_GROUPS.has(group))).toEqual([]);
+    },
+  );
+
+  it('`pinbridge sandbox` loads the sandbox, and not the agent, the POS API, the engine, the PINPAD drivers or the API client', async () => {
+    const groups = new Set((await loadedBy(['sandbox', '--port', '0'], true)).map(moduleGroup));
+    expect(groups).toContain('main/sandbox');
+    expect(groups).toContain('fastify');
+    const notForTheSandbox = [
+      'main/agent',
+      'main/pos',
+      'main/core',
+      'main/pinpad',
+      'main/receipts',
+      'main/api',
+      'main/doctor',
+      'drivers/abecs',
+      'drivers/simulator',
+      'drivers/transports',
+      'drivers/printers',
+      'undici',
+      'ws',
+      'serialport',
+      '@serialport/stream',
+    ];
+    expect(notForTheSandbox.filter((group) => groups.has(group))).toEqual([]);
+  });
+});
+
+describe('the help, with the commands loaded only when run', () => {
+  const io: CliIo = { stdout: () => {}, stderr: () => {}, env: {}, signal: new AbortController().signal };
+  const everyCommand = async (): Promise<Map<CommandName, RegisterCommand>> =>
+    new Map(await Promise.all(COMMAND_NAMES.map(async (name) => [name, await COMMAND_MODULES[name]()] as const)));
+
+  it('`pinbridge --help` is what it is with every command loaded', async () => {
+    const { code, stdout } = await runMain(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(buildProgram(io, await everyCommand()).helpInformation());
+  });
+
+  it.each(COMMAND_NAMES)('the help of `%s` is whole, asked with --help or with `pinbridge help`', async (name) => {
+    // Its help as the command loaded from the start writes it (texts added after the options included).
+    let whole = '';
+    const program = buildProgram({ ...io, stdout: (text) => void (whole += text) }, await everyCommand());
+    program.commands.find((command) => command.name() === name)!.outputHelp();
+    const asOption = await runMain([name, '--help']);
+    const asCommand = await runMain(['help', name]);
+    expect(asOption).toEqual({ code: 0, stdout: whole, stderr: '' });
+    expect(asCommand).toEqual(asOption);
+  });
+
+  it('a mistyped option is reported by the command itself, loaded', async () => {
+    const { code, stderr } = await runMain(['sandbox', '--prot', '0']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "pinbridge: unknown option '--prot'\n(Did you mean --port?) (see 'pinbridge sandbox --help')\n",
+    );
+  });
+});
