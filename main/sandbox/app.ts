@@ -19,6 +19,7 @@ import Fastify, {
 } from 'fastify';
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
+import { serializerOnFirstUse, validatorOnFirstUse, type ResponseSerializerCompiler } from './lazy-schemas.js';
 import { DOCUMENT_LICENSE, hoistNamedSchemas, SANDBOX_SERVER } from './openapi.js';
 import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
@@ -63,11 +64,13 @@ function makeAjv(options: AjvOptions): Ajv {
 /**
  * The app over HTTP, or over HTTPS with `tls` (the handlers are the same; a client certificate is
  * asked for, and judged by auth.ts so a refusal is a 401/403 the client can read, not a failed
- * handshake).
+ * handshake). Its schemas are compiled on first use (lazy-schemas.ts): the validators by Ajv, the
+ * answers by `serializerCompiler`, fastify's own (fastifyResponseSerializer).
  */
 export function buildSandboxApp(
   ctx: SandboxContext,
   registrars: readonly RouteRegistrar[],
+  serializerCompiler: ResponseSerializerCompiler,
   tls?: SandboxTls,
 ): SandboxApp {
   const serverFactory =
@@ -97,8 +100,9 @@ export function buildSandboxApp(
   const strictAjv = makeAjv({ coerceTypes: false });
   const coercingAjv = makeAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object),
+    validatorOnFirstUse(() => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object)),
   );
+  app.setSerializerCompiler(serializerOnFirstUse(serializerCompiler));
 
   app.decorateRequest('marketplaceId', '');
   void app.register(swagger, {
