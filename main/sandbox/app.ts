@@ -4,7 +4,6 @@
  * authentication with marketplace isolation, and the OpenAPI document generated from the same
  * schemas. Route families live in `routes/*.ts`.
  */
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -70,9 +69,14 @@ function makeAjv(options: AjvOptions): Ajv {
 export function buildSandboxApp(
   ctx: SandboxContext,
   registrars: readonly RouteRegistrar[],
-  serializerCompiler: ResponseSerializerCompiler,
-  tls?: SandboxTls,
+  options: {
+    readonly serializerCompiler: ResponseSerializerCompiler;
+    readonly tls?: SandboxTls | undefined;
+    /** Collect the routes for the OpenAPI document (`app.swagger()`): @fastify/swagger is loaded only then. */
+    readonly openapi?: boolean | undefined;
+  },
 ): SandboxApp {
+  const { serializerCompiler, tls } = options;
   const serverFactory =
     tls === undefined
       ? undefined
@@ -105,7 +109,33 @@ export function buildSandboxApp(
   app.setSerializerCompiler(serializerOnFirstUse(serializerCompiler));
 
   app.decorateRequest('marketplaceId', '');
-  void app.register(swagger, {
+  if (options.openapi === true) registerOpenApi(app);
+
+  app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));
+  app.setErrorHandler((error, request, reply) => sendError(ctx, error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
+  });
+
+  // Only JSON is spoken; a text/plain body is 415, not a string handed to the routes.
+  app.removeContentTypeParser('text/plain');
+  // Registered as a plugin so the routes load after @fastify/swagger and appear in its document.
+  void app.register(async (scope) => {
+    for (const register of registrars) register(scope, ctx);
+    await Promise.resolve();
+  });
+  return app;
+}
+
+/**
+ * @fastify/swagger, collecting every route registered after it for the document (`app.swagger()`).
+ * Loaded as the app boots, and only for a sandbox asked for its document: with its YAML library it
+ * is some 90 modules that serving the API never uses.
+ */
+function registerOpenApi(app: SandboxApp): void {
+  void app.register(import('@fastify/swagger'), {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -123,23 +153,6 @@ export function buildSandboxApp(
     transformObject: (documents) =>
       'openapiObject' in documents ? hoistNamedSchemas(documents.openapiObject) : documents.swaggerObject,
   });
-
-  app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));
-  app.setErrorHandler((error, request, reply) => sendError(ctx, error, request, reply));
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
-  });
-
-  // Only JSON is spoken; a text/plain body is 415, not a string handed to the routes.
-  app.removeContentTypeParser('text/plain');
-  // Registered as a plugin so the routes load after @fastify/swagger and appear in the document.
-  void app.register(async (scope) => {
-    for (const register of registrars) register(scope, ctx);
-    await Promise.resolve();
-  });
-  return app;
 }
 
 function routeShape(request: FastifyRequest): ErrorShape {

@@ -120,6 +120,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
         host: options.host,
         port: options.openapi ? 0 : options.port,
         logger,
+        ...(options.openapi ? { openapi: true } : {}),
         ...(options.openapi || options.data === undefined ? {} : { dataDir: options.data }),
         ...(tls === undefined ? {} : { tls }),
         settings: {
