@@ -4,8 +4,10 @@
  * the TypeBox schemas; the rules a schema cannot say (credit-only installments, CPF/CNPJ check
  * digits, exactly one tax id) are here.
  */
+import { createRequire } from 'node:module';
 import type { TSchema } from 'typebox';
-import { Compile, type Validator } from 'typebox/compile';
+import type * as TypeBoxCompile from 'typebox/compile';
+import type { Validator } from 'typebox/compile';
 import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
 import {
   INSTALLMENTS_MAX,
@@ -46,11 +48,24 @@ export interface SchemaErrorLike {
 }
 
 const validators = new WeakMap<TSchema, Validator>();
+let compiler: typeof TypeBoxCompile.Compile | undefined;
+
+/**
+ * TypeBox's compiler — its schema engine, value and format checks, some 470 modules — loaded with
+ * the first schema checked, so that a command that checks none as it starts (the sandbox checks
+ * requests as they come) does not wait for it. Required, not imported: Node (22.12 and later)
+ * loads an ES module without top-level await synchronously that way, and the checks stay
+ * synchronous; it is the same module instance an import would give.
+ */
+function compile(schema: TSchema): Validator {
+  compiler ??= (createRequire(import.meta.url)('typebox/compile') as typeof TypeBoxCompile).Compile;
+  return compiler(schema);
+}
 
 function validatorFor(schema: TSchema): Validator {
   let validator = validators.get(schema);
   if (!validator) {
-    validator = Compile(schema);
+    validator = compile(schema);
     validators.set(schema, validator);
   }
   return validator;
