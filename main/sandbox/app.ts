@@ -5,8 +5,10 @@
  * schemas. Route families live in `routes/*.ts`.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { Ajv, Options as AjvOptions } from 'ajv';
+import type * as AjvFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, {
@@ -50,12 +52,17 @@ export type SandboxApp = FastifyInstance<
 
 export type RouteRegistrar = (app: SandboxApp, ctx: SandboxContext) => void;
 
-// ajv-formats is CommonJS with a default export property.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
+/**
+ * An Ajv with its formats, made with the first schema compiled (lazy-schemas.ts): Ajv and
+ * ajv-formats (CommonJS, some 90 modules) are required then, not when the sandbox starts.
+ */
 function makeAjv(options: AjvOptions): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  const require = createRequire(import.meta.url);
+  const { Ajv: AjvClass } = require('ajv') as typeof AjvModule;
+  // ajv-formats is CommonJS with a default export property.
+  const formats = require('ajv-formats') as typeof AjvFormatsModule & { default?: unknown };
+  const addFormats = (formats.default ?? formats) as unknown as (ajv: Ajv) => Ajv;
+  const ajv = new AjvClass({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
   addFormats(ajv);
   return ajv;
 }
@@ -90,23 +97,32 @@ export function buildSandboxApp(
             },
             handler,
           );
+  // Bodies are checked strictly (an amount of "100" is not an integer); query strings and
+  // path parameters arrive as text and are coerced.
+  let strictAjv: Ajv | undefined;
+  let coercingAjv: Ajv | undefined;
+  const ajvFor = (httpPart: string | undefined): Ajv =>
+    httpPart === 'body'
+      ? (strictAjv ??= makeAjv({ coerceTypes: false }))
+      : (coercingAjv ??= makeAjv({ coerceTypes: 'array' }));
   const app = Fastify({
     ...(serverFactory === undefined ? {} : { serverFactory }),
+    // The compilers given here, not set after: fastify loads its own (another Ajv) only when none is given.
+    schemaController: {
+      compilersFactory: {
+        buildValidator:
+          () =>
+          ({ schema, httpPart }) =>
+            validatorOnFirstUse(() => ajvFor(httpPart).compile(schema as object)),
+        buildSerializer: () => serializerOnFirstUse(serializerCompiler),
+      },
+    },
     logger: false,
     bodyLimit: ctx.settings.bodyLimitBytes,
     // Trailing slashes and case are the client's business; ids are matched as given.
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
-
-  // Bodies are checked strictly (an amount of "100" is not an integer); query strings and
-  // path parameters arrive as text and are coerced.
-  const strictAjv = makeAjv({ coerceTypes: false });
-  const coercingAjv = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    validatorOnFirstUse(() => (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object)),
-  );
-  app.setSerializerCompiler(serializerOnFirstUse(serializerCompiler));
 
   app.decorateRequest('marketplaceId', '');
   if (options.openapi === true) registerOpenApi(app);

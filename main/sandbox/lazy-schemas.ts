@@ -7,10 +7,12 @@
  * are what they were; a schema object several routes use (the error shapes) is compiled once.
  */
 import type { ValidateFunction } from 'ajv';
-import Fastify, { type FastifySerializerCompiler } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 
+/** The compilers fastify takes when the app is made (fastify's own are loaded only when none is given). */
+export type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 /** What fastify's response serializer compiler makes: the JSON text of a response body. */
-export type ResponseSerializerCompiler = FastifySerializerCompiler<unknown>;
+export type ResponseSerializerCompiler = ReturnType<NonNullable<CompilersFactory['buildSerializer']>>;
 type Serialize = ReturnType<ResponseSerializerCompiler>;
 
 /**
@@ -19,7 +21,14 @@ type Serialize = ReturnType<ResponseSerializerCompiler>;
  * instance: fastify hands it out only once one of its routes has a response schema.
  */
 export async function fastifyResponseSerializer(): Promise<ResponseSerializerCompiler> {
-  const probe = Fastify({ logger: false });
+  // A validator compiler of its own (the probe has nothing to check), so that fastify does not load its Ajv for it.
+  const unused = validatorOnFirstUse(() => {
+    throw new Error('the probe checks no request');
+  });
+  const probe = Fastify({
+    logger: false,
+    schemaController: { compilersFactory: { buildValidator: () => () => unused } },
+  });
   probe.get('/', { schema: { response: { 200: { type: 'null' } } } }, () => null);
   await probe.ready();
   const compiler = probe.serializerCompiler as ResponseSerializerCompiler | undefined;
