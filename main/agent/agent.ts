@@ -45,7 +45,7 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { fileCounterStore } from '../../drivers/simulator/index.js';
+import { fileCounterStore } from '../../drivers/simulator/keys.js';
 import {
   auditLogPath,
   apiTokenPath,
