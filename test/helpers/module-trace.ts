@@ -5,7 +5,12 @@
  * SIGUSR2 (a running agent, asked while it idles). Read by the lazy-loading specs and the start-up
  * benchmark.
  */
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const MODULE_TRACE_ENV = 'PINBRIDGE_MODULE_TRACE';
@@ -71,4 +76,34 @@ export function moduleGroups(urls: readonly string[]): ModuleGroupSize[] {
   return [...groups]
     .map(([group, { modules, bytes }]) => ({ group, modules, sourceKiB: Math.round(bytes / 1024) }))
     .sort((a, b) => b.sourceKiB - a.sourceKiB || b.modules - a.modules);
+}
+
+/**
+ * The modules `node <args>` loaded (URLs, in order): run to its end, or — with `untilReady` — until
+ * its first JSON line on stdout (a ready line), then stopped with SIGTERM (what it loads to stop
+ * counts too).
+ */
+export async function modulesLoadedBy(
+  args: readonly string[],
+  options: { readonly untilReady?: boolean; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<string[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'pinbridge-module-trace-'));
+  const trace = join(folder, 'modules.txt');
+  try {
+    const child = spawn(process.execPath, [...MODULE_TRACE_ARGS, ...args], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, ...options.env, [MODULE_TRACE_ENV]: trace },
+    });
+    const exited = once(child, 'exit');
+    if (options.untilReady === true) {
+      for await (const line of createInterface({ input: child.stdout })) if (line.startsWith('{')) break;
+      child.kill('SIGTERM');
+    } else {
+      child.stdout.resume();
+    }
+    await exited;
+    return readModuleTrace(trace);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }

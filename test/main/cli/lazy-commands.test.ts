@@ -5,12 +5,9 @@
  * root help made without loading the commands is the one they make loaded, and each command's own
  * help comes out the same whichever way it is asked for.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMAND_NAMES } from '../../../main/cli/command-list.js';
@@ -18,34 +15,16 @@ import { buildProgram, COMMAND_MODULES, type RegisterCommand } from '../../../ma
 import type { CommandName } from '../../../main/cli/command-list.js';
 import type { CliIo } from '../../../main/cli/io.js';
 import { runMain } from '../../helpers/cli.js';
-import { MODULE_TRACE_ARGS, MODULE_TRACE_ENV, moduleGroup, readModuleTrace } from '../../helpers/module-trace.js';
+import { moduleGroup, modulesLoadedBy } from '../../helpers/module-trace.js';
 
 const BIN = fileURLToPath(new URL('../../../bin/pinbridge.js', import.meta.url));
-const folder = mkdtempSync(join(tmpdir(), 'pinbridge-lazy-'));
-let traces = 0;
+const home = mkdtempSync(join(tmpdir(), 'pinbridge-lazy-'));
 
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/**
- * The modules `pinbridge <args>` loaded (URLs): run to its end, or — with `untilReady` — until its
- * ready line on stdout, then stopped with SIGTERM.
- */
-async function loadedBy(args: readonly string[], untilReady = false): Promise<string[]> {
-  const trace = join(folder, `trace-${++traces}.txt`);
-  const child = spawn(process.execPath, [...MODULE_TRACE_ARGS, BIN, ...args], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-    env: { ...process.env, [MODULE_TRACE_ENV]: trace, HOME: folder },
-  });
-  const exited = once(child, 'exit');
-  if (untilReady) {
-    for await (const line of createInterface({ input: child.stdout })) if (line.startsWith('{')) break;
-    child.kill('SIGTERM');
-  } else {
-    child.stdout.resume();
-  }
-  await exited;
-  return readModuleTrace(trace);
-}
+/** The modules `pinbridge <args>` loaded (URLs), run to its end or, `untilReady`, stopped after its ready line. */
+const loadedBy = (args: readonly string[], untilReady = false): Promise<string[]> =>
+  modulesLoadedBy([BIN, ...args], { untilReady, env: { HOME: home } });
 
 /** What the CLI's entry alone is made of: the bin, main/cli's own small modules, the version, commander. */
 const ENTRY_GROUPS = new Set([
