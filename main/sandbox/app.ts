@@ -53,8 +53,8 @@ export type SandboxApp = FastifyInstance<
 export type RouteRegistrar = (app: SandboxApp, ctx: SandboxContext) => void;
 
 /**
- * An Ajv with its formats, made with the first schema compiled (lazy-schemas.ts): Ajv and
- * ajv-formats (CommonJS, some 90 modules) are required then, not when the sandbox starts.
+ * An Ajv with its formats (CommonJS, required here), made with the first schema compiled
+ * (lazy-schemas.ts): a sandbox that takes no request never builds one.
  */
 function makeAjv(options: AjvOptions): Ajv {
   const require = createRequire(import.meta.url);
