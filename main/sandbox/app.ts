@@ -20,7 +20,7 @@ import Fastify, {
 } from 'fastify';
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
-import { serializerOnFirstUse, validatorOnFirstUse, type ResponseSerializerCompiler } from './lazy-schemas.js';
+import { fastifyResponseSerializer, serializerOnFirstUse, validatorOnFirstUse } from './lazy-schemas.js';
 import { DOCUMENT_LICENSE, hoistNamedSchemas, SANDBOX_SERVER } from './openapi.js';
 import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
@@ -71,19 +71,18 @@ function makeAjv(options: AjvOptions): Ajv {
  * The app over HTTP, or over HTTPS with `tls` (the handlers are the same; a client certificate is
  * asked for, and judged by auth.ts so a refusal is a 401/403 the client can read, not a failed
  * handshake). Its schemas are compiled on first use (lazy-schemas.ts): the validators by Ajv, the
- * answers by `serializerCompiler`, fastify's own (fastifyResponseSerializer).
+ * answers by fastify's own serializer compiler.
  */
 export function buildSandboxApp(
   ctx: SandboxContext,
   registrars: readonly RouteRegistrar[],
   options: {
-    readonly serializerCompiler: ResponseSerializerCompiler;
     readonly tls?: SandboxTls | undefined;
     /** Collect the routes for the OpenAPI document (`app.swagger()`): @fastify/swagger is loaded only then. */
     readonly openapi?: boolean | undefined;
   },
 ): SandboxApp {
-  const { serializerCompiler, tls } = options;
+  const { tls } = options;
   const serverFactory =
     tls === undefined
       ? undefined
@@ -114,7 +113,7 @@ export function buildSandboxApp(
           () =>
           ({ schema, httpPart }) =>
             validatorOnFirstUse(() => ajvFor(httpPart).compile(schema as object)),
-        buildSerializer: () => serializerOnFirstUse(serializerCompiler),
+        buildSerializer: () => serializerOnFirstUse(fastifyResponseSerializer()),
       },
     },
     logger: false,

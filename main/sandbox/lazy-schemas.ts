@@ -7,7 +7,8 @@
  * are what they were; a schema object several routes use (the error shapes) is compiled once.
  */
 import type { ValidateFunction } from 'ajv';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import { createRequire } from 'node:module';
+import type { FastifyServerOptions } from 'fastify';
 
 /** The compilers fastify takes when the app is made (fastify's own are loaded only when none is given). */
 export type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -16,25 +17,26 @@ export type ResponseSerializerCompiler = ReturnType<NonNullable<CompilersFactory
 type Serialize = ReturnType<ResponseSerializerCompiler>;
 
 /**
- * Fastify's own response serializer compiler (fast-json-stringify, set up as fastify sets it up for
- * an app without shared schemas or serializer options, as this one is), taken from a throwaway
- * instance: fastify hands it out only once one of its routes has a response schema.
+ * Fastify's own response serializer compiler, loaded when first used: fastify's
+ * @fastify/fast-json-stringify-compiler (with fast-json-stringify, and the Ajv it checks
+ * conditional schemas with), required from fastify's own folder as fastify requires it, and set
+ * up as fastify sets it up for an app without shared schemas or serializer options (the
+ * sandbox's): `SerializerSelector()(schemas, serializerOpts)`. A sandbox that answers nothing yet
+ * has loaded none of it.
  */
-export async function fastifyResponseSerializer(): Promise<ResponseSerializerCompiler> {
-  // A validator compiler of its own (the probe has nothing to check), so that fastify does not load its Ajv for it.
-  const unused = validatorOnFirstUse(() => {
-    throw new Error('the probe checks no request');
-  });
-  const probe = Fastify({
-    logger: false,
-    schemaController: { compilersFactory: { buildValidator: () => () => unused } },
-  });
-  probe.get('/', { schema: { response: { 200: { type: 'null' } } } }, () => null);
-  await probe.ready();
-  const compiler = probe.serializerCompiler as ResponseSerializerCompiler | undefined;
-  await probe.close();
-  if (compiler === undefined) throw new Error('fastify set up no response serializer compiler');
-  return compiler;
+export function fastifyResponseSerializer(): ResponseSerializerCompiler {
+  let compiler: ResponseSerializerCompiler | undefined;
+  return (route) => {
+    if (compiler === undefined) {
+      const fastify = createRequire(import.meta.url).resolve('fastify');
+      const selector = createRequire(fastify)('@fastify/fast-json-stringify-compiler') as () => (
+        externalSchemas: Record<string, unknown>,
+        serializerOpts: undefined,
+      ) => ResponseSerializerCompiler;
+      compiler = selector()({}, undefined);
+    }
+    return compiler(route);
+  };
 }
 
 /** A validator that compiles its schema on its first call, and shows Ajv's errors as fastify reads them. */

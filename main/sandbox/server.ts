@@ -5,7 +5,6 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { buildSandboxApp, type RouteRegistrar, type SandboxApp } from './app.js';
-import { fastifyResponseSerializer } from './lazy-schemas.js';
 import {
   DEFAULT_SANDBOX_SETTINGS,
   type SandboxContext,
@@ -74,7 +73,6 @@ export const SANDBOX_ROUTES: readonly RouteRegistrar[] = [
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? '127.0.0.1';
-  const serializerCompiler = await fastifyResponseSerializer();
   const db = openSandboxDatabase(options.dataDir);
   const closeHooks: Array<() => void | Promise<void>> = [];
   let baseUrl = '';
@@ -95,11 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     db.close();
   };
   const seed = ensureSeed(context);
-  const app = buildSandboxApp(context, SANDBOX_ROUTES, {
-    serializerCompiler,
-    tls: options.tls,
-    openapi: options.openapi,
-  });
+  const app = buildSandboxApp(context, SANDBOX_ROUTES, { tls: options.tls, openapi: options.openapi });
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {

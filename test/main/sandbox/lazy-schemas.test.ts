@@ -52,8 +52,8 @@ describe('a response serializer compiled on first use', () => {
     httpStatus: '200',
   });
 
-  it('compiles nothing when the routes are set up, then once per schema, shared by the routes that use it', async () => {
-    const fastify = await fastifyResponseSerializer();
+  it('compiles nothing when the routes are set up, then once per schema, shared by the routes that use it', () => {
+    const fastify = fastifyResponseSerializer();
     let compiled = 0;
     const counting: ResponseSerializerCompiler = (args) => {
       compiled += 1;
@@ -71,8 +71,8 @@ describe('a response serializer compiled on first use', () => {
     expect(compiled).toBe(1);
   });
 
-  it("writes what fastify's own serializer writes: the schema's fields in its order, nothing else", async () => {
-    const fastify = await fastifyResponseSerializer();
+  it("writes what fastify's own serializer writes: the schema's fields in its order, nothing else", () => {
+    const fastify = fastifyResponseSerializer();
     const onFirstUse = serializerOnFirstUse(fastify);
     const answer = { currency: 'BRL', internal_note: 'never sent', amount: 1990 };
     const written = onFirstUse(route(BODY))(answer);
