@@ -4,7 +4,6 @@
  * the TypeBox schemas; the rules a schema cannot say (credit-only installments, CPF/CNPJ check
  * digits, exactly one tax id) are here.
  */
-import { createRequire } from 'node:module';
 import type { TSchema } from 'typebox';
 import type * as TypeBoxCompile from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
@@ -48,18 +47,28 @@ export interface SchemaErrorLike {
 }
 
 const validators = new WeakMap<TSchema, Validator>();
-let compiler: typeof TypeBoxCompile.Compile | undefined;
+let typeboxCompile: typeof TypeBoxCompile | undefined;
+
+/** The part of node:module used here. */
+interface NodeModuleApi {
+  createRequire(path: string): (id: string) => unknown;
+}
 
 /**
  * TypeBox's compiler — its schema engine, value and format checks, some 470 modules — loaded with
  * the first schema checked, so that a command that checks none as it starts (the sandbox checks
  * requests as they come) does not wait for it. Required, not imported: Node (22.12 and later)
  * loads an ES module without top-level await synchronously that way, and the checks stay
- * synchronous; it is the same module instance an import would give.
+ * synchronous; it is the same module instance an import would give. node:module is reached
+ * through process.getBuiltinModule: the window's type check reads this file without Node's types.
  */
 function compile(schema: TSchema): Validator {
-  compiler ??= (createRequire(import.meta.url)('typebox/compile') as typeof TypeBoxCompile).Compile;
-  return compiler(schema);
+  if (typeboxCompile === undefined) {
+    const { process } = globalThis as unknown as { process: { getBuiltinModule(id: string): NodeModuleApi } };
+    const nodeModule = process.getBuiltinModule('node:module');
+    typeboxCompile = nodeModule.createRequire(import.meta.url)('typebox/compile') as typeof TypeBoxCompile;
+  }
+  return typeboxCompile.Compile(schema);
 }
 
 function validatorFor(schema: TSchema): Validator {
