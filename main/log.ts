@@ -20,6 +20,7 @@
  * `doctor` (logFileOf), and is tried again after a back-off.
  */
 import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import {
   destination,
@@ -32,7 +33,7 @@ import {
   type Logger,
   type LoggerOptions,
 } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type pinoPretty from 'pino-pretty';
 import { cardDataIn, maskCardData } from '../drivers/card-number.js';
 
 export type { Logger } from 'pino';
@@ -312,10 +313,13 @@ export function logFormat(
   return isTerminal ? 'pretty' : 'json';
 }
 
+/** pino-pretty (CommonJS), loaded only for a person at a terminal: an agent logging JSON never needs it. */
+const loadPinoPretty = (): typeof pinoPretty => createRequire(import.meta.url)('pino-pretty') as typeof pinoPretty;
+
 /** stderr, as JSON lines or as pino-pretty's text (synchronous either way: a crash loses no line). */
 function stderrStream(format: LogFormat): DestinationStream {
   if (format === 'json') return destination({ fd: 2, sync: true });
-  return pinoPretty({
+  return loadPinoPretty()({
     destination: 2,
     sync: true,
     colorize: process.stderr.isTTY === true,

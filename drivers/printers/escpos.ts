@@ -6,14 +6,15 @@
  * The printer model (one of the encoder's) decides the ESC t number of the code page and what the
  * printer can do; the code page itself is always one that has every Portuguese letter.
  */
-import ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
+import { createRequire } from 'node:module';
+import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
 import { qrcodeLibrary } from './symbol-libraries.js';
 import { DriverError } from '../errors.js';
 import { isPaperColumns, type PaperColumns, type PrintDocument } from './document.js';
 import { layout, type LaidOutLine } from './layout.js';
 
 export type EscPosErrorCode =
-  /** `printerModel` is not one of ESC_POS_PRINTER_MODELS. */
+  /** `printerModel` is not one of escPosPrinterModels(). */
   | 'UNKNOWN_PRINTER_MODEL'
   /** `codepage` is not one of ESC_POS_CODEPAGES. */
   | 'UNKNOWN_CODEPAGE'
@@ -67,16 +68,29 @@ export interface EscPosPrinterModel {
  * switched on in the printer (Star's configuration utility or DIP switches). The encoder keeps the
  * Star model's ESC/POS code page table for them.
  */
-export const ESC_POS_PRINTER_MODELS: readonly EscPosPrinterModel[] = ReceiptPrinterEncoder.printerModels.map(
-  ({ id, name }) => {
-    const native = new ReceiptPrinterEncoder({ printerModel: id as EncoderOptions['printerModel'] }).language;
+let printerModels: readonly EscPosPrinterModel[] | undefined;
+
+/** The printer models a receipt printer can be set as (the encoder's), loading the encoder. */
+export function escPosPrinterModels(): readonly EscPosPrinterModel[] {
+  const Encoder = encoderClass();
+  return (printerModels ??= Encoder.printerModels.map(({ id, name }) => {
+    const native = new Encoder({ printerModel: id as EncoderOptions['printerModel'] }).language;
     return { id, name: native === 'esc-pos' ? name.trim() : `${name.trim()} (ESC/POS emulation)` };
-  },
-);
+  }));
+}
+
+/**
+ * The encoder, loaded with the first ESC/POS job or printer model asked for: with its code page
+ * tables it is some 3 MB an agent without an ESC/POS printer (training's, printing PDF files)
+ * never uses. Its CommonJS build, so that encoding stays synchronous.
+ */
+function encoderClass(): typeof ReceiptPrinterEncoder {
+  return createRequire(import.meta.url)('@point-of-sale/receipt-printer-encoder') as typeof ReceiptPrinterEncoder;
+}
 
 export interface EscPosOptions {
   readonly columns: PaperColumns;
-  /** One of ESC_POS_PRINTER_MODELS' ids; without it an Epson-compatible printer is assumed. */
+  /** One of escPosPrinterModels()' ids; without it an Epson-compatible printer is assumed. */
   readonly printerModel?: string;
   /** Forces a code page (one of ESC_POS_CODEPAGES) for a printer whose table the encoder does not know. */
   readonly codepage?: string;
@@ -158,17 +172,19 @@ function openPrinter(options: EscPosOptions): Printer {
   if (!isPaperColumns(columns)) {
     throw new EscPosError('UNSUPPORTED_COLUMNS', `A receipt paper has 32, 42 or 48 columns, not ${String(columns)}.`);
   }
-  const model = printerModel === undefined ? undefined : ESC_POS_PRINTER_MODELS.find((m) => m.id === printerModel);
+  const models = escPosPrinterModels();
+  const model = printerModel === undefined ? undefined : models.find((m) => m.id === printerModel);
   if (printerModel !== undefined && model === undefined) {
     throw new EscPosError(
       'UNKNOWN_PRINTER_MODEL',
-      `Unknown printer model "${printerModel}"; the known ones are ${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')}.`,
+      `Unknown printer model "${printerModel}"; the known ones are ${models.map((m) => m.id).join(', ')}.`,
     );
   }
   const name = model?.name ?? 'ESC/POS printer';
-  const encoder = new ReceiptPrinterEncoder({
+  const Encoder = encoderClass();
+  const encoder = new Encoder({
     ...(model === undefined ? {} : { printerModel: model.id as EncoderOptions['printerModel'] }),
-    // Star models too: see ESC_POS_PRINTER_MODELS.
+    // Star models too: see escPosPrinterModels().
     language: 'esc-pos',
     columns,
     // LF alone prints and feeds a line in ESC/POS; the encoder's default LF CR makes printers

@@ -45,7 +45,7 @@ import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
 import { loadOperatorKey } from './operator-key.js';
-import { fileCounterStore } from '../../drivers/simulator/index.js';
+import { fileCounterStore } from '../../drivers/simulator/keys.js';
 import {
   auditLogPath,
   apiTokenPath,
@@ -78,8 +78,6 @@ import {
   type NotSaved,
 } from './not-saved.js';
 import type { OperatorServices, SecretStored } from '../pos/server/agent.js';
-import { doctorTarget } from '../doctor/payments-api.js';
-import { runDoctor } from '../doctor/runner.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
@@ -390,6 +388,11 @@ function operatorServices(
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor: async () => {
+      // The support checks are the window's to ask for, now and then: loaded when asked.
+      const [{ doctorTarget }, { runDoctor }] = await Promise.all([
+        import('../doctor/payments-api.js'),
+        import('../doctor/runner.js'),
+      ]);
       const target = doctorTarget(options.api);
       // The doctor of a running agent: the port it listens on (not the settings' or the default
       // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).

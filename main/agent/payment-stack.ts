@@ -22,7 +22,7 @@ import { Journal } from '../core/journal/journal.js';
 import { DEFAULT_RESERVE_BYTES, DiskReserve } from '../core/journal/disk-reserve.js';
 import { ioFaultOf } from '../../lib/io-faults.js';
 import type { Logger } from '../log.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/server.js';
+import type { RunningSandbox } from '../sandbox/server.js';
 import { paymentsPortOf } from './payments-port.js';
 import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { createPrivateFiles, makePrivate } from './private-files.js';
@@ -84,6 +84,8 @@ export interface PaymentStack {
  * starts on a full disk too (new sales are refused there all the same, DISK_FULL).
  */
 async function startTrainingSandbox(journalPath: string, logger: Logger): Promise<RunningSandbox> {
+  // Imported here: the sandbox (Fastify, Ajv and the routes, some 300 modules) is training mode's alone.
+  const { startSandbox } = await import('../sandbox/server.js');
   const start = (): Promise<RunningSandbox> =>
     startSandbox({
       logger,

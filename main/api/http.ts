@@ -26,7 +26,7 @@
  * duration — never the token, a body or card data.
  */
 import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { backoffDelay as exponentialBackoff } from '../../lib/backoff.js';
 import { VERSION } from '../version.js';
 import type { ClientTls } from './client-certificate.js';
@@ -251,7 +251,8 @@ export class HttpCore {
   readonly #origin: string;
   /** The base URL's path without a trailing slash ("" for most services). */
   readonly #basePath: string;
-  readonly #dispatcher: Dispatcher;
+  /** The dispatcher requests go through: the caller's, or this client's own Agent (made at the first request). */
+  readonly #dispatcher: () => Promise<Dispatcher>;
   readonly #log: PaymentsLogger;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
@@ -298,8 +299,15 @@ export class HttpCore {
     if (options.dispatcher !== undefined && options.tls !== undefined) {
       throw new TypeError('PaymentsClient: give the client certificate to the dispatcher, or tls without a dispatcher');
     }
+    const given = options.dispatcher;
+    const connect = { timeout: timerMs(this.#timeoutMs), ...options.tls };
+    // undici (some 110 modules) is loaded with the first request: an agent in training mode, or
+    // whose PINPAD is idle, may make none for hours.
+    let own: Promise<Dispatcher> | undefined;
     this.#dispatcher =
-      options.dispatcher ?? new Agent({ connect: { timeout: timerMs(this.#timeoutMs), ...options.tls } });
+      given === undefined
+        ? () => (own ??= import('undici').then(({ Agent }) => new Agent({ connect })))
+        : () => Promise.resolve(given);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#authCooldownMs = options.authFailureCooldownMs ?? DEFAULTS.authFailureCooldownMs;
     this.#baseDelayMs = options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs;
@@ -415,6 +423,7 @@ export class HttpCore {
   ): Promise<AttemptOutcome> {
     const { method, path, signal: callerSignal } = request;
     callerSignal?.throwIfAborted();
+    const dispatcher = await this.#dispatcher();
     // One controller per attempt, aborted by its timer or by the caller's signal. The timer is a
     // deadline for the whole attempt (connecting, the answer and its body), to the millisecond;
     // undici's own headers/body timeouts tick only twice a second.
@@ -432,7 +441,7 @@ export class HttpCore {
     try {
       // undici's request API rather than fetch: the same connection pool without the WHATWG
       // Request/Response objects, which cost more than everything else the client does.
-      const response = await this.#dispatcher.request({
+      const response = await dispatcher.request({
         origin: this.#origin,
         path: url,
         method: init.method,

@@ -11,7 +11,11 @@
  * going through OpenSSL.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type forge from 'node-forge';
+
+/** node-forge (CommonJS, ~40 modules), loaded only when a legacy file is met: every other certificate goes through OpenSSL. */
+const forgeLibrary = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;
 
 /** The PEM certificate (the key's first, then the rest of the chain) and the PEM PKCS#8 key. */
 export interface PemPair {
@@ -51,20 +55,20 @@ const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
 const pem = (label: string, der: Buffer): string =>
   `-----BEGIN ${label}-----\n${(der.toString('base64').match(/.{1,64}/g) ?? []).join('\n')}\n-----END ${label}-----\n`;
 
-const derOf = (node: forge.asn1.Asn1): Buffer => Buffer.from(forge.asn1.toDer(node).getBytes(), 'binary');
+const derOf = (node: forge.asn1.Asn1): Buffer => Buffer.from(forgeLibrary().asn1.toDer(node).getBytes(), 'binary');
 
 /** A bag as node-forge fills it: `asn1` is set only when it could not parse the key or certificate itself. */
 type Bag = Omit<forge.pkcs12.Bag, 'asn1'> & { readonly asn1?: forge.asn1.Asn1 };
 
 /** The PKCS#8 PrivateKeyInfo of a key bag: forge parses RSA keys; others it leaves as ASN.1. */
 function privateKeyInfo(bag: Bag): Buffer | undefined {
-  if (bag.key) return derOf(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(bag.key)));
+  if (bag.key) return derOf(forgeLibrary().pki.wrapRsaPrivateKey(forgeLibrary().pki.privateKeyToAsn1(bag.key)));
   return bag.asn1 === undefined ? undefined : derOf(bag.asn1);
 }
 
 /** The DER of a certificate bag (forge re-encodes around the captured TBSCertificate, byte for byte). */
 function certificateDer(bag: Bag): Buffer | undefined {
-  if (bag.cert) return derOf(forge.pki.certificateToAsn1(bag.cert));
+  if (bag.cert) return derOf(forgeLibrary().pki.certificateToAsn1(bag.cert));
   return bag.asn1 === undefined ? undefined : derOf(bag.asn1);
 }
 
@@ -76,8 +80,9 @@ function certificateDer(bag: Bag): Buffer | undefined {
 export function openLegacyPkcs12(pfx: Buffer, passphrase: string | undefined): PemPair {
   let p12: forge.pkcs12.Pkcs12Pfx;
   try {
-    const asn1 = forge.asn1.fromDer(pfx.toString('binary'));
-    p12 = forge.pkcs12.pkcs12FromAsn1(asn1, true, passphrase ?? '');
+    const { asn1: asn1Codec, pkcs12 } = forgeLibrary();
+    const asn1 = asn1Codec.fromDer(pfx.toString('binary'));
+    p12 = pkcs12.pkcs12FromAsn1(asn1, true, passphrase ?? '');
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/password|MAC could not be verified/i.test(message))

@@ -9,20 +9,10 @@
  * Windows starts GUI programs without a console, so there the command is `pinbridge-cli`
  * (build/win/pinbridge-cli.cmd, docs/packaging.md), which runs bin/pinbridge.js in Electron's Node.
  */
+import { COMMAND_NAMES } from '../cli/command-list.js';
 
-/** The `pinbridge` subcommands (main/cli/main.ts; a spec keeps the two lists equal). */
-export const CLI_COMMANDS: readonly string[] = [
-  'start',
-  'pinpad',
-  'simulator',
-  'sandbox',
-  'journal',
-  'pay',
-  'receipt',
-  'clients',
-  'pos',
-  'doctor',
-];
+/** The `pinbridge` subcommands, as the CLI lists them (main/cli/command-list.ts, a module of data alone). */
+export const CLI_COMMANDS: readonly string[] = COMMAND_NAMES;
 
 /** The CLI's own options, answered without a subcommand. */
 const CLI_OPTIONS: readonly string[] = ['--help', '-h', '--version', '-V'];

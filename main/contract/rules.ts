@@ -5,7 +5,8 @@
  * digits, exactly one tax id) are here.
  */
 import type { TSchema } from 'typebox';
-import { Compile, type Validator } from 'typebox/compile';
+import type * as TypeBoxCompile from 'typebox/compile';
+import type { Validator } from 'typebox/compile';
 import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
 import {
   INSTALLMENTS_MAX,
@@ -46,11 +47,34 @@ export interface SchemaErrorLike {
 }
 
 const validators = new WeakMap<TSchema, Validator>();
+let typeboxCompile: typeof TypeBoxCompile | undefined;
+
+/** The part of node:module used here. */
+interface NodeModuleApi {
+  createRequire(path: string): (id: string) => unknown;
+}
+
+/**
+ * TypeBox's compiler — its schema engine, value and format checks, some 470 modules — loaded with
+ * the first schema checked, so that a command that checks none as it starts (the sandbox checks
+ * requests as they come) does not wait for it. Required, not imported: Node (22.12 and later)
+ * loads an ES module without top-level await synchronously that way, and the checks stay
+ * synchronous; it is the same module instance an import would give. node:module is reached
+ * through process.getBuiltinModule: the window's type check reads this file without Node's types.
+ */
+function compile(schema: TSchema): Validator {
+  if (typeboxCompile === undefined) {
+    const { process } = globalThis as unknown as { process: { getBuiltinModule(id: string): NodeModuleApi } };
+    const nodeModule = process.getBuiltinModule('node:module');
+    typeboxCompile = nodeModule.createRequire(import.meta.url)('typebox/compile') as typeof TypeBoxCompile;
+  }
+  return typeboxCompile.Compile(schema);
+}
 
 function validatorFor(schema: TSchema): Validator {
   let validator = validators.get(schema);
   if (!validator) {
-    validator = Compile(schema);
+    validator = compile(schema);
     validators.set(schema, validator);
   }
   return validator;

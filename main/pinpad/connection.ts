@@ -11,14 +11,12 @@ import type { DriverLogger } from '../../drivers/log.js';
 import { readTraceFile } from '../../drivers/abecs/trace/format.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
 import { TransportError, type ByteTransport } from '../../drivers/transports/transport.js';
+import type { PinpadSimulator, PinpadSimulatorOptions } from '../../drivers/simulator/index.js';
 import {
   isSimulatorProfileName,
-  PinpadSimulator,
   SIMULATOR_PROFILE_NAMES,
-  startMemorySimulator,
-  type PinpadSimulatorOptions,
   type SimulatorProfileName,
-} from '../../drivers/simulator/index.js';
+} from '../../drivers/simulator/profiles.js';
 
 export const SIMULATOR_ADDRESS = 'sim';
 const REPLAY_PREFIX = `${SIMULATOR_ADDRESS}:replay:`;
@@ -124,7 +122,9 @@ export async function connectPinpad(address: string, options: ConnectOptions): P
       replayFile !== undefined
         ? { logger: options.logger, ...options.simulator, replay: await readTraceFile(replayFile) }
         : { logger: options.logger, ...options.simulator, profile: profile as SimulatorProfileName };
-    const simulator = new PinpadSimulator(simulatorOptions);
+    // The simulator (its wire layer, cards and keys) is loaded for a simulated PINPAD only.
+    const { PinpadSimulator: Simulator, startMemorySimulator } = await import('../../drivers/simulator/index.js');
+    const simulator = new Simulator(simulatorOptions);
     const served = await startMemorySimulator(simulator, { name: 'sim' });
     // An in-memory link carries no line noise and no bytes in flight after EOT: the half-second
     // of silence a serial line is given to settle after the start-up CAN would only delay the start.

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import type { PaperColumns, PrintDocument } from '../../drivers/printers/document.js';
-import { encodeEscPos, ESC_POS_CODEPAGES, ESC_POS_PRINTER_MODELS } from '../../drivers/printers/escpos.js';
+import { encodeEscPos, ESC_POS_CODEPAGES, escPosPrinterModels } from '../../drivers/printers/escpos.js';
 import { ReceiptPrinter } from '../../drivers/printers/printer.js';
 import {
   createTransport,
@@ -79,12 +79,14 @@ export function printerViolations(printers: PrintersSettings): SettingsViolation
         ),
       );
     }
-    if (printer.model !== undefined && !ESC_POS_PRINTER_MODELS.some((model) => model.id === printer.model)) {
+    if (printer.model !== undefined && !escPosPrinterModels().some((model) => model.id === printer.model)) {
       violations.push(
         settingsViolation(
           `printers.${name}.model`,
           'UNKNOWN_PRINTER_MODEL',
-          `"${printer.model}" is not a known printer model (${ESC_POS_PRINTER_MODELS.map((m) => m.id).join(', ')})`,
+          `"${printer.model}" is not a known printer model (${escPosPrinterModels()
+            .map((m) => m.id)
+            .join(', ')})`,
         ),
       );
     }

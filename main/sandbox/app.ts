@@ -4,10 +4,11 @@
  * authentication with marketplace isolation, and the OpenAPI document generated from the same
  * schemas. Route families live in `routes/*.ts`.
  */
-import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { Ajv, Options as AjvOptions } from 'ajv';
+import type * as AjvFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, {
@@ -19,6 +20,7 @@ import Fastify, {
 } from 'fastify';
 import { violationsFromSchemaErrors, type SchemaErrorLike } from '../contract/index.js';
 import { authenticate } from './auth.js';
+import { fastifyResponseSerializer, serializerOnFirstUse, validatorOnFirstUse } from './lazy-schemas.js';
 import { DOCUMENT_LICENSE, hoistNamedSchemas, SANDBOX_SERVER } from './openapi.js';
 import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
@@ -50,12 +52,17 @@ export type SandboxApp = FastifyInstance<
 
 export type RouteRegistrar = (app: SandboxApp, ctx: SandboxContext) => void;
 
-// ajv-formats is CommonJS with a default export property.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
-
+/**
+ * An Ajv with its formats (CommonJS, required here), made with the first schema compiled
+ * (lazy-schemas.ts): a sandbox that takes no request never builds one.
+ */
 function makeAjv(options: AjvOptions): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
+  const require = createRequire(import.meta.url);
+  const { Ajv: AjvClass } = require('ajv') as typeof AjvModule;
+  // ajv-formats is CommonJS with a default export property.
+  const formats = require('ajv-formats') as typeof AjvFormatsModule & { default?: unknown };
+  const addFormats = (formats.default ?? formats) as unknown as (ajv: Ajv) => Ajv;
+  const ajv = new AjvClass({ allErrors: true, strict: false, useDefaults: true, removeAdditional: false, ...options });
   addFormats(ajv);
   return ajv;
 }
@@ -63,13 +70,19 @@ function makeAjv(options: AjvOptions): Ajv {
 /**
  * The app over HTTP, or over HTTPS with `tls` (the handlers are the same; a client certificate is
  * asked for, and judged by auth.ts so a refusal is a 401/403 the client can read, not a failed
- * handshake).
+ * handshake). Its schemas are compiled on first use (lazy-schemas.ts): the validators by Ajv, the
+ * answers by fastify's own serializer compiler.
  */
 export function buildSandboxApp(
   ctx: SandboxContext,
   registrars: readonly RouteRegistrar[],
-  tls?: SandboxTls,
+  options: {
+    readonly tls?: SandboxTls | undefined;
+    /** Collect the routes for the OpenAPI document (`app.swagger()`): @fastify/swagger is loaded only then. */
+    readonly openapi?: boolean | undefined;
+  },
 ): SandboxApp {
+  const { tls } = options;
   const serverFactory =
     tls === undefined
       ? undefined
@@ -83,8 +96,26 @@ export function buildSandboxApp(
             },
             handler,
           );
+  // Bodies are checked strictly (an amount of "100" is not an integer); query strings and
+  // path parameters arrive as text and are coerced.
+  let strictAjv: Ajv | undefined;
+  let coercingAjv: Ajv | undefined;
+  const ajvFor = (httpPart: string | undefined): Ajv =>
+    httpPart === 'body'
+      ? (strictAjv ??= makeAjv({ coerceTypes: false }))
+      : (coercingAjv ??= makeAjv({ coerceTypes: 'array' }));
   const app = Fastify({
     ...(serverFactory === undefined ? {} : { serverFactory }),
+    // The compilers given here, not set after: fastify loads its own (another Ajv) only when none is given.
+    schemaController: {
+      compilersFactory: {
+        buildValidator:
+          () =>
+          ({ schema, httpPart }) =>
+            validatorOnFirstUse(() => ajvFor(httpPart).compile(schema as object)),
+        buildSerializer: () => serializerOnFirstUse(fastifyResponseSerializer()),
+      },
+    },
     logger: false,
     bodyLimit: ctx.settings.bodyLimitBytes,
     // Trailing slashes and case are the client's business; ids are matched as given.
@@ -92,16 +123,34 @@ export function buildSandboxApp(
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Bodies are checked strictly (an amount of "100" is not an integer); query strings and
-  // path parameters arrive as text and are coerced.
-  const strictAjv = makeAjv({ coerceTypes: false });
-  const coercingAjv = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    (httpPart === 'body' ? strictAjv : coercingAjv).compile(schema as object),
-  );
-
   app.decorateRequest('marketplaceId', '');
-  void app.register(swagger, {
+  if (options.openapi === true) registerOpenApi(app);
+
+  app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));
+  app.setErrorHandler((error, request, reply) => sendError(ctx, error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    void reply
+      .code(404)
+      .send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
+  });
+
+  // Only JSON is spoken; a text/plain body is 415, not a string handed to the routes.
+  app.removeContentTypeParser('text/plain');
+  // Registered as a plugin so the routes load after @fastify/swagger and appear in its document.
+  void app.register(async (scope) => {
+    for (const register of registrars) register(scope, ctx);
+    await Promise.resolve();
+  });
+  return app;
+}
+
+/**
+ * @fastify/swagger, collecting every route registered after it for the document (`app.swagger()`).
+ * Loaded as the app boots, and only for a sandbox asked for its document: with its YAML library it
+ * is some 90 modules that serving the API never uses.
+ */
+function registerOpenApi(app: SandboxApp): void {
+  void app.register(import('@fastify/swagger'), {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -119,23 +168,6 @@ export function buildSandboxApp(
     transformObject: (documents) =>
       'openapiObject' in documents ? hoistNamedSchemas(documents.openapiObject) : documents.swaggerObject,
   });
-
-  app.addHook('onRequest', async (request, reply) => authenticate(ctx, request, reply));
-  app.setErrorHandler((error, request, reply) => sendError(ctx, error, request, reply));
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .send(errorBody('A', 404, `Route not found: ${request.method} ${request.url.split('?')[0] ?? ''}`));
-  });
-
-  // Only JSON is spoken; a text/plain body is 415, not a string handed to the routes.
-  app.removeContentTypeParser('text/plain');
-  // Registered as a plugin so the routes load after @fastify/swagger and appear in the document.
-  void app.register(async (scope) => {
-    for (const register of registrars) register(scope, ctx);
-    await Promise.resolve();
-  });
-  return app;
 }
 
 function routeShape(request: FastifyRequest): ErrorShape {

@@ -45,6 +45,8 @@ export interface SandboxOptions {
    * serial number must be the marketplace id (auth.ts), as the GoPag front of this API family requires.
    */
   readonly tls?: SandboxTls;
+  /** Collect the routes for the OpenAPI document, openapi() (`pinbridge sandbox --openapi`, the docs' specs). */
+  readonly openapi?: boolean;
 }
 
 export interface RunningSandbox extends MarketplaceInfo {
@@ -52,7 +54,7 @@ export interface RunningSandbox extends MarketplaceInfo {
   readonly url: string;
   readonly app: SandboxApp;
   readonly context: SandboxContext;
-  /** The OpenAPI 3.1 document of every route, generated from the route schemas. */
+  /** The OpenAPI 3.1 document of every route, generated from the route schemas (started with `openapi: true`). */
   openapi(): Record<string, unknown>;
   close(): Promise<void>;
 }
@@ -91,7 +93,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     db.close();
   };
   const seed = ensureSeed(context);
-  const app = buildSandboxApp(context, SANDBOX_ROUTES, options.tls);
+  const app = buildSandboxApp(context, SANDBOX_ROUTES, { tls: options.tls, openapi: options.openapi });
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {
@@ -110,7 +112,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     url: baseUrl,
     app,
     context,
-    openapi: () => app.swagger() as unknown as Record<string, unknown>,
+    openapi: () => {
+      if (options.openapi !== true)
+        throw new Error('this sandbox was started without its OpenAPI document (openapi: true)');
+      return app.swagger() as unknown as Record<string, unknown>;
+    },
     close: () =>
       (closed ??= (async () => {
         await app.close();

@@ -11,7 +11,8 @@
  *   (cutime + cstime: udevadm and the like);
  * - processes spawned, counted in the agent itself: a preload (`--import`) notes every
  *   ChildProcess spawn and every synchronous spawn in a file;
- * - the log file's growth (~/.pinbridge/logs/pinbridge.log, at the shipped level, info).
+ * - the log file's growth (~/.pinbridge/logs/pinbridge.log, at the shipped level, info);
+ * - and, at the end of the window, its resident memory (issue 35).
  *
  * The baseline, measured in the same run, is the same agent with the timings before issue 19:
  * the hot-plug watcher listing the serial ports every 750 ms (each listing spawns `udevadm info -e`
@@ -112,6 +113,11 @@ function cpuSeconds(pid: number): { own: number; children: number } {
   return { own: (ticks(14) + ticks(15)) / hz, children: (ticks(16) + ticks(17)) / hz };
 }
 
+/** Resident memory of a process in MB (/proc/<pid>/status). */
+function residentMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
 function spawnsIn(file: string): string[] {
   return existsSync(file)
     ? readFileSync(file, 'utf8')
@@ -147,6 +153,12 @@ export interface IdleResult {
   readonly spawnedInWindow: Record<string, number>;
   readonly logLinesPerHour: number;
   readonly logBytesPerHour: number;
+  /**
+   * Resident memory at the end of the window (MB): the agent after minutes of idling, with what it
+   * loads only after its start (the payments API health check's HTTP client, the first print-queue
+   * poll), beside the two seconds after the ready line that the start-up benchmark reads.
+   */
+  readonly rssMb: number;
   /** From the start to the end of the warm-up: what the start itself costs, not extrapolated. */
   readonly atStart: { readonly spawns: number; readonly logLines: number; readonly logBytes: number };
 }
@@ -189,6 +201,7 @@ async function measure(scenario: Scenario, warmupMs: number, windowMs: number): 
     await sleep(windowMs);
     const seconds = (performance.now() - startedAt) / 1000;
     const cpuAfter = cpuSeconds(pid);
+    const rssMb = residentMb(pid);
     const spawned = spawnsIn(spawnLog).slice(spawnsBefore);
     const logAfter = logState(logFile);
     const perHour = (value: number): number => round((value * 3600) / seconds, 1);
@@ -209,6 +222,7 @@ async function measure(scenario: Scenario, warmupMs: number, windowMs: number): 
       spawnedInWindow: countBy(spawned),
       logLinesPerHour: perHour(logAfter.lines - logBefore.lines),
       logBytesPerHour: perHour(logAfter.bytes - logBefore.bytes),
+      rssMb: round(rssMb, 1),
       atStart: { spawns: spawnsBefore, logLines: logBefore.lines, logBytes: logBefore.bytes },
     };
   } finally {

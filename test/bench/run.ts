@@ -101,13 +101,14 @@ const BENCHMARKS: Benchmark[] = [
   },
   {
     name: 'startup',
-    title: 'headless agent (training) from spawn to its ready line, and idle RSS after 2 s (goals: < 1 s, < 120 MB)',
+    title:
+      'headless agent (training) from spawn to its ready line and idle RSS after 2 s (goals ≤ 400 ms, ≤ 80 MB), beside Node’s defaults and bare Node; pinbridge --version and pinbridge sandbox (goal ≤ 300 ms); the modules loaded at idle',
     run: (quick) => (quick ? benchStartup(1, 200, true) : benchStartup()),
   },
   {
     name: 'idle',
     title:
-      'CPU s/h, processes spawned/h, log lines and bytes/h of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)',
+      'CPU s/h, processes spawned/h, log lines and bytes/h, RSS at the end of the window of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)',
     run: (quick) => (quick ? benchIdle(1_000, 500, true) : benchIdle()),
   },
 ];

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { ClientStore, ClientStoreError, normalizeOrigin } from '../../pos/clients/client-store.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -39,11 +40,7 @@ function originArgument(text: string): string {
 }
 
 export function registerClientsCommand(program: Command, io: CliIo): void {
-  const clients = program
-    .command('clients')
-    .description(
-      'The POS clients paired with this agent: list them, revoke one, block or unblock a web origin, unblock a program, unlock pairing after wrong codes.',
-    );
+  const clients = program.command('clients').description(COMMAND_LINES.clients.description);
   const common = (command: Command): Command =>
     command
       .option('--file <path>', 'the clients file (default ~/.pinbridge/clients.db)')

@@ -6,6 +6,7 @@
  * check failed (warnings do not count).
  */
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { createLogger, logFormat } from '../../log.js';
 import type { CheckResult, CheckStatus, DoctorReport } from '../../doctor/check.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, runDoctor } from '../../doctor/runner.js';
@@ -102,11 +103,7 @@ function apiToCheck(
 export function registerDoctorCommand(program: Command, io: CliIo): void {
   const command = program.command('doctor');
   addPaymentStackOptions(command)
-    .description(
-      'Check what Pinbridge needs on this computer: serial port permissions, PINPADs, printers, the payments API, the POS API ports ' +
-        'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start`, so its line can be pasted as it is ' +
-        '(--journal and --headless are accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
-    )
+    .description(COMMAND_LINES.doctor.description)
     .option(
       '--port <address>',
       'the PINPAD to open and identify: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address; without any the serial ports are only listed)',

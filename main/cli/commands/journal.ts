@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { Journal, JournalError, LIST_MAX_LIMIT } from '../../core/journal/journal.js';
 import type { JournalEvent, PaymentRecord } from '../../core/journal/record.js';
 import { PAYMENT_STATES, type PaymentState } from '../../core/states.js';
@@ -264,9 +265,7 @@ function csvCell(value: string | number | null | undefined): string {
 }
 
 export function registerJournalCommand(program: Command, io: CliIo): void {
-  const journal = program
-    .command('journal')
-    .description('Read the payment journal: list payments, show one with its history, export them for support.');
+  const journal = program.command('journal').description(COMMAND_LINES.journal.description);
 
   journal
     .command('list')

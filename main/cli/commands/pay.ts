@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { EngineError } from '../../core/errors.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
 import { PinpadRegistry } from '../../pinpad/registry.js';
@@ -105,12 +106,7 @@ function humanResult(outcome: PaymentOutcome, mode: string): string {
 export function registerPayCommand(program: Command, io: CliIo): void {
   const command = program.command('pay');
   addPaymentStackOptions(command)
-    .description(
-      'Run one PINPAD payment end to end (journal, payments API, PINPAD). Without --api it uses the payments API the settings name ' +
-        '(--settings, else ~/.pinbridge/settings.json; token from PINBRIDGE_API_TOKEN or ~/.pinbridge/api-token), as `start` does; ' +
-        'without one, or with --training, an embedded sandbox (training mode, said in the output). ' +
-        'Exit code 0 when approved, 1 when the payment ended without a sale.',
-    )
+    .description(COMMAND_LINES.pay.description)
     .requiredOption('--port <address>', PORT_HELP)
     .requiredOption('--amount <centavos>', 'amount in centavos (1990 = R$ 19,90)', parsePositiveInteger)
     .requiredOption('--type <type>', 'credit or debit')

@@ -1,5 +1,6 @@
 /** `pinbridge pinpad …`: what a technician needs to check a PINPAD, by phone if need be. */
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { formatDisplay2x16 } from '../../../drivers/abecs/text.js';
 import { createNoble, scanBlePinpads } from '../../../drivers/transports/ble.js';
 import { configuredTcpPinpads, listSerialPinpads } from '../../../drivers/transports/discovery.js';
@@ -78,9 +79,7 @@ async function withPinpad<T>(
 const DEFAULT_BLE_SCAN_SECONDS = 5;
 
 export function registerPinpadCommands(program: Command, io: CliIo): void {
-  const pinpad = program
-    .command('pinpad')
-    .description('Find and check PINPADs: list, identify, display a text, read a CPF, record a session.');
+  const pinpad = program.command('pinpad').description(COMMAND_LINES.pinpad.description);
 
   pinpad
     .command('list')

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { MAX_SERVER_DAYS } from '../../pos/tls/limits.js';
 import { UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -53,7 +54,7 @@ function parseDays(value: string): number {
 }
 
 export function registerPosCommand(program: Command, io: CliIo): void {
-  const pos = program.command('pos').description('The POS API that POS software connects to over WebSocket.');
+  const pos = program.command('pos').description(COMMAND_LINES.pos.description);
   pos
     .command('cert')
     .description(

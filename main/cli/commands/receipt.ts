@@ -6,6 +6,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { isPaperColumns, type PaperColumns } from '../../../drivers/printers/document.js';
 import { RECEIPT_COPIES, type ReceiptCopy } from '../../receipts/card-receipt.js';
 import { PrintJournal } from '../../receipts/print-jobs.js';
@@ -114,9 +115,7 @@ function printerOf(settings: AgentSettings, options: PrintCliOptions): PrinterSe
 }
 
 export function registerReceiptCommand(program: Command, io: CliIo): void {
-  const receipt = program
-    .command('receipt')
-    .description("A payment's receipt from the journal: show it (text, ESC/POS, HTML, PDF) or print it.");
+  const receipt = program.command('receipt').description(COMMAND_LINES.receipt.description);
 
   receipt
     .command('show')

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import { TERMINAL_CHANNEL_VERSION } from '../../contract/index.js';
 import { terminalChannelDocument } from '../../sandbox/openapi.js';
 import { startSandbox, type SandboxTls } from '../../sandbox/server.js';
@@ -61,10 +62,7 @@ const AMOUNT_FORMATS: readonly AmountFormat[] = ['integer', 'decimal'];
 export function registerSandboxCommand(program: Command, io: CliIo): void {
   program
     .command('sandbox')
-    .description(
-      'Serve the payments API sandbox (the whole contract, the terminal channel, webhooks) until stopped, over HTTP, or HTTPS ' +
-        'with --tls-cert/--tls-key (and mutual TLS with --tls-ca). Prints one JSON line when ready: {"url", "marketplace_id", "seller_id", "token"}.',
-    )
+    .description(COMMAND_LINES.sandbox.description)
     .option('--port <port>', 'TCP port on the loopback address (0 picks a free one)', parsePort, 0)
     .option('--host <address>', 'address to listen on', '127.0.0.1')
     .option('--data <dir>', 'keep the records in this directory (SQLite); without it they live in memory')
@@ -122,6 +120,7 @@ export function registerSandboxCommand(program: Command, io: CliIo): void {
         host: options.host,
         port: options.openapi ? 0 : options.port,
         logger,
+        ...(options.openapi ? { openapi: true } : {}),
         ...(options.openapi || options.data === undefined ? {} : { dataDir: options.data }),
         ...(tls === undefined ? {} : { tls }),
         settings: {

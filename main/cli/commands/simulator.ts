@@ -5,6 +5,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import {
   fileCounterStore,
   isKeyLoadoutName,
@@ -100,10 +101,7 @@ async function loadReplay(file: string): Promise<RecordedTrace> {
 export function registerSimulatorCommand(program: Command, io: CliIo): void {
   program
     .command('simulator')
-    .description(
-      'Serve a simulated ABECS PINPAD on a pseudo terminal (--pty) or over TCP (--tcp) until stopped. ' +
-        'Prints one JSON line when ready: {"path": …} or {"host": …, "port": …}.',
-    )
+    .description(COMMAND_LINES.simulator.description)
     .option(
       '--profile <name>',
       `how the simulated PINPAD behaves: ${SIMULATOR_PROFILE_NAMES.join(', ')} (see below)`,

@@ -18,6 +18,7 @@
  * agent's disk watch; the agent starts on a full disk too.
  */
 import type { Command } from 'commander';
+import { COMMAND_LINES } from '../command-list.js';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
 import { AgentRunner } from '../../agent/agent-runner.js';
 import { guardProcess } from '../../agent/fault-guard.js';
@@ -89,11 +90,7 @@ function stopped(signal: AbortSignal): Promise<void> {
 export function registerStartCommand(program: Command, io: CliIo): void {
   const command = program.command('start');
   addPaymentStackOptions(command)
-    .description(
-      'Run the agent headless. Without --api (or with --training) it runs in training mode against an embedded sandbox, unless the settings name a payments API; ' +
-        "without --port, $PINBRIDGE_PINPAD or the settings' pinpad.address it uses a simulated PINPAD. Pending transactions created elsewhere for the PINPAD are run as they appear. " +
-        'Prints one JSON line when ready; logs go to stderr. Stop with Ctrl+C.',
-    )
+    .description(COMMAND_LINES.start.description)
     .option(
       '--port <address>',
       'the PINPAD: a serial port, tcp://host:port, ble:<id>, or "sim" (default: $PINBRIDGE_PINPAD, else the settings\' pinpad.address, else sim)',

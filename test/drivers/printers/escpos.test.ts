@@ -7,7 +7,7 @@ import {
   EscPosError,
   escPosCodepage,
   ESC_POS_CODEPAGES,
-  ESC_POS_PRINTER_MODELS,
+  escPosPrinterModels,
   type EscPosOptions,
 } from '../../../drivers/printers/escpos.js';
 import { layout } from '../../../drivers/printers/layout.js';
@@ -291,7 +291,7 @@ describe('encodeEscPos', () => {
     );
 
     it('are printed by every model in a code page that has them', () => {
-      for (const model of ESC_POS_PRINTER_MODELS) {
+      for (const model of escPosPrinterModels()) {
         const options = { columns: 32, printerModel: model.id } as const;
         expect(ESC_POS_CODEPAGES, model.id).toContain(escPosCodepage(options));
         expect(encodeEscPos(ACCENTS_DOCUMENT, options).length).toBeGreaterThan(0);
@@ -483,10 +483,10 @@ describe('encodeEscPos', () => {
     });
   });
 
-  describe('ESC_POS_PRINTER_MODELS', () => {
+  describe('escPosPrinterModels', () => {
     it("lists the encoder's printer models, the Star ones for their ESC/POS emulation", () => {
-      expect(ESC_POS_PRINTER_MODELS.map((m) => m.id)).toEqual(ReceiptPrinterEncoder.printerModels.map((m) => m.id));
-      for (const model of ESC_POS_PRINTER_MODELS) {
+      expect(escPosPrinterModels().map((m) => m.id)).toEqual(ReceiptPrinterEncoder.printerModels.map((m) => m.id));
+      for (const model of escPosPrinterModels()) {
         expect(model.name).toBe(model.name.trim());
         expect(model.name.length).toBeGreaterThan(0);
         expect(model.name.endsWith('(ESC/POS emulation)')).toBe(model.id.startsWith('star-'));

@@ -97,7 +97,7 @@ function store(tx: Transaction): Transaction {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ openapi: true });
   market = await freshMarket(sandbox);
   buyerId = storeBuyer(market, {
     first_name: 'Maria Aparecida',

@@ -10,9 +10,25 @@ import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ openapi: true });
 });
 afterAll(() => sandbox.close());
+
+describe('a sandbox started without its document', () => {
+  it('serves the API and says, when asked for the document, how to start it with one', async () => {
+    const bare = await startSandbox();
+    try {
+      const response = await fetch(`${bare.url}/v1/marketplaces/${bare.marketplaceId}/buyers/${'0'.repeat(32)}`, {
+        headers: { authorization: `Bearer ${bare.token}` },
+      });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ status: 404 });
+      expect(() => bare.openapi()).toThrow('this sandbox was started without its OpenAPI document (openapi: true)');
+    } finally {
+      await bare.close();
+    }
+  });
+});
 
 interface Operation {
   operationId?: string;

@@ -1,0 +1,109 @@
+/**
+ * Which modules a Node process loads: a preload (`--import`) notes the URL of every module the
+ * process loads — ES modules and CommonJS alike, through Node's module hooks — and writes them,
+ * one per line, to the file named by $PINBRIDGE_MODULE_TRACE when the process exits or receives
+ * SIGUSR2 (a running agent, asked while it idles). Read by the lazy-loading specs and the start-up
+ * benchmark.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const MODULE_TRACE_ENV = 'PINBRIDGE_MODULE_TRACE';
+
+const PRELOAD = `
+import { registerHooks } from 'node:module';
+import { writeFileSync } from 'node:fs';
+const file = process.env.${MODULE_TRACE_ENV};
+const loaded = [];
+registerHooks({ load(url, context, next) { loaded.push(url); return next(url, context); } });
+const write = () => writeFileSync(file, loaded.join('\\n') + '\\n');
+process.on('exit', write);
+process.on('SIGUSR2', write);
+`;
+
+/** Node's arguments that load the preload (before the script). */
+export const MODULE_TRACE_ARGS: readonly string[] = ['--import', `data:text/javascript,${encodeURIComponent(PRELOAD)}`];
+
+/** The URLs the traced process had loaded, in order. */
+export function readModuleTrace(file: string): string[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
+}
+
+/**
+ * The group a module belongs to: its package under node_modules ("fastify", "@fastify/swagger"),
+ * else the project's folder two levels deep ("main/sandbox", "drivers/abecs", "bin/pinbridge.js"),
+ * else "node:" for Node's own modules.
+ */
+export function moduleGroup(url: string): string {
+  if (url.startsWith('node:')) return 'node:';
+  const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (pkg) return pkg[1]!;
+  const own = /\/(?:dist\/)?((?:main|drivers|lib|bin|client|renderer)\/[^/]+)/.exec(url);
+  return own ? own[1]! : url;
+}
+
+export interface ModuleGroupSize {
+  readonly group: string;
+  readonly modules: number;
+  /**
+   * The source text V8 keeps in the heap for these modules, in KiB: one byte a character, two
+   * for a file with any character beyond Latin-1 (V8 stores such a string as UTF-16). A floor of
+   * what the group costs: its compiled code and its objects come on top.
+   */
+  readonly sourceKiB: number;
+}
+
+/** Loaded modules counted by group, with their source size, largest first. */
+export function moduleGroups(urls: readonly string[]): ModuleGroupSize[] {
+  const groups = new Map<string, { modules: number; bytes: number }>();
+  for (const url of urls) {
+    const group = moduleGroup(url);
+    const entry = groups.get(group) ?? { modules: 0, bytes: 0 };
+    entry.modules += 1;
+    if (url.startsWith('file:')) {
+      const text = readFileSync(fileURLToPath(url), 'utf8');
+      entry.bytes += /[\u0100-\uffff]/.test(text) ? text.length * 2 : text.length;
+    }
+    groups.set(group, entry);
+  }
+  return [...groups]
+    .map(([group, { modules, bytes }]) => ({ group, modules, sourceKiB: Math.round(bytes / 1024) }))
+    .sort((a, b) => b.sourceKiB - a.sourceKiB || b.modules - a.modules);
+}
+
+/**
+ * The modules `node <args>` loaded (URLs, in order): run to its end, or — with `untilReady` — until
+ * its first JSON line on stdout (a ready line), then stopped with SIGTERM (what it loads to stop
+ * counts too).
+ */
+export async function modulesLoadedBy(
+  args: readonly string[],
+  options: { readonly untilReady?: boolean; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<string[]> {
+  const folder = mkdtempSync(join(tmpdir(), 'pinbridge-module-trace-'));
+  const trace = join(folder, 'modules.txt');
+  try {
+    const child = spawn(process.execPath, [...MODULE_TRACE_ARGS, ...args], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, ...options.env, [MODULE_TRACE_ENV]: trace },
+    });
+    const exited = once(child, 'exit');
+    if (options.untilReady === true) {
+      for await (const line of createInterface({ input: child.stdout })) if (line.startsWith('{')) break;
+      child.kill('SIGTERM');
+    } else {
+      child.stdout.resume();
+    }
+    await exited;
+    return readModuleTrace(trace);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
