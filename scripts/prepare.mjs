@@ -10,10 +10,14 @@ import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** TypeScript's compiler, or undefined where dev dependencies were left out (`--omit=dev`). */
+/**
+ * TypeScript 7's native compiler (the `typescript7` dev dependency, as `npm run build` runs it),
+ * or undefined where dev dependencies were left out (`--omit=dev`). Its package exports no
+ * `bin/tsc`, so the path is taken from beside its package.json.
+ */
 function typescriptCompiler() {
   try {
-    return require.resolve('typescript/bin/tsc');
+    return join(dirname(require.resolve('typescript7/package.json')), 'bin', 'tsc');
   } catch {
     return undefined;
   }

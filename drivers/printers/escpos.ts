@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type ReceiptPrinterEncoder from '@point-of-sale/receipt-printer-encoder';
-import { qrcodeLibrary } from './symbol-libraries.js';
+import { bwipLibrary } from './symbol-libraries.js';
 import { DriverError } from '../errors.js';
 import { isPaperColumns, type PaperColumns, type PrintDocument } from './document.js';
 import { layout, type LaidOutLine } from './layout.js';
@@ -403,12 +403,12 @@ function printQrCode(line: LaidOutLine & { kind: 'qrcode' }, printer: Printer): 
   if (!/^[\x20-\x7E]+$/.test(line.data)) {
     throw new EscPosError('INVALID_CODE_DATA', 'A QR code holds printable ASCII characters only.');
   }
-  let modules: number;
+  let modules: number | undefined;
   try {
-    // Byte mode, as the printer may encode it: the largest symbol the printer can choose.
-    modules = qrcodeLibrary().create([{ data: Buffer.from(line.data, 'latin1'), mode: 'byte' }], {
-      errorCorrectionLevel: 'M',
-    }).modules.size;
+    // Byte mode, as the printer may encode it: the largest symbol the printer can choose. bwip-js
+    // picks the cheapest modes itself, so it sizes as many bytes that only byte mode holds ('a').
+    const [symbol] = bwipLibrary().raw('qrcode', 'a'.repeat(line.data.length), 'eclevel=M');
+    if (symbol !== undefined && 'pixx' in symbol) modules = symbol.pixx;
   } catch (error) {
     throw new EscPosError(
       'INVALID_CODE_DATA',
@@ -418,6 +418,7 @@ function printQrCode(line: LaidOutLine & { kind: 'qrcode' }, printer: Printer): 
       },
     );
   }
+  if (modules === undefined) throw new Error('bwip-js returned no QR code modules');
   const side = Math.min(QR_SIDE_DOTS, printer.encoder.printableWidth);
   const size = Math.max(1, Math.min(8, Math.floor(side / (modules + 2 * QR_QUIET_ZONE_MODULES))));
   printer.encoder.align('center');

@@ -4,8 +4,7 @@
  * line, in a monospace grid at the paper's width. The geometry (`planPaper`) and the barcode and QR
  * encoders are exported for the PDF renderer, which draws the same picture.
  */
-import type QRCode from 'qrcode';
-import { bwipLibrary, qrcodeLibrary } from './symbol-libraries.js';
+import { bwipLibrary } from './symbol-libraries.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isPaperColumns, paperWidthMm, type PaperColumns, type PrintDocument } from './document.js';
 import { layout, type LaidOutLine } from './layout.js';
@@ -163,28 +162,31 @@ export interface QrModules {
 }
 
 /**
- * Encodes with `qrcode` (error correction M, as Pix QR codes are printed). `QRCode.create` is used
- * rather than `toString({ type: 'svg' })` because it is synchronous and gives the modules, which
- * both this SVG and the PDF draw.
+ * Encodes with bwip-js (error correction M, as Pix QR codes are printed; text as UTF-8 bytes).
+ * `raw` is used rather than `toSVG` because it gives the modules, which both this SVG and the PDF
+ * draw: `pixs` holds the symbol's modules row by row, 1 for dark, without the quiet zone.
  */
 export function qrModules(data: string): QrModules {
-  let symbol: QRCode.QRCode;
+  let symbol: { readonly pixs: readonly number[]; readonly pixx: number } | undefined;
   try {
-    symbol = qrcodeLibrary().create(data, { errorCorrectionLevel: 'M' });
+    const [first] = bwipLibrary().raw('qrcode', data, 'eclevel=M');
+    if (first !== undefined && 'pixs' in first) symbol = first;
   } catch (error) {
     throw new InvalidArgumentError('The QR code data cannot be encoded (empty or too long).', { cause: error });
   }
-  const { size } = symbol.modules;
+  if (symbol === undefined) throw new Error('bwip-js returned no QR code modules');
+  const { pixs, pixx: size } = symbol;
+  const dark = (row: number, column: number): boolean => pixs[row * size + column] === 1;
   const runs: Array<{ row: number; column: number; length: number }> = [];
   for (let row = 0; row < size; row++) {
     let column = 0;
     while (column < size) {
-      if (symbol.modules.get(row, column) === 0) {
+      if (!dark(row, column)) {
         column++;
         continue;
       }
       const start = column;
-      while (column < size && symbol.modules.get(row, column) !== 0) column++;
+      while (column < size && dark(row, column)) column++;
       runs.push({ row, column: start, length: column - start });
     }
   }

@@ -7,13 +7,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { realpathSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import { autoDetect } from '@serialport/bindings-cpp';
 import { formatTransportAddress, parseTransportAddress } from './address.js';
 import { TransportError } from './transport.js';
 import { platformDeviceEvents, type DeviceEvents } from './device-events.js';
 import { lookupUsbId, makerFromText } from './usb-ids.js';
 
-/** What serialport's `SerialPort.list()` reports for a port. */
+/** What the serial binding's `list()` reports for a port (bindings-cpp's PortInfo). */
 export interface PortInfo {
   readonly path: string;
   readonly manufacturer?: string | undefined;
@@ -42,7 +42,8 @@ export interface SerialPinpadInfo {
   readonly likelyPinpad: boolean;
 }
 
-const defaultList: ListPorts = () => SerialPort.list();
+// This platform's native binding lists the ports (what `serialport`'s SerialPort.list() called).
+const defaultList: ListPorts = () => autoDetect().list();
 
 /** Describes one serial port as a PINPAD candidate. */
 export function describeSerialPort(port: PortInfo): SerialPinpadInfo {

@@ -1,8 +1,8 @@
 /**
- * Serial-port transport (USB CDC-ACM PINPADs, RS-232, paired Bluetooth SPP ports) over the
- * `serialport` package. ABECS fixes the line at 19200 bps 8N1 with no flow control (abecs.md §1.1);
- * USB/Bluetooth virtual ports ignore the line coding, so those defaults are right everywhere and
- * only exotic installations need to change them.
+ * Serial-port transport (USB CDC-ACM PINPADs, RS-232, paired Bluetooth SPP ports) over
+ * `@serialport/stream` and the native `@serialport/bindings-cpp`. ABECS fixes the line at 19200 bps
+ * 8N1 with no flow control (abecs.md §1.1); USB/Bluetooth virtual ports ignore the line coding, so
+ * those defaults are right everywhere and only exotic installations need to change them.
  */
 import { EventEmitter } from 'node:events';
 import { autoDetect } from '@serialport/bindings-cpp';
@@ -40,8 +40,8 @@ export interface SerialPortOpenOptions extends SerialLineSettings {
 type Callback = (error: Error | null | undefined) => void;
 
 /**
- * The part of serialport's `SerialPort` (a `SerialPortStream`) this transport uses; anything with
- * this shape can be injected, e.g. serialport's `SerialPortMock` for tests.
+ * The part of a `SerialPortStream` this transport uses; anything with
+ * this shape can be injected, e.g. a `SerialPortStream` over `@serialport/binding-mock` for tests.
  */
 export interface SerialPortLike {
   readonly isOpen: boolean;

@@ -109,7 +109,7 @@ describe('renderSvg', () => {
     expect(attribute(barcode?.[1] ?? '', 'width')).toBe('48');
   });
 
-  it("draws the Pix QR code from qrcode's modules, with its three finder patterns and a quiet zone", () => {
+  it('draws the Pix QR code from its modules, with its three finder patterns and a quiet zone', () => {
     const svg = renderSvg(SAMPLE_DOCUMENT, 48);
     const qr = /<svg\b([^>]*data-qrcode="([^"]*)"[^>]*)>([\s\S]*?)<\/svg>/.exec(svg);
     expect(unescapeXml(qr?.[2] ?? '')).toBe(PIX_PAYLOAD);

@@ -1,8 +1,8 @@
 import { autoDetect, type BindingPortInterface, type OpenOptions } from '@serialport/bindings-cpp';
-import { SerialPortMock } from 'serialport';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HangupError, hangupAwareBinding } from '../../../drivers/transports/hangup-aware-binding.js';
 import { createPtyPair, type PtyPair } from '../../../drivers/simulator/socat.js';
+import { MockBinding } from '../../helpers/serial-mock.js';
 
 const LINE: OpenOptions = { path: '', baudRate: 19200 };
 
@@ -70,7 +70,6 @@ describe('hangupAwareBinding over real ptys (socat)', () => {
 });
 
 describe('hangupAwareBinding on a port without a file descriptor (as on Windows)', () => {
-  const MockBinding = SerialPortMock.binding;
   afterEach(() => MockBinding.reset());
 
   it("keeps the wrapped binding's own read and write", async () => {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { SerialPortMock } from 'serialport';
+import { SerialPortStream } from '@serialport/stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   ABECS_SERIAL_SETTINGS,
@@ -10,6 +10,7 @@ import {
 } from '../../../drivers/transports/serial.js';
 import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
 import { createPtyPair, type PtyPair } from '../../../drivers/simulator/socat.js';
+import { MockBinding } from '../../helpers/serial-mock.js';
 
 const run = promisify(execFile);
 
@@ -155,24 +156,29 @@ describe('SerialTransport open errors', () => {
   });
 });
 
+/** A port stream over serialport's mock binding (the ports MockBinding.createPort made). */
+type MockPort = SerialPortStream<typeof MockBinding>;
+const mockPort = (options: SerialPortOpenOptions): MockPort =>
+  new SerialPortStream({ binding: MockBinding, ...options });
+
 describe('SerialTransport with an injected port (serialport mock binding)', () => {
   beforeEach(() => {
-    SerialPortMock.binding.reset();
-    SerialPortMock.binding.createPort('/dev/mock0', { echo: false, record: true });
+    MockBinding.reset();
+    MockBinding.createPort('/dev/mock0', { echo: false, record: true });
   });
 
   function mockTransport(extra: { baudRate?: number } = {}): {
     t: SerialTransport;
     seen: SerialPortOpenOptions[];
-    ports: SerialPortMock[];
+    ports: MockPort[];
   } {
     const seen: SerialPortOpenOptions[] = [];
-    const ports: SerialPortMock[] = [];
+    const ports: MockPort[] = [];
     const t = new SerialTransport('/dev/mock0', {
       ...extra,
       portFactory: (options) => {
         seen.push(options);
-        const port = new SerialPortMock(options);
+        const port = mockPort(options);
         ports.push(port);
         return port;
       },
@@ -208,7 +214,7 @@ describe('SerialTransport with an injected port (serialport mock binding)', () =
   });
 
   it('maps the mock binding error for an unknown path to PORT_NOT_FOUND', async () => {
-    const t = new SerialTransport('/dev/mock-missing', { portFactory: (o) => new SerialPortMock(o) });
+    const t = new SerialTransport('/dev/mock-missing', { portFactory: mockPort });
     await expect(t.open()).rejects.toMatchObject({ code: 'PORT_NOT_FOUND' });
   });
 });
