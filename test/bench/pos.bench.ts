@@ -538,13 +538,16 @@ export interface StageBreakdown {
   readonly requests: number;
   /** Microseconds per request in each stage, in the order they run (stage-clock.ts). */
   readonly perStage: Partial<Record<Stage, StageCost>>;
-  /** The stages' means added up: the server's own time per request, from the frame's text to the socket. */
-  readonly serverMeanUs: number;
+  /**
+   * The stages' medians added up: the server's own time per request, from the frame's text to the
+   * socket (medians, as everywhere here: a preempted request makes a mean on this machine).
+   */
+  readonly serverUs: number;
   /**
    * The same without `send`: what this server does that a bare echo does not (both read the frame
    * and hand one back to the socket; `send` also holds the kernel's loopback delivery to the client).
    */
-  readonly addedMeanUs: number;
+  readonly addedUs: number;
   /** The round trip's median during that round (the clock's own reads included: a fraction of a µs). */
   readonly roundTripMedianUs: number;
   /** The bare server's round trip in the timed rounds above, for comparison. */
@@ -567,16 +570,16 @@ async function stageBreakdown(
   } finally {
     perStage = await rig.request<Partial<Record<Stage, StageCost>>>({ op: 'stages', action: 'stop' });
   }
-  const meanUs = (stages: readonly Stage[]): number =>
+  const medianUs = (stages: readonly Stage[]): number =>
     round(
-      stages.reduce((sum, stage) => sum + (perStage[stage]?.meanUs ?? 0), 0),
+      stages.reduce((sum, stage) => sum + (perStage[stage]?.medianUs ?? 0), 0),
       2,
     );
   return {
     requests: into.times.length,
     perStage,
-    serverMeanUs: meanUs(STAGES),
-    addedMeanUs: meanUs(STAGES.filter((stage) => stage !== 'send')),
+    serverUs: medianUs(STAGES),
+    addedUs: medianUs(STAGES.filter((stage) => stage !== 'send')),
     roundTripMedianUs: round(median(into.times) * 1000, 2),
     bareRoundTripMedianUs: round(bare.medianMs * 1000, 2),
   };
