@@ -15,7 +15,8 @@
  * 2. The POS sends the pairing id and the code back; `completePairing` checks them (same origin,
  *    not expired, not used, few wrong attempts) and returns a long-lived client token, once.
  * 3. Every connection then presents the token to `authenticate`, from the origin it was paired
- *    from; `isActive` is cheap enough to ask on every request.
+ *    from; `isActive` is cheap enough to ask on every request (it reads the clients again only when the
+ *    file changed), and exact: a revocation committed by any process is seen by the next call.
  *
  * What is stored: tokens only as SHA-256 hashes (a copy of the file gives no usable token), codes
  * only as hashes salted with the pairing id. Pairing requests are kept after they end so that a
@@ -25,7 +26,14 @@
 import { CodedError } from '../../../lib/errors.js';
 import { isIoFault } from '../../../lib/io-faults.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { sqliteErrorOf, StorageError, type SqliteDatabase, type Statement } from '../../storage/sqlite.js';
+import {
+  sameStamp,
+  sqliteErrorOf,
+  StorageError,
+  type ChangeStamp,
+  type SqliteDatabase,
+  type Statement,
+} from '../../storage/sqlite.js';
 import { openClientsFile } from './clients-file.js';
 import {
   draw,
@@ -406,6 +414,12 @@ export class ClientStore {
   readonly #wrongCodeBudget: number;
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
+  /**
+   * The clients not revoked, as the file said at `stamp`: isActive answers from it while the file's change stamp
+   * is the same, and reads the file again when another connection (the window, `pinbridge clients revoke`) committed,
+   * when this one wrote a row, or when the connection reopened.
+   */
+  #activeView: { readonly stamp: ChangeStamp; readonly active: ReadonlySet<string> } | undefined;
 
   private constructor(path: string, db: SqliteDatabase, options: ClientStoreOptions) {
     this.path = path;
@@ -771,14 +785,28 @@ export class ClientStore {
     return toClient({ ...row, last_seen_at: seenAt });
   }
 
-  /** Whether the client exists and is not revoked: one indexed read, fresh from the file each time. */
+  /**
+   * Whether the client exists and is not revoked, as the file says now: asked on every POS request. Answered from
+   * the clients not revoked as last read, after asking the file whether anything changed since (its change stamp,
+   * under the same read lock as a one-row read, but no row); read again when something did.
+   */
   isActive(clientId: string): boolean {
-    const row = this.#read(
-      () =>
-        this.#statement(`SELECT revoked_at FROM clients WHERE id = ?`).get(clientId) as
-          { revoked_at: string | null } | undefined,
-    );
-    return row !== undefined && row.revoked_at === null;
+    let stamp: ChangeStamp;
+    try {
+      stamp = this.#db.changeStamp();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+    let view = this.#activeView;
+    if (view === undefined || !sameStamp(view.stamp, stamp)) {
+      // Stamped before the read: a commit between the two changes the next stamp, and the next call reads again.
+      const rows = this.#read(
+        () => this.#statement(`SELECT id FROM clients WHERE revoked_at IS NULL`).all() as { id: string }[],
+      );
+      view = { stamp, active: new Set(rows.map((row) => row.id)) };
+      this.#activeView = view;
+    }
+    return view.active.has(clientId);
   }
 
   /** Whether some unrevoked client is paired to this origin (compared normalized). */
@@ -931,13 +959,15 @@ export class ClientStore {
 
   /**
    * The open file, for the neighbour that keeps its records in it: the payment owners
-   * (pos/server/ownership-store.ts). It closes with this store.
+   * (pos/server/ownership-store.ts). It closes with this store. A row it writes makes isActive read the file
+   * again once (the change stamp counts this connection's writes, whoever made them).
    */
   get file(): SqliteDatabase {
     return this.#db;
   }
 
   close(): void {
+    this.#activeView = undefined;
     this.#db.close();
   }
 

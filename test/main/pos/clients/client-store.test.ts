@@ -506,6 +506,9 @@ describe('authentication', () => {
     const agent = open({ now: time.now });
     const window = open({ now: time.now });
     const { client, token } = pair(agent);
+    // Asked before, and answered from what it read: the revocation below must still be seen at once.
+    expect(agent.isActive(client.id)).toBe(true);
+    expect(agent.isActive(client.id)).toBe(true);
     expect(window.isActive(client.id)).toBe(true);
 
     time.advance(1000);
@@ -522,6 +525,50 @@ describe('authentication', () => {
     expect(agent.list()).toEqual([revoked]);
     failure(() => agent.revoke('cli_0000000000000000'), 'NOT_FOUND');
     expect(agent.isActive('cli_0000000000000000')).toBe(false);
+  });
+
+  it('sees its own writes at the next isActive: a revocation, a new client, a row written through its file', () => {
+    const store = open();
+    const first = pair(store, POS, 'Caixa 1');
+    expect(store.isActive(first.client.id)).toBe(true);
+    const second = pair(store, POS, 'Caixa 2');
+    expect(store.isActive(second.client.id)).toBe(true);
+    store.revoke(first.client.id);
+    expect(store.isActive(first.client.id)).toBe(false);
+    expect(store.isActive(second.client.id)).toBe(true);
+    // A write on the same connection that did not go through the store (SQLite's data version misses it).
+    store.file
+      .statement(`UPDATE clients SET revoked_at = ? WHERE id = ?`)
+      .run(new Date().toISOString(), second.client.id);
+    expect(store.isActive(second.client.id)).toBe(false);
+  });
+
+  it('sees a revocation committed by another process at the next isActive, even one written without the store', async () => {
+    const agent = open();
+    const { client } = pair(agent);
+    const bystander = pair(agent, POS, 'Caixa 2');
+    expect(agent.isActive(client.id)).toBe(true);
+    // Another program on the file, as an older Pinbridge or someone with the sqlite3 shell would write.
+    const script = `
+      const Database = require('better-sqlite3');
+      const [path, id] = process.argv.slice(1);
+      const db = new Database(path);
+      db.prepare('UPDATE clients SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), id);
+      db.close();`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, join(dir, 'clients.db'), client.id], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (status) =>
+        status === 0 ? resolve() : reject(new Error(`writer exited ${String(status)}: ${err}`)),
+      );
+    });
+    expect(agent.isActive(client.id)).toBe(false);
+    expect(agent.isActive(bystander.client.id)).toBe(true);
   });
 
   it('keeps other clients of the same origin working when one is revoked', () => {
