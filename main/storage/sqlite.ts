@@ -356,24 +356,40 @@ export class SqliteDatabase {
    * read lock every read takes (two fcntl calls in WAL mode): it costs a one-row read, less the row.
    */
   changeStamp(): ChangeStamp {
-    const connection = this.#connection;
-    let statements = this.#stampStatements;
-    if (statements?.connection !== connection) {
-      // Not through the shared cache: pluck mode would change the statement for everyone who asks for its text.
-      const prepare = (sql: string): Statement => Database.prototype.prepare.call(connection, sql).pluck();
-      statements = this.#translated(() => ({
-        connection,
-        dataVersion: prepare('PRAGMA data_version'),
-        ownChanges: prepare('SELECT total_changes()'),
-      }));
-      this.#stampStatements = statements;
-    }
-    const { dataVersion, ownChanges } = statements;
+    const { connection, dataVersion, ownChanges } = this.#stampStatementsNow();
     return this.#translated(() => ({
       connection,
       dataVersion: dataVersion.get() as number,
       ownChanges: ownChanges.get() as number,
     }));
+  }
+
+  /**
+   * The stamp's `ownChanges` alone (total_changes()): asks nothing of the file, so it takes no lock.
+   * Compare it only with a stamp of the same `connection`.
+   */
+  ownChanges(): number {
+    const { ownChanges } = this.#stampStatementsNow();
+    return this.#translated(() => ownChanges.get() as number);
+  }
+
+  #stampStatementsNow(): {
+    readonly connection: Connection;
+    readonly dataVersion: Statement;
+    readonly ownChanges: Statement;
+  } {
+    const connection = this.#connection;
+    const statements = this.#stampStatements;
+    if (statements?.connection === connection) return statements;
+    // Not through the shared cache: pluck mode would change the statement for everyone who asks for its text.
+    const prepare = (sql: string): Statement => Database.prototype.prepare.call(connection, sql).pluck();
+    const prepared = this.#translated(() => ({
+      connection,
+      dataVersion: prepare('PRAGMA data_version'),
+      ownChanges: prepare('SELECT total_changes()'),
+    }));
+    this.#stampStatements = prepared;
+    return prepared;
   }
 
   /**
