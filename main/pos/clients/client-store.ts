@@ -15,8 +15,9 @@
  * 2. The POS sends the pairing id and the code back; `completePairing` checks them (same origin,
  *    not expired, not used, few wrong attempts) and returns a long-lived client token, once.
  * 3. Every connection then presents the token to `authenticate`, from the origin it was paired
- *    from; `isActive` is cheap enough to ask on every request (it reads the clients again only when the
- *    file changed), and exact: a revocation committed by any process is seen by the next call.
+ *    from; `isActive` is cheap enough to ask on every request (one read of the change marker beside
+ *    the file, change-marker.ts; the clients are read again only when it moved), and exact: a
+ *    revocation by a store in any process is seen by the next call.
  *
  * What is stored: tokens only as SHA-256 hashes (a copy of the file gives no usable token), codes
  * only as hashes salted with the pairing id. Pairing requests are kept after they end so that a
@@ -34,6 +35,7 @@ import {
   type SqliteDatabase,
   type Statement,
 } from '../../storage/sqlite.js';
+import { ChangeMarker } from './change-marker.js';
 import { openClientsFile } from './clients-file.js';
 import {
   draw,
@@ -215,6 +217,11 @@ export const DEFAULT_WRONG_CODE_BUDGET = 50;
 /** The window the wrong-code budget counts over. */
 export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const NAME_MAX_LENGTH = 64;
+/**
+ * How long isActive trusts the change marker alone: then it asks SQLite too (PRAGMA data_version), which sees
+ * a write made without a ClientStore (an older Pinbridge, the sqlite3 shell) that the marker does not count.
+ */
+export const MARKER_TRUST_MS = 1_000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
 const PAIRING_RETENTION_MS = 24 * 60 * 60 * 1000;
 const MAX_ORIGIN_LENGTH = 512;
@@ -414,16 +421,29 @@ export class ClientStore {
   readonly #wrongCodeBudget: number;
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
+  /** The change marker beside the file (undefined in memory, or when it cannot be opened: then SQLite is asked). */
+  #marker: ChangeMarker | undefined;
   /**
-   * The clients not revoked, as the file said at `stamp`: isActive answers from it while the file's change stamp
-   * is the same, and reads the file again when another connection (the window, `pinbridge clients revoke`) committed,
-   * when this one wrote a row, or when the connection reopened.
+   * The clients not revoked, as the file said at `stamp` (SQLite's change stamp, taken before they were read).
+   * `marker`: the marker's count read before the stamp was last found unchanged (undefined: a write was under
+   * way), at `checkedAt` (the store's clock, ms). isActive answers from it while the marker and this
+   * connection's own changes stay as they were, for at most MARKER_TRUST_MS; then, or when either moved,
+   * it compares the stamp, and reads the clients again when the stamp moved (another connection committed,
+   * this one wrote a row, or the connection reopened).
    */
-  #activeView: { readonly stamp: ChangeStamp; readonly active: ReadonlySet<string> } | undefined;
+  #activeView:
+    | {
+        readonly stamp: ChangeStamp;
+        readonly active: ReadonlySet<string>;
+        marker: number | undefined;
+        checkedAt: number;
+      }
+    | undefined;
 
-  private constructor(path: string, db: SqliteDatabase, options: ClientStoreOptions) {
+  private constructor(path: string, db: SqliteDatabase, marker: ChangeMarker | undefined, options: ClientStoreOptions) {
     this.path = path;
     this.#db = db;
+    this.#marker = marker;
     this.#now = options.now ?? (() => new Date());
     this.#random = options.random ?? randomBytes;
     this.#codeTtlMs = positiveInteger(options.codeTtlMs, DEFAULT_CODE_TTL_MS, 'codeTtlMs');
@@ -443,7 +463,7 @@ export class ClientStore {
     let db: SqliteDatabase | undefined;
     try {
       db = openClientsFile(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
-      const store = new ClientStore(path, db, options);
+      const store = new ClientStore(path, db, ChangeMarker.open(path), options);
       // Housekeeping: on a full disk it waits for the next start.
       if (!db.held) store.#cleanUp();
       return store;
@@ -787,10 +807,31 @@ export class ClientStore {
 
   /**
    * Whether the client exists and is not revoked, as the file says now: asked on every POS request. Answered from
-   * the clients not revoked as last read, after asking the file whether anything changed since (its change stamp,
-   * under the same read lock as a one-row read, but no row); read again when something did.
+   * the clients not revoked as last read, when the change marker says no store wrote since and this connection
+   * wrote no row (no SQLite lock taken); else SQLite's change stamp is asked (a one-row read's lock, no row), and
+   * the clients read again when it moved.
    */
   isActive(clientId: string): boolean {
+    // The marker first: whatever is read after it is at least as new as the writes it counts.
+    const marker = this.#marker?.read();
+    const now = this.#now().getTime();
+    const view = this.#activeView;
+    if (
+      view !== undefined &&
+      marker !== undefined &&
+      marker === view.marker &&
+      now >= view.checkedAt &&
+      now - view.checkedAt < MARKER_TRUST_MS &&
+      view.stamp.connection === this.#db.connection &&
+      this.#ownChanges() === view.stamp.ownChanges
+    ) {
+      return view.active.has(clientId);
+    }
+    return this.#checkedActive(marker, now).has(clientId);
+  }
+
+  /** The clients not revoked, as SQLite says now: the view kept if its stamp still holds, else read again. */
+  #checkedActive(marker: number | undefined, now: number): ReadonlySet<string> {
     let stamp: ChangeStamp;
     try {
       stamp = this.#db.changeStamp();
@@ -799,14 +840,25 @@ export class ClientStore {
     }
     let view = this.#activeView;
     if (view === undefined || !sameStamp(view.stamp, stamp)) {
-      // Stamped before the read: a commit between the two changes the next stamp, and the next call reads again.
+      // Stamped before the read: a commit between the two changes the next stamp, and the next check reads again.
       const rows = this.#read(
         () => this.#statement(`SELECT id FROM clients WHERE revoked_at IS NULL`).all() as { id: string }[],
       );
-      view = { stamp, active: new Set(rows.map((row) => row.id)) };
+      view = { stamp, active: new Set(rows.map((row) => row.id)), marker, checkedAt: now };
       this.#activeView = view;
+    } else {
+      view.marker = marker;
+      view.checkedAt = now;
     }
-    return view.active.has(clientId);
+    return view.active;
+  }
+
+  #ownChanges(): number {
+    try {
+      return this.#db.ownChanges();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
   }
 
   /** Whether some unrevoked client is paired to this origin (compared normalized). */
@@ -968,6 +1020,8 @@ export class ClientStore {
 
   close(): void {
     this.#activeView = undefined;
+    this.#marker?.close();
+    this.#marker = undefined;
     this.#db.close();
   }
 
@@ -1093,14 +1147,26 @@ export class ClientStore {
     return this.#db.statement(sql);
   }
 
-  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. */
+  /**
+   * Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. The change
+   * marker counts it (begun under the lock, ended after the commit or rollback) for every store's isActive.
+   */
   #write<T>(work: () => T): T {
+    // A marker that could not be opened (no room when the store opened) is tried again: writes are rare.
+    this.#marker ??= ChangeMarker.open(this.path);
+    const marker = this.#marker;
+    let begun: number | undefined;
     let result: T;
     try {
-      result = this.#db.write(work);
+      result = this.#db.write(() => {
+        begun = marker?.begin();
+        return work();
+      });
     } catch (error) {
       this.#afterDelete = false;
       throw translate(error, this.path);
+    } finally {
+      if (begun !== undefined) marker?.end(begun);
     }
     this.#forgetDeleted();
     return result;
