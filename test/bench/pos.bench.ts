@@ -13,7 +13,7 @@
  * - memory: heap used, external (socket buffers) and RSS of the server process per connected and
  *   authenticated (`session.hello`) client, from 200 clients, after forced GCs;
  * - stages: what each stage of a `pinpad.status` request costs in the server (parse, envelope,
- *   rate limit, auth — the revocation check asks the clients file whether it changed —, card-data guard, schema,
+ *   rate limit, auth — the revocation check reads the clients file's change marker —, card-data guard, schema,
  *   handler, serialise, log, send: main/pos/server/stage-clock.ts), timed on the real path during
  *   one more round of each kind (1 and 50 clients) after the timed ones, beside the round trips
  *   of that round and of the bare server. The path has no metrics of its own to time: the agent's

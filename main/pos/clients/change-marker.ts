@@ -45,7 +45,7 @@ export class ChangeMarker {
     if (isMemoryPath(databasePath)) return undefined;
     try {
       // Not O_APPEND ('a+'): with it, a write at an offset goes to the end on Linux.
-      return new ChangeMarker(openSync(changeMarkerPath(databasePath), constants.O_RDWR | constants.O_CREAT, 0o644));
+      return new ChangeMarker(openSync(changeMarkerPath(databasePath), constants.O_RDWR | constants.O_CREAT, 0o600));
     } catch {
       return undefined;
     }

@@ -10,8 +10,8 @@
  * - envelope: the JSON-RPC 2.0 checks (id, method, params) and the method's description;
  * - rateLimit: the client's token bucket;
  * - auth: who may call the method, and whether its client is still paired (a revocation, made
- *   in any process, counts at once: the clients file is asked whether it changed, under SQLite's
- *   read lock, and its clients read again only when it did);
+ *   in any process, counts at once: one read of the clients file's change marker, and the
+ *   clients read again only when it moved — pos/clients/change-marker.ts);
  * - cardData: the card-data guard over every key and string of the params (card-data-guard.ts);
  * - validate: the params against the method's schema (compiled on first use);
  * - handler: the method itself;
