@@ -364,15 +364,6 @@ export class SqliteDatabase {
     }));
   }
 
-  /**
-   * The stamp's `ownChanges` alone (total_changes()): asks nothing of the file, so it takes no lock.
-   * Compare it only with a stamp of the same `connection`.
-   */
-  ownChanges(): number {
-    const { ownChanges } = this.#stampStatementsNow();
-    return this.#translated(() => ownChanges.get() as number);
-  }
-
   #stampStatementsNow(): {
     readonly connection: Connection;
     readonly dataVersion: Statement;

@@ -218,8 +218,9 @@ export const DEFAULT_WRONG_CODE_BUDGET = 50;
 export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const NAME_MAX_LENGTH = 64;
 /**
- * How long isActive trusts the change marker alone: then it asks SQLite too (PRAGMA data_version), which sees
- * a write made without a ClientStore (an older Pinbridge, the sqlite3 shell) that the marker does not count.
+ * How long isActive trusts the change marker alone: then it asks SQLite too (its change stamp), which sees a
+ * write made without a ClientStore (an older Pinbridge, the sqlite3 shell, the `file` of a store) that the
+ * marker does not count.
  */
 export const MARKER_TRUST_MS = 1_000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
@@ -426,10 +427,10 @@ export class ClientStore {
   /**
    * The clients not revoked, as the file said at `stamp` (SQLite's change stamp, taken before they were read).
    * `marker`: the marker's count read before the stamp was last found unchanged (undefined: a write was under
-   * way), at `checkedAt` (the store's clock, ms). isActive answers from it while the marker and this
-   * connection's own changes stay as they were, for at most MARKER_TRUST_MS; then, or when either moved,
-   * it compares the stamp, and reads the clients again when the stamp moved (another connection committed,
-   * this one wrote a row, or the connection reopened).
+   * way), at `checkedAt` (the store's clock, ms). isActive answers from it while the marker stays as it was
+   * (every store's writes move it, this one's too), for at most MARKER_TRUST_MS; then, or when it moved, it
+   * compares the stamp, and reads the clients again when the stamp moved (another connection committed, this
+   * one wrote a row — through `file` too —, or the connection reopened).
    */
   #activeView:
     | {
@@ -807,9 +808,9 @@ export class ClientStore {
 
   /**
    * Whether the client exists and is not revoked, as the file says now: asked on every POS request. Answered from
-   * the clients not revoked as last read, when the change marker says no store wrote since and this connection
-   * wrote no row (no SQLite lock taken); else SQLite's change stamp is asked (a one-row read's lock, no row), and
-   * the clients read again when it moved.
+   * the clients not revoked as last read, when the change marker says no store (this one included) wrote since
+   * (no SQLite lock taken); else SQLite's change stamp is asked (a one-row read's lock, no row), and the clients
+   * read again when it moved.
    */
   isActive(clientId: string): boolean {
     // The marker first: whatever is read after it is at least as new as the writes it counts.
@@ -822,8 +823,7 @@ export class ClientStore {
       marker === view.marker &&
       now >= view.checkedAt &&
       now - view.checkedAt < MARKER_TRUST_MS &&
-      view.stamp.connection === this.#db.connection &&
-      this.#ownChanges() === view.stamp.ownChanges
+      view.stamp.connection === this.#db.connection
     ) {
       return view.active.has(clientId);
     }
@@ -851,14 +851,6 @@ export class ClientStore {
       view.checkedAt = now;
     }
     return view.active;
-  }
-
-  #ownChanges(): number {
-    try {
-      return this.#db.ownChanges();
-    } catch (error) {
-      throw translate(error, this.path);
-    }
   }
 
   /** Whether some unrevoked client is paired to this origin (compared normalized). */
@@ -1011,8 +1003,8 @@ export class ClientStore {
 
   /**
    * The open file, for the neighbour that keeps its records in it: the payment owners
-   * (pos/server/ownership-store.ts). It closes with this store. A row it writes makes isActive read the file
-   * again once (the change stamp counts this connection's writes, whoever made them).
+   * (pos/server/ownership-store.ts). It closes with this store. Writes to the clients go through the store:
+   * one made through the file directly reaches isActive within MARKER_TRUST_MS, as another program's would.
    */
   get file(): SqliteDatabase {
     return this.#db;
@@ -1153,7 +1145,7 @@ export class ClientStore {
    */
   #write<T>(work: () => T): T {
     // A marker that could not be opened (no room when the store opened) is tried again: writes are rare.
-    this.#marker ??= ChangeMarker.open(this.path);
+    if (this.#marker === undefined && this.#db.connection.open) this.#marker = ChangeMarker.open(this.path);
     const marker = this.#marker;
     let begun: number | undefined;
     let result: T;
