@@ -50,6 +50,25 @@ const PRAGMA_ORDER = [
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * Where one connection stands against its file (SqliteDatabase.changeStamp). Equal stamps: no other connection
+ * committed to the file since, and this one changed no row (schema changes are not counted), so the rows read
+ * then are still the file's. A stamp may also change when nothing did (another connection's checkpoint): a cache
+ * keyed by it reads again for nothing, never keeps what is gone.
+ */
+export interface ChangeStamp {
+  /** The connection counted (a held file that reopens has a new one, whose counts start again). */
+  readonly connection: Connection;
+  /** PRAGMA data_version: changes when another connection, in this process or another, committed to the file. */
+  readonly dataVersion: number;
+  /** total_changes(): the rows this connection inserted, updated or deleted since it opened, rolled back or not. */
+  readonly ownChanges: number;
+}
+
+/** Whether two stamps say the file is as it was (see ChangeStamp). */
+export const sameStamp = (a: ChangeStamp, b: ChangeStamp): boolean =>
+  a.connection === b.connection && a.dataVersion === b.dataVersion && a.ownChanges === b.ownChanges;
+
+/**
  * One step of a schema: SQL to run, or a function for what SQL alone cannot say. Step i takes the
  * file from user_version i to i + 1.
  */
@@ -224,6 +243,9 @@ export class SqliteDatabase {
   #connection: Connection;
   #held: boolean;
   #triedAt = 0;
+  /** The two statements of changeStamp, in pluck mode: this module's own, outside the shared cache. */
+  #stampStatements:
+    { readonly connection: Connection; readonly dataVersion: Statement; readonly ownChanges: Statement } | undefined;
 
   constructor(path: string, connection: Connection, options: OpenOptions = {}, held = false) {
     this.path = path;
@@ -259,6 +281,7 @@ export class SqliteDatabase {
     this.#triedAt = now;
     // The exclusive lock of the held connection would keep the new one out: let go first.
     this.#statements.clear();
+    this.#stampStatements = undefined;
     this.#connection.close();
     try {
       this.#connection = this.#cached(connect(this.path, this.#options));
@@ -326,6 +349,41 @@ export class SqliteDatabase {
   }
 
   /**
+   * Where this connection stands against the file, for a cache of what it read: take the stamp before the read,
+   * and the cache holds while `sameStamp` says so. PRAGMA data_version
+   * (https://sqlite.org/pragma.html#pragma_data_version) tells another connection's commits, from any process,
+   * but not this connection's own: total_changes() tells those. The data version is asked of the file, under the
+   * read lock every read takes (two fcntl calls in WAL mode): it costs a one-row read, less the row.
+   */
+  changeStamp(): ChangeStamp {
+    const { connection, dataVersion, ownChanges } = this.#stampStatementsNow();
+    return this.#translated(() => ({
+      connection,
+      dataVersion: dataVersion.get() as number,
+      ownChanges: ownChanges.get() as number,
+    }));
+  }
+
+  #stampStatementsNow(): {
+    readonly connection: Connection;
+    readonly dataVersion: Statement;
+    readonly ownChanges: Statement;
+  } {
+    const connection = this.#connection;
+    const statements = this.#stampStatements;
+    if (statements?.connection === connection) return statements;
+    // Not through the shared cache: pluck mode would change the statement for everyone who asks for its text.
+    const prepare = (sql: string): Statement => Database.prototype.prepare.call(connection, sql).pluck();
+    const prepared = this.#translated(() => ({
+      connection,
+      dataVersion: prepare('PRAGMA data_version'),
+      ownChanges: prepare('SELECT total_changes()'),
+    }));
+    this.#stampStatements = prepared;
+    return prepared;
+  }
+
+  /**
    * Copies the write-ahead log into the file and truncates it: after a delete of personal data,
    * whose old pages the log still holds. False when it could not (a reader holds the log); a
    * database in memory has no log.
@@ -342,6 +400,7 @@ export class SqliteDatabase {
 
   close(): void {
     this.#statements.clear();
+    this.#stampStatements = undefined;
     this.connection.close();
   }
 

@@ -11,7 +11,13 @@
  *   deliveries/s (events × clients / s), and the time for one event to reach all 50; the bare
  *   server broadcasts the same text to its 50 clients;
  * - memory: heap used, external (socket buffers) and RSS of the server process per connected and
- *   authenticated (`session.hello`) client, from 200 clients, after forced GCs.
+ *   authenticated (`session.hello`) client, from 200 clients, after forced GCs;
+ * - stages: what each stage of a `pinpad.status` request costs in the server (parse, envelope,
+ *   rate limit, auth — the revocation check reads the clients file's change marker —, card-data guard, schema,
+ *   handler, serialise, log, send: main/pos/server/stage-clock.ts), timed on the real path during
+ *   one more round of each kind (1 and 50 clients) after the timed ones, beside the round trips
+ *   of that round and of the bare server. The path has no metrics of its own to time: the agent's
+ *   metrics read the session count when scraped.
  *
  * The server (the pos rig: sandbox, journal, engine, a simulated PINPAD, the real PosServer) and
  * the bare server each run in a child process of their own, so the 50 clients' work is not on the
@@ -33,6 +39,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { WebSocket } from 'ws';
 import type { RateLimitOptions } from '../../main/pos/server/rate-limit.js';
+import { STAGES, type Stage, type StageCost } from '../../main/pos/server/stage-clock.js';
 import { ARTIFACTS_ENV } from '../helpers/card-data-scan.js';
 import { openSocket, posRig } from '../main/pos/pos-rig.js';
 import { round, stats } from './harness.js';
@@ -57,6 +64,8 @@ type Command =
   /** Emits `count` events (rig: registry `busy`; bare: `text` to every client). */
   | { readonly op: 'emit'; readonly count: number; readonly text?: string }
   | { readonly op: 'sessions' }
+  /** Rig only: times each request's stages from now on (start), or stops and answers their costs (stop). */
+  | { readonly op: 'stages'; readonly action: 'start' | 'stop' }
   /** Memory after several forced GCs. */
   | { readonly op: 'memory' };
 
@@ -192,6 +201,7 @@ async function serveRigChild(): Promise<void> {
   const reply = (value: unknown): boolean => process.stdout.write(`${JSON.stringify(value)}\n`);
   reply({ url: pos.server.url, terminal: entry.serialNumber });
   let minted = 0;
+  let timing: ReturnType<typeof pos.server.timeStages> | undefined;
   for await (const line of createInterface({ input: process.stdin })) {
     const command = JSON.parse(line) as Command;
     switch (command.op) {
@@ -218,6 +228,16 @@ async function serveRigChild(): Promise<void> {
         break;
       case 'sessions':
         reply({ sessions: pos.server.sessions });
+        break;
+      case 'stages':
+        if (command.action === 'start') {
+          timing = pos.server.timeStages();
+          reply({});
+        } else {
+          timing?.stop();
+          reply(timing?.clock.costs() ?? {});
+          timing = undefined;
+        }
         break;
       case 'memory':
         reply(await settledMemory());
@@ -511,6 +531,61 @@ async function memoryPerClient(
 }
 
 // ---------------------------------------------------------------------------------------------
+// 4. Cost per stage
+
+export interface StageBreakdown {
+  /** Requests timed: one more round on the clients of its kind, with the server's stage clock on. */
+  readonly requests: number;
+  /** Microseconds per request in each stage, in the order they run (stage-clock.ts). */
+  readonly perStage: Partial<Record<Stage, StageCost>>;
+  /**
+   * The stages' medians added up: the server's own time per request, from the frame's text to the
+   * socket (medians, as everywhere here: a preempted request makes a mean on this machine).
+   */
+  readonly serverUs: number;
+  /**
+   * The same without `send`: what this server does that a bare echo does not (both read the frame
+   * and hand one back to the socket; `send` also holds the kernel's loopback delivery to the client).
+   */
+  readonly addedUs: number;
+  /** The round trip's median during that round (the clock's own reads included: a fraction of a µs). */
+  readonly roundTripMedianUs: number;
+  /** The bare server's round trip in the timed rounds above, for comparison. */
+  readonly bareRoundTripMedianUs: number;
+}
+
+/** One more round of `perClient` requests on each of `clients`, with the rig's stage clock on. */
+async function stageBreakdown(
+  rig: CommandedChild,
+  clients: readonly Client[],
+  perClient: number,
+  params: unknown,
+  bare: Latency,
+): Promise<StageBreakdown> {
+  const into: RoundTripSamples = { times: [], rates: [] };
+  let perStage: Partial<Record<Stage, StageCost>> = {};
+  await rig.request({ op: 'stages', action: 'start' });
+  try {
+    await roundTripRound(clients, perClient, params, into);
+  } finally {
+    perStage = await rig.request<Partial<Record<Stage, StageCost>>>({ op: 'stages', action: 'stop' });
+  }
+  const medianUs = (stages: readonly Stage[]): number =>
+    round(
+      stages.reduce((sum, stage) => sum + (perStage[stage]?.medianUs ?? 0), 0),
+      2,
+    );
+  return {
+    requests: into.times.length,
+    perStage,
+    serverUs: medianUs(STAGES),
+    addedUs: medianUs(STAGES.filter((stage) => stage !== 'send')),
+    roundTripMedianUs: round(median(into.times) * 1000, 2),
+    bareRoundTripMedianUs: round(bare.medianMs * 1000, 2),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 
 export interface PosBenchOptions {
   /** Requests by the single client per round. */
@@ -547,6 +622,8 @@ export interface PosBench {
     /** The command pipe's own round trip (stdin → stdout), part of oneEventToAll for both servers. */
     readonly commandPipeRoundTripMs: number;
   };
+  /** What each stage of a request costs in the server (µs), and what of the round trip lies outside them. */
+  readonly stages: { readonly oneClient: StageBreakdown; readonly manyClients: StageBreakdown };
   readonly memory: {
     readonly clients: number;
     /** Whether the server processes could force GCs (--expose-gc) before each reading. */
@@ -599,6 +676,11 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
       o.rounds,
     );
     const manyClients = await alternateRoundTrips(ours, bares, o.requestsPerClient, statusParams, o.rounds);
+    // The stages are timed after the ratios, so the clock's own reads are in none of them.
+    const stages = {
+      oneClient: await stageBreakdown(rig, ours.slice(0, 1), o.oneClientRequests, statusParams, oneClient.bareWs),
+      manyClients: await stageBreakdown(rig, ours, o.requestsPerClient, statusParams, manyClients.bareWs),
+    };
 
     // 2. Fan-out: the bare server sends the very text our hub sends.
     const sampleEvent = new Promise<string>((resolve) =>
@@ -647,6 +729,7 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     return {
       rateLimit: NO_RATE_LIMIT,
       roundTrip: { method: 'pinpad.status', oneClient, concurrentClients: o.clients, manyClients },
+      stages,
       fanOut: {
         event: 'pinpad.busy',
         eventBytes: Buffer.byteLength(eventText),

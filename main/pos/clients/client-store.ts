@@ -15,7 +15,9 @@
  * 2. The POS sends the pairing id and the code back; `completePairing` checks them (same origin,
  *    not expired, not used, few wrong attempts) and returns a long-lived client token, once.
  * 3. Every connection then presents the token to `authenticate`, from the origin it was paired
- *    from; `isActive` is cheap enough to ask on every request.
+ *    from; `isActive` is cheap enough to ask on every request (one read of the change marker beside
+ *    the file, change-marker.ts; the clients are read again only when it moved), and exact: a
+ *    revocation by a store in any process is seen by the next call.
  *
  * What is stored: tokens only as SHA-256 hashes (a copy of the file gives no usable token), codes
  * only as hashes salted with the pairing id. Pairing requests are kept after they end so that a
@@ -25,7 +27,15 @@
 import { CodedError } from '../../../lib/errors.js';
 import { isIoFault } from '../../../lib/io-faults.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { sqliteErrorOf, StorageError, type SqliteDatabase, type Statement } from '../../storage/sqlite.js';
+import {
+  sameStamp,
+  sqliteErrorOf,
+  StorageError,
+  type ChangeStamp,
+  type SqliteDatabase,
+  type Statement,
+} from '../../storage/sqlite.js';
+import { ChangeMarker } from './change-marker.js';
 import { openClientsFile } from './clients-file.js';
 import {
   draw,
@@ -207,6 +217,12 @@ export const DEFAULT_WRONG_CODE_BUDGET = 50;
 /** The window the wrong-code budget counts over. */
 export const WRONG_CODE_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const NAME_MAX_LENGTH = 64;
+/**
+ * How long isActive trusts the change marker alone: then it asks SQLite too (its change stamp), which sees a
+ * write made without a ClientStore (an older Pinbridge, the sqlite3 shell, the `file` of a store) that the
+ * marker does not count.
+ */
+export const MARKER_TRUST_MS = 1_000;
 /** Ended pairing requests are kept this long so that a replayed code is recognised. */
 const PAIRING_RETENTION_MS = 24 * 60 * 60 * 1000;
 const MAX_ORIGIN_LENGTH = 512;
@@ -406,10 +422,29 @@ export class ClientStore {
   readonly #wrongCodeBudget: number;
   /** A delete of personal data was committed: its old pages are still in the write-ahead log. */
   #afterDelete = false;
+  /** The change marker beside the file (undefined in memory, or when it cannot be opened: then SQLite is asked). */
+  #marker: ChangeMarker | undefined;
+  /**
+   * The clients not revoked, as the file said at `stamp` (SQLite's change stamp, taken before they were read).
+   * `marker`: the marker's count read before the stamp was last found unchanged (undefined: a write was under
+   * way), at `checkedAt` (the store's clock, ms). isActive answers from it while the marker stays as it was
+   * (every store's writes move it, this one's too), for at most MARKER_TRUST_MS; then, or when it moved, it
+   * compares the stamp, and reads the clients again when the stamp moved (another connection committed, this
+   * one wrote a row — through `file` too —, or the connection reopened).
+   */
+  #activeView:
+    | {
+        readonly stamp: ChangeStamp;
+        readonly active: ReadonlySet<string>;
+        marker: number | undefined;
+        checkedAt: number;
+      }
+    | undefined;
 
-  private constructor(path: string, db: SqliteDatabase, options: ClientStoreOptions) {
+  private constructor(path: string, db: SqliteDatabase, marker: ChangeMarker | undefined, options: ClientStoreOptions) {
     this.path = path;
     this.#db = db;
+    this.#marker = marker;
     this.#now = options.now ?? (() => new Date());
     this.#random = options.random ?? randomBytes;
     this.#codeTtlMs = positiveInteger(options.codeTtlMs, DEFAULT_CODE_TTL_MS, 'codeTtlMs');
@@ -429,7 +464,7 @@ export class ClientStore {
     let db: SqliteDatabase | undefined;
     try {
       db = openClientsFile(path, options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs });
-      const store = new ClientStore(path, db, options);
+      const store = new ClientStore(path, db, ChangeMarker.open(path), options);
       // Housekeeping: on a full disk it waits for the next start.
       if (!db.held) store.#cleanUp();
       return store;
@@ -771,14 +806,51 @@ export class ClientStore {
     return toClient({ ...row, last_seen_at: seenAt });
   }
 
-  /** Whether the client exists and is not revoked: one indexed read, fresh from the file each time. */
+  /**
+   * Whether the client exists and is not revoked, as the file says now: asked on every POS request. Answered from
+   * the clients not revoked as last read, when the change marker says no store (this one included) wrote since
+   * (no SQLite lock taken); else SQLite's change stamp is asked (a one-row read's lock, no row), and the clients
+   * read again when it moved.
+   */
   isActive(clientId: string): boolean {
-    const row = this.#read(
-      () =>
-        this.#statement(`SELECT revoked_at FROM clients WHERE id = ?`).get(clientId) as
-          { revoked_at: string | null } | undefined,
-    );
-    return row !== undefined && row.revoked_at === null;
+    // The marker first: whatever is read after it is at least as new as the writes it counts.
+    const marker = this.#marker?.read();
+    const now = this.#now().getTime();
+    const view = this.#activeView;
+    if (
+      view !== undefined &&
+      marker !== undefined &&
+      marker === view.marker &&
+      now >= view.checkedAt &&
+      now - view.checkedAt < MARKER_TRUST_MS &&
+      view.stamp.connection === this.#db.connection
+    ) {
+      return view.active.has(clientId);
+    }
+    return this.#checkedActive(marker, now).has(clientId);
+  }
+
+  /** The clients not revoked, as SQLite says now: the view kept if its stamp still holds, else read again. */
+  #checkedActive(marker: number | undefined, now: number): ReadonlySet<string> {
+    let stamp: ChangeStamp;
+    try {
+      stamp = this.#db.changeStamp();
+    } catch (error) {
+      throw translate(error, this.path);
+    }
+    let view = this.#activeView;
+    if (view === undefined || !sameStamp(view.stamp, stamp)) {
+      // Stamped before the read: a commit between the two changes the next stamp, and the next check reads again.
+      const rows = this.#read(
+        () => this.#statement(`SELECT id FROM clients WHERE revoked_at IS NULL`).all() as { id: string }[],
+      );
+      view = { stamp, active: new Set(rows.map((row) => row.id)), marker, checkedAt: now };
+      this.#activeView = view;
+    } else {
+      view.marker = marker;
+      view.checkedAt = now;
+    }
+    return view.active;
   }
 
   /** Whether some unrevoked client is paired to this origin (compared normalized). */
@@ -931,13 +1003,17 @@ export class ClientStore {
 
   /**
    * The open file, for the neighbour that keeps its records in it: the payment owners
-   * (pos/server/ownership-store.ts). It closes with this store.
+   * (pos/server/ownership-store.ts). It closes with this store. Writes to the clients go through the store:
+   * one made through the file directly reaches isActive within MARKER_TRUST_MS, as another program's would.
    */
   get file(): SqliteDatabase {
     return this.#db;
   }
 
   close(): void {
+    this.#activeView = undefined;
+    this.#marker?.close();
+    this.#marker = undefined;
     this.#db.close();
   }
 
@@ -1063,14 +1139,26 @@ export class ClientStore {
     return this.#db.statement(sql);
   }
 
-  /** Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. */
+  /**
+   * Runs `work` in one IMMEDIATE transaction: the write lock is taken before anything is read. The change
+   * marker counts it (begun under the lock, ended after the commit or rollback) for every store's isActive.
+   */
   #write<T>(work: () => T): T {
+    // A marker that could not be opened (no room when the store opened) is tried again: writes are rare.
+    if (this.#marker === undefined && this.#db.connection.open) this.#marker = ChangeMarker.open(this.path);
+    const marker = this.#marker;
+    let begun: number | undefined;
     let result: T;
     try {
-      result = this.#db.write(work);
+      result = this.#db.write(() => {
+        begun = marker?.begin();
+        return work();
+      });
     } catch (error) {
       this.#afterDelete = false;
       throw translate(error, this.path);
+    } finally {
+      if (begun !== undefined) marker?.end(begun);
     }
     this.#forgetDeleted();
     return result;

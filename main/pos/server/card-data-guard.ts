@@ -16,6 +16,10 @@
  * and pairing codes. Their methods' schemas, checked next, let nothing else into those keys: `ein`
  * is a CNPJ's 14 characters, no more than a numeric CNPJ's 14 digits could hide. Inside metadata,
  * which the POS fills as it likes and no schema closes, no key is left out.
+ *
+ * The guard runs on every request, and most of what it reads is short plain text (keys, a serial
+ * number, "credit"): `mayHoldCardData` tells in one pass over the characters that such a text
+ * cannot hold card data, and only the others go through the full search.
  */
 import { cardDataAcross, cardDataIn, holdsDigits } from '../../../drivers/card-number.js';
 
@@ -78,9 +82,62 @@ interface Text {
   readonly text: string;
 }
 
+/** `A-Z a-z 0-9 + / _ -`: the characters of a base64 (standard or URL-safe) or hex token. */
+function tokenCharacter(code: number): boolean {
+  return (
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    (code >= 48 && code <= 57) ||
+    code === 43 ||
+    code === 47 ||
+    code === 95 ||
+    code === 45
+  );
+}
+
+/** A track holds 12 digits at least, a card number 13 (drivers/card-number.ts). */
+const FEWEST_DIGITS = 12;
+/** The shortest token the search decodes (ENCODED_TOKEN in drivers/card-text.ts). */
+const SHORTEST_TOKEN = 16;
+
+/**
+ * False when `text` cannot hold what the search finds (cardDataIn), so it need not be searched:
+ * plain ASCII (which the search reads as it is) with fewer than 12 digits and no run of 16 base64
+ * or hex characters. Beyond ASCII it is always true: a character may be a digit of another script,
+ * or become several characters once normalised (NFKC), so such a text is searched whole.
+ */
+export function mayHoldCardData(text: string): boolean {
+  let digits = 0;
+  let token = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return true;
+    if (code >= 48 && code <= 57 && ++digits >= FEWEST_DIGITS) return true;
+    token = tokenCharacter(code) ? token + 1 : 0;
+    if (token >= SHORTEST_TOKEN) return true;
+  }
+  return false;
+}
+
+/** cardDataIn, with the texts that cannot hold card data answered at once. */
+const searched = (text: string): CardDataFound['kind'] | undefined =>
+  mayHoldCardData(text) ? cardDataIn(text) : undefined;
+
+/** False for plain ASCII without a digit: it holds no part of a number split between fields (holdsDigits). */
+function mayHoldDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80 || (code >= 48 && code <= 57)) return true;
+  }
+  return false;
+}
+
 const join = (path: string, key: string): string => (path === '' ? key : `${path}.${key}`);
 
-/** Searches `value`; the strings searched are collected in `texts` for their concatenation. */
+/**
+ * Searches `value`; the strings searched that hold a digit are collected in `texts` for their
+ * concatenation (acrossFields reads no other).
+ */
 function walk(
   value: unknown,
   path: string,
@@ -89,27 +146,28 @@ function walk(
   options: PosCardDataOptions,
 ): CardDataFound | undefined {
   if (typeof value === 'string') {
-    const kind = cardDataIn(value);
+    const kind = searched(value);
     if (kind !== undefined) return { field: path || '(params)', kind };
-    texts.push({ field: path || '(params)', text: value });
+    if (mayHoldDigits(value)) texts.push({ field: path || '(params)', text: value });
     return undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = walk(item, join(path, String(index)), freeForm, texts, options);
+    for (let index = 0; index < value.length; index++) {
+      const found = walk(value[index], join(path, String(index)), freeForm, texts, options);
       if (found !== undefined) return found;
     }
     return undefined;
   }
-  for (const [key, item] of Object.entries(value)) {
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
     // A key is text too — one the schema does not know would be named in its refusal — and is
     // named without being repeated.
-    const keyField = join(path, '(key)');
-    const kind = cardDataIn(key);
-    if (kind !== undefined) return { field: keyField, kind };
+    const kind = searched(key);
+    if (kind !== undefined) return { field: join(path, '(key)'), kind };
     if (freeForm) {
-      texts.push({ field: keyField, text: key });
+      if (mayHoldDigits(key)) texts.push({ field: join(path, '(key)'), text: key });
     } else if (typeof item === 'string') {
       if (DIGITS_BY_NATURE.has(key)) continue;
       if (GENERATED_IDS.get(key)?.test(item) === true) continue;
@@ -126,6 +184,7 @@ function walk(
  * holds card data, named together ("reference_id + description"), or undefined.
  */
 function acrossFields(all: readonly Text[]): CardDataFound | undefined {
+  if (all.length < 2) return undefined;
   const texts = all.filter((t) => holdsDigits(t.text));
   if (texts.length < 2 || cardDataAcross(texts.map((t) => t.text)) === undefined) return undefined;
   for (let size = 2; size <= texts.length; size++) {
@@ -151,6 +210,6 @@ export function findHeaderCardData(
   return LOGGED_HEADERS.find((name) => {
     const value = headers[name];
     const values = value === undefined ? [] : typeof value === 'string' ? [value] : value;
-    return values.some((text) => cardDataIn(text) !== undefined);
+    return values.some((text) => searched(text) !== undefined);
   });
 }

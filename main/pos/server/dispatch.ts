@@ -3,6 +3,11 @@
  * budget, the method, whether the session may call it, its parameters against the method's
  * schema, the handler, and the handler's error turned into the API's. Every refusal is an answer
  * on a healthy connection — only the size limit (ws) and the agent's own policies close one.
+ *
+ * It runs on every request, so it is written for the common case: a request whose handler answers
+ * at once (a status, a list) is answered before `handle` returns, with no promise in between; the
+ * call context is made once per session; nothing is logged unless refused (and refusals are
+ * counted: refusals.ts). Each stage can be timed (stage-clock.ts) for the benchmark.
  */
 import type { Logger } from 'pino';
 import { schemaViolations } from '../../contract/index.js';
@@ -17,11 +22,12 @@ import {
 } from '../protocol/index.js';
 import type { PosAgent } from './agent.js';
 import { cardDataIn } from '../../../drivers/card-number.js';
-import { findPosCardData } from './card-data-guard.js';
+import { findPosCardData, type PosCardDataOptions } from './card-data-guard.js';
 import { errorObject, paramsViolation, toPosError } from './errors.js';
 import type { Hub } from './hub.js';
 import type { RefusalReason } from './refusals.js';
 import type { Session } from './session.js';
+import type { RequestLaps, StageClock } from './stage-clock.js';
 
 export interface CallContext {
   readonly session: Session;
@@ -59,9 +65,12 @@ const isId = (value: unknown): value is RequestId =>
 export const POSITIONAL_PARAMS =
   'params must be an object with named members (e.g. {"reference_id": "…"}), not an array: this API has no positional parameters.';
 
-function failure(id: RequestId | null, error: PosError): object {
-  return { jsonrpc: '2.0', id, error: errorObject(error) };
-}
+/** What a request is answered with, before it is written as JSON text. */
+type Answer =
+  | { readonly id: RequestId; readonly result: unknown; readonly error?: undefined }
+  | { readonly id: RequestId | null; readonly error: PosError };
+
+const failure = (id: RequestId | null, error: PosError): Answer => ({ id, error });
 
 /** The refusals that a flood produces by the thousand: counted, not logged one by one. */
 const REFUSALS: Readonly<Partial<Record<string, RefusalReason>>> = {
@@ -71,10 +80,16 @@ const REFUSALS: Readonly<Partial<Record<string, RefusalReason>>> = {
   RATE_LIMITED: 'RATE_LIMITED',
 };
 
-function refusalOf(answer: object): RefusalReason | undefined {
-  const error = (answer as { error?: { data?: { code?: unknown } } }).error;
-  const code = error?.data?.code;
-  return typeof code === 'string' ? REFUSALS[code] : undefined;
+/** Whether `value` is awaited as a promise would be (a handler that is async). */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+/**
+ * A bug on the path (what is not a request's own failure): told to the process's fault guard
+ * (agent/fault-guard.ts) as a rejected promise nobody waits for, never thrown into the socket's reader.
+ */
+function unhandled(error: unknown): void {
+  void Promise.reject(error instanceof Error ? error : new Error(String(error)));
 }
 
 /** What a POS is told of a PINPAD busy with a sale that is not its own: that it is busy, not with which sale. */
@@ -83,22 +98,62 @@ const BUSY_WITH_ANOTHER_SALE = 'The PINPAD is busy with a payment; try again whe
 export class Dispatcher {
   readonly #handlers: Handlers;
   readonly #context: Omit<CallContext, 'session'>;
+  /** Each session's call context, made once (not per request). */
+  readonly #contexts = new WeakMap<Session, CallContext>();
+  /** A `terminal` naming a PINPAD this agent has is not searched for card data (card-data-guard.ts). */
+  readonly #cardDataOptions: PosCardDataOptions;
+  /** Times each request's stages while set (the benchmark's breakdown: PosServer.timeStages). */
+  clock: StageClock | undefined;
 
   constructor(handlers: Handlers, context: Omit<CallContext, 'session'>) {
     this.#handlers = handlers;
     this.#context = context;
+    this.#cardDataOptions = { knownTerminal: (serial) => context.agent.engine.terminal(serial) !== undefined };
   }
 
-  /** Answers one message on `session` (never throws). */
-  async handle(session: Session, data: Buffer | string, isBinary: boolean): Promise<void> {
+  /**
+   * Answers one message on `session` (never throws). A request whose handler answers at once is
+   * answered before this returns; one that waits, when it settles. Until the session's own checks
+   * are done (a blocked program, room: Session.pending) its messages wait for them, in order.
+   */
+  handle(session: Session, data: Buffer | string, isBinary: boolean): void {
+    const pending = session.pending;
+    if (pending === undefined) this.#handleNow(session, data, isBinary);
+    else void pending.then(() => this.#handleNow(session, data, isBinary));
+  }
+
+  #handleNow(session: Session, data: Buffer | string, isBinary: boolean): void {
     // A blocked program's connection is closed before anything it sent is read.
-    await session.ready;
     if (!session.open) return;
-    const answer = await this.#answer(session, data, isBinary);
+    const laps = this.clock?.start();
+    try {
+      const answer = this.#answer(session, data, isBinary, laps);
+      if (isThenable(answer)) {
+        answer.then(
+          (settled) => this.#reply(session, settled, laps),
+          (error: unknown) => unhandled(error),
+        );
+      } else {
+        this.#reply(session, answer, laps);
+      }
+    } catch (error) {
+      unhandled(error);
+    }
+  }
+
+  /** Writes the answer, counts a refusal, sends it. */
+  #reply(session: Session, answer: Answer | undefined, laps: RequestLaps | undefined): void {
     if (answer === undefined) return;
-    const refusal = refusalOf(answer);
+    const text =
+      answer.error === undefined
+        ? JSON.stringify({ jsonrpc: '2.0', id: answer.id, result: answer.result })
+        : JSON.stringify({ jsonrpc: '2.0', id: answer.id, error: errorObject(answer.error) });
+    laps?.lap('serialise');
+    const refusal = answer.error === undefined ? undefined : REFUSALS[answer.error.code];
     if (refusal !== undefined) this.#context.refused(refusal, session);
-    session.send(answer);
+    laps?.lap('log');
+    session.sendRaw(text);
+    laps?.lap('send');
   }
 
   /** The error as `session` may see it: the reference of another POS's sale is not named (BUSY). */
@@ -110,7 +165,21 @@ export class Dispatcher {
     return new PosError('BUSY', BUSY_WITH_ANOTHER_SALE, data, error.cashierMessage);
   }
 
-  async #answer(session: Session, data: Buffer | string, isBinary: boolean): Promise<object | undefined> {
+  #contextFor(session: Session): CallContext {
+    let context = this.#contexts.get(session);
+    if (context === undefined) {
+      context = { ...this.#context, session };
+      this.#contexts.set(session, context);
+    }
+    return context;
+  }
+
+  #answer(
+    session: Session,
+    data: Buffer | string,
+    isBinary: boolean,
+    laps: RequestLaps | undefined,
+  ): Answer | undefined | Promise<Answer> {
     if (isBinary) return failure(null, new PosError('INVALID_REQUEST', 'Send JSON text frames, not binary ones.'));
     let message: unknown;
     try {
@@ -118,6 +187,7 @@ export class Dispatcher {
     } catch {
       return failure(null, new PosError('PARSE_ERROR'));
     }
+    laps?.lap('parse');
     if (Array.isArray(message))
       return failure(null, new PosError('INVALID_REQUEST', 'Batches are not supported: send one request per message.'));
     if (!isRecord(message) || message.jsonrpc !== '2.0' || typeof message.method !== 'string') {
@@ -144,9 +214,11 @@ export class Dispatcher {
     }
     const name = message.method;
     const spec = Object.hasOwn(METHODS, name) ? METHODS[name as MethodName] : undefined;
+    laps?.lap('envelope');
 
     const wait = this.#context.hub.bucketFor(session).take(spec?.cost ?? 1);
     if (wait > 0) return failure(id, new PosError('RATE_LIMITED', undefined, { retry_after_ms: wait }));
+    laps?.lap('rateLimit');
     if (spec === undefined) {
       // A name that holds card data is not repeated back.
       const shown = cardDataIn(name) === undefined ? `"${name.slice(0, 64)}"` : 'by that name';
@@ -158,13 +230,18 @@ export class Dispatcher {
       if (client === undefined) return failure(id, new PosError('UNAUTHENTICATED'));
       // Checked per request: a revocation (from the window or another process) takes effect at once.
       if (!this.#context.agent.clients.isActive(client.id)) {
-        session.send(
-          failure(id, new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' })),
+        session.sendRaw(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            error: errorObject(new PosError('TOKEN_INVALID', 'This client was revoked.', { reason: 'TOKEN_REVOKED' })),
+          }),
         );
         session.close('TOKEN_REVOKED');
         return undefined;
       }
     }
+    laps?.lap('auth');
     if (Array.isArray(message.params)) {
       return failure(
         id,
@@ -174,11 +251,7 @@ export class Dispatcher {
     const params = message.params ?? {};
     // Before anything is stored, logged or sent on — and before the schema, whose messages name
     // unexpected keys: a POS never sends card data (card-data-guard.ts).
-    const cardData = session.operator
-      ? undefined
-      : findPosCardData(params, {
-          knownTerminal: (serial) => this.#context.agent.engine.terminal(serial) !== undefined,
-        });
+    const cardData = session.operator ? undefined : findPosCardData(params, this.#cardDataOptions);
     if (cardData !== undefined) {
       this.#context.log.warn(
         { method: name, field: cardData.field, kind: cardData.kind },
@@ -200,10 +273,12 @@ export class Dispatcher {
         ),
       );
     }
+    laps?.lap('cardData');
     const violations = schemaViolations(spec.params, params).map(paramsViolation);
     if (violations.length > 0) {
       return failure(id, new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations }));
     }
+    laps?.lap('validate');
     if (session.inFlight >= MAX_IN_FLIGHT) {
       return failure(
         id,
@@ -212,21 +287,43 @@ export class Dispatcher {
         }),
       );
     }
+    const handler = this.#handlers[name as MethodName] as Handler<MethodName>;
     session.inFlight++;
+    let result: unknown;
     try {
-      const handler = this.#handlers[name as MethodName] as Handler<MethodName>;
-      const result = await handler(params, { ...this.#context, session });
-      return { jsonrpc: '2.0', id, result };
+      result = handler(params, this.#contextFor(session));
     } catch (error) {
-      const known = toPosError(error);
-      if (known !== null) return failure(id, this.#forSession(session, known));
-      this.#context.log.error(
-        { method: name, err: error instanceof Error ? error.message : String(error) },
-        'POS request failed',
-      );
-      return failure(id, new PosError('INTERNAL_ERROR'));
-    } finally {
       session.inFlight--;
+      return this.#failed(session, id, name, error, laps);
     }
+    if (!isThenable(result)) {
+      session.inFlight--;
+      laps?.lap('handler');
+      return { id, result };
+    }
+    // An async handler: answered when it settles (and counted in flight until then).
+    return Promise.resolve(result).then(
+      (settled): Answer => {
+        session.inFlight--;
+        laps?.lap('handler');
+        return { id, result: settled };
+      },
+      (error: unknown): Answer => {
+        session.inFlight--;
+        return this.#failed(session, id, name, error, laps);
+      },
+    );
+  }
+
+  /** A handler's error as the POS sees it; one the API does not know is logged, and INTERNAL_ERROR. */
+  #failed(session: Session, id: RequestId, method: string, error: unknown, laps: RequestLaps | undefined): Answer {
+    laps?.lap('handler');
+    const known = toPosError(error);
+    if (known !== null) return failure(id, this.#forSession(session, known));
+    this.#context.log.error(
+      { method, err: error instanceof Error ? error.message : String(error) },
+      'POS request failed',
+    );
+    return failure(id, new PosError('INTERNAL_ERROR'));
   }
 }

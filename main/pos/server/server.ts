@@ -53,6 +53,7 @@ import type { PeerFinder } from './peer/peer.js';
 import { DEFAULT_RATE_LIMIT, type RateLimitOptions } from './rate-limit.js';
 import { DEFAULT_SUMMARY_INTERVAL_MS, RefusalLog, type RefusalReason } from './refusals.js';
 import { Session } from './session.js';
+import { StageClock } from './stage-clock.js';
 import { roomFor, timeIsUp } from './waiting-room.js';
 
 export interface PosServerOptions {
@@ -147,6 +148,7 @@ export class PosServer {
   readonly #heartbeat: NodeJS.Timeout;
   readonly #idleSweep: NodeJS.Timeout;
   readonly #refusals: RefusalLog;
+  readonly #dispatcher: Dispatcher;
 
   private constructor(parts: {
     port: number;
@@ -158,6 +160,7 @@ export class PosServer {
     heartbeat: NodeJS.Timeout;
     idleSweep: NodeJS.Timeout;
     refusals: RefusalLog;
+    dispatcher: Dispatcher;
   }) {
     this.port = parts.port;
     this.secure = parts.secure;
@@ -168,6 +171,7 @@ export class PosServer {
     this.#heartbeat = parts.heartbeat;
     this.#idleSweep = parts.idleSweep;
     this.#refusals = parts.refusals;
+    this.#dispatcher = parts.dispatcher;
   }
 
   /** ws://127.0.0.1:PORT/pos (wss:// with TLS). */
@@ -201,6 +205,21 @@ export class PosServer {
   /** Connected sessions (authenticated or not). */
   get sessions(): number {
     return this.#hub.sessions.size;
+  }
+
+  /**
+   * Times the stages of every request answered from now on (stage-clock.ts), until `stop` —
+   * the benchmark's breakdown of a round trip. Not timed otherwise: the path reads no clock.
+   */
+  timeStages(): { readonly clock: StageClock; stop(): void } {
+    const clock = new StageClock();
+    this.#dispatcher.clock = clock;
+    return {
+      clock,
+      stop: () => {
+        if (this.#dispatcher.clock === clock) this.#dispatcher.clock = undefined;
+      },
+    };
   }
 
   /** Closes the sessions of a client just revoked (the store already refuses its token). */
@@ -320,11 +339,11 @@ export class PosServer {
         const crowded = waiting.length >= maxUnauthenticated;
         session.admitted = !crowded;
         // What the connection sends is read once its program is known to be allowed and to have room
-        // (Dispatcher waits for `ready`); in the common case (no block, room) at once.
+        // (Dispatcher waits for `session.pending`); in the common case (no block, room) at once.
         if (crowded || blockedPrograms()) {
           // Under pressure every waiting connection's program counts: each is looked up once.
           if (crowded) for (const other of waiting) void other.lookUpPeer();
-          session.ready = (async () => {
+          const check = (async () => {
             const peer = await session.lookUpPeer();
             if (!session.open) return;
             if (peer.process !== null && blockedPrograms(peer.process.program)) {
@@ -349,6 +368,7 @@ export class PosServer {
             logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'POS connection check failed');
             session.admitted = true;
           });
+          session.holdUntil(check);
         }
         hub.clientsChanged();
         alive.set(ws, true);
@@ -359,7 +379,7 @@ export class PosServer {
             : Buffer.isBuffer(data)
               ? data
               : Buffer.from(new Uint8Array(data));
-          void dispatcher.handle(session, bytes, isBinary);
+          dispatcher.handle(session, bytes, isBinary);
         });
         ws.on('close', (code) => {
           if (code === CLOSE_CODES.MESSAGE_TOO_BIG) refusals.count('MALFORMED', session.describe());
@@ -451,6 +471,7 @@ export class PosServer {
       heartbeat,
       idleSweep,
       refusals,
+      dispatcher,
     });
   }
 

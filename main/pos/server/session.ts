@@ -51,8 +51,8 @@ export class Session {
    * were too many, until its program is looked up and it is given room (waiting-room.ts).
    */
   admitted = true;
-  /** Requests wait for this before they are read: the check of a blocked program, and of room. */
-  ready: Promise<void> = Promise.resolve();
+  /** What requests wait for before they are read (the check of a blocked program, and of room); undefined once done. */
+  #pending: Promise<void> | undefined;
   readonly #ended = new AbortController();
 
   constructor(
@@ -66,6 +66,23 @@ export class Session {
     this.anonymousBucket = new TokenBucket(rateLimit);
     this.#remote = peer?.remote;
     this.#finder = peer?.finder;
+  }
+
+  /** The check requests wait for before they are read, while it runs (Dispatcher.handle); undefined: none. */
+  get pending(): Promise<void> | undefined {
+    return this.#pending;
+  }
+
+  /**
+   * Requests wait for `check` before they are read, in the order they came. Most connections have
+   * nothing to wait for: their requests are then read at once, not after a promise (a microtask).
+   */
+  holdUntil(check: Promise<void>): void {
+    const done = (): void => {
+      if (this.#pending === pending) this.#pending = undefined;
+    };
+    const pending: Promise<void> = check.then(done, done);
+    this.#pending = pending;
   }
 
   /** The program behind the connection (looked up once; unknown when it cannot be told). */
@@ -113,12 +130,7 @@ export class Session {
     return this.client !== undefined || this.operator;
   }
 
-  send(message: object): void {
-    if (!this.open) return;
-    this.#socket.send(JSON.stringify(message));
-  }
-
-  /** Sends a serialized message (events go to many sessions: serialized once). */
+  /** Sends a message already serialized (an answer, or an event serialized once for many sessions). */
   sendRaw(text: string): void {
     if (this.open) this.#socket.send(text);
   }

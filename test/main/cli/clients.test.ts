@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ClientStore } from '../../../main/pos/clients/client-store.js';
 import { clientsPath } from '../../../main/paths.js';
-import { runMain } from '../../helpers/cli.js';
+import { run, runMain } from '../../helpers/cli.js';
 
 function pairedHome(): { home: string; token: string; clientId: string } {
   const home = mkdtempSync(join(tmpdir(), 'pinbridge-clients-cli-'));
@@ -53,6 +53,21 @@ describe('pinbridge clients', () => {
     }
     expect(refused).toMatchObject({ code: 'TOKEN_REVOKED' });
     store.close();
+  });
+
+  it("revokes a client of a running agent from its own process: the agent's next revocation check refuses it", async () => {
+    const { home, clientId } = pairedHome();
+    // The agent's store, open all along and asked at every POS request.
+    const agent = ClientStore.open(clientsPath(home));
+    try {
+      expect(agent.isActive(clientId)).toBe(true);
+      expect(agent.isActive(clientId)).toBe(true);
+      const result = await run(['clients', 'revoke', clientId], 20_000, { HOME: home });
+      expect(result.code).toBe(0);
+      expect(agent.isActive(clientId)).toBe(false);
+    } finally {
+      agent.close();
+    }
   });
 
   it('blocks and unblocks an origin, and refuses what is not an origin (exit 2)', async () => {

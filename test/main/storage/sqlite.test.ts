@@ -15,6 +15,7 @@ import {
   StorageError,
   translateSqliteError,
   type Migration,
+  sameStamp,
   type OpenOptions,
   type SqliteDatabase,
 } from '../../../main/storage/sqlite.js';
@@ -288,6 +289,48 @@ describe('statements', () => {
   });
 });
 
+describe('change stamps', () => {
+  it('stay equal while nothing is committed: reads and failed writes of nothing change nothing', () => {
+    const db = open({ pragmas: { journal_mode: 'WAL' }, migrations: [NOTES] });
+    const before = db.changeStamp();
+    db.statement('SELECT text FROM notes').all();
+    db.read(() => db.statement('SELECT COUNT(*) FROM notes').get());
+    other().prepare('SELECT text FROM notes').all();
+    expect(sameStamp(db.changeStamp(), before)).toBe(true);
+  });
+
+  it("change with another connection's commit, whether or not this one read the file since", () => {
+    const db = open({ pragmas: { journal_mode: 'WAL' }, migrations: [NOTES] });
+    const neighbour = other();
+    const before = db.changeStamp();
+    neighbour.prepare('INSERT INTO notes (text) VALUES (?)').run('theirs');
+    const after = db.changeStamp();
+    expect(sameStamp(after, before)).toBe(false);
+    expect(after.ownChanges).toBe(before.ownChanges);
+    // One commit, one change: asked again, the stamp holds.
+    expect(sameStamp(db.changeStamp(), after)).toBe(true);
+  });
+
+  it("change with this connection's own writes, which SQLite's data version does not count", () => {
+    const db = open({ pragmas: { journal_mode: 'WAL' }, migrations: [NOTES] });
+    const before = db.changeStamp();
+    db.write(() => db.statement('INSERT INTO notes (text) VALUES (?)').run('mine'));
+    const afterWrite = db.changeStamp();
+    expect(afterWrite.dataVersion).toBe(before.dataVersion);
+    expect(sameStamp(afterWrite, before)).toBe(false);
+    expect(afterWrite.ownChanges).toBe(before.ownChanges + 1);
+    db.autocommit(() => db.statement('UPDATE notes SET text = ?').run('mine, again'));
+    expect(sameStamp(db.changeStamp(), afterWrite)).toBe(false);
+  });
+
+  it('are asked with statements of their own: the shared statement of the same text keeps its mode', () => {
+    const db = open({ migrations: [NOTES] });
+    db.changeStamp();
+    expect(db.statement('PRAGMA data_version').get()).toEqual({ data_version: expect.any(Number) as unknown });
+    expect(db.statement('SELECT total_changes()').get()).toEqual({ 'total_changes()': 0 });
+  });
+});
+
 describe('a file opened on a full disk (whenFull: hold)', () => {
   const WAL: OpenOptions = { pragmas: { journal_mode: 'WAL' }, migrations: [NOTES], whenFull: 'hold' };
   let disk: SmallDisk | undefined;
@@ -313,10 +356,13 @@ describe('a file opened on a full disk (whenFull: hold)', () => {
     expect(held.statement('SELECT text FROM notes').all()).toEqual([{ text: 'before' }]);
     failure(() => held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('lost')), 'DISK_FULL');
     expect(held.reopen(true)).toBe(false);
+    const whileHeld = held.changeStamp();
     disk.free();
     // The next write opens it as asked (at most once a second unless forced) and goes through.
     expect(held.reopen(true)).toBe(true);
     expect(held.held).toBe(false);
+    // Another connection, whose counts start again: its stamp never passes for the held one's.
+    expect(sameStamp(held.changeStamp(), whileHeld)).toBe(false);
     held.write(() => held.statement('INSERT INTO notes (text) VALUES (?)').run('after'));
     expect(held.statement('SELECT text FROM notes ORDER BY id').all()).toEqual([{ text: 'before' }, { text: 'after' }]);
     expect(pragma(held, 'journal_mode')).toBe('wal');

@@ -6,15 +6,17 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ChangeMarker } from '../../../../main/pos/clients/change-marker.js';
 import {
   ClientStore,
   ClientStoreError,
+  MARKER_TRUST_MS,
   normalizeOrigin,
   type ClientStoreErrorCode,
   type ClientStoreOptions,
@@ -506,6 +508,9 @@ describe('authentication', () => {
     const agent = open({ now: time.now });
     const window = open({ now: time.now });
     const { client, token } = pair(agent);
+    // Asked before, and answered from what it read: the revocation below must still be seen at once.
+    expect(agent.isActive(client.id)).toBe(true);
+    expect(agent.isActive(client.id)).toBe(true);
     expect(window.isActive(client.id)).toBe(true);
 
     time.advance(1000);
@@ -522,6 +527,93 @@ describe('authentication', () => {
     expect(agent.list()).toEqual([revoked]);
     failure(() => agent.revoke('cli_0000000000000000'), 'NOT_FOUND');
     expect(agent.isActive('cli_0000000000000000')).toBe(false);
+  });
+
+  it('sees its own writes at the next isActive: a revocation, a new client', () => {
+    const store = open();
+    const first = pair(store, POS, 'Caixa 1');
+    expect(store.isActive(first.client.id)).toBe(true);
+    const second = pair(store, POS, 'Caixa 2');
+    expect(store.isActive(second.client.id)).toBe(true);
+    store.revoke(first.client.id);
+    expect(store.isActive(first.client.id)).toBe(false);
+    expect(store.isActive(second.client.id)).toBe(true);
+  });
+
+  it('sees a revocation by a store in another process at the next isActive', async () => {
+    const agent = open();
+    const { client } = pair(agent);
+    const bystander = pair(agent, POS, 'Caixa 2');
+    expect(agent.isActive(client.id)).toBe(true);
+    expect(agent.isActive(client.id)).toBe(true);
+    const script = `
+      import { ClientStore } from './main/pos/clients/client-store.js';
+      const [path, id] = process.argv.slice(1);
+      const store = ClientStore.open(path);
+      store.revoke(id);
+      store.close();`;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script, join(dir, 'clients.db'), client.id],
+        { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let err = '';
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      child.on('error', reject);
+      child.on('close', (status) =>
+        status === 0 ? resolve() : reject(new Error(`revoker exited ${String(status)}: ${err}`)),
+      );
+    });
+    expect(agent.isActive(client.id)).toBe(false);
+    expect(agent.isActive(bystander.client.id)).toBe(true);
+  });
+
+  it(`sees a revocation written without a store (another program, or its own file bypassing it) within ${MARKER_TRUST_MS} ms`, () => {
+    const time = clock();
+    const agent = open({ now: time.now });
+    const { client } = pair(agent);
+    const bystander = pair(agent, POS, 'Caixa 2');
+    expect(agent.isActive(client.id)).toBe(true);
+    // As an older Pinbridge or someone with the sqlite3 shell would write: the change marker does not move.
+    const shell = new Database(join(dir, 'clients.db'));
+    shell.prepare('UPDATE clients SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), client.id);
+    shell.close();
+    time.advance(MARKER_TRUST_MS);
+    expect(agent.isActive(client.id)).toBe(false);
+    expect(agent.isActive(bystander.client.id)).toBe(true);
+    // Nor through the store's own connection, bypassing the store (SQLite's data version does not count those).
+    agent.file
+      .statement(`UPDATE clients SET revoked_at = ? WHERE id = ?`)
+      .run(new Date().toISOString(), bystander.client.id);
+    time.advance(MARKER_TRUST_MS);
+    expect(agent.isActive(bystander.client.id)).toBe(false);
+  });
+
+  it('asks SQLite at every call while a write is under way, or its writer died mid-way: what it committed counts at once', () => {
+    const agent = open();
+    const { client } = pair(agent);
+    expect(agent.isActive(client.id)).toBe(true);
+    // A store in another process begins its write (the marker moves), is asked meanwhile, commits, and dies
+    // before its write ends.
+    const marker = ChangeMarker.open(join(dir, 'clients.db'))!;
+    marker.begin();
+    expect(agent.isActive(client.id)).toBe(true);
+    const dying = new Database(join(dir, 'clients.db'));
+    dying.prepare('UPDATE clients SET revoked_at = ? WHERE id = ?').run(new Date().toISOString(), client.id);
+    dying.close();
+    marker.close();
+    expect(agent.isActive(client.id)).toBe(false);
+  });
+
+  it('asks SQLite at every call when the change marker cannot be made', () => {
+    mkdirSync(join(dir, 'clients.db-changes'));
+    const agent = open();
+    const window = open();
+    const { client } = pair(agent);
+    expect(agent.isActive(client.id)).toBe(true);
+    window.revoke(client.id);
+    expect(agent.isActive(client.id)).toBe(false);
   });
 
   it('keeps other clients of the same origin working when one is revoked', () => {

@@ -8,7 +8,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findHeaderCardData, findPosCardData } from '../../../../main/pos/server/card-data-guard.js';
+import { cardDataIn } from '../../../../drivers/card-number.js';
+import { findHeaderCardData, findPosCardData, mayHoldCardData } from '../../../../main/pos/server/card-data-guard.js';
 import { recordSecrets } from '../../../helpers/card-data-scan.js';
 import { checkedCall, checkedFailure, openSocket, posRig, RpcClient, type PosRig } from '../pos-rig.js';
 
@@ -98,6 +99,74 @@ describe('findPosCardData: which field of the params', () => {
       field: 'description',
       kind: 'card_number',
     });
+  });
+});
+
+describe('mayHoldCardData: the quick answer for short plain text, never a card let through', () => {
+  /** A small seeded generator (xorshift32): the same strings on every run. */
+  const random = (seed: number): (() => number) => {
+    let state = seed;
+    return () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 0x1_0000_0000;
+    };
+  };
+
+  it('answers no for what most requests hold: keys, a serial, a payment type, a short description', () => {
+    for (const text of [
+      'terminal',
+      'reference_id',
+      'credit',
+      'Caixa 1',
+      'PED-000123',
+      'Pedido 123 - 2 itens',
+      'PPC930-0042',
+    ])
+      expect(mayHoldCardData(text), text).toBe(false);
+  });
+
+  it('sends to the full search whatever could hold a card: 12 digits, a 16-character token, anything beyond ASCII', () => {
+    for (const text of [
+      ...Object.values(REFUSED),
+      '123456789012',
+      'NTU1NTU1NTU1NTU1NDQ0NA==', // base64 of a PAN, not a digit in sight once decoded
+      'abcdefghijklmnop',
+      '５５５５',
+      'Pedido ação',
+    ])
+      expect(mayHoldCardData(text), text).toBe(true);
+  });
+
+  it('says no only where the full search finds nothing, over 20,000 strings built near its limits', () => {
+    const next = random(0x5eed);
+    const pick = (from: string): string => from[Math.floor(next() * from.length)]!;
+    const digits = (most: number): string => {
+      let run = '';
+      for (let count = 1 + Math.floor(next() * most); count > 0; count--) run += pick('0123456789');
+      return run;
+    };
+    const pieces = [
+      () => `%B${digits(12)}^`,
+      () => `${digits(12)}=${digits(4)}`,
+      () => '0123456789'.slice(0, 1 + Math.floor(next() * 10)),
+      () => pick('2345') + '1'.repeat(Math.floor(next() * 11)),
+      () => 'QUJDREVGR0hJSktMTU5P'.slice(0, Math.floor(next() * 16)),
+      () => pick(' -./_=^%;?B'),
+      () => 'Pedido'.slice(0, 1 + Math.floor(next() * 6)),
+    ];
+    let quick = 0;
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      const parts = 1 + Math.floor(next() * 6);
+      for (let k = 0; k < parts; k++) text += pieces[Math.floor(next() * pieces.length)]!();
+      if (mayHoldCardData(text)) continue;
+      quick++;
+      expect(cardDataIn(text), text).toBeUndefined();
+    }
+    // Most of them took the quick answer: the check above is not vacuous.
+    expect(quick).toBeGreaterThan(5_000);
   });
 });
 

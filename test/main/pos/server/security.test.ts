@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { ClientStore } from '../../../../main/pos/clients/client-store.js';
 import { openSocket, posRig, RpcClient, type PosRig } from '../pos-rig.js';
 
 let pos: PosRig;
@@ -260,7 +261,7 @@ describe('tokens', () => {
     const client = await pos.paired('To revoke');
     const { client_id } = await client.call<{ client_id: string }>('session.hello', { token: client.token });
     pos.clients.revoke(client_id);
-    // Checked at the next request even without the window telling the server (another process revoked it).
+    // Checked at the next request even without the window telling the server.
     const error = await client.failure('pinpad.list');
     expect(error.data).toMatchObject({ code: 'TOKEN_INVALID', reason: 'TOKEN_REVOKED' });
     expect((await client.closed).code).toBe(4004);
@@ -270,6 +271,23 @@ describe('tokens', () => {
       reason: 'TOKEN_REVOKED',
     });
     await again.close();
+  });
+
+  it('a client revoked by another process on the clients file is refused at its very next request', async () => {
+    const client = await pos.paired('Revoked elsewhere');
+    const { client_id } = await client.call<{ client_id: string }>('session.hello', { token: client.token });
+    await client.call('pinpad.list');
+    await client.call('pinpad.list');
+    // Another connection to the same file, as `pinbridge clients revoke` opens in its own process.
+    const cli = ClientStore.open(pos.clients.path);
+    try {
+      cli.revoke(client_id);
+    } finally {
+      cli.close();
+    }
+    const error = await client.failure('pinpad.list');
+    expect(error.data).toMatchObject({ code: 'TOKEN_INVALID', reason: 'TOKEN_REVOKED' });
+    expect((await client.closed).code).toBe(4004);
   });
 
   it('closes the sessions of a client revoked from the window at once', async () => {
