@@ -13,7 +13,7 @@
  *
  * Agent A runs in child processes (engine-two-agents-agent.ts, through tsx) built with the
  * client's defaults; agent B, the sandbox and the gateway run here. The faults come from a seeded
- * plan (the seed is in every failure message); the kills come at real-time random moments.
+ * plan (the seed is in every failure message); the kills come at real-time random moments after each life's first approved sale.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -149,11 +149,17 @@ function liveAndDie(order: AgentOrder, killWhen: { afterMs: number } | 'pending'
   const lines: AgentLine[] = [];
   let stderr = '';
   const kill = (): void => void child.kill('SIGKILL');
+  let armed = false;
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   createInterface({ input: child.stdout }).on('line', (text) => {
     const line = JSON.parse(text) as AgentLine;
     lines.push(line);
-    if (line.kind === 'ready' && killWhen !== 'pending') setTimeout(kill, killWhen.afterMs);
+    // Timed from its first approved sale, not from its start: on a loaded machine a life killed
+    // a second after starting may not have sold anything yet, and the run would prove nothing.
+    if (line.kind === 'outcome' && line.status === 'approved' && killWhen !== 'pending' && !armed) {
+      armed = true;
+      setTimeout(kill, killWhen.afterMs);
+    }
     if (line.kind === 'pending' && killWhen === 'pending') kill();
   });
   const guard = setTimeout(() => {
@@ -213,7 +219,7 @@ describe('two agents with different journals on one PINPAD, a provider with only
       let unplugA: (() => Promise<void>) | undefined;
       let journal: Journal | undefined;
       try {
-        // Agent A's lives, each killed -9: at random moments, and the last with a sale's transaction pending.
+        // Agent A's lives, each killed -9: at random moments after its first approved sale, and the last with a sale's transaction pending.
         for (let round = 1; round <= ROUNDS; round++) {
           const order: AgentOrder = {
             api: {
