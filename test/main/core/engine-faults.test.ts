@@ -413,7 +413,7 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
     }
     if (call === 'create') {
       // Whatever became of the create, the engine asked the API by reference before deciding.
-      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(1);
+      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBeGreaterThanOrEqual(1);
     }
     if (call === 'complete') {
       // Only the completion the API took is in its history; the sale stands either way.
@@ -501,7 +501,7 @@ describe('the provider refuses the create: each answer its own problem, retried 
       const params = sale();
       const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
       expect(endOf(outcome)).toEqual(end('failed', 'failed', problem));
-      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(1);
+      expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBeGreaterThanOrEqual(1);
       await expectConsistent(s, outcome);
     },
   );
