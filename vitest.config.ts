@@ -1,5 +1,30 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Spec files that take minutes, mostly waiting (a browser through 60 window states, an agent
+ * on a disk that fills at every step of a sale, agents killed and started again). Started first:
+ * on a clean clone vitest has no durations and orders files by size, and these small files
+ * (layout-<w>x<h>.test.ts are three lines) started last and made the run's last two minutes.
+ */
+const LONG_RUNNING = [
+  /\/test\/renderer\/layout-\d+x\d+\.test\.ts$/,
+  /\/test\/main\/cli\/start-disk-full\.test\.ts$/,
+  /\/test\/renderer\/(window|settings|supervisor-lock)\.test\.ts$/,
+  /\/test\/main\/core\/(engine-crash|engine|disk-full|engine-faults)\.test\.ts$/,
+  /\/test\/main\/cli\/(cli|start|start-on-full-disk)\.test\.ts$/,
+  /\/test\/main\/agent\/agent\.test\.ts$/,
+];
+
+/** Vitest's order (failed first, then the slowest known), with the long-running files ahead of all. */
+class LongRunningFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const long = (spec: TestSpecification): boolean => LONG_RUNNING.some((pattern) => pattern.test(spec.moduleId));
+    return [...sorted.filter(long), ...sorted.filter((spec) => !long(spec))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -16,6 +41,7 @@ export default defineConfig({
     // as CI does (UTC, so America/Sao_Paulo), wherever the developer is.
     env: { TZ: 'UTC' },
     pool: 'forks',
+    sequence: { sequencer: LongRunningFirst },
     // Twice the cores: most specs wait — on sockets, pseudo-terminals, a browser, the simulated
     // PINPAD's clock — rather than compute, and vitest's default (cores − 1) left one of two cores
     // idle and ran the files one at a time. PINBRIDGE_TEST_WORKERS overrides it.
