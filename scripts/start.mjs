@@ -41,6 +41,11 @@ function electronBinary() {
 
 const electron = electronBinary();
 let child;
+// Installed before the child is started: a stop that comes as soon as the child has said it is
+// ready (its output is ours) must reach it, not end this process alone and leave the child
+// holding our output open.
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => (child === undefined ? process.exit(1) : child.kill(signal)));
 if (electron !== undefined) {
   child = spawn(electron, [root, ...args], { stdio: 'inherit' });
 } else {
@@ -56,5 +61,4 @@ if (electron !== undefined) {
     { stdio: 'inherit' },
   );
 }
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
