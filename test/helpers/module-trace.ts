@@ -41,11 +41,17 @@ export function readModuleTrace(file: string): string[] {
  * else the project's folder two levels deep ("main/sandbox", "drivers/abecs", "bin/pinbridge.js"),
  * else "node:" for Node's own modules.
  */
+/** The project's root as a file URL, with its trailing slash (this file is test/helpers/module-trace.ts). */
+const PROJECT_ROOT_URL = new URL('../../', import.meta.url).href;
+
 export function moduleGroup(url: string): string {
   if (url.startsWith('node:')) return 'node:';
   const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
   if (pkg) return pkg[1]!;
-  const own = /\/(?:dist\/)?((?:main|drivers|lib|bin|client|renderer)\/[^/]+)/.exec(url);
+  // Matched from the project's root, whatever the checkout's folder is called (a checkout in a
+  // folder named "main" would otherwise read as main/<its first folder>).
+  const inProject = url.startsWith(PROJECT_ROOT_URL) ? url.slice(PROJECT_ROOT_URL.length) : url;
+  const own = /^(?:dist\/)?((?:main|drivers|lib|bin|client|renderer)\/[^/]+)/.exec(inProject);
   return own ? own[1]! : url;
 }
 
