@@ -17,7 +17,6 @@
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +29,7 @@ import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
+import { CLOSED_PORT } from '../helpers/closed-port.js';
 import { PINPAD, setup as nobleDouble } from '../helpers/noble-double.js';
 import { AUTO_CUSTOMER, OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
 import { englishIn, englishOnlyWords, shownTexts, windowCatalogs } from './english.js';
@@ -1009,13 +1009,7 @@ export function layoutSpecAt(size: Size): void {
     home = mkdtempSync(join(artifactsDir(), 'layout-agent-'));
     const logFile = join(home, 'agent.log');
     // The store, and a receipt printer that is off (a port nothing listens on): its troubles are shown too.
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer();
-      probe.listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
+    const closed = CLOSED_PORT;
     mkdirSync(join(home, '.pinbridge'));
     writeFileSync(
       defaultSettingsPath(home),
