@@ -10,6 +10,7 @@
  * - leaves nothing half-written behind;
  * - writes again, without being made anew, once there is room.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -61,7 +62,7 @@ describe("the agent's writers on a full disk", () => {
       disk.fill();
       const intent = (): unknown =>
         journal.createIntent({
-          referenceId: `r-${Date.now()}-${Math.random()}`,
+          referenceId: `r-${randomUUID()}`,
           source: 'pos',
           terminal: 'PP-1',
           amount: 100,
