@@ -439,11 +439,12 @@ describe('the confirmation policy "pos"', () => {
   });
 
   it('voids an approval the POS did not confirm before the deadline', async () => {
-    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 200 } });
+    // 1.5 s: a deadline shorter than a loaded machine's answer to the sale passes before the POS hears it.
+    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 1_500 } });
     const outcome = await engine.start(sale());
     expect(outcome.state).toBe('awaiting_confirmation');
     await expect
-      .poll(() => engine.status(outcome.referenceId), { timeout: 5_000 })
+      .poll(() => engine.status(outcome.referenceId), { timeout: 10_000 })
       .toMatchObject({
         kind: 'processed',
         outcome: { state: 'undone', problem: { code: 'NOT_CONFIRMED' } },
