@@ -9,6 +9,17 @@ export function text(page: Page, selector: string): Promise<string> {
   return page.locator(selector).innerText();
 }
 
+/**
+ * One attribute of every element the selector finds, read in one go in the page. Reading the
+ * elements of `locator.all()` one by one is not a snapshot: a list rendered again in between (a
+ * search's answer) leaves a locator `nth(1)` that waits for a row that is no longer there.
+ */
+export function attributes(page: Page, selector: string, name: string): Promise<(string | null)[]> {
+  return page.evaluate<(string | null)[]>(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((el) => el.getAttribute(${JSON.stringify(name)}))`,
+  );
+}
+
 /** What the keyboard focus is on: its id, a radio group as "radio:NAME", or its focus key or label. */
 export const FOCUSED = `(() => { const el = document.activeElement; if (!el || el === document.body) return '';
   if (el.type === 'radio') return 'radio:' + el.name;

@@ -11,7 +11,6 @@
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +22,7 @@ import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
 import { OPERATOR_KEY, posRig, type PosRig } from '../main/pos/pos-rig.js';
 import { openWindowPage } from './window-page.js';
+import { CLOSED_PORT } from '../helpers/closed-port.js';
 
 const ROUTES = ['status', 'payment', 'transactions', 'clients', 'settings', 'support'] as const;
 const CASHIER_PAGES = ['status', 'payment', 'transactions', 'clients'] as const;
@@ -41,17 +41,6 @@ afterAll(async () => {
   for (const context of contexts) await context.close().catch(() => undefined);
   await browser?.close();
 });
-
-/** A loopback port nothing listens on (taken, then given back). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function open(url: string, viewport = SMALL): Promise<{ page: Page; errors: string[] }> {
   // Console lines are not read: a spec here stops the agent, and the page's exceptions are what count.
@@ -147,7 +136,7 @@ describe('the status line', () => {
 
 describe('a printer out of reach', () => {
   it('reads "Desconectada" within seconds of start, and the status line says the sales go on while receipts queue', async () => {
-    const rig = await posRig({ printerAddress: `tcp://127.0.0.1:${await closedPort()}` });
+    const rig = await posRig({ printerAddress: `tcp://127.0.0.1:${CLOSED_PORT}` });
     try {
       const started = Date.now();
       const { page, errors } = await open(rig.server.uiUrl(OPERATOR_KEY));

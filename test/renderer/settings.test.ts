@@ -28,7 +28,7 @@ import { createLogger } from '../../main/log.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
-import { CONTROLS, controlsUnder44px, FOCUSED, tabAround, text, UNLABELLED } from './keyboard.js';
+import { attributes, CONTROLS, controlsUnder44px, FOCUSED, tabAround, text, UNLABELLED } from './keyboard.js';
 import { PINPAD, setup } from '../helpers/noble-double.js';
 import type { SystemPrinter } from '../../drivers/printers/system-printers.js';
 
@@ -925,9 +925,7 @@ describe('the support page', () => {
     expect(await text(page, '#support-doctor-status')).toMatch(
       /^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/,
     );
-    const ids = await Promise.all(
-      (await page.locator('#support-checks li.check').all()).map((item) => item.getAttribute('data-check-id')),
-    );
+    const ids = await attributes(page, '#support-checks li.check', 'data-check-id');
     expect(ids).toEqual([
       'serial-permissions',
       'pinpads',

@@ -10,7 +10,6 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,13 +22,14 @@ import { PinpadLink } from '../../main/pinpad/link-status.js';
 import { PACKAGE_ROOT } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
-import { CONTROLS, controlsUnder44px, FOCUSED, tabAround, text } from './keyboard.js';
+import { attributes, CONTROLS, controlsUnder44px, FOCUSED, tabAround, text } from './keyboard.js';
 import { OPERATOR_KEY, posRig, type PosRig, type RpcClient } from '../main/pos/pos-rig.js';
 import { DiskWatch } from '../../main/agent/disk-watch.js';
 import { AuditLog } from '../../main/audit-log.js';
 import { Journal } from '../../main/core/journal/journal.js';
 import { createLogger } from '../../main/log.js';
 import { mountSmallDisk } from '../helpers/small-disk.js';
+import { CLOSED_PORT } from '../helpers/closed-port.js';
 
 /** A separate program that asks to pair (test/main/pos/server/squatter.mjs). */
 const SQUATTER = join(PACKAGE_ROOT, 'test', 'main', 'pos', 'server', 'squatter.mjs');
@@ -473,8 +473,7 @@ describe("today's sales", () => {
     expect(await page.locator('#transactions-body tr[data-reference="venda-101"]').count()).toBe(0);
     expect(await page.locator('#transactions-body tr[data-reference="venda-100"]').count()).toBe(1);
     await page.selectOption('#transactions-filter', 'cancelled');
-    const rows = await page.locator('#transactions-body tr').all();
-    expect(await Promise.all(rows.map((shown) => shown.getAttribute('data-reference')))).toEqual(['venda-101']);
+    expect(await attributes(page, '#transactions-body tr', 'data-reference')).toEqual(['venda-101']);
     expect(errors).toEqual([]);
     await caixa.close();
   });
@@ -545,10 +544,7 @@ describe('finding a past sale', () => {
       await expect.poll(() => text(page, '#toast-status'), { timeout: 10_000 }).toMatch(/Impresso\.$/);
 
       await go(page, 'transactions');
-      const rows = async (): Promise<(string | null)[]> => {
-        const shown = await page.locator('#transactions-body tr').all();
-        return Promise.all(shown.map((row) => row.getAttribute('data-reference')));
-      };
+      const rows = (): Promise<(string | null)[]> => attributes(page, '#transactions-body tr', 'data-reference');
       await expect.poll(rows).toEqual([latest, big]);
       expect(await text(page, '#transactions-title')).toBe('Vendas de hoje');
       expect(await text(page, '#transactions-count')).toBe('2 vendas hoje');
@@ -679,14 +675,7 @@ describe('finding a past sale', () => {
 describe('a receipt printer that is off', () => {
   it('never says "Enviado" for a receipt still waiting: it says why in Portuguese and that Pinbridge tries again, and names the printer as the cashier knows it', async () => {
     // A TCP port nothing listens on: the printer is off (connection refused).
-    const closed = await new Promise<number>((resolve) => {
-      const probe = createServer();
-      probe.listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as AddressInfo;
-        probe.close(() => resolve(port));
-      });
-    });
-    const offline = await posRig({ printerAddress: `tcp://127.0.0.1:${closed}` });
+    const offline = await posRig({ printerAddress: `tcp://127.0.0.1:${CLOSED_PORT}` });
     try {
       const caixa = await offline.paired('Caixa 1');
       await posSale(caixa, 'venda-sem-papel', 1500);

@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, existsSync } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,6 +23,7 @@ import { SerialPrinterTransport } from '../../../drivers/printers/transports/ser
 import { TcpPrinterTransport } from '../../../drivers/printers/transports/tcp.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
 import { thrown } from '../../helpers/thrown.js';
+import { CLOSED_PORT } from '../../helpers/closed-port.js';
 
 const run = promisify(execFile);
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -47,15 +47,6 @@ async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'pinbridge-printer-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** A loopback port with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function nextEvent(transport: PrinterTransport, event: 'connected' | 'disconnected'): Promise<unknown> {
@@ -256,11 +247,10 @@ describe('TCP transport (raw port 9100 style)', () => {
   });
 
   it('reports a refused connection as UNREACHABLE', async () => {
-    const port = await closedPort();
-    const error = await openTransport(`tcp://127.0.0.1:${port}`).catch((e: unknown) => e);
+    const error = await openTransport(`tcp://127.0.0.1:${CLOSED_PORT}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PrinterError);
     expect(error).toMatchObject({ code: 'UNREACHABLE' });
-    expect((error as PrinterError).message).toContain(`127.0.0.1:${port}`);
+    expect((error as PrinterError).message).toContain(`127.0.0.1:${CLOSED_PORT}`);
   });
 
   it('rejects a status request the printer never answers with TIMEOUT, and answers the next one correctly', async () => {

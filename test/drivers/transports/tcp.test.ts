@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TcpTransport, backoffDelayMs, formatTcpAddress } from '../../../drivers/transports/tcp.js';
 import type { TransportCloseInfo } from '../../../drivers/transports/transport.js';
+import { CLOSED_PORT } from '../../helpers/closed-port.js';
 
 const HOST = '127.0.0.1';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -41,15 +42,6 @@ function stopServer(server: net.Server, sockets: Set<net.Socket>): Promise<void>
   });
 }
 
-/** A port on loopback with nothing listening. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, HOST, () => resolve()));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 function track(t: TcpTransport): TcpTransport {
   cleanups.push(() => t.close());
   return t;
@@ -86,7 +78,7 @@ describe('TcpTransport', () => {
   });
 
   it('rejects with CONNECTION_REFUSED when nothing listens on the port', async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const t = track(new TcpTransport({ host: HOST, port, reconnect: false }));
     const error = await t.open().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'CONNECTION_REFUSED' });

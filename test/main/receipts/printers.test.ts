@@ -14,14 +14,18 @@ import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
+import { CLOSED_PORT } from '../../helpers/closed-port.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A loopback port nothing listens on (taken, then given back). */
-function closedPort(): Promise<number> {
+/**
+ * A loopback port nothing listens on now, taken from the kernel and given back, for the specs that
+ * start a printer on it later (a printer switched on); a printer that stays off is CLOSED_PORT.
+ */
+function freedPort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.listen(0, '127.0.0.1', () => {
@@ -45,7 +49,7 @@ async function simulator(port?: number): Promise<PrinterSimulator> {
 
 describe('the first check of a printer', () => {
   it('says a network printer nothing answers is out of reach at once, and says it once', async () => {
-    const made = printer(`tcp://127.0.0.1:${await closedPort()}`);
+    const made = printer(`tcp://127.0.0.1:${CLOSED_PORT}`);
     const disconnected = vi.fn();
     made.device.on('disconnected', disconnected);
     expect(made.device.connected).toBeUndefined();
@@ -85,7 +89,7 @@ describe('the first check of a printer', () => {
   });
 
   it('looks again for a printer out of reach, and says it is connected once it answers', async () => {
-    const port = await closedPort();
+    const port = await freedPort();
     const made = printer(`tcp://127.0.0.1:${port}`, { retryMs: 100 });
     await made.check();
     expect(made.device.connected).toBe(false);
@@ -98,7 +102,7 @@ describe('the first check of a printer', () => {
   });
 
   it('stops looking once the printer is closed', async () => {
-    const port = await closedPort();
+    const port = await freedPort();
     const made = printer(`tcp://127.0.0.1:${port}`, { retryMs: 50 });
     await made.check();
     await made.close();
@@ -136,7 +140,7 @@ describe('receipt printing at start', () => {
       training: true,
       printers: {
         default: { address: `file://${join(dir, 'receipts')}/`, format: 'pdf' },
-        kitchen: { address: `tcp://127.0.0.1:${await closedPort()}`, format: 'escpos' },
+        kitchen: { address: `tcp://127.0.0.1:${CLOSED_PORT}`, format: 'escpos' },
       },
       autoPrint: [],
     });
