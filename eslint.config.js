@@ -1,15 +1,16 @@
 // @ts-check
+import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist/**', 'client/dist/**', 'node_modules/**', 'release/**', 'coverage/**'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
-    extends: [...tseslint.configs.recommendedTypeChecked],
+    extends: [tseslint.configs.recommendedTypeChecked],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
       globals: { ...globals.node },

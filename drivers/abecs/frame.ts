@@ -59,7 +59,7 @@ export function encodeFrame(pktdata: Uint8Array): Buffer {
   out[at++] = ETB;
   const crc = crc16Xmodem(ETB_BYTE, crc16Xmodem(pktdata));
   out[at++] = crc >> 8;
-  out[at++] = crc & 0xff;
+  out[at] = crc & 0xff;
   return out;
 }
 

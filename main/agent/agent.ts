@@ -305,7 +305,7 @@ function readTls(settings: AgentSettings): { key: Buffer; cert: Buffer } | undef
 
 /** How a secret is kept, and whether one is: an unreadable or too open file is not usable, so not "stored" (the doctor says why). */
 function secretState(store: TokenStore): { kind: TokenStore['kind']; stored: boolean } {
-  let stored = false;
+  let stored: boolean;
   try {
     stored = store.read() !== undefined;
   } catch {

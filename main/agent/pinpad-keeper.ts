@@ -170,7 +170,6 @@ export class PinpadKeeper {
         await this.#wait(this.#delayAfter(failures), signal);
         continue;
       }
-      failures = 0;
       if (!announced) {
         announced = true;
         this.#hooks.ready(attempt.info);
@@ -190,6 +189,7 @@ export class PinpadKeeper {
         'PINPAD disconnected; trying again with backoff until it is back',
       );
       await attempt.connection.close(null).catch(() => {});
+      // The loss is the first failure in a row: the backoff starts again from its shortest wait.
       failures = 1;
       await this.#wait(this.#delayAfter(failures), signal);
     }

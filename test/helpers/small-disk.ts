@@ -29,6 +29,7 @@ export function mountSmallDisk(sizeBytes: number): SmallDisk {
       error instanceof Error && 'stderr' in error ? String((error as { stderr: unknown }).stderr) : String(error);
     throw new Error(
       `these specs mount a small tmpfs and need root with CAP_SYS_ADMIN (as the tests and CI run): ${why.trim()}`,
+      { cause: error },
     );
   }
   let fillers = 0;
