@@ -39,7 +39,9 @@ describe('the profile of one spec file (test/setup/cpu-profile.ts)', () => {
 
   it('counts the worker’s CPU and that of the children it waited for, and names those still running', async () => {
     const output = join(dir, 'cpu.jsonl');
-    const run = spawn(process.execPath, [VITEST, 'run', '--config', join(FIXTURE, 'vitest.config.ts')], {
+    // The config read by vitest's module runner, not bundled into a node_modules/.vite-temp beside it.
+    const config = ['--config', join(FIXTURE, 'vitest.config.ts'), '--configLoader', 'runner'];
+    const run = spawn(process.execPath, [VITEST, 'run', ...config], {
       cwd: FIXTURE,
       env: { ...process.env, PINBRIDGE_TEST_CPU: output },
       stdio: 'ignore',
