@@ -30,6 +30,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Scans every log and journal the tests leave for card data once all files have run.
     globalSetup: ['test/setup/card-data-scan.global.ts'],
+    // PINBRIDGE_TEST_CPU=<file.jsonl>: one line per spec file with its CPU (`npx tsx scripts/spec-cpu.ts`).
+    ...(process.env.PINBRIDGE_TEST_CPU ? { setupFiles: ['test/setup/cpu-profile.ts'] } : {}),
     // Integration tests drive real ptys, sockets and timers; a 2-core CI box needs headroom.
     testTimeout: 30_000,
     hookTimeout: 30_000,

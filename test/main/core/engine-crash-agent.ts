@@ -12,7 +12,8 @@
  * synchronous write: every journal event as it is committed, every API answer, and the crash
  * itself, so the parent knows what was committed and what the API was told.
  *
- * Run with `node --import tsx engine-crash-agent.ts '<AgentOrder as JSON>'` from the repo root.
+ * Run with `node --import tsx engine-crash-agent.ts '<AgentOrder as JSON>'` from the repo root (the
+ * test runs it compiled: test/helpers/compile-child.ts).
  * This file is test-only code: it patches the journal's methods and wraps the payments port.
  */
 import { writeSync } from 'node:fs';

@@ -39,6 +39,7 @@ import { isFinal, PAYMENT_STATES, type PaymentState } from '../../../main/core/s
 import { createLogger } from '../../../main/log.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { compileChild, type CompiledChild } from '../../helpers/compile-child.js';
 import type { AgentLine, AgentOrder, CrashPoint } from './engine-crash-agent.js';
 
 const AGENT = fileURLToPath(new URL('./engine-crash-agent.ts', import.meta.url));
@@ -49,7 +50,7 @@ const API_TIMEOUT_MS = 5_000;
 /** The sandbox holds answers to amounts ending in 96 this long; the lost-answer cases time out first. */
 const SLOW_AUTHORIZATION_MS = 3_000;
 const LOST_ANSWER_TIMEOUT_MS = 1_000;
-/** Children at once: each costs about a second of CPU to start (tsx). */
+/** Children at once: each costs about half a second of CPU to start. */
 const CONCURRENCY = 3;
 
 /** The API's view of the reference: its one transaction's status, or none at all. */
@@ -96,7 +97,10 @@ const PROVIDERS = {
 type ProviderName = keyof typeof PROVIDERS;
 
 const providers = new Map<ProviderName, Provider>();
+/** The agent compiled once for all the children (test/helpers/compile-child.ts). */
+let agent: CompiledChild | undefined;
 beforeAll(async () => {
+  agent = await compileChild(AGENT);
   for (const [name, capabilities] of Object.entries(PROVIDERS) as Array<[ProviderName, ProviderCapabilities]>) {
     const sandbox = await startSandbox({
       settings: {
@@ -118,6 +122,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const { sandbox } of providers.values()) await sandbox.close();
+  agent?.remove();
 });
 
 // ------------------------------------------------------------------------------------------------
@@ -147,8 +152,8 @@ interface AgentRun {
 
 /** Runs the agent to its end (its own SIGKILL, normally); a child still alive after 30 s is killed and reported. */
 function runAgent(order: AgentOrder): Promise<AgentRun> {
-  // The child runs the TypeScript source through tsx, so the test needs no build.
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, JSON.stringify(order)], {
+  // The child runs the sources as they are, compiled in beforeAll, so the test needs no build.
+  const child = spawn(process.execPath, [agent!.script, JSON.stringify(order)], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
