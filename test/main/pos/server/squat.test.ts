@@ -61,15 +61,15 @@ class Squatter {
     return this.child.pid!;
   }
 
-  /** Resolves with a count once it stays the same for half a second (five reports). */
-  async settled(count: 'answers', timeoutMs = 15_000): Promise<number> {
+  /** Resolves with its count of answers once that stays the same for half a second (five reports). */
+  async settledAnswers(timeoutMs = 15_000): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const seen = this.stats[count];
+      const seen = this.stats.answers;
       await new Promise((resolve) => setTimeout(resolve, 500));
-      if (this.stats[count] === seen) return seen;
+      if (this.stats.answers === seen) return seen;
       if (Date.now() > deadline)
-        throw new Error(`squatter: its ${count} never stopped (last report ${JSON.stringify(this.stats)})`);
+        throw new Error(`squatter: its answers never stopped (last report ${JSON.stringify(this.stats)})`);
     }
   }
 
@@ -197,7 +197,7 @@ describe.runIf(linux)('a local program squatting on pairing and on connections',
     // Answers sent before the block may still be on their way (in its sockets, in a report it has
     // not printed yet): on a loaded machine a few dozen arrive after the closes. Once the count
     // holds still for half a second, nothing more comes, for a second more.
-    const answered = await squatter.settled('answers');
+    const answered = await squatter.settledAnswers();
     const closed = squatter.stats.closed['4005']!;
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(squatter.stats.answers).toBe(answered);
