@@ -17,7 +17,7 @@
 // Source maps (dist/bundle/*.map, composed with TypeScript's) lead each chunk's lines back to the
 // .ts sources: run with NODE_OPTIONS=--enable-source-maps for stack traces in TypeScript (not by
 // default: Node then parses every chunk's map as it loads, ~4 MB more memory).
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +31,27 @@ export const INLINE = new Set(['typebox']);
 export function packageOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const CLASS = /\bclass\s+([A-Za-z_$][\w$]*)(?:\s+extends\s+([A-Za-z_$][\w$.]*))?/g;
+
+/**
+ * "dist/bundle/chunk-X.js: _AbecsStatusError": each class of the chunks whose name no module
+ * declares (esbuild renamed it) and that is an error — its name, or its base's, ends in Error.
+ */
+export function renamedErrorClasses(metafile, root = ROOT) {
+  const declared = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    for (const [, name] of readFileSync(join(root, input), 'utf8').matchAll(CLASS)) declared.add(name);
+  }
+  const renamed = [];
+  for (const output of Object.keys(metafile.outputs).filter((path) => path.endsWith('.js'))) {
+    for (const [, name, base] of readFileSync(join(root, output), 'utf8').matchAll(CLASS)) {
+      const isError = /Error$/.test(name.replace(/^_+|\d+$/g, '')) || /Error$/.test(base ?? '');
+      if (isError && !declared.has(name)) renamed.push(`${output}: ${name}`);
+    }
+  }
+  return renamed;
 }
 
 export async function bundle() {
@@ -57,9 +78,11 @@ export async function bundle() {
     target: 'node22',
     minifyWhitespace: true,
     minifySyntax: true,
-    // Bundling renames a top-level name two modules share (a second `class TransportError` becomes
-    // TransportError2): errors carry their class's name (lib/errors.ts), so names are kept.
-    keepNames: true,
+    // Names stay as esbuild leaves them: keepNames's __name() on each of ~3,000 functions and
+    // classes costs the idle agent ~1.3 MB of heap. A class esbuild renames — one that names
+    // itself inside its body becomes `X = class _X`, the second of two `class X` in a chunk X2 —
+    // has that `name` then; an error reports its class's name (lib/errors.ts), so a renamed
+    // error class fails the build (renamedErrorClasses).
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
@@ -74,6 +97,13 @@ export async function bundle() {
       },
     ],
   });
+  const renamed = renamedErrorClasses(result.metafile);
+  if (renamed.length > 0) {
+    throw new Error(
+      `bundle: error classes renamed by esbuild (an error reports its class's name): ${renamed.join(', ')}. ` +
+        'A class that names itself in its body (a static factory: use `new this(…)`), or two of the same name in one chunk, is renamed.',
+    );
+  }
   // The window's preload script, found beside the desktop app's entry (electron-main.ts).
   copyFileSync(join(ROOT, 'dist', 'main', 'app', 'preload.cjs'), join(BUNDLE_DIR, 'preload.cjs'));
   writeFileSync(join(BUNDLE_DIR, 'meta.json'), JSON.stringify(result.metafile));

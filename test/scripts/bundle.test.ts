@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../main/version.js';
 import { MODULE_TRACE_ARGS, MODULE_TRACE_ENV } from '../helpers/module-trace.js';
+import { renamedErrorClasses, type BundleMetafile as Metafile } from '../../scripts/bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'pinbridge.js');
@@ -84,6 +85,24 @@ describe('the bundle', () => {
     expect(entry.originalSource).toMatch(/\/main\/cli\/main\.ts$/);
     const source = readFileSync(join(ROOT, 'main/cli/main.ts'), 'utf8').split('\n');
     expect(source[entry.originalLine]).toContain('export async function main(');
+  });
+});
+
+describe('the bundle’s class names', () => {
+  it('are those of the sources for every error class (an error reports its class’s name)', () => {
+    const meta = JSON.parse(readFileSync(join(ROOT, 'dist/bundle/meta.json'), 'utf8')) as Metafile;
+    expect(renamedErrorClasses(meta)).toEqual([]);
+  });
+
+  it('fail the build for an error class the bundler renamed, and only for an error class', () => {
+    const root = mkdtempSync(join(work, 'names-'));
+    writeFileSync(join(root, 'a.js'), 'class StatusError extends Error {} class Agent {}');
+    writeFileSync(
+      join(root, 'out.js'),
+      'var StatusError=class _StatusError extends Error{};var Agent=class _Agent{};class TransportError2 extends DriverError{}',
+    );
+    const meta: Metafile = { inputs: { 'a.js': {} }, outputs: { 'out.js': {} } };
+    expect(renamedErrorClasses(meta, root)).toEqual(['out.js: _StatusError', 'out.js: TransportError2']);
   });
 });
 
