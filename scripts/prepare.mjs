@@ -1,5 +1,6 @@
 // Runs after `npm install` / `npm ci` (the package's `prepare` script):
-// 1. compiles the TypeScript sources to dist/ (the `pinbridge` command runs from there);
+// 1. compiles the TypeScript sources to dist/ and bundles the agent into dist/bundle/
+//    (scripts/bundle.mjs; the `pinbridge` command runs from there);
 // 2. fetches the Electron runtime when this machine may download it. Electron's own install
 //    script is disabled in package.json (`allowScripts`) because a failed download would fail the
 //    whole install; here a failure only means Pinbridge runs headless. Set
@@ -7,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 
@@ -34,6 +36,10 @@ if (tsc === undefined) {
     const build = spawnSync(process.execPath, [tsc, '-p', project], { stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
+  const bundle = spawnSync(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'bundle.mjs')], {
+    stdio: 'inherit',
+  });
+  if (bundle.status !== 0) process.exit(bundle.status ?? 1);
 }
 
 if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {

@@ -6,12 +6,22 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const require = createRequire(import.meta.url);
-/** V8's young generation for a long-running, mostly idle agent (also set for the desktop app). */
-const AGENT_NODE_FLAGS = '--max-semi-space-size=4';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The V8 flags of the long-lived agent (main/agent/node-flags.ts says why), from the compiled
+ * agent; none where it is not built yet (the bin then says to build it).
+ */
+async function agentV8Flags() {
+  try {
+    return (await import(pathToFileURL(join(root, 'dist', 'main', 'agent', 'node-flags.js')).href)).AGENT_V8_FLAGS;
+  } catch {
+    return [];
+  }
+}
 const args = process.argv.slice(2);
 
 /**
@@ -53,12 +63,10 @@ if (electron !== undefined) {
     'pinbridge: the Electron runtime is not installed on this machine (it is downloaded by `npm install` where the internet allows; ' +
       'ELECTRON_SKIP_BINARY_DOWNLOAD skips it), so Pinbridge runs headless: open the "ui" address of the ready line in a browser.\n',
   );
-  // The agent stays up all day doing little: 4 MB young-generation semi-spaces instead of 16 keep
-  // its idle memory some 20 MB lower (npm run bench measures it) for scavenges it can afford.
-  child = spawn(
-    process.execPath,
-    [AGENT_NODE_FLAGS, join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args],
-    { stdio: 'inherit' },
-  );
+  // The agent stays up all day doing little: V8 tuned for it (npm run bench measures it).
+  const v8Flags = await agentV8Flags();
+  child = spawn(process.execPath, [...v8Flags, join(root, 'bin', 'pinbridge.js'), 'start', '--headless', ...args], {
+    stdio: 'inherit',
+  });
 }
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -307,7 +307,9 @@ export class AbecsStatusError extends DriverError {
   }
 
   static from(command: string, status: number): AbecsStatusError {
-    return new AbecsStatusError(command, status);
+    // `this`, not the class's name: a class that names itself is renamed in the bundle
+    // (scripts/bundle.mjs), and an error reports its class's name.
+    return new this(command, status);
   }
 
   override toJSON(): {

@@ -840,12 +840,17 @@ export class Agent extends EventEmitter<AgentEvents> {
         watching.report(error, 'other', operatorKeyPath(options.home));
       });
       const emitter: { agent?: Agent } = {};
+      let timeZone: string | undefined;
       const posPorts = options.posPorts ?? settings.pos.ports;
       pos = await startPosServer(posPorts, {
         agent: {
           version: VERSION,
           mode: training ? 'training' : 'live',
-          timeZone: storeTimeZone(settings.receipts?.time_zone),
+          // Read when the window first asks (operator.session): resolving the computer's zone loads
+          // ICU's zone data, which an idle agent does without (store-time.ts).
+          get timeZone() {
+            return (timeZone ??= storeTimeZone(settings.receipts?.time_zone));
+          },
           engine,
           pinpads,
           pinpadLink,

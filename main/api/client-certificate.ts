@@ -14,7 +14,8 @@
 import { CodedError } from '../../lib/errors.js';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createSecureContext, TLSSocket } from 'node:tls';
+import type { SecureContext } from 'node:tls';
+import { nodeTls } from '../../lib/net-builtins.js';
 import { isUnsupportedPkcs12, LegacyPkcs12Error, openLegacyPkcs12 } from './legacy-pkcs12.js';
 
 /** Where the certificate is: paths already resolved by the caller. */
@@ -117,7 +118,7 @@ export function loadClientTls(files: ClientCertificateFiles): ClientTls | undefi
 function pkcs12(pfx: Buffer, names: ClientCertificateFiles): ClientTls {
   const tls = { pfx, ...(names.passphrase === undefined ? {} : { passphrase: names.passphrase }) };
   try {
-    createSecureContext(tls);
+    nodeTls().createSecureContext(tls);
     return tls;
   } catch (error) {
     if (!isUnsupportedPkcs12(error)) return tls; // certificateInfo names the problem
@@ -170,7 +171,7 @@ export function certificateInfo(tls: ClientTls, names: ClientCertificateFiles = 
   let raw: Buffer;
   if (tls.pfx !== undefined) {
     const context = secureContext(tls, names);
-    const presented = new TLSSocket(null as never, { secureContext: context }).getCertificate();
+    const presented = new (nodeTls().TLSSocket)(null as never, { secureContext: context }).getCertificate();
     if (presented === null || !('raw' in presented))
       throw new ClientCertificateError('PFX_INVALID', `The PKCS#12 file ${names.pfx ?? ''} holds no certificate.`);
     raw = presented.raw;
@@ -213,9 +214,9 @@ export function certificateInfo(tls: ClientTls, names: ClientCertificateFiles = 
   };
 }
 
-function secureContext(tls: ClientTls, names: ClientCertificateFiles): ReturnType<typeof createSecureContext> {
+function secureContext(tls: ClientTls, names: ClientCertificateFiles): SecureContext {
   try {
-    return createSecureContext({
+    return nodeTls().createSecureContext({
       pfx: tls.pfx,
       ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
     });

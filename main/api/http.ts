@@ -25,9 +25,10 @@
  * Logs carry method, path (ids, never the query string: it may hold a CPF), status, attempt and
  * duration — never the token, a body or card data.
  */
-import { STATUS_CODES, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { backoffDelay as exponentialBackoff } from '../../lib/backoff.js';
+import { nodeHttp } from '../../lib/net-builtins.js';
 import { VERSION } from '../version.js';
 import type { ClientTls } from './client-certificate.js';
 import { errorFromResponse, parseErrorBody } from './error-body.js';
@@ -477,7 +478,7 @@ export class HttpCore {
       callerSignal?.removeEventListener('abort', onCallerAbort);
     }
 
-    const statusText = STATUS_CODES[status] ?? '';
+    const statusText = nodeHttp().STATUS_CODES[status] ?? '';
     if (status >= 200 && status < 300) {
       if (text === '') return { ok: true, status, body: undefined };
       try {

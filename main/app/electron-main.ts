@@ -11,6 +11,7 @@ import electron from 'electron';
 import { logFilePath } from '../paths.js';
 import { createLogger } from '../log.js';
 import { guardProcess } from '../agent/fault-guard.js';
+import { AGENT_V8_FLAGS } from '../agent/node-flags.js';
 import { cliInvocation, runCliInApp } from './cli-dispatch.js';
 import type { ShellElectron } from './electron-api.js';
 import { Shell } from './shell.js';
@@ -25,9 +26,9 @@ if (cliArgs === undefined) {
 }
 
 function startDesktopApp(): void {
-  // A long-running, mostly idle agent: smaller young-generation semi-spaces keep its memory some
-  // 20 MB lower (as scripts/start.mjs does headless). Must be set before the app is ready.
-  electron.app.commandLine.appendSwitch('js-flags', '--max-semi-space-size=4');
+  // A long-running, mostly idle agent: V8 tuned for it (node-flags.ts, as scripts/start.mjs runs
+  // it headless). Must be set before the app is ready.
+  electron.app.commandLine.appendSwitch('js-flags', AGENT_V8_FLAGS.join(' '));
 
   // The real module must have everything the shell uses (a compile-time check).
   const api: ShellElectron = electron;

@@ -8,6 +8,8 @@ import type { TSchema } from 'typebox';
 import type * as TypeBoxCompile from 'typebox/compile';
 import type { Validator } from 'typebox/compile';
 import { CNPJ_PATTERN, isValidCnpj, isValidCpf } from '../validation/taxpayer-id.js';
+import { compiledCheck } from './compiled-checks.js';
+import { schemaDigest } from './schema-digest.js';
 import {
   INSTALLMENTS_MAX,
   INSTALLMENTS_MIN,
@@ -47,6 +49,7 @@ export interface SchemaErrorLike {
 }
 
 const validators = new WeakMap<TSchema, Validator>();
+const checks = new WeakMap<TSchema, (value: unknown) => boolean>();
 let typeboxCompile: typeof TypeBoxCompile | undefined;
 
 /** The part of node:module used here. */
@@ -188,11 +191,27 @@ export function violationsFromSchemaErrors(errors: readonly SchemaErrorLike[]): 
   return dedupeViolations(violations);
 }
 
-/** The violations of `value` against `schema`, the most useful first, without repeats. */
+/**
+ * Whether `value` matches `schema`: by the check compiled at build time (compiled-checks.ts,
+ * found by the schema's fingerprint) where the schema has one, else by TypeBox's compiler.
+ */
+function checkFor(schema: TSchema): (value: unknown) => boolean {
+  let check = checks.get(schema);
+  if (check === undefined) {
+    const compiled = compiledCheck(schemaDigest(schema));
+    check = compiled ?? ((value: unknown) => validatorFor(schema).Check(value));
+    checks.set(schema, check);
+  }
+  return check;
+}
+
+/**
+ * The violations of `value` against `schema`, the most useful first, without repeats. TypeBox's
+ * compiler is loaded for the errors of a value that fails, or for a schema with no compiled check.
+ */
 export function schemaViolations(schema: TSchema, value: unknown): Violation[] {
-  const validator = validatorFor(schema);
-  if (validator.Check(value)) return [];
-  return violationsFromSchemaErrors(validator.Errors(value));
+  if (checkFor(schema)(value)) return [];
+  return violationsFromSchemaErrors(validatorFor(schema).Errors(value));
 }
 
 /** The service family's wording where it is known (payments-api-notes §6). */

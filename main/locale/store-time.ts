@@ -31,14 +31,20 @@ export const BRAZIL_TIME_ZONES: readonly string[] = [
 
 export const DEFAULT_STORE_TIME_ZONE = 'America/Sao_Paulo';
 
-/** The computer's IANA zone, as the runtime resolves it (TZ, or the system's). */
+/**
+ * The computer's IANA zone, as the runtime resolves it (TZ, or the system's). Asked only when a
+ * zone is needed: the first Intl.DateTimeFormat brings in ICU's time zone and locale data, some
+ * 8 MB of the agent's memory (issue 35), which an agent that has shown no time yet does without.
+ */
 export function machineTimeZone(): string {
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-export function storeTimeZone(configured: string | undefined, machine: string = machineTimeZone()): string {
+/** The store's zone: `configured`, else `machine` (the computer's zone, read only when not configured). */
+export function storeTimeZone(configured: string | undefined, machine?: string): string {
   if (configured !== undefined) return configured;
-  return BRAZIL_TIME_ZONES.includes(machine) ? machine : DEFAULT_STORE_TIME_ZONE;
+  const zone = machine ?? machineTimeZone();
+  return BRAZIL_TIME_ZONES.includes(zone) ? zone : DEFAULT_STORE_TIME_ZONE;
 }
 
 /** Whether `timeZone` is an IANA zone this runtime knows. */

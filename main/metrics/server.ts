@@ -7,10 +7,11 @@
  * node:http is enough for one route; its limits are tight (small headers, short timeouts, few
  * connections), since a scraper needs no more and anything else needs nothing.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AgentMetrics } from './metrics.js';
 import { DEFAULT_METRICS_HOST, DEFAULT_METRICS_PORT } from './settings.js';
+import { nodeHttp } from '../../lib/net-builtins.js';
 
 /** The logger the server uses (a pino logger fits). */
 export interface MetricsServerLogger {
@@ -71,7 +72,7 @@ export class MetricsServer {
     const { metrics } = options;
     const host = options.host ?? DEFAULT_METRICS_HOST;
     const logger = options.logger ?? silentLogger;
-    const server = createServer(
+    const server = nodeHttp().createServer(
       { maxHeaderSize: 8 * 1024, requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000 },
       (request: IncomingMessage, response: ServerResponse) => {
         void MetricsServer.#handle(request, response, metrics, logger);

@@ -10,7 +10,6 @@ import type { Ajv, Options as AjvOptions } from 'ajv';
 import type * as AjvFormatsModule from 'ajv-formats';
 import { createRequire } from 'node:module';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyError,
@@ -25,6 +24,7 @@ import { DOCUMENT_LICENSE, hoistNamedSchemas, SANDBOX_SERVER } from './openapi.j
 import type { SandboxContext, SandboxTls } from './context.js';
 import { errorBody, SandboxHttpError, type ErrorShape } from './errors.js';
 import { VERSION } from '../version.js';
+import { nodeHttps } from '../../lib/net-builtins.js';
 
 /** Per-route settings: which error shape the route answers with and whether it needs a token. */
 export interface SandboxRouteConfig {
@@ -88,7 +88,7 @@ export function buildSandboxApp(
       ? undefined
       : (handler: (request: IncomingMessage, response: ServerResponse) => void): Server =>
           // https.Server is an http.Server serving the same IncomingMessage/ServerResponse.
-          createHttpsServer(
+          nodeHttps().createServer(
             {
               cert: tls.cert,
               key: tls.key,

@@ -212,7 +212,7 @@ export function pinpadSaleOptionsOf(settings: Pick<AgentSettings, 'pinpad' | 'pa
   return { ...(keySlots ? { keySlots } : {}), ...(tables ? { tables } : {}), ...channel };
 }
 
-const ReceiptsSection = Type.Object(
+export const ReceiptsSection = Type.Object(
   {
     ...ReceiptSettings.properties,
     auto_print: Type.Optional(

@@ -3,7 +3,8 @@
  * seconds per hour, processes spawned, log lines and bytes per hour — with its PINPAD missing (a
  * serial address with nothing there) and with the simulated PINPAD, in training mode.
  *
- * Each scenario is `pinbridge start` (the built bin) in a fresh home; one runs without udevadm
+ * Each scenario is `pinbridge start` (the built bin) in a fresh home, run as `npm start` runs it
+ * (the V8 flags of main/agent/node-flags.ts); one runs without udevadm
  * on its PATH, as on a system without udev, where listing the ports fails. After its ready line and a
  * warm-up (the first reconnection attempts, the hot-plug watcher's first listing), a window is
  * measured and extrapolated to an hour:
@@ -31,6 +32,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { round } from './harness.js';
+import { AGENT_V8_FLAGS } from '../../main/agent/node-flags.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -171,7 +173,7 @@ async function measure(scenario: Scenario, warmupMs: number, windowMs: number): 
   const logFile = join(home, '.pinbridge', 'logs', 'pinbridge.log');
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', `data:text/javascript,${encodeURIComponent(SPAWN_COUNTER)}`, ...scenario.args],
+    ['--import', `data:text/javascript,${encodeURIComponent(SPAWN_COUNTER)}`, ...AGENT_V8_FLAGS, ...scenario.args],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: {

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -29,11 +29,50 @@ process.on('SIGUSR2', write);
 /** Node's arguments that load the preload (before the script). */
 export const MODULE_TRACE_ARGS: readonly string[] = ['--import', `data:text/javascript,${encodeURIComponent(PRELOAD)}`];
 
-/** The URLs the traced process had loaded, in order. */
+/** The project's bundle (scripts/bundle.mjs): each chunk's modules, from esbuild's metafile. */
+const BUNDLE_META = fileURLToPath(new URL('../../dist/bundle/meta.json', import.meta.url));
+
+interface BundledModule {
+  /** The compiled module's URL (dist/main/…, node_modules/…), as an unbundled run would load it. */
+  readonly url: string;
+  /** Its code's share of the chunk, in bytes (ASCII: what V8 keeps of it). */
+  readonly bytes: number;
+}
+
+let bundle: { chunks: Map<string, BundledModule[]>; bytes: Map<string, number> } | undefined;
+
+/** The bundle's chunks by URL, each with its modules; read once per process (empty without a bundle). */
+function bundleChunks(): { chunks: Map<string, BundledModule[]>; bytes: Map<string, number> } {
+  if (bundle !== undefined) return bundle;
+  bundle = { chunks: new Map(), bytes: new Map() };
+  if (!existsSync(BUNDLE_META)) return bundle;
+  const meta = JSON.parse(readFileSync(BUNDLE_META, 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+  };
+  const root = new URL('../../', import.meta.url);
+  for (const [output, { inputs }] of Object.entries(meta.outputs)) {
+    if (!output.endsWith('.js')) continue;
+    const modules = Object.entries(inputs).map(([input, { bytesInOutput }]) => ({
+      url: new URL(input, root).href,
+      bytes: bytesInOutput,
+    }));
+    bundle.chunks.set(new URL(output, root).href, modules);
+    for (const module of modules) bundle.bytes.set(module.url, module.bytes);
+  }
+  return bundle;
+}
+
+/**
+ * The URLs the traced process had loaded, in order; a chunk of the bundle stands for the modules
+ * it holds (all of them: a chunk's modules are evaluated as it loads), so a trace reads the same
+ * whether the bin ran the bundle or the compiled modules one by one.
+ */
 export function readModuleTrace(file: string): string[] {
+  const { chunks } = bundleChunks();
   return readFileSync(file, 'utf8')
     .split('\n')
-    .filter((line) => line.length > 0);
+    .filter((line) => line.length > 0)
+    .flatMap((url) => chunks.get(url)?.map((module) => module.url) ?? [url]);
 }
 
 /**
@@ -60,8 +99,9 @@ export interface ModuleGroupSize {
   readonly modules: number;
   /**
    * The source text V8 keeps in the heap for these modules, in KiB: one byte a character, two
-   * for a file with any character beyond Latin-1 (V8 stores such a string as UTF-16). A floor of
-   * what the group costs: its compiled code and its objects come on top.
+   * for a file with any character beyond Latin-1 (V8 stores such a string as UTF-16); for a
+   * module of the bundle, its bytes in its chunk (ASCII). A floor of what the group costs: its
+   * compiled code and its objects come on top.
    */
   readonly sourceKiB: number;
 }
@@ -73,7 +113,10 @@ export function moduleGroups(urls: readonly string[]): ModuleGroupSize[] {
     const group = moduleGroup(url);
     const entry = groups.get(group) ?? { modules: 0, bytes: 0 };
     entry.modules += 1;
-    if (url.startsWith('file:')) {
+    const bundled = bundleChunks().bytes.get(url);
+    if (bundled !== undefined) {
+      entry.bytes += bundled;
+    } else if (url.startsWith('file:')) {
       const text = readFileSync(fileURLToPath(url), 'utf8');
       entry.bytes += /[\u0100-\uffff]/.test(text) ? text.length * 2 : text.length;
     }

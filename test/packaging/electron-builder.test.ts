@@ -252,10 +252,10 @@ describe('electron-builder.yml', () => {
     expect(schemaErrors({ ...raw, mac: { ...raw.mac, hardenedRuntime: 'yes' } })).not.toEqual([]);
   });
 
-  it('names the app com.pinbridge.agent / Pinbridge and packs dist/main/app/electron-main.js', () => {
+  it('names the app com.pinbridge.agent / Pinbridge and packs the bundled dist/bundle/electron-main.js', () => {
     expect(config.appId).toBe('com.pinbridge.agent');
     expect(config.productName).toBe('Pinbridge');
-    expect(readPackageJson(ROOT).main).toBe('dist/main/app/electron-main.js');
+    expect(readPackageJson(ROOT).main).toBe('dist/bundle/electron-main.js');
     expect(config.files).toContain('dist/**/*');
   });
 

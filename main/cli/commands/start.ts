@@ -146,10 +146,12 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const { tokens, passphrases } = headlessSecrets(io.env);
       // Read at start (a mistake stops it there, naming the key) and again at every restart from the
       // window: the settings file and the stored token as they are then.
-      let timeZone = storeTimeZone(undefined);
+      // The zone the settings name, if any: the computer's own is read at the first pairing request
+      // (store-time.ts says why not before).
+      let configuredTimeZone: string | undefined;
       const build = (): AgentOptions => {
         const settings = loadSettings(settingsPath, io.env.HOME);
-        timeZone = storeTimeZone(settings.receipts?.time_zone);
+        configuredTimeZone = settings.receipts?.time_zone;
         return {
           settings,
           api: commandApi(flags, settings, io.env, options.training === true, { tokens, passphrases }),
@@ -175,7 +177,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       const announce = (agent: Agent): void => {
         announced = agent;
         running = agent;
-        agent.on('pairing', (pairing) => announcePairing(io, pairing, timeZone));
+        agent.on('pairing', (pairing) => announcePairing(io, pairing, storeTimeZone(configuredTimeZone)));
         // Without waiting for a PINPAD that is not there: the line says where the window is to fix it from.
         agent.started.then(
           (ready) => {

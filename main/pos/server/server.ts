@@ -25,14 +25,14 @@
  * `pos.tls`, made by `pinbridge pos cert`); see docs/pos-api.md for what browsers require.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { PACKAGE_ROOT } from '../../version.js';
+import { nodeHttp, nodeHttps } from '../../../lib/net-builtins.js';
 import { normalizeOrigin } from '../clients/client-store.js';
 import type { AuditLog } from '../../audit-log.js';
 import { CLOSE_CODES, DEFAULT_PORTS, MAX_MESSAGE_BYTES, WS_PATH } from '../protocol/index.js';
@@ -394,8 +394,8 @@ export class PosServer {
     const makeServer = (): Server => {
       const handler = (request: IncomingMessage, response: ServerResponse): void => app.routing(request, response);
       const server = options.tls
-        ? createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler)
-        : createHttpServer(handler);
+        ? nodeHttps().createServer({ key: options.tls.key, cert: options.tls.cert }, handler)
+        : nodeHttp().createServer(handler);
       server.on('upgrade', onUpgrade);
       return server;
     };
@@ -496,9 +496,24 @@ export class PosServer {
   }
 }
 
+/**
+ * The page routes have no schema to validate or serialize with. Without compilers of its own,
+ * fastify builds its defaults as it starts — requiring Ajv and fast-json-stringify, some 110
+ * modules and 600 KB of source kept for nothing (issue 35); these say there are none, and a route
+ * given a schema one day fails as it is added rather than going unchecked.
+ */
+const NO_SCHEMAS = {
+  buildValidator: () => () => {
+    throw new Error('the POS page routes take no schema: give this app a validator compiler first');
+  },
+  buildSerializer: () => () => {
+    throw new Error('the POS page routes take no schema: give this app a serializer compiler first');
+  },
+};
+
 /** The HTTP side: the demo page and the client, behind the same Host check as the WebSocket. */
 function buildHttpApp(allowedHosts: ReadonlySet<string>): FastifyInstance {
-  const app = fastify({ logger: false });
+  const app = fastify({ logger: false, schemaController: { compilersFactory: NO_SCHEMAS } });
   app.addHook('onRequest', async (request, reply) => {
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) {
       await reply.code(403).send({

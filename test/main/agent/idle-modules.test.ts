@@ -3,9 +3,12 @@
  * libraries of what it was not asked to do — read from a trace of the modules the real bin loads
  * (`pinbridge start` until its ready line, then stopped), not from its memory or timings.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { moduleGroup, modulesLoadedBy } from '../../helpers/module-trace.js';
@@ -44,6 +47,9 @@ const ON_FIRST_USE: Readonly<Record<string, string>> = {
   '@point-of-sale/receipt-printer-encoder': 'an ESC/POS printer',
   '@fastify/swagger': "the sandbox's OpenAPI document",
   yaml: "the sandbox's OpenAPI document",
+  ajv: "a request to the sandbox (its schemas compile with the first; the POS page's routes have none)",
+  '@fastify/ajv-compiler': 'a request with a schema',
+  '@fastify/fast-json-stringify-compiler': 'an answer with a schema',
 };
 
 /** "pdfkit, for a PDF": each package of ON_FIRST_USE the agent loaded. */
@@ -60,6 +66,8 @@ describe('an idle agent', () => {
     expect(loadedForNothing(groups)).toEqual([]);
     // The support checks the window may ask for: only the disk's, which the disk watch runs.
     expect(urls.filter((url) => /\/main\/doctor\/(?!disk|check)/.test(url))).toEqual([]);
+    // The settings are checked by the checks compiled at build time (main/contract/compiled-checks.ts).
+    expect(urls.filter((url) => url.includes('/typebox/build/compile/'))).toEqual([]);
   });
 
   it('on a real PINPAD and a payments API loads neither the sandbox nor the simulated PINPAD', async () => {
@@ -74,5 +82,51 @@ describe('an idle agent', () => {
       [],
     );
     expect(loadedForNothing(groups)).toEqual([]);
+  });
+});
+
+/**
+ * Loaded into the agent first: counts the Intl.DateTimeFormat objects made (the first loads ICU's
+ * zone and locale data) and, as the process ends, writes that count and Node's own internal
+ * modules loaded (process.moduleLoadList) to $PINBRIDGE_PROBE.
+ */
+const PROBE = `
+import { writeFileSync } from 'node:fs';
+let made = 0;
+const DateTimeFormat = Intl.DateTimeFormat;
+Intl.DateTimeFormat = new Proxy(DateTimeFormat, {
+  construct: (target, args, newTarget) => ((made += 1), Reflect.construct(target, args, newTarget)),
+  apply: (target, self, args) => ((made += 1), Reflect.apply(target, self, args)),
+});
+process.on('exit', () =>
+  writeFileSync(process.env.PINBRIDGE_PROBE, JSON.stringify({ dateTimeFormats: made, internal: process.moduleLoadList })),
+);
+`;
+
+/** `pinbridge start` (training) until its ready line, then stopped: what the probe saw. */
+async function probedStart(): Promise<{ dateTimeFormats: number; internal: string[] }> {
+  const file = join(home, 'probe.json');
+  const child = spawn(
+    process.execPath,
+    ['--import', `data:text/javascript,${encodeURIComponent(PROBE)}`, BIN, 'start', '--headless', '--pos-port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, HOME: home, PINBRIDGE_LOG_LEVEL: 'warn', PINBRIDGE_PROBE: file },
+    },
+  );
+  const exited = once(child, 'exit');
+  for await (const line of createInterface({ input: child.stdout })) if (line.startsWith('{')) break;
+  child.kill('SIGTERM');
+  await exited;
+  return JSON.parse(readFileSync(file, 'utf8')) as { dateTimeFormats: number; internal: string[] };
+}
+
+describe('an idle agent, of what Node itself holds', () => {
+  it("has not read the computer's time zone (ICU's zone data), nor loaded Node's own fetch (an ES import of node:http would)", async () => {
+    const { dateTimeFormats, internal } = await probedStart();
+    expect(dateTimeFormats).toBe(0);
+    expect(internal.filter((name) => name.includes('internal/deps/undici'))).toEqual([]);
+    // The probe itself sees something: Node's modules the agent does load.
+    expect(internal).toContain('NativeModule net');
   });
 });

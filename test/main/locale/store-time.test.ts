@@ -1,9 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BRAZIL_TIME_ZONES, isTimeZone, startOfDay, storeTimeZone } from '../../../main/locale/store-time.js';
 
 describe("the store's clock", () => {
   it('is the configured zone when the settings name one', () => {
     expect(storeTimeZone('America/Manaus', 'Europe/Lisbon')).toBe('America/Manaus');
+  });
+
+  it("is configured without the computer's zone being read (that loads ICU's zone data, issue 35)", () => {
+    const formats = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      expect(storeTimeZone('America/Manaus')).toBe('America/Manaus');
+      expect(formats).not.toHaveBeenCalled();
+      expect(BRAZIL_TIME_ZONES.concat('America/Sao_Paulo')).toContain(storeTimeZone(undefined));
+      expect(formats).toHaveBeenCalled();
+    } finally {
+      formats.mockRestore();
+    }
   });
 
   it("is the computer's zone when that is a Brazilian one (a PC in Manaus or Rio Branco keeps local time)", () => {
