@@ -133,6 +133,8 @@ export interface AgentOptions {
   readonly hotplug?: HotplugWatcherOptions;
   /** The PINPAD's reconnection delays (default 1 s doubling to 60 s). */
   readonly reconnect?: Pick<KeeperOptions, 'reconnectDelayMs' | 'maxReconnectDelayMs'>;
+  /** With the simulated PINPAD (`sim`): its customer's time at each prompt (default 1.5 s). */
+  readonly simulatedCustomerDelayMs?: number;
   /** How long `started` waits for the PINPAD's first answer or failure (default STARTED_GRACE_MS). */
   readonly startedGraceMs?: number;
 }
@@ -665,6 +667,9 @@ export class Agent extends EventEmitter<AgentEvents> {
       },
       {
         ...options.reconnect,
+        ...(options.simulatedCustomerDelayMs === undefined
+          ? {}
+          : { simulatedCustomerDelayMs: options.simulatedCustomerDelayMs }),
         link: this.pinpadLink,
         idleText: () => idleText(stack.training, this.disk.status.salesRefused),
         simulatorCounters: fileCounterStore(simulatorCountersPath(options.home), (error) =>

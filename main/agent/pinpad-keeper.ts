@@ -82,6 +82,12 @@ export interface KeeperOptions {
   readonly link?: PinpadLink;
   /** Where the simulated PINPAD (address `sim`) keeps its DUKPT counters across restarts. */
   readonly simulatorCounters?: DukptCounterStore;
+  /**
+   * How long the simulated PINPAD's customer takes at each prompt (default TRAINING_CUSTOMER's
+   * 1.5 s, a pace a cashier in training can follow): a demo or a test that runs many sales asks
+   * for less.
+   */
+  readonly simulatedCustomerDelayMs?: number;
   /** What it shows once opened (default idleText(training)): the agent's, which knows the disk. */
   readonly idleText?: () => string;
 }
@@ -112,6 +118,7 @@ export class PinpadKeeper {
   readonly #maxDelayMs: number;
   readonly #connect: typeof connectPinpad;
   readonly #simulatorCounters: DukptCounterStore | undefined;
+  readonly #simulatedCustomer: Omit<typeof TRAINING_CUSTOMER, 'delayMs'> & { readonly delayMs: number };
   readonly #idleText: () => string;
   readonly #now: () => number;
   readonly #unavailable: LoggedCondition;
@@ -129,6 +136,10 @@ export class PinpadKeeper {
     this.#maxDelayMs = Math.max(this.#initialDelayMs, options.maxReconnectDelayMs ?? RECONNECT_MAX_DELAY_MS);
     this.#connect = options.connect ?? connectPinpad;
     this.#simulatorCounters = options.simulatorCounters;
+    this.#simulatedCustomer =
+      options.simulatedCustomerDelayMs === undefined
+        ? TRAINING_CUSTOMER
+        : { ...TRAINING_CUSTOMER, delayMs: options.simulatedCustomerDelayMs };
     this.#idleText = options.idleText ?? (() => idleText(training));
     this.#now = options.now ?? Date.now;
     this.#unavailable = new LoggedCondition(logger, this.#now);
@@ -202,7 +213,7 @@ export class PinpadKeeper {
       connection = await this.#connect(this.address, {
         logger: this.#logger,
         simulator: {
-          autoCustomer: TRAINING_CUSTOMER,
+          autoCustomer: this.#simulatedCustomer,
           ...(this.#simulatorCounters === undefined ? {} : { dukptCounters: this.#simulatorCounters }),
         },
       });

@@ -47,6 +47,15 @@ interface StartOptions extends ApiFlags {
   journal?: string;
   settings?: string;
   config?: string;
+  customerDelay?: number;
+}
+
+/** A simulated customer's pace: 0 (at once) to a minute; a timer past 2³¹ ms would fire at once. */
+function parseCustomerDelay(text: string): number {
+  const ms = Number(text);
+  if (!/^[0-9]{1,5}$/.test(text) || ms > 60_000)
+    throw new UsageError(`--customer-delay must be milliseconds from 0 to 60000, not "${text}"`);
+  return ms;
 }
 
 function parsePort(text: string): number {
@@ -105,6 +114,11 @@ export function registerStartCommand(program: Command, io: CliIo): void {
     )
     .option('--config <file>', 'the settings file (same as --settings)')
     .option(
+      '--customer-delay <ms>',
+      'with the simulated PINPAD (sim): how long its customer takes at each prompt, in milliseconds (default 1500)',
+      parseCustomerDelay,
+    )
+    .option(
       '--pos-port <port>',
       'port of the POS API (WebSocket and demo page) on 127.0.0.1; 0 = any free port (default: settings pos.ports, else 17301, 17302, 17303)',
     )
@@ -162,6 +176,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
           ...(options.journal === undefined ? {} : { journalPath: options.journal }),
           ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
           ...(posPorts === undefined ? {} : { posPorts }),
+          ...(options.customerDelay === undefined ? {} : { simulatedCustomerDelayMs: options.customerDelay }),
           logger,
         };
       };

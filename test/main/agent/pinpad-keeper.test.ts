@@ -285,3 +285,35 @@ describe('the link state', () => {
     await kept;
   });
 });
+
+describe('the simulated PINPAD (sim)', () => {
+  /** The customer the keeper asks the simulator for, given the keeper's options. */
+  async function customerOf(
+    options: { simulatedCustomerDelayMs?: number } = {},
+  ): Promise<{ delayMs?: number; card?: string } | undefined> {
+    const stop = new AbortController();
+    let asked: { delayMs?: number; card?: string } | undefined;
+    const pinpad = pinpadDouble();
+    const keeper = new PinpadKeeper('sim', true, createLogger({ level: 'silent' }), hooks(), {
+      ...options,
+      connect: (_address, connectOptions) => {
+        asked = connectOptions?.simulator?.autoCustomer;
+        return Promise.resolve(pinpad.connection);
+      },
+    });
+    const kept = keeper.run(stop.signal);
+    await vi.waitFor(() => expect(asked).toBeDefined());
+    stop.abort();
+    await kept;
+    return asked;
+  }
+
+  it("has a customer who answers each prompt in 1.5 s, a pace a cashier in training follows, with training's Visa card", async () => {
+    expect(await customerOf()).toMatchObject({ delayMs: 1_500, card: 'visaCredit' });
+  });
+
+  it('has a customer at the pace asked for (a demo or a spec of many sales), the same card', async () => {
+    expect(await customerOf({ simulatedCustomerDelayMs: 200 })).toMatchObject({ delayMs: 200, card: 'visaCredit' });
+    expect(await customerOf({ simulatedCustomerDelayMs: 0 })).toMatchObject({ delayMs: 0 });
+  });
+});

@@ -21,6 +21,8 @@ export const DISK_BYTES = 64 * MiB;
 export const SALE_STEPS = CHIP_SALE_STEPS;
 /** How long the disk stays full each time: every freed byte (the journal's reserve too) is taken again at once. */
 export const FULL_FOR_MS = 3_000;
+/** The simulated customer's time at each prompt. */
+const CUSTOMER_DELAY_MS = 300;
 /** The POS must get its answer within this, full disk or not. */
 export const ANSWER_MS = 60_000;
 
@@ -91,6 +93,10 @@ export function startAgent(home: string): Promise<Server> {
       'sim',
       '--pos-port',
       '0',
+      // A customer quicker than training's 1.5 s a prompt: twenty sales, each step still long
+      // enough for the disk to fill inside it (a fill takes a few milliseconds).
+      '--customer-delay',
+      String(CUSTOMER_DELAY_MS),
     ],
     { HOME: home, PINBRIDGE_LOG_FORMAT: 'json' },
   );

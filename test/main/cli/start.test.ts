@@ -273,6 +273,14 @@ describe('pinbridge start', () => {
     expect(two.stderr).toContain('--config and --settings name the same file');
   });
 
+  it("refuses a simulated customer's pace that is not 0 to 60000 ms (exit 2): a longer timer would fire at once", async () => {
+    for (const pace of ['abc', '-5', '1.5', '60001', '99999999999']) {
+      const result = await run(['start', '--customer-delay', pace]);
+      expect(result.code, pace).toBe(2);
+      expect(result.stderr).toBe(`pinbridge: --customer-delay must be milliseconds from 0 to 60000, not "${pace}"\n`);
+    }
+  });
+
   it('refuses a bad settings file with exit code 2 and the field at fault', async () => {
     const settings = join(home, 'settings.json');
     writeFileSync(settings, JSON.stringify({ pending_poll_ms: -1 }));
