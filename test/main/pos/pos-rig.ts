@@ -90,19 +90,40 @@ export interface RpcMessage {
 }
 
 /** A bare JSON-RPC client on `ws`, the way a POS developer would write one. */
+/**
+ * `promise`, its failure reported to whoever awaits it and to nobody else: a spec that fires a call
+ * and goes on (`void client.request(…)`) and then closes the connection does not care that the
+ * call got no answer.
+ */
+function quietly<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/** Why a call got no answer: its connection closed first, with this code and reason. */
+function closedBeforeAnswer(code: number, reason: string): Error {
+  return new Error(`the connection closed (${code}${reason === '' ? '' : ` ${reason}`}) before the answer came`);
+}
+
 export class RpcClient {
   readonly socket: WebSocket;
   readonly notifications: RpcMessage[] = [];
   token: string | undefined;
   #next = 0;
-  readonly #waiting = new Map<string | number, (message: RpcMessage) => void>();
+  readonly #waiting = new Map<string | number, (message: RpcMessage | Error) => void>();
   readonly #noIdAnswers: RpcMessage[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
 
   constructor(socket: WebSocket) {
     this.socket = socket;
     this.closed = new Promise((resolve) =>
-      socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+      socket.once('close', (code, reason) => {
+        // A call the agent can no longer answer fails, naming why the connection ended, instead of
+        // waiting for the spec's timeout.
+        for (const [, answer] of this.#waiting) answer(closedBeforeAnswer(code, reason.toString()));
+        this.#waiting.clear();
+        resolve({ code, reason: reason.toString() });
+      }),
     );
     socket.on('message', (data) => {
       const message = JSON.parse((data as Buffer).toString('utf8')) as RpcMessage;
@@ -112,31 +133,41 @@ export class RpcClient {
     });
   }
 
-  /** The raw answer (result or error). */
+  /** The raw answer (result or error); rejects when the connection closes first. */
   request(method: string, params?: unknown): Promise<RpcMessage> {
     const id = ++this.#next;
-    return new Promise((resolve) => {
-      this.#waiting.set(id, (message) => {
-        this.#waiting.delete(id);
-        resolve(message);
-      });
-      this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
-    });
+    return quietly(
+      new Promise((resolve, reject) => {
+        this.#waiting.set(id, (message) => {
+          this.#waiting.delete(id);
+          if (message instanceof Error) reject(new Error(`${method}: ${message.message}`));
+          else resolve(message);
+        });
+        this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }));
+      }),
+    );
   }
 
   /** The result; an error answer throws with its data code. */
-  async call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
-    const answer = await this.request(method, params);
-    if (answer.error)
-      throw Object.assign(new Error(`${method}: ${answer.error.data.code} ${answer.error.message}`), { answer });
-    return answer.result as T;
+  call<T = Record<string, unknown>>(method: string, params?: unknown): Promise<T> {
+    return quietly(
+      this.request(method, params).then((answer) => {
+        if (answer.error)
+          throw Object.assign(new Error(`${method}: ${answer.error.data.code} ${answer.error.message}`), { answer });
+        return answer.result as T;
+      }),
+    );
   }
 
   /** The error's data code of a call expected to fail. */
-  async failure(method: string, params?: unknown): Promise<NonNullable<RpcMessage['error']>> {
-    const answer = await this.request(method, params);
-    if (!answer.error) throw new Error(`${method} was expected to fail but answered ${JSON.stringify(answer.result)}`);
-    return answer.error;
+  failure(method: string, params?: unknown): Promise<NonNullable<RpcMessage['error']>> {
+    return quietly(
+      this.request(method, params).then((answer) => {
+        if (!answer.error)
+          throw new Error(`${method} was expected to fail but answered ${JSON.stringify(answer.result)}`);
+        return answer.error;
+      }),
+    );
   }
 
   /** Answers to messages whose id could not be read (parse errors…). */
