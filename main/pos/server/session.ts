@@ -41,8 +41,13 @@ export class Session {
   readonly anonymousBucket: TokenBucket;
   /** Requests answered not yet. */
   inFlight = 0;
-  /** When it connected (ms, performance.now): one that has not logged in is closed a fixed time after. */
+  /** When it connected (ms, performance.now). */
   readonly connectedAt = performance.now();
+  /**
+   * Since when its requests are read (ms, performance.now): one that has not logged in is closed a
+   * fixed time after (waiting-room.ts). Undefined while they wait for a check (holdUntil).
+   */
+  readingSince: number | undefined = this.connectedAt;
   /** Its pairing request waiting for a code, and until when (ms since epoch): it may stay that long. */
   pairingId: string | undefined;
   pairingUntil = 0;
@@ -79,8 +84,11 @@ export class Session {
    */
   holdUntil(check: Promise<void>): void {
     const done = (): void => {
-      if (this.#pending === pending) this.#pending = undefined;
+      if (this.#pending !== pending) return;
+      this.#pending = undefined;
+      this.readingSince = performance.now();
     };
+    this.readingSince = undefined;
     const pending: Promise<void> = check.then(done, done);
     this.#pending = pending;
   }

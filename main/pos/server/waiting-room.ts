@@ -2,10 +2,12 @@
  * The connections that have not logged in yet (no hello, no pairing completed, not the window):
  * how long each may stay, and who gives way when too many are open.
  *
- * - Each is closed a fixed time after it connected (4008 IDLE), whatever it sends: calling
- *   agent.info does not keep a connection. Only a pending pairing request keeps it longer, until
- *   that request ends — and each connection and each program has one request at a time
- *   (client-store.ts), so that cannot hold many connections either.
+ * - Each is closed a fixed time after the agent began reading it (4008 IDLE), whatever it sends:
+ *   calling agent.info does not keep a connection. Only a pending pairing request keeps it longer,
+ *   until that request ends — and each connection and each program has one request at a time
+ *   (client-store.ts), so that cannot hold many connections either. The time a newcomer waits
+ *   for its place (below) is the agent's, not the connection's: a POS whose hello was not read yet
+ *   is not idle. A newcomer never given its place is closed HELD_GRACE_MS after its time.
  * - Room is decided by program (Session.group: the process behind the connection). When `max` are
  *   open, a newcomer's program is looked up before anything it sent is read, and the program
  *   holding the most waiting connections gives up its oldest (4009) — the newcomer's own program
@@ -23,6 +25,8 @@ export interface WaitingConnection {
   readonly group: PeerGroup | undefined;
   /** When it connected (ms, performance.now). */
   readonly connectedAt: number;
+  /** Since when what it sends is read (ms, performance.now); undefined while it waits for its place. */
+  readonly readingSince: number | undefined;
   /** Until when its pairing request waits for its code (ms since epoch; 0: none). */
   readonly pairingUntil: number;
 }
@@ -66,7 +70,17 @@ export function roomFor<S extends WaitingConnection>(
   return evict;
 }
 
-/** Whether a waiting session's time is up: `lifetimeMs` after it connected, or when its pairing request ends if later. */
+/**
+ * How much longer than its lifetime a newcomer may wait for its place before it is closed anyway:
+ * the wait is bounded by a few searches of the system's processes (peer/), this only in case one
+ * never ends.
+ */
+export const HELD_GRACE_MS = 30_000;
+
+/**
+ * Whether a waiting session's time is up: `lifetimeMs` after the agent began reading it, or when
+ * its pairing request ends if later; a newcomer still waiting for its place, HELD_GRACE_MS after that.
+ */
 export function timeIsUp(
   session: WaitingConnection,
   lifetimeMs: number,
@@ -74,5 +88,6 @@ export function timeIsUp(
   wall = Date.now(),
 ): boolean {
   if (session.pairingUntil > wall) return false;
-  return now - session.connectedAt >= lifetimeMs;
+  if (session.readingSince === undefined) return now - session.connectedAt >= lifetimeMs + HELD_GRACE_MS;
+  return now - session.readingSince >= lifetimeMs;
 }

@@ -26,6 +26,8 @@ const PAIRING = 12;
 const ROTATING = 6;
 /** How long a connection that never logs in stays (the agent's 30 s, shortened for the spec). */
 const LIFETIME_MS = 1_500;
+/** How long, at most, the agent holds a newcomer before reading it (finding its program, and room) in this spec. */
+const HELD_AT_MOST_MS = 4_000;
 
 interface SquatterStats {
   open: number;
@@ -152,13 +154,15 @@ describe.runIf(linux)('a local program squatting on pairing and on connections',
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // agent.info every 100 ms kept none of its connections past its time: each was closed then
-    // (4008), or earlier to make room — for its own newer ones (4009).
+    // (4008), or earlier to make room — for its own newer ones (4009). Its time starts when the
+    // agent begins reading it: a newcomer waits first while the agent finds its program and room
+    // (up to a second or two on a loaded machine), which the squatter counts in its ages.
     const ages: number[] = [];
     for (let sample = 0; sample < 20; sample++) {
       ages.push(squatter.stats.oldestIdleMs);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(Math.max(...ages)).toBeLessThan(LIFETIME_MS + 1_000);
+    expect(Math.max(...ages)).toBeLessThan(LIFETIME_MS + HELD_AT_MOST_MS);
     expect((squatter.stats.closed['4008'] ?? 0) + (squatter.stats.closed['4009'] ?? 0)).toBeGreaterThan(IDLE);
     // It still holds connections: the agent never had to turn anyone away to serve the POS.
     expect(squatter.stats.open).toBeGreaterThan(0);

@@ -4,7 +4,7 @@
  * newcomer; a connection waiting for its pairing code last; and when each connection's time is up.
  */
 import { describe, expect, it } from 'vitest';
-import { roomFor, timeIsUp, type WaitingConnection } from '../../../../main/pos/server/waiting-room.js';
+import { HELD_GRACE_MS, roomFor, timeIsUp, type WaitingConnection } from '../../../../main/pos/server/waiting-room.js';
 
 let next = 0;
 /** A waiting connection of program `pid` (undefined: not looked up yet), `age` ms old. */
@@ -13,6 +13,7 @@ function connection(pid: number | undefined, age: number, pairingUntil = 0): Wai
     id: `s${next++}`,
     group: pid === undefined ? undefined : { key: `pid:${pid}`, exact: true },
     connectedAt: 100_000 - age,
+    readingSince: 100_000 - age,
     pairingUntil,
   };
 }
@@ -60,5 +61,17 @@ describe('time', () => {
     expect(timeIsUp(old, 30_000, 100_000, wall)).toBe(true);
     expect(timeIsUp(pairing, 30_000, 100_000, wall)).toBe(false);
     expect(timeIsUp(pairing, 30_000, 100_000, wall + 2)).toBe(true);
+  });
+
+  it("counts from when the agent began reading it: the wait for its place is the agent's, not the connection's", () => {
+    const wall = 5_000;
+    // Connected 40 s ago, held 35 s while the agent looked for room (a flood), read for 5 s since.
+    const late = { ...connection(1, 40_000), readingSince: 100_000 - 5_000 };
+    expect(timeIsUp(late, 30_000, 100_000, wall)).toBe(false);
+    expect(timeIsUp(late, 30_000, 100_000 + 25_000, wall)).toBe(true);
+    // Still held: not closed for that wait, unless it outlasts its time by HELD_GRACE_MS.
+    const held = { ...connection(1, 40_000), readingSince: undefined };
+    expect(timeIsUp(held, 30_000, 100_000, wall)).toBe(false);
+    expect(timeIsUp(held, 30_000, 100_000 - 40_000 + 30_000 + HELD_GRACE_MS, wall)).toBe(true);
   });
 });
