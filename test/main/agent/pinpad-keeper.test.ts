@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Pinpad, PinpadInfo } from '../../../drivers/abecs/pinpad.js';
 import { TransportError } from '../../../drivers/transports/transport.js';
+import type { AutoCustomerOptions } from '../../../drivers/simulator/simulator.js';
 import type { PinpadConnection } from '../../../main/pinpad/connection.js';
 import { keepPinpad, PinpadKeeper, type PinpadHooks } from '../../../main/agent/pinpad-keeper.js';
 import { createLogger } from '../../../main/log.js';
@@ -290,9 +291,9 @@ describe('the simulated PINPAD (sim)', () => {
   /** The customer the keeper asks the simulator for, given the keeper's options. */
   async function customerOf(
     options: { simulatedCustomerDelayMs?: number } = {},
-  ): Promise<{ delayMs?: number; card?: string } | undefined> {
+  ): Promise<AutoCustomerOptions | undefined> {
     const stop = new AbortController();
-    let asked: { delayMs?: number; card?: string } | undefined;
+    let asked: AutoCustomerOptions | undefined;
     const pinpad = pinpadDouble();
     const keeper = new PinpadKeeper('sim', true, createLogger({ level: 'silent' }), hooks(), {
       ...options,
