@@ -451,6 +451,12 @@ describe('device file transport', () => {
 describe('print command transport', () => {
   /** A node one-liner standing in for `lp`: writes its stdin to the file named by its first argument. */
   const SAVE_STDIN = "require('fs').writeFileSync(process.argv[1], require('fs').readFileSync(0))";
+  /**
+   * One standing in for `lp` that notes its arguments in the file named by its first, after reading
+   * the whole job as `lp` does (one that exits without reading it fails the print: the job may be lost).
+   */
+  const SAVE_ARGV =
+    "require('fs').readFileSync(0); require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))";
 
   it('passes the job on standard input to the command', async () => {
     const dir = await tempDir();
@@ -464,11 +470,10 @@ describe('print command transport', () => {
 
   it('gives the printer name from lp://NAME to a configured command', async () => {
     const dir = await tempDir();
-    const script = "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))";
     const out = join(dir, 'argv.json');
     const transport = track(
       await openTransport('lp://Caixa-1', {
-        system: { command: [process.execPath, '-e', script, out, '-d', '{printer}'] },
+        system: { command: [process.execPath, '-e', SAVE_ARGV, out, '-d', '{printer}'] },
       }),
     );
     await transport.write(Uint8Array.of(1));
@@ -480,8 +485,7 @@ describe('print command transport', () => {
     const out = join(dir, 'argv.json');
     const marker = join(dir, 'injected');
     const hostile = `$(touch ${marker}); touch ${marker}`;
-    const script = "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))";
-    const transport = track(new CommandTransport({ argv: [process.execPath, '-e', script, out, hostile] }));
+    const transport = track(new CommandTransport({ argv: [process.execPath, '-e', SAVE_ARGV, out, hostile] }));
     await transport.open();
     await transport.write(Uint8Array.of(1));
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual([hostile]);
