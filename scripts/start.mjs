@@ -2,7 +2,7 @@
 // otherwise the very same agent headless (`pinbridge start`), saying so. With nothing
 // configured either one runs in training mode: embedded sandbox, simulated PINPAD, receipts on
 // screen. Arguments after `npm start --` go to either (same words as `pinbridge start`).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -13,14 +13,18 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The V8 flags of the long-lived agent (main/agent/node-flags.ts says why), from the compiled
- * agent; none where it is not built yet (the bin then says to build it).
+ * agent, those this Node's V8 knows (Node refuses to start with one it does not); none where the
+ * agent is not built yet (the bin then says to build it).
  */
 async function agentV8Flags() {
+  let flags;
   try {
-    return (await import(pathToFileURL(join(root, 'dist', 'main', 'agent', 'node-flags.js')).href)).AGENT_V8_FLAGS;
+    flags = await import(pathToFileURL(join(root, 'dist', 'main', 'agent', 'node-flags.js')).href);
   } catch {
     return [];
   }
+  const v8Options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout ?? '';
+  return flags.knownV8Flags(flags.AGENT_V8_FLAGS, v8Options);
 }
 const args = process.argv.slice(2);
 

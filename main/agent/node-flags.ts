@@ -20,3 +20,18 @@ export const AGENT_V8_FLAGS: readonly string[] = [
   '--memory-saver-mode',
   '--efficiency-mode',
 ];
+
+/**
+ * The flags of `flags` that a V8 knows, given its `node --v8-options` text (each option on a line
+ * of its own, indented: "  --memory-saver-mode (…)"). Node refuses to start with a flag its V8 does
+ * not know, and Node 22's has no memory-saver mode: there the agent runs with the others.
+ */
+export function knownV8Flags(flags: readonly string[], v8Options: string): string[] {
+  const known = new Set(
+    v8Options
+      .split('\n')
+      .map((line) => /^ {2}(--[a-z0-9-]+)/.exec(line)?.[1])
+      .filter((name) => name !== undefined),
+  );
+  return flags.filter((flag) => known.has(flag.replace(/=.*$/, '')));
+}
