@@ -8,7 +8,6 @@
  * (The scripts must be built first: `npm run build`, which `npm test` runs.)
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { testIntegrityKey } from '../helpers/integrity-key.js';
 import { OPERATOR_KEY, posRig } from '../main/pos/pos-rig.js';
 import { FOCUSED, text } from './keyboard.js';
 import { openWindowPage, windowReady } from './window-page.js';
+import { freedPort } from '../helpers/closed-port.js';
 
 let browser: Browser;
 const contexts: BrowserContext[] = [];
@@ -177,7 +177,7 @@ describe('the supervisor PIN locked by wrong PINs', () => {
       join(home, '.pinbridge', 'settings.json'),
       JSON.stringify({ supervisor: { required_for: 'voids', entry: 'window' } }),
     );
-    const port = await freePort();
+    const port = await freedPort();
     const start = (): Promise<Server> =>
       serve(['start', '--headless', '--training', '--pos-port', String(port)], { HOME: home });
     let agent = await start();
@@ -227,13 +227,3 @@ describe('the supervisor PIN locked by wrong PINs', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}

@@ -5,7 +5,6 @@
  * simulated PINPAD, POS ports nobody else uses.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,20 +12,13 @@ import type { DoctorReport } from '../../../main/doctor/check.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { runMain } from '../../helpers/cli.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
+import { freedPort } from '../../helpers/closed-port.js';
 
 let printer: PrinterSimulator;
 let sandbox: RunningSandbox;
 let home: string;
 let settingsPath: string;
 let apiArgs: string[];
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   [printer, sandbox] = await Promise.all([PrinterSimulator.listen(), startSandbox()]);
@@ -36,7 +28,7 @@ beforeAll(async () => {
     settingsPath,
     JSON.stringify({
       printers: { default: { address: printer.address } },
-      pos: { ports: [await freePort(), await freePort()] },
+      pos: { ports: [await freedPort(), await freedPort()] },
     }),
   );
   apiArgs = [
@@ -215,7 +207,7 @@ describe('pinbridge doctor', () => {
   });
 
   it("takes `pinbridge start`'s line as it is: --config, --pos-port, --training and --headless; the port checked is the one given", async () => {
-    const port = await freePort();
+    const port = await freedPort();
     const result = await runMain(
       [
         'doctor',

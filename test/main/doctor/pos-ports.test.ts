@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { checkPosPorts, probePosPort } from '../../../main/doctor/pos-ports.js';
 import { createLocalCertificate } from '../../../main/pos/tls/local-certificate.js';
+import { freedPort } from '../../helpers/closed-port.js';
 
 const SETTINGS = '/store/settings.json';
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -32,14 +33,6 @@ async function listening<T extends net.Server | HttpServer>(server: T): Promise<
       }),
   );
   return server;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = portOf(server);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** A TCP service on the port: `banner` is written on connect (undefined: silent). */
@@ -86,7 +79,7 @@ async function wsAgent(name: string, tls?: { cert: string; key: string }): Promi
 
 describe('probePosPort', () => {
   it('tells a free port, a running Pinbridge and other programs apart', async () => {
-    expect(await probePosPort(await freePort(), { timeoutMs: 1000 })).toEqual({ state: 'free' });
+    expect(await probePosPort(await freedPort(), { timeoutMs: 1000 })).toEqual({ state: 'free' });
     expect(await probePosPort(await wsAgent('Pinbridge'), { timeoutMs: 1000 })).toEqual({
       state: 'pinbridge',
       version: '0.1.0',
@@ -124,7 +117,7 @@ describe('probePosPort', () => {
 
 describe('the pos-ports check', () => {
   it('is ok when the ports are free, saying where `pinbridge start` will listen', async () => {
-    const ports = [await freePort(), await freePort()];
+    const ports = [await freedPort(), await freedPort()];
     const result = await checkPosPorts({ ports, settingsPath: SETTINGS, timeoutMs: 1000 });
     expect(result).toMatchObject({
       id: 'pos-ports',
@@ -145,7 +138,7 @@ describe('the pos-ports check', () => {
 
   it('is ok when a running Pinbridge holds a port', async () => {
     const agent = await wsAgent('Pinbridge');
-    const result = await checkPosPorts({ ports: [agent, await freePort()], settingsPath: SETTINGS, timeoutMs: 1000 });
+    const result = await checkPosPorts({ ports: [agent, await freedPort()], settingsPath: SETTINGS, timeoutMs: 1000 });
     expect(result.status).toBe('ok');
     expect(result.summary).toContain(`Pinbridge is running on port ${agent}`);
     expect(result.fix).toBeUndefined();
@@ -160,7 +153,7 @@ describe('the pos-ports check', () => {
   it('fails when another program holds a port, naming the pos.ports setting and how to find the program', async () => {
     const taken = await tcpService('220 ftp ready\r\n');
     const result = await checkPosPorts({
-      ports: [taken, await freePort()],
+      ports: [taken, await freedPort()],
       settingsPath: SETTINGS,
       timeoutMs: 1000,
       platform: 'linux',

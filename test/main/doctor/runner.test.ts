@@ -16,19 +16,12 @@ import { runDoctor, type DoctorOptions } from '../../../main/doctor/runner.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
+import { freedPort } from '../../helpers/closed-port.js';
 
 let pty: PtySimulator;
 let printer: PrinterSimulator;
 let sandbox: RunningSandbox;
 let store: DoctorOptions;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 beforeAll(async () => {
   [pty, printer, sandbox] = await Promise.all([
@@ -49,7 +42,7 @@ beforeAll(async () => {
     settingsPath,
     JSON.stringify({
       printers: { default: { address: printer.address } },
-      pos: { ports: [await freePort(), await freePort()] },
+      pos: { ports: [await freedPort(), await freedPort()] },
     }),
   );
   store = {

@@ -5,7 +5,6 @@
  * again until it answers. A system printer (lp://) is left to its spooler.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SettingsPrinter } from '../../../main/receipts/printers.js';
@@ -14,26 +13,12 @@ import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { PrinterSimulator } from '../../helpers/printer-sim.js';
-import { CLOSED_PORT } from '../../helpers/closed-port.js';
+import { CLOSED_PORT, freedPort } from '../../helpers/closed-port.js';
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/**
- * A loopback port nothing listens on now, taken from the kernel and given back, for the specs that
- * start a printer on it later (a printer switched on); a printer that stays off is CLOSED_PORT.
- */
-function freedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function printer(address: string, options: { retryMs?: number; pollMs?: number } = {}): SettingsPrinter {
   const made = new SettingsPrinter({ address, format: 'escpos' }, options);
