@@ -64,3 +64,17 @@ export async function stopChild(child: Child): Promise<void> {
 }
 
 export const round = (value: number, digits = 3): number => Number(value.toFixed(digits));
+
+/** A goal of issue 35, the median measured against it and whether it is met (reported, never asserted). */
+export interface Goal {
+  readonly goal: number;
+  readonly median: number;
+  readonly met: boolean;
+}
+
+/** `value` (a median) against the upper limit `limit`, to `digits` decimals. */
+export const goal = (limit: number, value: number, digits = 1): Goal => ({
+  goal: limit,
+  median: round(value, digits),
+  met: value <= limit,
+});

@@ -42,7 +42,7 @@ import type { RateLimitOptions } from '../../main/pos/server/rate-limit.js';
 import { STAGES, type Stage, type StageCost } from '../../main/pos/server/stage-clock.js';
 import { ARTIFACTS_ENV } from '../helpers/card-data-scan.js';
 import { openSocket, posRig } from '../main/pos/pos-rig.js';
-import { round, stats } from './harness.js';
+import { goal, round, stats, type Goal } from './harness.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -605,7 +605,13 @@ export interface PosBenchOptions {
   readonly memoryClients: number;
 }
 
+/** Issue 35's goals: a round trip at most this many times a bare `ws` server's (median). */
+const ONE_CLIENT_RATIO_GOAL = 1.5;
+const MANY_CLIENTS_RATIO_GOAL = 1.2;
+
 export interface PosBench {
+  /** The round trips' median ratios to the bare server's, against their goals (1 client; `clients` at once). */
+  readonly goals: { readonly oneClientRatio: Goal; readonly manyClientsRatio: Goal };
   readonly rateLimit: RateLimitOptions;
   readonly roundTrip: {
     readonly method: 'pinpad.status';
@@ -727,6 +733,10 @@ export async function benchPos(overrides: Partial<PosBenchOptions> = {}): Promis
     });
 
     return {
+      goals: {
+        oneClientRatio: goal(ONE_CLIENT_RATIO_GOAL, oneClient.ratio.medianMs, 2),
+        manyClientsRatio: goal(MANY_CLIENTS_RATIO_GOAL, manyClients.ratio.medianMs, 2),
+      },
       rateLimit: NO_RATE_LIMIT,
       roundTrip: { method: 'pinpad.status', oneClient, concurrentClients: o.clients, manyClients },
       stages,

@@ -84,7 +84,7 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: 'pos',
     title:
-      'pinpad.status round trips (1 and 50 clients), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)',
+      'pinpad.status round trips (1 and 50 clients; goals ≤ 1.5× and ≤ 1.2× a bare ws server), pinpad.busy fan-out to 50, memory per client; beside a bare ws server (ms, /s, KiB)',
     run: (quick) =>
       quick
         ? benchPos({

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { round, stats, type Stats } from './harness.js';
+import { goal, round, stats, type Goal, type Stats } from './harness.js';
 import {
   MODULE_TRACE_ARGS,
   MODULE_TRACE_ENV,
@@ -143,15 +143,6 @@ async function benchStarts(args: readonly string[], samples: number, idleMs: num
     rmSync(home, { recursive: true, force: true });
   }
 }
-
-/** A goal, its number and whether it is met. */
-interface Goal {
-  readonly goal: number;
-  readonly median: number;
-  readonly met: boolean;
-}
-
-const goal = (limit: number, value: number): Goal => ({ goal: limit, median: round(value, 1), met: value <= limit });
 
 /** `pinbridge <args>`: spawn to exit, or to the first line on stdout (then stopped), `samples` times. */
 async function benchCommand(args: readonly string[], untilFirstLine: boolean, samples: number): Promise<Stats> {
