@@ -31,6 +31,61 @@ const FLOORS = [
   ['lib'], // dependency-free basics: error base, CRC-16, backoff
 ];
 
+/**
+ * Where each npm package may be imported (Signal-Desktop's idea: every package classified where it
+ * may run): the folders (or files) of the floors above, by path prefix. A package imported anywhere
+ * else, or one not listed here, fails the check. The window (renderer/) and the client package
+ * (client/) are listed nowhere: they import no package. (Packages the agent loads with createRequire
+ * at run time — the serial bindings, noble, bwip-js — are not arrows this check sees.)
+ */
+const PACKAGES = {
+  '@fastify/swagger': ['main/sandbox/'],
+  'better-sqlite3': ['main/storage/'],
+  commander: ['main/cli/'],
+  electron: ['main/app/'],
+  'electron-updater': ['main/app/'],
+  fastify: ['main/pos/', 'main/sandbox/'],
+  'node-forge': ['main/api/'],
+  pdfkit: ['drivers/printers/', 'main/sandbox/'],
+  pino: ['main/log.ts', 'main/pos/', 'main/sandbox/'],
+  'pino-pretty': ['main/log.ts'],
+  'prom-client': ['main/metrics/'],
+  selfsigned: ['main/pos/'],
+  typebox: [
+    'main/contract/',
+    'main/core/',
+    'main/metrics/',
+    'main/pinpad/',
+    'main/pos/',
+    'main/receipts/',
+    'main/sandbox/',
+    'main/settings/',
+  ],
+  undici: ['main/api/'],
+  ws: ['main/doctor/', 'main/pos/'],
+};
+
+/**
+ * Node's own modules closed to a folder. The core computes and decides: it reaches the network,
+ * other processes and modules loaded by name only through its ports (main/core/ports.ts), so none
+ * of these; the window is a web page, so none at all.
+ */
+const NODE_CLOSED = {
+  'main/core': [
+    'http',
+    'https',
+    'http2',
+    'net',
+    'tls',
+    'dgram',
+    'dns',
+    'module',
+    'child_process',
+    'worker_threads',
+    'cluster',
+  ],
+};
+
 const escape = (/** @type {string} */ text) => text.replace(/[.]/g, '\\.');
 /** A floor member as a path pattern: a folder, a file, or the files (not folders) of a folder. */
 const pattern = (/** @type {string} */ member) =>
@@ -59,10 +114,60 @@ const floorRules = FLOORS.flatMap((floor, index) =>
   }),
 );
 
+const packagePath = (/** @type {string} */ name) => `(^|/)node_modules/${escape(name)}/`;
+const prefixPath = (/** @type {string} */ prefix) => `^${escape(prefix)}`;
+
+/** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
+const packageRules = [
+  ...Object.entries(PACKAGES).map(([name, where]) => ({
+    name: `package:${name}`,
+    severity: /** @type {const} */ ('error'),
+    comment:
+      `${name} may be imported only in ${where.join(', ')}. Reach it through a module there, ` +
+      `or add the folder to PACKAGES in .dependency-cruiser.cjs, saying why it runs there.`,
+    from: { path: '^(lib|drivers|main|client|renderer)/', pathNot: where.map(prefixPath) },
+    to: { path: packagePath(name) },
+  })),
+  {
+    name: 'package-classified',
+    severity: 'error',
+    comment:
+      'Every npm package the program imports is classified where it may run: add it to PACKAGES in ' +
+      '.dependency-cruiser.cjs with the folders that need it.',
+    from: { path: '^(lib|drivers|main|client|renderer)/' },
+    to: {
+      dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-bundled', 'npm-no-pkg', 'npm-unknown'],
+      pathNot: Object.keys(PACKAGES).map(packagePath),
+    },
+  },
+  ...Object.entries(NODE_CLOSED).map(([folder, modules]) => ({
+    name: `node-closed:${folder}`,
+    severity: /** @type {const} */ ('error'),
+    comment:
+      `${folder} computes and decides: it reaches the network, other processes and modules loaded by name ` +
+      'only through its ports (main/core/ports.ts), never node:' +
+      modules.join(', node:') +
+      '.',
+    from: { path: prefixPath(`${folder}/`) },
+    to: {
+      dependencyTypes: /** @type {import('dependency-cruiser').DependencyType[]} */ (['core']),
+      path: `^(${modules.join('|')})$`,
+    },
+  })),
+  {
+    name: 'renderer-no-node',
+    severity: 'error',
+    comment: "renderer/ is a web page: it runs in the browser, where Node's modules do not exist.",
+    from: { path: '^renderer/' },
+    to: { dependencyTypes: ['core'] },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...floorRules,
+    ...packageRules,
     {
       name: 'no-circular',
       severity: 'error',

@@ -44,7 +44,7 @@ function onFixture(): string {
 }
 
 describe('the layer check', () => {
-  it('fails on an import that runs up a floor, one between two folders of a floor, and a loop of type-only imports', () => {
+  it("fails on an import that runs up a floor, one between two folders of a floor, a loop of type-only imports, Node's network or module loader in the core, node:fs in the window, and a package where it may not run or classified nowhere", () => {
     const config = onFixture();
     const lint = depcruise(config, 'err');
     expect(lint.status, lint.stdout).not.toBe(0);
@@ -59,6 +59,11 @@ describe('the layer check', () => {
     expect(arrows, 'the arrows planted in test/fixtures/layers, and nothing else').toEqual([
       'layer:main/api: main/api/client.ts → main/core/engine.ts',
       'layer:main/core: main/core/engine.ts → main/pos/server.ts',
+      'node-closed:main/core: main/core/wire.ts → http',
+      'node-closed:main/core: main/core/wire.ts → module',
+      'package-classified: main/core/wire.ts → ../../../node_modules/globals/index.js',
+      'package:commander: main/core/wire.ts → ../../../node_modules/commander/typings/index.d.ts',
+      'renderer-no-node: renderer/page.ts → fs',
     ]);
     // main/pos/handler.ts → main/core/engine.ts runs down: allowed, so not among them.
     const loops = violations.filter(({ rule }) => rule.name === 'no-circular');
