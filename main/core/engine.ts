@@ -48,6 +48,7 @@ import { RunStopped, runSale, type LiveRun } from './sale.js';
 import { PaymentSteps, pinbridgePaymentOf, type StepsConfig } from './steps.js';
 import { isDecided, isFinal } from './states.js';
 import { onlyTerminal } from './terminals.js';
+import { systemScheduler, type Scheduler, type ScheduledTimer } from './scheduler.js';
 import { createHash } from 'node:crypto';
 
 export interface EngineConfig extends StepsConfig {
@@ -95,6 +96,8 @@ export interface PaymentEngineOptions {
   readonly config?: Partial<EngineConfig>;
   readonly logger?: EngineLogger;
   readonly now?: () => Date;
+  /** Its timers and the monotonic clock they are measured on (default: Node's). */
+  readonly scheduler?: Scheduler;
 }
 
 /** A PINPAD as the engine holds it: whether something runs on it, and which payment. */
@@ -141,7 +144,7 @@ interface Terminal {
   readonly device: SaleDevice;
   busy: Run | undefined;
   /** The next poll for pending transactions, when polling is on. */
-  poll: NodeJS.Timeout | undefined;
+  poll: ScheduledTimer | undefined;
   /** The last poll failed (logged once, not at every tick). */
   pollFailing: boolean;
 }
@@ -153,7 +156,7 @@ interface MessageRelay {
   sent: number;
   /** The newest text held back by the ceiling, sent when the second is over. */
   newest: string | undefined;
-  timer: NodeJS.Timeout | undefined;
+  timer: ScheduledTimer | undefined;
 }
 
 /** At most this many PINPAD messages a second reach the POS for one payment. */
@@ -209,6 +212,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #steps: PaymentSteps;
   readonly #log: EngineLogger;
   readonly #now: () => Date;
+  readonly #scheduler: Scheduler;
   /**
    * The attached PINPADs: the one record of which PINPADs are connected and can sell. The
    * PinpadRegistry describes them (model, address, tables) and reads "connected" from here rather
@@ -222,7 +226,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly #runs = new Map<string, Run>();
   /** Payments being recovered or settled outside a run, by id (one at a time each). */
   readonly #settling = new Map<string, Promise<PaymentRecord>>();
-  readonly #deadlines = new Map<string, NodeJS.Timeout>();
+  readonly #deadlines = new Map<string, ScheduledTimer>();
   /** Why a run stopped without deciding its payment (a full disk…): recovery ends it with that. */
   readonly #stopped = new Map<string, PaymentProblem>();
   /**
@@ -231,8 +235,8 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * whether the skip was logged. Forgotten once a poll no longer lists them.
    */
   readonly #othersPending = new Map<string, { readonly serial: string; readonly firstSeen: number; logged: boolean }>();
-  #undoTimer: NodeJS.Timeout | undefined;
-  #recoveryTimer: NodeJS.Timeout | undefined;
+  #undoTimer: ScheduledTimer | undefined;
+  #recoveryTimer: ScheduledTimer | undefined;
   /** Recovery attempts scheduled in a row (their backoff): 0 after one that left nothing undecided. */
   #recoveryAttempts = 0;
   #closed = false;
@@ -244,6 +248,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#payments = options.payments;
     this.#log = options.logger ?? silentEngineLogger;
     this.#now = options.now ?? (() => new Date());
+    this.#scheduler = options.scheduler ?? systemScheduler;
     this.#steps = new PaymentSteps({
       journal: this.journal,
       payments: options.payments,
@@ -251,6 +256,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       config: this.config,
       logger: this.#log,
       now: this.#now,
+      scheduler: this.#scheduler,
       emit: (record, step, text) => this.#emit(record, step, text),
       undoQueued: () => this.#scheduleUndos(),
     });
@@ -264,7 +270,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const existing = this.#terminals.get(serial);
     if (existing?.busy)
       throw new EngineError('BUSY', `PINPAD ${serial} is running a payment; it cannot be replaced now`);
-    if (existing?.poll) clearTimeout(existing.poll);
+    existing?.poll?.cancel();
     const terminal: Terminal = { serial, device, busy: undefined, poll: undefined, pollFailing: false };
     this.#terminals.set(serial, terminal);
     this.#schedulePoll(terminal);
@@ -272,7 +278,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   detachTerminal(serial: string): void {
     const terminal = this.#terminals.get(serial);
-    if (terminal?.poll) clearTimeout(terminal.poll);
+    terminal?.poll?.cancel();
     terminal?.busy?.abort.abort(new RunStopped('PINPAD_DISCONNECTED', 'PINPAD detached'));
     this.#terminals.delete(serial);
   }
@@ -332,23 +338,19 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       relay.newest = undefined;
       return;
     }
-    const now = performance.now();
+    const now = this.#scheduler.monotonicMs();
     if (now - relay.windowStart >= 1_000) {
       relay.windowStart = now;
       relay.sent = 0;
     }
     if (relay.sent >= PINPAD_MESSAGES_PER_SECOND) {
       relay.newest = text;
-      relay.timer ??= setTimeout(
-        () => {
-          relay.timer = undefined;
-          const newest = relay.newest;
-          relay.newest = undefined;
-          if (newest !== undefined && this.#terminals.get(serial)?.busy === run)
-            this.relayPinpadMessage(serial, newest);
-        },
-        Math.max(1, 1_000 - (now - relay.windowStart)),
-      ).unref();
+      relay.timer ??= this.#scheduler.after(Math.max(1, 1_000 - (now - relay.windowStart)), () => {
+        relay.timer = undefined;
+        const newest = relay.newest;
+        relay.newest = undefined;
+        if (newest !== undefined && this.#terminals.get(serial)?.busy === run) this.relayPinpadMessage(serial, newest);
+      });
       return;
     }
     relay.sent++;
@@ -545,15 +547,18 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   async #recoverWithin(ms: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: ScheduledTimer | undefined;
     const recovery = this.recover().catch((error: unknown) => {
       this.#log.error(
         { error: error instanceof Error ? error.message : String(error) },
         'recovery before a sale failed',
       );
     });
-    await Promise.race([recovery, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-    clearTimeout(timer);
+    await Promise.race([
+      recovery,
+      new Promise<void>((resolve) => (timer = this.#scheduler.after(ms, resolve, { keepAlive: true }))),
+    ]);
+    timer?.cancel();
   }
 
   /**
@@ -619,7 +624,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   /** Another agent's Pinbridge sale pending on this PINPAD: left to that agent, or cancelled once it cannot be running (runPendingFor). */
   async #otherAgentsSale(transaction: ProviderTransaction, serial: string, sale: string): Promise<void> {
-    const now = performance.now();
+    const now = this.#scheduler.monotonicMs();
     let seen = this.#othersPending.get(transaction.id);
     if (seen === undefined) {
       seen = { serial, firstSeen: now, logged: false };
@@ -659,7 +664,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     if (seen?.logged !== true) {
       this.#othersPending.set(transaction.id, {
         serial,
-        firstSeen: seen?.firstSeen ?? performance.now(),
+        firstSeen: seen?.firstSeen ?? this.#scheduler.monotonicMs(),
         logged: true,
       });
       this.#log.warn(
@@ -686,10 +691,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   /** Stops timers and aborts live PINPAD steps; the journal stays open (its owner closes it). */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#undoTimer) clearTimeout(this.#undoTimer);
-    if (this.#recoveryTimer) clearTimeout(this.#recoveryTimer);
-    for (const terminal of this.#terminals.values()) if (terminal.poll) clearTimeout(terminal.poll);
-    for (const timer of this.#deadlines.values()) clearTimeout(timer);
+    this.#undoTimer?.cancel();
+    this.#recoveryTimer?.cancel();
+    for (const terminal of this.#terminals.values()) terminal.poll?.cancel();
+    for (const timer of this.#deadlines.values()) timer.cancel();
     this.#deadlines.clear();
     const runs = [...this.#runs.values()];
     for (const run of runs) run.abort.abort(new Error('engine closing'));
@@ -857,19 +862,15 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       await this.#undo(record, problem('NOT_CONFIRMED'));
       return;
     }
-    const timer = setTimeout(
-      () => {
-        this.#deadlines.delete(record.id);
-        const current = this.journal.get(record.id);
-        if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
-        // Through the per-payment lane, so a confirm racing the deadline cannot undo it twice.
-        void this.#settleOutsideRun(current).catch((error: unknown) =>
-          this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
-        );
-      },
-      Math.min(wait, 2_147_483_647),
-    );
-    timer.unref();
+    const timer = this.#scheduler.after(wait, () => {
+      this.#deadlines.delete(record.id);
+      const current = this.journal.get(record.id);
+      if (current?.state !== 'awaiting_confirmation' || this.#closed) return;
+      // Through the per-payment lane, so a confirm racing the deadline cannot undo it twice.
+      void this.#settleOutsideRun(current).catch((error: unknown) =>
+        this.#log.error({ payment: record.id, error: String(error) }, 'undo after the confirmation deadline failed'),
+      );
+    });
     this.#deadlines.set(record.id, timer);
   }
 
@@ -880,15 +881,14 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   }
 
   #clearDeadline(id: string): void {
-    const timer = this.#deadlines.get(id);
-    if (timer) clearTimeout(timer);
+    this.#deadlines.get(id)?.cancel();
     this.#deadlines.delete(id);
   }
 
   /** One timer for the earliest queued undo. */
   #scheduleUndos(): void {
     if (this.#closed) return;
-    if (this.#undoTimer) clearTimeout(this.#undoTimer);
+    this.#undoTimer?.cancel();
     this.#undoTimer = undefined;
     const queued = this.journal.pendingUndos().filter((record) => !this.#runs.has(record.id));
     const next = queued
@@ -896,14 +896,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
       .reduce((earliest, at) => Math.min(earliest, at), Number.POSITIVE_INFINITY);
     if (!Number.isFinite(next)) return;
     const wait = Math.max(0, next - this.#now().getTime());
-    this.#undoTimer = setTimeout(
-      () => {
-        this.#undoTimer = undefined;
-        void this.#flushUndos();
-      },
-      Math.min(wait, 2_147_483_647),
-    );
-    this.#undoTimer.unref();
+    this.#undoTimer = this.#scheduler.after(wait, () => {
+      this.#undoTimer = undefined;
+      void this.#flushUndos();
+    });
   }
 
   async #flushUndos(): Promise<void> {
@@ -945,7 +941,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     const { baseMs, maxMs } = this.config.recoveryRetry;
     this.#recoveryAttempts += 1;
     const delayMs = backoffDelay(this.#recoveryAttempts, { baseMs, capMs: maxMs });
-    this.#recoveryTimer = setTimeout(() => {
+    this.#recoveryTimer = this.#scheduler.after(delayMs, () => {
       this.#recoveryTimer = undefined;
       void this.recover().catch((error: unknown) => {
         this.#log.error(
@@ -953,8 +949,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
           'recovery failed; will try again',
         );
       });
-    }, delayMs);
-    this.#recoveryTimer.unref();
+    });
   }
 
   /**
@@ -970,13 +965,12 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   #schedulePoll(terminal: Terminal): void {
     const every = this.config.pendingPollMs;
     if (every <= 0 || this.#closed) return;
-    terminal.poll = setTimeout(() => {
+    terminal.poll = this.#scheduler.after(every, () => {
       terminal.poll = undefined;
       void this.#pollOnce(terminal).finally(() => {
         if (this.#terminals.get(terminal.serial) === terminal) this.#schedulePoll(terminal);
       });
-    }, every);
-    terminal.poll.unref();
+    });
   }
 
   async #pollOnce(terminal: Terminal): Promise<void> {

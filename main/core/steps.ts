@@ -23,6 +23,7 @@ import { declineReasonOf } from './declines.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem, type PaymentsFailure } from './payments-failure.js';
 import { declinedProblem, problem, type ProblemCode } from './problems.js';
 import type { PaymentState } from './states.js';
+import type { Scheduler } from './scheduler.js';
 
 export interface StepsConfig {
   readonly apiTimeoutMs: number;
@@ -38,6 +39,8 @@ export interface StepsDeps {
   readonly config: StepsConfig;
   readonly logger: EngineLogger;
   readonly now: () => Date;
+  /** Where its waits between attempts are set (the engine's). */
+  readonly scheduler: Scheduler;
   /** `text`: the cashier's sentence instead of the step's (a string), or both sentences, English first. */
   readonly emit: (record: PaymentRecord, step: ProgressStep, text?: string | StepText) => void;
   /** Called when an undo could not be sent and must be retried at `pendingUndo.nextAttemptAt`. */
@@ -102,8 +105,6 @@ const MAY_HAVE_CREATED: ReadonlySet<string> = new Set<ProblemCode>([
   'API_CONFLICT',
   'INTERRUPTED',
 ]);
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function authorizationFromTransaction(transaction: ProviderTransaction): AuthorizationData {
   const last = [...transaction.history].reverse().find((entry) => entry.operation_type === 'authorization');
@@ -459,7 +460,8 @@ export class PaymentSteps {
             { payment: record.id, attempt, error: errorText(error) },
             'could not read the transaction of a lost authorization',
           );
-          if (attempt < attempts) await sleep(delayMs);
+          if (attempt < attempts)
+            await new Promise<void>((resolve) => this.#deps.scheduler.after(delayMs, resolve, { keepAlive: true }));
           continue;
         }
         switch (transaction.status) {

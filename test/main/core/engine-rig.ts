@@ -25,6 +25,7 @@ import type { PaymentsPort } from '../../../main/core/ports.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { createLogger, type Logger } from '../../../main/log.js';
 import { artifactsDir, recordSecrets } from '../../helpers/card-data-scan.js';
+import type { Scheduler } from '../../../main/core/scheduler.js';
 export { displayed } from '../../helpers/pinpad-display.js';
 
 export interface EnginePinpad {
@@ -74,6 +75,9 @@ export interface RigOptions {
   /** Where the journal lives (a small disk of its own); default: the rig's artifacts folder. */
   readonly journalDir?: string;
   readonly journalOptions?: JournalOptions;
+  /** The engine's timers and clocks (test/helpers/fake-scheduler.ts); default: the real ones. */
+  readonly scheduler?: Scheduler;
+  readonly now?: () => Date;
 }
 
 /**
@@ -147,6 +151,8 @@ export async function engineRig(options: RigOptions = {}): Promise<EngineRig> {
       sellerId: sandbox.sellerId,
       config: { ...FAST, ...options.config, ...config },
       logger,
+      ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+      ...(options.now === undefined ? {} : { now: options.now }),
     });
     engine.on('progress', (event) => events.push(event));
     return engine;
