@@ -94,7 +94,7 @@ export async function authenticate(ctx: SandboxContext, request: FastifyRequest,
   const credentials = keyOf(request.headers.authorization, ctx.settings.authScheme);
   if ('refusal' in credentials) throw unauthorized(credentials.refusal);
   const row = ctx.db
-    .prepare('SELECT marketplace_id, expires_at_ms FROM tokens WHERE token = ?')
+    .statement('SELECT marketplace_id, expires_at_ms FROM tokens WHERE token = ?')
     .get(credentials.key) as TokenRow | undefined;
   if (!row) throw unauthorized('Invalid access token');
   if (row.expires_at_ms !== null && row.expires_at_ms <= ctx.now().getTime())

@@ -50,7 +50,9 @@ export function idempotent<T>(
     .digest('hex');
   const run = ctx.db.transaction((): StoredResponse<T> => {
     const row = ctx.db
-      .prepare('SELECT request_hash, status_code, response FROM idempotency_keys WHERE marketplace_id = ? AND key = ?')
+      .statement(
+        'SELECT request_hash, status_code, response FROM idempotency_keys WHERE marketplace_id = ? AND key = ?',
+      )
       .get(request.marketplaceId, key) as { request_hash: string; status_code: number; response: string } | undefined;
     if (row) {
       if (row.request_hash !== hash) {
@@ -60,7 +62,7 @@ export function idempotent<T>(
     }
     const result = create();
     ctx.db
-      .prepare(
+      .statement(
         'INSERT INTO idempotency_keys (marketplace_id, key, request_hash, status_code, response, created_at) VALUES (?, ?, ?, ?, ?, ?)',
       )
       .run(request.marketplaceId, key, hash, result.statusCode, JSON.stringify(result.body), utcTimestamp(ctx.now()));

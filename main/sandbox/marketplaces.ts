@@ -23,12 +23,12 @@ export interface SellerRecord {
 }
 
 export function marketplaceExists(ctx: SandboxContext, marketplaceId: string): boolean {
-  return ctx.db.prepare('SELECT 1 FROM marketplaces WHERE id = ?').get(marketplaceId) !== undefined;
+  return ctx.db.statement('SELECT 1 FROM marketplaces WHERE id = ?').get(marketplaceId) !== undefined;
 }
 
 export function findSeller(ctx: SandboxContext, marketplaceId: string, sellerId: string): SellerRecord | undefined {
   const row = ctx.db
-    .prepare('SELECT data FROM sellers WHERE id = ? AND marketplace_id = ?')
+    .statement('SELECT data FROM sellers WHERE id = ? AND marketplace_id = ?')
     .get(sellerId, marketplaceId) as { data: string } | undefined;
   return row ? (JSON.parse(row.data) as SellerRecord) : undefined;
 }
@@ -43,7 +43,7 @@ export function issueToken(
   const now = ctx.now();
   const expiresAt = expiresInSeconds === undefined ? null : new Date(now.getTime() + expiresInSeconds * 1000);
   ctx.db
-    .prepare('INSERT INTO tokens (token, marketplace_id, expires_at_ms, created_at) VALUES (?, ?, ?, ?)')
+    .statement('INSERT INTO tokens (token, marketplace_id, expires_at_ms, created_at) VALUES (?, ?, ?, ?)')
     .run(token, marketplaceId, expiresAt?.getTime() ?? null, utcTimestamp(now));
   return { token, expiresAt };
 }
@@ -68,10 +68,10 @@ export function createMarketplace(
   };
   const create = ctx.db.transaction(() => {
     ctx.db
-      .prepare('INSERT INTO marketplaces (id, name, created_at) VALUES (?, ?, ?)')
+      .statement('INSERT INTO marketplaces (id, name, created_at) VALUES (?, ?, ?)')
       .run(marketplaceId, name, utcTimestamp(now));
     ctx.db
-      .prepare('INSERT INTO sellers (id, marketplace_id, data, created_at) VALUES (?, ?, ?, ?)')
+      .statement('INSERT INTO sellers (id, marketplace_id, data, created_at) VALUES (?, ?, ?, ?)')
       .run(sellerId, marketplaceId, JSON.stringify(record), record.created_at);
     return issueToken(ctx, marketplaceId).token;
   });

@@ -16,7 +16,7 @@ import { StorageError, translateSqliteError } from './errors.js';
 
 export { StorageError, sqliteErrorOf, storageCodeOf, translateSqliteError, type StorageErrorCode } from './errors.js';
 
-/** The better-sqlite3 connection, for code written against it directly (the sandbox's stores, migrations). */
+/** The better-sqlite3 connection, for code written against it directly (migrations, transactions). */
 export type Connection = Database.Database;
 export type Statement = Database.Statement;
 
@@ -251,14 +251,12 @@ export class SqliteDatabase {
     this.path = path;
     this.#options = options;
     this.#held = held;
-    this.#connection = this.#cached(connection);
+    this.#connection = connection;
   }
 
   /**
-   * The connection itself. Its `prepare` is the statement cache (the same as `statement`): code
-   * written against better-sqlite3 gets one compiled statement per SQL text without knowing it.
-   * Never change a statement's mode (pluck, raw, expand) or leave one half-iterated: it is shared.
-   * A held file's connection changes when it reopens: ask for it each time.
+   * The connection itself, better-sqlite3's as it is: its `prepare` compiles anew each time (the
+   * cache is `statement`). A held file's connection changes when it reopens: ask for it each time.
    */
   get connection(): Connection {
     return this.#connection;
@@ -284,38 +282,32 @@ export class SqliteDatabase {
     this.#stampStatements = undefined;
     this.#connection.close();
     try {
-      this.#connection = this.#cached(connect(this.path, this.#options));
+      this.#connection = connect(this.path, this.#options);
       this.#held = false;
       return true;
     } catch (error) {
-      this.#connection = this.#cached(connectHeld(this.path, this.#options));
+      this.#connection = connectHeld(this.path, this.#options);
       if (!isNoRoom(error)) throw error;
       return false;
     }
-  }
-
-  /** Compiling a statement costs more than running most of them: one per SQL text. */
-  #cached(connection: Connection): Connection {
-    const prepare = connection.prepare.bind(connection);
-    const cached = (sql: string): Statement => {
-      let statement = this.#statements.get(sql);
-      if (statement === undefined) {
-        statement = prepare(sql);
-        this.#statements.set(sql, statement);
-      }
-      return statement;
-    };
-    connection.prepare = cached as Connection['prepare'];
-    return connection;
   }
 
   get inMemory(): boolean {
     return isMemoryPath(this.path);
   }
 
-  /** The compiled statement for `sql`, compiled on first use. */
+  /**
+   * The compiled statement for `sql`, compiled on first use and the same one after (compiling
+   * costs more than running most of them). Shared by everyone who asks for that text: never change
+   * its mode (pluck, raw, expand) or leave it half-iterated.
+   */
   statement(sql: string): Statement {
-    return this.connection.prepare(sql);
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#connection.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /**

@@ -34,7 +34,7 @@ function findBoletoTransaction(
   transactionId: string,
 ): { transaction: Transaction; row: TransactionRow } {
   const row = ctx.db
-    .prepare('SELECT data, marketplace_id, seller_id FROM transactions WHERE id = ?')
+    .statement('SELECT data, marketplace_id, seller_id FROM transactions WHERE id = ?')
     .get(transactionId) as TransactionRow | undefined;
   const transaction = row ? (JSON.parse(row.data) as Transaction) : undefined;
   if (!row || !transaction || !isBoletoTransaction(transaction)) {

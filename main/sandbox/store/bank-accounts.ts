@@ -74,7 +74,7 @@ export function insertBankAccount(
     created_at: at,
     updated_at: at,
   };
-  db.prepare(
+  db.statement(
     'INSERT INTO bank_accounts (id, marketplace_id, seller_id, data, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)',
   ).run(record.id, marketplaceId, record.customer, JSON.stringify(record), record.created_at);
   return record;
@@ -83,7 +83,7 @@ export function insertBankAccount(
 /** Active account of the marketplace, or undefined (another marketplace's account is not found either). */
 export function findBankAccount(db: SandboxDatabase, marketplaceId: string, id: string): BankAccountRecord | undefined {
   const row = db
-    .prepare('SELECT data FROM bank_accounts WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL')
+    .statement('SELECT data FROM bank_accounts WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL')
     .get(id, marketplaceId) as { data: string } | undefined;
   return row ? parse(row) : undefined;
 }
@@ -96,13 +96,13 @@ export function listBankAccounts(
   page: { readonly limit: number; readonly offset: number },
 ): BankAccountPage {
   const rows = db
-    .prepare(
+    .statement(
       `SELECT data FROM bank_accounts WHERE marketplace_id = ? AND seller_id = ? AND deleted_at IS NULL
        ORDER BY created_at, rowid LIMIT ? OFFSET ?`,
     )
     .all(marketplaceId, sellerId, page.limit, page.offset) as Array<{ data: string }>;
   const { total } = db
-    .prepare(
+    .statement(
       'SELECT COUNT(*) AS total FROM bank_accounts WHERE marketplace_id = ? AND seller_id = ? AND deleted_at IS NULL',
     )
     .get(marketplaceId, sellerId) as { total: number };
@@ -121,7 +121,7 @@ export function softDeleteBankAccount(
     if (!record) return undefined;
     const at = offsetTimestamp(now);
     const removed: BankAccountRecord = { ...record, is_active: false, updated_at: at, deleted_at: at };
-    db.prepare('UPDATE bank_accounts SET data = ?, deleted_at = ? WHERE id = ? AND marketplace_id = ?').run(
+    db.statement('UPDATE bank_accounts SET data = ?, deleted_at = ? WHERE id = ? AND marketplace_id = ?').run(
       JSON.stringify(removed),
       at,
       id,

@@ -56,7 +56,7 @@ export function findBuyer(
   const sql = options.includeRemoved
     ? 'SELECT data FROM buyers WHERE id = ? AND marketplace_id = ?'
     : 'SELECT data FROM buyers WHERE id = ? AND marketplace_id = ? AND deleted_at IS NULL';
-  return rowToRecord(db.prepare(sql).get(buyerId, marketplaceId) as { data: string } | undefined);
+  return rowToRecord(db.statement(sql).get(buyerId, marketplaceId) as { data: string } | undefined);
 }
 
 /** Active buyer of the marketplace with this CPF or CNPJ, or undefined. */
@@ -68,7 +68,7 @@ export function findBuyerByTaxId(
   const [column, value] = 'taxpayer_id' in taxId ? ['taxpayer_id', taxId.taxpayer_id] : ['ein', taxId.ein];
   return rowToRecord(
     db
-      .prepare(`SELECT data FROM buyers WHERE marketplace_id = ? AND ${column} = ? AND deleted_at IS NULL`)
+      .statement(`SELECT data FROM buyers WHERE marketplace_id = ? AND ${column} = ? AND deleted_at IS NULL`)
       .get(marketplaceId, value) as { data: string } | undefined,
   );
 }
@@ -98,7 +98,7 @@ export function insertBuyer(
     created_at: at,
     updated_at: at,
   };
-  db.prepare(
+  db.statement(
     'INSERT INTO buyers (id, marketplace_id, taxpayer_id, ein, data, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, NULL)',
   ).run(
     record.id,
@@ -132,7 +132,7 @@ export function applyBuyerUpdate(record: BuyerRecord, patch: BuyerUpdateRequest,
 
 /** Writes an updated record back (id, marketplace and tax id never change). */
 export function saveBuyer(db: SandboxDatabase, record: BuyerRecord): void {
-  db.prepare('UPDATE buyers SET data = ? WHERE id = ? AND marketplace_id = ?').run(
+  db.statement('UPDATE buyers SET data = ? WHERE id = ? AND marketplace_id = ?').run(
     JSON.stringify(record),
     record.id,
     record.marketplace_id,
@@ -150,7 +150,7 @@ export function softDeleteBuyer(
     const record = findBuyer(db, marketplaceId, buyerId);
     if (!record) return undefined;
     const removed: BuyerRecord = { ...record, deleted_at: utcTimestamp(now) };
-    db.prepare('UPDATE buyers SET data = ?, deleted_at = ? WHERE id = ? AND marketplace_id = ?').run(
+    db.statement('UPDATE buyers SET data = ?, deleted_at = ? WHERE id = ? AND marketplace_id = ?').run(
       JSON.stringify(removed),
       removed.deleted_at,
       buyerId,

@@ -32,10 +32,10 @@ export function acceptKsn(
   const keySerial = withCounter(use.ksn, 0).toString('hex').toUpperCase();
   const counter = ksnCounter(use.ksn);
   const row = db
-    .prepare('SELECT counter FROM dukpt_counters WHERE kind = ? AND key_serial = ?')
+    .statement('SELECT counter FROM dukpt_counters WHERE kind = ? AND key_serial = ?')
     .get(use.kind, keySerial) as { counter: number } | undefined;
   if (row !== undefined && counter <= row.counter) return { counter, last: row.counter };
-  db.prepare(
+  db.statement(
     `INSERT INTO dukpt_counters (kind, key_serial, counter, transaction_id, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (kind, key_serial) DO UPDATE SET counter = excluded.counter, transaction_id = excluded.transaction_id,
        updated_at = excluded.updated_at`,

@@ -62,7 +62,7 @@ interface DataRow {
 const parse = (row: DataRow): TransactionRecord => JSON.parse(row.data) as TransactionRecord;
 
 export function insertTransaction(db: SandboxDatabase, marketplaceId: string, record: TransactionRecord): void {
-  db.prepare(
+  db.statement(
     `INSERT INTO transactions (id, marketplace_id, seller_id, reference_id, terminal, payment_type, payment_locale, status, data, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
@@ -83,7 +83,7 @@ export function insertTransaction(db: SandboxDatabase, marketplaceId: string, re
 /** Rewrites a transaction's data and lookup columns (the id and marketplace never change). */
 export function updateTransaction(db: SandboxDatabase, marketplaceId: string, record: TransactionRecord): void {
   const result = db
-    .prepare(
+    .statement(
       `UPDATE transactions SET reference_id = ?, terminal = ?, payment_type = ?, payment_locale = ?, status = ?, data = ?, updated_at = ?
        WHERE id = ? AND marketplace_id = ?`,
     )
@@ -102,8 +102,9 @@ export function updateTransaction(db: SandboxDatabase, marketplaceId: string, re
 }
 
 export function findTransaction(db: SandboxDatabase, marketplaceId: string, id: string): TransactionRecord | undefined {
-  const row = db.prepare('SELECT data FROM transactions WHERE id = ? AND marketplace_id = ?').get(id, marketplaceId) as
-    DataRow | undefined;
+  const row = db
+    .statement('SELECT data FROM transactions WHERE id = ? AND marketplace_id = ?')
+    .get(id, marketplaceId) as DataRow | undefined;
   return row ? parse(row) : undefined;
 }
 
@@ -131,11 +132,11 @@ export function listTransactions(
   const { sql, args } = whereClause(marketplaceId, filters);
   const direction = page.order === 'newest_first' ? 'DESC' : 'ASC';
   const rows = db
-    .prepare(
+    .statement(
       `SELECT data FROM transactions WHERE ${sql} ORDER BY created_at ${direction}, rowid ${direction} LIMIT ? OFFSET ?`,
     )
     .all(...args, page.limit, page.offset) as DataRow[];
-  const { total } = db.prepare(`SELECT COUNT(*) AS total FROM transactions WHERE ${sql}`).get(...args) as {
+  const { total } = db.statement(`SELECT COUNT(*) AS total FROM transactions WHERE ${sql}`).get(...args) as {
     total: number;
   };
   return { items: rows.map(parse), total };
@@ -167,7 +168,7 @@ export interface CancellationRow {
 }
 
 export function findCancellation(db: SandboxDatabase, transactionId: string): CancellationRow | undefined {
-  return db.prepare('SELECT * FROM boleto_cancellations WHERE transaction_id = ?').get(transactionId) as
+  return db.statement('SELECT * FROM boleto_cancellations WHERE transaction_id = ?').get(transactionId) as
     CancellationRow | undefined;
 }
 
@@ -175,7 +176,7 @@ export function insertCancellation(
   db: SandboxDatabase,
   row: { transactionId: string; marketplaceId: string; requestedAt: string; applyAtMs: number },
 ): void {
-  db.prepare(
+  db.statement(
     'INSERT INTO boleto_cancellations (transaction_id, marketplace_id, requested_at, apply_at_ms) VALUES (?, ?, ?, ?)',
   ).run(row.transactionId, row.marketplaceId, row.requestedAt, row.applyAtMs);
 }
@@ -183,13 +184,15 @@ export function insertCancellation(
 /** Requested cancellations whose processing delay has passed, earliest first. */
 export function dueCancellations(db: SandboxDatabase, nowMs: number): CancellationRow[] {
   return db
-    .prepare('SELECT * FROM boleto_cancellations WHERE applied_at IS NULL AND apply_at_ms <= ? ORDER BY apply_at_ms')
+    .statement('SELECT * FROM boleto_cancellations WHERE applied_at IS NULL AND apply_at_ms <= ? ORDER BY apply_at_ms')
     .all(nowMs) as CancellationRow[];
 }
 
 /** When the next requested cancellation falls due (ms since the epoch), if any is waiting. */
 export function nextCancellationDueAt(db: SandboxDatabase): number | undefined {
-  const row = db.prepare('SELECT MIN(apply_at_ms) AS due FROM boleto_cancellations WHERE applied_at IS NULL').get() as {
+  const row = db
+    .statement('SELECT MIN(apply_at_ms) AS due FROM boleto_cancellations WHERE applied_at IS NULL')
+    .get() as {
     due: number | null;
   };
   return row.due ?? undefined;
@@ -201,7 +204,7 @@ export function markCancellationApplied(
   appliedAt: string,
   outcome: CancellationOutcome,
 ): void {
-  db.prepare('UPDATE boleto_cancellations SET applied_at = ?, outcome = ? WHERE transaction_id = ?').run(
+  db.statement('UPDATE boleto_cancellations SET applied_at = ?, outcome = ? WHERE transaction_id = ?').run(
     appliedAt,
     outcome,
     transactionId,

@@ -74,7 +74,7 @@ export function insertWebhook(
   db: SandboxDatabase,
   record: { id: string; marketplaceId: string; secret: string; data: WebhookData },
 ): void {
-  db.prepare('INSERT INTO webhooks (id, marketplace_id, secret, data, created_at) VALUES (?, ?, ?, ?, ?)').run(
+  db.statement('INSERT INTO webhooks (id, marketplace_id, secret, data, created_at) VALUES (?, ?, ?, ?, ?)').run(
     record.id,
     record.marketplaceId,
     record.secret,
@@ -85,13 +85,13 @@ export function insertWebhook(
 
 /** A registration of the marketplace, deleted ones included (their log stays readable). */
 export function findWebhook(db: SandboxDatabase, marketplaceId: string, id: string): WebhookRecord | undefined {
-  const row = db.prepare(`${WEBHOOK_SELECT} WHERE w.id = ? AND w.marketplace_id = ?`).get(id, marketplaceId) as
+  const row = db.statement(`${WEBHOOK_SELECT} WHERE w.id = ? AND w.marketplace_id = ?`).get(id, marketplaceId) as
     WebhookRow | undefined;
   return row ? toWebhook(row) : undefined;
 }
 
 export function findWebhookById(db: SandboxDatabase, id: string): WebhookRecord | undefined {
-  const row = db.prepare(`${WEBHOOK_SELECT} WHERE w.id = ?`).get(id) as WebhookRow | undefined;
+  const row = db.statement(`${WEBHOOK_SELECT} WHERE w.id = ?`).get(id) as WebhookRow | undefined;
   return row ? toWebhook(row) : undefined;
 }
 
@@ -103,10 +103,12 @@ export function listWebhooks(
   offset: number,
 ): { items: WebhookRecord[]; total: number } {
   const rows = db
-    .prepare(`${WEBHOOK_SELECT} WHERE w.marketplace_id = ? AND w.deleted_at IS NULL ORDER BY w.rowid LIMIT ? OFFSET ?`)
+    .statement(
+      `${WEBHOOK_SELECT} WHERE w.marketplace_id = ? AND w.deleted_at IS NULL ORDER BY w.rowid LIMIT ? OFFSET ?`,
+    )
     .all(marketplaceId, limit, offset) as WebhookRow[];
   const { total } = db
-    .prepare('SELECT COUNT(*) AS total FROM webhooks WHERE marketplace_id = ? AND deleted_at IS NULL')
+    .statement('SELECT COUNT(*) AS total FROM webhooks WHERE marketplace_id = ? AND deleted_at IS NULL')
     .get(marketplaceId) as { total: number };
   return { items: rows.map(toWebhook), total };
 }
@@ -114,7 +116,7 @@ export function listWebhooks(
 /** Active registrations of the marketplace that take this event (by name or through "all"). */
 export function subscribedWebhooks(db: SandboxDatabase, marketplaceId: string, event: string): WebhookRecord[] {
   const rows = db
-    .prepare(`${WEBHOOK_SELECT} WHERE w.marketplace_id = ? AND w.deleted_at IS NULL ORDER BY w.rowid`)
+    .statement(`${WEBHOOK_SELECT} WHERE w.marketplace_id = ? AND w.deleted_at IS NULL ORDER BY w.rowid`)
     .all(marketplaceId) as WebhookRow[];
   return rows.map(toWebhook).filter((hook) => hook.events.includes(event) || hook.events.includes('all'));
 }
@@ -133,8 +135,8 @@ export function softDeleteWebhook(db: SandboxDatabase, webhook: WebhookRecord, a
     updated_at: at,
   };
   db.transaction(() => {
-    db.prepare('UPDATE webhooks SET data = ?, deleted_at = ? WHERE id = ?').run(JSON.stringify(data), at, webhook.id);
-    db.prepare(
+    db.statement('UPDATE webhooks SET data = ?, deleted_at = ? WHERE id = ?').run(JSON.stringify(data), at, webhook.id);
+    db.statement(
       `UPDATE webhook_deliveries SET status = 'failed', last_error = 'webhook deleted', next_attempt_at_ms = NULL
        WHERE webhook_id = ? AND status = 'pending'`,
     ).run(webhook.id);
@@ -152,7 +154,7 @@ export function insertDelivery(
     next_attempt_at_ms: number;
   },
 ): void {
-  db.prepare(
+  db.statement(
     `INSERT INTO webhook_deliveries (id, webhook_id, marketplace_id, event_id, event, body, status, attempts, next_attempt_at_ms, created_at)
      VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`,
   ).run(
@@ -168,7 +170,7 @@ export function insertDelivery(
 }
 
 export function findDelivery(db: SandboxDatabase, webhookId: string, id: string): DeliveryRecord | undefined {
-  return db.prepare('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ?').get(id, webhookId) as
+  return db.statement('SELECT * FROM webhook_deliveries WHERE id = ? AND webhook_id = ?').get(id, webhookId) as
     DeliveryRecord | undefined;
 }
 
@@ -180,10 +182,10 @@ export function listDeliveries(
   offset: number,
 ): { items: DeliveryRecord[]; total: number } {
   const items = db
-    .prepare('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?')
+    .statement('SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY rowid DESC LIMIT ? OFFSET ?')
     .all(webhookId, limit, offset) as DeliveryRecord[];
   const { total } = db
-    .prepare('SELECT COUNT(*) AS total FROM webhook_deliveries WHERE webhook_id = ?')
+    .statement('SELECT COUNT(*) AS total FROM webhook_deliveries WHERE webhook_id = ?')
     .get(webhookId) as {
     total: number;
   };
@@ -196,7 +198,7 @@ export function listDeliveries(
  */
 export function nextDueDeliveries(db: SandboxDatabase, dueBy: number, busy: readonly string[]): DeliveryRecord[] {
   const rows = db
-    .prepare(
+    .statement(
       `SELECT * FROM webhook_deliveries
        WHERE status = 'pending' AND next_attempt_at_ms <= ? AND webhook_id NOT IN (SELECT value FROM json_each(?))
        ORDER BY rowid`,
@@ -209,7 +211,7 @@ export function nextDueDeliveries(db: SandboxDatabase, dueBy: number, busy: read
 /** The earliest next attempt (ms) among pending deliveries of webhooks not in `busy`. */
 export function earliestPendingAttempt(db: SandboxDatabase, busy: readonly string[]): number | undefined {
   const row = db
-    .prepare(
+    .statement(
       `SELECT MIN(next_attempt_at_ms) AS at FROM webhook_deliveries
        WHERE status = 'pending' AND webhook_id NOT IN (SELECT value FROM json_each(?))`,
     )
@@ -218,7 +220,8 @@ export function earliestPendingAttempt(db: SandboxDatabase, busy: readonly strin
 }
 
 export function countPendingDeliveries(db: SandboxDatabase): number {
-  return (db.prepare("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get() as { n: number }).n;
+  return (db.statement("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE status = 'pending'").get() as { n: number })
+    .n;
 }
 
 /** The outcome of one attempt. */
@@ -234,13 +237,13 @@ export type AttemptOutcome =
 
 export function recordAttempt(db: SandboxDatabase, id: string, attempts: number, outcome: AttemptOutcome): void {
   if (outcome.kind === 'succeeded') {
-    db.prepare(
+    db.statement(
       `UPDATE webhook_deliveries SET status = 'succeeded', attempts = ?, last_response_status = ?, last_error = NULL,
          next_attempt_at_ms = NULL, delivered_at = ? WHERE id = ?`,
     ).run(attempts, outcome.responseStatus, outcome.deliveredAt, id);
     return;
   }
-  db.prepare(
+  db.statement(
     `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_response_status = ?, last_error = ?, next_attempt_at_ms = ?
      WHERE id = ?`,
   ).run(
@@ -255,7 +258,7 @@ export function recordAttempt(db: SandboxDatabase, id: string, attempts: number,
 
 /** Gives up a delivery without an attempt (its webhook was deleted meanwhile). */
 export function abandonDelivery(db: SandboxDatabase, id: string, reason: string): void {
-  db.prepare(
+  db.statement(
     "UPDATE webhook_deliveries SET status = 'failed', last_error = ?, next_attempt_at_ms = NULL WHERE id = ? AND status = 'pending'",
   ).run(reason, id);
 }
@@ -263,7 +266,7 @@ export function abandonDelivery(db: SandboxDatabase, id: string, reason: string)
 /** Puts a failed delivery back in the queue, due at `atMs`; false if it was not failed. */
 export function requeueDelivery(db: SandboxDatabase, id: string, atMs: number): boolean {
   const result = db
-    .prepare(
+    .statement(
       "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at_ms = ? WHERE id = ? AND status = 'failed'",
     )
     .run(atMs, id);

@@ -45,7 +45,7 @@ const sale = (reference: string, amount = 1990): string[] => [
 /** The sandbox's own record of a transaction (what the provider holds), if it has it. */
 const heldBy = (sandbox: RunningSandbox, transactionId: unknown): { reference_id: string } | undefined =>
   sandbox.context.db
-    .prepare('SELECT reference_id FROM transactions WHERE id = ? AND marketplace_id = ?')
+    .statement('SELECT reference_id FROM transactions WHERE id = ? AND marketplace_id = ?')
     .get(transactionId, sandbox.marketplaceId) as { reference_id: string } | undefined;
 
 const apiSection = (sandbox: RunningSandbox, extra: Record<string, unknown> = {}): Record<string, unknown> => ({

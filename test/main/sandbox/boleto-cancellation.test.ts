@@ -150,7 +150,7 @@ describe('requesting the cancellation of a boleto', () => {
     await cancel(market, boleto.id);
     const row = () =>
       clocked.context.db
-        .prepare('SELECT apply_at_ms FROM boleto_cancellations WHERE transaction_id = ?')
+        .statement('SELECT apply_at_ms FROM boleto_cancellations WHERE transaction_id = ?')
         .get(boleto.id) as { apply_at_ms: number };
     const due = row().apply_at_ms;
     advance(10_000);
@@ -231,7 +231,7 @@ describe('the processing delay on the real clock', () => {
       await cancel(own, boleto.id);
       const applied = await eventually(() => {
         const row = quick.context.db
-          .prepare('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ? AND applied_at IS NOT NULL')
+          .statement('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ? AND applied_at IS NOT NULL')
           .get(boleto.id) as { outcome: string } | undefined;
         return row?.outcome;
       }, 'the sweeper to apply the cancellation');
@@ -256,7 +256,7 @@ describe('the processing delay on the real clock', () => {
       try {
         // Applied during startup, before any request reads it.
         const row = second.context.db
-          .prepare('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ?')
+          .statement('SELECT outcome FROM boleto_cancellations WHERE transaction_id = ?')
           .get(boleto.id) as {
           outcome: string | null;
         };

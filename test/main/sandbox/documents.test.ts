@@ -76,7 +76,7 @@ async function servedPdfText(id: string): Promise<string> {
 
 function store(tx: Transaction): Transaction {
   sandbox.context.db
-    .prepare(
+    .statement(
       `INSERT INTO transactions (id, marketplace_id, seller_id, reference_id, terminal, payment_type, payment_locale, status, data, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )

@@ -349,11 +349,11 @@ describe('authorizing a PINPAD transaction', () => {
     const texts = answers.map((a) => JSON.stringify(a.body));
     for (const id of [approved.id, declined.id]) {
       texts.push(JSON.stringify(await fetchTransaction(id)));
-      const row = sandbox.context.db.prepare('SELECT * FROM transactions WHERE id = ?').get(id);
+      const row = sandbox.context.db.statement('SELECT * FROM transactions WHERE id = ?').get(id);
       texts.push(JSON.stringify(row));
     }
     await eventFor(receiver, approved.id, 'transaction.succeeded');
-    texts.push(JSON.stringify(sandbox.context.db.prepare('SELECT body FROM webhook_deliveries').all()));
+    texts.push(JSON.stringify(sandbox.context.db.statement('SELECT body FROM webhook_deliveries').all()));
     for (const text of texts) {
       for (const blob of Object.values(BLOBS)) expect(text).not.toContain(blob);
       // issuer_emv_data (the issuer's answer) is allowed; the terminal's own emv_data is not.

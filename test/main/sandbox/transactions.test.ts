@@ -542,7 +542,9 @@ describe('creating a boleto', () => {
 
   it('answers 404 for a buyer that was removed', async () => {
     const removed = storeBuyer(market);
-    sandbox.context.db.prepare('UPDATE buyers SET deleted_at = ? WHERE id = ?').run(new Date().toISOString(), removed);
+    sandbox.context.db
+      .statement('UPDATE buyers SET deleted_at = ? WHERE id = ?')
+      .run(new Date().toISOString(), removed);
     expect((await create(market, boleto(market, removed))).status).toBe(404);
   });
 
@@ -651,7 +653,7 @@ describe('storage', () => {
   it('keeps integer amounts and relative links in the stored record', async () => {
     const created = (await create(market, boleto(market, buyerId, { payment_type: 'bolepix' }))).body;
     const row = sandbox.context.db
-      .prepare(
+      .statement(
         'SELECT data, reference_id, status, payment_type, payment_locale, seller_id FROM transactions WHERE id = ?',
       )
       .get(created.id) as {
@@ -693,7 +695,7 @@ describe('amountFormat "decimal"', () => {
       expect(body.installment_plan?.number_installments).toBe('2');
       const cents = (await create(own, pinpad(own, { amount: 1205 }))).body;
       expect(cents.amount).toBe('12.05');
-      const row = decimal.context.db.prepare('SELECT data FROM transactions WHERE id = ?').get(body.id) as {
+      const row = decimal.context.db.statement('SELECT data FROM transactions WHERE id = ?').get(body.id) as {
         data: string;
       };
       expect((JSON.parse(row.data) as Transaction).amount).toBe(3000);

@@ -308,7 +308,7 @@ describe('webhook deliveries', () => {
       sandbox.context.webhooks.emit(mp.id, event);
       // Written before emit returned, before any delivery could run.
       const rows = sandbox.context.db
-        .prepare('SELECT status, attempts, body FROM webhook_deliveries WHERE webhook_id = ?')
+        .statement('SELECT status, attempts, body FROM webhook_deliveries WHERE webhook_id = ?')
         .all(webhook.id) as Array<{ status: string; attempts: number; body: string }>;
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: 'pending', attempts: 0 });

@@ -100,7 +100,7 @@ function everythingWritten(): string {
 }
 
 const sandboxTransactions = (): number =>
-  (pos.rig.sandbox.context.db.prepare('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
+  (pos.rig.sandbox.context.db.statement('SELECT COUNT(*) AS n FROM transactions').get() as { n: number }).n;
 
 const connections = DISGUISED.filter((entry) => entry.fields.origin !== undefined);
 const requests = DISGUISED.filter((entry) => entry.fields.origin === undefined);

@@ -8,8 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DATABASE_FILE, openSandboxDatabase, readMeta } from '../../../../main/sandbox/store/database.js';
+import {
+  DATABASE_FILE,
+  openSandboxDatabase,
+  readMeta,
+  type SandboxDatabase,
+} from '../../../../main/sandbox/store/database.js';
 import { SCHEMA_VERSION } from '../../../../main/sandbox/store/schema.js';
+
+/** A pragma's value, read through the sandbox's statements (their mode left as it is). */
+const pragma = (db: SandboxDatabase, name: string): unknown =>
+  Object.values(db.statement(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
 
 let dir: string;
 
@@ -32,11 +41,11 @@ describe('a data directory written before user_version', () => {
 
     const db = openSandboxDatabase(join(dir, 'data'));
     try {
-      expect(db.prepare('SELECT name FROM marketplaces WHERE id = ?').get('mkt-1')).toEqual({ name: 'Loja antiga' });
-      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(db.statement('SELECT name FROM marketplaces WHERE id = ?').get('mkt-1')).toEqual({ name: 'Loja antiga' });
+      expect(pragma(db, 'user_version')).toBe(SCHEMA_VERSION);
       expect(readMeta(db, 'schema_version')).toBe('1');
       // The tables that came later than the old file are there too.
-      expect(db.prepare('SELECT COUNT(*) AS n FROM transactions').get()).toEqual({ n: 0 });
+      expect(db.statement('SELECT COUNT(*) AS n FROM transactions').get()).toEqual({ n: 0 });
     } finally {
       db.close();
     }
@@ -55,10 +64,10 @@ describe('a new data directory', () => {
   it('starts at the current version, in WAL', () => {
     const db = openSandboxDatabase(join(dir, 'new'));
     try {
-      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-      expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
-      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(pragma(db, 'user_version')).toBe(SCHEMA_VERSION);
+      expect(pragma(db, 'journal_mode')).toBe('wal');
+      expect(pragma(db, 'synchronous')).toBe(1); // NORMAL
+      expect(pragma(db, 'foreign_keys')).toBe(1);
     } finally {
       db.close();
     }
@@ -67,7 +76,7 @@ describe('a new data directory', () => {
   it('compiles each statement once', () => {
     const db = openSandboxDatabase();
     try {
-      expect(db.prepare('SELECT 1')).toBe(db.prepare('SELECT 1'));
+      expect(db.statement('SELECT 1')).toBe(db.statement('SELECT 1'));
     } finally {
       db.close();
     }
