@@ -159,12 +159,19 @@ export class SerialTransport extends EventEmitter<TransportEvents> implements By
     return new Promise<void>((resolve, reject) => {
       const fail = (error: Error): void => {
         this.#pendingWrites.delete(fail);
+        // The port closing under the write (close() called, the cable pulled) cancels it: that is
+        // the link gone (NOT_OPEN, as the close path says), not a fault of the write itself.
+        const closedUnder = this.#closingOnPurpose || this.#port !== port || !port.isOpen;
         reject(
           error instanceof TransportError
             ? error
-            : new TransportError('IO_ERROR', `Writing to the serial port ${this.address} failed: ${error.message}.`, {
-                cause: error,
-              }),
+            : closedUnder
+              ? new TransportError('NOT_OPEN', `The serial port ${this.address} closed before the write finished.`, {
+                  cause: error,
+                })
+              : new TransportError('IO_ERROR', `Writing to the serial port ${this.address} failed: ${error.message}.`, {
+                  cause: error,
+                }),
         );
       };
       // A port that vanishes mid-write may never call back; onPortClosed() fails these instead.

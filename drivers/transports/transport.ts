@@ -58,8 +58,13 @@ export interface ByteTransport extends EventEmitter<TransportEvents> {
   readonly isOpen: boolean;
   /** Opens the link; rejects with a TransportError saying why not. */
   open(): Promise<void>;
-  /** Queues bytes for sending; resolves once handed to the OS / peer. Rejects when not open. */
+  /**
+   * Queues bytes for sending; resolves once handed to the OS / peer. Rejects with NOT_OPEN when
+   * not open. A write in flight when the link closes — `close()` called, or the device or peer
+   * gone — settles: resolved if its bytes were handed over first, else rejected with NOT_OPEN or
+   * DISCONNECTED; it never leaves its caller waiting (test/drivers/transports/contract.test.ts).
+   */
   write(data: Uint8Array): Promise<void>;
-  /** Closes the link (idempotent); emits `close` with `expected: true` if it was open. */
+  /** Closes the link (idempotent); emits `close` with `expected: true` once, if it was open. */
   close(): Promise<void>;
 }
