@@ -10,7 +10,15 @@
  * Protocol types come from `./protocol.ts` (generated from `main/pos/protocol`) with `import type`
  * only, so the compiled client needs nothing but a WebSocket.
  */
-import type { EventName, EventPayload, MethodName, ParamsOf, PaymentOutcome, ResultOf } from './protocol.js';
+import {
+  METHOD_WAITS,
+  type EventName,
+  type EventPayload,
+  type MethodName,
+  type ParamsOf,
+  type PaymentOutcome,
+  type ResultOf,
+} from './protocol.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { CLOSE_CODES, defaultUrls } from './constants.js';
 import { Emitter, type Listener } from './emitter.js';
@@ -82,14 +90,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** How often `pay` asks payment.status while a recovered payment is still running. */
 export const STATUS_POLL_INTERVAL_MS = 2_000;
 
-/** Methods that answer only when something ends, however long it takes. */
-const METHODS_WITHOUT_TIMEOUT: ReadonlySet<MethodName> = new Set<MethodName>(['payment.start']);
-/** Methods that wait for the customer at the PINPAD for `timeout_s` (default 60 s). */
-const METHODS_WAITING_FOR_CUSTOMER: ReadonlySet<MethodName> = new Set<MethodName>([
-  'pinpad.readKey',
-  'pinpad.readCustomerData',
-  'buyer.search',
-]);
+/** The customer's time when a method waiting for them (METHOD_WAITS `customer`) gives no `timeout_s`. */
 const CUSTOMER_DEFAULT_TIMEOUT_S = 60;
 /** Room for the agent to answer after the customer's time is up. */
 const CUSTOMER_TIMEOUT_MARGIN_MS = 15_000;
@@ -756,8 +757,10 @@ export class PinbridgeClient {
   }
 
   #timeoutFor(method: MethodName, params: unknown): number {
-    if (METHODS_WITHOUT_TIMEOUT.has(method)) return 0;
-    if (METHODS_WAITING_FOR_CUSTOMER.has(method)) {
+    // Declared with each method in the protocol (main/pos/protocol's `waits`), generated into protocol.ts.
+    const waits = METHOD_WAITS[method];
+    if (waits === 'outcome') return 0;
+    if (waits === 'customer') {
       const seconds = (params as { timeout_s?: unknown } | undefined)?.timeout_s;
       const customerMs = (typeof seconds === 'number' ? seconds : CUSTOMER_DEFAULT_TIMEOUT_S) * 1000;
       return Math.max(this.#requestTimeoutMs, customerMs + CUSTOMER_TIMEOUT_MARGIN_MS);

@@ -1312,6 +1312,18 @@ export interface Methods {
   };
 }
 
+/**
+ * How long a caller waits for a method's answer, where it is not an ordinary request's time:
+ * `customer`, as long as the customer at the PINPAD has (`timeout_s`, 60 s by default) and a
+ * margin; `outcome`, until what it started ends (no timeout).
+ */
+export const METHOD_WAITS: { readonly [M in MethodName]?: 'customer' | 'outcome' } = {
+  'pinpad.readCustomerData': 'customer',
+  'pinpad.readKey': 'customer',
+  'payment.start': 'outcome',
+  'buyer.search': 'customer',
+};
+
 /** Every notification the agent sends, by name: its payload. */
 export interface Events {
   /** A payment moved a step: the same texts the PINPAD and the cashier’s window show (pt-BR in cashier_message). */

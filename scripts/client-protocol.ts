@@ -184,6 +184,9 @@ export function clientProtocolSource(): string {
     const summary = doc(spec.summary, '  ');
     return `${summary}  ${literal(name)}: {\n    params: ${writer.type(spec.params, '    ')};\n    result: ${writer.type(spec.result, '    ')};\n  };`;
   });
+  const waits = Object.entries(METHODS)
+    .filter(([, spec]) => (spec.waits ?? 'request') !== 'request')
+    .map(([name, spec]) => `  ${literal(name)}: ${literal(spec.waits)},`);
   const events = Object.entries(EVENTS).map(
     ([name, spec]) => `${doc(spec.summary, '  ')}  ${literal(name)}: ${writer.type(spec.payload, '  ')};`,
   );
@@ -208,6 +211,15 @@ ${named}
 export interface Methods {
 ${methods.join('\n')}
 }
+
+/**
+ * How long a caller waits for a method's answer, where it is not an ordinary request's time:
+ * \`customer\`, as long as the customer at the PINPAD has (\`timeout_s\`, 60 s by default) and a
+ * margin; \`outcome\`, until what it started ends (no timeout).
+ */
+export const METHOD_WAITS: { readonly [M in MethodName]?: 'customer' | 'outcome' } = {
+${waits.join('\n')}
+};
 
 /** Every notification the agent sends, by name: its payload. */
 export interface Events {

@@ -8,6 +8,14 @@ import { REFERENCE_ID_MAX } from '../../contract/index.js';
 
 export type MethodAccess = 'public' | 'client' | 'operator';
 
+/**
+ * How long a caller waits for a method's answer: `request`, an ordinary request's time; `customer`,
+ * as long as the customer at the PINPAD has (its `timeout_s`, 60 s by default) and a margin;
+ * `outcome`, until what it started ends (a sale: however long the customer takes), no timeout.
+ * The client package reads it from its generated protocol (METHOD_WAITS).
+ */
+export type MethodWaits = 'request' | 'customer' | 'outcome';
+
 export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSchema> {
   readonly summary: string;
   readonly description?: string;
@@ -15,6 +23,8 @@ export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSc
   readonly result: R;
   readonly access: MethodAccess;
   readonly cost: number;
+  /** How long a caller waits for the answer (default `request`). */
+  readonly waits?: MethodWaits;
   /** Groups the methods in the documents. */
   readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay' | 'operator';
 }

@@ -36,6 +36,7 @@ export const PAYMENT_METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 20,
+    waits: 'outcome',
     summary: 'Runs a PINPAD payment to its result. Idempotent by reference_id: repeat it after any doubt.',
     description:
       'Answers when the payment ends (approved, declined, failed or cancelled); payment.progress events arrive meanwhile. ' +

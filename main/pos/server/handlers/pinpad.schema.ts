@@ -57,6 +57,7 @@ export const PINPAD_METHODS = {
     tag: 'pinpad',
     access: 'client',
     cost: 10,
+    waits: 'customer',
     summary: 'Asks the customer to type a CPF, CNPJ, phone… on the PINPAD keypad; returns the digits.',
     description:
       'Never card data: the last digits and the security code are not offered. CANCEL on the PINPAD is PINPAD_CANCELLED.',
@@ -77,6 +78,7 @@ export const PINPAD_METHODS = {
     tag: 'pinpad',
     access: 'client',
     cost: 10,
+    waits: 'customer',
     summary:
       'Waits for the customer to press a function key (ENTRA, ANULA, LIMPA, F1–F4, arrows), with an optional prompt.',
     params: Type.Object(

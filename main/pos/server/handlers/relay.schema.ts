@@ -70,6 +70,7 @@ export const RELAY_METHODS = {
     tag: 'relay',
     access: 'client',
     cost: 5,
+    waits: 'customer',
     summary:
       'Finds a buyer by CPF or CNPJ (numeric or alphanumeric) — given, or typed by the customer on the PINPAD (`from_pinpad`: digits only).',
     description:
