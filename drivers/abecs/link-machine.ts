@@ -15,6 +15,7 @@
  * machine, fed with "ACK"/"NAK"/"timeout", so every rule below is specified without real time.
  */
 import { ACK, CAN, DC2, EOT, NAK, encodeFrame, type DecodedItem } from './frame.js';
+import { ABECS_COMMANDS } from './command-table.js';
 
 export interface LinkTimings {
   /** Wait for ACK/NAK after sending a command (S220 §2.2.2.1: 2 s). */
@@ -292,28 +293,9 @@ function parseNotification(data: Buffer): LinkNotification {
  * command (OPN)" says what failed and still gives support the command's name.
  */
 const COMMAND_NAMES: Readonly<Record<string, string>> = {
-  OPN: 'open-session',
-  CLO: 'close-session',
+  ...Object.fromEntries(Object.entries(ABECS_COMMANDS).map(([id, declaration]) => [id, declaration.name])),
+  // Not a packet: the control byte that aborts a blocking command.
   CAN: 'cancel',
-  GIX: 'identification',
-  GIN: 'identification',
-  DSP: 'display',
-  DEX: 'display',
-  GKY: 'key-press',
-  RMC: 'remove-card',
-  GCX: 'read-card',
-  GCD: 'read-card',
-  GOX: 'chip-processing',
-  FCX: 'finish-chip',
-  GPN: 'PIN-entry',
-  GED: 'keypad-entry',
-  MNU: 'menu',
-  CEX: 'check-event',
-  CKE: 'check-event',
-  GTK: 'card-data',
-  TLI: 'table-load start',
-  TLR: 'table-load',
-  TLE: 'table-load end',
 };
 
 /** "OPN" → "the open-session command (OPN)"; a label that is not a known command stays as it is. */

@@ -33,6 +33,7 @@ import { gocCommand } from '../commands/goc.js';
 import { fncCommand } from '../commands/fnc.js';
 import type { TraceDirection } from './format.js';
 import { maskEmvData, maskPanText, maskTrackText, zeroBytes, zeroText } from './mask-values.js';
+import { commandIds } from '../command-table.js';
 
 export interface MaskedPacket {
   /** The three-letter id, when the packet has a readable one. */
@@ -43,44 +44,11 @@ export interface MaskedPacket {
   readonly data?: Buffer;
 }
 
-/** The Abecs (TLV) commands of S220 §3.1.3. */
-const TLV_COMMANDS: ReadonlySet<string> = new Set([
-  'GIX',
-  'CLX',
-  'CEX',
-  'EBX',
-  'GCD',
-  'GTK',
-  'MNU',
-  'MLI',
-  'MLR',
-  'MLE',
-  'LMF',
-  'DMF',
-  'DSI',
-  'GCX',
-  'GED',
-  'GOX',
-  'FCX',
-]);
+/** The Abecs (TLV) commands of S220 §3.1.3: each parameter masked by what it holds. */
+const TLV_COMMANDS = commandIds((command) => command.trace === 'tlv');
 
 /** Fixed-field packets that carry no card data either way. */
-const PLAIN_COMMANDS: ReadonlySet<string> = new Set([
-  'OPN',
-  'CLO',
-  'DSP',
-  'DEX',
-  'GIN',
-  'GKY',
-  'RMC',
-  'GTS',
-  'TLI',
-  'TLR',
-  'TLE',
-  'CNG',
-  'NTM',
-  'ERR',
-]);
+const PLAIN_COMMANDS = commandIds((command) => command.trace === 'plain');
 
 const ZEROED_PARAMS: ReadonlySet<number> = new Set([
   PP.PINBLK,
@@ -196,7 +164,9 @@ function maskCommandBlocks(id: string, blocks: readonly Buffer[]): Buffer[] | un
       const req = fncCommand.decodeRequest({ id, blocks });
       return [...fncCommand.encodeRequest({ ...req, issuerData: maskEmvData(req.issuerData) }).blocks];
     }
+    // The card reading's parameters and the host's public key: no card data.
     case 'GCR':
+    case 'OPN':
       return [...blocks];
     default:
       return PLAIN_COMMANDS.has(id) ? [...blocks] : undefined;
