@@ -1321,6 +1321,8 @@ export const METHOD_WAITS: { readonly [M in MethodName]?: 'customer' | 'outcome'
   'pinpad.readCustomerData': 'customer',
   'pinpad.readKey': 'customer',
   'payment.start': 'outcome',
+  'payment.cancel': 'customer',
+  'payment.undo': 'customer',
   'buyer.search': 'customer',
 };
 

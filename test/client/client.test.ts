@@ -326,6 +326,20 @@ describe('calls', () => {
 
     await expect(client.pay(START)).resolves.toMatchObject({ status: 'approved', reference_id: 'sale-1' });
   });
+
+  it('payment.cancel waits beyond the request timeout: the supervisor may be typing the PIN on the PINPAD (60 s)', async () => {
+    const agent = await startAgent({ paired: true });
+    agent.handle('payment.cancel', async (params) => {
+      await sleep(400);
+      return outcome({ reference_id: params.reference_id, status: 'cancelled' });
+    });
+    const client = newClient(agent, { token: TOKEN, requestTimeoutMs: 100 });
+    await client.connect();
+
+    await expect(
+      client.call('payment.cancel', { reference_id: 'sale-1', supervisor_entry: 'pinpad' }),
+    ).resolves.toMatchObject({ status: 'cancelled' });
+  });
 });
 
 describe('pairing', () => {

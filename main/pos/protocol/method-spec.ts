@@ -10,7 +10,8 @@ export type MethodAccess = 'public' | 'client' | 'operator';
 
 /**
  * How long a caller waits for a method's answer: `request`, an ordinary request's time; `customer`,
- * as long as the customer at the PINPAD has (its `timeout_s`, 60 s by default) and a margin;
+ * as long as the person at the PINPAD has — the customer's `timeout_s`, or the supervisor's 60 s
+ * to type a PIN on it (`supervisor_entry: "pinpad"`), 60 s by default — and a margin;
  * `outcome`, until what it started ends (a sale: however long the customer takes), no timeout.
  * The client package reads it from its generated protocol (METHOD_WAITS).
  */

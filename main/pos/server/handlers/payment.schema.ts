@@ -48,6 +48,7 @@ export const PAYMENT_METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 5,
+    waits: 'customer',
     summary:
       'Cancels: before the card is read the PINPAD is stopped; after an approval it becomes a void (which may need the supervisor: see payment.undo).',
     params: VoidParams,
@@ -74,6 +75,7 @@ export const PAYMENT_METHODS = {
     tag: 'payment',
     access: 'client',
     cost: 10,
+    waits: 'customer',
     summary: 'Voids an approval, confirmed or not; harmless when already undone.',
     description:
       'A confirmed sale is voided (problem VOIDED_BY_POS, "cancelada"); an approval still waiting for confirmation is undone (UNDONE_BY_POS, "desfeita"). ' +
