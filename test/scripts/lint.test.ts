@@ -44,12 +44,17 @@ describe('npm run lint', () => {
     expect(lines).toContain(`lint: layers could not start: spawn ${join(dir, 'no-such-program')} ENOENT`);
   });
 
-  it('is the package script, with ESLint, Prettier and the layer check printing its advice', () => {
+  it('is the package script, with the type check, ESLint, Prettier and the layer check printing its advice', () => {
     const scripts = (
       JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     ).scripts;
     expect(scripts.lint).toBe('node scripts/lint.mjs');
-    expect(CHECKS.map(({ name }) => name)).toEqual(['eslint', 'prettier', 'layers']);
+    expect(CHECKS.map(({ name }) => name)).toEqual(['types', 'window types', 'eslint', 'prettier', 'layers']);
+    // The same projects as `npm run typecheck`, so lint fails where the type check does.
+    const projects = CHECKS.slice(0, 2).map(({ command }) => command.slice(-3).join(' '));
+    expect(projects).toEqual(['-p tsconfig.json --noEmit', '-p renderer/tsconfig.json --noEmit']);
+    for (const project of ['tsconfig.json', 'renderer/tsconfig.json'])
+      expect(scripts.typecheck).toContain(`tsc -p ${project} --noEmit`);
     expect(CHECKS.find(({ name }) => name === 'layers')?.command.slice(-2)).toEqual(['--output-type', 'err-long']);
   });
 });
