@@ -1,14 +1,14 @@
 /**
- * The payment methods (handlers in payment.ts): start, cancel, status, confirm, undo, list.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The payment methods (handlers in main/pos/server/handlers/payment.ts): start, cancel, status,
+ * confirm, undo, list.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
-import { Literals } from '../../protocol/literals.js';
+import { Literals } from '../literals.js';
 import { Type } from 'typebox';
 import { StartParams } from '../../../core/params.js';
 import { PAYMENT_STATES } from '../../../core/states.js';
-import { PaymentOutcome, PaymentStatus } from '../../protocol/models.js';
-import { method, NoParams, Terminal, Reference } from '../../protocol/method-spec.js';
+import { PaymentOutcome, PaymentStatus } from '../models.js';
+import { method, NoParams, Terminal, Reference } from '../method-spec.js';
 
 /** payment.undo and payment.cancel: the reference, and the supervisor's PIN when the store asks for it (settings supervisor). */
 const VoidParams = Type.Object(
