@@ -6,7 +6,7 @@
  */
 import { Literals } from '../literals.js';
 import { Type } from 'typebox';
-import { SETTINGS_VIOLATION_CODES } from '../../../core/settings-violations.js';
+import { SETTINGS_VIOLATION_CODES } from '../enums.js';
 import { BlockedProgramView, ClientRecordView, PairingGuardView, PairingRequestView, PrintJobView } from '../models.js';
 import { method, NoParams, Empty } from '../method-spec.js';
 
