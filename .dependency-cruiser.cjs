@@ -237,6 +237,18 @@ module.exports = {
       to: { path: '^main/pos/protocol/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'protocol-owns-the-wire',
+      severity: 'error',
+      comment:
+        'main/pos/protocol is the POS wire (client/protocol.ts and docs/pos-asyncapi.json are generated from it): it ' +
+        'declares its own schemas and lists, built only on the payments API contract (main/contract), the tax id ' +
+        'patterns (main/validation) and lib/. A method schema goes in main/pos/protocol/methods/<feature>.ts and its ' +
+        'handler imports it from there, not the reverse; a core value reaches the wire through ' +
+        'main/pos/server/wire-adapter.ts, so a rename inside the core never changes the protocol by itself.',
+      from: { path: '^main/pos/protocol/' },
+      to: { dependencyTypes: ['local', 'aliased'], pathNot: '^(main/pos/protocol|main/contract|main/validation|lib)/' },
+    },
+    {
       name: 'programs-import-no-programs',
       severity: 'error',
       comment:

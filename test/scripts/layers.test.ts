@@ -44,7 +44,7 @@ function onFixture(): string {
 }
 
 describe('the layer check', () => {
-  it("fails on an import that runs up a floor, one between two folders of a floor, a loop of type-only imports, Node's network or module loader in the core, node:fs in the window, and a package where it may not run or classified nowhere", () => {
+  it("fails on an import that runs up a floor, one between two folders of a floor, a loop of type-only imports, Node's network or module loader in the core, node:fs in the window, a package where it may not run or classified nowhere, and the POS protocol reaching into the server or the core", () => {
     const config = onFixture();
     const lint = depcruise(config, 'err');
     expect(lint.status, lint.stdout).not.toBe(0);
@@ -63,6 +63,8 @@ describe('the layer check', () => {
       'node-closed:main/core: main/core/wire.ts → module',
       'package-classified: main/core/wire.ts → ../../../node_modules/globals/index.js',
       'package:commander: main/core/wire.ts → ../../../node_modules/commander/typings/index.d.ts',
+      'protocol-owns-the-wire: main/pos/protocol/methods.ts → main/core/engine.ts',
+      'protocol-owns-the-wire: main/pos/protocol/methods.ts → main/pos/server.ts',
       'renderer-no-node: renderer/page.ts → fs',
     ]);
     // main/pos/handler.ts → main/core/engine.ts runs down: allowed, so not among them.

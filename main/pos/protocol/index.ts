@@ -5,6 +5,7 @@
  */
 import type { ErrorData } from './errors.js';
 
+export * from './enums.js';
 export * from './errors.js';
 export * from './events.js';
 export * from './methods.js';

@@ -1,7 +1,7 @@
 /**
  * What every POS API method is described by (MethodSpec), and the schema pieces several features'
- * methods share. The methods themselves are described beside their handlers
- * (main/pos/server/handlers/*.schema.ts) and assembled in methods.ts.
+ * methods share. The methods themselves are described feature by feature in methods/<feature>.ts
+ * and assembled in methods.ts.
  */
 import { Type, type TSchema } from 'typebox';
 import { REFERENCE_ID_MAX } from '../../contract/index.js';

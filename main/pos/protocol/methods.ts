@@ -11,21 +11,23 @@
  * or money more.
  */
 import type { Static } from 'typebox';
-import { SESSION_METHODS } from '../server/handlers/session.schema.js';
-import { OPERATOR_METHODS } from '../server/handlers/operator.schema.js';
-import { AGENT_METHODS } from '../server/handlers/agent.schema.js';
-import { PINPAD_METHODS } from '../server/handlers/pinpad.schema.js';
-import { PAYMENT_METHODS } from '../server/handlers/payment.schema.js';
-import { RECEIPT_METHODS } from '../server/handlers/receipt.schema.js';
-import { RELAY_METHODS } from '../server/handlers/relay.schema.js';
+import { SESSION_METHODS } from './methods/session.js';
+import { OPERATOR_METHODS } from './methods/operator.js';
+import { AGENT_METHODS } from './methods/agent.js';
+import { PINPAD_METHODS } from './methods/pinpad.js';
+import { PAYMENT_METHODS } from './methods/payment.js';
+import { RECEIPT_METHODS } from './methods/receipt.js';
+import { RELAY_METHODS } from './methods/relay.js';
 import { PaymentState } from './models.js';
 
 export type { MethodAccess, MethodSpec } from './method-spec.js';
-export { CUSTOMER_DATA_FOR_POS, PINPAD_KEYS, type CustomerDataForPos } from '../server/handlers/pinpad.schema.js';
-export { RECEIPT_FORMATS_FOR_POS } from '../server/handlers/receipt.schema.js';
+export { CUSTOMER_DATA_FOR_POS, PINPAD_KEYS, type CustomerDataForPos } from './methods/pinpad.js';
+export { RECEIPT_FORMATS_FOR_POS } from './methods/receipt.js';
 
 /**
- * Every method, feature by feature, each described beside its handler (server/handlers/*.schema.ts).
+ * Every method, feature by feature: each feature's methods are described in methods/<feature>.ts
+ * (its handlers, main/pos/server/handlers/<feature>.ts, import their types from here, never the
+ * reverse).
  * The order is the documents' (docs/pos-asyncapi.json, client/protocol.ts): keep it.
  */
 export const METHODS = {

@@ -8,9 +8,7 @@ import { Type, type Static } from 'typebox';
 import { BankAccount, BankAccountListItem } from '../../contract/bank-accounts.js';
 import { Buyer } from '../../contract/buyers.js';
 import { BoletoDetails, PixDetails, TransactionError } from '../../contract/transactions.js';
-import { PAYMENT_STATES } from '../../core/states.js';
-import { DECLINE_CATEGORIES } from '../../core/declines.js';
-import { PROGRESS_STEPS } from '../../core/events.js';
+import { DECLINE_CATEGORIES, PAYMENT_STATES, PROGRESS_STEPS } from './enums.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const IsoTime = Type.String({ description: 'ISO 8601 time.' });
@@ -137,7 +135,7 @@ export const PaymentStatus = Type.Union(
   { title: 'PaymentStatus', description: 'Processed (with the result and receipts) / InProgress / NotFound.' },
 );
 
-export const ProgressStep = Literals(Object.keys(PROGRESS_STEPS) as (keyof typeof PROGRESS_STEPS)[], {
+export const ProgressStep = Literals(PROGRESS_STEPS, {
   description: 'Where the payment is.',
 });
 

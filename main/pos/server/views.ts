@@ -1,7 +1,8 @@
 /**
  * The agent's own records as the POS API shows them (protocol/models.ts): snake_case, amounts
  * in centavos, nothing beyond what the schema lists — so a field added inside the agent never
- * leaks to a POS by accident.
+ * leaks to a POS by accident. Every value of a core list in them (a state, a step, a decline
+ * category…) crosses through wire-adapter.ts's tables.
  */
 import type { PrinterStatus } from '../../../drivers/printers/status.js';
 import type { Transaction } from '../../api/index.js';
@@ -31,6 +32,13 @@ import type {
 } from '../protocol/index.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import type { DiskState } from './agent.js';
+import {
+  wireConfirmation,
+  wireDeclineCategory,
+  wirePaymentState,
+  wireProgressStep,
+  wireResultStatus,
+} from './wire-adapter.js';
 
 /**
  * A PINPAD as a session sees it: the reference of the sale it runs only for a session that may
@@ -71,8 +79,8 @@ export const progressView = (event: CoreProgress): PaymentProgress => ({
   payment_id: event.paymentId,
   reference_id: event.referenceId,
   terminal: event.terminal,
-  step: event.step,
-  state: event.state,
+  step: wireProgressStep(event.step),
+  state: wirePaymentState(event.state),
   phase: phaseOf(event.state),
   message: event.message,
   cashier_message: event.cashierMessage,
@@ -186,11 +194,11 @@ export const relayTransactionView = (transaction: Transaction): RelayTransaction
 /**
  * A payment's outcome on the wire, field by field: the core speaks camelCase domain words
  * (core/outcome.ts) and this is the one place that names them as the POS protocol does
- * (protocol/models.ts). `phase` is the engine's own reading of the state (core/states.ts), so
- * no client keeps its own list of decided states.
+ * (protocol/models.ts), its values through wire-adapter.ts. `phase` is the engine's own reading of
+ * the state (core/states.ts), so no client keeps its own list of decided states.
  */
 export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
-  status: outcome.status,
+  status: wireResultStatus(outcome.status),
   reference_id: outcome.referenceId,
   payment_id: outcome.paymentId,
   transaction_id: outcome.transactionId,
@@ -204,8 +212,8 @@ export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
     outcome.card === null
       ? null
       : { brand: outcome.card.brand, masked_pan: outcome.card.maskedPan, entry_mode: outcome.card.entryMode },
-  confirmation: outcome.confirmation,
-  state: outcome.state,
+  confirmation: wireConfirmation(outcome.confirmation),
+  state: wirePaymentState(outcome.state),
   phase: phaseOf(outcome.state),
   problem:
     outcome.problem === null
@@ -215,7 +223,7 @@ export const outcomeView = (outcome: CoreOutcome): PaymentOutcome => ({
           message: outcome.problem.message,
           cashier_message: outcome.problem.cashierMessage,
         },
-  decline_code: outcome.declineCode,
+  decline_code: outcome.declineCode === null ? null : wireDeclineCategory(outcome.declineCode),
   issuer_response_code: outcome.issuerResponseCode,
   customer_tax_id: outcome.customerTaxId,
   created_at: outcome.createdAt,

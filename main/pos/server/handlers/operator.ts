@@ -11,6 +11,7 @@ import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { SupervisorGuard, SupervisorLock } from '../supervisor.js';
 import { blockedProgramView, clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
+import { wireSettingsViolationCode } from '../wire-adapter.js';
 import { storeTimeZone } from '../../../locale/store-time.js';
 
 function sameKey(given: string, expected: string): boolean {
@@ -175,7 +176,7 @@ export const operatorHandlers: Handlers<
               message: problem.message,
               violations: problem.violations.map(({ field, code, message, cashier_message }) => ({
                 field,
-                code,
+                code: wireSettingsViolationCode(code),
                 message,
                 cashier_message,
               })),
@@ -199,7 +200,7 @@ export const operatorHandlers: Handlers<
         {
           violations: saved.violations.map((v) => ({
             field: `settings.${v.field}`,
-            code: v.code,
+            code: wireSettingsViolationCode(v.code),
             message: v.message,
             cashier_message: v.cashier_message,
           })),

@@ -13,6 +13,7 @@ import { assertMaySee, maySee, ownerScope } from '../payment-access.js';
 import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
 import { authorizeVoid } from '../supervisor.js';
+import { corePaymentStates, wirePaymentState } from '../wire-adapter.js';
 
 /**
  * The one answer to a reference_id that cannot start this payment, whether this POS used it with
@@ -95,7 +96,7 @@ export const paymentHandlers: Handlers<
         return {
           status: 'InProgress' as const,
           payment_id: answer.paymentId,
-          state: answer.state,
+          state: wirePaymentState(answer.state),
           ...(answer.stalled === undefined ? {} : { result: outcomeView(answer.stalled) }),
         };
       case 'processed':
@@ -133,7 +134,7 @@ export const paymentHandlers: Handlers<
       ...(card_last4 === undefined ? {} : { cardLast4: card_last4 }),
       ...(from === undefined ? {} : { from }),
       ...(to === undefined ? {} : { to }),
-      ...(states === undefined ? {} : { states }),
+      ...(states === undefined ? {} : { states: corePaymentStates(states) }),
       ...(terminal === undefined ? {} : { terminal }),
       ...(limit === undefined ? {} : { limit }),
       ...(offset === undefined ? {} : { offset }),

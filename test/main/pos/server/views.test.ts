@@ -1,11 +1,13 @@
 /**
- * The one place the core's payment outcome becomes the POS wire: the core speaks camelCase
- * domain words (core/outcome.ts), the POS reads protocol/models.ts. Every field crosses under its
- * wire name with its value untouched, `phase` is added from the state, and nothing else passes.
+ * The one place the core's payment outcome and progress become the POS wire: the core speaks
+ * camelCase domain words (core/outcome.ts, core/events.ts), the POS reads protocol/models.ts. Every
+ * field crosses under its wire name with its value untouched (wire-adapter.ts's tables map the core's
+ * lists one to one), `phase` is added from the state, and nothing else passes.
  */
 import { describe, expect, it } from 'vitest';
+import type { PaymentProgress } from '../../../../main/core/events.js';
 import type { PaymentOutcome } from '../../../../main/core/outcome.js';
-import { outcomeView } from '../../../../main/pos/server/views.js';
+import { outcomeView, progressView } from '../../../../main/pos/server/views.js';
 
 const declined: PaymentOutcome = {
   status: 'declined',
@@ -75,6 +77,32 @@ describe('outcomeView', () => {
       decline_code: null,
       issuer_response_code: null,
       finished_at: null,
+    });
+  });
+});
+
+describe('progressView', () => {
+  it('names every field of the core progress event as the wire does, values untouched, with the phase', () => {
+    const event: PaymentProgress = {
+      paymentId: 'pay_01',
+      referenceId: 'pdv-42',
+      terminal: 'PB-1',
+      step: 'entering_pin',
+      state: 'card_read',
+      message: 'Customer is entering the PIN',
+      cashierMessage: 'Cliente digitando a senha',
+      at: '2026-11-27T09:00:12.000Z',
+    };
+    expect(progressView(event)).toStrictEqual({
+      payment_id: 'pay_01',
+      reference_id: 'pdv-42',
+      terminal: 'PB-1',
+      step: 'entering_pin',
+      state: 'card_read',
+      phase: 'in_progress',
+      message: 'Customer is entering the PIN',
+      cashier_message: 'Cliente digitando a senha',
+      at: '2026-11-27T09:00:12.000Z',
     });
   });
 });

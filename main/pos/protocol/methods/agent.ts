@@ -1,11 +1,11 @@
 /**
- * `agent.status` (handler in agent.ts): the agent's PINPADs, printers, payments API and pairing state.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * `agent.status` (its handler: main/pos/server/handlers/agent.ts): the agent's PINPADs, printers,
+ * payments API and pairing state.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
 import { Type } from 'typebox';
-import { ApiHealth, DiskView, PinpadLinkView, PinpadView, PrinterView } from '../../protocol/models.js';
-import { method, NoParams } from '../../protocol/method-spec.js';
+import { ApiHealth, DiskView, PinpadLinkView, PinpadView, PrinterView } from '../models.js';
+import { method, NoParams } from '../method-spec.js';
 
 export const AGENT_METHODS = {
   'agent.status': method({

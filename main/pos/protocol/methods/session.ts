@@ -1,12 +1,11 @@
 /**
- * The POS API's session methods (handlers in session.ts): finding the agent, pairing a POS and
- * logging in (`session.hello`).
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The POS API's session methods (handlers in main/pos/server/handlers/session.ts): finding the
+ * agent, pairing a POS and logging in (`session.hello`).
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
 import { Type } from 'typebox';
-import { PaymentOutcome } from '../../protocol/models.js';
-import { method, NoParams } from '../../protocol/method-spec.js';
+import { PaymentOutcome } from '../models.js';
+import { method, NoParams } from '../method-spec.js';
 
 export const SESSION_METHODS = {
   'agent.info': method({

@@ -1,12 +1,12 @@
 /**
- * The PINPAD methods (handlers in pinpad.ts): list, status, show text, read what the customer types.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The PINPAD methods (handlers in main/pos/server/handlers/pinpad.ts): list, status, show text, read
+ * what the customer types.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
-import { Literals } from '../../protocol/literals.js';
+import { Literals } from '../literals.js';
 import { Type } from 'typebox';
-import { PinpadView } from '../../protocol/models.js';
-import { method, NoParams, Empty, Terminal, Seconds } from '../../protocol/method-spec.js';
+import { PinpadView } from '../models.js';
+import { method, NoParams, Empty, Terminal, Seconds } from '../method-spec.js';
 
 /**
  * What the customer may type on the PINPAD for the POS. Card data (the last digits, the security

@@ -1,14 +1,64 @@
 /**
- * The payment methods (handlers in payment.ts): start, cancel, status, confirm, undo, list.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The payment methods (handlers in main/pos/server/handlers/payment.ts): start, cancel, status,
+ * confirm, undo, list.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
-import { Literals } from '../../protocol/literals.js';
-import { Type } from 'typebox';
-import { StartParams } from '../../../core/params.js';
-import { PAYMENT_STATES } from '../../../core/states.js';
-import { PaymentOutcome, PaymentStatus } from '../../protocol/models.js';
-import { method, NoParams, Terminal, Reference } from '../../protocol/method-spec.js';
+import { Literals } from '../literals.js';
+import { Type, type Static } from 'typebox';
+import {
+  DESCRIPTION_MAX,
+  INSTALLMENTS_MAX,
+  INSTALLMENTS_MIN,
+  NOTIFICATION_MAX_PINPAD,
+  REFERENCE_ID_MAX,
+} from '../../../contract/index.js';
+import { PAYMENT_STATES } from '../enums.js';
+import { PaymentOutcome, PaymentStatus } from '../models.js';
+import { method, NoParams, Terminal, Reference } from '../method-spec.js';
+
+/**
+ * The parameters of a PINPAD payment as the POS sends them (snake_case). The dispatcher validates
+ * a request with it; the engine checks them again as it starts, with the rules a schema cannot say
+ * (installments only for credit, the minimum installment value: main/core/params.ts).
+ */
+export const PaymentStartParams = Type.Object(
+  {
+    reference_id: Type.String({
+      minLength: 1,
+      maxLength: REFERENCE_ID_MAX,
+      description: "The POS's own id of this sale: repeating `start` with it returns the same payment.",
+    }),
+    amount: Type.Integer({ minimum: 1, description: 'Centavos, an integer > 0.' }),
+    payment_type: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
+    installments: Type.Optional(
+      Type.Integer({
+        minimum: INSTALLMENTS_MIN,
+        maximum: INSTALLMENTS_MAX,
+        description:
+          'Credit only, 1–12. Left out for credit: the customer chooses on the PINPAD (1 when the amount is too small to split).',
+      }),
+    ),
+    description: Type.String({ minLength: 1, maxLength: DESCRIPTION_MAX }),
+    notification: Type.Optional(
+      Type.String({
+        maxLength: NOTIFICATION_MAX_PINPAD,
+        description: 'Shown on the PINPAD while it waits for the card (≤ 32).',
+      }),
+    ),
+    terminal: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Serial number of the PINPAD; needed when several are attached.',
+      }),
+    ),
+    ask_tax_id: Type.Optional(
+      Type.Boolean({ description: 'Ask the customer to type a CPF on the PINPAD (for the receipt).' }),
+    ),
+  },
+  { additionalProperties: false, title: 'PaymentStartParams' },
+);
+export type PaymentStartParams = Static<typeof PaymentStartParams>;
 
 /** payment.undo and payment.cancel: the reference, and the supervisor's PIN when the store asks for it (settings supervisor). */
 const VoidParams = Type.Object(
@@ -41,7 +91,7 @@ export const PAYMENT_METHODS = {
     description:
       'Answers when the payment ends (approved, declined, failed or cancelled); payment.progress events arrive meanwhile. ' +
       'The same reference_id with the same parameters returns the same payment (running or finished); with others, REFERENCE_CONFLICT.',
-    params: StartParams,
+    params: PaymentStartParams,
     result: PaymentOutcome,
   }),
   'payment.cancel': method({

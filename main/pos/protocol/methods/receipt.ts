@@ -1,12 +1,12 @@
 /**
- * The receipt methods (handlers in receipt.ts): a payment's receipt as text, HTML or ESC/POS, or printed.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The receipt methods (handlers in main/pos/server/handlers/receipt.ts): a payment's receipt as
+ * text, HTML or ESC/POS, or printed.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
-import { Literals } from '../../protocol/literals.js';
+import { Literals } from '../literals.js';
 import { Type } from 'typebox';
-import { PrintJobView } from '../../protocol/models.js';
-import { method, Reference } from '../../protocol/method-spec.js';
+import { PrintJobView } from '../models.js';
+import { method, Reference } from '../method-spec.js';
 
 export const RECEIPT_FORMATS_FOR_POS = ['text', 'html', 'escpos'] as const;
 

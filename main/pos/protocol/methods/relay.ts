@@ -1,8 +1,7 @@
 /**
- * Relays of the payments API with Pinbridge's credentials and seller (handlers in relay.ts): buyers,
- * bank accounts, boletos and bolepix, tap to pay.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * Relays of the payments API with Pinbridge's credentials and seller (handlers in
+ * main/pos/server/handlers/relay.ts): buyers, bank accounts, boletos and bolepix, tap to pay.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
 import { Type } from 'typebox';
 import {
@@ -21,8 +20,8 @@ import {
   NOTIFICATION_MAX_TAP_TO_PAY,
   REFERENCE_ID_MAX,
 } from '../../../contract/index.js';
-import { BankAccount, BankAccountListItem, Buyer, PrintJobView, RelayTransaction } from '../../protocol/models.js';
-import { method, Terminal, Seconds } from '../../protocol/method-spec.js';
+import { BankAccount, BankAccountListItem, Buyer, PrintJobView, RelayTransaction } from '../models.js';
+import { method, Terminal, Seconds } from '../method-spec.js';
 
 const ApiId = (name: string) =>
   Type.String({ pattern: '^[0-9a-fA-F]{32}$', description: `The ${name}: 32 hexadecimal characters.` });

@@ -1,20 +1,14 @@
 /**
- * The methods of the cashier's window alone (handlers in operator.ts): `session.operator` and every
- * `operator.*` — pairing codes, paired clients, settings, API token, supervisor, diagnostics.
- * Assembled with the others into METHODS by main/pos/protocol/methods.ts (see there for `access` and
- * `cost`).
+ * The methods of the cashier's window alone (handlers in main/pos/server/handlers/operator.ts):
+ * `session.operator` and every `operator.*` — pairing codes, paired clients, settings, API token,
+ * supervisor, diagnostics.
+ * Assembled with the others into METHODS by ../methods.ts (see there for `access` and `cost`).
  */
-import { Literals } from '../../protocol/literals.js';
+import { Literals } from '../literals.js';
 import { Type } from 'typebox';
-import { SETTINGS_VIOLATION_CODES } from '../../../core/settings-violations.js';
-import {
-  BlockedProgramView,
-  ClientRecordView,
-  PairingGuardView,
-  PairingRequestView,
-  PrintJobView,
-} from '../../protocol/models.js';
-import { method, NoParams, Empty } from '../../protocol/method-spec.js';
+import { SETTINGS_VIOLATION_CODES } from '../enums.js';
+import { BlockedProgramView, ClientRecordView, PairingGuardView, PairingRequestView, PrintJobView } from '../models.js';
+import { method, NoParams, Empty } from '../method-spec.js';
 
 const SupervisorView = Type.Object(
   {

@@ -1,0 +1,116 @@
+/**
+ * The core's lists and the POS wire's are kept apart (protocol/enums.ts, issue 36), and
+ * main/pos/server/wire-adapter.ts is the one table between them: every core value has its wire
+ * value (tsc says so for the types; this says so for the values the core lists at run time), no two
+ * core values share one, and every wire value is one a core value becomes — a one-to-one map onto
+ * the wire's whole list, so the documents promise no value the agent never sends and payment.list
+ * can read a filter back into the core's states.
+ */
+import { describe, expect, it } from 'vitest';
+import { DECLINE_CATEGORIES as CORE_DECLINE_CATEGORIES } from '../../../../main/core/declines.js';
+import { PROGRESS_STEPS as CORE_PROGRESS_STEPS } from '../../../../main/core/events.js';
+import { SETTINGS_VIOLATION_CODES as CORE_SETTINGS_VIOLATION_CODES } from '../../../../main/core/settings-violations.js';
+import { PAYMENT_STATES as CORE_PAYMENT_STATES } from '../../../../main/core/states.js';
+import {
+  DECLINE_CATEGORIES,
+  METHODS,
+  PAYMENT_STATES,
+  PaymentOutcome,
+  PROGRESS_STEPS,
+  SETTINGS_VIOLATION_CODES,
+} from '../../../../main/pos/protocol/index.js';
+import {
+  corePaymentStates,
+  WIRE_CONFIRMATIONS,
+  WIRE_DECLINE_CATEGORIES,
+  WIRE_PAYMENT_STATES,
+  WIRE_PROGRESS_STEPS,
+  WIRE_RESULT_STATUSES,
+  WIRE_SETTINGS_VIOLATION_CODES,
+  wireConfirmation,
+  wirePaymentState,
+} from '../../../../main/pos/server/wire-adapter.js';
+
+/** The values a union of literals allows, read from its JSON schema (`anyOf` of `const`s, nullable or not). */
+function literalsOf(schema: unknown): string[] {
+  const { anyOf } = schema as { anyOf: { const?: unknown; type?: string; anyOf?: unknown }[] };
+  return anyOf.flatMap((member) =>
+    member.anyOf !== undefined ? literalsOf(member) : member.type === 'null' ? [] : [String(member.const)],
+  );
+}
+
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+const tables = [
+  {
+    name: 'payment states',
+    table: WIRE_PAYMENT_STATES,
+    core: CORE_PAYMENT_STATES,
+    wire: PAYMENT_STATES,
+  },
+  {
+    name: 'decline categories',
+    table: WIRE_DECLINE_CATEGORIES,
+    core: CORE_DECLINE_CATEGORIES,
+    wire: DECLINE_CATEGORIES,
+  },
+  {
+    name: 'progress steps',
+    table: WIRE_PROGRESS_STEPS,
+    core: Object.keys(CORE_PROGRESS_STEPS),
+    wire: PROGRESS_STEPS,
+  },
+  {
+    name: 'settings mistake codes',
+    table: WIRE_SETTINGS_VIOLATION_CODES,
+    core: CORE_SETTINGS_VIOLATION_CODES,
+    wire: SETTINGS_VIOLATION_CODES,
+  },
+  {
+    name: 'result statuses',
+    table: WIRE_RESULT_STATUSES,
+    // The core lists its result statuses as a type only: the table's own keys stand for the list.
+    core: Object.keys(WIRE_RESULT_STATUSES),
+    wire: literalsOf(PaymentOutcome.properties.status),
+  },
+  {
+    name: 'confirmations',
+    table: WIRE_CONFIRMATIONS,
+    core: Object.keys(WIRE_CONFIRMATIONS),
+    wire: literalsOf(PaymentOutcome.properties.confirmation),
+  },
+] as const;
+
+describe('the wire adapter', () => {
+  it.each(tables)(
+    'maps every core value of the $name to a wire value, one to one, onto the whole wire list',
+    ({ table, core, wire }) => {
+      const entries: [string, string][] = Object.entries(table);
+      // Every core value has an entry, and the table holds nothing else.
+      expect(sorted(entries.map(([from]) => from))).toEqual(sorted(core));
+      // No two core values share a wire value …
+      const images = entries.map(([, to]) => to);
+      expect(new Set(images).size).toBe(images.length);
+      // … and every wire value is one some core value becomes.
+      expect(sorted(images)).toEqual(sorted(wire));
+    },
+  );
+
+  it("publishes the wire's own lists in the documents' schemas", () => {
+    expect(literalsOf(PaymentOutcome.properties.state)).toEqual([...PAYMENT_STATES]);
+    expect(literalsOf(PaymentOutcome.properties.decline_code)).toEqual([...DECLINE_CATEGORIES]);
+    const listStates = (METHODS['payment.list'].params.properties.states as unknown as { items: unknown }).items;
+    expect(literalsOf(listStates)).toEqual([...PAYMENT_STATES]);
+  });
+
+  it("reads a payment.list filter back into the core's states, each to the state it came from", () => {
+    for (const state of CORE_PAYMENT_STATES) expect(corePaymentStates([wirePaymentState(state)])).toEqual([state]);
+    expect(corePaymentStates([...PAYMENT_STATES])).toHaveLength(CORE_PAYMENT_STATES.length);
+    expect(corePaymentStates([])).toEqual([]);
+  });
+
+  it('keeps a confirmation that is not there null', () => {
+    expect(wireConfirmation(null)).toBeNull();
+    expect(wireConfirmation('pending')).toBe('pending');
+  });
+});
