@@ -256,7 +256,7 @@ export type Disk = {
 export type PaymentStartParams = {
   /** The POS's own id of this sale: repeating `start` with it returns the same payment. */
   reference_id: string;
-  /** Centavos, an integer > 0. */
+  /** Centavos, an integer > 0 of at most 12 digits (what a PINPAD can show and send). */
   amount: number;
   payment_type: 'credit' | 'debit';
   /** Credit only, 1–12. Left out for credit: the customer chooses on the PINPAD (1 when the amount is too small to split). */

@@ -18,6 +18,11 @@ import {
 } from './common.js';
 
 export const NOTIFICATION_MAX_PINPAD = 32;
+/**
+ * The largest amount a PINPAD sale can carry, in centavos: the PINPAD's amount fields are 12
+ * digits (ABECS N12: GCX/GOX SPE_AMOUNT, GCR_AMOUNT, GOC_AMOUNT). The payments API shows no bound.
+ */
+export const PINPAD_AMOUNT_MAX = 999_999_999_999;
 export const NOTIFICATION_MAX_TAP_TO_PAY = 200;
 export const INSTALLMENTS_MIN = 1;
 export const INSTALLMENTS_MAX = 12;

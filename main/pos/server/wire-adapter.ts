@@ -9,10 +9,13 @@
  *
  * views.ts builds the wire's records (outcomeView, progressView) with these; the handlers use them
  * for the values they pass on (payment.status's state, payment.list's filter, the settings'
- * mistakes). test/main/pos/server/wire-adapter.test.ts holds every table to a one-to-one map onto
+ * mistakes). The other way, a payment.start's parameters become the core's SaleRequest here
+ * (saleRequestFrom): the wire's snake_case stops at this file. test/main/pos/server/wire-adapter.test.ts holds every table to a one-to-one map onto
  * the wire's whole list.
  */
 import type { DeclineCategory } from '../../core/declines.js';
+import { centavos } from '../../core/money.js';
+import type { SaleRequest } from '../../core/sale-request.js';
 import type { ProgressStep } from '../../core/events.js';
 import type { PaymentOutcome } from '../../core/outcome.js';
 import type { SettingsViolationCode } from '../../core/settings-violations.js';
@@ -23,7 +26,10 @@ import type {
   WirePaymentState,
   WireProgressStep,
   WireSettingsViolationCode,
+  ParamsOf,
 } from '../protocol/index.js';
+import { PosError } from '../protocol/index.js';
+import { paramsViolation } from './errors.js';
 
 export const WIRE_PAYMENT_STATES: Readonly<Record<PaymentState, WirePaymentState>> = {
   intent: 'intent',
@@ -166,3 +172,26 @@ const CORE_PAYMENT_STATES: ReadonlyMap<WirePaymentState, PaymentState> = new Map
  */
 export const corePaymentStates = (states: readonly WirePaymentState[]): PaymentState[] =>
   states.flatMap((state) => CORE_PAYMENT_STATES.get(state) ?? []);
+
+/**
+ * A payment.start's parameters, which the dispatcher has checked against PaymentStartParams, as
+ * the sale the core takes: the one place they are checked and converted. The rule the schema
+ * cannot say (a notification is one line: the PINPAD shows one) is checked here; the amount,
+ * bounded by the schema, becomes Centavos; the core then checks only the store's installment rules.
+ */
+export function saleRequestFrom(params: ParamsOf<'payment.start'>): SaleRequest {
+  if (params.notification !== undefined && /[\r\n]/.test(params.notification)) {
+    const violation = paramsViolation({ field: 'notification', message: 'Field notification must be one line' });
+    throw new PosError('INVALID_PARAMS', violation.message, { violations: [violation] });
+  }
+  return {
+    referenceId: params.reference_id,
+    amount: centavos(params.amount),
+    paymentType: params.payment_type,
+    description: params.description,
+    ...(params.installments === undefined ? {} : { installments: params.installments }),
+    ...(params.notification === undefined ? {} : { notification: params.notification }),
+    ...(params.terminal === undefined ? {} : { terminal: params.terminal }),
+    ...(params.ask_tax_id === undefined ? {} : { askTaxId: params.ask_tax_id }),
+  };
+}

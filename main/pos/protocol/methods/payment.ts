@@ -10,6 +10,7 @@ import {
   INSTALLMENTS_MAX,
   INSTALLMENTS_MIN,
   NOTIFICATION_MAX_PINPAD,
+  PINPAD_AMOUNT_MAX,
   REFERENCE_ID_MAX,
 } from '../../../contract/index.js';
 import { PAYMENT_STATES } from '../enums.js';
@@ -28,7 +29,11 @@ export const PaymentStartParams = Type.Object(
       maxLength: REFERENCE_ID_MAX,
       description: "The POS's own id of this sale: repeating `start` with it returns the same payment.",
     }),
-    amount: Type.Integer({ minimum: 1, description: 'Centavos, an integer > 0.' }),
+    amount: Type.Integer({
+      minimum: 1,
+      maximum: PINPAD_AMOUNT_MAX,
+      description: 'Centavos, an integer > 0 of at most 12 digits (what a PINPAD can show and send).',
+    }),
     payment_type: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
     installments: Type.Optional(
       Type.Integer({

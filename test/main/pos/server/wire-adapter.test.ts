@@ -16,11 +16,13 @@ import {
   METHODS,
   PAYMENT_STATES,
   PaymentOutcome,
+  PosError,
   PROGRESS_STEPS,
   SETTINGS_VIOLATION_CODES,
 } from '../../../../main/pos/protocol/index.js';
 import {
   corePaymentStates,
+  saleRequestFrom,
   WIRE_CONFIRMATIONS,
   WIRE_DECLINE_CATEGORIES,
   WIRE_PAYMENT_STATES,
@@ -112,5 +114,58 @@ describe('the wire adapter', () => {
   it('keeps a confirmation that is not there null', () => {
     expect(wireConfirmation(null)).toBeNull();
     expect(wireConfirmation('pending')).toBe('pending');
+  });
+});
+
+describe("a payment.start's parameters become the core's sale", () => {
+  it('in camelCase, with every parameter the POS sent and none it left out', () => {
+    expect(
+      saleRequestFrom({
+        reference_id: 'venda-1',
+        amount: 1990,
+        payment_type: 'credit',
+        installments: 3,
+        description: 'Venda',
+        notification: 'Loja',
+        terminal: 'PP1',
+        ask_tax_id: false,
+      }),
+    ).toEqual({
+      referenceId: 'venda-1',
+      amount: 1990,
+      paymentType: 'credit',
+      installments: 3,
+      description: 'Venda',
+      notification: 'Loja',
+      terminal: 'PP1',
+      askTaxId: false,
+    });
+    const sale = saleRequestFrom({ reference_id: 'v2', amount: 500, payment_type: 'debit', description: 'Café' });
+    expect(Object.keys(sale).sort()).toEqual(['amount', 'description', 'paymentType', 'referenceId']);
+  });
+
+  it('refuses a notification of two lines (the PINPAD shows one) as INVALID_PARAMS naming the field', () => {
+    for (const notification of ['Loja\nTeste', 'Loja\rTeste']) {
+      const error = (() => {
+        try {
+          saleRequestFrom({ reference_id: 'v', amount: 1, payment_type: 'debit', description: 'x', notification });
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(PosError);
+      expect(error).toMatchObject({
+        code: 'INVALID_PARAMS',
+        data: { violations: [{ field: 'notification', message: 'params.notification must be one line' }] },
+      });
+    }
+  });
+
+  it('takes only the amounts the schema lets through (1 to 12 digits): a wider one is a bug, not a sale', () => {
+    const schema = METHODS['payment.start'].params as unknown as { properties: { amount: object } };
+    expect(schema.properties.amount).toMatchObject({ minimum: 1, maximum: 999_999_999_999 });
+    const params = { reference_id: 'v', payment_type: 'debit', description: 'x' } as const;
+    expect(saleRequestFrom({ ...params, amount: 999_999_999_999 }).amount).toBe(999_999_999_999);
+    expect(() => saleRequestFrom({ ...params, amount: 1_000_000_000_000 })).toThrow(RangeError);
   });
 });
