@@ -2,9 +2,9 @@
  * The steps of a sale that differ on a legacy (BibComp 1.08) PINPAD, which knows none of the
  * Abecs 2.x TLV commands (abecs.md §2.3, §6.1): the card read is GCR (§3.14), the chip GOC
  * (§3.15), the chip's final word FNC (§3.16), installments are asked with DSP + GKY (§3.6, §3.7)
- * since MNU is 2.x. PinpadSale (sale-session.ts) stays the one SaleDevice and calls these small
- * functions when `pinpad.info()` says `protocol: 'legacy'`; everything the two paths share (retry
- * rules, card-data reduction, GPN, RMC, DSP results) stays there.
+ * since MNU is 2.x. PinpadSale (sale-session.ts) stays the one SaleDevice; its steps (sale/)
+ * call these small functions when `pinpad.info()` says `protocol: 'legacy'`; everything the two
+ * paths share (retry rules, card-data reduction, GPN, RMC, DSP results) stays there.
  *
  * What a legacy PINPAD cannot do, and how the sale copes:
  *
@@ -32,12 +32,10 @@ import { fitLine, fitMessage, type InstallmentChoice } from './display-text.js';
 import type { PinKeyMethod } from './key-methods.js';
 import { SaleStepError } from './sale-errors.js';
 
-/** What the legacy steps need of the session that runs them. */
+/** What the legacy steps need of the session that runs them (sale/context.ts SaleContext fits). */
 export interface LegacySaleContext {
   readonly pinpad: Pinpad;
   readonly timeouts: SaleTimeouts;
-  /** The PIN's key method (GOC_METHOD, GOC_KEYIDX, GOC_WKENC): DUKPT, or MK/WK with the host's working key. */
-  readonly pinKey: PinKeyMethod;
   /** The session's wait options (signal, host limit, NTM relay) for one command. */
   wait(signal: AbortSignal | undefined, timeoutMs: number): WaitOptions;
 }
@@ -166,18 +164,25 @@ export function cardReadOfGcr(read: GcrResult): GcxResult {
  */
 export async function goOnChipGoc(
   ctx: LegacySaleContext,
-  request: { amount: number; acquirer: number; signal: AbortSignal | undefined },
+  request: {
+    amount: number;
+    acquirer: number;
+    /** The PIN's key method (GOC_METHOD, GOC_KEYIDX, GOC_WKENC): DUKPT, or MK/WK with the host's working key. */
+    pinKey: PinKeyMethod;
+    signal: AbortSignal | undefined;
+  },
 ): Promise<GoxResult> {
+  const { pinKey } = request;
   const goc = await ctx.pinpad.goOnChipLegacy(
     {
       amount: request.amount,
       cashback: 0,
       exceptionList: false,
       forceOnline: true,
-      pinMethod: ctx.pinKey.method,
-      keyIndex: ctx.pinKey.slot,
+      pinMethod: pinKey.method,
+      keyIndex: pinKey.slot,
       // GOC_WKENC is ignored for DUKPT (S220 §3.6.3).
-      workingKey: ctx.pinKey.method === 'mkwk' ? ctx.pinKey.working_key : '0'.repeat(32),
+      workingKey: pinKey.method === 'mkwk' ? pinKey.working_key : '0'.repeat(32),
       floorLimit: 0,
       targetPercent: 0,
       thresholdValue: 0,
