@@ -10,7 +10,7 @@
 import { Type, type Static } from 'typebox';
 import { CodedError } from '../../lib/errors.js';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
-import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/config.js';
 import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';
 import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 
