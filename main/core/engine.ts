@@ -27,7 +27,6 @@
  * PINPAD-message relay (message-relay.ts) and the progress events (progress.ts).
  */
 import { EventEmitter } from 'node:events';
-import type { ProgressStep, StepText } from './events.js';
 import type { Journal } from './journal/journal.js';
 import type { ListQuery, PaymentRecord } from './journal/record.js';
 import { outcomeOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
@@ -42,7 +41,7 @@ import { MessageRelay } from './engine/message-relay.js';
 import { PaymentRequests } from './engine/payment-requests.js';
 import { PendingElsewhere } from './engine/pending-elsewhere.js';
 import { PendingPoll } from './engine/pending-poll.js';
-import { progressEvent } from './engine/progress.js';
+import { progressAnnouncer } from './engine/progress.js';
 import { Recovery } from './engine/recovery.js';
 import { startPayment } from './engine/start.js';
 import type {
@@ -89,8 +88,7 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#log = options.logger ?? silentEngineLogger;
     const now = options.now ?? (() => new Date());
     const scheduler = options.scheduler ?? systemScheduler;
-    const progress = (record: PaymentRecord, step: ProgressStep, text?: string | StepText): void =>
-      this.#emit(record, step, text);
+    const progress = progressAnnouncer(this.#log, now, (event) => this.emit('progress', event));
     this.#ctx = {
       journal: this.journal,
       config: this.config,
@@ -284,16 +282,5 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     this.#policy.close();
     await this.#runs.abortAll();
     await this.#recovery.drain();
-  }
-
-  /** A payment's progress event (engine/progress.ts), to the POS, the window and the metrics. */
-  #emit(record: PaymentRecord, step: ProgressStep, text?: string | StepText): void {
-    const event = progressEvent(record, step, text, this.#ctx.now());
-    // Debug: the journal already keeps every step; an info line per step costs a tenth of a payment.
-    this.#log.debug(
-      { payment: record.id, reference: record.referenceId, step, state: record.state },
-      'payment progress',
-    );
-    this.emit('progress', event);
   }
 }

@@ -3,13 +3,12 @@
  * payment steps, its clock and timers, whether it is closing, and its progress events.
  */
 import { EngineError } from '../errors.js';
-import type { ProgressStep, StepText } from '../events.js';
 import type { Journal } from '../journal/journal.js';
-import type { PaymentRecord } from '../journal/record.js';
 import type { EngineLogger, PaymentsPort } from '../ports.js';
 import type { Scheduler } from '../scheduler.js';
 import type { StepsDeps } from '../steps/context.js';
 import type { EngineConfig } from './config.js';
+import type { Announce } from './progress.js';
 
 export interface EngineContext {
   readonly journal: Journal;
@@ -22,8 +21,8 @@ export interface EngineContext {
   readonly scheduler: Scheduler;
   /** True from `close()` on: no timer is set and no new work starts. */
   readonly closed: () => boolean;
-  /** Announces a payment's step (progress.ts); `text`: the cashier's sentence, or both sentences. */
-  readonly progress: (record: PaymentRecord, step: ProgressStep, text?: string | StepText) => void;
+  /** Announces a payment's step (progress.ts). */
+  readonly progress: Announce;
 }
 
 /** An error's message for a log line. */

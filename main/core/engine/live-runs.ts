@@ -65,7 +65,7 @@ export class LiveRuns {
             steps: this.#ctx.steps,
             device: terminal.device,
             installments: config.installments,
-            emit: (r, step) => this.#ctx.progress(r, step),
+            emit: this.#ctx.progress,
           },
           record,
           run,

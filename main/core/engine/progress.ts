@@ -1,4 +1,7 @@
-/** A payment's progress event: the step's two sentences, and the cashier's words an undone approval needs. */
+/**
+ * A payment's progress events, to the POS, the window and the metrics: the step's two sentences,
+ * and the cashier's words an undone approval needs.
+ */
 import {
   PROGRESS_STEPS,
   UNCONFIRMED_UNDO_TEXTS,
@@ -8,6 +11,24 @@ import {
   type StepText,
 } from '../events.js';
 import type { PaymentRecord } from '../journal/record.js';
+import type { EngineLogger } from '../ports.js';
+
+/** Announces a payment's step; `text`: the cashier's sentence, or both sentences (see progressEvent). */
+export type Announce = (record: PaymentRecord, step: ProgressStep, text?: string | StepText) => void;
+
+/** The engine's announcer: each step as a `progress` event (`publish`), and a debug line. */
+export function progressAnnouncer(
+  log: EngineLogger,
+  now: () => Date,
+  publish: (event: PaymentProgress) => void,
+): Announce {
+  return (record, step, text) => {
+    const event = progressEvent(record, step, text, now());
+    // Debug: the journal already keeps every step; an info line per step costs a tenth of a payment.
+    log.debug({ payment: record.id, reference: record.referenceId, step, state: record.state }, 'payment progress');
+    publish(event);
+  };
+}
 
 /**
  * `text`: the cashier's sentence instead of the step's (a PINPAD's own text), or both sentences.

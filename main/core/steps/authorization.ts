@@ -7,7 +7,7 @@ import type { AuthorizationData, PaymentProblem, PaymentRecord } from '../journa
 import type { PaymentsFailure } from '../payments-failure.js';
 import type { AuthorizationAnswer, CardRead, ProviderTransaction, TransactionStatus } from '../ports.js';
 import { declinedProblem, problem } from '../problems.js';
-import { apiCall, errorText, move, newUndo, type StepsDeps } from './context.js';
+import { errorText, move, newUndo, type StepsDeps } from './context.js';
 import { reverse, settle } from './undo.js';
 
 /**
@@ -21,7 +21,7 @@ export async function authorize(deps: StepsDeps, record: PaymentRecord, card: Ca
   return deps.payments.terminal.authorize(
     record.transactionId,
     { ...authorization, terminal: { serial_number: record.terminal, ...authorization.terminal } },
-    apiCall(deps),
+    { timeoutMs: deps.config.apiTimeoutMs },
   );
 }
 
@@ -79,7 +79,7 @@ export async function resolveUnknown(
     for (let attempt = 1; attempt <= attempts; attempt++) {
       let transaction: ProviderTransaction;
       try {
-        transaction = await deps.payments.transactions.retrieve(transactionId, apiCall(deps));
+        transaction = await deps.payments.transactions.retrieve(transactionId, { timeoutMs: deps.config.apiTimeoutMs });
       } catch (error) {
         deps.logger.warn(
           { payment: record.id, attempt, error: errorText(error) },

@@ -5,7 +5,7 @@
 import type { StepText } from '../events.js';
 import type { JournalMove } from '../journal/journal.js';
 import type { PaymentRecord } from '../journal/record.js';
-import { apiCall, errorText, move, type StepsDeps } from './context.js';
+import { errorText, move, type StepsDeps } from './context.js';
 
 /** The `awaiting_confirmation` step of a payment the `auto` policy confirms in the same commit. */
 const AUTO_CONFIRMED_TEXT: StepText = ['Approved; confirmed automatically', 'Aprovada'];
@@ -17,7 +17,7 @@ export async function reportCompletion(deps: StepsDeps, record: PaymentRecord, e
     await deps.payments.terminal.complete(
       record.transactionId,
       { terminal: record.terminal, chip_result: 'accepted', ...(emvData ? { emv_data: emvData } : {}) },
-      apiCall(deps),
+      { timeoutMs: deps.config.apiTimeoutMs },
     );
   } catch (error) {
     deps.logger.warn(

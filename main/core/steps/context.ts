@@ -38,11 +38,6 @@ export type ReversalReason = NonNullable<PendingUndo['reason']>;
 
 export const errorText = (error: unknown): string => paymentsFailureOf(error).text;
 
-/** The options of every API call: the engine's timeout. */
-export function apiCall(deps: StepsDeps): { timeoutMs: number } {
-  return { timeoutMs: deps.config.apiTimeoutMs };
-}
-
 export function move(
   deps: StepsDeps,
   record: PaymentRecord,

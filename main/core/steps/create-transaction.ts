@@ -6,7 +6,7 @@ import type { PaymentRecord } from '../journal/record.js';
 import type { ProviderTransaction } from '../ports.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem, type PaymentsFailure } from '../payments-failure.js';
 import { problem, type ProblemCode } from '../problems.js';
-import { apiCall, endWith, errorText, move, type StepsDeps } from './context.js';
+import { endWith, errorText, move, type StepsDeps } from './context.js';
 import { findOwn, paymentMetadata } from './provider-transactions.js';
 import { abort } from './undo.js';
 
@@ -43,7 +43,7 @@ export async function createTransaction(deps: StepsDeps, record: PaymentRecord):
           ? { installment_plan: { number_installments: record.installments } }
           : {}),
       },
-      apiCall(deps),
+      { timeoutMs: deps.config.apiTimeoutMs },
     );
     return move(deps, record, 'created', { transactionId: transaction.id }, 'transaction created');
   } catch (error) {

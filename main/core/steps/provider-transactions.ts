@@ -7,7 +7,7 @@ import { createdAtMs } from '../../contract/index.js';
 import type { PaymentRecord } from '../journal/record.js';
 import type { ProviderTransaction, ReferenceLookup, TransactionStatus } from '../ports.js';
 import { paymentsFailureOf } from '../payments-failure.js';
-import { apiCall, errorText, type ReversalReason, type StepsDeps } from './context.js';
+import { errorText, type ReversalReason, type StepsDeps } from './context.js';
 
 /**
  * The metadata key a Pinbridge sale's transaction is created with, holding the payment's journal
@@ -60,7 +60,7 @@ const ENDED_WITHOUT_CHARGE: ReadonlySet<TransactionStatus> = new Set([
  */
 function lookup(deps: StepsDeps, record: PaymentRecord): { timeoutMs: number } & ReferenceLookup {
   return {
-    ...apiCall(deps),
+    timeoutMs: deps.config.apiTimeoutMs,
     sellerId: deps.sellerId,
     metadata: paymentMetadata(record),
     createdAfter: record.createdAt,
@@ -132,7 +132,7 @@ export async function liveOthersWithReference(
 ): Promise<readonly ProviderTransaction[]> {
   if (transaction.reference_id === null) return [];
   const found = await deps.payments.transactions.listByReference(transaction.reference_id, {
-    ...apiCall(deps),
+    timeoutMs: deps.config.apiTimeoutMs,
     sellerId: deps.sellerId,
     metadata: {},
   });
@@ -146,7 +146,7 @@ export async function reverseOrConfirmGone(
   reason: ReversalReason,
 ): Promise<void> {
   try {
-    await deps.payments.terminal.reverse(transactionId, { terminal, reason }, apiCall(deps));
+    await deps.payments.terminal.reverse(transactionId, { terminal, reason }, { timeoutMs: deps.config.apiTimeoutMs });
   } catch (error) {
     if (!(await isGone(deps, transactionId))) throw error;
   }
@@ -155,7 +155,9 @@ export async function reverseOrConfirmGone(
 /** True when the API shows the transaction with nothing charged (or does not know it at all). */
 export async function isGone(deps: StepsDeps, transactionId: string): Promise<boolean> {
   try {
-    const transaction = await deps.payments.transactions.retrieve(transactionId, apiCall(deps));
+    const transaction = await deps.payments.transactions.retrieve(transactionId, {
+      timeoutMs: deps.config.apiTimeoutMs,
+    });
     return transaction.status === 'canceled' || transaction.status === 'reversed' || transaction.status === 'failed';
   } catch (error) {
     return paymentsFailureOf(error).kind === 'not_found';

@@ -8,7 +8,6 @@ import { backoffDelay } from '../../../lib/backoff.js';
 import type { PaymentProblem, PaymentRecord, PendingUndo } from '../journal/record.js';
 import type { ProblemCode } from '../problems.js';
 import {
-  apiCall,
   endWith,
   errorText,
   land,
@@ -125,7 +124,11 @@ export async function settle(deps: StepsDeps, record: PaymentRecord): Promise<Pa
       case 'undoing': {
         if (record.transactionId === null) return land(deps, record, 'undone', 'nothing to void');
         try {
-          await payments.terminal.void(record.transactionId, { on_behalf_of: sellerId }, apiCall(deps));
+          await payments.terminal.void(
+            record.transactionId,
+            { on_behalf_of: sellerId },
+            { timeoutMs: deps.config.apiTimeoutMs },
+          );
         } catch (error) {
           if (!(await isGone(deps, record.transactionId))) throw error;
         }
