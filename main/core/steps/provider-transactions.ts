@@ -12,7 +12,7 @@ import { errorText, type ReversalReason, type StepsDeps } from './context.js';
 /**
  * The metadata key a Pinbridge sale's transaction is created with, holding the payment's journal
  * id: it finds the transaction again where reference_id cannot, and tells any agent that the
- * transaction is some Pinbridge agent's sale, never one to run as created elsewhere (engine.ts).
+ * transaction is some Pinbridge agent's sale, never one to run as created elsewhere (engine/pending-elsewhere.ts).
  */
 const PAYMENT_ID_METADATA = 'pinbridge_payment_id';
 
@@ -76,7 +76,7 @@ function lookup(deps: StepsDeps, record: PaymentRecord): { timeoutMs: number } &
  * first, the one an answer that did arrive would have named, and the same one whichever agent
  * or restart looks — and every other pending one is cancelled at once (a reversal of a pending
  * transaction), so nothing can ever charge it. Such a cancel that does not land is logged; the
- * pending poll cancels the transaction once this payment has ended (engine.ts, runPendingFor).
+ * pending poll cancels the transaction once this payment has ended (engine/pending-elsewhere.ts).
  */
 export async function findOwn(deps: StepsDeps, record: PaymentRecord): Promise<ProviderTransaction | undefined> {
   const found = await deps.payments.transactions.listByReference(record.referenceId, lookup(deps, record));
@@ -123,7 +123,7 @@ async function cancelExtra(
 /**
  * The other transactions at the provider under a transaction's reference_id that may still be
  * charged or hold a charge (all but failed, canceled, reversed, refunded and charged back):
- * what stops a pending transaction created elsewhere from being run (engine.ts). A declined or
+ * what stops a pending transaction created elsewhere from being run (engine/pending-elsewhere.ts). A declined or
  * cancelled earlier attempt under the same reference does not: a POS back end may try again.
  */
 export async function liveOthersWithReference(
