@@ -30,7 +30,7 @@ import { EventEmitter } from 'node:events';
 import type { Journal } from './journal/journal.js';
 import type { ListQuery, PaymentRecord } from './journal/record.js';
 import { outcomeOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
-import { silentEngineLogger, type EngineLogger, type SaleDevice } from './ports.js';
+import { silentEngineLogger, type SaleDevice } from './ports.js';
 import { systemScheduler } from './scheduler.js';
 import { AttachedTerminals } from './engine/attached-terminals.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/config.js';
@@ -69,7 +69,6 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   readonly journal: Journal;
   readonly config: EngineConfig;
   readonly #ctx: EngineContext;
-  readonly #log: EngineLogger;
   readonly #terminals: AttachedTerminals;
   readonly #runs: LiveRuns;
   readonly #policy: ConfirmationPolicy;
@@ -85,10 +84,10 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
     super();
     this.journal = options.journal;
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...options.config };
-    this.#log = options.logger ?? silentEngineLogger;
+    const log = options.logger ?? silentEngineLogger;
     const now = options.now ?? (() => new Date());
     const scheduler = options.scheduler ?? systemScheduler;
-    const progress = progressAnnouncer(this.#log, now, (event) => this.emit('progress', event));
+    const progress = progressAnnouncer(log, now, (event) => this.emit('progress', event));
     this.#ctx = {
       journal: this.journal,
       config: this.config,
@@ -98,13 +97,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
         payments: options.payments,
         sellerId: options.sellerId,
         config: this.config,
-        logger: this.#log,
+        logger: log,
         now,
         scheduler,
         emit: progress,
         undoQueued: () => this.#undos.schedule(),
       },
-      log: this.#log,
+      log,
       now,
       scheduler,
       closed: () => this.#closed,
