@@ -90,7 +90,7 @@ export interface ProviderTransaction {
   /**
    * What its creator attached. A Pinbridge sale's carries `pinbridge_payment_id` (its journal id):
    * how a transaction is known to be some Pinbridge agent's sale rather than one created
-   * elsewhere for the PINPAD to run (engine.ts, runPendingFor).
+   * elsewhere for the PINPAD to run (engine/pending-elsewhere.ts, the engine's runPendingFor).
    */
   readonly metadata: Readonly<Record<string, unknown>>;
   /** When the provider created it, by its clock ("YYYY-MM-DD HH:mm:ss" UTC, or ISO). */

@@ -10,7 +10,7 @@
 import { Type, type Static } from 'typebox';
 import { CodedError } from '../../lib/errors.js';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
-import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/config.js';
 import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';
 import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 
@@ -189,7 +189,7 @@ export function resolveSettings(input: unknown, source = 'the settings'): Resolv
           Math.min(d.recoveryRetry.baseMs, t.recovery_retry_max_ms ?? d.recoveryRetry.baseMs),
         maxMs: t.recovery_retry_max_ms ?? Math.max(d.recoveryRetry.maxMs, t.recovery_retry_base_ms ?? 0),
       },
-      // Not a setting: derived from the largest sale limits the settings allow (engine.ts).
+      // Not a setting: derived from the largest sale limits the settings allow (engine/config.ts).
       orphanAfterMs: d.orphanAfterMs,
     },
     sale: {

@@ -1,5 +1,6 @@
 /** The journal's one error type: a stable `code` for the engine, an English sentence for logs. */
 import { CodedError } from '../../../lib/errors.js';
+import { sqliteErrorOf, StorageError } from '../../storage/sqlite.js';
 
 export type JournalErrorCode =
   /** createIntent: another payment already holds this reference. */
@@ -29,4 +30,36 @@ export class JournalError extends CodedError<JournalErrorCode> {
     super(code, message, options);
     this.paymentId = options.paymentId;
   }
+}
+
+/**
+ * The storage module's error as a JournalError: busy, damaged, foreign or newer files and a full
+ * disk become JournalErrors; anything else is a bug and stays as SQLite threw it.
+ */
+export function journalErrorOf(error: unknown, path: string): unknown {
+  if (!(error instanceof StorageError)) return error;
+  const cause = { cause: error.cause ?? error };
+  switch (error.code) {
+    case 'LOCKED':
+      return new JournalError('LOCKED', `the journal ${path} is locked by another process: ${error.detail}`, cause);
+    case 'CORRUPT':
+      return new JournalError('CORRUPT', `the journal ${path} is damaged or not a journal: ${error.detail}`, cause);
+    case 'TOO_NEW':
+      return new JournalError(
+        'CORRUPT',
+        `the journal is at schema version ${error.version?.found ?? '?'}, newer than this Pinbridge understands (${error.version?.supported ?? '?'}); update Pinbridge`,
+      );
+    case 'DISK_FULL':
+      return new JournalError('DISK_FULL', `the disk of the journal ${path} is full: ${error.detail}`, cause);
+    case 'NOT_FOUND':
+      return new JournalError('NOT_FOUND', `there is no journal at ${path}`);
+    case 'READ_ONLY':
+      // Never a JournalError of its own: callers see what SQLite said, as before.
+      return sqliteErrorOf(error);
+  }
+}
+
+/** SQLite reports ENOSPC as SQLITE_FULL (a write, a growing write-ahead log or checkpoint). */
+export function isDiskFull(error: unknown): boolean {
+  return error instanceof StorageError && error.code === 'DISK_FULL';
 }

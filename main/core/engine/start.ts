@@ -1,0 +1,112 @@
+/**
+ * Starting a payment, idempotent by reference_id: the same reference with the same parameters
+ * returns the same payment (the running one, or its stored result); with other parameters it is
+ * REFERENCE_CONFLICT. A new one needs room on the journal's disk and a free PINPAD, reserved
+ * before anything is awaited, and runs after recovery has had its chance at what came before.
+ */
+import { EngineError } from '../errors.js';
+import { JournalError } from '../journal/journal.js';
+import type { PaymentRecord } from '../journal/record.js';
+import { outcomeOf, type PaymentOutcome } from '../outcome.js';
+import { paramsHash } from '../params-hash.js';
+import { startViolations, type StartParams } from '../params.js';
+import type { AttachedTerminals } from './attached-terminals.js';
+import { assertOpen, type EngineContext } from './context.js';
+import type { LiveRuns } from './live-runs.js';
+import type { Recovery } from './recovery.js';
+import { busyError, newRun } from './run.js';
+import type { StartOptions } from './types.js';
+
+export interface StartDeps {
+  readonly terminals: AttachedTerminals;
+  readonly runs: LiveRuns;
+  readonly recovery: Recovery;
+}
+
+export async function startPayment(
+  ctx: EngineContext,
+  deps: StartDeps,
+  input: unknown,
+  options: StartOptions,
+): Promise<PaymentOutcome> {
+  assertOpen(ctx);
+  const { journal, config } = ctx;
+  const { terminals, runs, recovery } = deps;
+  const violations = startViolations(input, config.installments);
+  if (violations.length > 0) {
+    throw new EngineError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
+  }
+  const params = input as StartParams;
+  const hash = paramsHash(params);
+  const existing = journal.findByReference(params.reference_id);
+  if (existing) return repeat(deps, existing, hash);
+
+  const terminal = terminals.pick(params.terminal);
+  // Room first: on a full disk the POS is told the lasting reason (DISK_FULL), not that the
+  // PINPAD is still finishing the sale the disk interrupted (BUSY, which would soon pass).
+  assertRoom(ctx);
+  if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
+  // Reserve the PINPAD before any await, so two starts cannot both get it.
+  const reservation = newRun(terminal.serial, params.ask_tax_id === true, params.reference_id);
+  terminals.setBusy(terminal, reservation);
+  let record: PaymentRecord;
+  try {
+    // Recovery before each new sale: nothing from before is left undecided. Bounded, so a slow
+    // API cannot hold the checkout: what is not done by then goes on in the background.
+    await recovery.recoverWithin(config.apiTimeoutMs);
+    record = journal.createIntent({
+      referenceId: params.reference_id,
+      source: 'pos',
+      terminal: terminal.serial,
+      amount: params.amount,
+      paymentType: params.payment_type,
+      installments: params.payment_type === 'credit' ? (params.installments ?? null) : null,
+      description: params.description,
+      notification: params.notification ?? null,
+      paramsHash: hash,
+      confirmation: config.confirmation,
+      owner: options.owner ?? null,
+    });
+  } catch (error) {
+    terminals.setBusy(terminal, undefined);
+    // A concurrent start with the same reference won the race: answer like a repeat.
+    const raced = journal.findByReference(params.reference_id);
+    if (raced) return repeat(deps, raced, hash);
+    if (error instanceof JournalError && error.code === 'DISK_FULL') throw diskFull(error.message, error);
+    throw error;
+  }
+  return runs.launch(record, terminal, reservation);
+}
+
+/** A start repeated: the same payment's run or result, or REFERENCE_CONFLICT for other parameters. */
+async function repeat(deps: StartDeps, existing: PaymentRecord, hash: string): Promise<PaymentOutcome> {
+  if (existing.paramsHash !== hash) {
+    throw new EngineError(
+      'REFERENCE_CONFLICT',
+      `Reference ${existing.referenceId} was used for another payment (other parameters)`,
+    );
+  }
+  const run = deps.runs.get(existing.id);
+  if (run) return run.promise;
+  return outcomeOf(await deps.recovery.settleOutsideRun(existing));
+}
+
+/** DISK_FULL before anything happens when the journal could not carry a sale to its end. */
+function assertRoom(ctx: EngineContext): void {
+  const room = ctx.journal.room();
+  if (room.enough) return;
+  const free = `${Math.floor(room.freeBytes / (1024 * 1024))} MiB free`;
+  throw diskFull(
+    room.reserveHeld
+      ? `The journal's disk is nearly full (${free})`
+      : `The journal's disk is full (${free}; its reserve cannot be held)`,
+  );
+}
+
+function diskFull(message: string, cause?: unknown): EngineError {
+  return new EngineError(
+    'DISK_FULL',
+    `${message}: no sale starts until there is room; nothing was done`,
+    cause === undefined ? {} : { cause },
+  );
+}
