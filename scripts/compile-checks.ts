@@ -20,7 +20,6 @@ import { fileURLToPath } from 'node:url';
 import type { TSchema } from 'typebox';
 import { Build } from 'typebox/schema';
 import { PaymentSettings } from '../main/core/settings.js';
-import { StartParams } from '../main/core/params.js';
 import {
   PinpadTransactionRequest,
   TapToPayTransactionRequest,
@@ -54,8 +53,8 @@ export function compiledSchemas(): ReadonlyMap<string, TSchema> {
     ['settings: metrics', MetricsSettings],
     ['settings: updates', UpdateSettings],
     ['settings: supervisor', SupervisorSettings],
-    // A sale: its start, then what the payments API client checks before sending.
-    ['payment.start', StartParams],
+    // A sale: what the payments API client checks before sending (its start is the POS method's,
+    // below).
     ['transaction: pinpad', PinpadTransactionRequest],
     ['transaction: tap to pay', TapToPayTransactionRequest],
     ['terminal: authorization', TerminalAuthorizationRequest],

@@ -31,6 +31,7 @@ import type { Journal } from './journal/journal.js';
 import type { ListQuery, PaymentRecord } from './journal/record.js';
 import { outcomeOf, type PaymentOutcome, type PaymentStatusAnswer } from './outcome.js';
 import { silentEngineLogger, type SaleDevice } from './ports.js';
+import type { SaleRequest } from './sale-request.js';
 import { systemScheduler } from './scheduler.js';
 import { AttachedTerminals } from './engine/attached-terminals.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/config.js';
@@ -187,12 +188,14 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
   /**
    * Runs a payment to its result. The same reference with the same parameters returns the same
    * payment (the running one, or its stored result); with other parameters it is REFERENCE_CONFLICT.
+   * The request comes checked (main/pos/server/wire-adapter.ts builds it from payment.start's);
+   * the engine checks only the store's installment rules.
    */
-  async start(input: unknown, options: StartOptions = {}): Promise<PaymentOutcome> {
+  async start(request: SaleRequest, options: StartOptions = {}): Promise<PaymentOutcome> {
     return startPayment(
       this.#ctx,
       { terminals: this.#terminals, runs: this.#runs, recovery: this.#recovery },
-      input,
+      request,
       options,
     );
   }

@@ -4,8 +4,9 @@
  * only, so it is the same before and after a restart.
  *
  * These are the core's own words (camelCase, domain names): the POS wire's snake_case names
- * belong to pos/server/views.ts `outcomeView`, which maps this object field by field, so the
- * core never builds the protocol and a wire rename never reaches the engine.
+ * belong to pos/server/views.ts `outcomeView`, which maps this object field by field (and its
+ * values through pos/server/wire-adapter.ts), so the core never builds the protocol and a wire
+ * rename never reaches the engine.
  */
 import { declineReasonOf, type DeclineCategory } from './declines.js';
 import type { PaymentProblem, PaymentRecord } from './journal/record.js';

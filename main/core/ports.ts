@@ -8,6 +8,7 @@
  * (snake_case fields): the API client's records fit them as they are, so an adapter only
  * classifies failures (`PaymentsPortFailure`).
  */
+import type { Centavos } from './money.js';
 import type { CardPresentAuthorization, TerminalIdentity } from '../contract/terminal-v2.js';
 import type { MaskedCard } from './journal/record.js';
 
@@ -229,7 +230,8 @@ export interface SaleDevice {
    * PINPAD_UNSUPPORTED…) when it cannot.
    */
   prepare(request: { paymentType: 'credit' | 'debit'; signal?: AbortSignal }): Promise<void>;
-  showAmount(amount: number, notification: string | null): Promise<void>;
+  /** The amount is Centavos: checked where the sale came in, never again below. */
+  showAmount(amount: Centavos, notification: string | null): Promise<void>;
   chooseInstallments(
     amount: number,
     options: { max: number; minInstallmentAmount: number },
@@ -238,7 +240,7 @@ export interface SaleDevice {
   readTaxId(signal?: AbortSignal): Promise<string>;
   /** `notification`: the POS's text (≤ 32 characters), kept readable while the card is asked for. */
   readCard(request: {
-    amount: number;
+    amount: Centavos;
     paymentType: 'credit' | 'debit';
     notification?: string | null;
     signal?: AbortSignal;

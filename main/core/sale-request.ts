@@ -59,9 +59,9 @@ export function maxInstallmentsFor(amount: number, rules: InstallmentRules): num
 
 /**
  * What makes two starts "the same payment": every parameter but the PINPAD (a retry after a
- * PINPAD swap is still the same sale). SHA-256 of the canonical JSON of the sale as the POS sent it
- * (canonicalJson leaves out what is undefined) — the keys are the POS API's, so that a hash the journal stored before the core spoke camelCase
- * still matches (test/main/core/sale-request.test.ts pins three).
+ * PINPAD swap is still the same sale). SHA-256 of the canonical JSON of the sale as the POS sent
+ * it (canonicalJson leaves out what is undefined): the keys are the POS API's, so that a hash the
+ * journal stored before the core spoke camelCase still matches (sale-request.test.ts pins three).
  */
 export function saleRequestHash(request: SaleRequest): string {
   const asSent = {

@@ -9,7 +9,7 @@ import { declineReasonOf } from './declines.js';
 import type { ProgressStep } from './events.js';
 import type { JournalMove } from './journal/journal.js';
 import type { PaymentRecord } from './journal/record.js';
-import { maxInstallmentsFor, type InstallmentRules } from './params.js';
+import { maxInstallmentsFor, type InstallmentRules } from './sale-request.js';
 import { isDefinitiveRefusal, paymentsFailureOf, refusalProblem } from './payments-failure.js';
 import type { AuthorizationAnswer, CardRead, SaleDevice } from './ports.js';
 import { declinedProblem, problem } from './problems.js';

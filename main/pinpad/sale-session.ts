@@ -31,6 +31,7 @@
  */
 import type { Pinpad } from '../../drivers/abecs/pinpad.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
+import type { Centavos } from '../core/money.js';
 import { DEFAULT_SALE_TIMEOUTS, type CardRead, type ChipFinish, type SaleTimeouts } from '../core/ports.js';
 import type { EmvTables, TablesFileError } from './emv-tables.js';
 import { DEFAULT_LEGACY_NOTICE_MS } from './legacy-sale.js';
@@ -91,8 +92,8 @@ export interface PinpadSaleOptions {
 }
 
 export interface ReadCardRequest {
-  /** Integer centavos > 0. */
-  readonly amount: number;
+  /** Checked where the sale came in: 1 to 12 digits, what GCX/GOX carry (N12). */
+  readonly amount: Centavos;
   readonly paymentType: 'credit' | 'debit';
   /**
    * The POS's notification (≤ 32 characters): shown whole, with the amount, as the card prompt
@@ -108,21 +109,6 @@ function checkTimeouts(timeouts: SaleTimeouts): SaleTimeouts {
       throw new RangeError(`timeouts.${name} must be a positive number of ms, got ${String(value)}.`);
   }
   return timeouts;
-}
-
-/**
- * The amount checked again at the PINPAD's door (showAmount, readCard), though the POS's schema
- * and the engine checked it before: GCX/GOX carry it as N12, and a value the codecs would refuse
- * must fail before anything is shown. Issue 36 makes the amount a branded type checked once at
- * the edge; this check goes then.
- */
-function checkAmount(amount: number): void {
-  // GCX/GOX carry the amount as N12.
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > 999_999_999_999) {
-    throw new RangeError(
-      `The amount must be a positive integer number of centavos (at most 12 digits), got ${amount}.`,
-    );
-  }
 }
 
 export class PinpadSale {
@@ -170,8 +156,7 @@ export class PinpadSale {
   }
 
   /** The amount and the notification before the card is asked for (sale/display.ts). */
-  async showAmount(amount: number, notification: string | null): Promise<void> {
-    checkAmount(amount);
+  async showAmount(amount: Centavos, notification: string | null): Promise<void> {
     await showAmount(this.#context, amount, notification);
   }
 
@@ -208,7 +193,6 @@ export class PinpadSale {
    * custom prompt), GOC instead of GOX, and no GTK for a swiped card (legacy-sale.ts).
    */
   async readCard(request: ReadCardRequest): Promise<CardRead> {
-    checkAmount(request.amount);
     const { amount, paymentType, signal } = request;
     const notification = request.notification?.trim() ? request.notification.trim() : null;
     const legacy = await this.#context.step('read_card', () => this.#context.isLegacy());

@@ -15,6 +15,7 @@ import type { PaymentRecord } from '../../main/core/journal/record.js';
 import { PAYMENT_COLUMNS, toRow } from '../../main/core/journal/rows.js';
 import type { PaymentState } from '../../main/core/states.js';
 import { round, sample, type Stats } from './harness.js';
+import { centavos } from '../../main/core/money.js';
 
 export interface JournalRecoveryBench {
   readonly finishedPayments: number;
@@ -61,7 +62,7 @@ function record(n: number, state: PaymentState, createdAt: string, finished: boo
     referenceId: `bench-${n}`,
     source: 'pos',
     terminal: `PP-${n % 8}`,
-    amount: 100 + (n % 100_000),
+    amount: centavos(100 + (n % 100_000)),
     paymentType: n % 3 === 0 ? 'debit' : 'credit',
     installments: n % 3 === 0 ? null : 1 + (n % 12),
     description: 'Venda balcão',

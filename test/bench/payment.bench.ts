@@ -36,6 +36,7 @@ import { PaymentsClient } from '../../main/api/index.js';
 import { paymentsPortOf } from '../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../main/core/engine.js';
 import { Journal } from '../../main/core/journal/journal.js';
+import { centavos } from '../../main/core/money.js';
 import type { PaymentProgress } from '../../main/core/events.js';
 import type { PaymentOutcome } from '../../main/core/outcome.js';
 import { PinpadSale } from '../../main/pinpad/sale-session.js';
@@ -47,7 +48,7 @@ const BIN = fileURLToPath(new URL('../../bin/pinbridge.js', import.meta.url));
 /** The overhead goal of issue 4: engine time ≤ 20 % of the unavoidable API + PINPAD time. */
 const OVERHEAD_GOAL = 0.2;
 const CARD = 'visaCredit';
-const AMOUNT = 1990;
+const AMOUNT = centavos(1990);
 const LEVELS = [1, 2, 4, 8, 16, 32] as const;
 
 // ------------------------------------------------------------------------------------------------
@@ -384,9 +385,9 @@ const runId = Date.now().toString(36);
 
 async function pay(engine: PaymentEngine, terminal: string): Promise<PaymentOutcome> {
   const outcome = await engine.start({
-    reference_id: `bench-${runId}-${++referenceCounter}`,
+    referenceId: `bench-${runId}-${++referenceCounter}`,
     amount: AMOUNT,
-    payment_type: 'credit',
+    paymentType: 'credit',
     installments: 1,
     description: 'Venda de bancada',
     notification: 'Loja Bancada',

@@ -24,6 +24,8 @@ import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
 import { emit, table } from '../output.js';
 import { outcomeView } from '../../pos/server/views.js';
+import { checkedSaleRequest } from '../../pos/server/wire-adapter.js';
+import { PosError } from '../../pos/protocol/index.js';
 import { connectPinpad } from '../../pinpad/connection.js';
 import { parsePositiveInteger } from '../parse.js';
 import { openPaymentStack } from '../../agent/payment-stack.js';
@@ -185,25 +187,29 @@ export function registerPayCommand(program: Command, io: CliIo): void {
         }
         await engine.recover();
 
-        const outcome = await engine
-          .start({
-            reference_id: options.reference ?? `cli-${Date.now()}-${randomBytes(3).toString('hex')}`,
-            amount: options.amount,
-            payment_type: options.type,
-            ...(options.installments === undefined ? {} : { installments: options.installments }),
-            description: options.description,
-            ...(options.notification === undefined ? {} : { notification: options.notification }),
-            terminal: serial,
-          })
-          .catch((error: unknown) => {
-            if (
-              error instanceof EngineError &&
-              (error.code === 'INVALID_PARAMS' || error.code === 'REFERENCE_CONFLICT')
-            ) {
-              throw new UsageError(error.message);
-            }
-            throw error;
-          });
+        let outcome: PaymentOutcome;
+        try {
+          outcome = await engine.start(
+            // What a POS would send, checked as the POS API checks it.
+            checkedSaleRequest({
+              reference_id: options.reference ?? `cli-${Date.now()}-${randomBytes(3).toString('hex')}`,
+              amount: options.amount,
+              payment_type: options.type,
+              ...(options.installments === undefined ? {} : { installments: options.installments }),
+              description: options.description,
+              ...(options.notification === undefined ? {} : { notification: options.notification }),
+              terminal: serial,
+            }),
+          );
+        } catch (error) {
+          if (
+            (error instanceof PosError && error.code === 'INVALID_PARAMS') ||
+            (error instanceof EngineError && (error.code === 'INVALID_PARAMS' || error.code === 'REFERENCE_CONFLICT'))
+          ) {
+            throw new UsageError(error.message);
+          }
+          throw error;
+        }
         emit(
           io,
           options.json,

@@ -21,12 +21,14 @@ import { PinpadSale, saleStepErrorOf } from '../../pinpad/sale-session.js';
 import { CommandExit, EXIT_FAILURE, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 import { formatBrl } from '../../locale/br-format.js';
+import { PINPAD_AMOUNT_MAX } from '../../contract/index.js';
+import { isCentavos, type Centavos } from '../../core/money.js';
 import { emit } from '../output.js';
 
 interface TraceCliOptions {
   port: string;
   out: string;
-  sale?: number;
+  sale?: Centavos;
   debit?: boolean;
   json?: boolean;
 }
@@ -36,14 +38,12 @@ type SaleOutcome =
   | { readonly amount: number; readonly ok: true; readonly entry_mode: string; readonly brand: string }
   | { readonly amount: number; readonly ok: false; readonly code: string; readonly message: string };
 
-const MAX_CENTAVOS = 999_999_999_999;
-
-/** --sale: integer centavos, as GCX's SPE_AMOUNT (N12) carries them. */
-export function parseCentavos(value: string): number {
+/** --sale: integer centavos, as GCX's SPE_AMOUNT (N12) carries them — where the amount enters. */
+export function parseCentavos(value: string): Centavos {
   const n = Number(value);
-  if (!/^\d{1,12}$/.test(value) || n < 1 || n > MAX_CENTAVOS) {
+  if (!/^\d{1,12}$/.test(value) || !isCentavos(n)) {
     throw new UsageError(
-      `"${value}" is not an amount in centavos (a whole number from 1 to ${MAX_CENTAVOS}, e.g. 1000 for R$ 10,00)`,
+      `"${value}" is not an amount in centavos (a whole number from 1 to ${PINPAD_AMOUNT_MAX}, e.g. 1000 for R$ 10,00)`,
     );
   }
   return n;
@@ -77,7 +77,7 @@ function pinpadOf(info: PinpadInfo): TracePinpad {
 /** Amount on the display, the card read (GCX, then GOX or GPN), the card out (RMC). */
 async function readOneCard(
   pinpad: Pinpad,
-  amount: number,
+  amount: Centavos,
   paymentType: 'credit' | 'debit',
   logger: DriverLogger,
 ): Promise<SaleOutcome> {

@@ -1,6 +1,6 @@
 /** How the payment engine behaves: its settings (settings.ts maps the agent's onto them) and their defaults. */
 import type { ConfirmationPolicy } from '../journal/record.js';
-import type { InstallmentRules } from '../params.js';
+import type { InstallmentRules } from '../sale-request.js';
 import type { StepsConfig } from '../steps/context.js';
 
 export interface EngineConfig extends StepsConfig {

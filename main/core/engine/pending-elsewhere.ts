@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../contract/index.js';
 import type { PaymentRecord } from '../journal/record.js';
+import { centavos } from '../money.js';
 import type { PaymentOutcome } from '../outcome.js';
 import type { ProviderTransaction } from '../ports.js';
 import { isFinal } from '../states.js';
@@ -194,7 +195,8 @@ export class PendingElsewhere {
       referenceId,
       source: 'remote',
       terminal: serial,
-      amount: transaction.amount,
+      // The provider's amount enters Pinbridge here; one that is not Centavos stops the pick-up.
+      amount: centavos(transaction.amount),
       paymentType,
       installments: paymentType === 'credit' ? (installments ?? 1) : null,
       description: transaction.description ?? '',

@@ -1,5 +1,5 @@
 /**
- * Starting a payment, idempotent by reference_id: the same reference with the same parameters
+ * Starting a payment, idempotent by its reference: the same reference with the same parameters
  * returns the same payment (the running one, or its stored result); with other parameters it is
  * REFERENCE_CONFLICT. A new one needs room on the journal's disk and a free PINPAD, reserved
  * before anything is awaited, and runs after recovery has had its chance at what came before.
@@ -8,8 +8,7 @@ import { EngineError } from '../errors.js';
 import { JournalError } from '../journal/journal.js';
 import type { PaymentRecord } from '../journal/record.js';
 import { outcomeOf, type PaymentOutcome } from '../outcome.js';
-import { paramsHash } from '../params-hash.js';
-import { startViolations, type StartParams } from '../params.js';
+import { installmentViolations, saleRequestHash, type SaleRequest } from '../sale-request.js';
 import type { AttachedTerminals } from './attached-terminals.js';
 import { assertOpen, type EngineContext } from './context.js';
 import type { LiveRuns } from './live-runs.js';
@@ -26,28 +25,29 @@ export interface StartDeps {
 export async function startPayment(
   ctx: EngineContext,
   deps: StartDeps,
-  input: unknown,
+  request: SaleRequest,
   options: StartOptions,
 ): Promise<PaymentOutcome> {
   assertOpen(ctx);
   const { journal, config } = ctx;
   const { terminals, runs, recovery } = deps;
-  const violations = startViolations(input, config.installments);
+  // The request's shape was checked where it came in (its amount is Centavos); what is left
+  // depends on this store's settings.
+  const violations = installmentViolations(request, config.installments);
   if (violations.length > 0) {
     throw new EngineError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
   }
-  const params = input as StartParams;
-  const hash = paramsHash(params);
-  const existing = journal.findByReference(params.reference_id);
+  const hash = saleRequestHash(request);
+  const existing = journal.findByReference(request.referenceId);
   if (existing) return repeat(deps, existing, hash);
 
-  const terminal = terminals.pick(params.terminal);
+  const terminal = terminals.pick(request.terminal);
   // Room first: on a full disk the POS is told the lasting reason (DISK_FULL), not that the
   // PINPAD is still finishing the sale the disk interrupted (BUSY, which would soon pass).
   assertRoom(ctx);
   if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
   // Reserve the PINPAD before any await, so two starts cannot both get it.
-  const reservation = newRun(terminal.serial, params.ask_tax_id === true, params.reference_id);
+  const reservation = newRun(terminal.serial, request.askTaxId === true, request.referenceId);
   terminals.setBusy(terminal, reservation);
   let record: PaymentRecord;
   try {
@@ -55,14 +55,14 @@ export async function startPayment(
     // API cannot hold the checkout: what is not done by then goes on in the background.
     await recovery.recoverWithin(config.apiTimeoutMs);
     record = journal.createIntent({
-      referenceId: params.reference_id,
+      referenceId: request.referenceId,
       source: 'pos',
       terminal: terminal.serial,
-      amount: params.amount,
-      paymentType: params.payment_type,
-      installments: params.payment_type === 'credit' ? (params.installments ?? null) : null,
-      description: params.description,
-      notification: params.notification ?? null,
+      amount: request.amount,
+      paymentType: request.paymentType,
+      installments: request.paymentType === 'credit' ? (request.installments ?? null) : null,
+      description: request.description,
+      notification: request.notification ?? null,
       paramsHash: hash,
       confirmation: config.confirmation,
       owner: options.owner ?? null,
@@ -70,7 +70,7 @@ export async function startPayment(
   } catch (error) {
     terminals.setBusy(terminal, undefined);
     // A concurrent start with the same reference won the race: answer like a repeat.
-    const raced = journal.findByReference(params.reference_id);
+    const raced = journal.findByReference(request.referenceId);
     if (raced) return repeat(deps, raced, hash);
     if (error instanceof JournalError && error.code === 'DISK_FULL') throw diskFull(error.message, error);
     throw error;

@@ -112,9 +112,7 @@ export function checkNewPayment(payment: NewPayment): void {
   if (!isNonEmptyText(payment.referenceId)) throw invalid('referenceId must be a non-empty string');
   if (payment.source !== 'pos' && payment.source !== 'remote') throw invalid('source must be "pos" or "remote"');
   if (!isText(payment.terminal)) throw invalid('terminal must be a string');
-  if (!Number.isSafeInteger(payment.amount) || payment.amount <= 0) {
-    throw invalid('amount must be a whole number of centavos greater than zero');
-  }
+  // The amount is Centavos, checked where the sale came in (main/core/money.ts): not again here.
   if (payment.paymentType !== 'credit' && payment.paymentType !== 'debit')
     throw invalid('paymentType must be "credit" or "debit"');
   checkInstallments(payment.installments, payment.paymentType);

@@ -3,6 +3,7 @@
  * (first 6 / last 4), the brand and the entry mode: the journal is the first place a support
  * technician reads, and it outlives every process.
  */
+import type { Centavos } from '../money.js';
 import type { PaymentState } from '../states.js';
 
 export type PaymentType = 'credit' | 'debit';
@@ -77,8 +78,8 @@ export interface PaymentRecord {
   readonly source: PaymentSource;
   /** The PINPAD's serial number: the transaction's `terminal`. */
   readonly terminal: string;
-  /** Integer centavos > 0. */
-  readonly amount: number;
+  /** Integer centavos > 0, ≤ 12 digits: checked where the sale came in. */
+  readonly amount: Centavos;
   readonly paymentType: PaymentType;
   /** Credit only: 1–12; null for debit or until chosen on the PINPAD. */
   readonly installments: number | null;

@@ -3,6 +3,7 @@
  * state this version does not know, becomes a JournalError CORRUPT naming the payment, so one bad
  * row can be reported and skipped instead of stopping the agent.
  */
+import type { Centavos } from '../money.js';
 import { PAYMENT_STATES, type PaymentState } from '../states.js';
 import { JournalError } from './errors.js';
 import type { JournalEvent, PaymentRecord } from './record.js';
@@ -75,7 +76,8 @@ export function toRecord(row: PaymentRow): PaymentRecord {
     referenceId: row.reference_id,
     source: row.source as PaymentRecord['source'],
     terminal: row.terminal,
-    amount: row.amount,
+    // Written as Centavos by createIntent (the column is the journal's own, INTEGER NOT NULL).
+    amount: row.amount as Centavos,
     paymentType: row.payment_type as PaymentRecord['paymentType'],
     installments: row.installments,
     description: row.description,

@@ -28,7 +28,8 @@ import type {
   WireSettingsViolationCode,
   ParamsOf,
 } from '../protocol/index.js';
-import { PosError } from '../protocol/index.js';
+import { schemaViolations } from '../../contract/index.js';
+import { METHODS, PosError } from '../protocol/index.js';
 import { paramsViolation } from './errors.js';
 
 export const WIRE_PAYMENT_STATES: Readonly<Record<PaymentState, WirePaymentState>> = {
@@ -194,4 +195,16 @@ export function saleRequestFrom(params: ParamsOf<'payment.start'>): SaleRequest 
     ...(params.terminal === undefined ? {} : { terminal: params.terminal }),
     ...(params.ask_tax_id === undefined ? {} : { askTaxId: params.ask_tax_id }),
   };
+}
+
+/**
+ * payment.start's parameters from outside the dispatcher (the `pinbridge pay` command): checked
+ * against the same schema, in the same words, then as saleRequestFrom.
+ */
+export function checkedSaleRequest(input: unknown): SaleRequest {
+  const violations = schemaViolations(METHODS['payment.start'].params, input).map(paramsViolation);
+  if (violations.length > 0) {
+    throw new PosError('INVALID_PARAMS', violations.map((v) => v.message).join('; '), { violations });
+  }
+  return saleRequestFrom(input as ParamsOf<'payment.start'>);
 }

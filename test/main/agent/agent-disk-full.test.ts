@@ -13,6 +13,7 @@ import { createLogger } from '../../../main/log.js';
 import { loadSettings } from '../../../main/settings/settings-file.js';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 import { checkedCall, openSocket, RpcClient } from '../pos/pos-rig.js';
+import { centavos } from '../../../main/core/money.js';
 
 const MiB = 1024 * 1024;
 let disk: SmallDisk | undefined;
@@ -56,7 +57,12 @@ describe('the agent on a disk that fills', () => {
     expect(DISK_FULL_IDLE_TEXT.split('\n').every((line) => line.length <= 16)).toBe(true);
     expect((await checkedCall(window, 'agent.status')).disk).toMatchObject({ state: 'full', sales_refused: true });
     await expect(
-      agent.stack.engine.start({ reference_id: 'cheio-1', amount: 100, payment_type: 'credit', description: 'x' }),
+      agent.stack.engine.start({
+        referenceId: 'cheio-1',
+        amount: centavos(100),
+        paymentType: 'credit',
+        description: 'x',
+      }),
     ).rejects.toMatchObject({ code: 'DISK_FULL' });
 
     disk.free();

@@ -22,6 +22,7 @@ import { SettingsError } from '../../../main/core/settings.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { centavos } from '../../../main/core/money.js';
 
 let home: string;
 const logger = createLogger({ level: 'silent' });
@@ -68,18 +69,18 @@ describe('Agent', () => {
       ]);
       // The training customer inserts a Visa credit card by itself.
       const outcome = await agent.stack.engine.start({
-        reference_id: 'agent-1',
-        amount: 1050,
-        payment_type: 'credit',
+        referenceId: 'agent-1',
+        amount: centavos(1050),
+        paymentType: 'credit',
         installments: 1,
         description: 'Teste',
       });
       expect(outcome).toMatchObject({ status: 'approved', amount: 1050 });
       // And a debit card for a debit sale.
       const debit = await agent.stack.engine.start({
-        reference_id: 'agent-2',
-        amount: 2050,
-        payment_type: 'debit',
+        referenceId: 'agent-2',
+        amount: centavos(2050),
+        paymentType: 'debit',
         description: 'Débito',
       });
       expect(debit).toMatchObject({
@@ -107,9 +108,9 @@ describe('Agent', () => {
     try {
       await agent.ready;
       await agent.stack.engine.start({
-        reference_id: 'paper-1',
-        amount: 4_321,
-        payment_type: 'credit',
+        referenceId: 'paper-1',
+        amount: centavos(4_321),
+        paymentType: 'credit',
         installments: 1,
         description: 'Teste',
       });
@@ -153,9 +154,9 @@ describe('Agent', () => {
         document: { version: TEST_EMV_TABLES.version },
       });
       const outcome = await agent.stack.engine.start({
-        reference_id: 'tables-1',
-        amount: 1050,
-        payment_type: 'credit',
+        referenceId: 'tables-1',
+        amount: centavos(1050),
+        paymentType: 'credit',
         installments: 1,
         description: 'Tabelas',
       });
@@ -227,9 +228,9 @@ describe('Agent', () => {
       const ready = await agent.ready;
       expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       await agent.stack.engine.start({
-        reference_id: 'metrics-1',
-        amount: 700,
-        payment_type: 'credit',
+        referenceId: 'metrics-1',
+        amount: centavos(700),
+        paymentType: 'credit',
         installments: 1,
         description: 'Métrica',
       });

@@ -11,6 +11,7 @@ import { makePrivate } from '../../../main/agent/private-files.js';
 import { loadSettings } from '../../../main/settings/settings-file.js';
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { centavos } from '../../../main/core/money.js';
 
 /** Every file and folder under `dir` whose mode lets another user in, as "path 0644". */
 function openToOthers(dir: string): string[] {
@@ -73,9 +74,9 @@ describe.skipIf(process.platform === 'win32')('the agent’s folder', () => {
     try {
       await agent.ready;
       const outcome = await agent.stack.engine.start({
-        reference_id: 'private-1',
-        amount: 1990,
-        payment_type: 'credit',
+        referenceId: 'private-1',
+        amount: centavos(1990),
+        paymentType: 'credit',
         installments: 1,
         description: 'Venda',
       });

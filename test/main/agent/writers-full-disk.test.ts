@@ -31,6 +31,7 @@ import { saveSettings } from '../../../main/settings/settings-file.js';
 import { mountSmallDisk, type SmallDisk } from '../../helpers/small-disk.js';
 import { thrown } from '../../helpers/thrown.js';
 import { testIntegrityKey } from '../../helpers/integrity-key.js';
+import { centavos } from '../../../main/core/money.js';
 
 const MiB = 1024 * 1024;
 let disk: SmallDisk;
@@ -65,7 +66,7 @@ describe("the agent's writers on a full disk", () => {
           referenceId: `r-${randomUUID()}`,
           source: 'pos',
           terminal: 'PP-1',
-          amount: 100,
+          amount: centavos(100),
           paymentType: 'credit',
           installments: null,
           description: 'x'.repeat(4000),

@@ -17,6 +17,7 @@ import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { createTestPki } from '../../helpers/test-pki.js';
 import { electronDouble, FakeTray, FakeWindow, type ElectronDouble } from './electron-double.js';
 import { checkedCall, openSocket, RpcClient } from '../pos/pos-rig.js';
+import { centavos } from '../../../main/core/money.js';
 
 const logger = createLogger({ level: 'silent' });
 let home: string;
@@ -169,9 +170,9 @@ describe('the Electron shell', () => {
     expect(tray.tooltip).toContain('MODO TREINAMENTO');
     // The API is "waiting" until the first call: a sale makes it "ok".
     await shell.agent.stack.engine.start({
-      reference_id: 'tray-1',
-      amount: 500,
-      payment_type: 'credit',
+      referenceId: 'tray-1',
+      amount: centavos(500),
+      paymentType: 'credit',
       installments: 1,
       description: 'Bandeja',
     });
@@ -377,9 +378,9 @@ describe('the Electron shell', () => {
     const shell = await run();
     await shell.agent.ready;
     await shell.agent.stack.engine.start({
-      reference_id: 'system-print-1',
-      amount: 1234,
-      payment_type: 'credit',
+      referenceId: 'system-print-1',
+      amount: centavos(1234),
+      paymentType: 'credit',
       installments: 1,
       description: 'Impressão',
     });

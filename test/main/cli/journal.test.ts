@@ -13,6 +13,7 @@ import { defaultJournalPath } from '../../../main/paths.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import { startOfDay } from '../../../main/locale/store-time.js';
 import type { JournalEvent, NewPayment, PaymentRecord } from '../../../main/core/journal/record.js';
+import { centavos } from '../../../main/core/money.js';
 
 const pinbridge = (...args: string[]): ReturnType<typeof runMain> => runMain(args);
 
@@ -30,7 +31,7 @@ function newPayment(referenceId: string, overrides: Partial<NewPayment> = {}): N
     referenceId,
     source: 'pos',
     terminal: 'PP-0001',
-    amount: 123_456,
+    amount: centavos(123_456),
     paymentType: 'credit',
     installments: null,
     description: 'Venda balcão',
@@ -69,7 +70,12 @@ function fixture(start: Date = new Date('2026-03-10T12:00:00.000Z')): Fixture {
     sold = journal.transition(sold.id, 'confirmed', {}, 'confirmed by policy');
     at += 3_600_000;
     let declined = journal.createIntent(
-      newPayment('sale-2', { paymentType: 'debit', amount: 990, terminal: 'PP-0002', description: 'Café, "expresso"' }),
+      newPayment('sale-2', {
+        paymentType: 'debit',
+        amount: centavos(990),
+        terminal: 'PP-0002',
+        description: 'Café, "expresso"',
+      }),
     );
     declined = journal.transition(declined.id, 'created', { transactionId: '2'.repeat(32) });
     declined = journal.transition(declined.id, 'card_read', {
@@ -80,7 +86,7 @@ function fixture(start: Date = new Date('2026-03-10T12:00:00.000Z')): Fixture {
       problem: { code: 'CARD_DECLINED', message: 'the issuer declined', cashierMessage: 'Cartão recusado' },
     });
     at += 3_600_000;
-    const pending = journal.createIntent(newPayment('sale-3', { amount: 5, description: '=HYPERLINK("x")' }));
+    const pending = journal.createIntent(newPayment('sale-3', { amount: centavos(5), description: '=HYPERLINK("x")' }));
     return { sold, declined, pending };
   } finally {
     journal.close();

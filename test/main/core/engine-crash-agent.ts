@@ -26,6 +26,7 @@ import { Journal, type JournalMove } from '../../../main/core/journal/journal.js
 import type { ConfirmationPolicy } from '../../../main/core/journal/record.js';
 import { attachPinpad } from '../../../main/pinpad/attach.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { isFinal, type PaymentState } from '../../../main/core/states.js';
 import { createLogger } from '../../../main/log.js';
 import { recordSecrets } from '../../helpers/card-data-scan.js';
@@ -58,15 +59,8 @@ export interface AgentOrder {
   readonly confirmation: ConfirmationPolicy;
   readonly confirmationDeadlineMs: number;
   readonly apiTimeoutMs: number;
-  /** The POS's `start` parameters. */
-  readonly params: {
-    readonly reference_id: string;
-    readonly amount: number;
-    readonly payment_type: 'credit' | 'debit';
-    readonly installments?: number;
-    readonly description: string;
-    readonly notification?: string;
-  };
+  /** The sale, as the engine takes it (its amount made Centavos by the parent; it crosses as JSON). */
+  readonly params: SaleRequest;
   readonly crashAt: CrashPoint;
 }
 
@@ -223,7 +217,7 @@ async function main(order: AgentOrder): Promise<void> {
     ...(order.cardTimeoutMs === undefined ? {} : { timeouts: { cardMs: order.cardTimeoutMs } }),
   });
 
-  const reference = order.params.reference_id;
+  const reference = order.params.referenceId;
   if (order.posCancels) {
     // As a POS would: once the amount is on the PINPAD and it waits for the card.
     const showsAmount = new Promise<void>((resolve) => {

@@ -33,7 +33,9 @@ import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
 import type { ConfirmationPolicy, JournalEvent, PaymentRecord } from '../../../main/core/journal/record.js';
+import { centavos } from '../../../main/core/money.js';
 import type { PaymentResultStatus } from '../../../main/core/outcome.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { attachPinpad } from '../../../main/pinpad/attach.js';
 import { isFinal, PAYMENT_STATES, type PaymentState } from '../../../main/core/states.js';
 import { createLogger } from '../../../main/log.js';
@@ -241,10 +243,10 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
   const journalPath = join(dir, 'journal.db');
   const serial = `PB-CRASH-${String(n).padStart(3, '0')}`;
   const policy = c.policy ?? 'auto';
-  const params = {
-    reference_id: `crash-${n}-${c.crash.replace(':', '-')}-${Date.now()}`,
-    amount: c.amount ?? 1990,
-    payment_type: 'credit' as const,
+  const params: SaleRequest = {
+    referenceId: `crash-${n}-${c.crash.replace(':', '-')}-${Date.now()}`,
+    amount: centavos(c.amount ?? 1990),
+    paymentType: 'credit',
     installments: 1,
     description: 'Venda do teste de queda',
     notification: 'Loja Teste',
@@ -295,12 +297,12 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
   let unplug: (() => Promise<void>) | undefined;
   try {
     // 2. What the crash left: exactly what the child reported as committed, and the API's side.
-    const atCrash = journal.findByReference(params.reference_id);
+    const atCrash = journal.findByReference(params.referenceId);
     expect(atCrash?.state, told).toBe(c.journal);
     const id = atCrash!.id;
     expect(new Set(committed.map((event) => event.paymentId))).toEqual(new Set([id]));
     expect(journal.events(id).map(eventView)).toEqual(committed.map(eventView));
-    expect(apiView(await apiTransactions(provider, params.reference_id))).toBe(c.apiAtCrash);
+    expect(apiView(await apiTransactions(provider, params.referenceId))).toBe(c.apiAtCrash);
 
     // 3. The restart: same journal, same PINPAD, recovery, and whatever it queued lands.
     unplug = await plugPinpad(engine, serial, logger);
@@ -322,7 +324,7 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
       expect(Date.parse(record.confirmDeadline!)).toBeGreaterThan(Date.now());
 
     // Exactly once at the API, and the journal agrees with it.
-    const transactions = await apiTransactions(provider, params.reference_id);
+    const transactions = await apiTransactions(provider, params.referenceId);
     expect(transactions.length).toBeLessThanOrEqual(1);
     expect(transactions.filter((transaction) => transaction.status === 'succeeded').length).toBeLessThanOrEqual(1);
     expect(apiView(transactions)).toBe(c.api);
@@ -331,7 +333,7 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
     expect(apiView(transactions) === 'succeeded').toBe(charged);
 
     // Status tells the truth.
-    const status = engine.status(params.reference_id);
+    const status = engine.status(params.referenceId);
     expect(status).toMatchObject({
       kind: 'processed',
       outcome: { paymentId: id, state: c.end, status: c.result, transactionId: record.transactionId },
@@ -342,7 +344,7 @@ async function crashAndRecover(provider: Provider, c: CrashCase, expect: ExpectS
     // The POS asks again: the same payment, and nothing new at the API.
     const again = await engine.start(params);
     expect(again).toEqual(status.kind === 'processed' ? status.outcome : undefined);
-    expect(await apiTransactions(provider, params.reference_id)).toEqual(transactions);
+    expect(await apiTransactions(provider, params.referenceId)).toEqual(transactions);
   } finally {
     await engine.close();
     await unplug?.();

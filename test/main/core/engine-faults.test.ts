@@ -14,7 +14,9 @@ import type { LinkTimings } from '../../../drivers/abecs/link.js';
 import type { AutoCustomerOptions } from '../../../drivers/simulator/index.js';
 import { PaymentsClient, type ProviderCapabilities, type Transaction } from '../../../main/api/index.js';
 import type { EngineConfig } from '../../../main/core/engine.js';
+import { centavos } from '../../../main/core/money.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import type { PaymentState } from '../../../main/core/states.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import {
@@ -120,8 +122,7 @@ async function open(options: OpenOptions = {}): Promise<Stack> {
   return { rig, proxy: started, api, pinpad };
 }
 
-const sale = (overrides: Record<string, unknown> = {}): Record<string, unknown> & { reference_id: string } =>
-  saleParams('fault', overrides);
+const sale = (overrides: Partial<SaleRequest> = {}): SaleRequest => saleParams('fault', overrides);
 
 /** Rejects when `promise` is not settled in time: a hang is a failure with a clear message. */
 async function settledWithin<T>(promise: Promise<T>, what: string, ms = HANG_GUARD_MS): Promise<T> {
@@ -260,7 +261,7 @@ const SCENARIOS: Record<PaymentCall, Scenario> = {
       expect(approved).toMatchObject({ status: 'approved', state: 'awaiting_confirmation' });
       // Only the POS's void meets the fault.
       arm();
-      return s.rig.engine.undo(params.reference_id);
+      return s.rig.engine.undo(params.referenceId);
     },
   },
 };
@@ -389,19 +390,19 @@ describe('payments API faults at each call of a sale (no client retries)', () =>
     const queued = answers.state !== ends.state;
     if (queued) {
       // Visible while the API refuses it: a pending undo and an undo_pending progress event.
-      expect(s.rig.engine.pending().undos.map((u) => u.referenceId)).toEqual([params.reference_id]);
-      expect(undoPendingEvents(s, params.reference_id)).toBeGreaterThan(0);
-      expect(s.rig.engine.status(params.reference_id)).toMatchObject({
+      expect(s.rig.engine.pending().undos.map((u) => u.referenceId)).toEqual([params.referenceId]);
+      expect(undoPendingEvents(s, params.referenceId)).toBeGreaterThan(0);
+      expect(s.rig.engine.status(params.referenceId)).toMatchObject({
         kind: 'processed',
         outcome: { state: answers.state },
       });
       s.proxy.clear();
     }
-    const final = queued ? await landed(s, params.reference_id) : answer;
+    const final = queued ? await landed(s, params.referenceId) : answer;
     expect(endOf(final)).toEqual(ends);
     // Its end reached the listeners (POS, window, metrics) as a progress event in its final state.
     expect(
-      s.rig.events.filter((event) => event.referenceId === params.reference_id).map((event) => event.state),
+      s.rig.events.filter((event) => event.referenceId === params.referenceId).map((event) => event.state),
     ).toContain(final.state);
     const transaction = await expectConsistent(s, final);
     expect(transaction?.status ?? null).toBe(api);
@@ -447,7 +448,7 @@ describe('the client’s own retries absorb 5xx and resets on calls that are saf
       const expected = call === 'reverse' ? REVERSED : call === 'void' ? VOIDED : APPROVED;
       expect(endOf(outcome)).toEqual(expected);
       // Nothing was queued: the retry landed the call at once.
-      expect(undoPendingEvents(s, params.reference_id)).toBe(0);
+      expect(undoPendingEvents(s, params.referenceId)).toBe(0);
       const transaction = await expectConsistent(s, outcome);
       expect(transaction?.status).toBe(call === 'reverse' ? 'reversed' : call === 'void' ? 'canceled' : 'succeeded');
       // The call was sent again, under the same Idempotency-Key where it carries one.
@@ -487,7 +488,7 @@ describe('the provider refuses the create: each answer its own problem, retried 
     expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
     expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
     expect(s.rig.engine.pending().undos).toEqual([]);
-    expect(await apiTransactions(s.api, params.reference_id)).toEqual([]);
+    expect(await apiTransactions(s.api, params.referenceId)).toEqual([]);
   });
 
   it.each([
@@ -573,7 +574,7 @@ describe('a provider with only the documented calls: no Idempotency-Key, no refe
     expect(creates[0]!.idempotencyKey).toBeUndefined();
     expect(s.proxy.count(PAYMENT_CALLS.lookup)).toBe(0);
     expect(s.proxy.count(SELLER_LIST)).toBeGreaterThanOrEqual(1);
-    expect(await apiTransactions(s.api, params.reference_id, documented.sellerId)).toHaveLength(1);
+    expect(await apiTransactions(s.api, params.referenceId, documented.sellerId)).toHaveLength(1);
   });
 
   it.each([502, 504] as const)(
@@ -585,7 +586,7 @@ describe('a provider with only the documented calls: no Idempotency-Key, no refe
       const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
       expect(endOf(outcome)).toEqual(APPROVED);
       expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
-      const held = await apiTransactions(s.api, params.reference_id, documented.sellerId);
+      const held = await apiTransactions(s.api, params.referenceId, documented.sellerId);
       expect(held.map((t) => t.status)).toEqual(['succeeded']);
     },
   );
@@ -596,7 +597,7 @@ describe('a provider with only the documented calls: no Idempotency-Key, no refe
     const params = sale();
     const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
     expect(endOf(outcome)).toEqual(APPROVED);
-    const held = await apiTransactions(s.api, params.reference_id, documented.sellerId);
+    const held = await apiTransactions(s.api, params.referenceId, documented.sellerId);
     expect(held.map((t) => t.status).sort()).toEqual(['canceled', 'succeeded']);
     const kept = held.find((t) => t.status === 'succeeded')!;
     const extra = held.find((t) => t.status === 'canceled')!;
@@ -620,7 +621,7 @@ describe('a provider with only the documented calls: no Idempotency-Key, no refe
     const outcome = await settledWithin(s.rig.engine.start(params), 'the payment');
     expect(endOf(outcome)).toEqual(NO_TRANSACTION);
     expect(s.proxy.count(PAYMENT_CALLS.create)).toBe(1);
-    expect(await apiTransactions(s.api, params.reference_id, documented.sellerId)).toEqual([]);
+    expect(await apiTransactions(s.api, params.referenceId, documented.sellerId)).toEqual([]);
   });
 });
 
@@ -650,7 +651,7 @@ type Customer = 'nothing' | 'inserts the card' | 'inserts the card and types the
 interface UnplugCase {
   readonly step: string;
   readonly command: string;
-  readonly sale: Record<string, unknown>;
+  readonly sale: Partial<SaleRequest>;
   readonly customer: Customer;
   readonly ends: End;
   readonly api: Transaction['status'] | null;
@@ -665,7 +666,7 @@ const UNPLUGS: UnplugCase[] = [
   {
     step: 'while the customer chooses the installments',
     command: 'MNU',
-    sale: { amount: 30000, installments: undefined },
+    sale: { amount: centavos(30000), installments: undefined },
     customer: 'nothing',
     ends: UNPLUGGED,
     api: null,
@@ -674,7 +675,7 @@ const UNPLUGS: UnplugCase[] = [
   {
     step: 'while the customer types the CPF',
     command: 'GCD',
-    sale: { ask_tax_id: true },
+    sale: { askTaxId: true },
     customer: 'nothing',
     ends: UNPLUGGED,
     api: null,
@@ -786,7 +787,8 @@ const NOISY: Array<{ step: string; command: string; noise: Noise }> = STEPS.flat
   (['two NAKs', 'two corrupted responses'] as const).map((noise) => ({ step, command, noise })),
 );
 
-const noisySale = (): ReturnType<typeof sale> => sale({ amount: 30000, installments: undefined, ask_tax_id: true });
+const noisySale = (): ReturnType<typeof sale> =>
+  sale({ amount: centavos(30000), installments: undefined, askTaxId: true });
 const CUSTOMER: AutoCustomerOptions = { delayMs: 5, card: 'visaCredit', keys: '3', cpf: '52998224725' };
 
 /** Counts the link-layer traffic the simulator sees (its NAKs out, the host's NAKs in). */

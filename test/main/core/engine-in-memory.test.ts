@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { centavos } from '../../../main/core/money.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { PaymentsPortError } from '../../../main/core/payments-failure.js';
 import { MemoryPinpad, MemoryProvider } from './memory-ports.js';
 
@@ -37,10 +39,10 @@ function rig(): { engine: PaymentEngine; provider: MemoryProvider; pinpad: Memor
   return { engine, provider, pinpad, journal };
 }
 
-const sale = (reference: string, amount = 1990): Record<string, unknown> => ({
-  reference_id: reference,
-  amount,
-  payment_type: 'credit',
+const sale = (reference: string, amount = 1990): SaleRequest => ({
+  referenceId: reference,
+  amount: centavos(amount),
+  paymentType: 'credit',
   installments: 1,
   description: 'Venda de teste',
 });

@@ -151,7 +151,7 @@ describe('every key loadout ABECS defines sells, the host opening what the PINPA
     expect(outcome.problem?.message).toMatch(/load a DUKPT/i);
     expect(seen).toEqual([]);
     // Nothing reached the provider: no transaction carries the reference.
-    const listed = await r.client.transactions.list({ reference_id: params.reference_id });
+    const listed = await r.client.transactions.list({ reference_id: params.referenceId });
     expect(listed.items).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine, type EngineConfig } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { centavos } from '../../../main/core/money.js';
 import type { EngineLogger } from '../../../main/core/ports.js';
 import { MemoryPinpad, MemoryProvider } from './memory-ports.js';
 
@@ -124,9 +125,9 @@ describe('pending transactions created elsewhere', () => {
   it('cancels at the next poll a second transaction of a payment of this journal that has ended', async () => {
     const { engine, provider } = rig();
     const sold = await engine.start({
-      reference_id: 'pdv-11',
-      amount: 1990,
-      payment_type: 'credit',
+      referenceId: 'pdv-11',
+      amount: centavos(1990),
+      paymentType: 'credit',
       installments: 1,
       description: 'Venda',
       terminal: SERIAL,
@@ -146,9 +147,9 @@ describe('pending transactions created elsewhere', () => {
   it("leaves alone a transaction under one of this journal's references that another agent's sale carries", async () => {
     const { engine, provider } = rig();
     const sold = await engine.start({
-      reference_id: 'pdv-12',
-      amount: 1990,
-      payment_type: 'credit',
+      referenceId: 'pdv-12',
+      amount: centavos(1990),
+      paymentType: 'credit',
       installments: 1,
       description: 'Venda',
       terminal: SERIAL,

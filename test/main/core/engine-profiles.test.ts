@@ -18,6 +18,8 @@ import { SerialTransport } from '../../../drivers/transports/serial.js';
 import { resolve } from 'node:path';
 import { attachPinpad, type AttachOptions } from '../../../main/pinpad/attach.js';
 import { readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
+import { centavos } from '../../../main/core/money.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { displayed, engineRig, progressed, type EngineRig, type RigOptions } from './engine-rig.js';
 
 const SAMPLE_TABLES = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
@@ -56,10 +58,10 @@ function screens(sim: PinpadSimulator): string[] {
 }
 
 let counter = 0;
-const sale = (notification: string | undefined, amount = 1990): Record<string, unknown> => ({
-  reference_id: `profile-${++counter}-${Date.now()}`,
-  amount,
-  payment_type: 'credit',
+const sale = (notification: string | undefined, amount = 1990): SaleRequest => ({
+  referenceId: `profile-${++counter}-${Date.now()}`,
+  amount: centavos(amount),
+  paymentType: 'credit',
   installments: 1,
   description: 'Venda no PINPAD real',
   ...(notification === undefined ? {} : { notification }),
@@ -82,7 +84,7 @@ describe('a sale on a PINPAD that reads ABECS 2.20 literally (profile strict, 4 
     const params = sale('Pedido 4521 - Loja do Centro SP', 123456);
     const shown = screens(sim);
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await progressed(rig.engine, params.referenceId, 'waiting_card');
     await displayed(sim, /Pedido 4521/);
     // The prompt stays while the customer looks for the card.
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -211,7 +213,7 @@ describe('a legacy (BibComp 1.08) PINPAD (profile legacy, 2 × 16)', () => {
       { tables: readEmvTables(SAMPLE_TABLES), requireSealedCardData: false },
       V1_PROVIDER,
     );
-    const outcome = await rig.engine.start({ ...sale('Mesa 7'), ask_tax_id: true });
+    const outcome = await rig.engine.start({ ...sale('Mesa 7'), askTaxId: true });
     expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'PINPAD_UNSUPPORTED' } });
     expect(outcome.problem?.message).toContain('CPF');
     expect(outcome.transactionId ?? null).toBeNull();

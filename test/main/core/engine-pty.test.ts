@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { SerialTransport } from '../../../drivers/transports/serial.js';
+import { centavos } from '../../../main/core/money.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { attachPinpad } from '../../../main/pinpad/attach.js';
 import { displayed, engineRig, progressed, type EngineRig } from './engine-rig.js';
 
@@ -40,10 +42,10 @@ async function openOnPty(card?: string): Promise<{ rig: EngineRig; sim: PinpadSi
 }
 
 let counter = 0;
-const sale = (amount = 1990): Record<string, unknown> => ({
-  reference_id: `pty-${++counter}-${Date.now()}`,
-  amount,
-  payment_type: 'credit',
+const sale = (amount = 1990): SaleRequest => ({
+  referenceId: `pty-${++counter}-${Date.now()}`,
+  amount: centavos(amount),
+  paymentType: 'credit',
   installments: 1,
   description: 'Venda pela serial',
   notification: 'Loja Serial',
@@ -75,9 +77,9 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     const { rig, sim } = await openOnPty();
     const params = sale();
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await progressed(rig.engine, params.referenceId, 'waiting_card');
     await displayed(sim, /R\$/);
-    const cancelled = await rig.engine.cancel(params.reference_id as string);
+    const cancelled = await rig.engine.cancel(params.referenceId);
     expect(cancelled).toMatchObject({ status: 'cancelled', problem: { code: 'CANCELLED_BY_POS' } });
     expect(await running).toEqual(cancelled);
     expect((await rig.client.transactions.retrieve(cancelled.transactionId!)).status).toBe('canceled');
@@ -96,7 +98,7 @@ describe('a PINPAD payment over a serial line (socat pty)', () => {
     const { rig } = await openOnPty();
     const params = sale();
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id as string, 'waiting_card');
+    await progressed(rig.engine, params.referenceId, 'waiting_card');
     await pty!.close();
     const outcome = await running;
     expect(outcome).toMatchObject({ status: 'failed', state: 'failed', problem: { code: 'PINPAD_DISCONNECTED' } });

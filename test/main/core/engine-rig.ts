@@ -3,6 +3,8 @@
  * typed client, a real SQLite journal in a temp dir, and simulated PINPADs over in-memory links
  * driven by the real ABECS driver.
  */
+import { centavos } from '../../../main/core/money.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pinpad } from '../../../drivers/abecs/pinpad.js';
@@ -229,15 +231,12 @@ export function progressed(
 
 let saleCounter = 0;
 
-/** `start` parameters of a R$ 19,90 credit sale in one installment, with a fresh reference. */
-export function saleParams(
-  prefix: string,
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> & { reference_id: string } {
+/** A R$ 19,90 credit sale in one installment, with a fresh reference, as the engine takes it. */
+export function saleParams(prefix: string, overrides: Partial<SaleRequest> = {}): SaleRequest {
   return {
-    reference_id: `${prefix}-${++saleCounter}-${Date.now()}`,
-    amount: 1990,
-    payment_type: 'credit',
+    referenceId: `${prefix}-${++saleCounter}-${Date.now()}`,
+    amount: centavos(1990),
+    paymentType: 'credit',
     installments: 1,
     description: 'Venda de teste',
     notification: 'Loja Teste',

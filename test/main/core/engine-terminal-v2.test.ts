@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../../main/api/index.js';
+import { centavos } from '../../../main/core/money.js';
 import { PAYMENT_CALLS, startFaultProxy, type FaultProxy, type SeenRequest } from '../../helpers/fault-proxy.js';
 import { displayed, engineRig, saleParams, type EngineRig, type RigOptions } from './engine-rig.js';
 
@@ -79,7 +80,7 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     const { rig: r, proxy: p } = await open({
       simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaContactless' } },
     });
-    const outcome = await r.engine.start(saleParams('v2-ctls', { amount: 4990 }));
+    const outcome = await r.engine.start(saleParams('v2-ctls', { amount: centavos(4990) }));
     expect(outcome).toMatchObject({ status: 'approved', card: { entryMode: 'contactless_chip' } });
     expect(authorizations(p)).toEqual([{ path: V2_ROUTE, status: 200 }]);
     expect(await entryModeAtApi(r.client, outcome.transactionId)).toBe('contactless_chip');
@@ -110,7 +111,7 @@ describe('a sale through terminal channel v2, every field checked by the host', 
     });
     const shown = screens(r);
     // An amount the sandbox approves: only the PIN makes it decline.
-    const outcome = await r.engine.start(saleParams('v2-wrong-pin', { amount: 1990 }));
+    const outcome = await r.engine.start(saleParams('v2-wrong-pin', { amount: centavos(1990) }));
     expect(outcome).toMatchObject({
       status: 'declined',
       declineCode: 'incorrect_pin',

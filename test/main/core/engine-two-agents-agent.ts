@@ -19,6 +19,7 @@ import { PaymentsClient } from '../../../main/api/index.js';
 import { paymentsPortOf } from '../../../main/agent/payments-port.js';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { centavos } from '../../../main/core/money.js';
 import { attachPinpad } from '../../../main/pinpad/attach.js';
 import { createLogger } from '../../../main/log.js';
 
@@ -84,9 +85,9 @@ async function main(order: AgentOrder): Promise<void> {
   await engine.recover();
   for (const reference of order.references) {
     const outcome = await engine.start({
-      reference_id: reference,
-      amount: 1990,
-      payment_type: 'credit',
+      referenceId: reference,
+      amount: centavos(1990),
+      paymentType: 'credit',
       installments: 1,
       description: 'Venda do teste de dois agentes',
     });

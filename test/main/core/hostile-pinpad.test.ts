@@ -21,7 +21,7 @@ describe('a PINPAD flooding notifications', () => {
     const pinpad = await rig.addPinpad('PB-FLOOD-1');
     const params = saleParams('flood');
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id, 'waiting_card');
+    await progressed(rig.engine, params.referenceId, 'waiting_card');
     // The PINPAD's messages as the driver hands them over (engine.test.ts proves real NTMs arrive
     // this way), as fast as a flooding device could: 1,201 in a burst, then more for a second.
     const startedAt = performance.now();
@@ -37,7 +37,7 @@ describe('a PINPAD flooding notifications', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_200));
 
     const relayed = rig.events
-      .filter((e) => e.referenceId === params.reference_id && e.step === 'pinpad_message')
+      .filter((e) => e.referenceId === params.referenceId && e.step === 'pinpad_message')
       .map((e) => e.cashierMessage);
     expect(relayed.length).toBeGreaterThan(0);
     expect(relayed.length).toBeLessThanOrEqual(PINPAD_MESSAGES_PER_SECOND * (Math.ceil(floodSeconds) + 2));
@@ -45,7 +45,7 @@ describe('a PINPAD flooding notifications', () => {
     // The newest text of the flood is not lost to the ceiling (the PINPAD's own may follow it).
     expect(relayed).toContain('ULTIMA MENSAGEM');
 
-    await rig.engine.cancel(params.reference_id);
+    await rig.engine.cancel(params.referenceId);
     expect(await running).toMatchObject({ status: 'cancelled' });
   });
 });
@@ -56,7 +56,7 @@ describe('a PINPAD that babbles', () => {
     const pinpad = await rig.addPinpad('PB-BABBLE-1');
     const params = saleParams('babble');
     const running = rig.engine.start(params);
-    await progressed(rig.engine, params.reference_id, 'waiting_card');
+    await progressed(rig.engine, params.referenceId, 'waiting_card');
     // The card is asked for (the notification on the display, a card command running).
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The device (or its cable) starts sending bytes that are not the protocol, without end.

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaymentEngine } from '../../../main/core/engine.js';
 import { Journal } from '../../../main/core/journal/journal.js';
+import { centavos } from '../../../main/core/money.js';
+import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { PaymentsPortError } from '../../../main/core/payments-failure.js';
 import type { PaymentsPort, SaleDevice } from '../../../main/core/ports.js';
 
@@ -68,10 +70,10 @@ function engineOver(port: PaymentsPort): PaymentEngine {
   return engine;
 }
 
-const sale = (reference: string): Record<string, unknown> => ({
-  reference_id: reference,
-  amount: 1990,
-  payment_type: 'credit',
+const sale = (reference: string): SaleRequest => ({
+  referenceId: reference,
+  amount: centavos(1990),
+  paymentType: 'credit',
   installments: 1,
   description: 'Venda de teste',
 });

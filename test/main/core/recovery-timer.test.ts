@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { centavos } from '../../../main/core/money.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { PAYMENT_CALLS, SELLER_LIST, startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
@@ -32,10 +33,10 @@ afterEach(async () => {
 async function crashedAfterCreation(): Promise<{ referenceId: string; transactionId: string }> {
   const params = saleParams('stuck');
   rig!.journal.createIntent({
-    referenceId: params.reference_id,
+    referenceId: params.referenceId,
     source: 'pos',
     terminal: SERIAL,
-    amount: 1990,
+    amount: centavos(1990),
     paymentType: 'credit',
     installments: 1,
     description: 'Venda de teste',
@@ -50,10 +51,10 @@ async function crashedAfterCreation(): Promise<{ referenceId: string; transactio
     description: 'Venda de teste',
     amount: 1990,
     terminal: SERIAL,
-    reference_id: params.reference_id,
+    reference_id: params.referenceId,
     installment_plan: { number_installments: 1 },
   });
-  return { referenceId: params.reference_id, transactionId: created.id };
+  return { referenceId: params.referenceId, transactionId: created.id };
 }
 
 describe('recovery on its own timer', () => {

@@ -29,6 +29,7 @@ import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.
 import { scanText } from '../../helpers/card-data-scan.js';
 import { engineRig, progressed, saleParams, type EngineRig } from '../core/engine-rig.js';
 import { parseExposition, type Exposition } from './exposition.js';
+import { centavos } from '../../../main/core/money.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -168,7 +169,7 @@ describe('payments', () => {
 
     const approved = await shop.rig.engine.start(saleParams('metrics-ok'));
     // The sandbox declines amounts ending in 51 (insufficient funds).
-    const declined = await shop.rig.engine.start(saleParams('metrics-declined', { amount: 1951 }));
+    const declined = await shop.rig.engine.start(saleParams('metrics-declined', { amount: centavos(1951) }));
     expect(approved.status).toBe('approved');
     expect(declined.status).toBe('declined');
 
@@ -231,12 +232,12 @@ describe('payments', () => {
     // Nobody at the keypad: the PINPAD waits for a card until the sale is cancelled.
     await shop.addPinpad(SERIAL, { timeScale: 0.05 });
     const params = saleParams('metrics-cancel');
-    const waiting = progressed(shop.rig.engine, params.reference_id, 'waiting_card');
+    const waiting = progressed(shop.rig.engine, params.referenceId, 'waiting_card');
     const running = shop.rig.engine.start(params);
     await waiting;
     expect((await shop.scrape()).value('pinbridge_pinpad_busy', { serial: SERIAL })).toBe(1);
 
-    await shop.rig.engine.cancel(params.reference_id);
+    await shop.rig.engine.cancel(params.referenceId);
     const outcome = await running;
     expect(outcome.status).toBe('cancelled');
     const scrape = await shop.scrape();
@@ -251,7 +252,10 @@ describe('payments', () => {
     const shop = await checkout({ config: { confirmation: 'pos' } });
     await shop.addPinpad(SERIAL, { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaDebit' } });
     const { engine } = shop.rig;
-    const { installments: _credit, ...debitSale } = saleParams('metrics-pos', { payment_type: 'debit', amount: 2500 });
+    const { installments: _credit, ...debitSale } = saleParams('metrics-pos', {
+      paymentType: 'debit',
+      amount: centavos(2500),
+    });
     const kept = await engine.start(debitSale);
     expect(kept).toMatchObject({ status: 'approved', confirmation: 'pending' });
     // Approved, but nothing stands until the POS confirms: not counted yet.
@@ -260,7 +264,10 @@ describe('payments', () => {
     expect(scrape.value('pinbridge_payment_confirmations_pending')).toBe(1);
 
     await engine.confirm(kept.referenceId);
-    const { installments: _again, ...undoneSale } = saleParams('metrics-pos', { payment_type: 'debit', amount: 1200 });
+    const { installments: _again, ...undoneSale } = saleParams('metrics-pos', {
+      paymentType: 'debit',
+      amount: centavos(1200),
+    });
     const undone = await engine.start(undoneSale);
     await engine.undo(undone.referenceId);
     scrape = await shop.scrape();

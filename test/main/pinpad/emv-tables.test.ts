@@ -19,6 +19,7 @@ import {
 import { parseEmvTables, readEmvTables, TablesFileError } from '../../../main/pinpad/emv-tables.js';
 import { PinpadSale, type TablesStatus } from '../../../main/pinpad/sale-session.js';
 import { syncTables, tlrBatches } from '../../../main/pinpad/table-loader.js';
+import { centavos } from '../../../main/core/money.js';
 
 const SAMPLE = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
 const sampleJson = (): Record<string, unknown> => JSON.parse(readFileSync(SAMPLE, 'utf8')) as Record<string, unknown>;
@@ -186,7 +187,7 @@ describe('the key slots the tables give each acquirer', () => {
     });
     const sale = new PinpadSale(pinpad, { tables: withSlots({ pin: 2, data: 3 }) });
     await sale.prepare();
-    const read = await sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     expect(read).toMatchObject({
       chipDecision: 'online',
       authorization: { entry_mode: 'chip', cardholder_verification: 'online_pin' },

@@ -21,6 +21,7 @@ import { readEmvTables, type EmvTables } from '../../../main/pinpad/emv-tables.j
 import { PinpadSale, type PinpadSaleOptions } from '../../../main/pinpad/sale-session.js';
 import { tlrBatches } from '../../../main/pinpad/table-loader.js';
 import { displayed } from '../../helpers/pinpad-display.js';
+import { centavos } from '../../../main/core/money.js';
 
 const SAMPLE_TABLES = resolve(import.meta.dirname, '../../../docs/emv-tables.sample.json');
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
@@ -94,7 +95,7 @@ describe('a chip sale on a legacy PINPAD', () => {
     await sale.prepare({ paymentType: 'credit' });
     sent.length = 0;
     const reading = sale.readCard({
-      amount: 1990,
+      amount: centavos(1990),
       paymentType: 'credit',
       notification: 'Pedido 4521 - Loja do Centro SP',
     });
@@ -139,7 +140,7 @@ describe('a chip sale on a legacy PINPAD', () => {
   it('loads the tables when GCR answers 020 (ST_TABVERDIF) and resumes with the bare GCR, the card still inserted', async () => {
     // No prepare: the PINPAD still holds no tables when the card is read.
     const { sim, sale, sent, tables } = await rig();
-    const reading = sale.readCard({ amount: 5000, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(5000), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
@@ -164,7 +165,7 @@ describe('a chip sale on a legacy PINPAD', () => {
     await pinpad.execute(tleCommand, {});
     await sale.prepare({ paymentType: 'credit' });
     sent.length = 0;
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
@@ -177,7 +178,7 @@ describe('a chip sale on a legacy PINPAD', () => {
     const { sim, pinpad, sale } = await rig({}, { tables: undefined });
     // GTS and GCR disagree (the PINPAD holds nothing, GTS is made to say otherwise): GCR answers 020.
     vi.spyOn(pinpad, 'tableVersions').mockResolvedValue({ 0: 'OTHERTEF01' });
-    const reading = sale.readCard({ amount: 5000, paymentType: 'credit' }).catch((error: unknown) => error);
+    const reading = sale.readCard({ amount: centavos(5000), paymentType: 'credit' }).catch((error: unknown) => error);
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     expect(await reading).toMatchObject({ code: 'TABLES_UNAVAILABLE', step: 'read_card' });
@@ -186,7 +187,7 @@ describe('a chip sale on a legacy PINPAD', () => {
   it('tells the card there was no host answer (FNC_COMMST 1): the card declines', async () => {
     const { sim, sale, sent } = await rig();
     await sale.prepare({ paymentType: 'credit' });
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
@@ -204,7 +205,7 @@ describe('the PIN key on a legacy PINPAD', () => {
   it('is not checked before the sale (no key maps on 1.08); GOC answers ST_ERRKEY at the PIN step when the slot is empty', async () => {
     const { sim, sale } = await rig({ keySlots: { dukptPin: [2], dukptData: [2] } });
     await sale.prepare({ paymentType: 'credit' });
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((error: unknown) => error);
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((error: unknown) => error);
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     const error = await reading;
@@ -219,7 +220,7 @@ describe('the PIN key on a legacy PINPAD', () => {
       { keySlots: { pin: 2, data: 2 }, tables: { ...tables, keyMethods: new Map() } },
     );
     await sale.prepare({ paymentType: 'credit' });
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);
@@ -232,7 +233,7 @@ describe('an offline PIN on a legacy PINPAD', () => {
   it('ends with PIN_BLOCKED when GOC says the chip blocked the PIN (GOC_PBLOCKED, TVR)', async () => {
     const { sim, sale } = await rig();
     await sale.prepare({ paymentType: 'credit' });
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((error: unknown) => error);
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((error: unknown) => error);
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('eloOfflinePinLastTry');
     await displayed(sim, /SENHA/);
@@ -247,7 +248,7 @@ describe('a swiped card on a legacy PINPAD', () => {
     const { sim, sale, sent } = await rig();
     await sale.prepare({ paymentType: 'debit' });
     sent.length = 0;
-    const reading = sale.readCard({ amount: 2500, paymentType: 'debit' });
+    const reading = sale.readCard({ amount: centavos(2500), paymentType: 'debit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.swipeCard('visaMagstripe');
     await displayed(sim, /SENHA/);
@@ -269,7 +270,7 @@ describe('a swiped card on a legacy PINPAD', () => {
     const { sim, sale, sent, messages } = await rig();
     await sale.prepare({ paymentType: 'credit' });
     sent.length = 0;
-    const reading = sale.readCard({ amount: 2500, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(2500), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.swipeCard('visaUnreadableStripe');
     await displayed(sim, /^ERRO DE LEITURA\nPASSE NOVAMENTE$/);
@@ -283,7 +284,7 @@ describe('a swiped card on a legacy PINPAD', () => {
   it('refuses a chip card’s stripe outside a fallback and asks for it inserted', async () => {
     const { sim, sale } = await rig();
     await sale.prepare({ paymentType: 'credit' });
-    const reading = sale.readCard({ amount: 2500, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(2500), paymentType: 'credit' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.swipeCard('visaChipSwiped');
     await displayed(sim, /^CARTAO COM CHIP\nINSIRA O CARTAO$/);
@@ -341,7 +342,7 @@ describe('no Abecs 2.x command in a legacy sale', () => {
     await displayed(sim, /A VISTA/);
     sim.keypad.press('enter');
     expect(await choosing).toBe(1);
-    const reading = sale.readCard({ amount: 10000, paymentType: 'credit', notification: 'Mesa 7' });
+    const reading = sale.readCard({ amount: centavos(10000), paymentType: 'credit', notification: 'Mesa 7' });
     await displayed(sim, /INSIRA OU PASSE/);
     sim.insertCard('visaCredit');
     await displayed(sim, /SENHA/);

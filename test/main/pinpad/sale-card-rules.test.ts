@@ -14,6 +14,7 @@ import {
 import { SaleStepError } from '../../../main/core/sale-failure.js';
 import { PinpadSale, type SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import { displayed } from '../../helpers/pinpad-display.js';
+import { centavos } from '../../../main/core/money.js';
 
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
 const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 1500 } };
@@ -58,7 +59,7 @@ describe('the notification on a 2 × 16 PINPAD', () => {
   it('shows the whole notification and the card prompt with the amount in turns while the card is asked for, then reads the card inserted', async () => {
     const { sim, sale, shown } = await rig();
     const reading = sale.readCard({
-      amount: 1990,
+      amount: centavos(1990),
       paymentType: 'credit',
       notification: 'Pedido 4521 - Loja do Centro SP',
     });
@@ -79,13 +80,13 @@ describe('the notification on a 2 × 16 PINPAD', () => {
 
   it('lets the training customer, who hands over the card matching the sale, pay a debit sale', async () => {
     const { sale } = await rig({ autoCustomer: { delayMs: 5, card: 'visaCredit', matchApplication: true } });
-    const read = await sale.readCard({ amount: 1990, paymentType: 'debit', notification: 'Mesa 12' });
+    const read = await sale.readCard({ amount: centavos(1990), paymentType: 'debit', notification: 'Mesa 12' });
     expect(read.card).toMatchObject({ entryMode: 'chip', maskedPan: '400005******5556' });
   });
 
   it('takes a card swiped while the screens turn as the read itself', async () => {
     const { sim, sale } = await rig();
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit', notification: 'Mesa 12' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit', notification: 'Mesa 12' });
     await displayed(sim, /^Mesa 12$/m);
     sim.swipeCard('visaMagstripe');
     expect((await reading).card).toMatchObject({ entryMode: 'magstripe', maskedPan: '401288******1881' });
@@ -93,7 +94,7 @@ describe('the notification on a 2 × 16 PINPAD', () => {
 
   it('ends with CUSTOMER_CANCELLED when the customer presses CANCEL meanwhile', async () => {
     const { sim, sale } = await rig();
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit', notification: 'Mesa 12' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit', notification: 'Mesa 12' });
     await displayed(sim, /^Mesa 12$/m);
     sim.keypad.press('cancel');
     await expect(reading).rejects.toMatchObject({ code: 'CUSTOMER_CANCELLED', step: 'read_card' });
@@ -102,7 +103,7 @@ describe('the notification on a 2 × 16 PINPAD', () => {
   it('ends with TIMEOUT when no card comes within the card step’s limit', async () => {
     const { sale } = await rig({}, { cardMs: 1_200 });
     const error = await sale
-      .readCard({ amount: 1990, paymentType: 'credit', notification: 'Mesa 12' })
+      .readCard({ amount: centavos(1990), paymentType: 'credit', notification: 'Mesa 12' })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: 'TIMEOUT',
@@ -116,7 +117,7 @@ describe('card rules', () => {
   it('refuses a chip card’s stripe (service code 2xx), asks for the card inserted, and reads the chip', async () => {
     const { sim, sale, messages } = await rig();
     sim.swipeCard('visaChipSwiped');
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /^CARTAO COM CHIP\nINSIRA O CARTAO$/);
     sim.insertCard('visaCredit');
     typePin(sim);
@@ -131,7 +132,7 @@ describe('card rules', () => {
   ])('after %s asks for the card out and a swipe, and marks the swipe as a fallback', async (_name, card) => {
     const { sim, sale } = await rig();
     sim.insertCard(card);
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /RETIRE O CARTAO/);
     sim.removeCard();
     await displayed(sim, /^FALHA NO CHIP\nPASSE O CARTAO$/);
@@ -144,7 +145,7 @@ describe('card rules', () => {
   it('asks for an unreadable swipe again, and takes the next one', async () => {
     const { sim, sale, messages } = await rig();
     sim.swipeCard('visaUnreadableStripe');
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /^ERRO DE LEITURA\nPASSE NOVAMENTE$/);
     sim.swipeCard('visaMagstripe');
     expect((await reading).card).toMatchObject({ entryMode: 'magstripe', maskedPan: '401288******1881' });
@@ -153,7 +154,7 @@ describe('card rules', () => {
 
   it('gives up after a bounded number of unreadable swipes, with CARD_ERROR', async () => {
     const { sim, sale } = await rig({ autoCustomer: { delayMs: 5, card: 'visaUnreadableStripe' } });
-    const error = await sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    const error = await sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SaleStepError);
     expect(error).toMatchObject({
       code: 'CARD_ERROR',
@@ -166,7 +167,7 @@ describe('card rules', () => {
   it('tells a PINPAD that refuses PIN entry for now (ST_PINBUSY) apart from a blocked PIN', async () => {
     const { sim, sale } = await rig({ pinBusy: true });
     sim.insertCard('visaCredit');
-    const error = await sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    const error = await sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PIN_ENTRY_BUSY', step: 'chip' });
   });
 });
@@ -174,7 +175,7 @@ describe('card rules', () => {
 describe('a PIN the chip verifies (offline PIN)', () => {
   it('asks again after a wrong PIN, saying how many tries are left, and goes on with the right one', async () => {
     const { sim, sale, messages } = await rig();
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' });
     await displayed(sim, /INSIRA/);
     sim.insertCard('eloOfflinePin');
     await displayed(sim, /^VALOR: 19,90\nSENHA:/);
@@ -192,7 +193,7 @@ describe('a PIN the chip verifies (offline PIN)', () => {
 
   it('ends with PIN_BLOCKED when the last try is wrong, after the PINPAD warned of it', async () => {
     const { sim, sale, messages } = await rig();
-    const reading = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    const reading = sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((e: unknown) => e);
     await displayed(sim, /INSIRA/);
     sim.insertCard('eloOfflinePinLastTry');
     await displayed(sim, /SENHA:/);
@@ -212,7 +213,7 @@ describe('a PIN the chip verifies (offline PIN)', () => {
   it('ends with PIN_BLOCKED without asking for a PIN when the card’s PIN is already blocked', async () => {
     const { sim, sale } = await rig();
     sim.insertCard('eloOfflinePinLastTry');
-    const first = sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    const first = sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((e: unknown) => e);
     await displayed(sim, /SENHA:/);
     sim.keypad.type('0000');
     sim.keypad.press('enter');
@@ -222,7 +223,7 @@ describe('a PIN the chip verifies (offline PIN)', () => {
     const shown: string[] = [];
     sim.on('display', ({ lines }) => shown.push(lines.join('\n')));
     sim.insertCard('eloOfflinePinLastTry');
-    const again = await sale.readCard({ amount: 1990, paymentType: 'credit' }).catch((e: unknown) => e);
+    const again = await sale.readCard({ amount: centavos(1990), paymentType: 'credit' }).catch((e: unknown) => e);
     expect(again).toMatchObject({ code: 'PIN_BLOCKED', step: 'chip' });
     expect(shown).toContain('SENHA BLOQUEADA\n');
     expect(shown.some((screen) => /SENHA:/.test(screen))).toBe(false);

@@ -32,6 +32,7 @@ import { PinpadSale, SaleStepError, type CardRead } from '../../../main/pinpad/s
 import { openCardPresent } from '../../../main/sandbox/payments/card-present.js';
 import { issuedWorkingKey, testRsaPublicKey, TEST_RSA_KEY_ID } from '../../../main/sandbox/payments/test-keys.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
+import { centavos } from '../../../main/core/money.js';
 
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
 const DEVICE_LINK = { timings: { silenceMs: 40, interByteTimeoutMs: 1500 } };
@@ -181,7 +182,7 @@ async function rig(
 }
 
 /** A chip sale of the test Visa with PIN 1234, typed ahead. */
-async function chipSale({ sim, sale }: Rig, amount = 1990): Promise<CardRead> {
+async function chipSale({ sim, sale }: Rig, amount = centavos(1990)): Promise<CardRead> {
   await sale.prepare({ paymentType: 'credit' });
   sim.insertCard('visaCredit');
   sim.keypad.type('1234');
@@ -278,7 +279,7 @@ describe('PinpadSale: the key method of each acquirer, from the provider’s lis
     setup.sim.swipeCard('visaMagstripe');
     setup.sim.keypad.type('1234');
     setup.sim.keypad.press('enter');
-    const read = await setup.sale.readCard({ amount: 2500, paymentType: 'debit' });
+    const read = await setup.sale.readCard({ amount: centavos(2500), paymentType: 'debit' });
     expect(setup.asked.gpn[0]).toMatchObject({ method: 'mkwk', keyIndex: 2, workingKey: PIN_WK });
     expect(read.authorization.pin_block).toMatchObject({ method: 'mkwk', key_slot: 2, working_key: PIN_WK });
     expect(read.authorization.encrypted_card_data).toMatchObject({ method: 'random_key_tdes_ecb' });

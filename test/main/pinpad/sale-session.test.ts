@@ -28,6 +28,7 @@ import { schemaViolations } from '../../../main/contract/rules.js';
 import { TerminalAuthorizationRequestV2 } from '../../../main/contract/terminal-v2.js';
 import { PinpadSale, SaleStepError, type CardRead, type SaleTimeouts } from '../../../main/pinpad/sale-session.js';
 import { displayed } from '../../helpers/pinpad-display.js';
+import { centavos } from '../../../main/core/money.js';
 
 /** Short link timings so failures finish fast; the protocol's rules stay the same. */
 const HOST_TIMINGS = { ackTimeoutMs: 1500, silenceMs: 40, eotTimeoutMs: 1000, interByteTimeoutMs: 1500 };
@@ -133,7 +134,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale, messages } = await rig();
     sim.insertCard('visaCredit');
     typePin(sim);
-    const read = await sale.readCard({ amount: 123456, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(123456), paymentType: 'credit' });
 
     expect(read.card).toEqual({
       brand: 'visa',
@@ -182,7 +183,7 @@ describe('PinpadSale: the card', () => {
   it('reads a contactless card without a PIN, and removal needs no one to pull anything', async () => {
     const { sim, sale } = await rig();
     sim.tapCard('visaContactless');
-    const read = await sale.readCard({ amount: 5000, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(5000), paymentType: 'credit' });
     expect(read.card).toEqual({
       brand: 'visa',
       maskedPan: '476173******0010',
@@ -205,7 +206,7 @@ describe('PinpadSale: the card', () => {
   it('reads a swiped card: no chip to finish, no EMV data, no PIN on credit', async () => {
     const { sim, sale } = await rig();
     sim.swipeCard('visaMagstripe');
-    const read = await sale.readCard({ amount: 2500, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(2500), paymentType: 'credit' });
     expect(read.card).toEqual({
       brand: 'visa',
       maskedPan: '401288******1881',
@@ -240,7 +241,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.swipeCard('visaMagstripe');
     typePin(sim);
-    const read = await sale.readCard({ amount: 2500, paymentType: 'debit' });
+    const read = await sale.readCard({ amount: centavos(2500), paymentType: 'debit' });
     expect(read.card.entryMode).toBe('magstripe');
     expect(read.authorization.cardholder_verification).toBe('online_pin');
     expect(read.authorization.pin_block?.block).toMatch(/^[0-9A-F]{16}$/);
@@ -256,7 +257,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.insertCard('visaDebit');
     typePin(sim);
-    const read = await sale.readCard({ amount: 4200, paymentType: 'debit' });
+    const read = await sale.readCard({ amount: centavos(4200), paymentType: 'debit' });
     expect(read.card).toEqual({
       brand: 'visa',
       maskedPan: '400005******5556',
@@ -270,7 +271,7 @@ describe('PinpadSale: the card', () => {
   it('refuses a credit-only card on a debit sale with UNSUPPORTED_CARD, before any PIN', async () => {
     const { sim, sale, messages } = await rig();
     sim.insertCard('visaCredit');
-    const error = await failure(sale.readCard({ amount: 4200, paymentType: 'debit' }));
+    const error = await failure(sale.readCard({ amount: centavos(4200), paymentType: 'debit' }));
     expect(error).toMatchObject({ code: 'UNSUPPORTED_CARD', step: 'read_card' });
     expect(error.cashierMessage).toMatch(/débito/);
     expect(messages).not.toContain('SOLICITE A SENHA');
@@ -285,7 +286,7 @@ describe('PinpadSale: the card', () => {
   it('hands back a card that declined offline: no PIN, nothing to finish', async () => {
     const { sim, sale, messages } = await rig();
     sim.insertCard('visaOfflineDeclined');
-    const read = await sale.readCard({ amount: 1000, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(1000), paymentType: 'credit' });
     expect(read.chipDecision).toBe('offlineDeclined');
     expect(read.needsChipCompletion).toBe(false);
     expect(messages).not.toContain('SOLICITE A SENHA');
@@ -295,7 +296,7 @@ describe('PinpadSale: the card', () => {
     const { sim, sale } = await rig();
     sim.insertCard('visaRefuseAfterOnline');
     typePin(sim);
-    const read = await sale.readCard({ amount: 1000, paymentType: 'credit' });
+    const read = await sale.readCard({ amount: centavos(1000), paymentType: 'credit' });
     expect(read.needsChipCompletion).toBe(true);
     expect(
       (await sale.finishChip({ approved: true, responseCode: '00', issuerEmvData: ISSUER_APPROVAL })).decision,
@@ -307,7 +308,7 @@ describe('PinpadSale: the card', () => {
       const { sim, sale } = await rig();
       sim.insertCard('visaCredit');
       typePin(sim);
-      await sale.readCard({ amount: 1000, paymentType: 'credit' });
+      await sale.readCard({ amount: centavos(1000), paymentType: 'credit' });
       expect((await sale.finishChip(answer)).decision).toBe('refused');
     }
   });
@@ -315,7 +316,7 @@ describe('PinpadSale: the card', () => {
   it('fails with CARD_REMOVED when the card leaves the slot before the chip step', async () => {
     const { sim, sale } = await rig();
     sim.insertCard('visaRemovedEarly');
-    const error = await failure(sale.readCard({ amount: 1000, paymentType: 'credit' }));
+    const error = await failure(sale.readCard({ amount: centavos(1000), paymentType: 'credit' }));
     expect(error).toMatchObject({ code: 'CARD_REMOVED', step: 'chip' });
     expect(error.cashierMessage).toMatch(/retirado/);
   });
@@ -325,7 +326,7 @@ describe('PinpadSale: the card', () => {
     sim.insertCard('visaCredit');
     sim.keypad.type('12');
     sim.keypad.press('cancel');
-    const error = await failure(sale.readCard({ amount: 1000, paymentType: 'credit' }));
+    const error = await failure(sale.readCard({ amount: centavos(1000), paymentType: 'credit' }));
     expect(error).toMatchObject({ code: 'CUSTOMER_CANCELLED', step: 'chip' });
     expect(error.cashierMessage).toMatch(/cancelada pelo cliente/);
   });
@@ -333,18 +334,18 @@ describe('PinpadSale: the card', () => {
   it('cancels the card wait on the PINPAD when our signal aborts, and the PINPAD is free afterwards', async () => {
     const { sim, sale } = await rig();
     const controller = new AbortController();
-    const reading = sale.readCard({ amount: 1000, paymentType: 'credit', signal: controller.signal });
+    const reading = sale.readCard({ amount: centavos(1000), paymentType: 'credit', signal: controller.signal });
     await displayed(sim, /APROXIME, INSIRA/);
     controller.abort();
     const error = await failure(reading);
     expect(error).toMatchObject({ code: 'CANCELLED', step: 'read_card' });
-    await sale.showAmount(1000, null);
+    await sale.showAmount(centavos(1000), null);
     expect(sim.display.lines).toEqual(['R$ 10,00', '']);
   });
 
   it('fails with TIMEOUT when no card comes within the card time limit', async () => {
     const { sale } = await rig({ timeouts: { cardMs: 1000 } });
-    const error = await failure(sale.readCard({ amount: 1000, paymentType: 'credit' }));
+    const error = await failure(sale.readCard({ amount: centavos(1000), paymentType: 'credit' }));
     expect(error).toMatchObject({
       code: 'TIMEOUT',
       step: 'read_card',
@@ -355,16 +356,19 @@ describe('PinpadSale: the card', () => {
   it('fails with PINPAD_BUSY when another step is asked for while the card is awaited', async () => {
     const { sim, sale } = await rig();
     const controller = new AbortController();
-    const reading = sale.readCard({ amount: 1000, paymentType: 'credit', signal: controller.signal });
+    const reading = sale.readCard({ amount: centavos(1000), paymentType: 'credit', signal: controller.signal });
     await displayed(sim, /APROXIME, INSIRA/);
-    expect(await failure(sale.showAmount(1000, null))).toMatchObject({ code: 'PINPAD_BUSY', step: 'show_amount' });
+    expect(await failure(sale.showAmount(centavos(1000), null))).toMatchObject({
+      code: 'PINPAD_BUSY',
+      step: 'show_amount',
+    });
     controller.abort();
     await reading.catch(() => undefined);
   });
 
   it('fails with PINPAD_DISCONNECTED when the PINPAD goes away during the card wait', async () => {
     const { sim, sale, served } = await rig();
-    const reading = sale.readCard({ amount: 1000, paymentType: 'credit' });
+    const reading = sale.readCard({ amount: centavos(1000), paymentType: 'credit' });
     await displayed(sim, /APROXIME, INSIRA/);
     // Let the ACK reach the host first: the command is then waiting for the customer.
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -376,7 +380,7 @@ describe('PinpadSale: the card', () => {
     for (const [name, card] of Object.entries(TEST_CARDS)) {
       const { sale, messages } = await rig({ autoCustomer: { delayMs: 5, card: name } });
       const paymentType = applicationTypeOf(card) === '02' ? 'debit' : 'credit';
-      const outcome = await sale.readCard({ amount: 1990, paymentType }).catch((error: unknown) => error);
+      const outcome = await sale.readCard({ amount: centavos(1990), paymentType }).catch((error: unknown) => error);
       const kept = JSON.stringify(outcome) + JSON.stringify(messages);
       expect(kept, name).not.toContain(card.pan);
       expect(kept, name).not.toContain(card.cardholderName);
@@ -399,9 +403,9 @@ describe('PinpadSale: the card', () => {
 describe('PinpadSale: display and keypad', () => {
   it('shows the amount and the notification', async () => {
     const { sim, sale } = await rig();
-    await sale.showAmount(123456, 'Pedido 4521 - Loja do Centro');
+    await sale.showAmount(centavos(123456), 'Pedido 4521 - Loja do Centro');
     expect(sim.display.lines).toEqual(['R$ 1.234,56', 'Pedido 4521 - Lo']);
-    await sale.showAmount(990, null);
+    await sale.showAmount(centavos(990), null);
     expect(sim.display.lines).toEqual(['R$ 9,90', '']);
   });
 
@@ -475,7 +479,7 @@ describe('PinpadSale: display and keypad', () => {
     expect(sim.display.lines).toEqual(['TRANSAÇÃO', 'APROVADA']);
 
     const controller = new AbortController();
-    const reading = sale.readCard({ amount: 1000, paymentType: 'credit', signal: controller.signal });
+    const reading = sale.readCard({ amount: centavos(1000), paymentType: 'credit', signal: controller.signal });
     await displayed(sim, /APROXIME, INSIRA/);
     await expect(sale.showResult('OCUPADO')).resolves.toBeUndefined();
     controller.abort();

@@ -16,6 +16,7 @@ import { ReceiptError } from '../../../main/receipts/errors.js';
 import type { ReceiptSettings } from '../../../main/receipts/settings.js';
 import { thrown } from '../../helpers/thrown.js';
 import { approvedPayment, APPROVED_AT } from '../../fixtures/approved-payment.js';
+import { centavos } from '../../../main/core/money.js';
 
 const settings: ReceiptSettings = {
   merchant: {
@@ -166,7 +167,7 @@ describe('the receipt of an approved sale', () => {
   });
 
   it('returns the NFC-e payment group as data: tPag, vPag, tpIntegra, CNPJ, tBand, cAut, CNPJReceb, idTermPag', () => {
-    expect(buildCardReceipt(approved({ amount: 123456 }), { settings }).fiscal).toEqual({
+    expect(buildCardReceipt(approved({ amount: centavos(123456) }), { settings }).fiscal).toEqual({
       tPag: '03',
       vPag: '1234.56',
       tpIntegra: 1,

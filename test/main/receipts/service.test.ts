@@ -121,14 +121,14 @@ describe('receipts printed when a payment ends', () => {
     const params = saleParams('receipt');
     const outcome = await rig.engine.engine.start(params);
     expect(outcome.status).toBe('approved');
-    const jobs = await jobsOf(rig, params.reference_id, 2, 'printed');
+    const jobs = await jobsOf(rig, params.referenceId, 2, 'printed');
     expect(jobs.map((job) => job.subject)).toEqual([
-      `payment:${params.reference_id}:sale:customer`,
-      `payment:${params.reference_id}:sale:merchant`,
+      `payment:${params.referenceId}:sale:customer`,
+      `payment:${params.referenceId}:sale:merchant`,
     ]);
     const [customer, merchant] = await paper(rig.sim, 2);
-    expect(customer).toEqual(paperLines(rig, params.reference_id, 'customer'));
-    expect(merchant).toEqual(paperLines(rig, params.reference_id, 'merchant'));
+    expect(customer).toEqual(paperLines(rig, params.referenceId, 'customer'));
+    expect(merchant).toEqual(paperLines(rig, params.referenceId, 'merchant'));
     expect(customer).toContain('         PADARIA PÃO DOURADO LTDA');
     expect(customer!.join('\n')).toMatch(/VIA DO CLIENTE[\s\S]*411111\*{6}1111[\s\S]*APROVADA/);
     expect(merchant!.join('\n')).toContain('VIA DO ESTABELECIMENTO');
@@ -139,7 +139,7 @@ describe('receipts printed when a payment ends', () => {
     rig.sim.set({ paperOut: true });
     const params = saleParams('paper-out');
     expect((await rig.engine.engine.start(params)).status).toBe('approved');
-    const waiting = await jobsOf(rig, params.reference_id, 0, 'queued');
+    const waiting = await jobsOf(rig, params.referenceId, 0, 'queued');
     await new Promise<void>((resolve) => {
       const check = (job: PrintJob): void => {
         if (job.lastError?.code === 'PAPER_OUT') {
@@ -159,21 +159,21 @@ describe('receipts printed when a payment ends', () => {
     const rig = await open();
     const params = saleParams('reprint');
     await rig.engine.engine.start(params);
-    await jobsOf(rig, params.reference_id, 2, 'printed');
+    await jobsOf(rig, params.referenceId, 2, 'printed');
     await paper(rig.sim, 2);
     const before = rig.sim.printed.length;
-    const [again] = rig.service.print(params.reference_id, { copies: ['customer'] });
+    const [again] = rig.service.print(params.referenceId, { copies: ['customer'] });
     await rig.printed(again!.id);
     const [reprinted] = await paper(rig.sim, 1, before);
     expect(reprinted).toContain('           *** REIMPRESSÃO ***');
-    expect(reprinted).toEqual(paperLines(rig, params.reference_id, 'customer', true));
+    expect(reprinted).toEqual(paperLines(rig, params.referenceId, 'customer', true));
   });
 
   it('prints the first paper of a sale and of its cancellation unmarked, and marks only a second print of the same copy', async () => {
     const rig = await open({ confirmation: 'pos' });
     const params = saleParams('first-paper');
     await rig.engine.engine.start(params);
-    await jobsOf(rig, params.reference_id, 2, 'printed');
+    await jobsOf(rig, params.referenceId, 2, 'printed');
     const sale = await paper(rig.sim, 2);
     expect(sale.map((receipt) => receipt.join('\n'))).toEqual([
       expect.stringContaining('VIA DO CLIENTE'),
@@ -182,8 +182,8 @@ describe('receipts printed when a payment ends', () => {
     for (const receipt of sale) expect(receipt.join('\n')).not.toContain('REIMPRESSÃO');
 
     let from = rig.sim.printed.length;
-    expect((await rig.engine.engine.undo(params.reference_id)).state).toBe('undone');
-    await jobsOf(rig, params.reference_id, 4, 'printed');
+    expect((await rig.engine.engine.undo(params.referenceId)).state).toBe('undone');
+    await jobsOf(rig, params.referenceId, 4, 'printed');
     const cancellation = await paper(rig.sim, 2, from);
     expect(cancellation.map((receipt) => receipt.join('\n'))).toEqual([
       expect.stringMatching(/COMPROVANTE DE CANCELAMENTO[\s\S]*VIA DO CLIENTE/),
@@ -193,7 +193,7 @@ describe('receipts printed when a payment ends', () => {
 
     // The cashier prints the customer's cancellation copy again: that paper, and only it, is a reprint.
     from = rig.sim.printed.length;
-    const [again] = rig.service.print(params.reference_id, { copies: ['customer'] });
+    const [again] = rig.service.print(params.referenceId, { copies: ['customer'] });
     await rig.printed(again!.id);
     const [reprinted] = await paper(rig.sim, 1, from);
     expect(reprinted!.join('\n')).toMatch(/COMPROVANTE DE CANCELAMENTO\s+VIA DO CLIENTE\s+\*\*\* REIMPRESSÃO \*\*\*/);
@@ -203,11 +203,11 @@ describe('receipts printed when a payment ends', () => {
     const rig = await open({ confirmation: 'pos' });
     const params = saleParams('void');
     await rig.engine.engine.start(params);
-    await jobsOf(rig, params.reference_id, 2, 'printed');
+    await jobsOf(rig, params.referenceId, 2, 'printed');
     await paper(rig.sim, 2);
     const before = rig.sim.printed.length;
-    expect((await rig.engine.engine.undo(params.reference_id)).state).toBe('undone');
-    const jobs = await jobsOf(rig, params.reference_id, 4, 'printed');
+    expect((await rig.engine.engine.undo(params.referenceId)).state).toBe('undone');
+    const jobs = await jobsOf(rig, params.referenceId, 4, 'printed');
     expect(jobs.slice(2).map((job) => job.subject.split(':').slice(2).join(':'))).toEqual([
       'cancellation:customer',
       'cancellation:merchant',
@@ -222,11 +222,11 @@ describe('receipts as text', () => {
     const rig = await open();
     const params = saleParams('text');
     await rig.engine.engine.start(params);
-    await jobsOf(rig, params.reference_id, 2, 'printed');
-    const text = rig.service.text(params.reference_id, 'customer', 48);
-    expect(text).toBe(renderText(rig.service.document(params.reference_id, 'customer'), 48));
+    await jobsOf(rig, params.referenceId, 2, 'printed');
+    const text = rig.service.text(params.referenceId, 'customer', 48);
+    expect(text).toBe(renderText(rig.service.document(params.referenceId, 'customer'), 48));
     expect(text).toContain('VIA DO CLIENTE');
     expect(text).toContain('*** REIMPRESSÃO ***');
-    expect(rig.service.text(params.reference_id, 'merchant', 48, { reprint: false })).not.toContain('REIMPRESSÃO');
+    expect(rig.service.text(params.referenceId, 'merchant', 48, { reprint: false })).not.toContain('REIMPRESSÃO');
   });
 });

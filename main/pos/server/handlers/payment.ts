@@ -13,7 +13,7 @@ import { assertMaySee, maySee, ownerScope } from '../payment-access.js';
 import { PosError } from '../../protocol/index.js';
 import type { ReceiptTexts } from '../../protocol/index.js';
 import { authorizeVoid } from '../supervisor.js';
-import { corePaymentStates, wirePaymentState } from '../wire-adapter.js';
+import { corePaymentStates, saleRequestFrom, wirePaymentState } from '../wire-adapter.js';
 
 /**
  * The one answer to a reference_id that cannot start this payment, whether this POS used it with
@@ -61,7 +61,10 @@ export const paymentHandlers: Handlers<
     const known = agent.engine.status(params.reference_id).kind !== 'not_found';
     if (clientId !== undefined) hub.own(params.reference_id, clientId);
     try {
-      const outcome = await agent.engine.start(params, clientId === undefined ? {} : { owner: clientId });
+      const outcome = await agent.engine.start(
+        saleRequestFrom(params),
+        clientId === undefined ? {} : { owner: clientId },
+      );
       hub.deliverResult(outcome, session);
       return outcomeView(outcome);
     } catch (error) {

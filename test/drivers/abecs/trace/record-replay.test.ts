@@ -27,6 +27,7 @@ import type { ByteTransport } from '../../../../drivers/transports/transport.js'
 import { PinpadSale } from '../../../../main/pinpad/sale-session.js';
 import type { CardRead } from '../../../../main/core/ports.js';
 import { artifactsDir, recordSecrets, scanText } from '../../../helpers/card-data-scan.js';
+import { centavos } from '../../../../main/core/money.js';
 
 const CARD = TEST_CARDS.visaCredit;
 const TIME_SCALE = 0.05;
@@ -55,8 +56,8 @@ async function hostSession(transport: ByteTransport, timings?: { silenceMs: numb
     const raw = await rawCardRead(pinpad);
     const sale = new PinpadSale(pinpad);
     await sale.removeCard('RETIRE O CARTAO');
-    await sale.showAmount(1000, null);
-    const read = await sale.readCard({ amount: 1000, paymentType: 'credit' });
+    await sale.showAmount(centavos(1000), null);
+    const read = await sale.readCard({ amount: centavos(1000), paymentType: 'credit' });
     await sale.removeCard('RETIRE O CARTAO');
     return { info, raw, read };
   } finally {

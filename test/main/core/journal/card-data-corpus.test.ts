@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Journal } from '../../../../main/core/journal/journal.js';
 import type { NewPayment } from '../../../../main/core/journal/record.js';
+import { centavos } from '../../../../main/core/money.js';
 import { thrown } from '../../../helpers/thrown.js';
 import { artifactsDir, compacted } from '../../../helpers/card-data-scan.js';
 import {
@@ -38,7 +39,7 @@ function payment(overrides: Partial<NewPayment> = {}): NewPayment {
     referenceId: `corpus-${sales}-x`,
     source: 'pos',
     terminal: 'PP-0001',
-    amount: 1_000,
+    amount: centavos(1_000),
     paymentType: 'credit',
     installments: null,
     description: 'Venda',

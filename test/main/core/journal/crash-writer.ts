@@ -5,6 +5,7 @@
  */
 import { Journal } from '../../../../main/core/journal/journal.js';
 import type { PaymentPatch } from '../../../../main/core/journal/record.js';
+import { centavos } from '../../../../main/core/money.js';
 import type { PaymentState } from '../../../../main/core/states.js';
 
 const path = process.argv[2];
@@ -36,7 +37,7 @@ for (let n = 0; ; n++) {
     referenceId: `crash-${process.pid}-${n}`,
     source: 'pos',
     terminal: 'PP-CRASH',
-    amount: 100 + n,
+    amount: centavos(100 + n),
     paymentType: 'credit',
     installments: null,
     description: 'crash test',

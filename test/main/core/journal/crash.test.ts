@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal } from '../../../../main/core/journal/journal.js';
+import { centavos } from '../../../../main/core/money.js';
 import type { PaymentState } from '../../../../main/core/states.js';
 
 const WRITER = fileURLToPath(new URL('./crash-writer.ts', import.meta.url));
@@ -98,7 +99,7 @@ describe('journal after kill -9', () => {
         referenceId: 'after-crash',
         source: 'pos',
         terminal: 'PP-CRASH',
-        amount: 1,
+        amount: centavos(1),
         paymentType: 'debit',
         installments: null,
         description: 'after the crash',

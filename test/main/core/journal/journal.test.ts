@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, UNFINISHED_SQL, type JournalOptions } from '../../../../main/core/journal/journal.js';
 import type { NewPayment, PaymentPatch, PaymentRecord } from '../../../../main/core/journal/record.js';
+import { centavos, isCentavos } from '../../../../main/core/money.js';
 import { SCHEMA_VERSION } from '../../../../main/core/journal/schema.js';
 import {
   FINAL_STATES,
@@ -66,7 +67,7 @@ function payment(overrides: Partial<NewPayment> = {}): NewPayment {
     referenceId: `sale-${references}`,
     source: 'pos',
     terminal: 'PP-0001',
-    amount: 12_345,
+    amount: centavos(12_345),
     paymentType: 'credit',
     installments: null,
     description: 'Venda balcão',
@@ -337,7 +338,7 @@ describe('createIntent', () => {
   it('refuses a reference already journaled with REFERENCE_EXISTS naming the first payment, and writes nothing', () => {
     const journal = open();
     const first = journal.createIntent(payment({ referenceId: 'dup' }));
-    const error = thrown(() => journal.createIntent(payment({ referenceId: 'dup', amount: 1 })));
+    const error = thrown(() => journal.createIntent(payment({ referenceId: 'dup', amount: centavos(1) })));
     expect(error).toBeInstanceOf(JournalError);
     expect(error).toMatchObject({ code: 'REFERENCE_EXISTS', paymentId: first.id });
     expect(journal.list().total).toBe(1);
@@ -345,8 +346,6 @@ describe('createIntent', () => {
   });
 
   it.each<[string, Partial<NewPayment>]>([
-    ['a zero amount', { amount: 0 }],
-    ['a fractional amount', { amount: 10.5 }],
     ['installments on a debit payment', { paymentType: 'debit', installments: 2 }],
     ['13 installments', { installments: 13 }],
     ['an empty reference', { referenceId: '' }],
@@ -354,6 +353,17 @@ describe('createIntent', () => {
     const journal = open();
     expect(thrown(() => journal.createIntent(payment(overrides)))).toMatchObject({ code: 'INVALID_RECORD' });
     expect(journal.list().total).toBe(0);
+  });
+
+  it('takes the amount only as Centavos: a zero or fractional one does not compile, and centavos() refuses it where it comes in', () => {
+    // @ts-expect-error — a bare number is not Centavos: the journal takes only an amount checked where the sale came in
+    const zero: NewPayment['amount'] = 0;
+    // @ts-expect-error — nor is a fractional one
+    const fractional: NewPayment['amount'] = 10.5;
+    for (const bad of [zero, fractional]) {
+      expect(() => centavos(bad)).toThrow(RangeError);
+      expect(isCentavos(bad)).toBe(false);
+    }
   });
 });
 
@@ -824,7 +834,7 @@ describe('list: finding a past sale', () => {
     journal: Journal,
     options: { amount?: number; pan?: string; nsu?: string | null; code?: string | null } = {},
   ): PaymentRecord {
-    const record = journal.createIntent(payment({ amount: options.amount ?? 12_345 }));
+    const record = journal.createIntent(payment({ amount: centavos(options.amount ?? 12_345) }));
     journal.transition(record.id, 'created', { transactionId: 'f'.repeat(32) });
     journal.transition(record.id, 'card_read', { card: { ...card, maskedPan: options.pan ?? card.maskedPan } });
     journal.transition(record.id, 'authorizing');
@@ -889,7 +899,7 @@ describe('list: finding a past sale', () => {
     time.set('2026-03-10T15:00:00.000Z');
     const today = approved(journal, { amount: 5000, pan: '411111******1111' });
     approved(journal, { amount: 5000, pan: '555555******4444' });
-    const declined = journal.createIntent(payment({ amount: 5000 }));
+    const declined = journal.createIntent(payment({ amount: centavos(5000) }));
     journal.transition(declined.id, 'cancelled', { problem });
 
     const found = journal.list({

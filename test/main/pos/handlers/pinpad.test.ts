@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schemaViolations } from '../../../../main/contract/index.js';
 import { EVENTS } from '../../../../main/pos/protocol/index.js';
 import type { PinpadSimulator } from '../../../../drivers/simulator/index.js';
-import { displayed, saleParams } from '../../core/engine-rig.js';
+import { displayed } from '../../core/engine-rig.js';
 import {
   checkedCall as call,
   checkedEvent as event,
@@ -21,6 +21,24 @@ import {
 
 const FIRST = 'POS0000000000001';
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
+
+let saleCounter = 0;
+
+/** payment.start's params as a POS sends them (snake_case): a R$ 19,90 credit sale in one installment, with a fresh reference. */
+function posSale(
+  prefix: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> & { reference_id: string } {
+  return {
+    reference_id: `${prefix}-${++saleCounter}-${Date.now()}`,
+    amount: 1990,
+    payment_type: 'credit',
+    installments: 1,
+    description: 'Venda de teste',
+    notification: 'Loja Teste',
+    ...overrides,
+  };
+}
 
 /** Waits until the PINPAD's busy flag, as pinpad.status shows it, is `busy` (held by an operation or a payment, or free). */
 async function untilBusy(client: RpcClient, terminal: string, busy = true): Promise<void> {
@@ -252,7 +270,7 @@ describe('one PINPAD, a customer at the keypad', () => {
       const waiting = call(client, 'pinpad.readKey', { prompt: 'ESPERA TECLA' });
       await displayed(sim, /ESPERA TECLA/);
       await untilBusy(client, FIRST);
-      const params = saleParams('busy-key');
+      const params = posSale('busy-key');
       const busy = await refused(client, 'payment.start', params);
       // No payment holds it: nothing to name but the kind of operation.
       expect(busy).toMatchObject({ code: 'BUSY' });
@@ -267,7 +285,7 @@ describe('one PINPAD, a customer at the keypad', () => {
     });
 
     it('refuses pinpad.display and readKey while a payment waits for a card, and the payment then goes on', async () => {
-      const params = saleParams('busy-pay', { amount: 1234 });
+      const params = posSale('busy-pay', { amount: 1234 });
       const payment = call(client, 'payment.start', params);
       await untilBusy(client, FIRST);
       expect(await call(client, 'pinpad.status', { terminal: FIRST })).toMatchObject({
@@ -392,7 +410,7 @@ describe('several PINPADs, and one unplugged', () => {
   it('refuses an operation on the unplugged PINPAD by its serial', async () => {
     const error = await refused(client, 'pinpad.display', { terminal: SECOND, text: 'OI' });
     expect(error).toMatchObject({ code: 'PINPAD_NOT_FOUND' });
-    expect(await refused(client, 'payment.start', saleParams('unplugged', { terminal: SECOND }))).toMatchObject({
+    expect(await refused(client, 'payment.start', posSale('unplugged', { terminal: SECOND }))).toMatchObject({
       code: 'PINPAD_NOT_FOUND',
     });
   });

@@ -17,10 +17,12 @@ import {
   PAYMENT_STATES,
   PaymentOutcome,
   PosError,
+  type ParamsOf,
   PROGRESS_STEPS,
   SETTINGS_VIOLATION_CODES,
 } from '../../../../main/pos/protocol/index.js';
 import {
+  checkedSaleRequest,
   corePaymentStates,
   saleRequestFrom,
   WIRE_CONFIRMATIONS,
@@ -167,5 +169,39 @@ describe("a payment.start's parameters become the core's sale", () => {
     const params = { reference_id: 'v', payment_type: 'debit', description: 'x' } as const;
     expect(saleRequestFrom({ ...params, amount: 999_999_999_999 }).amount).toBe(999_999_999_999);
     expect(() => saleRequestFrom({ ...params, amount: 1_000_000_000_000 })).toThrow(RangeError);
+  });
+});
+
+describe('a sale from outside the dispatcher (pinbridge pay) is checked as payment.start is', () => {
+  const good = { reference_id: 'v', amount: 1990, payment_type: 'credit', description: 'Venda' };
+
+  it.each<[string, unknown, string]>([
+    ['no amount', { ...good, amount: 0 }, 'amount'],
+    ['a fraction of a centavo', { ...good, amount: 19.9 }, 'amount'],
+    ['an amount of 13 digits', { ...good, amount: 1_000_000_000_000 }, 'amount'],
+    [
+      'a notification the PINPAD cannot show (33 characters)',
+      { ...good, notification: 'x'.repeat(33) },
+      'notification',
+    ],
+    ['an empty description', { ...good, description: '' }, 'description'],
+    ['a parameter payment.start does not have', { ...good, extra: true }, 'extra'],
+    ['something that is not an object', 'not an object', ''],
+  ])('refuses %s as INVALID_PARAMS naming the field, in the POS API words', (_, input, field) => {
+    let error: unknown;
+    try {
+      checkedSaleRequest(input);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(PosError);
+    const { code, data } = error as PosError;
+    expect(code).toBe('INVALID_PARAMS');
+    expect(data.violations?.map((v) => v.field)).toContain(field);
+    for (const { message } of data.violations ?? []) expect(message).toMatch(/^params\b/);
+  });
+
+  it('builds the same sale as saleRequestFrom when the parameters are good', () => {
+    expect(checkedSaleRequest(good)).toEqual(saleRequestFrom(good as ParamsOf<'payment.start'>));
   });
 });
