@@ -171,7 +171,8 @@ describe('HostLink: sending commands and receiving responses', () => {
   });
 
   it('gives up with BAD_RESPONSE on the third corrupted response, after two NAKs', async () => {
-    const wire = await openWire();
+    // Time enough for three answers and two NAKs on a loaded machine: this is about the count.
+    const wire = await openWire({ ...TIMINGS, responseTimeoutMs: 5_000 });
     const device = echoDevice(wire.link.device);
     device.faults.corruptNextResponses(3);
     await expect(wire.host.exchange(ascii('GIX000'))).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
@@ -274,17 +275,25 @@ describe('HostLink: sending commands and receiving responses', () => {
     const wire = await openWire();
     const device = new DeviceLink(wire.link.device, { timings: DEVICE_TIMINGS });
     cleanups.push(() => device.dispose());
+    // The response only once the host has the notification: the host NAKs the corrupted NTM, the
+    // device resends it, and the host hands it on — however long a loaded machine takes for that.
+    let heard = (): void => undefined;
+    const notified = new Promise<void>((resolve) => (heard = resolve));
     device.on('command', () => {
       device.faults.corruptNextResponses(1);
       void device.notify('SOLICITE A SENHA').then(async () => {
-        await sleep(TIMINGS.silenceMs * 4); // the host NAKs, the device resends the NTM
+        await notified;
         await device.respond(ascii('GOX000'));
       });
     });
     const texts: string[] = [];
-    await expect(
-      wire.host.exchange(ascii('GOX000'), { blocking: true, onNotification: (n) => texts.push(n.text) }),
-    ).resolves.toEqual(ascii('GOX000'));
+    const onNotification = (n: { text: string }): void => {
+      texts.push(n.text);
+      heard();
+    };
+    await expect(wire.host.exchange(ascii('GOX000'), { blocking: true, onNotification })).resolves.toEqual(
+      ascii('GOX000'),
+    );
     expect(texts).toEqual(['SOLICITE A SENHA']);
   });
 

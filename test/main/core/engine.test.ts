@@ -8,6 +8,7 @@ import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { problem } from '../../../main/core/problems.js';
 import type { PaymentsPort } from '../../../main/core/ports.js';
 import { TEST_CARDS } from '../../../drivers/simulator/index.js';
+import { FakeScheduler } from '../../helpers/fake-scheduler.js';
 import { displayed, engineRig, progressed, saleParams, type EngineRig, type RigOptions } from './engine-rig.js';
 
 let rig: EngineRig | undefined;
@@ -312,7 +313,9 @@ describe('exactly once', () => {
   });
 
   it('learns a lost authorization answer from the API instead of authorizing again', async () => {
-    const { engine, client, journal } = await open({ slowAuthorizationMs: 2_500, config: { apiTimeoutMs: 300 } });
+    // The authorization outlasts the API timeout; the calls before it fit well inside it, even on a
+    // loaded machine.
+    const { engine, client, journal } = await open({ slowAuthorizationMs: 4_000, config: { apiTimeoutMs: 1_500 } });
     const outcome = await engine.start(sale({ amount: centavos(10096) }));
     const states = journal.events(outcome.paymentId).map((event) => event.to);
     expect(states).toContain('unknown');
@@ -454,12 +457,19 @@ describe('the confirmation policy "pos"', () => {
   });
 
   it('voids at once, after a restart, an approval whose deadline passed while the agent was down; a late confirm is refused', async () => {
-    const { engine, client } = await open({ config: { confirmation: 'pos', confirmationDeadlineMs: 150 } });
+    // The engine's clock is a FakeScheduler: the deadline passes when the spec says, not when a
+    // loaded machine gets round to it.
+    const scheduler = new FakeScheduler();
+    const { engine, client } = await open({
+      config: { confirmation: 'pos', confirmationDeadlineMs: 150 },
+      scheduler,
+      now: scheduler.date,
+    });
     const outcome = await engine.start(sale());
     expect(outcome).toMatchObject({ state: 'awaiting_confirmation' });
     // The agent stops (its deadline timer with it) and comes back after the deadline.
     await rig!.engine.close();
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await scheduler.advance(250);
     const restarted = await rig!.restart();
     const report = await restarted.recover();
     expect(report).toMatchObject({ found: 1, settled: 1 });
