@@ -312,7 +312,7 @@ function linesField(field: DeclaredSetting): string[] {
     ];
   });
   return [
-    `<fieldset id="${control.id}" class="lines">`,
+    `<fieldset id="${control.id}" class="setting-lines">`,
     `  <legend data-i18n="${settingKey(field)}">${escapeText(field.window.label['pt-BR'])}</legend>`,
     '  <div class="settings-grid">',
     ...lines.flat().map((line) => `    ${line}`),
