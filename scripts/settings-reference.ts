@@ -3,10 +3,13 @@
  * agent validates with, main/settings/settings-schema.ts): every setting, nested ones by their
  * dotted key, with its type, whether it is required and its description, so no setting is left
  * out of the documentation again. It sits between two markers in docs/settings.md; the prose
- * around them is hand-written and kept as it is. Written by scripts/settings-schema.ts
- * (`npm run docs:settings`); test/scripts/settings-reference.test.ts fails while it is stale.
+ * around them is hand-written and kept as it is. Likewise, between markers of their own, the
+ * table of the settings the window shows, from their declarations (main/core/settings-fields.ts).
+ * Written by scripts/settings-schema.ts (`npm run docs:settings`);
+ * test/scripts/settings-reference.test.ts fails while either is stale.
  */
 import { fileURLToPath } from 'node:url';
+import type { DeclaredSetting } from '../main/core/settings-fields.js';
 
 export const SETTINGS_DOC_FILE = fileURLToPath(new URL('../docs/settings.md', import.meta.url));
 
@@ -153,15 +156,66 @@ export function settingsReference(schema: SchemaNode): string {
   return parts.join('\n\n');
 }
 
+/** `markdown` with what lies between `start` and `end` replaced by `content`; throws when the markers are missing or out of order. */
+function between(markdown: string, start: string, end: string, content: string): string {
+  const from = markdown.indexOf(start);
+  const to = markdown.indexOf(end);
+  if (from < 0 || to < from) {
+    throw new Error(`docs/settings.md must hold the markers ${start} and ${end}, in that order`);
+  }
+  return `${markdown.slice(0, from + start.length)}\n\n${content}\n\n${markdown.slice(to)}`;
+}
+
 /**
  * docs/settings.md with its generated part replaced by `reference`, the hand-written rest as it
  * is. Throws when the markers are missing or out of order (someone edited them away).
  */
 export function withSettingsReference(markdown: string, reference: string): string {
-  const start = markdown.indexOf(REFERENCE_START);
-  const end = markdown.indexOf(REFERENCE_END);
-  if (start < 0 || end < start) {
-    throw new Error(`docs/settings.md must hold the markers ${REFERENCE_START} and ${REFERENCE_END}, in that order`);
+  return between(markdown, REFERENCE_START, REFERENCE_END, reference);
+}
+
+export const WINDOW_START =
+  '<!-- settings-window:start — generated from main/core/settings-fields.ts by `npm run docs:settings`; edit the declarations, not this part -->';
+export const WINDOW_END = '<!-- settings-window:end -->';
+
+/** A control in words: `text`, `switch (on: true)`, `choice of "auto", "pos"`, `4 lines`. */
+function controlOf(field: DeclaredSetting): string {
+  const control = field.window.control;
+  switch (control.kind) {
+    case 'text':
+      return control.value === 'centavos' ? 'amount in reais (kept in centavos)' : 'text';
+    case 'lines':
+      return `${(field.schema as SchemaNode).maxItems ?? 0} lines`;
+    case 'switch':
+      return `switch (on: ${JSON.stringify(control.on)}, off: ${JSON.stringify(control.off)})`;
+    case 'choice':
+      return `choice of ${control.options.map((option) => JSON.stringify(option.value)).join(', ')}`;
   }
-  return `${markdown.slice(0, start + REFERENCE_START.length)}\n\n${reference}\n\n${markdown.slice(end)}`;
+}
+
+/** The table of the settings the window shows: key, card, control, labels, the code of its mistakes. */
+export function windowReference(fields: readonly DeclaredSetting[]): string {
+  return [
+    '| Setting | Card | Control | Label (pt-BR) | Label (English) | Mistake code |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...fields
+      .map((field) =>
+        [
+          `\`${field.key}\``,
+          field.window.section,
+          controlOf(field),
+          field.window.label['pt-BR'],
+          field.window.label.en,
+          field.code === undefined ? '—' : `\`${field.code}\``,
+        ]
+          .map(cell)
+          .join(' | '),
+      )
+      .map((row) => `| ${row} |`),
+  ].join('\n');
+}
+
+/** docs/settings.md with its table of the window's settings replaced, the rest as it is. */
+export function withWindowReference(markdown: string, fields: readonly DeclaredSetting[]): string {
+  return between(markdown, WINDOW_START, WINDOW_END, windowReference(fields));
 }

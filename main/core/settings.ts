@@ -5,12 +5,14 @@
  * the undo queue's backoff — with the engine's defaults for whatever is left out.
  *
  * Keys are snake_case like the rest of the published documents; `resolveSettings` turns them into
- * the engine's and the PINPAD session's own configuration.
+ * the engine's and the PINPAD session's own configuration. The one the window shows
+ * (`confirmation`) is declared in settings-fields.ts, with its default and its window texts.
  */
 import { Type, type Static } from 'typebox';
 import { CodedError } from '../../lib/errors.js';
 import { INSTALLMENTS_MAX, schemaViolations } from '../contract/index.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/config.js';
+import { SETTINGS_FIELDS } from './settings-fields.js';
 import { fromSchemaViolation, settingsViolation, type SettingsViolation } from './settings-violations.js';
 import { DEFAULT_SALE_TIMEOUTS, type SaleTimeouts } from './ports.js';
 
@@ -22,12 +24,7 @@ const Ms = (description: string, minimum: number, maximum: number) =>
 
 export const PaymentSettings = Type.Object(
   {
-    confirmation: Type.Optional(
-      Type.Union([Type.Literal('auto'), Type.Literal('pos')], {
-        description:
-          '"auto": an approval is confirmed at once. "pos": the POS confirms or undoes it; unconfirmed ones are voided after the deadline.',
-      }),
-    ),
+    confirmation: SETTINGS_FIELDS.confirmation.schema,
     confirmation_deadline_ms: Type.Optional(
       Ms('How long an approval waits for the POS under the "pos" policy before it is voided', 10_000, 24 * 3_600_000),
     ),
@@ -167,7 +164,7 @@ export function resolveSettings(input: unknown, source = 'the settings'): Resolv
   const d = DEFAULT_ENGINE_CONFIG;
   return {
     engine: {
-      confirmation: s.confirmation ?? d.confirmation,
+      confirmation: s.confirmation ?? SETTINGS_FIELDS.confirmation.default,
       confirmationDeadlineMs: s.confirmation_deadline_ms ?? d.confirmationDeadlineMs,
       installments: {
         max: s.installments?.max ?? d.installments.max,

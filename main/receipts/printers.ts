@@ -14,17 +14,15 @@ import {
   type PrinterTransportOptions,
 } from '../../drivers/printers/transport.js';
 import type { DocumentPrinter } from './print-queue.js';
+import { SETTINGS_FIELDS } from '../core/settings-fields.js';
 import { settingsViolation, type SettingsViolation } from '../core/settings-violations.js';
 
 export const DEFAULT_PRINTER = 'default';
 
 export const PrinterSettings = Type.Object(
   {
-    address: Type.String({
-      minLength: 1,
-      description:
-        'Where the printer is: tcp://HOST[:9100], serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows), file:///dev/usb/lp0, lp://NAME for a system printer, or file:///some/folder/ (trailing slash) to keep each receipt as a file there.',
-    }),
+    // The window sets the default printer's: declared, with its texts, in main/core/settings-fields.ts.
+    address: SETTINGS_FIELDS['printers.default.address'].schema,
     format: Type.Optional(
       Type.Union([Type.Literal('escpos'), Type.Literal('pdf')], {
         description: '"escpos" (default) for receipt printers; "pdf" for a system printer that does not speak ESC/POS.',

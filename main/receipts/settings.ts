@@ -11,24 +11,17 @@
 import { Type, type Static } from 'typebox';
 import { CNPJ_PATTERN, isValidCnpj } from '../validation/taxpayer-id.js';
 import { isTimeZone } from '../locale/store-time.js';
+import { SETTINGS_FIELDS } from '../core/settings-fields.js';
 import { settingsViolation, type SettingsViolation } from '../core/settings-violations.js';
 
 export const ReceiptSettings = Type.Object(
   {
     merchant: Type.Object(
       {
-        name: Type.String({ minLength: 1, maxLength: 96, description: 'Business name as printed on the receipt.' }),
-        cnpj: Type.String({
-          pattern: CNPJ_PATTERN,
-          description:
-            "The store's CNPJ with valid check digits, uppercase and without punctuation: 14 digits, or the alphanumeric CNPJ (12ABC34501DE35, printed 12.ABC.345/01DE-35).",
-        }),
-        address: Type.Optional(
-          Type.Array(Type.String({ minLength: 1, maxLength: 96 }), {
-            maxItems: 4,
-            description: 'Address lines, printed as given.',
-          }),
-        ),
+        // Shown in the window: declared, with their texts, in main/core/settings-fields.ts.
+        name: SETTINGS_FIELDS['receipts.merchant.name'].schema,
+        cnpj: SETTINGS_FIELDS['receipts.merchant.cnpj'].schema,
+        address: SETTINGS_FIELDS['receipts.merchant.address'].schema,
       },
       { additionalProperties: false },
     ),

@@ -9,6 +9,8 @@
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
  *   (main/metrics/settings.ts), `updates` (update-settings.ts), `supervisor` (when a void needs
  *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts).
+ * The settings the window shows are declared in main/core/settings-fields.ts (schema, default,
+ * the window's texts); each section's schema here names those declarations.
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
  * stops before any payment starts; the desktop app starts with the defaults and shows it.
  */
@@ -24,6 +26,7 @@ import {
   type ResolvedSettings,
   type SettingsViolation,
 } from '../core/settings.js';
+import { SETTINGS_FIELDS } from '../core/settings-fields.js';
 import { fromSchemaViolation, settingsViolation } from '../core/settings-violations.js';
 import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
@@ -38,17 +41,9 @@ import { defaultDataDir } from '../paths.js';
 
 export const ApiSettings = Type.Object(
   {
-    base_url: Type.String({
-      pattern: '^https?://[^\\s]+$',
-      maxLength: 500,
-      description: 'The payments API base URL, e.g. https://api.example.com.',
-    }),
-    marketplace_id: Type.String({ minLength: 1, maxLength: 64, description: 'The marketplace id.' }),
-    seller_id: Type.String({
-      minLength: 1,
-      maxLength: 64,
-      description: 'The seller (on_behalf_of) the payments are made for.',
-    }),
+    base_url: SETTINGS_FIELDS['api.base_url'].schema,
+    marketplace_id: SETTINGS_FIELDS['api.marketplace_id'].schema,
+    seller_id: SETTINGS_FIELDS['api.seller_id'].schema,
     auth_scheme: Type.Optional(
       Type.Union([Type.Literal('bearer'), Type.Literal('basic')], {
         description:
@@ -128,12 +123,7 @@ export type ApiSettings = Static<typeof ApiSettings>;
 
 export const PinpadSettings = Type.Object(
   {
-    address: Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description:
-        'The PINPAD: a serial port (/dev/ttyACM0, COM3), tcp://host:port, ble:<id>, or "sim" (the simulated one). --port and PINBRIDGE_PINPAD win over it.',
-    }),
+    address: SETTINGS_FIELDS['pinpad.address'].schema,
     tables: Type.Optional(
       Type.String({
         minLength: 1,
@@ -230,12 +220,7 @@ export const ReceiptsSection = Type.Object(
 export const SettingsFile = Type.Object(
   {
     ...PaymentSettings.properties,
-    training: Type.Optional(
-      Type.Boolean({
-        description:
-          'Training mode even when `api` is set: embedded sandbox, simulated customer, receipts marked TREINAMENTO.',
-      }),
-    ),
+    training: SETTINGS_FIELDS.training.schema,
     api: Type.Optional(ApiSettings),
     pinpad: Type.Optional(PinpadSettings),
     receipts: Type.Optional(ReceiptsSection),
@@ -345,7 +330,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   return {
     ...resolved,
     path,
-    training: training === true,
+    training: typeof training === 'boolean' ? training : SETTINGS_FIELDS.training.default,
     api: apiSettings,
     pinpad: pinpadSettings,
     receipts: receiptsSection === undefined ? null : (store as ReceiptSettings),

@@ -3,6 +3,7 @@
  * one the Portuguese catalog does not have, fails the build.
  */
 import type { MessageKey } from './pt-br.js';
+import { SETTING_TEXTS_EN } from './setting-texts.js';
 
 export const EN: Readonly<Record<MessageKey, string>> = {
   skip: 'Skip to content',
@@ -329,17 +330,6 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'revoke.yes': 'Yes, revoke',
 
   'supervisor.title': 'Supervisor',
-  'supervisor.required': "Ask for the supervisor's PIN to void or undo an approved sale",
-  'supervisor.requiredHint':
-    'Applies to voids made in this window (Today’s sales). In use after saving and restarting.',
-  'supervisor.minAmount': 'Only for sales from (R$)',
-  'supervisor.minAmountHint': 'Blank: every sale.',
-  'supervisor.entry': 'Where the supervisor types the PIN',
-  'supervisor.entryWindow': 'In this window',
-  'supervisor.entryPinpad': "On the PINPAD keypad (the digits show on the PINPAD's screen)",
-  'supervisor.entryEither': 'Either: the supervisor chooses',
-  'supervisor.pos': 'Voids the POS asks for also need the PIN, on the PINPAD',
-  'supervisor.posHint': 'Off: the POS is responsible for authorizing the voids it asks for.',
   'supervisor.pin': 'Supervisor PIN (4 to 8 digits)',
   'supervisor.pinSave': 'Store supervisor PIN',
   'supervisor.pinHint':
@@ -444,6 +434,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'blockedPrograms.unblockLabel': 'Unblock the program {name}',
   'blockedPrograms.unblocked': 'The program {name} was unblocked.',
 
+  // The settings Configurações shows: labels, help, options (declared in main/core/settings-fields.ts).
+  ...SETTING_TEXTS_EN,
   'settings.title': 'Settings',
   'settings.loading': 'Loading the settings…',
   'settings.path': 'File: {path}',
@@ -454,9 +446,6 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'settings.problemSaved': 'Settings saved: restart Pinbridge (at the end of the page) for it to use them.',
   'settings.api': 'Payments service',
   'settings.apiHint': 'The three fields together turn on live mode. All three blank: training mode.',
-  'settings.baseUrl': 'Service address (URL)',
-  'settings.marketplaceId': 'Marketplace ID',
-  'settings.sellerId': 'Seller ID',
   'settings.token': 'Payments service token',
   'settings.tokenSave': 'Store token',
   'settings.tokenHint':
@@ -479,9 +468,6 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'settings.passphraseShort': 'Type the certificate password.',
   'settings.passphraseRestart': 'The new password applies when Pinbridge restarts.',
   'settings.pinpad': 'PINPAD',
-  'settings.pinpadAddress': 'PINPAD address',
-  'settings.pinpadHint':
-    'A serial port (/dev/ttyACM0, COM3), a Bluetooth LE PINPAD (ble:…, found with Search Bluetooth), a network PINPAD (tcp://192.168.0.20:4000) or “sim” for the simulated one. Blank: the simulated PINPAD.',
   'settings.detect': 'Search',
   'settings.detecting': 'Looking for serial ports…',
   'settings.portsNone':
@@ -508,31 +494,12 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'settings.bleUseLabel': 'Use the Bluetooth PINPAD {name} ({address})',
   'settings.bleChosen': 'Bluetooth PINPAD {address} chosen: save to use it.',
   'settings.sales': 'Sales',
-  'settings.confirmation': 'Confirming approved sales',
-  'settings.confirmationAuto': 'Automatic: Pinbridge confirms a sale as soon as it is approved',
-  'settings.confirmationPos':
-    'By the POS: the POS confirms or undoes it; without a confirmation in time, the sale is undone',
-  'settings.training': 'Training mode',
   'settings.trainingNow':
     'Pinbridge is in training now, even with this switch off: the payments service is not set up yet (the “Payments service” section above), or it was started with --training.',
-  'settings.trainingHint':
-    'On: nothing is really charged, even with the payments service set up (to train a new cashier).',
   'settings.receipts': 'Receipts: the store',
   'settings.receiptsHint':
     'The store as receipts show it. Outside training mode, no receipt prints without a name and CNPJ.',
-  'settings.merchantName': 'Store name',
-  'settings.cnpj': 'CNPJ',
-  'settings.cnpjHint':
-    '14 characters: digits or, for an alphanumeric CNPJ, letters and digits; dots, slash and dash may be typed.',
-  'settings.address': 'Address (up to 4 lines)',
-  'settings.addressLine1': 'Address, line 1',
-  'settings.addressLine2': 'Address, line 2',
-  'settings.addressLine3': 'Address, line 3',
-  'settings.addressLine4': 'Address, line 4',
   'settings.printer': 'Receipt printer',
-  'settings.printerAddress': 'Default printer address',
-  'settings.printerHint':
-    'Network: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows). System printer: lp://NAME.',
   'settings.systemPrinters': 'System printers',
   'settings.systemPrintersHint':
     "In the desktop app, a system printer prints the receipt at its own paper size: the roll's width and the receipt's height, not an A4 sheet.",
@@ -582,7 +549,6 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'settings.violationUrl': 'Use an address starting with https:// (or http://), without spaces.',
   'settings.violationPinpadAddress':
     'Invalid PINPAD address: use the serial port (/dev/ttyACM0, COM3), tcp://IP:PORT of a network PINPAD (like tcp://10.0.0.5:4000), ble:<id> of a Bluetooth PINPAD, or sim for the simulated one.',
-  'settings.violationAmount': 'Invalid amount: write it in reais, e.g. 100,00 (blank: every sale).',
   'settings.violationPrinterAddress':
     'Invalid printer address: use tcp://IP:PORT of a network printer (like tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 on Windows) or lp://NAME of a system printer.',
   'settings.violationTimeZone':

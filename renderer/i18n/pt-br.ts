@@ -2,6 +2,8 @@
  * The window's texts in Brazilian Portuguese: the default (it is for a cashier in Brazil), and
  * the catalog that defines the keys (`MessageKey`) every other language must have.
  */
+import { SETTING_TEXTS_PT_BR } from './setting-texts.js';
+
 export const PT_BR = {
   skip: 'Pular para o conteúdo',
   'nav.label': 'Páginas',
@@ -335,17 +337,6 @@ export const PT_BR = {
   'revoke.yes': 'Sim, revogar',
 
   'supervisor.title': 'Supervisor',
-  'supervisor.required': 'Pedir a senha do supervisor para cancelar ou desfazer uma venda aprovada',
-  'supervisor.requiredHint':
-    'Vale para o cancelamento feito nesta janela (Vendas de hoje). Passa a valer depois de salvar e reiniciar.',
-  'supervisor.minAmount': 'Só para vendas a partir de (R$)',
-  'supervisor.minAmountHint': 'Em branco: todas as vendas.',
-  'supervisor.entry': 'Onde o supervisor digita a senha',
-  'supervisor.entryWindow': 'Nesta janela',
-  'supervisor.entryPinpad': 'No teclado do PINPAD (os números aparecem na tela do PINPAD)',
-  'supervisor.entryEither': 'Nos dois: o supervisor escolhe',
-  'supervisor.pos': 'Cancelamentos pedidos pelo sistema de vendas (PDV) também pedem a senha, no PINPAD',
-  'supervisor.posHint': 'Desligado: o PDV é responsável pela autorização dos cancelamentos que ele pede.',
   'supervisor.pin': 'Senha do supervisor (4 a 8 números)',
   'supervisor.pinSave': 'Guardar senha do supervisor',
   'supervisor.pinHint':
@@ -450,6 +441,8 @@ export const PT_BR = {
   'blockedPrograms.unblockLabel': 'Desbloquear o programa {name}',
   'blockedPrograms.unblocked': 'O programa {name} foi desbloqueado.',
 
+  // The settings Configurações shows: labels, help, options (declared in main/core/settings-fields.ts).
+  ...SETTING_TEXTS_PT_BR,
   'settings.title': 'Configurações',
   'settings.loading': 'Carregando as configurações…',
   'settings.path': 'Arquivo: {path}',
@@ -461,9 +454,6 @@ export const PT_BR = {
   'settings.problemSaved': 'Configurações salvas: reinicie o Pinbridge (no fim da página) para que ele as use.',
   'settings.api': 'Serviço de pagamentos',
   'settings.apiHint': 'Os três campos juntos ligam o modo de produção. Os três em branco: modo de treinamento.',
-  'settings.baseUrl': 'Endereço do serviço (URL)',
-  'settings.marketplaceId': 'ID do marketplace',
-  'settings.sellerId': 'ID do vendedor (seller)',
   'settings.token': 'Token do serviço de pagamentos',
   'settings.tokenSave': 'Guardar token',
   'settings.tokenHint':
@@ -487,9 +477,6 @@ export const PT_BR = {
   'settings.passphraseShort': 'Digite a senha do certificado.',
   'settings.passphraseRestart': 'A nova senha vale quando o Pinbridge for reiniciado.',
   'settings.pinpad': 'PINPAD',
-  'settings.pinpadAddress': 'Endereço do PINPAD',
-  'settings.pinpadHint':
-    'Uma porta serial (/dev/ttyACM0, COM3), um PINPAD Bluetooth LE (ble:…, ache com Procurar Bluetooth), um PINPAD na rede (tcp://192.168.0.20:4000) ou “sim” para o simulado. Em branco: o PINPAD simulado.',
   'settings.detect': 'Procurar',
   'settings.detecting': 'Procurando portas seriais…',
   'settings.portsNone':
@@ -517,30 +504,12 @@ export const PT_BR = {
   'settings.bleUseLabel': 'Usar o PINPAD Bluetooth {name} ({address})',
   'settings.bleChosen': 'PINPAD Bluetooth {address} escolhido: salve para usá-lo.',
   'settings.sales': 'Vendas',
-  'settings.confirmation': 'Confirmação das vendas aprovadas',
-  'settings.confirmationAuto': 'Automática: o Pinbridge confirma a venda assim que ela é aprovada',
-  'settings.confirmationPos': 'Pelo caixa (PDV): ele confirma ou desfaz; sem confirmação no prazo, a venda é desfeita',
-  'settings.training': 'Modo de treinamento',
   'settings.trainingNow':
     'O Pinbridge está em treinamento agora, mesmo com esta chave desligada: o serviço de pagamentos ainda não foi configurado (seção “Serviço de pagamentos”, acima), ou ele foi iniciado com --training.',
-  'settings.trainingHint':
-    'Ligado: nada é cobrado de verdade, mesmo com o serviço de pagamentos configurado (para treinar um caixa novo).',
   'settings.receipts': 'Comprovantes: a loja',
   'settings.receiptsHint':
     'Como a loja aparece nos comprovantes. Fora do modo de treinamento, nenhum comprovante sai sem nome e CNPJ.',
-  'settings.merchantName': 'Nome da loja',
-  'settings.cnpj': 'CNPJ',
-  'settings.cnpjHint':
-    '14 caracteres: números ou, no CNPJ alfanumérico, letras e números; pontos, barra e traço podem ser digitados.',
-  'settings.address': 'Endereço (até 4 linhas)',
-  'settings.addressLine1': 'Endereço, linha 1',
-  'settings.addressLine2': 'Endereço, linha 2',
-  'settings.addressLine3': 'Endereço, linha 3',
-  'settings.addressLine4': 'Endereço, linha 4',
   'settings.printer': 'Impressora de comprovantes',
-  'settings.printerAddress': 'Endereço da impressora padrão',
-  'settings.printerHint':
-    'Na rede: tcp://192.168.0.50:9100. Serial: serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows). Impressora do sistema: lp://NOME.',
   'settings.systemPrinters': 'Impressoras do sistema',
   'settings.systemPrintersHint':
     'No aplicativo para computador, uma impressora do sistema imprime o comprovante no tamanho do próprio papel: a largura da bobina e a altura do comprovante, não uma folha A4.',
@@ -590,7 +559,6 @@ export const PT_BR = {
   'settings.violationUrl': 'Use um endereço que comece com https:// (ou http://), sem espaços.',
   'settings.violationPinpadAddress':
     'Endereço de PINPAD inválido: use a porta serial (/dev/ttyACM0, COM3), tcp://IP:PORTA de um PINPAD de rede (como tcp://10.0.0.5:4000), ble:<id> de um PINPAD Bluetooth, ou sim para o simulado.',
-  'settings.violationAmount': 'Valor inválido: escreva em reais, por exemplo 100,00 (em branco: todas as vendas).',
   'settings.violationPrinterAddress':
     'Endereço de impressora inválido: use tcp://IP:PORTA de uma impressora de rede (como tcp://192.168.0.50:9100), serial:///dev/ttyUSB0?baud=9600 (serial:COM3 no Windows) ou lp://NOME de uma impressora do sistema.',
   'settings.violationTimeZone':

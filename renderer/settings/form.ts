@@ -1,31 +1,33 @@
 /**
- * Configurações → the settings form: the fields a store sets up at the checkout — the payments
- * API, the PINPAD's address, the confirmation policy, training mode (training.ts), the supervisor
- * (supervisor.ts), the store on the receipts and the default printer's address — over the settings
- * file as operator.settings returns it (docs/settings.md). Saving (operator.saveSettings) writes
- * the whole file back with every other key as it was: a field the cashier did not touch keeps the
- * file's value exactly. The agent checks the file; each mistake it names is shown next to its
- * field and nothing typed is lost.
+ * Configurações → the settings form: the settings a store sets up at the checkout — the payments
+ * API, the PINPAD's address, the confirmation policy, training mode, the supervisor, the store on
+ * the receipts and the default printer's address, each declared in main/core/settings-fields.ts
+ * (a control each, controls.ts) — over the settings file as operator.settings returns it
+ * (docs/settings.md). Saving (operator.saveSettings) writes the whole file back with every other
+ * key as it was: a setting the cashier did not touch keeps the file's value exactly. The agent
+ * checks the file; each mistake it names is shown next to its control and nothing typed is lost.
+ * Beside them: the supervisor's PIN (supervisor-pin.ts) and the "training anyway" note (training.ts).
  */
 import { isPinbridgeError, type ResultOf } from '../../client/index.js';
 import { errorText, type WindowContext } from '../context.js';
 import { byId, fill, h } from '../dom.js';
 import { currentLanguage, t } from '../i18n.js';
-import {
-  ADDRESS_LINES,
-  ADDRESS_PATH,
-  addressLineId,
-  CONFIRMATION_TARGET,
-  ERROR_TARGETS,
-  targetOf,
-  TEXT_FIELDS,
-} from './fields.js';
-import { setAt, shownText, valueAt, type Json } from './json.js';
-import { SupervisorSettings } from './supervisor.js';
-import { TrainingSwitch } from './training.js';
+import { controlOf, type SettingControl } from './controls.js';
+import { DECLARED_FIELDS } from './declared-fields.js';
+import { ERROR_TARGETS, targetOf } from './fields.js';
+import { isObject, setAt, valueAt, type Json } from './json.js';
+import { SupervisorPin } from './supervisor-pin.js';
+import { TrainingNote } from './training.js';
 import { fieldMessage, type Violation } from './violations.js';
 
 type SettingsRead = ResultOf<'operator.settings'>;
+
+/**
+ * Sections of the file saved whole rather than setting by setting: the supervisor's four settings
+ * are one policy, written without its defaults (no section at all: no supervisor), and left as
+ * the file has it while the cashier changes none of them.
+ */
+const SAVED_WHOLE: ReadonlySet<string> = new Set(['supervisor']);
 
 export interface SettingsFormOptions {
   /** Reads the settings again after a save: the whole page's, which the saved file changes. */
@@ -43,9 +45,8 @@ export class SettingsForm {
   #fileExists = false;
   /** Saved from this window since the agent started: the start-up mistakes are no longer in the file. */
   #savedSinceStart = false;
-  /** What each control showed when the file was read: an unchanged control leaves the file's value as it was. */
-  readonly #shown = new Map<string, string>();
-  #shownConfirmation: string | null = null;
+  /** A control per declared setting: an unchanged control leaves the file's value as it was. */
+  readonly #controls: readonly SettingControl[] = DECLARED_FIELDS.map(controlOf);
   /** The cashier typed since the last read: a new read must not throw it away. */
   #dirty = false;
   #saving = false;
@@ -60,14 +61,14 @@ export class SettingsForm {
   readonly #save = byId<HTMLButtonElement>('settings-save');
   readonly #message = byId('settings-message');
   readonly #error = byId('settings-error');
-  readonly #training: TrainingSwitch;
-  readonly #supervisor: SupervisorSettings;
+  readonly #training: TrainingNote;
+  readonly #supervisor: SupervisorPin;
 
   constructor(context: WindowContext, options: SettingsFormOptions) {
     this.#context = context;
     this.#options = options;
-    this.#training = new TrainingSwitch(context);
-    this.#supervisor = new SupervisorSettings(context);
+    this.#training = new TrainingNote(context);
+    this.#supervisor = new SupervisorPin(context);
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#saveSettings();
@@ -129,56 +130,37 @@ export class SettingsForm {
 
   #fillForm(): void {
     const file = this.#file;
-    this.#shown.clear();
-    for (const field of TEXT_FIELDS) {
-      const text = shownText(valueAt(file, field.path));
-      byId<HTMLInputElement>(field.id).value = text;
-      this.#shown.set(field.id, text);
-    }
-    const address = valueAt(file, ADDRESS_PATH);
-    const lines = Array.isArray(address) ? address.map(shownText) : [];
-    for (let index = 0; index < ADDRESS_LINES; index++) {
-      const text = lines[index] ?? '';
-      byId<HTMLInputElement>(addressLineId(index)).value = text;
-      this.#shown.set(addressLineId(index), text);
-    }
-    // No key in the file is the default ("auto"); a value the schema refuses checks neither.
-    const confirmation = valueAt(file, ['confirmation']);
-    this.#shownConfirmation =
-      confirmation === undefined ? 'auto' : confirmation === 'auto' || confirmation === 'pos' ? confirmation : null;
-    for (const radio of this.#confirmationRadios()) radio.checked = radio.value === this.#shownConfirmation;
+    for (const control of this.#controls) control.fill(valueAt(file, control.field.path));
     this.#training.fill(valueAt(file, ['training']));
-    this.#supervisor.fill(valueAt(file, ['supervisor']));
     this.#dirty = false;
-  }
-
-  #confirmationRadios(): HTMLInputElement[] {
-    return [...this.#form.querySelectorAll<HTMLInputElement>('input[name="settings-confirmation"]')];
   }
 
   /** The file to save: the one read, with what the cashier changed. */
   #draft(): Json {
     const draft: Json = structuredClone(this.#file ?? {});
-    for (const field of TEXT_FIELDS) {
-      const normalize = field.normalize ?? ((value: string) => value);
-      const value = normalize(byId<HTMLInputElement>(field.id).value.trim());
-      if (value === normalize((this.#shown.get(field.id) ?? '').trim())) continue;
-      setAt(draft, field.path, value === '' ? undefined : value);
+    for (const control of this.#controls) {
+      if (SAVED_WHOLE.has(control.field.path[0] ?? '')) continue;
+      if (control.changed()) setAt(draft, control.field.path, control.value());
     }
-    const lineIds = Array.from({ length: ADDRESS_LINES }, (_, index) => addressLineId(index));
-    const changed = lineIds.some(
-      (id) => byId<HTMLInputElement>(id).value.trim() !== (this.#shown.get(id) ?? '').trim(),
-    );
-    if (changed) {
-      const lines = lineIds.map((id) => byId<HTMLInputElement>(id).value.trim()).filter((line) => line !== '');
-      setAt(draft, ADDRESS_PATH, lines.length === 0 ? undefined : lines);
-    }
-    const confirmation = this.#confirmationRadios().find((radio) => radio.checked)?.value ?? null;
-    if (confirmation !== null && confirmation !== this.#shownConfirmation) draft.confirmation = confirmation;
-    const training = this.#training.draft();
-    if (training !== undefined) draft.training = training;
-    setAt(draft, ['supervisor'], this.#supervisor.draft());
+    for (const section of SAVED_WHOLE) setAt(draft, [section], this.#wholeSection(section));
     return draft;
+  }
+
+  /**
+   * A section saved whole: as the file has it while none of its controls changed, else with every
+   * control's value and its defaults left out (and its other keys kept); an empty one goes.
+   */
+  #wholeSection(section: string): Json | undefined {
+    const read = valueAt(this.#file, [section]);
+    const kept: Json = isObject(read) ? read : {};
+    const controls = this.#controls.filter((control) => control.field.path[0] === section);
+    if (!controls.some((control) => control.changed())) return Object.keys(kept).length === 0 ? undefined : kept;
+    const written: Json = { ...kept };
+    for (const control of controls) {
+      const value = control.value();
+      setAt(written, control.field.path.slice(1), value === control.field.default ? undefined : value);
+    }
+    return Object.keys(written).length === 0 ? undefined : written;
   }
 
   async #saveSettings(): Promise<void> {
@@ -229,10 +211,7 @@ export class SettingsForm {
       const messages = byTarget.get(target) ?? [];
       byId(`${target}-error`).textContent = [...new Set(messages)].join(' ');
       // A choice's mistake marks its options (a fieldset is no control).
-      const radios =
-        target === CONFIRMATION_TARGET
-          ? this.#confirmationRadios()
-          : [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
+      const radios = [...byId(target).querySelectorAll<HTMLInputElement>('input[type="radio"]')];
       const controls = radios.length > 0 ? radios : [byId(target)];
       for (const control of controls) {
         if (messages.length > 0) control.setAttribute('aria-invalid', 'true');

@@ -1,19 +1,16 @@
 /**
- * Configurações → the training switch: the settings file's `training`, saved with the rest. The
- * agent also trains with no payments service set up or when started with --training; that is
- * said beside the switch, so "off" does not read as "not training".
+ * Configurações → beside the training switch (the settings file's `training`, a declared setting
+ * the form fills and saves): the agent also trains with no payments service set up or when
+ * started with --training; that is said beside the switch, so "off" does not read as "not
+ * training".
  */
 import type { WindowContext } from '../context.js';
 import { byId } from '../dom.js';
 import { t } from '../i18n.js';
-import { TRAINING_ID } from './fields.js';
 
-export class TrainingSwitch {
+export class TrainingNote {
   readonly #context: WindowContext;
-  readonly #switch = byId<HTMLInputElement>(TRAINING_ID);
   readonly #now = byId('settings-training-now');
-  /** What the file said when read: an unturned switch leaves the file's value as it was. */
-  #shown = false;
   /** The agent trains though the file's switch is off. */
   #trainingAnyway = false;
 
@@ -21,17 +18,10 @@ export class TrainingSwitch {
     this.#context = context;
   }
 
-  /** Shows the file's `training` (anything but true is off), and whether the agent trains anyway. */
+  /** The file's `training` as read (anything but true is off): whether the agent trains anyway. */
   fill(value: unknown): void {
-    this.#shown = value === true;
-    this.#switch.checked = this.#shown;
-    this.#trainingAnyway = this.#context.mode() === 'training' && !this.#shown;
+    this.#trainingAnyway = this.#context.mode() === 'training' && value !== true;
     this.render();
-  }
-
-  /** The file's `training` to save: the switch when the cashier turned it; undefined leaves the file's own. */
-  draft(): boolean | undefined {
-    return this.#switch.checked === this.#shown ? undefined : this.#switch.checked;
   }
 
   render(): void {

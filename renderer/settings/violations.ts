@@ -3,9 +3,10 @@
  * stable code, an English sentence and (for most) the cashier's pt-BR; the page has its own words
  * for the rules it knows, in the language shown.
  */
-import { currentLanguage, t } from '../i18n.js';
+import { currentLanguage, t, type MessageKey } from '../i18n.js';
 import { h } from '../dom.js';
-import { CONFIRMATION_TARGET, TRAINING_ID } from './fields.js';
+import { DECLARED_FIELDS } from './declared-fields.js';
+import { labelKeyOf } from './fields.js';
 
 /** A settings mistake as the agent names it: a stable code, English, and the cashier's pt-BR. */
 export interface Violation {
@@ -16,30 +17,55 @@ export interface Violation {
 }
 
 /**
+ * The window's sentence for each code a field declares (main/core/settings-fields.ts): what the
+ * page says next to the field, in the language shown, whatever the agent's words.
+ */
+const CODE_SENTENCES: Readonly<Record<string, MessageKey>> = {
+  INVALID_URL: 'settings.violationUrl',
+  INVALID_CNPJ: 'settings.violationCnpj',
+  INVALID_CNPJ_CHECK_DIGITS: 'settings.violationCnpjDigits',
+  INVALID_CHOICE: 'settings.violationChoice',
+  INVALID_PINPAD_ADDRESS: 'settings.violationPinpadAddress',
+  INVALID_PRINTER_ADDRESS: 'settings.violationPrinterAddress',
+  INVALID_TIME_ZONE: 'settings.violationTimeZone',
+};
+
+/**
+ * Keys the page does not show whose mistakes it still names (a start-up mistake lists any key):
+ * the store's time zone, and every printer's address as the default one's.
+ */
+function undeclaredCode(path: string): string | undefined {
+  if (path === 'receipts.time_zone') return 'INVALID_TIME_ZONE';
+  if (/^printers\.[^.]+\.address$/.test(path)) return 'INVALID_PRINTER_ADDRESS';
+  return undefined;
+}
+
+/**
  * The cashier's sentence for a refused field, where the page has one of its own — for a mistake
- * the agent sent no pt-BR sentence for (the agent names every rule's code and sentence).
+ * the agent sent no pt-BR sentence for (the agent names every rule's code and sentence): a
+ * missing value, the field's own sentence (an amount typed in reais), or its code's.
  */
 function knownFieldMessage(path: string, message: string): string | null {
   if (path === 'api' && /no API token is stored/.test(message)) return t('settings.violationNoToken');
   if (path === 'api.client_certificate')
     return /passphrase/i.test(message) ? t('settings.violationPassphrase') : t('settings.violationCertificate');
   if (/is required|must not be empty/.test(message)) return t('settings.violationRequired');
-  if (path === 'api.base_url') return t('settings.violationUrl');
-  if (path === 'receipts.merchant.cnpj')
-    return /check digits/.test(message) ? t('settings.violationCnpjDigits') : t('settings.violationCnpj');
-  if (path === 'confirmation') return t('settings.violationChoice');
-  if (path === 'pinpad.address') return t('settings.violationPinpadAddress');
-  if (path === 'receipts.time_zone') return t('settings.violationTimeZone');
-  if (path === 'supervisor.min_amount_centavos') return t('settings.violationAmount');
-  if (/^printers\.[^.]+\.address$/.test(path)) return t('settings.violationPrinterAddress');
-  return null;
+  const field = DECLARED_FIELDS.find((candidate) => candidate.key === path);
+  if (field?.mistake !== undefined) return t(field.mistake);
+  const code = field === undefined ? undeclaredCode(path) : field.code;
+  // A CNPJ's shape and its check digits are told apart: each has its sentence.
+  const said = code === 'INVALID_CNPJ' && /check digits/.test(message) ? 'INVALID_CNPJ_CHECK_DIGITS' : code;
+  const key = said === undefined ? undefined : CODE_SENTENCES[said];
+  return key === undefined ? null : t(key);
 }
 
 /**
  * Fields the page converts before sending (an amount typed in reais goes to the file in centavos):
- * the agent's sentence speaks of the file's value, the page's of what the cashier typed.
+ * the agent's sentence speaks of the file's value, the page's own of what the cashier typed.
  */
-const CONVERTED_FIELDS: ReadonlySet<string> = new Set(['supervisor.min_amount_centavos']);
+const CONVERTED_FIELDS: ReadonlySet<string> = new Set(
+  DECLARED_FIELDS.filter((field) => field.mistake !== undefined).map((field) => field.key),
+);
 
 /** A refused field in the cashier's words; a rule the page has no words for is "not accepted", the agent's English as the detail. */
 export function fieldMessage(violation: Violation): string {
@@ -61,9 +87,12 @@ export function problemText(violation: Violation): (HTMLElement | string)[] {
   return said === null ? [english] : [said, ' (', english, ')'];
 }
 
-/** The name the cashier sees on the control a mistake belongs to. */
+/**
+ * The name the cashier sees on the control a mistake belongs to: a setting's label, legend or
+ * switch text (a switch and a choice have no label element of their own), else the page's label.
+ */
 export function labelOf(target: string): string | null {
-  if (target === CONFIRMATION_TARGET) return t('settings.confirmation');
-  if (target === TRAINING_ID) return t('settings.training');
+  const key = labelKeyOf(target);
+  if (key !== null) return t(key);
   return document.querySelector(`label[for="${target}"]`)?.textContent?.trim() ?? null;
 }

@@ -18,7 +18,7 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'payment.pinpadSays',
   'settings.pinpad',
   'settings.bleSignal',
-  'settings.cnpj',
+  'setting.receipts.merchant.cnpj',
   'support.statusOk',
   'support.checkPinpads',
   // "Supervisor" is the Portuguese word too.

@@ -13,9 +13,12 @@ import {
   SETTINGS_DOC_FILE,
   settingsReference,
   typeOf,
+  windowReference,
   withSettingsReference,
+  withWindowReference,
   type SchemaNode,
 } from '../../scripts/settings-reference.js';
+import { declaredSettings } from '../../main/core/settings-fields.js';
 
 const schema = settingsJsonSchema() as SchemaNode;
 const document = (): string => readFileSync(SETTINGS_DOC_FILE, 'utf8');
@@ -36,6 +39,16 @@ describe('docs/settings.md', () => {
   it('holds the reference generated from the settings schema (regenerate it: npm run docs:settings)', () => {
     const current = document();
     expect(withSettingsReference(current, settingsReference(schema))).toBe(current);
+  });
+
+  it('holds the table of the settings the window shows, generated from their declarations (npm run docs:settings)', () => {
+    const current = document();
+    const fields = declaredSettings();
+    expect(withWindowReference(current, fields)).toBe(current);
+    for (const field of fields) expect(current, field.key).toContain(`| \`${field.key}\` | ${field.window.section} |`);
+    expect(windowReference(fields)).toContain(
+      '| `confirmation` | sales | choice of "auto", "pos" | Confirmação das vendas aprovadas | Confirming approved sales | `INVALID_CHOICE` |',
+    );
   });
 
   it('names every setting of the schema, nested ones by their dotted key', () => {
