@@ -84,6 +84,7 @@ import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/s
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
+import { heldCertificates } from './held-certificates.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -891,6 +892,8 @@ export class Agent extends EventEmitter<AgentEvents> {
           apiHealth,
           printQueue: printing?.queue,
           posSessions: () => server.sessions,
+          disk: () => stack.journal.room(),
+          certificates: heldCertificates(stack.clientCertificate, tls?.cert, logger),
           mode: training ? 'training' : 'live',
           version: VERSION,
           logger,

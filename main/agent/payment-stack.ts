@@ -9,10 +9,12 @@
  */
 import { dirname, join } from 'node:path';
 import {
+  certificateInfo,
   loadClientTls,
   PaymentsClient,
   type AttemptReport,
   type AuthScheme,
+  type CertificateInfo,
   type ClientCertificateFiles,
   type ClientTls,
   type ProviderCapabilities,
@@ -75,6 +77,8 @@ export interface PaymentStack {
   readonly sandbox: RunningSandbox | undefined;
   /** The seller the payments are made for. */
   readonly sellerId: string;
+  /** The client certificate every call to the real API presents (mutual TLS); undefined without one. */
+  readonly clientCertificate: CertificateInfo | undefined;
   close(): Promise<void>;
 }
 
@@ -141,6 +145,7 @@ export async function openPaymentStack(options: {
     let sandbox: RunningSandbox | undefined;
     let client: PaymentsClient;
     let sellerId: string;
+    let clientCertificate: CertificateInfo | undefined;
     if (training) {
       const running = await startTrainingSandbox(journalPath, logger);
       closers.push(() => running.close());
@@ -156,13 +161,18 @@ export async function openPaymentStack(options: {
       });
       sellerId = running.sellerId;
     } else {
+      const connection = apiConnectionOptions(api);
       client = new PaymentsClient({
         baseUrl: api.api!,
         token: api.token!,
         marketplaceId: api.marketplace!,
         onAttempt: options.onAttempt,
-        ...apiConnectionOptions(api),
+        ...connection,
       });
+      // A CA alone is no client certificate; one given was checked by loadClientTls already.
+      const tls = connection.tls;
+      if (tls !== undefined && (tls.cert !== undefined || tls.pfx !== undefined))
+        clientCertificate = certificateInfo(tls);
       sellerId = api.seller!;
     }
     const journal = Journal.open(journalPath, {
@@ -177,7 +187,7 @@ export async function openPaymentStack(options: {
       config: options.config,
     });
     closers.push(() => engine.close());
-    return { training, journalPath, journal, client, engine, sandbox, sellerId, close };
+    return { training, journalPath, journal, client, engine, sandbox, sellerId, clientCertificate, close };
   } catch (error) {
     await close();
     throw error;

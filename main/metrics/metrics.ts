@@ -1,19 +1,25 @@
 /**
- * The agent's Prometheus metrics: payments by outcome, PINPADs up and busy, the payments API's
- * latency and health, print jobs, POS sessions, the agent's version and mode, and Node's process
- * metrics — so a store chain can watch every checkout with the monitoring it already runs.
+ * The agent's Prometheus metrics: payments by outcome and decline category, each sale step's
+ * time, undecided payments, PINPADs up and busy, the payments API's latency and health, print
+ * jobs, POS sessions, the journal's disk, certificates' expiry, the agent's version and mode, and
+ * Node's process metrics — so a store chain can watch every checkout with the monitoring it
+ * already runs (docs/metrics.md lists them).
  *
  * `AgentMetrics` keeps its own registry (never prom-client's global one) and is fed by plain
- * sources: the payment engine's events, the PINPAD registry, the API health monitor, the print
- * queue, and `recordApiAttempt` (given to the payments client as its `onAttempt`). Gauges that
- * describe "now" (PINPAD up, busy, API up, sessions, pending undos) are read at scrape time, so
- * they cannot drift from the truth; counters and histograms are fed by events as they happen.
+ * sources: the payment engine's events and journal, the PINPAD registry, the API health monitor,
+ * the print queue, the journal's room, the certificates, and `recordApiAttempt` (given to the
+ * payments client as its `onAttempt`). Gauges that describe "now" (PINPAD up, busy, API up,
+ * sessions, pending undos, undecided payments, disk) are read at scrape time, so they cannot
+ * drift from the truth; counters and histograms are fed by events as they happen. The smaller
+ * families live in modules of their own beside this one (step-durations.ts, undecided.ts,
+ * disk.ts, certificates.ts).
  *
  * Labels never hold card data, reference ids, payment or transaction ids, or API paths (they
- * hold ids): only closed sets (outcome, payment type, HTTP method and status class, job state)
- * and the PINPADs' serial numbers and models, a handful per checkout.
+ * hold ids): only closed sets (outcome, payment type, decline category, step, HTTP method and
+ * status class, job state, certificate) and the PINPADs' serial numbers and models, a handful
+ * per checkout.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type GaugeConfiguration } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ApiHealthMonitor, ApiHealthSnapshot } from '../api/health.js';
 import type { AttemptReport } from '../api/http.js';
 import type { PaymentEngine, TerminalState } from '../core/engine.js';
@@ -23,6 +29,13 @@ import type { PinpadEntry, PinpadRegistry } from '../pinpad/registry.js';
 import { isFinal, type PaymentState } from '../core/states.js';
 import type { PrintJob, PrintJobState } from '../receipts/print-jobs.js';
 import type { PrintQueue } from '../receipts/print-queue.js';
+import { DECLINE_CATEGORIES, type DeclineCategory } from '../core/declines.js';
+import { outcomeOf } from '../core/outcome.js';
+import { registerCertificateGauge, type CertificatesSource } from './certificates.js';
+import { registerDiskGauges, type DiskSource } from './disk.js';
+import { OptionalGauge } from './optional-gauge.js';
+import { StepDurations } from './step-durations.js';
+import { registerUndecidedGauges } from './undecided.js';
 
 /** The engine as the metrics read it: its events, its PINPADs and its journal. */
 export type MetricsEngine = Pick<PaymentEngine, 'on' | 'off' | 'terminals' | 'journal'>;
@@ -43,8 +56,14 @@ export interface AgentMetricsSources {
   readonly printQueue?: MetricsPrintQueue | undefined;
   /** The POS sessions connected now; absent: `pinbridge_pos_sessions` is not exposed. */
   readonly posSessions?: (() => number) | undefined;
+  /** The journal's room (Journal.room fits); absent: the disk and reserve gauges are not exposed. */
+  readonly disk?: DiskSource | undefined;
+  /** The certificates the agent presents; absent (or an empty list): no certificate series. */
+  readonly certificates?: CertificatesSource | undefined;
   readonly mode: 'training' | 'live';
   readonly version: string;
+  /** The clock of the undecided payments' age (tests give their own). Default Date.now. */
+  readonly now?: (() => number) | undefined;
   readonly logger?: MetricsLogger | undefined;
 }
 
@@ -93,27 +112,6 @@ export function apiAttemptOutcome(report: Pick<AttemptReport, 'ok' | 'status' | 
   return report.code !== null && /^[a-z][a-z_]{0,39}$/.test(report.code) ? report.code : 'error';
 }
 
-/**
- * A label-less gauge read at scrape time, with no sample at all while `read` has no value (the
- * API's health still unknown, a source that failed): unknown is not 0, and an absent series
- * stays out of sums across stores where NaN would poison them. (prom-client's own label-less
- * gauge always has a value: its reset() sets 0.)
- */
-class OptionalGauge extends Gauge {
-  readonly #read: () => number | undefined;
-
-  constructor(configuration: GaugeConfiguration<string>, read: () => number | undefined) {
-    super(configuration);
-    this.#read = read;
-  }
-
-  override async get(): ReturnType<Gauge['get']> {
-    const base = await super.get();
-    const value = this.#read();
-    return { ...base, values: value === undefined ? [] : [{ value, labels: {} }] };
-  }
-}
-
 export class AgentMetrics {
   readonly registry: Registry;
   readonly #sources: AgentMetricsSources;
@@ -122,6 +120,8 @@ export class AgentMetrics {
   readonly #voids: Counter<'payment_type'>;
   readonly #voidedAmount: Counter<'payment_type'>;
   readonly #paymentDuration: Histogram;
+  readonly #declines: Counter<'category'>;
+  readonly #steps: StepDurations;
   readonly #pinpadDisconnects: Counter<'serial'>;
   readonly #apiDuration: Histogram<'method' | 'outcome'>;
   readonly #apiOutages: Counter;
@@ -138,6 +138,7 @@ export class AgentMetrics {
     this.registry = registry;
     const registers = [registry];
     const { engine, pinpads, apiHealth } = sources;
+    const guard = <T>(what: string, work: () => T): T | undefined => this.#guard(what, work);
 
     // --- Payments -------------------------------------------------------------------------------
     this.#payments = new Counter({
@@ -174,6 +175,17 @@ export class AgentMetrics {
       this.#voids.inc({ payment_type: paymentType }, 0);
       this.#voidedAmount.inc({ payment_type: paymentType }, 0);
     }
+    this.#declines = new Counter({
+      name: 'pinbridge_payment_declines_total',
+      help:
+        "Declined payments by the core's decline category (insufficient_funds, incorrect_pin, expired_card, do_not_honor…; " +
+        'generic_decline when the issuer gave no known reason or the chip declined offline); they sum to ' +
+        'pinbridge_payments_total{outcome="declined"}.',
+      labelNames: ['category'],
+      registers,
+    });
+    for (const category of DECLINE_CATEGORIES) this.#declines.inc({ category }, 0);
+    this.#steps = new StepDurations(registers);
     this.#paymentDuration = new Histogram({
       name: 'pinbridge_payment_duration_seconds',
       help: 'Seconds from a payment\'s start (its intent journaled) to its final outcome; an approval under the "pos" confirmation policy ends when the POS confirms it.',
@@ -196,6 +208,8 @@ export class AgentMetrics {
       },
       () => this.#guard('pending confirmations', () => engine.journal.pendingConfirmations().length),
     );
+
+    registerUndecidedGauges(registers, engine.journal, guard, sources.now ?? Date.now);
 
     // --- PINPADs --------------------------------------------------------------------------------
     const pinpadUp = new Gauge({
@@ -283,6 +297,8 @@ export class AgentMetrics {
         () => this.#guard('pos sessions', sessions),
       );
     }
+    if (sources.disk !== undefined) registerDiskGauges(registers, sources.disk, guard);
+    if (sources.certificates !== undefined) registerCertificateGauge(registers, sources.certificates, guard);
     new Gauge({
       name: 'pinbridge_info',
       help: "The agent's version and mode (training: embedded sandbox and simulated PINPAD; live: the real payments API); always 1.",
@@ -294,6 +310,7 @@ export class AgentMetrics {
     // --- Engine and PINPAD events ------------------------------------------------------------------
     const onProgress = (event: PaymentProgress): void => {
       this.#guard('payment progress', () => this.#progress(event));
+      this.#guard('payment step', () => this.#steps.progress(event));
     };
     const onTerminal = (state: TerminalState): void => {
       this.#guard('terminal state', () => this.#terminal(state));
@@ -348,6 +365,7 @@ export class AgentMetrics {
     for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
     this.#running.clear();
     this.#countedInRun.clear();
+    this.#steps.clear();
   }
 
   // ----------------------------------------------------------------------------------------------
@@ -393,6 +411,7 @@ export class AgentMetrics {
       return;
     }
     this.#payments.inc({ outcome, payment_type: paymentType });
+    if (outcome === 'declined') this.#declines.inc({ category: declineCategoryOf(record) });
     if (outcome === 'approved') this.#approvedAmount.inc({ payment_type: paymentType }, record.amount);
     const seconds = (Date.parse(endedAt ?? '') - Date.parse(record.createdAt)) / 1000;
     if (Number.isFinite(seconds)) this.#paymentDuration.observe(Math.max(0, seconds));
@@ -421,4 +440,12 @@ export class AgentMetrics {
       return undefined;
     }
   }
+}
+
+/**
+ * The decline category of a declined payment, as the POS is told it (core/outcome.ts
+ * `declineCode`); a decline with no issuer answer (the chip declined offline) is generic_decline.
+ */
+function declineCategoryOf(record: PaymentRecord): DeclineCategory {
+  return outcomeOf(record).declineCode ?? 'generic_decline';
 }

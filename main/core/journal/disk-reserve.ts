@@ -20,6 +20,11 @@ export interface DiskRoom {
   readonly freeBytes: number;
   /** Whether the reserve file is in place (always true when reserving is off). */
   readonly reserveHeld: boolean;
+  /**
+   * The reserve's size, held or given back (0: the journal keeps none): free space below it means
+   * a reserve given back cannot be put in place again (the fleet's "disk below the reserve" alert).
+   */
+  readonly reserveBytes: number;
   /** Enough room for a new sale: the reserve held and at least `minFreeBytes` free besides. */
   readonly enough: boolean;
 }
@@ -72,7 +77,12 @@ export class DiskReserve {
   room(): DiskRoom {
     const reserveHeld = this.ensure();
     const freeBytes = this.#free();
-    return { freeBytes, reserveHeld, enough: reserveHeld && freeBytes >= this.#minFreeBytes };
+    return {
+      freeBytes,
+      reserveHeld,
+      reserveBytes: this.#bytes,
+      enough: reserveHeld && freeBytes >= this.#minFreeBytes,
+    };
   }
 
   #free(): number {

@@ -115,7 +115,12 @@ export class Journal extends JournalReader {
   room(): DiskRoom {
     // Opened on a full disk: read-only until it opens as it should (tried again here, before each sale).
     const held = this.#db.held && !this.#reopen();
-    const room = this.#reserve?.room() ?? { freeBytes: Number.MAX_SAFE_INTEGER, reserveHeld: true, enough: true };
+    const room = this.#reserve?.room() ?? {
+      freeBytes: Number.MAX_SAFE_INTEGER,
+      reserveHeld: true,
+      reserveBytes: 0,
+      enough: true,
+    };
     return held ? { ...room, enough: false } : room;
   }
 

@@ -30,6 +30,11 @@ import { scanText } from '../../helpers/card-data-scan.js';
 import { engineRig, progressed, saleParams, type EngineRig } from '../core/engine-rig.js';
 import { parseExposition, type Exposition } from './exposition.js';
 import { centavos } from '../../../main/core/money.js';
+import { DECLINE_CATEGORIES } from '../../../main/core/declines.js';
+import { heldCertificates } from '../../../main/agent/held-certificates.js';
+import { createTestPki } from '../../helpers/test-pki.js';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -64,7 +69,9 @@ interface CheckoutOptions {
   readonly config?: Partial<EngineConfig>;
   /** The marketplace the engine's client names (an unknown one: the API refuses every transaction). */
   readonly marketplaceId?: string;
-  readonly sources?: Partial<Pick<AgentMetricsSources, 'printQueue' | 'posSessions' | 'mode' | 'version'>>;
+  readonly sources?: Partial<
+    Pick<AgentMetricsSources, 'printQueue' | 'posSessions' | 'mode' | 'version' | 'disk' | 'certificates' | 'now'>
+  >;
 }
 
 async function checkout(options: CheckoutOptions = {}): Promise<Checkout> {
@@ -188,11 +195,35 @@ describe('payments', () => {
     expect(after.value('pinbridge_payment_duration_seconds_sum')).toBeGreaterThan(0);
     expect(after.value('pinbridge_payment_duration_seconds_bucket', { le: '+Inf' })).toBe(2);
     expect(after.value('pinbridge_payment_undos_pending')).toBe(0);
+    // The decline by its category (the sandbox's 51: insufficient funds), every other category at 0.
+    expect(after.types.get('pinbridge_payment_declines_total')).toBe('counter');
+    expect(after.all('pinbridge_payment_declines_total').filter((sample) => sample.value > 0)).toEqual([
+      { name: 'pinbridge_payment_declines_total', labels: { category: 'insufficient_funds' }, value: 1 },
+    ]);
+    expect(after.all('pinbridge_payment_declines_total').map((sample) => sample.labels.category)).toEqual([
+      ...DECLINE_CATEGORIES,
+    ]);
+    // Each step of both sales timed; only the approved one was confirmed.
+    const steps = 'pinbridge_payment_step_duration_seconds';
+    expect(after.types.get(steps)).toBe('histogram');
+    expect(Object.fromEntries(after.all(`${steps}_count`).map((sample) => [sample.labels.step, sample.value]))).toEqual(
+      { create_transaction: 2, read_card: 2, authorize: 2, confirm: 1 },
+    );
+    for (const step of ['create_transaction', 'read_card', 'authorize', 'confirm'])
+      expect(after.value(`${steps}_sum`, { step })).toBeGreaterThan(0);
+    // The steps happen within the sales, so they take no longer than the sales themselves.
+    const stepSeconds = after.all(`${steps}_sum`).reduce((sum, sample) => sum + sample.value, 0);
+    expect(stepSeconds).toBeLessThanOrEqual(after.value('pinbridge_payment_duration_seconds_sum')! + 0.002);
+    // Both sales are decided: nothing undecided is left.
+    expect(after.value('pinbridge_payments_undecided')).toBe(0);
+    expect(after.value('pinbridge_payment_undecided_oldest_age_seconds')).toBe(0);
     // Every label of every payment metric is from a closed set.
     for (const sample of after.samples.filter((s) => s.name.startsWith('pinbridge_payment'))) {
       for (const [key, value] of Object.entries(sample.labels)) {
-        expect(['outcome', 'payment_type', 'le']).toContain(key);
+        expect(['outcome', 'payment_type', 'le', 'category', 'step']).toContain(key);
         if (key === 'payment_type') expect(['credit', 'debit']).toContain(value);
+        if (key === 'category') expect(DECLINE_CATEGORIES).toContain(value);
+        if (key === 'step') expect(['create_transaction', 'read_card', 'authorize', 'confirm']).toContain(value);
       }
     }
 
@@ -245,6 +276,10 @@ describe('payments', () => {
     expect(scrape.all('pinbridge_payments_total').filter((sample) => sample.value > 0)).toEqual([
       { name: 'pinbridge_payments_total', labels: { outcome: 'cancelled', payment_type: 'credit' }, value: 1 },
     ]);
+    // The transaction was created; the card never came: that step timed nothing to its end.
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'create_transaction' })).toBe(1);
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'read_card' })).toBe(0);
+    expect(scrape.all('pinbridge_payment_declines_total').every((sample) => sample.value === 0)).toBe(true);
     expectNoPaymentData(scrape.text, [outcome]);
   });
 
@@ -262,6 +297,10 @@ describe('payments', () => {
     let scrape = await shop.scrape();
     expect(scrape.value('pinbridge_payments_total', { outcome: 'approved', payment_type: 'debit' })).toBe(0);
     expect(scrape.value('pinbridge_payment_confirmations_pending')).toBe(1);
+    // Approved and waiting for the POS: decided, so not undecided; its confirm step still open.
+    expect(scrape.value('pinbridge_payments_undecided')).toBe(0);
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'confirm' })).toBe(0);
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'authorize' })).toBe(1);
 
     await engine.confirm(kept.referenceId);
     const { installments: _again, ...undoneSale } = saleParams('metrics-pos', {
@@ -276,6 +315,9 @@ describe('payments', () => {
     expect(scrape.value('pinbridge_payment_amount_centavos_total', { payment_type: 'debit' })).toBe(2500);
     expect(scrape.value('pinbridge_payment_voids_total', { payment_type: 'debit' })).toBe(0);
     expect(scrape.value('pinbridge_payment_confirmations_pending')).toBe(0);
+    // The confirmed sale's confirm step, ended by the POS's confirmation; the undone one's never ended.
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'confirm' })).toBe(1);
+    expect(scrape.value('pinbridge_payment_step_duration_seconds_count', { step: 'authorize' })).toBe(2);
 
     // The confirmed sale voided later (the cashier's cancel): a void, not a second outcome.
     const voided = await engine.undo(kept.referenceId);
@@ -288,6 +330,115 @@ describe('payments', () => {
     expect(scrape.value('pinbridge_payment_duration_seconds_count')).toBe(2);
     expect(scrape.all('pinbridge_payments_total').reduce((sum, sample) => sum + sample.value, 0)).toBe(2);
     expectNoPaymentData(scrape.text, [kept, undone, voided]);
+  });
+});
+
+describe('undecided payments', () => {
+  it('counts a journaled payment whose result is not decided, with the age of the oldest, until it is decided', async () => {
+    let now = 0;
+    const shop = await checkout({ sources: { now: () => now } });
+    const { journal } = shop.rig;
+    const base = {
+      source: 'pos',
+      terminal: SERIAL,
+      amount: centavos(1990),
+      paymentType: 'credit',
+      installments: 1,
+      description: 'x',
+      notification: null,
+      paramsHash: 'h',
+      confirmation: 'auto',
+    } as const;
+    let scrape = await shop.scrape();
+    expect(scrape.types.get('pinbridge_payments_undecided')).toBe('gauge');
+    expect(scrape.value('pinbridge_payments_undecided')).toBe(0);
+    expect(scrape.value('pinbridge_payment_undecided_oldest_age_seconds')).toBe(0);
+
+    // A payment left as a crash leaves it: its intent journaled, its card read, the issuer asked.
+    const first = journal.createIntent({ ...base, referenceId: 'metrics-undecided-1' });
+    const second = journal.createIntent({ ...base, referenceId: 'metrics-undecided-2' });
+    journal.transition(second.id, 'created', { transactionId: 'txn-metrics-undecided' });
+    now = Date.parse(first.createdAt) + 330_000;
+    scrape = await shop.scrape();
+    expect(scrape.value('pinbridge_payments_undecided')).toBe(2);
+    expect(scrape.value('pinbridge_payment_undecided_oldest_age_seconds')).toBeCloseTo(330, 3);
+
+    // Decided: one failed (final), the other cancelling its transaction (decided, an undo queued).
+    journal.transition(first.id, 'failed', {}, 'spec: failed');
+    journal.transition(second.id, 'aborting', {}, 'spec: cancelling');
+    scrape = await shop.scrape();
+    expect(scrape.value('pinbridge_payments_undecided')).toBe(0);
+    expect(scrape.value('pinbridge_payment_undecided_oldest_age_seconds')).toBe(0);
+    expect(scrape.text).not.toContain('metrics-undecided');
+    expect(scrape.text).not.toContain('txn-metrics-undecided');
+  });
+});
+
+describe('disk and certificates', () => {
+  it("reads the journal's free disk and its reserve at each scrape", async () => {
+    let room = (): ReturnType<EngineRig['journal']['room']> => shop.rig.journal.room();
+    const shop = await checkout({ sources: { disk: () => room() } });
+    let scrape = await shop.scrape();
+    // The rig's journal is a file with a reserve beside it (a small one: 64 KiB).
+    expect(scrape.value('pinbridge_journal_reserve_bytes')).toBe(64 * 1024);
+    expect(scrape.value('pinbridge_disk_free_bytes')).toBeGreaterThan(0);
+    expect(scrape.value('pinbridge_disk_free_bytes')).toBeLessThan(Number.MAX_SAFE_INTEGER);
+
+    room = () => ({ freeBytes: 5 * 1024 * 1024, reserveHeld: false, reserveBytes: 8 * 1024 * 1024, enough: false });
+    scrape = await shop.scrape();
+    expect(scrape.value('pinbridge_disk_free_bytes')).toBe(5 * 1024 * 1024);
+    expect(scrape.value('pinbridge_journal_reserve_bytes')).toBe(8 * 1024 * 1024);
+
+    // A file system that cannot say its free space: unknown, no sample (never a huge number).
+    room = () => ({ freeBytes: Number.MAX_SAFE_INTEGER, reserveHeld: true, reserveBytes: 0, enough: true });
+    scrape = await shop.scrape();
+    expect(scrape.all('pinbridge_disk_free_bytes')).toEqual([]);
+    expect(scrape.value('pinbridge_journal_reserve_bytes')).toBe(0);
+
+    room = () => {
+      throw new Error('the journal is closed');
+    };
+    scrape = await shop.scrape();
+    expect(scrape.all('pinbridge_disk_free_bytes')).toEqual([]);
+    expect(scrape.all('pinbridge_journal_reserve_bytes')).toEqual([]);
+    expect(shop.warnings).toContain('metrics: could not read a source');
+  });
+
+  it('exposes the notAfter of each certificate the agent holds, and none it does not', async () => {
+    const pki = createTestPki();
+    closers.push(() => pki.remove());
+    const serverPem = readFileSync(pki.server.cert);
+    const client = pki.client('api', '0A1B2C');
+    const apiClient = { validTo: new Date(new X509Certificate(readFileSync(client.cert)).validTo) };
+    const warnings: string[] = [];
+    const logger = { warn: (_fields: Record<string, unknown>, message: string) => warnings.push(message) };
+
+    // The POS's certificate alone: no api_client series.
+    let shop = await checkout({ sources: { certificates: heldCertificates(undefined, serverPem, logger) } });
+    let scrape = await shop.scrape();
+    const expected = Math.floor(Date.parse(new X509Certificate(serverPem).validTo) / 1000);
+    expect(scrape.all('pinbridge_certificate_expiry_timestamp_seconds')).toEqual([
+      { name: 'pinbridge_certificate_expiry_timestamp_seconds', labels: { certificate: 'pos_tls' }, value: expected },
+    ]);
+    // openssl made it valid for 2 days.
+    expect(expected * 1000 - Date.now()).toBeGreaterThan(1.9 * 86_400_000);
+    expect(expected * 1000 - Date.now()).toBeLessThanOrEqual(2 * 86_400_000);
+
+    shop = await checkout({ sources: { certificates: heldCertificates(apiClient, serverPem, logger) } });
+    scrape = await shop.scrape();
+    expect(scrape.value('pinbridge_certificate_expiry_timestamp_seconds', { certificate: 'api_client' })).toBe(
+      Math.floor(apiClient.validTo.getTime() / 1000),
+    );
+    expect(scrape.value('pinbridge_certificate_expiry_timestamp_seconds', { certificate: 'pos_tls' })).toBe(expected);
+    // Nothing of the certificates but their names: no subject, serial or fingerprint.
+    expect(scrape.text).not.toMatch(/0A1B2C|127\.0\.0\.1|CN=/i);
+
+    // A file that holds no certificate: logged, left out; none at all: no series.
+    shop = await checkout({ sources: { certificates: heldCertificates(undefined, 'not a certificate', logger) } });
+    scrape = await shop.scrape();
+    expect(scrape.types.get('pinbridge_certificate_expiry_timestamp_seconds')).toBe('gauge');
+    expect(scrape.all('pinbridge_certificate_expiry_timestamp_seconds')).toEqual([]);
+    expect(warnings).toEqual(['metrics: the POS TLS certificate could not be read for its expiry']);
   });
 });
 
@@ -455,6 +606,9 @@ describe('print jobs, POS sessions, the agent', () => {
     expect(scrape.value('pinbridge_nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
     expect(scrape.types.has('pinbridge_print_jobs_total')).toBe(false);
     expect(scrape.types.has('pinbridge_pos_sessions')).toBe(false);
+    expect(scrape.types.has('pinbridge_disk_free_bytes')).toBe(false);
+    expect(scrape.types.has('pinbridge_journal_reserve_bytes')).toBe(false);
+    expect(scrape.types.has('pinbridge_certificate_expiry_timestamp_seconds')).toBe(false);
     // Every family is the agent's, and documented.
     for (const [name, help] of scrape.help) {
       expect(name).toMatch(/^pinbridge_/);
