@@ -23,6 +23,8 @@ import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.
 import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { centavos } from '../../../main/core/money.js';
+import { createTestPki } from '../../helpers/test-pki.js';
+import { X509Certificate } from 'node:crypto';
 
 let home: string;
 const logger = createLogger({ level: 'silent' });
@@ -222,8 +224,18 @@ describe('Agent', () => {
   }, 30_000);
 
   it('serves Prometheus metrics when the settings enable them, counting the sales it takes', async () => {
-    const settings = { ...loadSettings(undefined, home), metrics: { enabled: true, port: 0 } };
-    const agent = await startAgent({ settings });
+    const pki = createTestPki();
+    const loaded = loadSettings(undefined, home);
+    const settings = {
+      ...loaded,
+      metrics: { enabled: true, port: 0 },
+      // A POS TLS certificate (as `pinbridge pos cert` would leave): its expiry is a metric.
+      pos: { ...loaded.pos, tls: { cert_file: pki.server.cert, key_file: pki.server.key } },
+    };
+    const agent = await startAgent({ settings }).catch((error: unknown) => {
+      pki.remove();
+      throw error;
+    });
     try {
       const ready = await agent.ready;
       expect(ready.metrics).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
@@ -237,8 +249,22 @@ describe('Agent', () => {
       const text = await (await fetch(ready.metrics!)).text();
       expect(text).toMatch(/^pinbridge_payments_total\{outcome="approved",payment_type="credit"\} 1$/m);
       expect(text).toMatch(/^pinbridge_info\{version="[^"]+",mode="training"\} 1$/m);
+      // The fleet's series, from the agent's own sources: the journal, its disk, the certificates.
+      expect(text).toMatch(/^pinbridge_payment_step_duration_seconds_count\{step="authorize"\} 1$/m);
+      expect(text).toMatch(/^pinbridge_payment_declines_total\{category="insufficient_funds"\} 0$/m);
+      expect(text).toMatch(/^pinbridge_payments_undecided 0$/m);
+      expect(text).toMatch(/^pinbridge_payment_undecided_oldest_age_seconds 0$/m);
+      expect(text).toMatch(/^pinbridge_journal_reserve_bytes 8388608$/m);
+      expect(Number(/^pinbridge_disk_free_bytes (\d+)$/m.exec(text)?.[1])).toBeGreaterThan(0);
+      const notAfter = Date.parse(new X509Certificate(readFileSync(pki.server.cert)).validTo) / 1000;
+      expect(text).toMatch(
+        new RegExp(`^pinbridge_certificate_expiry_timestamp_seconds\\{certificate="pos_tls"\\} ${notAfter}$`, 'm'),
+      );
+      // Training presents no client certificate to its sandbox.
+      expect(text).not.toContain('certificate="api_client"');
     } finally {
       await agent.stop();
+      pki.remove();
     }
   }, 30_000);
 
