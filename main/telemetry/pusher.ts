@@ -67,11 +67,26 @@ export class TelemetryPusher {
   #failures = 0;
   #retryAt = 0;
 
+  /** The URL requested: the endpoint without user info, which fetch refuses in a URL… */
+  readonly #url: string;
+  /** …and sent instead as Basic credentials, unless the headers carry an Authorization of their own. */
+  readonly #headers: Readonly<Record<string, string>>;
+
   constructor(options: PusherOptions) {
     const url = new URL(options.endpoint);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new TypeError(`telemetry endpoint must be an http(s) URL, not ${url.protocol}`);
     this.#options = options;
+    const headers: Record<string, string> = { ...options.headers };
+    if (url.username !== '' || url.password !== '') {
+      const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+      const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      if (!hasAuthorization) headers.Authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+      url.username = '';
+      url.password = '';
+    }
+    this.#url = url.href;
+    this.#headers = headers;
   }
 
   /** Collects and pushes now, then every interval. */
@@ -154,7 +169,11 @@ export class TelemetryPusher {
         });
         this.#retryAt = Date.now() + wait;
         clearTimeout(this.#retry);
-        this.#retry = setTimeout(() => void this.drain(), wait).unref();
+        this.#retry = setTimeout(() => {
+          // A timer may fire a millisecond before Date.now() reaches #retryAt: the wait is over.
+          this.#retryAt = 0;
+          void this.drain();
+        }, wait).unref();
         return;
       }
     }
@@ -162,9 +181,10 @@ export class TelemetryPusher {
 
   /** POSTs one compressed WriteRequest and says what came of it (never throws). */
   async send(body: Uint8Array): Promise<SendOutcome> {
-    const { endpoint, headers, timeoutMs, userAgent } = this.#options;
+    const { timeoutMs, userAgent } = this.#options;
+    const headers = this.#headers;
     try {
-      const response = await fetch(endpoint, {
+      const response = await fetch(this.#url, {
         method: 'POST',
         headers: {
           ...REMOTE_WRITE_HEADERS,
@@ -187,7 +207,8 @@ export class TelemetryPusher {
           ? 'timeout'
           : typeof cause?.code === 'string'
             ? cause.code
-            : messageOf(error);
+            : // A message may quote the URL, and its query may hold a secret.
+              messageOf(error).replaceAll(this.#url, loggableEndpoint(this.#url));
       return { kind: 'retry', reason };
     }
   }
