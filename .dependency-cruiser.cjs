@@ -18,7 +18,7 @@ const FLOORS = [
   ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
   ['main/doctor'], // the support checks (`pinbridge doctor`, the window's Support)
   ['main/settings'], // the settings file: every section's schema in one file, read and written
-  ['main/pos', 'main/metrics'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus
+  ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; metrics pushed by remote write
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
@@ -47,9 +47,12 @@ const PACKAGES = {
   fastify: ['main/pos/', 'main/sandbox/'],
   'node-forge': ['main/api/'],
   pdfkit: ['drivers/printers/', 'main/sandbox/'],
+  // protobufjs and snappyjs: the remote-write body (main/telemetry/remote-write.ts).
+  protobufjs: ['main/telemetry/'],
+  snappyjs: ['main/telemetry/'],
   pino: ['main/log.ts', 'main/pos/', 'main/sandbox/'],
   'pino-pretty': ['main/log.ts'],
-  'prom-client': ['main/metrics/'],
+  'prom-client': ['main/metrics/', 'main/telemetry/'],
   selfsigned: ['main/pos/'],
   typebox: [
     'main/contract/',
@@ -60,6 +63,7 @@ const PACKAGES = {
     'main/receipts/',
     'main/sandbox/',
     'main/settings/',
+    'main/telemetry/',
   ],
   undici: ['main/api/'],
   ws: ['main/doctor/', 'main/pos/'],

@@ -24,6 +24,11 @@ export function clientsPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'clients.db');
 }
 
+/** The telemetry batches not pushed yet (main/telemetry/queue.ts): `~/.pinbridge/telemetry-queue/`, for both modes. */
+export function telemetryQueueDir(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'telemetry-queue');
+}
+
 /** The key of Pinbridge's own window on the POS API: `~/.pinbridge/operator.key` (private to its user). */
 export function operatorKeyPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'operator.key');

@@ -44,6 +44,8 @@ import { VERSION } from '../version.js';
 import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
+import type { Telemetry } from '../telemetry/index.js';
+import { resolveTelemetrySettings } from '../telemetry/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { fileCounterStore } from '../../drivers/simulator/keys.js';
 import {
@@ -51,6 +53,7 @@ import {
   apiTokenPath,
   certificatePassphrasePath,
   clientsPath,
+  telemetryQueueDir,
   integrityKeyPath,
   operatorKeyPath,
   simulatorCountersPath,
@@ -509,6 +512,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
   readonly #metricsServer: MetricsServer | undefined;
+  readonly #telemetry: Telemetry | undefined;
   /** Settles when the PINPAD first answers; rejects if the agent stops before. */
   readonly ready: Promise<AgentReady>;
   /**
@@ -546,6 +550,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     operatorKey: string;
     metrics: AgentMetrics | undefined;
     metricsServer: MetricsServer | undefined;
+    telemetry: Telemetry | undefined;
   }) {
     super();
     const { options, stack, printing, pos } = parts;
@@ -562,6 +567,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.operatorKey = parts.operatorKey;
     this.metrics = parts.metrics;
     this.#metricsServer = parts.metricsServer;
+    this.#telemetry = parts.telemetry;
     const address = options.pinpadAddress;
     const report = (): Omit<AgentReady, 'pinpad'> => ({
       mode: stack.training ? 'training' : 'live',
@@ -770,6 +776,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       options.integrity ??
       fileIntegrityKey(integrityKeyPath(options.home), (problem) => logger.warn({ problem }, 'integrity key'));
     const metricsSettings = resolveMetricsSettings(settings.metrics);
+    const telemetrySettings = resolveTelemetrySettings(settings.telemetry);
     const apiHealth = new ApiHealthMonitor();
     // Made before the engine it watches: API attempts reach it once it exists.
     let metrics: AgentMetrics | undefined;
@@ -806,6 +813,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
+    let telemetry: Telemetry | undefined;
     let disk: DiskWatch | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
     // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
@@ -879,12 +887,9 @@ export class Agent extends EventEmitter<AgentEvents> {
         announcePairing: (pairing) => emitter.agent?.emit('pairing', pairing),
         operatorKey,
       });
-      if (metricsSettings.enabled) {
-        // prom-client loads only where metrics are on.
-        const [{ AgentMetrics }, { MetricsServer }] = await Promise.all([
-          import('../metrics/metrics.js'),
-          import('../metrics/server.js'),
-        ]);
+      if (metricsSettings.enabled || telemetrySettings.enabled) {
+        // prom-client loads only where metrics are served or pushed.
+        const { AgentMetrics } = await import('../metrics/metrics.js');
         const server = pos;
         metrics = new AgentMetrics({
           engine,
@@ -898,12 +903,26 @@ export class Agent extends EventEmitter<AgentEvents> {
           version: VERSION,
           logger,
         });
-        metricsServer = await MetricsServer.start({
-          metrics,
-          host: metricsSettings.host,
-          port: metricsSettings.port,
-          logger,
-        });
+        if (metricsSettings.enabled) {
+          const { MetricsServer } = await import('../metrics/server.js');
+          metricsServer = await MetricsServer.start({
+            metrics,
+            host: metricsSettings.host,
+            port: metricsSettings.port,
+            logger,
+          });
+        }
+        if (telemetrySettings.enabled) {
+          // Its own timers, unref'd: nothing a sale does waits for a push (main/telemetry/pusher.ts).
+          const { startTelemetry } = await import('../telemetry/index.js');
+          telemetry = startTelemetry({
+            registry: metrics.registry,
+            settings: telemetrySettings,
+            dir: telemetryQueueDir(options.home),
+            logger,
+            userAgent: `pinbridge/${VERSION}`,
+          });
+        }
       }
       const agent = new Agent({
         options,
@@ -921,6 +940,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         operatorKey,
         metrics,
         metricsServer,
+        telemetry,
       });
       emitter.agent = agent;
       // The first listing failing is reported through the watcher's `error` event.
@@ -931,6 +951,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     } catch (error) {
       watcher.stop();
       disk?.stop();
+      await telemetry?.stop();
       await metricsServer?.close();
       metrics?.close();
       await pos?.close();
@@ -953,6 +974,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.disk.stop();
     clearTimeout(this.#diskText);
     await this.pos.close();
+    await this.#telemetry?.stop();
     await this.#metricsServer?.close();
     this.metrics?.close();
     this.#stop.abort();

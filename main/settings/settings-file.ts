@@ -7,7 +7,7 @@
  *   main/app/token-store.ts); `training`: training mode even with an API; `pinpad`: its address;
  * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
- *   (main/metrics/settings.ts), `updates` (update-settings.ts), `supervisor` (when a void needs
+ *   (main/metrics/settings.ts), `telemetry` (pushed by remote write: main/telemetry/settings.ts), `updates` (update-settings.ts), `supervisor` (when a void needs
  *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts).
  * The settings the window shows are declared in main/core/settings-fields.ts (schema, default,
  * the window's texts); each section's schema here names those declarations.
@@ -30,6 +30,7 @@ import { SETTINGS_FIELDS } from '../core/settings-fields.js';
 import { fromSchemaViolation, settingsViolation } from '../core/settings-violations.js';
 import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
+import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
 import { UpdateSettings } from './update-settings.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
 import type { SupervisorPolicy } from '../pos/server/supervisor.js';
@@ -227,6 +228,7 @@ export const SettingsFile = Type.Object(
     printers: Type.Optional(PrintersSettings),
     pos: Type.Optional(PosSettings),
     metrics: Type.Optional(MetricsSettings),
+    telemetry: Type.Optional(TelemetrySettings),
     updates: Type.Optional(UpdateSettings),
     supervisor: Type.Optional(SupervisorSettings),
   },
@@ -253,6 +255,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly pos: PosSettings;
   /** The Prometheus endpoint (off unless enabled). */
   readonly metrics: MetricsSettings;
+  /** Metrics pushed by Prometheus remote write (off unless enabled). */
+  readonly telemetry: TelemetrySettings;
   /** Updates of the desktop app (off unless enabled). */
   readonly updates: UpdateSettings;
   /** When a void needs the supervisor's PIN, and where it is typed (defaults: never). */
@@ -282,7 +286,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const label = path ?? '(settings)';
   if (!isObject(json))
     throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
-  const { receipts, printers, pos, metrics, updates, supervisor, api, pinpad, training, ...payment } = json;
+  const { receipts, printers, pos, metrics, telemetry, updates, supervisor, api, pinpad, training, ...payment } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
@@ -302,6 +306,9 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     violations.push(...printerViolations(printerSettings));
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
   const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
+  const telemetrySettings = section<TelemetrySettings>('telemetry', telemetry, TelemetrySettings, violations) ?? {};
+  for (const problem of telemetryViolations(telemetrySettings))
+    violations.push(settingsViolation(`telemetry.${problem.field}`, problem.code, problem.message));
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
   if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
     violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
@@ -338,6 +345,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     printers: printerSettings,
     pos: posSettings,
     metrics: metricsSettings,
+    telemetry: telemetrySettings,
     updates: updateSettings,
     supervisor: resolveSupervisorSettings(supervisorSettings),
   };

@@ -1,0 +1,151 @@
+/**
+ * THE end-to-end check of telemetry: the real Prometheus (Debian's /usr/bin/prometheus 2.42,
+ * started here on 127.0.0.1 with its remote-write receiver) receives what a real training agent
+ * pushes — its settings' `telemetry` section, its AgentMetrics, a sale it takes — and answers
+ * queries on its HTTP API with the agent's series under the chain/store/checkout labels.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent } from '../../../main/agent/agent.js';
+import { centavos } from '../../../main/core/money.js';
+import { createLogger } from '../../../main/log.js';
+import { loadSettings, parseSettings } from '../../../main/settings/settings-file.js';
+import { artifactsDir } from '../../helpers/card-data-scan.js';
+
+const PROMETHEUS = '/usr/bin/prometheus';
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let dir: string;
+let prometheus: ChildProcess | undefined;
+let base: string;
+let output = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(artifactsDir(), 'telemetry-prometheus-'));
+  const config = join(dir, 'prometheus.yml');
+  // No scrape target at all: every series it holds came by remote write.
+  writeFileSync(config, 'global:\n  scrape_interval: 1m\n');
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  prometheus = spawn(
+    PROMETHEUS,
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${join(dir, 'tsdb')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--web.enable-remote-write-receiver',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  prometheus.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  prometheus.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await vi.waitFor(
+    async () => {
+      expect(prometheus?.exitCode, output).toBeNull();
+      expect((await fetch(`${base}/-/ready`)).status).toBe(200);
+    },
+    { timeout: 20_000, interval: 200 },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  if (prometheus !== undefined && prometheus.exitCode === null) {
+    const exited = new Promise((resolve) => prometheus!.once('exit', resolve));
+    prometheus.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface VectorResult {
+  readonly metric: Record<string, string>;
+  readonly value: [number, string];
+}
+
+/** Prometheus's answer to an instant query (its HTTP API, /api/v1/query). */
+async function query(promql: string): Promise<VectorResult[]> {
+  const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const answer = (await response.json()) as { status: string; data: { result: VectorResult[] } };
+  expect(answer.status).toBe('success');
+  return answer.data.result;
+}
+
+describe('telemetry into the real Prometheus', () => {
+  it("finds a training agent's series, with chain, store and checkout, in Prometheus after it pushes", async () => {
+    const home = join(dir, 'home');
+    const settings = parseSettings(
+      {
+        telemetry: {
+          enabled: true,
+          endpoint: `${base}/api/v1/write`,
+          interval_s: 5,
+          chain: 'acme',
+          store: 'sp-01',
+          checkout: 'pdv-3',
+        },
+      },
+      null,
+    );
+    expect(loadSettings(undefined, home).telemetry).toEqual({});
+    const agent = await Agent.start({
+      settings,
+      api: {},
+      pinpadAddress: 'sim',
+      home,
+      posPorts: [0],
+      logger: createLogger({ level: 'silent' }),
+    });
+    try {
+      await agent.ready;
+      await agent.stack.engine.start({
+        referenceId: 'telemetry-1',
+        amount: centavos(1_250),
+        paymentType: 'credit',
+        installments: 1,
+        description: 'Telemetria',
+      });
+      const where = '{job="pinbridge",chain="acme",store="sp-01",checkout="pdv-3"}';
+      // The first push goes out as the agent starts; the sale arrives with a later one (5 s apart).
+      await vi.waitFor(
+        async () => {
+          const sales = await query(`pinbridge_payments_total${where}`);
+          expect(sales.map((one) => [one.metric.outcome, one.metric.payment_type, one.value[1]])).toContainEqual([
+            'approved',
+            'credit',
+            '1',
+          ]);
+        },
+        { timeout: 20_000, interval: 500 },
+      );
+      const [info] = await query(`pinbridge_info${where}`);
+      expect(info?.metric).toMatchObject({ mode: 'training', job: 'pinbridge', chain: 'acme' });
+      expect(info?.metric.version).toMatch(/\d/);
+      // The agent's version is on pinbridge_info alone (pinbridge_nodejs_version_info holds Node's).
+      expect(
+        await query(`{__name__=~"pinbridge_.+",__name__!~"pinbridge_info|pinbridge_nodejs_version_info",version!=""}`),
+      ).toEqual([]);
+      // A histogram arrives as its exposition series.
+      expect(await query(`pinbridge_payment_duration_seconds_count${where}`)).not.toEqual([]);
+      expect(await query(`pinbridge_payment_duration_seconds_bucket{le="+Inf",checkout="pdv-3"}`)).not.toEqual([]);
+      // And the pusher's own health, in the same push.
+      const [queued] = await query(`pinbridge_telemetry_queue_batches${where}`);
+      expect(Number(queued?.value[1])).toBeLessThan(3);
+      expect(await query(`pinbridge_telemetry_dropped_total${where}`)).toHaveLength(3);
+      // Every series it holds carries the three labels (nothing else writes to it).
+      expect(await query('count({__name__=~".+", checkout!="pdv-3"})')).toEqual([]);
+    } finally {
+      await agent.stop();
+    }
+  }, 60_000);
+});
