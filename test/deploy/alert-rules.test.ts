@@ -5,7 +5,7 @@
  * fails them.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,16 @@ function cases(tests: string): Map<string, { firing: boolean; quiet: boolean }> 
   return found;
 }
 
+/**
+ * The unit tests file with only the test groups that evaluate `alert` (each group starts with
+ * `  - name:` under `tests:`): promtool then runs those alone, not the day-long approval case for
+ * every alert taken out.
+ */
+function testsOf(tests: string, alert: string): string {
+  const [header, ...groups] = tests.split(/^(?=  - name: )/m);
+  return [header, ...groups.filter((group) => group.includes(`alertname: ${alert}\n`))].join('');
+}
+
 const scratch: string[] = [];
 afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
@@ -68,10 +78,12 @@ describe('the alerting rules in deploy/prometheus', () => {
       const dir = mkdtempSync(join(tmpdir(), 'pinbridge-alerts-'));
       scratch.push(dir);
       writeFileSync(join(dir, 'pinbridge-alerts.yml'), rules.replace(`- alert: ${alert}\n`, `- alert: ${alert}Gone\n`));
-      copyFileSync(TESTS, join(dir, 'pinbridge-alerts.test.yml'));
+      const own = testsOf(readFileSync(TESTS, 'utf8'), alert);
+      expect(own).toContain(`alertname: ${alert}\n`);
+      writeFileSync(join(dir, 'pinbridge-alerts.test.yml'), own);
       const test = promtool('test', 'rules', join(dir, 'pinbridge-alerts.test.yml'));
       expect(test.status, `${alert} renamed: ${test.output}`).not.toBe(0);
       expect(test.output).toContain(`alertname: ${alert}, `);
     }
-  });
+  }, 120_000);
 });
