@@ -16,6 +16,9 @@
 // - DejaVu Sans Mono: the monospace font with every Portuguese letter the receipts render in.
 // - certutil (NSS): trusts a test CA in a Chromium profile (the wss:// spec).
 // - makensis (NSIS): compiles the Windows installer's PATH code in a spec.
+// - Prometheus at /usr/bin/prometheus (Debian's package, which brings /usr/bin/promtool too): the
+//   agents' telemetry is pushed to a real one, and the alerting rules are checked and unit-tested
+//   with promtool (test/helpers/prometheus.ts launches that path).
 // - openssl: the throwaway CA and client certificates of the mutual TLS specs.
 // The benchmarks need only socat (the PINPAD round trips over a pty).
 //
@@ -53,6 +56,13 @@ const TOOLS = [
   { name: 'certutil', command: 'certutil', apt: 'libnss3-tools', brew: 'nss', for: ['test'] },
   { name: 'makensis', command: 'makensis', apt: 'nsis', brew: 'makensis', for: ['test'] },
   { name: 'openssl', command: 'openssl', apt: 'openssl', brew: 'openssl@3', for: ['test'] },
+  {
+    name: '/usr/bin/prometheus',
+    files: ['/usr/bin/prometheus'],
+    apt: 'prometheus',
+    noBrew: "Homebrew's prometheus is not at /usr/bin/prometheus and /usr/bin/promtool, the paths the specs launch",
+    for: ['test'],
+  },
 ];
 
 const purpose = process.argv[2];

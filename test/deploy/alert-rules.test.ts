@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROMTOOL } from './prometheus.js';
+import { PROMTOOL } from '../helpers/prometheus.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RULES = join(ROOT, 'deploy/prometheus/pinbridge-alerts.yml');
@@ -44,7 +44,7 @@ function cases(tests: string): Map<string, { firing: boolean; quiet: boolean }> 
  * every alert taken out.
  */
 function testsOf(tests: string, alert: string): string {
-  const [header, ...groups] = tests.split(/^(?=  - name: )/m);
+  const [header, ...groups] = tests.split(/^(?= {2}- name: )/m);
   return [header, ...groups.filter((group) => group.includes(`alertname: ${alert}\n`))].join('');
 }
 

@@ -11,11 +11,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECLINE_CATEGORIES } from '../../main/core/declines.js';
-import { startPrometheus, type RunningPrometheus } from './prometheus.js';
+import { startPrometheus, type RunningPrometheus } from '../helpers/prometheus.js';
+import { dashboard, dashboardQueries, variableExpr } from './dashboard.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RULES = join(ROOT, 'deploy/prometheus/pinbridge-alerts.yml');
-const DASHBOARD = join(ROOT, 'deploy/grafana/pinbridge-chain.json');
 
 /** The metric names main/metrics declares (`name: 'pinbridge_…'`). */
 function exportedNames(): Set<string> {
@@ -31,54 +31,6 @@ function exportedNames(): Set<string> {
 function metricNames(expr: string): string[] {
   const tokens = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').match(/[A-Za-z_:][A-Za-z0-9_:]*/g) ?? [];
   return tokens.filter((token) => token.startsWith('pinbridge_') && !token.includes(':'));
-}
-
-// --- The dashboard ------------------------------------------------------------------------------
-
-interface Target {
-  readonly expr: string;
-  readonly refId: string;
-}
-interface Panel {
-  readonly title: string;
-  readonly type: string;
-  readonly datasource: { readonly type: string; readonly uid: string };
-  readonly targets: readonly Target[];
-}
-interface Variable {
-  readonly name: string;
-  readonly type: string;
-  readonly query: string | { readonly query: string };
-  readonly allValue?: string;
-  readonly includeAll?: boolean;
-  readonly multi?: boolean;
-}
-interface Dashboard {
-  readonly schemaVersion: number;
-  readonly uid: string;
-  readonly title: string;
-  readonly templating: { readonly list: readonly Variable[] };
-  readonly panels: readonly Panel[];
-}
-
-const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8')) as Dashboard;
-
-/** Grafana's variables as a query runs with "All" chosen, and its interval macros. */
-function substituted(expr: string): string {
-  const out = expr
-    .replace(/\$\{?(chain|store|checkout)\}?/g, '.*')
-    .replace(/\$__rate_interval/g, '4m')
-    .replace(/\$__interval/g, '1m')
-    .replace(/\$__range/g, '1h');
-  expect(out, `a variable left in ${expr}`).not.toContain('$');
-  return out;
-}
-
-/** A query variable's PromQL: label_values(<selector>, label) runs the selector. */
-function variableExpr(variable: Variable): string {
-  const query = typeof variable.query === 'string' ? variable.query : variable.query.query;
-  const labelValues = /^label_values\((.*),\s*\w+\)$/.exec(query);
-  return labelValues ? (labelValues[1] as string) : query;
 }
 
 // --- A small fleet's last two hours -------------------------------------------------------------
@@ -221,17 +173,10 @@ describe('the chain dashboard', () => {
   });
 
   it('runs every query, its variables matching everything, without error and with data', async () => {
-    const queries = [
-      ...dashboard.templating.list
-        .filter(({ type }) => type === 'query')
-        .map((variable) => ({ where: `variable ${variable.name}`, expr: variableExpr(variable) })),
-      ...dashboard.panels.flatMap((panel) =>
-        panel.targets.map(({ expr, refId }) => ({ where: `${panel.title} ${refId}`, expr })),
-      ),
-    ];
+    const queries = dashboardQueries();
     expect(queries.length).toBeGreaterThan(15);
     for (const { where, expr } of queries) {
-      const answer = await prometheus.query(substituted(expr));
+      const answer = await prometheus.query(expr);
       expect({ where, status: answer.status, error: answer.error }).toEqual({
         where,
         status: 'success',

@@ -4,9 +4,7 @@
  * pushes — its settings' `telemetry` section, its AgentMetrics, a sale it takes — and answers
  * queries on its HTTP API with the agent's series under the chain/store/checkout labels.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent } from '../../../main/agent/agent.js';
@@ -14,57 +12,19 @@ import { centavos } from '../../../main/core/money.js';
 import { createLogger } from '../../../main/log.js';
 import { loadSettings, parseSettings } from '../../../main/settings/settings-file.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
-
-const PROMETHEUS = '/usr/bin/prometheus';
-
-/** A port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { startPrometheus, type RunningPrometheus } from '../../helpers/prometheus.js';
 
 let dir: string;
-let prometheus: ChildProcess | undefined;
-let base: string;
-let output = '';
+let prometheus: RunningPrometheus;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(artifactsDir(), 'telemetry-prometheus-'));
-  const config = join(dir, 'prometheus.yml');
   // No scrape target at all: every series it holds came by remote write.
-  writeFileSync(config, 'global:\n  scrape_interval: 1m\n');
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  prometheus = spawn(
-    PROMETHEUS,
-    [
-      `--config.file=${config}`,
-      `--storage.tsdb.path=${join(dir, 'tsdb')}`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      '--web.enable-remote-write-receiver',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  prometheus.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  prometheus.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await vi.waitFor(
-    async () => {
-      expect(prometheus?.exitCode, output).toBeNull();
-      expect((await fetch(`${base}/-/ready`)).status).toBe(200);
-    },
-    { timeout: 20_000, interval: 200 },
-  );
+  prometheus = await startPrometheus({ remoteWrite: true });
 }, 30_000);
 
 afterAll(async () => {
-  if (prometheus !== undefined && prometheus.exitCode === null) {
-    const exited = new Promise((resolve) => prometheus!.once('exit', resolve));
-    prometheus.kill('SIGTERM');
-    await exited;
-  }
+  await prometheus?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -75,10 +35,9 @@ interface VectorResult {
 
 /** Prometheus's answer to an instant query (its HTTP API, /api/v1/query). */
 async function query(promql: string): Promise<VectorResult[]> {
-  const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const answer = (await response.json()) as { status: string; data: { result: VectorResult[] } };
-  expect(answer.status).toBe('success');
-  return answer.data.result;
+  const answer = await prometheus.query(promql);
+  expect(answer.status, answer.error).toBe('success');
+  return (answer.data?.result ?? []) as VectorResult[];
 }
 
 describe('telemetry into the real Prometheus', () => {
@@ -88,7 +47,7 @@ describe('telemetry into the real Prometheus', () => {
       {
         telemetry: {
           enabled: true,
-          endpoint: `${base}/api/v1/write`,
+          endpoint: prometheus.writeUrl,
           interval_s: 5,
           chain: 'acme',
           store: 'sp-01',

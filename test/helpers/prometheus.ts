@@ -1,20 +1,23 @@
 /**
- * A real Prometheus (Debian's 2.42, /usr/bin/prometheus) for the deploy/ specs: on 127.0.0.1, a
- * port taken from the kernel, a temporary storage path, a minimal configuration (no scraping; the
- * given rule files, evaluated every second), and optionally history backfilled beforehand with
- * `promtool tsdb create-blocks-from openmetrics`, so that queries over the last hours have data.
+ * A real Prometheus (Debian's 2.42, /usr/bin/prometheus) for the specs: on 127.0.0.1, a port taken
+ * from the kernel, a temporary storage path, a minimal configuration (no scraping; the given rule
+ * files, evaluated every second), optionally its remote-write receiver (what the agents push to,
+ * main/telemetry) and history backfilled beforehand with `promtool tsdb create-blocks-from
+ * openmetrics`, so that queries over the last hours have data.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freedPort } from '../helpers/closed-port.js';
+import { freedPort } from './closed-port.js';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const PROMTOOL = '/usr/bin/promtool';
 
 export interface RunningPrometheus {
   readonly url: string;
+  /** Where an agent pushes (remote write), when started with `remoteWrite`. */
+  readonly writeUrl: string;
   /** An instant query at now: the API's answer, whatever its status. */
   query(expr: string): Promise<QueryAnswer>;
   /** Kills the process and removes its storage. */
@@ -32,6 +35,8 @@ export interface PrometheusOptions {
   readonly ruleFiles?: readonly string[];
   /** OpenMetrics text (ending with `# EOF`) loaded into the storage before the start. */
   readonly openMetrics?: string;
+  /** Accept remote write on /api/v1/write (--web.enable-remote-write-receiver). */
+  readonly remoteWrite?: boolean;
 }
 
 export async function startPrometheus(options: PrometheusOptions = {}): Promise<RunningPrometheus> {
@@ -55,7 +60,12 @@ export async function startPrometheus(options: PrometheusOptions = {}): Promise<
   let log = '';
   const child: ChildProcess = spawn(
     PROMETHEUS,
-    [`--config.file=${config}`, `--storage.tsdb.path=${storage}`, `--web.listen-address=127.0.0.1:${port}`],
+    [
+      `--config.file=${config}`,
+      `--storage.tsdb.path=${storage}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      ...(options.remoteWrite === true ? ['--web.enable-remote-write-receiver'] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -87,6 +97,7 @@ export async function startPrometheus(options: PrometheusOptions = {}): Promise<
   }
   return {
     url,
+    writeUrl: `${url}/api/v1/write`,
     async query(expr) {
       const response = await fetch(`${url}/api/v1/query`, {
         method: 'POST',
