@@ -7,6 +7,7 @@ import { DriverError } from '../../drivers/errors.js';
 import { ClientCertificateError } from '../api/client-certificate.js';
 import { SettingsError } from '../core/settings.js';
 import { ReceiptError } from '../receipts/errors.js';
+import { SupportBundleError } from '../support/bundle.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './errors.js';
 
 /** Driver error codes that mean the user's input was wrong rather than the device. */
@@ -44,6 +45,11 @@ export function classifyError(error: unknown): ReportedError {
       code: error.code,
       message: error.message,
     };
+  }
+  // Consent not given, or no place to send to: the command line's to fix; card data left, a write or an upload that failed: a failure.
+  if (error instanceof SupportBundleError) {
+    const input = error.code === 'UPLOAD_NOT_CONFIRMED' || error.code === 'UPLOAD_URL_MISSING';
+    return { exitCode: input ? EXIT_USAGE : EXIT_FAILURE, code: error.code, message: error.message };
   }
   if (error instanceof DriverError) {
     return {

@@ -68,6 +68,12 @@ export const COMMAND_LINES = {
       'and the settings file; each problem comes with the command that fixes it. Takes the options of `pinbridge start`, so its line can be pasted as it is ' +
       '(--journal and --headless are accepted and not used); without --api, the payments API the settings name is checked, with the stored token. Exit code 1 when a check failed.',
   },
+  support: {
+    options: false,
+    description:
+      'Make a support bundle: one .tar.gz with the doctor report, the recent logs, a PINPAD trace (--trace), the settings without secrets and the versions, card data and CPFs masked; ' +
+      'with --upload, send it to support.upload_url once confirmed.',
+  },
 } as const satisfies Record<string, CommandLine>;
 
 export type CommandName = keyof typeof COMMAND_LINES;

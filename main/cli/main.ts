@@ -28,6 +28,7 @@ export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<Registe
   clients: async () => (await import('./commands/clients.js')).registerClientsCommand,
   pos: async () => (await import('./commands/pos.js')).registerPosCommand,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
+  support: async () => (await import('./commands/support.js')).registerSupportCommand,
 };
 
 /** Thrown by a command not loaded yet when commander dispatches to it: main() loads it and parses again. */

@@ -7,7 +7,7 @@
  *   main/app/token-store.ts); `training`: training mode even with an API; `pinpad`: its address;
  * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
- *   (main/metrics/settings.ts), `telemetry` (pushed by remote write: main/telemetry/settings.ts), `updates` (update-settings.ts), `supervisor` (when a void needs
+ *   (main/metrics/settings.ts), `telemetry` (pushed by remote write: main/telemetry/settings.ts), `updates` (update-settings.ts), `support` (support-settings.ts), `supervisor` (when a void needs
  *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts).
  * The settings the window shows are declared in main/core/settings-fields.ts (schema, default,
  * the window's texts); each section's schema here names those declarations.
@@ -32,6 +32,7 @@ import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
 import { UpdateSettings } from './update-settings.js';
+import { SupportSettings, uploadUrlProblem } from './support-settings.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
 import type { SupervisorPolicy } from '../pos/server/supervisor.js';
 import { PosSettings } from '../pos/settings.js';
@@ -231,6 +232,7 @@ export const SettingsFile = Type.Object(
     telemetry: Type.Optional(TelemetrySettings),
     updates: Type.Optional(UpdateSettings),
     supervisor: Type.Optional(SupervisorSettings),
+    support: Type.Optional(SupportSettings),
   },
   {
     additionalProperties: false,
@@ -261,6 +263,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly updates: UpdateSettings;
   /** When a void needs the supervisor's PIN, and where it is typed (defaults: never). */
   readonly supervisor: SupervisorPolicy;
+  /** Where support bundles are uploaded (main/support). */
+  readonly support: SupportSettings;
 }
 
 type Violation = SettingsViolation;
@@ -286,7 +290,20 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const label = path ?? '(settings)';
   if (!isObject(json))
     throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
-  const { receipts, printers, pos, metrics, telemetry, updates, supervisor, api, pinpad, training, ...payment } = json;
+  const {
+    receipts,
+    printers,
+    pos,
+    metrics,
+    telemetry,
+    updates,
+    supervisor,
+    support,
+    api,
+    pinpad,
+    training,
+    ...payment
+  } = json;
   const violations: Violation[] = [];
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
@@ -309,6 +326,11 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const telemetrySettings = section<TelemetrySettings>('telemetry', telemetry, TelemetrySettings, violations) ?? {};
   for (const problem of telemetryViolations(telemetrySettings))
     violations.push(settingsViolation(`telemetry.${problem.field}`, problem.code, problem.message));
+  const supportSettings = section<SupportSettings>('support', support, SupportSettings, violations) ?? {};
+  const uploadProblem =
+    supportSettings.upload_url === undefined ? undefined : uploadUrlProblem(supportSettings.upload_url);
+  if (uploadProblem !== undefined)
+    violations.push(settingsViolation('support.upload_url', 'INVALID_URL', uploadProblem));
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
   if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
     violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
@@ -348,6 +370,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     telemetry: telemetrySettings,
     updates: updateSettings,
     supervisor: resolveSupervisorSettings(supervisorSettings),
+    support: supportSettings,
   };
 }
 

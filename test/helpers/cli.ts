@@ -93,6 +93,8 @@ export async function serveScript(
 export async function runMain(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  /** The person at the keyboard's answers to yes/no questions; absent: no terminal to ask on. */
+  confirm?: (question: string) => Promise<boolean>,
 ): Promise<Result & { readonly code: number }> {
   let stdout = '';
   let stderr = '';
@@ -101,6 +103,7 @@ export async function runMain(
     stderr: (text) => void (stderr += text),
     env,
     signal: new AbortController().signal,
+    ...(confirm === undefined ? {} : { confirm }),
   };
   const code = await main(args, io);
   return { code, stdout, stderr };

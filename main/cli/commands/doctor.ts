@@ -20,7 +20,7 @@ import { SettingsError } from '../../core/settings.js';
 import { doctorTarget, type PaymentsApiTarget } from '../../doctor/payments-api.js';
 import { addPaymentStackOptions, apiOptionsOf, type ApiFlags, checkApiOptions, commandApi } from '../payment-stack.js';
 
-interface DoctorOptions extends ApiFlags {
+export interface DoctorOptions extends ApiFlags {
   port?: string;
   settings?: string;
   config?: string;
@@ -100,6 +100,29 @@ function apiToCheck(
   }
 }
 
+/**
+ * The checks `pinbridge doctor` runs for these options (the support bundle runs them too, so its
+ * report is the one `pinbridge doctor --json` prints).
+ */
+export async function doctorReport(options: DoctorOptions, io: CliIo): Promise<DoctorReport> {
+  const settingsPath = options.config ?? options.settings;
+  const fromEnvironment =
+    options.port === undefined && io.env.PINBRIDGE_PINPAD !== undefined && io.env.PINBRIDGE_PINPAD !== '';
+  const address = options.port ?? (fromEnvironment ? io.env.PINBRIDGE_PINPAD : undefined);
+  return runDoctor({
+    timeoutMs: Math.round(options.timeout * 1000),
+    logger: createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
+    ...(address === undefined
+      ? {}
+      : { pinpadAddress: address, ...(fromEnvironment ? { pinpadAddressFrom: 'PINBRIDGE_PINPAD' } : {}) }),
+    ...(options.posPort === undefined ? {} : { posPorts: [options.posPort] }),
+    ...(settingsPath === undefined ? {} : { settingsPath }),
+    ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
+    ...apiToCheck(options, settingsPath, io.env),
+    ...(options.probeCapabilities === true ? { probeCapabilities: true } : {}),
+  });
+}
+
 export function registerDoctorCommand(program: Command, io: CliIo): void {
   const command = program.command('doctor');
   addPaymentStackOptions(command)
@@ -138,22 +161,7 @@ export function registerDoctorCommand(program: Command, io: CliIo): void {
           '--training runs against the embedded sandbox: drop --api, --token, --marketplace and --seller',
         );
       }
-      const settingsPath = options.config ?? options.settings;
-      const fromEnvironment =
-        options.port === undefined && io.env.PINBRIDGE_PINPAD !== undefined && io.env.PINBRIDGE_PINPAD !== '';
-      const address = options.port ?? (fromEnvironment ? io.env.PINBRIDGE_PINPAD : undefined);
-      const report = await runDoctor({
-        timeoutMs: Math.round(options.timeout * 1000),
-        logger: createLogger({ format: logFormat(io.env), level: io.env.PINBRIDGE_LOG_LEVEL ?? 'warn' }),
-        ...(address === undefined
-          ? {}
-          : { pinpadAddress: address, ...(fromEnvironment ? { pinpadAddressFrom: 'PINBRIDGE_PINPAD' } : {}) }),
-        ...(options.posPort === undefined ? {} : { posPorts: [options.posPort] }),
-        ...(settingsPath === undefined ? {} : { settingsPath }),
-        ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }),
-        ...apiToCheck(options, settingsPath, io.env),
-        ...(options.probeCapabilities === true ? { probeCapabilities: true } : {}),
-      });
+      const report = await doctorReport(options, io);
       emit(io, options.json, report, formatDoctorReport(report));
       if (!report.ok) throw new CommandExit(EXIT_FAILURE);
     });
