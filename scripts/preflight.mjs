@@ -18,9 +18,9 @@
 // - makensis (NSIS): compiles the Windows installer's PATH code in a spec.
 // - Prometheus at /usr/bin/prometheus (Debian's package, which brings /usr/bin/promtool too): the
 //   agents' telemetry is pushed to a real one, and the alerting rules are checked and unit-tested
-//   with promtool (test/helpers/prometheus.ts launches that path).
+//   with promtool (test/helpers/prometheus.ts launches that path); the fleet benchmark pushes to it too.
 // - openssl: the throwaway CA and client certificates of the mutual TLS specs.
-// The benchmarks need only socat (the PINPAD round trips over a pty).
+// The benchmarks need socat (the PINPAD round trips over a pty) and Prometheus (the fleet benchmark).
 //
 // No variable turns it off: a spec file run alone (`npx vitest run test/…`) does not run it, and
 // `npm test` without these tools would only fail later.
@@ -61,7 +61,7 @@ const TOOLS = [
     files: ['/usr/bin/prometheus'],
     apt: 'prometheus',
     noBrew: "Homebrew's prometheus is not at /usr/bin/prometheus and /usr/bin/promtool, the paths the specs launch",
-    for: ['test'],
+    for: ['test', 'bench'],
   },
 ];
 

@@ -22,6 +22,7 @@ import { benchReceipts } from './receipts.bench.js';
 import { benchPos } from './pos.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchIdle } from './idle.bench.js';
+import { benchFleet, QUICK_FLEET } from './fleet.bench.js';
 
 interface Benchmark {
   /** Its key in the results file, and how it is named on the command line. */
@@ -110,6 +111,12 @@ const BENCHMARKS: Benchmark[] = [
     title:
       'CPU s/h, processes spawned/h, log lines and bytes/h, RSS at the end of the window of the headless agent with no PINPAD and with the simulated one, beside the 750 ms polling before issue 19 (goal without a PINPAD: no spawn, ≤ 5 log lines/h)',
     run: (quick) => (quick ? benchIdle(1_000, 500, true) : benchIdle()),
+  },
+  {
+    name: 'fleet',
+    title:
+      "1,000 simulated checkouts (agent-shaped registries, the real telemetry pusher and queue) pushing to the real Prometheus at a 6× compressed push interval (10 s for 60 s): samples/s, failures and drops, Prometheus's CPU, RSS and disk, the emitter's µs and bytes per push beside JSON.stringify",
+    run: (quick) => (quick ? benchFleet(QUICK_FLEET) : benchFleet()),
   },
 ];
 

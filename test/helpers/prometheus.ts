@@ -18,6 +18,10 @@ export interface RunningPrometheus {
   readonly url: string;
   /** Where an agent pushes (remote write), when started with `remoteWrite`. */
   readonly writeUrl: string;
+  /** The process id (its /proc/<pid>/status for RSS and CPU, as benchmarks read them). */
+  readonly pid: number;
+  /** The TSDB folder (its WAL and blocks, for what the storage takes on disk). */
+  readonly dataDir: string;
   /** An instant query at now: the API's answer, whatever its status. */
   query(expr: string): Promise<QueryAnswer>;
   /** Kills the process and removes its storage. */
@@ -98,6 +102,8 @@ export async function startPrometheus(options: PrometheusOptions = {}): Promise<
   return {
     url,
     writeUrl: `${url}/api/v1/write`,
+    pid: child.pid!,
+    dataDir: storage,
     async query(expr) {
       const response = await fetch(`${url}/api/v1/query`, {
         method: 'POST',
