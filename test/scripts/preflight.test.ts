@@ -76,7 +76,7 @@ describe('the preflight of npm test and npm run bench', () => {
     ]);
   });
 
-  it('asks the benchmarks only for socat, the one tool they drive', () => {
+  it('asks the benchmarks only for what they drive: socat (and Prometheus, which this machine has at /usr/bin)', () => {
     expect(preflight(['bench'], pathWith(['openssl']))).toEqual({
       status: 1,
       stdout: '',
