@@ -17,3 +17,8 @@ export class CodedError<Code extends string = string> extends Error {
     this.code = code;
   }
 }
+
+/** What a thrown value says: an Error's message, anything else as a string (for logs and reports). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

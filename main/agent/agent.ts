@@ -14,7 +14,7 @@
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CodedError } from '../../lib/errors.js';
+import { CodedError, messageOf } from '../../lib/errors.js';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { HotplugWatcher, isPortOf, type HotplugWatcherOptions } from '../../drivers/transports/discovery.js';
 import { ApiHealthMonitor } from '../api/health.js';
@@ -202,10 +202,6 @@ export interface AgentEvents {
 const RESTART_DELAY_MS = 100;
 /** How long a sale's result stays on the PINPAD before the disk-full text comes back. */
 const RESULT_SHOWN_MS = 3_000;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function codeOf(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined;

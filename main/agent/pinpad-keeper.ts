@@ -14,6 +14,7 @@
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import type { DukptCounterStore } from '../../drivers/simulator/index.js';
 import { backoffDelay } from '../../lib/backoff.js';
+import { messageOf } from '../../lib/errors.js';
 import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from '../pinpad/connection.js';
@@ -296,8 +297,4 @@ export function keepPinpad(
 
 function codeOf(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error ? String(error.code) : undefined;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -141,9 +141,7 @@ export function formatDuration(ms: number): Bilingual {
   return { en, pt: en.replace('.', ',') };
 }
 
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
+export { messageOf } from '../../lib/errors.js';
 
 /** The error's machine code (DriverError, PaymentsApiError, Node errno), if it has one. */
 export function codeOf(error: unknown): string | undefined {

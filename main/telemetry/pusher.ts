@@ -11,6 +11,7 @@
  * endpoint's query string.
  */
 import { backoffDelay } from '../../lib/backoff.js';
+import { messageOf } from '../../lib/errors.js';
 import type { BatchQueue } from './queue.js';
 import { REMOTE_WRITE_HEADERS, remoteWriteBody } from './remote-write.js';
 import { seriesOf, type IdentityLabels, type MetricsSource } from './series.js';
@@ -44,8 +45,6 @@ export type SendOutcome =
   | { readonly kind: 'sent' }
   | { readonly kind: 'retry'; readonly reason: string }
   | { readonly kind: 'rejected'; readonly status: number; readonly detail: string };
-
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The endpoint as the log may show it: no user info, no query (either may carry a secret). */
 export function loggableEndpoint(endpoint: string): string {

@@ -14,6 +14,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { messageOf } from '../../lib/errors.js';
 
 /** Why a batch was dropped unsent (the `reason` of `pinbridge_telemetry_dropped_total`). */
 export type DropReason =
@@ -56,7 +57,6 @@ interface Entry {
 const SUFFIX = '.batch';
 /** Sixteen digits: names sort as their numbers do. */
 const nameOf = (seq: number): string => `${String(seq).padStart(16, '0')}${SUFFIX}`;
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export class BatchQueue {
   readonly #options: BatchQueueOptions;

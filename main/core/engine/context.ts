@@ -25,9 +25,6 @@ export interface EngineContext {
   readonly progress: Announce;
 }
 
-/** An error's message for a log line. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** CLOSED once the engine is closing: no new payment or operation starts. */
 export function assertOpen(ctx: EngineContext): void {
   if (ctx.closed()) throw new EngineError('CLOSED', 'The payment engine is closed');

@@ -28,7 +28,8 @@ import type { ProviderTransaction } from '../ports.js';
 import { isFinal } from '../states.js';
 import { liveOthersWithReference, pinbridgePaymentOf } from '../steps/provider-transactions.js';
 import type { AttachedTerminals } from './attached-terminals.js';
-import { assertOpen, messageOf, type EngineContext } from './context.js';
+import { messageOf } from '../../../lib/errors.js';
+import { assertOpen, type EngineContext } from './context.js';
 import type { LiveRuns } from './live-runs.js';
 import { newRun } from './run.js';
 

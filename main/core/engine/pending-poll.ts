@@ -5,7 +5,8 @@
  */
 import type { PaymentOutcome } from '../outcome.js';
 import type { AttachedTerminals, Terminal } from './attached-terminals.js';
-import { messageOf, type EngineContext } from './context.js';
+import { messageOf } from '../../../lib/errors.js';
+import type { EngineContext } from './context.js';
 
 export class PendingPoll {
   readonly #ctx: EngineContext;

@@ -12,7 +12,8 @@ import { outcomeOf, type PaymentOutcome } from '../outcome.js';
 import type { ScheduledTimer } from '../scheduler.js';
 import { isDecided, isFinal } from '../states.js';
 import { recover } from '../steps/recover.js';
-import { messageOf, type EngineContext } from './context.js';
+import { messageOf } from '../../../lib/errors.js';
+import type { EngineContext } from './context.js';
 import type { RecoveryReport } from './types.js';
 
 export interface RecoveryDeps {
