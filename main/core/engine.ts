@@ -156,15 +156,18 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
 
   /**
    * Runs an operation that is not a payment on a PINPAD (a message, a key, a CPF for the POS),
-   * holding it as a payment would: a payment or another operation meanwhile gets BUSY. The
-   * operation gets an AbortSignal, fired by `abortOperation` or when the PINPAD is detached.
+   * holding it as a payment would: a payment or another operation meanwhile gets BUSY — except
+   * that a payment's start waits out a `brief` one (a message: one display command) rather than
+   * be refused because the agent was redrawing the idle screen. The operation gets an
+   * AbortSignal, fired by `abortOperation` or when the PINPAD is detached.
    */
   async withTerminal<T>(
     serial: string | undefined,
     operation: (serial: string, signal: AbortSignal) => Promise<T>,
+    options: { readonly brief?: boolean } = {},
   ): Promise<T> {
     assertOpen(this.#ctx);
-    return this.#terminals.hold(serial, operation);
+    return this.#terminals.hold(serial, operation, options);
   }
 
   /** Aborts the operation `withTerminal` runs on a PINPAD; never a payment (that is `cancel`). */

@@ -176,7 +176,8 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
 
   /** Shows up to 32 characters ("\n" splits the two lines) on an idle PINPAD. */
   display(serial: string | undefined, text: string): Promise<void> {
-    return this.#operate(serial, (pinpad) => pinpad.display(text));
+    // One display command: a sale that starts meanwhile waits for it (brief) instead of BUSY.
+    return this.#operate(serial, (pinpad) => pinpad.display(text), undefined, { brief: true });
   }
 
   /**
@@ -268,15 +269,20 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     serial: string | undefined,
     operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>,
     callerSignal?: AbortSignal,
+    options: { readonly brief?: boolean } = {},
   ): Promise<T> {
     const entry = this.get(serial);
     // The engine refuses a PINPAD it does not have attached (PINPAD_NOT_FOUND): an unplugged one.
-    return this.#engine.withTerminal(entry.serialNumber, (attached, signal) => {
-      const known = this.#known.get(attached);
-      // Only a PINPAD attached to the engine behind the registry's back (a spec's rig).
-      if (known === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not known`);
-      return operation(known.pinpad, callerSignal === undefined ? signal : AbortSignal.any([signal, callerSignal]));
-    });
+    return this.#engine.withTerminal(
+      entry.serialNumber,
+      (attached, signal) => {
+        const known = this.#known.get(attached);
+        // Only a PINPAD attached to the engine behind the registry's back (a spec's rig).
+        if (known === undefined) throw new EngineError('PINPAD_NOT_FOUND', `PINPAD ${attached} is not known`);
+        return operation(known.pinpad, callerSignal === undefined ? signal : AbortSignal.any([signal, callerSignal]));
+      },
+      options,
+    );
   }
 
   /** Opened and answering: being attached, or attached to the engine. */

@@ -89,21 +89,27 @@ export class AttachedTerminals {
   }
 
   /**
-   * Runs an operation that is not a payment on a PINPAD, holding it as a payment would: a payment
-   * or another operation meanwhile gets BUSY.
+   * Runs an operation that is not a payment on a PINPAD, holding it as a payment would: another
+   * operation meanwhile gets BUSY, and so does a payment — unless the operation is `brief` (a
+   * message on the display, one command), which a payment's start waits out (start.ts).
    */
   async hold<T>(
     serial: string | undefined,
     operation: (serial: string, signal: AbortSignal) => Promise<T>,
+    options: { readonly brief?: boolean } = {},
   ): Promise<T> {
     const terminal = this.pick(serial);
     if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
     const reservation = newRun(terminal.serial, false);
+    let settle = (): void => undefined;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    if (options.brief === true) reservation.brief = { settled };
     this.setBusy(terminal, reservation);
     try {
       return await operation(terminal.serial, reservation.signal);
     } finally {
       if (terminal.busy === reservation) this.setBusy(terminal, undefined);
+      settle();
     }
   }
 

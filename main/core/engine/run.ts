@@ -11,6 +11,11 @@ export interface Run extends LiveRun {
   readonly terminal: string;
   readonly abort: AbortController;
   promise: Promise<PaymentOutcome>;
+  /**
+   * Another operation that is brief (a message on the display): a payment's start waits for
+   * `settled` instead of answering BUSY. Absent for a payment and for what waits on the customer.
+   */
+  brief?: { readonly settled: Promise<void> };
 }
 
 /**

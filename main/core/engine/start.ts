@@ -45,6 +45,13 @@ export async function startPayment(
   // Room first: on a full disk the POS is told the lasting reason (DISK_FULL), not that the
   // PINPAD is still finishing the sale the disk interrupted (BUSY, which would soon pass).
   assertRoom(ctx);
+  const brief = terminal.busy?.brief;
+  if (brief !== undefined) {
+    // A message on the display (the agent redrawing the idle screen as the disk frees, a POS's
+    // text) is one command: the sale waits for it, then starts over from the checks above.
+    if (await settlesWithin(ctx, brief.settled, BRIEF_OPERATION_WAIT_MS))
+      return startPayment(ctx, deps, request, options);
+  }
   if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
   // Reserve the PINPAD before any await, so two starts cannot both get it.
   const reservation = newRun(terminal.serial, request.askTaxId === true, request.referenceId);
@@ -76,6 +83,20 @@ export async function startPayment(
     throw error;
   }
   return runs.launch(record, terminal, reservation);
+}
+
+/** The longest a start waits out a brief operation (a display command) before it is BUSY. */
+export const BRIEF_OPERATION_WAIT_MS = 3_000;
+
+/** Whether `settled` resolves within `ms` on the engine's clock. */
+function settlesWithin(ctx: EngineContext, settled: Promise<void>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = ctx.scheduler.after(ms, () => resolve(false));
+    void settled.then(() => {
+      timer.cancel();
+      resolve(true);
+    });
+  });
 }
 
 /** A start repeated: the same payment's run or result, or REFERENCE_CONFLICT for other parameters. */

@@ -285,6 +285,29 @@ describe('exactly once', () => {
     expect(error).toMatchObject({ code: 'REFERENCE_CONFLICT' });
   });
 
+  it('waits out a message on the display (one command) instead of BUSY, and is BUSY while the PINPAD waits on the customer', async () => {
+    const { engine } = await open();
+    // A message: the sale starts once its command is done, and is approved.
+    let shown = (): void => undefined;
+    const message = engine.withTerminal('PB-ENGINE-1', () => new Promise<void>((resolve) => (shown = resolve)), {
+      brief: true,
+    });
+    const started = engine.start(sale());
+    expect(engine.terminals()[0]).toMatchObject({ busy: true, payment: null });
+    shown();
+    await message;
+    await expect(started).resolves.toMatchObject({ status: 'approved' });
+    // A key the customer is to press is not brief: a sale meanwhile is refused at once.
+    let pressed = (): void => undefined;
+    const key = engine.withTerminal('PB-ENGINE-1', () => new Promise<void>((resolve) => (pressed = resolve)));
+    await expect(engine.start(sale())).rejects.toMatchObject({
+      code: 'BUSY',
+      message: expect.stringContaining('busy with another operation') as unknown,
+    });
+    pressed();
+    await key;
+  });
+
   it('answers BUSY for a second sale on a PINPAD that is running one, and serves another PINPAD in parallel', async () => {
     rig = await engineRig({ simulator: { timeScale: 0.05 } });
     const first = await rig.addPinpad('PB-ENGINE-1');
