@@ -18,7 +18,7 @@ const FLOORS = [
   ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
   ['main/doctor', 'main/support'], // the support checks (`pinbridge doctor`, the window's Support); the support bundle (`pinbridge support bundle`)
   ['main/settings'], // the settings file: every section's schema in one file, read and written
-  ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; metrics pushed by remote write
+  ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; telemetry pushed (metrics by remote write, traces and logs by OTLP)
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
@@ -47,7 +47,7 @@ const PACKAGES = {
   fastify: ['main/pos/', 'main/sandbox/'],
   'node-forge': ['main/api/'],
   pdfkit: ['drivers/printers/', 'main/sandbox/'],
-  // protobufjs and snappyjs: the remote-write body (main/telemetry/remote-write.ts).
+  // protobufjs and snappyjs: the remote-write body (main/telemetry/remote-write.ts); protobufjs: the OTLP bodies (otlp-wire.ts).
   protobufjs: ['main/telemetry/'],
   snappyjs: ['main/telemetry/'],
   pino: ['main/log.ts', 'main/pos/', 'main/sandbox/'],

@@ -298,6 +298,47 @@ export function logFileOf(logger: Logger): LogFileHealth | undefined {
   return streams?.map((entry) => entry.stream).find((each): each is RotatingFile => each instanceof RotatingFile);
 }
 
+/** A stream that takes the logger's lines (each one JSON line, card data already masked). */
+export interface LineSink {
+  write(line: string): void;
+}
+
+/**
+ * Adds `sink` beside the logger's own streams for the lines from `level` up — after the masking
+ * (pino's streamWrite hook masks a line before any stream sees it) — and returns its removal.
+ * Undefined when the logger writes one stream only (a file alone, stderr alone: not the agent's,
+ * which writes stderr and a file). A sink that throws loses that line, never the log's own.
+ */
+export function teeLogLines(logger: Logger, level: 'warn' | 'error', sink: LineSink): (() => void) | undefined {
+  const stream = (logger as unknown as Record<symbol, unknown>)[symbols.streamSym] as
+    | {
+        add?: (dest: { level: Level; stream: DestinationStream }) => unknown;
+        remove?: (id: number) => unknown;
+        lastId?: number;
+      }
+    | undefined;
+  if (typeof stream?.add !== 'function' || typeof stream.remove !== 'function') return undefined;
+  stream.add({
+    level,
+    stream: {
+      write(line: string): void {
+        try {
+          sink.write(line);
+        } catch {
+          // Telemetry's trouble: the line is in the log all the same.
+        }
+      },
+    },
+  });
+  const id = stream.lastId;
+  let removed = false;
+  return () => {
+    if (removed || id === undefined) return;
+    removed = true;
+    stream.remove?.(id);
+  };
+}
+
 export type LogFormat = 'json' | 'pretty';
 
 /**

@@ -29,6 +29,11 @@ export function telemetryQueueDir(home: string = homedir()): string {
   return join(defaultDataDir(home), 'telemetry-queue');
 }
 
+/** The OTLP batches not pushed yet, a folder per signal: `~/.pinbridge/telemetry-traces/`, `telemetry-logs/`. */
+export function otlpQueueDir(signal: 'traces' | 'logs', home: string = homedir()): string {
+  return join(defaultDataDir(home), `telemetry-${signal}`);
+}
+
 /** The key of Pinbridge's own window on the POS API: `~/.pinbridge/operator.key` (private to its user). */
 export function operatorKeyPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'operator.key');

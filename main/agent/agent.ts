@@ -44,7 +44,7 @@ import { VERSION } from '../version.js';
 import type { AgentMetrics } from '../metrics/metrics.js';
 import type { MetricsServer } from '../metrics/server.js';
 import { resolveMetricsSettings } from '../metrics/settings.js';
-import type { Telemetry } from '../telemetry/index.js';
+import type { AgentTelemetry } from './telemetry-start.js';
 import { resolveTelemetrySettings } from '../telemetry/settings.js';
 import { loadOperatorKey } from './operator-key.js';
 import { fileCounterStore } from '../../drivers/simulator/keys.js';
@@ -53,7 +53,6 @@ import {
   apiTokenPath,
   certificatePassphrasePath,
   clientsPath,
-  telemetryQueueDir,
   integrityKeyPath,
   operatorKeyPath,
   simulatorCountersPath,
@@ -508,7 +507,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
   readonly #metricsServer: MetricsServer | undefined;
-  readonly #telemetry: Telemetry | undefined;
+  readonly #telemetry: AgentTelemetry | undefined;
   /** Settles when the PINPAD first answers; rejects if the agent stops before. */
   readonly ready: Promise<AgentReady>;
   /**
@@ -546,7 +545,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     operatorKey: string;
     metrics: AgentMetrics | undefined;
     metricsServer: MetricsServer | undefined;
-    telemetry: Telemetry | undefined;
+    telemetry: AgentTelemetry | undefined;
   }) {
     super();
     const { options, stack, printing, pos } = parts;
@@ -809,7 +808,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     let clients: ClientStore | undefined;
     let pos: PosServer | undefined;
     let metricsServer: MetricsServer | undefined;
-    let telemetry: Telemetry | undefined;
+    let telemetry: AgentTelemetry | undefined;
     let disk: DiskWatch | undefined;
     const watcher = new HotplugWatcher(options.hotplug);
     // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
@@ -909,14 +908,15 @@ export class Agent extends EventEmitter<AgentEvents> {
           });
         }
         if (telemetrySettings.enabled) {
-          // Its own timers, unref'd: nothing a sale does waits for a push (main/telemetry/pusher.ts).
-          const { startTelemetry } = await import('../telemetry/index.js');
-          telemetry = startTelemetry({
-            registry: metrics.registry,
+          // Metrics by remote write, traces and logs by OTLP: beside the payments, never in their way.
+          const { startAgentTelemetry } = await import('./telemetry-start.js');
+          telemetry = await startAgentTelemetry({
             settings: telemetrySettings,
-            dir: telemetryQueueDir(options.home),
+            registry: metrics.registry,
+            engine,
             logger,
-            userAgent: `pinbridge/${VERSION}`,
+            training,
+            home: options.home,
           });
         }
       }

@@ -1,10 +1,13 @@
 /**
- * Pushes the agent's metrics by remote write: every `intervalMs` it collects the registry into
- * one batch, queues it (queue.ts), and sends the queued batches oldest first. A receiver that is
- * down, slow (past `timeoutMs`), overloaded (429) or failing (5xx) is tried again later, waits
- * growing from `retryBaseMs` (full jitter: a chain's checkouts that lost the endpoint together do
- * not come back together); a batch the receiver calls bad (another 4xx) is dropped with a log
- * line, as the remote-write spec says, since sending it again cannot help.
+ * Pushes telemetry batches: every `intervalMs` it collects one batch — the agent's metrics by
+ * remote write (the default), or what `collect` gives (the OTLP traces and logs, otlp-*.ts) —
+ * queues it (queue.ts), and sends the queued batches oldest first. What an answer means is the
+ * wire's (`PushWire`): for remote write, a receiver that is down, slow (past `timeoutMs`),
+ * overloaded (429) or failing (5xx) is tried again later; for OTLP only 429, 502, 503 and 504
+ * are (otlp-wire.ts). Retries wait what the receiver's Retry-After asks, else growing from
+ * `retryBaseMs` (full jitter: a chain's checkouts that lost the endpoint together do not come
+ * back together); a batch the receiver calls bad is dropped with a log line, as both specs say,
+ * since sending it again cannot help.
  *
  * Off the payment path: it runs on its own timers, unref'd (they never keep the process up), and
  * nothing a sale does awaits it. Headers are never logged (they hold the credentials), nor is the
@@ -21,14 +24,39 @@ export interface PusherLogger {
   info(obj: Record<string, unknown>, msg: string): void;
 }
 
+/** What a protocol sends with each batch, and what an answer to it means. */
+export interface PushWire {
+  /** Content-Type and the protocol's own headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The outcome of an HTTP answer (`retryAfterMs`: the answer's Retry-After, when it had a valid one). */
+  outcome(status: number, body: Uint8Array, retryAfterMs: number | undefined): SendOutcome;
+}
+
+/** Remote write v1: 2xx sent; 429 and 5xx tried again; another status dropped as bad. */
+export const REMOTE_WRITE_WIRE: PushWire = {
+  headers: REMOTE_WRITE_HEADERS,
+  outcome(status, body, retryAfterMs) {
+    if (status >= 200 && status < 300) return { kind: 'sent' };
+    if (status === 429 || status >= 500) return { kind: 'retry', reason: `HTTP ${status}`, afterMs: retryAfterMs };
+    return { kind: 'rejected', status, detail: Buffer.from(body).toString('utf8').slice(0, 300) };
+  },
+};
+
 export interface PusherOptions {
-  readonly source: MetricsSource;
+  /** The metrics collected into each batch (remote write), unless `collect` is given. */
+  readonly source?: MetricsSource | undefined;
+  /** Each batch's body, or undefined when there is nothing to send (replaces source and identity). */
+  readonly collect?: (() => Uint8Array | undefined) | undefined;
+  /** The protocol: remote write unless given. */
+  readonly wire?: PushWire | undefined;
+  /** What is pushed, for the log's lines ("metrics", "OTLP traces"…; default "metrics"). */
+  readonly what?: string | undefined;
   readonly queue: BatchQueue;
   /** An http(s) URL. */
   readonly endpoint: string;
   /** Sent with every push (credentials included); never logged. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  readonly identity: IdentityLabels;
+  readonly identity?: IdentityLabels | undefined;
   readonly intervalMs: number;
   readonly timeoutMs: number;
   readonly logger: PusherLogger;
@@ -42,9 +70,21 @@ export interface PusherOptions {
 
 /** What one send came to. */
 export type SendOutcome =
-  | { readonly kind: 'sent' }
-  | { readonly kind: 'retry'; readonly reason: string }
+  /** `warning`: the receiver took it but said something (OTLP's partial success). */
+  | { readonly kind: 'sent'; readonly warning?: string | undefined }
+  /** `afterMs`: how long the receiver asked to wait (Retry-After); else the backoff's wait. */
+  | { readonly kind: 'retry'; readonly reason: string; readonly afterMs?: number | undefined }
   | { readonly kind: 'rejected'; readonly status: number; readonly detail: string };
+
+/** Retry-After's wait in milliseconds (delay-seconds or an HTTP-date), or undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP-date names its day and month ("Sun, 29 Nov 2026 10:00:30 GMT"); Date.parse alone would take "-5" as a year.
+  const at = /^[A-Za-z]{3}, /.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isFinite(at) ? Math.max(0, at - now) : undefined;
+}
 
 /** The endpoint as the log may show it: no user info, no query (either may carry a secret). */
 export function loggableEndpoint(endpoint: string): string {
@@ -126,15 +166,26 @@ export class TelemetryPusher {
     await running;
   }
 
+  /** Collects one batch into the queue. */
   async #collect(): Promise<void> {
-    const { source, identity, queue, logger } = this.#options;
+    const { source, identity, queue, logger, collect } = this.#options;
     const stamp = (this.#options.now ?? Date.now)();
     try {
+      if (collect !== undefined) {
+        const body = collect();
+        if (body !== undefined) queue.push(body);
+        return;
+      }
+      if (source === undefined || identity === undefined) return;
       const series = seriesOf(await source.getMetricsAsJSON(), identity, stamp);
       if (series.length > 0) queue.push(remoteWriteBody(series));
     } catch (error) {
-      logger.warn({ err: messageOf(error) }, 'telemetry: the metrics could not be collected');
+      logger.warn({ err: messageOf(error) }, `telemetry: the ${this.#what} could not be collected`);
     }
+  }
+
+  get #what(): string {
+    return this.#options.what ?? 'metrics';
   }
 
   async #drain(): Promise<void> {
@@ -142,30 +193,40 @@ export class TelemetryPusher {
     if (Date.now() < this.#retryAt) return;
     for (let batch = queue.peek(); batch !== undefined && !this.#stop.signal.aborted; batch = queue.peek()) {
       const outcome = await this.send(batch.body);
+      const endpoint = loggableEndpoint(this.#options.endpoint);
       if (outcome.kind === 'sent') {
         queue.remove(batch.seq);
-        if (this.#failures > 0)
-          logger.info({ endpoint: loggableEndpoint(this.#options.endpoint) }, 'telemetry pushes again');
+        if (outcome.warning !== undefined)
+          logger.warn(
+            { endpoint, detail: outcome.warning },
+            `telemetry: the receiver took the ${this.#what} with a warning`,
+          );
+        if (this.#failures > 0) logger.info({ endpoint }, `telemetry pushes again (${this.#what})`);
         this.#failures = 0;
       } else if (outcome.kind === 'rejected') {
         queue.drop(batch.seq, 'rejected');
         logger.warn(
-          { endpoint: loggableEndpoint(this.#options.endpoint), status: outcome.status, detail: outcome.detail },
-          'telemetry: the receiver refused a batch as bad; it is dropped',
+          { endpoint, status: outcome.status, detail: outcome.detail },
+          `telemetry: the receiver refused a batch of ${this.#what} as bad; it is dropped`,
         );
       } else {
         if (this.#stop.signal.aborted) return;
         this.#failures += 1;
         if (this.#failures === 1)
           logger.warn(
-            { endpoint: loggableEndpoint(this.#options.endpoint), reason: outcome.reason, queued: queue.batches },
-            'telemetry push failed; retrying with backoff (batches wait on disk)',
+            { endpoint, reason: outcome.reason, queued: queue.batches },
+            `telemetry push failed (${this.#what}); retrying with backoff (batches wait on disk)`,
           );
-        const wait = backoffDelay(this.#failures, {
-          baseMs: this.#options.retryBaseMs ?? 1_000,
-          capMs: this.#options.retryCapMs ?? 300_000,
-          jitter: { kind: 'full' },
-        });
+        const capMs = this.#options.retryCapMs ?? 300_000;
+        // The receiver's Retry-After when it gave one (the OTLP spec's SHOULD), within the cap.
+        const wait =
+          outcome.afterMs !== undefined
+            ? Math.min(outcome.afterMs, capMs)
+            : backoffDelay(this.#failures, {
+                baseMs: this.#options.retryBaseMs ?? 1_000,
+                capMs,
+                jitter: { kind: 'full' },
+              });
         this.#retryAt = Date.now() + wait;
         clearTimeout(this.#retry);
         this.#retry = setTimeout(() => {
@@ -178,26 +239,24 @@ export class TelemetryPusher {
     }
   }
 
-  /** POSTs one compressed WriteRequest and says what came of it (never throws). */
+  /** POSTs one batch and says what came of it (never throws). */
   async send(body: Uint8Array): Promise<SendOutcome> {
     const { timeoutMs, userAgent } = this.#options;
+    const wire = this.#options.wire ?? REMOTE_WRITE_WIRE;
     const headers = this.#headers;
     try {
       const response = await fetch(this.#url, {
         method: 'POST',
         headers: {
-          ...REMOTE_WRITE_HEADERS,
+          ...wire.headers,
           ...(userAgent === undefined ? {} : { 'User-Agent': userAgent }),
           ...headers,
         },
         body,
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.#stop.signal]),
       });
-      const text = await response.text().catch(() => '');
-      if (response.ok) return { kind: 'sent' };
-      if (response.status === 429 || response.status >= 500)
-        return { kind: 'retry', reason: `HTTP ${response.status}` };
-      return { kind: 'rejected', status: response.status, detail: text.slice(0, 300) };
+      const answer = new Uint8Array(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+      return wire.outcome(response.status, answer, retryAfterMs(response.headers.get('retry-after')));
     } catch (error) {
       // fetch says "fetch failed" and keeps the why (ECONNREFUSED, ENOTFOUND…) in its cause.
       const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;

@@ -1,8 +1,9 @@
 /**
  * The `telemetry` section of the settings file: whether the agent pushes its Prometheus metrics
- * to the chain's monitoring by Prometheus remote write (docs/fleet.md, Telemetry), where, with
- * which credentials, how often, under which chain/store/checkout labels, and how much it keeps
- * while the endpoint cannot be reached. Off by default.
+ * to the chain's monitoring by Prometheus remote write and, in `otlp`, a trace per payment and its
+ * warning/error logs by OTLP/HTTP (docs/fleet.md, Telemetry), where, with which credentials, how
+ * often, under which chain/store/checkout labels, and how much it keeps while an endpoint cannot
+ * be reached. Off by default.
  */
 import { Type, type Static } from 'typebox';
 
@@ -21,12 +22,78 @@ const PlaceId = (what: string) =>
     description: `The ${what} id, as the \`${what}\` label of every pushed series (letters, digits, . _ : -).`,
   });
 
+/** HTTP headers sent with every push: names as HTTP allows them; values never logged. */
+const Headers = (description: string) =>
+  Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" }), Type.String({ maxLength: 4000 }), {
+    description,
+  });
+
+const BearerToken = Type.String({
+  minLength: 1,
+  maxLength: 4000,
+  description:
+    'Sent as "Authorization: Bearer TOKEN" with every push (instead of an Authorization header). Never logged.',
+});
+
+/** What is pushed by OTLP/HTTP, and where (main/telemetry/otlp-*.ts). */
+export const OtlpSettings = Type.Object(
+  {
+    endpoint: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      pattern: '^https?://',
+      description:
+        "The OTLP/HTTP receiver's base URL (http or https), e.g. an OpenTelemetry Collector's https://otel.example:4318: traces go to its /v1/traces, logs to its /v1/logs (binary protobuf).",
+    }),
+    headers: Type.Optional(
+      Headers('HTTP headers sent with every OTLP push (e.g. a tenant header, or Authorization). Never logged.'),
+    ),
+    bearer_token: Type.Optional(BearerToken),
+    send: Type.Optional(
+      Type.Object(
+        {
+          traces: Type.Optional(
+            Type.Boolean({
+              description:
+                'One trace per payment: a span for the payment and one per step (create_transaction, read_card, authorize, confirm). Default true.',
+            }),
+          ),
+          logs: Type.Optional(
+            Type.Boolean({
+              description: 'The warning and error lines of the log (card data masked, CPFs masked). Default true.',
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'What is sent by OTLP (default: both).' },
+      ),
+    ),
+    log_level: Type.Optional(
+      Type.Union([Type.Literal('warn'), Type.Literal('error')], {
+        description: 'The lowest log level sent: warn (default: warnings and errors) or error.',
+      }),
+    ),
+    interval_s: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 3600,
+        description: "Seconds between two OTLP batches (default: telemetry's interval_s).",
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Push a trace per payment and the warning/error logs by OTLP/HTTP (protobuf) to an OpenTelemetry Collector or another OTLP receiver. Resource attributes: service.name, service.version, the chain, store and checkout, the PINPAD serial.',
+  },
+);
+export type OtlpSettings = Static<typeof OtlpSettings>;
+
 export const TelemetrySettings = Type.Object(
   {
     enabled: Type.Optional(
       Type.Boolean({
         description:
-          'Push the metrics to `endpoint` by Prometheus remote write (default false: nothing is pushed). Needs endpoint, chain, store and checkout.',
+          'Push telemetry (default false: nothing is pushed): the metrics to `endpoint` by Prometheus remote write, traces and logs to `otlp.endpoint` by OTLP. Needs chain, store, checkout and at least one of the two endpoints.',
       }),
     ),
     endpoint: Type.Optional(
@@ -39,18 +106,9 @@ export const TelemetrySettings = Type.Object(
       }),
     ),
     headers: Type.Optional(
-      Type.Record(Type.String({ pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$" }), Type.String({ maxLength: 4000 }), {
-        description: 'HTTP headers sent with every push (e.g. a tenant header, or Authorization). Never logged.',
-      }),
+      Headers('HTTP headers sent with every remote-write push (e.g. a tenant header, or Authorization). Never logged.'),
     ),
-    bearer_token: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 4000,
-        description:
-          'Sent as "Authorization: Bearer TOKEN" with every push (instead of an Authorization header). Never logged.',
-      }),
-    ),
+    bearer_token: Type.Optional(BearerToken),
     interval_s: Type.Optional(
       Type.Integer({ minimum: 5, maximum: 3600, description: 'Seconds between two collections (default 60).' }),
     ),
@@ -61,6 +119,7 @@ export const TelemetrySettings = Type.Object(
         description: 'Seconds a push may take before it is retried later (default 10).',
       }),
     ),
+    otlp: Type.Optional(OtlpSettings),
     chain: Type.Optional(PlaceId('chain')),
     store: Type.Optional(PlaceId('store')),
     checkout: Type.Optional(PlaceId('checkout')),
@@ -81,7 +140,7 @@ export const TelemetrySettings = Type.Object(
         {
           additionalProperties: false,
           description:
-            'What is kept on disk while the endpoint cannot be reached; past either bound the oldest batch is dropped (counted in pinbridge_telemetry_dropped_total).',
+            'What is kept on disk while an endpoint cannot be reached, for each of metrics, traces and logs (a folder each); past either bound the oldest batch is dropped (counted in pinbridge_telemetry_dropped_total{signal}).',
         },
       ),
     ),
@@ -90,8 +149,22 @@ export const TelemetrySettings = Type.Object(
 );
 export type TelemetrySettings = Static<typeof TelemetrySettings>;
 
+export interface ResolvedOtlpSettings {
+  /** The receiver's base URL as given, and the two URLs pushed to. */
+  readonly endpoint: string;
+  readonly tracesUrl: string;
+  readonly logsUrl: string;
+  /** Every header sent, the bearer token's Authorization included. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly traces: boolean;
+  readonly logs: boolean;
+  readonly logLevel: 'warn' | 'error';
+  readonly intervalMs: number;
+}
+
 export interface ResolvedTelemetrySettings {
   readonly enabled: boolean;
+  /** The remote-write URL; '' when metrics are not pushed (OTLP alone). */
   readonly endpoint: string;
   /** Every header sent, the bearer token's Authorization included. */
   readonly headers: Readonly<Record<string, string>>;
@@ -102,6 +175,8 @@ export interface ResolvedTelemetrySettings {
   readonly checkout: string;
   readonly maxBatches: number;
   readonly maxBytes: number;
+  /** Undefined when nothing goes by OTLP. */
+  readonly otlp: ResolvedOtlpSettings | undefined;
 }
 
 export interface TelemetryProblem {
@@ -111,27 +186,73 @@ export interface TelemetryProblem {
   readonly message: string;
 }
 
-/** What the schema alone cannot say: the fields enabled needs, and one Authorization at most. */
+const hasAuthorization = (headers: Readonly<Record<string, string>> | undefined): boolean =>
+  Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
+
+/** What the schema alone cannot say: the fields enabled needs, one Authorization at most, an OTLP section that sends something. */
 export function telemetryViolations(settings: TelemetrySettings): TelemetryProblem[] {
   const problems: TelemetryProblem[] = [];
   if (settings.enabled === true) {
-    for (const field of ['endpoint', 'chain', 'store', 'checkout'] as const) {
+    for (const field of ['chain', 'store', 'checkout'] as const) {
       if (settings[field] === undefined)
         problems.push({ field, code: 'REQUIRED', message: 'is required when telemetry is enabled' });
     }
+    if (settings.endpoint === undefined && settings.otlp === undefined)
+      problems.push({
+        field: 'endpoint',
+        code: 'REQUIRED',
+        message: 'is required when telemetry is enabled (or otlp.endpoint, for traces and logs only)',
+      });
   }
-  const hasAuthorization = Object.keys(settings.headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
-  if (settings.bearer_token !== undefined && hasAuthorization)
+  if (settings.bearer_token !== undefined && hasAuthorization(settings.headers))
     problems.push({
       field: 'bearer_token',
       code: 'INVALID_VALUE',
       message: 'cannot be given with an Authorization header: choose one',
     });
+  const otlp = settings.otlp;
+  if (otlp !== undefined) {
+    if (otlp.bearer_token !== undefined && hasAuthorization(otlp.headers))
+      problems.push({
+        field: 'otlp.bearer_token',
+        code: 'INVALID_VALUE',
+        message: 'cannot be given with an Authorization header: choose one',
+      });
+    if (otlp.send?.traces === false && otlp.send.logs === false)
+      problems.push({
+        field: 'otlp.send',
+        code: 'INVALID_VALUE',
+        message: 'sends nothing: set traces or logs to true, or remove the otlp section',
+      });
+  }
   return problems;
+}
+
+/** `base` + `/v1/<signal>`, as OpenTelemetry's exporters build it from OTEL_EXPORTER_OTLP_ENDPOINT. */
+export function otlpSignalUrl(base: string, signal: 'traces' | 'logs'): string {
+  return `${base.replace(/\/+$/, '')}/v1/${signal}`;
+}
+
+function resolveOtlp(otlp: OtlpSettings | undefined, intervalMs: number): ResolvedOtlpSettings | undefined {
+  if (otlp === undefined) return undefined;
+  return {
+    endpoint: otlp.endpoint,
+    tracesUrl: otlpSignalUrl(otlp.endpoint, 'traces'),
+    logsUrl: otlpSignalUrl(otlp.endpoint, 'logs'),
+    headers: {
+      ...otlp.headers,
+      ...(otlp.bearer_token === undefined ? {} : { Authorization: `Bearer ${otlp.bearer_token}` }),
+    },
+    traces: otlp.send?.traces !== false,
+    logs: otlp.send?.logs !== false,
+    logLevel: otlp.log_level ?? 'warn',
+    intervalMs: otlp.interval_s === undefined ? intervalMs : otlp.interval_s * 1000,
+  };
 }
 
 /** The section with its defaults (an absent section: nothing pushed). Valid only after telemetryViolations found none. */
 export function resolveTelemetrySettings(settings: TelemetrySettings = {}): ResolvedTelemetrySettings {
+  const intervalMs = (settings.interval_s ?? DEFAULT_TELEMETRY_INTERVAL_S) * 1000;
   return {
     enabled: settings.enabled === true,
     endpoint: settings.endpoint ?? '',
@@ -139,12 +260,13 @@ export function resolveTelemetrySettings(settings: TelemetrySettings = {}): Reso
       ...settings.headers,
       ...(settings.bearer_token === undefined ? {} : { Authorization: `Bearer ${settings.bearer_token}` }),
     },
-    intervalMs: (settings.interval_s ?? DEFAULT_TELEMETRY_INTERVAL_S) * 1000,
+    intervalMs,
     timeoutMs: (settings.timeout_s ?? DEFAULT_TELEMETRY_TIMEOUT_S) * 1000,
     chain: settings.chain ?? '',
     store: settings.store ?? '',
     checkout: settings.checkout ?? '',
     maxBatches: settings.queue?.max_batches ?? DEFAULT_QUEUE_MAX_BATCHES,
     maxBytes: settings.queue?.max_bytes ?? DEFAULT_QUEUE_MAX_BYTES,
+    otlp: resolveOtlp(settings.otlp, intervalMs),
   };
 }
