@@ -198,7 +198,9 @@ describe('OTLP export', () => {
       .split('\n')
       .filter((line) => line.includes('payment traced'))
       .map((line) => JSON.parse(line) as { payment: string; trace_id: string });
-    expect(local).toEqual([expect.objectContaining({ payment: outcome.paymentId, trace_id: root.traceId.toString('hex') })]);
+    expect(local).toEqual([
+      expect.objectContaining({ payment: outcome.paymentId, trace_id: root.traceId.toString('hex') }),
+    ]);
 
     // The logs: the warning and the error, masked, without the sale's reference; not the info line.
     const logs = decodeLogs(collector.received.find((request) => request.path === '/v1/logs')!.body);
@@ -256,7 +258,9 @@ describe('OTLP export', () => {
     expect(queue.batches).toBe(2);
     const metrics = await shop.registry.getMetricsAsJSON();
     const dropped = metrics.find((metric) => metric.name === 'pinbridge_telemetry_dropped_total')!.values;
-    expect(dropped.find((value) => value.labels.signal === 'logs' && value.labels.reason === 'queue_full')?.value).toBe(1);
+    expect(dropped.find((value) => value.labels.signal === 'logs' && value.labels.reason === 'queue_full')?.value).toBe(
+      1,
+    );
     const queued = metrics.find((metric) => metric.name === 'pinbridge_telemetry_queue_batches')!.values;
     expect(queued).toEqual([expect.objectContaining({ labels: { signal: 'logs' }, value: 2 })]);
     shop.logger.warn({ round: 4 }, 'warning held in memory at stop');
@@ -277,9 +281,8 @@ describe('OTLP export', () => {
     });
     const second = shop.start(settings, { queue: { max_batches: 5 } });
     await arrived;
-    const rounds = collector.received.map(
-      (request) =>
-        decodeLogs(request.body).resourceLogs![0]!.scopeLogs![0]!.logRecords!.map((record) => record.body?.stringValue),
+    const rounds = collector.received.map((request) =>
+      decodeLogs(request.body).resourceLogs![0]!.scopeLogs![0]!.logRecords!.map((record) => record.body?.stringValue),
     );
     expect(rounds).toEqual([['warning of round 3'], ['warning held in memory at stop']]);
     await second.pushNow();

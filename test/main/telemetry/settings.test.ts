@@ -1,0 +1,85 @@
+/**
+ * The `telemetry` section as the settings file checks it: metrics by remote write (`endpoint`),
+ * traces and logs by OTLP (`otlp`), either or both; what `otlp` sends by default and where; and
+ * the mistakes refused with their field and code.
+ */
+import { describe, expect, it } from 'vitest';
+import { SettingsError } from '../../../main/core/settings.js';
+import { parseSettings } from '../../../main/settings/settings-file.js';
+import { otlpSignalUrl, resolveTelemetrySettings, telemetryViolations } from '../../../main/telemetry/settings.js';
+
+const PLACE = { chain: 'acme', store: 'sp-01', checkout: 'pdv-3' } as const;
+
+/** The violations parseSettings refuses `telemetry` with, as field and code. */
+function refused(telemetry: unknown): Array<[string, string]> {
+  try {
+    parseSettings({ telemetry }, null);
+  } catch (error) {
+    if (error instanceof SettingsError) return error.violations.map((violation) => [violation.field, violation.code]);
+    throw error;
+  }
+  return [];
+}
+
+describe('telemetry.otlp', () => {
+  it('sends traces and logs from warn up to <endpoint>/v1/traces and /v1/logs by default, every telemetry interval', () => {
+    const resolved = resolveTelemetrySettings({
+      enabled: true,
+      ...PLACE,
+      interval_s: 30,
+      otlp: { endpoint: 'https://otel.example:4318/', bearer_token: 'tok' },
+    });
+    expect(resolved.endpoint).toBe('');
+    expect(resolved.otlp).toEqual({
+      endpoint: 'https://otel.example:4318/',
+      tracesUrl: 'https://otel.example:4318/v1/traces',
+      logsUrl: 'https://otel.example:4318/v1/logs',
+      headers: { Authorization: 'Bearer tok' },
+      traces: true,
+      logs: true,
+      logLevel: 'warn',
+      intervalMs: 30_000,
+    });
+    expect(
+      resolveTelemetrySettings({
+        otlp: { endpoint: 'http://collector', send: { logs: false }, log_level: 'error', interval_s: 5 },
+      }).otlp,
+    ).toMatchObject({ traces: true, logs: false, logLevel: 'error', intervalMs: 5_000 });
+    expect(resolveTelemetrySettings({}).otlp).toBeUndefined();
+  });
+
+  it('keeps a path prefix of the endpoint (a collector behind a reverse proxy)', () => {
+    expect(otlpSignalUrl('https://gw.example/otlp', 'logs')).toBe('https://gw.example/otlp/v1/logs');
+    expect(otlpSignalUrl('https://gw.example/otlp//', 'traces')).toBe('https://gw.example/otlp/v1/traces');
+  });
+
+  it('lets OTLP alone, remote write alone, or both, satisfy an enabled section', () => {
+    expect(telemetryViolations({ enabled: true, ...PLACE, otlp: { endpoint: 'http://collector:4318' } })).toEqual([]);
+    expect(telemetryViolations({ enabled: true, ...PLACE, endpoint: 'http://prometheus/api/v1/write' })).toEqual([]);
+    expect(refused({ enabled: true, ...PLACE })).toEqual([['telemetry.endpoint', 'REQUIRED']]);
+    expect(refused({ enabled: true, otlp: { endpoint: 'http://collector:4318' } })).toEqual([
+      ['telemetry.chain', 'REQUIRED'],
+      ['telemetry.store', 'REQUIRED'],
+      ['telemetry.checkout', 'REQUIRED'],
+    ]);
+  });
+
+  it('refuses a section that sends nothing, two Authorizations, and what the schema does not allow', () => {
+    expect(refused({ otlp: { endpoint: 'http://c', send: { traces: false, logs: false } } })).toEqual([
+      ['telemetry.otlp.send', 'INVALID_VALUE'],
+    ]);
+    expect(
+      refused({ otlp: { endpoint: 'http://c', bearer_token: 't', headers: { authorization: 'Basic x' } } }),
+    ).toEqual([['telemetry.otlp.bearer_token', 'INVALID_VALUE']]);
+    expect(refused({ otlp: { endpoint: 'grpc://collector:4317' } }).map(([field]) => field)).toEqual([
+      'telemetry.otlp.endpoint',
+    ]);
+    expect(refused({ otlp: { endpoint: 'http://c', log_level: 'info' } }).map(([field]) => field)).toEqual([
+      'telemetry.otlp.log_level',
+    ]);
+    expect(refused({ otlp: {} }).map(([field]) => field)).toEqual(['telemetry.otlp.endpoint']);
+    expect(refused({ otlp: { endpoint: 'http://c', sampling: 0.5 } }).map(([field]) => field)).toEqual([
+      'telemetry.otlp.sampling',
+    ]);
+  });
+});
