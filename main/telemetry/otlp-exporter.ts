@@ -13,7 +13,7 @@
  */
 import type { Registry } from 'prom-client';
 import { queueHealth, type TelemetrySignal } from './health.js';
-import { LogLines } from './otlp-logs.js';
+import { LogLines, OWN_PUSHER } from './otlp-logs.js';
 import type { OtlpIdentity } from './otlp-resource.js';
 import { PaymentSpans } from './otlp-traces.js';
 import { otlpWire, type OtlpSignal } from './otlp-wire.js';
@@ -81,7 +81,7 @@ export function startOtlp(options: StartOtlpOptions): OtlpExport {
     const pusher = new TelemetryPusher({
       collect: take,
       wire: otlpWire(signal),
-      what: `OTLP ${signal}`,
+      what: signal === 'logs' ? OWN_PUSHER : `OTLP ${signal}`,
       queue,
       endpoint: signal === 'traces' ? otlp.tracesUrl : otlp.logsUrl,
       headers: otlp.headers,

@@ -10,6 +10,10 @@
  * text goes through `mask` (the agent passes the support bundle's: card data, then CPFs), and
  * fields that name a sale at the provider or a person are left out (FIELDS_LEFT_OUT). The
  * computer's host name and process id are left out too: the resource says which checkout it is.
+ *
+ * The pushers' lines about the log push itself (`pushing: "OTLP logs"`) are not sent by it: while
+ * the receiver refuses the logs, each such line would make the next batch, refused in turn, and
+ * so on every interval. The metrics' and traces' push troubles are sent like any warning.
  */
 import { resourceOf, scopeOf, type OtlpIdentity } from './otlp-resource.js';
 import {
@@ -49,6 +53,9 @@ const FIELDS_LEFT_OUT: ReadonlySet<string> = new Set([
   'tax_id',
   'cpf',
 ]);
+
+/** The `pushing` field of the log pusher's own lines (otlp-exporter.ts names it so). */
+export const OWN_PUSHER = 'OTLP logs';
 
 /** Characters of one attribute or message at most (a stack trace is cut). */
 const MAX_TEXT = 4_000;
@@ -119,7 +126,7 @@ export class LogLines {
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const fields = parsed as Record<string, unknown>;
     const level = typeof fields.level === 'number' ? fields.level : 0;
-    if (level < this.#options.minLevel) return undefined;
+    if (level < this.#options.minLevel || fields.pushing === OWN_PUSHER) return undefined;
     const time = typeof fields.time === 'number' ? fields.time : observedAt;
     const { mask } = this.#options;
     const attributes: Record<string, AttributeValue> = {};

@@ -180,7 +180,10 @@ export class TelemetryPusher {
       const series = seriesOf(await source.getMetricsAsJSON(), identity, stamp);
       if (series.length > 0) queue.push(remoteWriteBody(series));
     } catch (error) {
-      logger.warn({ err: messageOf(error) }, `telemetry: the ${this.#what} could not be collected`);
+      logger.warn(
+        { pushing: this.#what, err: messageOf(error) },
+        `telemetry: the ${this.#what} could not be collected`,
+      );
     }
   }
 
@@ -194,19 +197,21 @@ export class TelemetryPusher {
     for (let batch = queue.peek(); batch !== undefined && !this.#stop.signal.aborted; batch = queue.peek()) {
       const outcome = await this.send(batch.body);
       const endpoint = loggableEndpoint(this.#options.endpoint);
+      // `pushing` names the signal: the OTLP log export leaves out the lines about itself (otlp-logs.ts).
+      const pushing = this.#what;
       if (outcome.kind === 'sent') {
         queue.remove(batch.seq);
         if (outcome.warning !== undefined)
           logger.warn(
-            { endpoint, detail: outcome.warning },
+            { pushing, endpoint, detail: outcome.warning },
             `telemetry: the receiver took the ${this.#what} with a warning`,
           );
-        if (this.#failures > 0) logger.info({ endpoint }, `telemetry pushes again (${this.#what})`);
+        if (this.#failures > 0) logger.info({ pushing, endpoint }, `telemetry pushes again (${this.#what})`);
         this.#failures = 0;
       } else if (outcome.kind === 'rejected') {
         queue.drop(batch.seq, 'rejected');
         logger.warn(
-          { endpoint, status: outcome.status, detail: outcome.detail },
+          { pushing, endpoint, status: outcome.status, detail: outcome.detail },
           `telemetry: the receiver refused a batch of ${this.#what} as bad; it is dropped`,
         );
       } else {
@@ -214,7 +219,7 @@ export class TelemetryPusher {
         this.#failures += 1;
         if (this.#failures === 1)
           logger.warn(
-            { endpoint, reason: outcome.reason, queued: queue.batches },
+            { pushing, endpoint, reason: outcome.reason, queued: queue.batches },
             `telemetry push failed (${this.#what}); retrying with backoff (batches wait on disk)`,
           );
         const capMs = this.#options.retryCapMs ?? 300_000;

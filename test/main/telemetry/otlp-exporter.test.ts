@@ -253,7 +253,7 @@ describe('OTLP export', () => {
       .split('\n')
       .find((line) => line.includes('telemetry push failed (OTLP logs)'));
     expect(failure).toContain('"reason":"HTTP 503"');
-    // Three batches (the second also holds that warning), two kept: the first was dropped.
+    // Three batches, two kept: the first was dropped. (The push's own warning is not among them.)
     const queue = first.queues.get('logs')!;
     expect(queue.batches).toBe(2);
     const metrics = await shop.registry.getMetricsAsJSON();

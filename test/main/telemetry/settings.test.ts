@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { SettingsError } from '../../../main/core/settings.js';
 import { parseSettings } from '../../../main/settings/settings-file.js';
+import { redactSettings } from '../../../main/support/redact-settings.js';
 import { otlpSignalUrl, resolveTelemetrySettings, telemetryViolations } from '../../../main/telemetry/settings.js';
 
 const PLACE = { chain: 'acme', store: 'sp-01', checkout: 'pdv-3' } as const;
@@ -81,5 +82,19 @@ describe('telemetry.otlp', () => {
     expect(refused({ otlp: { endpoint: 'http://c', sampling: 0.5 } }).map(([field]) => field)).toEqual([
       'telemetry.otlp.sampling',
     ]);
+  });
+
+  it("keeps its credentials out of a support bundle's settings", () => {
+    const telemetry = {
+      enabled: true,
+      ...PLACE,
+      otlp: { endpoint: 'https://otel.example:4318', bearer_token: 'tok-123', headers: { 'X-Api-Key': 'key-456' } },
+    };
+    expect(redactSettings({ telemetry })).toEqual({
+      telemetry: {
+        ...telemetry,
+        otlp: { endpoint: 'https://otel.example:4318', bearer_token: '(set)', headers: { 'X-Api-Key': '(set)' } },
+      },
+    });
   });
 });
