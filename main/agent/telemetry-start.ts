@@ -7,6 +7,7 @@
  * Everything here runs beside the payments: the recorder and the log tee only hand records to
  * bounded buffers in memory; the pushers' timers do the rest (main/telemetry/otlp-exporter.ts).
  */
+import { messageOf } from '../../lib/errors.js';
 import type { PaymentEngine } from '../core/engine.js';
 import { PaymentTraceRecorder } from '../core/payment-traces.js';
 import { teeLogLines, type Logger } from '../log.js';
@@ -75,7 +76,7 @@ export async function startAgentTelemetry(options: StartAgentTelemetryOptions): 
     let recorder: PaymentTraceRecorder | undefined;
     if (otlp.traces !== undefined) {
       recorder = new PaymentTraceRecorder(engine, otlp.traces, {
-        onError: (error) => logger.warn({ err: String(error) }, 'telemetry: a payment trace could not be kept'),
+        onError: (error) => logger.warn({ err: messageOf(error) }, 'telemetry: a payment trace could not be kept'),
       });
     }
     // First the sources, so nothing is added after the buffers were queued.

@@ -12,6 +12,7 @@
  * the next start sends it.
  */
 import type { Registry } from 'prom-client';
+import { messageOf } from '../../lib/errors.js';
 import { queueHealth, type TelemetrySignal } from './health.js';
 import { LogLines, OWN_PUSHER } from './otlp-logs.js';
 import type { OtlpIdentity } from './otlp-resource.js';
@@ -143,7 +144,7 @@ export function startOtlp(options: StartOtlpOptions): OtlpExport {
             const body = take();
             if (body !== undefined) queue.push(body);
           } catch (error) {
-            logger.warn({ err: String(error) }, 'telemetry: the OTLP records in memory could not be queued at stop');
+            logger.warn({ err: messageOf(error) }, 'telemetry: the OTLP records in memory could not be queued at stop');
           }
         }
       })()),

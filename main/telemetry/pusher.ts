@@ -223,15 +223,13 @@ export class TelemetryPusher {
             `telemetry push failed (${this.#what}); retrying with backoff (batches wait on disk)`,
           );
         const capMs = this.#options.retryCapMs ?? 300_000;
-        // The receiver's Retry-After when it gave one (the OTLP spec's SHOULD), within the cap.
+        const baseMs = this.#options.retryBaseMs ?? 1_000;
+        // The receiver's Retry-After when it gave one (the OTLP spec's SHOULD), within the cap and
+        // never under the first backoff step: "Retry-After: 0" on every answer is no reason to spin.
         const wait =
           outcome.afterMs !== undefined
-            ? Math.min(outcome.afterMs, capMs)
-            : backoffDelay(this.#failures, {
-                baseMs: this.#options.retryBaseMs ?? 1_000,
-                capMs,
-                jitter: { kind: 'full' },
-              });
+            ? Math.min(Math.max(outcome.afterMs, baseMs), capMs)
+            : backoffDelay(this.#failures, { baseMs, capMs, jitter: { kind: 'full' } });
         this.#retryAt = Date.now() + wait;
         clearTimeout(this.#retry);
         this.#retry = setTimeout(() => {
