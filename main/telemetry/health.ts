@@ -30,9 +30,10 @@ export function queueHealth(registry: Registry): QueueHealth {
   const dropped = new Counter({
     name: 'pinbridge_telemetry_dropped_total',
     help:
-      'Telemetry batches (metrics) or records (traces, logs) dropped unsent, by signal and reason: queue_full (the oldest, to make room: ' +
-      'the endpoint was unreachable too long), rejected (the receiver called it bad: HTTP 4xx; OTLP: also a 5xx other than 502, 503, 504), ' +
-      'unreadable (its file could not be read back).',
+      'Telemetry batches dropped unsent, by signal (metrics, traces, logs) and reason: queue_full (the oldest, to make room: the ' +
+      'endpoint was unreachable too long; for traces and logs also one trace or log line the memory between two batches had no room ' +
+      'for), rejected (the receiver called it bad: HTTP 4xx; OTLP: also a 5xx other than 502, 503, 504), unreadable (its file could ' +
+      'not be read back).',
     labelNames: ['signal', 'reason'],
     registers,
   });
