@@ -166,7 +166,6 @@ export class PaymentTraceRecorder {
 function traceOf(record: PaymentRecord, open: OpenPayment, endedAt: number): PaymentTrace {
   const created = Date.parse(record.createdAt);
   const startedAt = Math.min(Number.isFinite(created) ? created : open.firstAt, open.firstAt);
-  const outcome = outcomeOf(record);
   return {
     paymentId: record.id,
     terminal: record.terminal,
@@ -175,7 +174,7 @@ function traceOf(record: PaymentRecord, open: OpenPayment, endedAt: number): Pay
     startedAt,
     endedAt: Math.max(endedAt, startedAt, ...open.steps.map((step) => step.endedAt)),
     state: record.state,
-    declineCategory: record.state === 'declined' ? (outcome.declineCode ?? 'generic_decline') : null,
+    declineCategory: record.state === 'declined' ? (outcomeOf(record).declineCode ?? 'generic_decline') : null,
     problemCode: record.problem?.code ?? null,
     steps: open.steps.map(({ step, startedAt: from, endedAt: to, completed, endedBy }) => ({
       step,

@@ -6,10 +6,14 @@
  * uncompleted. What the port receives names the PINPAD and the outcome, never the customer.
  * A sink that throws never reaches the sale.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { PaymentsClient } from '../../../main/api/index.js';
+import { startSandbox } from '../../../main/sandbox/server.js';
 import { centavos } from '../../../main/core/money.js';
 import type { PaymentOutcome } from '../../../main/core/outcome.js';
-import { PaymentTraceRecorder, type PaymentTrace } from '../../../main/core/payment-traces.js';
+import type { PaymentRecord } from '../../../main/core/journal/record.js';
+import { PaymentTraceRecorder, type PaymentTrace, type TracedEngine } from '../../../main/core/payment-traces.js';
 import { displayed, engineRig, progressed, saleParams, type EngineRig } from './engine-rig.js';
 
 let rig: EngineRig | undefined;
@@ -130,6 +134,37 @@ describe('PaymentTraceRecorder', () => {
     expectStepsInside(trace);
   });
 
+  it('traces a sale the API refused as failed, its create_transaction step left uncompleted', async () => {
+    // An unknown marketplace: the sandbox answers 404 to the transaction's creation, a refusal
+    // the engine ends as `failed` straight from `creating_transaction`.
+    const sandbox = await startSandbox();
+    onTestFinished(() => sandbox.close());
+    const shop = await tracedCheckout({
+      sandbox,
+      simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } },
+      payments: () =>
+        new PaymentsClient({
+          baseUrl: sandbox.url,
+          token: sandbox.token,
+          marketplaceId: 'mkt-does-not-exist',
+          maxRetries: 0,
+          timeoutMs: 2_000,
+        }),
+    });
+    await shop.rig.addPinpad(SERIAL);
+    const outcome = await shop.rig.engine.start(saleParams('trace-refused'));
+    expect(outcome).toMatchObject({ status: 'failed', problem: { code: 'API_REJECTED' } });
+
+    expect(shop.traces).toHaveLength(1);
+    const [trace] = shop.traces as [PaymentTrace];
+    expect(trace).toMatchObject({ state: 'failed', problemCode: 'API_REJECTED', terminal: SERIAL });
+    expect(trace.steps.map((step) => [step.step, step.completed, step.endedBy])).toEqual([
+      ['create_transaction', false, 'failed'],
+    ]);
+    expect(trace.endedAt).toBeGreaterThanOrEqual(trace.startedAt);
+    expect(shop.recorder.openPayments).toBe(0);
+  });
+
   it('keeps a sink that throws away from the sale, and says so', async () => {
     rig = await engineRig({ simulator: { timeScale: 0.05, autoCustomer: { delayMs: 5, card: 'visaCredit' } } });
     const errors: unknown[] = [];
@@ -155,5 +190,51 @@ describe('PaymentTraceRecorder', () => {
     shop.recorder.close();
     expect((await shop.rig.engine.start(saleParams('trace-closed'))).status).toBe('approved');
     expect(shop.traces).toEqual([]);
+  });
+
+  it("traces a payment whose run ends on a final state without a final progress event, from the journal's record", () => {
+    const engine = new EventEmitter() as EventEmitter & TracedEngine;
+    const records = new Map<string, Partial<PaymentRecord>>();
+    Object.assign(engine, { journal: { get: (id: string) => records.get(id) } });
+    const traces: PaymentTrace[] = [];
+    const errors: unknown[] = [];
+    recorder = new PaymentTraceRecorder(
+      engine,
+      { paymentTraced: (trace) => traces.push(trace) },
+      { onError: (error) => errors.push(error) },
+    );
+    const at = (ms: number): string => new Date(Date.UTC(2026, 10, 29, 10, 0, 0, ms)).toISOString();
+    const progress = (step: string, state: string, ms: number): void => {
+      engine.emit('progress', { paymentId: 'p1', referenceId: 'r1', terminal: 'PB-1', step, state, at: at(ms) });
+    };
+    engine.emit('terminal', { serial: 'PB-1', busy: true, payment: { id: 'p1', referenceId: 'r1' } });
+    progress('started', 'intent', 0);
+    progress('creating_transaction', 'intent', 10);
+    records.set('p1', {
+      id: 'p1',
+      terminal: 'PB-1',
+      paymentType: 'debit',
+      source: 'pos',
+      state: 'cancelled',
+      problem: { code: 'CANCELLED_BY_POS', message: 'cancelled', cashierMessage: 'cancelada' },
+      authorization: null,
+      createdAt: at(0),
+      finishedAt: at(50),
+    });
+    expect(traces).toEqual([]);
+    engine.emit('terminal', { serial: 'PB-1', busy: false, payment: null });
+    expect(traces).toEqual([
+      expect.objectContaining({
+        paymentId: 'p1',
+        paymentType: 'debit',
+        state: 'cancelled',
+        problemCode: 'CANCELLED_BY_POS',
+        startedAt: Date.parse(at(0)),
+        endedAt: Date.parse(at(50)),
+        steps: [],
+      }),
+    ]);
+    expect(recorder.openPayments).toBe(0);
+    expect(errors).toEqual([]);
   });
 });
