@@ -90,7 +90,7 @@ import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import { heldCertificates } from './held-certificates.js';
-import { SupportBundles, SupportBundleRefusal } from './support-bundles.js';
+import type { SupportBundleRefusal, SupportBundles, SupportBundlesOptions } from './support-bundles.js';
 import { TraceFolder } from '../support/trace-folder.js';
 import { PosError } from '../pos/protocol/index.js';
 import type { AgentSettings } from '../settings/settings-file.js';
@@ -356,8 +356,8 @@ function storeSupervisor(
 }
 
 /** A support bundle refused as the window is told: the reason, the English and the pt-BR. */
-function bundleRefusal(error: unknown): unknown {
-  if (!(error instanceof SupportBundleRefusal)) return error;
+function bundleRefusal(error: unknown, refusal: typeof SupportBundleRefusal): unknown {
+  if (!(error instanceof refusal)) return error;
   return new PosError(
     error.reason === 'BUNDLE_UNKNOWN' ? 'NOT_FOUND' : 'INVALID_STATE',
     error.message,
@@ -411,7 +411,7 @@ function operatorServices(
     });
     return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
   };
-  const bundles = new SupportBundles({
+  const bundleOptions: SupportBundlesOptions = {
     dir: supportBundlesDir(options.home),
     ...(options.home === undefined ? {} : { home: options.home }),
     settingsPath: path,
@@ -427,7 +427,15 @@ function operatorServices(
     doctor,
     uploadUrl: options.settings.support.upload_url,
     logger: options.logger,
-  });
+  };
+  // The bundle's modules (the masking, the scanner and its test cards, tar, upload) load when the
+  // window first asks, as the doctor's do: an idle agent holds none of them.
+  let bundles: SupportBundles | undefined;
+  const support = async (): Promise<{ bundles: SupportBundles; refusal: (error: unknown) => unknown }> => {
+    const { SupportBundles, SupportBundleRefusal } = await import('./support-bundles.js');
+    bundles ??= new SupportBundles(bundleOptions);
+    return { bundles, refusal: (error) => bundleRefusal(error, SupportBundleRefusal) };
+  };
   return {
     readSettings: () => ({
       path,
@@ -453,17 +461,19 @@ function operatorServices(
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
     doctor,
     supportBundle: async () => {
+      const { bundles, refusal } = await support();
       try {
         return await bundles.make();
       } catch (error) {
-        throw bundleRefusal(error);
+        throw refusal(error);
       }
     },
     sendSupportBundle: async (id) => {
+      const { bundles, refusal } = await support();
       try {
         return await bundles.send(id);
       } catch (error) {
-        throw bundleRefusal(error);
+        throw refusal(error);
       }
     },
     exportLogs: (maxLines) => {

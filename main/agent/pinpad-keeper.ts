@@ -180,7 +180,7 @@ export class PinpadKeeper {
         if (attempt !== undefined) {
           this.#hooks.lost(attempt.info);
           await attempt.connection.close(CLOSED_TEXT).catch(() => {});
-          void attempt.trace?.close();
+          await lastWrite(attempt.trace);
         }
         return;
       }
@@ -199,7 +199,7 @@ export class PinpadKeeper {
       this.#hooks.lost(attempt.info);
       if (signal.aborted) {
         await attempt.connection.close(CLOSED_TEXT).catch(() => {});
-        void attempt.trace?.close();
+        await lastWrite(attempt.trace);
         return;
       }
       this.#setStatus('disconnected', null, null);
@@ -308,6 +308,22 @@ export function keepPinpad(
   options: KeeperOptions = {},
 ): Promise<void> {
   return new PinpadKeeper(address, training, logger, hooks, options).run(signal);
+}
+
+/** How long a stopping agent waits for its trace's last write (a disk that hangs does not hold the stop). */
+const LAST_TRACE_WRITE_MS = 1_000;
+
+/** The trace's last packets (the PINPAD's "PINBRIDGE DESLIGADO") on disk before the agent is gone, within LAST_TRACE_WRITE_MS. */
+async function lastWrite(trace: TraceSession | undefined): Promise<void> {
+  if (trace === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    trace.close(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LAST_TRACE_WRITE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function codeOf(error: unknown): string | undefined {

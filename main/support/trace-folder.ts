@@ -184,7 +184,7 @@ export class TraceSession {
   async write(): Promise<void> {
     // One write at a time: a write asked during one follows it.
     while (this.#writing !== undefined) await this.#writing;
-    if (!this.#dirty || this.recorder.packetCount + this.recorder.dropped === 0 || !this.#folder.writable) return;
+    if (!this.#dirty || this.recorder.eventCount === 0 || !this.#folder.writable) return;
     this.#dirty = false;
     this.#writing = this.#writeFile().finally(() => {
       this.#writing = undefined;

@@ -72,6 +72,11 @@ export class TraceRecorder {
     this.#onEvent = options.onEvent;
   }
 
+  /** Events kept now (packets and control bytes). */
+  get eventCount(): number {
+    return this.#events.length;
+  }
+
   /** Events dropped, oldest first, to stay within the limit. */
   get dropped(): number {
     return this.#dropped;
