@@ -1,7 +1,8 @@
 /**
  * The window's support bundles (operator.supportBundle, operator.sendSupportBundle): the same
  * archive as `pinbridge support bundle` (main/support/) made by the running agent — its own
- * doctor's report, its log files, the last PINPAD trace it kept (written out first), the settings
+ * doctor's report, its log files, the trace of its PINPAD's connection (from memory, so a disk that
+ * took none of it does not matter; else the newest trace kept), the settings
  * without secrets, the versions — masked and scanned a slice at a time, so a sale going on meanwhile
  * is not held up.
  *
@@ -155,8 +156,10 @@ export class SupportBundles {
   async #make(): Promise<MadeBundle> {
     const options = this.#options;
     const now = this.#now();
-    // What the PINPAD exchanged up to now, on disk before the folder is read.
+    // What the PINPAD exchanged up to now: on disk for the folder, and from memory for the bundle
+    // (the connection open now, whatever the disk took of it).
     await options.traces?.flush();
+    const trace = options.traces?.current();
     let doctor: unknown;
     try {
       doctor = await options.doctor();
@@ -171,6 +174,7 @@ export class SupportBundles {
         logFiles: options.logFiles(),
         logBytes: AGENT_LOG_BYTES,
         unwrittenLogLines: options.unwrittenLogLines?.() ?? [],
+        ...(trace === undefined ? {} : { trace }),
       }),
     ];
     let built;

@@ -24,6 +24,8 @@ export interface CollectOptions {
   readonly logBytes?: number;
   /** A trace file (`pinbridge pinpad trace --out`) to carry (default: the newest of ~/.pinbridge/traces/). */
   readonly tracePath?: string;
+  /** The trace itself (the running agent's open connection, from memory): carried instead of any file. */
+  readonly trace?: { readonly name: string; readonly text: string };
   /** The log files to carry (default: every file of ~/.pinbridge/logs/): the running agent names its own. */
   readonly logFiles?: readonly string[];
   /** Log lines the log file could not take (a full disk), kept in memory by the running agent. */
@@ -114,7 +116,10 @@ export function collectSupportFiles(options: CollectOptions = {}): BundleFile[] 
   let pinpad: unknown;
   const traces = tracesDir(options.home);
   const tracePath = options.tracePath ?? newestTrace(traces);
-  if (tracePath === undefined) notes.push(`no PINPAD trace: none given and none kept in ${traces}`);
+  if (options.trace !== undefined) {
+    pinpad = pinpadOfTrace(options.trace.text);
+    files.push({ name: `pinpad-trace/${options.trace.name}`, text: options.trace.text });
+  } else if (tracePath === undefined) notes.push(`no PINPAD trace: none given and none kept in ${traces}`);
   else {
     try {
       const text = readFileSync(tracePath, 'utf8');

@@ -18,7 +18,7 @@
  */
 import { statSync, readdirSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { serializeTrace, type TracePinpad } from '../../drivers/abecs/trace/format.js';
 import { RecordingTransport, TraceRecorder, type TraceLimit } from '../../drivers/abecs/trace/recorder.js';
@@ -93,6 +93,16 @@ export class TraceFolder {
     const session = new TraceSession(this, address, path, this.#limit, this.#delayMs);
     this.#open.add(session);
     return session;
+  }
+
+  /**
+   * The connection recorded last that is still open, as its file would hold it — from memory, so a
+   * support bundle has it even when the disk took none of it; undefined when none is open.
+   */
+  current(): { readonly name: string; readonly text: string } | undefined {
+    const open = [...this.#open].filter((session) => session.recorder.eventCount > 0);
+    const last = open.at(-1);
+    return last === undefined ? undefined : { name: basename(last.path), text: serializeTrace(last.recorder.trace()) };
   }
 
   /** Writes what the open sessions recorded so far (the support bundle asks before it reads the folder). */

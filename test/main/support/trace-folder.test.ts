@@ -180,6 +180,10 @@ describe("the agent's PINPAD traces", () => {
     // The PINPAD went on; the failure was told once, not at every write.
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^E[A-Z]+$/);
+    // The support bundle still has the connection, from memory.
+    const current = folder.current();
+    expect(current?.name).toMatch(/^pinpad-.*\.trace\.jsonl$/);
+    expect(parseTrace(current!.text).events.filter((event) => event.id === 'DEX' || event.id === 'DSP').length).toBe(6);
 
     rmSync(dir);
     await pinpad.display('DE VOLTA');
@@ -190,6 +194,7 @@ describe("the agent's PINPAD traces", () => {
     expect(trace.events.filter((event) => event.id === 'DEX' || event.id === 'DSP').length).toBeGreaterThanOrEqual(8);
     await pinpad.close();
     await session.close();
+    expect(folder.current()).toBeUndefined();
   });
 
   it('writes nothing while the disk is short for the journal', async () => {
