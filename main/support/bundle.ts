@@ -71,17 +71,36 @@ function archived(entries: readonly Entry[], now: Date): BuiltBundle {
 
 /** Where a bundle carries a PINPAD trace, whose packets are hex. */
 export const TRACE_FOLDER = 'pinpad-trace/';
-const TRACE_DATA = /"data":"((?:[0-9a-fA-F]{2})+)"/g;
+const TRACE_PACKET = /"id":"([A-Z]{3})"[^\n]*?"data":"((?:[0-9a-fA-F]{2})+)"/g;
+/**
+ * The commands whose packets carry card data (the card read, the PIN, the chip, card data out):
+ * a card-like number in any other packet is a PINPAD's serial number, a table's id, not a card.
+ */
+const CARD_COMMANDS: ReadonlySet<string> = new Set([
+  'GCR',
+  'GCX',
+  'GTK',
+  'GPN',
+  'GOC',
+  'GOX',
+  'FNC',
+  'FCX',
+  'CEX',
+  'EBX',
+]);
 
 /**
  * The scanner over a bundle's file; a trace's packets are also read back from their hex (a card
- * number there is no run of digits in the text), as the second net after the driver's masking.
+ * number there is no run of digits in the text), as the second net after the driver's masking:
+ * test card numbers and track data in any packet, a card-like number in those of card commands.
  */
 export function scanBundleText(text: string, file: string): CardDataFinding[] {
   const found = scanText(text, [], file);
   if (found.length > 0 || !file.startsWith(TRACE_FOLDER)) return found;
-  for (const match of text.matchAll(TRACE_DATA)) {
-    const packet = scanText(Buffer.from(match[1]!, 'hex').toString('latin1'), [], file);
+  for (const match of text.matchAll(TRACE_PACKET)) {
+    const packet = scanText(Buffer.from(match[2]!, 'hex').toString('latin1'), [], file).filter(
+      (finding) => finding.kind !== 'card-like number' || CARD_COMMANDS.has(match[1]!),
+    );
     if (packet.length > 0) return packet.map((finding) => ({ ...finding, offset: match.index }));
   }
   return [];
