@@ -186,6 +186,24 @@ describe('operator.supportBundle', () => {
       rmSync(dir, { force: true });
     }
   });
+
+  it('carries the PINPAD connection from memory when the traces folder takes nothing, the failure logged once', async () => {
+    const traces = join(home, '.pinbridge', 'traces');
+    rmSync(traces, { recursive: true, force: true });
+    writeFileSync(traces, '');
+    try {
+      // Packets the folder cannot take: the PINPAD shows them all the same.
+      for (const line of ['PACOTE 1', 'PACOTE 2']) await call(window, 'pinpad.display', { terminal, text: line });
+      const made = await call(window, 'operator.supportBundle');
+      const { names, files } = extractTarGz(Buffer.from(made.archive_base64, 'base64'));
+      const trace = names.find((name) => name.startsWith('pinpad-trace/'));
+      expect(files.get(trace!)!.toString()).toContain(Buffer.from('PACOTE 2').toString('hex'));
+      const log = readFileSync(join(home, '.pinbridge', 'logs', 'pinbridge.log'), 'utf8');
+      expect(log.split('\n').filter((line) => line.includes('the PINPAD trace could not be written'))).toHaveLength(1);
+    } finally {
+      rmSync(traces, { force: true });
+    }
+  });
 });
 
 describe('operator.sendSupportBundle', () => {
