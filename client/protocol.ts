@@ -856,6 +856,59 @@ export interface Methods {
       } | null;
     };
   };
+  /** Makes a support bundle, as `pinbridge support bundle` does, in the running agent: one .tar.gz with its doctor's report, its recent logs, the last PINPAD trace it kept (~/.pinbridge/traces/), the settings without secrets and the versions, with a manifest.json of sizes and SHA-256s. Card data and CPFs are masked and every file checked by the card-data scanner; a bundle in which card data is still found is not made (INVALID_STATE, reason BUNDLE_HAS_CARD_DATA). Nothing is sent: see operator.sendSupportBundle. */
+  'operator.supportBundle': {
+    params: object;
+    result: {
+      /** The archive's name, pinbridge-support-<time>.tar.gz: what operator.sendSupportBundle sends. */
+      id: string;
+      created_at: string;
+      /** Where it was saved; null when it could not be. */
+      file: string | null;
+      /** Why the bundle is not on disk; null when it was saved. */
+      not_saved: {
+        /** ENOSPC (the disk is full), EROFS, EACCES… */
+        code: string;
+        /** English. */
+        message: string;
+        /** pt-BR, as the window shows it. */
+        cashier_message: string;
+      } | null;
+      bytes: number;
+      sha256: string;
+      /** The files inside, after manifest.json. */
+      files: {
+        name: string;
+        size: number;
+      }[];
+      /** The .tar.gz itself (base64), for the window to offer as a download. */
+      archive_base64: string;
+      /** Where operator.sendSupportBundle would send it (support.upload_url's origin); null when none is set. */
+      upload_to: string | null;
+    };
+  };
+  /** Sends the last support bundle made (operator.supportBundle) to the settings' support.upload_url, one HTTP PUT of the archive, once the cashier confirmed in the window: `confirmed` must be true. A failed send is an answer (sent false, with the reason in English and pt-BR), not an error. */
+  'operator.sendSupportBundle': {
+    params: {
+      bundle_id: string;
+      /** The cashier said yes to what is sent and where. */
+      confirmed: true;
+    };
+    result: {
+      sent: true;
+      to: string;
+      status: number;
+    } | {
+      sent: false;
+      to: string;
+      code: 'UPLOAD_FAILED';
+      reason: 'bad_url' | 'unreachable' | 'timeout' | 'refused';
+      /** English. */
+      message: string;
+      /** pt-BR, as the window shows it. */
+      cashier_message: string;
+    };
+  };
   /** Prints the test slip on a receipt printer (accents, full-width rule, QR code), to check it from the settings. */
   'operator.testPrint': {
     params: {

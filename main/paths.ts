@@ -81,3 +81,16 @@ export function integrityKeyPath(home: string = homedir()): string {
 export function sealedIntegrityKeyPath(home: string = homedir()): string {
   return join(defaultDataDir(home), 'integrity-key.enc');
 }
+
+/**
+ * The agent's own PINPAD traces, masked, the newest few (main/support/trace-folder.ts), which a
+ * support bundle carries: `~/.pinbridge/traces/`, for both modes.
+ */
+export function tracesDir(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'traces');
+}
+
+/** The support bundles the window made, the newest few: `~/.pinbridge/support/`. */
+export function supportBundlesDir(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'support');
+}

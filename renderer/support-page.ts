@@ -3,7 +3,8 @@
  * and the printers in words, each with its technical address as a detail for the technician), the
  * diagnostics (operator.doctor: each check with its state in words and an icon, what was found,
  * and the fix in a monospace block the cashier can copy for whoever helps them — both in the
- * window's language, as the doctor words them in pt-BR and English), and the log
+ * window's language, as the doctor words them in pt-BR and English), the support bundle
+ * (support-bundle.ts: made by the agent, downloaded, sent after a confirmation), and the log
  * export (operator.exportLogs) offered as a pinbridge-logs.txt download and as text to copy.
  */
 import type { ResultOf } from '../client/index.js';
@@ -12,6 +13,7 @@ import { button, byId, fill, h, keepFocus } from './dom.js';
 import { currentLanguage, formatTime, t, type MessageKey } from './i18n.js';
 import { pinpadKind, printerKind, printerName } from './labels.js';
 import type { DeviceStates } from './readiness.js';
+import { SupportBundleCard } from './support-bundle.js';
 
 type DoctorReport = ResultOf<'operator.doctor'>;
 type Check = DoctorReport['checks'][number];
@@ -77,6 +79,7 @@ async function copyText(text: string, source: HTMLElement): Promise<CopyResult> 
 export class SupportPage {
   readonly #context: WindowContext;
   readonly #devices: () => DeviceStates | null;
+  readonly #bundle: SupportBundleCard;
   #report: DoctorReport | null = null;
   #reportAt: string | null = null;
   #running = false;
@@ -99,6 +102,7 @@ export class SupportPage {
   constructor(context: WindowContext, devices: () => DeviceStates | null) {
     this.#context = context;
     this.#devices = devices;
+    this.#bundle = new SupportBundleCard(context);
     this.#run.addEventListener('click', () => void this.#runDoctor());
     this.#export.addEventListener('click', () => void this.#exportLogs());
     this.#copyLogs.addEventListener('click', () => void this.#copyTheLogs());
@@ -107,6 +111,7 @@ export class SupportPage {
   render(): void {
     this.renderAbout();
     this.#renderDoctor();
+    this.#bundle.render();
     this.#renderLogs();
   }
 

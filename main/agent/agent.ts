@@ -57,6 +57,8 @@ import {
   operatorKeyPath,
   simulatorCountersPath,
   supervisorPinPath,
+  supportBundlesDir,
+  tracesDir,
 } from '../paths.js';
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
@@ -87,6 +89,9 @@ import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import { heldCertificates } from './held-certificates.js';
+import type { SupportBundleRefusal, SupportBundles, SupportBundlesOptions } from './support-bundles.js';
+import { TraceFolder } from '../support/trace-folder.js';
+import { PosError } from '../pos/protocol/index.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -349,6 +354,17 @@ function storeSupervisor(
   return supervisorGuard(pin, settings.supervisor);
 }
 
+/** A support bundle refused as the window is told: the reason, the English and the pt-BR. */
+function bundleRefusal(error: unknown, refusal: typeof SupportBundleRefusal): unknown {
+  if (!(error instanceof refusal)) return error;
+  return new PosError(
+    error.reason === 'BUNDLE_UNKNOWN' ? 'NOT_FOUND' : 'INVALID_STATE',
+    error.message,
+    { reason: error.reason },
+    error.cashierMessage,
+  );
+}
+
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
@@ -356,6 +372,7 @@ function operatorServices(
     readonly pinpadLink: PinpadLink;
     readonly posPort: () => number | undefined;
     readonly disk: () => DiskStatus | undefined;
+    readonly traces: TraceFolder;
   },
 ): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
@@ -365,6 +382,59 @@ function operatorServices(
     headlessTokenStore(certificatePassphrasePath(options.home), process.env, CERTIFICATE_PASSPHRASE);
   const problem = options.settingsProblem;
   const restart = options.restart;
+  const doctor: OperatorServices['doctor'] = async () => {
+    // The support checks are the window's to ask for, now and then: loaded when asked.
+    const [{ doctorTarget }, { runDoctor }] = await Promise.all([
+      import('../doctor/payments-api.js'),
+      import('../doctor/runner.js'),
+    ]);
+    const target = doctorTarget(options.api);
+    // The doctor of a running agent: the port it listens on (not the settings' or the default
+    // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
+    const posPort = running.posPort();
+    const link = running.pinpadLink.status;
+    const report = await runDoctor({
+      // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
+      ...(options.settings.path === null ? {} : { settingsPath: path }),
+      ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
+      pinpadLink: {
+        address: link.address,
+        state: link.state,
+        code: link.code,
+        error: link.error,
+        ...pinpadLinkSentence(link),
+      },
+      ...(options.home === undefined ? {} : { home: options.home }),
+      ...(target === undefined ? {} : { api: target }),
+      disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
+    });
+    return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+  };
+  const bundleOptions: SupportBundlesOptions = {
+    dir: supportBundlesDir(options.home),
+    ...(options.home === undefined ? {} : { home: options.home }),
+    settingsPath: path,
+    // The agent's own log, its rotated half and the audit trail: never a whole folder, which a
+    // log file placed elsewhere (a test's home) would make anything.
+    logFiles: () =>
+      options.logFile === undefined
+        ? [auditLogPath(options.home)]
+        : [options.logFile, `${options.logFile}.1`, auditLogPath(options.home)],
+    unwrittenLogLines: () =>
+      logFileOf(options.logger)?.failure === undefined ? [] : logFileOf(options.logger)!.unwritten(),
+    traces: running.traces,
+    doctor,
+    uploadUrl: options.settings.support.upload_url,
+    logger: options.logger,
+  };
+  // The bundle's modules (the masking, the scanner and its test cards, tar, upload) load when the
+  // window first asks, as the doctor's do: an idle agent holds none of them.
+  let bundles: SupportBundles | undefined;
+  const support = async (): Promise<{ bundles: SupportBundles; refusal: (error: unknown) => unknown }> => {
+    const { SupportBundles, SupportBundleRefusal } = await import('./support-bundles.js');
+    bundles ??= new SupportBundles(bundleOptions);
+    return { bundles, refusal: (error) => bundleRefusal(error, SupportBundleRefusal) };
+  };
   return {
     readSettings: () => ({
       path,
@@ -388,33 +458,22 @@ function operatorServices(
       keepSecret(passphrases, CERTIFICATE_PASSPHRASE, passphrase, PASSPHRASE_NOT_SAVED),
     // Shortly after: the window's answer goes out before its connection closes with the agent.
     ...(restart === undefined ? {} : { restart: () => void setTimeout(restart, RESTART_DELAY_MS) }),
-    doctor: async () => {
-      // The support checks are the window's to ask for, now and then: loaded when asked.
-      const [{ doctorTarget }, { runDoctor }] = await Promise.all([
-        import('../doctor/payments-api.js'),
-        import('../doctor/runner.js'),
-      ]);
-      const target = doctorTarget(options.api);
-      // The doctor of a running agent: the port it listens on (not the settings' or the default
-      // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
-      const posPort = running.posPort();
-      const link = running.pinpadLink.status;
-      const report = await runDoctor({
-        // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
-        ...(options.settings.path === null ? {} : { settingsPath: path }),
-        ...(posPort === undefined ? {} : { posPorts: [posPort], posPortsSource: 'in-use' as const }),
-        pinpadLink: {
-          address: link.address,
-          state: link.state,
-          code: link.code,
-          error: link.error,
-          ...pinpadLinkSentence(link),
-        },
-        ...(options.home === undefined ? {} : { home: options.home }),
-        ...(target === undefined ? {} : { api: target }),
-        disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
-      });
-      return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
+    doctor,
+    supportBundle: async () => {
+      const { bundles, refusal } = await support();
+      try {
+        return await bundles.make();
+      } catch (error) {
+        throw refusal(error);
+      }
+    },
+    sendSupportBundle: async (id) => {
+      const { bundles, refusal } = await support();
+      try {
+        return await bundles.send(id);
+      } catch (error) {
+        throw refusal(error);
+      }
     },
     exportLogs: (maxLines) => {
       if (options.logFile === undefined) return { file: null, text: '', lines: 0, masked: 0, not_written: null };
@@ -546,6 +605,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     metrics: AgentMetrics | undefined;
     metricsServer: MetricsServer | undefined;
     telemetry: AgentTelemetry | undefined;
+    traces: TraceFolder;
   }) {
     super();
     const { options, stack, printing, pos } = parts;
@@ -674,6 +734,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           : { simulatedCustomerDelayMs: options.simulatedCustomerDelayMs }),
         link: this.pinpadLink,
         idleText: () => idleText(stack.training, this.disk.status.salesRefused),
+        traces: parts.traces,
         simulatorCounters: fileCounterStore(simulatorCountersPath(options.home), (error) =>
           options.logger.warn(
             { error: error.message },
@@ -814,6 +875,17 @@ export class Agent extends EventEmitter<AgentEvents> {
     // The one owner of PINPAD state, the link to the agent's PINPAD included (see registry.ts).
     const pinpads = new PinpadRegistry(engine, { address: options.pinpadAddress });
     const pinpadLink = pinpads.link;
+    // The PINPAD's exchanges, masked, for support bundles; never written while the journal needs the disk.
+    const traces = new TraceFolder(tracesDir(options.home), {
+      writable: () => disk?.status.salesRefused !== true,
+      problem: (error) =>
+        error === null
+          ? logger.info({}, 'PINPAD traces are written again')
+          : logger.warn(
+              { code: error.code, err: error.message },
+              'the PINPAD trace could not be written; it is kept in memory and tried again',
+            ),
+    });
     try {
       printing = startReceiptPrinting(stack.journal, settings, training, logger, options.systemPrinter);
       // Before recovery: a start on a full disk is recorded and shown as one (issue 33).
@@ -873,7 +945,12 @@ export class Agent extends EventEmitter<AgentEvents> {
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options, training, integrity, audit),
           disk: watching,
-          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port, disk: () => disk?.status }),
+          operator: operatorServices(options, {
+            pinpadLink,
+            posPort: () => pos?.port,
+            disk: () => disk?.status,
+            traces,
+          }),
         },
         logger,
         audit,
@@ -937,6 +1014,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         metrics,
         metricsServer,
         telemetry,
+        traces,
       });
       emitter.agent = agent;
       // The first listing failing is reported through the watcher's `error` event.

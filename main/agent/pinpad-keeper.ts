@@ -19,6 +19,7 @@ import { LoggedCondition, type Logger } from '../log.js';
 import { failureState, PinpadLink, type PinpadLinkState, type PinpadLinkStatus } from '../pinpad/link-status.js';
 import { connectPinpad, type PinpadConnection } from '../pinpad/connection.js';
 import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
+import { tracePinpadOf, type TraceFolder, type TraceSession } from '../support/trace-folder.js';
 
 const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
 const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
@@ -91,12 +92,15 @@ export interface KeeperOptions {
   readonly simulatedCustomerDelayMs?: number;
   /** What it shows once opened (default idleText(training)): the agent's, which knows the disk. */
   readonly idleText?: () => string;
+  /** Where each connection's ABECS exchanges are recorded, masked (the agent's ~/.pinbridge/traces/); none: not recorded. */
+  readonly traces?: TraceFolder;
 }
 
 interface Attempt {
   readonly connection: PinpadConnection;
   readonly info: PinpadInfo;
   readonly lost: Promise<void>;
+  readonly trace: TraceSession | undefined;
 }
 
 /** Resolves when `signal` aborts; `off` removes the listener once something else won the race. */
@@ -121,6 +125,7 @@ export class PinpadKeeper {
   readonly #simulatorCounters: DukptCounterStore | undefined;
   readonly #simulatedCustomer: Omit<typeof TRAINING_CUSTOMER, 'delayMs'> & { readonly delayMs: number };
   readonly #idleText: () => string;
+  readonly #traces: TraceFolder | undefined;
   readonly #now: () => number;
   readonly #unavailable: LoggedCondition;
   readonly #link: PinpadLink;
@@ -142,6 +147,7 @@ export class PinpadKeeper {
         ? TRAINING_CUSTOMER
         : { ...TRAINING_CUSTOMER, delayMs: options.simulatedCustomerDelayMs };
     this.#idleText = options.idleText ?? (() => idleText(training));
+    this.#traces = options.traces;
     this.#now = options.now ?? Date.now;
     this.#unavailable = new LoggedCondition(logger, this.#now);
     this.#link = options.link ?? new PinpadLink(address, new Date(this.#now()));
@@ -174,6 +180,7 @@ export class PinpadKeeper {
         if (attempt !== undefined) {
           this.#hooks.lost(attempt.info);
           await attempt.connection.close(CLOSED_TEXT).catch(() => {});
+          await lastWrite(attempt.trace);
         }
         return;
       }
@@ -192,6 +199,7 @@ export class PinpadKeeper {
       this.#hooks.lost(attempt.info);
       if (signal.aborted) {
         await attempt.connection.close(CLOSED_TEXT).catch(() => {});
+        await lastWrite(attempt.trace);
         return;
       }
       this.#setStatus('disconnected', null, null);
@@ -201,6 +209,8 @@ export class PinpadKeeper {
         'PINPAD disconnected; trying again with backoff until it is back',
       );
       await attempt.connection.close(null).catch(() => {});
+      // Its last packets on disk; the write never holds the reconnection up.
+      void attempt.trace?.close();
       // The loss is the first failure in a row: the backoff starts again from its shortest wait.
       failures = 1;
       await this.#wait(this.#delayAfter(failures), signal);
@@ -210,6 +220,7 @@ export class PinpadKeeper {
   /** One attempt: open, identify, show the idle text, hand over. Undefined when it failed (logged). */
   async #attempt(): Promise<Attempt | undefined> {
     let connection: PinpadConnection;
+    const trace = this.#traces?.open(this.address);
     try {
       connection = await this.#connect(this.address, {
         logger: this.#logger,
@@ -217,24 +228,28 @@ export class PinpadKeeper {
           autoCustomer: this.#simulatedCustomer,
           ...(this.#simulatorCounters === undefined ? {} : { dukptCounters: this.#simulatorCounters }),
         },
+        ...(trace === undefined ? {} : { wrapTransport: (transport) => trace.wrap(transport) }),
       });
     } catch (error) {
       this.#failed('connect', error);
+      void trace?.close();
       return undefined;
     }
     const lost = new Promise<void>((resolve) => connection.pinpad.once('disconnected', () => resolve()));
     try {
       const info = await connection.pinpad.info();
+      trace?.identified(tracePinpadOf(info));
       await connection.pinpad.display(this.#idleText());
       await this.#hooks.connected(connection);
       this.#setStatus('ready', null, null);
       // One line either way: after a time without it, with how long that was.
       if (!this.#unavailable.ended({ port: this.address, pinpad: info }, 'PINPAD ready'))
         this.#logger.info({ port: this.address, pinpad: info }, 'PINPAD ready');
-      return { connection, info, lost };
+      return { connection, info, lost, trace };
     } catch (error) {
       this.#failed('answer', error);
       await connection.close(null).catch(() => {});
+      void trace?.close();
       return undefined;
     }
   }
@@ -293,6 +308,22 @@ export function keepPinpad(
   options: KeeperOptions = {},
 ): Promise<void> {
   return new PinpadKeeper(address, training, logger, hooks, options).run(signal);
+}
+
+/** How long a stopping agent waits for its trace's last write (a disk that hangs does not hold the stop). */
+const LAST_TRACE_WRITE_MS = 1_000;
+
+/** The trace's last packets (the PINPAD's "PINBRIDGE DESLIGADO") on disk before the agent is gone, within LAST_TRACE_WRITE_MS. */
+async function lastWrite(trace: TraceSession | undefined): Promise<void> {
+  if (trace === undefined) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    trace.close(),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, LAST_TRACE_WRITE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }
 
 function codeOf(error: unknown): string | undefined {

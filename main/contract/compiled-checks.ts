@@ -192,6 +192,12 @@ const FACTORIES = new Map([
   const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false))) && (value.max_lines === undefined || (!("max_lines" in value) || (Number.isInteger(value.max_lines) && (!((Number.isFinite(value.max_lines) || typeof value.max_lines === "bigint")) || (value.max_lines >= 1 && value.max_lines <= 20000))))))));
   return (value) => check_0(value);
 }],
+  // POS operator.sendSupportBundle
+  ["1c5efba1e35de557-304", () => {
+  const External = [new RegExp("^pinbridge-support-[0-9TZ-]+\\.tar\\.gz$", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && ((("bundle_id" in value && "confirmed" in value) && Object.getOwnPropertyNames(value).length === 2) && ((typeof value.bundle_id === "string" && ((value.bundle_id.length <= 80 || (value.bundle_id.length <= 160 && Guard.CodePointCount(value.bundle_id) <= 80)) && External[0].test(value.bundle_id))) && (typeof value.confirmed === "boolean" && value.confirmed === true)))));
+  return (value) => check_0(value);
+}],
   // POS operator.testPrint
   ["583714adb35831e7-192", () => {
   const External = [new RegExp("(^printer$)", "u")];

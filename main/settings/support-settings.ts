@@ -1,6 +1,6 @@
 /**
- * The `support` section of the settings file: where `pinbridge support bundle --upload` sends a
- * bundle (main/support/upload.ts) — over HTTPS only; plain HTTP only to this computer (127.0.0.1,
+ * The `support` section of the settings file: where `pinbridge support bundle --upload` and the
+ * window's "Enviar ao suporte" send a bundle (main/support/upload.ts) — over HTTPS only; plain HTTP only to this computer (127.0.0.1,
  * ::1, localhost), for tests.
  */
 import { Type, type Static } from 'typebox';
@@ -11,7 +11,7 @@ export const SupportSettings = Type.Object(
       Type.String({
         minLength: 1,
         description:
-          'Where `pinbridge support bundle --upload` sends the support bundle (an HTTP PUT of the .tar.gz), after the person at the keyboard confirms. https:// only (plain http only to 127.0.0.1 or localhost).',
+          'Where `pinbridge support bundle --upload` and the window\'s "Enviar ao suporte" send the support bundle (an HTTP PUT of the .tar.gz), after the person at the keyboard confirms. https:// only (plain http only to 127.0.0.1 or localhost).',
       }),
     ),
   },

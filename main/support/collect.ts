@@ -1,17 +1,19 @@
 /**
  * What goes into a support bundle, read from this computer: the recent logs (bounded), the newest
- * PINPAD trace, the settings without secrets and the versions. The doctor's report is the
+ * PINPAD trace (the one given, else the newest the agent kept in ~/.pinbridge/traces/:
+ * trace-folder.ts), the settings without secrets and the versions. The doctor's report is the
  * caller's (it runs the checks). Anything that cannot be read is said in the bundle rather than
  * stopping it: a support bundle is most wanted when something is broken.
  */
 import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { arch, release, type } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { logFilePath } from '../paths.js';
+import { logFilePath, tracesDir } from '../paths.js';
 import { VERSION } from '../version.js';
 import { defaultSettingsPath, readSettingsJson } from '../settings/settings-file.js';
 import type { BundleFile } from './bundle.js';
 import { redactSettings } from './redact-settings.js';
+import { newestTrace } from './trace-folder.js';
 
 /** The logs a bundle carries at most, newest first (the log rotates at 5 MB). */
 export const DEFAULT_LOG_BYTES = 8 * 1024 * 1024;
@@ -20,19 +22,36 @@ export interface CollectOptions {
   readonly home?: string;
   readonly settingsPath?: string;
   readonly logBytes?: number;
-  /** A trace file (`pinbridge pinpad trace --out`) to carry. */
+  /** A trace file (`pinbridge pinpad trace --out`) to carry (default: the newest of ~/.pinbridge/traces/). */
   readonly tracePath?: string;
+  /** The trace itself (the running agent's open connection, from memory): carried instead of any file. */
+  readonly trace?: { readonly name: string; readonly text: string };
+  /** The log files to carry (default: every file of ~/.pinbridge/logs/): the running agent names its own. */
+  readonly logFiles?: readonly string[];
+  /** Log lines the log file could not take (a full disk), kept in memory by the running agent. */
+  readonly unwrittenLogLines?: readonly string[];
 }
 
-function filesByAge(dir: string): string[] {
+function filesOf(dir: string): string[] {
   try {
-    return readdirSync(dir)
-      .map((name) => join(dir, name))
-      .filter((path) => statSync(path).isFile())
-      .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+    return readdirSync(dir).map((name) => join(dir, name));
   } catch {
     return [];
   }
+}
+
+/** The regular files among `paths`, newest first; those that cannot be read are left out. */
+function filesByAge(paths: readonly string[]): string[] {
+  const found: { path: string; mtime: number }[] = [];
+  for (const path of paths) {
+    try {
+      const stat = statSync(path);
+      if (stat.isFile()) found.push({ path, mtime: stat.mtimeMs });
+    } catch {
+      // Gone or unreadable: nothing to carry.
+    }
+  }
+  return found.sort((a, b) => b.mtime - a.mtime).map((file) => file.path);
 }
 
 /** The last `bytes` of a file, from the first whole line. */
@@ -50,12 +69,12 @@ function tail(path: string, bytes: number): string {
   return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
 }
 
-/** The log folder's files, newest first, until `budget` bytes. */
-export function recentLogs(logDir: string, budget: number): { files: BundleFile[]; notes: string[] } {
+/** The log files (a folder's, or those named), newest first, until `budget` bytes. */
+export function recentLogs(logs: string | readonly string[], budget: number): { files: BundleFile[]; notes: string[] } {
   const files: BundleFile[] = [];
   const notes: string[] = [];
   let left = budget;
-  for (const path of filesByAge(logDir)) {
+  for (const path of filesByAge(typeof logs === 'string' ? filesOf(logs) : logs)) {
     if (left <= 0) {
       notes.push(`${basename(path)} left out: the bundle carries the newest ${budget} bytes of logs`);
       continue;
@@ -82,18 +101,32 @@ function pinpadOfTrace(text: string): unknown {
 
 /** Every file of the bundle but the doctor's report. */
 export function collectSupportFiles(options: CollectOptions = {}): BundleFile[] {
-  const logDir = dirname(logFilePath(options.home));
-  const logs = recentLogs(logDir, options.logBytes ?? DEFAULT_LOG_BYTES);
+  const logs = recentLogs(
+    options.logFiles ?? dirname(logFilePath(options.home)),
+    options.logBytes ?? DEFAULT_LOG_BYTES,
+  );
   const files: BundleFile[] = [...logs.files];
   const notes = [...logs.notes];
+  const unwritten = options.unwrittenLogLines ?? [];
+  if (unwritten.length > 0)
+    files.push({
+      name: 'logs/not-written.log',
+      text: unwritten.map((line) => line.replace(/\n$/, '')).join('\n') + '\n',
+    });
   let pinpad: unknown;
-  if (options.tracePath !== undefined) {
+  const traces = tracesDir(options.home);
+  const tracePath = options.tracePath ?? newestTrace(traces);
+  if (options.trace !== undefined) {
+    pinpad = pinpadOfTrace(options.trace.text);
+    files.push({ name: `pinpad-trace/${options.trace.name}`, text: options.trace.text });
+  } else if (tracePath === undefined) notes.push(`no PINPAD trace: none given and none kept in ${traces}`);
+  else {
     try {
-      const text = readFileSync(options.tracePath, 'utf8');
+      const text = readFileSync(tracePath, 'utf8');
       pinpad = pinpadOfTrace(text);
-      files.push({ name: `pinpad-trace/${basename(options.tracePath)}`, text });
+      files.push({ name: `pinpad-trace/${basename(tracePath)}`, text });
     } catch (error) {
-      notes.push(`the trace ${options.tracePath} could not be read: ${(error as Error).message}`);
+      notes.push(`the trace ${tracePath} could not be read: ${(error as Error).message}`);
     }
   }
   const settingsPath = options.settingsPath ?? defaultSettingsPath(options.home);

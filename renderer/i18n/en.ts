@@ -595,6 +595,25 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.copyFixLabel': 'Copy how to fix: {check}',
   'support.copied': 'Copied.',
   'support.selected': 'Text selected: press Ctrl+C to copy it.',
+  'support.bundle': 'Support bundle',
+  'support.bundleText':
+    'One file for support with the diagnostics, the recent logs, the last PINPAD trace, the settings without passwords and the versions. Card data and CPFs are masked.',
+  'support.bundleMake': 'Make support bundle',
+  'support.bundleMaking': 'Making the support bundle… It takes a few seconds.',
+  'support.bundleSaved': 'Bundle made at {time} ({size}, {files} files), saved in {file}.',
+  'support.bundleNotSaved': 'Bundle made at {time} ({size}, {files} files). {reason}',
+  'support.bundleDownload': 'Download the bundle',
+  'support.bundleSend': 'Send to support',
+  'support.bundleNoUpload':
+    'To send it to support from here, set the upload address (support.upload_url). Meanwhile, download the bundle and send it another way.',
+  'support.bundleConfirmTitle': 'Send the bundle to support?',
+  'support.bundleConfirmText':
+    'The file {name} ({size}) with the diagnostics, the recent logs, the last PINPAD trace, the settings without passwords and the versions (card data and CPFs masked) will be sent to {to}.',
+  'support.bundleConfirmYes': 'Yes, send',
+  'support.bundleSending': 'Sending the bundle to {to}…',
+  'support.bundleSent': 'Bundle sent to {to} at {time}.',
+  'support.bundleNotSent': 'The bundle was not sent. {reason}',
+  'support.bundleCancelled': 'Sending cancelled: nothing was sent.',
   'support.logs': 'Logs for support',
   'support.logsText':
     "Pinbridge's latest log lines, to send to support. They hold no card data: anything that looks like a card number is masked.",

@@ -607,6 +607,25 @@ export const PT_BR = {
   'support.copyFixLabel': 'Copiar como resolver: {check}',
   'support.copied': 'Copiado.',
   'support.selected': 'Texto selecionado: tecle Ctrl+C para copiar.',
+  'support.bundle': 'Pacote de suporte',
+  'support.bundleText':
+    'Um arquivo para o suporte com o diagnóstico, os registros recentes, o último rastreamento do PINPAD, as configurações sem senhas e as versões. Dados de cartão e CPF saem mascarados.',
+  'support.bundleMake': 'Gerar pacote de suporte',
+  'support.bundleMaking': 'Gerando o pacote de suporte… Leva alguns segundos.',
+  'support.bundleSaved': 'Pacote gerado às {time} ({size}, {files} arquivos), salvo em {file}.',
+  'support.bundleNotSaved': 'Pacote gerado às {time} ({size}, {files} arquivos). {reason}',
+  'support.bundleDownload': 'Baixar o pacote',
+  'support.bundleSend': 'Enviar ao suporte',
+  'support.bundleNoUpload':
+    'Para enviar direto ao suporte, configure o endereço de envio (support.upload_url). Enquanto isso, baixe o pacote e envie de outro jeito.',
+  'support.bundleConfirmTitle': 'Enviar o pacote ao suporte?',
+  'support.bundleConfirmText':
+    'Será enviado o arquivo {name} ({size}) com o diagnóstico, os registros recentes, o último rastreamento do PINPAD, as configurações sem senhas e as versões (dados de cartão e CPF mascarados) para {to}.',
+  'support.bundleConfirmYes': 'Sim, enviar',
+  'support.bundleSending': 'Enviando o pacote para {to}…',
+  'support.bundleSent': 'Pacote enviado para {to} às {time}.',
+  'support.bundleNotSent': 'O pacote não foi enviado. {reason}',
+  'support.bundleCancelled': 'Envio cancelado: nada foi enviado.',
   'support.logs': 'Registros para o suporte',
   'support.logsText':
     'As últimas linhas do registro do Pinbridge, para enviar ao suporte. Elas não têm dados de cartão: o que parecer número de cartão sai mascarado.',

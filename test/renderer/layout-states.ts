@@ -815,6 +815,19 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'support',
+    name: 'support-bundle-made',
+    host: 'agent',
+    setup: async (page) => {
+      await go(page, 'support');
+      await page.click('#support-bundle-make');
+      await expect
+        .poll(() => page.locator('#support-bundle-status').getAttribute('data-state'), { timeout: 60_000 })
+        .toBe('saved');
+    },
+    inView: ['#support-bundle-status'],
+  },
+  {
     page: 'status',
     name: 'live',
     host: 'live',

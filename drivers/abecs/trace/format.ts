@@ -60,6 +60,8 @@ export interface TraceHeader {
   /** ISO time the recording started; `t` counts from here. */
   readonly started: string;
   readonly pinpad?: TracePinpad;
+  /** Events dropped, oldest first, by a recorder kept within a limit (the agent's own traces). */
+  readonly events_dropped?: number;
 }
 
 export interface RecordedTrace {
@@ -131,12 +133,16 @@ function parseHeader(value: unknown, where: string): TraceHeader {
     }
     pinpad = picked;
   }
+  const dropped = value.events_dropped;
+  if (dropped !== undefined && (typeof dropped !== 'number' || !Number.isInteger(dropped) || dropped < 0))
+    throw new TraceFileError('INVALID_TRACE', `${where}: "events_dropped" must be a whole number.`);
   return {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,
     address: value.address,
     started: value.started,
     ...(pinpad ? { pinpad } : {}),
+    ...(dropped !== undefined ? { events_dropped: dropped } : {}),
   };
 }
 

@@ -14,6 +14,8 @@
  *      PP_KSNTDESDnn, EBX's SPE_DATAIN / PP_DATAOUT, working keys (SPE_WKENC): zeros;
  *    - PP_EMVDATA / SPE_EMVDATA: card-data objects removed, cryptograms zeroed (mask-values.ts);
  *    - PP_CHNAME: removed;
+ *    - GCD's answer, PP_VALUE (what the cardholder typed: a CPF, a card's last digits or security
+ *      code): each character "0", so the length stays and no document or card datum does;
  *    - any parameter id the spec does not list: zeroed (it might be a vendor's card data).
  * 3. Legacy fixed-field packets with card data are cleaned field by field: GCR's answer (tracks,
  *    PAN, name, acquirer data), GOC (working key; PIN block, KSN, EMV data), FNC (issuer and card
@@ -104,10 +106,19 @@ function maskParam(id: number, value: Buffer): Buffer | undefined {
   return zeroBytes(value);
 }
 
-function maskTlvBlock(block: Buffer, code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND'): Buffer {
+/** GCD's answer: PP_VALUE is what the cardholder typed at a fixed prompt (CPF, CNPJ, phone, security code…). */
+function maskTypedValue(id: number, value: Buffer): Buffer | undefined {
+  return id === PP.VALUE ? Buffer.from(zeroText(value.toString('latin1')), 'latin1') : maskParam(id, value);
+}
+
+function maskTlvBlock(
+  block: Buffer,
+  code: 'MALFORMED_RESPONSE' | 'MALFORMED_COMMAND',
+  mask: (id: number, value: Buffer) => Buffer | undefined = maskParam,
+): Buffer {
   const parts: Buffer[] = [];
   for (const { id, value } of decodeTlvBlock(block, code)) {
-    const masked = maskParam(id, value);
+    const masked = mask(id, value);
     if (masked !== undefined) parts.push(encodeTlv(id, masked));
   }
   return Buffer.concat(parts);
@@ -174,6 +185,7 @@ function maskCommandBlocks(id: string, blocks: readonly Buffer[]): Buffer[] | un
 }
 
 function maskResponseBlocks(id: string, status: number, blocks: readonly Buffer[]): Buffer[] | undefined {
+  if (id === 'GCD') return blocks.map((block) => maskTlvBlock(block, 'MALFORMED_RESPONSE', maskTypedValue));
   if (TLV_COMMANDS.has(id)) return blocks.map((block) => maskTlvBlock(block, 'MALFORMED_RESPONSE'));
   const rsp = { id, status, blocks };
   switch (id) {

@@ -6,6 +6,9 @@
  *
  * Bytes outside packets other than ACK, NAK, EOT and CAN are line noise and are not recorded,
  * nor are packets whose CRC failed (the link layer NAKs them; the resend is recorded).
+ *
+ * A recorder that runs for as long as the agent does (main/support/trace-folder.ts) is bounded
+ * (`limit`): past it the oldest events go first, and the header counts them (`events_dropped`).
  */
 import { EventEmitter } from 'node:events';
 import type { ByteTransport, TransportEvents, TransportKind } from '../../transports/transport.js';
@@ -28,20 +31,55 @@ const CONTROL_KINDS: ReadonlyMap<number, TraceEventKind> = new Map([
   [CAN, 'can'],
 ]);
 
+/** The most a recorder keeps; past either, the oldest events are dropped. */
+export interface TraceLimit {
+  readonly events?: number;
+  /** Roughly the bytes the events take in a trace file (their hex data and ~60 bytes each). */
+  readonly bytes?: number;
+}
+
+export interface TraceRecorderOptions {
+  readonly limit?: TraceLimit;
+  /** Told after each event is kept (e.g. to write the trace to disk soon). */
+  readonly onEvent?: () => void;
+}
+
+/** What an event adds to a trace file, roughly: its JSON line without the data, and the data. */
+const eventBytes = (event: TraceEvent): number => 60 + (event.data?.length ?? 0);
+
 export class TraceRecorder {
   readonly started: Date;
   /** What the identification said, for the header (set by whoever ran it). */
   pinpad: TracePinpad | undefined;
   readonly #origin: number;
-  readonly #events: TraceEvent[] = [];
+  #events: TraceEvent[] = [];
+  #bytes = 0;
+  #dropped = 0;
+  readonly #limit: TraceLimit;
+  readonly #onEvent: (() => void) | undefined;
   readonly #decoders: Record<TraceDirection, FrameDecoder> = {
     host: new FrameDecoder(),
     pinpad: new FrameDecoder(),
   };
 
-  constructor(readonly address: string) {
+  constructor(
+    readonly address: string,
+    options: TraceRecorderOptions = {},
+  ) {
     this.started = new Date();
     this.#origin = performance.now();
+    this.#limit = options.limit ?? {};
+    this.#onEvent = options.onEvent;
+  }
+
+  /** Events kept now (packets and control bytes). */
+  get eventCount(): number {
+    return this.#events.length;
+  }
+
+  /** Events dropped, oldest first, to stay within the limit. */
+  get dropped(): number {
+    return this.#dropped;
   }
 
   /** Packets recorded so far, both directions. */
@@ -55,7 +93,7 @@ export class TraceRecorder {
     for (const item of this.#decoders[dir].push(bytes)) {
       if (item.kind === 'packet') {
         const { id, status, data } = maskPacket(dir, item.data);
-        this.#events.push({
+        this.#keep({
           t,
           dir,
           kind: 'packet',
@@ -66,9 +104,28 @@ export class TraceRecorder {
         });
       } else if (item.kind === 'byte') {
         const kind = CONTROL_KINDS.get(item.byte);
-        if (kind !== undefined) this.#events.push({ t, dir, kind });
+        if (kind !== undefined) this.#keep({ t, dir, kind });
       }
     }
+  }
+
+  #keep(event: TraceEvent): void {
+    this.#events.push(event);
+    this.#bytes += eventBytes(event);
+    const maxEvents = this.#limit.events ?? Infinity;
+    const maxBytes = this.#limit.bytes ?? Infinity;
+    if (this.#events.length > maxEvents || this.#bytes > maxBytes) {
+      // A tenth at once (at least what the limit needs): the array is not shifted at every packet.
+      let drop = Math.max(1, Math.ceil(this.#events.length / 10), this.#events.length - maxEvents);
+      let freed = 0;
+      for (let i = 0; i < drop; i++) freed += eventBytes(this.#events[i]!);
+      while (this.#bytes - freed > maxBytes && drop < this.#events.length - 1)
+        freed += eventBytes(this.#events[drop++]!);
+      this.#events = this.#events.slice(drop);
+      this.#bytes -= freed;
+      this.#dropped += drop;
+    }
+    this.#onEvent?.();
   }
 
   /** The recording so far, ready for writeTraceFile. */
@@ -80,6 +137,7 @@ export class TraceRecorder {
         address: this.address,
         started: this.started.toISOString(),
         ...(this.pinpad ? { pinpad: this.pinpad } : {}),
+        ...(this.#dropped > 0 ? { events_dropped: this.#dropped } : {}),
       },
       events: [...this.#events],
     };

@@ -11,8 +11,9 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { Pinpad, PinpadInfo } from '../../../drivers/abecs/pinpad.js';
-import { writeTraceFile, type TracePinpad } from '../../../drivers/abecs/trace/format.js';
+import type { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { writeTraceFile } from '../../../drivers/abecs/trace/format.js';
+import { tracePinpadOf } from '../../support/trace-folder.js';
 import { RecordingTransport, TraceRecorder } from '../../../drivers/abecs/trace/recorder.js';
 import type { DriverLogger } from '../../../drivers/log.js';
 import { connectPinpad } from '../../pinpad/connection.js';
@@ -61,17 +62,6 @@ async function checkWritable(file: string): Promise<void> {
       `cannot write the trace to ${file}: the folder ${dirname(path)} does not exist or is not writable`,
     );
   }
-}
-
-function pinpadOf(info: PinpadInfo): TracePinpad {
-  return {
-    manufacturer: info.manufacturer,
-    model: info.model,
-    serial_number: info.serialNumber,
-    firmware: info.firmware,
-    spec_version: info.specVersion,
-    protocol: info.protocol,
-  };
 }
 
 /** Amount on the display, the card read (GCX, then GOX or GPN), the card out (RMC). */
@@ -137,7 +127,7 @@ export function registerPinpadTraceCommand(pinpad: Command, io: CliIo, portHelp:
           wrapTransport: (transport) => new RecordingTransport(transport, recorder),
         });
         try {
-          recorder.pinpad = pinpadOf(await connection.pinpad.info());
+          recorder.pinpad = tracePinpadOf(await connection.pinpad.info());
           if (options.sale !== undefined)
             sale = await readOneCard(connection.pinpad, options.sale, options.debit ? 'debit' : 'credit', logger);
         } finally {

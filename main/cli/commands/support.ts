@@ -1,7 +1,7 @@
 /**
  * `pinbridge support bundle`: the one file a store sends its support desk (main/support/bundle.ts)
  * — the doctor's report (the checks `pinbridge doctor --json` runs), the recent logs, the last
- * PINPAD trace, the settings without secrets and the versions, masked and scanned for card data.
+ * PINPAD trace (--trace, else the newest the agent kept: main/support/trace-folder.ts), the settings without secrets and the versions, masked and scanned for card data.
  * With --upload it is sent to the settings' support.upload_url, only once the person at the
  * keyboard said yes (or --yes); with no terminal to ask on and no --yes, it is not sent.
  */
@@ -61,7 +61,10 @@ export function registerSupportCommand(program: Command, io: CliIo): void {
     .option('--upload', "also send it to the settings' support.upload_url (HTTP PUT), after a y/N confirmation")
     .option('--yes', 'with --upload: send without asking')
     .option('--settings <file>', 'the settings file (default ~/.pinbridge/settings.json)')
-    .option('--trace <file>', 'a PINPAD trace (`pinbridge pinpad trace --out`) to include')
+    .option(
+      '--trace <file>',
+      'a PINPAD trace (`pinbridge pinpad trace --out`) to include (default: the newest the agent kept in ~/.pinbridge/traces/)',
+    )
     .option(
       '--timeout <seconds>',
       'time limit of each doctor check',

@@ -151,4 +151,35 @@ export interface OperatorServices {
       likely_pinpad: boolean;
     }[]
   >;
+  /**
+   * Makes the support bundle with this agent's doctor, logs, last PINPAD trace, settings without
+   * secrets and versions (main/agent/support-bundles.ts); refusals are PosErrors with a pt-BR message.
+   */
+  supportBundle(): Promise<SupportBundleMade>;
+  /** Sends the last bundle made to support.upload_url; a failed send is an answer (sent: false), with the pt-BR reason. */
+  sendSupportBundle(id: string): Promise<SupportBundleSent>;
 }
+
+/** A support bundle the agent made for the window. */
+export interface SupportBundleMade {
+  readonly id: string;
+  readonly created_at: string;
+  readonly file: string | null;
+  readonly not_saved: { readonly code: string; readonly message: string; readonly cashier_message: string } | null;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly files: readonly { readonly name: string; readonly size: number }[];
+  readonly archive: Buffer;
+  readonly upload_to: string | null;
+}
+
+export type SupportBundleSent =
+  | { readonly sent: true; readonly to: string; readonly status: number }
+  | {
+      readonly sent: false;
+      readonly to: string;
+      readonly code: 'UPLOAD_FAILED';
+      readonly reason: 'bad_url' | 'unreachable' | 'timeout' | 'refused';
+      readonly message: string;
+      readonly cashier_message: string;
+    };

@@ -5,9 +5,10 @@
  * is back, whatever happened in between (the log file is read back). Each attempt leaves nothing
  * behind: no abort listener piles up on the agent's stop signal, and a stop ends the wait at once.
  * Time is faked where an hour passes; the PINPAD is a double whose "cable" the test pulls.
+ * Each connection is recorded in the traces folder, whose failure never keeps the PINPAD from being ready.
  */
 import { EventEmitter, getEventListeners } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Pinpad, PinpadInfo } from '../../../drivers/abecs/pinpad.js';
@@ -18,6 +19,8 @@ import { keepPinpad, PinpadKeeper, type PinpadHooks } from '../../../main/agent/
 import { createLogger } from '../../../main/log.js';
 import type { PinpadLinkStatus } from '../../../main/pinpad/link-status.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { parseTrace } from '../../../drivers/abecs/trace/format.js';
+import { newestTrace, TraceFolder } from '../../../main/support/trace-folder.js';
 
 const INFO = {
   manufacturer: 'GERTEC',
@@ -316,5 +319,51 @@ describe('the simulated PINPAD (sim)', () => {
   it('has a customer at the pace asked for (a demo or a spec of many sales), the same card', async () => {
     expect(await customerOf({ simulatedCustomerDelayMs: 200 })).toMatchObject({ delayMs: 200, card: 'visaCredit' });
     expect(await customerOf({ simulatedCustomerDelayMs: 0 })).toMatchObject({ delayMs: 0 });
+  });
+});
+
+describe("the trace of the keeper's connections", () => {
+  /** The simulated PINPAD kept until it is ready, then the agent stops. */
+  async function readyThenStop(folder: TraceFolder): Promise<void> {
+    const stop = new AbortController();
+    let ready: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (ready = resolve));
+    const running = keepPinpad(
+      'sim',
+      true,
+      createLogger({ level: 'silent' }),
+      stop.signal,
+      { ...hooks(), ready: () => ready() },
+      { traces: folder, simulatedCustomerDelayMs: 0 },
+    );
+    await answered;
+    stop.abort();
+    await running;
+  }
+
+  it('records each connection, the PINPAD named, down to the close the stopping agent sends', async () => {
+    const dir = join(mkdtempSync(join(artifactsDir(), 'keeper-traces-')), 'traces');
+    await readyThenStop(new TraceFolder(dir, { writeDelayMs: 10 }));
+    const trace = parseTrace(readFileSync(newestTrace(dir)!, 'utf8'));
+    expect(trace.header.pinpad?.serial_number).toMatch(/^SIM/);
+    const sent = trace.events
+      .filter((event) => event.dir === 'host' && event.kind === 'packet')
+      .map((event) => event.id);
+    expect(sent[0]).toBe('OPN');
+    expect(sent.at(-1)).toBe('CLO');
+  });
+
+  it('gets the PINPAD ready when the traces cannot be written, telling why once', async () => {
+    const root = mkdtempSync(join(artifactsDir(), 'keeper-traces-'));
+    // A file where the folder goes: every write fails.
+    writeFileSync(join(root, 'traces'), '');
+    const problems: string[] = [];
+    await readyThenStop(
+      new TraceFolder(join(root, 'traces'), {
+        writeDelayMs: 1,
+        problem: (error) => problems.push(error?.code ?? 'written again'),
+      }),
+    );
+    expect(problems).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The support bundle's builder: a .tar.gz that the system's tar reads back, whose manifest names
  * each file with its size and SHA-256; CPFs and card numbers masked; secrets of the settings
- * replaced; and no bundle at all when the scanner still finds card data after the masking.
+ * replaced; and no bundle at all when the scanner still finds card data after the masking — in a
+ * trace, also in its packets read back from their hex.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +64,41 @@ describe('buildBundle', () => {
       }),
     );
     expect((error as SupportBundleError).code).toBe('BUNDLE_HAS_CARD_DATA');
+  });
+});
+
+describe("a trace's packets", () => {
+  /** One trace line of a packet whose data is `ascii`, as the hex the trace keeps. */
+  const packetLine = (id: string, ascii: string): string =>
+    `${JSON.stringify({ t: 1, dir: 'pinpad', kind: 'packet', id, status: '000', length: ascii.length, data: Buffer.from(ascii, 'latin1').toString('hex') })}\n`;
+  const header = `${JSON.stringify({ format: 'pinbridge-abecs-trace', version: 1, address: 'sim', started: '2026-11-29T09:00:00.000Z' })}\n`;
+  const trace = (...lines: string[]): { name: string; text: string } => ({
+    name: 'pinpad-trace/pinpad-1.trace.jsonl',
+    text: header + lines.join(''),
+  });
+
+  it('lose a card number the masking finds in their hex', () => {
+    const { archive } = buildBundle([trace(packetLine('GIX', 'GIX0004111111111111111'))]);
+    const kept = extractTarGz(archive).files.get('pinpad-trace/pinpad-1.trace.jsonl')!.toString();
+    expect(kept).toContain('"data":"[card data removed]"');
+    expect(kept).not.toContain(Buffer.from('4111111111111111').toString('hex'));
+  });
+
+  it('are read back from their hex by the scanner: a test card or a track the masking missed stops the bundle, whatever the packet', () => {
+    for (const secret of ['4111111111111111', ';5234567890123453=30121010000?']) {
+      const error = thrown(() => buildBundle([trace(packetLine('GIX', `GIX000${secret}`))], { mask: (text) => text }));
+      expect((error as SupportBundleError).code, secret).toBe('BUNDLE_HAS_CARD_DATA');
+      expect((error as Error).message).not.toContain(secret);
+    }
+  });
+
+  it('hold a card-like number as a card in a card command only: elsewhere it is a serial number', () => {
+    const cardLike = '5234567890123453';
+    const unmasked = { mask: (text: string) => text };
+    const inCardRead = thrown(() => buildBundle([trace(packetLine('GCX', `GCX000 ${cardLike}`))], unmasked));
+    expect((inCardRead as SupportBundleError).code).toBe('BUNDLE_HAS_CARD_DATA');
+    const { archive } = buildBundle([trace(packetLine('GIX', `GIX000 ${cardLike}`))], unmasked);
+    expect(extractTarGz(archive).names).toContain('pinpad-trace/pinpad-1.trace.jsonl');
   });
 });
 

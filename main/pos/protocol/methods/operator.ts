@@ -368,6 +368,93 @@ export const OPERATOR_METHODS = {
       { additionalProperties: false },
     ),
   }),
+  'operator.supportBundle': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 20,
+    summary:
+      "Makes a support bundle, as `pinbridge support bundle` does, in the running agent: one .tar.gz with its doctor's report, its recent logs, the last PINPAD trace it kept (~/.pinbridge/traces/), the settings without secrets and the versions, with a manifest.json of sizes and SHA-256s. Card data and CPFs are masked and every file checked by the card-data scanner; a bundle in which card data is still found is not made (INVALID_STATE, reason BUNDLE_HAS_CARD_DATA). Nothing is sent: see operator.sendSupportBundle.",
+    description:
+      'Saved in ~/.pinbridge/support/ (the newest 5 kept). A disk that cannot take it costs the file only: `file` is null, `not_saved` says why (English and pt-BR), and the archive is still in the answer and can still be sent.',
+    params: NoParams,
+    result: Type.Object(
+      {
+        id: Type.String({
+          description: "The archive's name, pinbridge-support-<time>.tar.gz: what operator.sendSupportBundle sends.",
+        }),
+        created_at: Type.String({ format: 'date-time' }),
+        file: Type.Union([Type.String(), Type.Null()], {
+          description: 'Where it was saved; null when it could not be.',
+        }),
+        not_saved: Type.Union(
+          [
+            Type.Object(
+              {
+                code: Type.String({ description: 'ENOSPC (the disk is full), EROFS, EACCES…' }),
+                message: Type.String({ description: 'English.' }),
+                cashier_message: Type.String({ description: 'pt-BR, as the window shows it.' }),
+              },
+              { additionalProperties: false },
+            ),
+            Type.Null(),
+          ],
+          { description: 'Why the bundle is not on disk; null when it was saved.' },
+        ),
+        bytes: Type.Integer({ minimum: 0 }),
+        sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+        files: Type.Array(
+          Type.Object({ name: Type.String(), size: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+          { description: 'The files inside, after manifest.json.' },
+        ),
+        archive_base64: Type.String({
+          description: 'The .tar.gz itself (base64), for the window to offer as a download.',
+        }),
+        upload_to: Type.Union([Type.String(), Type.Null()], {
+          description:
+            "Where operator.sendSupportBundle would send it (support.upload_url's origin); null when none is set.",
+        }),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'operator.sendSupportBundle': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 20,
+    summary:
+      "Sends the last support bundle made (operator.supportBundle) to the settings' support.upload_url, one HTTP PUT of the archive, once the cashier confirmed in the window: `confirmed` must be true. A failed send is an answer (sent false, with the reason in English and pt-BR), not an error.",
+    description:
+      'No support.upload_url in the settings in use is INVALID_STATE with reason NO_UPLOAD_URL; a bundle other than the last one made is NOT_FOUND with reason BUNDLE_UNKNOWN. The send runs on its own, off any payment.',
+    params: Type.Object(
+      {
+        bundle_id: Type.String({ pattern: '^pinbridge-support-[0-9TZ-]+\\.tar\\.gz$', maxLength: 80 }),
+        confirmed: Type.Literal(true, { description: 'The cashier said yes to what is sent and where.' }),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Union([
+      Type.Object(
+        { sent: Type.Literal(true), to: Type.String(), status: Type.Integer() },
+        { additionalProperties: false },
+      ),
+      Type.Object(
+        {
+          sent: Type.Literal(false),
+          to: Type.String(),
+          code: Type.Literal('UPLOAD_FAILED'),
+          reason: Type.Union([
+            Type.Literal('bad_url'),
+            Type.Literal('unreachable'),
+            Type.Literal('timeout'),
+            Type.Literal('refused'),
+          ]),
+          message: Type.String({ description: 'English.' }),
+          cashier_message: Type.String({ description: 'pt-BR, as the window shows it.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ]),
+  }),
   'operator.testPrint': method({
     tag: 'operator',
     access: 'operator',

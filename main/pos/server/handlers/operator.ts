@@ -83,6 +83,8 @@ export const operatorHandlers: Handlers<
   | 'operator.doctor'
   | 'operator.detectPinpads'
   | 'operator.exportLogs'
+  | 'operator.supportBundle'
+  | 'operator.sendSupportBundle'
   | 'operator.testPrint'
   | 'operator.scanBle'
   | 'operator.systemPrinters'
@@ -280,6 +282,14 @@ export const operatorHandlers: Handlers<
     context.log.info({ lines: exported.lines, masked: exported.masked }, 'logs exported from the window');
     return exported;
   },
+
+  'operator.supportBundle': async (_params, context) => {
+    const { archive, ...made } = await services(context).supportBundle();
+    return { ...made, files: [...made.files], archive_base64: archive.toString('base64') };
+  },
+
+  // The window asks only after the cashier's yes (its dialog says what goes and where).
+  'operator.sendSupportBundle': async ({ bundle_id }, context) => services(context).sendSupportBundle(bundle_id),
 
   'operator.testPrint': ({ printer }, { agent }) => {
     const receipts = agent.receipts;

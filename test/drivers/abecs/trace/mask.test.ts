@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cexCommand } from '../../../../drivers/abecs/commands/cex.js';
+import { gcdCommand } from '../../../../drivers/abecs/commands/gcd.js';
+import { mnuCommand } from '../../../../drivers/abecs/commands/mnu.js';
 import { gcrCommand, type GcrResult } from '../../../../drivers/abecs/commands/gcr.js';
 import { gcxCommand, type GcxResult } from '../../../../drivers/abecs/commands/gcx.js';
 import { gixCommand } from '../../../../drivers/abecs/commands/gix.js';
@@ -222,6 +224,16 @@ describe('masking packets', () => {
     expect(gixCommand.decodeResponse(masked)).toMatchObject({ serialNumber: 'SN123' });
     expect(masked.blocks[0]!.toString('hex')).toContain(`910100 0a${'00'.repeat(10)}`.replace(' ', ''));
     expect(masked.blocks[0]!.toString('latin1')).not.toContain('VENDOR');
+  });
+
+  it("GCD: what the customer typed (a CPF, a card's last digits, its security code) zeroed, same length; MNU's choice kept", () => {
+    for (const typed of ['52998224725', '1111', '123']) {
+      const masked = maskedResponse(gcdCommand.encodeResponse({ value: typed }));
+      expect(gcdCommand.decodeResponse(decodeResponsePacket(masked))).toEqual({ value: '0'.repeat(typed.length) });
+      expect(masked.toString('latin1')).not.toContain(typed);
+    }
+    const menu = maskedResponse(mnuCommand.encodeResponse({ index: 2 }));
+    expect(mnuCommand.decodeResponse(decodeResponsePacket(menu))).toEqual({ index: 2 });
   });
 
   it('keeps only id, status and length of what it cannot clean', () => {
