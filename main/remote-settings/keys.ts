@@ -5,9 +5,19 @@
  * pinned unless told to: a new key is a decision, never a side effect.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CodedError } from '../../lib/errors.js';
 import { publicKeyOf } from './document.js';
+
+/** Removes a temporary file left by a failed write; its folder may be what failed (ENOTDIR, EROFS). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing was written there, or nothing can be: there is nothing to clean.
+  }
+}
 
 export interface KeyPairPem {
   readonly privateKey: string;
@@ -42,14 +52,37 @@ export function readPinnedKey(path: string): PinnedKey {
   }
 }
 
-export class PinRefused extends Error {
-  constructor(
-    readonly code: 'ALREADY_PINNED' | 'NOT_A_KEY',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'PinRefused';
+/** A key or document command refused (`pinbridge remote-settings …`): a stable code and a sentence. */
+export class RemoteSettingsError extends CodedError<
+  'ALREADY_PINNED' | 'NOT_A_KEY' | 'KEY_EXISTS' | 'FILE_UNREADABLE' | 'INVALID_DOCUMENT' | 'WRITE_FAILED'
+> {}
+
+/** Writes `text` to `path` through a temporary file renamed over it (a crash leaves the old file or none). */
+function writeAtomically(path: string, text: string, mode: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { mode });
+    renameSync(temporary, path);
+  } catch (error) {
+    removeQuietly(temporary);
+    throw new RemoteSettingsError('WRITE_FAILED', `cannot write ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Writes a new key pair into `dir` (remote-settings.key, private to its user; remote-settings.pub); never over an existing one. */
+export function writeKeyPair(dir: string): { privateKey: string; publicKey: string } {
+  const files = { privateKey: join(dir, 'remote-settings.key'), publicKey: join(dir, 'remote-settings.pub') };
+  for (const file of Object.values(files))
+    if (existsSync(file))
+      throw new RemoteSettingsError(
+        'KEY_EXISTS',
+        `${file} exists: a chain's key is made once (remove it first to make another, and pin the new public key on every checkout)`,
+      );
+  const pair = generateKeyPair();
+  writeAtomically(files.privateKey, pair.privateKey, 0o600);
+  writeAtomically(files.publicKey, pair.publicKey, 0o644);
+  return files;
 }
 
 /** Pins the public key of `text` at `path` (PEM SPKI written, read-only to others); the key pinned. */
@@ -58,21 +91,13 @@ export function pinKey(path: string, text: string, options: { readonly replace?:
   try {
     key = publicKeyOf(text);
   } catch (error) {
-    throw new PinRefused('NOT_A_KEY', (error as Error).message);
+    throw new RemoteSettingsError('NOT_A_KEY', (error as Error).message);
   }
   if (options.replace !== true && readPinnedKey(path).state !== 'missing')
-    throw new PinRefused(
+    throw new RemoteSettingsError(
       'ALREADY_PINNED',
       `a key is already pinned at ${path}: replacing it changes who may set this checkout's settings; use --replace to do so`,
     );
-  mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, key.export({ type: 'spki', format: 'pem' }).toString(), { mode: 0o644 });
-    renameSync(temporary, path);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  writeAtomically(path, key.export({ type: 'spki', format: 'pem' }).toString(), 0o644);
   return key;
 }

@@ -385,3 +385,26 @@ export class RemoteSettings {
     clearTimeout(this.#idleTimer);
   }
 }
+
+/**
+ * The status as the files say it, for another process than the agent (`pinbridge doctor`,
+ * `pinbridge remote-settings status`): the document running is the state's current one.
+ */
+export function remoteStatusOnDisk(section: RemoteSettingsSection | null, home?: string): RemoteStatus {
+  const pinned = readPinnedKey(remoteSettingsKeyPath(home));
+  const state = new RemoteStateStore(remoteSettingsStatePath(home)).state;
+  const current = state.current;
+  return {
+    configured: section !== null,
+    url: section === null ? null : remoteUrlOf(section),
+    key: pinned.state,
+    key_problem: pinned.state === 'unusable' ? pinned.message : null,
+    running:
+      current === null || state.refused_versions.includes(current.version)
+        ? null
+        : { version: current.version, url: current.url, fetched_at: current.fetched_at },
+    pending: state.trial === null ? null : { version: state.trial.version, url: state.trial.url },
+    last_check: state.last_check,
+    last_refusal: state.refusals.at(-1) ?? null,
+  };
+}

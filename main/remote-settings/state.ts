@@ -16,6 +16,15 @@ import { messageOf } from '../../lib/errors.js';
 import type { Logger } from '../log.js';
 import type { Refusal, RefusalCode } from './refusal.js';
 
+/** Removes a temporary file left by a failed write; its folder may be what failed (ENOTDIR, EROFS). */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing was written there, or nothing can be: there is nothing to clean.
+  }
+}
+
 export interface StoredDocument {
   readonly version: number;
   /** Where it was fetched from (the url with its placeholders filled). */
@@ -120,7 +129,7 @@ export class RemoteStateStore {
       renameSync(temporary, this.path);
       return true;
     } catch (error) {
-      rmSync(temporary, { force: true });
+      removeQuietly(temporary);
       this.#logger?.warn(
         { file: this.path, err: messageOf(error) },
         'the remote settings state could not be written; it is kept in memory and written again at the next change',

@@ -934,6 +934,7 @@ describe('the support page', () => {
       'client-certificate',
       'pos-ports',
       'disk',
+      'remote-settings',
       'settings',
     ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
