@@ -216,6 +216,8 @@ export class RemoteSettings {
   started(ready: Promise<unknown>): void {
     const loaded = this.#loaded;
     this.#inUse = loaded;
+    // An agent stopped before it was ready rejects `ready`: nobody else waits for it.
+    ready.catch(() => undefined);
     if (loaded === null || !loaded.trial) return;
     ready.then(
       () => {
