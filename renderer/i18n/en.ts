@@ -529,6 +529,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'settings.clientsLink': 'Open POS clients',
   'settings.save': 'Save settings',
   'settings.saved': 'Settings saved. The changes apply when Pinbridge restarts.',
+  'settings.governed': "Set by the chain's settings (version {version}): it cannot be changed here.",
+  'settings.remoteRuns': "Chain's settings in use: version {version}, from {url}.",
+  'settings.remoteNone': "Chain's settings ({url}): no version in use; this computer's settings apply.",
+  'settings.remoteChecked': 'Last checked: {at}.',
+  'settings.remoteRefused': 'Last refusal: {code} (version {version}); see Support.',
   'settings.restartTitle': 'Apply the changes',
   'settings.restartText':
     'The changes apply when Pinbridge restarts. This window and the POS systems reconnect by themselves within seconds.',
