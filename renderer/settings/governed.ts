@@ -45,7 +45,7 @@ export class GovernedFields {
       const governed = this.valueOf(control.field);
       if (governed !== undefined) control.fill(governed.value);
       for (const id of idsOf(control.field)) {
-        const input = byId(id) as HTMLInputElement | HTMLFieldSetElement;
+        const input = byId<HTMLInputElement | HTMLFieldSetElement>(id);
         input.disabled = governed !== undefined;
       }
     }
