@@ -61,7 +61,13 @@ import {
 } from '../paths.js';
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
-import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
+import {
+  defaultSettingsPath,
+  parseSettings,
+  pinpadSaleOptionsOf,
+  readSettingsJson,
+  saveSettings,
+} from '../settings/settings-file.js';
 import {
   API_TOKEN,
   CERTIFICATE_PASSPHRASE,
@@ -90,7 +96,7 @@ import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import { heldCertificates } from './held-certificates.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import type { RemoteSettingsInUse } from '../remote-settings/remote-settings.js';
-import { guardGoverned, type Json } from '../remote-settings/merge.js';
+import { guardGoverned, mergeSettings, type Json } from '../remote-settings/merge.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
 export interface AgentOptions {
@@ -422,6 +428,8 @@ function operatorServices(
           const guarded = guardGoverned(submitted, isJsonObject(local) ? local : {}, governing);
           if (guarded.violations.length > 0) return { saved: false, violations: guarded.violations };
           json = guarded.json;
+          // The file must also make valid settings with the document over it, as the next start reads them.
+          parseSettings(mergeSettings(guarded.json, governing.settings), path);
         }
         saveSettings(path, json);
         return { saved: true };

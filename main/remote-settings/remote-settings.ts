@@ -131,10 +131,10 @@ export class RemoteSettings {
    * is refused (NOT_READY) and the current document is used: the crash-loop's way out.
    */
   load(explicitPath: string | undefined): { settings: AgentSettings; document: RunningDocument | null } {
+    this.#loaded = null;
     const local = loadSettings(explicitPath, this.#home);
     this.#settingsPath = local.path;
     this.#section = local.remoteSettings;
-    this.#loaded = null;
     const section = local.remoteSettings;
     if (section === null) return { settings: local, document: null };
     const pinned = readPinnedKey(this.keyPath);
@@ -203,7 +203,9 @@ export class RemoteSettings {
   startFailed(error: unknown): boolean {
     const loaded = this.#loaded;
     this.#loaded = this.#inUse;
-    if (loaded === null || !loaded.trial) return false;
+    // Only a trial still unconfirmed on disk is refused: a confirmed document that fails to start
+    // again (a port taken this time) is not the document's fault.
+    if (loaded === null || !loaded.trial || this.store.state.trial?.version !== loaded.version) return false;
     this.#refuseTrial(loaded.version, `the agent did not start with it: ${messageOf(error)}`);
     return true;
   }
@@ -224,6 +226,7 @@ export class RemoteSettings {
         if (this.#inUse !== loaded) return;
         this.store.confirm(loaded.version);
         this.#inUse = { ...loaded, trial: false };
+        if (this.#loaded === loaded) this.#loaded = this.#inUse;
         this.#logger.info({ version: loaded.version, url: loaded.url }, 'remote settings applied');
       },
       (error: unknown) => {
