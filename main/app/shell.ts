@@ -59,6 +59,8 @@ export interface ShellOptions {
     readonly intervalMs?: number;
     readonly firstCheckMs?: number;
     readonly idlePollMs?: number;
+    /** How long a relaunched app's PINPAD has to answer again (default READY_GRACE_MS). */
+    readonly readyGraceMs?: number;
   };
 }
 
@@ -282,9 +284,12 @@ export class Shell {
       }
     };
     const agent = await startOrTraining();
-    // Ready (docs/remote-settings.md): what the PINPAD did before the relaunch is not known here,
-    // so Agent.start and the PINPAD's first answer or failure make it.
-    remote.started(reachedReady(agent, { pinpadWasReady: false }));
+    // The document this start used (load() sets it; read through a function, as TypeScript does not follow closures).
+    const startedWith = (): RunningDocument | null => document;
+    const { readyGraceMs, ...followTiming } = options.remoteTiming ?? {};
+    // Ready (docs/remote-settings.md): Agent.start, the PINPAD's first answer or failure, and its
+    // answer again when it answered before the relaunch (kept with the trial by the process before).
+    remote.started(reachedReady(agent, { pinpadWasReady: startedWith()?.pinpadWasReady === true }, readyGraceMs));
     const uiUrl = agent.pos.uiUrl(agent.operatorKey);
     agentPage.origin = originOf(uiUrl);
 
@@ -306,8 +311,11 @@ export class Shell {
     // A new document applies by the same relaunch as the window's "restart now", at an idle moment.
     remote.follow({
       idle: () => agentIdle(agent),
-      restart: () => void shell.restart(),
-      ...options.remoteTiming,
+      restart: () => {
+        remote.noteBeforeRestart({ pinpadWasReady: agent.pinpadLink.status.state === 'ready' });
+        void shell.restart();
+      },
+      ...followTiming,
     });
     shell.settingsProblem = settingsProblem;
 

@@ -37,6 +37,8 @@ export interface RunningDocument {
   readonly governed: readonly string[];
   /** Started on trial (not confirmed yet). */
   readonly trial: boolean;
+  /** On trial: the PINPAD answered before the restart that tries it (noteBeforeRestart), so it must again. */
+  readonly pinpadWasReady: boolean;
 }
 
 /** What doctor, `pinbridge remote-settings status` and the window show. */
@@ -176,6 +178,7 @@ export class RemoteSettings {
           settings: payload.settings,
           governed: governedPaths(payload.settings),
           trial,
+          pinpadWasReady: trial && 'pinpad_was_ready' in document && document.pinpad_was_ready === true,
         };
         this.#logger.info(
           { version: payload.version, url: document.url, trial },
@@ -241,6 +244,14 @@ export class RemoteSettings {
   #refuseTrial(version: number, message: string): void {
     this.store.refuse('NOT_READY', message, version, this.#now());
     this.#logger.error({ version, err: message }, 'remote settings rolled back');
+  }
+
+  /**
+   * Before the host restarts for a trial: what worked then, kept with the trial so the start that
+   * tries it (maybe another process: the desktop app relaunches) knows what must work again.
+   */
+  noteBeforeRestart(facts: { readonly pinpadWasReady: boolean }): void {
+    this.store.noteBeforeRestart(facts);
   }
 
   /** The document the running agent uses (null: the local file alone). */

@@ -37,6 +37,11 @@ export interface StoredDocument {
 export interface TrialDocument extends StoredDocument {
   /** Starts that used it without confirming it: one means the last start did not reach ready. */
   readonly attempts: number;
+  /**
+   * The agent's PINPAD answered when the restart for this trial was asked (a relaunched process
+   * cannot know it otherwise): it must answer again for the trial to count as ready.
+   */
+  readonly pinpad_was_ready?: boolean;
 }
 
 export type CheckOutcome = 'new' | 'unchanged' | 'refused' | 'unreachable' | 'no_key' | 'not_saved';
@@ -146,6 +151,12 @@ export class RemoteStateStore {
     return false;
   }
 
+  /** What worked before the restart that tries the trial (kept with it for the process that starts next). */
+  noteBeforeRestart(facts: { readonly pinpadWasReady: boolean }): void {
+    const trial = this.#state.trial;
+    if (trial !== null) this.#write({ ...this.#state, trial: { ...trial, pinpad_was_ready: facts.pinpadWasReady } });
+  }
+
   /** A start is using the trial: counted before the start, so a crash during it is seen at the next one. */
   attempt(): TrialDocument | null {
     const trial = this.#state.trial;
@@ -159,7 +170,7 @@ export class RemoteStateStore {
   confirm(version: number): void {
     const trial = this.#state.trial;
     if (trial?.version !== version) return;
-    const { attempts: _attempts, ...current } = trial;
+    const { attempts: _attempts, pinpad_was_ready: _ready, ...current } = trial;
     this.#write({ ...this.#state, current, trial: null });
   }
 

@@ -16,6 +16,7 @@ import { pinKey } from '../../../main/remote-settings/keys.js';
 import { RemoteStateStore } from '../../../main/remote-settings/state.js';
 import { defaultSettingsPath } from '../../../main/settings/settings-file.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
+import { CLOSED_PORT } from '../../helpers/closed-port.js';
 import {
   generateKeyPair,
   signedDocument,
@@ -55,7 +56,7 @@ afterEach(async () => {
 });
 
 /** One launch of the app (a relaunch is another call, with a fresh Electron). */
-async function launch(): Promise<{ shell: Shell; relaunches: () => number }> {
+async function launch(readyGraceMs?: number): Promise<{ shell: Shell; relaunches: () => number }> {
   const double = electronDouble();
   const shell = await Shell.run(double.electron, {
     argv: [],
@@ -65,7 +66,12 @@ async function launch(): Promise<{ shell: Shell; relaunches: () => number }> {
     preload: '/app/preload.cjs',
     logger,
     startAgent,
-    remoteTiming: { firstCheckMs: 20, intervalMs: 200, idlePollMs: 20 },
+    remoteTiming: {
+      firstCheckMs: 20,
+      intervalMs: 200,
+      idlePollMs: 20,
+      ...(readyGraceMs === undefined ? {} : { readyGraceMs }),
+    },
   });
   if (shell === undefined) throw new Error('the shell did not start');
   shells.push(shell);
@@ -126,5 +132,28 @@ describe('remote settings in the desktop app', () => {
     expect([...(shell.agent.printing?.printers.keys() ?? [])]).not.toContain('balcao');
     expect(state()).toMatchObject({ trial: null, refused_versions: [3] });
     expect(state().refusals.at(-1)).toMatchObject({ code: 'NOT_READY', version: 3 });
+  });
+
+  it('rolls back a trial with which the PINPAD that answered before the relaunch does not answer again', async () => {
+    const first = await launch();
+    await first.shell.agent.ready;
+    server.serve(
+      signedDocument(keys, { version: 5, settings: { pinpad: { address: `tcp://127.0.0.1:${CLOSED_PORT}` } } }),
+    );
+    await expect.poll(() => first.relaunches(), { timeout: 10_000 }).toBe(1);
+    expect(state().trial).toMatchObject({ version: 5, pinpad_was_ready: true });
+    await first.shell.quit();
+
+    // The relaunched app starts with the trial (the window and the POS API serve), but its PINPAD never answers.
+    const second = await launch(1_000);
+    expect(second.shell.agent.pinpadLink.status.address).toBe(`tcp://127.0.0.1:${CLOSED_PORT}`);
+    await expect.poll(() => state().refusals.at(-1)?.code, { timeout: 15_000 }).toBe('NOT_READY');
+    expect(state().refusals.at(-1)?.message).toContain('the PINPAD did not answer within 1 s');
+    // Rolled back by the same relaunch: the next app starts with the previous settings (none from the chain).
+    await expect.poll(() => second.relaunches(), { timeout: 10_000 }).toBe(1);
+    await second.shell.quit();
+    const third = await launch();
+    expect(third.shell.agent.pinpadLink.status.address).toBe('sim');
+    expect(state()).toMatchObject({ current: null, trial: null, refused_versions: [5] });
   });
 });
