@@ -65,6 +65,8 @@ export interface RemoteState {
 
 const EMPTY: RemoteState = { current: null, trial: null, refused_versions: [], refusals: [], last_check: null };
 const MAX_REFUSED_VERSIONS = 1000;
+/** Refusals for what the document does on this checkout: its version is never tried again. */
+const PERMANENT_REFUSALS: ReadonlySet<RefusalCode> = new Set(['NOT_READY', 'FORBIDDEN_FIELD', 'INVALID_SETTINGS']);
 const MAX_REFUSALS = 10;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -174,19 +176,27 @@ export class RemoteStateStore {
     this.#write({ ...this.#state, current, trial: null });
   }
 
-  /** Refuses a document (the trial too, when it is that version): it is never tried again. */
+  /**
+   * Refuses a document (the trial too, when it is that version). A version refused for what it
+   * does here (PERMANENT_REFUSALS) is never tried again; one refused for how it came (its
+   * signature, scope, age) is not marked, so another store's document served here by mistake
+   * does not spoil this checkout's own document of the same version. The same refusal seen again
+   * (a tampered document served at every check) updates its time instead of filling the list.
+   */
   refuse(code: RefusalCode, message: string, version: number | null, at: Date = new Date()): Refusal {
     const refusal: Refusal = { code, message, version, at: at.toISOString() };
     const state = this.#state;
     const versions =
-      version === null || state.refused_versions.includes(version)
+      version === null || !PERMANENT_REFUSALS.has(code) || state.refused_versions.includes(version)
         ? state.refused_versions
         : [...state.refused_versions, version].slice(-MAX_REFUSED_VERSIONS);
+    const last = state.refusals.at(-1);
+    const again = last !== undefined && last.code === code && last.version === version && last.message === message;
     this.#write({
       ...state,
       trial: state.trial !== null && state.trial.version === version ? null : state.trial,
       refused_versions: versions,
-      refusals: [...state.refusals, refusal].slice(-MAX_REFUSALS),
+      refusals: again ? [...state.refusals.slice(0, -1), refusal] : [...state.refusals, refusal].slice(-MAX_REFUSALS),
     });
     return refusal;
   }

@@ -39,6 +39,18 @@ describe('the remote settings state', () => {
     });
   });
 
+  it('marks a version for good only for what it did here, and counts a refusal seen again once', () => {
+    const store = new RemoteStateStore(join(dir(), 'state.json'));
+    // Another store's version 4 served here by mistake does not spoil this checkout's own version 4.
+    store.refuse('WRONG_SCOPE', 'the document is for store loja-8', 4);
+    store.refuse('INVALID_SETTINGS', 'confirmation: must be one of auto, pos', 5);
+    expect(store.state.refused_versions).toEqual([5]);
+    for (const minute of [0, 15, 30])
+      store.refuse('TAMPERED', 'the signature does not verify', null, new Date(Date.UTC(2026, 10, 29, 10, minute)));
+    expect(store.state.refusals.map((r) => r.code)).toEqual(['WRONG_SCOPE', 'INVALID_SETTINGS', 'TAMPERED']);
+    expect(store.state.refusals.at(-1)?.at).toBe('2026-11-29T10:30:00.000Z');
+  });
+
   it('starts empty, and says so, from a file that is not JSON', () => {
     const path = join(dir(), 'state.json');
     writeFileSync(path, '{half');
