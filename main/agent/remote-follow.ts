@@ -76,7 +76,14 @@ export async function startWithRemoteSettings(options: RemoteRunnerOptions): Pro
     const { settings, document } = remote.load(options.settingsPath);
     return { ...options.build(settings), remote: { document, status: () => remote.status() } };
   };
-  const runnerOptions = { build, logger, ...(options.start === undefined ? {} : { start: options.start }) };
+  const runnerOptions = {
+    build,
+    logger,
+    // A remote document on trial that does not start is refused and reported as such: the saved
+    // settings themselves are in use (with the previous document), so the window is not told otherwise.
+    savedSettingsFailed: (failed: AgentOptions) => failed.remote?.document?.trial !== true,
+    ...(options.start === undefined ? {} : { start: options.start }),
+  };
   let runner: AgentRunner;
   try {
     runner = await AgentRunner.start(runnerOptions);

@@ -200,6 +200,8 @@ describe('an agent following signed remote settings', () => {
     expect(printersOf(agent)).toContain('balcao');
     const shown = await call(await windowOf(agent), 'operator.settings');
     expect(shown.remote).toMatchObject({ version: 1, last_refusal: { code: 'NOT_READY', version: 3 } });
+    // The checkout's own saved settings are in use (with version 1): the window is not told otherwise.
+    expect(shown.not_applied).toBeNull();
 
     // Served again, the same version is refused at once, without another restart.
     const restarts = c.restarts.length;
