@@ -187,7 +187,9 @@ export class RemoteSettings {
         return { settings: parseSettings(merged, local.path), document: this.#loaded };
       } catch (error) {
         if (!(error instanceof RemoteDocumentRefused)) throw error;
-        this.store.refuse(error.code, error.message, document.version, this.#now());
+        // The running document that no longer fits (the local file or the identity changed since) is
+        // not marked for good: it applies again once they fit again.
+        this.store.refuse(error.code, error.message, document.version, this.#now(), trial ? {} : { permanent: false });
         this.#logger.error(
           { version: document.version, code: error.code, err: error.message },
           trial

@@ -183,11 +183,18 @@ export class RemoteStateStore {
    * does not spoil this checkout's own document of the same version. The same refusal seen again
    * (a tampered document served at every check) updates its time instead of filling the list.
    */
-  refuse(code: RefusalCode, message: string, version: number | null, at: Date = new Date()): Refusal {
+  refuse(
+    code: RefusalCode,
+    message: string,
+    version: number | null,
+    at: Date = new Date(),
+    options: { readonly permanent?: boolean } = {},
+  ): Refusal {
     const refusal: Refusal = { code, message, version, at: at.toISOString() };
     const state = this.#state;
+    const permanent = options.permanent ?? PERMANENT_REFUSALS.has(code);
     const versions =
-      version === null || !PERMANENT_REFUSALS.has(code) || state.refused_versions.includes(version)
+      version === null || !permanent || state.refused_versions.includes(version)
         ? state.refused_versions
         : [...state.refused_versions, version].slice(-MAX_REFUSED_VERSIONS);
     const last = state.refusals.at(-1);

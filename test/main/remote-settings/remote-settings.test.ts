@@ -75,6 +75,29 @@ describe('a start with remote settings', () => {
     expect(remote.store.state.refused_versions).toEqual([]);
   });
 
+  it('sets aside the running document while it does not fit the local file, and uses it again once it does', async () => {
+    const { home, remote, served } = checkout();
+    remote.load(undefined);
+    served.text = doc({ settings: { updates: { enabled: true } } });
+    const local = (extra: Record<string, unknown>): void =>
+      writeFileSync(
+        defaultSettingsPath(home),
+        JSON.stringify({ ...extra, remote_settings: { url: URL_TEMPLATE, chain: 'rede-sul', store: 'loja-7' } }),
+      );
+    local({ updates: { feed_url: 'https://updates.rede.example/' } });
+    remote.load(undefined);
+    expect(await remote.checkNow()).toBe('new');
+    remote.load(undefined);
+    remote.started(Promise.resolve());
+    await expect.poll(() => remote.store.state.current?.version).toBe(1);
+    // Edited by hand: without a feed_url, the document's updates.enabled makes invalid settings.
+    local({});
+    expect(remote.load(undefined).document).toBeNull();
+    expect(remote.status().last_refusal).toMatchObject({ code: 'INVALID_SETTINGS', version: 1 });
+    local({ updates: { feed_url: 'https://updates.rede.example/' } });
+    expect(remote.load(undefined).document).toMatchObject({ version: 1, trial: false });
+  });
+
   it('refuses a trial the agent did not reach ready with, and restarts without it', async () => {
     const { remote, served } = checkout();
     const restarts: number[] = [];
