@@ -17,6 +17,7 @@ const FLOORS = [
   ['main/cli'], // the `pinbridge` command (the shell runs it for its command-line mode)
   ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
   ['main/doctor', 'main/support'], // the support checks (`pinbridge doctor`, the window's Support); the support bundle (`pinbridge support bundle`)
+  ['main/remote-settings'], // signed remote settings: verify, fetch, keep, merge over the local file, follow (docs/remote-settings.md)
   ['main/settings'], // the settings file: every section's schema in one file, read and written
   ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; telemetry pushed (metrics by remote write, traces and logs by OTLP)
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue

@@ -137,7 +137,7 @@ export type BlockedProgram = {
 
 export type SettingsViolation = {
   field: string;
-  code: 'REQUIRED' | 'UNKNOWN_FIELD' | 'INVALID_TYPE' | 'INVALID_FORMAT' | 'INVALID_VALUE' | 'INVALID_CHOICE' | 'TOO_LONG' | 'TOO_SHORT' | 'OUT_OF_RANGE' | 'NOT_ALLOWED' | 'INCONSISTENT' | 'INVALID_CNPJ' | 'INVALID_CNPJ_CHECK_DIGITS' | 'INVALID_URL' | 'INVALID_TIME_ZONE' | 'INVALID_PINPAD_ADDRESS' | 'INVALID_PRINTER_ADDRESS' | 'UNKNOWN_PRINTER_MODEL' | 'INVALID_CODEPAGE' | 'NO_API_TOKEN' | 'CERTIFICATE_PASSPHRASE' | 'CERTIFICATE_UNUSABLE' | 'FILE_UNREADABLE' | 'FILE_INVALID';
+  code: 'REQUIRED' | 'UNKNOWN_FIELD' | 'INVALID_TYPE' | 'INVALID_FORMAT' | 'INVALID_VALUE' | 'INVALID_CHOICE' | 'TOO_LONG' | 'TOO_SHORT' | 'OUT_OF_RANGE' | 'NOT_ALLOWED' | 'INCONSISTENT' | 'INVALID_CNPJ' | 'INVALID_CNPJ_CHECK_DIGITS' | 'INVALID_URL' | 'INVALID_TIME_ZONE' | 'INVALID_PINPAD_ADDRESS' | 'INVALID_PRINTER_ADDRESS' | 'UNKNOWN_PRINTER_MODEL' | 'INVALID_CODEPAGE' | 'NO_API_TOKEN' | 'CERTIFICATE_PASSPHRASE' | 'CERTIFICATE_UNUSABLE' | 'FILE_UNREADABLE' | 'FILE_INVALID' | 'GOVERNED_REMOTELY';
   /** English. */
   message: string;
   /** pt-BR, as the window shows it next to the field. */
@@ -759,6 +759,35 @@ export interface Methods {
       };
       /** Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does. */
       not_applied: string | null;
+      /** The chain's signed settings this agent follows (docs/remote-settings.md); null when the settings name none. */
+      remote: {
+        /** The url followed, placeholders filled. */
+        url: string;
+        /** Whether the chain's public key is pinned (without one nothing is followed). */
+        key: 'pinned' | 'missing' | 'unusable';
+        /** The version the agent runs; null: the local file alone. */
+        version: number | null;
+        document_url: string | null;
+        /** Started on trial: not confirmed ready yet. */
+        trial: boolean;
+        /** Each field the document sets (dotted path) and its value: the window shows them locked; operator.saveSettings refuses to change them (GOVERNED_REMOTELY). */
+        governed: {
+          [key: string]: unknown;
+        };
+        /** A newer version fetched and checked, waiting for an idle moment. */
+        pending_version: number | null;
+        last_check: {
+          at: string;
+          outcome: string;
+          message: string | null;
+        } | null;
+        last_refusal: {
+          code: string;
+          message: string;
+          version: number | null;
+          at: string;
+        } | null;
+      } | null;
     };
   };
   /** Checks and writes the whole settings file; a mistake is INVALID_PARAMS with data.violations, each naming its field with a stable code (REQUIRED, INVALID_CNPJ, INVALID_PINPAD_ADDRESS…, docs/settings.md), the English and the pt-BR cashier_message (the file is then untouched). They apply when the agent restarts (operator.restart). */

@@ -94,3 +94,17 @@ export function tracesDir(home: string = homedir()): string {
 export function supportBundlesDir(home: string = homedir()): string {
   return join(defaultDataDir(home), 'support');
 }
+
+/**
+ * The chain's Ed25519 public key that signs remote settings, pinned at install
+ * (`pinbridge remote-settings pin`): `~/.pinbridge/remote-settings.pub`. Not a setting: no window
+ * and no remote document can change it.
+ */
+export function remoteSettingsKeyPath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'remote-settings.pub');
+}
+
+/** The remote settings documents (running, on trial) and what was refused: `~/.pinbridge/remote-settings/state.json`. */
+export function remoteSettingsStatePath(home: string = homedir()): string {
+  return join(defaultDataDir(home), 'remote-settings', 'state.json');
+}

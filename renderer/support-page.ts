@@ -42,6 +42,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
   disk: 'support.checkDisk',
+  'remote-settings': 'support.checkRemoteSettings',
 };
 
 type CopyResult = 'copied' | 'selected';

@@ -19,6 +19,12 @@ export interface AgentRunnerOptions {
   readonly build: () => AgentOptions;
   /** Starts an agent; default Agent.start (tests wrap it). */
   readonly start?: (options: AgentOptions) => Promise<Agent>;
+  /**
+   * Whether a failed start means the saved settings are not in use (the window is told so); default
+   * yes. Not when what failed was something else on trial (a remote settings document, which
+   * reports its own refusal).
+   */
+  readonly savedSettingsFailed?: (options: AgentOptions) => boolean;
   readonly logger: Logger;
 }
 
@@ -108,10 +114,11 @@ export class AgentRunner extends EventEmitter<AgentRunnerEvents> {
       );
       try {
         // The window is told why its saved settings are not the ones running.
+        const saved = this.#options.savedSettingsFailed?.(next) ?? true;
         this.#agent = await this.#start({
           ...this.#running,
           posPorts: [old.pos.port],
-          notApplied: asError(error).message,
+          ...(saved ? { notApplied: asError(error).message } : {}),
         });
       } catch (again) {
         logger.fatal({ err: asError(again).message }, 'the agent did not start again');

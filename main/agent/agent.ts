@@ -62,7 +62,13 @@ import {
 } from '../paths.js';
 import { SupervisorPin, supervisorGuard } from './supervisor-pin.js';
 import type { SupervisorGuard } from '../pos/server/supervisor.js';
-import { defaultSettingsPath, pinpadSaleOptionsOf, readSettingsJson, saveSettings } from '../settings/settings-file.js';
+import {
+  defaultSettingsPath,
+  parseSettings,
+  pinpadSaleOptionsOf,
+  readSettingsJson,
+  saveSettings,
+} from '../settings/settings-file.js';
 import {
   API_TOKEN,
   CERTIFICATE_PASSPHRASE,
@@ -81,7 +87,7 @@ import {
   TOKEN_NOT_SAVED,
   type NotSaved,
 } from './not-saved.js';
-import type { OperatorServices, SecretStored } from '../pos/server/agent.js';
+import type { OperatorServices, RemoteSettingsView, SecretStored } from '../pos/server/agent.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
@@ -93,6 +99,8 @@ import type { SupportBundleRefusal, SupportBundles, SupportBundlesOptions } from
 import { TraceFolder } from '../support/trace-folder.js';
 import { PosError } from '../pos/protocol/index.js';
 import type { AgentSettings } from '../settings/settings-file.js';
+import type { RemoteSettingsInUse } from '../remote-settings/remote-settings.js';
+import { guardGoverned, mergeSettings, type Json } from '../remote-settings/merge.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
 export interface AgentOptions {
@@ -137,6 +145,8 @@ export interface AgentOptions {
   readonly restart?: () => void;
   /** Why this agent runs without the saved settings: a restart could not start with them (AgentRunner). */
   readonly notApplied?: string;
+  /** The remote settings document this start used, and the follower's state (main/agent/remote-follow.ts). */
+  readonly remote?: RemoteSettingsInUse;
   /** The hot-plug watcher's options (default: this platform's device events; tests give a temp folder for /dev). */
   readonly hotplug?: HotplugWatcherOptions;
   /** The PINPAD's reconnection delays (default 1 s doubling to 60 s). */
@@ -365,6 +375,40 @@ function bundleRefusal(error: unknown, refusal: typeof SupportBundleRefusal): un
   );
 }
 
+const isJsonObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The remote settings as the window shows them (operator.settings' remote); null when none are configured. */
+function remoteView(remote: RemoteSettingsInUse | undefined): RemoteSettingsView | null {
+  if (remote === undefined) return null;
+  const status = remote.status();
+  if (!status.configured) return null;
+  const document = remote.document;
+  return {
+    url: status.url ?? '',
+    key: status.key,
+    version: document?.version ?? null,
+    document_url: document?.url ?? null,
+    trial: document?.trial ?? false,
+    governed:
+      document === null
+        ? {}
+        : Object.fromEntries(document.governed.map((field) => [field, valueAt(document.settings, field)])),
+    pending_version: status.pending?.version ?? null,
+    last_check:
+      status.last_check === null
+        ? null
+        : { at: status.last_check.at, outcome: status.last_check.outcome, message: status.last_check.message },
+    last_refusal: status.last_refusal,
+  };
+}
+
+function valueAt(json: Json, path: string): unknown {
+  let value: unknown = json;
+  for (const key of path.split('.')) value = isJsonObject(value) ? value[key] : undefined;
+  return value;
+}
+
 /** The window's settings, token and diagnostics, over the files this agent was started with. */
 function operatorServices(
   options: AgentOptions,
@@ -441,9 +485,21 @@ function operatorServices(
       json: readSettingsJson(path) ?? null,
       problem: problem === undefined ? null : { message: problem.message, violations: problem.violations },
       notApplied: options.notApplied ?? null,
+      remote: remoteView(options.remote),
     }),
-    saveSettings: (json) => {
+    saveSettings: (submitted) => {
       try {
+        let json = submitted;
+        const governing = options.remote?.document;
+        // A field the chain's document sets stays as the local file has it: the window cannot change it.
+        if (governing != null && isJsonObject(submitted)) {
+          const local = readSettingsJson(path);
+          const guarded = guardGoverned(submitted, isJsonObject(local) ? local : {}, governing);
+          if (guarded.violations.length > 0) return { saved: false, violations: guarded.violations };
+          json = guarded.json;
+          // The file must also make valid settings with the document over it, as the next start reads them.
+          parseSettings(mergeSettings(guarded.json, governing.settings), path);
+        }
         saveSettings(path, json);
         return { saved: true };
       } catch (error) {

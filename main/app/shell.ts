@@ -15,7 +15,9 @@ import { fileIntegrityKey, osIntegrityKey } from '../agent/integrity-key.js';
 import { SIMULATOR_ADDRESS } from '../pinpad/connection.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
-import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../settings/settings-file.js';
+import { defaultSettings, defaultSettingsPath, type AgentSettings } from '../settings/settings-file.js';
+import { agentIdle, reachedReady } from '../agent/remote-follow.js';
+import { RemoteSettings, type RunningDocument } from '../remote-settings/remote-settings.js';
 import { SettingsError } from '../core/settings.js';
 import { settingsViolation } from '../core/settings-violations.js';
 import type { Logger } from '../log.js';
@@ -52,6 +54,14 @@ export interface ShellOptions {
   readonly relaunchArgs?: readonly string[];
   /** electron-updater's autoUpdater, loaded only when the settings turn updates on. */
   readonly updater?: () => Promise<UpdaterLike>;
+  /** The remote settings follower's timing (tests shorten it; default the settings' interval). */
+  readonly remoteTiming?: {
+    readonly intervalMs?: number;
+    readonly firstCheckMs?: number;
+    readonly idlePollMs?: number;
+    /** How long a relaunched app's PINPAD has to answer again (default READY_GRACE_MS). */
+    readonly readyGraceMs?: number;
+  };
 }
 
 /** What the shell was started with: the same words as `pinbridge start`, for a desktop shortcut. */
@@ -131,6 +141,8 @@ export class Shell {
   readonly #relaunchArgs: readonly string[] | undefined;
   #stopped: Promise<void> | undefined;
   #updates: UpdateChecker | undefined;
+  /** The remote settings this app follows (stopped with the agent). */
+  readonly remote: RemoteSettings;
 
   private constructor(
     electron: ShellElectron,
@@ -139,7 +151,9 @@ export class Shell {
     tray: ShellTray,
     autostart: Autostart,
     relaunchArgs: readonly string[] | undefined,
+    remote: RemoteSettings,
   ) {
+    this.remote = remote;
     this.#electron = electron;
     this.#relaunchArgs = relaunchArgs;
     this.agent = agent;
@@ -168,17 +182,26 @@ export class Shell {
     // A settings file with a mistake does not keep the checkout closed: the app starts with the
     // defaults (training mode) and the window shows the mistake, naming the field.
     const shellWindow: { current?: ShellWindow; shell?: Shell } = {};
-    let settings: AgentSettings;
+    // The local file, with the chain's signed document merged over it when it follows one
+    // (docs/remote-settings.md): a document on trial is tried by this start, and rolled back when
+    // the agent does not reach ready with it.
+    const remote = new RemoteSettings({ home: options.home, logger: options.logger });
+    let settings: AgentSettings = defaultSettings();
+    let document: RunningDocument | null = null;
     let settingsProblem: SettingsError | undefined;
-    try {
-      settings = loadSettings(args.config, options.home);
-    } catch (error) {
-      if (!(error instanceof SettingsError)) throw error;
-      options.logger.error({ err: error.message }, 'settings refused; starting with the defaults');
-      settingsProblem = error;
-      // The defaults, but the window still edits (and saves over) the file at fault.
-      settings = { ...defaultSettings(), path: args.config ?? defaultSettingsPath(options.home) };
-    }
+    const load = (): void => {
+      try {
+        ({ settings, document } = remote.load(args.config));
+      } catch (error) {
+        if (!(error instanceof SettingsError)) throw error;
+        options.logger.error({ err: error.message }, 'settings refused; starting with the defaults');
+        settingsProblem = error;
+        // The defaults, but the window still edits (and saves over) the file at fault.
+        settings = { ...defaultSettings(), path: args.config ?? defaultSettingsPath(options.home) };
+        document = null;
+      }
+    };
+    load();
     const tokens = encryptedTokenStore(electron.safeStorage, join(defaultDataDir(options.home), 'api-token.enc'));
     const passphrases = encryptedTokenStore(
       electron.safeStorage,
@@ -223,32 +246,50 @@ export class Shell {
         logger: options.logger,
         // The window's "restart now" (operator.restart): the whole app starts again from the settings file.
         restart: () => void shellWindow.shell?.restart(),
+        remote: { document, status: () => remote.status() },
       });
     // What only the window can fix — the API token or the certificate's passphrase not stored yet,
     // a certificate file that cannot be used — does not keep the window closed: the app starts in
     // training mode and the window shows the mistake, where the token and passphrase are entered.
-    let agent: Agent;
-    try {
-      agent = await start(
-        chooseApi({
-          flags: args.api,
-          trainingFlag: args.training,
-          settings,
-          storedToken: () => tokens.read(),
-          storedPassphrase: () => passphrases.read(),
-        }),
-        settingsProblem,
-      );
-    } catch (error) {
-      const problem = startProblem(error, settings.path ?? defaultSettingsPath(options.home));
-      if (problem === undefined) throw error;
-      options.logger.error(
-        { err: problem.message },
-        'the payments API settings cannot be used; starting in training mode',
-      );
-      settingsProblem = problem;
-      agent = await start({}, problem);
-    }
+    const startOrTraining = async (): Promise<Agent> => {
+      try {
+        return await start(
+          chooseApi({
+            flags: args.api,
+            trainingFlag: args.training,
+            settings,
+            storedToken: () => tokens.read(),
+            storedPassphrase: () => passphrases.read(),
+          }),
+          settingsProblem,
+        );
+      } catch (error) {
+        // A remote document on trial that does not start is refused, and the app starts as it did before it.
+        if (remote.startFailed(error)) {
+          options.logger.error(
+            { err: error instanceof Error ? error.message : String(error) },
+            'the agent did not start with the remote settings on trial; starting without them',
+          );
+          load();
+          return startOrTraining();
+        }
+        const problem = startProblem(error, settings.path ?? defaultSettingsPath(options.home));
+        if (problem === undefined) throw error;
+        options.logger.error(
+          { err: problem.message },
+          'the payments API settings cannot be used; starting in training mode',
+        );
+        settingsProblem = problem;
+        return start({}, problem);
+      }
+    };
+    const agent = await startOrTraining();
+    // The document this start used (load() sets it; read through a function, as TypeScript does not follow closures).
+    const startedWith = (): RunningDocument | null => document;
+    const { readyGraceMs, ...followTiming } = options.remoteTiming ?? {};
+    // Ready (docs/remote-settings.md): Agent.start, the PINPAD's first answer or failure, and its
+    // answer again when it answered before the relaunch (kept with the trial by the process before).
+    remote.started(reachedReady(agent, { pinpadWasReady: startedWith()?.pinpadWasReady === true }, readyGraceMs));
     const uiUrl = agent.pos.uiUrl(agent.operatorKey);
     agentPage.origin = originOf(uiUrl);
 
@@ -265,8 +306,17 @@ export class Shell {
     const tray = new electron.Tray(
       electron.nativeImage.createFromBitmap(trayBitmap('error', 32), { width: 32, height: 32, scaleFactor: 2 }),
     );
-    const shell = new Shell(electron, agent, window, tray, autostart, options.relaunchArgs);
+    const shell = new Shell(electron, agent, window, tray, autostart, options.relaunchArgs, remote);
     shellWindow.shell = shell;
+    // A new document applies by the same relaunch as the window's "restart now", at an idle moment.
+    remote.follow({
+      idle: () => agentIdle(agent),
+      restart: () => {
+        remote.noteBeforeRestart({ pinpadWasReady: agent.pinpadLink.status.state === 'ready' });
+        void shell.restart();
+      },
+      ...followTiming,
+    });
     shell.settingsProblem = settingsProblem;
 
     // Only the agent's own page may use the preload's API.
@@ -397,6 +447,7 @@ export class Shell {
   #stopThen(exit: () => void): Promise<void> {
     this.#quitting = true;
     this.#updates?.stop();
+    this.remote.stop();
     this.#stopped ??= this.agent
       .stop()
       .catch(() => {})

@@ -8,6 +8,7 @@ import { ClientCertificateError } from '../api/client-certificate.js';
 import { SettingsError } from '../core/settings.js';
 import { ReceiptError } from '../receipts/errors.js';
 import { SupportBundleError } from '../support/bundle.js';
+import { RemoteSettingsError } from '../remote-settings/keys.js';
 import { EXIT_FAILURE, EXIT_USAGE, UsageError } from './errors.js';
 
 /** Driver error codes that mean the user's input was wrong rather than the device. */
@@ -51,6 +52,13 @@ export function classifyError(error: unknown): ReportedError {
     const input = error.code === 'UPLOAD_NOT_CONFIRMED' || error.code === 'UPLOAD_URL_MISSING';
     return { exitCode: input ? EXIT_USAGE : EXIT_FAILURE, code: error.code, message: error.message };
   }
+  // A key or a document refused: what the command line named; a write that failed: a failure.
+  if (error instanceof RemoteSettingsError)
+    return {
+      exitCode: error.code === 'WRITE_FAILED' ? EXIT_FAILURE : EXIT_USAGE,
+      code: error.code,
+      message: error.message,
+    };
   if (error instanceof DriverError) {
     return {
       exitCode: INPUT_ERROR_CODES.has(error.code) ? EXIT_USAGE : EXIT_FAILURE,

@@ -74,6 +74,11 @@ export const COMMAND_LINES = {
       'Make a support bundle: one .tar.gz with the doctor report, the recent logs, a PINPAD trace (--trace), the settings without secrets and the versions, card data and CPFs masked; ' +
       'with --upload, send it to support.upload_url once confirmed.',
   },
+  'remote-settings': {
+    options: false,
+    description:
+      "Signed remote settings: make the chain's key (keygen), sign a settings document (sign), pin the chain's public key on this checkout (pin), show what it follows (status).",
+  },
 } as const satisfies Record<string, CommandLine>;
 
 export type CommandName = keyof typeof COMMAND_LINES;

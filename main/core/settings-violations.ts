@@ -30,6 +30,7 @@ export const SETTINGS_VIOLATION_CODES = [
   'CERTIFICATE_UNUSABLE',
   'FILE_UNREADABLE',
   'FILE_INVALID',
+  'GOVERNED_REMOTELY',
 ] as const;
 export type SettingsViolationCode = (typeof SETTINGS_VIOLATION_CODES)[number];
 
@@ -64,6 +65,7 @@ export const SETTINGS_CASHIER_MESSAGES: Readonly<Record<SettingsViolationCode, s
     'O certificado digital não pôde ser usado; confira os arquivos do certificado nas configurações.',
   FILE_UNREADABLE: 'O arquivo de configurações não pôde ser lido. Chame o suporte técnico.',
   FILE_INVALID: 'O arquivo de configurações está corrompido ou fora do formato. Chame o suporte técnico.',
+  GOVERNED_REMOTELY: 'Este campo é definido pela configuração da rede e não pode ser alterado aqui.',
 };
 
 /** One mistake: where (a dotted path from the top of the file), its code, English and pt-BR. */

@@ -13,6 +13,7 @@ export const CHECK_IDS = [
   'client-certificate',
   'pos-ports',
   'disk',
+  'remote-settings',
   'settings',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

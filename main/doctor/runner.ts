@@ -24,6 +24,7 @@ import { checkPosPorts } from './pos-ports.js';
 import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
+import { checkRemoteSettings } from './remote-settings.js';
 import { pinpadSaleOptionsOf, readSettingsJson, type AgentSettings } from '../settings/settings-file.js';
 import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { providerTablesCacheFile, readCachedTables } from '../pinpad/provider-tables.js';
@@ -215,6 +216,14 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
         checkDisk({
           dataDir: defaultDataDir(options.home),
           ...(options.disk === undefined ? {} : { running: options.disk }),
+        }),
+      ),
+    ),
+    guarded('remote-settings', () =>
+      Promise.resolve(
+        checkRemoteSettings({
+          section: settings === undefined ? undefined : settings.remoteSettings,
+          ...(options.home === undefined ? {} : { home: options.home }),
         }),
       ),
     ),

@@ -8,7 +8,8 @@
  * - `receipts`: the store as receipts print it (ReceiptSettings) and which copies print alone;
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
  *   (main/metrics/settings.ts), `telemetry` (pushed by remote write: main/telemetry/settings.ts), `updates` (update-settings.ts), `support` (support-settings.ts), `supervisor` (when a void needs
- *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts).
+ *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts),
+ *   `remote_settings` (the signed document this agent follows: remote-settings-section.ts, main/remote-settings).
  * The settings the window shows are declared in main/core/settings-fields.ts (schema, default,
  * the window's texts); each section's schema here names those declarations.
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
@@ -33,6 +34,7 @@ import { MetricsSettings } from '../metrics/settings.js';
 import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
 import { UpdateSettings } from './update-settings.js';
 import { SupportSettings, uploadUrlProblem } from './support-settings.js';
+import { RemoteSettingsSection, remoteUrlProblem } from './remote-settings-section.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
 import type { SupervisorPolicy } from '../pos/server/supervisor.js';
 import { PosSettings } from '../pos/settings.js';
@@ -233,6 +235,7 @@ export const SettingsFile = Type.Object(
     updates: Type.Optional(UpdateSettings),
     supervisor: Type.Optional(SupervisorSettings),
     support: Type.Optional(SupportSettings),
+    remote_settings: Type.Optional(RemoteSettingsSection),
   },
   {
     additionalProperties: false,
@@ -265,6 +268,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly supervisor: SupervisorPolicy;
   /** Where support bundles are uploaded (main/support). */
   readonly support: SupportSettings;
+  /** The signed settings document this agent follows (main/remote-settings); null: none. */
+  readonly remoteSettings: RemoteSettingsSection | null;
 }
 
 type Violation = SettingsViolation;
@@ -299,6 +304,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     updates,
     supervisor,
     support,
+    remote_settings: remote,
     api,
     pinpad,
     training,
@@ -331,6 +337,17 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     supportSettings.upload_url === undefined ? undefined : uploadUrlProblem(supportSettings.upload_url);
   if (uploadProblem !== undefined)
     violations.push(settingsViolation('support.upload_url', 'INVALID_URL', uploadProblem));
+  const remoteSection =
+    section<RemoteSettingsSection>('remote_settings', remote, RemoteSettingsSection, violations) ?? null;
+  const remoteProblem = remoteSection === null ? undefined : remoteUrlProblem(remoteSection);
+  if (remoteProblem !== undefined)
+    violations.push(
+      settingsViolation(
+        `remote_settings.${remoteProblem.field}`,
+        remoteProblem.field === 'url' ? 'INVALID_URL' : 'REQUIRED',
+        remoteProblem.message,
+      ),
+    );
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
   if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
     violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
@@ -371,6 +388,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     updates: updateSettings,
     supervisor: resolveSupervisorSettings(supervisorSettings),
     support: supportSettings,
+    remoteSettings: remoteSection,
   };
 }
 

@@ -539,6 +539,12 @@ export const PT_BR = {
   'settings.clientsLink': 'Abrir Caixas (PDV)',
   'settings.save': 'Salvar configurações',
   'settings.saved': 'Configurações salvas. As mudanças valem quando o Pinbridge for reiniciado.',
+  'settings.governed': 'Definido pela configuração da rede (versão {version}): não pode ser alterado aqui.',
+  'settings.remoteRuns': 'Configuração da rede em uso: versão {version}, de {url}.',
+  'settings.remoteNone':
+    'Configuração da rede ({url}): nenhuma versão em uso; valem as configurações deste computador.',
+  'settings.remoteChecked': 'Última verificação: {at}.',
+  'settings.remoteRefused': 'Última recusa: {code} (versão {version}); veja Suporte.',
   'settings.restartTitle': 'Aplicar as mudanças',
   'settings.restartText':
     'As mudanças valem quando o Pinbridge reiniciar. Esta janela e os caixas (PDV) se reconectam sozinhos em alguns segundos.',
@@ -602,6 +608,7 @@ export const PT_BR = {
   'support.checkCertificate': 'Certificado digital',
   'support.checkPorts': 'Portas do PDV',
   'support.checkDisk': 'Disco e registros',
+  'support.checkRemoteSettings': 'Configuração da rede',
   'support.fix': 'Como resolver:',
   'support.copy': 'Copiar',
   'support.copyFixLabel': 'Copiar como resolver: {check}',

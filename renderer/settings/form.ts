@@ -16,6 +16,7 @@ import { controlOf, type SettingControl } from './controls.js';
 import { DECLARED_FIELDS } from './declared-fields.js';
 import { ERROR_TARGETS, targetOf } from './fields.js';
 import { isObject, setAt, valueAt, type Json } from './json.js';
+import { GovernedFields } from './governed.js';
 import { SupervisorPin } from './supervisor-pin.js';
 import { TrainingNote } from './training.js';
 import { fieldMessage, type Violation } from './violations.js';
@@ -63,12 +64,15 @@ export class SettingsForm {
   readonly #error = byId('settings-error');
   readonly #training: TrainingNote;
   readonly #supervisor: SupervisorPin;
+  /** The fields the chain's signed settings set: locked, with a note. */
+  readonly #governed: GovernedFields;
 
   constructor(context: WindowContext, options: SettingsFormOptions) {
     this.#context = context;
     this.#options = options;
     this.#training = new TrainingNote(context);
     this.#supervisor = new SupervisorPin(context);
+    this.#governed = new GovernedFields(this.#form);
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault();
       void this.#saveSettings();
@@ -92,6 +96,7 @@ export class SettingsForm {
     this.#supervisor.pinTampered = read.supervisor_pin.tampered;
     this.#filePath = read.path;
     this.#fileExists = read.settings !== null;
+    this.#governed.read(read.remote);
     if (!this.#dirty) {
       this.#file = read.settings;
       this.#fillForm();
@@ -109,6 +114,7 @@ export class SettingsForm {
     );
     this.#training.render();
     this.#supervisor.render();
+    this.#governed.render(this.#controls);
     this.#showErrors(this.#shownErrors.violations, this.#shownErrors.refusedSave);
     this.#save.disabled = this.#saving;
   }
@@ -131,6 +137,8 @@ export class SettingsForm {
   #fillForm(): void {
     const file = this.#file;
     for (const control of this.#controls) control.fill(valueAt(file, control.field.path));
+    // A field the chain's document sets shows its value, locked (a save keeps the file's own).
+    this.#governed.apply(this.#controls);
     this.#training.fill(valueAt(file, ['training']));
     this.#dirty = false;
   }

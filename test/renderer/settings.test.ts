@@ -25,6 +25,7 @@ import { settingsViolation } from '../../main/core/settings-violations.js';
 import { headlessTokenStore } from '../../main/agent/token-store.js';
 import { englishWordsIn } from '../helpers/english-words.js';
 import { createLogger } from '../../main/log.js';
+import { CHECK_IDS } from '../../main/doctor/check.js';
 import { PACKAGE_ROOT, VERSION } from '../../main/version.js';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { artifactsDir } from '../helpers/card-data-scan.js';
@@ -921,7 +922,9 @@ describe('the support page', () => {
     expect(await text(page, '#support-mode')).toMatch(/^Treinamento/);
 
     await page.getByRole('button', { name: 'Executar diagnóstico' }).click();
-    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(8);
+    await expect
+      .poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 })
+      .toBe(CHECK_IDS.length);
     expect(await text(page, '#support-doctor-status')).toMatch(
       /^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/,
     );
@@ -934,6 +937,7 @@ describe('the support page', () => {
       'client-certificate',
       'pos-ports',
       'disk',
+      'remote-settings',
       'settings',
     ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
@@ -1054,7 +1058,9 @@ describe('keyboard, labels, touch and screenshots', () => {
     await page.getByRole('button', { name: 'Run diagnostics' }).click();
     const summaryOf = (id: string): Promise<string> =>
       page.locator(`li[data-check-id="${id}"] .check-summary`).innerText();
-    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(8);
+    await expect
+      .poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 })
+      .toBe(CHECK_IDS.length);
     expect(await summaryOf('payments-api')).toBe(
       'Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach',
     );

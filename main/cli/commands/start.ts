@@ -20,11 +20,13 @@
 import type { Command } from 'commander';
 import { COMMAND_LINES } from '../command-list.js';
 import type { Agent, AgentOptions } from '../../agent/agent.js';
-import { AgentRunner } from '../../agent/agent-runner.js';
+import type { AgentRunner } from '../../agent/agent-runner.js';
+import { startWithRemoteSettings } from '../../agent/remote-follow.js';
+import { RemoteSettings } from '../../remote-settings/remote-settings.js';
 import { guardProcess } from '../../agent/fault-guard.js';
 import { logFilePath } from '../../paths.js';
 import { pinpadAddressProblem, SIMULATOR_ADDRESS } from '../../pinpad/connection.js';
-import { loadSettings } from '../../settings/settings-file.js';
+import type { AgentSettings } from '../../settings/settings-file.js';
 import { createLogger, logFormat } from '../../log.js';
 import type { PairingAnnouncement } from '../../pos/protocol/pairing.js';
 import { UsageError } from '../errors.js';
@@ -163,8 +165,10 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       // The zone the settings name, if any: the computer's own is read at the first pairing request
       // (store-time.ts says why not before).
       let configuredTimeZone: string | undefined;
-      const build = (): AgentOptions => {
-        const settings = loadSettings(settingsPath, io.env.HOME);
+      // Each start reads the local file with the chain's signed document merged over it, when the
+      // settings follow one (main/agent/remote-follow.ts, docs/remote-settings.md).
+      const remote = new RemoteSettings({ logger, ...(io.env.HOME === undefined ? {} : { home: io.env.HOME }) });
+      const build = (settings: AgentSettings): AgentOptions => {
         configuredTimeZone = settings.receipts?.time_zone;
         return {
           settings,
@@ -182,8 +186,9 @@ export function registerStartCommand(program: Command, io: CliIo): void {
       };
       let runner: AgentRunner;
       try {
-        runner = await AgentRunner.start({ build, logger });
+        runner = await startWithRemoteSettings({ remote, settingsPath, build, logger });
       } catch (error) {
+        remote.stop();
         guard.uninstall();
         throw error;
       }
@@ -218,6 +223,7 @@ export function registerStartCommand(program: Command, io: CliIo): void {
           new Promise<never>((_resolve, reject) => runner.once('failed', reject)),
         ]);
       } finally {
+        remote.stop();
         await runner.stop();
         guard.uninstall();
       }

@@ -119,5 +119,6 @@ export const SETTINGS_VIOLATION_CODES = [
   'CERTIFICATE_UNUSABLE',
   'FILE_UNREADABLE',
   'FILE_INVALID',
+  'GOVERNED_REMOTELY',
 ] as const;
 export type WireSettingsViolationCode = (typeof SETTINGS_VIOLATION_CODES)[number];

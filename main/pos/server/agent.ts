@@ -83,6 +83,30 @@ export interface SettingsViolation {
   readonly cashier_message: string;
 }
 
+/** The remote settings document an agent follows, as its window shows it (docs/remote-settings.md). */
+export interface RemoteSettingsView {
+  /** The url followed (placeholders filled). */
+  readonly url: string;
+  /** Whether the chain's public key is pinned (without one, nothing is followed). */
+  readonly key: 'pinned' | 'missing' | 'unusable';
+  /** The version the agent runs; null: the local file alone. */
+  readonly version: number | null;
+  readonly document_url: string | null;
+  /** Started on trial, not confirmed yet. */
+  readonly trial: boolean;
+  /** Each field the document sets (dotted path) and its value: locked in the window. */
+  readonly governed: Readonly<Record<string, unknown>>;
+  /** A newer version fetched and waiting for an idle moment. */
+  readonly pending_version: number | null;
+  readonly last_check: { readonly at: string; readonly outcome: string; readonly message: string | null } | null;
+  readonly last_refusal: {
+    readonly code: string;
+    readonly message: string;
+    readonly version: number | null;
+    readonly at: string;
+  } | null;
+}
+
 /** A secret kept, or not: it comes from this environment variable, which wins over anything stored. */
 export type SecretStored = { readonly stored: true } | { readonly stored: false; readonly fromEnvironment: string };
 
@@ -98,6 +122,8 @@ export interface OperatorServices {
     problem: { message: string; violations: readonly SettingsViolation[] } | null;
     /** Why the saved settings are not in use (a restart could not start with them); null when they are. */
     notApplied: string | null;
+    /** The chain's signed settings this agent follows; null when it follows none. */
+    remote: RemoteSettingsView | null;
   };
   /** Checks and writes the whole file; the violations when refused (the file is then untouched). */
   saveSettings(json: unknown): { saved: true } | { saved: false; violations: readonly SettingsViolation[] };

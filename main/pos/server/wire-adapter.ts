@@ -131,6 +131,7 @@ export const WIRE_SETTINGS_VIOLATION_CODES: Readonly<Record<SettingsViolationCod
   CERTIFICATE_UNUSABLE: 'CERTIFICATE_UNUSABLE',
   FILE_UNREADABLE: 'FILE_UNREADABLE',
   FILE_INVALID: 'FILE_INVALID',
+  GOVERNED_REMOTELY: 'GOVERNED_REMOTELY',
 };
 
 /** A payment's result (core/outcome.ts) as `status` says it. */

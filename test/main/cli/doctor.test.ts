@@ -63,6 +63,7 @@ describe('pinbridge doctor', () => {
       'client-certificate',
       'pos-ports',
       'disk',
+      'remote-settings',
       'settings',
     ]);
     const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));

@@ -116,6 +116,7 @@ describe('runDoctor', () => {
       ['client-certificate', 'skip'],
       ['pos-ports', 'ok'],
       ['disk', 'ok'],
+      ['remote-settings', 'skip'],
       ['settings', 'ok'],
     ]);
     expect(report.ok).toBe(true);
@@ -193,6 +194,7 @@ describe('runDoctor', () => {
         ['client-certificate', 'skip'],
         ['pos-ports', 'fail'],
         ['disk', 'ok'],
+        ['remote-settings', 'skip'],
         ['settings', 'ok'],
       ]);
       expectPortuguese(report);

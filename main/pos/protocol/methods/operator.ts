@@ -49,6 +49,48 @@ const Violation = Type.Object(
   { additionalProperties: false, title: 'SettingsViolation' },
 );
 
+/** operator.settings' remote: the document the agent runs, the fields it governs, the last check and refusal. */
+const RemoteSettingsView = Type.Object(
+  {
+    url: Type.String({ description: 'The url followed, placeholders filled.' }),
+    key: Type.Union([Type.Literal('pinned'), Type.Literal('missing'), Type.Literal('unusable')], {
+      description: "Whether the chain's public key is pinned (without one nothing is followed).",
+    }),
+    version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'The version the agent runs; null: the local file alone.',
+    }),
+    document_url: Type.Union([Type.String(), Type.Null()]),
+    trial: Type.Boolean({ description: 'Started on trial: not confirmed ready yet.' }),
+    governed: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'Each field the document sets (dotted path) and its value: the window shows them locked; operator.saveSettings refuses to change them (GOVERNED_REMOTELY).',
+    }),
+    pending_version: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'A newer version fetched and checked, waiting for an idle moment.',
+    }),
+    last_check: Type.Union([
+      Type.Object(
+        { at: Type.String(), outcome: Type.String(), message: Type.Union([Type.String(), Type.Null()]) },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+    last_refusal: Type.Union([
+      Type.Object(
+        {
+          code: Type.String(),
+          message: Type.String(),
+          version: Type.Union([Type.Integer(), Type.Null()]),
+          at: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+  },
+  { additionalProperties: false },
+);
+
 /** How a secret the window cannot read back is kept, and whether one is. */
 const StoredSecret = Type.Object(
   {
@@ -225,6 +267,10 @@ export const OPERATOR_METHODS = {
         not_applied: Type.Union([Type.String(), Type.Null()], {
           description:
             'Why the agent does not run with the saved settings: the last restart could not start with them, and the previous ones run. null when it does.',
+        }),
+        remote: Type.Union([RemoteSettingsView, Type.Null()], {
+          description:
+            "The chain's signed settings this agent follows (docs/remote-settings.md); null when the settings name none.",
         }),
       },
       { additionalProperties: false },

@@ -165,7 +165,7 @@ export const operatorHandlers: Handlers<
 
   'operator.settings': (_params, context) => {
     const operator = services(context);
-    const { path, json, problem, notApplied } = operator.readSettings();
+    const { path, json, problem, notApplied, remote } = operator.readSettings();
     const settings =
       typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
     return {
@@ -190,6 +190,7 @@ export const operatorHandlers: Handlers<
         tampered: context.agent.supervisor?.tampered() ?? false,
       },
       not_applied: notApplied,
+      remote,
     };
   },
 

@@ -63,6 +63,8 @@ describe('settings from the window', () => {
       certificate_passphrase: { kind: 'file', stored: false },
       supervisor_pin: { stored: false, tampered: false },
       not_applied: null,
+      // No remote_settings section: no chain's document governs anything.
+      remote: null,
     });
   });
 
