@@ -87,6 +87,8 @@ import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/s
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
+import { UpdateStatus } from '../updates/status.js';
+import type { SaleActivity } from '../updates/policy.js';
 import { heldCertificates } from './held-certificates.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import { storeTimeZone } from '../locale/store-time.js';
@@ -504,6 +506,11 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly audit: AuditLog;
   /** Whether the disk takes the agent's writes (issue 33): the window's banner, the PINPAD's idle text. */
   readonly disk: DiskWatch;
+  /**
+   * The desktop app's updates, as the shell reports them (main/app/updates.ts): the window shows
+   * what is pending. Stays "off" where no shell checks (headless).
+   */
+  readonly updates: UpdateStatus;
   /** The key of Pinbridge's own window (session.operator). */
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
@@ -530,6 +537,21 @@ export class Agent extends EventEmitter<AgentEvents> {
     return this.pinpads.link;
   }
 
+  /**
+   * What keeps a sale going now: the PINPADs running a payment or waiting for the customer (what
+   * operator.restart refuses on), and approvals the POS has yet to confirm. An update installs in
+   * its maintenance window only when there is none (main/updates/policy.ts).
+   */
+  saleActivity(): SaleActivity {
+    return {
+      busyPinpads: this.pinpads
+        .list()
+        .filter((pinpad) => pinpad.busy)
+        .map((pinpad) => pinpad.serialNumber),
+      awaitingConfirmation: this.stack.engine.pending().confirmations.length,
+    };
+  }
+
   private constructor(parts: {
     options: AgentOptions;
     stack: PaymentStack;
@@ -541,6 +563,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     audit: AuditLog;
     integrity: IntegrityKey;
     disk: DiskWatch;
+    updates: UpdateStatus;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -558,6 +581,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.pos = pos;
     this.audit = parts.audit;
     this.disk = parts.disk;
+    this.updates = parts.updates;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
     this.operatorKey = parts.operatorKey;
@@ -849,6 +873,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         );
         watching.report(error, 'other', operatorKeyPath(options.home));
       });
+      const updates = new UpdateStatus();
       const emitter: { agent?: Agent } = {};
       let timeZone: string | undefined;
       const posPorts = options.posPorts ?? settings.pos.ports;
@@ -874,6 +899,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options, training, integrity, audit),
           disk: watching,
+          updates,
           operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port, disk: () => disk?.status }),
         },
         logger,
@@ -931,6 +957,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         audit,
         integrity,
         disk,
+        updates,
         watcher,
         recovered,
         operatorKey,

@@ -13,6 +13,7 @@ import { Agent, type AgentOptions } from '../agent/agent.js';
 import { defaultDataDir, integrityKeyPath, sealedIntegrityKeyPath } from '../paths.js';
 import { fileIntegrityKey, osIntegrityKey } from '../agent/integrity-key.js';
 import { SIMULATOR_ADDRESS } from '../pinpad/connection.js';
+import { storeTimeZone } from '../locale/store-time.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
 import { defaultSettings, defaultSettingsPath, loadSettings, type AgentSettings } from '../settings/settings-file.js';
@@ -312,8 +313,15 @@ export class Shell {
     try {
       shell.#updates = await startUpdateChecks({
         settings: settings.updates,
+        // One identity for the fleet: the store Grafana shows is the store the rollout moves.
+        identity: settings.telemetry,
         load: options.updater ?? (async () => (await import('electron-updater')).default.autoUpdater),
         logger: options.logger,
+        status: agent.updates,
+        activity: () => agent.saleActivity(),
+        // The store's clock, as the receipts and the window read it.
+        timeZone: () => storeTimeZone(settings.receipts?.time_zone),
+        installNow: () => void shell.installUpdate(),
       });
     } catch (error) {
       // Updates never keep the checkout from working.
@@ -381,6 +389,20 @@ export class Shell {
     this.#electron.app.relaunch(args === undefined ? undefined : { args });
     // A downloaded update waits for a real quit: the installer and the relaunch would race.
     return this.#stopThen(() => this.#electron.app.exit(0));
+  }
+
+  /**
+   * Installs the downloaded update in the maintenance window (main/app/updates.ts asks at an idle
+   * moment): the agent stops as at a quit (no new sale, what is in flight finishes or is
+   * journaled), then the installer runs and starts Pinbridge again. Should the update be gone by
+   * then, the app simply starts again.
+   */
+  installUpdate(): Promise<void> {
+    return this.#stopThen(() => {
+      if (this.#updates?.install(true) === true) return;
+      this.#electron.app.relaunch(this.#relaunchArgs === undefined ? undefined : { args: [...this.#relaunchArgs] });
+      this.#electron.app.exit(0);
+    });
   }
 
   /**

@@ -31,7 +31,7 @@ import { fromSchemaViolation, settingsViolation } from '../core/settings-violati
 import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
-import { UpdateSettings } from './update-settings.js';
+import { UpdateSettings, updateViolations } from './update-settings.js';
 import { SupportSettings, uploadUrlProblem } from './support-settings.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
 import type { SupervisorPolicy } from '../pos/server/supervisor.js';
@@ -332,9 +332,8 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   if (uploadProblem !== undefined)
     violations.push(settingsViolation('support.upload_url', 'INVALID_URL', uploadProblem));
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
-  if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
-    violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
-  }
+  for (const problem of updateViolations(updateSettings, telemetrySettings))
+    violations.push(settingsViolation(problem.field, problem.code, problem.message));
   const supervisorSettings = section<SupervisorSettings>('supervisor', supervisor, SupervisorSettings, violations);
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
   const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;
