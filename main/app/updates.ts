@@ -117,6 +117,8 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   const channel = settings.channel ?? DEFAULT_CHANNEL;
   const window = settings.install_window === undefined ? undefined : parseInstallWindow(settings.install_window);
   const staging = stagingId(identity, settings.stage_by ?? 'store');
+  // In percent, two decimals: a release staged above it reaches this checkout.
+  const position = staging === undefined ? null : Math.floor(rolloutPosition(staging.id) * 10_000) / 100;
   const activity = options.activity ?? (() => NO_SALE);
   const now = options.now ?? (() => new Date());
 
@@ -150,7 +152,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
     channel,
     installWindow: window?.text ?? null,
     stagedBy: staging?.by ?? 'install',
-    rolloutPosition: staging === undefined ? null : Math.floor(rolloutPosition(staging.id) * 10_000) / 100,
+    rolloutPosition: position,
   });
 
   const download = (): void => {
@@ -247,7 +249,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
       channel,
       every_hours: hours,
       staged_by: staging?.by ?? 'install',
-      ...(staging === undefined ? {} : { staging_name: staging.name }),
+      ...(staging === undefined ? {} : { staging_name: staging.name, rollout_position: position }),
       install_window: window?.text ?? null,
     },
     'checking for updates',
