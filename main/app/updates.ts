@@ -13,7 +13,7 @@
  * (main/updates/status.ts), whose window shows it.
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { UpdateInfo } from 'electron-updater';
+import type { Logger as UpdaterLogger, UpdateInfo } from 'electron-updater';
 import { DEFAULT_CHANNEL, DEFAULT_CHECK_INTERVAL_HOURS, type UpdateSettings } from '../settings/update-settings.js';
 import {
   decideInstall,
@@ -33,6 +33,7 @@ import type { Logger } from '../log.js';
 
 /** The part of electron-updater's autoUpdater used here. */
 export interface UpdaterLike {
+  logger: UpdaterLogger | null;
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
   allowDowngrade: boolean;
@@ -123,6 +124,13 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   const now = options.now ?? (() => new Date());
 
   const updater = await options.load();
+  // electron-updater's own lines (each check, its staging arithmetic, where it downloads) go to the
+  // agent's log, not the console; its errors reach the log through 'error' below, once per kind.
+  updater.logger = {
+    info: (message: unknown) => logger.debug({ updater: messageOf(message) }, 'electron-updater'),
+    warn: (message: unknown) => logger.warn({ updater: messageOf(message) }, 'electron-updater'),
+    error: (message: unknown) => logger.debug({ updater: messageOf(message) }, 'electron-updater'),
+  };
   // Downloads wait for a moment without a sale (look()); installs are ours to time.
   updater.autoDownload = false;
   updater.autoInstallOnAppQuit = true;

@@ -7,12 +7,13 @@
  */
 import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { UpdateInfo } from 'electron-updater';
+import type { Logger as UpdaterLogger, UpdateInfo } from 'electron-updater';
 import type { UpdaterLike } from '../../../main/app/updates.js';
 
 export type Release = Pick<UpdateInfo, 'version' | 'stagingPercentage'>;
 
 export class FakeUpdater extends EventEmitter implements UpdaterLike {
+  logger: UpdaterLogger | null = console;
   autoDownload = true;
   autoInstallOnAppQuit = false;
   allowDowngrade = true;

@@ -212,7 +212,6 @@ async function checkout(
     onQuit: () => {},
   };
   const updater = new AppImageUpdater(null, app);
-  updater.logger = process.env.DEBUG_UPDATER ? console : null;
   // Node's HTTP client instead of Electron's net, before the feed is set (the provider takes it then).
   (updater as unknown as { httpExecutor: NodeHttpExecutor }).httpExecutor = new NodeHttpExecutor();
   // The test installers carry no block map to patch the old AppImage with.

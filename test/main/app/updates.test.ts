@@ -120,6 +120,13 @@ describe('updates of the desktop app', () => {
       checks: 1,
     });
     expect(timers.ms).toEqual([2 * 3_600_000, LOOK_INTERVAL_MS]);
+    // electron-updater's own lines go to the agent's log, not the console.
+    updater.logger!.warn('Staging percentage is NaN: soon');
+    expect(lines.at(-1)).toMatchObject({
+      level: 40,
+      msg: 'electron-updater',
+      updater: 'Staging percentage is NaN: soon',
+    });
     expect(running!.installOnQuit()).toBe(false);
     expect(status.state).toMatchObject({ enabled: true, channel: 'latest', state: 'none', version: null });
 
