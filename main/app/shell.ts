@@ -29,6 +29,9 @@ import { startUpdateChecks, type UpdateChecker, type UpdaterLike } from './updat
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
 
+/** How long electron-updater has to quit the app once its installer started, before the shell does. */
+export const INSTALL_QUIT_GRACE_MS = 30_000;
+
 /** IPC channels of the preload's small API (main/app/preload.cts). */
 export const IPC = {
   info: 'pinbridge:info',
@@ -322,6 +325,7 @@ export class Shell {
         // The store's clock, as the receipts and the window read it.
         timeZone: () => storeTimeZone(settings.receipts?.time_zone),
         installNow: () => void shell.installUpdate(),
+        failureFile: join(defaultDataDir(options.home), 'update-install-failed.json'),
       });
     } catch (error) {
       // Updates never keep the checkout from working.
@@ -394,15 +398,28 @@ export class Shell {
   /**
    * Installs the downloaded update in the maintenance window (main/app/updates.ts asks at an idle
    * moment): the agent stops as at a quit (no new sale, what is in flight finishes or is
-   * journaled), then the installer runs and starts Pinbridge again. Should the update be gone by
-   * then, the app simply starts again.
+   * journaled), then the installer runs and starts Pinbridge again. Should the install fail (or
+   * the update be gone by then), the app starts again as it was: the checkout is never left with
+   * its agent stopped.
    */
   installUpdate(): Promise<void> {
-    return this.#stopThen(() => {
-      if (this.#updates?.install(true) === true) return;
+    const startAgain = (): void => {
       this.#electron.app.relaunch(this.#relaunchArgs === undefined ? undefined : { args: [...this.#relaunchArgs] });
       this.#electron.app.exit(0);
+    };
+    return this.#stopThen(() => {
+      if (this.#updates?.install(true) === true) this.#unlessQuitSoon(startAgain);
+      else startAgain();
     });
+  }
+
+  /**
+   * electron-updater quits the app itself once its installer is started; should it not within
+   * INSTALL_QUIT_GRACE_MS, `fallback` (exit, or start again) runs, so a stuck installer never
+   * leaves the app open with its agent stopped.
+   */
+  #unlessQuitSoon(fallback: () => void): void {
+    setTimeout(fallback, INSTALL_QUIT_GRACE_MS).unref();
   }
 
   /**
@@ -411,8 +428,10 @@ export class Shell {
    */
   quit(): Promise<void> {
     return this.#stopThen(() => {
-      // A downloaded update is installed now, the agent stopped; else the app simply exits.
-      if (this.#updates?.installOnQuit() !== true) this.#electron.app.exit(0);
+      // A downloaded update is installed now, the agent stopped; else (or should it fail) the app simply exits.
+      const exit = (): void => this.#electron.app.exit(0);
+      if (this.#updates?.installOnQuit() === true) this.#unlessQuitSoon(exit);
+      else exit();
     });
   }
 

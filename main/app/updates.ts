@@ -12,6 +12,7 @@
  * idle moment inside it, Pinbridge then starting again. What is pending is handed to the agent
  * (main/updates/status.ts), whose window shows it.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Logger as UpdaterLogger, UpdateInfo } from 'electron-updater';
 import { DEFAULT_CHANNEL, DEFAULT_CHECK_INTERVAL_HOURS, type UpdateSettings } from '../settings/update-settings.js';
@@ -68,6 +69,11 @@ export interface UpdateCheckerOptions {
    * (the shell's graceful stop). Without it the update waits for the next quit.
    */
   readonly installNow?: () => void;
+  /**
+   * Where the version whose install failed is kept (a JSON file), so that the start after a
+   * failed install in the window does not try it in the window again (only at quit).
+   */
+  readonly failureFile?: string;
   readonly now?: () => Date;
   readonly setInterval?: (callback: () => void, ms: number) => { unref?(): unknown };
   readonly clearInterval?: (timer: { unref?(): unknown }) => void;
@@ -155,6 +161,10 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   let pending: string | undefined;
   let installing = false;
   let lastError: string | undefined;
+  /** An install being attempted now (quitAndInstall reports its failure through 'error', at once). */
+  let attempting = false;
+  let installFailure: string | undefined;
+  let failed = readFailedInstall(options.failureFile);
   status?.update({
     enabled: true,
     channel,
@@ -189,6 +199,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
       window,
       minute: clock.hour * 60 + clock.minute,
       activity: activity(),
+      failed,
     });
     status?.update({ waitingForSale: !decision.install && decision.reason === 'SALE_IN_PROGRESS' });
     if (!decision.install) return;
@@ -222,6 +233,10 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
     installInWindow();
   });
   updater.on('error', (error) => {
+    if (attempting) {
+      installFailure = error.message;
+      return;
+    }
     status?.update({ lastCheck: { at: now().toISOString(), error: error.message } });
     // The same failure every few hours (a feed down, no network) is logged once.
     if (error.message === lastError) return;
@@ -263,10 +278,26 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
     'checking for updates',
   );
   const install = (restart: boolean): boolean => {
-    if (pending === undefined) return false;
-    logger.info({ version: pending, restart }, 'installing the update and quitting');
-    updater.quitAndInstall(true, restart);
-    return true;
+    const version = pending;
+    if (version === undefined) return false;
+    logger.info({ version, restart }, 'installing the update and quitting');
+    attempting = true;
+    installFailure = undefined;
+    try {
+      updater.quitAndInstall(true, restart);
+    } catch (error) {
+      installFailure = messageOf(error);
+    } finally {
+      attempting = false;
+    }
+    if (installFailure === undefined) return true;
+    // electron-updater then does not quit: the shell goes on (or starts again) with this version.
+    logger.error({ version, err: installFailure }, 'the update could not be installed; Pinbridge keeps its version');
+    failed = version;
+    installing = false;
+    status?.update({ state: 'downloaded', version, waitingForSale: false });
+    if (restart) keepFailedInstall(options.failureFile, version, logger);
+    return false;
   };
   return {
     get pending() {
@@ -280,4 +311,25 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
       for (const timer of timers) clear(timer);
     },
   };
+}
+
+/** The version a failed install left in `file`; undefined when none (or the file cannot be read). */
+function readFailedInstall(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined;
+  try {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+    return typeof kept.version === 'string' ? kept.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the version whose install failed; a write that fails is logged, never thrown (the window may try it once more). */
+function keepFailedInstall(file: string | undefined, version: string, logger: Logger): void {
+  if (file === undefined) return;
+  try {
+    writeFileSync(file, `${JSON.stringify({ version, at: new Date().toISOString() })}\n`);
+  } catch (error) {
+    logger.warn({ file, err: messageOf(error) }, 'cannot keep which update failed to install');
+  }
 }

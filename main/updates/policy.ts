@@ -137,8 +137,12 @@ export type InstallDecision =
   | { readonly install: true }
   | {
       readonly install: false;
-      /** NOTHING_PENDING, NO_WINDOW (installs only at quit), OUTSIDE_WINDOW, SALE_IN_PROGRESS. */
-      readonly reason: 'NOTHING_PENDING' | 'NO_WINDOW' | 'OUTSIDE_WINDOW' | 'SALE_IN_PROGRESS';
+      /**
+       * NOTHING_PENDING, NO_WINDOW (installs only at quit), OUTSIDE_WINDOW, SALE_IN_PROGRESS,
+       * FAILED_BEFORE (installing this version in the window failed once: only at quit now, so a
+       * broken installer does not restart the checkout over and over).
+       */
+      readonly reason: 'NOTHING_PENDING' | 'NO_WINDOW' | 'OUTSIDE_WINDOW' | 'SALE_IN_PROGRESS' | 'FAILED_BEFORE';
     };
 
 /**
@@ -152,9 +156,12 @@ export function decideInstall(facts: {
   /** Minutes after midnight on the store's clock. */
   readonly minute: number;
   readonly activity: SaleActivity;
+  /** The version whose install in the window failed before, if any. */
+  readonly failed?: string | undefined;
 }): InstallDecision {
   if (facts.pending === undefined) return { install: false, reason: 'NOTHING_PENDING' };
   if (facts.window === undefined) return { install: false, reason: 'NO_WINDOW' };
+  if (facts.failed === facts.pending) return { install: false, reason: 'FAILED_BEFORE' };
   if (!insideWindow(facts.window, facts.minute)) return { install: false, reason: 'OUTSIDE_WINDOW' };
   if (!idle(facts.activity)) return { install: false, reason: 'SALE_IN_PROGRESS' };
   return { install: true };

@@ -67,7 +67,11 @@ export class FakeUpdater extends EventEmitter implements UpdaterLike {
     this.#finish = undefined;
   }
 
+  /** The installer cannot run (electron-updater then reports an error and does not quit). */
+  installFails: Error | undefined;
+
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void {
     this.installs.push([isSilent, isForceRunAfter]);
+    if (this.installFails !== undefined) this.emit('error', this.installFails);
   }
 }

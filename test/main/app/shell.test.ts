@@ -304,6 +304,48 @@ describe('the Electron shell', () => {
     expect(double.app.exitCodes).toEqual([]);
   });
 
+  it('starts again as it was when the update fails to install in the maintenance window: the checkout never stays with its agent stopped', async () => {
+    const updater = new FakeUpdater();
+    updater.installFails = new Error('EACCES: permission denied');
+    const clock = wallClock(new Date(), storeTimeZone(undefined));
+    const minute = clock.hour * 60 + clock.minute;
+    const hhmm = (m: number): string =>
+      `${String(Math.floor(((m + 1440) % 1440) / 60)).padStart(2, '0')}:${String((m + 1440) % 60).padStart(2, '0')}`;
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({
+        updates: {
+          enabled: true,
+          feed_url: 'https://updates.example/pinbridge',
+          install_window: `${hhmm(minute - 60)}-${hhmm(minute + 60)}`,
+        },
+      }),
+    );
+    const shell = await Shell.run(double.electron, {
+      argv: ['--training'],
+      env: {},
+      home,
+      platform: 'linux',
+      preload: '/app/preload.cjs',
+      logger,
+      startAgent,
+      relaunchArgs: ['--training'],
+      updater: () => Promise.resolve(updater),
+    });
+    shells.push(shell!);
+    updater.feed = { version: '0.2.0' };
+    await updater.checkForUpdates();
+    updater.finishDownload();
+    await expect.poll(() => double.app.exitCodes).toEqual([0]);
+    expect(updater.installs).toEqual([[true, true]]);
+    expect(double.app.relaunches).toEqual([{ args: ['--training'] }]);
+    // The next start knows: 0.2.0 waits for a quit.
+    expect(JSON.parse(readFileSync(join(home, '.pinbridge', 'update-install-failed.json'), 'utf8'))).toMatchObject({
+      version: '0.2.0',
+    });
+  });
+
   it('keeps the API token given once encrypted with safeStorage, and uses it at the next start', async () => {
     await run(['--api', 'https://api.example', '--token', 'zpk_test_secret', '--marketplace', 'm1', '--seller', 's1']);
     const sealed = readFileSync(join(home, '.pinbridge', 'api-token.enc'));

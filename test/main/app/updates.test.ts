@@ -4,6 +4,9 @@
  * reaching whole stores, downloaded when no sale is in progress, installed when the app quits or
  * inside the maintenance window at an idle moment — and what is pending handed to the window.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSettings } from '../../../main/settings/settings-file.js';
 import { SettingsError } from '../../../main/core/settings.js';
@@ -286,6 +289,42 @@ describe('updates of the desktop app', () => {
     // The shell's install in the window restarts Pinbridge; a quit does not.
     expect(running!.install(true)).toBe(true);
     expect(updater.installs).toEqual([[true, true]]);
+  });
+
+  it('after an install in the window failed, start again with the version they have and try it only at quit', async () => {
+    const failureFile = join(mkdtempSync(join(tmpdir(), 'pinbridge-updates-')), 'update-install-failed.json');
+    const at3 = (): Date => new Date('2026-11-30T06:00:00Z');
+    const first = await checker(
+      { enabled: true, feed_url: FEED, install_window: '02:00-05:00' },
+      { now: at3, failureFile, installNow: () => void first.checker!.install(true) },
+    );
+    first.updater.installFails = new Error('EACCES: permission denied, rename Pinbridge.AppImage');
+    first.updater.feed = { version: '0.2.0' };
+    first.timers.fire(6 * 3_600_000);
+    await settle();
+    first.updater.finishDownload();
+    await settle();
+    expect(first.updater.installs).toEqual([[true, true]]);
+    expect(first.status.state).toMatchObject({ state: 'downloaded', version: '0.2.0' });
+    expect(first.lines.map((line) => line.msg)).toContain(
+      'the update could not be installed; Pinbridge keeps its version',
+    );
+    // The app started again (the shell's fallback): the window does not try 0.2.0 again…
+    const again = await checker(
+      { enabled: true, feed_url: FEED, install_window: '02:00-05:00' },
+      { now: at3, failureFile },
+    );
+    again.updater.feed = { version: '0.2.0' };
+    again.timers.fire(6 * 3_600_000);
+    await settle();
+    again.updater.finishDownload();
+    await settle();
+    again.timers.fire(LOOK_INTERVAL_MS);
+    expect(again.installs).toEqual([]);
+    expect(again.status.state).toMatchObject({ state: 'downloaded', version: '0.2.0' });
+    // …but a quit still installs it.
+    expect(again.checker!.installOnQuit()).toBe(true);
+    expect(again.updater.installs).toEqual([[true, false]]);
   });
 
   it('log a feed that keeps failing once, and again only when the failure changes', async () => {

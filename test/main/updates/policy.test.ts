@@ -143,6 +143,14 @@ describe('installing a downloaded update while Pinbridge runs', () => {
       install: false,
       reason: 'NO_WINDOW',
     });
+    // A version whose install in the window failed once waits for a quit: no restart loop.
+    expect(decideInstall({ pending: '1.4.0', window, minute: at3, activity: NO_SALE, failed: '1.4.0' })).toEqual({
+      install: false,
+      reason: 'FAILED_BEFORE',
+    });
+    expect(decideInstall({ pending: '1.4.1', window, minute: at3, activity: NO_SALE, failed: '1.4.0' })).toEqual({
+      install: true,
+    });
     expect(decideInstall({ pending: undefined, window, minute: at3, activity: NO_SALE })).toEqual({
       install: false,
       reason: 'NOTHING_PENDING',
