@@ -328,7 +328,7 @@ function readFailedInstall(file: string | undefined): string | undefined {
 function keepFailedInstall(file: string | undefined, version: string, logger: Logger): void {
   if (file === undefined) return;
   try {
-    writeFileSync(file, `${JSON.stringify({ version, at: new Date().toISOString() })}\n`);
+    writeFileSync(file, `${JSON.stringify({ version, at: new Date().toISOString() })}\n`, { mode: 0o600 });
   } catch (error) {
     logger.warn({ file, err: messageOf(error) }, 'cannot keep which update failed to install');
   }
