@@ -20,7 +20,7 @@ import {
   decideInstall,
   feedUrl,
   parseInstallWindow,
-  rolloutPosition,
+  rolloutPercent,
   shouldDownload,
   stagingId,
   withinRollout,
@@ -125,7 +125,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   const window = settings.install_window === undefined ? undefined : parseInstallWindow(settings.install_window);
   const staging = stagingId(identity, settings.stage_by ?? 'store');
   // In percent, two decimals: a release staged above it reaches this checkout.
-  const position = staging === undefined ? null : Math.floor(rolloutPosition(staging.id) * 10_000) / 100;
+  const position = staging === undefined ? null : rolloutPercent(staging.id);
   const activity = options.activity ?? (() => NO_SALE);
   const now = options.now ?? (() => new Date());
 

@@ -74,6 +74,11 @@ export const COMMAND_LINES = {
       'Make a support bundle: one .tar.gz with the doctor report, the recent logs, a PINPAD trace (--trace), the settings without secrets and the versions, card data and CPFs masked; ' +
       'with --upload, send it to support.upload_url once confirmed.',
   },
+  updates: {
+    options: false,
+    description:
+      "The desktop app's staged updates: how this checkout's settings set them (feed, channel, its place in a staged rollout, the maintenance window), and a chain's rollout plan: which stores a release staged at a percentage reaches.",
+  },
 } as const satisfies Record<string, CommandLine>;
 
 export type CommandName = keyof typeof COMMAND_LINES;

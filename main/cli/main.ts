@@ -29,6 +29,7 @@ export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<Registe
   pos: async () => (await import('./commands/pos.js')).registerPosCommand,
   doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
   support: async () => (await import('./commands/support.js')).registerSupportCommand,
+  updates: async () => (await import('./commands/updates.js')).registerUpdatesCommand,
 };
 
 /** Thrown by a command not loaded yet when commander dispatches to it: main() loads it and parses again. */

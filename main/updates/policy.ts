@@ -75,6 +75,14 @@ export function rolloutPosition(id: string): number {
 }
 
 /**
+ * The same position in percent, two decimals, rounded down: a release whose stagingPercentage is
+ * above it reaches the checkout (what the window, the log and `pinbridge updates` show).
+ */
+export function rolloutPercent(id: string): number {
+  return Math.floor(rolloutPosition(id) * 10_000) / 100;
+}
+
+/**
  * Whether a release reaches the checkout with this staging id: electron-updater's isStagingMatch,
  * step by step — no percentage (or one that is not a number) reaches everyone; else the id's
  * position must be below percentage / 100 (so 0 reaches no one, 100 everyone, and raising the
