@@ -124,6 +124,11 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   const channel = settings.channel ?? DEFAULT_CHANNEL;
   const window = settings.install_window === undefined ? undefined : parseInstallWindow(settings.install_window);
   const staging = stagingId(identity, settings.stage_by ?? 'store');
+  if (staging === undefined)
+    logger.warn(
+      { stage_by: settings.stage_by ?? 'store' },
+      "the telemetry labels do not name this checkout's store (telemetry.chain, telemetry.store, and telemetry.checkout when staged by checkout): a staged release picks this installation on its own",
+    );
   // In percent, two decimals: a release staged above it reaches this checkout.
   const position = staging === undefined ? null : rolloutPercent(staging.id);
   const activity = options.activity ?? (() => NO_SALE);

@@ -191,8 +191,14 @@ describe('updates of the desktop app', () => {
   });
 
   it("without the store's labels leave the staging to electron-updater's per-installation id", async () => {
-    const { updater, status } = await checker({ enabled: true, feed_url: FEED });
+    const { updater, status, lines } = await checker(
+      { enabled: true, feed_url: FEED, stage_by: 'checkout' },
+      { identity: { chain: 'acme', store: 'loja-042' } },
+    );
     expect(updater.isUserWithinRollout).toBe(updater.ownRollout);
+    expect(lines.find((line) => line.level === 40)?.msg).toMatch(
+      /a staged release picks this installation on its own$/,
+    );
     expect(updater.requestHeaders).toBeNull();
     expect(status.state).toMatchObject({ stagedBy: 'install', rolloutPosition: null });
   });
