@@ -16,8 +16,9 @@ const FLOORS = [
   ['main/app'], // the Electron shell
   ['main/cli'], // the `pinbridge` command (the shell runs it for its command-line mode)
   ['main/agent'], // the composition root: Agent.start/stop, PINPAD keeper, operator key, token store
-  ['main/doctor', 'main/support', 'main/updates'], // the support checks (`pinbridge doctor`, the window's Support); the support bundle (`pinbridge support bundle`); the staged updates' decisions and the shell-to-agent port of their state (the Electron part is main/app/updates.ts)
+  ['main/doctor', 'main/support'], // the support checks (`pinbridge doctor`, the window's Support); the support bundle (`pinbridge support bundle`)
   ['main/settings'], // the settings file: every section's schema in one file, read and written
+  ['main/updates'], // the staged updates' decisions and the shell-to-agent port of their state (the Electron part is main/app/updates.ts); below the doctor, which reports them
   ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; metrics pushed by remote write
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox

@@ -40,6 +40,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'client-certificate': 'support.checkCertificate',
   'pos-ports': 'support.checkPorts',
   disk: 'support.checkDisk',
+  updates: 'support.checkUpdates',
 };
 
 type CopyResult = 'copied' | 'selected';

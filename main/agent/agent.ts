@@ -80,7 +80,7 @@ import {
   TOKEN_NOT_SAVED,
   type NotSaved,
 } from './not-saved.js';
-import type { OperatorServices, SecretStored } from '../pos/server/agent.js';
+import type { OperatorServices, SecretStored, UpdateState } from '../pos/server/agent.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
@@ -359,6 +359,8 @@ function operatorServices(
     readonly pinpadLink: PinpadLink;
     readonly posPort: () => number | undefined;
     readonly disk: () => DiskStatus | undefined;
+    /** The desktop app's updates as its shell reports them; undefined headless (updates off). */
+    readonly updates: () => UpdateState | undefined;
   },
 ): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
@@ -402,6 +404,9 @@ function operatorServices(
       // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
       const posPort = running.posPort();
       const link = running.pinpadLink.status;
+      // Only what a shell reported: an agent nobody updates has nothing to add to its settings.
+      const reported = running.updates();
+      const updateState = reported?.enabled === true ? reported : undefined;
       const report = await runDoctor({
         // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
         ...(options.settings.path === null ? {} : { settingsPath: path }),
@@ -416,6 +421,7 @@ function operatorServices(
         ...(options.home === undefined ? {} : { home: options.home }),
         ...(target === undefined ? {} : { api: target }),
         disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
+        ...(updateState === undefined ? {} : { updates: updateState }),
       });
       return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
     },
@@ -900,7 +906,12 @@ export class Agent extends EventEmitter<AgentEvents> {
           supervisor: storeSupervisor(settings, options, training, integrity, audit),
           disk: watching,
           updates,
-          operator: operatorServices(options, { pinpadLink, posPort: () => pos?.port, disk: () => disk?.status }),
+          operator: operatorServices(options, {
+            pinpadLink,
+            posPort: () => pos?.port,
+            disk: () => disk?.status,
+            updates: () => updates.state,
+          }),
         },
         logger,
         audit,

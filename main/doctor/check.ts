@@ -13,6 +13,7 @@ export const CHECK_IDS = [
   'client-certificate',
   'pos-ports',
   'disk',
+  'updates',
   'settings',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

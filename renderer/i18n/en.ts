@@ -596,6 +596,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.checkCertificate': 'Client certificate',
   'support.checkPorts': 'POS ports',
   'support.checkDisk': 'Disk and logs',
+  'support.checkUpdates': 'Updates',
   'support.fix': 'How to fix it:',
   'support.copy': 'Copy',
   'support.copyFixLabel': 'Copy how to fix: {check}',

@@ -608,6 +608,7 @@ export const PT_BR = {
   'support.checkCertificate': 'Certificado digital',
   'support.checkPorts': 'Portas do PDV',
   'support.checkDisk': 'Disco e registros',
+  'support.checkUpdates': 'Atualizações',
   'support.fix': 'Como resolver:',
   'support.copy': 'Copiar',
   'support.copyFixLabel': 'Copiar como resolver: {check}',

@@ -832,7 +832,7 @@ const STATES: readonly State[] = [
       await go(page, 'support');
       await page.click('#support-doctor-run');
       await page.click('#support-logs-export');
-      await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(8);
+      await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(9);
       await page.locator('#support-logs-box:not([hidden])').waitFor({ timeout: 10_000 });
     },
   },

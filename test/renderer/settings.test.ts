@@ -921,7 +921,7 @@ describe('the support page', () => {
     expect(await text(page, '#support-mode')).toMatch(/^Treinamento/);
 
     await page.getByRole('button', { name: 'Executar diagnóstico' }).click();
-    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(8);
+    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(9);
     expect(await text(page, '#support-doctor-status')).toMatch(
       /^Diagnóstico das \d{2}:\d{2}:\d{2}: (tudo certo|\d+ com falha, \d+ com atenção)\.$/,
     );
@@ -934,6 +934,7 @@ describe('the support page', () => {
       'client-certificate',
       'pos-ports',
       'disk',
+      'updates',
       'settings',
     ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');
@@ -1054,7 +1055,7 @@ describe('keyboard, labels, touch and screenshots', () => {
     await page.getByRole('button', { name: 'Run diagnostics' }).click();
     const summaryOf = (id: string): Promise<string> =>
       page.locator(`li[data-check-id="${id}"] .check-summary`).innerText();
-    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(8);
+    await expect.poll(() => page.locator('#support-checks li.check').count(), { timeout: 30_000 }).toBe(9);
     expect(await summaryOf('payments-api')).toBe(
       'Training mode (no --api): the embedded sandbox answers the payment calls, there is no API to reach',
     );

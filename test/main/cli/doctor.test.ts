@@ -63,6 +63,7 @@ describe('pinbridge doctor', () => {
       'client-certificate',
       'pos-ports',
       'disk',
+      'updates',
       'settings',
     ]);
     const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));
