@@ -19,6 +19,7 @@ const FLOORS = [
   ['main/doctor', 'main/support'], // the support checks (`pinbridge doctor`, the window's Support); the support bundle (`pinbridge support bundle`)
   ['main/remote-settings'], // signed remote settings: verify, fetch, keep, merge over the local file, follow (docs/remote-settings.md)
   ['main/settings'], // the settings file: every section's schema in one file, read and written
+  ['main/updates'], // the staged updates' decisions and the shell-to-agent port of their state (the Electron part is main/app/updates.ts); below the doctor, which reports them
   ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; telemetry pushed (metrics by remote write, traces and logs by OTLP)
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox

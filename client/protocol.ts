@@ -144,6 +144,25 @@ export type SettingsViolation = {
   cashier_message: string;
 };
 
+export type Updates = {
+  /** Updates are checked (settings updates.enabled with a feed); false headless. */
+  enabled: boolean;
+  channel: string | null;
+  /** none: nothing pending; downloading; downloaded: waiting to be installed (when Pinbridge quits, or in install_window when no sale is in progress); installing: Pinbridge is stopping to install it and starts again. */
+  state: 'none' | 'downloading' | 'downloaded' | 'installing';
+  version: string | null;
+  install_window: string | null;
+  /** Inside the window, but a sale in progress (a busy PINPAD, an approval waiting for the POS) keeps it waiting. */
+  waiting_for_sale: boolean;
+  staged_by: 'store' | 'checkout' | 'install' | null;
+  rollout_position: number | null;
+  last_check: {
+    /** ISO 8601 time. */
+    at: string;
+    error: string | null;
+  } | null;
+};
+
 export type SupervisorView = {
   required_for: 'none' | 'voids';
   min_amount_centavos: number;
@@ -809,6 +828,11 @@ export interface Methods {
       restarting: true;
     };
   };
+  /** The desktop app's updates: whether they are checked, on which channel, the version downloaded and when it installs (when Pinbridge quits, or in the maintenance window when no sale is in progress); event agent.update follows it. */
+  'operator.updates': {
+    params: object;
+    result: Updates;
+  };
   /** Keeps the payments API token (encrypted by the OS in the desktop app); it is never sent back. Where the token comes from the environment variable PINBRIDGE_API_TOKEN (headless), it is refused with INVALID_STATE, data.reason SET_BY_ENVIRONMENT. */
   'operator.setApiToken': {
     params: {
@@ -1432,6 +1456,8 @@ export interface Events {
   'api.health': ApiHealth;
   /** The computer’s disk filled (or refuses writes) or has room again: while sales_refused, payment.start answers DISK_FULL; nothing else stops. */
   'agent.disk': Disk;
+  /** The desktop app's update changed: one started or finished downloading, waits for a sale to end, or is being installed (operator.updates reads it). */
+  'agent.update': Updates;
   /** A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled). */
   'tapToPay.updated': RelayTransaction;
   /** A POS asks to pair: show the cashier its name, origin and code. */

@@ -4,7 +4,8 @@
  * ready, why (“PINPAD não encontrado em /dev/ttyACM0…”), the receipt printers (what each is, in
  * words: the address is on Suporte), the payments API, the POS clients connected and the mode.
  * Read with agent.status at each (re)connection, then kept current by the pinpad.*,
- * printer.status, pinpad.link, api.health and pos.clients events. What it hears it also hands the
+ * printer.status, pinpad.link, api.health and pos.clients events; under the version, the desktop
+ * app's update on its way (operator.updates, agent.update). What it hears it also hands the
  * shell (`devices()`): the status line on top of every page and the disk's banner.
  */
 import type { EventPayload } from '../client/index.js';
@@ -19,6 +20,7 @@ type PinpadLink = EventPayload<'pinpad.link'>;
 type Printer = EventPayload<'printer.status'>;
 type ApiHealth = EventPayload<'api.health'>;
 type Disk = EventPayload<'agent.disk'>;
+type Update = EventPayload<'agent.update'>;
 type Level = 'ok' | 'warn' | 'bad' | 'off';
 
 export interface PosCounts {
@@ -74,6 +76,8 @@ export class StatusPage {
   readonly #printers = new Map<string, Printer>();
   #api: ApiHealth | null = null;
   #disk: Disk | null = null;
+  /** The desktop app's update (operator.updates, agent.update); null until read. */
+  #update: Update | null = null;
   #link: PinpadLink | null = null;
   #loaded = false;
   /**
@@ -118,6 +122,10 @@ export class StatusPage {
       this.#disk = disk;
       context.changed();
     });
+    client.on('agent.update', (update) => {
+      this.#update = update;
+      this.render();
+    });
   }
 
   /** The disk as the agent last said (agent.status, agent.disk); null before the first status. */
@@ -156,6 +164,11 @@ export class StatusPage {
       this.#lostAt = null;
     } catch {
       // Shown as it was; the events keep it current and the next connection reads it again.
+    }
+    try {
+      this.#update = await this.#context.client.call('operator.updates', {});
+    } catch {
+      // Not said rather than said wrong; agent.update brings it.
     }
     this.render();
   }
@@ -331,6 +344,30 @@ export class StatusPage {
       ),
       h('p', { className: 'hint' }, t(mode === 'training' ? 'mode.trainingDetail' : 'mode.liveDetail')),
       version === undefined ? null : h('p', { className: 'hint' }, t('status.version', { version })),
+      this.#updateLine(),
     );
+  }
+
+  /**
+   * The desktop app's update, when one is on its way: which version, and when it installs — when
+   * Pinbridge is closed, or in the maintenance window outside a sale (never during one). Nothing
+   * when none is pending.
+   */
+  #updateLine(): HTMLParagraphElement | null {
+    const update = this.#update;
+    if (update === null || update.state === 'none' || update.version === null) return null;
+    const version = update.version;
+    const [start = '', end = ''] = update.install_window?.split('-') ?? [];
+    const text =
+      update.state === 'downloading'
+        ? t('status.updateDownloading', { version })
+        : update.state === 'installing'
+          ? t('status.updateInstalling', { version })
+          : update.waiting_for_sale
+            ? t('status.updateAfterSale', { version })
+            : update.install_window !== null
+              ? t('status.updateInWindow', { version, start, end })
+              : t('status.updateAtQuit', { version });
+    return h('p', { className: 'hint update-line', id: 'status-update', attrs: { 'data-update': update.state } }, text);
   }
 }

@@ -43,6 +43,7 @@ const CHECK_TITLES: Readonly<Record<string, MessageKey>> = {
   'pos-ports': 'support.checkPorts',
   disk: 'support.checkDisk',
   'remote-settings': 'support.checkRemoteSettings',
+  updates: 'support.checkUpdates',
 };
 
 type CopyResult = 'copied' | 'selected';

@@ -87,13 +87,15 @@ import {
   TOKEN_NOT_SAVED,
   type NotSaved,
 } from './not-saved.js';
-import type { OperatorServices, RemoteSettingsView, SecretStored } from '../pos/server/agent.js';
+import type { OperatorServices, RemoteSettingsView, SecretStored, UpdateState } from '../pos/server/agent.js';
 import { listSerialPinpads } from '../../drivers/transports/discovery.js';
 import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/transports/ble.js';
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
+import { UpdateStatus } from '../updates/status.js';
+import type { SaleActivity } from '../updates/policy.js';
 import { heldCertificates } from './held-certificates.js';
 import type { SupportBundleRefusal, SupportBundles, SupportBundlesOptions } from './support-bundles.js';
 import { TraceFolder } from '../support/trace-folder.js';
@@ -417,6 +419,8 @@ function operatorServices(
     readonly posPort: () => number | undefined;
     readonly disk: () => DiskStatus | undefined;
     readonly traces: TraceFolder;
+    /** The desktop app's updates as its shell reports them; undefined headless (updates off). */
+    readonly updates: () => UpdateState | undefined;
   },
 ): OperatorServices {
   const path = options.settings.path ?? defaultSettingsPath(options.home);
@@ -437,6 +441,9 @@ function operatorServices(
     // one) and its own PINPAD's link (the port is held by this agent: opening it again would fail).
     const posPort = running.posPort();
     const link = running.pinpadLink.status;
+    // Only what a shell reported: an agent nobody updates has nothing to add to its settings.
+    const reported = running.updates();
+    const updateState = reported?.enabled === true ? reported : undefined;
     const report = await runDoctor({
       // No file yet: the doctor looks for the default one (the defaults apply), as the agent did at start.
       ...(options.settings.path === null ? {} : { settingsPath: path }),
@@ -451,6 +458,7 @@ function operatorServices(
       ...(options.home === undefined ? {} : { home: options.home }),
       ...(target === undefined ? {} : { api: target }),
       disk: runningDiskReport(running.disk(), logFileOf(options.logger)),
+      ...(updateState === undefined ? {} : { updates: updateState }),
     });
     return { ok: report.ok, checks: report.checks.map((check) => ({ ...check, details: { ...check.details } })) };
   };
@@ -618,6 +626,11 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly audit: AuditLog;
   /** Whether the disk takes the agent's writes (issue 33): the window's banner, the PINPAD's idle text. */
   readonly disk: DiskWatch;
+  /**
+   * The desktop app's updates, as the shell reports them (main/app/updates.ts): the window shows
+   * what is pending. Stays "off" where no shell checks (headless).
+   */
+  readonly updates: UpdateStatus;
   /** The key of Pinbridge's own window (session.operator). */
   readonly operatorKey: string;
   readonly metrics: AgentMetrics | undefined;
@@ -644,6 +657,21 @@ export class Agent extends EventEmitter<AgentEvents> {
     return this.pinpads.link;
   }
 
+  /**
+   * What keeps a sale going now: the PINPADs running a payment or waiting for the customer (what
+   * operator.restart refuses on), and approvals the POS has yet to confirm. An update installs in
+   * its maintenance window only when there is none (main/updates/policy.ts).
+   */
+  saleActivity(): SaleActivity {
+    return {
+      busyPinpads: this.pinpads
+        .list()
+        .filter((pinpad) => pinpad.busy)
+        .map((pinpad) => pinpad.serialNumber),
+      awaitingConfirmation: this.stack.engine.pending().confirmations.length,
+    };
+  }
+
   private constructor(parts: {
     options: AgentOptions;
     stack: PaymentStack;
@@ -655,6 +683,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     audit: AuditLog;
     integrity: IntegrityKey;
     disk: DiskWatch;
+    updates: UpdateStatus;
     watcher: HotplugWatcher;
     recovered: AgentReady['recovered'];
     operatorKey: string;
@@ -673,6 +702,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.pos = pos;
     this.audit = parts.audit;
     this.disk = parts.disk;
+    this.updates = parts.updates;
     this.#watcher = parts.watcher;
     this.#logger = options.logger;
     this.operatorKey = parts.operatorKey;
@@ -976,6 +1006,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         );
         watching.report(error, 'other', operatorKeyPath(options.home));
       });
+      const updates = new UpdateStatus();
       const emitter: { agent?: Agent } = {};
       let timeZone: string | undefined;
       const posPorts = options.posPorts ?? settings.pos.ports;
@@ -1001,11 +1032,13 @@ export class Agent extends EventEmitter<AgentEvents> {
           sharePayments: settings.pos.share_payments === true,
           supervisor: storeSupervisor(settings, options, training, integrity, audit),
           disk: watching,
+          updates,
           operator: operatorServices(options, {
             pinpadLink,
             posPort: () => pos?.port,
             disk: () => disk?.status,
             traces,
+            updates: () => updates.state,
           }),
         },
         logger,
@@ -1064,6 +1097,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         audit,
         integrity,
         disk,
+        updates,
         watcher,
         recovered,
         operatorKey,

@@ -13,6 +13,7 @@ import { Agent, type AgentOptions } from '../agent/agent.js';
 import { defaultDataDir, integrityKeyPath, sealedIntegrityKeyPath } from '../paths.js';
 import { fileIntegrityKey, osIntegrityKey } from '../agent/integrity-key.js';
 import { SIMULATOR_ADDRESS } from '../pinpad/connection.js';
+import { storeTimeZone } from '../locale/store-time.js';
 import type { ApiOptions } from '../agent/payment-stack.js';
 import { chooseApi } from '../agent/api-choice.js';
 import { defaultSettings, defaultSettingsPath, type AgentSettings } from '../settings/settings-file.js';
@@ -29,6 +30,9 @@ import { ElectronSystemPrinter } from './system-printer.js';
 import { startUpdateChecks, type UpdateChecker, type UpdaterLike } from './updates.js';
 import { trayBitmap, trayMenu, trayState, type TrayFacts } from './tray.js';
 import { denyPermissions, guardContents, originOf, windowOptions } from './window-security.js';
+
+/** How long electron-updater has to quit the app once its installer started, before the shell does. */
+export const INSTALL_QUIT_GRACE_MS = 30_000;
 
 /** IPC channels of the preload's small API (main/app/preload.cts). */
 export const IPC = {
@@ -362,8 +366,16 @@ export class Shell {
     try {
       shell.#updates = await startUpdateChecks({
         settings: settings.updates,
+        // One identity for the fleet: the store Grafana shows is the store the rollout moves.
+        identity: settings.telemetry,
         load: options.updater ?? (async () => (await import('electron-updater')).default.autoUpdater),
         logger: options.logger,
+        status: agent.updates,
+        activity: () => agent.saleActivity(),
+        // The store's clock, as the receipts and the window read it.
+        timeZone: () => storeTimeZone(settings.receipts?.time_zone),
+        installNow: () => void shell.installUpdate(),
+        failureFile: join(defaultDataDir(options.home), 'update-install-failed.json'),
       });
     } catch (error) {
       // Updates never keep the checkout from working.
@@ -434,13 +446,42 @@ export class Shell {
   }
 
   /**
+   * Installs the downloaded update in the maintenance window (main/app/updates.ts asks at an idle
+   * moment): the agent stops as at a quit (no new sale, what is in flight finishes or is
+   * journaled), then the installer runs and starts Pinbridge again. Should the install fail (or
+   * the update be gone by then), the app starts again as it was: the checkout is never left with
+   * its agent stopped.
+   */
+  installUpdate(): Promise<void> {
+    const startAgain = (): void => {
+      this.#electron.app.relaunch(this.#relaunchArgs === undefined ? undefined : { args: [...this.#relaunchArgs] });
+      this.#electron.app.exit(0);
+    };
+    return this.#stopThen(() => {
+      if (this.#updates?.install(true) === true) this.#unlessQuitSoon(startAgain);
+      else startAgain();
+    });
+  }
+
+  /**
+   * electron-updater quits the app itself once its installer is started; should it not within
+   * INSTALL_QUIT_GRACE_MS, `fallback` (exit, or start again) runs, so a stuck installer never
+   * leaves the app open with its agent stopped.
+   */
+  #unlessQuitSoon(fallback: () => void): void {
+    setTimeout(fallback, INSTALL_QUIT_GRACE_MS).unref();
+  }
+
+  /**
    * Quits after the agent stopped: the POS API closes first (no new sale), the payment engine
    * finishes or journals what is in flight, the PINPAD shows that Pinbridge is off.
    */
   quit(): Promise<void> {
     return this.#stopThen(() => {
-      // A downloaded update is installed now, the agent stopped; else the app simply exits.
-      if (this.#updates?.installOnQuit() !== true) this.#electron.app.exit(0);
+      // A downloaded update is installed now, the agent stopped; else (or should it fail) the app simply exits.
+      const exit = (): void => this.#electron.app.exit(0);
+      if (this.#updates?.installOnQuit() === true) this.#unlessQuitSoon(exit);
+      else exit();
     });
   }
 

@@ -79,6 +79,11 @@ export const COMMAND_LINES = {
     description:
       "Signed remote settings: make the chain's key (keygen), sign a settings document (sign), pin the chain's public key on this checkout (pin), show what it follows (status).",
   },
+  updates: {
+    options: false,
+    description:
+      "The desktop app's staged updates: how this checkout's settings set them (feed, channel, its place in a staged rollout, the maintenance window), and a chain's rollout plan: which stores a release staged at a percentage reaches.",
+  },
 } as const satisfies Record<string, CommandLine>;
 
 export type CommandName = keyof typeof COMMAND_LINES;

@@ -30,6 +30,7 @@ export const COMMAND_MODULES: Readonly<Record<CommandName, () => Promise<Registe
   doctor: async () => (await import('./commands/doctor.js')).registerDoctorCommand,
   support: async () => (await import('./commands/support.js')).registerSupportCommand,
   'remote-settings': async () => (await import('./commands/remote-settings.js')).registerRemoteSettingsCommand,
+  updates: async () => (await import('./commands/updates.js')).registerUpdatesCommand,
 };
 
 /** Thrown by a command not loaded yet when commander dispatches to it: main() loads it and parses again. */

@@ -14,6 +14,7 @@ export const CHECK_IDS = [
   'pos-ports',
   'disk',
   'remote-settings',
+  'updates',
   'settings',
 ] as const;
 export type CheckId = (typeof CHECK_IDS)[number];

@@ -25,6 +25,8 @@ import { checkPrinters } from './printers.js';
 import { checkSerialPermissions, type UserIdentity } from './serial-permissions.js';
 import { checkSettings } from './settings.js';
 import { checkRemoteSettings } from './remote-settings.js';
+import { checkUpdates } from './updates.js';
+import type { UpdateState } from '../pos/server/agent.js';
 import { pinpadSaleOptionsOf, readSettingsJson, type AgentSettings } from '../settings/settings-file.js';
 import { defaultDataDir, defaultJournalPath, trainingJournalPath } from '../paths.js';
 import { providerTablesCacheFile, readCachedTables } from '../pinpad/provider-tables.js';
@@ -47,6 +49,8 @@ export interface DoctorOptions {
   readonly pinpadLink?: PinpadLinkReport;
   /** A running agent's disk and log file as it sees them (the window's doctor). */
   readonly disk?: RunningDiskReport;
+  /** What the running desktop app reports of its updates (the window's doctor). */
+  readonly updates?: UpdateState;
   /** The POS API ports to check instead of the settings' (`--pos-port`; the window's doctor: the port the agent listens on). */
   readonly posPorts?: readonly number[];
   /** Where `posPorts` came from (default "option"). */
@@ -225,6 +229,11 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
           section: settings === undefined ? undefined : settings.remoteSettings,
           ...(options.home === undefined ? {} : { home: options.home }),
         }),
+      ),
+    ),
+    guarded('updates', () =>
+      Promise.resolve(
+        checkUpdates({ settings, ...(options.updates === undefined ? {} : { running: options.updates }) }),
       ),
     ),
     Promise.resolve(loaded.result),

@@ -32,7 +32,7 @@ import { fromSchemaViolation, settingsViolation } from '../core/settings-violati
 import { pinpadAddressProblem } from '../pinpad/connection.js';
 import { MetricsSettings } from '../metrics/settings.js';
 import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
-import { UpdateSettings } from './update-settings.js';
+import { UpdateSettings, updateViolations } from './update-settings.js';
 import { SupportSettings, uploadUrlProblem } from './support-settings.js';
 import { RemoteSettingsSection, remoteUrlProblem } from './remote-settings-section.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
@@ -349,9 +349,8 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
       ),
     );
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
-  if (updateSettings.enabled === true && updateSettings.feed_url === undefined) {
-    violations.push(settingsViolation('updates.feed_url', 'REQUIRED', 'is required when updates are enabled'));
-  }
+  for (const problem of updateViolations(updateSettings, telemetrySettings))
+    violations.push(settingsViolation(problem.field, problem.code, problem.message));
   const supervisorSettings = section<SupervisorSettings>('supervisor', supervisor, SupervisorSettings, violations);
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
   const pinpadSettings = section<PinpadSettings>('pinpad', pinpad, PinpadSettings, violations) ?? null;

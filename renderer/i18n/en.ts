@@ -151,6 +151,12 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'mode.trainingDetail': 'Nothing is really charged. Receipts are marked as training.',
   'mode.liveDetail': 'Sales are really charged.',
   'status.version': 'Pinbridge {version}',
+  'status.updateDownloading': 'Downloading update {version}…',
+  'status.updateAtQuit': 'Update {version} downloaded; it installs when Pinbridge is closed.',
+  'status.updateInWindow':
+    'Update {version} downloaded; it installs between {start} and {end}, outside a sale, or when Pinbridge is closed.',
+  'status.updateAfterSale': 'Update {version} downloaded; it installs as soon as the sale in progress ends.',
+  'status.updateInstalling': 'Installing update {version}; Pinbridge is back in a moment.',
 
   'payment.title': 'Payment in progress',
   'payment.empty': 'No payment in progress. When the POS starts a payment, it shows here step by step.',
@@ -596,6 +602,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'support.checkPorts': 'POS ports',
   'support.checkDisk': 'Disk and logs',
   'support.checkRemoteSettings': 'Chain settings',
+  'support.checkUpdates': 'Updates',
   'support.fix': 'How to fix it:',
   'support.copy': 'Copy',
   'support.copyFixLabel': 'Copy how to fix: {check}',

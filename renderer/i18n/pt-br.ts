@@ -157,6 +157,12 @@ export const PT_BR = {
   'mode.trainingDetail': 'Nada é cobrado de verdade. Os comprovantes saem marcados como treinamento.',
   'mode.liveDetail': 'As vendas são cobradas de verdade.',
   'status.version': 'Pinbridge {version}',
+  'status.updateDownloading': 'Baixando a atualização {version}…',
+  'status.updateAtQuit': 'Atualização {version} baixada; será instalada ao fechar o Pinbridge.',
+  'status.updateInWindow':
+    'Atualização {version} baixada; será instalada entre {start} e {end}, fora de uma venda, ou ao fechar o Pinbridge.',
+  'status.updateAfterSale': 'Atualização {version} baixada; será instalada assim que a venda em andamento terminar.',
+  'status.updateInstalling': 'Instalando a atualização {version}; o Pinbridge volta em instantes.',
 
   'payment.title': 'Pagamento em andamento',
   'payment.empty':
@@ -609,6 +615,7 @@ export const PT_BR = {
   'support.checkPorts': 'Portas do PDV',
   'support.checkDisk': 'Disco e registros',
   'support.checkRemoteSettings': 'Configuração da rede',
+  'support.checkUpdates': 'Atualizações',
   'support.fix': 'Como resolver:',
   'support.copy': 'Copiar',
   'support.copyFixLabel': 'Copiar como resolver: {check}',

@@ -553,6 +553,14 @@ describe('`electron-builder --linux dir` with a stand-in Electron runtime', () =
     expect(state(FuseV1Options.OnlyLoadAppFromAsar)).toBe('1');
   });
 
+  it('packs resources/app-update.yml for electron-updater: the generic feed and the name of its download cache', () => {
+    // Without it electron-updater cannot place a download; the settings' updates.feed_url replaces the URL at run time.
+    const appUpdate = readFileSync(join(resources, 'app-update.yml'), 'utf8');
+    expect(appUpdate).toMatch(/^provider: generic$/m);
+    expect(appUpdate).toMatch(/^url: https:\/\/updates\.pinbridge\.example\/pinbridge\/$/m);
+    expect(appUpdate).toMatch(/^updaterCacheDirName: \S+$/m);
+  });
+
   it('ships the udev rule in resources/udev, where the deb after-install script takes it from', () => {
     const shipped = join(resources, 'udev/60-pinbridge-pinpad.rules');
     expect(readFileSync(shipped, 'utf8')).toBe(readFileSync(UDEV_RULES_FILE, 'utf8'));

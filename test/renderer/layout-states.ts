@@ -794,6 +794,28 @@ const STATES: readonly State[] = [
     },
   },
   {
+    page: 'status',
+    name: 'update-pending',
+    host: 'agent',
+    setup: async (page, rigs) => {
+      // What the desktop shell reports of a downloaded update (main/app/updates.ts).
+      rigs.agent.updates.update({
+        enabled: true,
+        channel: 'latest',
+        state: 'downloaded',
+        version: '1.4.0',
+        installWindow: '02:00-05:00',
+      });
+      await go(page, 'status');
+      await page.locator('#status-update').scrollIntoViewIfNeeded();
+    },
+    inView: ['#status-update'],
+    teardown: (_page, rigs) => {
+      rigs.agent.updates.update({ enabled: false, channel: null, state: 'none', version: null, installWindow: null });
+      return Promise.resolve();
+    },
+  },
+  {
     page: 'payment',
     name: 'ready-line-printer-down',
     host: 'agent',

@@ -938,6 +938,7 @@ describe('the support page', () => {
       'pos-ports',
       'disk',
       'remote-settings',
+      'updates',
       'settings',
     ]);
     expect(await page.locator('li[data-check-id="settings"]').getAttribute('data-status')).toBe('ok');

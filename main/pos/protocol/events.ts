@@ -23,6 +23,7 @@ import {
   PrinterView,
   PrintJobView,
   RelayTransaction,
+  UpdateView,
 } from './models.js';
 
 export interface EventSpec<P extends TSchema = TSchema> {
@@ -95,6 +96,12 @@ export const EVENTS = {
     summary:
       'The computer’s disk filled (or refuses writes) or has room again: while sales_refused, payment.start answers DISK_FULL; nothing else stops.',
     payload: DiskView,
+  }),
+  'agent.update': event({
+    audience: 'operator',
+    summary:
+      "The desktop app's update changed: one started or finished downloading, waits for a sale to end, or is being installed (operator.updates reads it).",
+    payload: UpdateView,
   }),
   'tapToPay.updated': event({
     audience: 'owner',

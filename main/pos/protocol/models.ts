@@ -299,6 +299,58 @@ export const DiskView = Type.Object(
 );
 export type DiskView = Static<typeof DiskView>;
 
+/** The desktop app's updates: the version waiting and when it applies (issue 37). */
+export const UpdateView = Type.Object(
+  {
+    enabled: Type.Boolean({
+      description: 'Updates are checked (settings updates.enabled with a feed); false headless.',
+    }),
+    channel: Nullable(
+      Type.String({ description: 'The release channel read (CHANNEL.yml); null when updates are off.' }),
+    ),
+    state: Type.Union(
+      [Type.Literal('none'), Type.Literal('downloading'), Type.Literal('downloaded'), Type.Literal('installing')],
+      {
+        description:
+          'none: nothing pending; downloading; downloaded: waiting to be installed (when Pinbridge quits, or in install_window when no sale is in progress); installing: Pinbridge is stopping to install it and starts again.',
+      },
+    ),
+    version: Nullable(Type.String({ description: 'The version downloading, downloaded or installing.' })),
+    install_window: Nullable(
+      Type.String({
+        description:
+          "The daily maintenance window (HH:MM-HH:MM on the store's clock) a downloaded update also installs in; null: only when Pinbridge quits.",
+      }),
+    ),
+    waiting_for_sale: Type.Boolean({
+      description:
+        'Inside the window, but a sale in progress (a busy PINPAD, an approval waiting for the POS) keeps it waiting.',
+    }),
+    staged_by: Nullable(
+      Type.Union([Type.Literal('store'), Type.Literal('checkout'), Type.Literal('install')], {
+        description:
+          "What picks this checkout in a staged release: its store (all its checkouts together), itself, or its installation's random id (no store labels).",
+      }),
+    ),
+    rollout_position: Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'A release published with a stagingPercentage above this reaches this checkout; null when staged by installation.',
+      }),
+    ),
+    last_check: Nullable(
+      Type.Object(
+        { at: IsoTime, error: Nullable(Type.String({ description: 'Why the check failed; null when it worked.' })) },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false, title: 'Updates' },
+);
+export type UpdateView = Static<typeof UpdateView>;
+
 export const ApiHealth = Type.Object(
   {
     state: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('unknown')]),

@@ -46,6 +46,39 @@ export interface PosAgent {
   readonly operator?: OperatorServices;
   /** Whether the disk takes the agent's writes (agent.status, event agent.disk); absent: not watched. */
   readonly disk?: DiskWatcher;
+  /** The desktop app's updates as its shell reports them (operator.updates, event agent.update); absent: none here. */
+  readonly updates?: UpdateWatcher;
+}
+
+/**
+ * The desktop app's updates (issue 37): whether they are checked, the version downloaded and when
+ * it applies. The shell (Electron) writes it through main/updates/status.ts; the agent only shows it.
+ */
+export interface UpdateState {
+  /** Updates are checked (settings updates.enabled with a feed). */
+  readonly enabled: boolean;
+  /** The release channel read (CHANNEL.yml); null when updates are off. */
+  readonly channel: string | null;
+  /** none: nothing pending; downloading; downloaded: waiting to be installed; installing: Pinbridge is quitting to install it. */
+  readonly state: 'none' | 'downloading' | 'downloaded' | 'installing';
+  /** The version downloading, downloaded or installing; null when none. */
+  readonly version: string | null;
+  /** The daily maintenance window (HH:MM-HH:MM, store's clock) it also installs in; null: only when Pinbridge quits. */
+  readonly installWindow: string | null;
+  /** Inside the window, but a sale in progress keeps the install waiting. */
+  readonly waitingForSale: boolean;
+  /** What picks this checkout in a staged release: its store, itself, or its installation's random id. */
+  readonly stagedBy: 'store' | 'checkout' | 'install' | null;
+  /** 0–100: a release staged above this percentage reaches this checkout; null when not known (staged by installation). */
+  readonly rolloutPosition: number | null;
+  /** The last check: when, and its error (null when it worked). */
+  readonly lastCheck: { readonly at: string; readonly error: string | null } | null;
+}
+
+export interface UpdateWatcher {
+  readonly state: UpdateState;
+  on(event: 'change', listener: (state: UpdateState) => void): unknown;
+  off(event: 'change', listener: (state: UpdateState) => void): unknown;
 }
 
 /** What the disk refuses, as the agent watches it (main/agent/disk-watch.ts). */

@@ -15,13 +15,14 @@ import type { PinpadEntry } from '../../pinpad/registry.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
-import type { DiskState, PosAgent } from './agent.js';
+import type { DiskState, PosAgent, UpdateState } from './agent.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import { OwnershipStore } from './ownership-store.js';
 import { TokenBucket, type RateLimitOptions } from './rate-limit.js';
 import type { Session } from './session.js';
 import {
   diskView,
+  updateView,
   apiHealthView,
   clientRecordView,
   outcomeView,
@@ -84,6 +85,9 @@ export class Hub {
     const onDisk = (status: DiskState): void => this.publish('agent.disk', diskView(status));
     agent.disk?.on('change', onDisk);
     this.#unsubscribe.push(() => agent.disk?.off('change', onDisk));
+    const onUpdate = (state: UpdateState): void => this.publish('agent.update', updateView(state));
+    agent.updates?.on('change', onUpdate);
+    this.#unsubscribe.push(() => agent.updates?.off('change', onUpdate));
     this.#unsubscribe.push(() => {
       engine.off('progress', onProgress).off('result', onResult);
       pinpads

@@ -29,9 +29,10 @@ import type {
   PrinterView,
   PrintJobView,
   RelayTransaction,
+  UpdateView,
 } from '../protocol/index.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
-import type { DiskState } from './agent.js';
+import type { DiskState, UpdateState } from './agent.js';
 import {
   wireConfirmation,
   wireDeclineCategory,
@@ -270,3 +271,29 @@ export function peerProgramView(program: { pid: number; name: string; program: s
 export function blockedProgramView(blocked: BlockedProgram): BlockedProgramView {
   return { program_id: blocked.id, name: blocked.name, command: blocked.program, blocked_at: blocked.blockedAt };
 }
+
+/** The desktop app's updates (headless: off). */
+export const updateView = (state: UpdateState | undefined): UpdateView =>
+  state === undefined
+    ? {
+        enabled: false,
+        channel: null,
+        state: 'none',
+        version: null,
+        install_window: null,
+        waiting_for_sale: false,
+        staged_by: null,
+        rollout_position: null,
+        last_check: null,
+      }
+    : {
+        enabled: state.enabled,
+        channel: state.channel,
+        state: state.state,
+        version: state.version,
+        install_window: state.installWindow,
+        waiting_for_sale: state.waitingForSale,
+        staged_by: state.stagedBy,
+        rollout_position: state.rolloutPosition,
+        last_check: state.lastCheck === null ? null : { at: state.lastCheck.at, error: state.lastCheck.error },
+      };

@@ -98,6 +98,32 @@ describe('Agent', () => {
     expect(agent.pos.sessions).toBe(0);
   }, 30_000);
 
+  it('says when a sale is in progress — a PINPAD busy with it, an approval waiting for the POS — which a staged update waits out', async () => {
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(join(home, '.pinbridge', 'settings.json'), JSON.stringify({ confirmation: 'pos' }));
+    const agent = await startAgent({ simulatedCustomerDelayMs: 300 });
+    try {
+      const ready = await agent.ready;
+      const serial = ready.pinpad.serial_number;
+      expect(agent.saleActivity()).toEqual({ busyPinpads: [], awaitingConfirmation: 0 });
+      const sale = agent.stack.engine.start({
+        referenceId: 'agent-busy',
+        amount: centavos(1050),
+        paymentType: 'credit',
+        installments: 1,
+        description: 'Teste',
+      });
+      await expect.poll(() => agent.saleActivity().busyPinpads).toEqual([serial]);
+      expect(await sale).toMatchObject({ status: 'approved' });
+      // Approved, the PINPAD free, but the POS has yet to confirm: the sale is not over.
+      expect(agent.saleActivity()).toEqual({ busyPinpads: [], awaitingConfirmation: 1 });
+      await agent.stack.engine.confirm('agent-busy');
+      expect(agent.saleActivity()).toEqual({ busyPinpads: [], awaitingConfirmation: 0 });
+    } finally {
+      await agent.stop();
+    }
+  }, 30_000);
+
   it('in training with no printer in the settings, prints each receipt as a PDF in a folder beside the training journal, so reprinting can be practised', async () => {
     const agent = await startAgent();
     const folder = join(home, '.pinbridge', 'training', 'receipts');

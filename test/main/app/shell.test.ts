@@ -6,7 +6,6 @@
  * that seals the payment files kept encrypted, a quit that stops the agent before the app exits, and a restart asked from the
  * window that relaunches the app once the agent stopped.
  */
-import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,6 +15,8 @@ import { createLogger } from '../../../main/log.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { createTestPki } from '../../helpers/test-pki.js';
 import { electronDouble, FakeTray, FakeWindow, type ElectronDouble } from './electron-double.js';
+import { FakeUpdater } from './fake-updater.js';
+import { storeTimeZone, wallClock } from '../../../main/locale/store-time.js';
 import { checkedCall, openSocket, RpcClient } from '../pos/pos-rig.js';
 import { centavos } from '../../../main/core/money.js';
 
@@ -222,15 +223,7 @@ describe('the Electron shell', () => {
   });
 
   it('checks for updates only when the settings turn them on, and installs a downloaded one when quitting, after the agent stopped', async () => {
-    const loads: string[] = [];
-    const installs: string[] = [];
-    const updater = Object.assign(new EventEmitter(), {
-      autoDownload: false,
-      autoInstallOnAppQuit: false,
-      setFeedURL: (options: { url: string }) => void loads.push(options.url),
-      checkForUpdates: () => Promise.resolve(null),
-      quitAndInstall: () => void installs.push('installed'),
-    });
+    const updater = new FakeUpdater();
     const withUpdater = async (): Promise<Shell> => {
       const shell = await Shell.run(double.electron, {
         argv: [],
@@ -247,7 +240,7 @@ describe('the Electron shell', () => {
       return shell;
     };
     await withUpdater();
-    expect(loads).toEqual([]);
+    expect(updater.feeds).toEqual([]);
     await shells.pop()!.quit();
 
     mkdirSync(join(home, '.pinbridge'), { recursive: true });
@@ -257,13 +250,100 @@ describe('the Electron shell', () => {
     );
     double = electronDouble();
     const shell = await withUpdater();
-    expect(loads).toEqual(['https://updates.example/pinbridge']);
-    updater.emit('update-downloaded', { version: '0.2.0' });
+    expect(updater.feeds.map((feed) => feed.url)).toEqual(['https://updates.example/pinbridge']);
+    updater.feed = { version: '0.2.0' };
+    await updater.checkForUpdates();
+    updater.finishDownload();
+    await new Promise((resolve) => setImmediate(resolve));
+    // The agent knows, for its window.
+    expect(shell.agent.updates.state).toMatchObject({ state: 'downloaded', version: '0.2.0', installWindow: null });
     await shell.quit();
     shells.pop();
-    expect(installs).toEqual(['installed']);
+    expect(updater.installs).toEqual([[true, false]]);
     // quitAndInstall quits the app itself; the shell did not exit it first.
     expect(double.app.exitCodes).toEqual([]);
+  });
+
+  it('installs a downloaded update inside the maintenance window once no sale is in progress: the agent stops first, and Pinbridge starts again', async () => {
+    const updater = new FakeUpdater();
+    // A window around now on the store's clock (no receipts.time_zone: this computer's Brazilian zone, else São Paulo).
+    const clock = wallClock(new Date(), storeTimeZone(undefined));
+    const minute = clock.hour * 60 + clock.minute;
+    const hhmm = (m: number): string =>
+      `${String(Math.floor(((m + 1440) % 1440) / 60)).padStart(2, '0')}:${String((m + 1440) % 60).padStart(2, '0')}`;
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({
+        updates: {
+          enabled: true,
+          feed_url: 'https://updates.example/pinbridge',
+          install_window: `${hhmm(minute - 60)}-${hhmm(minute + 60)}`,
+        },
+      }),
+    );
+    const shell = await Shell.run(double.electron, {
+      argv: ['--training'],
+      env: {},
+      home,
+      platform: 'linux',
+      preload: '/app/preload.cjs',
+      logger,
+      startAgent,
+      updater: () => Promise.resolve(updater),
+    });
+    shells.push(shell!);
+    expect(shell!.settingsProblem?.violations).toBeUndefined();
+    updater.feed = { version: '0.2.0' };
+    await updater.checkForUpdates();
+    updater.finishDownload();
+    await expect.poll(() => updater.installs).toEqual([[true, true]]);
+    // The agent was stopped before the installer ran: its POS API is closed.
+    await expect(fetch(`http://127.0.0.1:${shell!.agent.pos.port}/demo/`)).rejects.toThrow();
+    expect(shell!.agent.updates.state.state).toBe('installing');
+    expect(double.app.exitCodes).toEqual([]);
+  });
+
+  it('starts again as it was when the update fails to install in the maintenance window: the checkout never stays with its agent stopped', async () => {
+    const updater = new FakeUpdater();
+    updater.installFails = new Error('EACCES: permission denied');
+    const clock = wallClock(new Date(), storeTimeZone(undefined));
+    const minute = clock.hour * 60 + clock.minute;
+    const hhmm = (m: number): string =>
+      `${String(Math.floor(((m + 1440) % 1440) / 60)).padStart(2, '0')}:${String((m + 1440) % 60).padStart(2, '0')}`;
+    mkdirSync(join(home, '.pinbridge'), { recursive: true });
+    writeFileSync(
+      join(home, '.pinbridge', 'settings.json'),
+      JSON.stringify({
+        updates: {
+          enabled: true,
+          feed_url: 'https://updates.example/pinbridge',
+          install_window: `${hhmm(minute - 60)}-${hhmm(minute + 60)}`,
+        },
+      }),
+    );
+    const shell = await Shell.run(double.electron, {
+      argv: ['--training'],
+      env: {},
+      home,
+      platform: 'linux',
+      preload: '/app/preload.cjs',
+      logger,
+      startAgent,
+      relaunchArgs: ['--training'],
+      updater: () => Promise.resolve(updater),
+    });
+    shells.push(shell!);
+    updater.feed = { version: '0.2.0' };
+    await updater.checkForUpdates();
+    updater.finishDownload();
+    await expect.poll(() => double.app.exitCodes).toEqual([0]);
+    expect(updater.installs).toEqual([[true, true]]);
+    expect(double.app.relaunches).toEqual([{ args: ['--training'] }]);
+    // The next start knows: 0.2.0 waits for a quit.
+    expect(JSON.parse(readFileSync(join(home, '.pinbridge', 'update-install-failed.json'), 'utf8'))).toMatchObject({
+      version: '0.2.0',
+    });
   });
 
   it('keeps the API token given once encrypted with safeStorage, and uses it at the next start', async () => {

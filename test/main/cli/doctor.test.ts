@@ -64,6 +64,7 @@ describe('pinbridge doctor', () => {
       'pos-ports',
       'disk',
       'remote-settings',
+      'updates',
       'settings',
     ]);
     const status = Object.fromEntries(report.checks.map((check) => [check.id, check.status]));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadSimulator, startPtySimulator, type PtySimulator } from '../../../drivers/simulator/index.js';
 import { CHECK_IDS, type CheckResult, type DoctorReport } from '../../../main/doctor/check.js';
+import { UPDATES_OFF } from '../../../main/updates/status.js';
 import { runDoctor, type DoctorOptions } from '../../../main/doctor/runner.js';
 import { TEST_EMV_TABLES } from '../../../main/sandbox/payments/test-emv-tables.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
@@ -117,6 +118,7 @@ describe('runDoctor', () => {
       ['pos-ports', 'ok'],
       ['disk', 'ok'],
       ['remote-settings', 'skip'],
+      ['updates', 'skip'],
       ['settings', 'ok'],
     ]);
     expect(report.ok).toBe(true);
@@ -150,6 +152,28 @@ describe('runDoctor', () => {
     });
     expect(report.checks.find((check) => check.id === 'printers')).toMatchObject({ status: 'skip' });
     expect(report.checks.find((check) => check.id === 'pos-ports')?.details).toMatchObject({ source: 'default' });
+    expectPortuguese(report);
+  });
+
+  it("reports the desktop app's updates as the running app knows them (the window's doctor)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pinbridge-doctor-updates-'));
+    const settingsPath = join(dir, 'settings.json');
+    writeFileSync(
+      settingsPath,
+      JSON.stringify({
+        telemetry: { chain: 'acme', store: 'loja-042' },
+        updates: { enabled: true, feed_url: 'https://updates.acme.example/' },
+      }),
+    );
+    const report = await runDoctor({
+      ...store,
+      settingsPath,
+      updates: { ...UPDATES_OFF, enabled: true, channel: 'latest', state: 'downloaded', version: '1.4.0' },
+    });
+    expect(report.checks.find((check) => check.id === 'updates')).toMatchObject({
+      status: 'ok',
+      details: { staged_by: 'store', state: 'downloaded', version: '1.4.0' },
+    });
     expectPortuguese(report);
   });
 
@@ -195,6 +219,7 @@ describe('runDoctor', () => {
         ['pos-ports', 'fail'],
         ['disk', 'ok'],
         ['remote-settings', 'skip'],
+        ['updates', 'skip'],
         ['settings', 'ok'],
       ]);
       expectPortuguese(report);

@@ -37,7 +37,7 @@ import type { PeerFinder } from '../../../main/pos/server/peer/peer.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
 import { PosServer } from '../../../main/pos/server/server.js';
 import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
-import type { DiskWatcher } from '../../../main/pos/server/agent.js';
+import type { DiskWatcher, UpdateWatcher } from '../../../main/pos/server/agent.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
@@ -297,6 +297,8 @@ export interface PosRigOptions {
   readonly mode?: 'training' | 'live';
   /** The disk as the agent watches it (agent.status, agent.disk); none by default. */
   readonly disk?: DiskWatcher;
+  /** The desktop app's updates as its shell reports them (operator.updates, agent.update); none by default. */
+  readonly updates?: UpdateWatcher;
 }
 
 /** The key of the window (session.operator) in these tests. */
@@ -355,6 +357,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         ...(options.pinpadLink === undefined ? {} : { pinpadLink: options.pinpadLink }),
         ...(options.supervisor === undefined ? {} : { supervisor: options.supervisor }),
         ...(options.disk === undefined ? {} : { disk: options.disk }),
+        ...(options.updates === undefined ? {} : { updates: options.updates }),
       },
       logger: options.logger ?? rig.logger,
       ports: [0],

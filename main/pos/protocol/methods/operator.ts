@@ -7,7 +7,14 @@
 import { Literals } from '../literals.js';
 import { Type } from 'typebox';
 import { SETTINGS_VIOLATION_CODES } from '../enums.js';
-import { BlockedProgramView, ClientRecordView, PairingGuardView, PairingRequestView, PrintJobView } from '../models.js';
+import {
+  BlockedProgramView,
+  ClientRecordView,
+  PairingGuardView,
+  PairingRequestView,
+  PrintJobView,
+  UpdateView,
+} from '../models.js';
 import { method, NoParams, Empty } from '../method-spec.js';
 
 const SupervisorView = Type.Object(
@@ -298,6 +305,15 @@ export const OPERATOR_METHODS = {
       'and with INVALID_STATE (data.reason NO_RESTART) where the agent was started by something that cannot restart it.',
     params: NoParams,
     result: Type.Object({ restarting: Type.Literal(true) }, { additionalProperties: false }),
+  }),
+  'operator.updates': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 1,
+    summary:
+      "The desktop app's updates: whether they are checked, on which channel, the version downloaded and when it installs (when Pinbridge quits, or in the maintenance window when no sale is in progress); event agent.update follows it.",
+    params: NoParams,
+    result: UpdateView,
   }),
   'operator.setApiToken': method({
     tag: 'operator',

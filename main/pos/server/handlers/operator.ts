@@ -10,7 +10,14 @@ import { PosError } from '../../protocol/index.js';
 import type { OperatorServices } from '../agent.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import type { SupervisorGuard, SupervisorLock } from '../supervisor.js';
-import { blockedProgramView, clientRecordView, pairingGuardView, pairingRequestView, printJobView } from '../views.js';
+import {
+  blockedProgramView,
+  clientRecordView,
+  pairingGuardView,
+  pairingRequestView,
+  printJobView,
+  updateView,
+} from '../views.js';
 import { wireSettingsViolationCode } from '../wire-adapter.js';
 import { storeTimeZone } from '../../../locale/store-time.js';
 
@@ -76,6 +83,7 @@ export const operatorHandlers: Handlers<
   | 'operator.settings'
   | 'operator.saveSettings'
   | 'operator.restart'
+  | 'operator.updates'
   | 'operator.setApiToken'
   | 'operator.setCertificatePassphrase'
   | 'operator.setSupervisorPin'
@@ -235,6 +243,8 @@ export const operatorHandlers: Handlers<
     restart();
     return { restarting: true as const };
   },
+
+  'operator.updates': (_params, { agent }) => updateView(agent.updates?.state),
 
   'operator.setApiToken': ({ token }, context) => {
     const kept = services(context).setApiToken(token);
