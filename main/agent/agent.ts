@@ -918,7 +918,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       options.integrity ??
       fileIntegrityKey(integrityKeyPath(options.home), (problem) => logger.warn({ problem }, 'integrity key'));
     const metricsSettings = resolveMetricsSettings(settings.metrics);
-    const telemetrySettings = resolveTelemetrySettings(settings.telemetry);
+    const telemetrySettings = resolveTelemetrySettings(settings.telemetry, settings.fleet);
     const apiHealth = new ApiHealthMonitor();
     // Made before the engine it watches: API attempts reach it once it exists.
     let metrics: AgentMetrics | undefined;

@@ -367,7 +367,7 @@ export class Shell {
       shell.#updates = await startUpdateChecks({
         settings: settings.updates,
         // One identity for the fleet: the store Grafana shows is the store the rollout moves.
-        identity: settings.telemetry,
+        identity: settings.fleet,
         load: options.updater ?? (async () => (await import('electron-updater')).default.autoUpdater),
         logger: options.logger,
         status: agent.updates,

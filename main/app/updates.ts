@@ -53,7 +53,7 @@ export const LOOK_INTERVAL_MS = 60_000;
 
 export interface UpdateCheckerOptions {
   readonly settings: UpdateSettings | undefined;
-  /** The store's identity: telemetry's chain/store/checkout labels (none: each installation is staged alone). */
+  /** The store's identity: the settings' fleet section, chain/store/checkout (none: each installation is staged alone). */
   readonly identity?: StoreIdentity;
   /** Loads electron-updater's autoUpdater (it needs Electron, so only when updates are on). */
   readonly load: () => Promise<UpdaterLike>;
@@ -115,10 +115,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   }
   const feed = feedUrl(settings.feed_url, identity);
   if ('missing' in feed) {
-    logger.warn(
-      { missing: feed.missing },
-      'updates.feed_url names telemetry labels that are not set; no updates are checked',
-    );
+    logger.warn({ missing: feed.missing }, 'updates.feed_url names fleet ids that are not set; no updates are checked');
     return undefined;
   }
   const channel = settings.channel ?? DEFAULT_CHANNEL;
@@ -127,7 +124,7 @@ export async function startUpdateChecks(options: UpdateCheckerOptions): Promise<
   if (staging === undefined)
     logger.warn(
       { stage_by: settings.stage_by ?? 'store' },
-      "the telemetry labels do not name this checkout's store (telemetry.chain, telemetry.store, and telemetry.checkout when staged by checkout): a staged release picks this installation on its own",
+      "the fleet section does not name this checkout's store (fleet.chain, fleet.store, and fleet.checkout when staged by checkout): a staged release picks this installation on its own",
     );
   // In percent, two decimals: a release staged above it reaches this checkout.
   const position = staging === undefined ? null : rolloutPercent(staging.id);

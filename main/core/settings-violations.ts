@@ -31,6 +31,7 @@ export const SETTINGS_VIOLATION_CODES = [
   'FILE_UNREADABLE',
   'FILE_INVALID',
   'GOVERNED_REMOTELY',
+  'MOVED',
 ] as const;
 export type SettingsViolationCode = (typeof SETTINGS_VIOLATION_CODES)[number];
 
@@ -66,6 +67,7 @@ export const SETTINGS_CASHIER_MESSAGES: Readonly<Record<SettingsViolationCode, s
   FILE_UNREADABLE: 'O arquivo de configurações não pôde ser lido. Chame o suporte técnico.',
   FILE_INVALID: 'O arquivo de configurações está corrompido ou fora do formato. Chame o suporte técnico.',
   GOVERNED_REMOTELY: 'Este campo é definido pela configuração da rede e não pode ser alterado aqui.',
+  MOVED: 'Este campo mudou de lugar no arquivo de configurações. Chame o suporte técnico.',
 };
 
 /** One mistake: where (a dotted path from the top of the file), its code, English and pt-BR. */

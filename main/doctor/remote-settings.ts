@@ -6,11 +6,14 @@
  */
 import { remoteStatusOnDisk } from '../remote-settings/remote-settings.js';
 import type { RemoteSettingsSection } from '../settings/remote-settings-section.js';
+import type { FleetSettings } from '../settings/fleet-settings.js';
 import { bilingual, checkResult, type CheckResult } from './check.js';
 
 export interface RemoteSettingsCheckOptions {
   /** The settings' remote_settings (null: none; undefined: the settings did not load). */
   readonly section: RemoteSettingsSection | null | undefined;
+  /** The settings' fleet section: the ids the url's placeholders are filled with. */
+  readonly fleet?: FleetSettings;
   readonly home?: string;
 }
 
@@ -35,7 +38,7 @@ export function checkRemoteSettings(options: RemoteSettingsCheckOptions): CheckR
       ),
       details: {},
     });
-  const status = remoteStatusOnDisk(options.section, options.home);
+  const status = remoteStatusOnDisk(options.section, options.fleet ?? {}, options.home);
   const details = {
     url: status.url,
     key: status.key,

@@ -227,6 +227,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
       Promise.resolve(
         checkRemoteSettings({
           section: settings === undefined ? undefined : settings.remoteSettings,
+          ...(settings === undefined ? {} : { fleet: settings.fleet }),
           ...(options.home === undefined ? {} : { home: options.home }),
         }),
       ),

@@ -31,7 +31,7 @@ export function checkUpdates(options: UpdatesCheckOptions): CheckResult {
       details: { enabled: false },
     });
   }
-  const identity = options.settings?.telemetry ?? {};
+  const identity = options.settings?.fleet ?? {};
   const staging = stagingId(identity, section.stage_by ?? 'store');
   const feed = feedUrl(section.feed_url, identity);
   const channel = section.channel ?? DEFAULT_CHANNEL;
@@ -100,8 +100,8 @@ export function checkUpdates(options: UpdatesCheckOptions): CheckResult {
       summary,
       details,
       fix: bilingual(
-        'Set telemetry.chain and telemetry.store (and telemetry.checkout when staged by checkout) so that all checkouts of the store take a staged release together.',
-        'Preencha telemetry.chain e telemetry.store (e telemetry.checkout quando escalonado por caixa) para que todos os caixas da loja recebam juntos um lançamento escalonado.',
+        'Set fleet.chain and fleet.store (and fleet.checkout when staged by checkout) so that all checkouts of the store take a staged release together.',
+        'Preencha fleet.chain e fleet.store (e fleet.checkout quando escalonado por caixa) para que todos os caixas da loja recebam juntos um lançamento escalonado.',
       ),
     });
   }

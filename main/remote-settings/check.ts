@@ -40,7 +40,7 @@ export function mergedSettings(payload: RemotePayload, local: Json, settingsPath
   if (forbidden.length > 0)
     throw new RemoteDocumentRefused(
       'FORBIDDEN_FIELD',
-      `the document sets ${forbidden.join(', ')}, which a remote document may never set (its own section, and secrets)`,
+      `the document sets ${forbidden.join(', ')}, which a remote document may never set (its own section, the checkout's place in the chain, and secrets)`,
       payload.version,
     );
   const merged = mergeSettings(local, payload.settings);

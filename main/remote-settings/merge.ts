@@ -14,9 +14,16 @@ const isObject = (value: unknown): value is Json =>
 
 /**
  * Fields a remote document may never set: its own section (it could point the agent at another
- * URL or re-scope itself), and those holding secrets (a document is served and kept in the clear).
+ * URL), the checkout's place in the chain (`fleet`: the scope the document itself is checked
+ * against, so it would re-scope itself, and move the checkout's telemetry labels and rollout
+ * place), and those holding secrets (a document is served and kept in the clear).
  */
-export const NEVER_REMOTE: readonly string[] = ['remote_settings', 'telemetry.bearer_token', 'telemetry.headers'];
+export const NEVER_REMOTE: readonly string[] = [
+  'remote_settings',
+  'fleet',
+  'telemetry.bearer_token',
+  'telemetry.headers',
+];
 
 /** `remote` merged over `local`, neither changed. */
 export function mergeSettings(local: Json, remote: Json): Json {

@@ -21,7 +21,7 @@ export type RefusalCode =
   | 'REFUSED_BEFORE'
   /** Past its expires_at. */
   | 'EXPIRED'
-  /** It sets a field a remote document may never set (remote_settings, secrets). */
+  /** It sets a field a remote document may never set (remote_settings, fleet, secrets). */
   | 'FORBIDDEN_FIELD'
   /** The local file with it merged over does not pass the settings' checks. */
   | 'INVALID_SETTINGS'

@@ -18,6 +18,7 @@ import {
   remoteUrlOf,
   type RemoteSettingsSection,
 } from '../settings/remote-settings-section.js';
+import type { FleetSettings } from '../settings/fleet-settings.js';
 import { checkDocument, mergedSettings, scopeProblem, type Identity } from './check.js';
 import { openEnvelope } from './document.js';
 import { fetchDocument, type FetchDocument } from './fetch.js';
@@ -87,11 +88,13 @@ export interface FollowOptions {
   readonly idlePollMs?: number;
 }
 
-function identityOf(section: RemoteSettingsSection): Identity {
+/** Who this checkout is, as a document's scope must name it: the settings' fleet section. */
+function identityOf(fleet: FleetSettings): Identity {
   return {
-    chain: section.chain,
-    ...(section.store === undefined ? {} : { store: section.store }),
-    ...(section.checkout === undefined ? {} : { checkout: section.checkout }),
+    // Never '' once the settings loaded: a remote_settings section without fleet.chain is refused.
+    chain: fleet.chain ?? '',
+    ...(fleet.store === undefined ? {} : { store: fleet.store }),
+    ...(fleet.checkout === undefined ? {} : { checkout: fleet.checkout }),
   };
 }
 
@@ -104,6 +107,8 @@ export class RemoteSettings {
   /** The settings file of the last load, and its section. */
   #settingsPath: string | null = null;
   #section: RemoteSettingsSection | null = null;
+  /** This checkout's place in the chain, of the last load. */
+  #fleet: FleetSettings = {};
   /** The document of the last load (the start under way or done). */
   #loaded: RunningDocument | null = null;
   /** The document of the agent known to run (a failed start leaves the previous one running). */
@@ -137,6 +142,7 @@ export class RemoteSettings {
     const local = loadSettings(explicitPath, this.#home);
     this.#settingsPath = local.path;
     this.#section = local.remoteSettings;
+    this.#fleet = local.fleet;
     const section = local.remoteSettings;
     if (section === null) return { settings: local, document: null };
     const pinned = readPinnedKey(this.keyPath);
@@ -167,7 +173,7 @@ export class RemoteSettings {
       if (document === null || (!trial && this.store.state.refused_versions.includes(document.version))) continue;
       try {
         const { payload } = openEnvelope(document.envelope, pinned.key);
-        const scope = scopeProblem(payload.scope, identityOf(section));
+        const scope = scopeProblem(payload.scope, identityOf(local.fleet));
         if (scope !== undefined) throw new RemoteDocumentRefused('WRONG_SCOPE', scope, payload.version);
         const merged = mergedSettings(payload, json, local.path);
         if (trial) this.store.attempt();
@@ -268,7 +274,7 @@ export class RemoteSettings {
     const running = this.#inUse;
     return {
       configured: section !== null,
-      url: section === null ? null : remoteUrlOf(section),
+      url: section === null ? null : remoteUrlOf(section, this.#fleet),
       key: pinned.state,
       key_problem: pinned.state === 'unusable' ? pinned.message : null,
       running: running === null ? null : { version: running.version, url: running.url, fetched_at: running.fetched_at },
@@ -292,7 +298,8 @@ export class RemoteSettings {
   async #check(): Promise<CheckOutcome> {
     const section = this.#section;
     if (section === null) return 'unchanged';
-    const url = remoteUrlOf(section);
+    const fleet = this.#fleet;
+    const url = remoteUrlOf(section, fleet);
     const at = this.#now();
     const record = (outcome: CheckOutcome, message: string | null): CheckOutcome => {
       this.store.recordCheck({ at: at.toISOString(), url, outcome, message });
@@ -325,7 +332,7 @@ export class RemoteSettings {
     try {
       const result = checkDocument(text, {
         key: pinned.key,
-        identity: identityOf(section),
+        identity: identityOf(fleet),
         state: this.store.state,
         local,
         settingsPath: this.#settingsPath,
@@ -408,13 +415,17 @@ export class RemoteSettings {
  * The status as the files say it, for another process than the agent (`pinbridge doctor`,
  * `pinbridge remote-settings status`): the document running is the state's current one.
  */
-export function remoteStatusOnDisk(section: RemoteSettingsSection | null, home?: string): RemoteStatus {
+export function remoteStatusOnDisk(
+  section: RemoteSettingsSection | null,
+  fleet: FleetSettings,
+  home?: string,
+): RemoteStatus {
   const pinned = readPinnedKey(remoteSettingsKeyPath(home));
   const state = new RemoteStateStore(remoteSettingsStatePath(home)).state;
   const current = state.current;
   return {
     configured: section !== null,
-    url: section === null ? null : remoteUrlOf(section),
+    url: section === null ? null : remoteUrlOf(section, fleet),
     key: pinned.state,
     key_problem: pinned.state === 'unusable' ? pinned.message : null,
     running:

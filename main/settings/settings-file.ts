@@ -9,7 +9,9 @@
  * - `printers` (main/receipts/printers.ts), `pos` (main/pos/settings.ts), `metrics`
  *   (main/metrics/settings.ts), `telemetry` (pushed by remote write: main/telemetry/settings.ts), `updates` (update-settings.ts), `support` (support-settings.ts), `supervisor` (when a void needs
  *   the supervisor's PIN: supervisor-settings.ts; the PIN's hash is kept apart, supervisor-pin.ts),
- *   `remote_settings` (the signed document this agent follows: remote-settings-section.ts, main/remote-settings).
+ *   `remote_settings` (the signed document this agent follows: remote-settings-section.ts, main/remote-settings),
+ *   `fleet` (this checkout's chain, store and checkout ids, read by telemetry, remote settings and
+ *   updates alike: fleet-settings.ts).
  * The settings the window shows are declared in main/core/settings-fields.ts (schema, default,
  * the window's texts); each section's schema here names those declarations.
  * Anything wrong in it is reported with the file, the field and a sentence: the command line
@@ -34,7 +36,8 @@ import { MetricsSettings } from '../metrics/settings.js';
 import { TelemetrySettings, telemetryViolations } from '../telemetry/settings.js';
 import { UpdateSettings, updateViolations } from './update-settings.js';
 import { SupportSettings, uploadUrlProblem } from './support-settings.js';
-import { RemoteSettingsSection, remoteUrlProblem } from './remote-settings-section.js';
+import { RemoteSettingsSection, remoteSectionProblems } from './remote-settings-section.js';
+import { FleetSettings, movedPlaceIds } from './fleet-settings.js';
 import { resolveSupervisorSettings, SupervisorSettings } from './supervisor-settings.js';
 import type { SupervisorPolicy } from '../pos/server/supervisor.js';
 import { PosSettings } from '../pos/settings.js';
@@ -231,6 +234,7 @@ export const SettingsFile = Type.Object(
     printers: Type.Optional(PrintersSettings),
     pos: Type.Optional(PosSettings),
     metrics: Type.Optional(MetricsSettings),
+    fleet: Type.Optional(FleetSettings),
     telemetry: Type.Optional(TelemetrySettings),
     updates: Type.Optional(UpdateSettings),
     supervisor: Type.Optional(SupervisorSettings),
@@ -270,6 +274,8 @@ export interface AgentSettings extends ResolvedSettings {
   readonly support: SupportSettings;
   /** The signed settings document this agent follows (main/remote-settings); null: none. */
   readonly remoteSettings: RemoteSettingsSection | null;
+  /** This checkout's place in the chain ({} when the file names none). */
+  readonly fleet: FleetSettings;
 }
 
 type Violation = SettingsViolation;
@@ -291,10 +297,12 @@ function section<T>(
 }
 
 /** The settings a JSON value holds, checked as a whole: every violation at once, each naming its field. */
-export function parseSettings(json: unknown, path: string | null): AgentSettings {
+export function parseSettings(file: unknown, path: string | null): AgentSettings {
   const label = path ?? '(settings)';
-  if (!isObject(json))
+  if (!isObject(file))
     throw new SettingsError([settingsViolation('(file)', 'FILE_INVALID', 'must be a JSON object')], label);
+  // The ids that moved to `fleet` are named as moved, then checked no further where they were.
+  const { violations: moved, json } = movedPlaceIds(file);
   const {
     receipts,
     printers,
@@ -305,12 +313,14 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     supervisor,
     support,
     remote_settings: remote,
+    fleet,
     api,
     pinpad,
     training,
     ...payment
   } = json;
-  const violations: Violation[] = [];
+  const violations: Violation[] = [...moved];
+  const fleetSettings = section<FleetSettings>('fleet', fleet, FleetSettings, violations) ?? {};
   const receiptsSection = section<Static<typeof ReceiptsSection>>('receipts', receipts, ReceiptsSection, violations);
   // "has an invalid format" does not say what a CNPJ should look like in this file (the window removes the mask itself).
   violations.forEach((v, index) => {
@@ -330,8 +340,8 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
   const posSettings = section<PosSettings>('pos', pos, PosSettings, violations) ?? {};
   const metricsSettings = section<MetricsSettings>('metrics', metrics, MetricsSettings, violations) ?? {};
   const telemetrySettings = section<TelemetrySettings>('telemetry', telemetry, TelemetrySettings, violations) ?? {};
-  for (const problem of telemetryViolations(telemetrySettings))
-    violations.push(settingsViolation(`telemetry.${problem.field}`, problem.code, problem.message));
+  for (const problem of telemetryViolations(telemetrySettings, fleetSettings))
+    violations.push(settingsViolation(problem.field, problem.code, problem.message));
   const supportSettings = section<SupportSettings>('support', support, SupportSettings, violations) ?? {};
   const uploadProblem =
     supportSettings.upload_url === undefined ? undefined : uploadUrlProblem(supportSettings.upload_url);
@@ -339,17 +349,10 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     violations.push(settingsViolation('support.upload_url', 'INVALID_URL', uploadProblem));
   const remoteSection =
     section<RemoteSettingsSection>('remote_settings', remote, RemoteSettingsSection, violations) ?? null;
-  const remoteProblem = remoteSection === null ? undefined : remoteUrlProblem(remoteSection);
-  if (remoteProblem !== undefined)
-    violations.push(
-      settingsViolation(
-        `remote_settings.${remoteProblem.field}`,
-        remoteProblem.field === 'url' ? 'INVALID_URL' : 'REQUIRED',
-        remoteProblem.message,
-      ),
-    );
+  for (const problem of remoteSection === null ? [] : remoteSectionProblems(remoteSection, fleetSettings))
+    violations.push(settingsViolation(problem.field, problem.code, problem.message));
   const updateSettings = section<UpdateSettings>('updates', updates, UpdateSettings, violations) ?? {};
-  for (const problem of updateViolations(updateSettings, telemetrySettings))
+  for (const problem of updateViolations(updateSettings, fleetSettings))
     violations.push(settingsViolation(problem.field, problem.code, problem.message));
   const supervisorSettings = section<SupervisorSettings>('supervisor', supervisor, SupervisorSettings, violations);
   const apiSettings = section<ApiSettings>('api', api, ApiSettings, violations) ?? null;
@@ -388,6 +391,7 @@ export function parseSettings(json: unknown, path: string | null): AgentSettings
     supervisor: resolveSupervisorSettings(supervisorSettings),
     support: supportSettings,
     remoteSettings: remoteSection,
+    fleet: fleetSettings,
   };
 }
 

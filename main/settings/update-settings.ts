@@ -3,8 +3,9 @@
  * them, main/updates/policy.ts decides). Here, beside the other settings, because the agent reads
  * and validates the file.
  *
- * The store's identity for staging and for a per-store feed is telemetry's chain/store/checkout
- * labels (one identity for the fleet: the store Grafana shows is the store the rollout moves).
+ * The store's identity for staging and for a per-store feed is the `fleet` section's chain, store
+ * and checkout (fleet-settings.ts: one identity for the fleet, the labels telemetry pushes too, so
+ * the store Grafana shows is the store the rollout moves).
  */
 import { Type, type Static } from 'typebox';
 
@@ -20,7 +21,7 @@ export const UpdateSettings = Type.Object(
         pattern: '^https://[^\\s]+$',
         maxLength: 1000,
         description:
-          'HTTPS folder holding the installers and the latest*.yml files electron-builder writes (a "generic" feed). Required when enabled. May hold {chain}, {store} and {checkout}, replaced by the telemetry labels, for a folder per store.',
+          'HTTPS folder holding the installers and the latest*.yml files electron-builder writes (a "generic" feed). Required when enabled. May hold {chain}, {store} and {checkout}, replaced by fleet.chain, fleet.store and fleet.checkout, for a folder per store.',
       }),
     ),
     channel: Type.Optional(
@@ -33,7 +34,7 @@ export const UpdateSettings = Type.Object(
     stage_by: Type.Optional(
       Type.Union([Type.Literal('store'), Type.Literal('checkout')], {
         description:
-          "What a staged release (the feed's stagingPercentage) picks: whole stores, all their checkouts together (default, from telemetry.chain and telemetry.store), or checkouts one by one (also telemetry.checkout). Without those labels each installation is picked on its own.",
+          "What a staged release (the feed's stagingPercentage) picks: whole stores, all their checkouts together (default, from fleet.chain and fleet.store), or checkouts one by one (also fleet.checkout). Without those ids each installation is picked on its own.",
       }),
     ),
     install_window: Type.Optional(
@@ -59,18 +60,19 @@ export const DEFAULT_CHECK_INTERVAL_HOURS = 6;
 export const DEFAULT_CHANNEL = 'latest';
 
 export interface UpdateProblem {
-  /** The field, from the settings' root (`updates.feed_url`, `telemetry.store`…). */
+  /** The field, from the settings' root (`updates.feed_url`, `fleet.store`…). */
   readonly field: string;
   readonly code: 'REQUIRED' | 'INVALID_VALUE';
   readonly message: string;
 }
 
 /**
- * What the schema alone cannot say: a feed when enabled, the labels a feed's placeholders need,
+ * What the schema alone cannot say: a feed when enabled, the fleet ids a feed's placeholders need,
  * a window that is not empty.
  */
 export function updateViolations(
   updates: UpdateSettings,
+  /** The fleet section: this checkout's place in the chain. */
   identity: { readonly chain?: string; readonly store?: string; readonly checkout?: string },
 ): UpdateProblem[] {
   const problems: UpdateProblem[] = [];
@@ -79,7 +81,7 @@ export function updateViolations(
   for (const name of ['chain', 'store', 'checkout'] as const) {
     if (updates.feed_url?.includes(`{${name}}`) === true && identity[name] === undefined)
       problems.push({
-        field: `telemetry.${name}`,
+        field: `fleet.${name}`,
         code: 'REQUIRED',
         message: `is required: updates.feed_url uses {${name}}`,
       });

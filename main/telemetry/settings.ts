@@ -2,8 +2,11 @@
  * The `telemetry` section of the settings file: whether the agent pushes its Prometheus metrics
  * to the chain's monitoring by Prometheus remote write and, in `otlp`, a trace per payment and its
  * warning/error logs by OTLP/HTTP (docs/fleet.md, Telemetry), where, with which credentials, how
- * often, under which chain/store/checkout labels, and how much it keeps while an endpoint cannot
- * be reached. Off by default.
+ * often, and how much it keeps while an endpoint cannot be reached. Off by default.
+ *
+ * The chain/store/checkout labels are not this section's: they are the checkout's place in the
+ * chain, declared once in the settings' `fleet` section (main/settings/fleet-settings.ts) and
+ * given here as plain data (this floor sits below the settings file's).
  */
 import { Type, type Static } from 'typebox';
 
@@ -13,14 +16,12 @@ export const DEFAULT_TELEMETRY_TIMEOUT_S = 10;
 export const DEFAULT_QUEUE_MAX_BATCHES = 1_440;
 export const DEFAULT_QUEUE_MAX_BYTES = 32 * 1024 * 1024;
 
-/** A label value naming a place in the chain: short, printable, no spaces (never a person's data). */
-const PlaceId = (what: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength: 64,
-    pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]*$',
-    description: `The ${what} id, as the \`${what}\` label of every pushed series (letters, digits, . _ : -).`,
-  });
+/** This checkout's place in the chain (the settings' `fleet` section): the labels of every push. */
+export interface TelemetryPlace {
+  readonly chain?: string | undefined;
+  readonly store?: string | undefined;
+  readonly checkout?: string | undefined;
+}
 
 /** HTTP headers sent with every push: names as HTTP allows them; values never logged. */
 const Headers = (description: string) =>
@@ -83,7 +84,7 @@ export const OtlpSettings = Type.Object(
   {
     additionalProperties: false,
     description:
-      'Push a trace per payment and the warning/error logs by OTLP/HTTP (protobuf) to an OpenTelemetry Collector or another OTLP receiver. Resource attributes: service.name, service.version, the chain, store and checkout, the PINPAD serial.',
+      'Push a trace per payment and the warning/error logs by OTLP/HTTP (protobuf) to an OpenTelemetry Collector or another OTLP receiver. Resource attributes: service.name, service.version, the chain, store and checkout (fleet), the PINPAD serial.',
   },
 );
 export type OtlpSettings = Static<typeof OtlpSettings>;
@@ -93,7 +94,7 @@ export const TelemetrySettings = Type.Object(
     enabled: Type.Optional(
       Type.Boolean({
         description:
-          'Push telemetry (default false: nothing is pushed): the metrics to `endpoint` by Prometheus remote write, traces and logs to `otlp.endpoint` by OTLP. Needs chain, store, checkout and at least one of the two endpoints.',
+          'Push telemetry (default false: nothing is pushed): the metrics to `endpoint` by Prometheus remote write, traces and logs to `otlp.endpoint` by OTLP. Needs fleet.chain, fleet.store, fleet.checkout (the labels) and at least one of the two endpoints.',
       }),
     ),
     endpoint: Type.Optional(
@@ -120,9 +121,6 @@ export const TelemetrySettings = Type.Object(
       }),
     ),
     otlp: Type.Optional(OtlpSettings),
-    chain: Type.Optional(PlaceId('chain')),
-    store: Type.Optional(PlaceId('store')),
-    checkout: Type.Optional(PlaceId('checkout')),
     queue: Type.Optional(
       Type.Object(
         {
@@ -170,6 +168,7 @@ export interface ResolvedTelemetrySettings {
   readonly headers: Readonly<Record<string, string>>;
   readonly intervalMs: number;
   readonly timeoutMs: number;
+  /** The labels: the fleet section's ids ('' when left out: never, once telemetryViolations found none). */
   readonly chain: string;
   readonly store: string;
   readonly checkout: string;
@@ -180,7 +179,7 @@ export interface ResolvedTelemetrySettings {
 }
 
 export interface TelemetryProblem {
-  /** Within the section (`endpoint`, `bearer_token`…). */
+  /** From the settings' root (`telemetry.endpoint`, `fleet.chain`…). */
   readonly field: string;
   readonly code: 'REQUIRED' | 'INVALID_VALUE';
   readonly message: string;
@@ -189,24 +188,31 @@ export interface TelemetryProblem {
 const hasAuthorization = (headers: Readonly<Record<string, string>> | undefined): boolean =>
   Object.keys(headers ?? {}).some((name) => name.toLowerCase() === 'authorization');
 
-/** What the schema alone cannot say: the fields enabled needs, one Authorization at most, an OTLP section that sends something. */
-export function telemetryViolations(settings: TelemetrySettings): TelemetryProblem[] {
+/**
+ * What the schema alone cannot say: the fields enabled needs (the fleet's three ids among them:
+ * every series is labelled with them), one Authorization at most, an OTLP section that sends something.
+ */
+export function telemetryViolations(settings: TelemetrySettings, place: TelemetryPlace = {}): TelemetryProblem[] {
   const problems: TelemetryProblem[] = [];
   if (settings.enabled === true) {
     for (const field of ['chain', 'store', 'checkout'] as const) {
-      if (settings[field] === undefined)
-        problems.push({ field, code: 'REQUIRED', message: 'is required when telemetry is enabled' });
+      if (place[field] === undefined)
+        problems.push({
+          field: `fleet.${field}`,
+          code: 'REQUIRED',
+          message: `is required when telemetry is enabled: every pushed series is labelled with it`,
+        });
     }
     if (settings.endpoint === undefined && settings.otlp === undefined)
       problems.push({
-        field: 'endpoint',
+        field: 'telemetry.endpoint',
         code: 'REQUIRED',
         message: 'is required when telemetry is enabled (or otlp.endpoint, for traces and logs only)',
       });
   }
   if (settings.bearer_token !== undefined && hasAuthorization(settings.headers))
     problems.push({
-      field: 'bearer_token',
+      field: 'telemetry.bearer_token',
       code: 'INVALID_VALUE',
       message: 'cannot be given with an Authorization header: choose one',
     });
@@ -214,13 +220,13 @@ export function telemetryViolations(settings: TelemetrySettings): TelemetryProbl
   if (otlp !== undefined) {
     if (otlp.bearer_token !== undefined && hasAuthorization(otlp.headers))
       problems.push({
-        field: 'otlp.bearer_token',
+        field: 'telemetry.otlp.bearer_token',
         code: 'INVALID_VALUE',
         message: 'cannot be given with an Authorization header: choose one',
       });
     if (otlp.send?.traces === false && otlp.send.logs === false)
       problems.push({
-        field: 'otlp.send',
+        field: 'telemetry.otlp.send',
         code: 'INVALID_VALUE',
         message: 'sends nothing: set traces or logs to true, or remove the otlp section',
       });
@@ -250,8 +256,14 @@ function resolveOtlp(otlp: OtlpSettings | undefined, intervalMs: number): Resolv
   };
 }
 
-/** The section with its defaults (an absent section: nothing pushed). Valid only after telemetryViolations found none. */
-export function resolveTelemetrySettings(settings: TelemetrySettings = {}): ResolvedTelemetrySettings {
+/**
+ * The section with its defaults (an absent section: nothing pushed), labelled with `place` (the
+ * fleet section). Valid only after telemetryViolations found none.
+ */
+export function resolveTelemetrySettings(
+  settings: TelemetrySettings = {},
+  place: TelemetryPlace = {},
+): ResolvedTelemetrySettings {
   const intervalMs = (settings.interval_s ?? DEFAULT_TELEMETRY_INTERVAL_S) * 1000;
   return {
     enabled: settings.enabled === true,
@@ -262,9 +274,9 @@ export function resolveTelemetrySettings(settings: TelemetrySettings = {}): Reso
     },
     intervalMs,
     timeoutMs: (settings.timeout_s ?? DEFAULT_TELEMETRY_TIMEOUT_S) * 1000,
-    chain: settings.chain ?? '',
-    store: settings.store ?? '',
-    checkout: settings.checkout ?? '',
+    chain: place.chain ?? '',
+    store: place.store ?? '',
+    checkout: place.checkout ?? '',
     maxBatches: settings.queue?.max_batches ?? DEFAULT_QUEUE_MAX_BATCHES,
     maxBytes: settings.queue?.max_bytes ?? DEFAULT_QUEUE_MAX_BYTES,
     otlp: resolveOtlp(settings.otlp, intervalMs),

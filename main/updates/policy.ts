@@ -2,8 +2,9 @@
  * The decisions of a staged update, as pure functions (no Electron, no network, no clock of their
  * own), so they are tested headless and read the same in the shell and in the docs:
  *
- * - which rollout bucket a checkout is in: derived from the store's identity (telemetry's chain
- *   and store labels), so every checkout of a store decides alike and the store moves as one;
+ * - which rollout bucket a checkout is in: derived from the store's identity (the settings' fleet
+ *   chain and store, the labels telemetry pushes too), so every checkout of a store decides alike
+ *   and the store moves as one;
  * - whether a release published with `stagingPercentage: N` (the feed's yml, electron-builder's
  *   format) reaches that bucket: electron-updater's own arithmetic (AppUpdater.isStagingMatch),
  *   so a store's place in the rollout is the same whether we or electron-updater decide;
@@ -13,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 
-/** The place of a checkout in the chain: telemetry's chain/store/checkout labels (docs/fleet.md). */
+/** The place of a checkout in the chain: the settings' fleet section, chain/store/checkout (docs/fleet.md). */
 export interface StoreIdentity {
   readonly chain?: string | undefined;
   readonly store?: string | undefined;
@@ -195,8 +196,8 @@ export const FEED_PLACEHOLDERS = ['chain', 'store', 'checkout'] as const;
 
 /**
  * The feed of this checkout: `{chain}`, `{store}` and `{checkout}` replaced by the identity's
- * labels (URL-encoded), so a chain can serve a folder per store; the placeholders it lacks when one
- * is used without its label (the settings refuse that, see update-settings.ts).
+ * fleet ids (URL-encoded), so a chain can serve a folder per store; the placeholders it lacks when
+ * one is used without its id (the settings refuse that, see update-settings.ts).
  */
 export function feedUrl(
   template: string,

@@ -152,15 +152,19 @@ export async function benchFleet(options: FleetOptions = FULL): Promise<Record<s
         collects += 1;
         return getMetricsAsJSON();
       };
-      const settings = resolveTelemetrySettings({
-        enabled: true,
-        endpoint: prometheus.writeUrl,
-        interval_s: intervalMs / 1000,
-        timeout_s: 10,
-        chain: `chain-${String(i % 10).padStart(2, '0')}`,
-        store: `store-${String(Math.floor(i / 10)).padStart(4, '0')}`,
-        checkout: `checkout-${String(i).padStart(5, '0')}`,
-      });
+      const settings = resolveTelemetrySettings(
+        {
+          enabled: true,
+          endpoint: prometheus.writeUrl,
+          interval_s: intervalMs / 1000,
+          timeout_s: 10,
+        },
+        {
+          chain: `chain-${String(i % 10).padStart(2, '0')}`,
+          store: `store-${String(Math.floor(i / 10)).padStart(4, '0')}`,
+          checkout: `checkout-${String(i).padStart(5, '0')}`,
+        },
+      );
       starts.push(
         setTimeout(
           () => {

@@ -68,14 +68,8 @@ beforeAll(async () => {
     checkout.agent = await Agent.start({
       settings: parseSettings(
         {
-          telemetry: {
-            enabled: true,
-            endpoint: prometheus.writeUrl,
-            interval_s: 5,
-            chain: 'rede-exemplo',
-            store: checkout.store,
-            checkout: checkout.checkout,
-          },
+          fleet: { chain: 'rede-exemplo', store: checkout.store, checkout: checkout.checkout },
+          telemetry: { enabled: true, endpoint: prometheus.writeUrl, interval_s: 5 },
         },
         null,
       ),

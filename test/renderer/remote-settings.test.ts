@@ -44,10 +44,9 @@ beforeAll(async () => {
     defaultSettingsPath(home),
     JSON.stringify({
       confirmation: 'auto',
+      fleet: { chain: 'rede-sul', store: 'loja-7' },
       remote_settings: {
         url: `${server.url}/{chain}/{store}.json`,
-        chain: 'rede-sul',
-        store: 'loja-7',
         ca: server.caFile,
       },
     }),

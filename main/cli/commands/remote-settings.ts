@@ -112,8 +112,8 @@ export function registerRemoteSettingsCommand(program: Command, io: CliIo): void
     .option('--settings <file>', 'the settings file (default ~/.pinbridge/settings.json)')
     .option('--json', 'one JSON line')
     .action((options: { settings?: string; json?: boolean }) => {
-      const section = loadSettings(options.settings, io.env.HOME).remoteSettings;
-      const status = remoteStatusOnDisk(section, io.env.HOME);
+      const settings = loadSettings(options.settings, io.env.HOME);
+      const status = remoteStatusOnDisk(settings.remoteSettings, settings.fleet, io.env.HOME);
       emit(io, options.json, status, humanStatus(status));
     });
 }

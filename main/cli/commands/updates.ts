@@ -15,16 +15,13 @@ import type { CliIo } from '../io.js';
 import { emit, table } from '../output.js';
 import { loadSettings } from '../../settings/settings-file.js';
 import { DEFAULT_CHANNEL, DEFAULT_CHECK_INTERVAL_HOURS } from '../../settings/update-settings.js';
+import { placeIdProblem } from '../../settings/fleet-settings.js';
 import { feedUrl, rolloutPercent, stagingId, withinRollout } from '../../updates/policy.js';
 
-/** A chain or store id as the telemetry labels take them (main/telemetry/settings.ts). */
-const PLACE_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
-
+/** A chain or store id as the fleet section takes them (main/settings/fleet-settings.ts). */
 function placeId(value: string): string {
-  if (!PLACE_ID.test(value))
-    throw new InvalidArgumentError(
-      'must be 1 to 64 letters, digits or . _ : - (as telemetry.chain and telemetry.store)',
-    );
+  const problem = placeIdProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
   return value;
 }
 
@@ -64,7 +61,8 @@ function storesOf(options: RolloutOptions): string[] {
     .map((line) => line.replace(/#.*/, '').trim())
     .filter((line) => line !== '');
   for (const store of fromFile)
-    if (!PLACE_ID.test(store)) throw new UsageError(`${options.stores}: "${store.slice(0, 70)}" is not a store id`);
+    if (placeIdProblem(store) !== undefined)
+      throw new UsageError(`${options.stores}: "${store.slice(0, 70)}" is not a store id`);
   return [...listed, ...fromFile];
 }
 
@@ -80,7 +78,7 @@ export function registerUpdatesCommand(program: Command, io: CliIo): void {
     .action((options: ShowOptions) => {
       const settings = loadSettings(options.settings, io.env.HOME);
       const section = settings.updates;
-      const identity = settings.telemetry;
+      const identity = settings.fleet;
       const staging = stagingId(identity, section.stage_by ?? 'store');
       const feed = section.feed_url === undefined ? undefined : feedUrl(section.feed_url, identity);
       const shown = {
@@ -105,7 +103,7 @@ export function registerUpdatesCommand(program: Command, io: CliIo): void {
           [
             'staged by',
             staging === undefined
-              ? "this installation's own random id (no telemetry.chain/telemetry.store)"
+              ? "this installation's own random id (no fleet.chain/fleet.store)"
               : `${staging.by} ${staging.name}`,
           ],
           [
@@ -129,8 +127,8 @@ export function registerUpdatesCommand(program: Command, io: CliIo): void {
     .description(
       "Plan a staged release for a chain: each store's place in the rollout, lowest first (the stores a release reaches first), and with --percentage which stores a release staged at that percentage reaches. All checkouts of a store share its place.",
     )
-    .requiredOption('--chain <id>', 'the chain, as its checkouts set telemetry.chain', placeId)
-    .option('--store <id>', 'a store, as its checkouts set telemetry.store (repeatable)', collect)
+    .requiredOption('--chain <id>', 'the chain, as its checkouts set fleet.chain', placeId)
+    .option('--store <id>', 'a store, as its checkouts set fleet.store (repeatable)', collect)
     .option('--stores <file>', 'a file of store ids, one a line (# comments)')
     .option('--percentage <n>', "the feed's stagingPercentage to plan for (0-100)", percentage)
     .option('--json', 'one JSON line: {"chain", "percentage", "reached", "stores": [{"store", "position", "reached"}]}')

@@ -120,5 +120,6 @@ export const SETTINGS_VIOLATION_CODES = [
   'FILE_UNREADABLE',
   'FILE_INVALID',
   'GOVERNED_REMOTELY',
+  'MOVED',
 ] as const;
 export type WireSettingsViolationCode = (typeof SETTINGS_VIOLATION_CODES)[number];

@@ -132,6 +132,7 @@ export const WIRE_SETTINGS_VIOLATION_CODES: Readonly<Record<SettingsViolationCod
   FILE_UNREADABLE: 'FILE_UNREADABLE',
   FILE_INVALID: 'FILE_INVALID',
   GOVERNED_REMOTELY: 'GOVERNED_REMOTELY',
+  MOVED: 'MOVED',
 };
 
 /** A payment's result (core/outcome.ts) as `status` says it. */

@@ -52,10 +52,9 @@ async function checkout(options: { customerDelayMs?: number } = {}): Promise<Che
   writeFileSync(
     defaultSettingsPath(home),
     JSON.stringify({
+      fleet: { chain: 'rede-sul', store: 'loja-7' },
       remote_settings: {
         url: `${server.url}/pinbridge/{chain}/{store}.json`,
-        chain: 'rede-sul',
-        store: 'loja-7',
         ca: server.caFile,
       },
     }),

@@ -37,11 +37,9 @@ describe('an agent pushing by OTLP', () => {
     const home = join(dir, 'home');
     const settings = parseSettings(
       {
+        fleet: { chain: 'acme', store: 'sp-01', checkout: 'pdv-3' },
         telemetry: {
           enabled: true,
-          chain: 'acme',
-          store: 'sp-01',
-          checkout: 'pdv-3',
           otlp: { endpoint: collector.url, interval_s: 1, headers: { 'X-Scope-OrgID': 'acme' } },
         },
       },

@@ -41,10 +41,9 @@ beforeEach(async () => {
   writeFileSync(
     defaultSettingsPath(home),
     JSON.stringify({
+      fleet: { chain: 'rede-sul', store: 'loja-7' },
       remote_settings: {
         url: `${server.url}/{chain}/{store}.json`,
-        chain: 'rede-sul',
-        store: 'loja-7',
         ca: server.caFile,
       },
     }),

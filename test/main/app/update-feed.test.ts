@@ -303,7 +303,7 @@ describe('a staged release on a generic update server, read by the real electron
       [inside, true],
       [outside, false],
     ] as const) {
-      // No labels: staging left to electron-updater's isStagingMatch, reading the id from its file.
+      // No fleet ids: staging left to electron-updater's isStagingMatch, reading the id from its file.
       const own = await checkout({}, {}, { updaterId: stagingId({ chain: 'acme', store })!.id });
       expect(own.status.state.stagedBy).toBe('install');
       await expect.poll(() => own.status.state.state).toBe(reached ? 'downloaded' : 'none');

@@ -190,7 +190,7 @@ describe('updates of the desktop app', () => {
     expect(one.updater.requestHeaders!['x-user-staging-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("without the store's labels leave the staging to electron-updater's per-installation id", async () => {
+  it("without the store's fleet ids leave the staging to electron-updater's per-installation id", async () => {
     const { updater, status, lines } = await checker(
       { enabled: true, feed_url: FEED, stage_by: 'checkout' },
       { identity: { chain: 'acme', store: 'loja-042' } },
@@ -203,7 +203,7 @@ describe('updates of the desktop app', () => {
     expect(status.state).toMatchObject({ stagedBy: 'install', rolloutPosition: null });
   });
 
-  it('fill the feed URL from the store labels, and check nothing when one is missing', async () => {
+  it("fill the feed URL from the store's fleet ids, and check nothing when one is missing", async () => {
     const { updater } = await checker(
       { enabled: true, feed_url: 'https://updates.acme.example/{chain}/{store}/' },
       { identity: { chain: 'acme', store: 'loja-042' } },
@@ -215,7 +215,7 @@ describe('updates of the desktop app', () => {
     );
     expect(none).toBeUndefined();
     expect(lines.map((line) => line.msg)).toContain(
-      'updates.feed_url names telemetry labels that are not set; no updates are checked',
+      'updates.feed_url names fleet ids that are not set; no updates are checked',
     );
   });
 
@@ -370,13 +370,13 @@ describe('updates of the desktop app', () => {
     });
   });
 
-  it('refuse a feed naming a store label the telemetry section lacks, a channel that is not a name, and an empty window', () => {
-    const refused = (updates: Record<string, unknown>, telemetry: Record<string, unknown> = {}): string[] =>
-      (thrown(() => parseSettings({ updates, telemetry }, 'settings.json')) as SettingsError).violations.map(
+  it('refuse a feed naming a store id the fleet section lacks, a channel that is not a name, and an empty window', () => {
+    const refused = (updates: Record<string, unknown>, fleet: Record<string, unknown> = {}): string[] =>
+      (thrown(() => parseSettings({ updates, fleet }, 'settings.json')) as SettingsError).violations.map(
         (v) => `${v.field} ${v.code}`,
       );
     expect(refused({ feed_url: 'https://u.example/{chain}/{store}/' }, { chain: 'acme' })).toEqual([
-      'telemetry.store REQUIRED',
+      'fleet.store REQUIRED',
     ]);
     expect(refused({ channel: 'Beta 2' })).toEqual(['updates.channel INVALID_FORMAT']);
     expect(refused({ install_window: '02:00-02:00' })).toEqual(['updates.install_window INVALID_VALUE']);
@@ -390,7 +390,7 @@ describe('updates of the desktop app', () => {
             channel: 'beta',
             install_window: '22:00-02:00',
           },
-          telemetry: { store: 'loja-042' },
+          fleet: { store: 'loja-042' },
         },
         null,
       ).updates,

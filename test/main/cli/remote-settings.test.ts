@@ -87,10 +87,9 @@ describe('pinbridge remote-settings', () => {
     writeFileSync(
       defaultSettingsPath(home),
       JSON.stringify({
+        fleet: { chain: 'rede-sul', store: 'loja-7' },
         remote_settings: {
           url: 'https://config.rede.example/{chain}/{store}.json',
-          chain: 'rede-sul',
-          store: 'loja-7',
         },
       }),
     );

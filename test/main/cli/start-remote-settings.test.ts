@@ -36,10 +36,9 @@ describe('pinbridge start with remote settings', () => {
     writeFileSync(
       defaultSettingsPath(home),
       JSON.stringify({
+        fleet: { chain: 'rede-sul', store: 'loja-7' },
         remote_settings: {
           url: `${server.url}/{chain}/{store}.json`,
-          chain: 'rede-sul',
-          store: 'loja-7',
           ca: server.caFile,
         },
       }),

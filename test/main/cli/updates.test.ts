@@ -26,7 +26,7 @@ function settingsFile(json: unknown): string {
 describe('pinbridge updates show', () => {
   it("says the feed of this store, its channel, its store's place in a staged rollout and when an update installs", async () => {
     const path = settingsFile({
-      telemetry: { chain: 'acme', store: 'loja-042', checkout: 'pdv-01' },
+      fleet: { chain: 'acme', store: 'loja-042', checkout: 'pdv-01' },
       updates: {
         enabled: true,
         feed_url: 'https://updates.acme.example/{chain}/{store}/',
@@ -53,7 +53,7 @@ describe('pinbridge updates show', () => {
     expect(human.stdout).toContain('installs          when Pinbridge quits, or 02:00-05:00 outside a sale');
   });
 
-  it('says an installation without store labels is staged on its own, and updates off by default', async () => {
+  it('says an installation without a store in its fleet section is staged on its own, and updates off by default', async () => {
     const result = await runMain(['updates', 'show', '--settings', settingsFile({}), '--json'], { HOME: home });
     expect(JSON.parse(result.stdout)).toMatchObject({
       enabled: false,

@@ -12,7 +12,8 @@ import { generateKeyPair, pinKey } from '../../../main/remote-settings/keys.js';
 import { RemoteStateStore } from '../../../main/remote-settings/state.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 
-const section = { url: 'https://config.rede.example/{chain}/{store}.json', chain: 'rede-sul', store: 'loja-7' };
+const section = { url: 'https://config.rede.example/{chain}/{store}.json' };
+const fleet = { chain: 'rede-sul', store: 'loja-7' };
 const home = (): string => mkdtempSync(join(artifactsDir(), 'doctor-remote-'));
 
 describe('the remote-settings check', () => {
@@ -48,7 +49,7 @@ describe('the remote-settings check', () => {
       outcome: 'refused',
       message: 'REFUSED_BEFORE: version 5 was refused before',
     });
-    const result = checkRemoteSettings({ section, home: dir });
+    const result = checkRemoteSettings({ section, fleet, home: dir });
     expect(result.status).toBe('warn');
     expect(result.summary).toContain('version 4 runs (from https://config.rede.example/rede-sul/loja-7.json');
     expect(result.summary).toContain('NOT_READY (version 5)');

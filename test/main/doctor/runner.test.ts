@@ -161,7 +161,7 @@ describe('runDoctor', () => {
     writeFileSync(
       settingsPath,
       JSON.stringify({
-        telemetry: { chain: 'acme', store: 'loja-042' },
+        fleet: { chain: 'acme', store: 'loja-042' },
         updates: { enabled: true, feed_url: 'https://updates.acme.example/' },
       }),
     );

@@ -1,8 +1,8 @@
 /**
  * The doctor's `updates` check: off is not a fault (skip); on, it says the channel, this store's
  * place in a staged rollout and when an update installs — and, from the window, the version the app
- * downloaded and a last check that failed (warn, with what to open). A checkout the telemetry
- * labels do not place in a store is told to set them. English and Portuguese alike.
+ * downloaded and a last check that failed (warn, with what to open). A checkout the fleet
+ * section does not place in a store is told to set its ids. English and Portuguese alike.
  */
 import { describe, expect, it } from 'vitest';
 import { checkUpdates } from '../../../main/doctor/updates.js';
@@ -10,7 +10,7 @@ import { parseSettings } from '../../../main/settings/settings-file.js';
 import { rolloutPercent, stagingId } from '../../../main/updates/policy.js';
 import { UPDATES_OFF } from '../../../main/updates/status.js';
 
-const STORE = { telemetry: { chain: 'acme', store: 'loja-042', checkout: 'pdv-01' } };
+const STORE = { fleet: { chain: 'acme', store: 'loja-042', checkout: 'pdv-01' } };
 const ON = { enabled: true, feed_url: 'https://updates.acme.example/{store}/', install_window: '02:00-05:00' };
 
 describe('the updates check', () => {
@@ -67,12 +67,12 @@ describe('the updates check', () => {
     expect(failing.pt.fix).toContain('https://updates.acme.example/loja-042/');
   });
 
-  it('warns a checkout no store labels place: a staged release would pick it alone', () => {
+  it('warns a checkout the fleet section places in no store: a staged release would pick it alone', () => {
     const result = checkUpdates({
       settings: parseSettings({ updates: { enabled: true, feed_url: 'https://updates.acme.example/' } }, null),
     });
     expect(result).toMatchObject({ status: 'warn', details: { staged_by: 'install', rollout_position: null } });
-    expect(result.fix).toMatch(/^Set telemetry\.chain and telemetry\.store/);
-    expect(result.pt.fix).toMatch(/^Preencha telemetry\.chain e telemetry\.store/);
+    expect(result.fix).toMatch(/^Set fleet\.chain and fleet\.store/);
+    expect(result.pt.fix).toMatch(/^Preencha fleet\.chain e fleet\.store/);
   });
 });

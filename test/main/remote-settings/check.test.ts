@@ -65,10 +65,25 @@ describe('checking a fetched document', () => {
   it('refuses a version refused before, an expired document, and one setting a forbidden field', () => {
     expect(codeOf(doc(), context({ refused_versions: [5] }))).toBe('REFUSED_BEFORE');
     expect(codeOf(doc({ expires_at: '2026-11-29T11:59:59Z' }), context())).toBe('EXPIRED');
-    expect(codeOf(doc({ settings: { remote_settings: { url: 'https://evil/', chain: 'rede-sul' } } }), context())).toBe(
-      'FORBIDDEN_FIELD',
-    );
+    expect(codeOf(doc({ settings: { remote_settings: { url: 'https://evil/' } } }), context())).toBe('FORBIDDEN_FIELD');
     expect(codeOf(doc({ settings: { telemetry: { bearer_token: 'x' } } }), context())).toBe('FORBIDDEN_FIELD');
+  });
+
+  it('refuses a document that would move the checkout to another place in the chain (fleet), even within its scope', () => {
+    // Scoped to this very store, it would re-scope the checkout (and its labels, its rollout place) to another.
+    const text = doc({
+      scope: { chain: 'rede-sul', store: 'loja-7' },
+      settings: { fleet: { store: 'loja-8' }, confirmation: 'pos' },
+    });
+    try {
+      checkDocument(text, context());
+      throw new Error('accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RemoteDocumentRefused);
+      expect((error as RemoteDocumentRefused).code).toBe('FORBIDDEN_FIELD');
+      expect((error as RemoteDocumentRefused).message).toContain('fleet.store');
+    }
+    expect(codeOf(doc({ settings: { fleet: {} } }), context())).toBe('FORBIDDEN_FIELD');
   });
 
   it('refuses settings that are invalid once merged over the local file, naming every violation', () => {

@@ -28,15 +28,24 @@ describe('merging a document over the local file', () => {
     ]);
   });
 
-  it('finds the fields no document may set: its own section and secrets', () => {
+  it("finds the fields no document may set: its own section, the checkout's place in the chain, and secrets", () => {
     expect(
       forbiddenPaths([
         'remote_settings.url',
+        'fleet.store',
+        'fleet',
+        'fleet_notes',
         'telemetry.bearer_token',
         'telemetry.headers.Authorization',
         'telemetry.endpoint',
       ]),
-    ).toEqual(['remote_settings.url', 'telemetry.bearer_token', 'telemetry.headers.Authorization']);
+    ).toEqual([
+      'remote_settings.url',
+      'fleet.store',
+      'fleet',
+      'telemetry.bearer_token',
+      'telemetry.headers.Authorization',
+    ]);
   });
 });
 

@@ -31,7 +31,8 @@ function checkout(options: { pin?: boolean } = {}): {
     defaultSettingsPath(home),
     JSON.stringify({
       confirmation: 'auto',
-      remote_settings: { url: URL_TEMPLATE, chain: 'rede-sul', store: 'loja-7' },
+      fleet: { chain: 'rede-sul', store: 'loja-7' },
+      remote_settings: { url: URL_TEMPLATE },
     }),
   );
   const served: { text: string | Error } = { text: new Error('nothing served') };
@@ -82,7 +83,11 @@ describe('a start with remote settings', () => {
     const local = (extra: Record<string, unknown>): void =>
       writeFileSync(
         defaultSettingsPath(home),
-        JSON.stringify({ ...extra, remote_settings: { url: URL_TEMPLATE, chain: 'rede-sul', store: 'loja-7' } }),
+        JSON.stringify({
+          fleet: { chain: 'rede-sul', store: 'loja-7' },
+          ...extra,
+          remote_settings: { url: URL_TEMPLATE },
+        }),
       );
     local({ updates: { feed_url: 'https://updates.rede.example/' } });
     remote.load(undefined);
@@ -96,6 +101,31 @@ describe('a start with remote settings', () => {
     expect(remote.status().last_refusal).toMatchObject({ code: 'INVALID_SETTINGS', version: 1 });
     local({ updates: { feed_url: 'https://updates.rede.example/' } });
     expect(remote.load(undefined).document).toMatchObject({ version: 1, trial: false });
+  });
+
+  it("sets aside the running document once the checkout's fleet place no longer fits its scope", async () => {
+    const { home, remote, served } = checkout();
+    remote.load(undefined);
+    served.text = doc();
+    expect(await remote.checkNow()).toBe('new');
+    remote.load(undefined);
+    remote.started(Promise.resolve());
+    await expect.poll(() => remote.store.state.current?.version).toBe(1);
+    // The checkout moved to another store: the one declaration of its place changes, the document is loja-7's.
+    const move = (store: string): void =>
+      writeFileSync(
+        defaultSettingsPath(home),
+        JSON.stringify({ fleet: { chain: 'rede-sul', store }, remote_settings: { url: URL_TEMPLATE } }),
+      );
+    move('loja-8');
+    const moved = new RemoteSettings({ home, logger: createLogger({ level: 'silent' }) });
+    expect(moved.load(undefined).document).toBeNull();
+    expect(moved.status()).toMatchObject({
+      url: 'https://config.rede.example/rede-sul/loja-8.json',
+      last_refusal: { code: 'WRONG_SCOPE', version: 1 },
+    });
+    move('loja-7');
+    expect(moved.load(undefined).document).toMatchObject({ version: 1, trial: false });
   });
 
   it('refuses a trial the agent did not reach ready with, and restarts without it', async () => {

@@ -71,14 +71,16 @@ async function checkout(): Promise<Checkout> {
     logger,
     logFile,
     start(otlp, more = {}) {
-      const settings = resolveTelemetrySettings({
-        enabled: true,
-        ...PLACE,
-        // No round of the pushers' own during a spec: each spec pushes when it says so.
-        interval_s: 3600,
-        otlp: { endpoint: 'http://127.0.0.1:9', bearer_token: TOKEN, ...otlp },
-        ...more,
-      });
+      const settings = resolveTelemetrySettings(
+        {
+          enabled: true,
+          // No round of the pushers' own during a spec: each spec pushes when it says so.
+          interval_s: 3600,
+          otlp: { endpoint: 'http://127.0.0.1:9', bearer_token: TOKEN, ...otlp },
+          ...more,
+        },
+        PLACE,
+      );
       const exporter = startOtlp({
         settings: { ...settings, otlp: settings.otlp! },
         dir: (signal) => join(dir, `telemetry-${signal}`),
@@ -328,13 +330,15 @@ const startedRound = (): Promise<void> => new Promise((resolve) => setTimeout(re
 
 /** The exporter with its queue folders under a regular file (every write fails with ENOTDIR). */
 function startBlocked(shop: Checkout, endpoint: string, blocker: string): OtlpExport {
-  const settings = resolveTelemetrySettings({
-    enabled: true,
-    ...PLACE,
-    interval_s: 3600,
-    timeout_s: 60,
-    otlp: { endpoint, send: { logs: false } },
-  });
+  const settings = resolveTelemetrySettings(
+    {
+      enabled: true,
+      interval_s: 3600,
+      timeout_s: 60,
+      otlp: { endpoint, send: { logs: false } },
+    },
+    PLACE,
+  );
   const exporter = startOtlp({
     settings: { ...settings, otlp: settings.otlp! },
     dir: (signal) => join(blocker, signal),

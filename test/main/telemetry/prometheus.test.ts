@@ -45,14 +45,8 @@ describe('telemetry into the real Prometheus', () => {
     const home = join(dir, 'home');
     const settings = parseSettings(
       {
-        telemetry: {
-          enabled: true,
-          endpoint: prometheus.writeUrl,
-          interval_s: 5,
-          chain: 'acme',
-          store: 'sp-01',
-          checkout: 'pdv-3',
-        },
+        fleet: { chain: 'acme', store: 'sp-01', checkout: 'pdv-3' },
+        telemetry: { enabled: true, endpoint: prometheus.writeUrl, interval_s: 5 },
       },
       null,
     );

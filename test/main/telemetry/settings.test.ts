@@ -11,10 +11,10 @@ import { otlpSignalUrl, resolveTelemetrySettings, telemetryViolations } from '..
 
 const PLACE = { chain: 'acme', store: 'sp-01', checkout: 'pdv-3' } as const;
 
-/** The violations parseSettings refuses `telemetry` with, as field and code. */
-function refused(telemetry: unknown): Array<[string, string]> {
+/** The violations parseSettings refuses `telemetry` with (beside `fleet`, when given), as field and code. */
+function refused(telemetry: unknown, fleet?: unknown): Array<[string, string]> {
   try {
-    parseSettings({ telemetry }, null);
+    parseSettings({ telemetry, ...(fleet === undefined ? {} : { fleet }) }, null);
   } catch (error) {
     if (error instanceof SettingsError) return error.violations.map((violation) => [violation.field, violation.code]);
     throw error;
@@ -24,12 +24,15 @@ function refused(telemetry: unknown): Array<[string, string]> {
 
 describe('telemetry.otlp', () => {
   it('sends traces and logs from warn up to <endpoint>/v1/traces and /v1/logs by default, every telemetry interval', () => {
-    const resolved = resolveTelemetrySettings({
-      enabled: true,
-      ...PLACE,
-      interval_s: 30,
-      otlp: { endpoint: 'https://otel.example:4318/', bearer_token: 'tok' },
-    });
+    const resolved = resolveTelemetrySettings(
+      {
+        enabled: true,
+        interval_s: 30,
+        otlp: { endpoint: 'https://otel.example:4318/', bearer_token: 'tok' },
+      },
+      PLACE,
+    );
+    expect(resolved).toMatchObject(PLACE);
     expect(resolved.endpoint).toBe('');
     expect(resolved.otlp).toEqual({
       endpoint: 'https://otel.example:4318/',
@@ -55,13 +58,14 @@ describe('telemetry.otlp', () => {
   });
 
   it('lets OTLP alone, remote write alone, or both, satisfy an enabled section', () => {
-    expect(telemetryViolations({ enabled: true, ...PLACE, otlp: { endpoint: 'http://collector:4318' } })).toEqual([]);
-    expect(telemetryViolations({ enabled: true, ...PLACE, endpoint: 'http://prometheus/api/v1/write' })).toEqual([]);
-    expect(refused({ enabled: true, ...PLACE })).toEqual([['telemetry.endpoint', 'REQUIRED']]);
+    expect(telemetryViolations({ enabled: true, otlp: { endpoint: 'http://collector:4318' } }, PLACE)).toEqual([]);
+    expect(telemetryViolations({ enabled: true, endpoint: 'http://prometheus/api/v1/write' }, PLACE)).toEqual([]);
+    expect(refused({ enabled: true }, PLACE)).toEqual([['telemetry.endpoint', 'REQUIRED']]);
+    // The labels are the fleet section's ids: the one declaration of this checkout's place.
     expect(refused({ enabled: true, otlp: { endpoint: 'http://collector:4318' } })).toEqual([
-      ['telemetry.chain', 'REQUIRED'],
-      ['telemetry.store', 'REQUIRED'],
-      ['telemetry.checkout', 'REQUIRED'],
+      ['fleet.chain', 'REQUIRED'],
+      ['fleet.store', 'REQUIRED'],
+      ['fleet.checkout', 'REQUIRED'],
     ]);
   });
 
@@ -87,7 +91,6 @@ describe('telemetry.otlp', () => {
   it("keeps its credentials out of a support bundle's settings", () => {
     const telemetry = {
       enabled: true,
-      ...PLACE,
       otlp: { endpoint: 'https://otel.example:4318', bearer_token: 'tok-123', headers: { 'X-Api-Key': 'key-456' } },
     };
     expect(redactSettings({ telemetry })).toEqual({

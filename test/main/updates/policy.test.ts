@@ -30,7 +30,7 @@ describe('the rollout bucket of a checkout', () => {
     expect(stagingId({ chain: 'acme', store: 'loja-042' })!.id).toBe(a1!.id);
   });
 
-  it('is each checkout when staged by checkout, and unknown without the labels (electron-updater then keeps its own random id)', () => {
+  it('is each checkout when staged by checkout, and unknown without the fleet ids (electron-updater then keeps its own random id)', () => {
     const one = stagingId({ chain: 'acme', store: 'loja-042', checkout: 'pdv-01' }, 'checkout');
     const two = stagingId({ chain: 'acme', store: 'loja-042', checkout: 'pdv-02' }, 'checkout');
     expect(one!.name).toBe('acme/loja-042/pdv-01');
@@ -170,7 +170,7 @@ describe('downloading an available update', () => {
 });
 
 describe('the feed of a store', () => {
-  it('replaces {chain}, {store} and {checkout} with the labels, URL-encoded', () => {
+  it('replaces {chain}, {store} and {checkout} with the fleet ids, URL-encoded', () => {
     expect(feedUrl('https://updates.acme.example/{chain}/{store}/', { chain: 'acme', store: 'loja:42' })).toEqual({
       url: 'https://updates.acme.example/acme/loja%3A42/',
     });
@@ -179,7 +179,7 @@ describe('the feed of a store', () => {
     });
   });
 
-  it('names the labels it lacks', () => {
+  it('names the ids it lacks', () => {
     expect(feedUrl('https://u.example/{store}/{checkout}/', { store: 'x' })).toEqual({ missing: ['checkout'] });
   });
 });
