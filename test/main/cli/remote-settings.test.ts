@@ -73,6 +73,13 @@ describe('pinbridge remote-settings', () => {
     const signed = await runMain(['remote-settings', 'sign', '--key', files.private_key, '--in', input]);
     expect(signed.code).toBe(2);
     expect(signed.stderr).toContain('telemetry.bearer_token');
+    // Nor the checkout's place in the chain: a document moving a store's checkouts elsewhere is refused before it is served.
+    writeFileSync(
+      input,
+      JSON.stringify({ version: 1, scope: { chain: 'rede-sul' }, settings: { fleet: { store: 'loja-8' } } }),
+    );
+    const moving = await runMain(['remote-settings', 'sign', '--key', files.private_key, '--in', input]);
+    expect(moving).toMatchObject({ code: 2, stderr: expect.stringContaining('fleet.store') as unknown });
     const home = folder();
     const pin = await runMain(['remote-settings', 'pin', input], { HOME: home });
     expect(pin).toMatchObject({ code: 2, stderr: expect.stringContaining('not an Ed25519 public key') as unknown });

@@ -116,6 +116,23 @@ describe('settings from the window', () => {
     expect(await call(window, 'operator.saveSettings', { settings: earlier })).toMatchObject({ saved: true });
   });
 
+  it("refuses a file still giving the checkout's place in telemetry with MOVED, saying in Portuguese where it went", async () => {
+    const before = readFileSync(settingsPath(), 'utf8');
+    const error = await refused(window, 'operator.saveSettings', {
+      settings: { telemetry: { store: 'loja-042' } },
+    });
+    expect(error.code).toBe('INVALID_PARAMS');
+    expect(error.violations).toEqual([
+      expect.objectContaining({
+        field: 'settings.telemetry.store',
+        code: 'MOVED',
+        message: expect.stringMatching(/^has moved to fleet\.store: /) as unknown,
+        cashier_message: expect.stringContaining('agora é fleet.store') as unknown,
+      }),
+    ]);
+    expect(readFileSync(settingsPath(), 'utf8')).toBe(before);
+  });
+
   it('refuses a PINPAD address the CLI refuses, with the same sentence, and leaves the saved file', async () => {
     const before = readFileSync(settingsPath(), 'utf8');
     for (const address of ['pinpad da loja', 'COM', 'tcp://10.0.0.5']) {
