@@ -86,6 +86,17 @@ describe('checking a fetched document', () => {
     expect(codeOf(doc({ settings: { fleet: {} } }), context())).toBe('FORBIDDEN_FIELD');
   });
 
+  it('refuses a document still labelling telemetry in its former place, naming MOVED (INVALID_SETTINGS)', () => {
+    try {
+      checkDocument(doc({ settings: { telemetry: { chain: 'rede-sul' } } }), context());
+      throw new Error('accepted');
+    } catch (error) {
+      expect(error).toBeInstanceOf(RemoteDocumentRefused);
+      expect((error as RemoteDocumentRefused).code).toBe('INVALID_SETTINGS');
+      expect((error as RemoteDocumentRefused).message).toContain('telemetry.chain (MOVED): has moved to fleet.chain');
+    }
+  });
+
   it('refuses settings that are invalid once merged over the local file, naming every violation', () => {
     try {
       checkDocument(doc({ settings: { confirmation: 'sometimes', pos: { ports: ['x'] } } }), context());
