@@ -99,8 +99,3 @@ export function movedPlaceIds<J extends Record<string, unknown>>(
   }
   return { violations, json: rest as J };
 }
-
-/** A violation of a place id a feature needs and the fleet section leaves out. */
-export function missingPlace(place: Place, because: string): SettingsViolation {
-  return settingsViolation(`fleet.${place}`, 'REQUIRED', `is required ${because}`);
-}
