@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { CodedError } from '../../lib/errors.js';
 import { scanText, type CardDataFinding } from './card-data-scan.js';
-import { maskSupportText } from './mask.js';
+import { isJsonFile, maskSupportFile } from './mask.js';
 import { tarGz } from './tar.js';
 
 export type SupportBundleCode =
@@ -40,8 +40,8 @@ export interface BuiltBundle {
 
 export interface BuildOptions {
   readonly now?: Date;
-  /** The masking (default maskSupportText); replaceable so a spec can show the scanner stops what it misses. */
-  readonly mask?: (text: string) => string;
+  /** The masking (default maskSupportFile); replaceable so a spec can show the scanner stops what it misses. */
+  readonly mask?: (text: string, file: string) => string;
   readonly scan?: (text: string, file: string) => readonly CardDataFinding[];
 }
 
@@ -108,7 +108,7 @@ export function scanBundleText(text: string, file: string): CardDataFinding[] {
 
 function toolsOf(options: BuildOptions) {
   return {
-    mask: options.mask ?? maskSupportText,
+    mask: options.mask ?? maskSupportFile,
     scan: options.scan ?? scanBundleText,
     now: options.now ?? new Date(),
   };
@@ -118,7 +118,7 @@ function toolsOf(options: BuildOptions) {
 export function buildBundle(files: readonly BundleFile[], options: BuildOptions = {}): BuiltBundle {
   const { mask, scan, now } = toolsOf(options);
   const entries = files.map((file) => {
-    const text = mask(file.text);
+    const text = mask(file.text, file.name);
     const finding = scan(text, file.name)[0];
     if (finding !== undefined) throw refused(file.name, finding);
     return { name: file.name, data: Buffer.from(text, 'utf8') };
@@ -157,8 +157,9 @@ export async function buildBundleInSlices(
   const entries: Entry[] = [];
   for (const file of files) {
     const parts: string[] = [];
-    for (const slice of lineSlices(file.text, SLICE_CHARS)) {
-      const text = mask(slice);
+    // A JSON document is masked whole (it is small: the doctor's report, the versions), to stay JSON.
+    for (const slice of isJsonFile(file.name) ? [file.text] : lineSlices(file.text, SLICE_CHARS)) {
+      const text = mask(slice, file.name);
       const finding = scan(text, file.name)[0];
       if (finding !== undefined) throw refused(file.name, finding);
       parts.push(text);

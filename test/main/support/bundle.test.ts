@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildBundle, SupportBundleError, type Manifest } from '../../../main/support/bundle.js';
-import { maskCpfs, maskSupportText } from '../../../main/support/mask.js';
+import { maskCpfs, maskSupportFile, maskSupportText } from '../../../main/support/mask.js';
 import { redactSettings } from '../../../main/support/redact-settings.js';
 import { extractTarGz } from '../../helpers/tar-extract.js';
 import { thrown } from '../../helpers/thrown.js';
@@ -111,6 +111,46 @@ describe('maskSupportText', () => {
 
   it('leaves 11 digits in a row whose check digits make no CPF (free bytes on a disk) as they are', () => {
     expect(maskSupportText('{"free_bytes":12345678901}')).toBe('{"free_bytes":12345678901}');
+  });
+});
+
+describe('maskSupportFile', () => {
+  // 6186640005584 (13 digits: 6 TB free) passes the Luhn check, as 1 in 10 numbers of its length do.
+  const luhnValid = 6186640005584;
+
+  it('keeps a JSON file JSON: a number the masking changes becomes its masked text as a string', () => {
+    const doctor = `${JSON.stringify({ checks: [{ id: 'disk', details: { free_bytes: luhnValid, total: 100 } }] }, null, 2)}\n`;
+    expect(maskSupportText(doctor)).toContain('"free_bytes": 618664***5584,'); // the raw text: no JSON any more
+    const masked = maskSupportFile(doctor, 'doctor.json');
+    expect(JSON.parse(masked)).toEqual({
+      checks: [{ id: 'disk', details: { free_bytes: '618664***5584', total: 100 } }],
+    });
+    expect(masked.endsWith('}\n')).toBe(true);
+  });
+
+  it('masks the strings of a JSON file (CPFs, card numbers) and leaves the other values as they are', () => {
+    const settings = JSON.stringify({ note: 'cpf 123.456.789-09 card 4111111111111111', port: 8787, on: true });
+    expect(JSON.parse(maskSupportFile(settings, 'settings.json'))).toEqual({
+      note: 'cpf 123.***.***-** card 411111******1111',
+      port: 8787,
+      on: true,
+    });
+  });
+
+  it('keeps each JSON line of a log a JSON line, and masks any other line as text', () => {
+    const log = [
+      JSON.stringify({ level: 40, msg: 'disk', free: luhnValid }),
+      'plain cpf=12345678909',
+      '{ not json 4111111111111111',
+      '',
+    ].join('\n');
+    const lines = maskSupportFile(log, 'logs/pinbridge.log').split('\n');
+    expect(JSON.parse(lines[0]!)).toEqual({ level: 40, msg: 'disk', free: '618664***5584' });
+    expect(lines.slice(1)).toEqual(['plain cpf=123********', '{ not json 411111******1111', '']);
+  });
+
+  it('masks a .json file that does not parse as text', () => {
+    expect(maskSupportFile('{"cpf": "123.456.789-09"', 'broken.json')).toBe('{"cpf": "123.***.***-**"');
   });
 });
 
