@@ -15,7 +15,12 @@ import { artifactsDir } from '../../../helpers/card-data-scan.js';
 import { openSocket, posRig, type PosRig } from '../pos-rig.js';
 
 const SUMMARY_MS = 500;
-const FLOOD_MS = 3_000;
+/**
+ * The flood is a number of rounds (30 refused connections, 100 junk frames and 5 wrong keys each),
+ * not a duration: on a loaded machine a 3 s flood sent a third of the refusals while the summary
+ * lines, one per reason per interval, stayed as many.
+ */
+const FLOOD_ROUNDS = 60;
 
 let pos: PosRig;
 let audit: AuditLog;
@@ -71,7 +76,7 @@ describe('a flood of refused connections and malformed requests', () => {
 
     const started = Date.now();
     const junkSender = await pos.connect();
-    while (Date.now() - started < FLOOD_MS) {
+    for (let rounds = 0; rounds < FLOOD_ROUNDS; rounds++) {
       const round: Promise<unknown>[] = [];
       for (let n = 0; n < 10; n++) {
         round.push(
@@ -106,8 +111,8 @@ describe('a flood of refused connections and malformed requests', () => {
     const reasons = new Set(summaries.map((line) => line.reason));
     expect(summaries.length).toBeLessThanOrEqual(intervals * reasons.size);
     expect(grown).toBeLessThanOrEqual(intervals * reasons.size * 1_024);
-    // A line per refusal would have been at least 100 bytes each.
-    expect(grown).toBeLessThan(refusals * 10);
+    // A line per refusal would have been at least 100 bytes each: the log took a small part of that.
+    expect(grown).toBeLessThan(refusals * 25);
 
     // The counts add up to what was sent, and name the peers.
     const counted = (reason: RefusalReason): number =>
