@@ -235,7 +235,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   /**
    * Runs one command and returns its typed result. Pinbridge itself goes through the methods
    * below, one per thing a PINPAD is asked to do; this stays public for what they do not wrap
-   * (media, key loading…), for a technician's tools and for specs of the wire.
+   * (key loading…), for a technician's tools and for specs of the wire.
    */
   async execute<Req, Res>(codec: CommandCodec<Req, Res>, request: Req, options: WaitOptions = {}): Promise<Res> {
     // Encoding validates the request: nothing is sent when it is refused.
