@@ -174,6 +174,23 @@ describe('loading a file (MLI, MLR, MLE)', () => {
     expect(sim.display.image).toMatchObject({ width: 240, height: 320 });
   });
 
+  it('shows a JPEG whose frame header (SOF0) fits the display, and refuses one that does not', async () => {
+    const { sim, host } = await setup();
+    // SOI, an APP0 segment, then SOF0: length 0011h, precision 8, lines, samples per line, 3 components.
+    const jpeg = (lines: number, columns: number): Buffer => {
+      const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0, 0, 0, 0, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+      sof.writeUInt16BE(lines, 5);
+      sof.writeUInt16BE(columns, 7);
+      const app0 = Buffer.concat([Buffer.from([0xff, 0xe0, 0x00, 0x10]), latin1('JFIF\0'), Buffer.alloc(9)]);
+      return Buffer.concat([Buffer.from([0xff, 0xd8]), app0, sof, Buffer.from([0xff, 0xd9])]);
+    };
+    await load(host, 'PHOTO', jpeg(320, 240), 0x02);
+    await load(host, 'WIDE', jpeg(240, 320), 0x02);
+    expect(head(await host.exchange(abecs('DSI', name('PHOTO'))))).toBe('DSI000');
+    expect(sim.display.image).toMatchObject({ format: 'jpg', width: 240, height: 320 });
+    expect(head(await host.exchange(abecs('DSI', name('WIDE'))))).toBe('DSI101');
+  });
+
   it('reads SPE_MFNAME as A8 letters and digits, and SPE_MFINFO of at least 7 bytes (S220 §6.6.1)', async () => {
     const { host } = await setup();
     const sevenBytes = tlv(SPE_MFINFO, Buffer.from([0, 0, 0, 1, 0, 0, 1]));
