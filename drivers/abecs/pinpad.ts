@@ -47,6 +47,10 @@ import { rmcCommand } from './commands/rmc.js';
 import { tleCommand } from './commands/tle.js';
 import { tliCommand } from './commands/tli.js';
 import { tlrBatches, tlrCommand, type TableRecord } from './commands/tlr.js';
+import { dmfCommand } from './commands/dmf.js';
+import { dsiCommand } from './commands/dsi.js';
+import { lmfCommand } from './commands/lmf.js';
+import { loadMediaFile, mediaSupportOf, type MediaLoadOptions, type MediaSupport, type MediaType } from './media.js';
 
 /** ST_INVCALL: what a PINPAD answers (as ERR010) to a command it does not know. */
 const ST_INVCALL = 10;
@@ -231,7 +235,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   /**
    * Runs one command and returns its typed result. Pinbridge itself goes through the methods
    * below, one per thing a PINPAD is asked to do; this stays public for what they do not wrap
-   * (media, key loading…), for a technician's tools and for specs of the wire.
+   * (key loading…), for a technician's tools and for specs of the wire.
    */
   async execute<Req, Res>(codec: CommandCodec<Req, Res>, request: Req, options: WaitOptions = {}): Promise<Res> {
     // Encoding validates the request: nothing is sent when it is refused.
@@ -458,6 +462,51 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     await this.execute(tliCommand, { acquirer, tableVersion });
     for (const batch of tlrBatches(records)) await this.execute(tlrCommand, { records: batch });
     await this.execute(tleCommand, {});
+  }
+
+  /**
+   * What the PINPAD's graphic display can show (GIX PP_CAPAB, PP_DSPGRSZ, PP_MFSUP; media.ts):
+   * its size in pixels, colour, the image formats. Null for a text-only PINPAD, one that reports
+   * no format, and a BibComp PINPAD (no GIX, no multimedia).
+   */
+  async mediaSupport(): Promise<MediaSupport | null> {
+    if ((await this.info()).protocol === 'legacy') return null;
+    try {
+      return mediaSupportOf(await this.execute(gixCommand, { ids: [PP.CAPAB, PP.DSPGRSZ, PP.MFSUP] }));
+    } catch (error) {
+      if (error instanceof AbecsStatusError && error.status === ST_INVCALL) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Loads an image under `name` (1–8 letters or digits, upper-cased; it replaces a file of that
+   * name): MLI with its size, CRC-16 and type, the bytes in MLR packets of 2 × 995, MLE. Name,
+   * type and bytes are checked before anything is sent. `signal` stops it between packets; a load
+   * that stops short or fails leaves no file of that name (media.ts). A PINPAD without room
+   * answers ST_INTERR; one without multimedia ERR010 (ST_INVCALL).
+   */
+  async loadMedia(name: string, type: MediaType, bytes: Uint8Array, options: MediaLoadOptions = {}): Promise<void> {
+    await loadMediaFile((codec, request) => this.execute(codec, request), name, type, bytes, options);
+  }
+
+  /** The names of the media files the PINPAD holds (LMF), upper case, in the PINPAD's order. */
+  async listMedia(): Promise<string[]> {
+    return [...(await this.execute(lmfCommand, {})).names];
+  }
+
+  /** Deletes media files (DMF); a name the PINPAD does not hold is no error. */
+  async deleteMedia(names: string | readonly string[]): Promise<void> {
+    await this.execute(dmfCommand, { names: typeof names === 'string' ? [names] : names });
+  }
+
+  /**
+   * Shows a loaded image in place of whatever the display held (DSI); it stays until the next
+   * command that writes the display. ST_MFNFOUND: no such file; ST_MFERRFMT: a format the PINPAD
+   * does not show, or larger than its display.
+   */
+  async displayImage(name: string): Promise<void> {
+    await this.execute(dsiCommand, { name });
   }
 
   /** Card step 1 on a legacy (BibComp 1.08) PINPAD, which has no GCX (GCR). */

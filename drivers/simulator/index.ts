@@ -6,6 +6,7 @@ export {
   type PinpadSimulatorEvents,
   type PinpadSimulatorOptions,
   type SimulatorCardStatus,
+  type SimulatorMediaFile,
 } from './simulator.js';
 export { SimulatorSession, type SimulatorSessionOptions } from './session.js';
 export { fileCounterStore, memoryCounterStore, type DukptCounterStore } from './keys.js';
@@ -28,7 +29,14 @@ export {
   type SimulatorKeySlots,
   type SimulatorProfileName,
 } from './profiles.js';
-export { DEFAULT_SIMULATOR_TIMINGS, type DisplayState, type Presentation, type SimulatorTimings } from './state.js';
+export type { MediaFormat } from './wire/commands/media.js';
+export {
+  DEFAULT_SIMULATOR_TIMINGS,
+  type DisplayedImage,
+  type DisplayState,
+  type Presentation,
+  type SimulatorTimings,
+} from './state.js';
 export { Keypad, type SimKey, type DigitKey, type FunctionKey } from './customer.js';
 export {
   TEST_CARDS,

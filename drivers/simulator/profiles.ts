@@ -10,6 +10,8 @@
  *   display).
  * - `ppc930` — what the Gertec PPC-930 of the TRACE (abecs.md §0) answered: its identity, its
  *   8×16 display, its key maps and table versions, AID records for acquirers 02 and 04, spec 2.12;
+ *   its colour graphic display (240 × 320) shows PNG and JPG images loaded with MLI/MLR/MLE — the
+ *   only profile with the optional multimedia commands (the others answer them ERR010);
  *   it replays the TRACE's 25 host commands with the statuses the real one answered.
  * - `legacy` — a BibComp 1.08 PINPAD: no Abecs (TLV) command at all, no secure communication (a
  *   secure OPN is answered as a classic one), GIN reports "1.08".
@@ -32,7 +34,7 @@ export const SIMULATOR_PROFILES: Readonly<Record<SimulatorProfileName, string>> 
   strict:
     'Abecs 2.20 PINPAD read literally: GIX needs SPE_IDLIST, strict field formats, DUKPT keys only in slot 01, ST_ERRKEY, implicit OPN, 4x16 display',
   ppc930:
-    'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, tables for acquirers 02 and 04, 8x16 display',
+    'Gertec PPC-930 as recorded in a real session (spec 2.12): its GIX answers, key maps, tables for acquirers 02 and 04, 8x16 text and 240x320 colour graphic display (PNG, JPG images)',
   legacy: 'BibComp 1.08 PINPAD: ERR010 to every Abecs (TLV) command, no secure OPN, GIN spec "1.08", 2x16 display',
 });
 
@@ -140,8 +142,12 @@ export interface SimulatorProfile {
   };
   /** PP_DSPTXTSZ: text lines × columns. */
   readonly display: { readonly lines: number; readonly columns: number };
-  /** PP_DSPGRSZ "LLLLCCCC". */
-  readonly graphicSize: string;
+  /**
+   * The graphic display and the optional multimedia commands (S220 §3.4, §6.6), or null for a
+   * text-only PINPAD: GIX then reports no PP_DSPGRSZ / PP_MFSUP, and MLI, MLR, MLE, LMF, DMF and
+   * DSI answer ERR010, as a PINPAD without the feature does (§3.4).
+   */
+  readonly graphic: SimulatorGraphic | null;
   /** PP_CAPAB (d1 CTLS, d2 display, d3 ICC, d4 magnetic, d5 SAM; d3–d5 from 2.20). */
   readonly capabilities: string;
   readonly contactless: boolean;
@@ -194,6 +200,16 @@ export interface SimulatorProfile {
   readonly factoryTables?: readonly FactoryTable[];
 }
 
+/** A graphic display and its media memory. */
+export interface SimulatorGraphic {
+  /** PP_DSPGRSZ "LLLLCCCC": lines (height) then columns (width), in pixels. */
+  readonly size: string;
+  /** PP_MFSUP: "1" in position 1 PNG, 2 JPG, 3 GIF (S220 §3.1.3.2); a missing position is "not supported". */
+  readonly mediaSupport: string;
+  /** Bytes of media memory: stored files and a load in progress share it. */
+  readonly mediaMemory: number;
+}
+
 const SLOT_01: ReadonlySet<number> = new Set([1]);
 const NONE: ReadonlySet<number> = new Set();
 
@@ -231,7 +247,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
       partNumber: 'PBSIM-1',
     },
     display: { lines: 2, columns: 16 },
-    graphicSize: '00000000',
+    graphic: null,
     capabilities: '1011000000',
     contactless: true,
     abecsCommands: true,
@@ -257,7 +273,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
       partNumber: 'PBSIM-220',
     },
     display: { lines: 4, columns: 16 },
-    graphicSize: '00000000',
+    graphic: null,
     // CTLS, text display, ICC reader "1", magnetic reader "1", no SAM (S220 §3.1.3.2, 2.20 digits).
     capabilities: '1011000000',
     contactless: true,
@@ -286,8 +302,11 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
       partNumber: 'PPC-930',
     },
     display: { lines: 8, columns: 16 },
-    graphicSize: '03200240',
-    // Spec 2.12: only d1 (CTLS) and d2 (monochrome graphic display) are defined.
+    // The TRACE's PP_DSPGRSZ "03200240" is 320 lines by 240 columns: a portrait 240 × 320 screen.
+    // Its PP_MFSUP "11" says PNG and JPG, and nothing of GIF (no third digit): not supported. The
+    // media memory is not reported by any GIX item; 2 MiB of the "192MB" is a plausible share.
+    graphic: { size: '03200240', mediaSupport: '11', mediaMemory: 2 * 1024 * 1024 },
+    // Spec 2.12: only d1 (CTLS) and d2 ("2": colour graphic display) are defined.
     capabilities: '1200000000',
     contactless: true,
     abecsCommands: true,
@@ -324,7 +343,7 @@ export const PROFILES: Readonly<Record<SimulatorProfileName, SimulatorProfile>> 
       partNumber: 'PBSIM-108',
     },
     display: { lines: 2, columns: 16 },
-    graphicSize: '00000000',
+    graphic: null,
     capabilities: '0000000000',
     // BibComp-era reader: magnetic stripe and ICC, no antenna (GIN_CTLSSUP blank).
     contactless: false,

@@ -13,6 +13,7 @@ import { DeviceLink, type DeviceLinkOptions } from './device-link.js';
 import { CommandAborted } from './customer.js';
 import { ST, StatusReply, type CommandContext, type CommandHandler } from './handler.js';
 import { ABECS_TLV_COMMANDS } from './profiles.js';
+import { MEDIA_COMMANDS } from './wire/commands/media.js';
 import type { DeviceState } from './state.js';
 import { WireStatusError } from './wire/errors.js';
 import { DC2 } from './wire/frame.js';
@@ -163,9 +164,13 @@ export class SimulatorSession {
     return response === undefined ? undefined : { response };
   }
 
-  /** The handler of a command this device's profile knows (a BibComp PINPAD has no TLV commands). */
+  /**
+   * The handler of a command this device's profile knows: a BibComp PINPAD has no TLV commands, a
+   * text-only one no multimedia commands (optional, S220 §3.4: ERR010 like any unknown command).
+   */
   #handlerFor(id: string): CommandHandler | undefined {
     if (!this.#device.profile.abecsCommands && ABECS_TLV_COMMANDS.has(id)) return undefined;
+    if (!this.#device.profile.graphic && MEDIA_COMMANDS.has(id)) return undefined;
     return this.#handlers.get(id);
   }
 

@@ -24,7 +24,9 @@ import { BASIC_HANDLERS, removeFromSlot } from './handlers/basic.js';
 import { CARD_HANDLERS } from './handlers/card.js';
 import { ENCRYPTION_HANDLERS } from './handlers/encryption.js';
 import { TABLE_HANDLERS } from './handlers/tables.js';
+import { MEDIA_HANDLERS } from './handlers/media.js';
 import type { AidEntry } from './tables.js';
+import type { MediaFormat } from './wire/commands/media.js';
 import { queueCard } from './interaction.js';
 import type { DukptCounterStore } from './keys.js';
 import { replayHandlers, replayScript, type ReplayExchange, type ReplayTrace } from './replay.js';
@@ -119,6 +121,19 @@ export interface PinpadSimulatorOptions {
    * as a real PINPAD does, so a host that refuses a replayed KSN keeps taking this one's sales.
    */
   readonly dukptCounters?: DukptCounterStore;
+  /**
+   * Bytes of media memory of a graphic profile (ppc930: 2 MiB), shared by the stored files and a
+   * load in progress; what does not fit is refused with ST_INTERR (S220 §6.6.2, §6.6.3).
+   */
+  readonly mediaMemoryBytes?: number;
+}
+
+/** A media file the simulated PINPAD holds, as MLE stored it. */
+export interface SimulatorMediaFile {
+  readonly name: string;
+  /** The format SPE_MFINFO named; undefined for a RUF type byte. */
+  readonly format: MediaFormat | undefined;
+  readonly bytes: Buffer;
 }
 
 export interface PinpadSimulatorEvents {
@@ -136,7 +151,7 @@ export interface SimulatorCardStatus {
 }
 
 const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map(
-  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS, ...ENCRYPTION_HANDLERS].map((handler) => [
+  [...BASIC_HANDLERS, ...TABLE_HANDLERS, ...CARD_HANDLERS, ...ENCRYPTION_HANDLERS, ...MEDIA_HANDLERS].map((handler) => [
     handler.id,
     handler,
   ]),
@@ -213,6 +228,13 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
     }
     const profile = PROFILES[profileName];
     checkKeySlots(options.keySlots);
+    const memory = options.mediaMemoryBytes;
+    if (memory !== undefined && (!Number.isInteger(memory) || memory < 0)) {
+      throw new InvalidArgumentError(`mediaMemoryBytes must be a whole number of bytes ≥ 0, got ${memory}.`);
+    }
+    if (memory !== undefined && !profile.graphic) {
+      throw new InvalidArgumentError(`The ${profile.name} profile has no graphic display and no media memory.`);
+    }
     const defaults = profile.identity;
     this.#device = new DeviceState(
       {
@@ -238,6 +260,7 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
         requireTables: (options.requireTables ?? true) && profile.requiresAidTables,
       },
       options.dukptCounters,
+      options.mediaMemoryBytes,
     );
     this.#linkOptions = options.link;
     if (options.paceBaud !== undefined && !(options.paceBaud > 0 && Number.isFinite(options.paceBaud))) {
@@ -273,6 +296,24 @@ export class PinpadSimulator extends EventEmitter<PinpadSimulatorEvents> {
 
   get timings(): SimulatorTimings {
     return this.#device.timings;
+  }
+
+  /**
+   * The media files the PINPAD holds (LMF's list with their bytes); empty on a text-only profile.
+   * `display.image` is the one shown.
+   */
+  mediaFiles(): SimulatorMediaFile[] {
+    const media = this.#device.media;
+    if (!media) return [];
+    return media.names().map((name) => {
+      const file = media.get(name)!;
+      return { name: file.name, format: file.format, bytes: file.bytes };
+    });
+  }
+
+  /** Bytes of media memory in use (stored files and a load in progress); 0 on a text-only profile. */
+  get mediaMemoryUsed(): number {
+    return this.#device.media?.used ?? 0;
   }
 
   /** EMV table version stored for an acquirer (0 = global); zeros when none. */

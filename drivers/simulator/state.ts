@@ -12,6 +12,8 @@ import { PROFILES, resolveKeys, type LoadedKeys, type SimulatorProfile } from '.
 import { SimulatedDukptKeys, type DukptCounterStore } from './keys.js';
 import { EmvTableStore, type TableRecord } from './tables.js';
 import { DISPLAY_COLUMNS, fixedLines } from './wire/text.js';
+import { MediaStore } from './media-store.js';
+import type { MediaFormat } from './wire/commands/media.js';
 
 export interface SimulatorIdentity {
   readonly serialNumber: string;
@@ -110,8 +112,23 @@ export interface DisplayState {
   /**
    * Every text line of the display, top to bottom (as many as the profile's PP_DSPTXTSZ says:
    * 2 for training and legacy, 4 strict, 8 ppc930), each ≤ 16 columns, trailing spaces trimmed.
+   * All blank while an image is shown.
    */
   readonly lines: readonly string[];
+  /**
+   * The image DSI (or CLX with SPE_MFNAME) put on a graphic display, in place of any text, until
+   * the next command that writes the display (S220 §6.6.6, §7.3.1): its name, format, the file's
+   * bytes exactly as loaded (for a window's mirror to decode) and its size in pixels.
+   */
+  readonly image?: DisplayedImage;
+}
+
+export interface DisplayedImage {
+  readonly name: string;
+  readonly format: MediaFormat;
+  readonly bytes: Buffer;
+  readonly width: number;
+  readonly height: number;
 }
 
 /** Scenario switches that are not card behaviour. */
@@ -175,7 +192,10 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   readonly pinTries = new Map<SimCard, number>();
   /** Key slots holding keys (profile defaults, or the `keySlots` option). */
   readonly keys: LoadedKeys;
+  /** The media memory of a graphic PINPAD (S220 §6.6); undefined on a text-only one. */
+  readonly media: MediaStore | undefined;
   #shown: readonly string[];
+  #image: DisplayedImage | undefined;
 
   constructor(
     readonly identity: SimulatorIdentity,
@@ -190,8 +210,11 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     keys: LoadedKeys = resolveKeys(profile, undefined),
     readonly scenario: DeviceScenario = {},
     dukptCounters?: DukptCounterStore,
+    /** Bytes of media memory instead of the profile's (a graphic profile only). */
+    mediaMemory?: number,
   ) {
     super();
+    this.media = profile.graphic ? new MediaStore(mediaMemory ?? profile.graphic.mediaMemory) : undefined;
     this.tables = new EmvTableStore(tableVersions, preloadedTables);
     this.dukpt = new SimulatedDukptKeys(identity.serialNumber, dukptCounters);
     this.keys = keys;
@@ -209,7 +232,14 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
   }
 
   get display(): DisplayState {
-    return { lines: [...this.#shown] };
+    return { lines: [...this.#shown], ...(this.#image ? { image: this.#image } : {}) };
+  }
+
+  /** Shows an image in place of everything the display held (DSI, CLX with SPE_MFNAME). */
+  showImage(image: DisplayedImage): void {
+    this.#image = image;
+    this.#shown = Array.from({ length: this.lineCount }, () => '');
+    this.emit('display', this.display);
   }
 
   /**
@@ -228,7 +258,9 @@ export class DeviceState extends EventEmitter<{ display: [DisplayState] }> {
     const blankControls = (ch: string): string => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? ' ' : ch);
     const clean = (line: string): string => [...line].map(blankControls).join('').slice(0, DISPLAY_COLUMNS).trimEnd();
     const next = Array.from({ length: this.lineCount }, (_, index) => clean(lines[index] ?? ''));
-    if (next.every((line, index) => line === this.#shown[index])) return;
+    if (this.#image === undefined && next.every((line, index) => line === this.#shown[index])) return;
+    // Text replaces an image (any command that writes the display, S220 §7.3.1).
+    this.#image = undefined;
     this.#shown = next;
     this.emit('display', this.display);
   }

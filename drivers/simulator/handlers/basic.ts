@@ -16,6 +16,8 @@ import { KSEC_BYTES } from '../wire/secure.js';
 import { DEX, DSP, RMC, type DexOptions } from '../wire/commands/display.js';
 import { CEX, GCD, GKY, MNU, type CexEvent, type CexResult, type GkyKey } from '../wire/commands/input.js';
 import { DISPLAY_COLUMNS, freeTextLines } from '../wire/text.js';
+import { mediaNameOf } from '../wire/commands/media.js';
+import { displayableImage } from './media.js';
 
 /** Version strings the simulator reports ("VVV.VV YYMMDD"). */
 export const MANAGER_VERSION = '001.00 250228';
@@ -55,12 +57,17 @@ const clo = defineHandler(CLO, (req, { device }) => {
 });
 
 /**
- * CLX: SPE_DSPMSG as free text, or a blank display. SPE_MFNAME names an image, which the
- * simulator never holds (no multimedia load): per S220 §6.4.5 the PINPAD then falls back to
- * SPE_DSPMSG ("em caso de falha, deve-se usar a mensagem informada em SPE_DSPMSG").
+ * CLX: SPE_MFNAME, an image loaded with MLI/MLR/MLE, wins over SPE_DSPMSG; when it cannot be
+ * shown (a text-only PINPAD, no such file, a format or size the display does not take) the PINPAD
+ * falls back to SPE_DSPMSG (S220 §6.4.5: "em caso de falha, deve-se usar a mensagem informada em
+ * SPE_DSPMSG"); with neither, a blank display.
  */
 const clx = defineHandler(CLX, (req, { device }) => {
-  if (req.message !== undefined) showFreeText(device, req.message);
+  const name = req.mediaFile === undefined ? undefined : mediaNameOf(Buffer.from(req.mediaFile, 'latin1'));
+  const file = name === undefined ? undefined : device.media?.get(name);
+  const image = file === undefined ? undefined : displayableImage(device, file);
+  if (image) device.showImage(image);
+  else if (req.message !== undefined) showFreeText(device, req.message);
   else device.clearDisplay();
   device.close();
   return {};

@@ -31,6 +31,12 @@ function textSize(device: DeviceState): string {
   return String(lines).padStart(2, '0') + String(columns).padStart(2, '0');
 }
 
+/** PP_DSPGRSZ and PP_MFSUP, on a PINPAD with a graphic display only. */
+function graphicItems(device: DeviceState): GixItem[] {
+  const graphic = device.profile.graphic;
+  return graphic ? [text(PP.DSPGRSZ, graphic.size), text(PP.MFSUP, graphic.mediaSupport)] : [];
+}
+
 /** The items a parameterless GIX returns (the † items of abecs.md §2.5), ascending id. */
 function standardItems(device: DeviceState): GixItem[] {
   if (device.profile.name === 'ppc930') return ppc930Items(device);
@@ -55,8 +61,7 @@ function standardItems(device: DeviceState): GixItem[] {
     text(PP.MCTLSVER, kernels.mastercard),
     text(PP.VCTLSVER, kernels.visa),
     text(PP.DSPTXTSZ, textSize(device)),
-    text(PP.DSPGRSZ, device.profile.graphicSize),
-    text(PP.MFSUP, '000'),
+    ...graphicItems(device),
     text(PP.MKTDESP, keyMapOf(device.keys.mkPin)),
     text(PP.MKTDESD, keyMapOf(device.keys.mkData)),
     text(PP.DKPTTDESP, keyMapOf(device.keys.dukptPin)),
@@ -94,8 +99,7 @@ function ppc930Items(device: DeviceState): GixItem[] {
     text(PP.AECTLSVER, '1.0.1-20170601'),
     text(PP.DPCTLSVER, '1.0.0-20150224'),
     text(PP.DSPTXTSZ, textSize(device)),
-    text(PP.DSPGRSZ, device.profile.graphicSize),
-    text(PP.MFSUP, '11'),
+    ...graphicItems(device),
     reserved.get(PP.MKDESP)!,
     reserved.get(PP.MKDESD)!,
     text(PP.MKTDESP, keyMapOf(device.keys.mkPin)),
