@@ -195,8 +195,15 @@ export function registerSimulatorCommand(program: Command, io: CliIo): void {
           : {}),
       };
       const sim = new PinpadSimulator(simOptions);
-      // One row per display change, with every line of the profile's display: "PINPAD | l1 | l2 |".
-      sim.on('display', ({ lines }) => io.stderr(`PINPAD | ${lines.map((line) => line.padEnd(16)).join(' | ')} |\n`));
+      // One row per display change, with every line of the profile's display: "PINPAD | l1 | l2 |";
+      // an image (DSI on a graphic profile) is named, as its text lines are all blank.
+      sim.on('display', ({ lines, image }) =>
+        io.stderr(
+          image === undefined
+            ? `PINPAD | ${lines.map((line) => line.padEnd(16)).join(' | ')} |\n`
+            : `PINPAD | image ${image.name} (${image.format.toUpperCase()}, ${image.width}x${image.height}, ${image.bytes.length} bytes) |\n`,
+        ),
+      );
 
       const server = options.tcp
         ? await startTcpSimulator(sim, { host: options.tcp.host, port: options.tcp.port, logger })

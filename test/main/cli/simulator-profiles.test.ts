@@ -5,8 +5,11 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame, FrameDecoder } from '../../../drivers/abecs/frame.js';
+import { Pinpad } from '../../../drivers/abecs/pinpad.js';
+import { TcpTransport } from '../../../drivers/transports/tcp.js';
 import { simulatorProfileOf } from '../../../main/pinpad/connection.js';
 import { runMain, serve, stopServers } from '../../helpers/cli.js';
+import { patternPng } from '../../helpers/png.js';
 
 afterEach(stopServers);
 
@@ -43,6 +46,35 @@ describe('pinbridge simulator --profile', () => {
       /there is no simulator profile named "ppc999"; known: training, strict, ppc930, legacy/,
     );
   });
+});
+
+describe("pinbridge simulator's console", () => {
+  it(
+    'names the image a graphic PINPAD shows (its text lines are blank), and shows text again after it',
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const sim = await serve(['simulator', '--tcp', '127.0.0.1:0', '--profile', 'ppc930']);
+      const pinpad = new Pinpad(
+        new TcpTransport({ host: '127.0.0.1', port: Number(sim.ready.port), reconnect: false }),
+      );
+      try {
+        await pinpad.open();
+        const png = patternPng(120, 120);
+        await pinpad.loadMedia('QR1', 'png', png);
+        await pinpad.displayImage('QR1');
+        await pinpad.display('PIX RECEBIDO');
+        await expect.poll(() => sim.stderr()).toMatch(/PINPAD \| PIX RECEBIDO +\|/);
+        const rows = sim.stderr().split('\n');
+        const image = rows.findIndex((row) => row === `PINPAD | image QR1 (PNG, 120x120, ${png.length} bytes) |`);
+        expect(image).toBeGreaterThan(-1);
+        expect(rows.findIndex((row) => row.startsWith('PINPAD | PIX RECEBIDO'))).toBeGreaterThan(image);
+      } finally {
+        await pinpad.close(null).catch(() => {});
+      }
+    },
+  );
 });
 
 describe('pinbridge simulator --keys', () => {
