@@ -121,7 +121,7 @@ interface CaptionPlan {
   readonly band: number;
 }
 
-/** The caption's scale: about a 12th of the smaller side high, 1 to 4 pixels a font pixel, as wide as fits. */
+/** The caption's scale: 1 pixel a font pixel for every 80 pixels of the smaller side (3 on 240), at most 4, less when too wide. */
 function planCaption(text: string | undefined, width: number, height: number): CaptionPlan | undefined {
   if (text === undefined || text.trim() === '') return undefined;
   const missing = missingGlyphs(text);
@@ -132,7 +132,7 @@ function planCaption(text: string | undefined, width: number, height: number): C
     );
   }
   const bitmap = captionBitmap(text.trim());
-  let scale = Math.max(1, Math.min(4, Math.floor(Math.min(width, height) / 84)));
+  let scale = Math.max(1, Math.min(4, Math.floor(Math.min(width, height) / 80)));
   while (scale > 1 && bitmap.width * scale > width) scale--;
   if (bitmap.width * scale > width) {
     throw new QrImageError(
