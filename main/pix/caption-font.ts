@@ -53,11 +53,12 @@ const GLYPHS: Readonly<Record<string, readonly string[]>> = {
   '/': ['.....', '....#', '...#.', '..#..', '.#...', '#....', '.....'],
 };
 
-/** The text as the font can draw it: accents dropped, letters upper-cased. */
+/** The text as the font can draw it: accents dropped, letters upper-cased, any space (a no-break one from Intl) a space. */
 export function captionText(text: string): string {
   return text
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\s/g, ' ')
     .toUpperCase();
 }
 

@@ -97,6 +97,13 @@ describe("a bolepix's Pix QR on a PINPAD's graphic display", () => {
     expect(decodeQrPng(image.bytes)).toBe(bolepixCode);
   });
 
+  it('takes a caption as Intl writes amounts (a no-break space) and with accents, drawn without them, smaller when too wide', () => {
+    const image = renderPinpadQr(bolepixCode, screen(320, 240), { caption: 'Total à vista R$\u00a01.234,56' });
+    // 25 glyphs are 149 font pixels: 3 pixels each would be 447, wider than 320, so 2.
+    expect(image.caption!.width).toBe(('TOTAL A VISTA R$ 1.234,56'.length * 6 - 1) * 2);
+    expect(decodeQrPng(image.bytes)).toBe(bolepixCode);
+  });
+
   it('refuses a caption the PINPAD font cannot draw', () => {
     const error = thrown(() => renderPinpadQr(bolepixCode, screen(240, 320), { caption: 'R$ 150,00 ✓' }));
     expect(error).toBeInstanceOf(QrImageError);
