@@ -10,13 +10,14 @@
  * The BR Code is checked first (main/contract/brcode.ts): a QR of a payload the customer's bank
  * app refuses would fail only after the customer scanned it.
  *
- * PNG, 1 bit a pixel: a QR image for a 240 × 320 screen is well under a kilobyte. A PINPAD that
- * takes only JPG or GIF is refused: JPG's lossy compression smears modules, and no GIF writer is
- * built yet (docs/pix.md).
+ * PNG, 1 bit a pixel: a QR image for a 240 × 320 screen is well under a kilobyte; GIF (two
+ * colours) for a PINPAD that loads GIF and not PNG. A PINPAD that takes only JPG is refused: JPG's
+ * lossy compression smears modules (docs/pix.md).
  */
 import { CodedError } from '../../lib/errors.js';
 import { BrCodeError, type BrCodeErrorCode, checkBrCode } from '../contract/brcode.js';
 import { captionBitmap, missingGlyphs } from './caption-font.js';
+import { encodeBilevelGif } from './gif.js';
 import { encodeGreyPng, type PngBitDepth } from './png.js';
 import { qrMatrix, type QrErrorCorrection } from './qr-matrix.js';
 
@@ -40,7 +41,7 @@ export interface PinpadQrOptions {
   readonly caption?: string;
   /** The smallest module a phone reads from a PINPAD's screen, in pixels (default 2). */
   readonly minModulePx?: number;
-  /** 1 (default, smallest) or 8 bits a pixel, for a PINPAD whose PNG decoder wants whole bytes. */
+  /** PNG only: 1 (default, smallest) or 8 bits a pixel, for a PINPAD whose PNG decoder wants whole bytes. */
   readonly bitDepth?: PngBitDepth;
   /** Error correction (default M, as Pix QR codes are made). */
   readonly errorCorrection?: QrErrorCorrection;
@@ -51,7 +52,7 @@ export type QrImageErrorCode =
   | 'BR_CODE_INVALID'
   /** Width, height or memory are not positive whole numbers (a GIX answer misread). */
   | 'BAD_SCREEN'
-  /** None of the PINPAD's formats is one Pinbridge draws (PNG). */
+  /** None of the PINPAD's formats is one Pinbridge draws (PNG, GIF). */
   | 'NO_SUPPORTED_FORMAT'
   /** The code with its quiet zone does not fit the screen at the smallest readable module. */
   | 'SCREEN_TOO_SMALL'
@@ -79,8 +80,9 @@ export interface Box {
 }
 
 export interface PinpadQrImage {
-  readonly format: 'png';
-  readonly mimeType: 'image/png';
+  /** PNG when the PINPAD loads it, else GIF. */
+  readonly format: 'png' | 'gif';
+  readonly mimeType: 'image/png' | 'image/gif';
   readonly bytes: Buffer;
   /** The screen's size: the image covers it whole. */
   readonly width: number;
@@ -156,11 +158,12 @@ export function renderPinpadQr(brCode: string, screen: PinpadScreen, options: Pi
       `A PINPAD screen of ${width} × ${height} pixels with ${maxBytes} bytes free is not a screen to draw on`,
     );
   }
-  if (!screen.formats.includes('png')) {
+  const format = screen.formats.includes('png') ? 'png' : screen.formats.includes('gif') ? 'gif' : undefined;
+  if (format === undefined) {
     throw new QrImageError(
       'NO_SUPPORTED_FORMAT',
       `The PINPAD loads ${screen.formats.length === 0 ? 'no image format' : screen.formats.map((f) => f.toUpperCase()).join(' and ')}; ` +
-        'Pinbridge draws QR codes as PNG (a JPG blurs the modules)',
+        'Pinbridge draws QR codes as PNG or GIF (a JPG blurs the modules)',
     );
   }
   const minModulePx = options.minModulePx ?? DEFAULT_MIN_MODULE_PX;
@@ -179,7 +182,7 @@ export function renderPinpadQr(brCode: string, screen: PinpadScreen, options: Pi
   }
   let smallest: number | undefined;
   for (let modulePx = largest; modulePx >= minModulePx; modulePx--) {
-    const image = draw(matrix, { width, height, modulePx, areaHeight, caption }, options.bitDepth ?? 1);
+    const image = draw(matrix, { width, height, modulePx, areaHeight, caption }, format, options.bitDepth ?? 1);
     if (image.bytes.length <= maxBytes) return image;
     smallest = image.bytes.length;
   }
@@ -192,6 +195,7 @@ export function renderPinpadQr(brCode: string, screen: PinpadScreen, options: Pi
 function draw(
   matrix: ReturnType<typeof qrMatrix>,
   layout: { width: number; height: number; modulePx: number; areaHeight: number; caption: CaptionPlan | undefined },
+  format: 'png' | 'gif',
   bitDepth: PngBitDepth,
 ): PinpadQrImage {
   const { width, height, modulePx, areaHeight, caption } = layout;
@@ -222,9 +226,10 @@ function draw(
     return matrix.dark(Math.floor((x - symbolX) / modulePx), Math.floor((y - symbolY) / modulePx));
   };
   return {
-    format: 'png',
-    mimeType: 'image/png',
-    bytes: encodeGreyPng({ width, height, black }, bitDepth),
+    format,
+    mimeType: format === 'png' ? 'image/png' : 'image/gif',
+    bytes:
+      format === 'png' ? encodeGreyPng({ width, height, black }, bitDepth) : encodeBilevelGif({ width, height, black }),
     width,
     height,
     modulePx,

@@ -1,8 +1,10 @@
 /**
  * Reads a QR image back the way a phone would, with decoders of the registry that share nothing
- * with Pinbridge's encoder: pngjs for the PNG (any bit depth, to RGBA), jsQR for the code.
+ * with Pinbridge's encoder: pngjs for the PNG (any bit depth, to RGBA), omggif for the GIF, jsQR
+ * for the code.
  */
 import jsQRModule from 'jsqr';
+import omggif from 'omggif';
 import { PNG } from 'pngjs';
 
 type JsQr = typeof jsQRModule.default;
@@ -41,6 +43,26 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
 /** The text of the QR code in the PNG, or null when jsQR finds none. */
 export function decodeQrPng(bytes: Uint8Array): string | null {
   const image = decodePng(bytes);
+  return readQr(image.rgba, image.width, image.height);
+}
+
+export interface DecodedGif {
+  readonly width: number;
+  readonly height: number;
+  readonly frames: number;
+  readonly rgba: Uint8ClampedArray;
+}
+
+export function decodeGif(bytes: Uint8Array): DecodedGif {
+  const reader = new omggif.GifReader(Buffer.from(bytes));
+  const rgba = new Uint8ClampedArray(reader.width * reader.height * 4);
+  reader.decodeAndBlitFrameRGBA(0, rgba);
+  return { width: reader.width, height: reader.height, frames: reader.numFrames(), rgba };
+}
+
+/** The text of the QR code in the GIF, or null when jsQR finds none. */
+export function decodeQrGif(bytes: Uint8Array): string | null {
+  const image = decodeGif(bytes);
   return readQr(image.rgba, image.width, image.height);
 }
 

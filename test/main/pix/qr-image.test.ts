@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { crc16Ccitt } from '../../../main/contract/brcode.js';
 import { QrImageError, renderPinpadQr, type PinpadScreen } from '../../../main/pix/qr-image.js';
 import { pixCopyAndPaste } from '../../../main/sandbox/pix/brcode.js';
-import { decodePng, decodeQrPng, isBlack } from '../../helpers/qr-decode.js';
+import { decodeGif, decodePng, decodeQrGif, decodeQrPng, isBlack } from '../../helpers/qr-decode.js';
 import { thrown } from '../../helpers/thrown.js';
 
 /** A bolepix's BR Code as the sandbox issues it (static key, amount, txid). */
@@ -148,8 +148,42 @@ describe("a bolepix's Pix QR on a PINPAD's graphic display", () => {
     expect(decodeQrPng(image.bytes)).toBe(bolepixCode);
   });
 
-  it('refuses a PINPAD that loads no PNG (JPG only, GIF only, nothing)', () => {
-    for (const formats of [['jpg'], ['gif'], []] as const) {
+  it('is a two-colour GIF for a PINPAD that loads GIF and not PNG, and decodes to exactly the BR Code', () => {
+    for (const [width, height] of [
+      [240, 320],
+      [320, 240],
+      [128, 128],
+    ] as const) {
+      for (const code of [shortCode, bolepixCode]) {
+        const image = renderPinpadQr(
+          code,
+          screen(width, height, { formats: ['jpg', 'gif'] }),
+          width === 128 ? {} : { caption: 'R$ 150,00' },
+        );
+        expect({ format: image.format, mimeType: image.mimeType }).toEqual({ format: 'gif', mimeType: 'image/gif' });
+        expect(image.bytes.subarray(0, 6).toString('latin1')).toBe('GIF89a');
+        const gif = decodeGif(image.bytes);
+        expect({ width: gif.width, height: gif.height, frames: gif.frames }).toEqual({ width, height, frames: 1 });
+        expect(decodeQrGif(image.bytes)).toBe(code);
+        expect(image.bytes.length).toBeLessThan(4096);
+      }
+    }
+  });
+
+  it('draws the GIF pixel for pixel as the PNG', () => {
+    const png = decodePng(renderPinpadQr(longCode, screen(480, 272), { caption: 'R$ 12.345,67' }).bytes);
+    const gif = decodeGif(
+      renderPinpadQr(longCode, screen(480, 272, { formats: ['gif'] }), { caption: 'R$ 12.345,67' }).bytes,
+    );
+    expect(Buffer.from(gif.rgba).equals(Buffer.from(png.rgba))).toBe(true);
+  });
+
+  it('prefers PNG when the PINPAD loads both', () => {
+    expect(renderPinpadQr(bolepixCode, screen(320, 240, { formats: ['gif', 'png'] })).format).toBe('png');
+  });
+
+  it('refuses a PINPAD that loads neither PNG nor GIF (JPG only, nothing)', () => {
+    for (const formats of [['jpg'], []] as const) {
       const error = thrown(() => renderPinpadQr(bolepixCode, screen(320, 240, { formats })));
       expect((error as QrImageError).code).toBe('NO_SUPPORTED_FORMAT');
     }
