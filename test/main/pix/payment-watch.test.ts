@@ -157,6 +157,17 @@ describe('watching a bolepix while its QR is shown', () => {
     expect(updates.at(-1)).toMatchObject({ state: 'waiting' });
   });
 
+  it('does not call a QR expired while the API cannot be read: it may have been paid meanwhile', async () => {
+    const down = new ServerError({ message: 'Payments API answered 503', status: 503 });
+    const source = new ScriptedSource(bolepix(), down, down, down, down, down, down, down, down, paidByPix);
+    const { scheduler, outcome, updates } = watch(source, { epoch: '2026-11-29T23:59:50.000Z' });
+    await scheduler.advance(2 * 60_000);
+    expect(updates.filter((u) => u.state === 'failing').length).toBeGreaterThanOrEqual(5);
+    expect(outcome()).toBeUndefined();
+    await scheduler.advance(2 * 60_000);
+    expect(outcome()).toMatchObject({ state: 'paid', via: 'pix' });
+  });
+
   it("gives up at the caller's own expiry when it comes before the Pix code's", async () => {
     const { scheduler, outcome } = watch(new ScriptedSource(bolepix()), {
       expiresAt: new Date('2026-11-29T15:01:00.000Z'),
