@@ -9,9 +9,12 @@ import { PaymentsClient } from '../../../main/api/index.js';
 import type { Transaction } from '../../../main/contract/index.js';
 import { systemScheduler } from '../../../main/core/scheduler.js';
 import { type PixWatchOutcome, type PixWatchUpdate, watchBolepix } from '../../../main/pix/payment-watch.js';
+import { pinpadScreenFromGix } from '../../../main/pix/pinpad-screen.js';
+import { renderPinpadQr } from '../../../main/pix/qr-image.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { newId } from '../../../main/sandbox/time.js';
 import { startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
+import { decodeQrGif, decodeQrPng } from '../../helpers/qr-decode.js';
 import { call, eventually, freshMarket, storeBuyer, type Market } from '../../helpers/sandbox.js';
 
 /** The sandbox's clock and the watch's: one wall clock the specs can move. */
@@ -62,6 +65,20 @@ function watch(id: string) {
   void handle.done.then((value) => (outcome = value));
   return { handle, updates, outcome: () => outcome };
 }
+
+describe('the bolepix the API returns, drawn for the PINPAD', () => {
+  it("its own BR Code, drawn for the PPC-930's screen (GIX 03200240, 11) with the amount, reads back as exactly that code", async () => {
+    const bolepix = await createBolepix();
+    const code = bolepix.pix!.qr_code;
+    const screen = pinpadScreenFromGix({ graphicSize: '03200240', mediaSupport: '11', maxBytes: 4096 })!;
+    const png = renderPinpadQr(code, screen, { caption: 'R$ 150,00' });
+    expect(png.format).toBe('png');
+    expect(png.bytes.length).toBeLessThanOrEqual(4096);
+    expect(decodeQrPng(png.bytes)).toBe(code);
+    const gif = renderPinpadQr(code, { ...screen, formats: ['gif'] }, { caption: 'R$ 150,00' });
+    expect(decodeQrGif(gif.bytes)).toBe(code);
+  });
+});
 
 describe('learning over HTTP that a bolepix shown at the counter was paid', () => {
   it('created, watched (waiting), paid by Pix in the sandbox: the watch says paid, with the end-to-end id', async () => {
