@@ -22,6 +22,7 @@ const FLOORS = [
   ['main/updates'], // the staged updates' decisions and the shell-to-agent port of their state (the Electron part is main/app/updates.ts); below the doctor, which reports them
   ['main/pos', 'main/metrics', 'main/telemetry'], // the POS WebSocket API (protocol, server, clients, TLS); Prometheus; telemetry pushed (metrics by remote write, traces and logs by OTLP)
   ['main/pinpad', 'main/receipts'], // the ABECS sale adapter; receipts and print queue
+  ['main/pix'], // Pix at the counter without a PINPAD: the QR image for a PINPAD's screen and the window, the watch for a bolepix's payment (over main/api); below the PINPAD adapter and the receipts, which show and print it
   ['main/core', 'main/api', 'main/sandbox'], // payment engine; payments API client; its sandbox
   ['main/contract', 'main/locale'], // payments API schemas and rules; Brazilian formats
   ['main/validation'], // tax ids

@@ -538,6 +538,7 @@ export type BoletoDetails = {
   paid_at: string | null;
 };
 
+/** `paid_at` and `end_to_end_id` appear once the bolepix is paid by Pix (not when paid at a bank). */
 export type PixDetails = {
   /** Pix "copia e cola" payload (EMV BR Code with CRC16). */
   qr_code: string;
@@ -545,6 +546,10 @@ export type PixDetails = {
   qr_code_url: string;
   /** ISO 8601 timestamp with a numeric UTC offset (+00:00). */
   expiration_date_time: string;
+  /** ISO 8601 timestamp with a numeric UTC offset (+00:00). */
+  paid_at?: string;
+  /** The Pix end-to-end id (BCB: "E", the paying institution's ISPB, yyyyMMddHHmm in UTC, 11 letters or digits). */
+  end_to_end_id?: string;
 };
 
 export type TransactionError = {

@@ -29,6 +29,16 @@ export const SandboxToken = Type.Object(
 );
 export type SandboxToken = Static<typeof SandboxToken>;
 
+/**
+ * The payer of a boleto or bolepix: at a bank (the barcode; the default) or by Pix (a bolepix's
+ * QR code, until its expiration_date_time).
+ */
+export const SandboxPayRequest = Type.Object(
+  { via: Type.Optional(Type.Union([Type.Literal('boleto'), Type.Literal('pix')])) },
+  { title: 'SandboxPayRequest', additionalProperties: false },
+);
+export type SandboxPayRequest = Static<typeof SandboxPayRequest>;
+
 /** The phone's side of a tap-to-pay payment. Without `outcome`, the amount table decides. */
 export const SandboxTapToPayRequest = Type.Object(
   {

@@ -340,8 +340,19 @@ export const PixDetails = Type.Object(
     qr_code: Type.String({ description: 'Pix "copia e cola" payload (EMV BR Code with CRC16).' }),
     qr_code_url: Type.String({ description: 'PNG image of the QR code.' }),
     expiration_date_time: TimestampOffset,
+    paid_at: Type.Optional(TimestampOffset),
+    end_to_end_id: Type.Optional(
+      Type.String({
+        pattern: '^E[0-9]{8}[0-9]{12}[A-Za-z0-9]{11}$',
+        description:
+          'The Pix end-to-end id (BCB: "E", the paying institution\'s ISPB, yyyyMMddHHmm in UTC, 11 letters or digits).',
+      }),
+    ),
   },
-  { title: 'PixDetails' },
+  {
+    title: 'PixDetails',
+    description: '`paid_at` and `end_to_end_id` appear once the bolepix is paid by Pix (not when paid at a bank).',
+  },
 );
 export type PixDetails = Static<typeof PixDetails>;
 

@@ -99,6 +99,7 @@ export const TransactionSucceededEvent = Type.Object(
     reference_id: Nullable(Type.String()),
     approved_at: Type.Optional(TimestampOffset),
     paid_at: Type.Optional(TimestampOffset),
+    end_to_end_id: Type.Optional(Type.String({ description: 'A bolepix paid by Pix: the Pix end-to-end id.' })),
   },
   { title: 'TransactionSucceededEvent', description: 'A terminal payment approved, or a boleto/bolepix paid.' },
 );

@@ -65,6 +65,7 @@ export function paidEvent(record: TransactionRecord, at: Date): WebhookEventInpu
     amount: record.amount,
     reference_id: record.reference_id,
     paid_at: offsetTimestamp(at),
+    ...(record.pix?.end_to_end_id !== undefined ? { end_to_end_id: record.pix.end_to_end_id } : {}),
   };
 }
 

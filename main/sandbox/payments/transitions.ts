@@ -167,20 +167,45 @@ export function voidTransaction(record: TransactionRecord, amount: number | unde
   };
 }
 
-/** The boleto (or bolepix) was paid: at the bank, or by Pix. */
-export function markBoletoPaid(record: TransactionRecord, at: Date): Transition {
+/** The ISPB the sandbox's Pix payments come from (no real institution's). */
+export const SANDBOX_PAYER_ISPB = '99999999';
+
+/** A Pix end-to-end id as the BCB lays it out: "E", the payer's ISPB, yyyyMMddHHmm (UTC), 11 letters or digits. */
+export function endToEndId(at: Date): string {
+  const stamp = at.toISOString().replace(/[-T:]/g, '').slice(0, 12);
+  return `E${SANDBOX_PAYER_ISPB}${stamp}${newId().slice(0, 11)}`;
+}
+
+/**
+ * The boleto (or bolepix) was paid: at the bank (the barcode, until the payment limit date), or
+ * by Pix (a bolepix's QR code, until the Pix code's expiry: `pix.paid_at` and `end_to_end_id`).
+ */
+export function markBoletoPaid(record: TransactionRecord, at: Date, via: 'boleto' | 'pix' = 'boleto'): Transition {
   if (!isBoleto(record) || !record.boleto) throw badRequest('Transaction is not a boleto');
+  if (via === 'pix' && (record.payment_type !== 'bolepix' || !record.pix)) {
+    throw badRequest('Only a bolepix can be paid by Pix');
+  }
   if (record.boleto.status === 'canceled') throw conflict('Boleto was canceled; payment refused');
   if (record.boleto.status === 'paid') throw conflict('Boleto is already paid');
+  if (via === 'pix' && record.pix && at.getTime() > Date.parse(record.pix.expiration_date_time)) {
+    throw conflict(`The Pix code expired at ${record.pix.expiration_date_time}; payment refused`);
+  }
   if (dateOnly(at) > record.boleto.payment_limit_date) {
     throw conflict(`Boleto is past its payment limit date (${record.boleto.payment_limit_date}); payment refused`);
   }
   const paidAt = offsetTimestamp(at);
+  const pix =
+    via === 'pix' && record.pix ? { ...record.pix, paid_at: paidAt, end_to_end_id: endToEndId(at) } : record.pix;
   const next = withChange(
     record,
     at,
-    { status: 'succeeded', captured: true, boleto: { ...record.boleto, status: 'paid', paid_at: paidAt } },
-    { operation_type: 'paid', status: 'succeeded' },
+    {
+      status: 'succeeded',
+      captured: true,
+      boleto: { ...record.boleto, status: 'paid', paid_at: paidAt },
+      ...(pix ? { pix } : {}),
+    },
+    { operation_type: 'paid', status: 'succeeded', ...(via === 'pix' ? { response_message: 'Paid by Pix' } : {}) },
   );
   return { record: next, changed: true, event: paidEvent(next, at) };
 }

@@ -13,9 +13,9 @@
  *   62 additional data         05 txid ("***" when none)
  *   63 CRC16                   over the whole payload including "6304"
  */
-import { crc16Ccitt } from './crc16.js';
+import { crc16Ccitt, PIX_GUI } from '../../contract/brcode.js';
 
-export const PIX_GUI = 'br.gov.bcb.pix';
+export { PIX_GUI };
 export const MERCHANT_NAME_MAX = 25;
 export const MERCHANT_CITY_MAX = 15;
 export const TXID_MAX = 25;
@@ -95,36 +95,4 @@ export function pixCopyAndPaste(input: PixCopyAndPasteInput): string {
   return body + crc16Ccitt(body);
 }
 
-export interface ParsedBrCode {
-  /** Top-level fields by id ("00", "26", …), values as written (templates not expanded). */
-  readonly fields: Record<string, string>;
-  /** Whether field 63 is the CRC of everything before its value. */
-  readonly crcValid: boolean;
-}
-
-/** Splits a run of ID/length/value fields; throws on a truncated or malformed one. */
-export function parseTlv(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  let at = 0;
-  while (at < text.length) {
-    const id = text.slice(at, at + 2);
-    const lengthText = text.slice(at + 2, at + 4);
-    if (!/^[0-9]{2}$/.test(id) || !/^[0-9]{2}$/.test(lengthText)) {
-      throw new Error(`BR Code field at offset ${at} is malformed`);
-    }
-    const length = Number(lengthText);
-    const value = text.slice(at + 4, at + 4 + length);
-    if (value.length !== length) throw new Error(`BR Code field ${id} is truncated`);
-    fields[id] = value;
-    at += 4 + length;
-  }
-  return fields;
-}
-
-export function parseBrCode(payload: string): ParsedBrCode {
-  const fields = parseTlv(payload);
-  const crc = fields['63'];
-  const crcValid =
-    crc !== undefined && payload.endsWith(`6304${crc}`) && crc16Ccitt(payload.slice(0, -4)) === crc.toUpperCase();
-  return { fields, crcValid };
-}
+export { parseBrCode, parseTlv, type ParsedBrCode } from '../../contract/brcode.js';

@@ -4,6 +4,7 @@
  */
 import {
   ErrorA,
+  SandboxPayRequest,
   SandboxTapToPayRequest,
   Transaction,
   type SandboxTapToPayRequest as TapToPayBody,
@@ -64,10 +65,13 @@ export const registerSandboxPaymentRoutes: RouteRegistrar = (app, ctx) => {
         operationId: 'sandboxPayBoleto',
         summary: 'Pay a boleto or bolepix (sandbox only)',
         description:
-          'Marks an unpaid boleto paid: status `succeeded`, boleto.status `paid`, paid_at, history `paid`, webhook ' +
-          '`transaction.succeeded` with paid_at. 409 when it is canceled ("Boleto was canceled; payment refused"), already ' +
-          'paid, or past its payment limit date. 400 for a card transaction.',
+          'Marks an unpaid boleto paid, as the provider reports it: status `succeeded`, boleto.status `paid`, paid_at, ' +
+          'history `paid`, webhook `transaction.succeeded` with paid_at. `via`: `boleto` (the default: at a bank, by ' +
+          'the barcode) or `pix` (a bolepix paid with its QR code: also pix.paid_at and pix.end_to_end_id, in the ' +
+          'webhook too; 409 after the Pix code expired, 400 for a plain boleto). 409 when it is canceled ("Boleto was ' +
+          'canceled; payment refused"), already paid, or past its payment limit date. 400 for a card transaction.',
         params: TransactionParams,
+        body: SandboxPayRequest,
         response: { 200: Transaction, 400: ErrorA, ...AUTH_ERRORS.A, 404: ErrorA, 409: ErrorA },
       },
     },
@@ -75,7 +79,7 @@ export const registerSandboxPaymentRoutes: RouteRegistrar = (app, ctx) => {
       // A cancellation whose delay has passed must refuse this payment even if its timer lags.
       sweeper.applyDue();
       const transition = changeTransaction(ctx, request.marketplaceId, request.params.transaction_id, (record) =>
-        markBoletoPaid(record, ctx.now()),
+        markBoletoPaid(record, ctx.now(), request.body.via),
       );
       return reply.send(transactionView(ctx, transition.record));
     },
