@@ -49,6 +49,8 @@ const PACKAGES = {
   'electron-updater': ['main/app/'],
   fastify: ['main/pos/', 'main/sandbox/'],
   'node-forge': ['main/api/'],
+  // omggif: the GIF a PINPAD that takes GIF but not PNG is given (main/pix/gif.ts).
+  omggif: ['main/pix/'],
   pdfkit: ['drivers/printers/', 'main/sandbox/'],
   // protobufjs and snappyjs: the remote-write body (main/telemetry/remote-write.ts); protobufjs: the OTLP bodies (otlp-wire.ts).
   protobufjs: ['main/telemetry/'],
