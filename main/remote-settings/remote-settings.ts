@@ -354,6 +354,12 @@ export class RemoteSettings {
       return record('new', `version ${version}`);
     } catch (error) {
       if (!(error instanceof RemoteDocumentRefused)) throw error;
+      if (error.code === 'REFUSED_BEFORE') {
+        // The url still serves a version refused here before: the refusal that says why (NOT_READY,
+        // INVALID_SETTINGS…) stays the last one shown; only this check records that it came again.
+        this.#logger.debug({ url, version: error.version }, 'remote settings: a version refused before, served again');
+        return record('refused', `${error.code}: ${error.message}`);
+      }
       const refusal = this.store.refuse(error.code, error.message, error.version, at);
       this.#logger.warn(
         { url, version: refusal.version, code: refusal.code, err: refusal.message },

@@ -202,9 +202,14 @@ describe('an agent following signed remote settings', () => {
     // The checkout's own saved settings are in use (with version 1): the window is not told otherwise.
     expect(shown.not_applied).toBeNull();
 
-    // Served again, the same version is refused at once, without another restart.
+    // Served again, the same version is refused at once, without another restart; the refusal that
+    // says why stays the one shown.
     const restarts = c.restarts.length;
-    await expect.poll(() => c.remote.status().last_refusal?.code, { timeout: 10_000 }).toBe('REFUSED_BEFORE');
+    await expect
+      .poll(() => c.remote.status().last_check?.message ?? '', { timeout: 10_000 })
+      .toMatch(/^REFUSED_BEFORE: version 3 /);
+    expect(c.remote.status().last_check?.outcome).toBe('refused');
+    expect(c.remote.status().last_refusal).toMatchObject({ code: 'NOT_READY', version: 3 });
     expect(c.restarts.length).toBe(restarts);
   });
 
