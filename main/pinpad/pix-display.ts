@@ -15,6 +15,7 @@
  * Every step runs through the registry's withMedia: brief, and yielding to a payment — a sale
  * started meanwhile aborts a load in flight, waits for it to end, and draws its own screens.
  */
+import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { amountLine } from './display-text.js';
 import type { PinpadRegistry } from './registry.js';
 import { QrImageError, renderPinpadQr, type MediaFormat } from '../pix/index.js';
@@ -38,7 +39,7 @@ export function pixPaidText(amount: number): string {
 /** How the QR went onto the PINPAD: as an image file, or as text pointing at the checkout's screen. */
 export type PixOnPinpad =
   | { readonly kind: 'image'; readonly name: string; readonly format: MediaFormat; readonly bytes: number }
-  | { readonly kind: 'text'; readonly why: 'text_only' | 'image_unfit'; readonly detail: string };
+  | { readonly kind: 'text'; readonly why: 'text_only' | 'image_unfit' | 'image_refused'; readonly detail: string };
 
 let counter = 0;
 
@@ -83,12 +84,20 @@ export async function showPixOnPinpad(
     return { kind: 'text', why: 'image_unfit', detail: `${error.code}: ${error.message}` };
   }
   const name = nextName();
-  await pinpads.withMedia(serial, async (pinpad, signal) => {
-    const stale = (await pinpad.listMedia()).filter(isPixMediaName);
-    if (stale.length > 0) await pinpad.deleteMedia(stale);
-    await pinpad.loadMedia(name, image.format, image.bytes, { signal });
-    await pinpad.displayImage(name);
-  });
+  try {
+    await pinpads.withMedia(serial, async (pinpad, signal) => {
+      const stale = (await pinpad.listMedia()).filter(isPixMediaName);
+      if (stale.length > 0) await pinpad.deleteMedia(stale);
+      await pinpad.loadMedia(name, image.format, image.bytes, { signal });
+      await pinpad.displayImage(name);
+    });
+  } catch (error) {
+    // The PINPAD refused the file (no room: ST_INTERR; a format or size it does not show): the
+    // customer still pays, from the checkout's screen. A sale taking the PINPAD, a lost link: the caller's.
+    if (!(error instanceof AbecsStatusError)) throw error;
+    await pinpads.display(serial, PIX_TEXT_ONLY);
+    return { kind: 'text', why: 'image_refused', detail: `${error.code}: ${error.message}` };
+  }
   return { kind: 'image', name, format: image.format, bytes: image.bytes.length };
 }
 

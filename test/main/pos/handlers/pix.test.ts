@@ -220,3 +220,24 @@ describe('pix.show on a text-only PINPAD (training profile)', () => {
     await displayed(pos.pinpads[0]!.sim, /CAIXA LIVRE/);
   });
 });
+
+describe('pix.show on a PPC-930 whose media memory is full', () => {
+  let pos: PosRig;
+
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { profile: 'ppc930', mediaMemoryBytes: 64, ...AUTO_CUSTOMER } });
+  });
+  afterAll(async () => pos.close());
+
+  it('falls back to the text: the customer pays from the screen', async () => {
+    const client = await pos.paired('Caixa cheio');
+    const bolepix = await createBolepix(pos, client, await newBuyer(pos));
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown.pinpad).toBe('text');
+    const sim = pos.pinpads[0]!.sim;
+    expect(sim.display.image).toBeUndefined();
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    expect(sim.mediaFiles()).toEqual([]);
+    await call(client, 'pix.cancel', { transaction_id: bolepix.id });
+  });
+});
