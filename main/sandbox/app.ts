@@ -121,9 +121,6 @@ export function buildSandboxApp(
     // Trailing slashes and case are the client's business; ids are matched as given.
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
-    // Closing drops every connection, not only idle ones: a client that aborted a request mid-way
-    // (a Pix watch stopped while it read) must not keep a closing sandbox waiting on its socket.
-    forceCloseConnections: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('marketplaceId', '');

@@ -209,15 +209,21 @@ describe('pix.show on a text-only PINPAD (training profile)', () => {
   });
   afterAll(async () => pos.close());
 
-  it('tells the customer to pay on the screen and gives the POS the QR to show', async () => {
+  it('tells the customer to pay on the screen, gives the POS the QR to show, and says PIX RECEBIDO once paid', async () => {
     const bolepix = await createBolepix(pos, client, await newBuyer(pos));
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(shown.pinpad).toBe('text');
     expect(shown.qr_svg).toMatch(/^<svg|<\?xml/);
     expect(shown.qr_data_url).toMatch(/^data:image\/svg\+xml/);
-    expect(pos.pinpads[0]!.sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
-    await call(client, 'pix.cancel', { transaction_id: bolepix.id });
-    await displayed(pos.pinpads[0]!.sim, /CAIXA LIVRE/);
+    const sim = pos.pinpads[0]!.sim;
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    // Paid from the POS's screen: the PINPAD says so all the same.
+    await payByPix(pos, bolepix.id);
+    expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      amount: 15_000,
+    });
+    await displayed(sim, /PIX RECEBIDO/);
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
   });
 });
 
@@ -238,6 +244,7 @@ describe('pix.show on a PPC-930 whose media memory is full', () => {
     expect(sim.display.image).toBeUndefined();
     expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
     expect(sim.mediaFiles()).toEqual([]);
-    await call(client, 'pix.cancel', { transaction_id: bolepix.id });
+    await payByPix(pos, bolepix.id);
+    await displayed(sim, /PIX RECEBIDO/);
   });
 });
