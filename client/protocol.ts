@@ -1421,6 +1421,43 @@ export interface Methods {
     };
     result: RelayTransaction;
   };
+  /** Shows a pending bolepix's Pix QR on the PINPAD (its amount under it) and watches for its payment. */
+  'pix.show': {
+    params: {
+      /** The bolepix transaction (bolepix.create’s transaction.id). */
+      transaction_id: string;
+      /** Serial number of the PINPAD; needed only when several are connected. */
+      terminal?: string;
+    };
+    result: {
+      transaction_id: string;
+      /** The PINPAD it is shown on (its serial number). */
+      terminal: string;
+      /** Centavos. */
+      amount: number;
+      /** The Pix "copia e cola" payload the QR encodes. */
+      br_code: string;
+      /** When the Pix code expires (ISO 8601). */
+      expires_at: string | null;
+      /** image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen; taken: a card sale took the PINPAD first. */
+      pinpad: 'image' | 'text' | 'taken';
+      /** The QR as an SVG document, for a screen. */
+      qr_svg: string;
+      /** The same SVG as a data: URL, for an <img>. */
+      qr_data_url: string;
+    };
+  };
+  /** Stops showing a bolepix’s QR and watching it; the PINPAD goes back to idle (the bolepix itself stays: boleto.cancel cancels it). */
+  'pix.cancel': {
+    params: {
+      /** The bolepix transaction (bolepix.create’s transaction.id). */
+      transaction_id: string;
+    };
+    result: {
+      /** false: it was not being shown. */
+      cancelled: boolean;
+    };
+  };
 }
 
 /**
@@ -1465,6 +1502,25 @@ export interface Events {
   'agent.update': Updates;
   /** A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled). */
   'tapToPay.updated': RelayTransaction;
+  /** A bolepix shown with pix.show was paid (also when a card sale took the PINPAD meanwhile): the PINPAD shows "PIX RECEBIDO" and the amount. */
+  'pix.paid': {
+    transaction_id: string;
+    terminal: string;
+    /** Centavos. */
+    amount: number;
+    via: 'pix' | 'boleto' | 'unknown';
+    paid_at: string | null;
+    /** The Pix end-to-end id, when given. */
+    end_to_end_id: string | null;
+  };
+  /** A bolepix's QR is no longer shown: paid, cancelled (pix.cancel, or at the provider), expired, replaced (another pix.show on the PINPAD), pinpad_taken (a card sale took the PINPAD: `watching` true, pix.paid and a last pix.ended may follow), not_found, stopped (Pinbridge stopping). */
+  'pix.ended': {
+    transaction_id: string;
+    terminal: string;
+    reason: 'paid' | 'cancelled' | 'expired' | 'replaced' | 'pinpad_taken' | 'not_found' | 'stopped';
+    /** Pinbridge still watches the bolepix for its payment. */
+    watching: boolean;
+  };
   /** A POS asks to pair: show the cashier its name, origin and code. */
   'pairing.requested': PairingRequest;
   /** A pairing request is over: completed (the POS sent the code back), rejected by the cashier (or by blocking its origin or program), or withdrawn (the same connection or program asked again: the newer request took its place). */

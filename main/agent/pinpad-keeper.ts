@@ -21,17 +21,10 @@ import { connectPinpad, type PinpadConnection } from '../pinpad/connection.js';
 import { TRAINING_SUPERVISOR_PIN } from './supervisor-pin.js';
 import { tracePinpadOf, type TraceFolder, type TraceSession } from '../support/trace-folder.js';
 
-const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
-const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
 const CLOSED_TEXT = 'PINBRIDGE\nDESLIGADO';
-/** While the disk has no room for a sale (issue 33): the customer sees why nothing starts (2 × 16). */
-export const DISK_FULL_IDLE_TEXT = 'DISCO CHEIO\nVENDAS SUSPENSAS';
-
-/** What an idle PINPAD shows: why sales are refused when they are, else that the checkout is free. */
-export function idleText(training: boolean, salesRefused = false): string {
-  if (salesRefused) return DISK_FULL_IDLE_TEXT;
-  return training ? TRAINING_IDLE_TEXT : IDLE_TEXT;
-}
+// The idle texts are the PINPAD adapter's (the POS server's Pix shows return to them too).
+import { DISK_FULL_IDLE_TEXT, idleText } from '../pinpad/display-text.js';
+export { DISK_FULL_IDLE_TEXT, idleText };
 
 /** The first wait after a failure; each further failure doubles it, up to RECONNECT_MAX_DELAY_MS. */
 export const RECONNECT_INITIAL_DELAY_MS = 1_000;

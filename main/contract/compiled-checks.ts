@@ -312,6 +312,18 @@ const FACTORIES = new Map([
   const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (((((("terminal" in value && "payment_type" in value) && "amount" in value) && "description" in value) && "reference_id" in value) && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && (((((((typeof value.terminal === "string" && ((value.terminal.length >= 2 || (value.terminal.length >= 1 && Guard.CodePointCount(value.terminal) >= 1)) && (value.terminal.length <= 64 || (value.terminal.length <= 128 && Guard.CodePointCount(value.terminal) <= 64)))) && ((typeof value.payment_type === "string" && value.payment_type === "credit") || (typeof value.payment_type === "string" && value.payment_type === "debit"))) && (Number.isInteger(value.amount) && (!((Number.isFinite(value.amount) || typeof value.amount === "bigint")) || value.amount >= 1))) && (typeof value.description === "string" && ((value.description.length >= 2 || (value.description.length >= 1 && Guard.CodePointCount(value.description) >= 1)) && (value.description.length <= 255 || (value.description.length <= 510 && Guard.CodePointCount(value.description) <= 255))))) && (typeof value.reference_id === "string" && ((value.reference_id.length >= 2 || (value.reference_id.length >= 1 && Guard.CodePointCount(value.reference_id) >= 1)) && (value.reference_id.length <= 64 || (value.reference_id.length <= 128 && Guard.CodePointCount(value.reference_id) <= 64))))) && (value.notification === undefined || (!("notification" in value) || (typeof value.notification === "string" && (value.notification.length <= 200 || (value.notification.length <= 400 && Guard.CodePointCount(value.notification) <= 200)))))) && (value.installments === undefined || (!("installments" in value) || (Number.isInteger(value.installments) && (!((Number.isFinite(value.installments) || typeof value.installments === "bigint")) || (value.installments >= 1 && value.installments <= 12)))))))));
   return (value) => check_0(value);
 }],
+  // POS pix.show
+  ["c52b0c849536ddda-374", () => {
+  const External = [new RegExp("(^transaction_id$|^terminal$)", "u"), new RegExp("^[0-9a-fA-F]{32}$", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((typeof value.transaction_id === "string" && External[1].test(value.transaction_id)) && (value.terminal === undefined || (!("terminal" in value) || (typeof value.terminal === "string" && ((value.terminal.length >= 2 || (value.terminal.length >= 1 && Guard.CodePointCount(value.terminal) >= 1)) && (value.terminal.length <= 64 || (value.terminal.length <= 128 && Guard.CodePointCount(value.terminal) <= 64))))))))));
+  return (value) => check_0(value);
+}],
+  // POS pix.cancel
+  ["d265952c633c4712-231", () => {
+  const External = [new RegExp("^[0-9a-fA-F]{32}$", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).length === 1) && (typeof value.transaction_id === "string" && External[0].test(value.transaction_id)))));
+  return (value) => check_0(value);
+}],
 ]);
 
 const made = new Map();

@@ -159,12 +159,13 @@ export class PaymentEngine extends EventEmitter<EngineEvents> {
    * holding it as a payment would: a payment or another operation meanwhile gets BUSY — except
    * that a payment's start waits out a `brief` one (a message: one display command) rather than
    * be refused because the agent was redrawing the idle screen. The operation gets an
-   * AbortSignal, fired by `abortOperation` or when the PINPAD is detached.
+   * AbortSignal, fired by `abortOperation` or when the PINPAD is detached — and, for a brief one
+   * that `yieldsToPayment` (a Pix QR's media load), by a payment's start, which then waits for it.
    */
   async withTerminal<T>(
     serial: string | undefined,
     operation: (serial: string, signal: AbortSignal) => Promise<T>,
-    options: { readonly brief?: boolean } = {},
+    options: { readonly brief?: boolean; readonly yieldsToPayment?: boolean } = {},
   ): Promise<T> {
     assertOpen(this.#ctx);
     return this.#terminals.hold(serial, operation, options);

@@ -9,6 +9,17 @@ import { toLatin1Display } from '../../drivers/abecs/text.js';
 import { formatReais } from '../locale/br-format.js';
 
 export const DISPLAY_COLUMNS = 16;
+
+const IDLE_TEXT = 'CAIXA LIVRE\nPINBRIDGE';
+const TRAINING_IDLE_TEXT = 'CAIXA LIVRE\nMODO TREINAMENTO';
+/** While the disk has no room for a sale (issue 33): the customer sees why nothing starts (2 × 16). */
+export const DISK_FULL_IDLE_TEXT = 'DISCO CHEIO\nVENDAS SUSPENSAS';
+
+/** What an idle PINPAD shows: why sales are refused when they are, else that the checkout is free. */
+export function idleText(training: boolean, salesRefused = false): string {
+  if (salesRefused) return DISK_FULL_IDLE_TEXT;
+  return training ? TRAINING_IDLE_TEXT : IDLE_TEXT;
+}
 /** SPE_MNUOPT holds at most 24 characters. */
 export const MENU_OPTION_COLUMNS = 24;
 /** MNU offers at most 20 options. */

@@ -260,6 +260,16 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     );
   }
 
+  /**
+   * Runs a few multimedia commands (a Pix QR's files: list, delete, load, show; pix-display.ts) on
+   * an idle PINPAD as a brief operation that yields to a payment: a sale starting meanwhile aborts
+   * it (`signal`, which a load in flight obeys: the partial file is discarded) and waits for it
+   * to end, so a sale never gets BUSY because of a QR.
+   */
+  withMedia<T>(serial: string | undefined, operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#operate(serial, operation, undefined, { brief: true, yieldsToPayment: true });
+  }
+
   /** Stops a key or data request in progress; false when none runs. */
   abort(serial: string | undefined): boolean {
     return this.#engine.abortOperation(this.get(serial).serialNumber);
@@ -269,7 +279,7 @@ export class PinpadRegistry extends EventEmitter<PinpadRegistryEvents> {
     serial: string | undefined,
     operation: (pinpad: Pinpad, signal: AbortSignal) => Promise<T>,
     callerSignal?: AbortSignal,
-    options: { readonly brief?: boolean } = {},
+    options: { readonly brief?: boolean; readonly yieldsToPayment?: boolean } = {},
   ): Promise<T> {
     const entry = this.get(serial);
     // The engine refuses a PINPAD it does not have attached (PINPAD_NOT_FOUND): an unplugged one.

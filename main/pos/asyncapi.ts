@@ -67,6 +67,7 @@ const TAGS: Record<MethodSpec['tag'] | 'events', string> = {
   payment: 'PINPAD payments: start, progress, result, recovery, confirmation.',
   receipt: 'Receipts of payments: get them as text, HTML or ESC/POS, or print them.',
   relay: "The payments API, relayed with Pinbridge's credentials: the POS never holds them.",
+  pix: "Pix at the counter: a bolepix's QR on the PINPAD, watched until it is paid.",
   operator: "Pinbridge's own window (the cashier's): pairing codes and paired clients. A POS gets OPERATOR_ONLY.",
   events: 'Notifications pushed by the agent.',
 };

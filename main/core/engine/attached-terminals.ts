@@ -96,14 +96,15 @@ export class AttachedTerminals {
   async hold<T>(
     serial: string | undefined,
     operation: (serial: string, signal: AbortSignal) => Promise<T>,
-    options: { readonly brief?: boolean } = {},
+    options: { readonly brief?: boolean; readonly yieldsToPayment?: boolean } = {},
   ): Promise<T> {
     const terminal = this.pick(serial);
     if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
     const reservation = newRun(terminal.serial, false);
     let settle = (): void => undefined;
     const settled = new Promise<void>((resolve) => (settle = resolve));
-    if (options.brief === true) reservation.brief = { settled };
+    if (options.brief === true)
+      reservation.brief = { settled, ...(options.yieldsToPayment === true ? { yieldsToPayment: true } : {}) };
     this.setBusy(terminal, reservation);
     try {
       return await operation(terminal.serial, reservation.signal);

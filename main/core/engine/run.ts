@@ -15,7 +15,14 @@ export interface Run extends LiveRun {
    * Another operation that is brief (a message on the display): a payment's start waits for
    * `settled` instead of answering BUSY. Absent for a payment and for what waits on the customer.
    */
-  brief?: { readonly settled: Promise<void> };
+  brief?: {
+    readonly settled: Promise<void>;
+    /**
+     * The operation gives way to a payment: a start aborts it (its signal) before waiting for it
+     * (a media file being loaded for a Pix QR, issue 38), so the sale never waits out a slow load.
+     */
+    readonly yieldsToPayment?: boolean;
+  };
 }
 
 /**

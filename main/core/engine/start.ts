@@ -48,7 +48,9 @@ export async function startPayment(
   const brief = terminal.busy?.brief;
   if (brief !== undefined) {
     // A message on the display (the agent redrawing the idle screen as the disk frees, a POS's
-    // text) is one command: the sale waits for it, then starts over from the checks above.
+    // text) is one command: the sale waits for it, then starts over from the checks above. One
+    // that yields to a payment (a Pix QR's media load) is told to stop first, then waited for.
+    if (brief.yieldsToPayment === true) terminal.busy?.abort.abort(new Error('a payment takes the PINPAD'));
     if (await settlesWithin(ctx, brief.settled, BRIEF_OPERATION_WAIT_MS))
       return startPayment(ctx, deps, request, options);
   }

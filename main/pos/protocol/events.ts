@@ -10,6 +10,7 @@
  */
 import type { Static, TSchema } from 'typebox';
 import { Type } from 'typebox';
+import { Literals } from './literals.js';
 import {
   ApiHealth,
   ClientRecordView,
@@ -25,6 +26,17 @@ import {
   RelayTransaction,
   UpdateView,
 } from './models.js';
+
+/** Why a bolepix's QR stopped being shown (event pix.ended). */
+export const PIX_END_REASONS = [
+  'paid',
+  'cancelled',
+  'expired',
+  'replaced',
+  'pinpad_taken',
+  'not_found',
+  'stopped',
+] as const;
 
 export interface EventSpec<P extends TSchema = TSchema> {
   readonly summary: string;
@@ -107,6 +119,37 @@ export const EVENTS = {
     audience: 'owner',
     summary: 'A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled).',
     payload: RelayTransaction,
+  }),
+  'pix.paid': event({
+    audience: 'owner',
+    summary:
+      'A bolepix shown with pix.show was paid (also when a card sale took the PINPAD meanwhile): the PINPAD shows "PIX RECEBIDO" and the amount.',
+    payload: Type.Object(
+      {
+        transaction_id: Type.String(),
+        terminal: Type.String(),
+        amount: Type.Integer({ minimum: 0, description: 'Centavos.' }),
+        via: Type.Union([Type.Literal('pix'), Type.Literal('boleto'), Type.Literal('unknown')]),
+        paid_at: Type.Union([Type.String(), Type.Null()]),
+        end_to_end_id: Type.Union([Type.String(), Type.Null()], { description: 'The Pix end-to-end id, when given.' }),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+  'pix.ended': event({
+    audience: 'owner',
+    summary:
+      "A bolepix's QR is no longer shown: paid, cancelled (pix.cancel, or at the provider), expired, replaced (another pix.show on the PINPAD), " +
+      'pinpad_taken (a card sale took the PINPAD: `watching` true, pix.paid and a last pix.ended may follow), not_found, stopped (Pinbridge stopping).',
+    payload: Type.Object(
+      {
+        transaction_id: Type.String(),
+        terminal: Type.String(),
+        reason: Literals(PIX_END_REASONS),
+        watching: Type.Boolean({ description: 'Pinbridge still watches the bolepix for its payment.' }),
+      },
+      { additionalProperties: false },
+    ),
   }),
   'pairing.requested': event({
     audience: 'operator',

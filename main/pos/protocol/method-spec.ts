@@ -27,7 +27,7 @@ export interface MethodSpec<P extends TSchema = TSchema, R extends TSchema = TSc
   /** How long a caller waits for the answer (default `request`). */
   readonly waits?: MethodWaits;
   /** Groups the methods in the documents. */
-  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay' | 'operator';
+  readonly tag: 'session' | 'agent' | 'pinpad' | 'payment' | 'receipt' | 'relay' | 'pix' | 'operator';
 }
 
 export const method = <P extends TSchema, R extends TSchema>(spec: MethodSpec<P, R>): MethodSpec<P, R> => spec;

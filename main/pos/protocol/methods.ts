@@ -18,6 +18,7 @@ import { PINPAD_METHODS } from './methods/pinpad.js';
 import { PAYMENT_METHODS } from './methods/payment.js';
 import { RECEIPT_METHODS } from './methods/receipt.js';
 import { RELAY_METHODS } from './methods/relay.js';
+import { PIX_METHODS } from './methods/pix.js';
 import { PaymentState } from './models.js';
 
 export type { MethodAccess, MethodSpec } from './method-spec.js';
@@ -38,6 +39,7 @@ export const METHODS = {
   ...PAYMENT_METHODS,
   ...RECEIPT_METHODS,
   ...RELAY_METHODS,
+  ...PIX_METHODS,
 } as const;
 
 export type MethodName = keyof typeof METHODS;

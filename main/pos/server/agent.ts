@@ -48,6 +48,8 @@ export interface PosAgent {
   readonly disk?: DiskWatcher;
   /** The desktop app's updates as its shell reports them (operator.updates, event agent.update); absent: none here. */
   readonly updates?: UpdateWatcher;
+  /** What the idle PINPAD shows (after a Pix QR); absent: the mode's own (idleText). */
+  readonly idleText?: () => string;
 }
 
 /**

@@ -12,6 +12,9 @@ import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.
 import type { PaymentOutcome } from '../../core/outcome.js';
 import type { PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
+import { PixCounter } from '../../pinpad/pix-counter.js';
+import { idleText } from '../../pinpad/display-text.js';
+import { systemScheduler } from '../../core/scheduler.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
@@ -30,6 +33,8 @@ import {
   pairingRequestView,
   pinpadLinkView,
   pinpadView,
+  pixEndedView,
+  pixPaidView,
   printerView,
   printJobView,
   progressView,
@@ -54,6 +59,8 @@ export class Hub {
   readonly audit: (event: AuditEvent) => void;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #stopping = new AbortController();
+  /** Pix at the counter: the bolepix QRs shown on the PINPADs (pix.show), their events to whoever asked. */
+  readonly pix: PixCounter;
 
   constructor(agent: PosAgent, rateLimit: RateLimitOptions, log: Logger, audit?: (event: AuditEvent) => void) {
     this.audit = audit ?? (() => {});
@@ -99,6 +106,16 @@ export class Hub {
       pinpadLink?.off('change', onLink);
       printQueue?.off('job', onJob);
     });
+    this.pix = new PixCounter({
+      pinpads,
+      transactions: agent.api.transactions,
+      scheduler: systemScheduler,
+      idleText: agent.idleText ?? (() => idleText(agent.mode === 'training', agent.disk?.status.salesRefused === true)),
+      logger: log,
+    });
+    this.pix.on('paid', (paid) => this.publish('pix.paid', pixPaidView(paid), paid.owner));
+    this.pix.on('ended', (ended) => this.publish('pix.ended', pixEndedView(ended), ended.owner));
+    this.#unsubscribe.push(() => this.pix.close());
     for (const [name, { device }] of agent.printers) {
       const changed = (): void => this.publish('printer.status', printerView(name, device));
       device.on('status', changed).on('connected', changed).on('disconnected', changed);

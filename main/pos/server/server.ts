@@ -45,6 +45,7 @@ import { paymentHandlers } from './handlers/payment.js';
 import { pinpadHandlers } from './handlers/pinpad.js';
 import { receiptHandlers } from './handlers/receipt.js';
 import { relayHandlers } from './handlers/relay.js';
+import { pixHandlers } from './handlers/pix.js';
 import { operatorHandlers } from './handlers/operator.js';
 import { sessionHandlers } from './handlers/session.js';
 import { Hub } from './hub.js';
@@ -265,6 +266,7 @@ export class PosServer {
         ...paymentHandlers,
         ...receiptHandlers,
         ...relayHandlers,
+        ...pixHandlers,
       },
       {
         agent,

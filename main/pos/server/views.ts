@@ -30,7 +30,9 @@ import type {
   PrintJobView,
   RelayTransaction,
   UpdateView,
+  EventPayload,
 } from '../protocol/index.js';
+import type { PixEnded, PixPaid } from '../../pinpad/pix-counter.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import type { DiskState, UpdateState } from './agent.js';
 import {
@@ -297,3 +299,25 @@ export const updateView = (state: UpdateState | undefined): UpdateView =>
         rollout_position: state.rolloutPosition,
         last_check: state.lastCheck === null ? null : { at: state.lastCheck.at, error: state.lastCheck.error },
       };
+
+/** A bolepix shown with pix.show was paid (pix.paid). */
+export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
+  return {
+    transaction_id: paid.transactionId,
+    terminal: paid.terminal,
+    amount: paid.amount,
+    via: paid.via,
+    paid_at: paid.paidAt,
+    end_to_end_id: paid.endToEndId,
+  };
+}
+
+/** A bolepix's QR is no longer shown (pix.ended). */
+export function pixEndedView(ended: PixEnded): EventPayload<'pix.ended'> {
+  return {
+    transaction_id: ended.transactionId,
+    terminal: ended.terminal,
+    reason: ended.reason,
+    watching: ended.watching,
+  };
+}

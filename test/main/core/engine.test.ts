@@ -308,6 +308,33 @@ describe('exactly once', () => {
     await key;
   });
 
+  it('stops a brief operation that yields to a payment (a Pix QR being loaded), waits for it, then sells', async () => {
+    const { engine } = await open();
+    const steps: string[] = [];
+    const load = engine.withTerminal(
+      'PB-ENGINE-1',
+      (_serial, signal) =>
+        new Promise<void>((resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            steps.push('load aborted');
+            // The driver answers the packet in flight first, then discards the partial file.
+            setTimeout(() => {
+              steps.push('load ended');
+              reject(new Error('CANCELLED'));
+            }, 50);
+          });
+        }),
+      { brief: true, yieldsToPayment: true },
+    );
+    const started = engine.start(sale()).then((outcome) => {
+      steps.push('sale ended');
+      return outcome;
+    });
+    await expect(load).rejects.toThrow('CANCELLED');
+    await expect(started).resolves.toMatchObject({ status: 'approved' });
+    expect(steps).toEqual(['load aborted', 'load ended', 'sale ended']);
+  });
+
   it('answers BUSY for a second sale on a PINPAD that is running one, and serves another PINPAD in parallel', async () => {
     rig = await engineRig({ simulator: { timeScale: 0.05 } });
     const first = await rig.addPinpad('PB-ENGINE-1');

@@ -1,0 +1,43 @@
+/**
+ * Pix at the counter: a bolepix the POS created (bolepix.create) shown as a QR on the PINPAD while
+ * Pinbridge watches for its payment (main/pinpad/pix-counter.ts, owned by the hub, which sends
+ * its pix.paid and pix.ended to whoever asked — the window hears them too).
+ */
+import { renderPixQrSvg } from '../../../pix/index.js';
+import { PixShowError } from '../../../pinpad/pix-counter.js';
+import { PosError } from '../../protocol/index.js';
+import type { Handlers } from '../dispatch.js';
+
+/** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
+function refusal(error: unknown): never {
+  if (error instanceof PixShowError) {
+    throw new PosError(
+      'INVALID_STATE',
+      error.message,
+      { reason: error.code },
+      error.code === 'NOT_PENDING' ? 'Este Pix já foi pago ou cancelado.' : 'Esta transação não tem um Pix válido.',
+    );
+  }
+  throw error;
+}
+
+export const pixHandlers: Handlers<'pix.show' | 'pix.cancel'> = {
+  'pix.show': async ({ transaction_id, terminal }, { hub, session }) => {
+    // The window (no client of its own) gets the events as the operator; a POS, as the owner.
+    const owner = session.client?.id ?? null;
+    const shown = await hub.pix.show(transaction_id.toLowerCase(), terminal, owner).catch(refusal);
+    const qr = renderPixQrSvg(shown.brCode);
+    return {
+      transaction_id: shown.transactionId,
+      terminal: shown.terminal,
+      amount: shown.amount,
+      br_code: shown.brCode,
+      expires_at: shown.expiresAt,
+      pinpad: shown.pinpad.kind,
+      qr_svg: qr.svg,
+      qr_data_url: qr.dataUrl,
+    };
+  },
+
+  'pix.cancel': ({ transaction_id }, { hub }) => ({ cancelled: hub.pix.cancel(transaction_id.toLowerCase()) }),
+};

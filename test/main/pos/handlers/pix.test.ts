@@ -1,0 +1,250 @@
+/**
+ * Pix at the counter through the POS API (issue 38): a bolepix the POS created is shown with
+ * pix.show — as a QR image on a PPC-930's graphic display, as two lines on a text-only PINPAD —
+ * and watched until it is paid (pix.paid, "PIX RECEBIDO"), cancelled (pix.cancel) or replaced;
+ * a card sale takes the PINPAD back at once and the POS still hears of the payment.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderPinpadQr } from '../../../../main/pix/index.js';
+import { PIX_MEDIA_BUDGET_BYTES } from '../../../../main/pinpad/pix-display.js';
+import { decodeQrPng } from '../../../helpers/qr-decode.js';
+import { call as sandboxCall } from '../../../helpers/sandbox.js';
+import { displayed } from '../../core/engine-rig.js';
+import {
+  AUTO_CUSTOMER,
+  checkedCall as call,
+  checkedEvent,
+  checkedFailure as refused,
+  posRig,
+  type PosPinpad,
+  type PosRig,
+  type RpcClient,
+} from '../pos-rig.js';
+
+/** A CPF with valid check digits that no one has used yet. */
+function freshCpf(): string {
+  let base: string;
+  do base = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('');
+  while (/^(\d)\1+$/.test(base));
+  const digit = (digits: string): number => {
+    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (digits.length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  const first = digit(base);
+  return `${base}${first}${digit(`${base}${first}`)}`;
+}
+
+let counter = 0;
+const reference = (prefix: string): string => `${prefix}-${++counter}-${Date.now()}`;
+
+interface Bolepix {
+  readonly id: string;
+  readonly pix: { readonly qr_code: string };
+}
+
+async function createBolepix(pos: PosRig, client: RpcClient, buyerId: string): Promise<Bolepix> {
+  const { transaction } = await call(client, 'bolepix.create', {
+    customer: buyerId,
+    amount: 15_000,
+    description: 'Pedido 42',
+    reference_id: reference('pix'),
+  });
+  return transaction as unknown as Bolepix;
+}
+
+/** The customer pays the bolepix by Pix: the sandbox's own route, as the bank would. */
+async function payByPix(pos: PosRig, id: string): Promise<void> {
+  const { sandbox } = pos.rig;
+  const paid = await sandboxCall(
+    { sandbox, token: sandbox.token },
+    'POST',
+    `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${id}/pay`,
+    { via: 'pix' },
+  );
+  expect(paid.status).toBe(200);
+}
+
+async function newBuyer(pos: PosRig): Promise<string> {
+  const buyer = await pos.rig.client.buyers.create({
+    first_name: 'Clara',
+    last_name: 'Nunes',
+    taxpayer_id: freshCpf(),
+    email: 'clara@example.com',
+  });
+  return buyer.id;
+}
+
+describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+  let pinpad: PosPinpad;
+  let buyerId: string;
+
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
+    pinpad = pos.pinpads[0]!;
+    client = await pos.paired('Caixa Pix');
+    buyerId = await newBuyer(pos);
+  });
+  afterAll(async () => pos.close());
+
+  it('shows the bolepix QR (with its amount) on the PINPAD, and once paid says PIX RECEBIDO and tells the POS', async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown).toMatchObject({
+      transaction_id: bolepix.id,
+      terminal: pinpad.serial,
+      amount: 15_000,
+      br_code: bolepix.pix.qr_code,
+      pinpad: 'image',
+    });
+    const image = pinpad.sim.display.image!;
+    expect(image).toMatchObject({ format: 'png', width: 240, height: 320 });
+    expect(image.name).toMatch(/^PBQR[0-9]{4}$/);
+    // What the customer's phone reads off the PINPAD is exactly the bolepix's BR Code.
+    expect(decodeQrPng(image.bytes)).toBe(bolepix.pix.qr_code);
+
+    await payByPix(pos, bolepix.id);
+    const paid = await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id);
+    expect(paid).toMatchObject({ terminal: pinpad.serial, amount: 15_000, via: 'pix' });
+    await displayed(pinpad.sim, /PIX RECEBIDO/);
+    expect(pinpad.sim.display.lines.join('\n')).toMatch(/R\$ 150,00/);
+    expect(pinpad.sim.display.image).toBeUndefined();
+    expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      reason: 'paid',
+      watching: false,
+    });
+    // A few seconds later the PINPAD is free again, and the agent's file is gone.
+    await displayed(pinpad.sim, /CAIXA LIVRE/);
+    await expect.poll(() => pinpad.sim.mediaFiles().map((f) => f.name)).toEqual([]);
+  }, 20_000);
+
+  it("deletes the agent's stale PBQR files before loading, and leaves the PINPAD's other files", async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    const png = renderPinpadQr(bolepix.pix.qr_code, {
+      width: 240,
+      height: 320,
+      formats: ['png'],
+      maxBytes: PIX_MEDIA_BUDGET_BYTES,
+    }).bytes;
+    await pinpad.pinpad.loadMedia('PBQR0999', 'png', png);
+    await pinpad.pinpad.loadMedia('LOGO', 'png', png);
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown.pinpad).toBe('image');
+    const names = pinpad.sim.mediaFiles().map((f) => f.name.trim());
+    expect(names).toContain('LOGO');
+    expect(names).not.toContain('PBQR0999');
+    expect(names.filter((n) => n.startsWith('PBQR'))).toEqual([pinpad.sim.display.image!.name.trim()]);
+    expect(await call(client, 'pix.cancel', { transaction_id: bolepix.id })).toEqual({ cancelled: true });
+    await displayed(pinpad.sim, /CAIXA LIVRE/);
+    await expect.poll(() => pinpad.sim.mediaFiles().map((f) => f.name.trim())).toEqual(['LOGO']);
+    await pinpad.pinpad.deleteMedia('LOGO');
+  });
+
+  it('pix.cancel ends the show: the PINPAD goes back to idle and the POS hears pix.ended cancelled', async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(pinpad.sim.display.image).toBeDefined();
+    expect(await call(client, 'pix.cancel', { transaction_id: bolepix.id })).toEqual({ cancelled: true });
+    expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      reason: 'cancelled',
+      watching: false,
+    });
+    await displayed(pinpad.sim, /CAIXA LIVRE/);
+    expect(pinpad.sim.display.image).toBeUndefined();
+    expect(await call(client, 'pix.cancel', { transaction_id: bolepix.id })).toEqual({ cancelled: false });
+  });
+
+  it('a second pix.show on the same PINPAD replaces the first', async () => {
+    const first = await createBolepix(pos, client, buyerId);
+    const second = await createBolepix(pos, client, buyerId);
+    await call(client, 'pix.show', { transaction_id: first.id });
+    await call(client, 'pix.show', { transaction_id: second.id });
+    expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === first.id)).toMatchObject({
+      reason: 'replaced',
+    });
+    expect(decodeQrPng(pinpad.sim.display.image!.bytes)).toBe(second.pix.qr_code);
+    await call(client, 'pix.cancel', { transaction_id: second.id });
+  });
+
+  it('a card sale takes the PINPAD from the QR, and the POS still hears when the bolepix is paid', async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    const outcome = await call(client, 'payment.start', {
+      reference_id: reference('card'),
+      amount: 1234,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Pedido',
+    });
+    expect(outcome).toMatchObject({ status: 'approved' });
+    expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      reason: 'pinpad_taken',
+      watching: true,
+    });
+    await payByPix(pos, bolepix.id);
+    expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      amount: 15_000,
+    });
+  }, 30_000);
+
+  it('refuses a transaction that is not a pending bolepix', async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    await payByPix(pos, bolepix.id);
+    expect(await refused(client, 'pix.show', { transaction_id: bolepix.id })).toMatchObject({
+      code: 'INVALID_STATE',
+      reason: 'NOT_PENDING',
+    });
+  });
+});
+
+describe('pix.show on a text-only PINPAD (training profile)', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    pos = await posRig();
+    client = await pos.paired('Caixa texto');
+  });
+  afterAll(async () => pos.close());
+
+  it('tells the customer to pay on the screen, gives the POS the QR to show, and says PIX RECEBIDO once paid', async () => {
+    const bolepix = await createBolepix(pos, client, await newBuyer(pos));
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown.pinpad).toBe('text');
+    expect(shown.qr_svg).toMatch(/^<svg|<\?xml/);
+    expect(shown.qr_data_url).toMatch(/^data:image\/svg\+xml/);
+    const sim = pos.pinpads[0]!.sim;
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    // Paid from the POS's screen: the PINPAD says so all the same.
+    await payByPix(pos, bolepix.id);
+    expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      amount: 15_000,
+    });
+    await displayed(sim, /PIX RECEBIDO/);
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
+  });
+});
+
+describe('pix.show on a PPC-930 whose media memory is full', () => {
+  let pos: PosRig;
+
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { profile: 'ppc930', mediaMemoryBytes: 64, ...AUTO_CUSTOMER } });
+  });
+  afterAll(async () => pos.close());
+
+  it('falls back to the text: the customer pays from the screen', async () => {
+    const client = await pos.paired('Caixa cheio');
+    const bolepix = await createBolepix(pos, client, await newBuyer(pos));
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown.pinpad).toBe('text');
+    const sim = pos.pinpads[0]!.sim;
+    expect(sim.display.image).toBeUndefined();
+    expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    expect(sim.mediaFiles()).toEqual([]);
+    await payByPix(pos, bolepix.id);
+    await displayed(sim, /PIX RECEBIDO/);
+  });
+});
