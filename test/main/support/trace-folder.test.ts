@@ -166,8 +166,11 @@ describe("the agent's PINPAD traces", () => {
     // A file where the folder should be: every write fails (ENOTDIR/EEXIST), as on a broken disk.
     writeFileSync(dir, 'not a folder');
     const problems: (string | null)[] = [];
+    // Held while the spec swaps the file for nothing, so no write is half-way through the swap.
+    let held = false;
     const folder = new TraceFolder(dir, {
       writeDelayMs: 5,
+      writable: () => !held,
       problem: (error) => problems.push(error === null ? null : (error.code ?? 'EIO')),
     });
     const session = folder.open('sim');
@@ -185,7 +188,11 @@ describe("the agent's PINPAD traces", () => {
     expect(current?.name).toMatch(/^pinpad-.*\.trace\.jsonl$/);
     expect(parseTrace(current!.text).events.filter((event) => event.id === 'DEX' || event.id === 'DSP').length).toBe(6);
 
+    // The disk mends: no write starts, the one under way ends, the file goes, writes go on.
+    held = true;
+    await folder.flush();
     rmSync(dir);
+    held = false;
     await pinpad.display('DE VOLTA');
     await folder.flush();
     expect(problems).toEqual([problems[0], null]);
