@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Buyer } from '../../../main/contract/index.js';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { freshMarket, marketplaceCaller, type Market, type Reply } from '../../helpers/sandbox.js';
+import { freshCpf } from '../../helpers/fresh-cpf.js';
 
 const CPF = '52998224725';
 const OTHER_CPF = '39053344705';
@@ -38,20 +39,6 @@ const UNSET = { last_name: null, email: null, phone_number: null, birthdate: nul
 let sandbox: RunningSandbox;
 let clock = new Date('2026-03-10T12:00:00.000Z');
 let market: Market;
-let cpfCounter = 100_000_000;
-
-/** A fresh valid CPF for each buyer that must not collide with another test's. */
-function freshCpf(): string {
-  const base = String(cpfCounter++).padStart(9, '0');
-  const digit = (digits: string, start: number): number => {
-    let sum = 0;
-    for (let i = 0; i < digits.length; i++) sum += Number(digits[i]) * (start - i);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const first = digit(base, 10);
-  return `${base}${first}${digit(`${base}${first}`, 11)}`;
-}
 
 /** JSON under /v1/marketplaces/<id> of this file's marketplace (or of `options.marketplace`, with `options.token`). */
 const call = marketplaceCaller(() => market);

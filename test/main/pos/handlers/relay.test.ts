@@ -16,6 +16,7 @@ import { call as sandboxCall } from '../../../helpers/sandbox.js';
 import { TRAINING_CUSTOMER } from '../../../../main/agent/pinpad-keeper.js';
 import { displayed } from '../../core/engine-rig.js';
 import { checkedCall as call, checkedFailure as refused, posRig, type PosRig, type RpcClient } from '../pos-rig.js';
+import { freshCpf } from '../../../helpers/fresh-cpf.js';
 
 const RATE = { capacity: 1_000, refillPerSecond: 1_000 };
 
@@ -25,20 +26,6 @@ const frames: string[] = [];
 function recordFrames(client: RpcClient): RpcClient {
   client.socket.on('message', (data: Buffer) => frames.push(data.toString('utf8')));
   return client;
-}
-
-/** A CPF with valid check digits that no one has used yet (random, so reruns never collide). */
-function freshCpf(): string {
-  let base: string;
-  do base = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10)).join('');
-  while (/^(\d)\1+$/.test(base));
-  const digit = (digits: string): number => {
-    const sum = [...digits].reduce((total, d, i) => total + Number(d) * (digits.length + 1 - i), 0);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  const first = digit(base);
-  return `${base}${first}${digit(`${base}${first}`)}`;
 }
 
 let counter = 0;
