@@ -8,6 +8,7 @@
 import { messageOf } from '../../lib/errors.js';
 import type { Logger } from '../log.js';
 import type { RemoteSettings } from '../remote-settings/remote-settings.js';
+import { idle } from '../updates/policy.js';
 import type { AgentSettings } from '../settings/settings-file.js';
 import type { Agent, AgentOptions } from './agent.js';
 import { AgentRunner } from './agent-runner.js';
@@ -20,8 +21,8 @@ export const READY_GRACE_MS = 60_000;
  * waits for its POS's confirmation (the POS would confirm into a restart).
  */
 export function agentIdle(agent: Agent): boolean {
-  if (agent.pinpads.list().some((pinpad) => pinpad.busy)) return false;
-  return agent.stack.engine.pending().confirmations.length === 0;
+  // The same moment a staged update installs in: one notion of "no sale going" for both.
+  return idle(agent.saleActivity());
 }
 
 /**
