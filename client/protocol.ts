@@ -449,6 +449,24 @@ export type BoletoCancellation = {
   transaction_id: string;
 };
 
+export type PixShow = {
+  transaction_id: string;
+  /** The PINPAD it is shown on (its serial number). */
+  terminal: string;
+  /** Centavos. */
+  amount: number;
+  /** The Pix "copia e cola" payload the QR encodes. */
+  br_code: string;
+  expires_at: string | null;
+  /** image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen. */
+  pinpad: 'image' | 'text';
+  pinpad_screen: PixPinpadScreen;
+  /** The QR as an SVG document, for a screen. */
+  qr_svg: string;
+  /** The same SVG as a data: URL, for an <img>. */
+  qr_data_url: string;
+};
+
 export type PaymentProgress = {
   payment_id: string;
   reference_id: string;
@@ -558,6 +576,19 @@ export type TransactionError = {
   message: string;
   /** Two-character issuer response code, e.g. "51". */
   response_code: string | null;
+};
+
+export type PixPinpadScreen = {
+  kind: 'image';
+  format: 'png' | 'gif';
+  /** Pixels (the screen’s). */
+  width: number;
+  height: number;
+  /** The file the PINPAD holds and shows, as a data: URL. */
+  data_url: string;
+} | {
+  kind: 'text';
+  lines: string[];
 };
 
 export type Violation = {
@@ -1447,6 +1478,13 @@ export interface Methods {
       qr_data_url: string;
     };
   };
+  /** The bolepix QRs on the PINPADs now (a screen that opens mid-show draws them from here). */
+  'pix.list': {
+    params: object;
+    result: {
+      shows: PixShow[];
+    };
+  };
   /** Stops showing a bolepix’s QR and watching it; the PINPAD goes back to idle (the bolepix itself stays: boleto.cancel cancels it). */
   'pix.cancel': {
     params: {
@@ -1502,6 +1540,8 @@ export interface Events {
   'agent.update': Updates;
   /** A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled). */
   'tapToPay.updated': RelayTransaction;
+  /** A bolepix's QR went onto a PINPAD (pix.show): as an image, or as text pointing the customer at the screen — the window's Pix panel then shows the QR to the customer, and its PINPAD mirror what the PINPAD shows. Not sent when a card sale took the PINPAD first. */
+  'pix.shown': PixShow;
   /** A bolepix shown with pix.show was paid (also when a card sale took the PINPAD meanwhile): the PINPAD shows "PIX RECEBIDO" and the amount. */
   'pix.paid': {
     transaction_id: string;
@@ -1512,6 +1552,8 @@ export interface Events {
     paid_at: string | null;
     /** The Pix end-to-end id, when given. */
     end_to_end_id: string | null;
+    /** What the PINPAD shows now ("PIX RECEBIDO" and the amount); null when a card sale had taken it. */
+    pinpad_lines: string[] | null;
   };
   /** A bolepix's QR is no longer shown: paid, cancelled (pix.cancel, or at the provider), expired, replaced (another pix.show on the PINPAD), pinpad_taken (a card sale took the PINPAD: `watching` true, pix.paid and a last pix.ended may follow), not_found, stopped (Pinbridge stopping). */
   'pix.ended': {

@@ -59,6 +59,8 @@ export interface PixPaid {
   readonly endToEndId: string | null;
   /** Who asked for the show (the POS client's id); null: the window. */
   readonly owner: string | null;
+  /** What the PINPAD shows now ("PIX RECEBIDO" and the amount); null when a sale had taken it. */
+  readonly pinpadLines: readonly string[] | null;
 }
 
 export interface PixEnded {
@@ -70,7 +72,15 @@ export interface PixEnded {
   readonly owner: string | null;
 }
 
+/** A QR on a PINPAD (the `shown` event, and `list()`). */
+export interface PixShown extends PixShowResult {
+  readonly pinpad: PixOnPinpad;
+  /** Who asked for the show (the POS client's id); null: the window. */
+  readonly owner: string | null;
+}
+
 export interface PixCounterEvents {
+  shown: [shown: PixShown];
   paid: [paid: PixPaid];
   ended: [ended: PixEnded];
 }
@@ -120,6 +130,8 @@ interface Show {
   onPinpad: boolean;
   watch: PixWatch | undefined;
   over: boolean;
+  /** Once on the PINPAD: what `list()` says of it. */
+  shown: PixShown | undefined;
 }
 
 /** The bolepix's Pix code, checked as a bank app would read it, for the transaction's own amount. */
@@ -194,6 +206,7 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
       onPinpad: true,
       watch: undefined,
       over: false,
+      shown: undefined,
     };
     this.#shows.set(serial, show);
     let onPinpad: PixShowResult['pinpad'];
@@ -213,15 +226,20 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
         throw error;
       }
     }
-    if (show.over)
-      return {
-        transactionId,
-        terminal: serial,
-        amount,
-        brCode,
-        expiresAt: pix.expiration_date_time ?? null,
-        pinpad: onPinpad,
-      };
+    const result: PixShowResult = {
+      transactionId,
+      terminal: serial,
+      amount,
+      brCode,
+      expiresAt: pix.expiration_date_time ?? null,
+      pinpad: onPinpad,
+    };
+    if (show.over) return result;
+    // Taken mid-load: the POS and the window heard pix.ended pinpad_taken; nothing is on the PINPAD.
+    if (onPinpad.kind !== 'taken') {
+      show.shown = { ...result, pinpad: onPinpad, owner };
+      this.emit('shown', show.shown);
+    }
     show.watch = watchBolepix(transactions, transactionId, {
       scheduler: this.#options.scheduler,
       now: this.#options.now ?? (() => new Date()),
@@ -237,6 +255,7 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
           paidAt: outcome.paidAt,
           endToEndId: outcome.endToEndId,
           owner,
+          pinpadLines: show.onPinpad ? pixPaidText(outcome.amount).split('\n') : null,
         });
         this.#end(show, 'paid', { idle: true, paid: outcome.amount });
       } else if (outcome.state === 'expired') this.#end(show, 'expired', { idle: true });
@@ -244,14 +263,12 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
       else if (outcome.state === 'cancelled' || outcome.state === 'not_bolepix')
         this.#end(show, 'cancelled', { idle: true });
     });
-    return {
-      transactionId,
-      terminal: serial,
-      amount,
-      brCode,
-      expiresAt: pix.expiration_date_time ?? null,
-      pinpad: onPinpad,
-    };
+    return result;
+  }
+
+  /** The QRs on the PINPADs now (a window that opens mid-show draws them from here). */
+  list(): PixShown[] {
+    return [...this.#shows.values()].flatMap((show) => (show.shown === undefined ? [] : [show.shown]));
   }
 
   /** Ends the show of a bolepix (the PINPAD back to idle); false when none is on. */

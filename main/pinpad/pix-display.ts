@@ -18,7 +18,7 @@
 import { AbecsStatusError } from '../../drivers/abecs/status.js';
 import { amountLine } from './display-text.js';
 import type { PinpadRegistry } from './registry.js';
-import { QrImageError, renderPinpadQr, type MediaFormat } from '../pix/index.js';
+import { QrImageError, renderPinpadQr, type PinpadQrImage } from '../pix/index.js';
 
 /** The prefix of the agent's own media files (A8 names: the prefix and a 4-digit counter). */
 export const PIX_MEDIA_PREFIX = 'PBQR';
@@ -36,10 +36,30 @@ export function pixPaidText(amount: number): string {
   return `${PIX_PAID_LINE}\n${amountLine(amount)}`;
 }
 
-/** How the QR went onto the PINPAD: as an image file, or as text pointing at the checkout's screen. */
+/**
+ * How the QR went onto the PINPAD: as an image file (its bytes as loaded, so the window can mirror
+ * exactly what the PINPAD shows), or as text pointing at the checkout's screen (its two lines).
+ */
 export type PixOnPinpad =
-  | { readonly kind: 'image'; readonly name: string; readonly format: MediaFormat; readonly bytes: number }
-  | { readonly kind: 'text'; readonly why: 'text_only' | 'image_unfit' | 'image_refused'; readonly detail: string };
+  | {
+      readonly kind: 'image';
+      readonly name: string;
+      readonly format: PinpadQrImage['format'];
+      /** The file as loaded and shown (DSI). */
+      readonly file: Uint8Array;
+      /** Its size in pixels (the screen's). */
+      readonly width: number;
+      readonly height: number;
+    }
+  | {
+      readonly kind: 'text';
+      readonly why: 'text_only' | 'image_unfit' | 'image_refused';
+      readonly detail: string;
+      /** The lines shown (PIX_TEXT_ONLY). */
+      readonly lines: readonly string[];
+    };
+
+const TEXT_ONLY_LINES = PIX_TEXT_ONLY.split('\n');
 
 let counter = 0;
 
@@ -68,7 +88,12 @@ export async function showPixOnPinpad(
   const support = await pinpads.withMedia(serial, (pinpad) => pinpad.mediaSupport());
   if (support === null) {
     await pinpads.display(serial, PIX_TEXT_ONLY);
-    return { kind: 'text', why: 'text_only', detail: 'The PINPAD has no graphic display that takes PNG or GIF.' };
+    return {
+      kind: 'text',
+      why: 'text_only',
+      detail: 'The PINPAD has no graphic display that takes PNG or GIF.',
+      lines: TEXT_ONLY_LINES,
+    };
   }
   let image;
   try {
@@ -81,7 +106,7 @@ export async function showPixOnPinpad(
     // BR_CODE_INVALID was checked before; anything else is this PINPAD's screen or formats.
     if (!(error instanceof QrImageError) || error.code === 'BR_CODE_INVALID') throw error;
     await pinpads.display(serial, PIX_TEXT_ONLY);
-    return { kind: 'text', why: 'image_unfit', detail: `${error.code}: ${error.message}` };
+    return { kind: 'text', why: 'image_unfit', detail: `${error.code}: ${error.message}`, lines: TEXT_ONLY_LINES };
   }
   const name = nextName();
   try {
@@ -96,9 +121,9 @@ export async function showPixOnPinpad(
     // customer still pays, from the checkout's screen. A sale taking the PINPAD, a lost link: the caller's.
     if (!(error instanceof AbecsStatusError)) throw error;
     await pinpads.display(serial, PIX_TEXT_ONLY);
-    return { kind: 'text', why: 'image_refused', detail: `${error.code}: ${error.message}` };
+    return { kind: 'text', why: 'image_refused', detail: `${error.code}: ${error.message}`, lines: TEXT_ONLY_LINES };
   }
-  return { kind: 'image', name, format: image.format, bytes: image.bytes.length };
+  return { kind: 'image', name, format: image.format, file: image.bytes, width: image.width, height: image.height };
 }
 
 /** Deletes the agent's QR file `name` (its show is over); a failure is left to the next show's clean-up. */

@@ -21,6 +21,7 @@ import {
   PaymentProgress,
   PinpadLinkView,
   PinpadView,
+  PixShowView,
   PrinterView,
   PrintJobView,
   RelayTransaction,
@@ -120,6 +121,13 @@ export const EVENTS = {
     summary: 'A tap-to-pay charge this client created finished on the phone (succeeded, failed or canceled).',
     payload: RelayTransaction,
   }),
+  'pix.shown': event({
+    audience: 'owner',
+    summary:
+      "A bolepix's QR went onto a PINPAD (pix.show): as an image, or as text pointing the customer at the screen — the window's Pix panel " +
+      'then shows the QR to the customer, and its PINPAD mirror what the PINPAD shows. Not sent when a card sale took the PINPAD first.',
+    payload: PixShowView,
+  }),
   'pix.paid': event({
     audience: 'owner',
     summary:
@@ -132,6 +140,9 @@ export const EVENTS = {
         via: Type.Union([Type.Literal('pix'), Type.Literal('boleto'), Type.Literal('unknown')]),
         paid_at: Type.Union([Type.String(), Type.Null()]),
         end_to_end_id: Type.Union([Type.String(), Type.Null()], { description: 'The Pix end-to-end id, when given.' }),
+        pinpad_lines: Type.Union([Type.Array(Type.String(), { maxItems: 2 }), Type.Null()], {
+          description: 'What the PINPAD shows now ("PIX RECEBIDO" and the amount); null when a card sale had taken it.',
+        }),
       },
       { additionalProperties: false },
     ),

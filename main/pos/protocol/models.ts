@@ -272,6 +272,47 @@ export const PrintJobView = Type.Object(
 );
 export type PrintJobView = Static<typeof PrintJobView>;
 
+/** What a PINPAD shows of a Pix: the QR image as loaded, or the two lines pointing at the screen. */
+export const PixPinpadScreen = Type.Union(
+  [
+    Type.Object(
+      {
+        kind: Type.Literal('image'),
+        format: Literals(['png', 'gif'] as const),
+        width: Type.Integer({ minimum: 1, description: 'Pixels (the screen’s).' }),
+        height: Type.Integer({ minimum: 1 }),
+        data_url: Type.String({ description: 'The file the PINPAD holds and shows, as a data: URL.' }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Object(
+      { kind: Type.Literal('text'), lines: Type.Array(Type.String(), { maxItems: 2 }) },
+      { additionalProperties: false },
+    ),
+  ],
+  { title: 'PixPinpadScreen' },
+);
+export type PixPinpadScreen = Static<typeof PixPinpadScreen>;
+
+/** A bolepix's QR on a PINPAD (event pix.shown, pix.list): what a screen needs to show it too. */
+export const PixShowView = Type.Object(
+  {
+    transaction_id: Type.String(),
+    terminal: Type.String({ description: 'The PINPAD it is shown on (its serial number).' }),
+    amount: Type.Integer({ minimum: 0, description: 'Centavos.' }),
+    br_code: Type.String({ description: 'The Pix "copia e cola" payload the QR encodes.' }),
+    expires_at: Nullable(Type.String({ description: 'When the Pix code expires (ISO 8601).' })),
+    pinpad: Literals(['image', 'text'] as const, {
+      description: 'image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen.',
+    }),
+    pinpad_screen: PixPinpadScreen,
+    qr_svg: Type.String({ description: 'The QR as an SVG document, for a screen.' }),
+    qr_data_url: Type.String({ description: 'The same SVG as a data: URL, for an <img>.' }),
+  },
+  { additionalProperties: false, title: 'PixShow' },
+);
+export type PixShowView = Static<typeof PixShowView>;
+
 export const DISK_SOURCES = ['journal', 'logs', 'print_journal', 'other'] as const;
 
 export const DiskView = Type.Object(

@@ -35,6 +35,7 @@ import {
   pinpadView,
   pixEndedView,
   pixPaidView,
+  pixShowView,
   printerView,
   printJobView,
   progressView,
@@ -113,6 +114,7 @@ export class Hub {
       idleText: agent.idleText ?? (() => idleText(agent.mode === 'training', agent.disk?.status.salesRefused === true)),
       logger: log,
     });
+    this.pix.on('shown', (shown) => this.publish('pix.shown', pixShowView(shown), shown.owner));
     this.pix.on('paid', (paid) => this.publish('pix.paid', pixPaidView(paid), paid.owner));
     this.pix.on('ended', (ended) => this.publish('pix.ended', pixEndedView(ended), ended.owner));
     this.#unsubscribe.push(() => this.pix.close());
@@ -256,6 +258,16 @@ export class Hub {
   mayKnowReference(session: Session, referenceId: string): boolean {
     if (session.operator || this.#agent.sharePayments === true) return true;
     return session.client !== undefined && this.#ownerOf(referenceId) === session.client.id;
+  }
+
+  /**
+   * Whether a session may know of something a client started (a Pix show; `owner` null: the
+   * window's): the owner, the window, or everyone when the POS clients share payments — as
+   * `publish` sends an "owner" event.
+   */
+  mayKnowOwner(session: Session, owner: string | null): boolean {
+    if (session.operator || this.#agent.sharePayments === true) return true;
+    return session.client !== undefined && owner !== null && session.client.id === owner;
   }
 
   /** A PINPAD event: each session gets the reference of the sale it runs only if it may know it. */

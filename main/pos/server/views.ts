@@ -32,7 +32,8 @@ import type {
   UpdateView,
   EventPayload,
 } from '../protocol/index.js';
-import type { PixEnded, PixPaid } from '../../pinpad/pix-counter.js';
+import type { PixEnded, PixPaid, PixShown } from '../../pinpad/pix-counter.js';
+import { renderPixQrSvg } from '../../pix/index.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import type { DiskState, UpdateState } from './agent.js';
 import {
@@ -309,6 +310,33 @@ export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
     via: paid.via,
     paid_at: paid.paidAt,
     end_to_end_id: paid.endToEndId,
+    pinpad_lines: paid.pinpadLines === null ? null : [...paid.pinpadLines],
+  };
+}
+
+/** A bolepix's QR on a PINPAD (pix.shown, pix.list): the QR for a screen, and what the PINPAD shows. */
+export function pixShowView(shown: PixShown): EventPayload<'pix.shown'> {
+  const qr = renderPixQrSvg(shown.brCode);
+  const screen = shown.pinpad;
+  return {
+    transaction_id: shown.transactionId,
+    terminal: shown.terminal,
+    amount: shown.amount,
+    br_code: shown.brCode,
+    expires_at: shown.expiresAt,
+    pinpad: screen.kind,
+    pinpad_screen:
+      screen.kind === 'image'
+        ? {
+            kind: 'image',
+            format: screen.format,
+            width: screen.width,
+            height: screen.height,
+            data_url: `data:image/${screen.format};base64,${Buffer.from(screen.file).toString('base64')}`,
+          }
+        : { kind: 'text', lines: [...screen.lines] },
+    qr_svg: qr.svg,
+    qr_data_url: qr.dataUrl,
   };
 }
 

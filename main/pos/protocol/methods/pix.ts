@@ -6,7 +6,8 @@
  */
 import { Type } from 'typebox';
 import { Literals } from '../literals.js';
-import { method, Terminal } from '../method-spec.js';
+import { method, NoParams, Terminal } from '../method-spec.js';
+import { PixShowView } from '../models.js';
 
 const TransactionId = Type.String({
   pattern: '^[0-9a-fA-F]{32}$',
@@ -46,6 +47,16 @@ export const PIX_METHODS = {
       },
       { additionalProperties: false },
     ),
+  }),
+  'pix.list': method({
+    tag: 'pix',
+    access: 'client',
+    cost: 1,
+    summary: 'The bolepix QRs on the PINPADs now (a screen that opens mid-show draws them from here).',
+    description:
+      'A POS sees the shows it started (all of them where the POS clients share payments); the window sees every show.',
+    params: NoParams,
+    result: Type.Object({ shows: Type.Array(PixShowView) }, { additionalProperties: false }),
   }),
   'pix.cancel': method({
     tag: 'pix',

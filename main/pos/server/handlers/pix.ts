@@ -7,6 +7,7 @@ import { renderPixQrSvg } from '../../../pix/index.js';
 import { PixShowError } from '../../../pinpad/pix-counter.js';
 import { PosError } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
+import { pixShowView } from '../views.js';
 
 /** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
 function refusal(error: unknown): never {
@@ -21,7 +22,7 @@ function refusal(error: unknown): never {
   throw error;
 }
 
-export const pixHandlers: Handlers<'pix.show' | 'pix.cancel'> = {
+export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel'> = {
   'pix.show': async ({ transaction_id, terminal }, { hub, session }) => {
     // The window (no client of its own) gets the events as the operator; a POS, as the owner.
     const owner = session.client?.id ?? null;
@@ -38,6 +39,13 @@ export const pixHandlers: Handlers<'pix.show' | 'pix.cancel'> = {
       qr_data_url: qr.dataUrl,
     };
   },
+
+  'pix.list': (_params, { hub, session }) => ({
+    shows: hub.pix
+      .list()
+      .filter((shown) => hub.mayKnowOwner(session, shown.owner))
+      .map(pixShowView),
+  }),
 
   'pix.cancel': ({ transaction_id }, { hub }) => ({ cancelled: hub.pix.cancel(transaction_id.toLowerCase()) }),
 };

@@ -91,10 +91,18 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
     expect(image.name).toMatch(/^PBQR[0-9]{4}$/);
     // What the customer's phone reads off the PINPAD is exactly the bolepix's BR Code.
     expect(decodeQrPng(image.bytes)).toBe(bolepix.pix.qr_code);
+    // The window's mirror gets the very file the PINPAD shows (pix.shown, and pix.list for a window opened later).
+    const event = await checkedEvent(client, 'pix.shown', (p) => p.transaction_id === bolepix.id);
+    expect(event).toMatchObject({ terminal: pinpad.serial, amount: 15_000, pinpad: 'image' });
+    expect(event.pinpad_screen).toMatchObject({ kind: 'image', format: 'png', width: 240, height: 320 });
+    const mirrored = String((event.pinpad_screen as { data_url?: unknown }).data_url);
+    expect(Buffer.from(mirrored.replace(/^data:image\/png;base64,/, ''), 'base64')).toEqual(Buffer.from(image.bytes));
+    expect((await call(client, 'pix.list', {})).shows).toEqual([event]);
 
     await payByPix(pos, bolepix.id);
     const paid = await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id);
     expect(paid).toMatchObject({ terminal: pinpad.serial, amount: 15_000, via: 'pix' });
+    expect(paid.pinpad_lines).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
     await displayed(pinpad.sim, /PIX RECEBIDO/);
     expect(pinpad.sim.display.lines.join('\n')).toMatch(/R\$ 150,00/);
     expect(pinpad.sim.display.image).toBeUndefined();
@@ -105,7 +113,19 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
     // A few seconds later the PINPAD is free again, and the agent's file is gone.
     await displayed(pinpad.sim, /CAIXA LIVRE/);
     await expect.poll(() => pinpad.sim.mediaFiles().map((f) => f.name)).toEqual([]);
+    expect((await call(client, 'pix.list', {})).shows).toEqual([]);
   }, 20_000);
+
+  it("pix.list tells a POS only of the shows it started; the window's shows reach no POS", async () => {
+    const bolepix = await createBolepix(pos, client, buyerId);
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    const other = await pos.paired('Outro caixa');
+    expect((await call(other, 'pix.list', {})).shows).toEqual([]);
+    expect((await call(client, 'pix.list', {})).shows.map((s) => s.transaction_id)).toEqual([bolepix.id]);
+    await call(client, 'pix.cancel', { transaction_id: bolepix.id });
+    await displayed(pinpad.sim, /CAIXA LIVRE/);
+    await other.close();
+  });
 
   it("deletes the agent's stale PBQR files before loading, and leaves the PINPAD's other files", async () => {
     const bolepix = await createBolepix(pos, client, buyerId);
@@ -204,6 +224,10 @@ describe('pix.show on a text-only PINPAD (training profile)', () => {
     expect(shown.qr_data_url).toMatch(/^data:image\/svg\+xml/);
     const sim = pos.pinpads[0]!.sim;
     expect(sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    // The window hears it too: the QR to show the customer, and the PINPAD's two lines for its mirror.
+    const event = await checkedEvent(client, 'pix.shown', (p) => p.transaction_id === bolepix.id);
+    expect(event).toMatchObject({ pinpad: 'text', qr_svg: shown.qr_svg, br_code: bolepix.pix.qr_code });
+    expect(event.pinpad_screen).toEqual({ kind: 'text', lines: sim.display.lines.slice(0, 2) });
     // Paid from the POS's screen: the PINPAD says so all the same.
     await payByPix(pos, bolepix.id);
     expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
