@@ -23,6 +23,7 @@ import {
 } from './i18n.js';
 import { forgetOperatorKey, takeOperatorKey } from './login.js';
 import { PaymentPage } from './payment-page.js';
+import { PixPanel } from './pix-panel.js';
 import { readiness, type Readiness } from './readiness.js';
 import { ReprintLast } from './reprint-last.js';
 import { SettingsPage } from './settings-page.js';
@@ -164,6 +165,8 @@ function startWindow(operatorKey: string): void {
   new ReprintLast(context, new Toast());
   const settingsPage = new SettingsPage(context);
   const supportPage = new SupportPage(context, () => statusPage.devices());
+  // Over whatever page is on while a Pix QR is shown (pix.show); it hides the page under it.
+  const pixPanel = new PixPanel(context);
 
   function renderShell(): void {
     const state = client.state;
@@ -222,6 +225,8 @@ function startWindow(operatorKey: string): void {
       else link.removeAttribute('aria-current');
     }
     document.title = `${t(ROUTE_TITLES[next])} — Pinbridge`;
+    // Going to a page puts a Pix QR away (the notice on top brings it back).
+    if (moveFocus) pixPanel.tuck();
     // A page the cashier goes to reads its data again: it is shown current.
     if (moveFocus && client.state === 'ready') {
       if (next === 'transactions') void transactionsPage.load();
@@ -251,6 +256,7 @@ function startWindow(operatorKey: string): void {
     clientsPage.render();
     settingsPage.render();
     supportPage.render();
+    pixPanel.render();
   });
 
   client.on('state', (state) => {
@@ -266,6 +272,7 @@ function startWindow(operatorKey: string): void {
         transactionsPage.load(),
         clientsPage.load(),
         settingsPage.load(),
+        pixPanel.load(),
       ]).then(() => renderShell());
     } else if (state !== 'open') {
       // Lost (reconnecting or closed): the devices' last states are no longer known to be true.

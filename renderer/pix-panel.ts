@@ -1,0 +1,301 @@
+/**
+ * Pix at the counter in the window (issue 38): while a bolepix's QR is shown with pix.show, a
+ * panel over the page the cashier is on, to turn toward the customer — the QR large, the amount,
+ * how to pay, until when — and, beside it, the PINPAD's screen as the agent put it there (the
+ * very image file it loaded, or its two lines of text). On a text-only PINPAD ("PAGUE COM PIX /
+ * QR NA TELA") this panel is where the customer scans the code.
+ *
+ * It follows the agent's events: pix.shown opens it, pix.paid turns it into "Pix recebido" (also
+ * for a Pix whose QR a card sale took off the PINPAD meanwhile), pix.ended closes it — or says the
+ * code expired. A window opened (or reconnected) mid-show reads the shows with pix.list.
+ * "Ocultar" puts it away (a notice on top brings it back); "Cancelar Pix" stops showing it (the
+ * bolepix itself stays, as pix.cancel says).
+ */
+import type { EventPayload } from '../client/index.js';
+import { errorText, type WindowContext } from './context.js';
+import { button, byId, fill, h } from './dom.js';
+import { formatDateTime, formatTime, t } from './i18n.js';
+import { formatCentavos } from './money.js';
+
+type PixShow = EventPayload<'pix.shown'>;
+type PixPaid = EventPayload<'pix.paid'>;
+
+/** "Pix recebido" (or "expirou") stays this long before the panel closes by itself. */
+const OUTCOME_SHOWN_MS = 20_000;
+
+/** What the panel shows: the QR waiting, or how it ended. */
+type Panel =
+  | { readonly kind: 'waiting'; readonly show: PixShow }
+  | { readonly kind: 'paid'; readonly paid: PixPaid }
+  | { readonly kind: 'expired'; readonly show: PixShow };
+
+export class PixPanel {
+  readonly #context: WindowContext;
+  /** The QRs on the PINPADs, by transaction id, newest last. */
+  readonly #shows = new Map<string, PixShow>();
+  /** Amounts of Pix whose QR a card sale took: still watched, their payment still told here. */
+  readonly #watched = new Map<string, number>();
+  #panel: Panel | null = null;
+  /** The cashier put the panel away ("Ocultar"): the notice on top brings it back. */
+  #tucked = false;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** A cancel or print failed: said under the buttons until the panel changes. */
+  #problem: string | null = null;
+
+  readonly #section = byId('pix-panel');
+  readonly #notice = byId('notice-pix');
+  readonly #noticeText = byId('notice-pix-text');
+
+  constructor(context: WindowContext) {
+    this.#context = context;
+    const { client } = context;
+    client.on('pix.shown', (show) => {
+      this.#shows.delete(show.transaction_id);
+      this.#shows.set(show.transaction_id, show);
+      this.#open({ kind: 'waiting', show }, true);
+    });
+    client.on('pix.paid', (paid) => {
+      this.#shows.delete(paid.transaction_id);
+      this.#watched.delete(paid.transaction_id);
+      this.#open({ kind: 'paid', paid }, true);
+    });
+    client.on('pix.ended', (ended) => {
+      const show = this.#shows.get(ended.transaction_id);
+      this.#shows.delete(ended.transaction_id);
+      if (ended.watching && show !== undefined) this.#watched.set(ended.transaction_id, show.amount);
+      else this.#watched.delete(ended.transaction_id);
+      const current = this.#panel;
+      if (current === null || current.kind === 'paid') return this.#changed();
+      if (current.show.transaction_id !== ended.transaction_id) return this.#changed();
+      if (ended.reason === 'expired') return this.#open({ kind: 'expired', show: current.show }, false);
+      // Paid: pix.paid came first. Cancelled, replaced (a pix.shown follows), taken by a sale, stopped: it goes.
+      this.#next();
+    });
+    byId('notice-pix-show').addEventListener('click', () => {
+      this.#tucked = false;
+      this.render();
+      this.#focusTitle();
+    });
+    this.#section.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && this.#panel !== null) {
+        event.preventDefault();
+        this.#tuckOrClose();
+      }
+    });
+  }
+
+  /** Reads the shows on (a window opened, or reconnected, mid-show). */
+  async load(): Promise<void> {
+    try {
+      const { shows } = await this.#context.client.call('pix.list', {});
+      this.#shows.clear();
+      for (const show of shows) this.#shows.set(show.transaction_id, show);
+      const current = this.#panel;
+      if (current === null || current.kind === 'waiting') this.#next();
+    } catch {
+      // An agent without Pix (older): nothing to show.
+    }
+  }
+
+  /** The cashier went to a page: a QR waiting is put away (the notice brings it back), an outcome closed. */
+  tuck(): void {
+    if (this.isOpen()) this.#tuckOrClose(false);
+  }
+
+  /** Whether the panel covers the page now (main.ts hides the page under it). */
+  isOpen(): boolean {
+    return this.#panel !== null && !this.#tucked;
+  }
+
+  render(): void {
+    const panel = this.#panel;
+    this.#section.hidden = !this.isOpen();
+    document.body.dataset.pixPanel = this.isOpen() ? 'open' : 'closed';
+    const waiting = panel?.kind === 'waiting' ? panel.show : undefined;
+    this.#notice.hidden = waiting === undefined || !this.#tucked;
+    if (waiting !== undefined)
+      this.#noticeText.textContent = t('pix.notice', { amount: formatCentavos(waiting.amount) });
+    if (panel === null || this.#tucked) return;
+    this.#section.dataset.state = panel.kind;
+    fill(
+      this.#section,
+      panel.kind === 'waiting'
+        ? this.#waiting(panel.show)
+        : panel.kind === 'paid'
+          ? this.#paid(panel.paid)
+          : this.#expired(panel.show),
+    );
+  }
+
+  #waiting(show: PixShow): HTMLElement {
+    const amount = formatCentavos(show.amount);
+    return h(
+      'div',
+      { className: 'pix-layout' },
+      h(
+        'div',
+        { className: 'pix-code' },
+        h('img', {
+          id: 'pix-qr',
+          className: 'pix-qr',
+          attrs: { src: show.qr_data_url, alt: t('pix.qrAlt', { amount }) },
+        }),
+      ),
+      h(
+        'div',
+        { className: 'pix-info' },
+        h('h1', { id: 'pix-title', attrs: { tabindex: '-1' } }, t('pix.title')),
+        h('p', { id: 'pix-amount', className: 'pix-amount' }, amount),
+        h('p', { className: 'pix-how' }, t('pix.how')),
+        show.expires_at === null
+          ? null
+          : h('p', { className: 'hint' }, t('pix.validUntil', { time: formatDateTime(show.expires_at) })),
+        h('p', { id: 'pix-status', className: 'pix-status', attrs: { role: 'status' } }, t('pix.waiting')),
+        this.#mirror(show.pinpad_screen),
+        this.#problemLine(),
+        h(
+          'div',
+          { className: 'actions' },
+          button(t('pix.cancel'), {
+            variant: 'danger',
+            focusKey: 'pix-cancel',
+            onClick: () => void this.#cancel(show.transaction_id),
+          }),
+          button(t('pix.tuck'), { focusKey: 'pix-tuck', onClick: () => this.#tuckOrClose() }),
+        ),
+      ),
+    );
+  }
+
+  #paid(paid: PixPaid): HTMLElement {
+    const amount = formatCentavos(paid.amount);
+    return h(
+      'div',
+      { className: 'pix-layout' },
+      h('div', { className: 'pix-code pix-check', attrs: { 'aria-hidden': 'true' } }, '✓'),
+      h(
+        'div',
+        { className: 'pix-info' },
+        h('h1', { id: 'pix-title', attrs: { tabindex: '-1' } }, t('pix.paidTitle')),
+        h('p', { id: 'pix-amount', className: 'pix-amount' }, amount),
+        h(
+          'p',
+          { id: 'pix-status', className: 'pix-status', attrs: { role: 'status' } },
+          paid.paid_at === null ? t('pix.paid') : t('pix.paidAt', { time: formatTime(paid.paid_at) }),
+        ),
+        paid.pinpad_lines === null ? null : this.#mirror({ kind: 'text', lines: paid.pinpad_lines }),
+        h(
+          'div',
+          { className: 'actions' },
+          button(t('pix.close'), { variant: 'primary', focusKey: 'pix-close', onClick: () => this.#next() }),
+        ),
+      ),
+    );
+  }
+
+  #expired(show: PixShow): HTMLElement {
+    return h(
+      'div',
+      { className: 'pix-layout' },
+      h(
+        'div',
+        { className: 'pix-info' },
+        h('h1', { id: 'pix-title', attrs: { tabindex: '-1' } }, t('pix.expiredTitle')),
+        h('p', { id: 'pix-amount', className: 'pix-amount' }, formatCentavos(show.amount)),
+        h('p', { id: 'pix-status', className: 'pix-status', attrs: { role: 'status' } }, t('pix.expired')),
+        h(
+          'div',
+          { className: 'actions' },
+          button(t('pix.close'), { variant: 'primary', focusKey: 'pix-close', onClick: () => this.#next() }),
+        ),
+      ),
+    );
+  }
+
+  /** The PINPAD's screen as the agent put it: the image file it loaded, or its lines. */
+  #mirror(screen: PixShow['pinpad_screen']): HTMLElement {
+    const shown =
+      screen.kind === 'image'
+        ? h('img', {
+            id: 'pix-pinpad-image',
+            className: 'pinpad-mirror-image',
+            attrs: {
+              src: screen.data_url,
+              alt: t('pix.mirrorImage'),
+              width: String(screen.width),
+              height: String(screen.height),
+            },
+          })
+        : h(
+            'p',
+            { id: 'pix-pinpad-text', className: 'pinpad-mirror-text' },
+            ...screen.lines.flatMap((line, index) => (index === 0 ? [line] : [h('br'), line])),
+          );
+    return h(
+      'figure',
+      { id: 'pix-pinpad', className: 'pinpad-mirror', attrs: { 'data-kind': screen.kind } },
+      h('figcaption', {}, t('pix.mirror')),
+      shown,
+    );
+  }
+
+  #problemLine(): HTMLElement | null {
+    if (this.#problem === null) return null;
+    return h('p', { id: 'pix-problem', className: 'field-error', attrs: { role: 'alert' } }, this.#problem);
+  }
+
+  async #cancel(transactionId: string): Promise<void> {
+    try {
+      await this.#context.client.call('pix.cancel', { transaction_id: transactionId });
+      // pix.ended (cancelled) closes the panel.
+    } catch (error) {
+      this.#problem = t('pix.cancelFailed', { reason: errorText(error) });
+      this.render();
+    }
+  }
+
+  /** Escape or "Ocultar": a QR waiting is put away (still shown on the PINPAD); an outcome is closed. */
+  #tuckOrClose(moveFocus = true): void {
+    if (this.#panel?.kind === 'waiting') {
+      this.#tucked = true;
+      this.#changed();
+      if (moveFocus) byId('notice-pix-show').focus();
+    } else this.#next();
+  }
+
+  /** Shows `panel`; `fresh`: something new the cashier and customer must see (it comes out of hiding). */
+  #open(panel: Panel, fresh: boolean): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#panel = panel;
+    this.#problem = null;
+    if (fresh) this.#tucked = false;
+    if (panel.kind !== 'waiting') this.#timer = setTimeout(() => this.#next(), OUTCOME_SHOWN_MS);
+    this.#changed();
+    if (this.isOpen()) this.#focusTitle();
+  }
+
+  /** The newest QR still on a PINPAD, or nothing. */
+  #next(): void {
+    const newest = [...this.#shows.values()].at(-1);
+    if (newest === undefined) {
+      if (this.#timer !== null) clearTimeout(this.#timer);
+      this.#timer = null;
+      this.#panel = null;
+      this.#problem = null;
+      this.#tucked = false;
+      this.#changed();
+      return;
+    }
+    this.#open({ kind: 'waiting', show: newest }, false);
+  }
+
+  #changed(): void {
+    this.render();
+    this.#context.changed();
+  }
+
+  #focusTitle(): void {
+    document.getElementById('pix-title')?.focus();
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * Pix at the counter in the window, in real Chromium at 800×480 (a common POS touch screen):
+ * when the POS shows a bolepix with pix.show, the window opens its Pix panel over the page — the
+ * QR the customer scans, the amount, and the PINPAD's screen beside it. On a text-only PINPAD
+ * the window is where the customer pays: what the browser draws, read back by a QR decoder from
+ * a screenshot of the window, is exactly the bolepix's BR Code. Once the sandbox pays it, the
+ * panel says "Pix recebido". On a graphic PINPAD the mirror shows the very image the PINPAD holds.
+ * (The scripts must be built first: `npm run build`, which `npm test` runs.)
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../drivers/printers/chromium.js';
+import { decodePng, decodeQrPng, readQr } from '../helpers/qr-decode.js';
+import { call as sandboxCall } from '../helpers/sandbox.js';
+import { freshCpf } from '../helpers/fresh-cpf.js';
+import { displayed } from '../main/core/engine-rig.js';
+import {
+  AUTO_CUSTOMER,
+  checkedCall as call,
+  OPERATOR_KEY,
+  posRig,
+  type PosRig,
+  type RpcClient,
+} from '../main/pos/pos-rig.js';
+import { notInView, seriousA11yViolations } from './layout.js';
+import { openWindowPage, type WindowPage } from './window-page.js';
+
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+interface Bolepix {
+  readonly id: string;
+  readonly pix: { readonly qr_code: string };
+}
+
+let counter = 0;
+
+async function createBolepix(pos: PosRig, client: RpcClient, amount = 15_000): Promise<Bolepix> {
+  const buyer = await pos.rig.client.buyers.create({
+    first_name: 'Clara',
+    last_name: 'Nunes',
+    taxpayer_id: freshCpf(),
+    email: 'clara@example.com',
+  });
+  const { transaction } = await call(client, 'bolepix.create', {
+    customer: buyer.id,
+    amount,
+    description: 'Pedido 42',
+    reference_id: `pix-window-${++counter}-${Date.now()}`,
+  });
+  return transaction as unknown as Bolepix;
+}
+
+/** The customer pays by Pix: the sandbox's own route, as the bank would. */
+async function payByPix(pos: PosRig, id: string): Promise<void> {
+  const { sandbox } = pos.rig;
+  const paid = await sandboxCall(
+    { sandbox, token: sandbox.token },
+    'POST',
+    `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${id}/pay`,
+    { via: 'pix' },
+  );
+  expect(paid.status).toBe(200);
+}
+
+/** What a phone pointed at the window reads: a screenshot of the viewport, decoded. */
+async function qrOnScreen(page: Page): Promise<string | null> {
+  const shot = decodePng(await page.screenshot());
+  return readQr(shot.rgba, shot.width, shot.height);
+}
+
+/** The window at 800×480, logged in; on the status page unless it opens mid-show (going to a page puts the QR away). */
+async function openWindow(pos: PosRig, options: { readonly toStatus?: boolean } = {}): Promise<WindowPage> {
+  const window = await openWindowPage(browser, pos.server.uiUrl(OPERATOR_KEY), {
+    viewport: { width: 800, height: 480 },
+    hasTouch: true,
+    waitReady: false,
+  });
+  await window.page.locator('body[data-connection="ready"]').waitFor({ state: 'attached', timeout: 10_000 });
+  if (options.toStatus !== false) await window.page.click('#nav-status');
+  return window;
+}
+
+describe('a text-only PINPAD: the customer pays from the window', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+  let window: WindowPage;
+
+  beforeAll(async () => {
+    pos = await posRig();
+    client = await pos.paired('Caixa Pix');
+    window = await openWindow(pos);
+  }, 60_000);
+
+  afterAll(async () => {
+    await window?.context.close();
+    await pos?.close();
+  });
+
+  it('shows the QR over the page, in view and readable, with the amount and the PINPAD pointing at it', async () => {
+    const { page } = window;
+    const bolepix = await createBolepix(pos, client);
+    const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
+    expect(shown.pinpad).toBe('text');
+
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+    expect(await notInView(page, ['#pix-qr', '#pix-title', '#pix-amount', '#pix-pinpad'])).toEqual([]);
+    expect(await page.locator('#pix-title').innerText()).toBe('Pague com Pix');
+    expect(await page.locator('#pix-amount').innerText()).toBe('R$ 150,00');
+    // The PINPAD tells the customer to look here; the window's mirror says the same.
+    expect(pos.pinpads[0]!.sim.display.lines.slice(0, 2)).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    expect((await page.locator('#pix-pinpad-text').innerText()).split('\n')).toEqual(['PAGUE COM PIX', 'QR NA TELA']);
+    // The page under it is out of the way; the panel is accessible.
+    expect(await page.locator('#page-status').isVisible()).toBe(false);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // What a phone reads off the window is exactly the bolepix's BR Code.
+    expect(await qrOnScreen(page)).toBe(bolepix.pix.qr_code);
+
+    await payByPix(pos, bolepix.id);
+    await page.locator('#pix-panel[data-state="paid"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('#pix-title').innerText()).toBe('Pix recebido');
+    expect(await page.locator('#pix-amount').innerText()).toBe('R$ 150,00');
+    expect((await page.locator('#pix-pinpad-text').innerText()).split('\n')).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
+    expect(await notInView(page, ['#pix-title', '#pix-amount', '#pix-status'])).toEqual([]);
+    await displayed(pos.pinpads[0]!.sim, /PIX RECEBIDO/);
+    // The QR is gone: nothing left to pay.
+    expect(await page.locator('#pix-qr').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Fechar' }).click();
+    await expect.poll(() => page.locator('#pix-panel').isHidden()).toBe(true);
+    expect(await page.locator('#page-status').isVisible()).toBe(true);
+    expect(window.errors).toEqual([]);
+  }, 40_000);
+
+  it('"Ocultar" puts the QR away behind a notice that brings it back; a window opened later finds it too', async () => {
+    const { page } = window;
+    const bolepix = await createBolepix(pos, client, 4_990);
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+    await expect.poll(() => page.locator('#pix-amount').innerText()).toBe('R$ 49,90');
+
+    await page.getByRole('button', { name: 'Ocultar' }).click();
+    await expect.poll(() => page.locator('#pix-panel').isHidden()).toBe(true);
+    expect(await page.locator('#notice-pix-text').innerText()).toBe('Pix de R$ 49,90 aguardando pagamento');
+    expect(await notInView(page, ['#notice-pix-show'])).toEqual([]);
+
+    // A second window (or this one after a reload) opens mid-show: it reads the show with pix.list.
+    const later = await openWindow(pos, { toStatus: false });
+    try {
+      await later.page.locator('#pix-panel[data-state="waiting"]').waitFor();
+      expect(await qrOnScreen(later.page)).toBe(bolepix.pix.qr_code);
+    } finally {
+      await later.context.close();
+    }
+
+    await page.click('#notice-pix-show');
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+    expect(await qrOnScreen(page)).toBe(bolepix.pix.qr_code);
+
+    // "Cancelar Pix": the QR goes from the window and the PINPAD is free again.
+    await page.getByRole('button', { name: 'Cancelar Pix' }).click();
+    await expect.poll(() => page.locator('#pix-panel').isHidden()).toBe(true);
+    expect(await page.locator('#notice-pix').isHidden()).toBe(true);
+    await displayed(pos.pinpads[0]!.sim, /CAIXA LIVRE/);
+    expect(window.errors).toEqual([]);
+  }, 40_000);
+});
+
+describe('a graphic PINPAD (PPC-930): the window mirrors the image it shows', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+  let window: WindowPage;
+
+  beforeAll(async () => {
+    pos = await posRig({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
+    client = await pos.paired('Caixa Pix');
+    window = await openWindow(pos);
+  }, 60_000);
+
+  afterAll(async () => {
+    await window?.context.close();
+    await pos?.close();
+  });
+
+  it('shows the image file the PINPAD displays, beside the QR for the customer', async () => {
+    const { page } = window;
+    const bolepix = await createBolepix(pos, client);
+    expect((await call(client, 'pix.show', { transaction_id: bolepix.id })).pinpad).toBe('image');
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+    const held = pos.pinpads[0]!.sim.display.image!;
+    // The mirror's image is the PINPAD's file, byte for byte, drawn at its own size's proportions.
+    const src = await page.locator('#pix-pinpad-image').getAttribute('src');
+    expect(Buffer.from(src!.replace(/^data:image\/png;base64,/, ''), 'base64')).toEqual(Buffer.from(held.bytes));
+    expect(decodeQrPng(held.bytes)).toBe(bolepix.pix.qr_code);
+    const natural = await page.locator('#pix-pinpad-image').evaluate((element) => {
+      const img = element as unknown as { complete: boolean; naturalWidth: number; naturalHeight: number };
+      return [img.complete, img.naturalWidth, img.naturalHeight];
+    });
+    expect(natural).toEqual([true, 240, 320]);
+    expect(await notInView(page, ['#pix-pinpad-image', '#pix-qr'])).toEqual([]);
+    expect(await qrOnScreen(page)).toBe(bolepix.pix.qr_code);
+
+    await payByPix(pos, bolepix.id);
+    await page.locator('#pix-panel[data-state="paid"]').waitFor({ timeout: 15_000 });
+    expect((await page.locator('#pix-pinpad-text').innerText()).split('\n')).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
+    expect(window.errors).toEqual([]);
+  }, 40_000);
+});
