@@ -34,7 +34,7 @@ import {
 } from '../pinpad/link-status.js';
 import { ClientStore } from '../pos/clients/client-store.js';
 import type { PairingAnnouncement } from '../pos/protocol/pairing.js';
-import { PosServer } from '../pos/server/server.js';
+import { PosServer, type PixOnScreen } from '../pos/server/server.js';
 import { DEFAULT_PORTS } from '../pos/protocol/index.js';
 import { openReceiptPrinting, type ReceiptPrinting, type ReceiptPrintingOptions } from '../receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../receipts/settings.js';
@@ -212,6 +212,8 @@ export const STARTED_GRACE_MS = 10_000;
 export interface AgentEvents {
   /** A POS asked to pair: the code is for the cashier's eyes only (window, or terminal headless). */
   pairing: [PairingAnnouncement];
+  /** A Pix QR the customer scans from the window (a text-only PINPAD): the window must be in front. */
+  pixOnScreen: [PixOnScreen];
 }
 
 /** How long a restart waits after the window was answered. */
@@ -1046,6 +1048,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         ...(posPorts === undefined ? {} : { ports: posPorts }),
         ...(tls === undefined ? {} : { tls }),
         announcePairing: (pairing) => emitter.agent?.emit('pairing', pairing),
+        announcePixOnScreen: (shown) => emitter.agent?.emit('pixOnScreen', shown),
         operatorKey,
       });
       if (metricsSettings.enabled || telemetrySettings.enabled) {

@@ -353,6 +353,8 @@ export class Shell {
     tray.on('click', () => shell.show());
     // A POS asking to pair: the cashier must see the code, so the window comes forward.
     agent.on('pairing', () => shell.show());
+    // A Pix QR on a text-only PINPAD ("QR NA TELA"): the customer scans it from the window.
+    agent.on('pixOnScreen', () => shell.show());
     const refresh = (): void => shell.refreshTray();
     agent.pinpads.on('connected', refresh).on('disconnected', refresh);
     agent.apiHealth.on('change', refresh);

@@ -57,6 +57,12 @@ import { Session } from './session.js';
 import { StageClock } from './stage-clock.js';
 import { roomFor, timeIsUp } from './waiting-room.js';
 
+/** A Pix QR shown in the window because the PINPAD cannot show it (PosServerOptions.announcePixOnScreen). */
+export interface PixOnScreen {
+  readonly terminal: string;
+  readonly transactionId: string;
+}
+
 export interface PosServerOptions {
   readonly agent: PosAgent;
   readonly logger: Logger;
@@ -77,6 +83,11 @@ export interface PosServerOptions {
   readonly maxMessageBytes?: number;
   /** Shows a pairing code to the cashier (the window, or the terminal when headless). */
   readonly announcePairing: (pairing: PairingAnnouncement) => void;
+  /**
+   * A Pix QR the customer must scan from the checkout's screen (pix.show on a text-only PINPAD,
+   * or one that would not take the image): the desktop app brings its window forward.
+   */
+  readonly announcePixOnScreen?: (shown: PixOnScreen) => void;
   /** How often idle connections are pinged; one that misses a pong is dropped. Default 30 s. */
   readonly heartbeatMs?: number;
   /**
@@ -237,6 +248,10 @@ export class PosServer {
     const audit = options.audit;
     const record = audit === undefined ? undefined : audit.record.bind(audit);
     const hub = new Hub(agent, rateLimit, logger, record);
+    hub.pix.on('shown', (shown) => {
+      if (shown.pinpad.kind === 'text')
+        options.announcePixOnScreen?.({ terminal: shown.terminal, transactionId: shown.transactionId });
+    });
     const refusals = new RefusalLog({
       logger,
       ...(record === undefined ? {} : { audit: record }),

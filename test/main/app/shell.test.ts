@@ -198,6 +198,14 @@ describe('the Electron shell', () => {
     expect(window.visible).toBe(true);
   });
 
+  it('brings the window forward when a Pix QR is for the customer to scan from it (a text-only PINPAD)', async () => {
+    const shell = await run(['--autostart']);
+    const window = FakeWindow.all[0]!;
+    expect(window.visible).toBe(false);
+    shell.agent.emit('pixOnScreen', { terminal: 'POS0000000000001', transactionId: 'a'.repeat(32) });
+    expect(window.visible).toBe(true);
+  });
+
   it('quits from the tray only after the agent stopped', async () => {
     const shell = await run();
     await shell.agent.ready;

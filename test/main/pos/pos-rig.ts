@@ -35,7 +35,7 @@ import type { AuditLog } from '../../../main/audit-log.js';
 import type { Logger } from '../../../main/log.js';
 import type { PeerFinder } from '../../../main/pos/server/peer/peer.js';
 import type { RateLimitOptions } from '../../../main/pos/server/rate-limit.js';
-import { PosServer } from '../../../main/pos/server/server.js';
+import { PosServer, type PixOnScreen } from '../../../main/pos/server/server.js';
 import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
 import type { DiskWatcher, UpdateWatcher } from '../../../main/pos/server/agent.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
@@ -67,6 +67,8 @@ export interface PosRig {
   printedJobs(): string[];
   /** Every pairing code the "window" was shown. */
   readonly announced: PairingAnnouncement[];
+  /** Every Pix QR the "window" was asked to bring forward (a text-only PINPAD's). */
+  readonly pixOnScreen: PixOnScreen[];
   readonly pinpads: PosPinpad[];
   addPinpad(serial: string, options?: PinpadSimulatorOptions, attach?: AttachOptions): Promise<PosPinpad>;
   /** A connected client (not logged in). `origin` is sent like a browser would. */
@@ -337,6 +339,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
   });
   const clientsFile = join(dir, 'clients.db');
   const announced: PairingAnnouncement[] = [];
+  const pixOnScreen: PixOnScreen[] = [];
   const startServer = async (): Promise<{ server: PosServer; clients: ClientStore }> => {
     const clients = ClientStore.open(clientsFile);
     const server = await PosServer.start({
@@ -368,6 +371,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       ...(options.maxMessageBytes ? { maxMessageBytes: options.maxMessageBytes } : {}),
       ...(options.tls ? { tls: { key: options.tls.key, cert: options.tls.cert } } : {}),
       announcePairing: (pairing) => announced.push(pairing),
+      announcePixOnScreen: (shown) => pixOnScreen.push(shown),
       operatorKey: OPERATOR_KEY,
       ...(options.unauthenticated?.max === undefined ? {} : { maxUnauthenticated: options.unauthenticated.max }),
       ...(options.unauthenticated?.lifetimeMs === undefined
@@ -401,6 +405,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
             .map((name) => join(printDir, name))
         : [],
     announced,
+    pixOnScreen,
     pinpads,
     async addPinpad(serial, simOptions, attachOptions = {}) {
       const sim = new PinpadSimulator({ serialNumber: serial, ...simOptions });

@@ -98,6 +98,8 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
     const mirrored = String((event.pinpad_screen as { data_url?: unknown }).data_url);
     expect(Buffer.from(mirrored.replace(/^data:image\/png;base64,/, ''), 'base64')).toEqual(Buffer.from(image.bytes));
     expect((await call(client, 'pix.list', {})).shows).toEqual([event]);
+    // The QR is on the PINPAD: the cashier's window is not pushed in front of the POS.
+    expect(pos.pixOnScreen).toEqual([]);
 
     await payByPix(pos, bolepix.id);
     const paid = await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id);
@@ -228,6 +230,8 @@ describe('pix.show on a text-only PINPAD (training profile)', () => {
     const event = await checkedEvent(client, 'pix.shown', (p) => p.transaction_id === bolepix.id);
     expect(event).toMatchObject({ pinpad: 'text', qr_svg: shown.qr_svg, br_code: bolepix.pix.qr_code });
     expect(event.pinpad_screen).toEqual({ kind: 'text', lines: sim.display.lines.slice(0, 2) });
+    // The customer scans it from the window: the desktop app is asked to bring it forward.
+    expect(pos.pixOnScreen).toEqual([{ terminal: pos.pinpads[0]!.serial, transactionId: bolepix.id }]);
     // Paid from the POS's screen: the PINPAD says so all the same.
     await payByPix(pos, bolepix.id);
     expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
