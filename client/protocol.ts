@@ -1458,6 +1458,18 @@ export interface Methods {
       cancelled: boolean;
     };
   };
+  /** Prints a pending bolepix's Pix QR on the receipt printer (in the background, journaled): a short slip to pay from with a bank app. */
+  'pix.print': {
+    params: {
+      /** The bolepix transaction (bolepix.create’s transaction.id). */
+      transaction_id: string;
+      /** A printer by its settings name (default "default"). */
+      printer?: string;
+    };
+    result: {
+      print_jobs: PrintJob[];
+    };
+  };
 }
 
 /**
@@ -1512,6 +1524,8 @@ export interface Events {
     paid_at: string | null;
     /** The Pix end-to-end id, when given. */
     end_to_end_id: string | null;
+    /** The customer's receipt ("COMPROVANTE DE PAGAMENTO PIX"), printed by itself: its job (printer.job follows it). null: not printed now — auto_print without "customer", no printer, printed before for this transaction, or it could not be queued (logged). */
+    print_job: PrintJob | null;
   };
   /** A bolepix's QR is no longer shown: paid, cancelled (pix.cancel, or at the provider), expired, replaced (another pix.show on the PINPAD), pinpad_taken (a card sale took the PINPAD: `watching` true, pix.paid and a last pix.ended may follow), not_found, stopped (Pinbridge stopping). */
   'pix.ended': {

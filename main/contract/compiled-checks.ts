@@ -324,6 +324,12 @@ const FACTORIES = new Map([
   const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).length === 1) && (typeof value.transaction_id === "string" && External[0].test(value.transaction_id)))));
   return (value) => check_0(value);
 }],
+  // POS pix.print
+  ["2ac22a417e140077-358", () => {
+  const External = [new RegExp("(^transaction_id$|^printer$)", "u"), new RegExp("^[0-9a-fA-F]{32}$", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((typeof value.transaction_id === "string" && External[1].test(value.transaction_id)) && (value.printer === undefined || (!("printer" in value) || (typeof value.printer === "string" && ((value.printer.length >= 2 || (value.printer.length >= 1 && Guard.CodePointCount(value.printer) >= 1)) && (value.printer.length <= 64 || (value.printer.length <= 128 && Guard.CodePointCount(value.printer) <= 64))))))))));
+  return (value) => check_0(value);
+}],
 ]);
 
 const made = new Map();

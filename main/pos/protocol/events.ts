@@ -132,6 +132,11 @@ export const EVENTS = {
         via: Type.Union([Type.Literal('pix'), Type.Literal('boleto'), Type.Literal('unknown')]),
         paid_at: Type.Union([Type.String(), Type.Null()]),
         end_to_end_id: Type.Union([Type.String(), Type.Null()], { description: 'The Pix end-to-end id, when given.' }),
+        print_job: Type.Union([PrintJobView, Type.Null()], {
+          description:
+            'The customer\'s receipt ("COMPROVANTE DE PAGAMENTO PIX"), printed by itself: its job (printer.job follows it). ' +
+            'null: not printed now — auto_print without "customer", no printer, printed before for this transaction, or it could not be queued (logged).',
+        }),
       },
       { additionalProperties: false },
     ),

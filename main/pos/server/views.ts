@@ -301,7 +301,7 @@ export const updateView = (state: UpdateState | undefined): UpdateView =>
       };
 
 /** A bolepix shown with pix.show was paid (pix.paid). */
-export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
+export function pixPaidView(paid: PixPaid, receipt: PrintJob | null = null): EventPayload<'pix.paid'> {
   return {
     transaction_id: paid.transactionId,
     terminal: paid.terminal,
@@ -309,6 +309,7 @@ export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
     via: paid.via,
     paid_at: paid.paidAt,
     end_to_end_id: paid.endToEndId,
+    print_job: receipt === null ? null : printJobView(receipt),
   };
 }
 
