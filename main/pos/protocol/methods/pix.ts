@@ -69,7 +69,7 @@ export const PIX_METHODS = {
     description:
       'The slip: the store, "PAGUE COM PIX", the amount, the QR (the bolepix\'s BR Code, as the printer\'s own QR code ' +
       "sized for its paper, 58 or 80 mm), until when the Pix is valid (the store's clock) and the transaction id. " +
-      'It need not be shown with pix.show first, and does not change what the PINPAD shows. NOT_FOUND: no such ' +
+      'It need not be shown with pix.show first, and does not change what the PINPAD shows. API_NOT_FOUND: no such ' +
       'transaction; INVALID_STATE: not a pending bolepix with a valid Pix code (data.reason NOT_BOLEPIX, NOT_PENDING, ' +
       'BR_CODE_INVALID); PRINTING_OFF: no store data or no printer in the settings; INVALID_PARAMS: no printer of that name.',
     params: Type.Object(
