@@ -290,8 +290,8 @@ export interface PosRigOptions {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
   /** The store's time zone (settings receipts.time_zone), for the receipts and the window alike. */
   readonly timeZone?: string;
-  /** The receipt printer's address; default: a folder (printDir) that takes every job. */
-  readonly printerAddress?: string;
+  /** The receipt printer's address; default: a folder (printDir) that takes every job; null: no printer. */
+  readonly printerAddress?: string | null;
   /** The copies printed by themselves (settings receipts.auto_print); default none. */
   readonly autoPrint?: readonly ReceiptCopy[];
   /** When a void needs the supervisor's PIN (settings supervisor) and its keeper; none by default. */
@@ -335,7 +335,10 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         ? TRAINING_RECEIPT_SETTINGS
         : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
     training: true,
-    printers: { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
+    printers:
+      options.printerAddress === null
+        ? {}
+        : { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
     autoPrint: options.autoPrint ?? [],
   });
   const clientsFile = join(dir, 'clients.db');

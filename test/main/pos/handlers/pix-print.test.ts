@@ -274,3 +274,25 @@ describe('the receipt of a Pix received, on a printer that is off', () => {
     expect(['queued', 'failed']).toContain(tried.state);
   });
 });
+
+describe('Pix on paper without a receipt printer', () => {
+  let pos: PosRig;
+
+  beforeAll(async () => {
+    pos = await posRig({ autoPrint: ['customer'], printerAddress: null });
+  });
+  afterAll(async () => pos.close());
+
+  it('pix.print answers PRINTING_OFF, and a Pix received is told with no receipt (print_job null)', async () => {
+    const client = await pos.paired('Caixa sem papel');
+    const bolepix = await createBolepix(client, await newBuyer(pos));
+    expect(await refused(client, 'pix.print', { transaction_id: bolepix.id })).toMatchObject({ code: 'PRINTING_OFF' });
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    await payByPix(pos, bolepix.id);
+    expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepix.id)).toMatchObject({
+      amount: 15_000,
+      print_job: null,
+    });
+    await displayed(pos.pinpads[0]!.sim, /PIX RECEBIDO/);
+  });
+});
