@@ -1496,6 +1496,18 @@ export interface Methods {
       cancelled: boolean;
     };
   };
+  /** Prints a pending bolepix's Pix QR on the receipt printer (in the background, journaled): a short slip to pay from with a bank app. */
+  'pix.print': {
+    params: {
+      /** The bolepix transaction (bolepix.create’s transaction.id). */
+      transaction_id: string;
+      /** A printer by its settings name (default "default"). */
+      printer?: string;
+    };
+    result: {
+      print_jobs: PrintJob[];
+    };
+  };
 }
 
 /**
@@ -1554,6 +1566,8 @@ export interface Events {
     end_to_end_id: string | null;
     /** What the PINPAD shows now ("PIX RECEBIDO" and the amount); null when a card sale had taken it. */
     pinpad_lines: string[] | null;
+    /** The customer's receipt ("COMPROVANTE DE PAGAMENTO PIX"), printed by itself: its job (printer.job follows it). null: not printed now — auto_print without "customer", no printer, printed before for this transaction, or it could not be queued (logged). */
+    print_job: PrintJob | null;
   };
   /** A bolepix's QR is no longer shown: paid, cancelled (pix.cancel, or at the provider), expired, replaced (another pix.show on the PINPAD), pinpad_taken (a card sale took the PINPAD: `watching` true, pix.paid and a last pix.ended may follow), not_found, stopped (Pinbridge stopping). */
   'pix.ended': {

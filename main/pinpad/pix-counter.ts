@@ -157,6 +157,29 @@ function checkedBrCode(payload: string, amount: number, transactionId: string): 
   }
 }
 
+/**
+ * A bolepix with something left to pay, its Pix code checked: what pix.show shows and pix.print
+ * prints. PixShowError NOT_BOLEPIX, NOT_PENDING or BR_CODE_INVALID otherwise.
+ */
+export function pendingBolepix(
+  transaction: Transaction,
+  transactionId: string = transaction.id,
+): { readonly pix: NonNullable<Transaction['pix']>; readonly amount: number; readonly brCode: string } {
+  const pix = transaction.pix;
+  if (transaction.payment_type !== 'bolepix' || pix?.qr_code === undefined || pix.qr_code === '') {
+    throw new PixShowError('NOT_BOLEPIX', `Transaction ${transactionId} is not a bolepix with a Pix code.`);
+  }
+  if (
+    transaction.status !== 'pending' ||
+    transaction.boleto?.status === 'canceled' ||
+    transaction.boleto?.status === 'paid'
+  ) {
+    throw new PixShowError('NOT_PENDING', `Bolepix ${transactionId} is ${transaction.status}: nothing to pay.`);
+  }
+  const amount = transaction.amount;
+  return { pix, amount, brCode: checkedBrCode(pix.qr_code, amount, transactionId) };
+}
+
 export class PixCounter extends EventEmitter<PixCounterEvents> {
   readonly #options: PixCounterOptions;
   /** The show of each PINPAD, by serial. */
@@ -180,19 +203,7 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
     const { pinpads, transactions } = this.#options;
     const serial = pinpads.get(terminal).serialNumber;
     const transaction = await transactions.retrieve(transactionId);
-    const pix = transaction.pix;
-    if (transaction.payment_type !== 'bolepix' || pix?.qr_code === undefined || pix.qr_code === '') {
-      throw new PixShowError('NOT_BOLEPIX', `Transaction ${transactionId} is not a bolepix with a Pix code.`);
-    }
-    if (
-      transaction.status !== 'pending' ||
-      transaction.boleto?.status === 'canceled' ||
-      transaction.boleto?.status === 'paid'
-    ) {
-      throw new PixShowError('NOT_PENDING', `Bolepix ${transactionId} is ${transaction.status}: nothing to pay.`);
-    }
-    const amount = transaction.amount;
-    const brCode = checkedBrCode(pix.qr_code, amount, transactionId);
+    const { pix, amount, brCode } = pendingBolepix(transaction, transactionId);
     const previous = this.#shows.get(serial);
     if (previous !== undefined) this.#end(previous, 'replaced', { idle: false });
     for (const [id, watched] of this.#watched)

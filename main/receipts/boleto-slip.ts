@@ -6,8 +6,10 @@
  */
 import type { PaperColumns, PrintBlock, PrintDocument } from '../../drivers/printers/document.js';
 import type { Transaction } from '../api/index.js';
-import { formatBrl, formatDateBr, formatTaxId, formatDateTimeBr } from '../locale/br-format.js';
+import { formatBrl, formatDateBr, formatTaxId } from '../locale/br-format.js';
 import { ReceiptError } from './errors.js';
+import { TRAINING_TEXT } from './card-receipt.js';
+import { pixQrBlocks } from './pix-blocks.js';
 import type { ReceiptSettings } from './settings.js';
 import { storeTimeZone } from '../locale/store-time.js';
 
@@ -21,15 +23,6 @@ export interface BoletoSlipOptions {
   readonly columns?: PaperColumns;
   readonly training?: boolean;
   readonly reprint?: boolean;
-}
-
-const TRAINING_TEXT = 'TREINAMENTO - SEM VALOR';
-
-/** "2026-12-10T23:59:59-03:00" → "10/12/2026 23:59" on the store's clock. */
-function dateTime(iso: string, timeZone: string): string {
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) throw new ReceiptError('INVALID_INPUT', `The Pix expiry "${iso}" is not a time.`);
-  return formatDateTimeBr(at, timeZone);
 }
 
 export function boletoSlipDocument(transaction: Transaction, options: BoletoSlipOptions): PrintDocument {
@@ -80,15 +73,13 @@ export function boletoSlipDocument(transaction: Transaction, options: BoletoSlip
   else blocks.push({ kind: 'text', text: 'Pague digitando a linha acima no app do seu banco.', align: 'center' });
   if (kind === 'bolepix' && transaction.pix !== undefined) {
     blocks.push({ kind: 'rule' });
-    blocks.push({ kind: 'text', text: 'PAGUE COM PIX', align: 'center', bold: true });
-    blocks.push({ kind: 'text', text: 'Aponte a câmera do app do seu banco', align: 'center' });
-    blocks.push({ kind: 'qrcode', data: transaction.pix.qr_code });
-    const timeZone = storeTimeZone(settings.time_zone);
-    blocks.push({
-      kind: 'text',
-      text: `Pix válido até ${dateTime(transaction.pix.expiration_date_time, timeZone)}`,
-      align: 'center',
-    });
+    blocks.push(
+      ...pixQrBlocks({
+        brCode: transaction.pix.qr_code,
+        expiresAt: transaction.pix.expiration_date_time,
+        timeZone: storeTimeZone(settings.time_zone),
+      }),
+    );
   }
   if (training) blocks.push({ kind: 'text', text: TRAINING_TEXT, align: 'center', bold: true });
   const title = `${kind === 'bolepix' ? 'Boleto com Pix' : 'Boleto'} de ${formatBrl(transaction.amount)}`;

@@ -244,7 +244,8 @@ const TITLES: Record<ReceiptKind, string> = {
   cancellation: 'COMPROVANTE DE CANCELAMENTO',
 };
 const COPY_TEXT: Record<ReceiptCopy, string> = { customer: 'VIA DO CLIENTE', merchant: 'VIA DO ESTABELECIMENTO' };
-const TRAINING_TEXT = 'TREINAMENTO - SEM VALOR';
+/** What every paper printed in training mode says at its top and bottom: nothing on it is worth money. */
+export const TRAINING_TEXT = 'TREINAMENTO - SEM VALOR';
 
 /** One copy of the receipt as a printer document. */
 export function cardReceiptDocument(receipt: CardReceipt, copy: ReceiptCopy): PrintDocument {

@@ -8,6 +8,8 @@ import type { PaperColumns, PrintDocument } from '../../drivers/printers/documen
 import { renderText } from '../../drivers/printers/layout.js';
 import type { Transaction } from '../api/index.js';
 import { boletoSlipDocument } from './boleto-slip.js';
+import { pixReceiptDocument, type PixPaidReceipt } from './pix-receipt.js';
+import { pixSlipDocument } from './pix-slip.js';
 import { testPageDocument } from './test-page.js';
 import type { PaymentProgress } from '../core/events.js';
 import type { Journal } from '../core/journal/journal.js';
@@ -31,14 +33,22 @@ export interface ReceiptServiceOptions {
   readonly printedBefore?: (subject: string) => boolean;
   /** The paper width of a printer by name (slips lay out for it); default 48 columns. */
   readonly columnsOf?: (printer: string) => PaperColumns | undefined;
+  /** The clock of "CONFIRMADO EM" on a Pix receipt whose provider gave no payment time. */
+  readonly now?: () => Date;
 }
 
 /** The print queue's subject of a payment's copy: how reprints are recognised. */
 export const receiptSubject = (referenceId: string, kind: CardReceipt['kind'], copy: ReceiptCopy): string =>
   `payment:${referenceId}:${kind}:${copy}`;
 
+/** The print queue's subject of a bolepix's Pix slip (pix.print) and of its receipt once paid. */
+export const pixSlipSubject = (transactionId: string): string => `pix:${transactionId}:qr`;
+export const pixPaidSubject = (transactionId: string): string => `pix:${transactionId}:paid`;
+
 export class ReceiptService {
   readonly #options: ReceiptServiceOptions;
+  /** Pix receipts queued this run: a job held in memory on a full disk is not in the journal yet. */
+  readonly #pixPaidQueued = new Set<string>();
 
   constructor(options: ReceiptServiceOptions) {
     this.#options = options;
@@ -90,6 +100,50 @@ export class ReceiptService {
       `boleto:${transaction.id}`,
       boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }),
     );
+  }
+
+  /**
+   * Queues the Pix slip of a bolepix (pix.print): its QR on paper, laid out for the printer's
+   * paper. The caller checks the bolepix is still payable (pendingBolepix).
+   */
+  printPixSlip(transaction: Transaction, options: { printer?: string } = {}): PrintJob {
+    const queue = this.#queue();
+    const printer = options.printer ?? DEFAULT_PRINTER;
+    const columns = this.#options.columnsOf?.(printer) ?? 48;
+    return queue.submit(
+      printer,
+      pixSlipSubject(transaction.id),
+      pixSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }),
+    );
+  }
+
+  /**
+   * Prints by itself the customer's receipt of a bolepix paid at the counter (PixCounter's
+   * `paid`), once per transaction: not again for a second `paid`, nor after a restart (the print
+   * journal keeps the subject). It follows the card receipts' auto-print setting as far as the
+   * customer's copy goes: without 'customer' in it nothing prints (the merchant's proof of a Pix
+   * is the provider's record, not paper). Never throws: what cannot be built or queued goes to
+   * `onError` and the Pix goes on. Returns the job queued now, or null.
+   */
+  printPixPaid(paid: PixPaidReceipt, onError: (error: unknown) => void = () => undefined): PrintJob | null {
+    const queue = this.#options.queue;
+    const copies = this.#options.autoPrint ?? RECEIPT_COPIES;
+    if (queue === undefined || !copies.includes('customer')) return null;
+    const subject = pixPaidSubject(paid.transactionId);
+    try {
+      if (this.#pixPaidQueued.has(subject) || queue.journal.list({ subject, limit: 1 }).length > 0) return null;
+      const document = pixReceiptDocument(paid, {
+        settings: this.#options.settings,
+        training: this.#options.training,
+        learnedAt: (this.#options.now ?? (() => new Date()))(),
+      });
+      const job = queue.submit(DEFAULT_PRINTER, subject, document);
+      this.#pixPaidQueued.add(subject);
+      return job;
+    } catch (error) {
+      onError(error);
+      return null;
+    }
   }
 
   /** Queues the printer's test slip (the window's "Imprimir teste"). */

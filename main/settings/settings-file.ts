@@ -216,7 +216,7 @@ export const ReceiptsSection = Type.Object(
       Type.Array(Type.Union([Type.Literal('customer'), Type.Literal('merchant')]), {
         maxItems: 2,
         description:
-          'The copies printed by themselves when a sale is approved or voided (default both; [] prints nothing by itself).',
+          'The copies printed by themselves when a sale is approved or voided (default both; [] prints nothing by itself); with "customer", also the receipt of a Pix received at the counter.',
       }),
     ),
   },

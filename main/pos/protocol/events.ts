@@ -143,6 +143,11 @@ export const EVENTS = {
         pinpad_lines: Type.Union([Type.Array(Type.String(), { maxItems: 2 }), Type.Null()], {
           description: 'What the PINPAD shows now ("PIX RECEBIDO" and the amount); null when a card sale had taken it.',
         }),
+        print_job: Type.Union([PrintJobView, Type.Null()], {
+          description:
+            'The customer\'s receipt ("COMPROVANTE DE PAGAMENTO PIX"), printed by itself: its job (printer.job follows it). ' +
+            'null: not printed now — auto_print without "customer", no printer, printed before for this transaction, or it could not be queued (logged).',
+        }),
       },
       { additionalProperties: false },
     ),

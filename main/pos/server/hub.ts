@@ -12,7 +12,7 @@ import type { PaymentProgress as PaymentProgressEvent } from '../../core/events.
 import type { PaymentOutcome } from '../../core/outcome.js';
 import type { PinpadLinkStatus } from '../../pinpad/link-status.js';
 import type { PinpadEntry } from '../../pinpad/registry.js';
-import { PixCounter } from '../../pinpad/pix-counter.js';
+import { PixCounter, type PixPaid } from '../../pinpad/pix-counter.js';
 import { idleText } from '../../pinpad/display-text.js';
 import { systemScheduler } from '../../core/scheduler.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
@@ -115,7 +115,7 @@ export class Hub {
       logger: log,
     });
     this.pix.on('shown', (shown) => this.publish('pix.shown', pixShowView(shown), shown.owner));
-    this.pix.on('paid', (paid) => this.publish('pix.paid', pixPaidView(paid), paid.owner));
+    this.pix.on('paid', (paid) => this.publish('pix.paid', pixPaidView(paid, this.#printPixReceipt(paid)), paid.owner));
     this.pix.on('ended', (ended) => this.publish('pix.ended', pixEndedView(ended), ended.owner));
     this.#unsubscribe.push(() => this.pix.close());
     for (const [name, { device }] of agent.printers) {
@@ -293,6 +293,16 @@ export class Hub {
   #jobOwner(subject: string): string | null | undefined {
     const match = /^payment:(.+):[a-z_]+:[a-z]+$/.exec(subject);
     return match === null ? undefined : this.#ownerOf(match[1]!);
+  }
+
+  /** The customer's receipt of a Pix received, printed by itself; a failure is logged, never the Pix's. */
+  #printPixReceipt(paid: PixPaid): PrintJob | null {
+    const onError = (error: unknown): void =>
+      this.#log.warn(
+        { transaction: paid.transactionId, err: error instanceof Error ? error.message : String(error) },
+        'the receipt of a Pix received was not printed',
+      );
+    return this.#agent.receipts?.printPixPaid(paid, onError) ?? null;
   }
 
   /** Who started a payment: this run's record, else the journal's (null: no POS client did). */

@@ -302,7 +302,7 @@ export const updateView = (state: UpdateState | undefined): UpdateView =>
       };
 
 /** A bolepix shown with pix.show was paid (pix.paid). */
-export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
+export function pixPaidView(paid: PixPaid, receipt: PrintJob | null = null): EventPayload<'pix.paid'> {
   return {
     transaction_id: paid.transactionId,
     terminal: paid.terminal,
@@ -311,6 +311,7 @@ export function pixPaidView(paid: PixPaid): EventPayload<'pix.paid'> {
     paid_at: paid.paidAt,
     end_to_end_id: paid.endToEndId,
     pinpad_lines: paid.pinpadLines === null ? null : [...paid.pinpadLines],
+    print_job: receipt === null ? null : printJobView(receipt),
   };
 }
 

@@ -40,6 +40,7 @@ import type { SupervisorGuard } from '../../../main/pos/server/supervisor.js';
 import type { DiskWatcher, UpdateWatcher } from '../../../main/pos/server/agent.js';
 import { openReceiptPrinting, type ReceiptPrinting } from '../../../main/receipts/printing.js';
 import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
+import type { ReceiptCopy } from '../../../main/receipts/card-receipt.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { engineRig, type EngineRig } from '../core/engine-rig.js';
 
@@ -291,8 +292,10 @@ export interface PosRigOptions {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string };
   /** The store's time zone (settings receipts.time_zone), for the receipts and the window alike. */
   readonly timeZone?: string;
-  /** The receipt printer's address; default: a folder (printDir) that takes every job. */
-  readonly printerAddress?: string;
+  /** The receipt printer's address; default: a folder (printDir) that takes every job; null: no printer. */
+  readonly printerAddress?: string | null;
+  /** The copies printed by themselves (settings receipts.auto_print); default none. */
+  readonly autoPrint?: readonly ReceiptCopy[];
   /** When a void needs the supervisor's PIN (settings supervisor) and its keeper; none by default. */
   readonly supervisor?: SupervisorGuard;
   /** What the agent says it runs in (the window shows it): training by default; payments go to the rig's sandbox either way. */
@@ -334,8 +337,11 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         ? TRAINING_RECEIPT_SETTINGS
         : { ...TRAINING_RECEIPT_SETTINGS, time_zone: options.timeZone },
     training: true,
-    printers: { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
-    autoPrint: [],
+    printers:
+      options.printerAddress === null
+        ? {}
+        : { default: { address: options.printerAddress ?? `file://${printDir}/`, format: 'escpos' } },
+    autoPrint: options.autoPrint ?? [],
   });
   const clientsFile = join(dir, 'clients.db');
   const announced: PairingAnnouncement[] = [];

@@ -7,7 +7,7 @@
 import { Type } from 'typebox';
 import { Literals } from '../literals.js';
 import { method, NoParams, Terminal } from '../method-spec.js';
-import { PixShowView } from '../models.js';
+import { PixShowView, PrintJobView } from '../models.js';
 
 const TransactionId = Type.String({
   pattern: '^[0-9a-fA-F]{32}$',
@@ -69,5 +69,32 @@ export const PIX_METHODS = {
       { cancelled: Type.Boolean({ description: 'false: it was not being shown.' }) },
       { additionalProperties: false },
     ),
+  }),
+  'pix.print': method({
+    tag: 'pix',
+    access: 'client',
+    cost: 10,
+    summary:
+      "Prints a pending bolepix's Pix QR on the receipt printer (in the background, journaled): a short slip to pay from with a bank app.",
+    description:
+      'The slip: the store, "PAGUE COM PIX", the amount, the QR (the bolepix\'s BR Code, as the printer\'s own QR code ' +
+      "sized for its paper, 58 or 80 mm), until when the Pix is valid (the store's clock) and the transaction id. " +
+      'It need not be shown with pix.show first, and does not change what the PINPAD shows. API_NOT_FOUND: no such ' +
+      'transaction; INVALID_STATE: not a pending bolepix with a valid Pix code (data.reason NOT_BOLEPIX, NOT_PENDING, ' +
+      'BR_CODE_INVALID); PRINTING_OFF: no store data or no printer in the settings; INVALID_PARAMS: no printer of that name.',
+    params: Type.Object(
+      {
+        transaction_id: TransactionId,
+        printer: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: 64,
+            description: 'A printer by its settings name (default "default").',
+          }),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
   }),
 } as const;

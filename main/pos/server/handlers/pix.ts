@@ -4,10 +4,10 @@
  * its pix.paid and pix.ended to whoever asked — the window hears them too).
  */
 import { renderPixQrSvg } from '../../../pix/index.js';
-import { PixShowError } from '../../../pinpad/pix-counter.js';
+import { pendingBolepix, PixShowError } from '../../../pinpad/pix-counter.js';
 import { PosError } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
-import { pixShowView } from '../views.js';
+import { pixShowView, printJobView } from '../views.js';
 
 /** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
 function refusal(error: unknown): never {
@@ -22,7 +22,7 @@ function refusal(error: unknown): never {
   throw error;
 }
 
-export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel'> = {
+export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel' | 'pix.print'> = {
   'pix.show': async ({ transaction_id, terminal }, { hub, session }) => {
     // The window (no client of its own) gets the events as the operator; a POS, as the owner.
     const owner = session.client?.id ?? null;
@@ -48,4 +48,26 @@ export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel'> = {
   }),
 
   'pix.cancel': ({ transaction_id }, { hub }) => ({ cancelled: hub.pix.cancel(transaction_id.toLowerCase()) }),
+
+  // The same checks as pix.show (a pending bolepix whose BR Code asks for its amount), then the slip.
+  'pix.print': async ({ transaction_id, printer }, { agent }) => {
+    if (printer !== undefined && !agent.printers.has(printer)) {
+      const message = `No printer named "${printer}" is configured (settings: printers).`;
+      throw new PosError('INVALID_PARAMS', message, { violations: [{ field: 'printer', message }] });
+    }
+    const receipts = agent.receipts;
+    if (receipts === undefined)
+      throw new PosError(
+        'PRINTING_OFF',
+        'Receipts are off: the settings have no store data ("receipts": {"merchant": …}).',
+      );
+    const transaction = await agent.api.transactions.retrieve(transaction_id.toLowerCase());
+    try {
+      pendingBolepix(transaction);
+    } catch (error) {
+      refusal(error);
+    }
+    const job = receipts.printPixSlip(transaction, printer === undefined ? {} : { printer });
+    return { print_jobs: [printJobView(job)] };
+  },
 };
