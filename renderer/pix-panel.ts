@@ -9,13 +9,17 @@
  * for a Pix whose QR a card sale took off the PINPAD meanwhile), pix.ended closes it — or says the
  * code expired. A window opened (or reconnected) mid-show reads the shows with pix.list.
  * "Ocultar" puts it away (a notice on top brings it back); "Cancelar Pix" stops showing it (the
- * bolepix itself stays, as pix.cancel says).
+ * bolepix itself stays, as pix.cancel says); "Imprimir QR" prints it on the receipt printer
+ * (pix.print) for a customer who scans better from paper. What became of that print — or of the
+ * receipt the agent printed by itself once the Pix was received (pix.paid's print_job) — is said
+ * under the buttons, in two live regions kept from one render to the next.
  */
 import type { EventPayload } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
 import { button, byId, fill, h } from './dom.js';
 import { formatDateTime, formatTime, t } from './i18n.js';
 import { formatCentavos } from './money.js';
+import { PrintWatch, type PrintJob } from './print-watch.js';
 
 type PixShow = EventPayload<'pix.shown'>;
 type PixPaid = EventPayload<'pix.paid'>;
@@ -41,6 +45,12 @@ export class PixPanel {
   #timer: ReturnType<typeof setTimeout> | null = null;
   /** A cancel or print failed: said under the buttons until the panel changes. */
   #problem: string | null = null;
+  /** The print followed: the QR asked for here, or the receipt of the Pix received. */
+  readonly #print: PrintWatch;
+  #printing: 'qr' | 'receipt' | null = null;
+  #printBusy = false;
+  readonly #printMessage = h('p', { id: 'pix-print-message', className: 'message', attrs: { role: 'status' } });
+  readonly #printError = h('p', { id: 'pix-print-error', className: 'error', attrs: { role: 'alert' } });
 
   readonly #section = byId('pix-panel');
   readonly #notice = byId('notice-pix');
@@ -48,6 +58,7 @@ export class PixPanel {
 
   constructor(context: WindowContext) {
     this.#context = context;
+    this.#print = new PrintWatch(context, () => this.#sayPrint());
     const { client } = context;
     client.on('pix.shown', (show) => {
       this.#shows.delete(show.transaction_id);
@@ -156,6 +167,10 @@ export class PixPanel {
         h(
           'div',
           { className: 'actions' },
+          button(t('pix.print'), {
+            focusKey: 'pix-print',
+            onClick: () => void this.#printQr(show.transaction_id),
+          }),
           button(t('pix.cancel'), {
             variant: 'danger',
             focusKey: 'pix-cancel',
@@ -163,6 +178,8 @@ export class PixPanel {
           }),
           button(t('pix.tuck'), { focusKey: 'pix-tuck', onClick: () => this.#tuckOrClose() }),
         ),
+        this.#printMessage,
+        this.#printError,
       ),
     );
   }
@@ -189,6 +206,8 @@ export class PixPanel {
           { className: 'actions' },
           button(t('pix.close'), { variant: 'primary', focusKey: 'pix-close', onClick: () => this.#next() }),
         ),
+        this.#printMessage,
+        this.#printError,
       ),
     );
   }
@@ -244,6 +263,46 @@ export class PixPanel {
     return h('p', { id: 'pix-problem', className: 'field-error', attrs: { role: 'alert' } }, this.#problem);
   }
 
+  /** "Imprimir QR": the slip of pix.print, followed to its end. */
+  async #printQr(transactionId: string): Promise<void> {
+    if (this.#printBusy) return;
+    this.#printBusy = true;
+    this.#printing = 'qr';
+    this.#say(t('pix.printSending'), null);
+    this.#print.sending();
+    try {
+      const { print_jobs: jobs } = await this.#context.client.call('pix.print', { transaction_id: transactionId });
+      this.#print.follow(jobs[0]);
+    } catch (error) {
+      this.#print.follow(undefined);
+      this.#say(null, t('pix.printFailed', { reason: errorText(error) }));
+    } finally {
+      this.#printBusy = false;
+    }
+  }
+
+  /** Follows a print (the receipt pix.paid names); null: nothing to say. */
+  #follow(what: 'qr' | 'receipt', job: PrintJob | null): void {
+    this.#print.stop();
+    this.#printing = job === null ? null : what;
+    this.#say(null, null);
+    if (job !== null) this.#print.follow(job);
+  }
+
+  #sayPrint(): void {
+    const words = this.#print.words();
+    if (words === null || this.#printing === null) return;
+    const text = t(this.#printing === 'qr' ? 'pix.printQr' : 'pix.printReceipt', { words: words.text });
+    if (words.tone === 'bad') this.#say(null, text);
+    else this.#say(text, null);
+  }
+
+  /** The print's line: a message (polite) or a failure (an alert), each in its own live region. */
+  #say(message: string | null, error: string | null): void {
+    if (this.#printMessage.textContent !== (message ?? '')) this.#printMessage.textContent = message ?? '';
+    if (this.#printError.textContent !== (error ?? '')) this.#printError.textContent = error ?? '';
+  }
+
   async #cancel(transactionId: string): Promise<void> {
     try {
       await this.#context.client.call('pix.cancel', { transaction_id: transactionId });
@@ -267,8 +326,14 @@ export class PixPanel {
   #open(panel: Panel, fresh: boolean): void {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
+    const sameShow =
+      panel.kind === 'waiting' &&
+      this.#panel?.kind === 'waiting' &&
+      this.#panel.show.transaction_id === panel.show.transaction_id;
     this.#panel = panel;
     this.#problem = null;
+    // A print of this QR goes on being told; a new panel starts with what it calls for.
+    if (!sameShow) this.#follow('receipt', panel.kind === 'paid' ? panel.paid.print_job : null);
     if (fresh) this.#tucked = false;
     if (panel.kind !== 'waiting') this.#timer = setTimeout(() => this.#next(), OUTCOME_SHOWN_MS);
     this.#changed();
@@ -284,6 +349,7 @@ export class PixPanel {
       this.#panel = null;
       this.#problem = null;
       this.#tucked = false;
+      this.#follow('receipt', null);
       this.#changed();
       return;
     }

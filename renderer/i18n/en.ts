@@ -203,6 +203,11 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'pix.expired': 'The Pix code expired unpaid.',
   'pix.notice': 'Pix of {amount} waiting for payment',
   'pix.showAgain': 'Show QR',
+  'pix.print': 'Print QR',
+  'pix.printSending': 'Sending the QR code to the printer…',
+  'pix.printFailed': 'The QR code was not printed. {reason}',
+  'pix.printQr': 'QR code: {words}',
+  'pix.printReceipt': 'Receipt: {words}',
   'notice.diskFull':
     'The computer’s disk is full: new sales are refused until there is room; then everything resumes by itself.',
   'notice.diskFailing': 'The computer’s disk refuses writes: logs and prints wait in memory. Sales go on.',

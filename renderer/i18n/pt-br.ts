@@ -210,6 +210,11 @@ export const PT_BR = {
   'pix.expired': 'O código Pix expirou sem pagamento.',
   'pix.notice': 'Pix de {amount} aguardando pagamento',
   'pix.showAgain': 'Mostrar QR',
+  'pix.print': 'Imprimir QR',
+  'pix.printSending': 'Enviando o QR Code para a impressora…',
+  'pix.printFailed': 'O QR Code não foi impresso. {reason}',
+  'pix.printQr': 'QR Code: {words}',
+  'pix.printReceipt': 'Comprovante: {words}',
   'notice.diskFull':
     'Disco do computador cheio: novas vendas estão suspensas até liberar espaço; depois, tudo volta sozinho.',
   'notice.diskFailing':

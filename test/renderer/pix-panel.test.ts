@@ -94,7 +94,8 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
   let window: WindowPage;
 
   beforeAll(async () => {
-    pos = await posRig();
+    // The store prints the customer's receipts by itself: a Pix received gets one too.
+    pos = await posRig({ autoPrint: ['customer'] });
     client = await pos.paired('Caixa Pix');
     window = await openWindow(pos);
   }, 60_000);
@@ -123,9 +124,19 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
     // What a phone reads off the window is exactly the bolepix's BR Code.
     expect(await qrOnScreen(page)).toBe(bolepix.pix.qr_code);
 
+    // "Imprimir QR": for a customer who scans better from paper; the window says it printed.
+    const printedBefore = pos.printedJobs().length;
+    await page.getByRole('button', { name: 'Imprimir QR' }).click();
+    await expect.poll(() => page.locator('#pix-print-message').innerText()).toBe('QR Code: Impresso.');
+    expect(pos.printedJobs().length).toBe(printedBefore + 1);
+    expect(await notInView(page, ['#pix-print-message'])).toEqual([]);
+
     await payByPix(pos, bolepix.id);
     await page.locator('#pix-panel[data-state="paid"]').waitFor({ timeout: 15_000 });
     expect(await page.locator('#pix-title').innerText()).toBe('Pix recebido');
+    // The receipt of the Pix printed by itself, and the window follows it.
+    await expect.poll(() => page.locator('#pix-print-message').innerText()).toBe('Comprovante: Impresso.');
+    expect(pos.printedJobs().length).toBe(printedBefore + 2);
     expect(await page.locator('#pix-amount').innerText()).toBe('R$ 150,00');
     expect((await page.locator('#pix-pinpad-text').innerText()).split('\n')).toEqual(['PIX RECEBIDO', 'R$ 150,00']);
     expect(await notInView(page, ['#pix-title', '#pix-amount', '#pix-status'])).toEqual([]);
