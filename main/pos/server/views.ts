@@ -32,7 +32,7 @@ import type {
   UpdateView,
   EventPayload,
 } from '../protocol/index.js';
-import type { PixEnded, PixPaid, PixShown } from '../../pinpad/pix-counter.js';
+import type { PixEnded, PixPaid, PixShown, PixShowResult } from '../../pinpad/pix-counter.js';
 import { renderPixQrSvg } from '../../pix/index.js';
 import type { PairingAnnouncement } from '../protocol/pairing.js';
 import type { DiskState, UpdateState } from './agent.js';
@@ -315,16 +315,25 @@ export function pixPaidView(paid: PixPaid, receipt: PrintJob | null = null): Eve
   };
 }
 
-/** A bolepix's QR on a PINPAD (pix.shown, pix.list): the QR for a screen, and what the PINPAD shows. */
-export function pixShowView(shown: PixShown): EventPayload<'pix.shown'> {
+/** What pix.show answers and pix.shown says alike: the bolepix, and its QR drawn for a screen. */
+export function pixQrView(shown: PixShowResult): Omit<EventPayload<'pix.shown'>, 'pinpad' | 'pinpad_screen'> {
   const qr = renderPixQrSvg(shown.brCode);
-  const screen = shown.pinpad;
   return {
     transaction_id: shown.transactionId,
     terminal: shown.terminal,
     amount: shown.amount,
     br_code: shown.brCode,
     expires_at: shown.expiresAt,
+    qr_svg: qr.svg,
+    qr_data_url: qr.dataUrl,
+  };
+}
+
+/** A bolepix's QR on a PINPAD (pix.shown, pix.list): the QR for a screen, and what the PINPAD shows. */
+export function pixShowView(shown: PixShown): EventPayload<'pix.shown'> {
+  const screen = shown.pinpad;
+  return {
+    ...pixQrView(shown),
     pinpad: screen.kind,
     pinpad_screen:
       screen.kind === 'image'
@@ -336,8 +345,6 @@ export function pixShowView(shown: PixShown): EventPayload<'pix.shown'> {
             data_url: `data:image/${screen.format};base64,${Buffer.from(screen.file).toString('base64')}`,
           }
         : { kind: 'text', lines: [...screen.lines] },
-    qr_svg: qr.svg,
-    qr_data_url: qr.dataUrl,
   };
 }
 

@@ -3,11 +3,10 @@
  * Pinbridge watches for its payment (main/pinpad/pix-counter.ts, owned by the hub, which sends
  * its pix.paid and pix.ended to whoever asked — the window hears them too).
  */
-import { renderPixQrSvg } from '../../../pix/index.js';
 import { pendingBolepix, PixShowError } from '../../../pinpad/pix-counter.js';
 import { PosError } from '../../protocol/index.js';
 import type { Handlers } from '../dispatch.js';
-import { pixShowView, printJobView } from '../views.js';
+import { pixQrView, pixShowView, printJobView } from '../views.js';
 
 /** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
 function refusal(error: unknown): never {
@@ -27,17 +26,7 @@ export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel' | 'pix
     // The window (no client of its own) gets the events as the operator; a POS, as the owner.
     const owner = session.client?.id ?? null;
     const shown = await hub.pix.show(transaction_id.toLowerCase(), terminal, owner).catch(refusal);
-    const qr = renderPixQrSvg(shown.brCode);
-    return {
-      transaction_id: shown.transactionId,
-      terminal: shown.terminal,
-      amount: shown.amount,
-      br_code: shown.brCode,
-      expires_at: shown.expiresAt,
-      pinpad: shown.pinpad.kind,
-      qr_svg: qr.svg,
-      qr_data_url: qr.dataUrl,
-    };
+    return { ...pixQrView(shown), pinpad: shown.pinpad.kind };
   },
 
   'pix.list': (_params, { hub, session }) => ({
