@@ -14,7 +14,8 @@ import { nfceBrandCode, printedBrand } from './card-brands.js';
 import { ReceiptError } from './errors.js';
 import { nfcePaymentGroup, type NfcePaymentGroup } from './fiscal.js';
 import type { ReceiptSettings } from './settings.js';
-import { storeTimeZone, wallClock, type WallClock } from '../locale/store-time.js';
+import { storeTimeZone } from '../locale/store-time.js';
+import { receiptClock, type ReceiptClock } from './receipt-clock.js';
 
 export type ReceiptCopy = 'customer' | 'merchant';
 export const RECEIPT_COPIES: readonly ReceiptCopy[] = ['customer', 'merchant'];
@@ -107,22 +108,10 @@ const STATUS_OF: Partial<Record<PaymentRecord['state'], { kind: ReceiptKind; sta
     reversed: { kind: 'cancellation', status: 'CANCELADA', event: 'reversed' },
   };
 
-function clock(iso: string, timeZone: string): { date: string; time: string } {
+function clock(iso: string, timeZone: string): ReceiptClock {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) throw new ReceiptError('INVALID_RECORD', `The record's time "${iso}" is not a time.`);
-  let wall: WallClock;
-  try {
-    wall = wallClock(at, timeZone);
-  } catch (error) {
-    throw new ReceiptError('INVALID_SETTINGS', `The receipts' time zone "${timeZone}" is not an IANA time zone.`, {
-      cause: error,
-    });
-  }
-  const two = (value: number): string => String(value).padStart(2, '0');
-  return {
-    date: `${two(wall.day)}/${two(wall.month)}/${wall.year}`,
-    time: `${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}`,
-  };
+  return receiptClock(at, timeZone);
 }
 
 /** "3x R$ 150,00"; with odd centavos, the first (larger) installment, which carries the remainder. */

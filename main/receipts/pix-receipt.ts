@@ -9,7 +9,8 @@
  */
 import type { PrintBlock, PrintDocument } from '../../drivers/printers/document.js';
 import { formatBrl, formatTaxId } from '../locale/br-format.js';
-import { storeTimeZone, wallClock } from '../locale/store-time.js';
+import { storeTimeZone } from '../locale/store-time.js';
+import { receiptClock } from './receipt-clock.js';
 import { TRAINING_TEXT } from './card-receipt.js';
 import { ReceiptError } from './errors.js';
 import type { ReceiptSettings } from './settings.js';
@@ -45,16 +46,8 @@ const HOW: Record<PixPaidVia, { readonly title: string; readonly status: string;
 /** "29/11/2026 14:03:27" on the store's clock; INVALID_INPUT when it is no time. */
 function dateTime(at: Date, timeZone: string): string {
   if (Number.isNaN(at.getTime())) throw new ReceiptError('INVALID_INPUT', 'The time of the payment is not a time.');
-  let wall;
-  try {
-    wall = wallClock(at, timeZone);
-  } catch (error) {
-    throw new ReceiptError('INVALID_SETTINGS', `The receipts' time zone "${timeZone}" is not an IANA time zone.`, {
-      cause: error,
-    });
-  }
-  const two = (value: number): string => String(value).padStart(2, '0');
-  return `${two(wall.day)}/${two(wall.month)}/${wall.year} ${two(wall.hour)}:${two(wall.minute)}:${two(wall.second)}`;
+  const { date, time } = receiptClock(at, timeZone);
+  return `${date} ${time}`;
 }
 
 /** The customer's copy (the only one: see docs/pix.md "The receipt"). */
