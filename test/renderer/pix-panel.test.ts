@@ -11,8 +11,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../drivers/printers/chromium.js';
 import { decodePng, decodeQrPng, readQr } from '../helpers/qr-decode.js';
-import { call as sandboxCall } from '../helpers/sandbox.js';
-import { freshCpf } from '../helpers/fresh-cpf.js';
 import { displayed } from '../main/core/engine-rig.js';
 import {
   AUTO_CUSTOMER,
@@ -24,6 +22,7 @@ import {
 } from '../main/pos/pos-rig.js';
 import { notInView, seriousA11yViolations } from './layout.js';
 import { openWindowPage, type WindowPage } from './window-page.js';
+import { createBolepix, newBuyer, payByPix } from '../main/pos/bolepix-rig.js';
 
 let browser: Browser;
 
@@ -34,41 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-interface Bolepix {
-  readonly id: string;
-  readonly pix: { readonly qr_code: string };
-}
-
-let counter = 0;
-
-async function createBolepix(pos: PosRig, client: RpcClient, amount = 15_000): Promise<Bolepix> {
-  const buyer = await pos.rig.client.buyers.create({
-    first_name: 'Clara',
-    last_name: 'Nunes',
-    taxpayer_id: freshCpf(),
-    email: 'clara@example.com',
-  });
-  const { transaction } = await call(client, 'bolepix.create', {
-    customer: buyer.id,
-    amount,
-    description: 'Pedido 42',
-    reference_id: `pix-window-${++counter}-${Date.now()}`,
-  });
-  return transaction as unknown as Bolepix;
-}
-
-/** The customer pays by Pix: the sandbox's own route, as the bank would. */
-async function payByPix(pos: PosRig, id: string): Promise<void> {
-  const { sandbox } = pos.rig;
-  const paid = await sandboxCall(
-    { sandbox, token: sandbox.token },
-    'POST',
-    `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${id}/pay`,
-    { via: 'pix' },
-  );
-  expect(paid.status).toBe(200);
-}
 
 /** What a phone pointed at the window reads: a screenshot of the viewport, decoded. */
 async function qrOnScreen(page: Page): Promise<string | null> {
@@ -107,7 +71,7 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
 
   it('shows the QR over the page, in view and readable, with the amount and the PINPAD pointing at it', async () => {
     const { page } = window;
-    const bolepix = await createBolepix(pos, client);
+    const bolepix = await createBolepix(client, await newBuyer(pos));
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(shown.pinpad).toBe('text');
 
@@ -152,7 +116,7 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
 
   it('"Ocultar" puts the QR away behind a notice that brings it back; a window opened later finds it too', async () => {
     const { page } = window;
-    const bolepix = await createBolepix(pos, client, 4_990);
+    const bolepix = await createBolepix(client, await newBuyer(pos), 4_990);
     await call(client, 'pix.show', { transaction_id: bolepix.id });
     await page.locator('#pix-panel[data-state="waiting"]').waitFor();
     await expect.poll(() => page.locator('#pix-amount').innerText()).toBe('R$ 49,90');
@@ -202,7 +166,7 @@ describe('a graphic PINPAD (PPC-930): the window mirrors the image it shows', ()
 
   it('shows the image file the PINPAD displays, beside the QR for the customer', async () => {
     const { page } = window;
-    const bolepix = await createBolepix(pos, client);
+    const bolepix = await createBolepix(client, await newBuyer(pos));
     expect((await call(client, 'pix.show', { transaction_id: bolepix.id })).pinpad).toBe('image');
     await page.locator('#pix-panel[data-state="waiting"]').waitFor();
     const held = pos.pinpads[0]!.sim.display.image!;

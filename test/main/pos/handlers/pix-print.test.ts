@@ -7,10 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call as sandboxCall } from '../../../helpers/sandbox.js';
 import { CLOSED_PORT } from '../../../helpers/closed-port.js';
 import { decodeEscPos, type DecodedEscPos } from '../../../helpers/escpos-decode.js';
-import { freshCpf } from '../../../helpers/fresh-cpf.js';
 import { displayed } from '../../core/engine-rig.js';
 import {
   AUTO_CUSTOMER,
@@ -21,46 +19,10 @@ import {
   type PosRig,
   type RpcClient,
 } from '../pos-rig.js';
+import { createBolepix, newBuyer, payByPix } from '../bolepix-rig.js';
 
 let counter = 0;
 const reference = (prefix: string): string => `${prefix}-${++counter}-${Date.now()}`;
-
-interface Bolepix {
-  readonly id: string;
-  readonly pix: { readonly qr_code: string; readonly expiration_date_time: string };
-}
-
-async function newBuyer(pos: PosRig): Promise<string> {
-  const buyer = await pos.rig.client.buyers.create({
-    first_name: 'Clara',
-    last_name: 'Nunes',
-    taxpayer_id: freshCpf(),
-    email: 'clara@example.com',
-  });
-  return buyer.id;
-}
-
-async function createBolepix(client: RpcClient, buyerId: string, amount = 15_000): Promise<Bolepix> {
-  const { transaction } = await call(client, 'bolepix.create', {
-    customer: buyerId,
-    amount,
-    description: 'Pedido 42',
-    reference_id: reference('pix'),
-  });
-  return transaction as unknown as Bolepix;
-}
-
-/** The customer pays the bolepix by Pix: the sandbox's own route, as the bank would. */
-async function payByPix(pos: PosRig, id: string): Promise<void> {
-  const { sandbox } = pos.rig;
-  const paid = await sandboxCall(
-    { sandbox, token: sandbox.token },
-    'POST',
-    `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${id}/pay`,
-    { via: 'pix' },
-  );
-  expect(paid.status).toBe(200);
-}
 
 /** Every paper the folder printer took that mentions `text` (each job is a file of its own). */
 function papersWith(pos: PosRig, text: string): DecodedEscPos[] {

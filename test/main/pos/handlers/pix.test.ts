@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPinpadQr } from '../../../../main/pix/index.js';
 import { PIX_MEDIA_BUDGET_BYTES } from '../../../../main/pinpad/pix-display.js';
 import { decodeQrPng } from '../../../helpers/qr-decode.js';
-import { call as sandboxCall } from '../../../helpers/sandbox.js';
 import { displayed } from '../../core/engine-rig.js';
 import {
   AUTO_CUSTOMER,
@@ -20,47 +19,10 @@ import {
   type PosRig,
   type RpcClient,
 } from '../pos-rig.js';
-import { freshCpf } from '../../../helpers/fresh-cpf.js';
+import { createBolepix, newBuyer, payByPix } from '../bolepix-rig.js';
 
 let counter = 0;
 const reference = (prefix: string): string => `${prefix}-${++counter}-${Date.now()}`;
-
-interface Bolepix {
-  readonly id: string;
-  readonly pix: { readonly qr_code: string };
-}
-
-async function createBolepix(pos: PosRig, client: RpcClient, buyerId: string): Promise<Bolepix> {
-  const { transaction } = await call(client, 'bolepix.create', {
-    customer: buyerId,
-    amount: 15_000,
-    description: 'Pedido 42',
-    reference_id: reference('pix'),
-  });
-  return transaction as unknown as Bolepix;
-}
-
-/** The customer pays the bolepix by Pix: the sandbox's own route, as the bank would. */
-async function payByPix(pos: PosRig, id: string): Promise<void> {
-  const { sandbox } = pos.rig;
-  const paid = await sandboxCall(
-    { sandbox, token: sandbox.token },
-    'POST',
-    `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${id}/pay`,
-    { via: 'pix' },
-  );
-  expect(paid.status).toBe(200);
-}
-
-async function newBuyer(pos: PosRig): Promise<string> {
-  const buyer = await pos.rig.client.buyers.create({
-    first_name: 'Clara',
-    last_name: 'Nunes',
-    taxpayer_id: freshCpf(),
-    email: 'clara@example.com',
-  });
-  return buyer.id;
-}
 
 describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   let pos: PosRig;
@@ -77,7 +39,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   afterAll(async () => pos.close());
 
   it('shows the bolepix QR (with its amount) on the PINPAD, and once paid says PIX RECEBIDO and tells the POS', async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(shown).toMatchObject({
       transaction_id: bolepix.id,
@@ -119,7 +81,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   }, 20_000);
 
   it("pix.list tells a POS only of the shows it started; the window's shows reach no POS", async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     await call(client, 'pix.show', { transaction_id: bolepix.id });
     const other = await pos.paired('Outro caixa');
     expect((await call(other, 'pix.list', {})).shows).toEqual([]);
@@ -130,7 +92,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   });
 
   it("deletes the agent's stale PBQR files before loading, and leaves the PINPAD's other files", async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     const png = renderPinpadQr(bolepix.pix.qr_code, {
       width: 240,
       height: 320,
@@ -152,7 +114,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   });
 
   it('pix.cancel ends the show: the PINPAD goes back to idle and the POS hears pix.ended cancelled', async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(pinpad.sim.display.image).toBeDefined();
     expect(await call(client, 'pix.cancel', { transaction_id: bolepix.id })).toEqual({ cancelled: true });
@@ -166,8 +128,8 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   });
 
   it('a second pix.show on the same PINPAD replaces the first', async () => {
-    const first = await createBolepix(pos, client, buyerId);
-    const second = await createBolepix(pos, client, buyerId);
+    const first = await createBolepix(client, buyerId);
+    const second = await createBolepix(client, buyerId);
     await call(client, 'pix.show', { transaction_id: first.id });
     await call(client, 'pix.show', { transaction_id: second.id });
     expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === first.id)).toMatchObject({
@@ -178,7 +140,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   });
 
   it('a card sale takes the PINPAD from the QR, and the POS still hears when the bolepix is paid', async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     await call(client, 'pix.show', { transaction_id: bolepix.id });
     const outcome = await call(client, 'payment.start', {
       reference_id: reference('card'),
@@ -199,7 +161,7 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
   }, 30_000);
 
   it('refuses a transaction that is not a pending bolepix', async () => {
-    const bolepix = await createBolepix(pos, client, buyerId);
+    const bolepix = await createBolepix(client, buyerId);
     await payByPix(pos, bolepix.id);
     expect(await refused(client, 'pix.show', { transaction_id: bolepix.id })).toMatchObject({
       code: 'INVALID_STATE',
@@ -219,7 +181,7 @@ describe('pix.show on a text-only PINPAD (training profile)', () => {
   afterAll(async () => pos.close());
 
   it('tells the customer to pay on the screen, gives the POS the QR to show, and says PIX RECEBIDO once paid', async () => {
-    const bolepix = await createBolepix(pos, client, await newBuyer(pos));
+    const bolepix = await createBolepix(client, await newBuyer(pos));
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(shown.pinpad).toBe('text');
     expect(shown.qr_svg).toMatch(/^<svg|<\?xml/);
@@ -252,7 +214,7 @@ describe('pix.show on a PPC-930 whose media memory is full', () => {
 
   it('falls back to the text: the customer pays from the screen', async () => {
     const client = await pos.paired('Caixa cheio');
-    const bolepix = await createBolepix(pos, client, await newBuyer(pos));
+    const bolepix = await createBolepix(client, await newBuyer(pos));
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
     expect(shown.pinpad).toBe('text');
     const sim = pos.pinpads[0]!.sim;
