@@ -4,7 +4,8 @@
  * answer, with the sale asked for while the QR image is going onto the PINPAD (the moment the
  * PINPAD receives the load's MLI). What the customer, the cashier and the PINPAD see: the sale
  * goes through, the QR never appears, nothing half-loaded is left in the PINPAD's memory, and
- * the POS still hears when the bolepix is paid.
+ * the POS still hears when the bolepix is paid. And a show cancelled at once, its first read of the
+ * bolepix under way, leaves nothing that holds Pinbridge's or the sandbox's close.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceLinkTrace } from '../../../../drivers/simulator/device-link.js';
@@ -141,4 +142,42 @@ describe('a card sale asked for while the Pix QR loads onto a slow PPC-930', () 
       await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === bolepixId && p.watching === false),
     ).toMatchObject({ reason: 'paid' });
   }, 45_000);
+});
+
+describe('a show cancelled at once, its first read of the bolepix under way', () => {
+  it('leaves nothing open: Pinbridge and its sandbox close at once', async () => {
+    const pos = await posRig({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
+    let closing: Promise<void> | undefined;
+    try {
+      const client = await pos.paired('Caixa Pix');
+      const buyer = await pos.rig.client.buyers.create({
+        first_name: 'Clara',
+        last_name: 'Nunes',
+        taxpayer_id: freshCpf(),
+        email: 'clara@example.com',
+      });
+      const { transaction } = await call(client, 'bolepix.create', {
+        customer: buyer.id,
+        amount: 15_000,
+        description: 'Pedido 44',
+        reference_id: reference('pix'),
+      });
+      expect(await call(client, 'pix.show', { transaction_id: transaction.id })).toMatchObject({ pinpad: 'image' });
+      // The cashier changes their mind at once: the watch's first read is on its way.
+      expect(await call(client, 'pix.cancel', { transaction_id: transaction.id })).toEqual({ cancelled: true });
+      expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === transaction.id)).toMatchObject({
+        reason: 'cancelled',
+        watching: false,
+      });
+    } finally {
+      closing = pos.close();
+    }
+    // A close takes milliseconds; one held by a connection waits for Node's 60 s headers timeout.
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      closing.then(() => 'closed'),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still closing after 2 s'), 2_000))),
+    ]).finally(() => clearTimeout(timer));
+    expect(outcome).toBe('closed');
+  }, 20_000);
 });
