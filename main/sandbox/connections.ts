@@ -20,32 +20,46 @@ export interface SandboxConnections {
   closing(): void;
 }
 
+/**
+ * A connection's key, the same for its TCP socket ('connection') and, on HTTPS, the TLS socket
+ * its requests arrive on: the client's address and port.
+ */
+function keyOf(socket: Socket): string {
+  return `${socket.remoteAddress ?? ''}|${socket.remotePort ?? ''}`;
+}
+
 export function trackConnections(server: Server): SandboxConnections {
-  /** Requests in flight, by connection. */
-  const open = new Map<Socket, number>();
+  /** Each connection's TCP socket and its requests in flight, by key. */
+  const open = new Map<string, { readonly socket: Socket; readonly key: string; inFlight: number }>();
   let closing = false;
-  const endIfIdle = (socket: Socket): void => {
+  const endIfIdle = (key: string): void => {
+    const connection = open.get(key);
+    if (!closing || connection === undefined || connection.inFlight > 0) return;
     // end, not destroy: an answer just sent may still be on its way out.
-    if (closing && (open.get(socket) ?? 0) === 0) socket.end(() => socket.destroy());
+    connection.socket.end(() => connection.socket.destroy());
   };
   server.on('connection', (socket: Socket) => {
-    open.set(socket, 0);
-    socket.once('close', () => open.delete(socket));
-    endIfIdle(socket);
+    const key = keyOf(socket);
+    const connection = { socket, key, inFlight: 0 };
+    open.set(key, connection);
+    socket.once('close', () => {
+      if (open.get(key) === connection) open.delete(key);
+    });
+    endIfIdle(key);
   });
   server.on('request', (request, response) => {
-    const socket = request.socket;
-    open.set(socket, (open.get(socket) ?? 0) + 1);
+    const connection = open.get(keyOf(request.socket));
+    if (connection === undefined) return;
+    connection.inFlight++;
     response.once('close', () => {
-      if (!open.has(socket)) return;
-      open.set(socket, Math.max(0, (open.get(socket) ?? 1) - 1));
-      endIfIdle(socket);
+      connection.inFlight--;
+      endIfIdle(connection.key);
     });
   });
   return {
     closing() {
       closing = true;
-      for (const socket of open.keys()) endIfIdle(socket);
+      for (const key of open.keys()) endIfIdle(key);
     },
   };
 }

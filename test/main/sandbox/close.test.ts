@@ -4,9 +4,11 @@
  * request still arriving gets its answer first.
  */
 import { connect, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect as connectTls } from 'node:tls';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../main/sandbox/server.js';
 import { freshCpf } from '../../helpers/fresh-cpf.js';
+import { createTestPki, readPem, type TestPki } from '../../helpers/test-pki.js';
 
 /** Far longer than a close takes, far shorter than Node's 60 s wait for a request's headers. */
 const HUNG_AFTER_MS = 5_000;
@@ -20,11 +22,30 @@ function closeOf(sandbox: RunningSandbox): Promise<'closed' | 'hung'> {
   ]).finally(() => clearTimeout(timer));
 }
 
-/** A raw TCP connection to the sandbox, and what came back on it until it ended. */
+let pki: TestPki;
+beforeAll(() => {
+  pki = createTestPki();
+});
+afterAll(() => pki.remove());
+
+type Scheme = 'http' | 'https';
+
+function sandboxOver(scheme: Scheme): Promise<RunningSandbox> {
+  return startSandbox(
+    scheme === 'http' ? {} : { tls: { cert: readPem(pki.server.cert), key: readPem(pki.server.key) } },
+  );
+}
+
+/** A raw connection to the sandbox (TLS handshake done on https), and what came back on it until it ended. */
 async function rawConnection(sandbox: RunningSandbox): Promise<{ socket: Socket; ended: Promise<string> }> {
-  const { hostname, port } = new URL(sandbox.url);
-  const socket = connect({ host: hostname, port: Number(port) });
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const { hostname, port, protocol } = new URL(sandbox.url);
+  const socket =
+    protocol === 'http:'
+      ? connect({ host: hostname, port: Number(port) })
+      : connectTls({ host: hostname, port: Number(port), ca: readPem(pki.caCert), servername: 'localhost' });
+  await new Promise<void>((resolve, reject) =>
+    socket.once(protocol === 'http:' ? 'connect' : 'secureConnect', resolve).once('error', reject),
+  );
   let received = '';
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
   const ended = new Promise<string>((resolve) => socket.once('close', () => resolve(received)));
@@ -38,9 +59,9 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-describe("the sandbox's close", () => {
+describe.each(['http', 'https'] as const)("the sandbox's close (%s)", (scheme) => {
   it('ends a connection that never carried a request, and an idle keep-alive one', async () => {
-    sandbox = await startSandbox();
+    sandbox = await sandboxOver(scheme);
     const unused = await rawConnection(sandbox);
     const idle = await rawConnection(sandbox);
     idle.socket.write(`GET /v1/health HTTP/1.1\r\nHost: sandbox\r\nConnection: keep-alive\r\n\r\n`);
@@ -52,7 +73,7 @@ describe("the sandbox's close", () => {
   });
 
   it('answers a request still arriving before it ends its connection', async () => {
-    sandbox = await startSandbox();
+    sandbox = await sandboxOver(scheme);
     const body = JSON.stringify({
       first_name: 'Clara',
       last_name: 'Nunes',
