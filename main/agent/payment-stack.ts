@@ -175,6 +175,9 @@ export async function openPaymentStack(options: {
         clientCertificate = certificateInfo(tls);
       sellerId = api.seller!;
     }
+    // Its connections to the provider end with the agent (before training's sandbox closes).
+    const opened = client;
+    closers.push(() => opened.close());
     const journal = Journal.open(journalPath, {
       onDiskFull: (message) => logger.error({ journal: journalPath }, message),
     });

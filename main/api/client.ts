@@ -44,6 +44,7 @@ export class PaymentsClient {
   readonly tapToPay: TapToPayResource;
   readonly webhooks: WebhooksResource;
   readonly terminal: TerminalGateway;
+  readonly #http: HttpCore;
 
   constructor(options: PaymentsClientOptions) {
     if (typeof options.marketplaceId !== 'string' || options.marketplaceId.trim() === '') {
@@ -57,10 +58,8 @@ export class PaymentsClient {
       terminalChannel: options.capabilities?.terminalChannel ?? 2,
     };
     // One knob for the client's user: the provider's capability decides whether keys are sent.
-    const context = new ApiContext(
-      new HttpCore({ ...options, idempotencyKeys: this.capabilities.idempotencyKey }),
-      options.marketplaceId,
-    );
+    this.#http = new HttpCore({ ...options, idempotencyKeys: this.capabilities.idempotencyKey });
+    const context = new ApiContext(this.#http, options.marketplaceId);
     this.buyers = new BuyersResource(context);
     this.bankAccounts = new BankAccountsResource(context);
     this.transactions = new TransactionsResource(context, this.capabilities);
@@ -70,5 +69,13 @@ export class PaymentsClient {
     this.terminal = options.terminalGateway
       ? options.terminalGateway(context)
       : new HttpTerminalGateway(context, { version: this.capabilities.terminalChannel });
+  }
+
+  /**
+   * Closes the client's connections to the provider (the agent stops): requests under way are
+   * answered first, each within its deadline. A `dispatcher` the caller gave is left open.
+   */
+  close(): Promise<void> {
+    return this.#http.close();
   }
 }

@@ -26,7 +26,7 @@
  * duration — never the token, a body or card data.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { buildConnector, Dispatcher } from 'undici';
 import { backoffDelay as exponentialBackoff } from '../../lib/backoff.js';
 import { nodeHttp } from '../../lib/net-builtins.js';
 import { VERSION } from '../version.js';
@@ -89,6 +89,11 @@ export interface HttpCoreOptions {
   readonly userAgent?: string;
   /** How long calls fail fast after a 401 (default 5 s; 0 disables). */
   readonly authFailureCooldownMs?: number;
+  /**
+   * How long a connection of the client's own pool is kept when it never carries a request
+   * (default 4 s, undici's keep-alive). See `closingUnused`.
+   */
+  readonly unusedConnectionMs?: number;
   /** Backoff base and cap (defaults 250 ms and 4 s). */
   readonly retryBaseDelayMs?: number;
   readonly retryMaxDelayMs?: number;
@@ -150,7 +155,31 @@ export const DEFAULTS = {
   retryBaseDelayMs: 250,
   retryMaxDelayMs: 4_000,
   maxRetryAfterMs: 10_000,
+  unusedConnectionMs: 4_000,
 } as const;
+
+/**
+ * undici's connector, with each new connection closed when it has carried no request `ms` after it
+ * opened. undici (nodejs/undici#5845; the 7.30 shipped here does it) opens a new connection for a
+ * request aborted while its answer was arriving — a Pix watch stopped mid-read — and then drops
+ * the request: that connection never serves anything and may get no keep-alive timer, so it
+ * stayed open to the provider until the provider gave up on it (the sandbox's close waited for
+ * it). A connection that carried a request is undici's to keep or close, as before; a TLS
+ * handshake is over before the callback, so only a request moves `bytesWritten` after it.
+ */
+function closingUnused(connector: buildConnector.connector, ms: number): buildConnector.connector {
+  return (options, callback) =>
+    connector(options, (error, socket) => {
+      if (error !== null || socket === null) return callback(error ?? new Error('no connection'), null);
+      const written = socket.bytesWritten;
+      const timer = setTimeout(() => {
+        if (socket.bytesWritten === written) socket.destroy();
+      }, ms);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+      callback(null, socket);
+    });
+}
 
 /** Whole milliseconds within setTimeout's range (beyond it Node fires at once); NaN becomes the default. */
 function timerMs(ms: number): number {
@@ -254,6 +283,9 @@ export class HttpCore {
   readonly #basePath: string;
   /** The dispatcher requests go through: the caller's, or this client's own Agent (made at the first request). */
   readonly #dispatcher: () => Promise<Dispatcher>;
+  /** This client's own Agent, once made (close() closes it; a caller's dispatcher is the caller's). */
+  #own: Promise<Dispatcher> | undefined;
+  #closed: Promise<void> | undefined;
   readonly #log: PaymentsLogger;
   readonly #userAgent: string;
   readonly #timeoutMs: number;
@@ -304,10 +336,13 @@ export class HttpCore {
     const connect = { timeout: timerMs(this.#timeoutMs), ...options.tls };
     // undici (some 110 modules) is loaded with the first request: an agent in training mode, or
     // whose PINPAD is idle, may make none for hours.
-    let own: Promise<Dispatcher> | undefined;
+    const unusedMs = timerMs(options.unusedConnectionMs ?? DEFAULTS.unusedConnectionMs);
     this.#dispatcher =
       given === undefined
-        ? () => (own ??= import('undici').then(({ Agent }) => new Agent({ connect })))
+        ? () =>
+            (this.#own ??= import('undici').then(
+              ({ Agent, buildConnector }) => new Agent({ connect: closingUnused(buildConnector(connect), unusedMs) }),
+            ))
         : () => Promise.resolve(given);
     this.#maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.#authCooldownMs = options.authFailureCooldownMs ?? DEFAULTS.authFailureCooldownMs;
@@ -318,6 +353,16 @@ export class HttpCore {
     this.#now = options.now ?? Date.now;
     this.#onAttempt = options.onAttempt;
     this.#idempotencyKeys = options.idempotencyKeys ?? false;
+  }
+
+  /**
+   * Closes the client's own connections (the agent stops): requests under way are answered first,
+   * each within its deadline; a call after it fails. A dispatcher the caller gave is left open.
+   */
+  close(): Promise<void> {
+    const own = this.#own;
+    if (own === undefined) return Promise.resolve();
+    return (this.#closed ??= own.then((agent) => agent.close()));
   }
 
   /** How the key is presented: `bearer` (GoPag's front) or `basic` (the Zoop API underneath). */

@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 import { buildSandboxApp, type RouteRegistrar, type SandboxApp } from './app.js';
+import { trackConnections } from './connections.js';
 import {
   DEFAULT_SANDBOX_SETTINGS,
   type SandboxContext,
@@ -94,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
   const seed = ensureSeed(context);
   const app = buildSandboxApp(context, SANDBOX_ROUTES, { tls: options.tls, openapi: options.openapi });
+  const connections = trackConnections(app.server);
   try {
     await app.listen({ host, port: options.port ?? 0 });
   } catch (error) {
@@ -119,6 +121,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
     close: () =>
       (closed ??= (async () => {
+        // Answered requests end their connections: no client's unused connection holds the close.
+        connections.closing();
         await app.close();
         await shutDown();
       })()),

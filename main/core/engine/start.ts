@@ -50,8 +50,11 @@ export async function startPayment(
     // A message on the display (the agent redrawing the idle screen as the disk frees, a POS's
     // text) is one command: the sale waits for it, then starts over from the checks above. One
     // that yields to a payment (a Pix QR's media load) is told to stop first, then waited for.
-    if (brief.yieldsToPayment === true) terminal.busy?.abort.abort(new Error('a payment takes the PINPAD'));
-    if (await settlesWithin(ctx, brief.settled, BRIEF_OPERATION_WAIT_MS))
+    // A PINPAD slow to answer (a second per command) takes longer than a message to stop a load;
+    // that wait is the load's own, so it must not turn into BUSY.
+    const yields = brief.yieldsToPayment === true;
+    if (yields) terminal.busy?.abort.abort(new Error('a payment takes the PINPAD'));
+    if (await settlesWithin(ctx, brief.settled, yields ? YIELDING_OPERATION_WAIT_MS : BRIEF_OPERATION_WAIT_MS))
       return startPayment(ctx, deps, request, options);
   }
   if (terminal.busy) throw busyError(terminal.serial, terminal.busy);
@@ -89,6 +92,15 @@ export async function startPayment(
 
 /** The longest a start waits out a brief operation (a display command) before it is BUSY. */
 export const BRIEF_OPERATION_WAIT_MS = 3_000;
+
+/**
+ * The longest a start waits for a brief operation that yields to it (a Pix QR's load) to stop.
+ * Once told, a load ends after the command in flight and its clean-up (MLE, DMF): three commands,
+ * each bounded by the driver's link (2 s for the ACK, 10 s for the answer). So the sale waits as
+ * long as the load takes to stop, however slow the PINPAD; this is only the guard against one
+ * that never settles.
+ */
+export const YIELDING_OPERATION_WAIT_MS = 45_000;
 
 /** Whether `settled` resolves within `ms` on the engine's clock. */
 function settlesWithin(ctx: EngineContext, settled: Promise<void>, ms: number): Promise<boolean> {

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Journal, JournalError } from '../../../main/core/journal/journal.js';
 import { ConnectionError } from '../../../main/api/index.js';
 import { EngineError } from '../../../main/core/errors.js';
+import { BRIEF_OPERATION_WAIT_MS } from '../../../main/core/engine/start.js';
 import { centavos } from '../../../main/core/money.js';
 import type { SaleRequest } from '../../../main/core/sale-request.js';
 import { problem } from '../../../main/core/problems.js';
@@ -333,6 +334,29 @@ describe('exactly once', () => {
     await expect(load).rejects.toThrow('CANCELLED');
     await expect(started).resolves.toMatchObject({ status: 'approved' });
     expect(steps).toEqual(['load aborted', 'load ended', 'sale ended']);
+  });
+
+  it('waits for a yielding operation however long it takes to stop (a slow PINPAD), never BUSY', async () => {
+    // The engine's clock is a FakeScheduler: the 3 s a message gets pass when the spec says.
+    const scheduler = new FakeScheduler();
+    const { engine } = await open({ scheduler, now: scheduler.date });
+    let stopped = (): void => undefined;
+    const load = engine.withTerminal(
+      'PB-ENGINE-1',
+      (_serial, signal) =>
+        new Promise<void>((_resolve, reject) => {
+          // The packet in flight, then MLE and DMF, each answered late: the load ends when the spec says.
+          signal.addEventListener('abort', () => (stopped = () => reject(new Error('CANCELLED'))));
+        }),
+      { brief: true, yieldsToPayment: true },
+    );
+    const started = engine.start(sale());
+    await scheduler.advance(BRIEF_OPERATION_WAIT_MS + 1_000);
+    // Still waiting for the load, not refused.
+    expect(engine.terminals()[0]).toMatchObject({ busy: true, payment: null });
+    stopped();
+    await expect(load).rejects.toThrow('CANCELLED');
+    await expect(started).resolves.toMatchObject({ status: 'approved' });
   });
 
   it('answers BUSY for a second sale on a PINPAD that is running one, and serves another PINPAD in parallel', async () => {

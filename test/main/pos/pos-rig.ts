@@ -13,6 +13,7 @@ import {
   PinpadSimulator,
   startMemorySimulator,
   type PinpadSimulatorOptions,
+  type SimulatorSession,
 } from '../../../drivers/simulator/index.js';
 import { ApiHealthMonitor } from '../../../main/api/health.js';
 import { PaymentsClient } from '../../../main/api/index.js';
@@ -47,6 +48,8 @@ import { engineRig, type EngineRig } from '../core/engine-rig.js';
 export interface PosPinpad {
   readonly serial: string;
   readonly sim: PinpadSimulator;
+  /** The simulator's end of the cable: its link's `trace` shows each command the PINPAD receives, its `faults` slow it down. */
+  readonly session: SimulatorSession;
   readonly pinpad: Pinpad;
   /** Pulls the cable: the registry marks it disconnected. */
   unplug(): void;
@@ -426,6 +429,7 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
       const entry: PosPinpad = {
         serial,
         sim,
+        session: served.session,
         pinpad,
         unplug: () => {
           served.link.unplug();
