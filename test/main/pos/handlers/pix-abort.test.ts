@@ -9,8 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceLinkTrace } from '../../../../drivers/simulator/device-link.js';
-import { freshCpf } from '../../../helpers/fresh-cpf.js';
-import { call as sandboxCall } from '../../../helpers/sandbox.js';
+import { createBolepix, newBuyer, payByPix } from '../bolepix-rig.js';
 import {
   AUTO_CUSTOMER,
   checkedCall as call,
@@ -44,24 +43,13 @@ describe('a card sale asked for while the Pix QR loads onto a slow PPC-930', () 
     pos = await posRig({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
     pinpad = pos.pinpads[0]!;
     client = await pos.paired('Caixa Pix lento');
-    const buyer = await pos.rig.client.buyers.create({
-      first_name: 'Clara',
-      last_name: 'Nunes',
-      taxpayer_id: freshCpf(),
-      email: 'clara@example.com',
-    });
-    buyerId = buyer.id;
+    buyerId = await newBuyer(pos);
   });
   afterAll(async () => pos.close());
 
   it('stops the load at once, the sale is approved, no QR or partial file is left, and pix.paid still comes', async () => {
-    const { transaction } = await call(client, 'bolepix.create', {
-      customer: buyerId,
-      amount: 15_000,
-      description: 'Pedido 42',
-      reference_id: reference('pix'),
-    });
-    const bolepixId = transaction.id;
+    const bolepix = await createBolepix(client, buyerId);
+    const bolepixId = bolepix.id;
 
     // What the PINPAD receives, in order, with the moment the POS asked for the sale among it.
     const received: string[] = [];
@@ -97,7 +85,7 @@ describe('a card sale asked for while the Pix QR loads onto a slow PPC-930', () 
       const shown = await call(client, 'pix.show', { transaction_id: bolepixId });
       expect(sale).toBeDefined();
       // The QR never made it: the POS is told the sale took the PINPAD, and shows the QR on its screen.
-      expect(shown).toMatchObject({ transaction_id: bolepixId, pinpad: 'taken', br_code: transaction.pix?.qr_code });
+      expect(shown).toMatchObject({ transaction_id: bolepixId, pinpad: 'taken', br_code: bolepix.pix.qr_code });
       expect(await checkedEvent(client, 'pix.ended', (p) => p.transaction_id === bolepixId)).toMatchObject({
         reason: 'pinpad_taken',
         watching: true,
@@ -125,14 +113,7 @@ describe('a card sale asked for while the Pix QR loads onto a slow PPC-930', () 
     expect(pinpad.sim.mediaMemoryUsed).toBe(0);
 
     // The customer pays the bolepix from the POS's screen: the POS still hears of it.
-    const { sandbox } = pos.rig;
-    const paid = await sandboxCall(
-      { sandbox, token: sandbox.token },
-      'POST',
-      `/v1/sandbox/marketplaces/${sandbox.marketplaceId}/transactions/${bolepixId}/pay`,
-      { via: 'pix' },
-    );
-    expect(paid.status).toBe(200);
+    await payByPix(pos, bolepixId);
     expect(await checkedEvent(client, 'pix.paid', (p) => p.transaction_id === bolepixId)).toMatchObject({
       amount: 15_000,
       via: 'pix',
@@ -150,18 +131,7 @@ describe('a show cancelled at once, its first read of the bolepix under way', ()
     let closing: Promise<void> | undefined;
     try {
       const client = await pos.paired('Caixa Pix');
-      const buyer = await pos.rig.client.buyers.create({
-        first_name: 'Clara',
-        last_name: 'Nunes',
-        taxpayer_id: freshCpf(),
-        email: 'clara@example.com',
-      });
-      const { transaction } = await call(client, 'bolepix.create', {
-        customer: buyer.id,
-        amount: 15_000,
-        description: 'Pedido 44',
-        reference_id: reference('pix'),
-      });
+      const transaction = await createBolepix(client, await newBuyer(pos));
       expect(await call(client, 'pix.show', { transaction_id: transaction.id })).toMatchObject({ pinpad: 'image' });
       // The cashier changes their mind at once: the watch's first read is on its way.
       expect(await call(client, 'pix.cancel', { transaction_id: transaction.id })).toEqual({ cancelled: true });
