@@ -17,6 +17,7 @@ import { EventEmitter } from 'node:events';
 import { DriverError } from '../../drivers/errors.js';
 import { CodedError, messageOf } from '../../lib/errors.js';
 import type { Transaction } from '../api/normalize.js';
+import { centavos, type Centavos } from '../core/money.js';
 import type { Scheduler } from '../core/scheduler.js';
 import type { Logger } from '../log.js';
 import {
@@ -52,8 +53,7 @@ export type PixEndReason =
 export interface PixPaid {
   readonly transactionId: string;
   readonly terminal: string;
-  /** Centavos. */
-  readonly amount: number;
+  readonly amount: Centavos;
   readonly via: PaidVia;
   readonly paidAt: string | null;
   readonly endToEndId: string | null;
@@ -98,7 +98,7 @@ export class PixShowError extends CodedError<PixShowErrorCode> {}
 export interface PixShowResult {
   readonly transactionId: string;
   readonly terminal: string;
-  readonly amount: number;
+  readonly amount: Centavos;
   readonly brCode: string;
   readonly expiresAt: string | null;
   /** How it went onto the PINPAD; `taken`: a sale took the PINPAD before it was shown. */
@@ -122,7 +122,7 @@ export interface PixCounterOptions {
 interface Show {
   readonly transactionId: string;
   readonly terminal: string;
-  readonly amount: number;
+  readonly amount: Centavos;
   readonly owner: string | null;
   /** The image file of this show, to delete when it is over. */
   image: string | undefined;
@@ -164,7 +164,7 @@ function checkedBrCode(payload: string, amount: number, transactionId: string): 
 export function pendingBolepix(
   transaction: Transaction,
   transactionId: string = transaction.id,
-): { readonly pix: NonNullable<Transaction['pix']>; readonly amount: number; readonly brCode: string } {
+): { readonly pix: NonNullable<Transaction['pix']>; readonly amount: Centavos; readonly brCode: string } {
   const pix = transaction.pix;
   if (transaction.payment_type !== 'bolepix' || pix?.qr_code === undefined || pix.qr_code === '') {
     throw new PixShowError('NOT_BOLEPIX', `Transaction ${transactionId} is not a bolepix with a Pix code.`);
@@ -176,7 +176,8 @@ export function pendingBolepix(
   ) {
     throw new PixShowError('NOT_PENDING', `Bolepix ${transactionId} is ${transaction.status}: nothing to pay.`);
   }
-  const amount = transaction.amount;
+  // The API client's contract check already holds the amount to whole centavos: a RangeError here is a bug.
+  const amount = centavos(transaction.amount);
   return { pix, amount, brCode: checkedBrCode(pix.qr_code, amount, transactionId) };
 }
 
@@ -310,7 +311,7 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
     });
   }
 
-  #end(show: Show, reason: PixEndReason, after: { readonly idle: boolean; readonly paid?: number }): void {
+  #end(show: Show, reason: PixEndReason, after: { readonly idle: boolean; readonly paid?: Centavos }): void {
     if (show.over) return;
     show.over = true;
     show.watch?.stop();
@@ -327,7 +328,7 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
   }
 
   /** "PIX RECEBIDO" for a while when paid, then the idle text, unless the PINPAD went on to something else. */
-  async #backToIdle(show: Show, paid: number | undefined): Promise<void> {
+  async #backToIdle(show: Show, paid: Centavos | undefined): Promise<void> {
     const { pinpads, scheduler, idleText, logger } = this.#options;
     // A sale meanwhile (even one already over) drew its own screens: the idle text is no longer ours to show.
     let taken = false;

@@ -16,6 +16,7 @@
  * started meanwhile aborts a load in flight, waits for it to end, and draws its own screens.
  */
 import { AbecsStatusError } from '../../drivers/abecs/status.js';
+import type { Centavos } from '../core/money.js';
 import { amountLine } from './display-text.js';
 import type { PinpadRegistry } from './registry.js';
 import { QrImageError, renderPinpadQr, type PinpadQrImage } from '../pix/index.js';
@@ -32,7 +33,7 @@ export const PIX_TEXT_ONLY = 'PAGUE COM PIX\nQR NA TELA';
 /** What the PINPAD shows once the bolepix is paid: this line and the amount. */
 export const PIX_PAID_LINE = 'PIX RECEBIDO';
 
-export function pixPaidText(amount: number): string {
+export function pixPaidText(amount: Centavos): string {
   return `${PIX_PAID_LINE}\n${amountLine(amount)}`;
 }
 
@@ -83,7 +84,7 @@ export async function showPixOnPinpad(
   pinpads: PinpadRegistry,
   serial: string,
   brCode: string,
-  amount: number,
+  amount: Centavos,
 ): Promise<PixOnPinpad> {
   const support = await pinpads.withMedia(serial, (pinpad) => pinpad.mediaSupport());
   if (support === null) {

@@ -18,6 +18,7 @@
 import { backoffDelay, type Jitter } from '../../lib/backoff.js';
 import { CodedError, messageOf } from '../../lib/errors.js';
 import type { Transaction } from '../api/normalize.js';
+import { centavos, type Centavos } from '../core/money.js';
 import type { Scheduler, ScheduledTimer } from '../core/scheduler.js';
 
 /** What the watch needs of the payments API: a transaction read by id (PaymentsClient.transactions). */
@@ -36,8 +37,8 @@ export type PixWatchOutcome =
   | {
       readonly state: 'paid';
       readonly transactionId: string;
-      /** Centavos. */
-      readonly amount: number;
+      /** What was paid (a provider's amount that is no whole number of centavos counts as a failed read). */
+      readonly amount: Centavos;
       readonly via: PaidVia;
       /** When the provider says it was paid (ISO 8601), else null. */
       readonly paidAt: string | null;
@@ -133,7 +134,7 @@ function outcomeOf(transaction: Transaction): PixWatchOutcome | 'pending' {
     return {
       state: 'paid',
       transactionId: id,
-      amount: transaction.amount,
+      amount: centavos(transaction.amount),
       via,
       paidAt: pixPaidAt ?? boleto?.paid_at ?? null,
       endToEndId,

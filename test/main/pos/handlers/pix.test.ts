@@ -87,7 +87,9 @@ describe('pix.show on a PPC-930 (graphic display, PNG)', () => {
     expect((await call(other, 'pix.list', {})).shows).toEqual([]);
     expect((await call(client, 'pix.list', {})).shows.map((s) => s.transaction_id)).toEqual([bolepix.id]);
     await call(client, 'pix.cancel', { transaction_id: bolepix.id });
+    // The show is over once the PINPAD is idle and the agent's file deleted (after the idle text).
     await displayed(pinpad.sim, /CAIXA LIVRE/);
+    await expect.poll(() => pinpad.sim.mediaFiles().map((f) => f.name)).toEqual([]);
     await other.close();
   });
 
