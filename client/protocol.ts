@@ -1508,6 +1508,43 @@ export interface Methods {
       print_jobs: PrintJob[];
     };
   };
+  /** Training mode: a practice Pix of `amount` — a bolepix for a training buyer, shown as pix.show shows it (the window's Pix panel follows). */
+  'operator.trainingPix': {
+    params: {
+      /** Centavos. */
+      amount: number;
+      /** Serial number of the PINPAD; needed only when several are connected. */
+      terminal?: string;
+    };
+    result: {
+      transaction_id: string;
+      /** The PINPAD it is shown on (its serial number). */
+      terminal: string;
+      /** Centavos. */
+      amount: number;
+      /** The Pix "copia e cola" payload the QR encodes. */
+      br_code: string;
+      /** When the Pix code expires (ISO 8601). */
+      expires_at: string | null;
+      /** image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen; taken: a card sale took the PINPAD first. */
+      pinpad: 'image' | 'text' | 'taken';
+      /** The QR as an SVG document, for a screen. */
+      qr_svg: string;
+      /** The same SVG as a data: URL, for an <img>. */
+      qr_data_url: string;
+    };
+  };
+  /** Training mode: the customer pays a bolepix, as the bank would report it (the training sandbox's pay route); a show sees it at once. */
+  'operator.trainingPayPix': {
+    params: {
+      /** The bolepix transaction (bolepix.create’s transaction.id). */
+      transaction_id: string;
+      via?: 'pix' | 'boleto';
+    };
+    result: {
+      paid: true;
+    };
+  };
 }
 
 /**

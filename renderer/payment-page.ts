@@ -435,10 +435,10 @@ export class PaymentPage {
     }
   }
 
-  /** Credit or debit, as the form says. */
-  #trainingType(): 'credit' | 'debit' {
+  /** Credit, debit or Pix, as the form says. */
+  #trainingType(): 'credit' | 'debit' | 'pix' {
     const checked = this.#trainingForm.querySelector<HTMLInputElement>('input[name="training-type"]:checked');
-    return checked?.value === 'debit' ? 'debit' : 'credit';
+    return checked?.value === 'debit' ? 'debit' : checked?.value === 'pix' ? 'pix' : 'credit';
   }
 
   /**
@@ -463,7 +463,7 @@ export class PaymentPage {
       if (option.textContent !== label) option.textContent = label;
       option.disabled = n > allowed;
     }
-    select.disabled = this.#trainingType() === 'debit';
+    select.disabled = this.#trainingType() !== 'credit';
   }
 
   /** The most installments `amount` allows: what the agent takes (main/core/params.ts), each at least the smallest. */
@@ -502,7 +502,9 @@ export class PaymentPage {
       this.#trainingAmount.focus();
       return;
     }
-    const paymentType = this.#trainingType();
+    const chosen = this.#trainingType();
+    if (chosen === 'pix') return this.#startTrainingPix(amount);
+    const paymentType = chosen;
     const installments = paymentType === 'credit' ? this.#chosenInstallments(amount) : null;
     if (paymentType === 'credit' && installments === null) return;
     const referenceId = newTestReference();
@@ -534,6 +536,22 @@ export class PaymentPage {
       this.#trainingRunning = false;
       this.render();
       this.#context.changed();
+    }
+  }
+
+  /** A practice Pix (operator.trainingPix): the Pix panel opens with it (pix.shown); a refusal is said at the amount. */
+  async #startTrainingPix(amount: number): Promise<void> {
+    this.#trainingRunning = true;
+    this.render();
+    try {
+      await this.#context.client.call('operator.trainingPix', { amount });
+      this.#trainingAmount.value = '';
+    } catch (error) {
+      this.#trainingError.textContent = errorText(error);
+      this.#trainingAmount.focus();
+    } finally {
+      this.#trainingRunning = false;
+      this.render();
     }
   }
 

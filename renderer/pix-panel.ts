@@ -10,7 +10,8 @@
  * code expired. A window opened (or reconnected) mid-show reads the shows with pix.list.
  * "Ocultar" puts it away (a notice on top brings it back); "Cancelar Pix" stops showing it (the
  * bolepix itself stays, as pix.cancel says); "Imprimir QR" prints it on the receipt printer
- * (pix.print) for a customer who scans better from paper. What became of that print — or of the
+ * (pix.print) for a customer who scans better from paper. In training, "Simular pagamento" plays the
+ * customer's bank (operator.trainingPayPix); the training form on Pagamento starts a practice Pix. What became of that print — or of the
  * receipt the agent printed by itself once the Pix was received (pix.paid's print_job) — is said
  * under the buttons, in two live regions kept from one render to the next.
  */
@@ -167,6 +168,14 @@ export class PixPanel {
         h(
           'div',
           { className: 'actions' },
+          // Training: the customer's bank is the training sandbox; the cashier plays it.
+          this.#context.mode() === 'training'
+            ? button(t('pix.simulate'), {
+                variant: 'primary',
+                focusKey: 'pix-simulate',
+                onClick: () => void this.#simulatePayment(show.transaction_id),
+              })
+            : null,
           button(t('pix.print'), {
             focusKey: 'pix-print',
             onClick: () => void this.#printQr(show.transaction_id),
@@ -301,6 +310,16 @@ export class PixPanel {
   #say(message: string | null, error: string | null): void {
     if (this.#printMessage.textContent !== (message ?? '')) this.#printMessage.textContent = message ?? '';
     if (this.#printError.textContent !== (error ?? '')) this.#printError.textContent = error ?? '';
+  }
+
+  /** Training: the bank's payment, played by the training sandbox (pix.paid then turns the panel). */
+  async #simulatePayment(transactionId: string): Promise<void> {
+    try {
+      await this.#context.client.call('operator.trainingPayPix', { transaction_id: transactionId });
+    } catch (error) {
+      this.#problem = t('pix.simulateFailed', { reason: errorText(error) });
+      this.render();
+    }
   }
 
   async #cancel(transactionId: string): Promise<void> {

@@ -93,6 +93,7 @@ import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/trans
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
+import { trainingPix } from './training-pix.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import { UpdateStatus } from '../updates/status.js';
 import type { SaleActivity } from '../updates/policy.js';
@@ -1029,6 +1030,10 @@ export class Agent extends EventEmitter<AgentEvents> {
           printQueue: printing?.queue,
           api: stack.client,
           sellerId: stack.sellerId,
+          // Training's embedded sandbox plays the customer's bank for a practice Pix.
+          ...(stack.sandbox === undefined
+            ? {}
+            : { trainingPix: trainingPix({ api: stack.client, sandbox: stack.sandbox, sellerId: stack.sellerId }) }),
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,

@@ -330,6 +330,18 @@ const FACTORIES = new Map([
   const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((typeof value.transaction_id === "string" && External[1].test(value.transaction_id)) && (value.printer === undefined || (!("printer" in value) || (typeof value.printer === "string" && ((value.printer.length >= 2 || (value.printer.length >= 1 && Guard.CodePointCount(value.printer) >= 1)) && (value.printer.length <= 64 || (value.printer.length <= 128 && Guard.CodePointCount(value.printer) <= 64))))))))));
   return (value) => check_0(value);
 }],
+  // POS operator.trainingPix
+  ["a52070ddd38dd587-311", () => {
+  const External = [new RegExp("(^amount$|^terminal$)", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("amount" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((Number.isInteger(value.amount) && (!((Number.isFinite(value.amount) || typeof value.amount === "bigint")) || (value.amount >= 1 && value.amount <= 99999999))) && (value.terminal === undefined || (!("terminal" in value) || (typeof value.terminal === "string" && ((value.terminal.length >= 2 || (value.terminal.length >= 1 && Guard.CodePointCount(value.terminal) >= 1)) && (value.terminal.length <= 64 || (value.terminal.length <= 128 && Guard.CodePointCount(value.terminal) <= 64))))))))));
+  return (value) => check_0(value);
+}],
+  // POS operator.trainingPayPix
+  ["a2582db5f42b7d9b-316", () => {
+  const External = [new RegExp("(^transaction_id$|^via$)", "u"), new RegExp("^[0-9a-fA-F]{32}$", "u")];
+  const check_0 = ((value) => ((typeof value === "object" && value !== null && !(Array.isArray(value))) && (("transaction_id" in value && Object.getOwnPropertyNames(value).every((unique_0, unique_1) => ((External[0].test(unique_0) || false)))) && ((typeof value.transaction_id === "string" && External[1].test(value.transaction_id)) && (value.via === undefined || (!("via" in value) || ((typeof value.via === "string" && value.via === "pix") || (typeof value.via === "string" && value.via === "boleto"))))))));
+  return (value) => check_0(value);
+}],
 ]);
 
 const made = new Map();

@@ -283,6 +283,12 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
     return [...this.#shows.values()].flatMap((show) => (show.shown === undefined ? [] : [show.shown]));
   }
 
+  /** Reads a bolepix shown (or still watched) now, not at the next poll: someone says it was just paid. */
+  checkNow(transactionId: string): void {
+    const show = [...this.#shows.values(), ...this.#watched.values()].find((s) => s.transactionId === transactionId);
+    show?.watch?.checkNow();
+  }
+
   /** Ends the show of a bolepix (the PINPAD back to idle); false when none is on. */
   cancel(transactionId: string): boolean {
     const show = [...this.#shows.values(), ...this.#watched.values()].find((s) => s.transactionId === transactionId);

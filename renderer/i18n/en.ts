@@ -204,6 +204,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'pix.notice': 'Pix of {amount} waiting for payment',
   'pix.showAgain': 'Show QR',
   'pix.print': 'Print QR',
+  'pix.simulate': 'Simulate payment',
+  'pix.simulateFailed': 'The payment was not simulated. {reason}',
   'pix.printSending': 'Sending the QR code to the printer…',
   'pix.printFailed': 'The QR code was not printed. {reason}',
   'pix.printQr': 'QR code: {words}',
@@ -224,6 +226,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'type.credit': 'Credit',
   'type.creditSingle': 'Credit, single payment',
   'type.debit': 'Debit',
+  'type.pix': 'Pix',
   'type.creditInstallments': 'Credit in {n} installments',
 
   'state.inProgress': 'In progress',
@@ -397,6 +400,8 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'training.debitHint':
     'The simulated customer presents a card of the chosen type, credit or debit, and the sale is approved. To practise a declined sale, end the amount in ,51 (insufficient funds) or ,55 (wrong PIN).',
   'training.start': 'Start test sale',
+  'training.pixHint':
+    'With Pix, the QR code shows on the PINPAD and on the screen; "Simulate payment" plays the customer\'s bank. At least R$ 3,00 (a boleto\'s minimum).',
   'training.badAmount': 'Invalid amount: type reais and centavos with a comma, e.g. 12,34.',
   'training.installments': 'Installments',
   'training.installmentsSingle': 'In full',

@@ -211,6 +211,8 @@ export const PT_BR = {
   'pix.notice': 'Pix de {amount} aguardando pagamento',
   'pix.showAgain': 'Mostrar QR',
   'pix.print': 'Imprimir QR',
+  'pix.simulate': 'Simular pagamento',
+  'pix.simulateFailed': 'O pagamento não foi simulado. {reason}',
   'pix.printSending': 'Enviando o QR Code para a impressora…',
   'pix.printFailed': 'O QR Code não foi impresso. {reason}',
   'pix.printQr': 'QR Code: {words}',
@@ -232,6 +234,7 @@ export const PT_BR = {
   'type.credit': 'Crédito',
   'type.creditSingle': 'Crédito à vista',
   'type.debit': 'Débito',
+  'type.pix': 'Pix',
   'type.creditInstallments': 'Crédito em {n}x',
 
   'state.inProgress': 'Em andamento',
@@ -404,6 +407,8 @@ export const PT_BR = {
   'training.debitHint':
     'O cliente simulado apresenta um cartão do tipo escolhido, crédito ou débito, e a venda é aprovada. Para praticar uma venda negada, termine o valor em ,51 (saldo insuficiente) ou ,55 (senha inválida).',
   'training.start': 'Iniciar venda de teste',
+  'training.pixHint':
+    'No Pix, o QR Code aparece no PINPAD e na tela; "Simular pagamento" faz o papel do banco do cliente. Valor mínimo de R$ 3,00 (o de um boleto).',
   'training.badAmount': 'Valor inválido: digite reais e centavos com vírgula, por exemplo 12,34.',
   'training.installments': 'Parcelas',
   'training.installmentsSingle': 'À vista',

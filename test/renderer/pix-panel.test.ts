@@ -148,6 +148,64 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
   }, 40_000);
 });
 
+describe('a practice Pix from the training form: the cashier plays the whole flow', () => {
+  let pos: PosRig;
+  let window: WindowPage;
+
+  beforeAll(async () => {
+    pos = await posRig();
+    window = await openWindow(pos);
+  }, 60_000);
+
+  afterAll(async () => {
+    await window?.context.close();
+    await pos?.close();
+  });
+
+  it('"Pix" in "Venda de teste" shows a QR of the amount typed; "Simular pagamento" plays the bank and the panel says Pix recebido', async () => {
+    const { page } = window;
+    await page.click('#nav-payment');
+    await page.getByRole('radio', { name: 'Pix' }).check();
+    expect(await page.locator('#training-installments').isDisabled()).toBe(true);
+    await page.fill('#training-amount', '25,00');
+    await page.click('#training-start');
+
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+    expect(await page.locator('#pix-amount').innerText()).toBe('R$ 25,00');
+    // The QR on the screen is the practice bolepix's own, as the agent lists it.
+    const operator = await pos.operator();
+    const { shows } = await call(operator, 'pix.list', {});
+    await operator.close();
+    expect(shows).toHaveLength(1);
+    expect(await qrOnScreen(page)).toBe(shows[0]!.br_code);
+    expect(await notInView(page, ['#pix-qr', '#pix-amount'])).toEqual([]);
+
+    await page.getByRole('button', { name: 'Simular pagamento' }).click();
+    await page.locator('#pix-panel[data-state="paid"]').waitFor({ timeout: 15_000 });
+    expect(await page.locator('#pix-amount').innerText()).toBe('R$ 25,00');
+    await displayed(pos.pinpads[0]!.sim, /PIX RECEBIDO/);
+    expect(window.errors).toEqual([]);
+  }, 40_000);
+
+  it("says at the amount why a Pix cannot be made (below a boleto's minimum)", async () => {
+    const { page } = window;
+    await page
+      .getByRole('button', { name: 'Fechar' })
+      .click()
+      .catch(() => undefined);
+    await page.click('#nav-payment');
+    await page.getByRole('radio', { name: 'Pix' }).check();
+    await page.fill('#training-amount', '1,00');
+    await page.click('#training-start');
+    await expect
+      .poll(() => page.locator('#training-error').innerText())
+      .toBe('O Pix de teste precisa ser de pelo menos R$ 3,00 (o mínimo de um boleto).');
+    expect(await notInView(page, ['#training-error'])).toEqual([]);
+    expect(await page.locator('#pix-panel').isHidden()).toBe(true);
+    expect(window.errors).toEqual([]);
+  }, 20_000);
+});
+
 describe('a graphic PINPAD (PPC-930): the window mirrors the image it shows', () => {
   let pos: PosRig;
   let client: RpcClient;

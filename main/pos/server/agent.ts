@@ -5,6 +5,7 @@
  * tests build it from the engine rig and the sandbox.
  */
 import type { ReceiptPrinter } from '../../../drivers/printers/printer.js';
+import { CodedError } from '../../../lib/errors.js';
 import type { PaymentsClient } from '../../api/index.js';
 import type { ApiHealthMonitor } from '../../api/health.js';
 import type { PaymentEngine } from '../../core/engine.js';
@@ -50,6 +51,34 @@ export interface PosAgent {
   readonly updates?: UpdateWatcher;
   /** What the idle PINPAD shows (after a Pix QR); absent: the mode's own (idleText). */
   readonly idleText?: () => string;
+  /** Training mode's practice Pix (operator.trainingPix); absent in live mode. */
+  readonly trainingPix?: TrainingPix;
+}
+
+/**
+ * A Pix to practise with, in training mode: a bolepix made for a training buyer, and its payment
+ * played by the training sandbox as the customer's bank would (main/agent/training-pix.ts).
+ */
+export interface TrainingPix {
+  /** A bolepix of `amount` centavos: its transaction id. */
+  createBolepix(amount: number): Promise<string>;
+  /** Pays it as the bank would: by its QR (`pix`) or its barcode (`boleto`); TrainingPixError when refused. */
+  pay(transactionId: string, via: 'pix' | 'boleto'): Promise<void>;
+}
+
+/**
+ * A practice Pix refused: TOO_SMALL (below the training sandbox's smallest boleto, `minimum`
+ * centavos), NOT_FOUND (no such transaction), REFUSED (paid, cancelled, expired).
+ */
+export class TrainingPixError extends CodedError<'TOO_SMALL' | 'NOT_FOUND' | 'REFUSED'> {
+  constructor(
+    code: 'TOO_SMALL' | 'NOT_FOUND' | 'REFUSED',
+    message: string,
+    /** TOO_SMALL: the smallest amount, in centavos. */
+    readonly minimum?: number,
+  ) {
+    super(code, message);
+  }
 }
 
 /**

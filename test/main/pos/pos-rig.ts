@@ -44,6 +44,7 @@ import { TRAINING_RECEIPT_SETTINGS } from '../../../main/receipts/settings.js';
 import type { ReceiptCopy } from '../../../main/receipts/card-receipt.js';
 import { artifactsDir } from '../../helpers/card-data-scan.js';
 import { engineRig, type EngineRig } from '../core/engine-rig.js';
+import { trainingPix } from '../../../main/agent/training-pix.js';
 
 export interface PosPinpad {
   readonly serial: string;
@@ -363,6 +364,10 @@ export async function posRig(options: PosRigOptions = {}): Promise<PosRig> {
         printQueue: printing.queue,
         api,
         sellerId: rig.sandbox.sellerId,
+        // As the agent in training mode: its sandbox plays the bank for a practice Pix.
+        ...((options.mode ?? 'training') === 'training'
+          ? { trainingPix: trainingPix({ api, sandbox: rig.sandbox, sellerId: rig.sandbox.sellerId }) }
+          : {}),
         apiHealth,
         clients,
         ...(options.sharePayments === undefined ? {} : { sharePayments: options.sharePayments }),

@@ -17,6 +17,24 @@ const TransactionId = Type.String({
 /** How the QR went onto the PINPAD. */
 export const PIX_ON_PINPAD = ['image', 'text', 'taken'] as const;
 
+/** What pix.show answers (operator.trainingPix too). */
+const PixShowAnswer = Type.Object(
+  {
+    transaction_id: Type.String(),
+    terminal: Type.String({ description: 'The PINPAD it is shown on (its serial number).' }),
+    amount: Type.Integer({ minimum: 0, description: 'Centavos.' }),
+    br_code: Type.String({ description: 'The Pix "copia e cola" payload the QR encodes.' }),
+    expires_at: Type.Union([Type.String(), Type.Null()], { description: 'When the Pix code expires (ISO 8601).' }),
+    pinpad: Literals(PIX_ON_PINPAD, {
+      description:
+        'image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen; taken: a card sale took the PINPAD first.',
+    }),
+    qr_svg: Type.String({ description: 'The QR as an SVG document, for a screen.' }),
+    qr_data_url: Type.String({ description: 'The same SVG as a data: URL, for an <img>.' }),
+  },
+  { additionalProperties: false },
+);
+
 export const PIX_METHODS = {
   'pix.show': method({
     tag: 'pix',
@@ -31,22 +49,7 @@ export const PIX_METHODS = {
       'the PINPAD back at once (pix.ended "pinpad_taken", the payment still watched). NOT_FOUND: no such transaction; ' +
       'INVALID_STATE: not a pending bolepix with a valid Pix code (data.reason NOT_BOLEPIX, NOT_PENDING, BR_CODE_INVALID).',
     params: Type.Object({ transaction_id: TransactionId, terminal: Terminal }, { additionalProperties: false }),
-    result: Type.Object(
-      {
-        transaction_id: Type.String(),
-        terminal: Type.String({ description: 'The PINPAD it is shown on (its serial number).' }),
-        amount: Type.Integer({ minimum: 0, description: 'Centavos.' }),
-        br_code: Type.String({ description: 'The Pix "copia e cola" payload the QR encodes.' }),
-        expires_at: Type.Union([Type.String(), Type.Null()], { description: 'When the Pix code expires (ISO 8601).' }),
-        pinpad: Literals(PIX_ON_PINPAD, {
-          description:
-            'image: the QR is on the PINPAD; text: the PINPAD points the customer at the screen; taken: a card sale took the PINPAD first.',
-        }),
-        qr_svg: Type.String({ description: 'The QR as an SVG document, for a screen.' }),
-        qr_data_url: Type.String({ description: 'The same SVG as a data: URL, for an <img>.' }),
-      },
-      { additionalProperties: false },
-    ),
+    result: PixShowAnswer,
   }),
   'pix.list': method({
     tag: 'pix',
@@ -96,5 +99,36 @@ export const PIX_METHODS = {
       { additionalProperties: false },
     ),
     result: Type.Object({ print_jobs: Type.Array(PrintJobView) }, { additionalProperties: false }),
+  }),
+  'operator.trainingPix': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 10,
+    summary:
+      "Training mode: a practice Pix of `amount` — a bolepix for a training buyer, shown as pix.show shows it (the window's Pix panel follows).",
+    description: 'Live mode: INVALID_STATE with data.reason NOT_TRAINING. Then as pix.show.',
+    params: Type.Object(
+      {
+        amount: Type.Integer({ minimum: 1, maximum: 99_999_999, description: 'Centavos.' }),
+        terminal: Terminal,
+      },
+      { additionalProperties: false },
+    ),
+    result: PixShowAnswer,
+  }),
+  'operator.trainingPayPix': method({
+    tag: 'operator',
+    access: 'operator',
+    cost: 5,
+    summary:
+      "Training mode: the customer pays a bolepix, as the bank would report it (the training sandbox's pay route); a show sees it at once.",
+    description:
+      'Live mode: INVALID_STATE with data.reason NOT_TRAINING. NOT_FOUND: no such transaction in the training sandbox; ' +
+      'INVALID_STATE (reason NOT_PAYABLE): already paid, cancelled or its Pix code expired.',
+    params: Type.Object(
+      { transaction_id: TransactionId, via: Type.Optional(Literals(['pix', 'boleto'] as const)) },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ paid: Type.Literal(true) }, { additionalProperties: false }),
   }),
 } as const;

@@ -5,7 +5,9 @@
  */
 import { pendingBolepix, PixShowError } from '../../../pinpad/pix-counter.js';
 import { PosError } from '../../protocol/index.js';
-import type { Handlers } from '../dispatch.js';
+import type { CallContext, Handlers } from '../dispatch.js';
+import { formatBrl } from '../../../locale/br-format.js';
+import { TrainingPixError, type TrainingPix } from '../agent.js';
 import { pixQrView, pixShowView, printJobView } from '../views.js';
 
 /** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
@@ -21,7 +23,20 @@ function refusal(error: unknown): never {
   throw error;
 }
 
-export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel' | 'pix.print'> = {
+/** Training's practice Pix, or INVALID_STATE NOT_TRAINING in live mode. */
+function practice(agent: CallContext['agent']): TrainingPix {
+  if (agent.trainingPix !== undefined) return agent.trainingPix;
+  throw new PosError(
+    'INVALID_STATE',
+    'A practice Pix is for training mode only.',
+    { reason: 'NOT_TRAINING' },
+    'Só no modo de treinamento.',
+  );
+}
+
+export const pixHandlers: Handlers<
+  'pix.show' | 'pix.list' | 'pix.cancel' | 'pix.print' | 'operator.trainingPix' | 'operator.trainingPayPix'
+> = {
   'pix.show': async ({ transaction_id, terminal }, { hub, session }) => {
     // The window (no client of its own) gets the events as the operator; a POS, as the owner.
     const owner = session.client?.id ?? null;
@@ -58,5 +73,37 @@ export const pixHandlers: Handlers<'pix.show' | 'pix.list' | 'pix.cancel' | 'pix
     }
     const job = receipts.printPixSlip(transaction, printer === undefined ? {} : { printer });
     return { print_jobs: [printJobView(job)] };
+  },
+
+  'operator.trainingPix': async ({ amount, terminal }, { agent, hub }) => {
+    const transactionId = await practice(agent)
+      .createBolepix(amount)
+      .catch((error: unknown) => {
+        if (!(error instanceof TrainingPixError) || error.code !== 'TOO_SMALL') throw error;
+        const minimum = formatBrl(error.minimum ?? 0);
+        throw new PosError(
+          'INVALID_PARAMS',
+          error.message,
+          { violations: [{ field: 'amount', message: error.message }] },
+          `O Pix de teste precisa ser de pelo menos ${minimum} (o mínimo de um boleto).`,
+        );
+      });
+    // The window's own show: its events reach the window only.
+    const shown = await hub.pix.show(transactionId, terminal, null).catch(refusal);
+    return { ...pixQrView(shown), pinpad: shown.pinpad.kind };
+  },
+
+  'operator.trainingPayPix': async ({ transaction_id, via }, { agent, hub }) => {
+    const id = transaction_id.toLowerCase();
+    try {
+      await practice(agent).pay(id, via ?? 'pix');
+    } catch (error) {
+      if (!(error instanceof TrainingPixError)) throw error;
+      if (error.code === 'NOT_FOUND') throw new PosError('NOT_FOUND', error.message);
+      throw new PosError('INVALID_STATE', error.message, { reason: 'NOT_PAYABLE' }, 'Este Pix não pode mais ser pago.');
+    }
+    // "Paid, seen at once": the show reads it now rather than at its next poll.
+    hub.pix.checkNow(id);
+    return { paid: true as const };
   },
 };
