@@ -28,6 +28,8 @@ const SAME_IN_BOTH: ReadonlySet<string> = new Set([
   'support.pinpad',
   'pinpad.kind.bluetooth',
   'pinpad.kind.serial',
+  // "Pix" is its name in every language.
+  'type.pix',
   // Only placeholders: a printer's trouble and its name.
   'ready.printerNamed',
 ]);
