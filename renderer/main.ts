@@ -162,11 +162,12 @@ function startWindow(operatorKey: string): void {
   const transactionsPage = new TransactionsPage(context);
   // Its buttons are on the Pagamento and Vendas pages; its key (F8) works on every page, and its
   // outcome is said in the toast at the bottom of the window, whatever the page.
-  new ReprintLast(context, new Toast());
+  const toast = new Toast();
+  new ReprintLast(context, toast);
   const settingsPage = new SettingsPage(context);
   const supportPage = new SupportPage(context, () => statusPage.devices());
   // Over whatever page is on while a Pix QR is shown (pix.show); it hides the page under it.
-  const pixPanel = new PixPanel(context);
+  const pixPanel = new PixPanel(context, toast, () => paymentPage.runningSummary() !== null);
 
   function renderShell(): void {
     const state = client.state;

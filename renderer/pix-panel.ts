@@ -21,6 +21,7 @@ import { button, byId, fill, h } from './dom.js';
 import { formatDateTime, formatTime, t } from './i18n.js';
 import { formatCentavos } from './money.js';
 import { PrintWatch, type PrintJob } from './print-watch.js';
+import type { Toast } from './toast.js';
 
 type PixShow = EventPayload<'pix.shown'>;
 type PixPaid = EventPayload<'pix.paid'>;
@@ -57,8 +58,14 @@ export class PixPanel {
   readonly #notice = byId('notice-pix');
   readonly #noticeText = byId('notice-pix-text');
 
-  constructor(context: WindowContext) {
+  readonly #toast: Toast;
+  readonly #saleRunning: () => boolean;
+
+  /** `saleRunning`: a card sale is on the Pagamento page now (the panel must not cover it). */
+  constructor(context: WindowContext, toast: Toast, saleRunning: () => boolean) {
     this.#context = context;
+    this.#toast = toast;
+    this.#saleRunning = saleRunning;
     this.#print = new PrintWatch(context, () => this.#sayPrint());
     const { client } = context;
     client.on('pix.shown', (show) => {
@@ -69,6 +76,13 @@ export class PixPanel {
     client.on('pix.paid', (paid) => {
       this.#shows.delete(paid.transaction_id);
       this.#watched.delete(paid.transaction_id);
+      const current = this.#panel;
+      const onScreen = current?.kind === 'waiting' && current.show.transaction_id === paid.transaction_id;
+      // A Pix a card sale took off the PINPAD, paid while that sale runs: said in the toast, not over the sale.
+      if (!onScreen && this.#saleRunning()) {
+        this.#toast.say({ tone: 'ok', text: t('pix.paidToast', { amount: formatCentavos(paid.amount) }) });
+        return;
+      }
       this.#open({ kind: 'paid', paid }, true);
     });
     client.on('pix.ended', (ended) => {

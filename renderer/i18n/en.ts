@@ -197,6 +197,7 @@ export const EN: Readonly<Record<MessageKey, string>> = {
   'pix.tuck': 'Hide',
   'pix.close': 'Close',
   'pix.paidTitle': 'Pix received',
+  'pix.paidToast': 'Pix of {amount} received.',
   'pix.paid': 'Payment confirmed.',
   'pix.paidAt': 'Payment confirmed at {time}.',
   'pix.expiredTitle': 'Pix expired',

@@ -204,6 +204,7 @@ export const PT_BR = {
   'pix.tuck': 'Ocultar',
   'pix.close': 'Fechar',
   'pix.paidTitle': 'Pix recebido',
+  'pix.paidToast': 'Pix de {amount} recebido.',
   'pix.paid': 'Pagamento confirmado.',
   'pix.paidAt': 'Pagamento confirmado às {time}.',
   'pix.expiredTitle': 'Pix expirado',

@@ -148,6 +148,53 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
   }, 40_000);
 });
 
+describe('a Pix paid while a card sale runs on the PINPAD it was taken from', () => {
+  let pos: PosRig;
+  let client: RpcClient;
+  let window: WindowPage;
+
+  beforeAll(async () => {
+    // No customer at the PINPAD: the card sale waits for a card, running, until cancelled.
+    pos = await posRig({ simulator: {} });
+    client = await pos.paired('Caixa Pix');
+    window = await openWindow(pos);
+  }, 60_000);
+
+  afterAll(async () => {
+    await window?.context.close();
+    await pos?.close();
+  });
+
+  it('is said in the toast, not over the sale the cashier is following', async () => {
+    const { page } = window;
+    const bolepix = await createBolepix(client, await newBuyer(pos));
+    await call(client, 'pix.show', { transaction_id: bolepix.id });
+    await page.locator('#pix-panel[data-state="waiting"]').waitFor();
+
+    // The customer pays by card instead: the sale takes the PINPAD, the QR goes from the window too.
+    const referenceId = `card-${Date.now()}`;
+    const sale = client.call('payment.start', {
+      reference_id: referenceId,
+      amount: 1_234,
+      payment_type: 'credit',
+      installments: 1,
+      description: 'Pedido',
+    });
+    await expect.poll(() => page.locator('#pix-panel').isHidden()).toBe(true);
+    await expect.poll(() => page.locator('#notice-payment').isVisible()).toBe(true);
+
+    // …then the Pix is paid after all (from the paper, say): the window says so without covering the sale.
+    await payByPix(pos, bolepix.id);
+    await expect.poll(() => page.locator('#toast-status').innerText()).toBe('Pix de R$ 150,00 recebido.');
+    expect(await page.locator('#pix-panel').isHidden()).toBe(true);
+    expect(await notInView(page, ['#toast-status'])).toEqual([]);
+
+    await call(client, 'payment.cancel', { reference_id: referenceId });
+    await sale.catch(() => undefined);
+    expect(window.errors).toEqual([]);
+  }, 40_000);
+});
+
 describe('a practice Pix from the training form: the cashier plays the whole flow', () => {
   let pos: PosRig;
   let window: WindowPage;
