@@ -44,6 +44,9 @@ import {
 /** Results given at one hello at most (the newest; the rest at the next one). */
 export const MISSED_MAX = 100;
 
+/** How many Pix transactions' print owners the hub keeps (a day of a busy checkout). */
+const PIX_JOB_OWNERS_KEPT = 500;
+
 export class Hub {
   readonly sessions = new Set<Session>();
   readonly #rateLimit: RateLimitOptions;
@@ -60,6 +63,8 @@ export class Hub {
   readonly audit: (event: AuditEvent) => void;
   readonly #unsubscribe: (() => void)[] = [];
   readonly #stopping = new AbortController();
+  /** Who each recent Pix's prints are for, by transaction id (notePixJobOwner). */
+  readonly #pixJobOwners = new Map<string, string | null>();
   /** Pix at the counter: the bolepix QRs shown on the PINPADs (pix.show), their events to whoever asked. */
   readonly pix: PixCounter;
 
@@ -291,12 +296,29 @@ export class Hub {
 
   /** The owner of the payment a print job is for ("payment:<reference_id>:…"); undefined for other jobs (slips, test prints). */
   #jobOwner(subject: string): string | null | undefined {
+    const pix = /^pix:([0-9a-f]{32}):[a-z]+$/.exec(subject);
+    if (pix !== null) return this.#pixJobOwners.get(pix[1]!);
     const match = /^payment:(.+):[a-z_]+:[a-z]+$/.exec(subject);
     return match === null ? undefined : this.#ownerOf(match[1]!);
   }
 
+  /**
+   * Who a Pix's prints are for (its QR slip, its receipt): their printer.job events go to that
+   * client and the window, as a payment's receipts do. Noted before the job is queued (the queue
+   * tells of it at once); the newest PIX_JOB_OWNERS_KEPT are kept — an older one goes to everyone.
+   */
+  notePixJobOwner(transactionId: string, owner: string | null): void {
+    this.#pixJobOwners.delete(transactionId);
+    this.#pixJobOwners.set(transactionId, owner);
+    for (const oldest of this.#pixJobOwners.keys()) {
+      if (this.#pixJobOwners.size <= PIX_JOB_OWNERS_KEPT) break;
+      this.#pixJobOwners.delete(oldest);
+    }
+  }
+
   /** The customer's receipt of a Pix received, printed by itself; a failure is logged, never the Pix's. */
   #printPixReceipt(paid: PixPaid): PrintJob | null {
+    this.notePixJobOwner(paid.transactionId, paid.owner);
     const onError = (error: unknown): void =>
       this.#log.warn(
         { transaction: paid.transactionId, err: error instanceof Error ? error.message : String(error) },

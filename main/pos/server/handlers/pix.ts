@@ -54,7 +54,7 @@ export const pixHandlers: Handlers<
   'pix.cancel': ({ transaction_id }, { hub }) => ({ cancelled: hub.pix.cancel(transaction_id.toLowerCase()) }),
 
   // The same checks as pix.show (a pending bolepix whose BR Code asks for its amount), then the slip.
-  'pix.print': async ({ transaction_id, printer }, { agent }) => {
+  'pix.print': async ({ transaction_id, printer }, { agent, hub, session }) => {
     if (printer !== undefined && !agent.printers.has(printer)) {
       const message = `No printer named "${printer}" is configured (settings: printers).`;
       throw new PosError('INVALID_PARAMS', message, { violations: [{ field: 'printer', message }] });
@@ -71,6 +71,7 @@ export const pixHandlers: Handlers<
     } catch (error) {
       refusal(error);
     }
+    hub.notePixJobOwner(transaction.id, session.client?.id ?? null);
     const job = receipts.printPixSlip(transaction, printer === undefined ? {} : { printer });
     return { print_jobs: [printJobView(job)] };
   },

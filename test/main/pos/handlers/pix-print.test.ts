@@ -84,6 +84,21 @@ describe('pix.print', () => {
     expect(pos.pinpads[0]!.sim.display.lines).toEqual(idle);
   });
 
+  it("tells the print's progress to the POS that asked (and the window), not to another POS", async () => {
+    const other = await pos.paired('Outro caixa');
+    const window = await pos.operator();
+    const bolepix = await createBolepix(client, buyerId);
+    const { print_jobs } = await call(client, 'pix.print', { transaction_id: bolepix.id });
+    const id = print_jobs[0]!.id;
+    await jobReaches(client, id, 'printed');
+    await jobReaches(window, id, 'printed');
+    // A marker after the job's last event: anything of the job for the other POS came before it.
+    await call(other, 'agent.status', {});
+    expect(other.events('printer.job').filter((job) => (job as { id: string }).id === id)).toEqual([]);
+    await other.close();
+    await window.close();
+  });
+
   it('refuses what pix.show refuses: a paid bolepix, a plain boleto, an unknown transaction', async () => {
     const paid = await createBolepix(client, buyerId);
     await payByPix(pos, paid.id);
