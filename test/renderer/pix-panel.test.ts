@@ -18,6 +18,7 @@ import {
   OPERATOR_KEY,
   posRig,
   type PosRig,
+  type PosRigOptions,
   type RpcClient,
 } from '../main/pos/pos-rig.js';
 import { notInView, seriousA11yViolations } from './layout.js';
@@ -52,24 +53,42 @@ async function openWindow(pos: PosRig, options: { readonly toStatus?: boolean } 
   return window;
 }
 
-describe('a text-only PINPAD: the customer pays from the window', () => {
-  let pos: PosRig;
-  let client: RpcClient;
-  let window: WindowPage;
+/** One describe's checkout: its agent's POS side (a POS rig), a paired POS and the window at 800×480. */
+interface Checkout {
+  readonly pos: PosRig;
+  readonly client: RpcClient;
+  readonly window: WindowPage;
+}
 
+/** Sets up a checkout before the describe's specs and closes it after them; read it inside a spec. */
+function checkout(options: PosRigOptions = {}): Checkout {
+  let state: Checkout | undefined;
   beforeAll(async () => {
-    // The store prints the customer's receipts by itself: a Pix received gets one too.
-    pos = await posRig({ autoPrint: ['customer'] });
-    client = await pos.paired('Caixa Pix');
-    window = await openWindow(pos);
+    const pos = await posRig(options);
+    state = { pos, client: await pos.paired('Caixa Pix'), window: await openWindow(pos) };
   }, 60_000);
-
   afterAll(async () => {
-    await window?.context.close();
-    await pos?.close();
+    await state?.window.context.close();
+    await state?.pos.close();
   });
+  return {
+    get pos() {
+      return state!.pos;
+    },
+    get client() {
+      return state!.client;
+    },
+    get window() {
+      return state!.window;
+    },
+  };
+}
+
+describe('a text-only PINPAD: the customer pays from the window', () => {
+  const at = checkout({ autoPrint: ['customer'] });
 
   it('shows the QR over the page, in view and readable, with the amount and the PINPAD pointing at it', async () => {
+    const { pos, client, window } = at;
     const { page } = window;
     const bolepix = await createBolepix(client, await newBuyer(pos));
     const shown = await call(client, 'pix.show', { transaction_id: bolepix.id });
@@ -115,6 +134,7 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
   }, 40_000);
 
   it('"Ocultar" puts the QR away behind a notice that brings it back; a window opened later finds it too', async () => {
+    const { pos, client, window } = at;
     const { page } = window;
     const bolepix = await createBolepix(client, await newBuyer(pos), 4_990);
     await call(client, 'pix.show', { transaction_id: bolepix.id });
@@ -149,23 +169,10 @@ describe('a text-only PINPAD: the customer pays from the window', () => {
 });
 
 describe('a Pix paid while a card sale runs on the PINPAD it was taken from', () => {
-  let pos: PosRig;
-  let client: RpcClient;
-  let window: WindowPage;
-
-  beforeAll(async () => {
-    // No customer at the PINPAD: the card sale waits for a card, running, until cancelled.
-    pos = await posRig({ simulator: {} });
-    client = await pos.paired('Caixa Pix');
-    window = await openWindow(pos);
-  }, 60_000);
-
-  afterAll(async () => {
-    await window?.context.close();
-    await pos?.close();
-  });
+  const at = checkout({ simulator: {} });
 
   it('is said in the toast, not over the sale the cashier is following', async () => {
+    const { pos, client, window } = at;
     const { page } = window;
     const bolepix = await createBolepix(client, await newBuyer(pos));
     await call(client, 'pix.show', { transaction_id: bolepix.id });
@@ -196,20 +203,10 @@ describe('a Pix paid while a card sale runs on the PINPAD it was taken from', ()
 });
 
 describe('a practice Pix from the training form: the cashier plays the whole flow', () => {
-  let pos: PosRig;
-  let window: WindowPage;
-
-  beforeAll(async () => {
-    pos = await posRig();
-    window = await openWindow(pos);
-  }, 60_000);
-
-  afterAll(async () => {
-    await window?.context.close();
-    await pos?.close();
-  });
+  const at = checkout();
 
   it('"Pix" in "Venda de teste" shows a QR of the amount typed; "Simular pagamento" plays the bank and the panel says Pix recebido', async () => {
+    const { pos, window } = at;
     const { page } = window;
     await page.click('#nav-payment');
     await page.getByRole('radio', { name: 'Pix' }).check();
@@ -235,6 +232,7 @@ describe('a practice Pix from the training form: the cashier plays the whole flo
   }, 40_000);
 
   it("says at the amount why a Pix cannot be made (below a boleto's minimum)", async () => {
+    const { window } = at;
     const { page } = window;
     await page
       .getByRole('button', { name: 'Fechar' })
@@ -254,22 +252,10 @@ describe('a practice Pix from the training form: the cashier plays the whole flo
 });
 
 describe('a graphic PINPAD (PPC-930): the window mirrors the image it shows', () => {
-  let pos: PosRig;
-  let client: RpcClient;
-  let window: WindowPage;
-
-  beforeAll(async () => {
-    pos = await posRig({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
-    client = await pos.paired('Caixa Pix');
-    window = await openWindow(pos);
-  }, 60_000);
-
-  afterAll(async () => {
-    await window?.context.close();
-    await pos?.close();
-  });
+  const at = checkout({ simulator: { profile: 'ppc930', ...AUTO_CUSTOMER } });
 
   it('shows the image file the PINPAD displays, beside the QR for the customer', async () => {
+    const { pos, client, window } = at;
     const { page } = window;
     const bolepix = await createBolepix(client, await newBuyer(pos));
     expect((await call(client, 'pix.show', { transaction_id: bolepix.id })).pinpad).toBe('image');
