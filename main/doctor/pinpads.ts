@@ -6,6 +6,7 @@
  * For an ABECS 2.x PINPAD it also says its key maps and the key method each acquirer's sales will
  * use (pinpad-keys.ts), and fails when an acquirer has none.
  */
+import type { MediaSupport } from '../../drivers/abecs/media.js';
 import { Pinpad, type PinpadInfo } from '../../drivers/abecs/pinpad.js';
 import { silentLogger, type DriverLogger } from '../../drivers/log.js';
 import { createTransport, parseTransportAddress } from '../../drivers/transports/address.js';
@@ -59,17 +60,56 @@ export interface PinpadLinkReport {
   readonly cashier_message: string;
 }
 
-/** Opens the PINPAD at `address`, reads its identification and closes it, within `timeoutMs`. */
+/** A PINPAD as the doctor identified it: its identification, and whether it shows images (a Pix QR). */
+export interface PinpadIdentity {
+  readonly info: PinpadInfo;
+  /** Its graphic display (GIX's PP_DSPGRSZ, PP_MFSUP); null: text only; undefined: it would not say. */
+  readonly media: MediaSupport | null | undefined;
+}
+
+/** The identification, then the graphic display (a PINPAD that will not say is not failed for it). */
+async function identityOf(pinpad: Pinpad): Promise<PinpadIdentity> {
+  const info = await pinpad.info();
+  const media = await pinpad.mediaSupport().catch(() => undefined);
+  return { info, media };
+}
+
+/**
+ * Where a Pix QR goes on this PINPAD (issue 38), for the technician on the phone: on its graphic
+ * display, or — text only — on the checkout's screen.
+ */
+function displaySentence(media: MediaSupport | null | undefined): Bilingual {
+  if (media === undefined) return bilingual('', '');
+  if (media === null)
+    return bilingual(
+      '; text-only display: a Pix QR shows in the window',
+      '; tela só de texto: o QR do Pix aparece na janela',
+    );
+  const formats = media.formats.map((format) => format.toUpperCase()).join(', ');
+  // Pinbridge draws the QR as PNG or GIF: JPG's compression smears the modules (docs/pix.md).
+  const drawn = media.formats.includes('png') || media.formats.includes('gif');
+  return drawn
+    ? bilingual(
+        `; graphic display ${media.width} × ${media.height} (${formats}): a Pix QR shows on it`,
+        `; tela gráfica ${media.width} × ${media.height} (${formats}): o QR do Pix aparece nela`,
+      )
+    : bilingual(
+        `; graphic display ${media.width} × ${media.height} (${formats} only): a Pix QR shows in the window`,
+        `; tela gráfica ${media.width} × ${media.height} (só ${formats}): o QR do Pix aparece na janela`,
+      );
+}
+
+/** Opens the PINPAD at `address`, reads its identification and display, and closes it, within `timeoutMs`. */
 export async function identifyPinpad(
   address: string,
   timeoutMs: number,
   logger: DriverLogger = silentLogger,
-): Promise<PinpadInfo> {
+): Promise<PinpadIdentity> {
   if (simulatorProfileOf(address) !== undefined) {
     // The in-process simulator cannot hang; it is opened the way `pinbridge start --port sim` opens it.
     const connection = await connectPinpad(address, { logger });
     try {
-      return await connection.pinpad.info();
+      return await identityOf(connection.pinpad);
     } finally {
       await connection.close();
     }
@@ -77,20 +117,20 @@ export async function identifyPinpad(
   // Built here rather than with connectPinpad so the transport can be closed when the deadline
   // passes: closing it is what ends an open or a command stuck waiting for a silent PINPAD.
   const pinpad = new Pinpad(createTransport(address), { logger });
-  let info: PinpadInfo | undefined;
+  let identity: PinpadIdentity | undefined;
   try {
-    info = await withDeadline(
+    identity = await withDeadline(
       (async () => {
         await pinpad.open();
-        return pinpad.info();
+        return identityOf(pinpad);
       })(),
       timeoutMs,
       `Opening the PINPAD on ${address} and reading its identification`,
     );
-    return info;
+    return identity;
   } finally {
     // CLO only after a PINPAD that answered; a silent one is just let go.
-    await pinpad.close(info === undefined ? null : undefined).catch(() => undefined);
+    await pinpad.close(identity === undefined ? null : undefined).catch(() => undefined);
   }
 }
 
@@ -262,10 +302,11 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
       fix: pinpadFix(address, outcome.error, options.username ?? '$USER', options.addressFrom),
     });
   }
-  const { info } = outcome;
+  const { info, media } = outcome;
+  const display = displaySentence(media);
   const answered = bilingual(
-    `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}`,
-    `O PINPAD em ${address} respondeu: ${info.manufacturer} ${info.model}, número de série ${info.serialNumber}, firmware ${info.firmware}`,
+    `The PINPAD on ${address} answered: ${info.manufacturer} ${info.model}, serial number ${info.serialNumber}, firmware ${info.firmware}${display.en}`,
+    `O PINPAD em ${address} respondeu: ${info.manufacturer} ${info.model}, número de série ${info.serialNumber}, firmware ${info.firmware}${display.pt}`,
   );
   // A BibComp 1.08 PINPAD has no GTK: its card data cannot be sealed, and terminal channel v2 authorizes nothing else.
   const cannotSell = info.protocol === 'legacy' && (options.terminalChannel ?? 2) === 2;
@@ -314,6 +355,12 @@ export async function checkPinpads(options: PinpadsCheckOptions): Promise<CheckR
         spec_version: info.specVersion,
         protocol: info.protocol,
         ...(keys !== undefined ? { key_maps: keys.details.key_maps } : {}),
+        graphic_display:
+          media === undefined
+            ? 'unknown'
+            : media === null
+              ? null
+              : { width: media.width, height: media.height, color: media.color, formats: [...media.formats] },
       },
       ...(keys !== undefined ? { key_methods: keys.details.key_methods } : {}),
       ms: outcome.ms,
@@ -367,6 +414,7 @@ type IdentifyOutcome =
       readonly address: string;
       readonly kind: string;
       readonly info: PinpadInfo;
+      readonly media: MediaSupport | null | undefined;
       readonly ms: number;
     }
   /** `kind` undefined: the address itself was refused. */
@@ -382,8 +430,8 @@ async function identifyAddress(address: string, timeoutMs: number, logger: Drive
   }
   const started = performance.now();
   try {
-    const info = await identifyPinpad(address, timeoutMs, logger);
-    return { ok: true, address, kind, info, ms: Math.round(performance.now() - started) };
+    const { info, media } = await identifyPinpad(address, timeoutMs, logger);
+    return { ok: true, address, kind, info, media, ms: Math.round(performance.now() - started) };
   } catch (error) {
     return { ok: false, address, kind, error };
   }

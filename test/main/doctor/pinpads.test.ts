@@ -73,6 +73,19 @@ describe('the pinpads check', () => {
     });
   });
 
+  it('says where a Pix QR shows: on a graphic PINPAD, on it; on a text-only one, in the window', async () => {
+    const graphic = await checkPinpads({ address: 'sim:ppc930', timeoutMs: 5000, listPorts: noPorts });
+    expect(graphic.summary).toContain('; graphic display 240 × 320 (PNG, JPG): a Pix QR shows on it');
+    expect(graphic.pt.summary).toContain('; tela gráfica 240 × 320 (PNG, JPG): o QR do Pix aparece nela');
+    expect(graphic.details.pinpad).toMatchObject({
+      graphic_display: { width: 240, height: 320, formats: ['png', 'jpg'] },
+    });
+    const text = await checkPinpads({ address: 'sim', timeoutMs: 5000, listPorts: noPorts });
+    expect(text.summary).toContain('; text-only display: a Pix QR shows in the window');
+    expect(text.pt.summary).toContain('; tela só de texto: o QR do Pix aparece na janela');
+    expect(text.details.pinpad).toMatchObject({ graphic_display: null });
+  });
+
   it('opens the in-process simulator ("sim")', async () => {
     const result = await checkPinpads({ address: 'sim', timeoutMs: 5000, listPorts: noPorts });
     expect(result).toMatchObject({ status: 'ok', details: { transport: 'simulator' } });
