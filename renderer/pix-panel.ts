@@ -39,8 +39,6 @@ export class PixPanel {
   readonly #context: WindowContext;
   /** The QRs on the PINPADs, by transaction id, newest last. */
   readonly #shows = new Map<string, PixShow>();
-  /** Amounts of Pix whose QR a card sale took: still watched, their payment still told here. */
-  readonly #watched = new Map<string, number>();
   #panel: Panel | null = null;
   /** The cashier put the panel away ("Ocultar"): the notice on top brings it back. */
   #tucked = false;
@@ -75,7 +73,6 @@ export class PixPanel {
     });
     client.on('pix.paid', (paid) => {
       this.#shows.delete(paid.transaction_id);
-      this.#watched.delete(paid.transaction_id);
       const current = this.#panel;
       const onScreen = current?.kind === 'waiting' && current.show.transaction_id === paid.transaction_id;
       // A Pix a card sale took off the PINPAD, paid while that sale runs: said in the toast, not over the sale.
@@ -86,10 +83,8 @@ export class PixPanel {
       this.#open({ kind: 'paid', paid }, true);
     });
     client.on('pix.ended', (ended) => {
-      const show = this.#shows.get(ended.transaction_id);
+      // Taken by a card sale (`watching`), its payment is still told here by pix.paid.
       this.#shows.delete(ended.transaction_id);
-      if (ended.watching && show !== undefined) this.#watched.set(ended.transaction_id, show.amount);
-      else this.#watched.delete(ended.transaction_id);
       const current = this.#panel;
       if (current === null || current.kind === 'paid') return this.#changed();
       if (current.show.transaction_id !== ended.transaction_id) return this.#changed();
@@ -119,7 +114,7 @@ export class PixPanel {
       const current = this.#panel;
       if (current === null || current.kind === 'waiting') this.#next();
     } catch {
-      // An agent without Pix (older): nothing to show.
+      // Not answered (the connection went again): the next connection reads it.
     }
   }
 
