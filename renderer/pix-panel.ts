@@ -17,7 +17,7 @@
  */
 import type { EventPayload } from '../client/index.js';
 import { errorText, type WindowContext } from './context.js';
-import { button, byId, fill, h } from './dom.js';
+import { button, byId, fill, h, keepFocus } from './dom.js';
 import { formatDateTime, formatTime, t } from './i18n.js';
 import { formatCentavos } from './money.js';
 import { PrintWatch, type PrintJob } from './print-watch.js';
@@ -138,13 +138,16 @@ export class PixPanel {
       this.#noticeText.textContent = t('pix.notice', { amount: formatCentavos(waiting.amount) });
     if (panel === null || this.#tucked) return;
     this.#section.dataset.state = panel.kind;
-    fill(
-      this.#section,
-      panel.kind === 'waiting'
-        ? this.#waiting(panel.show)
-        : panel.kind === 'paid'
-          ? this.#paid(panel.paid)
-          : this.#expired(panel.show),
+    // A refusal said (a failed cancel, print or simulation) keeps the focus on the button pressed.
+    keepFocus(this.#section, () =>
+      fill(
+        this.#section,
+        panel.kind === 'waiting'
+          ? this.#waiting(panel.show)
+          : panel.kind === 'paid'
+            ? this.#paid(panel.paid)
+            : this.#expired(panel.show),
+      ),
     );
   }
 
