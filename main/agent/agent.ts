@@ -93,7 +93,6 @@ import { createNoble, scanBlePinpads, type NobleLike } from '../../drivers/trans
 import { listSystemPrinters, type SystemPrinter } from '../../drivers/printers/system-printers.js';
 import { openPaymentStack, type ApiOptions, type PaymentStack } from './payment-stack.js';
 import { idleText, PinpadKeeper, type KeeperOptions } from './pinpad-keeper.js';
-import { trainingPix } from './training-pix.js';
 import { DiskWatch, runningDiskReport, type DiskStatus } from './disk-watch.js';
 import { UpdateStatus } from '../updates/status.js';
 import type { SaleActivity } from '../updates/policy.js';
@@ -1010,6 +1009,16 @@ export class Agent extends EventEmitter<AgentEvents> {
         watching.report(error, 'other', operatorKeyPath(options.home));
       });
       const updates = new UpdateStatus();
+      // Training's embedded sandbox plays the customer's bank for a practice Pix. Imported here,
+      // as the sandbox is: a live agent loads none of it (idle-modules.test.ts).
+      const practicePix =
+        stack.sandbox === undefined
+          ? undefined
+          : (await import('./training-pix.js')).trainingPix({
+              api: stack.client,
+              sandbox: stack.sandbox,
+              sellerId: stack.sellerId,
+            });
       const emitter: { agent?: Agent } = {};
       let timeZone: string | undefined;
       const posPorts = options.posPorts ?? settings.pos.ports;
@@ -1030,10 +1039,7 @@ export class Agent extends EventEmitter<AgentEvents> {
           printQueue: printing?.queue,
           api: stack.client,
           sellerId: stack.sellerId,
-          // Training's embedded sandbox plays the customer's bank for a practice Pix.
-          ...(stack.sandbox === undefined
-            ? {}
-            : { trainingPix: trainingPix({ api: stack.client, sandbox: stack.sandbox, sellerId: stack.sellerId }) }),
+          ...(practicePix === undefined ? {} : { trainingPix: practicePix }),
           apiHealth,
           clients,
           sharePayments: settings.pos.share_payments === true,
