@@ -285,13 +285,12 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
 
   /** Reads a bolepix shown (or still watched) now, not at the next poll: someone says it was just paid. */
   checkNow(transactionId: string): void {
-    const show = [...this.#shows.values(), ...this.#watched.values()].find((s) => s.transactionId === transactionId);
-    show?.watch?.checkNow();
+    this.#showOf(transactionId)?.watch?.checkNow();
   }
 
   /** Ends the show of a bolepix (the PINPAD back to idle); false when none is on. */
   cancel(transactionId: string): boolean {
-    const show = [...this.#shows.values(), ...this.#watched.values()].find((s) => s.transactionId === transactionId);
+    const show = this.#showOf(transactionId);
     if (show === undefined) return false;
     this.#end(show, 'cancelled', { idle: true });
     return true;
@@ -299,8 +298,16 @@ export class PixCounter extends EventEmitter<PixCounterEvents> {
 
   /** The agent stops: every watch ends (`stopped`); the PINPADs are left as they are. */
   close(): void {
-    for (const show of [...this.#shows.values(), ...this.#watched.values()])
-      this.#end(show, 'stopped', { idle: false });
+    for (const show of this.#all()) this.#end(show, 'stopped', { idle: false });
+  }
+
+  /** Every show on: on a PINPAD, or taken by a sale and still watched. */
+  #all(): Show[] {
+    return [...this.#shows.values(), ...this.#watched.values()];
+  }
+
+  #showOf(transactionId: string): Show | undefined {
+    return this.#all().find((show) => show.transactionId === transactionId);
   }
 
   #pinpadTaken(show: Show): void {

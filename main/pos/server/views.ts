@@ -31,6 +31,7 @@ import type {
   RelayTransaction,
   UpdateView,
   EventPayload,
+  ResultOf,
 } from '../protocol/index.js';
 import type { PixEnded, PixPaid, PixShown, PixShowResult } from '../../pinpad/pix-counter.js';
 import { renderPixQrSvg } from '../../pix/index.js';
@@ -327,6 +328,11 @@ export function pixQrView(shown: PixShowResult): Omit<EventPayload<'pix.shown'>,
     qr_svg: qr.svg,
     qr_data_url: qr.dataUrl,
   };
+}
+
+/** What pix.show (and operator.trainingPix) answers: the bolepix, its QR, and how it went onto the PINPAD. */
+export function pixShowAnswerView(shown: PixShowResult): ResultOf<'pix.show'> {
+  return { ...pixQrView(shown), pinpad: shown.pinpad.kind };
 }
 
 /** A bolepix's QR on a PINPAD (pix.shown, pix.list): the QR for a screen, and what the PINPAD shows. */

@@ -8,7 +8,7 @@ import { PosError } from '../../protocol/index.js';
 import type { CallContext, Handlers } from '../dispatch.js';
 import { formatBrl } from '../../../locale/br-format.js';
 import { TrainingPixError, type TrainingPix } from '../agent.js';
-import { pixQrView, pixShowView, printJobView } from '../views.js';
+import { pixShowAnswerView, pixShowView, printJobView } from '../views.js';
 
 /** The show's refusals, as INVALID_STATE with the reason the POS branches on. */
 function refusal(error: unknown): never {
@@ -41,7 +41,7 @@ export const pixHandlers: Handlers<
     // The window (no client of its own) gets the events as the operator; a POS, as the owner.
     const owner = session.client?.id ?? null;
     const shown = await hub.pix.show(transaction_id.toLowerCase(), terminal, owner).catch(refusal);
-    return { ...pixQrView(shown), pinpad: shown.pinpad.kind };
+    return pixShowAnswerView(shown);
   },
 
   'pix.list': (_params, { hub, session }) => ({
@@ -91,7 +91,7 @@ export const pixHandlers: Handlers<
       });
     // The window's own show: its events reach the window only.
     const shown = await hub.pix.show(transactionId, terminal, null).catch(refusal);
-    return { ...pixQrView(shown), pinpad: shown.pinpad.kind };
+    return pixShowAnswerView(shown);
   },
 
   'operator.trainingPayPix': async ({ transaction_id, via }, { agent, hub }) => {
