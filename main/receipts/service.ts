@@ -45,6 +45,11 @@ export const receiptSubject = (referenceId: string, kind: CardReceipt['kind'], c
 export const pixSlipSubject = (transactionId: string): string => `pix:${transactionId}:qr`;
 export const pixPaidSubject = (transactionId: string): string => `pix:${transactionId}:paid`;
 
+/** The bolepix a Pix print is of (its slip or its receipt), from the print's subject; undefined for other prints. */
+export function pixSubjectTransaction(subject: string): string | undefined {
+  return /^pix:([0-9a-f]{32}):(?:qr|paid)$/.exec(subject)?.[1];
+}
+
 export class ReceiptService {
   readonly #options: ReceiptServiceOptions;
   /** Pix receipts queued this run: a job held in memory on a full disk is not in the journal yet. */
@@ -92,13 +97,8 @@ export class ReceiptService {
 
   /** Queues the slip of a boleto or bolepix (digitable line, barcode, Pix QR code) laid out for the printer's paper. */
   printBoletoSlip(transaction: Transaction, options: { printer?: string } = {}): PrintJob {
-    const queue = this.#queue();
-    const printer = options.printer ?? DEFAULT_PRINTER;
-    const columns = this.#options.columnsOf?.(printer) ?? 48;
-    return queue.submit(
-      printer,
-      `boleto:${transaction.id}`,
-      boletoSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }),
+    return this.#submitSlip(options.printer, `boleto:${transaction.id}`, (layout) =>
+      boletoSlipDocument(transaction, layout),
     );
   }
 
@@ -107,13 +107,29 @@ export class ReceiptService {
    * paper. The caller checks the bolepix is still payable (pendingBolepix).
    */
   printPixSlip(transaction: Transaction, options: { printer?: string } = {}): PrintJob {
+    return this.#submitSlip(options.printer, pixSlipSubject(transaction.id), (layout) =>
+      pixSlipDocument(transaction, layout),
+    );
+  }
+
+  /** Queues a slip laid out for its printer's paper (default printer, 48 columns unless the printer says). */
+  #submitSlip(
+    name: string | undefined,
+    subject: string,
+    slip: (layout: {
+      readonly settings: ReceiptSettings;
+      readonly printer: string;
+      readonly columns: PaperColumns;
+      readonly training: boolean;
+    }) => PrintDocument,
+  ): PrintJob {
     const queue = this.#queue();
-    const printer = options.printer ?? DEFAULT_PRINTER;
+    const printer = name ?? DEFAULT_PRINTER;
     const columns = this.#options.columnsOf?.(printer) ?? 48;
     return queue.submit(
       printer,
-      pixSlipSubject(transaction.id),
-      pixSlipDocument(transaction, { settings: this.#options.settings, columns, training: this.#options.training }),
+      subject,
+      slip({ settings: this.#options.settings, printer, columns, training: this.#options.training }),
     );
   }
 
@@ -148,14 +164,9 @@ export class ReceiptService {
 
   /** Queues the printer's test slip (the window's "Imprimir teste"). */
   printTestPage(options: { printer?: string } = {}): PrintJob {
-    const queue = this.#queue();
-    const printer = options.printer ?? DEFAULT_PRINTER;
-    const columns = this.#options.columnsOf?.(printer) ?? 48;
     const now = new Date();
-    return queue.submit(
-      printer,
-      `test:${now.toISOString()}`,
-      testPageDocument({ settings: this.#options.settings, printer, columns, training: this.#options.training, now }),
+    return this.#submitSlip(options.printer, `test:${now.toISOString()}`, (layout) =>
+      testPageDocument({ ...layout, now }),
     );
   }
 

@@ -16,6 +16,7 @@ import { PixCounter, type PixPaid } from '../../pinpad/pix-counter.js';
 import { idleText } from '../../pinpad/display-text.js';
 import { systemScheduler } from '../../core/scheduler.js';
 import type { PrintJob } from '../../receipts/print-jobs.js';
+import { pixSubjectTransaction } from '../../receipts/service.js';
 import { EVENTS, type EventName, type EventPayload } from '../protocol/index.js';
 import type { PairedClient, PairingGuard } from '../clients/client-store.js';
 import type { DiskState, PosAgent, UpdateState } from './agent.js';
@@ -296,8 +297,8 @@ export class Hub {
 
   /** The owner of the payment a print job is for ("payment:<reference_id>:…"); undefined for other jobs (slips, test prints). */
   #jobOwner(subject: string): string | null | undefined {
-    const pix = /^pix:([0-9a-f]{32}):[a-z]+$/.exec(subject);
-    if (pix !== null) return this.#pixJobOwners.get(pix[1]!);
+    const pix = pixSubjectTransaction(subject);
+    if (pix !== undefined) return this.#pixJobOwners.get(pix);
     const match = /^payment:(.+):[a-z_]+:[a-z]+$/.exec(subject);
     return match === null ? undefined : this.#ownerOf(match[1]!);
   }
