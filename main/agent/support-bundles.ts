@@ -20,6 +20,7 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { messageOf } from '../../lib/errors.js';
 import type { Logger } from '../log.js';
+import type { SupportBundleMade, SupportBundleSent } from '../pos/server/agent.js';
 import { buildBundleInSlices, SupportBundleError, type BundleFile } from '../support/bundle.js';
 import { collectSupportFiles } from '../support/collect.js';
 import type { TraceFolder } from '../support/trace-folder.js';
@@ -34,39 +35,10 @@ export const UPLOAD_TIMEOUT_MS = 30_000;
 
 const NAME = /^pinbridge-support-[0-9TZ-]+\.tar\.gz$/;
 
-/** Why the archive is not on disk: the code, the English and the pt-BR. */
-export interface NotSaved {
-  readonly code: string;
-  readonly message: string;
-  readonly cashier_message: string;
-}
-
-export interface MadeBundle {
-  /** The archive's name (pinbridge-support-<time>.tar.gz): what operator.sendSupportBundle sends. */
-  readonly id: string;
-  readonly created_at: string;
-  /** Where it was saved; null when the disk did not take it (`not_saved` says why). */
-  readonly file: string | null;
-  readonly not_saved: NotSaved | null;
-  readonly bytes: number;
-  readonly sha256: string;
-  readonly files: readonly { readonly name: string; readonly size: number }[];
-  /** The archive itself, for the window to offer as a download. */
-  readonly archive: Buffer;
-  /** Where a send goes (the URL's origin), or null when support.upload_url is not set. */
-  readonly upload_to: string | null;
-}
-
-export type SendOutcome =
-  | { readonly sent: true; readonly to: string; readonly status: number }
-  | {
-      readonly sent: false;
-      readonly to: string;
-      readonly code: 'UPLOAD_FAILED';
-      readonly reason: UploadError['kind'];
-      readonly message: string;
-      readonly cashier_message: string;
-    };
+/** A bundle made, and a send's outcome: the types of the port the window reaches them through. */
+type MadeBundle = SupportBundleMade;
+type SendOutcome = SupportBundleSent;
+type NotSaved = NonNullable<SupportBundleMade['not_saved']>;
 
 /** Why a bundle cannot be made or sent at all: a stable reason, the English and the pt-BR. */
 export class SupportBundleRefusal extends Error {

@@ -252,17 +252,23 @@ export interface OperatorServices {
 
 /** A support bundle the agent made for the window. */
 export interface SupportBundleMade {
+  /** The archive's name (pinbridge-support-<time>.tar.gz): what operator.sendSupportBundle sends. */
   readonly id: string;
   readonly created_at: string;
+  /** Where it was saved; null when the disk did not take it (`not_saved` says why). */
   readonly file: string | null;
+  /** Why the archive is not on disk: the code, the English and the pt-BR. */
   readonly not_saved: { readonly code: string; readonly message: string; readonly cashier_message: string } | null;
   readonly bytes: number;
   readonly sha256: string;
   readonly files: readonly { readonly name: string; readonly size: number }[];
+  /** The archive itself, for the window to offer as a download. */
   readonly archive: Buffer;
+  /** Where a send goes (the URL's origin), or null when support.upload_url is not set. */
   readonly upload_to: string | null;
 }
 
+/** A send's outcome: a failed send is an answer, with the pt-BR reason. */
 export type SupportBundleSent =
   | { readonly sent: true; readonly to: string; readonly status: number }
   | {
